@@ -1,0 +1,122 @@
+// The contracts of the vault index: what a parsed note looks like, what a search returns and
+// how a result explains itself. Plain data, so results can be serialised into packs and traces.
+
+/** A heading-delimited part of a note. Offsets are UTF-16 indices into the note's full text. */
+export interface NoteSection {
+  /** Heading text without `#`s; "" for the part before the first heading. */
+  heading: string;
+  /** 0 for the preamble, 1–6 for `#`…`######`. */
+  level: number;
+  /** Headings from the top of the note down to this one (for "Parent > Child" display). */
+  headingPath: string[];
+  /** Start of the section (the heading line itself, or the end of frontmatter for the preamble). */
+  start: number;
+  /** End of the section (exclusive). */
+  end: number;
+  /** The searchable text of the section: markup reduced to words (links as text, fences kept). */
+  text: string;
+  /** 1-based line of the heading (or of the first body line for the preamble). */
+  line: number;
+}
+
+export type NoteProblemKind = "frontmatter" | "encoding" | "read" | "too_large";
+
+/** Something odd about a note that did not stop it being indexed. */
+export interface NoteProblem {
+  kind: NoteProblemKind;
+  message: string;
+}
+
+/** A note after parsing: everything search and research need, nothing the renderer needs. */
+export interface ParsedNote {
+  path: string;
+  /** Frontmatter `title`, else the first H1, else the file name without `.md`. */
+  title: string;
+  aliases: string[];
+  /** Lower-cased, without `#`, nested tags expanded (`a/b` yields `a/b` and `a`). */
+  tags: string[];
+  /** Raw values of the `source` and `url` properties (for duplicate detection of web results). */
+  sourceUrls: string[];
+  /** Link targets of `[[wikilinks]]`, `![[embeds]]` and markdown links to notes. */
+  links: string[];
+  /** Frontmatter as parsed (empty when missing or broken). */
+  frontmatter: Record<string, unknown>;
+  sections: NoteSection[];
+  problems: NoteProblem[];
+}
+
+/** One way a result earned its score, e.g. `{ name: "title", detail: "matched \"tar\"", weight: 12.4 }`. */
+export interface ScorePart {
+  name: string;
+  detail: string;
+  weight: number;
+}
+
+/** Why a note ranked where it did. */
+export interface SearchExplanation {
+  /** Query terms that matched somewhere in the note (as the user typed them, normalised). */
+  matchedTerms: string[];
+  /** Query terms that matched nowhere in the note. */
+  missingTerms: string[];
+  /** Field → matched query terms, e.g. `{ title: ["tar"], body: ["tar", "extract"] }`. */
+  fields: Record<string, string[]>;
+  /** The score broken into parts that add up (approximately) to the final score. */
+  parts: ScorePart[];
+}
+
+/** A span to highlight inside a snippet: [start, end) offsets into `snippet`. */
+export type Highlight = [number, number];
+
+export interface SectionHit {
+  heading: string;
+  headingPath: string[];
+  level: number;
+  line: number;
+  /** Offsets of the whole section in the note. */
+  start: number;
+  end: number;
+  /** A window of the section's text around the best match (may start/end with "…"). */
+  snippet: string;
+  highlights: Highlight[];
+  score: number;
+}
+
+export interface SearchResult {
+  path: string;
+  title: string;
+  score: number;
+  tags: string[];
+  /** Best sections first; at most a few. */
+  sections: SectionHit[];
+  explanation: SearchExplanation;
+}
+
+export interface SearchOptions {
+  /** How many notes to return (default 10). */
+  limit?: number;
+  /** How many sections per note (default 3). */
+  sectionsPerNote?: number;
+}
+
+export interface IndexStatus {
+  notes: number;
+  /** ms since the epoch of the last change applied, or null before the first build. */
+  lastUpdated: number | null;
+  /** "idle" | "building" | "updating" — what the index is doing right now. */
+  state: "empty" | "building" | "ready" | "updating";
+  /** Notes indexed with problems, and files that could not be read at all. */
+  problems: { path: string; problem: NoteProblem }[];
+}
+
+/** What a start-up sync did. */
+export interface SyncReport {
+  /** "cache" when a cached index was loaded and diffed; "rebuild" when built from scratch. */
+  mode: "cache" | "rebuild";
+  /** Why a rebuild happened, if it did (no cache, version mismatch, corrupt cache…). */
+  rebuildReason?: string;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  ms: number;
+}

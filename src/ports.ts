@@ -1,0 +1,88 @@
+// The seams between the pure core and the world. Adapters fill them: Obsidian's requestUrl,
+// Vault, IndexedDB and secretStorage in the plugin; fetch, fs, a cache file and the environment
+// in the CLI; recorded exchanges and in-memory stand-ins in tests. Nothing here imports
+// `obsidian` or `node:*`.
+
+/** One HTTP request as the core sees it. Bodies are text; JSON is serialised by the caller. */
+export interface HttpRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The adapter should give up after this long; callers also race it (requestUrl cannot abort). */
+  timeoutMs?: number;
+  /** Refuse bodies larger than this many bytes (when the adapter can tell before reading it all). */
+  maxBytes?: number;
+  /** Lets a run be cancelled; adapters that cannot abort simply ignore the late answer. */
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  text: string;
+}
+
+export type HttpFailureKind = "network" | "timeout" | "too_large" | "aborted" | "replay_miss";
+
+/** Thrown by Http adapters when no response could be had at all (a 4xx/5xx is a response, not this). */
+export class HttpFailure extends Error {
+  constructor(
+    readonly kind: HttpFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpFailure";
+  }
+}
+
+export interface Http {
+  request(req: HttpRequest): Promise<HttpResponse>;
+}
+
+/** What the index needs to know of a file to decide whether it changed. */
+export interface NoteFileInfo {
+  /** Vault-relative path with forward slashes, e.g. `Projects/Plan.md`. */
+  path: string;
+  /** Modification time, ms since the epoch. */
+  mtime: number;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** A folder of markdown notes: Obsidian's Vault in the plugin, a directory in the CLI. */
+export interface NoteStore {
+  /** Every markdown file (`.md`) in the vault. */
+  list(): Promise<NoteFileInfo[]>;
+  read(path: string): Promise<string>;
+  exists(path: string): Promise<boolean>;
+  /** Creates a new file (and its folders). Must fail rather than overwrite an existing file. */
+  create(path: string, content: string): Promise<void>;
+}
+
+/** Where the serialised index lives between sessions: IndexedDB in Obsidian, a file in the CLI. */
+export interface IndexCache {
+  load(): Promise<string | null>;
+  save(data: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** API keys. Obsidian's secret storage in the plugin, environment variables in the CLI. */
+export interface Secrets {
+  get(name: SecretName): Promise<string | null>;
+}
+
+export type SecretName = "brave" | "exa" | "openai" | "anthropic";
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`; tests substitute a fake that advances time instantly. */
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};

@@ -1,0 +1,142 @@
+// Settings: one zod schema for the plugin's data.json and the CLI's --config file. Every field
+// has a default, so a partial, old or broken file still yields usable settings; what could not
+// be used is reported, never silently dropped on the floor. API keys are NOT settings: they
+// live in Obsidian's secret storage (CLI: environment variables).
+import { z } from "zod";
+
+export const SETTINGS_VERSION = 1;
+
+export const externalModes = ["never", "on-weak", "always"] as const;
+export type ExternalMode = (typeof externalModes)[number];
+
+export const providerNames = ["brave", "brave-web", "exa"] as const;
+export type ProviderName = (typeof providerNames)[number];
+
+/** `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range. */
+export const freshnessSchema = z.union([
+  z.enum(["any", "pd", "pw", "pm", "py"]),
+  z.string().regex(/^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DDtoYYYY-MM-DD"),
+]);
+export type Freshness = z.infer<typeof freshnessSchema>;
+
+const braveSchema = z.object({
+  /** Base URL of the Brave Search API (change it to go through a proxy). */
+  baseUrl: z.string().url().default("https://api.search.brave.com"),
+  /** Two-letter country code or `ALL`. */
+  country: z.string().min(2).max(3).default("US"),
+  /** Search language, e.g. `en`, `de`, `pt-br`. */
+  searchLang: z.string().min(2).max(10).default("en"),
+  safesearch: z.enum(["off", "moderate", "strict"]).default("moderate"),
+  /** Id of the secret in Obsidian's secret storage holding the key. */
+  secretId: z.string().default("vault-research-brave"),
+});
+
+const exaSchema = z.object({
+  baseUrl: z.string().url().default("https://api.exa.ai"),
+  /** Ask Exa for page text too (not only highlights). */
+  includeText: z.boolean().default(false),
+  /** Characters of page text per result when `includeText` is on. */
+  maxTextCharacters: z.number().int().min(200).max(20_000).default(3000),
+  searchType: z.enum(["auto", "fast", "instant", "neural", "keyword"]).default("auto"),
+  secretId: z.string().default("vault-research-exa"),
+});
+
+const modelSchema = z.object({
+  /** `none` writes an extractive evidence brief; the others call a chat model. */
+  kind: z.enum(["none", "openai", "anthropic"]).default("none"),
+  /** OpenAI-compatible base URL; Ollama's by default. */
+  baseUrl: z.string().url().default("http://localhost:11434/v1"),
+  model: z.string().default(""),
+  secretId: z.string().default("vault-research-model"),
+  timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+});
+
+export const settingsSchema = z.object({
+  version: z.number().int().default(SETTINGS_VERSION),
+  index: z
+    .object({
+      /** Folders (vault-relative, no leading slash) whose notes are never indexed. */
+      excludedFolders: z.array(z.string()).default([]),
+      /** English stemming ("running" finds "run"). */
+      stemming: z.boolean().default(true),
+    })
+    .prefault({}),
+  external: z
+    .object({
+      /** Master switch: while off, nothing ever leaves the device. */
+      enabled: z.boolean().default(false),
+      defaultMode: z.enum(externalModes).default("never"),
+      /** Enabled providers, in the order they are offered. */
+      providers: z.array(z.enum(providerNames)).default(["brave"]),
+      freshness: freshnessSchema.default("any"),
+      /** URLs per run: 5 by default, 10 at most. */
+      count: z.number().int().min(1).max(10).default(5),
+      tokenBudget: z.number().int().min(1024).max(32_768).default(8192),
+      timeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+      brave: braveSchema.prefault({}),
+      exa: exaSchema.prefault({}),
+    })
+    .prefault({}),
+  model: modelSchema.prefault({}),
+  notes: z
+    .object({
+      writeTraceNotes: z.boolean().default(true),
+      traceFolder: z.string().default("Research/Traces"),
+      sourcesFolder: z.string().default("Research/Sources"),
+    })
+    .prefault({}),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({});
+}
+
+export interface SettingsLoad {
+  settings: Settings;
+  /** Human-readable notes on what was wrong and replaced by a default (empty when all was fine). */
+  problems: string[];
+}
+
+/**
+ * Reads settings from whatever was stored. Never throws: fields that fail validation fall back to
+ * their defaults one by one (so one bad value does not reset everything), and each is reported.
+ */
+export function loadSettings(raw: unknown): SettingsLoad {
+  if (raw === undefined || raw === null) return { settings: defaultSettings(), problems: [] };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    return { settings: defaultSettings(), problems: ["Settings were not an object; defaults are used."] };
+  }
+  const first = settingsSchema.safeParse(raw);
+  if (first.success) return { settings: first.data, problems: [] };
+
+  const problems: string[] = [];
+  const repaired = structuredClone(raw) as Record<string, unknown>;
+  for (const issue of first.error.issues) {
+    const path = issue.path.map(String);
+    problems.push(`${path.join(".") || "(root)"}: ${issue.message}; the default is used.`);
+    deletePath(repaired, path);
+  }
+  const second = settingsSchema.safeParse(repaired);
+  if (second.success) return { settings: second.data, problems };
+  return { settings: defaultSettings(), problems: [...problems, "Settings could not be repaired; defaults are used."] };
+}
+
+function deletePath(obj: Record<string, unknown>, path: string[]): void {
+  if (path.length === 0) return;
+  let node: unknown = obj;
+  for (const key of path.slice(0, -1)) {
+    if (node === null || typeof node !== "object") return;
+    node = (node as Record<string, unknown>)[key];
+  }
+  if (node === null || typeof node !== "object") return;
+  const last = path[path.length - 1];
+  if (Array.isArray(node)) {
+    // Dropping an array element would shift the rest; drop the whole array instead.
+    const parentPath = path.slice(0, -1);
+    deletePath(obj, parentPath);
+    return;
+  }
+  delete (node as Record<string, unknown>)[last];
+}
