@@ -1,0 +1,96 @@
+// One spelling per page, so the same article found by two providers (or already saved in the
+// vault as a note's `source`) is recognised as one. Conservative on purpose: only changes that
+// cannot point at a different page are made; meaningful query strings are kept.
+
+/** Query parameters that only say where a click came from. Compared lower-cased. */
+const trackingParams = new Set([
+  "fbclid",
+  "gclid",
+  "dclid",
+  "gbraid",
+  "wbraid",
+  "msclkid",
+  "yclid",
+  "twclid",
+  "igshid",
+  "mc_cid",
+  "mc_eid",
+  "_hsenc",
+  "_hsmi",
+  "ref",
+  "ref_src",
+  "ref_url",
+  "referrer",
+  "spm",
+  "_ga",
+  "_gl",
+  "oly_anon_id",
+  "oly_enc_id",
+  "vero_id",
+]);
+
+const trackingPrefixes = ["utm_", "pk_", "mtm_"];
+
+function isTrackingParam(rawKey: string): boolean {
+  let key: string;
+  try {
+    key = decodeURIComponent(rawKey.replace(/\+/g, " ")).toLowerCase();
+  } catch {
+    key = rawKey.toLowerCase();
+  }
+  return trackingParams.has(key) || trackingPrefixes.some((prefix) => key.startsWith(prefix));
+}
+
+/** `%2f` and `%2F` are the same byte; `%7E` and `~` the same character. */
+function normalizeEscapes(part: string): string {
+  return part.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * The canonical form of an http(s) URL, or null when it is not one.
+ *
+ * Lower-cases the host and drops its trailing dot, default ports, credentials, the fragment,
+ * trailing slashes (except the root `/`), tracking parameters (`utm_*`, `fbclid`, `gclid`, `ref`…)
+ * and empty query parts; sorts the remaining parameters by name; normalises percent-escapes.
+ */
+export function canonicalizeUrl(input: string): string | null {
+  if (typeof input !== "string") return null;
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const hostname = url.hostname.toLowerCase().replace(/\.+$/, "");
+  if (hostname === "") return null;
+  const host = url.port ? `${hostname}:${url.port}` : hostname;
+
+  let path = normalizeEscapes(url.pathname).replace(/\/+$/, "");
+  if (path === "") path = "/";
+
+  const params = url.search
+    .replace(/^\?/, "")
+    .split("&")
+    .filter((part) => part !== "" && part !== "=")
+    .map((part) => normalizeEscapes(part))
+    .filter((part) => !isTrackingParam(part.split("=")[0]))
+    .map((part, index) => ({ part, key: part.split("=")[0], index }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index))
+    .map(({ part }) => part);
+  const search = params.length > 0 ? `?${params.join("&")}` : "";
+
+  return `${url.protocol}//${host}${path}${search}`;
+}
+
+/** Host without `www.` for display ("automerge.org"), or "" when the URL cannot be parsed. */
+export function displayDomain(input: string): string {
+  try {
+    return new URL(input).hostname.toLowerCase().replace(/\.+$/, "").replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}

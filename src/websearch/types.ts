@@ -1,0 +1,147 @@
+// The provider-neutral contract: what the research core asks of a web search provider and what
+// comes back. Every provider (Brave LLM Context, Brave Web Search, Exa…) speaks only this.
+import type { Clock, Http, Secrets } from "../ports";
+import type { Freshness, ProviderName, Settings } from "../settings";
+
+export type { ProviderName } from "../settings";
+
+/** What a provider can do, so callers can skip or warn instead of failing. */
+export interface ProviderCapabilities {
+  search: boolean;
+  /** Can fetch page contents for URLs already chosen (Exa `/contents`). */
+  contents: boolean;
+  freshness: boolean;
+  domainFilters: boolean;
+  highlights: boolean;
+  fullText: boolean;
+}
+
+export interface SearchRequest {
+  /** Built from the user's question only — never from note text. */
+  query: string;
+  /** URLs wanted; clamped to 1–10. */
+  count: number;
+  freshness?: Freshness;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  /** Search language, e.g. `en` (default: the provider's setting). */
+  language?: string;
+  /** Two-letter country or `ALL` (default: the provider's setting). */
+  country?: string;
+  /** Characters of page text kept per result (default 3000, clamped to 200–20 000). */
+  maxContentChars?: number;
+  /** Token budget for all returned text together (default 8192, clamped to 1024–32 768). */
+  maxTokens?: number;
+  /** Per-provider deadline (default 15 000 ms, clamped to 1000–120 000). */
+  timeoutMs?: number;
+}
+
+/** One web page as every provider reports it. Text fields are plain text (HTML stripped). */
+export interface ProviderResult {
+  url: string;
+  canonicalUrl: string;
+  title: string;
+  /** Host without `www.`, e.g. `automerge.org`. */
+  domain: string;
+  /** A short description of the page (search-engine snippet or first highlight). */
+  snippet?: string;
+  /** Passages of the page that matched the query. */
+  highlights: string[];
+  /** Page text (or the provider's extracted context), at most `maxContentChars`. */
+  text?: string;
+  /** True when `text` was cut to fit the budget. */
+  truncated?: boolean;
+  summary?: string;
+  author?: string;
+  /** ISO 8601 date (or date-time) when the provider knew it. */
+  publishedAt?: string;
+  /** Provider's own relevance score, when it gives one (not comparable across providers). */
+  score?: number;
+  /** 1-based position in this provider's answer. */
+  rank: number;
+}
+
+export interface ProviderResponse {
+  provider: ProviderName;
+  /** Which endpoint answered, e.g. `llm/context` or `web/search` (after a fallback). */
+  endpoint: string;
+  requestId?: string;
+  query: string;
+  results: ProviderResult[];
+  /** Human-readable: clamps ("count 50 → 10"), fallbacks, ignored options, dropped results. */
+  warnings: string[];
+  /** True when served from the session cache instead of the network. */
+  cached?: boolean;
+}
+
+export type ProviderErrorKind =
+  | "auth"
+  | "rate_limited"
+  | "plan"
+  | "unsupported"
+  | "timeout"
+  | "http"
+  | "parse"
+  | "network";
+
+/** Why a provider gave no answer. The message is for people and never contains a key. */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly provider: ProviderName;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    provider: ProviderName,
+    kind: ProviderErrorKind,
+    message: string,
+    extra: { status?: number; retryAfterMs?: number } = {},
+  ) {
+    super(message);
+    this.name = "ProviderError";
+    this.provider = provider;
+    this.kind = kind;
+    if (extra.status !== undefined) this.status = extra.status;
+    if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
+  }
+
+  /** Plain data for packs, traces and `--json` output. */
+  toJSON(): { provider: ProviderName; kind: ProviderErrorKind; message: string; status?: number; retryAfterMs?: number } {
+    return {
+      provider: this.provider,
+      kind: this.kind,
+      message: this.message,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+    };
+  }
+}
+
+/** What providers report while working; never holds a key or a request header. */
+export type ProviderLogEvent =
+  | { type: "request"; provider: ProviderName; method: string; url: string }
+  | { type: "response"; provider: ProviderName; url: string; status: number; ms: number; bytes: number }
+  | { type: "late_answer_discarded"; provider: ProviderName; url: string }
+  | { type: "fallback"; provider: ProviderName; from: string; to: string; reason: string }
+  | { type: "cache_hit"; provider: ProviderName }
+  | { type: "rate_wait"; provider: ProviderName; ms: number };
+
+export interface ProviderContext {
+  http: Http;
+  secrets: Secrets;
+  clock: Clock;
+  settings: Settings;
+  /** Cancels the run; late answers are then ignored. */
+  signal?: AbortSignal;
+  log?: (event: ProviderLogEvent) => void;
+}
+
+export interface Provider {
+  name: ProviderName;
+  /** How the user sees it: "Brave", "Brave Web", "Exa". */
+  label: string;
+  capabilities: ProviderCapabilities;
+  search(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse>;
+  /** Page contents for URLs already chosen, under the same budget. Only when `capabilities.contents`. */
+  contents?(urls: string[], request: SearchRequest, context: ProviderContext): Promise<ProviderResponse>;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { canonicalizeUrl, displayDomain } from "../../src/websearch/canonical-url";
+
+const tracking = fc.constantFrom("utm_source", "utm_medium", "UTM_Campaign", "fbclid", "gclid", "ref", "mc_eid", "msclkid");
+const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789".split(""));
+const meaningfulKey = fc
+  .string({ unit: keyChars, minLength: 1, maxLength: 8 })
+  .filter((k) => !/^(utm_|pk_|mtm_)/.test(k) && !["ref", "fbclid", "gclid", "spm", "igshid", "yclid", "dclid", "referrer"].includes(k));
+const value = fc.string({ unit: keyChars, minLength: 0, maxLength: 8 });
+
+describe("canonicalizeUrl", () => {
+  it("spells the same page the same way", () => {
+    expect(canonicalizeUrl("HTTPS://Automerge.ORG:443/docs/hello/?utm_source=x#intro")).toBe("https://automerge.org/docs/hello");
+    expect(canonicalizeUrl("https://automerge.org/docs/hello/")).toBe(canonicalizeUrl("https://automerge.org/docs/hello"));
+    expect(canonicalizeUrl("http://example.com:80")).toBe("http://example.com/");
+    expect(canonicalizeUrl("https://example.com./a%7eb/%2f")).toBe("https://example.com/a~b/%2F");
+  });
+
+  it("keeps meaningful query strings and orders them by name", () => {
+    expect(canonicalizeUrl("https://www.youtube.com/watch?v=abc&fbclid=1")).toBe("https://www.youtube.com/watch?v=abc");
+    expect(canonicalizeUrl("https://x.org/s?q=crdt&page=2")).toBe("https://x.org/s?page=2&q=crdt");
+    expect(canonicalizeUrl("https://x.org/s?referral=yes")).toBe("https://x.org/s?referral=yes");
+  });
+
+  it("rejects what is not an http(s) URL", () => {
+    for (const bad of ["", "not a url", "mailto:a@b.c", "javascript:alert(1)", "ftp://x.org/file", "/relative/path"]) {
+      expect(canonicalizeUrl(bad)).toBeNull();
+    }
+  });
+
+  it("is idempotent", () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        const once = canonicalizeUrl(url);
+        if (once === null) return;
+        expect(canonicalizeUrl(once)).toBe(once);
+      }),
+    );
+  });
+
+  it("ignores tracking parameters, fragments, trailing slashes, default ports and host case", () => {
+    fc.assert(
+      fc.property(
+        fc.webUrl({ withQueryParameters: false, withFragments: false }),
+        fc.array(fc.tuple(meaningfulKey, value), { maxLength: 3 }),
+        fc.array(fc.tuple(tracking, value), { minLength: 1, maxLength: 3 }),
+        fc.string({ unit: keyChars, maxLength: 6 }),
+        (base, kept, dropped, fragment) => {
+          const url = new URL(base);
+          for (const [k, v] of kept) url.searchParams.append(k, v);
+          const clean = canonicalizeUrl(url.toString());
+          expect(clean).not.toBeNull();
+
+          const noisy = new URL(url.toString());
+          for (const [k, v] of dropped) noisy.searchParams.append(k, v);
+          noisy.hash = fragment;
+          noisy.hostname = noisy.hostname.toUpperCase();
+          if (!noisy.port) noisy.port = noisy.protocol === "https:" ? "443" : "80";
+          if (!noisy.pathname.endsWith("/")) noisy.pathname += "/";
+          expect(canonicalizeUrl(noisy.toString())).toBe(clean);
+        },
+      ),
+    );
+  });
+
+  it("never leaves a tracking parameter or fragment and keeps every meaningful parameter", () => {
+    fc.assert(
+      fc.property(
+        fc.webUrl({ withQueryParameters: false, withFragments: false }),
+        fc.array(fc.tuple(fc.oneof(meaningfulKey, tracking), value), { maxLength: 5 }),
+        (base, params) => {
+          const url = new URL(base);
+          for (const [k, v] of params) url.searchParams.append(k, v);
+          url.hash = "section";
+          const canonical = canonicalizeUrl(url.toString());
+          expect(canonical).not.toBeNull();
+          const parsed = new URL(canonical!);
+          expect(parsed.hash).toBe("");
+          const keys = [...parsed.searchParams.keys()];
+          expect(keys.some((k) => /^utm_|^(fbclid|gclid|ref|mc_eid|msclkid)$/i.test(k))).toBe(false);
+          const expected = params.filter(([k]) => !/^utm_|^(fbclid|gclid|ref|mc_eid|msclkid)$/i.test(k));
+          expect(keys.length).toBe(expected.length);
+          for (const [k, v] of expected) expect(parsed.searchParams.getAll(k)).toContain(v);
+        },
+      ),
+    );
+  });
+
+  it("tells different pages apart", () => {
+    fc.assert(
+      fc.property(fc.webUrl(), meaningfulKey, value, value, (base, key, a, b) => {
+        fc.pre(a !== b);
+        const one = new URL(base);
+        one.search = "";
+        one.hash = "";
+        const two = new URL(one.toString());
+        one.searchParams.set(key, a);
+        two.searchParams.set(key, b);
+        expect(canonicalizeUrl(one.toString())).not.toBe(canonicalizeUrl(two.toString()));
+      }),
+    );
+  });
+});
+
+describe("displayDomain", () => {
+  it("shows the host without www", () => {
+    expect(displayDomain("https://www.Automerge.org/blog")).toBe("automerge.org");
+    expect(displayDomain("nonsense")).toBe("");
+  });
+});
