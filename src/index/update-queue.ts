@@ -1,0 +1,203 @@
+// Vault events arrive in bursts (a save per keystroke pause, a folder rename touching hundreds of
+// files, a sync client replaying a day of changes). This queue folds them into one ordered batch
+// per quiet period, so the index does each path's work once and never works on a stale picture.
+// It knows nothing of Obsidian or of the index: events in, a plan out to an async `apply`.
+import type { Clock } from "../ports";
+
+/** A change to one file as the vault reports it. */
+export type VaultChange =
+  | { kind: "create" | "modify" | "delete"; path: string }
+  | { kind: "rename"; path: string; oldPath: string };
+
+/** One step the index should take. Steps are ordered: apply them in sequence. */
+export type IndexUpdate =
+  /** The note that was indexed at `oldPath` now lives at `path` (its text may be unchanged). */
+  | { kind: "rename"; oldPath: string; path: string }
+  /** Nothing lives at `path` any more. */
+  | { kind: "remove"; path: string }
+  /** Read `path` again and index what is there (or drop it if it is gone). */
+  | { kind: "update"; path: string };
+
+/** What is known about one current path since the last flush. */
+interface PendingPath {
+  /** The path the index knows this file by, when it was renamed here during this batch. */
+  from?: string;
+  /** Its text may differ from what the index holds. */
+  changed: boolean;
+  deleted: boolean;
+}
+
+export interface UpdateQueueOptions {
+  clock: Clock;
+  /** Applies one batch. Events that arrive while it runs go into the next batch. */
+  apply: (updates: IndexUpdate[]) => Promise<void>;
+  /** Quiet time before a batch is applied (default 1500 ms). */
+  delayMs?: number;
+  /** Longest a change waits while events keep coming (default 10 000 ms). */
+  maxDelayMs?: number;
+  /** Told when `apply` fails; the batch is not retried (the next start-up sync repairs the index). */
+  onError?: (error: unknown, updates: IndexUpdate[]) => void;
+}
+
+export class UpdateQueue {
+  private pending = new Map<string, PendingPath>();
+  private readonly clock: Clock;
+  private readonly apply: UpdateQueueOptions["apply"];
+  private readonly onError: UpdateQueueOptions["onError"];
+  private readonly delayMs: number;
+  private readonly maxDelayMs: number;
+  private firstEventAt: number | null = null;
+  private dueAt = 0;
+  private waiting = false;
+  private running: Promise<void> | null = null;
+  private disposed = false;
+
+  constructor(options: UpdateQueueOptions) {
+    this.clock = options.clock;
+    this.apply = options.apply;
+    this.onError = options.onError;
+    this.delayMs = options.delayMs ?? 1500;
+    this.maxDelayMs = options.maxDelayMs ?? 10_000;
+  }
+
+  /** How many paths wait for the next batch. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** True while a batch is being applied. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  push(change: VaultChange): void {
+    if (this.disposed) return;
+    record(this.pending, change);
+    this.schedule();
+  }
+
+  /**
+   * Applies everything pending now, without waiting for quiet. Resolves when the queue is empty,
+   * including changes that arrived while earlier batches were being applied.
+   */
+  flush(): Promise<void> {
+    if (!this.running) {
+      this.running = this.drain().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  /** Drops pending changes and stops scheduling; a batch already running finishes on its own. */
+  dispose(): void {
+    this.disposed = true;
+    this.pending.clear();
+  }
+
+  private schedule(): void {
+    const now = this.clock.now();
+    this.firstEventAt ??= now;
+    this.dueAt = Math.min(now + this.delayMs, this.firstEventAt + this.maxDelayMs);
+    if (this.waiting) return;
+    this.waiting = true;
+    void this.waitForQuiet();
+  }
+
+  private async waitForQuiet(): Promise<void> {
+    while (!this.disposed && this.clock.now() < this.dueAt) {
+      await this.clock.sleep(this.dueAt - this.clock.now());
+    }
+    this.waiting = false;
+    if (!this.disposed) await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.disposed && this.pending.size > 0) {
+      const updates = planUpdates(this.pending);
+      this.pending = new Map();
+      this.firstEventAt = null;
+      try {
+        await this.apply(updates);
+      } catch (error) {
+        this.onError?.(error, updates);
+      }
+    }
+  }
+}
+
+function record(pending: Map<string, PendingPath>, change: VaultChange): void {
+  switch (change.kind) {
+    case "create":
+    case "modify": {
+      const entry = pending.get(change.path);
+      pending.set(change.path, { from: entry?.from, changed: true, deleted: false });
+      return;
+    }
+    case "delete": {
+      const entry = pending.get(change.path);
+      // The index still holds the note under its old name; that copy must go too, unless the
+      // old path has news of its own (something new was created there).
+      if (entry?.from !== undefined && !pending.has(entry.from)) {
+        pending.set(entry.from, { changed: false, deleted: true });
+      }
+      pending.set(change.path, { changed: false, deleted: true });
+      return;
+    }
+    case "rename": {
+      if (change.oldPath === change.path) return;
+      const moved = pending.get(change.oldPath);
+      pending.delete(change.oldPath);
+      const from = moved?.from ?? change.oldPath;
+      const overwritten = pending.has(change.path);
+      pending.set(change.path, {
+        from: from === change.path ? undefined : from,
+        // A file created during this batch is unknown to the index, and one renamed onto a path
+        // with pending news replaces it: both need reading, not just moving.
+        changed: (moved?.changed ?? false) || overwritten || moved?.deleted === true,
+        deleted: false,
+      });
+      return;
+    }
+  }
+}
+
+/**
+ * Turns what happened to each path into ordered steps. Renames go first, each one only after the
+ * path it moves onto has itself been moved away (so a→b, c→a moves a→b before c→a); renames
+ * that form a cycle are turned into plain re-reads. Removals follow, then re-reads.
+ */
+export function planUpdates(pending: ReadonlyMap<string, PendingPath>): IndexUpdate[] {
+  const renames = new Map<string, string>(); // destination → source
+  const removes: string[] = [];
+  const updates: string[] = [];
+  for (const [path, entry] of pending) {
+    if (entry.deleted) removes.push(path);
+    else {
+      if (entry.from !== undefined) renames.set(path, entry.from);
+      if (entry.changed) updates.push(path);
+    }
+  }
+
+  const plan: IndexUpdate[] = [];
+  const sources = new Set(renames.values());
+  let progressed = true;
+  while (renames.size > 0 && progressed) {
+    progressed = false;
+    for (const [path, oldPath] of renames) {
+      if (sources.has(path)) continue; // something still has to move out of `path` first
+      plan.push({ kind: "rename", oldPath, path });
+      renames.delete(path);
+      sources.delete(oldPath);
+      progressed = true;
+    }
+  }
+  // Whatever is left moves in a circle: read every destination again and drop stray sources.
+  for (const [path, oldPath] of renames) {
+    if (!updates.includes(path)) updates.push(path);
+    if (!renames.has(oldPath) && !removes.includes(oldPath)) removes.push(oldPath);
+  }
+  for (const path of removes) plan.push({ kind: "remove", path });
+  for (const path of updates) plan.push({ kind: "update", path });
+  return plan;
+}
