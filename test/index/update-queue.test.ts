@@ -138,11 +138,15 @@ describe("update queue", () => {
 
   it("moves a note out of a path before another note moves into it", async () => {
     const { queue, batches, push } = setup();
-    // Rename a→b, then c→a: applying c→a first would overwrite the copy of a before it moved.
-    push({ kind: "rename", oldPath: "a.md", path: "b.md" }, { kind: "rename", oldPath: "c.md", path: "a.md" });
+    // a→b, c→a, b→d: applying c→a before a→d would overwrite the copy of a before it moved.
+    push(
+      { kind: "rename", oldPath: "a.md", path: "b.md" },
+      { kind: "rename", oldPath: "c.md", path: "a.md" },
+      { kind: "rename", oldPath: "b.md", path: "d.md" },
+    );
     await queue.flush();
     expect(batches[0]).toEqual([
-      { kind: "rename", oldPath: "a.md", path: "b.md" },
+      { kind: "rename", oldPath: "a.md", path: "d.md" },
       { kind: "rename", oldPath: "c.md", path: "a.md" },
     ]);
   });
