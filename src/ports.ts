@@ -56,6 +56,8 @@ export interface NoteStore {
   /** Every markdown file (`.md`) in the vault. */
   list(): Promise<NoteFileInfo[]>;
   read(path: string): Promise<string>;
+  /** Facts of one file, or null when it does not exist (optional: callers fall back to `list`). */
+  stat?(path: string): Promise<NoteFileInfo | null>;
   exists(path: string): Promise<boolean>;
   /** Creates a new file (and its folders). Must fail rather than overwrite an existing file. */
   create(path: string, content: string): Promise<void>;

@@ -96,6 +96,8 @@ export interface SearchOptions {
   limit?: number;
   /** How many sections per note (default 3). */
   sectionsPerNote?: number;
+  /** The user is still typing: the last word may be a prefix even when short. */
+  asYouType?: boolean;
 }
 
 export interface IndexStatus {

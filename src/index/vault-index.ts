@@ -1,34 +1,736 @@
-// PLACEHOLDER SIGNATURES — being implemented now; the shape below is the public API.
+// The vault index: every note of the vault in one MiniSearch engine, kept current file by file,
+// persisted through the IndexCache port, searched with field boosts, length-scaled fuzzy and
+// prefix matching, #tag and "phrase" filters, and an explanation attached to every result.
+//
+// Memory is the constraint that shapes this file: the index keeps postings and a little metadata
+// per note, never the note text. Snippets and sections are made at query time by re-reading the
+// few notes that are shown.
+import MiniSearch, { type SearchResult as EngineResult } from "minisearch";
 import type { Clock, IndexCache, NoteStore } from "../ports";
-import type { IndexStatus, ParsedNote, SearchOptions, SearchResult, SyncReport } from "./types";
+import { systemClock } from "../ports";
+import { parseNote } from "./markdown";
+import { parseQuery, type ParsedQuery } from "./query";
+import { buildSectionHits } from "./section-hits";
+import { createAnalyzer, type Analyzer } from "./tokenize";
+import type {
+  IndexStatus,
+  NoteProblem,
+  ParsedNote,
+  ScorePart,
+  SearchExplanation,
+  SearchOptions,
+  SearchResult,
+  SyncReport,
+} from "./types";
+
+/** Bump when the analyser or the document shape changes: old caches are then rebuilt. */
+export const INDEX_FORMAT_VERSION = 3;
 
 export interface VaultIndexOptions {
-  /** Vault-relative folders whose notes are never indexed (trace folder is added by callers). */
+  /** Vault-relative folders whose notes are never indexed (callers add the trace folder). */
   excludedFolders?: string[];
   /** English stemming (default true). */
   stemming?: boolean;
   clock?: Clock;
+  /** Turns a `source`/`url` property into the form web results are compared by. */
+  canonicalizeUrl?: (url: string) => string | null;
+  /** Called between batches while building, so a UI thread can breathe. */
+  yieldToUi?: () => Promise<void>;
+  /** Notes larger than this are indexed by their first part only (default 2 MB). */
+  maxNoteBytes?: number;
+}
+
+/** What the index remembers of a note besides its postings. */
+export interface IndexedNote {
+  path: string;
+  mtime: number;
+  size: number;
+  title: string;
+  aliases: string[];
+  tags: string[];
+  sourceUrls: string[];
+  problems: NoteProblem[];
+}
+
+interface EngineDoc {
+  path: string;
+  title: string;
+  aliases: string;
+  headings: string;
+  tags: string;
+  location: string;
+  body: string;
+}
+
+const FIELDS = ["title", "aliases", "headings", "tags", "location", "body"] as const;
+type Field = (typeof FIELDS)[number];
+
+/** Field boosts: a word in the title says far more about a note than the same word in its body. */
+export const FIELD_BOOSTS: Record<Field, number> = {
+  title: 5,
+  aliases: 4,
+  location: 1.5,
+  headings: 2,
+  tags: 2.5,
+  body: 1,
+};
+
+/** How much an approximate match is worth relative to an exact one (MiniSearch's weights). */
+const MATCH_WEIGHTS = { fuzzy: 0.3, prefix: 0.35 };
+
+const READ_CONCURRENCY = 32;
+const BATCH = 250;
+
+interface CacheFile {
+  format: "vault-research-index";
+  version: number;
+  fingerprint: string;
+  savedAt: number;
+  notes: [string, number, number, string, string[], string[], string[], NoteProblem[]][];
+  engine: unknown;
+}
+
+/** A problem with a file that kept it out of the index entirely. */
+interface FileProblem {
+  path: string;
+  problem: NoteProblem;
 }
 
 export class VaultIndex {
-  constructor(_options: VaultIndexOptions = {}) {}
-  /** Loads the cache (if any), diffs path/mtime/size against the store and indexes only what changed. Rebuilds on version mismatch or corrupt cache. */
-  async sync(_store: NoteStore, _cache: IndexCache | null): Promise<SyncReport> { throw new Error("not implemented"); }
-  /** Re-reads one file from the store and (re)indexes it; removes it if it no longer exists or is excluded. */
-  async updateFile(_store: NoteStore, _path: string): Promise<void> { throw new Error("not implemented"); }
-  removeFile(_path: string): void { throw new Error("not implemented"); }
-  async renameFile(_store: NoteStore, _oldPath: string, _newPath: string): Promise<void> { throw new Error("not implemented"); }
-  /** Writes the index to the cache. */
-  async save(_cache: IndexCache): Promise<void> { throw new Error("not implemented"); }
+  private readonly analyzer: Analyzer;
+  private readonly clock: Clock;
+  private readonly canonicalize: (url: string) => string | null;
+  private readonly maxNoteBytes: number;
+  private readonly yieldToUi: () => Promise<void>;
+  private excluded: string[];
+  private engine: MiniSearch<EngineDoc>;
+  private readonly notes = new Map<string, IndexedNote>();
+  private readonly bySource = new Map<string, Set<string>>();
+  private readonly fileProblems = new Map<string, NoteProblem>();
+  private readonly generation = new Map<string, number>();
+  private readonly listeners = new Set<(status: IndexStatus) => void>();
+  private state: IndexStatus["state"] = "empty";
+  private lastUpdated: number | null = null;
+
+  constructor(options: VaultIndexOptions = {}) {
+    this.analyzer = createAnalyzer({ stemming: options.stemming ?? true });
+    this.clock = options.clock ?? systemClock;
+    this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
+    this.maxNoteBytes = options.maxNoteBytes ?? 2_000_000;
+    this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
+    this.excluded = normalizeFolders(options.excludedFolders ?? []);
+    this.engine = this.createEngine();
+  }
+
+  // ── building and keeping current ───────────────────────────────────────────────────────────
+
+  /**
+   * Brings the index in line with the store: loads the cache if it is usable, then indexes only
+   * what was added or changed (by path, mtime and size) and drops what is gone. A missing, old or
+   * corrupt cache means a rebuild, never an error.
+   */
+  async sync(store: NoteStore, cache: IndexCache | null): Promise<SyncReport> {
+    const started = this.clock.now();
+    let rebuildReason: string | undefined = "no cache";
+    if (cache) {
+      const loaded = await this.tryLoadCache(cache);
+      rebuildReason = loaded === true ? undefined : loaded;
+    }
+    if (rebuildReason !== undefined) this.reset();
+    this.setState(rebuildReason === undefined ? "updating" : "building");
+
+    const files = (await store.list()).filter((f) => this.isIndexable(f.path));
+    const seen = new Set<string>();
+    const toRead: string[] = [];
+    let unchanged = 0;
+    let updated = 0;
+    let added = 0;
+    for (const file of files) {
+      seen.add(file.path);
+      const known = this.notes.get(file.path);
+      if (known && known.mtime === file.mtime && known.size === file.size) {
+        unchanged++;
+        continue;
+      }
+      if (known) updated++;
+      else added++;
+      toRead.push(file.path);
+    }
+    let removed = 0;
+    for (const path of Array.from(this.notes.keys())) {
+      if (!seen.has(path)) {
+        this.discardNote(path);
+        removed++;
+      }
+    }
+    const infos = new Map(files.map((f) => [f.path, f]));
+    for (let i = 0; i < toRead.length; i += BATCH) {
+      const batch = toRead.slice(i, i + BATCH);
+      const texts = await readMany(store, batch);
+      for (let j = 0; j < batch.length; j++) {
+        const info = infos.get(batch[j])!;
+        const text = texts[j];
+        if (typeof text === "string") this.indexText(info.path, text, info.mtime, info.size);
+        else this.recordUnreadable(info.path, text);
+      }
+      if (i + BATCH < toRead.length) await this.yieldToUi();
+    }
+    this.lastUpdated = this.clock.now();
+    this.setState("ready");
+    return {
+      mode: rebuildReason === undefined ? "cache" : "rebuild",
+      rebuildReason,
+      added,
+      updated,
+      removed,
+      unchanged,
+      ms: this.clock.now() - started,
+    };
+  }
+
   /** Drops everything and indexes the store from scratch. */
-  async rebuild(_store: NoteStore): Promise<SyncReport> { throw new Error("not implemented"); }
-  async search(_query: string, _store: NoteStore, _options?: SearchOptions): Promise<SearchResult[]> { throw new Error("not implemented"); }
-  status(): IndexStatus { throw new Error("not implemented"); }
-  /** Notes whose `source`/`url` property canonicalises to this URL. */
-  notesWithSourceUrl(_canonicalUrl: string): string[] { throw new Error("not implemented"); }
-  /** The parsed note, if indexed (sections with offsets, tags, aliases…). */
-  note(_path: string): ParsedNote | undefined { throw new Error("not implemented"); }
-  /** Called after every change (build, update, removal) with the new status. */
-  onChange(_listener: (status: IndexStatus) => void): () => void { throw new Error("not implemented"); }
-  setExcludedFolders(_folders: string[]): void { throw new Error("not implemented"); }
+  async rebuild(store: NoteStore): Promise<SyncReport> {
+    this.reset();
+    const report = await this.sync(store, null);
+    return { ...report, rebuildReason: "asked for" };
+  }
+
+  /**
+   * Re-reads one file and (re)indexes it; drops it when it is gone or excluded. When two updates
+   * of the same path overlap, only the one that started last is applied, so a slow read of an
+   * old version can never overwrite a newer one.
+   */
+  async updateFile(store: NoteStore, path: string): Promise<void> {
+    const gen = (this.generation.get(path) ?? 0) + 1;
+    this.generation.set(path, gen);
+    if (!this.isIndexable(path)) {
+      this.removeFile(path);
+      return;
+    }
+    let text: string | NoteProblem;
+    let info: { mtime: number; size: number } | undefined;
+    try {
+      if (!(await store.exists(path))) {
+        if (this.generation.get(path) === gen) this.removeFile(path);
+        return;
+      }
+      text = await store.read(path);
+      info = store.stat ? ((await store.stat(path)) ?? undefined) : (await store.list()).find((f) => f.path === path);
+    } catch (error) {
+      text = { kind: "read", message: errorMessage(error) };
+    }
+    if (this.generation.get(path) !== gen) return;
+    if (typeof text === "string") this.indexText(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length);
+    else this.recordUnreadable(path, text);
+    this.touch();
+  }
+
+  /** Like `updateFile` but with the file's facts already known (saves listing the store). */
+  applyText(path: string, text: string, mtime: number, size: number): void {
+    this.generation.set(path, (this.generation.get(path) ?? 0) + 1);
+    if (!this.isIndexable(path)) {
+      this.removeFile(path);
+      return;
+    }
+    this.indexText(path, text, mtime, size);
+    this.touch();
+  }
+
+  removeFile(path: string): void {
+    this.generation.set(path, (this.generation.get(path) ?? 0) + 1);
+    const had = this.notes.has(path) || this.fileProblems.has(path);
+    this.discardNote(path);
+    this.fileProblems.delete(path);
+    if (had) this.touch();
+  }
+
+  async renameFile(store: NoteStore, oldPath: string, newPath: string): Promise<void> {
+    this.removeFile(oldPath);
+    await this.updateFile(store, newPath);
+  }
+
+  /** Changes the excluded folders: notes inside them leave the index at once; call `sync` to add back notes that are no longer excluded. */
+  setExcludedFolders(folders: string[]): void {
+    this.excluded = normalizeFolders(folders);
+    let changed = false;
+    for (const path of Array.from(this.notes.keys())) {
+      if (!this.isIndexable(path)) {
+        this.discardNote(path);
+        changed = true;
+      }
+    }
+    if (changed) this.touch();
+  }
+
+  isIndexable(path: string): boolean {
+    if (!path.toLowerCase().endsWith(".md")) return false;
+    for (const folder of this.excluded) if (path.startsWith(folder)) return false;
+    return true;
+  }
+
+  // ── persistence ───────────────────────────────────────────────────────────────────────────
+
+  serialize(): string {
+    const file: CacheFile = {
+      format: "vault-research-index",
+      version: INDEX_FORMAT_VERSION,
+      fingerprint: this.fingerprint(),
+      savedAt: this.clock.now(),
+      notes: Array.from(this.notes.values(), (n) => [n.path, n.mtime, n.size, n.title, n.aliases, n.tags, n.sourceUrls, n.problems]),
+      engine: this.engine.toJSON(),
+    };
+    return JSON.stringify(file);
+  }
+
+  async save(cache: IndexCache): Promise<void> {
+    await cache.save(this.serialize());
+  }
+
+  /** true when loaded; otherwise the reason the cache could not be used. */
+  private async tryLoadCache(cache: IndexCache): Promise<true | string> {
+    let raw: string | null;
+    try {
+      raw = await cache.load();
+    } catch (error) {
+      return `cache could not be read (${errorMessage(error)})`;
+    }
+    if (raw === null || raw === "") return "no cache";
+    try {
+      const parsed = JSON.parse(raw) as Partial<CacheFile>;
+      if (parsed.format !== "vault-research-index") return "cache is not a Vault Research index";
+      if (parsed.version !== INDEX_FORMAT_VERSION) return `cache version ${String(parsed.version)} ≠ ${INDEX_FORMAT_VERSION}`;
+      if (parsed.fingerprint !== this.fingerprint()) return "index settings changed";
+      if (!Array.isArray(parsed.notes) || typeof parsed.engine !== "object" || parsed.engine === null) {
+        return "cache is incomplete";
+      }
+      const engine = MiniSearch.loadJS<EngineDoc>(parsed.engine as Parameters<typeof MiniSearch.loadJS>[0], this.engineOptions());
+      this.reset();
+      this.engine = engine;
+      for (const row of parsed.notes) {
+        const [path, mtime, size, title, aliases, tags, sourceUrls, problems] = row;
+        if (typeof path !== "string" || !engine.has(path)) continue;
+        this.rememberNote({ path, mtime, size, title, aliases, tags, sourceUrls, problems });
+      }
+      if (this.notes.size !== engine.documentCount) {
+        this.reset();
+        return "cache is inconsistent";
+      }
+      return true;
+    } catch (error) {
+      this.reset();
+      return `cache is corrupt (${errorMessage(error)})`;
+    }
+  }
+
+  private fingerprint(): string {
+    return JSON.stringify({ stemming: this.analyzer.options.stemming, excluded: this.excluded });
+  }
+
+  // ── searching ─────────────────────────────────────────────────────────────────────────────
+
+  async search(query: string, store: NoteStore, options: SearchOptions = {}): Promise<SearchResult[]> {
+    const limit = options.limit ?? 10;
+    const sectionsPerNote = options.sectionsPerNote ?? 3;
+    const parsed = parseQuery(query);
+    const ranked = this.rank(parsed, limit, { asYouType: options.asYouType ?? false });
+    const verified = parsed.phrases.length > 0 ? await this.keepPhraseMatches(ranked, parsed, store, limit) : ranked.slice(0, limit);
+    const results: SearchResult[] = [];
+    const texts = await readMany(
+      store,
+      verified.map((r) => r.path),
+    );
+    for (let i = 0; i < verified.length; i++) {
+      const hit = verified[i];
+      const note = this.notes.get(hit.path);
+      if (!note) continue;
+      const text = texts[i];
+      const parsedNote = typeof text === "string" ? safeParse(hit.path, text) : null;
+      const sections = parsedNote ? buildSectionHits(parsedNote, hit.docTerms, this.analyzer, sectionsPerNote) : [];
+      results.push({
+        path: hit.path,
+        title: note.title,
+        score: hit.score,
+        tags: note.tags,
+        sections,
+        explanation: hit.explanation,
+      });
+    }
+    return results;
+  }
+
+  /** Ranked candidates without reading any file (no snippets): the part that must be fast. */
+  rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean } = { asYouType: false }): RankedHit[] {
+    const terms = queryTerms(parsed, this.analyzer);
+    const tagFilter = parsed.tags.length > 0 ? (path: string) => this.hasAllTags(path, parsed.tags) : null;
+    if (terms.length === 0) {
+      if (!tagFilter) return [];
+      return this.tagOnly(parsed.tags);
+    }
+    const lastTerm = terms[terms.length - 1].term;
+    const engineResults = this.engine.search(terms.map((t) => t.term).join(" "), {
+      tokenize: (s) => s.split(" "),
+      processTerm: (t) => t,
+      combineWith: "OR",
+      boost: FIELD_BOOSTS,
+      weights: MATCH_WEIGHTS,
+      fuzzy: (term) => fuzzyDistance(term),
+      prefix: (term) => term.length >= 4 || (opts.asYouType && term === lastTerm && term.length >= 2),
+      boostTerm: (term) => terms.find((t) => t.term === term)?.weight ?? 1,
+      filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
+    });
+    const hits: RankedHit[] = [];
+    const take = Math.min(engineResults.length, Math.max(limit * 5, 50));
+    for (let i = 0; i < take; i++) hits.push(this.explain(engineResults[i], terms, parsed));
+    hits.sort((a, b) => b.score - a.score);
+    return hits;
+  }
+
+  private explain(result: EngineResult, terms: QueryTerm[], parsed: ParsedQuery): RankedHit {
+    const path = result.id as string;
+    const note = this.notes.get(path);
+    const quality = result.queryTerms.length || 1;
+    const textScore = result.score / quality;
+    const parts: ScorePart[] = [];
+    const fields: Record<string, string[]> = {};
+    for (const [docTerm, matchedFields] of Object.entries(result.match)) {
+      const word = wordForDocTerm(docTerm, terms);
+      for (const field of matchedFields) {
+        const list = (fields[field] ??= []);
+        if (!list.includes(word)) list.push(word);
+      }
+    }
+    const matchedWords = new Set<string>();
+    for (const qt of result.queryTerms) {
+      const t = terms.find((x) => x.term === qt);
+      if (t) matchedWords.add(t.word);
+    }
+    const allWords = Array.from(new Set(terms.map((t) => t.word)));
+    const missing = allWords.filter((w) => !matchedWords.has(w));
+    parts.push({
+      name: "text match",
+      detail: `BM25 over ${Object.keys(fields).join(", ") || "no field"} (title ×${FIELD_BOOSTS.title}, aliases ×${FIELD_BOOSTS.aliases}, tags ×${FIELD_BOOSTS.tags}, headings ×${FIELD_BOOSTS.headings})`,
+      weight: round(textScore),
+    });
+    let score = result.score;
+    if (quality > 1) {
+      parts.push({ name: "query coverage", detail: `${quality} query terms matched`, weight: round(result.score - textScore) });
+    }
+    // A note whose title is what was asked about is the note: "tar" for "how do I use tar".
+    if (note) {
+      const titleTerms = this.analyzer.terms(note.title);
+      if (titleTerms.length > 0 && titleTerms.length <= 6) {
+        const queryTermSet = new Set(terms.map((t) => t.term));
+        const covered = titleTerms.filter((t) => queryTermSet.has(t)).length / titleTerms.length;
+        if (covered > 0) {
+          const bonus = score * 0.5 * covered * covered;
+          score += bonus;
+          parts.push({ name: "title match", detail: `${Math.round(covered * 100)}% of the title's words are in the query`, weight: round(bonus) });
+        }
+      }
+      if (parsed.tags.length > 0) parts.push({ name: "tag", detail: `has #${parsed.tags.join(", #")}`, weight: 0 });
+    }
+    return {
+      path,
+      score: round(score),
+      docTerms: new Set(Object.keys(result.match)),
+      explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts },
+    };
+  }
+
+  private tagOnly(tags: string[]): RankedHit[] {
+    const hits: RankedHit[] = [];
+    for (const note of this.notes.values()) {
+      if (!this.hasAllTags(note.path, tags)) continue;
+      hits.push({
+        path: note.path,
+        score: 1,
+        docTerms: new Set(),
+        explanation: {
+          matchedTerms: [],
+          missingTerms: [],
+          fields: { tags: tags.map((t) => `#${t}`) },
+          parts: [{ name: "tag", detail: `has #${tags.join(", #")}`, weight: 1 }],
+        },
+      });
+    }
+    return hits.sort((a, b) => this.notes.get(a.path)!.title.localeCompare(this.notes.get(b.path)!.title));
+  }
+
+  private hasAllTags(path: string, tags: string[]): boolean {
+    const note = this.notes.get(path);
+    if (!note) return false;
+    return tags.every((tag) => note.tags.includes(tag) || note.tags.some((t) => t.startsWith(`${tag}/`)));
+  }
+
+  private async keepPhraseMatches(ranked: RankedHit[], parsed: ParsedQuery, store: NoteStore, limit: number): Promise<RankedHit[]> {
+    const kept: RankedHit[] = [];
+    // Phrases are checked against the text itself, so only a bounded number of candidates are read.
+    const candidates = ranked.slice(0, Math.max(limit * 10, 100));
+    const texts = await readMany(
+      store,
+      candidates.map((c) => c.path),
+    );
+    for (let i = 0; i < candidates.length && kept.length < limit; i++) {
+      const text = texts[i];
+      if (typeof text !== "string") continue;
+      const folded = foldForPhraseCheck(text);
+      const found = parsed.phrases.filter((p) => folded.includes(` ${foldForPhraseCheck(p).trim()} `));
+      if (found.length !== parsed.phrases.length) continue;
+      const hit = candidates[i];
+      hit.explanation.parts.push({ name: "phrase", detail: `contains "${parsed.phrases.join('", "')}"`, weight: 0 });
+      kept.push(hit);
+    }
+    return kept;
+  }
+
+  // ── what others ask of the index ─────────────────────────────────────────────────────────
+
+  status(): IndexStatus {
+    const problems: IndexStatus["problems"] = [];
+    for (const [path, problem] of this.fileProblems) problems.push({ path, problem });
+    for (const note of this.notes.values()) for (const problem of note.problems) problems.push({ path: note.path, problem });
+    return { notes: this.notes.size, lastUpdated: this.lastUpdated, state: this.state, problems };
+  }
+
+  notesWithSourceUrl(canonicalUrl: string): string[] {
+    return Array.from(this.bySource.get(canonicalUrl) ?? []);
+  }
+
+  note(path: string): IndexedNote | undefined {
+    return this.notes.get(path);
+  }
+
+  paths(): string[] {
+    return Array.from(this.notes.keys());
+  }
+
+  onChange(listener: (status: IndexStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────
+
+  private engineOptions() {
+    const analyzer = this.analyzer;
+    return {
+      idField: "path",
+      fields: [...FIELDS],
+      storeFields: [],
+      tokenize: (text: string) => analyzer.terms(text),
+      processTerm: (term: string) => term,
+      autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
+    };
+  }
+
+  private createEngine(): MiniSearch<EngineDoc> {
+    return new MiniSearch<EngineDoc>(this.engineOptions());
+  }
+
+  private reset(): void {
+    this.engine = this.createEngine();
+    this.notes.clear();
+    this.bySource.clear();
+    this.fileProblems.clear();
+  }
+
+  private indexText(path: string, text: string, mtime: number, size: number): void {
+    const problems: NoteProblem[] = [];
+    let body = text;
+    if (text.length > this.maxNoteBytes) {
+      body = text.slice(0, this.maxNoteBytes);
+      problems.push({ kind: "too_large", message: `Only the first ${Math.round(this.maxNoteBytes / 1000)} kB were indexed.` });
+    }
+    const parsed = safeParse(path, body);
+    problems.push(...parsed.problems);
+    this.discardNote(path);
+    this.fileProblems.delete(path);
+    this.engine.add(toEngineDoc(parsed));
+    this.rememberNote({
+      path,
+      mtime,
+      size,
+      title: parsed.title,
+      aliases: parsed.aliases,
+      tags: parsed.tags,
+      sourceUrls: parsed.sourceUrls,
+      problems,
+    });
+  }
+
+  private recordUnreadable(path: string, problem: NoteProblem): void {
+    this.discardNote(path);
+    this.fileProblems.set(path, problem);
+  }
+
+  private rememberNote(note: IndexedNote): void {
+    this.notes.set(note.path, note);
+    for (const url of note.sourceUrls) {
+      const canonical = this.canonicalize(url);
+      if (!canonical) continue;
+      let set = this.bySource.get(canonical);
+      if (!set) this.bySource.set(canonical, (set = new Set()));
+      set.add(note.path);
+    }
+  }
+
+  private discardNote(path: string): void {
+    const note = this.notes.get(path);
+    if (!note) return;
+    this.notes.delete(path);
+    if (this.engine.has(path)) this.engine.discard(path);
+    for (const url of note.sourceUrls) {
+      const canonical = this.canonicalize(url);
+      if (!canonical) continue;
+      const set = this.bySource.get(canonical);
+      set?.delete(path);
+      if (set && set.size === 0) this.bySource.delete(canonical);
+    }
+  }
+
+  private touch(): void {
+    this.lastUpdated = this.clock.now();
+    if (this.state === "empty") this.state = "ready";
+    this.emit();
+  }
+
+  private setState(state: IndexStatus["state"]): void {
+    this.state = state;
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.listeners.size === 0) return;
+    const status = this.status();
+    for (const listener of this.listeners) listener(status);
+  }
+}
+
+export interface RankedHit {
+  path: string;
+  score: number;
+  /** Terms of the note (as indexed) that matched the query, exact, prefix or fuzzy. */
+  docTerms: Set<string>;
+  explanation: SearchExplanation;
+}
+
+interface QueryTerm {
+  /** The analysed term searched for. */
+  term: string;
+  /** The word the user typed that produced it. */
+  word: string;
+  weight: number;
+}
+
+function queryTerms(parsed: ParsedQuery, analyzer: Analyzer): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const word of parsed.words) {
+    const analyzed = analyzer.analyzeWord(word);
+    analyzed.forEach((term, i) => {
+      if (seen.has(term)) return;
+      seen.add(term);
+      // Parts split off a compound or camelCase word count for less than the word itself.
+      out.push({ term, word, weight: i === 0 ? 1 : 0.5 });
+    });
+  }
+  return out;
+}
+
+/** Edit distance allowed for a query term: none for short words, where a typo is another word. */
+export function fuzzyDistance(term: string): number | false {
+  if (term.length <= 4) return false;
+  if (term.length <= 8) return 1;
+  return 2;
+}
+
+function wordForDocTerm(docTerm: string, terms: QueryTerm[]): string {
+  let best = terms[0];
+  for (const t of terms) {
+    if (t.term === docTerm) return t.word;
+    if (docTerm.startsWith(t.term) && (!best.term || t.term.length > (docTerm.startsWith(best.term) ? best.term.length : 0))) best = t;
+  }
+  return best?.word ?? docTerm;
+}
+
+function toEngineDoc(note: ParsedNote): EngineDoc {
+  const headings: string[] = [];
+  const body: string[] = [];
+  for (const section of note.sections) {
+    if (section.heading) headings.push(section.heading);
+    body.push(section.text);
+  }
+  return {
+    path: note.path,
+    title: note.title,
+    aliases: note.aliases.join(" \n "),
+    headings: headings.join(" \n "),
+    tags: note.tags.join(" "),
+    location: note.path.replace(/\.md$/i, ""),
+    body: body.join("\n"),
+  };
+}
+
+function safeParse(path: string, text: string): ParsedNote {
+  try {
+    return parseNote(path, text);
+  } catch (error) {
+    // The parser is meant never to throw; if it does, the note is still searchable as plain text.
+    const title = path.replace(/^.*\//, "").replace(/\.md$/i, "");
+    return {
+      path,
+      title,
+      aliases: [],
+      tags: [],
+      sourceUrls: [],
+      links: [],
+      frontmatter: {},
+      sections: [{ heading: "", level: 0, headingPath: [], start: 0, end: text.length, text, line: 1 }],
+      problems: [{ kind: "frontmatter", message: `Could not be parsed (${errorMessage(error)}); indexed as plain text.` }],
+    };
+  }
+}
+
+async function readMany(store: NoteStore, paths: string[]): Promise<(string | NoteProblem)[]> {
+  const out: (string | NoteProblem)[] = new Array(paths.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const i = next++;
+      try {
+        out[i] = await store.read(paths[i]);
+      } catch (error) {
+        out[i] = { kind: "read", message: `Could not be read: ${errorMessage(error)}` };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
+  return out;
+}
+
+function foldForPhraseCheck(text: string): string {
+  const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  let out = " ";
+  for (const w of words) out += w.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "") + " ";
+  return out;
+}
+
+function normalizeFolders(folders: string[]): string[] {
+  return folders
+    .map((f) => f.trim().replace(/^\/+|\/+$/g, ""))
+    .filter(Boolean)
+    .map((f) => `${f}/`);
+}
+
+function basicCanonicalUrl(url: string): string | null {
+  const trimmed = url.trim();
+  return trimmed ? trimmed : null;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

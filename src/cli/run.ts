@@ -1,0 +1,226 @@
+// The `vault-research` command: the same core as the plugin, over a folder of markdown.
+// Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { VaultIndex } from "../index/vault-index";
+import type { SearchResult, SyncReport } from "../index/types";
+import { loadSettings, type Settings } from "../settings";
+import { flag, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
+import { FsNoteStore } from "./fs-note-store";
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+const COMMON: FlagSpecs = {
+  vault: { value: true },
+  config: { value: true },
+  "cache-dir": { value: true },
+  json: { value: false },
+  help: { value: false },
+};
+
+export const USAGE = `Usage:
+  vault-research research "<question>" --vault DIR [--external-search never|on-weak|always]
+      [--external-provider NAME]... [--external-freshness any|pd|pw|pm|py|YYYY-MM-DDtoYYYY-MM-DD]
+      [--external-count N] [--retrieval-only] [--json] [--replay DIR] [--model SPEC] [--no-trace]
+  vault-research search "<query>" --vault DIR [--limit N] [--json]
+  vault-research index --vault DIR [--json]
+  vault-research websearch "<query>" --external-provider NAME [--external-freshness F] [--external-count N] [--replay DIR] [--json]
+common: [--config FILE] (settings JSON, the plugin's data.json schema) [--cache-dir DIR]
+`;
+
+type Command = (args: ParsedArgs, io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
+  index: { flags: COMMON, run: indexCommand },
+  search: { flags: { ...COMMON, limit: { value: true } }, run: searchCommand },
+};
+
+/** Extra commands registered by other modules (research, websearch, eval, promote). */
+export function registerCommand(name: string, flags: FlagSpecs, run: Command): void {
+  COMMANDS[name] = { flags: { ...COMMON, ...flags }, run };
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    (name ? io.out : io.err)(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const args = parseArgs(rest, command.flags);
+    if (has(args, "help")) {
+      io.out(USAGE);
+      return 0;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`vault-research ${name}: ${error.message}\n\nRun "vault-research --help" for usage.\n`);
+      return 2;
+    }
+    io.err(`vault-research ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+// ── shared set-up ─────────────────────────────────────────────────────────────────────────────
+
+export interface OpenedVault {
+  root: string;
+  store: FsNoteStore;
+  index: VaultIndex;
+  settings: Settings;
+  sync: SyncReport;
+  cache: FileIndexCache;
+}
+
+export function readSettings(args: ParsedArgs, io: CliIo): Settings {
+  const file = flag(args, "config");
+  if (!file) return loadSettings(undefined).settings;
+  const abs = path.resolve(io.cwd, file);
+  if (!existsSync(abs)) throw new UsageError(`Config file ${file} does not exist.`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(abs, "utf8"));
+  } catch (error) {
+    throw new UsageError(`Config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const { settings, problems } = loadSettings(raw);
+  for (const problem of problems) io.err(`warning: ${file}: ${problem}\n`);
+  return settings;
+}
+
+/** Resolves --vault, loads settings and the cache, and brings the index up to date. */
+export async function openVault(args: ParsedArgs, io: CliIo): Promise<OpenedVault> {
+  const vault = flag(args, "vault");
+  if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
+  const root = path.resolve(io.cwd, vault);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`Vault folder ${vault} does not exist.`);
+  const settings = readSettings(args, io);
+  const store = new FsNoteStore(root);
+  const files = await store.list();
+  if (files.length === 0) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
+  const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
+  const cache = new FileIndexCache(cacheDir, root);
+  const index = new VaultIndex({
+    excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
+    stemming: settings.index.stemming,
+  });
+  const sync = await index.sync(store, cache);
+  if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
+    try {
+      await index.save(cache);
+    } catch (error) {
+      io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
+    }
+  }
+  return { root, store, index, settings, sync, cache };
+}
+
+// ── index ─────────────────────────────────────────────────────────────────────────────────────
+
+async function indexCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  noPositionals(args, "index");
+  const opened = await openVault(args, io);
+  const status = opened.index.status();
+  if (has(args, "json")) {
+    io.out(
+      `${JSON.stringify(
+        {
+          vault: opened.root,
+          notes: status.notes,
+          sync: opened.sync,
+          cache_file: opened.cache.file,
+          problems: status.problems,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return 0;
+  }
+  const s = opened.sync;
+  const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${s.rebuildReason ?? "no cache"})`;
+  io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
+  io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
+  io.out(`  cache: ${opened.cache.file}\n`);
+  if (status.problems.length > 0) {
+    io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
+    for (const p of status.problems.slice(0, 20)) io.out(`    ${p.path}: ${p.problem.message}\n`);
+    if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
+  }
+  return 0;
+}
+
+// ── search ────────────────────────────────────────────────────────────────────────────────────
+
+async function searchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const query = args.positionals.join(" ").trim();
+  if (!query) throw new UsageError('search needs a query, e.g. vault-research search "daily notes" --vault DIR');
+  const limit = intFlag(args, "limit", 1, 200) ?? 10;
+  const opened = await openVault(args, io);
+  const results = await opened.index.search(query, opened.store, { limit });
+  if (has(args, "json")) {
+    io.out(`${JSON.stringify({ query, results: results.map(toJsonResult) }, null, 2)}\n`);
+    return 0;
+  }
+  io.out(formatSearchResults(query, results));
+  return 0;
+}
+
+export function toJsonResult(r: SearchResult) {
+  return {
+    path: r.path,
+    title: r.title,
+    score: r.score,
+    tags: r.tags,
+    sections: r.sections,
+    explanation: r.explanation,
+  };
+}
+
+/** Plain-text search results: what a person reads in a terminal. */
+export function formatSearchResults(query: string, results: SearchResult[]): string {
+  if (results.length === 0) return `No notes match "${query}".\n`;
+  const lines: string[] = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":`, ""];
+  results.forEach((r, i) => {
+    lines.push(`${i + 1}. ${r.title} — ${r.path} (score ${r.score.toFixed(2)})`);
+    for (const s of r.sections.slice(0, 2)) {
+      if (s.heading) lines.push(`   § ${s.headingPath.join(" › ") || s.heading}`);
+      lines.push(`   ${markHighlights(s.snippet, s.highlights)}`);
+    }
+    const e = r.explanation;
+    const fields = Object.entries(e.fields)
+      .map(([f, ts]) => `${f}: ${ts.join(", ")}`)
+      .join("; ");
+    lines.push(`   why: ${fields || "tags"}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`);
+    lines.push("");
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+function markHighlights(snippet: string, highlights: [number, number][]): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of highlights) {
+    if (start < at) continue;
+    out += `${snippet.slice(at, start)}[${snippet.slice(start, end)}]`;
+    at = end;
+  }
+  return out + snippet.slice(at);
+}
+
+function noPositionals(args: ParsedArgs, command: string): void {
+  if (args.positionals.length > 0) throw new UsageError(`${command} takes no arguments besides options (got "${args.positionals.join(" ")}").`);
+}

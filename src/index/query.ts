@@ -1,0 +1,48 @@
+// Reading what the user typed into a search: free words, "quoted phrases" that must appear as
+// written, and #tags that must be on the note (nested tags count: #project finds #project/alpha).
+import { isStopWord } from "./stopwords";
+import { foldCase, words } from "./tokenize";
+
+export interface ParsedQuery {
+  /** Free words, case-folded, in order, stop words removed unless nothing else is left. */
+  words: string[];
+  /** Words that were dropped as stop words (kept for explanations). */
+  stopWords: string[];
+  /** Quoted phrases, case-folded. Their words are also searched as free words. */
+  phrases: string[];
+  /** Tags without `#`, lower-cased. */
+  tags: string[];
+}
+
+const PHRASE_RE = /"([^"]+)"/g;
+// A tag starts after whitespace or at the start; it may hold letters, digits, _ - and /.
+const TAG_RE = /(^|\s)#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
+
+export function parseQuery(input: string): ParsedQuery {
+  const phrases: string[] = [];
+  let rest = input.replace(PHRASE_RE, (_m, phrase: string) => {
+    const folded = foldCase(phrase).trim();
+    if (folded) phrases.push(folded);
+    return ` ${phrase} `;
+  });
+  const tags: string[] = [];
+  rest = rest.replace(TAG_RE, (_m, lead: string, tag: string) => {
+    const clean = tag.toLowerCase().replace(/^\/+|\/+$/g, "");
+    if (clean) tags.push(clean);
+    return lead;
+  });
+  const all = words(rest).map(foldCase);
+  const content = all.filter((w) => !isStopWord(w));
+  const kept = content.length > 0 ? content : all;
+  return {
+    words: kept,
+    stopWords: all.filter((w) => !kept.includes(w)),
+    phrases,
+    tags: Array.from(new Set(tags)),
+  };
+}
+
+/** Folds text for phrase matching: case and accents folded, runs of non-word characters → one space. */
+export function foldForPhrase(text: string): string {
+  return ` ${words(text).map(foldCase).join(" ")} `;
+}

@@ -1,0 +1,148 @@
+// Turning text into index terms. The same analyser runs over notes at index time and over the
+// user's query at search time, so both sides agree on what a "term" is:
+//
+// - words are runs of Unicode letters and digits; accents are folded ("café" → "cafe");
+// - hyphen/underscore compounds yield their parts and the joined word ("e-mail" → e, mail, email);
+// - camelCase and PascalCase words yield the whole word and its parts ("MiniSearch" → minisearch,
+//   mini, search);
+// - Chinese, Japanese and Korean runs, which have no spaces, become overlapping character bigrams;
+// - optionally, English words are reduced to their Porter stem.
+//
+// The hot path is `analyze`, called for every word of every note: it memoises per distinct word,
+// because a vault's vocabulary is far smaller than its word count.
+import { stemEnglish } from "./stemmer";
+
+export interface AnalyzerOptions {
+  stemming: boolean;
+}
+
+// A word: letters/digits/marks, optionally joined by single - _ ' ’ (kept together so compounds can
+// be split deliberately below).
+const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_'’][\p{L}\p{N}\p{M}]+)*/gu;
+const HAS_NON_ASCII = /[^\x00-\x7f]/;
+const COMBINING_MARKS = /\p{M}/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+const HAS_UPPER_AFTER_LOWER = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
+
+/** Longest word we index; longer runs are base64, hashes or minified code. */
+const MAX_WORD = 40;
+
+/** Lower-case and fold accents. */
+export function foldCase(word: string): string {
+  const lower = word.toLowerCase();
+  if (!HAS_NON_ASCII.test(lower)) return lower;
+  return lower.normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
+}
+
+function bigrams(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length === 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}
+
+/** The raw words of a text, in order (no case folding). */
+export function words(text: string): string[] {
+  return text.match(WORD_RE) ?? [];
+}
+
+export interface Analyzer {
+  /** Index terms for one raw word (may be several, or none). */
+  analyzeWord(word: string): readonly string[];
+  /** Index terms for a whole text. */
+  terms(text: string): string[];
+  /** The single normalised form used to match a query word against terms (no splitting). */
+  normalizeTerm(word: string): string;
+  readonly options: AnalyzerOptions;
+}
+
+export function createAnalyzer(options: AnalyzerOptions): Analyzer {
+  const memo = new Map<string, readonly string[]>();
+  const MEMO_LIMIT = 500_000;
+
+  const normalizeTerm = (word: string): string => {
+    const folded = foldCase(word);
+    return options.stemming ? stemEnglish(folded) : folded;
+  };
+
+  const compute = (word: string): readonly string[] => {
+    if (word.length > MAX_WORD) return [];
+    if (CJK.test(word)) {
+      const out: string[] = [];
+      for (const run of word.match(CJK_RUNS) ?? []) {
+        if (CJK.test(run)) out.push(...bigrams(run));
+        else out.push(...analyzeUncached(run));
+      }
+      return out;
+    }
+    return analyzeUncached(word);
+  };
+
+  // Splitting rules for a non-CJK word, possibly a compound.
+  const analyzeUncached = (word: string): string[] => {
+    const out: string[] = [];
+    const parts = word.split(/[-_'’]/).filter(Boolean);
+    if (parts.length > 1) {
+      for (const part of parts) pushCamel(part, out);
+      const apostrophe = /['’]/.test(word);
+      // "don't" is one word to a reader, "e-mail" and "snake_case" are worth finding joined.
+      if (!apostrophe || parts.length === 2) out.push(normalizeTerm(parts.join("")));
+    } else {
+      pushCamel(word, out);
+    }
+    return dedupe(out);
+  };
+
+  const pushCamel = (word: string, out: string[]): void => {
+    out.push(normalizeTerm(word));
+    if (word.length > 3 && HAS_UPPER_AFTER_LOWER.test(word)) {
+      for (const piece of word.split(CAMEL_BOUNDARY)) if (piece.length > 1) out.push(normalizeTerm(piece));
+    }
+  };
+
+  const analyzeWord = (word: string): readonly string[] => {
+    let cached = memo.get(word);
+    if (cached === undefined) {
+      cached = compute(word);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(word, cached);
+    }
+    return cached;
+  };
+
+  const terms = (text: string): string[] => {
+    const out: string[] = [];
+    const found = text.match(WORD_RE);
+    if (found === null) return out;
+    for (const word of found) {
+      const analyzed = analyzeWord(word);
+      for (let i = 0; i < analyzed.length; i++) out.push(analyzed[i]);
+    }
+    return out;
+  };
+
+  return { analyzeWord, terms, normalizeTerm, options };
+}
+
+function dedupe(list: string[]): string[] {
+  if (list.length < 2) return list;
+  return Array.from(new Set(list)).filter((t) => t.length > 0);
+}
+
+export interface WordSpan {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** Words with their offsets, for highlighting and snippet windows (not the hot path). */
+export function wordSpans(text: string): WordSpan[] {
+  const out: WordSpan[] = [];
+  for (const m of text.matchAll(WORD_RE)) {
+    out.push({ word: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
+  }
+  return out;
+}
