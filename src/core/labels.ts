@@ -1,0 +1,55 @@
+// The exact words the product uses to tell vault evidence from outside-vault evidence. Every
+// surface (panel, CLI text, JSON, trace notes, copied answers) takes its labels from here, so the
+// wording cannot drift between them.
+
+export type OutsideStore = "ephemeral" | "promoted";
+
+const PROVIDER_DISPLAY_NAMES: Record<string, string> = {
+  brave: "Brave",
+  "brave-web": "Brave",
+  exa: "Exa",
+};
+
+/** "brave" → "Brave", "brave-web" → "Brave", "exa" → "Exa"; unknown names are capitalised. Idempotent. */
+export function providerDisplayName(provider: string): string {
+  const known = PROVIDER_DISPLAY_NAMES[provider.toLowerCase()];
+  if (known) return known;
+  if (provider === "") return provider;
+  return provider.charAt(0).toUpperCase() + provider.slice(1);
+}
+
+/** `Outside vault · Brave · ephemeral`. Accepts a provider name or its display name. */
+export function outsideVaultLabel(provider: string, store: OutsideStore): string {
+  return `Outside vault · ${providerDisplayName(provider)} · ${store}`;
+}
+
+/** "1 row", "4 rows", "0 rows". */
+export function rowCount(count: number): string {
+  return `${count} ${count === 1 ? "row" : "rows"}`;
+}
+
+/** `Vault evidence: 4 rows`. */
+export function vaultEvidenceCounter(count: number): string {
+  return `Vault evidence: ${rowCount(count)}`;
+}
+
+/**
+ * `Outside vault: 3 rows from Brave`, `… from Brave and Exa`. Providers that share a display name
+ * (brave, brave-web) are named once; with no providers the "from" part is left out.
+ */
+export function outsideVaultCounter(count: number, providers: readonly string[]): string {
+  const names = providerList(providers);
+  return names ? `Outside vault: ${rowCount(count)} from ${names}` : `Outside vault: ${rowCount(count)}`;
+}
+
+/** The signal a vault row gains when a web result turned out to be the note's own source. */
+export function alsoFoundByLabel(providers: readonly string[]): string {
+  return `also found by ${providerList(providers)}`;
+}
+
+/** "Brave", "Brave and Exa", "Brave, Exa and Kagi" — display names, each once, in given order. */
+export function providerList(providers: readonly string[]): string {
+  const names = [...new Set(providers.map(providerDisplayName))];
+  if (names.length <= 1) return names[0] ?? "";
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
