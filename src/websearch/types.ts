@@ -1,6 +1,7 @@
 // The provider-neutral contract: what the research core asks of a web search provider and what
 // comes back. Every provider (Brave LLM Context, Brave Web Search, Exa…) speaks only this.
 import type { Clock, Http, Secrets } from "../ports";
+import type { RateGovernor } from "./rate-governor";
 import type { Freshness, ProviderName, Settings } from "../settings";
 
 export type { ProviderName } from "../settings";
@@ -134,6 +135,8 @@ export interface ProviderContext {
   /** Cancels the run; late answers are then ignored. */
   signal?: AbortSignal;
   log?: (event: ProviderLogEvent) => void;
+  /** Spaces out calls per quota and honours 429 back-offs; shared by a session's runs. */
+  governor?: RateGovernor;
 }
 
 export interface Provider {

@@ -1,0 +1,53 @@
+// Brave's error envelope, shared by its LLM Context and Web Search endpoints. Brave answers a bad
+// key with HTTP 422 SUBSCRIPTION_TOKEN_INVALID (not 401) and an endpoint outside the plan with
+// OPTION_NOT_IN_PLAN, so the code matters more than the status.
+import { z } from "zod";
+import type { HttpResponse } from "../ports";
+import {
+  describeStatus,
+  failWith,
+  kindForStatus,
+  rateLimitedMessage,
+  retryAfterMs,
+  tryJson,
+  type ProviderCall,
+} from "./provider-http";
+import type { ProviderError } from "./types";
+
+const braveErrorSchema = z.object({
+  error: z.object({
+    code: z.string().optional(),
+    detail: z.string().optional(),
+    status: z.number().optional(),
+    meta: z
+      .object({
+        errors: z.array(z.object({ msg: z.string().optional(), loc: z.array(z.union([z.string(), z.number()])).optional() })).optional(),
+      })
+      .loose()
+      .optional(),
+  }),
+});
+
+export function braveError(call: ProviderCall, response: HttpResponse, now: number): ProviderError {
+  const parsed = braveErrorSchema.safeParse(tryJson(response.text));
+  const error = parsed.success ? parsed.data.error : undefined;
+  const code = error?.code ?? "";
+  const status = response.status;
+  const wait = retryAfterMs(response.headers, now);
+  const extra = { status, ...(wait !== undefined && status === 429 ? { retryAfterMs: wait } : {}) };
+
+  if (code === "SUBSCRIPTION_TOKEN_INVALID" || status === 401) {
+    return failWith(call, "auth", `${call.label} rejected the API key${code ? ` (${code})` : ""}. Check the key in Vault Research settings.`, extra);
+  }
+  if (status === 429 || code === "RATE_LIMITED") {
+    return failWith(call, "rate_limited", rateLimitedMessage(call.label, wait), extra);
+  }
+  if (/NOT_IN_PLAN|NOT_SUBSCRIBED|NOT_ALLOWED/.test(code)) {
+    return failWith(call, "plan", `${call.label}: this endpoint or option is not in the key's plan (${code}).`, extra);
+  }
+  let detail = error?.detail;
+  const first = error?.meta?.errors?.[0];
+  if (detail && first?.msg) detail = `${detail} — ${first.loc ? `${first.loc.join(".")}: ` : ""}${first.msg}`;
+  if (detail && code) detail = `${detail} (${code})`;
+  return failWith(call, kindForStatus(status), describeStatus(call, response, detail), extra);
+}

@@ -1,0 +1,168 @@
+// Brave Web Search (`GET /res/v1/web/search`): ranked web results with a description and up to
+// five extra snippets each, plus news when Brave mixes it in. Videos, FAQ, discussions and other
+// blocks are tolerated and skipped.
+import { z } from "zod";
+import { canonicalizeUrl, displayDomain } from "./canonical-url";
+import { braveError } from "./brave-error";
+import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
+import { readJson, requireKey, sendProviderRequest, type ProviderCall } from "./provider-http";
+import { resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
+import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "./types";
+
+const webResultSchema = z.object({
+  url: z.string(),
+  title: z.string().optional(),
+  description: z.string().nullish(),
+  age: z.string().nullish(),
+  page_age: z.string().nullish(),
+  extra_snippets: z.array(z.string()).nullish(),
+});
+type BraveWebResult = z.infer<typeof webResultSchema>;
+
+const blockSchema = z.object({ results: z.array(z.unknown()).default([]) }).nullish();
+
+const braveWebResponseSchema = z.object({
+  query: z.object({ original: z.string().optional(), altered: z.string().nullish() }).nullish(),
+  mixed: z
+    .object({ main: z.array(z.object({ type: z.string(), index: z.number().optional(), all: z.boolean().optional() })).default([]) })
+    .nullish(),
+  web: blockSchema,
+  news: blockSchema,
+});
+
+/** News items taken where Brave places the news block: enough to answer "latest", not to crowd out the web. */
+const newsPerBlock = 3;
+
+export const braveWebLabel = "Brave Web";
+
+export function createBraveWebProvider(): Provider {
+  return {
+    name: "brave-web",
+    label: braveWebLabel,
+    capabilities: { search: true, contents: false, freshness: true, domainFilters: false, highlights: true, fullText: false },
+    async search(request, context) {
+      return searchBraveWeb(request, context, { provider: "brave-web", label: braveWebLabel });
+    },
+  };
+}
+
+/** Also used by `brave` when the key's plan lacks LLM Context (answers then carry `brave`). */
+export async function searchBraveWeb(
+  input: SearchRequest,
+  context: ProviderContext,
+  as: { provider: "brave" | "brave-web"; label: string },
+): Promise<ProviderResponse> {
+  const { request, warnings } = resolveSearchRequest(input, context.settings);
+  const settings = context.settings.external.brave;
+  if (request.includeDomains.length > 0 || request.excludeDomains.length > 0) {
+    warnings.push(`${as.label} has no domain filters; include/exclude domains were ignored`);
+  }
+  const key = await requireKey(context, "brave", as.provider, as.label);
+
+  const params = new URLSearchParams({
+    q: request.query,
+    count: String(request.count),
+    country: request.country ?? settings.country,
+    search_lang: request.language ?? settings.searchLang,
+    safesearch: settings.safesearch,
+    extra_snippets: "true",
+    text_decorations: "false",
+    result_filter: "web,news",
+  });
+  if (request.freshness !== "any") params.set("freshness", request.freshness);
+  const call: ProviderCall = {
+    provider: as.provider,
+    label: as.label,
+    method: "GET",
+    url: `${settings.baseUrl.replace(/\/+$/, "")}/res/v1/web/search?${params.toString()}`,
+    headers: { Accept: "application/json", "X-Subscription-Token": key },
+    timeoutMs: request.timeoutMs,
+    secret: key,
+    quota: "brave",
+  };
+
+  const response = await sendProviderRequest(call, context);
+  if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
+  const body = readJson(call, response, braveWebResponseSchema, "web search answer");
+
+  const altered = body.query?.altered;
+  if (altered && altered !== request.query) warnings.push(`${as.label} searched for “${altered}” instead`);
+
+  const web = parseItems(body.web?.results ?? [], "web", warnings);
+  const news = parseItems(body.news?.results ?? [], "news", warnings);
+  const ordered = orderByMixed(body.mixed?.main ?? [], web, news);
+  const results = toResults(ordered, request, context.clock.now(), warnings);
+  return { provider: as.provider, endpoint: "web/search", query: request.query, results, warnings };
+}
+
+function parseItems(items: unknown[], block: string, warnings: string[]): (BraveWebResult | undefined)[] {
+  let skipped = 0;
+  const parsed = items.map((item) => {
+    const result = webResultSchema.safeParse(item);
+    if (!result.success) skipped++;
+    return result.success ? result.data : undefined;
+  });
+  if (skipped > 0) warnings.push(`${skipped} ${block} result${skipped === 1 ? "" : "s"} without a URL skipped`);
+  return parsed;
+}
+
+/** Follows Brave's own page layout (`mixed.main`), then adds web results it did not mention. */
+function orderByMixed(
+  main: { type: string; index?: number; all?: boolean }[],
+  web: (BraveWebResult | undefined)[],
+  news: (BraveWebResult | undefined)[],
+): BraveWebResult[] {
+  const ordered: BraveWebResult[] = [];
+  const usedWeb = new Set<number>();
+  let newsTaken = false;
+  for (const slot of main) {
+    if (slot.type === "web" && slot.index !== undefined) {
+      const item = web[slot.index];
+      if (item && !usedWeb.has(slot.index)) {
+        ordered.push(item);
+        usedWeb.add(slot.index);
+      }
+    } else if (slot.type === "news" && !newsTaken) {
+      newsTaken = true;
+      ordered.push(...news.filter((n): n is BraveWebResult => n !== undefined).slice(0, newsPerBlock));
+    }
+  }
+  web.forEach((item, index) => {
+    if (item && !usedWeb.has(index)) ordered.push(item);
+  });
+  if (!newsTaken) ordered.push(...news.filter((n): n is BraveWebResult => n !== undefined).slice(0, newsPerBlock));
+  return ordered;
+}
+
+function toResults(items: BraveWebResult[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
+  const results: ProviderResult[] = [];
+  const seen = new Set<string>();
+  let unusable = 0;
+  for (const item of items) {
+    if (results.length >= request.count) break;
+    const canonicalUrl = canonicalizeUrl(item.url);
+    if (!canonicalUrl) {
+      unusable++;
+      continue;
+    }
+    if (seen.has(canonicalUrl)) continue;
+    seen.add(canonicalUrl);
+    const snippet = item.description ? htmlToLine(item.description) : "";
+    const highlights = (item.extra_snippets ?? [])
+      .map((s) => cutText(htmlToLine(s), request.maxContentChars).text)
+      .filter((s) => s !== "");
+    const publishedAt = toPublishedDate(item.page_age, now) ?? toPublishedDate(item.age, now);
+    results.push({
+      url: item.url,
+      canonicalUrl,
+      title: htmlToLine(item.title ?? "") || displayDomain(item.url),
+      domain: displayDomain(item.url),
+      ...(snippet ? { snippet: cutText(snippet, request.maxContentChars).text } : {}),
+      highlights,
+      ...(publishedAt ? { publishedAt } : {}),
+      rank: results.length + 1,
+    });
+  }
+  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
+  return results;
+}

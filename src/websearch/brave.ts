@@ -1,0 +1,190 @@
+// Brave LLM Context (`GET /res/v1/llm/context`): passages already extracted from the best pages,
+// sized to a token budget — the provider made for grounding answers. When the key's plan does not
+// include it, the same question goes to Brave Web Search and the answer says so.
+import { z } from "zod";
+import { canonicalizeUrl, displayDomain } from "./canonical-url";
+import { braveError } from "./brave-error";
+import { searchBraveWeb } from "./brave-web";
+import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
+import { readJson, requireKey, sendProviderRequest, type ProviderCall } from "./provider-http";
+import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
+import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "./types";
+
+// Snippets are documented as strings; one client saw `{text, relevance_score}`. Both are read.
+const snippetSchema = z.union([z.string(), z.object({ text: z.string() }).transform((s) => s.text)]);
+
+const genericSchema = z.object({
+  url: z.string(),
+  title: z.string().nullish(),
+  snippets: z.array(snippetSchema).nullish(),
+});
+type GenericEntry = z.infer<typeof genericSchema>;
+
+const sourceSchema = z.object({
+  title: z.string().nullish(),
+  hostname: z.string().nullish(),
+  // Three strings (long date, ISO date, relative) in the docs; a bare string is tolerated too.
+  age: z.union([z.array(z.string().nullable()), z.string()]).nullish(),
+});
+type SourceEntry = z.infer<typeof sourceSchema>;
+
+const llmContextSchema = z.object({
+  grounding: z.object({ generic: z.array(z.unknown()).nullish() }).loose(),
+  sources: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** Brave's documented ranges for the token budgets. */
+const braveTokens = { total: { min: 1024, max: 32_768 }, perUrl: { min: 512, max: 8192 } };
+
+export const braveLabel = "Brave";
+
+export function createBraveProvider(): Provider {
+  // Remembered per base URL for the session, so a plan without LLM Context costs one failed call, not one per run.
+  const withoutLlmContext = new Map<string, string>();
+  return {
+    name: "brave",
+    label: braveLabel,
+    capabilities: { search: true, contents: false, freshness: true, domainFilters: false, highlights: true, fullText: false },
+    async search(request, context) {
+      const baseUrl = context.settings.external.brave.baseUrl;
+      const knownReason = withoutLlmContext.get(baseUrl);
+      if (knownReason) return fallBackToWebSearch(request, context, knownReason);
+      try {
+        return await searchLlmContext(request, context);
+      } catch (error) {
+        if (error instanceof ProviderError && (error.kind === "plan" || error.kind === "unsupported")) {
+          const reason = error.kind === "plan" ? "it is not in this key's plan" : "the endpoint is not available";
+          withoutLlmContext.set(baseUrl, reason);
+          context.log?.({ type: "fallback", provider: "brave", from: "llm/context", to: "web/search", reason: error.message });
+          return fallBackToWebSearch(request, context, reason);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+async function fallBackToWebSearch(request: SearchRequest, context: ProviderContext, why: string): Promise<ProviderResponse> {
+  const response = await searchBraveWeb(request, context, { provider: "brave", label: braveLabel });
+  response.warnings.unshift(`Brave LLM Context was not used (${why}); results come from Brave Web Search instead`);
+  return response;
+}
+
+async function searchLlmContext(input: SearchRequest, context: ProviderContext): Promise<ProviderResponse> {
+  const { request, warnings } = resolveSearchRequest(input, context.settings);
+  const settings = context.settings.external.brave;
+  if (request.includeDomains.length > 0 || request.excludeDomains.length > 0) {
+    warnings.push(`${braveLabel} has no domain filters; include/exclude domains were ignored`);
+  }
+  const key = await requireKey(context, "brave", "brave", braveLabel);
+
+  const totalTokens = Math.min(braveTokens.total.max, Math.max(braveTokens.total.min, request.maxTokens));
+  const perUrlTokens = Math.min(braveTokens.perUrl.max, Math.max(braveTokens.perUrl.min, Math.floor(totalTokens / request.count)));
+  const params = new URLSearchParams({
+    q: request.query,
+    country: request.country ?? settings.country,
+    search_lang: request.language ?? settings.searchLang,
+    maximum_number_of_urls: String(request.count),
+    maximum_number_of_tokens: String(totalTokens),
+    maximum_number_of_tokens_per_url: String(perUrlTokens),
+  });
+  if (request.freshness !== "any") params.set("freshness", request.freshness);
+  const call: ProviderCall = {
+    provider: "brave",
+    label: braveLabel,
+    method: "GET",
+    url: `${settings.baseUrl.replace(/\/+$/, "")}/res/v1/llm/context?${params.toString()}`,
+    headers: { Accept: "application/json", "X-Subscription-Token": key },
+    timeoutMs: request.timeoutMs,
+    secret: key,
+    quota: "brave",
+  };
+
+  const response = await sendProviderRequest(call, context);
+  if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
+  const body = readJson(call, response, llmContextSchema, "LLM Context answer");
+
+  const sources = new Map<string, SourceEntry>();
+  for (const [url, raw] of Object.entries(body.sources ?? {})) {
+    const parsed = sourceSchema.safeParse(raw);
+    if (parsed.success) sources.set(url, parsed.data);
+  }
+  let skipped = 0;
+  const entries: GenericEntry[] = [];
+  for (const raw of body.grounding.generic ?? []) {
+    const parsed = genericSchema.safeParse(raw);
+    if (parsed.success) entries.push(parsed.data);
+    else skipped++;
+  }
+  if (skipped > 0) warnings.push(`${skipped} passage group${skipped === 1 ? "" : "s"} without a URL skipped`);
+  const results = toResults(entries, sources, request, context.clock.now(), warnings);
+  return { provider: "brave", endpoint: "llm/context", query: request.query, results, warnings };
+}
+
+function sourceDate(source: SourceEntry | undefined, now: number): string | undefined {
+  const age = source?.age;
+  if (!age) return undefined;
+  if (typeof age === "string") return toPublishedDate(age, now);
+  // [long date, ISO date, relative]: the ISO one first, the others if it is missing.
+  for (const candidate of [age[1], age[0], age[2]]) {
+    const date = toPublishedDate(candidate, now);
+    if (date) return date;
+  }
+  return undefined;
+}
+
+function toResults(
+  entries: GenericEntry[],
+  sources: Map<string, SourceEntry>,
+  request: ResolvedSearchRequest,
+  now: number,
+  warnings: string[],
+): ProviderResult[] {
+  const budget = charsPerResult(request);
+  const results: ProviderResult[] = [];
+  const seen = new Set<string>();
+  let unusable = 0;
+  for (const entry of entries) {
+    if (results.length >= request.count) break;
+    const canonicalUrl = canonicalizeUrl(entry.url);
+    if (!canonicalUrl) {
+      unusable++;
+      continue;
+    }
+    if (seen.has(canonicalUrl)) continue;
+    seen.add(canonicalUrl);
+    const source = sources.get(entry.url);
+
+    // Passages are kept whole until the per-result budget runs out; the last one is cut.
+    const highlights: string[] = [];
+    let used = 0;
+    let truncated = false;
+    for (const raw of entry.snippets ?? []) {
+      const passage = raw.trim();
+      if (passage === "") continue;
+      if (used >= budget) {
+        truncated = true;
+        break;
+      }
+      const cut = cutText(passage, budget - used);
+      highlights.push(cut.text);
+      used += cut.text.length;
+      truncated ||= cut.truncated;
+    }
+    const title = htmlToLine(entry.title ?? source?.title ?? "") || displayDomain(entry.url);
+    const publishedAt = sourceDate(source, now);
+    results.push({
+      url: entry.url,
+      canonicalUrl,
+      title,
+      domain: (source?.hostname ?? displayDomain(entry.url)).replace(/^www\./, ""),
+      ...(highlights[0] ? { snippet: cutText(highlights[0].replace(/\s+/g, " "), 300).text } : {}),
+      highlights,
+      ...(truncated ? { truncated } : {}),
+      ...(publishedAt ? { publishedAt } : {}),
+      rank: results.length + 1,
+    });
+  }
+  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
+  return results;
+}

@@ -1,0 +1,242 @@
+// What every provider does around one HTTP call: wait its turn, race the deadline, refuse huge
+// bodies, and turn every failure into a ProviderError whose text never contains the key.
+import { z } from "zod";
+import { HttpFailure, type HttpResponse } from "../ports";
+import type { SecretName } from "../ports";
+import { DeadlineMissed, withDeadline } from "./deadline";
+import { htmlToLine } from "./plain-text";
+import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
+
+/** Bodies above this are refused before parsing: no search answer we ask for comes near it. */
+export const maxResponseBytes = 2_000_000;
+
+export interface ProviderCall {
+  provider: ProviderName;
+  /** "Brave", "Exa": used in messages. */
+  label: string;
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  /** The key sent with this call, so it can be scrubbed from anything we report. */
+  secret: string;
+  /** Calls sharing a quota share a rate limit (Brave's two endpoints use one key). */
+  quota: string;
+}
+
+/** Replaces every occurrence of the key; keys shorter than 4 characters are too short to scrub. */
+export function hideSecret(text: string, secret: string): string {
+  if (secret.length < 4) return text;
+  return text.split(secret).join("[key hidden]");
+}
+
+export function failWith(
+  call: Pick<ProviderCall, "provider" | "secret">,
+  kind: ProviderErrorKind,
+  message: string,
+  extra: { status?: number; retryAfterMs?: number } = {},
+): ProviderError {
+  return new ProviderError(call.provider, kind, hideSecret(message, call.secret), extra);
+}
+
+const envNames: Record<SecretName, string> = {
+  brave: "BRAVE_SEARCH_API_KEY",
+  exa: "EXA_API_KEY",
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+};
+
+/** Looks the key up only now, when the provider is really about to be called. */
+export async function requireKey(
+  context: ProviderContext,
+  name: SecretName,
+  provider: ProviderName,
+  label: string,
+): Promise<string> {
+  const key = (await context.secrets.get(name))?.trim();
+  if (!key) {
+    throw new ProviderError(
+      provider,
+      "auth",
+      `No ${label} API key is set. Add one in Vault Research settings (CLI: set ${envNames[name]}).`,
+    );
+  }
+  return key;
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
+}
+
+/** Sends one call with the run's deadline; a 4xx/5xx is returned, everything else throws. */
+export async function sendProviderRequest(call: ProviderCall, context: ProviderContext): Promise<HttpResponse> {
+  const { clock, governor, log } = context;
+  if (governor) {
+    const turn = governor.reserve(call.quota, call.timeoutMs);
+    if (!turn.ok) {
+      throw failWith(
+        call,
+        "rate_limited",
+        `${call.label} asked us to slow down; the next call is allowed in ${seconds(turn.retryAfterMs)}, later than this search may wait.`,
+        { retryAfterMs: turn.retryAfterMs },
+      );
+    }
+    if (turn.waitMs > 0) {
+      log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs });
+      await clock.sleep(turn.waitMs);
+    }
+  }
+
+  log?.({ type: "request", provider: call.provider, method: call.method, url: hideSecret(call.url, call.secret) });
+  const started = clock.now();
+  let response: HttpResponse;
+  try {
+    response = await withDeadline(
+      context.http.request({
+        method: call.method,
+        url: call.url,
+        headers: call.headers,
+        ...(call.body !== undefined ? { body: call.body } : {}),
+        timeoutMs: call.timeoutMs,
+        maxBytes: maxResponseBytes,
+        ...(context.signal ? { signal: context.signal } : {}),
+      }),
+      call.timeoutMs,
+      {
+        ...(context.signal ? { signal: context.signal } : {}),
+        onLate: () => log?.({ type: "late_answer_discarded", provider: call.provider, url: hideSecret(call.url, call.secret) }),
+      },
+    );
+  } catch (error) {
+    throw failureToProviderError(call, error);
+  }
+
+  const bytes = utf8Length(response.text);
+  log?.({ type: "response", provider: call.provider, url: hideSecret(call.url, call.secret), status: response.status, ms: clock.now() - started, bytes });
+  if (bytes > maxResponseBytes) {
+    throw failWith(call, "parse", `${call.label}'s answer was ${Math.round(bytes / 1000)} kB, over the ${maxResponseBytes / 1_000_000} MB limit; it was not read.`, { status: response.status });
+  }
+  if (response.status === 429 && governor) {
+    governor.backOff(call.quota, retryAfterMs(response.headers, clock.now()) ?? 1000);
+  }
+  return response;
+}
+
+function utf8Length(text: string): number {
+  // Cheap upper-bound check first: most bodies are far below the cap.
+  if (text.length * 3 <= maxResponseBytes) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+function failureToProviderError(call: ProviderCall, error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof DeadlineMissed) {
+    return error.reason === "timeout"
+      ? failWith(call, "timeout", `${call.label} did not answer within ${seconds(call.timeoutMs)}.`)
+      : failWith(call, "network", `The ${call.label} search was cancelled.`);
+  }
+  if (error instanceof HttpFailure) {
+    switch (error.kind) {
+      case "timeout":
+        return failWith(call, "timeout", `${call.label} did not answer within ${seconds(call.timeoutMs)}.`);
+      case "too_large":
+        return failWith(call, "parse", `${call.label}'s answer was over the ${maxResponseBytes / 1_000_000} MB limit; it was not read.`);
+      case "aborted":
+        return failWith(call, "network", `The ${call.label} search was cancelled.`);
+      case "replay_miss":
+        return failWith(call, "network", error.message);
+      case "network":
+        return failWith(call, "network", `Could not reach ${call.label}: ${error.message}`);
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return failWith(call, "network", `Could not reach ${call.label}: ${message}`);
+}
+
+/**
+ * How long a 429 asks us to wait: `retry-after` (seconds or an HTTP date), else Brave's
+ * `x-ratelimit-reset` for the window that is used up.
+ */
+export function retryAfterMs(headers: Record<string, string>, now: number): number | undefined {
+  const retryAfter = headers["retry-after"]?.trim();
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  const resets = headers["x-ratelimit-reset"]?.split(",").map((v) => Number(v.trim()));
+  if (resets && resets.length > 0 && resets.every((v) => Number.isFinite(v) && v >= 0)) {
+    const remaining = headers["x-ratelimit-remaining"]?.split(",").map((v) => Number(v.trim())) ?? [];
+    const exhausted = resets.filter((_, i) => remaining[i] === 0);
+    const reset = exhausted.length > 0 ? Math.max(...exhausted) : resets[0];
+    return Math.round(reset * 1000);
+  }
+  return undefined;
+}
+
+function looksLikeHtml(response: HttpResponse): boolean {
+  return /text\/html/i.test(response.headers["content-type"] ?? "") || /^\s*<(!doctype|html|head|body|\?xml)/i.test(response.text);
+}
+
+/** A short, key-free excerpt of a body for error messages (an HTML page becomes its title). */
+export function bodyExcerpt(response: HttpResponse, secret: string, max = 160): string {
+  let text = response.text;
+  if (looksLikeHtml(response)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+    text = title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ");
+  }
+  const line = hideSecret(htmlToLine(text), secret);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Parses a JSON body against its schema; failures say which field was wrong. */
+export function readJson<T>(call: ProviderCall, response: HttpResponse, schema: z.ZodType<T>, what: string): T {
+  if (response.text.trim() === "") {
+    throw failWith(call, "parse", `${call.label} sent an empty ${what}.`, { status: response.status });
+  }
+  if (looksLikeHtml(response)) {
+    throw failWith(call, "parse", `${call.label} sent a web page instead of JSON: “${bodyExcerpt(response, call.secret)}”.`, { status: response.status });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(response.text);
+  } catch {
+    throw failWith(call, "parse", `${call.label}'s ${what} is not valid JSON (${response.text.length} characters; it may have been cut off).`, { status: response.status });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+    throw failWith(call, "parse", `${call.label}'s ${what} has an unexpected shape at ${field}: ${issue.message}.`, { status: response.status });
+  }
+  return parsed.data;
+}
+
+/** Parses a body as JSON if it is JSON; error bodies are best-effort. */
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function describeStatus(call: ProviderCall, response: HttpResponse, detail: string | undefined): string {
+  const excerpt = detail ? hideSecret(htmlToLine(detail), call.secret) : bodyExcerpt(response, call.secret);
+  return excerpt ? `${call.label} answered HTTP ${response.status}: ${excerpt}` : `${call.label} answered HTTP ${response.status}.`;
+}
+
+/** The kind for a status no provider-specific rule claimed. */
+export function kindForStatus(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429) return "rate_limited";
+  if (status === 404 || status === 405 || status === 501) return "unsupported";
+  return "http";
+}
+
+export function rateLimitedMessage(label: string, waitMs: number | undefined): string {
+  return waitMs !== undefined
+    ? `${label} rate limit reached; try again in ${seconds(waitMs)}.`
+    : `${label} rate limit reached; try again shortly.`;
+}

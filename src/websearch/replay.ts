@@ -1,0 +1,126 @@
+// Replay: an Http that answers from recorded exchanges instead of the network, so the same
+// parsers run on recorded bytes (tests, the offline demo, `--replay DIR`). A request is answered
+// by the first exchange whose method and URL origin+path match; the query string is ignored so
+// any question finds the recording. Nothing here can reach the network.
+import { z } from "zod";
+import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
+
+export const recordedExchangeSchema = z.object({
+  method: z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(["GET", "POST"])),
+  url: z.string().url(),
+  status: z.number().int().min(100).max(599).default(200),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** A JSON value (sent as JSON) or a string (sent as is: HTML pages, truncated JSON…). */
+  body: z.unknown().optional(),
+});
+export type RecordedExchange = z.infer<typeof recordedExchangeSchema>;
+
+/** One exchange or an array of them, as stored in a replay file. */
+export const replayFileSchema = z.union([recordedExchangeSchema, z.array(recordedExchangeSchema)]);
+
+/** Reads a replay file's JSON; problems name the exchange and field that were wrong. */
+export function parseReplayFile(raw: unknown): { ok: true; exchanges: RecordedExchange[] } | { ok: false; message: string } {
+  const parsed = replayFileSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, exchanges: Array.isArray(parsed.data) ? parsed.data : [parsed.data] };
+  const issue = parsed.error.issues[0];
+  return { ok: false, message: `${issue.path.join(".") || "(top level)"}: ${issue.message}` };
+}
+
+/** What a replayed request looked like, with secrets masked — proof of what would have left. */
+export interface ReplayLogEntry {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** JSON request bodies parsed, others as text. */
+  body?: unknown;
+  /** Whether a recording answered it. */
+  matched: boolean;
+}
+
+const secretHeader = /^(authorization|proxy-authorization|cookie|x-subscription-token|x-api-key|api-key)$|token|secret|key/i;
+
+export function maskSecretHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, secretHeader.test(name) ? "***" : value]));
+}
+
+/** Query parameters that look like credentials are masked too (none of ours carry one, but a proxy might). */
+export function maskSecretParams(url: string): string {
+  try {
+    const parsed = new URL(url);
+    let changed = false;
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (/key|token|secret|signature|password/i.test(name)) {
+        parsed.searchParams.set(name, "***");
+        changed = true;
+      }
+    }
+    return changed ? parsed.toString() : url;
+  } catch {
+    return url;
+  }
+}
+
+function urlKey(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+function toResponse(exchange: RecordedExchange): HttpResponse {
+  const text = exchange.body === undefined ? "" : typeof exchange.body === "string" ? exchange.body : JSON.stringify(exchange.body);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(exchange.headers)) headers[name.toLowerCase()] = value;
+  if (!headers["content-type"] && typeof exchange.body !== "string" && exchange.body !== undefined) {
+    headers["content-type"] = "application/json";
+  }
+  return { status: exchange.status, headers, text };
+}
+
+export interface ReplayOptions {
+  /** Called once per request, matched or not, with secret headers masked. */
+  onRequest?: (entry: ReplayLogEntry) => void;
+  /** Where the recordings came from, for the miss message ("fixtures/replay/brave-demo"). */
+  sourceName?: string;
+}
+
+export function createReplayHttp(exchanges: RecordedExchange[], options: ReplayOptions = {}): Http {
+  const keyed = exchanges.map((exchange) => ({ exchange, key: urlKey(exchange.url) }));
+  return {
+    async request(req: HttpRequest): Promise<HttpResponse> {
+      const key = urlKey(req.url);
+      const method = req.method.toUpperCase();
+      const hit = keyed.find((k) => k.key !== null && k.key === key && k.exchange.method === method);
+      options.onRequest?.({
+        method,
+        url: maskSecretParams(req.url),
+        headers: maskSecretHeaders(req.headers),
+        ...(req.body !== undefined ? { body: parseBody(req.body) } : {}),
+        matched: hit !== undefined,
+      });
+      if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
+      if (!hit) {
+        const where = options.sourceName ? ` in ${options.sourceName}` : "";
+        throw new HttpFailure("replay_miss", `No recorded response${where} for ${method} ${key ?? req.url} (replay never uses the network).`);
+      }
+      const response = toResponse(hit.exchange);
+      if (req.maxBytes !== undefined && new TextEncoder().encode(response.text).length > req.maxBytes) {
+        throw new HttpFailure("too_large", `The recorded response for ${key} is larger than ${req.maxBytes} bytes.`);
+      }
+      return response;
+    },
+  };
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
