@@ -1,0 +1,90 @@
+// Anthropic's Messages API. The system prompt is a top-level field there, not a message, and
+// `max_tokens` is required. Always needs a key.
+import type { Http } from "../ports";
+import {
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  DEFAULT_TEMPERATURE,
+  ModelError,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResponse,
+} from "./chat-model";
+import { postJson } from "./send";
+
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+export interface AnthropicOptions {
+  http: Http;
+  model: string;
+  apiKey: string;
+  /** Only for proxies and tests (default https://api.anthropic.com). */
+  baseUrl?: string;
+  timeoutMs?: number;
+}
+
+export function anthropicModel(options: AnthropicOptions): ChatModel {
+  const baseUrl = (options.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+  return {
+    name: `anthropic:${options.model}`,
+    async complete(req: ChatRequest): Promise<ChatResponse> {
+      if (!options.apiKey) throw new ModelError("auth", "No Anthropic API key is set.");
+      const body = await postJson({
+        http: options.http,
+        url: `${baseUrl}/v1/messages`,
+        headers: { "x-api-key": options.apiKey, "anthropic-version": ANTHROPIC_VERSION },
+        body: {
+          model: options.model,
+          system: req.system,
+          messages: req.messages,
+          max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+          temperature: req.temperature ?? DEFAULT_TEMPERATURE,
+        },
+        timeoutMs,
+        signal: req.signal,
+        serverName: "Anthropic",
+        secrets: [options.apiKey],
+        errorMessageOf: anthropicErrorMessage,
+      });
+      return parseAnthropicMessage(body, options.model);
+    },
+  };
+}
+
+/** Reads a Messages API response; exported for tests. */
+export function parseAnthropicMessage(body: unknown, configuredModel: string): ChatResponse {
+  if (!isRecord(body)) throw new ModelError("parse", "Anthropic sent JSON that is not a message.");
+  if (body.type === "error") {
+    throw new ModelError("http", `Anthropic reported an error: ${anthropicErrorMessage(body) ?? "unknown error"}`);
+  }
+  if (!Array.isArray(body.content)) throw new ModelError("parse", "Anthropic sent a message without content.");
+  // Only text blocks are the answer; thinking and tool blocks are not.
+  const text = body.content
+    .map((block) => (isRecord(block) && block.type === "text" && typeof block.text === "string" ? block.text : ""))
+    .join("");
+  const usage = isRecord(body.usage)
+    ? { inputTokens: numberOr(body.usage.input_tokens), outputTokens: numberOr(body.usage.output_tokens) }
+    : undefined;
+  return {
+    text,
+    model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
+    ...(usage ? { usage } : {}),
+    ...(body.stop_reason === "max_tokens" ? { truncated: true } : {}),
+  };
+}
+
+function anthropicErrorMessage(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (isRecord(body.error) && typeof body.error.message === "string") return body.error.message;
+  return undefined;
+}
+
+function numberOr(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

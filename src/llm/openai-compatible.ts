@@ -1,0 +1,128 @@
+// Chat models behind an OpenAI-style `/chat/completions` endpoint: Ollama, LM Studio, llama.cpp's
+// server, vLLM, OpenAI itself. Local servers need no key, so Authorization is sent only when one
+// is given. Response shapes differ a little between them; the parser accepts each known variant.
+import type { Http } from "../ports";
+import {
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  DEFAULT_TEMPERATURE,
+  ModelError,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResponse,
+} from "./chat-model";
+import { postJson } from "./send";
+
+export const DEFAULT_OPENAI_COMPATIBLE_BASE_URL = "http://localhost:11434/v1";
+
+export interface OpenAiCompatibleOptions {
+  http: Http;
+  model: string;
+  /** Up to and including the version path, e.g. `http://localhost:11434/v1` (Ollama, the default). */
+  baseUrl?: string;
+  /** Omit for local servers; sent as `Authorization: Bearer …` when present. */
+  apiKey?: string | null;
+  /** Per call (default 120 s; local models on a laptop can be slow). */
+  timeoutMs?: number;
+}
+
+export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatModel {
+  const baseUrl = (options.baseUrl ?? DEFAULT_OPENAI_COMPATIBLE_BASE_URL).replace(/\/+$/, "");
+  const apiKey = options.apiKey ?? undefined;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+  const serverName = `the model server at ${originOf(baseUrl)}`;
+
+  return {
+    name: `openai:${options.model}`,
+    async complete(req: ChatRequest): Promise<ChatResponse> {
+      const body = await postJson({
+        http: options.http,
+        url: `${baseUrl}/chat/completions`,
+        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        body: {
+          model: options.model,
+          messages: [{ role: "system", content: req.system }, ...req.messages],
+          max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+          temperature: req.temperature ?? DEFAULT_TEMPERATURE,
+          stream: false,
+        },
+        timeoutMs,
+        signal: req.signal,
+        serverName,
+        secrets: apiKey ? [apiKey] : [],
+        errorMessageOf: openAiErrorMessage,
+      });
+      return parseChatCompletion(body, options.model, serverName);
+    },
+  };
+}
+
+/** Reads a chat completion; exported for tests of odd server shapes. */
+export function parseChatCompletion(body: unknown, configuredModel: string, serverName = "the model server"): ChatResponse {
+  if (!isRecord(body)) throw new ModelError("parse", `${serverName} sent JSON that is not a chat completion.`);
+  if (body.error !== undefined) {
+    // Some servers report errors with a 200 status.
+    throw new ModelError("http", `${serverName} reported an error: ${openAiErrorMessage(body) ?? "unknown error"}`);
+  }
+  const choices = body.choices;
+  if (!Array.isArray(choices) || choices.length === 0 || !isRecord(choices[0])) {
+    throw new ModelError("parse", `${serverName} sent a chat completion without choices.`);
+  }
+  const choice = choices[0];
+  const text = textOfChoice(choice);
+  if (text === undefined) throw new ModelError("parse", `${serverName} sent a choice without message text.`);
+  const usage = isRecord(body.usage)
+    ? { inputTokens: numberOr(body.usage.prompt_tokens), outputTokens: numberOr(body.usage.completion_tokens) }
+    : undefined;
+  return {
+    text,
+    model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
+    ...(usage ? { usage } : {}),
+    ...(choice.finish_reason === "length" ? { truncated: true } : {}),
+  };
+}
+
+function textOfChoice(choice: Record<string, unknown>): string | undefined {
+  const message = choice.message;
+  if (isRecord(message)) {
+    const content = message.content;
+    if (typeof content === "string") return content;
+    // Content as parts: [{ type: "text", text }].
+    if (Array.isArray(content)) {
+      return content
+        .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+        .join("");
+    }
+    // A reasoning model that spent its whole budget thinking returns null content: that is an
+    // empty answer, not a broken response.
+    if (content === null) return "";
+  }
+  // Legacy completion shape some llama.cpp builds still use.
+  if (typeof choice.text === "string") return choice.text;
+  return undefined;
+}
+
+function openAiErrorMessage(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const error = body.error;
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error.message === "string") return error.message;
+  if (typeof body.message === "string") return body.message;
+  return undefined;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function numberOr(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

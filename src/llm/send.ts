@@ -1,0 +1,135 @@
+// One JSON request to a model server, with everything that can go wrong turned into a ModelError:
+// the deadline (raced, because Obsidian's requestUrl cannot be aborted), cancellation, transport
+// failures, HTTP statuses and bodies that are not JSON. Shared by both adapters.
+import { HttpFailure, type Http, type HttpResponse } from "../ports";
+import { ModelError } from "./chat-model";
+
+export interface JsonPost {
+  http: Http;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Server name for messages ("Anthropic", "the model server at http://localhost:11434"). */
+  serverName: string;
+  /** Strings that must never appear in an error message (the API key). */
+  secrets: string[];
+  /** Pulls a human message out of an error body; each API words it differently. */
+  errorMessageOf: (body: unknown) => string | undefined;
+}
+
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Posts JSON and returns the parsed JSON body of a 2xx response. */
+export async function postJson(post: JsonPost): Promise<unknown> {
+  const response = await send(post);
+  if (response.status < 200 || response.status >= 300) throw statusError(post, response);
+  try {
+    return JSON.parse(response.text);
+  } catch {
+    throw new ModelError("parse", `${capitalise(post.serverName)} answered with something that is not JSON: ${excerpt(scrub(response.text, post.secrets))}`);
+  }
+}
+
+async function send(post: JsonPost): Promise<HttpResponse> {
+  if (post.signal?.aborted) throw new ModelError("cancelled", "The model call was cancelled.");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ModelError("timeout", `${capitalise(post.serverName)} did not answer within ${Math.round(post.timeoutMs / 1000)} s.`)),
+      post.timeoutMs,
+    );
+    onAbort = () => reject(new ModelError("cancelled", "The model call was cancelled."));
+    post.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  const request = post.http.request({
+    method: "POST",
+    url: post.url,
+    headers: { "content-type": "application/json", ...post.headers },
+    body: JSON.stringify(post.body),
+    timeoutMs: post.timeoutMs,
+    maxBytes: MAX_RESPONSE_BYTES,
+    signal: post.signal,
+  });
+  try {
+    return await Promise.race([request, deadline]);
+  } catch (error) {
+    throw transportError(post, error);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) post.signal?.removeEventListener("abort", onAbort);
+    // The losing promise may still reject later; nobody is listening, so keep it quiet.
+    request.catch(() => undefined);
+  }
+}
+
+function transportError(post: JsonPost, error: unknown): ModelError {
+  if (error instanceof ModelError) return error;
+  if (error instanceof HttpFailure) {
+    switch (error.kind) {
+      case "timeout":
+        return new ModelError("timeout", `${capitalise(post.serverName)} did not answer in time.`);
+      case "aborted":
+        return new ModelError("cancelled", "The model call was cancelled.");
+      case "too_large":
+        return new ModelError("parse", `${capitalise(post.serverName)} sent a response larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB.`);
+      case "network":
+        return new ModelError("network", `Could not reach ${post.serverName}: ${scrub(error.message, post.secrets)}`);
+      case "replay_miss":
+        return new ModelError("unavailable", scrub(error.message, post.secrets));
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError("network", `Could not reach ${post.serverName}: ${scrub(message, post.secrets)}`);
+}
+
+function statusError(post: JsonPost, response: HttpResponse): ModelError {
+  let said: string | undefined;
+  try {
+    said = post.errorMessageOf(JSON.parse(response.text));
+  } catch {
+    said = undefined;
+  }
+  const detail = scrub(said ?? excerpt(response.text), post.secrets);
+  const server = capitalise(post.serverName);
+  const status = response.status;
+  if (status === 401 || status === 403) {
+    return new ModelError("auth", `${server} refused the API key (HTTP ${status}): ${detail}`, { status });
+  }
+  if (status === 429) {
+    const retryAfterMs = retryAfter(response.headers["retry-after"]);
+    return new ModelError("rate_limited", `${server} is rate limiting requests (HTTP 429): ${detail}`, { status, retryAfterMs });
+  }
+  if (status === 404 && /model/i.test(detail)) {
+    return new ModelError("unavailable", `${server} does not have that model (HTTP 404): ${detail}`, { status });
+  }
+  if (status === 502 || status === 503 || status === 529) {
+    return new ModelError("unavailable", `${server} is unavailable or overloaded (HTTP ${status}): ${detail}`, { status });
+  }
+  return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status });
+}
+
+function retryAfter(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/** Removes secrets, and anything shaped like a bearer token, from text bound for a message. */
+export function scrub(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  return out.replace(/\bsk-[A-Za-z0-9_-]{8,}/g, "sk-…[redacted]");
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  if (flat === "") return "(empty body)";
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { anthropicModel, parseAnthropicMessage } from "../../src/llm/anthropic";
+import { ModelError } from "../../src/llm/chat-model";
+import { fakeHttp, json } from "./fake-http";
+
+const message = (text: string) => ({
+  id: "msg_1",
+  type: "message",
+  role: "assistant",
+  model: "claude-sonnet-4-5",
+  content: [{ type: "text", text }],
+  stop_reason: "end_turn",
+  usage: { input_tokens: 20, output_tokens: 5 },
+});
+
+const ask = { system: "Cite keys.", messages: [{ role: "user" as const, content: "Question" }] };
+
+describe("Anthropic model", () => {
+  it("posts to /v1/messages with the key, API version and a top-level system prompt", async () => {
+    const http = fakeHttp(() => json(200, message("Answer [src:0123456789]")));
+    const model = anthropicModel({ http, model: "claude-sonnet-4-5", apiKey: "test-key-abc" });
+    const response = await model.complete({ ...ask, maxTokens: 300 });
+
+    const req = http.requests[0];
+    expect(req.url).toBe("https://api.anthropic.com/v1/messages");
+    expect(req.headers).toMatchObject({ "x-api-key": "test-key-abc", "anthropic-version": "2023-06-01" });
+    expect(req.headers?.authorization).toBeUndefined();
+    expect(http.lastBody()).toEqual({
+      model: "claude-sonnet-4-5",
+      system: "Cite keys.",
+      messages: [{ role: "user", content: "Question" }],
+      max_tokens: 300,
+      temperature: 0.2,
+    });
+    expect(response).toEqual({
+      text: "Answer [src:0123456789]",
+      model: "claude-sonnet-4-5",
+      usage: { inputTokens: 20, outputTokens: 5 },
+    });
+  });
+
+  it("joins text blocks and skips thinking blocks", () => {
+    const body = { ...message(""), content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "A" }, { type: "text", text: "B" }] };
+    expect(parseAnthropicMessage(body, "m").text).toBe("AB");
+  });
+
+  it("marks an answer cut at max_tokens", () => {
+    expect(parseAnthropicMessage({ ...message("part"), stop_reason: "max_tokens" }, "m").truncated).toBe(true);
+  });
+
+  it.each([
+    [401, "authentication_error", "auth"],
+    [429, "rate_limit_error", "rate_limited"],
+    [529, "overloaded_error", "unavailable"],
+    [400, "invalid_request_error", "http"],
+  ])("turns HTTP %i (%s) into a %s error without the key", async (status, type, kind) => {
+    const http = fakeHttp(() => json(status, { type: "error", error: { type, message: `problem with test-key-abc` } }));
+    const error = await anthropicModel({ http, model: "m", apiKey: "test-key-abc" }).complete(ask).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe(kind);
+    expect((error as ModelError).message).not.toContain("test-key-abc");
+  });
+
+  it("refuses to call without a key", async () => {
+    const http = fakeHttp(() => json(200, message("x")));
+    const error = await anthropicModel({ http, model: "m", apiKey: "" }).complete(ask).catch((e: unknown) => e);
+    expect((error as ModelError).kind).toBe("auth");
+    expect(http.requests).toHaveLength(0);
+  });
+});

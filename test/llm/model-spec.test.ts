@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { createChatModel, formatModelSpec, modelConfigFromSettings, parseModelSpec } from "../../src/llm/model-spec";
+import { defaultSettings } from "../../src/settings";
+import { fakeHttp, json } from "./fake-http";
+
+describe("parseModelSpec", () => {
+  it.each([
+    ["none", { kind: "none" }],
+    ["NONE", { kind: "none" }],
+    ["openai:llama3.1:8b", { kind: "openai", model: "llama3.1:8b", baseUrl: "http://localhost:11434/v1" }],
+    ["openai:qwen2.5@http://127.0.0.1:1234/v1/", { kind: "openai", model: "qwen2.5", baseUrl: "http://127.0.0.1:1234/v1" }],
+    ["openai:gpt-4o-mini@https://api.openai.com/v1", { kind: "openai", model: "gpt-4o-mini", baseUrl: "https://api.openai.com/v1" }],
+    ["anthropic:claude-sonnet-4-5", { kind: "anthropic", model: "claude-sonnet-4-5" }],
+  ])("reads %j", (spec, config) => {
+    expect(parseModelSpec(spec)).toEqual({ ok: true, config });
+  });
+
+  it.each([
+    ["", /empty/],
+    ["openai", /names no model/],
+    ["openai:", /names no model/],
+    ["openai:m@localhost:1234", /http/],
+    ["openai:m@ftp://x", /http/],
+    ["anthropic:", /names no model/],
+    ["anthropic:claude@https://x.org", /no base URL/],
+    ["gemini:pro", /Unknown model kind "gemini"/],
+  ])("explains what is wrong with %j", (spec, message) => {
+    const result = parseModelSpec(spec);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.kind).toBe("usage");
+      expect(result.error.message).toMatch(message);
+    }
+  });
+
+  it("formats back to a spec that parses to the same config", () => {
+    for (const spec of ["none", "openai:llama3.1:8b", "openai:m@http://127.0.0.1:8080/v1", "anthropic:claude-x"]) {
+      const parsed = parseModelSpec(spec);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      expect(formatModelSpec(parsed.config)).toBe(spec);
+    }
+  });
+});
+
+describe("model config from settings", () => {
+  it("means no model by default and when the model name is blank", () => {
+    const model = defaultSettings().model;
+    expect(modelConfigFromSettings(model)).toEqual({ kind: "none" });
+    expect(modelConfigFromSettings({ ...model, kind: "openai", model: "  " })).toEqual({ kind: "none" });
+  });
+
+  it("carries the OpenAI-compatible base URL", () => {
+    const model = { ...defaultSettings().model, kind: "openai" as const, model: "mistral", baseUrl: "http://127.0.0.1:1234/v1/" };
+    expect(modelConfigFromSettings(model)).toEqual({ kind: "openai", model: "mistral", baseUrl: "http://127.0.0.1:1234/v1" });
+  });
+});
+
+describe("createChatModel", () => {
+  const http = fakeHttp(() => json(200, { choices: [{ message: { content: "ok" } }] }));
+
+  it("gives no model for none, so the runner writes an evidence brief", () => {
+    expect(createChatModel({ kind: "none" }, { http })).toEqual({ ok: true, model: null });
+  });
+
+  it("builds a keyless OpenAI-compatible model", async () => {
+    const result = createChatModel({ kind: "openai", model: "m", baseUrl: "http://127.0.0.1:9/v1" }, { http });
+    if (!result.ok || !result.model) throw new Error("expected a model");
+    await result.model.complete({ system: "s", messages: [{ role: "user", content: "u" }] });
+    expect(http.requests.at(-1)?.url).toBe("http://127.0.0.1:9/v1/chat/completions");
+  });
+
+  it("refuses an Anthropic model without a key", () => {
+    const result = createChatModel({ kind: "anthropic", model: "m" }, { http, apiKey: null });
+    expect(result).toEqual({ ok: false, error: { kind: "missing_key", message: expect.stringContaining("API key") } });
+  });
+});

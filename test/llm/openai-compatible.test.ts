@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { openAiCompatibleModel, parseChatCompletion } from "../../src/llm/openai-compatible";
+import { ModelError } from "../../src/llm/chat-model";
+import { HttpFailure } from "../../src/ports";
+import { fakeHttp, json } from "./fake-http";
+
+const completion = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  id: "x",
+  model: "llama3.1:8b",
+  choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 12, completion_tokens: 3 },
+  ...extra,
+});
+
+async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ModelError);
+  return error as ModelError;
+}
+
+const ask = { system: "Be brief.", messages: [{ role: "user" as const, content: "Hi" }] };
+
+describe("OpenAI-compatible model", () => {
+  it("posts the system prompt first, then the conversation, to {base}/chat/completions", async () => {
+    const http = fakeHttp(() => json(200, completion("Hello [src:0123456789]")));
+    const model = openAiCompatibleModel({ http, model: "llama3.1:8b", baseUrl: "http://localhost:11434/v1/" });
+    const response = await model.complete({ ...ask, maxTokens: 50, temperature: 0 });
+
+    expect(http.requests[0]).toMatchObject({ method: "POST", url: "http://localhost:11434/v1/chat/completions" });
+    expect(http.lastBody()).toEqual({
+      model: "llama3.1:8b",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ],
+      max_tokens: 50,
+      temperature: 0,
+      stream: false,
+    });
+    expect(response).toEqual({ text: "Hello [src:0123456789]", model: "llama3.1:8b", usage: { inputTokens: 12, outputTokens: 3 } });
+    expect(model.name).toBe("openai:llama3.1:8b");
+  });
+
+  it("sends no Authorization header without a key (Ollama needs none)", async () => {
+    const http = fakeHttp(() => json(200, completion("ok")));
+    await openAiCompatibleModel({ http, model: "m" }).complete(ask);
+    expect(http.requests[0].url).toBe("http://localhost:11434/v1/chat/completions");
+    expect(Object.keys(http.requests[0].headers ?? {}).map((h) => h.toLowerCase())).not.toContain("authorization");
+  });
+
+  it("sends the key as a bearer token when one is given", async () => {
+    const http = fakeHttp(() => json(200, completion("ok")));
+    await openAiCompatibleModel({ http, model: "gpt-4o-mini", baseUrl: "https://api.openai.com/v1", apiKey: "sk-test-123456789" }).complete(ask);
+    expect(http.requests[0].headers?.authorization).toBe("Bearer sk-test-123456789");
+  });
+
+  it("reads content given as parts, the legacy text shape, and a cut-off answer", () => {
+    expect(parseChatCompletion(completion([{ type: "text", text: "a" }, { type: "text", text: "b" }]), "m").text).toBe("ab");
+    expect(parseChatCompletion({ choices: [{ text: "legacy" }] }, "m")).toEqual({ text: "legacy", model: "m" });
+    const cut = parseChatCompletion({ ...completion("partial"), choices: [{ message: { content: "partial" }, finish_reason: "length" }] }, "m");
+    expect(cut.truncated).toBe(true);
+  });
+
+  it("treats a reasoning model's null content as an empty answer", () => {
+    expect(parseChatCompletion(completion(null), "m").text).toBe("");
+  });
+
+  it.each([
+    [401, { error: { message: "Incorrect API key provided: sk-live-abcdefghijklmnop" } }, "auth"],
+    [429, { error: { message: "Rate limit reached" } }, "rate_limited"],
+    [404, { error: "model 'llama9' not found, try pulling it first" }, "unavailable"],
+    [503, { error: "loading" }, "unavailable"],
+    [500, { error: { message: "boom" } }, "http"],
+  ])("turns HTTP %i into a %s error", async (status, body, kind) => {
+    const http = fakeHttp(() => json(status, body, { "retry-after": "7" }));
+    const model = openAiCompatibleModel({ http, model: "m", apiKey: "sk-live-abcdefghijklmnop" });
+    const error = await failureOf(model.complete(ask));
+    expect(error.kind).toBe(kind);
+    expect(error.details.status).toBe(status);
+    expect(error.message).not.toContain("abcdefghijklmnop");
+    if (kind === "rate_limited") expect(error.details.retryAfterMs).toBe(7000);
+  });
+
+  it("never repeats the key, even when the server echoes it in an HTML error page", async () => {
+    const key = "my-private-token-42";
+    const http = fakeHttp(() => ({ status: 502, headers: {}, text: `<html><body>Bad gateway for ${key}</body></html>` }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", apiKey: key }).complete(ask));
+    expect(error.kind).toBe("unavailable");
+    expect(error.message).toContain("Bad gateway");
+    expect(error.message).not.toContain(key);
+  });
+
+  it("reports a 200 response that is not JSON as a parse error", async () => {
+    const http = fakeHttp(() => ({ status: 200, headers: {}, text: "<html>captive portal</html>" }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
+    expect(error.kind).toBe("parse");
+  });
+
+  it("reports JSON without choices as a parse error", async () => {
+    const http = fakeHttp(() => json(200, { object: "list", data: [] }));
+    expect((await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask))).kind).toBe("parse");
+  });
+
+  it("names the server when it cannot be reached", async () => {
+    const http = fakeHttp(() => {
+      throw new HttpFailure("network", "connect ECONNREFUSED 127.0.0.1:11434");
+    });
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
+    expect(error.kind).toBe("network");
+    expect(error.message).toContain("http://localhost:11434");
+  });
+
+  it("gives up at its timeout even when the transport never answers", async () => {
+    const http = fakeHttp(() => new Promise(() => undefined));
+    const started = Date.now();
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", timeoutMs: 50 }).complete(ask));
+    expect(error.kind).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(http.requests[0].timeoutMs).toBe(50);
+  });
+
+  it("stops waiting when the run is cancelled", async () => {
+    const http = fakeHttp(() => new Promise(() => undefined));
+    const controller = new AbortController();
+    const pending = openAiCompatibleModel({ http, model: "m" }).complete({ ...ask, signal: controller.signal });
+    controller.abort();
+    expect((await failureOf(pending)).kind).toBe("cancelled");
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { testConnection } from "../../src/llm/test-connection";
+import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
+import { ModelError, type ChatModel } from "../../src/llm/chat-model";
+import type { Clock } from "../../src/ports";
+import { fakeHttp, json } from "./fake-http";
+
+function steppingClock(stepMs: number): Clock {
+  let now = 1_000;
+  return { now: () => (now += stepMs), sleep: async () => undefined };
+}
+
+describe("testConnection", () => {
+  it("reports the model that answered and how long it took", async () => {
+    const http = fakeHttp(() => json(200, { model: "llama3.1:8b-instruct", choices: [{ message: { content: " ok " } }] }));
+    const result = await testConnection(openAiCompatibleModel({ http, model: "llama3.1:8b" }), { clock: steppingClock(40) });
+    expect(result).toMatchObject({ ok: true, model: "llama3.1:8b-instruct", ms: 40, reply: "ok" });
+    expect(result.message).toBe("Connected to llama3.1:8b-instruct in 40 ms.");
+    expect(JSON.parse(http.requests[0].body ?? "{}").max_tokens).toBeGreaterThanOrEqual(16);
+  });
+
+  it("reports the model's error in words, without the key", async () => {
+    const http = fakeHttp(() => json(401, { error: { message: "bad key sk-secret-0000000000" } }));
+    const result = await testConnection(openAiCompatibleModel({ http, model: "m", apiKey: "sk-secret-0000000000" }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.kind).toBe("auth");
+      expect(result.message).toMatch(/^Could not use openai:m: /);
+      expect(result.message).not.toContain("sk-secret-0000000000");
+    }
+  });
+
+  it("times out a model that never answers", async () => {
+    const stuck: ChatModel = { name: "stuck", complete: () => new Promise(() => undefined) };
+    const result = await testConnection(stuck, { timeoutMs: 30 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toEqual(expect.any(ModelError));
+    if (!result.ok) expect(result.error.kind).toBe("timeout");
+  });
+});
