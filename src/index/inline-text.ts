@@ -1,0 +1,328 @@
+// Inline markdown → the plain words the search index tokenizes. One left-to-right scan per line
+// that copies runs of ordinary text by slicing, so a line of prose costs one `slice`, not one
+// concatenation per character. Tags and link targets found on the way are collected for the note.
+
+/** Where one line's tags and link targets go; shared by every line of a note. */
+export interface InlineSink {
+  /** Tags as written (without `#`, original case); the note parser normalises them. */
+  tags: string[];
+  /** Link targets (`[[target]]`, `![[target]]`, relative markdown links), without `#heading`. */
+  links: string[];
+}
+
+// Characters that can start inline markup. A line without any of them is already plain text,
+// which is the common case for prose, so it skips the scan entirely.
+const MARKUP = /[[\]*_`<#=~\\|%!]/;
+
+const BACKSLASH = 92;
+const HASH = 35;
+const BACKTICK = 96;
+
+/** Reduces one line of inline markdown to plain text, collecting tags and links into `sink`. */
+export function inlineToText(line: string, sink: InlineSink): string {
+  if (!MARKUP.test(line)) return line;
+  const n = line.length;
+  let out = "";
+  let copyFrom = 0; // start of the ordinary text not yet copied to `out`
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    switch (c) {
+      case BACKSLASH: {
+        // `\*` is a literal star: drop the backslash, copy the character untouched.
+        const next = line.charCodeAt(i + 1);
+        if (i + 1 < n && isAsciiPunctuation(next)) {
+          out += line.slice(copyFrom, i);
+          copyFrom = i + 1;
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      case BACKTICK: {
+        const end = inlineCodeEnd(line, i);
+        if (end > 0) {
+          // Code is searchable, but nothing inside it is markup (no tags, no links).
+          const ticks = end - closingTicksStart(line, end);
+          out += line.slice(copyFrom, i) + line.slice(i + ticks, end - ticks).trim();
+          copyFrom = i = end;
+          continue;
+        }
+        // An unmatched run of backticks is literal; skip the whole run.
+        while (i < n && line.charCodeAt(i) === BACKTICK) i++;
+        continue;
+      }
+      case 33 /* ! */: {
+        const next = line.charCodeAt(i + 1);
+        if (next === 91 /* [ */) {
+          // `![[embed]]` and `![alt](src)` read as their link text; the `!` goes.
+          const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1) : markdownLinkEnd(line, i + 1);
+          if (end > 0) {
+            out += line.slice(copyFrom, i);
+            copyFrom = i + 1;
+            i += 1;
+            continue;
+          }
+        }
+        break;
+      }
+      case 91 /* [ */: {
+        if (line.charCodeAt(i + 1) === 91) {
+          const end = wikilinkEnd(line, i);
+          if (end > 0) {
+            out += line.slice(copyFrom, i) + wikilinkText(line.slice(i + 2, end - 2), sink);
+            copyFrom = i = end;
+            continue;
+          }
+        } else if (line.charCodeAt(i + 1) === 94 /* ^ */) {
+          // Footnote reference `[^1]`: not words.
+          const close = line.indexOf("]", i + 2);
+          if (close > 0) {
+            out += line.slice(copyFrom, i);
+            copyFrom = i = close + 1;
+            continue;
+          }
+        } else {
+          const end = markdownLinkEnd(line, i);
+          if (end > 0) {
+            const close = labelClose;
+            const label = line.slice(i + 1, close);
+            addMarkdownLinkTarget(line.slice(close + 2, end - 1), sink);
+            out += line.slice(copyFrom, i) + inlineToText(label, sink);
+            copyFrom = i = end;
+            continue;
+          }
+        }
+        break;
+      }
+      case 60 /* < */: {
+        const next = line.charCodeAt(i + 1);
+        if (isAsciiLetter(next) || next === 47 /* / */ || next === 33 /* ! */) {
+          const close = line.indexOf(">", i + 2);
+          if (close > 0) {
+            const inner = line.slice(i + 1, close);
+            // `<https://…>` is an autolink: keep the address; anything else is a tag to strip.
+            const keep = inner.includes("://") && !inner.includes(" ") ? inner : " ";
+            out += line.slice(copyFrom, i) + keep;
+            copyFrom = i = close + 1;
+            continue;
+          }
+        }
+        break;
+      }
+      case HASH: {
+        if (i === 0 || isSpace(line.charCodeAt(i - 1))) {
+          const end = tagEnd(line, i + 1);
+          if (end > 0) {
+            const tag = line.slice(i + 1, end);
+            sink.tags.push(tag);
+            out += line.slice(copyFrom, i) + tag.replace(/\//g, " ");
+            copyFrom = i = end;
+            continue;
+          }
+        }
+        break;
+      }
+      case 42 /* * */:
+      case 124 /* | */: {
+        // Emphasis stars go; table pipes become spaces so cells do not run together.
+        out += line.slice(copyFrom, i) + (c === 124 ? " " : "");
+        copyFrom = i + 1;
+        break;
+      }
+      case 95 /* _ */: {
+        // `_emphasis_` goes, but `snake_case` keeps its underscore.
+        if (!isWordChar(line.charCodeAt(i - 1)) || !isWordChar(line.charCodeAt(i + 1))) {
+          out += line.slice(copyFrom, i);
+          copyFrom = i + 1;
+        }
+        break;
+      }
+      case 126 /* ~ */:
+      case 61 /* = */:
+      case 37 /* % */: {
+        // `~~strike~~`, `==highlight==`, `%%comment%%`: only doubled markers are markup.
+        if (line.charCodeAt(i + 1) === c) {
+          out += line.slice(copyFrom, i);
+          copyFrom = i = i + 2;
+          continue;
+        }
+        break;
+      }
+    }
+    i++;
+  }
+  return copyFrom === 0 ? line : out + line.slice(copyFrom);
+}
+
+const DOTTED_NOTE = /^[\w-]+(?:\.[\w-]+)+(?:#.*)?$/;
+
+/** Turns the inside of `[[…]]` into readable text and records its target. */
+function wikilinkText(inner: string, sink: InlineSink): string {
+  const bar = inner.indexOf("|");
+  // Inside tables the alias bar is escaped as `\|`.
+  const targetEnd = bar > 0 && inner.charCodeAt(bar - 1) === BACKSLASH ? bar - 1 : bar;
+  let target = (bar >= 0 ? inner.slice(0, targetEnd) : inner).trim();
+  let alias = bar >= 0 ? inner.slice(bar + 1).trim() : "";
+  // Dendron writes `[[label|dotted.note.name]]`, the other way round from Obsidian.
+  if (alias && DOTTED_NOTE.test(alias) && !DOTTED_NOTE.test(target)) [target, alias] = [alias, target];
+  const hash = target.indexOf("#");
+  const file = (hash >= 0 ? target.slice(0, hash) : target).trim();
+  if (file) sink.links.push(file);
+  if (alias) return alias;
+  const slash = file.lastIndexOf("/");
+  const name = stripMd(slash >= 0 ? file.slice(slash + 1) : file);
+  // `#heading` and `#^block` parts: headings are words worth keeping, block ids are not.
+  const subpath = hash >= 0 ? target.slice(hash + 1).replace(/#?\^[\w-]*$/, "").replace(/#/g, " ").trim() : "";
+  if (!subpath) return name;
+  return name ? `${name} ${subpath}` : subpath;
+}
+
+function addMarkdownLinkTarget(rawTarget: string, sink: InlineSink): void {
+  let target = rawTarget.trim();
+  // `[text](<path with spaces.md> "title")`
+  if (target.startsWith("<")) target = target.slice(1, Math.max(1, target.indexOf(">")));
+  else {
+    const space = target.indexOf(" ");
+    if (space > 0) target = target.slice(0, space);
+  }
+  if (!target || target.startsWith("#") || /^[a-z][a-z0-9+.-]*:/i.test(target)) return;
+  const hash = target.indexOf("#");
+  if (hash >= 0) target = target.slice(0, hash);
+  // Only links that can be notes: `.md` files or extension-less paths, not images or PDFs.
+  const dot = target.lastIndexOf(".");
+  if (dot > target.lastIndexOf("/") && !/\.md$/i.test(target)) return;
+  try {
+    target = decodeURIComponent(target);
+  } catch {
+    // A malformed %-escape: keep the target as written.
+  }
+  if (target) sink.links.push(target);
+}
+
+function stripMd(name: string): string {
+  return name.length > 3 && name.slice(-3).toLowerCase() === ".md" ? name.slice(0, -3) : name;
+}
+
+/** End (exclusive) of `[[…]]` starting at `start`, or -1 when it is not closed on this line. */
+function wikilinkEnd(line: string, start: number): number {
+  const close = line.indexOf("]]", start + 2);
+  if (close < 0) return -1;
+  // `[[a]] and [[b` must not swallow the first link into a bogus second one.
+  const reopen = line.indexOf("[[", start + 2);
+  if (reopen >= 0 && reopen < close) return -1;
+  return close + 2;
+}
+
+// Set by `markdownLinkEnd`: where the label's `]` was, so the caller need not search again.
+let labelClose = -1;
+
+/** End (exclusive) of `[label](target)` starting at `start`, or -1. Parentheses in URLs nest. */
+function markdownLinkEnd(line: string, start: number): number {
+  let depth = 0;
+  let i = start + 1;
+  const n = line.length;
+  // The label: stop at the `]` that closes it (nested brackets allowed, e.g. `[a [b]](c)`).
+  for (; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === 91) depth++;
+    else if (c === 93) {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  if (i >= n || line.charCodeAt(i + 1) !== 40 /* ( */) return -1;
+  labelClose = i;
+  depth = 0;
+  for (i += 2; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41) {
+      if (depth === 0) return i + 1;
+      depth--;
+    } else if (c === 32 && depth === 0 && line.charCodeAt(i + 1) !== 34 /* " */) {
+      // A space outside a title means this was prose in brackets, not a link.
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/** End (exclusive) of an inline code span opening at `start`, or -1 when it never closes. */
+function inlineCodeEnd(line: string, start: number): number {
+  let ticks = 0;
+  while (line.charCodeAt(start + ticks) === BACKTICK) ticks++;
+  let from = start + ticks;
+  for (;;) {
+    const at = line.indexOf("`", from);
+    if (at < 0) return -1;
+    let run = 0;
+    while (line.charCodeAt(at + run) === BACKTICK) run++;
+    if (run === ticks) return at + run;
+    from = at + run;
+  }
+}
+
+function closingTicksStart(line: string, end: number): number {
+  let i = end;
+  while (i > 0 && line.charCodeAt(i - 1) === BACKTICK) i--;
+  return i;
+}
+
+/**
+ * End (exclusive) of a tag body starting at `start` (just after `#`), or -1 when it is not a tag:
+ * empty, only digits (`#1` is an issue number), or a heading-like `##`.
+ */
+function tagEnd(line: string, start: number): number {
+  let i = start;
+  let hasNonDigit = false;
+  const n = line.length;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      i++;
+    } else if (isAsciiLetter(c) || c === 95 || c === 45) {
+      hasNonDigit = true;
+      i++;
+    } else if (c === 47 /* / */) {
+      i++;
+    } else if (c > 127 && !isUnicodeBreak(c)) {
+      hasNonDigit = true;
+      i++;
+    } else break;
+  }
+  // A trailing `/` belongs to the sentence, not the tag.
+  while (i > start && line.charCodeAt(i - 1) === 47) i--;
+  if (!hasNonDigit || i === start) return -1;
+  return i;
+}
+
+function isUnicodeBreak(c: number): boolean {
+  // No-break and typographic spaces, general punctuation (quotes, dashes, ellipsis), CJK
+  // punctuation, full-width forms' punctuation: all end a tag, as they do in Obsidian.
+  return (
+    c === 0xa0 ||
+    (c >= 0x2000 && c <= 0x206f) ||
+    (c >= 0x3000 && c <= 0x303f) ||
+    (c >= 0xff00 && c <= 0xff0f) ||
+    c === 0xfeff
+  );
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 0xa0;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+function isWordChar(c: number): boolean {
+  // NaN (outside the line) is not a word character.
+  return isAsciiLetter(c) || (c >= 48 && c <= 57) || c > 127;
+}
+
+function isAsciiPunctuation(c: number): boolean {
+  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}

@@ -1,0 +1,441 @@
+// Markdown note → ParsedNote: title, aliases, tags, links, `source`/`url` properties and
+// heading-delimited sections whose `text` is plain words for the search index.
+//
+// This runs on every note at cold index time, so it is one pass over the lines with `indexOf`
+// and cheap first-character tests; regexes only ever see a single short line and none of them
+// can backtrack badly. Nothing here throws on odd input: problems are recorded on the note.
+import {
+  frontmatterProblem,
+  locateFrontmatter,
+  readFrontmatter,
+  readProperties,
+  type NoteProperties,
+} from "./frontmatter";
+import { inlineToText, type InlineSink } from "./inline-text";
+import type { NoteProblem, NoteSection, ParsedNote } from "./types";
+
+/** Parses one note. `path` is vault-relative; `text` is the whole file as read. Never throws. */
+export function parseNote(path: string, text: string): ParsedNote {
+  const problems: NoteProblem[] = [];
+  let from = 0;
+  if (text.charCodeAt(0) === 0xfeff) {
+    from = 1;
+    problems.push({ kind: "encoding", message: "The file starts with a byte order mark (BOM); it was ignored." });
+  }
+  const replaced = countReplacementChars(text);
+  if (replaced > 0) {
+    problems.push({
+      kind: "encoding",
+      message: `The file has ${replaced} unreadable character${replaced === 1 ? "" : "s"} (U+FFFD); it may not be saved as UTF-8.`,
+    });
+  }
+
+  const sink: InlineSink = { tags: [], links: [] };
+  let frontmatter: Record<string, unknown> = {};
+  let props: NoteProperties | null = null;
+  // Text that belongs to the preamble before any body line: prose properties, or the lines of
+  // a frontmatter block that could not be parsed.
+  const preambleLines: string[] = [];
+  let bodyStart = from;
+  let bodyLine = 1;
+  let preambleStart = 0;
+
+  const location = locateFrontmatter(text, from);
+  if (location.kind === "closed") {
+    const { span } = location;
+    const read = readFrontmatter(text.slice(span.yamlStart, span.yamlEnd));
+    bodyStart = span.bodyStart;
+    bodyLine = span.bodyLine;
+    if (read.ok) {
+      frontmatter = read.data;
+      props = readProperties(read.data);
+      preambleStart = span.bodyStart;
+      for (const value of props.text) pushText(preambleLines, inlineToText(value, sink));
+    } else {
+      problems.push(read.problem);
+      // The block stays searchable as text; the preamble then starts at the top of the file.
+      forEachLine(text, span.yamlStart, span.yamlEnd, (line) => pushText(preambleLines, inlineToText(line, sink)));
+    }
+  } else if (location.kind === "unterminated") {
+    problems.push(frontmatterProblem("opens with `---` but is never closed"));
+  }
+
+  const scan = new SectionScanner(text, sink, preambleStart, preambleStart === 0 ? 1 : bodyLine, preambleLines);
+  scan.run(bodyStart, bodyLine);
+
+  const tags: string[] = [];
+  const seenTags = new Set<string>();
+  for (const tag of props ? props.tags : []) addTag(tag, tags, seenTags);
+  for (const tag of scan.propertyTags) addTag(tag, tags, seenTags);
+  for (const tag of sink.tags) addTag(tag, tags, seenTags);
+
+  return {
+    path,
+    title: props?.title ?? scan.propertyTitle ?? scan.firstH1 ?? fileTitle(path),
+    aliases: unique([...(props ? props.aliases : []), ...scan.propertyAliases]),
+    tags,
+    sourceUrls: unique(props ? props.sourceUrls : []),
+    links: unique(sink.links),
+    frontmatter,
+    sections: scan.sections,
+    problems,
+  };
+}
+
+interface OpenSection {
+  heading: string;
+  level: number;
+  headingPath: string[];
+  start: number;
+  line: number;
+  lines: string[];
+}
+
+/** The last plain paragraph line, which a following `===`/`---` turns into a heading. */
+interface ParagraphLine {
+  start: number;
+  line: number;
+  text: string;
+  /** Whether `text` went into the current section (and must be taken back out). */
+  pushed: boolean;
+}
+
+class SectionScanner {
+  readonly sections: NoteSection[] = [];
+  firstH1: string | null = null;
+  propertyTitle: string | null = null;
+  readonly propertyAliases: string[] = [];
+  readonly propertyTags: string[] = [];
+
+  private current: OpenSection;
+  private readonly stack: { level: number; heading: string }[] = [];
+  private fence: { char: number; length: number } | null = null;
+  private paragraph: ParagraphLine | null = null;
+
+  constructor(
+    private readonly text: string,
+    private readonly sink: InlineSink,
+    preambleStart: number,
+    preambleLine: number,
+    preambleLines: string[],
+  ) {
+    this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
+  }
+
+  run(from: number, firstLine: number): void {
+    const { text } = this;
+    const n = text.length;
+    let pos = from;
+    let lineNo = firstLine;
+    while (pos < n) {
+      let end = text.indexOf("\n", pos);
+      if (end < 0) end = n;
+      const contentEnd = end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      this.line(text.slice(pos, contentEnd), pos, lineNo);
+      pos = end + 1;
+      lineNo++;
+    }
+    this.close(n);
+    // A note with nothing searchable still gets one (empty) section, so it can be shown.
+    if (this.sections.length === 0) {
+      const c = this.current;
+      this.sections.push({ heading: "", level: 0, headingPath: [], start: c.start, end: n, text: "", line: c.line });
+    }
+  }
+
+  private line(raw: string, start: number, lineNo: number): void {
+    let i = 0;
+    let indent = 0; // in columns: a tab reaches the next multiple of 4, as in CommonMark
+    const n = raw.length;
+    for (let c = raw.charCodeAt(0); i < n && isIndent(c); c = raw.charCodeAt(++i)) indent = c === 9 ? indent + 4 - (indent % 4) : indent + 1;
+
+    if (this.fence) {
+      this.fencedLine(raw, i);
+      return;
+    }
+    if (i === n) {
+      this.paragraph = null;
+      return;
+    }
+
+    // Blockquote markers (callouts live inside them).
+    let quoted = false;
+    while (raw.charCodeAt(i) === 62 /* > */) {
+      quoted = true;
+      i++;
+      while (i < n && isIndent(raw.charCodeAt(i))) i++;
+    }
+
+    const first = raw.charCodeAt(i);
+    // Setext underlines and thematic breaks: a line of only `=`, `-`, `*` or `_`.
+    if (!quoted && indent <= 3 && (first === 45 || first === 61 || first === 42 || first === 95)) {
+      const rule = ruleLine(raw, i, first);
+      if (rule) {
+        const underline = first === 61 || (first === 45 && !rule.spaced);
+        if (underline && this.paragraph) {
+          this.setextHeading(this.paragraph, first === 61 ? 1 : 2);
+          return;
+        }
+        if (first !== 61 && rule.count >= 3) {
+          this.paragraph = null;
+          return;
+        }
+      }
+    }
+
+    let listed = false;
+    const afterMarker = listMarkerEnd(raw, i);
+    if (afterMarker > 0) {
+      listed = true;
+      i = afterMarker;
+      while (i < n && isIndent(raw.charCodeAt(i))) i++;
+    }
+
+    const c = raw.charCodeAt(i);
+    if (c === 96 /* ` */ || c === 126 /* ~ */) {
+      const run = runLength(raw, i, c);
+      if (run >= 3 && (c === 126 || raw.indexOf("`", i + run) < 0)) {
+        this.fence = { char: c, length: run };
+        this.paragraph = null;
+        return;
+      }
+    }
+
+    if (c === 35 /* # */) {
+      const level = runLength(raw, i, 35);
+      const after = raw.charCodeAt(i + level);
+      if (level <= 6 && (i + level === n || isIndent(after))) {
+        const heading = this.inline(stripClosingHashes(raw.slice(i + level)));
+        // Logseq writes headings as top-level bullets (`- ## Usage`); those count too.
+        const isSection = !quoted && (listed ? indent === 0 && raw.charCodeAt(0) === 45 : indent <= 3);
+        if (isSection) {
+          this.openSection(level, heading, start, lineNo);
+          this.paragraph = null;
+          return;
+        }
+        pushText(this.current.lines, heading);
+        this.paragraph = null;
+        return;
+      }
+    }
+
+    let rest = i === 0 ? raw : raw.slice(i);
+    let property = false;
+    if (quoted && c === 91 /* [ */ && raw.charCodeAt(i + 1) === 33 /* ! */) {
+      // Callout `> [!note]- Title`: keep the title, drop the marker.
+      const close = raw.indexOf("]", i + 2);
+      if (close > 0) {
+        let j = close + 1;
+        const fold = raw.charCodeAt(j);
+        if (fold === 43 || fold === 45) j++;
+        rest = raw.slice(j);
+      }
+    } else if (listed && c === 91 && raw.charCodeAt(i + 2) === 93 && (i + 3 === n || isIndent(raw.charCodeAt(i + 3)))) {
+      // Task checkbox `- [ ]` / `- [x]`.
+      rest = raw.slice(i + 3);
+    } else {
+      const colons = rest.indexOf("::");
+      if (colons > 0 && (colons + 2 === rest.length || isIndent(rest.charCodeAt(colons + 2)))) {
+        const value = this.logseqProperty(rest, colons, indent === 0 && !listed);
+        if (value !== null) {
+          rest = value;
+          property = true;
+        }
+      }
+    }
+
+    if (rest.indexOf("|") >= 0 && isTableDivider(rest)) {
+      this.paragraph = null;
+      return;
+    }
+    const caret = rest.lastIndexOf(" ^");
+    if (caret >= 0 && isBlockId(rest, caret + 2)) rest = rest.slice(0, caret);
+
+    const words = this.inline(rest);
+    const pushed = pushText(this.current.lines, words);
+    this.paragraph = !quoted && !listed && !property && indent <= 3 ? { start, line: lineNo, text: words, pushed } : null;
+  }
+
+  private fencedLine(raw: string, indent: number): void {
+    const fence = this.fence!;
+    let i = indent;
+    while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
+    const afterMarker = listMarkerEnd(raw, i);
+    const j = afterMarker > 0 ? afterMarker : i;
+    const run = runLength(raw, j, fence.char);
+    if (run >= fence.length && raw.slice(j + run).trim() === "") {
+      this.fence = null;
+      return;
+    }
+    // Code is searchable as written: no tag, link or heading parsing inside it.
+    pushText(this.current.lines, i > indent ? raw.slice(i).trimEnd() : raw.trim());
+  }
+
+  private inline(s: string): string {
+    return inlineToText(s, this.sink).trim();
+  }
+
+  /** Reads a Logseq/Dataview `key:: value` line; returns the value as text, or null if not one. */
+  private logseqProperty(line: string, colons: number, topLevel: boolean): string | null {
+    const key = line.slice(0, colons);
+    if (!/^[A-Za-z][\w-]*$/.test(key)) return null;
+    const value = line.slice(colons + 2).trim();
+    const name = key.toLowerCase();
+    if (name === "tags" || name === "tag") {
+      for (const item of value.split(",")) {
+        const tag = item.trim().replace(/^#/, "").replace(/^\[\[(.*)\]\]$/, "$1");
+        if (tag) this.propertyTags.push(tag);
+      }
+    } else if ((name === "alias" || name === "aliases") && topLevel) {
+      for (const item of value.split(",")) {
+        const alias = item.trim().replace(/^\[\[(.*)\]\]$/, "$1");
+        if (alias) this.propertyAliases.push(alias);
+      }
+    } else if (name === "title" && topLevel && this.propertyTitle === null && value) {
+      this.propertyTitle = value;
+    }
+    return value;
+  }
+
+  private setextHeading(p: ParagraphLine, level: number): void {
+    // The paragraph line was taken as body text; it is the heading after all.
+    if (p.pushed) this.current.lines.pop();
+    this.openSection(level, p.text, p.start, p.line);
+    this.paragraph = null;
+  }
+
+  private openSection(level: number, heading: string, start: number, line: number): void {
+    this.close(start);
+    const stack = this.stack;
+    while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
+    stack.push({ level, heading });
+    if (level === 1 && this.firstH1 === null && heading) this.firstH1 = heading;
+    this.current = { heading, level, headingPath: stack.map((h) => h.heading), start, line, lines: [] };
+  }
+
+  private close(end: number): void {
+    const c = this.current;
+    const text = c.lines.join("\n");
+    // An empty preamble (the note opens with a heading) is not worth a section.
+    if (c.level === 0 && text === "") return;
+    this.sections.push({ heading: c.heading, level: c.level, headingPath: c.headingPath, start: c.start, end, text, line: c.line });
+  }
+}
+
+function pushText(lines: string[], s: string): boolean {
+  if (s === "") return false;
+  lines.push(s);
+  return true;
+}
+
+function isIndent(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function runLength(s: string, at: number, c: number): number {
+  let i = at;
+  while (s.charCodeAt(i) === c) i++;
+  return i - at;
+}
+
+/** Counts a line of only `marker` characters (spaces allowed between them); null if it is not one. */
+function ruleLine(raw: string, from: number, marker: number): { count: number; spaced: boolean } | null {
+  let count = 0;
+  let spaced = false;
+  let sawSpace = false;
+  for (let i = from; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === marker) {
+      if (sawSpace) spaced = true;
+      count++;
+    } else if (isIndent(c)) {
+      sawSpace = true;
+    } else return null;
+  }
+  return { count, spaced };
+}
+
+/** End of a list marker (`- `, `* `, `+ `, `1. `, `1) `) at `i`, or -1. */
+function listMarkerEnd(raw: string, i: number): number {
+  const c = raw.charCodeAt(i);
+  if (c === 45 || c === 42 || c === 43) {
+    const next = raw.charCodeAt(i + 1);
+    return i + 1 === raw.length || isIndent(next) ? i + 1 : -1;
+  }
+  let j = i;
+  while (j - i < 9 && raw.charCodeAt(j) >= 48 && raw.charCodeAt(j) <= 57) j++;
+  if (j === i) return -1;
+  const d = raw.charCodeAt(j);
+  if ((d === 46 || d === 41) && (j + 1 === raw.length || isIndent(raw.charCodeAt(j + 1)))) return j + 1;
+  return -1;
+}
+
+function stripClosingHashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && isIndent(s.charCodeAt(end - 1))) end--;
+  let j = end;
+  while (j > 0 && s.charCodeAt(j - 1) === 35) j--;
+  // `## Title ##` closes; `## C#` does not (the hashes must follow a space).
+  if (j < end && (j === 0 || isIndent(s.charCodeAt(j - 1)))) end = j;
+  return s.slice(0, end);
+}
+
+function isTableDivider(s: string): boolean {
+  let dash = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 45) dash = true;
+    else if (c !== 124 && c !== 58 && !isIndent(c)) return false;
+  }
+  return dash;
+}
+
+/** Obsidian block ids: `^` then letters, digits and dashes to the end of the line. */
+function isBlockId(s: string, from: number): boolean {
+  if (from >= s.length) return false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+function forEachLine(text: string, from: number, to: number, visit: (line: string) => void): void {
+  let pos = from;
+  while (pos < to) {
+    let end = text.indexOf("\n", pos);
+    if (end < 0 || end > to) end = to;
+    visit(text.slice(pos, end).trim());
+    pos = end + 1;
+  }
+}
+
+function countReplacementChars(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) count++;
+  return count;
+}
+
+/** Lower-cased, `#`-less, with every parent of a nested tag (`a/b/c` → `a/b/c`, `a/b`, `a`). */
+function addTag(raw: string, out: string[], seen: Set<string>): void {
+  const parts = raw.trim().replace(/^#+/, "").toLowerCase().split("/").filter((p) => p !== "");
+  for (let k = parts.length; k >= 1; k--) {
+    const tag = parts.slice(0, k).join("/");
+    if (!seen.has(tag)) {
+      seen.add(tag);
+      out.push(tag);
+    }
+  }
+}
+
+/** The file name without folders and without `.md` (only that: `a.b.c.md` → `a.b.c`). */
+function fileTitle(path: string): string {
+  const slash = path.lastIndexOf("/");
+  const name = slash >= 0 ? path.slice(slash + 1) : path;
+  return name.length > 3 && name.slice(-3).toLowerCase() === ".md" ? name.slice(0, -3) : name;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,323 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { parseDocument } from "yaml";
+import { describe, expect, it } from "vitest";
+import { locateFrontmatter, readSimpleYaml } from "../../src/index/frontmatter";
+import { parseNote } from "../../src/index/markdown";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const fixtures = join(repoRoot, "test/fixtures/markdown");
+const corpora = join(repoRoot, "../shared/corpora");
+
+describe("parseNote: frontmatter", () => {
+  it("reads title, aliases, tags and source from the properties", () => {
+    const note = parseNote(
+      "Reading/Hello.md",
+      "---\ntitle: Hello Automerge\naliases: [hello, first steps]\ntags: crdt/automerge, reading\nsource: https://automerge.org/docs/hello/\n---\nBody text.\n",
+    );
+    expect(note.title).toBe("Hello Automerge");
+    expect(note.aliases).toEqual(["hello", "first steps"]);
+    expect(note.tags).toEqual(["crdt/automerge", "crdt", "reading"]);
+    expect(note.sourceUrls).toEqual(["https://automerge.org/docs/hello/"]);
+    expect(note.problems).toEqual([]);
+  });
+
+  it("accepts the singular `alias` and `tag` keys, space-separated tags and a leading #", () => {
+    const note = parseNote("a.md", "---\nalias: Solo\ntag: '#One two'\n---\n");
+    expect(note.aliases).toEqual(["Solo"]);
+    expect(note.tags).toEqual(["one", "two"]);
+  });
+
+  it("keeps every `source` and `url` value as written", () => {
+    const note = parseNote("a.md", "---\nsource:\n  - https://a.example/x?y=1\n  - https://b.example/\nurl: https://c.example\n---\n");
+    expect(note.sourceUrls).toEqual(["https://a.example/x?y=1", "https://b.example/", "https://c.example"]);
+  });
+
+  it("adds prose properties such as description to the preamble's searchable text, but not ids or dates", () => {
+    const note = parseNote("a.md", "---\nid: x7f3\ndesc: Sync engines compared\ncreated: 2024-05-01\n---\n# Heading\nbody\n");
+    expect(note.sections[0]).toMatchObject({ level: 0, text: "Sync engines compared" });
+    expect(note.sections[0].text).not.toContain("x7f3");
+    expect(note.sections[0].text).not.toContain("2024");
+  });
+
+  it("gives the same properties whether the fast reader or the YAML library reads them", () => {
+    const flat = "title: Plain\ntags:\n  - a\n  - b\ncount: 3\n";
+    const fancy = "title: >-\n  Plain\ntags: !!seq\n  - a\n  - b\ncount: 3\n";
+    expect(readSimpleYaml(fancy)).toBeNull();
+    expect(parseNote("x.md", `---\n${flat}---\n`).frontmatter).toEqual(parseNote("x.md", `---\n${fancy}---\n`).frontmatter);
+  });
+
+  it("indexes a note with invalid YAML as text and records a frontmatter problem", () => {
+    const text = "---\ntitle: [unclosed\nsummary: still searchable\n---\nThe body survives.\n";
+    const note = parseNote("Broken.md", text);
+    expect(note.frontmatter).toEqual({});
+    expect(note.title).toBe("Broken");
+    expect(note.problems).toHaveLength(1);
+    expect(note.problems[0].kind).toBe("frontmatter");
+    expect(note.sections[0].text).toContain("still searchable");
+    expect(note.sections[0].text).toContain("The body survives.");
+    expect(note.sections[0].start).toBe(0);
+  });
+
+  it("indexes an unterminated frontmatter block as text", () => {
+    const note = parseNote("Open.md", "---\ntitle: Never closed\n\n# Real heading\nwords\n");
+    expect(note.problems.map((p) => p.kind)).toEqual(["frontmatter"]);
+    expect(note.title).toBe("Real heading");
+    expect(note.sections.map((s) => s.heading)).toEqual(["", "Real heading"]);
+    expect(note.sections[0].text).toContain("title: Never closed");
+  });
+
+  it("reports frontmatter that is a list instead of properties", () => {
+    const note = parseNote("List.md", "---\n- a\n- b\n---\ntext\n");
+    expect(note.problems).toEqual([expect.objectContaining({ kind: "frontmatter" })]);
+    expect(note.frontmatter).toEqual({});
+  });
+
+  it("treats an empty frontmatter block as no properties, without a problem", () => {
+    const note = parseNote("Empty.md", "---\n---\ntext\n");
+    expect(note.problems).toEqual([]);
+    expect(note.sections[0].text).toBe("text");
+  });
+});
+
+describe("parseNote: encoding", () => {
+  it("records a byte order mark as an encoding problem and still reads the frontmatter", () => {
+    const note = parseNote("Bom.md", "\uFEFF---\ntitle: With BOM\n---\ntext\n");
+    expect(note.title).toBe("With BOM");
+    expect(note.problems).toEqual([expect.objectContaining({ kind: "encoding" })]);
+  });
+
+  it("counts replacement characters as an encoding problem", () => {
+    const note = parseNote("Bad.md", "caf\uFFFD and na\uFFFDve\n");
+    expect(note.problems).toHaveLength(1);
+    expect(note.problems[0]).toMatchObject({ kind: "encoding" });
+    expect(note.problems[0].message).toContain("2 unreadable characters");
+  });
+});
+
+describe("parseNote: tags", () => {
+  it("collects inline tags, nested ones with their parents", () => {
+    const note = parseNote("a.md", "Working on #crdt/automerge/sync and #privacy today.\n");
+    expect(note.tags).toEqual(["crdt/automerge/sync", "crdt/automerge", "crdt", "privacy"]);
+    expect(note.sections[0].text).toBe("Working on crdt automerge sync and privacy today.");
+  });
+
+  it("ignores issue numbers, URL anchors, headings and tags inside code", () => {
+    const text = [
+      "# Heading not a tag",
+      "Fixed in #123 see https://example.com/page#anchor and a#b.",
+      "`#inline-code` stays code",
+      "```",
+      "#fenced-code",
+      "```",
+      "Real one: #kept",
+    ].join("\n");
+    expect(parseNote("a.md", text).tags).toEqual(["kept"]);
+  });
+
+  it("reads Logseq `tags::` properties", () => {
+    const note = parseNote("a.md", "tags:: [[Local First]], #sync, offline\n- a bullet\n");
+    expect(note.tags).toEqual(["local first", "sync", "offline"]);
+  });
+
+  it("reads tags written in other scripts", () => {
+    expect(parseNote("a.md", "メモ #日本語/ノート と #тег.\n").tags).toEqual(["日本語/ノート", "日本語", "тег"]);
+  });
+});
+
+describe("parseNote: sections", () => {
+  const text = "Intro line.\n\n# Title\nLead.\n\n## Part A\nA text.\n\n### Deep\nDeep text.\n\n## Part B\nB text.\n";
+
+  it("splits the note at headings, with a preamble for text before the first one", () => {
+    const note = parseNote("a.md", text);
+    expect(note.sections.map((s) => [s.heading, s.level, s.line])).toEqual([
+      ["", 0, 1],
+      ["Title", 1, 3],
+      ["Part A", 2, 6],
+      ["Deep", 3, 9],
+      ["Part B", 2, 12],
+    ]);
+    expect(note.sections[3].headingPath).toEqual(["Title", "Part A", "Deep"]);
+    expect(note.sections[4].headingPath).toEqual(["Title", "Part B"]);
+  });
+
+  it("gives offsets that cover the note: each section ends where the next begins", () => {
+    const note = parseNote("a.md", text);
+    for (let k = 1; k < note.sections.length; k++) expect(note.sections[k].start).toBe(note.sections[k - 1].end);
+    expect(note.sections.at(-1)!.end).toBe(text.length);
+    expect(text.slice(note.sections[2].start, note.sections[2].end)).toBe("## Part A\nA text.\n\n");
+  });
+
+  it("leaves out an empty preamble when the note opens with a heading", () => {
+    expect(parseNote("a.md", "# Only\ntext\n").sections.map((s) => s.heading)).toEqual(["Only"]);
+  });
+
+  it("still gives an empty note one section", () => {
+    expect(parseNote("a.md", "").sections).toEqual([{ heading: "", level: 0, headingPath: [], start: 0, end: 0, text: "", line: 1 }]);
+  });
+
+  it("does not treat `#` lines inside code fences as headings", () => {
+    const note = parseNote("a.md", "# Real\n```bash\n# a shell comment\n```\n~~~\n## also code\n~~~\n");
+    expect(note.sections.map((s) => s.heading)).toEqual(["Real"]);
+    expect(note.sections[0].text).toBe("# a shell comment\n## also code");
+  });
+
+  it("reads setext headings, but a rule after a blank line is only a rule", () => {
+    const note = parseNote("a.md", "Big title\n=========\nText\n\n---\n\nSmaller\n-------\nMore\n");
+    expect(note.sections.map((s) => [s.heading, s.level])).toEqual([
+      ["Big title", 1],
+      ["Smaller", 2],
+    ]);
+    expect(note.sections[0].text).toBe("Text");
+    expect(note.sections[1].start).toBe("Big title\n=========\nText\n\n---\n\n".length);
+  });
+
+  it("strips closing hashes but keeps a hash that belongs to a word", () => {
+    expect(parseNote("a.md", "## Notes on C# ##\n").sections[0].heading).toBe("Notes on C#");
+  });
+
+  it("finds section offsets and lines in CRLF text", () => {
+    const crlf = "---\r\ntitle: T\r\n---\r\nintro\r\n# H\r\nbody\r\n";
+    const note = parseNote("a.md", crlf);
+    expect(note.sections.map((s) => [s.heading, s.line, s.text])).toEqual([
+      ["", 4, "intro"],
+      ["H", 5, "body"],
+    ]);
+    expect(crlf.slice(note.sections[1].start).startsWith("# H\r\n")).toBe(true);
+  });
+});
+
+describe("parseNote: inline markup becomes plain words", () => {
+  const textOf = (line: string): string => parseNote("a.md", line).sections[0].text;
+
+  it("reduces wikilinks and embeds to their alias or the target's name, and collects the targets", () => {
+    const note = parseNote("a.md", "See [[Projects/Sync Engine|the engine]], [[CRDT primer#Merging rules]] and ![[diagram.png]].\n");
+    expect(note.sections[0].text).toBe("See the engine, CRDT primer Merging rules and diagram.png.");
+    expect(note.links).toEqual(["Projects/Sync Engine", "CRDT primer", "diagram.png"]);
+  });
+
+  it("reads Dendron's label-first links the Dendron way round", () => {
+    const note = parseNote("a.md", "As in [[Details|dendron.topic.lookup#details]] and [[Plain Note|its alias]].\n");
+    expect(note.sections[0].text).toBe("As in Details and its alias.");
+    expect(note.links).toEqual(["dendron.topic.lookup", "Plain Note"]);
+  });
+
+  it("turns markdown links into their text and keeps relative note links", () => {
+    const note = parseNote("a.md", "Read [the docs](https://x.dev/a_(b)) and [my note](Notes/My%20Note.md#part).\n");
+    expect(note.sections[0].text).toBe("Read the docs and my note.");
+    expect(note.links).toEqual(["Notes/My Note.md"]);
+  });
+
+  it("removes emphasis, highlights, strikethrough and HTML, keeping snake_case intact", () => {
+    expect(textOf("**bold** _it_ ==mark== ~~gone~~ <b>tag</b> keep_this_name")).toBe("bold it mark gone  tag  keep_this_name");
+  });
+
+  it("keeps callout titles and bodies but not the callout marker", () => {
+    const note = parseNote("a.md", "> [!warning]- Data loss risk\n> Back up the *repo* first.\n");
+    expect(note.sections[0].text).toBe("Data loss risk\nBack up the repo first.");
+  });
+
+  it("drops list markers, task boxes, table dividers and block ids", () => {
+    const text = "- [x] done item ^abc123\n1. first\n| a | b |\n|---|:-:|\n| 1 | 2 |\n";
+    expect(textOf(text)).toBe("done item\nfirst\na   b\n1   2");
+  });
+
+  it("keeps inline code text without reading tags or links inside it", () => {
+    const note = parseNote("a.md", "Run `git log #notatag [[nolink]]` now\n");
+    expect(note.sections[0].text).toBe("Run git log #notatag [[nolink]] now");
+    expect(note.tags).toEqual([]);
+    expect(note.links).toEqual([]);
+  });
+});
+
+describe("parseNote: title", () => {
+  it("prefers the frontmatter title, then the first H1, then the file name", () => {
+    expect(parseNote("x.md", "---\ntitle: From props\n---\n# From heading\n").title).toBe("From props");
+    expect(parseNote("x.md", "## Not H1\n# From heading\n").title).toBe("From heading");
+    expect(parseNote("Folder/Plain name.md", "no headings").title).toBe("Plain name");
+  });
+
+  it("keeps Dendron-style dotted file names whole", () => {
+    expect(parseNote("vault/project.crdt.automerge.md", "text").title).toBe("project.crdt.automerge");
+  });
+});
+
+describe("parseNote: golden files", () => {
+  const update = process.env.UPDATE_GOLDEN === "1";
+  const inputs = readdirSync(fixtures).filter((f) => f.endsWith(".md"));
+
+  it("has golden inputs to check", () => {
+    expect(inputs.length).toBeGreaterThanOrEqual(6);
+  });
+
+  for (const input of inputs) {
+    it(`parses ${input} as recorded in ${input.replace(/\.md$/, ".json")}`, () => {
+      const text = readFileSync(join(fixtures, input), "utf8");
+      const note = parseNote(input, text);
+      const goldenPath = join(fixtures, input.replace(/\.md$/, ".json"));
+      // UPDATE_GOLDEN=1 rewrites the expectations; review the diff before committing it.
+      if (update) writeFileSync(goldenPath, JSON.stringify(note, null, 2) + "\n");
+      expect(existsSync(goldenPath), `missing ${goldenPath}; run with UPDATE_GOLDEN=1`).toBe(true);
+      expect(note).toEqual(JSON.parse(readFileSync(goldenPath, "utf8")));
+    });
+  }
+});
+
+function listMarkdown(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...listMarkdown(full));
+    else if (entry.endsWith(".md")) out.push(full);
+  }
+  return out;
+}
+
+const haveCorpora = existsSync(corpora);
+if (!haveCorpora) console.warn(`Skipping corpus tests: ${corpora} is not present.`);
+
+describe.skipIf(!haveCorpora)("parseNote over the shared corpora", () => {
+  const files = haveCorpora ? listMarkdown(corpora) : [];
+
+  it("parses every note without throwing, with sections that start at their heading line", () => {
+    expect(files.length).toBeGreaterThan(1000);
+    let sections = 0;
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const note = parseNote(relative(corpora, file), text);
+      expect(note.sections.length).toBeGreaterThan(0);
+      for (const s of note.sections) {
+        sections++;
+        expect(s.start).toBeLessThanOrEqual(s.end);
+        expect(s.end).toBeLessThanOrEqual(text.length);
+        if (s.level === 0) continue;
+        const body = text.slice(s.start, s.end);
+        const firstLine = body.slice(0, body.search(/\r?\n|$/));
+        const second = body.slice(firstLine.length).replace(/^\r?\n/, "").split(/\r?\n/, 1)[0];
+        const atx = new RegExp(`^(?: {0,3}|- )#{${s.level}}(?:[ \\t]|$)`).test(firstLine);
+        const setext = /^ {0,3}(=+|-+)[ \t]*$/.test(second);
+        if (!atx && !setext) throw new Error(`${file}: section "${s.heading}" does not start at a heading line: ${JSON.stringify(firstLine)}`);
+        expect(text.slice(0, s.start).split("\n").length).toBe(s.line);
+      }
+    }
+    expect(sections).toBeGreaterThan(files.length);
+  });
+
+  it("reads every flat frontmatter block exactly as the YAML library does", () => {
+    let compared = 0;
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const location = locateFrontmatter(text, 0);
+      if (location.kind !== "closed") continue;
+      const yaml = text.slice(location.span.yamlStart, location.span.yamlEnd);
+      const fast = readSimpleYaml(yaml);
+      if (!fast) continue;
+      compared++;
+      const slow = parseDocument(yaml, { uniqueKeys: false, schema: "core", logLevel: "silent" }).toJS() ?? {};
+      if (!isDeepStrictEqual({ ...slow }, fast)) throw new Error(`${file}: fast frontmatter reader disagrees with yaml`);
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+});
