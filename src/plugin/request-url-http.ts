@@ -1,0 +1,101 @@
+// Http over Obsidian's requestUrl, which works on desktop and mobile and is not bound by CORS.
+// requestUrl cannot be aborted, so timeouts and cancellation race it: the caller gets its answer
+// on time and the late response is ignored. It also reads whole bodies, so the size cap is
+// checked from Content-Length first and from the bytes received after.
+import { requestUrl, type RequestUrlResponse } from "obsidian";
+import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
+
+export interface RequestUrlHttpOptions {
+  /** Used when a request sets no timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Used when a request sets no size cap (default 10 MB). */
+  maxBytes?: number;
+}
+
+type Outcome = { kind: "response"; response: RequestUrlResponse } | { kind: "error"; error: unknown } | { kind: "timeout" } | { kind: "aborted" };
+
+export class RequestUrlHttp implements Http {
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+
+  constructor(options: RequestUrlHttpOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+  }
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const where = describeUrl(req.url);
+    if (req.signal?.aborted) throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
+
+    const headers: Record<string, string> = {};
+    let contentType: string | undefined;
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      if (name.toLowerCase() === "content-type") contentType = value;
+      else headers[name] = value;
+    }
+
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    let timer: number | undefined;
+    let onAbort: (() => void) | undefined;
+    const outcome = await Promise.race<Outcome>([
+      requestUrl({ url: req.url, method: req.method, headers, contentType, body: req.body, throw: false }).then(
+        (response): Outcome => ({ kind: "response", response }),
+        (error: unknown): Outcome => ({ kind: "error", error }),
+      ),
+      new Promise<Outcome>((resolve) => {
+        timer = window.setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+      }),
+      new Promise<Outcome>((resolve) => {
+        onAbort = () => resolve({ kind: "aborted" });
+        req.signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]).finally(() => {
+      window.clearTimeout(timer);
+      if (onAbort) req.signal?.removeEventListener("abort", onAbort);
+    });
+
+    switch (outcome.kind) {
+      case "timeout":
+        throw new HttpFailure("timeout", `${where} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      case "aborted":
+        throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
+      case "error":
+        throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(outcome.error)}`);
+      case "response":
+        return this.toResponse(outcome.response, req.maxBytes ?? this.maxBytes, where);
+    }
+  }
+
+  private toResponse(response: RequestUrlResponse, maxBytes: number, where: string): HttpResponse {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;
+    const declared = Number(headers["content-length"]);
+    const received = response.arrayBuffer?.byteLength ?? 0;
+    const size = Math.max(Number.isFinite(declared) ? declared : 0, received);
+    if (size > maxBytes) {
+      throw new HttpFailure("too_large", `${where} sent ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} allowed.`);
+    }
+    return { status: response.status, headers, text: response.text };
+  }
+}
+
+/** Origin and path only: query strings can carry the user's question or a key. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "an invalid address";
+  }
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return typeof error === "string" && error ? error : "unknown network error";
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}

@@ -1,0 +1,38 @@
+// Secrets over Obsidian's secret storage. Settings hold only the *ids* of secrets, never the keys,
+// so data.json can be shared or synced without leaking anything.
+import type { SecretStorage } from "obsidian";
+import type { SecretName, Secrets } from "../ports";
+import type { Settings } from "../settings";
+
+export function secretIdFor(name: SecretName, settings: Settings): string {
+  switch (name) {
+    case "brave":
+      return settings.external.brave.secretId;
+    case "exa":
+      return settings.external.exa.secretId;
+    case "openai":
+    case "anthropic":
+      return settings.model.secretId;
+  }
+}
+
+export class SecretStorageSecrets implements Secrets {
+  /** `settings` is read on every call, so changing a secret id takes effect at once. */
+  constructor(
+    private readonly storage: SecretStorage | undefined,
+    private readonly settings: () => Settings,
+  ) {}
+
+  async get(name: SecretName): Promise<string | null> {
+    const id = secretIdFor(name, this.settings());
+    if (!this.storage || id.trim() === "") return null;
+    try {
+      const secret = this.storage.getSecret(id);
+      return secret === null || secret.trim() === "" ? null : secret;
+    } catch {
+      // Say which secret, never what it holds.
+      console.warn(`Vault Research: could not read the secret "${id}" from secret storage.`);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Just enough of IndexedDB for IndexedDbCache: open with upgrade, one object store, get/put/clear
+// in transactions, all asynchronous like the real thing. Knobs make each step fail on demand.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export interface FakeIdbFaults {
+  open?: "error" | "blocked" | "throw";
+  write?: boolean;
+}
+
+type Records = Map<IDBValidKey, unknown>;
+
+export class FakeIndexedDb {
+  readonly databases = new Map<string, { version: number; stores: Map<string, Records> }>();
+  faults: FakeIdbFaults = {};
+  openCalls = 0;
+
+  asFactory(): IDBFactory {
+    return { open: (name: string, version?: number) => this.open(name, version ?? 1) } as unknown as IDBFactory;
+  }
+
+  private open(name: string, version: number): IDBOpenDBRequest {
+    this.openCalls++;
+    if (this.faults.open === "throw") throw new DOMException("The operation is insecure.", "SecurityError");
+    const request: any = { result: undefined, error: null };
+    setTimeout(() => {
+      if (this.faults.open === "error") {
+        request.error = new DOMException("Quota exceeded", "QuotaExceededError");
+        request.onerror?.();
+        return;
+      }
+      if (this.faults.open === "blocked") {
+        request.onblocked?.();
+        return;
+      }
+      let db = this.databases.get(name);
+      const upgrading = !db || db.version < version;
+      if (!db) {
+        db = { version, stores: new Map() };
+        this.databases.set(name, db);
+      }
+      db.version = version;
+      request.result = this.connection(db);
+      if (upgrading) request.onupgradeneeded?.();
+      request.onsuccess?.();
+    }, 0);
+    return request as IDBOpenDBRequest;
+  }
+
+  private connection(db: { stores: Map<string, Records> }): IDBDatabase {
+    const faults = () => this.faults;
+    return {
+      objectStoreNames: { contains: (n: string) => db.stores.has(n) },
+      createObjectStore: (n: string) => db.stores.set(n, new Map()),
+      close: () => {},
+      onversionchange: null,
+      transaction: (storeName: string, mode: IDBTransactionMode) => {
+        const tx: any = { error: null };
+        const records = db.stores.get(storeName);
+        if (!records) throw new DOMException("No such store", "NotFoundError");
+        const finish = (request: any, work: () => unknown) => {
+          setTimeout(() => {
+            if (mode === "readwrite" && faults().write) {
+              tx.error = new DOMException("Quota exceeded", "QuotaExceededError");
+              request.error = tx.error;
+              request.onerror?.();
+              tx.onerror?.();
+              return;
+            }
+            request.result = work();
+            request.onsuccess?.();
+            tx.oncomplete?.();
+          }, 0);
+          return request;
+        };
+        tx.objectStore = () => ({
+          get: (key: IDBValidKey) => finish({}, () => records.get(key)),
+          put: (value: unknown, key: IDBValidKey) => finish({}, () => (records.set(key, structuredClone(value)), key)),
+          clear: () => finish({}, () => records.clear()),
+        });
+        return tx;
+      },
+    } as unknown as IDBDatabase;
+  }
+}

@@ -1,0 +1,1404 @@
+// A small, faithful stand-in for the `obsidian` module, for vitest (aliased in vitest.config.ts)
+// and for loading the built plugin in a sandbox. Signatures follow node_modules/obsidian/obsidian.d.ts;
+// behaviour follows the app where tests depend on it (events fire after writes, create refuses to
+// overwrite, onLayoutReady runs at once when the layout is ready). Test-only helpers are marked
+// "Stand-in only" and do not exist in the real module.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+// ---------------------------------------------------------------------------------------------
+// DOM helpers Obsidian adds to Node/Element/HTMLElement
+
+export interface DomElementInfo {
+  cls?: string | string[];
+  text?: string | DocumentFragment;
+  attr?: Record<string, string | number | boolean | null>;
+  title?: string;
+  parent?: Node;
+  value?: string;
+  type?: string;
+  prepend?: boolean;
+  placeholder?: string;
+  href?: string;
+}
+
+function applyInfo(el: HTMLElement, o: DomElementInfo | string | undefined): void {
+  if (o === undefined) return;
+  const info: DomElementInfo = typeof o === "string" ? { text: o } : o;
+  if (info.cls !== undefined) {
+    const classes = Array.isArray(info.cls) ? info.cls : info.cls.split(" ");
+    el.classList.add(...classes.filter((c) => c.length > 0));
+  }
+  if (info.text !== undefined) {
+    if (typeof info.text === "string") el.textContent = info.text;
+    else el.appendChild(info.text);
+  }
+  if (info.attr) for (const [k, v] of Object.entries(info.attr)) setAttribute(el, k, v);
+  if (info.title !== undefined) el.title = info.title;
+  if (info.value !== undefined) (el as HTMLInputElement).value = info.value;
+  if (info.type !== undefined) (el as HTMLInputElement).type = info.type;
+  if (info.placeholder !== undefined) (el as HTMLInputElement).placeholder = info.placeholder;
+  if (info.href !== undefined) (el as HTMLAnchorElement).href = info.href;
+}
+
+function setAttribute(el: Element, name: string, value: string | number | boolean | null): void {
+  if (value === null || value === false) el.removeAttribute(name);
+  else el.setAttribute(name, value === true ? "" : String(value));
+}
+
+function makeEl<K extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  parent: Node | null,
+  tag: K,
+  o?: DomElementInfo | string,
+  callback?: (el: HTMLElementTagNameMap[K]) => void,
+): HTMLElementTagNameMap[K] {
+  const el = doc.createElement(tag);
+  applyInfo(el, o);
+  const info = typeof o === "object" ? o : undefined;
+  const target = info?.parent ?? parent;
+  if (target) {
+    if (info?.prepend) target.insertBefore(el, target.firstChild);
+    else target.appendChild(el);
+  }
+  callback?.(el);
+  return el;
+}
+
+let domHelpersInstalled = false;
+
+/**
+ * Stand-in only. Adds Obsidian's DOM helpers to the DOM classes of the current global scope.
+ * Runs on import when a DOM exists; call it again after creating a DOM later.
+ */
+export function installDomHelpers(scope: any = typeof window !== "undefined" ? window : undefined): boolean {
+  if (!scope || typeof scope.Node !== "function" || !scope.document) return false;
+  const nodeProto = scope.Node.prototype;
+  if (nodeProto.createEl && domHelpersInstalled) return true;
+  const docOf = (node: Node): Document => (node.ownerDocument ?? (node as unknown as Document)) as Document;
+  Object.assign(nodeProto, {
+    createEl(this: Node, tag: any, o?: any, cb?: any) {
+      return makeEl(docOf(this), this, tag, o, cb);
+    },
+    createDiv(this: Node, o?: any, cb?: any) {
+      return makeEl(docOf(this), this, "div", o, cb);
+    },
+    createSpan(this: Node, o?: any, cb?: any) {
+      return makeEl(docOf(this), this, "span", o, cb);
+    },
+    empty(this: Node) {
+      while (this.firstChild) this.removeChild(this.firstChild);
+    },
+    detach(this: Node) {
+      this.parentNode?.removeChild(this);
+    },
+    appendText(this: Node, val: string) {
+      this.appendChild(docOf(this).createTextNode(val));
+    },
+    instanceOf(this: Node, type: any) {
+      return this instanceof type;
+    },
+  });
+  const elProto = scope.Element.prototype;
+  Object.assign(elProto, {
+    getText(this: Element) {
+      return this.textContent ?? "";
+    },
+    setText(this: Element, val: string | DocumentFragment) {
+      if (typeof val === "string") this.textContent = val;
+      else {
+        this.textContent = "";
+        this.appendChild(val);
+      }
+    },
+    addClass(this: Element, ...classes: string[]) {
+      this.classList.add(...classes);
+    },
+    addClasses(this: Element, classes: string[]) {
+      this.classList.add(...classes);
+    },
+    removeClass(this: Element, ...classes: string[]) {
+      this.classList.remove(...classes);
+    },
+    removeClasses(this: Element, classes: string[]) {
+      this.classList.remove(...classes);
+    },
+    toggleClass(this: Element, classes: string | string[], value: boolean) {
+      for (const c of Array.isArray(classes) ? classes : [classes]) this.classList.toggle(c, value);
+    },
+    hasClass(this: Element, cls: string) {
+      return this.classList.contains(cls);
+    },
+    setAttr(this: Element, name: string, value: string | number | boolean | null) {
+      setAttribute(this, name, value);
+    },
+    setAttrs(this: Element, obj: Record<string, string | number | boolean | null>) {
+      for (const [k, v] of Object.entries(obj)) setAttribute(this, k, v);
+    },
+    getAttr(this: Element, name: string) {
+      return this.getAttribute(name);
+    },
+    find(this: Element, selector: string) {
+      return this.querySelector(selector);
+    },
+    findAll(this: Element, selector: string) {
+      return Array.from(this.querySelectorAll(selector));
+    },
+  });
+  Object.assign(scope.HTMLElement.prototype, {
+    show(this: HTMLElement) {
+      this.hidden = false;
+    },
+    hide(this: HTMLElement) {
+      this.hidden = true;
+    },
+    toggle(this: HTMLElement, show: boolean) {
+      this.hidden = !show;
+    },
+    onClickEvent(this: HTMLElement, listener: (ev: MouseEvent) => any, options?: boolean | AddEventListenerOptions) {
+      this.addEventListener("click", listener, options);
+    },
+  });
+  const doc = scope.document as Document;
+  scope.createEl = (tag: any, o?: any, cb?: any) => makeEl(doc, null, tag, o, cb);
+  scope.createDiv = (o?: any, cb?: any) => makeEl(doc, null, "div", o, cb);
+  scope.createSpan = (o?: any, cb?: any) => makeEl(doc, null, "span", o, cb);
+  scope.createFragment = (cb?: (el: DocumentFragment) => void) => {
+    const fragment = doc.createDocumentFragment();
+    cb?.(fragment);
+    return fragment;
+  };
+  scope.activeWindow ??= scope;
+  scope.activeDocument ??= doc;
+  domHelpersInstalled = true;
+  return true;
+}
+
+installDomHelpers();
+
+function newEl<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string): HTMLElementTagNameMap[K] {
+  if (typeof document === "undefined") {
+    throw new Error(`obsidian stand-in: a DOM is needed to create <${tag}> (use the happy-dom test environment)`);
+  }
+  installDomHelpers();
+  return makeEl(document, null, tag, cls ? { cls } : undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events and components
+
+export interface EventRef {
+  /** Stand-in only. */
+  readonly owner?: Events;
+}
+
+interface Listener {
+  name: string;
+  callback: (...data: any[]) => unknown;
+  ctx?: any;
+  ref: EventRef;
+}
+
+export class Events {
+  private listeners: Listener[] = [];
+
+  on(name: string, callback: (...data: any[]) => unknown, ctx?: any): EventRef {
+    const ref: EventRef = { owner: this };
+    this.listeners.push({ name, callback, ctx, ref });
+    return ref;
+  }
+
+  off(name: string, callback: (...data: any[]) => unknown): void {
+    this.listeners = this.listeners.filter((l) => !(l.name === name && l.callback === callback));
+  }
+
+  offref(ref: EventRef): void {
+    this.listeners = this.listeners.filter((l) => l.ref !== ref);
+  }
+
+  trigger(name: string, ...data: unknown[]): void {
+    for (const l of [...this.listeners]) if (l.name === name) this.tryTrigger(l.ref, data);
+  }
+
+  tryTrigger(evt: EventRef, args: unknown[]): void {
+    const l = this.listeners.find((x) => x.ref === evt);
+    if (!l) return;
+    try {
+      l.callback.apply(l.ctx, args);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+
+  /** Stand-in only: how many listeners are attached (all, or for one event name). */
+  listenerCount(name?: string): number {
+    return name === undefined ? this.listeners.length : this.listeners.filter((l) => l.name === name).length;
+  }
+}
+
+export class Component {
+  private loaded = false;
+  private cleanups: (() => any)[] = [];
+  private children: Component[] = [];
+
+  load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    void this.onload();
+    for (const child of this.children) child.load();
+  }
+
+  onload(): void | Promise<void> {}
+
+  unload(): void {
+    if (!this.loaded) return;
+    this.loaded = false;
+    for (const child of this.children.splice(0)) child.unload();
+    for (const cleanup of this.cleanups.splice(0).reverse()) cleanup();
+    this.onunload();
+  }
+
+  onunload(): void {}
+
+  addChild<T extends Component>(component: T): T {
+    this.children.push(component);
+    if (this.loaded) component.load();
+    return component;
+  }
+
+  removeChild<T extends Component>(component: T): T {
+    const i = this.children.indexOf(component);
+    if (i >= 0) {
+      this.children.splice(i, 1);
+      component.unload();
+    }
+    return component;
+  }
+
+  register(cb: () => any): void {
+    this.cleanups.push(cb);
+  }
+
+  registerEvent(eventRef: EventRef): void {
+    this.register(() => eventRef.owner?.offref(eventRef));
+  }
+
+  registerDomEvent(el: any, type: string, callback: (ev: any) => any, options?: boolean | AddEventListenerOptions): void {
+    el.addEventListener(type, callback, options);
+    this.register(() => el.removeEventListener(type, callback, options));
+  }
+
+  registerInterval(id: number): number {
+    this.register(() => clearInterval(id));
+    return id;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files and the vault
+
+export interface FileStats {
+  ctime: number;
+  mtime: number;
+  size: number;
+}
+
+export abstract class TAbstractFile {
+  vault!: Vault;
+  path = "";
+  name = "";
+  parent: TFolder | null = null;
+}
+
+export class TFile extends TAbstractFile {
+  stat: FileStats = { ctime: 0, mtime: 0, size: 0 };
+  basename = "";
+  extension = "";
+}
+
+export class TFolder extends TAbstractFile {
+  children: TAbstractFile[] = [];
+  isRoot(): boolean {
+    return this.path === "/";
+  }
+}
+
+export interface DataWriteOptions {
+  ctime?: number;
+  mtime?: number;
+}
+
+export interface DataAdapter {
+  getName(): string;
+  exists(normalizedPath: string, sensitive?: boolean): Promise<boolean>;
+  read(normalizedPath: string): Promise<string>;
+}
+
+const byteLength = (text: string): number => new TextEncoder().encode(text).length;
+
+function parentPath(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "/" : path.slice(0, i);
+}
+
+function setNames(file: TAbstractFile, path: string): void {
+  file.path = path;
+  file.name = path.slice(path.lastIndexOf("/") + 1);
+  if (file instanceof TFile) {
+    const dot = file.name.lastIndexOf(".");
+    file.basename = dot > 0 ? file.name.slice(0, dot) : file.name;
+    file.extension = dot > 0 ? file.name.slice(dot + 1) : "";
+  }
+}
+
+/** An in-memory vault. Writes fire `create`/`modify`/`delete`/`rename` like the app does. */
+export class Vault extends Events {
+  configDir = ".obsidian";
+  adapter: DataAdapter;
+  private files = new Map<string, TAbstractFile>();
+  private contents = new Map<string, string>();
+  private root: TFolder;
+  private vaultName: string;
+  /** Stand-in only: the time stamped on writes; tests may replace it. */
+  now: () => number = () => Date.now();
+
+  constructor(name = "Test vault") {
+    super();
+    this.vaultName = name;
+    this.root = new TFolder();
+    this.root.vault = this;
+    this.root.path = "/";
+    this.files.set("/", this.root);
+    this.adapter = {
+      getName: () => this.vaultName,
+      exists: async (p) => this.files.has(normalizePath(p)) || this.hiddenFiles.has(normalizePath(p)),
+      read: async (p) => {
+        const text = this.contents.get(normalizePath(p)) ?? this.hiddenFiles.get(normalizePath(p));
+        if (text === undefined) throw new Error(`ENOENT: no such file, open '${p}'`);
+        return text;
+      },
+    };
+  }
+
+  /** Stand-in only: files on disk the vault does not list (e.g. under a dot folder). */
+  hiddenFiles = new Map<string, string>();
+
+  getName(): string {
+    return this.vaultName;
+  }
+
+  getRoot(): TFolder {
+    return this.root;
+  }
+
+  getAbstractFileByPath(path: string): TAbstractFile | null {
+    return this.files.get(normalizePath(path)) ?? null;
+  }
+
+  getFileByPath(path: string): TFile | null {
+    const f = this.getAbstractFileByPath(path);
+    return f instanceof TFile ? f : null;
+  }
+
+  getFolderByPath(path: string): TFolder | null {
+    const f = this.getAbstractFileByPath(path);
+    return f instanceof TFolder ? f : null;
+  }
+
+  getFiles(): TFile[] {
+    return [...this.files.values()].filter((f): f is TFile => f instanceof TFile);
+  }
+
+  getMarkdownFiles(): TFile[] {
+    return this.getFiles().filter((f) => f.extension === "md");
+  }
+
+  getAllLoadedFiles(): TAbstractFile[] {
+    return [...this.files.values()];
+  }
+
+  async create(path: string, data: string, options?: DataWriteOptions): Promise<TFile> {
+    const file = this.createSilently(path, data, options);
+    this.trigger("create", file);
+    return file;
+  }
+
+  async createFolder(path: string): Promise<TFolder> {
+    path = normalizePath(path);
+    if (this.files.has(path)) throw new Error("Folder already exists.");
+    const parent = this.parentFolder(path);
+    const folder = new TFolder();
+    folder.vault = this;
+    setNames(folder, path);
+    folder.parent = parent;
+    parent.children.push(folder);
+    this.files.set(path, folder);
+    this.trigger("create", folder);
+    return folder;
+  }
+
+  async read(file: TFile): Promise<string> {
+    const text = this.contents.get(file.path);
+    if (text === undefined) throw new Error(`ENOENT: no such file, open '${file.path}'`);
+    return text;
+  }
+
+  async cachedRead(file: TFile): Promise<string> {
+    return this.read(file);
+  }
+
+  async modify(file: TFile, data: string, options?: DataWriteOptions): Promise<void> {
+    if (!this.contents.has(file.path)) throw new Error(`ENOENT: no such file, open '${file.path}'`);
+    this.contents.set(file.path, data);
+    file.stat = { ...file.stat, mtime: options?.mtime ?? this.now(), size: byteLength(data) };
+    this.trigger("modify", file);
+  }
+
+  async append(file: TFile, data: string, options?: DataWriteOptions): Promise<void> {
+    await this.modify(file, (this.contents.get(file.path) ?? "") + data, options);
+  }
+
+  async process(file: TFile, fn: (data: string) => string, options?: DataWriteOptions): Promise<string> {
+    const next = fn(await this.read(file));
+    await this.modify(file, next, options);
+    return next;
+  }
+
+  async delete(file: TAbstractFile, _force?: boolean): Promise<void> {
+    if (file instanceof TFolder) {
+      for (const child of [...file.children]) await this.delete(child, true);
+    }
+    this.files.delete(file.path);
+    this.contents.delete(file.path);
+    if (file.parent) file.parent.children.remove(file);
+    this.trigger("delete", file);
+  }
+
+  async trash(file: TAbstractFile, _system: boolean): Promise<void> {
+    await this.delete(file, true);
+  }
+
+  async rename(file: TAbstractFile, newPath: string): Promise<void> {
+    newPath = normalizePath(newPath);
+    if (this.files.has(newPath)) throw new Error("Destination file already exists!");
+    const parent = this.parentFolder(newPath);
+    const moves: [TAbstractFile, string][] = [];
+    const collect = (f: TAbstractFile, to: string) => {
+      moves.push([f, f.path]);
+      this.files.delete(f.path);
+      const text = this.contents.get(f.path);
+      this.contents.delete(f.path);
+      setNames(f, to);
+      this.files.set(to, f);
+      if (text !== undefined) this.contents.set(to, text);
+      if (f instanceof TFolder) for (const c of f.children) collect(c, `${to}/${c.name}`);
+    };
+    file.parent?.children.remove(file);
+    collect(file, newPath);
+    file.parent = parent;
+    parent.children.push(file);
+    for (const [f, oldPath] of moves) this.trigger("rename", f, oldPath);
+  }
+
+  /** Stand-in only: puts a file in place without events, as if it was there when the app started. */
+  seed(path: string, data: string, mtime = this.now()): TFile {
+    return this.createSilently(path, data, { mtime }, true);
+  }
+
+  private createSilently(path: string, data: string, options?: DataWriteOptions, makeFolders = false): TFile {
+    path = normalizePath(path);
+    if (this.files.has(path)) throw new Error("File already exists.");
+    if (makeFolders) this.ensureFolders(parentPath(path));
+    const parent = this.parentFolder(path);
+    const file = new TFile();
+    file.vault = this;
+    setNames(file, path);
+    file.parent = parent;
+    const now = this.now();
+    file.stat = { ctime: options?.ctime ?? now, mtime: options?.mtime ?? now, size: byteLength(data) };
+    parent.children.push(file);
+    this.files.set(path, file);
+    this.contents.set(path, data);
+    return file;
+  }
+
+  private ensureFolders(path: string): void {
+    if (path === "/" || this.files.has(path)) return;
+    this.ensureFolders(parentPath(path));
+    const folder = new TFolder();
+    folder.vault = this;
+    setNames(folder, path);
+    folder.parent = this.parentFolder(path);
+    folder.parent.children.push(folder);
+    this.files.set(path, folder);
+  }
+
+  private parentFolder(path: string): TFolder {
+    const parent = this.files.get(parentPath(path));
+    if (!(parent instanceof TFolder)) throw new Error(`ENOENT: folder "${parentPath(path)}" does not exist`);
+    return parent;
+  }
+}
+
+// Obsidian adds `remove` to arrays; the vault above uses it like the app does.
+declare global {
+  interface Array<T> {
+    remove(target: T): void;
+  }
+}
+if (!("remove" in Array.prototype)) {
+  Object.defineProperty(Array.prototype, "remove", {
+    value(this: unknown[], target: unknown) {
+      const i = this.indexOf(target);
+      if (i >= 0) this.splice(i, 1);
+    },
+    configurable: true,
+    writable: true,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// App, workspace, secrets
+
+export class SecretStorage extends Events {
+  private secrets = new Map<string, string>();
+  setSecret(id: string, secret: string): void {
+    this.secrets.set(id, secret);
+  }
+  getSecret(id: string): string | null {
+    return this.secrets.get(id) ?? null;
+  }
+  listSecrets(): string[] {
+    return [...this.secrets.keys()];
+  }
+}
+
+export interface OpenViewState {
+  state?: Record<string, unknown>;
+  eState?: Record<string, unknown>;
+  active?: boolean;
+  group?: WorkspaceLeaf;
+}
+
+export type PaneType = "tab" | "split" | "window";
+
+export class WorkspaceLeaf extends Events {
+  view: View | null = null;
+  /** Stand-in only: what was opened in this leaf, latest last. */
+  opened: { file: TFile; state?: OpenViewState }[] = [];
+  constructor(readonly app: App) {
+    super();
+  }
+  async openFile(file: TFile, openState?: OpenViewState): Promise<void> {
+    this.opened.push({ file, state: openState });
+  }
+  async open(view: View): Promise<View> {
+    this.view = view;
+    return view;
+  }
+  async setViewState(viewState: { type: string; active?: boolean; state?: any }): Promise<void> {
+    const creator = this.app.workspace.viewCreators.get(viewState.type);
+    if (creator) {
+      const view = creator(this);
+      this.view = view;
+      view.load();
+      await (view as any).onOpen?.();
+    }
+  }
+  getViewState(): { type: string } {
+    return { type: this.view?.getViewType() ?? "empty" };
+  }
+  getDisplayText(): string {
+    return this.view?.getDisplayText() ?? "";
+  }
+  detach(): void {
+    if (this.view) {
+      void (this.view as any).onClose?.();
+      this.view.unload();
+    }
+    this.app.workspace.leaves.remove(this);
+  }
+}
+
+export class Workspace extends Events {
+  layoutReady = false;
+  containerEl: HTMLElement | null = typeof document !== "undefined" ? newEl("div", "workspace") : null;
+  /** Stand-in only. */
+  leaves: WorkspaceLeaf[] = [];
+  /** Stand-in only. */
+  viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
+  /** Stand-in only: every openLinkText call. */
+  openedLinks: { linktext: string; sourcePath: string; newLeaf?: PaneType | boolean; state?: OpenViewState }[] = [];
+  private readyCallbacks: (() => any)[] = [];
+
+  constructor(readonly app: App) {
+    super();
+  }
+
+  onLayoutReady(callback: () => any): void {
+    if (this.layoutReady) callback();
+    else this.readyCallbacks.push(callback);
+  }
+
+  /** Stand-in only: what the app does once the workspace has loaded. */
+  triggerLayoutReady(): void {
+    this.layoutReady = true;
+    for (const cb of this.readyCallbacks.splice(0)) cb();
+    this.trigger("layout-change");
+  }
+
+  async openLinkText(linktext: string, sourcePath: string, newLeaf?: PaneType | boolean, openViewState?: OpenViewState): Promise<void> {
+    this.openedLinks.push({ linktext, sourcePath, newLeaf, state: openViewState });
+  }
+
+  getLeaf(_newLeaf?: PaneType | boolean | "split"): WorkspaceLeaf {
+    const leaf = new WorkspaceLeaf(this.app);
+    this.leaves.push(leaf);
+    return leaf;
+  }
+
+  getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+    return this.getLeaf();
+  }
+
+  getLeavesOfType(viewType: string): WorkspaceLeaf[] {
+    return this.leaves.filter((l) => l.view?.getViewType() === viewType);
+  }
+
+  detachLeavesOfType(viewType: string): void {
+    for (const l of this.getLeavesOfType(viewType)) l.detach();
+  }
+
+  async revealLeaf(_leaf: WorkspaceLeaf): Promise<void> {}
+
+  getActiveFile(): TFile | null {
+    return null;
+  }
+
+  getActiveViewOfType<T extends View>(_type: abstract new (...args: any[]) => T): T | null {
+    return null;
+  }
+}
+
+export class MetadataCache extends Events {
+  getFileCache(_file: TFile): null {
+    return null;
+  }
+  getFirstLinkpathDest(linkpath: string, _sourcePath: string): TFile | null {
+    return null;
+  }
+}
+
+export interface Command {
+  id: string;
+  name: string;
+  icon?: string;
+  callback?: () => any;
+  checkCallback?: (checking: boolean) => boolean | void;
+  editorCallback?: (editor: any, ctx: any) => any;
+  hotkeys?: { modifiers: string[]; key: string }[];
+}
+
+export class App {
+  vault: Vault;
+  workspace: Workspace;
+  metadataCache = new MetadataCache();
+  secretStorage = new SecretStorage();
+  /** Undocumented in the API but present in the app: a stable id for this vault. */
+  appId: string;
+  /** Stand-in only: commands added by plugins, by full id. */
+  commands = new Map<string, Command>();
+  /** Stand-in only: status bar and settings tabs added by plugins. */
+  statusBarEl: HTMLElement | null = typeof document !== "undefined" ? newEl("div", "status-bar") : null;
+  settingTabs: PluginSettingTab[] = [];
+
+  constructor(options: { vault?: Vault; appId?: string } = {}) {
+    this.vault = options.vault ?? new Vault();
+    this.workspace = new Workspace(this);
+    this.appId = options.appId ?? "test-app-id";
+  }
+
+  isDarkMode(): boolean {
+    return false;
+  }
+}
+
+export interface PluginManifest {
+  dir?: string;
+  id: string;
+  name: string;
+  author: string;
+  version: string;
+  minAppVersion: string;
+  description: string;
+  authorUrl?: string;
+  isDesktopOnly?: boolean;
+}
+
+export abstract class Plugin extends Component {
+  app: App;
+  manifest: PluginManifest;
+  /** Stand-in only: what loadData returns and saveData stores (data.json). */
+  storedData: unknown = null;
+
+  constructor(app: App, manifest: PluginManifest) {
+    super();
+    this.app = app;
+    this.manifest = manifest;
+  }
+
+  addStatusBarItem(): HTMLElement {
+    const el = newEl("div", "status-bar-item");
+    this.app.statusBarEl?.appendChild(el);
+    this.register(() => el.remove());
+    return el;
+  }
+
+  addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => any): HTMLElement {
+    const el = newEl("div", "side-dock-ribbon-action");
+    el.setAttribute("aria-label", title);
+    el.addEventListener("click", callback);
+    this.register(() => el.remove());
+    return el;
+  }
+
+  addCommand(command: Command): Command {
+    const full = { ...command, id: `${this.manifest.id}:${command.id}` };
+    this.app.commands.set(full.id, full);
+    this.register(() => this.app.commands.delete(full.id));
+    return full;
+  }
+
+  removeCommand(commandId: string): void {
+    this.app.commands.delete(`${this.manifest.id}:${commandId}`);
+  }
+
+  addSettingTab(settingTab: PluginSettingTab): void {
+    this.app.settingTabs.push(settingTab);
+    this.register(() => this.app.settingTabs.remove(settingTab));
+  }
+
+  registerView(type: string, viewCreator: (leaf: WorkspaceLeaf) => View): void {
+    this.app.workspace.viewCreators.set(type, viewCreator);
+    this.register(() => this.app.workspace.viewCreators.delete(type));
+  }
+
+  async loadData(): Promise<any> {
+    return this.storedData === null ? null : structuredClone(this.storedData);
+  }
+
+  async saveData(data: any): Promise<void> {
+    this.storedData = structuredClone(data);
+  }
+
+  onUserEnable(): void {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views, modals, settings
+
+export abstract class View extends Component {
+  app: App;
+  icon = "";
+  navigation = false;
+  leaf: WorkspaceLeaf;
+  containerEl: HTMLElement;
+  constructor(leaf: WorkspaceLeaf) {
+    super();
+    this.leaf = leaf;
+    this.app = leaf.app;
+    this.containerEl = newEl("div", "workspace-leaf-content");
+  }
+  protected async onOpen(): Promise<void> {}
+  protected async onClose(): Promise<void> {}
+  abstract getViewType(): string;
+  abstract getDisplayText(): string;
+  getIcon(): string {
+    return this.icon;
+  }
+  getState(): Record<string, unknown> {
+    return {};
+  }
+  async setState(_state: unknown, _result: { history: boolean }): Promise<void> {}
+  getEphemeralState(): Record<string, unknown> {
+    return {};
+  }
+  setEphemeralState(_state: unknown): void {}
+  onResize(): void {}
+}
+
+export abstract class ItemView extends View {
+  contentEl: HTMLElement;
+  constructor(leaf: WorkspaceLeaf) {
+    super(leaf);
+    this.containerEl.createDiv("view-header");
+    this.contentEl = this.containerEl.createDiv("view-content");
+  }
+  addAction(icon: string, title: string, callback: (evt: MouseEvent) => any): HTMLElement {
+    const el = this.containerEl.createEl("a", { cls: "view-action", attr: { "aria-label": title } });
+    el.addEventListener("click", callback);
+    return el;
+  }
+}
+
+/** Stand-in only: every modal currently open, oldest first. */
+export const openModals: Modal[] = [];
+
+export class Modal {
+  app: App;
+  containerEl: HTMLElement;
+  modalEl: HTMLElement;
+  titleEl: HTMLElement;
+  contentEl: HTMLElement;
+  shouldRestoreSelection = true;
+  private closeCallback: (() => any) | null = null;
+
+  constructor(app: App) {
+    this.app = app;
+    this.containerEl = newEl("div", "modal-container");
+    this.modalEl = this.containerEl.createDiv("modal");
+    this.titleEl = this.modalEl.createDiv("modal-title");
+    this.contentEl = this.modalEl.createDiv("modal-content");
+  }
+
+  open(): void {
+    openModals.push(this);
+    document.body.appendChild(this.containerEl);
+    void this.onOpen();
+  }
+
+  close(): void {
+    const i = openModals.indexOf(this);
+    if (i < 0) return;
+    openModals.splice(i, 1);
+    this.containerEl.remove();
+    this.onClose();
+    this.closeCallback?.();
+  }
+
+  onOpen(): Promise<void> | void {}
+  onClose(): void {}
+
+  setTitle(title: string): this {
+    this.titleEl.setText(title);
+    return this;
+  }
+
+  setContent(content: string | DocumentFragment): this {
+    this.contentEl.setText(content);
+    return this;
+  }
+
+  setCloseCallback(callback: () => any): this {
+    this.closeCallback = callback;
+    return this;
+  }
+}
+
+export interface Instruction {
+  command: string;
+  purpose: string;
+}
+
+export abstract class SuggestModal<T> extends Modal {
+  limit = 50;
+  emptyStateText = "No results found.";
+  inputEl: HTMLInputElement;
+  resultContainerEl: HTMLElement;
+  /** Stand-in only: the suggestions last rendered. */
+  shownSuggestions: T[] = [];
+  private instructionsEl: HTMLElement;
+
+  constructor(app: App) {
+    super(app);
+    this.modalEl.addClass("prompt");
+    this.inputEl = this.modalEl.createEl("input", { cls: "prompt-input", type: "text" });
+    this.resultContainerEl = this.modalEl.createDiv("prompt-results");
+    this.instructionsEl = this.modalEl.createDiv("prompt-instructions");
+    this.inputEl.addEventListener("input", () => void this.updateSuggestions());
+  }
+
+  setPlaceholder(placeholder: string): void {
+    this.inputEl.placeholder = placeholder;
+  }
+
+  setInstructions(instructions: Instruction[]): void {
+    this.instructionsEl.empty();
+    for (const i of instructions) {
+      const row = this.instructionsEl.createDiv("prompt-instruction");
+      row.createSpan({ cls: "prompt-instruction-command", text: i.command });
+      row.createSpan({ text: i.purpose });
+    }
+  }
+
+  override open(): void {
+    super.open();
+    void this.updateSuggestions();
+  }
+
+  /** Stand-in only (the app does this on every keystroke): asks for suggestions and renders them. */
+  async updateSuggestions(): Promise<void> {
+    const query = this.inputEl.value;
+    const suggestions = await this.getSuggestions(query);
+    if (query !== this.inputEl.value) return; // a newer keystroke owns the list
+    this.shownSuggestions = suggestions.slice(0, this.limit);
+    this.resultContainerEl.empty();
+    if (this.shownSuggestions.length === 0) {
+      this.onNoSuggestion();
+      return;
+    }
+    for (const s of this.shownSuggestions) {
+      const el = this.resultContainerEl.createDiv("suggestion-item");
+      this.renderSuggestion(s, el);
+      el.addEventListener("click", (evt) => this.selectSuggestion(s, evt));
+    }
+  }
+
+  onNoSuggestion(): void {
+    this.resultContainerEl.createDiv({ cls: "suggestion-empty", text: this.emptyStateText });
+  }
+
+  selectSuggestion(value: T, evt: MouseEvent | KeyboardEvent): void {
+    this.close();
+    this.onChooseSuggestion(value, evt);
+  }
+
+  selectActiveSuggestion(evt: MouseEvent | KeyboardEvent): void {
+    const first = this.shownSuggestions[0];
+    if (first !== undefined) this.selectSuggestion(first, evt);
+  }
+
+  abstract getSuggestions(query: string): T[] | Promise<T[]>;
+  abstract renderSuggestion(value: T, el: HTMLElement): void;
+  abstract onChooseSuggestion(item: T, evt: MouseEvent | KeyboardEvent): void;
+}
+
+/** Stand-in only: every notice shown, oldest first. */
+export const notices: Notice[] = [];
+
+export class Notice {
+  noticeEl: HTMLElement;
+  containerEl: HTMLElement;
+  messageEl: HTMLElement;
+  /** Stand-in only. */
+  message: string;
+  /** Stand-in only. */
+  duration: number | undefined;
+
+  constructor(message: string | DocumentFragment, duration?: number) {
+    this.containerEl = newEl("div", "notice-container");
+    this.noticeEl = this.containerEl.createDiv("notice");
+    this.messageEl = this.noticeEl.createDiv("notice-message");
+    this.message = "";
+    this.duration = duration;
+    this.setMessage(message);
+    notices.push(this);
+  }
+
+  setMessage(message: string | DocumentFragment): this {
+    this.messageEl.setText(message);
+    this.message = this.messageEl.textContent ?? "";
+    return this;
+  }
+
+  hide(): void {
+    this.containerEl.remove();
+  }
+}
+
+export abstract class BaseComponent {
+  disabled = false;
+  then(cb: (component: this) => any): this {
+    cb(this);
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    return this;
+  }
+}
+
+export abstract class ValueComponent<T> extends BaseComponent {
+  abstract getValue(): T;
+  abstract setValue(value: T): this;
+}
+
+export class TextComponent extends ValueComponent<string> {
+  inputEl: HTMLInputElement;
+  private changeCallback: ((value: string) => any) | null = null;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("input", { type: "text" });
+    this.inputEl.addEventListener("input", () => this.onChanged());
+  }
+  override setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    this.inputEl.disabled = disabled;
+    return this;
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+  onChanged(): void {
+    this.changeCallback?.(this.getValue());
+  }
+  onChange(callback: (value: string) => any): this {
+    this.changeCallback = callback;
+    return this;
+  }
+}
+
+export class ToggleComponent extends ValueComponent<boolean> {
+  toggleEl: HTMLElement;
+  private on = false;
+  private changeCallback: ((value: boolean) => any) | null = null;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.toggleEl = containerEl.createDiv("checkbox-container");
+    this.toggleEl.addEventListener("click", () => this.onClick());
+  }
+  getValue(): boolean {
+    return this.on;
+  }
+  setValue(on: boolean): this {
+    this.on = on;
+    this.toggleEl.toggleClass("is-enabled", on);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.toggleEl.setAttr("aria-label", tooltip);
+    return this;
+  }
+  onClick(): void {
+    if (this.disabled) return;
+    this.setValue(!this.on);
+    this.changeCallback?.(this.on);
+  }
+  onChange(callback: (value: boolean) => any): this {
+    this.changeCallback = callback;
+    return this;
+  }
+}
+
+export class DropdownComponent extends ValueComponent<string> {
+  selectEl: HTMLSelectElement;
+  private changeCallback: ((value: string) => any) | null = null;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.selectEl = containerEl.createEl("select", { cls: "dropdown" });
+    this.selectEl.addEventListener("change", () => this.changeCallback?.(this.getValue()));
+  }
+  addOption(value: string, display: string): this {
+    this.selectEl.createEl("option", { value, text: display });
+    return this;
+  }
+  addOptions(options: Record<string, string>): this {
+    for (const [value, display] of Object.entries(options)) this.addOption(value, display);
+    return this;
+  }
+  getValue(): string {
+    return this.selectEl.value;
+  }
+  setValue(value: string): this {
+    this.selectEl.value = value;
+    return this;
+  }
+  onChange(callback: (value: string) => any): this {
+    this.changeCallback = callback;
+    return this;
+  }
+}
+
+export class ButtonComponent extends BaseComponent {
+  buttonEl: HTMLButtonElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.buttonEl = containerEl.createEl("button");
+  }
+  override setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    this.buttonEl.disabled = disabled;
+    return this;
+  }
+  setCta(): this {
+    this.buttonEl.addClass("mod-cta");
+    return this;
+  }
+  removeCta(): this {
+    this.buttonEl.removeClass("mod-cta");
+    return this;
+  }
+  setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.buttonEl.setAttr("aria-label", tooltip);
+    return this;
+  }
+  setButtonText(name: string): this {
+    this.buttonEl.setText(name);
+    return this;
+  }
+  setIcon(_icon: string): this {
+    return this;
+  }
+  setClass(cls: string): this {
+    this.buttonEl.addClass(cls);
+    return this;
+  }
+  onClick(callback: (evt: MouseEvent) => unknown | Promise<unknown>): this {
+    this.buttonEl.addEventListener("click", (evt) => void callback(evt));
+    return this;
+  }
+}
+
+export class Setting {
+  settingEl: HTMLElement;
+  infoEl: HTMLElement;
+  nameEl: HTMLElement;
+  descEl: HTMLElement;
+  controlEl: HTMLElement;
+  components: BaseComponent[] = [];
+
+  constructor(containerEl: HTMLElement) {
+    this.settingEl = containerEl.createDiv("setting-item");
+    this.infoEl = this.settingEl.createDiv("setting-item-info");
+    this.nameEl = this.infoEl.createDiv("setting-item-name");
+    this.descEl = this.infoEl.createDiv("setting-item-description");
+    this.controlEl = this.settingEl.createDiv("setting-item-control");
+  }
+  setName(name: string | DocumentFragment): this {
+    this.nameEl.setText(name);
+    return this;
+  }
+  setDesc(desc: string | DocumentFragment): this {
+    this.descEl.setText(desc);
+    return this;
+  }
+  setClass(cls: string): this {
+    this.settingEl.addClass(cls);
+    return this;
+  }
+  setHeading(): this {
+    this.settingEl.addClass("setting-item-heading");
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.settingEl.toggleClass("is-disabled", disabled);
+    for (const c of this.components) c.setDisabled(disabled);
+    return this;
+  }
+  addText(cb: (component: TextComponent) => any): this {
+    return this.add(new TextComponent(this.controlEl), cb);
+  }
+  addToggle(cb: (component: ToggleComponent) => any): this {
+    return this.add(new ToggleComponent(this.controlEl), cb);
+  }
+  addDropdown(cb: (component: DropdownComponent) => any): this {
+    return this.add(new DropdownComponent(this.controlEl), cb);
+  }
+  addButton(cb: (component: ButtonComponent) => any): this {
+    return this.add(new ButtonComponent(this.controlEl), cb);
+  }
+  then(cb: (setting: this) => any): this {
+    cb(this);
+    return this;
+  }
+  clear(): this {
+    this.controlEl.empty();
+    this.components = [];
+    return this;
+  }
+  private add<C extends BaseComponent>(component: C, cb: (component: C) => any): this {
+    this.components.push(component);
+    cb(component);
+    return this;
+  }
+}
+
+export abstract class SettingTab {
+  icon = "";
+  app: App;
+  containerEl: HTMLElement;
+  constructor(app: App) {
+    this.app = app;
+    this.containerEl = newEl("div", "vertical-tab-content");
+  }
+  abstract display(): void;
+  hide(): void {
+    this.containerEl.empty();
+  }
+}
+
+export abstract class PluginSettingTab extends SettingTab {
+  constructor(app: App, readonly plugin: Plugin) {
+    super(app);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering, icons, network, utilities
+
+export class MarkdownRenderer {
+  /** Stand-in: renders the markdown as plain text in a div; enough to see what would be shown. */
+  static async render(_app: App, markdown: string, el: HTMLElement, _sourcePath: string, _component: Component): Promise<void> {
+    el.createDiv({ cls: "markdown-rendered", text: markdown });
+  }
+  static async renderMarkdown(markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
+    await MarkdownRenderer.render(new App(), markdown, el, sourcePath, component);
+  }
+}
+
+export function setIcon(parent: HTMLElement, iconId: string): void {
+  parent.createSpan({ cls: "svg-icon", attr: { "data-icon": iconId } });
+}
+
+export function setTooltip(el: HTMLElement, tooltip: string): void {
+  el.setAttribute("aria-label", tooltip);
+}
+
+export interface RequestUrlParam {
+  url: string;
+  method?: string;
+  contentType?: string;
+  body?: string | ArrayBuffer;
+  headers?: Record<string, string>;
+  throw?: boolean;
+}
+
+export interface RequestUrlResponse {
+  status: number;
+  headers: Record<string, string>;
+  arrayBuffer: ArrayBuffer;
+  json: any;
+  text: string;
+}
+
+export interface RequestUrlResponsePromise extends Promise<RequestUrlResponse> {
+  arrayBuffer: Promise<ArrayBuffer>;
+  json: Promise<any>;
+  text: Promise<string>;
+}
+
+/** Stand-in only: what a test's request handler answers. Throwing means "no response at all". */
+export interface StandInResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+type RequestHandler = (request: RequestUrlParam) => StandInResponse | Promise<StandInResponse>;
+
+let requestHandler: RequestHandler | null = null;
+
+/** Stand-in only: decides how `requestUrl` answers. Pass null to make every request fail. */
+export function setRequestUrlHandler(handler: RequestHandler | null): void {
+  requestHandler = handler;
+}
+
+export function requestUrl(request: RequestUrlParam | string): RequestUrlResponsePromise {
+  const param: RequestUrlParam = typeof request === "string" ? { url: request } : request;
+  const response = (async (): Promise<RequestUrlResponse> => {
+    if (!requestHandler) throw new Error("net::ERR_INTERNET_DISCONNECTED");
+    const answer = await requestHandler(param);
+    const body = answer.body ?? "";
+    const bytes = new TextEncoder().encode(body);
+    const result: RequestUrlResponse = {
+      status: answer.status,
+      // Like the app, header names come back as the server sent them.
+      headers: { ...(answer.headers ?? {}) },
+      arrayBuffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      get json() {
+        return JSON.parse(body);
+      },
+      text: body,
+    };
+    if (param.throw !== false && answer.status >= 400) {
+      throw Object.assign(new Error(`Request failed, status ${answer.status}`), { status: answer.status, headers: result.headers });
+    }
+    return result;
+  })();
+  return Object.assign(response, {
+    arrayBuffer: response.then((r) => r.arrayBuffer),
+    json: response.then((r) => r.json),
+    text: response.then((r) => r.text),
+  });
+}
+
+export function normalizePath(path: string): string {
+  let p = path.replace(/\\/g, "/").replace(/\u00a0|\u202f/g, " ");
+  p = p.replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
+  return p === "" ? "/" : p.normalize("NFC");
+}
+
+export interface Debouncer<T extends unknown[], V> {
+  (...args: [...T]): this;
+  cancel(): this;
+  run(): V | void;
+}
+
+export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastArgs: T | null = null;
+  const fire = (): V | void => {
+    timer = null;
+    if (!lastArgs) return;
+    const args = lastArgs;
+    lastArgs = null;
+    return cb(...args);
+  };
+  const debounced = ((...args: T) => {
+    lastArgs = args;
+    if (timer !== null && resetTimer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    timer ??= setTimeout(fire, timeout);
+    return debounced;
+  }) as Debouncer<T, V>;
+  debounced.cancel = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    lastArgs = null;
+    return debounced;
+  };
+  debounced.run = () => {
+    if (timer !== null) clearTimeout(timer);
+    return fire();
+  };
+  return debounced;
+}
+
+export const Platform = {
+  isDesktop: true,
+  isMobile: false,
+  isDesktopApp: true,
+  isMobileApp: false,
+  isIosApp: false,
+  isAndroidApp: false,
+  isPhone: false,
+  isTablet: false,
+  isMacOS: false,
+  isWin: false,
+  isLinux: true,
+  isSafari: false,
+  resourcePathPrefix: "app://local/",
+};
+
+export const apiVersion = "1.13.1";
+
+export class Keymap {
+  static isModEvent(evt?: UserEvent | null): PaneType | boolean {
+    return !!evt && "ctrlKey" in evt && (evt.ctrlKey || evt.metaKey) ? "tab" : false;
+  }
+}
+
+export type UserEvent = MouseEvent | KeyboardEvent | TouchEvent | PointerEvent;
