@@ -120,7 +120,8 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
   if (response.status === 429 && governor) {
     governor.backOff(call.quota, retryAfterMs(response.headers, clock.now()) ?? 1000);
   }
-  return response;
+  // A proxy or error page may echo the key back; scrub it before anything reads the body.
+  return { ...response, text: hideSecret(response.text, call.secret) };
 }
 
 function utf8Length(text: string): number {
