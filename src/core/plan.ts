@@ -50,7 +50,9 @@ const GENERIC_WORDS = new Set(
    practice practices idea ideas question questions answer answers info information details
    overview summary summarize summarise describe list mean means meaning find look looking
    find say says said think thought recommend recommended recommendation should possible
-   there's whats now`
+   there's whats now much many often another like already quickly exactly correctly properly
+   automatically really actually simply easily usually whose yet give whole keep makes made one
+   someone anyone somebody without instead across inside within year years sort go goes`
     .split(/\s+/)
     .filter(Boolean),
 );

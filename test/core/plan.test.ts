@@ -19,6 +19,7 @@ describe("planQuestion", () => {
     const p = plan("What is the best way to compare the latest Obsidian sync options?");
     expect(p.required_terms).toEqual(["obsidian", "sync", "options"]);
     expect(p.terms).toContain("latest");
+    expect(plan("How many days does the tart keep in the fridge?").required_terms).toEqual(["days", "tart", "fridge"]);
   });
 
   it("does not treat 'in my notes' as part of the topic", () => {
@@ -28,7 +29,7 @@ describe("planQuestion", () => {
   });
 
   it("keeps 'notes' when notes are the topic", () => {
-    expect(plan("How do I keep my notes private?").required_terms).toEqual(["keep", "notes", "private"]);
+    expect(plan("How do I keep my notes private?").required_terms).toEqual(["notes", "private"]);
   });
 
   it("picks out #tags and quoted phrases", () => {
