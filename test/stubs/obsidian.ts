@@ -1326,11 +1326,12 @@ export function requestUrl(request: RequestUrlParam | string): RequestUrlRespons
     }
     return result;
   })();
-  return Object.assign(response, {
-    arrayBuffer: response.then((r) => r.arrayBuffer),
-    json: response.then((r) => r.json),
-    text: response.then((r) => r.text),
-  });
+  // Lazy, so a failed request is not also reported as three unhandled rejections.
+  return Object.defineProperties(response, {
+    arrayBuffer: { get: () => response.then((r) => r.arrayBuffer) },
+    json: { get: () => response.then((r) => r.json) },
+    text: { get: () => response.then((r) => r.text) },
+  }) as RequestUrlResponsePromise;
 }
 
 export function normalizePath(path: string): string {

@@ -1,0 +1,193 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { App, notices, openModals, Vault, type PluginManifest, type TFile } from "obsidian";
+import VaultResearchPlugin from "../../src/main";
+import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
+import { SETTINGS_VERSION } from "../../src/settings";
+import { FakeIndexedDb } from "./fake-indexeddb";
+
+const manifest: PluginManifest = {
+  id: "vault-research",
+  name: "Vault Research",
+  author: "test",
+  version: "0.0.0",
+  minAppVersion: "1.11.4",
+  description: "",
+};
+
+const NOTES: Record<string, string> = {
+  "Gardening/Tomatoes.md": "# Tomatoes\n\nWater tomatoes deeply twice a week.\n",
+  "Gardening/Compost.md": "# Compost\n\nTurn the compost heap every fortnight.\n",
+  "Travel/Lisbon.md": "---\ntags: [travel]\n---\n# Lisbon\n\nTake tram 28 early in the morning.\n",
+  "Research/Traces/run-1.md": "# Trace\n\nTomatoes were mentioned in a research run.\n",
+};
+
+let idb: FakeIndexedDb;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  idb = new FakeIndexedDb();
+  vi.stubGlobal("indexedDB", idb.asFactory());
+  notices.length = 0;
+  openModals.length = 0;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** Moves fake time on by `ms`, then lets chains of zero-delay timers (yields, IndexedDB) run out. */
+async function wait(ms = 0): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  // A zero-delay timer set inside a timer callback is due a tick later under fake timers.
+  for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(1);
+}
+
+async function startPlugin(options: { files?: Record<string, string>; data?: unknown; vault?: Vault; ready?: boolean } = {}) {
+  const vault = options.vault ?? new Vault("Garden");
+  if (!options.vault) for (const [path, text] of Object.entries(options.files ?? NOTES)) vault.seed(path, text, 1_700_000_000_000);
+  const app = new App({ vault, appId: "garden-app" });
+  const plugin = new VaultResearchPlugin(app, manifest);
+  plugin.storedData = options.data ?? null;
+  plugin.load();
+  await wait();
+  if (options.ready ?? true) {
+    app.workspace.triggerLayoutReady();
+    await wait();
+  }
+  const statusText = () => app.statusBarEl?.querySelector(".vault-research-status")?.textContent ?? "";
+  const search = async (q: string) => (await plugin.index.search(q, new ObsidianNoteStore(vault))).map((r) => r.path);
+  return { app, vault, plugin, statusText, search };
+}
+
+describe("the plugin", () => {
+  it("waits for the layout before indexing, then indexes every note outside the trace folder", async () => {
+    const read = vi.spyOn(Vault.prototype, "cachedRead");
+    const { app, plugin, statusText, search } = await startPlugin({ ready: false });
+    expect(read).not.toHaveBeenCalled();
+    expect(statusText()).toBe("Index not built yet");
+
+    app.workspace.triggerLayoutReady();
+    await wait();
+    expect(plugin.index.status().notes).toBe(3);
+    expect(statusText()).toBe("3 notes indexed");
+    expect(await search("tomatoes")).toEqual(["Gardening/Tomatoes.md"]);
+  });
+
+  it("brings created, modified, renamed and deleted notes into the index after a quiet moment", async () => {
+    const { vault, search } = await startPlugin();
+    await vault.create("Gardening/Zucchini.md", "# Zucchini\n\nZucchini glut recipes.");
+    const lisbon = vault.getFileByPath("Travel/Lisbon.md") as TFile;
+    await vault.modify(lisbon, "# Lisbon\n\nThe funicular to Bairro Alto.");
+    expect(await search("zucchini")).toEqual([]); // not yet: edits are batched
+    await wait(1500);
+    expect(await search("zucchini")).toEqual(["Gardening/Zucchini.md"]);
+    expect(await search("funicular")).toEqual(["Travel/Lisbon.md"]);
+    expect(await search("tram")).toEqual([]);
+
+    await vault.rename(vault.getFileByPath("Gardening/Compost.md")!, "Gardening/Compost heap.md");
+    await vault.delete(vault.getFileByPath("Gardening/Tomatoes.md")!);
+    await wait(1500);
+    expect(await search("compost")).toEqual(["Gardening/Compost heap.md"]);
+    expect(await search("tomatoes")).toEqual([]);
+  });
+
+  it("follows a folder rename to every note inside it", async () => {
+    const { vault, plugin } = await startPlugin();
+    await vault.rename(vault.getFolderByPath("Gardening")!, "Garden");
+    await wait(1500);
+    expect(plugin.index.paths().sort()).toEqual(["Garden/Compost.md", "Garden/Tomatoes.md", "Travel/Lisbon.md"]);
+  });
+
+  it("ignores files that are not notes, and notes written into the trace folder", async () => {
+    const { vault, plugin } = await startPlugin();
+    await vault.create("Gardening/photo.png", "png");
+    await vault.create("Research/Traces/run-2.md", "# Another trace");
+    await wait(1500);
+    expect(plugin.index.status().notes).toBe(3);
+  });
+
+  it("uses defaults and says so when settings are broken, without overwriting the stored file", async () => {
+    const stored = { version: 1, index: { stemming: "yes please", excludedFolders: ["Travel"] } };
+    const { plugin } = await startPlugin({ data: stored });
+    expect(plugin.settings.index.stemming).toBe(true);
+    expect(plugin.settings.index.excludedFolders).toEqual(["Travel"]);
+    expect(notices.map((n) => n.message).join("\n")).toMatch(/index\.stemming/);
+    expect(plugin.storedData).toEqual(stored);
+    expect(plugin.index.paths()).not.toContain("Travel/Lisbon.md");
+  });
+
+  it("stores settings from before versioning under the current version", async () => {
+    const { plugin } = await startPlugin({ data: { index: { excludedFolders: ["Archive"] } } });
+    expect(notices).toHaveLength(0);
+    expect(plugin.storedData).toMatchObject({ version: SETTINGS_VERSION, index: { excludedFolders: ["Archive"] } });
+  });
+
+  it("shows notes that could not be read in the status bar and lists them on click", async () => {
+    const real = Vault.prototype.cachedRead;
+    vi.spyOn(Vault.prototype, "cachedRead").mockImplementation(function (this: Vault, file: TFile) {
+      if (file.path === "Travel/Lisbon.md") return Promise.reject(new Error("EACCES: permission denied"));
+      return real.call(this, file);
+    });
+    const { app, statusText } = await startPlugin();
+    expect(statusText()).toBe("2 notes indexed · 1 problem");
+    (app.statusBarEl!.querySelector(".vault-research-status") as HTMLElement).click();
+    expect(openModals).toHaveLength(1);
+    const text = openModals[0].contentEl.textContent ?? "";
+    expect(text).toContain("Travel/Lisbon.md");
+    expect(text).toContain("permission denied");
+  });
+
+  it("offers search and rebuild commands without default hotkeys", async () => {
+    const { app } = await startPlugin();
+    const commands = [...app.commands.values()];
+    expect(commands.map((c) => [c.id, c.name])).toEqual([
+      ["vault-research:search-vault", "Search vault"],
+      ["vault-research:rebuild-index", "Rebuild index"],
+    ]);
+    expect(commands.every((c) => c.hotkeys === undefined)).toBe(true);
+    app.commands.get("vault-research:search-vault")!.callback!();
+    expect(openModals[0].modalEl.classList.contains("vault-research-search")).toBe(true);
+  });
+
+  it("rebuilds on command and reports how many notes it read", async () => {
+    const { app, vault } = await startPlugin();
+    const read = vi.spyOn(vault, "cachedRead");
+    app.commands.get("vault-research:rebuild-index")!.callback!();
+    await wait();
+    expect(read).toHaveBeenCalledTimes(3);
+    expect(notices.at(-1)?.message).toMatch(/^Index rebuilt: 3 notes in/);
+  });
+
+  it("saves the index to the vault's cache and starts the next session from it", async () => {
+    const first = await startPlugin();
+    await wait(10_000);
+    expect(idb.databases.has("vault-research-cache/garden-app")).toBe(true);
+    first.plugin.unload();
+
+    const read = vi.spyOn(first.vault, "cachedRead");
+    const second = await startPlugin({ vault: first.vault });
+    expect(read).not.toHaveBeenCalled();
+    expect(await second.search("lisbon")).toEqual(["Travel/Lisbon.md"]);
+  });
+
+  it("saves pending changes when unloaded and leaves no listeners, timers or status item behind", async () => {
+    const { app, vault, plugin } = await startPlugin();
+    await vault.create("New.md", "# New note about kites");
+    await wait(1500); // applied, not yet saved (the save waits 10 s)
+    const vaultListeners = vault.listenerCount();
+    expect(vaultListeners).toBeGreaterThan(0);
+
+    plugin.unload();
+    await wait();
+    expect(vault.listenerCount()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(app.statusBarEl?.children.length).toBe(0);
+    expect(app.commands.size).toBe(0);
+
+    const next = await startPlugin({ vault, ready: true });
+    expect(await next.search("kites")).toEqual(["New.md"]);
+  });
+});
