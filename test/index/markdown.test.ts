@@ -10,6 +10,7 @@ import { parseNote } from "../../src/index/markdown";
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const fixtures = join(repoRoot, "test/fixtures/markdown");
 const corpora = join(repoRoot, "../shared/corpora");
+const sampleVault = join(repoRoot, "examples/vault");
 
 describe("parseNote: frontmatter", () => {
   it("reads title, aliases, tags and source from the properties", () => {
@@ -263,6 +264,32 @@ describe("parseNote: golden files", () => {
       expect(note).toEqual(JSON.parse(readFileSync(goldenPath, "utf8")));
     });
   }
+});
+
+describe("the sample vault", () => {
+  const notes = listMarkdown(sampleVault).map((file) => parseNote(relative(sampleVault, file), readFileSync(file, "utf8")));
+  const names = new Set(notes.map((n) => n.path.replace(/^.*\//, "").replace(/\.md$/, "")));
+
+  it("parses every note without problems, and every wikilink points at a note that exists", () => {
+    expect(notes.length).toBeGreaterThanOrEqual(28);
+    for (const note of notes) {
+      expect(note.problems, note.path).toEqual([]);
+      for (const link of note.links) expect(names.has(link), `${note.path} links to missing "${link}"`).toBe(true);
+    }
+  });
+
+  it("has the Automerge getting-started reading note the web demo deduplicates against", () => {
+    const withSource = notes.filter((n) => n.sourceUrls.includes("https://automerge.org/docs/hello/"));
+    expect(withSource.map((n) => n.path)).toEqual(["Reading/Automerge - Hello (getting started).md"]);
+  });
+
+  it("is the vault the eval sets point into", () => {
+    const paths = new Set(notes.map((n) => n.path));
+    for (const file of ["evals/search/sample-vault.json", "evals/judge/sample-vault.json"]) {
+      const cases = JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as { relevant?: string[] }[];
+      for (const c of cases) for (const p of c.relevant ?? []) expect(paths.has(p), `${file}: ${p}`).toBe(true);
+    }
+  });
 });
 
 function listMarkdown(dir: string): string[] {
