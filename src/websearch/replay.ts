@@ -23,7 +23,8 @@ export const replayFileSchema = z.union([recordedExchangeSchema, z.array(recorde
 
 /** Reads a replay file's JSON; problems name the exchange and field that were wrong. */
 export function parseReplayFile(raw: unknown): { ok: true; exchanges: RecordedExchange[] } | { ok: false; message: string } {
-  const parsed = replayFileSchema.safeParse(raw);
+  // Parsed by shape rather than through the union, so a problem names the field, not "invalid input".
+  const parsed = Array.isArray(raw) ? z.array(recordedExchangeSchema).safeParse(raw) : recordedExchangeSchema.safeParse(raw);
   if (parsed.success) return { ok: true, exchanges: Array.isArray(parsed.data) ? parsed.data : [parsed.data] };
   const issue = parsed.error.issues[0];
   return { ok: false, message: `${issue.path.join(".") || "(top level)"}: ${issue.message}` };

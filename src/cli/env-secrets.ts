@@ -1,0 +1,18 @@
+// The CLI's Secrets: API keys from environment variables, read when a provider asks, never stored.
+import type { SecretName, Secrets } from "../ports";
+
+export const secretEnvNames: Record<SecretName, string> = {
+  brave: "BRAVE_SEARCH_API_KEY",
+  exa: "EXA_API_KEY",
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+};
+
+export function envSecrets(env: Record<string, string | undefined>): Secrets {
+  return {
+    async get(name: SecretName): Promise<string | null> {
+      const value = env[secretEnvNames[name]]?.trim();
+      return value ? value : null;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// `--replay DIR`: every `*.json` file in DIR holds one recorded exchange or an array of them; the
+// replay Http answers from them in file-name order. `VAULT_RESEARCH_REPLAY_LOG=FILE` appends one
+// JSON line per request (secrets masked) — how tests prove what would have left the machine.
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Http } from "../ports";
+import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../websearch/replay";
+
+export class ReplayDirectoryError extends Error {
+  constructor(
+    readonly kind: "missing" | "empty" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ReplayDirectoryError";
+  }
+}
+
+export function loadReplayDirectory(dir: string): RecordedExchange[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ReplayDirectoryError("missing", `Replay folder ${dir} does not exist.`);
+  }
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  if (files.length === 0) throw new ReplayDirectoryError("empty", `Replay folder ${dir} holds no .json files.`);
+  const exchanges: RecordedExchange[] = [];
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+    } catch (error) {
+      throw new ReplayDirectoryError("invalid", `Replay file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    const parsed = parseReplayFile(raw);
+    if (!parsed.ok) throw new ReplayDirectoryError("invalid", `Replay file ${file} is not a recorded exchange: ${parsed.message}.`);
+    exchanges.push(...parsed.exchanges);
+  }
+  return exchanges;
+}
+
+/** Appends each request as one JSON line; synchronous so lines keep the order requests were made. */
+export function replayLogWriter(file: string): (entry: ReplayLogEntry) => void {
+  return (entry) => appendFileSync(file, `${JSON.stringify(entry)}\n`, "utf8");
+}
+
+/** The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. */
+export function replayHttpFromDirectory(dir: string, env: Record<string, string | undefined>): Http {
+  const exchanges = loadReplayDirectory(dir);
+  const logFile = env.VAULT_RESEARCH_REPLAY_LOG;
+  return createReplayHttp(exchanges, {
+    sourceName: dir,
+    ...(logFile ? { onRequest: replayLogWriter(logFile) } : {}),
+  });
+}

@@ -1,0 +1,138 @@
+// `vault-research websearch "<q>" --external-provider NAME…`: asks the web search providers
+// directly and prints their normalised results — for debugging a provider, a key or a replay
+// folder without a vault. Every row is labelled as outside the vault.
+import path from "node:path";
+import { systemClock, type Http } from "../ports";
+import type { Freshness, ProviderName, Settings } from "../settings";
+import { providerLabel } from "../websearch/registry";
+import { searchProviders, type MergedResult, type MultiSearchResult } from "../websearch/search-providers";
+import { envSecrets } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+
+export interface WebsearchOptions {
+  query: string;
+  providers: ProviderName[];
+  freshness: Freshness;
+  count: number;
+  /** Answer from recorded exchanges instead of the network (also `VAULT_RESEARCH_REPLAY`). */
+  replayDir?: string;
+  settings: Settings;
+  json: boolean;
+}
+
+export interface WebsearchIo {
+  out(s: string): void;
+  err(s: string): void;
+  env: Record<string, string | undefined>;
+  /** Stand-in for the network (tests); replay still wins when a folder is given. */
+  http?: Http;
+}
+
+/** `Outside vault · Brave · ephemeral`: the label every outside row carries, everywhere. */
+export function outsideVaultLabel(provider: ProviderName): string {
+  return `Outside vault · ${providerLabel(provider)} · ephemeral`;
+}
+
+/** Exit code: 0 when at least one provider answered (even with nothing), 1 when all failed, 2 for usage errors. */
+export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo): Promise<number> {
+  if (opts.query.trim() === "") {
+    io.err("vault-research websearch: the query is empty.\n");
+    return 2;
+  }
+  if (opts.providers.length === 0) {
+    io.err("vault-research websearch: name at least one provider with --external-provider (brave, brave-web, exa).\n");
+    return 2;
+  }
+
+  const replayDir = opts.replayDir ?? io.env.VAULT_RESEARCH_REPLAY;
+  let http: Http;
+  try {
+    http = replayDir ? replayHttpFromDirectory(path.resolve(replayDir), io.env) : (io.http ?? createFetchHttp());
+  } catch (error) {
+    if (error instanceof ReplayDirectoryError) {
+      io.err(`vault-research websearch: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  // Recordings need no key; the providers still insist on one, so replay lends a placeholder.
+  const env = envSecrets(io.env);
+  const secrets = replayDir ? { get: async (name: Parameters<typeof env.get>[0]) => (await env.get(name)) ?? "replay-no-key" } : env;
+
+  const outcome = await searchProviders(
+    opts.providers,
+    { query: opts.query, count: opts.count, freshness: opts.freshness },
+    { http, secrets, clock: systemClock, settings: opts.settings },
+  );
+
+  if (opts.json) io.out(`${JSON.stringify(toJson(opts.query, replayDir, outcome), null, 2)}\n`);
+  else io.out(toText(replayDir, outcome));
+  return outcome.responses.length > 0 ? 0 : 1;
+}
+
+function toJson(query: string, replayDir: string | undefined, outcome: MultiSearchResult) {
+  return {
+    query,
+    replay: replayDir ? { dir: replayDir, note: "recorded responses, not a live search" } : null,
+    results: outcome.results.map((r) => ({
+      label: outsideVaultLabel(r.provider),
+      origin: "outside_vault",
+      store: "ephemeral",
+      ...r,
+    })),
+    responses: outcome.responses.map((r) => ({
+      provider: r.provider,
+      endpoint: r.endpoint,
+      ...(r.requestId ? { requestId: r.requestId } : {}),
+      query: r.query,
+      count: r.results.length,
+      cached: r.cached === true,
+      warnings: r.warnings,
+    })),
+    errors: outcome.errors.map((e) => e.error.toJSON()),
+  };
+}
+
+/** Web text is untrusted: no terminal control sequences get through. */
+function printable(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+}
+
+function oneLine(text: string, max: number): string {
+  const line = printable(text).replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function counter(results: MergedResult[]): string {
+  const byProvider = new Map<ProviderName, number>();
+  for (const r of results) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + 1);
+  const rows = `${results.length} row${results.length === 1 ? "" : "s"}`;
+  if (byProvider.size === 0) return `Outside vault: ${rows}`;
+  if (byProvider.size === 1) return `Outside vault: ${rows} from ${providerLabel([...byProvider.keys()][0])}`;
+  return `Outside vault: ${rows} (${[...byProvider].map(([p, n]) => `${n} from ${providerLabel(p)}`).join(", ")})`;
+}
+
+function toText(replayDir: string | undefined, outcome: MultiSearchResult): string {
+  const lines: string[] = [];
+  if (replayDir) lines.push(`Replay: these answers are recorded responses from ${replayDir}, not a live search.`, "");
+  lines.push(counter(outcome.results), "");
+  for (const r of outcome.results) {
+    const tags = [outsideVaultLabel(r.provider)];
+    if (r.alsoFoundBy.length > 0) tags.push(`also found by ${r.alsoFoundBy.map(providerLabel).join(", ")}`);
+    if (r.publishedAt) tags.push(r.publishedAt.slice(0, 10));
+    lines.push(`${r.rank}. ${oneLine(r.title, 120)}`, `   ${printable(r.url)}`, `   ${tags.join(" · ")}`);
+    const excerpt = r.snippet ?? r.highlights[0] ?? r.text;
+    if (excerpt) lines.push(`   ${oneLine(excerpt, 240)}`);
+    lines.push("");
+  }
+  const warnings = outcome.responses.flatMap((r) => r.warnings.map((w) => `  ${providerLabel(r.provider)}: ${oneLine(w, 300)}`));
+  const cached = outcome.responses.filter((r) => r.cached).map((r) => providerLabel(r.provider));
+  if (cached.length > 0) warnings.push(`  ${cached.join(", ")}: answered from this session's cache`);
+  if (warnings.length > 0) lines.push("Warnings:", ...warnings, "");
+  if (outcome.errors.length > 0) {
+    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerLabel(e.provider)} (${e.error.kind}): ${oneLine(e.error.message, 300)}`), "");
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
