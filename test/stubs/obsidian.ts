@@ -23,7 +23,8 @@ export interface DomElementInfo {
 
 function applyInfo(el: HTMLElement, o: DomElementInfo | string | undefined): void {
   if (o === undefined) return;
-  const info: DomElementInfo = typeof o === "string" ? { text: o } : o;
+  // A bare string is a class name, as in the app: `createDiv("nav-header")`.
+  const info: DomElementInfo = typeof o === "string" ? { cls: o } : o;
   if (info.cls !== undefined) {
     const classes = Array.isArray(info.cls) ? info.cls : info.cls.split(" ");
     el.classList.add(...classes.filter((c) => c.length > 0));
