@@ -16,7 +16,10 @@ export function withDeadline<T>(
 ): Promise<T> {
   const { signal, onLate } = options;
   if (signal?.aborted) {
-    work.then(onLate, onLate);
+    work.then(
+      () => onLate?.(),
+      () => onLate?.(),
+    );
     return Promise.reject(new DeadlineMissed("aborted"));
   }
   return new Promise<T>((resolve, reject) => {

@@ -216,3 +216,20 @@ describe("fetch Http", () => {
     expect((error as HttpFailure).message).toContain("ECONNREFUSED");
   });
 });
+
+describe("websearch text output (golden)", () => {
+  // Regenerate with UPDATE_GOLDEN=1 after an intended change, then read the diff.
+  it("matches fixtures/websearch/golden/websearch-brave-demo.txt", async () => {
+    const golden = path.join(repoRoot, "fixtures/websearch/golden/websearch-brave-demo.txt");
+    const io = capture();
+    const cwd = process.cwd();
+    process.chdir(repoRoot);
+    try {
+      await websearchCommand(options({ providers: ["brave", "brave-web"], replayDir: "fixtures/replay/brave-demo" }), io);
+    } finally {
+      process.chdir(cwd);
+    }
+    if (process.env.UPDATE_GOLDEN) writeFileSync(golden, io.stdout);
+    expect(io.stdout).toBe(readFileSync(golden, "utf8"));
+  });
+});
