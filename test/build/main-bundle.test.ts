@@ -1,0 +1,167 @@
+// The plugin as Obsidian will load it: one CommonJS file that may require `obsidian` and nothing
+// else (anything more fails on mobile), which loads, registers its commands and settings tab,
+// and on unload leaves no timer running and no event handler attached.
+import { build } from "esbuild";
+import path from "node:path";
+import vm from "node:vm";
+import { Window } from "happy-dom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeIndexedDb } from "../plugin/fake-indexeddb";
+
+const root = path.resolve(__dirname, "../..");
+
+/** Same options as the plugin build in esbuild.config.mjs, kept in memory. */
+async function bundle(entry: string, external: string[]): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(root, entry)],
+    bundle: true,
+    format: "cjs",
+    platform: "browser",
+    target: "es2022",
+    treeShaking: true,
+    external,
+    write: false,
+    outfile: "out.js",
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Module names the bundle asks `require` for. */
+function requiredModules(code: string): string[] {
+  return [...new Set([...code.matchAll(/\brequire\s*\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((m) => m[2]))];
+}
+
+/** Timers of the sandbox, so the test can see what is still pending after unload. */
+function trackedTimers() {
+  const live = new Set<ReturnType<typeof setTimeout>>();
+  return {
+    live,
+    setTimeout: (fn: () => void, ms?: number, ...args: unknown[]) => {
+      const handle = setTimeout(() => {
+        live.delete(handle);
+        fn(...(args as []));
+      }, ms);
+      live.add(handle);
+      return handle;
+    },
+    clearTimeout: (handle: ReturnType<typeof setTimeout> | undefined) => {
+      if (handle === undefined) return;
+      live.delete(handle);
+      clearTimeout(handle);
+    },
+    setInterval: (fn: () => void, ms?: number) => {
+      const handle = setInterval(fn, ms);
+      live.add(handle);
+      return handle;
+    },
+    clearInterval: (handle: ReturnType<typeof setInterval> | undefined) => {
+      if (handle === undefined) return;
+      live.delete(handle);
+      clearInterval(handle);
+    },
+  };
+}
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("built plugin bundle", () => {
+  let code = "";
+  let stubCode = "";
+  const win = new Window();
+
+  beforeAll(async () => {
+    code = await bundle("src/main.ts", ["obsidian", "electron", "@codemirror/*", "@lezer/*"]);
+    stubCode = await bundle("test/stubs/obsidian.ts", []);
+  });
+  afterAll(async () => {
+    await win.happyDOM.close();
+  });
+
+  it("requires nothing but obsidian", () => {
+    expect(requiredModules(code)).toEqual(["obsidian"]);
+    expect(code).not.toMatch(/\brequire\s*\(\s*[^"'`\s)]/); // no computed require(name)
+  });
+
+  it("loads in a sandbox with only a stand-in obsidian, and unloads without leaving anything behind", async () => {
+    const timers = trackedTimers();
+    const warnings: string[] = [];
+    const sandbox: Record<string, unknown> = {
+      console: { ...console, warn: (...a: unknown[]) => void warnings.push(a.map(String).join(" ")), info: () => {}, debug: () => {} },
+      ...timers,
+      queueMicrotask,
+      structuredClone,
+      TextEncoder,
+      TextDecoder,
+      URL,
+      AbortController,
+      DOMException,
+      Intl,
+      indexedDB: new FakeIndexedDb().asFactory(),
+      document: win.document,
+      Node: win.Node,
+      Element: win.Element,
+      HTMLElement: win.HTMLElement,
+      KeyboardEvent: win.KeyboardEvent,
+      MouseEvent: win.MouseEvent,
+      Event: win.Event,
+    };
+    sandbox.window = sandbox;
+    vm.createContext(sandbox);
+    const load = (source: string, requireFn: (name: string) => unknown) => {
+      const module = { exports: {} as Record<string, unknown> };
+      const wrapper = vm.runInContext(`(function (module, exports, require) {\n${source}\n})`, sandbox) as (
+        m: typeof module,
+        e: typeof module.exports,
+        r: typeof requireFn,
+      ) => void;
+      wrapper(module, module.exports, requireFn);
+      return module.exports;
+    };
+    const obsidian = load(stubCode, (name) => {
+      throw new Error(`the stand-in must not require ${name}`);
+    }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const asked: string[] = [];
+    const pluginModule = load(code, (name) => {
+      asked.push(name);
+      if (name === "obsidian") return obsidian;
+      throw new Error(`Cannot find module '${name}'`);
+    });
+
+    const vault = new obsidian.Vault("Sandbox vault");
+    vault.seed("Welcome.md", "# Welcome\n\nThis vault talks about kites.");
+    vault.seed("Folder/Second.md", "# Second\n\nAnd about boats.");
+    const app = new obsidian.App({ vault, appId: "sandbox" });
+    const PluginClass = pluginModule.default as new (app: unknown, manifest: unknown) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const plugin = new PluginClass(app, { id: "vault-research", name: "Vault Research", version: "0.1.0", minAppVersion: "1.11.4", author: "", description: "" });
+
+    plugin.load();
+    await until(() => app.commands.size > 0, "onload");
+    expect([...app.commands.keys()]).toEqual(["vault-research:search-vault", "vault-research:rebuild-index"]);
+    expect(app.settingTabs).toHaveLength(1);
+    expect(new Set(asked)).toEqual(new Set(["obsidian"]));
+
+    app.workspace.triggerLayoutReady();
+    await until(() => plugin.index.status().state === "ready", "the first index build");
+    expect(plugin.index.status().notes).toBe(2);
+    await vault.create("Third.md", "# Third");
+    expect(vault.listenerCount()).toBeGreaterThan(0);
+    expect(timers.live.size).toBeGreaterThan(0); // the pending update, at least
+
+    plugin.unload();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(timers.live.size).toBe(0);
+    expect(vault.listenerCount()).toBe(0);
+    expect(app.workspace.listenerCount()).toBe(0);
+    expect(app.commands.size).toBe(0);
+    expect(app.settingTabs).toHaveLength(0);
+    expect(app.statusBarEl.children.length).toBe(0);
+    expect(warnings).toEqual([]);
+  });
+});
