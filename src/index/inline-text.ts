@@ -22,6 +22,7 @@ const BACKTICK = 96;
 export function inlineToText(line: string, sink: InlineSink): string {
   if (!MARKUP.test(line)) return line;
   const n = line.length;
+  const next = new NextOf(line);
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
   let i = 0;
@@ -30,8 +31,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
     switch (c) {
       case BACKSLASH: {
         // `\*` is a literal star: drop the backslash, copy the character untouched.
-        const next = line.charCodeAt(i + 1);
-        if (i + 1 < n && isAsciiPunctuation(next)) {
+        if (i + 1 < n && isAsciiPunctuation(line.charCodeAt(i + 1))) {
           out += line.slice(copyFrom, i);
           copyFrom = i + 1;
           i += 2;
@@ -53,10 +53,9 @@ export function inlineToText(line: string, sink: InlineSink): string {
         continue;
       }
       case 33 /* ! */: {
-        const next = line.charCodeAt(i + 1);
-        if (next === 91 /* [ */) {
+        if (line.charCodeAt(i + 1) === 91 /* [ */) {
           // `![[embed]]` and `![alt](src)` read as their link text; the `!` goes.
-          const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1) : markdownLinkEnd(line, i + 1);
+          const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1, next) : markdownLinkEnd(line, i + 1, next);
           if (end > 0) {
             out += line.slice(copyFrom, i);
             copyFrom = i + 1;
@@ -68,7 +67,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
       }
       case 91 /* [ */: {
         if (line.charCodeAt(i + 1) === 91) {
-          const end = wikilinkEnd(line, i);
+          const end = wikilinkEnd(line, i, next);
           if (end > 0) {
             out += line.slice(copyFrom, i) + wikilinkText(line.slice(i + 2, end - 2), sink);
             copyFrom = i = end;
@@ -76,14 +75,14 @@ export function inlineToText(line: string, sink: InlineSink): string {
           }
         } else if (line.charCodeAt(i + 1) === 94 /* ^ */) {
           // Footnote reference `[^1]`: not words.
-          const close = line.indexOf("]", i + 2);
+          const close = next.at("]", i + 2);
           if (close > 0) {
             out += line.slice(copyFrom, i);
             copyFrom = i = close + 1;
             continue;
           }
         } else {
-          const end = markdownLinkEnd(line, i);
+          const end = markdownLinkEnd(line, i, next);
           if (end > 0) {
             const close = labelClose;
             const label = line.slice(i + 1, close);
@@ -96,9 +95,9 @@ export function inlineToText(line: string, sink: InlineSink): string {
         break;
       }
       case 60 /* < */: {
-        const next = line.charCodeAt(i + 1);
-        if (isAsciiLetter(next) || next === 47 /* / */ || next === 33 /* ! */) {
-          const close = line.indexOf(">", i + 2);
+        const after = line.charCodeAt(i + 1);
+        if (isAsciiLetter(after) || after === 47 /* / */ || after === 33 /* ! */) {
+          const close = next.at(">", i + 2);
           if (close > 0) {
             const inner = line.slice(i + 1, close);
             // `<https://…>` is an autolink: keep the address; anything else is a tag to strip.
@@ -204,12 +203,35 @@ function stripMd(name: string): string {
   return name.length > 3 && name.slice(-3).toLowerCase() === ".md" ? name.slice(0, -3) : name;
 }
 
+/**
+ * Where the next occurrence of a closing marker is, remembered per marker so that a line full of
+ * unclosed `[[`, `[` or `<` costs one scan, not one scan per opener (which would be quadratic).
+ */
+class NextOf {
+  private readonly found = new Map<string, number>();
+  constructor(private readonly line: string) {}
+
+  /** Index of the first `needle` at or after `from`, or -1. */
+  at(needle: string, from: number): number {
+    const known = this.found.get(needle);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = this.line.indexOf(needle, from);
+    this.found.set(needle, at);
+    return at;
+  }
+}
+
+// Link labels and targets longer than this are prose in brackets, not links; the bound keeps a
+// line of many `[` linear.
+const MAX_LABEL = 1000;
+const MAX_TARGET = 2000;
+
 /** End (exclusive) of `[[…]]` starting at `start`, or -1 when it is not closed on this line. */
-function wikilinkEnd(line: string, start: number): number {
-  const close = line.indexOf("]]", start + 2);
+function wikilinkEnd(line: string, start: number, next: NextOf): number {
+  const close = next.at("]]", start + 2);
   if (close < 0) return -1;
   // `[[a]] and [[b` must not swallow the first link into a bogus second one.
-  const reopen = line.indexOf("[[", start + 2);
+  const reopen = next.at("[[", start + 2);
   if (reopen >= 0 && reopen < close) return -1;
   return close + 2;
 }
@@ -218,10 +240,11 @@ function wikilinkEnd(line: string, start: number): number {
 let labelClose = -1;
 
 /** End (exclusive) of `[label](target)` starting at `start`, or -1. Parentheses in URLs nest. */
-function markdownLinkEnd(line: string, start: number): number {
+function markdownLinkEnd(line: string, start: number, next: NextOf): number {
+  if (next.at("](", start + 1) < 0) return -1;
   let depth = 0;
   let i = start + 1;
-  const n = line.length;
+  let n = Math.min(line.length, start + MAX_LABEL);
   // The label: stop at the `]` that closes it (nested brackets allowed, e.g. `[a [b]](c)`).
   for (; i < n; i++) {
     const c = line.charCodeAt(i);
@@ -235,6 +258,7 @@ function markdownLinkEnd(line: string, start: number): number {
   if (i >= n || line.charCodeAt(i + 1) !== 40 /* ( */) return -1;
   labelClose = i;
   depth = 0;
+  n = Math.min(line.length, i + MAX_TARGET);
   for (i += 2; i < n; i++) {
     const c = line.charCodeAt(i);
     if (c === 40) depth++;

@@ -233,6 +233,17 @@ describe("parseNote: inline markup becomes plain words", () => {
   });
 });
 
+describe("parseNote: hostile input", () => {
+  it("stays linear on long lines full of unclosed brackets, wikilinks and tags", () => {
+    // Each of these took tens of seconds while closing markers were searched once per opener.
+    const lines = ["[a ".repeat(20_000) + "](x)", "[[a ".repeat(20_000), "<a ".repeat(20_000), "[^".repeat(20_000)];
+    const started = performance.now();
+    const note = parseNote("hostile.md", lines.join("\n"));
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(note.sections).toHaveLength(1);
+  });
+});
+
 describe("parseNote: title", () => {
   it("prefers the frontmatter title, then the first H1, then the file name", () => {
     expect(parseNote("x.md", "---\ntitle: From props\n---\n# From heading\n").title).toBe("From props");
