@@ -60,8 +60,8 @@ export class IndexedDbCache implements IndexCache {
           result = request.result;
         };
         tx.oncomplete = () => resolve(result);
-        tx.onerror = () => reject(tx.error ?? request.error);
-        tx.onabort = () => reject(tx.error ?? new Error("transaction aborted"));
+        tx.onerror = () => reject(asError(tx.error ?? request.error, "transaction failed"));
+        tx.onabort = () => reject(asError(tx.error, "transaction aborted"));
       });
     } catch (error) {
       warn(`could not ${what}`, error);
@@ -103,6 +103,10 @@ export class IndexedDbCache implements IndexCache {
     });
     return this.db;
   }
+}
+
+function asError(error: unknown, fallback: string): Error {
+  return error instanceof Error ? error : new Error(fallback);
 }
 
 function warn(what: string, error: unknown): void {

@@ -45,7 +45,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       .setDesc("Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.")
       .addText((text) =>
         text
-          .setPlaceholder("Archive, Templates")
+          .setPlaceholder("Archive")
           .setValue(settings.index.excludedFolders.join(", "))
           .onChange(async (value) => {
             settings.index.excludedFolders = parseFolderList(value);

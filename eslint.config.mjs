@@ -1,0 +1,40 @@
+// Lint: Obsidian's own plugin guidelines (eslint-plugin-obsidianmd's recommended set, which
+// already includes ESLint's and typescript-eslint's type-checked recommendations).
+import { defineConfig, globalIgnores } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+
+export default defineConfig([
+  globalIgnores(["node_modules/", "dist/", "main.js", "coverage/", "test-artifacts/"]),
+  ...obsidianmd.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      "obsidianmd/ui/sentence-case": [
+        "warn",
+        { brands: ["Vault Research", "Obsidian", "Brave", "Exa", "Ollama", "LM Studio", "OpenAI", "Anthropic", "English"] },
+      ],
+    },
+  },
+  {
+    // These layers run in Node (the CLI) as well as in Obsidian, where there is no `window`;
+    // the layer test keeps `obsidian` and `node:*` out of them.
+    files: ["src/core/**", "src/index/**", "src/websearch/**", "src/llm/**", "src/ports.ts", "src/settings.ts"],
+    rules: { "obsidianmd/prefer-window-timers": "off" },
+  },
+  {
+    // The CLI is a Node program: Node modules, globals and timers are its platform. (TypeScript
+    // already checks that every name exists, which is all no-undef would add.)
+    files: ["src/cli/**", "bench/**"],
+    rules: {
+      "obsidianmd/no-nodejs-modules": "off",
+      "obsidianmd/prefer-window-timers": "off",
+      "obsidianmd/no-global-this": "off",
+      "no-undef": "off",
+    },
+  },
+]);
