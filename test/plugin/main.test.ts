@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App, notices, openModals, Vault, type PluginManifest, type TFile } from "obsidian";
+import type { App as ObsidianApp } from "obsidian";
+// The same module the "obsidian" alias resolves to, imported by path for its stand-in-only helpers.
+import { App, notices, openModals, Vault, type Plugin as StandInPlugin, type PluginManifest, type TFile } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { SETTINGS_VERSION } from "../../src/settings";
@@ -49,8 +51,9 @@ async function startPlugin(options: { files?: Record<string, string>; data?: unk
   const vault = options.vault ?? new Vault("Garden");
   if (!options.vault) for (const [path, text] of Object.entries(options.files ?? NOTES)) vault.seed(path, text, 1_700_000_000_000);
   const app = new App({ vault, appId: "garden-app" });
-  const plugin = new VaultResearchPlugin(app, manifest);
-  plugin.storedData = options.data ?? null;
+  const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
+  const data = plugin as unknown as StandInPlugin;
+  data.storedData = options.data ?? null;
   plugin.load();
   await wait();
   if (options.ready ?? true) {
@@ -58,8 +61,9 @@ async function startPlugin(options: { files?: Record<string, string>; data?: unk
     await wait();
   }
   const statusText = () => app.statusBarEl?.querySelector(".vault-research-status")?.textContent ?? "";
-  const search = async (q: string) => (await plugin.index.search(q, new ObsidianNoteStore(vault))).map((r) => r.path);
-  return { app, vault, plugin, statusText, search };
+  const store = new ObsidianNoteStore(vault as unknown as ObsidianApp["vault"]);
+  const search = async (q: string) => (await plugin.index.search(q, store)).map((r) => r.path);
+  return { app, vault, plugin, data, statusText, search };
 }
 
 describe("the plugin", () => {
@@ -111,18 +115,18 @@ describe("the plugin", () => {
 
   it("uses defaults and says so when settings are broken, without overwriting the stored file", async () => {
     const stored = { version: 1, index: { stemming: "yes please", excludedFolders: ["Travel"] } };
-    const { plugin } = await startPlugin({ data: stored });
+    const { plugin, data } = await startPlugin({ data: stored });
     expect(plugin.settings.index.stemming).toBe(true);
     expect(plugin.settings.index.excludedFolders).toEqual(["Travel"]);
     expect(notices.map((n) => n.message).join("\n")).toMatch(/index\.stemming/);
-    expect(plugin.storedData).toEqual(stored);
+    expect(data.storedData).toEqual(stored);
     expect(plugin.index.paths()).not.toContain("Travel/Lisbon.md");
   });
 
   it("stores settings from before versioning under the current version", async () => {
-    const { plugin } = await startPlugin({ data: { index: { excludedFolders: ["Archive"] } } });
+    const { data } = await startPlugin({ data: { index: { excludedFolders: ["Archive"] } } });
     expect(notices).toHaveLength(0);
-    expect(plugin.storedData).toMatchObject({ version: SETTINGS_VERSION, index: { excludedFolders: ["Archive"] } });
+    expect(data.storedData).toMatchObject({ version: SETTINGS_VERSION, index: { excludedFolders: ["Archive"] } });
   });
 
   it("shows notes that could not be read in the status bar and lists them on click", async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Vault } from "obsidian";
+import type { Vault as ObsidianVault } from "obsidian";
+import { Vault } from "../stubs/obsidian";
 import { NoteStoreError, ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 
 function vaultWith(files: Record<string, string>) {
   const vault = new Vault();
   let t = 1_700_000_000_000;
   for (const [path, text] of Object.entries(files)) vault.seed(path, text, t++);
-  return { vault, store: new ObsidianNoteStore(vault) };
+  return { vault, store: new ObsidianNoteStore(vault as unknown as ObsidianVault) };
 }
 
 describe("Obsidian note store", () => {

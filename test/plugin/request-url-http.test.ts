@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setRequestUrlHandler, type RequestUrlParam } from "obsidian";
+import { setRequestUrlHandler, type RequestUrlParam } from "../stubs/obsidian";
 import { HttpFailure } from "../../src/ports";
 import { RequestUrlHttp } from "../../src/plugin/request-url-http";
 

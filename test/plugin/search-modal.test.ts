@@ -1,10 +1,20 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { App, openModals, Vault } from "obsidian";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, openModals, Vault } from "../stubs/obsidian";
 import type { SearchResult, SectionHit } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { mergeHighlights, renderSnippet, VaultSearchModal, type VaultSearcher } from "../../src/ui/search-modal";
+
+/** The stand-in as the type the code under test expects. */
+const real = (app: App) => app as unknown as ObsidianApp;
+
+/** What a keystroke does: the modal hears an input event and asks for suggestions. */
+function type(modal: VaultSearchModal, text: string): void {
+  modal.inputEl.value = text;
+  modal.inputEl.dispatchEvent(new Event("input"));
+}
 
 function section(over: Partial<SectionHit> = {}): SectionHit {
   return { heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 10, snippet: "", highlights: [], score: 1, ...over };
@@ -39,16 +49,18 @@ describe("vault search modal", () => {
     const vault = app.vault;
     vault.seed("Hobbies/Kites.md", "# Kites\n\n## Flying in strong wind\n\nA delta kite flies well when the wind is strong.\n");
     vault.seed("Hobbies/Boats.md", "# Boats\n\nSailing needs wind too.\n");
-    const store = new ObsidianNoteStore(vault);
+    const store = new ObsidianNoteStore(real(app).vault);
     const index = new VaultIndex();
     await index.sync(store, null);
 
-    const modal = new VaultSearchModal(app, index, store);
+    const modal = new VaultSearchModal(real(app), index, store);
     modal.open();
-    modal.inputEl.value = "kite";
-    await modal.updateSuggestions();
-
-    const first = modal.resultContainerEl.querySelector(".suggestion-item")!;
+    type(modal, "kite");
+    const first = await vi.waitFor(() => {
+      const item = modal.resultContainerEl.querySelector(".suggestion-item");
+      if (!item) throw new Error("no suggestions yet");
+      return item;
+    });
     expect(first.querySelector(".vault-research-result-title")?.textContent).toBe("Kites");
     expect(first.querySelector(".vault-research-result-path")?.textContent).toBe("Hobbies/Kites.md");
     const marks = [...first.querySelectorAll(".vault-research-match")].map((m) => m.textContent?.toLowerCase());
@@ -64,7 +76,7 @@ describe("vault search modal", () => {
         return [];
       },
     };
-    const modal = new VaultSearchModal(app, searcher, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), searcher, new ObsidianNoteStore(real(app).vault));
     expect(await modal.getSuggestions("   ")).toEqual([]);
     await modal.getSuggestions("tar extract");
     expect(calls).toEqual([{ query: "tar extract", limit: 20 }]);
@@ -76,15 +88,14 @@ describe("vault search modal", () => {
         throw new Error("index is being rebuilt");
       },
     };
-    const modal = new VaultSearchModal(app, searcher, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), searcher, new ObsidianNoteStore(real(app).vault));
     modal.open();
-    modal.inputEl.value = "x";
-    await modal.updateSuggestions();
-    expect(modal.resultContainerEl.textContent).toContain("index is being rebuilt");
+    type(modal, "x");
+    await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toContain("index is being rebuilt"));
   });
 
   it("renders the best section's heading path and a snippet whose markup stays text", () => {
-    const modal = new VaultSearchModal(app, { search: async () => [] }, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), { search: async () => [] }, new ObsidianNoteStore(real(app).vault));
     const el = createDiv();
     const snippet = "…use <b>tar</b> -xzf to extract";
     modal.renderSuggestion(
@@ -99,14 +110,14 @@ describe("vault search modal", () => {
   });
 
   it("opens the note at the matched heading", async () => {
-    const modal = new VaultSearchModal(app, { search: async () => [] }, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), { search: async () => [] }, new ObsidianNoteStore(real(app).vault));
     modal.onChooseSuggestion(result({ sections: [section({ heading: "Flying in wind", line: 3 })] }), new KeyboardEvent("keydown"));
     await Promise.resolve();
     expect(app.workspace.openedLinks.map((l) => [l.linktext, l.newLeaf])).toEqual([["Notes/Kites.md#Flying in wind", false]]);
   });
 
   it("opens in a new tab when a modifier is held", async () => {
-    const modal = new VaultSearchModal(app, { search: async () => [] }, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), { search: async () => [] }, new ObsidianNoteStore(real(app).vault));
     modal.onChooseSuggestion(result(), new KeyboardEvent("keydown", { ctrlKey: true }));
     await Promise.resolve();
     expect(app.workspace.openedLinks).toEqual([expect.objectContaining({ linktext: "Notes/Kites.md", newLeaf: "tab" })]);
@@ -114,7 +125,7 @@ describe("vault search modal", () => {
 
   it("opens by line when the heading cannot be written as a link", async () => {
     const file = app.vault.seed("Notes/Kites.md", "# Kites\n\n## C# [draft] | notes\n");
-    const modal = new VaultSearchModal(app, { search: async () => [] }, new ObsidianNoteStore(app.vault));
+    const modal = new VaultSearchModal(real(app), { search: async () => [] }, new ObsidianNoteStore(real(app).vault));
     modal.onChooseSuggestion(result({ sections: [section({ heading: "C# [draft] | notes", line: 3 })] }), new KeyboardEvent("keydown"));
     await Promise.resolve();
     expect(app.workspace.openedLinks).toEqual([]);

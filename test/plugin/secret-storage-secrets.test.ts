@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { SecretStorage } from "obsidian";
+import type { SecretStorage as ObsidianSecretStorage } from "obsidian";
+import { SecretStorage as StandInSecretStorage } from "../stubs/obsidian";
+
+const SecretStorage = StandInSecretStorage as unknown as new () => ObsidianSecretStorage;
 import { defaultSettings } from "../../src/settings";
 import { SecretStorageSecrets } from "../../src/plugin/secret-storage-secrets";
 
