@@ -113,6 +113,19 @@ describe("the plugin", () => {
     expect(plugin.index.status().notes).toBe(3);
   });
 
+  it("drops notes in newly excluded folders and reads notes whose folder is no longer excluded", async () => {
+    const { plugin } = await startPlugin();
+    plugin.settings.index.excludedFolders = ["Gardening"];
+    await plugin.applyIndexSettings({ rebuild: false });
+    expect(plugin.index.paths()).toEqual(["Travel/Lisbon.md"]);
+
+    plugin.settings.index.excludedFolders = [];
+    const done = plugin.applyIndexSettings({ rebuild: false });
+    await wait();
+    await done;
+    expect(plugin.index.paths().sort()).toEqual(["Gardening/Compost.md", "Gardening/Tomatoes.md", "Travel/Lisbon.md"]);
+  });
+
   it("uses defaults and says so when settings are broken, without overwriting the stored file", async () => {
     const stored = { version: 1, index: { stemming: "yes please", excludedFolders: ["Travel"] } };
     const { plugin, data } = await startPlugin({ data: stored });
