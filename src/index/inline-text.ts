@@ -81,6 +81,14 @@ export function inlineToText(line: string, sink: InlineSink): string {
             copyFrom = i = close + 1;
             continue;
           }
+        } else if (isMnemonicBracket(line, i)) {
+          // tldr-style mnemonics mark a letter inside a word: `e[x]tract`, `[c]reate`. The word is
+          // what a reader sees, so the brackets go and the word stays whole.
+          out += line.slice(copyFrom, i);
+          const close = line.indexOf("]", i);
+          out += line.slice(i + 1, close);
+          copyFrom = i = close + 1;
+          continue;
         } else {
           const end = markdownLinkEnd(line, i, next);
           if (end > 0) {
@@ -349,4 +357,14 @@ function isWordChar(c: number): boolean {
 
 function isAsciiPunctuation(c: number): boolean {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
+
+/** `[x]` holding one to three letters and glued to a letter on at least one side. */
+function isMnemonicBracket(line: string, open: number): boolean {
+  let close = open + 1;
+  while (close < line.length && close - open <= 4 && isAsciiLetter(line.charCodeAt(close))) close++;
+  const letters = close - open - 1;
+  if (letters < 1 || letters > 3 || line.charCodeAt(close) !== 93 /* ] */) return false;
+  if (line.charCodeAt(close + 1) === 40 /* ( */ || line.charCodeAt(close + 1) === 91 /* [ */) return false;
+  return isAsciiLetter(line.charCodeAt(open - 1)) || isAsciiLetter(line.charCodeAt(close + 1));
 }

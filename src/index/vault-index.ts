@@ -5,12 +5,13 @@
 // Memory is the constraint that shapes this file: the index keeps postings and a little metadata
 // per note, never the note text. Snippets and sections are made at query time by re-reading the
 // few notes that are shown.
-import MiniSearch, { type SearchResult as EngineResult } from "minisearch";
+import MiniSearch from "minisearch";
 import type { Clock, IndexCache, NoteStore } from "../ports";
 import { systemClock } from "../ports";
 import { parseNote } from "./markdown";
 import { parseQuery, type ParsedQuery } from "./query";
 import { buildSectionHits } from "./section-hits";
+import { synonymTable } from "./synonyms";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import type {
   IndexStatus,
@@ -24,7 +25,7 @@ import type {
 } from "./types";
 
 /** Bump when the analyser or the document shape changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 export interface VaultIndexOptions {
   /** Vault-relative folders whose notes are never indexed (callers add the trace folder). */
@@ -38,6 +39,8 @@ export interface VaultIndexOptions {
   yieldToUi?: () => Promise<void>;
   /** Notes larger than this are indexed by their first part only (default 2 MB). */
   maxNoteBytes?: number;
+  /** Ranking knobs; DEFAULT_RANKING when absent. */
+  ranking?: Partial<RankingOptions>;
 }
 
 /** What the index remembers of a note besides its postings. */
@@ -55,6 +58,8 @@ export interface IndexedNote {
 interface EngineDoc {
   path: string;
   title: string;
+  /** The opening of the note (description property, first paragraph): what the note is about. */
+  lead: string;
   aliases: string;
   headings: string;
   tags: string;
@@ -62,21 +67,30 @@ interface EngineDoc {
   body: string;
 }
 
-const FIELDS = ["title", "aliases", "headings", "tags", "location", "body"] as const;
+const FIELDS = ["title", "aliases", "lead", "headings", "tags", "location", "body"] as const;
 type Field = (typeof FIELDS)[number];
 
-/** Field boosts: a word in the title says far more about a note than the same word in its body. */
-export const FIELD_BOOSTS: Record<Field, number> = {
-  title: 5,
-  aliases: 4,
-  location: 1.5,
-  headings: 2,
-  tags: 2.5,
-  body: 1,
-};
+/** The knobs of ranking. Tuned against evals/search (see `npm run eval:search`). */
+export interface RankingOptions {
+  /** Field boosts: a word in the title says far more about a note than the same word in its body. */
+  fieldBoosts: Record<Field, number>;
+  /** Worth of an approximate match relative to an exact one (MiniSearch's weights). */
+  fuzzyWeight: number;
+  prefixWeight: number;
+  /** A note's text score is multiplied by coverage^power, coverage being the share of the query's
+   * IDF weight the note matched: notes that match the rare words of a question rise. */
+  coveragePower: number;
+  /** Extra score, as a share of the score, for a note whose title is made of query words. */
+  titleBonus: number;
+}
 
-/** How much an approximate match is worth relative to an exact one (MiniSearch's weights). */
-const MATCH_WEIGHTS = { fuzzy: 0.3, prefix: 0.35 };
+export const DEFAULT_RANKING: RankingOptions = {
+  fieldBoosts: { title: 5, aliases: 4, lead: 4, location: 1.5, headings: 2, tags: 2.5, body: 1 },
+  fuzzyWeight: 0.3,
+  prefixWeight: 0.35,
+  coveragePower: 2,
+  titleBonus: 0.5,
+};
 
 const READ_CONCURRENCY = 32;
 const BATCH = 250;
@@ -98,11 +112,14 @@ interface FileProblem {
 
 export class VaultIndex {
   private readonly analyzer: Analyzer;
+  private readonly synonyms: Map<string, string[]>;
   private readonly clock: Clock;
   private readonly canonicalize: (url: string) => string | null;
   private readonly maxNoteBytes: number;
   private readonly yieldToUi: () => Promise<void>;
   private excluded: string[];
+  /** Ranking knobs; may be changed between searches (evaluation sweeps do). */
+  ranking: RankingOptions;
   private engine: MiniSearch<EngineDoc>;
   private readonly notes = new Map<string, IndexedNote>();
   private readonly bySource = new Map<string, Set<string>>();
@@ -114,11 +131,13 @@ export class VaultIndex {
 
   constructor(options: VaultIndexOptions = {}) {
     this.analyzer = createAnalyzer({ stemming: options.stemming ?? true });
+    this.synonyms = synonymTable(this.analyzer.normalizeTerm);
     this.clock = options.clock ?? systemClock;
     this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
     this.maxNoteBytes = options.maxNoteBytes ?? 2_000_000;
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
+    this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.engine = this.createEngine();
   }
 
@@ -360,61 +379,88 @@ export class VaultIndex {
 
   /** Ranked candidates without reading any file (no snippets): the part that must be fast. */
   rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean } = { asYouType: false }): RankedHit[] {
-    const terms = queryTerms(parsed, this.analyzer);
-    const tagFilter = parsed.tags.length > 0 ? (path: string) => this.hasAllTags(path, parsed.tags) : null;
-    if (terms.length === 0) {
-      if (!tagFilter) return [];
-      return this.tagOnly(parsed.tags);
-    }
+    // A #tag that no note carries is more likely a word the user wrote than a filter.
+    const knownTags = parsed.tags.filter((tag) => this.tagExists(tag));
+    const looseTags = parsed.tags.filter((tag) => !knownTags.includes(tag));
+    const effective: ParsedQuery = looseTags.length ? { ...parsed, tags: knownTags, words: [...parsed.words, ...looseTags.flatMap((t) => t.split("/"))] } : parsed;
+    const terms = queryTerms(effective, this.analyzer, this.synonyms);
+    const tagFilter = knownTags.length > 0 ? (path: string) => this.hasAllTags(path, knownTags) : null;
+    if (terms.length === 0) return tagFilter ? this.tagOnly(knownTags) : [];
+
     const lastTerm = terms[terms.length - 1].term;
-    const engineResults = this.engine.search(terms.map((t) => t.term).join(" "), {
-      tokenize: (s) => s.split(" "),
-      processTerm: (t) => t,
-      combineWith: "OR",
-      boost: FIELD_BOOSTS,
-      weights: MATCH_WEIGHTS,
-      fuzzy: (term) => fuzzyDistance(term),
-      prefix: (term) => term.length >= 4 || (opts.asYouType && term === lastTerm && term.length >= 2),
-      boostTerm: (term) => terms.find((t) => t.term === term)?.weight ?? 1,
-      filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
+    const docCount = Math.max(1, this.engine.documentCount);
+    const combined = new Map<string, Candidate>();
+    const groupIdf: number[] = [];
+    terms.forEach((qt, termIndex) => {
+      const results = this.engine.search(qt.term, {
+        tokenize: (s) => [s],
+        processTerm: (t) => t,
+        boost: this.ranking.fieldBoosts,
+        weights: { fuzzy: this.ranking.fuzzyWeight, prefix: this.ranking.prefixWeight },
+        fuzzy: fuzzyDistance(qt.term),
+        prefix: qt.term.length >= 4 || (opts.asYouType && qt.term === lastTerm && qt.term.length >= 2),
+        filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
+      });
+      // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
+      let exact = 0;
+      for (const r of results) if (r.match[qt.term]) exact++;
+      const idf = Math.log(1 + docCount / (1 + (exact || results.length)));
+      // A group weighs what its own word weighs; synonyms only help a note cover it.
+      if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
+      for (const r of results) {
+        const path = r.id as string;
+        let c = combined.get(path);
+        if (!c) combined.set(path, (c = { path, textScore: 0, matched: [], match: {} }));
+        c.textScore += r.score * qt.weight;
+        c.matched.push(termIndex);
+        for (const [docTerm, fields] of Object.entries(r.match)) {
+          const list = (c.match[docTerm] ??= []);
+          for (const f of fields) if (!list.includes(f)) list.push(f);
+        }
+      }
     });
+    const idfTotal = groupIdf.reduce((a, b) => a + (b ?? 0), 0) || 1;
+    const scored: { c: Candidate; score: number; coverage: number }[] = [];
+    for (const c of combined.values()) {
+      const groups = new Set(c.matched.map((i) => terms[i].group));
+      let covered = 0;
+      for (const g of groups) covered += groupIdf[g] ?? 0;
+      const coverage = covered / idfTotal;
+      scored.push({ c, coverage, score: c.textScore * coverage ** this.ranking.coveragePower });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    const take = Math.min(scored.length, Math.max(limit * 5, 50));
     const hits: RankedHit[] = [];
-    const take = Math.min(engineResults.length, Math.max(limit * 5, 50));
-    for (let i = 0; i < take; i++) hits.push(this.explain(engineResults[i], terms, parsed));
+    for (let i = 0; i < take; i++) hits.push(this.explain(scored[i].c, scored[i].coverage, terms, knownTags));
     hits.sort((a, b) => b.score - a.score);
     return hits;
   }
 
-  private explain(result: EngineResult, terms: QueryTerm[], parsed: ParsedQuery): RankedHit {
-    const path = result.id as string;
-    const note = this.notes.get(path);
-    const quality = result.queryTerms.length || 1;
-    const textScore = result.score / quality;
+  private explain(c: Candidate, coverage: number, terms: QueryTerm[], tags: string[]): RankedHit {
+    const note = this.notes.get(c.path);
     const parts: ScorePart[] = [];
     const fields: Record<string, string[]> = {};
-    for (const [docTerm, matchedFields] of Object.entries(result.match)) {
+    for (const [docTerm, matchedFields] of Object.entries(c.match)) {
       const word = wordForDocTerm(docTerm, terms);
       for (const field of matchedFields) {
         const list = (fields[field] ??= []);
         if (!list.includes(word)) list.push(word);
       }
     }
-    const matchedWords = new Set<string>();
-    for (const qt of result.queryTerms) {
-      const t = terms.find((x) => x.term === qt);
-      if (t) matchedWords.add(t.word);
-    }
-    const allWords = Array.from(new Set(terms.map((t) => t.word)));
+    const matchedWords = new Set(c.matched.map((i) => terms[i].word));
+    const allWords = Array.from(new Set(terms.filter((t) => !t.synonym).map((t) => t.word)));
     const missing = allWords.filter((w) => !matchedWords.has(w));
     parts.push({
       name: "text match",
-      detail: `BM25 over ${Object.keys(fields).join(", ") || "no field"} (title ×${FIELD_BOOSTS.title}, aliases ×${FIELD_BOOSTS.aliases}, tags ×${FIELD_BOOSTS.tags}, headings ×${FIELD_BOOSTS.headings})`,
-      weight: round(textScore),
+      detail: `BM25 over ${Object.keys(fields).join(", ") || "no field"} (${describeBoosts(this.ranking.fieldBoosts)})`,
+      weight: round(c.textScore),
     });
-    let score = result.score;
-    if (quality > 1) {
-      parts.push({ name: "query coverage", detail: `${quality} query terms matched`, weight: round(result.score - textScore) });
-    }
+    let score = c.textScore * coverage ** this.ranking.coveragePower;
+    parts.push({
+      name: "query coverage",
+      detail: `${matchedWords.size} of ${allWords.length} query words matched, ${Math.round(coverage * 100)}% of the query's weight (rare words weigh more)`,
+      weight: round(score - c.textScore),
+    });
     // A note whose title is what was asked about is the note: "tar" for "how do I use tar".
     if (note) {
       const titleTerms = this.analyzer.terms(note.title);
@@ -422,19 +468,26 @@ export class VaultIndex {
         const queryTermSet = new Set(terms.map((t) => t.term));
         const covered = titleTerms.filter((t) => queryTermSet.has(t)).length / titleTerms.length;
         if (covered > 0) {
-          const bonus = score * 0.5 * covered * covered;
+          const bonus = score * this.ranking.titleBonus * covered * covered;
           score += bonus;
           parts.push({ name: "title match", detail: `${Math.round(covered * 100)}% of the title's words are in the query`, weight: round(bonus) });
         }
       }
-      if (parsed.tags.length > 0) parts.push({ name: "tag", detail: `has #${parsed.tags.join(", #")}`, weight: 0 });
     }
+    if (tags.length > 0) parts.push({ name: "tag", detail: `has #${tags.join(", #")}`, weight: 0 });
     return {
-      path,
+      path: c.path,
       score: round(score),
-      docTerms: new Set(Object.keys(result.match)),
+      docTerms: new Set(Object.keys(c.match)),
       explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts },
     };
+  }
+
+  private tagExists(tag: string): boolean {
+    for (const note of this.notes.values()) {
+      if (note.tags.includes(tag) || note.tags.some((t) => t.startsWith(`${tag}/`))) return true;
+    }
+    return false;
   }
 
   private tagOnly(tags: string[]): RankedHit[] {
@@ -614,28 +667,50 @@ export interface RankedHit {
   explanation: SearchExplanation;
 }
 
+interface Candidate {
+  path: string;
+  textScore: number;
+  /** Indices of the query terms the note matched. */
+  matched: number[];
+  /** Note term → fields it matched in. */
+  match: Record<string, string[]>;
+}
+
 interface QueryTerm {
   /** The analysed term searched for. */
   term: string;
   /** The word the user typed that produced it. */
   word: string;
   weight: number;
+  /** Terms of one group stand for the same part of the question (a word and its synonyms). */
+  group: number;
+  synonym: boolean;
 }
 
-function queryTerms(parsed: ParsedQuery, analyzer: Analyzer): QueryTerm[] {
+function queryTerms(parsed: ParsedQuery, analyzer: Analyzer, synonyms: Map<string, string[]>): QueryTerm[] {
   const out: QueryTerm[] = [];
   const seen = new Set<string>();
+  let group = 0;
   for (const word of parsed.words) {
     const analyzed = analyzer.analyzeWord(word);
     analyzed.forEach((term, i) => {
       if (seen.has(term)) return;
       seen.add(term);
       // Parts split off a compound or camelCase word count for less than the word itself.
-      out.push({ term, word, weight: i === 0 ? 1 : 0.5 });
+      const g = group++;
+      out.push({ term, word, weight: i === 0 ? 1 : 0.5, group: g, synonym: false });
+      for (const other of synonyms.get(term) ?? []) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        out.push({ term: other, word, weight: SYNONYM_WEIGHT, group: g, synonym: true });
+      }
     });
   }
   return out;
 }
+
+/** A synonym's matches are worth this share of the word's own. */
+const SYNONYM_WEIGHT = 0.6;
 
 /** Edit distance allowed for a query term: none for short words, where a typo is another word. */
 export function fuzzyDistance(term: string): number | false {
@@ -663,12 +738,24 @@ function toEngineDoc(note: ParsedNote): EngineDoc {
   return {
     path: note.path,
     title: note.title,
+    lead: leadOf(note),
     aliases: note.aliases.join(" \n "),
     headings: headings.join(" \n "),
     tags: note.tags.join(" "),
     location: note.path.replace(/\.md$/i, ""),
     body: body.join("\n"),
   };
+}
+
+/** Characters of a note's opening that count as its lead. */
+const LEAD_CHARS = 300;
+
+function leadOf(note: ParsedNote): string {
+  for (const section of note.sections) {
+    const text = section.text.trim();
+    if (text) return text.length <= LEAD_CHARS ? text : text.slice(0, text.lastIndexOf(" ", LEAD_CHARS) > 0 ? text.lastIndexOf(" ", LEAD_CHARS) : LEAD_CHARS);
+  }
+  return "";
 }
 
 function safeParse(path: string, text: string): ParsedNote {
@@ -725,6 +812,13 @@ function normalizeFolders(folders: string[]): string[] {
 function basicCanonicalUrl(url: string): string | null {
   const trimmed = url.trim();
   return trimmed ? trimmed : null;
+}
+
+function describeBoosts(boosts: Record<string, number>): string {
+  return Object.entries(boosts)
+    .filter(([, b]) => b !== 1)
+    .map(([f, b]) => `${f} ×${b}`)
+    .join(", ");
 }
 
 function round(n: number): number {
