@@ -98,6 +98,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   }
 
   async applyIndexSettings(options: { rebuild: boolean }): Promise<void> {
+    if (this.indexing) await this.indexing;
     if (options.rebuild) {
       // Word analysis is fixed when an index is made; a new one is built with the new settings.
       this.stopWatchingIndex();
@@ -188,7 +189,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     );
   }
 
-  private onFileEvent(kind: VaultChange["kind"] & ("create" | "modify" | "delete"), file: TAbstractFile): void {
+  private onFileEvent(kind: Exclude<VaultChange["kind"], "rename">, file: TAbstractFile): void {
     // Deleting a folder reports each file in it as well, so folders themselves can be ignored.
     if (file instanceof TFile && file.extension === "md") this.queue.push({ kind, path: file.path });
   }

@@ -126,6 +126,19 @@ describe("the plugin", () => {
     expect(plugin.index.paths().sort()).toEqual(["Gardening/Compost.md", "Gardening/Tomatoes.md", "Travel/Lisbon.md"]);
   });
 
+  it("builds a fresh index when word forms are switched, even while the first build is running", async () => {
+    const { app, plugin } = await startPlugin({ ready: false });
+    const before = plugin.index;
+    app.workspace.triggerLayoutReady(); // the start-up build is now under way
+    plugin.settings.index.stemming = false;
+    const done = plugin.applyIndexSettings({ rebuild: true });
+    await wait();
+    await done;
+    expect(plugin.index).not.toBe(before);
+    expect(plugin.index.status()).toMatchObject({ state: "ready", notes: 3 });
+    expect(notices.at(-1)?.message).toMatch(/^Index rebuilt: 3 notes/);
+  });
+
   it("uses defaults and says so when settings are broken, without overwriting the stored file", async () => {
     const stored = { version: 1, index: { stemming: "yes please", excludedFolders: ["Travel"] } };
     const { plugin, data } = await startPlugin({ data: stored });
