@@ -1,20 +1,10 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
-import { VaultIndex } from "../index/vault-index";
-import type { SearchResult, SyncReport } from "../index/types";
-import { loadSettings, type Settings } from "../settings";
-import { flag, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
-import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
-import { FsNoteStore } from "./fs-note-store";
+import type { SearchResult } from "../index/types";
+import { has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { openVault, type CliIo } from "./open-vault";
+import { RESEARCH_FLAGS, researchCommand } from "./research-command";
 
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
 
 const COMMON: FlagSpecs = {
   vault: { value: true },
@@ -39,12 +29,10 @@ type Command = (args: ParsedArgs, io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
   index: { flags: COMMON, run: indexCommand },
   search: { flags: { ...COMMON, limit: { value: true } }, run: searchCommand },
+  research: { flags: { ...COMMON, ...RESEARCH_FLAGS }, run: researchCommand },
 };
 
-/** Extra commands registered by other modules (research, websearch, eval, promote). */
-export function registerCommand(name: string, flags: FlagSpecs, run: Command): void {
-  COMMANDS[name] = { flags: { ...COMMON, ...flags }, run };
-}
+export type { CliIo };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -72,60 +60,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`vault-research ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-}
-
-// ── shared set-up ─────────────────────────────────────────────────────────────────────────────
-
-export interface OpenedVault {
-  root: string;
-  store: FsNoteStore;
-  index: VaultIndex;
-  settings: Settings;
-  sync: SyncReport;
-  cache: FileIndexCache;
-}
-
-export function readSettings(args: ParsedArgs, io: CliIo): Settings {
-  const file = flag(args, "config");
-  if (!file) return loadSettings(undefined).settings;
-  const abs = path.resolve(io.cwd, file);
-  if (!existsSync(abs)) throw new UsageError(`Config file ${file} does not exist.`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(abs, "utf8"));
-  } catch (error) {
-    throw new UsageError(`Config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
-  }
-  const { settings, problems } = loadSettings(raw);
-  for (const problem of problems) io.err(`warning: ${file}: ${problem}\n`);
-  return settings;
-}
-
-/** Resolves --vault, loads settings and the cache, and brings the index up to date. */
-export async function openVault(args: ParsedArgs, io: CliIo): Promise<OpenedVault> {
-  const vault = flag(args, "vault");
-  if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
-  const root = path.resolve(io.cwd, vault);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`Vault folder ${vault} does not exist.`);
-  const settings = readSettings(args, io);
-  const store = new FsNoteStore(root);
-  const files = await store.list();
-  if (files.length === 0) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
-  const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
-  const cache = new FileIndexCache(cacheDir, root);
-  const index = new VaultIndex({
-    excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
-    stemming: settings.index.stemming,
-  });
-  const sync = await index.sync(store, cache);
-  if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
-    try {
-      await index.save(cache);
-    } catch (error) {
-      io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
-    }
-  }
-  return { root, store, index, settings, sync, cache };
 }
 
 // ── index ─────────────────────────────────────────────────────────────────────────────────────

@@ -8,32 +8,47 @@ import type { Highlight, ParsedNote, SectionHit } from "./types";
 /** Characters in a snippet window. */
 export const SNIPPET_CHARS = 240;
 
-export function buildSectionHits(note: ParsedNote, docTerms: Set<string>, analyzer: Analyzer, max: number): SectionHit[] {
-  const scored: { index: number; score: number; spans: { start: number; end: number }[] }[] = [];
+/**
+ * `docTerms` maps each note term that matched the query (exactly, by prefix or fuzzily) to the
+ * query word it matched, so sections can say which of the user's words they hold.
+ */
+export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>, analyzer: Analyzer, max: number): SectionHit[] {
+  const scored: { index: number; score: number; spans: { start: number; end: number }[]; words: Set<string>; close: string[] }[] = [];
   note.sections.forEach((section, index) => {
     const spans: { start: number; end: number }[] = [];
+    const positions: { at: number; word: string }[] = [];
+    let wordIndex = 0;
     const distinct = new Set<string>();
+    const words = new Set<string>();
     let tf = 0;
     for (const span of wordSpans(section.text)) {
+      wordIndex++;
       const hit = analyzer.analyzeWord(span.word).find((t) => docTerms.has(t));
       if (hit) {
+        positions.push({ at: wordIndex, word: docTerms.get(hit)! });
         spans.push({ start: span.start, end: span.end });
         distinct.add(hit);
+        words.add(docTerms.get(hit)!);
         tf++;
       }
     }
     let headingHits = 0;
     for (const word of section.heading.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) {
-      if (analyzer.analyzeWord(word).some((t) => docTerms.has(t))) headingHits++;
+      const hit = analyzer.analyzeWord(word).find((t) => docTerms.has(t));
+      if (hit) {
+        headingHits++;
+        words.add(docTerms.get(hit)!);
+      }
     }
     const score = distinct.size * 2 + Math.log1p(tf) + headingHits * 2;
-    scored.push({ index, score, spans });
+    const headingWords = Array.from(words).filter((w) => !positions.some((p) => p.word === w));
+    scored.push({ index, score, spans, words, close: densestWindow(positions, CLOSE_WINDOW_WORDS, headingWords) });
   });
   const withText = scored.filter((s) => note.sections[s.index].text.trim().length > 0 || note.sections[s.index].heading);
   let chosen = withText.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
   // A note found by its title or tags alone still shows where it starts.
   if (chosen.length === 0 && withText.length > 0) chosen = [withText[0]];
-  return chosen.slice(0, max).map(({ index, score, spans }) => {
+  return chosen.slice(0, max).map(({ index, score, spans, words, close }) => {
     const section = note.sections[index];
     const { snippet, highlights } = snippetAround(section.text, spans);
     return {
@@ -45,9 +60,37 @@ export function buildSectionHits(note: ParsedNote, docTerms: Set<string>, analyz
       end: section.end,
       snippet,
       highlights,
+      matchedTerms: Array.from(words),
+      closeTerms: close,
       score: Math.round(score * 1000) / 1000,
     };
   });
+}
+
+/** Words that answer a question together sit within this many words of each other. */
+export const CLOSE_WINDOW_WORDS = 40;
+
+/**
+ * The most distinct query words inside any window of `width` consecutive words, plus words of the
+ * heading (a heading frames everything under it).
+ */
+function densestWindow(positions: { at: number; word: string }[], width: number, headingWords: string[]): string[] {
+  let best = new Set<string>();
+  let j = 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < positions.length; i++) {
+    while (j < positions.length && positions[j].at < positions[i].at + width) {
+      counts.set(positions[j].word, (counts.get(positions[j].word) ?? 0) + 1);
+      j++;
+    }
+    if (counts.size > best.size) best = new Set(counts.keys());
+    const w = positions[i].word;
+    const left = (counts.get(w) ?? 1) - 1;
+    if (left === 0) counts.delete(w);
+    else counts.set(w, left);
+  }
+  for (const w of headingWords) best.add(w);
+  return Array.from(best);
 }
 
 /** The window of `text` (about SNIPPET_CHARS long) holding the most `spans`, with offsets re-based. */

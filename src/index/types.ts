@@ -62,6 +62,10 @@ export interface SearchExplanation {
   fields: Record<string, string[]>;
   /** The score broken into parts that add up (approximately) to the final score. */
   parts: ScorePart[];
+  /** Query word → its weight in this vault (inverse document frequency: rare words weigh more). */
+  termWeights: Record<string, number>;
+  /** Query word → how many notes matched it (exactly or approximately); 0 means the vault never uses it. */
+  termNotes: Record<string, number>;
 }
 
 /** A span to highlight inside a snippet: [start, end) offsets into `snippet`. */
@@ -78,6 +82,10 @@ export interface SectionHit {
   /** A window of the section's text around the best match (may start/end with "…"). */
   snippet: string;
   highlights: Highlight[];
+  /** Query words found in this section (heading or text), as the user typed them, normalised. */
+  matchedTerms: string[];
+  /** Query words found together inside the densest window of the section (about 40 words). */
+  closeTerms: string[];
   score: number;
 }
 

@@ -391,6 +391,7 @@ export class VaultIndex {
     const docCount = Math.max(1, this.engine.documentCount);
     const combined = new Map<string, Candidate>();
     const groupIdf: number[] = [];
+    const groupNotes: number[] = [];
     terms.forEach((qt, termIndex) => {
       const results = this.engine.search(qt.term, {
         tokenize: (s) => [s],
@@ -407,6 +408,7 @@ export class VaultIndex {
       const idf = Math.log(1 + docCount / (1 + (exact || results.length)));
       // A group weighs what its own word weighs; synonyms only help a note cover it.
       if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
+      groupNotes[qt.group] = (groupNotes[qt.group] ?? 0) + results.length;
       for (const r of results) {
         const path = r.id as string;
         let c = combined.get(path);
@@ -431,12 +433,19 @@ export class VaultIndex {
     scored.sort((a, b) => b.score - a.score);
     const take = Math.min(scored.length, Math.max(limit * 5, 50));
     const hits: RankedHit[] = [];
-    for (let i = 0; i < take; i++) hits.push(this.explain(scored[i].c, scored[i].coverage, terms, knownTags));
+    const termWeights: Record<string, number> = {};
+    const termNotes: Record<string, number> = {};
+    for (const t of terms) {
+      if (t.synonym) continue;
+      termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, round(groupIdf[t.group] ?? 0));
+      termNotes[t.word] = Math.max(termNotes[t.word] ?? 0, groupNotes[t.group] ?? 0);
+    }
+    for (let i = 0; i < take; i++) hits.push(this.explain(scored[i].c, scored[i].coverage, terms, knownTags, { termWeights, termNotes }));
     hits.sort((a, b) => b.score - a.score);
     return hits;
   }
 
-  private explain(c: Candidate, coverage: number, terms: QueryTerm[], tags: string[]): RankedHit {
+  private explain(c: Candidate, coverage: number, terms: QueryTerm[], tags: string[], stats: Pick<SearchExplanation, "termWeights" | "termNotes">): RankedHit {
     const note = this.notes.get(c.path);
     const parts: ScorePart[] = [];
     const fields: Record<string, string[]> = {};
@@ -478,8 +487,8 @@ export class VaultIndex {
     return {
       path: c.path,
       score: round(score),
-      docTerms: new Set(Object.keys(c.match)),
-      explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts },
+      docTerms: new Map(Object.keys(c.match).map((t) => [t, wordForDocTerm(t, terms)])),
+      explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts, ...stats },
     };
   }
 
@@ -497,8 +506,10 @@ export class VaultIndex {
       hits.push({
         path: note.path,
         score: 1,
-        docTerms: new Set(),
+        docTerms: new Map(),
         explanation: {
+          termWeights: {},
+          termNotes: {},
           matchedTerms: [],
           missingTerms: [],
           fields: { tags: tags.map((t) => `#${t}`) },
@@ -662,8 +673,8 @@ export class VaultIndex {
 export interface RankedHit {
   path: string;
   score: number;
-  /** Terms of the note (as indexed) that matched the query, exact, prefix or fuzzy. */
-  docTerms: Set<string>;
+  /** Terms of the note (as indexed) that matched the query, exact, prefix or fuzzy → the query word. */
+  docTerms: Map<string, string>;
   explanation: SearchExplanation;
 }
 

@@ -1,0 +1,190 @@
+// `vault-research research "<question>"`: one research run over a folder of markdown, printed as
+// text a person reads (answer, then labelled evidence, then the trace note's path) or as JSON.
+import path from "node:path";
+import type { Citation } from "../core/evidence";
+import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../core/labels";
+import { runResearch } from "../core/research-run";
+import type { ProgressEvent, ResearchResult } from "../core/research-types";
+import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
+import { systemClock, type Http, type Secrets } from "../ports";
+import { externalModes, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
+import { flag, flagAll, has, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { envSecrets } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { openVault, type CliIo } from "./open-vault";
+
+export const RESEARCH_FLAGS: FlagSpecs = {
+  "external-search": { value: true },
+  "external-provider": { value: true, repeat: true },
+  "external-freshness": { value: true },
+  "external-count": { value: true },
+  "retrieval-only": { value: false },
+  replay: { value: true },
+  model: { value: true },
+  "no-trace": { value: false },
+};
+
+/** Parsed research options shared by `research` and `eval`. */
+export interface ResearchCliOptions {
+  mode: ExternalMode;
+  providers: ProviderName[];
+  freshness: Freshness;
+  count?: number;
+}
+
+export function readExternalFlags(args: ParsedArgs, settings: Settings): ResearchCliOptions {
+  const modeRaw = flag(args, "external-search") ?? "never";
+  if (!(externalModes as readonly string[]).includes(modeRaw)) throw new UsageError(`--external-search must be one of ${externalModes.join(", ")} (got "${modeRaw}").`);
+  const providers = flagAll(args, "external-provider");
+  for (const p of providers) {
+    if (!(providerNames as readonly string[]).includes(p)) throw new UsageError(`Unknown provider "${p}". Providers: ${providerNames.join(", ")}.`);
+  }
+  const freshnessRaw = flag(args, "external-freshness") ?? settings.external.freshness;
+  const freshness = freshnessSchema.safeParse(freshnessRaw);
+  if (!freshness.success) throw new UsageError(`--external-freshness must be any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD (got "${freshnessRaw}").`);
+  return {
+    mode: modeRaw as ExternalMode,
+    providers: providers.length > 0 ? (providers as ProviderName[]) : settings.external.providers,
+    freshness: freshness.data,
+    count: intFlag(args, "external-count", 1, 10),
+  };
+}
+
+export interface RunEnvironment {
+  webHttp: Http;
+  modelHttp: Http;
+  secrets: Secrets;
+  replayDir?: string;
+}
+
+/** Http for web search (replay when asked), Http for the model (always the network), secrets. */
+export function runEnvironment(args: ParsedArgs, io: CliIo): RunEnvironment {
+  const replayDir = flag(args, "replay") ?? io.env.VAULT_RESEARCH_REPLAY;
+  const env = envSecrets(io.env);
+  if (!replayDir) return { webHttp: createFetchHttp(), modelHttp: createFetchHttp(), secrets: env };
+  const dir = path.resolve(io.cwd, replayDir);
+  let webHttp: Http;
+  try {
+    webHttp = replayHttpFromDirectory(dir, io.env);
+  } catch (error) {
+    if (error instanceof ReplayDirectoryError) throw new UsageError(error.message);
+    throw error;
+  }
+  // Recordings need no key; providers still insist on one, so replay lends a placeholder.
+  const secrets: Secrets = {
+    get: async (name) => (await env.get(name)) ?? (name === "brave" || name === "exa" ? "replay-no-key" : null),
+  };
+  return { webHttp, modelHttp: createFetchHttp(), secrets, replayDir };
+}
+
+export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const question = args.positionals.join(" ").trim();
+  if (!question) throw new UsageError('research needs a question, e.g. vault-research research "what did we decide about sync?" --vault DIR');
+  const opened = await openVault(args, io);
+  const external = readExternalFlags(args, opened.settings);
+  const runEnv = runEnvironment(args, io);
+  const modelSpec = flag(args, "model");
+  const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(opened.settings.model) };
+  if (!config.ok) throw new UsageError(config.error.message);
+  const secretName = secretNameFor(config.config);
+  const apiKey = secretName ? await runEnv.secrets.get(secretName) : null;
+  const created = createChatModel(config.config, { http: runEnv.modelHttp, apiKey, timeoutMs: opened.settings.model.timeoutMs });
+  if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretName === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"}.`);
+
+  const json = has(args, "json");
+  const result = await runResearch(
+    {
+      question,
+      mode: external.mode,
+      providers: external.providers,
+      freshness: external.freshness,
+      count: external.count,
+      retrievalOnly: has(args, "retrieval-only"),
+      writeTrace: has(args, "no-trace") ? false : opened.settings.notes.writeTraceNotes,
+    },
+    {
+      index: opened.index,
+      store: opened.store,
+      http: runEnv.webHttp,
+      secrets: runEnv.secrets,
+      clock: systemClock,
+      settings: opened.settings,
+      model: created.model,
+      onProgress: json ? undefined : (e) => io.err(progressLine(e)),
+    },
+  );
+  if (result.trace_path) await opened.index.updateFile(opened.store, result.trace_path);
+  if (json) io.out(`${JSON.stringify(researchJson(result, runEnv.replayDir), null, 2)}\n`);
+  else io.out(formatResearchText(result, runEnv.replayDir));
+  return 0;
+}
+
+/** The `--json` object of DESIGN.md. */
+export function researchJson(result: ResearchResult, replayDir?: string) {
+  const out: Record<string, unknown> = { pack: result.pack };
+  if (result.answer) out.answer = result.answer;
+  if (result.citations) out.citations = result.citations;
+  if (result.verification) out.verification = result.verification;
+  out.stop_reason = result.stop_reason;
+  if (result.trace_path) out.trace_path = result.trace_path;
+  if (replayDir) out.replay = { dir: replayDir, note: "Web results are recorded sample responses replayed from this folder, not a live search." };
+  return out;
+}
+
+function progressLine(e: ProgressEvent): string {
+  if (e.status === "started") return `… ${e.detail}\n`;
+  if (e.status === "failed") return `✗ ${e.stage.replace(/_/g, " ")}: ${e.detail}\n`;
+  if (e.status === "skipped") return `- ${e.detail}\n`;
+  return `✓ ${e.detail}\n`;
+}
+
+/** What a person reads: the answer, the evidence in two labelled groups, the trace note. */
+export function formatResearchText(result: ResearchResult, replayDir?: string): string {
+  const { pack } = result;
+  const lines: string[] = [];
+  if (replayDir) lines.push(`Note: web results below are recorded sample responses replayed from ${replayDir}, not a live search.`, "");
+  lines.push(`Question: ${pack.question}`, "");
+  if (result.answer) {
+    if (!result.answer.verified) {
+      lines.push("UNVERIFIED ANSWER — its citations did not check out:");
+      for (const e of result.verification?.errors ?? []) lines.push(`  - ${e.message}`);
+      lines.push("");
+    }
+    lines.push(result.answer.text.trim(), "");
+    if (result.citations && result.citations.length > 0) {
+      lines.push("Sources cited:");
+      for (const c of result.citations) lines.push(`  [${c.source_key}] ${citationTarget(c, result)}`);
+      lines.push("");
+    }
+  } else {
+    lines.push(`No answer was written (${result.stop_reason.replace(/_/g, " ")}).`, "");
+  }
+  lines.push(`Judge: ${pack.judge.verdict.replace(/_/g, " ")} — ${pack.judge.reason}`, "");
+  lines.push(vaultEvidenceCounter(pack.evidence.length));
+  pack.evidence.forEach((row, i) => {
+    const heading = row.sections[0]?.heading ? ` § ${row.sections[0].heading}` : "";
+    lines.push(`  ${i + 1}. [${row.source_key}] ${row.title} — ${row.note_path}${heading}`);
+    if (row.also_found_by?.length) lines.push(`     ${alsoFoundByLabel(row.also_found_by)}`);
+  });
+  const providers = Array.from(new Set(pack.external_evidence.map((r) => r.provider)));
+  lines.push(outsideVaultCounter(pack.external_evidence.length, providers));
+  pack.external_evidence.forEach((row, i) => {
+    lines.push(`  ${i + 1}. [${row.source_key}] ${row.title} — ${row.domain}${row.published_at ? ` (${row.published_at.slice(0, 10)})` : ""}`);
+    lines.push(`     ${row.label}`);
+    lines.push(`     ${row.url}`);
+  });
+  if (pack.warnings.length > 0) {
+    lines.push("", "Warnings:");
+    for (const w of pack.warnings) lines.push(`  - ${w.message}`);
+  }
+  lines.push("", `Stop reason: ${result.stop_reason}`);
+  lines.push(result.trace_path ? `Trace note: ${result.trace_path}` : "Trace note: not written");
+  return `${lines.join("\n")}\n`;
+}
+
+function citationTarget(c: Citation, result: ResearchResult): string {
+  if (c.origin === "vault") return c.note_path ?? "";
+  const row = result.pack.external_evidence.find((r) => r.source_key === c.source_key);
+  return `${c.url ?? ""}${row ? ` (${row.label})` : ""}`;
+}
