@@ -1,0 +1,253 @@
+// Fetching one web page for promotion and turning it into markdown. The fetch goes through the
+// Http port (requestUrl in the plugin, fetch or replay in the CLI) with a timeout and a size cap;
+// the text is decoded by the charset the page declares; Defuddle finds the main content. When
+// any step cannot give readable text, the outcome says exactly why, so the note can fall back
+// to the provider's excerpt and record that honestly.
+import { HttpFailure, type Http, type HttpResponse } from "../ports";
+
+/** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
+export interface PageReading {
+  title: string;
+  author: string;
+  /** As the page states it (ISO date, date-time or free text); "" when unknown. */
+  published: string;
+  description: string;
+  site: string;
+  language: string;
+  /** Main content as markdown, before sanitising. */
+  markdown: string;
+  wordCount: number;
+}
+
+/**
+ * Reads the main content of an HTML page. Injected because it needs a DOM, which core does not
+ * have: `createDefuddleReader` over the browser's DOMParser in Obsidian, `nodePageReader`
+ * (linkedom) in the CLI and tests.
+ */
+export type ReadPage = (html: string, url: string) => Promise<PageReading>;
+
+/**
+ * Defuddle's options, shared by every platform. `useAsync: false` keeps it from calling
+ * third-party APIs (transcripts, oEmbed…) when a page has little text: promotion fetches the one
+ * page the user chose and nothing else.
+ */
+export const DEFUDDLE_OPTIONS = { markdown: true, useAsync: false, removeImages: false } as const;
+
+/** Why a page gave no text of its own. Each becomes `fallback_snippet:<reason>` in the note. */
+export type PageProblem =
+  | "http_error"
+  | "timeout"
+  | "too_large"
+  | "network"
+  | "not_html"
+  | "no_readable_text"
+  | "extract_failed"
+  | "replay_miss";
+
+export type PageOutcome =
+  | { kind: "extracted"; reading: PageReading; charset: string; warnings: string[] }
+  | { kind: "pdf" }
+  | { kind: "unusable"; problem: PageProblem; /** e.g. `http_403`; the status names the code. */ reason: string; message: string }
+  | { kind: "cancelled" };
+
+export interface FetchPageOptions {
+  /** Default 20 s. */
+  timeoutMs?: number;
+  /** Default 5 MB: a page bigger than this is not an article worth keeping whole. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_PAGE_LIMITS = { timeoutMs: 20_000, maxBytes: 5 * 1024 * 1024 } as const;
+
+/** Fewer words than this and the page is taken to be an app shell (JS-only) or an error page. */
+const MIN_WORDS = 25;
+
+/**
+ * A response that may also carry the raw body. The Http port gives only decoded text today; an
+ * adapter that adds `bytes` lets pages in legacy charsets (windows-1251, Shift_JIS…) be decoded
+ * by the charset they declare instead of as UTF-8.
+ */
+type ResponseWithBytes = HttpResponse & { bytes?: Uint8Array };
+
+export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
+  const maxBytes = options.maxBytes ?? DEFAULT_PAGE_LIMITS.maxBytes;
+  let response: ResponseWithBytes;
+  try {
+    response = await http.request({
+      method: "GET",
+      url,
+      headers: { accept: "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5" },
+      timeoutMs: options.timeoutMs ?? DEFAULT_PAGE_LIMITS.timeoutMs,
+      maxBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof HttpFailure) {
+      if (error.kind === "aborted") return { kind: "cancelled" };
+      return { kind: "unusable", problem: error.kind, reason: error.kind, message: error.message };
+    }
+    return { kind: "unusable", problem: "network", reason: "network", message: error instanceof Error ? error.message : String(error) };
+  }
+
+  if (response.status < 200 || response.status >= 300) {
+    return {
+      kind: "unusable",
+      problem: "http_error",
+      reason: `http_${response.status}`,
+      message: `The page answered ${response.status}${statusText(response.status)}.`,
+    };
+  }
+  const declaredLength = Number(response.headers["content-length"]);
+  const size = Math.max(Number.isFinite(declaredLength) ? declaredLength : 0, response.bytes?.byteLength ?? utf8Length(response.text));
+  if (size > maxBytes) {
+    return { kind: "unusable", problem: "too_large", reason: "too_large", message: `The page is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} promotion reads.` };
+  }
+
+  const type = contentKind(response, url);
+  if (type === "pdf") return { kind: "pdf" };
+  if (type !== "html") {
+    return { kind: "unusable", problem: "not_html", reason: "not_html", message: `The page is ${type}, not HTML; only the provider's excerpt was kept.` };
+  }
+
+  const decoded = decodeBody(response);
+  let reading: PageReading;
+  try {
+    reading = await readPage(decoded.html, url);
+  } catch (error) {
+    return {
+      kind: "unusable",
+      problem: "extract_failed",
+      reason: "extract_failed",
+      message: `The page could not be read (${error instanceof Error ? error.message : String(error)}).`,
+    };
+  }
+  if (reading.markdown.trim() === "" || reading.wordCount < MIN_WORDS) {
+    return {
+      kind: "unusable",
+      problem: "no_readable_text",
+      reason: "no_readable_text",
+      message: `The page has almost no text of its own (${reading.wordCount} words); it may need JavaScript to show its content.`,
+    };
+  }
+  return { kind: "extracted", reading, charset: decoded.charset, warnings: decoded.warnings };
+}
+
+// ── content type and charset ────────────────────────────────────────────────────────────────
+
+function contentKind(response: ResponseWithBytes, url: string): "html" | "pdf" | string {
+  const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const head = response.bytes ? latin1(response.bytes.subarray(0, 512)) : response.text.slice(0, 512);
+  if (type === "application/pdf" || head.startsWith("%PDF-")) return "pdf";
+  if (type === "text/html" || type === "application/xhtml+xml") return "html";
+  if (type === "" || type === "application/octet-stream") {
+    if (/^\s*(<!doctype html|<html|<head|<body)/i.test(head)) return "html";
+    if (/\.pdf$/i.test(safePath(url))) return "pdf";
+  }
+  return type || "of unknown type";
+}
+
+export interface DecodedPage {
+  html: string;
+  /** The charset the text was read as (lower-case label). */
+  charset: string;
+  warnings: string[];
+}
+
+/**
+ * The page's text, decoded by the charset it declares: the Content-Type header first, then a
+ * byte-order mark, then `<meta charset>` / `http-equiv`, else UTF-8. Only possible when the
+ * response carries bytes; otherwise the adapter's text is used as given and a mismatch is reported.
+ */
+export function decodeBody(response: ResponseWithBytes): DecodedPage {
+  const fromHeader = charsetOf(response.headers["content-type"] ?? "");
+  if (response.bytes) {
+    const bytes = response.bytes;
+    const bom = bomCharset(bytes);
+    const declared = fromHeader ?? bom ?? metaCharset(latin1(bytes.subarray(0, 4096))) ?? "utf-8";
+    try {
+      return { html: new TextDecoder(declared).decode(bytes), charset: normalizeLabel(declared), warnings: [] };
+    } catch {
+      return {
+        html: new TextDecoder("utf-8").decode(bytes),
+        charset: "utf-8",
+        warnings: [`The page declares the charset "${declared}", which this device cannot decode; it was read as UTF-8.`],
+      };
+    }
+  }
+  const text = response.text;
+  const declared = fromHeader ?? metaCharset(text.slice(0, 4096)) ?? "utf-8";
+  const charset = normalizeLabel(declared);
+  const warnings: string[] = [];
+  if (charset !== "utf-8" && text.includes("\uFFFD")) {
+    warnings.push(`The page is in ${charset} but arrived decoded as UTF-8; characters shown as \uFFFD were lost on the way.`);
+  }
+  return { html: text, charset, warnings };
+}
+
+function charsetOf(contentType: string): string | null {
+  const match = /charset\s*=\s*["']?([A-Za-z0-9._:-]+)/i.exec(contentType);
+  return match ? match[1] : null;
+}
+
+function metaCharset(head: string): string | null {
+  const direct = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
+  return direct ? direct[1] : null;
+}
+
+function bomCharset(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
+}
+
+function normalizeLabel(label: string): string {
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return label.toLowerCase();
+  }
+}
+
+function latin1(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += String.fromCharCode(b);
+  return out;
+}
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  410: "Gone",
+  429: "Too Many Requests",
+  451: "Unavailable For Legal Reasons",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+function statusText(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? ` ${text}` : "";
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}

@@ -1,0 +1,240 @@
+// Web text going into the vault. A promoted note is rendered by Obsidian and read by whatever
+// plugins the user has (Dataview, Templater…), so nothing taken from a page may turn into markup
+// that runs or reaches into the vault: no raw HTML, no scripts or frames, no event handlers, no
+// `javascript:`/`obsidian://` links, no executable code blocks, no embeds, no tags. What remains
+// is readable markdown that renders as the page's text.
+
+/** Bidirectional overrides can make text read differently from what it is. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** C0/C1 controls other than tab and newline. */
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/** Elements whose whole content goes: they run code, frame other pages or submit data. */
+const DROPPED_ELEMENTS = "script|style|iframe|frame|frameset|object|embed|applet|noscript|template|form|button|input|select|textarea|link|meta|base|portal";
+const DROPPED_BLOCK = new RegExp(`(?<!\\\\)<(${DROPPED_ELEMENTS})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi");
+const DROPPED_TAG = new RegExp(`(?<!\\\\)<\\/?(?:${DROPPED_ELEMENTS})\\b[^>]*>`, "gi");
+
+/**
+ * Code-block languages that plugins execute or evaluate (Dataview, Tasks, Templater helpers,
+ * buttons, charts…). A fence carrying one of them keeps its code but loses the language.
+ */
+const EXECUTABLE_FENCE = /^(dataview|dataviewjs|tasks|query|button|buttons|js-engine|templater|meta-bind|run-|exec|execute|tracker|chart|base|bases|mermaid-js|ad-|fc-|datacorejs|datacore|contextual|jsx?-?run)/i;
+
+const LINK_SCHEMES = new Set(["http:", "https:", "mailto:"]);
+const IMAGE_SCHEMES = new Set(["http:", "https:"]);
+
+export interface SanitizeOptions {
+  /** Rewrites a link target (e.g. strips tracking parameters); null keeps the text, drops the link. */
+  rewriteUrl?: (url: string) => string | null;
+}
+
+export interface SanitizedMarkdown {
+  markdown: string;
+  /** What was taken out, for the note's honesty line and for tests. */
+  removed: { elements: number; links: number; handlers: number };
+}
+
+/**
+ * Extracted page markdown → markdown that only renders. Code blocks keep their text (except
+ * Templater's `<%`, which runs wherever it appears); everything outside code is cleaned.
+ */
+export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOptions = {}): SanitizedMarkdown {
+  const removed = { elements: 0, links: 0, handlers: 0 };
+  const text = markdown.replace(/\r\n?/g, "\n").replace(BIDI_CONTROLS, "").replace(CONTROL_CHARS, "");
+  const out: string[] = [];
+  for (const segment of splitFences(text)) {
+    if (segment.kind === "fence") {
+      out.push(`${segment.indent}${segment.marker}${safeFenceLanguage(segment.info)}`);
+      out.push(...segment.body.map(neutralizeCodeLine));
+      out.push(`${segment.indent}${segment.marker}`);
+      continue;
+    }
+    let prose = segment.text.replace(DROPPED_BLOCK, () => {
+      removed.elements++;
+      return "";
+    });
+    prose = prose.replace(DROPPED_TAG, () => {
+      removed.elements++;
+      return "";
+    });
+    out.push(...prose.split("\n").map((line) => sanitizeProseLine(line, options, removed)));
+  }
+  const markdownOut = out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return { markdown: markdownOut, removed };
+}
+
+/**
+ * Plain text (a provider's snippet) → markdown that renders as exactly that text: every
+ * character markdown or Obsidian would read as syntax is escaped.
+ */
+export function escapeMarkdownText(text: string): string {
+  return text
+    .replace(BIDI_CONTROLS, "")
+    .replace(CONTROL_CHARS, "")
+    .replace(/[\\`*_[\]<>#|~$]/g, (ch) => `\\${ch}`)
+    // These are syntax only in pairs or in front of something: `==mark==`, `%%comment%%`,
+    // ` ^block-id`, `&entity;`.
+    .replace(/==|%%/g, (pair) => `\\${pair[0]}\\${pair[1]}`)
+    .replace(/(^|\s)\^/g, "$1\\^")
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, "\\&")
+    .replace(/^(\s*)([-+]|\d+[.)])(\s)/gm, (_m, lead: string, marker: string, space: string) => `${lead}${marker.replace(/([-+.)])/, "\\$1")}${space}`);
+}
+
+/** Plain text as a markdown blockquote, paragraph breaks kept, every line escaped. */
+export function quoteText(text: string): string {
+  const paragraphs = text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p !== "");
+  return paragraphs.map((p) => `> ${escapeMarkdownText(p)}`).join("\n>\n");
+}
+
+/** One line of page text for a single-line place (a property, a file name): no markup, no links. */
+export function plainLine(text: string): string {
+  return text
+    .replace(BIDI_CONTROLS, "")
+    .replace(CONTROL_CHARS, " ")
+    .replace(/\[\[|\]\]/g, (m) => m[0])
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// ── fences ──────────────────────────────────────────────────────────────────────────────────
+
+type Segment = { kind: "prose"; text: string } | { kind: "fence"; indent: string; marker: string; info: string; body: string[] };
+
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
+/** Splits markdown into prose and fenced code; an unclosed fence is closed at the end. */
+function splitFences(text: string): Segment[] {
+  const segments: Segment[] = [];
+  let prose: string[] = [];
+  let fence: Extract<Segment, { kind: "fence" }> | null = null;
+  for (const line of text.split("\n")) {
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (close && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length) {
+        segments.push(fence);
+        fence = null;
+      } else {
+        fence.body.push(line);
+      }
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    // A backtick fence's info string may not contain backticks (CommonMark); such a line is prose.
+    if (open && !(open[2][0] === "`" && open[3].includes("`"))) {
+      if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
+      prose = [];
+      fence = { kind: "fence", indent: open[1], marker: open[2], info: open[3].trim(), body: [] };
+      continue;
+    }
+    prose.push(line);
+  }
+  if (fence) segments.push(fence);
+  if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
+  return segments;
+}
+
+function safeFenceLanguage(info: string): string {
+  const language = info.split(/\s+/)[0] ?? "";
+  if (!/^[A-Za-z0-9+#._-]{1,24}$/.test(language)) return "";
+  return EXECUTABLE_FENCE.test(language) ? "" : language;
+}
+
+/** Templater evaluates `<% … %>` anywhere in a new file, code blocks included. */
+function neutralizeCodeLine(line: string): string {
+  return line.replace(/<%/g, "< %");
+}
+
+// ── prose ───────────────────────────────────────────────────────────────────────────────────
+
+type Removed = SanitizedMarkdown["removed"];
+
+function sanitizeProseLine(line: string, options: SanitizeOptions, removed: Removed): string {
+  const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
+  if (definition) {
+    const target = safeTarget(definition[2], LINK_SCHEMES, options);
+    if (target === null) {
+      removed.links++;
+      return "";
+    }
+    return `${definition[1]}${target}${definition[3] ?? ""}`;
+  }
+  return mapOutsideCodeSpans(line, (text) => sanitizeInline(text, options, removed), neutralizeCodeSpan);
+}
+
+/** Applies `prose` to the text between inline code spans and `code` to each whole span. */
+function mapOutsideCodeSpans(line: string, prose: (text: string) => string, code: (span: string, inner: string) => string): string {
+  let out = "";
+  let at = 0;
+  const opener = /(?<!\\)(`+)/g;
+  let match: RegExpExecArray | null;
+  while ((match = opener.exec(line)) !== null) {
+    const ticks = match[1];
+    const start = match.index;
+    const closeRe = new RegExp(`(?<!\`)${ticks}(?!\`)`, "g");
+    closeRe.lastIndex = start + ticks.length;
+    const close = closeRe.exec(line);
+    if (!close) break;
+    out += prose(line.slice(at, start));
+    const end = close.index + ticks.length;
+    out += code(line.slice(start, end), line.slice(start + ticks.length, close.index));
+    at = end;
+    opener.lastIndex = end;
+  }
+  return out + prose(line.slice(at));
+}
+
+/** Dataview runs inline code that starts with `=` (and DataviewJS with `$=`); such spans become text. */
+function neutralizeCodeSpan(span: string, inner: string): string {
+  if (/^\s*\$?=/.test(inner)) return escapeMarkdownText(span);
+  return neutralizeCodeLine(span);
+}
+
+function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed): string {
+  let out = text.replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?([^\s)>]*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, url: string, title: string) => {
+    const target = safeTarget(url, bang ? IMAGE_SCHEMES : LINK_SCHEMES, options);
+    if (target === null) {
+      removed.links++;
+      return bang ? "" : label;
+    }
+    return `${bang}[${label}](${target}${title})`;
+  });
+  // Tags that survived as raw HTML: handlers out, then the tag shown as text.
+  out = out.replace(/(?<!\\)<(\/?[A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g, (_m, name: string, attrs: string) => {
+    const cleaned = attrs.replace(/\s+(on[a-z]+|(?:href|src|action|formaction|xlink:href)(?=\s*=\s*["']?\s*(?:javascript|vbscript|data):))\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, () => {
+      removed.handlers++;
+      return "";
+    });
+    return `\\<${name}${cleaned}>`;
+  });
+  return (
+    out
+      // Comments, doctypes, processing instructions and Templater commands: shown, never read.
+      .replace(/(?<!\\)<(?=[!?%])/g, "\\<")
+      // Embeds and wikilinks would pull vault notes into a page that is not the user's own.
+      .replace(/(?<!\\)\[\[/g, "\\[\\[")
+      // `#word` would add a tag to the user's vault; `%%` would hide the rest as a comment.
+      .replace(/(^|[\s(])#(?=[^\s#\\])/g, "$1\\#")
+      .replace(/%%/g, "\\%\\%")
+  );
+}
+
+function safeTarget(raw: string, schemes: Set<string>, options: SanitizeOptions): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (!schemes.has(url.protocol)) return null;
+  const rewritten = url.protocol === "mailto:" ? raw : options.rewriteUrl ? options.rewriteUrl(raw) : raw;
+  if (rewritten === null) return null;
+  // Parentheses and spaces would end the link early and let the rest of the URL read as text.
+  return rewritten.replace(/[()\s<>]/g, (ch) => encodeURIComponent(ch));
+}
