@@ -92,7 +92,7 @@ export function mergeHighlights(highlights: readonly Highlight[], length: number
 const UNLINKABLE_HEADING = /[#|^[\]]/;
 
 /** Opens a note scrolled to a section: by heading link where possible, by line otherwise. */
-export async function openAtSection(app: App, path: string, section: SectionHit | undefined, newLeaf: PaneType | boolean = false): Promise<void> {
+export async function openAtSection(app: App, path: string, section: Pick<SectionHit, "heading" | "line"> | undefined, newLeaf: PaneType | boolean = false): Promise<void> {
   if (!section || section.heading === "") {
     await app.workspace.openLinkText(path, "", newLeaf);
     return;

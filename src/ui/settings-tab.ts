@@ -1,7 +1,10 @@
-// The settings tab for what exists so far: which notes the index covers and how it matches words.
-// Research and outside-vault settings join it with the research issue.
-import { debounce, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
-import type { Settings } from "../settings";
+// The settings tab: what leaves the device (said first, in plain words), external search and its
+// providers, the model that writes answers, and the notes and index. API keys are chosen with
+// Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
+import { debounce, PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from "obsidian";
+import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
+import { providerLabel } from "../websearch/registry";
+import { FRESHNESS_LABELS, MODE_LABELS } from "./composer";
 
 /** What the tab needs from the plugin. */
 export interface SettingsHost {
@@ -10,6 +13,8 @@ export interface SettingsHost {
   /** Re-applies index settings; `rebuild` when words must be re-analysed (e.g. stemming changed). */
   applyIndexSettings(options: { rebuild: boolean }): Promise<void>;
   rebuildIndex(): Promise<void>;
+  /** One tiny call to the configured model; a sentence back (never the key). */
+  testModelConnection(): Promise<{ ok: boolean; message: string }>;
 }
 
 /** Splits user input on commas and new lines into vault-relative folder paths. */
@@ -20,6 +25,27 @@ export function parseFolderList(input: string): string[] {
     .filter((f) => f.length > 0);
   return [...new Set(folders)];
 }
+
+/** The privacy note, paragraph by paragraph. */
+export const PRIVACY_NOTE = [
+  "Your notes stay on this device. Indexing, searching and the evidence brief all run here.",
+  "Web search is off until you turn it on below, and even then it runs only for questions where you allow it. When it runs, short queries made from your question — never text from your notes — go to the providers you chose (Brave: api.search.brave.com, Exa: api.exa.ai), together with your API key.",
+  "If you choose a model, your question and the evidence picked for the answer (excerpts of your notes, and web text when the web was used) go to that model's server: your own computer for Ollama or LM Studio, the company's servers for OpenAI or Anthropic.",
+  "Web results are never written into your vault unless you add them. Trace notes, if you keep them, record each run in the trace folder.",
+  "API keys are kept in Obsidian's secret storage, not in this plugin's settings file.",
+];
+
+const MODEL_KINDS: Record<Settings["model"]["kind"], string> = {
+  none: "None (evidence brief)",
+  openai: "OpenAI-compatible (Ollama, LM Studio, OpenAI…)",
+  anthropic: "Anthropic",
+};
+
+const PROVIDER_DESCRIPTIONS: Record<ProviderName, string> = {
+  brave: "Brave's LLM context: page extracts made for answering (falls back to web search).",
+  "brave-web": "Brave's web search: titles and short descriptions.",
+  exa: "Exa: neural web search with highlights.",
+};
 
 export class VaultResearchSettingTab extends PluginSettingTab {
   // Typing a folder name must not re-index on every keystroke.
@@ -36,11 +62,216 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   override display(): void {
     const { containerEl } = this;
     containerEl.empty();
+    containerEl.addClass("vault-research-settings");
+    this.displayPrivacy(containerEl);
+    this.displayExternal(containerEl);
+    this.displayProviders(containerEl);
+    this.displayModel(containerEl);
+    this.displayNotesAndIndex(containerEl);
+  }
+
+  override hide(): void {
+    this.applyExclusions.run();
+    super.hide();
+  }
+
+  /**
+   * Changes settings only if the result is valid (the same zod schema as data.json), so a typo
+   * never reaches the file. Returns the problem, or null when saved.
+   */
+  private async applyChange(change: (s: Settings) => void): Promise<string | null> {
+    const draft = structuredClone(this.host.settings);
+    change(draft);
+    const checked = settingsSchema.safeParse(draft);
+    if (!checked.success) return checked.error.issues[0]?.message ?? "Not a valid value.";
+    change(this.host.settings);
+    await this.host.saveSettings();
+    return null;
+  }
+
+  private displayPrivacy(el: HTMLElement): void {
+    new Setting(el).setName("What leaves this device").setHeading();
+    const note = el.createDiv({ cls: "vault-research-privacy" });
+    for (const paragraph of PRIVACY_NOTE) note.createEl("p", { text: paragraph });
+  }
+
+  private displayExternal(el: HTMLElement): void {
+    const external = this.host.settings.external;
+    new Setting(el).setName("External search").setHeading();
+
+    new Setting(el)
+      .setName("Allow web search")
+      .setDesc("While off, nothing is ever sent to a search provider. When on, each question still chooses whether to use the web.")
+      .addToggle((toggle) =>
+        toggle.setValue(external.enabled).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.enabled = value));
+        }),
+      );
+
+    new Setting(el)
+      .setName("Default for new questions")
+      .setDesc("What the panel's \"External web\" choice starts at. \"If vault is weak\" searches only when your notes have little on the question.")
+      .addDropdown((dropdown) => {
+        for (const mode of externalModes) dropdown.addOption(mode, MODE_LABELS[mode]);
+        dropdown.setValue(external.defaultMode).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.defaultMode = value as ExternalMode));
+        });
+      });
+
+    new Setting(el)
+      .setName("Freshness")
+      .setDesc("How recent web results should be, by default.")
+      .addDropdown((dropdown) => {
+        for (const [value, label] of Object.entries(FRESHNESS_LABELS)) dropdown.addOption(value, label);
+        if (!(external.freshness in FRESHNESS_LABELS)) dropdown.addOption(external.freshness, external.freshness.replace("to", " to "));
+        dropdown.setValue(external.freshness).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.freshness = value));
+        });
+      });
+
+    this.numberSetting(el, "Web results per question", "How many pages to use, at most 10.", external.count, (s, n) => (s.external.count = n));
+    this.numberSetting(el, "Web text budget", "Tokens of web text the answer may read.", external.tokenBudget, (s, n) => (s.external.tokenBudget = n));
+    this.numberSetting(el, "Web search timeout (seconds)", "After this, the answer uses what your vault has.", external.timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000)));
+  }
+
+  private displayProviders(el: HTMLElement): void {
     const settings = this.host.settings;
+    new Setting(el).setName("Search providers").setHeading();
+    const enabled = settings.external.providers;
+    const ordered = [...enabled, ...providerNames.filter((p) => !enabled.includes(p))];
+    for (const provider of ordered) {
+      const on = enabled.includes(provider);
+      const position = enabled.indexOf(provider);
+      const setting = new Setting(el)
+        .setName(providerLabel(provider))
+        .setDesc(PROVIDER_DESCRIPTIONS[provider])
+        .addToggle((toggle) =>
+          toggle.setValue(on).onChange(async (value) => {
+            await this.applyChange((s) => {
+              s.external.providers = value ? [...s.external.providers.filter((p) => p !== provider), provider] : s.external.providers.filter((p) => p !== provider);
+            });
+            this.display();
+          }),
+        );
+      if (on && position > 0) {
+        setting.addExtraButton((button) =>
+          button
+            .setIcon("arrow-up")
+            .setTooltip("Ask this provider earlier")
+            .onClick(async () => {
+              await this.applyChange((s) => {
+                const list = s.external.providers;
+                [list[position - 1], list[position]] = [list[position], list[position - 1]];
+              });
+              this.display();
+            }),
+        );
+      }
+    }
 
-    new Setting(containerEl).setName("Index").setHeading();
+    const brave = settings.external.brave;
+    new Setting(el).setName("Brave").setHeading();
+    this.secretSetting(el, "Brave API key", "Used by Brave and Brave Web. Get one at brave.com/search/api.", brave.secretId, (s, id) => (s.external.brave.secretId = id));
+    this.textSetting(el, "Brave base URL", "Change only to go through a proxy.", brave.baseUrl, (s, v) => (s.external.brave.baseUrl = v));
+    this.textSetting(el, "Country", "Two-letter country code, or ALL.", brave.country, (s, v) => (s.external.brave.country = v.toUpperCase()));
+    this.textSetting(el, "Search language", "For example en, de or pt-br.", brave.searchLang, (s, v) => (s.external.brave.searchLang = v));
+    new Setting(el).setName("Safe search").addDropdown((dropdown) =>
+      dropdown
+        .addOptions({ off: "Off", moderate: "Moderate", strict: "Strict" })
+        .setValue(brave.safesearch)
+        .onChange(async (value) => {
+          await this.applyChange((s) => (s.external.brave.safesearch = value as Settings["external"]["brave"]["safesearch"]));
+        }),
+    );
 
-    new Setting(containerEl)
+    const exa = settings.external.exa;
+    new Setting(el).setName("Exa").setHeading();
+    this.secretSetting(el, "Exa API key", "Get one at exa.ai.", exa.secretId, (s, id) => (s.external.exa.secretId = id));
+    this.textSetting(el, "Exa base URL", "Change only to go through a proxy.", exa.baseUrl, (s, v) => (s.external.exa.baseUrl = v));
+    new Setting(el)
+      .setName("Search type")
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOptions({ auto: "Auto", fast: "Fast", instant: "Instant", neural: "Neural", keyword: "Keyword" })
+          .setValue(exa.searchType)
+          .onChange(async (value) => {
+            await this.applyChange((s) => (s.external.exa.searchType = value as Settings["external"]["exa"]["searchType"]));
+          }),
+      );
+    new Setting(el)
+      .setName("Include page text")
+      .setDesc("Ask Exa for page text as well as highlights. Longer answers to read, more to send to the model.")
+      .addToggle((toggle) =>
+        toggle.setValue(exa.includeText).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.exa.includeText = value));
+        }),
+      );
+    this.numberSetting(el, "Page text length", "Characters of page text per result, when page text is included.", exa.maxTextCharacters, (s, n) => (s.external.exa.maxTextCharacters = n));
+  }
+
+  private displayModel(el: HTMLElement): void {
+    const model = this.host.settings.model;
+    new Setting(el).setName("Model for answers").setHeading();
+    new Setting(el)
+      .setName("Model")
+      .setDesc("Without a model, answers are evidence briefs: the most relevant sentences of your notes, each cited.")
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOptions(MODEL_KINDS)
+          .setValue(model.kind)
+          .onChange(async (value) => {
+            await this.applyChange((s) => (s.model.kind = value as Settings["model"]["kind"]));
+            this.display();
+          }),
+      );
+    if (model.kind === "none") return;
+    if (model.kind === "openai") {
+      this.textSetting(el, "Base URL", "Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1", model.baseUrl, (s, v) => (s.model.baseUrl = v));
+    }
+    this.textSetting(el, "Model name", model.kind === "openai" ? "For example llama3.1:8b or gpt-4o-mini." : "For example claude-sonnet-4-5.", model.model, (s, v) => (s.model.model = v.trim()));
+    this.secretSetting(
+      el,
+      "Model API key",
+      model.kind === "openai" ? "Optional: Ollama and LM Studio need none." : "Required for Anthropic.",
+      model.secretId,
+      (s, id) => (s.model.secretId = id),
+    );
+    this.numberSetting(el, "Model timeout (seconds)", "How long to wait for an answer.", model.timeoutMs / 1000, (s, n) => (s.model.timeoutMs = Math.round(n * 1000)));
+    const test = new Setting(el).setName("Test connection").setDesc("Sends one tiny request to the model.");
+    test.addButton((button) =>
+      button.setButtonText("Test").onClick(async () => {
+        button.setDisabled(true);
+        test.setDesc("Testing…");
+        try {
+          const outcome = await this.host.testModelConnection();
+          test.setDesc(outcome.message);
+          test.descEl.toggleClass("vault-research-test-failed", !outcome.ok);
+          test.descEl.toggleClass("vault-research-test-passed", outcome.ok);
+        } finally {
+          button.setDisabled(false);
+        }
+      }),
+    );
+  }
+
+  private displayNotesAndIndex(el: HTMLElement): void {
+    const settings = this.host.settings;
+    new Setting(el).setName("Notes").setHeading();
+    new Setting(el)
+      .setName("Write trace notes")
+      .setDesc("A note per run explaining what was searched, what was found and what was sent. Trace notes are never indexed.")
+      .addToggle((toggle) =>
+        toggle.setValue(settings.notes.writeTraceNotes).onChange(async (value) => {
+          await this.applyChange((s) => (s.notes.writeTraceNotes = value));
+        }),
+      );
+    this.textSetting(el, "Trace folder", "Where trace notes go.", settings.notes.traceFolder, (s, v) => (s.notes.traceFolder = parseFolderList(v)[0] ?? ""), () =>
+      this.applyExclusions(),
+    );
+    this.textSetting(el, "Sources folder", "Where web pages you add to the vault go.", settings.notes.sourcesFolder, (s, v) => (s.notes.sourcesFolder = parseFolderList(v)[0] ?? ""));
+
+    new Setting(el).setName("Index").setHeading();
+    new Setting(el)
       .setName("Excluded folders")
       .setDesc("Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.")
       .addText((text) =>
@@ -54,7 +285,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           }),
       );
 
-    new Setting(containerEl)
+    new Setting(el)
       .setName("Match word forms")
       .setDesc("Find notes that say “running” when you search for “run” (English). Changing this rebuilds the index.")
       .addToggle((toggle) =>
@@ -65,7 +296,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         }),
       );
 
-    new Setting(containerEl)
+    new Setting(el)
       .setName("Rebuild index")
       .setDesc("Reads every note again. Use it if search results look out of date.")
       .addButton((button) =>
@@ -80,8 +311,46 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       );
   }
 
-  override hide(): void {
-    this.applyExclusions.run();
-    super.hide();
+  /** A text field saved only when valid; a problem is shown under the field. */
+  private textSetting(el: HTMLElement, name: string, desc: string, value: string, apply: (s: Settings, value: string) => void, after?: () => void): Setting {
+    const setting = new Setting(el).setName(name).setDesc(desc);
+    setting.addText((text) =>
+      text.setValue(value).onChange(async (input) => {
+        const problem = await this.applyChange((s) => apply(s, input.trim()));
+        showProblem(setting, text.inputEl, desc, problem);
+        if (!problem) after?.();
+      }),
+    );
+    return setting;
   }
+
+  private numberSetting(el: HTMLElement, name: string, desc: string, value: number, apply: (s: Settings, n: number) => void): Setting {
+    const setting = new Setting(el).setName(name).setDesc(desc);
+    setting.addText((text) => {
+      text.inputEl.type = "number";
+      text.setValue(String(value)).onChange(async (input) => {
+        const n = Number(input);
+        const problem = input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.applyChange((s) => apply(s, n));
+        showProblem(setting, text.inputEl, desc, problem);
+      });
+    });
+    return setting;
+  }
+
+  private secretSetting(el: HTMLElement, name: string, desc: string, secretId: string, apply: (s: Settings, id: string) => void): Setting {
+    return new Setting(el)
+      .setName(name)
+      .setDesc(`${desc} Stored in Obsidian's secret storage.`)
+      .addComponent((control) =>
+        new SecretComponent(this.app, control).setValue(secretId).onChange(async (id) => {
+          await this.applyChange((s) => apply(s, id));
+        }),
+      );
+  }
+}
+
+function showProblem(setting: Setting, input: HTMLElement, desc: string, problem: string | null): void {
+  input.toggleClass("vault-research-invalid", problem !== null);
+  input.setAttr("aria-invalid", problem !== null);
+  setting.setDesc(problem ? `${desc} ${problem}` : desc);
 }

@@ -675,8 +675,16 @@ export class Workspace extends Events {
     return null;
   }
 
-  getActiveViewOfType<T extends View>(_type: abstract new (...args: any[]) => T): T | null {
-    return null;
+  /** Stand-in only: the leaf in the main area that was active last (set by tests and the workbench). */
+  mostRecentLeaf: WorkspaceLeaf | null = null;
+
+  getMostRecentLeaf(): WorkspaceLeaf | null {
+    return this.mostRecentLeaf;
+  }
+
+  getActiveViewOfType<T extends View>(type: abstract new (...args: any[]) => T): T | null {
+    const view = this.mostRecentLeaf?.view;
+    return view instanceof type ? view : null;
   }
 }
 
@@ -780,7 +788,11 @@ export abstract class Plugin extends Component {
 
   registerView(type: string, viewCreator: (leaf: WorkspaceLeaf) => View): void {
     this.app.workspace.viewCreators.set(type, viewCreator);
-    this.register(() => this.app.workspace.viewCreators.delete(type));
+    // As in the app: when a plugin's view type goes away, its open views are closed with it.
+    this.register(() => {
+      this.app.workspace.viewCreators.delete(type);
+      this.app.workspace.detachLeavesOfType(type);
+    });
   }
 
   async loadData(): Promise<any> {
@@ -838,6 +850,112 @@ export abstract class ItemView extends View {
     const el = this.containerEl.createEl("a", { cls: "view-action", attr: { "aria-label": title } });
     el.addEventListener("click", callback);
     return el;
+  }
+}
+
+export interface EditorPosition {
+  line: number;
+  ch: number;
+}
+
+/** Stand-in: an editor over a string, enough for inserting at the cursor. */
+export class Editor {
+  /** Stand-in only. */
+  private text: string;
+  private cursor: EditorPosition = { line: 0, ch: 0 };
+  constructor(text = "") {
+    this.text = text;
+  }
+  getValue(): string {
+    return this.text;
+  }
+  setValue(content: string): void {
+    this.text = content;
+  }
+  getCursor(_side?: "from" | "to" | "head" | "anchor"): EditorPosition {
+    return { ...this.cursor };
+  }
+  setCursor(pos: EditorPosition | number, ch?: number): void {
+    this.cursor = typeof pos === "number" ? { line: pos, ch: ch ?? 0 } : { ...pos };
+  }
+  getSelection(): string {
+    return "";
+  }
+  replaceSelection(replacement: string, _origin?: string): void {
+    const lines = this.text.split("\n");
+    const offset = lines.slice(0, this.cursor.line).reduce((n, l) => n + l.length + 1, 0) + this.cursor.ch;
+    this.text = this.text.slice(0, offset) + replacement + this.text.slice(offset);
+    const added = replacement.split("\n");
+    this.cursor =
+      added.length === 1
+        ? { line: this.cursor.line, ch: this.cursor.ch + replacement.length }
+        : { line: this.cursor.line + added.length - 1, ch: added[added.length - 1].length };
+  }
+}
+
+export class MarkdownView extends ItemView {
+  editor: Editor;
+  file: TFile | null;
+  constructor(leaf: WorkspaceLeaf, file: TFile | null = null, text = "") {
+    super(leaf);
+    this.file = file;
+    this.editor = new Editor(text);
+  }
+  getViewType(): string {
+    return "markdown";
+  }
+  getDisplayText(): string {
+    return this.file?.basename ?? "";
+  }
+}
+
+/** Stand-in: a context menu as a list of items in the document; `menus` holds every menu shown. */
+export class MenuItem {
+  /** Stand-in only. */
+  title = "";
+  /** Stand-in only. */
+  callback: ((evt: MouseEvent | KeyboardEvent) => any) | null = null;
+  setTitle(title: string | DocumentFragment): this {
+    this.title = typeof title === "string" ? title : (title.textContent ?? "");
+    return this;
+  }
+  setIcon(_icon: string | null): this {
+    return this;
+  }
+  onClick(callback: (evt: MouseEvent | KeyboardEvent) => any): this {
+    this.callback = callback;
+    return this;
+  }
+}
+
+export class Menu extends Component {
+  /** Stand-in only. */
+  items: MenuItem[] = [];
+  /** Stand-in only: menus currently shown. */
+  static shown: Menu[] = [];
+  addItem(cb: (item: MenuItem) => any): this {
+    const item = new MenuItem();
+    cb(item);
+    this.items.push(item);
+    return this;
+  }
+  addSeparator(): this {
+    return this;
+  }
+  showAtMouseEvent(_evt: MouseEvent): this {
+    Menu.shown.push(this);
+    return this;
+  }
+  showAtPosition(_position: { x: number; y: number }): this {
+    Menu.shown.push(this);
+    return this;
+  }
+  hide(): this {
+    Menu.shown.remove(this);
+    return this;
+  }
+  close(): void {
+    this.hide();
   }
 }
 
@@ -1148,7 +1266,8 @@ export class ButtonComponent extends BaseComponent {
     this.buttonEl.setText(name);
     return this;
   }
-  setIcon(_icon: string): this {
+  setIcon(icon: string): this {
+    setIcon(this.buttonEl, icon);
     return this;
   }
   setClass(cls: string): this {
@@ -1158,6 +1277,118 @@ export class ButtonComponent extends BaseComponent {
   onClick(callback: (evt: MouseEvent) => unknown | Promise<unknown>): this {
     this.buttonEl.addEventListener("click", (evt) => void callback(evt));
     return this;
+  }
+}
+
+export class TextAreaComponent extends ValueComponent<string> {
+  inputEl: HTMLTextAreaElement;
+  private changeCallback: ((value: string) => any) | null = null;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("textarea");
+    this.inputEl.addEventListener("input", () => this.changeCallback?.(this.getValue()));
+  }
+  override setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    this.inputEl.disabled = disabled;
+    return this;
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+  onChange(callback: (value: string) => any): this {
+    this.changeCallback = callback;
+    return this;
+  }
+}
+
+export class ExtraButtonComponent extends BaseComponent {
+  extraSettingsEl: HTMLElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.extraSettingsEl = containerEl.createDiv({ cls: "clickable-icon extra-setting-button", attr: { role: "button", tabindex: 0 } });
+  }
+  override setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    this.extraSettingsEl.toggleClass("is-disabled", disabled);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.extraSettingsEl.setAttr("aria-label", tooltip);
+    return this;
+  }
+  setIcon(icon: string): this {
+    setIcon(this.extraSettingsEl, icon);
+    return this;
+  }
+  onClick(callback: () => any): this {
+    this.extraSettingsEl.addEventListener("click", () => {
+      if (!this.disabled) callback();
+    });
+    return this;
+  }
+}
+
+/**
+ * Picks a secret from the app's secret storage; its value is the secret's *id*, never the secret.
+ * Stand-in: a select over the stored ids plus a field to store a new secret under a new id.
+ */
+export class SecretComponent extends BaseComponent {
+  /** Stand-in only. */
+  selectEl: HTMLSelectElement;
+  /** Stand-in only: type a key here and press Enter to store it under the chosen id. */
+  keyInputEl: HTMLInputElement;
+  private value = "";
+  private changeCallback: ((value: string) => unknown) | null = null;
+  constructor(
+    private readonly app: App,
+    containerEl: HTMLElement,
+  ) {
+    super();
+    const wrap = containerEl.createDiv("secret-component");
+    this.selectEl = wrap.createEl("select", { cls: "dropdown" });
+    this.keyInputEl = wrap.createEl("input", { type: "password", placeholder: "Paste a key and press Enter" });
+    this.selectEl.addEventListener("change", () => this.choose(this.selectEl.value));
+    this.keyInputEl.addEventListener("keydown", (evt) => {
+      if (evt.key !== "Enter" || this.value === "") return;
+      this.app.secretStorage.setSecret(this.value, this.keyInputEl.value);
+      this.keyInputEl.value = "";
+      this.refresh();
+    });
+    this.refresh();
+  }
+  setValue(value: string): this {
+    this.value = value;
+    this.refresh();
+    return this;
+  }
+  onChange(cb: (value: string) => unknown): this {
+    this.changeCallback = cb;
+    return this;
+  }
+  /** Stand-in only: what the user does when picking a secret id. */
+  choose(id: string): void {
+    this.value = id;
+    this.refresh();
+    this.changeCallback?.(id);
+  }
+  private refresh(): void {
+    this.selectEl.empty();
+    const ids = new Set([...this.app.secretStorage.listSecrets(), ...(this.value ? [this.value] : [])]);
+    this.selectEl.createEl("option", { value: "", text: "None" });
+    for (const id of ids) {
+      const stored = this.app.secretStorage.getSecret(id) !== null;
+      this.selectEl.createEl("option", { value: id, text: stored ? id : `${id} (empty)` });
+    }
+    this.selectEl.value = this.value;
   }
 }
 
@@ -1209,6 +1440,16 @@ export class Setting {
   addButton(cb: (component: ButtonComponent) => any): this {
     return this.add(new ButtonComponent(this.controlEl), cb);
   }
+  addTextArea(cb: (component: TextAreaComponent) => any): this {
+    return this.add(new TextAreaComponent(this.controlEl), cb);
+  }
+  addExtraButton(cb: (component: ExtraButtonComponent) => any): this {
+    return this.add(new ExtraButtonComponent(this.controlEl), cb);
+  }
+  addComponent<T extends BaseComponent>(cb: (el: HTMLElement) => T): this {
+    this.components.push(cb(this.controlEl));
+    return this;
+  }
   then(cb: (setting: this) => any): this {
     cb(this);
     return this;
@@ -1249,17 +1490,162 @@ export abstract class PluginSettingTab extends SettingTab {
 // Rendering, icons, network, utilities
 
 export class MarkdownRenderer {
-  /** Stand-in: renders the markdown as plain text in a div; enough to see what would be shown. */
+  /**
+   * Stand-in: a small markdown renderer that behaves like the app where it matters to us —
+   * links, bare URLs, wikilinks, embeds, images and raw HTML become elements (so tests can see
+   * whether untrusted text was neutralised), backslash escapes become literal characters, code is
+   * literal. Blocks are appended straight into `el`, as in the app.
+   */
   static async render(_app: App, markdown: string, el: HTMLElement, _sourcePath: string, _component: Component): Promise<void> {
-    el.createDiv({ cls: "markdown-rendered", text: markdown });
+    /** Stand-in only: every call, so tests can check what went through the renderer. */
+    MarkdownRenderer.calls.push(markdown);
+    const template = el.ownerDocument.createElement("template");
+    template.innerHTML = markdownToHtml(markdown);
+    // The app sanitises rendered HTML: scripts and event handler attributes do not survive.
+    for (const bad of Array.from(template.content.querySelectorAll("script"))) bad.remove();
+    for (const node of Array.from(template.content.querySelectorAll("*"))) {
+      for (const attr of Array.from(node.attributes)) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
+    }
+    el.appendChild(template.content);
   }
   static async renderMarkdown(markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
     await MarkdownRenderer.render(new App(), markdown, el, sourcePath, component);
   }
+  /** Stand-in only. */
+  static calls: string[] = [];
 }
 
+const escapeHtml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function markdownToHtml(markdown: string): string {
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let i = 0;
+  const isBlockStart = (line: string) => /^(`{3,}|~{3,}|#{1,6}\s|>|\s*([-*+]|\d+[.)])\s|(-{3,}|\*{3,})\s*$)/.test(line);
+  while (i < lines.length) {
+    const line = lines[i];
+    const fence = /^(`{3,}|~{3,})(.*)$/.exec(line);
+    if (fence) {
+      const body: string[] = [];
+      i++;
+      while (i < lines.length && !lines[i].startsWith(fence[1])) body.push(lines[i++]);
+      i++;
+      const lang = fence[2].trim().split(/\s+/)[0];
+      out.push(`<pre><code${lang ? ` class="language-${escapeHtml(lang)}"` : ""}>${escapeHtml(body.join("\n"))}</code></pre>`);
+      continue;
+    }
+    if (line.trim() === "") {
+      i++;
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      out.push(`<h${heading[1].length}>${inlineToHtml(heading[2])}</h${heading[1].length}>`);
+      i++;
+      continue;
+    }
+    if (/^(-{3,}|\*{3,})\s*$/.test(line)) {
+      out.push("<hr>");
+      i++;
+      continue;
+    }
+    if (line.startsWith(">")) {
+      const quoted: string[] = [];
+      while (i < lines.length && lines[i].startsWith(">")) quoted.push(lines[i++].replace(/^>\s?/, ""));
+      out.push(`<blockquote>${markdownToHtml(quoted.join("\n"))}</blockquote>`);
+      continue;
+    }
+    const item = /^\s*([-*+]|\d+[.)])\s+/;
+    if (item.test(line)) {
+      const ordered = /\d/.test(item.exec(line)![1]);
+      const items: string[] = [];
+      while (i < lines.length && (item.test(lines[i]) || (/^\s+\S/.test(lines[i]) && items.length > 0))) {
+        if (item.test(lines[i])) items.push(lines[i].replace(item, ""));
+        else items[items.length - 1] += "\n" + lines[i].trim();
+        i++;
+      }
+      const tag = ordered ? "ol" : "ul";
+      out.push(`<${tag}>${items.map((t) => `<li>${inlineToHtml(t)}</li>`).join("")}</${tag}>`);
+      continue;
+    }
+    const para: string[] = [];
+    while (i < lines.length && lines[i].trim() !== "" && (para.length === 0 || !isBlockStart(lines[i]))) para.push(lines[i++]);
+    out.push(`<p>${inlineToHtml(para.join("\n"))}</p>`);
+  }
+  return out.join("");
+}
+
+function inlineToHtml(text: string): string {
+  let html = "";
+  let i = 0;
+  const rest = () => text.slice(i);
+  while (i < text.length) {
+    const ch = text[i];
+    let m: RegExpExecArray | null;
+    if (ch === "\\" && i + 1 < text.length && /[!-/:-@[-`{-~]/.test(text[i + 1])) {
+      html += escapeHtml(text[i + 1]);
+      i += 2;
+    } else if (ch === "`" && (m = /^(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest()))) {
+      html += `<code>${escapeHtml(m[2].trim())}</code>`;
+      i += m[0].length;
+    } else if ((m = /^!\[\[([^\]]+)\]\]/.exec(rest()))) {
+      html += `<span class="internal-embed" src="${escapeHtml(m[1])}"></span>`;
+      i += m[0].length;
+    } else if ((m = /^\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/.exec(rest()))) {
+      html += `<a class="internal-link" data-href="${escapeHtml(m[1])}" href="${escapeHtml(m[1])}">${escapeHtml(m[2] ?? m[1])}</a>`;
+      i += m[0].length;
+    } else if ((m = /^!\[([^\]]*)\]\(([^)\s]+)\)/.exec(rest()))) {
+      html += `<img alt="${escapeHtml(m[1])}" src="${escapeHtml(m[2])}">`;
+      i += m[0].length;
+    } else if ((m = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest()))) {
+      const external = /^[a-z][a-z0-9+.-]*:/i.test(m[2]);
+      html += `<a class="${external ? "external-link" : "internal-link"}" href="${escapeHtml(m[2])}">${inlineToHtml(m[1])}</a>`;
+      i += m[0].length;
+    } else if ((m = /^<(https?:\/\/[^>\s]+)>/.exec(rest()))) {
+      html += `<a class="external-link" href="${escapeHtml(m[1])}">${escapeHtml(m[1])}</a>`;
+      i += m[0].length;
+    } else if ((m = /^<\/?[A-Za-z][^>]*>/.exec(rest()))) {
+      html += m[0]; // raw HTML, as the app renders it (then sanitised)
+      i += m[0].length;
+    } else if ((m = /^https?:\/\/[^\s<]*[^\s<.,;:!?)\]]/.exec(rest())) && !/[\w/]/.test(text[i - 1] ?? " ")) {
+      html += `<a class="external-link" href="${escapeHtml(m[0])}">${escapeHtml(m[0])}</a>`;
+      i += m[0].length;
+    } else if ((m = /^\*\*([^*]+)\*\*/.exec(rest())) || (m = /^__([^_]+)__/.exec(rest()))) {
+      html += `<strong>${inlineToHtml(m[1])}</strong>`;
+      i += m[0].length;
+    } else if ((m = /^\*([^*\s][^*]*)\*/.exec(rest())) || (m = /^_([^_\s][^_]*)_(?!\w)/.exec(rest()))) {
+      html += `<em>${inlineToHtml(m[1])}</em>`;
+      i += m[0].length;
+    } else if ((m = /^==([^=]+)==/.exec(rest()))) {
+      html += `<mark>${inlineToHtml(m[1])}</mark>`;
+      i += m[0].length;
+    } else if ((m = /^#([A-Za-z][\w/-]*)/.exec(rest())) && !/\w/.test(text[i - 1] ?? " ")) {
+      html += `<a class="tag" href="#${escapeHtml(m[1])}">#${escapeHtml(m[1])}</a>`;
+      i += m[0].length;
+    } else if (ch === "&" && (m = /^&(#\d+|#x[0-9a-f]+|[a-z]+);/i.exec(rest()))) {
+      html += m[0];
+      i += m[0].length;
+    } else if (ch === "\n") {
+      html += "<br>";
+      i++;
+    } else {
+      html += escapeHtml(ch);
+      i++;
+    }
+  }
+  return html;
+}
+
+/** Like the app: replaces the element's content with the icon (an `svg.svg-icon`). */
 export function setIcon(parent: HTMLElement, iconId: string): void {
-  parent.createSpan({ cls: "svg-icon", attr: { "data-icon": iconId } });
+  parent.empty();
+  const svg = parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", `svg-icon lucide-${iconId}`);
+  svg.setAttribute("data-icon", iconId);
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  parent.appendChild(svg);
 }
 
 export function setTooltip(el: HTMLElement, tooltip: string): void {

@@ -1,0 +1,53 @@
+// The answer as the user takes it away (copy, insert at cursor): plain markdown in which each
+// citation is a link — a wikilink for a note, a markdown link for a web page — followed by the
+// sources it cites, outside-vault ones with their label. No trace internals, no source keys, and
+// nothing the model wrote can become a link or an embed in the note it is pasted into.
+import type { ResearchResult } from "../core/research-types";
+import { citationKeys, citationTargets, neutraliseAnswerMarkdown, type CitationTarget } from "./answer-render";
+
+/** A citation bracket after neutralising: `\[src:…\]`. */
+const ESCAPED_CITATION = /\\\[((?:src|ext):[^[\]\\\n]{1,400})\\\]/g;
+// Characters that end or change the meaning of a wikilink's heading part.
+const UNLINKABLE_HEADING = /[#|^[\]]/;
+
+export function answerAsMarkdown(result: Pick<ResearchResult, "answer" | "pack" | "citations">): string {
+  const answer = result.answer;
+  if (!answer) return "";
+  const targets = citationTargets(result.pack, result.citations);
+  const cited: CitationTarget[] = [];
+  // Links, embeds and HTML the model wrote (perhaps copied from a web page) stay inert in the note too.
+  const body = neutraliseAnswerMarkdown(answer.text).replace(ESCAPED_CITATION, (whole, inside: string) => {
+    const keys = citationKeys(inside);
+    if (!keys) return whole;
+    const links = keys.map((key) => {
+      const target = targets.get(key);
+      if (!target) return `\\[${key}\\]`;
+      if (!cited.includes(target)) cited.push(target);
+      return linkTo(target);
+    });
+    return `(${links.join("; ")})`;
+  });
+
+  const parts: string[] = [];
+  if (!answer.verified) parts.push("*Unverified answer: its citations did not check out.*", "");
+  parts.push(body.trim());
+  const notes = cited.filter((t) => t.origin === "vault");
+  const outside = cited.filter((t) => t.origin === "outside_vault");
+  if (notes.length > 0 || outside.length > 0) {
+    parts.push("", "Sources:");
+    for (const t of notes) parts.push(`- ${linkTo(t)}`);
+    for (const t of outside) if (t.origin === "outside_vault") parts.push(`- ${linkTo(t)} — ${t.label}`);
+  }
+  return parts.join("\n") + "\n";
+}
+
+function linkTo(target: CitationTarget): string {
+  if (target.origin === "vault") {
+    const note = target.path.replace(/\.md$/i, "");
+    const heading = target.heading && !UNLINKABLE_HEADING.test(target.heading) ? `#${target.heading}` : "";
+    return `[[${note}${heading}|${target.title.replace(/[|\]]/g, " ")}]]`;
+  }
+  const title = target.title.replace(/([[\]\\])/g, "\\$1");
+  const url = /[\s()<>]/.test(target.url) ? `<${target.url.replace(/[<>\s]/g, encodeURIComponent)}>` : target.url;
+  return `[${title}](${url})`;
+}

@@ -1,0 +1,199 @@
+// Renders an answer: markdown through Obsidian's renderer, with citations turned into chips.
+//
+// The answer is written by a model that read untrusted web text, so anything in it may have come
+// from a web page. Before rendering, every construct that could make a link, load something or run
+// code is neutralised: `[`/`]` (links, wikilinks, footnotes, images, embeds), `<` (raw HTML,
+// autolinks) and the info string of code fences (which would hand the code to other plugins'
+// code-block processors). After rendering, whatever the renderer still turned into a link or an
+// embed (bare URLs, #tags) is reduced to its text, and only then are the citation brackets —
+// still plain text — replaced by our own chips.
+import { MarkdownRenderer, type App, type Component } from "obsidian";
+import type { Citation, ResearchPack } from "../core/evidence";
+import { outsideVaultLabel } from "../core/labels";
+
+/** Where a citation chip leads. */
+export type CitationTarget =
+  | { origin: "vault"; key: string; title: string; path: string; heading?: string; line?: number }
+  | { origin: "outside_vault"; key: string; title: string; url: string; label: string };
+
+export interface ChipActions {
+  openNote(target: Extract<CitationTarget, { origin: "vault" }>, evt: MouseEvent): void;
+  openUrl(target: Extract<CitationTarget, { origin: "outside_vault" }>, evt: MouseEvent): void;
+}
+
+/** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,`. */
+const CITATION_BRACKET = /\[((?:src|ext):[^[\]\n]{1,400})\]/g;
+const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
+
+/** The keys in a bracket's inside, or null when it is not a citation bracket. */
+export function citationKeys(inside: string): string[] | null {
+  const parts = inside.split(/[;,]/).map((part) => part.trim());
+  return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
+}
+
+/** Chip targets for every row of the pack, keyed by source key; `citations` fill in what rows lack. */
+export function citationTargets(pack: Pick<ResearchPack, "evidence" | "external_evidence">, citations: readonly Citation[] = []): Map<string, CitationTarget> {
+  const targets = new Map<string, CitationTarget>();
+  for (const row of pack.evidence) {
+    const best = row.sections[0];
+    targets.set(row.source_key, {
+      origin: "vault",
+      key: row.source_key,
+      title: row.title,
+      path: row.note_path,
+      ...(best && best.heading !== "" ? { heading: best.heading, line: best.line } : {}),
+    });
+  }
+  for (const row of pack.external_evidence) {
+    const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
+    targets.set(row.source_key, {
+      origin: "outside_vault",
+      key: row.source_key,
+      title: row.title,
+      url: row.url,
+      label: outsideVaultLabel(row.provider, store),
+    });
+  }
+  for (const c of citations) {
+    if (targets.has(c.source_key)) continue;
+    if (c.origin === "vault" && c.note_path) {
+      targets.set(c.source_key, { origin: "vault", key: c.source_key, title: c.note_path.replace(/\.md$/i, ""), path: c.note_path });
+    } else if (c.origin === "outside_vault" && c.url) {
+      targets.set(c.source_key, {
+        origin: "outside_vault",
+        key: c.source_key,
+        title: c.url,
+        url: c.url,
+        label: outsideVaultLabel(c.provider ?? "web", "ephemeral"),
+      });
+    }
+  }
+  return targets;
+}
+
+/**
+ * Markdown in which nothing can become a link, an embed, HTML or a plugin's code block. Emphasis,
+ * headings, lists, tables, quotes and code stay as they were.
+ */
+export function neutraliseAnswerMarkdown(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
+    const fenceLine = /^(\s{0,3})(`{3,}|~{3,})(.*)$/.exec(line);
+    if (fence === null && fenceLine) {
+      fence = fenceLine[2];
+      out.push(`${fenceLine[1]}${fenceLine[2]}`);
+      continue;
+    }
+    if (fence !== null) {
+      const closes = fenceLine && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length && fenceLine[3].trim() === "";
+      if (closes) fence = null;
+      out.push(line);
+      continue;
+    }
+    out.push(neutraliseLine(line));
+  }
+  return out.join("\n");
+}
+
+/** Escapes `[`, `]` and `<` outside code spans. */
+function neutraliseLine(line: string): string {
+  let out = "";
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] === "`") {
+      const run = /^`+/.exec(line.slice(i))![0];
+      const close = line.indexOf(run, i + run.length);
+      if (close > 0 && line[close + run.length] !== "`") {
+        out += line.slice(i, close + run.length);
+        i = close + run.length;
+        continue;
+      }
+      out += run;
+      i += run.length;
+      continue;
+    }
+    const ch = line[i];
+    if (ch === "\\" && i + 1 < line.length) {
+      // An existing escape already makes its character literal.
+      out += line.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    out += ch === "[" || ch === "]" || ch === "<" ? `\\${ch}` : ch;
+    i++;
+  }
+  return out;
+}
+
+/** Elements that load or embed something; none belongs in an answer. */
+const EMBEDS = "img, picture, video, audio, iframe, object, embed, source, .internal-embed, form";
+
+/** Renders `markdown` into `el`, neutralised, with citation brackets as chips. */
+export async function renderAnswer(
+  app: App,
+  markdown: string,
+  el: HTMLElement,
+  targets: ReadonlyMap<string, CitationTarget>,
+  actions: ChipActions,
+  component: Component,
+): Promise<void> {
+  // Rendered while detached, cleaned, and only then shown.
+  const staging = createDiv();
+  await MarkdownRenderer.render(app, neutraliseAnswerMarkdown(markdown), staging, "", component);
+  for (const embed of Array.from(staging.querySelectorAll(EMBEDS))) embed.remove();
+  for (const link of Array.from(staging.querySelectorAll("a"))) link.replaceWith(link.ownerDocument.createTextNode(link.textContent ?? ""));
+  chipCitations(staging, targets, actions);
+  while (staging.firstChild) el.appendChild(staging.firstChild);
+}
+
+function chipCitations(root: Node, targets: ReadonlyMap<string, CitationTarget>, actions: ChipActions): void {
+  for (const child of Array.from(root.childNodes)) {
+    if (child.nodeType === 3) chipTextNode(child as Text, targets, actions);
+    else if (child.nodeType === 1 && !["CODE", "PRE"].includes((child as Element).tagName)) chipCitations(child, targets, actions);
+  }
+}
+
+function chipTextNode(node: Text, targets: ReadonlyMap<string, CitationTarget>, actions: ChipActions): void {
+  const text = node.data;
+  const matches = [...text.matchAll(CITATION_BRACKET)].filter((m) => citationKeys(m[1]) !== null);
+  if (matches.length === 0) return;
+  const fragment = createFragment();
+  let at = 0;
+  for (const m of matches) {
+    if (m.index > at) fragment.appendText(text.slice(at, m.index));
+    const group = fragment.createSpan({ cls: "vault-research-citations" });
+    for (const key of citationKeys(m[1]) ?? []) renderChip(group, key, targets.get(key), actions);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) fragment.appendText(text.slice(at));
+  node.replaceWith(fragment);
+}
+
+/** One chip. Its text is the source's title; the key and the label are in its tooltip. */
+export function renderChip(parent: HTMLElement, key: string, target: CitationTarget | undefined, actions: ChipActions): HTMLElement {
+  if (!target) {
+    return parent.createSpan({
+      cls: "vault-research-chip vault-research-chip-unknown",
+      text: key,
+      attr: { "aria-label": `${key} is not a source of this answer`, "data-source-key": key },
+    });
+  }
+  const outside = target.origin === "outside_vault";
+  const chip = parent.createEl("button", {
+    cls: ["vault-research-chip", outside ? "vault-research-chip-outside" : "vault-research-chip-vault"],
+    attr: {
+      type: "button",
+      "data-source-key": key,
+      "aria-label": outside ? `${target.title} — ${target.label} (${target.url})` : `${target.title} — ${target.path}${target.heading ? ` › ${target.heading}` : ""}`,
+    },
+  });
+  chip.createSpan({ cls: "vault-research-chip-mark", text: outside ? "Web" : "Vault" });
+  chip.createSpan({ cls: "vault-research-chip-title", text: target.title });
+  chip.addEventListener("click", (evt) => {
+    evt.preventDefault();
+    if (target.origin === "vault") actions.openNote(target, evt);
+    else actions.openUrl(target, evt);
+  });
+  return chip;
+}

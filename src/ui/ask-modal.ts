@@ -1,0 +1,46 @@
+// "Ask a research question": a small prompt. The answer appears in the research panel, where
+// the run can be watched, cancelled and followed up.
+import { Modal, type App } from "obsidian";
+
+export class AskQuestionModal extends Modal {
+  constructor(
+    app: App,
+    private readonly onAsk: (question: string) => void,
+    private readonly initial = "",
+  ) {
+    super(app);
+  }
+
+  override onOpen(): void {
+    this.setTitle("Ask a research question");
+    const { contentEl } = this;
+    contentEl.empty();
+    contentEl.addClass("vault-research-ask");
+    const input = contentEl.createEl("textarea", {
+      cls: "vault-research-ask-input",
+      attr: { rows: 3, placeholder: "What do my notes say about…", "aria-label": "Research question" },
+    });
+    input.value = this.initial;
+    contentEl.createDiv({ cls: "vault-research-ask-hint", text: "Enter to ask, Shift+Enter for a new line. The answer opens in the research panel." });
+    const buttons = contentEl.createDiv({ cls: "modal-button-container" });
+    const ask = buttons.createEl("button", { cls: "mod-cta", text: "Ask", attr: { type: "button" } });
+    const submit = () => {
+      const question = input.value.trim();
+      if (question === "") return;
+      this.close();
+      this.onAsk(question);
+    };
+    ask.addEventListener("click", submit);
+    input.addEventListener("keydown", (evt) => {
+      if (evt.key === "Enter" && !evt.shiftKey && !evt.isComposing) {
+        evt.preventDefault();
+        submit();
+      }
+    });
+    window.setTimeout(() => input.focus(), 0);
+  }
+
+  override onClose(): void {
+    this.contentEl.empty();
+  }
+}

@@ -1,0 +1,171 @@
+// The composer: the question box and, beside it, this turn's choices — whether the web may be
+// used, which providers, how fresh. Defaults come from settings; external web starts Off unless
+// the user chose otherwise, and a question about the current state only *suggests* turning it on.
+import { setIcon } from "obsidian";
+import { planQuestion } from "../core/plan";
+import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
+import { providerLabel } from "../websearch/registry";
+
+export interface TurnOptions {
+  mode: ExternalMode;
+  providers: ProviderName[];
+  freshness: Freshness;
+}
+
+export interface ComposerCallbacks {
+  send(question: string, options: TurnOptions): void;
+  cancel(): void;
+}
+
+export const MODE_LABELS: Record<ExternalMode, string> = { never: "Off", "on-weak": "If vault is weak", always: "Always" };
+export const FRESHNESS_LABELS: Record<string, string> = { any: "Any", pd: "24h", pw: "7d", pm: "31d", py: "1y" };
+
+/** Provider choices: each enabled provider alone, then all of them together ("Brave + Exa"). */
+export function providerChoices(enabled: readonly ProviderName[]): { value: string; label: string; providers: ProviderName[] }[] {
+  const choices: { value: string; label: string; providers: ProviderName[] }[] = enabled.map((p) => ({ value: p, label: providerLabel(p), providers: [p] }));
+  if (enabled.length > 1) choices.push({ value: enabled.join(","), label: enabled.map(providerLabel).join(" + "), providers: [...enabled] });
+  return choices;
+}
+
+export class Composer {
+  readonly inputEl: HTMLTextAreaElement;
+  private readonly modeEl: HTMLSelectElement;
+  private readonly providerEl: HTMLSelectElement;
+  private readonly freshnessEl: HTMLSelectElement;
+  private readonly sendEl: HTMLButtonElement;
+  private readonly suggestionEl: HTMLElement;
+  private running = false;
+
+  constructor(
+    parent: HTMLElement,
+    private readonly settings: () => Settings,
+    private readonly callbacks: ComposerCallbacks,
+  ) {
+    const root = parent.createDiv({ cls: "vault-research-composer" });
+    this.suggestionEl = root.createDiv({ cls: "vault-research-suggestion", attr: { role: "note" } });
+    this.suggestionEl.hide();
+
+    const row = root.createDiv({ cls: "vault-research-composer-row" });
+    this.inputEl = row.createEl("textarea", {
+      cls: "vault-research-input",
+      attr: { rows: 2, placeholder: "Ask about your notes…", "aria-label": "Research question" },
+    });
+    this.sendEl = row.createEl("button", { cls: "vault-research-send mod-cta", attr: { type: "button" } });
+
+    const controls = root.createDiv({ cls: "vault-research-controls" });
+    this.modeEl = labelledSelect(controls, "External web", "vault-research-mode");
+    this.providerEl = labelledSelect(controls, "Provider", "vault-research-provider");
+    this.freshnessEl = labelledSelect(controls, "Freshness", "vault-research-freshness");
+
+    this.inputEl.addEventListener("keydown", (evt) => {
+      if (evt.key === "Enter" && !evt.shiftKey && !evt.isComposing) {
+        evt.preventDefault();
+        this.submit();
+      }
+    });
+    this.inputEl.addEventListener("input", () => this.updateSuggestion());
+    this.modeEl.addEventListener("change", () => {
+      this.syncEnabled();
+      this.updateSuggestion();
+    });
+    this.sendEl.addEventListener("click", () => (this.running ? this.callbacks.cancel() : this.submit()));
+    this.refresh();
+    this.setRunning(false);
+  }
+
+  /** Re-reads settings: the choices offered and their defaults. */
+  refresh(): void {
+    const external = this.settings().external;
+    fill(this.modeEl, Object.entries(MODE_LABELS));
+    this.modeEl.value = external.enabled ? external.defaultMode : "never";
+    fill(
+      this.providerEl,
+      providerChoices(external.providers).map((c) => [c.value, c.label]),
+    );
+    this.providerEl.value = external.providers.join(",") || (external.providers[0] ?? "");
+    if (this.providerEl.selectedIndex < 0 && this.providerEl.options.length > 0) this.providerEl.selectedIndex = this.providerEl.options.length - 1;
+    const freshness = Object.entries(FRESHNESS_LABELS);
+    if (!(external.freshness in FRESHNESS_LABELS)) freshness.push([external.freshness, external.freshness.replace("to", " to ")]);
+    fill(this.freshnessEl, freshness);
+    this.freshnessEl.value = external.freshness;
+    this.syncEnabled();
+    this.updateSuggestion();
+  }
+
+  options(): TurnOptions {
+    const external = this.settings().external;
+    const mode = external.enabled ? (this.modeEl.value as ExternalMode) : "never";
+    const providers = this.providerEl.value.split(",").filter((p): p is ProviderName => (external.providers as string[]).includes(p));
+    return { mode, providers: providers.length > 0 ? providers : [...external.providers], freshness: this.freshnessEl.value as Freshness };
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.sendEl.empty();
+    setIcon(this.sendEl, running ? "square" : "send");
+    this.sendEl.setAttr("aria-label", running ? "Stop (Esc)" : "Send (Enter)");
+    this.sendEl.toggleClass("is-running", running);
+  }
+
+  setQuestion(text: string): void {
+    this.inputEl.value = text;
+    this.updateSuggestion();
+  }
+
+  focus(): void {
+    this.inputEl.focus();
+  }
+
+  private submit(): void {
+    const question = this.inputEl.value.trim();
+    if (question === "" || this.running) return;
+    this.callbacks.send(question, this.options());
+    this.inputEl.value = "";
+    // Using the web was a choice for that turn; the next turn starts from the default again.
+    const external = this.settings().external;
+    this.modeEl.value = external.enabled ? external.defaultMode : "never";
+    this.syncEnabled();
+    this.updateSuggestion();
+  }
+
+  private syncEnabled(): void {
+    const external = this.settings().external;
+    this.modeEl.disabled = !external.enabled;
+    this.modeEl.setAttr("aria-label", external.enabled ? "External web for this question" : "External search is off in settings");
+    const webOff = !external.enabled || this.modeEl.value === "never";
+    this.providerEl.disabled = webOff || this.providerEl.options.length < 2;
+    this.freshnessEl.disabled = webOff;
+  }
+
+  /** Suggests, never switches: the user decides whether this question may leave the device. */
+  private updateSuggestion(): void {
+    const question = this.inputEl.value.trim();
+    const flagged = question !== "" && this.modeEl.value === "never" && planQuestion(question).freshness.flagged;
+    this.suggestionEl.empty();
+    this.suggestionEl.toggle(flagged);
+    if (!flagged) return;
+    this.suggestionEl.createSpan({ text: "This looks like a question about the current state of things; your notes may be out of date. " });
+    if (!this.settings().external.enabled) {
+      this.suggestionEl.createSpan({ text: "Turn on external search in settings to look it up on the web." });
+      return;
+    }
+    const use = this.suggestionEl.createEl("button", { cls: "vault-research-suggestion-action", text: "Use the web for this question", attr: { type: "button" } });
+    use.addEventListener("click", () => {
+      this.modeEl.value = "always";
+      this.syncEnabled();
+      this.updateSuggestion();
+      this.focus();
+    });
+  }
+}
+
+function labelledSelect(parent: HTMLElement, label: string, cls: string): HTMLSelectElement {
+  const wrap = parent.createEl("label", { cls: "vault-research-control" });
+  wrap.createSpan({ cls: "vault-research-control-label", text: label });
+  return wrap.createEl("select", { cls: ["dropdown", cls] });
+}
+
+function fill(select: HTMLSelectElement, options: [string, string][]): void {
+  select.empty();
+  for (const [value, text] of options) select.createEl("option", { value, text });
+}

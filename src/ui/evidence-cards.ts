@@ -1,0 +1,129 @@
+// Evidence under an answer, in two groups that never mix: vault rows, then outside-vault rows,
+// each group under its counter. Web text is written as text (never HTML, never markdown).
+import { setIcon } from "obsidian";
+import type { OutsideVaultRow, ResearchPack, Signal, VaultRow } from "../core/evidence";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter } from "../core/labels";
+import type { Highlight } from "../index/types";
+import { renderSnippet } from "./search-modal";
+
+/** Characters of section or page text shown on a card. */
+const SNIPPET_CHARS = 280;
+
+export interface EvidenceActions {
+  openNote(row: VaultRow, evt: MouseEvent): void;
+  openUrl(row: OutsideVaultRow, evt: MouseEvent): void;
+  /** "Add to vault"; the button is shown only when promotion is available. */
+  promote?: (row: OutsideVaultRow) => void;
+}
+
+export interface EvidenceOptions {
+  /** Show the outside group even when empty (the run was allowed to use the web). */
+  outsideAsked: boolean;
+  /** Providers the run asked, for the counter when no outside row came back. */
+  providersAsked: readonly string[];
+}
+
+export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions: EvidenceActions, options: EvidenceOptions): void {
+  const root = parent.createDiv({ cls: "vault-research-evidence" });
+
+  const vault = root.createDiv({ cls: "vault-research-evidence-group is-vault" });
+  vault.createDiv({ cls: "vault-research-counter", text: vaultEvidenceCounter(pack.evidence.length) });
+  for (const row of pack.evidence) renderVaultCard(vault, row, actions);
+
+  if (pack.external_evidence.length === 0 && !options.outsideAsked) return;
+  const outside = root.createDiv({ cls: "vault-research-evidence-group is-outside" });
+  const found = pack.coverage.external_by_provider.filter((p) => p.count > 0).map((p) => p.key);
+  const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : options.providersAsked;
+  outside.createDiv({ cls: "vault-research-counter", text: outsideVaultCounter(pack.external_evidence.length, providers) });
+  for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
+}
+
+export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: EvidenceActions): HTMLElement {
+  const card = parent.createDiv({ cls: "vault-research-card is-vault", attr: { "data-source-key": row.source_key } });
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button" } });
+  title.addEventListener("click", (evt) => actions.openNote(row, evt));
+  card.createDiv({ cls: "vault-research-card-path", text: row.note_path });
+  const best = row.sections[0];
+  if (best && best.heading !== "") card.createDiv({ cls: "vault-research-card-heading", text: best.heading });
+  if (best) {
+    const { snippet, highlights } = snippetAround(best.text, row.retrieval.matched_terms);
+    if (snippet) renderSnippet(card.createDiv({ cls: "vault-research-card-snippet" }), snippet, highlights);
+  }
+  if (row.also_found_by && row.also_found_by.length > 0) {
+    card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
+  }
+  renderWhy(card, row.retrieval.score, row.retrieval.signals, row.retrieval.matched_terms, row.retrieval.missing_terms);
+  return card;
+}
+
+export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, actions: EvidenceActions): HTMLElement {
+  const card = parent.createDiv({ cls: "vault-research-card is-outside", attr: { "data-source-key": row.source_key } });
+  const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
+  const badge = card.createDiv({ cls: "vault-research-badge" });
+  setIcon(badge.createSpan({ cls: "vault-research-badge-icon" }), "globe");
+  badge.createSpan({ text: outsideVaultLabel(row.provider, store) });
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button" } });
+  title.addEventListener("click", (evt) => actions.openUrl(row, evt));
+  const meta = card.createDiv({ cls: "vault-research-card-path" });
+  meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
+  const date = formatDate(row.published_at);
+  if (date) meta.createSpan({ cls: "vault-research-card-date", text: date });
+  const text = row.content_sections.find((s) => s.role === "external_snippet") ?? row.content_sections[0];
+  if (text) card.createDiv({ cls: "vault-research-card-snippet", text: clip(text.text, SNIPPET_CHARS) });
+  if (row.also_found_by.length > 0) card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
+  if (actions.promote && store === "ephemeral") {
+    const promote = actions.promote;
+    const add = card.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
+    add.addEventListener("click", () => promote(row));
+  }
+  renderWhy(card, row.retrieval.score, row.retrieval.signals, row.retrieval.matched_terms, row.retrieval.missing_terms);
+  return card;
+}
+
+/** Why a row is here: its signals as data, one click away. */
+function renderWhy(card: HTMLElement, score: number, signals: readonly Signal[], matched: readonly string[], missing: readonly string[]): void {
+  const details = card.createEl("details", { cls: "vault-research-why" });
+  details.createEl("summary", { text: "Why it matched" });
+  const list = details.createEl("ul");
+  list.createEl("li", { text: `Score ${score.toFixed(2)}` });
+  for (const s of signals) list.createEl("li", { text: `${s.name}: ${s.detail} (${s.weight.toFixed(2)})` });
+  if (matched.length > 0) list.createEl("li", { text: `Matched: ${matched.join(", ")}` });
+  if (missing.length > 0) list.createEl("li", { text: `Missing: ${missing.join(", ")}` });
+}
+
+/** A window of `text` around the first matched term, with every matched term marked. */
+export function snippetAround(text: string, terms: readonly string[]): { snippet: string; highlights: Highlight[] } {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const lower = flat.toLowerCase();
+  const words = terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0);
+  const first = Math.min(...words.map((w) => lower.indexOf(w)).filter((i) => i >= 0), Number.POSITIVE_INFINITY);
+  let start = 0;
+  if (Number.isFinite(first) && first > SNIPPET_CHARS / 3) {
+    const space = flat.lastIndexOf(" ", first - SNIPPET_CHARS / 4);
+    start = space > 0 ? space + 1 : 0;
+  }
+  let snippet = flat.slice(start, start + SNIPPET_CHARS);
+  if (start > 0) snippet = `…${snippet}`;
+  if (start + SNIPPET_CHARS < flat.length) snippet = `${snippet}…`;
+  const highlights: Highlight[] = [];
+  const snippetLower = snippet.toLowerCase();
+  for (const w of words) {
+    for (let i = snippetLower.indexOf(w); i >= 0; i = snippetLower.indexOf(w, i + w.length)) {
+      const before = i === 0 ? " " : snippetLower[i - 1];
+      if (!/[\p{L}\p{N}]/u.test(before)) highlights.push([i, i + w.length]);
+    }
+  }
+  return { snippet, highlights };
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function formatDate(iso: string | undefined): string {
+  if (!iso) return "";
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return new Date(time).toISOString().slice(0, 10);
+}

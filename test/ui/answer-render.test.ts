@@ -1,0 +1,86 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, Component, MarkdownRenderer } from "../stubs/obsidian";
+import { citationTargets, neutraliseAnswerMarkdown, renderAnswer, type ChipActions } from "../../src/ui/answer-render";
+import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+
+const note = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "CRDTs merge without a server." }]);
+const page = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0", "Lower memory.");
+const targets = citationTargets(pack("q", [note], [page]));
+
+async function render(markdown: string) {
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const opened: string[] = [];
+  const actions: ChipActions = {
+    openNote: (t) => void opened.push(`note:${t.path}#${t.heading ?? ""}`),
+    openUrl: (t) => void opened.push(`url:${t.url}`),
+  };
+  const component = new Component();
+  await renderAnswer(new App() as unknown as ObsidianApp, markdown, el, targets, actions, component as never);
+  return { el, opened };
+}
+
+afterEach(() => {
+  document.body.empty();
+  MarkdownRenderer.calls.length = 0;
+});
+
+describe("answer rendering", () => {
+  it("turns citation brackets into chips that open the note at its heading or the web page", async () => {
+    const { el, opened } = await render(`CRDTs merge offline [${note.source_key}]. Version 3 uses less memory [${page.source_key}; ${note.source_key}].`);
+    const chips = [...el.querySelectorAll<HTMLElement>(".vault-research-chip")];
+    expect(chips.map((c) => c.dataset.sourceKey)).toEqual([note.source_key, page.source_key, note.source_key]);
+    expect(chips[0].hasClass("vault-research-chip-vault")).toBe(true);
+    expect(chips[1].hasClass("vault-research-chip-outside")).toBe(true);
+    expect(chips[1].getAttribute("aria-label")).toContain("Outside vault · Brave · ephemeral");
+    chips[0].click();
+    chips[1].click();
+    expect(opened).toEqual(["note:Concepts/CRDT.md#Merging", "url:https://automerge.org/blog/automerge-3/"]);
+    expect(el.textContent).not.toContain("[src:");
+  });
+
+  it("keeps markdown formatting: emphasis, lists and code", async () => {
+    const { el } = await render("**Bold** and *soft*\n\n- one\n- two\n\n```\nlet x = [1];\n```");
+    expect(el.querySelector("strong")?.textContent).toBe("Bold");
+    expect(el.querySelectorAll("li")).toHaveLength(2);
+    expect(el.querySelector("pre code")?.textContent).toBe("let x = [1];");
+  });
+
+  it("lets nothing from the answer become a link, an image, an embed or HTML", async () => {
+    const hostile = [
+      "See [the docs](https://evil.example/steal) and [[Secret note]] and ![[Private.pdf]].",
+      "![tracker](https://evil.example/pixel.png?q=question)",
+      '<img src="https://evil.example/x.png" onerror="alert(1)"> <a href="https://evil.example">click</a> <script>alert(2)</script>',
+      "Autolink <https://evil.example/auto> and bare https://evil.example/bare and #tag.",
+      "[ref]: https://evil.example/ref",
+      `[${note.source_key}](https://evil.example/disguised)`,
+    ].join("\n\n");
+    const { el } = await render(hostile);
+    expect(el.querySelectorAll("a, img, script, iframe, .internal-embed")).toHaveLength(0);
+    // The words are still there to read, as text.
+    expect(el.textContent).toContain("the docs");
+    expect(el.textContent).toContain("<img src=");
+    expect(el.textContent).toContain("https://evil.example/bare");
+    // What went to the renderer had the dangerous syntax escaped.
+    expect(MarkdownRenderer.calls[0]).not.toMatch(/(^|[^\\])\[the docs\]/);
+  });
+
+  it("drops the language of code fences, so no plugin runs model output as code", async () => {
+    const neutral = neutraliseAnswerMarkdown("```dataviewjs\ndv.paragraph('hi')\n```\nafter [x](y)");
+    expect(neutral.split("\n")[0]).toBe("```");
+    expect(neutral).toContain("dv.paragraph('hi')");
+    expect(neutral).toContain("after \\[x\\](y)");
+    const { el } = await render("```dataviewjs\ndv.paragraph('hi')\n```");
+    expect(el.querySelector("code")?.className).toBe("");
+  });
+
+  it("leaves citation-looking text inside code alone and marks keys that are not sources", async () => {
+    const { el } = await render(`Use \`[${note.source_key}]\` literally. Made up: [src:0000000000].`);
+    expect(el.querySelector("code")?.textContent).toBe(`[${note.source_key}]`);
+    const unknown = el.querySelector(".vault-research-chip-unknown");
+    expect(unknown?.textContent).toBe("src:0000000000");
+    expect(unknown?.tagName).toBe("SPAN");
+  });
+});
