@@ -1,5 +1,5 @@
 // Builds three bundles: the Obsidian plugin (main.js, CommonJS, `obsidian` external),
-// the Node CLI (dist/cli.cjs) and the benchmark (dist/bench.cjs).
+// the Node CLI (dist/cli.cjs), and the benchmark and evaluation scripts (dist/*.cjs).
 import esbuild from "esbuild";
 import { chmodSync, existsSync } from "node:fs";
 
@@ -25,8 +25,11 @@ const builds = [
     banner: { js: "#!/usr/bin/env node" },
   },
 ];
-if (existsSync("bench/bench.ts")) {
-  builds.push({ ...common, entryPoints: ["bench/bench.ts"], outfile: "dist/bench.cjs", format: "cjs", platform: "node", target: "node20" });
+// Benchmarks and retrieval evaluations (npm run bench / eval:search / eval:judge).
+for (const name of ["bench", "eval-search", "eval-judge"]) {
+  if (existsSync(`bench/${name}.ts`)) {
+    builds.push({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/${name}.cjs`, format: "cjs", platform: "node", target: "node20" });
+  }
 }
 
 if (production) {

@@ -1,9 +1,11 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
 import type { SearchResult } from "../index/types";
-import { has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
-import { openVault, type CliIo } from "./open-vault";
-import { RESEARCH_FLAGS, researchCommand } from "./research-command";
+import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { openVault, readSettings, type CliIo } from "./open-vault";
+import { promoteCommand } from "./promote-command";
+import { readExternalFlags, RESEARCH_FLAGS, researchCommand } from "./research-command";
+import { websearchCommand } from "./websearch-command";
 
 
 const COMMON: FlagSpecs = {
@@ -20,6 +22,8 @@ export const USAGE = `Usage:
       [--external-count N] [--retrieval-only] [--json] [--replay DIR] [--model SPEC] [--no-trace]
   vault-research search "<query>" --vault DIR [--limit N] [--json]
   vault-research index --vault DIR [--json]
+  vault-research promote --vault DIR --trace NOTE --source-key KEY [--replay DIR] [--json]
+  vault-research eval --vault DIR --file CASES.json [--replay DIR] [--json]
   vault-research websearch "<query>" --external-provider NAME [--external-freshness F] [--external-count N] [--replay DIR] [--json]
 common: [--config FILE] (settings JSON, the plugin's data.json schema) [--cache-dir DIR]
 `;
@@ -30,6 +34,34 @@ const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
   index: { flags: COMMON, run: indexCommand },
   search: { flags: { ...COMMON, limit: { value: true } }, run: searchCommand },
   research: { flags: { ...COMMON, ...RESEARCH_FLAGS }, run: researchCommand },
+  websearch: {
+    flags: { config: COMMON.config, json: COMMON.json, help: COMMON.help, "external-provider": RESEARCH_FLAGS["external-provider"], "external-freshness": RESEARCH_FLAGS["external-freshness"], "external-count": RESEARCH_FLAGS["external-count"], replay: RESEARCH_FLAGS.replay },
+    run: async (args, io) => {
+      const query = args.positionals.join(" ").trim();
+      if (!query) throw new UsageError('websearch needs a query, e.g. vault-research websearch "automerge release" --external-provider brave');
+      const settings = readSettings(args, io);
+      if (flagAll(args, "external-provider").length === 0) throw new UsageError("websearch needs --external-provider NAME (brave, brave-web, exa).");
+      const external = readExternalFlags(args, settings);
+      return websearchCommand(
+        { query, providers: external.providers, freshness: external.freshness, count: external.count ?? settings.external.count, replayDir: flag(args, "replay"), settings, json: has(args, "json") },
+        io,
+      );
+    },
+  },
+  promote: {
+    flags: { ...COMMON, trace: { value: true }, "source-key": { value: true }, replay: { value: true } },
+    run: async (args, io) => {
+      noPositionals(args, "promote");
+      const vault = flag(args, "vault");
+      const trace = flag(args, "trace");
+      const sourceKey = flag(args, "source-key");
+      if (!vault || !trace || !sourceKey) throw new UsageError("promote needs --vault DIR --trace NOTE --source-key KEY.");
+      return promoteCommand(
+        { vault, trace, sourceKey, replayDir: flag(args, "replay"), settings: readSettings(args, io), cacheDir: flag(args, "cache-dir"), json: has(args, "json") },
+        io,
+      );
+    },
+  },
 };
 
 export type { CliIo };
