@@ -2,6 +2,10 @@
 // workspace is ready, keep the index current through the update queue, and tear it all down.
 // The work itself lives in the index (src/index) and the adapters (src/plugin).
 import { debounce, Notice, Plugin, TFile, type Debouncer, type TAbstractFile } from "obsidian";
+import { runResearch } from "./core/research-run";
+import { createChatModel, modelConfigFromSettings, secretNameFor } from "./llm/model-spec";
+import { testConnection } from "./llm/test-connection";
+import type { ChatModel } from "./llm/chat-model";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "./index/update-queue";
 import type { IndexStatus } from "./index/types";
 import { VaultIndex } from "./index/vault-index";
@@ -15,6 +19,9 @@ import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "
 import { IndexProblemsModal, IndexStatusBar, indexIssues, type IndexIssue } from "./ui/index-status";
 import { openAtSection, VaultSearchModal } from "./ui/search-modal";
 import { VaultResearchSettingTab, type SettingsHost } from "./ui/settings-tab";
+import { AskQuestionModal } from "./ui/ask-modal";
+import { RESEARCH_VIEW_TYPE, ResearchView, type PreparedRun, type ResearchPanelHost } from "./ui/research-view";
+import { createSearchSession, type SearchSession } from "./websearch/search-providers";
 
 /** Quiet time after the last edit before the index catches up. */
 const UPDATE_DELAY_MS = 1500;
@@ -31,6 +38,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   secrets!: SecretStorageSecrets;
 
   private clock!: TimerClock;
+  /** One per plugin session: the web cache and the rate governor outlive a single run. */
+  private searchSession!: SearchSession;
   private cache!: IndexedDbCache;
   private queue!: UpdateQueue;
   private statusBar!: IndexStatusBar;
@@ -55,6 +64,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.http = new RequestUrlHttp();
     this.secrets = new SecretStorageSecrets(this.app.secretStorage, () => this.settings);
     this.index = this.createIndex();
+    this.searchSession = createSearchSession({ clock: this.clock });
     this.queue = new UpdateQueue({
       clock: this.clock,
       delayMs: UPDATE_DELAY_MS,
@@ -69,6 +79,24 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.addCommand({ id: "search-vault", name: "Search vault", callback: () => this.openSearch() });
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuildIndex() });
     this.addSettingTab(new VaultResearchSettingTab(this.app, this, this));
+
+    this.registerView(RESEARCH_VIEW_TYPE, (leaf) => new ResearchView(leaf, this.researchHost()));
+    this.addRibbonIcon("telescope", "Open research panel", () => void this.openResearchPanel());
+    this.addCommand({ id: "open-research-panel", name: "Open research panel", callback: () => void this.openResearchPanel() });
+    this.addCommand({
+      id: "ask-question",
+      name: "Ask a research question",
+      callback: () => new AskQuestionModal(this.app, (question) => void this.askInPanel(question)).open(),
+    });
+    this.addCommand({
+      id: "research-selection",
+      name: "Research the selection",
+      editorCallback: (editor) => {
+        const selection = editor.getSelection().trim();
+        if (selection === "") new Notice("Select some text to research first.");
+        else void this.askInPanel(selection);
+      },
+    });
 
     // Indexing reads every note: wait until Obsidian has drawn its workspace so start-up stays fast.
     // Watching starts there too, so the vault's start-up "create" events are not mistaken for news.
@@ -95,6 +123,86 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   async saveSettings(): Promise<void> {
     await this.saveData(this.settings);
+    for (const view of this.researchViews()) view.refreshSettings();
+  }
+
+  async testModelConnection(): Promise<{ ok: boolean; message: string }> {
+    const prepared = await this.prepareModel();
+    if (!prepared.ok) return { ok: false, message: prepared.problem.message };
+    if (!prepared.model) return { ok: false, message: "No model is chosen, so answers are evidence briefs." };
+    return testConnection(prepared.model, { clock: this.clock });
+  }
+
+  /** Opens (or reveals) the research panel in the right sidebar. */
+  async openResearchPanel(): Promise<ResearchView | null> {
+    const workspace = this.app.workspace;
+    let leaf = workspace.getLeavesOfType(RESEARCH_VIEW_TYPE)[0] ?? null;
+    if (!leaf) {
+      const side = workspace.getRightLeaf(false);
+      if (!side) return null;
+      await side.setViewState({ type: RESEARCH_VIEW_TYPE, active: true });
+      leaf = side;
+    }
+    await workspace.revealLeaf(leaf);
+    const view = leaf.view instanceof ResearchView ? leaf.view : null;
+    view?.focusComposer();
+    return view;
+  }
+
+  private async askInPanel(question: string): Promise<void> {
+    const view = await this.openResearchPanel();
+    await view?.ask(question);
+  }
+
+  private researchViews(): ResearchView[] {
+    return this.app.workspace
+      .getLeavesOfType(RESEARCH_VIEW_TYPE)
+      .map((leaf) => leaf.view)
+      .filter((view): view is ResearchView => view instanceof ResearchView);
+  }
+
+  private researchHost(): ResearchPanelHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const plugin = this;
+    return {
+      get settings() {
+        return plugin.settings;
+      },
+      runResearch,
+      prepareRun: () => this.prepareRun(),
+    };
+  }
+
+  private async prepareRun(): Promise<PreparedRun> {
+    const prepared = await this.prepareModel();
+    if (!prepared.ok) return prepared;
+    // A run during the first build would search a half-built index.
+    if (this.indexing) await this.indexing;
+    return {
+      ok: true,
+      deps: {
+        index: this.index,
+        store: this.store,
+        http: this.http,
+        secrets: this.secrets,
+        clock: this.clock,
+        settings: this.settings,
+        model: prepared.model,
+        searchSession: this.searchSession,
+      },
+    };
+  }
+
+  private async prepareModel(): Promise<{ ok: true; model: ChatModel | null } | Extract<PreparedRun, { ok: false }>> {
+    const config = modelConfigFromSettings(this.settings.model);
+    const secret = secretNameFor(config);
+    const apiKey = secret ? await this.secrets.get(secret) : null;
+    const created = createChatModel(config, { http: this.http, apiKey, timeoutMs: this.settings.model.timeoutMs });
+    if (created.ok) return { ok: true, model: created.model };
+    return {
+      ok: false,
+      problem: { severity: "error", kind: created.error.kind, message: created.error.message, hint: "Choose a key under Model for answers in Settings → Vault Research." },
+    };
   }
 
   async applyIndexSettings(options: { rebuild: boolean }): Promise<void> {

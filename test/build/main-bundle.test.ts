@@ -1,6 +1,7 @@
 // The plugin as Obsidian will load it: one CommonJS file that may require `obsidian` and nothing
 // else (anything more fails on mobile), which loads, registers its commands and settings tab,
-// and on unload leaves no timer running and no event handler attached.
+// opens its research panel, and on unload leaves no timer running, no event handler attached and
+// no view open.
 import { build } from "esbuild";
 import path from "node:path";
 import vm from "node:vm";
@@ -143,8 +144,15 @@ describe("built plugin bundle", () => {
 
     plugin.load();
     await until(() => app.commands.size > 0, "onload");
-    expect([...app.commands.keys()]).toEqual(["vault-research:search-vault", "vault-research:rebuild-index"]);
+    expect([...app.commands.keys()]).toEqual([
+      "vault-research:search-vault",
+      "vault-research:rebuild-index",
+      "vault-research:open-research-panel",
+      "vault-research:ask-question",
+      "vault-research:research-selection",
+    ]);
     expect(app.settingTabs).toHaveLength(1);
+    expect([...app.workspace.viewCreators.keys()]).toEqual(["vault-research-panel"]);
     expect(new Set(asked)).toEqual(new Set(["obsidian"]));
 
     app.workspace.triggerLayoutReady();
@@ -154,6 +162,12 @@ describe("built plugin bundle", () => {
     expect(vault.listenerCount()).toBeGreaterThan(0);
     expect(timers.live.size).toBeGreaterThan(0); // the pending update, at least
 
+    app.commands.get("vault-research:open-research-panel").callback();
+    await until(() => app.workspace.getLeavesOfType("vault-research-panel").length === 1, "the research panel");
+    const panel = app.workspace.getLeavesOfType("vault-research-panel")[0].view;
+    expect(panel.getDisplayText()).toBe("Research");
+    expect(panel.contentEl.querySelector(".vault-research-composer textarea")).not.toBeNull();
+
     plugin.unload();
     await new Promise((r) => setTimeout(r, 20));
     expect(timers.live.size).toBe(0);
@@ -161,6 +175,9 @@ describe("built plugin bundle", () => {
     expect(app.workspace.listenerCount()).toBe(0);
     expect(app.commands.size).toBe(0);
     expect(app.settingTabs).toHaveLength(0);
+    expect(app.workspace.viewCreators.size).toBe(0);
+    expect(app.workspace.getLeavesOfType("vault-research-panel")).toHaveLength(0);
+    expect(app.workspace.leaves).toHaveLength(0);
     expect(app.statusBarEl.children.length).toBe(0);
     expect(warnings).toEqual([]);
   });

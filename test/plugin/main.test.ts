@@ -170,12 +170,15 @@ describe("the plugin", () => {
     expect(text).toContain("permission denied");
   });
 
-  it("offers search and rebuild commands without default hotkeys", async () => {
+  it("offers search, rebuild and research commands without default hotkeys", async () => {
     const { app } = await startPlugin();
     const commands = [...app.commands.values()];
     expect(commands.map((c) => [c.id, c.name])).toEqual([
       ["vault-research:search-vault", "Search vault"],
       ["vault-research:rebuild-index", "Rebuild index"],
+      ["vault-research:open-research-panel", "Open research panel"],
+      ["vault-research:ask-question", "Ask a research question"],
+      ["vault-research:research-selection", "Research the selection"],
     ]);
     expect(commands.every((c) => c.hotkeys === undefined)).toBe(true);
     app.commands.get("vault-research:search-vault")!.callback!();
