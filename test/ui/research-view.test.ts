@@ -1,0 +1,289 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
+import { App, MarkdownView, notices, Vault, WorkspaceLeaf, type TFile } from "../stubs/obsidian";
+import { ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
+import { defaultSettings, type Settings } from "../../src/settings";
+import type { ResearchPack } from "../../src/core/evidence";
+import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/core/research-types";
+import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+
+const crdt = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "A CRDT merges edits from many devices without a server." }]);
+crdt.retrieval.matched_terms = ["crdt", "merges"];
+const sync = vaultRow("Projects/Sync.md", "Sync plan", [{ heading: "", text: "Sync runs over the local network." }]);
+const release = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0", '<b>Lower</b> memory <script>alert(1)</script>', { published_at: "2025-08-01" });
+
+function trace(errors: ResearchTrace["errors"] = []): ResearchTrace {
+  return { schema: "research_trace.v1", run_id: "r", started_at: "", question: "", mode: "never", providers: [], freshness: "any", queries_sent: [], stop_reason: "enough_evidence", timings_ms: {}, events: [], errors, pack: pack("q", []) };
+}
+
+function result(p: ResearchPack, text: string | null, extra: Partial<ResearchResult> = {}): ResearchResult {
+  return {
+    pack: p,
+    ...(text === null ? {} : { answer: { text, kind: "model" as const, verified: true, model: "test-model" } }),
+    stop_reason: "enough_evidence",
+    trace: trace(),
+    ...extra,
+  };
+}
+
+interface Panel {
+  view: ResearchView;
+  app: App;
+  calls: { request: ResearchRequest; deps: ResearchDeps }[];
+  el: HTMLElement;
+  type(text: string): void;
+  press(key: string, options?: KeyboardEventInit): void;
+  settled(): Promise<void>;
+}
+
+async function openPanel(run: RunResearch, options: { settings?: (s: Settings) => void; host?: Partial<ResearchPanelHost> } = {}): Promise<Panel> {
+  const app = new App({ vault: new Vault() });
+  const settings = defaultSettings();
+  options.settings?.(settings);
+  const calls: Panel["calls"] = [];
+  const pending: Promise<unknown>[] = [];
+  const host: ResearchPanelHost = {
+    settings,
+    runResearch: (request, deps) => {
+      calls.push({ request, deps });
+      const p = run(request, deps);
+      pending.push(p.catch(() => {}));
+      return p;
+    },
+    prepareRun: async () => ({ ok: true, deps: {} as RunDeps }),
+    ...options.host,
+  };
+  const leaf = new WorkspaceLeaf(app);
+  const view = new ResearchView(leaf as unknown as ObsidianLeaf, host);
+  document.body.appendChild(view.containerEl);
+  view.load();
+  await (view as unknown as { onOpen(): Promise<void> }).onOpen();
+  const el = view.contentEl;
+  const input = () => el.querySelector<HTMLTextAreaElement>(".vault-research-input")!;
+  return {
+    view,
+    app,
+    calls,
+    el,
+    type: (text) => {
+      input().value = text;
+      input().dispatchEvent(new Event("input"));
+    },
+    press: (key, init = {}) => input().dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, ...init })),
+    settled: async () => {
+      for (let i = 0; i < 5; i++) {
+        await Promise.all(pending);
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    },
+  };
+}
+
+const texts = (root: HTMLElement, selector: string) => [...root.querySelectorAll(selector)].map((e) => e.textContent);
+
+beforeEach(() => {
+  notices.length = 0;
+});
+afterEach(() => {
+  document.body.empty();
+  vi.restoreAllMocks();
+});
+
+describe("the research panel", () => {
+  it("asks a vault question on Enter, streams the stages and shows the answer with chips and vault evidence", async () => {
+    const panel = await openPanel(async (request, deps) => {
+      const stage = (stage: ProgressEvent["stage"], detail: string) => deps.onProgress?.({ stage, status: "done", detail, at: 1 });
+      stage("plan", "3 terms");
+      stage("local_retrieval", "2 notes matched");
+      return result(pack(request.question, [crdt, sync]), `CRDTs merge without a server [${crdt.source_key}].`);
+    });
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter", { shiftKey: true });
+    expect(panel.calls).toHaveLength(0);
+    panel.press("Enter");
+    await panel.settled();
+
+    expect(panel.calls[0].request).toMatchObject({ question: "How do CRDTs merge?", history: [], mode: "never" });
+    expect(texts(panel.el, ".vault-research-stage-title")).toEqual(["Planning", "Searching vault"]);
+    expect(texts(panel.el, ".vault-research-question")).toEqual(["How do CRDTs merge?"]);
+    expect(panel.el.querySelector(".vault-research-answer.is-verified")).not.toBeNull();
+    const chip = panel.el.querySelector<HTMLElement>(".vault-research-chip-vault")!;
+    chip.click();
+    expect(panel.app.workspace.openedLinks.map((l) => l.linktext)).toEqual(["Concepts/CRDT.md#Merging"]);
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 2 rows"]);
+    expect(panel.el.querySelector(".vault-research-evidence-group.is-outside")).toBeNull();
+    expect(panel.el.querySelector(".vault-research-input")!.getAttribute("value") ?? "").toBe("");
+  });
+
+  it("shows outside rows apart, labelled and counted, with web text as text", async () => {
+    const panel = await openPanel(async (request) => {
+      const p = pack(request.question, [crdt], [release]);
+      p.coverage.external_by_provider = [{ key: "brave", count: 1 }];
+      return result(p, `Version 3 cut memory [${release.source_key}].`);
+    }, { settings: (s) => (s.external.enabled = true) });
+    const mode = panel.el.querySelector<HTMLSelectElement>(".vault-research-mode")!;
+    mode.value = "always";
+    mode.dispatchEvent(new Event("change"));
+    panel.type("What changed in the latest Automerge release?");
+    panel.press("Enter");
+    await panel.settled();
+
+    expect(panel.calls[0].request).toMatchObject({ mode: "always", providers: ["brave"], freshness: "any" });
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 1 row from Brave"]);
+    const card = panel.el.querySelector<HTMLElement>(".vault-research-card.is-outside")!;
+    expect(card.querySelector(".vault-research-badge")!.textContent).toBe("Outside vault · Brave · ephemeral");
+    expect(card.querySelector(".vault-research-card-snippet")!.textContent).toBe("<b>Lower</b> memory <script>alert(1)</script>");
+    expect(card.querySelectorAll("b, script")).toHaveLength(0);
+    expect(card.textContent).toContain("2025-08-01");
+    expect(card.textContent).not.toContain("Add to vault");
+    const open = vi.spyOn(window, "open").mockImplementation(() => null);
+    panel.el.querySelector<HTMLElement>(".vault-research-chip-outside")!.click();
+    expect(open).toHaveBeenCalledWith("https://automerge.org/blog/automerge-3/", "_blank");
+    // The next turn starts from the default again.
+    expect(mode.value).toBe("never");
+  });
+
+  it("passes earlier questions of the chat as history, and New chat forgets them", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Answer [${crdt.source_key}].`));
+    for (const q of ["What is a CRDT?", "And how does it merge?"]) {
+      panel.type(q);
+      panel.press("Enter");
+      await panel.settled();
+    }
+    expect(panel.calls[1].request.history).toEqual(["What is a CRDT?"]);
+    panel.el.querySelector<HTMLElement>(".vault-research-new-chat")!.click();
+    expect(panel.el.querySelectorAll(".vault-research-turn")).toHaveLength(0);
+    panel.type("Fresh start");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[2].request.history).toEqual([]);
+  });
+
+  it("cancels on Escape: the run is aborted, the composer is free, and late local results still show", async () => {
+    let finish: (r: ResearchResult) => void = () => {};
+    const panel = await openPanel((request, deps) => {
+      deps.onProgress?.({ stage: "local_retrieval", status: "started", detail: "", at: 0 });
+      return new Promise((resolve) => (finish = resolve));
+    });
+    panel.type("slow question");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(panel.view.isRunning()).toBe(true);
+    panel.press("Escape");
+    expect(panel.calls[0].deps.signal?.aborted).toBe(true);
+    expect(panel.view.isRunning()).toBe(false);
+    expect(panel.el.querySelector(".vault-research-turn.is-cancelled")).not.toBeNull();
+    expect(panel.el.querySelector(".vault-research-stage.is-started")).toBeNull();
+    finish(result(pack("slow question", [crdt]), null, { stop_reason: "cancelled" }));
+    await panel.settled();
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row"]);
+    expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below.");
+  });
+
+  it("explains provider failures with what to do, and keeps the vault results", async () => {
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, {
+        stop_reason: "external_failed_local_used",
+        trace: trace([{ stage: "external_retrieval", kind: "rate_limited", provider: "brave", message: "Too many requests; try again in 3 s." }]),
+      }),
+    { settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always")) });
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await panel.settled();
+    const problem = panel.el.querySelector(".vault-research-problem.is-error")!;
+    expect(problem.getAttribute("data-kind")).toBe("rate_limited");
+    expect(problem.textContent).toContain("Brave: Too many requests; try again in 3 s.");
+    expect(problem.querySelector(".vault-research-problem-hint")!.textContent).toMatch(/Wait a moment/);
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows from Brave"]);
+  });
+
+  it("shows a run that could not start or failed as a readable message", async () => {
+    const missing = await openPanel(async () => result(pack("q", []), null), {
+      host: { prepareRun: async () => ({ ok: false, problem: { severity: "error", kind: "missing_key", message: "Anthropic models need an API key, and none is set." } }) },
+    });
+    missing.type("anything");
+    missing.press("Enter");
+    await missing.settled();
+    expect(missing.calls).toHaveLength(0);
+    expect(missing.el.querySelector(".vault-research-problem")!.textContent).toContain("Anthropic models need an API key");
+    expect(missing.view.isRunning()).toBe(false);
+
+    const broken = await openPanel(async () => {
+      throw new Error("index exploded");
+    });
+    broken.type("anything");
+    broken.press("Enter");
+    await broken.settled();
+    expect(broken.el.querySelector(".vault-research-turn.is-failed .vault-research-problem")!.textContent).toContain("The research run failed: index exploded");
+  });
+
+  it("shows an unverified answer as unverified, with its errors", async () => {
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), "Made up [src:0000000000].", {
+        answer: { text: "Made up [src:0000000000].", kind: "model", verified: false },
+        verification: { passed: false, errors: [{ kind: "unknown_key", key: "src:0000000000", message: "src:0000000000 is not a source of this answer." }], warnings: [] },
+        stop_reason: "verification_failed",
+      }),
+    );
+    panel.type("q");
+    panel.press("Enter");
+    await panel.settled();
+    const answer = panel.el.querySelector(".vault-research-answer")!;
+    expect(answer.classList.contains("is-unverified")).toBe(true);
+    expect(answer.querySelector(".vault-research-unverified")!.textContent).toContain("src:0000000000 is not a source of this answer.");
+  });
+
+  it("suggests the web for a question about the current state, and only switches when asked", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, []), null), { settings: (s) => (s.external.enabled = true) });
+    const mode = panel.el.querySelector<HTMLSelectElement>(".vault-research-mode")!;
+    const suggestion = panel.el.querySelector<HTMLElement>(".vault-research-suggestion")!;
+    panel.type("What is CRDT?");
+    expect(suggestion.hidden).toBe(true);
+    panel.type("What is the latest Automerge release?");
+    expect(suggestion.hidden).toBe(false);
+    expect(mode.value).toBe("never");
+    suggestion.querySelector<HTMLElement>("button")!.click();
+    expect(mode.value).toBe("always");
+    expect(suggestion.hidden).toBe(true);
+  });
+
+  it("does not offer the web at all while external search is off in settings", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, []), null));
+    expect(panel.el.querySelector<HTMLSelectElement>(".vault-research-mode")!.disabled).toBe(true);
+    panel.type("What is the latest Automerge release?");
+    const suggestion = panel.el.querySelector<HTMLElement>(".vault-research-suggestion")!;
+    expect(suggestion.querySelector("button")).toBeNull();
+    expect(suggestion.textContent).toContain("Turn on external search in settings");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[0].request.mode).toBe("never");
+  });
+
+  it("copies the answer as markdown and inserts it at the cursor of the last active note", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Merges offline [${crdt.source_key}].`, { trace_path: "Research/Traces/run.md" }));
+    panel.type("q");
+    panel.press("Enter");
+    await panel.settled();
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal("navigator", { clipboard: { writeText } });
+    const action = (name: string) => [...panel.el.querySelectorAll<HTMLElement>(".vault-research-turn-action")].find((b) => b.textContent === name)!;
+    action("Copy answer").click();
+    await panel.settled();
+    expect(writeText).toHaveBeenCalledWith(expect.stringContaining("Merges offline ([[Concepts/CRDT#Merging|CRDT]])"));
+    vi.unstubAllGlobals();
+
+    action("Insert at cursor").click();
+    expect(notices.at(-1)?.message).toMatch(/Open a note first/);
+    const noteLeaf = new WorkspaceLeaf(panel.app);
+    const markdown = new MarkdownView(noteLeaf, panel.app.vault.seed("Draft.md", "") as TFile, "Intro\n");
+    markdown.editor.setCursor({ line: 1, ch: 0 });
+    noteLeaf.view = markdown;
+    panel.app.workspace.mostRecentLeaf = noteLeaf;
+    action("Insert at cursor").click();
+    expect(markdown.editor.getValue()).toMatch(/^Intro\nMerges offline \(\[\[Concepts\/CRDT#Merging\|CRDT\]\]\)/);
+
+    action("Open trace note").click();
+    expect(panel.app.workspace.openedLinks.at(-1)?.linktext).toBe("Research/Traces/run.md");
+  });
+});
