@@ -88,6 +88,8 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
   let judgement: Judgement = { verdict: "no_evidence", reason: "The run stopped before the vault was searched.", missing_terms: [] };
   let externalUsed = false;
   let externalFailed = false;
+  /** Why web search failed, provider by provider, for the stop reason's message. */
+  const externalFailures: string[] = [];
   let notesSearched = 0;
   const freshnessByProvider: ResearchPack["coverage"]["external_freshness"] = [];
 
@@ -170,6 +172,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
     } else if (providers.length === 0) {
       recorder.event("external_search_skipped", { reason: "no provider is enabled", mode });
       warnings.push({ kind: "no_provider", message: "External search was allowed but no provider is enabled in settings." });
+      externalFailures.push("No provider is enabled in settings.");
       externalFailed = true;
     } else {
       // ── external retrieval ──
@@ -224,7 +227,9 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
       );
       externalUsed = true;
       for (const f of gathered.failures) {
-        warnings.push({ kind: `provider_${f.kind}`, message: `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message} Vault results are kept.` });
+        const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
+        externalFailures.push(failed);
+        warnings.push({ kind: `provider_${f.kind}`, message: `${failed} Vault results are kept.` });
       }
       if (gathered.answered === 0 && gathered.failures.length > 0) externalFailed = true;
 
@@ -254,7 +259,8 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
     );
 
     if (externalFailed && vaultRows.length === 0) {
-      const why = warnings.filter((w) => w.kind.startsWith("provider_") || w.kind === "no_provider").map((w) => w.message).join(" ");
+      // Not the provider warnings themselves: they promise vault results that do not exist here.
+      const why = externalFailures.join(" ");
       warnings.push({ kind: "external_required_failed", message: `External search was needed because the vault has nothing on this, and it failed. ${why}`.trim() });
       return await finish("external_required_failed");
     }

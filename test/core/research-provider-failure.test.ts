@@ -1,0 +1,92 @@
+// A provider failure never destroys local results (DESIGN.md, "External search policy"): the
+// recorded error answers below (HTML 5xx pages, 429s) go through the real providers and parsers,
+// and the run must keep the vault rows, say what failed, and stop with the matching reason.
+import { describe, expect, it } from "vitest";
+import type { RecordedExchange } from "../../src/websearch/replay";
+import { errorExchange, replayFile, replayFolder } from "../support/recording-http";
+import { sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
+import type { ProviderName } from "../../src/settings";
+
+const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";
+const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
+
+const failures: { name: string; provider: ProviderName; exchanges: () => RecordedExchange[] }[] = [
+  {
+    name: "Brave answers with a 502 HTML gateway page",
+    provider: "brave",
+    exchanges: () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 502, "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>")],
+  },
+  {
+    name: "Brave answers 429 (rate limited)",
+    provider: "brave",
+    exchanges: () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 429, JSON.stringify({ type: "ErrorResponse", error: { code: "RATE_LIMITED", detail: "Request rate limit exceeded for plan.", status: 429 } }), { "content-type": "application/json", "retry-after": "1" })],
+  },
+  { name: "Exa answers a 500 HTML page", provider: "exa", exchanges: () => replayFile("exa/server-error-500-html.json") },
+  { name: "Exa answers 429", provider: "exa", exchanges: () => replayFile("exa/rate-limited-429.json") },
+];
+
+describe("a provider failure keeps local answers", () => {
+  for (const failure of failures) {
+    it(`${failure.name}: vault rows remain, a visible warning, stop_reason external_failed_local_used`, async () => {
+      const h = await sampleVaultHarness({ exchanges: failure.exchanges() });
+      const local = await (await sampleVaultHarness()).run({ question: WEAK_QUESTION, mode: "never", writeTrace: false });
+      expect(local.pack.evidence.length).toBeGreaterThan(0);
+
+      const result = await h.run({ question: WEAK_QUESTION, mode: "on-weak", providers: [failure.provider] });
+
+      expect(h.http.requests.length).toBeGreaterThan(0);
+      expect(result.stop_reason).toBe("external_failed_local_used");
+      // The same vault rows as a run that never looked outside.
+      expect(result.pack.evidence.map((r) => r.source_key)).toEqual(local.pack.evidence.map((r) => r.source_key));
+      expect(result.pack.external_evidence).toEqual([]);
+      const warning = result.pack.warnings.find((w) => w.kind.startsWith("provider_"));
+      expect(warning?.message).toMatch(failure.provider === "exa" ? /^Exa failed/ : /^Brave failed/);
+      expect(warning?.message).toMatch(/Vault results are kept/);
+      expect(result.trace.errors.some((e) => e.stage === "external_retrieval" && e.provider === failure.provider)).toBe(true);
+      // The answer is still written from the vault.
+      expect(result.answer?.text.length).toBeGreaterThan(0);
+      expect(result.verification?.passed).toBe(true);
+      expect(result.citations?.every((c) => c.origin === "vault")).toBe(true);
+      // And the warning reaches the trace note the user reads.
+      const note = h.store.text(result.trace_path!);
+      expect(note).toContain(warning!.kind);
+    });
+  }
+
+  it("one provider failing does not spoil the other's rows, and is still reported", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...replayFolder(), ...replayFile("exa/server-error-500-html.json")] });
+    const result = await h.run({ question: WEAK_QUESTION, mode: "on-weak", providers: ["brave", "exa"] });
+
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+    expect(result.pack.external_evidence.every((r) => r.provider === "brave")).toBe(true);
+    expect(result.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.pack.warnings.some((w) => w.kind.startsWith("provider_") && /^Exa failed/.test(w.message))).toBe(true);
+    expect(result.stop_reason).not.toBe("external_failed_local_used");
+  });
+
+  it("with nothing local and mode always, stops with external_required_failed and says why", async () => {
+    const h = await sampleVaultHarness({ exchanges: replayFile("exa/server-error-500-html.json") });
+    const result = await h.run({ question: UNKNOWN_QUESTION, mode: "always", providers: ["exa"] });
+
+    expect(result.pack.evidence).toEqual([]);
+    expect(result.pack.external_evidence).toEqual([]);
+    expect(result.stop_reason).toBe("external_required_failed");
+    expect(result.answer).toBeUndefined();
+    const why = result.pack.warnings.find((w) => w.kind === "external_required_failed");
+    expect(why?.message).toMatch(/vault has nothing/);
+    // The reason names the provider and what went wrong with it.
+    expect(why?.message).toMatch(/Exa failed \(\w+\)/);
+    // It must not promise vault results that do not exist.
+    expect(why?.message).not.toMatch(/vault results are kept/i);
+    expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: external_required_failed/);
+  });
+
+  it("with nothing local, no provider enabled and mode always, stops with external_required_failed", async () => {
+    const h = await sampleVaultHarness({ settings: (s) => (s.external.providers = []) });
+    const result = await h.run({ question: UNKNOWN_QUESTION, mode: "always" });
+
+    expect(h.http.requests).toEqual([]);
+    expect(result.stop_reason).toBe("external_required_failed");
+    expect(result.pack.warnings.find((w) => w.kind === "external_required_failed")?.message).toMatch(/no provider is enabled/i);
+  });
+});
