@@ -21,7 +21,7 @@ export type Freshness = z.infer<typeof freshnessSchema>;
 
 const braveSchema = z.object({
   /** Base URL of the Brave Search API (change it to go through a proxy). */
-  baseUrl: z.string().url().default("https://api.search.brave.com"),
+  baseUrl: z.url().default("https://api.search.brave.com"),
   /** Two-letter country code or `ALL`. */
   country: z.string().min(2).max(3).default("US"),
   /** Search language, e.g. `en`, `de`, `pt-br`. */
@@ -32,7 +32,7 @@ const braveSchema = z.object({
 });
 
 const exaSchema = z.object({
-  baseUrl: z.string().url().default("https://api.exa.ai"),
+  baseUrl: z.url().default("https://api.exa.ai"),
   /** Ask Exa for page text too (not only highlights). */
   includeText: z.boolean().default(false),
   /** Characters of page text per result when `includeText` is on. */
@@ -45,7 +45,7 @@ const modelSchema = z.object({
   /** `none` writes an extractive evidence brief; the others call a chat model. */
   kind: z.enum(["none", "openai", "anthropic"]).default("none"),
   /** OpenAI-compatible base URL; Ollama's by default. */
-  baseUrl: z.string().url().default("http://localhost:11434/v1"),
+  baseUrl: z.url().default("http://localhost:11434/v1"),
   model: z.string().default(""),
   secretId: z.string().default("vault-research-model"),
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),

@@ -69,7 +69,8 @@ export type { CliIo };
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    (name ? io.out : io.err)(USAGE);
+    if (name) io.out(USAGE);
+    else io.err(USAGE);
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];

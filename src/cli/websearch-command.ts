@@ -2,6 +2,7 @@
 // directly and prints their normalised results — for debugging a provider, a key or a replay
 // folder without a vault. Every row is labelled as outside the vault.
 import path from "node:path";
+import { removeControlChars } from "../control-chars";
 import { systemClock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
 import { providerLabel } from "../websearch/registry";
@@ -97,7 +98,7 @@ function toJson(query: string, replayDir: string | undefined, outcome: MultiSear
 
 /** Web text is untrusted: no terminal control sequences get through. */
 function printable(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+  return removeControlChars(text, true).replace(/[\t\r\n]+/g, " ");
 }
 
 function oneLine(text: string, max: number): string {

@@ -122,7 +122,7 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
 function sentencesOf(row: EvidenceRow): string[] {
   const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.map((s) => s.text);
   return texts
-    .flatMap((text) => text.split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u))
+    .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").split(/\n+/))
     .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
     .filter((s) => s.split(/\s+/).length >= 3);
 }
@@ -138,7 +138,7 @@ function termWeights(pack: ResearchPack): Map<string, number> {
 }
 
 function scoreSentence(sentence: string, weights: Map<string, number>): number {
-  const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.+\-]*/gu) ?? []).map(stem));
+  const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.+-]*/gu) ?? []).map(stem));
   let score = 0;
   for (const [term, weight] of weights) if (words.has(term)) score += weight;
   return score;

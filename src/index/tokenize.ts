@@ -10,6 +10,7 @@
 //
 // The hot path is `analyze`, called for every word of every note: it memoises per distinct word,
 // because a vault's vocabulary is far smaller than its word count.
+import { hasNonAscii } from "../control-chars";
 import { stemEnglish } from "./stemmer";
 
 export interface AnalyzerOptions {
@@ -19,11 +20,9 @@ export interface AnalyzerOptions {
 // A word: letters/digits/marks, optionally joined by single - _ ' ’ (kept together so compounds can
 // be split deliberately below).
 const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_'’][\p{L}\p{N}\p{M}]+)*/gu;
-const HAS_NON_ASCII = /[^\x00-\x7f]/;
 const COMBINING_MARKS = /\p{M}/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const HAS_UPPER_AFTER_LOWER = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
 
 /** Longest word we index; longer runs are base64, hashes or minified code. */
@@ -32,7 +31,7 @@ const MAX_WORD = 40;
 /** Lower-case and fold accents. */
 export function foldCase(word: string): string {
   const lower = word.toLowerCase();
-  if (!HAS_NON_ASCII.test(lower)) return lower;
+  if (!hasNonAscii(lower)) return lower;
   return lower.normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
 }
 
@@ -99,7 +98,7 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
   const pushCamel = (word: string, out: string[]): void => {
     out.push(normalizeTerm(word));
     if (word.length > 3 && HAS_UPPER_AFTER_LOWER.test(word)) {
-      for (const piece of word.split(CAMEL_BOUNDARY)) if (piece.length > 1) out.push(normalizeTerm(piece));
+      for (const piece of camelPieces(word)) if (piece.length > 1) out.push(normalizeTerm(piece));
     }
   };
 
@@ -125,6 +124,25 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
   };
 
   return { analyzeWord, terms, normalizeTerm, options };
+}
+
+const isUpper = (c: string) => c >= "A" && c <= "Z";
+const isLowerOrDigit = (c: string) => (c >= "a" && c <= "z") || (c >= "0" && c <= "9");
+
+/** "MiniSearch" → Mini, Search; "HTTPServer" → HTTP, Server; "getX2Y" → get, X2, Y. */
+export function camelPieces(word: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 1; i < word.length; i++) {
+    const boundary =
+      (isLowerOrDigit(word[i - 1]) && isUpper(word[i])) || (isUpper(word[i - 1]) && isUpper(word[i]) && i + 1 < word.length && word[i + 1] >= "a" && word[i + 1] <= "z");
+    if (boundary) {
+      pieces.push(word.slice(from, i));
+      from = i;
+    }
+  }
+  pieces.push(word.slice(from));
+  return pieces;
 }
 
 function dedupe(list: string[]): string[] {

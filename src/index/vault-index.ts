@@ -104,12 +104,6 @@ interface CacheFile {
   engine: unknown;
 }
 
-/** A problem with a file that kept it out of the index entirely. */
-interface FileProblem {
-  path: string;
-  problem: NoteProblem;
-}
-
 export class VaultIndex {
   private readonly analyzer: Analyzer;
   private readonly synonyms: Map<string, string[]>;
@@ -131,7 +125,7 @@ export class VaultIndex {
 
   constructor(options: VaultIndexOptions = {}) {
     this.analyzer = createAnalyzer({ stemming: options.stemming ?? true });
-    this.synonyms = synonymTable(this.analyzer.normalizeTerm);
+    this.synonyms = synonymTable((word) => this.analyzer.normalizeTerm(word));
     this.clock = options.clock ?? systemClock;
     this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
     this.maxNoteBytes = options.maxNoteBytes ?? 2_000_000;
@@ -790,7 +784,7 @@ function safeParse(path: string, text: string): ParsedNote {
 }
 
 async function readMany(store: NoteStore, paths: string[]): Promise<(string | NoteProblem)[]> {
-  const out: (string | NoteProblem)[] = new Array(paths.length);
+  const out = new Array<string | NoteProblem>(paths.length);
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {

@@ -44,7 +44,7 @@ export function withDeadline<T>(
         else onLate?.();
       },
       (error: unknown) => {
-        if (finish()) reject(error);
+        if (finish()) reject(error instanceof Error ? error : new Error(String(error)));
         else onLate?.();
       },
     );

@@ -10,7 +10,7 @@ export const recordedExchangeSchema = z.object({
     .string()
     .transform((m) => m.toUpperCase())
     .pipe(z.enum(["GET", "POST"])),
-  url: z.string().url(),
+  url: z.url(),
   status: z.number().int().min(100).max(599).default(200),
   headers: z.record(z.string(), z.string()).default({}),
   /** A JSON value (sent as JSON) or a string (sent as is: HTML pages, truncated JSON…). */
