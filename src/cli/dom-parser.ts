@@ -7,7 +7,7 @@ import { DEFUDDLE_OPTIONS, type ReadPage } from "../core/page-extract";
 
 /** Page HTML → a linkedom Document. */
 export function parseHtmlDocument(html: string): Document {
-  return parseHTML(html).document as unknown as Document;
+  return parseHTML(html).document;
 }
 
 /**

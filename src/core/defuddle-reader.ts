@@ -2,7 +2,6 @@
 // build: its markdown step parses HTML with the window's DOMParser, which Obsidian has on every
 // platform. Node has none, so the CLI uses `nodePageReader` (src/cli/dom-parser.ts), which runs
 // the same Defuddle code and options over linkedom.
-import Defuddle from "defuddle/full";
 import type { DefuddleResponse } from "defuddle/full";
 import { DEFUDDLE_OPTIONS, type PageReading, type ReadPage } from "./page-extract";
 
@@ -10,7 +9,12 @@ import { DEFUDDLE_OPTIONS, type PageReading, type ReadPage } from "./page-extrac
 export type ParseHtml = (html: string, url: string) => Document;
 
 export function createDefuddleReader(parseHtml: ParseHtml): ReadPage {
-  return async (html, url) => readingFromDefuddle(new Defuddle(parseHtml(html, url), { ...DEFUDDLE_OPTIONS, url }).parse());
+  return async (html, url) => {
+    // Loaded on first use: Defuddle is most of the plugin's size, and Obsidian (on mobile above
+    // all) should not evaluate it at start-up for a feature used now and then.
+    const { default: Defuddle } = await import("defuddle/full");
+    return readingFromDefuddle(new Defuddle(parseHtml(html, url), { ...DEFUDDLE_OPTIONS, url }).parse());
+  };
 }
 
 /** Defuddle's response → the fields promotion uses (strings never undefined). */

@@ -135,7 +135,8 @@ export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPa
 
 // ── content type and charset ────────────────────────────────────────────────────────────────
 
-function contentKind(response: ResponseWithBytes, url: string): "html" | "pdf" | string {
+/** "html", "pdf", or the media type that is neither. */
+function contentKind(response: ResponseWithBytes, url: string): string {
   const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
   const head = response.bytes ? latin1(response.bytes.subarray(0, 512)) : response.text.slice(0, 512);
   if (type === "application/pdf" || head.startsWith("%PDF-")) return "pdf";

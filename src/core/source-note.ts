@@ -69,7 +69,7 @@ export function renderSourceNote(note: SourceNote): string {
 }
 
 /** Characters no OS (or Obsidian's link syntax) accepts in a file name. */
-const UNSAFE_NAME_CHARS = /[\\/:*?"<>|#^[\]\u0000-\u001F\u007F]/g;
+const UNSAFE_NAME_CHARS = /[\\/:*?"<>|#^[\]\p{Cc}]/gu;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 /** Bytes kept for the title part: file systems allow 255, and a suffix like " 12" must fit. */
 const MAX_NAME_BYTES = 150;

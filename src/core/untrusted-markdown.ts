@@ -6,8 +6,8 @@
 
 /** Bidirectional overrides can make text read differently from what it is. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
-/** C0/C1 controls other than tab and newline. */
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+/** C0/C1 controls other than tab and newline (carriage returns are normalised before). */
+const CONTROL_CHARS = /(?![\t\n])\p{Cc}/gu;
 
 /** Elements whose whole content goes: they run code, frame other pages or submit data. */
 const DROPPED_ELEMENTS = "script|style|iframe|frame|frameset|object|embed|applet|noscript|template|form|button|input|select|textarea|link|meta|base|portal";
@@ -197,7 +197,7 @@ function neutralizeCodeSpan(span: string, inner: string): string {
 }
 
 function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed): string {
-  let out = text.replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?([^\s)>]*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, url: string, title: string) => {
+  let out = text.replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, url: string, title: string) => {
     const target = safeTarget(url, bang ? IMAGE_SCHEMES : LINK_SCHEMES, options);
     if (target === null) {
       removed.links++;

@@ -1,0 +1,163 @@
+// `vault-research promote` over a temporary copy of the sample vault, with pages answered from
+// fixtures/pages: the note is written, indexed, found by search and known by its source URL;
+// the trace note records it; usage mistakes exit 2; keys never reach the page or the vault.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { promoteCommand, type PromoteArgs } from "../../src/cli/promote-command";
+import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { parseTraceNote, renderTraceNote } from "../../src/core/trace-note";
+import { VaultIndex } from "../../src/index/vault-index";
+import { defaultSettings } from "../../src/settings";
+import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import { PAGES_DIR, PAGE_ROWS, traceWith, webRow } from "../core/promote-fixtures";
+
+const ROOT = path.resolve(__dirname, "../..");
+const EXAMPLE_VAULT = path.join(ROOT, "examples/vault");
+const TRACE = "Research/Traces/2026-03-05 1159 How do local-first notes stay readable.md";
+const SECRET = "BSA-test-secret-0123456789abcdef";
+
+const peritext = webRow(
+  "brave",
+  "https://www.inkandswitch.com/peritext/?utm_source=brave",
+  "Peritext: A CRDT for Rich-Text Collaboration",
+  "Peritext is a rich-text CRDT that merges formatting the way users expect.",
+);
+
+let tmp: string;
+let vault: string;
+let out: string[];
+let err: string[];
+let io: { out: (t: string) => void; err: (t: string) => void; env: Record<string, string | undefined>; cwd: string };
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-promote-"));
+  vault = path.join(tmp, "vault");
+  cpSync(EXAMPLE_VAULT, vault, { recursive: true });
+  const trace = traceWith("How do local-first notes stay readable?", [...Object.values(PAGE_ROWS), peritext]);
+  mkdirSync(path.join(vault, path.dirname(TRACE)), { recursive: true });
+  writeFileSync(path.join(vault, TRACE), renderTraceNote(trace));
+  out = [];
+  err = [];
+  io = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { BRAVE_SEARCH_API_KEY: SECRET, EXA_API_KEY: SECRET, VAULT_RESEARCH_REPLAY_LOG: path.join(tmp, "requests.jsonl") },
+    cwd: tmp,
+  };
+});
+
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+function args(sourceKey: string, extra: Partial<PromoteArgs> = {}): PromoteArgs {
+  return { vault: "vault", trace: TRACE, sourceKey, replayDir: PAGES_DIR, settings: defaultSettings(), cacheDir: path.join(tmp, "cache"), ...extra };
+}
+
+function requestLog(): { url: string; headers: Record<string, string> }[] {
+  try {
+    return readFileSync(path.join(tmp, "requests.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? allFiles(full) : [full];
+  });
+}
+
+describe("vault-research promote", () => {
+  it("writes the note, which the index then finds by search and by its source URL", async () => {
+    const code = await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), io);
+    expect(err.join("")).toBe("");
+    expect(code).toBe(0);
+    const text = out.join("");
+    expect(text).toContain("Replay:");
+    expect(text).toContain("Saved Research/Sources/Why local-first notes outlive their apps.md");
+    expect(text).toContain("extract_status: extracted");
+
+    // A fresh index over the folder, as the next research run would build it.
+    const store = new FsNoteStore(vault);
+    const index = new VaultIndex({ canonicalizeUrl, excludedFolders: ["Research/Traces"] });
+    await index.sync(store, null);
+    const notePath = "Research/Sources/Why local-first notes outlive their apps.md";
+    expect(index.notesWithSourceUrl("https://fieldnotes.example.org/2025/local-first-notes")).toEqual([notePath]);
+    const hits = await index.search("local-first notes outlive their apps", store, { limit: 3 });
+    expect(hits.map((h) => h.path)).toContain(notePath);
+
+    const parsed = parseTraceNote(readFileSync(path.join(vault, TRACE), "utf8"));
+    if ("error" in parsed) throw new Error(parsed.error.message);
+    expect(parsed.trace.promotions?.map((p) => [p.source_key, p.note_path])).toEqual([[PAGE_ROWS["plain-article"].source_key, notePath]]);
+  });
+
+  it("says the page is already in the vault on a second run, writes nothing and exits 0", async () => {
+    expect(await promoteCommand(args(PAGE_ROWS["non-latin"].source_key), io)).toBe(0);
+    const before = allFiles(vault).length;
+    out = [];
+    expect(await promoteCommand(args(PAGE_ROWS["non-latin"].source_key), io)).toBe(0);
+    expect(out.join("")).toContain("Already in the vault: Research/Sources/ローカルファーストなメモ管理.md");
+    expect(allFiles(vault)).toHaveLength(before);
+  });
+
+  it("recognises a sample-vault note whose source is the same page and fetches nothing", async () => {
+    const code = await promoteCommand(args(peritext.source_key), io);
+    expect(code).toBe(0);
+    expect(out.join("")).toContain("Already in the vault: Reading/Peritext rich text CRDT.md");
+    expect(requestLog()).toEqual([]);
+  });
+
+  it("sends no API key to the page and writes none into the vault", async () => {
+    expect(await promoteCommand(args(PAGE_ROWS["tracking-and-scripts"].source_key), io)).toBe(0);
+    const log = requestLog();
+    expect(log).toHaveLength(1);
+    expect(log[0].url).toBe(PAGE_ROWS["tracking-and-scripts"].url);
+    expect(Object.keys(log[0].headers).map((h) => h.toLowerCase())).not.toContain("x-subscription-token");
+    expect(JSON.stringify(log)).not.toContain(SECRET);
+    for (const file of allFiles(vault)) expect(readFileSync(file, "utf8"), file).not.toContain(SECRET);
+  });
+
+  it("exits 2 for a key the trace does not have, naming the keys it does", async () => {
+    expect(await promoteCommand(args("ext:brave:0123456789"), io)).toBe(2);
+    expect(err.join("")).toContain(PAGE_ROWS.forbidden.source_key);
+  });
+
+  it("exits 2 for something that is not an outside-vault key", async () => {
+    expect(await promoteCommand(args("src:0123456789"), io)).toBe(2);
+    expect(err.join("")).toContain("not an outside-vault key");
+  });
+
+  it("exits 2 when the trace note or the vault is missing, or the note is not a trace", async () => {
+    expect(await promoteCommand(args(PAGE_ROWS.pdf.source_key, { trace: "Research/Traces/none" }), io)).toBe(2);
+    expect(err.join("")).toContain("Research/Traces/none.md");
+    expect(await promoteCommand(args(PAGE_ROWS.pdf.source_key, { trace: "Concepts/CRDTs.md" }), io)).toBe(2);
+    expect(await promoteCommand(args(PAGE_ROWS.pdf.source_key, { vault: "nowhere" }), io)).toBe(2);
+    expect(await promoteCommand(args(PAGE_ROWS.pdf.source_key, { replayDir: path.join(tmp, "no-recordings") }), io)).toBe(2);
+  });
+
+  it("accepts the trace note as a file path inside the vault", async () => {
+    const code = await promoteCommand(args(PAGE_ROWS.pdf.source_key, { trace: path.join("vault", TRACE) }), io);
+    expect(code).toBe(0);
+    expect(out.join("")).toContain("extract_status: pdf_stub");
+  });
+
+  it("exits 1 when the note cannot be written", async () => {
+    const settings = defaultSettings();
+    settings.notes.sourcesFolder = "Open questions.md";
+    const code = await promoteCommand(args(PAGE_ROWS["plain-article"].source_key, { settings }), io);
+    expect(code).toBe(1);
+    expect(err.join("")).toContain("could not be written");
+  });
+
+  it("prints the result as JSON when asked", async () => {
+    expect(await promoteCommand(args(PAGE_ROWS.forbidden.source_key, { json: true }), io)).toBe(0);
+    const result = JSON.parse(out.join(""));
+    expect(result).toMatchObject({ status: "created", extractStatus: "fallback_snippet:http_403", source_key: PAGE_ROWS.forbidden.source_key });
+  });
+});
