@@ -14,7 +14,8 @@ export interface ParsedQuery {
   tags: string[];
 }
 
-const PHRASE_RE = /"([^"]+)"/g;
+// `*`, not `+`: an empty pair of quotes must be consumed whole, or it pairs with the next phrase's opening quote.
+const PHRASE_RE = /"([^"]*)"/g;
 // A tag starts after whitespace or at the start; it may hold letters, digits, _ - and /.
 const TAG_RE = /(^|\s)#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
 

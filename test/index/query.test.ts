@@ -1,0 +1,55 @@
+// What the user typed, read into words, "phrases" and #tags.
+import { describe, expect, it } from "vitest";
+import { foldForPhrase, parseQuery } from "../../src/index/query";
+
+describe("parseQuery", () => {
+  it("keeps a quoted phrase whole and also searches its words", () => {
+    const q = parseQuery('"Exact Phrase" tar');
+    expect(q.phrases).toEqual(["exact phrase"]);
+    expect(q.words).toEqual(["exact", "phrase", "tar"]);
+  });
+
+  it("reads several phrases and ignores empty quotes", () => {
+    const q = parseQuery('"one two" "" "three four"');
+    expect(q.phrases).toEqual(["one two", "three four"]);
+  });
+
+  it("takes #tags out of the words, lower-cased, nested ones whole", () => {
+    const q = parseQuery("#Project/Alpha meeting #todo");
+    expect(q.tags).toEqual(["project/alpha", "todo"]);
+    expect(q.words).toEqual(["meeting"]);
+  });
+
+  it("trims trailing slashes from tags and lists each tag once", () => {
+    expect(parseQuery("#a/b/ #a/b").tags).toEqual(["a/b"]);
+  });
+
+  it("does not read a # inside a word or a number as a tag", () => {
+    const q = parseQuery("issue#12 C# #42");
+    expect(q.tags).toEqual([]);
+  });
+
+  it("drops stop words and remembers them", () => {
+    const q = parseQuery("how do I use tar");
+    expect(q.words).toEqual(["tar"]);
+    expect(q.stopWords).toEqual(["how", "do", "i", "use"]);
+  });
+
+  it("keeps stop words when nothing else is left", () => {
+    const q = parseQuery("The Who");
+    expect(q.words).toEqual(["the", "who"]);
+    expect(q.stopWords).toEqual([]);
+  });
+
+  it("folds accents in words and phrases", () => {
+    const q = parseQuery('"Café Crème" naïve');
+    expect(q.phrases).toEqual(["cafe creme"]);
+    expect(q.words).toEqual(["cafe", "creme", "naive"]);
+  });
+});
+
+describe("foldForPhrase", () => {
+  it("reduces punctuation and spacing to single spaces between folded words", () => {
+    expect(foldForPhrase("Hello,   Wörld!\n(again)")).toBe(" hello world again ");
+  });
+});
