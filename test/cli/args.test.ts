@@ -1,0 +1,88 @@
+// Strict argument parsing: anything the CLI does not understand stops the run with a usage error
+// (exit 2), so a scripted evaluation never quietly runs with defaults.
+import { describe, expect, it } from "vitest";
+import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs } from "../../src/cli/args";
+
+const SPECS: FlagSpecs = {
+  vault: { value: true },
+  limit: { value: true },
+  json: { value: false },
+  "external-provider": { value: true, repeat: true },
+};
+
+function usageMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).kind).toBe("usage");
+    return (error as UsageError).message;
+  }
+  throw new Error("expected a usage error");
+}
+
+describe("parseArgs", () => {
+  it("reads positionals, valued flags in both spellings and switches", () => {
+    const args = parseArgs(["daily", "notes", "--vault", "v", "--limit=5", "--json"], SPECS);
+    expect(args.positionals).toEqual(["daily", "notes"]);
+    expect(flag(args, "vault")).toBe("v");
+    expect(flag(args, "limit")).toBe("5");
+    expect(has(args, "json")).toBe(true);
+    expect(has(args, "limit")).toBe(true);
+    expect(flag(args, "missing")).toBeUndefined();
+  });
+
+  it("suggests the nearest flag for a misspelt one", () => {
+    expect(usageMessage(() => parseArgs(["--vaul", "v"], SPECS))).toBe("Unknown option --vaul. Did you mean --vault?");
+  });
+
+  it("names an unknown flag without a suggestion when nothing is close", () => {
+    expect(usageMessage(() => parseArgs(["--frobnicate"], SPECS))).toBe("Unknown option --frobnicate.");
+  });
+
+  it("refuses single-dash options but takes negative numbers as positionals", () => {
+    expect(usageMessage(() => parseArgs(["-j"], SPECS))).toMatch(/Unknown option -j\. .*two dashes/);
+    expect(parseArgs(["-5"], SPECS).positionals).toEqual(["-5"]);
+  });
+
+  it("refuses a flag given twice unless it may repeat", () => {
+    expect(usageMessage(() => parseArgs(["--limit", "1", "--limit", "2"], SPECS))).toBe("--limit was given more than once.");
+    const args = parseArgs(["--external-provider", "brave", "--external-provider=exa"], SPECS);
+    expect(flagAll(args, "external-provider")).toEqual(["brave", "exa"]);
+  });
+
+  it("wants a value after a valued flag, not the next flag", () => {
+    expect(usageMessage(() => parseArgs(["--vault"], SPECS))).toBe("--vault needs a value.");
+    expect(usageMessage(() => parseArgs(["--vault", "--json"], SPECS))).toBe("--vault needs a value.");
+  });
+
+  it("refuses a value on a switch", () => {
+    expect(usageMessage(() => parseArgs(["--json=yes"], SPECS))).toBe("--json is a switch and takes no value.");
+  });
+
+  it("treats everything after -- as positionals", () => {
+    const args = parseArgs(["--json", "--", "--vault", "-x"], SPECS);
+    expect(args.positionals).toEqual(["--vault", "-x"]);
+    expect(has(args, "vault")).toBe(false);
+  });
+});
+
+describe("intFlag", () => {
+  const withLimit = (value: string) => parseArgs(["--limit", value], SPECS);
+
+  it("reads a whole number within bounds", () => {
+    expect(intFlag(withLimit("7"), "limit", 1, 200)).toBe(7);
+    expect(intFlag(parseArgs([], SPECS), "limit", 1, 200)).toBeUndefined();
+  });
+
+  it("refuses words, fractions and signs", () => {
+    expect(usageMessage(() => intFlag(withLimit("abc"), "limit", 1, 200))).toBe('--limit must be a whole number, not "abc".');
+    expect(usageMessage(() => intFlag(withLimit("2.5"), "limit", 1, 200))).toMatch(/whole number/);
+    expect(usageMessage(() => intFlag(parseArgs(["--limit=-3"], SPECS), "limit", 1, 200))).toMatch(/whole number/);
+  });
+
+  it("refuses numbers out of range", () => {
+    expect(usageMessage(() => intFlag(withLimit("0"), "limit", 1, 200))).toBe("--limit must be between 1 and 200 (got 0).");
+    expect(usageMessage(() => intFlag(withLimit("201"), "limit", 1, 200))).toMatch(/between 1 and 200/);
+  });
+});
