@@ -119,7 +119,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
     status: "created",
     notePath,
     extractStatus: note.extractStatus,
-    message: `Saved ${notePath} (${how}).`,
+    message: `Saved ${notePath}: ${how}`,
     traceUpdated,
     warnings,
   };
@@ -271,11 +271,12 @@ function withoutTracking(url: string): string {
   return canonical + hash;
 }
 
+/** One or two sentences: what the note holds and, when it is less than the page, why. */
 function describeStatus(status: string, outcome: PageOutcome): string {
-  if (outcome.kind === "extracted") return "page text extracted";
-  if (outcome.kind === "pdf") return "a PDF: saved as a link with the provider's excerpt";
-  if (outcome.kind === "unusable") return `${status.startsWith("link_only") ? "link only" : "provider excerpt only"}: ${outcome.message}`;
-  return status;
+  if (outcome.kind === "extracted") return "page text extracted.";
+  if (outcome.kind === "pdf") return "a PDF, saved as a link with the provider's excerpt.";
+  if (outcome.kind === "unusable") return `${status.startsWith("link_only") ? "link only" : "provider excerpt only"}. ${outcome.message}`;
+  return `${status}.`;
 }
 
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
