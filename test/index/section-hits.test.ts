@@ -1,0 +1,127 @@
+// Which sections of a matched note are shown and what their snippets look like: the section with
+// the most distinct matched words wins, a heading match counts, and every highlight points at a
+// matched word inside the snippet.
+import { describe, expect, it } from "vitest";
+import { parseNote } from "../../src/index/markdown";
+import { buildSectionHits, SNIPPET_CHARS, snippetAround } from "../../src/index/section-hits";
+import { createAnalyzer, wordSpans } from "../../src/index/tokenize";
+
+const analyzer = createAnalyzer({ stemming: true });
+
+/** docTerms as the index hands them over: analysed note term → the query word it matched. */
+function docTermsFor(...queryWords: string[]): Map<string, string> {
+  return new Map(queryWords.map((w) => [analyzer.normalizeTerm(w), w]));
+}
+
+function spansOf(text: string, word: string) {
+  return wordSpans(text).filter((s) => s.word.toLowerCase() === word);
+}
+
+const filler = (n: number, word = "lorem") => Array.from({ length: n }, () => word).join(" ");
+
+describe("snippetAround", () => {
+  it("returns short text whole with highlights on the words", () => {
+    const text = "Sync the vault with the relay.";
+    const { snippet, highlights } = snippetAround(text, spansOf(text, "relay"));
+    expect(snippet).toBe(text);
+    expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["relay"]);
+  });
+
+  it("cuts long text around the densest cluster of matches, marking both cuts", () => {
+    const text = `${filler(60)} alpha ${filler(60)} beta gamma beta gamma ${filler(60)}`;
+    const spans = [...spansOf(text, "alpha"), ...spansOf(text, "beta"), ...spansOf(text, "gamma")].sort((a, b) => a.start - b.start);
+    const { snippet, highlights } = snippetAround(text, spans);
+    expect(snippet.startsWith("…")).toBe(true);
+    expect(snippet.endsWith("…")).toBe(true);
+    expect(snippet.length).toBeLessThanOrEqual(SNIPPET_CHARS + 2);
+    expect(snippet).toContain("beta gamma beta gamma");
+    const marked = highlights.map(([s, e]) => snippet.slice(s, e));
+    expect(marked).toEqual(["beta", "gamma", "beta", "gamma"]);
+  });
+
+  it("keeps highlights on the words when runs of whitespace are collapsed", () => {
+    const text = `Intro\n\n\n   line   with    spaces\tand the   word   target   here.`;
+    const { snippet, highlights } = snippetAround(text, spansOf(text, "target"));
+    expect(snippet).not.toMatch(/\s\s/);
+    expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["target"]);
+  });
+
+  it("keeps highlights right when leading whitespace is trimmed", () => {
+    const text = "   \n  leading space then match";
+    const { snippet, highlights } = snippetAround(text, spansOf(text, "match"));
+    expect(snippet.startsWith("leading")).toBe(true);
+    expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["match"]);
+  });
+});
+
+describe("buildSectionHits", () => {
+  const note = parseNote(
+    "Guide.md",
+    [
+      "# Guide",
+      "",
+      "Opening words about nothing much.",
+      "",
+      "## Backups",
+      "",
+      "Nightly backups go to the offsite disk; restore backups with the restore script.",
+      "",
+      "## Restore drill",
+      "",
+      "Once a quarter we practise.",
+      "",
+      "## Unrelated",
+      "",
+      "Gardening tips.",
+    ].join("\n"),
+  );
+
+  it("puts the section with the most distinct matched words first", () => {
+    const hits = buildSectionHits(note, docTermsFor("backups", "restore"), analyzer, 3);
+    expect(hits.map((h) => h.heading)).toEqual(["Backups", "Restore drill"]);
+    expect(hits[0].matchedTerms.sort()).toEqual(["backups", "restore"]);
+    expect(hits[0].closeTerms.sort()).toEqual(["backups", "restore"]);
+    expect(hits[0].score).toBeGreaterThan(hits[1].score);
+  });
+
+  it("counts a word in the heading as found in the section", () => {
+    const hits = buildSectionHits(note, docTermsFor("drill"), analyzer, 3);
+    expect(hits[0].heading).toBe("Restore drill");
+    expect(hits[0].matchedTerms).toEqual(["drill"]);
+    expect(hits[0].highlights).toEqual([]);
+  });
+
+  it("gives section facts that point back into the note", () => {
+    const text = [
+      "# Guide",
+      "",
+      "Opening words.",
+      "",
+      "## Backups",
+      "",
+      "Nightly backups.",
+    ].join("\n");
+    const parsed = parseNote("G.md", text);
+    const [hit] = buildSectionHits(parsed, docTermsFor("nightly"), analyzer, 1);
+    expect(hit.line).toBe(5);
+    expect(hit.headingPath).toEqual(["Guide", "Backups"]);
+    expect(text.slice(hit.start, hit.end)).toContain("## Backups\n\nNightly backups.");
+  });
+
+  it("falls back to the first section with text when no section holds a match", () => {
+    const hits = buildSectionHits(note, docTermsFor("zeppelin"), analyzer, 3);
+    expect(hits).toHaveLength(1);
+    expect(hits[0].snippet).toContain("Opening words");
+  });
+
+  it("gives no more than the asked number of sections", () => {
+    expect(buildSectionHits(note, docTermsFor("backups", "restore", "gardening"), analyzer, 2)).toHaveLength(2);
+  });
+
+  it("names only the words that sit close together as close terms", () => {
+    const far = parseNote("Far.md", `# Far\n\nalpha ${filler(80)} omega`);
+    const [hit] = buildSectionHits(far, docTermsFor("alpha", "omega"), analyzer, 1);
+    expect(hit.matchedTerms.sort()).toEqual(["alpha", "omega"]);
+    expect(hit.closeTerms).toHaveLength(1);
+  });
+});
