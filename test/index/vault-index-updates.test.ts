@@ -1,0 +1,242 @@
+// Keeping the index current file by file, against an in-memory vault whose reads a test can fail
+// or hold and release by hand: modify, create, delete, rename, overlapping updates of one path,
+// source URLs, status and change notifications.
+import { beforeEach, describe, expect, it } from "vitest";
+import type { NoteFileInfo, NoteStore } from "../../src/ports";
+import { VaultIndex } from "../../src/index/vault-index";
+import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
+
+/** A vault in memory with controllable mtimes, failing reads and reads held until released. */
+class ControlledStore implements NoteStore {
+  readonly files = new Map<string, { text: string; mtime: number }>();
+  readonly reads: string[] = [];
+  readonly failing = new Set<string>();
+  holdReads = false;
+  readonly held: { path: string; release: () => void }[] = [];
+
+  write(path: string, text: string, mtime = FAKE_NOW): void {
+    this.files.set(path, { text, mtime });
+  }
+
+  async list(): Promise<NoteFileInfo[]> {
+    return [...this.files].map(([path, f]) => ({ path, mtime: f.mtime, size: f.text.length }));
+  }
+
+  async read(path: string): Promise<string> {
+    this.reads.push(path);
+    if (this.failing.has(path)) throw new Error(`EACCES: permission denied, open '${path}'`);
+    const file = this.files.get(path);
+    if (!file) throw new Error(`ENOENT: ${path}`);
+    // The text is what the file held when the read started, however late it is delivered.
+    const text = file.text;
+    if (!this.holdReads) return text;
+    return new Promise((resolve) => this.held.push({ path, release: () => resolve(text) }));
+  }
+
+  async stat(path: string): Promise<NoteFileInfo | null> {
+    const f = this.files.get(path);
+    return f ? { path, mtime: f.mtime, size: f.text.length } : null;
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.files.has(path);
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    if (this.files.has(path)) throw new Error(`${path} exists`);
+    this.write(path, content);
+  }
+}
+
+/** Lets pending promise continuations run (the store's calls are all already-resolved promises). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+let store: ControlledStore;
+let clock: FakeClock;
+let index: VaultIndex;
+
+async function found(query: string): Promise<string[]> {
+  store.holdReads = false;
+  return (await index.search(query, store)).map((r) => r.path);
+}
+
+beforeEach(async () => {
+  store = new ControlledStore();
+  store.write("Plan.md", "# Plan\n\nThe first draft mentions marmalade.\n");
+  store.write("Ideas.md", "# Ideas\n\nA note about lighthouses.\n");
+  clock = fakeClock();
+  index = new VaultIndex({ clock });
+  await index.sync(store, null);
+});
+
+describe("updateFile", () => {
+  it("re-indexes a modified note: the new word is found, the old one is not", async () => {
+    store.write("Plan.md", "# Plan\n\nThe second draft mentions quince.\n", FAKE_NOW + 10);
+    await index.updateFile(store, "Plan.md");
+    expect(await found("quince")).toEqual(["Plan.md"]);
+    expect(await found("marmalade")).toEqual([]);
+    expect(index.note("Plan.md")?.mtime).toBe(FAKE_NOW + 10);
+  });
+
+  it("adds a created note", async () => {
+    store.write("New/Harbour.md", "# Harbour\n\nBoats and cranes.\n");
+    await index.updateFile(store, "New/Harbour.md");
+    expect(await found("cranes")).toEqual(["New/Harbour.md"]);
+    expect(index.status().notes).toBe(3);
+  });
+
+  it("drops a note whose file no longer exists", async () => {
+    store.files.delete("Ideas.md");
+    await index.updateFile(store, "Ideas.md");
+    expect(index.paths()).not.toContain("Ideas.md");
+    expect(await found("lighthouses")).toEqual([]);
+  });
+
+  it("moves a renamed note to its new path", async () => {
+    const text = store.files.get("Ideas.md")!.text;
+    store.files.delete("Ideas.md");
+    store.write("Archive/Ideas.md", text);
+    await index.renameFile(store, "Ideas.md", "Archive/Ideas.md");
+    expect(index.paths().sort()).toEqual(["Archive/Ideas.md", "Plan.md"]);
+    expect(await found("lighthouses")).toEqual(["Archive/Ideas.md"]);
+  });
+
+  it("ignores files that are not markdown", async () => {
+    store.write("picture.png", "binary");
+    await index.updateFile(store, "picture.png");
+    expect(index.paths()).not.toContain("picture.png");
+    expect(store.reads).not.toContain("picture.png");
+  });
+
+  it("keeps the newer text when an older, slower read of the same note resolves last", async () => {
+    store.holdReads = true;
+    const older = index.updateFile(store, "Plan.md");
+    await settle();
+    store.write("Plan.md", "# Plan\n\nThe newest draft mentions quince.\n", FAKE_NOW + 20);
+    const newer = index.updateFile(store, "Plan.md");
+    await settle();
+    expect(store.held.map((h) => h.path)).toEqual(["Plan.md", "Plan.md"]);
+    store.held[1].release();
+    await newer;
+    store.held[0].release();
+    await older;
+    expect(await found("quince")).toEqual(["Plan.md"]);
+    expect(await found("marmalade")).toEqual([]);
+  });
+
+  it("does not bring back a note deleted while its read was still running", async () => {
+    store.holdReads = true;
+    const update = index.updateFile(store, "Ideas.md");
+    await settle();
+    store.files.delete("Ideas.md");
+    index.removeFile("Ideas.md");
+    store.held[0].release();
+    await update;
+    expect(index.paths()).not.toContain("Ideas.md");
+  });
+
+  it("records a note it cannot read as a problem and drops its old version", async () => {
+    store.failing.add("Ideas.md");
+    await index.updateFile(store, "Ideas.md");
+    expect(index.paths()).not.toContain("Ideas.md");
+    expect(index.status().problems).toEqual([{ path: "Ideas.md", problem: { kind: "read", message: expect.stringContaining("permission denied") } }]);
+    store.failing.delete("Ideas.md");
+    await index.updateFile(store, "Ideas.md");
+    expect(index.status().problems).toEqual([]);
+    expect(await found("lighthouses")).toEqual(["Ideas.md"]);
+  });
+});
+
+describe("applyText", () => {
+  it("indexes text it is handed without reading the store", async () => {
+    const readsBefore = store.reads.length;
+    index.applyText("Inbox/Quick.md", "# Quick\n\nZebra crossings.\n", FAKE_NOW + 5, 27);
+    expect(store.reads.length).toBe(readsBefore);
+    expect(index.note("Inbox/Quick.md")).toMatchObject({ mtime: FAKE_NOW + 5, size: 27, title: "Quick" });
+    store.write("Inbox/Quick.md", "# Quick\n\nZebra crossings.\n");
+    expect(await found("zebra")).toEqual(["Inbox/Quick.md"]);
+  });
+
+  it("makes an in-flight read of the same note stale", async () => {
+    store.holdReads = true;
+    const update = index.updateFile(store, "Plan.md");
+    await settle();
+    index.applyText("Plan.md", "# Plan\n\nHanded over: quince.\n", FAKE_NOW + 30, 30);
+    store.held[0].release();
+    await update;
+    store.write("Plan.md", "# Plan\n\nHanded over: quince.\n", FAKE_NOW + 30);
+    expect(await found("quince")).toEqual(["Plan.md"]);
+    expect(await found("marmalade")).toEqual([]);
+  });
+});
+
+describe("notes by source URL", () => {
+  const canonicalizeUrl = (url: string) => {
+    const u = new URL(url.trim());
+    return `${u.hostname.toLowerCase()}${u.pathname.replace(/\/$/, "")}`;
+  };
+
+  it("finds notes by the canonical form of their source property and follows changes", async () => {
+    const local = new VaultIndex({ clock, canonicalizeUrl });
+    store.write("Clip.md", "---\nsource: https://Example.com/article/?utm_source=x\n---\n# Clip\n");
+    await local.sync(store, null);
+    expect(local.notesWithSourceUrl("example.com/article")).toEqual(["Clip.md"]);
+
+    store.write("Clip.md", "---\nurl: https://example.org/other\n---\n# Clip\n");
+    await local.updateFile(store, "Clip.md");
+    expect(local.notesWithSourceUrl("example.com/article")).toEqual([]);
+    expect(local.notesWithSourceUrl("example.org/other")).toEqual(["Clip.md"]);
+
+    local.removeFile("Clip.md");
+    expect(local.notesWithSourceUrl("example.org/other")).toEqual([]);
+  });
+});
+
+describe("status and notifications", () => {
+  it("counts notes and says when it last changed", async () => {
+    const fresh = new VaultIndex({ clock });
+    expect(fresh.status()).toMatchObject({ notes: 0, state: "empty", lastUpdated: null });
+    await fresh.sync(store, null);
+    expect(fresh.status()).toMatchObject({ notes: 2, state: "ready", lastUpdated: FAKE_NOW });
+    clock.advance(5000);
+    store.write("Third.md", "# Third\n");
+    await fresh.updateFile(store, "Third.md");
+    expect(fresh.status()).toMatchObject({ notes: 3, lastUpdated: FAKE_NOW + 5000 });
+  });
+
+  it("lists a note with broken frontmatter as indexed with a problem, and an unreadable file", async () => {
+    store.write("Broken.md", "---\ntitle: Broken\nthis frontmatter never closes\n\nStill searchable walrus.\n");
+    store.write("Locked.md", "# Locked\n");
+    store.failing.add("Locked.md");
+    const fresh = new VaultIndex({ clock });
+    await fresh.sync(store, null);
+    const problems = fresh.status().problems;
+    expect(problems.map((p) => [p.path, p.problem.kind]).sort()).toEqual([
+      ["Broken.md", "frontmatter"],
+      ["Locked.md", "read"],
+    ]);
+    expect(fresh.status().notes).toBe(3);
+    expect((await fresh.search("walrus", store)).map((r) => r.path)).toEqual(["Broken.md"]);
+  });
+
+  it("tells listeners about every change until they unsubscribe", async () => {
+    const seen: number[] = [];
+    const unsubscribe = index.onChange((status) => seen.push(status.notes));
+    store.write("Third.md", "# Third\n");
+    await index.updateFile(store, "Third.md");
+    index.removeFile("Ideas.md");
+    expect(seen).toEqual([3, 2]);
+    unsubscribe();
+    index.removeFile("Plan.md");
+    expect(seen).toEqual([3, 2]);
+  });
+
+  it("says nothing when removing a note it never had", () => {
+    const seen: number[] = [];
+    index.onChange((status) => seen.push(status.notes));
+    index.removeFile("Nowhere.md");
+    expect(seen).toEqual([]);
+  });
+});
