@@ -1,0 +1,169 @@
+// Persistence: a saved index comes back without reading unchanged notes, re-reads only what
+// changed by mtime or size, drops what is gone, and any unusable cache means a rebuild with a
+// reason, never a crash.
+import { beforeEach, describe, expect, it } from "vitest";
+import type { IndexCache, NoteFileInfo, NoteStore } from "../../src/ports";
+import { INDEX_FORMAT_VERSION, VaultIndex } from "../../src/index/vault-index";
+import { fakeClock, FAKE_NOW } from "../support/fake-clock";
+
+/** A vault in memory whose mtimes a test sets, counting every read. */
+class CountingStore implements NoteStore {
+  readonly files = new Map<string, { text: string; mtime: number }>();
+  readonly reads: string[] = [];
+
+  write(path: string, text: string, mtime = FAKE_NOW): void {
+    this.files.set(path, { text, mtime });
+  }
+
+  async list(): Promise<NoteFileInfo[]> {
+    return [...this.files].map(([path, f]) => ({ path, mtime: f.mtime, size: f.text.length }));
+  }
+
+  async read(path: string): Promise<string> {
+    this.reads.push(path);
+    const f = this.files.get(path);
+    if (!f) throw new Error(`ENOENT: ${path}`);
+    return f.text;
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.files.has(path);
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    if (this.files.has(path)) throw new Error(`${path} exists`);
+    this.write(path, content);
+  }
+}
+
+class MemoryCache implements IndexCache {
+  data: string | null = null;
+  failLoad: Error | null = null;
+
+  async load(): Promise<string | null> {
+    if (this.failLoad) throw this.failLoad;
+    return this.data;
+  }
+
+  async save(data: string): Promise<void> {
+    this.data = data;
+  }
+
+  async clear(): Promise<void> {
+    this.data = null;
+  }
+}
+
+let store: CountingStore;
+let cache: MemoryCache;
+
+beforeEach(async () => {
+  store = new CountingStore();
+  store.write("Alpha.md", "# Alpha\n\nAbout aardvarks.\n");
+  store.write("Beta.md", "# Beta\n\nAbout badgers.\n");
+  store.write("Gamma.md", "# Gamma\n\nAbout gazelles.\n");
+  store.write("Delta.md", "# Delta\n\nAbout dolphins.\n");
+  cache = new MemoryCache();
+  const first = new VaultIndex({ clock: fakeClock() });
+  const report = await first.sync(store, cache);
+  expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "no cache", added: 4 });
+  await first.save(cache);
+  store.reads.length = 0;
+});
+
+async function searchPaths(index: VaultIndex, query: string): Promise<string[]> {
+  return (await index.search(query, store)).map((r) => r.path);
+}
+
+describe("loading a saved index", () => {
+  it("comes back from the cache without reading a single unchanged note", async () => {
+    const index = new VaultIndex({ clock: fakeClock() });
+    const report = await index.sync(store, cache);
+    expect(report).toMatchObject({ mode: "cache", added: 0, updated: 0, removed: 0, unchanged: 4 });
+    expect(report.rebuildReason).toBeUndefined();
+    expect(store.reads).toEqual([]);
+    expect(index.status()).toMatchObject({ notes: 4, state: "ready" });
+    expect(await searchPaths(index, "badgers")).toEqual(["Beta.md"]);
+    expect(index.note("Beta.md")?.title).toBe("Beta");
+  });
+
+  it("re-reads only notes whose mtime or size changed, adds new ones and drops deleted ones", async () => {
+    store.write("Alpha.md", "# Alpha\n\nAbout aardvarks.\n", FAKE_NOW + 1000); // same text, newer mtime
+    store.write("Beta.md", "# Beta\n\nAbout bisons.\n"); // same mtime, different size
+    store.files.delete("Gamma.md");
+    store.write("Epsilon.md", "# Epsilon\n\nAbout eels.\n");
+    const index = new VaultIndex({ clock: fakeClock() });
+    const report = await index.sync(store, cache);
+    expect(report).toMatchObject({ mode: "cache", added: 1, updated: 2, removed: 1, unchanged: 1 });
+    expect(store.reads.sort()).toEqual(["Alpha.md", "Beta.md", "Epsilon.md"]);
+    expect(index.paths().sort()).toEqual(["Alpha.md", "Beta.md", "Delta.md", "Epsilon.md"]);
+    expect(await searchPaths(index, "bisons")).toEqual(["Beta.md"]);
+    expect(await searchPaths(index, "badgers")).toEqual([]);
+    expect(await searchPaths(index, "gazelles")).toEqual([]);
+  });
+
+  it("keeps a note's source URLs and problems across a save", async () => {
+    store.write("Clip.md", "---\nsource: https://example.com/a\n---\n# Clip\n");
+    store.write("Broken.md", "---\ntitle: never closed\n\nbody\n");
+    const first = new VaultIndex();
+    await first.sync(store, null);
+    await first.save(cache);
+    const index = new VaultIndex();
+    await index.sync(store, cache);
+    expect(index.notesWithSourceUrl("https://example.com/a")).toEqual(["Clip.md"]);
+    expect(index.status().problems.map((p) => p.path)).toEqual(["Broken.md"]);
+  });
+});
+
+describe("an unusable cache means a rebuild with a reason", () => {
+  const corruptions: [string, (valid: string) => string, RegExp][] = [
+    ["garbage", () => "\u0000not json at all{", /corrupt/],
+    ["truncated JSON", (valid) => valid.slice(0, Math.floor(valid.length / 2)), /corrupt/],
+    ["another program's JSON", () => JSON.stringify({ format: "something-else", version: INDEX_FORMAT_VERSION }), /not a Vault Research index/],
+    ["an older format version", (valid) => JSON.stringify({ ...JSON.parse(valid), version: INDEX_FORMAT_VERSION - 1 }), /version/],
+    ["a missing engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: null }), /incomplete/],
+    ["a broken engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: { nonsense: true } }), /corrupt/],
+    ["notes that disagree with the engine", (valid) => JSON.stringify({ ...JSON.parse(valid), notes: JSON.parse(valid).notes.slice(1) }), /inconsistent/],
+  ];
+
+  it.each(corruptions)("rebuilds from %s", async (_name, corrupt, reason) => {
+    cache.data = corrupt(cache.data!);
+    const index = new VaultIndex();
+    const report = await index.sync(store, cache);
+    expect(report.mode).toBe("rebuild");
+    expect(report.rebuildReason).toMatch(reason);
+    expect(report.added).toBe(4);
+    expect(store.reads.sort()).toEqual(["Alpha.md", "Beta.md", "Delta.md", "Gamma.md"]);
+    expect(index.status().notes).toBe(4);
+    expect(await searchPaths(index, "dolphins")).toEqual(["Delta.md"]);
+  });
+
+  it("rebuilds when the stemming setting changed since the save", async () => {
+    const index = new VaultIndex({ stemming: false });
+    const report = await index.sync(store, cache);
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "index settings changed", added: 4 });
+  });
+
+  it("rebuilds when the excluded folders changed since the save", async () => {
+    const report = await new VaultIndex({ excludedFolders: ["Archive"] }).sync(store, cache);
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "index settings changed" });
+  });
+
+  it("rebuilds when the cache cannot even be loaded", async () => {
+    cache.failLoad = new Error("disk on fire");
+    const index = new VaultIndex();
+    const report = await index.sync(store, cache);
+    expect(report.mode).toBe("rebuild");
+    expect(report.rebuildReason).toContain("disk on fire");
+    expect(index.status().notes).toBe(4);
+  });
+
+  it("rebuilds from scratch when asked, whatever the cache holds", async () => {
+    const index = new VaultIndex();
+    await index.sync(store, cache);
+    store.reads.length = 0;
+    const report = await index.rebuild(store);
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "asked for", added: 4 });
+    expect(store.reads).toHaveLength(4);
+  });
+});
