@@ -1,0 +1,251 @@
+// `vault-research eval --file CASES.json`: runs hand-written research cases over a vault and
+// checks each run against its expectations (schema and checks: core/eval-cases.ts). Evals are
+// offline by construction: web requests are answered from a case's replay folder (else --replay),
+// and a case without one has its web requests refused and reported — never sent. What a run sent
+// is observed by a recording Http around the adapters, not read back from logs.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../core/eval-cases";
+import { runResearch } from "../core/research-run";
+import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
+import { HttpFailure, type Clock, type Http, type Secrets } from "../ports";
+import { maskSecretParams } from "../websearch/replay";
+import { flag, has, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { envSecrets, secretEnvNames } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { openVault, type CliIo, type OpenedVault } from "./open-vault";
+import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+
+/** Flags of `eval` besides the common ones (--vault, --config, --cache-dir, --json). */
+export const EVAL_FLAGS: FlagSpecs = {
+  file: { value: true },
+  replay: { value: true },
+};
+
+/** One case's result, as `--json` prints it. */
+export interface EvalCaseOutcome {
+  id: string;
+  question: string;
+  passed: boolean;
+  failures: string[];
+  /** Absent when the run itself failed. */
+  stop_reason?: string;
+  verdict?: string;
+  requests: { method: string; url: string; channel: EvalRequest["channel"]; outcome: EvalRequest["outcome"]; status?: number }[];
+}
+
+export interface EvalReport {
+  file: string;
+  vault: string;
+  cases: EvalCaseOutcome[];
+  passed: number;
+  failed: number;
+}
+
+interface PreparedCase {
+  case: EvalCase;
+  replayDir?: string;
+  model: ModelConfig;
+}
+
+export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`eval takes no arguments besides options (got "${args.positionals.join(" ")}"); the questions live in the --file cases.`);
+  const fileFlag = flag(args, "file");
+  if (!fileFlag) throw new UsageError("--file CASES.json is required (a research cases file, e.g. evals/research/sample-vault.json).");
+  const file = path.resolve(io.cwd, fileFlag);
+  const { cases } = readCasesFile(file, fileFlag);
+  const prepared = prepareCases(cases, file, fileFlag, defaultReplayDir(args, io));
+
+  // The vault is opened only once the cases file is known to be good: a usage error costs no indexing.
+  const opened = await openVault(args, io);
+  await requireNotesExist(prepared, opened, fileFlag);
+
+  const report: EvalReport = { file: fileFlag, vault: flag(args, "vault") ?? opened.root, cases: [], passed: 0, failed: 0 };
+  for (const p of prepared) {
+    const outcome = await runEvalCase(p, opened, io);
+    report.cases.push(outcome);
+    if (outcome.passed) report.passed++;
+    else report.failed++;
+  }
+  io.out(has(args, "json") ? `${JSON.stringify(report, null, 2)}\n` : formatEvalReport(report));
+  return report.failed > 0 ? 1 : 0;
+}
+
+function readCasesFile(file: string, shown: string): ReturnType<typeof parseEvalCases> & { ok: true } {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`Cases file ${shown} does not exist.`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`Cases file ${shown} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const parsed = parseEvalCases(raw);
+  if (!parsed.ok) throw new UsageError(`Cases file ${shown}: ${parsed.error.message}`);
+  return parsed;
+}
+
+function defaultReplayDir(args: ParsedArgs, io: CliIo): string | undefined {
+  const given = flag(args, "replay") ?? io.env.VAULT_RESEARCH_REPLAY;
+  if (!given) return undefined;
+  const dir = path.resolve(io.cwd, given);
+  checkReplayDir(dir, "--replay");
+  return dir;
+}
+
+/** Resolves each case's replay folder and model before anything runs, so mistakes are usage errors. */
+function prepareCases(cases: EvalCase[], file: string, shown: string, fallbackReplay: string | undefined): PreparedCase[] {
+  const checked = new Set<string>();
+  return cases.map((c) => {
+    let replayDir = fallbackReplay;
+    if (c.replay) {
+      replayDir = path.resolve(path.dirname(file), c.replay);
+      if (!checked.has(replayDir)) checkReplayDir(replayDir, `Cases file ${shown}: case "${c.id}", field replay`);
+      checked.add(replayDir);
+    }
+    const spec = c.model ? parseModelSpec(c.model) : { ok: true as const, config: { kind: "none" } as ModelConfig };
+    if (!spec.ok) throw new UsageError(`Cases file ${shown}: case "${c.id}", field model: ${spec.error.message}`);
+    return { case: c, model: spec.config, ...(replayDir ? { replayDir } : {}) };
+  });
+}
+
+function checkReplayDir(dir: string, where: string): void {
+  try {
+    loadReplayDirectory(dir);
+  } catch (error) {
+    if (error instanceof ReplayDirectoryError) throw new UsageError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function requireNotesExist(prepared: PreparedCase[], opened: OpenedVault, shown: string): Promise<void> {
+  for (const { case: c } of prepared) {
+    for (const { field, path: note } of notePathsOf(c)) {
+      if (!(await opened.store.exists(note))) throw new UsageError(`Cases file ${shown}: case "${c.id}", field ${field}: there is no note "${note}" in the vault ${opened.root}.`);
+    }
+  }
+}
+
+async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Promise<EvalCaseOutcome> {
+  const c = p.case;
+  const requests: EvalRequest[] = [];
+  const base = { id: c.id, question: c.question };
+  const reportedRequests = () => requests.map((r) => ({ method: r.method, url: r.url, channel: r.channel, outcome: r.outcome, ...(r.status !== undefined ? { status: r.status } : {}) }));
+
+  const modelKeyName = secretNameFor(p.model);
+  const modelKey = modelKeyName ? await envSecrets(io.env).get(modelKeyName) : null;
+  const created = createChatModel(p.model, { http: recordingHttp(createFetchHttp(), "model", requests), apiKey: modelKey, timeoutMs: opened.settings.model.timeoutMs });
+  if (!created.ok) {
+    const envName = modelKeyName ? secretEnvNames[modelKeyName] : "the model's key";
+    return { ...base, passed: false, failures: [`the model could not be set up: ${created.error.message} Set ${envName}.`], requests: [] };
+  }
+  const web = p.replayDir ? recordingHttp(replayHttpFromDirectory(p.replayDir, io.env), "web", requests) : recordingHttp(null, "web", requests);
+
+  let result;
+  try {
+    result = await runResearch(
+      {
+        question: c.question,
+        mode: c.mode,
+        ...(c.providers ? { providers: c.providers } : {}),
+        ...(c.freshness ? { freshness: c.freshness } : {}),
+        ...(c.count !== undefined ? { count: c.count } : {}),
+        retrievalOnly: c.retrieval_only,
+        writeTrace: false,
+      },
+      {
+        index: opened.index,
+        store: opened.store,
+        http: web,
+        secrets: replaySecrets,
+        clock: replayClock(),
+        settings: opened.settings,
+        model: created.model,
+      },
+    );
+  } catch (error) {
+    return { ...base, passed: false, failures: [`the run failed: ${error instanceof Error ? error.message : String(error)}`], requests: reportedRequests() };
+  }
+  const failures = checkEvalCase(
+    c,
+    {
+      pack: result.pack,
+      stop_reason: result.stop_reason,
+      ...(result.answer ? { answer: result.answer } : {}),
+      ...(result.citations ? { citations: result.citations } : {}),
+      ...(result.verification ? { verification: result.verification } : {}),
+      requests,
+    },
+    providerHosts(opened.settings),
+  );
+  return { ...base, passed: failures.length === 0, failures, stop_reason: result.stop_reason, verdict: result.pack.judge.verdict, requests: reportedRequests() };
+}
+
+/**
+ * Records every request that passes through. `inner` null is the offline web of a case with no
+ * replay folder: the request is refused (and recorded as such) instead of reaching the network.
+ */
+function recordingHttp(inner: Http | null, channel: EvalRequest["channel"], log: EvalRequest[]): Http {
+  return {
+    async request(req) {
+      const entry: EvalRequest = { method: req.method, url: maskSecretParams(req.url), channel, outcome: "answered" };
+      log.push(entry);
+      if (!inner) {
+        entry.outcome = "refused_offline";
+        throw new HttpFailure("network", `Eval runs offline and this case has no replay folder; the request to ${originOf(req.url)} was not sent.`);
+      }
+      try {
+        const response = await inner.request(req);
+        entry.status = response.status;
+        return response;
+      } catch (error) {
+        entry.outcome = error instanceof HttpFailure && error.kind === "replay_miss" ? "replay_miss" : "failed";
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Web providers get a placeholder key: eval never reaches a live provider, so a real key is never
+ * needed and never read. (Providers still insist on having one before they build a request.)
+ */
+const replaySecrets: Secrets = {
+  get: async (name) => (name === "brave" || name === "exa" ? "eval-replay-no-key" : null),
+};
+
+/**
+ * Recorded answers carry no rate limit, so waiting out Brave's one-call-a-second pacing or a
+ * recorded retry-after would only slow the eval down. Sleeps return at once but move this clock
+ * forward, so the rate governor and deadlines still see the time pass.
+ */
+function replayClock(): Clock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: async (ms) => {
+      skipped += Math.max(0, ms);
+    },
+  };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** The text report: one line per case, its failures under it, then `N passed, M failed`. */
+export function formatEvalReport(report: EvalReport): string {
+  const lines: string[] = [`Research eval: ${report.file} over ${report.vault} (${report.cases.length} case${report.cases.length === 1 ? "" : "s"})`];
+  lines.push("Web answers come only from replay folders of recorded sample exchanges; nothing went to the live web.", "");
+  for (const c of report.cases) {
+    const web = c.requests.length === 1 ? "1 request" : `${c.requests.length} requests`;
+    const how = c.stop_reason ? `${c.verdict} · stop ${c.stop_reason} · ${web}` : `run failed · ${web}`;
+    lines.push(`${c.passed ? "PASS" : "FAIL"} ${c.id} — ${how}`);
+    for (const f of c.failures) lines.push(`     - ${f}`);
+  }
+  lines.push("", `${report.passed} passed, ${report.failed} failed`);
+  return `${lines.join("\n")}\n`;
+}
