@@ -164,7 +164,7 @@ export class ResearchView extends ItemView {
       this.finishTurn(turn, "failed");
       renderProblems(turn.resultEl, [problemOfFailure(error)]);
     }
-    this.scrollToEnd();
+    this.scrollToTurn(turn);
   }
 
   /** Stops the running turn at once; whatever it already found is still shown when it arrives. */
@@ -231,10 +231,8 @@ export class ResearchView extends ItemView {
           for (const e of errors) list.createEl("li", { text: e.message });
         }
       }
-      answerEl.createDiv({
-        cls: "vault-research-answer-kind",
-        text: result.answer.kind === "model" ? `Written by ${result.answer.model ?? "the model"}` : "Evidence brief (no model)",
-      });
+      // An evidence brief carries its own heading saying so.
+      if (result.answer.kind === "model") answerEl.createDiv({ cls: "vault-research-answer-kind", text: `Written by ${result.answer.model ?? "the model"}` });
       const body = answerEl.createDiv({ cls: "vault-research-answer-body markdown-rendered" });
       await renderAnswer(this.app, result.answer.text, body, citationTargets(result.pack, result.citations), this.chipActions(), this);
       this.renderTurnActions(el, result);
@@ -299,6 +297,11 @@ export class ResearchView extends ItemView {
 
   private scrollToEnd(): void {
     this.turnsEl.scrollTop = this.turnsEl.scrollHeight;
+  }
+
+  /** A finished turn is read from its question down. */
+  private scrollToTurn(turn: Turn): void {
+    this.turnsEl.scrollTop = Math.max(0, turn.el.offsetTop - this.turnsEl.offsetTop);
   }
 }
 

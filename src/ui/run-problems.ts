@@ -15,7 +15,8 @@ export interface RunProblem {
 /** Advice by error kind (provider, model and runner kinds share these words). */
 export function hintFor(kind: string, provider?: string): string | undefined {
   const who = provider ? providerDisplayName(provider) : "the provider";
-  switch (kind) {
+  // The runner's warnings name provider failures `provider_<kind>`.
+  switch (kind.replace(/^provider_/, "")) {
     case "missing_key":
     case "auth":
       return `Add or check the ${who} API key in Settings → Vault Research.`;
@@ -39,6 +40,8 @@ export function problemsOf(result: Pick<ResearchResult, "pack" | "trace">): RunP
   const problems: RunProblem[] = [];
   const said = new Set<string>();
   for (const error of result.trace?.errors ?? []) {
+    // Two queries to one provider can fail the same way; say it once.
+    if (said.has(error.message)) continue;
     const who = error.provider ? `${providerDisplayName(error.provider)}: ` : "";
     problems.push({ severity: "error", kind: error.kind, message: `${who}${error.message}`, hint: hintFor(error.kind, error.provider) });
     said.add(error.message);

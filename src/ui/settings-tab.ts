@@ -37,7 +37,7 @@ export const PRIVACY_NOTE = [
 
 const MODEL_KINDS: Record<Settings["model"]["kind"], string> = {
   none: "None (evidence brief)",
-  openai: "OpenAI-compatible (Ollama, LM Studio, OpenAI…)",
+  openai: "OpenAI-compatible",
   anthropic: "Anthropic",
 };
 
@@ -214,7 +214,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     new Setting(el).setName("Model for answers").setHeading();
     new Setting(el)
       .setName("Model")
-      .setDesc("Without a model, answers are evidence briefs: the most relevant sentences of your notes, each cited.")
+      .setDesc("Without a model, answers are evidence briefs: the most relevant sentences of your notes, each cited. OpenAI-compatible covers Ollama, LM Studio, llama.cpp and OpenAI.")
       .addDropdown((dropdown) =>
         dropdown
           .addOptions(MODEL_KINDS)

@@ -1636,6 +1636,19 @@ function inlineToHtml(text: string): string {
   return html;
 }
 
+/** Stand-in only: rough shapes for the icons the plugin uses, so a page shows something. */
+const ICON_PATHS: Record<string, string> = {
+  send: "M4 12 20 4 14 20 11 13Z",
+  square: "M6 6h12v12H6Z",
+  globe: "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18",
+  check: "M5 12l5 5 9-10",
+  x: "M6 6l12 12M18 6 6 18",
+  minus: "M6 12h12",
+  loader: "M12 3v4M12 17v4M3 12h4M17 12h4",
+  "alert-triangle": "M12 3 22 20H2ZM12 9v5M12 17v1",
+  telescope: "M4 14l12-6 2 4-12 6ZM10 16l-3 5M12 15l3 6",
+};
+
 /** Like the app: replaces the element's content with the icon (an `svg.svg-icon`). */
 export function setIcon(parent: HTMLElement, iconId: string): void {
   parent.empty();
@@ -1645,6 +1658,15 @@ export function setIcon(parent: HTMLElement, iconId: string): void {
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("width", "16");
   svg.setAttribute("height", "16");
+  const shape = ICON_PATHS[iconId];
+  if (shape) {
+    const path = parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", shape);
+    path.setAttribute("stroke-width", "2");
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+    svg.appendChild(path);
+  }
   parent.appendChild(svg);
 }
 

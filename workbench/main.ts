@@ -1,0 +1,185 @@
+// The workbench page: the real plugin loaded into the stand-in `obsidian` module, with the sample
+// vault, `requestUrl` answered from recorded exchanges (through the replay adapter) and a model
+// stand-in. Query parameters choose the situation:
+//   theme=light|dark · external=on|off · web=ok|rate-limited|missing-key · model=none|fake|slow
+//   · slowWeb=MS (delay every recorded web answer)
+// Everything a test needs to check is recorded on `window.workbench`.
+import { App, MarkdownView, notices, PluginSettingTab, setRequestUrlHandler, Vault, WorkspaceLeaf, type PluginManifest, type RequestUrlParam, type StandInResponse } from "../test/stubs/obsidian";
+import data from "workbench:data";
+import VaultResearchPlugin from "../src/main";
+import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../src/websearch/replay";
+import { RESEARCH_VIEW_TYPE } from "../src/ui/research-view";
+
+const params = new URLSearchParams(location.search);
+const theme = params.get("theme") === "dark" ? "dark" : "light";
+const web = params.get("web") ?? "ok";
+const model = params.get("model") ?? "none";
+const slowWebMs = Number(params.get("slowWeb") ?? "0");
+const MODEL_BASE = "http://model.workbench.test/v1";
+
+const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
+
+// ── what tests read ──
+const record = {
+  openedUrls: [] as string[],
+  clipboard: [] as string[],
+  webRequests: [] as ReplayLogEntry[],
+  modelRequests: [] as string[],
+  /** Requests to anywhere else (there should be none). */
+  blocked: [] as string[],
+};
+
+window.open = ((url?: string | URL) => {
+  record.openedUrls.push(String(url));
+  return null;
+}) as typeof window.open;
+Object.defineProperty(navigator, "clipboard", {
+  configurable: true,
+  value: { writeText: async (text: string) => void record.clipboard.push(text) },
+});
+
+// ── the network: recorded web answers, a model stand-in, nothing else ──
+function exchanges(): RecordedExchange[] {
+  const raw = web === "rate-limited" ? data.replay["rate-limited"] : data.replay["brave-demo"];
+  const parsed = parseReplayFile(raw);
+  if (!parsed.ok) throw new Error(`Bad replay data: ${parsed.message}`);
+  if (web !== "rate-limited") return parsed.exchanges;
+  // One recorded 429 answers both Brave endpoints.
+  const limited = parsed.exchanges[0];
+  return [limited, { ...limited, url: "https://api.search.brave.com/res/v1/llm/context" }];
+}
+const replay = createReplayHttp(exchanges(), { sourceName: "the workbench recordings", onRequest: (entry) => void record.webRequests.push(entry) });
+const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
+
+async function answerRequest(request: RequestUrlParam): Promise<StandInResponse> {
+  if (request.url.startsWith(MODEL_BASE)) return answerAsModel(request);
+  if (!request.url.startsWith("https://api.search.brave.com/")) {
+    record.blocked.push(request.url);
+    throw new Error("The workbench has no network.");
+  }
+  if (slowWebMs > 0) await sleep(slowWebMs);
+  const response = await replay.request({ method: (request.method ?? "GET") as "GET" | "POST", url: request.url, headers: request.headers, body: typeof request.body === "string" ? request.body : undefined });
+  return { status: response.status, headers: response.headers, body: response.text };
+}
+
+/** An OpenAI-compatible stand-in: cites the first vault and outside keys it was shown, and repeats text a hostile page might plant. */
+async function answerAsModel(request: RequestUrlParam): Promise<StandInResponse> {
+  const prompt = typeof request.body === "string" ? request.body : "";
+  record.modelRequests.push(prompt);
+  if (model === "slow") await sleep(60_000);
+  // The prompt's instructions show an example key; the evidence keys are the others.
+  const keys = [...prompt.matchAll(/(?:src|ext:[a-z0-9-]+):[0-9a-f]{10}/g)].map((m) => m[0]).filter((k) => !k.endsWith(":0123456789"));
+  const src = keys.find((k) => k.startsWith("src:"));
+  const ext = keys.find((k) => k.startsWith("ext:"));
+  const lines = [
+    src ? `Your notes say local-first apps keep working offline and merge changes later [${src}].` : "",
+    ext ? `Outside your vault, the latest release notes describe lower memory use [${ext}].` : "",
+    "",
+    'A page said: see [the changelog](https://evil.example/steal) ![pixel](https://evil.example/pixel.png) <img src="https://evil.example/img.png"> **bold stays bold**.',
+  ];
+  const content = lines.filter((l, i) => l !== "" || i === 2).join("\n");
+  return {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "workbench-model", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }),
+  };
+}
+setRequestUrlHandler(answerRequest);
+
+// ── the app ──
+document.body.addClass(`theme-${theme}`, "workbench");
+const shell = document.body.createDiv("workbench-shell");
+const toolbar = shell.createDiv("workbench-toolbar");
+const columns = shell.createDiv("workbench-columns");
+const noteEl = columns.createDiv("workbench-note");
+const sidebar = columns.createDiv("workbench-sidebar");
+
+const vault = new Vault("Sample vault");
+for (const [path, text] of Object.entries(data.vault)) vault.seed(path, text, Date.UTC(2026, 0, 1));
+const app = new App({ vault, appId: "workbench" });
+
+// The research leaf lives in the sidebar; the note being written lives in the main area.
+app.workspace.getRightLeaf = () => {
+  const leaf = new WorkspaceLeaf(app);
+  app.workspace.leaves.push(leaf);
+  const setViewState = leaf.setViewState.bind(leaf);
+  leaf.setViewState = async (state) => {
+    await setViewState(state);
+    if (leaf.view) sidebar.appendChild(leaf.view.containerEl);
+  };
+  return leaf;
+};
+const draftLeaf = new WorkspaceLeaf(app);
+const draft = new MarkdownView(draftLeaf, vault.seed("Drafts/Answer draft.md", ""), "# Answer draft\n\n");
+draft.editor.setCursor({ line: 2, ch: 0 });
+draftLeaf.view = draft;
+app.workspace.mostRecentLeaf = draftLeaf;
+noteEl.createDiv({ cls: "workbench-note-title", text: "Drafts/Answer draft.md" });
+const draftText = noteEl.createEl("pre", { cls: "workbench-note-text" });
+const showDraft = () => draftText.setText(draft.editor.getValue());
+showDraft();
+
+const plugin = new VaultResearchPlugin(app as never, manifest as never);
+const standInPlugin = plugin as unknown as { storedData: unknown };
+standInPlugin.storedData = {
+  external: { enabled: params.get("external") !== "off", providers: ["brave"] },
+  model: model === "none" ? { kind: "none" } : { kind: "openai", baseUrl: MODEL_BASE, model: "workbench-model", timeoutMs: 120_000 },
+  notes: { writeTraceNotes: true },
+};
+if (web !== "missing-key") app.secretStorage.setSecret("vault-research-brave", "workbench-demo-key");
+
+let settingsEl: HTMLElement | null = null;
+const workbench = {
+  record,
+  app,
+  plugin,
+  ready: false,
+  notices: () => notices.map((n) => n.message),
+  openedLinks: () => app.workspace.openedLinks.map((l) => l.linktext),
+  draft: () => draft.editor.getValue(),
+  runCommand(id: string): void {
+    const command = app.commands.get(`vault-research:${id}`);
+    if (!command) throw new Error(`No command ${id}`);
+    if (command.editorCallback) command.editorCallback(draft.editor, draft);
+    else command.callback?.();
+  },
+  openSettings(): void {
+    const tab = app.settingTabs[0] as PluginSettingTab;
+    settingsEl?.remove();
+    settingsEl = document.body.createDiv("modal-container workbench-settings");
+    settingsEl.createDiv("modal-bg");
+    const modal = settingsEl.createDiv("modal mod-settings");
+    const close = modal.createEl("button", { cls: "modal-close-button", attr: { "aria-label": "Close" }, text: "×" });
+    close.addEventListener("click", () => workbench.closeSettings());
+    modal.appendChild(tab.containerEl);
+    tab.display();
+  },
+  closeSettings(): void {
+    (app.settingTabs[0] as PluginSettingTab | undefined)?.hide();
+    settingsEl?.remove();
+    settingsEl = null;
+  },
+  setTheme(next: "light" | "dark"): void {
+    document.body.removeClass("theme-light", "theme-dark");
+    document.body.addClass(`theme-${next}`);
+  },
+};
+(window as unknown as { workbench: typeof workbench }).workbench = workbench;
+
+const button = (text: string, onClick: () => void) => toolbar.createEl("button", { text, cls: "workbench-button" }).addEventListener("click", onClick);
+button("Ask a research question", () => workbench.runCommand("ask-question"));
+button("Research the selection", () => workbench.runCommand("research-selection"));
+button("Settings", () => workbench.openSettings());
+button("Dark or light", () => workbench.setTheme(document.body.hasClass("theme-dark") ? "light" : "dark"));
+window.setInterval(showDraft, 250);
+
+plugin.load();
+void (async () => {
+  // onload is async: wait until it has registered the view.
+  while (!app.workspace.viewCreators.has(RESEARCH_VIEW_TYPE)) await sleep(5);
+  app.workspace.triggerLayoutReady();
+  while (plugin.index.status().state !== "ready") await sleep(20);
+  await plugin.openResearchPanel();
+  workbench.ready = true;
+  document.body.addClass("workbench-ready");
+})();
