@@ -105,6 +105,10 @@ export type EvalCasesParse = { ok: true; about?: string; cases: EvalCase[] } | {
 
 /** Reads a parsed cases file; the first problem is reported with its case and field. */
 export function parseEvalCases(raw: unknown): EvalCasesParse {
+  if (Array.isArray(raw)) {
+    // The search and judge question sets (evals/search, evals/judge) are bare arrays.
+    return { ok: false, error: { kind: "invalid_cases", field: "(top level)", message: '(top level): this is a list, not a research cases file { "cases": [ … ] } (search and judge question sets have their own runners)' } };
+  }
   const file = evalCasesFileSchema.safeParse(raw);
   if (!file.success) {
     const issue = file.error.issues[0];

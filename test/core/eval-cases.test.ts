@@ -83,7 +83,8 @@ describe("reading a cases file", () => {
   });
 
   it("refuses a file that is not { cases: [...] }", () => {
-    expect(problemOf([{ id: "a" }])).toContain("(top level)");
+    expect(problemOf([{ id: "a" }])).toContain("(top level): this is a list, not a research cases file");
+    expect(problemOf("cases")).toContain("(top level)");
     expect(problemOf({ cases: [] })).toContain("at least one case");
     expect(problemOf({ cases: [{ id: "a", question: "q", expect: { no_requests: true } }], extra: 1 })).toContain(`"extra"`);
   });
