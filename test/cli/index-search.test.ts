@@ -1,0 +1,201 @@
+// `vault-research index` and `search` run in-process through runCli with captured output, over the
+// sample vault (read-only) or small temporary vaults, with the index cache in a temporary folder.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli, type CliIo } from "../../src/cli/run";
+
+const ROOT = path.resolve(__dirname, "../..");
+const SAMPLE_VAULT = path.join(ROOT, "examples/vault");
+const GOLDEN = path.join(ROOT, "test/golden/cli/search-sample.txt");
+
+let tmp: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-cli-"));
+});
+
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function cli(...argv: string[]): Promise<Run> {
+  let out = "";
+  let err = "";
+  const io: CliIo = {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    // No VAULT_RESEARCH_CACHE_DIR/XDG: every test passes --cache-dir, so nothing lands in $HOME.
+    env: {},
+    cwd: tmp,
+  };
+  const code = await runCli(argv, io);
+  return { code, out, err };
+}
+
+const cacheDir = () => path.join(tmp, "cache");
+
+function countMarkdown(dir: string): number {
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue;
+    if (entry.isDirectory()) n += countMarkdown(path.join(dir, entry.name));
+    else if (entry.name.endsWith(".md")) n++;
+  }
+  return n;
+}
+
+describe("index", () => {
+  it("builds the index on the first run and loads it from the cache on the second", async () => {
+    const first = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--json");
+    expect(first.code).toBe(0);
+    expect(first.err).toBe("");
+    const report = JSON.parse(first.out);
+    expect(report).toMatchObject({
+      vault: SAMPLE_VAULT,
+      notes: countMarkdown(SAMPLE_VAULT),
+      sync: { mode: "rebuild", rebuildReason: "no cache", added: countMarkdown(SAMPLE_VAULT), updated: 0, removed: 0 },
+      problems: expect.any(Array),
+    });
+    expect(typeof report.sync.ms).toBe("number");
+    expect(report.cache_file.startsWith(cacheDir())).toBe(true);
+    expect(existsSync(report.cache_file)).toBe(true);
+
+    const second = JSON.parse((await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--json")).out);
+    expect(second.sync).toMatchObject({ mode: "cache", added: 0, updated: 0, removed: 0, unchanged: report.notes });
+    expect(second.notes).toBe(report.notes);
+  });
+
+  it("says in words what it did", async () => {
+    const { code, out } = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir());
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^Indexed ${countMarkdown(SAMPLE_VAULT)} notes in \\d+ ms — built from scratch \\(no cache\\)\\.`));
+    expect(out).toContain("added");
+  });
+
+  it("lists notes with problems and still indexes them", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    writeFileSync(path.join(vault, "Good.md"), "# Good\n\nFine.\n");
+    writeFileSync(path.join(vault, "Broken.md"), "---\ntitle: never closed\n\nbody\n");
+    const { code, out } = await cli("index", "--vault", vault, "--cache-dir", cacheDir(), "--json");
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.notes).toBe(2);
+    expect(report.problems).toEqual([{ path: "Broken.md", problem: { kind: "frontmatter", message: expect.any(String) } }]);
+  });
+});
+
+describe("search", () => {
+  it("prints results best first as JSON with path, title, score and the explanation", async () => {
+    const { code, out, err } = await cli("search", "automerge yjs", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--json", "--limit", "5");
+    expect(code).toBe(0);
+    expect(err).toBe("");
+    const body = JSON.parse(out);
+    expect(body.query).toBe("automerge yjs");
+    expect(body.results.length).toBeGreaterThan(1);
+    expect(body.results.length).toBeLessThanOrEqual(5);
+    for (const r of body.results) {
+      expect(r).toMatchObject({ path: expect.stringMatching(/\.md$/), title: expect.any(String), score: expect.any(Number) });
+      expect(existsSync(path.join(SAMPLE_VAULT, r.path))).toBe(true);
+      expect(r.explanation.matchedTerms.length).toBeGreaterThan(0);
+      expect(Array.isArray(r.sections)).toBe(true);
+    }
+    const scores = body.results.map((r: { score: number }) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(body.results[0].path).toBe("Libraries/Automerge vs Yjs.md");
+  });
+
+  it("says plainly when nothing matches", async () => {
+    const { code, out } = await cli("search", "zeppelinology", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir());
+    expect(code).toBe(0);
+    expect(out).toBe('No notes match "zeppelinology".\n');
+  });
+
+  it("prints readable text results that match the golden file", async () => {
+    const { code, out } = await cli("search", "why did we choose Automerge over Yjs", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--limit", "3");
+    expect(code).toBe(0);
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(GOLDEN, out);
+    expect(out).toBe(readFileSync(GOLDEN, "utf8"));
+  });
+});
+
+describe("usage errors exit 2 with a clear message", () => {
+  async function usage(argv: string[], message: string | RegExp): Promise<void> {
+    const { code, out, err } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toMatch(typeof message === "string" ? new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : message);
+  }
+
+  it("names an unknown flag and suggests the one meant", async () => {
+    await usage(["search", "x", "--vault", SAMPLE_VAULT, "--limt", "3"], "vault-research search: Unknown option --limt. Did you mean --limit?");
+  });
+
+  it("asks for --vault when it is missing", async () => {
+    await usage(["index", "--cache-dir", cacheDir()], "--vault DIR is required");
+  });
+
+  it("says the vault folder does not exist", async () => {
+    await usage(["index", "--vault", "no-such-folder", "--cache-dir", cacheDir()], "Vault folder no-such-folder does not exist.");
+  });
+
+  it("says a folder without markdown notes is not a vault", async () => {
+    const empty = path.join(tmp, "empty");
+    mkdirSync(empty);
+    writeFileSync(path.join(empty, "notes.txt"), "not markdown");
+    await usage(["search", "x", "--vault", empty, "--cache-dir", cacheDir()], "holds no markdown notes (.md)");
+  });
+
+  it("refuses a limit that is not a number", async () => {
+    await usage(["search", "x", "--vault", SAMPLE_VAULT, "--limit", "abc"], '--limit must be a whole number, not "abc".');
+  });
+
+  it("refuses a flag given twice", async () => {
+    await usage(["search", "x", "--vault", SAMPLE_VAULT, "--vault", SAMPLE_VAULT], "--vault was given more than once.");
+  });
+
+  it("wants a query for search", async () => {
+    await usage(["search", "--vault", SAMPLE_VAULT], "search needs a query");
+  });
+
+  it("refuses stray words after index", async () => {
+    await usage(["index", "extra", "--vault", SAMPLE_VAULT], "index takes no arguments");
+  });
+
+  it("names an unknown command", async () => {
+    await usage(["serach", "x"], 'Unknown command "serach"');
+  });
+
+  it("refuses a config file that is not JSON", async () => {
+    writeFileSync(path.join(tmp, "broken.json"), "{ index: ");
+    await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "broken.json"], "Config file broken.json is not valid JSON");
+  });
+
+  it("refuses a config file that does not exist", async () => {
+    await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "missing.json"], "Config file missing.json does not exist.");
+  });
+});
+
+describe("--config", () => {
+  it("applies a valid config (excluded folders leave the index)", async () => {
+    writeFileSync(path.join(tmp, "good.json"), JSON.stringify({ index: { excludedFolders: ["Archive"] } }));
+    const { code, out, err } = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "good.json", "--json");
+    expect(code).toBe(0);
+    expect(err).toBe("");
+    expect(JSON.parse(out).notes).toBe(countMarkdown(SAMPLE_VAULT) - countMarkdown(path.join(SAMPLE_VAULT, "Archive")));
+  });
+
+  it("warns about an invalid field on stderr and uses its default", async () => {
+    writeFileSync(path.join(tmp, "odd.json"), JSON.stringify({ index: { excludedFolders: "Archive" } }));
+    const { code, out, err } = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "odd.json", "--json");
+    expect(code).toBe(0);
+    expect(err).toMatch(/^warning: odd\.json: index\.excludedFolders: .*the default is used\.\n$/);
+    expect(JSON.parse(out).notes).toBe(countMarkdown(SAMPLE_VAULT));
+  });
+});
