@@ -1,0 +1,46 @@
+// The built command as a user runs it: `npm run build`, then `node dist/cli.cjs` in a child
+// process — exit codes and stdout/stderr as a shell script sees them.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "dist/cli.cjs");
+const SAMPLE_VAULT = path.join(ROOT, "examples/vault");
+
+let tmp: string;
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "pipe" });
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-bin-"));
+}, 120_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const env = { ...process.env, VAULT_RESEARCH_CACHE_DIR: path.join(tmp, "cache") };
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: tmp, env, encoding: "utf8", timeout: 60_000 });
+}
+
+describe("the built vault-research command", () => {
+  it("indexes, then searches the sample vault from the cache and prints JSON", () => {
+    const indexed = run("index", "--vault", SAMPLE_VAULT, "--json");
+    expect(indexed.status, indexed.stderr).toBe(0);
+    expect(JSON.parse(indexed.stdout).sync.mode).toBe("rebuild");
+
+    const searched = run("search", "relay server offline peers", "--vault", SAMPLE_VAULT, "--json");
+    expect(searched.status, searched.stderr).toBe(0);
+    expect(searched.stderr).toBe("");
+    const { results } = JSON.parse(searched.stdout);
+    expect(results[0]).toMatchObject({ path: "Projects/Sync relay server.md", title: expect.any(String), score: expect.any(Number) });
+  });
+
+  it("exits 2 with a message on stderr for a misspelt flag", () => {
+    const bad = run("search", "x", "--vault", SAMPLE_VAULT, "--jsn");
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("Unknown option --jsn. Did you mean --json?");
+  });
+});
