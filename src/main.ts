@@ -162,11 +162,11 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   }
 
   private researchHost(): ResearchPanelHost {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const plugin = this;
+    // A getter, so the panel always reads the settings object the plugin holds now.
+    const settings = () => this.settings;
     return {
       get settings() {
-        return plugin.settings;
+        return settings();
       },
       runResearch,
       prepareRun: () => this.prepareRun(),

@@ -96,7 +96,7 @@ export class Composer {
     const external = this.settings().external;
     const mode = external.enabled ? (this.modeEl.value as ExternalMode) : "never";
     const providers = this.providerEl.value.split(",").filter((p): p is ProviderName => (external.providers as string[]).includes(p));
-    return { mode, providers: providers.length > 0 ? providers : [...external.providers], freshness: this.freshnessEl.value as Freshness };
+    return { mode, providers: providers.length > 0 ? providers : [...external.providers], freshness: this.freshnessEl.value };
   }
 
   setRunning(running: boolean): void {

@@ -127,7 +127,7 @@ export class ResearchView extends ItemView {
   /** Asks a question as a new turn of this chat. Earlier questions travel along as history. */
   async ask(question: string, options: Partial<TurnOptions> = {}): Promise<void> {
     if (this.running) {
-      new Notice("A research run is still going. Stop it first (Esc).");
+      new Notice("A research run is still going. Stop it first.");
       return;
     }
     const turnOptions: TurnOptions = { ...this.composer.options(), ...options };
@@ -315,7 +315,7 @@ export function describeOptions(options: TurnOptions): string {
 /** Web pages open in the system browser (the app hands `window.open` of http(s) URLs to it). */
 function openExternal(url: string): void {
   if (!/^https?:\/\//i.test(url)) {
-    new Notice("Only web addresses (http or https) can be opened.");
+    new Notice("Only web addresses can be opened.");
     return;
   }
   window.open(url, "_blank");

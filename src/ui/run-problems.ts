@@ -58,7 +58,7 @@ export function problemsOf(result: Pick<ResearchResult, "pack" | "trace">): RunP
 export function problemOfFailure(error: unknown): RunProblem {
   const kind = typeof error === "object" && error !== null && typeof (error as { kind?: unknown }).kind === "string" ? (error as { kind: string }).kind : "failed";
   const provider = typeof error === "object" && error !== null && typeof (error as { provider?: unknown }).provider === "string" ? (error as { provider: string }).provider : undefined;
-  const message = error instanceof Error ? error.message : typeof error === "object" && error !== null && "message" in error ? String((error as { message: unknown }).message) : String(error);
+  const message = error instanceof Error ? error.message : typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
   return { severity: "error", kind, message: `The research run failed: ${message}`, hint: hintFor(kind, provider) };
 }
 

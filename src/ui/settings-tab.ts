@@ -110,7 +110,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
 
     new Setting(el)
       .setName("Default for new questions")
-      .setDesc("What the panel's \"External web\" choice starts at. \"If vault is weak\" searches only when your notes have little on the question.")
+      .setDesc("Where the panel's external web choice starts. If vault is weak: search only when your notes have little on the question.")
       .addDropdown((dropdown) => {
         for (const mode of externalModes) dropdown.addOption(mode, MODE_LABELS[mode]);
         dropdown.setValue(external.defaultMode).onChange(async (value) => {
