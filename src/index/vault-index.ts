@@ -381,7 +381,8 @@ export class VaultIndex {
     const tagFilter = knownTags.length > 0 ? (path: string) => this.hasAllTags(path, knownTags) : null;
     if (terms.length === 0) return tagFilter ? this.tagOnly(knownTags) : [];
 
-    const lastTerm = terms[terms.length - 1].term;
+    // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
+    const lastWord = effective.words[effective.words.length - 1];
     const docCount = Math.max(1, this.engine.documentCount);
     const combined = new Map<string, Candidate>();
     const groupIdf: number[] = [];
@@ -393,7 +394,7 @@ export class VaultIndex {
         boost: this.ranking.fieldBoosts,
         weights: { fuzzy: this.ranking.fuzzyWeight, prefix: this.ranking.prefixWeight },
         fuzzy: fuzzyDistance(qt.term),
-        prefix: qt.term.length >= 4 || (opts.asYouType && qt.term === lastTerm && qt.term.length >= 2),
+        prefix: qt.term.length >= 4 || (opts.asYouType && !qt.synonym && qt.word === lastWord && qt.term.length >= 2),
         filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
       });
       // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
@@ -800,10 +801,19 @@ async function readMany(store: NoteStore, paths: string[]): Promise<(string | No
   return out;
 }
 
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
 function foldForPhraseCheck(text: string): string {
   const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
   let out = " ";
-  for (const w of words) out += w.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "") + " ";
+  for (const w of words) {
+    let folded = w.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+    // Scripts written without spaces give no word boundaries: each character counts as a word,
+    // so a quoted phrase can start in the middle of a run.
+    if (CJK_CHAR.test(folded)) folded = folded.replace(CJK_CHARS, " $& ").trim().replace(/ +/g, " ");
+    out += folded + " ";
+  }
   return out;
 }
 

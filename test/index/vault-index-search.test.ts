@@ -36,6 +36,7 @@ const NOTES: Record<string, string> = {
     "Unrelated closing words.",
     "",
   ].join("\n"),
+  "Gear/Jacket.md": "# Jacket\n\nThe zipper broke on the way up.\n",
   "Private/Diary.md": "# Diary\n\nA secret kubernetes confession.\n",
   "Archive/Old tar notes.md": "# Old tar notes\n\nHow we used to pack archives with tar in 2019.\n",
 };
@@ -117,6 +118,11 @@ describe("approximate matching", () => {
     expect(paths(await index.search("kub", store))).toEqual([]);
   });
 
+  it("completes a short last word that has synonyms too (zip → zipper)", async () => {
+    expect(paths(await index.search("zi", store, { asYouType: true }))).toContain("Gear/Jacket.md");
+    expect(paths(await index.search("zip", store, { asYouType: true }))).toContain("Gear/Jacket.md");
+  });
+
   it("finds accented words without the accent and the other way round", async () => {
     expect(paths(await index.search("cafe", store))).toContain("Food/Café.md");
     expect(paths(await index.search("CAFÉ", store))).toContain("Food/Café.md");
@@ -162,6 +168,11 @@ describe("#tag and phrase filters", () => {
     const exact = await index.search('"quick brown"', store);
     expect(paths(exact)).toEqual(["Writing/Fox.md"]);
     expect(exact[0].explanation.parts.map((p) => p.name)).toContain("phrase");
+  });
+
+  it("finds a quoted Chinese phrase inside a run of text without spaces", async () => {
+    expect(paths(await index.search('"中文搜索"', store))).toEqual(["中文/搜索.md"]);
+    expect(paths(await index.search('"搜索中文"', store))).toEqual([]);
   });
 
   it("matches a phrase across case, accents and punctuation", async () => {
