@@ -322,6 +322,10 @@ export class VaultIndex {
       for (const row of parsed.notes) {
         const [path, mtime, size, title, aliases, tags, sourceUrls, problems] = row;
         if (typeof path !== "string" || !engine.has(path)) continue;
+        // A row of the wrong shape would crash later readers (status, search): leave it out, and
+        // the count check below turns the cache into a rebuild.
+        if (typeof mtime !== "number" || typeof size !== "number" || typeof title !== "string") continue;
+        if (![aliases, tags, sourceUrls, problems].every(Array.isArray)) continue;
         this.rememberNote({ path, mtime, size, title, aliases, tags, sourceUrls, problems });
       }
       if (this.notes.size !== engine.documentCount) {

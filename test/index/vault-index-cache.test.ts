@@ -123,6 +123,7 @@ describe("an unusable cache means a rebuild with a reason", () => {
     ["an older format version", (valid) => JSON.stringify({ ...JSON.parse(valid), version: INDEX_FORMAT_VERSION - 1 }), /version/],
     ["a missing engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: null }), /incomplete/],
     ["a broken engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: { nonsense: true } }), /corrupt/],
+    ["note rows of the wrong shape", (valid) => JSON.stringify({ ...JSON.parse(valid), notes: JSON.parse(valid).notes.map((row: unknown[]) => [...row.slice(0, 7), null]) }), /inconsistent|corrupt/],
     ["notes that disagree with the engine", (valid) => JSON.stringify({ ...JSON.parse(valid), notes: JSON.parse(valid).notes.slice(1) }), /inconsistent/],
   ];
 
@@ -134,7 +135,7 @@ describe("an unusable cache means a rebuild with a reason", () => {
     expect(report.rebuildReason).toMatch(reason);
     expect(report.added).toBe(4);
     expect(store.reads.sort()).toEqual(["Alpha.md", "Beta.md", "Delta.md", "Gamma.md"]);
-    expect(index.status().notes).toBe(4);
+    expect(index.status()).toMatchObject({ notes: 4, problems: [] });
     expect(await searchPaths(index, "dolphins")).toEqual(["Delta.md"]);
   });
 
