@@ -2,6 +2,7 @@
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
 import type { SearchResult } from "../index/types";
 import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { EVAL_FLAGS, evalCommand } from "./eval-command";
 import { openVault, readSettings, type CliIo } from "./open-vault";
 import { promoteCommand } from "./promote-command";
 import { readExternalFlags, RESEARCH_FLAGS, researchCommand } from "./research-command";
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
   index: { flags: COMMON, run: indexCommand },
   search: { flags: { ...COMMON, limit: { value: true } }, run: searchCommand },
   research: { flags: { ...COMMON, ...RESEARCH_FLAGS }, run: researchCommand },
+  eval: { flags: { ...COMMON, ...EVAL_FLAGS }, run: evalCommand },
   websearch: {
     flags: { config: COMMON.config, json: COMMON.json, help: COMMON.help, "external-provider": RESEARCH_FLAGS["external-provider"], "external-freshness": RESEARCH_FLAGS["external-freshness"], "external-count": RESEARCH_FLAGS["external-count"], replay: RESEARCH_FLAGS.replay },
     run: async (args, io) => {

@@ -82,6 +82,13 @@ export interface RankingOptions {
   coveragePower: number;
   /** Extra score, as a share of the score, for a note whose title is made of query words. */
   titleBonus: number;
+  /** Shortest word that also matches as a prefix of longer words (the last word while typing
+   * always does). Prefix lookups on short words are both slow and noisy. */
+  prefixMinLength: number;
+  /** Words this long tolerate one typo; `twoEditsMinLength` and longer, two. Shorter words must
+   * match exactly: one edit turns "task" into "tack". */
+  fuzzyMinLength: number;
+  twoEditsMinLength: number;
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
@@ -90,6 +97,9 @@ export const DEFAULT_RANKING: RankingOptions = {
   prefixWeight: 0.35,
   coveragePower: 2,
   titleBonus: 0.5,
+  prefixMinLength: 99,
+  fuzzyMinLength: 5,
+  twoEditsMinLength: 9,
 };
 
 const READ_CONCURRENCY = 32;
@@ -397,8 +407,8 @@ export class VaultIndex {
         processTerm: (t) => t,
         boost: this.ranking.fieldBoosts,
         weights: { fuzzy: this.ranking.fuzzyWeight, prefix: this.ranking.prefixWeight },
-        fuzzy: fuzzyDistance(qt.term),
-        prefix: qt.term.length >= 4 || (opts.asYouType && !qt.synonym && qt.word === lastWord && qt.term.length >= 2),
+        fuzzy: qt.synonym ? false : fuzzyDistance(qt.term, this.ranking),
+        prefix: (qt.term.length >= this.ranking.prefixMinLength && !qt.synonym) || (opts.asYouType && !qt.synonym && qt.word === lastWord && qt.term.length >= 2),
         filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
       });
       // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
@@ -723,9 +733,9 @@ function queryTerms(parsed: ParsedQuery, analyzer: Analyzer, synonyms: Map<strin
 const SYNONYM_WEIGHT = 0.6;
 
 /** Edit distance allowed for a query term: none for short words, where a typo is another word. */
-export function fuzzyDistance(term: string): number | false {
-  if (term.length <= 4) return false;
-  if (term.length <= 8) return 1;
+export function fuzzyDistance(term: string, ranking: Pick<RankingOptions, "fuzzyMinLength" | "twoEditsMinLength"> = DEFAULT_RANKING): number | false {
+  if (term.length < ranking.fuzzyMinLength) return false;
+  if (term.length < ranking.twoEditsMinLength) return 1;
   return 2;
 }
 
