@@ -234,13 +234,16 @@ describe("parseNote: inline markup becomes plain words", () => {
 });
 
 describe("parseNote: hostile input", () => {
-  it("stays linear on long lines full of unclosed brackets, wikilinks and tags", () => {
-    // Each of these took tens of seconds while closing markers were searched once per opener.
+  it("reads long lines full of unclosed brackets, wikilinks and tags as text", () => {
+    // These once took tens of seconds (closing markers were searched once per opener); speed is
+    // watched by `npm run bench`, this pins that the text survives intact.
     const lines = ["[a ".repeat(20_000) + "](x)", "[[a ".repeat(20_000), "<a ".repeat(20_000), "[^".repeat(20_000)];
-    const started = performance.now();
     const note = parseNote("hostile.md", lines.join("\n"));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(note.sections).toHaveLength(1);
+    const words = note.sections[0].text.match(/\ba\b/g) ?? [];
+    expect(words.length).toBeGreaterThanOrEqual(60_000);
+    // Only the last bracket of the first line closes into a real link.
+    expect(note.links).toEqual(["x"]);
   });
 });
 
