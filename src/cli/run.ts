@@ -1,5 +1,6 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
+import { removeControlChars } from "../control-chars";
 import type { SearchResult } from "../index/types";
 import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { EVAL_FLAGS, evalCommand } from "./eval-command";
@@ -161,6 +162,11 @@ export function toJsonResult(r: SearchResult) {
 
 /** Plain-text search results: what a person reads in a terminal. */
 export function formatSearchResults(query: string, results: SearchResult[]): string {
+  // Note text reaches a terminal here: a clipped page's escape sequences must not drive it.
+  return removeControlChars(searchResultLines(query, results), true);
+}
+
+function searchResultLines(query: string, results: SearchResult[]): string {
   if (results.length === 0) return `No notes match "${query}".\n`;
   const lines: string[] = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":`, ""];
   results.forEach((r, i) => {

@@ -92,6 +92,34 @@ describe("index", () => {
 });
 
 describe("search", () => {
+  it("never indexes trace notes (the settings' trace folder is excluded)", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(path.join(vault, "Research", "Traces"), { recursive: true });
+    writeFileSync(path.join(vault, "Note.md"), "# Note\n\nAbout otters.\n");
+    writeFileSync(path.join(vault, "Research", "Traces", "Run.md"), "# Run\n\nThe question was about otters.\n");
+    const { out } = await cli("search", "otters", "--vault", vault, "--cache-dir", cacheDir(), "--json");
+    expect(JSON.parse(out).results.map((r: { path: string }) => r.path)).toEqual(["Note.md"]);
+  });
+
+  it("keeps terminal control sequences in a note out of the text output", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    writeFileSync(path.join(vault, "Clip\u0007.md"), "# Clipped \u001b[31mpage\n\nPasted text with \u001b[2J escapes and a bell\u0007 about otters.\n");
+    const { code, out } = await cli("search", "otters", "--vault", vault, "--cache-dir", cacheDir());
+    expect(code).toBe(0);
+    expect(out).toContain("[otters]");
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it("warns, but still answers, when the cache cannot be written", async () => {
+    const blocked = path.join(tmp, "not-a-folder");
+    writeFileSync(blocked, "a file where the cache folder should be");
+    const { code, out, err } = await cli("search", "automerge", "--vault", SAMPLE_VAULT, "--cache-dir", blocked, "--json");
+    expect(code).toBe(0);
+    expect(err).toMatch(/^warning: the index cache could not be written/);
+    expect(JSON.parse(out).results.length).toBeGreaterThan(0);
+  });
+
   it("prints results best first as JSON with path, title, score and the explanation", async () => {
     const { code, out, err } = await cli("search", "automerge yjs", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--json", "--limit", "5");
     expect(code).toBe(0);
