@@ -115,10 +115,8 @@ describe("OpenAI-compatible model", () => {
 
   it("gives up at its timeout even when the transport never answers", async () => {
     const http = fakeHttp(() => new Promise(() => undefined));
-    const started = Date.now();
     const error = await failureOf(openAiCompatibleModel({ http, model: "m", timeoutMs: 50 }).complete(ask));
     expect(error.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(http.requests[0].timeoutMs).toBe(50);
   });
 

