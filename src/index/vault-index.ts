@@ -6,7 +6,7 @@
 // per note, never the note text. Snippets and sections are made at query time by re-reading the
 // few notes that are shown.
 import MiniSearch from "minisearch";
-import type { Clock, IndexCache, NoteStore } from "../ports";
+import type { Clock, IndexCache, NoteFileInfo, NoteStore } from "../ports";
 import { systemClock } from "../ports";
 import { parseNote } from "./markdown";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -162,7 +162,14 @@ export class VaultIndex {
     if (rebuildReason !== undefined) this.reset();
     this.setState(rebuildReason === undefined ? "updating" : "building");
 
-    const files = (await store.list()).filter((f) => this.isIndexable(f.path));
+    let files: NoteFileInfo[];
+    try {
+      files = (await store.list()).filter((f) => this.isIndexable(f.path));
+    } catch (error) {
+      // The caller reports the failure; the index must not look busy forever.
+      this.setState(this.notes.size > 0 ? "ready" : "empty");
+      throw error;
+    }
     const seen = new Set<string>();
     const toRead: string[] = [];
     let unchanged = 0;
@@ -189,8 +196,11 @@ export class VaultIndex {
     const infos = new Map(files.map((f) => [f.path, f]));
     for (let i = 0; i < toRead.length; i += BATCH) {
       const batch = toRead.slice(i, i + BATCH);
+      const generations = batch.map((path) => this.generation.get(path) ?? 0);
       const texts = await readMany(store, batch);
       for (let j = 0; j < batch.length; j++) {
+        // An update or removal that arrived while the batch was being read is newer than the read.
+        if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = infos.get(batch[j])!;
         const text = texts[j];
         if (typeof text === "string") this.indexText(info.path, text, info.mtime, info.size);

@@ -149,6 +149,33 @@ describe("updateFile", () => {
   });
 });
 
+describe("sync racing single-file updates", () => {
+  it("does not let a start-up sync's slow read undo a newer change to the same note", async () => {
+    const fresh = new VaultIndex({ clock });
+    store.holdReads = true;
+    const syncing = fresh.sync(store, null);
+    await settle();
+    expect(store.held.map((h) => h.path).sort()).toEqual(["Ideas.md", "Plan.md"]);
+    store.write("Plan.md", "# Plan\n\nEdited during start-up: quince.\n", FAKE_NOW + 40);
+    fresh.applyText("Plan.md", "# Plan\n\nEdited during start-up: quince.\n", FAKE_NOW + 40, 38);
+    for (const h of store.held) h.release();
+    await syncing;
+    store.holdReads = false;
+    expect((await fresh.search("quince", store)).map((r) => r.path)).toEqual(["Plan.md"]);
+    expect((await fresh.search("marmalade", store)).map((r) => r.path)).toEqual([]);
+    expect(fresh.note("Plan.md")?.mtime).toBe(FAKE_NOW + 40);
+  });
+
+  it("says so when the vault cannot be listed, and is not left building", async () => {
+    const fresh = new VaultIndex({ clock });
+    store.list = async () => {
+      throw new Error("vault went away");
+    };
+    await expect(fresh.sync(store, null)).rejects.toThrow("vault went away");
+    expect(fresh.status().state).not.toBe("building");
+  });
+});
+
 describe("applyText", () => {
   it("indexes text it is handed without reading the store", async () => {
     const readsBefore = store.reads.length;
