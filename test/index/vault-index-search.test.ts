@@ -15,6 +15,8 @@ const NOTES: Record<string, string> = {
   "Infra/Cluster.md": "# Cluster\n\nWe run the services on Kubernetes with three worker nodes.\n",
   "Projects/Alpha.md": "---\ntags: [project/alpha]\n---\n# Alpha launch\n\nMeeting notes for the launch plan of the alpha release.\n",
   "Projects/Beta.md": "---\ntags: [project/beta]\n---\n# Beta planning\n\nMeeting notes: the beta waits for the alpha feedback.\n",
+  "Projects/Portfolio.md": "---\ntags: [projects]\n---\n# Portfolio\n\nMeeting notes on all the projects.\n",
+  "Privately shared/Open.md": "# Open letter\n\nA public kubernetes manifesto.\n",
   "Meetings/Weekly.md": "# Weekly sync\n\nMeeting notes without any project tag, about the launch plan.\n",
   "Writing/Fox.md": "# Typing drill\n\nThe quick brown fox jumps over the lazy dog.\n",
   "Writing/Shuffled.md": "# Shuffled drill\n\nThe brown dog and the quick fox ignore each other.\n",
@@ -114,7 +116,7 @@ describe("approximate matching", () => {
   });
 
   it("completes a short last word while the user is typing, and not otherwise", async () => {
-    expect(paths(await index.search("kub", store, { asYouType: true }))).toEqual(["Infra/Cluster.md"]);
+    expect(paths(await index.search("kub", store, { asYouType: true })).sort()).toEqual(["Infra/Cluster.md", "Privately shared/Open.md"]);
     expect(paths(await index.search("kub", store))).toEqual([]);
   });
 
@@ -147,6 +149,10 @@ describe("#tag and phrase filters", () => {
     expect(paths(results).sort()).toEqual(["Projects/Alpha.md", "Projects/Beta.md"]);
   });
 
+  it("does not take a longer tag that merely starts with the same letters (#projects for #project)", async () => {
+    expect(paths(await index.search("#projects meeting", store))).toEqual(["Projects/Portfolio.md"]);
+  });
+
   it("narrows to the nested tag when it is given in full", async () => {
     expect(paths(await index.search("#project/alpha notes", store))).toEqual(["Projects/Alpha.md"]);
   });
@@ -159,7 +165,7 @@ describe("#tag and phrase filters", () => {
 
   it("reads a tag no note has as a plain word", async () => {
     const results = await index.search("#kubernetes", store);
-    expect(paths(results)).toEqual(["Infra/Cluster.md"]);
+    expect(paths(results).sort()).toEqual(["Infra/Cluster.md", "Privately shared/Open.md"]);
   });
 
   it("keeps only notes that contain the exact phrase", async () => {
@@ -184,6 +190,10 @@ describe("excluded folders", () => {
   it("never indexes notes in an excluded folder", async () => {
     expect(index.paths()).not.toContain("Private/Diary.md");
     expect(paths(await index.search("confession", store))).toEqual([]);
+  });
+
+  it("keeps a folder whose name only starts like an excluded one", async () => {
+    expect(paths(await index.search("manifesto", store))).toEqual(["Privately shared/Open.md"]);
   });
 
   it("drops notes of a newly excluded folder at once and takes them back after a sync", async () => {
