@@ -1,6 +1,7 @@
 // Searching the real VaultIndex over a small in-memory vault: ranking by field, approximate and
 // as-you-type matching, #tag and "phrase" filters, synonyms, folder exclusions, the explanation
 // and the sections with snippets and highlights a result carries.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAnalyzer } from "../../src/index/tokenize";
 import type { SearchResult } from "../../src/index/types";
@@ -253,5 +254,28 @@ describe("sections, snippets and highlights", () => {
 
   it("respects the result limit", async () => {
     expect(await index.search("notes", store, { limit: 2 })).toHaveLength(2);
+  });
+});
+
+describe("any query", () => {
+  const pieces = ["#", '"', "tar", "#project", "/", "-", "_", "é", "中文", "  ", "the", "kub", "*", "(", "\u0000", "plugin"];
+  const query = fc.oneof(fc.string({ maxLength: 30 }), fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join("")));
+
+  it("returns well-formed results and never throws", async () => {
+    await fc.assert(
+      fc.asyncProperty(query, fc.boolean(), async (q, asYouType) => {
+        const results = await index.search(q, store, { limit: 5, asYouType });
+        expect(results.length).toBeLessThanOrEqual(5);
+        for (const r of results) {
+          expect(Number.isFinite(r.score)).toBe(true);
+          for (const s of r.sections) {
+            for (const [start, end] of s.highlights) {
+              expect(0 <= start && start < end && end <= s.snippet.length).toBe(true);
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
