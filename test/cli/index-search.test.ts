@@ -196,6 +196,23 @@ describe("usage errors exit 2 with a clear message", () => {
     await usage(["index", "extra", "--vault", SAMPLE_VAULT], "index takes no arguments");
   });
 
+  it("prints usage on stderr when run with no command", async () => {
+    const { code, out, err } = await cli();
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toContain('vault-research search "<query>" --vault DIR');
+  });
+
+  it("prints usage on stdout and succeeds when asked for help", async () => {
+    const { code, out } = await cli("search", "--help");
+    expect(code).toBe(0);
+    expect(out).toContain("vault-research index --vault DIR");
+  });
+
+  it("refuses a limit out of range", async () => {
+    await usage(["search", "x", "--vault", SAMPLE_VAULT, "--limit", "0"], "--limit must be between 1 and 200 (got 0).");
+  });
+
   it("names an unknown command", async () => {
     await usage(["serach", "x"], 'Unknown command "serach"');
   });
