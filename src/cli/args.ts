@@ -1,6 +1,7 @@
 // Command-line parsing, strict on purpose: an unknown or misspelt flag is a usage error (exit 2),
 // never silently ignored, because a scripted evaluation that quietly ran with defaults is worse
 // than one that stopped.
+import { editDistance } from "../core/verify-citations";
 
 export interface FlagSpec {
   /** Takes a value (`--limit 5` / `--limit=5`), else a boolean switch. */
@@ -101,18 +102,4 @@ function nearest(name: string, options: string[]): string | undefined {
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
 }

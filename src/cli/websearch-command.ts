@@ -3,6 +3,7 @@
 // folder without a vault. Every row is labelled as outside the vault.
 import path from "node:path";
 import { removeControlChars } from "../control-chars";
+import { outsideVaultLabel } from "../core/labels";
 import { systemClock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
 import { providerLabel } from "../websearch/registry";
@@ -28,11 +29,6 @@ export interface WebsearchIo {
   env: Record<string, string | undefined>;
   /** Stand-in for the network (tests); replay still wins when a folder is given. */
   http?: Http;
-}
-
-/** `Outside vault · Brave · ephemeral`: the label every outside row carries, everywhere. */
-export function outsideVaultLabel(provider: ProviderName): string {
-  return `Outside vault · ${providerLabel(provider)} · ephemeral`;
 }
 
 /** Exit code: 0 when at least one provider answered (even with nothing), 1 when all failed, 2 for usage errors. */
@@ -78,7 +74,7 @@ function toJson(query: string, replayDir: string | undefined, outcome: MultiSear
     query,
     replay: replayDir ? { dir: replayDir, note: "recorded responses, not a live search" } : null,
     results: outcome.results.map((r) => ({
-      label: outsideVaultLabel(r.provider),
+      label: outsideVaultLabel(r.provider, "ephemeral"),
       origin: "outside_vault",
       store: "ephemeral",
       ...r,
@@ -120,7 +116,7 @@ function toText(replayDir: string | undefined, outcome: MultiSearchResult): stri
   if (replayDir) lines.push(`Replay: these answers are recorded responses from ${replayDir}, not a live search.`, "");
   lines.push(counter(outcome.results), "");
   for (const r of outcome.results) {
-    const tags = [outsideVaultLabel(r.provider)];
+    const tags = [outsideVaultLabel(r.provider, "ephemeral")];
     if (r.alsoFoundBy.length > 0) tags.push(`also found by ${r.alsoFoundBy.map(providerLabel).join(", ")}`);
     if (r.publishedAt) tags.push(r.publishedAt.slice(0, 10));
     lines.push(`${r.rank}. ${oneLine(r.title, 120)}`, `   ${printable(r.url)}`, `   ${tags.join(" · ")}`);

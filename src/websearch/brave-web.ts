@@ -2,7 +2,7 @@
 // five extra snippets each, plus news when Brave mixes it in. Videos, FAQ, discussions and other
 // blocks are tolerated and skipped.
 import { z } from "zod";
-import { canonicalizeUrl, displayDomain } from "./canonical-url";
+import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { braveError } from "./brave-error";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
 import { readJson, requireKey, sendProviderRequest, type ProviderCall } from "./provider-http";
@@ -136,17 +136,7 @@ function orderByMixed(
 
 function toResults(items: BraveWebResult[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
-  const seen = new Set<string>();
-  let unusable = 0;
-  for (const item of items) {
-    if (results.length >= request.count) break;
-    const canonicalUrl = canonicalizeUrl(item.url);
-    if (!canonicalUrl) {
-      unusable++;
-      continue;
-    }
-    if (seen.has(canonicalUrl)) continue;
-    seen.add(canonicalUrl);
+  for (const { item, canonicalUrl, rank } of distinctByCanonicalUrl(items, (i) => i.url, request.count, warnings)) {
     const snippet = item.description ? htmlToLine(item.description) : "";
     const highlights = (item.extra_snippets ?? [])
       .map((s) => cutText(htmlToLine(s), request.maxContentChars).text)
@@ -160,9 +150,8 @@ function toResults(items: BraveWebResult[], request: ResolvedSearchRequest, now:
       ...(snippet ? { snippet: cutText(snippet, request.maxContentChars).text } : {}),
       highlights,
       ...(publishedAt ? { publishedAt } : {}),
-      rank: results.length + 1,
+      rank,
     });
   }
-  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
   return results;
 }

@@ -2,7 +2,7 @@
 // sized to a token budget — the provider made for grounding answers. When the key's plan does not
 // include it, the same question goes to Brave Web Search and the answer says so.
 import { z } from "zod";
-import { canonicalizeUrl, displayDomain } from "./canonical-url";
+import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { braveError } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
@@ -142,17 +142,7 @@ function toResults(
 ): ProviderResult[] {
   const budget = charsPerResult(request);
   const results: ProviderResult[] = [];
-  const seen = new Set<string>();
-  let unusable = 0;
-  for (const entry of entries) {
-    if (results.length >= request.count) break;
-    const canonicalUrl = canonicalizeUrl(entry.url);
-    if (!canonicalUrl) {
-      unusable++;
-      continue;
-    }
-    if (seen.has(canonicalUrl)) continue;
-    seen.add(canonicalUrl);
+  for (const { item: entry, canonicalUrl, rank } of distinctByCanonicalUrl(entries, (e) => e.url, request.count, warnings)) {
     const source = sources.get(entry.url);
 
     // Passages are kept whole until the per-result budget runs out; the last one is cut.
@@ -182,9 +172,8 @@ function toResults(
       highlights,
       ...(truncated ? { truncated } : {}),
       ...(publishedAt ? { publishedAt } : {}),
-      rank: results.length + 1,
+      rank,
     });
   }
-  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
   return results;
 }

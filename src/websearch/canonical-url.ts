@@ -94,3 +94,28 @@ export function displayDomain(input: string): string {
     return "";
   }
 }
+
+/**
+ * The first `limit` items whose URL canonicalises and was not seen before, each with its canonical
+ * URL and position (1-based `rank`). Items with an unusable URL are skipped and counted in one
+ * warning, so a provider's odd answer is visible rather than silently shorter.
+ */
+export function distinctByCanonicalUrl<T>(items: readonly T[], urlOf: (item: T) => string, limit: number, warnings: string[]): { item: T; url: string; canonicalUrl: string; rank: number }[] {
+  const out: { item: T; url: string; canonicalUrl: string; rank: number }[] = [];
+  const seen = new Set<string>();
+  let unusable = 0;
+  for (const item of items) {
+    if (out.length >= limit) break;
+    const url = urlOf(item);
+    const canonicalUrl = canonicalizeUrl(url);
+    if (!canonicalUrl) {
+      unusable++;
+      continue;
+    }
+    if (seen.has(canonicalUrl)) continue;
+    seen.add(canonicalUrl);
+    out.push({ item, url, canonicalUrl, rank: out.length + 1 });
+  }
+  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
+  return out;
+}

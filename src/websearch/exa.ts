@@ -4,7 +4,7 @@
 // no scores, `effectiveFilters`). Exa's `/answer` is never called: its prose is not evidence.
 import { z } from "zod";
 import type { HttpResponse } from "../ports";
-import { canonicalizeUrl, displayDomain } from "./canonical-url";
+import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
 import {
   describeStatus,
@@ -169,19 +169,8 @@ function splitHighlights(highlights: string[]): string[] {
 
 function toResults(items: ExaResult[], request: ResolvedSearchRequest, budget: number, now: number, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
-  const seen = new Set<string>();
-  let unusable = 0;
-  for (const item of items) {
-    if (results.length >= request.count) break;
-    // `id` is the URL in every answer seen; it stands in when `url` is missing.
-    const url = item.url ?? item.id ?? "";
-    const canonicalUrl = canonicalizeUrl(url);
-    if (!canonicalUrl) {
-      unusable++;
-      continue;
-    }
-    if (seen.has(canonicalUrl)) continue;
-    seen.add(canonicalUrl);
+  // `id` is the URL in every answer seen; it stands in when `url` is missing.
+  for (const { item, url, canonicalUrl, rank } of distinctByCanonicalUrl(items, (i) => i.url ?? i.id ?? "", request.count, warnings)) {
 
     const highlights = splitHighlights(item.highlights ?? []).map((h) => cutText(h, budget).text);
     const text = item.text ? cutText(item.text.trim(), budget) : undefined;
@@ -202,10 +191,9 @@ function toResults(items: ExaResult[], request: ResolvedSearchRequest, budget: n
       ...(author ? { author } : {}),
       ...(publishedAt ? { publishedAt } : {}),
       ...(typeof item.score === "number" ? { score: item.score } : {}),
-      rank: results.length + 1,
+      rank,
     });
   }
-  if (unusable > 0) warnings.push(`${unusable} result${unusable === 1 ? "" : "s"} with an unusable URL skipped`);
   return results;
 }
 
