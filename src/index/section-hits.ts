@@ -2,7 +2,7 @@
 // matched terms they hold (a heading match counts double), and the snippet is the window of the
 // section text with the most matches, cut at word boundaries, with the matches marked.
 import type { Analyzer } from "./tokenize";
-import { wordSpans } from "./tokenize";
+import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";
 
 /** Characters in a snippet window. */
@@ -26,7 +26,9 @@ export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>
       const hit = analyzer.analyzeWord(span.word).find((t) => docTerms.has(t));
       if (hit) {
         positions.push({ at: wordIndex, word: docTerms.get(hit)! });
-        spans.push({ start: span.start, end: span.end });
+        const narrow = CJK.test(span.word) ? cjkMatchSpans(span, docTerms) : [];
+        if (narrow.length > 0) spans.push(...narrow);
+        else spans.push({ start: span.start, end: span.end });
         distinct.add(hit);
         words.add(docTerms.get(hit)!);
         tf++;
@@ -65,6 +67,28 @@ export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>
       score: Math.round(score * 1000) / 1000,
     };
   });
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Chinese and Japanese runs have no spaces, so a "word" can be a whole sentence: mark only the
+ * character pairs (the bigrams the analyser indexes) that matched, joined where they overlap.
+ */
+function cjkMatchSpans(span: WordSpan, docTerms: Map<string, string>): { start: number; end: number }[] {
+  const chars = Array.from(span.word);
+  const out: { start: number; end: number }[] = [];
+  let offset = span.start;
+  for (let i = 0; i < chars.length; i++) {
+    const pair = i + 1 < chars.length ? chars[i] + chars[i + 1] : "";
+    if (pair && CJK.test(chars[i]) && CJK.test(chars[i + 1]) && docTerms.has(pair)) {
+      const last = out[out.length - 1];
+      if (last && last.end > offset) last.end = offset + pair.length;
+      else out.push({ start: offset, end: offset + pair.length });
+    }
+    offset += chars[i].length;
+  }
+  return out;
 }
 
 /** Words that answer a question together sit within this many words of each other. */

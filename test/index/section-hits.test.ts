@@ -118,6 +118,16 @@ describe("buildSectionHits", () => {
     expect(buildSectionHits(note, docTermsFor("backups", "restore", "gardening"), analyzer, 2)).toHaveLength(2);
   });
 
+  it("marks the matched characters inside a Chinese run, joining overlapping pairs", () => {
+    const zh = parseNote("Zh.md", "# 笔记\n\n我们使用中文搜索引擎查找资料。\n");
+    const query = new Map(analyzer.analyzeWord("中文搜索").map((t) => [t, "中文搜索"]));
+    const [hit] = buildSectionHits(zh, query, analyzer, 1);
+    expect(hit.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(["中文搜索"]);
+    const two = new Map([["引擎", "引擎"], ["我们", "我们"]]);
+    const [hit2] = buildSectionHits(zh, two, analyzer, 1);
+    expect(hit2.highlights.map(([s, e]) => hit2.snippet.slice(s, e))).toEqual(["我们", "引擎"]);
+  });
+
   it("names only the words that sit close together as close terms", () => {
     const far = parseNote("Far.md", `# Far\n\nalpha ${filler(80)} omega`);
     const [hit] = buildSectionHits(far, docTermsFor("alpha", "omega"), analyzer, 1);

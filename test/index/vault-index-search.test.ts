@@ -241,6 +241,15 @@ describe("sections, snippets and highlights", () => {
     expect(best.highlights.map(([s, e]) => best.snippet.slice(s, e).toLowerCase())).toContain("plugin");
   });
 
+  it("highlights the matched characters of Chinese and Japanese text, not the whole run", async () => {
+    const [zh] = await index.search("搜索", store);
+    const zhMarks = zh.sections[0].highlights.map(([s, e]) => zh.sections[0].snippet.slice(s, e));
+    expect(zhMarks).toEqual(["搜索"]);
+    const [ja] = await index.search("文章", store);
+    const jaMarks = ja.sections[0].highlights.map(([s, e]) => ja.sections[0].snippet.slice(s, e));
+    expect(jaMarks).toEqual(["文章"]);
+  });
+
   it("shows where a note starts when only its title matched", async () => {
     const [result] = await index.search("#garden", store);
     expect(result.sections).toHaveLength(1);
