@@ -248,6 +248,24 @@ describe("status and notifications", () => {
     expect((await fresh.search("walrus", store)).map((r) => r.path)).toEqual(["Broken.md"]);
   });
 
+  it("indexes only the opening of a note over the size limit and says so", async () => {
+    store.write("Huge.md", `# Huge\n\nearly words ${"filler ".repeat(200)} lateword\n`);
+    const fresh = new VaultIndex({ clock, maxNoteBytes: 500 });
+    await fresh.sync(store, null);
+    expect(fresh.status().problems).toEqual([{ path: "Huge.md", problem: { kind: "too_large", message: expect.any(String) } }]);
+    expect((await fresh.search("early", store)).map((r) => r.path)).toEqual(["Huge.md"]);
+    expect((await fresh.search("lateword", store)).map((r) => r.path)).toEqual([]);
+  });
+
+  it("lets the UI breathe between batches of a large build", async () => {
+    for (let i = 0; i < 600; i++) store.write(`Bulk/${i}.md`, `# Note ${i}\n`);
+    let yields = 0;
+    const fresh = new VaultIndex({ clock, yieldToUi: async () => void yields++ });
+    await fresh.sync(store, null);
+    expect(fresh.status().notes).toBe(602);
+    expect(yields).toBe(2);
+  });
+
   it("tells listeners about every change until they unsubscribe", async () => {
     const seen: number[] = [];
     const unsubscribe = index.onChange((status) => seen.push(status.notes));
