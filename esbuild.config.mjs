@@ -4,7 +4,7 @@ import esbuild from "esbuild";
 import { chmodSync, existsSync } from "node:fs";
 
 const production = process.argv[2] === "production";
-const common = { bundle: true, logLevel: "info", sourcemap: production ? false : "inline", target: "es2022", treeShaking: true };
+const common = { bundle: true, logLevel: production ? "warning" : "info", sourcemap: production ? false : "inline", target: "es2022", treeShaking: true };
 
 const builds = [
   {
