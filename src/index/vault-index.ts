@@ -431,10 +431,12 @@ export class VaultIndex {
       for (const r of results) {
         const path = r.id as string;
         let c = combined.get(path);
-        if (!c) combined.set(path, (c = { path, textScore: 0, matched: [], match: {} }));
+        if (!c) combined.set(path, (c = { path, textScore: 0, matched: [], match: {}, wordOf: {} }));
         c.textScore += r.score * qt.weight;
         c.matched.push(termIndex);
         for (const [docTerm, fields] of Object.entries(r.match)) {
+          // An exact match names the word best; otherwise the first query word that reached it.
+          if (docTerm === qt.term || !(docTerm in c.wordOf)) c.wordOf[docTerm] = qt.word;
           const list = (c.match[docTerm] ??= []);
           for (const f of fields) if (!list.includes(f)) list.push(f);
         }
@@ -469,7 +471,7 @@ export class VaultIndex {
     const parts: ScorePart[] = [];
     const fields: Record<string, string[]> = {};
     for (const [docTerm, matchedFields] of Object.entries(c.match)) {
-      const word = wordForDocTerm(docTerm, terms);
+      const word = c.wordOf[docTerm] ?? wordForDocTerm(docTerm, terms);
       for (const field of matchedFields) {
         const list = (fields[field] ??= []);
         if (!list.includes(word)) list.push(word);
@@ -506,7 +508,7 @@ export class VaultIndex {
     return {
       path: c.path,
       score: round(score),
-      docTerms: new Map(Object.keys(c.match).map((t) => [t, wordForDocTerm(t, terms)])),
+      docTerms: new Map(Object.keys(c.match).map((t) => [t, c.wordOf[t] ?? wordForDocTerm(t, terms)])),
       explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts, ...stats },
     };
   }
@@ -704,6 +706,8 @@ interface Candidate {
   matched: number[];
   /** Note term → fields it matched in. */
   match: Record<string, string[]>;
+  /** Note term → the query word whose lookup found it (a fuzzy "garden" belongs to "gardan"). */
+  wordOf: Record<string, string>;
 }
 
 interface QueryTerm {

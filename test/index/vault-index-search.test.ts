@@ -111,6 +111,16 @@ describe("approximate matching", () => {
     expect(paths(await index.search("gardan", store))).toContain("Garden/Roses.md");
   });
 
+  it("credits an approximate match to the word that was mistyped, not to another query word", async () => {
+    const roses = find(await index.search("roses gardan", store), "Garden/Roses.md");
+    expect(roses.explanation.fields.tags).toEqual(["gardan"]);
+    const fox = find(await index.search("dog jumpz", store), "Writing/Fox.md");
+    expect(fox.explanation.fields.body?.sort()).toEqual(["dog", "jumpz"]);
+    expect(fox.sections[0].matchedTerms.sort()).toEqual(["dog", "jumpz"]);
+    const marks = fox.sections[0].highlights.map(([s, e]) => fox.sections[0].snippet.slice(s, e));
+    expect(marks).toEqual(["jumps", "dog"]);
+  });
+
   it("does not treat a one-letter change in a three-letter word as a typo", async () => {
     expect(paths(await index.search("cot", store))).not.toContain("Pets/Cat.md");
     expect(paths(await index.search("cat", store))).toContain("Pets/Cat.md");
