@@ -12,6 +12,7 @@ import { VaultIndex } from "./index/vault-index";
 import { canonicalizeUrl } from "./websearch/canonical-url";
 import { IndexedDbCache } from "./plugin/indexeddb-cache";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
+import { Promoter } from "./plugin/promoter";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { TimerClock } from "./plugin/timer-clock";
@@ -20,6 +21,7 @@ import { IndexProblemsModal, IndexStatusBar, indexIssues, type IndexIssue } from
 import { openAtSection, VaultSearchModal } from "./ui/search-modal";
 import { VaultResearchSettingTab, type SettingsHost } from "./ui/settings-tab";
 import { AskQuestionModal } from "./ui/ask-modal";
+import { isTraceNoteWithOutsideRows, pickAndPromoteFromTrace } from "./ui/promote-modal";
 import { RESEARCH_VIEW_TYPE, ResearchView, type PreparedRun, type ResearchPanelHost } from "./ui/research-view";
 import { createSearchSession, type SearchSession } from "./websearch/search-providers";
 
@@ -36,6 +38,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   store!: ObsidianNoteStore;
   http!: RequestUrlHttp;
   secrets!: SecretStorageSecrets;
+  promoter!: Promoter;
 
   private clock!: TimerClock;
   /** One per plugin session: the web cache and the rate governor outlive a single run. */
@@ -65,6 +68,22 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.secrets = new SecretStorageSecrets(this.app.secretStorage, () => this.settings);
     this.index = this.createIndex();
     this.searchSession = createSearchSession({ clock: this.clock });
+    this.promoter = new Promoter({
+      vault: this.app.vault,
+      store: this.store,
+      http: this.http,
+      clock: this.clock,
+      settings: () => this.settings,
+      index: () => this.index,
+      indexReady: async () => {
+        if (this.indexing) await this.indexing;
+      },
+      // The note is already in the index; the cache and the status bar follow.
+      onNoteCreated: () => {
+        this.markCacheDirty();
+        this.renderStatus();
+      },
+    });
     this.queue = new UpdateQueue({
       clock: this.clock,
       delayMs: UPDATE_DELAY_MS,
@@ -95,6 +114,16 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         const selection = editor.getSelection().trim();
         if (selection === "") new Notice("Select some text to research first.");
         else void this.askInPanel(selection);
+      },
+    });
+    this.addCommand({
+      id: "promote-from-trace",
+      name: "Promote a result from this trace",
+      checkCallback: (checking) => {
+        const file = this.app.workspace.getActiveFile();
+        if (!isTraceNoteWithOutsideRows(this.app, file)) return false;
+        if (!checking) void pickAndPromoteFromTrace(this.app, file.path, this.promoter);
+        return true;
       },
     });
 
@@ -170,6 +199,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       },
       runResearch,
       prepareRun: () => this.prepareRun(),
+      promote: (row, result) => this.promoter.promoteRow(row, result),
     };
   }
 

@@ -2,7 +2,8 @@
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
 import type { OutsideVaultRow, ResearchPack, Signal, VaultRow } from "../core/evidence";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter } from "../core/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../core/labels";
+import type { PromotionResult } from "../core/promote";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
 
@@ -13,7 +14,9 @@ export interface EvidenceActions {
   openNote(row: VaultRow, evt: MouseEvent): void;
   openUrl(row: OutsideVaultRow, evt: MouseEvent): void;
   /** "Add to vault"; the button is shown only when promotion is available. */
-  promote?: (row: OutsideVaultRow) => void;
+  promote?: (row: OutsideVaultRow) => Promise<PromotionResult>;
+  /** Opens a vault note by path: the note a promotion wrote, or the one that already had the page. */
+  openPath?: (path: string, evt: MouseEvent) => void;
 }
 
 export interface EvidenceOptions {
@@ -61,7 +64,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
   const badge = card.createDiv({ cls: "vault-research-badge" });
   setIcon(badge.createSpan({ cls: "vault-research-badge-icon" }), "globe");
-  badge.createSpan({ text: outsideVaultLabel(row.provider, store) });
+  const badgeText = badge.createSpan({ cls: "vault-research-badge-text", text: outsideVaultLabel(row.provider, store) });
   const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button" } });
   title.addEventListener("click", (evt) => actions.openUrl(row, evt));
   const meta = card.createDiv({ cls: "vault-research-card-path" });
@@ -73,11 +76,70 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   if (row.also_found_by.length > 0) card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
   if (actions.promote && store === "ephemeral") {
     const promote = actions.promote;
-    const add = card.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
-    add.addEventListener("click", () => promote(row));
+    renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)));
   }
   renderWhy(card, row.retrieval.score, row.retrieval.signals, row.retrieval.matched_terms, row.retrieval.missing_terms);
   return card;
+}
+
+/**
+ * "Add to vault" and what became of it: progress while the page is fetched, then a link to the
+ * saved note (or to the note that already had the page), or the error in words with a retry.
+ */
+function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void): void {
+  const area = card.createDiv({ cls: "vault-research-promote" });
+  const add = area.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
+  const status = area.createDiv({ cls: "vault-research-promote-status", attr: { "aria-live": "polite" } });
+
+  add.addEventListener("click", () => {
+    void (async () => {
+      add.disabled = true;
+      add.setText("Adding…");
+      card.addClass("is-promoting");
+      status.removeClass("is-error");
+      status.setText("Fetching the page and saving it as a note…");
+      let result: PromotionResult | null = null;
+      let unexpected = "";
+      try {
+        result = await promote();
+      } catch (error) {
+        unexpected = error instanceof Error ? error.message : String(error);
+      }
+      card.removeClass("is-promoting");
+      status.empty();
+
+      if (result === null || result.status === "failed") {
+        add.disabled = false;
+        add.setText("Try again");
+        status.addClass("is-error");
+        status.setText(result ? result.message : `The page could not be added to the vault: ${unexpected}`);
+        return;
+      }
+      add.remove();
+      if (result.status === "created") {
+        setStore("promoted");
+        card.addClass("is-promoted");
+        status.appendText("Saved as ");
+      } else {
+        status.appendText("Already in your vault: ");
+      }
+      noteLink(status, result.notePath, actions.openPath);
+      if (result.status === "created") {
+        for (const warning of result.warnings) area.createDiv({ cls: "vault-research-promote-warning", text: warning });
+      }
+    })();
+  });
+}
+
+/** `[[Name]]` that opens the note, as Obsidian's own internal links look. */
+function noteLink(parent: HTMLElement, path: string, open: EvidenceActions["openPath"]): HTMLElement {
+  const name = (path.split("/").pop() ?? path).replace(/\.md$/i, "");
+  const link = parent.createEl("a", { cls: "internal-link vault-research-promote-link", text: `[[${name}]]`, href: "#", attr: { "data-href": path } });
+  link.addEventListener("click", (evt) => {
+    evt.preventDefault();
+    open?.(path, evt);
+  });
+  return link;
 }
 
 /** Why a row is here: its signals as data, one click away. */

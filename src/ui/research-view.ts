@@ -4,6 +4,7 @@
 // panel can be tested with a fake runner and the workbench can drive it in a browser.
 import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsidian";
 import type { OutsideVaultRow, StopReason, VaultRow } from "../core/evidence";
+import type { PromotionResult } from "../core/promote";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "../core/research-types";
 import type { Settings } from "../settings";
 import { answerAsMarkdown } from "./answer-markdown";
@@ -29,8 +30,8 @@ export interface ResearchPanelHost {
   readonly settings: Settings;
   runResearch: RunResearch;
   prepareRun(): Promise<PreparedRun>;
-  /** "Add to vault" on outside cards; absent until promotion exists. */
-  promote?: (row: OutsideVaultRow, result: ResearchResult) => Promise<void>;
+  /** "Add to vault" on outside cards (hidden without it): saves the row of this run as a note. */
+  promote?: (row: OutsideVaultRow, result: ResearchResult) => Promise<PromotionResult>;
 }
 
 const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
@@ -240,13 +241,15 @@ export class ResearchView extends ItemView {
       this.renderTurnActions(el, result);
     }
 
+    const promote = this.host.promote;
     renderEvidence(
       el,
       result.pack,
       {
         openNote: (row, evt) => this.openVaultRow(row, evt),
         openUrl: (row) => openExternal(row.url),
-        ...(this.host.promote ? { promote: (row: OutsideVaultRow) => void this.host.promote?.(row, result) } : {}),
+        ...(promote ? { promote: (row: OutsideVaultRow) => promote(row, result) } : {}),
+        openPath: (path, evt) => void this.app.workspace.openLinkText(path, "", Keymap.isModEvent(evt)),
       },
       { outsideAsked: options.mode !== "never", providersAsked: options.providers },
     );

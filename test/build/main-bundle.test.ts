@@ -150,6 +150,7 @@ describe("built plugin bundle", () => {
       "vault-research:open-research-panel",
       "vault-research:ask-question",
       "vault-research:research-selection",
+      "vault-research:promote-from-trace",
     ]);
     expect(app.settingTabs).toHaveLength(1);
     expect([...app.workspace.viewCreators.keys()]).toEqual(["vault-research-panel"]);

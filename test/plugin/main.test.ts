@@ -179,6 +179,7 @@ describe("the plugin", () => {
       ["vault-research:open-research-panel", "Open research panel"],
       ["vault-research:ask-question", "Ask a research question"],
       ["vault-research:research-selection", "Research the selection"],
+      ["vault-research:promote-from-trace", "Promote a result from this trace"],
     ]);
     expect(commands.every((c) => c.hotkeys === undefined)).toBe(true);
     app.commands.get("vault-research:search-vault")!.callback!();

@@ -1,0 +1,89 @@
+// Promotion inside Obsidian: the core's promotion steps with the plugin's adapters filled in —
+// pages fetched through requestUrl (the plugin's Http, never fetch()), Defuddle over the window's
+// DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
+// plugin's index at once so the very next search finds it.
+import { normalizePath, TFile, type Vault } from "obsidian";
+import { createDefuddleReader } from "../core/defuddle-reader";
+import type { OutsideVaultRow } from "../core/evidence";
+import type { ReadPage } from "../core/page-extract";
+import {
+  outsideRowsOfTraceNote,
+  promoteFromTraceNote,
+  promoteOutsideRow,
+  type PromoteDeps,
+  type PromotionResult,
+  type TraceNoteUpdater,
+} from "../core/promote";
+import type { ResearchResult } from "../core/research-types";
+import type { VaultIndex } from "../index/vault-index";
+import type { Clock, Http, NoteStore } from "../ports";
+import type { Settings } from "../settings";
+
+/** Rewrites a trace note through `Vault.process`, so an edit made meanwhile is not lost. */
+export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {
+  return async (path, update) => {
+    const file = vault.getAbstractFileByPath(normalizePath(path));
+    if (!(file instanceof TFile)) throw new Error(`there is no trace note at ${path} any more`);
+    await vault.process(file, update);
+  };
+}
+
+export interface PromoterDeps {
+  vault: Vault;
+  store: NoteStore;
+  http: Http;
+  clock: Clock;
+  /** Getters: the plugin replaces its settings and (on a rebuild) its index. */
+  settings(): Settings;
+  index(): VaultIndex;
+  /** Settles when the index may be changed (a build in progress has finished). */
+  indexReady(): Promise<void>;
+  /** Told after a note was written and indexed, e.g. to save the index cache. */
+  onNoteCreated?(path: string): void;
+  /** Defaults to Defuddle over the window's DOMParser. */
+  readPage?: ReadPage;
+}
+
+export class Promoter {
+  private readonly readPage: ReadPage;
+
+  constructor(private readonly deps: PromoterDeps) {
+    this.readPage = deps.readPage ?? createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
+  }
+
+  /** "Add to vault" on a card of a run that just finished. */
+  async promoteRow(row: OutsideVaultRow, result: ResearchResult): Promise<PromotionResult> {
+    const deps = await this.promoteDeps(result.trace_path !== undefined);
+    return this.finish(await promoteOutsideRow({ ...deps, row, trace: result.trace, tracePath: result.trace_path ?? "" }));
+  }
+
+  /** "Promote a result from this trace": the row named by its key in the trace note's data. */
+  async promoteFromTrace(tracePath: string, sourceKey: string): Promise<PromotionResult> {
+    return this.finish(await promoteFromTraceNote({ ...(await this.promoteDeps(true)), tracePath, sourceKey }));
+  }
+
+  /** The outside rows a trace note lists, each with the note it was saved as, if any. */
+  rowsOfTrace(tracePath: string): ReturnType<typeof outsideRowsOfTraceNote> {
+    return outsideRowsOfTraceNote(this.deps.store, tracePath);
+  }
+
+  private async promoteDeps(hasTraceNote: boolean): Promise<PromoteDeps> {
+    // A note indexed while the first build still runs could be overwritten by the build's view.
+    await this.deps.indexReady();
+    const { store, http, clock, vault } = this.deps;
+    return {
+      store,
+      http,
+      clock,
+      settings: this.deps.settings(),
+      index: this.deps.index(),
+      readPage: this.readPage,
+      ...(hasTraceNote ? { updateTraceNote: vaultTraceNoteUpdater(vault) } : {}),
+    };
+  }
+
+  private finish(result: PromotionResult): PromotionResult {
+    if (result.status === "created") this.deps.onNoteCreated?.(result.notePath);
+    return result;
+  }
+}

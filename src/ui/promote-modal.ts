@@ -1,0 +1,98 @@
+// "Promote a result from this trace": a picker over the outside-vault rows of the trace note in
+// view (title, domain, label, and where it was saved if it already was), then the chosen row is
+// promoted and a notice says what became of it. The promotion itself is the host's.
+import { Notice, SuggestModal, type App, type TFile } from "obsidian";
+import { outsideVaultLabel } from "../core/labels";
+import type { PromotionError, PromotionResult, TraceOutsideRow } from "../core/promote";
+
+export interface TracePromotionHost {
+  rowsOfTrace(tracePath: string): Promise<{ rows: TraceOutsideRow[] } | { error: PromotionError }>;
+  promoteFromTrace(tracePath: string, sourceKey: string): Promise<PromotionResult>;
+}
+
+/**
+ * Whether the command is offered for this file: a trace note (by the properties every trace note
+ * carries) that lists at least one outside-vault row. Read from Obsidian's metadata cache, since
+ * a command's check must answer at once.
+ */
+export function isTraceNoteWithOutsideRows(app: App, file: TFile | null): file is TFile {
+  if (!file || file.extension !== "md") return false;
+  const properties = app.metadataCache.getFileCache(file)?.frontmatter;
+  return properties?.type === "research-trace" && Number(properties.outside_rows) > 0;
+}
+
+/** Reads the trace note's rows, lets the user pick one, promotes it and says how it went. */
+export async function pickAndPromoteFromTrace(app: App, tracePath: string, host: TracePromotionHost): Promise<void> {
+  const listed = await host.rowsOfTrace(tracePath);
+  if ("error" in listed) {
+    new Notice(`Cannot promote from this note: ${listed.error.message}`);
+    return;
+  }
+  if (listed.rows.length === 0) {
+    new Notice("This trace note has no outside-vault results to add to the vault.");
+    return;
+  }
+  new PromoteResultModal(app, listed.rows, (choice) => {
+    const progress = new Notice(`Adding ${choice.row.title || choice.row.url} to the vault…`, 0);
+    void host
+      .promoteFromTrace(tracePath, choice.row.source_key)
+      .then((result) => new Notice(promotionNotice(result), result.status === "failed" ? 10_000 : 6_000))
+      .catch((error: unknown) => new Notice(`The page could not be added to the vault: ${error instanceof Error ? error.message : String(error)}`, 10_000))
+      .finally(() => progress.hide());
+  }).open();
+}
+
+/** The notice after a promotion, in the words the panel's card uses. */
+export function promotionNotice(result: PromotionResult): string {
+  if (result.status === "created") {
+    return [`Saved as [[${noteName(result.notePath)}]] (${result.notePath}).`, ...result.warnings].join("\n");
+  }
+  if (result.status === "already_in_vault") return `Already in your vault: [[${noteName(result.notePath)}]]. No new note was written.`;
+  return `The page could not be added to the vault: ${result.message}`;
+}
+
+export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
+  constructor(
+    app: App,
+    private readonly rows: TraceOutsideRow[],
+    private readonly choose: (row: TraceOutsideRow) => void,
+  ) {
+    super(app);
+    this.setPlaceholder("Which result should become a note in your vault?");
+    this.setInstructions([
+      { command: "↑↓", purpose: "to choose" },
+      { command: "↵", purpose: "to add to the vault" },
+      { command: "esc", purpose: "to dismiss" },
+    ]);
+    this.emptyStateText = "No result of this trace matches.";
+  }
+
+  getSuggestions(query: string): TraceOutsideRow[] {
+    const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
+    if (words.length === 0) return this.rows;
+    return this.rows.filter(({ row }) => {
+      const haystack = `${row.title} ${row.domain} ${row.url}`.toLowerCase();
+      return words.every((w) => haystack.includes(w));
+    });
+  }
+
+  renderSuggestion({ row, promotedTo }: TraceOutsideRow, el: HTMLElement): void {
+    el.addClass("vault-research-promote-suggestion");
+    if (promotedTo !== undefined) el.addClass("is-promoted");
+    el.createDiv({ cls: "vault-research-promote-suggestion-title", text: row.title || row.url });
+    const meta = el.createDiv({ cls: "vault-research-promote-suggestion-meta" });
+    meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
+    meta.createSpan({ cls: "vault-research-badge", text: outsideVaultLabel(row.provider, promotedTo !== undefined ? "promoted" : "ephemeral") });
+    if (promotedTo !== undefined) {
+      el.createDiv({ cls: "vault-research-promoted-marker", text: `Already saved as [[${noteName(promotedTo)}]]` });
+    }
+  }
+
+  onChooseSuggestion(item: TraceOutsideRow): void {
+    this.choose(item);
+  }
+}
+
+function noteName(path: string): string {
+  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
+}

@@ -1,0 +1,162 @@
+// @vitest-environment happy-dom
+// "Add to vault" on the panel's outside cards, against the stand-in `obsidian` module and a
+// promotion host we control: progress, the saved link, the already-in-vault link, errors.
+import { afterEach, describe, expect, it } from "vitest";
+import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
+import { App, Vault, WorkspaceLeaf } from "../stubs/obsidian";
+import { ResearchView, type ResearchPanelHost, type RunDeps } from "../../src/ui/research-view";
+import { defaultSettings } from "../../src/settings";
+import { outsideVaultLabel } from "../../src/core/labels";
+import type { OutsideVaultRow } from "../../src/core/evidence";
+import type { PromotionResult } from "../../src/core/promote";
+import type { ResearchResult, ResearchTrace } from "../../src/core/research-types";
+import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+
+const note = vaultRow("Libraries/Automerge.md", "Automerge", [{ heading: "", text: "Automerge is a CRDT library." }]);
+const blog = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0: lower memory, one API", "Memory use drops.");
+const releases = outsideRow("brave", "https://github.com/automerge/automerge/releases", "Releases · automerge/automerge", "3.1.0 adds splices.");
+const SAVED = "Research/Sources/Automerge 3.0 lower memory, one API.md";
+
+function researchResult(): ResearchResult {
+  const p = pack("What changed in the latest Automerge release?", [note], [blog, releases]);
+  const trace = { schema: "research_trace.v1", run_id: "r", started_at: "", question: p.question, mode: "always", providers: ["brave"], freshness: "any", queries_sent: [], stop_reason: "enough_evidence", timings_ms: {}, events: [], errors: [], pack: p } as ResearchTrace;
+  return { pack: p, stop_reason: "enough_evidence", trace, trace_path: "Research/Traces/run.md" };
+}
+
+/** A promise the test settles when it wants to, to look at the card in between. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+async function panelWith(promote?: ResearchPanelHost["promote"]) {
+  const app = new App({ vault: new Vault() });
+  const host: ResearchPanelHost = {
+    settings: defaultSettings(),
+    runResearch: async () => researchResult(),
+    prepareRun: async () => ({ ok: true, deps: {} as RunDeps }),
+    ...(promote ? { promote } : {}),
+  };
+  const view = new ResearchView(new WorkspaceLeaf(app) as unknown as ObsidianLeaf, host);
+  document.body.appendChild(view.containerEl);
+  view.load();
+  await (view as unknown as { onOpen(): Promise<void> }).onOpen();
+  await view.ask("What changed in the latest Automerge release?", { mode: "always", providers: ["brave"] });
+  const card = (row: OutsideVaultRow) => view.contentEl.querySelector<HTMLElement>(`.vault-research-card.is-outside[data-source-key="${row.source_key}"]`)!;
+  return { app, view, card };
+}
+
+const addButton = (card: HTMLElement) => card.querySelector<HTMLButtonElement>(".vault-research-card-action");
+const statusOf = (card: HTMLElement) => card.querySelector(".vault-research-promote-status")?.textContent ?? "";
+const badgeOf = (card: HTMLElement) => card.querySelector(".vault-research-badge")?.textContent ?? "";
+/** Lets the click handler's promise chain run. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+afterEach(() => {
+  document.body.empty();
+});
+
+describe("Add to vault on outside cards", () => {
+  it("is offered on every outside card when promotion is available, and on none otherwise", async () => {
+    const without = await panelWith();
+    expect(without.view.contentEl.querySelectorAll(".vault-research-card.is-outside")).toHaveLength(2);
+    expect(without.view.contentEl.querySelectorAll(".vault-research-card-action")).toHaveLength(0);
+    document.body.empty();
+
+    const { view } = await panelWith(async () => ({ status: "failed", error: { kind: "write_failed", message: "x" }, message: "x" }));
+    const buttons = [...view.contentEl.querySelectorAll<HTMLButtonElement>(".vault-research-card.is-outside .vault-research-card-action")];
+    expect(buttons.map((b) => b.textContent)).toEqual(["Add to vault", "Add to vault"]);
+    expect(view.contentEl.querySelectorAll(".vault-research-card.is-vault .vault-research-card-action")).toHaveLength(0);
+  });
+
+  it("shows progress, then the saved note as a link that opens it, and the badge says promoted", async () => {
+    const pending = deferred<PromotionResult>();
+    const asked: { row: OutsideVaultRow; result: ResearchResult }[] = [];
+    const { app, card } = await panelWith((row, result) => {
+      asked.push({ row, result });
+      return pending.promise;
+    });
+    const c = card(blog);
+    expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "ephemeral"));
+
+    addButton(c)!.click();
+    expect(asked.map((a) => a.row.source_key)).toEqual([blog.source_key]);
+    expect(asked[0].result.trace_path).toBe("Research/Traces/run.md");
+    expect(addButton(c)!.disabled).toBe(true);
+    expect(addButton(c)!.textContent).toBe("Adding…");
+    expect(c.hasClass("is-promoting")).toBe(true);
+    expect(statusOf(c)).toBe("Fetching the page and saving it as a note…");
+    addButton(c)!.click();
+    expect(asked).toHaveLength(1);
+
+    pending.resolve({ status: "created", notePath: SAVED, extractStatus: "extracted", message: `Saved ${SAVED}: page text extracted.`, traceUpdated: true, warnings: [] });
+    await settle();
+    expect(addButton(c)).toBeNull();
+    expect(c.hasClass("is-promoting")).toBe(false);
+    expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]]");
+    expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "promoted"));
+    expect(badgeOf(card(releases))).toBe(outsideVaultLabel("brave", "ephemeral"));
+
+    c.querySelector<HTMLElement>(".vault-research-promote-link")!.click();
+    expect(app.workspace.openedLinks.map((l) => l.linktext)).toEqual([SAVED]);
+  });
+
+  it("links to the note that already has the page instead of writing a duplicate", async () => {
+    const existing = "Reading/Automerge 3 notes.md";
+    let calls = 0;
+    const { app, card } = await panelWith(async () => {
+      calls++;
+      return { status: "already_in_vault", notePath: existing, extractStatus: null, message: "Already in the vault." };
+    });
+    const c = card(blog);
+    addButton(c)!.click();
+    await settle();
+    expect(calls).toBe(1);
+    expect(statusOf(c)).toBe("Already in your vault: [[Automerge 3 notes]]");
+    expect(addButton(c)).toBeNull();
+    // Nothing was promoted by this click: the row is still this run's web result.
+    expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "ephemeral"));
+    c.querySelector<HTMLElement>(".vault-research-promote-link")!.click();
+    expect(app.workspace.openedLinks.map((l) => l.linktext)).toEqual([existing]);
+  });
+
+  it("says what went wrong in words and lets the user try again", async () => {
+    const results: PromotionResult[] = [
+      { status: "failed", error: { kind: "write_failed", message: "The note could not be written: disk full" }, message: "The note could not be written: disk full" },
+      { status: "created", notePath: SAVED, extractStatus: "fallback_snippet:http_error", message: "Saved.", traceUpdated: false, warnings: ["The trace note Research/Traces/run.md does not record the promotion: it was deleted"] },
+    ];
+    const { card } = await panelWith(async () => results.shift()!);
+    const c = card(blog);
+    addButton(c)!.click();
+    await settle();
+    expect(statusOf(c)).toBe("The note could not be written: disk full");
+    expect(c.querySelector(".vault-research-promote-status")!.hasClass("is-error")).toBe(true);
+    expect(addButton(c)!.disabled).toBe(false);
+    expect(addButton(c)!.textContent).toBe("Try again");
+    expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "ephemeral"));
+
+    addButton(c)!.click();
+    await settle();
+    expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]]");
+    expect(c.querySelector(".vault-research-promote-status")!.hasClass("is-error")).toBe(false);
+    expect([...c.querySelectorAll(".vault-research-promote-warning")].map((w) => w.textContent)).toEqual([
+      "The trace note Research/Traces/run.md does not record the promotion: it was deleted",
+    ]);
+  });
+
+  it("turns an unexpected exception into a readable message, not a stuck button", async () => {
+    const { card } = await panelWith(async () => {
+      throw new Error("the index is being rebuilt");
+    });
+    const c = card(releases);
+    addButton(c)!.click();
+    await settle();
+    expect(statusOf(c)).toBe("The page could not be added to the vault: the index is being rebuilt");
+    expect(addButton(c)!.disabled).toBe(false);
+  });
+});
