@@ -369,7 +369,9 @@ export class VaultIndex {
     const limit = options.limit ?? 10;
     const sectionsPerNote = options.sectionsPerNote ?? 3;
     const parsed = parseQuery(query);
-    const ranked = this.rank(parsed, limit, { asYouType: options.asYouType ?? false });
+    // The phrase check throws candidates away, so it needs more of them than the limit.
+    const candidates = parsed.phrases.length > 0 ? Math.max(limit * 10, 100) : limit;
+    const ranked = this.rank(parsed, candidates, { asYouType: options.asYouType ?? false });
     const verified = parsed.phrases.length > 0 ? await this.keepPhraseMatches(ranked, parsed, store, limit) : ranked.slice(0, limit);
     const results: SearchResult[] = [];
     const texts = await readMany(

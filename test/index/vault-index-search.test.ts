@@ -192,6 +192,16 @@ describe("#tag and phrase filters", () => {
     expect(paths(await index.search('"搜索中文"', store))).toEqual([]);
   });
 
+  it("finds the one note with the phrase even when many notes rank higher on its words", async () => {
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) notes[`Busy/${i}.md`] = `# Alpha beta ${i}\n\nalpha beta alpha beta alpha beta, never in that order twice: beta, alpha.\n`;
+    notes["Quiet/Needle.md"] = `# Needle\n\n${"hay ".repeat(300)} the beta alpha order ${"hay ".repeat(300)}\n`;
+    const crowded = new MemoryNoteStore(notes);
+    const local = new VaultIndex();
+    await local.sync(crowded, null);
+    expect(paths(await local.search('"beta alpha order"', crowded))).toEqual(["Quiet/Needle.md"]);
+  });
+
   it("matches a phrase across case, accents and punctuation", async () => {
     expect(paths(await index.search('"FLAT white, at"', store))).toEqual(["Food/Café.md"]);
   });
