@@ -18,10 +18,17 @@ function filesUnder(dir, base = dir) {
 }
 
 const readJson = (p) => JSON.parse(readFileSync(path.join(root, p), "utf8"));
+const jsonFilesIn = (dir) =>
+  readdirSync(path.join(root, dir))
+    .filter((name) => name.endsWith(".json"))
+    .sort()
+    .flatMap((name) => readJson(`${dir}/${name}`));
 const data = {
   vault: Object.fromEntries(filesUnder(path.join(root, "examples/vault")).filter(([p]) => p.endsWith(".md"))),
   replay: {
     "brave-demo": [readJson("fixtures/replay/brave-demo/llm-context.json"), readJson("fixtures/replay/brave-demo/web-search.json")].flat(),
+    // The pages behind some of those results, for "Add to vault".
+    "brave-demo-pages": jsonFilesIn("fixtures/replay/brave-demo-pages"),
     "rate-limited": readJson("fixtures/websearch/brave-web/rate-limited-with-retry-after.json"),
   },
 };

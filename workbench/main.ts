@@ -1,6 +1,6 @@
 // The workbench page: the real plugin loaded into the stand-in `obsidian` module, with the sample
-// vault, `requestUrl` answered from recorded exchanges (through the replay adapter) and a model
-// stand-in. Query parameters choose the situation:
+// vault, `requestUrl` answered from recorded exchanges (through the replay adapter: Brave's
+// answers and the pages behind some results, for "Add to vault") and a model stand-in. Query parameters choose the situation:
 //   theme=light|dark · external=on|off · web=ok|rate-limited|missing-key · model=none|fake|slow
 //   · slowWeb=MS (delay every recorded web answer)
 // Everything a test needs to check is recorded on `window.workbench`.
@@ -39,21 +39,35 @@ Object.defineProperty(navigator, "clipboard", {
 });
 
 // ── the network: recorded web answers, a model stand-in, nothing else ──
+function recorded(name: string): RecordedExchange[] {
+  const parsed = parseReplayFile(data.replay[name]);
+  if (!parsed.ok) throw new Error(`Bad replay data (${name}): ${parsed.message}`);
+  return parsed.exchanges;
+}
+const pages = recorded("brave-demo-pages");
+/** Sites whose recorded pages the workbench may answer with; any other page is refused. */
+const pageOrigins = new Set(pages.map((e) => new URL(e.url).origin));
 function exchanges(): RecordedExchange[] {
-  const raw = web === "rate-limited" ? data.replay["rate-limited"] : data.replay["brave-demo"];
-  const parsed = parseReplayFile(raw);
+  if (web !== "rate-limited") return [...recorded("brave-demo"), ...pages];
+  const parsed = parseReplayFile(data.replay["rate-limited"]);
   if (!parsed.ok) throw new Error(`Bad replay data: ${parsed.message}`);
-  if (web !== "rate-limited") return parsed.exchanges;
   // One recorded 429 answers both Brave endpoints.
   const limited = parsed.exchanges[0];
-  return [limited, { ...limited, url: "https://api.search.brave.com/res/v1/llm/context" }];
+  return [limited, { ...limited, url: "https://api.search.brave.com/res/v1/llm/context" }, ...pages];
 }
 const replay = createReplayHttp(exchanges(), { sourceName: "the workbench recordings", onRequest: (entry) => void record.webRequests.push(entry) });
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+};
 
 async function answerRequest(request: RequestUrlParam): Promise<StandInResponse> {
   if (request.url.startsWith(MODEL_BASE)) return answerAsModel(request);
-  if (!request.url.startsWith("https://api.search.brave.com/")) {
+  if (!request.url.startsWith("https://api.search.brave.com/") && !pageOrigins.has(originOf(request.url))) {
     record.blocked.push(request.url);
     throw new Error("The workbench has no network.");
   }
@@ -141,6 +155,7 @@ const workbench = {
     const command = app.commands.get(`vault-research:${id}`);
     if (!command) throw new Error(`No command ${id}`);
     if (command.editorCallback) command.editorCallback(draft.editor, draft);
+    else if (command.checkCallback) command.checkCallback(false);
     else command.callback?.();
   },
   openSettings(): void {
