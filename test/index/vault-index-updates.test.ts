@@ -103,6 +103,20 @@ describe("updateFile", () => {
     expect(await found("lighthouses")).toEqual(["Archive/Ideas.md"]);
   });
 
+  it("drops a note moved into an excluded folder and never reads notes created there", async () => {
+    const local = new VaultIndex({ clock, excludedFolders: ["Research/Traces"] });
+    await local.sync(store, null);
+    const text = store.files.get("Ideas.md")!.text;
+    store.files.delete("Ideas.md");
+    store.write("Research/Traces/Ideas.md", text);
+    await local.renameFile(store, "Ideas.md", "Research/Traces/Ideas.md");
+    store.write("Research/Traces/Run.md", "# Run\n");
+    const readsBefore = store.reads.length;
+    await local.updateFile(store, "Research/Traces/Run.md");
+    expect(store.reads.length).toBe(readsBefore);
+    expect(local.paths()).toEqual(["Plan.md"]);
+  });
+
   it("ignores files that are not markdown", async () => {
     store.write("picture.png", "binary");
     await index.updateFile(store, "picture.png");
