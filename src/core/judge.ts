@@ -15,10 +15,10 @@ export interface JudgeOptions {
   enoughNote: number;
   /** Best single-section coverage needed for enough. */
   enoughSection: number;
-  /** A note covering this much of the question is enough when one section holds at least
-   * `looseSection` of it anywhere (not necessarily close together). */
-  nearlyAllNote: number;
-  looseSection: number;
+  /** Or: a note covering this much of the question is enough when one section holds at least
+   * `broadSection` of it anywhere (not necessarily close together). */
+  broadNote: number;
+  broadSection: number;
   /** Below this note coverage the vault has no evidence at all. */
   noneBelow: number;
   /** How many top notes are examined. */
@@ -33,9 +33,9 @@ export interface JudgeOptions {
 
 export const DEFAULT_JUDGE: JudgeOptions = {
   enoughNote: 0.7,
-  enoughSection: 0.5,
-  nearlyAllNote: 0.95,
-  looseSection: 0.3,
+  enoughSection: 0.6,
+  broadNote: 0.8,
+  broadSection: 0.5,
   noneBelow: 0.3,
   topNotes: 3,
   absentWordWeight: 1,
@@ -132,7 +132,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   const pct = (n: number) => `${Math.round(n * 100)}%`;
   const enough =
     (best.noteCoverage >= options.enoughNote && best.sectionCoverage >= options.enoughSection) ||
-    (best.noteCoverage >= options.nearlyAllNote && best.looseSectionCoverage >= options.looseSection);
+    (best.noteCoverage >= options.broadNote && best.looseSectionCoverage >= options.broadSection);
   if (enough) {
     return {
       verdict: "enough_evidence",

@@ -148,7 +148,11 @@ describe("scrubSecrets", () => {
         const scrubbed = JSON.stringify(scrubSecrets(seeded, [secret]));
         // JSON escaping can hide a secret's characters, so compare the parsed strings too.
         const strings: string[] = [];
-        JSON.parse(scrubbed, (k, v) => (strings.push(k, typeof v === "string" ? v : ""), v));
+        // Array indices arrive as keys "0", "1"… — positions, not content — so only object keys count.
+        JSON.parse(scrubbed, function (this: unknown, k: string, v: unknown) {
+          strings.push(Array.isArray(this) ? "" : k, typeof v === "string" ? v : "");
+          return v;
+        });
         return strings.every((s) => !s.includes(secret));
       }),
     );
