@@ -17,7 +17,7 @@ function type(modal: VaultSearchModal, text: string): void {
 }
 
 function section(over: Partial<SectionHit> = {}): SectionHit {
-  return { heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 10, snippet: "", highlights: [], score: 1, ...over };
+  return { heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 10, snippet: "", highlights: [], matchedTerms: [], closeTerms: [], score: 1, ...over };
 }
 
 function at(text: string, word: string): [number, number] {
@@ -32,7 +32,7 @@ function result(over: Partial<SearchResult> = {}): SearchResult {
     score: 1,
     tags: [],
     sections: [],
-    explanation: { matchedTerms: [], missingTerms: [], fields: {}, parts: [] },
+    explanation: { matchedTerms: [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {} },
     ...over,
   };
 }
