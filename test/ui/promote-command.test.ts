@@ -7,9 +7,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, openModals, setRequestUrlHandler, Vault, type PluginManifest, type TFile } from "../stubs/obsidian";
+import { App, notices, openModals, setRequestUrlHandler, Vault, type PluginManifest, type SuggestModal, type TFile } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { outsideVaultLabel } from "../../src/core/labels";
+import type { TraceOutsideRow } from "../../src/core/promote";
 import type { ResearchResult } from "../../src/core/research-types";
 import { renderTraceNote } from "../../src/core/trace-note";
 import { parseNote } from "../../src/index/markdown";
@@ -103,7 +104,8 @@ function readNow(vault: Vault, p: string): string {
 }
 
 const sourcesIn = (vault: Vault) => vault.getMarkdownFiles().filter((f) => f.path.startsWith("Research/Sources/")).map((f) => f.path);
-const modal = () => openModals.find((m): m is PromoteResultModal => m instanceof PromoteResultModal);
+/** The open picker, seen through the stand-in's SuggestModal (which shows what it rendered). */
+const modal = () => openModals.find((m) => m instanceof PromoteResultModal) as SuggestModal<TraceOutsideRow> | undefined;
 const noticeTexts = () => notices.map((n) => n.noticeEl.textContent ?? "");
 
 describe("Promote a result from this trace", () => {
