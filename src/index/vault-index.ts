@@ -89,6 +89,8 @@ export interface RankingOptions {
    * match exactly: one edit turns "task" into "tack". */
   fuzzyMinLength: number;
   twoEditsMinLength: number;
+  /** Fuzzy matching is tried only for words fewer than this many notes contain exactly. */
+  fuzzyBelowNotes: number;
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
@@ -100,6 +102,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   prefixMinLength: 99,
   fuzzyMinLength: 5,
   twoEditsMinLength: 9,
+  fuzzyBelowNotes: 30,
 };
 
 const READ_CONCURRENCY = 32;
@@ -414,18 +417,24 @@ export class VaultIndex {
     const groupIdf: number[] = [];
     const groupNotes: number[] = [];
     terms.forEach((qt, termIndex) => {
-      const results = this.engine.search(qt.term, {
-        tokenize: (s) => [s],
-        processTerm: (t) => t,
-        boost: this.ranking.fieldBoosts,
-        weights: { fuzzy: this.ranking.fuzzyWeight, prefix: this.ranking.prefixWeight },
-        fuzzy: qt.synonym ? false : fuzzyDistance(qt.term, this.ranking),
-        prefix: (qt.term.length >= this.ranking.prefixMinLength && !qt.synonym) || (opts.asYouType && !qt.synonym && qt.word === lastWord && qt.term.length >= 2),
-        filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
-      });
+      const lookup = (fuzzy: number | false) =>
+        this.engine.search(qt.term, {
+          tokenize: (s) => [s],
+          processTerm: (t) => t,
+          boost: this.ranking.fieldBoosts,
+          weights: { fuzzy: this.ranking.fuzzyWeight, prefix: this.ranking.prefixWeight },
+          fuzzy,
+          prefix: (qt.term.length >= this.ranking.prefixMinLength && !qt.synonym) || (opts.asYouType && !qt.synonym && qt.word === lastWord && qt.term.length >= 2),
+          filter: tagFilter ? (r) => tagFilter(r.id as string) : undefined,
+        });
+      let results = lookup(false);
       // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
       let exact = 0;
       for (const r of results) if (r.match[qt.term]) exact++;
+      // Typo tolerance is for words the vault barely uses as typed ("sintax"); a word many notes
+      // share is not a typo, and fuzzy lookups of long words are the slowest part of a search.
+      const distance = qt.synonym ? false : fuzzyDistance(qt.term, this.ranking);
+      if (distance && exact < this.ranking.fuzzyBelowNotes) results = lookup(distance);
       const idf = Math.log(1 + docCount / (1 + (exact || results.length)));
       // A group weighs what its own word weighs; synonyms only help a note cover it.
       if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
