@@ -223,6 +223,8 @@ const NOT_TEXT = new Set([
   "title", "aliases", "alias", "tags", "tag", "source", "url", "id", "uid", "created", "updated",
   "modified", "date", "cssclass", "cssclasses", "permalink", "publish", "layout", "nav_order",
   "parent", "has_children", "stub", "template", "lang", "draft", "weight", "slug", "image", "banner",
+  // Written by promotion into source notes (Web Clipper–style): facts about the fetch, not content.
+  "published", "retrieved", "provider", "extract_status", "trace", "query", "favicon", "type",
 ]);
 
 export function readProperties(data: Record<string, unknown>): NoteProperties {

@@ -25,7 +25,7 @@ import type {
 } from "./types";
 
 /** Bump when the analyser or the document shape changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 export interface VaultIndexOptions {
   /** Vault-relative folders whose notes are never indexed (callers add the trace folder). */
