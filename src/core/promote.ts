@@ -41,8 +41,8 @@ export interface PromoteDeps {
 export interface PromoteRowInput extends PromoteDeps {
   row: OutsideVaultRow;
   trace: ResearchTrace;
-  /** Vault path of the trace note the row comes from. */
-  tracePath: string;
+  /** Vault path of the trace note the row comes from; null when the run wrote none. */
+  tracePath: string | null;
 }
 
 export type PromotionErrorKind =
@@ -195,7 +195,7 @@ export async function notesWithSource(canonicalUrl: string, store: NoteStore, in
 
 // ── the note ────────────────────────────────────────────────────────────────────────────────
 
-function sourceNoteFor(row: OutsideVaultRow, trace: ResearchTrace, tracePath: string, outcome: PageOutcome, retrievedAt: number): SourceNote {
+function sourceNoteFor(row: OutsideVaultRow, trace: ResearchTrace, tracePath: string | null, outcome: PageOutcome, retrievedAt: number): SourceNote {
   const excerpt = providerExcerpt(row);
   const reading = outcome.kind === "extracted" ? outcome.reading : null;
   const notes: string[] = [];
@@ -298,13 +298,15 @@ async function createWithoutOverwriting(store: NoteStore, folder: string, name: 
 }
 
 async function recordInTrace(input: PromoteRowInput, notePath: string, at: string, warnings: string[]): Promise<boolean> {
+  if (input.tracePath === null) return false;
+  const tracePath = input.tracePath;
   if (!input.updateTraceNote) {
     warnings.push(`The trace note ${input.tracePath} was not updated (nothing here can rewrite it).`);
     return false;
   }
   const problem: { message?: string } = {};
   try {
-    await input.updateTraceNote(input.tracePath, (markdown) => {
+    await input.updateTraceNote(tracePath, (markdown) => {
       const updated = recordPromotion(markdown, { source_key: input.row.source_key, note_path: notePath, at });
       if ("error" in updated) {
         problem.message = updated.error.message;

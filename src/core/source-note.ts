@@ -27,8 +27,8 @@ export interface SourceNote {
   query: string;
   /** `extracted`, `fallback_snippet:<reason>`, `pdf_stub`, `link_only:<reason>`. */
   extractStatus: string;
-  /** Vault path of the trace note that found it. */
-  tracePath: string;
+  /** Vault path of the trace note that found it; null when that run wrote no trace note. */
+  tracePath: string | null;
   /** The provider's snippet/highlights as plain text; null when it gave none. */
   excerpt: string | null;
   /** Page text as sanitised markdown; null when there is none. */
@@ -50,14 +50,14 @@ export function renderSourceNote(note: SourceNote): string {
     retrieved: note.retrieved,
     query: plainLine(note.query),
     extract_status: note.extractStatus,
-    trace: `[[${linkTarget(note.tracePath)}]]`,
+    ...(note.tracePath ? { trace: `[[${linkTarget(note.tracePath)}]]` } : {}),
   };
   const yaml = stringify(properties, { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" });
 
   const lines: string[] = [];
   lines.push(
     `Web page saved into the vault on ${note.created}: ${markdownLink(displayHost(note.source), note.source)}. ` +
-      `Found by ${providerDisplayName(note.provider)} during [[${linkTarget(note.tracePath)}|a research run]].`,
+      `Found by ${providerDisplayName(note.provider)} during ${note.tracePath ? `[[${linkTarget(note.tracePath)}|a research run]]` : "a research run (no trace note was written)"}.`,
   );
   lines.push("", "## Provider excerpt", "");
   lines.push(note.excerpt && note.excerpt.trim() !== "" ? quoteText(note.excerpt) : "_The provider gave no excerpt._");

@@ -54,7 +54,7 @@ export class Promoter {
   /** "Add to vault" on a card of a run that just finished. */
   async promoteRow(row: OutsideVaultRow, result: ResearchResult): Promise<PromotionResult> {
     const deps = await this.promoteDeps(result.trace_path !== undefined);
-    return this.finish(await promoteOutsideRow({ ...deps, row, trace: result.trace, tracePath: result.trace_path ?? "" }));
+    return this.finish(await promoteOutsideRow({ ...deps, row, trace: result.trace, tracePath: result.trace_path ?? null }));
   }
 
   /** "Promote a result from this trace": the row named by its key in the trace note's data. */

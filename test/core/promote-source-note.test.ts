@@ -68,6 +68,17 @@ describe("renderSourceNote", () => {
     notes: [],
   };
 
+  it("links the trace note when there is one, and writes no empty link when the run wrote none", () => {
+    const withTrace = renderSourceNote(base);
+    expect(parseNote("n.md", withTrace).frontmatter.trace).toBe("[[Research/Traces/t]]");
+    expect(withTrace).toContain("[[Research/Traces/t|a research run]]");
+    const without = renderSourceNote({ ...base, tracePath: null });
+    expect(parseNote("n.md", without).frontmatter.trace).toBeUndefined();
+    expect(without).not.toContain("[[]]");
+    expect(without).not.toContain("[[|");
+    expect(without).toContain("no trace note was written");
+  });
+
   it("keeps hostile page text in properties as plain YAML strings that parse back unchanged", () => {
     const title = 'Evil: "quoted" [[link]] #tag\n---\nsource: https://spoof.example';
     const note = renderSourceNote({ ...base, title, description: "a: b\n- c", authors: ["X, Y", "[[Z]]"] });
