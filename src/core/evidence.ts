@@ -52,6 +52,8 @@ export const vaultSectionSchema = z.object({
   end: z.number().int().nonnegative(),
   /** 1-based line of the heading. */
   line: z.number().int().positive(),
+  /** [start, end) offsets into `text` of the words that matched (the index's own, stem-aware). */
+  highlights: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
 });
 export type VaultSection = z.infer<typeof vaultSectionSchema>;
 

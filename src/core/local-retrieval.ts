@@ -77,6 +77,7 @@ function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["r
     start: s.start,
     end: s.end,
     line: s.line,
+    highlights: s.highlights,
   }));
   return {
     source_key: noteSourceKey(result.path),

@@ -49,7 +49,8 @@ export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: Evi
   const best = row.sections[0];
   if (best && best.heading !== "") card.createDiv({ cls: "vault-research-card-heading", text: best.heading });
   if (best) {
-    const { snippet, highlights } = snippetAround(best.text, row.retrieval.matched_terms);
+    // The index marks whole matched words (stems and typos included); older packs only have terms.
+    const { snippet, highlights } = best.highlights ? { snippet: best.text, highlights: best.highlights } : snippetAround(best.text, row.retrieval.matched_terms);
     if (snippet) renderSnippet(card.createDiv({ cls: "vault-research-card-snippet" }), snippet, highlights);
   }
   if (row.also_found_by && row.also_found_by.length > 0) {

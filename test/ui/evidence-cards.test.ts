@@ -1,0 +1,31 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from "vitest";
+import "../stubs/obsidian";
+import { renderVaultCard } from "../../src/ui/evidence-cards";
+import { vaultRow } from "../core/pack-fixtures";
+
+const noActions = { openNote: () => undefined, openUrl: () => undefined };
+
+function marked(card: HTMLElement): string[] {
+  return Array.from(card.querySelectorAll(".vault-research-card-snippet .vault-research-match")).map((m) => m.textContent ?? "");
+}
+
+describe("vault evidence cards", () => {
+  it("mark the whole words the index matched, stems included", () => {
+    const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
+    const text = "Automerge 2.0 (released in early 2023) moved the core to Rust.";
+    row.sections = [{ heading: "History", text, start: 0, end: text.length, line: 3, highlights: [[0, 9], [15, 23]] }];
+    row.retrieval.matched_terms = ["automerge", "release"];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    expect(marked(card)).toEqual(["Automerge", "released"]);
+  });
+
+  it("fall back to marking the matched terms when a pack carries no highlights", () => {
+    const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
+    const text = "Automerge moved the core to Rust.";
+    row.sections = [{ heading: "History", text, start: 0, end: text.length, line: 3 }];
+    row.retrieval.matched_terms = ["rust"];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    expect(marked(card)).toEqual(["Rust"]);
+  });
+});
