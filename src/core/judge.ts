@@ -5,6 +5,8 @@
 // missed the part of "tar on ZFS" that mattered). Coverage is measured twice: over the whole note,
 // and inside one section (words that answer a question together tend to sit together). Both must
 // be high for `enough_evidence`; some coverage is `weak_evidence`; almost none is `no_evidence`.
+// A question about the current state ("latest", "today"…) is at most `weak_evidence`: notes record
+// the past.
 // The thresholds are tuned against evals/judge (see `npm run eval:judge`).
 import type { SearchResult } from "../index/types";
 import { foldCase, words } from "../index/tokenize";
@@ -19,6 +21,10 @@ export interface JudgeOptions {
    * `broadSection` of it anywhere (not necessarily close together). */
   broadNote: number;
   broadSection: number;
+  /** Or: a note whose title, aliases or opening name at least `namedShare` of the question's
+   * content, and which covers `namedNote` of it overall, is about exactly what was asked. */
+  namedShare: number;
+  namedNote: number;
   /** Below this note coverage the vault has no evidence at all. */
   noneBelow: number;
   /** How many top notes are examined. */
@@ -36,6 +42,8 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   enoughSection: 0.6,
   broadNote: 0.8,
   broadSection: 0.5,
+  namedShare: 0.6,
+  namedNote: 0.6,
   noneBelow: 0.3,
   topNotes: 3,
   absentWordWeight: 1,
@@ -48,6 +56,8 @@ export interface JudgeFigures {
   sectionCoverage: number;
   /** Best coverage by one section's words, wherever they stand in it. */
   looseSectionCoverage: number;
+  /** Coverage by the best note's title, aliases and opening. */
+  namedCoverage: number;
   bestPath?: string;
 }
 
@@ -73,7 +83,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
       verdict: "no_evidence",
       reason: required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.",
       missing_terms: required,
-      figures: { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0 },
+      figures: { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0 },
     };
   }
   if (required.length === 0) {
@@ -82,7 +92,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
       verdict: "enough_evidence",
       reason: `${results.length} note${results.length === 1 ? "" : "s"} matched the tags or phrases asked for.`,
       missing_terms: [],
-      figures: { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, bestPath: results[0].path },
+      figures: { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path },
     };
   }
 
@@ -100,7 +110,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     return parts.length > 0 && parts.every((p) => found.has(p));
   };
 
-  let best: JudgeFigures & { missing: string[]; score: number } = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, missing: required, score: -1 };
+  let best: JudgeFigures & { missing: string[]; score: number } = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0, missing: required, score: -1 };
   for (const result of results.slice(0, options.topNotes)) {
     const inNote = new Set(result.explanation.matchedTerms);
     const inTitle = new Set([...(result.explanation.fields.title ?? []), ...(result.explanation.fields.aliases ?? [])]);
@@ -119,20 +129,34 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     }
     const noteCoverage = noteCovered / total;
     const sectionCoverage = closeCovered / total;
+    const named = new Set([...inTitle, ...(result.explanation.fields.lead ?? [])]);
+    const namedCoverage = coveredBy(named) / total;
     const score = noteCoverage + sectionCoverage;
-    if (score > best.score) best = { noteCoverage, sectionCoverage, looseSectionCoverage: looseCovered / total, missing, score, bestPath: result.path };
+    if (score > best.score) best = { noteCoverage, sectionCoverage, looseSectionCoverage: looseCovered / total, namedCoverage, missing, score, bestPath: result.path };
   }
 
   const figures: JudgeFigures = {
     noteCoverage: round(best.noteCoverage),
     sectionCoverage: round(best.sectionCoverage),
     looseSectionCoverage: round(best.looseSectionCoverage),
+    namedCoverage: round(best.namedCoverage),
     bestPath: best.bestPath,
   };
   const pct = (n: number) => `${Math.round(n * 100)}%`;
   const enough =
     (best.noteCoverage >= options.enoughNote && best.sectionCoverage >= options.enoughSection) ||
-    (best.noteCoverage >= options.broadNote && best.looseSectionCoverage >= options.broadSection);
+    (best.noteCoverage >= options.broadNote && best.looseSectionCoverage >= options.broadSection) ||
+    (best.namedCoverage >= options.namedShare && best.noteCoverage >= options.namedNote);
+  if (enough && plan.freshness.flagged) {
+    // Notes record the past; for a question about the current state they can be the start of an
+    // answer, not the whole of it.
+    return {
+      verdict: "weak_evidence",
+      reason: `"${best.bestPath}" covers ${pct(best.noteCoverage)} of the question's content words, but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`,
+      missing_terms: best.missing,
+      figures,
+    };
+  }
   if (enough) {
     return {
       verdict: "enough_evidence",

@@ -123,16 +123,48 @@ function contentWords(text: string): string[] {
   return unique(words.filter((word) => word !== "" && !STOP_WORDS.has(word)));
 }
 
+/**
+ * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
+ * branch", "today's daily note", "tasks due this week" ask about the workspace, not the world.
+ */
+const WORKSPACE_OBJECTS = new Set(
+  `branch branches page pages note notes file files folder folders directory directories line lines cursor
+   selection tab tabs window windows view pane document documents vault workspace buffer project
+   user shell session process directory's daily journal task tasks todo todos date time timestamp
+   block blocks heading headings entry entries item items list query graph theme`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+/** Words before a date cue that make it a scheduling filter ("due today", "scheduled this week"). */
+const SCHEDULING_WORDS = new Set(["due", "scheduled", "done", "completed", "created", "modified", "starting", "until", "before", "after", "for", "on"]);
+
 function freshnessOf(normalized: string, currentYear: number): QueryPlan["freshness"] {
   const cues: string[] = [];
   for (const cue of FRESHNESS_CUES) {
-    const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(cue)}(?=$|[^\\p{L}\\p{N}])`, "u");
-    if (pattern.test(normalized)) cues.push(cue);
+    const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(cue)}(?=$|[^\\p{L}\\p{N}])`, "gu");
+    for (const match of normalized.matchAll(pattern)) {
+      const at = (match.index ?? 0) + match[0].length - cue.length;
+      if (!aboutTheWorkspace(normalized, at, cue)) {
+        cues.push(cue);
+        break;
+      }
+    }
   }
   for (const match of normalized.matchAll(/\b(19|20)\d{2}\b/g)) {
     if (Number(match[0]) >= currentYear) cues.push(match[0]);
   }
   return { flagged: cues.length > 0, cues: unique(cues) };
+}
+
+/** "current branch", "today's daily note", "due this week": the cue qualifies something of the user's. */
+function aboutTheWorkspace(text: string, at: number, cue: string): boolean {
+  const before = text.slice(0, at).match(/([\p{L}]+)[^\p{L}]*$/u)?.[1];
+  const after = text.slice(at + cue.length).match(/^(?:'s)?[^\p{L}]*([\p{L}']+)(?:[^\p{L}]+([\p{L}']+))?/u);
+  const next = after?.[1]?.replace(/'s$/, "");
+  const nextButOne = after?.[2]?.replace(/'s$/, "");
+  if (before && SCHEDULING_WORDS.has(before) && /^(today|this week|this month|yesterday|this year)$/.test(cue)) return true;
+  if (!/^(current|today|this week|this month|recent)$/.test(cue)) return false;
+  return (next !== undefined && WORKSPACE_OBJECTS.has(next)) || (next !== undefined && nextButOne !== undefined && WORKSPACE_OBJECTS.has(nextButOne) && /^(daily|open|working|active)$/.test(next));
 }
 
 function isYear(term: string): boolean {

@@ -351,11 +351,11 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
 export function decideExternal(mode: ResearchRequest["mode"], judgement: Judgement, plan: QueryPlan): { search: boolean; reason: string } {
   if (mode === "never" || mode === undefined) return { search: false, reason: "External search is off for this run; nothing left the device." };
   if (mode === "always") return { search: true, reason: "External search is set to always for this run." };
-  if (judgement.verdict !== "enough_evidence") {
-    return { search: true, reason: `The vault's evidence is ${judgement.verdict === "no_evidence" ? "missing" : "weak"}, so the web is searched (mode: if vault is weak).` };
-  }
   if (plan.freshness.flagged) {
     return { search: true, reason: `The question asks about the current state ("${plan.freshness.cues.join('", "')}"); the vault may be out of date, so the web is searched.` };
+  }
+  if (judgement.verdict !== "enough_evidence") {
+    return { search: true, reason: `The vault's evidence is ${judgement.verdict === "no_evidence" ? "missing" : "weak"}, so the web is searched (mode: if vault is weak).` };
   }
   return { search: false, reason: "The vault has enough evidence; the web was not searched." };
 }

@@ -54,6 +54,21 @@ describe("planQuestion", () => {
     expect(p.freshness.cues).toContain(cue);
   });
 
+  it.each([
+    "apply one commit from another branch onto my current branch",
+    "where can I see which pages link to the current page",
+    "open today's daily note in foam",
+    "CSS snippet to colour tasks due today",
+    "logseq query for tasks scheduled this week",
+  ])("does not flag %j: the cue qualifies something in the user's own workspace", (question) => {
+    expect(plan(question).freshness.flagged).toBe(false);
+  });
+
+  it("still flags the same cue words when they ask about the world", () => {
+    expect(plan("What are the current download numbers of Automerge on npm?").freshness.cues).toEqual(["current"]);
+    expect(plan("What happened in local-first software today?").freshness.cues).toEqual(["today"]);
+  });
+
   it("does not flag a timeless question, nor words that merely contain a cue", () => {
     expect(plan("How does the Zettelkasten method link ideas?").freshness).toEqual({ flagged: false, cues: [] });
     expect(plan("Which currents run through the strait?").freshness.flagged).toBe(false);
