@@ -63,21 +63,31 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
     if (deps.signal?.aborted) throw new RunStopped("cancelled", "The run was cancelled.");
     if (clock.now() > deadline) throw new RunStopped("timeout", `The run took longer than ${RUN_LIMITS.totalMs / 1000} s.`);
   };
-  /** Runs one stage under its own time limit, with progress events and a timing in the trace. */
-  const stage = async <T>(name: StageName, startDetail: string, limitMs: number, work: () => Promise<T> | T, doneDetail: (value: T) => string): Promise<T> => {
+  /**
+   * Runs one stage under its own time limit, with progress events and a timing in the trace. The
+   * work gets a signal that aborts when the run is cancelled or the stage runs out of time, so a
+   * model or provider call that can be aborted does not go on after the stage gave up on it.
+   */
+  const stage = async <T>(name: StageName, startDetail: string, limitMs: number, work: (signal: AbortSignal) => Promise<T> | T, doneDetail: (value: T) => string): Promise<T> => {
     checkStop();
     progress(name, "started", startDetail);
     recorder.stageStart(name);
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    deps.signal?.addEventListener("abort", cancel, { once: true });
     try {
-      const value = await withTimeout(Promise.resolve().then(work), Math.min(limitMs, Math.max(1, deadline - clock.now())), name);
+      const value = await withTimeout(Promise.resolve().then(() => work(controller.signal)), Math.min(limitMs, Math.max(1, deadline - clock.now())), name);
       const detail = doneDetail(value);
       recorder.stageEnd(name, { detail });
       progress(name, "done", detail);
       return value;
     } catch (error) {
+      controller.abort();
       recorder.stageEnd(name, { failed: true });
       progress(name, "failed", errorText(error));
       throw error;
+    } finally {
+      deps.signal?.removeEventListener("abort", cancel);
     }
   };
 
@@ -178,13 +188,13 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
       // ── external retrieval ──
       const session = deps.searchSession ?? createSearchSession({ clock });
       const secrets = recordingSecrets(deps.secrets, recorder);
-      const context: ProviderContext = { http: deps.http, secrets, clock, settings, signal: deps.signal, governor: session.governor };
+      const context: ProviderContext = { http: deps.http, secrets, clock, settings, governor: session.governor };
       const queries = plan.provider_queries.slice(0, RUN_LIMITS.maxQueries);
       const gathered = await stage(
         "external_retrieval",
         `Searching the web with ${providerList(providers)}`,
         settings.external.timeoutMs + 5000,
-        async () => {
+        async (signal) => {
           const all: MergedResult[] = [];
           const failures: { provider: string; kind: string; message: string }[] = [];
           let answered = 0;
@@ -196,7 +206,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
               recorder.event("external_provider_request", { provider, query, count, freshness });
             }
             recorder.querySent(query);
-            const outcome = await searchProviders(providers, { query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget }, context, session);
+            const outcome = await searchProviders(providers, { query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget }, { ...context, signal }, session);
             for (const response of outcome.responses) {
               answered++;
               recorder.event("external_provider_response", {
@@ -293,7 +303,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
       let text: string | null = null;
       let modelName = model.name;
       try {
-        const first = await stage("synthesize", `Writing the answer with ${model.name}`, settings.model.timeoutMs, () => model.complete({ system: prompt.system, messages, signal: deps.signal }), () => "Answer written");
+        const first = await stage("synthesize", `Writing the answer with ${model.name}`, settings.model.timeoutMs, (signal) => model.complete({ system: prompt.system, messages, signal }), () => "Answer written");
         text = first.text;
         modelName = first.model;
       } catch (error) {
@@ -314,7 +324,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
           // One repair: the model sees exactly what was wrong and which keys exist.
           messages.push({ role: "assistant", content: text }, { role: "user", content: repairRequest(check, prompt.admitted) });
           try {
-            const repaired = await stage("synthesize", "Repairing citations", settings.model.timeoutMs, () => model.complete({ system: prompt.system, messages, signal: deps.signal }), () => "Repaired answer written");
+            const repaired = await stage("synthesize", "Repairing citations", settings.model.timeoutMs, (signal) => model.complete({ system: prompt.system, messages, signal }), () => "Repaired answer written");
             text = repaired.text;
             check = await stage("verify", "Checking citations again", RUN_LIMITS.localStageMs, () => verifyCitations(text!, prompt.admitted, { evidenceExisted }), describeCheck);
           } catch (error) {

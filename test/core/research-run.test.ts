@@ -146,6 +146,8 @@ describe("timeouts", () => {
     const result = await h.run({ question: ANSWERED_QUESTION });
 
     expect(model.calls).toHaveLength(1);
+    // The stage gave up on the call, so the call itself is told to stop (no request lingers).
+    expect(model.calls[0].signal?.aborted).toBe(true);
     expect(result.stop_reason).toBe("synthesis_unavailable");
     expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
     expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toMatch(/synthesize stage took longer/);
