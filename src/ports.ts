@@ -21,7 +21,10 @@ export interface HttpResponse {
   status: number;
   /** Header names lower-cased. */
   headers: Record<string, string>;
+  /** The body decoded as UTF-8. */
   text: string;
+  /** The body as received, when the adapter has it: pages in other charsets are decoded from it. */
+  bytes?: Uint8Array;
 }
 
 export type HttpFailureKind = "network" | "timeout" | "too_large" | "aborted" | "replay_miss";

@@ -35,8 +35,8 @@ export function createFetchHttp(options: FetchHttpOptions = {}): Http {
         response.headers.forEach((value, name) => {
           headers[name.toLowerCase()] = value;
         });
-        const text = await readCapped(response, req.maxBytes, req.url, () => controller.abort());
-        return { status: response.status, headers, text };
+        const bytes = await readCapped(response, req.maxBytes, req.url, () => controller.abort());
+        return { status: response.status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes };
       } catch (error) {
         if (error instanceof HttpFailure) throw error;
         if (timedOut) throw new HttpFailure("timeout", `No answer from ${new URL(req.url).host} within ${timeoutMs} ms.`);
@@ -50,13 +50,13 @@ export function createFetchHttp(options: FetchHttpOptions = {}): Http {
   };
 }
 
-async function readCapped(response: Response, maxBytes: number | undefined, url: string, abort: () => void): Promise<string> {
+async function readCapped(response: Response, maxBytes: number | undefined, url: string, abort: () => void): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length"));
   if (maxBytes !== undefined && Number.isFinite(declared) && declared > maxBytes) {
     abort();
     throw new HttpFailure("too_large", `${new URL(url).host} announced ${declared} bytes, over the ${maxBytes}-byte limit.`);
   }
-  if (!response.body) return "";
+  if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -77,7 +77,7 @@ async function readCapped(response: Response, maxBytes: number | undefined, url:
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder("utf-8").decode(all);
+  return all;
 }
 
 function describeNetworkError(error: unknown): string {

@@ -63,16 +63,9 @@ export const DEFAULT_PAGE_LIMITS = { timeoutMs: 20_000, maxBytes: 5 * 1024 * 102
 /** Fewer words than this and the page is taken to be an app shell (JS-only) or an error page. */
 const MIN_WORDS = 25;
 
-/**
- * A response that may also carry the raw body. The Http port gives only decoded text today; an
- * adapter that adds `bytes` lets pages in legacy charsets (windows-1251, Shift_JIS…) be decoded
- * by the charset they declare instead of as UTF-8.
- */
-type ResponseWithBytes = HttpResponse & { bytes?: Uint8Array };
-
 export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
   const maxBytes = options.maxBytes ?? DEFAULT_PAGE_LIMITS.maxBytes;
-  let response: ResponseWithBytes;
+  let response: HttpResponse;
   try {
     response = await http.request({
       method: "GET",
@@ -136,7 +129,7 @@ export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPa
 // ── content type and charset ────────────────────────────────────────────────────────────────
 
 /** "html", "pdf", or the media type that is neither. */
-function contentKind(response: ResponseWithBytes, url: string): string {
+function contentKind(response: HttpResponse, url: string): string {
   const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
   const head = response.bytes ? latin1(response.bytes.subarray(0, 512)) : response.text.slice(0, 512);
   if (type === "application/pdf" || head.startsWith("%PDF-")) return "pdf";
@@ -160,7 +153,7 @@ export interface DecodedPage {
  * byte-order mark, then `<meta charset>` / `http-equiv`, else UTF-8. Only possible when the
  * response carries bytes; otherwise the adapter's text is used as given and a mismatch is reported.
  */
-export function decodeBody(response: ResponseWithBytes): DecodedPage {
+export function decodeBody(response: HttpResponse): DecodedPage {
   const fromHeader = charsetOf(response.headers["content-type"] ?? "");
   if (response.bytes) {
     const bytes = response.bytes;

@@ -75,7 +75,9 @@ export class RequestUrlHttp implements Http {
     if (size > maxBytes) {
       throw new HttpFailure("too_large", `${where} sent ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} allowed.`);
     }
-    return { status: response.status, headers, text: response.text };
+    // The raw body lets a page in another charset be decoded by what it declares.
+    const bytes = response.arrayBuffer ? new Uint8Array(response.arrayBuffer) : undefined;
+    return bytes ? { status: response.status, headers, text: response.text, bytes } : { status: response.status, headers, text: response.text };
   }
 }
 

@@ -25,7 +25,8 @@ describe("requestUrl Http", () => {
       headers: { "Content-Type": "application/json", "X-Subscription-Token": "k" },
       body: '{"q":"x"}',
     });
-    expect(res).toEqual({ status: 429, headers: { "retry-after": "3", "content-type": "application/json" }, text: '{"error":"slow down"}' });
+    expect(res).toMatchObject({ status: 429, headers: { "retry-after": "3", "content-type": "application/json" }, text: '{"error":"slow down"}' });
+    expect(new TextDecoder().decode(res.bytes)).toBe('{"error":"slow down"}');
     expect(seen[0]).toMatchObject({ method: "POST", throw: false, contentType: "application/json", body: '{"q":"x"}' });
     expect(seen[0].headers).toEqual({ "X-Subscription-Token": "k" });
   });

@@ -159,6 +159,11 @@ describe("fetch Http", () => {
       req.on("end", () => {
         seen.push({ method: req.method, url: req.url, headers: req.headers, body });
         if (req.url === "/slow") return void setTimeout(() => res.end("late"), 2000);
+        if (req.url === "/cp1251") {
+          // "Привет" in windows-1251: one byte a letter, not UTF-8.
+          res.writeHead(200, { "content-type": "text/html; charset=windows-1251" });
+          return void res.end(Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]));
+        }
         if (req.url === "/big") {
           res.writeHead(200, { "content-type": "application/json" });
           return void res.end("x".repeat(5000));
@@ -183,6 +188,12 @@ describe("fetch Http", () => {
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("hands over the raw bytes too, so a page in another charset can be decoded by what it declares", async () => {
+    const response = await createFetchHttp().request({ method: "GET", url: `${base}/cp1251` });
+    expect(Array.from(response.bytes ?? [])).toEqual([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]);
+    expect(new TextDecoder("windows-1251").decode(response.bytes)).toBe("Привет");
   });
 
   it("sends method, headers and body, and returns status, lower-cased headers and text", async () => {
