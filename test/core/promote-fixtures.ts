@@ -6,7 +6,7 @@ import type { OutsideVaultRow } from "../../src/core/evidence";
 import { outsideSourceKey } from "../../src/core/keys";
 import { outsideVaultLabel } from "../../src/core/labels";
 import type { ResearchTrace } from "../../src/core/research-types";
-import type { Clock, Http, HttpRequest, HttpResponse, NoteFileInfo, NoteStore } from "../../src/ports";
+import type { Clock, Http, HttpRequest, HttpResponse } from "../../src/ports";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { parseReplayFile, type RecordedExchange } from "../../src/websearch/replay";
 import { pack } from "./pack-fixtures";
@@ -24,46 +24,7 @@ export function recordedPages(): RecordedExchange[] {
     });
 }
 
-export class MemoryNoteStore implements NoteStore {
-  readonly files = new Map<string, { text: string; mtime: number }>();
-  creates = 0;
-
-  constructor(initial: Record<string, string> = {}) {
-    for (const [p, text] of Object.entries(initial)) this.files.set(p, { text, mtime: 1 });
-  }
-
-  async list(): Promise<NoteFileInfo[]> {
-    return [...this.files].map(([p, f]) => ({ path: p, mtime: f.mtime, size: f.text.length }));
-  }
-
-  async read(p: string): Promise<string> {
-    const file = this.files.get(p);
-    if (!file) throw new Error(`No note at ${p}`);
-    return file.text;
-  }
-
-  async stat(p: string): Promise<NoteFileInfo | null> {
-    const file = this.files.get(p);
-    return file ? { path: p, mtime: file.mtime, size: file.text.length } : null;
-  }
-
-  async exists(p: string): Promise<boolean> {
-    return this.files.has(p);
-  }
-
-  async create(p: string, content: string): Promise<void> {
-    this.creates++;
-    if (this.files.has(p)) throw new Error(`${p} already exists`);
-    this.files.set(p, { text: content, mtime: 2 });
-  }
-
-  /** What the plugin's Vault.process and the CLI's read-then-write do for the trace note. */
-  update = async (p: string, change: (text: string) => string): Promise<void> => {
-    const file = this.files.get(p);
-    if (!file) throw new Error(`No note at ${p}`);
-    this.files.set(p, { text: change(file.text), mtime: file.mtime + 1 });
-  };
-}
+export { MemoryNoteStore } from "../support/memory-note-store";
 
 /** Wraps an Http and keeps every request it was asked to make. */
 export function recordingHttp(inner: Http): Http & { requests: HttpRequest[] } {

@@ -6,7 +6,8 @@ import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../../src/ports";
 
 export class MemoryNoteStore implements NoteStore {
-  private readonly files = new Map<string, { text: string; mtime: number }>();
+  /** The notes themselves; tests may add one behind the store's back (another writer). */
+  readonly files = new Map<string, { text: string; mtime: number }>();
   /** Paths passed to `create`, in order, including refused ones. */
   readonly createCalls: string[] = [];
   /** Paths `create` actually wrote. */
@@ -55,6 +56,18 @@ export class MemoryNoteStore implements NoteStore {
     this.files.set(p, { text: content, mtime: 1_700_000_000_000 + this.created.length + 1 });
     this.created.push(p);
   }
+
+  /** Calls to `create`, refused ones included. */
+  get creates(): number {
+    return this.createCalls.length;
+  }
+
+  /** What the plugin's Vault.process and the CLI's read-then-write do (e.g. for the trace note). */
+  update = async (p: string, change: (text: string) => string): Promise<void> => {
+    const file = this.files.get(p);
+    if (!file) throw new Error(`No note at ${p}`);
+    this.files.set(p, { text: change(file.text), mtime: file.mtime + 1 });
+  };
 
   /** The text of a note, or undefined (synchronous, for assertions). */
   text(p: string): string | undefined {

@@ -1,5 +1,6 @@
 // Stand-ins at the ports for web search tests: a clock that advances only when told, secrets from
 // a map, and an Http that records what was asked and answers from recorded exchanges.
+import { fakeClock as supportFakeClock, type FakeClock } from "../support/fake-clock";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse, type SecretName, type Secrets } from "../../src/ports";
@@ -14,20 +15,9 @@ export const sharedFixtures = path.resolve(repoRoot, "../shared/provider-fixture
 export const braveKey = "BSA-test-key-9f8e7d6c5b4a";
 export const exaKey = "exa-test-key-0a1b2c3d4e5f";
 
-export function fakeClock(start = Date.parse("2026-03-01T12:00:00Z")): Clock & { advance(ms: number): void; sleeps: number[] } {
-  let now = start;
-  const sleeps: number[] = [];
-  return {
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    advance: (ms) => {
-      now += ms;
-    },
-    sleeps,
-  };
+/** The support fake clock, started at this folder's fixed "now". */
+export function fakeClock(start = Date.parse("2026-03-01T12:00:00Z")): FakeClock {
+  return supportFakeClock(start);
 }
 
 export function fakeSecrets(values: Partial<Record<SecretName, string>> = { brave: braveKey, exa: exaKey }): Secrets & { asked: SecretName[] } {
