@@ -1141,12 +1141,13 @@ export abstract class ValueComponent<T> extends BaseComponent {
   abstract setValue(value: T): this;
 }
 
-export class TextComponent extends ValueComponent<string> {
-  inputEl: HTMLInputElement;
+/** What text inputs and text areas share, as in the app. */
+export class AbstractTextComponent<T extends HTMLInputElement | HTMLTextAreaElement> extends ValueComponent<string> {
+  inputEl: T;
   private changeCallback: ((value: string) => any) | null = null;
-  constructor(containerEl: HTMLElement) {
+  constructor(inputEl: T) {
     super();
-    this.inputEl = containerEl.createEl("input", { type: "text" });
+    this.inputEl = inputEl;
     this.inputEl.addEventListener("input", () => this.onChanged());
   }
   override setDisabled(disabled: boolean): this {
@@ -1171,6 +1172,12 @@ export class TextComponent extends ValueComponent<string> {
   onChange(callback: (value: string) => any): this {
     this.changeCallback = callback;
     return this;
+  }
+}
+
+export class TextComponent extends AbstractTextComponent<HTMLInputElement> {
+  constructor(containerEl: HTMLElement) {
+    super(containerEl.createEl("input", { type: "text" }));
   }
 }
 
@@ -1280,33 +1287,9 @@ export class ButtonComponent extends BaseComponent {
   }
 }
 
-export class TextAreaComponent extends ValueComponent<string> {
-  inputEl: HTMLTextAreaElement;
-  private changeCallback: ((value: string) => any) | null = null;
+export class TextAreaComponent extends AbstractTextComponent<HTMLTextAreaElement> {
   constructor(containerEl: HTMLElement) {
-    super();
-    this.inputEl = containerEl.createEl("textarea");
-    this.inputEl.addEventListener("input", () => this.changeCallback?.(this.getValue()));
-  }
-  override setDisabled(disabled: boolean): this {
-    this.disabled = disabled;
-    this.inputEl.disabled = disabled;
-    return this;
-  }
-  getValue(): string {
-    return this.inputEl.value;
-  }
-  setValue(value: string): this {
-    this.inputEl.value = value;
-    return this;
-  }
-  setPlaceholder(placeholder: string): this {
-    this.inputEl.placeholder = placeholder;
-    return this;
-  }
-  onChange(callback: (value: string) => any): this {
-    this.changeCallback = callback;
-    return this;
+    super(containerEl.createEl("textarea"));
   }
 }
 
