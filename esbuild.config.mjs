@@ -13,6 +13,8 @@ const builds = [
     outfile: "main.js",
     format: "cjs",
     platform: "browser",
+    // Mobile parses every byte at start-up; the release bundle is minified (the CLI stays readable).
+    minify: production,
     external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
   },
   {
