@@ -43,12 +43,12 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
 }
 
 /** Resolves --vault, loads settings and the cache, and brings the index up to date. */
-export async function openVault(args: ParsedArgs, io: CliIo): Promise<OpenedVault> {
+/** `settings`: already read by the caller (so --config is read, and warned about, once). */
+export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io)): Promise<OpenedVault> {
   const vault = flag(args, "vault");
   if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
   const root = path.resolve(io.cwd, vault);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`Vault folder ${vault} does not exist.`);
-  const settings = readSettings(args, io);
   const store = new FsNoteStore(root);
   const files = await store.list();
   if (files.length === 0) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);

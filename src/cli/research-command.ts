@@ -12,7 +12,7 @@ import { flag, flagAll, has, intFlag, UsageError, type FlagSpecs, type ParsedArg
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
-import { openVault, type CliIo } from "./open-vault";
+import { openVault, readSettings, type CliIo } from "./open-vault";
 
 export const RESEARCH_FLAGS: FlagSpecs = {
   "external-search": { value: true },
@@ -81,12 +81,14 @@ export function runEnvironment(args: ParsedArgs, io: CliIo): RunEnvironment {
 export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const question = args.positionals.join(" ").trim();
   if (!question) throw new UsageError('research needs a question, e.g. vault-research research "what did we decide about sync?" --vault DIR');
-  const opened = await openVault(args, io);
-  const external = readExternalFlags(args, opened.settings);
-  const runEnv = runEnvironment(args, io);
+  // Every flag is checked before the vault is indexed: a typo should not cost an indexing run.
+  const settings = readSettings(args, io);
+  const external = readExternalFlags(args, settings);
   const modelSpec = flag(args, "model");
-  const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(opened.settings.model) };
+  const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(settings.model) };
   if (!config.ok) throw new UsageError(config.error.message);
+  const runEnv = runEnvironment(args, io);
+  const opened = await openVault(args, io, settings);
   const secretName = secretNameFor(config.config);
   const apiKey = secretName ? await runEnv.secrets.get(secretName) : null;
   const created = createChatModel(config.config, { http: runEnv.modelHttp, apiKey, timeoutMs: opened.settings.model.timeoutMs });

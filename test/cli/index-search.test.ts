@@ -165,6 +165,13 @@ describe("usage errors exit 2 with a clear message", () => {
     await usage(["search", "x", "--vault", SAMPLE_VAULT, "--limt", "3"], "vault-research search: Unknown option --limt. Did you mean --limit?");
   });
 
+  it("refuses a bad research flag before indexing anything", async () => {
+    await usage(["research", "what is automerge", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--external-search", "sometimes"], "--external-search must be one of never, on-weak, always");
+    expect(existsSync(cacheDir())).toBe(false);
+    await usage(["research", "what is automerge", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--model", "gpt4"], /model/i);
+    expect(existsSync(cacheDir())).toBe(false);
+  });
+
   it("asks for --vault when it is missing", async () => {
     await usage(["index", "--cache-dir", cacheDir()], "--vault DIR is required");
   });
