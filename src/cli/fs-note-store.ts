@@ -1,12 +1,13 @@
 // NoteStore over a folder on disk: the CLI's vault. Hidden folders (`.obsidian`, `.git`, `.trash`)
 // and node_modules are skipped, as Obsidian itself does not show them.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../ports";
 
 export class FsNoteStore implements NoteStore {
   readonly root: string;
+  private realRoot: string | undefined;
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -47,7 +48,12 @@ export class FsNoteStore implements NoteStore {
   }
 
   async read(notePath: string): Promise<string> {
-    return readFile(this.resolve(notePath), "utf8");
+    const abs = this.resolve(notePath);
+    // A link inside the vault may point anywhere; only what really lies inside the vault is read.
+    const real = await realpath(abs);
+    const realRoot = (this.realRoot ??= await realpath(this.root));
+    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) throw new Error(`${notePath} links to a file outside the vault.`);
+    return readFile(real, "utf8");
   }
 
   async stat(notePath: string): Promise<NoteFileInfo | null> {

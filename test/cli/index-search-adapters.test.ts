@@ -1,6 +1,6 @@
 // The CLI's Node adapters under index and search: the folder vault (never leaves its root, never
 // overwrites, skips hidden folders) and the cache file (atomic: a failed save keeps the old one).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -42,6 +42,14 @@ describe("FsNoteStore", () => {
     await expect(store.exists("Projects/../../outside.md")).rejects.toThrow(/outside the vault/);
     await expect(store.create("../escaped.md", "x")).rejects.toThrow(/outside the vault/);
     expect(readdirSync(tmp).sort()).toEqual(["outside.md", "vault"]);
+  });
+
+  it("does not read through a link that points outside the vault, but does through one inside it", async () => {
+    symlinkSync(path.join(tmp, "outside.md"), path.join(vault, "Sneaky.md"));
+    symlinkSync(path.join(vault, "Home.md"), path.join(vault, "Projects", "Home link.md"));
+    const store = new FsNoteStore(vault);
+    await expect(store.read("Sneaky.md")).rejects.toThrow(/outside the vault/);
+    expect(await store.read("Projects/Home link.md")).toBe("# Home\n");
   });
 
   it("does not mistake a sibling folder sharing the vault's name prefix for the vault", async () => {
