@@ -1,4 +1,5 @@
-// Brave's error envelope, shared by its LLM Context and Web Search endpoints. Brave answers a bad
+// What Brave's LLM Context and Web Search endpoints share: how a request is sent and Brave's error
+// envelope. Brave answers a bad
 // key with HTTP 422 SUBSCRIPTION_TOKEN_INVALID (not 401) and an endpoint outside the plan with
 // OPTION_NOT_IN_PLAN, so the code matters more than the status.
 import { z } from "zod";
@@ -12,6 +13,33 @@ import {
   tryJson,
   type ProviderCall,
 } from "./provider-http";
+import type { ResolvedSearchRequest } from "./request-limits";
+import type { ProviderName } from "./types";
+
+/**
+ * A GET to one of Brave's endpoints: the base URL from settings (a proxy may stand in), the key in
+ * `X-Subscription-Token`, freshness when asked for, and one quota for both endpoints.
+ */
+export function braveGet(
+  as: { provider: ProviderName; label: string },
+  baseUrl: string,
+  endpoint: string,
+  params: URLSearchParams,
+  request: Pick<ResolvedSearchRequest, "freshness" | "timeoutMs">,
+  key: string,
+): ProviderCall {
+  if (request.freshness !== "any") params.set("freshness", request.freshness);
+  return {
+    provider: as.provider,
+    label: as.label,
+    method: "GET",
+    url: `${baseUrl.replace(/\/+$/, "")}/res/v1/${endpoint}?${params.toString()}`,
+    headers: { Accept: "application/json", "X-Subscription-Token": key },
+    timeoutMs: request.timeoutMs,
+    secret: key,
+    quota: "brave",
+  };
+}
 import type { ProviderError } from "./types";
 
 const braveErrorSchema = z.object({

@@ -3,9 +3,9 @@
 // blocks are tolerated and skipped.
 import { z } from "zod";
 import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
-import { braveError } from "./brave-error";
+import { braveError, braveGet } from "./brave-error";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
-import { readJson, requireKey, sendProviderRequest, type ProviderCall } from "./provider-http";
+import { readJson, requireKey, sendProviderRequest } from "./provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
 import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "./types";
 
@@ -69,17 +69,7 @@ export async function searchBraveWeb(
     text_decorations: "false",
     result_filter: "web,news",
   });
-  if (request.freshness !== "any") params.set("freshness", request.freshness);
-  const call: ProviderCall = {
-    provider: as.provider,
-    label: as.label,
-    method: "GET",
-    url: `${settings.baseUrl.replace(/\/+$/, "")}/res/v1/web/search?${params.toString()}`,
-    headers: { Accept: "application/json", "X-Subscription-Token": key },
-    timeoutMs: request.timeoutMs,
-    secret: key,
-    quota: "brave",
-  };
+  const call = braveGet(as, settings.baseUrl, "web/search", params, request, key);
 
   const response = await sendProviderRequest(call, context);
   if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());

@@ -3,10 +3,10 @@
 // include it, the same question goes to Brave Web Search and the answer says so.
 import { z } from "zod";
 import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
-import { braveError } from "./brave-error";
+import { braveError, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
-import { readJson, requireKey, sendProviderRequest, type ProviderCall } from "./provider-http";
+import { readJson, requireKey, sendProviderRequest } from "./provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "./types";
 
@@ -88,17 +88,7 @@ async function searchLlmContext(input: SearchRequest, context: ProviderContext):
     maximum_number_of_tokens: String(totalTokens),
     maximum_number_of_tokens_per_url: String(perUrlTokens),
   });
-  if (request.freshness !== "any") params.set("freshness", request.freshness);
-  const call: ProviderCall = {
-    provider: "brave",
-    label: braveLabel,
-    method: "GET",
-    url: `${settings.baseUrl.replace(/\/+$/, "")}/res/v1/llm/context?${params.toString()}`,
-    headers: { Accept: "application/json", "X-Subscription-Token": key },
-    timeoutMs: request.timeoutMs,
-    secret: key,
-    quota: "brave",
-  };
+  const call = braveGet({ provider: "brave", label: braveLabel }, settings.baseUrl, "llm/context", params, request, key);
 
   const response = await sendProviderRequest(call, context);
   if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
