@@ -1,0 +1,241 @@
+// Keeps the plugin's vault index current: the first build once the workspace is ready, vault
+// events through the debounced update queue, rebuilds when index settings change, and the cache
+// saved a while after the last change (and on unload). Failures become issues the status bar
+// shows; nothing here throws at Obsidian.
+import { debounce, TFile, type Debouncer, type EventRef, type TAbstractFile, type Vault } from "obsidian";
+import type { IndexStatus } from "../index/types";
+import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
+import { VaultIndex } from "../index/vault-index";
+import type { IndexCache, NoteStore } from "../ports";
+import type { Settings } from "../settings";
+import type { IndexIssue } from "../ui/index-status";
+import { canonicalizeUrl } from "../websearch/canonical-url";
+import type { TimerClock } from "./timer-clock";
+
+/** Quiet time after the last edit before the index catches up. */
+const UPDATE_DELAY_MS = 1500;
+/** How long index changes may sit unsaved in memory. */
+const CACHE_SAVE_DELAY_MS = 10_000;
+/** Index steps between yields to the UI during a large batch (a folder rename, a sync). */
+const STEPS_PER_YIELD = 25;
+
+export interface IndexKeeperDeps {
+  store: NoteStore;
+  cache: IndexCache;
+  clock: TimerClock;
+  settings: () => Settings;
+  /** The index's state changed (the status bar redraws). */
+  onStatus: (status: IndexStatus | null, issues: IndexIssue[]) => void;
+  /** Something the user should see now (a Notice in the plugin). */
+  notify: (message: string) => void;
+}
+
+export class IndexKeeper {
+  index: VaultIndex;
+  private readonly deps: IndexKeeperDeps;
+  private readonly queue: UpdateQueue;
+  private readonly scheduleCacheSave: Debouncer<[], void>;
+  private stopWatchingIndex: () => void = () => {};
+  /** Why the last build failed, if it did. */
+  private buildFailure: IndexIssue | null = null;
+  /** Updates that failed, by path (a later successful update clears them). */
+  private readonly updateFailures = new Map<string, IndexIssue>();
+  /** Settles when the current build (start-up sync or rebuild) is over; updates wait for it. */
+  private indexing: Promise<void> | null = null;
+  private cacheDirty = false;
+  private disposed = false;
+
+  constructor(deps: IndexKeeperDeps) {
+    this.deps = deps;
+    this.index = this.createIndex();
+    this.queue = new UpdateQueue({
+      clock: deps.clock,
+      delayMs: UPDATE_DELAY_MS,
+      apply: (updates) => this.applyUpdates(updates),
+      onError: (error) => console.error("Vault Research: an index update failed.", error),
+    });
+    this.scheduleCacheSave = debounce(() => void this.saveCache(), CACHE_SAVE_DELAY_MS);
+  }
+
+  /** Starts watching the vault and builds the index from the cache (called once layout is ready). */
+  start(vault: Vault, register: (ref: EventRef) => void): void {
+    if (this.disposed) return;
+    this.watch(vault, register);
+    this.indexing = this.runBuild(() => this.index.sync(this.deps.store, this.deps.cache));
+  }
+
+  /** Resolves when no build is running (a run during the first build would search half an index). */
+  async ready(): Promise<void> {
+    if (this.indexing) await this.indexing;
+  }
+
+  get building(): boolean {
+    return this.indexing !== null;
+  }
+
+  /** Rebuilds from scratch; false when a build is already running. */
+  async rebuild(): Promise<boolean> {
+    if (this.indexing) return false;
+    this.indexing = this.runBuild(() => this.index.rebuild(this.deps.store));
+    await this.indexing;
+    return this.buildFailure === null;
+  }
+
+  /**
+   * Swaps in an empty index made with the current settings (word analysis is fixed when an index is
+   * made, so a stemming change needs a new one); the caller then rebuilds it.
+   */
+  async replaceIndex(): Promise<void> {
+    await this.ready();
+    this.stopWatchingIndex();
+    this.index = this.createIndex();
+    this.report();
+  }
+
+  /** Applies changed folder exclusions: excluded notes leave at once, newly included ones are read. */
+  async applyExclusions(): Promise<void> {
+    await this.ready();
+    this.index.setExcludedFolders(this.excludedFolders());
+    await this.indexNewlyIncludedNotes();
+  }
+
+  /** A note was added behind the queue's back (a promotion already indexed it): save and redraw. */
+  noteAdded(): void {
+    this.markCacheDirty();
+    this.report();
+  }
+
+  status(): IndexStatus | null {
+    try {
+      return this.index.status();
+    } catch {
+      return null;
+    }
+  }
+
+  issues(): IndexIssue[] {
+    return [...(this.buildFailure ? [this.buildFailure] : []), ...this.updateFailures.values()];
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.queue.dispose();
+    this.scheduleCacheSave.cancel();
+    this.stopWatchingIndex();
+    if (this.cacheDirty) {
+      // Obsidian does not wait for onunload; the write finishes on its own.
+      void this.index.save(this.deps.cache).catch((error) => console.warn("Vault Research: could not save the index cache.", error));
+      this.cacheDirty = false;
+    }
+  }
+
+  private createIndex(): VaultIndex {
+    const index = new VaultIndex({
+      excludedFolders: this.excludedFolders(),
+      stemming: this.deps.settings().index.stemming,
+      clock: this.deps.clock,
+      canonicalizeUrl,
+      // A zero-length timer lets Obsidian paint and handle input between indexing batches.
+      yieldToUi: () => this.deps.clock.sleep(0),
+    });
+    this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(status, this.issues()));
+    return index;
+  }
+
+  private excludedFolders(): string[] {
+    const settings = this.deps.settings();
+    // Trace notes describe runs; indexing them would feed answers back into the evidence.
+    return [...new Set([...settings.index.excludedFolders, settings.notes.traceFolder])];
+  }
+
+  private watch(vault: Vault, register: (ref: EventRef) => void): void {
+    register(vault.on("create", (file) => this.onFileEvent("create", file)));
+    register(vault.on("modify", (file) => this.onFileEvent("modify", file)));
+    register(vault.on("delete", (file) => this.onFileEvent("delete", file)));
+    register(
+      vault.on("rename", (file, oldPath) => {
+        if (!(file instanceof TFile)) return;
+        const wasNote = oldPath.toLowerCase().endsWith(".md");
+        const isNote = file.extension === "md";
+        if (wasNote && isNote) this.queue.push({ kind: "rename", oldPath, path: file.path });
+        else if (wasNote) this.queue.push({ kind: "delete", path: oldPath });
+        else if (isNote) this.queue.push({ kind: "create", path: file.path });
+      }),
+    );
+  }
+
+  private onFileEvent(kind: Exclude<VaultChange["kind"], "rename">, file: TAbstractFile): void {
+    // Deleting a folder reports each file in it as well, so folders themselves can be ignored.
+    if (file instanceof TFile && file.extension === "md") this.queue.push({ kind, path: file.path });
+  }
+
+  private async applyUpdates(updates: IndexUpdate[]): Promise<void> {
+    await this.ready();
+    for (const [i, update] of updates.entries()) {
+      if (this.disposed) return;
+      try {
+        if (update.kind === "rename") await this.index.renameFile(this.deps.store, update.oldPath, update.path);
+        else if (update.kind === "remove") this.index.removeFile(update.path);
+        else await this.index.updateFile(this.deps.store, update.path);
+        this.updateFailures.delete(update.path);
+        if (update.kind === "rename") this.updateFailures.delete(update.oldPath);
+      } catch (error) {
+        this.updateFailures.set(update.path, { path: update.path, message: `Could not update the index: ${messageOf(error)}` });
+      }
+      if ((i + 1) % STEPS_PER_YIELD === 0) await this.deps.clock.sleep(0);
+    }
+    this.markCacheDirty();
+    this.report();
+  }
+
+  /** After exclusions shrink, notes in folders no longer excluded are read; the rest stay as they are. */
+  private async indexNewlyIncludedNotes(): Promise<void> {
+    await this.ready();
+    for (const file of await this.deps.store.list()) {
+      if (this.index.isIndexable(file.path) && !this.index.note(file.path)) this.queue.push({ kind: "create", path: file.path });
+    }
+    await this.queue.flush();
+  }
+
+  private runBuild(build: () => Promise<unknown>): Promise<void> {
+    this.buildFailure = null;
+    this.updateFailures.clear();
+    this.report();
+    return build()
+      .then(() => {
+        if (!this.disposed) this.markCacheDirty();
+      })
+      .catch((error: unknown) => {
+        if (this.disposed) return;
+        this.buildFailure = { message: `The index could not be built: ${messageOf(error)}` };
+        this.deps.notify(`Vault Research: ${this.buildFailure.message}`);
+      })
+      .finally(() => {
+        this.indexing = null;
+        if (!this.disposed) this.report();
+      });
+  }
+
+  private markCacheDirty(): void {
+    this.cacheDirty = true;
+    this.scheduleCacheSave();
+  }
+
+  private async saveCache(): Promise<void> {
+    if (!this.cacheDirty || this.disposed) return;
+    this.cacheDirty = false;
+    try {
+      await this.index.save(this.deps.cache);
+    } catch (error) {
+      console.warn("Vault Research: could not save the index cache.", error);
+    }
+  }
+
+  private report(): void {
+    this.deps.onStatus(this.status(), this.issues());
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
