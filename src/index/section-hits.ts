@@ -1,6 +1,7 @@
 // Which parts of a matched note to show, and the snippet of each: sections are scored by the
 // matched terms they hold (a heading match counts double), and the snippet is the window of the
 // section text with the most matches, cut at word boundaries, with the matches marked.
+import { hasNonAscii } from "../control-chars";
 import type { Analyzer } from "./tokenize";
 import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";
@@ -14,15 +15,23 @@ export const SNIPPET_CHARS = 240;
  */
 export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>, analyzer: Analyzer, max: number): SectionHit[] {
   const scored: { index: number; score: number; spans: { start: number; end: number }[]; words: Set<string>; close: string[] }[] = [];
+  const clues = termClues(docTerms);
   note.sections.forEach((section, index) => {
+    if (!mayHoldTerms(section.heading, section.text, clues)) {
+      scored.push({ index, score: 0, spans: [], words: new Set(), close: [] });
+      return;
+    }
     const spans: { start: number; end: number }[] = [];
     const positions: { at: number; word: string }[] = [];
     let wordIndex = 0;
     const distinct = new Set<string>();
     const words = new Set<string>();
     let tf = 0;
-    for (const span of wordSpans(section.text)) {
-      wordIndex++;
+    // ASCII text (most notes) is searched for the terms' first letters and only the words around
+    // those spots are analysed; other text is analysed word by word.
+    const candidates: CandidateWord[] = hasNonAscii(section.text) ? wordSpans(section.text) : wordsAtClues(section.text, clues);
+    for (const span of candidates) {
+      wordIndex = span.index ?? wordIndex + 1;
       const hit = analyzer.analyzeWord(span.word).find((t) => docTerms.has(t));
       if (hit) {
         positions.push({ at: wordIndex, word: docTerms.get(hit)! });
@@ -89,6 +98,72 @@ function cjkMatchSpans(span: WordSpan, docTerms: Map<string, string>): { start: 
     offset += chars[i].length;
   }
   return out;
+}
+
+/**
+ * The start of every matched term (a term is a stem, a camelCase part or a bigram, so the surface
+ * word contains its first few letters). A section containing none of them cannot match, and is
+ * skipped without analysing its words: long changelogs have hundreds of such sections.
+ */
+function termClues(docTerms: Map<string, string>): string[] {
+  return Array.from(new Set(Array.from(docTerms.keys(), (t) => t.slice(0, Math.min(4, Math.max(1, t.length - 1))))));
+}
+
+/** A word found around a clue, with its position in words from the section's start. */
+type CandidateWord = WordSpan & { index?: number };
+
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isJoinerCode = (c: number): boolean => c === 45 /* - */ || c === 95 /* _ */ || c === 39 /* ' */;
+
+/**
+ * The words of ASCII `text` that contain a clue, found with `indexOf` instead of tokenising the
+ * whole text, each with its word position (for the closeness window). Words are delimited as the
+ * analyser delimits them: letters and digits, joined by single - _ '.
+ */
+export function wordsAtClues(text: string, clues: string[]): CandidateWord[] {
+  const lower = text.toLowerCase();
+  const starts = new Map<number, number>();
+  for (const clue of clues) {
+    for (let i = lower.indexOf(clue); i !== -1; i = lower.indexOf(clue, i + 1)) {
+      let s = i;
+      for (;;) {
+        if (s > 0 && isWordCode(text.charCodeAt(s - 1))) s--;
+        else if (s > 1 && isJoinerCode(text.charCodeAt(s - 1)) && isWordCode(text.charCodeAt(s - 2))) s -= 2;
+        else break;
+      }
+      if (starts.has(s)) continue;
+      let e = i + clue.length;
+      for (;;) {
+        if (e < text.length && isWordCode(text.charCodeAt(e))) e++;
+        else if (e + 1 < text.length && isJoinerCode(text.charCodeAt(e)) && isWordCode(text.charCodeAt(e + 1))) e += 2;
+        else break;
+      }
+      starts.set(s, e);
+    }
+  }
+  const sorted = Array.from(starts).sort((a, b) => a[0] - b[0]);
+  // Word positions: count the word starts before each candidate in one pass over the text.
+  const out: CandidateWord[] = [];
+  let words = 0;
+  let inWord = false;
+  let at = 0;
+  for (const [start, end] of sorted) {
+    for (; at < start; at++) {
+      const word = isWordCode(text.charCodeAt(at));
+      if (word && !inWord) words++;
+      inWord = word;
+    }
+    out.push({ word: text.slice(start, end), start, end, index: words + 1 });
+  }
+  return out;
+}
+
+function mayHoldTerms(heading: string, text: string, clues: string[]): boolean {
+  // Folded accents and case-changing scripts could hide a clue from a plain substring test.
+  if (hasNonAscii(text) || hasNonAscii(heading)) return true;
+  const lower = `${heading}\n${text}`.toLowerCase();
+  return clues.some((clue) => lower.includes(clue));
 }
 
 /** Words that answer a question together sit within this many words of each other. */

@@ -439,27 +439,33 @@ export class VaultIndex {
       // A group weighs what its own word weighs; synonyms only help a note cover it.
       if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
       groupNotes[qt.group] = (groupNotes[qt.group] ?? 0) + results.length;
+      // The hot loop: every note that matched any term passes here, so it only adds up scores and
+      // keeps a reference to MiniSearch's match record; fields and words are worked out later, for
+      // the few notes that are shown.
       for (const r of results) {
         const path = r.id as string;
         let c = combined.get(path);
-        if (!c) combined.set(path, (c = { path, textScore: 0, matched: [], match: {}, wordOf: {} }));
+        if (!c) combined.set(path, (c = { path, textScore: 0, matched: [], matches: [] }));
         c.textScore += r.score * qt.weight;
         c.matched.push(termIndex);
-        for (const [docTerm, fields] of Object.entries(r.match)) {
-          // An exact match names the word best; otherwise the first query word that reached it.
-          if (docTerm === qt.term || !(docTerm in c.wordOf)) c.wordOf[docTerm] = qt.word;
-          const list = (c.match[docTerm] ??= []);
-          for (const f of fields) if (!list.includes(f)) list.push(f);
-        }
+        c.matches.push(r.match);
       }
     });
     const idfTotal = groupIdf.reduce((a, b) => a + (b ?? 0), 0) || 1;
     const scored: { c: Candidate; score: number; coverage: number }[] = [];
     for (const c of combined.values()) {
-      const groups = new Set(c.matched.map((i) => terms[i].group));
+      // Each group counts once however many of its terms matched (a word and its synonyms); past 31
+      // groups a bit mask cannot tell, so coverage is capped at 1 instead.
       let covered = 0;
-      for (const g of groups) covered += groupIdf[g] ?? 0;
-      const coverage = covered / idfTotal;
+      let seenGroups = 0;
+      for (const i of c.matched) {
+        const g = terms[i].group;
+        const bit = g < 31 ? 1 << g : 0;
+        if (bit !== 0 && (seenGroups & bit) !== 0) continue;
+        seenGroups |= bit;
+        covered += groupIdf[g] ?? 0;
+      }
+      const coverage = Math.min(1, covered / idfTotal);
       scored.push({ c, coverage, score: c.textScore * coverage ** this.ranking.coveragePower });
     }
     scored.sort((a, b) => b.score - a.score);
@@ -481,8 +487,9 @@ export class VaultIndex {
     const note = this.notes.get(c.path);
     const parts: ScorePart[] = [];
     const fields: Record<string, string[]> = {};
-    for (const [docTerm, matchedFields] of Object.entries(c.match)) {
-      const word = c.wordOf[docTerm] ?? wordForDocTerm(docTerm, terms);
+    const { match, wordOf } = matchesOf(c, terms);
+    for (const [docTerm, matchedFields] of Object.entries(match)) {
+      const word = wordOf[docTerm] ?? wordForDocTerm(docTerm, terms);
       for (const field of matchedFields) {
         const list = (fields[field] ??= []);
         if (!list.includes(word)) list.push(word);
@@ -519,7 +526,7 @@ export class VaultIndex {
     return {
       path: c.path,
       score: round(score),
-      docTerms: new Map(Object.keys(c.match).map((t) => [t, c.wordOf[t] ?? wordForDocTerm(t, terms)])),
+      docTerms: new Map(Object.keys(match).map((t) => [t, wordOf[t] ?? wordForDocTerm(t, terms)])),
       explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts, ...stats },
     };
   }
@@ -715,10 +722,27 @@ interface Candidate {
   textScore: number;
   /** Indices of the query terms the note matched. */
   matched: number[];
-  /** Note term → fields it matched in. */
-  match: Record<string, string[]>;
-  /** Note term → the query word whose lookup found it (a fuzzy "garden" belongs to "gardan"). */
-  wordOf: Record<string, string>;
+  /** MiniSearch's note term → fields record of each matched term, in the order of `matched`. */
+  matches: Record<string, string[]>[];
+}
+
+/**
+ * Note term → fields it matched in, and note term → the query word whose lookup found it (a fuzzy
+ * "garden" belongs to "gardan"; an exact match names the word best, else the first word that
+ * reached it).
+ */
+function matchesOf(c: Candidate, terms: QueryTerm[]): { match: Record<string, string[]>; wordOf: Record<string, string> } {
+  const match: Record<string, string[]> = {};
+  const wordOf: Record<string, string> = {};
+  c.matches.forEach((record, i) => {
+    const qt = terms[c.matched[i]];
+    for (const [docTerm, fields] of Object.entries(record)) {
+      if (docTerm === qt.term || !(docTerm in wordOf)) wordOf[docTerm] = qt.word;
+      const list = (match[docTerm] ??= []);
+      for (const f of fields) if (!list.includes(f)) list.push(f);
+    }
+  });
+  return { match, wordOf };
 }
 
 interface QueryTerm {
