@@ -89,6 +89,10 @@ export interface RankingOptions {
    * match exactly: one edit turns "task" into "tack". */
   fuzzyMinLength: number;
   twoEditsMinLength: number;
+  /** A word in more than this share of the notes (and more than `commonMinNotes` notes) only adds
+   * to notes that rarer words found. */
+  commonShare: number;
+  commonMinNotes: number;
   /** Fuzzy matching is tried only for words fewer than this many notes contain exactly. */
   fuzzyBelowNotes: number;
 }
@@ -103,9 +107,13 @@ export const DEFAULT_RANKING: RankingOptions = {
   fuzzyMinLength: 5,
   twoEditsMinLength: 9,
   fuzzyBelowNotes: 30,
+  commonShare: 0.05,
+  commonMinNotes: 200,
 };
 
 const READ_CONCURRENCY = 32;
+/** Characters of recently shown notes whose parse is kept (text and parse together, a few MB). */
+const SHOWN_NOTES_CHARS = 2_000_000;
 const BATCH = 250;
 
 interface CacheFile {
@@ -132,6 +140,9 @@ export class VaultIndex {
   private readonly bySource = new Map<string, Set<string>>();
   private readonly fileProblems = new Map<string, NoteProblem>();
   private readonly generation = new Map<string, number>();
+  /** Recently shown notes' parses, oldest first (see parsedForDisplay). */
+  private readonly shownNotes = new Map<string, { text: string; parsed: ParsedNote }>();
+  private shownChars = 0;
   private readonly listeners = new Set<(status: IndexStatus) => void>();
   private state: IndexStatus["state"] = "empty";
   private lastUpdated: number | null = null;
@@ -386,7 +397,7 @@ export class VaultIndex {
       const note = this.notes.get(hit.path);
       if (!note) continue;
       const text = texts[i];
-      const parsedNote = typeof text === "string" ? safeParse(hit.path, text) : null;
+      const parsedNote = typeof text === "string" ? this.parsedForDisplay(hit.path, text) : null;
       const sections = parsedNote ? buildSectionHits(parsedNote, hit.docTerms, this.analyzer, sectionsPerNote) : [];
       results.push({
         path: hit.path,
@@ -416,9 +427,18 @@ export class VaultIndex {
     const combined = new Map<string, Candidate>();
     const groupIdf: number[] = [];
     const groupNotes: number[] = [];
-    terms.forEach((qt, termIndex) => {
+    // Rare terms first: a word that a large share of the vault uses cannot lift a note that matched
+    // nothing rarer above one that did, so such words only add to notes already found (looking
+    // them up across thousands of notes is most of a slow search).
+    const order = terms.map((_, i) => i).sort((a, b) => this.notesWithTerm(terms[a].term) - this.notesWithTerm(terms[b].term));
+    // Small vaults are fast anyway, and there every word is "common": only large ones restrict.
+    const commonAbove = Math.max(docCount * this.ranking.commonShare, this.ranking.commonMinNotes);
+    for (const termIndex of order) {
+      const qt = terms[termIndex];
+      const common = combined.size > 0 && this.notesWithTerm(qt.term) > commonAbove;
       const lookup = (fuzzy: number | false) =>
         this.engine.search(qt.term, {
+          ...(common ? { boostDocument: (id: unknown) => (combined.has(id as string) ? 1 : 0) } : {}),
           tokenize: (s) => [s],
           processTerm: (t) => t,
           boost: this.ranking.fieldBoosts,
@@ -430,7 +450,8 @@ export class VaultIndex {
       let results = lookup(false);
       // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
       let exact = 0;
-      for (const r of results) if (r.match[qt.term]) exact++;
+      if (common) exact = this.notesWithTerm(qt.term);
+      else for (const r of results) if (r.match[qt.term]) exact++;
       // Typo tolerance is for words the vault barely uses as typed ("sintax"); a word many notes
       // share is not a typo, and fuzzy lookups of long words are the slowest part of a search.
       const distance = qt.synonym ? false : fuzzyDistance(qt.term, this.ranking);
@@ -450,7 +471,7 @@ export class VaultIndex {
         c.matched.push(termIndex);
         c.matches.push(r.match);
       }
-    });
+    }
     const idfTotal = groupIdf.reduce((a, b) => a + (b ?? 0), 0) || 1;
     const scored: { c: Candidate; score: number; coverage: number }[] = [];
     for (const c of combined.values()) {
@@ -529,6 +550,42 @@ export class VaultIndex {
       docTerms: new Map(Object.keys(match).map((t) => [t, wordOf[t] ?? wordForDocTerm(t, terms)])),
       explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts, ...stats },
     };
+  }
+
+  /**
+   * The parse of a note being shown, reused while its text is unchanged: follow-up questions and
+   * typing in the search box show the same long notes again and again. Bounded by total characters.
+   */
+  private parsedForDisplay(path: string, text: string): ParsedNote {
+    const cached = this.shownNotes.get(path);
+    if (cached && cached.text === text) {
+      this.shownNotes.delete(path);
+      this.shownNotes.set(path, cached);
+      return cached.parsed;
+    }
+    const parsed = safeParse(path, text);
+    if (cached) this.shownChars -= cached.text.length;
+    this.shownNotes.set(path, { text, parsed });
+    this.shownChars += text.length;
+    for (const [oldest, entry] of this.shownNotes) {
+      if (this.shownChars <= SHOWN_NOTES_CHARS || oldest === path) break;
+      this.shownNotes.delete(oldest);
+      this.shownChars -= entry.text.length;
+    }
+    return parsed;
+  }
+
+  /**
+   * How many notes hold `term` exactly, in any field. MiniSearch keeps this in its term index but
+   * does not publish it; the shape read here (term → field → note → frequency) is pinned by a test,
+   * so an upgrade that changes it fails loudly instead of silently ranking worse.
+   */
+  notesWithTerm(term: string): number {
+    const fields = (this.engine as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
+    if (!fields) return 0;
+    let most = 0;
+    for (const notes of fields.values()) most = Math.max(most, notes.size);
+    return most;
   }
 
   private tagExists(tag: string): boolean {
