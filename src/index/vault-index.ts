@@ -516,7 +516,7 @@ export class VaultIndex {
         if (!list.includes(word)) list.push(word);
       }
     }
-    const matchedWords = new Set(c.matched.map((i) => terms[i].word));
+    const matchedWords = new Set([...c.matched].sort((a, b) => a - b).map((i) => terms[i].word));
     const allWords = Array.from(new Set(terms.filter((t) => !t.synonym).map((t) => t.word)));
     const missing = allWords.filter((w) => !matchedWords.has(w));
     parts.push({
@@ -791,7 +791,10 @@ interface Candidate {
 function matchesOf(c: Candidate, terms: QueryTerm[]): { match: Record<string, string[]>; wordOf: Record<string, string> } {
   const match: Record<string, string[]> = {};
   const wordOf: Record<string, string> = {};
-  c.matches.forEach((record, i) => {
+  // In the order of the query (terms were looked up rarest first), so explanations read naturally.
+  const order = c.matched.map((_, i) => i).sort((a, b) => c.matched[a] - c.matched[b]);
+  order.forEach((i) => {
+    const record = c.matches[i];
     const qt = terms[c.matched[i]];
     for (const [docTerm, fields] of Object.entries(record)) {
       if (docTerm === qt.term || !(docTerm in wordOf)) wordOf[docTerm] = qt.word;
