@@ -2,39 +2,10 @@
 // changed by mtime or size, drops what is gone, and any unusable cache means a rebuild with a
 // reason, never a crash.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { IndexCache, NoteFileInfo, NoteStore } from "../../src/ports";
+import type { IndexCache } from "../../src/ports";
+import { ControlledStore } from "../support/controlled-note-store";
 import { INDEX_FORMAT_VERSION, VaultIndex } from "../../src/index/vault-index";
 import { fakeClock, FAKE_NOW } from "../support/fake-clock";
-
-/** A vault in memory whose mtimes a test sets, counting every read. */
-class CountingStore implements NoteStore {
-  readonly files = new Map<string, { text: string; mtime: number }>();
-  readonly reads: string[] = [];
-
-  write(path: string, text: string, mtime = FAKE_NOW): void {
-    this.files.set(path, { text, mtime });
-  }
-
-  async list(): Promise<NoteFileInfo[]> {
-    return [...this.files].map(([path, f]) => ({ path, mtime: f.mtime, size: f.text.length }));
-  }
-
-  async read(path: string): Promise<string> {
-    this.reads.push(path);
-    const f = this.files.get(path);
-    if (!f) throw new Error(`ENOENT: ${path}`);
-    return f.text;
-  }
-
-  async exists(path: string): Promise<boolean> {
-    return this.files.has(path);
-  }
-
-  async create(path: string, content: string): Promise<void> {
-    if (this.files.has(path)) throw new Error(`${path} exists`);
-    this.write(path, content);
-  }
-}
 
 class MemoryCache implements IndexCache {
   data: string | null = null;
@@ -54,11 +25,11 @@ class MemoryCache implements IndexCache {
   }
 }
 
-let store: CountingStore;
+let store: ControlledStore;
 let cache: MemoryCache;
 
 beforeEach(async () => {
-  store = new CountingStore();
+  store = new ControlledStore();
   store.write("Alpha.md", "# Alpha\n\nAbout aardvarks.\n");
   store.write("Beta.md", "# Beta\n\nAbout badgers.\n");
   store.write("Gamma.md", "# Gamma\n\nAbout gazelles.\n");

@@ -2,51 +2,9 @@
 // or hold and release by hand: modify, create, delete, rename, overlapping updates of one path,
 // source URLs, status and change notifications.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { NoteFileInfo, NoteStore } from "../../src/ports";
 import { VaultIndex } from "../../src/index/vault-index";
+import { ControlledStore } from "../support/controlled-note-store";
 import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
-
-/** A vault in memory with controllable mtimes, failing reads and reads held until released. */
-class ControlledStore implements NoteStore {
-  readonly files = new Map<string, { text: string; mtime: number }>();
-  readonly reads: string[] = [];
-  readonly failing = new Set<string>();
-  holdReads = false;
-  readonly held: { path: string; release: () => void }[] = [];
-
-  write(path: string, text: string, mtime = FAKE_NOW): void {
-    this.files.set(path, { text, mtime });
-  }
-
-  async list(): Promise<NoteFileInfo[]> {
-    return [...this.files].map(([path, f]) => ({ path, mtime: f.mtime, size: f.text.length }));
-  }
-
-  async read(path: string): Promise<string> {
-    this.reads.push(path);
-    if (this.failing.has(path)) throw new Error(`EACCES: permission denied, open '${path}'`);
-    const file = this.files.get(path);
-    if (!file) throw new Error(`ENOENT: ${path}`);
-    // The text is what the file held when the read started, however late it is delivered.
-    const text = file.text;
-    if (!this.holdReads) return text;
-    return new Promise((resolve) => this.held.push({ path, release: () => resolve(text) }));
-  }
-
-  async stat(path: string): Promise<NoteFileInfo | null> {
-    const f = this.files.get(path);
-    return f ? { path, mtime: f.mtime, size: f.text.length } : null;
-  }
-
-  async exists(path: string): Promise<boolean> {
-    return this.files.has(path);
-  }
-
-  async create(path: string, content: string): Promise<void> {
-    if (this.files.has(path)) throw new Error(`${path} exists`);
-    this.write(path, content);
-  }
-}
 
 /** Lets pending promise continuations run (the store's calls are all already-resolved promises). */
 async function settle(): Promise<void> {
