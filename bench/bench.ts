@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { FileIndexCache } from "../src/cli/file-index-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
-import { runResearch } from "../src/core/research-run";
+import { runResearch } from "../src/research/run";
 import { parseQuery } from "../src/index/query";
 import { systemClock, type Http } from "../src/ports";
 import { defaultSettings } from "../src/settings";

@@ -2,7 +2,7 @@
 // that merely shares its keywords. Figures: share of answerable questions judged
 // `enough_evidence`, share of unanswerable ones judged weak or none (hard negatives separately).
 // --misses lists every wrong verdict with the judge's figures.
-import { scoreJudgeCases, type JudgeCase } from "../src/core/judge-eval";
+import { scoreJudgeCases, type JudgeCase } from "../src/eval/judge-eval";
 import { runEvalSets, wantsMisses } from "./eval-sets";
 
 void runEvalSets<JudgeCase>("judge", async (index, store, cases) => {

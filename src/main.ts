@@ -2,7 +2,7 @@
 // workspace is ready, keep the index current through the update queue, and tear it all down.
 // The work itself lives in the index (src/index) and the adapters (src/plugin).
 import { Notice, Plugin } from "obsidian";
-import { runResearch } from "./core/research-run";
+import { runResearch } from "./research/run";
 import { createChatModel, modelConfigFromSettings, secretNameFor } from "./llm/model-spec";
 import { testConnection } from "./llm/test-connection";
 import type { ChatModel } from "./llm/chat-model";

@@ -1,7 +1,7 @@
 // Command-line parsing, strict on purpose: an unknown or misspelt flag is a usage error (exit 2),
 // never silently ignored, because a scripted evaluation that quietly ran with defaults is worse
 // than one that stopped.
-import { editDistance } from "../core/verify-citations";
+import { editDistance } from "../research/stages/verify-citations";
 
 export interface FlagSpec {
   /** Takes a value (`--limit 5` / `--limit=5`), else a boolean switch. */

@@ -2,8 +2,8 @@
 // never loads this file (Obsidian has a real DOMParser), so linkedom stays out of main.js.
 import { parseHTML } from "linkedom";
 import { Defuddle } from "defuddle/node";
-import { readingFromDefuddle } from "../core/defuddle-reader";
-import { DEFUDDLE_OPTIONS, type ReadPage } from "../core/page-extract";
+import { readingFromDefuddle } from "../promote/defuddle-reader";
+import { DEFUDDLE_OPTIONS, type ReadPage } from "../promote/page-extract";
 
 /** Page HTML → a linkedom Document. */
 export function parseHtmlDocument(html: string): Document {

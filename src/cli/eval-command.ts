@@ -5,8 +5,8 @@
 // is observed by a recording Http around the adapters, not read back from logs.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../core/eval-cases";
-import { runResearch } from "../core/research-run";
+import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
+import { runResearch } from "../research/run";
 import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
 import { HttpFailure, type Clock, type Http, type Secrets } from "../ports";
 import { maskSecretParams } from "../websearch/replay";

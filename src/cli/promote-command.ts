@@ -5,8 +5,8 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promoteFromTraceNote, type PromotionResult, type TraceNoteUpdater } from "../core/promote";
-import { parseSourceKey } from "../core/keys";
+import { promoteFromTraceNote, type PromotionResult, type TraceNoteUpdater } from "../promote/promote";
+import { parseSourceKey } from "../evidence/keys";
 import { VaultIndex } from "../index/vault-index";
 import { systemClock, type Http } from "../ports";
 import type { Settings } from "../settings";

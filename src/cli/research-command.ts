@@ -1,10 +1,10 @@
 // `vault-research research "<question>"`: one research run over a folder of markdown, printed as
 // text a person reads (answer, then labelled evidence, then the trace note's path) or as JSON.
 import path from "node:path";
-import type { Citation } from "../core/evidence";
-import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../core/labels";
-import { runResearch } from "../core/research-run";
-import type { ProgressEvent, ResearchResult } from "../core/research-types";
+import type { Citation } from "../evidence/research-pack";
+import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
+import { runResearch } from "../research/run";
+import type { ProgressEvent, ResearchResult } from "../research/types";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
 import { systemClock, type Http, type Secrets } from "../ports";
 import { externalModes, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";

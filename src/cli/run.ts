@@ -1,6 +1,6 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
-import { removeControlChars } from "../control-chars";
+import { removeControlChars } from "../text/control-chars";
 import type { SearchResult } from "../index/types";
 import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { EVAL_FLAGS, evalCommand } from "./eval-command";

@@ -2,8 +2,8 @@
 // directly and prints their normalised results — for debugging a provider, a key or a replay
 // folder without a vault. Every row is labelled as outside the vault.
 import path from "node:path";
-import { removeControlChars } from "../control-chars";
-import { outsideVaultLabel } from "../core/labels";
+import { removeControlChars } from "../text/control-chars";
+import { outsideVaultLabel } from "../evidence/labels";
 import { systemClock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
 import { providerLabel } from "../websearch/registry";

@@ -1,7 +1,7 @@
 // Which parts of a matched note to show, and the snippet of each: sections are scored by the
 // matched terms they hold (a heading match counts double), and the snippet is the window of the
 // section text with the most matches, cut at word boundaries, with the matches marked.
-import { hasNonAscii } from "../control-chars";
+import { hasNonAscii } from "../text/control-chars";
 import type { Analyzer } from "./tokenize";
 import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";

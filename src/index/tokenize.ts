@@ -10,7 +10,7 @@
 //
 // The hot path is `analyze`, called for every word of every note: it memoises per distinct word,
 // because a vault's vocabulary is far smaller than its word count.
-import { hasNonAscii } from "../control-chars";
+import { hasNonAscii } from "../text/control-chars";
 import { stemEnglish } from "./stemmer";
 
 export interface AnalyzerOptions {

@@ -3,9 +3,9 @@
 // DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
 // plugin's index at once so the very next search finds it.
 import { normalizePath, TFile, type Vault } from "obsidian";
-import { createDefuddleReader } from "../core/defuddle-reader";
-import type { OutsideVaultRow } from "../core/evidence";
-import type { ReadPage } from "../core/page-extract";
+import { createDefuddleReader } from "../promote/defuddle-reader";
+import type { OutsideVaultRow } from "../evidence/research-pack";
+import type { ReadPage } from "../promote/page-extract";
 import {
   outsideRowsOfTraceNote,
   promoteFromTraceNote,
@@ -13,8 +13,8 @@ import {
   type PromoteDeps,
   type PromotionResult,
   type TraceNoteUpdater,
-} from "../core/promote";
-import type { ResearchResult } from "../core/research-types";
+} from "../promote/promote";
+import type { ResearchResult } from "../research/types";
 import type { VaultIndex } from "../index/vault-index";
 import type { Clock, Http, NoteStore } from "../ports";
 import type { Settings } from "../settings";

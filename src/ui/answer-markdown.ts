@@ -2,7 +2,7 @@
 // citation is a link — a wikilink for a note, a markdown link for a web page — followed by the
 // sources it cites, outside-vault ones with their label. No trace internals, no source keys, and
 // nothing the model wrote can become a link or an embed in the note it is pasted into.
-import type { ResearchResult } from "../core/research-types";
+import type { ResearchResult } from "../research/types";
 import { citationKeys, citationTargets, neutraliseAnswerMarkdown, type CitationTarget } from "./answer-render";
 
 /** A citation bracket after neutralising: `\[src:…\]`. */

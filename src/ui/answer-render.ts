@@ -8,8 +8,8 @@
 // embed (bare URLs, #tags) is reduced to its text, and only then are the citation brackets —
 // still plain text — replaced by our own chips.
 import { MarkdownRenderer, type App, type Component } from "obsidian";
-import type { Citation, ResearchPack } from "../core/evidence";
-import { outsideVaultLabel } from "../core/labels";
+import type { Citation, ResearchPack } from "../evidence/research-pack";
+import { outsideVaultLabel } from "../evidence/labels";
 
 /** Where a citation chip leads. */
 export type CitationTarget =

@@ -2,7 +2,7 @@
 // used, which providers, how fresh. Defaults come from settings; external web starts Off unless
 // the user chose otherwise, and a question about the current state only *suggests* turning it on.
 import { setIcon } from "obsidian";
-import { planQuestion } from "../core/plan";
+import { planQuestion } from "../research/stages/plan";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
 import { providerLabel } from "../websearch/registry";
 

@@ -1,9 +1,9 @@
 // Evidence under an answer, in two groups that never mix: vault rows, then outside-vault rows,
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
-import type { OutsideVaultRow, ResearchPack, Signal, VaultRow } from "../core/evidence";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../core/labels";
-import type { PromotionResult } from "../core/promote";
+import type { OutsideVaultRow, ResearchPack, Signal, VaultRow } from "../evidence/research-pack";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
+import type { PromotionResult } from "../promote/promote";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
 

@@ -2,8 +2,8 @@
 // view (title, domain, label, and where it was saved if it already was), then the chosen row is
 // promoted and a notice says what became of it. The promotion itself is the host's.
 import { Notice, SuggestModal, type App, type TFile } from "obsidian";
-import { outsideVaultLabel } from "../core/labels";
-import type { PromotionError, PromotionResult, TraceOutsideRow } from "../core/promote";
+import { outsideVaultLabel } from "../evidence/labels";
+import type { PromotionError, PromotionResult, TraceOutsideRow } from "../promote/promote";
 
 export interface TracePromotionHost {
   rowsOfTrace(tracePath: string): Promise<{ rows: TraceOutsideRow[] } | { error: PromotionError }>;

@@ -3,9 +3,9 @@
 // two groups — vault and outside vault. The run itself is a dependency (`runResearch`), so the
 // panel can be tested with a fake runner and the workbench can drive it in a browser.
 import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsidian";
-import type { OutsideVaultRow, StopReason, VaultRow } from "../core/evidence";
-import type { PromotionResult } from "../core/promote";
-import type { ResearchDeps, ResearchRequest, ResearchResult } from "../core/research-types";
+import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research-pack";
+import type { PromotionResult } from "../promote/promote";
+import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";

@@ -1,7 +1,7 @@
 // Turns what went wrong in a run into sentences a user can act on: which provider, what happened,
 // and what to do about it. Local results stay on screen beside these messages.
-import { providerDisplayName } from "../core/labels";
-import type { ResearchResult } from "../core/research-types";
+import { providerDisplayName } from "../evidence/labels";
+import type { ResearchResult } from "../research/types";
 
 export interface RunProblem {
   /** "error" stopped part of the run; "warning" is worth knowing. */

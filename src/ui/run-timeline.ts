@@ -1,8 +1,8 @@
 // The live stage timeline of a run: one line per stage as progress events arrive, in the words
 // the user reads ("Searching the web with Brave"), with the runner's own detail beside it.
 import { setIcon } from "obsidian";
-import { providerDisplayName } from "../core/labels";
-import type { ProgressEvent, StageName } from "../core/research-types";
+import { providerDisplayName } from "../evidence/labels";
+import type { ProgressEvent, StageName } from "../research/types";
 
 const STAGE_TITLES: Record<StageName, string> = {
   plan: "Planning",

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { outsideVaultLabel } from "../../src/core/labels";
+import { outsideVaultLabel } from "../../src/evidence/labels";
 import { artifacts, buildWorkbench, CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./workbench-server";
 
 if (!chromiumAvailable) {

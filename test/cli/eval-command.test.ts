@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError, type FlagSpecs } from "../../src/cli/args";
 import { EVAL_FLAGS, evalCommand } from "../../src/cli/eval-command";
-import { noteSourceKey } from "../../src/core/keys";
+import { noteSourceKey } from "../../src/evidence/keys";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const vault = path.join(repoRoot, "examples/vault");

@@ -7,11 +7,11 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { promoteCommand, type PromoteArgs } from "../../src/cli/promote-command";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
-import { parseTraceNote, renderTraceNote } from "../../src/core/trace-note";
+import { parseTraceNote, renderTraceNote } from "../../src/notes/trace-note";
 import { VaultIndex } from "../../src/index/vault-index";
 import { defaultSettings } from "../../src/settings";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
-import { PAGES_DIR, PAGE_ROWS, traceWith, webRow } from "../core/promote-fixtures";
+import { PAGES_DIR, PAGE_ROWS, traceWith, webRow } from "../support/promote-fixtures";
 
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE_VAULT = path.join(ROOT, "examples/vault");

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { outsideVaultLabel } from "../../src/core/labels";
+import { outsideVaultLabel } from "../../src/evidence/labels";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 
 const ROOT = path.resolve(__dirname, "../..");

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { researchPackSchema } from "../../src/core/evidence";
+import { researchPackSchema } from "../../src/evidence/research-pack";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");

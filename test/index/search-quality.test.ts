@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
-import { scoreSearchCases, type SearchCase, type SearchEvalReport } from "../../src/index/search-eval";
+import { scoreSearchCases, type SearchCase, type SearchEvalReport } from "../../src/eval/search-eval";
 import { VaultIndex } from "../../src/index/vault-index";
 
 const ROOT = path.resolve(__dirname, "../..");

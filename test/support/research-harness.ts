@@ -2,8 +2,8 @@
 // the REAL vault index, runner, providers, parsers and trace writer; an in-memory NoteStore, a
 // fake clock, recording secrets, a replay Http that logs, and (optionally) a scripted model.
 import path from "node:path";
-import { runResearch } from "../../src/core/research-run";
-import type { ResearchDeps, ResearchRequest, ResearchResult, ProgressEvent } from "../../src/core/research-types";
+import { runResearch } from "../../src/research/run";
+import type { ResearchDeps, ResearchRequest, ResearchResult, ProgressEvent } from "../../src/research/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import type { ChatModel } from "../../src/llm/chat-model";
 import { defaultSettings, type Settings } from "../../src/settings";

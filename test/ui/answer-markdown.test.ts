@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerAsMarkdown } from "../../src/ui/answer-markdown";
-import type { ResearchResult } from "../../src/core/research-types";
-import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+import type { ResearchResult } from "../../src/research/types";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const note = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "CRDTs merge without a server." }]);
 const page = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0 [beta]", "Lower memory.");

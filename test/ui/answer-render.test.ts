@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, Component, MarkdownRenderer } from "../stubs/obsidian";
 import { citationTargets, neutraliseAnswerMarkdown, renderAnswer, type ChipActions } from "../../src/ui/answer-render";
-import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const note = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "CRDTs merge without a server." }]);
 const page = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0", "Lower memory.");

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import "../stubs/obsidian";
 import { renderVaultCard } from "../../src/ui/evidence-cards";
-import { vaultRow } from "../core/pack-fixtures";
+import { vaultRow } from "../support/pack-fixtures";
 
 const noActions = { openNote: () => undefined, openUrl: () => undefined };
 

@@ -6,11 +6,11 @@ import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, Vault, WorkspaceLeaf } from "../stubs/obsidian";
 import { ResearchView, type ResearchPanelHost, type RunDeps } from "../../src/ui/research-view";
 import { defaultSettings } from "../../src/settings";
-import { outsideVaultLabel } from "../../src/core/labels";
-import type { OutsideVaultRow } from "../../src/core/evidence";
-import type { PromotionResult } from "../../src/core/promote";
-import type { ResearchResult, ResearchTrace } from "../../src/core/research-types";
-import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+import { outsideVaultLabel } from "../../src/evidence/labels";
+import type { OutsideVaultRow } from "../../src/evidence/research-pack";
+import type { PromotionResult } from "../../src/promote/promote";
+import type { ResearchResult, ResearchTrace } from "../../src/research/types";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const note = vaultRow("Libraries/Automerge.md", "Automerge", [{ heading: "", text: "Automerge is a CRDT library." }]);
 const blog = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0: lower memory, one API", "Memory use drops.");

@@ -4,9 +4,9 @@ import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, MarkdownView, notices, Vault, WorkspaceLeaf, type TFile } from "../stubs/obsidian";
 import { ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
 import { defaultSettings, type Settings } from "../../src/settings";
-import type { ResearchPack } from "../../src/core/evidence";
-import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/core/research-types";
-import { outsideRow, pack, vaultRow } from "../core/pack-fixtures";
+import type { ResearchPack } from "../../src/evidence/research-pack";
+import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/research/types";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const crdt = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "A CRDT merges edits from many devices without a server." }]);
 crdt.retrieval.matched_terms = ["crdt", "merges"];

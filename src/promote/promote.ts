@@ -1,0 +1,338 @@
+// Promotion: the user's deliberate act of turning one outside-vault result into a source note.
+// It never happens as a side effect of research. Steps: look for a note that already has the
+// page as its source (then say so and stop) → fetch and extract the page, or fall back to the
+// provider's excerpt → write a new note (never over an existing file) → index it → record the
+// promotion in the trace note. From then on the page is vault evidence like any other note.
+import type { VaultIndex } from "../index/vault-index";
+import { parseNote } from "../index/markdown";
+import type { Clock, Http, NoteStore } from "../ports";
+import type { Settings } from "../settings";
+import { canonicalizeUrl } from "../websearch/canonical-url";
+import type { OutsideVaultRow } from "../evidence/research-pack";
+import { fetchAndReadPage, type FetchPageOptions, type PageOutcome, type ReadPage } from "./page-extract";
+import type { ResearchTrace } from "../research/types";
+import { isoDay, renderSourceNote, SOURCE_TAG, sourceNoteFileName, uniqueNotePath, type SourceNote } from "../notes/source-note";
+import { parseTraceNote, recordPromotion } from "../notes/trace-note";
+import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
+
+/**
+ * Rewrites a file the plugin itself wrote, in one step: Obsidian's `Vault.process` in the plugin,
+ * read-then-write in the CLI. NoteStore deliberately cannot replace files; the trace note is the
+ * one existing file promotion changes, so the caller hands over this narrower power explicitly.
+ */
+export type TraceNoteUpdater = (path: string, update: (markdown: string) => string) => Promise<void>;
+
+export interface PromoteDeps {
+  store: NoteStore;
+  http: Http;
+  clock: Clock;
+  settings: Settings;
+  /** When given: duplicates are looked up in it and the new note is indexed at once. */
+  index?: Pick<VaultIndex, "notesWithSourceUrl" | "updateFile">;
+  /** Defuddle over the platform's DOM (see page-extract.ts). */
+  readPage: ReadPage;
+  /** Without it the note is still written, and the result says the trace note was not updated. */
+  updateTraceNote?: TraceNoteUpdater;
+  /** Timeout and size cap of the page fetch (defaults: 20 s, 5 MB). */
+  page?: Omit<FetchPageOptions, "signal">;
+  signal?: AbortSignal;
+}
+
+export interface PromoteRowInput extends PromoteDeps {
+  row: OutsideVaultRow;
+  trace: ResearchTrace;
+  /** Vault path of the trace note the row comes from; null when the run wrote none. */
+  tracePath: string | null;
+}
+
+export type PromotionErrorKind =
+  | "trace_not_found"
+  | "trace_unreadable"
+  | "unknown_source_key"
+  | "not_a_web_page"
+  | "write_failed"
+  | "cancelled";
+
+export interface PromotionError {
+  kind: PromotionErrorKind;
+  message: string;
+}
+
+export type PromotionResult =
+  | {
+      status: "created";
+      notePath: string;
+      /** `extracted`, `fallback_snippet:<reason>`, `link_only:<reason>` or `pdf_stub`. */
+      extractStatus: string;
+      message: string;
+      /** False when the trace note could not record the promotion (the note exists regardless). */
+      traceUpdated: boolean;
+      warnings: string[];
+    }
+  | { status: "already_in_vault"; notePath: string; extractStatus: null; message: string }
+  | { status: "failed"; error: PromotionError; message: string };
+
+/** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
+export const MAX_EXTRACTED_CHARS = 150_000;
+
+export async function promoteOutsideRow(input: PromoteRowInput): Promise<PromotionResult> {
+  const { row, trace, tracePath, store, clock, settings } = input;
+  const canonical = canonicalizeUrl(row.url);
+  if (canonical === null) return failed("not_a_web_page", `${row.url} is not an http(s) address; there is no page to save.`);
+
+  const existing = await notesWithSource(canonical, store, input.index);
+  if (existing.length > 0) {
+    return {
+      status: "already_in_vault",
+      notePath: existing[0],
+      extractStatus: null,
+      message: `Already in the vault: ${existing[0]} has this page as its source, so no new note was written.`,
+    };
+  }
+
+  const outcome = await fetchAndReadPage(row.url, input.http, input.readPage, { ...input.page, ...(input.signal ? { signal: input.signal } : {}) });
+  if (outcome.kind === "cancelled" || input.signal?.aborted) return failed("cancelled", "Promotion was cancelled; nothing was written.");
+
+  const retrievedAt = clock.now();
+  const note = sourceNoteFor(row, trace, tracePath, outcome, retrievedAt);
+  const content = renderSourceNote(note);
+
+  let notePath: string;
+  try {
+    notePath = await createWithoutOverwriting(store, settings.notes.sourcesFolder, sourceNoteFileName(note.title, row.domain || "Untitled source"), content);
+  } catch (error) {
+    return failed("write_failed", `The note could not be written: ${errorText(error)}`);
+  }
+
+  const warnings = outcome.kind === "extracted" ? [...outcome.warnings] : [];
+  if (input.index) {
+    try {
+      await input.index.updateFile(store, notePath);
+    } catch (error) {
+      warnings.push(`The index did not pick the note up yet (${errorText(error)}); it will at the next sync.`);
+    }
+  }
+
+  const traceUpdated = await recordInTrace(input, notePath, new Date(retrievedAt).toISOString(), warnings);
+  const how = describeStatus(note.extractStatus, outcome);
+  return {
+    status: "created",
+    notePath,
+    extractStatus: note.extractStatus,
+    message: `Saved ${notePath}: ${how}`,
+    traceUpdated,
+    warnings,
+  };
+}
+
+export interface PromoteFromTraceInput extends PromoteDeps {
+  tracePath: string;
+  sourceKey: string;
+}
+
+/** What the CLI and the plugin command call: reads the trace note, finds the row, promotes it. */
+export async function promoteFromTraceNote(input: PromoteFromTraceInput): Promise<PromotionResult> {
+  const rows = await outsideRowsOfTraceNote(input.store, input.tracePath);
+  if ("error" in rows) return { status: "failed", error: rows.error, message: rows.error.message };
+  const found = rows.rows.find((r) => r.row.source_key === input.sourceKey);
+  if (!found) {
+    const keys = rows.rows.map((r) => r.row.source_key);
+    const known = keys.length === 0 ? "it has no outside-vault rows" : `its outside-vault rows are ${keys.slice(0, 10).join(", ")}${keys.length > 10 ? ", …" : ""}`;
+    return failed("unknown_source_key", `${input.sourceKey} is not a result of ${input.tracePath}; ${known}.`);
+  }
+  return promoteOutsideRow({ ...input, row: found.row, trace: rows.trace });
+}
+
+export interface TraceOutsideRow {
+  row: OutsideVaultRow;
+  /** The note it was saved as, when it was promoted before. */
+  promotedTo?: string;
+}
+
+/** The outside rows of a trace note, for the "Promote a result from this trace" picker. */
+export async function outsideRowsOfTraceNote(
+  store: NoteStore,
+  tracePath: string,
+): Promise<{ trace: ResearchTrace; rows: TraceOutsideRow[] } | { error: PromotionError }> {
+  let markdown: string;
+  try {
+    if (!(await store.exists(tracePath))) return { error: { kind: "trace_not_found", message: `There is no trace note at ${tracePath}.` } };
+    markdown = await store.read(tracePath);
+  } catch (error) {
+    return { error: { kind: "trace_not_found", message: `The trace note ${tracePath} could not be read: ${errorText(error)}` } };
+  }
+  const parsed = parseTraceNote(markdown);
+  if ("error" in parsed) return { error: { kind: "trace_unreadable", message: `${tracePath}: ${parsed.error.message}` } };
+  const promoted = new Map((parsed.trace.promotions ?? []).map((p) => [p.source_key, p.note_path]));
+  return {
+    trace: parsed.trace,
+    rows: parsed.trace.pack.external_evidence.map((row) => {
+      const to = promoted.get(row.source_key);
+      return to === undefined ? { row } : { row, promotedTo: to };
+    }),
+  };
+}
+
+/**
+ * Notes whose `source`/`url` property is this canonical URL. The index knows them at once; without
+ * one (a bare store), every note's properties are read.
+ */
+export async function notesWithSource(canonicalUrl: string, store: NoteStore, index?: Pick<VaultIndex, "notesWithSourceUrl">): Promise<string[]> {
+  if (index) return index.notesWithSourceUrl(canonicalUrl);
+  const found: string[] = [];
+  for (const file of await store.list()) {
+    let text: string;
+    try {
+      text = await store.read(file.path);
+    } catch {
+      continue;
+    }
+    if (!/^---/.test(text)) continue;
+    if (parseNote(file.path, text).sourceUrls.some((u) => canonicalizeUrl(u) === canonicalUrl)) found.push(file.path);
+  }
+  return found;
+}
+
+// ── the note ────────────────────────────────────────────────────────────────────────────────
+
+function sourceNoteFor(row: OutsideVaultRow, trace: ResearchTrace, tracePath: string | null, outcome: PageOutcome, retrievedAt: number): SourceNote {
+  const excerpt = providerExcerpt(row);
+  const reading = outcome.kind === "extracted" ? outcome.reading : null;
+  const notes: string[] = [];
+  let extracted: string | null = null;
+  let status: string;
+  if (outcome.kind === "extracted") {
+    status = "extracted";
+    const cut = cutAtParagraph(outcome.reading.markdown, MAX_EXTRACTED_CHARS);
+    extracted = sanitizeExtractedMarkdown(cut.text, { rewriteUrl: withoutTracking }).markdown;
+    notes.push(...outcome.warnings);
+    if (cut.cut) notes.push(`The page text was cut after ${MAX_EXTRACTED_CHARS.toLocaleString("en-US")} characters.`);
+  } else if (outcome.kind === "pdf") {
+    status = "pdf_stub";
+    notes.push("The page is a PDF; its text was not extracted. Open the source link to read it.");
+  } else if (outcome.kind === "unusable") {
+    status = `${excerpt ? "fallback_snippet" : "link_only"}:${outcome.reason}`;
+    notes.push(`${outcome.message} ${excerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept."}`);
+  } else {
+    status = "link_only:cancelled";
+  }
+  const authors = (reading?.author ?? "")
+    .split(/\s*[;,]\s*|\s+and\s+/)
+    .map((a) => a.trim())
+    .filter((a) => a !== "");
+  const day = localDay(retrievedAt);
+  return {
+    title: reading?.title.trim() || row.title.trim() || row.domain,
+    source: canonicalizeUrl(row.url) ?? row.url,
+    authors,
+    published: isoDay(reading?.published) || isoDay(row.published_at),
+    created: day,
+    description: reading?.description ?? "",
+    tags: [SOURCE_TAG],
+    provider: row.provider,
+    retrieved: new Date(retrievedAt).toISOString(),
+    query: trace.question,
+    extractStatus: status,
+    tracePath,
+    excerpt,
+    extracted,
+    notes,
+  };
+}
+
+/** The provider's own words about the page: snippets and summaries first, page text only if that is all. */
+function providerExcerpt(row: OutsideVaultRow): string | null {
+  const pick = (roles: string[]) =>
+    row.content_sections
+      .filter((s) => roles.includes(s.role) && s.text.trim() !== "")
+      .map((s) => withoutEmphasisTags(s.truncated ? `${s.text.trimEnd()}…` : s.text));
+  const short = pick(["external_snippet", "external_summary"]);
+  const parts = short.length > 0 ? short : pick(["external_text"]);
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
+/** Providers mark matched words with `<strong>`/`<b>`; those tags would only show as text in a quote. */
+function withoutEmphasisTags(text: string): string {
+  return text.replace(/<\/?(?:strong|b|em|i|mark)>/gi, "");
+}
+
+function cutAtParagraph(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  const slice = text.slice(0, max);
+  const at = slice.lastIndexOf("\n\n");
+  return { text: at > max / 2 ? slice.slice(0, at) : slice, cut: true };
+}
+
+/** Links inside page text lose their click-tracking parameters; in-page anchors are kept. */
+function withoutTracking(url: string): string {
+  const canonical = canonicalizeUrl(url);
+  if (canonical === null) return url;
+  const hash = url.includes("#") ? url.slice(url.indexOf("#")) : "";
+  return canonical + hash;
+}
+
+/** One or two sentences: what the note holds and, when it is less than the page, why. */
+function describeStatus(status: string, outcome: PageOutcome): string {
+  if (outcome.kind === "extracted") return "page text extracted.";
+  if (outcome.kind === "pdf") return "a PDF, saved as a link with the provider's excerpt.";
+  if (outcome.kind === "unusable") return `${status.startsWith("link_only") ? "link only" : "provider excerpt only"}. ${outcome.message}`;
+  return `${status}.`;
+}
+
+// ── writing ─────────────────────────────────────────────────────────────────────────────────
+
+/** Another writer may take the free name between the check and the write; then the next suffix is tried. */
+async function createWithoutOverwriting(store: NoteStore, folder: string, name: string, content: string): Promise<string> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const path = await uniqueNotePath(store, folder, name);
+    try {
+      await store.create(path, content);
+      return path;
+    } catch (error) {
+      lastError = error;
+      if (!(await store.exists(path))) break;
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+async function recordInTrace(input: PromoteRowInput, notePath: string, at: string, warnings: string[]): Promise<boolean> {
+  if (input.tracePath === null) return false;
+  const tracePath = input.tracePath;
+  if (!input.updateTraceNote) {
+    warnings.push(`The trace note ${input.tracePath} was not updated (nothing here can rewrite it).`);
+    return false;
+  }
+  const problem: { message?: string } = {};
+  try {
+    await input.updateTraceNote(tracePath, (markdown) => {
+      const updated = recordPromotion(markdown, { source_key: input.row.source_key, note_path: notePath, at });
+      if ("error" in updated) {
+        problem.message = updated.error.message;
+        return markdown;
+      }
+      return updated.markdown;
+    });
+  } catch (error) {
+    problem.message = errorText(error);
+  }
+  if (problem.message !== undefined) {
+    warnings.push(`The trace note ${input.tracePath} does not record the promotion: ${problem.message}`);
+    return false;
+  }
+  return true;
+}
+
+function failed(kind: PromotionErrorKind, message: string): PromotionResult {
+  return { status: "failed", error: { kind, message }, message };
+}
+
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,174 @@
+// The answer when no model is configured (the default): an "evidence brief" that quotes the most
+// relevant sentences of the best rows, each cited with its key. It is headed as extractive so it
+// is never mistaken for a model's answer, keeps vault and outside-vault sentences apart, and says
+// plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
+import { citationFor, type Citation, type EvidenceRow, type ResearchPack } from "../../evidence/research-pack";
+import { outsideVaultLabel } from "../../evidence/labels";
+
+export interface EvidenceBriefOptions {
+  /** Only rows with these keys may be quoted (e.g. what the synthesis prompt admitted); default: every row. */
+  admitted?: ReadonlyMap<string, Citation>;
+  /** Sentences from vault notes (default 5) and from outside the vault (default 3). */
+  maxVaultSentences?: number;
+  maxOutsideSentences?: number;
+  /** Sentences are taken from the best this-many rows of each kind (default 3), at most 2 per row. */
+  rowsPerKind?: number;
+  /** Longer sentences are cut (default 280 characters). */
+  maxSentenceChars?: number;
+}
+
+export interface EvidenceBrief {
+  /** Markdown text of the brief. */
+  text: string;
+  /** The rows it quotes, in order. */
+  citations: Citation[];
+  /** The rows it could have quoted: verify the brief against these. */
+  admitted: Map<string, Citation>;
+}
+
+export const EVIDENCE_BRIEF_HEADING = "Evidence brief (extractive, no model)";
+
+const SENTENCES_PER_ROW = 2;
+
+interface Candidate {
+  row: EvidenceRow;
+  rowIndex: number;
+  position: number;
+  text: string;
+  score: number;
+}
+
+export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOptions = {}): EvidenceBrief {
+  const allowed = (row: EvidenceRow) => !options.admitted || options.admitted.has(row.source_key);
+  const vaultRows = pack.evidence.filter(allowed);
+  const outsideRows = pack.external_evidence.filter(allowed);
+  const admitted = new Map<string, Citation>();
+  for (const row of [...vaultRows, ...outsideRows]) admitted.set(row.source_key, citationFor(row));
+
+  const lines = [`**${EVIDENCE_BRIEF_HEADING}**`];
+  if (admitted.size === 0) {
+    lines.push("", "The vault has no evidence on this question, so there is nothing to quote.");
+    const missing = pack.judge.missing_terms.length > 0 ? pack.judge.missing_terms : pack.query_plan.required_terms;
+    if (missing.length > 0) lines.push(`No note matched: ${missing.join(", ")}.`);
+    return { text: lines.join("\n"), citations: [], admitted };
+  }
+
+  lines.push("", "The most relevant sentences, quoted from the evidence with their source keys. No model wrote or checked this.");
+  const weights = termWeights(pack);
+  const rowsPerKind = options.rowsPerKind ?? 3;
+  const maxChars = options.maxSentenceChars ?? 280;
+  const vaultPicks = pick(vaultRows.slice(0, rowsPerKind), weights, options.maxVaultSentences ?? 5, maxChars);
+  const outsidePicks = pick(outsideRows.slice(0, rowsPerKind), weights, options.maxOutsideSentences ?? 3, maxChars);
+
+  if (pack.judge.verdict !== "enough_evidence" && vaultRows.length > 0) {
+    lines.push("", `The vault's evidence is ${pack.judge.verdict === "weak_evidence" ? "weak" : "thin"} here: ${sentence(pack.judge.reason)}`);
+  }
+  lines.push("", "Vault evidence:");
+  if (vaultPicks.length === 0) lines.push("- No vault note matched this question.");
+  for (const c of vaultPicks) lines.push(`- ${oneLine(c.row.title)}: “${c.text}” [${c.row.source_key}]`);
+
+  if (outsideRows.length > 0) {
+    lines.push("", "Outside vault (web results for this run, not your notes):");
+    for (const c of outsidePicks) {
+      const row = c.row;
+      if (row.kind !== "external") continue;
+      const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
+      lines.push(`- ${oneLine(row.title)} (${row.domain}): “${c.text}” [${row.source_key}] — ${outsideVaultLabel(row.provider, store)}`);
+    }
+  }
+
+  const freshness = pack.query_plan.freshness;
+  if (freshness.flagged) {
+    lines.push(
+      "",
+      outsideRows.length > 0
+        ? "This question asks about the current state: the vault's evidence ends with the notes quoted above; anything newer comes only from the outside-vault results."
+        : "This question asks about the current state: the vault's evidence ends with the notes quoted above and may be out of date; no outside-vault search was used.",
+    );
+  }
+
+  const citations = [...new Map([...vaultPicks, ...outsidePicks].map((c) => [c.row.source_key, citationFor(c.row)])).values()];
+  return { text: lines.join("\n"), citations, admitted };
+}
+
+/**
+ * The best sentences of these rows by query-term overlap, at most two per row, shown in row order.
+ * A row with no overlapping sentence can still lend its first one when nothing else was found, so
+ * a brief over existing evidence always cites something.
+ */
+function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, maxChars: number): Candidate[] {
+  if (rows.length === 0 || max <= 0) return [];
+  const candidates = rows.flatMap((row, rowIndex) =>
+    sentencesOf(row).map((text, position) => ({ row, rowIndex, position, text, score: scoreSentence(text, weights) })),
+  );
+  const ranked = candidates
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.rowIndex - b.rowIndex || a.position - b.position);
+  const perRow = new Map<number, number>();
+  const chosen: Candidate[] = [];
+  for (const c of ranked) {
+    if (chosen.length >= max) break;
+    const used = perRow.get(c.rowIndex) ?? 0;
+    if (used >= SENTENCES_PER_ROW) continue;
+    perRow.set(c.rowIndex, used + 1);
+    chosen.push(c);
+  }
+  if (chosen.length === 0 && candidates.length > 0) chosen.push(candidates[0]);
+  return chosen
+    .sort((a, b) => a.rowIndex - b.rowIndex || a.position - b.position)
+    .map((c) => ({ ...c, text: quoteable(c.text, maxChars) }));
+}
+
+function sentencesOf(row: EvidenceRow): string[] {
+  const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.map((s) => s.text);
+  return texts
+    .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").split(/\n+/))
+    .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
+    .filter((s) => s.split(/\s+/).length >= 3);
+}
+
+/** Required terms weigh double, phrases triple, context terms from earlier questions half. */
+function termWeights(pack: ResearchPack): Map<string, number> {
+  const plan = pack.query_plan;
+  const weights = new Map<string, number>();
+  for (const term of plan.context_terms) weights.set(stem(term), 0.5);
+  for (const term of plan.terms) weights.set(stem(term), 1);
+  for (const term of plan.required_terms) weights.set(stem(term), 2);
+  return weights;
+}
+
+function scoreSentence(sentence: string, weights: Map<string, number>): number {
+  const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.+-]*/gu) ?? []).map(stem));
+  let score = 0;
+  for (const [term, weight] of weights) if (words.has(term)) score += weight;
+  return score;
+}
+
+/** A crude English stem, enough to let "notes" meet "note" and "syncing" meet "sync". */
+function stem(word: string): string {
+  const w = word.toLowerCase().replace(/'s$/, "").replace(/[.]+$/, "");
+  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("es") && /(?:ss|sh|ch|x|z)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+
+/** Quoted text must not look like a citation, nor run on forever. */
+function quoteable(sentence: string, maxChars: number): string {
+  const flat = oneLine(sentence).replace(/\[/g, "(").replace(/\]/g, ")").replace(/[“”]/g, '"');
+  if (flat.length <= maxChars) return flat;
+  const cut = flat.slice(0, maxChars - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > maxChars * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,91 @@
+// Local retrieval: the vault half of a research pack. Runs the plan through the vault index
+// (full-text lane, and an exact-tag lane when the question names #tags) and turns each matched
+// note into a VaultRow with its best sections and the signals that explain its rank.
+import type { VaultIndex } from "../../index/vault-index";
+import type { SearchResult } from "../../index/types";
+import { foldCase, words } from "../../index/tokenize";
+import type { NoteStore } from "../../ports";
+import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
+import { noteSourceKey } from "../../evidence/keys";
+
+export interface LocalRetrievalOptions {
+  /** Notes to keep (default 8). */
+  limit?: number;
+  /** Sections per note (default 2). */
+  sectionsPerNote?: number;
+}
+
+export interface LocalRetrieval {
+  rows: VaultRow[];
+  /** The search results behind the rows (for the judge: term weights, section terms). */
+  results: SearchResult[];
+  /** The query string the index was asked. */
+  query: string;
+  notesSearched: number;
+}
+
+/** A note scoring below this share of the best note's score is left out of the pack. */
+export const MIN_SHARE_OF_BEST = 0.08;
+
+/** What the index is asked: the plan's terms, context terms of a follow-up, #tags and "phrases". */
+export function indexQueryFor(plan: QueryPlan): string {
+  const parts = [...plan.terms, ...plan.context_terms];
+  for (const tag of plan.tags) parts.push(`#${tag}`);
+  for (const phrase of plan.phrases) parts.push(`"${phrase}"`);
+  return parts.join(" ").trim() || plan.normalized;
+}
+
+export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: NoteStore, options: LocalRetrievalOptions = {}): Promise<LocalRetrieval> {
+  const limit = options.limit ?? 8;
+  const sectionsPerNote = options.sectionsPerNote ?? 2;
+  const query = indexQueryFor(plan);
+  let results = await index.search(query, store, { limit, sectionsPerNote });
+  const lanes: VaultRow["retrieval"]["lanes"] = [{ name: "full_text", status: "used" }];
+  if (plan.tags.length > 0) {
+    // The exact-tag lane: notes carrying the tags, even when the words matched elsewhere better.
+    const tagged = await index.search(plan.tags.map((t) => `#${t}`).join(" "), store, { limit, sectionsPerNote });
+    const seen = new Set(results.map((r) => r.path));
+    results = [...results, ...tagged.filter((r) => !seen.has(r.path))].slice(0, limit);
+    lanes.push({ name: "exact_tag", status: "used" });
+  }
+  const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
+  // Notes far below the best one matched a stray word; they would only dilute the pack.
+  const floor = (results[0]?.score ?? 0) * MIN_SHARE_OF_BEST;
+  const kept = results.filter((r, i) => i === 0 || r.score >= floor || r.explanation.fields.tags !== undefined);
+  const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags));
+  return { rows, results, query, notesSearched: index.status().notes };
+}
+
+function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[]): VaultRow {
+  const matchedWords = new Set(result.explanation.matchedTerms);
+  const matched: string[] = [];
+  const missing: string[] = [];
+  for (const term of required) {
+    const parts = words(term).map(foldCase);
+    if (parts.length > 0 && parts.every((p) => matchedWords.has(p))) matched.push(term);
+    else missing.push(term);
+  }
+  const signals: Signal[] = result.explanation.parts.map((p) => ({ name: p.name, detail: p.detail, weight: p.weight }));
+  for (const [field, fieldWords] of Object.entries(result.explanation.fields)) {
+    signals.push({ name: `field:${field}`, detail: `matched ${fieldWords.join(", ")}`, weight: 0 });
+  }
+  const rowTags = tags.filter((t) => result.tags.includes(t) || result.tags.some((x) => x.startsWith(`${t}/`)));
+  if (rowTags.length > 0) signals.push({ name: "exact_tag", detail: `tagged #${rowTags.join(", #")}`, weight: 0 });
+  const sections: VaultSection[] = result.sections.map((s) => ({
+    heading: s.heading,
+    text: s.snippet,
+    start: s.start,
+    end: s.end,
+    line: s.line,
+    highlights: s.highlights,
+  }));
+  return {
+    source_key: noteSourceKey(result.path),
+    kind: "note",
+    source_type: "vault_note",
+    note_path: result.path,
+    title: result.title,
+    sections,
+    retrieval: { score: result.score, lanes, signals, matched_terms: matched, missing_terms: missing },
+  };
+}

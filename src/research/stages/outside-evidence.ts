@@ -1,0 +1,219 @@
+// Turning web results into outside-vault rows, and keeping them apart from the vault:
+// - a page the vault already holds (a note's `source`/`url` property has its canonical URL)
+//   collapses into that note's `src:` row, which gains an "also found by <provider>" signal;
+// - the same page from two providers or two queries is one row (first finder keeps the key);
+// - rows are ranked conservatively and every one says why it is there;
+// - their text is cut to the run's token budget, and marked when cut.
+import type { VaultIndex } from "../../index/vault-index";
+import { parseNote } from "../../index/markdown";
+import type { NoteStore } from "../../ports";
+import type { MergedResult } from "../../websearch/search-providers";
+import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } from "../../evidence/research-pack";
+import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
+import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
+
+export interface DedupeDecision {
+  url: string;
+  provider: string;
+  /** "local_source": the vault has a note for this page; "duplicate": another result had it. */
+  kind: "local_source" | "duplicate";
+  note_path?: string;
+}
+
+export interface OutsideEvidence {
+  rows: OutsideVaultRow[];
+  /** Vault rows after collapsing: existing rows may have gained signals; new ones may have been added. */
+  vaultRows: VaultRow[];
+  decisions: DedupeDecision[];
+  /** Results left out because `count` was reached. */
+  overflow: number;
+}
+
+export interface OutsideEvidenceOptions {
+  count: number;
+  /** Approximate tokens for all outside text together (4 characters a token). */
+  tokenBudget: number;
+  /** The run's clock, for recency signals (ms since the epoch). */
+  now: number;
+}
+
+/** Domains whose pages are the primary source for what they describe. */
+const PRIMARY_HOSTS = /(^|\.)(github\.com|gitlab\.com|arxiv\.org|wikipedia\.org|developer\.mozilla\.org|w3\.org|ietf\.org|rfc-editor\.org|python\.org|nodejs\.org|npmjs\.com|docs\.rs|readthedocs\.io)$/;
+const DOCS_HOST = /^(docs|developer|developers|api|learn|help|support)\./;
+const DOCS_PATH = /\/(docs?|documentation|reference|manual|guide|changelog|releases?)(\/|$)/i;
+
+export async function buildOutsideEvidence(
+  results: MergedResult[],
+  plan: QueryPlan,
+  vaultRows: VaultRow[],
+  index: VaultIndex,
+  store: NoteStore,
+  options: OutsideEvidenceOptions,
+): Promise<OutsideEvidence> {
+  const decisions: DedupeDecision[] = [];
+  const rowsByPath = new Map(vaultRows.map((r) => [r.note_path, r]));
+  const updatedVault = vaultRows.map((r) => ({ ...r, retrieval: { ...r.retrieval, signals: [...r.retrieval.signals] } }));
+  const updatedByPath = new Map(updatedVault.map((r) => [r.note_path, r]));
+  const seen = new Set<string>();
+  const kept: MergedResult[] = [];
+
+  for (const result of results) {
+    const canonical = result.canonicalUrl;
+    if (seen.has(canonical)) {
+      decisions.push({ url: result.url, provider: result.provider, kind: "duplicate" });
+      continue;
+    }
+    seen.add(canonical);
+    const notes = index.notesWithSourceUrl(canonical);
+    if (notes.length > 0) {
+      const path = notes[0];
+      decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: path });
+      const finders = [result.provider, ...result.alsoFoundBy];
+      let row = updatedByPath.get(path);
+      if (!row) {
+        const added = await sourceNoteRow(path, index, store, rowsByPath.size);
+        if (!added) continue;
+        row = added;
+        updatedVault.push(row);
+        updatedByPath.set(path, row);
+      }
+      row.also_found_by = Array.from(new Set([...(row.also_found_by ?? []), ...finders]));
+      row.retrieval.signals.push({
+        name: "also_found_by",
+        detail: `${alsoFoundByLabel(finders)}: the web search returned this note's own source (${canonical})`,
+        weight: 0,
+      });
+      continue;
+    }
+    kept.push(result);
+  }
+
+  const ranked = kept.map((r) => ({ r, signals: outsideSignals(r, plan, options.now) }));
+  ranked.sort((a, b) => total(b.signals) - total(a.signals));
+  const chosen = ranked.slice(0, options.count);
+  const charBudget = Math.max(400, options.tokenBudget * 4);
+  const perRow = Math.floor(charBudget / Math.max(1, chosen.length));
+  const rows = chosen.map(({ r, signals }) => toOutsideRow(r, signals, plan, perRow));
+  return { rows, vaultRows: updatedVault, decisions, overflow: Math.max(0, ranked.length - chosen.length) };
+}
+
+function total(signals: Signal[]): number {
+  return signals.reduce((sum, s) => sum + s.weight, 0);
+}
+
+/** Why an outside row is in the pack, as weighted signals (their sum orders the rows). */
+function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[] {
+  const label = providerDisplayName(r.provider);
+  const signals: Signal[] = [
+    { name: "provider_rank", detail: `${label} ranked it #${r.providerRank} for a query built from the question`, weight: round(1 / r.providerRank) },
+  ];
+  if (r.alsoFoundBy.length > 0) {
+    signals.push({ name: "several_providers", detail: `also found by ${r.alsoFoundBy.map(providerDisplayName).join(" and ")}`, weight: 0.3 });
+  }
+  const host = r.domain.toLowerCase();
+  let path = "";
+  try {
+    path = new URL(r.canonicalUrl).pathname;
+  } catch {
+    path = "";
+  }
+  const topicWords = plan.required_terms.map((t) => t.toLowerCase().replace(/[^a-z0-9]/g, "")).filter((t) => t.length >= 3);
+  if (topicWords.some((t) => host.replace(/[^a-z0-9]/g, "").includes(t))) {
+    signals.push({ name: "official_site", detail: `the site ${host} is named after what was asked about`, weight: 0.5 });
+  } else if (PRIMARY_HOSTS.test(host)) {
+    signals.push({ name: "primary_source", detail: `${host} is a primary source`, weight: 0.3 });
+  }
+  if (DOCS_HOST.test(host) || DOCS_PATH.test(path)) {
+    signals.push({ name: "documentation", detail: "looks like documentation or release notes", weight: 0.2 });
+  }
+  if (plan.freshness.flagged && r.publishedAt) {
+    const age = now - Date.parse(r.publishedAt);
+    if (Number.isFinite(age) && age >= 0 && age < 365 * 86_400_000) {
+      const days = Math.round(age / 86_400_000);
+      signals.push({ name: "recent", detail: `published ${days} day${days === 1 ? "" : "s"} ago, for a question about the current state`, weight: round(0.5 * (1 - age / (365 * 86_400_000))) });
+    }
+  }
+  const text = `${r.title} ${r.snippet ?? ""} ${r.highlights.join(" ")}`.toLowerCase();
+  const present = plan.required_terms.filter((t) => text.includes(t.toLowerCase()));
+  if (plan.required_terms.length > 0) {
+    signals.push({
+      name: "query_terms",
+      detail: present.length > 0 ? `mentions ${present.join(", ")}` : "mentions none of the question's content words in its snippet",
+      weight: round((0.5 * present.length) / plan.required_terms.length),
+    });
+  }
+  return signals;
+}
+
+function toOutsideRow(r: MergedResult, signals: Signal[], plan: QueryPlan, charBudget: number): OutsideVaultRow {
+  const sections: ContentSection[] = [];
+  let left = charBudget;
+  const add = (role: ContentSection["role"], text: string | undefined, alreadyCut = false) => {
+    const clean = (text ?? "").trim();
+    if (!clean || left <= 0) return;
+    const cut = clean.length > left;
+    const kept = cut ? `${clean.slice(0, Math.max(0, left - 1))}…` : clean;
+    left -= kept.length;
+    sections.push({ role, text: kept, truncated: cut || alreadyCut });
+  };
+  add("external_snippet", r.snippet);
+  for (const h of r.highlights) if (h.trim() && h.trim() !== r.snippet?.trim()) add("external_snippet", h);
+  add("external_summary", r.summary);
+  add("external_text", r.text, r.truncated === true);
+  const text = sections.map((s) => s.text.toLowerCase()).join(" ");
+  const matched = plan.terms.filter((t) => text.includes(t.toLowerCase()) || r.title.toLowerCase().includes(t.toLowerCase()));
+  const row: OutsideVaultRow = {
+    source_key: outsideSourceKey(r.provider, r.canonicalUrl),
+    kind: "external",
+    source_type: "external_web",
+    provider: r.provider,
+    label: outsideVaultLabel(r.provider, "ephemeral"),
+    url: r.url,
+    title: r.title || r.domain,
+    domain: r.domain,
+    content_sections: sections,
+    retrieval: {
+      score: round(total(signals)),
+      lanes: [{ name: "external_search", status: "used", provider: r.provider, store: "ephemeral" }],
+      signals,
+      matched_terms: matched,
+      missing_terms: plan.terms.filter((t) => !matched.includes(t)),
+    },
+    also_found_by: [...r.alsoFoundBy],
+  };
+  if (r.publishedAt) row.published_at = r.publishedAt;
+  return row;
+}
+
+/** A vault row for a note found only because a web result was its source. */
+async function sourceNoteRow(path: string, index: VaultIndex, store: NoteStore, rank: number): Promise<VaultRow | null> {
+  const info = index.note(path);
+  if (!info) return null;
+  let text: string;
+  try {
+    text = await store.read(path);
+  } catch {
+    return null;
+  }
+  const parsed = parseNote(path, text);
+  const first = parsed.sections.find((s) => s.text.trim()) ?? parsed.sections[0];
+  return {
+    source_key: noteSourceKey(path),
+    kind: "note",
+    source_type: "vault_note",
+    note_path: path,
+    title: info.title,
+    sections: first ? [{ heading: first.heading, text: first.text.slice(0, 600), start: first.start, end: first.end, line: first.line }] : [],
+    retrieval: {
+      score: 0,
+      lanes: [{ name: "source_url", status: "used" }],
+      signals: [{ name: "source_url", detail: `added as vault row ${rank + 1}: a web result is this note's source`, weight: 0 }],
+      matched_terms: [],
+      missing_terms: [],
+    },
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

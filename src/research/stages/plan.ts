@@ -1,0 +1,235 @@
+// The planner: turns a question into what retrieval, the judge and the web providers need.
+// Deterministic and model-free, so the same question always plans the same way (and is testable).
+// Provider queries are built from the question alone: note text must never leave the device.
+import { systemClock, type Clock } from "../../ports";
+import { STOP_WORDS } from "../../index/stopwords";
+import type { QueryPlan } from "../../evidence/research-pack";
+
+export interface PlanOptions {
+  /** Earlier questions of this conversation, oldest first. They may lend context terms, never evidence. */
+  history?: readonly string[];
+  /** Decides which years count as "now" for the freshness flag (default: the system clock). */
+  clock?: Clock;
+  /** Overrides the clock's year (handy in evals that pin a date). */
+  currentYear?: number;
+}
+
+/** Words that ask about the present. Matched as whole words/phrases on the normalised question. */
+const FRESHNESS_CUES = [
+  "latest",
+  "today",
+  "current",
+  "currently",
+  "recent",
+  "recently",
+  "what changed",
+  "what has changed",
+  "what's new",
+  "what is new",
+  "as of now",
+  "right now",
+  "nowadays",
+  "these days",
+  "this year",
+  "this month",
+  "this week",
+  "newest",
+  "up to date",
+  "up-to-date",
+  "yesterday",
+  "still supported",
+] as const;
+
+/**
+ * Words that are not stop words but say nothing about the topic, so a note need not contain them.
+ * Freshness cue words are added below: "latest" is a question about time, not a topic.
+ */
+const GENERIC_WORDS = new Set(
+  `best good better great new old main different difference differences compare comparison
+   vs versus example examples kind kinds type types work works working way best-practice
+   practice practices idea ideas question questions answer answers info information details
+   overview summary summarize summarise describe list mean means meaning find look looking
+   find say says said think thought recommend recommended recommendation should possible
+   there's whats now much many often another like already quickly exactly correctly properly
+   automatically really actually simply easily usually whose yet give whole keep makes made one
+   someone anyone somebody without instead across inside within year years sort go goes`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Ways of saying "in my notes" that are about where to look, not what to look for. */
+const META_PHRASES = [
+  /\b(?:according to|based on|from|in|within|inside|across) (?:my|the|our) (?:notes?|vault|knowledge base|pkm)\b/gi,
+  /\bwhat do(?:es)? (?:my|the|our) (?:notes?|vault) say (?:about|on)\b/gi,
+  /\b(?:my|the|our) (?:notes?|vault) say(?:s)? (?:about|on)?\b/gi,
+  /\bdo i have (?:any )?notes? (?:about|on)\b/gi,
+  /\bsearch (?:my|the) (?:notes?|vault) for\b/gi,
+];
+
+/** Pronouns and openers that mark a question as leaning on the one before it. */
+const FOLLOW_UP_MARKERS = /^(?:and|also|what about|how about|and what about|then|so)\b|\b(?:it|its|it's|they|them|their|that|those|this|these|he|she|him|her)\b/;
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_.+\-/]*[\p{L}\p{N}+]|[\p{L}\p{N}]/gu;
+const TAG = /(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu;
+const PHRASE = /["“”„]([^"“”„]{1,200})["“”„]/g;
+
+export function planQuestion(question: string, options: PlanOptions = {}): QueryPlan {
+  const currentYear = options.currentYear ?? new Date((options.clock ?? systemClock).now()).getUTCFullYear();
+  const normalized = normalize(question);
+
+  const tags = unique([...normalized.matchAll(TAG)].map((m) => m[1].replace(/\/+$/, "")).filter(Boolean));
+  const phrases = unique([...normalized.matchAll(PHRASE)].map((m) => m[1].trim()).filter(Boolean));
+  const freshness = freshnessOf(normalized, currentYear);
+
+  const withoutMeta = stripMeta(normalized.replace(TAG, " "));
+  const terms = contentWords(withoutMeta);
+  const tagWords = new Set(tags.flatMap((tag) => tag.split("/")));
+  const cueWords = new Set(freshness.cues.flatMap((cue) => cue.split(/\s+/)));
+  const phraseWords = new Set(phrases.flatMap((phrase) => contentWords(phrase)));
+  const required = terms.filter(
+    (term) =>
+      phraseWords.has(term) ||
+      (!GENERIC_WORDS.has(term) && !cueWords.has(term) && !tagWords.has(term) && !isYear(term) && term.length > 1),
+  );
+
+  const contextTerms = contextTermsFrom(options.history ?? [], normalized, terms);
+
+  return {
+    question,
+    normalized,
+    terms: unique([...terms, ...tags.flatMap((tag) => tag.split("/"))]),
+    required_terms: required,
+    context_terms: contextTerms,
+    tags,
+    phrases,
+    freshness,
+    provider_queries: providerQueries(question, required, phrases, freshness.flagged, currentYear),
+  };
+}
+
+function normalize(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+}
+
+function stripMeta(text: string): string {
+  let out = text;
+  for (const pattern of META_PHRASES) out = out.replace(pattern, " ");
+  return out;
+}
+
+/** Words without stop words, trailing dots or possessives, each once, in question order. */
+function contentWords(text: string): string[] {
+  const words = (text.match(WORD) ?? []).map((word) => word.replace(/'s$/, "").replace(/\.+$/, ""));
+  return unique(words.filter((word) => word !== "" && !STOP_WORDS.has(word)));
+}
+
+/**
+ * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
+ * branch", "today's daily note", "tasks due this week" ask about the workspace, not the world.
+ */
+const WORKSPACE_OBJECTS = new Set(
+  `branch branches page pages note notes file files folder folders directory directories line lines cursor
+   selection tab tabs window windows view pane document documents vault workspace buffer project
+   user shell session process directory's daily journal task tasks todo todos date time timestamp
+   block blocks heading headings entry entries item items list query graph theme`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+/** Words before a date cue that make it a scheduling filter ("due today", "scheduled this week"). */
+const SCHEDULING_WORDS = new Set(["due", "scheduled", "done", "completed", "created", "modified", "starting", "until", "before", "after", "for", "on"]);
+
+function freshnessOf(normalized: string, currentYear: number): QueryPlan["freshness"] {
+  const cues: string[] = [];
+  for (const cue of FRESHNESS_CUES) {
+    const pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(cue)}(?=$|[^\\p{L}\\p{N}])`, "gu");
+    for (const match of normalized.matchAll(pattern)) {
+      const at = (match.index ?? 0) + match[0].length - cue.length;
+      if (!aboutTheWorkspace(normalized, at, cue)) {
+        cues.push(cue);
+        break;
+      }
+    }
+  }
+  for (const match of normalized.matchAll(/\b(19|20)\d{2}\b/g)) {
+    if (Number(match[0]) >= currentYear) cues.push(match[0]);
+  }
+  return { flagged: cues.length > 0, cues: unique(cues) };
+}
+
+/** "current branch", "today's daily note", "due this week": the cue qualifies something of the user's. */
+function aboutTheWorkspace(text: string, at: number, cue: string): boolean {
+  const before = text.slice(0, at).match(/([\p{L}]+)[^\p{L}]*$/u)?.[1];
+  const after = text.slice(at + cue.length).match(/^(?:'s)?[^\p{L}]*([\p{L}']+)(?:[^\p{L}]+([\p{L}']+))?/u);
+  const next = after?.[1]?.replace(/'s$/, "");
+  const nextButOne = after?.[2]?.replace(/'s$/, "");
+  if (before && SCHEDULING_WORDS.has(before) && /^(today|this week|this month|yesterday|this year)$/.test(cue)) return true;
+  if (!/^(current|today|this week|this month|recent)$/.test(cue)) return false;
+  return (next !== undefined && WORKSPACE_OBJECTS.has(next)) || (next !== undefined && nextButOne !== undefined && WORKSPACE_OBJECTS.has(nextButOne) && /^(daily|open|working|active)$/.test(next));
+}
+
+function isYear(term: string): boolean {
+  return /^(19|20)\d{2}$/.test(term);
+}
+
+/**
+ * A follow-up ("and what about its licence?") borrows the content terms of the question before it
+ * that it does not repeat. Only when it looks like a follow-up: a pronoun or opener, or almost no
+ * content of its own. Nothing from earlier answers or evidence is used.
+ */
+function contextTermsFrom(history: readonly string[], normalized: string, terms: string[]): string[] {
+  const previous = history.length > 0 ? history[history.length - 1] : undefined;
+  if (previous === undefined) return [];
+  const ownContent = terms.filter((term) => !GENERIC_WORDS.has(term));
+  const looksLikeFollowUp = FOLLOW_UP_MARKERS.test(normalized) || ownContent.length <= 1;
+  if (!looksLikeFollowUp) return [];
+  const own = new Set(terms);
+  const previousTerms = contentWords(stripMeta(normalize(previous)).replace(TAG, " "));
+  return previousTerms.filter((term) => !own.has(term) && !GENERIC_WORDS.has(term) && !isYear(term));
+}
+
+const MAX_QUERY_CHARS = 300;
+
+/**
+ * One web query is the question itself minus "in my notes" talk (search engines read questions
+ * well); a freshness question also gets a keyword query pinned to the current year, so results
+ * from the past years do not crowd out this year's.
+ */
+function providerQueries(
+  question: string,
+  required: string[],
+  phrases: string[],
+  fresh: boolean,
+  currentYear: number,
+): string[] {
+  const first = clip(
+    stripMeta(question.normalize("NFKC").replace(/\s+/g, " "))
+      .replace(/(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu, " $1")
+      .replace(/\s+/g, " ")
+      .replace(/\s+([?!.,;:])/g, "$1")
+      .replace(/^[\s,;:.\-–—]+/, "")
+      .trim(),
+  );
+  const queries = [first || clip(question.trim())];
+  if (fresh) {
+    const keywords = [...phrases.map((phrase) => `"${phrase}"`), ...required.filter((t) => !phrases.some((p) => p.includes(t)))];
+    if (!/\b(19|20)\d{2}\b/.test(question)) keywords.push(String(currentYear));
+    const second = clip(keywords.join(" "));
+    if (keywords.length > 1 && second.toLowerCase() !== first.toLowerCase()) queries.push(second);
+  }
+  return queries;
+}
+
+function clip(text: string): string {
+  if (text.length <= MAX_QUERY_CHARS) return text;
+  const cut = text.slice(0, MAX_QUERY_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return space > MAX_QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

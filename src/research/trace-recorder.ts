@@ -1,0 +1,270 @@
+// The trace of one research run: what it asked, what left the device, what came back, what it
+// decided and how long each stage took. The recorder bounds everything as it goes (strings,
+// event count, copied evidence text) so a trace can always be written into a note, and scrubs
+// known secrets so an API key can never reach a trace, a note or a log through it.
+import type { ExternalMode, Freshness, ProviderName } from "../settings";
+import type { Clock } from "../ports";
+import type { ResearchPack, StopReason } from "../evidence/research-pack";
+import { shortHash } from "../evidence/hash";
+import { stageNames, type ResearchAnswer, type ResearchTrace, type StageName, type TraceEvent } from "./types";
+
+export const externalTraceEventTypes = [
+  "external_search_skipped",
+  "external_query_built",
+  "external_provider_request",
+  "external_provider_response",
+  "external_result_deduped",
+  "external_evidence_selected",
+  "external_merge_completed",
+] as const;
+
+export const traceEventTypes = [...stageNames, ...externalTraceEventTypes] as const;
+export type TraceEventType = (typeof traceEventTypes)[number];
+
+/** Limits of what a trace keeps. They exist so a trace note stays readable and small. */
+export const TRACE_LIMITS = {
+  /** Any string inside event data, error messages and queries. */
+  eventString: 300,
+  /** Events kept; the last slot says how many more were dropped. */
+  events: 200,
+  /** Text of each vault section and each outside content section in the trace's copy of the pack. */
+  sectionText: 600,
+} as const;
+
+export const REDACTED = "[redacted]";
+const CUT_MARK = "…";
+/** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
+const MIN_SECRET_PREFIX = 6;
+
+/**
+ * What was cut from a trace, in words ("vault section texts cut to 600 characters"). Kept in the
+ * trace's JSON beside the contract fields, so a reader knows the copy is not the whole story.
+ */
+export interface TraceTruncation {
+  truncated?: string[];
+}
+
+export interface TraceRecorderInit {
+  question: string;
+  mode: ExternalMode;
+  providers: ProviderName[];
+  freshness: Freshness;
+  clock: Clock;
+  /** Default: `makeRunId(clock, question)`. */
+  runId?: string;
+}
+
+export class TraceRecorder {
+  readonly runId: string;
+  readonly startedAt: number;
+  private readonly clock: Clock;
+  private readonly question: string;
+  private readonly mode: ExternalMode;
+  private readonly providers: ProviderName[];
+  private readonly freshness: Freshness;
+  private readonly events: TraceEvent[] = [];
+  private droppedEvents = 0;
+  private readonly errors: ResearchTrace["errors"] = [];
+  private readonly queries: string[] = [];
+  private readonly timings: ResearchTrace["timings_ms"] = {};
+  private readonly openStages = new Map<StageName, number>();
+  private readonly secrets = new Set<string>();
+
+  constructor(init: TraceRecorderInit) {
+    this.clock = init.clock;
+    this.startedAt = init.clock.now();
+    this.question = init.question;
+    this.mode = init.mode;
+    this.providers = [...init.providers];
+    this.freshness = init.freshness;
+    this.runId = init.runId ?? makeRunId(init.clock, init.question);
+  }
+
+  /** ms since the run started: the `at` of progress events and trace events alike. */
+  elapsed(): number {
+    return Math.max(0, this.clock.now() - this.startedAt);
+  }
+
+  /**
+   * Secrets (API keys) the run looked up. Add them as soon as they are known: strings are scrubbed
+   * before they are cut, so a key can never survive as a cut-off prefix.
+   */
+  addSecrets(...secrets: (string | null | undefined)[]): void {
+    for (const s of secrets) if (s && s.trim() !== "") this.secrets.add(s);
+  }
+
+  event(type: TraceEventType, data?: Record<string, unknown>): void {
+    const at = this.elapsed();
+    if (this.events.length >= TRACE_LIMITS.events - 1) {
+      this.droppedEvents++;
+      return;
+    }
+    const entry: TraceEvent = { type, at };
+    if (data !== undefined) entry.data = this.bound(data) as Record<string, unknown>;
+    this.events.push(entry);
+  }
+
+  stageStart(stage: StageName): void {
+    this.openStages.set(stage, this.elapsed());
+  }
+
+  /**
+   * Ends a stage: adds its duration to `timings_ms` (a stage run twice, like a synthesis repair,
+   * adds up) and records one event of the stage's type with `ms` and the given facts.
+   * Returns the duration.
+   */
+  stageEnd(stage: StageName, data?: Record<string, unknown>): number {
+    const now = this.elapsed();
+    const started = this.openStages.get(stage) ?? now;
+    this.openStages.delete(stage);
+    const ms = now - started;
+    this.timings[stage] = (this.timings[stage] ?? 0) + ms;
+    this.event(stage, { ...data, ms });
+    return ms;
+  }
+
+  error(stage: StageName, kind: string, message: string, provider?: string): void {
+    const entry: ResearchTrace["errors"][number] = { stage, kind, message: this.boundString(message) };
+    if (provider !== undefined) entry.provider = provider;
+    this.errors.push(entry);
+  }
+
+  /** A query that actually left the device. */
+  querySent(query: string): void {
+    this.queries.push(this.boundString(query));
+  }
+
+  finish(stopReason: StopReason, pack: ResearchPack, answer?: ResearchAnswer): ResearchTrace & TraceTruncation {
+    const truncated: string[] = [];
+    const events = [...this.events];
+    if (this.droppedEvents > 0) {
+      events.push({ type: "events_dropped", at: this.elapsed(), data: { count: this.droppedEvents } });
+      truncated.push(`${this.droppedEvents} events dropped after the first ${TRACE_LIMITS.events - 1}`);
+    }
+    const boundedPack = boundPack(pack, TRACE_LIMITS.sectionText, truncated);
+    const trace: ResearchTrace & TraceTruncation = {
+      schema: "research_trace.v1",
+      run_id: this.runId,
+      started_at: new Date(this.startedAt).toISOString(),
+      question: this.question,
+      mode: this.mode,
+      providers: [...this.providers],
+      freshness: this.freshness,
+      queries_sent: [...this.queries],
+      stop_reason: stopReason,
+      timings_ms: { ...this.timings, total: this.elapsed() },
+      events,
+      errors: this.errors.map((e) => ({ ...e })),
+      pack: boundedPack,
+    };
+    if (answer) trace.answer = { ...answer };
+    if (truncated.length > 0) trace.truncated = truncated;
+    return scrubSecrets(trace, [...this.secrets]);
+  }
+
+  private bound(value: unknown): unknown {
+    return boundStrings(scrubSecrets(value, [...this.secrets]), TRACE_LIMITS.eventString);
+  }
+
+  private boundString(text: string): string {
+    return cutText(scrubSecrets(text, [...this.secrets]), TRACE_LIMITS.eventString);
+  }
+}
+
+/**
+ * A copy of `value` in which every occurrence of every secret — in strings and object keys, at any
+ * depth — is replaced by "[redacted]". A string that was cut ("…") and ends with the first few
+ * characters of a secret loses that tail too. Empty secrets are ignored.
+ */
+export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
+  const known = [...new Set(secrets.filter((s) => typeof s === "string" && s.trim() !== ""))].sort((a, b) => b.length - a.length);
+  if (known.length === 0) return value;
+  return scrubValue(value, known) as T;
+}
+
+function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return scrubString(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[scrubString(k, secrets)] = scrubValue(v, secrets);
+    return out;
+  }
+  return value;
+}
+
+function scrubString(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join(REDACTED);
+  if (out.endsWith(CUT_MARK)) {
+    const body = out.slice(0, -CUT_MARK.length);
+    for (const secret of secrets) {
+      for (let n = Math.min(secret.length - 1, body.length); n >= MIN_SECRET_PREFIX; n--) {
+        if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${REDACTED}${CUT_MARK}`;
+      }
+    }
+  }
+  return out;
+}
+
+/** `text` cut to at most `max` characters, ending in "…" when cut; never splits a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - CUT_MARK.length);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}${CUT_MARK}`;
+}
+
+/** A copy with every string (values only; keys are ours) cut to `max` characters. */
+export function boundStrings(value: unknown, max: number): unknown {
+  if (typeof value === "string") return cutText(value, max);
+  if (Array.isArray(value)) return value.map((v) => boundStrings(v, max));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = boundStrings(v, max);
+    return out;
+  }
+  return value;
+}
+
+/** The trace's copy of the pack: vault section texts and outside text cut to `max` characters. */
+function boundPack(pack: ResearchPack, max: number, truncated: string[]): ResearchPack {
+  let vaultCut = 0;
+  let outsideCut = 0;
+  const evidence = pack.evidence.map((row) => ({
+    ...row,
+    sections: row.sections.map((s) => {
+      if (s.text.length <= max) return { ...s };
+      vaultCut++;
+      return { ...s, text: cutText(s.text, max) };
+    }),
+  }));
+  const external = pack.external_evidence.map((row) => ({
+    ...row,
+    content_sections: row.content_sections.map((s) => {
+      if (s.text.length <= max) return { ...s };
+      outsideCut++;
+      return { ...s, text: cutText(s.text, max), truncated: true };
+    }),
+  }));
+  if (vaultCut > 0) truncated.push(`${vaultCut} vault section texts cut to ${max} characters`);
+  if (outsideCut > 0) truncated.push(`${outsideCut} outside-vault texts cut to ${max} characters`);
+  return structuredCopy({ ...pack, evidence, external_evidence: external });
+}
+
+/** A deep copy through JSON: the trace must not share objects with the live pack. */
+function structuredCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * `20261130-141203-3fa9c1`: the run's start (UTC) and a short hash of the clock reading and the
+ * salt (the question), so two runs started in the same second still differ. Same clock, same id.
+ */
+export function makeRunId(clock: Pick<Clock, "now">, salt = ""): string {
+  const now = clock.now();
+  const iso = new Date(now).toISOString();
+  const stamp = `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}`;
+  return `${stamp}-${shortHash(`${now}\u0000${salt}`, 6)}`;
+}

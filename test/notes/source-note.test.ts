@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { isoDay, renderSourceNote, sourceNoteFileName, uniqueNotePath, type SourceNote } from "../../src/notes/source-note";
+import { parseNote } from "../../src/index/markdown";
+import { MemoryNoteStore } from "../support/promote-fixtures";
+
+describe("sourceNoteFileName", () => {
+  it("removes characters that Windows, macOS, Android or Obsidian links refuse", () => {
+    expect(sourceNoteFileName('A/B: "C" <D> | E? * F# ^G [H] \\I')).toBe("A B C D E F G H I");
+  });
+
+  it("trims dots and spaces at the ends, which Windows drops silently", () => {
+    expect(sourceNoteFileName("  ...Hidden title...  ")).toBe("Hidden title");
+  });
+
+  it("renames Windows device names", () => {
+    expect(sourceNoteFileName("CON")).toBe("CON (page)");
+    expect(sourceNoteFileName("lpt1.txt")).toBe("lpt1.txt (page)");
+  });
+
+  it("uses the fallback when nothing of the title is left", () => {
+    expect(sourceNoteFileName("???", "example.org")).toBe("example.org");
+  });
+
+  it("cuts long titles by bytes without splitting a character", () => {
+    const name = sourceNoteFileName("日本語".repeat(100));
+    expect(new TextEncoder().encode(name).byteLength).toBeLessThanOrEqual(150);
+    expect(name).toMatch(/^(日本語)+(日本?|日)?$/u);
+  });
+
+  it("normalises to NFC so a title from macOS and one from Windows name the same file", () => {
+    expect(sourceNoteFileName("Cafe\u0301")).toBe("Café");
+  });
+});
+
+describe("uniqueNotePath", () => {
+  it("numbers the name until it is free", async () => {
+    const store = new MemoryNoteStore({ "Research/Sources/A.md": "", "Research/Sources/A 1.md": "" });
+    expect(await uniqueNotePath(store, "Research/Sources/", "A")).toBe("Research/Sources/A 2.md");
+    expect(await uniqueNotePath(store, "", "B")).toBe("B.md");
+  });
+});
+
+describe("isoDay", () => {
+  it("reads ISO dates and date-times, and leaves text it cannot read empty", () => {
+    expect(isoDay("2025-09-18T08:30:00Z")).toBe("2025-09-18");
+    expect(isoDay("September 18, 2025 12:00 UTC")).toBe("2025-09-18");
+    expect(isoDay("last Tuesday")).toBe("");
+    expect(isoDay(undefined)).toBe("");
+  });
+});
+
+describe("renderSourceNote", () => {
+  const base: SourceNote = {
+    title: "Title",
+    source: "https://example.org/a",
+    authors: [],
+    published: "",
+    created: "2026-03-05",
+    description: "",
+    tags: ["research/source"],
+    provider: "brave",
+    retrieved: "2026-03-05T12:00:00.000Z",
+    query: "q",
+    extractStatus: "extracted",
+    tracePath: "Research/Traces/t.md",
+    excerpt: null,
+    extracted: "Body.",
+    notes: [],
+  };
+
+  it("links the trace note when there is one, and writes no empty link when the run wrote none", () => {
+    const withTrace = renderSourceNote(base);
+    expect(parseNote("n.md", withTrace).frontmatter.trace).toBe("[[Research/Traces/t]]");
+    expect(withTrace).toContain("[[Research/Traces/t|a research run]]");
+    const without = renderSourceNote({ ...base, tracePath: null });
+    expect(parseNote("n.md", without).frontmatter.trace).toBeUndefined();
+    expect(without).not.toContain("[[]]");
+    expect(without).not.toContain("[[|");
+    expect(without).toContain("no trace note was written");
+  });
+
+  it("keeps hostile page text in properties as plain YAML strings that parse back unchanged", () => {
+    const title = 'Evil: "quoted" [[link]] #tag\n---\nsource: https://spoof.example';
+    const note = renderSourceNote({ ...base, title, description: "a: b\n- c", authors: ["X, Y", "[[Z]]"] });
+    const fm = parseNote("n.md", note).frontmatter;
+    expect(fm.source).toBe("https://example.org/a");
+    expect(fm.title).toBe('Evil: "quoted" [link] #tag --- source: https://spoof.example');
+    expect(fm.description).toBe("a: b - c");
+    expect(fm.author).toEqual(["X, Y", "[Z]"]);
+    expect(note.match(/^---$/gm)).toHaveLength(2);
+  });
+});

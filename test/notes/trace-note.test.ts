@@ -1,0 +1,452 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Clock } from "../../src/ports";
+import { RESEARCH_PACK_VERSION, type OutsideVaultRow, type QueryPlan, type ResearchPack, type VaultRow } from "../../src/evidence/research-pack";
+import type { ResearchTrace } from "../../src/research/types";
+import { TraceRecorder } from "../../src/research/trace-recorder";
+import {
+  boundedTraceJson,
+  parseTraceNote,
+  recordPromotion,
+  renderTraceNote,
+  safeFileName,
+  TRACE_BLOCK_OPEN,
+  TRACE_JSON_MAX_CHARS,
+  traceNotePath,
+} from "../../src/notes/trace-note";
+import { outsideRow, vaultRow } from "../support/pack-fixtures";
+
+const GOLDEN_DIR = path.resolve(__dirname, "../golden/notes");
+
+function expectGolden(name: string, rendered: string) {
+  const file = path.join(GOLDEN_DIR, name);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(file, rendered);
+  expect(existsSync(file), `golden file ${name} missing: run with UPDATE_GOLDEN=1`).toBe(true);
+  expect(rendered).toBe(readFileSync(file, "utf8"));
+}
+
+function fakeClock(): Clock & { advance(ms: number): void } {
+  let now = Date.UTC(2026, 10, 30, 14, 12, 3);
+  return { now: () => now, sleep: async (ms) => void (now += ms), advance: (ms) => void (now += ms) };
+}
+
+/** A query plan written out by hand, so these goldens do not move when the planner changes. */
+function plan(question: string, terms: string[], freshness: string[] = [], providerQueries = [question.toLowerCase()]): QueryPlan {
+  return {
+    question,
+    normalized: question.toLowerCase(),
+    terms,
+    required_terms: terms,
+    context_terms: [],
+    tags: [],
+    phrases: [],
+    freshness: { flagged: freshness.length > 0, cues: freshness },
+    provider_queries: providerQueries,
+  };
+}
+
+function packOf(question: string, queryPlan: QueryPlan, evidence: VaultRow[], external: OutsideVaultRow[], extra: Partial<ResearchPack> = {}): ResearchPack {
+  const byProvider = new Map<string, number>();
+  for (const row of external) byProvider.set(row.provider, (byProvider.get(row.provider) ?? 0) + 1);
+  return {
+    schema: RESEARCH_PACK_VERSION,
+    question,
+    query_plan: queryPlan,
+    evidence,
+    external_evidence: external,
+    judge: { verdict: "enough_evidence", reason: "two notes cover every required term", missing_terms: [] },
+    coverage: {
+      local_evidence_count: evidence.length,
+      external_evidence_count: external.length,
+      external_by_provider: [...byProvider].map(([key, count]) => ({ key, count })),
+      external_freshness: [],
+      recall_note: "Searched 3 notes; web search not used.",
+    },
+    warnings: [],
+    ...extra,
+  };
+}
+
+const syncNote = vaultRow("Tools/Syncthing.md", "Syncthing setup", [
+  { heading: "Versioning", text: "Staggered versioning keeps old copies in .stversions for a year." },
+  { heading: "Conflicts", text: "Conflicting edits become .sync-conflict files." },
+], 14.26);
+const backupNote = vaultRow("Tools/Backups.md", "Backups", [{ heading: "", text: "The vault is backed up nightly with restic." }], 6.1);
+
+/** A vault-only run that stopped with enough evidence and a verified evidence brief. */
+function vaultOnlyTrace(): ResearchTrace {
+  const question = "How does Syncthing keep old versions of my notes?";
+  const clock = fakeClock();
+  const rec = new TraceRecorder({ question, mode: "never", providers: [], freshness: "any", clock });
+  const stage = (name: Parameters<TraceRecorder["stageStart"]>[0], ms: number, data?: Record<string, unknown>) => {
+    rec.stageStart(name);
+    clock.advance(ms);
+    rec.stageEnd(name, data);
+  };
+  stage("plan", 1, { terms: ["syncthing", "old", "versions", "notes"] });
+  stage("local_retrieval", 12, { notes_matched: 2 });
+  stage("judge", 1, { verdict: "enough_evidence" });
+  stage("external_policy", 0, { decision: "skip" });
+  rec.event("external_search_skipped", { reason: "mode is never" });
+  stage("merge", 1, { vault_rows: 2, outside_rows: 0 });
+  stage("prepare_synthesis", 2, { admitted: 2, dropped: 0 });
+  stage("synthesize", 3, { kind: "extractive" });
+  stage("verify", 1, { passed: true });
+  const thePack = packOf(question, plan(question, ["syncthing", "old", "versions", "notes"]), [syncNote, backupNote], []);
+  return rec.finish("enough_evidence", thePack, {
+    text: [
+      "**Evidence brief (extractive, no model)**",
+      "",
+      "Vault evidence:",
+      `- Syncthing setup: “Staggered versioning keeps old copies in .stversions for a year.” [${syncNote.source_key}]`,
+      `- Backups: “The vault is backed up nightly with restic.” [${backupNote.source_key}]`,
+    ].join("\n"),
+    kind: "extractive",
+    verified: true,
+  });
+}
+
+const releaseUrl = "https://github.com/automerge/automerge/releases/tag/v3.2.0";
+const automergeNote: VaultRow = {
+  ...vaultRow("Research/Automerge.md", "Automerge notes", [{ heading: "Sync protocol", text: "Automerge 2 sync uses bloom filters." }], 9.4),
+  also_found_by: ["brave"],
+};
+const braveRelease: OutsideVaultRow = {
+  ...outsideRow("brave", releaseUrl, "Release v3.2.0 · automerge/automerge", "Automerge 3.2 adds a new #compaction mode and [[faster]] loading.", { published_at: "2026-11-02" }),
+  also_found_by: ["exa"],
+};
+const braveBlog = outsideRow("brave", "https://automerge.org/blog/2026/11/", "Automerge [blog] (November)", "Version 3.2 is out. <b>Upgrade</b> soon.", { published_at: "2026-11-04" });
+const exaTalk = outsideRow("exa", "https://example.org/talks/automerge-3", "Local-first conf: Automerge 3", "# A talk\nAbout `compaction` and **memory**.");
+
+/** A freshness run: Brave and Exa, one URL found by both, a vault duplicate, an Exa failure, an unverified answer. */
+function outsideTrace(): ResearchTrace {
+  const question = "What changed in the latest Automerge release?";
+  const clock = fakeClock();
+  const rec = new TraceRecorder({ question, mode: "on-weak", providers: ["brave", "exa"], freshness: "pm", clock });
+  rec.addSecrets("BSA-secret-key-123456", "exa-secret-key-654321");
+  const step = (ms: number) => clock.advance(ms);
+  rec.stageStart("plan"); step(1); rec.stageEnd("plan", { freshness_cues: ["latest"] });
+  rec.stageStart("local_retrieval"); step(9); rec.stageEnd("local_retrieval", { notes_matched: 1 });
+  rec.stageStart("judge"); step(1); rec.stageEnd("judge", { verdict: "weak_evidence", missing: ["release"] });
+  rec.stageStart("external_policy"); rec.stageEnd("external_policy", { decision: "search", reason: "weak evidence and mode on-weak" });
+  rec.event("external_query_built", { query: "automerge latest release" });
+  rec.stageStart("external_retrieval");
+  rec.querySent("automerge latest release");
+  rec.event("external_provider_request", { provider: "brave", count: 5, freshness: "pm" });
+  step(180);
+  rec.event("external_provider_response", { provider: "brave", status: 200, results: 4 });
+  rec.event("external_provider_request", { provider: "exa", count: 5 });
+  step(95);
+  rec.event("external_provider_response", { provider: "exa", status: 429, results: 0 });
+  rec.error("external_retrieval", "rate_limited", "Exa answered 429 Too Many Requests; retry after 30 s", "exa");
+  rec.stageEnd("external_retrieval", { providers_ok: ["brave"], providers_failed: ["exa"] });
+  rec.stageStart("normalize"); step(1);
+  rec.event("external_result_deduped", { url: releaseUrl, kept: braveRelease.source_key, also_found_by: "exa" });
+  rec.event("external_result_deduped", { url: "https://automerge.org/docs/sync", collapsed_into: automergeNote.source_key, provider: "brave" });
+  rec.stageEnd("normalize");
+  rec.event("external_evidence_selected", { keys: [braveRelease.source_key, braveBlog.source_key, exaTalk.source_key] });
+  rec.stageStart("merge"); step(1); rec.stageEnd("merge");
+  rec.event("external_merge_completed", { vault_rows: 1, outside_rows: 3 });
+  rec.stageStart("synthesize"); step(2400); rec.stageEnd("synthesize", { model: "llama3.1:8b", attempts: 2 });
+  rec.stageStart("verify"); step(1); rec.stageEnd("verify", { passed: false, errors: ["unknown_key ext:brave:0000000000"] });
+  const thePack = packOf(question, plan(question, ["automerge", "release"], ["latest"], ["automerge latest release"]), [automergeNote], [braveRelease, braveBlog, exaTalk], {
+    judge: { verdict: "weak_evidence", reason: "one note mentions Automerge but none covers a release", missing_terms: ["release"] },
+    warnings: [{ kind: "provider_failed", message: "Exa was rate limited (429); results come from Brave only." }],
+  });
+  return rec.finish("verification_failed", thePack, {
+    text: `Automerge 3.2 adds a compaction mode [${braveRelease.source_key}] and faster loading [ext:brave:0000000000]. Your vault's notes stop at Automerge 2 [${automergeNote.source_key}].`,
+    kind: "model",
+    verified: false,
+    model: "llama3.1:8b",
+  });
+}
+
+/** The lines of the note before its JSON block: what a person sees rendered. */
+function visiblePart(markdown: string): string {
+  return markdown.slice(0, markdown.indexOf(TRACE_BLOCK_OPEN));
+}
+
+describe("renderTraceNote", () => {
+  it("renders the golden note of a vault-only run with a verified evidence brief", () => {
+    expectGolden("trace-vault-only.md", renderTraceNote(vaultOnlyTrace()));
+  });
+
+  it("renders the golden note of a run with Brave and Exa results, a duplicate, a failed provider and an unverified answer", () => {
+    expectGolden("trace-outside-vault.md", renderTraceNote(outsideTrace()));
+  });
+
+  it("starts with frontmatter a person can search by", () => {
+    const note = renderTraceNote(outsideTrace());
+    const front = note.slice(0, note.indexOf("\n---\n", 4));
+    expect(front).toContain("type: research-trace");
+    expect(front).toContain("question: What changed in the latest Automerge release?");
+    expect(front).toContain("created: 2026-11-30T14:12:03.000Z");
+    expect(front).toMatch(/mode: on-weak/);
+    expect(front).toMatch(/providers:\n {2}- brave\n {2}- exa/);
+    expect(front).toContain("stop_reason: verification_failed");
+    expect(front).toContain("verdict: weak_evidence");
+    expect(front).toContain("vault_rows: 1");
+    expect(front).toContain("outside_rows: 3");
+    expect(front).toMatch(/tags:\n {2}- research\/trace/);
+  });
+
+  it("uses the product's counters and labels, and keeps vault and outside rows in their own sections", () => {
+    const note = visiblePart(renderTraceNote(outsideTrace()));
+    const vaultAt = note.indexOf("## Vault evidence");
+    const outsideAt = note.indexOf("## Outside vault");
+    expect(note).toContain("\nVault evidence: 1 row\n");
+    expect(note).toContain("\nOutside vault: 3 rows from Brave and Exa\n");
+    expect(note.match(/\*\*Outside vault · Brave · ephemeral\*\*/g)).toHaveLength(2);
+    expect(note.match(/\*\*Outside vault · Exa · ephemeral\*\*/g)).toHaveLength(1);
+    expect(note.indexOf(`[[Research/Automerge#Sync protocol|Automerge notes › Sync protocol]]`)).toBeGreaterThan(vaultAt);
+    expect(note.indexOf(`\`${automergeNote.source_key}\``)).toBeLessThan(outsideAt);
+    expect(note.indexOf(`\`${braveRelease.source_key}\``)).toBeGreaterThan(outsideAt);
+    expect(note).toContain(`(${releaseUrl})`);
+  });
+
+  it("marks an unverified answer as such", () => {
+    const note = visiblePart(renderTraceNote(outsideTrace()));
+    expect(note).toContain("> [!warning] Unverified answer");
+    expect(visiblePart(renderTraceNote(vaultOnlyTrace()))).not.toContain("Unverified");
+  });
+
+  it("says why there is no answer when none was written", () => {
+    const trace: ResearchTrace = { ...vaultOnlyTrace(), stop_reason: "retrieval_only", answer: undefined };
+    delete trace.answer;
+    expect(renderTraceNote(trace)).toContain("No answer was written (retrieval only was asked).");
+  });
+
+  it("lists provider failures and pack warnings under Warnings", () => {
+    const note = visiblePart(renderTraceNote(outsideTrace()));
+    const warnings = note.slice(note.indexOf("## Warnings"), note.indexOf("## Timeline"));
+    expect(warnings).toContain("**rate_limited** (Exa, external_retrieval)");
+    expect(warnings).toContain("Exa was rate limited (429)");
+    expect(visiblePart(renderTraceNote(vaultOnlyTrace()))).toMatch(/## Warnings\n\nNone\./);
+  });
+
+  it("shows every event with its time in the timeline", () => {
+    const trace = outsideTrace();
+    const note = visiblePart(renderTraceNote(trace));
+    const rows = note.split("\n").filter((l) => /^\| \d+ \|/.test(l));
+    expect(rows).toHaveLength(trace.events.length);
+    expect(rows.find((r) => r.includes("external_provider_response") && r.includes("exa"))).toMatch(/^\| 286 \|/);
+  });
+
+  it("does not let untrusted web text become markup", () => {
+    const hostile = outsideRow(
+      "brave",
+      "https://evil.example/page",
+      "Click](javascript:alert(1)) [[Evil]] <img src=x onerror=alert(1)>",
+      "<script>alert('x')</script>\n# Heading\n```js\nfence()\n```\n[[Evil]] and ![[Embed]] #tag %%hidden%% $x$ ==mark==\n> quoted\n- item\n1. first\n    indented code",
+    );
+    const evilLink = outsideRow("brave", "javascript:alert(1)", "plain", "text");
+    const base = outsideTrace();
+    const trace: ResearchTrace = {
+      ...base,
+      pack: { ...base.pack, external_evidence: [hostile, evilLink] },
+      answer: { text: "See <script>x</script> and [[Evil]] #injected [ext:brave:0000000000]", kind: "model", verified: false },
+    };
+    const note = visiblePart(renderTraceNote(trace));
+    expect(note).not.toMatch(/<script|<img/i);
+    expect(note).not.toMatch(/(^|[^\\])\[\[Evil/m);
+    expect(note).not.toContain("![[Embed]]");
+    expect(note).not.toMatch(/^(> )?#+ Heading/m);
+    expect(note).not.toContain("```");
+    expect(note).not.toMatch(/(^|\s)#(tag|injected)/);
+    expect(note).not.toMatch(/%%|==mark|\$x\$/);
+    expect(note).not.toMatch(/^> > quoted/m);
+    expect(note).not.toMatch(/^> (- item|1\. first| {4})/m);
+    expect(note).not.toMatch(/(^|[^\\])\]\(javascript:/m);
+    expect(note).toContain("plain (javascript:alert(1))");
+    // Only our own two links (the evil-link row has none): the escaped title adds no link of its own.
+    const outside = note.slice(note.indexOf("## Outside vault"), note.indexOf("## Warnings"));
+    expect(outside.match(/(^|[^\\])\]\(/gm)).toHaveLength(1);
+  });
+
+  it("closes a code fence the answer left open, so the evidence below still renders", () => {
+    const base = vaultOnlyTrace();
+    const note = renderTraceNote({ ...base, answer: { text: "Run this:\n~~~~sh\nsyncthing --reset", kind: "model", verified: true } });
+    const answer = note.slice(note.indexOf("## Answer"), note.indexOf("## Vault evidence"));
+    expect(answer).toContain("syncthing --reset\n~~~~\n");
+  });
+
+  it("keeps a secret out of the note wherever the run met it", () => {
+    const secret = "BSA-secret-key-123456";
+    const clock = fakeClock();
+    const rec = new TraceRecorder({ question: "q", mode: "always", providers: ["brave"], freshness: "any", clock });
+    rec.addSecrets(secret);
+    rec.event("external_provider_request", { url: `https://api.search.brave.com/res/v1/web/search?q=q&token=${secret}` });
+    rec.error("external_retrieval", "unauthorized", `Brave refused the key ${secret}`, "brave");
+    rec.querySent(`q ${secret}`);
+    const web = outsideRow("brave", "https://x.example/", `Title ${secret}`, `Snippet ${secret}`);
+    const trace = rec.finish("enough_evidence", packOf("q", plan("q", ["q"]), [], [web], { warnings: [{ kind: "k", message: `warn ${secret}` }] }), {
+      text: `Answer ${secret}`,
+      kind: "model",
+      verified: true,
+    });
+    const note = renderTraceNote(trace);
+    expect(note).not.toContain(secret);
+    expect(note).not.toContain(secret.slice(0, 10));
+    expect(note).toContain("\\[redacted\\]");
+  });
+});
+
+describe("the trace data block", () => {
+  it("reads back exactly the trace that was rendered", () => {
+    for (const trace of [vaultOnlyTrace(), outsideTrace()]) {
+      const parsed = parseTraceNote(renderTraceNote(trace));
+      expect(parsed).toEqual({ trace: JSON.parse(JSON.stringify(trace)) });
+    }
+  });
+
+  it("reports a note without a trace block, broken JSON and JSON that is not a trace, each by kind", () => {
+    expect(parseTraceNote("# Just a note\n")).toMatchObject({ error: { kind: "no_trace_block" } });
+    expect(parseTraceNote(`${TRACE_BLOCK_OPEN}\n{"schema": \n\`\`\`\n`)).toMatchObject({ error: { kind: "invalid_json" } });
+    expect(parseTraceNote(`${TRACE_BLOCK_OPEN}\n{"schema": "other"}\n\`\`\`\n`)).toMatchObject({ error: { kind: "invalid_trace" } });
+    const broken = JSON.parse(JSON.stringify(outsideTrace())) as ResearchTrace;
+    (broken.pack.external_evidence[0] as Partial<OutsideVaultRow>).label = undefined;
+    const result = parseTraceNote(renderTraceNote(broken));
+    expect(result).toMatchObject({ error: { kind: "invalid_trace" } });
+    expect("error" in result && result.error.message).toMatch(/pack\.external_evidence\.0\.label/);
+  });
+
+  it("stays valid JSON under 60,000 characters when the trace is huge, and says what it dropped", () => {
+    const base = outsideTrace();
+    const chatty: ResearchTrace = {
+      ...base,
+      events: Array.from({ length: 200 }, (_, i) => ({ type: "external_provider_response", at: i, data: { title: "t".repeat(300), i } })),
+    };
+    const json = boundedTraceJson(chatty);
+    expect(JSON.stringify(chatty, null, 2).length).toBeGreaterThan(TRACE_JSON_MAX_CHARS);
+    expect(json.length).toBeLessThanOrEqual(TRACE_JSON_MAX_CHARS);
+    const parsed = JSON.parse(json) as ResearchTrace & { truncated: string[] };
+    expect(parsed.truncated).toEqual(["event data dropped to fit 60000 characters"]);
+    expect(parsed.events).toHaveLength(200);
+    expect(parsed.events[0]).toEqual({ type: "external_provider_response", at: 0 });
+    expect(parsed.pack).toEqual(JSON.parse(JSON.stringify(base.pack)));
+    const note = renderTraceNote(chatty);
+    expect(parseTraceNote(note)).toHaveProperty("trace");
+    expect(visiblePart(note)).toContain("**trace_cut** — event data dropped");
+  });
+
+  it("drops pack section texts next, keeping the rows", () => {
+    const base = outsideTrace();
+    const wordy: ResearchTrace = {
+      ...base,
+      pack: {
+        ...base.pack,
+        evidence: Array.from({ length: 40 }, (_, i) =>
+          vaultRow(`Notes/N${i}.md`, `Note ${i}`, [0, 1, 2].map((j) => ({ heading: `H${j}`, text: "v".repeat(600) }))),
+        ),
+      },
+    };
+    const json = boundedTraceJson(wordy);
+    expect(json.length).toBeLessThanOrEqual(TRACE_JSON_MAX_CHARS);
+    const parsed = JSON.parse(json) as ResearchTrace & { truncated: string[] };
+    expect(parsed.truncated).toHaveLength(2);
+    expect(parsed.truncated[1]).toMatch(/pack section texts dropped/);
+    expect(parsed.pack.evidence).toHaveLength(40);
+    expect(parsed.pack.evidence[0].sections[0].text).toBe("");
+    expect(parsed.pack.external_evidence[0].content_sections[0]).toEqual({ role: "external_snippet", text: "", truncated: true });
+    expect(parseTraceNote(renderTraceNote(wordy))).toHaveProperty("trace");
+  });
+
+  it("drops more, step by step, when dropping event data is not enough", () => {
+    const base = outsideTrace();
+    const enormous: ResearchTrace = {
+      ...base,
+      answer: { text: "a".repeat(200_000), kind: "model", verified: false },
+      errors: Array.from({ length: 3000 }, () => ({ stage: "external_retrieval" as const, kind: "bad_response", message: "m".repeat(300) })),
+    };
+    const json = boundedTraceJson(enormous);
+    expect(json.length).toBeLessThanOrEqual(TRACE_JSON_MAX_CHARS);
+    const parsed = JSON.parse(json) as { truncated: string[]; run_id: string };
+    expect(parsed.run_id).toBe(base.run_id);
+    expect(parsed.truncated.length).toBeGreaterThan(3);
+  });
+
+  it("leaves a trace that fits untouched", () => {
+    const trace = vaultOnlyTrace();
+    expect(boundedTraceJson(trace)).toBe(JSON.stringify(trace, null, 2));
+  });
+});
+
+describe("recordPromotion", () => {
+  const promotion = { source_key: braveRelease.source_key, note_path: "Sources/Release v3.2.0.md", at: "2026-12-01T09:00:00.000Z" };
+
+  it("gives the same note as rendering the trace with the promotion in it", () => {
+    const trace = outsideTrace();
+    const result = recordPromotion(renderTraceNote(trace), promotion);
+    expect(result).toEqual({ markdown: renderTraceNote({ ...trace, promotions: [promotion] }) });
+  });
+
+  it("turns the row's label to promoted with a link to the new note, and keeps the others ephemeral", () => {
+    const result = recordPromotion(renderTraceNote(outsideTrace()), promotion);
+    if (!("markdown" in result)) throw new Error(result.error.message);
+    const note = visiblePart(result.markdown);
+    expect(note).toContain(`**Outside vault · Brave · promoted** · \`${braveRelease.source_key}\` · saved as [[Sources/Release v3.2.0|Release v3.2.0]]`);
+    expect(note).toContain(`**Outside vault · Brave · ephemeral** · \`${braveBlog.source_key}\``);
+    const parsed = parseTraceNote(result.markdown);
+    expect("trace" in parsed && parsed.trace.promotions).toEqual([promotion]);
+  });
+
+  it("keeps what the user wrote in the note and records the same key only once", () => {
+    const edited = renderTraceNote(outsideTrace()).replace("## Warnings", "My own remark about this run.\n\n## Warnings");
+    const once = recordPromotion(edited, promotion);
+    if (!("markdown" in once)) throw new Error(once.error.message);
+    const again = recordPromotion(once.markdown, { ...promotion, at: "2026-12-02T09:00:00.000Z" });
+    if (!("markdown" in again)) throw new Error(again.error.message);
+    expect(again.markdown).toContain("My own remark about this run.");
+    const parsed = parseTraceNote(again.markdown);
+    expect("trace" in parsed && parsed.trace.promotions).toEqual([{ ...promotion, at: "2026-12-02T09:00:00.000Z" }]);
+  });
+
+  it("refuses a key that is not an outside row of the trace, and a note that is not a trace", () => {
+    const note = renderTraceNote(outsideTrace());
+    expect(recordPromotion(note, { ...promotion, source_key: automergeNote.source_key })).toMatchObject({ error: { kind: "unknown_source_key" } });
+    expect(recordPromotion("# hello", promotion)).toMatchObject({ error: { kind: "no_trace_block" } });
+  });
+});
+
+describe("traceNotePath", () => {
+  // Built from local time, so the expected name holds in any time zone.
+  const started_at = new Date(2026, 10, 30, 14, 12, 3).toISOString();
+
+  it("names the note by the run's local start time and its question", async () => {
+    const p = await traceNotePath("Research/Traces", { started_at, question: "What changed in the latest Automerge release?" }, () => false);
+    expect(p).toBe("Research/Traces/2026-11-30 1412 What changed in the latest Automerge release.md");
+  });
+
+  it("never overwrites: adds 2, 3, … while the path exists, asking sync or async", async () => {
+    const taken = new Set(["Research/Traces/2026-11-30 1412 Why.md", "Research/Traces/2026-11-30 1412 Why 2.md"]);
+    expect(await traceNotePath("Research/Traces/", { started_at, question: "Why?" }, (p) => taken.has(p))).toBe("Research/Traces/2026-11-30 1412 Why 3.md");
+    expect(await traceNotePath("/Research/Traces", { started_at, question: "Why?" }, async (p) => taken.has(p))).toBe("Research/Traces/2026-11-30 1412 Why 3.md");
+  });
+
+  it("cuts a long question at a word, within 80 characters", () => {
+    const name = safeFileName("How do I " + "really ".repeat(30) + "sync my vault?");
+    expect(name.length).toBeLessThanOrEqual(80);
+    expect(name.endsWith("really")).toBe(true);
+  });
+
+  it("gives a safe, new file name for any question and any existing files", async () => {
+    const forbidden = /[\\/:*?"<>|#^[\]]/;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ unit: "grapheme", maxLength: 200 }), fc.string({ unit: "binary", maxLength: 120 })), fc.array(fc.string(), { maxLength: 5 }), async (question, others) => {
+        const first = await traceNotePath("Research/Traces", { started_at, question }, () => false);
+        const taken = new Set([first, `${first.slice(0, -3)} 2.md`, ...others]);
+        const p = await traceNotePath("Research/Traces", { started_at, question }, (c) => taken.has(c));
+        expect(p.startsWith("Research/Traces/")).toBe(true);
+        expect(taken.has(p)).toBe(false);
+        const name = p.slice("Research/Traces/".length, -".md".length);
+        expect(name).not.toMatch(forbidden);
+        expect(name).not.toMatch(/[\p{Cc}\p{Cs}]/u);
+        expect(name).not.toMatch(/^[\s.]|[\s.]$/);
+        expect(Array.from(name).length).toBeLessThanOrEqual(16 + 80 + 3);
+        expect(name.startsWith("2026-11-30 1412 ")).toBe(true);
+      }),
+    );
+  });
+});

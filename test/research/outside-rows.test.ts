@@ -1,0 +1,148 @@
+// Outside-vault rows as a run builds them from recorded provider answers: their lane, label and
+// keys, the wall between them and vault rows, and the folding of duplicates — a page the vault
+// already holds becomes its `src:` row; a page two providers found is one row.
+import { describe, expect, it } from "vitest";
+import { researchPackSchema, type ResearchPack } from "../../src/evidence/research-pack";
+import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import { replayFile, replayFolder } from "../support/recording-http";
+import { FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
+
+const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";
+const HELLO_URL = "https://automerge.org/docs/hello/";
+const HELLO_NOTE = "Reading/Automerge - Hello (getting started).md";
+const RELEASES_URL = "https://github.com/automerge/automerge/releases";
+
+const canonical = (url: string) => canonicalizeUrl(url) ?? url;
+
+/** The part of a trace note between one `## ` heading and the next. */
+function noteSection(note: string, heading: string): string {
+  const start = note.indexOf(`\n## ${heading}\n`);
+  expect(start, `section "${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = note.indexOf("\n## ", start + 4);
+  return note.slice(start, end === -1 ? undefined : end);
+}
+
+function expectSeparated(pack: ResearchPack): void {
+  for (const row of pack.evidence) {
+    expect(row.kind).toBe("note");
+    expect(row.source_type).toBe("vault_note");
+    expect(row.source_key).toMatch(/^src:[0-9a-f]{10}$/);
+    expect(row.retrieval.lanes.map((l) => l.name)).not.toContain("external_search");
+  }
+  for (const row of pack.external_evidence) {
+    expect(row.kind).toBe("external");
+    expect(row.source_type).toBe("external_web");
+    expect(row.source_key).toMatch(/^ext:[a-z0-9-]+:[0-9a-f]{10}$/);
+  }
+  const vaultKeys = new Set(pack.evidence.map((r) => r.source_key));
+  expect(pack.external_evidence.filter((r) => vaultKeys.has(r.source_key))).toEqual([]);
+}
+
+describe("outside rows carry the external_search lane and the outside-vault label", () => {
+  it("every Brave row: lane with provider and store ephemeral, label `Outside vault · Brave · ephemeral`", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" });
+    const { pack } = result;
+
+    expect(() => researchPackSchema.parse(pack)).not.toThrow();
+    expect(pack.external_evidence.length).toBeGreaterThan(0);
+    for (const row of pack.external_evidence) {
+      expect(row.provider).toBe("brave");
+      expect(row.source_key).toMatch(/^ext:brave:[0-9a-f]{10}$/);
+      expect(row.retrieval.lanes).toContainEqual({ name: "external_search", status: "used", provider: "brave", store: "ephemeral" });
+      expect(row.label).toBe("Outside vault · Brave · ephemeral");
+      // Every outside row says why it is there.
+      expect(row.retrieval.signals.length).toBeGreaterThan(0);
+    }
+    expect(pack.coverage.external_evidence_count).toBe(pack.external_evidence.length);
+    expect(pack.coverage.external_by_provider).toEqual([{ key: "brave", count: pack.external_evidence.length }]);
+  });
+
+  it("an Exa row is labelled `Outside vault · Exa · ephemeral`", async () => {
+    const h = await sampleVaultHarness({ exchanges: replayFile("exa/search-2026-crdt.json") });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["exa"] });
+
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+    for (const row of result.pack.external_evidence) {
+      expect(row.label).toBe("Outside vault · Exa · ephemeral");
+      expect(row.retrieval.lanes).toContainEqual({ name: "external_search", status: "used", provider: "exa", store: "ephemeral" });
+    }
+  });
+
+  it("vault rows never appear in external_evidence and outside rows never in evidence — in the pack and in the trace note", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" });
+    expectSeparated(result.pack);
+
+    const note = h.store.text(result.trace_path!)!;
+    const vault = noteSection(note, "Vault evidence");
+    const outside = noteSection(note, "Outside vault");
+    expect(vault).toContain(`Vault evidence: ${result.pack.evidence.length} rows`);
+    expect(outside).toContain(`Outside vault: ${result.pack.external_evidence.length} rows from Brave`);
+    for (const row of result.pack.evidence) {
+      expect(vault).toContain(row.source_key);
+      expect(outside).not.toContain(row.source_key);
+    }
+    for (const row of result.pack.external_evidence) {
+      expect(outside).toContain(`**Outside vault · Brave · ephemeral** · \`${row.source_key}\``);
+      expect(vault).not.toContain(row.source_key);
+    }
+  });
+});
+
+describe("duplicates of local URLs collapse to src: rows", () => {
+  it("the demo's automerge.org/docs/hello/ result becomes the vault note's row, also found by Brave", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" });
+
+    // The premise: Brave did return the page.
+    const returned = result.trace.events.filter((e) => e.type === "external_provider_response").flatMap((e) => (e.data?.urls as string[]) ?? []);
+    expect(returned).toContain(HELLO_URL);
+
+    expect(result.pack.external_evidence.map((r) => canonical(r.url))).not.toContain(canonical(HELLO_URL));
+    const row = result.pack.evidence.find((r) => r.note_path === HELLO_NOTE);
+    expect(row?.also_found_by).toEqual(["brave"]);
+    const signal = row?.retrieval.signals.find((s) => s.name === "also_found_by");
+    expect(signal?.detail).toMatch(/^also found by Brave/);
+    // Only that note gained the signal.
+    expect(result.pack.evidence.filter((r) => r.also_found_by?.length).map((r) => r.note_path)).toEqual([HELLO_NOTE]);
+
+    const deduped = result.trace.events.filter((e) => e.type === "external_result_deduped" && e.data?.kept === "vault");
+    expect(deduped).toContainEqual(expect.objectContaining({ data: expect.objectContaining({ url: HELLO_URL, note: HELLO_NOTE, provider: "brave" }) }));
+    expect(noteSection(h.store.text(result.trace_path!)!, "Vault evidence")).toMatch(/Automerge - Hello.*also found by Brave/);
+  });
+
+  it("the note gets a vault row even when local retrieval had not found it", async () => {
+    const h = await sampleVaultHarness();
+    const local = await h.run({ question: WEAK_QUESTION, mode: "never", writeTrace: false });
+    expect(local.pack.evidence.map((r) => r.note_path)).not.toContain(HELLO_NOTE);
+
+    const result = await h.run({ question: WEAK_QUESTION, mode: "on-weak" });
+    const row = result.pack.evidence.find((r) => r.note_path === HELLO_NOTE);
+    expect(row?.source_key).toMatch(/^src:/);
+    expect(row?.also_found_by).toEqual(["brave"]);
+    expect(result.pack.external_evidence.map((r) => canonical(r.url))).not.toContain(canonical(HELLO_URL));
+    expectSeparated(result.pack);
+  });
+
+  it("the same URL from Brave and Exa is one row, keyed by the first finder, also found by the other", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...replayFolder(), ...replayFile("exa/search-2026-crdt.json")] });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", providers: ["brave", "exa"] });
+
+    // The premise: both providers answered with that page.
+    const byProvider = result.trace.events
+      .filter((e) => e.type === "external_provider_response" && (e.data?.urls as string[] | undefined)?.includes(RELEASES_URL))
+      .map((e) => e.data?.provider);
+    expect(new Set(byProvider)).toEqual(new Set(["brave", "exa"]));
+
+    const rows = result.pack.external_evidence.filter((r) => canonical(r.url) === canonical(RELEASES_URL));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].source_key).toMatch(/^ext:brave:/);
+    expect(rows[0].provider).toBe("brave");
+    expect(rows[0].also_found_by).toEqual(["exa"]);
+    expect(rows[0].retrieval.signals.map((s) => s.name)).toContain("several_providers");
+    // Exa's other pages are there, under Exa's own label.
+    expect(result.pack.external_evidence.some((r) => r.provider === "exa" && r.label === "Outside vault · Exa · ephemeral")).toBe(true);
+    expectSeparated(result.pack);
+  });
+});

@@ -1,0 +1,175 @@
+// How a research run ends: normally (model or evidence brief), early on request (retrieval
+// only), or cut short (cancelled, out of time, model unavailable) — always with the pack it had
+// so far and a trace that says why.
+import { describe, expect, it } from "vitest";
+import { researchPackSchema } from "../../src/evidence/research-pack";
+import { RUN_LIMITS } from "../../src/research/run";
+import { stageNames } from "../../src/research/types";
+import { ModelError } from "../../src/llm/chat-model";
+import { keysInPrompt, scriptedModel, stalledModel } from "../support/scripted-model";
+import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
+
+describe("a normal run", () => {
+  it("without a model writes an extractive evidence brief whose citations verify, and streams every stage in order", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(() => researchPackSchema.parse(result.pack)).not.toThrow();
+    expect(result.stop_reason).toBe("enough_evidence");
+    expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
+    expect(result.verification?.passed).toBe(true);
+    const vaultKeys = new Set(result.pack.evidence.map((r) => r.source_key));
+    expect(result.citations!.length).toBeGreaterThan(0);
+    for (const c of result.citations!) expect(vaultKeys.has(c.source_key)).toBe(true);
+
+    const started = h.progress.filter((e) => e.status !== "done" && e.status !== "failed").map((e) => e.stage);
+    const order = [...new Set(started)];
+    expect(order).toEqual(stageNames.filter((s) => s !== "external_retrieval" && s !== "normalize"));
+  });
+
+  it("with a model returns its answer when the citations check out", async () => {
+    const model = scriptedModel([(req) => `The team picked Automerge for its full history [${keysInPrompt(req, "src")[0]}].`]);
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(model.calls).toHaveLength(1);
+    expect(model.calls[0].system).toMatch(/Cite every claim/);
+    expect(result.answer).toMatchObject({ kind: "model", verified: true, model: model.name });
+    expect(result.stop_reason).toBe("enough_evidence");
+  });
+});
+
+describe("retrieval-only", () => {
+  it("stops before synthesis: stop_reason retrieval_only, no model call, the full pack", async () => {
+    const model = scriptedModel([]);
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", retrievalOnly: true });
+
+    expect(result.stop_reason).toBe("retrieval_only");
+    expect(model.calls).toHaveLength(0);
+    expect(result.answer).toBeUndefined();
+    expect(result.verification).toBeUndefined();
+    // Retrieval includes the web when the mode allows it.
+    expect(result.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+    const stages = new Set(h.progress.map((e) => e.stage));
+    expect(stages.has("prepare_synthesis")).toBe(false);
+    expect(stages.has("synthesize")).toBe(false);
+    expect(h.store.text(result.trace_path!)).toMatch(/retrieval only was asked/);
+  });
+});
+
+describe("cancellation", () => {
+  it("a signal aborted before the run starts: cancelled, nothing searched, nothing sent", async () => {
+    const model = scriptedModel([]);
+    const h = await sampleVaultHarness({ model });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always" }, { signal: controller.signal });
+
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.pack.evidence).toEqual([]);
+    expect(h.http.requests).toEqual([]);
+    expect(model.calls).toHaveLength(0);
+    expect(result.pack.warnings.map((w) => w.kind)).toContain("cancelled");
+  });
+
+  it("aborted while a provider is being asked: cancelled, with the vault rows found so far and no model call", async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([]);
+    const h = await sampleVaultHarness({ model, httpOptions: { beforeAnswer: () => controller.abort() } });
+    const local = await h.run({ question: FRESHNESS_QUESTION, mode: "never", retrievalOnly: true, writeTrace: false });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" }, { signal: controller.signal });
+
+    expect(h.http.requests.length).toBeGreaterThan(0);
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.pack.evidence.map((r) => r.source_key)).toEqual(local.pack.evidence.map((r) => r.source_key));
+    expect(result.answer).toBeUndefined();
+    expect(model.calls).toHaveLength(0);
+    expect(result.trace.stop_reason).toBe("cancelled");
+    expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
+  });
+
+  it("aborted while the model writes: cancelled, with the whole pack (vault and outside rows)", async () => {
+    const controller = new AbortController();
+    const model = stalledModel(() => controller.abort());
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" }, { signal: controller.signal });
+
+    expect(model.calls).toHaveLength(1);
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.answer).toBeUndefined();
+    expect(result.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+  });
+});
+
+describe("timeouts", () => {
+  it("the run's time budget running out during web search: timeout, with the vault rows kept", async () => {
+    const model = scriptedModel([]);
+    const h = await sampleVaultHarness({
+      model,
+      // The provider takes the whole run budget (on the fake clock).
+      httpOptions: { beforeAnswer: () => h.clock.advance(RUN_LIMITS.totalMs + 1) },
+    });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" });
+
+    expect(result.stop_reason).toBe("timeout");
+    expect(result.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.answer).toBeUndefined();
+    expect(model.calls).toHaveLength(0);
+    expect(result.pack.warnings.find((w) => w.kind === "timeout")?.message).toMatch(/longer than/);
+  });
+
+  it("a stage that hangs past its limit: timeout, naming the stage", async () => {
+    const h = await sampleVaultHarness();
+    // After indexing, reading notes hangs; and the run has only 50 ms of its budget left after planning.
+    h.store.read = () => new Promise<string>(() => {});
+    const result = await h.run(
+      { question: ANSWERED_QUESTION },
+      {
+        onProgress: (e) => {
+          if (e.stage === "plan" && e.status === "done") h.clock.advance(RUN_LIMITS.totalMs - 50);
+        },
+      },
+    );
+
+    expect(result.stop_reason).toBe("timeout");
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "local_retrieval", kind: "timeout" }));
+    expect(result.pack.warnings.find((w) => w.kind === "timeout")?.message).toMatch(/local retrieval stage took longer/);
+  });
+
+  it("a model that does not answer within its stage limit: the evidence brief is shown instead (synthesis_unavailable)", async () => {
+    const model = stalledModel();
+    // Below the settings schema's floor on purpose: the limit is what is under test, not its value.
+    const h = await sampleVaultHarness({ model, settings: (s) => (s.model.timeoutMs = 30) });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(model.calls).toHaveLength(1);
+    // The stage gave up on the call, so the call itself is told to stop (no request lingers).
+    expect(model.calls[0].signal?.aborted).toBe(true);
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
+    expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toMatch(/synthesize stage took longer/);
+  });
+});
+
+describe("model unavailable", () => {
+  it("a model error falls back to the evidence brief, says so, and keeps the pack", async () => {
+    const h = await sampleVaultHarness({
+      model: {
+        name: "scripted:down",
+        complete: async () => {
+          throw new ModelError("network", "Could not reach http://127.0.0.1:9/v1.");
+        },
+      },
+    });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
+    expect(result.verification?.passed).toBe(true);
+    expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toMatch(/Could not reach/);
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind: "network" }));
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { planQuestion } from "../../../src/research/stages/plan";
+import { queryPlanSchema } from "../../../src/evidence/research-pack";
+import { STOP_WORDS } from "../../../src/index/stopwords";
+import type { Clock } from "../../../src/ports";
+
+const at = (iso: string): Clock => ({ now: () => Date.parse(iso), sleep: async () => undefined });
+const plan = (q: string, history: string[] = []) => planQuestion(q, { history, currentYear: 2026 });
+
+describe("planQuestion", () => {
+  it("keeps content terms in question order and drops stop words", () => {
+    const p = plan("How do I extract a tar archive into another folder?");
+    expect(p.terms).toEqual(["extract", "tar", "archive", "another", "folder"]);
+    for (const term of p.terms) expect(STOP_WORDS.has(term)).toBe(false);
+    expect(p.normalized).toBe("how do i extract a tar archive into another folder?");
+  });
+
+  it("requires topic words but not generic or time words", () => {
+    const p = plan("What is the best way to compare the latest Obsidian sync options?");
+    expect(p.required_terms).toEqual(["obsidian", "sync", "options"]);
+    expect(p.terms).toContain("latest");
+    expect(plan("How many days does the tart keep in the fridge?").required_terms).toEqual(["days", "tart", "fridge"]);
+  });
+
+  it("does not treat 'in my notes' as part of the topic", () => {
+    const p = plan("What do my notes say about spaced repetition?");
+    expect(p.required_terms).toEqual(["spaced", "repetition"]);
+    expect(p.provider_queries[0]).not.toMatch(/notes/i);
+  });
+
+  it("keeps 'notes' when notes are the topic", () => {
+    expect(plan("How do I keep my notes private?").required_terms).toEqual(["notes", "private"]);
+  });
+
+  it("picks out #tags and quoted phrases", () => {
+    const p = plan('Which #project/alpha notes mention "error budget" or “burn rate”?');
+    expect(p.tags).toEqual(["project/alpha"]);
+    expect(p.phrases).toEqual(["error budget", "burn rate"]);
+    expect(p.required_terms).toEqual(expect.arrayContaining(["error", "budget", "burn", "rate"]));
+    expect(p.required_terms).not.toContain("project");
+  });
+
+  it.each([
+    ["What is the latest version of Dataview?", "latest"],
+    ["Is this plugin still supported today?", "today"],
+    ["What changed in Obsidian Sync?", "what changed"],
+    ["How is the project currently organised?", "currently"],
+    ["Where do things stand as of now?", "as of now"],
+    ["Is my setup up to date?", "up to date"],
+    ["Which releases came out this year?", "this year"],
+  ])("flags %j as a question about the current state", (question, cue) => {
+    const p = plan(question);
+    expect(p.freshness.flagged).toBe(true);
+    expect(p.freshness.cues).toContain(cue);
+  });
+
+  it.each([
+    "apply one commit from another branch onto my current branch",
+    "where can I see which pages link to the current page",
+    "open today's daily note in foam",
+    "CSS snippet to colour tasks due today",
+    "logseq query for tasks scheduled this week",
+  ])("does not flag %j: the cue qualifies something in the user's own workspace", (question) => {
+    expect(plan(question).freshness.flagged).toBe(false);
+  });
+
+  it("still flags the same cue words when they ask about the world", () => {
+    expect(plan("What are the current download numbers of Automerge on npm?").freshness.cues).toEqual(["current"]);
+    expect(plan("What happened in local-first software today?").freshness.cues).toEqual(["today"]);
+  });
+
+  it("does not flag a timeless question, nor words that merely contain a cue", () => {
+    expect(plan("How does the Zettelkasten method link ideas?").freshness).toEqual({ flagged: false, cues: [] });
+    expect(plan("Which currents run through the strait?").freshness.flagged).toBe(false);
+  });
+
+  it("flags a year from the clock's current year on, not earlier ones", () => {
+    const clock = at("2026-03-01T00:00:00Z");
+    expect(planQuestion("Kubernetes release notes 2026", { clock }).freshness).toEqual({ flagged: true, cues: ["2026"] });
+    expect(planQuestion("Kubernetes release notes 2027", { clock }).freshness.flagged).toBe(true);
+    expect(planQuestion("Kubernetes release notes 2019", { clock }).freshness.flagged).toBe(false);
+    expect(planQuestion("Kubernetes release notes 2026", { clock: at("2030-01-01T00:00:00Z") }).freshness.flagged).toBe(false);
+  });
+
+  it("builds one provider query from the question alone for a timeless question", () => {
+    const p = plan("According to my notes, how do I extract a #tar archive?");
+    expect(p.provider_queries).toEqual(["how do I extract a tar archive?"]);
+  });
+
+  it("adds a keyword query pinned to the current year for a freshness question", () => {
+    const p = plan('What is the latest "Local REST API" plugin release?');
+    expect(p.provider_queries).toHaveLength(2);
+    expect(p.provider_queries[1]).toBe('"local rest api" plugin release 2026');
+  });
+
+  it("builds provider queries only from words of the question (plus the year)", () => {
+    const question = "What changed recently in the Obsidian Tasks plugin's recurrence rules?";
+    const allowed = new Set([...question.toLowerCase().match(/[a-z0-9]+/g)!, "2026"]);
+    for (const query of plan(question).provider_queries) {
+      for (const word of query.toLowerCase().match(/[a-z0-9]+/g)!) expect(allowed).toContain(word);
+    }
+  });
+
+  it("keeps long questions to a bounded provider query", () => {
+    const p = plan(`Explain ${"very ".repeat(200)}long things`);
+    expect(p.provider_queries[0].length).toBeLessThanOrEqual(300);
+  });
+
+  it("lets a follow-up borrow context terms from the previous question, marked apart", () => {
+    const p = plan("And what about its licence?", ["How does Syncthing sync notes between devices?"]);
+    expect(p.context_terms).toEqual(["syncthing", "sync", "notes", "devices"]);
+    expect(p.required_terms).toEqual(["licence"]);
+    expect(p.terms).not.toContain("syncthing");
+  });
+
+  it("does not borrow context for a question that stands on its own", () => {
+    const p = plan("How do I configure Dataview inline queries?", ["How does Syncthing sync notes between devices?"]);
+    expect(p.context_terms).toEqual([]);
+  });
+
+  it("keeps provider queries free of context borrowed from earlier questions", () => {
+    const p = plan("And what about its licence?", ["How does Syncthing sync notes between devices?"]);
+    for (const query of p.provider_queries) expect(query.toLowerCase()).not.toContain("syncthing");
+  });
+
+  it("produces a plan that satisfies the pack schema, even for an empty question", () => {
+    for (const q of ["", "?", "the of and", "What is new in 2026?"]) {
+      expect(queryPlanSchema.safeParse(plan(q)).success).toBe(true);
+    }
+  });
+});

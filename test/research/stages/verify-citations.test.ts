@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { editDistance, extractCitations, saysNoEvidence, verifyCitations } from "../../../src/research/stages/verify-citations";
+import { citationsOfPack } from "../../../src/evidence/research-pack";
+import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
+
+const note = vaultRow("Tools/tar.md", "tar", [{ heading: "Extract", text: "Use tar -xf to extract." }]);
+const other = vaultRow("Tools/zip.md", "zip", [{ heading: "Zip", text: "Use unzip." }]);
+const web = outsideRow("brave", "https://man7.org/tar", "tar(1)", "tar archives files.");
+const admitted = citationsOfPack(pack("q", [note, other], [web]));
+const A = note.source_key;
+const B = other.source_key;
+const W = web.source_key;
+
+describe("extractCitations", () => {
+  it("finds single keys, several keys in one bracket, and each key once in order", () => {
+    const answer = `Use tar -xf [${A}]. Zip differs [${B}; ${W}]. Again [${A}, ${B}].`;
+    expect(extractCitations(answer)).toEqual([A, B, W]);
+  });
+
+  it("reads upper-case keys as the lower-case keys they are", () => {
+    expect(extractCitations(`Claim [${A.toUpperCase()}].`)).toEqual([A]);
+  });
+
+  it("returns malformed key attempts so they can be reported", () => {
+    expect(extractCitations("Claim [src:12ab] and [ext:brave:]")).toEqual(["src:12ab", "ext:brave:"]);
+  });
+
+  it("ignores markdown links, wikilinks, task boxes and ordinary brackets", () => {
+    expect(extractCitations(`See [docs](https://x.org), [[Note]], - [ ] todo, [1], [${A}](x) and [note, src:${A.slice(4)}].`)).toEqual([]);
+  });
+});
+
+describe("verifyCitations", () => {
+  it("passes an answer whose every key was admitted and returns their citations", () => {
+    const result = verifyCitations(`Extract with tar -xf [${A}]; the manual agrees [${W}].`, admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(true);
+    expect(result.errors).toEqual([]);
+    expect(result.citations.map((c) => c.source_key)).toEqual([A, W]);
+    expect(result.citations[1]).toMatchObject({ origin: "outside_vault", provider: "brave", url: "https://man7.org/tar" });
+  });
+
+  it("fails a hallucinated key and suggests the nearest admitted one", () => {
+    const mangled = `${A.slice(0, -1)}${A.endsWith("0") ? "1" : "0"}`;
+    const result = verifyCitations(`Claim [${mangled}].`, admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(false);
+    expect(result.errors).toEqual([expect.objectContaining({ kind: "unknown_key", key: mangled, suggestion: A })]);
+    expect(result.errors[0].message).toContain(A);
+  });
+
+  it("fails an outside key that was found but not admitted to the prompt", () => {
+    const notAdmitted = outsideRow("exa", "https://example.org/other", "Other", "text").source_key;
+    const result = verifyCitations(`Claim [${A}] and [${notAdmitted}].`, admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(false);
+    expect(result.errors.map((e) => e.key)).toEqual([notAdmitted]);
+  });
+
+  it("fails an answer with no citations when evidence existed", () => {
+    const result = verifyCitations("You extract tar archives with tar -xf.", admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(false);
+    expect(result.errors.map((e) => e.kind)).toEqual(["no_citations"]);
+  });
+
+  it("fails a normal answer when no evidence existed", () => {
+    const result = verifyCitations("Tar archives are extracted with tar -xf.", new Map(), { evidenceExisted: false });
+    expect(result.errors.map((e) => e.kind)).toEqual(["answer_without_evidence"]);
+  });
+
+  it("passes an answer that says plainly the vault has no evidence", () => {
+    for (const answer of [
+      "The vault has no evidence on this question.",
+      "**Your notes do not mention** tar at all.",
+      "I couldn't find anything about this in your vault.",
+    ]) {
+      expect(verifyCitations(answer, new Map(), { evidenceExisted: false }).passed).toBe(true);
+    }
+    expect(verifyCitations("Something.", new Map(), { evidenceExisted: false, claimedNoEvidence: true }).passed).toBe(true);
+  });
+
+  it("fails a made-up key even in an answer that claims there is no evidence", () => {
+    const result = verifyCitations(`There is no evidence, but see [${A}].`, new Map(), { evidenceExisted: false });
+    expect(result.passed).toBe(false);
+    expect(result.errors[0]).toMatchObject({ kind: "unknown_key", key: A });
+    expect(result.errors[0].suggestion).toBeUndefined();
+  });
+
+  it("warns about paragraphs without a citation but still passes", () => {
+    const answer = `Tar extracts archives with -xf [${A}].\n\nIt also has many other options that people find handy every day.`;
+    const result = verifyCitations(answer, admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(true);
+    expect(result.warnings).toEqual([expect.objectContaining({ kind: "uncited_paragraph" })]);
+  });
+});
+
+describe("saysNoEvidence", () => {
+  it("only counts a no-evidence statement at the start of the answer", () => {
+    const essay = `${"Tar is an archiver with a long history of use on Unix systems. ".repeat(6)}The vault has no evidence.`;
+    expect(saysNoEvidence(essay)).toBe(false);
+  });
+});
+
+describe("editDistance", () => {
+  it("counts insertions, deletions and substitutions", () => {
+    expect(editDistance("kitten", "sitting")).toBe(3);
+    expect(editDistance("", "abc")).toBe(3);
+    expect(editDistance("same", "same")).toBe(0);
+  });
+});

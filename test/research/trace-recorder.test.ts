@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import type { Clock } from "../../src/ports";
+import { makeRunId, REDACTED, scrubSecrets, TRACE_LIMITS, TraceRecorder } from "../../src/research/trace-recorder";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
+
+function fakeClock(start = Date.UTC(2026, 10, 30, 14, 12, 3)): Clock & { advance(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms) => void (now += ms),
+    advance: (ms) => void (now += ms),
+  };
+}
+
+function recorder(clock = fakeClock()) {
+  return new TraceRecorder({ question: "What changed in Automerge?", mode: "on-weak", providers: ["brave"], freshness: "any", clock });
+}
+
+const emptyPack = pack("What changed in Automerge?", []);
+
+describe("TraceRecorder", () => {
+  it("stamps events with ms since the run started and times each stage", () => {
+    const clock = fakeClock();
+    const trace = recorder(clock);
+    trace.stageStart("plan");
+    clock.advance(3);
+    trace.stageEnd("plan", { terms: 2 });
+    clock.advance(10);
+    trace.event("external_query_built", { query: "automerge release" });
+    trace.stageStart("local_retrieval");
+    clock.advance(7);
+    trace.stageEnd("local_retrieval");
+    const done = trace.finish("enough_evidence", emptyPack);
+
+    expect(done.events).toEqual([
+      { type: "plan", at: 3, data: { terms: 2, ms: 3 } },
+      { type: "external_query_built", at: 13, data: { query: "automerge release" } },
+      { type: "local_retrieval", at: 20, data: { ms: 7 } },
+    ]);
+    expect(done.timings_ms).toEqual({ plan: 3, local_retrieval: 7, total: 20 });
+    expect(done.started_at).toBe("2026-11-30T14:12:03.000Z");
+    expect(done.schema).toBe("research_trace.v1");
+  });
+
+  it("adds up the time of a stage that runs twice, like a synthesis repair", () => {
+    const clock = fakeClock();
+    const trace = recorder(clock);
+    for (const ms of [40, 25]) {
+      trace.stageStart("synthesize");
+      clock.advance(ms);
+      trace.stageEnd("synthesize");
+    }
+    expect(trace.finish("enough_evidence", emptyPack).timings_ms.synthesize).toBe(65);
+  });
+
+  it("keeps the queries that left the device and the errors of each stage", () => {
+    const trace = recorder();
+    trace.querySent("automerge latest release");
+    trace.error("external_retrieval", "rate_limited", "Brave answered 429", "brave");
+    const done = trace.finish("external_failed_local_used", emptyPack);
+    expect(done.queries_sent).toEqual(["automerge latest release"]);
+    expect(done.errors).toEqual([{ stage: "external_retrieval", kind: "rate_limited", message: "Brave answered 429", provider: "brave" }]);
+    expect(done.mode).toBe("on-weak");
+    expect(done.providers).toEqual(["brave"]);
+  });
+
+  it("cuts every string in event data, at any depth, to 300 characters", () => {
+    const trace = recorder();
+    const long = "x".repeat(1000);
+    trace.event("external_provider_response", { title: long, results: [{ url: long }], nested: { deep: long }, count: 3 });
+    trace.error("external_retrieval", "bad_response", long);
+    trace.querySent(long);
+    const done = trace.finish("enough_evidence", emptyPack);
+    const data = done.events[0].data as { title: string; results: { url: string }[]; nested: { deep: string }; count: number };
+    for (const s of [data.title, data.results[0].url, data.nested.deep, done.errors[0].message, done.queries_sent[0]]) {
+      expect(s.length).toBe(TRACE_LIMITS.eventString);
+      expect(s.endsWith("…")).toBe(true);
+    }
+    expect(data.count).toBe(3);
+  });
+
+  it("keeps at most 200 events and says how many more there were", () => {
+    const trace = recorder();
+    for (let i = 0; i < 250; i++) trace.event("external_result_deduped", { i });
+    const done = trace.finish("enough_evidence", emptyPack);
+    expect(done.events).toHaveLength(TRACE_LIMITS.events);
+    expect(done.events.at(-1)).toMatchObject({ type: "events_dropped", data: { count: 51 } });
+    expect(done.events[198].data).toEqual({ i: 198 });
+    expect(done.truncated?.join(" ")).toMatch(/51 events dropped/);
+  });
+
+  it("cuts section texts and outside text in its copy of the pack, marks them, and leaves the pack alone", () => {
+    const longText = "Automerge ".repeat(200);
+    const note = vaultRow("Notes/Automerge.md", "Automerge", [{ heading: "Sync", text: longText }]);
+    const web = outsideRow("brave", "https://automerge.org/blog/", "Automerge blog", longText);
+    const original = pack("automerge", [note], [web]);
+    const before = JSON.stringify(original);
+    const done = recorder().finish("enough_evidence", original);
+
+    expect(done.pack.evidence[0].sections[0].text.length).toBe(TRACE_LIMITS.sectionText);
+    expect(done.pack.external_evidence[0].content_sections[0]).toMatchObject({ truncated: true });
+    expect(done.pack.external_evidence[0].content_sections[0].text.length).toBe(TRACE_LIMITS.sectionText);
+    expect(done.truncated).toEqual(["1 vault section texts cut to 600 characters", "1 outside-vault texts cut to 600 characters"]);
+    expect(JSON.stringify(original)).toBe(before);
+  });
+
+  it("leaves short texts whole and adds no truncation note", () => {
+    const note = vaultRow("Notes/A.md", "A", [{ heading: "", text: "short" }]);
+    const done = recorder().finish("enough_evidence", pack("a", [note]));
+    expect(done.pack.evidence[0].sections[0].text).toBe("short");
+    expect(done.truncated).toBeUndefined();
+  });
+
+  it("never keeps a known secret, not even the start of one cut off at the 300-character limit", () => {
+    const secret = "BSAkey-0123456789abcdefghij";
+    const trace = recorder();
+    trace.addSecrets(secret, null, "");
+    trace.event("external_provider_request", { url: `https://api.example/?q=x&key=${secret}`, headers: { "x-subscription-token": secret } });
+    trace.event("external_provider_response", { body: `${"y".repeat(290)}${secret}` });
+    trace.error("external_retrieval", "unauthorized", `key ${secret} was refused`);
+    const web = outsideRow("brave", "https://evil.example/", "t", `leaked ${secret}`);
+    const done = trace.finish("enough_evidence", pack("a", [], [web]), { text: `answer ${secret}`, kind: "model", verified: true });
+    const json = JSON.stringify(done);
+    expect(json).not.toContain(secret);
+    expect(json).not.toContain(secret.slice(0, 8));
+    expect(json).toContain(REDACTED);
+  });
+});
+
+describe("scrubSecrets", () => {
+  it("replaces each secret in strings and object keys at any depth", () => {
+    const value = { a: ["s3cr3t-token", { "s3cr3t-token": 1, b: "x s3cr3t-token y" }], n: 5, t: true, z: null };
+    expect(scrubSecrets(value, ["s3cr3t-token"])).toEqual({ a: [REDACTED, { [REDACTED]: 1, b: `x ${REDACTED} y` }], n: 5, t: true, z: null });
+  });
+
+  it("ignores empty secrets instead of redacting everything", () => {
+    expect(scrubSecrets({ a: "text" }, ["", "  "])).toEqual({ a: "text" });
+  });
+
+  it("leaves no trace of any secret in any JSON value", () => {
+    // Secrets sharing a character with "[redacted]" could be re-formed by the replacement itself;
+    // real API keys are long enough that this cannot happen.
+    const secrets = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== "" && ![...s].some((c) => REDACTED.includes(c)));
+    fc.assert(
+      fc.property(fc.json(), secrets, (json, secret) => {
+        const seeded = { json: JSON.parse(json) as unknown, note: `before ${secret} after`, [secret]: secret };
+        const scrubbed = JSON.stringify(scrubSecrets(seeded, [secret]));
+        // JSON escaping can hide a secret's characters, so compare the parsed strings too.
+        const strings: string[] = [];
+        // Array indices arrive as keys "0", "1"… — positions, not content — so only object keys count.
+        JSON.parse(scrubbed, function (this: unknown, k: string, v: unknown) {
+          strings.push(Array.isArray(this) ? "" : k, typeof v === "string" ? v : "");
+          return v;
+        });
+        return strings.every((s) => !s.includes(secret));
+      }),
+    );
+  });
+});
+
+describe("makeRunId", () => {
+  it("is the UTC start time and a short hash, the same for the same clock", () => {
+    const id = makeRunId(fakeClock(), "q");
+    expect(id).toMatch(/^20261130-141203-[0-9a-f]{6}$/);
+    expect(makeRunId(fakeClock(), "q")).toBe(id);
+  });
+
+  it("differs for runs started in the same second or with other questions", () => {
+    const clock = fakeClock();
+    const first = makeRunId(clock, "q");
+    clock.advance(1);
+    expect(makeRunId(clock, "q")).not.toBe(first);
+    expect(makeRunId(fakeClock(), "other")).not.toBe(first);
+  });
+
+  it("is what a recorder uses when it is given none", () => {
+    const clock = fakeClock();
+    expect(recorder(clock).runId).toBe(makeRunId(clock, "What changed in Automerge?"));
+  });
+});

@@ -1,0 +1,179 @@
+// What a run leaves behind: the trace (its external events, and never a key) and the trace note
+// (in the trace folder, never overwriting anything, never indexed as evidence).
+import { describe, expect, it } from "vitest";
+import { parseTraceNote } from "../../src/notes/trace-note";
+import { VaultIndex } from "../../src/index/vault-index";
+import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import { BRAVE_TEST_KEY, EXA_TEST_KEY, recordingSecrets } from "../support/fake-secrets";
+import { MemoryNoteStore } from "../support/memory-note-store";
+import { errorExchange, replayFolder } from "../support/recording-http";
+import { ANSWERED_QUESTION, FRESHNESS_QUESTION, SAMPLE_VAULT_DIR, sampleVaultHarness } from "../support/research-harness";
+
+const EXTERNAL_EVENTS = [
+  "external_query_built",
+  "external_provider_request",
+  "external_provider_response",
+  "external_result_deduped",
+  "external_evidence_selected",
+  "external_merge_completed",
+];
+
+describe("traces hold the external events", () => {
+  it("a run that searched records every external event, in order, with what left and what came back", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" });
+    const { trace } = result;
+    const types = trace.events.map((e) => e.type);
+
+    for (const type of EXTERNAL_EVENTS) expect(types, type).toContain(type);
+    expect(types).not.toContain("external_search_skipped");
+    const first = (type: string) => types.indexOf(type);
+    expect(first("external_query_built")).toBeLessThan(first("external_provider_request"));
+    expect(first("external_provider_request")).toBeLessThan(first("external_provider_response"));
+    expect(first("external_provider_response")).toBeLessThan(first("external_evidence_selected"));
+    expect(first("external_evidence_selected")).toBeLessThan(first("external_merge_completed"));
+
+    expect(trace.mode).toBe("on-weak");
+    expect(trace.providers).toEqual(["brave"]);
+    const built = trace.events.filter((e) => e.type === "external_query_built").map((e) => e.data?.query);
+    expect(built).toEqual(trace.queries_sent);
+    expect(trace.queries_sent).toEqual(result.pack.query_plan.provider_queries);
+    const selected = trace.events.filter((e) => e.type === "external_evidence_selected").map((e) => e.data?.key);
+    expect(selected).toEqual(result.pack.external_evidence.map((r) => r.source_key));
+
+    // The note's JSON block carries the same trace.
+    const parsed = parseTraceNote(h.store.text(result.trace_path!)!);
+    expect("trace" in parsed && parsed.trace.events.map((e) => e.type)).toEqual(types);
+  });
+
+  it("a run that did not search records external_search_skipped and nothing that implies a request", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "never" });
+    const types = result.trace.events.map((e) => e.type);
+
+    expect(types).toContain("external_search_skipped");
+    for (const type of ["external_query_built", "external_provider_request", "external_provider_response", "external_evidence_selected"]) {
+      expect(types).not.toContain(type);
+    }
+    expect(result.trace.queries_sent).toEqual([]);
+  });
+});
+
+describe("traces hold no secrets", () => {
+  it("a distinctive key is sent in the request headers, and appears nowhere in the trace note, the JSON result, the progress events or the request log", async () => {
+    const secrets = recordingSecrets({ brave: BRAVE_TEST_KEY, exa: EXA_TEST_KEY });
+    // Exa's error echoes the key back, as some proxies and error pages do.
+    const exaEcho = errorExchange("POST", "https://api.exa.ai/search", 401, JSON.stringify({ error: `Invalid API key ${EXA_TEST_KEY} for x-api-key` }), { "content-type": "application/json" });
+    const h = await sampleVaultHarness({ secrets, exchanges: [...replayFolder(), exaEcho] });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", providers: ["brave", "exa"] });
+
+    // The premise: both keys really were used, so their absence below means something.
+    const sentHeaders = JSON.stringify(h.http.requests.map((r) => r.headers));
+    expect(sentHeaders).toContain(BRAVE_TEST_KEY);
+    expect(sentHeaders).toContain(EXA_TEST_KEY);
+    expect(result.trace.errors.some((e) => e.provider === "exa")).toBe(true);
+
+    const outputs = {
+      "trace note": h.store.text(result.trace_path!)!,
+      "JSON result": JSON.stringify(result),
+      "progress events": JSON.stringify(h.progress),
+      "request log": JSON.stringify(h.http.log),
+    };
+    for (const [name, text] of Object.entries(outputs)) {
+      expect(text.length, name).toBeGreaterThan(100);
+      expect(text.includes(BRAVE_TEST_KEY), `${name} holds the Brave key`).toBe(false);
+      expect(text.includes(EXA_TEST_KEY), `${name} holds the Exa key`).toBe(false);
+      // Not even a long prefix of one.
+      expect(text.includes(BRAVE_TEST_KEY.slice(0, 12)), `${name} holds part of the Brave key`).toBe(false);
+      expect(text.includes(EXA_TEST_KEY.slice(0, 12)), `${name} holds part of the Exa key`).toBe(false);
+    }
+    // Headers in the log are masked, not dropped.
+    const braveEntry = h.http.log.find((e) => e.url.includes("api.search.brave.com"));
+    const tokenHeader = Object.entries(braveEntry!.headers).find(([name]) => name.toLowerCase() === "x-subscription-token");
+    expect(tokenHeader?.[1]).toBe("***");
+  });
+});
+
+describe("the trace note", () => {
+  it("is written into the trace folder", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: ANSWERED_QUESTION });
+    expect(result.trace_path).toMatch(/^Research\/Traces\/[^/]+\.md$/);
+    expect(h.store.created).toEqual([result.trace_path]);
+    expect(h.store.text(result.trace_path!)).toMatch(/^---\ntype: research-trace\n/);
+  });
+
+  it("follows the trace folder setting", async () => {
+    const h = await sampleVaultHarness({ settings: (s) => (s.notes.traceFolder = "Runs/Research log") });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+    expect(result.trace_path).toMatch(/^Runs\/Research log\/[^/]+\.md$/);
+  });
+
+  it("never overwrites: two runs of the same question at the same fake time leave two files", async () => {
+    const h = await sampleVaultHarness();
+    const first = await h.run({ question: ANSWERED_QUESTION });
+    const firstText = h.store.text(first.trace_path!);
+    const second = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(h.clock.now()).toBe(Date.parse(first.trace.started_at));
+    expect(second.trace_path).toBeDefined();
+    expect(second.trace_path).not.toBe(first.trace_path);
+    expect(h.store.created).toEqual([first.trace_path, second.trace_path]);
+    expect(h.store.createCalls).toEqual(h.store.created); // no attempt to write over anything
+    expect(h.store.text(first.trace_path!)).toBe(firstText);
+  });
+
+  it("never overwrites a note the user already has at that path", async () => {
+    const probe = await sampleVaultHarness();
+    const wouldBe = (await probe.run({ question: ANSWERED_QUESTION })).trace_path!;
+
+    const store = MemoryNoteStore.fromFolder(SAMPLE_VAULT_DIR);
+    await store.create(wouldBe, "my own note, not a trace\n");
+    const h = await sampleVaultHarness({ store });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(result.trace_path).toBeDefined();
+    expect(result.trace_path).not.toBe(wouldBe);
+    expect(store.text(wouldBe)).toBe("my own note, not a trace\n");
+  });
+
+  it("is not written when the run says so, and a failed write is a warning, not a failed run", async () => {
+    const h = await sampleVaultHarness();
+    const off = await h.run({ question: ANSWERED_QUESTION, writeTrace: false });
+    expect(off.trace_path).toBeUndefined();
+    expect(h.store.createCalls).toEqual([]);
+
+    const broken = await sampleVaultHarness();
+    broken.store.create = async () => {
+      throw new Error("disk full");
+    };
+    const result = await broken.run({ question: ANSWERED_QUESTION });
+    expect(result.trace_path).toBeUndefined();
+    expect(result.stop_reason).toBe("enough_evidence");
+    expect(result.pack.warnings).toContainEqual({ kind: "trace_not_written", message: expect.stringContaining("disk full") });
+  });
+
+  it("is excluded from the index: searching after the run does not find it", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: ANSWERED_QUESTION });
+    const tracePath = result.trace_path!;
+    // What the CLI and the plugin do after a run: tell the index about the new file, and later resync.
+    await h.index.updateFile(h.store, tracePath);
+    await h.index.sync(h.store, null);
+
+    expect(h.index.paths()).not.toContain(tracePath);
+    const hits = await h.index.search(ANSWERED_QUESTION, h.store, { limit: 50 });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.map((r) => r.path).filter((p) => p.startsWith("Research/"))).toEqual([]);
+
+    // Control: an index that does not exclude the folder does find the trace note for these words.
+    const unguarded = new VaultIndex({ canonicalizeUrl });
+    await unguarded.sync(h.store, null);
+    const unguardedHits = await unguarded.search(ANSWERED_QUESTION, h.store, { limit: 50 });
+    expect(unguardedHits.map((r) => r.path)).toContain(tracePath);
+
+    // And the next run's evidence holds no trace note either.
+    const next = await h.run({ question: ANSWERED_QUESTION, writeTrace: false });
+    expect(next.pack.evidence.map((r) => r.note_path).filter((p) => p.startsWith("Research/"))).toEqual([]);
+  });
+});

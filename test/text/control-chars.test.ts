@@ -1,0 +1,46 @@
+// Control characters never reach a terminal or a file name; the ASCII test drives the analyser's
+// fast path.
+import { describe, expect, it } from "vitest";
+import { hasNonAscii, removeControlChars } from "../../src/text/control-chars";
+
+describe("hasNonAscii", () => {
+  it("is false for plain ASCII, including DEL", () => {
+    expect(hasNonAscii("plain text 123 ~\x7f")).toBe(false);
+    expect(hasNonAscii("")).toBe(false);
+  });
+
+  it("is true as soon as one character is beyond 7 bits", () => {
+    expect(hasNonAscii("cafe\u0301")).toBe(true);
+    expect(hasNonAscii("naïve")).toBe(true);
+    expect(hasNonAscii("中")).toBe(true);
+    expect(hasNonAscii("\u0080")).toBe(true);
+  });
+});
+
+describe("removeControlChars", () => {
+  it("returns the very same string when there is nothing to remove", () => {
+    const text = "Nothing to strip here — ok";
+    expect(removeControlChars(text)).toBe(text);
+  });
+
+  it("removes NUL, bell, C1 controls and DEL", () => {
+    expect(removeControlChars("a\u0000b\u0007c\u0085d\u009fe\u007ff")).toBe("abcdef");
+  });
+
+  it("removes a whole ANSI escape sequence, not just the ESC", () => {
+    expect(removeControlChars("\u001b[31mred\u001b[0m text \u001b[2J")).toBe("red text ");
+  });
+
+  it("removes a lone ESC that starts no sequence", () => {
+    expect(removeControlChars("a\u001bb")).toBe("ab");
+  });
+
+  it("drops line breaks and tabs by default, keeps them when asked", () => {
+    expect(removeControlChars("one\ntwo\tthree\r")).toBe("onetwothree");
+    expect(removeControlChars("one\ntwo\tthree\r\u0000", true)).toBe("one\ntwo\tthree\r");
+  });
+
+  it("swallows an unterminated escape sequence at the end", () => {
+    expect(removeControlChars("ok\u001b[12;")).toBe("ok");
+  });
+});
