@@ -22,6 +22,7 @@ import { AskQuestionModal } from "./ui/ask-modal";
 import { isTraceNoteWithOutsideRows, pickAndPromoteFromTrace } from "./ui/promote-modal";
 import { RESEARCH_VIEW_TYPE, ResearchView, type PreparedRun, type ResearchPanelHost } from "./ui/research-view";
 import { createSearchSession, type SearchSession } from "./websearch/search-providers";
+import { errorMessage } from "./text/error-message";
 
 export default class VaultResearchPlugin extends Plugin implements SettingsHost {
   override settings: Settings = defaultSettings();
@@ -234,7 +235,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       raw = await this.loadData();
     } catch (error) {
       raw = undefined;
-      this.reportSettingsProblems([`The settings file could not be read (${messageOf(error)}).`]);
+      this.reportSettingsProblems([`The settings file could not be read (${errorMessage(error)}).`]);
     }
     const { settings, problems } = loadSettings(raw);
     this.settings = settings;
@@ -267,6 +268,3 @@ function vaultId(app: Plugin["app"]): string {
   return typeof appId === "string" && appId !== "" ? appId : app.vault.getName();
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -11,6 +11,7 @@ import { searchProviders, type MergedResult, type MultiSearchResult } from "../w
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { oneLine } from "../text/one-line";
 
 export interface WebsearchOptions {
   query: string;
@@ -97,11 +98,6 @@ function printable(text: string): string {
   return removeControlChars(text, true).replace(/[\t\r\n]+/g, " ");
 }
 
-function oneLine(text: string, max: number): string {
-  const line = printable(text).replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
 function counter(results: MergedResult[]): string {
   const byProvider = new Map<ProviderName, number>();
   for (const r of results) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + 1);
@@ -119,17 +115,17 @@ function toText(replayDir: string | undefined, outcome: MultiSearchResult): stri
     const tags = [outsideVaultLabel(r.provider, "ephemeral")];
     if (r.alsoFoundBy.length > 0) tags.push(`also found by ${r.alsoFoundBy.map(providerLabel).join(", ")}`);
     if (r.publishedAt) tags.push(r.publishedAt.slice(0, 10));
-    lines.push(`${r.rank}. ${oneLine(r.title, 120)}`, `   ${printable(r.url)}`, `   ${tags.join(" · ")}`);
+    lines.push(`${r.rank}. ${oneLine(printable(r.title), 120)}`, `   ${printable(r.url)}`, `   ${tags.join(" · ")}`);
     const excerpt = r.snippet ?? r.highlights[0] ?? r.text;
-    if (excerpt) lines.push(`   ${oneLine(excerpt, 240)}`);
+    if (excerpt) lines.push(`   ${oneLine(printable(excerpt), 240)}`);
     lines.push("");
   }
-  const warnings = outcome.responses.flatMap((r) => r.warnings.map((w) => `  ${providerLabel(r.provider)}: ${oneLine(w, 300)}`));
+  const warnings = outcome.responses.flatMap((r) => r.warnings.map((w) => `  ${providerLabel(r.provider)}: ${oneLine(printable(w), 300)}`));
   const cached = outcome.responses.filter((r) => r.cached).map((r) => providerLabel(r.provider));
   if (cached.length > 0) warnings.push(`  ${cached.join(", ")}: answered from this session's cache`);
   if (warnings.length > 0) lines.push("Warnings:", ...warnings, "");
   if (outcome.errors.length > 0) {
-    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerLabel(e.provider)} (${e.error.kind}): ${oneLine(e.error.message, 300)}`), "");
+    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerLabel(e.provider)} (${e.error.kind}): ${oneLine(printable(e.error.message), 300)}`), "");
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -2,6 +2,7 @@
 // per group (e.g. per corpus). Used by `npm run eval:search` and by the quality tests.
 import type { NoteStore } from "../ports";
 import type { VaultIndex } from "../index/vault-index";
+import { roundTo } from "../text/numbers";
 
 export interface SearchCase {
   id?: string;
@@ -41,10 +42,7 @@ export async function scoreSearchCases(index: VaultIndex, store: NoteStore, case
     groups.set(c.corpus ?? "all", g);
   }
   const by_group: SearchEvalReport["by_group"] = {};
-  for (const [name, g] of groups) by_group[name] = { cases: g.n, recall_at_5: round(g.hits / g.n), mrr: round(g.rr / g.n) };
-  return { cases: cases.length, recall_at_5: round(hits / Math.max(1, cases.length)), mrr: round(rrSum / Math.max(1, cases.length)), by_group, misses };
+  for (const [name, g] of groups) by_group[name] = { cases: g.n, recall_at_5: roundTo(g.hits / g.n, 3), mrr: roundTo(g.rr / g.n, 3) };
+  return { cases: cases.length, recall_at_5: roundTo(hits / Math.max(1, cases.length), 3), mrr: roundTo(rrSum / Math.max(1, cases.length), 3), by_group, misses };
 }
 
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}

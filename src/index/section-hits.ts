@@ -5,6 +5,7 @@ import { hasNonAscii } from "../text/control-chars";
 import type { Analyzer } from "./tokenize";
 import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";
+import { CJK_CHAR } from "../text/scripts";
 
 /** Characters in a snippet window. */
 export const SNIPPET_CHARS = 240;
@@ -35,7 +36,7 @@ export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>
       const hit = analyzer.analyzeWord(span.word).find((t) => docTerms.has(t));
       if (hit) {
         positions.push({ at: wordIndex, word: docTerms.get(hit)! });
-        const narrow = CJK.test(span.word) ? cjkMatchSpans(span, docTerms) : [];
+        const narrow = CJK_CHAR.test(span.word) ? cjkMatchSpans(span, docTerms) : [];
         if (narrow.length > 0) spans.push(...narrow);
         else spans.push({ start: span.start, end: span.end });
         distinct.add(hit);
@@ -78,8 +79,6 @@ export function buildSectionHits(note: ParsedNote, docTerms: Map<string, string>
   });
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
 /**
  * Chinese and Japanese runs have no spaces, so a "word" can be a whole sentence: mark only the
  * character pairs (the bigrams the analyser indexes) that matched, joined where they overlap.
@@ -90,7 +89,7 @@ function cjkMatchSpans(span: WordSpan, docTerms: Map<string, string>): { start: 
   let offset = span.start;
   for (let i = 0; i < chars.length; i++) {
     const pair = i + 1 < chars.length ? chars[i] + chars[i + 1] : "";
-    if (pair && CJK.test(chars[i]) && CJK.test(chars[i + 1]) && docTerms.has(pair)) {
+    if (pair && CJK_CHAR.test(chars[i]) && CJK_CHAR.test(chars[i + 1]) && docTerms.has(pair)) {
       const last = out[out.length - 1];
       if (last && last.end > offset) last.end = offset + pair.length;
       else out.push({ start: offset, end: offset + pair.length });

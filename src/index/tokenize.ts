@@ -12,6 +12,7 @@
 // because a vault's vocabulary is far smaller than its word count.
 import { hasNonAscii } from "../text/control-chars";
 import { stemEnglish } from "./stemmer";
+import { CJK_CHAR, CJK_RUNS } from "../text/scripts";
 
 export interface AnalyzerOptions {
   stemming: boolean;
@@ -21,8 +22,6 @@ export interface AnalyzerOptions {
 // be split deliberately below).
 const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_'’][\p{L}\p{N}\p{M}]+)*/gu;
 const COMBINING_MARKS = /\p{M}/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const HAS_UPPER_AFTER_LOWER = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
 
 /** Longest word we index; longer runs are base64, hashes or minified code. */
@@ -69,10 +68,10 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
 
   const compute = (word: string): readonly string[] => {
     if (word.length > MAX_WORD) return [];
-    if (CJK.test(word)) {
+    if (CJK_CHAR.test(word)) {
       const out: string[] = [];
       for (const run of word.match(CJK_RUNS) ?? []) {
-        if (CJK.test(run)) out.push(...bigrams(run));
+        if (CJK_CHAR.test(run)) out.push(...bigrams(run));
         else out.push(...analyzeUncached(run));
       }
       return out;

@@ -23,6 +23,9 @@ import type {
   SearchResult,
   SyncReport,
 } from "./types";
+import { errorMessage } from "../text/error-message";
+import { roundTo } from "../text/numbers";
+import { CJK_CHAR, CJK_CHARS } from "../text/scripts";
 
 /** Bump when the analyser or the document shape changes: old caches are then rebuilt. */
 export const INDEX_FORMAT_VERSION = 5;
@@ -496,7 +499,7 @@ export class VaultIndex {
     const termNotes: Record<string, number> = {};
     for (const t of terms) {
       if (t.synonym) continue;
-      termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, round(groupIdf[t.group] ?? 0));
+      termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, roundTo(groupIdf[t.group] ?? 0, 3));
       termNotes[t.word] = Math.max(termNotes[t.word] ?? 0, groupNotes[t.group] ?? 0);
     }
     for (let i = 0; i < take; i++) hits.push(this.explain(scored[i].c, scored[i].coverage, terms, knownTags, { termWeights, termNotes }));
@@ -522,13 +525,13 @@ export class VaultIndex {
     parts.push({
       name: "text match",
       detail: `BM25 over ${Object.keys(fields).join(", ") || "no field"} (${describeBoosts(this.ranking.fieldBoosts)})`,
-      weight: round(c.textScore),
+      weight: roundTo(c.textScore, 3),
     });
     let score = c.textScore * coverage ** this.ranking.coveragePower;
     parts.push({
       name: "query coverage",
       detail: `${matchedWords.size} of ${allWords.length} query words matched, ${Math.round(coverage * 100)}% of the query's weight (rare words weigh more)`,
-      weight: round(score - c.textScore),
+      weight: roundTo(score - c.textScore, 3),
     });
     // A note whose title is what was asked about is the note: "tar" for "how do I use tar".
     if (note) {
@@ -539,14 +542,14 @@ export class VaultIndex {
         if (covered > 0) {
           const bonus = score * this.ranking.titleBonus * covered * covered;
           score += bonus;
-          parts.push({ name: "title match", detail: `${Math.round(covered * 100)}% of the title's words are in the query`, weight: round(bonus) });
+          parts.push({ name: "title match", detail: `${Math.round(covered * 100)}% of the title's words are in the query`, weight: roundTo(bonus, 3) });
         }
       }
     }
     if (tags.length > 0) parts.push({ name: "tag", detail: `has #${tags.join(", #")}`, weight: 0 });
     return {
       path: c.path,
-      score: round(score),
+      score: roundTo(score, 3),
       docTerms: new Map(Object.keys(match).map((t) => [t, wordOf[t] ?? wordForDocTerm(t, terms)])),
       explanation: { matchedTerms: Array.from(matchedWords), missingTerms: missing, fields, parts, ...stats },
     };
@@ -924,9 +927,6 @@ async function readMany(store: NoteStore, paths: string[]): Promise<(string | No
   return out;
 }
 
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-
 function foldForPhraseCheck(text: string): string {
   const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
   let out = " ";
@@ -959,10 +959,3 @@ function describeBoosts(boosts: Record<string, number>): string {
     .join(", ");
 }
 
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

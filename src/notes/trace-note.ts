@@ -9,6 +9,8 @@ import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema,
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../research/types";
 import { boundStrings, cutText, type TraceTruncation } from "../research/trace-recorder";
+import { oneLine } from "../text/one-line";
+import { roundTo } from "../text/numbers";
 
 /** The fence that opens the trace's JSON block; `parseTraceNote` looks for exactly this. */
 export const TRACE_BLOCK_OPEN = "```json vault-research-trace";
@@ -103,7 +105,7 @@ function vaultSection(trace: ResearchTrace): string {
     const heading = section ? linkableHeading(section.heading) : "";
     const target = `${row.note_path.replace(/\.md$/i, "")}${heading ? `#${heading}` : ""}`;
     const shown = heading ? `${row.title} › ${heading}` : row.title;
-    const facts = [`\`${row.source_key}\``, `score ${round(row.retrieval.score)}`];
+    const facts = [`\`${row.source_key}\``, `score ${roundTo(row.retrieval.score, 1)}`];
     if (row.also_found_by && row.also_found_by.length > 0) facts.push(alsoFoundByLabel(row.also_found_by));
     lines.push(`- [[${target}|${aliasText(shown)}]] · ${facts.join(" · ")}`);
   }
@@ -419,17 +421,9 @@ function baseName(path: string): string {
   return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
 function sentence(text: string): string {
   const flat = oneLine(text);
   return flat === "" || /[.!?]$/.test(flat) ? flat : `${flat}.`;
-}
-
-function round(n: number): string {
-  return String(Math.round(n * 10) / 10);
 }
 
 function escapeRegExp(text: string): string {

@@ -11,6 +11,7 @@ import type { Settings } from "../settings";
 import type { IndexIssue } from "../ui/index-status";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { TimerClock } from "./timer-clock";
+import { errorMessage } from "../text/error-message";
 
 /** Quiet time after the last edit before the index catches up. */
 const UPDATE_DELAY_MS = 1500;
@@ -180,7 +181,7 @@ export class IndexKeeper {
         this.updateFailures.delete(update.path);
         if (update.kind === "rename") this.updateFailures.delete(update.oldPath);
       } catch (error) {
-        this.updateFailures.set(update.path, { path: update.path, message: `Could not update the index: ${messageOf(error)}` });
+        this.updateFailures.set(update.path, { path: update.path, message: `Could not update the index: ${errorMessage(error)}` });
       }
       if ((i + 1) % STEPS_PER_YIELD === 0) await this.deps.clock.sleep(0);
     }
@@ -207,7 +208,7 @@ export class IndexKeeper {
       })
       .catch((error: unknown) => {
         if (this.disposed) return;
-        this.buildFailure = { message: `The index could not be built: ${messageOf(error)}` };
+        this.buildFailure = { message: `The index could not be built: ${errorMessage(error)}` };
         this.deps.notify(`Vault Research: ${this.buildFailure.message}`);
       })
       .finally(() => {
@@ -236,6 +237,3 @@ export class IndexKeeper {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -4,6 +4,7 @@
 // checked from Content-Length first and from the bytes received after.
 import { requestUrl, type RequestUrlResponse } from "obsidian";
 import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
+import { errorMessage } from "../text/error-message";
 
 export interface RequestUrlHttpOptions {
   /** Used when a request sets no timeout (default 30 s). */
@@ -60,7 +61,7 @@ export class RequestUrlHttp implements Http {
       case "aborted":
         throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
       case "error":
-        throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(outcome.error)}`);
+        throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(outcome.error, "unknown network error")}`);
       case "response":
         return this.toResponse(outcome.response, req.maxBytes ?? this.maxBytes, where);
     }
@@ -89,11 +90,6 @@ function describeUrl(url: string): string {
   } catch {
     return "an invalid address";
   }
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return typeof error === "string" && error ? error : "unknown network error";
 }
 
 function formatBytes(n: number): string {

@@ -14,6 +14,7 @@ import type { ResearchTrace } from "../research/types";
 import { isoDay, renderSourceNote, SOURCE_TAG, sourceNoteFileName, uniqueNotePath, type SourceNote } from "../notes/source-note";
 import { parseTraceNote, recordPromotion } from "../notes/trace-note";
 import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
+import { errorMessage } from "../text/error-message";
 
 /**
  * Rewrites a file the plugin itself wrote, in one step: Obsidian's `Vault.process` in the plugin,
@@ -101,7 +102,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
   try {
     notePath = await createWithoutOverwriting(store, settings.notes.sourcesFolder, sourceNoteFileName(note.title, row.domain || "Untitled source"), content);
   } catch (error) {
-    return failed("write_failed", `The note could not be written: ${errorText(error)}`);
+    return failed("write_failed", `The note could not be written: ${errorMessage(error)}`);
   }
 
   const warnings = outcome.kind === "extracted" ? [...outcome.warnings] : [];
@@ -109,7 +110,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
     try {
       await input.index.updateFile(store, notePath);
     } catch (error) {
-      warnings.push(`The index did not pick the note up yet (${errorText(error)}); it will at the next sync.`);
+      warnings.push(`The index did not pick the note up yet (${errorMessage(error)}); it will at the next sync.`);
     }
   }
 
@@ -159,7 +160,7 @@ export async function outsideRowsOfTraceNote(
     if (!(await store.exists(tracePath))) return { error: { kind: "trace_not_found", message: `There is no trace note at ${tracePath}.` } };
     markdown = await store.read(tracePath);
   } catch (error) {
-    return { error: { kind: "trace_not_found", message: `The trace note ${tracePath} could not be read: ${errorText(error)}` } };
+    return { error: { kind: "trace_not_found", message: `The trace note ${tracePath} could not be read: ${errorMessage(error)}` } };
   }
   const parsed = parseTraceNote(markdown);
   if ("error" in parsed) return { error: { kind: "trace_unreadable", message: `${tracePath}: ${parsed.error.message}` } };
@@ -315,7 +316,7 @@ async function recordInTrace(input: PromoteRowInput, notePath: string, at: strin
       return updated.markdown;
     });
   } catch (error) {
-    problem.message = errorText(error);
+    problem.message = errorMessage(error);
   }
   if (problem.message !== undefined) {
     warnings.push(`The trace note ${input.tracePath} does not record the promotion: ${problem.message}`);
@@ -333,6 +334,3 @@ function localDay(ms: number): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -22,6 +22,7 @@ import { buildSynthesisPrompt } from "./stages/synthesis-prompt";
 import { TraceRecorder } from "./trace-recorder";
 import { renderTraceNote, traceNotePath } from "../notes/trace-note";
 import { verifyCitations, type CitationCheck } from "./stages/verify-citations";
+import { errorMessage } from "../text/error-message";
 
 /** Bounds of one run, whatever the settings say. */
 export const RUN_LIMITS = {
@@ -84,7 +85,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
     } catch (error) {
       controller.abort();
       recorder.stageEnd(name, { failed: true });
-      progress(name, "failed", errorText(error));
+      progress(name, "failed", errorMessage(error));
       throw error;
     } finally {
       deps.signal?.removeEventListener("abort", cancel);
@@ -133,8 +134,8 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
         await deps.store.create(tracePath, renderTraceNote(trace));
         progress("trace", "done", `Trace note: ${tracePath}`);
       } catch (error) {
-        warnings.push({ kind: "trace_not_written", message: `The trace note could not be written: ${errorText(error)}` });
-        progress("trace", "failed", errorText(error));
+        warnings.push({ kind: "trace_not_written", message: `The trace note could not be written: ${errorMessage(error)}` });
+        progress("trace", "failed", errorMessage(error));
         tracePath = undefined;
       }
     } else {
@@ -309,7 +310,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
       } catch (error) {
         if (error instanceof RunStopped) throw error;
         if (deps.signal?.aborted) throw new RunStopped("cancelled", "The run was cancelled.");
-        const message = error instanceof ModelError ? error.message : errorText(error);
+        const message = error instanceof ModelError ? error.message : errorMessage(error);
         recorder.error("synthesize", error instanceof ModelError ? error.kind : "error", message);
         warnings.push({ kind: "synthesis_unavailable", message: `The model could not answer (${message}); an extractive evidence brief is shown instead.` });
       }
@@ -329,7 +330,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
             check = await stage("verify", "Checking citations again", RUN_LIMITS.localStageMs, () => verifyCitations(text!, prompt.admitted, { evidenceExisted }), describeCheck);
           } catch (error) {
             if (error instanceof RunStopped) throw error;
-            recorder.error("synthesize", error instanceof ModelError ? error.kind : "error", `Repair failed: ${errorText(error)}`);
+            recorder.error("synthesize", error instanceof ModelError ? error.kind : "error", `Repair failed: ${errorMessage(error)}`);
           }
         }
         answer = { text, kind: "model", verified: check.passed, model: modelName };
@@ -438,6 +439,3 @@ async function withTimeout<T>(work: Promise<T>, ms: number, stage: StageName): P
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

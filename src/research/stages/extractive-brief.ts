@@ -4,6 +4,7 @@
 // plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
 import { citationFor, type Citation, type EvidenceRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
+import { oneLine } from "../../text/one-line";
 
 export interface EvidenceBriefOptions {
   /** Only rows with these keys may be quoted (e.g. what the synthesis prompt admitted); default: every row. */
@@ -169,6 +170,3 @@ function sentence(text: string): string {
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}

@@ -11,6 +11,7 @@
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
+import { roundTo } from "../../text/numbers";
 
 export interface JudgeOptions {
   /** Note coverage at or above which (with section coverage) the evidence is enough. */
@@ -136,10 +137,10 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   }
 
   const figures: JudgeFigures = {
-    noteCoverage: round(best.noteCoverage),
-    sectionCoverage: round(best.sectionCoverage),
-    looseSectionCoverage: round(best.looseSectionCoverage),
-    namedCoverage: round(best.namedCoverage),
+    noteCoverage: roundTo(best.noteCoverage, 3),
+    sectionCoverage: roundTo(best.sectionCoverage, 3),
+    looseSectionCoverage: roundTo(best.looseSectionCoverage, 3),
+    namedCoverage: roundTo(best.namedCoverage, 3),
     bestPath: best.bestPath,
   };
   const pct = (n: number) => `${Math.round(n * 100)}%`;
@@ -184,6 +185,3 @@ function quoteList(terms: string[]): string {
   return terms.map((t) => `"${t}"`).join(", ");
 }
 
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}

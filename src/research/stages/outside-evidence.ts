@@ -11,6 +11,7 @@ import type { MergedResult } from "../../websearch/search-providers";
 import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } from "../../evidence/research-pack";
 import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
 import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
+import { roundTo } from "../../text/numbers";
 
 export interface DedupeDecision {
   url: string;
@@ -105,7 +106,7 @@ function total(signals: Signal[]): number {
 function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[] {
   const label = providerDisplayName(r.provider);
   const signals: Signal[] = [
-    { name: "provider_rank", detail: `${label} ranked it #${r.providerRank} for a query built from the question`, weight: round(1 / r.providerRank) },
+    { name: "provider_rank", detail: `${label} ranked it #${r.providerRank} for a query built from the question`, weight: roundTo(1 / r.providerRank, 3) },
   ];
   if (r.alsoFoundBy.length > 0) {
     signals.push({ name: "several_providers", detail: `also found by ${r.alsoFoundBy.map(providerDisplayName).join(" and ")}`, weight: 0.3 });
@@ -130,7 +131,7 @@ function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[]
     const age = now - Date.parse(r.publishedAt);
     if (Number.isFinite(age) && age >= 0 && age < 365 * 86_400_000) {
       const days = Math.round(age / 86_400_000);
-      signals.push({ name: "recent", detail: `published ${days} day${days === 1 ? "" : "s"} ago, for a question about the current state`, weight: round(0.5 * (1 - age / (365 * 86_400_000))) });
+      signals.push({ name: "recent", detail: `published ${days} day${days === 1 ? "" : "s"} ago, for a question about the current state`, weight: roundTo(0.5 * (1 - age / (365 * 86_400_000)), 3) });
     }
   }
   const text = `${r.title} ${r.snippet ?? ""} ${r.highlights.join(" ")}`.toLowerCase();
@@ -139,7 +140,7 @@ function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[]
     signals.push({
       name: "query_terms",
       detail: present.length > 0 ? `mentions ${present.join(", ")}` : "mentions none of the question's content words in its snippet",
-      weight: round((0.5 * present.length) / plan.required_terms.length),
+      weight: roundTo((0.5 * present.length) / plan.required_terms.length, 3),
     });
   }
   return signals;
@@ -173,7 +174,7 @@ function toOutsideRow(r: MergedResult, signals: Signal[], plan: QueryPlan, charB
     domain: r.domain,
     content_sections: sections,
     retrieval: {
-      score: round(total(signals)),
+      score: roundTo(total(signals), 3),
       lanes: [{ name: "external_search", status: "used", provider: r.provider, store: "ephemeral" }],
       signals,
       matched_terms: matched,
@@ -214,6 +215,3 @@ async function sourceNoteRow(path: string, index: VaultIndex, store: NoteStore, 
   };
 }
 
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}

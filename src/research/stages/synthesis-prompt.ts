@@ -4,6 +4,7 @@
 // be cited, which is what verifyCitations later checks.
 import { citationFor, type Citation, type OutsideVaultRow, type ResearchPack, type VaultRow } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
+import { oneLine } from "../../text/one-line";
 
 export interface SynthesisPromptOptions {
   /** Characters of evidence (vault and outside blocks together) the prompt may hold (default 12 000). */
@@ -165,10 +166,6 @@ function clip(text: string, limit: number): string {
   const cut = text.slice(0, room);
   const space = cut.lastIndexOf(" ");
   return `${space > room * 0.6 ? cut.slice(0, space) : cut}…`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }
 
 /** Web text must not be able to close its own fence and speak outside it. */
