@@ -3,14 +3,14 @@
 // be used is reported, never silently dropped on the floor. API keys are NOT settings: they
 // live in Obsidian's secret storage (CLI: environment variables).
 import { z } from "zod";
+import { providerNames, type ProviderName } from "./provider-names";
 
 export const SETTINGS_VERSION = 1;
 
 export const externalModes = ["never", "on-weak", "always"] as const;
 export type ExternalMode = (typeof externalModes)[number];
 
-export const providerNames = ["brave", "brave-web", "exa"] as const;
-export type ProviderName = (typeof providerNames)[number];
+export { providerNames, type ProviderName };
 
 /** `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range. */
 export const freshnessSchema = z.union([

@@ -3,10 +3,9 @@
 // folder without a vault. Every row is labelled as outside the vault.
 import path from "node:path";
 import { removeControlChars } from "../text/control-chars";
-import { outsideVaultLabel } from "../evidence/labels";
+import { outsideVaultCounter, outsideVaultLabel, providerChoiceName, rowCount } from "../evidence/labels";
 import { systemClock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
-import { providerLabel } from "../websearch/registry";
 import { searchProviders, type MergedResult, type MultiSearchResult } from "../websearch/search-providers";
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
@@ -98,13 +97,12 @@ function printable(text: string): string {
   return removeControlChars(text, true).replace(/[\t\r\n]+/g, " ");
 }
 
+/** Endpoint by endpoint (`--external-provider` names endpoints): "6 rows (5 from Brave, 1 from Brave Web)". */
 function counter(results: MergedResult[]): string {
   const byProvider = new Map<ProviderName, number>();
   for (const r of results) byProvider.set(r.provider, (byProvider.get(r.provider) ?? 0) + 1);
-  const rows = `${results.length} row${results.length === 1 ? "" : "s"}`;
-  if (byProvider.size === 0) return `Outside vault: ${rows}`;
-  if (byProvider.size === 1) return `Outside vault: ${rows} from ${providerLabel([...byProvider.keys()][0])}`;
-  return `Outside vault: ${rows} (${[...byProvider].map(([p, n]) => `${n} from ${providerLabel(p)}`).join(", ")})`;
+  if (byProvider.size <= 1) return outsideVaultCounter(results.length, [...byProvider.keys()]);
+  return `Outside vault: ${rowCount(results.length)} (${[...byProvider].map(([p, n]) => `${n} from ${providerChoiceName(p)}`).join(", ")})`;
 }
 
 function toText(replayDir: string | undefined, outcome: MultiSearchResult): string {
@@ -113,19 +111,19 @@ function toText(replayDir: string | undefined, outcome: MultiSearchResult): stri
   lines.push(counter(outcome.results), "");
   for (const r of outcome.results) {
     const tags = [outsideVaultLabel(r.provider, "ephemeral")];
-    if (r.alsoFoundBy.length > 0) tags.push(`also found by ${r.alsoFoundBy.map(providerLabel).join(", ")}`);
+    if (r.alsoFoundBy.length > 0) tags.push(`also found by ${r.alsoFoundBy.map(providerChoiceName).join(", ")}`);
     if (r.publishedAt) tags.push(r.publishedAt.slice(0, 10));
     lines.push(`${r.rank}. ${oneLine(printable(r.title), 120)}`, `   ${printable(r.url)}`, `   ${tags.join(" · ")}`);
     const excerpt = r.snippet ?? r.highlights[0] ?? r.text;
     if (excerpt) lines.push(`   ${oneLine(printable(excerpt), 240)}`);
     lines.push("");
   }
-  const warnings = outcome.responses.flatMap((r) => r.warnings.map((w) => `  ${providerLabel(r.provider)}: ${oneLine(printable(w), 300)}`));
-  const cached = outcome.responses.filter((r) => r.cached).map((r) => providerLabel(r.provider));
+  const warnings = outcome.responses.flatMap((r) => r.warnings.map((w) => `  ${providerChoiceName(r.provider)}: ${oneLine(printable(w), 300)}`));
+  const cached = outcome.responses.filter((r) => r.cached).map((r) => providerChoiceName(r.provider));
   if (cached.length > 0) warnings.push(`  ${cached.join(", ")}: answered from this session's cache`);
   if (warnings.length > 0) lines.push("Warnings:", ...warnings, "");
   if (outcome.errors.length > 0) {
-    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerLabel(e.provider)} (${e.error.kind}): ${oneLine(printable(e.error.message), 300)}`), "");
+    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerChoiceName(e.provider)} (${e.error.kind}): ${oneLine(printable(e.error.message), 300)}`), "");
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }

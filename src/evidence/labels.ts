@@ -2,20 +2,21 @@
 // surface (panel, CLI text, JSON, trace notes, copied answers) takes its labels from here, so the
 // wording cannot drift between them.
 
-export type OutsideStore = "ephemeral" | "promoted";
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../provider-names";
 
-const PROVIDER_DISPLAY_NAMES: Record<string, string> = {
-  brave: "Brave",
-  "brave-web": "Brave",
-  exa: "Exa",
-};
+export type OutsideStore = "ephemeral" | "promoted";
 
 /** "brave" → "Brave", "brave-web" → "Brave", "exa" → "Exa"; unknown names are capitalised. Idempotent. */
 export function providerDisplayName(provider: string): string {
-  const known = PROVIDER_DISPLAY_NAMES[provider.toLowerCase()];
-  if (known) return known;
+  const name = provider.toLowerCase();
+  if (isProviderName(name)) return PROVIDER_NAMES[name].label;
   if (provider === "") return provider;
   return provider.charAt(0).toUpperCase() + provider.slice(1);
+}
+
+/** How a source is offered as a choice, where one source has two endpoints: "Brave", "Brave Web". */
+export function providerChoiceName(provider: ProviderName): string {
+  return PROVIDER_NAMES[provider].choice;
 }
 
 /** `Outside vault · Brave · ephemeral`. Accepts a provider name or its display name. */

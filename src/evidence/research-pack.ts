@@ -206,9 +206,6 @@ export type StopReason = z.infer<typeof stopReasonSchema>;
 
 export type EvidenceRow = VaultRow | OutsideVaultRow;
 
-export function isOutsideVaultRow(row: EvidenceRow): row is OutsideVaultRow {
-  return row.kind === "external";
-}
 
 /** The citation metadata of a row, as verification and the panel use it. */
 export function citationFor(row: EvidenceRow): Citation {

@@ -4,7 +4,7 @@
 import { setIcon } from "obsidian";
 import { planQuestion } from "../research/stages/plan";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
-import { providerLabel } from "../websearch/registry";
+import { providerChoiceName } from "../evidence/labels";
 
 export interface TurnOptions {
   mode: ExternalMode;
@@ -22,8 +22,8 @@ export const FRESHNESS_LABELS: Record<string, string> = { any: "Any", pd: "24h",
 
 /** Provider choices: each enabled provider alone, then all of them together ("Brave + Exa"). */
 export function providerChoices(enabled: readonly ProviderName[]): { value: string; label: string; providers: ProviderName[] }[] {
-  const choices: { value: string; label: string; providers: ProviderName[] }[] = enabled.map((p) => ({ value: p, label: providerLabel(p), providers: [p] }));
-  if (enabled.length > 1) choices.push({ value: enabled.join(","), label: enabled.map(providerLabel).join(" + "), providers: [...enabled] });
+  const choices: { value: string; label: string; providers: ProviderName[] }[] = enabled.map((p) => ({ value: p, label: providerChoiceName(p), providers: [p] }));
+  if (enabled.length > 1) choices.push({ value: enabled.join(","), label: enabled.map(providerChoiceName).join(" + "), providers: [...enabled] });
   return choices;
 }
 

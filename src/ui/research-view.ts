@@ -14,7 +14,7 @@ import { renderEvidence } from "./evidence-cards";
 import { problemOfFailure, problemsOf, renderProblems, type RunProblem } from "./run-problems";
 import { RunTimeline } from "./run-timeline";
 import { openAtSection } from "./search-modal";
-import { providerLabel } from "../websearch/registry";
+import { providerChoiceName } from "../evidence/labels";
 
 export const RESEARCH_VIEW_TYPE = "vault-research-panel";
 
@@ -258,11 +258,11 @@ export class ResearchView extends ItemView {
   private renderTurnActions(parent: HTMLElement, result: ResearchResult): void {
     const actions = parent.createDiv({ cls: "vault-research-turn-actions" });
     if (result.answer) {
-      button(actions, "Copy answer", "copy", () => void this.copyAnswer(result));
-      button(actions, "Insert at cursor", "text-cursor-input", () => this.insertAnswer(result));
+      button(actions, "Copy answer", () => void this.copyAnswer(result));
+      button(actions, "Insert at cursor", () => this.insertAnswer(result));
     }
     const trace = result.trace_path;
-    if (trace) button(actions, "Open trace note", "file-text", () => void this.app.workspace.openLinkText(trace, "", false));
+    if (trace) button(actions, "Open trace note", () => void this.app.workspace.openLinkText(trace, "", false));
   }
 
   private async copyAnswer(result: ResearchResult): Promise<void> {
@@ -312,7 +312,7 @@ export class ResearchView extends ItemView {
 export function describeOptions(options: TurnOptions): string {
   if (options.mode === "never") return "Vault only";
   const freshness = FRESHNESS_LABELS[options.freshness] ?? options.freshness;
-  return `External web: ${MODE_LABELS[options.mode]} · ${options.providers.map(providerLabel).join(" + ")} · ${freshness}`;
+  return `External web: ${MODE_LABELS[options.mode]} · ${options.providers.map(providerChoiceName).join(" + ")} · ${freshness}`;
 }
 
 /** Web pages open in the system browser (the app hands `window.open` of http(s) URLs to it). */
@@ -324,7 +324,7 @@ function openExternal(url: string): void {
   window.open(url, "_blank");
 }
 
-function button(parent: HTMLElement, text: string, _icon: string, onClick: () => void): HTMLButtonElement {
+function button(parent: HTMLElement, text: string, onClick: () => void): HTMLButtonElement {
   const el = parent.createEl("button", { cls: "vault-research-turn-action", text, attr: { type: "button" } });
   el.addEventListener("click", onClick);
   return el;

@@ -3,7 +3,7 @@
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from "obsidian";
 import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
-import { providerLabel } from "../websearch/registry";
+import { providerChoiceName } from "../evidence/labels";
 import { FRESHNESS_LABELS, MODE_LABELS } from "./composer";
 
 /** What the tab needs from the plugin. */
@@ -143,7 +143,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       const on = enabled.includes(provider);
       const position = enabled.indexOf(provider);
       const setting = new Setting(el)
-        .setName(providerLabel(provider))
+        .setName(providerChoiceName(provider))
         .setDesc(PROVIDER_DESCRIPTIONS[provider])
         .addToggle((toggle) =>
           toggle.setValue(on).onChange(async (value) => {

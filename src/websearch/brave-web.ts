@@ -2,6 +2,7 @@
 // five extra snippets each, plus news when Brave mixes it in. Videos, FAQ, discussions and other
 // blocks are tolerated and skipped.
 import { z } from "zod";
+import { PROVIDER_NAMES } from "../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { braveError, braveGet } from "./brave-error";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
@@ -33,7 +34,7 @@ const braveWebResponseSchema = z.object({
 /** News items taken where Brave places the news block: enough to answer "latest", not to crowd out the web. */
 const newsPerBlock = 3;
 
-export const braveWebLabel = "Brave Web";
+export const braveWebLabel = PROVIDER_NAMES["brave-web"].choice;
 
 export function createBraveWebProvider(): Provider {
   return {

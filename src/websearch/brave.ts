@@ -2,6 +2,7 @@
 // sized to a token budget — the provider made for grounding answers. When the key's plan does not
 // include it, the same question goes to Brave Web Search and the answer says so.
 import { z } from "zod";
+import { PROVIDER_NAMES } from "../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { braveError, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
@@ -36,7 +37,7 @@ const llmContextSchema = z.object({
 /** Brave's documented ranges for the token budgets. */
 const braveTokens = { total: { min: 1024, max: 32_768 }, perUrl: { min: 512, max: 8192 } };
 
-export const braveLabel = "Brave";
+export const braveLabel = PROVIDER_NAMES.brave.choice;
 
 export function createBraveProvider(): Provider {
   // Remembered per base URL for the session, so a plan without LLM Context costs one failed call, not one per run.

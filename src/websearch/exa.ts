@@ -3,6 +3,7 @@
 // arrays with scores, `score`, `autopromptString`) and the 2026 one (one joined highlight string,
 // no scores, `effectiveFilters`). Exa's `/answer` is never called: its prose is not evidence.
 import { z } from "zod";
+import { PROVIDER_NAMES } from "../provider-names";
 import type { HttpResponse } from "../ports";
 import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
 import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
@@ -45,7 +46,7 @@ const exaResponseSchema = z.object({
 
 const exaErrorSchema = z.object({ error: z.string().optional(), tag: z.string().optional() });
 
-export const exaLabel = "Exa";
+export const exaLabel = PROVIDER_NAMES.exa.choice;
 
 const dayMs = 86_400_000;
 const freshnessDays: Record<string, number> = { pd: 1, pw: 7, pm: 31, py: 365 };

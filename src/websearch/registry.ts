@@ -11,10 +11,3 @@ export function createProviderRegistry(): ProviderRegistry {
   const providers = [createBraveProvider(), createBraveWebProvider(), createExaProvider()];
   return new Map(providers.map((p) => [p.name, p]));
 }
-
-const labels: Record<ProviderName, string> = { brave: "Brave", "brave-web": "Brave Web", exa: "Exa" };
-
-/** How a provider is named to the user ("Brave"), e.g. in `Outside vault · Brave · ephemeral`. */
-export function providerLabel(name: ProviderName): string {
-  return labels[name] ?? name;
-}

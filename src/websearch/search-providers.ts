@@ -4,7 +4,8 @@
 import { canonicalizeUrl } from "./canonical-url";
 import { DeadlineMissed, withDeadline } from "./deadline";
 import { RateGovernor } from "./rate-governor";
-import { createProviderRegistry, providerLabel, type ProviderRegistry } from "./registry";
+import { PROVIDER_NAMES } from "../provider-names";
+import { createProviderRegistry, type ProviderRegistry } from "./registry";
 import { resolveSearchRequest } from "./request-limits";
 import { SearchCache, stableKey } from "./search-cache";
 import {
@@ -140,7 +141,7 @@ export function mergeResults(responses: ProviderResponse[]): MergedResult[] {
         ...result,
         highlights: [...result.highlights],
         provider: response.provider,
-        providerLabel: providerLabel(response.provider),
+        providerLabel: PROVIDER_NAMES[response.provider].label,
         alsoFoundBy: [],
         providerRank: result.rank,
         rank: merged.length + 1,
