@@ -1,38 +1,20 @@
 // Provider text arrives with HTML decorations (`<strong>`, `&#x27;`) and unbounded length. Web
-// text is untrusted and always rendered as text, so it is reduced to plain text here, once.
+// text is untrusted and always rendered as text, so it is reduced to plain text here, once. Entities
+// are decoded by the `entities` package (the HTML standard's full table), after tags are removed, so
+// an encoded `&lt;b&gt;` stays visible text.
+import { decodeHTML } from "entities";
 
-const namedEntities: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  lsquo: "‘",
-  rsquo: "’",
-  ldquo: "“",
-  rdquo: "”",
-  copy: "©",
-  reg: "®",
-  trade: "™",
-};
+/** Comments and tag-shaped spans: `<b>`, `</em>`, `<a href="…">`, `<br/>` — not a lone `<` or `a < b`. */
+const TAG = /<!--[\s\S]*?-->|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
 
+/** Every HTML entity a browser would decode in text: `&eacute;`, `&#x27;`, `&nbsp;`. */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (match, body: string) => {
-    if (body[0] === "#") {
-      const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    }
-    return namedEntities[body.toLowerCase()] ?? match;
-  });
+  return decodeHTML(text);
 }
 
 /** Tags removed, entities decoded, runs of whitespace collapsed: for one-line snippets and titles. */
 export function htmlToLine(text: string): string {
-  return decodeEntities(text.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+  return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();
 }
 
 /** Cuts `text` to at most `max` characters, at a word boundary when one is near, marking the cut. */

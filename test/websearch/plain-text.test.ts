@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { cutText, decodeEntities, htmlToLine, toPublishedDate } from "../../src/websearch/plain-text";
+
+describe("htmlToLine", () => {
+  it("decodes every named entity, not a short list", () => {
+    expect(htmlToLine("Caf&eacute; &mdash; na&iuml;ve &frac12; &euro;5")).toBe("Café — naïve ½ €5");
+  });
+
+  it("keeps comparison signs that are not tags", () => {
+    expect(htmlToLine("a < b and c > d")).toBe("a < b and c > d");
+    expect(htmlToLine("if x<3 then y>2")).toBe("if x<3 then y>2");
+  });
+
+  it("removes tags, attributes and comments, and collapses white space", () => {
+    expect(htmlToLine('<strong>CRDT</strong> <a href="https://x.test/?a=1&amp;b=2">sync</a><!-- note --> <br/>\n done')).toBe("CRDT sync done");
+  });
+
+  it("leaves encoded markup as visible text", () => {
+    expect(htmlToLine("&lt;script&gt;alert(1)&lt;/script&gt;")).toBe("<script>alert(1)</script>");
+  });
+
+  it("decodes numeric entities in decimal and hex", () => {
+    expect(decodeEntities("it&#39;s &#x27;quoted&#x27; &#x1F600;")).toBe("it's 'quoted' 😀");
+  });
+});
+
+describe("cutText", () => {
+  it("cuts at a word boundary near the limit and marks the cut", () => {
+    expect(cutText("one two three four", 12)).toEqual({ text: "one two thr…", truncated: true });
+    expect(cutText("alpha beta gamma delta epsilon", 26)).toEqual({ text: "alpha beta gamma delta…", truncated: true });
+    expect(cutText("short", 12)).toEqual({ text: "short", truncated: false });
+  });
+});
+
+describe("toPublishedDate", () => {
+  const now = Date.UTC(2026, 11, 1);
+  it("reads ISO dates, relative ages and long dates", () => {
+    expect(toPublishedDate("2025-03-04T10:00:00Z", now)).toBe("2025-03-04T10:00:00Z");
+    expect(toPublishedDate("2 days ago", now)).toBe("2026-11-29");
+    expect(toPublishedDate("April 27, 2023", now)).toBe("2023-04-27");
+    expect(toPublishedDate("recently", now)).toBeUndefined();
+  });
+});
