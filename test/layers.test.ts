@@ -1,5 +1,6 @@
-// The layer rule from DESIGN.md: the core layers run anywhere (Obsidian desktop and mobile, Node,
-// a browser), so they import neither Obsidian nor Node, and never reach up into the adapters.
+// The layer rule from DESIGN.md: dependencies point down only. Every folder of src/ (and each file
+// at its top) is a layer with the list of layers it may import; the pure layers run anywhere
+// (Obsidian desktop and mobile, Node, a browser), so they import neither Obsidian nor Node.
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
@@ -8,9 +9,32 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..");
 const src = path.join(root, "src");
-const CORE_LAYERS = ["evidence", "research", "notes", "promote", "eval", "index", "websearch", "llm", "text"];
-const UPPER_LAYERS = ["plugin", "ui", "cli"];
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split("/")[0]]));
+
+/** What each layer may import, besides itself. The bottom: ports, settings, provider names, text. */
+const BASE = ["ports", "settings", "provider-names", "text", "deadline"];
+export const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
+  text: [],
+  ports: [],
+  "provider-names": [],
+  settings: ["provider-names", "text"],
+  deadline: ["ports"],
+  llm: BASE,
+  websearch: BASE,
+  index: BASE,
+  evidence: [...BASE, "websearch"],
+  notes: [...BASE, "evidence", "index"],
+  promote: [...BASE, "evidence", "notes", "index", "websearch"],
+  research: [...BASE, "evidence", "notes", "promote", "index", "websearch", "llm"],
+  eval: [...BASE, "evidence", "research", "index", "websearch"],
+  cli: [...BASE, "evidence", "notes", "promote", "research", "eval", "index", "websearch", "llm"],
+  plugin: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm"],
+  ui: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "plugin"],
+  main: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "plugin", "ui"],
+};
+/** Only these may import `obsidian`; only `cli` may import Node's built-ins. */
+const OBSIDIAN_LAYERS = new Set(["plugin", "ui", "main"]);
+const NODE_LAYERS = new Set(["cli"]);
 
 interface Violation {
   file: string;
@@ -28,8 +52,13 @@ function sourceFiles(dir: string): string[] {
   return entries.flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(full);
-    return /\.(ts|tsx|js|mjs|cjs)$/.test(e.name) ? [full] : [];
+    return /\.(ts|tsx|js|mjs|cjs)$/.test(e.name) && !/\.test\.ts$/.test(e.name) ? [full] : [];
   });
+}
+
+/** The layer a path under src/ belongs to: its first folder, or a top-level file's name. */
+export function layerOf(relativeToSrc: string): string {
+  return relativeToSrc.split(/[\\/]/)[0].replace(/\.(ts|tsx|js|mjs|cjs)$/, "");
 }
 
 /** Every module a file names: imports, re-exports, dynamic imports, require() calls. */
@@ -43,33 +72,46 @@ export function importsOf(text: string): string[] {
 
 export function layerViolations(file: string, text: string): Violation[] {
   const rel = path.relative(root, file);
+  const own = layerOf(path.relative(src, file));
+  const allowed = ALLOWED_IMPORTS[own];
+  if (!allowed) return [{ file: rel, specifier: "", reason: `src/${own} is not a known layer: add it to ALLOWED_IMPORTS` }];
   const violations: Violation[] = [];
   for (const specifier of importsOf(text)) {
     if (specifier === "obsidian" || specifier.startsWith("obsidian/")) {
-      violations.push({ file: rel, specifier, reason: "imports obsidian" });
+      if (!OBSIDIAN_LAYERS.has(own)) violations.push({ file: rel, specifier, reason: "imports obsidian" });
     } else if (specifier.startsWith("node:") || NODE_BUILTINS.has(specifier) || NODE_BUILTINS.has(specifier.split("/")[0])) {
-      violations.push({ file: rel, specifier, reason: "imports a Node built-in" });
+      if (!NODE_LAYERS.has(own)) violations.push({ file: rel, specifier, reason: "imports a Node built-in" });
     } else if (specifier.startsWith(".")) {
       const target = path.relative(src, path.resolve(path.dirname(file), specifier));
-      const top = target.split(path.sep)[0];
-      if (UPPER_LAYERS.includes(top) || /^main(\.ts)?$/.test(target)) {
-        violations.push({ file: rel, specifier, reason: `reaches up into src/${top}` });
+      if (target.startsWith("..")) {
+        violations.push({ file: rel, specifier, reason: "reaches outside src/" });
+        continue;
       }
+      const layer = layerOf(target);
+      if (layer !== own && !allowed.includes(layer)) violations.push({ file: rel, specifier, reason: `src/${own} may not import src/${layer}` });
     }
   }
   return violations;
 }
 
 describe("layers", () => {
-  const files = CORE_LAYERS.flatMap((layer) => sourceFiles(path.join(src, layer)));
+  const files = sourceFiles(src);
 
-  it("finds the core layers' files to check", () => {
-    expect(files.length).toBeGreaterThan(0);
+  it("finds every layer's files to check", () => {
+    const layers = new Set(files.map((f) => layerOf(path.relative(src, f))));
+    for (const layer of ["evidence", "research", "notes", "promote", "eval", "index", "websearch", "llm", "cli", "plugin", "ui", "text"]) {
+      expect(layers.has(layer), `no files in src/${layer}`).toBe(true);
+    }
   });
 
-  it("core, index, websearch and llm import neither obsidian nor Node, nor the plugin, UI or CLI", () => {
+  it("every import points down: each layer imports only the layers listed for it", () => {
     const violations = files.flatMap((f) => layerViolations(f, readFileSync(f, "utf8")));
     expect(violations).toEqual([]);
+  });
+
+  it("only the CLI imports Node, and only the plugin, the UI and main.ts import obsidian", () => {
+    const bad = files.flatMap((f) => layerViolations(f, readFileSync(f, "utf8"))).filter((v) => /imports (obsidian|a Node)/.test(v.reason));
+    expect(bad).toEqual([]);
   });
 
   it("the check itself catches each kind of violation", () => {
@@ -83,6 +125,8 @@ describe("layers", () => {
       'const fs = require("fs");',
       'import type { Settings } from "../settings";',
       'import MiniSearch from "minisearch";',
+      'import { runEval } from "../eval/eval-cases";',
+      'import { renderTraceNote } from "../notes/trace-note";',
     ].join("\n");
     expect(layerViolations(file, text).map((v) => v.specifier)).toEqual([
       "obsidian",
@@ -91,6 +135,17 @@ describe("layers", () => {
       "../plugin/obsidian-note-store",
       "../ui/search-modal",
       "fs",
+      "../eval/eval-cases",
     ]);
+  });
+
+  it("pins the edges that matter most: plugin never imports ui, notes never imports research or promote", () => {
+    const at = (layer: string) => path.join(src, layer, "example.ts");
+    expect(layerViolations(at("plugin"), 'import { x } from "../ui/index-status";')).toHaveLength(1);
+    expect(layerViolations(at("notes"), 'import { x } from "../research/types";')).toHaveLength(1);
+    expect(layerViolations(at("notes"), 'import { x } from "../promote/promote";')).toHaveLength(1);
+    expect(layerViolations(at("evidence"), 'import { x } from "../notes/trace-note";')).toHaveLength(1);
+    expect(layerViolations(at("cli"), 'import { readFile } from "node:fs";')).toEqual([]);
+    expect(layerViolations(at("ui"), 'import { Notice } from "obsidian";')).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { VaultIndex } from "../index/vault-index";
 import type { SyncReport } from "../index/types";
 import { canonicalizeUrl } from "../websearch/canonical-url";
+import type { Clock } from "../ports";
 import { loadSettings, type Settings } from "../settings";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
@@ -15,6 +16,8 @@ export interface CliIo {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The Clock port; the system clock unless a caller (a golden test) brings its own. */
+  clock?: Clock;
 }
 
 export interface OpenedVault {

@@ -110,7 +110,7 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
       store: opened.store,
       http: runEnv.webHttp,
       secrets: runEnv.secrets,
-      clock: systemClock,
+      clock: io.clock ?? systemClock,
       settings: opened.settings,
       model: created.model,
       onProgress: json ? undefined : (e) => io.err(progressLine(e)),

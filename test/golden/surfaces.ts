@@ -1,0 +1,58 @@
+// The surfaces whose output is pinned by golden files, and how each turns an input file into the
+// output a reviewer reads. test/golden/golden.test.ts finds every input of every surface folder:
+// adding a case is adding an input file and its expected output (UPDATE_GOLDEN=1 writes it).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { runCli } from "../../src/cli/run";
+import { fakeClock } from "../support/fake-clock";
+
+export const REPO_ROOT = path.resolve(__dirname, "../..");
+
+export interface GoldenSurface {
+  /** What the output is, in the test's name. */
+  what: string;
+  /** The ending that marks an input file of this surface. */
+  inputSuffix: string;
+  /** The expected output's file name, beside the input. */
+  outputFor(caseName: string, input: string): string;
+  render(inputPath: string): Promise<string>;
+}
+
+/** A CLI case: the arguments after the command's own `--vault` and `--cache-dir`, which the runner adds. */
+const cliCaseSchema = z.strictObject({
+  /** Why this case exists, in one sentence. */
+  about: z.string(),
+  argv: z.array(z.string()).min(1),
+  /** A folder of markdown, relative to the repository. */
+  vault: z.string().default("examples/vault"),
+  /** `txt` for what a person reads, `json` for `--json` output. */
+  output: z.enum(["txt", "json"]),
+});
+
+/** Runs the CLI in-process, from the repository root, with no keys, a fresh cache and the fake clock. */
+async function renderCliCase(inputPath: string): Promise<string> {
+  const spec = cliCaseSchema.parse(JSON.parse(readFileSync(inputPath, "utf8")));
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), "vr-golden-"));
+  let out = "";
+  let err = "";
+  try {
+    const [command, ...rest] = spec.argv;
+    const argv = [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
+    const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: REPO_ROOT, clock: fakeClock() });
+    if (code !== 0) throw new Error(`vault-research ${spec.argv.join(" ")} exited ${code}:\n${err}`);
+    return out;
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+export const GOLDEN_SURFACES: Record<string, GoldenSurface> = {
+  cli: {
+    what: "CLI output",
+    inputSuffix: ".args.json",
+    outputFor: (name, input) => `${name}.${cliCaseSchema.parse(JSON.parse(input)).output}`,
+    render: renderCliCase,
+  },
+};
