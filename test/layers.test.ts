@@ -29,7 +29,7 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
   eval: [...BASE, "evidence", "research", "index", "websearch"],
   cli: [...BASE, "evidence", "notes", "promote", "research", "eval", "index", "websearch", "llm"],
   plugin: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm"],
-  ui: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "plugin"],
+  ui: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm"],
   main: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "plugin", "ui"],
 };
 /** Only these may import `obsidian`; only `cli` may import Node's built-ins. */
