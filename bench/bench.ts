@@ -12,6 +12,7 @@ import { FileIndexCache } from "../src/cli/file-index-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { runResearch } from "../src/research/run";
 import { parseQuery } from "../src/index/query";
+import { describeRebuildReason } from "../src/index/rebuild-reason";
 import { systemClock, type Http } from "../src/ports";
 import { defaultSettings } from "../src/settings";
 import { VaultIndex } from "../src/index/vault-index";
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     const again = new VaultIndex();
     const report = await again.sync(store, cache);
     warmRuns.push(performance.now() - t0);
-    if (report.mode !== "cache") throw new Error(`warm start rebuilt: ${report.rebuildReason}`);
+    if (report.mode !== "cache") throw new Error(`warm start rebuilt: ${describeRebuildReason(report.rebuildReason)}`);
   }
   const warmStart = Math.min(...warmRuns);
   rmSync(cacheDir, { recursive: true, force: true });

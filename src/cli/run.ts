@@ -1,6 +1,7 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
 import { removeControlChars } from "../text/control-chars";
+import { describeRebuildReason } from "../index/rebuild-reason";
 import type { SearchResult } from "../index/types";
 import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { EVAL_FLAGS, evalCommand } from "./eval-command";
@@ -110,7 +111,7 @@ async function indexCommand(args: ParsedArgs, io: CliIo): Promise<number> {
         {
           vault: opened.root,
           notes: status.notes,
-          sync: opened.sync,
+          sync: { ...opened.sync, rebuildReason: opened.sync.rebuildReason && describeRebuildReason(opened.sync.rebuildReason) },
           cache_file: opened.cache.file,
           problems: status.problems,
         },
@@ -121,7 +122,7 @@ async function indexCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     return 0;
   }
   const s = opened.sync;
-  const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${s.rebuildReason ?? "no cache"})`;
+  const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${describeRebuildReason(s.rebuildReason)})`;
   io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
   io.out(`  cache: ${opened.cache.file}\n`);

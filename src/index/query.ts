@@ -42,8 +42,3 @@ export function parseQuery(input: string): ParsedQuery {
     tags: Array.from(new Set(tags)),
   };
 }
-
-/** Folds text for phrase matching: case and accents folded, runs of non-word characters → one space. */
-export function foldForPhrase(text: string): string {
-  return ` ${words(text).map(foldCase).join(" ")} `;
-}

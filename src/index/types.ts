@@ -1,5 +1,6 @@
 // The contracts of the vault index: what a parsed note looks like, what a search returns and
 // how a result explains itself. Plain data, so results can be serialised into packs and traces.
+import type { RebuildReason } from "./rebuild-reason";
 
 /** A heading-delimited part of a note. Offsets are UTF-16 indices into the note's full text. */
 export interface NoteSection {
@@ -118,12 +119,23 @@ export interface IndexStatus {
   problems: { path: string; problem: NoteProblem }[];
 }
 
-/** What a start-up sync did. */
-export interface SyncReport {
-  /** "cache" when a cached index was loaded and diffed; "rebuild" when built from scratch. */
-  mode: "cache" | "rebuild";
-  /** Why a rebuild happened, if it did (no cache, version mismatch, corrupt cache…). */
-  rebuildReason?: string;
+/** What the index remembers of a note besides its postings. */
+export interface IndexedNote {
+  path: string;
+  mtime: number;
+  size: number;
+  title: string;
+  aliases: string[];
+  tags: string[];
+  sourceUrls: string[];
+  problems: NoteProblem[];
+}
+
+/** What a start-up sync did: "cache" when a saved index was loaded and diffed, "rebuild" (with the
+ * reason) when it was built from scratch. */
+export type SyncReport = SyncCounts & ({ mode: "cache"; rebuildReason?: undefined } | { mode: "rebuild"; rebuildReason: RebuildReason });
+
+export interface SyncCounts {
   added: number;
   updated: number;
   removed: number;

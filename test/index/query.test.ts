@@ -1,6 +1,6 @@
 // What the user typed, read into words, "phrases" and #tags.
 import { describe, expect, it } from "vitest";
-import { foldForPhrase, parseQuery } from "../../src/index/query";
+import { parseQuery } from "../../src/index/query";
 
 describe("parseQuery", () => {
   it("keeps a quoted phrase whole and also searches its words", () => {
@@ -45,11 +45,5 @@ describe("parseQuery", () => {
     const q = parseQuery('"Café Crème" naïve');
     expect(q.phrases).toEqual(["cafe creme"]);
     expect(q.words).toEqual(["cafe", "creme", "naive"]);
-  });
-});
-
-describe("foldForPhrase", () => {
-  it("reduces punctuation and spacing to single spaces between folded words", () => {
-    expect(foldForPhrase("Hello,   Wörld!\n(again)")).toBe(" hello world again ");
   });
 });

@@ -4,7 +4,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { IndexCache } from "../../src/ports";
 import { ControlledStore } from "../support/controlled-note-store";
-import { INDEX_FORMAT_VERSION, VaultIndex } from "../../src/index/vault-index";
+import { INDEX_FORMAT_VERSION } from "../../src/index/cache-file";
+import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import type { SyncReport } from "../../src/index/types";
+import { VaultIndex } from "../../src/index/vault-index";
 import { fakeClock, FAKE_NOW } from "../support/fake-clock";
 
 class MemoryCache implements IndexCache {
@@ -37,10 +40,16 @@ beforeEach(async () => {
   cache = new MemoryCache();
   const first = new VaultIndex({ clock: fakeClock() });
   const report = await first.sync(store, cache);
-  expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "no cache", added: 4 });
+  expect(report).toMatchObject({ mode: "rebuild", rebuildReason: { kind: "no_cache" }, added: 4 });
+  expect(reasonWords(report)).toBe("no cache");
   await first.save(cache);
   store.reads.length = 0;
 });
+
+/** The rebuild reason in the words the CLI shows. */
+function reasonWords(report: SyncReport): string | undefined {
+  return report.rebuildReason && describeRebuildReason(report.rebuildReason);
+}
 
 async function searchPaths(index: VaultIndex, query: string): Promise<string[]> {
   return (await index.search(query, store)).map((r) => r.path);
@@ -103,7 +112,7 @@ describe("an unusable cache means a rebuild with a reason", () => {
     const index = new VaultIndex();
     const report = await index.sync(store, cache);
     expect(report.mode).toBe("rebuild");
-    expect(report.rebuildReason).toMatch(reason);
+    expect(reasonWords(report)).toMatch(reason);
     expect(report.added).toBe(4);
     expect(store.reads.sort()).toEqual(["Alpha.md", "Beta.md", "Delta.md", "Gamma.md"]);
     expect(index.status()).toMatchObject({ notes: 4, problems: [] });
@@ -113,12 +122,14 @@ describe("an unusable cache means a rebuild with a reason", () => {
   it("rebuilds when the stemming setting changed since the save", async () => {
     const index = new VaultIndex({ stemming: false });
     const report = await index.sync(store, cache);
-    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "index settings changed", added: 4 });
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: { kind: "settings_changed" }, added: 4 });
+    expect(reasonWords(report)).toBe("index settings changed");
   });
 
   it("rebuilds when the excluded folders changed since the save", async () => {
     const report = await new VaultIndex({ excludedFolders: ["Archive"] }).sync(store, cache);
-    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "index settings changed" });
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: { kind: "settings_changed" } });
+    expect(reasonWords(report)).toBe("index settings changed");
   });
 
   it("rebuilds when the cache cannot even be loaded", async () => {
@@ -126,7 +137,8 @@ describe("an unusable cache means a rebuild with a reason", () => {
     const index = new VaultIndex();
     const report = await index.sync(store, cache);
     expect(report.mode).toBe("rebuild");
-    expect(report.rebuildReason).toContain("disk on fire");
+    expect(report.rebuildReason).toEqual({ kind: "unreadable", detail: "disk on fire" });
+    expect(reasonWords(report)).toContain("disk on fire");
     expect(index.status().notes).toBe(4);
   });
 
@@ -135,7 +147,8 @@ describe("an unusable cache means a rebuild with a reason", () => {
     await index.sync(store, cache);
     store.reads.length = 0;
     const report = await index.rebuild(store);
-    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: "asked for", added: 4 });
+    expect(report).toMatchObject({ mode: "rebuild", rebuildReason: { kind: "asked_for" }, added: 4 });
+    expect(reasonWords(report)).toBe("asked for");
     expect(store.reads).toHaveLength(4);
   });
 });

@@ -1,0 +1,50 @@
+// The knobs of ranking, in one place, with the values tuned against evals/search
+// (`npm run eval:search`). VaultIndex takes a partial set; evaluation sweeps change them live.
+import type { Field } from "../search-engine";
+
+export interface RankingOptions {
+  /** Field boosts: a word in the title says far more about a note than the same word in its body. */
+  fieldBoosts: Record<Field, number>;
+  /** Worth of an approximate match relative to an exact one (MiniSearch's weights). */
+  fuzzyWeight: number;
+  prefixWeight: number;
+  /** A note's text score is multiplied by coverage^power, coverage being the share of the query's
+   * IDF weight the note matched: notes that match the rare words of a question rise. */
+  coveragePower: number;
+  /** Extra score, as a share of the score, for a note whose title is made of query words. */
+  titleBonus: number;
+  /** Shortest word that also matches as a prefix of longer words (the last word while typing
+   * always does). Prefix lookups on short words are both slow and noisy. */
+  prefixMinLength: number;
+  /** Words this long tolerate one typo; `twoEditsMinLength` and longer, two. Shorter words must
+   * match exactly: one edit turns "task" into "tack". */
+  fuzzyMinLength: number;
+  twoEditsMinLength: number;
+  /** A word in more than this share of the notes (and more than `commonMinNotes` notes) only adds
+   * to notes that rarer words found. */
+  commonShare: number;
+  commonMinNotes: number;
+  /** Fuzzy matching is tried only for words fewer than this many notes contain exactly. */
+  fuzzyBelowNotes: number;
+}
+
+export const DEFAULT_RANKING: RankingOptions = {
+  fieldBoosts: { title: 5, aliases: 4, lead: 4, location: 1.5, headings: 2, tags: 2.5, body: 1 },
+  fuzzyWeight: 0.3,
+  prefixWeight: 0.35,
+  coveragePower: 2,
+  titleBonus: 0.5,
+  prefixMinLength: 99,
+  fuzzyMinLength: 5,
+  twoEditsMinLength: 9,
+  fuzzyBelowNotes: 30,
+  commonShare: 0.05,
+  commonMinNotes: 200,
+};
+
+/** Edit distance allowed for a query term: none for short words, where a typo is another word. */
+export function fuzzyDistance(term: string, ranking: Pick<RankingOptions, "fuzzyMinLength" | "twoEditsMinLength"> = DEFAULT_RANKING): number | false {
+  if (term.length < ranking.fuzzyMinLength) return false;
+  if (term.length < ranking.twoEditsMinLength) return 1;
+  return 2;
+}
