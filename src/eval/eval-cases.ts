@@ -215,14 +215,20 @@ export function providerHosts(settings: Settings): Record<ProviderName, string> 
 
 /** Everything in the case that did not hold, in words; empty when the case passed. */
 export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<ProviderName, string>): string[] {
-  const failures: string[] = [];
-  const e = c.expect;
-  const { pack } = seen;
-  const vaultPaths = pack.evidence.map((r) => r.note_path);
-  const packKeys = new Set([...pack.evidence, ...pack.external_evidence].map((r) => r.source_key));
-  const outsideUrls = new Map(pack.external_evidence.map((r) => [canonicalizeUrl(r.url) ?? r.url, r]));
+  return [
+    ...offlineFailures(seen),
+    ...evidenceFailures(c.expect, seen.pack),
+    ...judgementFailures(c.expect, seen),
+    ...trafficFailures(c.expect, seen, hosts),
+    ...citationFailures(c.expect, seen),
+    ...answerFailures(c.expect, seen),
+    ...alsoFoundByFailures(c.expect, seen.pack),
+  ];
+}
 
-  // Whatever the case expects, eval never reaches the live web and every request needs a recording.
+/** Whatever the case expects, eval never reaches the live web and every request needs a recording. */
+function offlineFailures(seen: EvalObservation): string[] {
+  const failures: string[] = [];
   for (const r of seen.requests) {
     if (r.outcome === "refused_offline") {
       failures.push(`needed the web but has no replay folder: ${r.method} ${shortUrl(r.url)} was not sent (eval never uses the live network; give the case "replay" or pass --replay)`);
@@ -230,7 +236,15 @@ export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<
       failures.push(`no recording answers ${r.method} ${shortUrl(r.url)} (add one to the replay folder)`);
     }
   }
+  return failures;
+}
 
+/** Which notes, keys, URLs and providers made it into the pack, and how many rows. */
+function evidenceFailures(e: EvalExpectations, pack: ResearchPack): string[] {
+  const failures: string[] = [];
+  const vaultPaths = pack.evidence.map((r) => r.note_path);
+  const packKeys = new Set([...pack.evidence, ...pack.external_evidence].map((r) => r.source_key));
+  const outsideUrls = new Map(pack.external_evidence.map((r) => [canonicalizeUrl(r.url) ?? r.url, r]));
   for (const p of e.note_paths ?? []) {
     if (!vaultPaths.includes(p)) failures.push(`expected "${p}" in vault evidence; vault evidence was ${listOf(vaultPaths)}`);
   }
@@ -256,24 +270,37 @@ export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<
     const want = [...new Set(e.providers)].sort();
     if (got.join(",") !== want.join(",")) failures.push(`expected outside-vault rows from ${listOf(want, "no provider")}; they came from ${listOf(got, "no provider")}`);
   }
-
   const counts = e.counts ?? {};
-  const countCheck = (what: string, n: number, min?: number, max?: number) => {
-    if (min !== undefined && n < min) failures.push(`expected at least ${min} ${what} rows; got ${n}`);
-    if (max !== undefined && n > max) failures.push(`expected at most ${max} ${what} rows; got ${n}`);
-  };
-  countCheck("vault evidence", pack.evidence.length, counts.vault_min, counts.vault_max);
-  countCheck("outside-vault", pack.external_evidence.length, counts.outside_min, counts.outside_max);
+  failures.push(...countFailures("vault evidence", pack.evidence.length, counts.vault_min, counts.vault_max));
+  failures.push(...countFailures("outside-vault", pack.external_evidence.length, counts.outside_min, counts.outside_max));
+  return failures;
+}
 
-  const got = pack.judge.verdict;
-  if (e.verdict && got !== e.verdict) failures.push(`verdict: expected ${e.verdict}, got ${got} (${pack.judge.reason})`);
-  if (e.verdict_in && !e.verdict_in.includes(got)) failures.push(`verdict: expected one of ${e.verdict_in.join(", ")}, got ${got} (${pack.judge.reason})`);
+function countFailures(what: string, n: number, min?: number, max?: number): string[] {
+  const failures: string[] = [];
+  if (min !== undefined && n < min) failures.push(`expected at least ${min} ${what} rows; got ${n}`);
+  if (max !== undefined && n > max) failures.push(`expected at most ${max} ${what} rows; got ${n}`);
+  return failures;
+}
+
+/** The judge's verdict, the stop reason and the warnings the run raised. */
+function judgementFailures(e: EvalExpectations, seen: EvalObservation): string[] {
+  const failures: string[] = [];
+  const { judge, warnings } = seen.pack;
+  const got = judge.verdict;
+  if (e.verdict && got !== e.verdict) failures.push(`verdict: expected ${e.verdict}, got ${got} (${judge.reason})`);
+  if (e.verdict_in && !e.verdict_in.includes(got)) failures.push(`verdict: expected one of ${e.verdict_in.join(", ")}, got ${got} (${judge.reason})`);
   if (e.stop_reason && seen.stop_reason !== e.stop_reason) failures.push(`stop_reason: expected ${e.stop_reason}, got ${seen.stop_reason}`);
-  const warningKinds = pack.warnings.map((w) => w.kind);
+  const warningKinds: string[] = warnings.map((w) => w.kind);
   for (const kind of e.warning_kinds ?? []) {
     if (!warningKinds.includes(kind)) failures.push(`expected a "${kind}" warning; warnings were ${listOf(warningKinds)}`);
   }
+  return failures;
+}
 
+/** What left the machine: nothing at all, or nothing to a forbidden provider. */
+function trafficFailures(e: EvalExpectations, seen: EvalObservation, hosts: Record<ProviderName, string>): string[] {
+  const failures: string[] = [];
   if (e.no_requests && seen.requests.length > 0) {
     failures.push(`expected no requests; ${seen.requests.length} left: ${listOf(seen.requests.map((r) => `${r.method} ${shortUrl(r.url)}`))}`);
   }
@@ -282,7 +309,12 @@ export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<
     const hits = seen.requests.filter((r) => hostOf(r.url) === host);
     if (hits.length > 0) failures.push(`${name} must receive no request; it got ${hits.length}: ${listOf(hits.map((r) => `${r.method} ${shortUrl(r.url)}`))}`);
   }
+  return failures;
+}
 
+/** The keys, notes and URLs the answer cites. */
+function citationFailures(e: EvalExpectations, seen: EvalObservation): string[] {
+  const failures: string[] = [];
   const cited = seen.citations ?? [];
   const citedKeys = cited.map((x) => x.source_key);
   for (const k of e.citation_keys ?? []) {
@@ -296,6 +328,12 @@ export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<
     const want = canonicalizeUrl(u) ?? u;
     if (!cited.some((x) => x.url !== undefined && (canonicalizeUrl(x.url) ?? x.url) === want)) failures.push(`expected the answer to cite ${u}; it cited ${listOf(citedKeys)}`);
   }
+  return failures;
+}
+
+/** Whether an answer was written, of which kind, and whether its citations checked out. */
+function answerFailures(e: EvalExpectations, seen: EvalObservation): string[] {
+  const failures: string[] = [];
   if (e.answer_verified !== undefined) {
     if (!seen.answer) failures.push(`answer_verified: expected ${e.answer_verified}, but no answer was written (${seen.stop_reason})`);
     else if (seen.answer.verified !== e.answer_verified) {
@@ -307,7 +345,12 @@ export function checkEvalCase(c: EvalCase, seen: EvalObservation, hosts: Record<
     const kind = seen.answer?.kind ?? "none";
     if (kind !== e.answer_kind) failures.push(`answer_kind: expected ${e.answer_kind}, got ${kind}`);
   }
+  return failures;
+}
 
+/** Vault rows that should have gained "also found by <provider>" from a web result. */
+function alsoFoundByFailures(e: EvalExpectations, pack: ResearchPack): string[] {
+  const failures: string[] = [];
   for (const [path, providers] of Object.entries(e.also_found_by ?? {})) {
     const row = pack.evidence.find((r) => r.note_path === path);
     if (!row) {
