@@ -46,7 +46,25 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   override async onload(): Promise<void> {
     this.unloaded = false;
     await this.loadPluginSettings();
+    this.createServices();
 
+    this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
+    this.statusBar.render(this.keeper.status(), this.keeper.issues());
+    this.addSettingTab(new VaultResearchSettingTab(this.app, this, this));
+    this.registerView(RESEARCH_VIEW_TYPE, (leaf) => new ResearchView(leaf, this.researchHost()));
+    this.addRibbonIcon("telescope", "Open research panel", () => void this.openResearchPanel());
+    this.registerCommands();
+
+    // Indexing reads every note: wait until Obsidian has drawn its workspace so start-up stays fast.
+    // Watching starts there too, so the vault's start-up "create" events are not mistaken for news.
+    this.app.workspace.onLayoutReady(() => {
+      if (this.unloaded) return;
+      this.keeper.start(this.app.vault, (ref) => this.registerEvent(ref));
+    });
+  }
+
+  /** The adapters and services the plugin hangs off itself for one session. */
+  private createServices(): void {
     this.clock = new TimerClock();
     this.store = new ObsidianNoteStore(this.app.vault);
     this.http = new RequestUrlHttp();
@@ -71,16 +89,12 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       // The note is already in the index; the cache and the status bar follow.
       onNoteCreated: () => this.keeper.noteAdded(),
     });
+  }
 
-    this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
-    this.statusBar.render(this.keeper.status(), this.keeper.issues());
-
+  /** The command palette's entries; none has a default hotkey. */
+  private registerCommands(): void {
     this.addCommand({ id: "search-vault", name: "Search vault", callback: () => this.openSearch() });
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuildIndex() });
-    this.addSettingTab(new VaultResearchSettingTab(this.app, this, this));
-
-    this.registerView(RESEARCH_VIEW_TYPE, (leaf) => new ResearchView(leaf, this.researchHost()));
-    this.addRibbonIcon("telescope", "Open research panel", () => void this.openResearchPanel());
     this.addCommand({ id: "open-research-panel", name: "Open research panel", callback: () => void this.openResearchPanel() });
     this.addCommand({
       id: "ask-question",
@@ -105,13 +119,6 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         if (!checking) void pickAndPromoteFromTrace(this.app, file.path, this.promoter);
         return true;
       },
-    });
-
-    // Indexing reads every note: wait until Obsidian has drawn its workspace so start-up stays fast.
-    // Watching starts there too, so the vault's start-up "create" events are not mistaken for news.
-    this.app.workspace.onLayoutReady(() => {
-      if (this.unloaded) return;
-      this.keeper.start(this.app.vault, (ref) => this.registerEvent(ref));
     });
   }
 
