@@ -3,12 +3,12 @@
 // saved a while after the last change (and on unload). Failures become issues the status bar
 // shows; nothing here throws at Obsidian.
 import { debounce, TFile, type Debouncer, type EventRef, type TAbstractFile, type Vault } from "obsidian";
+import type { IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
 import { VaultIndex } from "../index/vault-index";
 import type { IndexCache, NoteStore } from "../ports";
 import type { Settings } from "../settings";
-import type { IndexIssue } from "../ui/index-status";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { TimerClock } from "./timer-clock";
 import { errorMessage } from "../text/error-message";

@@ -1,56 +1,11 @@
-// What the status bar says about the index, and the list of problems behind a click on it.
-// `describeIndexStatus` is plain data in, text out, so it can be tested without a DOM.
+// The status bar item for the index, and the list of problems behind a click on it. What they
+// say comes from src/index/index-status-text.ts (plain data in, text out); this file is the DOM.
 import { Modal, type App } from "obsidian";
+import { describeIndexStatus, type IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 
-/** A problem worth showing: a note that indexed oddly, or something that went wrong around the index. */
-export interface IndexIssue {
-  /** The note concerned, when there is one. */
-  path?: string;
-  message: string;
-}
-
-export interface IndexStatusText {
-  /** Short text for the status bar. */
-  text: string;
-  /** Longer text for the tooltip. */
-  tooltip: string;
-  problemCount: number;
-}
-
-/** Everything worth listing: the index's own note problems first, then the plugin's. */
-export function indexIssues(status: IndexStatus | null, pluginIssues: readonly IndexIssue[]): IndexIssue[] {
-  const fromIndex = (status?.problems ?? []).map(({ path, problem }) => ({ path, message: problem.message }));
-  return [...fromIndex, ...pluginIssues];
-}
-
-export function describeIndexStatus(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], locale?: string): IndexStatusText {
-  const problemCount = indexIssues(status, pluginIssues).length;
-  const notes = status ? `${status.notes.toLocaleString(locale)} ${status.notes === 1 ? "note" : "notes"}` : "";
-  let text: string;
-  switch (status?.state ?? "empty") {
-    case "building":
-      text = status && status.notes > 0 ? `Indexing… ${notes}` : "Indexing…";
-      break;
-    case "updating":
-      text = `Updating index… ${notes}`;
-      break;
-    case "ready":
-      text = `${notes} indexed`;
-      break;
-    case "empty":
-      text = status?.lastUpdated ? "No notes indexed" : "Index not built yet";
-      break;
-  }
-  if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
-
-  const lastUpdated = status?.lastUpdated;
-  const tooltipParts = [
-    lastUpdated ? `Last updated ${new Date(lastUpdated).toLocaleString(locale)}` : "Not updated yet",
-    problemCount > 0 ? "Click to see the problems" : "Click for details",
-  ];
-  return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
-}
+// main.ts lists the issues it hands to the modal through here.
+export { indexIssues } from "../index/index-status-text";
 
 /** The status bar item. It only renders; the plugin decides when. */
 export class IndexStatusBar {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IndexStatus } from "../../src/index/types";
-import { describeIndexStatus, indexIssues } from "../../src/ui/index-status";
+import { describeIndexStatus, indexIssues } from "../../src/index/index-status-text";
 
 function status(over: Partial<IndexStatus> = {}): IndexStatus {
   return { notes: 0, lastUpdated: null, state: "empty", problems: [], ...over };

@@ -1,0 +1,53 @@
+// What the index's state reads as: the status bar's text and tooltip, and the list of problems
+// behind a click on it. Plain data in, text out, below both the plugin (which collects the issues)
+// and the UI (which renders them), so neither has to reach into the other.
+import type { IndexStatus } from "./types";
+
+/** A problem worth showing: a note that indexed oddly, or something that went wrong around the index. */
+export interface IndexIssue {
+  /** The note concerned, when there is one. */
+  path?: string;
+  message: string;
+}
+
+export interface IndexStatusText {
+  /** Short text for the status bar. */
+  text: string;
+  /** Longer text for the tooltip. */
+  tooltip: string;
+  problemCount: number;
+}
+
+/** Everything worth listing: the index's own note problems first, then the plugin's. */
+export function indexIssues(status: IndexStatus | null, pluginIssues: readonly IndexIssue[]): IndexIssue[] {
+  const fromIndex = (status?.problems ?? []).map(({ path, problem }) => ({ path, message: problem.message }));
+  return [...fromIndex, ...pluginIssues];
+}
+
+export function describeIndexStatus(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], locale?: string): IndexStatusText {
+  const problemCount = indexIssues(status, pluginIssues).length;
+  const notes = status ? `${status.notes.toLocaleString(locale)} ${status.notes === 1 ? "note" : "notes"}` : "";
+  let text: string;
+  switch (status?.state ?? "empty") {
+    case "building":
+      text = status && status.notes > 0 ? `Indexing… ${notes}` : "Indexing…";
+      break;
+    case "updating":
+      text = `Updating index… ${notes}`;
+      break;
+    case "ready":
+      text = `${notes} indexed`;
+      break;
+    case "empty":
+      text = status?.lastUpdated ? "No notes indexed" : "Index not built yet";
+      break;
+  }
+  if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
+
+  const lastUpdated = status?.lastUpdated;
+  const tooltipParts = [
+    lastUpdated ? `Last updated ${new Date(lastUpdated).toLocaleString(locale)}` : "Not updated yet",
+    problemCount > 0 ? "Click to see the problems" : "Click for details",
+  ];
+  return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
+}
