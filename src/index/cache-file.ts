@@ -57,7 +57,7 @@ export function readCacheFile(raw: string, fingerprint: string): CacheRead {
     return rebuild({ kind: "corrupt", detail: errorMessage(error) });
   }
   if (!isRecord(parsed) || parsed.format !== FORMAT) return rebuild({ kind: "not_an_index" });
-  if (parsed.version !== INDEX_FORMAT_VERSION) return rebuild({ kind: "format_changed", from: String(parsed.version), to: INDEX_FORMAT_VERSION });
+  if (parsed.version !== INDEX_FORMAT_VERSION) return rebuild({ kind: "format_changed", from: versionAsWritten(parsed.version), to: INDEX_FORMAT_VERSION });
   if (parsed.fingerprint !== fingerprint) return rebuild({ kind: "settings_changed" });
   const { notes, engine } = parsed;
   if (!Array.isArray(notes) || !isRecord(engine)) return rebuild({ kind: "incomplete" });
@@ -70,6 +70,11 @@ export function readCacheFile(raw: string, fingerprint: string): CacheRead {
   const engineProblem = engineShapeProblem(engine);
   if (engineProblem) return rebuild({ kind: "corrupt", detail: `the search data's ${engineProblem} has the wrong shape` });
   return { ok: true, contents: { notes: rows, engine: engine as AsPlainObject } };
+}
+
+/** `String()` would call a parsed object's own `toString` key, which JSON may set to anything. */
+function versionAsWritten(version: unknown): string {
+  return typeof version === "object" && version !== null ? JSON.stringify(version) : String(version);
 }
 
 function rebuild(reason: RebuildReason): CacheRead {
@@ -104,12 +109,17 @@ function engineShapeProblem(engine: Record<string, unknown>): string | null {
   const shortIds = Object.keys(documentIds);
   if (shortIds.length !== documentCount) return "note count";
   for (const shortId of shortIds) {
-    if (typeof documentIds[shortId] !== "string") return "note table";
+    // A short id at or past `nextId` would be handed out again to the next note added.
+    if (typeof documentIds[shortId] !== "string" || !(Number(shortId) < nextId)) return "note table";
     if (!isLengthList(fieldLength[shortId])) return "note lengths";
   }
   if (!Array.isArray(index)) return "term index";
+  // Term → field → postings. The postings themselves (note → count) are not visited: a wrong count
+  // skews a score, a note the cache does not list is dropped by MiniSearch, and every term of the
+  // vault would have to be read again on each start.
   for (const entry of index) {
     if (!Array.isArray(entry) || typeof entry[0] !== "string" || !isRecord(entry[1])) return "term index";
+    for (const fieldId in entry[1]) if (!isRecord(entry[1][fieldId])) return "term index";
   }
   return null;
 }

@@ -1,0 +1,115 @@
+// Ranking on its own, over an engine built here: rare words lead, coverage lifts notes that match
+// the whole question, typo tolerance and prefixes only where they help, #tags filter or fall back
+// to words, and enough candidates are explained for a phrase check or a title bonus to reorder.
+import { describe, expect, it } from "vitest";
+import { parseNote } from "../../../src/index/markdown";
+import { parseQuery } from "../../../src/index/query";
+import { rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
+import { DEFAULT_RANKING, fuzzyDistance, type RankingOptions } from "../../../src/index/ranking/ranking-options";
+import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
+import { synonymTable } from "../../../src/index/synonyms";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import type { IndexedNote } from "../../../src/index/types";
+
+function corpus(notes: Record<string, string>, ranking: Partial<RankingOptions> = {}): RankingCorpus {
+  const analyzer = createAnalyzer({ stemming: false });
+  const engine = createEngine(analyzer);
+  const indexed = new Map<string, IndexedNote>();
+  for (const [path, text] of Object.entries(notes)) {
+    const parsed = parseNote(path, text);
+    engine.add(toEngineDoc(parsed));
+    const { title, aliases, tags, sourceUrls, problems } = parsed;
+    indexed.set(path, { path, mtime: 1, size: text.length, title, aliases, tags, sourceUrls, problems });
+  }
+  return { engine, notes: indexed, analyzer, synonyms: synonymTable((w) => analyzer.normalizeTerm(w)), ranking: { ...DEFAULT_RANKING, ...ranking } };
+}
+
+const rank = (c: RankingCorpus, query: string, opts = { asYouType: false }, limit = 10) => rankNotes(c, parseQuery(query), limit, opts);
+const paths = (hits: { path: string }[]) => hits.map((h) => h.path);
+
+describe("rankNotes", () => {
+  it("lets a note matching the whole question beat one that repeats a single word", () => {
+    const c = corpus({
+      "both.md": "# Notes\n\nzebra crossing on the project site\n",
+      "repeats.md": `# Log\n\n${"project ".repeat(30)}\n`,
+      "other.md": "# Other\n\nproject plan\n",
+    });
+    const hits = rank(c, "zebra project");
+    expect(hits[0].path).toBe("both.md");
+    expect(hits[0].explanation.missingTerms).toEqual([]);
+    const repeats = hits.find((h) => h.path === "repeats.md")!;
+    expect(repeats.explanation.missingTerms).toEqual(["zebra"]);
+    expect(repeats.explanation.parts.find((p) => p.name === "query coverage")!.weight).toBeLessThan(0);
+  });
+
+  it("looks a word most of a large vault uses up only among notes rarer words found", () => {
+    const notes: Record<string, string> = { "rare.md": "# Zebra\n\nzebra and the project\n" };
+    for (let i = 0; i < 10; i++) notes[`n${i}.md`] = `# Note ${i}\n\nthe project plan\n`;
+    const restricted = corpus(notes, { commonShare: 0.3, commonMinNotes: 2 });
+    expect(paths(rank(restricted, "zebra project"))).toEqual(["rare.md"]);
+    // Alone, the common word still finds every note that has it.
+    expect(rank(restricted, "project")).toHaveLength(11);
+    // In a small vault every word may be common: nothing is restricted.
+    expect(rank(corpus(notes), "zebra project")).toHaveLength(11);
+  });
+
+  it("tolerates typos only in longer words the vault barely uses as typed", () => {
+    const c = corpus({ "syntax.md": "# Query syntax\n", "task.md": "# Task list\n" });
+    expect(paths(rank(c, "sintax"))).toEqual(["syntax.md"]);
+    expect(rank(c, "tack")).toEqual([]);
+    const common = corpus({ "syntax.md": "# Query syntax\n", "sintax.md": "# Sintax\n" }, { fuzzyBelowNotes: 1 });
+    expect(paths(rank(common, "sintax"))).toEqual(["sintax.md"]);
+  });
+
+  it("matches the word being typed as a prefix, and only that word", () => {
+    const c = corpus({ "k.md": "# Kubernetes\n\nclusters\n" });
+    expect(paths(rank(c, "kub", { asYouType: true }))).toEqual(["k.md"]);
+    expect(rank(c, "kub")).toEqual([]);
+    expect(rank(c, "kub clusters", { asYouType: true })[0].explanation.missingTerms).toEqual(["kub"]);
+  });
+
+  it("counts a word and its synonyms once for coverage, the synonym weighing less", () => {
+    const c = corpus({ "dir.md": "# Moving\n\nrename a directory\n", "folder.md": "# Moving\n\nrename a folder\n" });
+    const hits = rank(c, "folder rename");
+    expect(paths(hits)).toEqual(["folder.md", "dir.md"]);
+    expect(hits[1].explanation.missingTerms).toEqual([]);
+    expect(hits[1].explanation.fields.body).toEqual(expect.arrayContaining(["folder"]));
+    // Saying "folder" twice over (folder and directory) covers one word of the question, not two.
+    const both = corpus({ "twice.md": "# Words\n\nfolder or directory\n", "other.md": "# Other\n\nrename and more\n" });
+    const coverage = rank(both, "folder rename").find((h) => h.path === "twice.md")!.explanation.parts.find((p) => p.name === "query coverage")!;
+    expect(coverage.detail).toMatch(/^1 of 2 query words matched, \d\d% of the query's weight/);
+  });
+
+  it("filters by a tag some note has and reads one no note has as a word", () => {
+    const c = corpus({
+      "a.md": "---\ntags: [project/alpha]\n---\n# Alpha\n\nmeeting\n",
+      "b.md": "# Beta\n\nmeeting about the kubernetes cluster\n",
+    });
+    expect(paths(rank(c, "#project meeting"))).toEqual(["a.md"]);
+    expect(rank(c, "#project meeting")[0].explanation.parts.at(-1)).toEqual({ name: "tag", detail: "has #project", weight: 0 });
+    expect(paths(rank(c, "#kubernetes"))).toEqual(["b.md"]);
+  });
+
+  it("lists every note with the tags, by title, when the query is only tags", () => {
+    const c = corpus({ "z.md": "---\ntags: [x]\n---\n# Zulu\n", "a.md": "---\ntags: [x]\n---\n# Alpha\n", "n.md": "# None\n" });
+    const hits = rank(c, "#x");
+    expect(paths(hits)).toEqual(["a.md", "z.md"]);
+    expect(hits[0]).toMatchObject({ score: 1, explanation: { fields: { tags: ["#x"] }, parts: [{ name: "tag", detail: "has #x", weight: 1 }] } });
+    expect(rank(c, "the")).toEqual([]);
+  });
+
+  it("explains more candidates than the limit, at least fifty, best first", () => {
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) notes[`n${i}.md`] = `# Note ${i}\n\n${"garden ".repeat(1 + (i % 7))}\n`;
+    const hits = rank(corpus(notes), "garden", { asYouType: false }, 3);
+    expect(hits).toHaveLength(50);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    expect(rank(corpus(notes), "garden", { asYouType: false }, 12)).toHaveLength(60);
+  });
+});
+
+describe("fuzzyDistance", () => {
+  it("allows no edit below five letters, one up to eight, two from nine", () => {
+    expect(["task", "sintax", "gardens", "keybindng"].map((w) => fuzzyDistance(w))).toEqual([false, 1, 1, 2]);
+  });
+});
