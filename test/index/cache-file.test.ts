@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { INDEX_FORMAT_VERSION, readCacheFile, type CacheRead } from "../../src/index/cache-file";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import { VaultIndex } from "../../src/index/vault-index";
-import { partsOf, replaced } from "../support/json-parts";
+import { partsOf, replaced } from "./json-parts";
 
 /** Any JSON value, or nothing at all (the part is then missing from the file). */
 const valueOrNothing = fc.oneof(fc.jsonValue(), fc.constant(undefined));

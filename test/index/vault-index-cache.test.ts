@@ -10,7 +10,7 @@ import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import type { SyncReport } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import { fakeClock, FAKE_NOW } from "../support/fake-clock";
-import { partsOf, replaced } from "../support/json-parts";
+import { partsOf, replaced } from "./json-parts";
 
 /** Any JSON value, or nothing at all (the part is then missing from the file). */
 const valueOrNothing = fc.oneof(fc.jsonValue(), fc.constant(undefined));
