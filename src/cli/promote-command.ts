@@ -5,6 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { extractStatusText } from "../notes/extract-status";
 import { promoteFromTraceNote, type PromotionResult, type TraceNoteUpdater } from "../promote/promote";
 import { parseSourceKey } from "../evidence/keys";
 import { VaultIndex } from "../index/vault-index";
@@ -94,7 +95,9 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     }
   }
 
-  if (args.json) io.out(`${JSON.stringify({ ...result, trace: tracePath, source_key: args.sourceKey, replay: replayDir ?? null }, null, 2)}\n`);
+  // JSON keeps the status as the note spells it (`fallback_snippet:http_403`): the CLI contract.
+  const shown = result.status === "created" ? { ...result, extractStatus: extractStatusText(result.extractStatus) } : result;
+  if (args.json) io.out(`${JSON.stringify({ ...shown, trace: tracePath, source_key: args.sourceKey, replay: replayDir ?? null }, null, 2)}\n`);
   else if (result.status === "failed") io.err(`vault-research promote: ${result.message}\n`);
   else io.out(toText(result, replayDir));
 
@@ -107,7 +110,7 @@ function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDi
   if (replayDir) lines.push(`Replay: the page came from recorded responses in ${replayDir}, not the network.`);
   lines.push(result.message);
   if (result.status === "created") {
-    lines.push(`  extract_status: ${result.extractStatus}`);
+    lines.push(`  extract_status: ${extractStatusText(result.extractStatus)}`);
     lines.push(`  trace note: ${result.traceUpdated ? "records the promotion" : "not updated"}`);
     for (const warning of result.warnings) lines.push(`  warning: ${warning}`);
   }

@@ -2,12 +2,11 @@
 // plugins the user has (Dataview, Templater…), so nothing taken from a page may turn into markup
 // that runs or reaches into the vault: no raw HTML, no scripts or frames, no event handlers, no
 // `javascript:`/`obsidian://` links, no executable code blocks, no embeds, no tags. What remains
-// is readable markdown that renders as the page's text.
-
-/** Bidirectional overrides can make text read differently from what it is. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
-/** C0/C1 controls other than tab and newline (carriage returns are normalised before). */
-const CONTROL_CHARS = /(?![\t\n])\p{Cc}/gu;
+// is readable markdown that renders as the page's text. (Plain text — a snippet, a title — goes
+// through the one escaper in markdown-escape.ts instead.)
+import { removeControlChars } from "../text/control-chars";
+import { escapeMarkdownText, removeBidiControls } from "./markdown-escape";
+import { linkDestination } from "./note-links";
 
 /** Elements whose whole content goes: they run code, frame other pages or submit data. */
 const DROPPED_ELEMENTS = "script|style|iframe|frame|frameset|object|embed|applet|noscript|template|form|button|input|select|textarea|link|meta|base|portal";
@@ -40,7 +39,7 @@ export interface SanitizedMarkdown {
  */
 export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOptions = {}): SanitizedMarkdown {
   const removed = { elements: 0, links: 0, handlers: 0 };
-  const text = markdown.replace(/\r\n?/g, "\n").replace(BIDI_CONTROLS, "").replace(CONTROL_CHARS, "");
+  const text = removeControlChars(removeBidiControls(markdown.replace(/\r\n?/g, "\n")), true);
   const out: string[] = [];
   for (const segment of splitFences(text)) {
     if (segment.kind === "fence") {
@@ -64,43 +63,6 @@ export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOpt
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return { markdown: markdownOut, removed };
-}
-
-/**
- * Plain text (a provider's snippet) → markdown that renders as exactly that text: every
- * character markdown or Obsidian would read as syntax is escaped.
- */
-export function escapeMarkdownText(text: string): string {
-  return text
-    .replace(BIDI_CONTROLS, "")
-    .replace(CONTROL_CHARS, "")
-    .replace(/[\\`*_[\]<>#|~$]/g, (ch) => `\\${ch}`)
-    // These are syntax only in pairs or in front of something: `==mark==`, `%%comment%%`,
-    // ` ^block-id`, `&entity;`.
-    .replace(/==|%%/g, (pair) => `\\${pair[0]}\\${pair[1]}`)
-    .replace(/(^|\s)\^/g, "$1\\^")
-    .replace(/&(?=#?[A-Za-z0-9]+;)/g, "\\&")
-    .replace(/^(\s*)([-+]|\d+[.)])(\s)/gm, (_m, lead: string, marker: string, space: string) => `${lead}${marker.replace(/([-+.)])/, "\\$1")}${space}`);
-}
-
-/** Plain text as a markdown blockquote, paragraph breaks kept, every line escaped. */
-export function quoteText(text: string): string {
-  const paragraphs = text
-    .replace(/\r\n?/g, "\n")
-    .split(/\n\s*\n/)
-    .map((p) => p.replace(/\s+/g, " ").trim())
-    .filter((p) => p !== "");
-  return paragraphs.map((p) => `> ${escapeMarkdownText(p)}`).join("\n>\n");
-}
-
-/** One line of page text for a single-line place (a property, a file name): no markup, no links. */
-export function plainLine(text: string): string {
-  return text
-    .replace(BIDI_CONTROLS, "")
-    .replace(CONTROL_CHARS, " ")
-    .replace(/\[\[|\]\]/g, (m) => m[0])
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 // ── fences ──────────────────────────────────────────────────────────────────────────────────
@@ -235,6 +197,5 @@ function safeTarget(raw: string, schemes: Set<string>, options: SanitizeOptions)
   if (!schemes.has(url.protocol)) return null;
   const rewritten = url.protocol === "mailto:" ? raw : options.rewriteUrl ? options.rewriteUrl(raw) : raw;
   if (rewritten === null) return null;
-  // Parentheses and spaces would end the link early and let the rest of the URL read as text.
-  return rewritten.replace(/[()\s<>]/g, (ch) => encodeURIComponent(ch));
+  return linkDestination(rewritten);
 }

@@ -3,7 +3,9 @@
 // the text is decoded by the charset the page declares; Defuddle finds the main content. When
 // any step cannot give readable text, the outcome says exactly why, so the note can fall back
 // to the provider's excerpt and record that honestly.
+import type { PageProblem } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
+import { errorMessage } from "../text/error-message";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
 export interface PageReading {
@@ -33,21 +35,11 @@ export type ReadPage = (html: string, url: string) => Promise<PageReading>;
  */
 export const DEFUDDLE_OPTIONS = { markdown: true, useAsync: false, removeImages: false } as const;
 
-/** Why a page gave no text of its own. Each becomes `fallback_snippet:<reason>` in the note. */
-export type PageProblem =
-  | "http_error"
-  | "timeout"
-  | "too_large"
-  | "network"
-  | "not_html"
-  | "no_readable_text"
-  | "extract_failed"
-  | "replay_miss";
-
 export type PageOutcome =
   | { kind: "extracted"; reading: PageReading; charset: string; warnings: string[] }
   | { kind: "pdf" }
-  | { kind: "unusable"; problem: PageProblem; /** e.g. `http_403`; the status names the code. */ reason: string; message: string }
+  /** No text of the page's own; the note says why (`fallback_snippet:<problem>` or `link_only:<problem>`). */
+  | { kind: "unusable"; problem: PageProblem; message: string }
   | { kind: "cancelled" };
 
 export interface FetchPageOptions {
@@ -65,65 +57,61 @@ const MIN_WORDS = 25;
 
 export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
   const maxBytes = options.maxBytes ?? DEFAULT_PAGE_LIMITS.maxBytes;
-  let response: HttpResponse;
+  const fetched = await fetchPage(url, http, { ...options, maxBytes });
+  if (!("response" in fetched)) return fetched;
+  const { response } = fetched;
+
+  if (response.status < 200 || response.status >= 300) {
+    return unusable({ kind: "http_error", status: response.status }, `The page answered ${response.status}${statusText(response.status)}.`);
+  }
+  const declaredLength = Number(response.headers["content-length"]);
+  const size = Math.max(Number.isFinite(declaredLength) ? declaredLength : 0, response.bytes?.byteLength ?? utf8Length(response.text));
+  if (size > maxBytes) return unusable({ kind: "too_large" }, `The page is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} promotion reads.`);
+
+  const type = contentKind(response, url);
+  if (type === "pdf") return { kind: "pdf" };
+  if (type !== "html") return unusable({ kind: "not_html" }, `The page is ${type}, not HTML; only the provider's excerpt was kept.`);
+  return readHtml(decodeBody(response), url, readPage);
+}
+
+/** The GET itself; a failure of the request (not an error status) is already an outcome. */
+async function fetchPage(url: string, http: Http, options: FetchPageOptions & { maxBytes: number }): Promise<{ response: HttpResponse } | PageOutcome> {
   try {
-    response = await http.request({
+    const response = await http.request({
       method: "GET",
       url,
       headers: { accept: "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5" },
       timeoutMs: options.timeoutMs ?? DEFAULT_PAGE_LIMITS.timeoutMs,
-      maxBytes,
+      maxBytes: options.maxBytes,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    return { response };
   } catch (error) {
-    if (error instanceof HttpFailure) {
-      if (error.kind === "aborted") return { kind: "cancelled" };
-      return { kind: "unusable", problem: error.kind, reason: error.kind, message: error.message };
-    }
-    return { kind: "unusable", problem: "network", reason: "network", message: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof HttpFailure)) return unusable({ kind: "network" }, errorMessage(error));
+    const kind = error.kind;
+    return kind === "aborted" ? { kind: "cancelled" } : unusable({ kind }, error.message);
   }
+}
 
-  if (response.status < 200 || response.status >= 300) {
-    return {
-      kind: "unusable",
-      problem: "http_error",
-      reason: `http_${response.status}`,
-      message: `The page answered ${response.status}${statusText(response.status)}.`,
-    };
-  }
-  const declaredLength = Number(response.headers["content-length"]);
-  const size = Math.max(Number.isFinite(declaredLength) ? declaredLength : 0, response.bytes?.byteLength ?? utf8Length(response.text));
-  if (size > maxBytes) {
-    return { kind: "unusable", problem: "too_large", reason: "too_large", message: `The page is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} promotion reads.` };
-  }
-
-  const type = contentKind(response, url);
-  if (type === "pdf") return { kind: "pdf" };
-  if (type !== "html") {
-    return { kind: "unusable", problem: "not_html", reason: "not_html", message: `The page is ${type}, not HTML; only the provider's excerpt was kept.` };
-  }
-
-  const decoded = decodeBody(response);
+/** Defuddle over the decoded page; too few words and it is an app shell or an error page. */
+async function readHtml(decoded: DecodedPage, url: string, readPage: ReadPage): Promise<PageOutcome> {
   let reading: PageReading;
   try {
     reading = await readPage(decoded.html, url);
   } catch (error) {
-    return {
-      kind: "unusable",
-      problem: "extract_failed",
-      reason: "extract_failed",
-      message: `The page could not be read (${error instanceof Error ? error.message : String(error)}).`,
-    };
+    return unusable({ kind: "extract_failed" }, `The page could not be read (${errorMessage(error)}).`);
   }
   if (reading.markdown.trim() === "" || reading.wordCount < MIN_WORDS) {
-    return {
-      kind: "unusable",
-      problem: "no_readable_text",
-      reason: "no_readable_text",
-      message: `The page has almost no text of its own (${reading.wordCount} words); it may need JavaScript to show its content.`,
-    };
+    return unusable(
+      { kind: "no_readable_text" },
+      `The page has almost no text of its own (${reading.wordCount} words); it may need JavaScript to show its content.`,
+    );
   }
   return { kind: "extracted", reading, charset: decoded.charset, warnings: decoded.warnings };
+}
+
+function unusable(problem: PageProblem, message: string): PageOutcome {
+  return { kind: "unusable", problem, message };
 }
 
 // ── content type and charset ────────────────────────────────────────────────────────────────

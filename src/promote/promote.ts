@@ -9,11 +9,13 @@ import type { Clock, Http, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { OutsideVaultRow } from "../evidence/research-pack";
-import { fetchAndReadPage, type FetchPageOptions, type PageOutcome, type ReadPage } from "./page-extract";
-import type { ResearchTrace } from "../research/types";
-import { isoDay, renderSourceNote, SOURCE_TAG, sourceNoteFileName, uniqueNotePath, type SourceNote } from "../notes/source-note";
-import { parseTraceNote, recordPromotion } from "../notes/trace-note";
-import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
+import { fetchAndReadPage, type FetchPageOptions, type ReadPage } from "./page-extract";
+import { promotedNote } from "./promoted-note";
+import type { ResearchTrace } from "../evidence/trace-types";
+import type { ExtractStatus } from "../notes/extract-status";
+import { freeNotePath } from "../notes/file-names";
+import { renderSourceNote, sourceNoteFileName } from "../notes/source-note";
+import { parseTraceNote, recordPromotion } from "../notes/trace-note-read";
 import { errorMessage } from "../text/error-message";
 
 /**
@@ -63,8 +65,8 @@ export type PromotionResult =
   | {
       status: "created";
       notePath: string;
-      /** `extracted`, `fallback_snippet:<reason>`, `link_only:<reason>` or `pdf_stub`. */
-      extractStatus: string;
+      /** What the note holds of the page (`extractStatusText` spells it as the note does). */
+      extractStatus: ExtractStatus;
       message: string;
       /** False when the trace note could not record the promotion (the note exists regardless). */
       traceUpdated: boolean;
@@ -72,9 +74,6 @@ export type PromotionResult =
     }
   | { status: "already_in_vault"; notePath: string; extractStatus: null; message: string }
   | { status: "failed"; error: PromotionError; message: string };
-
-/** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
-export const MAX_EXTRACTED_CHARS = 150_000;
 
 export async function promoteOutsideRow(input: PromoteRowInput): Promise<PromotionResult> {
   const { row, trace, tracePath, store, clock, settings } = input;
@@ -95,7 +94,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
   if (outcome.kind === "cancelled" || input.signal?.aborted) return failed("cancelled", "Promotion was cancelled; nothing was written.");
 
   const retrievedAt = clock.now();
-  const note = sourceNoteFor(row, trace, tracePath, outcome, retrievedAt);
+  const { note, summary } = promotedNote({ row, trace, tracePath, outcome, retrievedAt });
   const content = renderSourceNote(note);
 
   let notePath: string;
@@ -115,12 +114,11 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
   }
 
   const traceUpdated = await recordInTrace(input, notePath, new Date(retrievedAt).toISOString(), warnings);
-  const how = describeStatus(note.extractStatus, outcome);
   return {
     status: "created",
     notePath,
     extractStatus: note.extractStatus,
-    message: `Saved ${notePath}: ${how}`,
+    message: `Saved ${notePath}: ${summary}`,
     traceUpdated,
     warnings,
   };
@@ -194,99 +192,14 @@ export async function notesWithSource(canonicalUrl: string, store: NoteStore, in
   return found;
 }
 
-// ── the note ────────────────────────────────────────────────────────────────────────────────
-
-function sourceNoteFor(row: OutsideVaultRow, trace: ResearchTrace, tracePath: string | null, outcome: PageOutcome, retrievedAt: number): SourceNote {
-  const excerpt = providerExcerpt(row);
-  const reading = outcome.kind === "extracted" ? outcome.reading : null;
-  const notes: string[] = [];
-  let extracted: string | null = null;
-  let status: string;
-  if (outcome.kind === "extracted") {
-    status = "extracted";
-    const cut = cutAtParagraph(outcome.reading.markdown, MAX_EXTRACTED_CHARS);
-    extracted = sanitizeExtractedMarkdown(cut.text, { rewriteUrl: withoutTracking }).markdown;
-    notes.push(...outcome.warnings);
-    if (cut.cut) notes.push(`The page text was cut after ${MAX_EXTRACTED_CHARS.toLocaleString("en-US")} characters.`);
-  } else if (outcome.kind === "pdf") {
-    status = "pdf_stub";
-    notes.push("The page is a PDF; its text was not extracted. Open the source link to read it.");
-  } else if (outcome.kind === "unusable") {
-    status = `${excerpt ? "fallback_snippet" : "link_only"}:${outcome.reason}`;
-    notes.push(`${outcome.message} ${excerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept."}`);
-  } else {
-    status = "link_only:cancelled";
-  }
-  const authors = (reading?.author ?? "")
-    .split(/\s*[;,]\s*|\s+and\s+/)
-    .map((a) => a.trim())
-    .filter((a) => a !== "");
-  const day = localDay(retrievedAt);
-  return {
-    title: reading?.title.trim() || row.title.trim() || row.domain,
-    source: canonicalizeUrl(row.url) ?? row.url,
-    authors,
-    published: isoDay(reading?.published) || isoDay(row.published_at),
-    created: day,
-    description: reading?.description ?? "",
-    tags: [SOURCE_TAG],
-    provider: row.provider,
-    retrieved: new Date(retrievedAt).toISOString(),
-    query: trace.question,
-    extractStatus: status,
-    tracePath,
-    excerpt,
-    extracted,
-    notes,
-  };
-}
-
-/** The provider's own words about the page: snippets and summaries first, page text only if that is all. */
-function providerExcerpt(row: OutsideVaultRow): string | null {
-  const pick = (roles: string[]) =>
-    row.content_sections
-      .filter((s) => roles.includes(s.role) && s.text.trim() !== "")
-      .map((s) => withoutEmphasisTags(s.truncated ? `${s.text.trimEnd()}…` : s.text));
-  const short = pick(["external_snippet", "external_summary"]);
-  const parts = short.length > 0 ? short : pick(["external_text"]);
-  return parts.length > 0 ? parts.join("\n\n") : null;
-}
-
-/** Providers mark matched words with `<strong>`/`<b>`; those tags would only show as text in a quote. */
-function withoutEmphasisTags(text: string): string {
-  return text.replace(/<\/?(?:strong|b|em|i|mark)>/gi, "");
-}
-
-function cutAtParagraph(text: string, max: number): { text: string; cut: boolean } {
-  if (text.length <= max) return { text, cut: false };
-  const slice = text.slice(0, max);
-  const at = slice.lastIndexOf("\n\n");
-  return { text: at > max / 2 ? slice.slice(0, at) : slice, cut: true };
-}
-
-/** Links inside page text lose their click-tracking parameters; in-page anchors are kept. */
-function withoutTracking(url: string): string {
-  const canonical = canonicalizeUrl(url);
-  if (canonical === null) return url;
-  const hash = url.includes("#") ? url.slice(url.indexOf("#")) : "";
-  return canonical + hash;
-}
-
-/** One or two sentences: what the note holds and, when it is less than the page, why. */
-function describeStatus(status: string, outcome: PageOutcome): string {
-  if (outcome.kind === "extracted") return "page text extracted.";
-  if (outcome.kind === "pdf") return "a PDF, saved as a link with the provider's excerpt.";
-  if (outcome.kind === "unusable") return `${status.startsWith("link_only") ? "link only" : "provider excerpt only"}. ${outcome.message}`;
-  return `${status}.`;
-}
-
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
 
 /** Another writer may take the free name between the check and the write; then the next suffix is tried. */
 async function createWithoutOverwriting(store: NoteStore, folder: string, name: string, content: string): Promise<string> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const path = await uniqueNotePath(store, folder, name);
+    const path = await freeNotePath(folder, name, (p) => store.exists(p));
+    if (path === null) throw new Error(`Could not find a free file name for "${name}" in ${folder || "the vault root"}.`);
     try {
       await store.create(path, content);
       return path;
@@ -328,9 +241,3 @@ async function recordInTrace(input: PromoteRowInput, notePath: string, at: strin
 function failed(kind: PromotionErrorKind, message: string): PromotionResult {
   return { status: "failed", error: { kind, message }, message };
 }
-
-function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-

@@ -3,6 +3,7 @@
 // sources it cites, outside-vault ones with their label. No trace internals, no source keys, and
 // nothing the model wrote can become a link or an embed in the note it is pasted into.
 import type { ResearchResult } from "../research/types";
+import { webLink } from "../notes/note-links";
 import { citationKeys, citationTargets, neutraliseAnswerMarkdown, type CitationTarget } from "./answer-render";
 
 /** A citation bracket after neutralising: `\[src:…\]`. */
@@ -47,7 +48,5 @@ function linkTo(target: CitationTarget): string {
     const heading = target.heading && !UNLINKABLE_HEADING.test(target.heading) ? `#${target.heading}` : "";
     return `[[${note}${heading}|${target.title.replace(/[|\]]/g, " ")}]]`;
   }
-  const title = target.title.replace(/([[\]\\])/g, "\\$1");
-  const url = /[\s()<>]/.test(target.url) ? `<${target.url.replace(/[<>\s]/g, encodeURIComponent)}>` : target.url;
-  return `[${title}](${url})`;
+  return webLink(target.title, target.url);
 }

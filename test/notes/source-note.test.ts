@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isoDay, renderSourceNote, sourceNoteFileName, uniqueNotePath, type SourceNote } from "../../src/notes/source-note";
+import { isoDay, renderSourceNote, sourceNoteFileName, type SourceNote } from "../../src/notes/source-note";
 import { parseNote } from "../../src/index/markdown";
-import { MemoryNoteStore } from "../support/promote-fixtures";
 
 describe("sourceNoteFileName", () => {
   it("removes characters that Windows, macOS, Android or Obsidian links refuse", () => {
@@ -32,14 +31,6 @@ describe("sourceNoteFileName", () => {
   });
 });
 
-describe("uniqueNotePath", () => {
-  it("numbers the name until it is free", async () => {
-    const store = new MemoryNoteStore({ "Research/Sources/A.md": "", "Research/Sources/A 1.md": "" });
-    expect(await uniqueNotePath(store, "Research/Sources/", "A")).toBe("Research/Sources/A 2.md");
-    expect(await uniqueNotePath(store, "", "B")).toBe("B.md");
-  });
-});
-
 describe("isoDay", () => {
   it("reads ISO dates and date-times, and leaves text it cannot read empty", () => {
     expect(isoDay("2025-09-18T08:30:00Z")).toBe("2025-09-18");
@@ -61,7 +52,7 @@ describe("renderSourceNote", () => {
     provider: "brave",
     retrieved: "2026-03-05T12:00:00.000Z",
     query: "q",
-    extractStatus: "extracted",
+    extractStatus: { kind: "extracted" },
     tracePath: "Research/Traces/t.md",
     excerpt: null,
     extracted: "Body.",

@@ -3,19 +3,12 @@ import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Clock } from "../../src/ports";
-import { RESEARCH_PACK_VERSION, type OutsideVaultRow, type QueryPlan, type ResearchPack, type VaultRow } from "../../src/evidence/research-pack";
+import { RESEARCH_PACK_VERSION, type OutsideVaultRow, type PackWarningKind, type QueryPlan, type ResearchPack, type VaultRow } from "../../src/evidence/research-pack";
 import type { ResearchTrace } from "../../src/research/types";
 import { TraceRecorder } from "../../src/research/trace-recorder";
-import {
-  boundedTraceJson,
-  parseTraceNote,
-  recordPromotion,
-  renderTraceNote,
-  safeFileName,
-  TRACE_BLOCK_OPEN,
-  TRACE_JSON_MAX_CHARS,
-  traceNotePath,
-} from "../../src/notes/trace-note";
+import { renderTraceNote, traceNotePath } from "../../src/notes/trace-note";
+import { boundedTraceJson, TRACE_BLOCK_OPEN, TRACE_JSON_MAX_CHARS } from "../../src/notes/trace-note-json";
+import { parseTraceNote, recordPromotion } from "../../src/notes/trace-note-read";
 import { outsideRow, vaultRow } from "../support/pack-fixtures";
 
 const GOLDEN_DIR = path.resolve(__dirname, "../golden/notes");
@@ -153,7 +146,8 @@ function outsideTrace(): ResearchTrace {
   rec.stageStart("verify"); step(1); rec.stageEnd("verify", { passed: false, errors: ["unknown_key ext:brave:0000000000"] });
   const thePack = packOf(question, plan(question, ["automerge", "release"], ["latest"], ["automerge latest release"]), [automergeNote], [braveRelease, braveBlog, exaTalk], {
     judge: { verdict: "weak_evidence", reason: "one note mentions Automerge but none covers a release", missing_terms: ["release"] },
-    warnings: [{ kind: "provider_failed", message: "Exa was rate limited (429); results come from Brave only." }],
+    // A kind from before warning kinds were closed, kept so the golden note stays as it was.
+    warnings: [{ kind: "provider_failed" as PackWarningKind, message: "Exa was rate limited (429); results come from Brave only." }],
   });
   return rec.finish("verification_failed", thePack, {
     text: `Automerge 3.2 adds a compaction mode [${braveRelease.source_key}] and faster loading [ext:brave:0000000000]. Your vault's notes stop at Automerge 2 [${automergeNote.source_key}].`,
@@ -281,7 +275,7 @@ describe("renderTraceNote", () => {
     rec.error("external_retrieval", "unauthorized", `Brave refused the key ${secret}`, "brave");
     rec.querySent(`q ${secret}`);
     const web = outsideRow("brave", "https://x.example/", `Title ${secret}`, `Snippet ${secret}`);
-    const trace = rec.finish("enough_evidence", packOf("q", plan("q", ["q"]), [], [web], { warnings: [{ kind: "k", message: `warn ${secret}` }] }), {
+    const trace = rec.finish("enough_evidence", packOf("q", plan("q", ["q"]), [], [web], { warnings: [{ kind: "provider_warning", message: `warn ${secret}` }] }), {
       text: `Answer ${secret}`,
       kind: "model",
       verified: true,
@@ -425,8 +419,9 @@ describe("traceNotePath", () => {
     expect(await traceNotePath("/Research/Traces", { started_at, question: "Why?" }, async (p) => taken.has(p))).toBe("Research/Traces/2026-11-30 1412 Why 3.md");
   });
 
-  it("cuts a long question at a word, within 80 characters", () => {
-    const name = safeFileName("How do I " + "really ".repeat(30) + "sync my vault?");
+  it("cuts a long question at a word, within 80 characters", async () => {
+    const p = await traceNotePath("Research/Traces", { started_at, question: "How do I " + "really ".repeat(30) + "sync my vault?" }, () => false);
+    const name = p.slice("Research/Traces/2026-11-30 1412 ".length, -".md".length);
     expect(name.length).toBeLessThanOrEqual(80);
     expect(name.endsWith("really")).toBe(true);
   });

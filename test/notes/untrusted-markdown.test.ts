@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeMarkdownText, quoteText, sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
+import { sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
 
 const clean = (md: string) => sanitizeExtractedMarkdown(md).markdown;
 
@@ -66,22 +66,5 @@ describe("sanitizeExtractedMarkdown", () => {
 
   it("removes bidirectional overrides and control characters", () => {
     expect(clean("safe\u202Etxt.exe\u0007")).toBe("safetxt.exe");
-  });
-});
-
-describe("escapeMarkdownText and quoteText", () => {
-  it("escapes what markdown or Obsidian would read as syntax, and nothing a reader would miss", () => {
-    expect(escapeMarkdownText("<b>x</b> [[y]] #z *w* `c` $m$ ==h== %%c%% 50% a=b")).toBe(
-      "\\<b\\>x\\</b\\> \\[\\[y\\]\\] \\#z \\*w\\* \\`c\\` \\$m\\$ \\=\\=h\\=\\= \\%\\%c\\%\\% 50% a=b",
-    );
-  });
-
-  it("does not let a line start a list or a heading", () => {
-    expect(escapeMarkdownText("- item")).toBe("\\- item");
-    expect(escapeMarkdownText("1. item")).toBe("1\\. item");
-  });
-
-  it("quotes each paragraph and joins them inside one blockquote", () => {
-    expect(quoteText("first  line\nwraps\n\nsecond")).toBe("> first line wraps\n>\n> second");
   });
 });

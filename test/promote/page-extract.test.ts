@@ -74,7 +74,7 @@ describe("fetchAndReadPage", () => {
 
   it("names the status code of an error response", async () => {
     const outcome = await fetchAndReadPage("https://x.example/a", page({ status: 451, text: "<p>blocked</p>" }), echoReader);
-    expect(outcome).toMatchObject({ kind: "unusable", problem: "http_error", reason: "http_451" });
+    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "http_error", status: 451 } });
   });
 
   it("turns each Http failure into its reason, and a cancel into cancelled", async () => {
@@ -82,7 +82,7 @@ describe("fetchAndReadPage", () => {
       const http = httpAnswering(async () => {
         throw new HttpFailure(kind, `failed: ${kind}`);
       });
-      expect(await fetchAndReadPage("https://x.example/a", http, echoReader)).toMatchObject({ kind: "unusable", reason: kind });
+      expect(await fetchAndReadPage("https://x.example/a", http, echoReader)).toMatchObject({ kind: "unusable", problem: { kind } });
     }
     const cancelled = httpAnswering(async () => {
       throw new HttpFailure("aborted", "cancelled");
@@ -97,7 +97,7 @@ describe("fetchAndReadPage", () => {
 
   it("does not hand JSON, images or plain text to the HTML extractor", async () => {
     const outcome = await fetchAndReadPage("https://x.example/a", page({ headers: { "content-type": "application/json" }, text: "{}" }), echoReader);
-    expect(outcome).toMatchObject({ kind: "unusable", problem: "not_html" });
+    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "not_html" } });
   });
 
   it("sniffs HTML when the server sends no content type", async () => {
@@ -107,10 +107,10 @@ describe("fetchAndReadPage", () => {
 
   it("calls a page with almost no words of its own unreadable, and an extractor crash a failed extraction", async () => {
     const thin = await fetchAndReadPage("https://x.example/a", page({ text: "<div id=root></div>" }), async () => reading("Loading…", 1));
-    expect(thin).toMatchObject({ kind: "unusable", problem: "no_readable_text" });
+    expect(thin).toMatchObject({ kind: "unusable", problem: { kind: "no_readable_text" } });
     const crash = await fetchAndReadPage("https://x.example/a", page({ text: "<p>x</p>" }), async () => {
       throw new Error("boom");
     });
-    expect(crash).toMatchObject({ kind: "unusable", problem: "extract_failed" });
+    expect(crash).toMatchObject({ kind: "unusable", problem: { kind: "extract_failed" } });
   });
 });

@@ -3,7 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { nodePageReader } from "../../src/cli/dom-parser";
 import { promoteFromTraceNote, promoteOutsideRow, type PromoteRowInput } from "../../src/promote/promote";
-import { parseTraceNote, renderTraceNote } from "../../src/notes/trace-note";
+import { renderTraceNote } from "../../src/notes/trace-note";
+import { parseTraceNote } from "../../src/notes/trace-note-read";
+import { extractStatusText, parseExtractStatus } from "../../src/notes/extract-status";
+import { parseNote } from "../../src/index/markdown";
 import { VaultIndex } from "../../src/index/vault-index";
 import { HttpFailure } from "../../src/ports";
 import { defaultSettings } from "../../src/settings";
@@ -55,7 +58,7 @@ describe("promoteOutsideRow: the note written from each recorded page", () => {
       const result = await promoteOutsideRow(input(name, env));
       expect(result.status).toBe("created");
       if (result.status !== "created") return;
-      expect(result.extractStatus).toBe(EXPECTED_STATUS[name]);
+      expect(extractStatusText(result.extractStatus)).toBe(EXPECTED_STATUS[name]);
       expect(result.notePath.startsWith("Research/Sources/")).toBe(true);
       const note = await env.store.read(result.notePath);
       const golden = path.join(GOLDEN_DIR, `source-note-${name}.md`);
@@ -64,6 +67,18 @@ describe("promoteOutsideRow: the note written from each recorded page", () => {
       expect(note).toBe(readFileSync(golden, "utf8"));
     });
   }
+});
+
+describe("promoteOutsideRow: the extract_status property", () => {
+  it("reads back as the status the promotion returned, for every recorded page", async () => {
+    for (const name of Object.keys(PAGE_ROWS) as PageName[]) {
+      const env = setUp();
+      const result = await promoteOutsideRow(input(name, env));
+      if (result.status !== "created") throw new Error(result.message);
+      const property = parseNote(result.notePath, await env.store.read(result.notePath)).frontmatter.extract_status;
+      expect(parseExtractStatus(String(property)), name).toEqual(result.extractStatus);
+    }
+  });
 });
 
 describe("promoteOutsideRow: what lands in the note", () => {
@@ -139,7 +154,7 @@ describe("promoteOutsideRow: what lands in the note", () => {
       throw new HttpFailure("timeout", "No answer from research.example.net within 20000 ms.");
     });
     const result = await promoteOutsideRow(input("forbidden", env, { http }));
-    expect(result).toMatchObject({ status: "created", extractStatus: "fallback_snippet:timeout" });
+    expect(result).toMatchObject({ status: "created", extractStatus: { kind: "fallback_snippet", reason: { kind: "timeout" } } });
   });
 
   it("refuses a page bigger than the cap when the adapter reads it whole", async () => {
@@ -147,7 +162,7 @@ describe("promoteOutsideRow: what lands in the note", () => {
     const big = `<html><body><p>${"word ".repeat(300_000)}</p></body></html>`;
     const http = httpAnswering(async () => ({ status: 200, headers: { "content-type": "text/html" }, text: big }));
     const result = await promoteOutsideRow(input("plain-article", env, { http, page: { maxBytes: 1_000_000 } }));
-    expect(result).toMatchObject({ status: "created", extractStatus: "fallback_snippet:too_large" });
+    expect(result).toMatchObject({ status: "created", extractStatus: { kind: "fallback_snippet", reason: { kind: "too_large" } } });
   });
 
   it("writes nothing when the user cancels during the fetch", async () => {
@@ -188,7 +203,7 @@ describe("promoteOutsideRow: never overwrites", () => {
       return create(p, content);
     };
     const result = await promoteOutsideRow(input("plain-article", env));
-    expect(result).toMatchObject({ status: "created", notePath: "Research/Sources/Why local-first notes outlive their apps 1.md" });
+    expect(result).toMatchObject({ status: "created", notePath: "Research/Sources/Why local-first notes outlive their apps 2.md" });
     expect(await env.store.read(free)).toBe("written by someone else\n");
   });
 

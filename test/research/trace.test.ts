@@ -1,7 +1,7 @@
 // What a run leaves behind: the trace (its external events, and never a key) and the trace note
 // (in the trace folder, never overwriting anything, never indexed as evidence).
 import { describe, expect, it } from "vitest";
-import { parseTraceNote } from "../../src/notes/trace-note";
+import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { VaultIndex } from "../../src/index/vault-index";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { BRAVE_TEST_KEY, EXA_TEST_KEY, recordingSecrets } from "../support/fake-secrets";

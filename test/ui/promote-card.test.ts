@@ -94,7 +94,7 @@ describe("Add to vault on outside cards", () => {
     addButton(c)!.click();
     expect(asked).toHaveLength(1);
 
-    pending.resolve({ status: "created", notePath: SAVED, extractStatus: "extracted", message: `Saved ${SAVED}: page text extracted.`, traceUpdated: true, warnings: [] });
+    pending.resolve({ status: "created", notePath: SAVED, extractStatus: { kind: "extracted" }, message: `Saved ${SAVED}: page text extracted.`, traceUpdated: true, warnings: [] });
     await settle();
     expect(addButton(c)).toBeNull();
     expect(c.hasClass("is-promoting")).toBe(false);
@@ -128,7 +128,7 @@ describe("Add to vault on outside cards", () => {
   it("says what went wrong in words and lets the user try again", async () => {
     const results: PromotionResult[] = [
       { status: "failed", error: { kind: "write_failed", message: "The note could not be written: disk full" }, message: "The note could not be written: disk full" },
-      { status: "created", notePath: SAVED, extractStatus: "fallback_snippet:http_error", message: "Saved.", traceUpdated: false, warnings: ["The trace note Research/Traces/run.md does not record the promotion: it was deleted"] },
+      { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: false, warnings: ["The trace note Research/Traces/run.md does not record the promotion: it was deleted"] },
     ];
     const { card } = await panelWith(async () => results.shift()!);
     const c = card(blog);

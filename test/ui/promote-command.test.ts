@@ -199,7 +199,7 @@ describe("Add to vault through the plugin's promoter", () => {
     const trace = traceWith(QUESTION, [blog, releases]);
     const result: ResearchResult = { pack: trace.pack, stop_reason: "enough_evidence", trace, trace_path: TRACE };
     const outcome = await plugin.promoter.promoteRow(releases, result);
-    expect(outcome).toMatchObject({ status: "created", extractStatus: "extracted", traceUpdated: true });
+    expect(outcome).toMatchObject({ status: "created", extractStatus: { kind: "extracted" }, traceUpdated: true });
     const notePath = outcome.status === "created" ? outcome.notePath : "";
     expect(notePath).toMatch(/^Research\/Sources\/.+\.md$/);
     expect(plugin.index.note(notePath)).toBeTruthy();

@@ -1,0 +1,89 @@
+// The one file-name maker: how a question or a page title becomes the name of a note that every
+// OS (Windows, macOS, Linux, Android, iOS) and Obsidian's link syntax accept, and how a name that
+// is taken gets a free one. Trace notes and source notes both come through here.
+
+/** Characters no OS or Obsidian link accepts in a name, and controls, lone surrogates. */
+const FORBIDDEN_IN_NAME = /[\\/:*?"<>|#^[\]\p{Cc}\p{Cs}]/gu;
+/** Invisible formatting (bidi controls, zero-width joiners, soft hyphens): dropped, not spaced. */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+/** Windows refuses these device names, with or without an extension. */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * Bytes a name may take before its suffix (` 999`) and `.md`. File systems allow 255 bytes;
+ * names stay far below that so a readable name, the folders above it and Windows' 260-character
+ * path limit all fit. Bytes, not characters: 80 CJK characters are 240 bytes.
+ */
+export const MAX_NAME_BYTES = 96;
+/** ` 2` … ` 999` are tried after the name itself. */
+export const MAX_NAME_SUFFIX = 999;
+
+export interface NoteNameParts {
+  /** Text we wrote (a date stamp), kept as it is and counted in the budget. */
+  prefix?: string;
+  /** Untrusted text (a question, a title): cleaned and cut to what the budget leaves. */
+  text: string;
+  /** The text part when nothing of `text` is left. */
+  fallback: string;
+}
+
+/**
+ * A note's name without `.md`: forbidden characters become spaces, no dots or spaces at the
+ * ends (Windows drops them silently), NFC (macOS and Windows name the same file alike), at most
+ * `MAX_NAME_BYTES` bytes cut at a word when one is near, never a Windows device name.
+ */
+export function noteFileName({ prefix = "", text, fallback }: NoteNameParts): string {
+  const budget = MAX_NAME_BYTES - utf8Bytes(prefix);
+  const cleaned = text.normalize("NFC").replace(FORMAT_CHARACTERS, "").replace(FORBIDDEN_IN_NAME, " ").replace(/\s+/g, " ");
+  const part = cutAtWord(trimEdges(cleaned), budget) || fallback;
+  const name = `${prefix}${part}`;
+  // Only a name that starts with untrusted text (a page title) can be one; trace names start with a date.
+  return WINDOWS_RESERVED.test(name) ? `${name} (page)` : name;
+}
+
+/**
+ * `folder/name.md`, or `name 2.md`, `name 3.md` … `name 999.md`: the first that `exists` says is
+ * free; null when all are taken. The folder is normalised: `\` to `/`, no empty, `.` or `..` parts.
+ */
+export async function freeNotePath(folder: string, name: string, exists: (path: string) => boolean | Promise<boolean>): Promise<string | null> {
+  for (let n = 1; n <= MAX_NAME_SUFFIX; n++) {
+    const candidate = notePathIn(folder, n === 1 ? name : `${name} ${n}`);
+    if (!(await exists(candidate))) return candidate;
+  }
+  return null;
+}
+
+/** `folder/name.md` with the folder normalised as `freeNotePath` does. */
+export function notePathIn(folder: string, name: string): string {
+  const dir = folder
+    .replace(/\\/g, "/")
+    .split("/")
+    .map((p) => p.trim())
+    .filter((p) => p !== "" && p !== "." && p !== "..")
+    .join("/");
+  return dir ? `${dir}/${name}.md` : `${name}.md`;
+}
+
+/** At most `maxBytes` UTF-8 bytes, never splitting a character; at the last space when it is past halfway. */
+function cutAtWord(text: string, maxBytes: number): string {
+  if (utf8Bytes(text) <= maxBytes) return text;
+  let bytes = 0;
+  let cut = "";
+  for (const ch of text) {
+    bytes += utf8Bytes(ch);
+    if (bytes > maxBytes) break;
+    cut += ch;
+  }
+  const space = cut.lastIndexOf(" ");
+  return trimEdges(space > cut.length / 2 ? cut.slice(0, space) : cut);
+}
+
+function trimEdges(text: string): string {
+  return text.replace(/^[\s.]+|[\s.]+$/g, "");
+}
+
+const encoder = new TextEncoder();
+
+function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}

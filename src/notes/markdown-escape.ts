@@ -1,0 +1,84 @@
+// The one escaper: text from the web or a model (a title, a snippet, a message) written into a
+// note so that Obsidian renders exactly that text. A note is rendered by Obsidian and read as raw
+// text by whatever plugins the user has (Dataview, Templater…), so escaping must hold in both:
+// nothing may become a link, embed, tag, HTML, callout, heading, comment or inline field.
+// Trace notes, source notes and the copied answer all go through here; a second escaper is a
+// bug waiting to disagree with this one (two did: one kept bidi controls, the other wrote `\<`).
+import { removeControlChars } from "../text/control-chars";
+
+/** Bidirectional embeddings, overrides and isolates: they make text read differently from what it is. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Markdown and Obsidian punctuation that is syntax wherever it stands. */
+const ALWAYS_SYNTAX = /[\\`*[\]#|~$]/g;
+/** `_` only makes emphasis at a word's edge, so `snake_case` is left readable. */
+const EDGE_UNDERSCORE = /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+/** Syntax only when doubled: `==highlight==`, `%%comment%%`, Dataview's `field:: value`. */
+const DOUBLED_SYNTAX = /={2,}|%{2,}|:{2,}/g;
+/** A block id (` ^id`) starts after white space. */
+const BLOCK_ID = /(^|\s)\^/g;
+/** `&lt;` in the text means those four characters, not `<`. */
+const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
+/**
+ * What a line may start with to become a list item (`- `, `+ `, `1. `), a setext heading
+ * underline or a thematic break (`=`, `---`). `#` and `>` are escaped everywhere already.
+ */
+const LINE_START_MARKER = /^([ \t]*)([-+=])(?=\s|$|\2)|^([ \t]*\d+)([.)])(?=\s|$)/gm;
+
+/** Text without bidirectional controls. */
+export function removeBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, "");
+}
+
+/**
+ * Untrusted text as inert markdown that renders as that text. Control and bidi characters go;
+ * markup characters get a backslash; `<` and `>` become entities, so the raw text never holds a
+ * tag or a Templater `<%` either. Line breaks are kept (each line start is neutralised too).
+ */
+export function escapeMarkdownText(text: string): string {
+  const clean = removeControlChars(removeBidiControls(text.replace(/\r\n?/g, "\n")), true);
+  return clean
+    .replace(ALWAYS_SYNTAX, (c) => `\\${c}`)
+    .replace(EDGE_UNDERSCORE, "\\_")
+    .replace(DOUBLED_SYNTAX, (run) => run.replace(/./g, "\\$&"))
+    .replace(BLOCK_ID, "$1\\^")
+    .replace(ENTITY_LIKE, "\\&")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(LINE_START_MARKER, (_m, lead?: string, mark?: string, number?: string, dot?: string) =>
+      lead !== undefined ? `${lead}\\${mark}` : `${number}\\${dot}`,
+    );
+}
+
+/** Untrusted text as a quote block, line by line as it came: `> line`, `>` for a blank line. */
+export function quoteLines(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((raw) => {
+      const line = escapeMarkdownText(raw.trim());
+      return line === "" ? ">" : `> ${line}`;
+    })
+    .join("\n");
+}
+
+/** Untrusted text as one quote block of paragraphs: each paragraph on one line, blank quote lines between. */
+export function quoteParagraphs(text: string): string {
+  const paragraphs = text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p !== "");
+  return paragraphs.map((p) => `> ${escapeMarkdownText(p)}`).join("\n>\n");
+}
+
+/**
+ * One line of untrusted text for a single-line place that is not rendered as markdown (a YAML
+ * property): control characters go, line breaks become spaces, and `[[`/`]]` lose a bracket, because
+ * Obsidian links property values written that way.
+ */
+export function plainLine(text: string): string {
+  return removeControlChars(removeBidiControls(text), true)
+    .replace(/\[\[|\]\]/g, (m) => m[0])
+    .replace(/\s+/g, " ")
+    .trim();
+}

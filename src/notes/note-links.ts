@@ -1,0 +1,41 @@
+// Links we write into notes: markdown links to web pages (only http and https, the shown text
+// escaped, the address percent-encoded where markdown would end it early) and wikilinks to notes
+// in the vault (aliases and headings without the characters link syntax reserves).
+import { oneLine } from "../text/one-line";
+import { escapeMarkdownText } from "./markdown-escape";
+
+/** Characters that would end a link destination early or let the rest of it read as text. */
+const UNSAFE_IN_DESTINATION = /[()<>[\]`"'\s]/g;
+
+/** `[title](url)` for an http(s) URL; anything else is shown as text, never linked. */
+export function webLink(title: string, url: string): string {
+  const text = escapeMarkdownText(oneLine(title)) || escapeMarkdownText(oneLine(url));
+  if (!/^https?:\/\/[^\s]+$/i.test(url.trim())) return `${text} (${escapeMarkdownText(oneLine(url))})`;
+  return `[${text}](${linkDestination(url.trim())})`;
+}
+
+/** A URL safe as a markdown link destination: each unsafe character percent-encoded as UTF-8. */
+export function linkDestination(url: string): string {
+  return url.replace(UNSAFE_IN_DESTINATION, percentEncoded);
+}
+
+function percentEncoded(character: string): string {
+  return Array.from(new TextEncoder().encode(character), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+}
+
+/** `[[path#heading|alias]]` to a note of the vault (`.md` dropped); heading and alias optional. */
+export function wikilink(notePath: string, options: { heading?: string; alias?: string } = {}): string {
+  const heading = options.heading ? linkableHeading(options.heading) : "";
+  const target = `${notePath.replace(/\.md$/i, "")}${heading ? `#${heading}` : ""}`;
+  return options.alias === undefined ? `[[${target}]]` : `[[${target}|${wikilinkAlias(options.alias)}]]`;
+}
+
+/** Obsidian links to a heading by its text, minus the characters link syntax reserves. */
+export function linkableHeading(heading: string): string {
+  return oneLine(heading.replace(/[[\]|#^:%]/g, " "));
+}
+
+/** Text shown for a wikilink: brackets and the bar would end it, so they become look-alikes. */
+export function wikilinkAlias(text: string): string {
+  return oneLine(text).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\|/g, "/");
+}

@@ -1,0 +1,82 @@
+// The trace as the JSON block at the end of a trace note, never bigger than a note should be.
+// When the trace is too big, parts are dropped in order of least use to a reader, and each step
+// is named in the `truncated` field, so the block always stays valid JSON that says what it lost.
+import { boundStrings, cutText } from "../evidence/trace-bounds";
+import type { ResearchTrace, TraceTruncation } from "../evidence/trace-types";
+
+/** The fence that opens the trace's JSON block; `parseTraceNote` looks for exactly this. */
+export const TRACE_BLOCK_OPEN = "```json vault-research-trace";
+/** The JSON block never grows past this many characters. */
+export const TRACE_JSON_MAX_CHARS = 60_000;
+
+type BoundedTrace = ResearchTrace & TraceTruncation;
+
+/** One way to make the trace smaller, and how the `truncated` field names it. */
+interface DropStep {
+  note: (max: number) => string;
+  apply: (trace: BoundedTrace, max: number) => void;
+}
+
+/** Event data, pack section texts, events, the answer's length, evidence rows, then long strings and lists anywhere. */
+const DROP_STEPS: readonly DropStep[] = [
+  { note: (max) => `event data dropped to fit ${max} characters`, apply: (t) => t.events.forEach((e) => delete e.data) },
+  { note: (max) => `pack section texts dropped to fit ${max} characters`, apply: (t) => emptySectionTexts(t) },
+  { note: (max) => `events dropped to fit ${max} characters`, apply: (t) => (t.events = []) },
+  {
+    note: (max) => `answer cut to fit ${max} characters`,
+    apply: (t, max) => {
+      if (t.answer) t.answer.text = cutText(t.answer.text, Math.floor(max / 3));
+    },
+  },
+  {
+    note: (max) => `evidence rows dropped to fit ${max} characters (the coverage counts remain)`,
+    apply: (t) => {
+      t.pack.evidence = [];
+      t.pack.external_evidence = [];
+    },
+  },
+  { note: (max) => `long strings and lists cut to fit ${max} characters`, apply: (t) => Object.assign(t, shrink(t, 200, 20)) },
+];
+
+/** The fenced block that holds the trace's JSON. */
+export function traceBlock(json: string): string {
+  return `${TRACE_BLOCK_OPEN}\n${json}\n\`\`\``;
+}
+
+/** `JSON.stringify(trace, null, 2)`, at most `max` characters (see `DROP_STEPS` for what goes first). */
+export function boundedTraceJson(trace: ResearchTrace, max = TRACE_JSON_MAX_CHARS): string {
+  return boundTraceJson(trace, max).json;
+}
+
+/** The bounded JSON and everything the trace says it lost (the recorder's cuts and these). */
+export function boundTraceJson(trace: ResearchTrace, max = TRACE_JSON_MAX_CHARS): { json: string; truncated: string[] } {
+  let current = JSON.parse(JSON.stringify(trace)) as BoundedTrace;
+  let text = JSON.stringify(current, null, 2);
+  const result = () => ({ json: text, truncated: current.truncated ?? [] });
+  if (text.length <= max) return result();
+  for (const step of DROP_STEPS) {
+    step.apply(current, max);
+    current.truncated = [...(current.truncated ?? []), step.note(max)];
+    text = JSON.stringify(current, null, 2);
+    if (text.length <= max) return result();
+  }
+  // Only a pathological trace gets here (thousands of errors or warnings): keep the identity.
+  current = shrink(current, 80, 3) as BoundedTrace;
+  text = JSON.stringify(current, null, 2);
+  return result();
+}
+
+function emptySectionTexts(trace: BoundedTrace): void {
+  for (const row of trace.pack.evidence) for (const s of row.sections) s.text = "";
+  for (const row of trace.pack.external_evidence) for (const s of row.content_sections) Object.assign(s, { text: "", truncated: true });
+}
+
+function shrink(value: unknown, maxString: number, maxList: number): unknown {
+  if (Array.isArray(value)) return value.slice(0, maxList).map((v) => shrink(v, maxString, maxList));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = shrink(v, maxString, maxList);
+    return out;
+  }
+  return boundStrings(value, maxString);
+}

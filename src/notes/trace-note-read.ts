@@ -1,0 +1,82 @@
+// Reading a trace note back: the trace kept in its JSON block (what promotion and replay rely on
+// is checked), and recording a promotion in a note that may since have been edited by its user.
+import { z } from "zod";
+import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema } from "../evidence/research-pack";
+import type { ResearchTrace } from "../evidence/trace-types";
+import { errorMessage } from "../text/error-message";
+import { outsideRowLabelLine, type Promotion } from "./trace-note";
+import { boundedTraceJson, TRACE_BLOCK_OPEN, traceBlock } from "./trace-note-json";
+
+export type TraceNoteError =
+  | { kind: "no_trace_block"; message: string }
+  | { kind: "invalid_json"; message: string }
+  | { kind: "invalid_trace"; message: string };
+
+export type PromotionError = TraceNoteError | { kind: "unknown_source_key"; message: string };
+
+const traceEssentialsSchema = z.object({
+  schema: z.literal("research_trace.v1"),
+  run_id: z.string(),
+  started_at: z.string(),
+  question: z.string(),
+  mode: z.string(),
+  providers: z.array(z.string()),
+  queries_sent: z.array(z.string()),
+  stop_reason: stopReasonSchema,
+  events: z.array(z.object({ type: z.string(), at: z.number() })),
+  errors: z.array(z.object({ stage: z.string(), kind: z.string(), message: z.string() })),
+  pack: z.object({
+    question: z.string(),
+    evidence: z.array(vaultRowSchema),
+    external_evidence: z.array(outsideVaultRowSchema),
+    judge: z.object({ verdict: z.enum(judgeVerdicts) }),
+  }),
+  promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
+});
+
+const TRACE_BLOCK = /^```json vault-research-trace[ \t]*\r?\n([\s\S]*?)\r?\n```[ \t]*$/m;
+
+/** The trace kept in a trace note's JSON block, checked for what promotion and replay rely on. */
+export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { error: TraceNoteError } {
+  const block = TRACE_BLOCK.exec(markdown);
+  if (!block) {
+    return { error: { kind: "no_trace_block", message: `This note has no ${TRACE_BLOCK_OPEN} block; is it a research trace note?` } };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(block[1]);
+  } catch (e) {
+    return { error: { kind: "invalid_json", message: `The trace block is not valid JSON (${errorMessage(e)}).` } };
+  }
+  const checked = traceEssentialsSchema.safeParse(data);
+  if (!checked.success) {
+    const issues = checked.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+    return { error: { kind: "invalid_trace", message: `The trace block is not a research trace: ${issues.join("; ")}.` } };
+  }
+  // The original object, not zod's copy: fields this version does not check are kept.
+  return { trace: data as ResearchTrace };
+}
+
+/**
+ * The note with a promotion recorded: added (or replaced, for the same key) in the JSON block's
+ * `promotions`, and the row's visible label turned to `· promoted` with a link to the new note.
+ * The rest of the note, including anything the user wrote in it, is left as it was.
+ */
+export function recordPromotion(markdown: string, promotion: Promotion): { markdown: string } | { error: PromotionError } {
+  const parsed = parseTraceNote(markdown);
+  if ("error" in parsed) return parsed;
+  const trace = parsed.trace;
+  const row = trace.pack.external_evidence.find((r) => r.source_key === promotion.source_key);
+  if (!row) {
+    return { error: { kind: "unknown_source_key", message: `${promotion.source_key} is not an outside-vault row of this trace.` } };
+  }
+  const promotions = [...(trace.promotions ?? []).filter((p) => p.source_key !== promotion.source_key), { ...promotion }];
+  const updated: ResearchTrace = { ...trace, promotions };
+  const labelLine = new RegExp(`^\\*\\*Outside vault · [^*\\n]+\\*\\* · \`${escapeRegExp(row.source_key)}\`.*$`, "m");
+  const withBlock = markdown.replace(TRACE_BLOCK, () => traceBlock(boundedTraceJson(updated)));
+  return { markdown: withBlock.replace(labelLine, () => outsideRowLabelLine(row, promotion)) };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

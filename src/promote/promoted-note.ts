@@ -1,0 +1,132 @@
+// What a promoted row's source note holds: the page's properties and sanitised text when it was
+// extracted, or the provider's excerpt (or only the link) and why, when it was not. The result
+// is plain data for renderSourceNote; nothing here fetches or writes.
+import type { OutsideVaultRow } from "../evidence/research-pack";
+import type { ResearchTrace } from "../evidence/trace-types";
+import type { ExtractStatus } from "../notes/extract-status";
+import { isoDay, SOURCE_TAG, type SourceNote } from "../notes/source-note";
+import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
+import { canonicalizeUrl } from "../websearch/canonical-url";
+import type { PageOutcome } from "./page-extract";
+
+/** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
+export const MAX_EXTRACTED_CHARS = 150_000;
+
+/** A page outcome other than a cancelled fetch, which writes no note. */
+export type NoteOutcome = Exclude<PageOutcome, { kind: "cancelled" }>;
+
+export interface PromotedNoteInput {
+  row: OutsideVaultRow;
+  trace: ResearchTrace;
+  /** Vault path of the trace note the row comes from; null when the run wrote none. */
+  tracePath: string | null;
+  outcome: NoteOutcome;
+  /** When the page was fetched (ms since the epoch). */
+  retrievedAt: number;
+}
+
+/** The source note, and what it holds in a few words for the promotion's message. */
+export function promotedNote(input: PromotedNoteInput): { note: SourceNote; summary: string } {
+  const excerpt = providerExcerpt(input.row);
+  const kept = noteText(input.outcome, excerpt !== null);
+  return { note: sourceNoteFor(input, excerpt, kept), summary: kept.summary };
+}
+
+function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt }: PromotedNoteInput, excerpt: string | null, kept: NoteText): SourceNote {
+  const reading = outcome.kind === "extracted" ? outcome.reading : null;
+  const authors = (reading?.author ?? "")
+    .split(/\s*[;,]\s*|\s+and\s+/)
+    .map((a) => a.trim())
+    .filter((a) => a !== "");
+  return {
+    title: reading?.title.trim() || row.title.trim() || row.domain,
+    source: canonicalizeUrl(row.url) ?? row.url,
+    authors,
+    published: isoDay(reading?.published) || isoDay(row.published_at),
+    created: localDay(retrievedAt),
+    description: reading?.description ?? "",
+    tags: [SOURCE_TAG],
+    provider: row.provider,
+    retrieved: new Date(retrievedAt).toISOString(),
+    query: trace.question,
+    extractStatus: kept.status,
+    tracePath,
+    excerpt,
+    extracted: kept.extracted,
+    notes: kept.notes,
+  };
+}
+
+interface NoteText {
+  status: ExtractStatus;
+  /** The page text, sanitised; null when there is none. */
+  extracted: string | null;
+  /** Why the note keeps less than the page, or what was odd about it. */
+  notes: string[];
+  /** What the note holds, for the result's message. */
+  summary: string;
+}
+
+/** What the note keeps of the page. */
+function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
+  switch (outcome.kind) {
+    case "extracted": {
+      const cut = cutAtParagraph(outcome.reading.markdown, MAX_EXTRACTED_CHARS);
+      const notes = [...outcome.warnings];
+      if (cut.cut) notes.push(`The page text was cut after ${MAX_EXTRACTED_CHARS.toLocaleString("en-US")} characters.`);
+      const extracted = sanitizeExtractedMarkdown(cut.text, { rewriteUrl: withoutTracking }).markdown;
+      return { status: { kind: "extracted" }, extracted, notes, summary: "page text extracted." };
+    }
+    case "pdf":
+      return {
+        status: { kind: "pdf_stub" },
+        extracted: null,
+        notes: ["The page is a PDF; its text was not extracted. Open the source link to read it."],
+        summary: "a PDF, saved as a link with the provider's excerpt.",
+      };
+    case "unusable":
+      return {
+        status: { kind: hasExcerpt ? "fallback_snippet" : "link_only", reason: outcome.problem },
+        extracted: null,
+        notes: [`${outcome.message} ${hasExcerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept."}`],
+        summary: `${hasExcerpt ? "provider excerpt only" : "link only"}. ${outcome.message}`,
+      };
+  }
+}
+
+/** The provider's own words about the page: snippets and summaries first, page text only if that is all. */
+function providerExcerpt(row: OutsideVaultRow): string | null {
+  const pick = (roles: string[]) =>
+    row.content_sections
+      .filter((s) => roles.includes(s.role) && s.text.trim() !== "")
+      .map((s) => withoutEmphasisTags(s.truncated ? `${s.text.trimEnd()}…` : s.text));
+  const short = pick(["external_snippet", "external_summary"]);
+  const parts = short.length > 0 ? short : pick(["external_text"]);
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
+/** Providers mark matched words with `<strong>`/`<b>`; those tags would only show as text in a quote. */
+function withoutEmphasisTags(text: string): string {
+  return text.replace(/<\/?(?:strong|b|em|i|mark)>/gi, "");
+}
+
+function cutAtParagraph(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  const slice = text.slice(0, max);
+  const at = slice.lastIndexOf("\n\n");
+  return { text: at > max / 2 ? slice.slice(0, at) : slice, cut: true };
+}
+
+/** Links inside page text lose their click-tracking parameters; in-page anchors are kept. */
+function withoutTracking(url: string): string {
+  const canonical = canonicalizeUrl(url);
+  if (canonical === null) return url;
+  const hash = url.includes("#") ? url.slice(url.indexOf("#")) : "";
+  return canonical + hash;
+}
+
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+

@@ -1,0 +1,53 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { freeNotePath, MAX_NAME_BYTES, noteFileName, notePathIn } from "../../src/notes/file-names";
+import { MemoryNoteStore } from "../support/promote-fixtures";
+
+const bytes = (text: string) => new TextEncoder().encode(text).byteLength;
+
+describe("noteFileName", () => {
+  it("counts the prefix in the budget and cuts the text at a word", () => {
+    const name = noteFileName({ prefix: "2026-11-30 1412 ", text: "word ".repeat(40), fallback: "x" });
+    expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(name).toMatch(/^2026-11-30 1412 (word )+word$/);
+  });
+
+  it("measures in bytes, so a CJK question leaves room for the suffix and .md", () => {
+    const name = noteFileName({ prefix: "2026-11-30 1412 ", text: "日本語".repeat(60), fallback: "x" });
+    expect(bytes(`${name} 999.md`)).toBeLessThanOrEqual(255);
+    expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+  });
+
+  it("drops invisible formatting characters and spaces out controls", () => {
+    expect(noteFileName({ text: "safe\u202Etxt\u200D.exe\tnow", fallback: "x" })).toBe("safetxt.exe now");
+  });
+
+  it("gives a name every OS accepts for any text", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: "grapheme", maxLength: 200 }), fc.string({ unit: "binary", maxLength: 120 })), (text) => {
+        const name = noteFileName({ text, fallback: "Untitled" });
+        expect(name).not.toMatch(/[\\/:*?"<>|#^[\]\p{Cc}\p{Cf}\p{Cs}]/u);
+        expect(name).not.toMatch(/^[\s.]|[\s.]$/);
+        expect(name).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i);
+        expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES + " (page)".length);
+        expect(name.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe("freeNotePath", () => {
+  it("numbers the name until it is free", async () => {
+    const store = new MemoryNoteStore({ "Research/Sources/A.md": "", "Research/Sources/A 1.md": "" });
+    expect(await freeNotePath("Research/Sources/", "A", (p) => store.exists(p))).toBe("Research/Sources/A 2.md");
+    expect(await freeNotePath("", "B", (p) => store.exists(p))).toBe("B.md");
+  });
+
+  it("says so when every numbered name is taken", async () => {
+    expect(await freeNotePath("F", "A", () => true)).toBeNull();
+  });
+
+  it("keeps the folder inside the vault: no empty, . or .. parts, / for \\", () => {
+    expect(notePathIn("\\Research\\..\\Traces/./", "N")).toBe("Research/Traces/N.md");
+  });
+});

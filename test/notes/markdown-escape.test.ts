@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { escapeMarkdownText, plainLine, quoteLines, quoteParagraphs } from "../../src/notes/markdown-escape";
+import { webLink } from "../../src/notes/note-links";
+import { addedMarkup, markupIn } from "./obsidian-markup";
+
+describe("escapeMarkdownText", () => {
+  it("escapes what markdown or Obsidian would read as syntax, and nothing a reader would miss", () => {
+    expect(escapeMarkdownText("<b>x</b> [[y]] #z *w* `c` $m$ ==h== %%c%% 50% a=b")).toBe(
+      "&lt;b&gt;x&lt;/b&gt; \\[\\[y\\]\\] \\#z \\*w\\* \\`c\\` \\$m\\$ \\=\\=h\\=\\= \\%\\%c\\%\\% 50% a=b",
+    );
+  });
+
+  it("does not let a line start a list or a heading", () => {
+    expect(escapeMarkdownText("- item")).toBe("\\- item");
+    expect(escapeMarkdownText("1. item")).toBe("1\\. item");
+    expect(escapeMarkdownText("Title\n---\nmore\n=")).toBe("Title\n\\---\nmore\n\\=");
+  });
+
+  it("removes bidirectional overrides and control characters", () => {
+    expect(escapeMarkdownText("safe\u202Etxt.exe\u0007 \u001b[31mred")).toBe("safetxt.exe red");
+  });
+
+  it("writes < and > as entities, so the raw text holds no tag and no Templater command either", () => {
+    expect(escapeMarkdownText("<% tp.file.title %> <script>")).toBe("&lt;% tp.file.title %&gt; &lt;script&gt;");
+    expect(escapeMarkdownText("&lt;b&gt; is an entity")).toBe("\\&lt;b\\&gt; is an entity");
+  });
+
+  it("leaves snake_case readable and escapes underscores at a word's edge", () => {
+    expect(escapeMarkdownText("local_retrieval _emphasis_")).toBe("local_retrieval \\_emphasis\\_");
+  });
+
+  it("keeps Dataview inline fields and block ids from forming", () => {
+    expect(escapeMarkdownText("rating:: 5 and ^block-id")).toBe("rating\\:\\: 5 and \\^block-id");
+  });
+});
+
+describe("quoting untrusted text", () => {
+  it("quotes each paragraph and joins them inside one blockquote", () => {
+    expect(quoteParagraphs("first  line\nwraps\n\nsecond")).toBe("> first line wraps\n>\n> second");
+  });
+
+  it("quotes line by line, keeping blank lines inside the quote", () => {
+    expect(quoteLines("# A talk\n\n  - point  ")).toBe("> \\# A talk\n>\n> \\- point");
+  });
+});
+
+describe("plainLine", () => {
+  it("makes one line for a property, without controls or wikilinks", () => {
+    expect(plainLine(" a\n b\u0007c [[d]] \u202E")).toBe("a bc [d]");
+  });
+});
+
+describe("the escaper, rendered as Obsidian markdown", () => {
+  const anyText = fc.oneof(
+    fc.string({ unit: "grapheme", maxLength: 80 }),
+    fc.string({ unit: fc.constantFrom(..."[]()!#<>`*_~=%$^:&;|\\-+.1 \n\t>\r\u202E\u0000abc"), maxLength: 40 }),
+  );
+  /** Where notes put escaped text, each as a template of one slot. */
+  const templates: [string, (text: string) => string][] = [
+    ["a heading", (t) => `# Research: ${escapeMarkdownText(t)}`],
+    ["a list item", (t) => `- **provider_failed** — ${escapeMarkdownText(t)}`],
+    ["a table cell", (t) => `| ms | Event |\n| ---: | --- |\n| 1 | ${escapeMarkdownText(t)} |`],
+    ["an italic line", (t) => `## Extracted text\n\n_${escapeMarkdownText(t)}_`],
+    ["a paragraph after text", (t) => `Judge: **weak_evidence**\n${escapeMarkdownText(t)}`],
+    ["a quote, line by line", (t) => `**Outside vault**\n\n${quoteLines(t)}`],
+    ["a quote of paragraphs", (t) => `## Provider excerpt\n\n${quoteParagraphs(t)}`],
+    ["a callout", (t) => `> [!warning] Unverified answer\n> ${escapeMarkdownText(t)}`],
+    ["a web link's text", (t) => `Found: ${webLink(t, "https://example.org/a")} · example.org`],
+  ];
+
+  for (const [where, template] of templates) {
+    it(`adds no link, embed, tag, HTML, callout or heading in ${where}`, () => {
+      fc.assert(
+        fc.property(anyText, (text) => {
+          expect(addedMarkup(template(text), template("plain words"))).toEqual({});
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  it("would see the markup if the text were not escaped (the model is not blind)", () => {
+    const raw = "[[Note]] ![[Embed]] [x](y) #tag <b> ==h== %%c%% $m$ ^id a:: b `code`\n# Heading\nText\n---\n> [!note] callout";
+    expect(markupIn(raw)).toEqual({
+      wikilink: 1,
+      embed: 1,
+      link: 2,
+      tag: 1,
+      html: 1,
+      highlight: 2,
+      comment: 2,
+      math: 2,
+      block_id: 1,
+      inline_field: 1,
+      code: 1,
+      heading: 2,
+      callout: 1,
+    });
+    expect(markupIn(escapeMarkdownText(raw))).toEqual({});
+  });
+});

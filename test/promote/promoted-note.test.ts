@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { MAX_EXTRACTED_CHARS, promotedNote, type NoteOutcome } from "../../src/promote/promoted-note";
+import type { PageReading } from "../../src/promote/page-extract";
+import { FIXED_NOW, traceWith, webRow } from "../support/promote-fixtures";
+
+const row = webRow("brave", "https://example.org/a?utm_source=x", "Row title", "The <strong>provider's</strong> words.");
+const reading = (markdown: string, extra: Partial<PageReading> = {}): PageReading => ({
+  title: "Page title",
+  author: "Ann Lee and Bo Chen; Cy",
+  published: "2025-09-18T08:30:00Z",
+  description: "d",
+  site: "s",
+  language: "en",
+  markdown,
+  wordCount: 400,
+  ...extra,
+});
+const noteOf = (outcome: NoteOutcome, from = row) => promotedNote({ row: from, trace: traceWith("q", [from]), tracePath: null, outcome, retrievedAt: FIXED_NOW });
+
+describe("promotedNote", () => {
+  it("takes title, authors and date from the page, and the canonical URL as its source", () => {
+    const { note, summary } = noteOf({ kind: "extracted", reading: reading("Body [link](https://x.example/p?utm_source=y#part)."), charset: "utf-8", warnings: [] });
+    expect(note).toMatchObject({ title: "Page title", authors: ["Ann Lee", "Bo Chen", "Cy"], published: "2025-09-18", source: "https://example.org/a" });
+    expect(note.extractStatus).toEqual({ kind: "extracted" });
+    expect(note.extracted).toBe("Body [link](https://x.example/p#part).");
+    expect(note.excerpt).toBe("The provider's words.");
+    expect(summary).toBe("page text extracted.");
+  });
+
+  it("cuts very long page text at a paragraph and says so", () => {
+    const paragraph = `${"word ".repeat(199)}word`;
+    const long = Array.from({ length: Math.ceil(MAX_EXTRACTED_CHARS / paragraph.length) + 2 }, () => paragraph).join("\n\n");
+    const { note } = noteOf({ kind: "extracted", reading: reading(long), charset: "utf-8", warnings: [] });
+    expect(note.extracted!.length).toBeLessThanOrEqual(MAX_EXTRACTED_CHARS);
+    expect(note.extracted!.endsWith("word")).toBe(true);
+    expect(note.notes).toContain("The page text was cut after 150,000 characters.");
+  });
+
+  it("falls back to the provider's excerpt, or keeps only the link when there is none", () => {
+    const outcome: NoteOutcome = { kind: "unusable", problem: { kind: "http_error", status: 403 }, message: "The page answered 403 Forbidden." };
+    const withExcerpt = noteOf(outcome);
+    expect(withExcerpt.note.extractStatus).toEqual({ kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } });
+    expect(withExcerpt.note.notes).toEqual(["The page answered 403 Forbidden. Only the provider's excerpt above was kept."]);
+    expect(withExcerpt.summary).toBe("provider excerpt only. The page answered 403 Forbidden.");
+    const bare = noteOf(outcome, webRow("brave", "https://example.org/b", "", null));
+    expect(bare.note.extractStatus).toEqual({ kind: "link_only", reason: { kind: "http_error", status: 403 } });
+    expect(bare.note.title).toBe("example.org");
+    expect(bare.summary).toBe("link only. The page answered 403 Forbidden.");
+  });
+
+  it("keeps a PDF as a stub with the excerpt", () => {
+    const { note } = noteOf({ kind: "pdf" });
+    expect(note.extractStatus).toEqual({ kind: "pdf_stub" });
+    expect(note.extracted).toBeNull();
+  });
+});
