@@ -102,7 +102,7 @@ export class VaultIndex {
    */
   async sync(store: NoteStore, cache: IndexCache | null): Promise<SyncReport> {
     const started = this.clock.now();
-    const rebuildReason = cache ? await this.tryLoadCache(cache) : { kind: "no_cache" as const };
+    const rebuildReason: RebuildReason | null = cache ? await this.tryLoadCache(cache) : { kind: "no_cache" };
     if (rebuildReason) this.reset();
     this.setState(rebuildReason ? "building" : "updating");
     let files: NoteFileInfo[];
