@@ -83,11 +83,36 @@ export type SecretName = "brave" | "exa" | "openai" | "anthropic";
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves after `ms`; tests substitute a fake that advances time instantly. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms`. With a signal the sleep can be cancelled: its timer is cleared and the
+   * promise rejects (with `sleepCancelled(signal)`) as soon as the signal aborts.
+   *
+   * A sleep given a signal is a timer that other work races (a deadline, `src/deadline.ts`). Clocks
+   * that skip waits — tests, replays — may skip the others, but must let this one take its time,
+   * or every race would be lost before the work had a chance.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** What a cancelled sleep rejects with: the signal's own reason when it is an error. */
+export function sleepCancelled(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error("The sleep was cancelled.");
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(sleepCancelled(signal));
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(sleepCancelled(signal!));
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
 };

@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
 import { runResearch } from "../research/run";
 import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
-import { HttpFailure, type Clock, type Http, type Secrets } from "../ports";
+import { HttpFailure, systemClock, type Clock, type Http, type Secrets } from "../ports";
 import { maskSecretParams } from "../websearch/replay";
 import { flag, has, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { envSecrets, secretEnvNames } from "./env-secrets";
@@ -222,7 +222,9 @@ function replayClock(): Clock {
   let skipped = 0;
   return {
     now: () => Date.now() + skipped,
-    sleep: async (ms) => {
+    sleep: async (ms, signal) => {
+      // A sleep with a signal is a deadline racing work (see Clock.sleep): it must really wait.
+      if (signal) return systemClock.sleep(ms, signal);
       skipped += Math.max(0, ms);
     },
   };

@@ -1,53 +1,58 @@
-// The CLI's Http: Node's fetch with a real abort on timeout and a byte cap checked while reading,
-// so a huge or endless body is cut off instead of filling memory.
-import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
+// The CLI's Http: Node's fetch under the one deadline (`src/deadline.ts`), really aborted when the
+// deadline or the caller gives up, and a byte cap checked while reading, so a huge or endless body
+// is cut off instead of filling memory.
+import { DeadlineMissed, withDeadline } from "../deadline";
+import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 
 export interface FetchHttpOptions {
   /** Stand-in for `globalThis.fetch` (tests). */
   fetch?: typeof fetch;
   /** Used when a request names no timeout (default 30 s). */
   defaultTimeoutMs?: number;
+  /** Runs the deadline's timer (default: the system clock). */
+  clock?: Clock;
 }
 
 export function createFetchHttp(options: FetchHttpOptions = {}): Http {
   const doFetch = options.fetch ?? globalThis.fetch;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
+  const clock = options.clock ?? systemClock;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
       if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
       const controller = new AbortController();
-      let timedOut = false;
       const timeoutMs = req.timeoutMs ?? defaultTimeoutMs;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const onCancel = (): void => controller.abort();
-      req.signal?.addEventListener("abort", onCancel, { once: true });
       try {
-        const response = await doFetch(req.url, {
-          method: req.method,
-          ...(req.headers ? { headers: req.headers } : {}),
-          ...(req.body !== undefined ? { body: req.body } : {}),
-          signal: controller.signal,
-        });
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, name) => {
-          headers[name.toLowerCase()] = value;
-        });
-        const bytes = await readCapped(response, req.maxBytes, req.url, () => controller.abort());
-        return { status: response.status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes };
+        return await withDeadline(fetchAll(doFetch, req, controller), { clock, ms: timeoutMs, ...(req.signal ? { signal: req.signal } : {}) });
       } catch (error) {
+        // Whoever gave up — the deadline or the caller — the transfer stops here too.
+        controller.abort();
         if (error instanceof HttpFailure) throw error;
-        if (timedOut) throw new HttpFailure("timeout", `No answer from ${new URL(req.url).host} within ${timeoutMs} ms.`);
+        if (error instanceof DeadlineMissed) {
+          throw error.kind === "timeout"
+            ? new HttpFailure("timeout", `No answer from ${new URL(req.url).host} within ${timeoutMs} ms.`)
+            : new HttpFailure("aborted", "The request was cancelled.");
+        }
         if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
         throw new HttpFailure("network", describeNetworkError(error));
-      } finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener("abort", onCancel);
       }
     },
   };
+}
+
+async function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: AbortController): Promise<HttpResponse> {
+  const response = await doFetch(req.url, {
+    method: req.method,
+    ...(req.headers ? { headers: req.headers } : {}),
+    ...(req.body !== undefined ? { body: req.body } : {}),
+    signal: controller.signal,
+  });
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  const bytes = await readCapped(response, req.maxBytes, req.url, () => controller.abort());
+  return { status: response.status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes };
 }
 
 async function readCapped(response: Response, maxBytes: number | undefined, url: string, abort: () => void): Promise<Uint8Array> {

@@ -1,7 +1,9 @@
 // One JSON request to a model server, with everything that can go wrong turned into a ModelError:
-// the deadline (raced, because Obsidian's requestUrl cannot be aborted), cancellation, transport
-// failures, HTTP statuses and bodies that are not JSON. Shared by both adapters.
-import { HttpFailure, type Http, type HttpResponse } from "../ports";
+// the deadline (`src/deadline.ts`, raced because Obsidian's requestUrl cannot be aborted),
+// cancellation, transport failures, HTTP statuses and bodies that are not JSON. Shared by both
+// adapters.
+import { DeadlineMissed, withDeadline } from "../deadline";
+import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { ModelError } from "./chat-model";
 
 export interface JsonPost {
@@ -11,6 +13,8 @@ export interface JsonPost {
   body: unknown;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Runs the deadline's timer (default: the system clock). */
+  clock?: Clock;
   /** Server name for messages ("Anthropic", "the model server at http://localhost:11434"). */
   serverName: string;
   /** Strings that must never appear in an error message (the API key). */
@@ -34,16 +38,6 @@ export async function postJson(post: JsonPost): Promise<unknown> {
 
 async function send(post: JsonPost): Promise<HttpResponse> {
   if (post.signal?.aborted) throw new ModelError("cancelled", "The model call was cancelled.");
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ModelError("timeout", `${capitalise(post.serverName)} did not answer within ${Math.round(post.timeoutMs / 1000)} s.`)),
-      post.timeoutMs,
-    );
-    onAbort = () => reject(new ModelError("cancelled", "The model call was cancelled."));
-    post.signal?.addEventListener("abort", onAbort, { once: true });
-  });
   const request = post.http.request({
     method: "POST",
     url: post.url,
@@ -54,19 +48,19 @@ async function send(post: JsonPost): Promise<HttpResponse> {
     signal: post.signal,
   });
   try {
-    return await Promise.race([request, deadline]);
+    return await withDeadline(request, { clock: post.clock ?? systemClock, ms: post.timeoutMs, signal: post.signal });
   } catch (error) {
     throw transportError(post, error);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) post.signal?.removeEventListener("abort", onAbort);
-    // The losing promise may still reject later; nobody is listening, so keep it quiet.
-    request.catch(() => undefined);
   }
 }
 
 function transportError(post: JsonPost, error: unknown): ModelError {
   if (error instanceof ModelError) return error;
+  if (error instanceof DeadlineMissed) {
+    return error.kind === "timeout"
+      ? new ModelError("timeout", `${capitalise(post.serverName)} did not answer within ${Math.round(post.timeoutMs / 1000)} s.`)
+      : new ModelError("cancelled", "The model call was cancelled.");
+  }
   if (error instanceof HttpFailure) {
     switch (error.kind) {
       case "timeout":

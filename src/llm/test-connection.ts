@@ -1,5 +1,6 @@
 // The settings tab's "Test connection" button: one tiny request that proves the endpoint, model
 // name and key work together, reported in words (never with the key).
+import { DeadlineMissed, withDeadline } from "../deadline";
 import { systemClock, type Clock } from "../ports";
 import { ModelError, type ChatModel } from "./chat-model";
 
@@ -16,6 +17,7 @@ export interface ConnectionTestOptions {
 
 export async function testConnection(model: ChatModel, options: ConnectionTestOptions = {}): Promise<ConnectionTest> {
   const clock = options.clock ?? systemClock;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const started = clock.now();
   try {
     const response = await withDeadline(
@@ -27,7 +29,7 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
         temperature: 0,
         signal: options.signal,
       }),
-      options.timeoutMs ?? 30_000,
+      { clock, ms: timeoutMs },
     );
     const ms = clock.now() - started;
     const reply = response.text.trim().slice(0, 80);
@@ -40,16 +42,14 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
     };
   } catch (error) {
     const ms = clock.now() - started;
-    const modelError =
-      error instanceof ModelError ? error : new ModelError("network", error instanceof Error ? error.message : String(error));
+    const modelError = asModelError(error, timeoutMs);
     return { ok: false, ms, error: modelError, message: `Could not use ${model.name}: ${modelError.message}` };
   }
 }
 
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ModelError("timeout", `No answer within ${Math.round(ms / 1000)} s.`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+function asModelError(error: unknown, timeoutMs: number): ModelError {
+  if (error instanceof ModelError) return error;
+  // The signal goes to the model, which answers a cancellation itself; the deadline only times out.
+  if (error instanceof DeadlineMissed) return new ModelError("timeout", `No answer within ${Math.round(timeoutMs / 1000)} s.`);
+  return new ModelError("network", error instanceof Error ? error.message : String(error));
 }

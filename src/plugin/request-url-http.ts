@@ -1,9 +1,11 @@
 // Http over Obsidian's requestUrl, which works on desktop and mobile and is not bound by CORS.
-// requestUrl cannot be aborted, so timeouts and cancellation race it: the caller gets its answer
-// on time and the late response is ignored. It also reads whole bodies, so the size cap is
-// checked from Content-Length first and from the bytes received after.
+// requestUrl cannot be aborted, so timeouts and cancellation race it under the one deadline
+// (`src/deadline.ts`): the caller gets its answer on time and the late response is ignored. It
+// also reads whole bodies, so the size cap is checked from Content-Length first and from the
+// bytes received after.
 import { requestUrl, type RequestUrlResponse } from "obsidian";
-import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
+import { DeadlineMissed, withDeadline } from "../deadline";
+import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
 
 export interface RequestUrlHttpOptions {
@@ -11,17 +13,19 @@ export interface RequestUrlHttpOptions {
   timeoutMs?: number;
   /** Used when a request sets no size cap (default 10 MB). */
   maxBytes?: number;
+  /** Runs the deadline's timer (default: the system clock). */
+  clock?: Clock;
 }
-
-type Outcome = { kind: "response"; response: RequestUrlResponse } | { kind: "error"; error: unknown } | { kind: "timeout" } | { kind: "aborted" };
 
 export class RequestUrlHttp implements Http {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly clock: Clock;
 
   constructor(options: RequestUrlHttpOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.clock = options.clock ?? systemClock;
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -36,35 +40,19 @@ export class RequestUrlHttp implements Http {
     }
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    let timer: number | undefined;
-    let onAbort: (() => void) | undefined;
-    const outcome = await Promise.race<Outcome>([
-      requestUrl({ url: req.url, method: req.method, headers, contentType, body: req.body, throw: false }).then(
-        (response): Outcome => ({ kind: "response", response }),
-        (error: unknown): Outcome => ({ kind: "error", error }),
-      ),
-      new Promise<Outcome>((resolve) => {
-        timer = window.setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
-      }),
-      new Promise<Outcome>((resolve) => {
-        onAbort = () => resolve({ kind: "aborted" });
-        req.signal?.addEventListener("abort", onAbort, { once: true });
-      }),
-    ]).finally(() => {
-      window.clearTimeout(timer);
-      if (onAbort) req.signal?.removeEventListener("abort", onAbort);
-    });
-
-    switch (outcome.kind) {
-      case "timeout":
-        throw new HttpFailure("timeout", `${where} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
-      case "aborted":
-        throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
-      case "error":
-        throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(outcome.error, "unknown network error")}`);
-      case "response":
-        return this.toResponse(outcome.response, req.maxBytes ?? this.maxBytes, where);
+    let response: RequestUrlResponse;
+    try {
+      response = await withDeadline(requestUrl({ url: req.url, method: req.method, headers, contentType, body: req.body, throw: false }), {
+        clock: this.clock,
+        ms: timeoutMs,
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof DeadlineMissed)) throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(error, "unknown network error")}`);
+      if (error.kind === "timeout") throw new HttpFailure("timeout", `${where} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
     }
+    return this.toResponse(response, req.maxBytes ?? this.maxBytes, where);
   }
 
   private toResponse(response: RequestUrlResponse, maxBytes: number, where: string): HttpResponse {

@@ -1,6 +1,6 @@
 // The plugin's Clock. Unlike `systemClock` it remembers its timers, so unloading the plugin can
 // cancel every pending sleep instead of leaving callbacks to fire into a dead plugin.
-import type { Clock } from "../ports";
+import { sleepCancelled, type Clock } from "../ports";
 
 export class TimerClock implements Clock {
   private readonly sleeping = new Map<number, () => void>();
@@ -10,14 +10,26 @@ export class TimerClock implements Clock {
     return Date.now();
   }
 
-  sleep(ms: number): Promise<void> {
+  /** A sleep whose signal aborts clears its timer and rejects (see `Clock.sleep`). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(sleepCancelled(signal));
     if (this.disposed) return Promise.resolve();
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
+      const wake = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        window.clearTimeout(id);
+        this.sleeping.delete(id);
+        reject(sleepCancelled(signal!));
+      };
       const id = window.setTimeout(() => {
         this.sleeping.delete(id);
-        resolve();
+        wake();
       }, ms);
-      this.sleeping.set(id, resolve);
+      this.sleeping.set(id, wake);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 

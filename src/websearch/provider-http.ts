@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { HttpFailure, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
-import { DeadlineMissed, withDeadline } from "./deadline";
+import { DeadlineMissed, withDeadline } from "../deadline";
 import { htmlToLine } from "./plain-text";
 import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
 
@@ -102,8 +102,9 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
         maxBytes: maxResponseBytes,
         ...(context.signal ? { signal: context.signal } : {}),
       }),
-      call.timeoutMs,
       {
+        clock,
+        ms: call.timeoutMs,
         ...(context.signal ? { signal: context.signal } : {}),
         onLate: () => log?.({ type: "late_answer_discarded", provider: call.provider, url: hideSecret(call.url, call.secret) }),
       },
@@ -133,7 +134,7 @@ function utf8Length(text: string): number {
 function failureToProviderError(call: ProviderCall, error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof DeadlineMissed) {
-    return error.reason === "timeout"
+    return error.kind === "timeout"
       ? failWith(call, "timeout", `${call.label} did not answer within ${seconds(call.timeoutMs)}.`)
       : failWith(call, "network", `The ${call.label} search was cancelled.`);
   }

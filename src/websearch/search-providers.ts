@@ -2,7 +2,7 @@
 // failing never spoils the others; the same page found twice becomes one result that remembers
 // who else found it.
 import { canonicalizeUrl } from "./canonical-url";
-import { DeadlineMissed, withDeadline } from "./deadline";
+import { DeadlineMissed, withDeadline } from "../deadline";
 import { RateGovernor } from "./rate-governor";
 import { PROVIDER_NAMES } from "../provider-names";
 import { createProviderRegistry, type ProviderRegistry } from "./registry";
@@ -103,7 +103,9 @@ async function searchOne(
   try {
     // Providers enforce the deadline per HTTP call; this one bounds the whole provider (Brave's
     // fallback makes two calls, the governor may make it wait).
-    const response = await withDeadline(provider.search(request, { ...context, governor: context.governor ?? session.governor }), timeoutMs, {
+    const response = await withDeadline(provider.search(request, { ...context, governor: context.governor ?? session.governor }), {
+      clock: context.clock,
+      ms: timeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
       onLate: () => context.log?.({ type: "late_answer_discarded", provider: name, url: "" }),
     });
@@ -112,7 +114,7 @@ async function searchOne(
   } catch (error) {
     if (error instanceof ProviderError) return error;
     if (error instanceof DeadlineMissed) {
-      return error.reason === "timeout"
+      return error.kind === "timeout"
         ? new ProviderError(name, "timeout", `${provider.label} did not answer within ${Math.round(timeoutMs / 1000)} s.`)
         : new ProviderError(name, "network", `The ${provider.label} search was cancelled.`);
     }

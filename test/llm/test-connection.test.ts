@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { testConnection } from "../../src/llm/test-connection";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
 import { ModelError, type ChatModel } from "../../src/llm/chat-model";
-import type { Clock } from "../../src/ports";
+import { systemClock, type Clock } from "../../src/ports";
 import { fakeHttp, json } from "./fake-http";
 
+/** Each reading is `stepMs` later; the deadline's timer is a real one. */
 function steppingClock(stepMs: number): Clock {
   let now = 1_000;
-  return { now: () => (now += stepMs), sleep: async () => undefined };
+  return { now: () => (now += stepMs), sleep: (ms, signal) => systemClock.sleep(ms, signal) };
 }
 
 describe("testConnection", () => {

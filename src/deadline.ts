@@ -1,0 +1,87 @@
+// The one deadline: work raced against a timer from the Clock port and, optionally, a signal.
+// Obsidian's requestUrl cannot be aborted and a stage may wait on work that ignores its signal,
+// so a deadline does not stop the work: it stops *waiting* for it, and whatever arrives later is
+// dropped (`onLate` hears of it). The timer is a cancellable `Clock.sleep`, cleared as soon as
+// either side wins, so a finished run does not keep a process alive.
+//
+// It raises one error, `DeadlineMissed { kind: "timeout" | "aborted" }`; each caller turns it into
+// its own domain's error (ModelError, HttpFailure, ProviderError, a stage timeout) and words.
+import type { Clock } from "./ports";
+
+export type DeadlineMissedKind = "timeout" | "aborted";
+
+export class DeadlineMissed extends Error {
+  constructor(
+    readonly kind: DeadlineMissedKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DeadlineMissed";
+  }
+}
+
+export interface Deadline {
+  /** Whose timer runs the deadline. */
+  clock: Pick<Clock, "sleep">;
+  /** How long to wait for the work. */
+  ms: number;
+  /** Stops the wait at once when it aborts (already aborted: the wait never starts). */
+  signal?: AbortSignal;
+  /** Called once if the work settles after the wait gave up on it; its value or error is dropped. */
+  onLate?: () => void;
+}
+
+type Outcome<T> = { kind: "value"; value: T } | { kind: "error"; error: unknown } | { kind: "missed"; missed: DeadlineMissed };
+
+/** `work`'s value or error (as thrown), unless the deadline passes or the signal aborts first. */
+export async function withDeadline<T>(work: Promise<T>, deadline: Deadline): Promise<T> {
+  const outcome = await race(work, deadline);
+  if (outcome.kind === "value") return outcome.value;
+  throw outcome.kind === "error" ? outcome.error : outcome.missed;
+}
+
+/** Whichever comes first; never rejects. Everything it set up is undone as soon as one side wins. */
+function race<T>(work: Promise<T>, { clock, ms, signal, onLate }: Deadline): Promise<Outcome<T>> {
+  if (signal?.aborted) {
+    work.then(
+      () => onLate?.(),
+      () => onLate?.(),
+    );
+    return Promise.resolve({ kind: "missed", missed: aborted() });
+  }
+  return new Promise((settle) => {
+    const timer = new AbortController();
+    let settled = false;
+    const finish = (outcome: Outcome<T>): boolean => {
+      if (settled) return false;
+      settled = true;
+      timer.abort();
+      signal?.removeEventListener("abort", onAbort);
+      settle(outcome);
+      return true;
+    };
+    const onAbort = (): void => void finish({ kind: "missed", missed: aborted() });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    clock.sleep(ms, timer.signal).then(
+      () => finish({ kind: "missed", missed: new DeadlineMissed("timeout", `No answer within ${describeMs(ms)}.`) }),
+      // The sleep was cancelled because the race is over: nothing to do.
+      () => undefined,
+    );
+    work.then(
+      (value) => {
+        if (!finish({ kind: "value", value })) onLate?.();
+      },
+      (error: unknown) => {
+        if (!finish({ kind: "error", error })) onLate?.();
+      },
+    );
+  });
+}
+
+function aborted(): DeadlineMissed {
+  return new DeadlineMissed("aborted", "Cancelled before an answer came.");
+}
+
+function describeMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DeadlineMissed, withDeadline } from "../src/deadline";
+import { systemClock } from "../src/ports";
+import { fakeClock } from "./support/fake-clock";
+
+/** A promise the test settles by hand. */
+function pending<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => "resolved", (e: unknown) => e);
+
+describe("withDeadline", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gives the work's value when it answers in time, and clears its timer", async () => {
+    const clock = fakeClock();
+    const value = await withDeadline(Promise.resolve(42), { clock, ms: 1000 });
+    expect(value).toBe(42);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("passes the work's own error through unchanged", async () => {
+    const clock = fakeClock();
+    const boom = new TypeError("parser broke");
+    expect(await failureOf(withDeadline(Promise.reject(boom), { clock, ms: 1000 }))).toBe(boom);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("times out when the clock passes the deadline first: kind timeout, with a message in words", async () => {
+    const clock = fakeClock();
+    const work = pending<number>();
+    const raced = failureOf(withDeadline(work.promise, { clock, ms: 2000 }));
+    clock.advance(1999);
+    clock.advance(1);
+    const error = await raced;
+    expect(error).toBeInstanceOf(DeadlineMissed);
+    expect(error).toMatchObject({ kind: "timeout", message: "No answer within 2 s." });
+  });
+
+  it("a signal aborted before the start: kind aborted at once, and no timer is started", async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    controller.abort();
+    const onLate = vi.fn();
+    const work = pending<string>();
+    const error = await failureOf(withDeadline(work.promise, { clock, ms: 1000, signal: controller.signal, onLate }));
+    expect(error).toMatchObject({ kind: "aborted" });
+    expect(clock.pendingTimers()).toBe(0);
+    work.resolve("late");
+    await Promise.resolve();
+    expect(onLate).toHaveBeenCalledTimes(1);
+  });
+
+  it("a signal aborted while waiting: kind aborted, timer cleared, listener removed", async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    const remove = vi.spyOn(controller.signal, "removeEventListener");
+    const raced = failureOf(withDeadline(pending<string>().promise, { clock, ms: 1000, signal: controller.signal }));
+    expect(clock.pendingTimers()).toBe(1);
+    controller.abort();
+    expect(await raced).toMatchObject({ kind: "aborted" });
+    expect(clock.pendingTimers()).toBe(0);
+    expect(remove).toHaveBeenCalledWith("abort", expect.any(Function));
+  });
+
+  it("an abort after the work answered changes nothing", async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    const value = await withDeadline(Promise.resolve("done"), { clock, ms: 1000, signal: controller.signal });
+    controller.abort();
+    expect(value).toBe("done");
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("ignores a late answer or a late error, and tells onLate once", async () => {
+    for (const settle of ["resolve", "reject"] as const) {
+      const clock = fakeClock();
+      const onLate = vi.fn();
+      const work = pending<string>();
+      const raced = failureOf(withDeadline(work.promise, { clock, ms: 500, onLate }));
+      clock.advance(500);
+      expect(await raced).toMatchObject({ kind: "timeout" });
+      if (settle === "resolve") work.resolve("too late");
+      else work.reject(new Error("too late"));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(onLate).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("on the system clock, leaves no timer behind once the work answered (a finished run does not keep Node alive)", async () => {
+    vi.useFakeTimers();
+    const work = pending<string>();
+    const raced = withDeadline(work.promise, { clock: systemClock, ms: 60_000 });
+    expect(vi.getTimerCount()).toBe(1);
+    work.resolve("ok");
+    expect(await raced).toBe("ok");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("on the system clock, times out when the real time passes", async () => {
+    vi.useFakeTimers();
+    const raced = failureOf(withDeadline(pending<string>().promise, { clock: systemClock, ms: 300 }));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(await raced).toMatchObject({ kind: "timeout", message: "No answer within 300 ms." });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("Clock.sleep with a signal", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("systemClock: cancelling clears the timer and rejects", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const slept = failureOf(systemClock.sleep(10_000, controller.signal));
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    expect(await slept).toBeInstanceOf(Error);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("systemClock: an already aborted signal rejects without a timer", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    controller.abort();
+    expect(await failureOf(systemClock.sleep(10_000, controller.signal))).toBeInstanceOf(Error);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("fake clock: a plain sleep moves the clock at once; a deadline sleep waits until the clock passes it", async () => {
+    const clock = fakeClock(0);
+    await clock.sleep(1000);
+    expect(clock.now()).toBe(1000);
+    expect(clock.sleeps).toEqual([1000]);
+
+    let woke = false;
+    const slept = clock.sleep(5000, new AbortController().signal).then(() => (woke = true));
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    expect(clock.sleeps).toEqual([1000]);
+    clock.advance(5000);
+    await slept;
+    expect(woke).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+});

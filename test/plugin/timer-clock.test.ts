@@ -1,0 +1,47 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TimerClock } from "../../src/plugin/timer-clock";
+
+describe("TimerClock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("sleeps on a window timer", async () => {
+    vi.useFakeTimers();
+    const clock = new TimerClock();
+    let woke = false;
+    const slept = clock.sleep(1000).then(() => (woke = true));
+    expect(clock.pending).toBe(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(woke).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await slept;
+    expect(clock.pending).toBe(0);
+  });
+
+  it("a sleep whose signal aborts clears its timer and rejects", async () => {
+    vi.useFakeTimers();
+    const clock = new TimerClock();
+    const controller = new AbortController();
+    const slept = clock.sleep(60_000, controller.signal).then(
+      () => "woke",
+      (e: unknown) => e,
+    );
+    controller.abort();
+    expect(await slept).toBeInstanceOf(Error);
+    expect(clock.pending).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("dispose wakes every sleeper at once and later sleeps return immediately", async () => {
+    vi.useFakeTimers();
+    const clock = new TimerClock();
+    const slept = Promise.all([clock.sleep(10_000), clock.sleep(20_000, new AbortController().signal)]);
+    clock.dispose();
+    await slept;
+    expect(vi.getTimerCount()).toBe(0);
+    await clock.sleep(5000);
+    expect(clock.pending).toBe(0);
+  });
+});
