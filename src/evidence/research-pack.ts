@@ -158,9 +158,32 @@ export const coverageSchema = z.object({
 });
 export type Coverage = z.infer<typeof coverageSchema>;
 
+/**
+ * Every kind of warning a run leaves in its pack. A provider failure is `provider_` and the
+ * provider error's kind, from a typed table in research/stages/external-retrieval.ts.
+ */
+export const packWarningKinds = [
+  "provider_warning",
+  "provider_auth",
+  "provider_rate_limited",
+  "provider_plan",
+  "provider_unsupported",
+  "provider_timeout",
+  "provider_http",
+  "provider_parse",
+  "provider_network",
+  "no_provider",
+  "external_required_failed",
+  "synthesis_unavailable",
+  "trace_not_written",
+  "timeout",
+  "cancelled",
+] as const;
+export type PackWarningKind = (typeof packWarningKinds)[number];
+
 /** Something the user should know that did not stop the run (a provider failed, text was cut…). */
 export const packWarningSchema = z.object({
-  kind: z.string(),
+  kind: z.enum(packWarningKinds),
   message: z.string(),
 });
 export type PackWarning = z.infer<typeof packWarningSchema>;

@@ -6,20 +6,8 @@ import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import type { Clock } from "../ports";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { shortHash } from "../evidence/hash";
-import { stageNames, type ResearchAnswer, type ResearchTrace, type StageName, type TraceEvent } from "./types";
-
-export const externalTraceEventTypes = [
-  "external_search_skipped",
-  "external_query_built",
-  "external_provider_request",
-  "external_provider_response",
-  "external_result_deduped",
-  "external_evidence_selected",
-  "external_merge_completed",
-] as const;
-
-export const traceEventTypes = [...stageNames, ...externalTraceEventTypes] as const;
-export type TraceEventType = (typeof traceEventTypes)[number];
+import { boundStrings, cutText, CUT_MARK } from "../evidence/trace-bounds";
+import type { ResearchAnswer, ResearchTrace, StageName, TraceEvent, TraceEventType, TraceTruncation } from "../evidence/trace-types";
 
 /** Limits of what a trace keeps. They exist so a trace note stays readable and small. */
 export const TRACE_LIMITS = {
@@ -32,17 +20,8 @@ export const TRACE_LIMITS = {
 } as const;
 
 export const REDACTED = "[redacted]";
-const CUT_MARK = "…";
 /** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
 const MIN_SECRET_PREFIX = 6;
-
-/**
- * What was cut from a trace, in words ("vault section texts cut to 600 characters"). Kept in the
- * trace's JSON beside the contract fields, so a reader knows the copy is not the whole story.
- */
-export interface TraceTruncation {
-  truncated?: string[];
-}
 
 export interface TraceRecorderInit {
   question: string;
@@ -205,27 +184,6 @@ function scrubString(text: string, secrets: readonly string[]): string {
     }
   }
   return out;
-}
-
-/** `text` cut to at most `max` characters, ending in "…" when cut; never splits a surrogate pair. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - CUT_MARK.length);
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}${CUT_MARK}`;
-}
-
-/** A copy with every string (values only; keys are ours) cut to `max` characters. */
-export function boundStrings(value: unknown, max: number): unknown {
-  if (typeof value === "string") return cutText(value, max);
-  if (Array.isArray(value)) return value.map((v) => boundStrings(v, max));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = boundStrings(v, max);
-    return out;
-  }
-  return value;
 }
 
 /** The trace's copy of the pack: vault section texts and outside text cut to `max` characters. */

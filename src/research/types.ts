@@ -1,12 +1,18 @@
 // The public contract of one research run: what callers (panel, command palette, CLI, evals) pass
-// in, what they get back, the progress events they can stream, and the trace it leaves.
+// in, what they get back and the progress events they can stream. The trace it leaves is typed in
+// evidence/trace-types.ts (notes and promotion read traces without importing the runner); its
+// names are re-exported here for the run's callers.
 import type { VaultIndex } from "../index/vault-index";
 import type { ChatModel } from "../llm/chat-model";
 import type { Clock, Http, NoteStore, Secrets } from "../ports";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
 import type { SearchSession } from "../websearch/search-providers";
 import type { Citation, ResearchPack, StopReason } from "../evidence/research-pack";
+import type { ResearchAnswer, ResearchTrace, StageName } from "../evidence/trace-types";
 import type { CitationCheck } from "./stages/verify-citations";
+
+export { stageNames } from "../evidence/trace-types";
+export type { ResearchAnswer, ResearchTrace, StageName, TraceEvent } from "../evidence/trace-types";
 
 export interface ResearchRequest {
   question: string;
@@ -30,6 +36,7 @@ export interface ResearchDeps {
   store: NoteStore;
   http: Http;
   secrets: Secrets;
+  /** Reads the time for the trace and runs every stage's deadline. */
   clock: Clock;
   settings: Settings;
   /** null: no model configured; the extractive evidence brief is written instead. */
@@ -39,21 +46,6 @@ export interface ResearchDeps {
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
-
-export const stageNames = [
-  "plan",
-  "local_retrieval",
-  "judge",
-  "external_policy",
-  "external_retrieval",
-  "normalize",
-  "merge",
-  "prepare_synthesis",
-  "synthesize",
-  "verify",
-  "trace",
-] as const;
-export type StageName = (typeof stageNames)[number];
 
 /** What the panel's live timeline shows. */
 export interface ProgressEvent {
@@ -66,16 +58,6 @@ export interface ProgressEvent {
   provider?: ProviderName;
 }
 
-export interface ResearchAnswer {
-  /** Markdown with bracketed key citations. */
-  text: string;
-  /** "model" when a chat model wrote it; "extractive" for the evidence brief. */
-  kind: "model" | "extractive";
-  /** false when verification failed after the repair attempt: shown as unverified, never as normal. */
-  verified: boolean;
-  model?: string;
-}
-
 export interface ResearchResult {
   pack: ResearchPack;
   answer?: ResearchAnswer;
@@ -85,35 +67,4 @@ export interface ResearchResult {
   /** Vault-relative path of the trace note, when one was written. */
   trace_path?: string;
   trace: ResearchTrace;
-}
-
-/** One entry of the trace timeline. `type` is a stage name or one of the external_* events. */
-export interface TraceEvent {
-  type: string;
-  /** ms since the run started. */
-  at: number;
-  /** Short, bounded facts about the event (never a key, never a raw payload). */
-  data?: Record<string, unknown>;
-}
-
-/** Everything a run did, bounded, as kept in the trace note's JSON block. */
-export interface ResearchTrace {
-  schema: "research_trace.v1";
-  run_id: string;
-  started_at: string;
-  question: string;
-  mode: ExternalMode;
-  providers: ProviderName[];
-  freshness: Freshness;
-  /** Queries actually sent to providers (empty when none left the device). */
-  queries_sent: string[];
-  stop_reason: StopReason;
-  timings_ms: Partial<Record<StageName | "total", number>>;
-  events: TraceEvent[];
-  errors: { stage: StageName; kind: string; message: string; provider?: string }[];
-  /** The pack, bounded: section texts and outside text cut to a budget. */
-  pack: ResearchPack;
-  answer?: ResearchAnswer;
-  /** Promotions recorded afterwards: outside rows the user saved as notes. */
-  promotions?: { source_key: string; note_path: string; at: string }[];
 }

@@ -3,7 +3,7 @@
 // so far and a trace that says why.
 import { describe, expect, it } from "vitest";
 import { researchPackSchema } from "../../src/evidence/research-pack";
-import { RUN_LIMITS } from "../../src/research/run";
+import { RUN_LIMITS } from "../../src/research/run-limits";
 import { stageNames } from "../../src/research/types";
 import { ModelError } from "../../src/llm/chat-model";
 import { keysInPrompt, scriptedModel, stalledModel } from "../support/scripted-model";

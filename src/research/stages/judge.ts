@@ -96,8 +96,26 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
       figures: { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path },
     };
   }
+  const coverage = termCoverage(required, results[0].explanation, options);
+  let best: NoteFigures = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0, missing: required, score: -1 };
+  for (const result of results.slice(0, options.topNotes)) {
+    const figures = noteFigures(result, required, coverage);
+    if (figures.score > best.score) best = figures;
+  }
+  return verdictOf(best, plan, options);
+}
 
-  const { termWeights, termNotes } = results[0].explanation;
+/** How much of the question a set of words covers, each required term weighted by its rarity. */
+interface TermCoverage {
+  has: (found: Set<string>, term: string) => boolean;
+  /** Summed weight of the required terms all of whose words are in `found`. */
+  coveredBy: (found: Set<string>) => number;
+  /** Summed weight of every required term (never 0). */
+  total: number;
+}
+
+function termCoverage(required: string[], explanation: SearchResult["explanation"], options: JudgeOptions): TermCoverage {
+  const { termWeights, termNotes } = explanation;
   const wordWeight = (word: string) =>
     (termWeights[word] ?? 1) * (termNotes[word] === 0 ? options.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? options.lightWordWeight : 1);
   const weightOf = (term: string) => {
@@ -105,37 +123,38 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     if (parts.length === 0) return 0;
     return Math.max(...parts.map(wordWeight));
   };
-  const total = required.reduce((sum, t) => sum + weightOf(t), 0) || 1;
   const has = (found: Set<string>, term: string) => {
     const parts = indexWords(term);
     return parts.length > 0 && parts.every((p) => found.has(p));
   };
+  return {
+    has,
+    coveredBy: (found) => required.reduce((sum, term) => sum + (has(found, term) ? weightOf(term) : 0), 0),
+    total: required.reduce((sum, t) => sum + weightOf(t), 0) || 1,
+  };
+}
 
-  let best: JudgeFigures & { missing: string[]; score: number } = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0, missing: required, score: -1 };
-  for (const result of results.slice(0, options.topNotes)) {
-    const inNote = new Set(result.explanation.matchedTerms);
-    const inTitle = new Set([...(result.explanation.fields.title ?? []), ...(result.explanation.fields.aliases ?? [])]);
-    let noteCovered = 0;
-    const missing: string[] = [];
-    for (const term of required) {
-      if (has(inNote, term)) noteCovered += weightOf(term);
-      else missing.push(term);
-    }
-    let closeCovered = 0;
-    let looseCovered = 0;
-    const coveredBy = (found: Set<string>) => required.reduce((sum, term) => sum + (has(found, term) ? weightOf(term) : 0), 0);
-    for (const section of result.sections) {
-      closeCovered = Math.max(closeCovered, coveredBy(new Set([...section.closeTerms, ...inTitle])));
-      looseCovered = Math.max(looseCovered, coveredBy(new Set([...section.matchedTerms, ...inTitle])));
-    }
-    const noteCoverage = noteCovered / total;
-    const sectionCoverage = closeCovered / total;
-    const named = new Set([...inTitle, ...(result.explanation.fields.lead ?? [])]);
-    const namedCoverage = coveredBy(named) / total;
-    const score = noteCoverage + sectionCoverage;
-    if (score > best.score) best = { noteCoverage, sectionCoverage, looseSectionCoverage: looseCovered / total, namedCoverage, missing, score, bestPath: result.path };
+type NoteFigures = JudgeFigures & { missing: string[]; score: number };
+
+/** One note's coverage: over the whole note, within one section (close and loose), by its name. */
+function noteFigures(result: SearchResult, required: string[], coverage: TermCoverage): NoteFigures {
+  const { total, coveredBy } = coverage;
+  const inNote = new Set(result.explanation.matchedTerms);
+  const inTitle = new Set([...(result.explanation.fields.title ?? []), ...(result.explanation.fields.aliases ?? [])]);
+  const missing = required.filter((term) => !coverage.has(inNote, term));
+  let closeCovered = 0;
+  let looseCovered = 0;
+  for (const section of result.sections) {
+    closeCovered = Math.max(closeCovered, coveredBy(new Set([...section.closeTerms, ...inTitle])));
+    looseCovered = Math.max(looseCovered, coveredBy(new Set([...section.matchedTerms, ...inTitle])));
   }
+  const noteCoverage = coveredBy(inNote) / total;
+  const sectionCoverage = closeCovered / total;
+  const namedCoverage = coveredBy(new Set([...inTitle, ...(result.explanation.fields.lead ?? [])])) / total;
+  return { noteCoverage, sectionCoverage, looseSectionCoverage: looseCovered / total, namedCoverage, missing, score: noteCoverage + sectionCoverage, bestPath: result.path };
+}
 
+function verdictOf(best: NoteFigures, plan: QueryPlan, options: JudgeOptions): Judgement & { figures: JudgeFigures } {
   const figures: JudgeFigures = {
     noteCoverage: roundTo(best.noteCoverage, 3),
     sectionCoverage: roundTo(best.sectionCoverage, 3),

@@ -3,20 +3,20 @@
 // providers and parsers are the real ones; the vault is the sample vault in memory; the web is
 // the recorded brave-demo replay.
 import { describe, expect, it } from "vitest";
-import { decideExternal } from "../../src/research/run";
-import type { ResearchResult } from "../../src/research/types";
-import { words, foldCase } from "../../src/index/tokenize";
-import type { Settings } from "../../src/settings";
-import type { ReplayLogEntry } from "../../src/websearch/replay";
-import { recordingSecrets } from "../support/fake-secrets";
-import { replayFile, replayFolder } from "../support/recording-http";
+import { decideExternal } from "../../../src/research/stages/external-policy";
+import type { ResearchResult } from "../../../src/research/types";
+import { words, foldCase } from "../../../src/index/tokenize";
+import type { Settings } from "../../../src/settings";
+import type { ReplayLogEntry } from "../../../src/websearch/replay";
+import { recordingSecrets } from "../../support/fake-secrets";
+import { replayFile, replayFolder } from "../../support/recording-http";
 import {
   ANSWERED_QUESTION,
   FRESHNESS_QUESTION,
   sampleVaultHarness,
   UNKNOWN_QUESTION,
   type Harness,
-} from "../support/research-harness";
+} from "../../support/research-harness";
 
 /** The sample vault holds something on this, but does not answer it (a hard negative of evals/judge). */
 const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";

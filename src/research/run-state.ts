@@ -1,0 +1,108 @@
+// What one research run knows so far. Every stage reads and adds to this one object, and a run
+// that stops mid-way still returns the pack it describes, with its trace.
+import type { Coverage, Judgement, OutsideVaultRow, PackWarning, QueryPlan, ResearchPack, VaultRow } from "../evidence/research-pack";
+import { RESEARCH_PACK_VERSION } from "../evidence/research-pack";
+import { providerList } from "../evidence/labels";
+import type { ExternalMode, Freshness, ProviderName } from "../settings";
+import { RUN_LIMITS } from "./run-limits";
+import { StageRunner } from "./stage-runner";
+import { planQuestion } from "./stages/plan";
+import { TraceRecorder } from "./trace-recorder";
+import type { ResearchDeps, ResearchRequest } from "./types";
+
+/** How the look outside the vault went. */
+export interface ExternalOutcome {
+  /** Providers were asked (the policy allowed it and one was enabled). */
+  used: boolean;
+  /** External search was wanted and gave nothing: no provider, or every provider failed. */
+  failed: boolean;
+  /** Why web search failed, provider by provider, for the stop reason's message. */
+  failures: string[];
+  /** What recency each provider was asked for and the newest date it returned. */
+  freshness: Coverage["external_freshness"];
+}
+
+export interface RunState {
+  readonly request: ResearchRequest;
+  readonly deps: ResearchDeps;
+  readonly mode: ExternalMode;
+  /** Providers this run may ask (deduplicated; the request's, else the settings'). */
+  readonly providers: ProviderName[];
+  readonly freshness: Freshness;
+  /** Outside URLs wanted: 5 by default, 10 at most. */
+  readonly count: number;
+  readonly recorder: TraceRecorder;
+  readonly stages: StageRunner;
+  plan: QueryPlan;
+  vaultRows: VaultRow[];
+  notesSearched: number;
+  judgement: Judgement;
+  outsideRows: OutsideVaultRow[];
+  external: ExternalOutcome;
+  warnings: PackWarning[];
+}
+
+export function startRun(request: ResearchRequest, deps: ResearchDeps): RunState {
+  const { clock, settings } = deps;
+  const mode = request.mode ?? "never";
+  const providers = request.providers && request.providers.length > 0 ? [...new Set(request.providers)] : settings.external.providers;
+  const freshness = request.freshness ?? settings.external.freshness;
+  const count = Math.min(RUN_LIMITS.maxUrls, Math.max(1, request.count ?? settings.external.count ?? RUN_LIMITS.defaultUrls));
+  const recorder = new TraceRecorder({ question: request.question, mode, providers: mode === "never" ? [] : providers, freshness, clock });
+  const stages = new StageRunner({ clock, recorder, totalMs: RUN_LIMITS.totalMs, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
+  return {
+    request,
+    deps,
+    mode,
+    providers,
+    freshness,
+    count,
+    recorder,
+    stages,
+    plan: planQuestion(request.question, { history: request.history, clock }),
+    vaultRows: [],
+    notesSearched: 0,
+    judgement: { verdict: "no_evidence", reason: "The run stopped before the vault was searched.", missing_terms: [] },
+    outsideRows: [],
+    external: { used: false, failed: false, failures: [], freshness: [] },
+    warnings: [],
+  };
+}
+
+/** The pack as the run has it now. It shares the run's warnings, which may still grow. */
+export function packOf(run: RunState): ResearchPack {
+  return {
+    schema: RESEARCH_PACK_VERSION,
+    question: run.request.question,
+    query_plan: run.plan,
+    evidence: run.vaultRows,
+    external_evidence: run.outsideRows,
+    judge: run.judgement,
+    coverage: {
+      local_evidence_count: run.vaultRows.length,
+      external_evidence_count: run.outsideRows.length,
+      external_by_provider: countByProvider(run.outsideRows),
+      external_freshness: run.external.freshness,
+      recall_note: recallNote(run),
+    },
+    warnings: run.warnings,
+  };
+}
+
+export function providersOf(rows: OutsideVaultRow[]): string[] {
+  return Array.from(new Set(rows.map((r) => r.provider)));
+}
+
+function countByProvider(rows: OutsideVaultRow[]): { key: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.provider, (counts.get(r.provider) ?? 0) + 1);
+  return Array.from(counts, ([key, count]) => ({ key, count }));
+}
+
+function recallNote(run: RunState): string {
+  const notes = run.notesSearched;
+  const outside = run.outsideRows;
+  const vault = `Searched ${notes} note${notes === 1 ? "" : "s"}; ${run.vaultRows.length} matched.`;
+  if (!run.external.used) return `${vault} Web search not used (mode: ${run.mode}).`;
+  return `${vault} Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}.`;
+}

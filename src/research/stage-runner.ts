@@ -1,0 +1,104 @@
+// Runs the stages of one research run: progress events for the panel, a timing per stage in the
+// trace, each stage under its own time limit (cut shorter by what is left of the run's budget),
+// and a stop between stages once the run is cancelled or out of time. A stage that gives up on
+// its work also aborts the work's signal, so a model or provider call does not go on after it.
+import { DeadlineMissed, withDeadline } from "../deadline";
+import type { Clock } from "../ports";
+import type { ProviderName } from "../settings";
+import type { StageName } from "../evidence/trace-types";
+import { errorMessage } from "../text/error-message";
+import type { TraceRecorder } from "./trace-recorder";
+import type { ProgressEvent } from "./types";
+
+/** The run as a whole ends early: cancelled by the caller, or past its total budget. */
+export class RunStopped extends Error {
+  constructor(
+    readonly kind: "timeout" | "cancelled",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RunStopped";
+  }
+}
+
+export function runCancelled(): RunStopped {
+  return new RunStopped("cancelled", "The run was cancelled.");
+}
+
+/** One stage ran out of time. The run stops, except at synthesis, which falls back to the brief. */
+export class StageTimedOut extends Error {
+  constructor(
+    readonly stage: StageName,
+    ms: number,
+  ) {
+    super(`The ${stage.replace(/_/g, " ")} stage took longer than ${Math.round(ms / 1000)} s.`);
+    this.name = "StageTimedOut";
+  }
+}
+
+export interface Stage<T> {
+  name: StageName;
+  /** Progress detail as it starts: "Searching the vault". */
+  start: string;
+  /** The stage's own limit; the run's remaining budget may cut it shorter. */
+  limitMs: number;
+  /** The work. Its signal aborts when the run is cancelled or the stage runs out of time. */
+  work: (signal: AbortSignal) => Promise<T> | T;
+  /** Progress detail once done: "12 of 80 notes matched". */
+  done: (value: T) => string;
+}
+
+export interface StageRunnerInit {
+  clock: Clock;
+  recorder: TraceRecorder;
+  /** The run's whole budget, counted from the recorder's start. */
+  totalMs: number;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export class StageRunner {
+  private readonly deadline: number;
+
+  constructor(private readonly init: StageRunnerInit) {
+    this.deadline = init.recorder.startedAt + init.totalMs;
+  }
+
+  progress(stage: StageName, status: ProgressEvent["status"], detail: string, provider?: ProviderName): void {
+    const event: ProgressEvent = { stage, status, detail, at: this.init.recorder.elapsed() };
+    if (provider) event.provider = provider;
+    this.init.onProgress?.(event);
+  }
+
+  /** Throws `RunStopped` once the run is cancelled or past its budget. */
+  checkStop(): void {
+    if (this.init.signal?.aborted) throw runCancelled();
+    if (this.init.clock.now() > this.deadline) throw new RunStopped("timeout", `The run took longer than ${this.init.totalMs / 1000} s.`);
+  }
+
+  async run<T>(stage: Stage<T>): Promise<T> {
+    const { clock, recorder, signal } = this.init;
+    this.checkStop();
+    this.progress(stage.name, "started", stage.start);
+    recorder.stageStart(stage.name);
+    const controller = new AbortController();
+    const cancel = (): void => controller.abort();
+    signal?.addEventListener("abort", cancel, { once: true });
+    const ms = Math.min(stage.limitMs, Math.max(1, this.deadline - clock.now()));
+    try {
+      const value = await withDeadline(Promise.resolve().then(() => stage.work(controller.signal)), { clock, ms });
+      const detail = stage.done(value);
+      recorder.stageEnd(stage.name, { detail });
+      this.progress(stage.name, "done", detail);
+      return value;
+    } catch (error) {
+      controller.abort();
+      const failure = error instanceof DeadlineMissed ? new StageTimedOut(stage.name, ms) : error;
+      recorder.stageEnd(stage.name, { failed: true });
+      this.progress(stage.name, "failed", errorMessage(failure));
+      throw failure;
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// External retrieval: one bounded pass over the web. Each provider is asked each query built from
+// the question (never from note text), and everything that left the device and came back is
+// written into the trace as it happens. A provider that fails leaves a warning and the vault's
+// rows stand; only when every provider failed does the run count web search as failed.
+import type { PackWarningKind } from "../../evidence/research-pack";
+import { providerDisplayName, providerList } from "../../evidence/labels";
+import type { SecretName, Secrets } from "../../ports";
+import type { ProviderName } from "../../settings";
+import { createSearchSession, searchProviders, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
+import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
+import { RUN_LIMITS } from "../run-limits";
+import type { RunState } from "../run-state";
+import type { TraceRecorder } from "../trace-recorder";
+
+/** The pack warning of each way a provider can fail. */
+const providerFailureWarning: Record<ProviderErrorKind, PackWarningKind> = {
+  auth: "provider_auth",
+  rate_limited: "provider_rate_limited",
+  plan: "provider_plan",
+  unsupported: "provider_unsupported",
+  timeout: "provider_timeout",
+  http: "provider_http",
+  parse: "provider_parse",
+  network: "provider_network",
+};
+
+interface ProviderFailed {
+  provider: ProviderName;
+  kind: ProviderErrorKind;
+  message: string;
+}
+
+interface Gathered {
+  results: MergedResult[];
+  failures: ProviderFailed[];
+  /** Provider answers received, over all queries. */
+  answered: number;
+}
+
+/** Every web result of the pass, best first per query; failures become warnings on the run. */
+export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
+  const { deps } = run;
+  const session = deps.searchSession ?? createSearchSession({ clock: deps.clock });
+  const secrets = recordingSecrets(deps.secrets, run.recorder);
+  const context: ProviderContext = { http: deps.http, secrets, clock: deps.clock, settings: deps.settings, governor: session.governor };
+  const gathered = await run.stages.run({
+    name: "external_retrieval",
+    start: `Searching the web with ${providerList(run.providers)}`,
+    limitMs: deps.settings.external.timeoutMs + 5000,
+    work: (signal) => askProviders(run, { ...context, signal }, session),
+    done: describeGathered,
+  });
+  run.external.used = true;
+  for (const f of gathered.failures) {
+    const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
+    run.external.failures.push(failed);
+    run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed} Vault results are kept.` });
+  }
+  if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
+  return gathered.results;
+}
+
+async function askProviders(run: RunState, context: ProviderContext, session: SearchSession): Promise<Gathered> {
+  const { recorder, providers, count, freshness } = run;
+  const { settings } = run.deps;
+  const gathered: Gathered = { results: [], failures: [], answered: 0 };
+  for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
+    run.stages.checkStop();
+    recorder.event("external_query_built", { query, from: "question" });
+    for (const provider of providers) {
+      run.stages.progress("external_retrieval", "started", `Asking ${providerDisplayName(provider)}`, provider);
+      recorder.event("external_provider_request", { provider, query, count, freshness });
+    }
+    recorder.querySent(query);
+    const outcome = await searchProviders(providers, { query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget }, context, session);
+    gathered.answered += recordResponses(run, outcome);
+    gathered.failures.push(...recordFailures(recorder, outcome));
+    gathered.results.push(...outcome.results);
+  }
+  return gathered;
+}
+
+/** Writes each answer into the trace, its warnings into the pack and its freshness into coverage. */
+function recordResponses(run: RunState, outcome: MultiSearchResult): number {
+  for (const response of outcome.responses) {
+    run.recorder.event("external_provider_response", {
+      provider: response.provider,
+      endpoint: response.endpoint,
+      results: response.results.length,
+      urls: response.results.slice(0, 10).map((r) => r.url),
+      titles: response.results.slice(0, 10).map((r) => r.title),
+      cached: response.cached === true,
+      warnings: response.warnings,
+    });
+    for (const w of response.warnings) run.warnings.push({ kind: "provider_warning", message: `${providerDisplayName(response.provider)}: ${w}` });
+    const newest = response.results.map((r) => r.publishedAt).filter((d): d is string => !!d).sort().pop();
+    if (!run.external.freshness.some((f) => f.provider === response.provider)) {
+      run.external.freshness.push(newest ? { provider: response.provider, requested: run.freshness, newest_published_at: newest } : { provider: response.provider, requested: run.freshness });
+    }
+  }
+  return outcome.responses.length;
+}
+
+function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult): ProviderFailed[] {
+  return outcome.errors.map(({ provider, error }) => {
+    recorder.error("external_retrieval", error.kind, error.message, provider);
+    recorder.event("external_provider_response", { provider, error: error.kind, message: error.message });
+    return { provider, kind: error.kind, message: error.message };
+  });
+}
+
+function describeGathered(g: Gathered): string {
+  const answers = `${g.answered} answer${g.answered === 1 ? "" : "s"}`;
+  const errors = g.failures.length ? `; ${g.failures.length} provider error${g.failures.length === 1 ? "" : "s"}` : "";
+  return `${g.results.length} web results from ${answers}${errors}`;
+}
+
+/** Secrets that tell the trace which values to scrub as soon as they are looked up. */
+function recordingSecrets(secrets: Secrets, recorder: TraceRecorder): Secrets {
+  return {
+    async get(name: SecretName) {
+      const value = await secrets.get(name);
+      recorder.addSecrets(value);
+      return value;
+    },
+  };
+}

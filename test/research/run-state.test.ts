@@ -1,0 +1,35 @@
+// The run's state before any stage ran, and the pack it describes at any moment.
+import { describe, expect, it } from "vitest";
+import { researchPackSchema } from "../../src/evidence/research-pack";
+import { RUN_LIMITS } from "../../src/research/run-limits";
+import { packOf, startRun } from "../../src/research/run-state";
+import { ANSWERED_QUESTION, sampleVaultHarness } from "../support/research-harness";
+
+describe("startRun", () => {
+  it("takes mode, providers, freshness and count from the request, else the settings, within the run's limits", async () => {
+    const h = await sampleVaultHarness({ settings: (s) => (s.external.providers = ["exa"]) });
+    const defaults = startRun({ question: ANSWERED_QUESTION }, h.deps);
+    expect(defaults).toMatchObject({ mode: "never", providers: ["exa"], freshness: h.settings.external.freshness });
+    expect(defaults.recorder.finish("no_evidence", packOf(defaults)).providers).toEqual([]);
+
+    const asked = startRun({ question: ANSWERED_QUESTION, mode: "always", providers: ["brave", "brave"], freshness: "pw", count: 50 }, h.deps);
+    expect(asked).toMatchObject({ mode: "always", providers: ["brave"], freshness: "pw", count: RUN_LIMITS.maxUrls });
+    expect(startRun({ question: ANSWERED_QUESTION, count: 0 }, h.deps).count).toBe(1);
+  });
+
+  it("before any stage: a valid pack with no rows, a no_evidence verdict that says the run stopped early", async () => {
+    const h = await sampleVaultHarness();
+    const pack = packOf(startRun({ question: ANSWERED_QUESTION }, h.deps));
+    expect(() => researchPackSchema.parse(pack)).not.toThrow();
+    expect(pack.judge).toMatchObject({ verdict: "no_evidence", reason: "The run stopped before the vault was searched." });
+    expect(pack.coverage.recall_note).toBe("Searched 0 notes; 0 matched. Web search not used (mode: never).");
+  });
+
+  it("the pack shares the run's warnings, so a warning added at the end still reaches it", async () => {
+    const h = await sampleVaultHarness();
+    const run = startRun({ question: ANSWERED_QUESTION }, h.deps);
+    const pack = packOf(run);
+    run.warnings.push({ kind: "trace_not_written", message: "disk full" });
+    expect(pack.warnings).toEqual([{ kind: "trace_not_written", message: "disk full" }]);
+  });
+});

@@ -1,0 +1,149 @@
+// The stage runner on its own: what the panel hears, what the trace keeps, and how a stage ends
+// when it runs out of time or the run is cancelled.
+import { describe, expect, it } from "vitest";
+import { RunStopped, StageRunner, StageTimedOut } from "../../src/research/stage-runner";
+import { TraceRecorder } from "../../src/research/trace-recorder";
+import type { ProgressEvent } from "../../src/research/types";
+import type { ResearchPack } from "../../src/evidence/research-pack";
+import { planQuestion } from "../../src/research/stages/plan";
+import { fakeClock, type FakeClock } from "../support/fake-clock";
+
+function runner(options: { clock?: FakeClock; totalMs?: number; signal?: AbortSignal } = {}) {
+  const clock = options.clock ?? fakeClock();
+  const recorder = new TraceRecorder({ question: "q", mode: "never", providers: [], freshness: "any", clock });
+  const progress: ProgressEvent[] = [];
+  const stages = new StageRunner({
+    clock,
+    recorder,
+    totalMs: options.totalMs ?? 60_000,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onProgress: (e) => progress.push(e),
+  });
+  return { clock, recorder, progress, stages };
+}
+
+const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => "resolved", (e: unknown) => e);
+
+describe("StageRunner", () => {
+  it("a stage that finishes: started and done events, its timing and detail in the trace", async () => {
+    const { clock, recorder, progress, stages } = runner();
+    const value = await stages.run({
+      name: "plan",
+      start: "Planning",
+      limitMs: 1000,
+      work: () => {
+        clock.advance(40);
+        return 3;
+      },
+      done: (n) => `${n} search terms`,
+    });
+    expect(value).toBe(3);
+    expect(progress.map((e) => [e.stage, e.status, e.detail])).toEqual([
+      ["plan", "started", "Planning"],
+      ["plan", "done", "3 search terms"],
+    ]);
+    const trace = recorder.finish("enough_evidence", emptyPack());
+    expect(trace.timings_ms.plan).toBe(40);
+    expect(trace.events).toEqual([{ type: "plan", at: 40, data: { detail: "3 search terms", ms: 40 } }]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a stage past its limit: StageTimedOut naming the stage, a failed event, and its work told to stop", async () => {
+    const { clock, progress, stages } = runner();
+    let signal: AbortSignal | undefined;
+    const outcome = failureOf(
+      stages.run({
+        name: "local_retrieval",
+        start: "Searching the vault",
+        limitMs: 5000,
+        work: (s) => {
+          signal = s;
+          return new Promise<never>(() => {});
+        },
+        done: () => "",
+      }),
+    );
+    await Promise.resolve();
+    clock.advance(5000);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(StageTimedOut);
+    expect(error).toMatchObject({ stage: "local_retrieval", message: "The local retrieval stage took longer than 5 s." });
+    expect(signal?.aborted).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ stage: "local_retrieval", status: "failed", detail: "The local retrieval stage took longer than 5 s." });
+  });
+
+  it("the run's remaining budget cuts a stage's limit shorter", async () => {
+    const { clock, stages } = runner({ totalMs: 10_000 });
+    clock.advance(9000);
+    const outcome = failureOf(stages.run({ name: "judge", start: "Judging", limitMs: 20_000, work: () => new Promise<never>(() => {}), done: () => "" }));
+    await Promise.resolve();
+    clock.advance(1000);
+    expect(await outcome).toMatchObject({ stage: "judge", message: "The judge stage took longer than 1 s." });
+  });
+
+  it("between stages: a cancelled run or one past its budget stops with RunStopped", async () => {
+    const controller = new AbortController();
+    const cancelled = runner({ signal: controller.signal });
+    controller.abort();
+    const stopped = await failureOf(cancelled.stages.run({ name: "plan", start: "Planning", limitMs: 1000, work: () => 1, done: () => "" }));
+    expect(stopped).toBeInstanceOf(RunStopped);
+    expect(stopped).toMatchObject({ kind: "cancelled", message: "The run was cancelled." });
+    expect(cancelled.progress).toEqual([]);
+
+    const late = runner({ totalMs: 1000 });
+    late.clock.advance(1001);
+    expect(() => late.stages.checkStop()).toThrow(expect.objectContaining({ kind: "timeout", message: "The run took longer than 1 s." }));
+  });
+
+  it("cancelling the run aborts the running stage's work signal", async () => {
+    const controller = new AbortController();
+    const { stages } = runner({ signal: controller.signal });
+    let signal: AbortSignal | undefined;
+    const outcome = stages.run({
+      name: "synthesize",
+      start: "Writing",
+      limitMs: 60_000,
+      work: (s) => {
+        signal = s;
+        return new Promise<string>((resolve) => s.addEventListener("abort", () => resolve("stopped")));
+      },
+      done: (v) => v,
+    });
+    await Promise.resolve();
+    controller.abort();
+    expect(await outcome).toBe("stopped");
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("a stage's own error passes through, with a failed event", async () => {
+    const { progress, stages } = runner();
+    const boom = new Error("disk gone");
+    expect(
+      await failureOf(
+        stages.run({
+          name: "local_retrieval",
+          start: "Searching",
+          limitMs: 1000,
+          work: () => {
+            throw boom;
+          },
+          done: () => "",
+        }),
+      ),
+    ).toBe(boom);
+    expect(progress.at(-1)).toMatchObject({ status: "failed", detail: "disk gone" });
+  });
+});
+
+function emptyPack(): ResearchPack {
+  return {
+    schema: "research_pack.v1",
+    question: "q",
+    query_plan: planQuestion("q"),
+    evidence: [],
+    external_evidence: [],
+    judge: { verdict: "no_evidence", reason: "", missing_terms: [] },
+    coverage: { local_evidence_count: 0, external_evidence_count: 0, external_by_provider: [], external_freshness: [], recall_note: "" },
+    warnings: [],
+  };
+}
