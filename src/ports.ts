@@ -78,7 +78,7 @@ export interface Secrets {
   get(name: SecretName): Promise<string | null>;
 }
 
-export type SecretName = "brave" | "exa" | "openai" | "anthropic";
+export type SecretName = "brave" | "exa" | "openai" | "anthropic" | "github" | "tavily";
 
 export interface Clock {
   /** Milliseconds since the epoch. */

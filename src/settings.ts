@@ -41,6 +41,38 @@ const exaSchema = z.object({
   secretId: z.string().default("vault-research-exa"),
 });
 
+/** Wikipedia's REST search; the language picks the wiki (`en` → en.wikipedia.org). */
+const wikipediaSchema = z.object({
+  language: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{1,15}$/, "expected a Wikipedia language code such as en, de or zh-yue")
+    .default("en"),
+});
+
+const stackExchangeSchema = z.object({
+  /** The Stack Exchange site to search, by its API name: `stackoverflow`, `superuser`, `math`… */
+  site: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,40}$/, "expected a Stack Exchange site name such as stackoverflow")
+    .default("stackoverflow"),
+});
+
+const githubSchema = z.object({
+  /** Id of the (optional) token in secret storage; with one, GitHub allows 30 searches a minute instead of 10. */
+  secretId: z.string().default("vault-research-github"),
+});
+
+const searxngSchema = z.object({
+  /** The user's SearXNG instance, e.g. `http://localhost:8888`; empty until set. It must allow `format=json`. */
+  baseUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "expected an http(s) address" })]).default(""),
+});
+
+const tavilySchema = z.object({
+  /** `basic` costs one credit a search, `advanced` two and reads pages more closely. */
+  searchDepth: z.enum(["basic", "advanced"]).default("basic"),
+  secretId: z.string().default("vault-research-tavily"),
+});
+
 const modelSchema = z.object({
   /** `none` writes an extractive evidence brief; the others call a chat model. */
   kind: z.enum(["none", "openai", "anthropic"]).default("none"),
@@ -66,15 +98,26 @@ export const settingsSchema = z.object({
       /** Master switch: while off, nothing ever leaves the device. */
       enabled: z.boolean().default(false),
       defaultMode: z.enum(externalModes).default("never"),
-      /** Enabled providers, in the order they are offered. */
+      /**
+       * Enabled providers, in the order they are offered. The settings tab's one "Free sources"
+       * toggle adds or removes the free set (provider-names.ts) here, and switches it on when web
+       * search is allowed while no API key is set.
+       */
       providers: z.array(z.enum(providerNames)).default(["brave"]),
       freshness: freshnessSchema.default("any"),
       /** URLs per run: 5 by default, 10 at most. */
       count: z.number().int().min(1).max(10).default(5),
       tokenBudget: z.number().int().min(1024).max(32_768).default(8192),
       timeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
+      /** Each source's own time limit inside `timeoutMs`: a slow source is given up on, the others are kept. */
+      sourceTimeoutMs: z.number().int().min(1000).max(120_000).default(8000),
       brave: braveSchema.prefault({}),
       exa: exaSchema.prefault({}),
+      wikipedia: wikipediaSchema.prefault({}),
+      stackexchange: stackExchangeSchema.prefault({}),
+      github: githubSchema.prefault({}),
+      searxng: searxngSchema.prefault({}),
+      tavily: tavilySchema.prefault({}),
     })
     .prefault({}),
   model: modelSchema.prefault({}),

@@ -6,6 +6,8 @@ export const secretEnvNames: Record<SecretName, string> = {
   exa: "EXA_API_KEY",
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
+  github: "GITHUB_TOKEN",
+  tavily: "TAVILY_API_KEY",
 };
 
 export function envSecrets(env: Record<string, string | undefined>): Secrets {

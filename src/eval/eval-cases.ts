@@ -6,6 +6,7 @@
 // an assertion that silently never ran.
 import { z } from "zod";
 import { canonicalizeUrl } from "../websearch/canonical-url";
+import { sourceHosts } from "../websearch/source-hosts";
 import { externalModes, freshnessSchema, providerNames, type ProviderName, type Settings } from "../settings";
 import { judgeVerdicts, stopReasons, type Citation, type ResearchPack, type StopReason } from "../evidence/research-pack";
 import { noteSourceKey, parseSourceKey } from "../evidence/keys";
@@ -209,8 +210,7 @@ export interface EvalObservation {
 
 /** Provider name → the host its API calls go to (from settings, so a proxy base URL counts). */
 export function providerHosts(settings: Settings): Record<ProviderName, string> {
-  const brave = hostOf(settings.external.brave.baseUrl);
-  return { brave, "brave-web": brave, exa: hostOf(settings.external.exa.baseUrl) };
+  return sourceHosts(settings);
 }
 
 /** Everything in the case that did not hold, in words; empty when the case passed. */

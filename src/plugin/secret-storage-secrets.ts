@@ -10,6 +10,10 @@ export function secretIdFor(name: SecretName, settings: Settings): string {
       return settings.external.brave.secretId;
     case "exa":
       return settings.external.exa.secretId;
+    case "github":
+      return settings.external.github.secretId;
+    case "tavily":
+      return settings.external.tavily.secretId;
     case "openai":
     case "anthropic":
       return settings.model.secretId;

@@ -3,7 +3,10 @@
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from "obsidian";
 import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
+import { FREE_SOURCES } from "../provider-names";
+import type { SecretName } from "../ports";
 import { providerChoiceName } from "../evidence/labels";
+import { providersWhenAllowed } from "../websearch/source-access";
 import { FRESHNESS_LABELS, MODE_LABELS } from "./composer";
 
 /** What the tab needs from the plugin. */
@@ -29,7 +32,8 @@ export function parseFolderList(input: string): string[] {
 /** The privacy note, paragraph by paragraph. */
 export const PRIVACY_NOTE = [
   "Your notes stay on this device. Indexing, searching and the evidence brief all run here.",
-  "Web search is off until you turn it on below, and even then it runs only for questions where you allow it. When it runs, short queries made from your question — never text from your notes — go to the providers you chose (Brave: api.search.brave.com, Exa: api.exa.ai), together with your API key.",
+  "Web search is off until you turn it on below, and even then it runs only for questions where you allow it. When it runs, short queries made from your question — never text from your notes — go to the sources you chose that fit the question.",
+  "The free sources need no key: Wikipedia (wikipedia.org), Hacker News (hn.algolia.com), arXiv (export.arxiv.org), GitHub (api.github.com, with your token if you set one), Stack Exchange (api.stackexchange.com) and PubMed (eutils.ncbi.nlm.nih.gov). Brave (api.search.brave.com), Exa (api.exa.ai) and Tavily (api.tavily.com) receive your API key with each query. SearXNG goes only to the instance you name.",
   "If you choose a model, your question and the evidence picked for the answer (excerpts of your notes, and web text when the web was used) go to that model's server: your own computer for Ollama or LM Studio, the company's servers for OpenAI or Anthropic.",
   "Web results are never written into your vault unless you add them. Trace notes, if you keep them, record each run in the trace folder.",
   "API keys are kept in Obsidian's secret storage, not in this plugin's settings file.",
@@ -42,12 +46,25 @@ const MODEL_KINDS: Record<Settings["model"]["kind"], string> = {
 };
 
 const PROVIDER_DESCRIPTIONS: Record<ProviderName, string> = {
-  brave: "Brave's LLM context: page extracts made for answering (falls back to web search).",
-  "brave-web": "Brave's web search: titles and short descriptions.",
-  exa: "Exa: neural web search with highlights.",
+  brave: "Brave's LLM context: page extracts made for answering (falls back to web search). Needs a key.",
+  "brave-web": "Brave's web search: titles and short descriptions. Needs a key.",
+  exa: "Exa: neural web search with highlights. Needs a key.",
+  wikipedia: "Wikipedia: definitions and background. Free.",
+  hackernews: "Hacker News: discussions and what people think. Free.",
+  arxiv: "arXiv: papers in science and computing. Free.",
+  github: "GitHub: repositories for questions about code. Free; a token raises its limit.",
+  stackexchange: "Stack Exchange: questions and answers about code and errors. Free.",
+  pubmed: "PubMed: papers in medicine and biology. Free.",
+  searxng: "SearXNG: your own metasearch instance, for every question.",
+  tavily: "Tavily: web search made for answering, with scores. Needs a key.",
 };
 
+/** The free set as people read it: "Wikipedia, Hacker News, arXiv, GitHub and Stack Exchange". */
+const FREE_SET_WORDS = `${FREE_SOURCES.slice(0, -1).map(providerChoiceName).join(", ")} and ${providerChoiceName(FREE_SOURCES[FREE_SOURCES.length - 1])}`;
+
 export class VaultResearchSettingTab extends PluginSettingTab {
+  /** Set when allowing web search switched the free set on, so the tab can say why. */
+  private freeSetAdded = false;
   // Typing a folder name must not re-index on every keystroke.
   private readonly applyExclusions = debounce(() => void this.host.applyIndexSettings({ rebuild: false }), 1200, true);
 
@@ -104,7 +121,14 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       .setDesc("While off, nothing is ever sent to a search provider. When on, each question still chooses whether to use the web.")
       .addToggle((toggle) =>
         toggle.setValue(external.enabled).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.enabled = value));
+          // With no key and no instance, the free set is what web search can use: switch it on, and say so.
+          const allowed = value ? providersWhenAllowed(this.host.settings, (name) => this.hasSecret(name)) : undefined;
+          await this.applyChange((s) => {
+            s.external.enabled = value;
+            if (allowed) s.external.providers = allowed.providers;
+          });
+          this.freeSetAdded = allowed?.added === true;
+          if (this.freeSetAdded) this.display();
         }),
       );
 
@@ -134,10 +158,49 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.numberSetting(el, "Web search timeout (seconds)", "After this, the answer uses what your vault has.", external.timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000)));
   }
 
+  /** Whether secret storage holds a key for `name` under the id the settings name. */
+  private hasSecret(name: SecretName): boolean {
+    const external = this.host.settings.external;
+    const ids: Partial<Record<SecretName, string>> = { brave: external.brave.secretId, exa: external.exa.secretId, tavily: external.tavily.secretId, github: external.github.secretId };
+    const id = ids[name];
+    try {
+      return !!id && !!this.app.secretStorage?.getSecret(id)?.trim();
+    } catch {
+      return false;
+    }
+  }
+
+  private displayFreeSet(el: HTMLElement): void {
+    const enabled = this.host.settings.external.providers;
+    const on = FREE_SOURCES.every((p) => enabled.includes(p));
+    const desc = `${FREE_SET_WORDS}: no key needed. Each question goes only to the sources that fit it.`;
+    new Setting(el)
+      .setName("Free sources")
+      .setDesc(this.freeSetAdded ? `${desc} Switched on because no API key is set.` : desc)
+      .addToggle((toggle) =>
+        toggle.setValue(on).onChange(async (value) => {
+          await this.applyChange((s) => {
+            const others = s.external.providers.filter((p) => !(FREE_SOURCES as readonly ProviderName[]).includes(p));
+            s.external.providers = value ? [...others, ...FREE_SOURCES] : others;
+          });
+          this.freeSetAdded = false;
+          this.display();
+        }),
+      );
+  }
+
   private displayProviders(el: HTMLElement): void {
-    const settings = this.host.settings;
     new Setting(el).setName("Search providers").setHeading();
-    const enabled = settings.external.providers;
+    this.displayFreeSet(el);
+    this.displayProviderToggles(el);
+    this.displayBraveOptions(el);
+    this.displayExaOptions(el);
+    this.displaySourceOptions(el);
+  }
+
+  /** One toggle per provider, the enabled ones first in the order they are asked. */
+  private displayProviderToggles(el: HTMLElement): void {
+    const enabled = this.host.settings.external.providers;
     const ordered = [...enabled, ...providerNames.filter((p) => !enabled.includes(p))];
     for (const provider of ordered) {
       const on = enabled.includes(provider);
@@ -168,8 +231,10 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         );
       }
     }
+  }
 
-    const brave = settings.external.brave;
+  private displayBraveOptions(el: HTMLElement): void {
+    const brave = this.host.settings.external.brave;
     new Setting(el).setName("Brave").setHeading();
     this.secretSetting(el, "Brave API key", "Used by Brave and Brave Web. Get one at brave.com/search/api.", brave.secretId, (s, id) => (s.external.brave.secretId = id));
     this.textSetting(el, "Brave base URL", "Change only to go through a proxy.", brave.baseUrl, (s, v) => (s.external.brave.baseUrl = v));
@@ -183,8 +248,10 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           await this.applyChange((s) => (s.external.brave.safesearch = value as Settings["external"]["brave"]["safesearch"]));
         }),
     );
+  }
 
-    const exa = settings.external.exa;
+  private displayExaOptions(el: HTMLElement): void {
+    const exa = this.host.settings.external.exa;
     new Setting(el).setName("Exa").setHeading();
     this.secretSetting(el, "Exa API key", "Get one at exa.ai.", exa.secretId, (s, id) => (s.external.exa.secretId = id));
     this.textSetting(el, "Exa base URL", "Change only to go through a proxy.", exa.baseUrl, (s, v) => (s.external.exa.baseUrl = v));
@@ -207,6 +274,38 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         }),
       );
     this.numberSetting(el, "Page text length", "Characters of page text per result, when page text is included.", exa.maxTextCharacters, (s, n) => (s.external.exa.maxTextCharacters = n));
+  }
+
+  /** Options of the free sources, SearXNG and Tavily. */
+  private displaySourceOptions(el: HTMLElement): void {
+    const external = this.host.settings.external;
+    new Setting(el).setName("Wikipedia, GitHub and Stack Exchange").setHeading();
+    this.textSetting(el, "Wikipedia language", "Which Wikipedia to search: en, de, fr, simple…", external.wikipedia.language, (s, v) => (s.external.wikipedia.language = v.toLowerCase()));
+    this.textSetting(el, "Stack Exchange site", "Which site to search: stackoverflow, superuser, math…", external.stackexchange.site, (s, v) => (s.external.stackexchange.site = v.toLowerCase()));
+    this.secretSetting(el, "GitHub token", "Optional: raises GitHub's search limit from 10 to 30 a minute. Needs no permissions.", external.github.secretId, (s, id) => (s.external.github.secretId = id));
+
+    new Setting(el).setName("SearXNG").setHeading();
+    this.textSetting(
+      el,
+      "SearXNG instance",
+      "Address of your instance, for example http://localhost:8888. Its settings.yml must list json under search formats.",
+      external.searxng.baseUrl,
+      (s, v) => (s.external.searxng.baseUrl = v.replace(/\/+$/, "")),
+    );
+
+    new Setting(el).setName("Tavily").setHeading();
+    this.secretSetting(el, "Tavily API key", "Get one at tavily.com.", external.tavily.secretId, (s, id) => (s.external.tavily.secretId = id));
+    new Setting(el)
+      .setName("Tavily search depth")
+      .setDesc("Advanced reads pages more closely and costs two credits a search.")
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOptions({ basic: "Basic", advanced: "Advanced" })
+          .setValue(external.tavily.searchDepth)
+          .onChange(async (value) => {
+            await this.applyChange((s) => (s.external.tavily.searchDepth = value as Settings["external"]["tavily"]["searchDepth"]));
+          }),
+      );
   }
 
   private displayModel(el: HTMLElement): void {

@@ -10,6 +10,12 @@ import { ProviderError, type ProviderContext, type ProviderErrorKind, type Provi
 /** Bodies above this are refused before parsing: no search answer we ask for comes near it. */
 export const maxResponseBytes = 2_000_000;
 
+/**
+ * Who is asking, for services whose policy wants a descriptive User-Agent with a way to reach the
+ * client's authors (Wikimedia's, GitHub's). Kept in step with package.json by a test.
+ */
+export const userAgent = "VaultResearch/0.1.0 (Obsidian plugin and CLI; https://obsidian.md/plugins?id=vault-research)";
+
 export interface ProviderCall {
   provider: ProviderName;
   /** "Brave", "Exa": used in messages. */
@@ -23,6 +29,8 @@ export interface ProviderCall {
   secret: string;
   /** Calls sharing a quota share a rate limit (Brave's two endpoints use one key). */
   quota: string;
+  /** This source's body cap, below the shared `maxResponseBytes` (`source-limits.ts`). */
+  maxBytes?: number;
 }
 
 /** Replaces every occurrence of the key; keys shorter than 4 characters are too short to scrub. */
@@ -45,6 +53,8 @@ const envNames: Record<SecretName, string> = {
   exa: "EXA_API_KEY",
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
+  github: "GITHUB_TOKEN",
+  tavily: "TAVILY_API_KEY",
 };
 
 /** Looks the key up only now, when the provider is really about to be called. */
@@ -63,6 +73,11 @@ export async function requireKey(
     );
   }
   return key;
+}
+
+/** A key that only raises a limit (GitHub's token): looked up now, and absent is fine. */
+export async function optionalKey(context: ProviderContext, name: SecretName): Promise<string> {
+  return (await context.secrets.get(name))?.trim() ?? "";
 }
 
 function seconds(ms: number): string {
@@ -99,7 +114,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
         headers: call.headers,
         ...(call.body !== undefined ? { body: call.body } : {}),
         timeoutMs: call.timeoutMs,
-        maxBytes: maxResponseBytes,
+        maxBytes: call.maxBytes ?? maxResponseBytes,
         ...(context.signal ? { signal: context.signal } : {}),
       }),
       {
@@ -113,10 +128,11 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
     throw failureToProviderError(call, error);
   }
 
-  const bytes = utf8Length(response.text);
+  const cap = call.maxBytes ?? maxResponseBytes;
+  const bytes = utf8Length(response.text, cap);
   log?.({ type: "response", provider: call.provider, url: hideSecret(call.url, call.secret), status: response.status, ms: clock.now() - started, bytes });
-  if (bytes > maxResponseBytes) {
-    throw failWith(call, "parse", `${call.label}'s answer was ${Math.round(bytes / 1000)} kB, over the ${maxResponseBytes / 1_000_000} MB limit; it was not read.`, { status: response.status });
+  if (bytes > cap) {
+    throw failWith(call, "parse", `${call.label}'s answer was ${Math.round(bytes / 1000)} kB, over the ${describeBytes(cap)} limit; it was not read.`, { status: response.status });
   }
   if (response.status === 429 && governor) {
     governor.backOff(call.quota, retryAfterMs(response.headers, clock.now()) ?? 1000);
@@ -125,10 +141,14 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
   return { ...response, text: hideSecret(response.text, call.secret) };
 }
 
-function utf8Length(text: string): number {
+function utf8Length(text: string, cap: number): number {
   // Cheap upper-bound check first: most bodies are far below the cap.
-  if (text.length * 3 <= maxResponseBytes) return text.length;
+  if (text.length * 3 <= cap) return text.length;
   return new TextEncoder().encode(text).length;
+}
+
+function describeBytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${bytes / 1_000_000} MB` : `${Math.round(bytes / 1000)} kB`;
 }
 
 function failureToProviderError(call: ProviderCall, error: unknown): ProviderError {
@@ -143,7 +163,7 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
       case "timeout":
         return failWith(call, "timeout", `${call.label} did not answer within ${seconds(call.timeoutMs)}.`);
       case "too_large":
-        return failWith(call, "parse", `${call.label}'s answer was over the ${maxResponseBytes / 1_000_000} MB limit; it was not read.`);
+        return failWith(call, "parse", `${call.label}'s answer was over the ${describeBytes(call.maxBytes ?? maxResponseBytes)} limit; it was not read.`);
       case "aborted":
         return failWith(call, "network", `The ${call.label} search was cancelled.`);
       case "replay_miss":
@@ -157,8 +177,9 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
 }
 
 /**
- * How long a 429 asks us to wait: `retry-after` (seconds or an HTTP date), else Brave's
- * `x-ratelimit-reset` for the window that is used up.
+ * How long a 429 asks us to wait: `retry-after` (seconds or an HTTP date), else
+ * `x-ratelimit-reset` for the window that is used up — seconds from now (Brave) or, when the
+ * number can only be a moment in time, epoch seconds (GitHub).
  */
 export function retryAfterMs(headers: Record<string, string>, now: number): number | undefined {
   const retryAfter = headers["retry-after"]?.trim();
@@ -172,10 +193,13 @@ export function retryAfterMs(headers: Record<string, string>, now: number): numb
     const remaining = headers["x-ratelimit-remaining"]?.split(",").map((v) => Number(v.trim())) ?? [];
     const exhausted = resets.filter((_, i) => remaining[i] === 0);
     const reset = exhausted.length > 0 ? Math.max(...exhausted) : resets[0];
-    return Math.round(reset * 1000);
+    return reset > epochSecondsFloor ? Math.max(0, Math.round(reset * 1000 - now)) : Math.round(reset * 1000);
   }
   return undefined;
 }
+
+/** No window lasts ten years: a reset larger than this is a Unix time, not a wait. */
+const epochSecondsFloor = 315_360_000;
 
 function looksLikeHtml(response: HttpResponse): boolean {
   return /text\/html/i.test(response.headers["content-type"] ?? "") || /^\s*<(!doctype|html|head|body|\?xml)/i.test(response.text);

@@ -1,12 +1,11 @@
-// Spaces out calls that share a quota (Brave's free plan allows one per second) and, after a 429,
-// holds every call until the provider's retry-after has passed. In memory, per session.
+// Spaces out calls that share a quota (Brave's free plan allows one per second, arXiv one every
+// three) and, after a 429 or a backoff request, holds every call until the provider's wait has
+// passed. In memory, per session. The intervals come from source-limits.ts.
 import type { Clock } from "../ports";
+import { quotaIntervals } from "./source-limits";
 
 /** Minimum milliseconds between two calls starting, per quota. */
-export const defaultMinIntervals: Record<string, number> = {
-  brave: 1000,
-  exa: 100,
-};
+export const defaultMinIntervals: Record<string, number> = quotaIntervals();
 
 export type RateTurn = { ok: true; waitMs: number } | { ok: false; retryAfterMs: number };
 

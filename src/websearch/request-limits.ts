@@ -1,7 +1,7 @@
 // Hard caps on what one research run may ask of a provider. A request outside them is clamped,
 // never refused, and each clamp becomes a warning the user sees ("count 50 → 10").
 import type { Settings } from "../settings";
-import type { SearchRequest } from "./types";
+import type { QuestionTopic, SearchRequest } from "./types";
 
 export const searchLimits = {
   count: { min: 1, max: 10 },
@@ -30,6 +30,8 @@ export interface ResolvedSearchRequest {
   maxContentChars: number;
   maxTokens: number;
   timeoutMs: number;
+  /** What the question is about, when the dispatcher said (empty otherwise). */
+  topics: QuestionTopic[];
 }
 
 function clampNumber(
@@ -95,6 +97,7 @@ export function resolveSearchRequest(
     ),
     maxTokens: clampNumber("maxTokens", request.maxTokens, external.tokenBudget, searchLimits.maxTokens, warnings),
     timeoutMs: clampNumber("timeoutMs", request.timeoutMs, external.timeoutMs, searchLimits.timeoutMs, warnings),
+    topics: [...new Set(request.topics ?? [])],
   };
   if (request.language) resolved.language = request.language;
   if (request.country) resolved.country = request.country;

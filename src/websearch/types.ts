@@ -1,5 +1,5 @@
 // The provider-neutral contract: what the research core asks of a web search provider and what
-// comes back. Every provider (Brave LLM Context, Brave Web Search, Exa…) speaks only this.
+// comes back. Every provider (Brave, Exa, the free sources, SearXNG, Tavily) speaks only this.
 import type { Clock, Http, Secrets } from "../ports";
 import type { RateGovernor } from "./rate-governor";
 import type { Freshness, ProviderName, Settings } from "../settings";
@@ -35,7 +35,32 @@ export interface SearchRequest {
   maxTokens?: number;
   /** Per-provider deadline (default 15 000 ms, clamped to 1000–120 000). */
   timeoutMs?: number;
+  /** What the question is about, as the dispatcher read it; sources with categories (SearXNG) use it. */
+  topics?: QuestionTopic[];
 }
+
+/** What a question is about, read from its words (`routing.ts`); decides which sources fit it. */
+export type QuestionTopic = "code" | "papers" | "science" | "medicine" | "news" | "background";
+
+/**
+ * What a source knows about a result beyond its text, kept as data and shown in words
+ * (`source-signals.ts`): Hacker News points, GitHub stars, an accepted Stack Exchange answer.
+ */
+export type SourceSignal =
+  | { kind: "points"; value: number }
+  | { kind: "comments"; value: number }
+  | { kind: "stars"; value: number }
+  | { kind: "language"; value: string }
+  | { kind: "last_push"; value: string }
+  | { kind: "archived" }
+  | { kind: "votes"; value: number }
+  | { kind: "answers"; value: number }
+  | { kind: "accepted_answer"; value: boolean }
+  | { kind: "tags"; value: string[] }
+  | { kind: "authors"; value: string[] }
+  | { kind: "category"; value: string }
+  | { kind: "journal"; value: string }
+  | { kind: "engines"; value: string[] };
 
 /** One web page as every provider reports it. Text fields are plain text (HTML stripped). */
 export interface ProviderResult {
@@ -60,6 +85,8 @@ export interface ProviderResult {
   score?: number;
   /** 1-based position in this provider's answer. */
   rank: number;
+  /** What the source says about the result besides its text (points, stars, authors…). */
+  signals?: SourceSignal[];
 }
 
 export interface ProviderResponse {
@@ -141,7 +168,7 @@ export interface ProviderContext {
 
 export interface Provider {
   name: ProviderName;
-  /** How the user sees it: "Brave", "Brave Web", "Exa". */
+  /** How the user sees it: "Brave", "Brave Web", "Exa", "Hacker News". */
   label: string;
   capabilities: ProviderCapabilities;
   search(request: SearchRequest, context: ProviderContext): Promise<ProviderResponse>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HttpFailure, type HttpResponse } from "../../src/ports";
-import { createBraveProvider } from "../../src/websearch/brave";
-import { createBraveWebProvider } from "../../src/websearch/brave-web";
-import { createExaProvider } from "../../src/websearch/exa";
+import { createBraveProvider } from "../../src/websearch/providers/brave";
+import { createBraveWebProvider } from "../../src/websearch/providers/brave-web";
+import { createExaProvider } from "../../src/websearch/providers/exa";
 import { maxResponseBytes } from "../../src/websearch/provider-http";
 import { ProviderError, type Provider, type ProviderLogEvent, type ProviderResponse } from "../../src/websearch/types";
 import { braveKey, exaKey, jsonResponse, loadExchange, networkDown, scriptedHttp, testContext, toResponse } from "./helpers";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createBraveProvider } from "../../src/websearch/brave";
-import { createBraveWebProvider } from "../../src/websearch/brave-web";
-import { createExaProvider } from "../../src/websearch/exa";
+import { createBraveProvider } from "../../src/websearch/providers/brave";
+import { createBraveWebProvider } from "../../src/websearch/providers/brave-web";
+import { createExaProvider } from "../../src/websearch/providers/exa";
 import type { Provider, ProviderErrorKind, ProviderResponse } from "../../src/websearch/types";
 import { ProviderError } from "../../src/websearch/types";
 import { fakeClock, jsonResponse, loadExchange, ownFixtureFiles, scriptedHttp, sharedFixtures, testContext, toResponse } from "./helpers";

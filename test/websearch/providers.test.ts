@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings } from "../../src/settings";
-import { createBraveProvider } from "../../src/websearch/brave";
-import { createBraveWebProvider } from "../../src/websearch/brave-web";
-import { createExaProvider } from "../../src/websearch/exa";
+import { createBraveProvider } from "../../src/websearch/providers/brave";
+import { createBraveWebProvider } from "../../src/websearch/providers/brave-web";
+import { createExaProvider } from "../../src/websearch/providers/exa";
 import { ProviderError } from "../../src/websearch/types";
 import { braveKey, exaKey, fakeSecrets, jsonResponse, loadExchange, scriptedHttp, testContext, toResponse } from "./helpers";
 

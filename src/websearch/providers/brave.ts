@@ -2,14 +2,14 @@
 // sized to a token budget — the provider made for grounding answers. When the key's plan does not
 // include it, the same question goes to Brave Web Search and the answer says so.
 import { z } from "zod";
-import { PROVIDER_NAMES } from "../provider-names";
-import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
+import { PROVIDER_NAMES } from "../../provider-names";
+import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
-import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
-import { readJson, requireKey, sendProviderRequest } from "./provider-http";
-import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
-import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "./types";
+import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
+import { readJson, requireKey, sendProviderRequest } from "../provider-http";
+import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "../types";
 
 // Snippets are documented as strings; one client saw `{text, relevance_score}`. Both are read.
 const snippetSchema = z.union([z.string(), z.object({ text: z.string() }).transform((s) => s.text)]);

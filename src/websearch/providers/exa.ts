@@ -3,10 +3,10 @@
 // arrays with scores, `score`, `autopromptString`) and the 2026 one (one joined highlight string,
 // no scores, `effectiveFilters`). Exa's `/answer` is never called: its prose is not evidence.
 import { z } from "zod";
-import { PROVIDER_NAMES } from "../provider-names";
-import type { HttpResponse } from "../ports";
-import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
-import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
+import { PROVIDER_NAMES } from "../../provider-names";
+import type { HttpResponse } from "../../ports";
+import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
+import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
 import {
   describeStatus,
   failWith,
@@ -18,9 +18,9 @@ import {
   sendProviderRequest,
   tryJson,
   type ProviderCall,
-} from "./provider-http";
-import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
-import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "./types";
+} from "../provider-http";
+import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 
 const exaResultSchema = z.object({
   id: z.string().nullish(),

@@ -2,13 +2,13 @@
 // five extra snippets each, plus news when Brave mixes it in. Videos, FAQ, discussions and other
 // blocks are tolerated and skipped.
 import { z } from "zod";
-import { PROVIDER_NAMES } from "../provider-names";
-import { distinctByCanonicalUrl, displayDomain } from "./canonical-url";
+import { PROVIDER_NAMES } from "../../provider-names";
+import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
-import { cutText, htmlToLine, toPublishedDate } from "./plain-text";
-import { readJson, requireKey, sendProviderRequest } from "./provider-http";
-import { resolveSearchRequest, type ResolvedSearchRequest } from "./request-limits";
-import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "./types";
+import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
+import { readJson, requireKey, sendProviderRequest } from "../provider-http";
+import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 
 const webResultSchema = z.object({
   url: z.string(),

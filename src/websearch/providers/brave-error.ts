@@ -3,7 +3,7 @@
 // key with HTTP 422 SUBSCRIPTION_TOKEN_INVALID (not 401) and an endpoint outside the plan with
 // OPTION_NOT_IN_PLAN, so the code matters more than the status.
 import { z } from "zod";
-import type { HttpResponse } from "../ports";
+import type { HttpResponse } from "../../ports";
 import {
   describeStatus,
   failWith,
@@ -12,9 +12,9 @@ import {
   retryAfterMs,
   tryJson,
   type ProviderCall,
-} from "./provider-http";
-import type { ResolvedSearchRequest } from "./request-limits";
-import type { ProviderName } from "./types";
+} from "../provider-http";
+import type { ResolvedSearchRequest } from "../request-limits";
+import type { ProviderName } from "../types";
 
 /**
  * A GET to one of Brave's endpoints: the base URL from settings (a proxy may stand in), the key in
@@ -40,7 +40,7 @@ export function braveGet(
     quota: "brave",
   };
 }
-import type { ProviderError } from "./types";
+import type { ProviderError } from "../types";
 
 const braveErrorSchema = z.object({
   error: z.object({

@@ -1,0 +1,63 @@
+// One source asked once: from the session cache when it answered the same request recently,
+// else under its own deadline. Every outcome is a value — an answer or a ProviderError — so one
+// source failing (or a bug in its parser) never spoils the others.
+import { DeadlineMissed, withDeadline } from "../deadline";
+import type { RateGovernor } from "./rate-governor";
+import type { ProviderRegistry } from "./registry";
+import { stableKey, type SearchCache } from "./search-cache";
+import { ProviderError, type ProviderContext, type ProviderName, type ProviderResponse, type SearchRequest } from "./types";
+
+/** What outlives one run: the registry, the answer cache and the rate governor. */
+export interface SearchSession {
+  registry: ProviderRegistry;
+  cache: SearchCache;
+  governor: RateGovernor;
+}
+
+/** The settings that change what a source answers, so a changed setting is a new cache entry. */
+function cacheKey(name: ProviderName, request: SearchRequest, context: ProviderContext): string {
+  const { brave, exa, freshness, wikipedia, stackexchange, searxng, tavily } = context.settings.external;
+  return stableKey({ provider: name, request, brave, exa, freshness, wikipedia, stackexchange, searxng, tavily });
+}
+
+export async function askSource(
+  name: ProviderName,
+  request: SearchRequest,
+  timeoutMs: number,
+  context: ProviderContext,
+  session: SearchSession,
+): Promise<ProviderResponse | ProviderError> {
+  const provider = session.registry.get(name);
+  if (!provider) return new ProviderError(name, "unsupported", `There is no web search provider called “${name}”.`);
+  if (request.query.trim() === "") return new ProviderError(name, "unsupported", "The search query is empty.");
+
+  const key = cacheKey(name, request, context);
+  const cached = session.cache.get(key);
+  if (cached) {
+    context.log?.({ type: "cache_hit", provider: name });
+    return { ...cached, cached: true };
+  }
+
+  try {
+    // Providers enforce the deadline per HTTP call; this one bounds the whole source (Brave's
+    // fallback and PubMed make two calls, the governor may make them wait).
+    const response = await withDeadline(provider.search(request, { ...context, governor: context.governor ?? session.governor }), {
+      clock: context.clock,
+      ms: timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+      onLate: () => context.log?.({ type: "late_answer_discarded", provider: name, url: "" }),
+    });
+    session.cache.set(key, response);
+    return response;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    if (error instanceof DeadlineMissed) {
+      return error.kind === "timeout"
+        ? new ProviderError(name, "timeout", `${provider.label} did not answer within ${Math.round(timeoutMs / 1000)} s.`)
+        : new ProviderError(name, "network", `The ${provider.label} search was cancelled.`);
+    }
+    // A bug in a parser must not take the run down; the message has no key (providers scrub theirs).
+    const message = error instanceof Error ? error.message : String(error);
+    return new ProviderError(name, "parse", `${provider.label}'s answer could not be read: ${message}`);
+  }
+}

@@ -1,0 +1,124 @@
+// The dispatcher: one search across the sources a run may use. It picks the sources that fit the
+// question (routing.ts), bounds each one (its own time limit, body cap and rate governor; at most
+// 2 × the wanted results kept), asks them concurrently, merges what came back (merge-results.ts)
+// and reports, per source, whether it answered, failed or was skipped — and why — with every
+// clamp in words. One source failing never spoils the others.
+import { PROVIDER_NAMES } from "../provider-names";
+import { askSource, type SearchSession } from "./ask-source";
+import { mergeResults, type MergedResult } from "./merge-results";
+import { maxResponseBytes } from "./provider-http";
+import { resolveSearchRequest } from "./request-limits";
+import { routeQuestion, type RouteDecision } from "./routing";
+import { resultsPerSourceFactor, SOURCE_LIMITS } from "./source-limits";
+import { ProviderError, type ProviderContext, type ProviderName, type ProviderResponse, type QuestionTopic, type SearchRequest } from "./types";
+
+export interface DispatchRequest extends SearchRequest {
+  /** The user's question, which routing reads (default: the query). */
+  question?: string;
+}
+
+export interface DispatchOptions {
+  /** Ask only the sources that fit the question (default). Off: every named source is asked. */
+  route?: boolean;
+}
+
+export interface ProviderFailure {
+  provider: ProviderName;
+  error: ProviderError;
+}
+
+/** The bounds a source ran under, for --json and the trace. */
+export interface SourceBounds {
+  timeoutMs: number;
+  maxBytes: number;
+  maxResults: number;
+  minIntervalMs: number;
+}
+
+export type SourceReport =
+  | { source: ProviderName; status: "answered"; route: RouteDecision; bounds: SourceBounds; ms: number; returned: number; kept: number; cached: boolean }
+  | { source: ProviderName; status: "failed"; route: RouteDecision; bounds: SourceBounds; ms: number; error: ProviderError }
+  | { source: ProviderName; status: "skipped"; route: RouteDecision };
+
+export interface MultiSearchResult {
+  /** Answers in the order the providers were asked (failed ones left out). */
+  responses: ProviderResponse[];
+  errors: ProviderFailure[];
+  /**
+   * Every distinct page, best first (merge-results.ts). Not cut to `count`: the caller first drops
+   * pages the vault already holds, then takes `count`.
+   */
+  results: MergedResult[];
+}
+
+export interface DispatchOutcome extends MultiSearchResult {
+  /** The query as sent (after clamps). */
+  query: string;
+  /** What routing read in the question. */
+  topics: QuestionTopic[];
+  /** One report per source considered, in the order given. */
+  sources: SourceReport[];
+  /** Every clamp applied, to the request or to what came back, in words ("count 50 → 10"). */
+  clamps: string[];
+}
+
+function boundsFor(source: ProviderName, timeoutMs: number, count: number): SourceBounds {
+  // A name from an old settings file or a typo has no limits; askSource reports it as unsupported.
+  const limits = SOURCE_LIMITS[source] ?? { maxBytes: maxResponseBytes, minIntervalMs: 0 };
+  return { timeoutMs, maxBytes: limits.maxBytes, maxResults: count * resultsPerSourceFactor, minIntervalMs: limits.minIntervalMs };
+}
+
+/** Asks the fitting `sources` concurrently and merges their answers. */
+export async function dispatchSearch(
+  sources: readonly ProviderName[],
+  request: DispatchRequest,
+  context: ProviderContext,
+  session: SearchSession,
+  options: DispatchOptions = {},
+): Promise<DispatchOutcome> {
+  const { question, ...searchRequest } = request;
+  const { request: resolved, warnings: clamps } = resolveSearchRequest(searchRequest, context.settings);
+  const unique = [...new Set(sources)];
+  const routed = options.route === false ? undefined : routeQuestion(question ?? resolved.query, unique);
+  const decisions = routed?.decisions ?? unique.map((source): RouteDecision => ({ source, ask: true, reason: { kind: "asked_by_name" } }));
+  const topics = routed?.reading.topics ?? [];
+  const timeoutMs = Math.min(resolved.timeoutMs, context.settings.external.sourceTimeoutMs);
+  const perSource: SearchRequest = { ...searchRequest, timeoutMs, ...(topics.length > 0 ? { topics } : {}) };
+
+  const sourceReports = await Promise.all(
+    decisions.map((route): Promise<BoundedAnswer> =>
+      route.ask
+        ? askBounded(route, perSource, boundsFor(route.source, timeoutMs, resolved.count), context, session)
+        : Promise.resolve({ report: { source: route.source, status: "skipped", route } }),
+    ),
+  );
+  const responses: ProviderResponse[] = [];
+  const errors: ProviderFailure[] = [];
+  for (const { report, response } of sourceReports) {
+    if (response) responses.push(response.answer);
+    if (response?.clamp) clamps.push(response.clamp);
+    if (report.status === "failed") errors.push({ provider: report.source, error: report.error });
+  }
+  return { query: resolved.query, topics, sources: sourceReports.map((s) => s.report), clamps, responses, errors, results: mergeResults(responses) };
+}
+
+interface BoundedAnswer {
+  report: SourceReport;
+  response?: { answer: ProviderResponse; clamp?: string };
+}
+
+/** One source under its bounds: timed, and cut to its share of results. */
+async function askBounded(route: RouteDecision, request: SearchRequest, bounds: SourceBounds, context: ProviderContext, session: SearchSession): Promise<BoundedAnswer> {
+  const started = context.clock.now();
+  const outcome = await askSource(route.source, request, bounds.timeoutMs, context, session);
+  const ms = Math.max(0, context.clock.now() - started);
+  if (outcome instanceof ProviderError) return { report: { source: route.source, status: "failed", route, bounds, ms, error: outcome } };
+  const returned = outcome.results.length;
+  const kept = Math.min(returned, bounds.maxResults);
+  const answer = kept < returned ? { ...outcome, results: outcome.results.slice(0, kept) } : outcome;
+  const clamp = kept < returned ? `${PROVIDER_NAMES[route.source].choice}: ${returned} results → ${kept} (at most ${resultsPerSourceFactor} × the ${bounds.maxResults / resultsPerSourceFactor} wanted)` : undefined;
+  return {
+    report: { source: route.source, status: "answered", route, bounds, ms, returned, kept, cached: outcome.cached === true },
+    response: { answer, ...(clamp ? { clamp } : {}) },
+  };
+}

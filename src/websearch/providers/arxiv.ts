@@ -1,0 +1,115 @@
+// arXiv (`GET https://export.arxiv.org/api/query`, an Atom feed): papers whose metadata matches
+// every content word of the question, by relevance, with authors, primary category, journal
+// reference and first publication date. The abstract is the text. Keyless; arXiv asks for one call
+// every three seconds (source-limits.ts). Errors come back as a feed with one entry titled "Error".
+import { PROVIDER_NAMES } from "../../provider-names";
+import type { HttpResponse } from "../../ports";
+import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
+import { freshnessWindow } from "../freshness-window";
+import { keywordQuery } from "../keyword-query";
+import { cutText, toPublishedDate } from "../plain-text";
+import { bodyExcerpt, failWith, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
+import { parseAtomFeed, type AtomEntry } from "./atom-feed";
+import { isSuccess, sourceCall, statusError, warnUnsupported } from "./source-call";
+
+const label = PROVIDER_NAMES.arxiv.choice;
+export const arxivApiUrl = "https://export.arxiv.org/api/query";
+
+/** More words than this AND-ed together rarely match any paper. */
+const maxTerms = 5;
+
+export function createArxivProvider(): Provider {
+  return {
+    name: "arxiv",
+    label,
+    capabilities: { search: true, contents: false, freshness: true, domainFilters: false, highlights: false, fullText: true },
+    search: searchArxiv,
+  };
+}
+
+/** `all:crdt AND all:"y-websocket"`, plus a submission-date range when freshness asks for one. */
+export function arxivSearchQuery(query: string, request: Pick<ResolvedSearchRequest, "freshness">, now: number): string {
+  const terms = keywordQuery(query, maxTerms)
+    .split(" ")
+    .map((t) => t.replace(/["():[\]]/g, ""))
+    .filter((t) => t !== "")
+    .map((t) => (/^[\p{L}\p{N}]+$/u.test(t) ? `all:${t}` : `all:"${t}"`));
+  const window = freshnessWindow(request.freshness, now);
+  if (window) terms.push(`submittedDate:[${arxivDate(window.startMs)} TO ${arxivDate(window.endMs ?? now)}]`);
+  return terms.join(" AND ");
+}
+
+function arxivDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace(/[-T:]/g, "");
+}
+
+async function searchArxiv(input: SearchRequest, context: ProviderContext): Promise<ProviderResponse> {
+  const { request, warnings } = resolveSearchRequest(input, context.settings);
+  warnUnsupported(request, label, warnings, { freshness: true });
+  const searchQuery = arxivSearchQuery(request.query, request, context.clock.now());
+  const params = new URLSearchParams({ search_query: searchQuery, start: "0", max_results: String(request.count), sortBy: "relevance", sortOrder: "descending" });
+  const call = sourceCall("arxiv", `${arxivApiUrl}?${params.toString()}`, request, { headers: { Accept: "application/atom+xml" } });
+
+  const response = await sendProviderRequest(call, context);
+  const feed = parseAtomFeed(response.text);
+  const failure = feed ? errorEntry(feed.entries) : undefined;
+  if (failure) throw failWith(call, "http", `${label} refused the query: ${failure}.`, { status: response.status });
+  if (!isSuccess(response)) throw arxivError(call, response, context.clock.now());
+  if (!feed) throw failWith(call, "parse", `${label} did not send an Atom feed: “${bodyExcerpt(response, "")}”.`, { status: response.status });
+  return { provider: "arxiv", endpoint: "api/query", query: searchQuery, results: toResults(feed.entries, request, context.clock.now(), warnings), warnings };
+}
+
+/** arXiv's error feed: one entry titled "Error" whose id points into `/api/errors`. */
+function errorEntry(entries: AtomEntry[]): string | undefined {
+  const entry = entries.find((e) => e.title === "Error" && /\/api\/errors/.test(e.id));
+  return entry ? entry.summary || "no reason given" : undefined;
+}
+
+function arxivError(call: ProviderCall, response: HttpResponse, now: number): ProviderError {
+  // Overloaded, arXiv answers 503 "Rate exceeded." in plain text: a rate limit by another status.
+  if (response.status === 503 && /rate exceeded/i.test(response.text)) {
+    return statusError(call, { ...response, status: 429 }, now);
+  }
+  return statusError(call, response, now);
+}
+
+/** The paper's page without its version (`/abs/2202.12139`), the address other sources link to. */
+export function arxivAbsUrl(entry: AtomEntry): string {
+  const page = entry.links.find((l) => l.rel === "alternate")?.href ?? entry.id;
+  return page.replace(/^http:\/\//, "https://").replace(/(\/abs\/.+?)v\d+$/, "$1");
+}
+
+function signalsOf(entry: AtomEntry): SourceSignal[] {
+  const signals: SourceSignal[] = [];
+  if (entry.authors.length > 0) signals.push({ kind: "authors", value: entry.authors });
+  const category = entry.arxiv.primary_category ?? entry.categories[0];
+  if (category) signals.push({ kind: "category", value: category });
+  if (entry.arxiv.journal_ref) signals.push({ kind: "journal", value: entry.arxiv.journal_ref });
+  return signals;
+}
+
+function toResults(entries: AtomEntry[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
+  const results: ProviderResult[] = [];
+  const papers = entries.filter((e) => e.id !== "" && e.title !== "");
+  if (papers.length < entries.length) warnings.push(`${entries.length - papers.length} entries without an id or title skipped`);
+  for (const { item: entry, url, canonicalUrl, rank } of distinctByCanonicalUrl(papers, arxivAbsUrl, request.count, warnings)) {
+    const abstract = cutText(entry.summary, request.maxContentChars);
+    const publishedAt = toPublishedDate(entry.published ?? entry.updated, now);
+    results.push({
+      url,
+      canonicalUrl,
+      title: entry.title,
+      domain: displayDomain(url),
+      ...(entry.summary ? { snippet: cutText(entry.summary, 300).text, text: abstract.text } : {}),
+      ...(abstract.truncated ? { truncated: true } : {}),
+      highlights: [],
+      ...(entry.authors.length > 0 ? { author: entry.authors.slice(0, 3).join(", ") + (entry.authors.length > 3 ? " et al." : "") } : {}),
+      ...(publishedAt ? { publishedAt } : {}),
+      rank,
+      signals: signalsOf(entry),
+    });
+  }
+  return results;
+}

@@ -1,0 +1,77 @@
+// What the free sources, SearXNG and Tavily share: a call that says who is asking (a descriptive
+// User-Agent, as Wikimedia's and GitHub's policies ask) and carries its source's limits, the
+// common reading of an error status, and items parsed one by one so one odd item is skipped, not fatal.
+import type { z } from "zod";
+import type { HttpResponse } from "../../ports";
+import { PROVIDER_NAMES } from "../../provider-names";
+import { describeStatus, failWith, kindForStatus, rateLimitedMessage, retryAfterMs, userAgent, type ProviderCall } from "../provider-http";
+import type { ResolvedSearchRequest } from "../request-limits";
+import { SOURCE_LIMITS } from "../source-limits";
+import type { ProviderError, ProviderName } from "../types";
+
+export interface SourceCallOptions {
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** The key or token sent, so it is scrubbed from anything reported ("" when none). */
+  secret?: string;
+  /** Overrides the source's quota (GitHub with a token has its own). */
+  quota?: string;
+}
+
+/** A call to `url` for `provider`, with JSON accepted, our User-Agent, and the source's limits. */
+export function sourceCall(provider: ProviderName, url: string, request: Pick<ResolvedSearchRequest, "timeoutMs">, options: SourceCallOptions = {}): ProviderCall {
+  const limits = SOURCE_LIMITS[provider];
+  return {
+    provider,
+    label: PROVIDER_NAMES[provider].choice,
+    method: options.method ?? "GET",
+    url,
+    headers: { Accept: "application/json", "User-Agent": userAgent, ...options.headers },
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    timeoutMs: request.timeoutMs,
+    secret: options.secret ?? "",
+    quota: options.quota ?? limits.quota,
+    maxBytes: limits.maxBytes,
+  };
+}
+
+/**
+ * The reading of an error status when the service's own envelope said nothing more specific. For a
+ * source that takes no key (`call.secret` empty) a 401/403 is a refusal nothing in settings can fix,
+ * so it is an `http` failure, not `auth`.
+ */
+export function statusError(call: ProviderCall, response: HttpResponse, now: number, detail?: string): ProviderError {
+  const status = response.status;
+  if (status === 429) {
+    const wait = retryAfterMs(response.headers, now);
+    return failWith(call, "rate_limited", rateLimitedMessage(call.label, wait), { status, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+  }
+  const kind = kindForStatus(status);
+  return failWith(call, kind === "auth" && call.secret === "" ? "http" : kind, describeStatus(call, response, detail), { status });
+}
+
+export function isSuccess(response: HttpResponse): boolean {
+  return response.status >= 200 && response.status < 300;
+}
+
+/** Each item through `schema`; the ones that do not fit are skipped and counted in one warning. */
+export function parseEach<T>(items: readonly unknown[], schema: z.ZodType<T>, warnings: string[], what: string): T[] {
+  const parsed: T[] = [];
+  let skipped = 0;
+  for (const item of items) {
+    const result = schema.safeParse(item);
+    if (result.success) parsed.push(result.data);
+    else skipped++;
+  }
+  if (skipped > 0) warnings.push(`${skipped} ${what}${skipped === 1 ? "" : "s"} that could not be read skipped`);
+  return parsed;
+}
+
+/** Adds a warning when the source cannot honour a request option, instead of failing. */
+export function warnUnsupported(request: ResolvedSearchRequest, label: string, warnings: string[], has: { freshness?: boolean; domains?: boolean }): void {
+  if (!has.freshness && request.freshness !== "any") warnings.push(`${label} has no date filter; freshness “${request.freshness}” was ignored`);
+  if (!has.domains && (request.includeDomains.length > 0 || request.excludeDomains.length > 0)) {
+    warnings.push(`${label} has no domain filters; include/exclude domains were ignored`);
+  }
+}
