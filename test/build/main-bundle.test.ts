@@ -101,6 +101,8 @@ describe("built plugin bundle", () => {
       TextEncoder,
       TextDecoder,
       URL,
+      // Every Obsidian platform (Electron, iOS and Android web views) has atob; the entities decoder uses it.
+      atob,
       AbortController,
       DOMException,
       Intl,
