@@ -1,17 +1,9 @@
 // Cutting a trace down to size: the string and value bounds that the research runner's recorder
 // applies as it goes and that the trace note applies again to fit its JSON block. Pure.
 
-/** The mark a cut string ends with. */
-export const CUT_MARK = "…";
+import { cutText } from "../text/cut-text";
 
-/** `text` cut to at most `max` characters, ending in "…" when cut; never splits a surrogate pair. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - CUT_MARK.length);
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}${CUT_MARK}`;
-}
+export { cutText, CUT_MARK } from "../text/cut-text";
 
 /** A copy with every string (values only; keys are ours) cut to `max` characters. */
 export function boundStrings(value: unknown, max: number): unknown {

@@ -3,6 +3,7 @@
 // are decoded by the `entities` package (the HTML standard's full table), after tags are removed, so
 // an encoded `&lt;b&gt;` stays visible text.
 import { decodeHTML } from "entities";
+import { cutText as cutToFit } from "../text/cut-text";
 
 /** Comments and tag-shaped spans: `<b>`, `</em>`, `<a href="…">`, `<br/>` — not a lone `<` or `a < b`. */
 const TAG = /<!--[\s\S]*?-->|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
@@ -17,13 +18,10 @@ export function htmlToLine(text: string): string {
   return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();
 }
 
-/** Cuts `text` to at most `max` characters, at a word boundary when one is near, marking the cut. */
+/** Cuts `text` to at most `max` characters at a word boundary when one is near, marking the cut. */
 export function cutText(text: string, max: number): { text: string; truncated: boolean } {
-  if (text.length <= max) return { text, truncated: false };
-  let cut = text.slice(0, Math.max(0, max - 1));
-  const lastSpace = cut.search(/\s\S*$/);
-  if (lastSpace > max * 0.8) cut = cut.slice(0, lastSpace);
-  return { text: `${cut.trimEnd()}…`, truncated: true };
+  const cut = cutToFit(text, max, { atWord: true });
+  return { text: cut, truncated: cut !== text };
 }
 
 const relativeUnits: Record<string, number> = {
