@@ -4,10 +4,7 @@
 // nothing may become a link, embed, tag, HTML, callout, heading, comment or inline field.
 // Trace notes, source notes and the copied answer all go through here; a second escaper is a
 // bug waiting to disagree with this one (two did: one kept bidi controls, the other wrote `\<`).
-import { removeControlChars } from "../text/control-chars";
-
-/** Bidirectional embeddings, overrides and isolates: they make text read differently from what it is. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+import { removeBidiControls, removeControlChars } from "../text/control-chars";
 
 /** Markdown and Obsidian punctuation that is syntax wherever it stands. */
 const ALWAYS_SYNTAX = /[\\`*[\]#|~$]/g;
@@ -24,11 +21,6 @@ const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
  * underline or a thematic break (`=`, `---`). `#` and `>` are escaped everywhere already.
  */
 const LINE_START_MARKER = /^([ \t]*)([-+=])(?=\s|$|\2)|^([ \t]*\d+)([.)])(?=\s|$)/gm;
-
-/** Text without bidirectional controls. */
-export function removeBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, "");
-}
 
 /**
  * Untrusted text as inert markdown that renders as that text. Control and bidi characters go;

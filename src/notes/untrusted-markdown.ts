@@ -4,8 +4,8 @@
 // `javascript:`/`obsidian://` links, no executable code blocks, no embeds, no tags. What remains
 // is readable markdown that renders as the page's text. (Plain text — a snippet, a title — goes
 // through the one escaper in markdown-escape.ts instead.)
-import { removeControlChars } from "../text/control-chars";
-import { escapeMarkdownText, removeBidiControls } from "./markdown-escape";
+import { removeBidiControls, removeControlChars } from "../text/control-chars";
+import { escapeMarkdownText } from "./markdown-escape";
 import { linkDestination } from "./note-links";
 
 /** Elements whose whole content goes: they run code, frame other pages or submit data. */

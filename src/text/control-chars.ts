@@ -34,3 +34,11 @@ export function removeControlChars(text: string, keepLineBreaks = false): string
   }
   return from === 0 ? text : out + text.slice(from);
 }
+
+/** Bidirectional embeddings, overrides and isolates: they make text read differently from what it is. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Text without bidirectional controls. */
+export function removeBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, "");
+}

@@ -1,7 +1,7 @@
 // Control characters never reach a terminal or a file name; the ASCII test drives the analyser's
 // fast path.
 import { describe, expect, it } from "vitest";
-import { hasNonAscii, removeControlChars } from "../../src/text/control-chars";
+import { hasNonAscii, removeBidiControls, removeControlChars } from "../../src/text/control-chars";
 
 describe("hasNonAscii", () => {
   it("is false for plain ASCII, including DEL", () => {
@@ -42,5 +42,11 @@ describe("removeControlChars", () => {
 
   it("swallows an unterminated escape sequence at the end", () => {
     expect(removeControlChars("ok\u001b[12;")).toBe("ok");
+  });
+});
+
+describe("removeBidiControls", () => {
+  it("removes embeddings, overrides and isolates, and nothing else", () => {
+    expect(removeBidiControls("a\u202Eevil\u202C b\u2066c\u2069 d\u200Fe")).toBe("aevil bc d\u200Fe");
   });
 });
