@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Clock } from "../../src/ports";
 import { RESEARCH_PACK_VERSION, type OutsideVaultRow, type PackWarningKind, type QueryPlan, type ResearchPack, type VaultRow } from "../../src/evidence/research-pack";
@@ -10,14 +9,12 @@ import { renderTraceNote, traceNotePath } from "../../src/notes/trace-note";
 import { boundedTraceJson, TRACE_BLOCK_OPEN, TRACE_JSON_MAX_CHARS } from "../../src/notes/trace-note-json";
 import { parseTraceNote, recordPromotion } from "../../src/notes/trace-note-read";
 import { outsideRow, vaultRow } from "../support/pack-fixtures";
+import { expectGolden } from "../support/golden";
 
 const GOLDEN_DIR = path.resolve(__dirname, "../golden/notes");
 
-function expectGolden(name: string, rendered: string) {
-  const file = path.join(GOLDEN_DIR, name);
-  if (process.env.UPDATE_GOLDEN) writeFileSync(file, rendered);
-  expect(existsSync(file), `golden file ${name} missing: run with UPDATE_GOLDEN=1`).toBe(true);
-  expect(rendered).toBe(readFileSync(file, "utf8"));
+function expectTraceGolden(name: string, rendered: string) {
+  expectGolden(path.join(GOLDEN_DIR, name), rendered);
 }
 
 function fakeClock(): Clock & { advance(ms: number): void } {
@@ -164,11 +161,11 @@ function visiblePart(markdown: string): string {
 
 describe("renderTraceNote", () => {
   it("renders the golden note of a vault-only run with a verified evidence brief", () => {
-    expectGolden("trace-vault-only.md", renderTraceNote(vaultOnlyTrace()));
+    expectTraceGolden("trace-vault-only.md", renderTraceNote(vaultOnlyTrace()));
   });
 
   it("renders the golden note of a run with Brave and Exa results, a duplicate, a failed provider and an unverified answer", () => {
-    expectGolden("trace-outside-vault.md", renderTraceNote(outsideTrace()));
+    expectTraceGolden("trace-outside-vault.md", renderTraceNote(outsideTrace()));
   });
 
   it("starts with frontmatter a person can search by", () => {

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { nodePageReader } from "../../src/cli/dom-parser";
@@ -23,6 +22,7 @@ import {
   webRow,
   type PageName,
 } from "../support/promote-fixtures";
+import { expectGolden } from "../support/golden";
 
 const GOLDEN_DIR = path.resolve(__dirname, "../golden/notes");
 const TRACE_PATH = "Research/Traces/2026-03-05 1159 How do local-first notes stay readable.md";
@@ -61,10 +61,7 @@ describe("promoteOutsideRow: the note written from each recorded page", () => {
       expect(extractStatusText(result.extractStatus)).toBe(EXPECTED_STATUS[name]);
       expect(result.notePath.startsWith("Research/Sources/")).toBe(true);
       const note = await env.store.read(result.notePath);
-      const golden = path.join(GOLDEN_DIR, `source-note-${name}.md`);
-      if (process.env.UPDATE_GOLDEN) writeFileSync(golden, note);
-      expect(existsSync(golden), "golden file missing: run with UPDATE_GOLDEN=1").toBe(true);
-      expect(note).toBe(readFileSync(golden, "utf8"));
+      expectGolden(path.join(GOLDEN_DIR, `source-note-${name}.md`), note);
     });
   }
 });
