@@ -27,7 +27,7 @@ export const USAGE = `Usage:
   vault-research index --vault DIR [--json]
   vault-research promote --vault DIR --trace NOTE --source-key KEY [--replay DIR] [--json]
   vault-research eval --vault DIR --file CASES.json [--replay DIR] [--json]
-  vault-research websearch "<query>" --external-provider NAME [--external-freshness F] [--external-count N] [--replay DIR] [--json]
+  vault-research websearch "<query>" [--external-provider NAME]... [--external-freshness F] [--external-count N] [--replay DIR] [--json]
 common: [--config FILE] (settings JSON, the plugin's data.json schema) [--cache-dir DIR]
 `;
 
@@ -44,10 +44,10 @@ const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
       const query = args.positionals.join(" ").trim();
       if (!query) throw new UsageError('websearch needs a query, e.g. vault-research websearch "automerge release" --external-provider brave');
       const settings = readSettings(args, io);
-      if (flagAll(args, "external-provider").length === 0) throw new UsageError("websearch needs --external-provider NAME (brave, brave-web, exa).");
+      const providersFrom = flagAll(args, "external-provider").length === 0 ? "settings" : "flags";
       const external = readExternalFlags(args, settings);
       return websearchCommand(
-        { query, providers: external.providers, freshness: external.freshness, count: external.count ?? settings.external.count, replayDir: flag(args, "replay"), settings, json: has(args, "json") },
+        { query, providers: external.providers, providersFrom, freshness: external.freshness, count: external.count ?? settings.external.count, replayDir: flag(args, "replay"), settings, json: has(args, "json") },
         io,
       );
     },

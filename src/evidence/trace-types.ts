@@ -23,6 +23,7 @@ export type StageName = (typeof stageNames)[number];
 /** Events a trace records about the web, besides one event per stage. */
 export const externalTraceEventTypes = [
   "external_search_skipped",
+  "external_sources_routed",
   "external_query_built",
   "external_provider_request",
   "external_provider_response",

@@ -4,6 +4,7 @@
 import { setIcon } from "obsidian";
 import { planQuestion } from "../research/stages/plan";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
+import { FREE_SOURCES } from "../provider-names";
 import { providerChoiceName } from "../evidence/labels";
 
 export interface TurnOptions {
@@ -20,10 +21,23 @@ export interface ComposerCallbacks {
 export const MODE_LABELS: Record<ExternalMode, string> = { never: "Off", "on-weak": "If vault is weak", always: "Always" };
 export const FRESHNESS_LABELS: Record<string, string> = { any: "Any", pd: "24h", pw: "7d", pm: "31d", py: "1y" };
 
-/** Provider choices: each enabled provider alone, then all of them together ("Brave + Exa"). */
+/** Past this many, "all of them" is counted rather than spelt out. */
+const namedTogether = 3;
+
+/**
+ * Provider choices: each enabled provider alone, the free set together when it is enabled beside
+ * others ("Free sources"), then all of them together ("Brave + Exa", or "All 7 sources"). Asking
+ * several sources still asks only those that fit the question.
+ */
 export function providerChoices(enabled: readonly ProviderName[]): { value: string; label: string; providers: ProviderName[] }[] {
   const choices: { value: string; label: string; providers: ProviderName[] }[] = enabled.map((p) => ({ value: p, label: providerChoiceName(p), providers: [p] }));
-  if (enabled.length > 1) choices.push({ value: enabled.join(","), label: enabled.map(providerChoiceName).join(" + "), providers: [...enabled] });
+  const free = enabled.filter((p) => (FREE_SOURCES as readonly ProviderName[]).includes(p));
+  if (free.length === FREE_SOURCES.length && enabled.length > free.length) choices.push({ value: free.join(","), label: "Free sources", providers: free });
+  if (enabled.length > 1) {
+    const onlyFree = free.length === FREE_SOURCES.length && enabled.length === free.length;
+    const label = onlyFree ? "Free sources" : enabled.length <= namedTogether ? enabled.map(providerChoiceName).join(" + ") : `All ${enabled.length} sources`;
+    choices.push({ value: enabled.join(","), label, providers: [...enabled] });
+  }
   return choices;
 }
 

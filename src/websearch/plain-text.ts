@@ -13,6 +13,11 @@ export function decodeEntities(text: string): string {
   return decodeHTML(text);
 }
 
+/** Tag-shaped spans removed, nothing decoded: for text that is already decoded (XML CDATA). */
+export function stripTags(text: string): string {
+  return text.replace(TAG, "");
+}
+
 /** Tags removed, entities decoded, runs of whitespace collapsed: for one-line snippets and titles. */
 export function htmlToLine(text: string): string {
   return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();

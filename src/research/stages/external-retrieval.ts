@@ -6,7 +6,9 @@ import type { PackWarningKind } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
 import type { ProviderName } from "../../settings";
-import { createSearchSession, searchProviders, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
+import { dispatchSearch } from "../../websearch/dispatcher";
+import { describeRoute, routeQuestion } from "../../websearch/routing";
+import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
 import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
@@ -64,15 +66,19 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
   const { recorder, providers, count, freshness } = run;
   const { settings } = run.deps;
   const gathered: Gathered = { results: [], failures: [], answered: 0 };
+  // The dispatcher asks only the sources that fit the question; the trace says which and why.
+  const routing = routeQuestion(run.request.question, providers).decisions;
+  recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
   for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
     run.stages.checkStop();
     recorder.event("external_query_built", { query, from: "question" });
-    for (const provider of providers) {
+    for (const provider of routing.filter((d) => d.ask).map((d) => d.source)) {
       run.stages.progress("external_retrieval", "started", `Asking ${providerDisplayName(provider)}`, provider);
       recorder.event("external_provider_request", { provider, query, count, freshness });
     }
     recorder.querySent(query);
-    const outcome = await searchProviders(providers, { query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget }, context, session);
+    const request = { question: run.request.question, query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget };
+    const outcome = await dispatchSearch(providers, request, context, session);
     gathered.answered += recordResponses(run, outcome);
     gathered.failures.push(...recordFailures(recorder, outcome));
     gathered.results.push(...outcome.results);

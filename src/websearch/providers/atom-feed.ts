@@ -4,7 +4,7 @@
 // reads attributes and text (CDATA kept, XML entities decoded) and ignores everything else. A body
 // that is not a feed at all is reported as such, never half-read.
 import { decodeXML } from "entities";
-import { htmlToLine } from "../plain-text";
+import { htmlToLine, stripTags } from "../plain-text";
 
 export interface AtomLink {
   href: string;
@@ -48,12 +48,15 @@ function attributes(source: string): Record<string, string> {
   return attrs;
 }
 
-/** Inner text as plain text: CDATA kept as is, entities decoded, whitespace collapsed; markup only for `type="html"`. */
+/**
+ * Inner text as plain text: entities decoded, whitespace collapsed. CDATA is not decoded, but
+ * tag-shaped spans in it are dropped (web text is plain text here); `type="html"` is read as HTML.
+ */
 function text(element: { attrs: Record<string, string>; inner: string } | undefined): string {
   if (!element) return "";
   const decoded = element.inner
     .split(/(<!\[CDATA\[[\s\S]*?\]\]>)/)
-    .map((part) => (part.startsWith("<![CDATA[") ? part.slice(9, -3) : decodeXML(part)))
+    .map((part) => (part.startsWith("<![CDATA[") ? stripTags(part.slice(9, -3)) : decodeXML(part)))
     .join("");
   const type = element.attrs.type ?? "text";
   return type === "html" || type === "xhtml" ? htmlToLine(decoded) : decoded.replace(/\s+/g, " ").trim();
