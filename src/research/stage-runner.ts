@@ -46,6 +46,8 @@ export interface Stage<T> {
   work: (signal: AbortSignal) => Promise<T> | T;
   /** Progress detail once done: "12 of 80 notes matched". */
   done: (value: T) => string;
+  /** How the finished stage went, when part of its work can fail without throwing (default: done). */
+  outcome?: (value: T) => "done" | "partial" | "failed";
 }
 
 export interface StageRunnerInit {
@@ -89,7 +91,7 @@ export class StageRunner {
       const value = await withDeadline(Promise.resolve().then(() => stage.work(controller.signal)), { clock, ms });
       const detail = stage.done(value);
       recorder.stageEnd(stage.name, { detail });
-      this.progress(stage.name, "done", detail);
+      this.progress(stage.name, stage.outcome?.(value) ?? "done", detail);
       return value;
     } catch (error) {
       controller.abort();

@@ -47,10 +47,14 @@ export interface ResearchDeps {
   onProgress?: (event: ProgressEvent) => void;
 }
 
-/** What the panel's live timeline shows. */
+/**
+ * What the panel's live timeline shows. `partial`: the stage finished but part of its work failed
+ * (one of two providers answered); `failed` also ends a stage that gave up without throwing (no
+ * provider answered), its reason in `detail`.
+ */
 export interface ProgressEvent {
   stage: StageName;
-  status: "started" | "done" | "skipped" | "failed";
+  status: "started" | "done" | "partial" | "skipped" | "failed";
   /** Human sentence: "Searching the web with Brave", "12 notes matched". */
   detail: string;
   /** ms since the run started. */

@@ -26,6 +26,7 @@ export function stageTitle(event: Pick<ProgressEvent, "stage" | "provider">): st
 const STATUS_ICONS: Record<ProgressEvent["status"], string> = {
   started: "loader",
   done: "check",
+  partial: "alert-triangle",
   skipped: "minus",
   failed: "alert-triangle",
 };

@@ -51,6 +51,7 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
     limitMs: deps.settings.external.timeoutMs + 5000,
     work: (signal) => askProviders(run, { ...context, signal }, session),
     done: describeGathered,
+    outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
   });
   run.external.used = true;
   for (const f of gathered.failures) {
@@ -79,11 +80,34 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     recorder.querySent(query);
     const request = { question: run.request.question, query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget };
     const outcome = await dispatchSearch(providers, request, context, session);
+    // Searches cut off by a cancel come back as failures; they are the cancel, not the provider's fault.
+    run.stages.checkStop();
     gathered.answered += recordResponses(run, outcome);
     gathered.failures.push(...recordFailures(recorder, outcome));
     gathered.results.push(...outcome.results);
+    reportEachProvider(run, outcome);
   }
   return gathered;
+}
+
+/** What each provider did, in words, for its line under the stage. */
+const failureWords: Record<ProviderErrorKind, string> = {
+  auth: "no key, or the key was refused",
+  rate_limited: "rate limited",
+  plan: "not in your plan",
+  unsupported: "not set up",
+  timeout: "timed out",
+  http: "server error",
+  parse: "answer could not be read",
+  network: "could not be reached",
+};
+
+function reportEachProvider(run: RunState, outcome: MultiSearchResult): void {
+  for (const response of outcome.responses) {
+    const n = response.results.length;
+    run.stages.progress("external_retrieval", "done", `${n} result${n === 1 ? "" : "s"}`, response.provider);
+  }
+  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
 }
 
 /** Writes each answer into the trace, its warnings into the pack and its freshness into coverage. */
@@ -116,6 +140,9 @@ function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult): Pr
 }
 
 function describeGathered(g: Gathered): string {
+  if (g.answered === 0 && g.failures.length > 0) {
+    return `No web results: ${[...new Set(g.failures.map((f) => `${providerDisplayName(f.provider)} ${failureWords[f.kind]}`))].join("; ")}`;
+  }
   const answers = `${g.answered} answer${g.answered === 1 ? "" : "s"}`;
   const errors = g.failures.length ? `; ${g.failures.length} provider error${g.failures.length === 1 ? "" : "s"}` : "";
   return `${g.results.length} web results from ${answers}${errors}`;
