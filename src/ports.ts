@@ -15,6 +15,11 @@ export interface HttpRequest {
   maxBytes?: number;
   /** Lets a run be cancelled; adapters that cannot abort simply ignore the late answer. */
   signal?: AbortSignal;
+  /**
+   * `manual`: hand a 3xx answer back as it is (the fetch guard follows redirects itself, checking
+   * every hop). Adapters that cannot (requestUrl) follow redirects as they always do.
+   */
+  redirect?: "manual";
 }
 
 export interface HttpResponse {

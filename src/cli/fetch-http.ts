@@ -45,6 +45,7 @@ async function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: Abo
     method: req.method,
     ...(req.headers ? { headers: req.headers } : {}),
     ...(req.body !== undefined ? { body: req.body } : {}),
+    ...(req.redirect ? { redirect: req.redirect } : {}),
     signal: controller.signal,
   });
   const headers: Record<string, string> = {};

@@ -12,6 +12,7 @@ import { VaultIndex } from "../index/vault-index";
 import { systemClock, type Http } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
+import { dnsResolveHost } from "./dns-resolver";
 import { nodePageReader } from "./dom-parser";
 import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
@@ -78,6 +79,8 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const result = await promoteFromTraceNote({
     store,
     http,
+    // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
+    ...(replayDir || io.http ? {} : { fetchGuard: { resolve: dnsResolveHost } }),
     clock: systemClock,
     settings,
     index,

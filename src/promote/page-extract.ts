@@ -1,11 +1,13 @@
-// Fetching one web page for promotion and turning it into markdown. The fetch goes through the
-// Http port (requestUrl in the plugin, fetch or replay in the CLI) with a timeout and a size cap;
-// the text is decoded by the charset the page declares; Defuddle finds the main content. When
-// any step cannot give readable text, the outcome says exactly why, so the note can fall back
-// to the provider's excerpt and record that honestly.
+// Fetching one web page and turning it into markdown, for promotion and for page reading alike.
+// The fetch goes through the fetch guard (fetch-guard.ts) and the Http port (requestUrl in the
+// plugin, fetch or replay in the CLI) with a timeout and a size cap; the text is decoded by the
+// charset the page declares; Defuddle finds the main content. When any step cannot give readable
+// text, the outcome says exactly why, so the note can fall back to the provider's excerpt and
+// record that honestly.
 import type { PageProblem } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
+import { guardedGet, type FetchAnswered, type FetchGuardOptions, type FetchRefusal } from "./fetch-guard";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
 export interface PageReading {
@@ -40,7 +42,20 @@ export type PageOutcome =
   | { kind: "pdf" }
   /** No text of the page's own; the note says why (`fallback_snippet:<problem>` or `link_only:<problem>`). */
   | { kind: "unusable"; problem: PageProblem; message: string }
+  /** The fetch guard would not fetch the address (or a redirect's): nothing was asked of it. */
+  | { kind: "refused"; refusal: FetchRefusal; message: string }
   | { kind: "cancelled" };
+
+/** What a fetch brought back, before any extraction: page reading and promotion share it. */
+export type FetchedPage =
+  | { kind: "html"; decoded: DecodedPage; url: string; bytes: number }
+  /** Plain text or markdown, read as it is. */
+  | { kind: "text"; decoded: DecodedPage; mediaType: TextMediaType; url: string; bytes: number }
+  | Exclude<PageOutcome, { kind: "extracted" }>;
+
+/** Media types whose text is read as it is, without an HTML extractor. */
+export const TEXT_MEDIA_TYPES = ["text/plain", "text/markdown", "text/x-markdown"] as const;
+export type TextMediaType = (typeof TEXT_MEDIA_TYPES)[number];
 
 export interface FetchPageOptions {
   /** Default 20 s. */
@@ -48,18 +63,31 @@ export interface FetchPageOptions {
   /** Default 5 MB: a page bigger than this is not an article worth keeping whole. */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** How the fetch guard looks names up, and (tests only) origins it lets through. */
+  guard?: FetchGuardOptions;
 }
 
 export const DEFAULT_PAGE_LIMITS = { timeoutMs: 20_000, maxBytes: 5 * 1024 * 1024 } as const;
 
+const ACCEPT = "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5";
+
 /** Fewer words than this and the page is taken to be an app shell (JS-only) or an error page. */
 const MIN_WORDS = 25;
 
+/** Promotion's read of a page: fetched through the guard, HTML through the extractor, anything else a reason. */
 export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
+  const fetched = await fetchPage(url, http, options);
+  if (fetched.kind === "html") return readPageHtml(fetched.decoded, fetched.url, readPage);
+  if (fetched.kind === "text") return unusable({ kind: "not_html" }, notHtmlMessage(fetched.mediaType));
+  return fetched;
+}
+
+/** One guarded GET, its status, size and kind checked, its text decoded by the charset it declares. */
+export async function fetchPage(url: string, http: Http, options: FetchPageOptions = {}): Promise<FetchedPage> {
   const maxBytes = options.maxBytes ?? DEFAULT_PAGE_LIMITS.maxBytes;
-  const fetched = await fetchPage(url, http, { ...options, maxBytes });
-  if (!("response" in fetched)) return fetched;
-  const { response } = fetched;
+  const got = await getPage(url, http, { ...options, maxBytes });
+  if (got.kind !== "answered") return got;
+  const { response } = got;
 
   if (response.status < 200 || response.status >= 300) {
     return unusable({ kind: "http_error", status: response.status }, `The page answered ${response.status}${statusText(response.status)}.`);
@@ -68,24 +96,27 @@ export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPa
   const size = Math.max(Number.isFinite(declaredLength) ? declaredLength : 0, response.bytes?.byteLength ?? utf8Length(response.text));
   if (size > maxBytes) return unusable({ kind: "too_large" }, `The page is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} promotion reads.`);
 
-  const type = contentKind(response, url);
+  const type = contentKind(response, got.url);
   if (type === "pdf") return { kind: "pdf" };
-  if (type !== "html") return unusable({ kind: "not_html" }, `The page is ${type}, not HTML; only the provider's excerpt was kept.`);
-  return readHtml(decodeBody(response), url, readPage);
+  if (type === "html") return { kind: "html", decoded: decodeBody(response), url: got.url, bytes: size };
+  const textType = TEXT_MEDIA_TYPES.find((t) => t === type);
+  if (textType) return { kind: "text", decoded: decodeBody(response), mediaType: textType, url: got.url, bytes: size };
+  return unusable({ kind: "not_html" }, notHtmlMessage(type));
 }
 
-/** The GET itself; a failure of the request (not an error status) is already an outcome. */
-async function fetchPage(url: string, http: Http, options: FetchPageOptions & { maxBytes: number }): Promise<{ response: HttpResponse } | PageOutcome> {
+function notHtmlMessage(type: string): string {
+  return `The page is ${type}, not HTML; only the provider's excerpt was kept.`;
+}
+
+/** The GET through the fetch guard; a failure of the request (not an error status) is already an outcome. */
+async function getPage(url: string, http: Http, options: FetchPageOptions & { maxBytes: number }): Promise<FetchAnswered | FetchedPage> {
   try {
-    const response = await http.request({
-      method: "GET",
-      url,
-      headers: { accept: "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5" },
-      timeoutMs: options.timeoutMs ?? DEFAULT_PAGE_LIMITS.timeoutMs,
-      maxBytes: options.maxBytes,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return { response };
+    const got = await guardedGet(
+      { url, accept: ACCEPT, timeoutMs: options.timeoutMs ?? DEFAULT_PAGE_LIMITS.timeoutMs, maxBytes: options.maxBytes, ...(options.signal ? { signal: options.signal } : {}) },
+      http,
+      options.guard,
+    );
+    return got.kind === "refused" ? { kind: "refused", refusal: got.refusal, message: got.message } : got;
   } catch (error) {
     if (!(error instanceof HttpFailure)) return unusable({ kind: "network" }, errorMessage(error));
     const kind = error.kind;
@@ -94,14 +125,14 @@ async function fetchPage(url: string, http: Http, options: FetchPageOptions & { 
 }
 
 /** Defuddle over the decoded page; too few words and it is an app shell or an error page. */
-async function readHtml(decoded: DecodedPage, url: string, readPage: ReadPage): Promise<PageOutcome> {
+export async function readPageHtml(decoded: DecodedPage, url: string, readPage: ReadPage): Promise<PageOutcome> {
   let reading: PageReading;
   try {
     reading = await readPage(decoded.html, url);
   } catch (error) {
     return unusable({ kind: "extract_failed" }, `The page could not be read (${errorMessage(error)}).`);
   }
-  if (reading.markdown.trim() === "" || reading.wordCount < MIN_WORDS) {
+  if (!hasTextOfItsOwn(reading)) {
     return unusable(
       { kind: "no_readable_text" },
       `The page has almost no text of its own (${reading.wordCount} words); it may need JavaScript to show its content.`,
@@ -110,7 +141,11 @@ async function readHtml(decoded: DecodedPage, url: string, readPage: ReadPage): 
   return { kind: "extracted", reading, charset: decoded.charset, warnings: decoded.warnings };
 }
 
-function unusable(problem: PageProblem, message: string): PageOutcome {
+function hasTextOfItsOwn(reading: PageReading): boolean {
+  return reading.markdown.trim() !== "" && reading.wordCount >= MIN_WORDS;
+}
+
+function unusable(problem: PageProblem, message: string): Exclude<PageOutcome, { kind: "extracted" }> {
   return { kind: "unusable", problem, message };
 }
 

@@ -9,6 +9,7 @@ import type { Clock, Http, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { OutsideVaultRow } from "../evidence/research-pack";
+import type { FetchGuardOptions } from "./fetch-guard";
 import { fetchAndReadPage, type FetchPageOptions, type ReadPage } from "./page-extract";
 import { promotedNote } from "./promoted-note";
 import type { ResearchTrace } from "../evidence/trace-types";
@@ -37,7 +38,9 @@ export interface PromoteDeps {
   /** Without it the note is still written, and the result says the trace note was not updated. */
   updateTraceNote?: TraceNoteUpdater;
   /** Timeout and size cap of the page fetch (defaults: 20 s, 5 MB). */
-  page?: Omit<FetchPageOptions, "signal">;
+  page?: Omit<FetchPageOptions, "signal" | "guard">;
+  /** How the fetch guard looks names up (the CLI: DNS); its rules apply with or without it. */
+  fetchGuard?: FetchGuardOptions;
   signal?: AbortSignal;
 }
 
@@ -53,6 +56,7 @@ export type PromotionErrorKind =
   | "trace_unreadable"
   | "unknown_source_key"
   | "not_a_web_page"
+  | "fetch_refused"
   | "write_failed"
   | "cancelled";
 
@@ -90,8 +94,13 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
     };
   }
 
-  const outcome = await fetchAndReadPage(row.url, input.http, input.readPage, { ...input.page, ...(input.signal ? { signal: input.signal } : {}) });
+  const outcome = await fetchAndReadPage(row.url, input.http, input.readPage, {
+    ...input.page,
+    ...(input.fetchGuard ? { guard: input.fetchGuard } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   if (outcome.kind === "cancelled" || input.signal?.aborted) return failed("cancelled", "Promotion was cancelled; nothing was written.");
+  if (outcome.kind === "refused") return failed("fetch_refused", `${outcome.message} Nothing was saved.`);
 
   const retrievedAt = clock.now();
   const { note, summary } = promotedNote({ row, trace, tracePath, outcome, retrievedAt });

@@ -12,8 +12,8 @@ import type { PageOutcome } from "./page-extract";
 /** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
 export const MAX_EXTRACTED_CHARS = 150_000;
 
-/** A page outcome other than a cancelled fetch, which writes no note. */
-export type NoteOutcome = Exclude<PageOutcome, { kind: "cancelled" }>;
+/** A page outcome other than a cancelled or refused fetch, which write no note. */
+export type NoteOutcome = Exclude<PageOutcome, { kind: "cancelled" } | { kind: "refused" }>;
 
 export interface PromotedNoteInput {
   row: OutsideVaultRow;
