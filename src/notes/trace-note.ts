@@ -11,6 +11,7 @@ import { cutText } from "../evidence/trace-bounds";
 import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
+import { inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
@@ -79,7 +80,7 @@ function answerSection(trace: ResearchTrace): string {
       "",
     );
   }
-  lines.push(neutraliseAnswer(answer.text.trim()), "");
+  lines.push(inertAnswerMarkdown(answer.text.trim()), "");
   const by = answer.kind === "extractive" ? "Evidence brief quoted from the evidence; no model wrote it." : `Written by ${answer.model ? `\`${answer.model.replace(/`/g, "")}\`` : "a model"}.`;
   lines.push(`*${by} Citations ${answer.verified ? "verified" : "not verified"}.*`);
   return lines.join("\n");
@@ -189,20 +190,6 @@ function localStamp(iso: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Untrusted text
-
-/**
- * The answer is markdown (the runner's evidence brief or a model's), but it quotes web text: raw
- * HTML, wikilinks and `#tags` are neutralised so it cannot add markup, links or tags to the vault.
- */
-function neutraliseAnswer(text: string): string {
-  const inert = text
-    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
-    .replace(/\[\[/g, "\\[\\[")
-    .replace(/(^|\s)#(?=[^\s#])/gmu, "$1\\#");
-  // An unclosed code fence would swallow the rest of the note, evidence and all.
-  const fences = inert.split("\n").filter((line) => /^ {0,3}(`{3,}|~{3,})/.test(line));
-  return fences.length % 2 === 1 ? `${inert}\n${fences[fences.length - 1].trim().replace(/^([`~]+).*$/, "$1")}` : inert;
-}
 
 function tableCell(text: string): string {
   return escapeMarkdownText(oneLine(text));

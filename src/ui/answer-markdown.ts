@@ -4,10 +4,9 @@
 // nothing the model wrote can become a link or an embed in the note it is pasted into.
 import type { ResearchResult } from "../research/types";
 import { webLink } from "../notes/note-links";
-import { citationKeys, citationTargets, neutraliseAnswerMarkdown, type CitationTarget } from "./answer-render";
+import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "../notes/inert-answer";
+import { citationTargets, type CitationTarget } from "./answer-render";
 
-/** A citation bracket after neutralising: `\[src:…\]`. */
-const ESCAPED_CITATION = /\\\[((?:src|ext):[^[\]\\\n]{1,400})\\\]/g;
 // Characters that end or change the meaning of a wikilink's heading part.
 const UNLINKABLE_HEADING = /[#|^[\]]/;
 
@@ -17,7 +16,7 @@ export function answerAsMarkdown(result: Pick<ResearchResult, "answer" | "pack" 
   const targets = citationTargets(result.pack, result.citations);
   const cited: CitationTarget[] = [];
   // Links, embeds and HTML the model wrote (perhaps copied from a web page) stay inert in the note too.
-  const body = neutraliseAnswerMarkdown(answer.text).replace(ESCAPED_CITATION, (whole, inside: string) => {
+  const body = inertAnswerMarkdown(answer.text).replace(CITATION_BRACKET, (whole, inside: string) => {
     const keys = citationKeys(inside);
     if (!keys) return whole;
     const links = keys.map((key) => {

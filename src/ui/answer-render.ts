@@ -1,15 +1,16 @@
 // Renders an answer: markdown through Obsidian's renderer, with citations turned into chips.
 //
 // The answer is written by a model that read untrusted web text, so anything in it may have come
-// from a web page. Before rendering, every construct that could make a link, load something or run
-// code is neutralised: `[`/`]` (links, wikilinks, footnotes, images, embeds), `<` (raw HTML,
-// autolinks) and the info string of code fences (which would hand the code to other plugins'
-// code-block processors). After rendering, whatever the renderer still turned into a link or an
-// embed (bare URLs, #tags) is reduced to its text, and only then are the citation brackets —
-// still plain text — replaced by our own chips.
+// from a web page. Before rendering it is made inert by the one rule for answers
+// (notes/inert-answer.ts: no link, embed, HTML, tag or plugin code block can form). After
+// rendering, whatever the renderer still turned into a link or an embed (bare URLs) is reduced to
+// its text, and only then are the citation brackets — still plain text — replaced by our chips.
 import { MarkdownRenderer, type App, type Component } from "obsidian";
 import type { Citation, ResearchPack } from "../evidence/research-pack";
 import { outsideVaultLabel } from "../evidence/labels";
+import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "../notes/inert-answer";
+
+export { citationKeys };
 
 /** Where a citation chip leads. */
 export type CitationTarget =
@@ -19,16 +20,6 @@ export type CitationTarget =
 export interface ChipActions {
   openNote(target: Extract<CitationTarget, { origin: "vault" }>, evt: MouseEvent): void;
   openUrl(target: Extract<CitationTarget, { origin: "outside_vault" }>, evt: MouseEvent): void;
-}
-
-/** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,`. */
-const CITATION_BRACKET = /\[((?:src|ext):[^[\]\n]{1,400})\]/g;
-const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
-
-/** The keys in a bracket's inside, or null when it is not a citation bracket. */
-export function citationKeys(inside: string): string[] | null {
-  const parts = inside.split(/[;,]/).map((part) => part.trim());
-  return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
 }
 
 /** Chip targets for every row of the pack, keyed by source key; `citations` fill in what rows lack. */
@@ -71,61 +62,6 @@ export function citationTargets(pack: Pick<ResearchPack, "evidence" | "external_
   return targets;
 }
 
-/**
- * Markdown in which nothing can become a link, an embed, HTML or a plugin's code block. Emphasis,
- * headings, lists, tables, quotes and code stay as they were.
- */
-export function neutraliseAnswerMarkdown(markdown: string): string {
-  const out: string[] = [];
-  let fence: string | null = null;
-  for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
-    const fenceLine = /^(\s{0,3})(`{3,}|~{3,})(.*)$/.exec(line);
-    if (fence === null && fenceLine) {
-      fence = fenceLine[2];
-      out.push(`${fenceLine[1]}${fenceLine[2]}`);
-      continue;
-    }
-    if (fence !== null) {
-      const closes = fenceLine && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length && fenceLine[3].trim() === "";
-      if (closes) fence = null;
-      out.push(line);
-      continue;
-    }
-    out.push(neutraliseLine(line));
-  }
-  return out.join("\n");
-}
-
-/** Escapes `[`, `]` and `<` outside code spans. */
-function neutraliseLine(line: string): string {
-  let out = "";
-  let i = 0;
-  while (i < line.length) {
-    if (line[i] === "`") {
-      const run = /^`+/.exec(line.slice(i))![0];
-      const close = line.indexOf(run, i + run.length);
-      if (close > 0 && line[close + run.length] !== "`") {
-        out += line.slice(i, close + run.length);
-        i = close + run.length;
-        continue;
-      }
-      out += run;
-      i += run.length;
-      continue;
-    }
-    const ch = line[i];
-    if (ch === "\\" && i + 1 < line.length) {
-      // An existing escape already makes its character literal.
-      out += line.slice(i, i + 2);
-      i += 2;
-      continue;
-    }
-    out += ch === "[" || ch === "]" || ch === "<" ? `\\${ch}` : ch;
-    i++;
-  }
-  return out;
-}
-
 /** Elements that load or embed something; none belongs in an answer. */
 const EMBEDS = "img, picture, video, audio, iframe, object, embed, source, .internal-embed, form";
 
@@ -140,7 +76,7 @@ export async function renderAnswer(
 ): Promise<void> {
   // Rendered while detached, cleaned, and only then shown.
   const staging = createDiv();
-  await MarkdownRenderer.render(app, neutraliseAnswerMarkdown(markdown), staging, "", component);
+  await MarkdownRenderer.render(app, inertAnswerMarkdown(markdown), staging, "", component);
   for (const embed of Array.from(staging.querySelectorAll(EMBEDS))) embed.remove();
   for (const link of Array.from(staging.querySelectorAll("a"))) link.replaceWith(link.ownerDocument.createTextNode(link.textContent ?? ""));
   chipCitations(staging, targets, actions);

@@ -2,8 +2,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, Component, MarkdownRenderer } from "../stubs/obsidian";
-import { citationTargets, neutraliseAnswerMarkdown, renderAnswer, type ChipActions } from "../../src/ui/answer-render";
+import { citationTargets, renderAnswer, type ChipActions } from "../../src/ui/answer-render";
+import { inertAnswerMarkdown } from "../../src/notes/inert-answer";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
+import { writeEvidenceBrief } from "../../src/research/stages/extractive-brief";
+import { answerAsMarkdown } from "../../src/ui/answer-markdown";
 
 const note = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "CRDTs merge without a server." }]);
 const page = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0", "Lower memory.");
@@ -68,7 +71,7 @@ describe("answer rendering", () => {
   });
 
   it("drops the language of code fences, so no plugin runs model output as code", async () => {
-    const neutral = neutraliseAnswerMarkdown("```dataviewjs\ndv.paragraph('hi')\n```\nafter [x](y)");
+    const neutral = inertAnswerMarkdown("```dataviewjs\ndv.paragraph('hi')\n```\nafter [x](y)");
     expect(neutral.split("\n")[0]).toBe("```");
     expect(neutral).toContain("dv.paragraph('hi')");
     expect(neutral).toContain("after \\[x\\](y)");
@@ -82,5 +85,39 @@ describe("answer rendering", () => {
     const unknown = el.querySelector(".vault-research-chip-unknown");
     expect(unknown?.textContent).toBe("src:0000000000");
     expect(unknown?.tagName).toBe("SPAN");
+  });
+
+  it("shows a quoted vault sentence's own syntax exactly, as text, and copies it so the note reads the same", async () => {
+    const sentence = "Type ![[Internal links#^block-id]] to embed a block, [[Note|alias]] to link with an alias, and ![](https://example.com/a.png) for an image.";
+    const syntax = vaultRow("Help/Embeds.md", "Embeds", [{ heading: "Blocks", text: sentence }]);
+    const embedPack = pack("how do I embed a block", [syntax]);
+    const brief = writeEvidenceBrief(embedPack);
+    expect(brief.text).toContain(sentence);
+
+    const el = document.createElement("div");
+    await renderAnswer(new App() as unknown as ObsidianApp, brief.text, el, citationTargets(embedPack), { openNote: () => {}, openUrl: () => {} }, new Component() as never);
+    expect(el.textContent).toContain(sentence);
+    expect(el.querySelectorAll("a, img, .internal-embed")).toHaveLength(0);
+
+    // Pasted into a note, the same words show: the copy escapes the syntax instead of rewriting it.
+    const copied = answerAsMarkdown({ pack: embedPack, answer: { text: brief.text, kind: "extractive", verified: true } });
+    const pasted = document.createElement("div");
+    await MarkdownRenderer.render(new App(), copied, pasted, "", new Component());
+    expect(pasted.textContent).toContain(sentence);
+    expect(pasted.querySelectorAll("img, .internal-embed")).toHaveLength(0);
+  });
+
+  it("keeps code in an answer as code, exactly, on screen and in the copy", async () => {
+    const text = `Embed with \`![[Note#^id]]\` or \`[[Note|alias]]\` [${note.source_key}].\n\n\`\`\`md\n![](https://example.com/a.png) [[x]]\n\`\`\``;
+    const { el } = await render(text);
+    expect([...el.querySelectorAll("code")].map((c) => c.textContent)).toEqual(["![[Note#^id]]", "[[Note|alias]]", "![](https://example.com/a.png) [[x]]"]);
+    const copied = answerAsMarkdown({ pack: pack("q", [note]), answer: { text, kind: "model", verified: true } });
+    expect(copied).toContain("`![[Note#^id]]` or `[[Note|alias]]`");
+    expect(copied).toContain("```\n![](https://example.com/a.png) [[x]]\n```");
+  });
+
+  it("writes a hostile answer into the trace note just as inert: no image, no plugin code, no tag", () => {
+    const inert = inertAnswerMarkdown("![pixel](https://evil.example/p.png) #spam <b>x</b>\n```dataviewjs\ndv.paragraph(1)");
+    expect(inert).toBe("!\\[pixel\\](https://evil.example/p.png) \\#spam &lt;b>x&lt;/b>\n```\ndv.paragraph(1)\n```");
   });
 });

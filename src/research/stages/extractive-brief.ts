@@ -158,7 +158,7 @@ function stem(word: string): string {
 
 /** Quoted text must not look like a citation, nor run on forever. */
 function quoteable(sentence: string, maxChars: number): string {
-  const flat = oneLine(sentence).replace(/\[/g, "(").replace(/\]/g, ")").replace(/[“”]/g, '"');
+  const flat = oneLine(sentence).replace(/\[(?=\s*(?:src|ext):)/gi, "(").replace(/[“”]/g, '"');
   if (flat.length <= maxChars) return flat;
   const cut = flat.slice(0, maxChars - 1);
   const space = cut.lastIndexOf(" ");

@@ -1,0 +1,84 @@
+// The one rule for an answer's markdown wherever it goes — the panel (rendered), a note the user
+// copies or inserts it into, the trace note. A model that read web pages wrote it, so it may carry
+// a page's links, embeds, HTML or code meant for another plugin. Made inert, nothing in it can
+// become a link, an embed, an image, HTML, a tag, a footnote or a plugin's code block; emphasis,
+// headings, lists, tables, quotes and code stay. Citation brackets (`[src:…]`, `[ext:brave:…]`)
+// stay as written: they are ours, and alone they are no link in any markdown.
+
+/** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,` (never an escaped one). */
+export const CITATION_BRACKET = /(?<!\\)\[((?:src|ext):[^[\]\\\n]{1,400})\]/g;
+const CITATION_AT = /\[((?:src|ext):[^[\]\\\n]{1,400})\]/y;
+const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
+
+/** The keys in a bracket's inside, or null when it is not a citation bracket. */
+export function citationKeys(inside: string): string[] | null {
+  const parts = inside.split(/[;,]/).map((part) => part.trim());
+  return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
+}
+
+const FENCE = /^(\s{0,3})(`{3,}|~{3,})(.*)$/;
+
+export function inertAnswerMarkdown(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
+    const fenceLine = FENCE.exec(line);
+    if (fence === null && fenceLine) {
+      // The info string would hand the code to another plugin's processor (dataviewjs…).
+      fence = fenceLine[2];
+      out.push(`${fenceLine[1]}${fenceLine[2]}`);
+    } else if (fence !== null) {
+      if (fenceLine && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length && fenceLine[3].trim() === "") fence = null;
+      out.push(line);
+    } else {
+      out.push(inertLine(line));
+    }
+  }
+  // An unclosed fence would swallow everything after the answer (in a note: the evidence).
+  if (fence !== null) out.push(fence);
+  return out.join("\n");
+}
+
+/** Escapes, outside code spans: brackets that are not citations, `<` before a tag, `#` before a tag name. */
+function inertLine(line: string): string {
+  let out = "";
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i];
+    if (ch === "`") {
+      const run = /^`+/.exec(line.slice(i))![0];
+      const close = line.indexOf(run, i + run.length);
+      const end = close > 0 && line[close + run.length] !== "`" ? close + run.length : i + run.length;
+      out += line.slice(i, end);
+      i = end;
+    } else if (ch === "\\" && i + 1 < line.length) {
+      // An existing escape already makes its character literal.
+      out += line.slice(i, i + 2);
+      i += 2;
+    } else if (ch === "[") {
+      const citation = citationAt(line, i);
+      out += citation ?? "\\[";
+      i += citation?.length ?? 1;
+    } else {
+      out += inertChar(ch, out[out.length - 1] ?? " ", line[i + 1] ?? " ");
+      i++;
+    }
+  }
+  return out;
+}
+
+function inertChar(ch: string, before: string, next: string): string {
+  if (ch === "]") return "\\]";
+  if (ch === "<" && /[A-Za-z/!?]/.test(next)) return "&lt;";
+  if (ch === "#" && /\s/.test(before) && /[^\s#]/.test(next)) return "\\#";
+  return ch;
+}
+
+/** The citation bracket starting at `i`, unless it is followed by what would make it a link or a link's definition. */
+function citationAt(line: string, i: number): string | null {
+  CITATION_AT.lastIndex = i;
+  const match = CITATION_AT.exec(line);
+  if (!match || citationKeys(match[1]) === null) return null;
+  const next = line[i + match[0].length];
+  return next === "(" || next === ":" || next === "[" ? null : match[0];
+}
