@@ -7,6 +7,7 @@
 import type { PageProblem } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
+import { CJK_CHARS } from "../text/scripts";
 import { guardedGet, type FetchAnswered, type FetchGuardOptions, type FetchRefusal } from "./fetch-guard";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
@@ -71,8 +72,10 @@ export const DEFAULT_PAGE_LIMITS = { timeoutMs: 20_000, maxBytes: 5 * 1024 * 102
 
 const ACCEPT = "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5";
 
-/** Fewer words than this and the page is taken to be an app shell (JS-only) or an error page. */
+/** A page has text of its own with this many words, or with one paragraph of `MIN_PARAGRAPH_WORDS`. */
 const MIN_WORDS = 25;
+/** A short article is still a page: one real paragraph is enough; an app shell's "Loading…" is not. */
+const MIN_PARAGRAPH_WORDS = 8;
 
 /** Promotion's read of a page: fetched through the guard, HTML through the extractor, anything else a reason. */
 export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
@@ -124,7 +127,7 @@ async function getPage(url: string, http: Http, options: FetchPageOptions & { ma
   }
 }
 
-/** Defuddle over the decoded page; too few words and it is an app shell or an error page. */
+/** Defuddle over the decoded page; without a paragraph of its own it is an app shell or an error page. */
 export async function readPageHtml(decoded: DecodedPage, url: string, readPage: ReadPage): Promise<PageOutcome> {
   let reading: PageReading;
   try {
@@ -142,7 +145,16 @@ export async function readPageHtml(decoded: DecodedPage, url: string, readPage: 
 }
 
 function hasTextOfItsOwn(reading: PageReading): boolean {
-  return reading.markdown.trim() !== "" && reading.wordCount >= MIN_WORDS;
+  if (reading.markdown.trim() === "") return false;
+  if (reading.wordCount >= MIN_WORDS) return true;
+  return reading.markdown.split(/\n\s*\n/).some((paragraph) => wordsIn(paragraph) >= MIN_PARAGRAPH_WORDS);
+}
+
+/** Words of a paragraph; in Chinese, Japanese and Korean, which put no spaces between words, each character. */
+function wordsIn(text: string): number {
+  const cjk = text.match(CJK_CHARS)?.length ?? 0;
+  const other = text.replace(CJK_CHARS, " ").match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return cjk + other;
 }
 
 function unusable(problem: PageProblem, message: string): Exclude<PageOutcome, { kind: "extracted" }> {
