@@ -18,3 +18,11 @@ export function envSecrets(env: Record<string, string | undefined>): Secrets {
     },
   };
 }
+
+/** Every secret set in the environment: what the CLI scrubs from all it prints and logs. */
+export function envSecretValues(env: Record<string, string | undefined>): string[] {
+  return Object.values(secretEnvNames).flatMap((name) => {
+    const value = env[name]?.trim();
+    return value ? [value] : [];
+  });
+}

@@ -15,6 +15,7 @@ import { envSecrets, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { openVault, type CliIo, type OpenedVault } from "./open-vault";
 import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { terminalJson } from "./terminal-text";
 
 /** Flags of `eval` besides the common ones (--vault, --config, --cache-dir, --json). */
 export const EVAL_FLAGS: FlagSpecs = {
@@ -67,7 +68,7 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
     if (outcome.passed) report.passed++;
     else report.failed++;
   }
-  io.out(has(args, "json") ? `${JSON.stringify(report, null, 2)}\n` : formatEvalReport(report));
+  io.out(has(args, "json") ? `${terminalJson(report)}\n` : formatEvalReport(report));
   return report.failed > 0 ? 1 : 0;
 }
 
@@ -156,7 +157,7 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Pro
         index: opened.index,
         store: opened.store,
         http: web,
-        secrets: replaySecrets,
+        secrets: replaySecrets(modelKeyName, modelKey),
         clock: replayClock(),
         settings: opened.settings,
         model: created.model,
@@ -207,11 +208,16 @@ function recordingHttp(inner: Http | null, channel: EvalRequest["channel"], log:
 
 /**
  * Web providers get a placeholder key: eval never reaches a live provider, so a real key is never
- * needed and never read. (Providers still insist on having one before they build a request.)
+ * needed and never read. (Providers still insist on having one before they build a request.) The
+ * model's key, which the case's model does use, is handed on so the run scrubs it from its trace.
  */
-const replaySecrets: Secrets = {
-  get: async (name) => (name === "brave" || name === "exa" ? "eval-replay-no-key" : null),
-};
+function replaySecrets(modelKeyName: ModelKeyName | null, modelKey: string | null): Secrets {
+  return {
+    get: async (name) => (name === "brave" || name === "exa" ? "eval-replay-no-key" : name === modelKeyName ? modelKey : null),
+  };
+}
+
+type ModelKeyName = NonNullable<ReturnType<typeof secretNameFor>>;
 
 /**
  * Recorded answers carry no rate limit, so waiting out Brave's one-call-a-second pacing or a

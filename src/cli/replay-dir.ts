@@ -4,6 +4,8 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Http } from "../ports";
+import { secretScrubber } from "../text/secret-scrub";
+import { envSecretValues } from "./env-secrets";
 import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../websearch/replay";
 
 export class ReplayDirectoryError extends Error {
@@ -37,9 +39,14 @@ export function loadReplayDirectory(dir: string): RecordedExchange[] {
   return exchanges;
 }
 
-/** Appends each request as one JSON line; synchronous so lines keep the order requests were made. */
-export function replayLogWriter(file: string): (entry: ReplayLogEntry) => void {
-  return (entry) => appendFileSync(file, `${JSON.stringify(entry)}\n`, "utf8");
+/**
+ * Appends each request as one JSON line; synchronous so lines keep the order requests were made.
+ * Secret headers are masked by name already; any of `secrets` left in a URL or a body, in any
+ * form, is scrubbed too (the log is a file anyone may be shown).
+ */
+export function replayLogWriter(file: string, secrets: readonly string[] = []): (entry: ReplayLogEntry) => void {
+  const scrub = secretScrubber(secrets);
+  return (entry) => appendFileSync(file, `${JSON.stringify(scrub.value(entry))}\n`, "utf8");
 }
 
 /** The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. */
@@ -48,6 +55,6 @@ export function replayHttpFromDirectory(dir: string, env: Record<string, string 
   const logFile = env.VAULT_RESEARCH_REPLAY_LOG;
   return createReplayHttp(exchanges, {
     sourceName: dir,
-    ...(logFile ? { onRequest: replayLogWriter(logFile) } : {}),
+    ...(logFile ? { onRequest: replayLogWriter(logFile, envSecretValues(env)) } : {}),
   });
 }

@@ -13,6 +13,7 @@ import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
 import { openVault, readSettings, type CliIo } from "./open-vault";
+import { terminalJson } from "./terminal-text";
 
 export const RESEARCH_FLAGS: FlagSpecs = {
   "external-search": { value: true },
@@ -95,6 +96,7 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
   if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretName === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"}.`);
 
   const json = has(args, "json");
+  const writeTrace = has(args, "no-trace") ? false : opened.settings.notes.writeTraceNotes;
   const result = await runResearch(
     {
       question,
@@ -103,7 +105,7 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
       freshness: external.freshness,
       count: external.count,
       retrievalOnly: has(args, "retrieval-only"),
-      writeTrace: has(args, "no-trace") ? false : opened.settings.notes.writeTraceNotes,
+      writeTrace,
     },
     {
       index: opened.index,
@@ -117,9 +119,18 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
     },
   );
   if (result.trace_path) await opened.index.updateFile(opened.store, result.trace_path);
-  if (json) io.out(`${JSON.stringify(researchJson(result, runEnv.replayDir), null, 2)}\n`);
+  if (json) io.out(`${terminalJson(researchJson(result, runEnv.replayDir))}\n`);
   else io.out(formatResearchText(result, runEnv.replayDir));
-  return 0;
+  return traceNoteAsAsked(writeTrace, result) ? 0 : 1;
+}
+
+/**
+ * A run asked to leave a trace note that could not write one failed at something it was asked to
+ * do: the CLI has no panel to show the warning in, so a script must see it in the exit code.
+ */
+function traceNoteAsAsked(writeTrace: boolean, result: ResearchResult): boolean {
+  if (!writeTrace || result.trace_path) return true;
+  return !result.pack.warnings.some((w) => w.kind === "trace_not_written");
 }
 
 /** The `--json` object of DESIGN.md. */

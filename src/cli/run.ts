@@ -1,6 +1,6 @@
 // The `vault-research` command: the same core as the plugin, over a folder of markdown.
 // Exit codes (DESIGN.md): 0 for any completed run, 1 for a failed run, 2 for usage errors.
-import { removeControlChars } from "../text/control-chars";
+import { errorMessage } from "../text/error-message";
 import { describeRebuildReason } from "../index/rebuild-reason";
 import type { SearchResult } from "../index/types";
 import { flag, flagAll, has, intFlag, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
@@ -8,6 +8,8 @@ import { EVAL_FLAGS, evalCommand } from "./eval-command";
 import { openVault, readSettings, type CliIo } from "./open-vault";
 import { promoteCommand } from "./promote-command";
 import { readExternalFlags, RESEARCH_FLAGS, researchCommand } from "./research-command";
+import { envSecretValues } from "./env-secrets";
+import { terminalJson, terminalOutput, terminalText } from "./terminal-text";
 import { websearchCommand } from "./websearch-command";
 
 
@@ -70,7 +72,13 @@ const COMMANDS: Record<string, { flags: FlagSpecs; run: Command }> = {
 
 export type { CliIo };
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs one command. Everything it prints passes the one terminal sanitiser (terminal-text.ts) and
+ * loses every secret set in the environment, in every form: web text cannot drive the terminal,
+ * and no output — text, JSON, warnings, error messages — can carry a key.
+ */
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = terminalOutput(rawIo, envSecretValues(rawIo.env));
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     if (name) io.out(USAGE);
@@ -94,7 +102,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`vault-research ${name}: ${error.message}\n\nRun "vault-research --help" for usage.\n`);
       return 2;
     }
-    io.err(`vault-research ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`vault-research ${name} failed: ${errorMessage(error)}\n`);
     return 1;
   }
 }
@@ -107,17 +115,13 @@ async function indexCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const status = opened.index.status();
   if (has(args, "json")) {
     io.out(
-      `${JSON.stringify(
-        {
-          vault: opened.root,
-          notes: status.notes,
-          sync: { ...opened.sync, rebuildReason: opened.sync.rebuildReason && describeRebuildReason(opened.sync.rebuildReason) },
-          cache_file: opened.cache.file,
-          problems: status.problems,
-        },
-        null,
-        2,
-      )}\n`,
+      `${terminalJson({
+        vault: opened.root,
+        notes: status.notes,
+        sync: { ...opened.sync, rebuildReason: opened.sync.rebuildReason && describeRebuildReason(opened.sync.rebuildReason) },
+        cache_file: opened.cache.file,
+        problems: status.problems,
+      })}\n`,
     );
     return 0;
   }
@@ -143,7 +147,7 @@ async function searchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const opened = await openVault(args, io);
   const results = await opened.index.search(query, opened.store, { limit });
   if (has(args, "json")) {
-    io.out(`${JSON.stringify({ query, results: results.map(toJsonResult) }, null, 2)}\n`);
+    io.out(`${terminalJson({ query, results: results.map(toJsonResult) })}\n`);
     return 0;
   }
   io.out(formatSearchResults(query, results));
@@ -164,7 +168,7 @@ export function toJsonResult(r: SearchResult) {
 /** Plain-text search results: what a person reads in a terminal. */
 export function formatSearchResults(query: string, results: SearchResult[]): string {
   // Note text reaches a terminal here: a clipped page's escape sequences must not drive it.
-  return removeControlChars(searchResultLines(query, results), true);
+  return terminalText(searchResultLines(query, results));
 }
 
 function searchResultLines(query: string, results: SearchResult[]): string {

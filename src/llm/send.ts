@@ -4,6 +4,7 @@
 // adapters.
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
+import { secretScrubber } from "../text/secret-scrub";
 import { ModelError } from "./chat-model";
 
 export interface JsonPost {
@@ -113,8 +114,7 @@ function retryAfter(header: string | undefined): number | undefined {
 
 /** Removes secrets, and anything shaped like a bearer token, from text bound for a message. */
 export function scrub(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  const out = secretScrubber(secrets.filter((s) => s.length >= 4)).text(text);
   return out.replace(/\bsk-[A-Za-z0-9_-]{8,}/g, "sk-…[redacted]");
 }
 

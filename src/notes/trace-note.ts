@@ -177,8 +177,18 @@ function eventDetails(data: Record<string, unknown> | undefined): string {
  * ` 999`, the run's start to the second and its milliseconds tell it apart.
  */
 export async function traceNotePath(folder: string, trace: Pick<ResearchTrace, "started_at" | "question">, exists: (path: string) => boolean | Promise<boolean>): Promise<string> {
-  const name = noteFileName({ prefix: `${localStamp(trace.started_at)} `, text: trace.question, fallback: "Untitled question" });
-  return (await freeNotePath(folder, name, exists)) ?? notePathIn(folder, `${name} ${trace.started_at.replace(/\D/g, "")}`);
+  const name = traceNoteName(trace);
+  return (await freeNotePath(folder, name, exists)) ?? notePathIn(folder, traceNoteLastResortName(trace));
+}
+
+/** `2026-11-30 1412 What changed in the latest Automerge release` (local time of the run's start). */
+export function traceNoteName(trace: Pick<ResearchTrace, "started_at" | "question">): string {
+  return noteFileName({ prefix: `${localStamp(trace.started_at)} `, text: trace.question, fallback: "Untitled question" });
+}
+
+/** The name once ` 2` … ` 999` are all taken: the run's start to the millisecond tells it apart. */
+export function traceNoteLastResortName(trace: Pick<ResearchTrace, "started_at" | "question">): string {
+  return `${traceNoteName(trace)} ${trace.started_at.replace(/\D/g, "")}`;
 }
 
 function localStamp(iso: string): string {

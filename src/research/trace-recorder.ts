@@ -3,10 +3,11 @@
 // event count, copied evidence text) so a trace can always be written into a note, and scrubs
 // known secrets so an API key can never reach a trace, a note or a log through it.
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
-import type { Clock } from "../ports";
+import type { Clock, SecretName, Secrets } from "../ports";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { shortHash } from "../evidence/hash";
-import { boundStrings, cutText, CUT_MARK } from "../evidence/trace-bounds";
+import { boundStrings, cutText } from "../evidence/trace-bounds";
+import { secretScrubber, type SecretScrubber } from "../text/secret-scrub";
 import type { ResearchAnswer, ResearchTrace, StageName, TraceEvent, TraceEventType, TraceTruncation } from "../evidence/trace-types";
 
 /** Limits of what a trace keeps. They exist so a trace note stays readable and small. */
@@ -18,10 +19,6 @@ export const TRACE_LIMITS = {
   /** Text of each vault section and each outside content section in the trace's copy of the pack. */
   sectionText: 600,
 } as const;
-
-export const REDACTED = "[redacted]";
-/** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
-const MIN_SECRET_PREFIX = 6;
 
 export interface TraceRecorderInit {
   question: string;
@@ -48,6 +45,7 @@ export class TraceRecorder {
   private readonly timings: ResearchTrace["timings_ms"] = {};
   private readonly openStages = new Map<StageName, number>();
   private readonly secrets = new Set<string>();
+  private scrubber: SecretScrubber = secretScrubber([]);
 
   constructor(init: TraceRecorderInit) {
     this.clock = init.clock;
@@ -69,7 +67,14 @@ export class TraceRecorder {
    * before they are cut, so a key can never survive as a cut-off prefix.
    */
   addSecrets(...secrets: (string | null | undefined)[]): void {
+    const before = this.secrets.size;
     for (const s of secrets) if (s && s.trim() !== "") this.secrets.add(s);
+    if (this.secrets.size !== before) this.scrubber = secretScrubber(this.secrets);
+  }
+
+  /** `value` without any secret the run knows, in any of its forms (`text/secret-scrub.ts`). */
+  scrub<T>(value: T): T {
+    return this.scrubber.value(value);
   }
 
   event(type: TraceEventType, data?: Record<string, unknown>): void {
@@ -138,52 +143,35 @@ export class TraceRecorder {
     };
     if (answer) trace.answer = { ...answer };
     if (truncated.length > 0) trace.truncated = truncated;
-    return scrubSecrets(trace, [...this.secrets]);
+    return this.scrub(trace);
   }
 
   private bound(value: unknown): unknown {
-    return boundStrings(scrubSecrets(value, [...this.secrets]), TRACE_LIMITS.eventString);
+    return boundStrings(this.scrub(value), TRACE_LIMITS.eventString);
   }
 
   private boundString(text: string): string {
-    return cutText(scrubSecrets(text, [...this.secrets]), TRACE_LIMITS.eventString);
+    return cutText(this.scrub(text), TRACE_LIMITS.eventString);
   }
 }
+
+/** The secrets a chat model may send: the run reads them only once it is about to call one. */
+const MODEL_SECRETS: readonly SecretName[] = ["openai", "anthropic"];
 
 /**
- * A copy of `value` in which every occurrence of every secret — in strings and object keys, at any
- * depth — is replaced by "[redacted]". A string that was cut ("…") and ends with the first few
- * characters of a secret loses that tail too. Empty secrets are ignored.
+ * Registers the model's key with the recorder before the model is called, so that a server
+ * echoing it back (in an error, the answer or the `model` field) cannot carry it into an output.
+ * Provider keys are registered as external retrieval looks them up. A secret that cannot be read
+ * is one the run does not know.
  */
-export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const known = [...new Set(secrets.filter((s) => typeof s === "string" && s.trim() !== ""))].sort((a, b) => b.length - a.length);
-  if (known.length === 0) return value;
-  return scrubValue(value, known) as T;
-}
-
-function scrubValue(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") return scrubString(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[scrubString(k, secrets)] = scrubValue(v, secrets);
-    return out;
-  }
-  return value;
-}
-
-function scrubString(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join(REDACTED);
-  if (out.endsWith(CUT_MARK)) {
-    const body = out.slice(0, -CUT_MARK.length);
-    for (const secret of secrets) {
-      for (let n = Math.min(secret.length - 1, body.length); n >= MIN_SECRET_PREFIX; n--) {
-        if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${REDACTED}${CUT_MARK}`;
-      }
+export async function learnModelSecrets(recorder: TraceRecorder, secrets: Secrets): Promise<void> {
+  for (const name of MODEL_SECRETS) {
+    try {
+      recorder.addSecrets(await secrets.get(name));
+    } catch {
+      // Nothing to scrub: the run cannot have seen what it could not read.
     }
   }
-  return out;
 }
 
 /** The trace's copy of the pack: vault section texts and outside text cut to `max` characters. */

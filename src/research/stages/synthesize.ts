@@ -10,6 +10,7 @@ import { errorMessage } from "../../text/error-message";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
 import { RunStopped, runCancelled } from "../stage-runner";
+import { learnModelSecrets } from "../trace-recorder";
 import { writeEvidenceBrief } from "./extractive-brief";
 import type { SynthesisPrompt } from "./synthesis-prompt";
 import { verifyCitations, type CitationCheck, type VerifyOptions } from "./verify-citations";
@@ -52,6 +53,8 @@ async function briefAnswer(run: RunState, pack: ResearchPack, prompt: SynthesisP
 
 async function modelAnswer(run: RunState, model: ChatModel, pack: ResearchPack, prompt: SynthesisPrompt): Promise<Synthesis> {
   const evidenceExisted = prompt.admitted.size > 0;
+  // Known before the call: a server that echoes the key must not get it into any output.
+  await learnModelSecrets(run.recorder, run.deps.secrets);
   const messages: ChatMessage[] = [{ role: "user", content: prompt.user }];
   const first = await firstDraft(run, model, prompt.system, messages);
   if (!first) return fallbackBrief(pack, prompt);

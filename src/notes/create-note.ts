@@ -1,0 +1,51 @@
+// The one way a new note is written: at the first free name, never over a file, and at the next
+// free name when another writer (a second run of the same question, another device) took it
+// between the look and the write. Trace notes and promoted source notes both come through here.
+// It writes only through the NoteStore port, whose `create` is exclusive.
+import type { NoteStore } from "../ports";
+import { freeNotePath, notePathIn } from "./file-names";
+
+/** Collisions tolerated before giving up: more than concurrent runs of one question ever make. */
+const MAX_ATTEMPTS = 64;
+
+export class NoFreeNoteName extends Error {
+  readonly kind = "no_free_name";
+  constructor(message: string) {
+    super(message);
+    this.name = "NoFreeNoteName";
+  }
+}
+
+export interface CreateNoteOptions {
+  /** A name to try once every numbered one is taken (a trace note's run time to the millisecond). */
+  lastResortName?: string;
+}
+
+/**
+ * Writes `content` as `folder/name.md`, or `name 2.md`, `name 3.md`…, whichever is free when the
+ * write happens, and returns the path written. A name another writer took is never tried twice.
+ */
+export async function createNoteAtFreeName(store: Pick<NoteStore, "exists" | "create">, folder: string, name: string, content: string, options: CreateNoteOptions = {}): Promise<string> {
+  const taken = new Set<string>();
+  const exists = async (path: string) => taken.has(path) || (await store.exists(path));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const path = (await freeNotePath(folder, name, exists)) ?? (await lastResort(folder, options, exists));
+    if (path === null) break;
+    taken.add(path);
+    try {
+      await store.create(path, content);
+      return path;
+    } catch (error) {
+      // Another writer took the name between the look and the write: the next one is tried.
+      // Any other failure (no permission, outside the vault) is the caller's to report.
+      if (!(await store.exists(path))) throw error;
+    }
+  }
+  throw new NoFreeNoteName(`Could not find a free file name for "${name}" in ${folder || "the vault root"}.`);
+}
+
+async function lastResort(folder: string, options: CreateNoteOptions, exists: (path: string) => Promise<boolean>): Promise<string | null> {
+  if (options.lastResortName === undefined) return null;
+  const path = notePathIn(folder, options.lastResortName);
+  return (await exists(path)) ? null : path;
+}

@@ -1,0 +1,130 @@
+// Secrets out of everything a run prints or writes: the trace and its note, source notes, the
+// CLI's stdout, stderr and JSON, the replay log, error messages. One rule for all of them, so no
+// output can miss a form another one catches.
+//
+// A key reaches an output in more than one spelling: raw; JSON-escaped (`\u0073k-…`, which a
+// provider or model server may send in a 200 body, and which JSON.parse turns back into the raw
+// key); percent-encoded in a URL; base64-encoded (a Basic auth header, a data: URL). Escaping and
+// percent-encoding may be applied to some characters only, so those two are matched character by
+// character; base64 is matched at each of the three byte alignments a key can start at.
+import { CUT_MARK } from "./cut-text";
+
+/** What a secret is replaced by, in every form. */
+export const REDACTED = "[redacted]";
+
+/** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
+const MIN_SECRET_PREFIX = 6;
+/** Shorter base64 runs would match ordinary text; real keys give 20 and more. */
+const MIN_BASE64_RUN = 8;
+
+export interface SecretScrubber {
+  /** True when there is nothing to scrub (no secret, or only empty ones). */
+  readonly empty: boolean;
+  /** The text with every form of every secret replaced by "[redacted]". */
+  text(text: string): string;
+  /** A copy of `value` with every string and object key scrubbed, at any depth. */
+  value<T>(value: T): T;
+}
+
+/** A scrubber for these secrets; null, undefined, empty and blank ones are ignored. */
+export function secretScrubber(secrets: Iterable<string | null | undefined>): SecretScrubber {
+  const known = [...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.trim() !== ""))].sort((a, b) => b.length - a.length);
+  if (known.length === 0) return { empty: true, text: (t) => t, value: (v) => v };
+  const pattern = new RegExp(known.flatMap(secretForms).join("|"), "g");
+  const text = (input: string): string => redactCutPrefix(input.replace(pattern, REDACTED), known);
+  return { empty: false, text, value: (v) => scrubValue(v, text) as typeof v };
+}
+
+/** `value` with every form of every secret — in strings and object keys, at any depth — redacted. */
+export function scrubSecrets<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
+  return secretScrubber(secrets).value(value);
+}
+
+function scrubValue(value: unknown, text: (s: string) => string): unknown {
+  if (typeof value === "string") return text(value);
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, text));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[text(k)] = scrubValue(v, text);
+    return out;
+  }
+  return value;
+}
+
+/** A string that was cut ("…") and ends with the first few characters of a secret loses that tail. */
+function redactCutPrefix(text: string, secrets: readonly string[]): string {
+  if (!text.endsWith(CUT_MARK)) return text;
+  const body = text.slice(0, -CUT_MARK.length);
+  for (const secret of secrets) {
+    for (let n = Math.min(secret.length - 1, body.length); n >= MIN_SECRET_PREFIX; n--) {
+      if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${REDACTED}${CUT_MARK}`;
+    }
+  }
+  return text;
+}
+
+// ── the forms of one secret ──────────────────────────────────────────────────────────────────
+
+const encoder = new TextEncoder();
+
+/** Regex sources that match the secret: raw/escaped/encoded character by character, and base64. */
+function secretForms(secret: string): string[] {
+  const perCharacter = Array.from(secret, characterForms).join("");
+  return [perCharacter, ...base64Runs(secret).map(escapeRegExp)];
+}
+
+/** One character raw, JSON-escaped (`\uXXXX`, or `\/` and friends) or percent-encoded as UTF-8. */
+function characterForms(character: string): string {
+  const forms = [escapeRegExp(character)];
+  const units = Array.from({ length: character.length }, (_, i) => character.charCodeAt(i));
+  forms.push(units.map((u) => `\\\\u${hexPattern(u, 4)}`).join(""));
+  const shortEscape = JSON_SHORT_ESCAPES[character];
+  if (shortEscape) forms.push(escapeRegExp(shortEscape));
+  forms.push(Array.from(encoder.encode(character), (byte) => `%${hexPattern(byte, 2)}`).join(""));
+  return `(?:${forms.join("|")})`;
+}
+
+const JSON_SHORT_ESCAPES: Record<string, string> = { "/": "\\/", '"': '\\"', "\\": "\\\\" };
+
+/** Hex digits of `n`, each letter matching either case. */
+function hexPattern(n: number, digits: number): string {
+  return Array.from(n.toString(16).padStart(digits, "0"), (d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join("");
+}
+
+/**
+ * The base64 (and base64url) characters that depend only on the secret's bytes, for each of the
+ * three alignments it can have inside a longer encoded value (`user:key` in a Basic header).
+ */
+function base64Runs(secret: string): string[] {
+  const bytes = encoder.encode(secret);
+  const runs = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length + 2);
+    padded.set(bytes, offset);
+    const encoded = base64(padded);
+    const first = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    const run = encoded.slice(first, end);
+    if (run.length < MIN_BASE64_RUN) continue;
+    runs.add(run);
+    runs.add(run.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...runs];
+}
+
+const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Plain base64 without padding: written out so it is the same in Node, browsers and mobile. */
+function base64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const triple = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = Math.ceil(((Math.min(3, bytes.length - i)) * 8) / 6);
+    for (let c = 0; c < chars; c++) out += BASE64_ALPHABET[(triple >> (18 - 6 * c)) & 63];
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}

@@ -1,0 +1,81 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { REDACTED, scrubSecrets, secretScrubber } from "../../src/text/secret-scrub";
+
+const KEY = "sk-test-ABCDEFGH12345678";
+
+describe("scrubSecrets", () => {
+  it("replaces each secret in strings and object keys at any depth", () => {
+    const value = { a: ["s3cr3t-token", { "s3cr3t-token": 1, b: "x s3cr3t-token y" }], n: 5, t: true, z: null };
+    expect(scrubSecrets(value, ["s3cr3t-token"])).toEqual({ a: [REDACTED, { [REDACTED]: 1, b: `x ${REDACTED} y` }], n: 5, t: true, z: null });
+  });
+
+  it("ignores empty secrets instead of redacting everything", () => {
+    expect(scrubSecrets({ a: "text" }, ["", "  "])).toEqual({ a: "text" });
+    expect(scrubSecrets({ a: "text" }, [null, undefined])).toEqual({ a: "text" });
+  });
+
+  it("leaves no trace of any secret in any JSON value", () => {
+    // Secrets sharing a character with "[redacted]" could be re-formed by the replacement itself;
+    // real API keys are long enough that this cannot happen.
+    const secrets = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== "" && ![...s].some((c) => REDACTED.includes(c)));
+    fc.assert(
+      fc.property(fc.json(), secrets, (json, secret) => {
+        const seeded = { json: JSON.parse(json) as unknown, note: `before ${secret} after`, [secret]: secret };
+        const scrubbed = JSON.stringify(scrubSecrets(seeded, [secret]));
+        // JSON escaping can hide a secret's characters, so compare the parsed strings too.
+        const strings: string[] = [];
+        // Array indices arrive as keys "0", "1"… — positions, not content — so only object keys count.
+        JSON.parse(scrubbed, function (this: unknown, k: string, v: unknown) {
+          strings.push(Array.isArray(this) ? "" : k, typeof v === "string" ? v : "");
+          return v;
+        });
+        return strings.every((s) => !s.includes(secret));
+      }),
+    );
+  });
+});
+
+describe("the forms a secret can take", () => {
+  const scrub = secretScrubber([KEY]);
+
+  it("raw", () => {
+    expect(scrub.text(`error: key ${KEY} refused`)).toBe(`error: key ${REDACTED} refused`);
+  });
+
+  it("JSON-escaped, wholly or character by character, as a 200 body may carry it", () => {
+    const whole = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    const some = KEY.replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    expect(scrub.text(`{"message":"${whole}"}`)).toBe(`{"message":"${REDACTED}"}`);
+    expect(scrub.text(`{"message":"${some}"}`)).toBe(`{"message":"${REDACTED}"}`);
+    expect(secretScrubber(["a/b-key-123"]).text('"a\\/b-key-123"')).toBe(`"${REDACTED}"`);
+  });
+
+  it("percent-encoded, wholly or in part", () => {
+    const all = Array.from(new TextEncoder().encode(KEY), (b) => `%${b.toString(16)}`).join("");
+    expect(scrub.text(`https://x.example/?k=${all}`)).toBe(`https://x.example/?k=${REDACTED}`);
+    expect(scrub.text(`?k=${KEY.replace(/-/g, "%2D")}`)).toBe(`?k=${REDACTED}`);
+    const unicode = secretScrubber(["clé-secrète-42"]);
+    expect(unicode.text(`?k=${encodeURIComponent("clé-secrète-42")}`)).toBe(`?k=${REDACTED}`);
+  });
+
+  it("base64 and base64url, at every alignment (a Basic header holds user:key)", () => {
+    for (const before of ["", "u", "us", "user:"]) {
+      const encoded = Buffer.from(`${before}${KEY}!`).toString("base64");
+      expect(scrub.text(`Basic ${encoded}`)).toContain(REDACTED);
+      const url = Buffer.from(`${before}${KEY}!`).toString("base64url");
+      expect(scrub.text(url)).toContain(REDACTED);
+    }
+  });
+
+  it("the start of a secret at the end of a cut string", () => {
+    expect(scrub.text(`body … ${KEY.slice(0, 9)}…`)).toBe(`body … ${REDACTED}…`);
+    expect(scrub.text(`body ${KEY.slice(0, 4)}…`)).toBe(`body ${KEY.slice(0, 4)}…`);
+  });
+
+  it("leaves ordinary text alone", () => {
+    const text = "Automerge 3.2 adds compaction [ext:brave:88e76693df]. SGVsbG8gd29ybGQ= %41 \\u0041";
+    expect(scrub.text(text)).toBe(text);
+    expect(secretScrubber([]).empty).toBe(true);
+  });
+});
