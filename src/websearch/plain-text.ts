@@ -23,6 +23,11 @@ export function htmlToLine(text: string): string {
   return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();
 }
 
+/** Like htmlToLine, for a body of paragraphs and code blocks: each block boundary becomes a space, not run-together words. */
+export function htmlBlocksToLine(text: string): string {
+  return htmlToLine(text.replace(/<\/?(p|pre|code|li|ul|ol|br|div|blockquote|h[1-6])\b[^>]*>/gi, " "));
+}
+
 /** Cuts `text` to at most `max` characters at a word boundary when one is near, marking the cut. */
 export function cutText(text: string, max: number): { text: string; truncated: boolean } {
   const cut = cutToFit(text, max, { atWord: true });

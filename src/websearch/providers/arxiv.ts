@@ -95,6 +95,7 @@ function toResults(entries: AtomEntry[], request: ResolvedSearchRequest, now: nu
   const papers = entries.filter((e) => e.id !== "" && e.title !== "");
   if (papers.length < entries.length) warnings.push(`${entries.length - papers.length} entries without an id or title skipped`);
   for (const { item: entry, url, canonicalUrl, rank } of distinctByCanonicalUrl(papers, arxivAbsUrl, request.count, warnings)) {
+    // The abstract is the snippet: one passage, not the same sentences twice as snippet and text.
     const abstract = cutText(entry.summary, request.maxContentChars);
     const publishedAt = toPublishedDate(entry.published ?? entry.updated, now);
     results.push({
@@ -102,8 +103,7 @@ function toResults(entries: AtomEntry[], request: ResolvedSearchRequest, now: nu
       canonicalUrl,
       title: entry.title,
       domain: displayDomain(url),
-      ...(entry.summary ? { snippet: cutText(entry.summary, 300).text, text: abstract.text } : {}),
-      ...(abstract.truncated ? { truncated: true } : {}),
+      ...(entry.summary ? { snippet: abstract.text } : {}),
       highlights: [],
       ...(entry.authors.length > 0 ? { author: entry.authors.slice(0, 3).join(", ") + (entry.authors.length > 3 ? " et al." : "") } : {}),
       ...(publishedAt ? { publishedAt } : {}),

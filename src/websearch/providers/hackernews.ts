@@ -8,7 +8,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlBlocksToLine, htmlToLine, toPublishedDate } from "../plain-text";
 import { readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -84,7 +84,7 @@ function toResults(hits: HackerNewsHit[], request: ResolvedSearchRequest, now: n
   const results: ProviderResult[] = [];
   const urlOf = (hit: HackerNewsHit): string => (hit.url?.trim() ? hit.url.trim() : hackerNewsItemUrl(hit.objectID));
   for (const { item: hit, url, canonicalUrl, rank } of distinctByCanonicalUrl(hits, urlOf, request.count, warnings)) {
-    const text = htmlToLine(hit.story_text ?? "");
+    const text = htmlBlocksToLine(hit.story_text ?? "");
     const publishedAt = toPublishedDate(hit.created_at, now);
     results.push({
       url,

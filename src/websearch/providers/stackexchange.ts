@@ -9,7 +9,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine } from "../plain-text";
+import { cutText, htmlBlocksToLine, htmlToLine } from "../plain-text";
 import { failWith, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -95,15 +95,10 @@ function signalsOf(question: Question): SourceSignal[] {
   return signals;
 }
 
-/** The question's text as one line: paragraphs and code blocks become spaces, not run-together words. */
-function questionText(html: string): string {
-  return htmlToLine(html.replace(/<\/?(p|pre|code|li|ul|ol|br|blockquote|h\d)\b[^>]*>/gi, " "));
-}
-
 function toResults(questions: Question[], request: ResolvedSearchRequest, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
   for (const { item: question, url, canonicalUrl, rank } of distinctByCanonicalUrl(questions, (q) => q.link, request.count, warnings)) {
-    const text = questionText(question.body ?? "");
+    const text = htmlBlocksToLine(question.body ?? "");
     const author = htmlToLine(question.owner?.display_name ?? "");
     const publishedAt = typeof question.creation_date === "number" ? new Date(question.creation_date * 1000).toISOString() : undefined;
     results.push({
@@ -111,7 +106,7 @@ function toResults(questions: Question[], request: ResolvedSearchRequest, warnin
       canonicalUrl,
       title: htmlToLine(question.title) || displayDomain(url),
       domain: displayDomain(url),
-      ...(text ? { snippet: cutText(text, 300).text, text: cutText(text, request.maxContentChars).text } : {}),
+      ...(text ? { snippet: cutText(text, request.maxContentChars).text } : {}),
       highlights: [],
       ...(author ? { author } : {}),
       ...(publishedAt ? { publishedAt } : {}),

@@ -32,12 +32,14 @@ export interface RunOptions {
   request?: SearchRequest;
   settings?: Settings;
   secrets?: Partial<Record<"brave" | "exa" | "github" | "tavily", string>>;
+  /** The fake clock's start (default: the web search tests' fixed "now"). */
+  now?: number;
 }
 
 /** Asks `source` once; `http` is a recording file name (relative to fixtures/websearch) or an Http. */
 export async function runSource(source: ProviderName, http: string | (Http & { requests: SourceRun["http"]["requests"] }), options: RunOptions = {}): Promise<SourceRun> {
   const transport: RecordingHttp | (Http & { requests: SourceRun["http"]["requests"] }) = typeof http === "string" ? recordingHttp(replayFile(http)) : http;
-  const clock = fakeClock();
+  const clock = fakeClock(options.now);
   const governor = new RateGovernor(clock);
   const context = testContext(transport, {
     clock,

@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+// The settings tab's free sources: one toggle for the free set, switched on for you when web
+// search is allowed and no key is set, and the options of the new sources saved only when valid.
+import { describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
+import { App } from "../stubs/obsidian";
+import { PRIVACY_NOTE, VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
+import { defaultSettings } from "../../src/settings";
+
+const FREE = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"];
+
+function openTab(prepare?: (app: App) => void) {
+  const app = new App();
+  prepare?.(app);
+  const settings = defaultSettings();
+  const host: SettingsHost = {
+    settings,
+    saveSettings: vi.fn(async () => {}),
+    applyIndexSettings: vi.fn(async () => {}),
+    rebuildIndex: vi.fn(async () => {}),
+    testModelConnection: vi.fn(async () => ({ ok: true, message: "ok" })),
+  };
+  const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
+  tab.display();
+  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
+  const toggle = async (name: string) => {
+    setting(name).querySelector<HTMLElement>(".checkbox-container")!.click();
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { tab, settings, setting, toggle };
+}
+
+describe("free sources in the settings tab", () => {
+  it("one toggle adds the whole free set to the providers, and takes it away again", async () => {
+    const { settings, toggle, setting } = openTab();
+    expect(setting("Free sources").querySelector(".setting-item-description")!.textContent).toBe("Wikipedia, Hacker News, arXiv, GitHub and Stack Exchange: no key needed. Each question goes only to the sources that fit it.");
+    await toggle("Free sources");
+    expect(settings.external.providers).toEqual(["brave", ...FREE]);
+    await toggle("Free sources");
+    expect(settings.external.providers).toEqual(["brave"]);
+  });
+
+  it("allowing web search with no key set switches the free set on, and says why", async () => {
+    const { settings, toggle, setting } = openTab();
+    await toggle("Allow web search");
+    expect(settings.external.enabled).toBe(true);
+    expect(settings.external.providers).toEqual(["brave", ...FREE]);
+    expect(setting("Free sources").querySelector(".setting-item-description")!.textContent).toMatch(/Switched on because no API key is set\.$/);
+  });
+
+  it("allowing web search with a Brave key set leaves the providers as they were", async () => {
+    const { settings, toggle } = openTab((app) => app.secretStorage.setSecret("vault-research-brave", "BSA-real-key"));
+    await toggle("Allow web search");
+    expect(settings.external.providers).toEqual(["brave"]);
+  });
+
+  it("lists every source with a description, and names each remote service in the privacy note", () => {
+    const { setting } = openTab();
+    for (const name of ["Wikipedia", "Hacker News", "arXiv", "GitHub", "Stack Exchange", "PubMed", "SearXNG", "Tavily"]) expect(setting(name), name).toBeDefined();
+    const note = PRIVACY_NOTE.join(" ");
+    for (const host of ["wikipedia.org", "hn.algolia.com", "export.arxiv.org", "api.github.com", "api.stackexchange.com", "eutils.ncbi.nlm.nih.gov", "api.tavily.com", "api.search.brave.com", "api.exa.ai"]) expect(note).toContain(host);
+  });
+
+  it("saves the SearXNG instance, the Wikipedia language and the Stack Exchange site only when valid", async () => {
+    const { settings, setting } = openTab();
+    const type = async (name: string, value: string) => {
+      const input = setting(name).querySelector("input")!;
+      input.value = value;
+      input.dispatchEvent(new Event("input"));
+      await new Promise((r) => setTimeout(r, 0));
+      return input;
+    };
+    expect((await type("SearXNG instance", "ftp://nope")).getAttribute("aria-invalid")).toBe("");
+    expect(settings.external.searxng.baseUrl).toBe("");
+    await type("SearXNG instance", "http://localhost:8888/");
+    expect(settings.external.searxng.baseUrl).toBe("http://localhost:8888");
+    await type("Wikipedia language", "DE");
+    expect(settings.external.wikipedia.language).toBe("de");
+    await type("Stack Exchange site", "not a site!");
+    expect(settings.external.stackexchange.site).toBe("stackoverflow");
+  });
+});

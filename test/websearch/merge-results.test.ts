@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SOURCE_WEIGHTS, mergeResults, normalisedScores } from "../../src/websearch/merge-results";
+import type { ProviderName, ProviderResponse, ProviderResult, SourceSignal } from "../../src/websearch/types";
+
+function result(url: string, rank: number, extra: Partial<ProviderResult> = {}): ProviderResult {
+  return { url, canonicalUrl: url.replace(/\?utm_source=\w+$/, "").replace(/\/$/, ""), title: `page ${url}`, domain: new URL(url).hostname, highlights: [], rank, ...extra };
+}
+function response(provider: ProviderName, results: ProviderResult[]): ProviderResponse {
+  return { provider, endpoint: "search", query: "q", results, warnings: [] };
+}
+
+describe("score normalisation per source", () => {
+  it("is 1/rank where the source gives no scores", () => {
+    expect(normalisedScores([result("https://a.example/", 1), result("https://b.example/", 2), result("https://c.example/", 4)])).toEqual([
+      { normalised: 1, basis: "rank" },
+      { normalised: 0.5, basis: "rank" },
+      { normalised: 0.25, basis: "rank" },
+    ]);
+  });
+
+  it("averages score/best with 1/rank where it does, so GitHub's flat 1.0 scores still fall with rank", () => {
+    const flat = normalisedScores([result("https://a.example/", 1, { score: 1 }), result("https://b.example/", 2, { score: 1 })]);
+    expect(flat).toEqual([{ normalised: 1, basis: "score_and_rank" }, { normalised: 0.75, basis: "score_and_rank" }]);
+    const spread = normalisedScores([result("https://a.example/", 1, { score: 9 }), result("https://b.example/", 2, { score: 0.9 })]);
+    expect(spread[1]).toEqual({ normalised: 0.3, basis: "score_and_rank" });
+  });
+
+  it("falls back to rank when only some results have a score", () => {
+    expect(normalisedScores([result("https://a.example/", 1, { score: 3 }), result("https://b.example/", 2)]).map((s) => s.basis)).toEqual(["rank", "rank"]);
+  });
+});
+
+describe("merging sources", () => {
+  it("folds the same canonical page into one result that remembers who else found it, with its best score", () => {
+    const hn = response("hackernews", [result("https://blog.example.org/post", 1, { signals: [{ kind: "points", value: 40 }] }), result("https://github.com/automerge/automerge?utm_source=hn", 2)]);
+    const github = response("github", [result("https://github.com/automerge/automerge", 1, { snippet: "A CRDT library", signals: [{ kind: "stars", value: 5400 }] })]);
+    const merged = mergeResults([hn, github]);
+    const repo = merged.find((r) => r.canonicalUrl === "https://github.com/automerge/automerge")!;
+    expect(repo.provider).toBe("github");
+    expect(repo.alsoFoundBy).toEqual(["hackernews"]);
+    expect(repo.snippet).toBe("A CRDT library");
+    expect(repo.merge).toEqual({ value: 0.9, normalised: 1, weight: 0.9, basis: "rank" });
+    expect(merged.map((r) => r.rank)).toEqual([1, 2]);
+  });
+
+  it("adds the signals a later finder knew and the first did not", () => {
+    const stars: SourceSignal = { kind: "stars", value: 5 };
+    const engines: SourceSignal = { kind: "engines", value: ["brave"] };
+    const merged = mergeResults([response("github", [result("https://github.com/a/b", 1, { signals: [stars] })]), response("searxng", [result("https://github.com/a/b", 1, { signals: [engines, { kind: "stars", value: 99 }] })])]);
+    expect(merged[0].signals).toEqual([stars, engines]);
+  });
+
+  it("orders by weight × normalised score: Brave's first (1), Wikipedia's first (0.8), Hacker News' first (0.7), Brave's second (0.5)", () => {
+    const brave = response("brave", [result("https://b1.example/", 1), result("https://b2.example/", 2)]);
+    const hn = response("hackernews", [result("https://h1.example/", 1)]);
+    const wiki = response("wikipedia", [result("https://w1.example/", 1)]);
+    expect(mergeResults([hn, wiki, brave]).map((r) => r.url)).toEqual(["https://b1.example/", "https://w1.example/", "https://h1.example/", "https://b2.example/"]);
+  });
+
+  it("keeps the interleaved order (1st of each, then 2nd of each) between equal scores", () => {
+    const brave = response("brave", [result("https://b1.example/", 1), result("https://b2.example/", 2)]);
+    const exa = response("exa", [result("https://e1.example/", 1), result("https://e2.example/", 2)]);
+    expect(mergeResults([brave, exa]).map((r) => r.url)).toEqual(["https://b1.example/", "https://e1.example/", "https://b2.example/", "https://e2.example/"]);
+  });
+
+  it("documents a default weight for every source", () => {
+    for (const [name, weight] of Object.entries(DEFAULT_SOURCE_WEIGHTS)) {
+      expect(weight, name).toBeGreaterThan(0);
+      expect(weight, name).toBeLessThanOrEqual(1);
+    }
+  });
+});

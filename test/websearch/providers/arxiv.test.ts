@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { userAgent } from "../../../src/websearch/provider-http";
+import { arxivSearchQuery } from "../../../src/websearch/providers/arxiv";
+import { fakeClock, scriptedHttp } from "../helpers";
+import { answer, failure, runSource } from "./source-harness";
+
+const emptyFeed = () => ({ status: 200, headers: { "content-type": "application/atom+xml" }, text: '<feed xmlns="http://www.w3.org/2005/Atom"></feed>' });
+
+describe("arXiv: request", () => {
+  it("asks the export API for papers matching every content word, by relevance, for Atom", async () => {
+    const http = scriptedHttp(emptyFeed);
+    await runSource("arxiv", http, { request: { query: "Which papers describe y-websocket sequence CRDTs?", count: 4 } });
+    const url = new URL(http.requests[0].url);
+    expect(url.origin + url.pathname).toBe("https://export.arxiv.org/api/query");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      search_query: 'all:papers AND all:describe AND all:"y-websocket" AND all:sequence AND all:CRDTs',
+      start: "0",
+      max_results: "4",
+      sortBy: "relevance",
+      sortOrder: "descending",
+    });
+    expect(http.requests[0].headers).toEqual({ Accept: "application/atom+xml", "User-Agent": userAgent });
+  });
+
+  it("turns freshness into a submission-date range", () => {
+    const now = fakeClock().now();
+    expect(arxivSearchQuery("crdt", { freshness: "pw" }, now)).toBe("all:crdt AND submittedDate:[202602221200 TO 202603011200]");
+    expect(arxivSearchQuery("crdt", { freshness: "2024-01-01to2024-12-31" }, now)).toBe("all:crdt AND submittedDate:[202401010000 TO 202412312359]");
+  });
+});
+
+describe("arXiv: answers", () => {
+  it("reads authors, primary category, journal reference and the version-free abstract page", async () => {
+    const [survey, storage, peritext] = answer(await runSource("arxiv", "arxiv/query-sequence-crdts.json")).results;
+    expect(survey).toMatchObject({
+      url: "https://arxiv.org/abs/2409.99901",
+      title: "Interleaving in Sequence CRDTs: A Survey of Anomalies & Fixes",
+      domain: "arxiv.org",
+      author: "A. Sample, B. Example, C. Placeholder et al.",
+      publishedAt: "2024-09-30T12:00:00Z",
+    });
+    expect(survey.snippet).toMatch(/^We compare how sequence CRDTs/);
+    expect(survey.signals).toEqual([
+      { kind: "authors", value: ["A. Sample", "B. Example", "C. Placeholder", "D. Fictional"] },
+      { kind: "category", value: "cs.DC" },
+    ]);
+    expect(storage.snippet).toContain("where x < y");
+    expect(storage.text).toBeUndefined();
+    expect(storage.signals).toContainEqual({ kind: "journal", value: "Proceedings of the Sample Workshop on Local-First Software (2025)" });
+    // CDATA is text, not markup: the tag-shaped span goes, the ampersand stays.
+    expect(peritext.title).toBe("Peritext & friends: rich text on top of a sequence CRDT");
+    expect(peritext.snippet).toContain("keep marks attached");
+  });
+
+  it("words each real error: the error feed's own reason, 'Rate exceeded.' as a rate limit, a web page as not a feed", async () => {
+    const refused = failure(await runSource("arxiv", "arxiv/error-400-malformed-query.json"));
+    expect(refused).toMatchObject({ kind: "http", status: 400, message: "arXiv refused the query: max_results must be non-negative." });
+    expect(failure(await runSource("arxiv", "arxiv/rate-exceeded-503.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 3000 });
+    expect(failure(await runSource("arxiv", "arxiv/html-200.json")).message).toBe("arXiv did not send an Atom feed: “arXiv is down for maintenance”.");
+  });
+});
