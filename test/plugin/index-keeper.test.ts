@@ -1,0 +1,118 @@
+// @vitest-environment happy-dom
+// IndexKeeper keeps the plugin's index current: the first build leaves trace notes out, vault
+// edits arrive after a quiet time, the cache is saved a while after the last change, and a failed
+// build is an issue the status bar can list and a notice, never an exception at Obsidian.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Vault as ObsidianVault, EventRef } from "obsidian";
+import { Vault } from "../stubs/obsidian";
+import type { IndexIssue } from "../../src/index/index-status-text";
+import type { IndexStatus } from "../../src/index/types";
+import { IndexKeeper } from "../../src/plugin/index-keeper";
+import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
+import { TimerClock } from "../../src/plugin/timer-clock";
+import type { IndexCache, NoteStore } from "../../src/ports";
+import { defaultSettings } from "../../src/settings";
+
+class MemoryCache implements IndexCache {
+  saves = 0;
+  data: string | null = null;
+  async load(): Promise<string | null> {
+    return this.data;
+  }
+  async save(data: string): Promise<void> {
+    this.saves++;
+    this.data = data;
+  }
+  async clear(): Promise<void> {
+    this.data = null;
+  }
+}
+
+interface Harness {
+  keeper: IndexKeeper;
+  vault: Vault;
+  cache: MemoryCache;
+  statuses: [IndexStatus | null, IndexIssue[]][];
+  notices: string[];
+}
+
+function startKeeper(options: { store?: NoteStore } = {}): Harness {
+  const vault = new Vault("Garden");
+  vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
+  vault.seed("Research/Traces/run-1.md", "# Trace\n\nTomatoes came up in a run.\n", 1);
+  const cache = new MemoryCache();
+  const statuses: Harness["statuses"] = [];
+  const notices: string[] = [];
+  const keeper = new IndexKeeper({
+    store: options.store ?? new ObsidianNoteStore(vault as unknown as ObsidianVault),
+    cache,
+    clock: new TimerClock(),
+    settings: defaultSettings,
+    onStatus: (status, issues) => statuses.push([status, issues]),
+    notify: (message) => notices.push(message),
+  });
+  const refs: EventRef[] = [];
+  keeper.start(vault as unknown as ObsidianVault, (ref) => refs.push(ref));
+  return { keeper, vault, cache, statuses, notices };
+}
+
+/** Lets fake time pass, and the zero-delay yields and promise chains it releases run out. */
+async function wait(ms = 0): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(1);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("IndexKeeper", () => {
+  it("builds once started, leaving the trace folder out, and saves the cache a while later", async () => {
+    const { keeper, cache, statuses } = startKeeper();
+    expect(keeper.building).toBe(true);
+    await keeper.ready();
+    expect(keeper.index.paths()).toEqual(["Gardening/Tomatoes.md"]);
+    expect(statuses.at(-1)?.[0]).toMatchObject({ state: "ready", notes: 1 });
+    expect(cache.saves).toBe(0);
+    await wait(10_000);
+    expect(cache.saves).toBe(1);
+    keeper.dispose();
+  });
+
+  it("takes vault edits into the index after the quiet time, renames included", async () => {
+    const { keeper, vault } = startKeeper();
+    await keeper.ready();
+    const file = await vault.create("Gardening/Basil.md", "# Basil\n\nPinch out the flowers.\n");
+    await wait(100);
+    expect(keeper.index.note("Gardening/Basil.md")).toBeUndefined();
+    await wait(1500);
+    expect(keeper.index.note("Gardening/Basil.md")?.title).toBe("Basil");
+    await vault.rename(file, "Gardening/Sweet basil.md");
+    await wait(1600);
+    expect(keeper.index.paths().sort()).toEqual(["Gardening/Sweet basil.md", "Gardening/Tomatoes.md"]);
+    keeper.dispose();
+  });
+
+  it("turns a failed build into an issue and a notice, and will not start a second build meanwhile", async () => {
+    let release: () => void = () => {};
+    const failing: NoteStore = {
+      list: () => new Promise((_resolve, reject) => (release = () => reject(new Error("vault is locked")))),
+      read: async () => "",
+      exists: async () => false,
+      create: async () => undefined,
+    };
+    const { keeper, notices } = startKeeper({ store: failing });
+    expect(await keeper.rebuild()).toBe(false);
+    await wait(); // until the build lists the vault
+    release();
+    await keeper.ready();
+    expect(keeper.issues()).toEqual([{ message: "The index could not be built: vault is locked" }]);
+    expect(notices).toEqual(["Vault Research: The index could not be built: vault is locked"]);
+    expect(keeper.status()).toMatchObject({ state: "empty" });
+    keeper.dispose();
+  });
+});
