@@ -19,7 +19,7 @@ describe("golden files", () => {
 
   for (const [surface, spec] of Object.entries(GOLDEN_SURFACES)) {
     const dir = path.join(GOLDEN_ROOT, surface);
-    const files = readdirSync(dir);
+    const files = readdirSync(dir).filter((f) => !f.startsWith("."));
     const inputs = files.filter((f) => f.endsWith(spec.inputSuffix));
 
     describe(`${surface}: ${spec.what}`, () => {

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { runCli } from "../../src/cli/run";
+import { parseNote } from "../../src/index/markdown";
 import { fakeClock } from "../support/fake-clock";
 
 export const REPO_ROOT = path.resolve(__dirname, "../..");
@@ -49,6 +50,13 @@ async function renderCliCase(inputPath: string): Promise<string> {
 }
 
 export const GOLDEN_SURFACES: Record<string, GoldenSurface> = {
+  markdown: {
+    what: "a note as the parser reads it (sections, offsets, links, tags, problems)",
+    inputSuffix: ".md",
+    outputFor: (name) => `${name}.json`,
+    // Offsets depend on line endings: .gitattributes keeps these inputs byte-exact.
+    render: async (inputPath) => `${JSON.stringify(parseNote(path.basename(inputPath), readFileSync(inputPath, "utf8")), null, 2)}\n`,
+  },
   cli: {
     what: "CLI output",
     inputSuffix: ".args.json",
