@@ -21,13 +21,13 @@ export interface GoldenSurface {
   render(inputPath: string): Promise<string>;
 }
 
-/** A CLI case: the arguments after the command's own `--vault` and `--cache-dir`, which the runner adds. */
+/** A CLI case: the command and its arguments; the runner adds `--vault` and a fresh `--cache-dir`. */
 const cliCaseSchema = z.strictObject({
   /** Why this case exists, in one sentence. */
   about: z.string(),
   argv: z.array(z.string()).min(1),
-  /** A folder of markdown, relative to the repository. */
-  vault: z.string().default("examples/vault"),
+  /** A folder of markdown, relative to the repository; null for a command that reads no vault. */
+  vault: z.string().nullable().default("examples/vault"),
   /** `txt` for what a person reads, `json` for `--json` output. */
   output: z.enum(["txt", "json"]),
 });
@@ -40,7 +40,7 @@ async function renderCliCase(inputPath: string): Promise<string> {
   let err = "";
   try {
     const [command, ...rest] = spec.argv;
-    const argv = [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
+    const argv = spec.vault === null ? spec.argv : [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
     const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: REPO_ROOT, clock: fakeClock() });
     if (code !== 0) throw new Error(`vault-research ${spec.argv.join(" ")} exited ${code}:\n${err}`);
     return out;
