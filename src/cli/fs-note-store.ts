@@ -1,9 +1,37 @@
 // NoteStore over a folder on disk: the CLI's vault. Hidden folders (`.obsidian`, `.git`, `.trash`)
 // and node_modules are skipped, as Obsidian itself does not show them.
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+//
+// Writes stay inside the vault and lose nothing (DESIGN invariant 8). A path is checked twice:
+// as written (no `..` out of the vault) and as it really is on disk (a folder inside the vault may
+// be a link to anywhere), on create and on rewrite alike, folder by folder as folders are made.
+// A new note appears whole or not at all, and never over an entry of any kind: its text is written
+// to a hidden temporary file and hard-linked into place, which fails if the name is taken. A
+// rewrite goes through a temporary file renamed over the note, under a lock file, so two
+// processes rewriting one note both keep their change.
+import { randomBytes } from "node:crypto";
+import { chmod, link, lstat, mkdir, readdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../ports";
+
+export type NoteWriteErrorKind = "outside_vault" | "exists" | "not_a_folder" | "busy";
+
+/** Why a write was refused; `exists` is what a caller that picks another name looks for. */
+export class NoteWriteError extends Error {
+  constructor(
+    readonly kind: NoteWriteErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "NoteWriteError";
+  }
+}
+
+/** A lock older than this was left by a process that died; it is taken over. */
+const STALE_LOCK_MS = 30_000;
+/** How long a rewrite waits for another process's rewrite of the same note. */
+const LOCK_WAIT_MS = 10_000;
+/** File systems without hard links (FAT, some network shares) answer link() with one of these. */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EINVAL"]);
 
 export class FsNoteStore implements NoteStore {
   readonly root: string;
@@ -15,44 +43,35 @@ export class FsNoteStore implements NoteStore {
 
   async list(): Promise<NoteFileInfo[]> {
     const out: NoteFileInfo[] = [];
-    const walk = async (dir: string, rel: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      const files: Promise<void>[] = [];
-      for (const entry of entries) {
-        if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-        const abs = path.join(dir, entry.name);
-        const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) {
-          files.push(walk(abs, relPath));
-        } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-          files.push(
-            stat(abs).then(
-              (s) => {
-                out.push({ path: relPath, mtime: Math.floor(s.mtimeMs), size: s.size });
-              },
-              () => undefined,
-            ),
-          );
-        }
-      }
-      await Promise.all(files);
-    };
-    await walk(this.root, "");
+    await this.walk(this.root, "", out);
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
   }
 
+  private async walk(dir: string, rel: string, out: NoteFileInfo[]): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const files: Promise<void>[] = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const abs = path.join(dir, entry.name);
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        files.push(this.walk(abs, relPath, out));
+      } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
+        files.push(stat(abs).then((s) => void out.push({ path: relPath, mtime: Math.floor(s.mtimeMs), size: s.size }), () => undefined));
+      }
+    }
+    await Promise.all(files);
+  }
+
   async read(notePath: string): Promise<string> {
-    const abs = this.resolve(notePath);
     // A link inside the vault may point anywhere; only what really lies inside the vault is read.
-    const real = await realpath(abs);
-    const realRoot = (this.realRoot ??= await realpath(this.root));
-    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) throw new Error(`${notePath} links to a file outside the vault.`);
+    const real = await this.realInside(this.resolve(notePath), notePath);
     return readFile(real, "utf8");
   }
 
@@ -65,23 +84,139 @@ export class FsNoteStore implements NoteStore {
     }
   }
 
+  /** Any entry counts, a dangling link included: a name is free only when nothing holds it. */
   async exists(notePath: string): Promise<boolean> {
-    return existsSync(this.resolve(notePath));
+    const abs = this.resolve(notePath);
+    try {
+      await lstat(abs);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async create(notePath: string, content: string): Promise<void> {
     const abs = this.resolve(notePath);
-    await mkdir(path.dirname(abs), { recursive: true });
-    // "wx" fails if the file exists: the plugin never overwrites a note.
-    await writeFile(abs, content, { encoding: "utf8", flag: "wx" });
+    const dir = await this.folderInside(path.dirname(abs), notePath);
+    const temp = await writeTemporary(dir, content);
+    try {
+      await publishExclusively(temp, abs, content, notePath);
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    // The folder was checked before the write; a link swapped in meanwhile is caught here.
+    await this.realInside(abs, notePath).catch(async (error: unknown) => {
+      await unlink(abs).catch(() => undefined);
+      throw error;
+    });
   }
 
-  /** Vault path → absolute path, refusing anything that would escape the vault. */
+  /**
+   * Replaces a note's text with `update(text)`, atomically: a reader sees the old text or the new,
+   * never half of it. Rewrites of one note by several processes are serialised by a lock file.
+   */
+  async rewrite(notePath: string, update: (text: string) => string): Promise<void> {
+    const real = await this.realInside(this.resolve(notePath), notePath);
+    await withLock(real, async () => {
+      const before = await readFile(real, "utf8");
+      const after = update(before);
+      if (after === before) return;
+      const temp = await writeTemporary(path.dirname(real), after);
+      try {
+        await chmod(temp, (await stat(real)).mode & 0o7777).catch(() => undefined);
+        await rename(temp, real);
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** Vault path → absolute path, refusing anything that would escape the vault as written. */
   private resolve(notePath: string): string {
     const abs = path.resolve(this.root, notePath);
     if (abs !== this.root && !abs.startsWith(this.root + path.sep)) {
-      throw new Error(`Path ${notePath} is outside the vault.`);
+      throw new NoteWriteError("outside_vault", `Path ${notePath} is outside the vault.`);
     }
     return abs;
   }
+
+  /** The real path of `abs`, which must lie inside the vault's real folder. */
+  private async realInside(abs: string, shown: string): Promise<string> {
+    const real = await realpath(abs);
+    const realRoot = (this.realRoot ??= await realpath(this.root));
+    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+      throw new NoteWriteError("outside_vault", `${shown} links to a place outside the vault.`);
+    }
+    return real;
+  }
+
+  /** Makes `dir` and the folders above it one at a time, each checked to really lie inside the vault. */
+  private async folderInside(dir: string, shown: string): Promise<string> {
+    let current = this.root;
+    await this.realInside(current, shown);
+    for (const part of path.relative(this.root, dir).split(path.sep).filter(Boolean)) {
+      current = path.join(current, part);
+      try {
+        await mkdir(current);
+      } catch (error) {
+        if (codeOf(error) !== "EEXIST") throw error;
+      }
+      const real = await this.realInside(current, shown);
+      if (!(await stat(real)).isDirectory()) throw new NoteWriteError("not_a_folder", `Cannot create ${shown}: ${path.relative(this.root, current)} is a file.`);
+    }
+    return current;
+  }
+}
+
+/** A hidden file beside the note (skipped by list() and by Obsidian), written in full. */
+async function writeTemporary(dir: string, content: string): Promise<string> {
+  const temp = path.join(dir, `.vault-research-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  await writeFile(temp, content, { encoding: "utf8", flag: "wx" });
+  return temp;
+}
+
+/** The temporary file appears under the note's name whole, or fails because the name is taken. */
+async function publishExclusively(temp: string, abs: string, content: string, shown: string): Promise<void> {
+  try {
+    await link(temp, abs);
+    return;
+  } catch (error) {
+    if (codeOf(error) === "EEXIST") throw new NoteWriteError("exists", `${shown} already exists; it was left as it is.`);
+    if (!NO_HARD_LINKS.has(codeOf(error) ?? "")) throw error;
+  }
+  // No hard links here: exclusive, though a reader may see the note before its last byte.
+  try {
+    await writeFile(abs, content, { encoding: "utf8", flag: "wx" });
+  } catch (error) {
+    if (codeOf(error) === "EEXIST") throw new NoteWriteError("exists", `${shown} already exists; it was left as it is.`);
+    throw error;
+  }
+}
+
+/** Runs `work` while holding `<dir>/.<name>.vault-research-lock`, taking over a stale one. */
+async function withLock(file: string, work: () => Promise<void>): Promise<void> {
+  const lock = path.join(path.dirname(file), `.${path.basename(file)}.vault-research-lock`);
+  const giveUpAt = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if (codeOf(error) !== "EEXIST") throw error;
+      const held = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (held > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
+      else if (Date.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
+      else await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 20));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    await unlink(lock).catch(() => undefined);
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }

@@ -3,10 +3,9 @@
 // does. Exit codes: 0 when a note was written or the page was already in the vault, 1 when the
 // promotion failed, 2 for usage errors (no such vault, trace note or key).
 import { existsSync, statSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractStatusText } from "../notes/extract-status";
-import { promoteFromTraceNote, type PromotionResult, type TraceNoteUpdater } from "../promote/promote";
+import { promoteFromTraceNote, type PromotionResult } from "../promote/promote";
 import { parseSourceKey } from "../evidence/keys";
 import { VaultIndex } from "../index/vault-index";
 import { systemClock, type Http } from "../ports";
@@ -18,6 +17,8 @@ import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { terminalJson } from "./terminal-text";
+import { errorMessage } from "../text/error-message";
 
 export interface PromoteArgs {
   vault: string;
@@ -85,7 +86,8 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     settings,
     index,
     readPage: nodePageReader,
-    updateTraceNote: fileUpdater(store),
+    // Through a temporary file renamed into place, under a lock, never outside the vault.
+    updateTraceNote: (notePath, update) => store.rewrite(notePath, update),
     tracePath,
     sourceKey: args.sourceKey,
   });
@@ -94,13 +96,13 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     try {
       await index.save(cache);
     } catch (error) {
-      io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
+      io.err(`warning: the index cache could not be written (${errorMessage(error)}); the next run will index again.\n`);
     }
   }
 
   // JSON keeps the status as the note spells it (`fallback_snippet:http_403`): the CLI contract.
   const shown = result.status === "created" ? { ...result, extractStatus: extractStatusText(result.extractStatus) } : result;
-  if (args.json) io.out(`${JSON.stringify({ ...shown, trace: tracePath, source_key: args.sourceKey, replay: replayDir ?? null }, null, 2)}\n`);
+  if (args.json) io.out(`${terminalJson({ ...shown, trace: tracePath, source_key: args.sourceKey, replay: replayDir ?? null })}\n`);
   else if (result.status === "failed") io.err(`vault-research promote: ${result.message}\n`);
   else io.out(toText(result, replayDir));
 
@@ -131,15 +133,4 @@ function vaultPathOf(root: string, cwd: string, given: string): string | null {
   // Not on disk: hand on the vault-relative spelling, so the message names what was looked for.
   const rel = path.relative(root, path.resolve(root, withMd));
   return rel.startsWith("..") || path.isAbsolute(rel) ? null : rel.split(path.sep).join("/");
-}
-
-/** Read, change, write back: the CLI is the only writer of its vault while it runs. */
-function fileUpdater(store: FsNoteStore): TraceNoteUpdater {
-  return async (notePath, update) => {
-    const abs = path.resolve(store.root, notePath);
-    if (!abs.startsWith(store.root + path.sep)) throw new Error(`${notePath} is outside the vault.`);
-    const before = await readFile(abs, "utf8");
-    const after = update(before);
-    if (after !== before) await writeFile(abs, after, "utf8");
-  };
 }

@@ -1,5 +1,9 @@
 // Reading a trace note back: the trace kept in its JSON block (what promotion and replay rely on
 // is checked), and recording a promotion in a note that may since have been edited by its user.
+// The note quotes web and model text above its JSON block; whatever that text looks like, the
+// block read is the last one and the label rewritten is the last one above it, and only a note
+// whose properties say this plugin wrote it (type and run id matching the block) is rewritten.
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema } from "../evidence/research-pack";
 import type { ResearchTrace } from "../evidence/trace-types";
@@ -12,7 +16,7 @@ export type TraceNoteError =
   | { kind: "invalid_json"; message: string }
   | { kind: "invalid_trace"; message: string };
 
-export type PromotionError = TraceNoteError | { kind: "unknown_source_key"; message: string };
+export type PromotionError = TraceNoteError | { kind: "unknown_source_key"; message: string } | { kind: "not_a_written_trace"; message: string };
 
 const traceEssentialsSchema = z.object({
   schema: z.literal("research_trace.v1"),
@@ -34,17 +38,31 @@ const traceEssentialsSchema = z.object({
   promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
 });
 
-const TRACE_BLOCK = /^```json vault-research-trace[ \t]*\r?\n([\s\S]*?)\r?\n```[ \t]*$/m;
+const TRACE_BLOCK = /^```json vault-research-trace[ \t]*\r?\n([\s\S]*?)\r?\n```[ \t]*$/gm;
+
+interface FoundBlock {
+  /** Where the block starts and ends in the note. */
+  start: number;
+  end: number;
+  json: string;
+}
+
+/** The last trace block: the one the plugin wrote at the end, not one quoted above it. */
+function lastTraceBlock(markdown: string): FoundBlock | null {
+  let found: FoundBlock | null = null;
+  for (const m of markdown.matchAll(TRACE_BLOCK)) found = { start: m.index, end: m.index + m[0].length, json: m[1] };
+  return found;
+}
 
 /** The trace kept in a trace note's JSON block, checked for what promotion and replay rely on. */
 export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { error: TraceNoteError } {
-  const block = TRACE_BLOCK.exec(markdown);
+  const block = lastTraceBlock(markdown);
   if (!block) {
     return { error: { kind: "no_trace_block", message: `This note has no ${TRACE_BLOCK_OPEN} block; is it a research trace note?` } };
   }
   let data: unknown;
   try {
-    data = JSON.parse(block[1]);
+    data = JSON.parse(block.json);
   } catch (e) {
     return { error: { kind: "invalid_json", message: `The trace block is not valid JSON (${errorMessage(e)}).` } };
   }
@@ -66,15 +84,42 @@ export function recordPromotion(markdown: string, promotion: Promotion): { markd
   const parsed = parseTraceNote(markdown);
   if ("error" in parsed) return parsed;
   const trace = parsed.trace;
+  if (!isWrittenTraceNote(markdown, trace)) {
+    return { error: { kind: "not_a_written_trace", message: "its properties do not say the plugin wrote it (type research-trace and the run id of its trace block), so it was left as it is" } };
+  }
   const row = trace.pack.external_evidence.find((r) => r.source_key === promotion.source_key);
   if (!row) {
     return { error: { kind: "unknown_source_key", message: `${promotion.source_key} is not an outside-vault row of this trace.` } };
   }
   const promotions = [...(trace.promotions ?? []).filter((p) => p.source_key !== promotion.source_key), { ...promotion }];
   const updated: ResearchTrace = { ...trace, promotions };
-  const labelLine = new RegExp(`^\\*\\*Outside vault · [^*\\n]+\\*\\* · \`${escapeRegExp(row.source_key)}\`.*$`, "m");
-  const withBlock = markdown.replace(TRACE_BLOCK, () => traceBlock(boundedTraceJson(updated)));
-  return { markdown: withBlock.replace(labelLine, () => outsideRowLabelLine(row, promotion)) };
+  const block = lastTraceBlock(markdown)!;
+  const above = replaceLastLabelLine(markdown.slice(0, block.start), row.source_key, outsideRowLabelLine(row, promotion));
+  return { markdown: `${above}${traceBlock(boundedTraceJson(updated))}${markdown.slice(block.end)}` };
+}
+
+/** The row's label line nearest above the block: the one in the Outside vault section, not a quote of it. */
+function replaceLastLabelLine(text: string, sourceKey: string, line: string): string {
+  const labelLine = new RegExp(`^\\*\\*Outside vault · [^*\\n]+\\*\\* · \`${escapeRegExp(sourceKey)}\`.*$`, "gm");
+  let last: RegExpMatchArray | null = null;
+  for (const m of text.matchAll(labelLine)) last = m;
+  if (!last || last.index === undefined) return text;
+  return `${text.slice(0, last.index)}${line}${text.slice(last.index + last[0].length)}`;
+}
+
+/** A trace note as the plugin wrote it: its properties name the type and the run of its block. */
+export function isWrittenTraceNote(markdown: string, trace: Pick<ResearchTrace, "run_id">): boolean {
+  const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!frontmatter) return false;
+  let properties: unknown;
+  try {
+    properties = parseYaml(frontmatter[1]);
+  } catch {
+    return false;
+  }
+  if (properties === null || typeof properties !== "object") return false;
+  const { type, run_id } = properties as Record<string, unknown>;
+  return type === "research-trace" && run_id === trace.run_id;
 }
 
 function escapeRegExp(text: string): string {

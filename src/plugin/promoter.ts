@@ -2,7 +2,8 @@
 // pages fetched through requestUrl (the plugin's Http, never fetch()), Defuddle over the window's
 // DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
 // plugin's index at once so the very next search finds it.
-import { normalizePath, TFile, type Vault } from "obsidian";
+import type { Vault } from "obsidian";
+import { ObsidianNoteStore } from "./obsidian-note-store";
 import { createDefuddleReader } from "../promote/defuddle-reader";
 import type { OutsideVaultRow } from "../evidence/research-pack";
 import type { ReadPage } from "../promote/page-extract";
@@ -19,13 +20,10 @@ import type { VaultIndex } from "../index/vault-index";
 import type { Clock, Http, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 
-/** Rewrites a trace note through `Vault.process`, so an edit made meanwhile is not lost. */
+/** Rewrites a trace note through `Vault.process` (an edit made meanwhile is not lost), once its real place is checked. */
 export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {
-  return async (path, update) => {
-    const file = vault.getAbstractFileByPath(normalizePath(path));
-    if (!(file instanceof TFile)) throw new Error(`there is no trace note at ${path} any more`);
-    await vault.process(file, update);
-  };
+  const store = new ObsidianNoteStore(vault);
+  return (path, update) => store.rewrite(path, update);
 }
 
 export interface PromoterDeps {

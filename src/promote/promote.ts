@@ -14,7 +14,7 @@ import { fetchAndReadPage, type FetchPageOptions, type ReadPage } from "./page-e
 import { promotedNote } from "./promoted-note";
 import type { ResearchTrace } from "../evidence/trace-types";
 import type { ExtractStatus } from "../notes/extract-status";
-import { freeNotePath } from "../notes/file-names";
+import { createNoteAtFreeName } from "../notes/create-note";
 import { renderSourceNote, sourceNoteFileName } from "../notes/source-note";
 import { parseTraceNote, recordPromotion } from "../notes/trace-note-read";
 import { errorMessage } from "../text/error-message";
@@ -108,7 +108,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
 
   let notePath: string;
   try {
-    notePath = await createWithoutOverwriting(store, settings.notes.sourcesFolder, sourceNoteFileName(note.title, row.domain || "Untitled source"), content);
+    notePath = await createNoteAtFreeName(store, settings.notes.sourcesFolder, sourceNoteFileName(note.title, row.domain || "Untitled source"), content);
   } catch (error) {
     return failed("write_failed", `The note could not be written: ${errorMessage(error)}`);
   }
@@ -203,26 +203,15 @@ export async function notesWithSource(canonicalUrl: string, store: NoteStore, in
 
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
 
-/** Another writer may take the free name between the check and the write; then the next suffix is tried. */
-async function createWithoutOverwriting(store: NoteStore, folder: string, name: string, content: string): Promise<string> {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const path = await freeNotePath(folder, name, (p) => store.exists(p));
-    if (path === null) throw new Error(`Could not find a free file name for "${name}" in ${folder || "the vault root"}.`);
-    try {
-      await store.create(path, content);
-      return path;
-    } catch (error) {
-      lastError = error;
-      if (!(await store.exists(path))) break;
-    }
-  }
-  throw lastError instanceof Error ? lastError : new Error(String(lastError));
-}
-
 async function recordInTrace(input: PromoteRowInput, notePath: string, at: string, warnings: string[]): Promise<boolean> {
   if (input.tracePath === null) return false;
   const tracePath = input.tracePath;
+  const traceFolder = input.settings.notes.traceFolder;
+  if (!isInFolder(tracePath, traceFolder)) {
+    // Only trace notes the plugin wrote are ever rewritten: a note elsewhere is the user's own.
+    warnings.push(`The trace note ${tracePath} was not updated: it is not in the trace folder (${traceFolder}), so it is not one this plugin wrote.`);
+    return false;
+  }
   if (!input.updateTraceNote) {
     warnings.push(`The trace note ${input.tracePath} was not updated (nothing here can rewrite it).`);
     return false;
@@ -245,6 +234,15 @@ async function recordInTrace(input: PromoteRowInput, notePath: string, at: strin
     return false;
   }
   return true;
+}
+
+/** Whether a vault path lies inside `folder` (both read as note paths are: `\\` as `/`, empty and `.` parts dropped). */
+function isInFolder(path: string, folder: string): boolean {
+  const parts = (p: string) => p.replace(/\\/g, "/").split("/").map((part) => part.trim()).filter((part) => part !== "" && part !== ".");
+  const file = parts(path);
+  const dir = parts(folder);
+  if (file.includes("..") || dir.includes("..")) return false;
+  return file.length > dir.length && dir.every((part, i) => part === file[i]);
 }
 
 function failed(kind: PromotionErrorKind, message: string): PromotionResult {

@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, mkdtempSync, promises as fsPromises, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Vault as ObsidianVault } from "obsidian";
 import { Vault } from "../stubs/obsidian";
@@ -59,5 +62,62 @@ describe("Obsidian note store", () => {
   it("refuses to create a note inside a path that is a file", async () => {
     const { store } = vaultWith({ "Notes.md": "x" });
     await expect(store.create("Notes.md/child.md", "y")).rejects.toMatchObject({ kind: "not_a_folder" });
+  });
+});
+
+describe("Obsidian note store writes on the desktop, where a folder may link out of the vault", () => {
+  /** The stand-in vault with what the desktop adapter carries: the vault's folder and Node's fs.promises. */
+  function desktopVault() {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vr-obsidian-store-"));
+    const base = path.join(tmp, "vault");
+    const outside = path.join(tmp, "outside");
+    mkdirSync(base);
+    mkdirSync(outside);
+    const vault = new Vault();
+    const adapter = vault.adapter as unknown as Record<string, unknown>;
+    const inMemory = adapter.exists as (p: string) => Promise<boolean>;
+    Object.assign(adapter, {
+      basePath: base,
+      getFullPath: (p: string) => path.join(base, p),
+      fsPromises: fsPromises,
+      exists: async (p: string) => (await inMemory(p)) || existsSync(path.join(base, p)),
+      remove: async () => undefined,
+    });
+    return { tmp, base, outside, vault, store: new ObsidianNoteStore(vault as unknown as ObsidianVault) };
+  }
+
+  it("refuses to create a note in a folder that links out of the vault", async () => {
+    const { tmp, base, outside, vault, store } = desktopVault();
+    try {
+      symlinkSync(outside, path.join(base, "Research"));
+      await expect(store.create("Research/Traces/Run.md", "x")).rejects.toMatchObject({ kind: "outside_vault" });
+      expect(vault.getAbstractFileByPath("Research/Traces/Run.md")).toBeNull();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("creates and rewrites notes whose folders really are in the vault", async () => {
+    const { tmp, base, store } = desktopVault();
+    try {
+      mkdirSync(path.join(base, "Research"));
+      await store.create("Research/Run.md", "one");
+      await store.rewrite("Research/Run.md", (t) => `${t} two`);
+      expect(await store.read("Research/Run.md")).toBe("one two");
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to rewrite a note whose folder links out of the vault", async () => {
+    const { tmp, base, outside, vault, store } = desktopVault();
+    try {
+      vault.seed("Research/Traces/Run.md", "trace", 1);
+      symlinkSync(outside, path.join(base, "Research"));
+      await expect(store.rewrite("Research/Traces/Run.md", () => "changed")).rejects.toMatchObject({ kind: "outside_vault" });
+      expect(await store.read("Research/Traces/Run.md")).toBe("trace");
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,109 @@
+// FsNoteStore's writes: inside the vault as it really is on disk, whole or not at all, never over
+// an entry of any kind, and rewrites that keep every concurrent change. (Listing and reading are
+// pinned in index-search-adapters.test.ts; the attacks on these rules in test/hostile/.)
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsNoteStore } from "../../src/cli/fs-note-store";
+
+let tmp: string;
+let vault: string;
+let outside: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-fs-store-"));
+  vault = path.join(tmp, "vault");
+  outside = path.join(tmp, "outside");
+  mkdirSync(vault);
+  mkdirSync(outside);
+  writeFileSync(path.join(vault, "Home.md"), "# Home\n");
+});
+
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+const entries = (dir: string) => readdirSync(dir).sort();
+
+describe("FsNoteStore.create", () => {
+  it("makes missing folders one by one and leaves no temporary file behind", async () => {
+    await new FsNoteStore(vault).create("Research/Traces/Run.md", "# Run\n");
+    expect(readFileSync(path.join(vault, "Research/Traces/Run.md"), "utf8")).toBe("# Run\n");
+    expect(entries(path.join(vault, "Research/Traces"))).toEqual(["Run.md"]);
+  });
+
+  it("refuses a folder that is a link out of the vault, and creates nothing there", async () => {
+    symlinkSync(outside, path.join(vault, "Research"));
+    await expect(new FsNoteStore(vault).create("Research/Traces/Run.md", "x")).rejects.toMatchObject({ kind: "outside_vault" });
+    expect(entries(outside)).toEqual([]);
+  });
+
+  it("writes through a link to a folder that is inside the vault", async () => {
+    mkdirSync(path.join(vault, "Real"));
+    symlinkSync(path.join(vault, "Real"), path.join(vault, "Research"));
+    await new FsNoteStore(vault).create("Research/Run.md", "x");
+    expect(readFileSync(path.join(vault, "Real/Run.md"), "utf8")).toBe("x");
+  });
+
+  it("never replaces an entry of any kind: a note, a link, a dangling link", async () => {
+    const store = new FsNoteStore(vault);
+    symlinkSync(path.join(outside, "target.md"), path.join(vault, "Dangling.md"));
+    symlinkSync(path.join(vault, "Home.md"), path.join(vault, "Link.md"));
+    for (const name of ["Home.md", "Dangling.md", "Link.md"]) await expect(store.create(name, "replaced")).rejects.toMatchObject({ kind: "exists" });
+    expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+    expect(existsSync(path.join(outside, "target.md"))).toBe(false);
+    expect(await store.exists("Dangling.md")).toBe(true);
+  });
+
+  it("lets exactly one of many simultaneous creates of one name win", async () => {
+    const store = new FsNoteStore(vault);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => store.create("Same.md", `writer ${i}\n`)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(readFileSync(path.join(vault, "Same.md"), "utf8")).toMatch(/^writer \d\n$/);
+    expect(entries(vault)).toEqual(["Home.md", "Same.md"]);
+  });
+});
+
+describe("FsNoteStore.rewrite", () => {
+  it("replaces the text through a new file renamed into place, keeping the file's mode", async () => {
+    const store = new FsNoteStore(vault);
+    const file = path.join(vault, "Home.md");
+    const before = statSync(file);
+    await store.rewrite("Home.md", (text) => `${text}more\n`);
+    expect(readFileSync(file, "utf8")).toBe("# Home\nmore\n");
+    expect(statSync(file).ino).not.toBe(before.ino);
+    expect(statSync(file).mode).toBe(before.mode);
+    expect(entries(vault)).toEqual(["Home.md"]);
+  });
+
+  it("keeps every change of concurrent rewrites of one note", async () => {
+    const store = new FsNoteStore(vault);
+    await Promise.all(Array.from({ length: 12 }, (_, i) => store.rewrite("Home.md", (text) => `${text}line ${i}\n`)));
+    const lines = readFileSync(path.join(vault, "Home.md"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(13);
+    expect(new Set(lines.slice(1))).toEqual(new Set(Array.from({ length: 12 }, (_, i) => `line ${i}`)));
+  });
+
+  it("takes over a lock a dead process left behind", async () => {
+    const lock = path.join(vault, ".Home.md.vault-research-lock");
+    writeFileSync(lock, "99999");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    await new FsNoteStore(vault).rewrite("Home.md", () => "new\n");
+    expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("new\n");
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("refuses a note that is a link to a file outside the vault, and leaves that file alone", async () => {
+    writeFileSync(path.join(outside, "theirs.md"), "theirs\n");
+    symlinkSync(path.join(outside, "theirs.md"), path.join(vault, "Theirs.md"));
+    await expect(new FsNoteStore(vault).rewrite("Theirs.md", () => "changed")).rejects.toMatchObject({ kind: "outside_vault" });
+    expect(readFileSync(path.join(outside, "theirs.md"), "utf8")).toBe("theirs\n");
+  });
+
+  it("rewrites only the vault's own name of a hard-linked file: its other names keep their text", async () => {
+    linkSync(path.join(vault, "Home.md"), path.join(vault, "Twin.md"));
+    await new FsNoteStore(vault).rewrite("Twin.md", () => "twin\n");
+    expect(readFileSync(path.join(vault, "Twin.md"), "utf8")).toBe("twin\n");
+    expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+  });
+});
