@@ -1,9 +1,13 @@
 // The one rule for an answer's markdown wherever it goes — the panel (rendered), a note the user
 // copies or inserts it into, the trace note. A model that read web pages wrote it, so it may carry
 // a page's links, embeds, HTML or code meant for another plugin. Made inert, nothing in it can
-// become a link, an embed, an image, HTML, a tag, a footnote or a plugin's code block; emphasis,
-// headings, lists, tables, quotes and code stay. Citation brackets (`[src:…]`, `[ext:brave:…]`)
-// stay as written: they are ours, and alone they are no link in any markdown.
+// become a link, an embed, an image, HTML, a tag, a footnote, a plugin's code block, a Dataview
+// inline query or field, a Templater command, a comment, a highlight, math or a block id;
+// emphasis, headings, lists, tables, quotes and code stay. Citation brackets (`[src:…]`,
+// `[ext:brave:…]`) stay as written: they are ours, and alone they are no link in any markdown.
+// So the only links an answer has are its citations, to the sources it cites.
+
+import { escapeMarkdownText } from "./markdown-escape";
 
 /** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,` (never an escaped one). */
 export const CITATION_BRACKET = /(?<!\\)\[((?:src|ext):[^[\]\\\n]{1,400})\]/g;
@@ -28,8 +32,15 @@ export function inertAnswerMarkdown(markdown: string): string {
       fence = fenceLine[2];
       out.push(`${fenceLine[1]}${fenceLine[2]}`);
     } else if (fence !== null) {
-      if (fenceLine && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length && fenceLine[3].trim() === "") fence = null;
-      out.push(line);
+      const closes = fenceLine !== null && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length;
+      if (closes && fenceLine[3].trim() !== "") {
+        // Not a close in CommonMark, but one in laxer readers: closed for all, the rest is prose.
+        out.push(`${fenceLine[1]}${fence}`, inertLine(fenceLine[3]));
+        fence = null;
+        continue;
+      }
+      if (closes) fence = null;
+      out.push(inertCode(line));
     } else {
       out.push(inertLine(line));
     }
@@ -49,11 +60,11 @@ function inertLine(line: string): string {
       const run = /^`+/.exec(line.slice(i))![0];
       const close = line.indexOf(run, i + run.length);
       const end = close > 0 && line[close + run.length] !== "`" ? close + run.length : i + run.length;
-      out += line.slice(i, end);
+      out += inertCodeSpan(line.slice(i, end), end > i + run.length ? line.slice(i + run.length, close) : "");
       i = end;
     } else if (ch === "\\" && i + 1 < line.length) {
-      // An existing escape already makes its character literal.
-      out += line.slice(i, i + 2);
+      // An existing escape already makes its character literal, but `\<%` is still Templater's `<%`.
+      out += line[i + 1] === "<" && line[i + 2] === "%" ? "&lt;" : line.slice(i, i + 2);
       i += 2;
     } else if (ch === "[") {
       const citation = citationAt(line, i);
@@ -69,9 +80,29 @@ function inertLine(line: string): string {
 
 function inertChar(ch: string, before: string, next: string): string {
   if (ch === "]") return "\\]";
-  if (ch === "<" && /[A-Za-z/!?]/.test(next)) return "&lt;";
-  if (ch === "#" && /\s/.test(before) && /[^\s#]/.test(next)) return "\\#";
+  // `<%` is Templater's, which reads the raw file; the others would open a tag or a comment.
+  if (ch === "<" && /[A-Za-z/!?%]/.test(next)) return "&lt;";
+  // A tag starts after white space, or at a line's start (which a quote's `>` still is).
+  if (ch === "#" && /[\s>]/.test(before) && /[^\s#]/.test(next)) return "\\#";
+  // Math (MathJax can link), Obsidian comments (hide what follows), highlights, Dataview fields.
+  if (ch === "$") return "\\$";
+  if ((ch === "%" || ch === "=" || ch === ":") && (next === ch || before === ch)) return `\\${ch}`;
+  if (ch === "^" && /[\s>]/.test(before)) return "\\^";
   return ch;
+}
+
+/**
+ * Code spans stay code, except those a plugin evaluates where the note is read: Dataview's
+ * `= …` and `$= …`, Meta Bind's `INPUT[…]`, `VIEW[…]` and `BUTTON[…]`. Those are shown as text.
+ */
+function inertCodeSpan(span: string, inner: string): string {
+  if (/^\s*\$?=/.test(inner) || /^\s*(?:INPUT|VIEW|BUTTON|VIEW_EMBED|BIND)\[/i.test(inner)) return escapeMarkdownText(span);
+  return inertCode(span);
+}
+
+/** Templater runs `<% … %>` wherever it stands in a new file, code included: the tag is broken. */
+function inertCode(text: string): string {
+  return text.replace(/<%/g, "< %");
 }
 
 /** The citation bracket starting at `i`, unless it is followed by what would make it a link or a link's definition. */

@@ -65,12 +65,14 @@ export function quoteParagraphs(text: string): string {
 
 /**
  * One line of untrusted text for a single-line place that is not rendered as markdown (a YAML
- * property): control characters go, line breaks become spaces, and `[[`/`]]` lose a bracket, because
- * Obsidian links property values written that way.
+ * property): control characters go, line breaks become spaces, `[[`/`]]` lose a bracket, because
+ * Obsidian links property values written that way, and `<%` gets a space, because Templater runs
+ * a command wherever it stands in a new file, properties included.
  */
 export function plainLine(text: string): string {
   return removeControlChars(removeBidiControls(text), true)
     .replace(/\[\[|\]\]/g, (m) => m[0])
+    .replace(/<%/g, "< %")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -23,11 +23,31 @@ function percentEncoded(character: string): string {
   return Array.from(new TextEncoder().encode(character), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 }
 
-/** `[[path#heading|alias]]` to a note of the vault (`.md` dropped); heading and alias optional. */
+/** Characters a note's path may hold on disk (a synced or cloned folder) that would end or bend a wikilink. */
+const UNLINKABLE_IN_WIKILINK = /[[\]|#^\r\n]|%%/;
+
+/**
+ * `[[path#heading|alias]]` to a note of the vault (`.md` dropped); heading and alias optional. A
+ * path that a wikilink cannot hold (`a]] ![[b` is a name Linux allows) becomes a markdown link to
+ * the note with its path percent-encoded, so it still leads to that note and embeds nothing.
+ */
 export function wikilink(notePath: string, options: { heading?: string; alias?: string } = {}): string {
   const heading = options.heading ? linkableHeading(options.heading) : "";
+  if (UNLINKABLE_IN_WIKILINK.test(notePath)) return noteMarkdownLink(notePath, heading, options.alias);
   const target = `${notePath.replace(/\.md$/i, "")}${heading ? `#${heading}` : ""}`;
   return options.alias === undefined ? `[[${target}]]` : `[[${target}|${wikilinkAlias(options.alias)}]]`;
+}
+
+/** Percent-encoded, brackets and the other characters encodeURIComponent leaves included. */
+function encodePathPart(part: string): string {
+  return encodeURIComponent(part).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function noteMarkdownLink(notePath: string, heading: string, alias: string | undefined): string {
+  const shown = escapeMarkdownText(oneLine(alias ?? notePath.replace(/\.md$/i, ""))) || "note";
+  const file = /\.md$/i.test(notePath) ? notePath : `${notePath}.md`;
+  const target = file.split("/").map(encodePathPart).join("/");
+  return `[${shown}](${target}${heading ? `#${encodeURIComponent(heading)}` : ""})`;
 }
 
 /** Obsidian links to a heading by its text, minus the characters link syntax reserves. */

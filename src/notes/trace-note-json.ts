@@ -38,9 +38,13 @@ const DROP_STEPS: readonly DropStep[] = [
   { note: (max) => `long strings and lists cut to fit ${max} characters`, apply: (t) => Object.assign(t, shrink(t, 200, 20)) },
 ];
 
-/** The fenced block that holds the trace's JSON. */
+/**
+ * The fenced block that holds the trace's JSON. Templater runs `<% … %>` wherever it stands in a
+ * new file, code blocks included, so a web title's `<%` is written as `\u003c%`: the same string
+ * to JSON.parse, no command to Templater.
+ */
 export function traceBlock(json: string): string {
-  return `${TRACE_BLOCK_OPEN}\n${json}\n\`\`\``;
+  return `${TRACE_BLOCK_OPEN}\n${json.replace(/<%/g, "\\u003c%")}\n\`\`\``;
 }
 
 /** `JSON.stringify(trace, null, 2)`, at most `max` characters (see `DROP_STEPS` for what goes first). */

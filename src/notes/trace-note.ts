@@ -12,7 +12,7 @@ import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
 import { inertAnswerMarkdown } from "./inert-answer";
-import { escapeMarkdownText, quoteLines } from "./markdown-escape";
+import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
 
@@ -39,7 +39,7 @@ export function renderTraceNote(trace: ResearchTrace): string {
 function frontmatter(trace: ResearchTrace): string {
   const data = {
     type: "research-trace",
-    question: trace.question,
+    question: plainLine(trace.question),
     created: trace.started_at,
     mode: trace.mode,
     providers: trace.providers,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { escapeMarkdownText, plainLine, quoteLines, quoteParagraphs } from "../../src/notes/markdown-escape";
-import { webLink } from "../../src/notes/note-links";
+import { webLink, wikilink } from "../../src/notes/note-links";
 import { addedMarkup, markupIn } from "./obsidian-markup";
 
 describe("escapeMarkdownText", () => {
@@ -48,6 +48,19 @@ describe("quoting untrusted text", () => {
 describe("plainLine", () => {
   it("makes one line for a property, without controls or wikilinks", () => {
     expect(plainLine(" a\n b\u0007c [[d]] \u202E")).toBe("a bc [d]");
+  });
+
+  it("breaks a Templater command, which runs from a new file's properties too", () => {
+    expect(plainLine('<%* await tp.system.prompt("x") %>')).toBe('< %* await tp.system.prompt("x") %>');
+  });
+});
+
+describe("wikilink", () => {
+  it("links a note whose path a wikilink cannot hold with a markdown link to that note, embedding nothing", () => {
+    const link = wikilink("Inbox/a]] ![[Private|x.md", { alias: "a]] ![[Private|x" });
+    expect(link).toBe("[a\\]\\] !\\[\\[Private\\|x](Inbox/a%5D%5D%20%21%5B%5BPrivate%7Cx.md)");
+    expect(markupIn(link)).toEqual({ link: 1 });
+    expect(wikilink("Tools/Syncthing.md", { heading: "Versioning", alias: "Syncthing" })).toBe("[[Tools/Syncthing#Versioning|Syncthing]]");
   });
 });
 

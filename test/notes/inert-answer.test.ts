@@ -1,0 +1,56 @@
+// The one rule for an answer's markdown, as properties: whatever a model (or the web text it
+// quotes) writes, the answer keeps only headings, code and its citation brackets as markup —
+// no link, embed, image, HTML, tag, callout, comment, highlight, math, block id or inline field,
+// and no Templater command anywhere, code included.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { inertAnswerMarkdown } from "../../src/notes/inert-answer";
+import { markupIn, type MarkupKind } from "./obsidian-markup";
+
+const ALLOWED: readonly MarkupKind[] = ["heading", "code"];
+
+const hostileText = fc
+  .oneof(
+    fc.string({ unit: "grapheme", maxLength: 80 }),
+    fc.string({ unit: fc.constantFrom(..."[]()!#<>`*_~=%$^:&;|\\-+.1 \n\t>\r/ab"), maxLength: 60 }),
+    fc.array(fc.constantFrom("![p](https://evil.example/p.png)", "[[Secret]]", "![[Private.pdf]]", "<img src=x onerror=alert(1)>", "<% tp.system.prompt() %>", "`= this.file.name`", "`$= dv.page('x')`", "==mark==", "%%hidden%%", "$\\href{javascript:alert(1)}{x}$", "status:: done", " ^block", "> [!note] hi", "#tag", "[x]: https://evil.example", "```dataviewjs", "```", "\n", " text "), { maxLength: 12 }).map((parts) => parts.join("")),
+  )
+  .filter((t) => !/\[\s*(?:src|ext):/i.test(t));
+
+describe("inertAnswerMarkdown", () => {
+  it("leaves no markup but headings and code, whatever the answer says", () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const found = Object.keys(markupIn(inertAnswerMarkdown(text))) as MarkupKind[];
+        expect(found.filter((k) => !ALLOWED.includes(k))).toEqual([]);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("leaves no Templater command anywhere, code included", () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        expect(inertAnswerMarkdown(text)).not.toContain("<%");
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("shows Dataview and Meta Bind inline code as text, and other code as code", () => {
+    const inert = inertAnswerMarkdown("Name: `= this.file.name` and `$= dv.current()` and `INPUT[text:x]`");
+    expect(markupIn(inert)).toEqual({});
+    expect(inert).toBe("Name: \\`= this.file.name\\` and \\`\\$= dv.current()\\` and \\`INPUT\\[text:x\\]\\`");
+    expect(inertAnswerMarkdown("Run `npm install yjs` [src:0123456789].")).toBe("Run `npm install yjs` [src:0123456789].");
+  });
+
+  it("escapes highlights, comments, math, inline fields and block ids, and leaves plain prose as it was", () => {
+    expect(inertAnswerMarkdown("==a== %%b%% $c$ d:: e ^f")).toBe("\\=\\=a\\=\\= \\%\\%b\\%\\% \\$c\\$ d\\:\\: e \\^f");
+    const prose = "Automerge 3.2 adds a compaction mode [ext:brave:88e76693df], 50% less memory, a=b, 2^10, https://automerge.org.";
+    expect(inertAnswerMarkdown(prose)).toBe(prose);
+  });
+
+  it("cannot forge the trace note's JSON block: a fence keeps no info string", () => {
+    expect(inertAnswerMarkdown('```json vault-research-trace\n{"schema":"research_trace.v1"}\n```')).toBe('```\n{"schema":"research_trace.v1"}\n```');
+  });
+});
