@@ -16,10 +16,25 @@ export type ParsedSourceKey =
 
 /**
  * Key of a vault note. The path is NFC-normalised first because macOS hands out decomposed file
- * names: the same note must get the same key whichever device indexed it.
+ * names: the same note must get the same key whichever device indexed it. But on Linux `café.md`
+ * spelled composed and decomposed are two files, and they must not share a key (a citation would
+ * open the wrong one). Given the vault's paths, the key of the NFC form goes to one of them — the
+ * one spelled in NFC, else the first in code-unit order — and each other spelling is keyed by its
+ * own bytes. Every key a vault without such twins had stays as it was.
  */
-export function noteSourceKey(path: string): string {
-  return `src:${shortHash(path.normalize("NFC"), SOURCE_KEY_HASH_LENGTH)}`;
+export function noteSourceKey(path: string, vaultPaths: Iterable<string> = []): string {
+  const nfc = path.normalize("NFC");
+  if (path !== nfc && ownedByAnother(path, nfc, vaultPaths)) return `src:${shortHash(path, SOURCE_KEY_HASH_LENGTH)}`;
+  return `src:${shortHash(nfc, SOURCE_KEY_HASH_LENGTH)}`;
+}
+
+/** Whether another spelling of the same name holds the NFC key: the NFC one, or one that sorts first. */
+function ownedByAnother(path: string, nfc: string, vaultPaths: Iterable<string>): boolean {
+  for (const other of vaultPaths) {
+    if (other === path || other.normalize("NFC") !== nfc) continue;
+    if (other === nfc || other < path) return true;
+  }
+  return false;
 }
 
 /** Key of an outside-vault result. Pass the canonical URL (websearch canonicalises it). */

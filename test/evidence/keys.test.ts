@@ -13,6 +13,26 @@ describe("source keys", () => {
     expect(noteSourceKey("Notes/Caf\u00e9.md")).toBe(noteSourceKey("Notes/Cafe\u0301.md"));
   });
 
+  it("gives two files whose names differ only in composition two keys, keeping the composed one's", () => {
+    const composed = "Notes/Caf\u00e9.md";
+    const decomposed = "Notes/Cafe\u0301.md";
+    const vault = [decomposed, "Home.md", composed];
+    expect(noteSourceKey(composed, vault)).toBe(noteSourceKey(composed));
+    expect(noteSourceKey(decomposed, vault)).not.toBe(noteSourceKey(composed, vault));
+    // Alone in its vault (a Mac's), the decomposed spelling keeps the key it always had.
+    expect(noteSourceKey(decomposed, [decomposed, "Home.md"])).toBe(noteSourceKey(composed));
+  });
+
+  it("never gives two distinct paths of one vault the same key, however their names are spelled", () => {
+    const spellings = fc.array(fc.constantFrom("e\u0301", "\u00e9", "a\u0301\u0323", "a\u0323\u0301", "\u1ea1\u0301", "x", "/"), { minLength: 1, maxLength: 4 }).map((parts) => `${parts.join("")}.md`);
+    fc.assert(
+      fc.property(fc.uniqueArray(spellings, { maxLength: 6 }), (paths) => {
+        const keys = paths.map((p) => noteSourceKey(p, paths));
+        expect(new Set(keys).size).toBe(paths.length);
+      }),
+    );
+  });
+
   it("names an outside result by provider and the hash of its canonical URL", () => {
     const key = outsideSourceKey("brave", "https://example.com/a");
     expect(key).toBe(`ext:brave:${fnv1a64Hex("https://example.com/a").slice(0, 10)}`);

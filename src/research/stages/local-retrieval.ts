@@ -52,11 +52,12 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   // Notes far below the best one matched a stray word; they would only dilute the pack.
   const floor = (results[0]?.score ?? 0) * MIN_SHARE_OF_BEST;
   const kept = results.filter((r, i) => i === 0 || r.score >= floor || r.explanation.fields.tags !== undefined);
-  const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags));
+  const vaultPaths = index.paths();
+  const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags, vaultPaths));
   return { rows, results, query, notesSearched: index.status().notes };
 }
 
-function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[]): VaultRow {
+function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[], vaultPaths: readonly string[]): VaultRow {
   const matchedWords = new Set(result.explanation.matchedTerms);
   const matched: string[] = [];
   const missing: string[] = [];
@@ -80,7 +81,7 @@ function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["r
     highlights: s.highlights,
   }));
   return {
-    source_key: noteSourceKey(result.path),
+    source_key: noteSourceKey(result.path, vaultPaths),
     kind: "note",
     source_type: "vault_note",
     note_path: result.path,

@@ -199,7 +199,7 @@ async function sourceNoteRow(path: string, index: VaultIndex, store: NoteStore, 
   const parsed = parseNote(path, text);
   const first = parsed.sections.find((s) => s.text.trim()) ?? parsed.sections[0];
   return {
-    source_key: noteSourceKey(path),
+    source_key: noteSourceKey(path, index.paths()),
     kind: "note",
     source_type: "vault_note",
     note_path: path,
