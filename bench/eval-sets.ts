@@ -1,30 +1,46 @@
 // Shared by the evaluation scripts: each labelled set is scored on its own vault (the sample vault,
 // and ../shared/corpora when it sits beside the repo), skipped with a reason when absent, and the
-// figures are printed as one JSON object.
+// figures are printed as one JSON object. The held-out set (heldout-paraphrase.json) was written
+// before the ranking and judge code was read and is never tuned on: it only reports.
+// --set NAME scores one set only; --misses lists every miss.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
+import { readEvalSet } from "../src/eval/eval-set";
 import { VaultIndex } from "../src/index/vault-index";
 
 const root = path.resolve(__dirname, "..");
 
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
 /** `kind` is the folder under evals/ ("search" or "judge"). */
-export async function runEvalSets<Case>(kind: string, score: (index: VaultIndex, store: FsNoteStore, cases: Case[]) => Promise<Record<string, unknown>>): Promise<void> {
+export async function runEvalSets<Case extends { question: string }>(kind: string, score: (index: VaultIndex, store: FsNoteStore, cases: Case[]) => Promise<Record<string, unknown>>): Promise<void> {
+  const corpora = path.resolve(root, "../shared/corpora");
   const sets = [
     { name: "sample-vault", vault: path.join(root, "examples/vault"), file: path.join(root, `evals/${kind}/sample-vault.json`) },
-    { name: "corpora", vault: path.resolve(root, "../shared/corpora"), file: path.join(root, `evals/${kind}/corpora.json`) },
-  ];
+    { name: "corpora", vault: corpora, file: path.join(root, `evals/${kind}/corpora.json`) },
+    { name: "heldout-paraphrase", vault: corpora, file: path.join(root, `evals/${kind}/heldout-paraphrase.json`) },
+  ].filter((set) => argValue("set") === undefined || set.name === argValue("set"));
   const out: Record<string, unknown> = {};
+  const indexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();
   try {
     for (const set of sets) {
       if (!existsSync(set.vault) || !existsSync(set.file)) {
         out[set.name] = { skipped: `${existsSync(set.vault) ? set.file : set.vault} is absent` };
         continue;
       }
-      const store = new FsNoteStore(set.vault);
-      const index = new VaultIndex();
-      await index.sync(store, null);
-      out[set.name] = await score(index, store, JSON.parse(readFileSync(set.file, "utf8")) as Case[]);
+      const read = readEvalSet<Case>(JSON.parse(readFileSync(set.file, "utf8")), path.relative(root, set.file));
+      if (!read.ok) throw new Error(read.error.message);
+      let built = indexes.get(set.vault);
+      if (!built) {
+        built = { index: new VaultIndex(), store: new FsNoteStore(set.vault) };
+        await built.index.sync(built.store, null);
+        indexes.set(set.vault, built);
+      }
+      out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases)) };
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } catch (error) {

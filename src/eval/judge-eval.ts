@@ -1,56 +1,108 @@
 // Scoring the evidence judge against labelled questions: the share of answerable questions it
 // judges `enough_evidence`, and of unanswerable ones it judges weak or none (hard negatives — those
-// that share the vault's keywords — counted separately). Used by `npm run eval:judge` and tests.
+// that share the vault's keywords — counted separately), overall, per kind, per corpus and per half
+// of the vault split (eval-set.ts). Also: how often an `enough` came with no answering note in the
+// pack (a confident wrong answer), and for two-note questions whether both notes reached the pack.
+// Runs the research run's own stages (plan → local retrieval → judge). Used by `npm run eval:judge`.
 import type { VaultIndex } from "../index/vault-index";
 import type { NoteStore } from "../ports";
 import { judgeEvidence, type JudgeFigures } from "../research/stages/judge";
 import { retrieveLocal } from "../research/stages/local-retrieval";
 import { planQuestion } from "../research/stages/plan";
+import { roundTo } from "../text/numbers";
+import { groupCases } from "./eval-set";
 
 export interface JudgeCase {
   id?: string;
   question: string;
   answerable: boolean;
-  /** "hard_negative" or "out_of_domain" for unanswerable questions. */
+  /** Notes that answer it (answerable ones; for multi_note, the notes that answer it together). */
+  relevant?: string[];
+  corpus?: string;
+  /** keyword | paraphrase | title | multi_note | hard_negative | out_of_domain (see eval-set.ts). */
   kind?: string;
 }
 
-export interface JudgeEvalReport {
+export interface JudgeSubsetFigures {
   cases: number;
   answerable_judged_enough: number | null;
   unanswerable_judged_weak_or_none: number | null;
   hard_negatives_judged_weak_or_none: number | null;
-  misses: { id?: string; question: string; answerable: boolean; verdict: string; figures: JudgeFigures }[];
+  /** Answerable questions judged enough although no note in `relevant` reached the pack. */
+  enough_without_answering_note: number;
+  /** multi_note only: share with every relevant note in the pack. */
+  all_notes_in_pack: number | null;
+}
+
+export interface JudgeEvalReport extends JudgeSubsetFigures {
+  by_kind: Record<string, JudgeSubsetFigures>;
+  by_corpus: Record<string, JudgeSubsetFigures>;
+  by_fold: Record<string, JudgeSubsetFigures>;
+  /** Which part of the judge decided each verdict, counted. */
+  decided_by: Record<string, number>;
+  misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures }[];
+}
+
+interface JudgeOutcome {
+  corpus?: string;
+  kind?: string;
+  answerable: boolean;
+  enough: boolean;
+  answeringNoteInPack: boolean | null;
+  allNotesInPack: boolean | null;
 }
 
 /** `currentYear` pins "this year" so a set plans the same way on every day. */
 export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026): Promise<JudgeEvalReport> {
-  const tally = { answerable: 0, enough: 0, unanswerable: 0, weakOrNone: 0, hard: 0, hardOk: 0 };
+  const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
+  const decided_by: Record<string, number> = {};
   for (const c of cases) {
     const plan = planQuestion(c.question, { currentYear });
     const local = await retrieveLocal(plan, index, store);
     const verdict = judgeEvidence(plan, local.results);
     const enough = verdict.verdict === "enough_evidence";
-    if (c.answerable) {
-      tally.answerable++;
-      if (enough) tally.enough++;
-    } else {
-      tally.unanswerable++;
-      if (!enough) tally.weakOrNone++;
-      if (c.kind === "hard_negative") {
-        tally.hard++;
-        if (!enough) tally.hardOk++;
-      }
-    }
-    if (enough !== c.answerable) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, figures: verdict.figures });
+    const inPack = new Set(local.rows.map((r) => r.note_path));
+    const relevant = c.relevant ?? [];
+    outcomes.push({
+      corpus: c.corpus,
+      kind: c.kind,
+      answerable: c.answerable,
+      enough,
+      answeringNoteInPack: relevant.length > 0 ? relevant.some((p) => inPack.has(p)) : null,
+      allNotesInPack: c.kind === "multi_note" && relevant.length > 0 ? relevant.every((p) => inPack.has(p)) : null,
+    });
+    const lever = `${verdict.verdict}: ${verdict.figures.decidedBy ?? "coverage"}`;
+    decided_by[lever] = (decided_by[lever] ?? 0) + 1;
+    if (enough !== c.answerable) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, reason: verdict.reason, figures: verdict.figures });
   }
-  const share = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000);
+  const by_kind: Record<string, JudgeSubsetFigures> = {};
+  const by_corpus: Record<string, JudgeSubsetFigures> = {};
+  const by_fold: Record<string, JudgeSubsetFigures> = {};
+  for (const [name, group] of groupCases(outcomes)) {
+    if (name.startsWith("fold ")) by_fold[name] = figuresOf(group);
+    else if (name.startsWith("kind:")) by_kind[name.slice(5)] = figuresOf(group);
+    else by_corpus[name.slice(7)] = figuresOf(group);
+  }
+  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses };
+}
+
+function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
+  const share = (a: number, b: number) => (b === 0 ? null : roundTo(a / b, 3));
+  const answerable = outcomes.filter((o) => o.answerable);
+  const unanswerable = outcomes.filter((o) => !o.answerable);
+  const hard = unanswerable.filter((o) => o.kind === "hard_negative");
+  const multi = outcomes.filter((o) => o.allNotesInPack !== null);
   return {
-    cases: cases.length,
-    answerable_judged_enough: share(tally.enough, tally.answerable),
-    unanswerable_judged_weak_or_none: share(tally.weakOrNone, tally.unanswerable),
-    hard_negatives_judged_weak_or_none: share(tally.hardOk, tally.hard),
-    misses,
+    cases: outcomes.length,
+    answerable_judged_enough: share(answerable.filter((o) => o.enough).length, answerable.length),
+    unanswerable_judged_weak_or_none: share(unanswerable.filter((o) => !o.enough).length, unanswerable.length),
+    hard_negatives_judged_weak_or_none: share(hard.filter((o) => !o.enough).length, hard.length),
+    enough_without_answering_note: answerable.filter((o) => o.enough && o.answeringNoteInPack === false).length,
+    all_notes_in_pack: share(multi.filter((o) => o.allNotesInPack).length, multi.length),
   };
+}
+
+function sortedCounts(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([, a], [, b]) => b - a));
 }

@@ -60,6 +60,8 @@ export interface JudgeFigures {
   /** Coverage by the best note's title, aliases and opening. */
   namedCoverage: number;
   bestPath?: string;
+  /** Which part of the judge settled the verdict (for the trace and the evaluation). */
+  decidedBy?: string;
 }
 
 /** Everyday words of how-to questions that an answering note need not contain. */
