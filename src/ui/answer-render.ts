@@ -106,7 +106,10 @@ function chipTextNode(node: Text, targets: ReadonlyMap<string, CitationTarget>, 
   node.replaceWith(fragment);
 }
 
-/** One chip. Its text is the source's title; the key and the label are in its tooltip. */
+/**
+ * One chip: "Vault" or "Web", then the source's title. Its accessible name starts with those same
+ * words and adds where it leads (the note's path, or the page's label and address).
+ */
 export function renderChip(parent: HTMLElement, key: string, target: CitationTarget | undefined, actions: ChipActions): HTMLElement {
   if (!target) {
     return parent.createSpan({
@@ -116,15 +119,17 @@ export function renderChip(parent: HTMLElement, key: string, target: CitationTar
     });
   }
   const outside = target.origin === "outside_vault";
+  const mark = outside ? "Web" : "Vault";
   const chip = parent.createEl("button", {
     cls: ["vault-research-chip", outside ? "vault-research-chip-outside" : "vault-research-chip-vault"],
     attr: {
       type: "button",
       "data-source-key": key,
-      "aria-label": outside ? `${target.title} — ${target.label} (${target.url})` : `${target.title} — ${target.path}${target.heading ? ` › ${target.heading}` : ""}`,
+      "aria-label": outside ? `${mark} ${target.title} — ${target.label} (${target.url})` : `${mark} ${target.title} — note in your vault: ${target.path}${target.heading ? ` › ${target.heading}` : ""}`,
     },
   });
-  chip.createSpan({ cls: "vault-research-chip-mark", text: outside ? "Web" : "Vault" });
+  chip.createSpan({ cls: "vault-research-chip-mark", text: mark });
+  chip.appendText(" ");
   chip.createSpan({ cls: "vault-research-chip-title", text: target.title });
   chip.addEventListener("click", (evt) => {
     evt.preventDefault();

@@ -37,6 +37,8 @@ export class AskQuestionModal extends Modal {
         submit();
       }
     });
+    // At once, so the first keystrokes land in the box; and again after the app has placed its own focus.
+    input.focus();
     window.setTimeout(() => input.focus(), 0);
   }
 

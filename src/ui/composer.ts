@@ -16,6 +16,8 @@ export interface TurnOptions {
 export interface ComposerCallbacks {
   send(question: string, options: TurnOptions): void;
   cancel(): void;
+  /** Enter was pressed while a run is going: the question stays in the box. */
+  busy(): void;
 }
 
 export const MODE_LABELS: Record<ExternalMode, string> = { never: "Off", "on-weak": "If vault is weak", always: "Always" };
@@ -113,12 +115,15 @@ export class Composer {
     return { mode, providers: providers.length > 0 ? providers : [...external.providers], freshness: this.freshnessEl.value };
   }
 
+  /** While a run goes, the send button is a labelled Stop button. */
   setRunning(running: boolean): void {
     this.running = running;
     this.sendEl.empty();
-    setIcon(this.sendEl, running ? "square" : "send");
+    setIcon(this.sendEl.createSpan({ cls: "vault-research-send-icon", attr: { "aria-hidden": "true" } }), running ? "square" : "send");
+    if (running) this.sendEl.createSpan({ cls: "vault-research-send-label", text: "Stop" });
     this.sendEl.setAttr("aria-label", running ? "Stop (Esc)" : "Send (Enter)");
     this.sendEl.toggleClass("is-running", running);
+    this.sendEl.toggleClass("mod-cta", !running);
   }
 
   setQuestion(text: string): void {
@@ -132,7 +137,11 @@ export class Composer {
 
   private submit(): void {
     const question = this.inputEl.value.trim();
-    if (question === "" || this.running) return;
+    if (question === "") return;
+    if (this.running) {
+      this.callbacks.busy();
+      return;
+    }
     this.callbacks.send(question, this.options());
     this.inputEl.value = "";
     // Using the web was a choice for that turn; the next turn starts from the default again.

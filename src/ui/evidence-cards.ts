@@ -1,11 +1,13 @@
 // Evidence under an answer, in two groups that never mix: vault rows, then outside-vault rows,
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
-import type { OutsideVaultRow, ResearchPack, Signal, VaultRow } from "../evidence/research-pack";
+import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
 import type { PromotionResult } from "../promote/promote";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
+import { savedWords } from "./promotion-words";
+import { renderWhy } from "./why-matched";
 
 /** Characters of section or page text shown on a card. */
 const SNIPPET_CHARS = 280;
@@ -17,6 +19,13 @@ export interface EvidenceActions {
   promote?: (row: OutsideVaultRow) => Promise<PromotionResult>;
   /** Opens a vault note by path: the note a promotion wrote, or the one that already had the page. */
   openPath?: (path: string, evt: MouseEvent) => void;
+  /**
+   * Moves a note a promotion just wrote to the trash, so the page can be fetched again; false when
+   * it was kept (it changed since, or is gone). Without it, an excerpt-only note offers no retry.
+   */
+  discardPromoted?: (path: string) => Promise<boolean>;
+  /** Says something in the panel's status line (its one live region). */
+  announce?: (text: string) => void;
 }
 
 export interface EvidenceOptions {
@@ -24,20 +33,35 @@ export interface EvidenceOptions {
   outsideAsked: boolean;
   /** Providers the run asked, for the counter when no outside row came back. */
   providersAsked: readonly string[];
+  /** Say once, under the outside counter, what "ephemeral" means. */
+  explainEphemeral?: boolean;
+  /** The vault has no evidence: its nearest rows are shown folded, as what came closest. */
+  vaultRowsAreClosestOnly?: boolean;
 }
+
+export const EPHEMERAL_LEGEND = "Ephemeral: used for this question only and not saved. Add to vault keeps a page as a note.";
 
 export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions: EvidenceActions, options: EvidenceOptions): void {
   const root = parent.createDiv({ cls: "vault-research-evidence" });
 
-  const vault = root.createDiv({ cls: "vault-research-evidence-group is-vault" });
-  vault.createDiv({ cls: "vault-research-counter", text: vaultEvidenceCounter(pack.evidence.length) });
-  for (const row of pack.evidence) renderVaultCard(vault, row, actions);
+  if (options.vaultRowsAreClosestOnly) {
+    if (pack.evidence.length > 0) {
+      const closest = root.createEl("details", { cls: "vault-research-evidence-group is-vault is-closest" });
+      closest.createEl("summary", { cls: "vault-research-counter", text: `Closest notes: ${pack.evidence.length}, none about this question` });
+      for (const row of pack.evidence) renderVaultCard(closest, row, actions);
+    }
+  } else {
+    const vault = root.createDiv({ cls: "vault-research-evidence-group is-vault" });
+    vault.createDiv({ cls: "vault-research-counter", text: vaultEvidenceCounter(pack.evidence.length) });
+    for (const row of pack.evidence) renderVaultCard(vault, row, actions);
+  }
 
   if (pack.external_evidence.length === 0 && !options.outsideAsked) return;
   const outside = root.createDiv({ cls: "vault-research-evidence-group is-outside" });
   const found = pack.coverage.external_by_provider.filter((p) => p.count > 0).map((p) => p.key);
   const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : options.providersAsked;
   outside.createDiv({ cls: "vault-research-counter", text: outsideVaultCounter(pack.external_evidence.length, providers) });
+  if (options.explainEphemeral && pack.external_evidence.length > 0) outside.createDiv({ cls: "vault-research-legend", text: EPHEMERAL_LEGEND });
   for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
 }
 
@@ -56,7 +80,7 @@ export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: Evi
   if (row.also_found_by && row.also_found_by.length > 0) {
     card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
   }
-  renderWhy(card, row.retrieval.score, row.retrieval.signals, row.retrieval.matched_terms, row.retrieval.missing_terms);
+  renderWhy(card, row.retrieval);
   return card;
 }
 
@@ -79,57 +103,83 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
     const promote = actions.promote;
     renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)));
   }
-  renderWhy(card, row.retrieval.score, row.retrieval.signals, row.retrieval.matched_terms, row.retrieval.missing_terms);
+  renderWhy(card, row.retrieval);
   return card;
 }
 
 /**
  * "Add to vault" and what became of it: progress while the page is fetched, then a link to the
- * saved note (or to the note that already had the page), or the error in words with a retry.
+ * saved note and what it holds (the page, or only the provider's excerpt and why, with a retry),
+ * the note that already had the page, or the error in words with a retry.
  */
 function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void): void {
   const area = card.createDiv({ cls: "vault-research-promote" });
   const add = area.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
-  const status = area.createDiv({ cls: "vault-research-promote-status", attr: { "aria-live": "polite" } });
+  const status = area.createDiv({ cls: "vault-research-promote-status" });
+  const say = (text: string) => {
+    status.setText(text);
+    actions.announce?.(text);
+  };
+  /** The note of an attempt that saved only the excerpt, while "Fetch the page again" is offered. */
+  let excerptOnly: string | null = null;
 
-  add.addEventListener("click", () => {
-    void (async () => {
-      add.disabled = true;
-      add.setText("Adding…");
-      card.addClass("is-promoting");
-      status.removeClass("is-error");
-      status.setText("Fetching the page and saving it as a note…");
-      let result: PromotionResult | null = null;
-      let unexpected = "";
-      try {
-        result = await promote();
-      } catch (error) {
-        unexpected = error instanceof Error ? error.message : String(error);
-      }
-      card.removeClass("is-promoting");
-      status.empty();
-
-      if (result === null || result.status === "failed") {
-        add.disabled = false;
-        add.setText("Try again");
-        status.addClass("is-error");
-        status.setText(result ? result.message : `The page could not be added to the vault: ${unexpected}`);
-        return;
-      }
+  const attempt = async (): Promise<void> => {
+    add.disabled = true;
+    add.removeAttribute("aria-label");
+    add.setText("Adding…");
+    card.addClass("is-promoting");
+    status.removeClass("is-error");
+    area.querySelectorAll(".vault-research-promote-warning").forEach((w) => w.remove());
+    say("Fetching the page and saving it as a note…");
+    const result = await promote().catch((error: unknown): PromotionResult => ({
+      status: "failed",
+      error: { kind: "write_failed", message: String(error) },
+      message: `The page could not be added to the vault: ${error instanceof Error ? error.message : String(error)}`,
+    }));
+    card.removeClass("is-promoting");
+    if (result.status === "failed") {
+      add.disabled = false;
+      add.setText("Try again");
+      status.addClass("is-error");
+      say(result.message);
+      return;
+    }
+    showSaved(area, status, result, actions);
+    actions.announce?.(status.textContent ?? "");
+    if (result.status === "created") {
+      setStore("promoted");
+      card.addClass("is-promoted");
+    }
+    if (result.status === "created" && result.extractStatus.kind !== "extracted" && actions.discardPromoted) {
+      excerptOnly = result.notePath;
+      add.disabled = false;
+      add.setText("Fetch the page again");
+      add.setAttr("aria-label", "Fetch the page again (replaces the note just saved)");
+    } else {
       add.remove();
-      if (result.status === "created") {
-        setStore("promoted");
-        card.addClass("is-promoted");
-        status.appendText("Saved as ");
-      } else {
-        status.appendText("Already in your vault: ");
-      }
-      noteLink(status, result.notePath, actions.openPath);
-      if (result.status === "created") {
-        for (const warning of result.warnings) area.createDiv({ cls: "vault-research-promote-warning", text: warning });
-      }
-    })();
-  });
+    }
+  };
+  // An excerpt-only note is replaced by a fresh attempt, never overwritten: it goes to the trash first.
+  const fetchAgain = async (path: string): Promise<void> => {
+    if (await actions.discardPromoted?.(path)) {
+      excerptOnly = null;
+      await attempt();
+    } else {
+      say("The note was kept: it changed since it was saved, or is gone.");
+    }
+  };
+  add.addEventListener("click", () => void (excerptOnly ? fetchAgain(excerptOnly) : attempt()));
+}
+
+/** "Saved as [[Name]]", with what the note holds when it is not the page itself. */
+function showSaved(area: HTMLElement, status: HTMLElement, result: Exclude<PromotionResult, { status: "failed" }>, actions: EvidenceActions): void {
+  status.empty();
+  status.appendText(result.status === "created" ? "Saved as " : "Already in your vault: ");
+  noteLink(status, result.notePath, actions.openPath);
+  if (result.status !== "created") return;
+  const holds = savedWords(result.extractStatus);
+  if (holds) status.appendText(` ${holds}`);
+  for (const warning of result.warnings) area.createDiv({ cls: "vault-research-promote-warning", text: warning });
 }
 
 /** `[[Name]]` that opens the note, as Obsidian's own internal links look. */
@@ -141,17 +191,6 @@ function noteLink(parent: HTMLElement, path: string, open: EvidenceActions["open
     open?.(path, evt);
   });
   return link;
-}
-
-/** Why a row is here: its signals as data, one click away. */
-function renderWhy(card: HTMLElement, score: number, signals: readonly Signal[], matched: readonly string[], missing: readonly string[]): void {
-  const details = card.createEl("details", { cls: "vault-research-why" });
-  details.createEl("summary", { text: "Why it matched" });
-  const list = details.createEl("ul");
-  list.createEl("li", { text: `Score ${score.toFixed(2)}` });
-  for (const s of signals) list.createEl("li", { text: `${s.name}: ${s.detail} (${s.weight.toFixed(2)})` });
-  if (matched.length > 0) list.createEl("li", { text: `Matched: ${matched.join(", ")}` });
-  if (missing.length > 0) list.createEl("li", { text: `Missing: ${missing.join(", ")}` });
 }
 
 /** A window of `text` around the first matched term, with every matched term marked. */

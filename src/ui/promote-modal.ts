@@ -4,6 +4,7 @@
 import { Notice, SuggestModal, type App, type TFile } from "obsidian";
 import { outsideVaultLabel } from "../evidence/labels";
 import type { PromotionError, PromotionResult, TraceOutsideRow } from "../promote/promote";
+import { savedWords } from "./promotion-words";
 
 export interface TracePromotionHost {
   rowsOfTrace(tracePath: string): Promise<{ rows: TraceOutsideRow[] } | { error: PromotionError }>;
@@ -45,7 +46,8 @@ export async function pickAndPromoteFromTrace(app: App, tracePath: string, host:
 /** The notice after a promotion, in the words the panel's card uses. */
 export function promotionNotice(result: PromotionResult): string {
   if (result.status === "created") {
-    return [`Saved as [[${noteName(result.notePath)}]] (${result.notePath}).`, ...result.warnings].join("\n");
+    const holds = savedWords(result.extractStatus);
+    return [`Saved as [[${noteName(result.notePath)}]] (${result.notePath})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
   }
   if (result.status === "already_in_vault") return `Already in your vault: [[${noteName(result.notePath)}]]. No new note was written.`;
   return `The page could not be added to the vault: ${result.message}`;

@@ -1,20 +1,28 @@
-// The "Research" side panel: a chat of research turns. Each turn shows the question, the live
-// stage timeline, the answer (citations as chips), what went wrong in words, and the evidence in
-// two groups — vault and outside vault. The run itself is a dependency (`runResearch`), so the
-// panel can be tested with a fake runner and the workbench can drive it in a browser.
+// The "Research" side panel: a chat of research turns. Each turn is headed by its question and
+// shows the stage timeline (folded to one line once the run is over), the answer (citations as
+// chips), what went wrong in words with the control to fix it, and the evidence in two groups —
+// vault and outside vault. One status line under the turns says what the run is doing and how it
+// ended; it is the panel's only live region. The run itself is a dependency (`runResearch`), so
+// the panel can be tested with a fake runner and the workbench can drive it in a browser.
 import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsidian";
 import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research-pack";
 import type { PromotionResult } from "../promote/promote";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
+import { isProviderName } from "../provider-names";
+import { canAsk } from "../websearch/source-access";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
 import { Composer, FRESHNESS_LABELS, MODE_LABELS, type TurnOptions } from "./composer";
-import { renderEvidence } from "./evidence-cards";
-import { problemOfFailure, problemsOf, renderProblems, type RunProblem } from "./run-problems";
+import { renderEvidence, type EvidenceActions } from "./evidence-cards";
+import { openPluginSettings } from "./open-settings";
+import { problemOfFailure, problemsOf, renderProblems, type ProblemActions, type ProblemContext, type RunProblem } from "./run-problems";
+import { RunStatus } from "./run-status";
 import { RunTimeline } from "./run-timeline";
 import { openAtSection } from "./search-modal";
-import { providerChoiceName } from "../evidence/labels";
+import { secretIsSet } from "./secret-presence";
+import { renderTurnActions } from "./turn-actions";
+import { providerChoiceName, providerDisplayName } from "../evidence/labels";
 
 export const RESEARCH_VIEW_TYPE = "vault-research-panel";
 
@@ -45,10 +53,13 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
   cancelled: "Cancelled. What was found before stopping is below.",
 };
 
+export const BUSY_SENTENCE = "A run is in progress. Stop it with Esc or the stop button, or wait for it to finish.";
+
 interface Turn {
   question: string;
+  options: TurnOptions;
   el: HTMLElement;
-  resultEl: HTMLElement;
+  bodyEl: HTMLElement;
   timeline: RunTimeline;
   controller: AbortController;
   state: "running" | "done" | "failed" | "cancelled";
@@ -57,9 +68,14 @@ interface Turn {
 export class ResearchView extends ItemView {
   private turnsEl!: HTMLElement;
   private emptyEl!: HTMLElement;
+  private status!: RunStatus;
   private composer!: Composer;
   private turns: Turn[] = [];
   private running: Turn | null = null;
+  /** "Ephemeral" is explained under the first outside group of a chat, not under every one. */
+  private ephemeralExplained = false;
+  /** Notes promotions wrote in this session, as written: "Fetch the page again" trashes only an untouched one. */
+  private readonly promotedAsWritten = new Map<string, string>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -87,18 +103,20 @@ export class ResearchView extends ItemView {
     root.addClass("vault-research-panel");
 
     const header = root.createDiv({ cls: "vault-research-panel-header" });
-    header.createDiv({ cls: "vault-research-panel-title", text: "Research" });
+    header.createEl("h2", { cls: "vault-research-panel-title", text: "Research" });
     const newChat = header.createEl("button", { cls: "vault-research-new-chat", text: "New chat", attr: { type: "button" } });
     newChat.addEventListener("click", () => this.newChat());
 
-    this.turnsEl = root.createDiv({ cls: "vault-research-turns", attr: { "aria-live": "polite" } });
+    this.turnsEl = root.createDiv({ cls: "vault-research-turns" });
     this.emptyEl = this.turnsEl.createDiv({
       cls: "vault-research-empty",
       text: "Ask a question. Your notes are searched first; the web only when you allow it for that question.",
     });
+    this.status = new RunStatus(root);
     this.composer = new Composer(root, () => this.host.settings, {
       send: (question, options) => void this.ask(question, options),
       cancel: () => this.cancel(),
+      busy: () => this.status.say(BUSY_SENTENCE),
     });
     this.registerDomEvent(this.containerEl, "keydown", (evt: KeyboardEvent) => {
       if (evt.key === "Escape" && this.running) {
@@ -110,6 +128,7 @@ export class ResearchView extends ItemView {
 
   protected override async onClose(): Promise<void> {
     this.cancel();
+    this.status?.clear();
   }
 
   /** Settings changed: the composer offers the new choices and defaults. */
@@ -129,6 +148,7 @@ export class ResearchView extends ItemView {
   async ask(question: string, options: Partial<TurnOptions> = {}): Promise<void> {
     if (this.running) {
       new Notice("A research run is still going. Stop it first.");
+      this.status.say(BUSY_SENTENCE);
       return;
     }
     const turnOptions: TurnOptions = { ...this.composer.options(), ...options };
@@ -138,32 +158,30 @@ export class ResearchView extends ItemView {
     const prepared = await this.host.prepareRun();
     if (!prepared.ok) {
       this.finishTurn(turn, "failed");
-      renderProblems(turn.resultEl, [prepared.problem]);
+      // A run that cannot be prepared is a setting to fix (the model's key).
+      renderProblems(turn.bodyEl, [{ ...prepared.problem, action: prepared.problem.action ?? "open_settings" }], this.problemActions(turn));
       return;
     }
-    const request: ResearchRequest = {
-      question,
-      history,
-      mode: turnOptions.mode,
-      providers: turnOptions.providers,
-      freshness: turnOptions.freshness,
-    };
+    const request: ResearchRequest = { question, history, mode: turnOptions.mode, providers: turnOptions.providers, freshness: turnOptions.freshness };
     const deps: ResearchDeps = {
       ...prepared.deps,
       signal: turn.controller.signal,
       onProgress: (event) => {
-        if (turn.state === "running") turn.timeline.add(event);
+        if (turn.state !== "running") return;
+        turn.timeline.add(event);
+        const step = turn.timeline.currentStep();
+        if (step) this.status.say(`${step}…`);
       },
     };
     try {
       const result = await this.host.runResearch(request, deps);
       const cancelled = turn.state === "cancelled";
-      if (!cancelled) this.finishTurn(turn, "done");
-      await this.renderResult(turn, result, turnOptions, cancelled);
+      if (!cancelled) this.finishTurn(turn, "done", result);
+      await this.renderResult(turn, result, cancelled);
     } catch (error) {
       if (turn.state === "cancelled") return;
       this.finishTurn(turn, "failed");
-      renderProblems(turn.resultEl, [problemOfFailure(error)]);
+      renderProblems(turn.bodyEl, [problemOfFailure(error)], this.problemActions(turn));
     }
     this.scrollToTurn(turn);
   }
@@ -174,95 +192,141 @@ export class ResearchView extends ItemView {
     if (!turn) return;
     turn.controller.abort();
     this.finishTurn(turn, "cancelled");
-    turn.resultEl.createDiv({ cls: "vault-research-cancelled", text: "Cancelled." });
+    turn.bodyEl.createDiv({ cls: "vault-research-stop is-cancelled", text: "Cancelled." });
   }
 
   newChat(): void {
     this.cancel();
     this.turns = [];
+    this.ephemeralExplained = false;
     this.turnsEl.empty();
     this.turnsEl.appendChild(this.emptyEl);
+    this.status.clear();
     this.composer.focus();
   }
 
   private startTurn(question: string, options: TurnOptions): Turn {
     this.emptyEl.detach();
     const el = this.turnsEl.createDiv({ cls: "vault-research-turn is-running" });
-    el.createDiv({ cls: "vault-research-question", text: question });
+    el.createEl("h3", { cls: "vault-research-question", text: question });
     el.createDiv({ cls: "vault-research-turn-meta", text: describeOptions(options) });
     const timeline = new RunTimeline(el);
-    const resultEl = el.createDiv({ cls: "vault-research-result" });
-    const turn: Turn = { question, el, resultEl, timeline, controller: new AbortController(), state: "running" };
+    const bodyEl = el.createDiv({ cls: "vault-research-turn-body" });
+    const turn: Turn = { question, options, el, bodyEl, timeline, controller: new AbortController(), state: "running" };
     this.turns.push(turn);
     this.running = turn;
     this.composer.setRunning(true);
+    this.status.start("Starting…");
     this.scrollToEnd();
     return turn;
   }
 
-  private finishTurn(turn: Turn, state: Turn["state"]): void {
+  private finishTurn(turn: Turn, state: Turn["state"], result?: ResearchResult): void {
     turn.state = state;
     turn.el.removeClass("is-running");
     turn.el.addClass(`is-${state}`);
-    turn.timeline.settle(state === "done" ? "done" : state === "cancelled" ? "cancelled" : "failed");
+    turn.timeline.settle(state === "running" ? "done" : state, result ? webSummary(result) : undefined);
     if (this.running === turn) {
       this.running = null;
       this.composer.setRunning(false);
+      const sentence = result ? stopSentence(result) : undefined;
+      const ending = state === "cancelled" ? "Cancelled." : state === "failed" ? "The run failed." : `Finished in ${this.status.elapsed()}.`;
+      this.status.finish(sentence && state === "done" ? `${ending} ${sentence}` : ending);
     }
   }
 
-  private async renderResult(turn: Turn, result: ResearchResult, options: TurnOptions, cancelledEarlier: boolean): Promise<void> {
-    const el = turn.resultEl;
-    if (cancelledEarlier) el.querySelector(".vault-research-cancelled")?.remove();
-    renderProblems(el, problemsOf(result));
-    const sentence = STOP_SENTENCES[result.stop_reason];
-    if (sentence && !(result.answer && result.stop_reason === "weak_evidence")) {
-      el.createDiv({ cls: ["vault-research-stop", `is-${result.stop_reason}`], text: sentence });
-    }
-
-    if (result.answer) {
-      const verified = result.answer.verified && result.verification?.passed !== false;
-      const answerEl = el.createDiv({ cls: ["vault-research-answer", verified ? "is-verified" : "is-unverified"] });
-      if (!verified) {
-        const banner = answerEl.createDiv({ cls: "vault-research-unverified", attr: { role: "alert" } });
-        banner.createDiv({ cls: "vault-research-unverified-title", text: "Unverified answer: its citations did not check out. Read it with care." });
-        const errors = result.verification?.errors ?? [];
-        if (errors.length > 0) {
-          const list = banner.createEl("ul");
-          for (const e of errors) list.createEl("li", { text: e.message });
-        }
-      }
-      // An evidence brief carries its own heading saying so.
-      if (result.answer.kind === "model") answerEl.createDiv({ cls: "vault-research-answer-kind", text: `Written by ${result.answer.model ?? "the model"}` });
-      const body = answerEl.createDiv({ cls: "vault-research-answer-body markdown-rendered" });
-      await renderAnswer(this.app, result.answer.text, body, citationTargets(result.pack, result.citations), this.chipActions(), this);
-      this.renderTurnActions(el, result);
-    } else if (result.trace_path) {
-      this.renderTurnActions(el, result);
-    }
-
-    const promote = this.host.promote;
-    renderEvidence(
-      el,
-      result.pack,
-      {
-        openNote: (row, evt) => this.openVaultRow(row, evt),
-        openUrl: (row) => openExternal(row.url),
-        ...(promote ? { promote: (row: OutsideVaultRow) => promote(row, result) } : {}),
-        openPath: (path, evt) => void this.app.workspace.openLinkText(path, "", Keymap.isModEvent(evt)),
-      },
-      { outsideAsked: options.mode !== "never", providersAsked: options.providers },
-    );
-  }
-
-  private renderTurnActions(parent: HTMLElement, result: ResearchResult): void {
-    const actions = parent.createDiv({ cls: "vault-research-turn-actions" });
-    if (result.answer) {
-      button(actions, "Copy answer", () => void this.copyAnswer(result));
-      button(actions, "Insert at cursor", () => this.insertAnswer(result));
-    }
+  private async renderResult(turn: Turn, result: ResearchResult, cancelledEarlier: boolean): Promise<void> {
+    const el = turn.bodyEl;
+    if (cancelledEarlier) el.empty();
+    renderProblems(el, problemsOf(result, this.problemContext()), this.problemActions(turn));
+    const sentence = stopSentence(result);
+    if (sentence) el.createDiv({ cls: ["vault-research-stop", `is-${result.stop_reason}`], text: sentence });
+    // No evidence, no brief: quoting the nearest unrelated notes would contradict the sentence above.
+    const noEvidence = result.stop_reason === "no_evidence" && result.pack.external_evidence.length === 0;
+    if (result.answer && !noEvidence) await this.renderAnswerBox(el, result);
     const trace = result.trace_path;
-    if (trace) button(actions, "Open trace note", () => void this.app.workspace.openLinkText(trace, "", false));
+    renderTurnActions(el, {
+      ...(noEvidence && this.webCanHelp(turn.options) ? { searchWeb: () => void this.ask(turn.question, { mode: "always" }) } : {}),
+      ...(result.answer && !noEvidence ? { copy: () => void this.copyAnswer(result), insert: () => this.insertAnswer(result) } : {}),
+      ...(trace ? { openTrace: () => void this.app.workspace.openLinkText(trace, "", false) } : {}),
+    });
+    const explainEphemeral = !this.ephemeralExplained && result.pack.external_evidence.length > 0;
+    if (explainEphemeral) this.ephemeralExplained = true;
+    renderEvidence(el, result.pack, this.evidenceActions(result), {
+      outsideAsked: turn.options.mode !== "never",
+      providersAsked: turn.options.providers,
+      explainEphemeral,
+      vaultRowsAreClosestOnly: noEvidence,
+    });
+  }
+
+  private async renderAnswerBox(parent: HTMLElement, result: ResearchResult): Promise<void> {
+    const answer = result.answer!;
+    const verified = answer.verified && result.verification?.passed !== false;
+    const answerEl = parent.createDiv({ cls: ["vault-research-answer", verified ? "is-verified" : "is-unverified"] });
+    if (!verified) {
+      const banner = answerEl.createDiv({ cls: "vault-research-unverified" });
+      banner.createDiv({ cls: "vault-research-unverified-title", text: "Unverified answer: its citations did not check out. Read it with care." });
+      const errors = result.verification?.errors ?? [];
+      if (errors.length > 0) {
+        const list = banner.createEl("ul");
+        for (const e of errors) list.createEl("li", { text: e.message });
+      }
+    }
+    // An evidence brief carries its own heading saying so.
+    if (answer.kind === "model") answerEl.createDiv({ cls: "vault-research-answer-kind", text: `Written by ${answer.model ?? "the model"}` });
+    const body = answerEl.createDiv({ cls: "vault-research-answer-body markdown-rendered" });
+    await renderAnswer(this.app, answer.text, body, citationTargets(result.pack, result.citations), this.chipActions(), this);
+  }
+
+  /** Web search is on in settings and this turn did not use it. */
+  private webCanHelp(options: TurnOptions): boolean {
+    const external = this.host.settings.external;
+    return external.enabled && external.providers.length > 0 && options.mode === "never";
+  }
+
+  private problemContext(): ProblemContext {
+    const settings = this.host.settings;
+    return {
+      enabledProviders: settings.external.providers.length,
+      hasKey: (provider) => !isProviderName(provider) || canAsk(provider, settings, (name) => secretIsSet(this.app, settings, name)),
+    };
+  }
+
+  private problemActions(turn: Turn): ProblemActions {
+    return {
+      openSettings: () => openPluginSettings(this.app),
+      retry: () => void this.ask(turn.question, turn.options),
+    };
+  }
+
+  private evidenceActions(result: ResearchResult): EvidenceActions {
+    const promote = this.host.promote;
+    return {
+      openNote: (row, evt) => this.openVaultRow(row, evt),
+      openUrl: (row) => openExternal(row.url),
+      ...(promote ? { promote: (row: OutsideVaultRow) => this.promoteAndRemember(() => promote(row, result)) } : {}),
+      openPath: (path, evt) => void this.app.workspace.openLinkText(path, "", Keymap.isModEvent(evt)),
+      discardPromoted: (path) => this.discardPromoted(path),
+      announce: (text) => this.status.say(text),
+    };
+  }
+
+  private async promoteAndRemember(promote: () => Promise<PromotionResult>): Promise<PromotionResult> {
+    const result = await promote();
+    const file = result.status === "created" ? this.app.vault.getFileByPath(result.notePath) : null;
+    if (file) this.promotedAsWritten.set(file.path, await this.app.vault.read(file));
+    return result;
+  }
+
+  /** Trashes a note a promotion wrote, if it is still exactly as written; the user's edits are never lost. */
+  private async discardPromoted(path: string): Promise<boolean> {
+    const file = this.app.vault.getFileByPath(path);
+    const written = this.promotedAsWritten.get(path);
+    if (!file || written === undefined || (await this.app.vault.read(file)) !== written) return false;
+    await this.app.fileManager.trashFile(file);
+    this.promotedAsWritten.delete(path);
+    return true;
   }
 
   private async copyAnswer(result: ResearchResult): Promise<void> {
@@ -308,11 +372,33 @@ export class ResearchView extends ItemView {
   }
 }
 
+/** How the run ended, in one sentence; none when the answer says it (thin evidence, with an answer). */
+function stopSentence(result: ResearchResult): string | undefined {
+  if (result.answer && result.stop_reason === "weak_evidence") return undefined;
+  return STOP_SENTENCES[result.stop_reason];
+}
+
 /** "Vault only" or "External web: Always · Brave + Exa · 7d". */
 export function describeOptions(options: TurnOptions): string {
   if (options.mode === "never") return "Vault only";
   const freshness = FRESHNESS_LABELS[options.freshness] ?? options.freshness;
   return `External web: ${MODE_LABELS[options.mode]} · ${options.providers.map(providerChoiceName).join(" + ")} · ${freshness}`;
+}
+
+/** The web part of a finished timeline's summary: "Brave, 4 results", "Brave failed", or "not needed". */
+export function webSummary(result: Pick<ResearchResult, "pack" | "trace">): string | undefined {
+  const trace = result.trace;
+  if (!trace || trace.mode === "never") return undefined;
+  if (trace.timings_ms.external_retrieval === undefined) return "not needed";
+  const answered = result.pack.coverage.external_freshness.map((f) => f.provider);
+  const answeredSet = new Set<string>(answered);
+  const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider && !answeredSet.has(e.provider) ? [e.provider] : [])))];
+  const parts = answered.map((p) => {
+    const n = result.pack.coverage.external_by_provider.find((c) => c.key === p)?.count ?? 0;
+    return `${providerDisplayName(p)}, ${n} result${n === 1 ? "" : "s"}`;
+  });
+  for (const p of failed) parts.push(`${providerDisplayName(p)} failed`);
+  return parts.join("; ") || "no answer";
 }
 
 /** Web pages open in the system browser (the app hands `window.open` of http(s) URLs to it). */
@@ -322,10 +408,4 @@ function openExternal(url: string): void {
     return;
   }
   window.open(url, "_blank");
-}
-
-function button(parent: HTMLElement, text: string, onClick: () => void): HTMLButtonElement {
-  const el = parent.createEl("button", { cls: "vault-research-turn-action", text, attr: { type: "button" } });
-  el.addEventListener("click", onClick);
-  return el;
 }

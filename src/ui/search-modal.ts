@@ -46,15 +46,15 @@ export class VaultSearchModal extends SuggestModal<SearchResult> {
   }
 
   renderSuggestion(result: SearchResult, el: HTMLElement): void {
-    el.addClass("vault-research-result");
-    el.createDiv({ cls: "vault-research-result-title", text: result.title });
-    el.createDiv({ cls: "vault-research-result-path", text: result.path });
+    el.addClass("vault-research-search-result");
+    el.createDiv({ cls: "vault-research-search-result-title", text: result.title });
+    el.createDiv({ cls: "vault-research-search-result-path", text: result.path });
     const best = result.sections[0];
     if (!best) return;
     if (best.headingPath.length > 0) {
-      el.createDiv({ cls: "vault-research-result-heading", text: best.headingPath.join(" › ") });
+      el.createDiv({ cls: "vault-research-search-result-heading", text: best.headingPath.join(" › ") });
     }
-    if (best.snippet) renderSnippet(el.createDiv({ cls: "vault-research-result-snippet" }), best.snippet, best.highlights);
+    if (best.snippet) renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), best.snippet, best.highlights);
   }
 
   onChooseSuggestion(result: SearchResult, evt: MouseEvent | KeyboardEvent): void {

@@ -8,6 +8,7 @@ import type { SecretName } from "../ports";
 import { providerChoiceName } from "../evidence/labels";
 import { providersWhenAllowed } from "../websearch/source-access";
 import { FRESHNESS_LABELS, MODE_LABELS } from "./composer";
+import { secretIsSet } from "./secret-presence";
 
 /** What the tab needs from the plugin. */
 export interface SettingsHost {
@@ -85,6 +86,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.displayProviders(containerEl);
     this.displayModel(containerEl);
     this.displayNotesAndIndex(containerEl);
+    nameControls(containerEl);
   }
 
   override hide(): void {
@@ -158,16 +160,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.numberSetting(el, "Web search timeout (seconds)", "After this, the answer uses what your vault has.", external.timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000)));
   }
 
-  /** Whether secret storage holds a key for `name` under the id the settings name. */
   private hasSecret(name: SecretName): boolean {
-    const external = this.host.settings.external;
-    const ids: Partial<Record<SecretName, string>> = { brave: external.brave.secretId, exa: external.exa.secretId, tavily: external.tavily.secretId, github: external.github.secretId };
-    const id = ids[name];
-    try {
-      return !!id && !!this.app.secretStorage?.getSecret(id)?.trim();
-    } catch {
-      return false;
-    }
+    return secretIsSet(this.app, this.host.settings, name);
   }
 
   private displayFreeSet(el: HTMLElement): void {
@@ -445,6 +439,23 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           await this.applyChange((s) => apply(s, id));
         }),
       );
+  }
+}
+
+/**
+ * Gives every field, toggle and list the name of its setting, so a screen reader says "Trace
+ * folder, edit text" rather than "edit text". A setting with two fields (a secret's list and its
+ * new-key field) names the second after the first.
+ */
+export function nameControls(root: HTMLElement): void {
+  for (const item of Array.from(root.querySelectorAll<HTMLElement>(".setting-item"))) {
+    const name = item.querySelector(".setting-item-name")?.textContent?.trim();
+    if (!name) continue;
+    const controls = Array.from(item.querySelectorAll<HTMLElement>(".setting-item-control input, .setting-item-control select, .setting-item-control textarea"));
+    controls.forEach((control, i) => {
+      if (control.hasAttribute("aria-label") || control.hasAttribute("aria-labelledby")) return;
+      control.setAttr("aria-label", i === 0 ? name : `${name}: ${control.getAttribute("placeholder") || `field ${i + 1}`}`);
+    });
   }
 }
 

@@ -61,8 +61,8 @@ describe("vault search modal", () => {
       if (!item) throw new Error("no suggestions yet");
       return item;
     });
-    expect(first.querySelector(".vault-research-result-title")?.textContent).toBe("Kites");
-    expect(first.querySelector(".vault-research-result-path")?.textContent).toBe("Hobbies/Kites.md");
+    expect(first.querySelector(".vault-research-search-result-title")?.textContent).toBe("Kites");
+    expect(first.querySelector(".vault-research-search-result-path")?.textContent).toBe("Hobbies/Kites.md");
     const marks = [...first.querySelectorAll(".vault-research-match")].map((m) => m.textContent?.toLowerCase());
     expect(marks.length).toBeGreaterThan(0);
     expect(marks.every((m) => m?.startsWith("kite"))).toBe(true);
@@ -102,8 +102,8 @@ describe("vault search modal", () => {
       result({ sections: [section({ heading: "Extract", headingPath: ["Archives", "Extract"], snippet, highlights: [at(snippet, "tar"), at(snippet, "extract")] })] }),
       el,
     );
-    expect(el.querySelector(".vault-research-result-heading")?.textContent).toBe("Archives › Extract");
-    const snippetEl = el.querySelector(".vault-research-result-snippet")!;
+    expect(el.querySelector(".vault-research-search-result-heading")?.textContent).toBe("Archives › Extract");
+    const snippetEl = el.querySelector(".vault-research-search-result-snippet")!;
     expect(snippetEl.textContent).toBe(snippet);
     expect(snippetEl.querySelector("b")).toBeNull();
     expect([...snippetEl.querySelectorAll(".vault-research-match")].map((m) => m.textContent)).toEqual(["tar", "extract"]);

@@ -707,9 +707,18 @@ export interface Command {
   hotkeys?: { modifiers: string[]; key: string }[];
 }
 
+/** Like the app's: trashing follows the user's choice (here: the system trash, as the default). */
+export class FileManager {
+  constructor(private readonly app: App) {}
+  async trashFile(file: TAbstractFile): Promise<void> {
+    await this.app.vault.trash(file, true);
+  }
+}
+
 export class App {
   vault: Vault;
   workspace: Workspace;
+  fileManager: FileManager = new FileManager(this);
   metadataCache = new MetadataCache();
   secretStorage = new SecretStorage();
   /** Undocumented in the API but present in the app: a stable id for this vault. */
@@ -982,6 +991,8 @@ export class Modal {
   open(): void {
     openModals.push(this);
     document.body.appendChild(this.containerEl);
+    // As in the app: Esc closes the modal on top, and only that one.
+    document.addEventListener("keydown", this.onEscape, true);
     void this.onOpen();
   }
 
@@ -989,10 +1000,18 @@ export class Modal {
     const i = openModals.indexOf(this);
     if (i < 0) return;
     openModals.splice(i, 1);
+    document.removeEventListener("keydown", this.onEscape, true);
     this.containerEl.remove();
     this.onClose();
     this.closeCallback?.();
   }
+
+  private readonly onEscape = (evt: KeyboardEvent): void => {
+    if (evt.key !== "Escape" || openModals[openModals.length - 1] !== this) return;
+    evt.preventDefault();
+    evt.stopPropagation();
+    this.close();
+  };
 
   onOpen(): Promise<void> | void {}
   onClose(): void {}
@@ -1049,9 +1068,32 @@ export abstract class SuggestModal<T> extends Modal {
     }
   }
 
+  /** Stand-in only: the suggestion ↑↓ has chosen. */
+  selectedIndex = 0;
+
   override open(): void {
     super.open();
+    this.inputEl.focus();
+    this.inputEl.addEventListener("keydown", (evt) => this.onKey(evt));
     void this.updateSuggestions();
+  }
+
+  /** As in the app: ↑↓ move the selection, Enter chooses it. */
+  private onKey(evt: KeyboardEvent): void {
+    const count = this.shownSuggestions.length;
+    if (count === 0) return;
+    if (evt.key === "ArrowDown" || evt.key === "ArrowUp") {
+      evt.preventDefault();
+      this.selectedIndex = (this.selectedIndex + (evt.key === "ArrowDown" ? 1 : count - 1)) % count;
+      this.markSelected();
+    } else if (evt.key === "Enter" && !evt.isComposing) {
+      evt.preventDefault();
+      this.selectSuggestion(this.shownSuggestions[this.selectedIndex], evt);
+    }
+  }
+
+  private markSelected(): void {
+    Array.from(this.resultContainerEl.children).forEach((el, i) => el.toggleClass("is-selected", i === this.selectedIndex));
   }
 
   /** Stand-in only (the app does this on every keystroke): asks for suggestions and renders them. */
@@ -1070,6 +1112,8 @@ export abstract class SuggestModal<T> extends Modal {
       this.renderSuggestion(s, el);
       el.addEventListener("click", (evt) => this.selectSuggestion(s, evt));
     }
+    this.selectedIndex = 0;
+    this.markSelected();
   }
 
   onNoSuggestion(): void {
@@ -1104,13 +1148,17 @@ export class Notice {
   duration: number | undefined;
 
   constructor(message: string | DocumentFragment, duration?: number) {
-    this.containerEl = newEl("div", "notice-container");
+    // As in the app: one container at the top of the window; each notice goes after its time
+    // (5 s unless told; 0 keeps it until hidden) or when clicked.
+    this.containerEl = noticeContainer();
     this.noticeEl = this.containerEl.createDiv("notice");
     this.messageEl = this.noticeEl.createDiv("notice-message");
     this.message = "";
     this.duration = duration;
     this.setMessage(message);
     notices.push(this);
+    this.noticeEl.addEventListener("click", () => this.hide());
+    if (duration !== 0 && typeof window !== "undefined") window.setTimeout(() => this.hide(), duration ?? 5000);
   }
 
   setMessage(message: string | DocumentFragment): this {
@@ -1120,8 +1168,16 @@ export class Notice {
   }
 
   hide(): void {
-    this.containerEl.remove();
+    this.noticeEl.remove();
   }
+}
+
+function noticeContainer(): HTMLElement {
+  const existing = typeof document !== "undefined" ? document.body?.querySelector<HTMLElement>(":scope > .notice-container") : null;
+  if (existing) return existing;
+  const container = newEl("div", "notice-container");
+  if (typeof document !== "undefined" && document.body) document.body.appendChild(container);
+  return container;
 }
 
 export abstract class BaseComponent {
@@ -1185,10 +1241,21 @@ export class ToggleComponent extends ValueComponent<boolean> {
   toggleEl: HTMLElement;
   private on = false;
   private changeCallback: ((value: boolean) => any) | null = null;
+  /** As in the app: the switch is a container around a real checkbox. */
+  private readonly inputEl: HTMLInputElement;
   constructor(containerEl: HTMLElement) {
     super();
     this.toggleEl = containerEl.createDiv("checkbox-container");
-    this.toggleEl.addEventListener("click", () => this.onClick());
+    this.inputEl = this.toggleEl.createEl("input", { type: "checkbox", attr: { tabindex: 0 } });
+    this.toggleEl.addEventListener("click", (evt) => {
+      evt.preventDefault();
+      this.onClick();
+    });
+    this.inputEl.addEventListener("keydown", (evt) => {
+      if (evt.key !== " " && evt.key !== "Enter") return;
+      evt.preventDefault();
+      this.onClick();
+    });
   }
   getValue(): boolean {
     return this.on;
@@ -1196,6 +1263,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
   setValue(on: boolean): this {
     this.on = on;
     this.toggleEl.toggleClass("is-enabled", on);
+    this.inputEl.checked = on;
     return this;
   }
   setTooltip(tooltip: string): this {
@@ -1489,6 +1557,10 @@ export class MarkdownRenderer {
     for (const node of Array.from(template.content.querySelectorAll("*"))) {
       for (const attr of Array.from(node.attributes)) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
     }
+    // As in reading view: every code block has a button that copies its text exactly.
+    for (const button of Array.from(template.content.querySelectorAll<HTMLButtonElement>("button.copy-code-button"))) {
+      button.addEventListener("click", () => void navigator.clipboard?.writeText(button.parentElement?.querySelector("code")?.textContent ?? ""));
+    }
     el.appendChild(template.content);
   }
   static async renderMarkdown(markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
@@ -1504,7 +1576,7 @@ function markdownToHtml(markdown: string): string {
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
   const out: string[] = [];
   let i = 0;
-  const isBlockStart = (line: string) => /^(`{3,}|~{3,}|#{1,6}\s|>|\s*([-*+]|\d+[.)])\s|(-{3,}|\*{3,})\s*$)/.test(line);
+  const isBlockStart = (line: string, next = "") => /^(`{3,}|~{3,}|#{1,6}\s|>|\s*([-*+]|\d+[.)])\s|(-{3,}|\*{3,})\s*$)/.test(line) || (line.includes("|") && TABLE_DELIMITER.test(next));
   while (i < lines.length) {
     const line = lines[i];
     const fence = /^(`{3,}|~{3,})(.*)$/.exec(line);
@@ -1514,7 +1586,15 @@ function markdownToHtml(markdown: string): string {
       while (i < lines.length && !lines[i].startsWith(fence[1])) body.push(lines[i++]);
       i++;
       const lang = fence[2].trim().split(/\s+/)[0];
-      out.push(`<pre><code${lang ? ` class="language-${escapeHtml(lang)}"` : ""}>${escapeHtml(body.join("\n"))}</code></pre>`);
+      const cls = lang ? ` class="language-${escapeHtml(lang)}"` : "";
+      out.push(`<pre${cls}><code${cls}>${escapeHtml(body.join("\n"))}</code><button class="copy-code-button">Copy</button></pre>`);
+      continue;
+    }
+    if (line.includes("|") && TABLE_DELIMITER.test(lines[i + 1] ?? "")) {
+      const rows: string[] = [line];
+      i += 2;
+      while (i < lines.length && lines[i].includes("|") && lines[i].trim() !== "") rows.push(lines[i++]);
+      out.push(tableToHtml(rows));
       continue;
     }
     if (line.trim() === "") {
@@ -1552,10 +1632,26 @@ function markdownToHtml(markdown: string): string {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i].trim() !== "" && (para.length === 0 || !isBlockStart(lines[i]))) para.push(lines[i++]);
+    while (i < lines.length && lines[i].trim() !== "" && (para.length === 0 || !isBlockStart(lines[i], lines[i + 1]))) para.push(lines[i++]);
     out.push(`<p>${inlineToHtml(para.join("\n"))}</p>`);
   }
   return out.join("");
+}
+
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/** A GFM table (header row, then body rows), cells split on unescaped pipes. */
+function tableToHtml(rows: string[]): string {
+  const cells = (row: string) =>
+    row
+      .trim()
+      .replace(/^\|/, "")
+      .replace(/(?<!\\)\|$/, "")
+      .split(/(?<!\\)\|/)
+      .map((c) => inlineToHtml(c.trim()));
+  const [head, ...body] = rows;
+  const header = `<thead><tr>${cells(head).map((c) => `<th>${c}</th>`).join("")}</tr></thead>`;
+  return `<table>${header}<tbody>${body.map((r) => `<tr>${cells(r).map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
 }
 
 function inlineToHtml(text: string): string {
@@ -1630,6 +1726,11 @@ const ICON_PATHS: Record<string, string> = {
   loader: "M12 3v4M12 17v4M3 12h4M17 12h4",
   "alert-triangle": "M12 3 22 20H2ZM12 9v5M12 17v1",
   telescope: "M4 14l12-6 2 4-12 6ZM10 16l-3 5M12 15l3 6",
+  "x-circle": "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M9 9l6 6M15 9l-6 6",
+  copy: "M9 9h11v11H9ZM5 15H4V4h11v1",
+  "text-cursor-input": "M13 20h-1a3 3 0 0 1-3-3V7a3 3 0 0 1 3-3h1M5 4h1a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H5M13 8h7v8h-7",
+  "file-text": "M14 3H6v18h12V7ZM14 3v4h4M9 13h6M9 17h6",
+  "arrow-up": "M12 19V5M5 12l7-7 7 7",
 };
 
 /** Like the app: replaces the element's content with the icon (an `svg.svg-icon`). */

@@ -128,7 +128,7 @@ describe("Add to vault on outside cards", () => {
   it("says what went wrong in words and lets the user try again", async () => {
     const results: PromotionResult[] = [
       { status: "failed", error: { kind: "write_failed", message: "The note could not be written: disk full" }, message: "The note could not be written: disk full" },
-      { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: false, warnings: ["The trace note Research/Traces/run.md does not record the promotion: it was deleted"] },
+      { status: "created", notePath: SAVED, extractStatus: { kind: "extracted" }, message: "Saved.", traceUpdated: false, warnings: ["The trace note Research/Traces/run.md does not record the promotion: it was deleted"] },
     ];
     const { card } = await panelWith(async () => results.shift()!);
     const c = card(blog);
@@ -147,6 +147,52 @@ describe("Add to vault on outside cards", () => {
     expect([...c.querySelectorAll(".vault-research-promote-warning")].map((w) => w.textContent)).toEqual([
       "The trace note Research/Traces/run.md does not record the promotion: it was deleted",
     ]);
+  });
+
+  it("says when only the provider's excerpt was saved, and why, and fetches the page again in place of that note", async () => {
+    const excerptOnly: PromotionResult = { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: true, warnings: [] };
+    const extracted: PromotionResult = { ...excerptOnly, extractStatus: { kind: "extracted" } };
+    const results = [excerptOnly, extracted];
+    let vault: Vault | null = null;
+    const { app, card } = await panelWith(async () => {
+      vault?.seed(SAVED, "Memory use drops.");
+      return results.shift()!;
+    });
+    vault = app.vault as unknown as Vault;
+    const c = card(blog);
+    addButton(c)!.click();
+    await settle();
+    await settle();
+    expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]] with the provider's excerpt only: the site answered 403.");
+    expect(addButton(c)!.textContent).toBe("Fetch the page again");
+
+    addButton(c)!.click();
+    await settle();
+    await settle();
+    await settle();
+    expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]]");
+    expect(addButton(c)).toBeNull();
+    expect(app.vault.getFileByPath(SAVED)).not.toBeNull();
+  });
+
+  it("keeps an excerpt-only note the user has edited, instead of fetching again", async () => {
+    let vault: Vault | null = null;
+    const { app, card } = await panelWith(async () => {
+      vault?.seed(SAVED, "Memory use drops.");
+      return { status: "created", notePath: SAVED, extractStatus: { kind: "link_only", reason: { kind: "timeout" } }, message: "Saved.", traceUpdated: true, warnings: [] };
+    });
+    vault = app.vault as unknown as Vault;
+    const c = card(blog);
+    addButton(c)!.click();
+    await settle();
+    await settle();
+    expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]] with the link only: the page took too long to load.");
+    await app.vault.modify(app.vault.getFileByPath(SAVED)!, "My own notes on this page.");
+    addButton(c)!.click();
+    await settle();
+    await settle();
+    expect(statusOf(c)).toBe("The note was kept: it changed since it was saved, or is gone.");
+    expect(await app.vault.read(app.vault.getFileByPath(SAVED)!)).toBe("My own notes on this page.");
   });
 
   it("turns an unexpected exception into a readable message, not a stuck button", async () => {

@@ -267,7 +267,7 @@ describe("the research panel", () => {
     await panel.settled();
     const writeText = vi.fn(async () => {});
     vi.stubGlobal("navigator", { clipboard: { writeText } });
-    const action = (name: string) => [...panel.el.querySelectorAll<HTMLElement>(".vault-research-turn-action")].find((b) => b.textContent === name)!;
+    const action = (name: string) => [...panel.el.querySelectorAll<HTMLElement>(".vault-research-turn-action")].find((b) => b.getAttribute("aria-label") === name)!;
     action("Copy answer").click();
     await panel.settled();
     expect(writeText).toHaveBeenCalledWith(expect.stringContaining("Merges offline ([[Concepts/CRDT#Merging|CRDT]])"));

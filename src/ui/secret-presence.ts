@@ -1,0 +1,24 @@
+// Whether secret storage holds a key under the id the settings name — asked by the settings tab
+// (to switch the free set on) and the panel (a missing key and a refused key read differently).
+// Only presence is read here; the key itself never leaves secret storage through this file.
+import type { App } from "obsidian";
+import type { SecretName } from "../ports";
+import type { Settings } from "../settings";
+
+const SECRET_IDS: Record<SecretName, (s: Settings) => string> = {
+  brave: (s) => s.external.brave.secretId,
+  exa: (s) => s.external.exa.secretId,
+  tavily: (s) => s.external.tavily.secretId,
+  github: (s) => s.external.github.secretId,
+  openai: (s) => s.model.secretId,
+  anthropic: (s) => s.model.secretId,
+};
+
+export function secretIsSet(app: App, settings: Settings, name: SecretName): boolean {
+  const id = SECRET_IDS[name](settings);
+  try {
+    return !!id && !!app.secretStorage?.getSecret(id)?.trim();
+  } catch {
+    return false;
+  }
+}
