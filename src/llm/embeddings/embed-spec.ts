@@ -1,0 +1,101 @@
+// Which embedding model the dial uses: the CLI's `--embed SPEC` (and, later, the plugin's settings)
+// become an EmbedConfig, and `createEmbeddingModel` turns a config plus a key into a client. The
+// same shape as ../model-spec.ts: model names may hold `:` (Ollama tags), so only the first `:`
+// separates the kind, and a base URL is recognised by `@http://` or `@https://`.
+import type { Clock, Http } from "../../ports";
+import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
+import type { EmbeddingModel } from "./embedding-model";
+import { originOf } from "./embedding-request";
+import { DEFAULT_OLLAMA_BASE_URL, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaEmbeddingModel } from "./ollama-embedding";
+import { openAiEmbeddingModel } from "./openai-embedding";
+
+export type EmbedConfig =
+  | { kind: "none" }
+  | { kind: "ollama"; model: string; baseUrl: string }
+  | { kind: "openai"; model: string; baseUrl: string };
+
+export type EmbedSpecResult = { ok: true; config: EmbedConfig } | { ok: false; error: { kind: "usage"; message: string } };
+
+const SPEC_HELP =
+  "--embed expects none, ollama:MODEL[@BASE_URL] (e.g. ollama:nomic-embed-text) or openai:MODEL[@BASE_URL] (e.g. openai:text-embedding-3-small@https://api.openai.com/v1)";
+
+/** Parses `none` | `ollama[:MODEL][@BASE_URL]` | `openai:MODEL[@BASE_URL]`; Ollama's model defaults to nomic-embed-text. */
+export function parseEmbedSpec(spec: string): EmbedSpecResult {
+  const text = spec.trim();
+  if (text === "") return usage(`The embedding spec is empty. ${SPEC_HELP}.`);
+  if (text.toLowerCase() === "none") return { ok: true, config: { kind: "none" } };
+  const colon = text.search(/[:@]/);
+  const kind = (colon < 0 ? text : text.slice(0, colon)).toLowerCase();
+  const rest = colon < 0 ? "" : text[colon] === ":" ? text.slice(colon + 1) : text.slice(colon);
+  if (kind !== "ollama" && kind !== "openai") return usage(`Unknown embedding kind "${kind}". ${SPEC_HELP}.`);
+
+  const at = rest.search(/@https?:\/\//i);
+  const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (kind === "ollama" ? DEFAULT_OLLAMA_EMBEDDING_MODEL : "");
+  const defaultBase = kind === "ollama" ? DEFAULT_OLLAMA_BASE_URL : DEFAULT_OPENAI_COMPATIBLE_BASE_URL;
+  const baseUrl = at < 0 ? defaultBase : rest.slice(at + 1).trim();
+  if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
+  if (at < 0 && rest.includes("@")) return usage(`"${spec}": the part after @ must be an http:// or https:// URL.`);
+  if (!isHttpUrl(baseUrl)) return usage(`"${baseUrl}" is not a valid http(s) base URL. ${SPEC_HELP}.`);
+  return { ok: true, config: { kind, model, baseUrl: baseUrl.replace(/\/+$/, "") } };
+}
+
+/** The spec that would give this config (defaults left out). */
+export function formatEmbedSpec(config: EmbedConfig): string {
+  if (config.kind === "none") return "none";
+  const defaultBase = config.kind === "ollama" ? DEFAULT_OLLAMA_BASE_URL : DEFAULT_OPENAI_COMPATIBLE_BASE_URL;
+  return config.baseUrl === defaultBase ? `${config.kind}:${config.model}` : `${config.kind}:${config.model}@${config.baseUrl}`;
+}
+
+/** Which secret a config may use: an OpenAI-compatible server's key if the user set one; Ollama none. */
+export function embedSecretNameFor(config: EmbedConfig): "openai" | null {
+  return config.kind === "openai" ? "openai" : null;
+}
+
+/**
+ * What leaves the device once this backend is used — shown in the settings and by the CLI before
+ * the first call, so nobody learns it from a network log.
+ */
+export function embeddingDisclosure(config: EmbedConfig): string {
+  if (config.kind === "none") return "Nothing is embedded: search stays lexical and nothing leaves the device.";
+  const where = originOf(config.baseUrl);
+  const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(config.baseUrl);
+  return (
+    `Embedding sends the text of every note (title, headings and each section) and every search query at level 2 or above to ${where} (${config.model}). ` +
+    (local ? "That address is this computer." : "That address is another computer: the text leaves this device.")
+  );
+}
+
+export interface CreateEmbeddingOptions {
+  http: Http;
+  apiKey?: string | null;
+  timeoutMs?: number;
+  batchSize?: number;
+  requestsPerSecond?: number;
+  expectedDimensions?: number;
+  clock?: Clock;
+}
+
+/** A client for the config, or null for `none` (the dial then stays at level 1). */
+export function createEmbeddingModel(config: EmbedConfig, options: CreateEmbeddingOptions): EmbeddingModel | null {
+  switch (config.kind) {
+    case "none":
+      return null;
+    case "ollama":
+      return ollamaEmbeddingModel({ ...options, model: config.model, baseUrl: config.baseUrl });
+    case "openai":
+      return openAiEmbeddingModel({ ...options, model: config.model, baseUrl: config.baseUrl });
+  }
+}
+
+function usage(message: string): EmbedSpecResult {
+  return { ok: false, error: { kind: "usage", message } };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

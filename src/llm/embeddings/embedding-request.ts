@@ -1,0 +1,125 @@
+// What both embedding clients share: one request through llm/send.ts's postJson (deadline,
+// cancellation, status mapping, key scrubbing), its ModelError turned into an EmbeddingError, and
+// the batch loop that paces requests, checks every vector and scales it to unit length.
+import type { Clock, Http } from "../../ports";
+import { ModelError } from "../chat-model";
+import { postJson, scrub } from "../send";
+import { embeddingError, type EmbedResult, type EmbeddingError } from "./embedding-model";
+import type { RateCap } from "./rate-cap";
+
+export interface EmbeddingServer {
+  http: Http;
+  clock: Clock;
+  /** Per request. */
+  timeoutMs: number;
+  rate: RateCap;
+  /** For messages: "Ollama at http://localhost:11434". */
+  serverName: string;
+  /** Strings that must never appear in a message (the API key). */
+  secrets: string[];
+}
+
+export type BatchAnswer = { ok: true; vectors: unknown[] } | { ok: false; error: EmbeddingError };
+
+/** Words servers use when the model is not there (Ollama: "model … not found, try pulling it first"). */
+const MODEL_MISSING = /model.*(not found|does not exist|not exist)|no such model|not support(ed)? embed|does not support embed|pull/i;
+
+/** POSTs one batch's JSON and hands back the parsed body, or the failure as a value. */
+export async function postEmbeddingJson(
+  server: EmbeddingServer,
+  request: { url: string; headers: Record<string, string>; body: unknown; signal?: AbortSignal; errorMessageOf: (body: unknown) => string | undefined },
+): Promise<{ ok: true; body: unknown } | { ok: false; error: EmbeddingError }> {
+  if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
+  await server.rate.wait();
+  if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
+  try {
+    const body = await postJson({ ...request, http: server.http, clock: server.clock, timeoutMs: server.timeoutMs, serverName: server.serverName, secrets: server.secrets });
+    return { ok: true, body };
+  } catch (error) {
+    return { ok: false, error: fromModelError(error, server.secrets) };
+  }
+}
+
+function fromModelError(error: unknown, secrets: string[]): EmbeddingError {
+  if (!(error instanceof ModelError)) return embeddingError("network", scrub(error instanceof Error ? error.message : String(error), secrets));
+  const { status, retryAfterMs } = error.details;
+  const details = { ...(status !== undefined ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  switch (error.kind) {
+    case "auth":
+    case "rate_limited":
+    case "timeout":
+    case "parse":
+    case "network":
+    case "cancelled":
+      return embeddingError(error.kind, error.message, details);
+    case "unavailable":
+    case "http":
+      if (status !== undefined && status >= 400 && status < 500 && MODEL_MISSING.test(error.message)) {
+        return embeddingError("model_missing", error.message, details);
+      }
+      return embeddingError(status === undefined ? "network" : "http", error.message, details);
+  }
+}
+
+/**
+ * Embeds `texts` in batches of `batchSize`, one request each, in order. Every answer must hold one
+ * vector per text, of finite numbers, all of one length (`expectedDimensions` when given).
+ */
+export async function embedInBatches(
+  texts: string[],
+  options: { batchSize: number; serverName: string; expectedDimensions?: number; signal?: AbortSignal },
+  sendBatch: (batch: string[]) => Promise<BatchAnswer>,
+): Promise<EmbedResult> {
+  const vectors: Float32Array[] = [];
+  let dimensions = options.expectedDimensions;
+  for (let start = 0; start < texts.length; start += options.batchSize) {
+    if (options.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
+    const batch = texts.slice(start, start + options.batchSize).map((t) => (t.trim() === "" ? " " : t));
+    const answer = await sendBatch(batch);
+    if (!answer.ok) return answer;
+    if (answer.vectors.length !== batch.length) {
+      return { ok: false, error: embeddingError("parse", `${options.serverName} sent ${answer.vectors.length} vectors for ${batch.length} texts.`) };
+    }
+    for (const raw of answer.vectors) {
+      const vector = unitVector(raw);
+      if (!vector) return { ok: false, error: embeddingError("parse", `${options.serverName} sent a vector that is not a list of numbers.`) };
+      dimensions ??= vector.length;
+      if (vector.length !== dimensions) {
+        return {
+          ok: false,
+          error: embeddingError("dimension_mismatch", `${options.serverName} sent a vector of ${vector.length} dimensions where ${dimensions} were expected.`),
+        };
+      }
+      vectors.push(vector);
+    }
+  }
+  return { ok: true, vectors, dimensions: dimensions ?? 0 };
+}
+
+/** The vector scaled to length 1 (a zero vector stays zero), or null when it is not numbers. */
+function unitVector(raw: unknown): Float32Array | null {
+  if (!Array.isArray(raw) || raw.length === 0) return null;
+  const out = new Float32Array(raw.length);
+  let sum = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const x: unknown = raw[i];
+    if (typeof x !== "number" || !Number.isFinite(x)) return null;
+    out[i] = x;
+    sum += x * x;
+  }
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] /= norm;
+  return out;
+}
+
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

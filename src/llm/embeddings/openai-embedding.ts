@@ -1,0 +1,84 @@
+// Embeddings behind an OpenAI-style endpoint: POST {base}/embeddings { model, input: [...],
+// encoding_format: "float" } → { data: [{ index, embedding }] }. LM Studio, llama.cpp's server
+// (started with --embeddings), vLLM, Ollama's /v1 and OpenAI itself. Items are put back in input
+// order by `index`, as the API allows them to arrive in any order.
+import { systemClock } from "../../ports";
+import {
+  DEFAULT_EMBEDDING_BATCH,
+  DEFAULT_EMBEDDING_REQUESTS_PER_SECOND,
+  DEFAULT_EMBEDDING_TIMEOUT_MS,
+  embeddingError,
+  type EmbeddingClientOptions,
+  type EmbeddingModel,
+} from "./embedding-model";
+import { embeddingPrefixes } from "./embedding-prefixes";
+import { embedInBatches, isRecord, originOf, postEmbeddingJson, type BatchAnswer, type EmbeddingServer } from "./embedding-request";
+import { rateCap } from "./rate-cap";
+import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
+
+export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
+  const baseUrl = (options.baseUrl ?? DEFAULT_OPENAI_COMPATIBLE_BASE_URL).replace(/\/+$/, "");
+  const apiKey = options.apiKey ?? undefined;
+  const clock = options.clock ?? systemClock;
+  const server: EmbeddingServer = {
+    http: options.http,
+    clock,
+    timeoutMs: options.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
+    rate: rateCap(options.requestsPerSecond ?? DEFAULT_EMBEDDING_REQUESTS_PER_SECOND, clock),
+    serverName: `the embedding server at ${originOf(baseUrl)}`,
+    secrets: apiKey ? [apiKey] : [],
+  };
+  const prefixes = embeddingPrefixes(options.model);
+  const sendBatch = async (input: string[], signal?: AbortSignal): Promise<BatchAnswer> => {
+    const answer = await postEmbeddingJson(server, {
+      url: `${baseUrl}/embeddings`,
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      body: { model: options.model, input, encoding_format: "float" },
+      signal,
+      errorMessageOf: openAiErrorMessage,
+    });
+    if (!answer.ok) return answer;
+    return readEmbeddingList(answer.body, input.length, server.serverName);
+  };
+  return {
+    name: `openai:${options.model}`,
+    embed(texts, role, signal) {
+      const prefix = role === "query" ? prefixes.query : prefixes.document;
+      return embedInBatches(
+        texts.map((t) => prefix + t),
+        { batchSize: options.batchSize ?? DEFAULT_EMBEDDING_BATCH, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
+        (batch) => sendBatch(batch, signal),
+      );
+    },
+  };
+}
+
+/** `data[]` back in input order; exported for tests of odd server shapes. */
+export function readEmbeddingList(body: unknown, count: number, serverName: string): BatchAnswer {
+  if (isRecord(body) && body.error !== undefined) {
+    // Some servers report errors with a 200 status.
+    return { ok: false, error: embeddingError("http", `${serverName} reported an error: ${openAiErrorMessage(body) ?? "unknown error"}`) };
+  }
+  if (!isRecord(body) || !Array.isArray(body.data)) {
+    return { ok: false, error: embeddingError("parse", `${serverName} sent JSON without "data".`) };
+  }
+  const vectors = new Array<unknown>(count);
+  for (const [position, item] of body.data.entries()) {
+    if (!isRecord(item)) return { ok: false, error: embeddingError("parse", `${serverName} sent an embedding that is not an object.`) };
+    const index = typeof item.index === "number" ? item.index : position;
+    if (!Number.isInteger(index) || index < 0 || index >= count || vectors[index] !== undefined) {
+      return { ok: false, error: embeddingError("parse", `${serverName} sent an embedding with a bad index (${String(item.index)}).`) };
+    }
+    vectors[index] = item.embedding;
+  }
+  return { ok: true, vectors: body.data.length === count ? vectors : body.data.map((item) => (isRecord(item) ? item.embedding : null)) };
+}
+
+function openAiErrorMessage(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const error = body.error;
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error.message === "string") return error.message;
+  if (typeof body.message === "string") return body.message;
+  return undefined;
+}

@@ -1,0 +1,116 @@
+// The Ollama client against the stand-in server over a real socket: batching, nomic's prefixes,
+// unit-length vectors, and every failure as a value with its kind and no key in its words.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
+import { fakeClock } from "../../support/fake-clock";
+import { fetchHttp, startStandInServer, type StandInServer } from "./stand-in-embedding-server";
+
+let server: StandInServer;
+
+beforeAll(async () => {
+  server = await startStandInServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.script = { dimensions: 64 };
+  server.embedCalls.length = 0;
+});
+
+const model = (options: Partial<Parameters<typeof ollamaEmbeddingModel>[0]> = {}) =>
+  ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000, ...options });
+
+describe("Ollama /api/embed", () => {
+  it("sends texts in batches and returns one unit-length vector per text, in order", async () => {
+    const result = await model({ batchSize: 2 }).embed(["alpha", "beta", "gamma", "delta", "epsilon"], "document");
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([2, 2, 1]);
+    expect(server.embedCalls.every((c) => c.route === "ollama" && c.model === "nomic-embed-text")).toBe(true);
+    expect(result.dimensions).toBe(64);
+    expect(result.vectors).toHaveLength(5);
+    for (const v of result.vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    // Same text, same vector: "gamma" embedded again alone matches the third.
+    const again = await model().embed(["gamma"], "document");
+    expect(again.ok && Array.from(again.vectors[0])).toEqual(Array.from(result.vectors[2]));
+  });
+
+  it("puts nomic-embed-text's document and query prefixes in front of the text", async () => {
+    await model().embed(["a note"], "document");
+    await model().embed(["a question"], "query");
+    expect(server.embedCalls.map((c) => c.input[0])).toEqual(["search_document: a note", "search_query: a question"]);
+  });
+
+  it("sends no prefix for a model that was not trained with one", async () => {
+    await model({ model: "all-minilm" }).embed(["a note"], "document");
+    expect(server.embedCalls[0].input).toEqual(["a note"]);
+  });
+
+  it("a missing model is model_missing, in Ollama's own words", async () => {
+    server.script.knownModel = "nomic-embed-text";
+    const result = await model({ model: "nomic-embed-txet" }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "model_missing", status: 404 } });
+    expect(!result.ok && result.error.message).toMatch(/Ollama at http:\/\/127\.0\.0\.1:\d+ does not have that model.*try pulling it first/);
+  });
+
+  it("401 is auth, 429 is rate_limited with Retry-After, 500 is http — and the key is never in the message", async () => {
+    const key = "sk-ollama-proxy-key-7Qz9Xw4Kp2Lm";
+    server.script.embedFailure = { status: 401, body: { error: `bad key ${key}` } };
+    const auth = await model({ apiKey: key }).embed(["x"], "document");
+    expect(auth).toMatchObject({ ok: false, error: { kind: "auth", status: 401 } });
+    expect(JSON.stringify(auth)).not.toContain(key);
+    expect(server.embedCalls[0].authorization).toBe(`Bearer ${key}`);
+
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "7" } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "rate_limited", retryAfterMs: 7000 } });
+
+    server.script.embedFailure = { status: 500, body: { error: `exploded near ${key}` } };
+    const http = await model({ apiKey: key }).embed(["x"], "document");
+    expect(http).toMatchObject({ ok: false, error: { kind: "http", status: 500 } });
+    expect(JSON.stringify(http)).not.toContain(key);
+  });
+
+  it("a body without embeddings, or with something else than numbers, is parse", async () => {
+    server.script.embedFailure = { status: 200, body: { model: "x" } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse" } });
+    server.script.embedFailure = { status: 200, body: { embeddings: [["a", "b"]] } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse" } });
+    server.script.embedFailure = { status: 200, body: { embeddings: [[1, 2]] } };
+    expect(await model().embed(["x", "y"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: expect.stringContaining("1 vectors for 2 texts") } });
+  });
+
+  it("vectors of another length than the stored ones are dimension_mismatch", async () => {
+    const result = await model({ expectedDimensions: 768 }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "dimension_mismatch", message: expect.stringContaining("64 dimensions where 768") } });
+  });
+
+  it("a server slower than the per-request timeout is timeout", async () => {
+    server.script.embedDelayMs = 600;
+    const result = await model({ timeoutMs: 100 }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "timeout" } });
+  });
+
+  it("a cancelled call is cancelled, and sends nothing when cancelled before it starts", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    expect(await model().embed(["x"], "document", stop.signal)).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+    expect(server.embedCalls).toHaveLength(0);
+  });
+
+  it("a server that is not there is network", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const result = await model({ baseUrl: `http://127.0.0.1:${port}` }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "network", message: expect.stringContaining(`Could not reach Ollama at http://127.0.0.1:${port}`) } });
+  });
+
+  it("paces requests by the rate cap", async () => {
+    const clock = fakeClock();
+    await model({ batchSize: 1, requestsPerSecond: 2, clock }).embed(["a", "b", "c"], "document");
+    expect(server.embedCalls).toHaveLength(3);
+    expect(clock.sleeps).toEqual([500, 500]);
+  });
+});
