@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+// What went wrong, in the panel's words: chosen by the error's kind, never a provider's hint for
+// the command line, another source suggested only when there is one, and each with its button.
+import { describe, expect, it } from "vitest";
+import "../stubs/obsidian";
+import { problemOfFailure, problemsOf, renderProblems, type ProblemContext } from "../../src/ui/run-problems";
+import type { PackWarning } from "../../src/evidence/research-pack";
+import type { ResearchTrace } from "../../src/research/types";
+import { pack, vaultRow } from "../support/pack-fixtures";
+
+const note = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "", text: "CRDTs merge." }]);
+const oneSource: ProblemContext = { enabledProviders: 1, hasKey: () => false };
+
+function run(errors: ResearchTrace["errors"], warnings: PackWarning[] = []) {
+  const p = { ...pack("q", [note]), warnings };
+  return { pack: p, trace: { errors } as ResearchTrace };
+}
+
+describe("run problems", () => {
+  it("a missing key names the provider, offers Open settings, and drops the provider's command-line hint", () => {
+    const [problem] = problemsOf(
+      run([{ stage: "external_retrieval", kind: "auth", provider: "brave", message: "No Brave API key is set. Add one in Vault Research settings (CLI: set BRAVE_SEARCH_API_KEY)." }]),
+      oneSource,
+    );
+    expect(problem).toMatchObject({ severity: "error", kind: "auth", message: "No Brave API key is set.", action: "open_settings" });
+    expect(JSON.stringify(problem)).not.toMatch(/CLI|BRAVE_SEARCH_API_KEY/);
+  });
+
+  it("a key that is set but refused reads as refused", () => {
+    const [problem] = problemsOf(run([{ stage: "external_retrieval", kind: "auth", provider: "exa", message: "Exa rejected the key (401)." }]), { enabledProviders: 1, hasKey: () => true });
+    expect(problem.message).toBe("Exa did not accept the API key.");
+  });
+
+  it("a rate limit offers Retry, and another source only when another is enabled", () => {
+    const limited = run([{ stage: "external_retrieval", kind: "rate_limited", provider: "brave", message: "Brave rate limit reached; try again in 3 s." }]);
+    const [alone] = problemsOf(limited, oneSource);
+    expect(alone).toMatchObject({ message: "Brave: Brave rate limit reached; try again in 3 s.", action: "retry" });
+    expect(alone.hint).not.toMatch(/another/);
+    expect(problemsOf(limited, { enabledProviders: 3, hasKey: () => true })[0].hint).toMatch(/another source/);
+  });
+
+  it("says a provider failure once, though the pack's warning repeats it, and leaves cancel and timeout to the stop sentence", () => {
+    const problems = problemsOf(
+      run(
+        [
+          { stage: "external_retrieval", kind: "network", provider: "brave", message: "Could not reach Brave: offline" },
+          { stage: "external_retrieval", kind: "network", provider: "brave", message: "Could not reach Brave: offline" },
+        ],
+        [
+          { kind: "provider_network", message: "Brave failed (network): Could not reach Brave: offline Vault results are kept." },
+          { kind: "cancelled", message: "The run was cancelled." },
+          { kind: "timeout", message: "The run took longer than 90 s." },
+        ],
+      ),
+      oneSource,
+    );
+    expect(problems.map((p) => p.message)).toEqual(["Brave: Could not reach Brave: offline"]);
+  });
+
+  it("a model that could not answer says the brief stands in, and a run that failed offers Retry", () => {
+    const [model] = problemsOf(run([{ stage: "synthesize", kind: "unavailable", message: "connect ECONNREFUSED" }], [{ kind: "synthesis_unavailable", message: "The model could not answer (…)." }]), oneSource);
+    expect(model).toMatchObject({ message: "The model could not be used. The evidence brief is shown instead.", action: "open_settings" });
+    expect(problemOfFailure(Object.assign(new Error("index exploded"), { kind: "bug" }))).toMatchObject({ kind: "bug", message: "The research run failed: index exploded", action: "retry" });
+  });
+
+  it("renders one button per kind of action, and each does what it says", () => {
+    const el = document.body.createDiv();
+    const clicked: string[] = [];
+    renderProblems(
+      el,
+      [
+        { severity: "error", kind: "timeout", message: "Brave did not answer in time.", action: "retry" },
+        { severity: "error", kind: "timeout", message: "Exa did not answer in time.", action: "retry" },
+        { severity: "error", kind: "auth", message: "No Exa API key is set.", action: "open_settings" },
+      ],
+      { retry: () => void clicked.push("retry"), openSettings: () => void clicked.push("settings") },
+    );
+    const buttons = [...el.querySelectorAll<HTMLButtonElement>(".vault-research-problem-action")];
+    expect(buttons.map((b) => b.textContent)).toEqual(["Retry", "Open settings"]);
+    buttons.forEach((b) => b.click());
+    expect(clicked).toEqual(["retry", "settings"]);
+  });
+});

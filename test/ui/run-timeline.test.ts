@@ -1,0 +1,48 @@
+// @vitest-environment happy-dom
+// The stage timeline: one row per stage, its status in words, sources under the web stage when
+// there are several, and one summary line once the run is over.
+import { describe, expect, it } from "vitest";
+import "../stubs/obsidian";
+import { RunTimeline } from "../../src/ui/run-timeline";
+import type { ProgressEvent } from "../../src/research/types";
+
+const at = (stage: ProgressEvent["stage"], status: ProgressEvent["status"], detail: string, ms: number, provider?: ProgressEvent["provider"]): ProgressEvent => ({ stage, status, detail, at: ms, ...(provider ? { provider } : {}) });
+
+describe("run timeline", () => {
+  it("keeps one row per stage, with sources under the web stage and a failed one said in words", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("local_retrieval", "started", "Searching the vault", 0));
+    timeline.add(at("local_retrieval", "done", "4 of 36 notes matched", 40));
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave and Exa", 50));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 50, "brave"));
+    timeline.add(at("external_retrieval", "started", "Asking Exa", 50, "exa"));
+    expect(timeline.currentStep()).toBe("Searching the web with Brave and Exa");
+    timeline.add(at("external_retrieval", "done", "4 results", 700, "brave"));
+    timeline.add(at("external_retrieval", "failed", "server error", 800, "exa"));
+    timeline.add(at("external_retrieval", "partial", "4 web results from 1 answer; 1 provider error", 800));
+
+    const rows = [...el.querySelectorAll<HTMLElement>(".vault-research-stage")];
+    expect(rows.map((r) => r.dataset.stage)).toEqual(["local_retrieval", "external_retrieval"]);
+    const web = rows[1];
+    expect(web.className).toContain("is-partial");
+    expect(web.querySelector(".vault-research-stage-status")?.textContent).toBe("partly failed");
+    expect([...web.querySelectorAll(".vault-research-stage-part")].map((p) => p.textContent)).toEqual(["Brave, done4 results", "Exafailedserver error"]);
+    // Done is still said, to a screen reader.
+    expect(rows[0].querySelector(".vault-research-visually-hidden")?.textContent).toBe(", done");
+  });
+
+  it("folds into one summary line when the run is over; a cancelled run leaves nothing spinning", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("plan", "done", "3 search terms", 5));
+    timeline.add(at("local_retrieval", "started", "Searching the vault", 10));
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave", 1200));
+    timeline.settle("cancelled", "Brave failed");
+    const details = el.querySelector<HTMLDetailsElement>(".vault-research-timeline")!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector("summary")?.textContent).toBe("3 steps · 1.2 s · web: Brave failed · cancelled");
+    expect(el.querySelectorAll(".vault-research-stage.is-started")).toHaveLength(0);
+    expect(el.querySelectorAll(".vault-research-stage.is-stopped")).toHaveLength(2);
+  });
+});
