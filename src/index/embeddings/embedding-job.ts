@@ -1,0 +1,255 @@
+// Embedding a vault is long work: hours for a large vault on a laptop's CPU. So it runs in the
+// background in batches of notes, reports progress (notes done / total, rate, ETA), can be paused,
+// resumed and cancelled between batches, and saves what it has every few batches — a restart plans
+// again from the stored vectors and embeds only what is still missing or changed. Search keeps
+// working at level 1 the whole time and uses whatever vectors are already there.
+//
+// The notes to embed come from the index (its paths with mtime and size), so trace notes and
+// excluded folders are left out exactly as the index leaves them out.
+import { systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
+import { errorMessage } from "../../text/error-message";
+import { parseNoteSafely } from "../parse-note-safely";
+import { readNotes } from "../read-notes";
+import type { Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
+import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
+import type { VectorCache } from "./vector-cache";
+import { serializeVectors } from "./vector-file";
+import type { VectorReset } from "./vector-reset";
+import type { VectorStore } from "./vector-store";
+
+export type EmbeddingJobState = "idle" | "running" | "paused" | "done" | "cancelled" | "failed";
+
+export interface EmbeddingProgress {
+  state: EmbeddingJobState;
+  /** Notes embedded by this run (one job is one run). */
+  notesDone: number;
+  /** Notes this run has to embed (added or changed since their vectors were made). */
+  notesTotal: number;
+  /** Notes whose stored vectors were still good. */
+  notesUnchanged: number;
+  /** Notes that could not be read; they are tried again next run. */
+  notesUnreadable: number;
+  unitsDone: number;
+  /** Notes per second while running (pauses left out); null before the first batch. */
+  notesPerSecond: number | null;
+  /** At that rate, ms until done; null before the first batch. */
+  etaMs: number | null;
+  /** Stored vectors thrown away during this run, and why. */
+  resets: VectorReset[];
+  /** Why the run failed (state "failed"): the embedding client's own words. */
+  error?: EmbedderFailure;
+  /** The last save that failed (the run goes on; its vectors are saved next time). */
+  saveProblem?: string;
+}
+
+export interface EmbeddingJobOptions {
+  store: VectorStore;
+  embedder: Embedder;
+  /** Where the notes' text is read from. */
+  notes: NoteStore;
+  /** Saved every `saveEveryBatches` batches and whenever the run stops. */
+  cache?: VectorCache | null;
+  clock?: Clock;
+  /** Notes per batch (default 16); the client splits a batch's texts into its own requests. */
+  notesPerBatch?: number;
+  /** Default 10. */
+  saveEveryBatches?: number;
+  /** Called between batches, so a UI thread can breathe. */
+  yieldToUi?: () => Promise<void>;
+  /** Notes larger than this are embedded by their first part only (default 2 MB, as the index). */
+  maxNoteBytes?: number;
+}
+
+/** A rate-limited batch is tried again this many times, after the server's Retry-After (or 5 s). */
+const RATE_LIMIT_RETRIES = 3;
+const RATE_LIMIT_WAIT_MS = 5_000;
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+export class EmbeddingJob {
+  private readonly clock: Clock;
+  private readonly listeners = new Set<(progress: EmbeddingProgress) => void>();
+  private readonly abort = new AbortController();
+  private current: EmbeddingProgress = emptyProgress();
+  private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
+  private activeMs = 0;
+  private activeSince: number | null = null;
+
+  constructor(private readonly options: EmbeddingJobOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  progress(): EmbeddingProgress {
+    return { ...this.current, resets: [...this.current.resets] };
+  }
+
+  onProgress(listener: (progress: EmbeddingProgress) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops after the batch in flight; `resume` goes on from there. */
+  pause(): void {
+    if (this.current.state !== "running" || this.resumeGate) return;
+    let open = (): void => undefined;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    this.resumeGate = { promise, open };
+    this.stopClock();
+    this.update({ state: "paused" });
+  }
+
+  resume(): void {
+    const gate = this.resumeGate;
+    if (!gate) return;
+    this.resumeGate = null;
+    this.startClock();
+    this.update({ state: "running" });
+    gate.open();
+  }
+
+  /** Stops as soon as it can (the request in flight is abandoned); what was embedded is kept and saved. */
+  cancel(): void {
+    this.abort.abort();
+    this.resumeGate?.open();
+    this.resumeGate = null;
+  }
+
+  /** Embeds what the files need (added or changed by path, mtime and size) and drops what is gone. */
+  async run(files: readonly NoteFileInfo[]): Promise<EmbeddingProgress> {
+    const { store, embedder } = this.options;
+    const modelReset = store.adoptModel(embedder.name);
+    let plan = store.plan(files);
+    this.current = { ...emptyProgress(), state: "running", notesTotal: plan.toEmbed.length, notesUnchanged: plan.unchanged, resets: modelReset ? [modelReset] : [] };
+    this.startClock();
+    this.emit();
+    const batchSize = Math.max(1, this.options.notesPerBatch ?? 16);
+    let batches = 0;
+    for (let next = 0; next < plan.toEmbed.length; ) {
+      if (this.resumeGate) await this.resumeGate.promise;
+      if (this.abort.signal.aborted) return this.finish("cancelled");
+      const batch = plan.toEmbed.slice(next, next + batchSize);
+      const outcome = await this.embedBatch(batch);
+      if (outcome.kind === "cancelled") return this.finish("cancelled");
+      if (outcome.kind === "failed") return this.finish("failed", outcome.error);
+      if (outcome.kind === "dimensions_changed") {
+        // Every vector stored before this batch just went: plan again (this batch's are kept).
+        plan = store.plan(files);
+        const done = this.current.notesDone + this.current.notesUnreadable;
+        this.update({ notesTotal: done + plan.toEmbed.length, notesUnchanged: 0, resets: [...this.current.resets, outcome.reset] });
+        next = 0;
+        continue;
+      }
+      next += batch.length;
+      if (++batches % (this.options.saveEveryBatches ?? 10) === 0) {
+        await this.save();
+        this.emit();
+      }
+      if (next < plan.toEmbed.length) await (this.options.yieldToUi ?? noWait)();
+    }
+    return this.finish("done");
+  }
+
+  private async embedBatch(
+    batch: NoteFileInfo[],
+  ): Promise<{ kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure } | { kind: "dimensions_changed"; reset: VectorReset }> {
+    const { store } = this.options;
+    const notes = await this.readUnits(batch);
+    const texts = notes.flatMap((n) => n.units.map((u) => u.text));
+    const answer = await this.embedWithRetries(texts);
+    if (this.abort.signal.aborted) return { kind: "cancelled" };
+    if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
+    const reset = texts.length > 0 ? store.adoptDimensions(answer.dimensions) : null;
+    let at = 0;
+    for (const { file, units } of notes) {
+      store.put(file, units, answer.vectors.slice(at, at + units.length));
+      at += units.length;
+    }
+    this.update({ notesDone: this.current.notesDone + notes.length, unitsDone: this.current.unitsDone + texts.length });
+    return reset ? { kind: "dimensions_changed", reset } : { kind: "embedded" };
+  }
+
+  /** Each readable note's units; unreadable notes are counted and left for the next run. */
+  private async readUnits(batch: NoteFileInfo[]): Promise<{ file: NoteFileInfo; units: EmbeddingUnit[] }[]> {
+    const maxBytes = this.options.maxNoteBytes ?? 2_000_000;
+    const texts = await readNotes(
+      this.options.notes,
+      batch.map((f) => f.path),
+    );
+    const out: { file: NoteFileInfo; units: EmbeddingUnit[] }[] = [];
+    batch.forEach((file, i) => {
+      const text = texts[i];
+      if (typeof text !== "string") {
+        this.current.notesUnreadable++;
+        return;
+      }
+      out.push({ file, units: embeddingUnits(parseNoteSafely(file.path, text.slice(0, maxBytes))) });
+    });
+    return out;
+  }
+
+  private async embedWithRetries(texts: string[]): Promise<EmbedderAnswer> {
+    if (texts.length === 0) return { ok: true, vectors: [], dimensions: this.options.store.dimensions ?? 0 };
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.options.embedder.embed(texts, "document", this.abort.signal);
+      if (answer.ok || answer.error.kind !== "rate_limited" || attempt >= RATE_LIMIT_RETRIES) return answer;
+      const waitMs = Math.min(answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS);
+      try {
+        await this.clock.sleep(waitMs, this.abort.signal);
+      } catch {
+        return { ok: false, error: { kind: "cancelled", message: "The embedding run was cancelled." } };
+      }
+    }
+  }
+
+  private async finish(state: "done" | "cancelled" | "failed", error?: EmbedderFailure): Promise<EmbeddingProgress> {
+    this.stopClock();
+    await this.save();
+    this.update({ state, ...(error ? { error } : {}), ...(state === "done" ? { etaMs: 0 } : {}) });
+    return this.progress();
+  }
+
+  private async save(): Promise<void> {
+    const cache = this.options.cache;
+    if (!cache) return;
+    try {
+      await cache.save(serializeVectors(this.options.store));
+      if (this.current.saveProblem !== undefined) delete this.current.saveProblem;
+    } catch (error) {
+      this.current.saveProblem = `The vectors could not be saved: ${errorMessage(error)}`;
+    }
+  }
+
+  private update(change: Partial<EmbeddingProgress>): void {
+    this.current = { ...this.current, ...change };
+    this.emit();
+  }
+
+  private emit(): void {
+    const elapsed = this.activeMs + (this.activeSince === null ? 0 : this.clock.now() - this.activeSince);
+    const { notesDone, notesUnreadable, notesTotal } = this.current;
+    const processed = notesDone + notesUnreadable;
+    if (processed > 0 && elapsed > 0) {
+      const rate = processed / (elapsed / 1000);
+      this.current.notesPerSecond = rate;
+      this.current.etaMs = Math.round(((notesTotal - processed) / rate) * 1000);
+    }
+    const snapshot = this.progress();
+    for (const listener of this.listeners) listener(snapshot);
+  }
+
+  private startClock(): void {
+    this.activeSince = this.clock.now();
+  }
+
+  private stopClock(): void {
+    if (this.activeSince !== null) this.activeMs += this.clock.now() - this.activeSince;
+    this.activeSince = null;
+  }
+}
+
+function emptyProgress(): EmbeddingProgress {
+  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
+}
+
+function noWait(): Promise<void> {
+  return Promise.resolve();
+}

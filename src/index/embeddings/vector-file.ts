@@ -1,0 +1,129 @@
+// The vectors on disk (or in IndexedDB): one binary blob, checked part by part on load. A blob
+// that is missing is an empty store; one that is damaged, of another version or of another model
+// is an empty store with a VectorReset saying why — never an error.
+//
+// Layout (little-endian):
+//   "VRV1"                        4 bytes: magic and format version
+//   header length H               uint32
+//   header                        H bytes of UTF-8 JSON (VectorFileHeader), padded with spaces to 4
+//   1 / |row| for every row       float32 × rows
+//   every row's values            int8 × rows × dimensions
+// Rows are each note's in header order: the note's own vector, then one per unit.
+import { z } from "zod";
+import { errorMessage } from "../../text/error-message";
+import type { UnitKind, UnitPlace } from "./embedding-units";
+import { VectorStore, type NoteVectors } from "./vector-store";
+import type { VectorReset } from "./vector-reset";
+
+const MAGIC = "VRV1";
+const SCHEMA = "vault-research.vectors.v1";
+
+/** A unit's place, as a tuple to keep the header small: kind, line, start, end, heading path. */
+type UnitTuple = [UnitKind, number, number, number, string[]];
+
+const headerSchema = z.object({
+  schema: z.literal(SCHEMA),
+  model: z.string(),
+  dimensions: z.number().int().nonnegative(),
+  notes: z.array(
+    z.object({
+      path: z.string(),
+      mtime: z.number(),
+      size: z.number(),
+      units: z.array(z.tuple([z.enum(["title", "headings", "section"]), z.number(), z.number(), z.number(), z.array(z.string())])),
+    }),
+  ),
+});
+
+type VectorFileHeader = z.infer<typeof headerSchema>;
+
+export function serializeVectors(store: VectorStore): Uint8Array {
+  const d = store.dimensions ?? 0;
+  const notes = Array.from(store.entries());
+  const header: VectorFileHeader = {
+    schema: SCHEMA,
+    model: store.model ?? "",
+    dimensions: d,
+    notes: notes.map((n) => ({ path: n.path, mtime: n.mtime, size: n.size, units: n.units.map(toTuple) })),
+  };
+  // Padding to 4 keeps the float32 part aligned for readers that map it straight into memory.
+  const unpadded = new TextEncoder().encode(JSON.stringify(header));
+  const padded = Math.ceil(unpadded.length / 4) * 4;
+  const json = new Uint8Array(padded).fill(0x20);
+  json.set(unpadded);
+  const rows = notes.reduce((sum, n) => sum + n.invNorms.length, 0);
+  const bytes = new Uint8Array(8 + padded + rows * 4 + rows * d);
+  const view = new DataView(bytes.buffer);
+  bytes.set(new TextEncoder().encode(MAGIC), 0);
+  view.setUint32(4, padded, true);
+  bytes.set(json, 8);
+  let normAt = 8 + padded;
+  let valueAt = normAt + rows * 4;
+  for (const note of notes) {
+    for (const invNorm of note.invNorms) {
+      view.setFloat32(normAt, invNorm, true);
+      normAt += 4;
+    }
+    bytes.set(new Uint8Array(note.values.buffer, note.values.byteOffset, note.values.byteLength), valueAt);
+    valueAt += note.values.length;
+  }
+  return bytes;
+}
+
+export type VectorLoad = { store: VectorStore; reset: VectorReset | null };
+
+/** The stored vectors, or an empty store and why; `model` is the one in use now. */
+export function readVectors(bytes: Uint8Array | null, model: string): VectorLoad {
+  if (bytes === null || bytes.length === 0) return { store: new VectorStore(model), reset: null };
+  const read = parseFile(bytes);
+  if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
+  const store = new VectorStore(read.header.model, read.header.dimensions);
+  for (const note of read.notes) store.restore(note);
+  const reset = store.adoptModel(model);
+  return { store, reset };
+}
+
+type Parsed = { ok: true; header: VectorFileHeader; notes: NoteVectors[] } | { ok: false; reset: VectorReset };
+
+function parseFile(bytes: Uint8Array): Parsed {
+  if (bytes.length < 8) return corrupt("too short");
+  const magic = new TextDecoder().decode(bytes.subarray(0, 4));
+  if (magic !== MAGIC) return magic.startsWith("VRV") ? { ok: false, reset: { kind: "old_version", found: magic } } : corrupt("not a vector file");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(4, true);
+  if (8 + headerLength > bytes.length) return corrupt("the header runs past the end");
+  let header: VectorFileHeader;
+  try {
+    const checked = headerSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))));
+    if (!checked.success) return corrupt(`the header is not in the expected shape (${checked.error.issues[0]?.message ?? "unknown"})`);
+    header = checked.data;
+  } catch (error) {
+    return corrupt(`the header is not JSON: ${errorMessage(error)}`);
+  }
+  const d = header.dimensions;
+  const rows = header.notes.reduce((sum, n) => sum + n.units.length + 1, 0);
+  if (bytes.length !== 8 + headerLength + rows * 4 + rows * d) return corrupt(`${bytes.length} bytes where ${8 + headerLength + rows * (4 + d)} were expected`);
+  let normAt = 8 + headerLength;
+  let valueAt = normAt + rows * 4;
+  const notes = header.notes.map((n): NoteVectors => {
+    const count = n.units.length + 1;
+    const invNorms = new Float32Array(count);
+    for (let i = 0; i < count; i++, normAt += 4) invNorms[i] = view.getFloat32(normAt, true);
+    const values = new Int8Array(bytes.slice(valueAt, valueAt + count * d).buffer);
+    valueAt += count * d;
+    return { path: n.path, mtime: n.mtime, size: n.size, units: n.units.map(fromTuple), values, invNorms };
+  });
+  return { ok: true, header, notes };
+}
+
+function toTuple(u: UnitPlace): UnitTuple {
+  return [u.kind, u.line, u.start, u.end, u.headingPath];
+}
+
+function fromTuple([kind, line, start, end, headingPath]: UnitTuple): UnitPlace {
+  return { kind, line, start, end, headingPath };
+}
+
+function corrupt(detail: string): Parsed {
+  return { ok: false, reset: { kind: "corrupt", detail } };
+}

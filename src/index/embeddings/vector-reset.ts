@@ -1,0 +1,28 @@
+// Why stored vectors were thrown away: a closed union, and the words a user reads. Not finding
+// any vectors is not a reset (there was nothing to lose).
+
+export type VectorReset =
+  | { kind: "model_changed"; from: string; to: string; notes: number }
+  | { kind: "dimension_changed"; from: number; to: number; notes: number }
+  | { kind: "old_version"; found: string }
+  | { kind: "corrupt"; detail: string }
+  | { kind: "unreadable"; detail: string };
+
+export function vectorResetWords(reset: VectorReset): string {
+  switch (reset.kind) {
+    case "model_changed":
+      return `The stored vectors were made by ${reset.from}; the embedding model is now ${reset.to}, so ${notesWord(reset.notes)} will be embedded again.`;
+    case "dimension_changed":
+      return `The embedding model now answers with ${reset.to} dimensions instead of ${reset.from} (another model behind the same name?), so ${notesWord(reset.notes)} will be embedded again.`;
+    case "old_version":
+      return `The stored vectors are in an older format (${reset.found}); every note will be embedded again.`;
+    case "corrupt":
+      return `The stored vectors were damaged (${reset.detail}); every note will be embedded again.`;
+    case "unreadable":
+      return `The stored vectors could not be read (${reset.detail}); every note will be embedded again.`;
+  }
+}
+
+function notesWord(n: number): string {
+  return n === 1 ? "the 1 embedded note" : `all ${n} embedded notes`;
+}

@@ -1,0 +1,204 @@
+// The embedding lane's memory: per note, its file facts (for the same path/mtime/size diff the
+// index uses), where each unit sits, and the units' int8 vectors with, in row 0, the note's own
+// vector (the mean of its units, level 2). Searched by brute force: every row's cosine against the
+// query, the best k kept in a heap. That is linear in the rows; bench/bench-embeddings.ts measures
+// where it stops being fast enough.
+import type { NoteFileInfo } from "../../ports";
+import type { UnitPlace } from "./embedding-units";
+import { centroid, quantize } from "./quantize";
+import { TopK } from "./top-k";
+import type { VectorReset } from "./vector-reset";
+
+export interface NoteVectors {
+  path: string;
+  mtime: number;
+  size: number;
+  units: UnitPlace[];
+  /** (units.length + 1) rows of `dimensions` int8 values: row 0 is the note's vector, row i + 1 unit i's. */
+  values: Int8Array;
+  /** 1 / |row| for each row. */
+  invNorms: Float32Array;
+}
+
+export interface NearNote {
+  path: string;
+  similarity: number;
+}
+
+export interface NearSection extends NearNote {
+  /** The note's best-matching unit. */
+  unit: UnitPlace;
+}
+
+/** What a sync of the vectors against the index's notes has to do. */
+export interface VectorPlan {
+  /** Added or changed since their vectors were made, in the order given. */
+  toEmbed: NoteFileInfo[];
+  /** Paths whose vectors were dropped: the note is gone. */
+  removed: string[];
+  unchanged: number;
+}
+
+export class VectorStore {
+  private readonly notes = new Map<string, NoteVectors>();
+  private modelName: string | null;
+  private dims: number | null;
+
+  constructor(model: string | null = null, dimensions: number | null = null) {
+    this.modelName = model;
+    this.dims = dimensions;
+  }
+
+  get model(): string | null {
+    return this.modelName;
+  }
+
+  get dimensions(): number | null {
+    return this.dims;
+  }
+
+  /** Notes with vectors. */
+  get size(): number {
+    return this.notes.size;
+  }
+
+  /** Units (title, outline, sections) with vectors, over all notes. */
+  unitCount(): number {
+    let n = 0;
+    for (const note of this.notes.values()) n += note.units.length;
+    return n;
+  }
+
+  note(path: string): NoteVectors | undefined {
+    return this.notes.get(path);
+  }
+
+  entries(): IterableIterator<NoteVectors> {
+    return this.notes.values();
+  }
+
+  /** Vectors are for this model from now on; another model's are thrown away (and said so). */
+  adoptModel(model: string): VectorReset | null {
+    if (this.modelName === model) return null;
+    const previous = this.modelName;
+    const notes = this.notes.size;
+    this.modelName = model;
+    if (previous === null || notes === 0) {
+      this.notes.clear();
+      this.dims = null;
+      return null;
+    }
+    this.clear();
+    return { kind: "model_changed", from: previous, to: model, notes };
+  }
+
+  /** The model answers with this many dimensions; vectors of another length are thrown away. */
+  adoptDimensions(dimensions: number): VectorReset | null {
+    if (this.dims === dimensions) return null;
+    const previous = this.dims;
+    const notes = this.notes.size;
+    this.notes.clear();
+    this.dims = dimensions;
+    return previous === null || notes === 0 ? null : { kind: "dimension_changed", from: previous, to: dimensions, notes };
+  }
+
+  /** Compares the index's notes with the stored vectors (by path, mtime and size) and drops the vectors of notes that are gone. */
+  plan(files: readonly NoteFileInfo[]): VectorPlan {
+    const plan: VectorPlan = { toEmbed: [], removed: [], unchanged: 0 };
+    const present = new Set<string>();
+    for (const file of files) {
+      present.add(file.path);
+      const known = this.notes.get(file.path);
+      if (known && known.mtime === file.mtime && known.size === file.size) plan.unchanged++;
+      else plan.toEmbed.push(file);
+    }
+    for (const path of Array.from(this.notes.keys())) {
+      if (present.has(path)) continue;
+      this.notes.delete(path);
+      plan.removed.push(path);
+    }
+    return plan;
+  }
+
+  /** Stores a note's unit vectors (unit length, `dimensions` long); replaces what it had. */
+  put(file: NoteFileInfo, units: readonly UnitPlace[], vectors: readonly Float32Array[]): void {
+    const d = this.dims;
+    if (d === null) throw new Error("VectorStore.put before adoptDimensions");
+    if (vectors.length !== units.length || vectors.some((v) => v.length !== d)) throw new Error(`VectorStore.put: ${vectors.length} vectors for ${units.length} units`);
+    const rows = [centroid(vectors, d), ...vectors];
+    const values = new Int8Array(rows.length * d);
+    const invNorms = new Float32Array(rows.length);
+    rows.forEach((row, i) => {
+      const q = quantize(row);
+      values.set(q.values, i * d);
+      invNorms[i] = q.invNorm;
+    });
+    this.notes.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, units: [...units], values, invNorms });
+  }
+
+  /** Puts back a note exactly as it was stored (loading from the cache file). */
+  restore(note: NoteVectors): void {
+    this.notes.set(note.path, note);
+  }
+
+  remove(path: string): boolean {
+    return this.notes.delete(path);
+  }
+
+  clear(): void {
+    this.notes.clear();
+    this.dims = null;
+  }
+
+  /** The k notes whose own vector (the mean of its units) is closest to the query (level 2). */
+  nearestNotes(query: Float32Array, k: number, accept: (path: string) => boolean = () => true): NearNote[] {
+    const d = this.checkQuery(query);
+    const best = new TopK<string>(k);
+    for (const note of this.notes.values()) {
+      if (!accept(note.path)) continue;
+      best.push(rowCosine(query, note, 0, d), note.path);
+    }
+    return best.sorted().map(({ score, item }) => ({ path: item, similarity: score }));
+  }
+
+  /** The k notes with the closest single unit — title, outline or a section — and that unit (level 3). */
+  nearestSections(query: Float32Array, k: number, accept: (path: string) => boolean = () => true): NearSection[] {
+    const d = this.checkQuery(query);
+    const best = new TopK<{ path: string; unit: UnitPlace }>(k);
+    for (const note of this.notes.values()) {
+      if (!accept(note.path)) continue;
+      let top = -Infinity;
+      let topUnit = -1;
+      for (let u = 0; u < note.units.length; u++) {
+        const similarity = rowCosine(query, note, u + 1, d);
+        if (similarity > top) [top, topUnit] = [similarity, u];
+      }
+      if (topUnit >= 0 && top > best.threshold) best.push(top, { path: note.path, unit: note.units[topUnit] });
+    }
+    return best.sorted().map(({ score, item }) => ({ path: item.path, unit: item.unit, similarity: score }));
+  }
+
+  private checkQuery(query: Float32Array): number {
+    if (this.dims !== null && query.length !== this.dims) throw new Error(`A query vector of ${query.length} dimensions against vectors of ${this.dims}`);
+    return query.length;
+  }
+}
+
+/** Cosine of a unit-length query with one stored row. The hot loop: four products a turn. */
+function rowCosine(query: Float32Array, note: NoteVectors, row: number, d: number): number {
+  const values = note.values;
+  const base = row * d;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < d; i += 4) {
+    s0 += query[i] * values[base + i];
+    s1 += query[i + 1] * values[base + i + 1];
+    s2 += query[i + 2] * values[base + i + 2];
+    s3 += query[i + 3] * values[base + i + 3];
+  }
+  for (; i < d; i++) s0 += query[i] * values[base + i];
+  return (s0 + s1 + s2 + s3) * note.invNorms[row];
+}

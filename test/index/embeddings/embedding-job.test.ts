@@ -1,0 +1,208 @@
+// The embedding job: incremental re-embedding by the index's path/mtime/size diff, invalidation
+// on a model or dimension change, progress (done / total / rate / ETA), pause, resume, cancel,
+// and a restart that picks up from the stored vectors. Over a real socket to the stand-in
+// embedding server where it matters, with a scripted embedder where timing must be exact.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Embedder, EmbedderAnswer } from "../../../src/index/embeddings/embedder";
+import { EmbeddingJob, type EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
+import { unitLength } from "../../../src/index/embeddings/quantize";
+import { readVectors } from "../../../src/index/embeddings/vector-file";
+import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
+import type { Clock } from "../../../src/ports";
+import { fetchHttp, hashedVector, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
+import { fakeClock } from "../../support/fake-clock";
+import { MemoryNoteStore } from "../../support/memory-note-store";
+import { MemoryVectorCache } from "./memory-vector-cache";
+
+let server: StandInServer;
+beforeAll(async () => {
+  server = await startStandInServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.script = { dimensions: 64 };
+  server.embedCalls.length = 0;
+});
+
+function vault(count: number): MemoryNoteStore {
+  const notes: Record<string, string> = {};
+  for (let i = 0; i < count; i++) notes[`Notes/Note ${i}.md`] = `# Note ${i}\n\nBody of note number ${i}.\n\n## Part\n\nMore words ${i}.\n`;
+  return new MemoryNoteStore(notes);
+}
+
+const ollama = (model = "nomic-embed-text") => ollamaEmbeddingModel({ http: fetchHttp, model, baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+
+/** An embedder in memory whose every call takes `msPerCall` on the given clock. */
+function scriptedEmbedder(clock: { advance(ms: number): void }, msPerCall = 1000): Embedder & { calls: number } {
+  const embedder = {
+    name: "scripted:m",
+    calls: 0,
+    async embed(texts: string[]): Promise<EmbedderAnswer> {
+      embedder.calls++;
+      clock.advance(msPerCall);
+      return { ok: true, vectors: texts.map((t) => unitLength(hashedVector(t, 8))), dimensions: 8 };
+    },
+  };
+  return embedder;
+}
+
+describe("embedding job", () => {
+  it("embeds every note, then only the notes that changed, and drops the vectors of notes that went", async () => {
+    const notes = vault(6);
+    const store = new VectorStore();
+    const first = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
+    // Title, outline ("Part"), and two sections each.
+    expect(first).toMatchObject({ state: "done", notesDone: 6, notesTotal: 6, unitsDone: 6 * 4 });
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([16, 8]);
+
+    server.embedCalls.length = 0;
+    notes.files.set("Notes/Note 2.md", { text: "# Note 2\n\nRewritten about brakes.\n", mtime: 1_800_000_000_000 });
+    notes.files.delete("Notes/Note 5.md");
+    const second = await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list());
+    expect(second).toMatchObject({ state: "done", notesDone: 1, notesTotal: 1, notesUnchanged: 4, resets: [] });
+    expect(server.embeddedTexts()).toEqual(["Note 2", "Note 2\n\nRewritten about brakes."]);
+    expect(store.note("Notes/Note 5.md")).toBeUndefined();
+    expect(store.size).toBe(5);
+  });
+
+  it("another embedding model invalidates every stored vector, says so, and embeds them all again", async () => {
+    const notes = vault(3);
+    const store = new VectorStore();
+    await new EmbeddingJob({ store, embedder: ollama("nomic-embed-text"), notes }).run(await notes.list());
+    server.embedCalls.length = 0;
+    const progress = await new EmbeddingJob({ store, embedder: ollama("mxbai-embed-large"), notes }).run(await notes.list());
+    expect(progress.resets).toEqual([{ kind: "model_changed", from: "ollama:nomic-embed-text", to: "ollama:mxbai-embed-large", notes: 3 }]);
+    expect(progress).toMatchObject({ state: "done", notesDone: 3, notesUnchanged: 0 });
+    expect(server.embedCalls.every((c) => c.model === "mxbai-embed-large")).toBe(true);
+    expect(store.model).toBe("ollama:mxbai-embed-large");
+  });
+
+  it("a model that starts answering with another number of dimensions invalidates the old vectors too", async () => {
+    const notes = vault(4);
+    const store = new VectorStore();
+    await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list());
+    notes.files.set("Notes/Note 0.md", { text: "# Note 0\n\nchanged", mtime: 1_800_000_000_000 });
+    server.script.dimensions = 32;
+    const progress = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 1 }).run(await notes.list());
+    expect(progress.resets).toEqual([{ kind: "dimension_changed", from: 64, to: 32, notes: 4 }]);
+    expect(progress.state).toBe("done");
+    expect(store.dimensions).toBe(32);
+    expect(store.size).toBe(4);
+    for (const note of store.entries()) expect(note.values.length).toBe((note.units.length + 1) * 32);
+  });
+
+  it("reports notes done, total, rate and ETA after every batch", async () => {
+    const clock = fakeClock();
+    const notes = vault(6);
+    const seen: EmbeddingProgress[] = [];
+    const job = new EmbeddingJob({ store: new VectorStore(), embedder: scriptedEmbedder(clock), notes, clock, notesPerBatch: 2 });
+    job.onProgress((p) => seen.push(p));
+    await job.run(await notes.list());
+    const afterBatches = seen.filter((p) => p.state === "running" && p.notesDone > 0);
+    expect(afterBatches.map((p) => [p.notesDone, p.notesTotal, p.notesPerSecond, p.etaMs])).toEqual([
+      [2, 6, 2, 2000],
+      [4, 6, 2, 1000],
+      [6, 6, 2, 0],
+    ]);
+    expect(seen.at(-1)).toMatchObject({ state: "done", notesDone: 6, etaMs: 0 });
+  });
+
+  it("pauses between batches, leaves paused time out of the rate, and resumes where it stopped", async () => {
+    const clock = fakeClock();
+    const notes = vault(6);
+    const embedder = scriptedEmbedder(clock);
+    const job = new EmbeddingJob({ store: new VectorStore(), embedder, notes, clock, notesPerBatch: 2 });
+    let paused = false;
+    job.onProgress((p) => {
+      if (p.notesDone === 2 && !paused) {
+        paused = true;
+        job.pause();
+      }
+    });
+    const running = job.run(await notes.list());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(job.progress().state).toBe("paused");
+    expect(embedder.calls).toBe(1);
+    clock.advance(60_000);
+    job.resume();
+    const done = await running;
+    expect(done).toMatchObject({ state: "done", notesDone: 6, notesPerSecond: 2 });
+    expect(embedder.calls).toBe(3);
+  });
+
+  it("cancel keeps and saves what was embedded; after a restart a new job embeds only the rest", async () => {
+    const notes = vault(8);
+    const cache = new MemoryVectorCache();
+    const job = new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache, notesPerBatch: 3 });
+    job.onProgress((p) => {
+      if (p.notesDone === 3) job.cancel();
+    });
+    const cancelled = await job.run(await notes.list());
+    expect(cancelled).toMatchObject({ state: "cancelled", notesDone: 3, notesTotal: 8 });
+    expect(cache.saves).toBeGreaterThan(0);
+
+    // A restart: nothing in memory, only the cache.
+    server.embedCalls.length = 0;
+    const loaded = readVectors(await cache.load(), "ollama:nomic-embed-text");
+    expect([loaded.reset, loaded.store.size]).toEqual([null, 3]);
+    const resumed = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache }).run(await notes.list());
+    expect(resumed).toMatchObject({ state: "done", notesDone: 5, notesTotal: 5, notesUnchanged: 3 });
+    expect(new Set(server.embeddedTexts().filter((t) => /^Note \d+$/.test(t)))).toEqual(
+      new Set(["Note 3", "Note 4", "Note 5", "Note 6", "Note 7"]),
+    );
+  });
+
+  it("cancel abandons the request in flight instead of waiting for it", async () => {
+    server.script.embedDelayMs = 3000;
+    const notes = vault(2);
+    const job = new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes });
+    const started = Date.now();
+    const running = job.run(await notes.list());
+    setTimeout(() => job.cancel(), 50);
+    expect(await running).toMatchObject({ state: "cancelled", notesDone: 0 });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("waits out a rate limit (Retry-After) and goes on", async () => {
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "3" } };
+    server.script.embedFailuresLeft = 1;
+    const slept: number[] = [];
+    const clock: Clock = { now: () => 0, sleep: (ms) => (slept.push(ms), Promise.resolve()) };
+    const notes = vault(2);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, clock }).run(await notes.list());
+    expect(progress.state).toBe("done");
+    expect(slept).toEqual([3000]);
+  });
+
+  it("a failure stops the job with the client's own words and keeps what was done for next time", async () => {
+    const notes = vault(4);
+    const store = new VectorStore();
+    const cache = new MemoryVectorCache();
+    const job = new EmbeddingJob({ store, embedder: ollama(), notes, cache, notesPerBatch: 2 });
+    job.onProgress((p) => {
+      if (p.notesDone === 2) server.script.embedFailure = { status: 500, body: { error: "out of memory" } };
+    });
+    const progress = await job.run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", notesDone: 2, error: { kind: "http", message: expect.stringContaining("out of memory") } });
+    expect(readVectors(cache.bytes, "ollama:nomic-embed-text").store.size).toBe(2);
+  });
+
+  it("a note that cannot be read is counted and left for the next run", async () => {
+    const notes = vault(3);
+    const files = await notes.list();
+    notes.files.delete("Notes/Note 1.md");
+    const store = new VectorStore();
+    const progress = await new EmbeddingJob({ store, embedder: ollama(), notes }).run(files);
+    expect(progress).toMatchObject({ state: "done", notesDone: 2, notesUnreadable: 1 });
+    expect(store.note("Notes/Note 1.md")).toBeUndefined();
+  });
+
+  it("a save that fails is reported and does not stop the run", async () => {
+    const notes = vault(2);
+    const cache = new MemoryVectorCache();
+    cache.failSaves = true;
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", saveProblem: "The vectors could not be saved: disk full" });
+  });
+});

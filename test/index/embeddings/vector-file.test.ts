@@ -1,0 +1,81 @@
+// The vectors' file: a round trip that loses nothing, and every way a file can be unusable is an
+// empty store with a reason, never an error.
+import { describe, expect, it } from "vitest";
+import type { UnitPlace } from "../../../src/index/embeddings/embedding-units";
+import { readVectors, serializeVectors } from "../../../src/index/embeddings/vector-file";
+import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
+import { randomUnitVector } from "./random-vectors";
+
+function store(notes: number, dimensions: number, unitsPerNote = 3): VectorStore {
+  const s = new VectorStore("ollama:nomic-embed-text");
+  s.adoptDimensions(dimensions);
+  for (let n = 0; n < notes; n++) {
+    const units: UnitPlace[] = Array.from({ length: unitsPerNote }, (_, u) => ({ kind: u === 0 ? "title" : "section", headingPath: u === 0 ? [] : [`Part ${u}`], line: u * 5 + 1, start: u * 100, end: u * 100 + 90 }));
+    s.put({ path: `Folder ${n % 7}/Note ${n}.md`, mtime: 1_700_000_000_000 + n, size: 1000 + n }, units, units.map((_, u) => randomUnitVector(dimensions, n * 31 + u + 1)));
+  }
+  return s;
+}
+
+describe("vector file", () => {
+  it("round-trips notes, places and int8 rows exactly", () => {
+    const original = store(20, 48);
+    const loaded = readVectors(serializeVectors(original), "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    expect(loaded.store.dimensions).toBe(48);
+    expect(loaded.store.size).toBe(20);
+    for (const note of original.entries()) expect(loaded.store.note(note.path)).toEqual(note);
+    const query = randomUnitVector(48, 999);
+    expect(loaded.store.nearestSections(query, 5)).toEqual(original.nearestSections(query, 5));
+  });
+
+  it("reads a file inside a bigger buffer (Node's pooled Buffers start at any offset)", () => {
+    const bytes = serializeVectors(store(3, 16));
+    const big = new Uint8Array(bytes.length + 3);
+    big.set(bytes, 3);
+    expect(readVectors(big.subarray(3), "ollama:nomic-embed-text").store.size).toBe(3);
+  });
+
+  it("costs about d + 4 bytes per section plus a little for its place (measured at 768 dimensions)", () => {
+    const sections = 200 * 4;
+    const bytes = serializeVectors(store(200, 768, 4)).length;
+    // 4 units and the note's own vector per note; the header holds paths and places.
+    const perSection = bytes / sections;
+    expect(perSection).toBeGreaterThan(772);
+    expect(perSection).toBeLessThan(772 * 1.25 + 60);
+  });
+
+  it("no file is an empty store and no reset", () => {
+    expect(readVectors(null, "m")).toMatchObject({ reset: null });
+    expect(readVectors(new Uint8Array(), "m").store.size).toBe(0);
+  });
+
+  it("another model's file is thrown away with the model_changed words", () => {
+    const loaded = readVectors(serializeVectors(store(5, 8)), "openai:text-embedding-3-small");
+    expect(loaded.store.size).toBe(0);
+    expect(loaded.store.model).toBe("openai:text-embedding-3-small");
+    expect(loaded.reset).toEqual({ kind: "model_changed", from: "ollama:nomic-embed-text", to: "openai:text-embedding-3-small", notes: 5 });
+  });
+
+  it.each([
+    ["cut short", "corrupt", (b: Uint8Array) => b.subarray(0, b.length - 1)],
+    ["too short for a header", "corrupt", () => new Uint8Array([0x56, 0x52])],
+    ["not a vector file", "corrupt", () => new TextEncoder().encode('{"schema":"x"}')],
+    ["in an older format", "old_version", (b: Uint8Array) => Uint8Array.from([0x56, 0x52, 0x56, 0x30, ...b.subarray(4)])],
+    ["with a header that is not JSON", "corrupt", (b: Uint8Array) => Uint8Array.from([...b.subarray(0, 8), 0x21, ...b.subarray(9)])],
+  ])("a file %s is an empty store with a %s reset", (_, kind, damage) => {
+    const loaded = readVectors(damage(serializeVectors(store(2, 8))), "ollama:nomic-embed-text");
+    expect(loaded.store.size).toBe(0);
+    expect(loaded.reset?.kind).toBe(kind);
+    expect(vectorResetWords(loaded.reset!)).toMatch(/every note will be embedded again/);
+  });
+
+  it("a header of the wrong shape is corrupt", () => {
+    const header = new TextEncoder().encode(JSON.stringify({ schema: "vault-research.vectors.v1", model: "m", dimensions: -1, notes: [] }));
+    const bytes = new Uint8Array(8 + header.length);
+    bytes.set(new TextEncoder().encode("VRV1"));
+    new DataView(bytes.buffer).setUint32(4, header.length, true);
+    bytes.set(header, 8);
+    expect(readVectors(bytes, "m").reset).toMatchObject({ kind: "corrupt", detail: expect.stringContaining("expected shape") });
+  });
+});

@@ -1,0 +1,84 @@
+// The vector store: the same path/mtime/size diff as the index, brute-force nearest notes and
+// sections, and vectors thrown away — with a reason — when the model or its dimensions change.
+import { describe, expect, it } from "vitest";
+import type { UnitPlace } from "../../../src/index/embeddings/embedding-units";
+import { unitLength } from "../../../src/index/embeddings/quantize";
+import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
+
+const title: UnitPlace = { kind: "title", headingPath: [], line: 1, start: 0, end: 0 };
+const section = (heading: string, start: number): UnitPlace => ({ kind: "section", headingPath: [heading], line: 3, start, end: start + 10 });
+const v = (...xs: number[]) => unitLength(Float32Array.from(xs));
+const file = (path: string, mtime = 1, size = 10) => ({ path, mtime, size });
+
+function storeWithThree(): VectorStore {
+  const store = new VectorStore("ollama:m");
+  store.adoptDimensions(3);
+  store.put(file("a.md"), [title, section("A1", 10)], [v(1, 0, 0), v(1, 0.1, 0)]);
+  store.put(file("b.md"), [title, section("B1", 10), section("B2", 40)], [v(0, 1, 0), v(0, 1, 0.1), v(0, 0, 1)]);
+  store.put(file("c.md"), [title], [v(0.7, 0.7, 0)]);
+  return store;
+}
+
+describe("vector store", () => {
+  it("plans like the index: new and changed notes are embedded, unchanged kept, gone ones dropped", () => {
+    const store = storeWithThree();
+    const plan = store.plan([file("a.md"), file("b.md", 2), file("d.md")]);
+    expect(plan.toEmbed.map((f) => f.path)).toEqual(["b.md", "d.md"]);
+    expect(plan.unchanged).toBe(1);
+    expect(plan.removed).toEqual(["c.md"]);
+    expect(store.note("c.md")).toBeUndefined();
+    // A size change alone is a change too.
+    expect(store.plan([file("a.md", 1, 11)]).toEmbed.map((f) => f.path)).toEqual(["a.md"]);
+  });
+
+  it("finds the nearest notes by their own vector, best first", () => {
+    const near = storeWithThree().nearestNotes(v(1, 0, 0), 2);
+    expect(near.map((n) => n.path)).toEqual(["a.md", "c.md"]);
+    expect(near[0].similarity).toBeGreaterThan(0.99);
+  });
+
+  it("finds notes by their single closest unit and names that unit", () => {
+    const near = storeWithThree().nearestSections(v(0, 0, 1), 3);
+    expect(near[0].path).toBe("b.md");
+    expect(near[0].unit.headingPath).toEqual(["B2"]);
+    expect(near[0].similarity).toBeGreaterThan(0.99);
+    // b.md's own vector (the mean of its three) is further from the query than its B2 section.
+    expect(storeWithThree().nearestNotes(v(0, 0, 1), 1)[0].similarity).toBeLessThan(0.7);
+  });
+
+  it("leaves out notes the filter refuses", () => {
+    expect(storeWithThree().nearestSections(v(1, 0, 0), 3, (p) => p !== "a.md").map((n) => n.path)).toEqual(["c.md", "b.md"]);
+  });
+
+  it("a model change throws every vector away and says how many notes it cost", () => {
+    const store = storeWithThree();
+    expect(store.adoptModel("ollama:m")).toBeNull();
+    const reset = store.adoptModel("openai:text-embedding-3-small");
+    expect(reset).toEqual({ kind: "model_changed", from: "ollama:m", to: "openai:text-embedding-3-small", notes: 3 });
+    expect(store.size).toBe(0);
+    expect(store.dimensions).toBeNull();
+    expect(vectorResetWords(reset!)).toBe(
+      "The stored vectors were made by ollama:m; the embedding model is now openai:text-embedding-3-small, so all 3 embedded notes will be embedded again.",
+    );
+  });
+
+  it("a dimension change throws every vector away too", () => {
+    const store = storeWithThree();
+    const reset = store.adoptDimensions(4);
+    expect(reset).toEqual({ kind: "dimension_changed", from: 3, to: 4, notes: 3 });
+    expect(store.size).toBe(0);
+    expect(vectorResetWords(reset!)).toMatch(/now answers with 4 dimensions instead of 3/);
+  });
+
+  it("refuses a query of another length rather than scoring garbage", () => {
+    expect(() => storeWithThree().nearestNotes(v(1, 0), 1)).toThrow(/2 dimensions against vectors of 3/);
+  });
+
+  it("counts units and notes", () => {
+    const store = storeWithThree();
+    expect([store.size, store.unitCount()]).toEqual([3, 6]);
+    store.remove("b.md");
+    expect([store.size, store.unitCount()]).toEqual([2, 3]);
+  });
+});
