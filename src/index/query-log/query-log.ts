@@ -1,0 +1,159 @@
+// Every search and research query is logged, with its level, filters, result keys in order,
+// latency and the results the user then opened — so a user can see what the dial does for them
+// and `eval:search` can replay real queries at every level. The log is JSON lines in a local
+// file behind the QueryLogFile port, rotated at `maxBytes`, never in the vault, never sent
+// anywhere; it can be switched off and cleared. A failed write never fails a search.
+import { z } from "zod";
+import { systemClock, type Clock } from "../../ports";
+import { cutText } from "../../text/cut-text";
+import { errorMessage } from "../../text/error-message";
+import type { QueryLogFile } from "./query-log-file";
+
+export const QUERY_LOG_SCHEMA = "vault-research.query-log.v1";
+export const DEFAULT_QUERY_LOG_BYTES = 1024 * 1024;
+/** Bounds one line, so no line outgrows a rotation. */
+const MAX_QUERY_CHARS = 1000;
+const MAX_LOGGED_RESULTS = 50;
+
+const levelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+const searchLine = z.object({
+  schema: z.literal(QUERY_LOG_SCHEMA),
+  type: z.literal("search"),
+  id: z.string(),
+  at: z.string(),
+  surface: z.string(),
+  query: z.string(),
+  level: levelSchema,
+  ran_level: levelSchema,
+  filters: z.object({ folders: z.array(z.string()), tags: z.array(z.string()) }),
+  results: z.array(z.string()),
+  latency_ms: z.number(),
+});
+
+const clickLine = z.object({
+  schema: z.literal(QUERY_LOG_SCHEMA),
+  type: z.literal("click"),
+  id: z.string(),
+  at: z.string(),
+  key: z.string(),
+  rank: z.number().int(),
+});
+
+const lineSchema = z.discriminatedUnion("type", [searchLine, clickLine]);
+
+export type QueryLogSearch = z.infer<typeof searchLine>;
+export type QueryLogClick = z.infer<typeof clickLine>;
+export type QueryLogLine = z.infer<typeof lineSchema>;
+
+export interface SearchToLog {
+  query: string;
+  level: 1 | 2 | 3 | 4;
+  ranLevel: 1 | 2 | 3 | 4;
+  filters: { folders: string[]; tags: string[] };
+  /** Result keys (vault paths), best first. */
+  results: readonly string[];
+  latencyMs: number;
+  /** Which surface asked: "search-modal", "panel", "research", "cli", "mcp"… */
+  surface: string;
+}
+
+export interface QueryLogOptions {
+  file: QueryLogFile;
+  clock?: Pick<Clock, "now">;
+  /** The current file is rotated before it would pass this many bytes (default 1 MB). */
+  maxBytes?: number;
+  /** Default true; the setting that turns logging off sets this. */
+  enabled?: boolean;
+}
+
+export class QueryLog {
+  enabled: boolean;
+  /** The last write that failed, in words (cleared by the next one that works). */
+  problem: string | null = null;
+  private readonly file: QueryLogFile;
+  private readonly clock: Pick<Clock, "now">;
+  private readonly maxBytes: number;
+  private writes: Promise<void> = Promise.resolve();
+  private counter = 0;
+
+  constructor(options: QueryLogOptions) {
+    this.file = options.file;
+    this.clock = options.clock ?? systemClock;
+    this.maxBytes = options.maxBytes ?? DEFAULT_QUERY_LOG_BYTES;
+    this.enabled = options.enabled ?? true;
+  }
+
+  /** Logs a search and returns its id (for click-throughs), or null when logging is off or failed. */
+  async recordSearch(search: SearchToLog): Promise<string | null> {
+    if (!this.enabled) return null;
+    const id = `q${this.clock.now().toString(36)}-${(this.counter++).toString(36)}`;
+    const line: QueryLogSearch = {
+      schema: QUERY_LOG_SCHEMA,
+      type: "search",
+      id,
+      at: new Date(this.clock.now()).toISOString(),
+      surface: search.surface,
+      query: cutText(search.query, MAX_QUERY_CHARS),
+      level: search.level,
+      ran_level: search.ranLevel,
+      filters: { folders: [...search.filters.folders], tags: [...search.filters.tags] },
+      results: search.results.slice(0, MAX_LOGGED_RESULTS),
+      latency_ms: Math.round(search.latencyMs),
+    };
+    return (await this.append(line)) ? id : null;
+  }
+
+  /** The user opened result `key`, shown at 1-based `rank`, of search `id`. */
+  async recordClick(id: string, key: string, rank: number): Promise<void> {
+    if (!this.enabled) return;
+    await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key, rank });
+  }
+
+  /** Every readable line, oldest first; lines that are not the log's shape are skipped and counted. */
+  async read(): Promise<{ lines: QueryLogLine[]; skipped: number }> {
+    await this.writes;
+    const { previous, current } = await this.file.read();
+    const lines: QueryLogLine[] = [];
+    let skipped = 0;
+    for (const raw of `${previous}\n${current}`.split("\n")) {
+      if (raw.trim() === "") continue;
+      try {
+        const checked = lineSchema.safeParse(JSON.parse(raw));
+        if (checked.success) lines.push(checked.data);
+        else skipped++;
+      } catch {
+        skipped++;
+      }
+    }
+    return { lines, skipped };
+  }
+
+  /** The clear-log command: both files gone. */
+  async clear(): Promise<void> {
+    await this.writes;
+    await this.file.clear();
+  }
+
+  /** Writes one after another, so two searches never both decide the file has room. */
+  private append(line: QueryLogLine): Promise<boolean> {
+    const text = `${JSON.stringify(line)}\n`;
+    const bytes = new TextEncoder().encode(text).length;
+    const write = this.writes.then(async () => {
+      const size = await this.file.size();
+      if (size > 0 && size + bytes > this.maxBytes) await this.file.rotate();
+      await this.file.append(text);
+    });
+    this.writes = write.catch(() => undefined);
+    return write.then(
+      () => {
+        this.problem = null;
+        return true;
+      },
+      (error: unknown) => {
+        this.problem = `The query log could not be written: ${errorMessage(error)}`;
+        return false;
+      },
+    );
+  }
+}

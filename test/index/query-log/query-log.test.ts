@@ -1,0 +1,108 @@
+// The query log: what a line holds, click-throughs tied to their search, rotation that bounds
+// the log's size, a clear, a switch, and a failed write that never fails a search.
+import { describe, expect, it } from "vitest";
+import { QUERY_LOG_SCHEMA, QueryLog, type SearchToLog } from "../../../src/index/query-log/query-log";
+import { fakeClock, FAKE_NOW } from "../../support/fake-clock";
+import { MemoryQueryLogFile } from "./memory-query-log-file";
+
+const search = (query: string, results: string[] = ["a.md", "b.md"]): SearchToLog => ({
+  query,
+  level: 2,
+  ranLevel: 1,
+  filters: { folders: ["Work"], tags: [] },
+  results,
+  latencyMs: 12.6,
+  surface: "cli",
+});
+
+describe("query log", () => {
+  it("appends one JSON line per search with its level, filters, result keys in order and latency, and one per click", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, clock: fakeClock() });
+    const id = await log.recordSearch(search("brake pads", ["Cars/Brakes.md", "Cars/Pads.md"]));
+    expect(id).toMatch(/^q/);
+    await log.recordClick(id!, "Cars/Pads.md", 2);
+    const lines = file.current.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown);
+    expect(lines).toEqual([
+      {
+        schema: QUERY_LOG_SCHEMA,
+        type: "search",
+        id,
+        at: new Date(FAKE_NOW).toISOString(),
+        surface: "cli",
+        query: "brake pads",
+        level: 2,
+        ran_level: 1,
+        filters: { folders: ["Work"], tags: [] },
+        results: ["Cars/Brakes.md", "Cars/Pads.md"],
+        latency_ms: 13,
+      },
+      { schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(FAKE_NOW).toISOString(), key: "Cars/Pads.md", rank: 2 },
+    ]);
+    expect((await log.read()).lines.map((l) => l.type)).toEqual(["search", "click"]);
+  });
+
+  it("gives every search its own id, even in the same millisecond", async () => {
+    const log = new QueryLog({ file: new MemoryQueryLogFile(), clock: fakeClock() });
+    const ids = await Promise.all([log.recordSearch(search("a")), log.recordSearch(search("b"))]);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("rotates before a line would pass maxBytes, so the log never holds more than twice that", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, clock: fakeClock(), maxBytes: 2000 });
+    for (let i = 0; i < 100; i++) await log.recordSearch(search(`query number ${i}`));
+    expect(file.rotations).toBeGreaterThan(3);
+    expect(await file.size()).toBeLessThanOrEqual(2000);
+    expect(new TextEncoder().encode(file.previous).length).toBeLessThanOrEqual(2000);
+    // The newest lines are kept, oldest first; the oldest rotated away.
+    const queries = (await log.read()).lines.flatMap((l) => (l.type === "search" ? [l.query] : []));
+    expect(queries.at(-1)).toBe("query number 99");
+    expect(queries).not.toContain("query number 0");
+    expect(queries).toEqual([...queries].sort((a, b) => Number(a.split(" ")[2]) - Number(b.split(" ")[2])));
+  });
+
+  it("bounds one line: a huge query is cut and at most 50 result keys are kept", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, maxBytes: 10_000 });
+    await log.recordSearch(search("x".repeat(50_000), Array.from({ length: 500 }, (_, i) => `${i}.md`)));
+    const [line] = (await log.read()).lines;
+    expect(line.type === "search" && [line.query.length, line.results.length]).toEqual([1000, 50]);
+  });
+
+  it("clear removes both files", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, maxBytes: 300 });
+    for (let i = 0; i < 5; i++) await log.recordSearch(search(`q${i}`));
+    await log.clear();
+    expect([file.current, file.previous]).toEqual(["", ""]);
+    expect((await log.read()).lines).toEqual([]);
+  });
+
+  it("switched off, it writes nothing and returns no id", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, enabled: false });
+    expect(await log.recordSearch(search("private"))).toBeNull();
+    await log.recordClick("q1", "a.md", 1);
+    expect(file.current).toBe("");
+  });
+
+  it("a failed write returns no id and says why, and the next write that works clears it", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    file.failAppends = true;
+    expect(await log.recordSearch(search("a"))).toBeNull();
+    expect(log.problem).toBe("The query log could not be written: read-only file system");
+    file.failAppends = false;
+    expect(await log.recordSearch(search("b"))).not.toBeNull();
+    expect(log.problem).toBeNull();
+  });
+
+  it("skips lines that are not the log's shape and counts them", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    await log.recordSearch(search("a"));
+    file.current += "not json\n" + JSON.stringify({ schema: "other" }) + "\n";
+    expect(await log.read()).toMatchObject({ skipped: 2, lines: [{ query: "a" }] });
+  });
+});
