@@ -3,6 +3,9 @@
 // The work itself lives in the index (src/index) and the adapters (src/plugin).
 import { Notice, Plugin } from "obsidian";
 import { runResearch } from "./research/run";
+import { PageCache } from "./research/page-cache";
+import { createDefuddleReader } from "./promote/defuddle-reader";
+import type { ReadPage } from "./promote/page-extract";
 import { createChatModel, modelConfigFromSettings, secretNameFor } from "./llm/model-spec";
 import { testConnection } from "./llm/test-connection";
 import type { ChatModel } from "./llm/chat-model";
@@ -34,6 +37,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   private clock!: TimerClock;
   /** One per plugin session: the web cache and the rate governor outlive a single run. */
   private searchSession!: SearchSession;
+  /** Defuddle over the window's DOMParser: research's page reading and promotion read pages alike. */
+  private readPage!: ReadPage;
+  /** Pages read by the panel's runs, kept 30 minutes so a follow-up does not fetch them again. */
+  private pageCache!: PageCache;
   private keeper!: IndexKeeper;
   private statusBar!: IndexStatusBar;
   private unloaded = false;
@@ -78,7 +85,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       notify: (message) => new Notice(message),
     });
     this.searchSession = createSearchSession({ clock: this.clock });
+    this.readPage = createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
+    this.pageCache = new PageCache(this.clock);
     this.promoter = new Promoter({
+      readPage: this.readPage,
       vault: this.app.vault,
       store: this.store,
       http: this.http,
@@ -197,6 +207,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         settings: this.settings,
         model: prepared.model,
         searchSession: this.searchSession,
+        readPage: this.readPage,
+        pageCache: this.pageCache,
       },
     };
   }

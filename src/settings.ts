@@ -111,6 +111,13 @@ export const settingsSchema = z.object({
       timeoutMs: z.number().int().min(1000).max(120_000).default(15_000),
       /** Each source's own time limit inside `timeoutMs`: a slow source is given up on, the others are kept. */
       sourceTimeoutMs: z.number().int().min(1000).max(120_000).default(8000),
+      /**
+       * Outside pages read per run (0–5): the top results whose provider sent no page text of its own
+       * are fetched, extracted and cut into passages. 0 turns page reading off.
+       */
+      readPages: z.number().int().min(0).max(5).default(3),
+      /** Ask the configured model for a short summary of each page read (beside its passages, never instead). */
+      summarizePages: z.boolean().default(false),
       brave: braveSchema.prefault({}),
       exa: exaSchema.prefault({}),
       wikipedia: wikipediaSchema.prefault({}),

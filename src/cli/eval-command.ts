@@ -10,7 +10,10 @@ import { runResearch } from "../research/run";
 import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
 import { HttpFailure, systemClock, type Clock, type Http, type Secrets } from "../ports";
 import { maskSecretParams } from "../websearch/replay";
-import { flag, has, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { PageCache } from "../research/page-cache";
+import type { PageRead } from "../research/stages/read-pages";
+import { flag, has, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { nodePageReader } from "./dom-parser";
 import { envSecrets, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { openVault, type CliIo, type OpenedVault } from "./open-vault";
@@ -21,6 +24,7 @@ import { terminalJson } from "./terminal-text";
 export const EVAL_FLAGS: FlagSpecs = {
   file: { value: true },
   replay: { value: true },
+  "read-pages": { value: true },
 };
 
 /** One case's result, as `--json` prints it. */
@@ -32,15 +36,36 @@ export interface EvalCaseOutcome {
   /** Absent when the run itself failed. */
   stop_reason?: string;
   verdict?: string;
+  /** What page reading did in this case's run (absent when it chose no page). */
+  pages?: EvalPageFigures;
   requests: { method: string; url: string; channel: EvalRequest["channel"]; outcome: EvalRequest["outcome"]; status?: number }[];
+}
+
+export interface EvalPageFigures {
+  /** Pages fetched and read, pages taken from the page cache, pages not read. */
+  read: number;
+  cached: number;
+  skipped: number;
+  /** Passages kept, and their characters against the pages' budget. */
+  passages: number;
+  chars: number;
+  budget_chars: number;
 }
 
 export interface EvalReport {
   file: string;
   vault: string;
+  /** `--read-pages`, when given: every case reads this many pages. */
+  read_pages?: number;
   cases: EvalCaseOutcome[];
   passed: number;
   failed: number;
+}
+
+/** What every case's run shares: the page cache, so a later case can reuse a page an earlier one read. */
+interface EvalSession {
+  readPages?: number;
+  pageCache: PageCache;
 }
 
 interface PreparedCase {
@@ -61,9 +86,11 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
   const opened = await openVault(args, io);
   await requireNotesExist(prepared, opened, fileFlag);
 
-  const report: EvalReport = { file: fileFlag, vault: flag(args, "vault") ?? opened.root, cases: [], passed: 0, failed: 0 };
+  const readPages = intFlag(args, "read-pages", 0, 5);
+  const session: EvalSession = { pageCache: new PageCache(systemClock), ...(readPages !== undefined ? { readPages } : {}) };
+  const report: EvalReport = { file: fileFlag, vault: flag(args, "vault") ?? opened.root, ...(readPages !== undefined ? { read_pages: readPages } : {}), cases: [], passed: 0, failed: 0 };
   for (const p of prepared) {
-    const outcome = await runEvalCase(p, opened, io);
+    const outcome = await runEvalCase(p, opened, io, session);
     report.cases.push(outcome);
     if (outcome.passed) report.passed++;
     else report.failed++;
@@ -126,7 +153,7 @@ async function requireNotesExist(prepared: PreparedCase[], opened: OpenedVault, 
   }
 }
 
-async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Promise<EvalCaseOutcome> {
+async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo, session: EvalSession): Promise<EvalCaseOutcome> {
   const c = p.case;
   const requests: EvalRequest[] = [];
   const base = { id: c.id, question: c.question };
@@ -150,6 +177,7 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Pro
         ...(c.providers ? { providers: c.providers } : {}),
         ...(c.freshness ? { freshness: c.freshness } : {}),
         ...(c.count !== undefined ? { count: c.count } : {}),
+        ...(session.readPages !== undefined ? { readPages: session.readPages } : {}),
         retrievalOnly: c.retrieval_only,
         writeTrace: false,
       },
@@ -161,6 +189,8 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Pro
         clock: replayClock(),
         settings: opened.settings,
         model: created.model,
+        readPage: nodePageReader,
+        pageCache: session.pageCache,
       },
     );
   } catch (error) {
@@ -178,7 +208,14 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo): Pro
     },
     providerHosts(opened.settings),
   );
-  return { ...base, passed: failures.length === 0, failures, stop_reason: result.stop_reason, verdict: result.pack.judge.verdict, requests: reportedRequests() };
+  const pages = result.page_reads ? { pages: pageFigures(result.page_reads) } : {};
+  return { ...base, passed: failures.length === 0, failures, stop_reason: result.stop_reason, verdict: result.pack.judge.verdict, ...pages, requests: reportedRequests() };
+}
+
+function pageFigures(reads: PageRead[]): EvalPageFigures {
+  const count = (status: PageRead["status"]) => reads.filter((r) => r.status === status).length;
+  const sum = (pick: (r: PageRead) => number) => reads.reduce((n, r) => n + pick(r), 0);
+  return { read: count("read"), cached: count("cached"), skipped: count("skipped"), passages: sum((r) => r.passages_kept), chars: sum((r) => r.chars), budget_chars: sum((r) => r.budget_chars) };
 }
 
 /**
@@ -247,12 +284,20 @@ function originOf(url: string): string {
 /** The text report: one line per case, its failures under it, then `N passed, M failed`. */
 export function formatEvalReport(report: EvalReport): string {
   const lines: string[] = [`Research eval: ${report.file} over ${report.vault} (${report.cases.length} case${report.cases.length === 1 ? "" : "s"})`];
-  lines.push("Web answers come only from replay folders of recorded sample exchanges; nothing went to the live web.", "");
+  lines.push("Web answers come only from replay folders of recorded sample exchanges; nothing went to the live web.");
+  if (report.read_pages !== undefined) lines.push(`Outside pages read per run: ${report.read_pages} (--read-pages).`);
+  lines.push("");
   for (const c of report.cases) {
     const web = c.requests.length === 1 ? "1 request" : `${c.requests.length} requests`;
-    const how = c.stop_reason ? `${c.verdict} · stop ${c.stop_reason} · ${web}` : `run failed · ${web}`;
+    const pages = c.pages ? ` · pages ${c.pages.read} read, ${c.pages.cached} cached, ${c.pages.skipped} not read, ${c.pages.passages} passages (${c.pages.chars}/${c.pages.budget_chars} chars)` : "";
+    const how = c.stop_reason ? `${c.verdict} · stop ${c.stop_reason} · ${web}${pages}` : `run failed · ${web}`;
     lines.push(`${c.passed ? "PASS" : "FAIL"} ${c.id} — ${how}`);
     for (const f of c.failures) lines.push(`     - ${f}`);
+  }
+  const pages = report.cases.map((c) => c.pages).filter((p): p is EvalPageFigures => p !== undefined);
+  if (pages.length > 0) {
+    const sum = (pick: (p: EvalPageFigures) => number) => pages.reduce((n, p) => n + pick(p), 0);
+    lines.push("", `Pages: ${sum((p) => p.read)} read, ${sum((p) => p.cached)} from the page cache, ${sum((p) => p.skipped)} not read; ${sum((p) => p.passages)} passages kept (${sum((p) => p.chars)} of ${sum((p) => p.budget_chars)} characters of budget)`);
   }
   lines.push("", `${report.passed} passed, ${report.failed} failed`);
   return `${lines.join("\n")}\n`;

@@ -1,14 +1,18 @@
 // `vault-research research "<question>"`: one research run over a folder of markdown, printed as
 // text a person reads (answer, then labelled evidence, then the trace note's path) or as JSON.
 import path from "node:path";
-import type { Citation } from "../evidence/research-pack";
+import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
 import type { ProgressEvent, ResearchResult } from "../research/types";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
 import { systemClock, type Http, type Secrets } from "../ports";
 import { externalModes, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
+import type { FetchGuardOptions } from "../promote/fetch-guard";
+import { oneLine } from "../text/one-line";
 import { flag, flagAll, has, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { dnsResolveHost } from "./dns-resolver";
+import { nodePageReader } from "./dom-parser";
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
@@ -21,6 +25,7 @@ export const RESEARCH_FLAGS: FlagSpecs = {
   "external-freshness": { value: true },
   "external-count": { value: true },
   "retrieval-only": { value: false },
+  "read-pages": { value: true },
   replay: { value: true },
   model: { value: true },
   "no-trace": { value: false },
@@ -32,6 +37,8 @@ export interface ResearchCliOptions {
   providers: ProviderName[];
   freshness: Freshness;
   count?: number;
+  /** Outside pages to read, 0–5 (`--read-pages`; default: the settings'). */
+  readPages?: number;
 }
 
 export function readExternalFlags(args: ParsedArgs, settings: Settings): ResearchCliOptions {
@@ -49,6 +56,7 @@ export function readExternalFlags(args: ParsedArgs, settings: Settings): Researc
     providers: providers.length > 0 ? (providers as ProviderName[]) : settings.external.providers,
     freshness: freshness.data,
     count: intFlag(args, "external-count", 1, 10),
+    readPages: intFlag(args, "read-pages", 0, 5),
   };
 }
 
@@ -56,6 +64,8 @@ export interface RunEnvironment {
   webHttp: Http;
   modelHttp: Http;
   secrets: Secrets;
+  /** Page fetches look names up only when they go to the network; replay never resolves anything. */
+  fetchGuard: FetchGuardOptions;
   replayDir?: string;
 }
 
@@ -63,7 +73,7 @@ export interface RunEnvironment {
 export function runEnvironment(args: ParsedArgs, io: CliIo): RunEnvironment {
   const replayDir = flag(args, "replay") ?? io.env.VAULT_RESEARCH_REPLAY;
   const env = envSecrets(io.env);
-  if (!replayDir) return { webHttp: createFetchHttp(), modelHttp: createFetchHttp(), secrets: env };
+  if (!replayDir) return { webHttp: createFetchHttp(), modelHttp: createFetchHttp(), secrets: env, fetchGuard: { resolve: dnsResolveHost } };
   const dir = path.resolve(io.cwd, replayDir);
   let webHttp: Http;
   try {
@@ -76,7 +86,7 @@ export function runEnvironment(args: ParsedArgs, io: CliIo): RunEnvironment {
   const secrets: Secrets = {
     get: async (name) => (await env.get(name)) ?? (name === "brave" || name === "exa" ? "replay-no-key" : null),
   };
-  return { webHttp, modelHttp: createFetchHttp(), secrets, replayDir };
+  return { webHttp, modelHttp: createFetchHttp(), secrets, fetchGuard: {}, replayDir };
 }
 
 export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -104,6 +114,7 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
       providers: external.providers,
       freshness: external.freshness,
       count: external.count,
+      readPages: external.readPages,
       retrievalOnly: has(args, "retrieval-only"),
       writeTrace,
     },
@@ -115,6 +126,8 @@ export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<numb
       clock: io.clock ?? systemClock,
       settings: opened.settings,
       model: created.model,
+      readPage: nodePageReader,
+      fetchGuard: runEnv.fetchGuard,
       onProgress: json ? undefined : (e) => io.err(progressLine(e)),
     },
   );
@@ -141,6 +154,7 @@ export function researchJson(result: ResearchResult, replayDir?: string) {
   if (result.verification) out.verification = result.verification;
   out.stop_reason = result.stop_reason;
   if (result.trace_path) out.trace_path = result.trace_path;
+  if (result.page_reads) out.page_reads = result.page_reads;
   if (replayDir) out.replay = { dir: replayDir, note: "Web results are recorded sample responses replayed from this folder, not a live search." };
   return out;
 }
@@ -186,6 +200,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string): 
     lines.push(`  ${i + 1}. [${row.source_key}] ${row.title} — ${row.domain}${row.published_at ? ` (${row.published_at.slice(0, 10)})` : ""}`);
     lines.push(`     ${row.label}`);
     lines.push(`     ${row.url}`);
+    lines.push(...pageReadLines(result, row));
   });
   if (pack.warnings.length > 0) {
     lines.push("", "Warnings:");
@@ -194,6 +209,19 @@ export function formatResearchText(result: ResearchResult, replayDir?: string): 
   lines.push("", `Stop reason: ${result.stop_reason}`);
   lines.push(result.trace_path ? `Trace note: ${result.trace_path}` : "Trace note: not written");
   return `${lines.join("\n")}\n`;
+}
+
+/** What page reading made of a row, under it: "page read · 3 passages" and each passage, or why it was not read. */
+function pageReadLines(result: ResearchResult, row: OutsideVaultRow): string[] {
+  const read = result.page_reads?.find((r) => r.source_key === row.source_key);
+  if (!read) return [];
+  if (read.status === "skipped") return [`     page not read: ${read.message ?? "no reason given"}`];
+  const passages = row.content_sections.filter((s) => s.fetched && s.role === "external_text");
+  const head = `     page read${read.status === "cached" ? " (from the cache)" : ""} · ${passages.length} passage${passages.length === 1 ? "" : "s"}`;
+  return [
+    head,
+    ...passages.map((s) => `       ${s.heading_path?.length ? `§ ${s.heading_path.map((h) => oneLine(h)).join(" › ")} ` : ""}(${s.start}–${s.end}): ${oneLine(s.text, 90)}`),
+  ];
 }
 
 function citationTarget(c: Citation, result: ResearchResult): string {

@@ -24,11 +24,11 @@ const COMMON: FlagSpecs = {
 export const USAGE = `Usage:
   vault-research research "<question>" --vault DIR [--external-search never|on-weak|always]
       [--external-provider NAME]... [--external-freshness any|pd|pw|pm|py|YYYY-MM-DDtoYYYY-MM-DD]
-      [--external-count N] [--retrieval-only] [--json] [--replay DIR] [--model SPEC] [--no-trace]
+      [--external-count N] [--read-pages N] [--retrieval-only] [--json] [--replay DIR] [--model SPEC] [--no-trace]
   vault-research search "<query>" --vault DIR [--limit N] [--json]
   vault-research index --vault DIR [--json]
   vault-research promote --vault DIR --trace NOTE --source-key KEY [--replay DIR] [--json]
-  vault-research eval --vault DIR --file CASES.json [--replay DIR] [--json]
+  vault-research eval --vault DIR --file CASES.json [--replay DIR] [--read-pages N] [--json]
   vault-research websearch "<query>" [--external-provider NAME]... [--external-freshness F] [--external-count N] [--replay DIR] [--json]
 common: [--config FILE] (settings JSON, the plugin's data.json schema) [--cache-dir DIR]
 `;

@@ -60,6 +60,8 @@ export const evalExpectationsSchema = z
     answer_verified: z.boolean().optional(),
     /** What wrote the answer; `none` when the run stopped without one (retrieval only, …). */
     answer_kind: z.enum(["none", "extractive", "model"]).optional(),
+    /** Words the answer must contain (case and spacing ignored): the fact that shows the evidence was found. */
+    answer_includes: z.array(z.string().trim().min(1)).optional(),
     /** Vault note → providers whose web results were that note's own source (collapsed into it). */
     also_found_by: z.record(notePath, z.array(provider).min(1)).optional(),
   })
@@ -163,7 +165,7 @@ function contradiction(c: EvalCase): { field: string; message: string } | null {
   for (const k of e.source_keys ?? []) {
     if (e.forbidden_source_keys?.includes(k)) return { field: "expect.forbidden_source_keys", message: `"${k}" is both expected and forbidden` };
   }
-  if (e.answer_kind === "none" && (e.answer_verified !== undefined || e.citation_keys || e.cited_note_paths || e.cited_urls)) {
+  if (e.answer_kind === "none" && (e.answer_verified !== undefined || e.citation_keys || e.cited_note_paths || e.cited_urls || e.answer_includes)) {
     return { field: "expect.answer_kind", message: "answer_kind none cannot go with expectations about the answer" };
   }
   return null;
@@ -202,7 +204,7 @@ export interface EvalRequest {
 export interface EvalObservation {
   pack: ResearchPack;
   stop_reason: StopReason;
-  answer?: { kind: "model" | "extractive"; verified: boolean };
+  answer?: { kind: "model" | "extractive"; verified: boolean; text?: string };
   citations?: Citation[];
   verification?: { passed: boolean; errors: { message: string }[] };
   requests: EvalRequest[];
@@ -344,6 +346,10 @@ function answerFailures(e: EvalExpectations, seen: EvalObservation): string[] {
   if (e.answer_kind) {
     const kind = seen.answer?.kind ?? "none";
     if (kind !== e.answer_kind) failures.push(`answer_kind: expected ${e.answer_kind}, got ${kind}`);
+  }
+  const text = (seen.answer?.text ?? "").toLowerCase().replace(/\s+/g, " ");
+  for (const words of e.answer_includes ?? []) {
+    if (!text.includes(words.toLowerCase().replace(/\s+/g, " "))) failures.push(`answer_includes: the answer does not say "${words}"${seen.answer ? "" : ` (no answer was written: ${seen.stop_reason})`}`);
   }
   return failures;
 }

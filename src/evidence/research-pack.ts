@@ -80,6 +80,13 @@ export const contentSectionSchema = z.object({
   text: z.string(),
   /** True when the text was cut to fit a budget. */
   truncated: z.boolean(),
+  /** True when the run read the page itself and this is from it (a passage, or a summary of them), not the provider's text. */
+  fetched: z.boolean().optional(),
+  /** A passage's place in the page's extracted text: [start, end) UTF-16 offsets, so a citation can point at it. */
+  start: z.number().int().nonnegative().optional(),
+  end: z.number().int().nonnegative().optional(),
+  /** The headings above a passage on its page, outermost first. */
+  heading_path: z.array(z.string()).optional(),
 });
 export type ContentSection = z.infer<typeof contentSectionSchema>;
 

@@ -12,6 +12,7 @@ export const stageNames = [
   "external_policy",
   "external_retrieval",
   "normalize",
+  "read_pages",
   "merge",
   "prepare_synthesis",
   "synthesize",
@@ -32,10 +33,13 @@ export const externalTraceEventTypes = [
   "external_merge_completed",
 ] as const;
 
-export const traceEventTypes = [...stageNames, ...externalTraceEventTypes] as const;
+/** Events a trace records for each outside page the run read (or tried to). */
+export const pageTraceEventTypes = ["page_fetch", "page_extract", "passages_selected"] as const;
+
+export const traceEventTypes = [...stageNames, ...externalTraceEventTypes, ...pageTraceEventTypes] as const;
 export type TraceEventType = (typeof traceEventTypes)[number];
 
-/** One entry of the trace timeline. `type` is a stage name or one of the external_* events. */
+/** One entry of the trace timeline. `type` is a stage name, an external_* or a page event. */
 export interface TraceEvent {
   type: string;
   /** ms since the run started. */

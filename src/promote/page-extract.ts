@@ -7,7 +7,7 @@
 import type { PageProblem } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { CJK_CHARS } from "../text/scripts";
+import { countWords } from "../text/word-count";
 import { guardedGet, type FetchAnswered, type FetchGuardOptions, type FetchRefusal } from "./fetch-guard";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
@@ -147,14 +147,7 @@ export async function readPageHtml(decoded: DecodedPage, url: string, readPage: 
 function hasTextOfItsOwn(reading: PageReading): boolean {
   if (reading.markdown.trim() === "") return false;
   if (reading.wordCount >= MIN_WORDS) return true;
-  return reading.markdown.split(/\n\s*\n/).some((paragraph) => wordsIn(paragraph) >= MIN_PARAGRAPH_WORDS);
-}
-
-/** Words of a paragraph; in Chinese, Japanese and Korean, which put no spaces between words, each character. */
-function wordsIn(text: string): number {
-  const cjk = text.match(CJK_CHARS)?.length ?? 0;
-  const other = text.replace(CJK_CHARS, " ").match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
-  return cjk + other;
+  return reading.markdown.split(/\n\s*\n/).some((paragraph) => countWords(paragraph) >= MIN_PARAGRAPH_WORDS);
 }
 
 function unusable(problem: PageProblem, message: string): Exclude<PageOutcome, { kind: "extracted" }> {

@@ -94,11 +94,14 @@ function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
   }
 }
 
-/** The provider's own words about the page: snippets and summaries first, page text only if that is all. */
+/**
+ * The provider's own words about the page: snippets and summaries first, page text only if that is
+ * all. What the run read of the page itself (`fetched`) is not the provider's, and is left out.
+ */
 function providerExcerpt(row: OutsideVaultRow): string | null {
   const pick = (roles: string[]) =>
     row.content_sections
-      .filter((s) => roles.includes(s.role) && s.text.trim() !== "")
+      .filter((s) => !s.fetched && roles.includes(s.role) && s.text.trim() !== "")
       .map((s) => withoutEmphasisTags(s.truncated ? `${s.text.trimEnd()}…` : s.text));
   const short = pick(["external_snippet", "external_summary"]);
   const parts = short.length > 0 ? short : pick(["external_text"]);

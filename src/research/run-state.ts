@@ -7,6 +7,7 @@ import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
 import { planQuestion } from "./stages/plan";
+import type { PageRead } from "./stages/read-pages";
 import { TraceRecorder } from "./trace-recorder";
 import type { ResearchDeps, ResearchRequest } from "./types";
 
@@ -20,6 +21,8 @@ export interface ExternalOutcome {
   failures: string[];
   /** What recency each provider was asked for and the newest date it returned. */
   freshness: Coverage["external_freshness"];
+  /** Canonical URLs whose provider answer already held the page's own text: they are not read again. */
+  withPageText: Set<string>;
 }
 
 export interface RunState {
@@ -39,6 +42,8 @@ export interface RunState {
   judgement: Judgement;
   outsideRows: OutsideVaultRow[];
   external: ExternalOutcome;
+  /** The pages the run chose to read, and what became of each. */
+  pageReads: PageRead[];
   warnings: PackWarning[];
 }
 
@@ -64,7 +69,8 @@ export function startRun(request: ResearchRequest, deps: ResearchDeps): RunState
     notesSearched: 0,
     judgement: { verdict: "no_evidence", reason: "The run stopped before the vault was searched.", missing_terms: [] },
     outsideRows: [],
-    external: { used: false, failed: false, failures: [], freshness: [] },
+    external: { used: false, failed: false, failures: [], freshness: [], withPageText: new Set() },
+    pageReads: [],
     warnings: [],
   };
 }

@@ -1,5 +1,6 @@
 // One research run: plan → local retrieval → judge → external policy → external retrieval →
-// outside evidence (normalise, dedupe) → merge → synthesis prompt → synthesize → verify → trace.
+// outside evidence (normalise, dedupe) → read pages → merge → synthesis prompt → synthesize →
+// verify → trace.
 //
 // The invariant every stage serves: vault evidence and model synthesis are separate, and the web
 // extends the retrieval set for this run only. Nothing leaves the device unless the run's mode
@@ -19,6 +20,7 @@ import { RunStopped, StageTimedOut } from "./stage-runner";
 import { decideExternal } from "./stages/external-policy";
 import { retrieveExternal } from "./stages/external-retrieval";
 import { judgeEvidence } from "./stages/judge";
+import { readPagesStage } from "./stages/read-pages";
 import { retrieveLocal } from "./stages/local-retrieval";
 import { buildOutsideEvidence, type DedupeDecision } from "./stages/outside-evidence";
 import { buildSynthesisPrompt, type SynthesisPrompt } from "./stages/synthesis-prompt";
@@ -32,7 +34,7 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
     await planStage(run);
     const searched = await localRetrievalStage(run);
     await judgeStage(run, searched);
-    if (await externalPolicyStage(run)) await outsideEvidenceStage(run, await retrieveExternal(run));
+    if (await externalPolicyStage(run)) await lookOutside(run);
     await mergeStage(run);
     if (run.external.failed && run.vaultRows.length === 0) return await finishWithTrace(run, externalRequiredFailed(run));
     if (request.retrievalOnly) return await finishWithTrace(run, "retrieval_only");
@@ -107,6 +109,12 @@ async function externalPolicyStage(run: RunState): Promise<boolean> {
     return false;
   }
   return true;
+}
+
+/** External retrieval → outside evidence → reading the best pages behind it. */
+async function lookOutside(run: RunState): Promise<void> {
+  await outsideEvidenceStage(run, await retrieveExternal(run));
+  if (run.outsideRows.length > 0) await readPagesStage(run);
 }
 
 /** Web results → outside rows: normalised, cut to the count, pages the vault already holds folded in. */

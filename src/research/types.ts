@@ -9,6 +9,10 @@ import type { ExternalMode, Freshness, ProviderName, Settings } from "../setting
 import type { SearchSession } from "../websearch/search-providers";
 import type { Citation, ResearchPack, StopReason } from "../evidence/research-pack";
 import type { ResearchAnswer, ResearchTrace, StageName } from "../evidence/trace-types";
+import type { FetchGuardOptions } from "../promote/fetch-guard";
+import type { ReadPage } from "../promote/page-extract";
+import type { PageCache } from "./page-cache";
+import type { PageRead } from "./stages/read-pages";
 import type { CitationCheck } from "./stages/verify-citations";
 
 export { stageNames } from "../evidence/trace-types";
@@ -25,6 +29,8 @@ export interface ResearchRequest {
   freshness?: Freshness;
   /** URLs wanted from outside the vault: 5 by default, 10 at most. */
   count?: number;
+  /** Outside pages to read (0–5; default: settings.external.readPages; 0: none). */
+  readPages?: number;
   /** Stop after retrieval and merging: no synthesis. */
   retrievalOnly?: boolean;
   /** Write a trace note into the vault (default: settings.notes.writeTraceNotes). */
@@ -43,6 +49,12 @@ export interface ResearchDeps {
   model: ChatModel | null;
   /** Keeps the web cache and rate governor across runs of one session. */
   searchSession?: SearchSession;
+  /** Reads a page's main content (Defuddle over the platform's DOM); without it no page is read. */
+  readPage?: ReadPage;
+  /** How the fetch guard looks names up (the CLI: DNS); its rules apply with or without it. */
+  fetchGuard?: FetchGuardOptions;
+  /** Keeps pages read across runs of one session (30 minutes, LRU); without it, one run's worth. */
+  pageCache?: PageCache;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -71,4 +83,6 @@ export interface ResearchResult {
   /** Vault-relative path of the trace note, when one was written. */
   trace_path?: string;
   trace: ResearchTrace;
+  /** The outside pages the run chose to read and what became of each (absent when it read none). */
+  page_reads?: PageRead[];
 }

@@ -3,6 +3,7 @@
 import { setIcon } from "obsidian";
 import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
+import { renderPagePassages } from "./page-passages";
 import type { PromotionResult } from "../promote/promote";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
@@ -99,6 +100,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   const text = row.content_sections.find((s) => s.role === "external_snippet") ?? row.content_sections[0];
   if (text) card.createDiv({ cls: "vault-research-card-snippet", text: clip(text.text, SNIPPET_CHARS) });
   if (row.also_found_by.length > 0) card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
+  renderPagePassages(card, row);
   if (actions.promote && store === "ephemeral") {
     const promote = actions.promote;
     renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)));

@@ -24,7 +24,7 @@ describe("a normal run", () => {
 
     const started = h.progress.filter((e) => e.status !== "done" && e.status !== "failed").map((e) => e.stage);
     const order = [...new Set(started)];
-    expect(order).toEqual(stageNames.filter((s) => s !== "external_retrieval" && s !== "normalize"));
+    expect(order).toEqual(stageNames.filter((s) => s !== "external_retrieval" && s !== "normalize" && s !== "read_pages"));
   });
 
   it("with a model returns its answer when the citations check out", async () => {

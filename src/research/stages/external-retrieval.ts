@@ -13,6 +13,7 @@ import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
 import type { TraceRecorder } from "../trace-recorder";
+import { answerCarriesPageText } from "./read-pages";
 
 /** The pack warning of each way a provider can fail. */
 const providerFailureWarning: Record<ProviderErrorKind, PackWarningKind> = {
@@ -122,6 +123,7 @@ function recordResponses(run: RunState, outcome: MultiSearchResult): number {
       cached: response.cached === true,
       warnings: response.warnings,
     });
+    if (answerCarriesPageText(response.provider, response.endpoint)) for (const r of response.results) run.external.withPageText.add(r.canonicalUrl);
     for (const w of response.warnings) run.warnings.push({ kind: "provider_warning", message: `${providerDisplayName(response.provider)}: ${w}` });
     const newest = response.results.map((r) => r.publishedAt).filter((d): d is string => !!d).sort().pop();
     if (!run.external.freshness.some((f) => f.provider === response.provider)) {

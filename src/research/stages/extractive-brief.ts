@@ -121,7 +121,8 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
 }
 
 function sentencesOf(row: EvidenceRow): string[] {
-  const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.map((s) => s.text);
+  // A model's summary of a read page is not evidence to quote: the passages it summarises are.
+  const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => s.text);
   return texts
     .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").split(/\n+/))
     .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())

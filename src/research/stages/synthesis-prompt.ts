@@ -2,7 +2,7 @@
 // sit in separate sections; web text is fenced and declared untrusted; every claim must carry a
 // bracketed key. A character budget decides which rows are admitted — and only admitted keys may
 // be cited, which is what verifyCitations later checks.
-import { citationFor, type Citation, type OutsideVaultRow, type ResearchPack, type VaultRow } from "../../evidence/research-pack";
+import { citationFor, type Citation, type ContentSection, type OutsideVaultRow, type ResearchPack, type VaultRow } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
 import { oneLine } from "../../text/one-line";
 
@@ -128,12 +128,19 @@ function vaultBody(row: VaultRow): string {
     .join("\n");
 }
 
+/** A read page's passages come first: when a row must be trimmed, the provider's snippets go before the page's own words. */
 function outsideBody(row: OutsideVaultRow): string {
-  return defuseFence(row.content_sections.map((s) => `${roleName(s.role)}${s.truncated ? " (cut)" : ""}: ${s.text.trim()}`).join("\n"));
+  const sections = [...row.content_sections.filter((s) => s.fetched), ...row.content_sections.filter((s) => !s.fetched)];
+  return defuseFence(sections.map((s) => `${sectionLabel(s)}${s.truncated ? " (cut)" : ""}: ${s.text.trim()}`).join("\n"));
 }
 
-function roleName(role: OutsideVaultRow["content_sections"][number]["role"]): string {
-  return role === "external_snippet" ? "Snippet" : role === "external_text" ? "Page text" : "Summary";
+function sectionLabel(section: ContentSection): string {
+  if (section.fetched && section.role === "external_text") {
+    const path = section.heading_path ?? [];
+    return `Page passage${path.length > 0 ? ` (§ ${path.map((h) => oneLine(h)).join(" › ")})` : ""}`;
+  }
+  if (section.fetched && section.role === "external_summary") return "Summary of the passages (written by the model, not the page)";
+  return section.role === "external_snippet" ? "Snippet" : section.role === "external_text" ? "Page text" : "Summary";
 }
 
 function section(title: string, blocks: string[], empty: string): string {
@@ -169,6 +176,6 @@ function clip(text: string, limit: number): string {
 }
 
 /** Web text must not be able to close its own fence and speak outside it. */
-function defuseFence(text: string): string {
+export function defuseFence(text: string): string {
   return text.replace(/<<<|>>>/g, (m) => m.split("").join(" "));
 }

@@ -10,7 +10,7 @@ import { errorMessage } from "../../text/error-message";
 import { packOf, type RunState } from "../run-state";
 import type { ResearchResult } from "../types";
 
-/** The run's result: what `extra` brings (answer, citations, verification), its pack and its trace. */
+/** The run's result: what `extra` brings (answer, citations, verification), its pack, pages read and trace. */
 export async function finishWithTrace(run: RunState, stop: StopReason, extra: Partial<ResearchResult> = {}): Promise<ResearchResult> {
   const pack = packOf(run);
   const writeTrace = run.request.writeTrace ?? run.deps.settings.notes.writeTraceNotes;
@@ -25,7 +25,8 @@ export async function finishWithTrace(run: RunState, stop: StopReason, extra: Pa
   }
   // A server may have echoed a key into the answer, a title or a warning: the caller's outputs
   // (CLI text and JSON, the panel) get what the trace gets.
-  const result: ResearchResult = { ...run.recorder.scrub({ ...extra, pack: packOf(run) }), stop_reason: stop, trace };
+  const pages = run.pageReads.length > 0 ? { page_reads: run.pageReads } : {};
+  const result: ResearchResult = { ...run.recorder.scrub({ ...extra, ...pages, pack: packOf(run) }), stop_reason: stop, trace };
   if (tracePath) result.trace_path = tracePath;
   return result;
 }
