@@ -37,7 +37,7 @@ export function hashedVector(text: string, dimensions: number): number[] {
     vector[h % dimensions] += h & 0x10000 ? 1 : -1;
   }
   // Never a zero vector (an empty text still gets a direction of its own).
-  if (vector.every((x) => x === 0)) vector[0] = 1;
+  if (!vector.some((x) => x !== 0)) vector[0] = 1;
   return vector;
 }
 
