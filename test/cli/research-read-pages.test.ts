@@ -27,7 +27,9 @@ async function cli(...argv: string[]) {
   let out = "";
   let err = "";
   const [command, ...rest] = argv;
-  const code = await runCli([command, ...rest, "--vault", vault, "--cache-dir", path.join(tmp, "cache")], { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: ROOT, clock: fakeClock() });
+  // stderr stands in for a terminal, where progress lines are printed.
+  const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), env: { NO_COLOR: "1" }, cwd: ROOT, clock: fakeClock(), stderrIsTerminal: true };
+  const code = await runCli([command, ...rest, "--vault", vault, "--cache-dir", path.join(tmp, "cache")], io);
   return { code, out, err };
 }
 
@@ -43,7 +45,7 @@ describe("research --read-pages", () => {
     expect(out).toContain("Quillsync keeps each tombstone for 14 days.");
     expect(err).toContain("… Reading 3 outside pages");
     expect(err).toContain("- Did not read community.quillsync.example:");
-    expect(err).toMatch(/✓ 2 pages read, \d+ passages kept; 1 not read/);
+    expect(err).toMatch(/2 pages read, \d+ passages kept; 1 not read/);
   });
 
   it("--read-pages 0 reads none, and the snippets alone do not answer", async () => {
