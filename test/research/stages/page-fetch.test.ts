@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { nodePageReader } from "../../../src/cli/dom-parser";
 import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../../../src/ports";
+import { fetchAndReadPage } from "../../../src/promote/page-extract";
 import { PageCache } from "../../../src/research/page-cache";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps } from "../../../src/research/stages/page-fetch";
 import { fakeClock, type FakeClock } from "../../support/fake-clock";
@@ -36,6 +37,15 @@ describe("readPageText", () => {
     }
     expect(await readPageText("https://docs.example.org/guide?utm_source=x", d)).toMatchObject({ kind: "read", cached: true });
     expect(http.requests).toHaveLength(1);
+  });
+
+  it("gives the very text promotion extracts from the same page", async () => {
+    const http = answering({ "https://docs.example.org/guide": { text: ARTICLE } });
+    const read = await readPageText("https://docs.example.org/guide", deps(http));
+    const promoted = await fetchAndReadPage("https://docs.example.org/guide", http, nodePageReader);
+    if (read.kind !== "read" || promoted.kind !== "extracted") throw new Error("both should have read the page");
+    expect(read.page.text).toBe(promoted.reading.markdown);
+    expect(read.page.author).toBe(promoted.reading.author);
   });
 
   it("asks for the page with a size cap before anything is parsed", async () => {
