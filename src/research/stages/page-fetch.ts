@@ -109,6 +109,8 @@ function skippedFetch(fetched: Exclude<FetchedPage, { kind: "html" | "text" }>):
 function unusableMessage(problem: PageProblem, message: string): string {
   if (problem.kind === "too_large") return `The page is larger than the ${PAGE_READ_LIMITS.maxBytes / (1024 * 1024)} MB page reading takes; it was not parsed.`;
   if (problem.kind === "not_html") return message.replace("only the provider's excerpt was kept", "only the provider's snippet is used");
+  // The replay's own message names its folder and the URL, both already known where this is shown.
+  if (problem.kind === "replay_miss") return "The replay recordings hold no copy of this page.";
   return message;
 }
 

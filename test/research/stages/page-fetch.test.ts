@@ -81,6 +81,7 @@ describe("readPageText", () => {
     expect(await reasons("https://x.example.org/gone")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "http_error", status: 404 } } });
     expect(await reasons("https://x.example.org/huge")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "too_large" } }, message: expect.stringContaining("2 MB") });
     expect(await reasons("https://x.example.org/app")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "no_readable_text" } }, at: "extract" });
+    expect(await reasons("https://x.example.org/not-recorded")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "replay_miss" } }, message: "The replay recordings hold no copy of this page." });
   });
 
   it("refuses, through the fetch guard, a page on this machine without asking it anything", async () => {
