@@ -1,0 +1,41 @@
+// Reranking is the one slow, paid step of a search, and people repeat searches (typing, going
+// back, comparing levels). Its order is kept by (query, level, filters) — and the candidates it
+// ordered, so a changed index never gets an old order — for a while, in memory only.
+import type { Clock } from "../../ports";
+
+export const DEFAULT_RERANK_TTL_MS = 10 * 60_000;
+const MAX_ENTRIES = 200;
+
+export class RerankCache {
+  private readonly entries = new Map<string, { order: number[]; expires: number }>();
+
+  constructor(
+    private readonly clock: Pick<Clock, "now">,
+    private readonly ttlMs = DEFAULT_RERANK_TTL_MS,
+  ) {}
+
+  static key(parts: { query: string; level: number; filters: unknown; candidates: readonly string[] }): string {
+    return JSON.stringify([parts.query.trim(), parts.level, parts.filters, parts.candidates]);
+  }
+
+  get(key: string): number[] | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (entry.expires <= this.clock.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return [...entry.order];
+  }
+
+  set(key: string, order: readonly number[]): void {
+    this.entries.delete(key);
+    this.entries.set(key, { order: [...order], expires: this.clock.now() + this.ttlMs });
+    // Oldest first out: a Map keeps insertion order.
+    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,288 @@
+// The search dial: one function, `search({ query, level, filters })`, four levels, each doing
+// everything the one below does and more —
+//   1 lexical      the index's own search (VaultIndex.search, unchanged): no model, no network;
+//   2 hybrid       + the notes whose own vector is nearest the query's, fused by RRF (k = 60);
+//   3 multi-field  + the notes with the nearest single title, outline or section, that unit named;
+//   4 rerank       + the chat model reorders level 3's top 10 (one bounded call, cached).
+// A level that cannot run (no embedding model, no vectors yet, no chat model, a failed call)
+// runs the highest one that can and says why in `notices`. Every search goes to the query log.
+import { systemClock, type Clock, type NoteStore } from "../../ports";
+import type { Embedder } from "../embeddings/embedder";
+import type { UnitPlace } from "../embeddings/embedding-units";
+import type { VectorStore } from "../embeddings/vector-store";
+import type { QueryLog } from "../query-log/query-log";
+import type { SearchResult } from "../types";
+import type { VaultIndex } from "../vault-index";
+import { hasFilters, normalizeFilters, passesFilters, type DialFilters } from "./dial-filters";
+import { DIAL_LEVELS, type DialLevel, type DialNotice, type DialRequest, type DialResponse, type DialResult, type DialSection, type LaneName } from "./dial-types";
+import { RerankCache } from "./rerank-cache";
+import { RERANK_COUNT, rerankWithModel, type RerankModel } from "./rerank";
+import { reciprocalRankFusion, type FusedKey, type RankedLane } from "./rrf";
+import { unitSnippets } from "./unit-snippets";
+
+export interface VaultSearchOptions {
+  index: VaultIndex;
+  notes: NoteStore;
+  /** The vectors (levels 2–3); may be filling while searches run. */
+  vectors?: VectorStore | null;
+  /** Embeds the query (levels 2–3); the vectors must be this model's. */
+  embedder?: Embedder | null;
+  /** Reorders level 3's top results (level 4). */
+  rerankModel?: RerankModel | null;
+  /** Every search is logged here (when given and enabled). */
+  log?: QueryLog | null;
+  /** Recorded in the log: which surface asked ("search-modal", "panel", "cli", "mcp"…). */
+  surface?: string;
+  clock?: Clock;
+  /** Each lane's candidates before fusion (default 50). */
+  laneDepth?: number;
+  rerankTimeoutMs?: number;
+  rerankTtlMs?: number;
+}
+
+type Filters = Required<DialFilters>;
+
+/** A lane's keys, best first, with each key's own score and (section lane) matched unit. */
+interface Lane {
+  lane: LaneName;
+  hits: { key: string; score: number; unit?: UnitPlace }[];
+}
+
+export class VaultSearch {
+  private readonly clock: Clock;
+  private readonly rerankCache: RerankCache;
+
+  constructor(private readonly options: VaultSearchOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.rerankCache = new RerankCache(this.clock, options.rerankTtlMs);
+  }
+
+  /** Swaps the vectors, the embedding model or the chat model (settings changed, a job finished). */
+  configure(change: Partial<Pick<VaultSearchOptions, "vectors" | "embedder" | "rerankModel">>): void {
+    Object.assign(this.options, change);
+    this.rerankCache.clear();
+  }
+
+  /** Which levels can run now, and for those that cannot, why (the dial greys them out). */
+  readiness(): { level: DialLevel; ready: boolean; notice: DialNotice | null }[] {
+    return DIAL_LEVELS.map((level) => {
+      const chatProblem = level === 4 && !this.options.rerankModel ? unavailable(4, 3, "no_chat_model") : null;
+      const notice = level === 1 ? null : (this.vectorProblem(level) ?? chatProblem);
+      return { level, ready: notice === null, notice };
+    });
+  }
+
+  async search(request: DialRequest): Promise<DialResponse> {
+    const started = this.clock.now();
+    const filters = normalizeFilters(request.filters);
+    const limit = Math.max(1, request.limit ?? 10);
+    const notices: DialNotice[] = [];
+    let ranLevel: DialLevel = 1;
+    let results: DialResult[];
+    const vector = request.level >= 2 ? await this.queryVector(request, notices) : null;
+    if (vector === null) {
+      results = await this.lexicalLevel(request.query, filters, limit);
+    } else {
+      const fusedLevel = request.level >= 3 ? 3 : 2;
+      results = await this.fusedLevel(request.query, fusedLevel, vector, filters, request.level === 4 ? Math.max(limit, RERANK_COUNT) : limit);
+      ranLevel = fusedLevel;
+      if (request.level === 4) {
+        const reranked = await this.rerankLevel(request, filters, results, notices);
+        results = reranked.results;
+        ranLevel = reranked.ranLevel;
+      }
+      results = results.slice(0, limit);
+      const partial = this.coverageNotice();
+      if (partial) notices.push(partial);
+    }
+    const latencyMs = this.clock.now() - started;
+    const logId = await this.logSearch(request, ranLevel, filters, results, latencyMs);
+    return { query: request.query, level: request.level, ranLevel, results, notices, latencyMs, logId };
+  }
+
+  /** The user opened a result: logged against the search it came from. */
+  async recordClick(response: Pick<DialResponse, "logId" | "results">, key: string): Promise<void> {
+    if (!response.logId || !this.options.log) return;
+    const rank = response.results.findIndex((r) => r.key === key) + 1;
+    await this.options.log.recordClick(response.logId, key, rank);
+  }
+
+  // ── level 1 ───────────────────────────────────────────────────────────────────────────────
+
+  private async lexicalLevel(query: string, filters: Filters, limit: number): Promise<DialResult[]> {
+    const found = await this.lexicalResults(query, filters, limit);
+    return found.slice(0, limit).map((result, i) => ({
+      ...resultBase(result.path, result.title, result.tags, result.score, result),
+      section: lexicalSection(result),
+      explanation: { lanes: [{ lane: "lexical", rank: i + 1, contribution: 0, score: result.score }] },
+    }));
+  }
+
+  /** VaultIndex.search as it is; with filters, asked for more and filtered, so the filters cannot empty the page. */
+  private async lexicalResults(query: string, filters: Filters, limit: number): Promise<SearchResult[]> {
+    const { index, notes } = this.options;
+    if (!hasFilters(filters)) return index.search(query, notes, { limit });
+    const found = await index.search(query, notes, { limit: Math.max(limit * 5, this.laneDepth()) });
+    return found.filter((r) => passesFilters(index.note(r.path), filters)).slice(0, limit);
+  }
+
+  // ── levels 2 and 3 ────────────────────────────────────────────────────────────────────────
+
+  /** The query's vector, or null (with the notice saying why) when the vector levels cannot run. */
+  private async queryVector(request: DialRequest, notices: DialNotice[]): Promise<Float32Array | null> {
+    const problem = this.vectorProblem(request.level);
+    if (problem) {
+      notices.push(problem);
+      return null;
+    }
+    const answer = await this.options.embedder!.embed([request.query], "query", request.signal);
+    if (!answer.ok || answer.vectors.length !== 1 || answer.dimensions !== this.options.vectors!.dimensions) {
+      const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${this.options.vectors!.dimensions}: embed the vault again.` : answer.error.message;
+      notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: `${message} Searched by words only (level 1).` });
+      return null;
+    }
+    return answer.vectors[0];
+  }
+
+  private async fusedLevel(query: string, level: 2 | 3, vector: Float32Array, filters: Filters, limit: number): Promise<DialResult[]> {
+    const { index, vectors } = this.options;
+    const depth = this.laneDepth();
+    const accept = (path: string) => passesFilters(index.note(path), filters);
+    const lexical = await this.lexicalResults(query, filters, depth);
+    const lanes: Lane[] = [
+      { lane: "lexical", hits: lexical.map((r) => ({ key: r.path, score: r.score })) },
+      { lane: "note_vector", hits: vectors!.nearestNotes(vector, depth, accept).map((n) => ({ key: n.path, score: n.similarity })) },
+    ];
+    if (level === 3) {
+      lanes.push({ lane: "section_vector", hits: vectors!.nearestSections(vector, depth, accept).map((n) => ({ key: n.path, score: n.similarity, unit: n.unit })) });
+    }
+    const fused = reciprocalRankFusion(lanes.map((l): RankedLane<LaneName> => ({ lane: l.lane, keys: l.hits.map((h) => h.key) })));
+    const byPath = new Map(lexical.map((r) => [r.path, r]));
+    const results = fused.flatMap((f) => this.fusedResult(f, lanes, byPath)).slice(0, limit);
+    return this.withUnitSnippets(results);
+  }
+
+  private fusedResult(fused: FusedKey<LaneName>, lanes: Lane[], lexical: Map<string, SearchResult>): DialResult[] {
+    const note = this.options.index.note(fused.key);
+    // Vectors of a note the index no longer has (a sync is under way): not a result.
+    if (!note) return [];
+    const found = lexical.get(fused.key) ?? null;
+    const laneMatches = fused.contributions.map((c) => {
+      const hit = lanes.find((l) => l.lane === c.lane)!.hits[c.rank - 1];
+      return { lane: c.lane, rank: c.rank, contribution: c.contribution, score: hit.score };
+    });
+    const sectionHit = lanes.find((l) => l.lane === "section_vector")?.hits.find((h) => h.key === fused.key);
+    const section: DialSection | null = sectionHit?.unit
+      ? { from: "section_vector", unit: sectionHit.unit.kind, headingPath: sectionHit.unit.headingPath, line: sectionHit.unit.line, start: sectionHit.unit.start, end: sectionHit.unit.end, snippet: "" }
+      : found
+        ? lexicalSection(found)
+        : null;
+    return [{ ...resultBase(note.path, note.title, note.tags, fused.score, found), section, explanation: { lanes: laneMatches } }];
+  }
+
+  /** Fills the snippets of sections named by the section lane (the vectors hold no text). */
+  private async withUnitSnippets(results: DialResult[]): Promise<DialResult[]> {
+    const wanted = results.filter((r) => r.section?.from === "section_vector");
+    const snippets = await unitSnippets(
+      this.options.notes,
+      wanted.map((r) => ({ path: r.path, unit: { kind: r.section!.unit, headingPath: r.section!.headingPath, line: r.section!.line, start: r.section!.start, end: r.section!.end } })),
+    );
+    wanted.forEach((r, i) => (r.section!.snippet = snippets[i]));
+    return results;
+  }
+
+  // ── level 4 ───────────────────────────────────────────────────────────────────────────────
+
+  private async rerankLevel(request: DialRequest, filters: Filters, results: DialResult[], notices: DialNotice[]): Promise<{ results: DialResult[]; ranLevel: DialLevel }> {
+    const model = this.options.rerankModel;
+    if (!model) {
+      notices.push(unavailable(4, 3, "no_chat_model"));
+      return { results, ranLevel: 3 };
+    }
+    const top = results.slice(0, RERANK_COUNT);
+    if (top.length < 2) return { results, ranLevel: 4 };
+    const key = RerankCache.key({ query: request.query, level: 4, filters, candidates: top.map((r) => r.key) });
+    let order = this.rerankCache.get(key);
+    if (order) {
+      notices.push({ kind: "rerank_cached", message: `Reordered by ${model.name} earlier (kept for a few minutes).` });
+    } else {
+      const candidates = top.map((r) => ({ title: r.title, headingPath: r.section?.headingPath ?? [], snippet: r.section?.snippet || r.title }));
+      const outcome = await rerankWithModel(model, request.query, candidates, { clock: this.clock, timeoutMs: this.options.rerankTimeoutMs, signal: request.signal });
+      if (!outcome.ok) {
+        notices.push({ kind: "rerank_failed", reason: outcome.reason, message: outcome.message });
+        return { results, ranLevel: 3 };
+      }
+      order = outcome.order;
+      this.rerankCache.set(key, order);
+    }
+    const reordered = order.map((from, to) => ({ ...top[from], explanation: { ...top[from].explanation, rerank: { before: from + 1, after: to + 1, model: model.name } } }));
+    return { results: [...reordered, ...results.slice(top.length)], ranLevel: 4 };
+  }
+
+  // ── what the levels share ─────────────────────────────────────────────────────────────────
+
+  /** Why the vector levels cannot run now, or null when they can. */
+  private vectorProblem(wanted: DialLevel): DialNotice | null {
+    const { embedder, vectors } = this.options;
+    if (!embedder) return unavailable(wanted, 1, "no_embedder");
+    if (!vectors || vectors.size === 0 || vectors.model !== embedder.name || vectors.dimensions === null) return unavailable(wanted, 1, "no_vectors");
+    return null;
+  }
+
+  /** Said while embedding is under way: notes without current vectors are found by their words only. */
+  private coverageNotice(): DialNotice | null {
+    const { index, vectors } = this.options;
+    const paths = index.paths();
+    let embedded = 0;
+    for (const path of paths) {
+      const note = index.note(path)!;
+      const stored = vectors?.note(path);
+      if (stored && stored.mtime === note.mtime && stored.size === note.size) embedded++;
+    }
+    if (embedded >= paths.length) return null;
+    return {
+      kind: "vectors_partial",
+      embedded,
+      notes: paths.length,
+      message: `Vectors cover ${embedded} of ${paths.length} notes; the others are found by their words only until embedding catches up.`,
+    };
+  }
+
+  private async logSearch(request: DialRequest, ranLevel: DialLevel, filters: Filters, results: DialResult[], latencyMs: number): Promise<string | null> {
+    const log = this.options.log;
+    if (!log) return null;
+    return log.recordSearch({
+      query: request.query,
+      level: request.level,
+      ranLevel,
+      filters,
+      results: results.map((r) => r.key),
+      latencyMs,
+      surface: this.options.surface ?? "unknown",
+    });
+  }
+
+  private laneDepth(): number {
+    return this.options.laneDepth ?? 50;
+  }
+}
+
+function resultBase(path: string, title: string, tags: string[], score: number, lexical: SearchResult | null): Omit<DialResult, "section" | "explanation"> {
+  return { key: path, path, title, tags, score, lexical };
+}
+
+function lexicalSection(result: SearchResult): DialSection | null {
+  const best = result.sections[0];
+  if (!best) return null;
+  return { from: "lexical", unit: "section", headingPath: best.headingPath, line: best.line, start: best.start, end: best.end, snippet: best.snippet };
+}
+
+const UNAVAILABLE_WORDS: Record<"no_embedder" | "no_vectors" | "no_chat_model", string> = {
+  no_embedder: "No embedding model is set, so this search used words only (level 1).",
+  no_vectors: "The vault has no vectors from this embedding model yet, so this search used words only (level 1). Embed the vault first.",
+  no_chat_model: "No chat model is set, so level 3's order stands (no reranking).",
+};
+
+function unavailable(wanted: DialLevel, ran: DialLevel, reason: "no_embedder" | "no_vectors" | "no_chat_model"): DialNotice {
+  return { kind: "level_unavailable", wanted, ran, reason, message: UNAVAILABLE_WORDS[reason] };
+}

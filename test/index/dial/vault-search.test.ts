@@ -1,0 +1,258 @@
+// The dial end to end, over real sockets to the stand-in embedding and chat server: level 1 is
+// the index's own search and touches no network; level 2 adds the paraphrase a lexical index
+// misses, fused by RRF; level 3 names the section that matched; level 4 lets the chat model
+// reorder level 3's top results, and keeps level 3's order when the model fails. Every search
+// lands in the query log.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { VaultSearch, type VaultSearchOptions } from "../../../src/index/dial/vault-search";
+import type { DialLevel } from "../../../src/index/dial/dial-types";
+import { compareLevels } from "../../../src/index/dial/level-comparison";
+import { EmbeddingJob } from "../../../src/index/embeddings/embedding-job";
+import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { QueryLog } from "../../../src/index/query-log/query-log";
+import { VaultIndex } from "../../../src/index/vault-index";
+import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
+import { openAiCompatibleModel } from "../../../src/llm/openai-compatible";
+import { fetchHttp, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
+import { MemoryNoteStore } from "../../support/memory-note-store";
+import { MemoryQueryLogFile } from "../query-log/memory-query-log-file";
+
+const NOTES: Record<string, string> = {
+  "Cars/Automobile history.md": "# Automobile history\n\nThe automobile was invented in the nineteenth century by engineers in Germany.\n",
+  "Cars/Fixing cars.md": "# Fixing cars\n\nHow I mend my car at home.\n\n## Brakes\n\nFixing the car brakes: new pads and a vehicle check.\n",
+  "Journal/Garage diary.md":
+    "# Garage diary\n\n## Monday\n\nShopping for groceries and bread and milk.\n\n## Tuesday\n\nSpent the afternoon fixing the vehicle, car brakes mended.\n\n## Wednesday\n\nRead a book about gardens and flowers.\n",
+  "Pets/Dogs.md": "---\ntags: [pets]\n---\n# Dogs\n\nMy puppy likes long walks in the park.\n",
+  "Pets/Cats.md": "---\ntags: [pets]\n---\n# Cats\n\nThe kitten sleeps all day on the sofa.\n",
+  "Recipes/Soup.md": "# Soup\n\nLeek and potato soup with bread.\n",
+  "Recipes/Bread.md": "# Bread\n\nFlour, water, salt and time.\n",
+};
+
+let server: StandInServer;
+let store: MemoryNoteStore;
+let index: VaultIndex;
+let vectors: VectorStore;
+
+const embedder = () => ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+const chat = () => openAiCompatibleModel({ http: fetchHttp, model: "stand-in", baseUrl: `${server.base}/v1`, timeoutMs: 5000 });
+
+function dial(options: Partial<VaultSearchOptions> = {}): VaultSearch {
+  return new VaultSearch({ index, notes: store, vectors, embedder: embedder(), rerankModel: chat(), ...options });
+}
+
+beforeAll(async () => {
+  server = await startStandInServer({ dimensions: 256 });
+  store = new MemoryNoteStore(NOTES);
+  index = new VaultIndex();
+  await index.sync(store, null);
+  vectors = new VectorStore();
+  const files = index.paths().map((p) => index.note(p)!);
+  await new EmbeddingJob({ store: vectors, embedder: embedder(), notes: store }).run(files);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.script = { dimensions: 256 };
+  server.embedCalls.length = 0;
+  server.chatCalls.length = 0;
+});
+
+const paths = (results: { path: string }[]) => results.map((r) => r.path);
+
+describe("level 1: lexical", () => {
+  it("is the index's own search, result for result, and asks nothing of the network", async () => {
+    const requestsBefore = fetchHttp.requests;
+    const response = await dial().search({ query: "automobile repair", level: 1 });
+    const own = await index.search("automobile repair", store, { limit: 10 });
+    expect(response.ranLevel).toBe(1);
+    expect(response.results.map((r) => [r.path, r.score])).toEqual(own.map((r) => [r.path, r.score]));
+    expect(response.results.map((r) => r.lexical)).toEqual(own);
+    expect(response.notices).toEqual([]);
+    expect(fetchHttp.requests).toBe(requestsBefore);
+    expect(server.embedCalls).toHaveLength(0);
+    expect(server.chatCalls).toHaveLength(0);
+  });
+
+  it("works with nothing configured", async () => {
+    const response = await new VaultSearch({ index, notes: store }).search({ query: "soup", level: 1 });
+    expect(paths(response.results)).toEqual(["Recipes/Soup.md"]);
+  });
+});
+
+describe("level 2: hybrid", () => {
+  it("adds the paraphrase words alone miss, while the exact name stays on top", async () => {
+    const lexical = await dial().search({ query: "automobile repair", level: 1 });
+    expect(paths(lexical.results)).not.toContain("Cars/Fixing cars.md");
+    const hybrid = await dial().search({ query: "automobile repair", level: 2 });
+    expect(hybrid.ranLevel).toBe(2);
+    expect(hybrid.results[0].path).toBe("Cars/Automobile history.md");
+    expect(paths(hybrid.results)).toContain("Cars/Fixing cars.md");
+    expect(server.embedCalls.map((c) => c.input)).toEqual([["search_query: automobile repair"]]);
+  });
+
+  it("explains every result as data: the lanes that found it, their ranks and RRF contributions", async () => {
+    const { results } = await dial().search({ query: "automobile repair", level: 2 });
+    for (const result of results) {
+      const lanes = result.explanation.lanes;
+      expect(lanes.length).toBeGreaterThan(0);
+      expect(lanes.every((l) => l.lane === "lexical" || l.lane === "note_vector")).toBe(true);
+      for (const lane of lanes) expect(lane.contribution).toBeCloseTo(1 / (60 + lane.rank), 12);
+      expect(result.score).toBeCloseTo(lanes.reduce((sum, l) => sum + l.contribution, 0), 12);
+    }
+    const scores = results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const top = results[0].explanation.lanes.find((l) => l.lane === "lexical");
+    expect(top).toMatchObject({ rank: 1 });
+  });
+});
+
+describe("level 3: multi-field", () => {
+  it("finds a note through one section and names it, with that section's words", async () => {
+    const { results, ranLevel } = await dial().search({ query: "automobile repair", level: 3 });
+    expect(ranLevel).toBe(3);
+    const diary = results.find((r) => r.path === "Journal/Garage diary.md");
+    expect(diary?.section).toMatchObject({ from: "section_vector", unit: "section", headingPath: ["Garage diary", "Tuesday"] });
+    expect(diary?.section?.snippet).toBe("Spent the afternoon fixing the vehicle, car brakes mended.");
+    expect(diary?.explanation.lanes.map((l) => l.lane)).toContain("section_vector");
+  });
+
+  it("does everything level 2 does, and more: the same lanes plus the section lane", async () => {
+    const two = await dial().search({ query: "automobile repair", level: 2 });
+    const three = await dial().search({ query: "automobile repair", level: 3 });
+    const lanesOf = (r: typeof two) => new Set(r.results.flatMap((x) => x.explanation.lanes.map((l) => l.lane)));
+    expect([...lanesOf(two)].every((lane) => lanesOf(three).has(lane))).toBe(true);
+    expect(lanesOf(three).has("section_vector")).toBe(true);
+    expect(lanesOf(two).has("section_vector")).toBe(false);
+  });
+});
+
+describe("level 4: rerank", () => {
+  it("lets the chat model reorder level 3's top results in one bounded call, and says where each came from", async () => {
+    const three = await dial().search({ query: "automobile repair", level: 3 });
+    const four = await dial().search({ query: "automobile repair", level: 4 });
+    expect(four.ranLevel).toBe(4);
+    expect(server.chatCalls).toHaveLength(1);
+    expect(server.chatCalls[0].body).toMatchObject({ model: "stand-in", temperature: 0, max_tokens: 200 });
+    // The stand-in answers with the results reversed.
+    expect(paths(four.results)).toEqual(paths(three.results).reverse());
+    expect(four.results[0].explanation.rerank).toEqual({ before: three.results.length, after: 1, model: "openai:stand-in" });
+  });
+
+  it("answers a repeated search from the cache without calling the model again", async () => {
+    const search = dial();
+    const first = await search.search({ query: "bread", level: 4 });
+    const second = await search.search({ query: "bread", level: 4 });
+    expect(server.chatCalls).toHaveLength(1);
+    expect(paths(second.results)).toEqual(paths(first.results));
+    expect(second.notices.map((n) => n.kind)).toContain("rerank_cached");
+  });
+
+  it("keeps level 3's order, and says so, when the model's answer is not the JSON asked for", async () => {
+    server.script.chatAnswer = () => "Sure! The best is 2, then 1.";
+    const three = await dial().search({ query: "automobile repair", level: 3 });
+    const four = await dial().search({ query: "automobile repair", level: 4 });
+    expect(four.ranLevel).toBe(3);
+    expect(paths(four.results)).toEqual(paths(three.results));
+    expect(four.notices).toEqual([expect.objectContaining({ kind: "rerank_failed", reason: "invalid_json", message: expect.stringContaining("level 3's order stands") })]);
+  });
+
+  it("keeps level 3's order when the model is too slow", async () => {
+    server.script.chatDelayMs = 1500;
+    const four = await dial({ rerankTimeoutMs: 200 }).search({ query: "automobile repair", level: 4 });
+    expect(four.ranLevel).toBe(3);
+    expect(four.notices).toEqual([expect.objectContaining({ kind: "rerank_failed", reason: "timeout" })]);
+  });
+
+  it("without a chat model runs level 3 and says why", async () => {
+    const four = await dial({ rerankModel: null }).search({ query: "automobile repair", level: 4 });
+    expect(four.ranLevel).toBe(3);
+    expect(four.notices).toEqual([expect.objectContaining({ kind: "level_unavailable", reason: "no_chat_model", ran: 3 })]);
+  });
+});
+
+describe("when a level cannot run", () => {
+  it.each([2, 3, 4] as DialLevel[])("level %i without an embedding model runs level 1 and says why", async (level) => {
+    const response = await dial({ embedder: null }).search({ query: "soup", level });
+    expect(response.ranLevel).toBe(1);
+    expect(response.notices).toEqual([expect.objectContaining({ kind: "level_unavailable", reason: "no_embedder", wanted: level, ran: 1 })]);
+  });
+
+  it("without vectors from this model runs level 1", async () => {
+    const other = ollamaEmbeddingModel({ http: fetchHttp, model: "mxbai-embed-large", baseUrl: server.base, requestsPerSecond: 0 });
+    const response = await dial({ embedder: other }).search({ query: "soup", level: 2 });
+    expect(response.notices).toEqual([expect.objectContaining({ reason: "no_vectors" })]);
+    expect(server.embedCalls).toHaveLength(0);
+  });
+
+  it("a failed query embedding runs level 1 with the client's words", async () => {
+    server.script.embedFailure = { status: 500, body: { error: "model crashed" } };
+    const response = await dial().search({ query: "automobile repair", level: 3 });
+    const own = await index.search("automobile repair", store, { limit: 10 });
+    expect(response.ranLevel).toBe(1);
+    expect(paths(response.results)).toEqual(paths(own));
+    expect(response.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "http", message: expect.stringContaining("model crashed") })]);
+  });
+
+  it("says how many notes the vectors cover while embedding catches up", async () => {
+    const growing = new MemoryNoteStore(NOTES);
+    const bigger = new VaultIndex();
+    await bigger.sync(growing, null);
+    bigger.applyText("New/Unembedded.md", "# Unembedded\n\nNot yet.\n", 1, 22);
+    const response = await new VaultSearch({ index: bigger, notes: growing, vectors, embedder: embedder() }).search({ query: "soup", level: 2 });
+    expect(response.notices).toEqual([expect.objectContaining({ kind: "vectors_partial", embedded: 7, notes: 8, message: "Vectors cover 7 of 8 notes; the others are found by their words only until embedding catches up." })]);
+  });
+
+  it("tells the dial which levels are ready", () => {
+    expect(dial().readiness().map((r) => r.ready)).toEqual([true, true, true, true]);
+    expect(dial({ rerankModel: null }).readiness().map((r) => [r.ready, r.notice?.kind === "level_unavailable" ? r.notice.reason : null])).toEqual([
+      [true, null],
+      [true, null],
+      [true, null],
+      [false, "no_chat_model"],
+    ]);
+    expect(dial({ embedder: null }).readiness().map((r) => r.ready)).toEqual([true, false, false, false]);
+  });
+});
+
+describe("filters", () => {
+  it.each([1, 2, 3, 4] as DialLevel[])("level %i shows only notes inside the folders and with the tags asked for", async (level) => {
+    const response = await dial().search({ query: "automobile repair walks kitten", level, filters: { folders: ["Pets/"], tags: ["#Pets"] } });
+    expect(response.results.length).toBeGreaterThan(0);
+    expect(response.results.every((r) => r.path.startsWith("Pets/"))).toBe(true);
+  });
+});
+
+describe("query log", () => {
+  it("logs each search with its level, the level that ran, filters, result keys in order and latency, and click-throughs", async () => {
+    const file = new MemoryQueryLogFile();
+    const search = dial({ log: new QueryLog({ file }), surface: "search-modal" });
+    const response = await search.search({ query: "automobile repair", level: 2, filters: { tags: ["cars"] } });
+    const noTags = await search.search({ query: "automobile repair", level: 4, limit: 3 });
+    await search.recordClick(noTags, noTags.results[1].key);
+    const lines = file.current.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ type: "search", surface: "search-modal", query: "automobile repair", level: 2, ran_level: 2, filters: { folders: [], tags: ["cars"] }, results: paths(response.results) });
+    expect(lines[1]).toMatchObject({ type: "search", level: 4, ran_level: 4, results: paths(noTags.results) });
+    expect(typeof lines[1].latency_ms).toBe("number");
+    expect(lines[2]).toEqual(expect.objectContaining({ type: "click", id: noTags.logId, key: noTags.results[1].key, rank: 2 }));
+  });
+});
+
+describe("comparison", () => {
+  it("runs all four levels for one query and marks how each note moved between levels", async () => {
+    const comparison = await compareLevels(dial(), { query: "automobile repair", limit: 10 });
+    expect(comparison.levels.map((l) => [l.level, l.ranLevel])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ]);
+    const fixing = comparison.rows.find((r) => r.key === "Cars/Fixing cars.md")!;
+    expect(fixing.ranks[0]).toBeNull();
+    expect(fixing.moves[1]).toEqual({ kind: "new" });
+    const history = comparison.rows.find((r) => r.key === "Cars/Automobile history.md")!;
+    expect(history.ranks.slice(0, 3)).toEqual([1, 1, 1]);
+    expect(history.moves.slice(0, 3)).toEqual([{ kind: "same" }, { kind: "same" }, { kind: "same" }]);
+    // Level 4 reversed the stand-in's order: the top note moved down.
+    expect(history.moves[3]).toMatchObject({ kind: "down" });
+    expect(comparison.rows[0].ranks[3]).toBe(1);
+  });
+});
