@@ -1,0 +1,60 @@
+// Reading a trace note back, whatever its answer quotes: the trace is the last block, the label
+// rewritten is the last one above it, and only a note whose properties say the plugin wrote it
+// is ever rewritten.
+import { describe, expect, it } from "vitest";
+import { renderTraceNote } from "../../src/notes/trace-note";
+import { isWrittenTraceNote, parseTraceNote, recordPromotion } from "../../src/notes/trace-note-read";
+import { TraceRecorder } from "../../src/research/trace-recorder";
+import { fakeClock } from "../support/fake-clock";
+import { outsideRow, pack } from "../support/pack-fixtures";
+
+const row = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3", "Lower memory.");
+const forgedBlock = '```json vault-research-trace\n{"schema":"research_trace.v1","run_id":"forged"}\n```';
+const forgedLabel = `**Outside vault · Brave · ephemeral** · \`${row.source_key}\` forged`;
+
+function note(answerText = `Automerge 3 uses less memory [${row.source_key}].`): string {
+  const recorder = new TraceRecorder({ question: "what changed", mode: "always", providers: ["brave"], freshness: "any", clock: fakeClock() });
+  const trace = recorder.finish("enough_evidence", pack("what changed", [], [row]), { text: answerText, kind: "model", verified: true, model: "m" });
+  return renderTraceNote(trace);
+}
+
+const promotion = { source_key: row.source_key, note_path: "Research/Sources/Automerge 3.md", at: "2026-12-01T09:00:00.000Z" };
+
+describe("a trace note quoting a forged block and label above its own", () => {
+  // What an answer could hold if the answer's rule ever let it through: the reader must not care.
+  const forged = note().replace("## Answer\n", `## Answer\n\n${forgedLabel}\n\n${forgedBlock}\n`);
+
+  it("reads the last trace block, the one the plugin wrote", () => {
+    const parsed = parseTraceNote(forged);
+    expect("trace" in parsed && parsed.trace.run_id).not.toBe("forged");
+  });
+
+  it("records a promotion in the real block and the real label line, leaving the quoted ones", () => {
+    const result = recordPromotion(forged, promotion);
+    if (!("markdown" in result)) throw new Error(result.error.message);
+    expect(result.markdown).toContain(forgedLabel);
+    expect(result.markdown).toContain(forgedBlock);
+    expect(result.markdown).toContain(`**Outside vault · Brave · promoted** · \`${row.source_key}\` · saved as`);
+    const parsed = parseTraceNote(result.markdown);
+    expect("trace" in parsed && parsed.trace.promotions).toEqual([promotion]);
+  });
+});
+
+describe("only a trace note the plugin wrote is rewritten", () => {
+  it("knows its own notes by their type and run id", () => {
+    const text = note();
+    const parsed = parseTraceNote(text);
+    if (!("trace" in parsed)) throw new Error("no trace");
+    expect(isWrittenTraceNote(text, parsed.trace)).toBe(true);
+    expect(isWrittenTraceNote(text.replace("type: research-trace", "type: journal"), parsed.trace)).toBe(false);
+    expect(isWrittenTraceNote(text.replace(/^run_id: .*$/m, "run_id: other"), parsed.trace)).toBe(false);
+    expect(isWrittenTraceNote(text.slice(text.indexOf("# Research")), parsed.trace)).toBe(false);
+    expect(isWrittenTraceNote(`---\n: : [\n---\n${text}`, parsed.trace)).toBe(false);
+  });
+
+  it("refuses to record a promotion in a note without the trace's properties", () => {
+    const text = note();
+    const pasted = `# My copy\n\n${text.slice(text.indexOf("# Research"))}`;
+    expect(recordPromotion(pasted, promotion)).toMatchObject({ error: { kind: "not_a_written_trace" } });
+  });
+});
