@@ -28,7 +28,7 @@ const builds = [
   },
 ];
 // Benchmarks and retrieval evaluations (npm run bench / eval:search / eval:judge).
-for (const name of ["bench", "eval-search", "eval-judge"]) {
+for (const name of ["bench", "bench-embeddings", "eval-search", "eval-judge"]) {
   if (existsSync(`bench/${name}.ts`)) {
     builds.push({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/${name}.cjs`, format: "cjs", platform: "node", target: "node20" });
   }

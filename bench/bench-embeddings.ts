@@ -1,0 +1,136 @@
+// The vector lane's figures: brute-force cosine over int8 vectors with a top-k heap, at 10k, 50k
+// and 100k sections of a 768-dimension model (nomic-embed-text's size), and what a section costs
+// on disk and in memory. Vectors are seeded random unit vectors: the scan's cost does not depend
+// on what they say, and no real embedding model runs here. Prints one JSON object.
+//
+// node --expose-gc dist/bench-embeddings.cjs [--dimensions 768] [--queries 60] [--sizes 10000,50000,100000]
+import type { UnitPlace } from "../src/index/embeddings/embedding-units";
+import { bytesPerVector, unitLength } from "../src/index/embeddings/quantize";
+import { readVectors, serializeVectors } from "../src/index/embeddings/vector-file";
+import { VectorStore } from "../src/index/embeddings/vector-store";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+/** Title, outline and three sections: a typical note's units. */
+const UNITS_PER_NOTE = 5;
+const TOP_K = 50;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => ((state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+}
+
+function randomUnit(dimensions: number, next: () => number): Float32Array {
+  const v = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) v[i] = Math.sqrt(-2 * Math.log(next() || 1e-9)) * Math.cos(2 * Math.PI * next());
+  return unitLength(v);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+}
+
+function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** The JS heap and the typed arrays' backing stores (int8 rows live outside the heap). */
+function memoryUsed(): number {
+  gc?.();
+  gc?.();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+function buildStore(sections: number, dimensions: number, next: () => number): VectorStore {
+  const store = new VectorStore("bench:random");
+  store.adoptDimensions(dimensions);
+  const notes = Math.ceil(sections / UNITS_PER_NOTE);
+  for (let n = 0; n < notes; n++) {
+    const units: UnitPlace[] = Array.from({ length: UNITS_PER_NOTE }, (_, u) =>
+      u === 0
+        ? { kind: "title", headingPath: [], line: 1, start: 0, end: 0 }
+        : u === 1
+          ? { kind: "headings", headingPath: [], line: 1, start: 0, end: 0 }
+          : { kind: "section", headingPath: [`Heading ${u}`], line: u * 12, start: u * 700, end: u * 700 + 650 },
+    );
+    store.put({ path: `Folder ${n % 40}/Note number ${n}.md`, mtime: 1_700_000_000_000 + n, size: 2000 + n }, units, units.map(() => randomUnit(dimensions, next)));
+  }
+  return store;
+}
+
+function timeQueries(store: VectorStore, queries: Float32Array[]): { sections: number[]; notes: number[] } {
+  const sections: number[] = [];
+  const notes: number[] = [];
+  // Warm the JIT first, as a session that has searched before would be.
+  for (const q of queries.slice(0, 5)) store.nearestSections(q, TOP_K);
+  for (const q of queries) {
+    let t = performance.now();
+    store.nearestSections(q, TOP_K);
+    sections.push(performance.now() - t);
+    t = performance.now();
+    store.nearestNotes(q, TOP_K);
+    notes.push(performance.now() - t);
+  }
+  return { sections, notes };
+}
+
+function measure(sections: number, dimensions: number, queryCount: number): Record<string, unknown> {
+  const next = seeded(sections);
+  const before = memoryUsed();
+  const store = buildStore(sections, dimensions, next);
+  const memoryBytes = memoryUsed() - before;
+  const queries = Array.from({ length: queryCount }, () => randomUnit(dimensions, next));
+  const times = timeQueries(store, queries);
+  let t = performance.now();
+  const bytes = serializeVectors(store);
+  const saveMs = performance.now() - t;
+  t = performance.now();
+  const loaded = readVectors(bytes, "bench:random");
+  const loadMs = performance.now() - t;
+  if (loaded.store.unitCount() !== store.unitCount()) throw new Error("the vector file did not round-trip");
+  const both = times.sections.map((s, i) => s + times.notes[i]);
+  return {
+    sections: store.unitCount(),
+    notes: store.size,
+    section_lane_ms: { p50: percentile(times.sections, 50), p95: percentile(times.sections, 95) },
+    note_lane_ms: { p50: percentile(times.notes, 50), p95: percentile(times.notes, 95) },
+    level3_vector_lanes_ms: { p50: percentile(both, 50), p95: percentile(both, 95) },
+    file_bytes: bytes.length,
+    file_bytes_per_section: round(bytes.length / store.unitCount(), 1),
+    memory_bytes_per_section: round(memoryBytes / store.unitCount(), 1),
+    save_ms: round(saveMs),
+    load_ms: round(loadMs),
+  };
+}
+
+function main(): void {
+  const dimensions = Number(arg("dimensions") ?? 768);
+  const queries = Number(arg("queries") ?? 60);
+  const sizes = (arg("sizes") ?? "10000,50000,100000").split(",").map(Number);
+  const runs = sizes.map((n) => measure(n, dimensions, queries));
+  const p95At = (n: number) => (runs.find((r) => r.sections === n)?.level3_vector_lanes_ms as { p95: number } | undefined)?.p95;
+  const figures = {
+    bench: "embeddings",
+    dimensions,
+    units_per_note: UNITS_PER_NOTE,
+    top_k: TOP_K,
+    vector_bytes_per_section: bytesPerVector(dimensions),
+    note_vector_bytes_per_note: bytesPerVector(dimensions),
+    gc_exposed: gc !== undefined,
+    runs,
+    checks: {
+      p95_10k_lt_50ms: (p95At(10_000) ?? 0) < 50,
+      p95_50k_lt_200ms: (p95At(50_000) ?? 0) < 200,
+    },
+  };
+  console.log(JSON.stringify(figures, null, 2));
+}
+
+main();
