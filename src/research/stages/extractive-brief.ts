@@ -4,6 +4,7 @@
 // plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
 import { citationFor, type Citation, type EvidenceRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
+import { escapeMarkdownText } from "../../notes/markdown-escape";
 import { oneLine } from "../../text/one-line";
 
 export interface EvidenceBriefOptions {
@@ -66,7 +67,7 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
   }
   lines.push("", "Vault evidence:");
   if (vaultPicks.length === 0) lines.push("- No vault note matched this question.");
-  for (const c of vaultPicks) lines.push(`- ${oneLine(c.row.title)}: “${c.text}” [${c.row.source_key}]`);
+  for (const c of vaultPicks) lines.push(`- ${shownTitle(c.row.title)}: “${c.text}” [${c.row.source_key}]`);
 
   if (outsideRows.length > 0) {
     lines.push("", "Outside vault (web results for this run, not your notes):");
@@ -74,7 +75,7 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
       const row = c.row;
       if (row.kind !== "external") continue;
       const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
-      lines.push(`- ${oneLine(row.title)} (${row.domain}): “${c.text}” [${row.source_key}] — ${outsideVaultLabel(row.provider, store)}`);
+      lines.push(`- ${shownTitle(row.title)} (${shownTitle(row.domain)}): “${c.text}” [${row.source_key}] — ${outsideVaultLabel(row.provider, store)}`);
     }
   }
 
@@ -155,6 +156,16 @@ function stem(word: string): string {
   if (w.length > 3 && w.endsWith("es") && /(?:ss|sh|ch|x|z)es$/.test(w)) return w.slice(0, -2);
   if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
   return w;
+}
+
+/**
+ * A title or host name as the brief shows it: one line, through the one escaper, so a result
+ * titled `![p](https://evil.example/pixel.png)` is those characters and no image, wherever the
+ * brief is shown or written. (Quoted sentences keep their syntax as text; the answer's rule,
+ * notes/inert-answer.ts, makes it inert where the brief is rendered or written.)
+ */
+function shownTitle(text: string): string {
+  return escapeMarkdownText(oneLine(text));
 }
 
 /** Quoted text must not look like a citation, nor run on forever. */
