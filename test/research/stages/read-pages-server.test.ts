@@ -114,9 +114,15 @@ describe("reading pages from a real server", () => {
 
   it("gives up on a page that never finishes, at the per-page time limit, and keeps the rest of the run", async () => {
     const h = await sampleVaultHarness();
+    // Both pages race deadlines on the one fake clock: it moves once, after the good page was read
+    // and while the slow one is still sending.
+    let moved = false;
     const waiting = setInterval(() => {
-      if (slowResponses.length > 0) h.clock.advance(PAGE_READ_LIMITS.pageMs + 1);
-    }, 20);
+      const guideRead = h.progress.some((e) => e.stage === "read_pages" && e.detail.startsWith("Read "));
+      if (moved || slowResponses.length === 0 || !guideRead) return;
+      moved = true;
+      h.clock.advance(PAGE_READ_LIMITS.pageMs + 1);
+    }, 10);
     try {
       const result = await h.run(
         { question: "How long does Quillsync keep tombstones before compacting them?", mode: "on-weak", providers: ["brave-web"], writeTrace: false, retrievalOnly: true },
