@@ -12,11 +12,25 @@ export type ExternalMode = (typeof externalModes)[number];
 
 export { providerNames, type ProviderName };
 
-/** `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range. */
+/** `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range of real days, the first not after the second. */
 export const freshnessSchema = z.union([
   z.enum(["any", "pd", "pw", "pm", "py"]),
-  z.string().regex(/^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DDtoYYYY-MM-DD"),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DDtoYYYY-MM-DD")
+    .refine((range) => range.split("to").every(isCalendarDay), "expected real days (2025-13-45 is none)")
+    .refine((range) => {
+      const [from, to] = range.split("to");
+      return from <= to;
+    }, "expected the first day not after the second"),
 ]);
+
+/** `YYYY-MM-DD` naming a day that exists (no month 13, no February 30). */
+function isCalendarDay(day: string): boolean {
+  const [year, month, date] = day.split("-").map(Number);
+  const parsed = new Date(Date.UTC(year, month - 1, date));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === date;
+}
 export type Freshness = z.infer<typeof freshnessSchema>;
 
 const braveSchema = z.object({
@@ -158,10 +172,12 @@ export function loadSettings(raw: unknown): SettingsLoad {
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return { settings: defaultSettings(), problems: ["Settings were not an object; defaults are used."] };
   }
+  // zod drops keys it does not know; the promise is that nothing is dropped without a word.
+  const unknown = unknownKeys(raw, settingsSchema).map((path) => `${path}: not a setting; it was ignored.`);
   const first = settingsSchema.safeParse(raw);
-  if (first.success) return { settings: first.data, problems: [] };
+  if (first.success) return { settings: first.data, problems: unknown };
 
-  const problems: string[] = [];
+  const problems: string[] = [...unknown];
   const repaired = structuredClone(raw) as Record<string, unknown>;
   for (const issue of first.error.issues) {
     const path = issue.path.map(String);
@@ -171,6 +187,24 @@ export function loadSettings(raw: unknown): SettingsLoad {
   const second = settingsSchema.safeParse(repaired);
   if (second.success) return { settings: second.data, problems };
   return { settings: defaultSettings(), problems: [...problems, "Settings could not be repaired; defaults are used."] };
+}
+
+/** Dotted paths of the keys in `raw` that `schema` has no field for, at any depth of nested objects. */
+function unknownKeys(raw: unknown, schema: z.core.$ZodType, at = ""): string[] {
+  const shape = objectShape(schema);
+  if (!shape || raw === null || typeof raw !== "object" || Array.isArray(raw)) return [];
+  return Object.entries(raw as Record<string, unknown>).flatMap(([key, value]) => {
+    const path = at ? `${at}.${key}` : key;
+    const field = shape[key];
+    return field ? unknownKeys(value, field, path) : [path];
+  });
+}
+
+/** The fields of an object schema, seen through `.default()` and `.prefault()`; null for anything else. */
+function objectShape(schema: z.core.$ZodType): Readonly<Record<string, z.core.$ZodType>> | null {
+  if (schema instanceof z.ZodObject) return schema.shape;
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return objectShape(schema.unwrap());
+  return null;
 }
 
 function deletePath(obj: Record<string, unknown>, path: string[]): void {
