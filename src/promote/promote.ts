@@ -18,6 +18,7 @@ import { createNoteAtFreeName } from "../notes/create-note";
 import { renderSourceNote, sourceNoteFileName } from "../notes/source-note";
 import { parseTraceNote, recordPromotion } from "../notes/trace-note-read";
 import { errorMessage } from "../text/error-message";
+import { secretScrubber } from "../text/secret-scrub";
 
 /**
  * Rewrites a file the plugin itself wrote, in one step: Obsidian's `Vault.process` in the plugin,
@@ -39,6 +40,11 @@ export interface PromoteDeps {
   updateTraceNote?: TraceNoteUpdater;
   /** Timeout and size cap of the page fetch (defaults: 20 s, 5 MB). */
   page?: Omit<FetchPageOptions, "signal" | "guard">;
+  /**
+   * Secrets the caller knows (the CLI: every key in its environment). A page that happens to hold
+   * one — a hostile page can echo what it guesses or was sent — never gets it into the note.
+   */
+  knownSecrets?: readonly string[];
   /** How the fetch guard looks names up (the CLI: DNS); its rules apply with or without it. */
   fetchGuard?: FetchGuardOptions;
   signal?: AbortSignal;
@@ -104,7 +110,7 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
 
   const retrievedAt = clock.now();
   const { note, summary } = promotedNote({ row, trace, tracePath, outcome, retrievedAt });
-  const content = renderSourceNote(note);
+  const content = secretScrubber(input.knownSecrets ?? []).text(renderSourceNote(note));
 
   let notePath: string;
   try {

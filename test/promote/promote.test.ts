@@ -304,3 +304,15 @@ describe("promoteFromTraceNote", () => {
     expect(result).toMatchObject({ status: "failed", error: { kind: "not_a_web_page" } });
   });
 });
+
+describe("promoteOutsideRow and the secrets its caller knows", () => {
+  it("writes a page that holds a known key (here, two words of the page) with the key redacted", async () => {
+    const env = setUp();
+    const key = "plain files";
+    const result = await promoteOutsideRow(input("plain-article", env, { knownSecrets: [key] }));
+    if (result.status !== "created") throw new Error(result.message);
+    const note = env.store.text(result.notePath)!;
+    expect(note).not.toContain(key);
+    expect(note).toContain("[redacted]");
+  });
+});
