@@ -130,7 +130,7 @@ function main(): void {
       p95_50k_lt_200ms: (p95At(50_000) ?? 0) < 200,
     },
   };
-  console.log(JSON.stringify(figures, null, 2));
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }
 
 main();

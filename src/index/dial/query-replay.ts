@@ -1,0 +1,102 @@
+// The query log replayed: each distinct logged query (with its filters) is run again at every
+// level, and the notes the user opened after it are the answers — so a user sees what each level
+// would have done for the searches they really made: MRR and recall@5 of the opened notes per
+// level, and per query how the best opened note's rank moved. Give it a VaultSearch without a
+// log, or the replay would log itself.
+import type { QueryLogLine } from "../query-log/query-log";
+import type { DialFilters } from "./dial-filters";
+import { DIAL_LEVELS, type DialLevel, type DialRequest, type DialResponse } from "./dial-types";
+
+export interface ReplayedQuery {
+  query: string;
+  filters: Required<DialFilters>;
+  /** Notes opened after any logged search for this query. */
+  opened: string[];
+  /** Per level 1–4 (index 0 is level 1): the best rank of an opened note, null when none was shown. */
+  bestOpenedRank: (number | null)[];
+  /** Per level: how many opened notes were in the top 5. */
+  openedInTop5: number[];
+  /** The level each replay actually ran at (lower when vectors or a model were missing). */
+  ranLevels: DialLevel[];
+}
+
+export interface ReplayLevelFigures {
+  level: DialLevel;
+  /** Mean of 1 / (best rank of an opened note), 0 when none was shown; over queries with an opened note. */
+  mrr: number;
+  /** Share of opened notes shown in the top 5, over all opened notes. */
+  recallAt5: number;
+  /** Replays that ran at a lower level than asked. */
+  ranLower: number;
+}
+
+export interface QueryReplay {
+  /** Distinct (query, filters) pairs replayed. */
+  queries: number;
+  /** Of those, the ones with an opened note (the ones scored). */
+  scored: number;
+  levels: ReplayLevelFigures[];
+  replayed: ReplayedQuery[];
+}
+
+export async function replayLoggedQueries(
+  search: { search(request: DialRequest): Promise<DialResponse> },
+  lines: readonly QueryLogLine[],
+  options: { limit?: number; maxQueries?: number; signal?: AbortSignal } = {},
+): Promise<QueryReplay> {
+  const logged = distinctQueries(lines).slice(-(options.maxQueries ?? 200));
+  const replayed: ReplayedQuery[] = [];
+  for (const entry of logged) {
+    if (options.signal?.aborted) break;
+    const responses: DialResponse[] = [];
+    for (const level of DIAL_LEVELS) responses.push(await search.search({ query: entry.query, level, filters: entry.filters, limit: options.limit ?? 10, signal: options.signal }));
+    const bestOpenedRank = responses.map((r) => {
+      const i = r.results.findIndex((x) => entry.opened.includes(x.key));
+      return i < 0 ? null : i + 1;
+    });
+    const openedInTop5 = responses.map((r) => r.results.slice(0, 5).filter((x) => entry.opened.includes(x.key)).length);
+    replayed.push({ ...entry, bestOpenedRank, openedInTop5, ranLevels: responses.map((r) => r.ranLevel) });
+  }
+  const scored = replayed.filter((r) => r.opened.length > 0);
+  return { queries: replayed.length, scored: scored.length, levels: DIAL_LEVELS.map((level, i) => levelFigures(level, i, replayed, scored)), replayed };
+}
+
+interface LoggedQuery {
+  query: string;
+  filters: Required<DialFilters>;
+  opened: string[];
+}
+
+/** One entry per (query, filters), in order of last use, with every note opened after any of its searches. */
+function distinctQueries(lines: readonly QueryLogLine[]): LoggedQuery[] {
+  const byId = new Map<string, string>();
+  const entries = new Map<string, LoggedQuery>();
+  for (const line of lines) {
+    if (line.type === "search") {
+      const key = JSON.stringify([line.query.trim(), line.filters]);
+      byId.set(line.id, key);
+      const entry = entries.get(key) ?? { query: line.query.trim(), filters: line.filters, opened: [] };
+      entries.delete(key);
+      entries.set(key, entry);
+    } else {
+      const entry = entries.get(byId.get(line.id) ?? "");
+      if (entry && !entry.opened.includes(line.key)) entry.opened.push(line.key);
+    }
+  }
+  return Array.from(entries.values()).filter((e) => e.query !== "");
+}
+
+function levelFigures(level: DialLevel, i: number, replayed: ReplayedQuery[], scored: ReplayedQuery[]): ReplayLevelFigures {
+  const reciprocal = scored.reduce((sum, r) => {
+    const rank = r.bestOpenedRank[i];
+    return sum + (rank === null ? 0 : 1 / rank);
+  }, 0);
+  const opened = scored.reduce((sum, r) => sum + r.opened.length, 0);
+  const found = scored.reduce((sum, r) => sum + r.openedInTop5[i], 0);
+  return {
+    level,
+    mrr: scored.length === 0 ? 0 : reciprocal / scored.length,
+    recallAt5: opened === 0 ? 0 : found / opened,
+    ranLower: replayed.filter((r) => r.ranLevels[i] < level).length,
+  };
+}

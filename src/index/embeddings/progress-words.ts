@@ -1,0 +1,47 @@
+// The embedding job's progress in words: the CLI's progress line on stderr and the plugin's
+// status line say the same thing. Numbers with thousands separators; the ETA rounded to what a
+// person can plan with.
+import type { EmbeddingProgress } from "./embedding-job";
+
+export function embeddingProgressWords(p: EmbeddingProgress): string {
+  const done = count(p.notesDone + p.notesUnreadable);
+  const total = count(p.notesTotal);
+  switch (p.state) {
+    case "idle":
+      return "Embedding has not started.";
+    case "running": {
+      const rate = p.notesPerSecond === null ? "" : ` · ${rateWords(p.notesPerSecond)}`;
+      const eta = p.etaMs === null ? "" : ` · ${etaWords(p.etaMs)}`;
+      return `Embedding notes: ${done} of ${total}${rate}${eta}`;
+    }
+    case "paused":
+      return `Embedding paused at ${done} of ${total} notes.`;
+    case "done": {
+      const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date` : "";
+      const unreadable = p.notesUnreadable > 0 ? `; ${count(p.notesUnreadable)} could not be read and will be tried again` : "";
+      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${unreadable}.`;
+    }
+    case "cancelled":
+      return `Embedding stopped at ${done} of ${total} notes; what was embedded is kept.`;
+    case "failed":
+      return `Embedding stopped at ${done} of ${total} notes: ${p.error?.message ?? "unknown error"}`;
+  }
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function rateWords(perSecond: number): string {
+  return perSecond >= 10 ? `${Math.round(perSecond)} notes/s` : `${perSecond.toFixed(1)} notes/s`;
+}
+
+function etaWords(ms: number): string {
+  if (ms <= 0) return "finishing";
+  const minutes = Math.round(ms / 60_000);
+  if (ms < 60_000) return "under a minute left";
+  if (minutes < 60) return `about ${minutes} min left`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `about ${hours} h left` : `about ${hours} h ${rest} min left`;
+}

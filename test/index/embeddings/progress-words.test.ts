@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import type { EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
+import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
+
+const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
+
+describe("embedding progress in words", () => {
+  it.each([
+    [{}, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · about 42 min left"],
+    [{ notesPerSecond: 31.6, etaMs: 30_000 }, "Embedding notes: 1,200 of 12,000 · 32 notes/s · under a minute left"],
+    [{ etaMs: 2 * 3_600_000 + 5 * 60_000 }, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · about 2 h 5 min left"],
+    [{ etaMs: 3_600_000 }, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · about 1 h left"],
+    [{ notesDone: 0, notesPerSecond: null, etaMs: null }, "Embedding notes: 0 of 12,000"],
+    [{ state: "paused" }, "Embedding paused at 1,200 of 12,000 notes."],
+    [{ state: "cancelled" }, "Embedding stopped at 1,200 of 12,000 notes; what was embedded is kept."],
+    [{ state: "failed", error: { kind: "network", message: "Could not reach Ollama at http://localhost:11434: connection refused" } }, "Embedding stopped at 1,200 of 12,000 notes: Could not reach Ollama at http://localhost:11434: connection refused"],
+    [{ state: "done", notesDone: 12_000, notesUnchanged: 300, notesUnreadable: 2 }, "Embedded 12,000 notes; 300 already up to date; 2 could not be read and will be tried again."],
+    [{ state: "done", notesDone: 1 }, "Embedded 1 note."],
+    [{ state: "idle" }, "Embedding has not started."],
+  ] as [Partial<EmbeddingProgress>, string][])("%j → %s", (change, words) => {
+    expect(embeddingProgressWords({ ...base, ...change })).toBe(words);
+  });
+});
