@@ -12,6 +12,7 @@ import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } fro
 import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
 import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
 import { roundTo } from "../../text/numbers";
+import { signalsInWords } from "../../websearch/source-signals";
 
 export interface DedupeDecision {
   url: string;
@@ -108,6 +109,9 @@ function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[]
   const signals: Signal[] = [
     { name: "provider_rank", detail: `${label} ranked it #${r.providerRank} for a query built from the question`, weight: roundTo(1 / r.providerRank, 3) },
   ];
+  // What the source itself says of the result (HN points, GitHub stars, an accepted answer): shown, not weighed.
+  const said = signalsInWords(r.signals);
+  if (said !== "") signals.push({ name: "source_signals", detail: said, weight: 0 });
   if (r.alsoFoundBy.length > 0) {
     signals.push({ name: "several_providers", detail: `also found by ${r.alsoFoundBy.map(providerDisplayName).join(" and ")}`, weight: 0.3 });
   }

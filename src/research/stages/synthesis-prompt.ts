@@ -113,6 +113,9 @@ function renderRow(entry: Row, bodyLimit: number): string {
   const row = entry.row;
   const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
   const meta = [`Title: ${oneLine(row.title)}`, `URL: ${row.url}`, `Site: ${row.domain}${row.published_at ? ` · published ${row.published_at}` : ""}`];
+  // The same facts the websearch block prints: what the source itself says of the result.
+  const said = row.retrieval.signals.find((s) => s.name === "source_signals")?.detail;
+  if (said) meta.push(`Source says: ${oneLine(said)}`);
   const fenced = [...meta.map(defuseFence), clip(outsideBody(row), bodyLimit)].join("\n");
   return `[${row.source_key}] ${outsideVaultLabel(row.provider, store)}\n${OUTSIDE_FENCE_OPEN}\n${fenced}\n${OUTSIDE_FENCE_CLOSE}`;
 }
