@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildSynthesisPrompt, OUTSIDE_FENCE_CLOSE, OUTSIDE_FENCE_OPEN } from "../../../src/research/stages/synthesis-prompt";
 import { verifyCitations } from "../../../src/research/stages/verify-citations";
 import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
+import { expectGolden } from "../../support/golden";
 
 const GOLDEN = path.resolve(__dirname, "../../golden/research/synthesis-prompt.txt");
 
@@ -32,9 +32,16 @@ describe("buildSynthesisPrompt", () => {
       }),
     );
     const rendered = `=== system ===\n${prompt.system}\n=== user ===\n${prompt.user}\n`;
-    if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, rendered);
-    expect(existsSync(GOLDEN), "golden file missing: run with UPDATE_GOLDEN=1").toBe(true);
-    expect(rendered).toBe(readFileSync(GOLDEN, "utf8"));
+    expectGolden(GOLDEN, rendered);
+  });
+
+  it("shows what the source says of a result (points, stars) inside the outside row, as the websearch block does", () => {
+    const story = outsideRow("hackernews", "https://news.ycombinator.com/item?id=1", "Syncthing 2.0 is out", "Discussion of the release.");
+    story.retrieval.signals.push({ name: "source_signals", detail: "312 points · 140 comments", weight: 0 });
+    const { user } = buildSynthesisPrompt(pack("what do people think of syncthing 2", [], [story]));
+    const fenced = user.slice(user.indexOf(OUTSIDE_FENCE_OPEN), user.lastIndexOf(OUTSIDE_FENCE_CLOSE));
+    expect(fenced).toContain("Source says: 312 points · 140 comments");
+    expect(buildSynthesisPrompt(pack("syncthing versioning", [syncNote], [releaseNotes])).user).not.toContain("Source says:");
   });
 
   it("keeps vault and outside evidence in separate sections", () => {
