@@ -24,7 +24,7 @@ function percentEncoded(character: string): string {
 }
 
 /** Characters a note's path may hold on disk (a synced or cloned folder) that would end or bend a wikilink. */
-const UNLINKABLE_IN_WIKILINK = /[[\]|#^\r\n]|%%/;
+const UNLINKABLE_IN_WIKILINK = /[[\]|#^\r\n]|%%|<%/;
 
 /**
  * `[[path#heading|alias]]` to a note of the vault (`.md` dropped); heading and alias optional. A
@@ -55,7 +55,7 @@ export function linkableHeading(heading: string): string {
   return oneLine(heading.replace(/[[\]|#^:%]/g, " "));
 }
 
-/** Text shown for a wikilink: brackets and the bar would end it, so they become look-alikes. */
+/** Text shown for a wikilink: brackets and the bar would end it, so they become look-alikes; `<%` is Templater's. */
 export function wikilinkAlias(text: string): string {
-  return oneLine(text).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\|/g, "/");
+  return oneLine(text).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\|/g, "/").replace(/<%/g, "< %");
 }

@@ -81,7 +81,7 @@ function answerSection(trace: ResearchTrace): string {
     );
   }
   lines.push(inertAnswerMarkdown(answer.text.trim()), "");
-  const by = answer.kind === "extractive" ? "Evidence brief quoted from the evidence; no model wrote it." : `Written by ${answer.model ? `\`${answer.model.replace(/`/g, "")}\`` : "a model"}.`;
+  const by = answer.kind === "extractive" ? "Evidence brief quoted from the evidence; no model wrote it." : `Written by ${answer.model ? `\`${modelName(answer.model)}\`` : "a model"}.`;
   lines.push(`*${by} Citations ${answer.verified ? "verified" : "not verified"}.*`);
   return lines.join("\n");
 }
@@ -200,6 +200,14 @@ function localStamp(iso: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Untrusted text
+
+/**
+ * The model's name as the server reported it, in a code span: one line (a blank line would end
+ * the span and free what follows), no backtick, and no `<%` (Templater reads code too).
+ */
+function modelName(model: string): string {
+  return oneLine(model).replace(/`/g, "").replace(/<%/g, "< %");
+}
 
 function tableCell(text: string): string {
   return escapeMarkdownText(oneLine(text));

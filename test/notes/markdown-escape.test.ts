@@ -61,6 +61,8 @@ describe("wikilink", () => {
     expect(link).toBe("[a\\]\\] !\\[\\[Private\\|x](Inbox/a%5D%5D%20%21%5B%5BPrivate%7Cx.md)");
     expect(markupIn(link)).toEqual({ link: 1 });
     expect(wikilink("Tools/Syncthing.md", { heading: "Versioning", alias: "Syncthing" })).toBe("[[Tools/Syncthing#Versioning|Syncthing]]");
+    expect(wikilink("Clips/<% tp.file.title %>.md")).toBe("[Clips/&lt;% tp.file.title %&gt;](Clips/%3C%25%20tp.file.title%20%25%3E.md)");
+    expect(wikilink("Clips/Page.md", { alias: "<% tp.file.title %>" })).toBe("[[Clips/Page|< % tp.file.title %>]]");
   });
 });
 
