@@ -1,21 +1,38 @@
 // The workbench page: the real plugin loaded into the stand-in `obsidian` module, with the sample
 // vault, `requestUrl` answered from recorded exchanges (through the replay adapter: Brave's
-// answers and the pages behind some results, for "Add to vault") and a model stand-in. Query parameters choose the situation:
+// answers and the pages behind some results, for "Add to vault") and a model stand-in. Query
+// parameters choose the situation at load, and `workbench.configure` changes it later, so one page
+// can be driven through every state:
 //   theme=light|dark · external=on|off · web=ok|rate-limited|missing-key · model=none|fake|slow
-//   · slowWeb=MS (delay every recorded web answer)
+//   · slowWeb=MS (delay every recorded web answer) · layout=wide|sidebar|phone
 // Everything a test needs to check is recorded on `window.workbench`.
 import { App, MarkdownView, notices, PluginSettingTab, setRequestUrlHandler, Vault, WorkspaceLeaf, type PluginManifest, type RequestUrlParam, type StandInResponse } from "../test/stubs/obsidian";
 import data from "workbench:data";
 import VaultResearchPlugin from "../src/main";
 import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../src/websearch/replay";
 import { RESEARCH_VIEW_TYPE } from "../src/ui/research-view";
+import { PromoteResultModal } from "../src/ui/promote-modal";
+import type { Settings } from "../src/settings";
+
+type Web = "ok" | "rate-limited" | "missing-key";
+type Model = "none" | "fake" | "slow";
+type Layout = "wide" | "sidebar" | "phone";
 
 const params = new URLSearchParams(location.search);
 const theme = params.get("theme") === "dark" ? "dark" : "light";
-const web = params.get("web") ?? "ok";
-const model = params.get("model") ?? "none";
-const slowWebMs = Number(params.get("slowWeb") ?? "0");
+const situation = {
+  web: (params.get("web") ?? "ok") as Web,
+  model: (params.get("model") ?? "none") as Model,
+  slowWebMs: Number(params.get("slowWeb") ?? "0"),
+};
 const MODEL_BASE = "http://model.workbench.test/v1";
+const BRAVE_KEY = "workbench-demo-key";
+
+// Runs start at the same minute on every load (trace note names, recency of web results), so the
+// screenshots compare; time still passes at its real pace from there.
+const PINNED_START = Date.UTC(2026, 10, 30, 14, 12);
+const loadedAt = performance.now();
+Date.now = () => PINNED_START + Math.round(performance.now() - loadedAt);
 
 const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
 
@@ -27,6 +44,8 @@ const record = {
   modelRequests: [] as string[],
   /** Requests to anywhere else (there should be none). */
   blocked: [] as string[],
+  /** How often "Open settings" was asked for. */
+  settingsOpened: 0,
 };
 
 window.open = ((url?: string | URL) => {
@@ -47,15 +66,14 @@ function recorded(name: string): RecordedExchange[] {
 const pages = recorded("brave-demo-pages");
 /** Sites whose recorded pages the workbench may answer with; any other page is refused. */
 const pageOrigins = new Set(pages.map((e) => new URL(e.url).origin));
-function exchanges(): RecordedExchange[] {
+function exchanges(web: Web): RecordedExchange[] {
   if (web !== "rate-limited") return [...recorded("brave-demo"), ...pages];
-  const parsed = parseReplayFile(data.replay["rate-limited"]);
-  if (!parsed.ok) throw new Error(`Bad replay data: ${parsed.message}`);
   // One recorded 429 answers both Brave endpoints.
-  const limited = parsed.exchanges[0];
+  const limited = recorded("rate-limited")[0];
   return [limited, { ...limited, url: "https://api.search.brave.com/res/v1/llm/context" }, ...pages];
 }
-const replay = createReplayHttp(exchanges(), { sourceName: "the workbench recordings", onRequest: (entry) => void record.webRequests.push(entry) });
+const replayFor = (web: Web) => createReplayHttp(exchanges(web), { sourceName: "the workbench recordings", onRequest: (entry) => void record.webRequests.push(entry) });
+let replay = replayFor(situation.web);
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 const originOf = (url: string) => {
   try {
@@ -71,16 +89,19 @@ async function answerRequest(request: RequestUrlParam): Promise<StandInResponse>
     record.blocked.push(request.url);
     throw new Error("The workbench has no network.");
   }
-  if (slowWebMs > 0) await sleep(slowWebMs);
+  if (situation.slowWebMs > 0) await sleep(situation.slowWebMs);
   const response = await replay.request({ method: (request.method ?? "GET") as "GET" | "POST", url: request.url, headers: request.headers, body: typeof request.body === "string" ? request.body : undefined });
   return { status: response.status, headers: response.headers, body: response.text };
 }
 
-/** An OpenAI-compatible stand-in: cites the first vault and outside keys it was shown, and repeats text a hostile page might plant. */
+/**
+ * An OpenAI-compatible stand-in: cites the first vault and outside keys it was shown, repeats text
+ * a hostile page might plant (links, images, HTML), and writes a table and code, as answers do.
+ */
 async function answerAsModel(request: RequestUrlParam): Promise<StandInResponse> {
   const prompt = typeof request.body === "string" ? request.body : "";
   record.modelRequests.push(prompt);
-  if (model === "slow") await sleep(60_000);
+  if (situation.model === "slow") await sleep(60_000);
   // The prompt's instructions show an example key; the evidence keys are the others.
   const keys = [...prompt.matchAll(/(?:src|ext:[a-z0-9-]+):[0-9a-f]{10}/g)].map((m) => m[0]).filter((k) => !k.endsWith(":0123456789"));
   const src = keys.find((k) => k.startsWith("src:"));
@@ -90,8 +111,17 @@ async function answerAsModel(request: RequestUrlParam): Promise<StandInResponse>
     ext ? `Outside your vault, the latest release notes describe lower memory use [${ext}].` : "",
     "",
     'A page said: see [the changelog](https://evil.example/steal) ![pixel](https://evil.example/pixel.png) <img src="https://evil.example/img.png"> **bold stays bold**.',
+    "",
+    "| Version | Memory |",
+    "| --- | --- |",
+    "| 2.x | 1.9 MB |",
+    "| 3.0 | 0.7 MB |",
+    "",
+    "```js",
+    "const doc = Automerge.from({ notes: [] })",
+    "```",
   ];
-  const content = lines.filter((l, i) => l !== "" || i === 2).join("\n");
+  const content = lines.filter((l, i) => l !== "" || i > 1).join("\n");
   return {
     status: 200,
     headers: { "content-type": "application/json" },
@@ -134,13 +164,16 @@ const showDraft = () => draftText.setText(draft.editor.getValue());
 showDraft();
 
 const plugin = new VaultResearchPlugin(app as never, manifest as never);
-const standInPlugin = plugin as unknown as { storedData: unknown };
+const standInPlugin = plugin as unknown as { storedData: unknown; settings: Settings };
+const modelSettings = (model: Model): Partial<Settings["model"]> =>
+  model === "none" ? { kind: "none" } : { kind: "openai", baseUrl: MODEL_BASE, model: "workbench-model", timeoutMs: 120_000 };
 standInPlugin.storedData = {
-  external: { enabled: params.get("external") !== "off", providers: ["brave"] },
-  model: model === "none" ? { kind: "none" } : { kind: "openai", baseUrl: MODEL_BASE, model: "workbench-model", timeoutMs: 120_000 },
+  // A minute for the web stage: a slow recorded answer (slowWeb) is cancelled by the test, not the stage's clock.
+  external: { enabled: params.get("external") !== "off", providers: ["brave"], timeoutMs: 60_000, sourceTimeoutMs: 60_000 },
+  model: modelSettings(situation.model),
   notes: { writeTraceNotes: true },
 };
-if (web !== "missing-key") app.secretStorage.setSecret("vault-research-brave", "workbench-demo-key");
+if (situation.web !== "missing-key") app.secretStorage.setSecret("vault-research-brave", BRAVE_KEY);
 
 let settingsEl: HTMLElement | null = null;
 const workbench = {
@@ -158,16 +191,31 @@ const workbench = {
     else if (command.checkCallback) command.checkCallback(false);
     else command.callback?.();
   },
+  /** The "Promote a result from this trace" picker over a trace note's outside rows (the command needs the app's metadata cache). */
+  async openPromotePicker(tracePath: string): Promise<void> {
+    const listed = await plugin.promoter.rowsOfTrace(tracePath);
+    if ("error" in listed) throw new Error(listed.error.message);
+    new PromoteResultModal(app as never, listed.rows, () => {}).open();
+  },
+  /** Changes the situation without reloading: the web's answers, the model, how slow the web is. */
+  configure(next: Partial<typeof situation>): void {
+    Object.assign(situation, next);
+    replay = replayFor(situation.web);
+    if (situation.web === "missing-key") app.secretStorage.setSecret("vault-research-brave", "");
+    else app.secretStorage.setSecret("vault-research-brave", BRAVE_KEY);
+    Object.assign(standInPlugin.settings.model, modelSettings(situation.model));
+  },
   openSettings(): void {
     const tab = app.settingTabs[0] as PluginSettingTab;
     settingsEl?.remove();
     settingsEl = document.body.createDiv("modal-container workbench-settings");
     settingsEl.createDiv("modal-bg");
-    const modal = settingsEl.createDiv("modal mod-settings");
+    const modal = settingsEl.createDiv({ cls: "modal mod-settings", attr: { role: "dialog", "aria-label": "Settings" } });
     const close = modal.createEl("button", { cls: "modal-close-button", attr: { "aria-label": "Close" }, text: "×" });
     close.addEventListener("click", () => workbench.closeSettings());
     modal.appendChild(tab.containerEl);
     tab.display();
+    close.focus();
   },
   closeSettings(): void {
     (app.settingTabs[0] as PluginSettingTab | undefined)?.hide();
@@ -178,8 +226,28 @@ const workbench = {
     document.body.removeClass("theme-light", "theme-dark");
     document.body.addClass(`theme-${next}`);
   },
+  /** wide: note and a 420 px sidebar · sidebar: a 300 px sidebar · phone: the panel is the screen, as on mobile. */
+  setLayout(layout: Layout): void {
+    document.body.removeClass("workbench-layout-wide", "workbench-layout-sidebar", "workbench-layout-phone", "is-phone", "is-mobile");
+    document.body.addClass(`workbench-layout-${layout}`);
+    if (layout === "phone") document.body.addClass("is-phone", "is-mobile");
+  },
 };
 (window as unknown as { workbench: typeof workbench }).workbench = workbench;
+workbench.setLayout((params.get("layout") as Layout | null) ?? "wide");
+
+// "Open settings" in the panel goes through the app's own settings window, as in Obsidian.
+(app as unknown as { setting: { open(): void; openTabById(id: string): void } }).setting = {
+  open: () => void (record.settingsOpened += 1),
+  openTabById: () => workbench.openSettings(),
+};
+// As in the app, Esc closes the settings window.
+document.addEventListener("keydown", (evt) => {
+  if (evt.key === "Escape" && settingsEl) {
+    evt.preventDefault();
+    workbench.closeSettings();
+  }
+});
 
 const button = (text: string, onClick: () => void) => toolbar.createEl("button", { text, cls: "workbench-button" }).addEventListener("click", onClick);
 button("Ask a research question", () => workbench.runCommand("ask-question"));

@@ -154,6 +154,8 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
     }
     if (result.status === "created" && result.extractStatus.kind !== "extracted" && actions.discardPromoted) {
       excerptOnly = result.notePath;
+      // After the words that say why, so it is read as the answer to them.
+      area.appendChild(add);
       add.disabled = false;
       add.setText("Fetch the page again");
       add.setAttr("aria-label", "Fetch the page again (replaces the note just saved)");

@@ -1,46 +1,18 @@
 // The research panel in a real browser: the workbench (real plugin, stand-in `obsidian`, sample
 // vault, recorded Brave answers) driven by playwright-core in Debian's Chromium. Screenshots go
-// to test-artifacts/ for a person to look at.
-import { mkdirSync } from "node:fs";
+// to test-artifacts/ for a person to look at. Run by browser.test.ts, in its one browser.
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { artifacts, buildWorkbench, CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./workbench-server";
-
-if (!chromiumAvailable) {
-  console.warn(`Browser tests skipped: no Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium).`);
-}
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { artifacts, type BrowserSession } from "./workbench-server";
 
 const OUTSIDE_LABEL = "Outside vault · Brave · ephemeral";
 
-describe.skipIf(!chromiumAvailable)("research panel in Chromium", () => {
-  let server: Awaited<ReturnType<typeof serveWorkbench>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    buildWorkbench();
-    mkdirSync(artifacts, { recursive: true });
-    server = await serveWorkbench();
-    chromium = await launchChromium();
-    context = chromium.context;
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await server?.close();
-  });
-
+export function researchPanelSuite(session: () => BrowserSession): void {
+describe("research panel in Chromium", () => {
   /** Opens the workbench; every request the page makes is kept so tests can see what left. */
   async function open(query = "", viewport = { width: 1100, height: 800 }): Promise<{ page: Page; requests: string[] }> {
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    const requests: string[] = [];
-    page.on("request", (r) => void requests.push(r.url()));
-    const errors: string[] = [];
-    page.on("pageerror", (e) => void errors.push(e.message));
-    await page.goto(`${server.url}?${query}`);
-    await page.waitForFunction(() => (window as unknown as { workbench?: { ready: boolean } }).workbench?.ready === true, null, { timeout: 30_000 });
+    const { page, requests, errors } = await session().open(query, viewport);
     expect(errors).toEqual([]);
     return { page, requests };
   }
@@ -96,7 +68,7 @@ describe.skipIf(!chromiumAvailable)("research panel in Chromium", () => {
     const opened = await page.evaluate(() => (window as unknown as { workbench: { openedLinks(): string[] } }).workbench.openedLinks());
     expect(opened.at(-1)).toBe(heading ? `${notePath}#${heading}` : notePath);
 
-    expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith(session().url))).toEqual([]);
     await shot(page, "vault-question-light");
     await page.close();
   });
@@ -264,3 +236,4 @@ describe.skipIf(!chromiumAvailable)("research panel in Chromium", () => {
     await page.close();
   });
 });
+}

@@ -1,16 +1,11 @@
 // "Add to vault" in a real browser: the workbench (real plugin, stand-in `obsidian`, sample vault,
 // recorded Brave answers and recorded pages) driven in Chromium. A web result becomes a note, the
 // card says so, and the next question finds that note as vault evidence.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { outsideVaultLabel } from "../../src/evidence/labels";
-import { artifacts, buildWorkbench, CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./workbench-server";
-
-if (!chromiumAvailable) {
-  console.warn(`Browser promotion tests skipped: no Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium).`);
-}
+import { artifacts, type BrowserSession } from "./workbench-server";
 
 const QUESTION = "What changed in the latest Automerge release?";
 const PAGE_URL = "https://automerge.org/blog/automerge-3/";
@@ -25,22 +20,8 @@ interface WorkbenchHandle {
 const wb = (page: Page) => <T>(fn: (w: WorkbenchHandle) => T | Promise<T>) =>
   page.evaluate(`(${fn.toString()})(window.workbench)`) as Promise<T>;
 
-describe.skipIf(!chromiumAvailable)("Add to vault in Chromium", () => {
-  let server: Awaited<ReturnType<typeof serveWorkbench>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
-
-  beforeAll(async () => {
-    buildWorkbench();
-    mkdirSync(artifacts, { recursive: true });
-    server = await serveWorkbench();
-    chromium = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await server?.close();
-  });
-
+export function promotePanelSuite(session: () => BrowserSession): void {
+describe("Add to vault in Chromium", () => {
   async function askWithWeb(page: Page, question: string): Promise<void> {
     const turns = await page.locator(".vault-research-turn").count();
     await page.selectOption(".vault-research-mode", "always");
@@ -50,12 +31,12 @@ describe.skipIf(!chromiumAvailable)("Add to vault in Chromium", () => {
   }
 
   it("saves the automerge.org result as a note, marks the card promoted, and the next run finds it in the vault", async () => {
-    const page = await chromium.context.newPage();
+    const page = await session().context.newPage();
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => void requests.push(r.url()));
     page.on("pageerror", (e) => void errors.push(e.message));
-    await page.goto(server.url);
+    await page.goto(session().url);
     await page.waitForFunction(() => (window as unknown as { workbench?: { ready: boolean } }).workbench?.ready === true, null, { timeout: 30_000 });
 
     await askWithWeb(page, QUESTION);
@@ -87,7 +68,7 @@ describe.skipIf(!chromiumAvailable)("Add to vault in Chromium", () => {
     const web = await wb(page)((w) => ({ urls: w.record.webRequests.map((r) => r.url), blocked: w.record.blocked }));
     expect(web.urls).toContain(PAGE_URL);
     expect(web.blocked).toEqual([]);
-    expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith(session().url))).toEqual([]);
 
     // The trace note of the run records it.
     const traces = await wb(page)(async (w) => {
@@ -111,8 +92,8 @@ describe.skipIf(!chromiumAvailable)("Add to vault in Chromium", () => {
   });
 
   it("falls back to the provider's excerpt when the page cannot be fetched, and says so", async () => {
-    const page = await chromium.context.newPage();
-    await page.goto(server.url);
+    const page = await session().context.newPage();
+    await page.goto(session().url);
     await page.waitForFunction(() => (window as unknown as { workbench?: { ready: boolean } }).workbench?.ready === true, null, { timeout: 30_000 });
     await askWithWeb(page, QUESTION);
     // The Hacker News result has no recorded page: the workbench refuses the request.
@@ -127,3 +108,4 @@ describe.skipIf(!chromiumAvailable)("Add to vault in Chromium", () => {
     await page.close();
   });
 });
+}
