@@ -121,7 +121,8 @@ export function panelStatesSuite(session: () => BrowserSession, report: (line: s
       expect(await page().inputValue(".vault-research-input")).toBe("Another question");
       await page().fill(".vault-research-input", "");
       // Only the status line is live; the chat and the timeline are not.
-      expect(await page().locator(".vault-research-panel [aria-live]").evaluateAll((els) => els.map((e) => e.className))).toEqual(["vault-research-run-text"]);
+      const live = ".vault-research-panel [aria-live], .vault-research-panel [role='status'], .vault-research-panel [role='alert'], .vault-research-panel [role='log']";
+      expect(await page().locator(live).evaluateAll((els) => els.map((e) => e.className))).toEqual(["vault-research-run-text"]);
       await shoot("running");
     });
 
