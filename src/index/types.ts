@@ -67,6 +67,9 @@ export interface SearchExplanation {
   termWeights: Record<string, number>;
   /** Query word → how many notes matched it (exactly or approximately); 0 means the vault never uses it. */
   termNotes: Record<string, number>;
+  /** Query word the note lacks → the words this vault uses with it that the note has instead, with
+   * the association's strength (0–1). Absent when no associate matched. */
+  standIns?: Record<string, { term: string; strength: number }[]>;
 }
 
 /** A span to highlight inside a snippet: [start, end) offsets into `snippet`. */

@@ -7,7 +7,7 @@ import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
 import { explainCandidate, type Candidate, type ExplainContext, type RankedHit } from "./explain";
-import { queryTerms, type QueryTerm } from "./query-terms";
+import { DEFAULT_EXPANSION, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
 
@@ -18,6 +18,10 @@ export interface RankingCorpus {
   analyzer: Analyzer;
   synonyms: Map<string, string[]>;
   ranking: RankingOptions;
+  /** The vault's word associations, when the index keeps them (query expansion at a lower weight). */
+  associatesOf?: AssociatesOf | null;
+  /** A note's distinct index terms, when the index keeps them (for feedback from the best notes). */
+  termsOfNote?: ((path: string) => readonly string[]) | null;
 }
 
 export interface RankOptions {
@@ -43,14 +47,58 @@ interface Scored {
 /** The best candidates for the query, explained, best first; at least `limit` when there are that many. */
 export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: number, opts: RankOptions): RankedHit[] {
   const { query, filterTags } = readTags(parsed, corpus.notes);
-  const terms = queryTerms(query, corpus.analyzer, corpus.synonyms);
+  let terms = queryTerms(query, corpus.analyzer, corpus.synonyms, corpus.associatesOf ?? null, corpus.ranking.expansion ?? DEFAULT_EXPANSION);
   const tagFilter = filterTags.length > 0 ? (path: string) => hasAllTags(corpus.notes.get(path), filterTags) : null;
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
   const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord);
-  const scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
+  let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
+  const feedback = opts.asYouType ? [] : feedbackTerms(corpus, scored, terms);
+  if (feedback.length > 0) {
+    const first = terms.length;
+    terms = [...terms, ...feedback];
+    lookUpTerms(corpus, terms, tagFilter, typedWord, lookups, first);
+    scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
+  }
   return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups) }, limit);
+}
+
+/**
+ * Pseudo-relevance feedback: words the best few notes share, rare in the vault and not asked for,
+ * searched at a low weight so notes written in the same words as the best ones rise (a second
+ * note of a two-note question, a paraphrase the first pass ranked low). They never count as
+ * covering the question.
+ */
+function feedbackTerms(corpus: RankingCorpus, scored: Scored[], terms: QueryTerm[]): QueryTerm[] {
+  const options = corpus.ranking.feedback;
+  const termsOfNote = corpus.termsOfNote;
+  if (!options || !termsOfNote || scored.length === 0) return [];
+  const best = scored[0].score;
+  const top = scored.slice(0, options.notes).filter((s) => s.score >= best * options.minShare);
+  const asked = new Set(terms.map((t) => t.term));
+  const docCount = Math.max(1, corpus.engine.documentCount);
+  const tooCommon = Math.max(docCount * corpus.ranking.commonShare, corpus.ranking.commonMinNotes);
+  const weightOf = new Map<string, number>();
+  for (const s of top) {
+    for (const term of termsOfNote(s.c.path)) {
+      if (asked.has(term)) continue;
+      weightOf.set(term, (weightOf.get(term) ?? 0) + s.score / best);
+    }
+  }
+  const picked: { term: string; weight: number }[] = [];
+  for (const [term, share] of weightOf) {
+    // A word only one of several best notes has is that note's, not the question's.
+    if (top.length > 1 && share < options.minNotes) continue;
+    const notes = notesWithTerm(corpus.engine, term);
+    if (notes < 2 || notes > tooCommon) continue;
+    picked.push({ term, weight: share * Math.log(1 + docCount / notes) });
+  }
+  picked.sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term));
+  const chosen = picked.slice(0, options.terms);
+  const most = chosen[0]?.weight ?? 1;
+  let group = Math.max(...terms.map((t) => t.group)) + 1;
+  return chosen.map((c) => ({ term: c.term, word: "", weight: options.weight * (c.weight / most), group: group++, synonym: true, cover: 0, feedback: true }));
 }
 
 /**
@@ -58,14 +106,19 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
  * nothing rarer above one that did, so such words only add to notes already found (looking them
  * up across thousands of notes is most of a slow search).
  */
-function lookUpTerms(corpus: RankingCorpus, terms: QueryTerm[], tagFilter: ((path: string) => boolean) | null, typedWord: string | undefined): Lookups {
+function lookUpTerms(
+  corpus: RankingCorpus,
+  terms: QueryTerm[],
+  tagFilter: ((path: string) => boolean) | null,
+  typedWord: string | undefined,
+  into?: Lookups,
+  from = 0,
+): Lookups {
   const { engine, ranking } = corpus;
   const docCount = Math.max(1, engine.documentCount);
-  const candidates = new Map<string, Candidate>();
-  const groupIdf: number[] = [];
-  const groupNotes: number[] = [];
-  const rarity = terms.map((t) => notesWithTerm(engine, t.term));
-  const order = terms.map((_, i) => i).sort((a, b) => rarity[a] - rarity[b]);
+  const { candidates, groupIdf, groupNotes } = into ?? { candidates: new Map<string, Candidate>(), groupIdf: [], groupNotes: [] };
+  const rarity = terms.map((t, i) => (i < from ? 0 : notesWithTerm(engine, t.term)));
+  const order = terms.map((_, i) => i).filter((i) => i >= from).sort((a, b) => rarity[a] - rarity[b]);
   // Small vaults are fast anyway, and there every word is "common": only large ones restrict.
   const commonAbove = Math.max(docCount * ranking.commonShare, ranking.commonMinNotes);
   for (const termIndex of order) {
@@ -95,7 +148,8 @@ function lookUpTerms(corpus: RankingCorpus, terms: QueryTerm[], tagFilter: ((pat
     const idf = Math.log(1 + docCount / (1 + (exact || results.length)));
     // A group weighs what its own word weighs; synonyms only help a note cover it.
     if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
-    groupNotes[qt.group] = (groupNotes[qt.group] ?? 0) + results.length;
+    // How many notes the word reached, by itself or a synonym (not through an associate or feedback).
+    if ((qt.cover ?? 1) >= 1) groupNotes[qt.group] = (groupNotes[qt.group] ?? 0) + results.length;
     // The hot loop: every note that matched any term passes here, so it only adds up scores and
     // keeps a reference to MiniSearch's match record; fields and words are worked out later, for
     // the few notes that are shown.
@@ -115,19 +169,25 @@ function lookUpTerms(corpus: RankingCorpus, terms: QueryTerm[], tagFilter: ((pat
 function scoreByCoverage(lookups: Lookups, terms: QueryTerm[], coveragePower: number): Scored[] {
   const { groupIdf } = lookups;
   const idfTotal = groupIdf.reduce((a, b) => a + (b ?? 0), 0) || 1;
+  const groups = groupIdf.length;
+  // Per group, the best share of it the note covers: 1 for the word or a synonym, less for an
+  // associate. Reused for every candidate (reset through `touched`), so the loop allocates nothing.
+  const best = new Float64Array(groups);
+  const touched: number[] = [];
   const scored: Scored[] = [];
   for (const c of lookups.candidates.values()) {
-    // Each group counts once however many of its terms matched (a word and its synonyms); past 31
-    // groups a bit mask cannot tell, so coverage is capped at 1 instead.
-    let covered = 0;
-    let seenGroups = 0;
     for (const i of c.matched) {
-      const g = terms[i].group;
-      const bit = g < 31 ? 1 << g : 0;
-      if (bit !== 0 && (seenGroups & bit) !== 0) continue;
-      seenGroups |= bit;
-      covered += groupIdf[g] ?? 0;
+      const { group, cover = 1 } = terms[i];
+      if (cover === 0) continue;
+      if (best[group] === 0) touched.push(group);
+      if (cover > best[group]) best[group] = cover;
     }
+    let covered = 0;
+    for (const g of touched) {
+      covered += (groupIdf[g] ?? 0) * best[g];
+      best[g] = 0;
+    }
+    touched.length = 0;
     const coverage = Math.min(1, covered / idfTotal);
     scored.push({ c, coverage, score: c.textScore * coverage ** coveragePower });
   }

@@ -1,6 +1,8 @@
 // The knobs of ranking, in one place, with the values tuned against evals/search
 // (`npm run eval:search`). VaultIndex takes a partial set; evaluation sweeps change them live.
 import type { Field } from "../search-engine";
+import type { AssociationLimits } from "../associations/term-associations";
+import type { ExpansionWeights } from "./query-terms";
 
 export interface RankingOptions {
   /** Field boosts: a word in the title says far more about a note than the same word in its body. */
@@ -13,6 +15,8 @@ export interface RankingOptions {
   coveragePower: number;
   /** Extra score, as a share of the score, for a note whose title is made of query words. */
   titleBonus: number;
+  /** The title bonus is also scaled by (share of the query's weight the title's words carry)^this; 0 ignores it. */
+  titleQueryShare?: number;
   /** Shortest word that also matches as a prefix of longer words (the last word while typing
    * always does). Prefix lookups on short words are both slow and noisy. */
   prefixMinLength: number;
@@ -26,6 +30,23 @@ export interface RankingOptions {
   commonMinNotes: number;
   /** Fuzzy matching is tried only for words fewer than this many notes contain exactly. */
   fuzzyBelowNotes: number;
+  /** Weights of a word's stand-ins (synonyms, the vault's associates); defaults in query-terms.ts. */
+  expansion?: ExpansionWeights;
+  /** Which associations are strong enough to expand a query with; null turns expansion off. */
+  associations?: AssociationLimits | null;
+  /** Pseudo-relevance feedback from the best notes; null (the default) turns it off. */
+  feedback?: FeedbackOptions | null;
+}
+
+export interface FeedbackOptions {
+  /** Best notes read for feedback words, and the share of the best score a note needs to count. */
+  notes: number;
+  minShare: number;
+  /** Summed score share (of the best note's) a word needs across those notes, when more than one. */
+  minNotes: number;
+  /** Words added, and the weight of the strongest (the others in proportion). */
+  terms: number;
+  weight: number;
 }
 
 export const DEFAULT_RANKING: RankingOptions = {

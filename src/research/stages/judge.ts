@@ -1,41 +1,47 @@
 // The judge: does the vault answer this question, or does it merely share a keyword with it?
 //
-// It looks at the best few notes and asks how much of the question's *content* they cover, with
-// each required word weighted by its rarity in this vault (a note that has "tar" but not "ZFS" has
-// missed the part of "tar on ZFS" that mattered). Coverage is measured twice: over the whole note,
-// and inside one section (words that answer a question together tend to sit together). Both must
-// be high for `enough_evidence`; some coverage is `weak_evidence`; almost none is `no_evidence`.
-// A question about the current state ("latest", "today"…) is at most `weak_evidence`: notes record
-// the past.
-// The thresholds are tuned against evals/judge (see `npm run eval:judge`).
+// It looks at the best few notes and asks how much of the question's content they cover
+// (judge-coverage.ts: each word weighted by its rarity; words the vault uses with a missing word
+// count for part of it). Enough evidence takes one of four shapes, each a lever the verdict names:
+// most of the question inside one section of one note; a note that is named after what was asked;
+// nearly all of it in one note, spread over a section; or two notes that together cover a
+// question of two parts, each its own part close together (both are then in the pack). Some
+// coverage is `weak_evidence`; almost none is `no_evidence`. When unsure it says weak: a confident
+// "enough" for a note that does not answer sends nobody to the web and misleads. A question about
+// the current state ("latest", "today"…) is at most weak: notes record the past.
+// The thresholds are tuned by vault split (evals/README.md, `npm run eval:judge`).
 import type { SearchResult } from "../../index/types";
-import { foldCase, words } from "../../index/tokenize";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
+import { conceptsOf, coveredShare, noteCoverage, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
+import { reasonFor } from "./judge-reason";
 
-export interface JudgeOptions {
+export interface JudgeOptions extends CoverageWeights {
   /** Note coverage at or above which (with section coverage) the evidence is enough. */
   enoughNote: number;
-  /** Best single-section coverage needed for enough. */
+  /** Best single-section coverage (words close together) needed for enough. */
   enoughSection: number;
   /** Or: a note covering this much of the question is enough when one section holds at least
-   * `broadSection` of it anywhere (not necessarily close together). */
+   * `broadSection` of it anywhere, and `broadClose` of it close together. */
   broadNote: number;
   broadSection: number;
+  broadClose: number;
   /** Or: a note whose title, aliases or opening name at least `namedShare` of the question's
    * content, and which covers `namedNote` of it overall, is about exactly what was asked. */
   namedShare: number;
   namedNote: number;
+  /** Or: two of the top notes covering `pairNote` of the question together, each at least
+   * `pairEach` of it that the other lacks, and together `pairSection` close together. */
+  pairNote: number;
+  pairEach: number;
+  pairSection: number;
+  /** …and both notes have words of the question carrying at least this share of it: two notes
+   * about one subject ("foam grep" and "foam search"), not two that each hold half of its words. */
+  pairShared: number;
   /** Below this note coverage the vault has no evidence at all. */
   noneBelow: number;
   /** How many top notes are examined. */
   topNotes: number;
-  /** Weight, relative to its rarity, of a word the vault never uses anywhere: the vault cannot
-   * use that word, so a note that answers the question must be saying it otherwise. */
-  absentWordWeight: number;
-  /** Weight of the everyday verbs and adjectives of how-to questions ("check", "see", "turn on"):
-   * an answer rarely repeats them, so missing them says little. */
-  lightWordWeight: number;
 }
 
 export const DEFAULT_JUDGE: JudgeOptions = {
@@ -43,13 +49,33 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   enoughSection: 0.6,
   broadNote: 0.8,
   broadSection: 0.5,
+  broadClose: 0,
   namedShare: 0.6,
   namedNote: 0.6,
+  pairNote: 0.85,
+  pairEach: 0.2,
+  pairSection: 0.7,
+  pairShared: 0.08,
   noneBelow: 0.3,
   topNotes: 3,
   absentWordWeight: 1,
   lightWordWeight: 0.3,
+  standInCredit: 1,
+  standInCap: 0.5,
 };
+
+/** Which part of the judge settled the verdict (named in the reason too). */
+export type JudgeLever =
+  | "no_match"
+  | "tags_or_phrases"
+  | "one_section"
+  | "named_note"
+  | "spread_in_note"
+  | "two_notes"
+  | "current_state"
+  | "little_coverage"
+  | "partial_coverage"
+  | "spread_out";
 
 export interface JudgeFigures {
   noteCoverage: number;
@@ -60,149 +86,122 @@ export interface JudgeFigures {
   /** Coverage by the best note's title, aliases and opening. */
   namedCoverage: number;
   bestPath?: string;
+  /** The second note of a two-note verdict. */
+  pairedPath?: string;
   /** Which part of the judge settled the verdict (for the trace and the evaluation). */
-  decidedBy?: string;
+  decidedBy?: JudgeLever;
 }
 
-/** Everyday words of how-to questions that an answering note need not contain. */
-const LIGHT_WORDS = new Set(
-  `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
-   give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
-   instead whole entire several various large small big little long short full fully possible able current automatic
-   automatically manual manually right wrong proper properly correct correctly following stuff`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-/** The words of a plan term as the index sees them ("tar.gz" → tar, gz). */
-function indexWords(term: string): string[] {
-  return words(term).map(foldCase);
+/** One note's figures, or two notes' together. */
+export interface Examined {
+  notes: { path: string; title: string }[];
+  coverage: NoteCoverage;
+  note: number;
+  close: number;
+  loose: number;
+  named: number;
 }
 
-export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options: JudgeOptions = DEFAULT_JUDGE): Judgement & { figures: JudgeFigures } {
+export type JudgeVerdict = Judgement & { figures: JudgeFigures };
+
+export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options: JudgeOptions = DEFAULT_JUDGE): JudgeVerdict {
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
   if (results.length === 0) {
-    return {
-      verdict: "no_evidence",
-      reason: required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.",
-      missing_terms: required,
-      figures: { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0 },
-    };
+    const reason = required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.";
+    return { verdict: "no_evidence", reason, missing_terms: required, figures: { ...NO_FIGURES, decidedBy: "no_match" } };
   }
   if (required.length === 0) {
     // Only tags or phrases: matching them is the whole question.
-    return {
-      verdict: "enough_evidence",
-      reason: `${results.length} note${results.length === 1 ? "" : "s"} matched the tags or phrases asked for.`,
-      missing_terms: [],
-      figures: { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path },
-    };
+    const reason = `${results.length} note${results.length === 1 ? "" : "s"} matched the tags or phrases asked for.`;
+    const figures: JudgeFigures = { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path, decidedBy: "tags_or_phrases" };
+    return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
-  const coverage = termCoverage(required, results[0].explanation, options);
-  let best: NoteFigures = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0, missing: required, score: -1 };
-  for (const result of results.slice(0, options.topNotes)) {
-    const figures = noteFigures(result, required, coverage);
-    if (figures.score > best.score) best = figures;
-  }
-  return verdictOf(best, plan, options);
+  const concepts = conceptsOf(required, results[0].explanation, options);
+  const singles = results.slice(0, options.topNotes).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
+  const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
+  const lever = singleLever(best, options);
+  if (lever) return verdictOf(plan, concepts, best, lever);
+  const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, singles, options) : null;
+  if (pair) return verdictOf(plan, concepts, pair, "two_notes");
+  if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
+  return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
 }
 
-/** How much of the question a set of words covers, each required term weighted by its rarity. */
-interface TermCoverage {
-  has: (found: Set<string>, term: string) => boolean;
-  /** Summed weight of the required terms all of whose words are in `found`. */
-  coveredBy: (found: Set<string>) => number;
-  /** Summed weight of every required term (never 0). */
-  total: number;
-}
+const NO_FIGURES: JudgeFigures = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0 };
 
-function termCoverage(required: string[], explanation: SearchResult["explanation"], options: JudgeOptions): TermCoverage {
-  const { termWeights, termNotes } = explanation;
-  const wordWeight = (word: string) =>
-    (termWeights[word] ?? 1) * (termNotes[word] === 0 ? options.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? options.lightWordWeight : 1);
-  const weightOf = (term: string) => {
-    const parts = indexWords(term);
-    if (parts.length === 0) return 0;
-    return Math.max(...parts.map(wordWeight));
-  };
-  const has = (found: Set<string>, term: string) => {
-    const parts = indexWords(term);
-    return parts.length > 0 && parts.every((p) => found.has(p));
-  };
+function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCoverage[]): Examined {
+  const merged = coverage.reduce((a, b) => ({
+    path: a.path,
+    inNote: together(a.inNote, b.inNote),
+    closeSection: together(a.closeSection, b.closeSection),
+    looseSection: together(a.looseSection, b.looseSection),
+    named: together(a.named, b.named),
+    standIns: new Map([...b.standIns, ...a.standIns]),
+  }));
   return {
-    has,
-    coveredBy: (found) => required.reduce((sum, term) => sum + (has(found, term) ? weightOf(term) : 0), 0),
-    total: required.reduce((sum, t) => sum + weightOf(t), 0) || 1,
+    notes: results.map((r) => ({ path: r.path, title: r.title })),
+    coverage: merged,
+    note: coveredShare(concepts, merged.inNote),
+    close: coveredShare(concepts, merged.closeSection),
+    loose: coveredShare(concepts, merged.looseSection),
+    named: coveredShare(concepts, merged.named),
   };
 }
 
-type NoteFigures = JudgeFigures & { missing: string[]; score: number };
-
-/** One note's coverage: over the whole note, within one section (close and loose), by its name. */
-function noteFigures(result: SearchResult, required: string[], coverage: TermCoverage): NoteFigures {
-  const { total, coveredBy } = coverage;
-  const inNote = new Set(result.explanation.matchedTerms);
-  const inTitle = new Set([...(result.explanation.fields.title ?? []), ...(result.explanation.fields.aliases ?? [])]);
-  const missing = required.filter((term) => !coverage.has(inNote, term));
-  let closeCovered = 0;
-  let looseCovered = 0;
-  for (const section of result.sections) {
-    closeCovered = Math.max(closeCovered, coveredBy(new Set([...section.closeTerms, ...inTitle])));
-    looseCovered = Math.max(looseCovered, coveredBy(new Set([...section.matchedTerms, ...inTitle])));
-  }
-  const noteCoverage = coveredBy(inNote) / total;
-  const sectionCoverage = closeCovered / total;
-  const namedCoverage = coveredBy(new Set([...inTitle, ...(result.explanation.fields.lead ?? [])])) / total;
-  return { noteCoverage, sectionCoverage, looseSectionCoverage: looseCovered / total, namedCoverage, missing, score: noteCoverage + sectionCoverage, bestPath: result.path };
+function singleLever(e: Examined, o: JudgeOptions): JudgeLever | null {
+  if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
+  if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
+  if (e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
+  return null;
 }
 
-function verdictOf(best: NoteFigures, plan: QueryPlan, options: JudgeOptions): Judgement & { figures: JudgeFigures } {
+/**
+ * A question of two parts says so: it compares ("difference between", "vs", "or"), relates ("how
+ * does X relate to Y", "together", "between"), or chains ("…, then …", "and also"). Without such a
+ * word, two notes that each hold half of the question's words are a coincidence, not an answer
+ * ("tail" and "ssh" for "make tail follow a file over SSH with reconnects").
+ */
+const TWO_PARTS = /\b(?:differen(?:ce|ces|t|tly)|differ|compare[sd]?|comparison|versus|vs\.?|relate[sd]?|relation(?:ship)?|between|together|both|then|and also|as well as|or)\b/;
+
+export function asksTwoThings(normalized: string): boolean {
+  return TWO_PARTS.test(normalized);
+}
+
+/** Two top notes that answer a two-part question together, each its own part; the best such pair. */
+function bestPair(concepts: Concepts, singles: Examined[], o: JudgeOptions): Examined | null {
+  let best: Examined | null = null;
+  for (let i = 0; i < singles.length; i++) {
+    for (let j = i + 1; j < singles.length; j++) {
+      const [a, b] = [singles[i], singles[j]];
+      const pair = examine(concepts, [], [a.coverage, b.coverage]);
+      pair.notes = [...a.notes, ...b.notes];
+      // What each adds that the other lacks: a second note that only repeats the first is no pair.
+      const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
+      const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
+      if (pair.note < o.pairNote || pair.close < o.pairSection || coveredShare(concepts, shared) < o.pairShared || !adds(a, b) || !adds(b, a)) continue;
+      if (!best || pair.note + pair.close > best.note + best.close) best = pair;
+    }
+  }
+  return best;
+}
+
+function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: JudgeLever): JudgeVerdict {
+  const enough = lever === "one_section" || lever === "named_note" || lever === "spread_in_note" || lever === "two_notes";
+  const decidedBy: JudgeLever = enough && plan.freshness.flagged ? "current_state" : lever;
   const figures: JudgeFigures = {
-    noteCoverage: roundTo(best.noteCoverage, 3),
-    sectionCoverage: roundTo(best.sectionCoverage, 3),
-    looseSectionCoverage: roundTo(best.looseSectionCoverage, 3),
-    namedCoverage: roundTo(best.namedCoverage, 3),
-    bestPath: best.bestPath,
+    noteCoverage: roundTo(e.note, 3),
+    sectionCoverage: roundTo(e.close, 3),
+    looseSectionCoverage: roundTo(e.loose, 3),
+    namedCoverage: roundTo(e.named, 3),
+    bestPath: e.notes[0]?.path,
+    ...(e.notes.length > 1 ? { pairedPath: e.notes[1].path } : {}),
+    decidedBy,
   };
-  const pct = (n: number) => `${Math.round(n * 100)}%`;
-  const enough =
-    (best.noteCoverage >= options.enoughNote && best.sectionCoverage >= options.enoughSection) ||
-    (best.noteCoverage >= options.broadNote && best.looseSectionCoverage >= options.broadSection) ||
-    (best.namedCoverage >= options.namedShare && best.noteCoverage >= options.namedNote);
-  if (enough && plan.freshness.flagged) {
-    // Notes record the past; for a question about the current state they can be the start of an
-    // answer, not the whole of it.
-    return {
-      verdict: "weak_evidence",
-      reason: `"${best.bestPath}" covers ${pct(best.noteCoverage)} of the question's content words, but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`,
-      missing_terms: best.missing,
-      figures,
-    };
-  }
-  if (enough) {
-    return {
-      verdict: "enough_evidence",
-      reason: `"${best.bestPath}" covers ${pct(best.noteCoverage)} of the question's content words (${pct(best.sectionCoverage)} within one section).`,
-      missing_terms: best.missing,
-      figures,
-    };
-  }
-  if (best.noteCoverage < options.noneBelow) {
-    return {
-      verdict: "no_evidence",
-      reason: `Notes share at most ${pct(best.noteCoverage)} of the question's content words; missing ${quoteList(best.missing)}.`,
-      missing_terms: best.missing,
-      figures,
-    };
-  }
-  const why =
-    best.noteCoverage < options.enoughNote
-      ? `the best note covers only ${pct(best.noteCoverage)} of the question's content words; missing ${quoteList(best.missing)}`
-      : `the words are spread out: no section holds more than ${pct(best.sectionCoverage)} of them together`;
-  return { verdict: "weak_evidence", reason: `Partial evidence: ${why}.`, missing_terms: best.missing, figures };
+  const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) < 1);
+  const verdict = decidedBy === "current_state" || (!enough && lever !== "little_coverage") ? "weak_evidence" : enough ? "enough_evidence" : "no_evidence";
+  return { verdict, reason: reasonFor(decidedBy, e, concepts, plan), missing_terms: missing, figures };
 }
 
-function quoteList(terms: string[]): string {
+export function quoteList(terms: string[]): string {
   return terms.map((t) => `"${t}"`).join(", ");
 }
-

@@ -1,12 +1,18 @@
 // Local retrieval: the vault half of a research pack. Runs the plan through the vault index
 // (full-text lane, and an exact-tag lane when the question names #tags) and turns each matched
 // note into a VaultRow with its best sections and the signals that explain its rank.
+//
+// One bounded second pass (the focused-retry lane): when a question of two parts ("difference
+// between X and Y", "X or Y", "X, then Y") finds a best note that lacks part of it, the words that
+// note lacks are searched on their own, once, and the best note for them joins the pack right
+// after the first, so the judge can weigh the two together and both reach the answer.
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
 import type { NoteStore } from "../../ports";
 import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
+import { asksTwoThings } from "./judge";
 
 export interface LocalRetrievalOptions {
   /** Notes to keep (default 8). */
@@ -49,13 +55,36 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
     lanes.push({ name: "exact_tag", status: "used" });
   }
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
+  const retried = await focusedRetry(plan, required, results, index, store, sectionsPerNote);
+  if (retried) {
+    results = [results[0], retried, ...results.slice(1).filter((r) => r.path !== retried.path)].slice(0, limit);
+    lanes.push({ name: "focused_retry", status: "used" });
+  }
   // Notes far below the best one matched a stray word; they would only dilute the pack.
   const floor = (results[0]?.score ?? 0) * MIN_SHARE_OF_BEST;
-  const kept = results.filter((r, i) => i === 0 || r.score >= floor || r.explanation.fields.tags !== undefined);
+  const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined);
   const vaultPaths = index.paths();
   const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags, vaultPaths));
   return { rows, results, query, notesSearched: index.status().notes };
 }
+
+/** Words a two-part question's best note lacks, searched once on their own: the best note for them, if new. */
+async function focusedRetry(plan: QueryPlan, required: string[], results: SearchResult[], index: VaultIndex, store: NoteStore, sectionsPerNote: number): Promise<SearchResult | null> {
+  const best = results[0];
+  if (!best || !asksTwoThings(plan.normalized)) return null;
+  const has = new Set(best.explanation.matchedTerms);
+  const lacking = required.filter((term) => {
+    const parts = words(term).map(foldCase);
+    return parts.length > 0 && !parts.every((p) => has.has(p));
+  });
+  if (lacking.length === 0 || lacking.length === required.length) return null;
+  const found = await index.search(lacking.join(" "), store, { limit: RETRY_LIMIT, sectionsPerNote });
+  const shown = new Set(results.slice(0, RETRY_LIMIT).map((r) => r.path));
+  return found.find((r) => !shown.has(r.path) && r.explanation.missingTerms.length < r.explanation.matchedTerms.length + r.explanation.missingTerms.length) ?? null;
+}
+
+/** Notes the focused retry looks at (and how far down the first pass a note may be and still count as found). */
+const RETRY_LIMIT = 3;
 
 function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[], vaultPaths: readonly string[]): VaultRow {
   const matchedWords = new Set(result.explanation.matchedTerms);

@@ -71,6 +71,45 @@ describe("judgeEvidence", () => {
   });
 });
 
+describe("judgeEvidence: levers and reasons", () => {
+  it("names the note and the words it covers, and says which are missing", () => {
+    const p = plan("tar archive maximum size on zfs");
+    const weights: Record<string, number> = { tar: 3, archive: 2, maximum: 1, size: 1, zfs: 6 };
+    const j = judgeEvidence(p, [result("tar.md", { note: ["tar", "archive", "maximum", "size"], section: ["tar", "archive", "maximum", "size"] }, weights)]);
+    expect(j.reason).toContain('"tar.md"');
+    expect(j.reason).toMatch(/"zfs" is missing/);
+    expect(j.figures.decidedBy).toBe("partial_coverage");
+  });
+
+  it("judges a two-part question on what two notes cover together, and names both", () => {
+    const p = plan("what is the difference between foam grep and foam search");
+    const weights: Record<string, number> = { foam: 1, grep: 4, search: 4 };
+    const grep = result("grep.md", { note: ["foam", "grep"], section: ["foam", "grep"] }, weights);
+    const search = result("search.md", { note: ["foam", "search"], section: ["foam", "search"] }, weights);
+    const j = judgeEvidence(p, [grep, search]);
+    expect(j.verdict).toBe("enough_evidence");
+    expect(j.figures.decidedBy).toBe("two_notes");
+    expect(j.figures.pairedPath).toBe("search.md");
+    expect(j.reason).toMatch(/"grep.md" and "search.md"/);
+  });
+
+  it("does not add up two notes that each hold half of a one-part question's words", () => {
+    const p = plan("make tail follow a file over ssh with automatic reconnects");
+    const weights: Record<string, number> = { tail: 3, follow: 1, file: 1, ssh: 3, reconnects: 4 };
+    const tail = result("tail.md", { note: ["tail", "follow", "file"], section: ["tail", "follow", "file"] }, weights);
+    const ssh = result("ssh.md", { note: ["ssh", "reconnects"], section: ["ssh", "reconnects"] }, weights);
+    expect(judgeEvidence(p, [tail, ssh]).verdict).toBe("weak_evidence");
+  });
+
+  it("does not pair two notes on unrelated subjects even when the question compares", () => {
+    const p = plan("compare ldap logins with active directory");
+    const weights: Record<string, number> = { ldap: 4, logins: 1, active: 2, directory: 2 };
+    const ldap = result("ldap.md", { note: ["ldap", "logins"], section: ["ldap", "logins"] }, weights);
+    const ad = result("ad.md", { note: ["active", "directory"], section: ["active", "directory"] }, weights);
+    expect(judgeEvidence(p, [ldap, ad]).figures.decidedBy).not.toBe("two_notes");
+  });
+});
+
 function judgeCases(file: string): JudgeCase[] {
   return JSON.parse(readFileSync(path.join(ROOT, "evals/judge", file), "utf8")) as JudgeCase[];
 }

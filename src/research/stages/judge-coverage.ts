@@ -1,0 +1,127 @@
+// How much of a question a note covers, for the judge. Each content word of the question is a
+// concept weighted by its rarity in this vault (a note with "tar" but not "ZFS" missed the part of
+// "tar on ZFS" that mattered). A concept counts as covered when the note has the word (or a
+// synonym), and partly covered when the note only has words this vault uses with it (the index's
+// stand-ins, e.g. "unstaged" for "uncommitted"), as much as the association is strong. Coverage is
+// measured over the whole note, inside one section (close together, and anywhere in it), and by
+// the note's name (title, aliases, opening).
+import type { SearchResult } from "../../index/types";
+import { foldCase, words } from "../../index/tokenize";
+
+export interface CoverageWeights {
+  /** Weight, relative to its rarity, of a word the vault never uses anywhere. */
+  absentWordWeight: number;
+  /** Weight of the everyday verbs and adjectives of how-to questions ("check", "see", "turn on"). */
+  lightWordWeight: number;
+  /** A concept the note only has a stand-in for counts this much × the association's strength (at most 1). */
+  standInCredit: number;
+  /** …and never more than this share of the concept. */
+  standInCap: number;
+}
+
+/** Everyday words of how-to questions that an answering note need not contain. */
+const LIGHT_WORDS: ReadonlySet<string> = new Set(
+  `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
+   give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
+   instead whole entire several various large small big little long short full fully possible able current automatic
+   automatically manual manually right wrong proper properly correct correctly following stuff`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** The words of a plan term as the index sees them ("tar.gz" → tar, gz). */
+export function indexWords(term: string): string[] {
+  return words(term).map(foldCase);
+}
+
+/** What one note covers of the question: per concept, a share from 0 to 1. */
+export interface NoteCoverage {
+  path: string;
+  /** Concept → share covered anywhere in the note (stand-ins partly). */
+  inNote: Map<string, number>;
+  /** Concept → best share inside one ~40-word window of one section, and inside one section. */
+  closeSection: Map<string, number>;
+  looseSection: Map<string, number>;
+  /** Concept → share covered by the title, aliases and opening. */
+  named: Map<string, number>;
+  /** Concepts covered only through stand-ins, with the words that stood in. */
+  standIns: Map<string, string[]>;
+}
+
+/** The question's concepts and their weights (never all zero). */
+export interface Concepts {
+  terms: string[];
+  weight: Map<string, number>;
+  total: number;
+}
+
+export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {
+  const { termWeights, termNotes } = explanation;
+  const wordWeight = (word: string) =>
+    (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1);
+  const weight = new Map<string, number>();
+  for (const term of required) {
+    const parts = indexWords(term);
+    weight.set(term, parts.length === 0 ? 0 : Math.max(...parts.map(wordWeight)));
+  }
+  const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
+  return { terms: required, weight, total };
+}
+
+/** Summed weight of what `shares` covers, as a share of the question (0–1). */
+export function coveredShare(concepts: Concepts, shares: Map<string, number>): number {
+  let sum = 0;
+  for (const term of concepts.terms) sum += (concepts.weight.get(term) ?? 0) * (shares.get(term) ?? 0);
+  return sum / concepts.total;
+}
+
+/** Per concept, the better of two notes' shares: what they cover together. */
+export function together(a: Map<string, number>, b: Map<string, number>): Map<string, number> {
+  const out = new Map(a);
+  for (const [term, share] of b) out.set(term, Math.max(out.get(term) ?? 0, share));
+  return out;
+}
+
+export function noteCoverage(result: SearchResult, concepts: Concepts, weights: CoverageWeights): NoteCoverage {
+  const { explanation } = result;
+  const inTitle = new Set([...(explanation.fields.title ?? []), ...(explanation.fields.aliases ?? [])]);
+  const standInShare = standInShares(explanation.standIns ?? {}, weights);
+  const shareIn = (found: Set<string>, withStandIns: boolean) => {
+    const shares = new Map<string, number>();
+    for (const term of concepts.terms) {
+      const parts = indexWords(term);
+      if (parts.length === 0) continue;
+      // A term of several words ("tar.gz") is as covered as its least covered word.
+      const share = Math.min(...parts.map((p) => (found.has(p) ? 1 : withStandIns ? (standInShare.get(p) ?? 0) : 0)));
+      if (share > 0) shares.set(term, share);
+    }
+    return shares;
+  };
+  const inNote = shareIn(new Set(explanation.matchedTerms), true);
+  let closeSection = new Map<string, number>();
+  let looseSection = new Map<string, number>();
+  for (const section of result.sections) {
+    const close = shareIn(new Set([...section.closeTerms, ...inTitle]), false);
+    const loose = shareIn(new Set([...section.matchedTerms, ...inTitle]), false);
+    if (coveredShare(concepts, close) > coveredShare(concepts, closeSection)) closeSection = close;
+    if (coveredShare(concepts, loose) > coveredShare(concepts, looseSection)) looseSection = loose;
+  }
+  const named = shareIn(new Set([...inTitle, ...(explanation.fields.lead ?? [])]), false);
+  const standIns = new Map<string, string[]>();
+  for (const term of concepts.terms) {
+    const parts = indexWords(term);
+    const by = parts.flatMap((p) => (explanation.matchedTerms.includes(p) ? [] : (explanation.standIns?.[p] ?? []).map((s) => s.term)));
+    if (by.length > 0 && (inNote.get(term) ?? 0) < 1) standIns.set(term, by);
+  }
+  return { path: result.path, inNote, closeSection, looseSection, named, standIns };
+}
+
+/** Query word → the share of it its strongest stand-in covers. */
+function standInShares(standIns: NonNullable<SearchResult["explanation"]["standIns"]>, weights: CoverageWeights): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [word, list] of Object.entries(standIns)) {
+    const strongest = Math.max(0, ...list.map((s) => s.strength));
+    out.set(word, Math.min(weights.standInCap, weights.standInCredit * strongest));
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// The judge's reason, in words a user can check against the notes: which note, which of the
+// question's words it has (and where), which only through a word the vault uses with them, and
+// which are missing. Each lever of the judge reads a little differently; the reason names it.
+import type { QueryPlan } from "../../evidence/research-pack";
+import type { Concepts } from "./judge-coverage";
+import type { Examined, JudgeLever } from "./judge";
+
+/** At most this many words are listed; the rest are counted. */
+const LISTED = 5;
+
+export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan): string {
+  const title = `"${e.notes[0]?.title ?? ""}"`;
+  const has = wordsList(concepts, (t) => (e.coverage.inNote.get(t) ?? 0) >= 1);
+  const missing = missingPart(e, concepts);
+  const standIns = standInPart(e, concepts);
+  const pct = (n: number) => `${Math.round(n * 100)}%`;
+  switch (lever) {
+    case "one_section":
+      return `${title} covers ${has} in one passage (${pct(e.note)} of the question's weight)${standIns}${missing}.`;
+    case "named_note":
+      return `${title} is about what was asked: its title or opening names ${wordsList(concepts, (t) => (e.coverage.named.get(t) ?? 0) >= 1)} (${pct(e.note)} of the question's weight)${standIns}${missing}.`;
+    case "spread_in_note":
+      return `${title} covers ${has} (${pct(e.note)} of the question's weight), spread over one section${standIns}${missing}.`;
+    case "two_notes":
+      return `Two notes answer it together: ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
+    case "current_state":
+      return `${title} covers ${has} (${pct(e.note)} of the question's weight), but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`;
+    case "little_coverage":
+      return `Notes share at most ${pct(e.note)} of the question's content words${has === "none of its words" ? "" : ` (${title} has ${has})`}${missing}.`;
+    case "partial_coverage":
+      return `Partial evidence: ${title} covers only ${has} (${pct(e.note)} of the question's weight)${standIns}${missing}.`;
+    default:
+      return `Partial evidence: ${title} has ${has}, but spread out: no passage holds more than ${pct(e.close)} of the question's weight together${missing}.`;
+  }
+}
+
+/** "grep.md has "grep", "regex"; search.md has "title", "alias"" for a two-note verdict. */
+function twoNotes(e: Examined, concepts: Concepts): string {
+  // The pair's own shares are merged; what each note has is read back from the words it adds.
+  const [a, b] = e.notes;
+  const first = e.coverage.path === a.path ? a : b;
+  const other = first === a ? b : a;
+  const aWords = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) >= 1);
+  return `"${first.title}" and "${other.title}" cover ${aWords.length > 0 ? listOf(aWords) : "its parts"} between them`;
+}
+
+function missingPart(e: Examined, concepts: Concepts): string {
+  const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) === 0);
+  if (missing.length === 0) return "";
+  return `; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} missing`;
+}
+
+function standInPart(e: Examined, concepts: Concepts): string {
+  const parts = concepts.terms
+    .filter((t) => e.coverage.standIns.has(t) && (e.coverage.inNote.get(t) ?? 0) > 0 && (e.coverage.inNote.get(t) ?? 0) < 1)
+    .map((t) => `"${t}" only through ${listOf(e.coverage.standIns.get(t)!.slice(0, 2))}`);
+  if (parts.length === 0) return "";
+  return `; ${parts.join(", ")} (words this vault uses together)`;
+}
+
+function wordsList(concepts: Concepts, keep: (term: string) => boolean): string {
+  const kept = concepts.terms.filter(keep);
+  return kept.length === 0 ? "none of its words" : listOf(kept);
+}
+
+function listOf(terms: string[]): string {
+  const quoted = terms.slice(0, LISTED).map((t) => `"${t}"`);
+  const more = terms.length - LISTED;
+  if (more > 0) return `${quoted.join(", ")} and ${more} more`;
+  if (quoted.length <= 1) return quoted.join("");
+  return `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+}

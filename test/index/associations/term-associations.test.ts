@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { notePassages } from "../../../src/index/associations/passages";
+import { TermAssociations, type AssociationLimits } from "../../../src/index/associations/term-associations";
+import { createAnalyzer } from "../../../src/index/tokenize";
+
+const loose: AssociationLimits = { perWord: 5, minTogether: 2, minStrength: 0.1, maxNotes: 100, maxAssociateShare: 0.9 };
+
+/** A model over notes given as passages of words. */
+function model(notes: Record<string, string[][]>): TermAssociations {
+  const m = new TermAssociations();
+  for (const [path, passages] of Object.entries(notes)) m.setNote(path, passages);
+  return m;
+}
+
+describe("TermAssociations", () => {
+  it("finds the words a vault uses with a word, strongest first, with how often they met", () => {
+    const m = model({
+      "a.md": [["uncommitted", "unstaged", "changes"]],
+      "b.md": [["uncommitted", "unstaged", "stash"]],
+      "c.md": [["uncommitted", "changes"], ["unrelated", "words"]],
+      "d.md": [["stash", "list"]],
+    });
+    const found = m.associatesOf("uncommitted", loose);
+    expect(found.map((a) => a.term)).toEqual(["changes", "unstaged"]);
+    expect(found[0].together).toBe(2);
+    expect(found[0].strength).toBeCloseTo(2 / Math.sqrt(3 * 2), 5);
+  });
+
+  it("counts words as together only within one passage, not anywhere in a long note", () => {
+    const m = model({ "log.md": [["alpha", "beta"], ["gamma", "delta"]], "log2.md": [["alpha", "beta"], ["gamma", "delta"]] });
+    expect(m.associatesOf("alpha", loose).map((a) => a.term)).toEqual(["beta"]);
+  });
+
+  it("forgets a removed note exactly, and a replaced note's old words", () => {
+    const m = model({ "a.md": [["tar", "archive"]], "b.md": [["tar", "archive"]] });
+    expect(m.associatesOf("tar", loose).map((a) => a.term)).toEqual(["archive"]);
+    m.removeNote("b.md");
+    expect(m.associatesOf("tar", loose)).toEqual([]);
+    m.setNote("b.md", [["tar", "archive"]]);
+    m.setNote("a.md", [["tar", "gzip"]]);
+    expect(m.passagesWith("archive")).toBe(1);
+    expect(m.termsOfNote("a.md").sort()).toEqual(["gzip", "tar"]);
+  });
+
+  it("leaves out numbers, single letters and stop words, and words too rare or too common to mean much", () => {
+    const m = model({ "a.md": [["zfs", "2024", "x", "the", "pool"]], "b.md": [["zfs", "2024", "x", "the", "pool"]] });
+    expect(m.associatesOf("zfs", loose).map((a) => a.term)).toEqual(["pool"]);
+    expect(m.associatesOf("zfs", { ...loose, minTogether: 3 })).toEqual([]);
+    expect(m.associatesOf("zfs", { ...loose, maxNotes: 1 })).toEqual([]);
+  });
+});
+
+describe("notePassages", () => {
+  const analyzer = createAnalyzer({ stemming: false });
+  it("puts the note's name with its opening, each run of words with its heading, and drops web addresses", () => {
+    const passages = notePassages(
+      {
+        title: "Backups",
+        aliases: [],
+        tags: ["ops"],
+        sections: [
+          { heading: "", level: 0, headingPath: [], start: 0, end: 1, text: "restic snapshots nightly", line: 1 },
+          { heading: "Restore", level: 2, headingPath: ["Restore"], start: 1, end: 2, text: "mount the snapshot https://restic.net/docs/restore", line: 3 },
+        ],
+      },
+      analyzer,
+      30,
+    );
+    expect(passages).toEqual([["backups", "ops", "restic", "snapshots", "nightly"], ["restore", "mount", "the", "snapshot"]]);
+  });
+});

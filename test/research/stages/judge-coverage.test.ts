@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { conceptsOf, coveredShare, noteCoverage, together } from "../../../src/research/stages/judge-coverage";
+import { DEFAULT_JUDGE } from "../../../src/research/stages/judge";
+import type { SearchResult } from "../../../src/index/types";
+
+function result(matched: string[], section: string[], extra: Partial<SearchResult["explanation"]> = {}): SearchResult {
+  return {
+    path: "n.md",
+    title: "n",
+    score: 1,
+    tags: [],
+    sections: [{ heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 1, snippet: "", highlights: [], matchedTerms: section, closeTerms: section, score: 1 }],
+    explanation: { matchedTerms: matched, missingTerms: [], fields: {}, parts: [], termWeights: { git: 1, discard: 2, uncommitted: 3 }, termNotes: {}, ...extra },
+  };
+}
+
+describe("judge coverage", () => {
+  const required = ["git", "discard", "uncommitted"];
+
+  it("weighs each word of the question by its rarity", () => {
+    const r = result(["git", "discard"], ["git", "discard"]);
+    const concepts = conceptsOf(required, r.explanation, DEFAULT_JUDGE);
+    expect(coveredShare(concepts, noteCoverage(r, concepts, DEFAULT_JUDGE).inNote)).toBeCloseTo(3 / 6, 5);
+  });
+
+  it("counts a word the note only has a stand-in for as partly covered, never fully", () => {
+    const r = result(["git", "discard"], ["git", "discard"], { standIns: { uncommitted: [{ term: "unstag", strength: 0.9 }] } });
+    const concepts = conceptsOf(required, r.explanation, DEFAULT_JUDGE);
+    const coverage = noteCoverage(r, concepts, DEFAULT_JUDGE);
+    expect(coverage.inNote.get("uncommitted")).toBe(DEFAULT_JUDGE.standInCap);
+    expect(coverage.standIns.get("uncommitted")).toEqual(["unstag"]);
+    // Inside a section only the words themselves count.
+    expect(coverage.closeSection.has("uncommitted")).toBe(false);
+  });
+
+  it("adds two notes' coverage word by word", () => {
+    const merged = together(new Map([["git", 1], ["discard", 0.5]]), new Map([["discard", 1]]));
+    expect([...merged]).toEqual([["git", 1], ["discard", 1]]);
+  });
+});
