@@ -71,10 +71,22 @@ export interface NoteStore {
   create(path: string, content: string): Promise<void>;
 }
 
-/** Where the serialised index lives between sessions: IndexedDB in Obsidian, a file in the CLI. */
+/**
+ * Where the saved index lives between sessions: IndexedDB in Obsidian, a folder of files in the CLI.
+ * It is a set of named parts (a manifest and segments of about a thousand notes each), so a save
+ * writes only what changed and nothing ever holds the whole index as one string. A part is plain
+ * data the structured clone algorithm copies (objects, arrays, strings, numbers, typed arrays):
+ * IndexedDB stores it as it is, the CLI with v8's serializer. Names are `[a-z0-9-]`, at most 64.
+ */
 export interface IndexCache {
-  load(): Promise<string | null>;
-  save(data: string): Promise<void>;
+  /** The part saved under `name`, or null when there is none. Rejects when it cannot be read. */
+  read(name: string): Promise<unknown>;
+  /** Saves one part whole: a reader sees the old value or the new, never half. Rejects when it fails. */
+  write(name: string, value: unknown): Promise<void>;
+  /** The names of the saved parts. */
+  names(): Promise<string[]>;
+  /** Drops the named parts; names that are not there are skipped. */
+  remove(names: string[]): Promise<void>;
   clear(): Promise<void>;
 }
 

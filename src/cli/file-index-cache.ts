@@ -1,10 +1,13 @@
-// IndexCache as a file in an OS cache folder, one file per vault. Writes go to a temporary file
-// that is renamed into place, so a crash mid-write leaves the old cache, not half a new one.
+// IndexCache as a folder in an OS cache folder, one per vault, one file per part (v8's serializer:
+// typed arrays stay bytes, nothing is turned into JSON text). A part is written to a temporary file
+// that is renamed into place, so a crash mid-write leaves the old part, not half a new one.
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { deserialize, serialize } from "node:v8";
 import type { IndexCache } from "../ports";
+import { errorMessage } from "../text/error-message";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -14,31 +17,71 @@ export function defaultCacheDir(env: Record<string, string | undefined> = proces
   return path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "vault-research");
 }
 
+const PART_EXTENSION = ".v8";
+/** The port's part names; anything else could climb out of the folder. */
+const PART_NAME = /^[a-z0-9-]{1,64}$/;
+
 export class FileIndexCache implements IndexCache {
+  /** The folder of this vault's parts. */
+  readonly folder: string;
+  /** The manifest's file: where the cache is, for people (it exists once the index was saved). */
   readonly file: string;
+  /** The single-file cache of earlier versions, removed at the first save. */
+  private readonly legacyFile: string;
 
   constructor(cacheDir: string, vaultRoot: string) {
     const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
-    this.file = path.join(cacheDir, `index-${id}.json`);
+    this.folder = path.join(cacheDir, `index-${id}`);
+    this.file = this.partFile("manifest");
+    this.legacyFile = path.join(cacheDir, `index-${id}.json`);
   }
 
-  async load(): Promise<string | null> {
+  async read(name: string): Promise<unknown> {
+    let bytes: Buffer;
     try {
-      return await readFile(this.file, "utf8");
+      bytes = await readFile(this.partFile(name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
+    try {
+      return deserialize(bytes);
+    } catch (error) {
+      throw new Error(`the part ${name} is corrupt (${errorMessage(error)})`);
+    }
   }
 
-  async save(data: string): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, data, "utf8");
-    await rename(tmp, this.file);
+  async write(name: string, value: unknown): Promise<void> {
+    const file = this.partFile(name);
+    await mkdir(this.folder, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, serialize(value));
+    await rename(tmp, file);
+    await rm(this.legacyFile, { force: true });
+  }
+
+  async names(): Promise<string[]> {
+    let files: string[];
+    try {
+      files = await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return files.filter((f) => f.endsWith(PART_EXTENSION)).map((f) => f.slice(0, -PART_EXTENSION.length));
+  }
+
+  async remove(names: string[]): Promise<void> {
+    for (const name of names) await rm(this.partFile(name), { force: true });
   }
 
   async clear(): Promise<void> {
-    await rm(this.file, { force: true });
+    await rm(this.folder, { recursive: true, force: true });
+    await rm(this.legacyFile, { force: true });
+  }
+
+  private partFile(name: string): string {
+    if (!PART_NAME.test(name)) throw new Error(`"${name}" is not a name for a part of the index cache.`);
+    return path.join(this.folder, `${name}${PART_EXTENSION}`);
   }
 }

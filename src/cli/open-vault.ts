@@ -53,8 +53,8 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   const root = path.resolve(io.cwd, vault);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`Vault folder ${vault} does not exist.`);
   const store = new FsNoteStore(root);
-  const files = await store.list();
-  if (files.length === 0) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
+  // Only whether there is a note: the sync lists the vault (once) with each file's facts.
+  if (!store.hasNotes()) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
   const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
   const cache = new FileIndexCache(cacheDir, root);
   const index = new VaultIndex({

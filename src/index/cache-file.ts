@@ -1,127 +1,273 @@
-// The saved index: a versioned JSON file of the notes' metadata and MiniSearch's own saved form.
-// Reading it checks every part the index later relies on, so a cache that parses but has the
-// wrong shape (another version's, a half-written one, a hand-edited one) comes back as a reason
-// to rebuild, never as a crash in a later search.
-import type { AsPlainObject } from "minisearch";
-import { errorMessage } from "../text/error-message";
+// The saved index: a manifest and segments, each a part of the IndexCache. A segment holds the
+// notes whose short ids fall in one range (a few hundred notes) with their metadata and postings;
+// the manifest lists the segments, the notes that left them since, and the engine's counters.
+// A save rewrites only segments that changed, and no part is ever the whole index.
+//
+// Reading checks every part the index later relies on, so a cache that loads but has the wrong
+// shape (another version's, a half-written one, a hand-edited one) comes back as a reason to
+// rebuild, never as a crash in a later search.
 import type { RebuildReason } from "./rebuild-reason";
-import { FIELDS } from "./search-engine";
+import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
+import { lowerBound, MAX_COUNT, MAX_SHORT_ID, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 
-/** Bump when the analyser or the document shape changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 5;
+/** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
+export const INDEX_FORMAT_VERSION = 6;
+
+/** The part that names all the others. */
+export const MANIFEST_PART = "manifest";
 
 const FORMAT = "vault-research-index";
+const SEGMENT_FORMAT = "vault-research-index-segment";
+/** Part names adapters can use as file names or keys as they are. */
+const PART_NAME = /^[a-z0-9-]{1,64}$/;
 
-/** A note as one array, in this order: the file stays about half the size of named fields. */
-type NoteRow = [path: string, mtime: number, size: number, title: string, aliases: string[], tags: string[], sourceUrls: string[], problems: NoteProblem[]];
+/** A note as one array, in this order: a part stays about half the size of named fields. */
+type NoteRow = [shortId: number, path: string, mtime: number, size: number, title: string, aliases: string[], tags: string[], sourceUrls: string[], problems: NoteProblem[], fieldLengths: number[]];
 
-interface CacheFile {
+/** One segment as the manifest lists it. */
+export interface SegmentEntry {
+  name: string;
+  /** Short ids in [first, end). */
+  first: number;
+  end: number;
+  /** Notes the segment holds. */
+  notes: number;
+  /** Short ids of notes it holds that have left the index since it was written, ascending. */
+  left: number[];
+}
+
+export interface Manifest {
   format: typeof FORMAT;
   version: number;
   /** What the settings that shape the index were (see VaultIndex's fingerprint). */
   fingerprint: string;
   savedAt: number;
+  /** Saves so far: each save names its new segments after it, so no name is ever reused. */
+  saves: number;
+  /** The short id the next note gets, and MiniSearch's running average of each field's length. */
+  nextId: number;
+  averageFieldLength: number[];
+  segments: SegmentEntry[];
+}
+
+/** A segment part: its notes (rows), the terms they hold, and per term its postings by field. */
+interface SegmentPart {
+  format: typeof SEGMENT_FORMAT;
+  version: number;
+  first: number;
+  end: number;
   notes: NoteRow[];
-  engine: AsPlainObject;
+  terms: string[];
+  /** Per term, in order: its field count, then per field its id, its posting count n and n pairs (row, count). */
+  postings: Uint32Array;
 }
 
-export interface CacheContents {
-  notes: IndexedNote[];
-  engine: AsPlainObject;
-}
-
-export type CacheRead = { ok: true; contents: CacheContents } | { ok: false; reason: RebuildReason };
+export type ManifestRead = { ok: true; manifest: Manifest } | { ok: false; reason: RebuildReason };
 
 /** Every problem kind, so a saved problem of a kind this version does not know is caught. */
 const PROBLEM_KINDS: Record<NoteProblemKind, true> = { frontmatter: true, encoding: true, read: true, too_large: true };
 
-export function serializeCacheFile(fingerprint: string, savedAt: number, notes: Iterable<IndexedNote>, engine: AsPlainObject): string {
-  const file: CacheFile = {
-    format: FORMAT,
-    version: INDEX_FORMAT_VERSION,
-    fingerprint,
-    savedAt,
-    notes: Array.from(notes, (n) => [n.path, n.mtime, n.size, n.title, n.aliases, n.tags, n.sourceUrls, n.problems]),
-    engine,
-  };
-  return JSON.stringify(file);
+export function segmentName(saves: number, first: number): string {
+  return `segment-${saves}-${first}`;
 }
 
-/** The cache's contents, or why they cannot be used. `fingerprint` is the current settings'. */
-export function readCacheFile(raw: string, fingerprint: string): CacheRead {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (error) {
-    return rebuild({ kind: "corrupt", detail: errorMessage(error) });
-  }
-  if (!isRecord(parsed) || parsed.format !== FORMAT) return rebuild({ kind: "not_an_index" });
-  if (parsed.version !== INDEX_FORMAT_VERSION) return rebuild({ kind: "format_changed", from: versionAsWritten(parsed.version), to: INDEX_FORMAT_VERSION });
-  if (parsed.fingerprint !== fingerprint) return rebuild({ kind: "settings_changed" });
-  const { notes, engine } = parsed;
-  if (!Array.isArray(notes) || !isRecord(engine)) return rebuild({ kind: "incomplete" });
-  const rows: IndexedNote[] = [];
-  for (const [i, row] of notes.entries()) {
-    const note = noteFromRow(row);
-    if (!note) return rebuild({ kind: "corrupt", detail: `note ${i + 1} of ${notes.length} has the wrong shape` });
-    rows.push(note);
-  }
-  const engineProblem = engineShapeProblem(engine);
-  if (engineProblem) return rebuild({ kind: "corrupt", detail: `the search data's ${engineProblem} has the wrong shape` });
-  return { ok: true, contents: { notes: rows, engine: engine as AsPlainObject } };
+export function createManifest(fingerprint: string, savedAt: number, saves: number, engine: SearchEngine, segments: SegmentEntry[]): Manifest {
+  return { format: FORMAT, version: INDEX_FORMAT_VERSION, fingerprint, savedAt, saves, nextId: engine.nextShortId, averageFieldLength: engine.averageFieldLengths, segments };
 }
 
-/** `String()` would call a parsed object's own `toString` key, which JSON may set to anything. */
+/** The manifest, or why the cache cannot be used. `fingerprint` is the current settings'. */
+export function readManifest(value: unknown, fingerprint: string): ManifestRead {
+  if (!isRecord(value) || value.format !== FORMAT) return rebuild({ kind: "not_an_index" });
+  if (value.version !== INDEX_FORMAT_VERSION) return rebuild({ kind: "format_changed", from: versionAsWritten(value.version), to: INDEX_FORMAT_VERSION });
+  if (value.fingerprint !== fingerprint) return rebuild({ kind: "settings_changed" });
+  const { savedAt, saves, nextId, averageFieldLength, segments } = value;
+  if (!Array.isArray(segments) || !Array.isArray(averageFieldLength)) return rebuild({ kind: "incomplete" });
+  if (typeof savedAt !== "number" || !isCount(saves) || !isCount(nextId) || nextId > MAX_SHORT_ID) return corrupt("the manifest's counters have the wrong shape");
+  if (averageFieldLength.length !== FIELDS.length || !isLengthList(averageFieldLength)) return corrupt("the manifest's field lengths have the wrong shape");
+  let end = 0;
+  const names = new Set<string>();
+  for (const [i, entry] of segments.entries()) {
+    if (!isSegmentEntry(entry) || entry.first < end || entry.end > nextId || names.has(entry.name)) return corrupt(`segment ${i + 1} of ${segments.length} has the wrong shape`);
+    names.add(entry.name);
+    end = entry.end;
+  }
+  return { ok: true, manifest: value as unknown as Manifest };
+}
+
+function isSegmentEntry(value: unknown): value is SegmentEntry {
+  if (!isRecord(value)) return false;
+  const { name, first, end, notes, left } = value;
+  if (typeof name !== "string" || !PART_NAME.test(name) || !isCount(first) || !isCount(end) || first >= end || !isCount(notes)) return false;
+  if (!Array.isArray(left) || left.length > notes) return false;
+  let previous = first - 1;
+  for (const id of left) {
+    if (!isCount(id) || id <= previous || id >= end) return false;
+    previous = id;
+  }
+  return true;
+}
+
+// ── segments ───────────────────────────────────────────────────────────────────────────────
+
+/** The segment of the live notes with short ids in [first, end), drawn from the engine and the note table. */
+export function writeSegment(engine: SearchEngine, noteOf: (path: string) => IndexedNote | undefined, first: number, end: number): { part: SegmentPart; notes: number } {
+  const rows: NoteRow[] = [];
+  const rowOf = new Map<number, number>();
+  for (const { shortId, path, fieldLengths } of engine.notesInRange(first, end)) {
+    const n = noteOf(path);
+    if (!n) continue;
+    rowOf.set(shortId, rows.length);
+    rows.push([shortId, n.path, n.mtime, n.size, n.title, n.aliases, n.tags, n.sourceUrls, n.problems, fieldLengths]);
+  }
+  const terms: string[] = [];
+  const out: number[] = [];
+  engine.forEachTermIn(first, end, (term, postings) => {
+    if (encodeTerm(postings, rowOf, first, end, out)) terms.push(term);
+  });
+  const part: SegmentPart = { format: SEGMENT_FORMAT, version: INDEX_FORMAT_VERSION, first, end, notes: rows, terms, postings: Uint32Array.from(out) };
+  return { part, notes: rows.length };
+}
+
+/** Appends one term's postings of the rows in `rowOf`; false (nothing appended) when it has none. */
+function encodeTerm(postings: TermPostings, rowOf: Map<number, number>, first: number, end: number, out: number[]): boolean {
+  const start = out.length;
+  out.push(0);
+  let fields = 0;
+  for (let fieldId = 0; fieldId < postings.length; fieldId++) {
+    const list = postings[fieldId];
+    if (list === undefined) continue;
+    const fieldStart = out.length;
+    out.push(fieldId, 0);
+    let n = 0;
+    for (let j = lowerBound(list, first); j < list.length && postingNote(list[j]) < end; j++) {
+      const row = rowOf.get(postingNote(list[j]));
+      if (row === undefined) continue; // a note that left; MiniSearch has not cleaned up after it yet
+      out.push(row, postingCount(list[j]));
+      n++;
+    }
+    if (n === 0) out.length = fieldStart;
+    else {
+      out[fieldStart + 1] = n;
+      fields++;
+    }
+  }
+  if (fields === 0) out.length = start;
+  else out[start] = fields;
+  return fields > 0;
+}
+
+/**
+ * Puts a segment's notes and postings into the engine (and each note through `remember`), or says
+ * why it cannot be used. On failure the engine holds part of the segment: the caller starts over.
+ */
+export function readSegment(value: unknown, entry: SegmentEntry, engine: SearchEngine, remember: (note: IndexedNote) => void): RebuildReason | null {
+  const where = `segment ${entry.name}`;
+  if (!isRecord(value) || value.format !== SEGMENT_FORMAT) return { kind: "corrupt", detail: `${where} is not a segment` };
+  if (value.version !== INDEX_FORMAT_VERSION || value.first !== entry.first || value.end !== entry.end) return { kind: "inconsistent" };
+  const { notes, terms, postings } = value;
+  if (!Array.isArray(notes) || !Array.isArray(terms) || !(postings instanceof Uint32Array)) return { kind: "corrupt", detail: `${where} has the wrong shape` };
+  if (notes.length !== entry.notes) return { kind: "inconsistent" };
+  const rows = restoreRows(notes, entry, engine, remember, where);
+  if (!rows.ok) return rows.reason;
+  const problem = restorePostings(terms, postings, rows.shortIds, engine);
+  return problem ? { kind: "corrupt", detail: `the postings of ${where} ${problem}` } : null;
+}
+
+type RowsRead = { ok: true; shortIds: number[] } | { ok: false; reason: RebuildReason };
+
+/** Puts the segment's notes back; each row's short id (-1 for a note that left), or why the rows cannot be used. */
+function restoreRows(rows: unknown[], entry: SegmentEntry, engine: SearchEngine, remember: (note: IndexedNote) => void, where: string): RowsRead {
+  const left = new Set(entry.left);
+  const shortIds: number[] = [];
+  let leftRows = 0;
+  let previous = entry.first - 1;
+  for (const [i, row] of rows.entries()) {
+    const read = noteFromRow(row);
+    if (!read || read.engine.shortId <= previous || read.engine.shortId >= entry.end) {
+      return { ok: false, reason: { kind: "corrupt", detail: `note ${i + 1} of ${rows.length} of ${where} has the wrong shape` } };
+    }
+    previous = read.engine.shortId;
+    if (left.has(read.engine.shortId)) {
+      shortIds.push(-1);
+      leftRows++;
+      continue;
+    }
+    // One note in two segments: the segments are not from one save.
+    if (engine.has(read.note.path)) return { ok: false, reason: { kind: "inconsistent" } };
+    engine.restoreNote(read.engine);
+    remember(read.note);
+    shortIds.push(read.engine.shortId);
+  }
+  // Every note the manifest says left must be one of these.
+  return leftRows === left.size ? { ok: true, shortIds } : { ok: false, reason: { kind: "inconsistent" } };
+}
+
+/** Decodes the postings (see SegmentPart), skipping notes that left; a description of the first thing wrong, or null. */
+function restorePostings(terms: unknown[], data: Uint32Array, shortIds: number[], engine: SearchEngine): string | null {
+  let at = 0;
+  for (const term of terms) {
+    if (typeof term !== "string" || at >= data.length) return "do not match its terms";
+    const fields = data[at++];
+    if (fields < 1 || fields > FIELDS.length) return "name too many fields";
+    let postings: TermPostings | undefined;
+    let seenFields = 0;
+    for (let f = 0; f < fields; f++) {
+      const fieldId = data[at];
+      const n = data[at + 1];
+      at += 2;
+      if (fieldId >= FIELDS.length || (seenFields & (1 << fieldId)) !== 0) return "name an unknown field";
+      seenFields |= 1 << fieldId;
+      if (n < 1 || at + 2 * n > data.length) return "are cut short";
+      let previousRow = -1;
+      for (let k = 0; k < n; k++, at += 2) {
+        const row = data[at];
+        const count = data[at + 1];
+        if (row <= previousRow || row >= shortIds.length || count < 1 || count > MAX_COUNT) return "name a note out of order";
+        previousRow = row;
+        if (shortIds[row] < 0) continue;
+        postings ??= engine.postingsFor(term);
+        // Segments and rows ascend, so only a term listed twice can come back to an earlier note.
+        if (!engine.restorePosting(postings, fieldId, shortIds[row], count)) return "name a note out of order";
+      }
+    }
+  }
+  return at === data.length ? null : "do not match its terms";
+}
+
+function noteFromRow(row: unknown): { note: IndexedNote; engine: EngineNote } | null {
+  if (!Array.isArray(row) || row.length !== 10) return null;
+  const [shortId, path, mtime, size, title, aliases, tags, sourceUrls, problems, fieldLengths] = row as unknown[];
+  if (!isCount(shortId) || typeof path !== "string" || typeof mtime !== "number" || typeof size !== "number" || typeof title !== "string") return null;
+  if (!isStringArray(aliases) || !isStringArray(tags) || !isStringArray(sourceUrls)) return null;
+  if (!Array.isArray(problems) || !problems.every(isNoteProblem)) return null;
+  // Lengths are only arithmetic to MiniSearch: a null (JSON's NaN) skews a score, it cannot crash.
+  if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !isLengthList(fieldLengths)) return null;
+  return { note: { path, mtime, size, title, aliases, tags, sourceUrls, problems }, engine: { shortId, path, fieldLengths: fieldLengths as number[] } };
+}
+
+// ── checks ─────────────────────────────────────────────────────────────────────────────────
+
+/** `String()` would call a parsed object's own `toString` key, which a hand-edited part may set to anything. */
 function versionAsWritten(version: unknown): string {
-  return typeof version === "object" && version !== null ? JSON.stringify(version) : String(version);
+  if (typeof version !== "object" || version === null) return String(version);
+  try {
+    return JSON.stringify(version);
+  } catch {
+    return "an object";
+  }
 }
 
-function rebuild(reason: RebuildReason): CacheRead {
+function rebuild(reason: RebuildReason): ManifestRead {
   return { ok: false, reason };
 }
 
-function noteFromRow(row: unknown): IndexedNote | null {
-  if (!Array.isArray(row) || row.length !== 8) return null;
-  const [path, mtime, size, title, aliases, tags, sourceUrls, problems] = row as unknown[];
-  if (typeof path !== "string" || typeof mtime !== "number" || typeof size !== "number" || typeof title !== "string") return null;
-  if (!isStringArray(aliases) || !isStringArray(tags) || !isStringArray(sourceUrls)) return null;
-  if (!Array.isArray(problems) || !problems.every(isNoteProblem)) return null;
-  return { path, mtime, size, title, aliases, tags, sourceUrls, problems };
+function corrupt(detail: string): ManifestRead {
+  return rebuild({ kind: "corrupt", detail });
 }
 
 function isNoteProblem(value: unknown): value is NoteProblem {
   return isRecord(value) && typeof value.kind === "string" && Object.hasOwn(PROBLEM_KINDS, value.kind) && typeof value.message === "string";
-}
-
-/**
- * The first part of MiniSearch's saved form that searching would trip over, or null. MiniSearch
- * checks its own serialisation version when loading; what it does not check is whether the parts
- * agree: a note without field lengths, for one, loads fine and crashes the first search it matches.
- */
-function engineShapeProblem(engine: Record<string, unknown>): string | null {
-  const { documentCount, nextId, documentIds, fieldIds, fieldLength, averageFieldLength, storedFields, index, dirtCount } = engine;
-  if (!isCount(documentCount) || typeof nextId !== "number" || (dirtCount !== undefined && typeof dirtCount !== "number")) return "counts";
-  if (!isRecord(documentIds) || !isRecord(fieldLength) || !isRecord(storedFields)) return "note table";
-  if (!isRecord(fieldIds) || !FIELDS.every((f) => isCount(fieldIds[f]) && fieldIds[f] < FIELDS.length)) return "field list";
-  // Lengths are only arithmetic to MiniSearch: a null (JSON's NaN) skews a score, it cannot crash.
-  if (!isLengthList(averageFieldLength)) return "field lengths";
-  const shortIds = Object.keys(documentIds);
-  if (shortIds.length !== documentCount) return "note count";
-  for (const shortId of shortIds) {
-    // A short id at or past `nextId` would be handed out again to the next note added.
-    if (typeof documentIds[shortId] !== "string" || !(Number(shortId) < nextId)) return "note table";
-    if (!isLengthList(fieldLength[shortId])) return "note lengths";
-  }
-  if (!Array.isArray(index)) return "term index";
-  // Term → field → postings. The postings themselves (note → count) are not visited: a wrong count
-  // skews a score, a note the cache does not list is dropped by MiniSearch, and every term of the
-  // vault would have to be read again on each start.
-  for (const entry of index) {
-    if (!Array.isArray(entry) || typeof entry[0] !== "string" || !isRecord(entry[1])) return "term index";
-    for (const fieldId in entry[1]) if (!isRecord(entry[1][fieldId])) return "term index";
-  }
-  return null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -132,8 +278,8 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
-function isLengthList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((n) => typeof n === "number" || n === null);
+function isLengthList(value: unknown[]): boolean {
+  return value.every((n) => typeof n === "number" || n === null);
 }
 
 function isCount(value: unknown): value is number {

@@ -1,7 +1,16 @@
 // The MiniSearch engine under the index: one document per note, its fields, the options that
-// analyse them, and the one place MiniSearch's internals are read.
-import MiniSearch, { type AsPlainObject } from "minisearch";
+// analyse them, and the one place MiniSearch's internals are read or replaced.
+//
+// MiniSearch keeps each term's postings as a Map of Maps, about 60 bytes a posting: at 50,000 notes
+// that is most of the heap. `SearchEngine` is MiniSearch with the postings packed (term-postings.ts,
+// 8 bytes a posting) and a plain Map from term to postings beside the radix tree, so adding a note
+// looks each word up once instead of walking the tree. Searching is MiniSearch's own code; only the
+// methods that touch postings are replaced, each doing exactly what MiniSearch's does (a test runs
+// both engines over random notes and queries and expects identical results, so an upgrade that
+// changes them fails loudly).
+import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type Options } from "minisearch";
 import type { Analyzer } from "./tokenize";
+import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, packPosting, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
 import type { ParsedNote } from "./types";
 
 /** What MiniSearch indexes of a note. Nothing is stored: the index keeps postings, not text. */
@@ -20,30 +29,295 @@ export interface EngineDoc {
 export const FIELDS = ["title", "aliases", "lead", "headings", "tags", "location", "body"] as const;
 export type Field = (typeof FIELDS)[number];
 
-export type SearchEngine = MiniSearch<EngineDoc>;
-
 /** Characters of a note's opening that count as its lead. */
 const LEAD_CHARS = 300;
 
-function engineOptions(analyzer: Analyzer) {
+/** The analyser the engine's tokenizer uses; swapped for a fresh one (an empty word memo) after a build. */
+interface Analysis {
+  analyzer: Analyzer;
+}
+
+function engineOptions(analysis: Analysis): Options<EngineDoc> {
   return {
     idField: "path",
     fields: [...FIELDS],
     storeFields: [],
     // Terms arrive analysed (see tokenize.ts); MiniSearch must not process them again.
-    tokenize: (text: string) => analyzer.terms(text),
+    tokenize: (text: string) => analysis.analyzer.terms(text),
     processTerm: (term: string) => term,
     autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
   };
 }
 
-export function createEngine(analyzer: Analyzer): SearchEngine {
-  return new MiniSearch<EngineDoc>(engineOptions(analyzer));
+/** MiniSearch's private helpers the replaced methods call, as MiniSearch 7 names them. */
+interface MiniSearchPrivates {
+  addDocumentId(id: string): number;
+  addFieldLength(shortId: number, fieldId: number, count: number, length: number): void;
+  warnDocumentChanged(shortId: number, fieldId: number, term: string): void;
+  vacuumConditionsMet(conditions?: unknown): boolean;
+  _currentVacuum: Promise<void> | null;
+  _enqueuedVacuum: Promise<void> | null;
 }
 
-/** An engine from its saved form; throws when MiniSearch cannot read it. */
-export function loadEngine(saved: AsPlainObject, analyzer: Analyzer): SearchEngine {
-  return MiniSearch.loadJS<EngineDoc>(saved, engineOptions(analyzer));
+/** A note as the engine holds it: its short id, path and per-field lengths (unique terms). */
+export interface EngineNote {
+  shortId: number;
+  path: string;
+  fieldLengths: number[];
+}
+
+export class SearchEngine extends MiniSearch<EngineDoc> {
+  /** Term → its postings: the same arrays the radix tree holds. */
+  readonly terms = new Map<string, TermPostings>();
+  private readonly analysis: Analysis;
+
+  constructor(analyzer: Analyzer) {
+    const analysis = { analyzer };
+    super(engineOptions(analysis));
+    this.analysis = analysis;
+  }
+
+  /** Notes added from now on are analysed by `analyzer` (same options, an empty memo). */
+  useAnalyzer(analyzer: Analyzer): void {
+    this.analysis.analyzer = analyzer;
+  }
+
+  /** MiniSearch's `add`, counting each field's distinct terms as they are added instead of in a Set. */
+  override add(doc: EngineDoc): void {
+    const privates = this as unknown as MiniSearchPrivates;
+    if (this._idToShortId.has(doc.path)) throw new Error(`MiniSearch: duplicate ID ${doc.path}`);
+    const shortId = privates.addDocumentId(doc.path);
+    for (const field of FIELDS) {
+      const fieldId = this._fieldIds[field];
+      let distinct = 0;
+      // MiniSearch counts an empty token as a term of the field but indexes nothing for it.
+      let empty = 0;
+      for (const term of this.analysis.analyzer.terms(doc[field])) {
+        if (!term) empty = 1;
+        else if (addOccurrence(this.postingsFor(term), fieldId, shortId)) distinct++;
+      }
+      privates.addFieldLength(shortId, fieldId, this._documentCount - 1, distinct + empty);
+    }
+  }
+
+  override removeAll(documents?: readonly EngineDoc[]): void {
+    super.removeAll(documents);
+    if (!documents) this.terms.clear();
+  }
+
+  override toJSON(): AsPlainObject {
+    throw new Error("The index is saved by cache-file.ts, not as MiniSearch JSON.");
+  }
+
+  /** The term's postings, created (in the map and the radix tree) when it is new. */
+  postingsFor(term: string): TermPostings {
+    let postings = this.terms.get(term);
+    if (postings === undefined) {
+      postings = emptyTerm(FIELDS.length);
+      this.terms.set(term, postings);
+      this.tree().set(term, postings);
+    }
+    return postings;
+  }
+
+  // ── what the cache reads and restores (cache-file.ts owns the format) ──────────────────────
+
+  /** The live notes with short ids in [first, end), ascending. */
+  notesInRange(first: number, end: number): EngineNote[] {
+    const out: EngineNote[] = [];
+    for (let shortId = first; shortId < end; shortId++) {
+      const path = this._documentIds.get(shortId) as string | undefined;
+      if (path !== undefined) out.push({ shortId, path, fieldLengths: this._fieldLength.get(shortId) ?? [] });
+    }
+    return out;
+  }
+
+  /** Calls `each` with every term that has postings of notes in [first, end) (notes that left included). */
+  forEachTermIn(first: number, end: number, each: (term: string, postings: TermPostings) => void): void {
+    for (const [term, postings] of this.terms) {
+      for (const list of postings) {
+        if (list === undefined || postingNote(list[list.length - 1]) < first || postingNote(list[0]) >= end) continue;
+        const at = lowerBound(list, first);
+        if (at < list.length && postingNote(list[at]) < end) {
+          each(term, postings);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Puts a saved note back (its postings follow through `restorePostings`). */
+  restoreNote(note: EngineNote): void {
+    this._documentIds.set(note.shortId, note.path);
+    this._idToShortId.set(note.path, note.shortId);
+    this._fieldLength.set(note.shortId, note.fieldLengths);
+    this._documentCount += 1;
+  }
+
+  /** Appends a saved posting of one term and field; false (nothing done) unless it comes after the field's last. */
+  restorePosting(postings: TermPostings, fieldId: number, shortId: number, count: number): boolean {
+    const list = postings[fieldId];
+    if (list === undefined) postings[fieldId] = [packPosting(shortId, count)];
+    else if (postingNote(list[list.length - 1]) >= shortId) return false;
+    else list.push(packPosting(shortId, count));
+    return true;
+  }
+
+  /**
+   * Trims every posting list to its length (lists grown one push at a time keep up to half their
+   * room unused), a slice at a time: `pause` is awaited whenever `sliceOver` says so.
+   */
+  async trimPostings(sliceOver: () => boolean, pause: () => Promise<void>): Promise<void> {
+    for (const postings of this.terms.values()) {
+      trimTerm(postings);
+      if (sliceOver()) await pause();
+    }
+  }
+
+  /** The counters a saved engine continues from. */
+  restoreCounters(nextId: number, averageFieldLength: number[]): void {
+    this._nextId = nextId;
+    this._avgFieldLength = averageFieldLength;
+  }
+
+  get nextShortId(): number {
+    return this._nextId;
+  }
+
+  get averageFieldLengths(): number[] {
+    return [...this._avgFieldLength];
+  }
+
+  shortIdOf(path: string): number | undefined {
+    return this._idToShortId.get(path);
+  }
+
+  private tree() {
+    return this._index as unknown as { set(term: string, value: TermPostings): void; delete(term: string): void };
+  }
+}
+
+/** MiniSearch's BM25+ (its `calcBM25Score`), operation for operation. */
+function bm25(termFreq: number, matchingCount: number, totalCount: number, fieldLength: number, avgFieldLength: number, params: BM25Params): number {
+  const { k, b, d } = params;
+  const invDocFreq = Math.log(1 + (totalCount - matchingCount + 0.5) / (matchingCount + 0.5));
+  return invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
+}
+
+interface RawResult {
+  score: number;
+  terms: string[];
+  match: MatchInfo;
+}
+
+/**
+ * MiniSearch 7's `termResults` over packed postings: same order of fields and notes, same lazy
+ * clean-up of discarded notes (one occurrence each time, the matching count lowered as it goes).
+ */
+function termResults(
+  this: SearchEngine,
+  sourceTerm: string,
+  derivedTerm: string,
+  termWeight: number,
+  termBoost: number,
+  postings: TermPostings | undefined,
+  fieldBoosts: Record<string, number>,
+  boostDocumentFn: ((id: unknown, term: string, storedFields?: Record<string, unknown>) => number) | undefined,
+  bm25params: BM25Params,
+  results: Map<number, RawResult> = new Map(),
+): Map<number, RawResult> {
+  if (postings == null) return results;
+  for (const field of Object.keys(fieldBoosts)) {
+    const fieldBoost = fieldBoosts[field];
+    const fieldId = this._fieldIds[field];
+    const list = postings[fieldId];
+    if (list == null) continue;
+    let matchingFields = list.length;
+    const avgFieldLength = this._avgFieldLength[fieldId];
+    for (let i = 0; i < list.length; ) {
+      const posting = list[i];
+      const docId = postingNote(posting);
+      if (!this._documentIds.has(docId)) {
+        removeTerm.call(this, fieldId, docId, derivedTerm);
+        matchingFields -= 1;
+        // The posting was lowered by one or its field dropped (move on), or it was taken out (stay).
+        if (list[i] === posting || list[i] === posting - 1) i++;
+        continue;
+      }
+      i++;
+      const docBoost = boostDocumentFn ? boostDocumentFn(this._documentIds.get(docId), derivedTerm, this._storedFields.get(docId)) : 1;
+      if (!docBoost) continue;
+      const fieldLength = this._fieldLength.get(docId)![fieldId];
+      const rawScore = bm25(postingCount(posting), matchingFields, this._documentCount, fieldLength, avgFieldLength, bm25params);
+      const weightedScore = termWeight * termBoost * fieldBoost * docBoost * rawScore;
+      addToResult(results, docId, weightedScore, sourceTerm, derivedTerm, field);
+    }
+  }
+  return results;
+}
+
+function addToResult(results: Map<number, RawResult>, docId: number, weightedScore: number, sourceTerm: string, derivedTerm: string, field: string): void {
+  const result = results.get(docId);
+  if (!result) {
+    results.set(docId, { score: weightedScore, terms: [sourceTerm], match: { [derivedTerm]: [field] } });
+    return;
+  }
+  result.score += weightedScore;
+  if (!result.terms.includes(sourceTerm)) result.terms.push(sourceTerm);
+  const match = Object.prototype.hasOwnProperty.call(result.match, derivedTerm) ? result.match[derivedTerm] : undefined;
+  if (match) match.push(field);
+  else result.match[derivedTerm] = [field];
+}
+
+function addTerm(this: SearchEngine, fieldId: number, shortId: number, term: string): void {
+  addOccurrence(this.postingsFor(term), fieldId, shortId);
+}
+
+/** MiniSearch's `removeTerm`: one occurrence less, a warning when there was none. */
+function removeTerm(this: SearchEngine, fieldId: number, shortId: number, term: string): void {
+  const privates = this as unknown as MiniSearchPrivates;
+  const postings = this.terms.get(term);
+  if (postings === undefined) {
+    privates.warnDocumentChanged(shortId, fieldId, term);
+    return;
+  }
+  if (!removeOccurrence(postings, fieldId, shortId)) privates.warnDocumentChanged(shortId, fieldId, term);
+  if (isEmptyTerm(postings)) dropTerm(this, term);
+}
+
+function dropTerm(engine: SearchEngine, term: string): void {
+  engine.terms.delete(term);
+  (engine as unknown as { _index: { delete(term: string): void } })._index.delete(term);
+}
+
+/** MiniSearch's `performVacuuming`, over the term map instead of the radix tree. */
+async function performVacuuming(this: SearchEngine, options: { batchSize?: number; batchWait?: number }, conditions?: unknown): Promise<void> {
+  const privates = this as unknown as MiniSearchPrivates;
+  const initialDirtCount = this._dirtCount;
+  if (privates.vacuumConditionsMet(conditions)) {
+    const batchSize = options.batchSize || 1000;
+    const batchWait = options.batchWait || 10;
+    const isLive = (shortId: number) => this._documentIds.has(shortId);
+    let i = 1;
+    for (const [term, postings] of this.terms) {
+      dropPostings(postings, isLive);
+      if (isEmptyTerm(postings)) dropTerm(this, term);
+      if (i % batchSize === 0) await new Promise((resolve) => setTimeout(resolve, batchWait));
+      i += 1;
+    }
+    this._dirtCount -= initialDirtCount;
+  }
+  // As in MiniSearch: what follows runs after this function has returned its promise.
+  await Promise.resolve();
+  privates._currentVacuum = privates._enqueuedVacuum;
+  privates._enqueuedVacuum = null;
+}
+
+// MiniSearch calls these by name; they are private in its types, so they are put in place here.
+Object.assign(SearchEngine.prototype, { termResults, addTerm, removeTerm, performVacuuming });
+
+export function createEngine(analyzer: Analyzer): SearchEngine {
+  return new SearchEngine(analyzer);
 }
 
 export function toEngineDoc(note: ParsedNote): EngineDoc {
@@ -76,15 +350,11 @@ function leadOf(note: ParsedNote): string {
   return "";
 }
 
-/**
- * How many notes hold `term` exactly, in any field. MiniSearch keeps this in its term index but
- * does not publish it; the shape read here (term → field → note → frequency) is pinned by a test,
- * so an upgrade that changes it fails loudly instead of silently ranking worse.
- */
+/** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
-  const fields = (engine as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
-  if (!fields) return 0;
+  const postings = engine.terms.get(term);
+  if (!postings) return 0;
   let most = 0;
-  for (const notes of fields.values()) most = Math.max(most, notes.size);
+  for (const list of postings) if (list !== undefined) most = Math.max(most, list.length);
   return most;
 }

@@ -5,13 +5,13 @@
 // This file is the front door and the bookkeeping (sync, updates, which notes are in); the rooms
 // behind it: ranking/ (terms, rank, explain), cache-file.ts, phrase-filter.ts, shown-notes.ts.
 //
-// Memory is the constraint that shapes it: the index keeps postings and a little metadata per
-// note, never the note text. Snippets and sections are made at query time by re-reading the few
-// notes that are shown.
+// Memory is the constraint that shapes it: the index keeps packed postings and a little metadata
+// per note, never the note text. Snippets and sections are made at query time by re-reading the
+// few notes that are shown. Time is the other: building, loading and saving run in slices of about
+// 20 ms with a yield between, and search works on whatever is indexed so far.
 import type { Clock, IndexCache, NoteFileInfo, NoteStore } from "../ports";
 import { systemClock } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { readCacheFile, serializeCacheFile } from "./cache-file";
 import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -20,7 +20,8 @@ import { rankNotes } from "./ranking/rank";
 import { DEFAULT_RANKING, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
 import type { RebuildReason } from "./rebuild-reason";
-import { createEngine, loadEngine, notesWithTerm, toEngineDoc, type SearchEngine } from "./search-engine";
+import { SavedIndex, type PersistedIndex } from "./saved-index";
+import { createEngine, notesWithTerm, toEngineDoc, type SearchEngine } from "./search-engine";
 import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
@@ -47,8 +48,14 @@ export interface VaultIndexOptions {
   ranking?: Partial<RankingOptions>;
 }
 
-/** Notes read and indexed between yields to the UI while building. */
+/** Notes read at once while building. */
 const BATCH = 250;
+/** Longest stretch of indexing between two yields to the UI (ms). */
+const SLICE_MS = 20;
+/** A sync that read this many notes trims the posting lists afterwards. */
+const TRIM_AFTER_NOTES = 200;
+/** Shared by every note without aliases, tags, source URLs or problems (most notes); never mutated. */
+const NONE: never[] = [];
 
 /** What a sync found by comparing the store's list with the index. */
 interface SyncPlan {
@@ -61,7 +68,8 @@ interface SyncPlan {
 }
 
 export class VaultIndex {
-  private readonly analyzer: Analyzer;
+  /** Replaced by a fresh one after each sync: its word memo is worth keeping only while building. */
+  private analyzer: Analyzer;
   private readonly synonyms: Map<string, string[]>;
   private readonly clock: Clock;
   private readonly canonicalize: (url: string) => string | null;
@@ -74,6 +82,10 @@ export class VaultIndex {
   private readonly notes = new Map<string, IndexedNote>();
   private readonly bySource = new Map<string, Set<string>>();
   private readonly fileProblems = new Map<string, NoteProblem>();
+  /** Paths of notes indexed with problems, so the status need not visit every note. */
+  private readonly notesWithProblems = new Set<string>();
+  /** What the cache holds, and what changed since it was saved. */
+  private readonly savedIndex = new SavedIndex();
   /** Per path, a counter bumped by every change: a read that started before the last change is stale. */
   private readonly generation = new Map<string, number>();
   private readonly shownNotes = new ShownNotes();
@@ -98,16 +110,18 @@ export class VaultIndex {
   /**
    * Brings the index in line with the store: loads the cache if it is usable, then indexes only
    * what was added or changed (by path, mtime and size) and drops what is gone. A missing, old or
-   * corrupt cache means a rebuild, never an error.
+   * corrupt cache means a rebuild, never an error. `listed`: the store's files, when the caller
+   * has just listed them (a second listing of a large vault is not free).
    */
-  async sync(store: NoteStore, cache: IndexCache | null): Promise<SyncReport> {
+  async sync(store: NoteStore, cache: IndexCache | null, listed?: NoteFileInfo[]): Promise<SyncReport> {
     const started = this.clock.now();
+    if (cache) this.setState("updating");
     const rebuildReason: RebuildReason | null = cache ? await this.tryLoadCache(cache) : { kind: "no_cache" };
     if (rebuildReason) this.reset();
     this.setState(rebuildReason ? "building" : "updating");
     let files: NoteFileInfo[];
     try {
-      files = (await store.list()).filter((f) => this.isIndexable(f.path));
+      files = (listed ?? (await store.list())).filter((f) => this.isIndexable(f.path));
     } catch (error) {
       // The caller reports the failure; the index must not look busy forever.
       this.setState(this.notes.size > 0 ? "ready" : "empty");
@@ -115,6 +129,12 @@ export class VaultIndex {
     }
     const plan = this.planSync(files);
     await this.readAndIndex(store, plan);
+    // Loading and building grow posting lists a push at a time; their spare room is let go.
+    if (!rebuildReason || plan.toRead.length >= TRIM_AFTER_NOTES) {
+      const slice = this.slice();
+      await this.engine.trimPostings(slice.over, slice.pause);
+    }
+    this.useFreshAnalyzer();
     this.lastUpdated = this.clock.now();
     this.setState("ready");
     const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: this.clock.now() - started };
@@ -150,22 +170,49 @@ export class VaultIndex {
     return plan;
   }
 
+  /** Reads and indexes in batches, yielding every SLICE_MS (the status counts up meanwhile). */
   private async readAndIndex(store: NoteStore, plan: SyncPlan): Promise<void> {
     const { toRead } = plan;
     for (let i = 0; i < toRead.length; i += BATCH) {
       const batch = toRead.slice(i, i + BATCH);
       const generations = batch.map((path) => this.generation.get(path) ?? 0);
       const texts = await readNotes(store, batch);
+      const slice = this.slice();
       for (let j = 0; j < batch.length; j++) {
-        // An update or removal that arrived while the batch was being read is newer than the read.
+        // An update or removal that arrived while the batch was read (or at a yield) is newer than the read.
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = plan.files.get(batch[j])!;
         const text = texts[j];
         if (typeof text === "string") this.indexText(info.path, text, info.mtime, info.size);
         else this.recordUnreadable(info.path, text);
+        if (slice.over()) await slice.pause();
       }
-      if (i + BATCH < toRead.length) await this.yieldToUi();
+      if (i + BATCH < toRead.length) await this.pauseForUi();
     }
+  }
+
+  /** Shows how far the work has come and lets the UI breathe. */
+  private pauseForUi(): Promise<void> {
+    this.emit();
+    return this.yieldToUi();
+  }
+
+  /** A stretch of synchronous work: `over` once it has run SLICE_MS, `pause` yields and starts the next. */
+  private slice(): { over: () => boolean; pause: () => Promise<void> } {
+    let start = this.clock.now();
+    return {
+      over: () => this.clock.now() - start >= SLICE_MS,
+      pause: async () => {
+        await this.pauseForUi();
+        start = this.clock.now();
+      },
+    };
+  }
+
+  /** A new analyser with the same options: the old one's word memo (megabytes after a build) goes with it. */
+  private useFreshAnalyzer(): void {
+    this.analyzer = createAnalyzer({ stemming: this.analyzer.options.stemming });
+    this.engine.useAnalyzer(this.analyzer);
   }
 
   /**
@@ -241,41 +288,35 @@ export class VaultIndex {
     return true;
   }
 
-  // ── persistence (the file's shape lives in cache-file.ts) ─────────────────────────────────
+  // ── persistence (saved-index.ts decides what to write, cache-file.ts how it looks) ─────────
 
-  serialize(): string {
-    return serializeCacheFile(this.fingerprint(), this.clock.now(), this.notes.values(), this.engine.toJSON());
-  }
-
+  /** Saves what changed since the last save or load, in slices; the whole index only the first time. */
   async save(cache: IndexCache): Promise<void> {
-    await cache.save(this.serialize());
+    await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
   }
 
-  /** null when the cache was loaded; otherwise why it could not be used (the index is then untouched or reset). */
+  /** null when the cache was loaded; otherwise why it could not be used (the index is then reset). */
   private async tryLoadCache(cache: IndexCache): Promise<RebuildReason | null> {
-    let raw: string | null;
-    try {
-      raw = await cache.load();
-    } catch (error) {
-      return { kind: "unreadable", detail: errorMessage(error) };
-    }
-    if (raw === null || raw === "") return { kind: "no_cache" };
-    const read = readCacheFile(raw, this.fingerprint());
-    if (!read.ok) return read.reason;
-    let engine: SearchEngine;
-    try {
-      engine = loadEngine(read.contents.engine, this.analyzer);
-    } catch (error) {
-      return { kind: "corrupt", detail: errorMessage(error) };
-    }
     this.reset();
-    this.engine = engine;
-    for (const note of read.contents.notes) if (engine.has(note.path)) this.rememberNote(note);
-    if (this.notes.size !== engine.documentCount) {
-      this.reset();
-      return { kind: "inconsistent" };
+    let reason: RebuildReason | null;
+    try {
+      reason = await this.savedIndex.load(cache, this.fingerprint(), this.persisted());
+    } catch (error) {
+      // The checks in cache-file.ts are meant to leave nothing to throw; should one slip through, it is a rebuild.
+      reason = { kind: "corrupt", detail: errorMessage(error) };
     }
-    return null;
+    if (reason) this.reset();
+    return reason;
+  }
+
+  /** What saving and loading see of the index. */
+  private persisted(): PersistedIndex {
+    return {
+      engine: this.engine,
+      note: (path) => this.notes.get(path),
+      remember: (note) => this.rememberNote(note),
+      pause: () => this.pauseForUi(),
+    };
   }
 
   /** The settings that shape what is indexed: a cache saved under others is rebuilt. */
@@ -325,7 +366,7 @@ export class VaultIndex {
   status(): IndexStatus {
     const problems: IndexStatus["problems"] = [];
     for (const [path, problem] of this.fileProblems) problems.push({ path, problem });
-    for (const note of this.notes.values()) for (const problem of note.problems) problems.push({ path: note.path, problem });
+    for (const path of this.notesWithProblems) for (const problem of this.notes.get(path)!.problems) problems.push({ path, problem });
     return { notes: this.notes.size, lastUpdated: this.lastUpdated, state: this.state, problems };
   }
 
@@ -353,6 +394,8 @@ export class VaultIndex {
     this.notes.clear();
     this.bySource.clear();
     this.fileProblems.clear();
+    this.notesWithProblems.clear();
+    this.savedIndex.forget();
   }
 
   private indexText(path: string, text: string, mtime: number, size: number): void {
@@ -376,8 +419,10 @@ export class VaultIndex {
     this.fileProblems.set(path, problem);
   }
 
-  private rememberNote(note: IndexedNote): void {
+  private rememberNote(given: IndexedNote): void {
+    const note = compactNote(given);
     this.notes.set(note.path, note);
+    if (note.problems.length > 0) this.notesWithProblems.add(note.path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;
@@ -391,7 +436,12 @@ export class VaultIndex {
     const note = this.notes.get(path);
     if (!note) return;
     this.notes.delete(path);
-    if (this.engine.has(path)) this.engine.discard(path);
+    this.notesWithProblems.delete(path);
+    const shortId = this.engine.shortIdOf(path);
+    if (shortId !== undefined) {
+      this.savedIndex.noteLeft(shortId);
+      this.engine.discard(path);
+    }
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;
@@ -424,6 +474,13 @@ function normalizeFolders(folders: string[]): string[] {
     .map((f) => f.trim().replace(/^\/+|\/+$/g, ""))
     .filter(Boolean)
     .map((f) => `${f}/`);
+}
+
+/** The note with its empty lists shared: most notes have no aliases, source URLs or problems. */
+function compactNote(note: IndexedNote): IndexedNote {
+  const { path, mtime, size, title, aliases, tags, sourceUrls, problems } = note;
+  const shared = (list: never[] | string[] | NoteProblem[]) => (list.length === 0 ? NONE : list);
+  return { path, mtime, size, title, aliases: shared(aliases) as string[], tags: shared(tags) as string[], sourceUrls: shared(sourceUrls) as string[], problems: shared(problems) as NoteProblem[] };
 }
 
 function basicCanonicalUrl(url: string): string | null {

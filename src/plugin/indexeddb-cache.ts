@@ -1,16 +1,21 @@
-// IndexCache over IndexedDB: one database per vault, one record per cache format version. The
-// cache is only ever a shortcut: when IndexedDB is missing, blocked, full or corrupt, the plugin
-// carries on without it (a warning in the console, a rebuild from the notes) and never crashes.
+// IndexCache over IndexedDB: one database per vault, one record per part of the saved index (a
+// manifest and segments), stored as they are (IndexedDB copies plain data and typed arrays itself).
+// The cache is only ever a shortcut: when IndexedDB is missing, blocked or corrupt, the plugin carries
+// on without it (a warning in the console, a rebuild from the notes) and never crashes. A write that
+// fails (a full disk) says so, so the index does not record a save that did not happen.
 import type { IndexCache } from "../ports";
 
 /** Bump when the stored shape changes in a way the index cannot detect itself. */
-export const INDEX_CACHE_FORMAT = 1;
+export const INDEX_CACHE_FORMAT = 2;
 
 const STORE = "index";
+/** Every key of this format starts so; other keys are earlier formats' records. */
+const KEY_PREFIX = `v${INDEX_CACHE_FORMAT}/`;
+/** The single record of format 1, dropped at the first write. */
+const LEGACY_KEY = "index-v1";
 
 export class IndexedDbCache implements IndexCache {
   private readonly dbName: string;
-  private readonly key = `index-v${INDEX_CACHE_FORMAT}`;
   private db: Promise<IDBDatabase | null> | null = null;
 
   /**
@@ -24,22 +29,38 @@ export class IndexedDbCache implements IndexCache {
     this.dbName = `vault-research-cache/${vaultId}`;
   }
 
-  async load(): Promise<string | null> {
-    const value = await this.run("readonly", "read the index cache", (store) => store.get(this.key));
+  async read(name: string): Promise<unknown> {
+    const value = await this.quietly("read the index cache", undefined, () => this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]));
     if (value === undefined || value === null) return null;
-    if (typeof value !== "string") {
+    if (typeof value !== "object") {
       console.warn("Vault Research: the index cache held something unexpected; it will be rebuilt.");
       return null;
     }
     return value;
   }
 
-  async save(data: string): Promise<void> {
-    await this.run("readwrite", "save the index cache", (store) => store.put(data, this.key));
+  async write(name: string, value: unknown): Promise<void> {
+    try {
+      await this.run("readwrite", (store) => [store.put(value, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);
+    } catch (error) {
+      warn("could not save the index cache", error);
+      throw error;
+    }
+  }
+
+  async names(): Promise<string[]> {
+    const keys = await this.quietly("list the index cache", [], () => this.run("readonly", (store) => [store.getAllKeys()]));
+    if (!Array.isArray(keys)) return [];
+    return keys.filter((k): k is string => typeof k === "string" && k.startsWith(KEY_PREFIX)).map((k) => k.slice(KEY_PREFIX.length));
+  }
+
+  async remove(names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    await this.quietly("tidy the index cache", undefined, () => this.run("readwrite", (store) => names.map((name) => store.delete(KEY_PREFIX + name))));
   }
 
   async clear(): Promise<void> {
-    await this.run("readwrite", "clear the index cache", (store) => store.clear());
+    await this.quietly("clear the index cache", undefined, () => this.run("readwrite", (store) => [store.clear()]));
   }
 
   /** Closes the database so another tab or a newer version can upgrade it. */
@@ -48,25 +69,31 @@ export class IndexedDbCache implements IndexCache {
     this.db = null;
   }
 
-  private async run(mode: IDBTransactionMode, what: string, action: (store: IDBObjectStore) => IDBRequest): Promise<unknown> {
-    const db = await this.open();
-    if (!db) return undefined;
+  /** `work`'s result, or `fallback` (with a warning) when it fails. */
+  private async quietly(what: string, fallback: unknown, work: () => Promise<unknown>): Promise<unknown> {
     try {
-      return await new Promise((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const request = action(tx.objectStore(STORE));
-        let result: unknown;
-        request.onsuccess = () => {
-          result = request.result;
-        };
-        tx.oncomplete = () => resolve(result);
-        tx.onerror = () => reject(asError(tx.error ?? request.error, "transaction failed"));
-        tx.onabort = () => reject(asError(tx.error, "transaction aborted"));
-      });
+      return await work();
     } catch (error) {
       warn(`could not ${what}`, error);
-      return undefined;
+      return fallback;
     }
+  }
+
+  /** Runs requests in one transaction; the first request's result once it completes (undefined without a database). */
+  private async run(mode: IDBTransactionMode, requests: (store: IDBObjectStore) => IDBRequest[]): Promise<unknown> {
+    const db = await this.open();
+    if (!db) return undefined;
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const [first, ...rest] = requests(tx.objectStore(STORE));
+      let result: unknown;
+      first.onsuccess = () => {
+        result = first.result;
+      };
+      tx.oncomplete = () => resolve(result);
+      tx.onerror = () => reject(asError(tx.error ?? first.error ?? rest.find((r) => r.error)?.error, "transaction failed"));
+      tx.onabort = () => reject(asError(tx.error, "transaction aborted"));
+    });
   }
 
   private open(): Promise<IDBDatabase | null> {

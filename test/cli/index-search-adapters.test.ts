@@ -6,6 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultCacheDir, FileIndexCache } from "../../src/cli/file-index-cache";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import { VaultIndex } from "../../src/index/vault-index";
 
 let tmp: string;
 let vault: string;
@@ -33,6 +35,16 @@ describe("FsNoteStore", () => {
     const files = await new FsNoteStore(vault).list();
     expect(files.map((f) => f.path)).toEqual(["Home.md", "Projects/Plan.md"]);
     expect(files[1]).toEqual({ path: "Projects/Plan.md", mtime: when.getTime(), size: Buffer.byteLength("# Plan\n\nDetails.\n") });
+  });
+
+  it("knows whether a folder holds any note without listing it all", () => {
+    expect(new FsNoteStore(vault).hasNotes()).toBe(true);
+    const empty = path.join(tmp, "empty");
+    mkdirSync(path.join(empty, ".obsidian"), { recursive: true });
+    mkdirSync(path.join(empty, "Attachments"));
+    writeFileSync(path.join(empty, ".obsidian", "Hidden.md"), "# Hidden\n");
+    writeFileSync(path.join(empty, "Attachments", "diagram.png"), "png");
+    expect(new FsNoteStore(empty).hasNotes()).toBe(false);
   });
 
   it("refuses every path that escapes the vault", async () => {
@@ -76,40 +88,81 @@ describe("FsNoteStore", () => {
 });
 
 describe("FileIndexCache", () => {
-  it("has nothing to load before the first save, then loads what was saved", async () => {
+  it("has nothing to load before the first save, then loads each part as it was saved", async () => {
     const cache = new FileIndexCache(path.join(tmp, "cache"), vault);
-    expect(await cache.load()).toBeNull();
-    await cache.save('{"saved":1}');
-    expect(await cache.load()).toBe('{"saved":1}');
+    expect(await cache.read("manifest")).toBeNull();
+    expect(await cache.names()).toEqual([]);
+    await cache.write("manifest", { saved: 1 });
+    await cache.write("segment-1-0", { postings: Uint32Array.from([7, 8]) });
+    expect(await cache.read("manifest")).toEqual({ saved: 1 });
+    expect(await cache.read("segment-1-0")).toEqual({ postings: Uint32Array.from([7, 8]) });
+    expect((await cache.names()).sort()).toEqual(["manifest", "segment-1-0"]);
+    await cache.remove(["segment-1-0"]);
+    expect(await cache.names()).toEqual(["manifest"]);
     await cache.clear();
-    expect(await cache.load()).toBeNull();
+    expect(await cache.read("manifest")).toBeNull();
   });
 
-  it("leaves only the cache file behind after a save (the temporary file is renamed into place)", async () => {
+  it("leaves only the part files behind after a save (the temporary file is renamed into place)", async () => {
     const dir = path.join(tmp, "cache");
     const cache = new FileIndexCache(dir, vault);
-    await cache.save("one");
-    await cache.save("two");
-    expect(readdirSync(dir)).toEqual([path.basename(cache.file)]);
-    expect(readFileSync(cache.file, "utf8")).toBe("two");
+    await cache.write("manifest", "one");
+    await cache.write("manifest", "two");
+    expect(readdirSync(dir)).toEqual([path.basename(cache.folder)]);
+    expect(readdirSync(cache.folder)).toEqual([path.basename(cache.file)]);
+    expect(await cache.read("manifest")).toBe("two");
   });
 
-  it("keeps the previous cache whole when a save fails part-way", async () => {
+  it("keeps the previous part whole when a save fails part-way", async () => {
     const dir = path.join(tmp, "cache");
     const cache = new FileIndexCache(dir, vault);
-    await cache.save("previous index");
+    await cache.write("manifest", "previous index");
     // A directory where the temporary file should go makes the write fail before the rename.
     mkdirSync(`${cache.file}.${process.pid}.tmp`);
-    await expect(cache.save("new index")).rejects.toThrow();
-    expect(await cache.load()).toBe("previous index");
+    await expect(cache.write("manifest", "new index")).rejects.toThrow();
+    expect(await cache.read("manifest")).toBe("previous index");
   });
 
-  it("keeps one cache file per vault", () => {
+  it("keeps one cache per vault", () => {
     const dir = path.join(tmp, "cache");
     const a = new FileIndexCache(dir, vault);
     const b = new FileIndexCache(dir, path.join(tmp, "another"));
     expect(a.file).not.toBe(b.file);
     expect(new FileIndexCache(dir, `${vault}/`).file).toBe(a.file);
+  });
+
+  it("refuses a part name that could reach outside its folder", async () => {
+    const cache = new FileIndexCache(path.join(tmp, "cache"), vault);
+    await expect(cache.write("../escaped", "x")).rejects.toThrow(/not a name/);
+    await expect(cache.read("../../etc/passwd")).rejects.toThrow(/not a name/);
+    expect(readdirSync(tmp).sort()).toEqual(["outside.md", "vault"]);
+  });
+
+  it("removes the single cache file of earlier versions at the first save", async () => {
+    const dir = path.join(tmp, "cache");
+    const cache = new FileIndexCache(dir, vault);
+    mkdirSync(dir);
+    const legacy = path.join(dir, `${path.basename(cache.folder)}.json`);
+    writeFileSync(legacy, '{"format":"vault-research-index","version":5}');
+    await cache.write("manifest", { m: 1 });
+    expect(readdirSync(dir)).toEqual([path.basename(cache.folder)]);
+  });
+
+  it.each([
+    ["garbage", (file: string) => writeFileSync(file, "\u0000not an index at all{")],
+    ["cut short", (file: string) => writeFileSync(file, readFileSync(file).subarray(0, 40))],
+  ])("a part that is %s makes the index rebuild, saying the cache is corrupt", async (_what, spoil) => {
+    const cacheDir = path.join(tmp, "cache");
+    const store = new FsNoteStore(vault);
+    const first = new VaultIndex();
+    await first.sync(store, null);
+    await first.save(new FileIndexCache(cacheDir, vault));
+    const cache = new FileIndexCache(cacheDir, vault);
+    for (const name of await cache.names()) spoil(path.join(cache.folder, `${name}.v8`));
+    const report = await new VaultIndex().sync(store, cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toMatch(/corrupt/);
+    expect(report.added).toBe(2);
   });
 
   it("honours VAULT_RESEARCH_CACHE_DIR, then XDG_CACHE_HOME on Linux", () => {

@@ -1,108 +1,192 @@
-// The saved index file: what goes in comes back, and anything else — not JSON, another program's
-// JSON, another version, other settings, or the right header over parts of the wrong shape — is
-// a reason to rebuild, never an exception.
+// The saved index's parts: what goes in comes back, and anything else — another program's data,
+// another version, other settings, or the right header over parts of the wrong shape — is a reason
+// to rebuild, never an exception.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INDEX_FORMAT_VERSION, readCacheFile, type CacheRead } from "../../src/index/cache-file";
-import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import { INDEX_FORMAT_VERSION, readManifest, readSegment, type Manifest, type SegmentEntry } from "../../src/index/cache-file";
+import { describeRebuildReason, type RebuildReason } from "../../src/index/rebuild-reason";
+import { createEngine } from "../../src/index/search-engine";
+import { createAnalyzer } from "../../src/index/tokenize";
+import type { IndexedNote } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
-import { partsOf, replaced } from "./json-parts";
+import { MemoryIndexCache } from "../support/memory-index-cache";
+import { partsOf, withReplaced } from "./cache-parts";
 
-/** Any JSON value, or nothing at all (the part is then missing from the file). */
+/** Any JSON value, or nothing at all (the part is then missing). */
 const valueOrNothing = fc.oneof(fc.jsonValue(), fc.constant(undefined));
 
 const FINGERPRINT = JSON.stringify({ stemming: true, excluded: [] });
 
-function savedIndex(): string {
+async function savedIndex(): Promise<MemoryIndexCache> {
   const index = new VaultIndex();
   index.applyText("Alpha.md", "---\ntags: [zoo]\nsource: https://example.com/a\n---\n# Alpha\n\nAbout aardvarks.\n", 1, 10);
   index.applyText("Beta.md", "---\ntitle: never closed\n\nAbout badgers.\n", 2, 20);
   index.applyText("Gamma.md", "# Gamma\n\nAbout gazelles.\n", 3, 30);
   index.removeFile("Gamma.md"); // a discarded note leaves postings behind until MiniSearch vacuums
-  return index.serialize();
+  const cache = new MemoryIndexCache();
+  await index.save(cache);
+  return cache;
 }
 
-const VALID = savedIndex();
+const CACHE = await savedIndex();
+const MANIFEST = CACHE.manifest() as Manifest;
+const ENTRY: SegmentEntry = MANIFEST.segments[0];
+const SEGMENT = CACHE.parts.get(ENTRY.name) as Record<string, any>;
 
-/** The valid cache with one change made to its parsed form. */
-function changed(edit: (file: Record<string, any>) => void): string {
-  const file = JSON.parse(VALID);
-  edit(file);
-  return JSON.stringify(file);
-}
-
-function words(read: CacheRead): string {
+function manifestWords(value: unknown): string {
+  const read = readManifest(value, FINGERPRINT);
   return read.ok ? "ok" : describeRebuildReason(read.reason);
 }
 
-describe("readCacheFile", () => {
-  it("gives back the notes and the engine that were saved", () => {
-    const read = readCacheFile(VALID, FINGERPRINT);
-    if (!read.ok) throw new Error(describeRebuildReason(read.reason));
-    expect(read.contents.notes.map((n) => [n.path, n.mtime, n.size, n.title])).toEqual([
+/** The segment read into a fresh engine: the notes it gave back, or why it could not be used. */
+function loaded(segment: unknown, entry: SegmentEntry = ENTRY): { reason: RebuildReason | null; notes: IndexedNote[]; documents: number } {
+  const engine = createEngine(createAnalyzer({ stemming: true }));
+  const notes: IndexedNote[] = [];
+  const reason = readSegment(segment, entry, engine, (n) => notes.push(n));
+  return { reason, notes, documents: engine.documentCount };
+}
+
+function segmentWords(segment: unknown, entry: SegmentEntry = ENTRY): string {
+  const { reason } = loaded(segment, entry);
+  return reason ? describeRebuildReason(reason) : "ok";
+}
+
+const changedSegment = (edit: (s: Record<string, any>) => void) => {
+  const copy = structuredClone(SEGMENT);
+  edit(copy);
+  return copy;
+};
+const changedManifest = (edit: (m: Record<string, any>) => void) => {
+  const copy = structuredClone(MANIFEST) as unknown as Record<string, any>;
+  edit(copy);
+  return copy;
+};
+
+describe("readManifest and readSegment", () => {
+  it("give back the notes and the postings that were saved, and only the notes still in the index", () => {
+    expect(readManifest(MANIFEST, FINGERPRINT)).toEqual({ ok: true, manifest: MANIFEST });
+    expect(MANIFEST.segments).toHaveLength(1);
+    const { reason, notes, documents } = loaded(SEGMENT);
+    expect(reason).toBeNull();
+    expect(notes.map((n) => [n.path, n.mtime, n.size, n.title])).toEqual([
       ["Alpha.md", 1, 10, "Alpha"],
       ["Beta.md", 2, 20, "Beta"],
     ]);
-    expect(read.contents.notes[0]).toMatchObject({ tags: ["zoo"], sourceUrls: ["https://example.com/a"] });
-    expect(read.contents.notes[1].problems).toEqual([expect.objectContaining({ kind: "frontmatter" })]);
-    expect(read.contents.engine.documentCount).toBe(2);
+    expect(notes[0]).toMatchObject({ tags: ["zoo"], sourceUrls: ["https://example.com/a"] });
+    expect(notes[1].problems).toEqual([expect.objectContaining({ kind: "frontmatter" })]);
+    expect(documents).toBe(2);
   });
 
-  it("names what is wrong with a file that is not a usable index", () => {
-    expect(readCacheFile("{not json", FINGERPRINT)).toMatchObject({ ok: false, reason: { kind: "corrupt" } });
-    expect(readCacheFile("null", FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
-    expect(readCacheFile("[1,2]", FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
-    expect(readCacheFile(changed((f) => (f.version = 2)), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "format_changed", from: "2", to: INDEX_FORMAT_VERSION } });
-    expect(words(readCacheFile(changed((f) => delete f.version), FINGERPRINT))).toBe(`cache version undefined ≠ ${INDEX_FORMAT_VERSION}`);
-    expect(words(readCacheFile(changed((f) => (f.version = JSON.parse('{"toString":1}'))), FINGERPRINT))).toBe(`cache version {"toString":1} ≠ ${INDEX_FORMAT_VERSION}`);
-    expect(readCacheFile(VALID, JSON.stringify({ stemming: false, excluded: [] }))).toEqual({ ok: false, reason: { kind: "settings_changed" } });
-    expect(readCacheFile(changed((f) => (f.notes = {})), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
-    expect(readCacheFile(changed((f) => delete f.engine), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
+  it("names what is wrong with a manifest that is not usable", () => {
+    expect(readManifest("{not a manifest", FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
+    expect(readManifest(null, FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
+    expect(readManifest([1, 2], FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
+    expect(readManifest(changedManifest((m) => (m.version = 2)), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "format_changed", from: "2", to: INDEX_FORMAT_VERSION } });
+    expect(manifestWords(changedManifest((m) => delete m.version))).toBe(`cache version undefined ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(manifestWords(changedManifest((m) => (m.version = JSON.parse('{"toString":1}'))))).toBe(`cache version {"toString":1} ≠ ${INDEX_FORMAT_VERSION}`);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(manifestWords(changedManifest((m) => (m.version = cyclic)))).toBe(`cache version an object ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(readManifest(MANIFEST, JSON.stringify({ stemming: false, excluded: [] }))).toEqual({ ok: false, reason: { kind: "settings_changed" } });
+    expect(readManifest(changedManifest((m) => (m.segments = {})), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
+    expect(readManifest(changedManifest((m) => delete m.averageFieldLength), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
   });
 
-  const wrongRows: [string, (f: Record<string, any>) => void][] = [
-    ["a row that is not a list", (f) => (f.notes[0] = "Alpha.md")],
-    ["a row missing its problems", (f) => f.notes[0].pop()],
-    ["a number for a path", (f) => (f.notes[0][0] = 7)],
-    ["a string for an mtime", (f) => (f.notes[0][1] = "yesterday")],
-    ["a tag that is not text", (f) => (f.notes[0][5] = ["zoo", 3])],
-    ["aliases that are not a list", (f) => (f.notes[0][4] = "Alpha")],
-    ["a problem without a message", (f) => (f.notes[1][7] = [{ kind: "frontmatter" }])],
-    ["a problem of an unknown kind", (f) => (f.notes[1][7] = [{ kind: "gremlins", message: "?" }])],
-    ["a problem that is null", (f) => (f.notes[1][7] = [null])],
+  const wrongManifests: [string, (m: Record<string, any>) => void, string][] = [
+    ["a negative next id", (m) => (m.nextId = -1), "the manifest's counters have"],
+    ["field lengths of the wrong count", (m) => m.averageFieldLength.pop(), "the manifest's field lengths have"],
+    ["a segment without a name", (m) => delete m.segments[0].name, "segment 1 of 1 has"],
+    ["a segment name that is a path", (m) => (m.segments[0].name = "../../etc"), "segment 1 of 1 has"],
+    ["a segment past the next id", (m) => (m.segments[0].end = m.nextId + 1), "segment 1 of 1 has"],
+    ["segments out of order", (m) => m.segments.push({ ...m.segments[0], name: "segment-9-0" }), "segment 2 of 2 has"],
+    ["a note that left outside its segment", (m) => (m.segments[0].left = [99]), "segment 1 of 1 has"],
+  ];
+
+  it.each(wrongManifests)("says the cache is corrupt for %s", (_name, edit, part) => {
+    expect(manifestWords(changedManifest(edit))).toBe(`cache is corrupt (${part} the wrong shape)`);
+  });
+
+  const wrongRows: [string, (s: Record<string, any>) => void][] = [
+    ["a row that is not a list", (s) => (s.notes[0] = "Alpha.md")],
+    ["a row missing its field lengths", (s) => s.notes[0].pop()],
+    ["a number for a path", (s) => (s.notes[0][1] = 7)],
+    ["a string for an mtime", (s) => (s.notes[0][2] = "yesterday")],
+    ["a tag that is not text", (s) => (s.notes[0][6] = ["zoo", 3])],
+    ["aliases that are not a list", (s) => (s.notes[0][5] = "Alpha")],
+    ["a problem without a message", (s) => (s.notes[1][8] = [{ kind: "frontmatter" }])],
+    ["a problem of an unknown kind", (s) => (s.notes[1][8] = [{ kind: "gremlins", message: "?" }])],
+    ["a problem that is null", (s) => (s.notes[1][8] = [null])],
+    ["field lengths that are not numbers", (s) => (s.notes[0][9] = ["x", 1, 1, 1, 1, 1, 1])],
+    ["a short id outside the segment", (s) => (s.notes[1][0] = 99)],
+    ["short ids out of order", (s) => (s.notes[1][0] = s.notes[0][0])],
   ];
 
   it.each(wrongRows)("says the cache is corrupt for %s, naming the note", (_name, edit) => {
-    expect(words(readCacheFile(changed(edit), FINGERPRINT))).toMatch(/^cache is corrupt \(note [12] of 2 has the wrong shape\)$/);
+    expect(segmentWords(changedSegment(edit))).toMatch(new RegExp(`^cache is corrupt \\(note [12] of 2 of segment ${ENTRY.name} has the wrong shape\\)$`));
   });
 
-  const wrongEngines: [string, (engine: Record<string, any>) => void, string][] = [
-    ["a note without field lengths", (e) => delete e.fieldLength[Object.keys(e.fieldLength)[0]], "note lengths"],
-    ["field lengths that are not numbers", (e) => (e.fieldLength[Object.keys(e.fieldLength)[0]] = ["x"]), "note lengths"],
-    ["a note count that disagrees with the notes", (e) => (e.documentCount = 5), "note count"],
-    ["a negative note count", (e) => (e.documentCount = -1), "counts"],
-    ["a note id that is not a path", (e) => (e.documentIds[Object.keys(e.documentIds)[0]] = 4), "note table"],
-    ["a next id that would reuse a note's id", (e) => (e.nextId = 0), "note table"],
-    ["a missing field", (e) => delete e.fieldIds.title, "field list"],
-    ["a field id out of range", (e) => (e.fieldIds.body = 99), "field list"],
-    ["average lengths that are not a list", (e) => (e.averageFieldLength = {}), "field lengths"],
-    ["a term index that is not a list", (e) => (e.index = {}), "term index"],
-    ["a term entry of the wrong shape", (e) => (e.index[0] = [1, {}]), "term index"],
-    ["a term entry without postings", (e) => (e.index[0] = ["aardvark", null]), "term index"],
-    ["postings that are a list", (e) => (e.index[0][1] = { 0: [0, 0, null] }), "term index"],
+  const wrongPostings: [string, (s: Record<string, any>) => void, RegExp][] = [
+    ["postings that are a list", (s) => (s.postings = Array.from(s.postings)), /has the wrong shape/],
+    ["postings cut short", (s) => (s.postings = s.postings.slice(0, s.postings.length - 3)), /postings .* (are cut short|do not match its terms|name)/],
+    ["postings longer than the terms", (s) => (s.postings = Uint32Array.from([...s.postings, 1])), /postings .* do not match its terms/],
+    ["a term that is not text", (s) => (s.terms[0] = 5), /postings .* do not match its terms/],
+    ["a field that does not exist", (s) => (s.postings[1] = 9), /postings .* name an unknown field/],
+    ["a note row that does not exist", (s) => (s.postings[3] = 7), /postings .* name a note out of order/],
+    ["a term listed twice", (s) => {
+      s.terms = [...s.terms, s.terms[0]];
+      const first = s.postings.slice(0, 3 + 2 * s.postings[2]);
+      s.postings = Uint32Array.from([...s.postings, ...first]);
+    }, /postings .* name (a note out of order|an unknown field)|do not match/],
   ];
 
-  it.each(wrongEngines)("says the cache is corrupt for %s", (_name, edit, part) => {
-    expect(words(readCacheFile(changed((f) => edit(f.engine)), FINGERPRINT))).toBe(`cache is corrupt (the search data's ${part} has the wrong shape)`);
+  it.each(wrongPostings)("says the cache is corrupt for %s", (_name, edit, words) => {
+    expect(segmentWords(changedSegment(edit))).toMatch(/^cache is corrupt/);
+    expect(segmentWords(changedSegment(edit))).toMatch(words);
   });
 
-  it("never throws, whatever value replaces whatever part of a valid cache", () => {
-    const parts = partsOf(JSON.parse(VALID));
+  it("calls a segment that disagrees with its manifest inconsistent, and another program's data not a segment", () => {
+    expect(segmentWords(changedSegment((s) => (s.first = 1)))).toBe("cache is inconsistent");
+    expect(segmentWords(changedSegment((s) => s.notes.pop()))).toBe("cache is inconsistent");
+    // Gamma.md (the last short id) was removed before the save: it is no row of the segment.
+    expect(SEGMENT.notes.map((row: unknown[]) => row[1])).toEqual(["Alpha.md", "Beta.md"]);
+    expect(segmentWords(SEGMENT, { ...ENTRY, left: [ENTRY.end - 1] })).toBe("cache is inconsistent");
+    expect(segmentWords({ documentCount: 3 })).toBe(`cache is corrupt (segment ${ENTRY.name} is not a segment)`);
+  });
+
+  it("leaves out the notes the manifest says have left", () => {
+    const alpha = SEGMENT.notes[0][0] as number;
+    const { reason, notes, documents } = loaded(SEGMENT, { ...ENTRY, left: [alpha] });
+    expect(reason).toBeNull();
+    expect(notes.map((n) => n.path)).toEqual(["Beta.md"]);
+    expect(documents).toBe(1);
+  });
+
+  it("never throws, whatever value replaces whatever part of a valid manifest or segment", () => {
+    const manifestParts = partsOf(MANIFEST);
+    const segmentParts = partsOf(SEGMENT);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: parts.length - 1 }), valueOrNothing, (i, value) => {
-        expect(() => readCacheFile(replaced(VALID, parts[i], value), FINGERPRINT)).not.toThrow();
+      fc.property(fc.boolean(), fc.nat(), valueOrNothing, (inManifest, n, value) => {
+        if (inManifest) {
+          const broken = withReplaced(MANIFEST, manifestParts[n % manifestParts.length], value);
+          expect(() => readManifest(broken, FINGERPRINT)).not.toThrow();
+        } else {
+          const broken = withReplaced(SEGMENT, segmentParts[n % segmentParts.length], value);
+          expect(() => loaded(broken)).not.toThrow();
+        }
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
+    );
+  });
+
+  it("never throws, whatever numbers the postings hold", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat({ max: 2 ** 32 - 1 })), { maxLength: 6 }), (changes) => {
+        const broken = changedSegment((s) => {
+          for (const [at, value] of changes) s.postings[at % s.postings.length] = value;
+        });
+        expect(() => loaded(broken)).not.toThrow();
+      }),
+      { numRuns: 400 },
     );
   });
 });

@@ -3,38 +3,20 @@
 // reason, never a crash.
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { IndexCache } from "../../src/ports";
 import { ControlledStore } from "../support/controlled-note-store";
 import { INDEX_FORMAT_VERSION } from "../../src/index/cache-file";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import type { SyncReport } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import { fakeClock, FAKE_NOW } from "../support/fake-clock";
-import { partsOf, replaced } from "./json-parts";
+import { MemoryIndexCache } from "../support/memory-index-cache";
+import { partsOf, withReplaced } from "./cache-parts";
 
-/** Any JSON value, or nothing at all (the part is then missing from the file). */
+/** Any JSON value, or nothing at all (the part is then missing). */
 const valueOrNothing = fc.oneof(fc.jsonValue(), fc.constant(undefined));
 
-class MemoryCache implements IndexCache {
-  data: string | null = null;
-  failLoad: Error | null = null;
-
-  async load(): Promise<string | null> {
-    if (this.failLoad) throw this.failLoad;
-    return this.data;
-  }
-
-  async save(data: string): Promise<void> {
-    this.data = data;
-  }
-
-  async clear(): Promise<void> {
-    this.data = null;
-  }
-}
-
 let store: ControlledStore;
-let cache: MemoryCache;
+let cache: MemoryIndexCache;
 
 beforeEach(async () => {
   store = new ControlledStore();
@@ -42,7 +24,7 @@ beforeEach(async () => {
   store.write("Beta.md", "# Beta\n\nAbout badgers.\n");
   store.write("Gamma.md", "# Gamma\n\nAbout gazelles.\n");
   store.write("Delta.md", "# Delta\n\nAbout dolphins.\n");
-  cache = new MemoryCache();
+  cache = new MemoryIndexCache();
   const first = new VaultIndex({ clock: fakeClock() });
   const report = await first.sync(store, cache);
   expect(report).toMatchObject({ mode: "rebuild", rebuildReason: { kind: "no_cache" }, added: 4 });
@@ -101,19 +83,27 @@ describe("loading a saved index", () => {
 });
 
 describe("an unusable cache means a rebuild with a reason", () => {
-  const corruptions: [string, (valid: string) => string, RegExp][] = [
-    ["garbage", () => "\u0000not json at all{", /corrupt/],
-    ["truncated JSON", (valid) => valid.slice(0, Math.floor(valid.length / 2)), /corrupt/],
-    ["another program's JSON", () => JSON.stringify({ format: "something-else", version: INDEX_FORMAT_VERSION }), /not a Vault Research index/],
-    ["an older format version", (valid) => JSON.stringify({ ...JSON.parse(valid), version: INDEX_FORMAT_VERSION - 1 }), /version/],
-    ["a missing engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: null }), /incomplete/],
-    ["a broken engine", (valid) => JSON.stringify({ ...JSON.parse(valid), engine: { nonsense: true } }), /corrupt/],
-    ["note rows of the wrong shape", (valid) => JSON.stringify({ ...JSON.parse(valid), notes: JSON.parse(valid).notes.map((row: unknown[]) => [...row.slice(0, 7), null]) }), /inconsistent|corrupt/],
-    ["notes that disagree with the engine", (valid) => JSON.stringify({ ...JSON.parse(valid), notes: JSON.parse(valid).notes.slice(1) }), /inconsistent/],
+  /** The one segment's name (four notes fit in one). */
+  const segment = () => cache.manifest().segments[0].name as string;
+  const corruptions: [string, (c: MemoryIndexCache) => void, RegExp][] = [
+    ["garbage", (c) => c.parts.set("manifest", "\u0000not an index at all{"), /not a Vault Research index/],
+    ["a segment cut short", (c) => c.parts.set(segment(), { ...(c.parts.get(segment()) as object), postings: new Uint32Array(3) }), /corrupt/],
+    ["another program's data", (c) => c.parts.set("manifest", { format: "something-else", version: INDEX_FORMAT_VERSION }), /not a Vault Research index/],
+    ["an older format version", (c) => c.parts.set("manifest", { ...c.manifest(), version: INDEX_FORMAT_VERSION - 1 }), /version/],
+    ["a missing segment", (c) => c.parts.delete(segment()), /incomplete/],
+    ["a broken segment", (c) => c.parts.set(segment(), { nonsense: true }), /corrupt/],
+    ["note rows of the wrong shape", (c) => {
+      const part = c.parts.get(segment()) as { notes: unknown[][] };
+      c.parts.set(segment(), { ...part, notes: part.notes.map((row) => [...row.slice(0, 9), null]) });
+    }, /inconsistent|corrupt/],
+    ["notes that disagree with the manifest", (c) => {
+      const part = c.parts.get(segment()) as { notes: unknown[][] };
+      c.parts.set(segment(), { ...part, notes: part.notes.slice(1) });
+    }, /inconsistent/],
   ];
 
   it.each(corruptions)("rebuilds from %s", async (_name, corrupt, reason) => {
-    cache.data = corrupt(cache.data!);
+    corrupt(cache);
     const index = new VaultIndex();
     const report = await index.sync(store, cache);
     expect(report.mode).toBe("rebuild");
@@ -125,15 +115,15 @@ describe("an unusable cache means a rebuild with a reason", () => {
   });
 
   it("loads or rebuilds, and then searches, whatever value replaces whatever part of the cache", async () => {
-    const valid = cache.data!;
-    const parts = partsOf(JSON.parse(valid));
-    // A posting for a note the cache does not list loads, and MiniSearch drops it with a warning
-    // at the first search that meets it: harmless, and not worth a pass over every posting.
+    const valid = new Map(cache.parts);
+    const parts = [...valid].flatMap(([name, value]) => partsOf(value).map((path) => ({ name, path })));
+    // A value of the right shape in the wrong place (another note's count, a field's length) can
+    // skew a score; MiniSearch may warn about it at the first search that meets it.
     vi.spyOn(console, "warn").mockImplementation(() => {});
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: parts.length - 1 }), valueOrNothing, async (i, value) => {
-        const broken = new MemoryCache();
-        broken.data = replaced(valid, parts[i], value);
+        const broken = new MemoryIndexCache();
+        for (const [name, part] of valid) broken.parts.set(name, name === parts[i].name ? withReplaced(part, parts[i].path, value) : part);
         const index = new VaultIndex();
         const report = await index.sync(store, broken);
         expect(report.mode === "cache" || describeRebuildReason(report.rebuildReason).length > 0).toBe(true);
@@ -146,6 +136,10 @@ describe("an unusable cache means a rebuild with a reason", () => {
         const found = (await index.search("about dolphins", store)).map((r) => r.path);
         expect(found.every((path) => index.paths().includes(path))).toBe(true);
         expect(found).not.toContain("Beta.md");
+        // And what it saves next loads again.
+        await index.save(broken);
+        const again = await new VaultIndex().sync(store, broken);
+        expect(again.mode, again.rebuildReason && describeRebuildReason(again.rebuildReason)).toBe("cache");
       }),
       { numRuns: 300 },
     );
@@ -165,7 +159,7 @@ describe("an unusable cache means a rebuild with a reason", () => {
   });
 
   it("rebuilds when the cache cannot even be loaded", async () => {
-    cache.failLoad = new Error("disk on fire");
+    cache.failRead = new Error("disk on fire");
     const index = new VaultIndex();
     const report = await index.sync(store, cache);
     expect(report.mode).toBe("rebuild");

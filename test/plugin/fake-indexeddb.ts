@@ -1,5 +1,5 @@
-// Just enough of IndexedDB for IndexedDbCache: open with upgrade, one object store, get/put/clear
-// in transactions, all asynchronous like the real thing. Knobs make each step fail on demand.
+// Just enough of IndexedDB for IndexedDbCache: open with upgrade, one object store, get/put/delete/
+// getAllKeys/clear in transactions, all asynchronous like the real thing. Knobs make each step fail on demand.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface FakeIdbFaults {
@@ -75,6 +75,8 @@ export class FakeIndexedDb {
         tx.objectStore = () => ({
           get: (key: IDBValidKey) => finish({}, () => records.get(key)),
           put: (value: unknown, key: IDBValidKey) => finish({}, () => (records.set(key, structuredClone(value)), key)),
+          delete: (key: IDBValidKey) => finish({}, () => void records.delete(key)),
+          getAllKeys: () => finish({}, () => [...records.keys()]),
           clear: () => finish({}, () => records.clear()),
         });
         return tx;

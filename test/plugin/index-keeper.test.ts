@@ -10,21 +10,14 @@ import type { IndexStatus } from "../../src/index/types";
 import { IndexKeeper } from "../../src/plugin/index-keeper";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { TimerClock } from "../../src/plugin/timer-clock";
-import type { IndexCache, NoteStore } from "../../src/ports";
+import type { NoteStore } from "../../src/ports";
 import { defaultSettings } from "../../src/settings";
+import { MemoryIndexCache } from "../support/memory-index-cache";
 
-class MemoryCache implements IndexCache {
-  saves = 0;
-  data: string | null = null;
-  async load(): Promise<string | null> {
-    return this.data;
-  }
-  async save(data: string): Promise<void> {
-    this.saves++;
-    this.data = data;
-  }
-  async clear(): Promise<void> {
-    this.data = null;
+/** Counts saves: each one ends with the manifest. */
+class MemoryCache extends MemoryIndexCache {
+  get saves(): number {
+    return this.written.filter((name) => name === "manifest").length;
   }
 }
 

@@ -1,0 +1,207 @@
+// What the cache holds, as far as the index knows, and how to bring it up to date. A save writes
+// the notes added since the last one as new segments, notes that left as a list in the manifest,
+// and rewrites a segment only when half its notes have left or small segments pile up; the
+// manifest goes last, so a save cut short leaves the previous cache whole. A load reads the
+// manifest, then one segment at a time (the next one already on its way), pausing between them.
+// The shapes and their checks live in cache-file.ts.
+import type { IndexCache } from "../ports";
+import { errorMessage } from "../text/error-message";
+import { createManifest, MANIFEST_PART, readManifest, readSegment, segmentName, writeSegment, type SegmentEntry } from "./cache-file";
+import type { RebuildReason } from "./rebuild-reason";
+import type { SearchEngine } from "./search-engine";
+import type { IndexedNote } from "./types";
+
+/** Notes per segment: a save after one edit rewrites at most this many notes' postings. */
+const SEGMENT_NOTES = 1000;
+/** Segments under half full that may pile up before they are merged. */
+const MAX_SMALL_SEGMENTS = 4;
+
+/** What loading and saving need of the index. */
+export interface PersistedIndex {
+  engine: SearchEngine;
+  note(path: string): IndexedNote | undefined;
+  /** A note read from the cache (its postings are already in the engine). */
+  remember(note: IndexedNote): void;
+  /** Between segments: lets the UI breathe (and a status bar count the notes loaded so far). */
+  pause(): Promise<void>;
+}
+
+/** A segment the save keeps as it is, or a range it writes afresh from the index. */
+type PlannedSegment = { keep: SegmentEntry } | { first: number; end: number };
+
+type PartRead = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export class SavedIndex {
+  /** The cache's segments as its manifest lists them; null when unknown (the next save writes all). */
+  private segments: SegmentEntry[] | null = null;
+  private saves = 0;
+  /** Notes with short ids below this were in the index when the cache was last saved or loaded. */
+  private savedEnd = 0;
+  /** While a save runs, the end it saves up to. */
+  private savingEnd = 0;
+  /** Notes below `savedEnd` that have left the index since. */
+  private readonly leftSinceSave = new Set<number>();
+  /** Bumped by `forget`: a save that began before it does not record what it wrote. */
+  private epoch = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  /** The index was emptied or rebuilt: the cache no longer describes it. */
+  forget(): void {
+    this.segments = null;
+    this.leftSinceSave.clear();
+    this.savedEnd = 0;
+    this.epoch++;
+  }
+
+  /** A note left the index (removed, or about to be indexed again under a new short id). */
+  noteLeft(shortId: number): void {
+    if ((this.segments !== null || this.savingEnd > 0) && shortId < Math.max(this.savedEnd, this.savingEnd)) this.leftSinceSave.add(shortId);
+  }
+
+  /** Loads the cache into `index` (an empty one); null when it loaded, else why not (the index is then partly filled). */
+  async load(cache: IndexCache, fingerprint: string, index: PersistedIndex): Promise<RebuildReason | null> {
+    const manifestRead = await readPart(cache, MANIFEST_PART);
+    if (!manifestRead.ok) return { kind: "unreadable", detail: errorMessage(manifestRead.error) };
+    if (manifestRead.value === null || manifestRead.value === undefined) return { kind: "no_cache" };
+    const read = readManifest(manifestRead.value, fingerprint);
+    if (!read.ok) return read.reason;
+    const { segments, nextId, averageFieldLength, saves } = read.manifest;
+    index.engine.restoreCounters(nextId, [...averageFieldLength]);
+    let next = segments.length > 0 ? readPart(cache, segments[0].name) : null;
+    for (const [i, entry] of segments.entries()) {
+      const part = await next!;
+      next = i + 1 < segments.length ? readPart(cache, segments[i + 1].name) : null;
+      if (!part.ok) return { kind: "unreadable", detail: errorMessage(part.error) };
+      if (part.value === null || part.value === undefined) return { kind: "incomplete" };
+      const problem = readSegment(part.value, entry, index.engine, (note) => index.remember(note));
+      if (problem) return problem;
+      await index.pause();
+    }
+    this.forget();
+    this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
+    this.saves = saves;
+    this.savedEnd = nextId;
+    return null;
+  }
+
+  /** Saves what changed since the last save or load (everything, the first time). One save at a time. */
+  save(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
+    const run = this.queue.then(() => this.saveNow(cache, fingerprint, savedAt, index));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async saveNow(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
+    const { engine } = index;
+    const epoch = this.epoch;
+    const end = engine.nextShortId;
+    const saves = this.saves + 1;
+    this.savingEnd = end;
+    try {
+      const plan = planSegments(this.segments, this.leftSinceSave, engine, this.savedEnd, end);
+      const written = new Map<string, Set<number>>();
+      const entries: SegmentEntry[] = [];
+      for (const planned of plan) {
+        if ("keep" in planned) {
+          entries.push(planned.keep);
+          continue;
+        }
+        const { part, notes } = writeSegment(engine, (path) => index.note(path), planned.first, planned.end);
+        if (notes === 0) continue;
+        const name = segmentName(saves, planned.first);
+        await cache.write(name, part);
+        written.set(name, new Set(part.notes.map((row) => row[0])));
+        entries.push({ name, first: planned.first, end: planned.end, notes, left: [] });
+        await index.pause();
+      }
+      const applied = [...this.leftSinceSave];
+      const manifest = createManifest(fingerprint, savedAt, saves, engine, withLeft(entries, applied, written));
+      for (const id of applied) this.leftSinceSave.delete(id);
+      try {
+        await cache.write(MANIFEST_PART, manifest);
+      } catch (error) {
+        for (const id of applied) this.leftSinceSave.add(id);
+        throw error;
+      }
+      if (epoch === this.epoch) {
+        this.segments = manifest.segments;
+        this.saves = saves;
+        this.savedEnd = end;
+      }
+      await removeUnlisted(cache, manifest.segments);
+    } finally {
+      this.savingEnd = 0;
+    }
+  }
+}
+
+/** The segments after this save: kept ones, rewritten ones, and the notes added since as new ones. */
+function planSegments(existing: SegmentEntry[] | null, left: ReadonlySet<number>, engine: SearchEngine, savedEnd: number, end: number): PlannedSegment[] {
+  const plan: { planned: PlannedSegment; first: number; end: number; live: number }[] = [];
+  for (const entry of existing ?? []) {
+    let live = entry.notes - entry.left.length;
+    for (const id of left) if (id >= entry.first && id < entry.end && !entry.left.includes(id)) live--;
+    // A segment half emptied is written again with what is left, and one emptied is dropped.
+    if (live <= 0) continue;
+    const planned = live * 2 <= entry.notes ? { first: entry.first, end: entry.end } : { keep: entry };
+    plan.push({ planned, first: entry.first, end: entry.end, live });
+  }
+  for (const range of chunkLiveNotes(engine, existing ? savedEnd : 0, end)) plan.push({ planned: range, ...range });
+  return mergeSmall(plan);
+}
+
+/** Ranges of at most SEGMENT_NOTES live notes each, covering [first, end). */
+function chunkLiveNotes(engine: SearchEngine, first: number, end: number): { first: number; end: number; live: number }[] {
+  const ranges: { first: number; end: number; live: number }[] = [];
+  let start = first;
+  let live = 0;
+  for (const note of engine.notesInRange(first, end)) {
+    if (live === SEGMENT_NOTES) {
+      ranges.push({ first: start, end: note.shortId, live });
+      start = note.shortId;
+      live = 0;
+    }
+    live++;
+  }
+  if (live > 0) ranges.push({ first: start, end, live });
+  return ranges;
+}
+
+/** When small segments pile up, neighbours that fit in one are written as one. */
+function mergeSmall(plan: { planned: PlannedSegment; first: number; end: number; live: number }[]): PlannedSegment[] {
+  const isSmall = (live: number) => live < SEGMENT_NOTES / 2;
+  if (plan.filter((p) => isSmall(p.live)).length <= MAX_SMALL_SEGMENTS) return plan.map((p) => p.planned);
+  const out: PlannedSegment[] = [];
+  for (let i = 0; i < plan.length; ) {
+    let j = i + 1;
+    let live = plan[i].live;
+    while (isSmall(plan[i].live) && j < plan.length && isSmall(plan[j].live) && live + plan[j].live <= SEGMENT_NOTES) live += plan[j++].live;
+    out.push(j - i > 1 ? { first: plan[i].first, end: plan[j - 1].end } : plan[i].planned);
+    i = j;
+  }
+  return out;
+}
+
+/** Each segment's notes that left: kept segments gain those in their range, new ones those among their rows. */
+function withLeft(entries: SegmentEntry[], left: number[], written: Map<string, Set<number>>): SegmentEntry[] {
+  return entries.map((entry) => {
+    const rows = written.get(entry.name);
+    const gone = left.filter((id) => id >= entry.first && id < entry.end && (rows ? rows.has(id) : !entry.left.includes(id)));
+    return gone.length === 0 ? entry : { ...entry, left: [...entry.left, ...gone].sort((a, b) => a - b) };
+  });
+}
+
+/** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short. */
+async function removeUnlisted(cache: IndexCache, segments: SegmentEntry[]): Promise<void> {
+  const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
+  const unlisted = (await cache.names()).filter((name) => !listed.has(name));
+  if (unlisted.length > 0) await cache.remove(unlisted);
+}
+
+/** A part's value, or the error reading it failed with (never a rejection left unhandled). */
+function readPart(cache: IndexCache, name: string): Promise<PartRead> {
+  return cache.read(name).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}

@@ -1,0 +1,176 @@
+// Saving in proportion to the change: the first save writes every segment, a save after one edit
+// writes one small segment and the manifest, notes that leave are listed until half a segment has
+// gone (then it is written again), small segments are merged before they pile up, a save cut short
+// leaves the previous cache whole, and what loads finds what the saved index found. Loading and
+// building yield between slices and count the notes up as they go.
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Clock } from "../../src/ports";
+import { parseQuery } from "../../src/index/query";
+import type { IndexStatus } from "../../src/index/types";
+import { VaultIndex } from "../../src/index/vault-index";
+import { ControlledStore } from "../support/controlled-note-store";
+import { FAKE_NOW } from "../support/fake-clock";
+import { MemoryIndexCache } from "../support/memory-index-cache";
+
+const NOTES = 2500;
+const topics = ["garden", "kitchen", "harbour", "orchard", "workshop", "library", "observatory", "greenhouse"];
+
+function noteText(i: number, edit = ""): string {
+  return `# Note ${i} about ${topics[i % topics.length]}\n\nThe ${topics[(i * 3) % topics.length]} log, entry ${i}: word${i % 97} and term${i % 389}.${edit}\n`;
+}
+
+let store: ControlledStore;
+let cache: MemoryIndexCache;
+let index: VaultIndex;
+
+beforeEach(async () => {
+  store = new ControlledStore();
+  for (let i = 0; i < NOTES; i++) store.write(`n/${String(i).padStart(4, "0")}.md`, noteText(i));
+  cache = new MemoryIndexCache();
+  index = new VaultIndex();
+  await index.sync(store, null);
+  await index.save(cache);
+});
+
+const segments = () => cache.manifest().segments as { name: string; first: number; end: number; notes: number; left: number[] }[];
+const segmentNames = () => segments().map((s) => s.name);
+
+async function edit(i: number, words: string): Promise<void> {
+  const path = `n/${String(i).padStart(4, "0")}.md`;
+  store.write(path, noteText(i, words), FAKE_NOW + 1000);
+  await index.updateFile(store, path);
+}
+
+/** Top results with their scores: what a search found, to compare across a save and a load. */
+function ranked(vault: VaultIndex, query: string): [string, number][] {
+  return vault.rank(parseQuery(query), 10).map((h) => [h.path, h.score]);
+}
+
+describe("saving the index", () => {
+  it("writes every segment the first time, each of at most a thousand notes, and the manifest last", () => {
+    expect(segments().map((s) => s.notes)).toEqual([1000, 1000, 500]);
+    expect(cache.written).toEqual([...segmentNames(), "manifest"]);
+    expect([...cache.parts.keys()].sort()).toEqual([...segmentNames(), "manifest"].sort());
+  });
+
+  it("after one edit writes one small segment and the manifest, and leaves the others as they were", async () => {
+    const before = new Map(cache.parts);
+    cache.written.length = 0;
+    await edit(1500, " Now with otters.");
+    await index.save(cache);
+    expect(cache.written).toHaveLength(2);
+    expect(cache.written[1]).toBe("manifest");
+    expect(segments()).toHaveLength(4);
+    for (const name of segmentNames().slice(0, 3)) expect(cache.parts.get(name)).toBe(before.get(name));
+    // The edited note's old version is listed as gone from its segment.
+    expect(segments()[1].left).toHaveLength(1);
+    expect(segments()[3].notes).toBe(1);
+  });
+
+  it("writes nothing but the manifest when nothing changed", async () => {
+    cache.written.length = 0;
+    await index.save(cache);
+    expect(cache.written).toEqual(["manifest"]);
+  });
+
+  it("after 500 edits writes those 500 notes and leaves the segments they came from", async () => {
+    cache.written.length = 0;
+    for (let i = 0; i < 500; i++) await edit(i * 5, " Revised.");
+    await index.save(cache);
+    expect(cache.written).toHaveLength(2);
+    expect(segments().map((s) => s.notes)).toEqual([1000, 1000, 500, 500]);
+    expect(segments().slice(0, 3).map((s) => s.left.length)).toEqual([200, 200, 100]);
+  });
+
+  it("writes a segment again once half its notes have gone, and drops one that emptied", async () => {
+    for (let i = 0; i < 600; i++) index.removeFile(`n/${String(i).padStart(4, "0")}.md`);
+    for (let i = 2000; i < NOTES; i++) index.removeFile(`n/${String(i).padStart(4, "0")}.md`);
+    const kept = segmentNames()[1];
+    cache.written.length = 0;
+    await index.save(cache);
+    expect(segments().map((s) => [s.notes, s.left.length])).toEqual([
+      [400, 0],
+      [1000, 0],
+    ]);
+    expect(segmentNames()[1]).toBe(kept);
+    expect(cache.written).toHaveLength(2);
+    expect(cache.parts.size).toBe(3);
+  });
+
+  it("merges small segments before more than four pile up", async () => {
+    for (let round = 0; round < 12; round++) {
+      await edit(round * 7, ` Round ${round}.`);
+      await index.save(cache);
+      expect(segments().filter((s) => s.notes - s.left.length < 500).length).toBeLessThanOrEqual(5);
+    }
+    const loaded = new VaultIndex();
+    expect((await loaded.sync(store, cache)).mode).toBe("cache");
+    expect(ranked(loaded, "round")).toEqual(ranked(index, "round"));
+  });
+
+  it("keeps the previous cache whole when a save fails part-way", async () => {
+    await edit(10, " Otters.");
+    cache.failWrite = (name) => name === "manifest";
+    await expect(index.save(cache)).rejects.toThrow(/disk full/);
+    cache.failWrite = null;
+    const loaded = new VaultIndex();
+    const report = await loaded.sync(store, cache);
+    expect(report).toMatchObject({ mode: "cache", updated: 1 });
+    // The index remembers what the failed save did not write, and the next save writes it.
+    await edit(11, " Beavers.");
+    await index.save(cache);
+    const again = new VaultIndex();
+    expect(await again.sync(store, cache)).toMatchObject({ mode: "cache", updated: 0, added: 0 });
+    expect(ranked(again, "otters beavers")).toEqual(ranked(index, "otters beavers"));
+  });
+
+  it("runs one save at a time, however often it is asked", async () => {
+    await edit(3, " Owls.");
+    const saves = [index.save(cache), index.save(cache)];
+    await edit(4, " Owls too.");
+    saves.push(index.save(cache));
+    await Promise.all(saves);
+    const loaded = new VaultIndex();
+    expect(await loaded.sync(store, cache)).toMatchObject({ mode: "cache", updated: 0 });
+    expect(ranked(loaded, "owls")).toEqual(ranked(index, "owls"));
+  });
+
+  it("names every part with lower-case letters, digits and dashes", () => {
+    for (const name of cache.parts.keys()) expect(name).toMatch(/^[a-z0-9-]{1,64}$/);
+  });
+});
+
+describe("loading the saved index", () => {
+  it("finds what the saved index found, score for score", async () => {
+    const loaded = new VaultIndex();
+    expect((await loaded.sync(store, cache)).mode).toBe("cache");
+    expect(store.reads).toHaveLength(NOTES);
+    for (const query of ["garden log", "word7 term100", "orchard", "observ", "kitchen entry 42"]) expect(ranked(loaded, query)).toEqual(ranked(index, query));
+  });
+
+  it("yields between segments and counts the notes up as they come in", async () => {
+    let yields = 0;
+    const loaded = new VaultIndex({ yieldToUi: async () => void yields++ });
+    const counts: number[] = [];
+    loaded.onChange((status: IndexStatus) => counts.push(status.notes));
+    await loaded.sync(store, cache);
+    expect(yields).toBeGreaterThanOrEqual(3);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(counts).toContain(1000);
+    expect(counts.at(-1)).toBe(NOTES);
+  });
+});
+
+describe("building the index", () => {
+  it("yields every few milliseconds of work, and can be searched before it is done", async () => {
+    // A clock that moves a millisecond each time it is read: slices end by time, not by batch.
+    let now = FAKE_NOW;
+    const clock: Clock = { now: () => now++, sleep: async () => undefined };
+    const found: number[] = [];
+    const building = new VaultIndex({ clock, yieldToUi: async () => void found.push(building.rank(parseQuery("garden"), 5000).length) });
+    await building.sync(store, null);
+    expect(found.length).toBeGreaterThan(NOTES / 250);
+    expect(found[0]).toBeGreaterThan(0);
+    expect(found[0]).toBeLessThan(found.at(-1)!);
+  });
+});

@@ -1,0 +1,102 @@
+// The engine is MiniSearch with packed postings: whatever notes are added, discarded, replaced and
+// vacuumed, and however a term is looked up (exact, prefix, fuzzy, boosted, filtered), it answers
+// exactly what MiniSearch itself answers over the same notes, score for score. This is the pin on
+// the MiniSearch internals search-engine.ts replaces: an upgrade that changes them fails here.
+import fc from "fast-check";
+import MiniSearch, { type SearchOptions } from "minisearch";
+import { describe, expect, it, vi } from "vitest";
+import { createEngine, FIELDS, notesWithTerm, type EngineDoc } from "../../src/index/search-engine";
+import { createAnalyzer } from "../../src/index/tokenize";
+
+const analyzer = createAnalyzer({ stemming: false });
+const WORDS = ["garden", "gardens", "garlic", "compost", "seed", "seeds", "kitchen", "knife", "knives", "tar", "tarball", "tax", "zebra", "e-mail", "MiniSearch", ""];
+
+function stockEngine(): MiniSearch<EngineDoc> {
+  return new MiniSearch<EngineDoc>({
+    idField: "path",
+    fields: [...FIELDS],
+    storeFields: [],
+    tokenize: (text: string) => analyzer.terms(text),
+    processTerm: (term: string) => term,
+    autoVacuum: false,
+  });
+}
+
+const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(" "));
+const doc = (path: string) => fc.record({ title: text, lead: text, aliases: text, headings: text, tags: text, location: text, body: text }).map((d) => ({ ...d, path }));
+
+type Step = { kind: "add" | "replace"; doc: EngineDoc } | { kind: "discard"; path: string } | { kind: "vacuum" };
+const paths = ["a.md", "b.md", "c.md", "d.md", "e.md"];
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.constantFrom(...paths).chain((p) => doc(p).map((d) => ({ kind: "add" as const, doc: d }))),
+  fc.constantFrom(...paths).chain((p) => doc(p).map((d) => ({ kind: "replace" as const, doc: d }))),
+  fc.constantFrom(...paths).map((p) => ({ kind: "discard" as const, path: p })),
+  fc.constant({ kind: "vacuum" as const }),
+);
+
+const lookup = fc.record({
+  term: fc.constantFrom(...WORDS.filter(Boolean), "gard", "ta", "seedz", "nothing"),
+  prefix: fc.boolean(),
+  fuzzy: fc.constantFrom<false | number>(false, 0.2, 1, 2),
+  boostTitle: fc.constantFrom(1, 5),
+  boostSome: fc.boolean(),
+  filterSome: fc.boolean(),
+});
+
+function optionsOf(q: { prefix: boolean; fuzzy: false | number; boostTitle: number; boostSome: boolean; filterSome: boolean }): SearchOptions {
+  return {
+    tokenize: (s) => [s],
+    processTerm: (t) => t,
+    prefix: q.prefix,
+    fuzzy: q.fuzzy,
+    boost: { title: q.boostTitle, body: 1, lead: 4 },
+    weights: { fuzzy: 0.45, prefix: 0.75 },
+    ...(q.boostSome ? { boostDocument: (id: unknown) => (id === "a.md" ? 0 : id === "b.md" ? 2 : 1) } : {}),
+    ...(q.filterSome ? { filter: (r) => r.id !== "c.md" } : {}),
+  };
+}
+
+async function apply(engines: MiniSearch<EngineDoc>[], steps: Step[]): Promise<void> {
+  for (const s of steps) {
+    for (const engine of engines) {
+      if (s.kind === "vacuum") await engine.vacuum();
+      else if (s.kind === "discard") {
+        if (engine.has(s.path)) engine.discard(s.path);
+      } else if (engine.has(s.doc.path)) engine.replace(s.doc);
+      else engine.add(s.doc);
+    }
+  }
+}
+
+describe("SearchEngine", () => {
+  it("answers every lookup exactly as MiniSearch does, after any adds, discards, replaces and vacuums", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 14 }), fc.array(lookup, { minLength: 1, maxLength: 6 }), async (steps, lookups) => {
+        const ours = createEngine(analyzer);
+        (ours as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
+        const stock = stockEngine();
+        await apply([ours, stock], steps);
+        expect(ours.documentCount).toBe(stock.documentCount);
+        // Twice: the first pass also cleans up discarded notes' postings as it meets them.
+        for (let pass = 0; pass < 2; pass++) {
+          for (const q of lookups) expect(ours.search(q.term, optionsOf(q))).toEqual(stock.search(q.term, optionsOf(q)));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("counts the notes holding a term, the way the radix tree's postings would", () => {
+    const engine = createEngine(analyzer);
+    engine.add({ path: "a.md", title: "seed", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed seed garden" });
+    engine.add({ path: "b.md", title: "", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed" });
+    expect(notesWithTerm(engine, "seed")).toBe(2);
+    expect(notesWithTerm(engine, "garden")).toBe(1);
+    expect(notesWithTerm(engine, "absent")).toBe(0);
+  });
+
+  it("refuses MiniSearch's JSON form: the cache has its own", () => {
+    expect(() => JSON.stringify(createEngine(analyzer))).toThrow(/cache-file/);
+  });
+});
