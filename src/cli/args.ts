@@ -1,6 +1,8 @@
 // Command-line parsing, strict on purpose: an unknown or misspelt flag is a usage error (exit 2),
 // never silently ignored, because a scripted evaluation that quietly ran with defaults is worse
-// than one that stopped.
+// than one that stopped. Node's own `util.parseArgs` splits the words (`--a=b`, `--a b`, `--`);
+// it is run non-strict with tokens so that every refusal below can say what was meant.
+import { parseArgs as splitArgs } from "node:util";
 import { editDistance } from "../research/stages/verify-citations";
 
 export interface FlagSpec {
@@ -8,6 +10,10 @@ export interface FlagSpec {
   value: boolean;
   /** May be given more than once (values collected in order). */
   repeat?: boolean;
+  /** The value's name in help, e.g. `DIR`, `N`, `never|on-weak|always`. */
+  arg?: string;
+  /** One line of help: what the flag does and its default. */
+  about?: string;
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -25,49 +31,56 @@ export class UsageError extends Error {
   }
 }
 
+/** Short spellings people type out of habit; every other single-dash word is refused. */
+const SHORT_FLAGS: Record<string, string> = { h: "help" };
+
+type Token = ReturnType<typeof splitArgs>["tokens"] extends (infer T)[] | undefined ? T : never;
+
 export function parseArgs(argv: string[], specs: FlagSpecs): ParsedArgs {
+  const options = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.value ? ("string" as const) : ("boolean" as const) }]));
+  const { tokens } = splitArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const positionals: string[] = [];
   const flags = new Map<string, string[]>();
-  let onlyPositionals = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (onlyPositionals || !arg.startsWith("--") || arg === "--") {
-      if (arg === "--" && !onlyPositionals) {
-        onlyPositionals = true;
-        continue;
-      }
-      if (!onlyPositionals && arg.startsWith("-") && arg.length > 1 && !/^-\d/.test(arg)) {
-        throw new UsageError(`Unknown option ${arg}. Options are written with two dashes, e.g. --json.`);
-      }
-      positionals.push(arg);
+  const negativeNumbersSeen = new Set<number>();
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") continue;
+    if (token.kind === "positional") {
+      positionals.push(token.value);
       continue;
     }
-    const eq = arg.indexOf("=");
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    const spec = specs[name];
-    if (!spec) {
-      const suggestion = nearest(name, Object.keys(specs));
-      throw new UsageError(`Unknown option --${name}.${suggestion ? ` Did you mean --${suggestion}?` : ""}`);
+    // `-5` is a number, not five flags: kept whole, once however many letters it was split into.
+    if (/^-\d/.test(argv[token.index])) {
+      if (!negativeNumbersSeen.has(token.index)) positionals.push(argv[token.index]);
+      negativeNumbersSeen.add(token.index);
+      continue;
     }
-    let value: string;
-    if (spec.value) {
-      if (eq !== -1) value = arg.slice(eq + 1);
-      else {
-        const next = argv[i + 1];
-        if (next === undefined || (next.startsWith("--") && next.length > 2)) throw new UsageError(`--${name} needs a value.`);
-        value = next;
-        i++;
-      }
-    } else {
-      if (eq !== -1) throw new UsageError(`--${name} is a switch and takes no value.`);
-      value = "true";
-    }
+    const [name, value] = optionValue(token, specs);
     const list = flags.get(name) ?? [];
-    if (list.length > 0 && !spec.repeat) throw new UsageError(`--${name} was given more than once.`);
+    if (list.length > 0 && !specs[name].repeat) throw new UsageError(`--${name} was given more than once.`);
     list.push(value);
     flags.set(name, list);
   }
   return { positionals, flags };
+}
+
+/** The flag's name and value, or the usage error that says what is wrong with it. */
+function optionValue(token: Extract<Token, { kind: "option" }>, specs: FlagSpecs): [string, string] {
+  const short = !token.rawName.startsWith("--");
+  const name = short ? SHORT_FLAGS[token.name] : token.name;
+  if (short && (!name || !specs[name])) throw new UsageError(`Unknown option ${token.rawName}. Options are written with two dashes, e.g. --json.`);
+  const spec = specs[name];
+  if (!spec) {
+    const suggestion = nearest(name, Object.keys(specs));
+    throw new UsageError(`Unknown option --${name}.${suggestion ? ` Did you mean --${suggestion}?` : ""}`);
+  }
+  if (!spec.value) {
+    if (token.inlineValue) throw new UsageError(`--${name} is a switch and takes no value.`);
+    return [name, "true"];
+  }
+  const value = token.value;
+  // `--vault --json`: the next word is a flag, so the value was forgotten.
+  if (value === undefined || (!token.inlineValue && value.startsWith("--") && value.length > 2)) throw new UsageError(`--${name} needs a value.`);
+  return [name, value];
 }
 
 export function flag(args: ParsedArgs, name: string): string | undefined {
@@ -91,7 +104,8 @@ export function intFlag(args: ParsedArgs, name: string, min: number, max: number
   return n;
 }
 
-function nearest(name: string, options: string[]): string | undefined {
+/** The option nearest to `name` (at most 2 edits away), for "did you mean". */
+export function nearest(name: string, options: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const option of options) {

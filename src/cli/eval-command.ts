@@ -12,20 +12,17 @@ import { HttpFailure, systemClock, type Clock, type Http, type Secrets } from ".
 import { maskSecretParams } from "../websearch/replay";
 import { PageCache } from "../research/page-cache";
 import type { PageRead } from "../research/stages/read-pages";
-import { flag, has, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { flag, has, intFlag, UsageError, type ParsedArgs } from "./args";
 import { nodePageReader } from "./dom-parser";
 import { envSecrets, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { openVault, type CliIo, type OpenedVault } from "./open-vault";
 import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { evalReportJson } from "./json/eval-report-json";
+import { isKeyedSourceSecret } from "./provider-choice";
 import { terminalJson } from "./terminal-text";
 
-/** Flags of `eval` besides the common ones (--vault, --config, --cache-dir, --json). */
-export const EVAL_FLAGS: FlagSpecs = {
-  file: { value: true },
-  replay: { value: true },
-  "read-pages": { value: true },
-};
+export { EVAL_FLAGS } from "./command-flags";
 
 /** One case's result, as `--json` prints it. */
 export interface EvalCaseOutcome {
@@ -95,7 +92,7 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
     if (outcome.passed) report.passed++;
     else report.failed++;
   }
-  io.out(has(args, "json") ? `${terminalJson(report)}\n` : formatEvalReport(report));
+  io.out(has(args, "json") ? `${terminalJson(evalReportJson(report))}\n` : formatEvalReport(report));
   return report.failed > 0 ? 1 : 0;
 }
 
@@ -250,7 +247,7 @@ function recordingHttp(inner: Http | null, channel: EvalRequest["channel"], log:
  */
 function replaySecrets(modelKeyName: ModelKeyName | null, modelKey: string | null): Secrets {
   return {
-    get: async (name) => (name === "brave" || name === "exa" ? "eval-replay-no-key" : name === modelKeyName ? modelKey : null),
+    get: async (name) => (isKeyedSourceSecret(name) ? "eval-replay-no-key" : name === modelKeyName ? modelKey : null),
   };
 }
 

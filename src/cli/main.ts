@@ -1,11 +1,35 @@
-// Entry point of the `vault-research` binary (bundled to dist/cli.cjs).
+// Entry point of the `vault-research` binary (bundled to dist/cli.cjs): the process's streams as a
+// CliIo. Standard input is offered only when it is not a terminal (a piped question); the live
+// line only when stderr is a terminal.
 import { runCli } from "./run";
+
+/** All of standard input, as text. */
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    process.stdin.on("error", reject);
+  });
+}
+
+/** Redraws one line in place: carriage return, the text, erase to the end of the line. */
+function statusLine(text: string | null): void {
+  const width = process.stderr.columns || 80;
+  process.stderr.write(text === null ? "\r\u001b[2K" : `\r${text.slice(0, width - 1)}\u001b[K`);
+}
+
+const stderrIsTerminal = process.stderr.isTTY === true;
 
 runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  stdoutIsTerminal: process.stdout.isTTY === true,
+  stderrIsTerminal,
+  ...(process.stdin.isTTY ? {} : { readStdin }),
+  ...(stderrIsTerminal ? { statusLine } : {}),
 }).then(
   (code) => {
     process.exitCode = code;

@@ -5,19 +5,21 @@ import path from "node:path";
 import { VaultIndex } from "../index/vault-index";
 import type { SyncReport } from "../index/types";
 import { canonicalizeUrl } from "../websearch/canonical-url";
-import type { Clock } from "../ports";
 import { loadSettings, type Settings } from "../settings";
 import { flag, UsageError, type ParsedArgs } from "./args";
+import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
+import { indexReadProgress } from "./index-progress";
 
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** The Clock port; the system clock unless a caller (a golden test) brings its own. */
-  clock?: Clock;
+export type { CliIo } from "./cli-io";
+
+/** The --config file as written, for the few choices that depend on whether a field was set at all. */
+const configFiles = new WeakMap<Settings, unknown>();
+
+/** What the --config file said, before defaults were filled in (undefined without one). */
+export function configAsWritten(settings: Settings): unknown {
+  return configFiles.get(settings);
 }
 
 export interface OpenedVault {
@@ -42,6 +44,7 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   }
   const { settings, problems } = loadSettings(raw);
   for (const problem of problems) io.err(`warning: ${file}: ${problem}\n`);
+  configFiles.set(settings, raw);
   return settings;
 }
 
@@ -61,8 +64,10 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
     stemming: settings.index.stemming,
     canonicalizeUrl,
+    ...(io.clock ? { clock: io.clock } : {}),
   });
-  const sync = await index.sync(store, cache);
+  const reading = indexReadProgress(index, io, args);
+  const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
   if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
     try {
       await index.save(cache);

@@ -1,11 +1,13 @@
 // `vault-research promote --vault DIR --trace NOTE --source-key KEY [--replay DIR]`: saves one
-// outside-vault result of a trace note as a source note, exactly as the plugin's "Add to vault"
-// does. Exit codes: 0 when a note was written or the page was already in the vault, 1 when the
-// promotion failed, 2 for usage errors (no such vault, trace note or key).
+// outside-vault result of a trace as a source note, exactly as the plugin's "Add to vault" does.
+// The trace is a trace note in the vault, or a trace the CLI kept in the cache folder (its file or
+// its run id, kept-trace.ts). Exit codes: 0 when a note was written or the page was already in the
+// vault, 1 when the promotion failed, 2 for usage errors (no such vault, trace or key).
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { extractStatusText } from "../notes/extract-status";
-import { promoteFromTraceNote, type PromotionResult } from "../promote/promote";
+import { promoteFromTraceNote, promoteOutsideRow, type PromoteDeps, type PromotionResult } from "../promote/promote";
+import { parseTraceNote } from "../notes/trace-note-read";
 import { parseSourceKey } from "../evidence/keys";
 import { VaultIndex } from "../index/vault-index";
 import { systemClock, type Http } from "../ports";
@@ -16,6 +18,11 @@ import { nodePageReader } from "./dom-parser";
 import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
+import { flag, has, UsageError, type ParsedArgs } from "./args";
+import type { CommandIo } from "./cli-io";
+import { promoteResultJson } from "./json/promote-result-json";
+import { readSettings } from "./open-vault";
+import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace } from "./kept-trace";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
@@ -44,6 +51,18 @@ export interface PromoteIo {
 
 const USAGE_ERRORS = new Set(["trace_not_found", "trace_unreadable", "unknown_source_key"]);
 
+/** `vault-research promote`: its flags read into PromoteArgs. */
+export async function promoteFromArgs(args: ParsedArgs, io: CommandIo): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`promote takes no arguments besides options (got "${args.positionals.join(" ")}").`);
+  const vault = flag(args, "vault");
+  const trace = flag(args, "trace");
+  const sourceKey = flag(args, "source-key");
+  if (!vault || !trace || !sourceKey) throw new UsageError("promote needs --vault DIR --trace NOTE --source-key KEY.");
+  return promoteCommand(
+    { vault, trace, sourceKey, replayDir: flag(args, "replay"), settings: readSettings(args, io), cacheDir: flag(args, "cache-dir"), json: has(args, "json") },
+    io,
+  );
+}
 export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<number> {
   const usage = (message: string): number => {
     io.err(`vault-research promote: ${message}\n`);
@@ -51,12 +70,9 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   };
   const root = path.resolve(io.cwd, args.vault);
   if (!existsSync(root) || !statSync(root).isDirectory()) return usage(`vault folder ${args.vault} does not exist.`);
-  const key = parseSourceKey(args.sourceKey);
-  if (!key || key.origin !== "outside_vault") {
-    return usage(`"${args.sourceKey}" is not an outside-vault key (expected ext:<provider>:<10 hex digits>, as printed in the trace note).`);
-  }
-  const tracePath = vaultPathOf(root, io.cwd, args.trace);
-  if (tracePath === null) return usage(`trace note ${args.trace} is not a note inside ${args.vault}.`);
+  const cacheDir = path.resolve(io.cwd, args.cacheDir ?? defaultCacheDir(io.env));
+  const located = locateTrace(args, io.cwd, root, cacheDir);
+  if ("usage" in located) return usage(located.usage);
 
   const replayDir = args.replayDir ?? io.env.VAULT_RESEARCH_REPLAY;
   let http: Http;
@@ -69,7 +85,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
 
   const { settings } = args;
   const store = new FsNoteStore(root);
-  const cache = new FileIndexCache(path.resolve(io.cwd, args.cacheDir ?? defaultCacheDir(io.env)), root);
+  const cache = new FileIndexCache(cacheDir, root);
   const index = new VaultIndex({
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
     stemming: settings.index.stemming,
@@ -77,21 +93,8 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   });
   await index.sync(store, cache);
 
-  const result = await promoteFromTraceNote({
-    store,
-    http,
-    // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
-    ...(replayDir || io.http ? {} : { fetchGuard: { resolve: dnsResolveHost } }),
-    clock: systemClock,
-    settings,
-    index,
-    readPage: nodePageReader,
-    // Through a temporary file renamed into place, under a lock, never outside the vault.
-    updateTraceNote: (notePath, update) => store.rewrite(notePath, update),
-    tracePath,
-    sourceKey: args.sourceKey,
-  });
-
+  // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
+  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http)), located, args.sourceKey);
   if (result.status === "created") {
     try {
       await index.save(cache);
@@ -101,13 +104,74 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   }
 
   // JSON keeps the status as the note spells it (`fallback_snippet:http_403`): the CLI contract.
-  const shown = result.status === "created" ? { ...result, extractStatus: extractStatusText(result.extractStatus) } : result;
-  if (args.json) io.out(`${terminalJson({ ...shown, trace: tracePath, source_key: args.sourceKey, replay: replayDir ?? null })}\n`);
+  if (args.json) io.out(`${terminalJson(promoteResultJson(result, { ...askedOf(located, args.sourceKey), replayDir }))}\n`);
   else if (result.status === "failed") io.err(`vault-research promote: ${result.message}\n`);
   else io.out(toText(result, replayDir));
 
   if (result.status === "failed") return USAGE_ERRORS.has(result.error.kind) ? 2 : 1;
   return 0;
+}
+
+/** The trace a promotion reads: a kept trace file, or a trace note's vault path. */
+export type LocatedTrace = { keptFile: string } | { tracePath: string };
+
+/** Finds the trace `args.trace` names; a usage message when the key or the trace cannot be right. */
+export function locateTrace(args: Pick<PromoteArgs, "trace" | "sourceKey" | "vault">, cwd: string, root: string, cacheDir: string): LocatedTrace | { usage: string } {
+  const key = parseSourceKey(args.sourceKey);
+  if (!key || key.origin !== "outside_vault") {
+    return { usage: `"${args.sourceKey}" is not an outside-vault key (expected ext:<provider>:<10 hex digits>, as printed in the trace note).` };
+  }
+  const keptFile = findKeptTrace(args.trace, cwd, root, keptTraceFolder(cacheDir, root));
+  if (keptFile) return { keptFile };
+  const tracePath = vaultPathOf(root, cwd, args.trace);
+  return tracePath === null ? { usage: `trace note ${args.trace} is not a note inside ${args.vault}, nor a trace kept in ${cacheDir}.` } : { tracePath };
+}
+
+export function askedOf(located: LocatedTrace, sourceKey: string) {
+  return "keptFile" in located
+    ? { trace: located.keptFile, traceSource: "kept_trace" as const, sourceKey }
+    : { trace: located.tracePath, traceSource: "vault_note" as const, sourceKey };
+}
+
+/** What promotion needs from the CLI: its store, index, web access and page reader. */
+export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean): PromoteDeps {
+  return {
+    store,
+    http,
+    ...(resolveNames ? { fetchGuard: { resolve: dnsResolveHost } } : {}),
+    clock: systemClock,
+    settings,
+    index,
+    readPage: nodePageReader,
+    // Through a temporary file renamed into place, under a lock, never outside the vault.
+    updateTraceNote: (notePath, update) => store.rewrite(notePath, update),
+  };
+}
+
+/** Promotes `sourceKey` of the located trace (the CLI command and the MCP tool both). */
+export function promoteLocated(deps: PromoteDeps, located: LocatedTrace, sourceKey: string): Promise<PromotionResult> {
+  return "keptFile" in located ? promoteFromKeptTrace(deps, located.keptFile, sourceKey) : promoteFromTraceNote({ ...deps, tracePath: located.tracePath, sourceKey });
+}
+
+/**
+ * A row of a trace kept in the cache folder: promoted as from a trace note, except that the note
+ * links to no trace (there is none in the vault) and the promotion is recorded in the kept file.
+ */
+async function promoteFromKeptTrace(deps: PromoteDeps, file: string, sourceKey: string): Promise<PromotionResult> {
+  const failed = (kind: "trace_unreadable" | "unknown_source_key", message: string): PromotionResult => ({ status: "failed", error: { kind, message }, message });
+  let parsed;
+  try {
+    parsed = parseTraceNote(await readKeptTrace(file));
+  } catch (error) {
+    return failed("trace_unreadable", `The kept trace ${file} could not be read: ${errorMessage(error)}`);
+  }
+  if ("error" in parsed) return failed("trace_unreadable", `${file}: ${parsed.error.message}`);
+  const row = parsed.trace.pack.external_evidence.find((r) => r.source_key === sourceKey);
+  if (!row) return failed("unknown_source_key", `${sourceKey} is not a result of ${file}; its outside-vault rows are ${parsed.trace.pack.external_evidence.map((r) => r.source_key).join(", ") || "none"}.`);
+  const result = await promoteOutsideRow({ ...deps, updateTraceNote: undefined, row, trace: parsed.trace, tracePath: null });
+  if (result.status !== "created") return result;
+  const traceUpdated = await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() });
+  return { ...result, traceUpdated };
 }
 
 function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDir: string | undefined): string {

@@ -1,140 +1,110 @@
 // `vault-research research "<question>"`: one research run over a folder of markdown, printed as
-// text a person reads (answer, then labelled evidence, then the trace note's path) or as JSON.
+// text a person reads (answer, then labelled evidence, then where the trace is) or as one
+// `research_result.v1` object. The trace goes into the vault only when asked (--trace, or the
+// config's notes.writeTraceNotes); otherwise it is kept in the cache folder (kept-trace.ts).
 import path from "node:path";
 import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
 import type { ProgressEvent, ResearchResult } from "../research/types";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
-import { systemClock, type Http, type Secrets } from "../ports";
-import { externalModes, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
-import type { FetchGuardOptions } from "../promote/fetch-guard";
+import { systemClock } from "../ports";
+import type { ProviderName, Settings } from "../settings";
+import { errorMessage } from "../text/error-message";
 import { oneLine } from "../text/one-line";
-import { flag, flagAll, has, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
-import { dnsResolveHost } from "./dns-resolver";
+import { flag, has, UsageError, type ParsedArgs } from "./args";
+import { readExternalFlags } from "./command-flags";
+import { chattiness, type CommandIo } from "./cli-io";
 import { nodePageReader } from "./dom-parser";
-import { envSecrets } from "./env-secrets";
+import { secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
-import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
-import { openVault, readSettings, type CliIo } from "./open-vault";
+import { defaultCacheDir } from "./file-index-cache";
+import { providersAsked, researchResultJson, type TraceKept } from "./json/research-result-json";
+import { keepTrace, keptTraceFolder } from "./kept-trace";
+import { configAsWritten, openVault, readSettings, type OpenedVault } from "./open-vault";
+import { chooseProviders, missingKeyHint } from "./provider-choice";
+import { readQuestion } from "./question-input";
 import { terminalJson } from "./terminal-text";
+import { styled, type StyledText } from "./terminal-style";
+import { webAccess, type WebAccess } from "./web-access";
 
-export const RESEARCH_FLAGS: FlagSpecs = {
-  "external-search": { value: true },
-  "external-provider": { value: true, repeat: true },
-  "external-freshness": { value: true },
-  "external-count": { value: true },
-  "retrieval-only": { value: false },
-  "read-pages": { value: true },
-  replay: { value: true },
-  model: { value: true },
-  "no-trace": { value: false },
-};
+export { readExternalFlags, RESEARCH_FLAGS, type ResearchCliOptions } from "./command-flags";
 
-/** Parsed research options shared by `research` and `eval`. */
-export interface ResearchCliOptions {
-  mode: ExternalMode;
-  providers: ProviderName[];
-  freshness: Freshness;
-  count?: number;
-  /** Outside pages to read, 0–5 (`--read-pages`; default: the settings'). */
-  readPages?: number;
+/** Where the run's trace goes: a note in the vault, a file in the cache folder, or nowhere (--no-trace). */
+export type TraceDestination = "vault" | "cache" | "none";
+
+export function traceDestination(args: ParsedArgs, settings: Settings): TraceDestination {
+  if (has(args, "trace") && has(args, "no-trace")) throw new UsageError("--trace and --no-trace cannot both be given.");
+  if (has(args, "no-trace")) return "none";
+  if (has(args, "trace")) return "vault";
+  // The config's setting counts only when the file sets it: the CLI writes into a folder only when asked.
+  const written = configAsWritten(settings) as { notes?: { writeTraceNotes?: unknown } } | undefined;
+  return written?.notes?.writeTraceNotes === true ? "vault" : "cache";
 }
 
-export function readExternalFlags(args: ParsedArgs, settings: Settings): ResearchCliOptions {
-  const modeRaw = flag(args, "external-search") ?? "never";
-  if (!(externalModes as readonly string[]).includes(modeRaw)) throw new UsageError(`--external-search must be one of ${externalModes.join(", ")} (got "${modeRaw}").`);
-  const providers = flagAll(args, "external-provider");
-  for (const p of providers) {
-    if (!(providerNames as readonly string[]).includes(p)) throw new UsageError(`Unknown provider "${p}". Providers: ${providerNames.join(", ")}.`);
-  }
-  const freshnessRaw = flag(args, "external-freshness") ?? settings.external.freshness;
-  const freshness = freshnessSchema.safeParse(freshnessRaw);
-  if (!freshness.success) throw new UsageError(`--external-freshness must be any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD (got "${freshnessRaw}").`);
-  return {
-    mode: modeRaw as ExternalMode,
-    providers: providers.length > 0 ? (providers as ProviderName[]) : settings.external.providers,
-    freshness: freshness.data,
-    count: intFlag(args, "external-count", 1, 10),
-    readPages: intFlag(args, "read-pages", 0, 5),
-  };
-}
-
-export interface RunEnvironment {
-  webHttp: Http;
-  modelHttp: Http;
-  secrets: Secrets;
-  /** Page fetches look names up only when they go to the network; replay never resolves anything. */
-  fetchGuard: FetchGuardOptions;
-  replayDir?: string;
-}
-
-/** Http for web search (replay when asked), Http for the model (always the network), secrets. */
-export function runEnvironment(args: ParsedArgs, io: CliIo): RunEnvironment {
-  const replayDir = flag(args, "replay") ?? io.env.VAULT_RESEARCH_REPLAY;
-  const env = envSecrets(io.env);
-  if (!replayDir) return { webHttp: createFetchHttp(), modelHttp: createFetchHttp(), secrets: env, fetchGuard: { resolve: dnsResolveHost } };
-  const dir = path.resolve(io.cwd, replayDir);
-  let webHttp: Http;
-  try {
-    webHttp = replayHttpFromDirectory(dir, io.env);
-  } catch (error) {
-    if (error instanceof ReplayDirectoryError) throw new UsageError(error.message);
-    throw error;
-  }
-  // Recordings need no key; providers still insist on one, so replay lends a placeholder.
-  const secrets: Secrets = {
-    get: async (name) => (await env.get(name)) ?? (name === "brave" || name === "exa" ? "replay-no-key" : null),
-  };
-  return { webHttp, modelHttp: createFetchHttp(), secrets, fetchGuard: {}, replayDir };
-}
-
-export async function researchCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const question = args.positionals.join(" ").trim();
+export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+  const question = await readQuestion(args, io);
   if (!question) throw new UsageError('research needs a question, e.g. vault-research research "what did we decide about sync?" --vault DIR');
   // Every flag is checked before the vault is indexed: a typo should not cost an indexing run.
   const settings = readSettings(args, io);
   const external = readExternalFlags(args, settings);
+  const destination = traceDestination(args, settings);
   const modelSpec = flag(args, "model");
   const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(settings.model) };
   if (!config.ok) throw new UsageError(config.error.message);
-  const runEnv = runEnvironment(args, io);
+  const web = webAccess(flag(args, "replay"), io);
   const opened = await openVault(args, io, settings);
   const secretName = secretNameFor(config.config);
-  const apiKey = secretName ? await runEnv.secrets.get(secretName) : null;
-  const created = createChatModel(config.config, { http: runEnv.modelHttp, apiKey, timeoutMs: opened.settings.model.timeoutMs });
-  if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretName === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"}.`);
+  const apiKey = secretName ? await web.secrets.get(secretName) : null;
+  const created = createChatModel(config.config, { http: createFetchHttp(), apiKey, timeoutMs: opened.settings.model.timeoutMs });
+  if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretEnvNames[secretName ?? "openai"]}.`);
+  const choice = await chooseProviders(external.namedProviders, settings, web.secrets);
 
   const json = has(args, "json");
-  const writeTrace = has(args, "no-trace") ? false : opened.settings.notes.writeTraceNotes;
+  const talk = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });
   const result = await runResearch(
-    {
-      question,
-      mode: external.mode,
-      providers: external.providers,
-      freshness: external.freshness,
-      count: external.count,
-      readPages: external.readPages,
-      retrievalOnly: has(args, "retrieval-only"),
-      writeTrace,
-    },
+    { question, mode: external.mode, providers: choice.providers, freshness: external.freshness, count: external.count, readPages: external.readPages, retrievalOnly: has(args, "retrieval-only"), writeTrace: destination === "vault" },
     {
       index: opened.index,
       store: opened.store,
-      http: runEnv.webHttp,
-      secrets: runEnv.secrets,
+      http: web.http,
+      secrets: web.secrets,
       clock: io.clock ?? systemClock,
       settings: opened.settings,
       model: created.model,
       readPage: nodePageReader,
-      fetchGuard: runEnv.fetchGuard,
-      onProgress: json ? undefined : (e) => io.err(progressLine(e)),
+      fetchGuard: web.fetchGuard,
+      onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
     },
   );
-  if (result.trace_path) await opened.index.updateFile(opened.store, result.trace_path);
-  if (json) io.out(`${terminalJson(researchJson(result, runEnv.replayDir))}\n`);
-  else io.out(formatResearchText(result, runEnv.replayDir));
-  return traceNoteAsAsked(writeTrace, result) ? 0 : 1;
+  const kept = await keepTraceAsChosen(result, destination, opened, args, io);
+  if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir))}\n`);
+  else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined }));
+  printMissingKeyHints(result, web, io);
+  return traceNoteAsAsked(destination === "vault", result) ? 0 : 1;
+}
+
+/** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */
+async function keepTraceAsChosen(result: ResearchResult, destination: TraceDestination, opened: OpenedVault, args: ParsedArgs, io: CommandIo): Promise<TraceKept> {
+  if (result.trace_path) {
+    await opened.index.updateFile(opened.store, result.trace_path);
+    return { tracePath: result.trace_path };
+  }
+  if (destination !== "cache") return {};
+  const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
+  try {
+    return { traceFile: await keepTrace(keptTraceFolder(cacheDir, opened.root), result.trace) };
+  } catch (error) {
+    io.err(`warning: the run's trace could not be kept in ${cacheDir} (${errorMessage(error)}).\n`);
+    return {};
+  }
+}
+
+/** A source refused for want of a key gets the CLI's hint (the websearch layer names no variables). */
+function printMissingKeyHints(result: ResearchResult, web: WebAccess, io: CommandIo): void {
+  if (web.replayDir || !result.pack.warnings.some((w) => w.kind === "provider_auth")) return;
+  const hints = new Set(providersAsked(result.trace).flatMap((p) => missingKeyHint(p as ProviderName, io.env) ?? []));
+  for (const hint of hints) io.err(`hint: ${hint}\n`);
 }
 
 /**
@@ -146,31 +116,24 @@ function traceNoteAsAsked(writeTrace: boolean, result: ResearchResult): boolean 
   return !result.pack.warnings.some((w) => w.kind === "trace_not_written");
 }
 
-/** The `--json` object of DESIGN.md. */
-export function researchJson(result: ResearchResult, replayDir?: string) {
-  const out: Record<string, unknown> = { pack: result.pack };
-  if (result.answer) out.answer = result.answer;
-  if (result.citations) out.citations = result.citations;
-  if (result.verification) out.verification = result.verification;
-  out.stop_reason = result.stop_reason;
-  if (result.trace_path) out.trace_path = result.trace_path;
-  if (result.page_reads) out.page_reads = result.page_reads;
-  if (replayDir) out.replay = { dir: replayDir, note: "Web results are recorded sample responses replayed from this folder, not a live search." };
-  return out;
+function progressLine(e: ProgressEvent): StyledText {
+  if (e.status === "started") return [styled("dim", `… ${e.detail}`), "\n"];
+  if (e.status === "failed") return [styled("fail", "✗"), ` ${e.stage.replace(/_/g, " ")}: ${e.detail}\n`];
+  if (e.status === "skipped") return [styled("dim", `- ${e.detail}`), "\n"];
+  return [styled("ok", "✓"), ` ${e.detail}\n`];
 }
 
-function progressLine(e: ProgressEvent): string {
-  if (e.status === "started") return `… ${e.detail}\n`;
-  if (e.status === "failed") return `✗ ${e.stage.replace(/_/g, " ")}: ${e.detail}\n`;
-  if (e.status === "skipped") return `- ${e.detail}\n`;
-  return `✓ ${e.detail}\n`;
+/** Where the trace went, and a note on the sources asked, for the text output. */
+export interface ResearchTextExtras extends TraceKept {
+  providersNote?: string;
 }
 
 /** What a person reads: the answer, the evidence in two labelled groups, the trace note. */
-export function formatResearchText(result: ResearchResult, replayDir?: string): string {
+export function formatResearchText(result: ResearchResult, replayDir?: string, extras: ResearchTextExtras = {}): string {
   const { pack } = result;
   const lines: string[] = [];
   if (replayDir) lines.push(`Note: web results below are recorded sample responses replayed from ${replayDir}, not a live search.`, "");
+  if (extras.providersNote) lines.push(extras.providersNote, "");
   lines.push(`Question: ${pack.question}`, "");
   if (result.answer) {
     if (!result.answer.verified) {
@@ -207,7 +170,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string): 
     for (const w of pack.warnings) lines.push(`  - ${w.message}`);
   }
   lines.push("", `Stop reason: ${result.stop_reason}`);
-  lines.push(result.trace_path ? `Trace note: ${result.trace_path}` : "Trace note: not written");
+  lines.push(traceLine(result, extras));
   return `${lines.join("\n")}\n`;
 }
 
@@ -222,6 +185,12 @@ function pageReadLines(result: ResearchResult, row: OutsideVaultRow): string[] {
     head,
     ...passages.map((s) => `       ${s.heading_path?.length ? `§ ${s.heading_path.map((h) => oneLine(h)).join(" › ")} ` : ""}(${s.start}–${s.end}): ${oneLine(s.text, 90)}`),
   ];
+}
+
+function traceLine(result: ResearchResult, kept: TraceKept): string {
+  if (result.trace_path) return `Trace note: ${result.trace_path}`;
+  if (kept.traceFile) return `Trace: kept outside the vault in ${kept.traceFile} (--trace writes it as a note; promote --trace takes either)`;
+  return "Trace note: not written";
 }
 
 function citationTarget(c: Citation, result: ResearchResult): string {

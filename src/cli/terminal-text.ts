@@ -7,6 +7,7 @@
 // control and bidi characters, keeping line breaks and tabs. Secrets are scrubbed on the way out.
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
 import { secretScrubber } from "../text/secret-scrub";
+import { renderStyled, type StyledText } from "./terminal-style";
 
 const ESC = 0x1b;
 const BEL = 0x07;
@@ -29,12 +30,36 @@ export function terminalJson(value: unknown): string {
 export interface TerminalOutput {
   out(text: string): void;
   err(text: string): void;
+  /** Redraws one live line on a terminal (null clears it); see cli-io.ts. */
+  statusLine?: (text: string | null) => void;
 }
 
-/** `io` whose `out` and `err` print only sanitised text, without any of these secrets in any form. */
-export function terminalOutput<T extends TerminalOutput>(io: T, secrets: Iterable<string | null | undefined>): T {
+/** Styled output: each part sanitised and scrubbed, then coloured when `colour` says so. */
+export interface StyledOutput {
+  outStyled(parts: StyledText): void;
+  errStyled(parts: StyledText): void;
+}
+
+/**
+ * `io` whose `out`, `err` and live line print only sanitised text, without any of these secrets
+ * in any form; `outStyled`/`errStyled` add colour (terminal-style.ts) only after that.
+ */
+export function terminalOutput<T extends TerminalOutput>(
+  io: T,
+  secrets: Iterable<string | null | undefined>,
+  colour: { out: boolean; err: boolean } = { out: false, err: false },
+): T & StyledOutput {
   const scrub = secretScrubber(secrets);
-  return { ...io, out: (text: string) => io.out(terminalText(scrub.text(text))), err: (text: string) => io.err(terminalText(scrub.text(text))) };
+  const clean = (text: string) => terminalText(scrub.text(text));
+  const statusLine = io.statusLine;
+  return {
+    ...io,
+    out: (text: string) => io.out(clean(text)),
+    err: (text: string) => io.err(clean(text)),
+    outStyled: (parts: StyledText) => io.out(renderStyled(parts, colour.out, clean)),
+    errStyled: (parts: StyledText) => io.err(renderStyled(parts, colour.err, clean)),
+    ...(statusLine ? { statusLine: (text: string | null) => statusLine(text === null ? null : clean(text).replace(/\n/g, " ")) } : {}),
+  };
 }
 
 /** ESC [ … (CSI), ESC ] … (OSC), ESC P/X/^/_ … (DCS, SOS, PM, APC) and two-character escapes, removed whole. */

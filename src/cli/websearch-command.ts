@@ -1,22 +1,28 @@
 // `vault-research websearch "<q>" [--external-provider NAME]…`: asks the web sources directly and
 // prints a compact, model-friendly block — numbered results (title, URL, label, one-line snippet,
 // signals), then a footer: which sources were asked and how long each took, which were skipped
-// and why, clamps, duplicates, warnings and failures. `--json` prints the normalised results and
-// the same per-source reports. For debugging a source, a key or a replay folder without a vault.
-import path from "node:path";
+// and why, clamps, duplicates, warnings and failures. `--json` prints one `websearch.v1` object:
+// the results as outside rows under the research pack's field names, and the same per-source
+// reports. For debugging a source, a key or a replay folder without a vault.
 import { removeControlChars } from "../text/control-chars";
 import { outsideVaultCounter, outsideVaultLabel, providerChoiceName, rowCount } from "../evidence/labels";
-import { systemClock, type Clock, type Http, type SecretName, type Secrets } from "../ports";
+import { systemClock, type Clock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
-import { dispatchSearch, type DispatchOutcome, type SourceReport } from "../websearch/dispatcher";
+import { dispatchSearch, type DispatchOutcome } from "../websearch/dispatcher";
 import type { MergedResult } from "../websearch/merge-results";
 import { describeRoute } from "../websearch/routing";
 import { createSearchSession } from "../websearch/search-providers";
 import { signalsInWords } from "../websearch/source-signals";
-import { providersWhenAllowed, SOURCE_ACCESS } from "../websearch/source-access";
-import { envSecrets } from "./env-secrets";
+import { flag, flagAll, has, UsageError, type ParsedArgs } from "./args";
+import type { CommandIo } from "./cli-io";
+import { readExternalFlags } from "./command-flags";
+import { readSettings } from "./open-vault";
+import { readQuestion } from "./question-input";
 import { createFetchHttp } from "./fetch-http";
-import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { websearchJson } from "./json/websearch-json";
+import { chooseProviders, missingKeyHint } from "./provider-choice";
+import { terminalJson } from "./terminal-text";
+import { webAccess } from "./web-access";
 import { oneLine } from "../text/one-line";
 
 export interface WebsearchOptions {
@@ -39,14 +45,35 @@ export interface WebsearchIo {
   out(s: string): void;
   err(s: string): void;
   env: Record<string, string | undefined>;
+  /** Where a relative --replay folder is found (default: the process's working folder). */
+  cwd?: string;
   /** Stand-in for the network (tests); replay still wins when a folder is given. */
   http?: Http;
   /** The Clock port (timings in the footer); the system clock unless a caller brings its own. */
   clock?: Clock;
 }
 
-/** Sources that need a key: replay lends them a placeholder, since recordings need none. */
-const keyedSecrets: readonly SecretName[] = ["brave", "exa", "tavily"];
+/** `vault-research websearch`: its words and flags read into WebsearchOptions. */
+export async function websearchFromArgs(args: ParsedArgs, io: CommandIo): Promise<number> {
+  const query = await readQuestion(args, io);
+  if (!query) throw new UsageError('websearch needs a query, e.g. vault-research websearch "automerge release" --external-provider brave');
+  const settings = readSettings(args, io);
+  const named = flagAll(args, "external-provider").length > 0;
+  const external = readExternalFlags(args, settings);
+  return websearchCommand(
+    {
+      query,
+      providers: external.providers,
+      providersFrom: named ? "flags" : "settings",
+      freshness: external.freshness,
+      count: external.count ?? settings.external.count,
+      replayDir: flag(args, "replay"),
+      settings,
+      json: has(args, "json"),
+    },
+    io,
+  );
+}
 
 /** Exit code: 0 when at least one provider answered (even with nothing), 1 when all failed, 2 for usage errors. */
 export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo): Promise<number> {
@@ -54,19 +81,19 @@ export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo):
     io.err("vault-research websearch: the query is empty.\n");
     return 2;
   }
-  const replayDir = opts.replayDir ?? io.env.VAULT_RESEARCH_REPLAY;
-  let http: Http;
+  let web;
   try {
-    http = replayDir ? replayHttpFromDirectory(path.resolve(replayDir), io.env) : (io.http ?? createFetchHttp());
+    web = webAccess(opts.replayDir, { env: io.env, cwd: io.cwd ?? process.cwd() }, io.http ?? createFetchHttp());
   } catch (error) {
-    if (error instanceof ReplayDirectoryError) {
+    if (error instanceof UsageError) {
       io.err(`vault-research websearch: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
-  const secrets = replayDir ? replaySecrets(envSecrets(io.env)) : envSecrets(io.env);
-  const { providers, note } = await chooseProviders(opts, secrets);
+  const { http, secrets, replayDir } = web;
+  // Named providers are asked exactly (none named is a usage error below); else the one choice of provider-choice.ts.
+  const { providers, note } = opts.providersFrom === "settings" ? await chooseProviders([], settingsWith(opts), secrets) : { providers: [...opts.providers], note: undefined };
   if (providers.length === 0) {
     io.err("vault-research websearch: name at least one provider with --external-provider (for example wikipedia, github, brave).\n");
     return 2;
@@ -76,67 +103,14 @@ export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo):
   const context = { http, secrets, clock, settings: opts.settings };
   const outcome = await dispatchSearch(providers, { query: opts.query, count: opts.count, freshness: opts.freshness }, context, createSearchSession(context));
 
-  if (opts.json) io.out(`${JSON.stringify(toJson(opts.query, replayDir, outcome, note), null, 2)}\n`);
-  else io.out(toText(replayDir, outcome, note));
+  if (opts.json) io.out(`${terminalJson(websearchJson(opts.query, replayDir, outcome, note))}\n`);
+  else io.out(toText(replayDir, outcome, note, replayDir ? {} : io.env));
   return outcome.responses.length > 0 ? 0 : 1;
 }
 
-/** Recordings need no key; the keyed providers still insist on one, so replay lends a placeholder. */
-function replaySecrets(env: Secrets): Secrets {
-  return { get: async (name) => (await env.get(name)) ?? (keyedSecrets.includes(name) ? "replay-no-key" : null) };
-}
-
-/** The providers to ask, and a note when the free set stood in for providers with no key. */
-async function chooseProviders(opts: WebsearchOptions, secrets: Secrets): Promise<{ providers: ProviderName[]; note?: string }> {
-  if (opts.providersFrom !== "settings") return { providers: [...opts.providers] };
-  // Only the keys of the providers in settings are looked up, and only to see whether one is set.
-  const present = new Set<SecretName>();
-  for (const provider of opts.providers) {
-    const access = SOURCE_ACCESS[provider];
-    if (access.kind === "key" && !present.has(access.secret) && (await secrets.get(access.secret))) present.add(access.secret);
-  }
-  const chosen = providersWhenAllowed({ ...opts.settings, external: { ...opts.settings.external, providers: opts.providers } }, (name) => present.has(name));
-  if (!chosen.added) return { providers: chosen.providers };
-  // The keyed providers would only fail; the free set is the default when no key is configured.
-  const keyless = chosen.providers.filter((p) => !opts.providers.includes(p));
-  return { providers: keyless, note: `No API key is set for ${opts.providers.map(providerChoiceName).join(", ") || "any provider"}, so the free sources were asked.` };
-}
-
-function toJson(query: string, replayDir: string | undefined, outcome: DispatchOutcome, note: string | undefined) {
-  return {
-    schema: "websearch.v1",
-    query,
-    replay: replayDir ? { dir: replayDir, note: "recorded responses, not a live search" } : null,
-    ...(note ? { note } : {}),
-    topics: outcome.topics,
-    results: outcome.results.map((r) => ({
-      label: outsideVaultLabel(r.provider, "ephemeral"),
-      origin: "outside_vault",
-      store: "ephemeral",
-      ...r,
-      signals_in_words: signalsInWords(r.signals),
-    })),
-    responses: outcome.responses.map((r) => ({
-      provider: r.provider,
-      endpoint: r.endpoint,
-      ...(r.requestId ? { requestId: r.requestId } : {}),
-      query: r.query,
-      count: r.results.length,
-      cached: r.cached === true,
-      warnings: r.warnings,
-    })),
-    sources: outcome.sources.map(sourceJson),
-    clamps: outcome.clamps,
-    errors: outcome.errors.map((e) => e.error.toJSON()),
-  };
-}
-
-function sourceJson(report: SourceReport) {
-  const route = { ask: report.route.ask, reason: report.route.reason, in_words: describeRoute(report.route) };
-  if (report.status === "skipped") return { source: report.source, status: report.status, route };
-  const bounds = { timeout_ms: report.bounds.timeoutMs, max_bytes: report.bounds.maxBytes, max_results: report.bounds.maxResults, min_interval_ms: report.bounds.minIntervalMs };
-  if (report.status === "failed") return { source: report.source, status: report.status, route, ms: report.ms, bounds, error: report.error.toJSON() };
-  return { source: report.source, status: report.status, route, ms: report.ms, bounds, returned: report.returned, kept: report.kept, cached: report.cached };
+/** `opts.providers` (the settings' when none was named) as the settings the choice reads. */
+function settingsWith(opts: WebsearchOptions): Settings {
+  return { ...opts.settings, external: { ...opts.settings.external, providers: opts.providers } };
 }
 
 /** Web text is untrusted: no terminal control sequences get through. */
@@ -165,7 +139,8 @@ function resultLines(r: MergedResult): string[] {
   return lines;
 }
 
-function toText(replayDir: string | undefined, outcome: DispatchOutcome, note: string | undefined): string {
+/** `env`: where missing keys are looked up for the CLI's hint ({} under replay, which needs none). */
+function toText(replayDir: string | undefined, outcome: DispatchOutcome, note: string | undefined, env: Record<string, string | undefined>): string {
   const lines: string[] = [];
   if (replayDir) lines.push(`Replay: these answers are recorded responses from ${replayDir}, not a live search.`, "");
   if (note) lines.push(note, "");
@@ -179,7 +154,15 @@ function toText(replayDir: string | undefined, outcome: DispatchOutcome, note: s
   if (cached.length > 0) warnings.push(`  ${cached.join(", ")}: answered from this session's cache`);
   if (warnings.length > 0) lines.push("Warnings:", ...warnings, "");
   if (outcome.errors.length > 0) {
-    lines.push("Failed:", ...outcome.errors.map((e) => `  ${providerChoiceName(e.provider)} (${e.error.kind}): ${oneLine(printable(e.error.message), 300)}`), "");
+    const hint = (provider: ProviderName, kind: string) => (kind === "auth" && !replayDir ? missingKeyHint(provider, env) : null);
+    lines.push(
+      "Failed:",
+      ...outcome.errors.map((e) => {
+        const extra = hint(e.provider, e.error.kind);
+        return `  ${providerChoiceName(e.provider)} (${e.error.kind}): ${oneLine(printable(e.error.message), 300)}${extra ? ` ${extra}` : ""}`;
+      }),
+      "",
+    );
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }

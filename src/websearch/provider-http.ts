@@ -48,16 +48,11 @@ export function failWith(
   return new ProviderError(call.provider, kind, hideSecret(message, call.secret), extra);
 }
 
-const envNames: Record<SecretName, string> = {
-  brave: "BRAVE_SEARCH_API_KEY",
-  exa: "EXA_API_KEY",
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  github: "GITHUB_TOKEN",
-  tavily: "TAVILY_API_KEY",
-};
-
-/** Looks the key up only now, when the provider is really about to be called. */
+/**
+ * Looks the key up only now, when the provider is really about to be called. The message is the
+ * panel's as much as the CLI's, so it names no environment variable: the CLI adds its own hint
+ * (cli/provider-choice.ts), from the one table of variable names (cli/env-secrets.ts).
+ */
 export async function requireKey(
   context: ProviderContext,
   name: SecretName,
@@ -69,7 +64,7 @@ export async function requireKey(
     throw new ProviderError(
       provider,
       "auth",
-      `No ${label} API key is set. Add one in Vault Research settings (CLI: set ${envNames[name]}).`,
+      `No ${label} API key is set. Add one in Vault Research settings.`,
     );
   }
   return key;

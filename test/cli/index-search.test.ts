@@ -58,7 +58,7 @@ describe("index", () => {
     expect(report).toMatchObject({
       vault: SAMPLE_VAULT,
       notes: countMarkdown(SAMPLE_VAULT),
-      sync: { mode: "rebuild", rebuildReason: "no cache", added: countMarkdown(SAMPLE_VAULT), updated: 0, removed: 0 },
+      sync: { mode: "rebuild", rebuild_reason: "no cache", added: countMarkdown(SAMPLE_VAULT), updated: 0, removed: 0 },
       problems: expect.any(Array),
     });
     expect(typeof report.sync.ms).toBe("number");
@@ -106,7 +106,7 @@ describe("search", () => {
     writeFileSync(path.join(vault, "Clip\u0007.md"), "# Clipped \u001b[31mpage\n\nPasted text with \u001b[2J escapes and a bell\u0007 about otters.\n");
     const { code, out } = await cli("search", "otters", "--vault", vault, "--cache-dir", cacheDir());
     expect(code).toBe(0);
-    expect(out).toContain("[otters]");
+    expect(out).toContain("«otters»");
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
 
@@ -130,7 +130,7 @@ describe("search", () => {
     for (const r of body.results) {
       expect(r).toMatchObject({ path: expect.stringMatching(/\.md$/), title: expect.any(String), score: expect.any(Number) });
       expect(existsSync(path.join(SAMPLE_VAULT, r.path))).toBe(true);
-      expect(r.explanation.matchedTerms.length).toBeGreaterThan(0);
+      expect(r.explanation.matched_terms.length).toBeGreaterThan(0);
       expect(Array.isArray(r.sections)).toBe(true);
     }
     const scores = body.results.map((r: { score: number }) => r.score);
@@ -204,9 +204,13 @@ describe("usage errors exit 2 with a clear message", () => {
   });
 
   it("prints usage on stdout and succeeds when asked for help", async () => {
-    const { code, out } = await cli("search", "--help");
+    const { code, out } = await cli("--help");
     expect(code).toBe(0);
     expect(out).toContain("vault-research index --vault DIR");
+    const search = await cli("search", "--help");
+    expect(search.code).toBe(0);
+    expect(search.out).toContain('Usage: vault-research search "<query>" --vault DIR');
+    expect(search.out).toMatch(/^ {2}--limit N +how many notes to show/m);
   });
 
   it("refuses a limit out of range", async () => {

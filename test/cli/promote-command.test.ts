@@ -159,6 +159,6 @@ describe("vault-research promote", () => {
   it("prints the result as JSON when asked", async () => {
     expect(await promoteCommand(args(PAGE_ROWS.forbidden.source_key, { json: true }), io)).toBe(0);
     const result = JSON.parse(out.join(""));
-    expect(result).toMatchObject({ status: "created", extractStatus: "fallback_snippet:http_403", source_key: PAGE_ROWS.forbidden.source_key });
+    expect(result).toMatchObject({ schema: "promote_result.v1", status: "created", extract_status: "fallback_snippet:http_403", source_key: PAGE_ROWS.forbidden.source_key });
   });
 });

@@ -61,11 +61,11 @@ interface ResearchJson {
     evidence: { source_key: string; note_path: string; also_found_by?: string[] }[];
     external_evidence: { source_key: string; url: string; retrieval: { lanes: { store?: string }[] } }[];
   };
-  trace_path?: string;
+  trace_path?: string | null;
 }
 
 function research(): ResearchJson {
-  const out = run(["research", QUESTION, "--vault", vault, "--external-search", "on-weak", "--replay", BRAVE_DEMO, "--json"]);
+  const out = run(["research", QUESTION, "--vault", vault, "--external-search", "on-weak", "--replay", BRAVE_DEMO, "--trace", "--json"]);
   return JSON.parse(out.stdout) as ResearchJson;
 }
 
@@ -82,10 +82,10 @@ describe("research → promote → research, through the built command", () => {
 
     const log = path.join(tmp, "promote-requests.jsonl");
     const promoted = run(["promote", "--vault", vault, "--trace", tracePath, "--source-key", outside!.source_key, "--replay", DEMO_PAGES, "--json"], log);
-    const result = JSON.parse(promoted.stdout) as { status: string; notePath: string; extractStatus: string; traceUpdated: boolean };
-    expect(result).toMatchObject({ status: "created", extractStatus: "extracted", traceUpdated: true });
-    expect(result.notePath).toMatch(/^Research\/Sources\/.+\.md$/);
-    expect(existsSync(path.join(vault, result.notePath))).toBe(true);
+    const result = JSON.parse(promoted.stdout) as { status: string; note_path: string; extract_status: string; trace_updated: boolean };
+    expect(result).toMatchObject({ status: "created", extract_status: "extracted", trace_updated: true });
+    expect(result.note_path).toMatch(/^Research\/Sources\/.+\.md$/);
+    expect(existsSync(path.join(vault, result.note_path))).toBe(true);
     // Promotion fetched the page and nothing else.
     const requested = readFileSync(log, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { url: string }).url);
     expect(requested.map((u) => new URL(u).origin)).toEqual(["https://automerge.org"]);
@@ -93,15 +93,35 @@ describe("research → promote → research, through the built command", () => {
     const traceNote = readFileSync(path.join(vault, tracePath), "utf8");
     const labelLine = traceNote.split("\n").find((line) => line.includes(`\`${outside!.source_key}\``));
     expect(labelLine).toContain(outsideVaultLabel("brave", "promoted"));
-    expect(labelLine).toContain(`[[${result.notePath.replace(/\.md$/, "")}|`);
+    expect(labelLine).toContain(`[[${result.note_path.replace(/\.md$/, "")}|`);
 
     const second = research();
-    const asNote = second.pack.evidence.find((r) => r.note_path === result.notePath);
-    expect(asNote, `the second run should have ${result.notePath} as vault evidence`).toBeDefined();
+    const asNote = second.pack.evidence.find((r) => r.note_path === result.note_path);
+    expect(asNote, `the second run should have ${result.note_path} as vault evidence`).toBeDefined();
     expect(asNote!.source_key).toMatch(/^src:[0-9a-f]{10}$/);
     expect(second.pack.external_evidence.filter((r) => sameUrl(r.url, PAGE_URL))).toEqual([]);
     // The other web results are still outside rows, still ephemeral.
     expect(second.pack.external_evidence.length).toBeGreaterThan(0);
     for (const row of second.pack.external_evidence) expect(row.retrieval.lanes[0]?.store).toBe("ephemeral");
+  });
+});
+
+describe("research without --trace → promote from the kept trace", () => {
+  it("promotes a row of the trace kept in the cache folder, by file or by run id, and records it there", () => {
+    const kept = path.join(tmp, "kept-vault");
+    cpSync(SAMPLE_VAULT, kept, { recursive: true });
+    const first = JSON.parse(run(["research", QUESTION, "--vault", kept, "--external-search", "on-weak", "--replay", BRAVE_DEMO, "--json"]).stdout) as ResearchJson & { trace_file: string | null };
+    expect(first.trace_path).toBeNull();
+    expect(first.trace_file).toBeTruthy();
+    const outside = first.pack.external_evidence.find((r) => sameUrl(r.url, PAGE_URL))!;
+
+    const runId = path.basename(first.trace_file!, ".md");
+    const promoted = JSON.parse(run(["promote", "--vault", kept, "--trace", runId, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
+    expect(promoted).toMatchObject({ schema: "promote_result.v1", status: "created", trace_source: "kept_trace", trace: first.trace_file, trace_updated: true });
+    expect(existsSync(path.join(kept, promoted.note_path))).toBe(true);
+    expect(readFileSync(first.trace_file!, "utf8")).toContain(outsideVaultLabel("brave", "promoted"));
+
+    const again = JSON.parse(run(["promote", "--vault", kept, "--trace", first.trace_file!, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
+    expect(again).toMatchObject({ status: "already_in_vault", note_path: promoted.note_path });
   });
 });

@@ -2,7 +2,7 @@
 // of the sample vault, with web search answered by the recorded brave-demo responses. Checks the
 // --json shape of DESIGN.md, what left the machine (VAULT_RESEARCH_REPLAY_LOG), and usage errors.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,7 +74,7 @@ function logLines(file: string): { method: string; url: string; headers: Record<
 describe("vault-research research --json", () => {
   it("on-weak over the brave-demo replay: exit 0, the DESIGN.md shape, requests only to provider hosts", () => {
     const log = path.join(tmp, "replay-on-weak.jsonl");
-    const run = cli(["research", QUESTION, "--json", "--replay", DEMO_REPLAY, "--external-search", "on-weak", ...cacheArgs()], { VAULT_RESEARCH_REPLAY_LOG: log });
+    const run = cli(["research", QUESTION, "--json", "--replay", DEMO_REPLAY, "--external-search", "on-weak", "--trace", ...cacheArgs()], { VAULT_RESEARCH_REPLAY_LOG: log });
 
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -108,12 +108,12 @@ describe("vault-research research --json", () => {
     expect(run.status).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.pack.external_evidence).toEqual([]);
-    expect(out).not.toHaveProperty("trace_path");
+    expect(out.trace_path).toBeNull();
     expect(logLines(log)).toEqual([]);
   });
 
   it("the trace note it wrote is not found by a search afterwards", () => {
-    const first = JSON.parse(cli(["research", QUESTION, "--json", ...cacheArgs()]).stdout);
+    const first = JSON.parse(cli(["research", QUESTION, "--json", "--trace", ...cacheArgs()]).stdout);
     expect(existsSync(path.join(vault, first.trace_path))).toBe(true);
 
     const search = cli(["search", QUESTION, "--json", "--limit", "50", ...cacheArgs()]);
@@ -131,6 +131,44 @@ describe("vault-research research --json", () => {
     expect(run.stdout).toMatch(/^Outside vault: \d+ rows from Brave$/m);
     expect(run.stdout).toContain("Outside vault · Brave · ephemeral");
     expect(run.stdout).toContain("also found by Brave");
+  });
+});
+
+describe("where the trace goes", () => {
+  it("without --trace nothing is written into the vault: the trace is kept in the cache folder", () => {
+    const before = newest(vault);
+    const run = cli(["research", QUESTION, "--json", ...cacheArgs()]);
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.trace_path).toBeNull();
+    expect(out.trace_file.startsWith(path.join(tmp, "cache"))).toBe(true);
+    expect(readFileSync(out.trace_file, "utf8")).toContain("```json vault-research-trace");
+    expect(newest(vault)).toBe(before);
+  });
+
+  it("a config that sets notes.writeTraceNotes writes the note; --no-trace keeps nothing anywhere", () => {
+    const config = path.join(tmp, "trace-notes-on.json");
+    writeFileSync(config, JSON.stringify({ notes: { writeTraceNotes: true } }));
+    const written = JSON.parse(cli(["research", QUESTION, "--json", "--config", config, ...cacheArgs()]).stdout);
+    expect(written.trace_path).toMatch(/^Research\/Traces\/.+\.md$/);
+    const none = JSON.parse(cli(["research", QUESTION, "--json", "--config", config, "--no-trace", ...cacheArgs()]).stdout);
+    expect([none.trace_path, none.trace_file]).toEqual([null, null]);
+  });
+
+  it("refuses --trace with --no-trace", () => {
+    const run = cli(["research", QUESTION, "--trace", "--no-trace", ...cacheArgs()]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--trace and --no-trace cannot both be given.");
+  });
+});
+
+describe("the question from standard input", () => {
+  it("reads a piped question when none is written, and - the same", () => {
+    for (const args of [["research", "--json", "--no-trace", ...cacheArgs()], ["research", "-", "--json", "--no-trace", ...cacheArgs()]]) {
+      const run = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: "utf8", input: `${QUESTION}\n`, env: { PATH: process.env.PATH ?? "", HOME: tmp } });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).pack.question).toBe(QUESTION);
+    }
   });
 });
 

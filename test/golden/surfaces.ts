@@ -32,7 +32,10 @@ const cliCaseSchema = z.strictObject({
   output: z.enum(["txt", "json"]),
 });
 
-/** Runs the CLI in-process, from the repository root, with no keys, a fresh cache and the fake clock. */
+/**
+ * Runs the CLI in-process, from the repository root, with no keys, a fresh cache and the fake clock;
+ * the repository and the cache folder are written `<repo>` and `<cache>` in the output.
+ */
 async function renderCliCase(inputPath: string): Promise<string> {
   const spec = cliCaseSchema.parse(JSON.parse(readFileSync(inputPath, "utf8")));
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), "vr-golden-"));
@@ -43,7 +46,8 @@ async function renderCliCase(inputPath: string): Promise<string> {
     const argv = spec.vault === null ? spec.argv : [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
     const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: REPO_ROOT, clock: fakeClock() });
     if (code !== 0) throw new Error(`vault-research ${spec.argv.join(" ")} exited ${code}:\n${err}`);
-    return out;
+    // Absolute paths differ per machine and run: the output names them by their part.
+    return out.split(cacheDir).join("<cache>").split(REPO_ROOT).join("<repo>");
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -65,9 +65,9 @@ describe("websearch over the free sources", () => {
     expect(out.schema).toBe("websearch.v1");
     expect(out.topics).toEqual(["code", "papers", "news", "background"]);
     const yjs = out.results.find((r: { url: string }) => r.url === "https://github.com/yjs/yjs");
-    expect(yjs).toMatchObject({ label: "Outside vault · GitHub · ephemeral", provider: "github", alsoFoundBy: ["hackernews"], merge: { weight: 0.9, basis: "score_and_rank" } });
-    expect(yjs.signals).toContainEqual({ kind: "stars", value: 18000 });
-    expect(yjs.signals_in_words).toBe("18,000 stars · JavaScript · last push 2025-09-10 · 305 points · 96 comments");
+    expect(yjs).toMatchObject({ label: "Outside vault · GitHub · ephemeral", provider: "github", also_found_by: ["hackernews"], merge: { weight: 0.9, basis: "score_and_rank" } });
+    expect(yjs.source_signals).toContainEqual({ kind: "stars", value: 18000 });
+    expect(yjs.source_signals_in_words).toBe("18,000 stars · JavaScript · last push 2025-09-10 · 305 points · 96 comments");
     expect(out.sources[2]).toMatchObject({ source: "arxiv", status: "answered", returned: 2, kept: 2, route: { ask: true, in_words: "arXiv: question mentions a paper (“papers”)" }, bounds: { timeout_ms: 8000, max_results: 10, min_interval_ms: 3000 } });
   });
 

@@ -53,10 +53,10 @@ describe("websearch command over the brave-demo replay", () => {
       label: "Outside vault · Brave · ephemeral",
       origin: "outside_vault",
       provider: "brave",
-      alsoFoundBy: [],
+      also_found_by: [],
       url: "https://github.com/automerge/automerge/releases",
     });
-    expect(out.results.map((r: { canonicalUrl: string }) => r.canonicalUrl)).toContain("https://automerge.org/docs/hello");
+    expect(out.results.map((r: { canonical_url: string }) => r.canonical_url)).toContain("https://automerge.org/docs/hello");
     expect(out.responses[0]).toMatchObject({ provider: "brave", endpoint: "llm/context", query: "automerge 2 release notes", count: 5 });
     expect(out.errors).toEqual([]);
   });
@@ -65,9 +65,9 @@ describe("websearch command over the brave-demo replay", () => {
     const io = capture();
     await websearchCommand(options({ providers: ["brave", "brave-web"], replayDir: demoDir, json: true }), io);
     const out = JSON.parse(io.stdout);
-    const hello = out.results.find((r: { canonicalUrl: string }) => r.canonicalUrl === "https://automerge.org/docs/hello");
+    const hello = out.results.find((r: { canonical_url: string }) => r.canonical_url === "https://automerge.org/docs/hello");
     expect(hello.provider).toBe("brave");
-    expect(hello.alsoFoundBy).toEqual(["brave-web"]);
+    expect(hello.also_found_by).toEqual(["brave-web"]);
   });
 
   it("logs each replayed request to VAULT_RESEARCH_REPLAY_LOG with the key masked", async () => {
@@ -102,7 +102,7 @@ describe("websearch command over the network port", () => {
     const http = scriptedHttp(() => jsonResponse({}));
     const io = capture({}, http);
     expect(await websearchCommand(options(), io)).toBe(1);
-    expect(io.stdout).toContain("Brave (auth): No Brave API key is set. Add one in Vault Research settings (CLI: set BRAVE_SEARCH_API_KEY).");
+    expect(io.stdout).toContain("Brave (auth): No Brave API key is set. Add one in Vault Research settings. Set BRAVE_SEARCH_API_KEY for the CLI.");
     expect(http.requests).toHaveLength(0);
   });
 

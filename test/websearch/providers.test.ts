@@ -116,7 +116,8 @@ describe("request shape", () => {
     const error = await brave.search({ query: "crdt", count: 3 }, testContext(http, { secrets })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe("auth");
-    expect((error as ProviderError).message).toContain("BRAVE_SEARCH_API_KEY");
+    // The panel shows this message too: it names no environment variable (the CLI adds its own hint).
+    expect((error as ProviderError).message).toBe("No Brave API key is set. Add one in Vault Research settings.");
     expect(secrets.asked).toEqual(["brave"]);
     expect(http.requests).toHaveLength(0);
   });

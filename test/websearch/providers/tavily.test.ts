@@ -34,10 +34,10 @@ describe("Tavily: request", () => {
     expect(JSON.parse(http.requests[0].body!)).toMatchObject({ start_date: "2025-01-01", end_date: "2025-03-31", topic: "general", search_depth: "basic" });
   });
 
-  it("without a key sends nothing and names the variable", async () => {
+  it("without a key sends nothing and says no key is set (naming no CLI variable)", async () => {
     const http = scriptedHttp(empty);
     const error = failure(await runSource("tavily", http, { secrets: {} }));
-    expect(error).toMatchObject({ kind: "auth", message: "No Tavily API key is set. Add one in Vault Research settings (CLI: set TAVILY_API_KEY)." });
+    expect(error).toMatchObject({ kind: "auth", message: "No Tavily API key is set. Add one in Vault Research settings." });
     expect(http.requests).toEqual([]);
   });
 });

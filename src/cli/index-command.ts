@@ -1,0 +1,29 @@
+// `vault-research index`: brings the vault's index up to date and says what that took — or prints
+// one `index_report.v1` object. On a terminal the indexing itself shows a live line.
+import { describeRebuildReason } from "../index/rebuild-reason";
+import { has, UsageError, type ParsedArgs } from "./args";
+import type { CommandIo } from "./cli-io";
+import { indexReportJson } from "./json/index-report-json";
+import { openVault } from "./open-vault";
+import { terminalJson } from "./terminal-text";
+
+export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`index takes no arguments besides options (got "${args.positionals.join(" ")}").`);
+  const opened = await openVault(args, io);
+  const status = opened.index.status();
+  if (has(args, "json")) {
+    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file))}\n`);
+    return 0;
+  }
+  const s = opened.sync;
+  const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${describeRebuildReason(s.rebuildReason)})`;
+  io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
+  io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
+  io.out(`  cache: ${opened.cache.file}\n`);
+  if (status.problems.length > 0) {
+    io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
+    for (const p of status.problems.slice(0, 20)) io.out(`    ${p.path}: ${p.problem.message}\n`);
+    if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,77 @@
+// `research_result.v1`: what `research --json` prints (DESIGN.md's CLI contract) — the pack
+// (`research_pack.v1`, the evidence layer's contract, unchanged), the answer, its citations and
+// their verification, why the run stopped, where its trace went, and which web sources were asked.
+import { z } from "zod";
+import { citationSchema, researchPackSchema, stopReasonSchema } from "../../evidence/research-pack";
+import type { ResearchTrace } from "../../evidence/trace-types";
+import type { ResearchResult } from "../../research/types";
+import { replayJson, replayJsonSchema } from "./replay-json";
+
+export const researchResultSchema = z.strictObject({
+  schema: z.literal("research_result.v1"),
+  pack: researchPackSchema,
+  answer: z
+    .strictObject({
+      text: z.string().describe("Markdown with bracketed source keys as citations."),
+      kind: z.enum(["model", "extractive"]),
+      verified: z.boolean().describe("false: its citations did not check out; never show it as a normal answer."),
+      model: z.string().nullable(),
+    })
+    .nullable()
+    .describe("null when the run wrote no answer (retrieval only, no evidence, a failure)."),
+  citations: z.array(citationSchema).nullable(),
+  verification: z
+    .strictObject({
+      passed: z.boolean(),
+      errors: z.array(z.strictObject({ kind: z.string(), key: z.string().nullable(), suggestion: z.string().nullable(), message: z.string() })),
+      warnings: z.array(z.strictObject({ kind: z.string(), message: z.string() })),
+    })
+    .nullable(),
+  stop_reason: stopReasonSchema,
+  trace_path: z.string().nullable().describe("Vault path of the trace note, when one was written into the vault (--trace)."),
+  trace_file: z.string().nullable().describe("The trace kept in the cache folder instead; promote --trace takes either."),
+  providers_asked: z.array(z.string()).describe("Web sources the run sent a query to; [] when nothing left the device."),
+  page_reads: z.array(z.looseObject({ source_key: z.string(), url: z.string(), status: z.enum(["read", "cached", "skipped"]) })).nullable(),
+  replay: replayJsonSchema,
+});
+export type ResearchResultJson = z.infer<typeof researchResultSchema>;
+
+export interface TraceKept {
+  /** In the vault (`--trace`). */
+  tracePath?: string;
+  /** In the cache folder. */
+  traceFile?: string;
+}
+
+export function researchResultJson(result: ResearchResult, kept: TraceKept, replayDir: string | undefined): ResearchResultJson {
+  const v = result.verification;
+  return {
+    schema: "research_result.v1",
+    pack: result.pack,
+    answer: result.answer ? { text: result.answer.text, kind: result.answer.kind, verified: result.answer.verified, model: result.answer.model ?? null } : null,
+    citations: result.citations ?? null,
+    verification: v
+      ? {
+          passed: v.passed,
+          errors: v.errors.map((e) => ({ kind: e.kind, key: e.key ?? null, suggestion: e.suggestion ?? null, message: e.message })),
+          warnings: v.warnings.map((w) => ({ kind: w.kind, message: w.message })),
+        }
+      : null,
+    stop_reason: result.stop_reason,
+    trace_path: kept.tracePath ?? null,
+    trace_file: kept.traceFile ?? null,
+    providers_asked: providersAsked(result.trace),
+    page_reads: result.page_reads?.map((r) => ({ ...r })) ?? null,
+    replay: replayJson(replayDir),
+  };
+}
+
+/** The sources a query was sent to, in the order asked, from the trace's request events. */
+export function providersAsked(trace: Pick<ResearchTrace, "events">): string[] {
+  const asked = new Set<string>();
+  for (const e of trace.events) {
+    const provider = e.data?.provider;
+    if (e.type === "external_provider_request" && typeof provider === "string") asked.add(provider);
+  }
+  return [...asked];
+}

@@ -1,0 +1,69 @@
+// `vault-research mcp --vault DIR [--allow-external] [--allow-writes]`: a Model Context Protocol
+// server over stdio (the official TypeScript SDK). The vault is indexed once, kept warm and current
+// by watching the folder, and answered from memory; the cache is saved when the index changed.
+// stdout carries only the protocol: everything for a person goes to stderr.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import path from "node:path";
+import { CLI_VERSION as version } from "../version";
+import { systemClock } from "../../ports";
+import { errorMessage } from "../../text/error-message";
+import { createSearchSession } from "../../websearch/search-providers";
+import { flag, has, UsageError, type ParsedArgs } from "../args";
+import type { CommandIo } from "../cli-io";
+import { defaultCacheDir } from "../file-index-cache";
+import { openVault } from "../open-vault";
+import { webAccess } from "../web-access";
+import { watchVault } from "./vault-watcher";
+import { registerVaultTools } from "./vault-tools";
+
+/** How often a changed index is saved to the cache while the server runs. */
+const CACHE_SAVE_MS = 30_000;
+
+export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
+  const web = webAccess(flag(args, "replay"), io);
+  const opened = await openVault(args, io);
+  const clock = io.clock ?? systemClock;
+  const watcher = watchVault(opened.root, opened.store, opened.index, { clock, onError: (message) => io.err(`warning: ${message}\n`) });
+  const server = new McpServer({ name: "vault-research", version }, { instructions: serverInstructions(opened.root, has(args, "allow-external"), has(args, "allow-writes")) });
+  registerVaultTools(server, {
+    opened,
+    watcher,
+    web,
+    cacheDir: path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env)),
+    clock,
+    searchSession: createSearchSession({ clock }),
+    allowExternal: has(args, "allow-external"),
+    allowWrites: has(args, "allow-writes"),
+  });
+
+  const saveIfChanged = async () => {
+    if (!watcher.takeChanged()) return;
+    await opened.index.save(opened.cache).catch((error: unknown) => io.err(`warning: the index cache could not be written (${errorMessage(error)}).\n`));
+  };
+  const saver = setInterval(() => void saveIfChanged(), CACHE_SAVE_MS);
+  saver.unref();
+  // The transport speaks on the process's own stdin and stdout: they are the protocol's channel.
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once("end", resolve);
+  });
+  await server.connect(transport);
+  io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);
+  await closed;
+  clearInterval(saver);
+  watcher.close();
+  await saveIfChanged();
+  await server.close().catch(() => undefined);
+  return 0;
+}
+
+function serverInstructions(root: string, allowExternal: boolean, allowWrites: boolean): string {
+  return [
+    `Tools over the Obsidian-style vault at ${root}. Vault evidence and outside-vault (web) evidence are kept apart; every outside row carries its label.`,
+    allowExternal ? "Web search is possible, but only for a research_pack call that sets allow_external_search: true." : "This server never uses the network.",
+    allowWrites ? "promote_result may write new source notes into the vault." : "Nothing is written into the vault.",
+  ].join(" ");
+}

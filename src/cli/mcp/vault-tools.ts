@@ -1,0 +1,188 @@
+// The MCP server's tools over one vault. Each description says exactly when the network is used:
+// vault_search and read_note never; research_pack only when the call sets
+// allow_external_search: true AND the server was started with --allow-external; promote_result
+// (offered only with --allow-writes) fetches the page only with --allow-external too. Results are
+// the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
+// with their labels.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { providerChoiceName } from "../../evidence/labels";
+import { runResearch } from "../../research/run";
+import type { OutsideVaultRow } from "../../evidence/research-pack";
+import { HttpFailure, type Clock, type Http } from "../../ports";
+import type { SearchSession } from "../../websearch/search-providers";
+import { nodePageReader } from "../dom-parser";
+import { promoteResultJson, promoteResultSchema } from "../json/promote-result-json";
+import { researchResultJson, researchResultSchema } from "../json/research-result-json";
+import { vaultSearchJson, vaultSearchSchema } from "../json/vault-search-json";
+import { keepTrace, keptTraceFolder } from "../kept-trace";
+import type { OpenedVault } from "../open-vault";
+import { askedOf, locateTrace, promoteDeps, promoteLocated } from "../promote-command";
+import { chooseProviders } from "../provider-choice";
+import type { WebAccess } from "../web-access";
+import { readVaultNote } from "./read-vault-note";
+import type { VaultWatcher } from "./vault-watcher";
+
+export interface VaultToolsContext {
+  opened: OpenedVault;
+  watcher: VaultWatcher;
+  web: WebAccess;
+  cacheDir: string;
+  clock: Clock;
+  searchSession: SearchSession;
+  allowExternal: boolean;
+  allowWrites: boolean;
+}
+
+type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+function jsonResult(value: Record<string, unknown>, lead?: string): ToolResult {
+  return { content: [...(lead ? [{ type: "text" as const, text: lead }] : []), { type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+function refusal(message: string): ToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** The web when the server may not use it: every request fails at once, and nothing is sent. */
+const NO_NETWORK: Http = {
+  request: async (req) => {
+    throw new HttpFailure("network", `This MCP server was started without --allow-external; the request to ${new URL(req.url).origin} was not sent.`);
+  },
+};
+
+export function registerVaultTools(server: McpServer, ctx: VaultToolsContext): void {
+  registerVaultSearch(server, ctx);
+  registerResearchPack(server, ctx);
+  registerReadNote(server, ctx);
+  if (ctx.allowWrites) registerPromoteResult(server, ctx);
+}
+
+function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
+  server.registerTool(
+    "vault_search",
+    {
+      title: "Search the vault",
+      description:
+        `Full-text search over the notes of the vault at ${ctx.opened.root}. Never uses the network: it reads only the index on this machine, kept current as notes change. ` +
+        "Returns the best notes first (vault_search.v1): path, title, score, matched sections with highlight offsets, and why each matched.",
+      inputSchema: {
+        query: z.string().min(1).describe("Words to look for; \"quoted phrases\" must appear as written."),
+        level: z.number().int().min(1).max(4).default(1).describe("The search dial: 1 is full text (the only level this version has; higher levels answer at 1)."),
+        limit: z.number().int().min(1).max(50).default(10),
+        tags: z.array(z.string()).default([]).describe("Only notes with every one of these tags (without #)."),
+      },
+      outputSchema: vaultSearchSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, level, limit, tags }) => {
+      await ctx.watcher.settle();
+      const tagWords = tags.map((t) => `#${t.replace(/^#/, "").toLowerCase()}`);
+      const asked = [query, ...tagWords].join(" ");
+      const wanted = tagWords.map((t) => t.slice(1));
+      // The index filters by a #tag some note has and reads any other as a word: a tag no note has matches nothing.
+      const results = (await ctx.opened.index.search(asked, ctx.opened.store, { limit })).filter((r) => wanted.every((t) => r.tags.includes(t)));
+      const json = vaultSearchJson({ query: asked, limit, level: 1, tags: wanted }, results);
+      return jsonResult(json, level > 1 ? `Level ${level} is not available in this version; answered at level 1 (full text).` : undefined);
+    },
+  );
+}
+
+function researchDescription(ctx: VaultToolsContext): string {
+  const web = ctx.allowExternal
+    ? `This server was started with --allow-external: when a call sets allow_external_search: true and the vault's evidence is weak, the question alone (never note text) is sent to the configured web sources, and up to ${ctx.opened.settings.external.readPages} of their result pages may be fetched from their sites.`
+    : "This server was started without --allow-external, so it never uses the network, whatever the call asks.";
+  return (
+    "The research pack for a question (research_result.v1, retrieval only: evidence, no written answer): vault rows in pack.evidence, " +
+    "outside-vault rows apart in pack.external_evidence, each labelled 'Outside vault · <source> · ephemeral', and the judge's verdict. " +
+    `Local-only unless the call sets allow_external_search: true AND the server allows it. ${web} providers_asked lists every source that was sent the query ([] when nothing left the machine).`
+  );
+}
+
+function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
+  server.registerTool(
+    "research_pack",
+    {
+      title: "Research pack for a question",
+      description: researchDescription(ctx),
+      inputSchema: {
+        question: z.string().min(1),
+        allow_external_search: z.boolean().default(false).describe("Let this call search the web when the vault's evidence is weak (needs a server started with --allow-external)."),
+      },
+      outputSchema: researchResultSchema,
+      annotations: { readOnlyHint: true, openWorldHint: ctx.allowExternal },
+    },
+    async ({ question, allow_external_search }) => {
+      await ctx.watcher.settle();
+      const external = allow_external_search && ctx.allowExternal;
+      const { opened, web } = ctx;
+      const choice = external ? await chooseProviders([], opened.settings, web.secrets) : { providers: [] };
+      const http = external ? web.http : NO_NETWORK;
+      const result = await runResearch(
+        { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard },
+      );
+      const traceFile = await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
+      const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);
+      return jsonResult(json, researchLead(allow_external_search, ctx.allowExternal, json.providers_asked, json.pack.external_evidence));
+    },
+  );
+}
+
+/** One sentence before the JSON: what happened with the web, and the labels of the outside rows. */
+function researchLead(asked: boolean, allowed: boolean, providersAsked: string[], rows: OutsideVaultRow[]): string {
+  const web = !asked
+    ? "Local only: external search was not asked for; nothing left the machine."
+    : !allowed
+      ? "External search was asked for, but this server was started without --allow-external: nothing left the machine."
+      : providersAsked.length === 0
+        ? "External search was allowed, but the vault's evidence sufficed: no web source was asked."
+        : `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as Parameters<typeof providerChoiceName>[0])).join(", ")}.`;
+  const labels = rows.map((r) => `[${r.source_key}] ${r.label}: ${r.title}`);
+  return [web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
+}
+
+function registerReadNote(server: McpServer, ctx: VaultToolsContext): void {
+  server.registerTool(
+    "read_note",
+    {
+      title: "Read a note",
+      description: "The markdown of one note of the vault, by its vault-relative path (as vault_search returns it). Never uses the network; paths outside the vault, also through links, are refused.",
+      inputSchema: { path: z.string().min(1).describe("Vault-relative path, e.g. Libraries/Automerge.md") },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ path }) => {
+      const read = await readVaultNote(ctx.opened.root, path);
+      if (!read.ok) return refusal(`${read.error.kind}: ${read.error.message}`);
+      return { content: [{ type: "text", text: read.text }] };
+    },
+  );
+}
+
+function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void {
+  server.registerTool(
+    "promote_result",
+    {
+      title: "Save an outside result as a source note",
+      description:
+        "Writes one new source note into the vault from an outside-vault row of a research trace (research_pack's trace_file, or a trace note) — never over an existing file. " +
+        (ctx.allowExternal
+          ? "Fetches the row's page from its site (the network) to keep its text; falls back to the provider's excerpt."
+          : "This server was started without --allow-external, so the page is not fetched: the note keeps the provider's excerpt."),
+      inputSchema: {
+        trace: z.string().min(1).describe("research_pack's trace_file, a run id, or a trace note's vault path"),
+        source_key: z.string().describe("ext:<provider>:<10 hex digits>"),
+      },
+      outputSchema: promoteResultSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: ctx.allowExternal },
+    },
+    async ({ trace, source_key }) => {
+      const { opened, web } = ctx;
+      const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir);
+      if ("usage" in located) return refusal(located.usage);
+      const http = ctx.allowExternal ? web.http : NO_NETWORK;
+      const result = await promoteLocated(promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir), located, source_key);
+      return jsonResult(promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir }));
+    },
+  );
+}

@@ -1,0 +1,35 @@
+// How a command reaches the web: recorded exchanges when a replay folder is given (--replay DIR or
+// VAULT_RESEARCH_REPLAY), else the network. Model calls are not web access: they always go to the
+// configured model endpoint (DESIGN.md, "CLI contract").
+import path from "node:path";
+import type { Http, Secrets } from "../ports";
+import type { FetchGuardOptions } from "../promote/fetch-guard";
+import { UsageError } from "./args";
+import { dnsResolveHost } from "./dns-resolver";
+import { envSecrets } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { replaySecrets } from "./provider-choice";
+import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+
+export interface WebAccess {
+  http: Http;
+  secrets: Secrets;
+  /** Page fetches look names up only when they go to the network; replay never resolves anything. */
+  fetchGuard: FetchGuardOptions;
+  /** The replay folder as given (how output names it), when answers are recorded ones. */
+  replayDir?: string;
+}
+
+/** `given`: the --replay value, if any. A replay folder that is missing, empty or broken is a usage error. */
+export function webAccess(given: string | undefined, io: { env: Record<string, string | undefined>; cwd: string }, network: Http = createFetchHttp()): WebAccess {
+  const env = envSecrets(io.env);
+  const replay = given ?? io.env.VAULT_RESEARCH_REPLAY;
+  if (!replay) return { http: network, secrets: env, fetchGuard: { resolve: dnsResolveHost } };
+  const dir = path.resolve(io.cwd, replay);
+  try {
+    return { http: replayHttpFromDirectory(dir, io.env), secrets: replaySecrets(env), fetchGuard: {}, replayDir: replay };
+  } catch (error) {
+    if (error instanceof ReplayDirectoryError) throw new UsageError(error.message);
+    throw error;
+  }
+}

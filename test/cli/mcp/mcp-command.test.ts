@@ -1,0 +1,197 @@
+// `vault-research mcp` end to end, as an agent's client sees it: the built CLI started over stdio
+// by the official SDK's client. Handshake, the tool list, each tool, the refusals, no network
+// unless both the server and the call allow it (the replay log records every request that would
+// have left), and a note edited on disk appearing in the next search.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const CLI = path.join(ROOT, "dist/cli.cjs");
+const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
+const QUESTION = "What changed in the latest Automerge release?";
+
+function newest(dir: string): number {
+  return Math.max(0, ...readdirSync(dir).map((name) => {
+    const full = path.join(dir, name);
+    const st = statSync(full);
+    return st.isDirectory() ? newest(full) : st.mtimeMs;
+  }));
+}
+
+let tmp: string;
+let vault: string;
+
+beforeAll(() => {
+  // CI starts without dist/; a local dist older than the sources would test yesterday's code.
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(path.join(ROOT, "src"))) {
+    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-mcp-"));
+  vault = path.join(tmp, "vault");
+  cpSync(path.join(ROOT, "examples/vault"), vault, { recursive: true });
+  writeFileSync(path.join(tmp, "secret.md"), "# Outside\nnot part of the vault\n");
+  symlinkSync(path.join(tmp, "secret.md"), path.join(vault, "Linked secret.md"));
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Session {
+  client: Client;
+  log: string;
+  close: () => Promise<void>;
+}
+
+async function startServer(name: string, flags: string[] = []): Promise<Session> {
+  const log = path.join(tmp, `${name}.jsonl`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp", "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--replay", DEMO_REPLAY, ...flags],
+    env: { PATH: process.env.PATH ?? "", HOME: tmp, VAULT_RESEARCH_REPLAY_LOG: log },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "vault-research-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, log, close: () => client.close() };
+}
+
+function requestsLogged(file: string): { method: string; url: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+type CallResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+async function call(session: Session, name: string, args: Record<string, unknown>): Promise<CallResult> {
+  return (await session.client.callTool({ name, arguments: args })) as CallResult;
+}
+
+describe("vault-research mcp (local only: no --allow-external, no --allow-writes)", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await startServer("local");
+  }, 60_000);
+  afterAll(async () => session?.close());
+
+  it("hands over its name and version, and offers three tools whose descriptions say when the network is used", async () => {
+    expect(session.client.getServerVersion()).toMatchObject({ name: "vault-research", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["read_note", "research_pack", "vault_search"]);
+    const described = Object.fromEntries(tools.map((t) => [t.name, t.description ?? ""]));
+    expect(described.vault_search).toContain("Never uses the network");
+    expect(described.read_note).toContain("Never uses the network");
+    expect(described.research_pack).toContain("allow_external_search: true AND the server allows it");
+    expect(described.research_pack).toContain("started without --allow-external, so it never uses the network");
+    expect(tools.find((t) => t.name === "vault_search")?.inputSchema.properties).toHaveProperty("tags");
+  });
+
+  it("vault_search answers from the vault with the vault_search.v1 object, tags filtering", async () => {
+    const found = await call(session, "vault_search", { query: "why did we choose Automerge over Yjs", limit: 3 });
+    expect(found.isError).toBeFalsy();
+    const body = found.structuredContent as { schema: string; results: { path: string; source_key: string }[] };
+    expect(body.schema).toBe("vault_search.v1");
+    expect(body.results[0].path).toBe("Libraries/Automerge vs Yjs.md");
+    expect(body.results[0].source_key).toMatch(/^src:[0-9a-f]{10}$/);
+    expect(JSON.parse(found.content.at(-1)!.text)).toEqual(body);
+
+    const tagged = await call(session, "vault_search", { query: "automerge", tags: ["nonexistent-tag-xyz"] });
+    expect((tagged.structuredContent as { results: unknown[] }).results).toEqual([]);
+  });
+
+  it("read_note returns a note's markdown, and refuses paths outside the vault, through links too", async () => {
+    const note = await call(session, "read_note", { path: "Libraries/Automerge.md" });
+    expect(note.isError).toBeFalsy();
+    expect(note.content[0].text).toContain("Automerge");
+    for (const outside of ["../secret.md", path.join(tmp, "secret.md"), "Linked secret.md", "Libraries/../../secret.md"]) {
+      const refused = await call(session, "read_note", { path: outside });
+      expect(refused.isError, outside).toBe(true);
+      expect(refused.content[0].text, outside).toMatch(/^outside_vault: /);
+    }
+    expect((await call(session, "read_note", { path: "Libraries/No such note.md" })).content[0].text).toMatch(/^not_found: /);
+    expect((await call(session, "read_note", { path: ".obsidian/app.json" })).content[0].text).toMatch(/^not_a_note: /);
+  });
+
+  it("research_pack stays local even when the call asks for the web, and nothing is sent", async () => {
+    const result = await call(session, "research_pack", { question: QUESTION, allow_external_search: true });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as { schema: string; providers_asked: string[]; pack: { evidence: unknown[]; external_evidence: unknown[] }; trace_file: string | null };
+    expect(body.schema).toBe("research_result.v1");
+    expect(body.providers_asked).toEqual([]);
+    expect(body.pack.external_evidence).toEqual([]);
+    expect(body.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.content[0].text).toContain("started without --allow-external: nothing left the machine");
+    expect(requestsLogged(session.log)).toEqual([]);
+  });
+
+  it("offers no promote_result without --allow-writes", async () => {
+    const refused = await session.client.callTool({ name: "promote_result", arguments: { trace: "x", source_key: "ext:brave:0123456789" } }).catch((error: Error) => ({ isError: true, content: [{ type: "text", text: error.message }] }));
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/promote_result/);
+  });
+
+  it("a note written on disk is found by the next search", async () => {
+    writeFileSync(path.join(vault, "Fresh note.md"), "# Fresh note\nThe zanzibarite sample arrived today.\n");
+    const deadline = Date.now() + 5_000;
+    let paths: string[] = [];
+    while (Date.now() < deadline) {
+      const found = await call(session, "vault_search", { query: "zanzibarite" });
+      paths = (found.structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
+      if (paths.length > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(paths).toEqual(["Fresh note.md"]);
+
+    writeFileSync(path.join(vault, "Fresh note.md"), "# Fresh note\nNothing rare here any more.\n");
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await call(session, "vault_search", { query: "zanzibarite" });
+    expect((after.structuredContent as { results: unknown[] }).results).toEqual([]);
+  });
+});
+
+describe("vault-research mcp --allow-external --allow-writes", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await startServer("open", ["--allow-external", "--allow-writes"]);
+  }, 60_000);
+  afterAll(async () => session?.close());
+
+  it("research_pack without allow_external_search still sends nothing", async () => {
+    const body = (await call(session, "research_pack", { question: QUESTION })).structuredContent as { providers_asked: string[] };
+    expect(body.providers_asked).toEqual([]);
+    expect(requestsLogged(session.log)).toEqual([]);
+  });
+
+  it("research_pack with allow_external_search asks the configured source, says so, and labels every outside row", async () => {
+    const result = await call(session, "research_pack", { question: QUESTION, allow_external_search: true });
+    const body = result.structuredContent as { providers_asked: string[]; pack: { external_evidence: { label: string; source_key: string }[] }; trace_file: string };
+    expect(body.providers_asked).toEqual(["brave"]);
+    expect(body.pack.external_evidence.length).toBeGreaterThan(0);
+    for (const row of body.pack.external_evidence) expect(row.label).toBe("Outside vault · Brave · ephemeral");
+    expect(result.content[0].text).toContain("Web sources asked: Brave.");
+    expect(result.content[0].text).toContain(`[${body.pack.external_evidence[0].source_key}] Outside vault · Brave · ephemeral`);
+    const hosts = new Set(requestsLogged(session.log).map((r) => new URL(r.url).host));
+    expect(hosts.has("api.search.brave.com")).toBe(true);
+    // The trace is kept outside the vault, where promote_result finds it.
+    expect(body.trace_file.startsWith(vault)).toBe(false);
+    expect(existsSync(body.trace_file)).toBe(true);
+
+    const promoted = await call(session, "promote_result", { trace: body.trace_file, source_key: body.pack.external_evidence[0].source_key });
+    const saved = promoted.structuredContent as { schema: string; status: string; note_path: string; trace_source: string };
+    expect(saved).toMatchObject({ schema: "promote_result.v1", trace_source: "kept_trace" });
+    expect(["created", "already_in_vault"]).toContain(saved.status);
+    expect(existsSync(path.join(vault, saved.note_path))).toBe(true);
+  });
+
+  it("promote_result refuses a key that is not an outside-vault key", async () => {
+    const refused = await call(session, "promote_result", { trace: "whatever", source_key: "src:0123456789" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toContain("is not an outside-vault key");
+  });
+});
