@@ -36,6 +36,8 @@ function research(asked, providers, replayFolder) {
       path.join(root, "fixtures/replay", replayFolder),
       "--cache-dir",
       path.join(work, "cache"),
+      // The demo's copy of the vault shows the trace notes (the CLI writes into a folder only when asked).
+      "--trace",
     ],
     // No keys from the environment: recordings need none, and none may leak into the demo.
     { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BRAVE_SEARCH_API_KEY: "", GITHUB_TOKEN: "", TAVILY_API_KEY: "", EXA_API_KEY: "" } },
