@@ -14,8 +14,11 @@ function isControl(code: number, keepLineBreaks: boolean): boolean {
 }
 
 /**
- * Removes C0/C1 control characters (and ANSI escape sequences, which start with one). With
- * `keepLineBreaks`, tabs and line breaks stay.
+ * Removes C0/C1 control characters, and the escape sequences that start with one whole: a CSI
+ * (`ESC [ … final byte`: colours, clear screen) and a control string (`ESC ]`, `ESC P`, `ESC X`,
+ * `ESC ^`, `ESC _` up to BEL or the string terminator: OSC 52 clipboard writes, OSC 8 links,
+ * window titles, DCS), so no payload is left behind as text. With `keepLineBreaks`, tabs and line
+ * breaks stay.
  */
 export function removeControlChars(text: string, keepLineBreaks = false): string {
   let out = "";
@@ -24,15 +27,28 @@ export function removeControlChars(text: string, keepLineBreaks = false): string
     const code = text.charCodeAt(i);
     if (!isControl(code, keepLineBreaks)) continue;
     out += text.slice(from, i);
-    // ESC [ … final byte: skip the whole ANSI sequence, not just the ESC.
-    if (code === 0x1b && text[i + 1] === "[") {
-      let j = i + 2;
-      while (j < text.length && !(text.charCodeAt(j) >= 0x40 && text.charCodeAt(j) <= 0x7e)) j++;
-      i = j;
-    }
+    if (code === 0x1b) i = lastOfSequence(text, i);
     from = i + 1;
   }
   return from === 0 ? text : out + text.slice(from);
+}
+
+/** Index of the last character of the escape sequence that starts at `start` (an ESC). */
+function lastOfSequence(text: string, start: number): number {
+  const kind = text[start + 1];
+  if (kind === "[") {
+    let j = start + 2;
+    while (j < text.length && !(text.charCodeAt(j) >= 0x40 && text.charCodeAt(j) <= 0x7e)) j++;
+    return j;
+  }
+  if (kind !== "]" && kind !== "P" && kind !== "X" && kind !== "^" && kind !== "_") return start;
+  // A control string ends at BEL, ESC \ or its 8-bit form; unterminated, at the end of the text.
+  for (let j = start + 2; j < text.length; j++) {
+    const code = text.charCodeAt(j);
+    if (code === 0x07 || code === 0x9c) return j;
+    if (code === 0x1b) return text[j + 1] === "\\" ? j + 1 : j - 1;
+  }
+  return text.length - 1;
 }
 
 /** Bidirectional embeddings, overrides and isolates: they make text read differently from what it is. */

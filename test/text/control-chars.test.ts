@@ -40,6 +40,14 @@ describe("removeControlChars", () => {
     expect(removeControlChars("one\ntwo\tthree\r\u0000", true)).toBe("one\ntwo\tthree\r");
   });
 
+  it("removes a control string whole, payload and all: OSC 52, OSC 8, a window title, DCS", () => {
+    expect(removeControlChars("a\u001b]52;c;Y3VybCBldmls\u0007b")).toBe("ab");
+    expect(removeControlChars("\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\ text")).toBe("link text");
+    expect(removeControlChars("a\u001b]0;owned\u001b\\b\u001bP+q544e\u001b\\c")).toBe("abc");
+    expect(removeControlChars("title\u001b]52;c;AAAA")).toBe("title");
+    expect(removeControlChars("a\u001b]0;x\u001b[31mred")).toBe("ared");
+  });
+
   it("swallows an unterminated escape sequence at the end", () => {
     expect(removeControlChars("ok\u001b[12;")).toBe("ok");
   });
