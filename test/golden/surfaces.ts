@@ -46,8 +46,14 @@ async function renderCliCase(inputPath: string): Promise<string> {
     const argv = spec.vault === null ? spec.argv : [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
     const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: REPO_ROOT, clock: fakeClock() });
     if (code !== 0) throw new Error(`vault-research ${spec.argv.join(" ")} exited ${code}:\n${err}`);
-    // Absolute paths differ per machine and run: the output names them by their part.
-    return out.split(cacheDir).join("<cache>").split(REPO_ROOT).join("<repo>");
+    // Absolute paths differ per machine and run (and the cache's folder is named by a hash of the
+    // vault's absolute path): the output names them by their part.
+    return out
+      .split(cacheDir)
+      .join("<cache>")
+      .split(REPO_ROOT)
+      .join("<repo>")
+      .replace(/<cache>\/index-[0-9a-f]+/g, "<cache>/index-<vault id>");
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
