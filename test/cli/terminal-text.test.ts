@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { envSecretValues } from "../../src/cli/env-secrets";
 import { terminalJson, terminalOutput, terminalText } from "../../src/cli/terminal-text";
 
 const ESC = "\u001b";
@@ -49,5 +50,11 @@ describe("terminalOutput", () => {
     io.err(`refused ${encodeURIComponent("sk-live-0123456789")}\n`);
     expect(out).toBe("key [redacted]\n");
     expect(err).toBe("refused [redacted]\n");
+  });
+});
+
+describe("the secrets the CLI scrubs", () => {
+  it("are the keys set in the environment, but not a placeholder a local server takes", () => {
+    expect(envSecretValues({ OPENAI_API_KEY: "ollama", BRAVE_SEARCH_API_KEY: "BSA-0123456789abcdef", GITHUB_TOKEN: " " })).toEqual(["BSA-0123456789abcdef"]);
   });
 });
