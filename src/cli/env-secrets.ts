@@ -1,5 +1,6 @@
 // The CLI's Secrets: API keys from environment variables, read when a provider asks, never stored.
 import type { SecretName, Secrets } from "../ports";
+import { isCredential } from "../text/secret-scrub";
 
 export const secretEnvNames: Record<SecretName, string> = {
   brave: "BRAVE_SEARCH_API_KEY",
@@ -19,16 +20,10 @@ export function envSecrets(env: Record<string, string | undefined>): Secrets {
   };
 }
 
-/**
- * Shorter values are placeholders a local server takes (`ollama`, `lm-studio`, `x`), not
- * credentials: scrubbing them would cut ordinary words out of everything printed.
- */
-const MIN_SCRUBBED_LENGTH = 10;
-
-/** Every secret set in the environment: what the CLI scrubs from all it prints and logs. */
+/** Every secret set in the environment (placeholders skipped): what the CLI scrubs from all it prints and logs. */
 export function envSecretValues(env: Record<string, string | undefined>): string[] {
   return Object.values(secretEnvNames).flatMap((name) => {
     const value = env[name]?.trim();
-    return value && value.length >= MIN_SCRUBBED_LENGTH ? [value] : [];
+    return isCredential(value) ? [value] : [];
   });
 }

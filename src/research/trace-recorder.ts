@@ -7,7 +7,7 @@ import type { Clock, SecretName, Secrets } from "../ports";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { shortHash } from "../evidence/hash";
 import { boundStrings, cutText } from "../evidence/trace-bounds";
-import { secretScrubber, type SecretScrubber } from "../text/secret-scrub";
+import { isCredential, secretScrubber, type SecretScrubber } from "../text/secret-scrub";
 import type { ResearchAnswer, ResearchTrace, StageName, TraceEvent, TraceEventType, TraceTruncation } from "../evidence/trace-types";
 
 /** Limits of what a trace keeps. They exist so a trace note stays readable and small. */
@@ -167,7 +167,9 @@ const MODEL_SECRETS: readonly SecretName[] = ["openai", "anthropic"];
 export async function learnModelSecrets(recorder: TraceRecorder, secrets: Secrets): Promise<void> {
   for (const name of MODEL_SECRETS) {
     try {
-      recorder.addSecrets(await secrets.get(name));
+      const key = await secrets.get(name);
+      // A local server's placeholder (`ollama`) is no credential; scrubbing it would mangle the answer.
+      if (isCredential(key)) recorder.addSecrets(key);
     } catch {
       // Nothing to scrub: the run cannot have seen what it could not read.
     }

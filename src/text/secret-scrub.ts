@@ -17,6 +17,18 @@ const MIN_SECRET_PREFIX = 6;
 /** Shorter base64 runs would match ordinary text; real keys give 20 and more. */
 const MIN_BASE64_RUN = 8;
 
+/**
+ * Shorter values are placeholders a local server takes (`ollama`, `lm-studio`, `x`), not
+ * credentials: callers that collect every key they can find skip them, since scrubbing them would
+ * cut ordinary words out of every output. (A secret handed over explicitly is always scrubbed.)
+ */
+export const MIN_CREDENTIAL_LENGTH = 10;
+
+/** Whether a value found in a key's place is worth scrubbing (see MIN_CREDENTIAL_LENGTH). */
+export function isCredential(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.trim().length >= MIN_CREDENTIAL_LENGTH;
+}
+
 export interface SecretScrubber {
   /** True when there is nothing to scrub (no secret, or only empty ones). */
   readonly empty: boolean;

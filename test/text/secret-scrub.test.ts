@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, scrubSecrets, secretScrubber } from "../../src/text/secret-scrub";
+import { isCredential, REDACTED, scrubSecrets, secretScrubber } from "../../src/text/secret-scrub";
 
 const KEY = "sk-test-ABCDEFGH12345678";
 
@@ -77,5 +77,12 @@ describe("the forms a secret can take", () => {
     const text = "Automerge 3.2 adds compaction [ext:brave:88e76693df]. SGVsbG8gd29ybGQ= %41 \\u0041";
     expect(scrub.text(text)).toBe(text);
     expect(secretScrubber([]).empty).toBe(true);
+  });
+});
+
+describe("isCredential", () => {
+  it("tells a key from a placeholder a local server takes", () => {
+    expect(isCredential("sk-proj-0123456789abcdef")).toBe(true);
+    for (const placeholder of ["ollama", "lm-studio", "x", "", "   ", null, undefined]) expect(isCredential(placeholder)).toBe(false);
   });
 });
