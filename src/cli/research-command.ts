@@ -58,7 +58,8 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   const apiKey = secretName ? await web.secrets.get(secretName) : null;
   const created = createChatModel(config.config, { http: createFetchHttp(), apiKey, timeoutMs: opened.settings.model.timeoutMs });
   if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretEnvNames[secretName ?? "openai"]}.`);
-  const choice = await chooseProviders(external.namedProviders, settings, web.secrets);
+  // A run that may not look outside asks no source, so no key is even looked up for the choice.
+  const choice = external.mode === "never" ? { providers: external.providers } : await chooseProviders(external.namedProviders, settings, web.secrets);
 
   const json = has(args, "json");
   const talk = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });

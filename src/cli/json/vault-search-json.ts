@@ -8,8 +8,10 @@ const span = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegati
 
 export const vaultSearchSchema = z.strictObject({
   schema: z.literal("vault_search.v1"),
-  query: z.string().describe("As asked (with any #tag filters the call added)."),
-  level: z.number().int().min(1).max(4).describe("The search dial's level that answered: 1 is full text over the index, the only one this version has."),
+  query: z.string().describe("As asked."),
+  level: z.number().int().min(1).max(4).describe("The search dial's level asked for: 1 lexical, 2 hybrid, 3 multi-field, 4 rerank."),
+  ran_level: z.number().int().min(1).max(4).describe("The level that ran: lower than asked when embeddings or a model were not available (notices say why)."),
+  notices: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Why a search ran lower than asked, or what it could not do."),
   limit: z.number().int().positive(),
   tags: z.array(z.string()).describe("Tags every result must have (lower-case, without #); [] for none."),
   results: z.array(
@@ -51,6 +53,8 @@ export interface VaultSearchAsked {
   query: string;
   limit: number;
   level?: number;
+  ranLevel?: number;
+  notices?: { kind: string; message: string }[];
   tags?: string[];
 }
 
@@ -59,6 +63,8 @@ export function vaultSearchJson(asked: VaultSearchAsked, results: SearchResult[]
     schema: "vault_search.v1",
     query: asked.query,
     level: asked.level ?? 1,
+    ran_level: asked.ranLevel ?? asked.level ?? 1,
+    notices: asked.notices ?? [],
     limit: asked.limit,
     tags: asked.tags ?? [],
     results: results.map(searchResultJson),

@@ -8,6 +8,7 @@ import path from "node:path";
 import { CLI_VERSION as version } from "../version";
 import { systemClock } from "../../ports";
 import { errorMessage } from "../../text/error-message";
+import { VaultSearch } from "../../index/dial/vault-search";
 import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
@@ -34,6 +35,7 @@ export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<numbe
     cacheDir: path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env)),
     clock,
     searchSession: createSearchSession({ clock }),
+    dial: new VaultSearch({ index: opened.index, notes: opened.store, surface: "mcp", clock }),
     allowExternal: has(args, "allow-external"),
     allowWrites: has(args, "allow-writes"),
   });

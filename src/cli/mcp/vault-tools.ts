@@ -9,6 +9,8 @@ import { z } from "zod";
 import { providerChoiceName } from "../../evidence/labels";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
+import type { VaultSearch } from "../../index/dial/vault-search";
+import type { SearchResult } from "../../index/types";
 import { HttpFailure, type Clock, type Http } from "../../ports";
 import type { SearchSession } from "../../websearch/search-providers";
 import { nodePageReader } from "../dom-parser";
@@ -30,6 +32,8 @@ export interface VaultToolsContext {
   cacheDir: string;
   clock: Clock;
   searchSession: SearchSession;
+  /** The search dial over the warm index (no embeddings here: levels above 1 say why they ran at 1). */
+  dial: VaultSearch;
   allowExternal: boolean;
   allowWrites: boolean;
 }
@@ -64,11 +68,11 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
     {
       title: "Search the vault",
       description:
-        `Full-text search over the notes of the vault at ${ctx.opened.root}. Never uses the network: it reads only the index on this machine, kept current as notes change. ` +
+        `Search over the notes of the vault at ${ctx.opened.root}. Never uses the network: it reads only the index on this machine, kept current as notes change. ` +
         "Returns the best notes first (vault_search.v1): path, title, score, matched sections with highlight offsets, and why each matched.",
       inputSchema: {
         query: z.string().min(1).describe("Words to look for; \"quoted phrases\" must appear as written."),
-        level: z.number().int().min(1).max(4).default(1).describe("The search dial: 1 is full text (the only level this version has; higher levels answer at 1)."),
+        level: z.number().int().min(1).max(4).default(1).describe("The search dial: 1 lexical; 2–4 need embeddings or a model this server does not use, so they run at 1 and say so (ran_level, notices)."),
         limit: z.number().int().min(1).max(50).default(10),
         tags: z.array(z.string()).default([]).describe("Only notes with every one of these tags (without #)."),
       },
@@ -77,13 +81,12 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
     },
     async ({ query, level, limit, tags }) => {
       await ctx.watcher.settle();
-      const tagWords = tags.map((t) => `#${t.replace(/^#/, "").toLowerCase()}`);
-      const asked = [query, ...tagWords].join(" ");
-      const wanted = tagWords.map((t) => t.slice(1));
-      // The index filters by a #tag some note has and reads any other as a word: a tag no note has matches nothing.
-      const results = (await ctx.opened.index.search(asked, ctx.opened.store, { limit })).filter((r) => wanted.every((t) => r.tags.includes(t)));
-      const json = vaultSearchJson({ query: asked, limit, level: 1, tags: wanted }, results);
-      return jsonResult(json, level > 1 ? `Level ${level} is not available in this version; answered at level 1 (full text).` : undefined);
+      const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
+      const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted } });
+      const results = answer.results.map((r) => r.lexical).filter((r): r is SearchResult => r !== null);
+      const notices = answer.notices.map((n) => ({ kind: n.kind, message: n.message }));
+      const json = vaultSearchJson({ query, limit, level: answer.level, ranLevel: answer.ranLevel, notices, tags: wanted }, results);
+      return jsonResult(json, notices.length > 0 ? notices.map((n) => n.message).join("\n") : undefined);
     },
   );
 }

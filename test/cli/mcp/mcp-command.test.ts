@@ -103,6 +103,19 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
 
     const tagged = await call(session, "vault_search", { query: "automerge", tags: ["nonexistent-tag-xyz"] });
     expect((tagged.structuredContent as { results: unknown[] }).results).toEqual([]);
+    const crdt = (await call(session, "vault_search", { query: "sync", tags: ["crdt"] })).structuredContent as { tags: string[]; results: { tags: string[] }[] };
+    expect(crdt.tags).toEqual(["crdt"]);
+    expect(crdt.results.length).toBeGreaterThan(0);
+    for (const r of crdt.results) expect(r.tags).toContain("crdt");
+  });
+
+  it("vault_search at a level this server cannot run answers at level 1 and says why", async () => {
+    const found = await call(session, "vault_search", { query: "automerge", level: 3 });
+    const body = found.structuredContent as { level: number; ran_level: number; notices: { kind: string; message: string }[]; results: unknown[] };
+    expect(body).toMatchObject({ level: 3, ran_level: 1 });
+    expect(body.notices[0]?.kind).toBe("level_unavailable");
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(found.content[0].text).toBe(body.notices.map((n) => n.message).join("\n"));
   });
 
   it("read_note returns a note's markdown, and refuses paths outside the vault, through links too", async () => {
