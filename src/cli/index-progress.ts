@@ -31,6 +31,8 @@ class LiveReadProgress implements ReadProgress {
   private read = 0;
   private total: number | null = null;
   private readonly startedAt: number;
+  /** When the listing was in and reading began: the rate counts from here, not from loading the cache. */
+  private readingSince: number | null = null;
   private lastDrawAt = 0;
   private shown = false;
 
@@ -51,6 +53,7 @@ class LiveReadProgress implements ReadProgress {
           const known = this.index.note(f.path);
           return !known || known.mtime !== f.mtime || known.size !== f.size;
         }).length;
+        this.readingSince = this.clock.now();
         return files;
       },
       read: async (path) => {
@@ -74,10 +77,12 @@ class LiveReadProgress implements ReadProgress {
 
   private redraw(): void {
     const now = this.clock.now();
-    if (now - this.startedAt < SHOW_AFTER_MS || now - this.lastDrawAt < REDRAW_MS) return;
+    const since = this.readingSince ?? this.startedAt;
+    // A rate over the first few reads says nothing yet: one redraw interval of reading first.
+    if (now - this.startedAt < SHOW_AFTER_MS || now - since < REDRAW_MS || now - this.lastDrawAt < REDRAW_MS) return;
     this.lastDrawAt = now;
     this.shown = true;
-    this.draw(readProgressLine(this.read, this.total, now - this.startedAt));
+    this.draw(readProgressLine(this.read, this.total, now - since));
   }
 }
 
