@@ -30,6 +30,15 @@ function isNotePath(rel: string): boolean {
   return rel.toLowerCase().endsWith(".md") && !parts.some((p) => p.startsWith(".") || p === "node_modules");
 }
 
+/**
+ * A name without an extension, outside dot folders, may be a folder that moved or went (fs.watch
+ * names only the folder then): the next call reconciles. Other files (images, `note.md~`) are not notes.
+ */
+function mayBeFolder(rel: string): boolean {
+  const parts = rel.split("/");
+  return !parts.some((p) => p.startsWith(".") || p === "node_modules") && !/\.[^.]+$/.test(parts[parts.length - 1]);
+}
+
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {
   let changed = false;
   let reconcileWanted = false;
@@ -47,7 +56,7 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
     watcher = watch(root, { recursive: true }, (_event, filename) => {
       const rel = filename ? filename.toString().split("\\").join("/") : null;
       if (rel && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
-      else if (rel === null || !rel.split("/").some((p) => p.startsWith("."))) reconcileWanted = true;
+      else if (rel === null || mayBeFolder(rel)) reconcileWanted = true;
     });
     watcher.on("error", (error) => options.onError(`Watching ${root} stopped: ${errorMessage(error)}`));
   } catch (error) {

@@ -5,7 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,6 +165,33 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
     await new Promise((r) => setTimeout(r, 300));
     const after = await call(session, "vault_search", { query: "zanzibarite" });
     expect((after.structuredContent as { results: unknown[] }).results).toEqual([]);
+  });
+});
+
+describe("vault-research mcp: a folder moved on disk", () => {
+  let session: Session;
+  beforeAll(async () => {
+    mkdirSync(path.join(vault, "Field trip"), { recursive: true });
+    writeFileSync(path.join(vault, "Field trip", "Day one.md"), "# Day one\nWe logged the quokkarine moss by the creek.\n");
+    session = await startServer("moves");
+  }, 60_000);
+  afterAll(async () => session?.close());
+
+  async function pathsFor(query: string, want: (paths: string[]) => boolean): Promise<string[]> {
+    const deadline = Date.now() + 5_000;
+    let paths: string[] = [];
+    while (Date.now() < deadline) {
+      paths = ((await call(session, "vault_search", { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
+      if (want(paths)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return paths;
+  }
+
+  it("finds the note under its new folder, and no longer under the old one", async () => {
+    expect(await pathsFor("quokkarine", (p) => p.length > 0)).toEqual(["Field trip/Day one.md"]);
+    renameSync(path.join(vault, "Field trip"), path.join(vault, "Trips 2025"));
+    expect(await pathsFor("quokkarine", (p) => p.includes("Trips 2025/Day one.md"))).toEqual(["Trips 2025/Day one.md"]);
   });
 });
 
