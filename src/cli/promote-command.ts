@@ -105,8 +105,9 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
 
   // JSON keeps the status as the note spells it (`fallback_snippet:http_403`): the CLI contract.
   if (args.json) io.out(`${terminalJson(promoteResultJson(result, { ...askedOf(located, args.sourceKey), replayDir }))}\n`);
-  else if (result.status === "failed") io.err(`vault-research promote: ${result.message}\n`);
-  else io.out(toText(result, replayDir));
+  else if (result.status !== "failed") io.out(toText(result, replayDir));
+  // An error reaches stderr whatever else was printed (the JSON says it too, for a program).
+  if (result.status === "failed") io.err(`vault-research promote: ${result.message}\n`);
 
   if (result.status === "failed") return USAGE_ERRORS.has(result.error.kind) ? 2 : 1;
   return 0;

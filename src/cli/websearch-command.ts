@@ -105,7 +105,10 @@ export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo):
 
   if (opts.json) io.out(`${terminalJson(websearchJson(opts.query, replayDir, outcome, note))}\n`);
   else io.out(toText(replayDir, outcome, note, replayDir ? {} : io.env));
-  return outcome.responses.length > 0 ? 0 : 1;
+  if (outcome.responses.length > 0) return 0;
+  // The failures are in the output above; stderr says the run failed, whatever was printed.
+  io.err(`vault-research websearch: no source answered (${outcome.errors.map((e) => `${providerChoiceName(e.provider)}: ${e.error.kind}`).join(", ") || "none was asked"}).\n`);
+  return 1;
 }
 
 /** `opts.providers` (the settings' when none was named) as the settings the choice reads. */

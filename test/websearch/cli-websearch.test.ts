@@ -103,6 +103,7 @@ describe("websearch command over the network port", () => {
     const io = capture({}, http);
     expect(await websearchCommand(options(), io)).toBe(1);
     expect(io.stdout).toContain("Brave (auth): No Brave API key is set. Add one in Vault Research settings. Set BRAVE_SEARCH_API_KEY for the CLI.");
+    expect(io.stderr).toBe("vault-research websearch: no source answered (Brave: auth).\n");
     expect(http.requests).toHaveLength(0);
   });
 
