@@ -82,7 +82,9 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir))}\n`);
   else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined }));
   printMissingKeyHints(result, web, io);
-  return traceNoteAsAsked(destination === "vault", result) ? 0 : 1;
+  if (traceNoteAsAsked(destination === "vault", result)) return 0;
+  for (const w of result.pack.warnings.filter((w) => w.kind === "trace_not_written")) io.err(`vault-research research: ${w.message}\n`);
+  return 1;
 }
 
 /** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */
