@@ -22,6 +22,17 @@ export function configAsWritten(settings: Settings): unknown {
   return configFiles.get(settings);
 }
 
+/**
+ * The settings' master switch (`external.enabled`) where the --config file sets it: switched off,
+ * nothing leaves the device, so a command line asking for web search is a usage error rather than
+ * a run that quietly stays home. (Without a config, or one that does not say, the flags decide.)
+ */
+export function requireWebSearchAllowed(settings: Settings, asked: string): void {
+  const written = configAsWritten(settings) as { external?: { enabled?: unknown } } | undefined;
+  if (written?.external?.enabled !== false) return;
+  throw new UsageError(`${asked} asks for web search, but the config switches it off (external.enabled: false). Switch it on there, or leave ${asked} out.`);
+}
+
 export interface OpenedVault {
   root: string;
   store: FsNoteStore;

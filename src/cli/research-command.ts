@@ -21,7 +21,7 @@ import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir } from "./file-index-cache";
 import { providersAsked, researchResultJson, type TraceKept } from "./json/research-result-json";
 import { keepTrace, keptTraceFolder } from "./kept-trace";
-import { configAsWritten, openVault, readSettings, type OpenedVault } from "./open-vault";
+import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type OpenedVault } from "./open-vault";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
 import { terminalJson } from "./terminal-text";
@@ -48,6 +48,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   // Every flag is checked before the vault is indexed: a typo should not cost an indexing run.
   const settings = readSettings(args, io);
   const external = readExternalFlags(args, settings);
+  if (external.mode !== "never") requireWebSearchAllowed(settings, `--external-search ${external.mode}`);
   const destination = traceDestination(args, settings);
   const modelSpec = flag(args, "model");
   const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(settings.model) };

@@ -16,7 +16,7 @@ import { signalsInWords } from "../websearch/source-signals";
 import { flag, flagAll, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { readExternalFlags } from "./command-flags";
-import { readSettings } from "./open-vault";
+import { readSettings, requireWebSearchAllowed } from "./open-vault";
 import { readQuestion } from "./question-input";
 import { createFetchHttp } from "./fetch-http";
 import { websearchJson } from "./json/websearch-json";
@@ -60,6 +60,7 @@ export async function websearchFromArgs(args: ParsedArgs, io: CommandIo): Promis
   const settings = readSettings(args, io);
   const named = flagAll(args, "external-provider").length > 0;
   const external = readExternalFlags(args, settings);
+  requireWebSearchAllowed(settings, "websearch");
   return websearchCommand(
     {
       query,
