@@ -15,6 +15,7 @@ import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import { dnsResolveHost } from "./dns-resolver";
 import { nodePageReader } from "./dom-parser";
+import { envSecretValues } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
@@ -94,7 +95,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
-  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http)), located, args.sourceKey);
+  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env)), located, args.sourceKey);
   if (result.status === "created") {
     try {
       await index.save(cache);
@@ -134,10 +135,14 @@ export function askedOf(located: LocatedTrace, sourceKey: string) {
     : { trace: located.tracePath, traceSource: "vault_note" as const, sourceKey };
 }
 
-/** What promotion needs from the CLI: its store, index, web access and page reader. */
-export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean): PromoteDeps {
+/**
+ * What promotion needs from the CLI: its store, index, web access and page reader, and the keys
+ * in its environment (`knownSecrets`), which a page that echoes one never gets into the note.
+ */
+export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = []): PromoteDeps {
   return {
     store,
+    knownSecrets,
     http,
     ...(resolveNames ? { fetchGuard: { resolve: dnsResolveHost } } : {}),
     clock: systemClock,

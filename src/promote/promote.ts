@@ -109,8 +109,11 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
   if (outcome.kind === "refused") return failed("fetch_refused", `${outcome.message} Nothing was saved.`);
 
   const retrievedAt = clock.now();
-  const { note, summary } = promotedNote({ row, trace, tracePath, outcome, retrievedAt });
-  const content = secretScrubber(input.knownSecrets ?? []).text(renderSourceNote(note));
+  const scrub = secretScrubber(input.knownSecrets ?? []);
+  // Scrubbed before it is named or rendered: the title becomes the file name, and the path is
+  // written into the trace note and the index.
+  const { note, summary } = scrub.value(promotedNote({ row, trace, tracePath, outcome, retrievedAt }));
+  const content = scrub.text(renderSourceNote(note));
 
   let notePath: string;
   try {
