@@ -58,10 +58,20 @@ function inertLine(line: string): string {
     const ch = line[i];
     if (ch === "`") {
       const run = /^`+/.exec(line.slice(i))![0];
-      const close = line.indexOf(run, i + run.length);
-      const end = close > 0 && line[close + run.length] !== "`" ? close + run.length : i + run.length;
-      out += inertCodeSpan(line.slice(i, end), end > i + run.length ? line.slice(i + run.length, close) : "");
-      i = end;
+      const close = closingRun(line, i + run.length, run.length);
+      const inner = close < 0 ? "" : line.slice(i + run.length, close);
+      if (close < 0) {
+        // No closer: the backticks are text, escaped so that no reader pairs them up otherwise.
+        out += run.replace(/`/g, "\\`");
+        i += run.length;
+      } else if (inner.includes("`")) {
+        // Backticks inside a span are read differently by different parsers: shown as text.
+        out += escapeMarkdownText(line.slice(i, close + run.length));
+        i = close + run.length;
+      } else {
+        out += inertCodeSpan(line.slice(i, close + run.length), inner);
+        i = close + run.length;
+      }
     } else if (ch === "\\" && i + 1 < line.length) {
       // An existing escape already makes its character literal, but `\<%` is still Templater's `<%`.
       out += line[i + 1] === "<" && line[i + 2] === "%" ? "&lt;" : line.slice(i, i + 2);
@@ -76,6 +86,12 @@ function inertLine(line: string): string {
     }
   }
   return out;
+}
+
+/** Where the run of exactly `length` backticks that closes a code span starts, or -1 (CommonMark). */
+function closingRun(line: string, from: number, length: number): number {
+  for (const m of line.slice(from).matchAll(/`+/g)) if (m[0].length === length) return from + m.index;
+  return -1;
 }
 
 function inertChar(ch: string, before: string, next: string): string {

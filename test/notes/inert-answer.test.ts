@@ -42,6 +42,9 @@ describe("inertAnswerMarkdown", () => {
     expect(markupIn(inert)).toEqual({});
     expect(inert).toBe("Name: \\`= this.file.name\\` and \\`\\$= dv.current()\\` and \\`INPUT\\[text:x\\]\\`");
     expect(inertAnswerMarkdown("Run `npm install yjs` [src:0123456789].")).toBe("Run `npm install yjs` [src:0123456789].");
+    // A span closes only at a run of as many backticks: the one below opens at the first and ends at the last.
+    const adjacent = inertAnswerMarkdown("`= this.file.name``$= dv.pages().length`");
+    expect(markupIn(adjacent)).toEqual({});
   });
 
   it("escapes highlights, comments, math, inline fields and block ids, and leaves plain prose as it was", () => {
