@@ -1,0 +1,126 @@
+// DESIGN invariant 5: the plugin writes into the vault only trace notes (if enabled) and notes the
+// user promoted; it never overwrites an existing file; trace notes are excluded from the index.
+// The attacks: a user's own note outside the trace folder holding a copied trace block (promotion
+// must not rewrite it); a note in the trace folder the plugin did not write (no trace properties,
+// or properties of another run); a file already at the promoted note's name; a trace folder full of
+// notes that match the question; every command run over the vault, looking for any other write.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cli, filesUnder, ROOT, sandbox, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
+
+const BRAVE_DEMO = path.join(ROOT, "fixtures/replay/brave-demo");
+const DEMO_PAGES = path.join(ROOT, "fixtures/replay/brave-demo-pages");
+
+let box: Sandbox;
+
+beforeEach(() => {
+  box = sandbox();
+});
+
+afterEach(() => box.cleanup());
+
+/** Every file of the vault with its text: a snapshot to compare before and after. */
+const snapshot = () => new Map(filesUnder(box.vault).map((f) => [path.relative(box.vault, f.file), f.text]));
+
+function added(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...after.keys()].filter((k) => !before.has(k));
+}
+
+function changed(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...before.keys()].filter((k) => after.get(k) !== before.get(k));
+}
+
+async function webRun(): Promise<{ tracePath: string; keys: string[] }> {
+  const run = await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "on-weak", "--replay", BRAVE_DEMO, "--json"]);
+  const json = JSON.parse(run.out) as { trace_path: string; pack: { external_evidence: { source_key: string }[] } };
+  return { tracePath: json.trace_path, keys: json.pack.external_evidence.map((r) => r.source_key) };
+}
+
+describe("what a run writes", () => {
+  it("a research run with web search adds exactly one file, its trace note, and changes none", async () => {
+    const before = snapshot();
+    const { tracePath } = await webRun();
+    const after = snapshot();
+    expect(added(before, after)).toEqual([tracePath]);
+    expect(changed(before, after)).toEqual([]);
+  });
+
+  it("with trace notes off, and for search, index and eval, nothing at all", async () => {
+    const before = snapshot();
+    await cli(box, ["research", VAULT_QUESTION, "--no-trace"]);
+    await cli(box, ["search", VAULT_QUESTION]);
+    await cli(box, ["index"]);
+    await cli(box, ["eval", "--file", path.join(ROOT, "evals/research/sample-vault.json")]);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("a promotion adds its source note and changes only its trace note", async () => {
+    const { tracePath, keys } = await webRun();
+    const before = snapshot();
+    const promoted = await cli(box, ["promote", "--trace", tracePath, "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"]);
+    const { note_path } = JSON.parse(promoted.out) as { note_path: string };
+    const after = snapshot();
+    expect(added(before, after)).toEqual([note_path]);
+    expect(changed(before, after)).toEqual([tracePath]);
+  });
+});
+
+describe("promotion rewrites only trace notes the plugin wrote, in the trace folder", () => {
+  it("a user's own note outside the trace folder holding a copy of a trace is not rewritten", async () => {
+    const { tracePath, keys } = await webRun();
+    const copy = `My notes on this run.\n\n${readFileSync(path.join(box.vault, tracePath), "utf8")}`;
+    box.write("vault/Journal/My copy of a run.md", copy);
+    const promoted = await cli(box, ["promote", "--trace", "Journal/My copy of a run.md", "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"]);
+    const result = JSON.parse(promoted.out) as { status: string; trace_updated: boolean; warnings: string[] };
+    expect(result).toMatchObject({ status: "created", trace_updated: false });
+    expect(result.warnings.join(" ")).toMatch(/not in the trace folder/);
+    expect(readFileSync(path.join(box.vault, "Journal/My copy of a run.md"), "utf8")).toBe(copy);
+  });
+
+  it("a note in the trace folder without the trace's properties is not rewritten", async () => {
+    const { tracePath, keys } = await webRun();
+    const text = readFileSync(path.join(box.vault, tracePath), "utf8");
+    const body = text.slice(text.indexOf("\n---\n", 4) + 5);
+    box.write("vault/Research/Traces/Pasted.md", `# Pasted by me\n\n${body}`);
+    const promoted = await cli(box, ["promote", "--trace", "Research/Traces/Pasted.md", "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"]);
+    expect(JSON.parse(promoted.out)).toMatchObject({ status: "created", trace_updated: false });
+    expect(readFileSync(path.join(box.vault, "Research/Traces/Pasted.md"), "utf8")).toBe(`# Pasted by me\n\n${body}`);
+  });
+
+  it("a trace note whose properties name another run is not rewritten", async () => {
+    const { tracePath, keys } = await webRun();
+    const file = path.join(box.vault, tracePath);
+    const edited = readFileSync(file, "utf8").replace(/^run_id: .*$/m, "run_id: 20200101-000000-abcdef");
+    box.write(path.join("vault", tracePath), edited);
+    const promoted = await cli(box, ["promote", "--trace", tracePath, "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"]);
+    expect(JSON.parse(promoted.out)).toMatchObject({ status: "created", trace_updated: false });
+    expect(readFileSync(file, "utf8")).toBe(edited);
+  });
+});
+
+describe("never over an existing file", () => {
+  it("a file already at the promoted note's name is left as it is; the note takes the next name", async () => {
+    const { tracePath, keys } = await webRun();
+    const first = JSON.parse((await cli(box, ["promote", "--trace", tracePath, "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"])).out) as { note_path: string };
+    // The user deletes the note and keeps their own text under its name; another trace promotes the page again.
+    box.write(path.join("vault", first.note_path), "MY OWN TEXT\n");
+    const second = await webRun();
+    const again = JSON.parse((await cli(box, ["promote", "--trace", second.tracePath, "--source-key", keys[0], "--replay", DEMO_PAGES, "--json"])).out) as { status: string; note_path: string };
+    expect(readFileSync(path.join(box.vault, first.note_path), "utf8")).toBe("MY OWN TEXT\n");
+    if (again.status === "created") expect(again.note_path).not.toBe(first.note_path);
+  });
+});
+
+describe("trace notes are never evidence", () => {
+  it("a trace folder full of notes that match the question gives no vault row", async () => {
+    for (let i = 0; i < 5; i++) box.write(`vault/Research/Traces/Run ${i}.md`, `# ${VAULT_QUESTION}\n\n${VAULT_QUESTION} ${VAULT_QUESTION} Automerge Yjs choose.\n`);
+    await cli(box, ["research", VAULT_QUESTION, "--trace"]);
+    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--json"]);
+    const paths = (JSON.parse(run.out).pack.evidence as { note_path: string }[]).map((r) => r.note_path);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => p.startsWith("Research/Traces/"))).toEqual([]);
+    const search = await cli(box, ["search", VAULT_QUESTION, "--json"]);
+    expect((JSON.parse(search.out).results as { path: string }[]).filter((r) => r.path.startsWith("Research/Traces/"))).toEqual([]);
+  });
+});

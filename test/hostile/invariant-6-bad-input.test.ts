@@ -1,0 +1,270 @@
+// DESIGN invariant 6: bad input gets a clear message and loses nothing. The attacks: index caches
+// that parse but are the wrong shape (every part broken in turn, wrong element types, reordered
+// parts), caches that do not parse; settings with impossible dates, unknown keys and wrong types;
+// provider bodies that are malformed JSON, HTML error pages or huge; a provider that never
+// answers; model servers that answer nonsense; broken frontmatter and binary notes; and two notes
+// whose names differ only in Unicode composition (each must keep its own key and citation).
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { deserialize, serialize } from "node:v8";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { partsOf, type JsonPath } from "../index/json-parts";
+import { braveReplay, cli, completion, config, filesUnder, hostileServer, modelFlag, sandbox, VAULT_QUESTION, WEB_QUESTION, type HostileServer, type Sandbox } from "./hostile-kit";
+
+let box: Sandbox;
+let server: HostileServer | undefined;
+
+beforeEach(() => {
+  box = sandbox();
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  box.cleanup();
+});
+
+const QUERY = "why did we choose Automerge over Yjs";
+
+async function searchPaths(): Promise<{ code: number; paths: string[]; err: string }> {
+  const run = await cli(box, ["search", QUERY, "--json"]);
+  return { code: run.code, paths: run.code === 0 ? (JSON.parse(run.out).results as { path: string }[]).map((r) => r.path) : [], err: run.err };
+}
+
+/** The files of the vault's saved index (a manifest and its segments, in a folder per vault). */
+function cacheFiles(): string[] {
+  const files = filesUnder(box.cache).map((f) => f.file).filter((f) => f.endsWith(".v8"));
+  expect(files.length).toBeGreaterThan(1);
+  return files.sort();
+}
+
+/** A copy of `value` with the part at `path` replaced (typed arrays and maps are left whole). */
+function withPart(value: unknown, at: JsonPath, wrong: unknown): unknown {
+  const root = structuredClone(value) as Record<string | number, unknown>;
+  let node = root;
+  for (const key of at.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[at[at.length - 1]] = wrong;
+  return root;
+}
+
+/** Every part of a saved file that is an object field or an array element (typed arrays skipped). */
+function partsOfSaved(value: unknown): JsonPath[] {
+  return partsOf(JSON.parse(JSON.stringify(value, (_k, v: unknown) => (ArrayBuffer.isView(v) ? "typed" : v))));
+}
+
+/** Every file of the saved index as it is now, to put back after each attack. */
+function snapshotCache(): Map<string, Buffer> {
+  return new Map(cacheFiles().map((f) => [f, readFileSync(f)]));
+}
+
+function restoreCache(saved: Map<string, Buffer>): void {
+  for (const f of filesUnder(box.cache).map((x) => x.file)) if (!saved.has(f)) rmSync(f);
+  for (const [f, bytes] of saved) writeFileSync(f, bytes);
+}
+
+describe("a hostile index cache is a rebuild with a reason, never a crash or a changed result", () => {
+  /** What a search over a good cache answers: the order every attacked cache must give again. */
+  async function baseline(): Promise<string[]> {
+    await searchPaths();
+    const cached = await searchPaths();
+    expect(cached.paths.length).toBeGreaterThan(0);
+    return cached.paths;
+  }
+
+  it("parts of the manifest and of a segment broken in turn, each with a value of the wrong type", async () => {
+    const fresh = (await searchPaths()).paths;
+    const cached = (await searchPaths()).paths;
+    const saved = snapshotCache();
+    // Values of the wrong type. (Right type, impossible value — a negative length — is reported
+    // as a neighbour for the index: it is accepted today and moves scores.)
+    const wrong = [null, "x", [], {}, [1, "a", null], true, { length: 3 }];
+    let broken = 0;
+    for (const [file, bytes] of saved) {
+      const value = deserialize(bytes);
+      const parts = partsOfSaved(value);
+      const step = Math.max(1, Math.floor(parts.length / 14));
+      for (let i = 0; i < parts.length; i += step, broken++) {
+        writeFileSync(file, serialize(withPart(value, parts[i], wrong[broken % wrong.length])));
+        const result = await searchPaths();
+        const where = `${path.basename(file)} ${parts[i].join(".")}`;
+        expect(result.code, `${where}: ${result.err}`).toBe(0);
+        // A rebuild answers as a fresh index, a part that does not matter as the cache did.
+        expect([fresh, cached], where).toContainEqual(result.paths);
+        restoreCache(saved);
+      }
+    }
+    expect(broken).toBeGreaterThan(20);
+  });
+
+  const wholeFile: [string, (saved: Buffer) => Buffer | null][] = [
+    ["cut in half", (saved) => saved.subarray(0, Math.floor(saved.length / 2))],
+    ["empty", () => Buffer.alloc(0)],
+    ["random bytes", (saved) => Buffer.from(Array.from(saved, (_b, i) => (i * 131 + 7) % 256))],
+    ["JSON instead of v8", () => Buffer.from('{"format":"vault-research-index","version":6}')],
+    ["v8 of null", () => serialize(null)],
+    ["v8 of an array", () => serialize([1, 2, 3])],
+    ["another version's header", (saved) => serialize({ ...(deserialize(saved) as object), version: 999 })],
+    ["gone", () => null],
+  ];
+
+  for (const [what, edit] of wholeFile) {
+    it(`a cache file that is ${what}: index says why it rebuilt, search answers as a fresh index`, async () => {
+      const fresh = (await searchPaths()).paths;
+      await baseline();
+      const saved = snapshotCache();
+      for (const [file, bytes] of saved) {
+        const attack = () => {
+          const changed = edit(bytes);
+          if (changed === null) rmSync(file, { force: true });
+          else writeFileSync(file, changed);
+        };
+        attack();
+        const index = await cli(box, ["index", "--json"]);
+        expect(index.code, `${path.basename(file)}: ${index.err}`).toBe(0);
+        const sync = JSON.parse(index.out).sync as { mode: string; rebuild_reason?: string; rebuildReason?: string };
+        expect(sync.mode, path.basename(file)).toBe("rebuild");
+        expect(sync.rebuild_reason ?? sync.rebuildReason).toBeTruthy();
+        restoreCache(saved);
+        attack();
+        expect((await searchPaths()).paths, path.basename(file)).toEqual(fresh);
+        restoreCache(saved);
+      }
+    });
+  }
+});
+
+describe("hostile settings are reported and replaced by defaults, one field at a time", () => {
+  it("an impossible freshness date in the settings is refused with a warning", async () => {
+    const settings = config(box, { external: { freshness: "2025-13-45to2025-14-99", count: 3 } });
+    const run = await cli(box, ["research", VAULT_QUESTION, "--config", settings]);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/external\.freshness/);
+  });
+
+  it("an impossible freshness date on the command line is a usage error", async () => {
+    for (const bad of ["2025-02-30to2025-03-01", "2025-13-01to2025-12-31", "2025-06-01to2025-01-01"]) {
+      const run = await cli(box, ["research", VAULT_QUESTION, "--external-freshness", bad]);
+      expect(run.code, bad).toBe(2);
+      expect(run.err).toContain("--external-freshness");
+    }
+  });
+
+  it("unknown keys are named in a warning, at any depth, and the rest is kept", async () => {
+    const settings = config(box, { extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, index: { stemming: false } });
+    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--config", settings, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/extrnal/);
+    expect(run.err).toMatch(/notes\.writeTraceNote/);
+    expect(JSON.parse(run.out).trace_path).toMatch(/^Runs\//);
+  });
+
+  it("wrong types and settings that are not an object", async () => {
+    for (const raw of [{ external: { count: "ten", providers: ["brave", 7] }, notes: "yes" }, [1, 2], "settings", 42]) {
+      const file = box.write("bad.json", JSON.stringify(raw));
+      const run = await cli(box, ["search", QUERY, "--config", file]);
+      expect(run.code).toBe(0);
+      expect(run.err).toMatch(/warning/);
+    }
+  });
+});
+
+describe("hostile provider answers lose no vault evidence", () => {
+  const bodies: [string, object | string, number][] = [
+    ["malformed JSON", "{\"grounding\": {\"generic\": [", 200],
+    ["the wrong shape", { grounding: { generic: [{ url: 42, title: ["x"], snippets: "nope" }] } }, 200],
+    ["an HTML error page", "<!doctype html><html><body><h1>502 Bad Gateway</h1></body></html>", 502],
+    ["a huge body", "x".repeat(6 * 1024 * 1024), 200],
+    ["rate limiting", { type: "ErrorResponse", error: { code: "RATE_LIMITED", status: 429 } }, 429],
+  ];
+
+  for (const [what, body, status] of bodies) {
+    it(what, async () => {
+      const replay = braveReplay(box, body, status);
+      const run = await cli(box, ["research", WEB_QUESTION, "--external-search", "always", "--replay", replay, "--json"]);
+      expect(run.code).toBe(0);
+      const json = JSON.parse(run.out) as { pack: { evidence: unknown[]; warnings: { message: string }[] } };
+      expect(json.pack.evidence.length).toBeGreaterThan(0);
+      expect(json.pack.warnings.length).toBeGreaterThan(0);
+      expect(json.pack.warnings.map((w) => w.message).join(" ")).toMatch(/Brave/);
+    });
+  }
+
+  it("a provider that never answers is given up on, and the vault evidence is kept", async () => {
+    const stall = await hostileServerThatNeverAnswers();
+    const settings = config(box, { external: { enabled: true, providers: ["brave"], timeoutMs: 1500, sourceTimeoutMs: 1000, brave: { baseUrl: stall.url } } });
+    try {
+      const run = await cli(box, ["research", WEB_QUESTION, "--external-search", "always", "--config", settings, "--json"], { BRAVE_SEARCH_API_KEY: "BSA-stall" });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.out).pack.evidence.length).toBeGreaterThan(0);
+    } finally {
+      await stall.close();
+    }
+  }, 20_000);
+});
+
+describe("hostile model servers leave the evidence brief in their place", () => {
+  const answers: [string, { status?: number; body: object | string }][] = [
+    ["no choices", { body: { choices: [] } }],
+    ["a choice without text", { body: { choices: [{ message: { role: "assistant" } }] } }],
+    ["not JSON", { body: "<html>oops</html>" }],
+    ["a 503", { status: 503, body: { error: "overloaded" } }],
+  ];
+  for (const [what, answer] of answers) {
+    it(what, async () => {
+      server = await hostileServer(() => answer);
+      const run = await cli(box, ["research", VAULT_QUESTION, ...modelFlag(server), "--json"]);
+      expect(run.code).toBe(0);
+      const json = JSON.parse(run.out) as { stop_reason: string; answer: { kind: string }; pack: { warnings: { kind: string }[] } };
+      expect(json.answer.kind).toBe("extractive");
+      expect(json.stop_reason).toBe("synthesis_unavailable");
+      expect(json.pack.warnings.map((w) => w.kind)).toContain("synthesis_unavailable");
+    });
+  }
+
+  it("an answer citing keys it was never given is shown unverified, never as a normal answer", async () => {
+    server = await hostileServer(() => ({ body: completion("Yjs was chosen [src:0000000000] [ext:brave:ffffffffff].") }));
+    const run = await cli(box, ["research", VAULT_QUESTION, ...modelFlag(server)]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("UNVERIFIED ANSWER");
+  });
+});
+
+describe("hostile notes", () => {
+  it("broken frontmatter, binary content and a huge line are indexed as text where possible and reported", async () => {
+    box.write("vault/Broken/Frontmatter.md", "---\ntitle: [unclosed\ntags: {a: b\n---\n\nAutomerge over Yjs, said the broken note.\n");
+    box.write("vault/Broken/Binary.md", "\u0000\u0001PNG\r\n\u001a\n".repeat(50));
+    box.write("vault/Broken/Long line.md", `Automerge ${"word ".repeat(200_000)}\n`);
+    const index = await cli(box, ["index", "--json"]);
+    expect(index.code).toBe(0);
+    const search = await cli(box, ["search", QUERY]);
+    expect(search.code).toBe(0);
+  });
+
+  it("café.md spelled composed and decomposed are two notes with two keys, each cited as itself", async () => {
+    box.write("vault/Cafe/Caf\u00e9.md", "# Café composed\n\nThe composed café note says Automerge beat Yjs on history.\n");
+    box.write("vault/Cafe/Cafe\u0301.md", "# Café decomposed\n\nThe decomposed café note says Automerge beat Yjs on history too.\n");
+    const run = await cli(box, ["research", "which café note says Automerge beat Yjs on history", "--json"]);
+    const rows = (JSON.parse(run.out).pack.evidence as { source_key: string; note_path: string }[]).filter((r) => r.note_path.startsWith("Cafe/"));
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.source_key)).size).toBe(2);
+    const citations = JSON.parse(run.out).citations as { source_key: string; note_path?: string }[];
+    for (const c of citations.filter((x) => x.note_path?.startsWith("Cafe/"))) expect(rows.find((r) => r.source_key === c.source_key)?.note_path).toBe(c.note_path);
+  });
+});
+
+/** A server that accepts connections and never answers. */
+async function hostileServerThatNeverAnswers(): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const open = new Set<import("node:http").ServerResponse>();
+  const s = createServer((_req, res) => void open.add(res));
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as import("node:net").AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of open) res.destroy();
+        s.close(() => resolve());
+      }),
+  };
+}
