@@ -2,20 +2,18 @@
 // names and error bodies come from the web and from other people's notes, and a terminal obeys
 // what it is sent: clear the screen (CSI), write the clipboard (OSC 52), show a link whose text
 // lies about its target (OSC 8), set the window title, answer back. None of that may reach it.
-// Whole escape sequences are removed here, payload and all (a bare "]52;c;…" left behind by
-// dropping only the ESC would still be junk); text/control-chars.ts then removes the remaining
-// control and bidi characters, keeping line breaks and tabs. Secrets are scrubbed on the way out.
+// Escape sequences go whole, payload and all — CSI, control strings and the short escapes a
+// terminal also obeys (text/control-chars.ts, the base rule, with `shortEscapes`) — then the
+// remaining control and bidi characters, keeping line breaks and tabs; a lone carriage return
+// (which would let a title overwrite the line it is on) goes too. Secrets are scrubbed on the way out.
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
 import { secretScrubber } from "../text/secret-scrub";
 import { renderStyled, type StyledText } from "./terminal-style";
 
-const ESC = 0x1b;
-const BEL = 0x07;
-
 /** Text a terminal shows as text: no escape sequence, no control character but \n and \t, no bidi control. */
 export function terminalText(text: string): string {
-  const withoutSequences = removeEscapeSequences(text).replace(/\r\n?/g, (m) => (m === "\r\n" ? "\n" : ""));
-  return removeBidiControls(removeControlChars(withoutSequences, true));
+  const lines = text.replace(/\r\n?/g, (m) => (m === "\r\n" ? "\n" : ""));
+  return removeBidiControls(removeControlChars(lines, true, { shortEscapes: true }));
 }
 
 /**
@@ -60,49 +58,4 @@ export function terminalOutput<T extends TerminalOutput>(
     errStyled: (parts: StyledText) => io.err(renderStyled(parts, colour.err, clean)),
     ...(statusLine ? { statusLine: (text: string | null) => statusLine(text === null ? null : clean(text).replace(/\n/g, " ")) } : {}),
   };
-}
-
-/** ESC [ … (CSI), ESC ] … (OSC), ESC P/X/^/_ … (DCS, SOS, PM, APC) and two-character escapes, removed whole. */
-function removeEscapeSequences(text: string): string {
-  if (!text.includes("\u001b")) return text;
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    if (text.charCodeAt(i) !== ESC) {
-      out += text[i++];
-      continue;
-    }
-    i = endOfSequence(text, i);
-  }
-  return out;
-}
-
-/** Index just past the escape sequence that starts at `start` (an ESC). */
-function endOfSequence(text: string, start: number): number {
-  const kind = text[start + 1];
-  if (kind === undefined) return start + 1;
-  if (kind === "[") {
-    let j = start + 2;
-    while (j < text.length && !isFinalByte(text.charCodeAt(j))) j++;
-    return j + 1;
-  }
-  if (kind === "]" || kind === "P" || kind === "X" || kind === "^" || kind === "_") return endOfString(text, start + 2);
-  // ESC, intermediate bytes (space to /), one final byte: charset switches, resets, keypad modes.
-  let j = start + 1;
-  while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
-  return j + 1;
-}
-
-/** A control string ends at BEL, ESC \ (string terminator) or its 8-bit form; unterminated, at the end. */
-function endOfString(text: string, from: number): number {
-  for (let j = from; j < text.length; j++) {
-    const code = text.charCodeAt(j);
-    if (code === BEL || code === 0x9c) return j + 1;
-    if (code === ESC) return text[j + 1] === "\\" ? j + 2 : j;
-  }
-  return text.length;
-}
-
-function isFinalByte(code: number): boolean {
-  return code >= 0x40 && code <= 0x7e;
 }

@@ -20,28 +20,36 @@ function isControl(code: number, keepLineBreaks: boolean): boolean {
  * window titles, DCS), so no payload is left behind as text. With `keepLineBreaks`, tabs and line
  * breaks stay.
  */
-export function removeControlChars(text: string, keepLineBreaks = false): string {
+export function removeControlChars(text: string, keepLineBreaks = false, options: ControlCharOptions = {}): string {
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (!isControl(code, keepLineBreaks)) continue;
     out += text.slice(from, i);
-    if (code === 0x1b) i = lastOfSequence(text, i);
+    if (code === 0x1b) i = lastOfSequence(text, i, options.shortEscapes === true);
     from = i + 1;
   }
   return from === 0 ? text : out + text.slice(from);
 }
 
+export interface ControlCharOptions {
+  /**
+   * Also remove what a short escape takes (`ESC c` reset, `ESC ( B` charset, `ESC 7`): a terminal
+   * obeys those, so text bound for one drops them whole. Elsewhere only the ESC goes.
+   */
+  shortEscapes?: boolean;
+}
+
 /** Index of the last character of the escape sequence that starts at `start` (an ESC). */
-function lastOfSequence(text: string, start: number): number {
+function lastOfSequence(text: string, start: number, shortEscapes: boolean): number {
   const kind = text[start + 1];
   if (kind === "[") {
     let j = start + 2;
     while (j < text.length && !(text.charCodeAt(j) >= 0x40 && text.charCodeAt(j) <= 0x7e)) j++;
     return j;
   }
-  if (kind !== "]" && kind !== "P" && kind !== "X" && kind !== "^" && kind !== "_") return start;
+  if (kind !== "]" && kind !== "P" && kind !== "X" && kind !== "^" && kind !== "_") return shortEscapes ? lastOfShortEscape(text, start) : start;
   // A control string ends at BEL, ESC \ or its 8-bit form; unterminated, at the end of the text.
   for (let j = start + 2; j < text.length; j++) {
     const code = text.charCodeAt(j);
@@ -49,6 +57,13 @@ function lastOfSequence(text: string, start: number): number {
     if (code === 0x1b) return text[j + 1] === "\\" ? j + 1 : j - 1;
   }
   return text.length - 1;
+}
+
+/** ESC, intermediate bytes (space to /), one final byte (0 to ~). */
+function lastOfShortEscape(text: string, start: number): number {
+  let j = start + 1;
+  while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+  return j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x7e ? j : j - 1;
 }
 
 /** Bidirectional embeddings, overrides and isolates: they make text read differently from what it is. */

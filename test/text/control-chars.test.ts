@@ -48,6 +48,12 @@ describe("removeControlChars", () => {
     expect(removeControlChars("a\u001b]0;x\u001b[31mred")).toBe("ared");
   });
 
+  it("removes what a short escape takes only when asked (text bound for a terminal)", () => {
+    expect(removeControlChars("a\u001bcb\u001b(Bc\u001b7d")).toBe("acb(Bc7d");
+    expect(removeControlChars("a\u001bcb\u001b(Bc\u001b7d", false, { shortEscapes: true })).toBe("abcd");
+    expect(removeControlChars("a\u001b]0;x\u001b\\b", false, { shortEscapes: true })).toBe("ab");
+  });
+
   it("swallows an unterminated escape sequence at the end", () => {
     expect(removeControlChars("ok\u001b[12;")).toBe("ok");
   });
