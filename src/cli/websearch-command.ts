@@ -4,7 +4,6 @@
 // and why, clamps, duplicates, warnings and failures. `--json` prints one `websearch.v1` object:
 // the results as outside rows under the research pack's field names, and the same per-source
 // reports. For debugging a source, a key or a replay folder without a vault.
-import { removeControlChars } from "../text/control-chars";
 import { outsideVaultCounter, outsideVaultLabel, providerChoiceName, rowCount } from "../evidence/labels";
 import { systemClock, type Clock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
@@ -21,7 +20,7 @@ import { readQuestion } from "./question-input";
 import { createFetchHttp } from "./fetch-http";
 import { websearchJson } from "./json/websearch-json";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
-import { terminalJson } from "./terminal-text";
+import { terminalJson, terminalText } from "./terminal-text";
 import { webAccess } from "./web-access";
 import { oneLine } from "../text/one-line";
 
@@ -117,9 +116,9 @@ function settingsWith(opts: WebsearchOptions): Settings {
   return { ...opts.settings, external: { ...opts.settings.external, providers: opts.providers } };
 }
 
-/** Web text is untrusted: no terminal control sequences get through. */
+/** Web text is untrusted: the one terminal sanitiser, on one line. */
 function printable(text: string): string {
-  return removeControlChars(text, true).replace(/[\t\r\n]+/g, " ");
+  return terminalText(text).replace(/[\t\n]+/g, " ");
 }
 
 /** Endpoint by endpoint (`--external-provider` names endpoints): "6 rows (5 from Brave, 1 from Brave Web)". */
