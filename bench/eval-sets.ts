@@ -2,11 +2,13 @@
 // and ../shared/corpora when it sits beside the repo), skipped with a reason when absent, and the
 // figures are printed as one JSON object. The held-out set (heldout-paraphrase.json) was written
 // before the ranking and judge code was read and is never tuned on: it only reports.
-// --set NAME scores one set only; --misses lists every miss.
+// --set NAME scores one set only; --misses lists every miss; --associations turns on the vault's
+// word associations (query expansion and the judge's stand-ins), which are off by default.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { readEvalSet } from "../src/eval/eval-set";
+import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-associations";
 import { VaultIndex } from "../src/index/vault-index";
 
 const root = path.resolve(__dirname, "..");
@@ -36,7 +38,8 @@ export async function runEvalSets<Case extends { question: string }>(kind: strin
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
       if (!built) {
-        built = { index: new VaultIndex(), store: new FsNoteStore(set.vault) };
+        const ranking = process.argv.includes("--associations") ? { associations: DEFAULT_ASSOCIATION_LIMITS } : {};
+        built = { index: new VaultIndex({ ranking }), store: new FsNoteStore(set.vault) };
         await built.index.sync(built.store, null);
         indexes.set(set.vault, built);
       }

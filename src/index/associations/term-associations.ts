@@ -33,7 +33,7 @@ export interface AssociationLimits {
   maxAssociateShare: number;
 }
 
-export const DEFAULT_ASSOCIATION_LIMITS: AssociationLimits = { perWord: 3, minTogether: 3, minStrength: 0.2, maxNotes: 400, maxAssociateShare: 0.05 };
+export const DEFAULT_ASSOCIATION_LIMITS: AssociationLimits = { perWord: 3, minTogether: 3, minStrength: 0.1, maxNotes: 1500, maxAssociateShare: 0.05 };
 
 /** Index terms that are not words about a topic: numbers, single letters, stop words. */
 function isTopicTerm(term: string): boolean {

@@ -32,7 +32,8 @@ export interface RankingOptions {
   fuzzyBelowNotes: number;
   /** Weights of a word's stand-ins (synonyms, the vault's associates); defaults in query-terms.ts. */
   expansion?: ExpansionWeights;
-  /** Which associations are strong enough to expand a query with; null turns expansion off. */
+  /** Which associations are strong enough to expand a query with; null (the default) turns expansion
+   * off, and the index then keeps no association model (set it when the index is made). */
   associations?: AssociationLimits | null;
   /** Pseudo-relevance feedback from the best notes; null (the default) turns it off. */
   feedback?: FeedbackOptions | null;
@@ -61,6 +62,9 @@ export const DEFAULT_RANKING: RankingOptions = {
   fuzzyBelowNotes: 30,
   commonShare: 0.05,
   commonMinNotes: 200,
+  // Measured neutral on the held-out sets (evals/README.md): off by default, kept for evaluation.
+  associations: null,
+  feedback: null,
 };
 
 /** Edit distance allowed for a query term: none for short words, where a typo is another word. */

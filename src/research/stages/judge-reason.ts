@@ -34,14 +34,14 @@ export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, pl
   }
 }
 
-/** "grep.md has "grep", "regex"; search.md has "title", "alias"" for a two-note verdict. */
+/** ""foam grep" has "grep"; "foam search" has "search"; both have "foam"" for a two-note verdict. */
 function twoNotes(e: Examined, concepts: Concepts): string {
-  // The pair's own shares are merged; what each note has is read back from the words it adds.
-  const [a, b] = e.notes;
-  const first = e.coverage.path === a.path ? a : b;
-  const other = first === a ? b : a;
-  const aWords = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) >= 1);
-  return `"${first.title}" and "${other.title}" cover ${aWords.length > 0 ? listOf(aWords) : "its parts"} between them`;
+  const [a, b] = e.each;
+  const has = (c: typeof a | undefined, t: string) => (c?.inNote.get(t) ?? 0) >= 1;
+  const only = (x: typeof a, y: typeof a) => concepts.terms.filter((t) => has(x, t) && !has(y, t));
+  const both = concepts.terms.filter((t) => has(a, t) && has(b, t));
+  const part = (i: number, words: string[]) => `"${e.notes[i]?.title ?? ""}" has ${words.length > 0 ? listOf(words) : "its part"}`;
+  return `${part(0, only(a, b))}; ${part(1, only(b, a))}${both.length > 0 ? `; both have ${listOf(both)}` : ""}`;
 }
 
 function missingPart(e: Examined, concepts: Concepts): string {

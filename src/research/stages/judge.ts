@@ -38,10 +38,14 @@ export interface JudgeOptions extends CoverageWeights {
   /** …and both notes have words of the question carrying at least this share of it: two notes
    * about one subject ("foam grep" and "foam search"), not two that each hold half of its words. */
   pairShared: number;
+  /** No verdict of enough while one word the note lacks carries more than this share of the
+   * question: the rarest word is usually the point ("tar on ZFS", "sync with Microsoft To Do"). */
+  maxMissingShare: number;
   /** Below this note coverage the vault has no evidence at all. */
   noneBelow: number;
-  /** How many top notes are examined. */
+  /** How many top notes are examined alone, and how many as pairs (the focused retry's note comes after the first ones). */
   topNotes: number;
+  pairNotes: number;
 }
 
 export const DEFAULT_JUDGE: JudgeOptions = {
@@ -49,15 +53,17 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   enoughSection: 0.6,
   broadNote: 0.8,
   broadSection: 0.5,
-  broadClose: 0,
+  broadClose: 0.45,
   namedShare: 0.6,
   namedNote: 0.6,
   pairNote: 0.85,
   pairEach: 0.2,
   pairSection: 0.7,
-  pairShared: 0.08,
+  pairShared: 0.2,
+  maxMissingShare: 1,
   noneBelow: 0.3,
   topNotes: 3,
+  pairNotes: 4,
   absentWordWeight: 1,
   lightWordWeight: 0.3,
   standInCredit: 1,
@@ -95,7 +101,9 @@ export interface JudgeFigures {
 /** One note's figures, or two notes' together. */
 export interface Examined {
   notes: { path: string; title: string }[];
+  /** What the notes cover together, and each on its own (in the order of `notes`). */
   coverage: NoteCoverage;
+  each: NoteCoverage[];
   note: number;
   close: number;
   loose: number;
@@ -117,11 +125,12 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
   const concepts = conceptsOf(required, results[0].explanation, options);
-  const singles = results.slice(0, options.topNotes).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
+  const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
+  const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
-  const lever = singleLever(best, options);
+  const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
-  const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, singles, options) : null;
+  const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, examined.slice(0, options.pairNotes), options) : null;
   if (pair) return verdictOf(plan, concepts, pair, "two_notes");
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
@@ -141,6 +150,7 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
   return {
     notes: results.map((r) => ({ path: r.path, title: r.title })),
     coverage: merged,
+    each: coverage,
     note: coveredShare(concepts, merged.inNote),
     close: coveredShare(concepts, merged.closeSection),
     loose: coveredShare(concepts, merged.looseSection),
@@ -148,20 +158,29 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
   };
 }
 
-function singleLever(e: Examined, o: JudgeOptions): JudgeLever | null {
+function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions): JudgeLever | null {
+  if (heaviestMissing(concepts, e) > o.maxMissingShare) return null;
   if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
   if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
   if (e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
   return null;
 }
 
+/** The share of the question carried by the heaviest word the examined notes lack entirely. */
+function heaviestMissing(concepts: Concepts, e: Examined): number {
+  let most = 0;
+  for (const term of concepts.terms) if ((e.coverage.inNote.get(term) ?? 0) === 0) most = Math.max(most, (concepts.weight.get(term) ?? 0) / concepts.total);
+  return most;
+}
+
 /**
  * A question of two parts says so: it compares ("difference between", "vs", "or"), relates ("how
- * does X relate to Y", "together", "between"), or chains ("…, then …", "and also"). Without such a
+ * does X relate to Y", "together", "between"), chains ("…, then …", "and also"), or asks a second
+ * question ("…, and how do I …"). Without such a
  * word, two notes that each hold half of the question's words are a coincidence, not an answer
  * ("tail" and "ssh" for "make tail follow a file over SSH with reconnects").
  */
-const TWO_PARTS = /\b(?:differen(?:ce|ces|t|tly)|differ|compare[sd]?|comparison|versus|vs\.?|relate[sd]?|relation(?:ship)?|between|together|both|then|and also|as well as|or)\b/;
+const TWO_PARTS = /\b(?:differen(?:ce|ces|t|tly)|differ|compare[sd]?|comparison|versus|vs\.?|relate[sd]?|relation(?:ship)?|between|together|both|then|and also|as well as|or|and (?:how|what|where|which|why|when|can|does|do))\b/;
 
 export function asksTwoThings(normalized: string): boolean {
   return TWO_PARTS.test(normalized);
@@ -178,7 +197,7 @@ function bestPair(concepts: Concepts, singles: Examined[], o: JudgeOptions): Exa
       // What each adds that the other lacks: a second note that only repeats the first is no pair.
       const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
       const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
-      if (pair.note < o.pairNote || pair.close < o.pairSection || coveredShare(concepts, shared) < o.pairShared || !adds(a, b) || !adds(b, a)) continue;
+      if (heaviestMissing(concepts, pair) > o.maxMissingShare || pair.note < o.pairNote || pair.close < o.pairSection || coveredShare(concepts, shared) < o.pairShared || !adds(a, b) || !adds(b, a)) continue;
       if (!best || pair.note + pair.close > best.note + best.close) best = pair;
     }
   }

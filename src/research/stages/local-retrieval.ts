@@ -5,7 +5,7 @@
 // One bounded second pass (the focused-retry lane): when a question of two parts ("difference
 // between X and Y", "X or Y", "X, then Y") finds a best note that lacks part of it, the words that
 // note lacks are searched on their own, once, and the best note for them joins the pack right
-// after the first, so the judge can weigh the two together and both reach the answer.
+// among the first few, so the judge can weigh the two together and both reach the answer.
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
@@ -19,6 +19,8 @@ export interface LocalRetrievalOptions {
   limit?: number;
   /** Sections per note (default 2). */
   sectionsPerNote?: number;
+  /** The bounded second pass for two-part questions (default on). */
+  focusedRetry?: boolean;
 }
 
 export interface LocalRetrieval {
@@ -55,9 +57,11 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
     lanes.push({ name: "exact_tag", status: "used" });
   }
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
-  const retried = await focusedRetry(plan, required, results, index, store, sectionsPerNote);
+  const retried = options.focusedRetry === false ? null : await focusedRetry(plan, required, results, index, store, sectionsPerNote);
   if (retried) {
-    results = [results[0], retried, ...results.slice(1).filter((r) => r.path !== retried.path)].slice(0, limit);
+    // After the notes the judge weighs alone, where it looks for a second note to pair with them.
+    const rest = results.filter((r) => r.path !== retried.path);
+    results = [...rest.slice(0, RETRY_LIMIT), retried, ...rest.slice(RETRY_LIMIT)].slice(0, limit);
     lanes.push({ name: "focused_retry", status: "used" });
   }
   // Notes far below the best one matched a stray word; they would only dilute the pack.
@@ -78,8 +82,13 @@ async function focusedRetry(plan: QueryPlan, required: string[], results: Search
     return parts.length > 0 && !parts.every((p) => has.has(p));
   });
   if (lacking.length === 0 || lacking.length === required.length) return null;
-  const found = await index.search(lacking.join(" "), store, { limit: RETRY_LIMIT, sectionsPerNote });
-  const shown = new Set(results.slice(0, RETRY_LIMIT).map((r) => r.path));
+  // With the subject the two parts share: the most common word of the question the best note has
+  // ("task" of "on hold" and "depend on another task"), so the retry stays on the subject.
+  const weights = best.explanation.termWeights;
+  const covered = required.filter((t) => !lacking.includes(t));
+  const subject = covered.reduce((a, b) => ((weights[foldCase(b)] ?? 0) < (weights[foldCase(a)] ?? 0) ? b : a));
+  const found = await index.search([...lacking, subject].join(" "), store, { limit: RETRY_LIMIT, sectionsPerNote });
+  const shown = new Set(results.slice(0, RETRY_LIMIT + 1).map((r) => r.path));
   return found.find((r) => !shown.has(r.path) && r.explanation.missingTerms.length < r.explanation.matchedTerms.length + r.explanation.missingTerms.length) ?? null;
 }
 

@@ -83,14 +83,14 @@ describe("judgeEvidence: levers and reasons", () => {
 
   it("judges a two-part question on what two notes cover together, and names both", () => {
     const p = plan("what is the difference between foam grep and foam search");
-    const weights: Record<string, number> = { foam: 1, grep: 4, search: 4 };
+    const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };
     const grep = result("grep.md", { note: ["foam", "grep"], section: ["foam", "grep"] }, weights);
     const search = result("search.md", { note: ["foam", "search"], section: ["foam", "search"] }, weights);
     const j = judgeEvidence(p, [grep, search]);
     expect(j.verdict).toBe("enough_evidence");
     expect(j.figures.decidedBy).toBe("two_notes");
     expect(j.figures.pairedPath).toBe("search.md");
-    expect(j.reason).toMatch(/"grep.md" and "search.md"/);
+    expect(j.reason).toMatch(/"grep.md" has "grep"; "search.md" has "search"; both have "foam"/);
   });
 
   it("does not add up two notes that each hold half of a one-part question's words", () => {
