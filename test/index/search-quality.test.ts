@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { readEvalSet } from "../../src/eval/eval-set";
 import { scoreSearchCases, type SearchCase, type SearchEvalReport } from "../../src/eval/search-eval";
 import { VaultIndex } from "../../src/index/vault-index";
 
@@ -13,7 +14,9 @@ const SAMPLE_VAULT = path.join(ROOT, "examples/vault");
 const CORPORA = path.resolve(ROOT, "../shared/corpora");
 
 function cases(file: string): SearchCase[] {
-  return JSON.parse(readFileSync(path.join(ROOT, "evals/search", file), "utf8")) as SearchCase[];
+  const read = readEvalSet<SearchCase>(JSON.parse(readFileSync(path.join(ROOT, "evals/search", file), "utf8")), file);
+  if (!read.ok) throw new Error(read.error.message);
+  return read.set.cases;
 }
 
 function describeMisses(report: SearchEvalReport): string {
@@ -65,5 +68,27 @@ describe.skipIf(!haveCorpora)("search quality on ../shared/corpora as one vault"
 
   it("covers every corpus in the question set", () => {
     expect(Object.keys(report.by_group).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+// The held-out set (issue 10) was written before the ranking code was read; these floors sit a
+// little under its figures (0.696 / 0.557; keyword and title questions 1.0), far under the
+// issue's targets, so a change that loses ground on paraphrases fails here.
+describe.skipIf(!haveCorpora)("search quality on the held-out paraphrase set", () => {
+  let report: SearchEvalReport;
+  beforeAll(async () => {
+    report = await evaluate(CORPORA, "heldout-paraphrase.json");
+  }, 180_000);
+
+  it("keeps its recall and rank on every kind of question", () => {
+    expect(report.recall_at_5, describeMisses(report)).toBeGreaterThanOrEqual(0.68);
+    expect(report.mrr).toBeGreaterThanOrEqual(0.54);
+    expect(report.by_kind.keyword.recall_at_5).toBeGreaterThanOrEqual(0.95);
+    expect(report.by_kind.title.recall_at_5).toBeGreaterThanOrEqual(0.95);
+    expect(report.by_kind.paraphrase.recall_at_5).toBeGreaterThanOrEqual(0.55);
+  });
+
+  it("reports every half of the vault split", () => {
+    expect(Object.keys(report.by_fold).sort()).toEqual(["fold A report", "fold A tune", "fold B report", "fold B tune"]);
   });
 });

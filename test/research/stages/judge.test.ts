@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FsNoteStore } from "../../../src/cli/fs-note-store";
 import { judgeEvidence } from "../../../src/research/stages/judge";
+import { readEvalSet } from "../../../src/eval/eval-set";
 import { scoreJudgeCases, type JudgeCase } from "../../../src/eval/judge-eval";
 import { planQuestion } from "../../../src/research/stages/plan";
 import type { SearchResult } from "../../../src/index/types";
@@ -111,7 +112,9 @@ describe("judgeEvidence: levers and reasons", () => {
 });
 
 function judgeCases(file: string): JudgeCase[] {
-  return JSON.parse(readFileSync(path.join(ROOT, "evals/judge", file), "utf8")) as JudgeCase[];
+  const read = readEvalSet<JudgeCase>(JSON.parse(readFileSync(path.join(ROOT, "evals/judge", file), "utf8")), file);
+  if (!read.ok) throw new Error(read.error.message);
+  return read.set.cases;
 }
 
 async function evaluate(vault: string, file: string) {
@@ -139,4 +142,18 @@ describe.skipIf(!corpora)("judge quality on ../shared/corpora", () => {
     expect(report.answerable_judged_enough, misses).toBeGreaterThanOrEqual(0.85);
     expect(report.unanswerable_judged_weak_or_none, misses).toBeGreaterThanOrEqual(0.8);
   });
+});
+
+// The held-out set (issue 10): floors a little under its figures (0.696 / 0.656 / hard negatives
+// 0.50, 19 confident answers with no answering note), far from the issue's targets; a change that
+// makes the judge bolder on notes that do not answer fails the last one.
+describe.skipIf(!corpora)("judge quality on the held-out paraphrase set", () => {
+  it("holds its figures, and is not more often confidently wrong", async () => {
+    const report = await evaluate(CORPORA, "heldout-paraphrase.json");
+    expect(report.answerable_judged_enough).toBeGreaterThanOrEqual(0.67);
+    expect(report.unanswerable_judged_weak_or_none).toBeGreaterThanOrEqual(0.62);
+    expect(report.hard_negatives_judged_weak_or_none).toBeGreaterThanOrEqual(0.45);
+    expect(report.enough_without_answering_note).toBeLessThanOrEqual(20);
+    expect(Object.keys(report.decided_by).length).toBeGreaterThan(2);
+  }, 180_000);
 });
