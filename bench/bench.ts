@@ -1,50 +1,27 @@
-// `npm run bench`: indexing and search figures for a vault, each next to the same measurement of
-// plain MiniSearch (default options) over the same raw file texts in the same process, so the
-// ratios hold still while the machine's speed varies. Prints one JSON object.
+// `npm run bench`: indexing, start-up, saving and search at three vault sizes, each figure beside
+// the same measurement of plain MiniSearch (fields title and text, default options, default search)
+// over the same files, so the ratios hold still while the machine's speed varies. Prints one JSON
+// object; progress goes to stderr.
 //
-// Vault: --vault DIR, else ../shared/corpora when present, else a deterministic generated vault of
-// 10,000 notes (written once to the OS temp folder).
-import MiniSearch from "minisearch";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Vaults: --vault DIR (else ../shared/corpora when present, else a generated 10,000-note vault), and
+// renamed copies of it at 50,000 and 100,000 notes (--sizes picks, e.g. --sizes base,50000). Each
+// size is measured in fresh processes: cold index and first save of each side in its own process,
+// alternated (heap and peak RSS of that side alone); search with both in one process; warm starts
+// alternated; saves after 1 and 500 changed notes. At the largest size ours also runs under
+// --max-old-space-size=512 on one core; at the two smaller ones a CLI search is timed against a
+// fresh process that loads plain's JSON and searches once.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { FileIndexCache } from "../src/cli/file-index-cache";
-import { FsNoteStore } from "../src/cli/fs-note-store";
-import { runResearch } from "../src/research/run";
-import { parseQuery } from "../src/index/query";
-import { describeRebuildReason } from "../src/index/rebuild-reason";
-import { systemClock, type Http } from "../src/ports";
-import { defaultSettings } from "../src/settings";
-import { VaultIndex } from "../src/index/vault-index";
+import { repoRoot, round, runChild, type ChildOutcome } from "./bench-tools";
+import { renamedCopies } from "./copy-vault";
 import { generateVault } from "./generate-vault";
-
-const gc = (globalThis as { gc?: () => void }).gc;
+import { cliSearch } from "./measure-cli";
+import { runChildTask } from "./bench-child";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return round(sorted[i]);
-}
-
-function round(n: number, digits = 3): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-function heapUsed(): number {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-}
-
-function repoRoot(): string {
-  // dist/bench.cjs → repo root
-  return path.resolve(__dirname, "..");
 }
 
 function pickVault(): { dir: string; kind: string } {
@@ -61,169 +38,141 @@ function pickVault(): { dir: string; kind: string } {
   return { dir, kind: "generated (10,000 notes, seed 42)" };
 }
 
-function queryList(): string[] {
+/** The 160 questions of evals/search when the vault is the corpora they were written for. */
+function queryList(vault: string): string[] {
   const file = path.resolve(repoRoot(), "evals/search/corpora.json");
-  if (existsSync(file) && pickVault().kind === "../shared/corpora") {
-    const cases = JSON.parse(readFileSync(file, "utf8")) as { question: string }[];
-    return cases.map((c) => c.question);
-  }
-  return [
-    "how do I extract a tar archive",
-    "recurring tasks",
-    "daily notes template",
-    "search query syntax",
-    "sync notes between devices",
-    "keyboard shortcuts",
-    "convert markdown to html",
-    "git commit message",
-    "publish site",
-    "backlinks graph view",
-    "dendron lookup hierarchy",
-    "due date filter",
-  ];
+  const cases = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { question: string; relevant: string[] }[]) : [];
+  if (cases.length > 0 && existsSync(path.join(vault, cases[0].relevant[0]))) return cases.map((c) => c.question);
+  return ["how do I extract a tar archive", "recurring tasks", "daily notes template", "search query syntax", "sync notes between devices", "keyboard shortcuts", "convert markdown to html", "git commit message", "publish site", "backlinks graph view", "dendron lookup hierarchy", "due date filter"];
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+function log(text: string): void {
+  process.stderr.write(`bench: ${text}\n`);
+}
+
+function resultOf(outcome: ChildOutcome, what: string): Record<string, unknown> {
+  if (outcome.ok) return outcome.result;
+  throw new Error(`${what} failed (exit ${outcome.code ?? outcome.signal}): ${outcome.stderr}`);
+}
+
+type Figures = Record<string, any>;
+
+/** The best (fastest) of several runs of one measurement. */
+function fastest(runs: Figures[]): Figures {
+  return runs.reduce((a, b) => (a.ms <= b.ms ? a : b));
+}
+
+/** Cold builds of each side in their own processes, alternated, `rounds` of each. */
+async function coldRuns(vault: string, cache: string, plainFile: string, rounds: number): Promise<Figures> {
+  const ours: Figures[] = [];
+  const plain: Figures[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? ["plain", "ours"] : ["ours", "plain"]) {
+      if (side === "plain") plain.push(resultOf(await runChild("cold-plain", ["--vault", vault, "--plain", plainFile]), "plain's cold index"));
+      else ours.push(resultOf(await runChild("cold-ours", ["--vault", vault, "--work", cache]), "our cold index"));
+    }
+  }
+  const [o, p] = [fastest(ours), fastest(plain)];
+  return {
+    notes: o.notes,
+    megabytes: o.megabytes,
+    cold_index: { ms: o.ms, plain_ms: p.ms, ratio: round(o.ms / p.ms), ours_runs_ms: ours.map((r) => r.ms), plain_runs_ms: plain.map((r) => r.ms), longest_slice_ms: o.longest_slice_ms, plain_longest_slice_ms: p.longest_slice_ms },
+    heap_mb: { ours: ours[0].heap_mb, plain: plain[0].heap_mb, ratio: round(ours[0].heap_mb / plain[0].heap_mb) },
+    save: { ...ours[ours.length - 1].save, plain_ms: p.save.ms, plain_megabytes: p.save.megabytes, plain_longest_slice_ms: p.save.longest_slice_ms, ratio: round(ours[ours.length - 1].save.ms / p.save.ms) },
+    peak_rss_mb: { cold_index_and_save: { ours: o.peak_rss_mb, plain: p.peak_rss_mb } },
+  };
+}
+
+/** Warm starts, ours and plain alternated, each in a fresh process. */
+async function warmRuns(vault: string, cache: string, plainFile: string, runs: number): Promise<Figures> {
+  const ours: Figures[] = [];
+  const plain: Figures[] = [];
+  for (let run = 0; run < runs; run++) {
+    plain.push(resultOf(await runChild("warm-plain", ["--plain", plainFile]), "plain's warm start"));
+    ours.push(resultOf(await runChild("warm-ours", ["--vault", vault, "--work", cache]), "our warm start"));
+  }
+  const [o, p] = [fastest(ours), fastest(plain)];
+  return { ms: o.ms, plain_ms: p.ms, ratio: round(o.ms / p.ms), ours_runs_ms: ours.map((r) => r.ms), plain_runs_ms: plain.map((r) => r.ms), longest_slice_ms: o.longest_slice_ms, heap_mb: o.heap_mb, plain_heap_mb: p.heap_mb, peak_rss_mb: o.peak_rss_mb, plain_peak_rss_mb: p.peak_rss_mb };
+}
+
+/** Every measurement of one size; `base` is the source vault, copied and renamed up to `notes`. */
+async function measureSize(base: string, notes: number | null, queries: string[], work: string, smallest: boolean): Promise<Figures> {
+  const vault = notes === null ? base : renamedCopies(base, notes);
+  const cache = path.join(work, "ours");
+  const plainFile = path.join(work, "plain.json");
+  const name = path.basename(vault);
+  mkdirSync(work, { recursive: true });
+  log(`${name}: cold index and first save, each side in its own process, alternated`);
+  const cold = await coldRuns(vault, cache, plainFile, smallest ? 2 : 1);
+  log(`${name}: search, both indexes in one process`);
+  // Plain's default search takes a second a query at 100,000 notes: larger vaults get every other question.
+  const asked = smallest ? queries : queries.filter((_, i) => i % 2 === 0);
+  const queriesFile = path.join(work, "queries.json");
+  writeFileSync(queriesFile, JSON.stringify(asked));
+  const searchArgs = ["--vault", vault, "--work", cache, "--plain", plainFile, "--queries", queriesFile, "--warm-up", String(smallest ? asked.length : 20), "--reps", smallest ? "3" : "1"];
+  const search = resultOf(await runChild("search", [...searchArgs, ...(smallest ? ["--extras"] : [])]), "the search run");
+  log(`${name}: warm starts, ours and plain alternated`);
+  const warm = await warmRuns(vault, cache, plainFile, smallest ? 3 : 2);
+  log(`${name}: saves after 1 and 500 changed notes`);
+  const changes = resultOf(await runChild("changes", ["--vault", vault, "--work", cache]), "the changed-notes saves");
+  cold.peak_rss_mb.warm_start = { ours: warm.peak_rss_mb, plain: warm.plain_peak_rss_mb };
+  return { vault: notes === null ? "the vault itself" : "renamed copies of it (the vocabulary does not grow)", ...cold, ...search, warm_start: warm, save_after_changes: changes, _paths: { vault, plainFile } };
 }
 
 async function main(): Promise<void> {
   const vault = pickVault();
-  const store = new FsNoteStore(vault.dir);
-  const files = await store.list();
-  const readAll = async () => Promise.all(files.map((f) => store.read(f.path)));
-  // Warm the OS file cache and the JIT for both sides before anything is timed.
-  const warm = await readAll();
-  const bytes = warm.reduce((n, t) => n + Buffer.byteLength(t), 0);
-  const mb = bytes / 1e6;
-
-  // ── plain MiniSearch: read + addAll, default options ──
-  const buildPlain = async (): Promise<MiniSearch> => {
-    const texts = await readAll();
-    const engine = new MiniSearch({ fields: ["text"] });
-    engine.addAll(texts.map((text, id) => ({ id, text })));
-    return engine;
-  };
-  // ── ours: read + parse + index ──
-  const buildOurs = async (): Promise<VaultIndex> => {
-    const fresh = new VaultIndex();
-    await fresh.sync(store, null);
-    return fresh;
-  };
-  // Alternate the two so neither gets all the warm caches; keep the best of each.
-  const plainRuns: number[] = [];
-  const ourRuns: number[] = [];
-  for (let run = 0; run < 2; run++) {
-    plainRuns.push(await timed(buildPlain));
-    ourRuns.push(await timed(buildOurs));
+  const queries = queryList(vault.dir);
+  const work = path.join(os.tmpdir(), `vault-research-bench-${process.pid}`);
+  mkdirSync(work, { recursive: true });
+  const sizes = (arg("sizes") ?? "base,50000,100000").split(",").map((s) => (s === "base" ? null : Number(s)));
+  const bySize: Record<string, Figures> = {};
+  for (const [i, notes] of sizes.entries()) {
+    const figures = await measureSize(vault.dir, notes, queries, path.join(work, String(i)), i === 0);
+    // Keys that are not integers keep their order in a JSON object.
+    bySize[`${figures.notes} notes`] = figures;
   }
-  const plainCold = Math.min(...plainRuns);
-  const ourCold = Math.min(...ourRuns);
-  // Retained heap: built in their own frames, measured after full collections.
-  const plainHeapBefore = heapUsed();
-  const plain = await buildPlain();
-  const plainHeap = heapUsed() - plainHeapBefore;
-  const ourHeapBefore = heapUsed();
-  const idx = await buildOurs();
-  const ourHeap = heapUsed() - ourHeapBefore;
-
-  // ── warm start: load cache + diff ──
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), "vault-research-bench-cache-"));
-  const cache = new FileIndexCache(cacheDir, vault.dir);
-  await idx.save(cache);
-  const warmRuns: number[] = [];
-  for (let run = 0; run < 3; run++) {
-    const t0 = performance.now();
-    const again = new VaultIndex();
-    const report = await again.sync(store, cache);
-    warmRuns.push(performance.now() - t0);
-    if (report.mode !== "cache") throw new Error(`warm start rebuilt: ${describeRebuildReason(report.rebuildReason)}`);
+  const largest = Object.values(bySize).at(-1)!;
+  log("under --max-old-space-size=512 on one core");
+  const limitOutcome = await runChild("limit", ["--vault", largest._paths.vault as string, "--work", path.join(work, "limit"), "--query", queries[0]], { maxOldSpaceMb: 512, oneCore: true });
+  const limit = limitOutcome.ok ? limitOutcome.result : { ok: false, exit: limitOutcome.code ?? limitOutcome.signal, stderr: limitOutcome.stderr };
+  const cli: Record<string, Figures> = {};
+  for (const [size, figures] of Object.entries(bySize).slice(0, 2)) {
+    log(`CLI search against plain's fresh process (${size})`);
+    const { vault: dir, plainFile } = figures._paths as { vault: string; plainFile: string };
+    cli[size] = await cliSearch(dir, path.join(work, `cli-${size}`), plainFile, queries.slice(0, 3), 2);
   }
-  const warmStart = Math.min(...warmRuns);
-  rmSync(cacheDir, { recursive: true, force: true });
-
-  // ── single-note update (parse + replace in the index; text already in hand) ──
-  const updates: number[] = [];
-  for (let i = 0; i < 300; i++) {
-    const f = files[(i * 7919) % files.length];
-    const text = `${warm[(i * 7919) % files.length]}\n\nedited ${i}`;
-    const t0 = performance.now();
-    idx.applyText(f.path, text, f.mtime + 1, f.size + 10);
-    updates.push(performance.now() - t0);
-  }
-
-  // ── search latency ──
-  const queries = queryList();
-  const searchOf = async (fn: (q: string) => unknown | Promise<unknown>) => {
-    for (const q of queries) await fn(q); // warm-up pass
-    const times: number[] = [];
-    for (let rep = 0; rep < 3; rep++) {
-      for (const q of queries) {
-        const t0 = performance.now();
-        await fn(q);
-        times.push(performance.now() - t0);
-      }
-    }
-    return { p50: percentile(times, 50), p95: percentile(times, 95) };
-  };
-  const plainSearch = await searchOf((q) => plain.search(q, { prefix: true, fuzzy: 0.2 }));
-  const ourSearch = await searchOf((q) => idx.search(q, store, { limit: 10 }));
-  const ourRank = await searchOf((q) => idx.rank(parseQuery(q), 10));
-
-  // ── the local part of a research run: plan → retrieval → judge → policy → merge → prompt (and
-  // the extractive brief and citation check, which are cheap). No network, no model, no trace.
-  const noNetwork: Http = {
-    request: () => Promise.reject(new Error("the benchmark never touches the network")),
-  };
-  const settings = defaultSettings();
-  const research = await searchOf((q) =>
-    runResearch(
-      { question: q, mode: "never", writeTrace: false },
-      { index: idx, store, http: noNetwork, secrets: { get: () => Promise.resolve(null) }, clock: systemClock, settings, model: null },
-    ),
-  );
-
-  const figures = {
-    vault: { path: vault.dir, kind: vault.kind, notes: files.length, megabytes: round(mb) },
-    node: process.version,
-    gc_exposed: gc !== undefined,
-    cold_index: {
-      ms: round(ourCold, 1),
-      mb_per_s: round(mb / (ourCold / 1000), 2),
-      plain_minisearch_ms: round(plainCold, 1),
-      plain_mb_per_s: round(mb / (plainCold / 1000), 2),
-      ratio: round(ourCold / plainCold),
-    },
-    warm_start: { ms: round(warmStart, 1), ratio_to_plain_cold: round(warmStart / plainCold) },
-    single_note_update_ms: { p50: percentile(updates, 50), p95: percentile(updates, 95) },
-    search_ms: {
-      queries: queries.length,
-      full: ourSearch,
-      rank_only: ourRank,
-      plain_minisearch_prefix_fuzzy: plainSearch,
-      ratio_p95: round(ourSearch.p95 / plainSearch.p95),
-    },
-    research_local_ms: research,
-    heap_mb: {
-      ours: round(ourHeap / 1e6, 1),
-      plain_minisearch: round(plainHeap / 1e6, 1),
-      ratio: round(ourHeap / plainHeap),
-    },
-  };
-  const targets = {
-    cold_index_ratio_le_2: figures.cold_index.ratio <= 2,
-    warm_start_ratio_le_0_5: figures.warm_start.ratio_to_plain_cold <= 0.5,
-    search_p95_ratio_le_2: figures.search_ms.ratio_p95 <= 2,
-    heap_ratio_le_2: gc ? figures.heap_mb.ratio <= 2 : "run with --expose-gc",
-    single_note_update_p95_lt_5ms: figures.single_note_update_ms.p95 < 5,
-    research_local_p95_lt_50ms: figures.research_local_ms.p95 < 50,
-  };
-  process.stdout.write(`${JSON.stringify({ figures, targets }, null, 2)}\n`);
+  for (const figures of Object.values(bySize)) delete figures._paths;
+  const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli };
+  process.stdout.write(`${JSON.stringify({ figures, targets: targetsOf(bySize, limit, cli) }, null, 2)}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+/** The issue's targets, each true or false, per size where it applies. */
+function targetsOf(bySize: Record<string, Figures>, limit: Figures, cli: Record<string, Figures>): Record<string, unknown> {
+  const sizes = Object.entries(bySize);
+  const every = (test: (f: Figures) => boolean) => Object.fromEntries(sizes.map(([size, f]) => [size, test(f)]));
+  const [first, last] = [sizes[0][1], sizes[sizes.length - 1][1]];
+  const slices = (f: Figures) => Math.max(f.cold_index.longest_slice_ms, f.warm_start.longest_slice_ms, f.save.longest_slice_ms, f.save_after_changes.notes_1.longest_slice_ms, f.save_after_changes.notes_500.longest_slice_ms);
+  return {
+    heap_le_1_3_plain: every((f) => f.heap_mb.ratio <= 1.3),
+    cold_index_le_1_2_plain: Object.fromEntries(sizes.slice(0, 2).map(([size, f]) => [size, f.cold_index.ratio <= 1.2])),
+    warm_start_le_plain_load: every((f) => f.warm_start.ratio <= 1),
+    warm_start_grows_no_faster_than_the_vault: last.warm_start.ms / first.warm_start.ms <= last.notes / first.notes,
+    search_p95_le_plain_default: every((f) => f.search_ms.ratio_p95 <= 1),
+    longest_slice_lt_50_ms: every((f) => slices(f) < 50),
+    save_of_1_note_le_2_pct_of_full: every((f) => f.save_after_changes.notes_1.kilobytes * 1e3 <= 0.02 * f.save.megabytes * 1e6 || f.notes < 5000),
+    cli_search_le_1_2_plain_process: Object.fromEntries(Object.entries(cli).map(([size, c]) => [size, c.ratio <= 1.2])),
+    under_512_mb_one_core: limit.ok === true,
+  };
+}
+
+if (process.argv.includes("--child")) {
+  runChildTask(process.argv[process.argv.indexOf("--child") + 1], arg).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

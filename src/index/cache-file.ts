@@ -10,6 +10,7 @@ import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
 import { lowerBound, MAX_COUNT, MAX_SHORT_ID, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
+import type { WorkSlice } from "./work-slice";
 
 /** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
 export const INDEX_FORMAT_VERSION = 6;
@@ -110,8 +111,18 @@ function isSegmentEntry(value: unknown): value is SegmentEntry {
 
 // ── segments ───────────────────────────────────────────────────────────────────────────────
 
-/** The segment of the live notes with short ids in [first, end), drawn from the engine and the note table. */
-export function writeSegment(engine: SearchEngine, noteOf: (path: string) => IndexedNote | undefined, first: number, end: number): { part: SegmentPart; notes: number } {
+/** Work between two looks at the clock while a segment is written or read: terms visited, or posting numbers handled. */
+const TERMS_PER_CHECK = 64;
+const NUMBERS_PER_CHECK = 4_096;
+
+/** The segment of the live notes with short ids in [first, end), drawn from the engine and the note table, a slice at a time. */
+export async function writeSegment(
+  engine: SearchEngine,
+  noteOf: (path: string) => IndexedNote | undefined,
+  first: number,
+  end: number,
+  slice: WorkSlice,
+): Promise<{ part: SegmentPart; notes: number }> {
   const rows: NoteRow[] = [];
   const rowOf = new Map<number, number>();
   for (const { shortId, path, fieldLengths } of engine.notesInRange(first, end)) {
@@ -122,9 +133,15 @@ export function writeSegment(engine: SearchEngine, noteOf: (path: string) => Ind
   }
   const terms: string[] = [];
   const out: number[] = [];
-  engine.forEachTermIn(first, end, (term, postings) => {
+  let visited = 0;
+  let checkedAt = 0;
+  for (const [term, postings] of engine.termsIn(first, end)) {
     if (encodeTerm(postings, rowOf, first, end, out)) terms.push(term);
-  });
+    if (++visited % TERMS_PER_CHECK === 0 || out.length - checkedAt > NUMBERS_PER_CHECK) {
+      checkedAt = out.length;
+      if (slice.over()) await slice.pause();
+    }
+  }
   const part: SegmentPart = { format: SEGMENT_FORMAT, version: INDEX_FORMAT_VERSION, first, end, notes: rows, terms, postings: Uint32Array.from(out) };
   return { part, notes: rows.length };
 }
@@ -161,7 +178,7 @@ function encodeTerm(postings: TermPostings, rowOf: Map<number, number>, first: n
  * Puts a segment's notes and postings into the engine (and each note through `remember`), or says
  * why it cannot be used. On failure the engine holds part of the segment: the caller starts over.
  */
-export function readSegment(value: unknown, entry: SegmentEntry, engine: SearchEngine, remember: (note: IndexedNote) => void): RebuildReason | null {
+export async function readSegment(value: unknown, entry: SegmentEntry, engine: SearchEngine, remember: (note: IndexedNote) => void, slice: WorkSlice): Promise<RebuildReason | null> {
   const where = `segment ${entry.name}`;
   if (!isRecord(value) || value.format !== SEGMENT_FORMAT) return { kind: "corrupt", detail: `${where} is not a segment` };
   if (value.version !== INDEX_FORMAT_VERSION || value.first !== entry.first || value.end !== entry.end) return { kind: "inconsistent" };
@@ -170,7 +187,7 @@ export function readSegment(value: unknown, entry: SegmentEntry, engine: SearchE
   if (notes.length !== entry.notes) return { kind: "inconsistent" };
   const rows = restoreRows(notes, entry, engine, remember, where);
   if (!rows.ok) return rows.reason;
-  const problem = restorePostings(terms, postings, rows.shortIds, engine);
+  const problem = await restorePostings(terms, postings, rows.shortIds, engine, slice);
   return problem ? { kind: "corrupt", detail: `the postings of ${where} ${problem}` } : null;
 }
 
@@ -204,9 +221,15 @@ function restoreRows(rows: unknown[], entry: SegmentEntry, engine: SearchEngine,
 }
 
 /** Decodes the postings (see SegmentPart), skipping notes that left; a description of the first thing wrong, or null. */
-function restorePostings(terms: unknown[], data: Uint32Array, shortIds: number[], engine: SearchEngine): string | null {
+async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: number[], engine: SearchEngine, slice: WorkSlice): Promise<string | null> {
   let at = 0;
+  let visited = 0;
+  let checkedAt = 0;
   for (const term of terms) {
+    if (++visited % TERMS_PER_CHECK === 0 || at - checkedAt > NUMBERS_PER_CHECK) {
+      checkedAt = at;
+      if (slice.over()) await slice.pause();
+    }
     if (typeof term !== "string" || at >= data.length) return "do not match its terms";
     const fields = data[at++];
     if (fields < 1 || fields > FIELDS.length) return "name too many fields";

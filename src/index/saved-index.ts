@@ -10,6 +10,7 @@ import { createManifest, MANIFEST_PART, readManifest, readSegment, segmentName, 
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
+import type { WorkSlice } from "./work-slice";
 
 /** Notes per segment: a save after one edit rewrites at most this many notes' postings. */
 const SEGMENT_NOTES = 1000;
@@ -22,8 +23,8 @@ export interface PersistedIndex {
   note(path: string): IndexedNote | undefined;
   /** A note read from the cache (its postings are already in the engine). */
   remember(note: IndexedNote): void;
-  /** Between segments: lets the UI breathe (and a status bar count the notes loaded so far). */
-  pause(): Promise<void>;
+  /** Slices of work with yields to the UI between (where a status bar counts the notes loaded so far). */
+  slice(): WorkSlice;
 }
 
 /** A segment the save keeps as it is, or a range it writes afresh from the index. */
@@ -67,15 +68,18 @@ export class SavedIndex {
     if (!read.ok) return read.reason;
     const { segments, nextId, averageFieldLength, saves } = read.manifest;
     index.engine.restoreCounters(nextId, [...averageFieldLength]);
+    const slice = index.slice();
     let next = segments.length > 0 ? readPart(cache, segments[0].name) : null;
     for (const [i, entry] of segments.entries()) {
       const part = await next!;
+      // The part was decoded (v8's deserializer, in the CLI) just before this resumed: that counts too.
+      if (slice.over()) await slice.pause();
       next = i + 1 < segments.length ? readPart(cache, segments[i + 1].name) : null;
       if (!part.ok) return { kind: "unreadable", detail: errorMessage(part.error) };
       if (part.value === null || part.value === undefined) return { kind: "incomplete" };
-      const problem = readSegment(part.value, entry, index.engine, (note) => index.remember(note));
+      const problem = await readSegment(part.value, entry, index.engine, (note) => index.remember(note), slice);
       if (problem) return problem;
-      await index.pause();
+      await slice.pause();
     }
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
@@ -96,6 +100,7 @@ export class SavedIndex {
     const epoch = this.epoch;
     const end = engine.nextShortId;
     const saves = this.saves + 1;
+    const slice = index.slice();
     this.savingEnd = end;
     try {
       const plan = planSegments(this.segments, this.leftSinceSave, engine, this.savedEnd, end);
@@ -106,13 +111,13 @@ export class SavedIndex {
           entries.push(planned.keep);
           continue;
         }
-        const { part, notes } = writeSegment(engine, (path) => index.note(path), planned.first, planned.end);
+        const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice);
         if (notes === 0) continue;
         const name = segmentName(saves, planned.first);
         await cache.write(name, part);
         written.set(name, new Set(part.notes.map((row) => row[0])));
         entries.push({ name, first: planned.first, end: planned.end, notes, left: [] });
-        await index.pause();
+        await slice.pause();
       }
       const applied = [...this.leftSinceSave];
       const manifest = createManifest(fingerprint, savedAt, saves, engine, withLeft(entries, applied, written));

@@ -12,6 +12,7 @@ import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type O
 import type { Analyzer } from "./tokenize";
 import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, packPosting, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
 import type { ParsedNote } from "./types";
+import type { WorkSlice } from "./work-slice";
 
 /** What MiniSearch indexes of a note. Nothing is stored: the index keeps postings, not text. */
 export interface EngineDoc {
@@ -31,6 +32,8 @@ export type Field = (typeof FIELDS)[number];
 
 /** Characters of a note's opening that count as its lead. */
 const LEAD_CHARS = 300;
+/** Terms added between two looks at the clock while a long note is added in slices. */
+const TERMS_PER_CHECK = 512;
 
 /** The analyser the engine's tokenizer uses; swapped for a fresh one (an empty word memo) after a build. */
 interface Analysis {
@@ -84,20 +87,54 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
 
   /** MiniSearch's `add`, counting each field's distinct terms as they are added instead of in a Set. */
   override add(doc: EngineDoc): void {
-    const privates = this as unknown as MiniSearchPrivates;
-    if (this._idToShortId.has(doc.path)) throw new Error(`MiniSearch: duplicate ID ${doc.path}`);
-    const shortId = privates.addDocumentId(doc.path);
+    const shortId = this.addDocument(doc.path);
+    for (const field of FIELDS) this.addField(shortId, field, this.analysis.analyzer.terms(doc[field]), 0, Infinity);
+  }
+
+  /**
+   * `add` for a long note, a slice at a time. A search meanwhile sees the note in part; should the
+   * note be discarded meanwhile (a newer version arrived), the rest is not added and this is false.
+   */
+  async addInSlices(doc: EngineDoc, slice: WorkSlice): Promise<boolean> {
+    const shortId = this.addDocument(doc.path);
     for (const field of FIELDS) {
-      const fieldId = this._fieldIds[field];
+      const terms = this.analysis.analyzer.terms(doc[field]);
       let distinct = 0;
-      // MiniSearch counts an empty token as a term of the field but indexes nothing for it.
-      let empty = 0;
-      for (const term of this.analysis.analyzer.terms(doc[field])) {
-        if (!term) empty = 1;
-        else if (addOccurrence(this.postingsFor(term), fieldId, shortId)) distinct++;
+      for (let from = 0; ; from += TERMS_PER_CHECK) {
+        const last = from + TERMS_PER_CHECK >= terms.length;
+        distinct = this.addField(shortId, field, terms, from, last ? Infinity : from + TERMS_PER_CHECK, distinct);
+        if (last) break;
+        if (slice.over()) {
+          await slice.pause();
+          if (this._documentIds.get(shortId) !== doc.path) return false;
+        }
       }
-      privates.addFieldLength(shortId, fieldId, this._documentCount - 1, distinct + empty);
     }
+    return true;
+  }
+
+  private addDocument(path: string): number {
+    if (this._idToShortId.has(path)) throw new Error(`MiniSearch: duplicate ID ${path}`);
+    return (this as unknown as MiniSearchPrivates).addDocumentId(path);
+  }
+
+  /**
+   * Adds `terms[from, to)` of one field; at its end (`to` past the last term) records the field's
+   * length, as MiniSearch does: its distinct terms, an empty token counted but not indexed.
+   */
+  private addField(shortId: number, field: Field, terms: string[], from: number, to: number, distinctSoFar = 0): number {
+    const fieldId = this._fieldIds[field];
+    let distinct = distinctSoFar;
+    const end = Math.min(to, terms.length);
+    for (let i = from; i < end; i++) {
+      const term = terms[i];
+      if (term && addOccurrence(this.postingsFor(term), fieldId, shortId)) distinct++;
+    }
+    if (end === terms.length) {
+      const empty = terms.includes("") ? 1 : 0;
+      (this as unknown as MiniSearchPrivates).addFieldLength(shortId, fieldId, this._documentCount - 1, distinct + empty);
+    }
+    return distinct;
   }
 
   override removeAll(documents?: readonly EngineDoc[]): void {
@@ -132,14 +169,14 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     return out;
   }
 
-  /** Calls `each` with every term that has postings of notes in [first, end) (notes that left included). */
-  forEachTermIn(first: number, end: number, each: (term: string, postings: TermPostings) => void): void {
-    for (const [term, postings] of this.terms) {
-      for (const list of postings) {
+  /** Every term with postings of notes in [first, end) (notes that left included), as the term map holds them now. */
+  *termsIn(first: number, end: number): Generator<[string, TermPostings]> {
+    for (const entry of this.terms) {
+      for (const list of entry[1]) {
         if (list === undefined || postingNote(list[list.length - 1]) < first || postingNote(list[0]) >= end) continue;
         const at = lowerBound(list, first);
         if (at < list.length && postingNote(list[at]) < end) {
-          each(term, postings);
+          yield entry;
           break;
         }
       }

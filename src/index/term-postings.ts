@@ -40,21 +40,23 @@ export function isEmptyTerm(term: TermPostings): boolean {
 
 /**
  * Counts one more occurrence of the term in `shortId`'s field; true when it is the note's first
- * there. Notes are added with ever larger short ids, so the note is almost always the last one.
+ * there. Notes are added with ever larger short ids, so the note is almost always the last one:
+ * that case is two comparisons (this runs for every word of every note).
  */
 export function addOccurrence(term: TermPostings, fieldId: number, shortId: number): boolean {
   const list = term[fieldId];
+  const base = shortId * COUNT_SPAN;
   if (list === undefined) {
-    term[fieldId] = [packPosting(shortId, 1)];
+    term[fieldId] = [base + 1];
     return true;
   }
-  const last = list.length - 1;
-  if (postingNote(list[last]) === shortId) {
-    if (postingCount(list[last]) < MAX_COUNT) list[last] += 1;
+  const last = list[list.length - 1];
+  if (last >= base && last < base + COUNT_SPAN) {
+    if (last - base < MAX_COUNT) list[list.length - 1] = last + 1;
     return false;
   }
-  if (postingNote(list[last]) < shortId) {
-    list.push(packPosting(shortId, 1));
+  if (last < base) {
+    list.push(base + 1);
     return true;
   }
   const at = lowerBound(list, shortId);

@@ -26,6 +26,7 @@ import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { createAnalyzer, type Analyzer } from "./tokenize";
+import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchOptions, SearchResult, SyncReport } from "./types";
 
 export type { RankedHit } from "./ranking/explain";
@@ -50,8 +51,8 @@ export interface VaultIndexOptions {
 
 /** Notes read at once while building. */
 const BATCH = 250;
-/** Longest stretch of indexing between two yields to the UI (ms). */
-const SLICE_MS = 20;
+/** Notes longer than this are added to the engine a slice at a time (a 200 kB changelog takes 100 ms at once). */
+const LONG_NOTE_CHARS = 8_000;
 /** A sync that read this many notes trims the posting lists afterwards. */
 const TRIM_AFTER_NOTES = 200;
 /** Shared by every note without aliases, tags, source URLs or problems (most notes); never mutated. */
@@ -183,7 +184,7 @@ export class VaultIndex {
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = plan.files.get(batch[j])!;
         const text = texts[j];
-        if (typeof text === "string") this.indexText(info.path, text, info.mtime, info.size);
+        if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice);
         else this.recordUnreadable(info.path, text);
         if (slice.over()) await slice.pause();
       }
@@ -197,16 +198,9 @@ export class VaultIndex {
     return this.yieldToUi();
   }
 
-  /** A stretch of synchronous work: `over` once it has run SLICE_MS, `pause` yields and starts the next. */
-  private slice(): { over: () => boolean; pause: () => Promise<void> } {
-    let start = this.clock.now();
-    return {
-      over: () => this.clock.now() - start >= SLICE_MS,
-      pause: async () => {
-        await this.pauseForUi();
-        start = this.clock.now();
-      },
-    };
+  /** A stretch of synchronous work that yields to the UI (and shows progress) between slices. */
+  private slice(): WorkSlice {
+    return timeSlices(this.clock, () => this.pauseForUi());
   }
 
   /** A new analyser with the same options: the old one's word memo (megabytes after a build) goes with it. */
@@ -240,7 +234,7 @@ export class VaultIndex {
       text = { kind: "read", message: errorMessage(error) };
     }
     if (this.generation.get(path) !== gen) return;
-    if (typeof text === "string") this.indexText(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length);
+    if (typeof text === "string") await this.indexTextInSlices(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length, this.slice());
     else this.recordUnreadable(path, text);
     this.touch();
   }
@@ -315,7 +309,7 @@ export class VaultIndex {
       engine: this.engine,
       note: (path) => this.notes.get(path),
       remember: (note) => this.rememberNote(note),
-      pause: () => this.pauseForUi(),
+      slice: () => this.slice(),
     };
   }
 
@@ -399,6 +393,21 @@ export class VaultIndex {
   }
 
   private indexText(path: string, text: string, mtime: number, size: number): void {
+    const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
+    this.engine.add(doc);
+    this.rememberNote(note);
+  }
+
+  /** `indexText`, a long note a slice at a time; a note a newer version replaced meanwhile is left to it. */
+  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, slice: WorkSlice): Promise<void> {
+    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size);
+    const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
+    if (!(await this.engine.addInSlices(doc, slice))) return;
+    this.rememberNote(note);
+  }
+
+  /** Parses the note and takes its earlier version out: what is left is adding the result. */
+  private prepareNote(path: string, text: string, mtime: number, size: number) {
     const problems: NoteProblem[] = [];
     let body = text;
     if (text.length > this.maxNoteBytes) {
@@ -409,9 +418,9 @@ export class VaultIndex {
     problems.push(...parsed.problems);
     this.discardNote(path);
     this.fileProblems.delete(path);
-    this.engine.add(toEngineDoc(parsed));
+    const doc = toEngineDoc(parsed);
     const { title, aliases, tags, sourceUrls } = parsed;
-    this.rememberNote({ path, mtime, size, title, aliases, tags, sourceUrls, problems });
+    return { parsed, doc, note: { path, mtime, size, title, aliases, tags, sourceUrls, problems } };
   }
 
   private recordUnreadable(path: string, problem: NoteProblem): void {
@@ -433,15 +442,16 @@ export class VaultIndex {
   }
 
   private discardNote(path: string): void {
-    const note = this.notes.get(path);
-    if (!note) return;
-    this.notes.delete(path);
-    this.notesWithProblems.delete(path);
+    // First the engine: a long note being added in slices is there before it is in `notes`.
     const shortId = this.engine.shortIdOf(path);
     if (shortId !== undefined) {
       this.savedIndex.noteLeft(shortId);
       this.engine.discard(path);
     }
+    const note = this.notes.get(path);
+    if (!note) return;
+    this.notes.delete(path);
+    this.notesWithProblems.delete(path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;

@@ -9,6 +9,7 @@ import { createEngine } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 import type { IndexedNote } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
+import { NO_SLICES } from "../../src/index/work-slice";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 import { partsOf, withReplaced } from "./cache-parts";
 
@@ -39,15 +40,15 @@ function manifestWords(value: unknown): string {
 }
 
 /** The segment read into a fresh engine: the notes it gave back, or why it could not be used. */
-function loaded(segment: unknown, entry: SegmentEntry = ENTRY): { reason: RebuildReason | null; notes: IndexedNote[]; documents: number } {
+async function loaded(segment: unknown, entry: SegmentEntry = ENTRY): Promise<{ reason: RebuildReason | null; notes: IndexedNote[]; documents: number }> {
   const engine = createEngine(createAnalyzer({ stemming: true }));
   const notes: IndexedNote[] = [];
-  const reason = readSegment(segment, entry, engine, (n) => notes.push(n));
+  const reason = await readSegment(segment, entry, engine, (n) => notes.push(n), NO_SLICES);
   return { reason, notes, documents: engine.documentCount };
 }
 
-function segmentWords(segment: unknown, entry: SegmentEntry = ENTRY): string {
-  const { reason } = loaded(segment, entry);
+async function segmentWords(segment: unknown, entry: SegmentEntry = ENTRY): Promise<string> {
+  const { reason } = await loaded(segment, entry);
   return reason ? describeRebuildReason(reason) : "ok";
 }
 
@@ -63,10 +64,10 @@ const changedManifest = (edit: (m: Record<string, any>) => void) => {
 };
 
 describe("readManifest and readSegment", () => {
-  it("give back the notes and the postings that were saved, and only the notes still in the index", () => {
+  it("give back the notes and the postings that were saved, and only the notes still in the index", async () => {
     expect(readManifest(MANIFEST, FINGERPRINT)).toEqual({ ok: true, manifest: MANIFEST });
     expect(MANIFEST.segments).toHaveLength(1);
-    const { reason, notes, documents } = loaded(SEGMENT);
+    const { reason, notes, documents } = await loaded(SEGMENT);
     expect(reason).toBeNull();
     expect(notes.map((n) => [n.path, n.mtime, n.size, n.title])).toEqual([
       ["Alpha.md", 1, 10, "Alpha"],
@@ -121,8 +122,8 @@ describe("readManifest and readSegment", () => {
     ["short ids out of order", (s) => (s.notes[1][0] = s.notes[0][0])],
   ];
 
-  it.each(wrongRows)("says the cache is corrupt for %s, naming the note", (_name, edit) => {
-    expect(segmentWords(changedSegment(edit))).toMatch(new RegExp(`^cache is corrupt \\(note [12] of 2 of segment ${ENTRY.name} has the wrong shape\\)$`));
+  it.each(wrongRows)("says the cache is corrupt for %s, naming the note", async (_name, edit) => {
+    expect(await segmentWords(changedSegment(edit))).toMatch(new RegExp(`^cache is corrupt \\(note [12] of 2 of segment ${ENTRY.name} has the wrong shape\\)$`));
   });
 
   const wrongPostings: [string, (s: Record<string, any>) => void, RegExp][] = [
@@ -139,52 +140,52 @@ describe("readManifest and readSegment", () => {
     }, /postings .* name (a note out of order|an unknown field)|do not match/],
   ];
 
-  it.each(wrongPostings)("says the cache is corrupt for %s", (_name, edit, words) => {
-    expect(segmentWords(changedSegment(edit))).toMatch(/^cache is corrupt/);
-    expect(segmentWords(changedSegment(edit))).toMatch(words);
+  it.each(wrongPostings)("says the cache is corrupt for %s", async (_name, edit, words) => {
+    expect(await segmentWords(changedSegment(edit))).toMatch(/^cache is corrupt/);
+    expect(await segmentWords(changedSegment(edit))).toMatch(words);
   });
 
-  it("calls a segment that disagrees with its manifest inconsistent, and another program's data not a segment", () => {
-    expect(segmentWords(changedSegment((s) => (s.first = 1)))).toBe("cache is inconsistent");
-    expect(segmentWords(changedSegment((s) => s.notes.pop()))).toBe("cache is inconsistent");
+  it("calls a segment that disagrees with its manifest inconsistent, and another program's data not a segment", async () => {
+    expect(await segmentWords(changedSegment((s) => (s.first = 1)))).toBe("cache is inconsistent");
+    expect(await segmentWords(changedSegment((s) => s.notes.pop()))).toBe("cache is inconsistent");
     // Gamma.md (the last short id) was removed before the save: it is no row of the segment.
     expect(SEGMENT.notes.map((row: unknown[]) => row[1])).toEqual(["Alpha.md", "Beta.md"]);
-    expect(segmentWords(SEGMENT, { ...ENTRY, left: [ENTRY.end - 1] })).toBe("cache is inconsistent");
-    expect(segmentWords({ documentCount: 3 })).toBe(`cache is corrupt (segment ${ENTRY.name} is not a segment)`);
+    expect(await segmentWords(SEGMENT, { ...ENTRY, left: [ENTRY.end - 1] })).toBe("cache is inconsistent");
+    expect(await segmentWords({ documentCount: 3 })).toBe(`cache is corrupt (segment ${ENTRY.name} is not a segment)`);
   });
 
-  it("leaves out the notes the manifest says have left", () => {
+  it("leaves out the notes the manifest says have left", async () => {
     const alpha = SEGMENT.notes[0][0] as number;
-    const { reason, notes, documents } = loaded(SEGMENT, { ...ENTRY, left: [alpha] });
+    const { reason, notes, documents } = await loaded(SEGMENT, { ...ENTRY, left: [alpha] });
     expect(reason).toBeNull();
     expect(notes.map((n) => n.path)).toEqual(["Beta.md"]);
     expect(documents).toBe(1);
   });
 
-  it("never throws, whatever value replaces whatever part of a valid manifest or segment", () => {
+  it("never throws, whatever value replaces whatever part of a valid manifest or segment", async () => {
     const manifestParts = partsOf(MANIFEST);
     const segmentParts = partsOf(SEGMENT);
-    fc.assert(
-      fc.property(fc.boolean(), fc.nat(), valueOrNothing, (inManifest, n, value) => {
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.nat(), valueOrNothing, async (inManifest, n, value) => {
         if (inManifest) {
           const broken = withReplaced(MANIFEST, manifestParts[n % manifestParts.length], value);
           expect(() => readManifest(broken, FINGERPRINT)).not.toThrow();
         } else {
           const broken = withReplaced(SEGMENT, segmentParts[n % segmentParts.length], value);
-          expect(() => loaded(broken)).not.toThrow();
+          await expect(loaded(broken)).resolves.toBeDefined();
         }
       }),
       { numRuns: 400 },
     );
   });
 
-  it("never throws, whatever numbers the postings hold", () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat({ max: 2 ** 32 - 1 })), { maxLength: 6 }), (changes) => {
+  it("never throws, whatever numbers the postings hold", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat(), fc.nat({ max: 2 ** 32 - 1 })), { maxLength: 6 }), async (changes) => {
         const broken = changedSegment((s) => {
           for (const [at, value] of changes) s.postings[at % s.postings.length] = value;
         });
-        expect(() => loaded(broken)).not.toThrow();
+        await expect(loaded(broken)).resolves.toBeDefined();
       }),
       { numRuns: 400 },
     );

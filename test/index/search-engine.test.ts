@@ -87,6 +87,28 @@ describe("SearchEngine", () => {
     );
   });
 
+  it("adds a long note in slices to exactly the postings it gets at once", async () => {
+    const long = { path: "long.md", title: "seed garden", lead: "", aliases: "", headings: "", tags: "", location: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
+    const whole = createEngine(analyzer);
+    whole.add(long);
+    const sliced = createEngine(analyzer);
+    let pauses = 0;
+    expect(await sliced.addInSlices(long, { over: () => true, pause: async () => void pauses++ })).toBe(true);
+    expect(pauses).toBeGreaterThan(2);
+    for (const term of ["garden", "seeds", "tarball", "mail"]) expect(sliced.search(term, { prefix: true })).toEqual(whole.search(term, { prefix: true }));
+  });
+
+  it("stops adding a note that was discarded while it waited, leaving the engine as if it had never come", async () => {
+    const long = { path: "long.md", title: "zebra", lead: "", aliases: "", headings: "", tags: "", location: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
+    const engine = createEngine(analyzer);
+    engine.add({ path: "a.md", title: "garden", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed" });
+    const added = await engine.addInSlices(long, { over: () => true, pause: async () => (engine.has("long.md") ? engine.discard("long.md") : undefined) });
+    expect(added).toBe(false);
+    expect(engine.has("long.md")).toBe(false);
+    expect(engine.documentCount).toBe(1);
+    expect(engine.search("garden").map((r) => r.id)).toEqual(["a.md"]);
+  });
+
   it("counts the notes holding a term, the way the radix tree's postings would", () => {
     const engine = createEngine(analyzer);
     engine.add({ path: "a.md", title: "seed", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed seed garden" });

@@ -257,3 +257,43 @@ describe("status and notifications", () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe("long notes", () => {
+  /** A clock that moves 5 ms each time it is read, so slices end by time. */
+  function tickingClock() {
+    let now = FAKE_NOW;
+    return { now: () => (now += 5), sleep: async () => undefined };
+  }
+  const longNote = (word: string) => `# Changelog\n\n${Array.from({ length: 3000 }, (_, i) => `Release ${i} fixed ${word} number ${i}.`).join("\n")}\n`;
+
+  it("are indexed a slice at a time, and are found whole once done", async () => {
+    store.write("Changelog.md", longNote("otters"));
+    let yields = 0;
+    const sliced = new VaultIndex({ clock: tickingClock(), yieldToUi: async () => void yields++ });
+    await sliced.sync(store, null);
+    expect(yields).toBeGreaterThan(1);
+    const all = new VaultIndex();
+    await all.sync(store, null);
+    const ranked = (vault: VaultIndex) => vault.rank({ words: ["otters", "release"], phrases: [], tags: [] } as never, 10).map((h) => [h.path, h.score]);
+    expect(ranked(sliced)).toEqual(ranked(all));
+  });
+
+  it("give way to a newer version of themselves that arrives while they are being indexed", async () => {
+    store.write("Changelog.md", longNote("otters"));
+    let replaced = false;
+    const sliced: VaultIndex = new VaultIndex({
+      clock: tickingClock(),
+      yieldToUi: async () => {
+        // Only while the long note is half added: the others are in, it is not yet.
+        if (replaced || sliced.paths().length < 2 || sliced.note("Changelog.md")) return;
+        replaced = true;
+        sliced.applyText("Changelog.md", "# Changelog\n\nNow only beavers.\n", FAKE_NOW + 5, 30);
+      },
+    });
+    await sliced.sync(store, null);
+    expect(replaced).toBe(true);
+    expect(sliced.rank({ words: ["beavers"], phrases: [], tags: [] } as never, 10).map((h) => h.path)).toEqual(["Changelog.md"]);
+    expect(sliced.rank({ words: ["otters"], phrases: [], tags: [] } as never, 10)).toEqual([]);
+    expect(sliced.status().notes).toBe(3);
+  });
+});

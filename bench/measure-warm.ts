@@ -1,0 +1,52 @@
+// Start-up from a saved index, each in a fresh process as an app or a CLI run starts: ours (read
+// the cache, list the vault, diff) against plain MiniSearch's own cache load (read the JSON,
+// loadJSON); then, from that warm start, the save after 1 and after 500 changed notes.
+import { FileIndexCache } from "../src/cli/file-index-cache";
+import { FsNoteStore } from "../src/cli/fs-note-store";
+import { describeRebuildReason } from "../src/index/rebuild-reason";
+import { VaultIndex } from "../src/index/vault-index";
+import { blockedLoop, heapUsed, megabytes, peakRssMb, round, timed, uiYield } from "./bench-tools";
+import { CountingCache } from "./counting-cache";
+import { loadPlain } from "./plain-minisearch";
+
+/** Ours: a fresh index brought up from the cache in `work`. */
+export async function warmOurs(vault: string, work: string): Promise<Record<string, unknown>> {
+  const before = heapUsed();
+  const loop = blockedLoop();
+  const index = new VaultIndex({ yieldToUi: uiYield });
+  const started = await timed(() => index.sync(new FsNoteStore(vault), new FileIndexCache(work, vault)));
+  const slice = await loop.stop();
+  const report = started.value;
+  if (report.mode !== "cache") throw new Error(`the warm start rebuilt: ${describeRebuildReason(report.rebuildReason)}`);
+  return { ms: started.ms, notes: index.status().notes, heap_mb: megabytes(heapUsed() - before), peak_rss_mb: peakRssMb(), longest_slice_ms: slice };
+}
+
+/** Plain MiniSearch: its saved JSON read and loaded. */
+export async function warmPlain(file: string): Promise<Record<string, unknown>> {
+  const before = heapUsed();
+  const loop = blockedLoop();
+  const loaded = await timed(() => loadPlain(file));
+  const slice = await loop.stop();
+  return { ms: loaded.ms, notes: loaded.value.documentCount, heap_mb: megabytes(heapUsed() - before), peak_rss_mb: peakRssMb(), longest_slice_ms: slice };
+}
+
+/** From a warm start, `changed` notes edited (text already in hand, as the plugin has it), then saved. */
+export async function changedNoteSaves(vault: string, work: string): Promise<Record<string, unknown>> {
+  const store = new FsNoteStore(vault);
+  const cache = new CountingCache(new FileIndexCache(work, vault));
+  const index = new VaultIndex({ yieldToUi: uiYield });
+  await index.sync(store, cache);
+  const files = (await store.list()).filter((f) => index.note(f.path));
+  const out: Record<string, unknown> = {};
+  for (const changed of [1, 500]) {
+    for (let i = 0; i < changed; i++) {
+      const file = files[(i * 7919 + changed * 13) % files.length];
+      index.applyText(file.path, `${await store.read(file.path)}\n\nedited ${changed}-${i}`, file.mtime + 1, file.size + 12);
+    }
+    cache.written = [];
+    const loop = blockedLoop();
+    const saved = await timed(() => index.save(cache));
+    out[`notes_${changed}`] = { ms: saved.ms, kilobytes: round(cache.bytesWritten() / 1e3, 1), parts_written: cache.written.length, longest_slice_ms: await loop.stop() };
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+// A stretch of synchronous work that must let the UI breathe: long jobs (building, loading, saving)
+// ask `over()` as they go and `await pause()` when it says so. One home for the slice length.
+import type { Clock } from "../ports";
+
+export interface WorkSlice {
+  /** True once this slice has run its time. */
+  over(): boolean;
+  /** Yields, and starts the next slice. */
+  pause(): Promise<void>;
+}
+
+/** Longest stretch of work between two yields (ms): two frames, well under the 50 ms a person notices. */
+export const SLICE_MS = 20;
+
+/** Slices of SLICE_MS on `clock`; `yieldNow` is the pause itself (a UI's next frame, a macrotask). */
+export function timeSlices(clock: Clock, yieldNow: () => Promise<void>): WorkSlice {
+  let start = clock.now();
+  return {
+    over: () => clock.now() - start >= SLICE_MS,
+    pause: async () => {
+      await yieldNow();
+      start = clock.now();
+    },
+  };
+}
+
+/** For work that has no one to yield to (tests, one-off tools). */
+export const NO_SLICES: WorkSlice = { over: () => false, pause: () => Promise.resolve() };
