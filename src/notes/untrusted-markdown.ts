@@ -167,18 +167,21 @@ function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed
     }
     return `${bang}[${label}](${target}${title})`;
   });
-  // Tags that survived as raw HTML: handlers out, then the tag shown as text.
+  // Tags that survived as raw HTML: handlers out, then the tag shown as text (an entity, so the raw
+  // note holds no tag a plugin could act on).
   out = out.replace(/(?<!\\)<(\/?[A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g, (_m, name: string, attrs: string) => {
     const cleaned = attrs.replace(/\s+(on[a-z]+|(?:href|src|action|formaction|xlink:href)(?=\s*=\s*["']?\s*(?:javascript|vbscript|data):))\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, () => {
       removed.handlers++;
       return "";
     });
-    return `\\<${name}${cleaned}>`;
+    return `&lt;${name}${cleaned}>`;
   });
   return (
     out
-      // Comments, doctypes, processing instructions and Templater commands: shown, never read.
-      .replace(/(?<!\\)<(?=[!?%])/g, "\\<")
+      // Comments, doctypes, processing instructions and Templater `<%`: shown, never read or run.
+      .replace(/(?<!\\)<(?=[!?%])/g, "&lt;")
+      // A `<` the page converter already escaped (`\<script>`) still reads as a tag to a plugin.
+      .replace(/\\<(?=[A-Za-z/!?%])/g, "&lt;")
       // Embeds and wikilinks would pull vault notes into a page that is not the user's own.
       .replace(/(?<!\\)\[\[/g, "\\[\\[")
       // `#word` would add a tag to the user's vault; `%%` would hide the rest as a comment.

@@ -12,7 +12,7 @@ describe("sanitizeExtractedMarkdown", () => {
 
   it("shows other raw HTML as text, without its event handlers", () => {
     const result = sanitizeExtractedMarkdown('<video controls src="https://x/v.mp4" onplay="steal()"></video> and <img src=x onerror=alert(1)>');
-    expect(result.markdown).toBe('\\<video controls src="https://x/v.mp4"></video> and \\<img src=x>'.replace("</video>", "\\</video>"));
+    expect(result.markdown).toBe('&lt;video controls src="https://x/v.mp4">&lt;/video> and &lt;img src=x>');
     expect(result.removed.handlers).toBe(2);
   });
 
@@ -51,17 +51,17 @@ describe("sanitizeExtractedMarkdown", () => {
   });
 
   it("breaks Templater commands everywhere, code included", () => {
-    expect(clean("text <% tp.file.title %>")).toBe("text \\<% tp.file.title %>");
+    expect(clean("text <% tp.file.title %>")).toBe("text &lt;% tp.file.title %>");
     expect(clean("```\n<% tp.system.prompt() %>\n```")).toBe("```\n< % tp.system.prompt() %>\n```");
   });
 
   it("keeps wikilinks, embeds, tags and comments from forming", () => {
-    expect(clean("see [[Secret]] and ![[Private.md]] #tag %%hidden%% <!-- c -->")).toBe("see \\[\\[Secret]] and !\\[\\[Private.md]] \\#tag \\%\\%hidden\\%\\% \\<!-- c -->");
+    expect(clean("see [[Secret]] and ![[Private.md]] #tag %%hidden%% <!-- c -->")).toBe("see \\[\\[Secret]] and !\\[\\[Private.md]] \\#tag \\%\\%hidden\\%\\% &lt;!-- c -->");
   });
 
-  it("keeps headings, lists, emphasis and escaped text as they were", () => {
+  it("keeps headings, lists, emphasis and escaped text as they read; an escaped tag becomes an entity", () => {
     const md = "## Title\n\n- one\n- **two**\n\n1. first\n\nA literal \\<b> tag and a \\#not-tag.";
-    expect(clean(md)).toBe(md);
+    expect(clean(md)).toBe(md.replace("\\<b>", "&lt;b>"));
   });
 
   it("removes bidirectional overrides and control characters", () => {
