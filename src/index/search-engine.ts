@@ -32,8 +32,8 @@ export type Field = (typeof FIELDS)[number];
 
 /** Characters of a note's opening that count as its lead. */
 const LEAD_CHARS = 300;
-/** Terms added between two looks at the clock while a long note is added in slices. */
-const TERMS_PER_CHECK = 512;
+/** Characters of a long note analysed between two looks at the clock. */
+const PIECE_CHARS = 4096;
 
 /** The analyser the engine's tokenizer uses; swapped for a fresh one (an empty word memo) after a build. */
 interface Analysis {
@@ -88,7 +88,10 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   /** MiniSearch's `add`, counting each field's distinct terms as they are added instead of in a Set. */
   override add(doc: EngineDoc): void {
     const shortId = this.addDocument(doc.path);
-    for (const field of FIELDS) this.addField(shortId, field, this.analysis.analyzer.terms(doc[field]), 0, Infinity);
+    for (const field of FIELDS) {
+      const terms = this.analysis.analyzer.terms(doc[field]);
+      this.recordFieldLength(shortId, field, this.addTerms(shortId, field, terms, 0), terms.includes(""));
+    }
   }
 
   /**
@@ -98,13 +101,15 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   async addInSlices(doc: EngineDoc, slice: WorkSlice): Promise<boolean> {
     const shortId = this.addDocument(doc.path);
     for (const field of FIELDS) {
-      const terms = this.analysis.analyzer.terms(doc[field]);
       let distinct = 0;
-      for (let from = 0; ; from += TERMS_PER_CHECK) {
-        const last = from + TERMS_PER_CHECK >= terms.length;
-        distinct = this.addField(shortId, field, terms, from, last ? Infinity : from + TERMS_PER_CHECK, distinct);
-        if (last) break;
-        if (slice.over()) {
+      let empty = false;
+      const pieces = textPieces(doc[field]);
+      for (const [i, piece] of pieces.entries()) {
+        const terms = this.analysis.analyzer.terms(piece);
+        empty ||= terms.includes("");
+        distinct = this.addTerms(shortId, field, terms, distinct);
+        if (i === pieces.length - 1) this.recordFieldLength(shortId, field, distinct, empty);
+        else if (slice.over()) {
           await slice.pause();
           if (this._documentIds.get(shortId) !== doc.path) return false;
         }
@@ -118,23 +123,17 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     return (this as unknown as MiniSearchPrivates).addDocumentId(path);
   }
 
-  /**
-   * Adds `terms[from, to)` of one field; at its end (`to` past the last term) records the field's
-   * length, as MiniSearch does: its distinct terms, an empty token counted but not indexed.
-   */
-  private addField(shortId: number, field: Field, terms: string[], from: number, to: number, distinctSoFar = 0): number {
+  /** Adds a field's terms to the note's postings; the field's distinct terms so far. */
+  private addTerms(shortId: number, field: Field, terms: string[], distinctSoFar: number): number {
     const fieldId = this._fieldIds[field];
     let distinct = distinctSoFar;
-    const end = Math.min(to, terms.length);
-    for (let i = from; i < end; i++) {
-      const term = terms[i];
-      if (term && addOccurrence(this.postingsFor(term), fieldId, shortId)) distinct++;
-    }
-    if (end === terms.length) {
-      const empty = terms.includes("") ? 1 : 0;
-      (this as unknown as MiniSearchPrivates).addFieldLength(shortId, fieldId, this._documentCount - 1, distinct + empty);
-    }
+    for (const term of terms) if (term && addOccurrence(this.postingsFor(term), fieldId, shortId)) distinct++;
     return distinct;
+  }
+
+  /** The field's length as MiniSearch counts it: its distinct terms, an empty token counted but not indexed. */
+  private recordFieldLength(shortId: number, field: Field, distinct: number, empty: boolean): void {
+    (this as unknown as MiniSearchPrivates).addFieldLength(shortId, this._fieldIds[field], this._documentCount - 1, distinct + (empty ? 1 : 0));
   }
 
   override removeAll(documents?: readonly EngineDoc[]): void {
@@ -232,6 +231,23 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   private tree() {
     return this._index as unknown as { set(term: string, value: TermPostings): void; delete(term: string): void };
   }
+}
+
+/**
+ * A field's text in pieces of about PIECE_CHARS, cut only at white space: no word (nor CJK run)
+ * holds white space, so the pieces' terms are the whole text's terms.
+ */
+function textPieces(text: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  while (text.length - from > PIECE_CHARS) {
+    let cut = from + PIECE_CHARS;
+    while (cut < text.length && !/\s/.test(text[cut])) cut++;
+    pieces.push(text.slice(from, cut));
+    from = cut;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
 }
 
 /** MiniSearch's BM25+ (its `calcBM25Score`), operation for operation. */

@@ -184,7 +184,7 @@ export class VaultIndex {
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = plan.files.get(batch[j])!;
         const text = texts[j];
-        if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice);
+        if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice, generations[j]);
         else this.recordUnreadable(info.path, text);
         if (slice.over()) await slice.pause();
       }
@@ -234,7 +234,7 @@ export class VaultIndex {
       text = { kind: "read", message: errorMessage(error) };
     }
     if (this.generation.get(path) !== gen) return;
-    if (typeof text === "string") await this.indexTextInSlices(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length, this.slice());
+    if (typeof text === "string") await this.indexTextInSlices(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length, this.slice(), gen);
     else this.recordUnreadable(path, text);
     this.touch();
   }
@@ -398,11 +398,19 @@ export class VaultIndex {
     this.rememberNote(note);
   }
 
-  /** `indexText`, a long note a slice at a time; a note a newer version replaced meanwhile is left to it. */
-  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, slice: WorkSlice): Promise<void> {
+  /**
+   * `indexText`, a long note a slice at a time. `generation` is the path's when its text was read:
+   * a change that arrives at a yield is newer, and the rest is left to it.
+   */
+  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, slice: WorkSlice, generation: number): Promise<void> {
     if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size);
+    const current = () => (this.generation.get(path) ?? 0) === generation;
+    // Parsing a long note cannot be cut short: it gets a slice of its own.
+    await slice.pause();
+    if (!current()) return;
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
-    if (!(await this.engine.addInSlices(doc, slice))) return;
+    await slice.pause();
+    if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.rememberNote(note);
   }
 

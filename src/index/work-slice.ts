@@ -10,7 +10,7 @@ export interface WorkSlice {
 }
 
 /** Longest stretch of work between two yields (ms): two frames, well under the 50 ms a person notices. */
-export const SLICE_MS = 20;
+export const SLICE_MS = 12;
 
 /** Slices of SLICE_MS on `clock`; `yieldNow` is the pause itself (a UI's next frame, a macrotask). */
 export function timeSlices(clock: Clock, yieldNow: () => Promise<void>): WorkSlice {

@@ -118,6 +118,12 @@ describe("SearchEngine", () => {
     expect(notesWithTerm(engine, "absent")).toBe(0);
   });
 
+  it("replaces only the MiniSearch methods it means to: no other name of its own shadows one of MiniSearch's", () => {
+    const own = Object.getOwnPropertyNames(Object.getPrototypeOf(createEngine(analyzer)));
+    const miniSearch = new Set(Object.getOwnPropertyNames(MiniSearch.prototype));
+    expect(own.filter((name) => miniSearch.has(name)).sort()).toEqual(["add", "addTerm", "constructor", "performVacuuming", "removeAll", "removeTerm", "termResults", "toJSON"]);
+  });
+
   it("refuses MiniSearch's JSON form: the cache has its own", () => {
     expect(() => JSON.stringify(createEngine(analyzer))).toThrow(/cache-file/);
   });
