@@ -3,26 +3,35 @@
 import type { Clock } from "../ports";
 
 export interface WorkSlice {
+  // Function-valued fields, not methods: long jobs pass them on as callbacks.
   /** True once this slice has run its time. */
-  over(): boolean;
+  over: () => boolean;
   /** Yields, and starts the next slice. */
-  pause(): Promise<void>;
+  pause: () => Promise<void>;
+  /** Starts the slice afresh after waiting on I/O (the wait was no work). */
+  restart: () => void;
 }
 
 /** Longest stretch of work between two yields (ms): two frames, well under the 50 ms a person notices. */
 export const SLICE_MS = 12;
 
-/** Slices of SLICE_MS on `clock`; `yieldNow` is the pause itself (a UI's next frame, a macrotask). */
-export function timeSlices(clock: Clock, yieldNow: () => Promise<void>): WorkSlice {
+/**
+ * Slices of SLICE_MS on `clock`; `yieldNow` is the pause itself (a UI's next frame, a macrotask),
+ * told how long the slice before it ran.
+ */
+export function timeSlices(clock: Clock, yieldNow: (sliceMs: number) => Promise<void>): WorkSlice {
   let start = clock.now();
   return {
     over: () => clock.now() - start >= SLICE_MS,
     pause: async () => {
-      await yieldNow();
+      await yieldNow(clock.now() - start);
+      start = clock.now();
+    },
+    restart: () => {
       start = clock.now();
     },
   };
 }
 
 /** For work that has no one to yield to (tests, one-off tools). */
-export const NO_SLICES: WorkSlice = { over: () => false, pause: () => Promise.resolve() };
+export const NO_SLICES: WorkSlice = { over: () => false, pause: () => Promise.resolve(), restart: () => undefined };
