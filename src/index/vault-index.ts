@@ -10,6 +10,8 @@
 // few notes that are shown. Time is the other: building, loading and saving run in slices of about
 // 20 ms with a yield between, and search works on whatever is indexed so far.
 import type { Clock, IndexCache, NoteFileInfo, NoteStore } from "../ports";
+import { notePassages } from "./associations/passages";
+import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { parseNoteSafely } from "./parse-note-safely";
@@ -41,8 +43,8 @@ export interface VaultIndexOptions {
   clock?: Clock;
   /** Turns a `source`/`url` property into the form web results are compared by. */
   canonicalizeUrl?: (url: string) => string | null;
-  /** Called between batches while building, so a UI thread can breathe. */
-  yieldToUi?: () => Promise<void>;
+  /** Called between slices of building, loading and saving, so a UI thread can breathe; told how long the slice ran (ms). */
+  yieldToUi?: (sliceMs: number) => Promise<void>;
   /** Notes larger than this are indexed by their first part only (default 2 MB). */
   maxNoteBytes?: number;
   /** Ranking knobs; DEFAULT_RANKING when absent. */
@@ -75,7 +77,7 @@ export class VaultIndex {
   private readonly clock: Clock;
   private readonly canonicalize: (url: string) => string | null;
   private readonly maxNoteBytes: number;
-  private readonly yieldToUi: () => Promise<void>;
+  private readonly yieldToUi: (sliceMs: number) => Promise<void>;
   private excluded: string[];
   /** Ranking knobs; may be changed between searches (evaluation sweeps do). */
   ranking: RankingOptions;
@@ -90,6 +92,9 @@ export class VaultIndex {
   /** Per path, a counter bumped by every change: a read that started before the last change is stale. */
   private readonly generation = new Map<string, number>();
   private readonly shownNotes = new ShownNotes();
+  /** Which words the vault's notes use together (associations/), kept current with the notes;
+   * only kept when the ranking asks for associations (it does not by default). */
+  private readonly associations: TermAssociations | null;
   private readonly listeners = new Set<(status: IndexStatus) => void>();
   private state: IndexStatus["state"] = "empty";
   private lastUpdated: number | null = null;
@@ -103,6 +108,7 @@ export class VaultIndex {
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
+    this.associations = this.ranking.associations || this.ranking.feedback ? new TermAssociations() : null;
     this.engine = createEngine(this.analyzer);
   }
 
@@ -188,19 +194,19 @@ export class VaultIndex {
         else this.recordUnreadable(info.path, text);
         if (slice.over()) await slice.pause();
       }
-      if (i + BATCH < toRead.length) await this.pauseForUi();
+      if (i + BATCH < toRead.length) await slice.pause();
     }
   }
 
   /** Shows how far the work has come and lets the UI breathe. */
-  private pauseForUi(): Promise<void> {
+  private pauseForUi(sliceMs: number): Promise<void> {
     this.emit();
-    return this.yieldToUi();
+    return this.yieldToUi(sliceMs);
   }
 
   /** A stretch of synchronous work that yields to the UI (and shows progress) between slices. */
   private slice(): WorkSlice {
-    return timeSlices(this.clock, () => this.pauseForUi());
+    return timeSlices(this.clock, (ms) => this.pauseForUi(ms));
   }
 
   /** A new analyser with the same options: the old one's word memo (megabytes after a build) goes with it. */
@@ -346,7 +352,11 @@ export class VaultIndex {
 
   /** Ranked candidates without reading any file (no snippets): the part that must be fast. */
   rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean } = { asYouType: false }): RankedHit[] {
-    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking: this.ranking };
+    const model = this.associations;
+    const limits = this.ranking.associations;
+    const associatesOf = model && limits ? (term: string) => model.associatesOf(term, limits) : null;
+    const termsOfNote = model ? (path: string) => model.termsOfNote(path) : null;
+    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking: this.ranking, associatesOf, termsOfNote };
     return rankNotes(corpus, parsed, limit, opts);
   }
 
@@ -385,6 +395,7 @@ export class VaultIndex {
 
   private reset(): void {
     this.engine = createEngine(this.analyzer);
+    this.associations?.clear();
     this.notes.clear();
     this.bySource.clear();
     this.fileProblems.clear();
@@ -395,6 +406,7 @@ export class VaultIndex {
   private indexText(path: string, text: string, mtime: number, size: number): void {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
+    this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.rememberNote(note);
   }
 
@@ -411,6 +423,7 @@ export class VaultIndex {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     await slice.pause();
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
+    this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.rememberNote(note);
   }
 
@@ -460,6 +473,7 @@ export class VaultIndex {
     if (!note) return;
     this.notes.delete(path);
     this.notesWithProblems.delete(path);
+    this.associations?.removeNote(path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;
