@@ -72,8 +72,7 @@ export class SavedIndex {
     let next = segments.length > 0 ? readPart(cache, segments[0].name) : null;
     for (const [i, entry] of segments.entries()) {
       const part = await next!;
-      // The part was decoded (v8's deserializer, in the CLI) just before this resumed: that counts too.
-      if (slice.over()) await slice.pause();
+      slice.restart();
       next = i + 1 < segments.length ? readPart(cache, segments[i + 1].name) : null;
       if (!part.ok) return { kind: "unreadable", detail: errorMessage(part.error) };
       if (part.value === null || part.value === undefined) return { kind: "incomplete" };
@@ -115,6 +114,7 @@ export class SavedIndex {
         if (notes === 0) continue;
         const name = segmentName(saves, planned.first);
         await cache.write(name, part);
+        slice.restart();
         written.set(name, new Set(part.notes.map((row) => row[0])));
         entries.push({ name, first: planned.first, end: planned.end, notes, left: [] });
         await slice.pause();

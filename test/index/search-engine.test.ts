@@ -93,7 +93,7 @@ describe("SearchEngine", () => {
     whole.add(long);
     const sliced = createEngine(analyzer);
     let pauses = 0;
-    expect(await sliced.addInSlices(long, { over: () => true, pause: async () => void pauses++ })).toBe(true);
+    expect(await sliced.addInSlices(long, { over: () => true, pause: async () => void pauses++, restart: () => undefined })).toBe(true);
     expect(pauses).toBeGreaterThan(2);
     for (const term of ["garden", "seeds", "tarball", "mail"]) expect(sliced.search(term, { prefix: true })).toEqual(whole.search(term, { prefix: true }));
   });
@@ -102,7 +102,7 @@ describe("SearchEngine", () => {
     const long = { path: "long.md", title: "zebra", lead: "", aliases: "", headings: "", tags: "", location: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
     const engine = createEngine(analyzer);
     engine.add({ path: "a.md", title: "garden", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed" });
-    const added = await engine.addInSlices(long, { over: () => true, pause: async () => (engine.has("long.md") ? engine.discard("long.md") : undefined) });
+    const added = await engine.addInSlices(long, { over: () => true, pause: async () => (engine.has("long.md") ? engine.discard("long.md") : undefined), restart: () => undefined });
     expect(added).toBe(false);
     expect(engine.has("long.md")).toBe(false);
     expect(engine.documentCount).toBe(1);
