@@ -44,6 +44,18 @@ export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; 
 /** Yields to the event loop as a UI thread would between slices (timers and I/O get a turn). */
 export const uiYield = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** A `yieldToUi` that also keeps the longest slice the index reported before yielding. */
+export function sliceRecorder(): { yieldToUi: (sliceMs: number) => Promise<void>; longest: () => number } {
+  let longest = 0;
+  return {
+    yieldToUi: (sliceMs) => {
+      longest = Math.max(longest, sliceMs);
+      return uiYield();
+    },
+    longest: () => round(longest, 1),
+  };
+}
+
 /**
  * Watches how long the event loop is blocked; `stop` gives the longest stretch in ms. It waits for
  * a timer first: a block is only seen by the next tick after it.

@@ -5,21 +5,23 @@ import { rmSync } from "node:fs";
 import { FileIndexCache } from "../src/cli/file-index-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { VaultIndex } from "../src/index/vault-index";
-import { blockedLoop, peakRssMb, timed, uiYield } from "./bench-tools";
+import { blockedLoop, peakRssMb, sliceRecorder, timed } from "./bench-tools";
 
 export async function underLimit(vault: string, work: string, query: string): Promise<Record<string, unknown>> {
   rmSync(work, { recursive: true, force: true });
   const store = new FsNoteStore(vault);
   const cache = new FileIndexCache(work, vault);
   const loop = blockedLoop();
-  let first: VaultIndex | null = new VaultIndex({ yieldToUi: uiYield });
+  const slices = sliceRecorder();
+  const yieldToUi = (ms: number) => slices.yieldToUi(ms);
+  let first: VaultIndex | null = new VaultIndex({ yieldToUi });
   const built = first;
   const cold = await timed(() => built.sync(store, null));
   const save = await timed(() => built.save(cache));
   const notes = built.status().notes;
   // A phone holds one index: the one just built goes before the next comes up from the cache.
   first = null;
-  const warmIndex = new VaultIndex({ yieldToUi: uiYield });
+  const warmIndex = new VaultIndex({ yieldToUi });
   const warm = await timed(() => warmIndex.sync(store, cache));
   const search = await timed(() => warmIndex.search(query, store, { limit: 10 }));
   return {
@@ -31,6 +33,7 @@ export async function underLimit(vault: string, work: string, query: string): Pr
     search_ms: search.ms,
     peak_rss_mb: peakRssMb(),
     heap_limit_mb: 512,
-    longest_slice_ms: await loop.stop(),
+    longest_slice_ms: slices.longest(),
+    longest_block_ms: await loop.stop(),
   };
 }

@@ -45,30 +45,34 @@ export class FsNoteStore implements NoteStore {
   }
 
   /**
-   * Every note with its mtime and size. Stats are synchronous, which is several times faster than
-   * one promise per file (a vault of 9,000 notes lists in about 0.1 s instead of 0.6 s), in slices
-   * with a yield between, so a long-lived process (the MCP server) still answers meanwhile.
+   * Every note with its mtime and size, sorted by path. Stats are synchronous, which is several
+   * times faster than one promise per file (a vault of 9,000 notes lists in about 0.1 s instead of
+   * 0.6 s), in slices with a yield between, so a long-lived process (the MCP server) still answers
+   * meanwhile. Folders are walked in order, so the list comes out sorted without one sort of it all.
    */
   async list(): Promise<NoteFileInfo[]> {
     const out: NoteFileInfo[] = [];
-    const folders = [{ abs: this.root, rel: "" }];
+    const walk = [{ abs: this.root, rel: "", entries: noteEntries(this.root), next: 0 }];
     let sliceStart = Date.now();
-    for (let folder = folders.pop(); folder; folder = folders.pop()) {
-      for (const entry of noteEntries(folder.abs)) {
-        const abs = path.join(folder.abs, entry.name);
-        const rel = folder.rel ? `${folder.rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) folders.push({ abs, rel });
-        else {
-          const info = statOf(abs, rel);
-          if (info) out.push(info);
-        }
-        if (Date.now() - sliceStart >= LIST_SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = Date.now();
-        }
+    while (walk.length > 0) {
+      const folder = walk[walk.length - 1];
+      if (folder.next === folder.entries.length) {
+        walk.pop();
+        continue;
+      }
+      const entry = folder.entries[folder.next++];
+      const abs = path.join(folder.abs, entry.name);
+      const rel = folder.rel ? `${folder.rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk.push({ abs, rel, entries: noteEntries(abs), next: 0 });
+      else {
+        const info = statOf(abs, rel);
+        if (info) out.push(info);
+      }
+      if (Date.now() - sliceStart >= LIST_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = Date.now();
       }
     }
-    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
   }
 
@@ -202,7 +206,10 @@ function noteEntries(dir: string): Dirent[] {
   } catch {
     return [];
   }
-  return entries.filter((e) => !e.name.startsWith(".") && e.name !== "node_modules" && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
+  const kept = entries.filter((e) => !e.name.startsWith(".") && e.name !== "node_modules" && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
+  // A folder sorts as its name and a slash, where its notes' paths put it ("a.md" < "a/x.md" < "a0.md").
+  const key = (e: Dirent) => (e.isDirectory() ? `${e.name}/` : e.name);
+  return kept.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** A hidden file beside the note (skipped by list() and by Obsidian), written in full. */

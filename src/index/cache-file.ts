@@ -8,7 +8,7 @@
 // rebuild, never as a crash in a later search.
 import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
-import { lowerBound, MAX_COUNT, MAX_SHORT_ID, postingCount, postingNote, type TermPostings } from "./term-postings";
+import { lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import type { WorkSlice } from "./work-slice";
 
@@ -243,15 +243,20 @@ async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: nu
       seenFields |= 1 << fieldId;
       if (n < 1 || at + 2 * n > data.length) return "are cut short";
       let previousRow = -1;
+      let list: number[] | null = null;
       for (let k = 0; k < n; k++, at += 2) {
         const row = data[at];
         const count = data[at + 1];
         if (row <= previousRow || row >= shortIds.length || count < 1 || count > MAX_COUNT) return "name a note out of order";
         previousRow = row;
         if (shortIds[row] < 0) continue;
-        postings ??= engine.postingsFor(term);
-        // Segments and rows ascend, so only a term listed twice can come back to an earlier note.
-        if (!engine.restorePosting(postings, fieldId, shortIds[row], count)) return "name a note out of order";
+        if (list === null) {
+          postings ??= engine.postingsFor(term);
+          // Segments and rows ascend, so only a term listed twice can come back to an earlier note.
+          list = engine.listAfter(postings, fieldId, shortIds[row]);
+          if (list === null) return "name a note out of order";
+        }
+        list.push(packPosting(shortIds[row], count));
       }
     }
   }

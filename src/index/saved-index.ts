@@ -160,10 +160,11 @@ function chunkLiveNotes(engine: SearchEngine, first: number, end: number): { fir
   const ranges: { first: number; end: number; live: number }[] = [];
   let start = first;
   let live = 0;
-  for (const note of engine.notesInRange(first, end)) {
+  for (let shortId = first; shortId < end; shortId++) {
+    if (!engine.holds(shortId)) continue;
     if (live === SEGMENT_NOTES) {
-      ranges.push({ first: start, end: note.shortId, live });
-      start = note.shortId;
+      ranges.push({ first: start, end: shortId, live });
+      start = shortId;
       live = 0;
     }
     live++;

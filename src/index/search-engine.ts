@@ -10,7 +10,7 @@
 // changes them fails loudly).
 import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type Options } from "minisearch";
 import type { Analyzer } from "./tokenize";
-import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, packPosting, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
+import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
 import type { ParsedNote } from "./types";
 import type { WorkSlice } from "./work-slice";
 
@@ -190,13 +190,14 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     this._documentCount += 1;
   }
 
-  /** Appends a saved posting of one term and field; false (nothing done) unless it comes after the field's last. */
-  restorePosting(postings: TermPostings, fieldId: number, shortId: number, count: number): boolean {
+  /**
+   * The field's posting list for saved postings from `shortId` on (created when the field has none),
+   * or null when its last posting is not before `shortId`: saved postings only ever come in order.
+   */
+  listAfter(postings: TermPostings, fieldId: number, shortId: number): number[] | null {
     const list = postings[fieldId];
-    if (list === undefined) postings[fieldId] = [packPosting(shortId, count)];
-    else if (postingNote(list[list.length - 1]) >= shortId) return false;
-    else list.push(packPosting(shortId, count));
-    return true;
+    if (list === undefined) return (postings[fieldId] = []);
+    return postingNote(list[list.length - 1]) < shortId ? list : null;
   }
 
   /**
@@ -222,6 +223,11 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
 
   get averageFieldLengths(): number[] {
     return [...this._avgFieldLength];
+  }
+
+  /** Whether a note with this short id is in the index. */
+  holds(shortId: number): boolean {
+    return this._documentIds.has(shortId);
   }
 
   shortIdOf(path: string): number | undefined {

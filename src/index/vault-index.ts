@@ -55,6 +55,9 @@ export interface VaultIndexOptions {
 const BATCH = 250;
 /** Notes longer than this are added to the engine a slice at a time (a 200 kB changelog takes 100 ms at once). */
 const LONG_NOTE_CHARS = 8_000;
+const MARKDOWN_PATH = /\.md$/i;
+/** Files compared between two looks at the clock while a sync plans. */
+const PLAN_CHECK = 512;
 /** A sync that read this many notes trims the posting lists afterwards. */
 const TRIM_AFTER_NOTES = 200;
 /** Shared by every note without aliases, tags, source URLs or problems (most notes); never mutated. */
@@ -128,13 +131,13 @@ export class VaultIndex {
     this.setState(rebuildReason ? "building" : "updating");
     let files: NoteFileInfo[];
     try {
-      files = (listed ?? (await store.list())).filter((f) => this.isIndexable(f.path));
+      files = listed ?? (await store.list());
     } catch (error) {
       // The caller reports the failure; the index must not look busy forever.
       this.setState(this.notes.size > 0 ? "ready" : "empty");
       throw error;
     }
-    const plan = this.planSync(files);
+    const plan = await this.planSync(files);
     await this.readAndIndex(store, plan);
     // Loading and building grow posting lists a push at a time; their spare room is let go.
     if (!rebuildReason || plan.toRead.length >= TRIM_AFTER_NOTES) {
@@ -155,10 +158,15 @@ export class VaultIndex {
     return { ...report, mode: "rebuild", rebuildReason: { kind: "asked_for" } };
   }
 
-  /** Compares the store's files with the index: what to read, and drops notes that are gone. */
-  private planSync(files: NoteFileInfo[]): SyncPlan {
-    const plan: SyncPlan = { files: new Map(files.map((f) => [f.path, f])), toRead: [], added: 0, updated: 0, removed: 0, unchanged: 0 };
-    for (const file of files) {
+  /** Compares the store's files with the index: what to read, and drops notes that are gone; a slice at a time. */
+  private async planSync(listed: NoteFileInfo[]): Promise<SyncPlan> {
+    const plan: SyncPlan = { files: new Map(), toRead: [], added: 0, updated: 0, removed: 0, unchanged: 0 };
+    const slice = this.slice();
+    for (let i = 0; i < listed.length; i++) {
+      if (i % PLAN_CHECK === 0 && slice.over()) await slice.pause();
+      const file = listed[i];
+      if (!this.isIndexable(file.path)) continue;
+      plan.files.set(file.path, file);
       const known = this.notes.get(file.path);
       if (known && known.mtime === file.mtime && known.size === file.size) {
         plan.unchanged++;
@@ -168,7 +176,10 @@ export class VaultIndex {
       else plan.added++;
       plan.toRead.push(file.path);
     }
-    for (const path of Array.from(this.notes.keys())) {
+    const indexed = Array.from(this.notes.keys());
+    for (let i = 0; i < indexed.length; i++) {
+      if (i % PLAN_CHECK === 0 && slice.over()) await slice.pause();
+      const path = indexed[i];
       if (!plan.files.has(path)) {
         this.discardNote(path);
         plan.removed++;
@@ -283,7 +294,8 @@ export class VaultIndex {
   }
 
   isIndexable(path: string): boolean {
-    if (!path.toLowerCase().endsWith(".md")) return false;
+    // Not `toLowerCase().endsWith`: that copies every path of the vault on every sync.
+    if (!MARKDOWN_PATH.test(path)) return false;
     for (const folder of this.excluded) if (path.startsWith(folder)) return false;
     return true;
   }

@@ -37,6 +37,17 @@ describe("FsNoteStore", () => {
     expect(files[1]).toEqual({ path: "Projects/Plan.md", mtime: when.getTime(), size: Buffer.byteLength("# Plan\n\nDetails.\n") });
   });
 
+  it("lists notes in path order, folders where their notes' paths put them", async () => {
+    const names = ["a.md", "a/x.md", "a/b/c.md", "a-b.md", "a0.md", "B.md", "ab.md", "a b.md"];
+    for (const name of names) {
+      mkdirSync(path.dirname(path.join(vault, "Sorted", name)), { recursive: true });
+      writeFileSync(path.join(vault, "Sorted", name), "# Note\n");
+    }
+    const listed = (await new FsNoteStore(vault).list()).map((f) => f.path);
+    expect(listed).toEqual([...listed].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(listed.filter((p) => p.startsWith("Sorted/"))).toHaveLength(names.length);
+  });
+
   it("knows whether a folder holds any note without listing it all", () => {
     expect(new FsNoteStore(vault).hasNotes()).toBe(true);
     const empty = path.join(tmp, "empty");
