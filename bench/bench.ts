@@ -16,7 +16,7 @@
 // was blocked at all (a V8 garbage collection, a cache part decoded, another process taking the CPU
 // on a shared machine); for each the least of the runs is reported, since noise only ever adds to it
 // (at the two larger sizes each side runs once, so one unlucky run shows).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot, round, runChild, type ChildOutcome } from "./bench-tools";
@@ -172,6 +172,8 @@ async function main(): Promise<void> {
   for (const figures of Object.values(bySize)) delete figures._paths;
   const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli };
   process.stdout.write(`${JSON.stringify({ figures, targets: targetsOf(bySize, limit, cli) }, null, 2)}\n`);
+  // The caches and plain's JSON (hundreds of MB); the renamed copies stay for the next run.
+  rmSync(work, { recursive: true, force: true });
 }
 
 /** The issue's targets, each true or false, per size where it applies. */
