@@ -21,6 +21,7 @@ import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } fr
 import { evalReportJson } from "./json/eval-report-json";
 import { isKeyedSourceSecret } from "./provider-choice";
 import { terminalJson } from "./terminal-text";
+import { originOf } from "../text/urls";
 
 export { EVAL_FLAGS } from "./command-flags";
 
@@ -268,14 +269,6 @@ function replayClock(): Clock {
       skipped += Math.max(0, ms);
     },
   };
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 /** The text report: one line per case, its failures under it, then `N passed, M failed`. */

@@ -5,6 +5,7 @@ import type { Settings } from "../settings";
 import { anthropicModel } from "./anthropic";
 import type { ChatModel } from "./chat-model";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL, openAiCompatibleModel } from "./openai-compatible";
+import { readModelAtBaseUrl, specProblem } from "./model-at-base-url";
 
 export type ModelConfig =
   | { kind: "none" }
@@ -36,13 +37,9 @@ export function parseModelSpec(spec: string): ModelSpecResult {
   const rest = colon < 0 ? "" : text.slice(colon + 1);
 
   if (kind === "openai") {
-    const at = rest.search(/@https?:\/\//i);
-    const model = (at < 0 ? rest : rest.slice(0, at)).trim();
-    const baseUrl = at < 0 ? DEFAULT_OPENAI_COMPATIBLE_BASE_URL : rest.slice(at + 1).trim();
-    if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
-    if (at < 0 && rest.includes("@")) return usage(`"${spec}": the part after @ must be an http:// or https:// URL.`);
-    if (!isHttpUrl(baseUrl)) return usage(`"${baseUrl}" is not a valid http(s) base URL. ${SPEC_HELP}.`);
-    return { ok: true, config: { kind: "openai", model, baseUrl: baseUrl.replace(/\/+$/, "") } };
+    const read = readModelAtBaseUrl(rest, { baseUrl: DEFAULT_OPENAI_COMPATIBLE_BASE_URL });
+    if (!read.ok) return usage(specProblem(spec, read, SPEC_HELP));
+    return { ok: true, config: { kind: "openai", model: read.model, baseUrl: read.baseUrl } };
   }
   if (kind === "anthropic") {
     const model = rest.trim();
@@ -123,11 +120,3 @@ function usage(message: string): ModelSpecResult {
   return { ok: false, error: { kind: "usage", message } };
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}

@@ -12,6 +12,7 @@ import {
   type ChatResponse,
 } from "./chat-model";
 import { postJson } from "./send";
+import { originOf } from "../text/urls";
 
 export const DEFAULT_OPENAI_COMPATIBLE_BASE_URL = "http://localhost:11434/v1";
 
@@ -109,14 +110,6 @@ function openAiErrorMessage(body: unknown): string | undefined {
   if (isRecord(error) && typeof error.message === "string") return error.message;
   if (typeof body.message === "string") return body.message;
   return undefined;
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 function numberOr(value: unknown): number | undefined {

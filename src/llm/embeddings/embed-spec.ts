@@ -5,7 +5,8 @@
 import type { Clock, Http } from "../../ports";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
 import type { EmbeddingModel } from "./embedding-model";
-import { originOf } from "./embedding-request";
+import { originOf } from "../../text/urls";
+import { readModelAtBaseUrl, specProblem } from "../model-at-base-url";
 import { DEFAULT_OLLAMA_BASE_URL, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaEmbeddingModel } from "./ollama-embedding";
 import { openAiEmbeddingModel } from "./openai-embedding";
 
@@ -29,14 +30,11 @@ export function parseEmbedSpec(spec: string): EmbedSpecResult {
   const rest = colon < 0 ? "" : text[colon] === ":" ? text.slice(colon + 1) : text.slice(colon);
   if (kind !== "ollama" && kind !== "openai") return usage(`Unknown embedding kind "${kind}". ${SPEC_HELP}.`);
 
-  const at = rest.search(/@https?:\/\//i);
-  const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (kind === "ollama" ? DEFAULT_OLLAMA_EMBEDDING_MODEL : "");
-  const defaultBase = kind === "ollama" ? DEFAULT_OLLAMA_BASE_URL : DEFAULT_OPENAI_COMPATIBLE_BASE_URL;
-  const baseUrl = at < 0 ? defaultBase : rest.slice(at + 1).trim();
-  if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
-  if (at < 0 && rest.includes("@")) return usage(`"${spec}": the part after @ must be an http:// or https:// URL.`);
-  if (!isHttpUrl(baseUrl)) return usage(`"${baseUrl}" is not a valid http(s) base URL. ${SPEC_HELP}.`);
-  return { ok: true, config: { kind, model, baseUrl: baseUrl.replace(/\/+$/, "") } };
+  const read = kind === "ollama"
+    ? readModelAtBaseUrl(rest, { baseUrl: DEFAULT_OLLAMA_BASE_URL, model: DEFAULT_OLLAMA_EMBEDDING_MODEL })
+    : readModelAtBaseUrl(rest, { baseUrl: DEFAULT_OPENAI_COMPATIBLE_BASE_URL });
+  if (!read.ok) return usage(specProblem(spec, read, SPEC_HELP));
+  return { ok: true, config: { kind, model: read.model, baseUrl: read.baseUrl } };
 }
 
 /** The spec that would give this config (defaults left out). */
@@ -91,11 +89,3 @@ function usage(message: string): EmbedSpecResult {
   return { ok: false, error: { kind: "usage", message } };
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}

@@ -1,11 +1,19 @@
 // What both embedding clients share: one request through llm/send.ts's postJson (deadline,
 // cancellation, status mapping, key scrubbing), its ModelError turned into an EmbeddingError, and
 // the batch loop that paces requests, checks every vector and scales it to unit length.
-import type { Clock, Http } from "../../ports";
+import { systemClock, type Clock, type Http } from "../../ports";
 import { ModelError } from "../chat-model";
 import { postJson, scrub } from "../send";
-import { embeddingError, type EmbedResult, type EmbeddingError } from "./embedding-model";
-import type { RateCap } from "./rate-cap";
+import {
+  DEFAULT_EMBEDDING_REQUESTS_PER_SECOND,
+  DEFAULT_EMBEDDING_TIMEOUT_MS,
+  embeddingError,
+  type EmbedResult,
+  type EmbeddingClientOptions,
+  type EmbeddingError,
+} from "./embedding-model";
+import { rateCap, type RateCap } from "./rate-cap";
+import { originOf } from "../../text/urls";
 
 export interface EmbeddingServer {
   http: Http;
@@ -17,6 +25,27 @@ export interface EmbeddingServer {
   serverName: string;
   /** Strings that must never appear in a message (the API key). */
   secrets: string[];
+}
+
+/**
+ * The server a client's options point at: the base URL without a trailing slash, and the timeout,
+ * rate cap and key to scrub that every request to it shares. `name` words it for messages.
+ */
+export function embeddingServer(options: EmbeddingClientOptions, defaultBaseUrl: string, name: (origin: string) => string): { baseUrl: string; server: EmbeddingServer } {
+  const baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, "");
+  const apiKey = options.apiKey ?? undefined;
+  const clock = options.clock ?? systemClock;
+  return {
+    baseUrl,
+    server: {
+      http: options.http,
+      clock,
+      timeoutMs: options.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
+      rate: rateCap(options.requestsPerSecond ?? DEFAULT_EMBEDDING_REQUESTS_PER_SECOND, clock),
+      serverName: name(originOf(baseUrl)),
+      secrets: apiKey ? [apiKey] : [],
+    },
+  };
 }
 
 export type BatchAnswer = { ok: true; vectors: unknown[] } | { ok: false; error: EmbeddingError };
@@ -110,14 +139,6 @@ function unitVector(raw: unknown): Float32Array | null {
   const norm = Math.sqrt(sum);
   if (norm > 0) for (let i = 0; i < out.length; i++) out[i] /= norm;
   return out;
-}
-
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,37 +2,23 @@
 // encoding_format: "float" } → { data: [{ index, embedding }] }. LM Studio, llama.cpp's server
 // (started with --embeddings), vLLM, Ollama's /v1 and OpenAI itself. Items are put back in input
 // order by `index`, as the API allows them to arrive in any order.
-import { systemClock } from "../../ports";
 import {
   DEFAULT_EMBEDDING_BATCH,
-  DEFAULT_EMBEDDING_REQUESTS_PER_SECOND,
-  DEFAULT_EMBEDDING_TIMEOUT_MS,
   embeddingError,
   type EmbeddingClientOptions,
   type EmbeddingModel,
 } from "./embedding-model";
 import { embeddingPrefixes } from "./embedding-prefixes";
-import { embedInBatches, isRecord, originOf, postEmbeddingJson, type BatchAnswer, type EmbeddingServer } from "./embedding-request";
-import { rateCap } from "./rate-cap";
+import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer } from "./embedding-request";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
 
 export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
-  const baseUrl = (options.baseUrl ?? DEFAULT_OPENAI_COMPATIBLE_BASE_URL).replace(/\/+$/, "");
-  const apiKey = options.apiKey ?? undefined;
-  const clock = options.clock ?? systemClock;
-  const server: EmbeddingServer = {
-    http: options.http,
-    clock,
-    timeoutMs: options.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
-    rate: rateCap(options.requestsPerSecond ?? DEFAULT_EMBEDDING_REQUESTS_PER_SECOND, clock),
-    serverName: `the embedding server at ${originOf(baseUrl)}`,
-    secrets: apiKey ? [apiKey] : [],
-  };
+  const { baseUrl, server } = embeddingServer(options, DEFAULT_OPENAI_COMPATIBLE_BASE_URL, (origin) => `the embedding server at ${origin}`);
   const prefixes = embeddingPrefixes(options.model);
   const sendBatch = async (input: string[], signal?: AbortSignal): Promise<BatchAnswer> => {
     const answer = await postEmbeddingJson(server, {
       url: `${baseUrl}/embeddings`,
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
       body: { model: options.model, input, encoding_format: "float" },
       signal,
       errorMessageOf: openAiErrorMessage,

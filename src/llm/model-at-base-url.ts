@@ -1,0 +1,32 @@
+// The `MODEL[@BASE_URL]` part of a `--model` or `--embed` spec. Model names may hold `:` and `@`
+// (Ollama tags), so a base URL is recognised only by `@http://` or `@https://`. One reading for
+// both specs; each words the problems with its own help line.
+import { isHttpUrl } from "../text/urls";
+
+export type ModelAtBaseUrl =
+  | { ok: true; model: string; baseUrl: string }
+  | { ok: false; problem: "no_model" | "at_without_url" }
+  | { ok: false; problem: "bad_url"; baseUrl: string };
+
+/** `llama3.1:8b@http://localhost:1234/v1/` → model `llama3.1:8b`, base `http://localhost:1234/v1`. */
+export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; model?: string }): ModelAtBaseUrl {
+  const at = rest.search(/@https?:\/\//i);
+  const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (defaults.model ?? "");
+  const baseUrl = at < 0 ? defaults.baseUrl : rest.slice(at + 1).trim();
+  if (model === "") return { ok: false, problem: "no_model" };
+  if (at < 0 && rest.includes("@")) return { ok: false, problem: "at_without_url" };
+  if (!isHttpUrl(baseUrl)) return { ok: false, problem: "bad_url", baseUrl };
+  return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
+}
+
+/** The problem in words, as both specs say it. */
+export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: true }>, help: string): string {
+  switch (read.problem) {
+    case "no_model":
+      return `"${spec}" names no model. ${help}.`;
+    case "at_without_url":
+      return `"${spec}": the part after @ must be an http:// or https:// URL.`;
+    case "bad_url":
+      return `"${read.baseUrl}" is not a valid http(s) base URL. ${help}.`;
+  }
+}

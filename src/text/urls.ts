@@ -1,0 +1,21 @@
+// Two URL rules that messages and spec parsers share: how a server is named in a sentence (its
+// origin, never its path or query, which may hold a key), and what counts as an http(s) address.
+
+/** `https://api.example.com/v1/x?key=…` → `https://api.example.com`; text that is no URL as given. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Whether `text` parses as an http: or https: URL. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
