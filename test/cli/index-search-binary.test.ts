@@ -1,10 +1,11 @@
 // The built command as a user runs it: `npm run build`, then `node dist/cli.cjs` in a child
 // process — exit codes and stdout/stderr as a shell script sees them.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuiltCli } from "../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");
@@ -13,7 +14,7 @@ const SAMPLE_VAULT = path.join(ROOT, "examples/vault");
 let tmp: string;
 
 beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "pipe" });
+  ensureBuiltCli();
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-bin-"));
 }, 120_000);
 

@@ -2,13 +2,14 @@
 // web allowed → promote one outside-vault result from the trace note → research again. The page
 // has become vault evidence: a `src:` row under Research/Sources/, no longer an outside row, and
 // the trace note says `· promoted`. Web answers and pages come from recorded exchanges.
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideVaultLabel } from "../../src/evidence/labels";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import { ensureBuiltCli, newestMtime } from "../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");
@@ -21,23 +22,8 @@ const PAGE_URL = "https://automerge.org/blog/automerge-3/";
 let tmp: string;
 let vault: string;
 
-/** The newest modification time of any file under `dir`. */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    const stat = statSync(full);
-    latest = Math.max(latest, stat.isDirectory() ? newest(full) : stat.mtimeMs);
-  }
-  return latest;
-}
-
 beforeAll(() => {
-  // Other test files build too; building only when the command is missing or older than the
-  // sources keeps two builds from writing the same file at once.
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(path.join(ROOT, "src"))) {
-    execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "pipe" });
-  }
+  ensureBuiltCli();
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-loop-"));
   vault = path.join(tmp, "vault");
   cpSync(SAMPLE_VAULT, vault, { recursive: true });

@@ -2,11 +2,12 @@
 // of the sample vault, with web search answered by the recorded brave-demo responses. Checks the
 // --json shape of DESIGN.md, what left the machine (VAULT_RESEARCH_REPLAY_LOG), and usage errors.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { researchPackSchema } from "../../src/evidence/research-pack";
+import { ensureBuiltCli, newestMtime } from "../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");
@@ -15,26 +16,11 @@ const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
 const QUESTION = "What changed in the latest Automerge release?";
 const PROVIDER_HOSTS = new Set(["api.search.brave.com", "api.exa.ai"]);
 
-/** Newest modification time of any file under `dir`. */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    const st = statSync(full);
-    latest = Math.max(latest, st.isDirectory() ? newest(full) : st.mtimeMs);
-  }
-  return latest;
-}
-
 let tmp: string;
 let vault: string;
 
 beforeAll(() => {
-  // CI starts without dist/; a local dist older than the sources would test yesterday's code.
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(path.join(ROOT, "src"))) {
-    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  ensureBuiltCli();
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-research-cli-"));
   vault = path.join(tmp, "vault");
   cpSync(SAMPLE_VAULT, vault, { recursive: true });
@@ -136,14 +122,14 @@ describe("vault-research research --json", () => {
 
 describe("where the trace goes", () => {
   it("without --trace nothing is written into the vault: the trace is kept in the cache folder", () => {
-    const before = newest(vault);
+    const before = newestMtime(vault);
     const run = cli(["research", QUESTION, "--json", ...cacheArgs()]);
     expect(run.status).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.trace_path).toBeNull();
     expect(out.trace_file.startsWith(path.join(tmp, "cache"))).toBe(true);
     expect(readFileSync(out.trace_file, "utf8")).toContain("```json vault-research-trace");
-    expect(newest(vault)).toBe(before);
+    expect(newestMtime(vault)).toBe(before);
   });
 
   it("a config that sets notes.writeTraceNotes writes the note; --no-trace keeps nothing anywhere", () => {

@@ -4,34 +4,23 @@
 // have left), and a note edited on disk appearing in the next search.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuiltCli } from "../../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");
 const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
 const QUESTION = "What changed in the latest Automerge release?";
 
-function newest(dir: string): number {
-  return Math.max(0, ...readdirSync(dir).map((name) => {
-    const full = path.join(dir, name);
-    const st = statSync(full);
-    return st.isDirectory() ? newest(full) : st.mtimeMs;
-  }));
-}
-
 let tmp: string;
 let vault: string;
 
 beforeAll(() => {
-  // CI starts without dist/; a local dist older than the sources would test yesterday's code.
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(path.join(ROOT, "src"))) {
-    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  ensureBuiltCli();
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-mcp-"));
   vault = path.join(tmp, "vault");
   cpSync(path.join(ROOT, "examples/vault"), vault, { recursive: true });
