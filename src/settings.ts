@@ -97,6 +97,27 @@ const modelSchema = z.object({
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
 });
 
+/** A dial position: 1 lexical, 2 hybrid (+ embeddings), 3 multi-field (+ section vectors), 4 rerank (+ chat model). */
+export const dialLevelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+const embeddingSchema = z.object({
+  /** `none`: nothing is embedded and the dial stays at level 1. */
+  kind: z.enum(["none", "ollama", "openai"]).default("none"),
+  /** Empty: the backend's default (Ollama: nomic-embed-text). */
+  model: z.string().default(""),
+  /** Empty: the backend's default (Ollama http://localhost:11434, OpenAI-compatible http://localhost:11434/v1). */
+  baseUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "expected an http(s) address" })]).default(""),
+  /** Id of the (optional) key in secret storage, for an OpenAI-compatible server that wants one. */
+  secretId: z.string().default("vault-research-embedding"),
+  /** Requests per second the embedding job may make. */
+  requestsPerSecond: z.number().min(0.1).max(50).default(4),
+  /**
+   * The user has read what leaves the device (the text of every note, to that endpoint) and agreed.
+   * Nothing is embedded before; changing the backend or its address asks again.
+   */
+  consentedTo: z.string().default(""),
+});
+
 export const settingsSchema = z.object({
   version: z.number().int().default(SETTINGS_VERSION),
   index: z
@@ -142,6 +163,19 @@ export const settingsSchema = z.object({
     })
     .prefault({}),
   model: modelSchema.prefault({}),
+  search: z
+    .object({
+      /** The dial's position in the search modal, remembered. */
+      searchLevel: dialLevelSchema.default(1),
+      /** The dial's position for the research panel's local retrieval, remembered. */
+      researchLevel: dialLevelSchema.default(1),
+      /** Show each result's scores (per lane, and the rerank's move). */
+      showScores: z.boolean().default(false),
+      embedding: embeddingSchema.prefault({}),
+      /** Keep the local query log (plugin data folder; never the vault, never sent anywhere). */
+      queryLog: z.boolean().default(true),
+    })
+    .prefault({}),
   notes: z
     .object({
       writeTraceNotes: z.boolean().default(true),
