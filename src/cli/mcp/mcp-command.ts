@@ -1,9 +1,11 @@
 // `vault-research mcp --vault DIR [--allow-external] [--allow-writes]`: a Model Context Protocol
 // server over stdio (the official TypeScript SDK). The vault is indexed once, kept warm and current
 // by watching the folder, and answered from memory; the cache is saved when the index changed.
-// stdout carries only the protocol: everything for a person goes to stderr.
+// stdout carries only the protocol: everything for a person goes to stderr. Every message out
+// loses every key of the environment, in every form (scrubbed-transport.ts).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import path from "node:path";
 import { CLI_VERSION as version } from "../version";
 import { systemClock } from "../../ports";
@@ -12,9 +14,11 @@ import { VaultSearch } from "../../index/dial/vault-search";
 import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
+import { envSecretValues } from "../env-secrets";
 import { defaultCacheDir } from "../file-index-cache";
 import { openVault } from "../open-vault";
 import { webAccess } from "../web-access";
+import { scrubbedTransport } from "./scrubbed-transport";
 import { watchVault } from "./vault-watcher";
 import { registerVaultTools } from "./vault-tools";
 
@@ -22,14 +26,24 @@ import { registerVaultTools } from "./vault-tools";
 const CACHE_SAVE_MS = 30_000;
 
 export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+  // The transport speaks on the process's own stdin and stdout: they are the protocol's channel.
+  const transport = new StdioServerTransport();
+  const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
+  return serveVault(args, io, transport, stdinEnded);
+}
+
+/** The server over `transport` until it closes (or `ended` settles); tests bring an in-memory one. */
+export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Transport, ended?: Promise<void>): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const web = webAccess(flag(args, "replay"), io);
   const opened = await openVault(args, io);
   const clock = io.clock ?? systemClock;
   const watcher = watchVault(opened.root, opened.store, opened.index, { clock, onError: (message) => io.err(`warning: ${message}\n`) });
   const server = new McpServer({ name: "vault-research", version }, { instructions: serverInstructions(opened.root, has(args, "allow-external"), has(args, "allow-writes")) });
+  const knownSecrets = envSecretValues(io.env);
   registerVaultTools(server, {
     opened,
+    knownSecrets,
     watcher,
     web,
     cacheDir: path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env)),
@@ -46,13 +60,11 @@ export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<numbe
   };
   const saver = setInterval(() => void saveIfChanged(), CACHE_SAVE_MS);
   saver.unref();
-  // The transport speaks on the process's own stdin and stdout: they are the protocol's channel.
-  const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    process.stdin.once("end", resolve);
+    void ended?.then(resolve);
   });
-  await server.connect(transport);
+  await server.connect(scrubbedTransport(transport, knownSecrets));
   io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);
   await closed;
   clearInterval(saver);

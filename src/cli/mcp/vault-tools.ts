@@ -27,6 +27,8 @@ import type { VaultWatcher } from "./vault-watcher";
 
 export interface VaultToolsContext {
   opened: OpenedVault;
+  /** Every key of the environment: a page that echoes one never gets it into a promoted note. (The transport scrubs all output too.) */
+  knownSecrets: readonly string[];
   watcher: VaultWatcher;
   web: WebAccess;
   cacheDir: string;
@@ -184,7 +186,7 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
       const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir);
       if ("usage" in located) return refusal(located.usage);
       const http = ctx.allowExternal ? web.http : NO_NETWORK;
-      const result = await promoteLocated(promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir), located, source_key);
+      const result = await promoteLocated(promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets), located, source_key);
       return jsonResult(promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir }));
     },
   );
