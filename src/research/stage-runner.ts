@@ -66,8 +66,14 @@ export class StageRunner {
     this.deadline = init.recorder.startedAt + init.totalMs;
   }
 
+  /**
+   * Every progress text of the run passes here, so here it loses every key the run knows (the
+   * recorder's, `text/secret-scrub.ts`): a page, a redirect or a model error that quotes one
+   * cannot carry it to the panel.
+   */
   progress(stage: StageName, status: ProgressEvent["status"], detail: string, provider?: ProviderName): void {
-    const event: ProgressEvent = { stage, status, detail, at: this.init.recorder.elapsed() };
+    const { recorder } = this.init;
+    const event: ProgressEvent = { stage, status, detail: recorder.scrub(detail), at: recorder.elapsed() };
     if (provider) event.provider = provider;
     this.init.onProgress?.(event);
   }

@@ -133,6 +133,16 @@ describe("StageRunner", () => {
     ).toBe(boom);
     expect(progress.at(-1)).toMatchObject({ status: "failed", detail: "disk gone" });
   });
+
+  it("every progress text loses the keys the run knows: start, done, failed and a stage's own lines", async () => {
+    const { recorder, progress, stages } = runner();
+    const key = "sk-progress-Lq83Vz52Mn";
+    recorder.addSecrets(key);
+    stages.progress("external_retrieval", "started", `Asking with ${key}`);
+    await stages.run({ name: "plan", start: `Planning ${key}`, limitMs: 1000, work: () => key, done: (k) => `got ${encodeURIComponent(k)}` });
+    await failureOf(stages.run({ name: "judge", start: "Judging", limitMs: 1000, work: () => Promise.reject(new Error(`refused ${key}`)), done: () => "" }));
+    expect(progress.map((e) => e.detail)).toEqual(["Asking with [redacted]", "Planning [redacted]", "got [redacted]", "Judging", "refused [redacted]"]);
+  });
 });
 
 function emptyPack(): ResearchPack {
