@@ -14,6 +14,18 @@ const KEY_PREFIX = `v${INDEX_CACHE_FORMAT}/`;
 /** The single record of format 1, dropped at the first write. */
 const LEGACY_KEY = "index-v1";
 
+/** Which database a cache is, in its name and in the words of its warnings. */
+export interface IndexedDbCacheKind {
+  /** The database's name before `/<vault id>`. */
+  database: string;
+  /** What it is, in warnings: "the index cache". */
+  what: string;
+  /** What happens without it, in warnings: "the index is built from the notes instead". */
+  fallback: string;
+}
+
+const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache", what: "the index cache", fallback: "the index is built from the notes instead" };
+
 export class IndexedDbCache implements IndexCache {
   private readonly dbName: string;
   private db: Promise<IDBDatabase | null> | null = null;
@@ -21,19 +33,21 @@ export class IndexedDbCache implements IndexCache {
   /**
    * @param vaultId stable id of the vault (the app id, else its name), so two vaults never share a cache.
    * @param factory IndexedDB itself; tests pass a stand-in.
+   * @param kind another database of the same shape (the vectors have their own).
    */
   constructor(
     vaultId: string,
     private readonly factory: IDBFactory | undefined = typeof indexedDB === "undefined" ? undefined : indexedDB,
+    private readonly kind: IndexedDbCacheKind = INDEX_CACHE_KIND,
   ) {
-    this.dbName = `vault-research-cache/${vaultId}`;
+    this.dbName = `${kind.database}/${vaultId}`;
   }
 
   async read(name: string): Promise<unknown> {
-    const value = await this.quietly("read the index cache", undefined, () => this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]));
+    const value = await this.quietly(`read ${this.kind.what}`, undefined, () => this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]));
     if (value === undefined || value === null) return null;
     if (typeof value !== "object") {
-      console.warn("Vault Research: the index cache held something unexpected; it will be rebuilt.");
+      console.warn(`Vault Research: ${this.kind.what} held something unexpected; ${this.kind.fallback}.`);
       return null;
     }
     return value;
@@ -43,24 +57,24 @@ export class IndexedDbCache implements IndexCache {
     try {
       await this.run("readwrite", (store) => [store.put(value, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);
     } catch (error) {
-      warn("could not save the index cache", error);
+      this.warn(`could not save ${this.kind.what}`, error);
       throw error;
     }
   }
 
   async names(): Promise<string[]> {
-    const keys = await this.quietly("list the index cache", [], () => this.run("readonly", (store) => [store.getAllKeys()]));
+    const keys = await this.quietly(`list ${this.kind.what}`, [], () => this.run("readonly", (store) => [store.getAllKeys()]));
     if (!Array.isArray(keys)) return [];
     return keys.filter((k): k is string => typeof k === "string" && k.startsWith(KEY_PREFIX)).map((k) => k.slice(KEY_PREFIX.length));
   }
 
   async remove(names: string[]): Promise<void> {
     if (names.length === 0) return;
-    await this.quietly("tidy the index cache", undefined, () => this.run("readwrite", (store) => names.map((name) => store.delete(KEY_PREFIX + name))));
+    await this.quietly(`tidy ${this.kind.what}`, undefined, () => this.run("readwrite", (store) => names.map((name) => store.delete(KEY_PREFIX + name))));
   }
 
   async clear(): Promise<void> {
-    await this.quietly("clear the index cache", undefined, () => this.run("readwrite", (store) => [store.clear()]));
+    await this.quietly(`clear ${this.kind.what}`, undefined, () => this.run("readwrite", (store) => [store.clear()]));
   }
 
   /** Closes the database so another tab or a newer version can upgrade it. */
@@ -74,7 +88,7 @@ export class IndexedDbCache implements IndexCache {
     try {
       return await work();
     } catch (error) {
-      warn(`could not ${what}`, error);
+      this.warn(`could not ${what}`, error);
       return fallback;
     }
   }
@@ -100,7 +114,7 @@ export class IndexedDbCache implements IndexCache {
     this.db ??= new Promise<IDBDatabase | null>((resolve) => {
       const factory = this.factory;
       if (!factory) {
-        warn("IndexedDB is not available", null);
+        this.warn("IndexedDB is not available", null);
         resolve(null);
         return;
       }
@@ -116,27 +130,27 @@ export class IndexedDbCache implements IndexCache {
           resolve(db);
         };
         request.onerror = () => {
-          warn("could not open the index cache", request.error);
+          this.warn(`could not open ${this.kind.what}`, request.error);
           resolve(null);
         };
         request.onblocked = () => {
-          warn("the index cache is blocked by another window", null);
+          this.warn(`${this.kind.what} is blocked by another window`, null);
           resolve(null);
         };
       } catch (error) {
-        warn("could not open the index cache", error);
+        this.warn(`could not open ${this.kind.what}`, error);
         resolve(null);
       }
     });
     return this.db;
   }
+
+  private warn(what: string, error: unknown): void {
+    const detail = error instanceof Error || error instanceof DOMException ? `: ${error.message}` : "";
+    console.warn(`Vault Research: ${what}${detail}; ${this.kind.fallback}.`);
+  }
 }
 
 function asError(error: unknown, fallback: string): Error {
   return error instanceof Error ? error : new Error(fallback);
-}
-
-function warn(what: string, error: unknown): void {
-  const detail = error instanceof Error || error instanceof DOMException ? `: ${error.message}` : "";
-  console.warn(`Vault Research: ${what}${detail}; the index is built from the notes instead.`);
 }

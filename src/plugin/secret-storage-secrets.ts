@@ -28,7 +28,11 @@ export class SecretStorageSecrets implements Secrets {
   ) {}
 
   async get(name: SecretName): Promise<string | null> {
-    const id = secretIdFor(name, this.settings());
+    return this.byId(secretIdFor(name, this.settings()));
+  }
+
+  /** A secret named by its id in the settings (the embedding server's key has its own). */
+  async byId(id: string): Promise<string | null> {
     if (!this.storage || id.trim() === "") return null;
     try {
       const secret = this.storage.getSecret(id);

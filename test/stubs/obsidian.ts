@@ -328,10 +328,25 @@ export interface DataWriteOptions {
   mtime?: number;
 }
 
+export interface Stat {
+  type: "file" | "folder";
+  ctime: number;
+  mtime: number;
+  size: number;
+}
+
 export interface DataAdapter {
   getName(): string;
   exists(normalizedPath: string, sensitive?: boolean): Promise<boolean>;
   read(normalizedPath: string): Promise<string>;
+  // Stand-in: the writes below reach only files outside the vault's list (the config folder, as a
+  // plugin's data folder is); a vault note is written through the Vault, as plugins must.
+  write(normalizedPath: string, data: string): Promise<void>;
+  append(normalizedPath: string, data: string): Promise<void>;
+  remove(normalizedPath: string): Promise<void>;
+  rename(normalizedPath: string, normalizedNewPath: string): Promise<void>;
+  mkdir(normalizedPath: string): Promise<void>;
+  stat(normalizedPath: string): Promise<Stat | null>;
 }
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
@@ -371,13 +386,44 @@ export class Vault extends Events {
     this.files.set("/", this.root);
     this.adapter = {
       getName: () => this.vaultName,
-      exists: async (p) => this.files.has(normalizePath(p)) || this.hiddenFiles.has(normalizePath(p)),
+      exists: async (p) => this.files.has(normalizePath(p)) || this.hiddenFiles.has(normalizePath(p)) || this.hiddenFolders.has(normalizePath(p)),
       read: async (p) => {
         const text = this.contents.get(normalizePath(p)) ?? this.hiddenFiles.get(normalizePath(p));
         if (text === undefined) throw new Error(`ENOENT: no such file, open '${p}'`);
         return text;
       },
+      write: async (p, data) => this.hiddenWrite(p, data),
+      append: async (p, data) => this.hiddenWrite(p, (this.hiddenFiles.get(normalizePath(p)) ?? "") + data),
+      remove: async (p) => {
+        if (!this.hiddenFiles.delete(this.hiddenPath(p))) throw new Error(`ENOENT: no such file, unlink '${p}'`);
+      },
+      rename: async (from, to) => {
+        const text = this.hiddenFiles.get(this.hiddenPath(from));
+        if (text === undefined) throw new Error(`ENOENT: no such file, rename '${from}'`);
+        this.hiddenFiles.delete(normalizePath(from));
+        this.hiddenWrite(to, text);
+      },
+      mkdir: async (p) => void this.hiddenFolders.add(this.hiddenPath(p)),
+      stat: async (p) => {
+        const path = normalizePath(p);
+        const text = this.hiddenFiles.get(path) ?? this.contents.get(path);
+        if (text !== undefined) return { type: "file", ctime: 0, mtime: 0, size: byteLength(text) };
+        return this.hiddenFolders.has(path) || this.files.get(path) instanceof TFolder ? { type: "folder", ctime: 0, mtime: 0, size: 0 } : null;
+      },
     };
+  }
+
+  /** Stand-in only: folders on disk the vault does not list (made through the adapter). */
+  hiddenFolders = new Set<string>();
+
+  private hiddenPath(p: string): string {
+    const path = normalizePath(p);
+    if (this.files.has(path)) throw new Error(`Stand-in adapter: "${path}" is a vault file; write it through the Vault.`);
+    return path;
+  }
+
+  private hiddenWrite(p: string, data: string): void {
+    this.hiddenFiles.set(this.hiddenPath(p), data);
   }
 
   /** Stand-in only: files on disk the vault does not list (e.g. under a dot folder). */
