@@ -10,9 +10,17 @@ export const RESEARCH_FLAGS: FlagSpecs = {
   "external-count": { value: true },
   "retrieval-only": { value: false },
   "read-pages": { value: true },
+  level: { value: true },
+  embed: { value: true },
   replay: { value: true },
   model: { value: true },
   "no-trace": { value: false },
+};
+
+/** The search dial's flags (search, research, compare takes --embed only). */
+export const DIAL_FLAGS: FlagSpecs = {
+  level: { value: true },
+  embed: { value: true },
 };
 
 /** Parsed research options shared by `research` and `eval`. */

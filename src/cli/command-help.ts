@@ -29,6 +29,8 @@ export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<
   "external-freshness": { arg: "any|pd|pw|pm|py|FROMtoTO", about: "how recent web results must be (default: the settings')" },
   "external-count": { arg: "N", about: "outside results wanted, 1–10 (default 5)" },
   "read-pages": { arg: "N", about: "outside pages to fetch and read, 0–5 (default: the settings')" },
+  level: { arg: "1|2|3|4", about: "the search dial: 1 lexical (default; no network), 2 hybrid, 3 multi-field (both need --embed), 4 rerank (also --model)" },
+  embed: { arg: "SPEC", about: "none | ollama:MODEL[@BASE_URL] | openai:MODEL[@BASE_URL]: the embedding model behind levels 2–4 (default: the config's)" },
   "retrieval-only": { about: "stop after retrieval: the evidence without an answer" },
   replay: { arg: "DIR", about: "answer web requests from recorded exchanges in DIR (nothing goes to the network)" },
   model: { arg: "SPEC", about: "none (extractive brief) | openai:MODEL[@BASE_URL] | anthropic:MODEL" },

@@ -6,7 +6,7 @@ import { CLI_VERSION as version } from "./version";
 import { errorMessage } from "../text/error-message";
 import { has, nearest, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { chattiness, type CliIo, type CommandIo } from "./cli-io";
-import { EVAL_FLAGS, RESEARCH_FLAGS } from "./command-flags";
+import { DIAL_FLAGS, EVAL_FLAGS, RESEARCH_FLAGS } from "./command-flags";
 import { commandHelpText, overviewHelpText, type CommandHelp } from "./command-help";
 import { envSecretValues } from "./env-secrets";
 import { terminalOutput } from "./terminal-text";
@@ -36,10 +36,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (args, io) => (await import("./research-command")).researchCommand(args, io),
   },
   search: {
-    usage: 'search "<query>" --vault DIR [--limit N] [--json]',
+    usage: 'search "<query>" --vault DIR [--limit N] [--level 1|2|3|4] [--embed SPEC] [--json]',
     about: "Searches the vault's notes: the best matches, their matched sections, and why they matched.",
     jsonSchema: "vault_search.v1",
-    flags: { ...COMMON, limit: { value: true } },
+    flags: { ...COMMON, limit: { value: true }, ...DIAL_FLAGS, model: RESEARCH_FLAGS.model },
     run: async (args, io) => (await import("./search-command")).searchCommand(args, io),
   },
   index: {
@@ -48,6 +48,20 @@ export const COMMANDS: Record<string, CommandSpec> = {
     jsonSchema: "index_report.v1",
     flags: COMMON,
     run: async (args, io) => (await import("./index-command")).indexCommand(args, io),
+  },
+  embed: {
+    usage: "embed --vault DIR --embed SPEC [--json]",
+    about: "Builds or updates the vault's vectors (search levels 2–4) in the cache folder: only new or changed notes; Ctrl-C keeps what is done.",
+    jsonSchema: "embed_report.v1",
+    flags: { ...COMMON, embed: DIAL_FLAGS.embed },
+    run: async (args, io) => (await import("./embed-command")).embedCommand(args, io),
+  },
+  compare: {
+    usage: 'compare "<query>" --vault DIR [--embed SPEC] [--model SPEC] [--json]',
+    about: "Runs one query at all four search levels side by side and shows how each note's rank moves between levels.",
+    jsonSchema: "level_comparison.v1",
+    flags: { ...COMMON, limit: { value: true }, embed: DIAL_FLAGS.embed, model: RESEARCH_FLAGS.model },
+    run: async (args, io) => (await import("./compare-command")).compareCommand(args, io),
   },
   websearch: {
     usage: 'websearch "<query>" [--external-provider NAME]... [--replay DIR] [--json]',

@@ -1,24 +1,77 @@
-// `vault-research search "<query>"`: the vault's best notes for a query, as text a person reads
-// (title, path, score, the matched sections with the matched words highlighted, why it matched)
-// or as one `vault_search.v1` object.
+// `vault-research search "<query>"`: the vault's best notes for a query through the search dial
+// (--level 1–4), as text a person reads (title, path, score, the matched sections with the matched
+// words highlighted, why it matched) or as one `vault_search.v1` object. A level that could not
+// run says which level ran and why; every search goes to the query log in the cache folder.
+import type { DialResponse, DialResult } from "../index/dial/dial-types";
+import { vectorResetWords } from "../index/embeddings/vector-reset";
 import type { SearchResult } from "../index/types";
+import type { Http } from "../ports";
 import { has, intFlag, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
-import { vaultSearchJson } from "./json/vault-search-json";
-import { openVault } from "./open-vault";
+import { dialSearchJson } from "./json/vault-search-json";
+import { openVault, readSettings } from "./open-vault";
 import { readQuestion } from "./question-input";
+import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, readModelConfig } from "./search-dial";
 import { terminalJson } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 
-export async function searchCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+/** `http`: the embedding and chat clients' (tests bring a recording one). */
+export async function searchCommand(args: ParsedArgs, io: CommandIo, http?: Http): Promise<number> {
   const query = await readQuestion(args, io);
   if (!query) throw new UsageError('search needs a query, e.g. vault-research search "daily notes" --vault DIR');
   const limit = intFlag(args, "limit", 1, 200) ?? 10;
-  const opened = await openVault(args, io);
-  const results = await opened.index.search(query, opened.store, { limit });
-  if (has(args, "json")) io.out(`${terminalJson(vaultSearchJson({ query, limit }, results))}\n`);
-  else io.outStyled(searchResultText(query, results));
+  const settings = readSettings(args, io);
+  const choice = { level: readLevel(args, settings, "search"), embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
+  const opened = await openVault(args, io, settings);
+  const dial = await openDial(opened, choice, { surface: "cli", log: true, http, env: io.env, clock: io.clock });
+  const response = await dial.search.search({ query, level: choice.level, limit });
+  if (dial.queryLog.problem) io.err(`warning: ${dial.queryLog.problem}\n`);
+  if (has(args, "json")) {
+    io.out(`${terminalJson(dialSearchJson({ query, limit }, response))}\n`);
+    return 0;
+  }
+  const reset = dial.vectors?.reset ? [`note: ${vectorResetWords(dial.vectors.reset)} Run vault-research embed.`] : [];
+  io.outStyled([...levelHeader(response, reset), ...(response.ranLevel === 1 ? searchResultText(query, lexicalOf(response.results)) : dialResultText(query, response))]);
   return 0;
+}
+
+/** Nothing at all for a plain level-1 search (the output people and scripts know); else the level and the notices. */
+function levelHeader(response: DialResponse, extra: string[]): StyledText {
+  const lines = [...extra, ...noticeLines(response.notices)];
+  if (response.level === 1 && lines.length === 0) return [];
+  const asked = response.level === response.ranLevel ? "" : `; ${levelWords(response.level)} was asked`;
+  return [styled("dim", `Searched at ${levelWords(response.ranLevel)}${asked}.`), "\n", ...lines.map((l) => `${l}\n`), "\n"];
+}
+
+function lexicalOf(results: DialResult[]): SearchResult[] {
+  return results.flatMap((r) => (r.lexical ? [r.lexical] : []));
+}
+
+/** Levels 2–4: each note with the section that matched and how each lane (and the rerank) ranked it. */
+export function dialResultText(query: string, response: DialResponse): StyledText {
+  const { results } = response;
+  if (results.length === 0) return [`No notes match "${query}".\n`];
+  const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":\n\n`];
+  results.forEach((r, i) => {
+    parts.push(`${i + 1}. `, styled("bold", r.title), ` — ${r.path} (fused score ${r.score.toFixed(4)})\n`);
+    const s = r.section;
+    if (s) {
+      const where = s.unit === "section" ? s.headingPath.join(" › ") : s.unit === "title" ? "the title" : "the headings";
+      if (where) parts.push(`   § ${where}${s.from === "section_vector" ? " (closest section vector)" : ""}\n`);
+      if (s.snippet) parts.push(`   ${s.snippet.replace(/\s+/g, " ").trim().slice(0, 240)}\n`);
+    }
+    parts.push(styled("dim", `   why: ${laneWords(r)}`), "\n\n");
+  });
+  return parts;
+}
+
+const LANE_NAMES = { lexical: "words", note_vector: "note vector", section_vector: "section vector" } as const;
+
+function laneWords(r: DialResult): string {
+  const lanes = r.explanation.lanes.map((l) => `${LANE_NAMES[l.lane]} #${l.rank}${l.lane === "lexical" ? "" : ` (cosine ${l.score.toFixed(2)})`}`);
+  const rerank = r.explanation.rerank;
+  if (rerank) lanes.push(`reranked ${rerank.before} → ${rerank.after} by ${rerank.model}`);
+  return lanes.join(" · ");
 }
 
 /** What a person reads: every part is sanitised on the way out (a clipped page's escape codes must not drive the terminal). */

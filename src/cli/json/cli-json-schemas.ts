@@ -1,9 +1,13 @@
 // Every top-level JSON object the CLI and the MCP server print, by its `schema` tag. Each is
 // documented as JSON Schema in docs/cli-json/<tag>.json (written from these by
-// test/cli/json/cli-json-schemas.test.ts with UPDATE_GOLDEN=1) and pinned by a golden CLI case.
+// test/cli/json/cli-json-schemas.test.ts with UPDATE_GOLDEN=1) and pinned by a golden CLI case —
+// except embed_report.v1, which needs an embedding server: test/cli/embed-command.test.ts checks
+// its output against the schema instead.
 import { z } from "zod";
+import { embedReportSchema } from "./embed-report-json";
 import { evalReportSchema } from "./eval-report-json";
 import { indexReportSchema } from "./index-report-json";
+import { levelComparisonSchema } from "./level-comparison-json";
 import { promoteResultSchema } from "./promote-result-json";
 import { researchResultSchema } from "./research-result-json";
 import { vaultSearchSchema } from "./vault-search-json";
@@ -16,6 +20,8 @@ export const CLI_JSON_SCHEMAS = {
   "index_report.v1": indexReportSchema,
   "promote_result.v1": promoteResultSchema,
   "eval_report.v1": evalReportSchema,
+  "embed_report.v1": embedReportSchema,
+  "level_comparison.v1": levelComparisonSchema,
 } as const;
 
 export type CliJsonSchemaName = keyof typeof CLI_JSON_SCHEMAS;

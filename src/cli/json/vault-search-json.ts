@@ -2,7 +2,8 @@
 // notes best first, each with its matched sections and the explanation of its score, as data.
 import { z } from "zod";
 import { noteSourceKey } from "../../evidence/keys";
-import type { SearchResult } from "../../index/types";
+import type { DialResponse, DialResult } from "../../index/dial/dial-types";
+import type { SearchExplanation, SearchResult } from "../../index/types";
 
 const span = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
 
@@ -44,6 +45,32 @@ export const vaultSearchSchema = z.strictObject({
         term_weights: z.record(z.string(), z.number()),
         term_notes: z.record(z.string(), z.number()),
       }),
+      dial: z
+        .strictObject({
+          section: z
+            .strictObject({
+              from: z.enum(["lexical", "section_vector"]),
+              unit: z.enum(["section", "title", "headings"]),
+              heading_path: z.array(z.string()),
+              line: z.number().int().nonnegative(),
+              start: z.number().int().nonnegative(),
+              end: z.number().int().nonnegative(),
+              snippet: z.string(),
+            })
+            .nullable()
+            .describe("The part of the note that matched: the best lexical section, or the closest section vector (level 3)."),
+          lanes: z.array(
+            z.strictObject({
+              lane: z.enum(["lexical", "note_vector", "section_vector"]),
+              rank: z.number().int().positive(),
+              contribution: z.number().describe("1 / (60 + rank): what this lane added to the fused score."),
+              score: z.number().describe("BM25 (lexical) or cosine similarity (vector lanes)."),
+            }),
+          ),
+          rerank: z.strictObject({ before: z.number().int().positive(), after: z.number().int().positive(), model: z.string() }).nullable(),
+        })
+        .optional()
+        .describe("Only when a level above 1 ran: how each lane ranked the note (the score is then the fused RRF score), and the rerank's move."),
     }),
   ),
 });
@@ -101,4 +128,31 @@ function searchResultJson(r: SearchResult): VaultSearchJson["results"][number] {
       term_notes: e.termNotes,
     },
   };
+}
+
+/** A dial's answer as vault_search.v1: level 1 exactly as the index's own results; above it each result carries `dial`. */
+export function dialSearchJson(asked: Omit<VaultSearchAsked, "level" | "ranLevel" | "notices">, response: DialResponse): VaultSearchJson {
+  const notices = response.notices.map((n) => ({ kind: n.kind, message: n.message }));
+  const head = vaultSearchJson({ ...asked, level: response.level, ranLevel: response.ranLevel, notices }, []);
+  return { ...head, results: response.results.map((r) => dialResultJson(r, response.ranLevel > 1)) };
+}
+
+function dialResultJson(r: DialResult, fused: boolean): VaultSearchJson["results"][number] {
+  // A note found by its vectors alone has no lexical sections or term explanation: `dial` says why it is here.
+  const base = searchResultJson(r.lexical ?? { path: r.path, title: r.title, tags: r.tags, score: r.score, sections: [], explanation: emptyExplanation() });
+  if (!fused) return base;
+  const s = r.section;
+  return {
+    ...base,
+    score: r.score,
+    dial: {
+      section: s ? { from: s.from, unit: s.unit, heading_path: s.headingPath, line: s.line, start: s.start, end: s.end, snippet: s.snippet } : null,
+      lanes: r.explanation.lanes.map((l) => ({ lane: l.lane, rank: l.rank, contribution: l.contribution, score: l.score })),
+      rerank: r.explanation.rerank ?? null,
+    },
+  };
+}
+
+function emptyExplanation(): SearchExplanation {
+  return { matchedTerms: [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {} };
 }

@@ -10,6 +10,8 @@ const ROOT = path.resolve(__dirname, "../../..");
 const DOCS = path.join(ROOT, "docs/cli-json");
 const GOLDEN_CLI = path.join(ROOT, "test/golden/cli");
 const names = Object.keys(CLI_JSON_SCHEMAS) as CliJsonSchemaName[];
+/** Tags whose output needs a server a golden case cannot start; the named test checks their output against the schema. */
+const CHECKED_WITHOUT_GOLDEN: Partial<Record<CliJsonSchemaName, string>> = { "embed_report.v1": "test/cli/embed-command.test.ts" };
 
 describe("CLI JSON schemas", () => {
   for (const name of names) {
@@ -32,7 +34,7 @@ describe("CLI JSON schemas", () => {
       expect(parsed.success ? [] : parsed.error.issues.slice(0, 5), file).toEqual([]);
       seen.add(tag);
     }
-    expect([...seen].sort()).toEqual([...names].sort());
+    expect([...seen].sort()).toEqual(names.filter((n) => !CHECKED_WITHOUT_GOLDEN[n]).sort());
   });
 
   it("uses snake_case keys everywhere but inside free-form maps", () => {

@@ -1,0 +1,75 @@
+// `vault-research compare "<query>"`: one query at all four levels of the search dial, side by
+// side — a table of each note's rank per level with its move from the level before (↑2, ↓1, new),
+// and the level each column really ran at, so a user sees what each level buys on their vault.
+// Each level's search goes to the query log, as any search does.
+import { compareLevels, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
+import { DIAL_LEVEL_NAMES } from "../index/dial/dial-types";
+import type { Http } from "../ports";
+import { has, intFlag, UsageError, type ParsedArgs } from "./args";
+import type { CommandIo } from "./cli-io";
+import { levelComparisonJson } from "./json/level-comparison-json";
+import { openVault, readSettings } from "./open-vault";
+import { readQuestion } from "./question-input";
+import { levelWords, openDial, readEmbedConfig, readModelConfig } from "./search-dial";
+import { terminalJson } from "./terminal-text";
+import { styled, type StyledText } from "./terminal-style";
+
+/** `http`: the embedding and chat clients' (tests bring a recording one). */
+export async function compareCommand(args: ParsedArgs, io: CommandIo, http?: Http): Promise<number> {
+  const query = await readQuestion(args, io);
+  if (!query) throw new UsageError('compare needs a query, e.g. vault-research compare "daily notes" --vault DIR');
+  const limit = intFlag(args, "limit", 1, 50) ?? 10;
+  const settings = readSettings(args, io);
+  const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
+  const opened = await openVault(args, io, settings);
+  const dial = await openDial(opened, choice, { surface: "compare", log: true, http, env: io.env, clock: io.clock });
+  const comparison = await compareLevels(dial.search, { query, limit });
+  if (has(args, "json")) io.out(`${terminalJson(levelComparisonJson(comparison, limit, opened.index.paths()))}\n`);
+  else io.outStyled(comparisonText(comparison));
+  return 0;
+}
+
+const RANK_WIDTH = 9;
+
+/** What a person reads: which level each column ran at, then one line per note with its ranks and moves. */
+export function comparisonText(comparison: LevelComparison): StyledText {
+  const parts: StyledText = [`"${comparison.query}" at the four levels of the search dial:\n`];
+  for (const l of comparison.levels) {
+    const ran = l.ranLevel === l.level ? "ran" : styled("fail", `ran at ${levelWords(l.ranLevel)}`);
+    parts.push(`  L${l.level} ${DIAL_LEVEL_NAMES[l.level].toLowerCase()}: `, ran, ` · ${l.keys.length} result${l.keys.length === 1 ? "" : "s"} · ${Math.round(l.latencyMs)} ms\n`);
+    for (const n of l.notices) parts.push(styled("dim", `     ${n.message}`), "\n");
+  }
+  if (comparison.rows.length === 0) return [...parts, `\nNo notes match "${comparison.query}" at any level.\n`];
+  parts.push("\n", styled("bold", `  ${["L1", "L2", "L3", "L4"].map((h) => h.padEnd(RANK_WIDTH)).join("")}note`), "\n");
+  for (const row of comparison.rows) parts.push(...rowText(row));
+  parts.push(styled("dim", "\n  ↑n moved up n places from the level before, ↓n down; new: first shown at that level; gone: no longer shown; -: not shown."), "\n");
+  return parts;
+}
+
+function rowText(row: ComparisonRow): StyledText {
+  const parts: StyledText = ["  "];
+  row.ranks.forEach((rank, i) => {
+    const cell = `${rank ?? "-"}${i === 0 ? "" : moveMark(row.moves[i])}`;
+    const move = row.moves[i];
+    const style = i > 0 && move.kind === "up" ? "ok" : i > 0 && (move.kind === "down" || move.kind === "gone") ? "fail" : null;
+    parts.push(style ? styled(style, cell.padEnd(RANK_WIDTH)) : cell.padEnd(RANK_WIDTH));
+  });
+  parts.push(`${row.title} — ${row.key}\n`);
+  return parts;
+}
+
+function moveMark(move: RankMove): string {
+  switch (move.kind) {
+    case "up":
+      return ` ↑${move.by}`;
+    case "down":
+      return ` ↓${move.by}`;
+    case "new":
+      return " new";
+    case "gone":
+      return " gone";
+    case "same":
+    case "absent":
+      return "";
+  }
+}

@@ -1,0 +1,99 @@
+// `vault-research embed --vault DIR --embed SPEC`: brings the vault's vectors (levels 2–4 of the
+// search dial) up to date in the cache folder. Incremental: only notes added or changed since their
+// vectors were made (path, mtime, size) are embedded. What leaves the device is said on stderr
+// before the first call; progress goes to stderr; Ctrl-C stops after the request in flight and
+// keeps what was embedded, so running it again resumes. A model or dimension change throws the old
+// vectors away and says so.
+import { stat } from "node:fs/promises";
+import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
+import { embeddingProgressWords } from "../index/embeddings/progress-words";
+import { vectorResetWords } from "../index/embeddings/vector-reset";
+import { createEmbeddingModel, embeddingDisclosure, embedSecretNameFor } from "../llm/embeddings/embed-spec";
+import { systemClock, type Http, type NoteFileInfo } from "../ports";
+import { has, UsageError, type ParsedArgs } from "./args";
+import { chattiness, type CommandIo } from "./cli-io";
+import { envSecrets } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { FileVectorCache, loadVectors } from "./file-vector-cache";
+import { embedReportJson } from "./json/embed-report-json";
+import { openVault, readSettings, type OpenedVault } from "./open-vault";
+import { readEmbedConfig } from "./search-dial";
+import { terminalJson } from "./terminal-text";
+
+/** Without a live line, a progress line at most this often. */
+const PROGRESS_EVERY_MS = 2_000;
+
+export interface EmbedCommandHooks {
+  /** The embedding client's Http (tests bring a recording one); default: fetch. */
+  http?: Http;
+  /** Aborting it is Ctrl-C (tests); the command also listens for SIGINT itself. */
+  stop?: AbortSignal;
+}
+
+export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: EmbedCommandHooks = {}): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`embed takes no words besides its flags (got "${args.positionals[0]}").`);
+  const settings = readSettings(args, io);
+  const config = readEmbedConfig(args, settings);
+  if (config.kind === "none") throw new UsageError("embed needs an embedding model: --embed ollama:MODEL[@BASE_URL] or openai:MODEL[@BASE_URL] (or search.embedding in the config).");
+  const opened = await openVault(args, io, settings);
+  const secret = embedSecretNameFor(config);
+  const apiKey = secret ? await envSecrets(io.env).get(secret) : null;
+  const embedder = createEmbeddingModel(config, { http: hooks.http ?? createFetchHttp(), apiKey, requestsPerSecond: settings.search.embedding.requestsPerSecond })!;
+  const cache = new FileVectorCache(opened.cache.folder);
+  const loaded = await loadVectors(cache, embedder.name);
+  if (loaded.reset) io.err(`${vectorResetWords(loaded.reset)}\n`);
+  const disclosure = embeddingDisclosure(config);
+  io.err(`${disclosure}\n`);
+  const job = new EmbeddingJob({ store: loaded.store, embedder, notes: opened.store, cache, clock: io.clock ?? systemClock });
+  const progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
+  const bytes = await stat(cache.file).then((s) => s.size, () => 0);
+  const json = embedReportJson(progress, {
+    model: embedder.name,
+    dimensions: loaded.store.dimensions,
+    notesInVault: opened.index.paths().length,
+    loadResets: loaded.reset ? [loaded.reset] : [],
+    vectorFile: cache.file,
+    vectorBytes: bytes,
+    disclosure,
+  });
+  for (const reset of progress.resets) io.err(`${vectorResetWords(reset)}\n`);
+  if (progress.saveProblem) io.err(`warning: ${progress.saveProblem}\n`);
+  if (has(args, "json")) io.out(`${terminalJson(json)}\n`);
+  else io.out(`${embeddingProgressWords(progress)}\nVectors: ${json.notes_in_vault - json.notes_unreadable} notes of ${json.notes_in_vault}, ${bytes.toLocaleString("en-US")} bytes in ${cache.file}\n`);
+  if (progress.state === "cancelled") io.err("Stopped: run the same command again to go on from here.\n");
+  return progress.state === "done" ? 0 : 1;
+}
+
+/** The notes as the index has them (trace notes and excluded folders left out, as the index leaves them). */
+function indexedFiles(opened: OpenedVault): NoteFileInfo[] {
+  return opened.index.paths().map((path) => {
+    const note = opened.index.note(path)!;
+    return { path, mtime: note.mtime, size: note.size };
+  });
+}
+
+/** Runs the job with its progress on stderr and Ctrl-C (or `stop`) cancelling it. */
+async function runWithProgress(job: EmbeddingJob, files: NoteFileInfo[], args: ParsedArgs, io: CommandIo, stop?: AbortSignal): Promise<EmbeddingProgress> {
+  const talk = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });
+  const clock = io.clock ?? systemClock;
+  let lastLineAt = -Infinity;
+  const unsubscribe = job.onProgress((p) => {
+    if (!talk.progress || p.state !== "running") return;
+    if (talk.liveLine) return io.statusLine!(embeddingProgressWords(p));
+    if (clock.now() - lastLineAt < PROGRESS_EVERY_MS) return;
+    lastLineAt = clock.now();
+    io.err(`${embeddingProgressWords(p)}\n`);
+  });
+  // The first Ctrl-C stops gently (what was embedded is saved); a second one is Node's own.
+  const cancel = (): void => job.cancel();
+  process.once("SIGINT", cancel);
+  stop?.addEventListener("abort", cancel, { once: true });
+  try {
+    return await job.run(files);
+  } finally {
+    process.removeListener("SIGINT", cancel);
+    stop?.removeEventListener("abort", cancel);
+    unsubscribe();
+    if (talk.liveLine) io.statusLine!(null);
+  }
+}

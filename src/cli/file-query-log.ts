@@ -1,0 +1,72 @@
+// The QueryLogFile port as two JSON-lines files in the vault's cache folder (never the vault:
+// DESIGN invariant 8): `query-log.jsonl` (current) and `query-log.1.jsonl` (previous). Lines are
+// appended; rotation renames current over previous, so the log stays within twice the rotation
+// size. A missing file reads as empty.
+import { appendFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { QueryLog } from "../index/query-log/query-log";
+import type { QueryLogFile } from "../index/query-log/query-log-file";
+import type { Settings } from "../settings";
+
+export const QUERY_LOG_NAME = "query-log.jsonl";
+export const PREVIOUS_QUERY_LOG_NAME = "query-log.1.jsonl";
+
+export class FileQueryLogFile implements QueryLogFile {
+  readonly current: string;
+  readonly previous: string;
+
+  /** `folder`: the vault's cache folder (FileIndexCache.folder). */
+  constructor(readonly folder: string) {
+    this.current = path.join(folder, QUERY_LOG_NAME);
+    this.previous = path.join(folder, PREVIOUS_QUERY_LOG_NAME);
+  }
+
+  async append(text: string): Promise<void> {
+    await mkdir(this.folder, { recursive: true });
+    await appendFile(this.current, text, "utf8");
+  }
+
+  async size(): Promise<number> {
+    try {
+      return (await stat(this.current)).size;
+    } catch (error) {
+      if (missing(error)) return 0;
+      throw error;
+    }
+  }
+
+  async rotate(): Promise<void> {
+    try {
+      await rename(this.current, this.previous);
+    } catch (error) {
+      if (!missing(error)) throw error;
+    }
+  }
+
+  async read(): Promise<{ previous: string; current: string }> {
+    return { previous: await readOrEmpty(this.previous), current: await readOrEmpty(this.current) };
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.current, { force: true });
+    await rm(this.previous, { force: true });
+  }
+}
+
+/** The query log of a vault's cache folder, switched on or off by settings.search.queryLog. */
+export function openQueryLog(folder: string, settings: Settings, options: { maxBytes?: number } = {}): QueryLog {
+  return new QueryLog({ file: new FileQueryLogFile(folder), enabled: settings.search.queryLog, ...options });
+}
+
+async function readOrEmpty(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if (missing(error)) return "";
+    throw error;
+  }
+}
+
+function missing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === "ENOENT";
+}

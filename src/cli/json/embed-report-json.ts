@@ -1,0 +1,57 @@
+// `embed_report.v1`: what `vault-research embed --json` prints — how the vectors of the vault were
+// brought up to date (embedded, already current, unreadable), what was thrown away and why, and
+// where the vectors are kept (the cache folder, never the vault).
+import { z } from "zod";
+import type { EmbeddingProgress } from "../../index/embeddings/embedding-job";
+import { vectorResetWords, type VectorReset } from "../../index/embeddings/vector-reset";
+
+export const embedReportSchema = z.strictObject({
+  schema: z.literal("embed_report.v1"),
+  model: z.string().describe("The embedding model's identity, e.g. ollama:nomic-embed-text: vectors of another model are thrown away."),
+  dimensions: z.number().int().nonnegative().nullable().describe("Dimensions of the stored vectors; null before the first one."),
+  state: z.enum(["done", "cancelled", "failed"]).describe("cancelled: stopped (Ctrl-C); what was embedded is kept and a rerun resumes."),
+  notes_in_vault: z.number().int().nonnegative(),
+  notes_to_embed: z.number().int().nonnegative().describe("Added or changed (by path, mtime and size) since their vectors were made."),
+  notes_embedded: z.number().int().nonnegative(),
+  notes_unchanged: z.number().int().nonnegative(),
+  notes_unreadable: z.number().int().nonnegative(),
+  units_embedded: z.number().int().nonnegative().describe("Titles, outlines and sections embedded by this run."),
+  resets: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Stored vectors thrown away, and why (another model, other dimensions, a damaged file)."),
+  error: z.strictObject({ kind: z.string(), message: z.string() }).nullable(),
+  vector_file: z.string().describe("Where the vectors are kept: the cache folder, never the vault."),
+  vector_bytes: z.number().int().nonnegative(),
+  disclosure: z.string().describe("What left the device: the text of every note, to the embedding endpoint."),
+});
+export type EmbedReportJson = z.infer<typeof embedReportSchema>;
+
+export interface EmbedReportFacts {
+  model: string;
+  dimensions: number | null;
+  notesInVault: number;
+  /** Resets found while loading (a damaged file, another model) besides the run's own. */
+  loadResets: VectorReset[];
+  vectorFile: string;
+  vectorBytes: number;
+  disclosure: string;
+}
+
+export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportFacts): EmbedReportJson {
+  const state = progress.state === "cancelled" || progress.state === "failed" ? progress.state : "done";
+  return {
+    schema: "embed_report.v1",
+    model: facts.model,
+    dimensions: facts.dimensions,
+    state,
+    notes_in_vault: facts.notesInVault,
+    notes_to_embed: progress.notesTotal,
+    notes_embedded: progress.notesDone,
+    notes_unchanged: progress.notesUnchanged,
+    notes_unreadable: progress.notesUnreadable,
+    units_embedded: progress.unitsDone,
+    resets: [...facts.loadResets, ...progress.resets].map((r) => ({ kind: r.kind, message: vectorResetWords(r) })),
+    error: progress.error ? { kind: progress.error.kind, message: progress.error.message } : null,
+    vector_file: facts.vectorFile,
+    vector_bytes: facts.vectorBytes,
+    disclosure: facts.disclosure,
+  };
+}

@@ -1,0 +1,124 @@
+// The search dial for a CLI command: which level (--level, else the settings' remembered one),
+// which embedding model (--embed, else settings.search.embedding), which chat model reranks
+// (--model, else the settings'), the vectors from the vault's cache folder and the query log beside
+// them. Level 1 builds no client at all, so it cannot reach the network.
+import { VaultSearch } from "../index/dial/vault-search";
+import { DIAL_LEVEL_NAMES, type DialLevel, type DialNotice } from "../index/dial/dial-types";
+import type { RerankModel } from "../index/dial/rerank";
+import type { VectorLoad } from "../index/embeddings/vector-file";
+import type { QueryLog } from "../index/query-log/query-log";
+import { createEmbeddingModel, embedSecretNameFor, parseEmbedSpec, type EmbedConfig } from "../llm/embeddings/embed-spec";
+import type { EmbeddingModel } from "../llm/embeddings/embedding-model";
+import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
+import type { Clock, Http } from "../ports";
+import type { Settings } from "../settings";
+import { flag, UsageError, type ParsedArgs } from "./args";
+import { envSecrets, secretEnvNames } from "./env-secrets";
+import { createFetchHttp } from "./fetch-http";
+import { FileVectorCache, loadVectors } from "./file-vector-cache";
+import { openQueryLog } from "./file-query-log";
+import type { OpenedVault } from "./open-vault";
+
+/** `--level 1|2|3|4`, else the settings' remembered position for this surface. */
+export function readLevel(args: ParsedArgs, settings: Settings, surface: "search" | "research"): DialLevel {
+  const raw = flag(args, "level");
+  if (raw === undefined) return surface === "search" ? settings.search.searchLevel : settings.search.researchLevel;
+  if (!/^[1-4]$/.test(raw.trim())) {
+    throw new UsageError(`--level must be 1, 2, 3 or 4 (got "${raw}"): 1 lexical, 2 hybrid (needs --embed), 3 multi-field (needs --embed), 4 rerank (needs --embed and --model).`);
+  }
+  return Number(raw.trim()) as DialLevel;
+}
+
+/** `--embed SPEC`, else settings.search.embedding; a bad spec is a usage error. */
+export function readEmbedConfig(args: ParsedArgs, settings: Settings): EmbedConfig {
+  const given = flag(args, "embed");
+  const parsed = parseEmbedSpec(given ?? embedSpecFromSettings(settings.search.embedding));
+  if (!parsed.ok) throw new UsageError(given === undefined ? `The config's search.embedding: ${parsed.error.message}` : parsed.error.message);
+  return parsed.config;
+}
+
+/** `--model SPEC`, else the settings' model. */
+export function readModelConfig(args: ParsedArgs, settings: Settings): ModelConfig {
+  const spec = flag(args, "model");
+  if (!spec) return modelConfigFromSettings(settings.model);
+  const parsed = parseModelSpec(spec);
+  if (!parsed.ok) throw new UsageError(parsed.error.message);
+  return parsed.config;
+}
+
+function embedSpecFromSettings(e: Settings["search"]["embedding"]): string {
+  if (e.kind === "none") return "none";
+  return `${e.kind}${e.model ? `:${e.model}` : ""}${e.baseUrl ? `@${e.baseUrl}` : ""}`;
+}
+
+export interface DialChoice {
+  level: DialLevel;
+  embed: EmbedConfig;
+  model: ModelConfig;
+}
+
+export interface OpenDialOptions {
+  /** Recorded in the query log ("cli", "research", "compare"…). */
+  surface: string;
+  /** false: the dial logs nothing (research logs its query itself; replays must not log themselves). */
+  log: boolean;
+  /** The embedding and chat clients' Http (tests bring a recording one); default: fetch. */
+  http?: Http;
+  env: Record<string, string | undefined>;
+  /** Times each search (latency in the log and the output); the system clock unless given. */
+  clock?: Clock;
+}
+
+export interface OpenedDial {
+  search: VaultSearch;
+  /** The vault's query log (enabled or not by settings.search.queryLog). */
+  queryLog: QueryLog;
+  embedder: EmbeddingModel | null;
+  /** The vectors as loaded (null at level 1, or without an embedding model). */
+  vectors: VectorLoad | null;
+}
+
+/** The dial over an opened vault; a level that needs nothing more than words builds no client. */
+export async function openDial(opened: OpenedVault, choice: DialChoice, options: OpenDialOptions): Promise<OpenedDial> {
+  const http = options.http ?? createFetchHttp();
+  const secrets = envSecrets(options.env);
+  const needsVectors = choice.level >= 2;
+  let embedder: EmbeddingModel | null = null;
+  if (needsVectors && choice.embed.kind !== "none") {
+    const secret = embedSecretNameFor(choice.embed);
+    const apiKey = secret ? await secrets.get(secret) : null;
+    embedder = createEmbeddingModel(choice.embed, { http, apiKey, requestsPerSecond: opened.settings.search.embedding.requestsPerSecond });
+  }
+  const vectors = embedder ? await loadVectors(new FileVectorCache(opened.cache.folder), embedder.name) : null;
+  const rerankModel = choice.level === 4 ? await chatModelFor(choice.model, http, secrets, opened.settings) : null;
+  const queryLog = openQueryLog(opened.cache.folder, opened.settings);
+  const search = new VaultSearch({
+    index: opened.index,
+    notes: opened.store,
+    vectors: vectors?.store ?? null,
+    embedder,
+    rerankModel,
+    log: options.log ? queryLog : null,
+    surface: options.surface,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return { search, queryLog, embedder, vectors };
+}
+
+async function chatModelFor(config: ModelConfig, http: Http, secrets: ReturnType<typeof envSecrets>, settings: Settings): Promise<RerankModel | null> {
+  const secretName = secretNameFor(config);
+  const apiKey = secretName ? await secrets.get(secretName) : null;
+  const created = createChatModel(config, { http, apiKey, timeoutMs: settings.model.timeoutMs });
+  if (!created.ok) throw new UsageError(`${created.error.message} Set ${secretEnvNames[secretName ?? "openai"]}.`);
+  return created.model;
+}
+
+/** "Level 3 (multi-field)". */
+export function levelWords(level: DialLevel): string {
+  return `level ${level} (${DIAL_LEVEL_NAMES[level].toLowerCase()})`;
+}
+
+/** The notices a person reads, one line each. */
+export function noticeLines(notices: readonly DialNotice[]): string[] {
+  return notices.map((n) => `note: ${n.message}`);
+}
