@@ -12,6 +12,15 @@ import { CUT_MARK } from "./cut-text";
 /** What a secret is replaced by, in every form. */
 export const REDACTED = "[redacted]";
 
+/**
+ * What a web source's own messages and bodies put where its key was (`hideKey`): the wording its
+ * error messages have always had, so they read the same; the forms matched are the same as above.
+ */
+export const KEY_HIDDEN = "[key hidden]";
+
+/** A provider key shorter than this is no key (a test's `x`): `hideKey` leaves text alone. */
+const MIN_HIDDEN_KEY = 4;
+
 /** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
 const MIN_SECRET_PREFIX = 6;
 /** Shorter base64 runs would match ordinary text; real keys give 20 and more. */
@@ -38,13 +47,39 @@ export interface SecretScrubber {
   value<T>(value: T): T;
 }
 
+export interface ScrubberOptions {
+  /** What replaces a secret (default REDACTED). */
+  mark?: string;
+}
+
 /** A scrubber for these secrets; null, undefined, empty and blank ones are ignored. */
-export function secretScrubber(secrets: Iterable<string | null | undefined>): SecretScrubber {
+export function secretScrubber(secrets: Iterable<string | null | undefined>, options: ScrubberOptions = {}): SecretScrubber {
   const known = [...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.trim() !== ""))].sort((a, b) => b.length - a.length);
   if (known.length === 0) return { empty: true, text: (t) => t, value: (v) => v };
+  const mark = options.mark ?? REDACTED;
   const pattern = new RegExp(known.flatMap(secretForms).join("|"), "g");
-  const text = (input: string): string => redactCutPrefix(input.replace(pattern, REDACTED), known);
+  const text = (input: string): string => redactCutPrefix(input.replace(pattern, mark), known, mark);
   return { empty: false, text, value: (v) => scrubValue(v, text) as typeof v };
+}
+
+/** Scrubbers of the provider keys seen lately: a provider hides its key in every message and log line of a call. */
+const keyScrubbers = new Map<string, SecretScrubber>();
+const KEY_SCRUBBERS_KEPT = 16;
+
+/**
+ * `text` with every form of a web source's `key` replaced by "[key hidden]" — its request URLs, log
+ * lines, error messages and the body it answered (before anything parses it, so a JSON-escaped
+ * key is caught while still escaped). Keys shorter than 4 characters are left alone.
+ */
+export function hideKey(text: string, key: string): string {
+  if (key.length < MIN_HIDDEN_KEY) return text;
+  let scrubber = keyScrubbers.get(key);
+  if (!scrubber) {
+    if (keyScrubbers.size >= KEY_SCRUBBERS_KEPT) keyScrubbers.delete(keyScrubbers.keys().next().value as string);
+    scrubber = secretScrubber([key], { mark: KEY_HIDDEN });
+    keyScrubbers.set(key, scrubber);
+  }
+  return scrubber.text(text);
 }
 
 /** `value` with every form of every secret — in strings and object keys, at any depth — redacted. */
@@ -64,12 +99,12 @@ function scrubValue(value: unknown, text: (s: string) => string): unknown {
 }
 
 /** A string that was cut ("…") and ends with the first few characters of a secret loses that tail. */
-function redactCutPrefix(text: string, secrets: readonly string[]): string {
+function redactCutPrefix(text: string, secrets: readonly string[], mark: string): string {
   if (!text.endsWith(CUT_MARK)) return text;
   const body = text.slice(0, -CUT_MARK.length);
   for (const secret of secrets) {
     for (let n = Math.min(secret.length - 1, body.length); n >= MIN_SECRET_PREFIX; n--) {
-      if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${REDACTED}${CUT_MARK}`;
+      if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${mark}${CUT_MARK}`;
     }
   }
   return text;

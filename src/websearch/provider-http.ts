@@ -1,9 +1,11 @@
 // What every provider does around one HTTP call: wait its turn, race the deadline, refuse huge
-// bodies, and turn every failure into a ProviderError whose text never contains the key.
+// bodies, and turn every failure into a ProviderError whose text never contains the key (in any
+// form: `hideKey`, text/secret-scrub.ts, the one scrubber).
 import { z } from "zod";
 import { HttpFailure, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
 import { DeadlineMissed, withDeadline } from "../deadline";
+import { hideKey } from "../text/secret-scrub";
 import { htmlToLine } from "./plain-text";
 import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
 
@@ -33,19 +35,13 @@ export interface ProviderCall {
   maxBytes?: number;
 }
 
-/** Replaces every occurrence of the key; keys shorter than 4 characters are too short to scrub. */
-export function hideSecret(text: string, secret: string): string {
-  if (secret.length < 4) return text;
-  return text.split(secret).join("[key hidden]");
-}
-
 export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
   kind: ProviderErrorKind,
   message: string,
   extra: { status?: number; retryAfterMs?: number } = {},
 ): ProviderError {
-  return new ProviderError(call.provider, kind, hideSecret(message, call.secret), extra);
+  return new ProviderError(call.provider, kind, hideKey(message, call.secret), extra);
 }
 
 /**
@@ -98,7 +94,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
     }
   }
 
-  log?.({ type: "request", provider: call.provider, method: call.method, url: hideSecret(call.url, call.secret) });
+  log?.({ type: "request", provider: call.provider, method: call.method, url: hideKey(call.url, call.secret) });
   const started = clock.now();
   let response: HttpResponse;
   try {
@@ -116,7 +112,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
         clock,
         ms: call.timeoutMs,
         ...(context.signal ? { signal: context.signal } : {}),
-        onLate: () => log?.({ type: "late_answer_discarded", provider: call.provider, url: hideSecret(call.url, call.secret) }),
+        onLate: () => log?.({ type: "late_answer_discarded", provider: call.provider, url: hideKey(call.url, call.secret) }),
       },
     );
   } catch (error) {
@@ -125,7 +121,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
 
   const cap = call.maxBytes ?? maxResponseBytes;
   const bytes = utf8Length(response.text, cap);
-  log?.({ type: "response", provider: call.provider, url: hideSecret(call.url, call.secret), status: response.status, ms: clock.now() - started, bytes });
+  log?.({ type: "response", provider: call.provider, url: hideKey(call.url, call.secret), status: response.status, ms: clock.now() - started, bytes });
   if (bytes > cap) {
     throw failWith(call, "parse", `${call.label}'s answer was ${Math.round(bytes / 1000)} kB, over the ${describeBytes(cap)} limit; it was not read.`, { status: response.status });
   }
@@ -133,7 +129,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
     governor.backOff(call.quota, retryAfterMs(response.headers, clock.now()) ?? 1000);
   }
   // A proxy or error page may echo the key back; scrub it before anything reads the body.
-  return { ...response, text: hideSecret(response.text, call.secret) };
+  return { ...response, text: hideKey(response.text, call.secret) };
 }
 
 function utf8Length(text: string, cap: number): number {
@@ -207,7 +203,7 @@ export function bodyExcerpt(response: HttpResponse, secret: string, max = 160): 
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
     text = title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ");
   }
-  const line = hideSecret(htmlToLine(text), secret);
+  const line = hideKey(htmlToLine(text), secret);
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -244,7 +240,7 @@ export function tryJson(text: string): unknown {
 }
 
 export function describeStatus(call: ProviderCall, response: HttpResponse, detail: string | undefined): string {
-  const excerpt = detail ? hideSecret(htmlToLine(detail), call.secret) : bodyExcerpt(response, call.secret);
+  const excerpt = detail ? hideKey(htmlToLine(detail), call.secret) : bodyExcerpt(response, call.secret);
   return excerpt ? `${call.label} answered HTTP ${response.status}: ${excerpt}` : `${call.label} answered HTTP ${response.status}.`;
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCredential, REDACTED, scrubSecrets, secretScrubber } from "../../src/text/secret-scrub";
+import { isCredential, REDACTED, scrubSecrets, secretScrubber, hideKey, KEY_HIDDEN } from "../../src/text/secret-scrub";
 
 const KEY = "sk-test-ABCDEFGH12345678";
 
@@ -84,5 +84,27 @@ describe("isCredential", () => {
   it("tells a key from a placeholder a local server takes", () => {
     expect(isCredential("sk-proj-0123456789abcdef")).toBe(true);
     for (const placeholder of ["ollama", "lm-studio", "x", "", "   ", null, undefined]) expect(isCredential(placeholder)).toBe(false);
+  });
+});
+
+describe("hideKey (a web source's key in its own messages and bodies)", () => {
+  const key = "BSA-hide-0123456789abcd";
+  const escaped = Array.from(key, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+
+  it("says [key hidden] where the key was, as provider messages always have", () => {
+    expect(hideKey(`upstream rejected token ${key} for https://api.example/?key=${key}`, key)).toBe("upstream rejected token [key hidden] for https://api.example/?key=[key hidden]");
+  });
+
+  it("in every form the scrubber knows: JSON-escaped (before parsing), percent-encoded, base64", () => {
+    const body = `{"title":"release ${escaped}","url":"https://e.example/?k=${encodeURIComponent(key).replace(/-/g, "%2D")}","auth":"${Buffer.from(`me:${key}`).toString("base64")}"}`;
+    const hidden = hideKey(body, key);
+    expect((JSON.parse(hidden) as { title: string }).title).toBe(`release ${KEY_HIDDEN}`);
+    expect(hidden).not.toContain(Buffer.from(key).toString("base64").slice(2, 20));
+    expect(hidden).toContain(`?k=${KEY_HIDDEN}`);
+  });
+
+  it("leaves text alone for a key under 4 characters, and a cut-off start of a key goes too", () => {
+    expect(hideKey("x marks the spot", "x")).toBe("x marks the spot");
+    expect(hideKey(`error … ${key.slice(0, 10)}…`, key)).toBe(`error … ${KEY_HIDDEN}…`);
   });
 });
