@@ -6,6 +6,8 @@ import { planQuestion } from "../research/stages/plan";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
 import { providerChoiceName } from "../evidence/labels";
+import { DialControl } from "./dial-control";
+import type { DialHost } from "./dial-host";
 
 export interface TurnOptions {
   mode: ExternalMode;
@@ -50,12 +52,15 @@ export class Composer {
   private readonly freshnessEl: HTMLSelectElement;
   private readonly sendEl: HTMLButtonElement;
   private readonly suggestionEl: HTMLElement;
+  /** How hard the run's vault search tries (remembered for the panel); absent without a dial host. */
+  private readonly dial: DialControl | null = null;
   private running = false;
 
   constructor(
     parent: HTMLElement,
     private readonly settings: () => Settings,
     private readonly callbacks: ComposerCallbacks,
+    dialHost?: DialHost,
   ) {
     const root = parent.createDiv({ cls: "vault-research-composer" });
     this.suggestionEl = root.createDiv({ cls: "vault-research-suggestion", attr: { role: "note" } });
@@ -72,6 +77,11 @@ export class Composer {
     this.modeEl = labelledSelect(controls, "External web", "vault-research-mode");
     this.providerEl = labelledSelect(controls, "Provider", "vault-research-provider");
     this.freshnessEl = labelledSelect(controls, "Freshness", "vault-research-freshness");
+    if (dialHost) {
+      const wrap = controls.createDiv({ cls: "vault-research-control vault-research-dial-control" });
+      wrap.createSpan({ cls: "vault-research-control-label", text: "Vault search", attr: { "aria-hidden": "true" } });
+      this.dial = new DialControl(wrap, dialHost, "research-panel", { compact: true, label: "Vault search level" });
+    }
 
     this.inputEl.addEventListener("keydown", (evt) => {
       if (evt.key === "Enter" && !evt.shiftKey && !evt.isComposing) {
@@ -106,6 +116,12 @@ export class Composer {
     this.freshnessEl.value = external.freshness;
     this.syncEnabled();
     this.updateSuggestion();
+    this.dial?.refresh();
+  }
+
+  /** The panel is closing: the dial stops listening to the host. */
+  destroy(): void {
+    this.dial?.destroy();
   }
 
   options(): TurnOptions {

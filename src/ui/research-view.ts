@@ -23,6 +23,7 @@ import { openAtSection } from "./search-modal";
 import { secretIsSet } from "./secret-presence";
 import { renderTurnActions } from "./turn-actions";
 import { providerChoiceName, providerDisplayName } from "../evidence/labels";
+import type { DialHost } from "./dial-host";
 
 export const RESEARCH_VIEW_TYPE = "vault-research-panel";
 
@@ -40,6 +41,8 @@ export interface ResearchPanelHost {
   prepareRun(): Promise<PreparedRun>;
   /** "Add to vault" on outside cards (hidden without it): saves the row of this run as a note. */
   promote?: (row: OutsideVaultRow, result: ResearchResult) => Promise<PromotionResult>;
+  /** The search dial: the composer shows it for the run's vault search (hidden without it). */
+  dial?: DialHost;
 }
 
 const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
@@ -122,7 +125,7 @@ export class ResearchView extends ItemView {
       send: (question, options) => void this.ask(question, options),
       cancel: () => this.cancel(),
       busy: () => this.status.say(BUSY_SENTENCE),
-    });
+    }, this.host.dial);
     this.registerDomEvent(this.containerEl, "keydown", (evt: KeyboardEvent) => {
       if (evt.key === "Escape" && this.running) {
         evt.preventDefault();
@@ -134,6 +137,7 @@ export class ResearchView extends ItemView {
   protected override async onClose(): Promise<void> {
     this.cancel();
     this.status?.clear();
+    this.composer?.destroy();
   }
 
   /** Settings changed: the composer offers the new choices and defaults. */

@@ -1,24 +1,58 @@
-// "Search vault": a quick switcher over the vault index. Each suggestion shows the note's title,
-// its path, the best section's heading and a snippet with the matched words marked; choosing one
-// opens the note at that section.
+// "Search vault": a quick switcher over the search dial. Above the results sit the dial (Lexical /
+// Hybrid / Multi-field / Rerank, remembered for this modal) and "Show scores"; one status line
+// says what a slow level is doing ("Hybrid: embedding the query…") and, once done, which level ran
+// and why when it was not the one asked for. Each suggestion shows the note's title, its path, the
+// section that matched and a snippet with the matched words marked; with scores shown, each
+// lane's rank and score and the rerank's move. When no note shares a word with the query, the
+// three notes closest by meaning are shown with their low scores, if a vector level can run.
+// Choosing one records the click-through and opens the note at that section.
 import { Keymap, SuggestModal, type App, type PaneType } from "obsidian";
-import type { NoteStore } from "../ports";
-import type { Highlight, SearchOptions, SearchResult, SectionHit } from "../index/types";
-
-/** The part of the vault index this modal uses. */
-export interface VaultSearcher {
-  search(query: string, store: NoteStore, options?: SearchOptions): Promise<SearchResult[]>;
-}
+import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
+import type { Highlight, SectionHit } from "../index/types";
+import { errorMessage } from "../text/error-message";
+import { DialControl, levelThatWillRun, notReadyReason } from "./dial-control";
+import type { DialHost } from "./dial-host";
+import { renderDialScores, sectionWords, similarityOf } from "./dial-result-words";
 
 const RESULT_LIMIT = 20;
+const CLOSEST_COUNT = 3;
 
-export class VaultSearchModal extends SuggestModal<SearchResult> {
+/**
+ * How long typing must pause before a search starts, per level that will run: every search is
+ * logged, and levels 2–4 ask a model (level 4 a slow one), so half-typed words are not searched.
+ */
+export const TYPING_PAUSE_MS: Record<DialLevel, number> = { 1: 120, 2: 250, 3: 250, 4: 600 };
+
+export interface VaultSearchModalOptions {
+  typingPauseMs?: Record<DialLevel, number>;
+}
+
+/** What a slow level is doing while it runs, by the level that will run; level 1 is quick and says nothing. */
+export function runningWords(level: DialLevel): string {
+  if (level === 1) return "";
+  if (level === 4) return "Rerank: embedding the query, then reranking…";
+  return `${DIAL_LEVEL_NAMES[level]}: embedding the query…`;
+}
+
+export class VaultSearchModal extends SuggestModal<DialResult> {
+  private readonly dial: DialControl;
+  private readonly statusEl: HTMLElement;
+  private readonly scoresInput: HTMLInputElement;
+  /** The search each shown result came from, for its click-through. */
+  private readonly responses = new WeakMap<DialResult, DialResponse>();
+  /** Results shown as the closest notes when nothing matched: not matches, and said so. */
+  private readonly closest = new WeakSet<DialResult>();
+  private readonly typingPauseMs: Record<DialLevel, number>;
+  private searchCount = 0;
+  private pending: AbortController | null = null;
+
   constructor(
     app: App,
-    private readonly searcher: VaultSearcher,
-    private readonly store: NoteStore,
+    private readonly host: DialHost,
+    options: VaultSearchModalOptions = {},
   ) {
     super(app);
+    this.typingPauseMs = options.typingPauseMs ?? TYPING_PAUSE_MS;
     this.limit = RESULT_LIMIT;
     this.setPlaceholder("Search your notes…");
     this.setInstructions([
@@ -28,37 +62,129 @@ export class VaultSearchModal extends SuggestModal<SearchResult> {
       { command: "Esc", purpose: "to dismiss" },
     ]);
     this.modalEl.addClass("vault-research-search");
+    const toolbar = createDiv({ cls: "vault-research-search-toolbar" });
+    this.modalEl.insertBefore(toolbar, this.resultContainerEl);
+    this.dial = new DialControl(toolbar, host, "search-modal", { onChange: () => this.searchAgain() });
+    const scores = toolbar.createEl("label", { cls: "vault-research-search-scores-toggle" });
+    this.scoresInput = scores.createEl("input", { type: "checkbox" });
+    scores.createSpan({ text: "Show scores" });
+    this.scoresInput.checked = host.showScores();
+    this.scoresInput.addEventListener("change", () => {
+      this.modalEl.toggleClass("is-showing-scores", this.scoresInput.checked);
+      void this.host.saveShowScores(this.scoresInput.checked);
+    });
+    this.modalEl.toggleClass("is-showing-scores", this.scoresInput.checked);
+    this.statusEl = createDiv({ cls: "vault-research-search-status", attr: { role: "status", "aria-live": "polite" } });
+    this.modalEl.insertBefore(this.statusEl, this.resultContainerEl);
   }
 
-  async getSuggestions(query: string): Promise<SearchResult[]> {
+  override onClose(): void {
+    this.pending?.abort();
+    this.dial.destroy();
+    super.onClose();
+  }
+
+  async getSuggestions(query: string): Promise<DialResult[]> {
+    const count = ++this.searchCount;
+    this.pending?.abort();
+    this.pending = null;
     if (query.trim() === "") {
+      this.say("");
       this.emptyStateText = "Type to search your vault.";
       return [];
     }
+    const level = this.dial.level();
+    const runs = levelThatWillRun(level, this.host.readiness());
+    await new Promise((resolve) => window.setTimeout(resolve, this.typingPauseMs[runs]));
+    if (count !== this.searchCount) return [];
+    const controller = new AbortController();
+    this.pending = controller;
+    this.say(runningWords(runs), true);
     try {
-      const results = await this.searcher.search(query, this.store, { limit: RESULT_LIMIT });
-      this.emptyStateText = "No notes match.";
-      return results;
+      const response = await this.host.search({ query, level, limit: RESULT_LIMIT, surface: "search-modal", signal: controller.signal });
+      if (count !== this.searchCount) return [];
+      if (response.results.length > 0 || response.ranLevel > 1) return this.shown(response, response.results.length === 0 ? "No notes match." : "");
+      return await this.closestInstead(query, response, count, controller.signal);
     } catch (error) {
-      this.emptyStateText = `Search failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (count !== this.searchCount) return [];
+      this.say("");
+      this.emptyStateText = `Search failed: ${errorMessage(error)}`;
       return [];
+    } finally {
+      if (this.pending === controller) this.pending = null;
     }
   }
 
-  renderSuggestion(result: SearchResult, el: HTMLElement): void {
+  renderSuggestion(result: DialResult, el: HTMLElement): void {
     el.addClass("vault-research-search-result");
     el.createDiv({ cls: "vault-research-search-result-title", text: result.title });
     el.createDiv({ cls: "vault-research-search-result-path", text: result.path });
-    const best = result.sections[0];
-    if (!best) return;
-    if (best.headingPath.length > 0) {
-      el.createDiv({ cls: "vault-research-search-result-heading", text: best.headingPath.join(" › ") });
+    const section = result.section;
+    const where = section ? sectionWords(section) : "";
+    if (where) el.createDiv({ cls: ["vault-research-search-result-heading", ...(section?.from === "section_vector" ? ["is-by-meaning"] : [])], text: where });
+    if (section?.snippet) {
+      const lexicalHit = section.from === "lexical" ? result.lexical?.sections[0] : undefined;
+      renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), section.snippet, lexicalHit?.snippet === section.snippet ? lexicalHit.highlights : []);
     }
-    if (best.snippet) renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), best.snippet, best.highlights);
+    if (this.closest.has(result)) {
+      const similarity = similarityOf(result);
+      el.createDiv({ cls: "vault-research-search-result-closeness", text: similarity === null ? "Not a match" : `Not a match · similarity ${similarity.toFixed(2)}` });
+    }
+    renderDialScores(el.createDiv({ cls: "vault-research-search-scores" }), result);
   }
 
-  onChooseSuggestion(result: SearchResult, evt: MouseEvent | KeyboardEvent): void {
-    void openAtSection(this.app, result.path, result.sections[0], Keymap.isModEvent(evt));
+  onChooseSuggestion(result: DialResult, evt: MouseEvent | KeyboardEvent): void {
+    const response = this.responses.get(result);
+    if (response) this.host.recordClick(response, result.key).catch((error: unknown) => console.warn("Vault Research: the click was not logged", error));
+    const section = result.section;
+    const heading = section?.unit === "section" ? (section.headingPath.at(-1) ?? "") : "";
+    void openAtSection(this.app, result.path, section ? { heading, line: section.line } : undefined, Keymap.isModEvent(evt));
+  }
+
+  /** The dial moved: the same query again at the new level. */
+  private searchAgain(): void {
+    this.inputEl.dispatchEvent(new Event("input"));
+  }
+
+  /** Level 1 found nothing: the notes closest by meaning, if a vector level can run, said to be no match. */
+  private async closestInstead(query: string, response: DialResponse, count: number, signal: AbortSignal): Promise<DialResult[]> {
+    const readiness = this.host.readiness();
+    const vectorLevel = levelThatWillRun(3, readiness);
+    if (vectorLevel === 1) {
+      const reason = notReadyReason(readiness.find((r) => r.level === 2)?.notice ?? null);
+      return this.shown(response, `No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (${reason}).`);
+    }
+    this.say(runningWords(vectorLevel), true);
+    const closest = await this.host.search({ query, level: vectorLevel, limit: CLOSEST_COUNT, surface: "search-modal", signal });
+    if (count !== this.searchCount) return [];
+    const results = closest.results.slice(0, CLOSEST_COUNT);
+    for (const r of results) {
+      this.responses.set(r, closest);
+      this.closest.add(r);
+    }
+    this.say(results.length > 0 ? `No note contains these words. The ${results.length} closest by meaning (${DIAL_LEVEL_NAMES[closest.ranLevel]}), with their low scores:` : "No note contains these words.");
+    this.emptyStateText = "No notes match.";
+    return results;
+  }
+
+  /** Shows a finished search: which level ran and why, its notices, and the results. */
+  private shown(response: DialResponse, emptyText: string): DialResult[] {
+    for (const r of response.results) this.responses.set(r, response);
+    const lines: string[] = [];
+    if (response.ranLevel !== response.level) lines.push(`Ran at ${DIAL_LEVEL_NAMES[response.ranLevel]} instead of ${DIAL_LEVEL_NAMES[response.level]}.`);
+    for (const notice of response.notices) lines.push(notice.message);
+    const byMeaningOnly = response.results.length > 0 && response.results.every((r) => !r.explanation.lanes.some((l) => l.lane === "lexical"));
+    if (byMeaningOnly) lines.push("No note contains these words; these were found by meaning alone.");
+    this.say(lines.join(" "));
+    if (emptyText) this.emptyStateText = emptyText;
+    return response.results;
+  }
+
+  private say(text: string, busy = false): void {
+    this.statusEl.setText(text);
+    this.statusEl.toggle(text !== "");
+    this.statusEl.toggleClass("is-busy", busy);
+    this.resultContainerEl.setAttr("aria-busy", busy ? "true" : "false");
   }
 }
 

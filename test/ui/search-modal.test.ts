@@ -1,0 +1,369 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, openModals, Vault } from "../stubs/obsidian";
+import type { SearchResult, SectionHit } from "../../src/index/types";
+import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
+import { VaultSearch } from "../../src/index/dial/vault-search";
+import { VaultIndex } from "../../src/index/vault-index";
+import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
+import { mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
+import { dialResponse, dialResult, engineDialHost, FakeDialHost, readinessUpTo, unavailableNotice } from "./dial/fake-dial-host";
+
+/** The stand-in as the type the code under test expects. */
+const real = (app: App) => app as unknown as ObsidianApp;
+
+/** No pause after typing: the tests type one query at a time. */
+const NO_PAUSE: Record<DialLevel, number> = { 1: 0, 2: 0, 3: 0, 4: 0 };
+
+/** What a keystroke does: the modal hears an input event and asks for suggestions. */
+function type(modal: VaultSearchModal, text: string): void {
+  modal.inputEl.value = text;
+  modal.inputEl.dispatchEvent(new Event("input"));
+}
+
+function section(over: Partial<SectionHit> = {}): SectionHit {
+  return { heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 10, snippet: "", highlights: [], matchedTerms: [], closeTerms: [], score: 1, ...over };
+}
+
+function at(text: string, word: string): [number, number] {
+  const i = text.indexOf(word);
+  return [i, i + word.length];
+}
+
+function lexical(over: Partial<SearchResult> = {}): SearchResult {
+  return {
+    path: "Notes/Kites.md",
+    title: "Kites",
+    score: 1,
+    tags: [],
+    sections: [],
+    explanation: { matchedTerms: [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {} },
+    ...over,
+  };
+}
+
+/** A level-1 dial result whose lexical half is `over`, as the engine builds it. */
+function result(over: Partial<SearchResult> = {}): DialResult {
+  const found = lexical(over);
+  const best = found.sections[0];
+  return dialResult({
+    path: found.path,
+    key: found.path,
+    title: found.title,
+    score: found.score,
+    lexical: found,
+    section: best ? { from: "lexical", unit: "section", headingPath: best.headingPath.length > 0 ? best.headingPath : best.heading ? [best.heading] : [], line: best.line, start: best.start, end: best.end, snippet: best.snippet } : null,
+  });
+}
+
+async function shown(modal: VaultSearchModal): Promise<HTMLElement[]> {
+  return vi.waitFor(() => {
+    const items = [...modal.resultContainerEl.querySelectorAll<HTMLElement>(".suggestion-item")];
+    if (items.length === 0) throw new Error("no suggestions yet");
+    return items;
+  });
+}
+
+describe("vault search modal", () => {
+  let app: App;
+  beforeEach(() => {
+    app = new App({ vault: new Vault() });
+    openModals.length = 0;
+  });
+  afterEach(() => openModals.forEach((m) => m.close()));
+
+  it("shows live results from the real index, marking the matched words", async () => {
+    const vault = app.vault;
+    vault.seed("Hobbies/Kites.md", "# Kites\n\n## Flying in strong wind\n\nA delta kite flies well when the wind is strong.\n");
+    vault.seed("Hobbies/Boats.md", "# Boats\n\nSailing needs wind too.\n");
+    const store = new ObsidianNoteStore(real(app).vault);
+    const index = new VaultIndex();
+    await index.sync(store, null);
+
+    const modal = new VaultSearchModal(real(app), engineDialHost(new VaultSearch({ index, notes: store })), { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    const [first] = await shown(modal);
+    expect(first.querySelector(".vault-research-search-result-title")?.textContent).toBe("Kites");
+    expect(first.querySelector(".vault-research-search-result-path")?.textContent).toBe("Hobbies/Kites.md");
+    const marks = [...first.querySelectorAll(".vault-research-match")].map((m) => m.textContent?.toLowerCase());
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks.every((m) => m?.startsWith("kite"))).toBe(true);
+  });
+
+  it("asks the dial for at most 20 notes at the remembered level and nothing for an empty query", async () => {
+    const host = new FakeDialHost();
+    host.levels["search-modal"] = 3;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    expect(await modal.getSuggestions("   ")).toEqual([]);
+    await modal.getSuggestions("tar extract");
+    expect(host.requests.map((r) => ({ query: r.query, limit: r.limit, level: r.level, surface: r.surface }))).toEqual([{ query: "tar extract", limit: 20, level: 3, surface: "search-modal" }]);
+  });
+
+  it("says what went wrong when the search fails", async () => {
+    const host = new FakeDialHost(() => {
+      throw new Error("index is being rebuilt");
+    });
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "x");
+    await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toContain("index is being rebuilt"));
+  });
+
+  it("renders the best section's heading path and a snippet whose markup stays text", () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    const el = createDiv();
+    const snippet = "…use <b>tar</b> -xzf to extract";
+    modal.renderSuggestion(
+      result({ sections: [section({ heading: "Extract", headingPath: ["Archives", "Extract"], snippet, highlights: [at(snippet, "tar"), at(snippet, "extract")] })] }),
+      el,
+    );
+    expect(el.querySelector(".vault-research-search-result-heading")?.textContent).toBe("Archives › Extract");
+    const snippetEl = el.querySelector(".vault-research-search-result-snippet")!;
+    expect(snippetEl.textContent).toBe(snippet);
+    expect(snippetEl.querySelector("b")).toBeNull();
+    expect([...snippetEl.querySelectorAll(".vault-research-match")].map((m) => m.textContent)).toEqual(["tar", "extract"]);
+  });
+
+  it("opens the note at the matched heading", async () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.onChooseSuggestion(result({ sections: [section({ heading: "Flying in wind", line: 3 })] }), new KeyboardEvent("keydown"));
+    await Promise.resolve();
+    expect(app.workspace.openedLinks.map((l) => [l.linktext, l.newLeaf])).toEqual([["Notes/Kites.md#Flying in wind", false]]);
+  });
+
+  it("opens in a new tab when a modifier is held", async () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.onChooseSuggestion(result(), new KeyboardEvent("keydown", { ctrlKey: true }));
+    await Promise.resolve();
+    expect(app.workspace.openedLinks).toEqual([expect.objectContaining({ linktext: "Notes/Kites.md", newLeaf: "tab" })]);
+  });
+
+  it("opens by line when the heading cannot be written as a link", async () => {
+    const file = app.vault.seed("Notes/Kites.md", "# Kites\n\n## C# [draft] | notes\n");
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.onChooseSuggestion(result({ sections: [section({ heading: "C# [draft] | notes", line: 3 })] }), new KeyboardEvent("keydown"));
+    await Promise.resolve();
+    expect(app.workspace.openedLinks).toEqual([]);
+    const opened = app.workspace.leaves.flatMap((l) => l.opened);
+    expect(opened).toEqual([{ file, state: { eState: { line: 2 } } }]);
+  });
+});
+
+describe("the dial in the search modal", () => {
+  let app: App;
+  beforeEach(() => {
+    app = new App({ vault: new Vault() });
+    openModals.length = 0;
+  });
+  afterEach(() => openModals.forEach((m) => m.close()));
+
+  const kites = dialResult({ path: "Hobbies/Kites.md", key: "Hobbies/Kites.md", title: "Kites" });
+
+  it("moving the dial searches the same query again at the new level and remembers it for this modal", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: [kites] }));
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    await shown(modal);
+    const hybrid = modal.modalEl.querySelector<HTMLInputElement>(".vault-research-dial-input[value='2']")!;
+    hybrid.checked = true;
+    hybrid.dispatchEvent(new Event("change"));
+    await vi.waitFor(() => expect(host.requests.map((r) => r.level)).toEqual([1, 2]));
+    expect(host.requests[1].query).toBe("kite");
+    expect(host.savedLevels).toEqual([["search-modal", 2]]);
+  });
+
+  it("while a slow level runs, its label says what it is doing; the line clears when it is done", async () => {
+    let finish!: () => void;
+    const host = new FakeDialHost((r) => new Promise((resolve) => (finish = () => resolve(dialResponse({ query: r.query, level: 4, ranLevel: 4, results: [kites] })))));
+    host.levels["search-modal"] = 4;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
+    await vi.waitFor(() => expect(status.textContent).toBe("Rerank: embedding the query, then reranking…"));
+    expect(status.getAttribute("role")).toBe("status");
+    expect(modal.resultContainerEl.getAttribute("aria-busy")).toBe("true");
+    finish();
+    await shown(modal);
+    expect(status.textContent).toBe("");
+    expect(modal.resultContainerEl.getAttribute("aria-busy")).toBe("false");
+  });
+
+  it("names a slow level by the level that will run, and says nothing for level 1", () => {
+    expect(runningWords(1)).toBe("");
+    expect(runningWords(2)).toBe("Hybrid: embedding the query…");
+    expect(runningWords(3)).toBe("Multi-field: embedding the query…");
+    expect(runningWords(4)).toBe("Rerank: embedding the query, then reranking…");
+  });
+
+  it("says in words which level ran when it was not the one asked for, and why", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: 3, ranLevel: 1, results: [kites], notices: [unavailableNotice(3, "no_embedder")] }));
+    host.levels["search-modal"] = 3;
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    await shown(modal);
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toBe(
+      "Ran at Lexical instead of Multi-field. No embedding model is set, so this search used words only (level 1).",
+    );
+  });
+
+  it("says the rerank failed and that level 3's order stands", async () => {
+    const notice = { kind: "rerank_failed" as const, reason: "timeout" as const, message: "stand-in did not reorder the results within 20 s; level 3's order stands." };
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: 4, ranLevel: 3, results: [kites], notices: [notice] }));
+    host.levels["search-modal"] = 4;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    await shown(modal);
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toBe(
+      "Ran at Multi-field instead of Rerank. stand-in did not reorder the results within 20 s; level 3's order stands.",
+    );
+  });
+
+  it("names the section that matched by meaning (level 3) and shows its words unmarked", () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    const el = createDiv();
+    modal.renderSuggestion(
+      dialResult({ section: { from: "section_vector", unit: "section", headingPath: ["Garage diary", "Tuesday"], line: 9, start: 0, end: 10, snippet: "Spent the afternoon fixing the vehicle" } }),
+      el,
+    );
+    expect(el.querySelector(".vault-research-search-result-heading")?.textContent).toBe("Matched section: Garage diary › Tuesday");
+    expect(el.querySelector(".vault-research-search-result-snippet")?.textContent).toBe("Spent the afternoon fixing the vehicle");
+    expect(el.querySelectorAll(".vault-research-match")).toHaveLength(0);
+  });
+
+  it("behind Show scores: each lane's rank and score, the fused score and the rerank's move; the choice is remembered", async () => {
+    const host = new FakeDialHost();
+    const modal = new VaultSearchModal(real(app), host);
+    const el = createDiv();
+    modal.renderSuggestion(
+      dialResult({
+        score: 0.0325,
+        explanation: {
+          lanes: [
+            { lane: "lexical", rank: 2, contribution: 1 / 62, score: 3.4127 },
+            { lane: "note_vector", rank: 1, contribution: 1 / 61, score: 0.8213 },
+            { lane: "section_vector", rank: 3, contribution: 1 / 63, score: 0.7712 },
+          ],
+          rerank: { before: 5, after: 2, model: "stand-in" },
+        },
+      }),
+      el,
+    );
+    expect([...el.querySelectorAll(".vault-research-search-scores li")].map((li) => li.textContent)).toEqual([
+      "Words: 2nd · score 3.41",
+      "Whole note by meaning: 1st · similarity 0.82",
+      "Closest part by meaning: 3rd · similarity 0.77",
+      "Fused (RRF): 0.0325",
+      "Rerank by stand-in: moved up 3 (5th → 2nd)",
+    ]);
+    const toggle = modal.modalEl.querySelector<HTMLInputElement>(".vault-research-search-scores-toggle input")!;
+    expect(modal.modalEl.querySelector(".vault-research-search-scores-toggle")?.textContent).toBe("Show scores");
+    expect(modal.modalEl.hasClass("is-showing-scores")).toBe(false);
+    toggle.checked = true;
+    toggle.dispatchEvent(new Event("change"));
+    expect(modal.modalEl.hasClass("is-showing-scores")).toBe(true);
+    expect(host.savedScores).toEqual([true]);
+  });
+
+  it("starts with scores shown when the user left them on", () => {
+    const host = new FakeDialHost();
+    host.scores = true;
+    const modal = new VaultSearchModal(real(app), host);
+    expect(modal.modalEl.hasClass("is-showing-scores")).toBe(true);
+    expect(modal.modalEl.querySelector<HTMLInputElement>(".vault-research-search-scores-toggle input")!.checked).toBe(true);
+  });
+
+  it("with no word in any note, shows the three closest notes by meaning with their low scores, not a bare no results", async () => {
+    const near = (path: string, similarity: number) =>
+      dialResult({ path, key: path, title: path.replace(/\.md$/, ""), explanation: { lanes: [{ lane: "note_vector", rank: 1, contribution: 1 / 61, score: similarity }] } });
+    const host = new FakeDialHost((r) =>
+      r.level === 1
+        ? dialResponse({ query: r.query, results: [], logId: "log-words" })
+        : dialResponse({ query: r.query, level: r.level, ranLevel: r.level, logId: "log-meaning", results: [near("Soup.md", 0.214), near("Bread.md", 0.19), near("Cats.md", 0.12), near("Dogs.md", 0.1)] }),
+    );
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "descale espresso");
+    const items = await shown(modal);
+    expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20], [3, 3]]);
+    expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["Soup", "Bread", "Cats"]);
+    expect(items.map((i) => i.querySelector(".vault-research-search-result-closeness")?.textContent)).toEqual([
+      "Not a match · similarity 0.21",
+      "Not a match · similarity 0.19",
+      "Not a match · similarity 0.12",
+    ]);
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toBe("No note contains these words. The 3 closest by meaning (Multi-field), with their low scores:");
+    items[1].click();
+    await vi.waitFor(() => expect(host.clicks).toEqual([{ logId: "log-meaning", key: "Bread.md", rank: 2 }]));
+  });
+
+  it("with no word in any note and no vectors, says what finding the closest notes needs", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: [] }));
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "descale espresso");
+    await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toBe("No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings)."));
+    expect(host.requests).toHaveLength(1);
+  });
+
+  it("opening a result records the click-through against the search it came from", async () => {
+    const boats = dialResult({ path: "Hobbies/Boats.md", key: "Hobbies/Boats.md", title: "Boats" });
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: [kites, boats], logId: "log-7" }));
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "wind");
+    const items = await shown(modal);
+    items[1].click();
+    await vi.waitFor(() => expect(host.clicks).toEqual([{ logId: "log-7", key: "Hobbies/Boats.md", rank: 2 }]));
+    expect(app.workspace.openedLinks.map((l) => l.linktext)).toEqual(["Hobbies/Boats.md"]);
+  });
+
+  it("a newer keystroke wins: the older search is cancelled and its answer not shown", async () => {
+    const host = new FakeDialHost(
+      (r) =>
+        new Promise((resolve) => {
+          const answer = () => resolve(dialResponse({ query: r.query, results: [dialResult({ title: r.query })] }));
+          if (r.query === "ki") r.signal?.addEventListener("abort", answer);
+          else answer();
+        }),
+    );
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "ki");
+    await vi.waitFor(() => expect(host.requests).toHaveLength(1));
+    type(modal, "kite");
+    await vi.waitFor(() => expect(host.requests[0].signal?.aborted).toBe(true));
+    const items = await shown(modal);
+    expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["kite"]);
+  });
+
+  it("stops listening to the host when it closes", () => {
+    const host = new FakeDialHost();
+    const modal = new VaultSearchModal(real(app), host);
+    modal.open();
+    expect(host.listenerCount()).toBe(1);
+    modal.close();
+    expect(host.listenerCount()).toBe(0);
+  });
+});
+
+describe("snippet highlights", () => {
+  it("sorts, clamps and joins overlapping spans and drops empty ones", () => {
+    expect(mergeHighlights([[8, 12], [0, 3], [2, 5], [20, 40], [6, 6]], 25)).toEqual([[0, 5], [8, 12], [20, 25]]);
+  });
+
+  it("renders text around, between and after the marks", () => {
+    const el = createDiv();
+    renderSnippet(el, "a tar b tar c", [[2, 5], [8, 11]]);
+    expect(el.textContent).toBe("a tar b tar c");
+    expect(el.querySelectorAll(".vault-research-match")).toHaveLength(2);
+    expect(el.childNodes).toHaveLength(5);
+  });
+});
