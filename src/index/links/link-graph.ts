@@ -1,0 +1,154 @@
+// Which notes link to which: the targets each note writes ([[wikilinks]], ![[embeds]], markdown
+// links to notes, as the parser reads them: ParsedNote.links), resolved the way Obsidian does — by
+// path (from the vault root, or from the linking note's folder), then by a file name (or the end
+// of a path, `[[sub/note]]`) only one note has, then by an alias (or a frontmatter title) only one note has.
+// Links are kept as written and resolved when asked, so a note added or renamed later changes
+// what older links point to without touching the notes that wrote them. Case does not matter;
+// `.md` is optional. Kept note by note (setNote / removeNote); it holds no note text.
+
+/** What the graph needs of one note. */
+export interface LinkedNote {
+  path: string;
+  /** Link targets as written, `#heading` parts already cut (ParsedNote.links). */
+  links: readonly string[];
+  /** Frontmatter aliases, and the title when it is not the file name: other names links may use. */
+  names: readonly string[];
+}
+
+export class LinkGraph {
+  /** Source path → targets it writes. */
+  private readonly written = new Map<string, readonly string[]>();
+  /** Other names per note, as given. */
+  private readonly namesOf = new Map<string, readonly string[]>();
+  /** Lower-cased path without `.md` → path. */
+  private readonly byPath = new Map<string, string>();
+  /** Lower-cased file name without `.md` → the notes of that name. */
+  private readonly byBasename = new Map<string, Set<string>>();
+  /** Lower-cased alias or title → the notes that carry it. */
+  private readonly byName = new Map<string, Set<string>>();
+  /** Lower-cased last segment of a written target → the notes that wrote it (for backlinks). */
+  private readonly byTargetName = new Map<string, Set<string>>();
+
+  get size(): number {
+    return this.written.size;
+  }
+
+  has(path: string): boolean {
+    return this.written.has(path);
+  }
+
+  setNote(note: LinkedNote): void {
+    this.removeNote(note.path);
+    const links = [...new Set(note.links.map((l) => l.trim()).filter(Boolean))];
+    this.written.set(note.path, links);
+    this.namesOf.set(note.path, note.names);
+    this.byPath.set(pathKey(note.path), note.path);
+    addTo(this.byBasename, baseKey(note.path), note.path);
+    for (const name of note.names) addTo(this.byName, nameKey(name), note.path);
+    for (const link of links) addTo(this.byTargetName, baseKey(link), note.path);
+  }
+
+  removeNote(path: string): void {
+    const links = this.written.get(path);
+    if (!links) return;
+    this.written.delete(path);
+    if (this.byPath.get(pathKey(path)) === path) this.byPath.delete(pathKey(path));
+    removeFrom(this.byBasename, baseKey(path), path);
+    for (const name of this.namesOf.get(path) ?? []) removeFrom(this.byName, nameKey(name), path);
+    this.namesOf.delete(path);
+    for (const link of links) removeFrom(this.byTargetName, baseKey(link), path);
+  }
+
+  clear(): void {
+    for (const map of [this.written, this.namesOf, this.byPath, this.byBasename, this.byName, this.byTargetName]) map.clear();
+  }
+
+  /** The note `target` points to when `from` writes it, or null (a link to nothing, or to one of several notes of that name). */
+  resolve(target: string, from: string): string | null {
+    const clean = target.trim().replace(/^\/+/, "");
+    if (!clean) return null;
+    const relative = clean.startsWith("./") || clean.startsWith("../");
+    if (relative) return this.byPath.get(pathKey(joinPath(folderOf(from), clean))) ?? null;
+    const exact = this.byPath.get(pathKey(clean)) ?? this.byPath.get(pathKey(joinPath(folderOf(from), clean)));
+    if (exact) return exact;
+    // `[[sub/note]]` may name the end of a longer path: the notes of that name whose path ends so.
+    const suffix = `/${pathKey(clean)}`;
+    const named = [...(this.byBasename.get(baseKey(clean)) ?? [])].filter((p) => !clean.includes("/") || `/${pathKey(p)}`.endsWith(suffix));
+    if (named.length === 1) return named[0];
+    const aliased = this.byName.get(nameKey(clean));
+    return aliased?.size === 1 ? first(aliased) : null;
+  }
+
+  /** The notes `path` links to, in the order written, itself and unresolved links left out. */
+  outlinks(path: string): string[] {
+    const out = new Set<string>();
+    for (const link of this.written.get(path) ?? []) {
+      const to = this.resolve(link, path);
+      if (to && to !== path) out.add(to);
+    }
+    return [...out];
+  }
+
+  /** The notes that link to `path`, in path order. */
+  backlinks(path: string): string[] {
+    const candidates = new Set<string>(this.byTargetName.get(baseKey(path)) ?? []);
+    for (const name of this.namesOf.get(path) ?? []) for (const source of this.byTargetName.get(nameKey(name)) ?? []) candidates.add(source);
+    const out: string[] = [];
+    for (const source of candidates) {
+      if (source === path) continue;
+      if ((this.written.get(source) ?? []).some((link) => this.resolve(link, source) === path)) out.push(source);
+    }
+    return out.sort();
+  }
+}
+
+function stripMd(path: string): string {
+  return /\.md$/i.test(path) ? path.slice(0, -3) : path;
+}
+
+function pathKey(path: string): string {
+  return stripMd(path).toLowerCase();
+}
+
+/** The last segment of a path or written target, lower-cased, without `.md`. */
+function baseKey(path: string): string {
+  const clean = stripMd(path.trim());
+  return clean.slice(clean.lastIndexOf("/") + 1).toLowerCase();
+}
+
+function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+function folderOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** `folder` + `target` with `.` and `..` segments walked; a `..` above the root stays at the root. */
+function joinPath(folder: string, target: string): string {
+  const parts = folder ? folder.split("/") : [];
+  for (const segment of target.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") parts.pop();
+    else parts.push(segment);
+  }
+  return parts.join("/");
+}
+
+function first(set: Set<string>): string {
+  return set.values().next().value as string;
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}

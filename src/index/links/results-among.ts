@@ -1,0 +1,39 @@
+// A search over a few given notes only (the neighbours of the best notes): the vault index ranks
+// the query as usual, the hits outside `paths` are dropped, and the few left are read and given
+// sections the way a search shows them. Ranking stays the index's own, so a neighbour's score,
+// matched words and weights compare with the first search's.
+import type { NoteStore } from "../../ports";
+import { parseNoteSafely } from "../parse-note-safely";
+import { parseQuery } from "../query";
+import { readNotes } from "../read-notes";
+import { buildSectionHits } from "../section-hits";
+import type { Analyzer } from "../tokenize";
+import type { SearchResult } from "../types";
+import type { VaultIndex } from "../vault-index";
+
+export interface ResultsAmongOptions {
+  /** The analyser the index was built with (same stemming), for the sections. */
+  analyzer: Analyzer;
+  /** How far down the ranking a note may be and still count (default 200). */
+  depth?: number;
+  sectionsPerNote?: number;
+}
+
+/** The notes of `paths` that match `query`, best first, as search results. */
+export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note">, store: NoteStore, query: string, paths: ReadonlySet<string>, options: ResultsAmongOptions): Promise<SearchResult[]> {
+  if (paths.size === 0) return [];
+  const hits = index.rank(parseQuery(query), options.depth ?? 200).filter((h) => paths.has(h.path));
+  const texts = await readNotes(
+    store,
+    hits.map((h) => h.path),
+  );
+  const results: SearchResult[] = [];
+  for (const [i, hit] of hits.entries()) {
+    const note = index.note(hit.path);
+    const text = texts[i];
+    if (!note || typeof text !== "string") continue;
+    const sections = buildSectionHits(parseNoteSafely(hit.path, text), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
+    results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation: hit.explanation });
+  }
+  return results;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { VaultIndex } from "../../../src/index/vault-index";
+import { VaultLinks } from "../../../src/index/links/vault-links";
+import { resultsAmong } from "../../../src/index/links/results-among";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { MemoryNoteStore } from "../../support/memory-note-store";
+
+function vault(): MemoryNoteStore {
+  return new MemoryNoteStore({
+    "Tar.md": "# Tar\n\nArchive files with tar. See [[Compression]] and [gzip](tools/gzip.md).\n",
+    "Compression.md": "---\naliases: [Squeezing files]\ntags: [archive]\n---\n# Compression\n\nHow to compress with xz and zstd.\n",
+    "tools/gzip.md": "# gzip\n\nThe gzip tool shrinks a single file.\n",
+    "Other.md": "# Other\n\nLinks to [[Squeezing files]] by its alias. #archive\n",
+  });
+}
+
+async function built(store: MemoryNoteStore) {
+  const index = new VaultIndex();
+  await index.sync(store, null);
+  const links = new VaultLinks();
+  return { index, links, report: await links.sync(index, store) };
+}
+
+describe("VaultLinks keeps the link graph in step with the vault index", () => {
+  it("reads every indexed note once, with the parser's own link targets (wikilinks, markdown links, aliases)", async () => {
+    const { links, report } = await built(vault());
+    expect(report.read).toBe(4);
+    expect(links.graph.outlinks("Tar.md")).toEqual(["Compression.md", "tools/gzip.md"]);
+    expect(links.graph.backlinks("Compression.md")).toEqual(["Other.md", "Tar.md"]);
+    expect([...links.notesTagged("archive")].sort()).toEqual(["Compression.md", "Other.md"]);
+  });
+
+  it("afterwards reads only the notes the index holds a newer version of, and drops the ones it dropped", async () => {
+    const store = vault();
+    const { index, links } = await built(store);
+    store.files.set("Tar.md", { text: "# Tar\n\nNo links any more.\n", mtime: 1_800_000_000_000 });
+    store.files.delete("Other.md");
+    await index.sync(store, null);
+    const again = await links.sync(index, store);
+    expect(again).toMatchObject({ read: 1, removed: 1 });
+    expect(links.graph.outlinks("Tar.md")).toEqual([]);
+    expect(links.graph.backlinks("Compression.md")).toEqual([]);
+    expect([...links.notesTagged("archive")]).toEqual(["Compression.md"]);
+    expect((await links.sync(index, store)).read).toBe(0);
+  });
+});
+
+describe("resultsAmong searches only the given notes", () => {
+  it("returns the given notes that match, ranked and with sections, and none of the others that match too", async () => {
+    const store = vault();
+    const { index } = await built(store);
+    // "file" is in every note but Compression's body; gzip and Tar match it and are not asked about.
+    const found = await resultsAmong(index, store, "compress file", new Set(["Compression.md", "Other.md"]), { analyzer: createAnalyzer({ stemming: true }) });
+    expect(found.map((r) => r.path)).toEqual(["Compression.md", "Other.md"]);
+    expect(found[0].sections.length).toBeGreaterThan(0);
+    expect(found[0].explanation.matchedTerms).toContain("compress");
+  });
+});
