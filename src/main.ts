@@ -93,6 +93,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       store: this.store,
       http: this.http,
       clock: this.clock,
+      secrets: this.secrets,
       settings: () => this.settings,
       index: () => this.index,
       indexReady: () => this.keeper.ready(),

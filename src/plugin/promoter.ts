@@ -1,7 +1,8 @@
 // Promotion inside Obsidian: the core's promotion steps with the plugin's adapters filled in —
 // pages fetched through requestUrl (the plugin's Http, never fetch()), Defuddle over the window's
 // DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
-// plugin's index at once so the very next search finds it.
+// plugin's index at once so the very next search finds it. Every key the plugin holds is handed to
+// promotion, so a page that echoes one (it may guess, or have been sent one) never gets it into a note.
 import type { Vault } from "obsidian";
 import { ObsidianNoteStore } from "./obsidian-note-store";
 import { createDefuddleReader } from "../promote/defuddle-reader";
@@ -17,8 +18,18 @@ import {
 } from "../promote/promote";
 import type { ResearchResult } from "../research/types";
 import type { VaultIndex } from "../index/vault-index";
-import type { Clock, Http, NoteStore } from "../ports";
+import type { Clock, Http, NoteStore, SecretName, Secrets } from "../ports";
 import type { Settings } from "../settings";
+import { isCredential } from "../text/secret-scrub";
+
+/** Every secret the plugin may hold, by name: a Record, so a name added to SecretName cannot be missed here. */
+const SECRET_NAMES = Object.keys({ brave: 0, exa: 0, openai: 0, anthropic: 0, github: 0, tavily: 0 } satisfies Record<SecretName, 0>) as SecretName[];
+
+/** The keys secret storage holds now (placeholders such as `ollama` skipped): what promotion scrubs from a note. */
+export async function keysHeld(secrets: Secrets): Promise<string[]> {
+  const held = await Promise.all(SECRET_NAMES.map((name) => secrets.get(name).catch(() => null)));
+  return held.filter(isCredential);
+}
 
 /** Rewrites a trace note through `Vault.process` (an edit made meanwhile is not lost), once its real place is checked. */
 export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {
@@ -31,6 +42,8 @@ export interface PromoterDeps {
   store: NoteStore;
   http: Http;
   clock: Clock;
+  /** Secret storage: read at each promotion, so a key added or changed since is scrubbed too. */
+  secrets: Secrets;
   /** Getters: the plugin replaces its settings and (on a rebuild) its index. */
   settings(): Settings;
   index(): VaultIndex;
@@ -73,6 +86,7 @@ export class Promoter {
       store,
       http,
       clock,
+      knownSecrets: await keysHeld(this.deps.secrets),
       settings: this.deps.settings(),
       index: this.deps.index(),
       readPage: this.readPage,
