@@ -25,7 +25,7 @@ describe("a provider's own hiding covers every form of its key", () => {
     const percent = Array.from(Buffer.from(braveKey), (b) => `%${b.toString(16).toUpperCase()}`).join("");
     const answer = (): HttpResponse => jsonResponse({ message: `token ${percent} rejected; Basic ${Buffer.from(`me:${braveKey}`).toString("base64")}` }, 500);
     const events: ProviderLogEvent[] = [];
-    const error = await createBraveWebProvider().search({ query: "crdt", count: 3 }, testContext(scriptedHttp(answer), { log: (e) => events.push(e) })).catch((e: unknown) => e as Error);
+    const error = await createBraveWebProvider().search({ query: "crdt", count: 3 }, testContext(scriptedHttp(answer), { log: (e) => events.push(e) })).then(() => new Error("no error"), (e: unknown) => e as Error);
     expect(error.message).toContain("token [key hidden] rejected");
     for (const output of [error.message, JSON.stringify(events)]) {
       expect(output).not.toContain(percent);
