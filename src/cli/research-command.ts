@@ -6,7 +6,8 @@ import path from "node:path";
 import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
-import type { ProgressEvent, ResearchResult } from "../research/types";
+import type { DialLevel } from "../index/dial/dial-types";
+import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
 import { systemClock } from "../ports";
 import type { ProviderName, Settings } from "../settings";
@@ -24,6 +25,7 @@ import { keepTrace, keptTraceFolder } from "./kept-trace";
 import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type OpenedVault } from "./open-vault";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
+import { openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
 import { terminalJson } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 import { webAccess, type WebAccess } from "./web-access";
@@ -53,6 +55,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   const modelSpec = flag(args, "model");
   const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(settings.model) };
   if (!config.ok) throw new UsageError(config.error.message);
+  const dialChoice: DialChoice = { level: readLevel(args, settings, "research"), embed: readEmbedConfig(args, settings), model: config.config };
   const web = webAccess(flag(args, "replay"), io);
   const opened = await openVault(args, io, settings);
   const secretName = secretNameFor(config.config);
@@ -64,6 +67,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
 
   const json = has(args, "json");
   const talk = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });
+  const dial = await researchDial(dialChoice, io, opened);
   const result = await runResearch(
     { question, mode: external.mode, providers: choice.providers, freshness: external.freshness, count: external.count, readPages: external.readPages, retrievalOnly: has(args, "retrieval-only"), writeTrace: destination === "vault" },
     {
@@ -77,8 +81,10 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
       readPage: nodePageReader,
       fetchGuard: web.fetchGuard,
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
+      dial: dial.deps,
     },
   );
+  await dial.log(question, result);
   const kept = await keepTraceAsChosen(result, destination, opened, args, io);
   if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir))}\n`);
   else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined }));
@@ -86,6 +92,37 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   if (traceNoteAsAsked(destination === "vault", result)) return 0;
   for (const w of result.pack.warnings.filter((w) => w.kind === "trace_not_written")) io.err(`vault-research research: ${w.message}\n`);
   return 1;
+}
+
+/**
+ * The dial for the run's local retrieval (--level, else settings.search.researchLevel) and the
+ * query log the run's question goes to, with the level that ran and the notes the pack holds.
+ */
+async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVault): Promise<{ deps: ResearchDial | null; log: (question: string, result: ResearchResult) => Promise<void> }> {
+  const level = choice.level;
+  const openedDial = await openDial(opened, choice, { surface: "research", log: false, env: io.env, clock: io.clock });
+  let ranLevel: DialLevel = 1;
+  const watched: ResearchDial["search"] = {
+    search: async (request) => {
+      const answer = await openedDial.search.search(request);
+      ranLevel = answer.ranLevel;
+      return answer;
+    },
+  };
+  const log = async (question: string, result: ResearchResult): Promise<void> => {
+    const ms = result.trace.events.find((e) => e.type === "local_retrieval")?.data?.ms;
+    await openedDial.queryLog.recordSearch({
+      query: question,
+      level,
+      ranLevel,
+      filters: { folders: [], tags: [] },
+      results: result.pack.evidence.map((r) => r.note_path),
+      latencyMs: typeof ms === "number" ? ms : 0,
+      surface: "research",
+    });
+    if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
+  };
+  return { deps: { search: watched, level }, log };
 }
 
 /** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */

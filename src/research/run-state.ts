@@ -7,6 +7,7 @@ import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
 import { planQuestion } from "./stages/plan";
+import { retrievalLevelDetail, type RetrievalLevel } from "./stages/local-retrieval";
 import type { PageRead } from "./stages/read-pages";
 import { TraceRecorder } from "./trace-recorder";
 import type { ResearchDeps, ResearchRequest } from "./types";
@@ -39,6 +40,8 @@ export interface RunState {
   plan: QueryPlan;
   vaultRows: VaultRow[];
   notesSearched: number;
+  /** The search dial's level asked and run for local retrieval (null without a dial). */
+  retrievalLevel: RetrievalLevel | null;
   judgement: Judgement;
   outsideRows: OutsideVaultRow[];
   external: ExternalOutcome;
@@ -67,6 +70,7 @@ export function startRun(request: ResearchRequest, deps: ResearchDeps): RunState
     plan: planQuestion(request.question, { history: request.history, clock }),
     vaultRows: [],
     notesSearched: 0,
+    retrievalLevel: null,
     judgement: { verdict: "no_evidence", reason: "The run stopped before the vault was searched.", missing_terms: [] },
     outsideRows: [],
     external: { used: false, failed: false, failures: [], freshness: [], withPageText: new Set() },
@@ -108,7 +112,8 @@ function countByProvider(rows: OutsideVaultRow[]): { key: string; count: number 
 function recallNote(run: RunState): string {
   const notes = run.notesSearched;
   const outside = run.outsideRows;
-  const vault = `Searched ${notes} note${notes === 1 ? "" : "s"}; ${run.vaultRows.length} matched.`;
+  // Level 1 (or no dial) says nothing of the dial: the words every trace and golden already hold.
+  const vault = `Searched ${notes} note${notes === 1 ? "" : "s"}${retrievalLevelDetail(run.retrievalLevel)}; ${run.vaultRows.length} matched.`;
   if (!run.external.used) return `${vault} Web search not used (mode: ${run.mode}).`;
   return `${vault} Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}.`;
 }

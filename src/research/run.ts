@@ -19,9 +19,11 @@ import { packOf, providersOf, startRun, type RunState } from "./run-state";
 import { RunStopped, StageTimedOut } from "./stage-runner";
 import { decideExternal } from "./stages/external-policy";
 import { retrieveExternal } from "./stages/external-retrieval";
-import { judgeEvidence } from "./stages/judge";
+import { DEFAULT_JUDGE, judgeEvidence, type RelatedResult } from "./stages/judge";
+import { deciderOf, modelCheckStage, recordLexicalDecision, wantsModelCheck, type VerdictDecider } from "./stages/model-check";
 import { readPagesStage } from "./stages/read-pages";
-import { retrieveLocal } from "./stages/local-retrieval";
+import { retrievalLevelDetail, retrieveLocal } from "./stages/local-retrieval";
+import { secondLocalPass } from "./stages/second-local-pass";
 import { buildOutsideEvidence, type DedupeDecision } from "./stages/outside-evidence";
 import { buildSynthesisPrompt, type SynthesisPrompt } from "./stages/synthesis-prompt";
 import { synthesizeAnswer } from "./stages/synthesize";
@@ -33,7 +35,8 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
   try {
     await planStage(run);
     const searched = await localRetrievalStage(run);
-    await judgeStage(run, searched);
+    const decided = await judgeStage(run, searched, await secondLocalPass(run, searched));
+    if (wantsModelCheck(run)) await modelCheckStage(run, decided);
     if (await externalPolicyStage(run)) await lookOutside(run);
     await mergeStage(run);
     if (run.external.failed && run.vaultRows.length === 0) return await finishWithTrace(run, externalRequiredFailed(run));
@@ -67,25 +70,26 @@ async function localRetrievalStage(run: RunState): Promise<SearchResult[]> {
     name: "local_retrieval",
     start: "Searching the vault",
     limitMs: RUN_LIMITS.localStageMs,
-    work: () => retrieveLocal(run.plan, run.deps.index, run.deps.store),
-    done: (l) => `${l.rows.length} of ${l.notesSearched} notes matched`,
+    work: (signal) => retrieveLocal(run.plan, run.deps.index, run.deps.store, { dial: run.deps.dial, signal }),
+    done: (l) => `${l.rows.length} of ${l.notesSearched} notes matched${retrievalLevelDetail(l.level)}`,
   });
   run.vaultRows = local.rows;
   run.notesSearched = local.notesSearched;
+  run.retrievalLevel = local.level;
   return local.results;
 }
 
-async function judgeStage(run: RunState, searched: SearchResult[]): Promise<void> {
-  run.judgement = await run.stages.run({
+/** `related`: notes the second local pass added (second-local-pass.ts). Returns which lever decided. */
+async function judgeStage(run: RunState, searched: SearchResult[], related: RelatedResult[]): Promise<Exclude<VerdictDecider, "model_check">> {
+  const { figures, ...judgement } = await run.stages.run({
     name: "judge",
     start: "Judging the vault evidence",
     limitMs: RUN_LIMITS.localStageMs,
-    work: () => {
-      const { figures: _figures, ...judgement } = judgeEvidence(run.plan, searched);
-      return judgement;
-    },
+    work: () => judgeEvidence(run.plan, searched, DEFAULT_JUDGE, related),
     done: (j) => `${j.verdict.replace(/_/g, " ")}: ${j.reason}`,
   });
+  run.judgement = judgement;
+  return recordLexicalDecision(run, figures.decidedBy, deciderOf(figures, related));
 }
 
 /** Whether to look outside the vault now; a search that is allowed but has no provider fails here. */

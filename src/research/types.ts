@@ -2,7 +2,10 @@
 // in, what they get back and the progress events they can stream. The trace it leaves is typed in
 // evidence/trace-types.ts (notes and promotion read traces without importing the runner); its
 // names are re-exported here for the run's callers.
+import type { DialLevel } from "../index/dial/dial-types";
+import type { VaultSearch } from "../index/dial/vault-search";
 import type { VaultIndex } from "../index/vault-index";
+import type { VaultLinks } from "../index/links/vault-links";
 import type { ChatModel } from "../llm/chat-model";
 import type { Clock, Http, NoteStore, Secrets } from "../ports";
 import type { ExternalMode, Freshness, ProviderName, Settings } from "../settings";
@@ -37,6 +40,13 @@ export interface ResearchRequest {
   writeTrace?: boolean;
 }
 
+/** The search dial behind local retrieval, and the level it is set to for research. */
+export interface ResearchDial {
+  /** A VaultSearch (only its `search` is used, so a caller may watch the answers go by). */
+  search: Pick<VaultSearch, "search">;
+  level: DialLevel;
+}
+
 export interface ResearchDeps {
   index: VaultIndex;
   store: NoteStore;
@@ -47,6 +57,16 @@ export interface ResearchDeps {
   settings: Settings;
   /** null: no model configured; the extractive evidence brief is written instead. */
   model: ChatModel | null;
+  /** Issue 10's model levers: `model` also checks the verdict and rewrites the question for local search (default off). */
+  modelLevers?: boolean;
+  /** The vault's link graph: with it, the related expansion looks along the best notes' links and tags (default: none, off). */
+  links?: VaultLinks;
+  /**
+   * The search dial. At level 2 and above its notes (vector lanes, the rerank's order) join the
+   * vault rows, each citing the section that matched; absent, null or level 1: the index alone,
+   * exactly as without a dial. Give it a VaultSearch without a query log: the caller logs the run.
+   */
+  dial?: ResearchDial | null;
   /** Keeps the web cache and rate governor across runs of one session. */
   searchSession?: SearchSession;
   /** Reads a page's main content (Defuddle over the platform's DOM); without it no page is read. */

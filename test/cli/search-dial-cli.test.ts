@@ -222,6 +222,36 @@ describe("search through the dial", () => {
   });
 });
 
+describe("research through the dial", () => {
+  it("--level 3 brings the vector lanes into the pack, says which level ran, and logs the question", async () => {
+    await cli("embed", "--embed", embedSpec());
+    const run = await cli("research", "repair automobile", "--level", "3", "--embed", embedSpec(), "--retrieval-only", "--json", "--no-trace");
+    expect(run.code, run.err).toBe(0);
+    const json = JSON.parse(run.out);
+    expect(json.pack.coverage.recall_note).toMatch(/at level 3 \(multi-field\)/);
+    const car = json.pack.evidence.find((r: { note_path: string }) => r.note_path === "Car repair.md");
+    expect(car.retrieval.lanes.map((l: { name: string }) => l.name)).toContain("section_vector");
+    const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(log.at(-1)).toMatchObject({ surface: "research", query: "repair automobile", level: 3, ran_level: 3 });
+    expect(log.at(-1).results).toContain("Car repair.md");
+  });
+
+  it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
+    const run = await cli("research", "brake pads", "--retrieval-only", "--json", "--no-trace");
+    const json = JSON.parse(run.out);
+    expect(json.pack.coverage.recall_note).toMatch(/^Searched 4 notes; \d+ matched\./);
+    const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8");
+    expect(log).toContain('"surface":"research"');
+    expect(server.embedCalls.length).toBe(0);
+  });
+
+  it("refuses a bad --level or --embed before the vault is indexed", async () => {
+    expect((await cli("research", "x", "--level", "two")).err).toContain('--level must be 1, 2, 3 or 4 (got "two")');
+    expect((await cli("research", "x", "--embed", "ollama@ftp://x")).code).toBe(2);
+    expect(existsSync(cache)).toBe(false);
+  });
+});
+
 describe("vault-research compare", () => {
   it("runs the four levels side by side: which level ran, and each note's move", async () => {
     await cli("embed", "--embed", embedSpec());

@@ -6,12 +6,23 @@
 // between X and Y", "X or Y", "X, then Y") finds a best note that lacks part of it, the words that
 // note lacks are searched on their own, once, and the best note for them joins the pack right
 // among the first few, so the judge can weigh the two together and both reach the answer.
+//
+// With the search dial at level 2 and above, the dial's results lead the pack in the dial's order
+// (RRF over words and vectors, then the model's rerank at 4): notes the words missed join as rows
+// citing the section whose vector matched (level 3) or the note's opening section (level 2), and
+// every row names the lanes that found it. A dial that ran at level 1 (no vectors, a failed call)
+// leaves the rows exactly as the index alone makes them.
+import { DIAL_LEVEL_NAMES, type DialLevel, type DialNotice, type DialResult } from "../../index/dial/dial-types";
+import { parseNoteSafely } from "../../index/parse-note-safely";
+import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
 import type { NoteStore } from "../../ports";
 import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
+import { oneLine } from "../../text/one-line";
+import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
 
 export interface LocalRetrievalOptions {
@@ -21,6 +32,16 @@ export interface LocalRetrievalOptions {
   sectionsPerNote?: number;
   /** The bounded second pass for two-part questions (default on). */
   focusedRetry?: boolean;
+  /** The search dial; level 1 (or none) is the index alone. */
+  dial?: ResearchDial | null;
+  signal?: AbortSignal;
+}
+
+/** Which level of the dial local retrieval asked for and which ran (null: no dial). */
+export interface RetrievalLevel {
+  asked: DialLevel;
+  ran: DialLevel;
+  notices: DialNotice[];
 }
 
 export interface LocalRetrieval {
@@ -30,6 +51,7 @@ export interface LocalRetrieval {
   /** The query string the index was asked. */
   query: string;
   notesSearched: number;
+  level: RetrievalLevel | null;
 }
 
 /** A note scoring below this share of the best note's score is left out of the pack. */
@@ -69,8 +91,102 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined);
   const vaultPaths = index.paths();
   const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags, vaultPaths));
-  return { rows, results, query, notesSearched: index.status().notes };
+  const lexical: LocalRetrieval = { rows, results, query, notesSearched: index.status().notes, level: null };
+  const dial = options.dial;
+  if (!dial) return lexical;
+  if (dial.level === 1) return { ...lexical, level: { asked: 1, ran: 1, notices: [] } };
+  return withDialResults(lexical, dial, { plan, required, lanes, limit, store, vaultPaths, signal: options.signal });
 }
+
+/** " at level 3 (multi-field)" for a dial run above level 1 (the stage's progress and trace detail); "" otherwise. */
+export function retrievalLevelDetail(level: RetrievalLevel | null): string {
+  if (!level || level.asked === 1) return "";
+  const asked = level.ran === level.asked ? "" : `; level ${level.asked} was asked: ${level.notices.map((n) => n.message).join(" ")}`;
+  return ` at level ${level.ran} (${DIAL_LEVEL_NAMES[level.ran].toLowerCase()})${asked}`;
+}
+
+interface DialMerge {
+  plan: QueryPlan;
+  required: string[];
+  lanes: VaultRow["retrieval"]["lanes"];
+  limit: number;
+  store: NoteStore;
+  vaultPaths: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** The dial's results first, in its order; the index's other rows (tag lane, focused retry) after them. */
+async function withDialResults(lexical: LocalRetrieval, dial: ResearchDial, merge: DialMerge): Promise<LocalRetrieval> {
+  const answer = await dial.search.search({ query: merge.plan.normalized || lexical.query, level: dial.level, limit: merge.limit, signal: merge.signal });
+  const level: RetrievalLevel = { asked: dial.level, ran: answer.ranLevel, notices: answer.notices };
+  if (answer.ranLevel === 1) return { ...lexical, level };
+  const lanes = dialLanes(merge.lanes, dial.level, answer.ranLevel);
+  const byPath = new Map(lexical.rows.map((r) => [r.note_path, r]));
+  const leads = await leadSections(merge.store, answer.results.filter((r) => !byPath.has(r.path) && !r.lexical && r.section?.unit !== "section").map((r) => r.path));
+  const dialRows = answer.results.map((r) => {
+    const base = byPath.get(r.path) ?? (r.lexical ? toVaultRow(r.lexical, merge.required, lanes, merge.plan.tags, merge.vaultPaths) : vectorOnlyRow(r, merge, leads.get(r.path)));
+    return withDialMatch(base, r, lanes);
+  });
+  const shown = new Set(answer.results.map((r) => r.path));
+  const rows = [...dialRows, ...lexical.rows.filter((r) => !shown.has(r.note_path))].slice(0, merge.limit);
+  const searched = new Map(lexical.results.map((r) => [r.path, r]));
+  for (const r of answer.results) if (r.lexical && !searched.has(r.path)) searched.set(r.path, r.lexical);
+  const results = rows.flatMap((row) => searched.get(row.note_path) ?? []);
+  return { ...lexical, rows, results, level };
+}
+
+/** The lanes every row of a dial run names: the index's, the vector lanes that ran, the rerank (used, or failed to). */
+function dialLanes(lexical: VaultRow["retrieval"]["lanes"], asked: DialLevel, ran: DialLevel): VaultRow["retrieval"]["lanes"] {
+  const lanes = [...lexical, { name: "note_vector", status: "used" as const }];
+  if (ran >= 3) lanes.push({ name: "section_vector", status: "used" });
+  if (asked === 4) lanes.push({ name: "rerank", status: ran === 4 ? "used" : "failed" });
+  return lanes;
+}
+
+/** A row for a note only the vectors found: no words matched, so every required term is missing. */
+function vectorOnlyRow(r: DialResult, merge: DialMerge, lead: VaultSection | undefined): VaultRow {
+  return {
+    source_key: noteSourceKey(r.path, merge.vaultPaths),
+    kind: "note",
+    source_type: "vault_note",
+    note_path: r.path,
+    title: r.title,
+    sections: lead ? [lead] : [],
+    retrieval: { score: r.score, lanes: [], signals: [], matched_terms: [], missing_terms: [...merge.required] },
+  };
+}
+
+/** The row with the dial's score, lanes and signals, and the section whose vector matched cited first. */
+function withDialMatch(row: VaultRow, r: DialResult, lanes: VaultRow["retrieval"]["lanes"]): VaultRow {
+  const signals: Signal[] = r.explanation.lanes
+    .filter((l) => l.lane !== "lexical")
+    .map((l) => ({ name: `lane:${l.lane}`, detail: `rank ${l.rank} by ${l.lane === "note_vector" ? "the note's vector" : "a section's vector"} (cosine ${l.score.toFixed(3)})`, weight: l.contribution }));
+  const rerank = r.explanation.rerank;
+  if (rerank) signals.push({ name: "rerank", detail: `moved from ${rerank.before} to ${rerank.after} by ${rerank.model}`, weight: 0 });
+  const s = r.section;
+  const vectorSection: VaultSection[] =
+    s?.from === "section_vector" && s.unit === "section" && s.snippet
+      ? [{ heading: s.headingPath.at(-1) ?? "", text: s.snippet, start: s.start, end: s.end, line: Math.max(1, s.line) }]
+      : [];
+  const sections = [...vectorSection, ...row.sections.filter((x) => !vectorSection.some((v) => v.start === x.start))];
+  return { ...row, sections, retrieval: { ...row.retrieval, score: r.score, lanes, signals: [...row.retrieval.signals, ...signals] } };
+}
+
+/** The opening section with words of each note (what a note found by its vector as a whole cites). */
+async function leadSections(store: NoteStore, paths: string[]): Promise<Map<string, VaultSection>> {
+  const texts = await readNotes(store, paths);
+  const out = new Map<string, VaultSection>();
+  paths.forEach((path, i) => {
+    const text = texts[i];
+    if (typeof text !== "string") return;
+    const section = parseNoteSafely(path, text).sections.find((x) => x.text.trim() !== "");
+    if (section) out.set(path, { heading: section.heading, text: oneLine(section.text, LEAD_CHARS), start: section.start, end: section.end, line: Math.max(1, section.line) });
+  });
+  return out;
+}
+
+/** How much of a note's opening section a vector-only row cites. */
+const LEAD_CHARS = 400;
 
 /** Words a two-part question's best note lacks, searched once on their own: the best note for them, if new. */
 async function focusedRetry(plan: QueryPlan, required: string[], results: SearchResult[], index: VaultIndex, store: NoteStore, sectionsPerNote: number): Promise<SearchResult | null> {
@@ -95,7 +211,7 @@ async function focusedRetry(plan: QueryPlan, required: string[], results: Search
 /** Notes the focused retry looks at (and how far down the first pass a note may be and still count as found). */
 const RETRY_LIMIT = 3;
 
-function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[], vaultPaths: readonly string[]): VaultRow {
+export function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[], vaultPaths: readonly string[]): VaultRow {
   const matchedWords = new Set(result.explanation.matchedTerms);
   const matched: string[] = [];
   const missing: string[] = [];

@@ -1,0 +1,117 @@
+// Local retrieval through the search dial, against the stand-in embedding and chat server on
+// 127.0.0.1: level 1 is byte for byte the index alone; at level 2 and above the dial's notes lead
+// the pack in its order, a note only the vectors found joins as a row citing the section that
+// matched, every row names the lanes that found it, and the pack says which level ran.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VaultSearch } from "../../src/index/dial/vault-search";
+import type { DialLevel } from "../../src/index/dial/dial-types";
+import { EmbeddingJob } from "../../src/index/embeddings/embedding-job";
+import { VectorStore } from "../../src/index/embeddings/vector-store";
+import { VaultIndex } from "../../src/index/vault-index";
+import { ollamaEmbeddingModel } from "../../src/llm/embeddings/ollama-embedding";
+import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
+import { retrieveLocal } from "../../src/research/stages/local-retrieval";
+import { planQuestion } from "../../src/research/stages/plan";
+import { runResearch } from "../../src/research/run";
+import { defaultSettings } from "../../src/settings";
+import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { fakeClock } from "../support/fake-clock";
+import { recordingSecrets } from "../support/fake-secrets";
+import { MemoryNoteStore } from "../support/memory-note-store";
+
+const NOTES: Record<string, string> = {
+  "Fixing cars.md": "# Fixing cars\n\nNotes from the garage.\n\n## Brakes\n\nMending the vehicle brakes: new pads and a check of the discs.\n",
+  "Car history.md": "# Car history\n\nThe first car with a petrol engine ran in 1886.\n",
+  "Dogs.md": "# Dogs\n\nMy puppy likes long walks in the park.\n",
+  "Soup.md": "# Soup\n\nLeek and potato soup with bread; repair the pot handle first.\n",
+};
+
+let server: StandInServer;
+let store: MemoryNoteStore;
+let index: VaultIndex;
+let vectors: VectorStore;
+
+const embedder = () => ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+const chat = () => openAiCompatibleModel({ http: fetchHttp, model: "stand-in", baseUrl: `${server.base}/v1`, timeoutMs: 5000 });
+const dial = (level: DialLevel, withChat = false) => ({ search: new VaultSearch({ index, notes: store, vectors, embedder: embedder(), rerankModel: withChat ? chat() : null }), level });
+const plan = (q: string) => planQuestion(q, { currentYear: 2026 });
+
+beforeAll(async () => {
+  server = await startStandInServer({ dimensions: 256 });
+  store = new MemoryNoteStore(NOTES);
+  index = new VaultIndex();
+  await index.sync(store, null);
+  vectors = new VectorStore();
+  await new EmbeddingJob({ store: vectors, embedder: embedder(), notes: store }).run(index.paths().map((p) => index.note(p)!));
+});
+afterAll(() => server.close());
+
+describe("local retrieval through the dial", () => {
+  it("level 1 gives exactly the rows of the index alone, and asks the embedding server nothing", async () => {
+    const calls = server.embedCalls.length;
+    const question = plan("how do I repair the brakes of my automobile?");
+    const alone = await retrieveLocal(question, index, store);
+    const dialed = await retrieveLocal(question, index, store, { dial: dial(1) });
+    expect(JSON.stringify(dialed.rows)).toBe(JSON.stringify(alone.rows));
+    expect(dialed.results).toEqual(alone.results);
+    expect(dialed.level).toEqual({ asked: 1, ran: 1, notices: [] });
+    expect(server.embedCalls.length).toBe(calls);
+  });
+
+  it("level 3 brings the note the words missed, citing the section whose vector matched, with its lanes", async () => {
+    const question = plan("repair automobile");
+    const alone = await retrieveLocal(question, index, store);
+    expect(alone.rows.map((r) => r.note_path)).not.toContain("Fixing cars.md");
+    const local = await retrieveLocal(question, index, store, { dial: dial(3) });
+    expect(local.level).toMatchObject({ asked: 3, ran: 3 });
+    const fixing = local.rows.find((r) => r.note_path === "Fixing cars.md")!;
+    expect(fixing).toBeDefined();
+    expect(fixing.retrieval.lanes.map((l) => l.name)).toEqual(["full_text", "note_vector", "section_vector"]);
+    expect(fixing.retrieval.matched_terms).toEqual([]);
+    expect(fixing.sections[0]).toMatchObject({ heading: expect.any(String), text: expect.stringMatching(/\w/) });
+    expect(fixing.retrieval.signals.some((s) => s.name === "lane:section_vector")).toBe(true);
+    expect(fixing.source_key).toMatch(/^src:[0-9a-f]{10}$/);
+    const car = local.rows.find((r) => r.note_path === "Car history.md")!;
+    expect(car.sections[0].text).toContain("petrol engine");
+  });
+
+  it("at level 2 a note found by its whole vector cites its opening section", async () => {
+    const local = await retrieveLocal(plan("automobile"), index, store, { dial: dial(2) });
+    expect(local.level).toMatchObject({ asked: 2, ran: 2 });
+    const vectorOnly = local.rows.filter((r) => r.retrieval.matched_terms.length === 0);
+    expect(vectorOnly.length).toBeGreaterThan(0);
+    for (const row of vectorOnly) expect(row.sections[0]?.text.length).toBeGreaterThan(0);
+  });
+
+  it("level 4 puts the rows in the chat model's order and marks the move", async () => {
+    const three = await retrieveLocal(plan("car brakes"), index, store, { dial: dial(3) });
+    const four = await retrieveLocal(plan("car brakes"), index, store, { dial: dial(4, true) });
+    expect(four.level).toMatchObject({ asked: 4, ran: 4 });
+    const reranked = four.rows.filter((r) => r.retrieval.signals.some((s) => s.name === "rerank"));
+    expect(reranked.length).toBeGreaterThan(1);
+    // The stand-in model answers with the results reversed.
+    const shown = Math.min(three.rows.length, 10);
+    expect(four.rows.slice(0, shown).map((r) => r.note_path)).toEqual(three.rows.slice(0, shown).map((r) => r.note_path).reverse());
+  });
+
+  it("a dial that cannot run above level 1 leaves the rows as the index makes them and says why", async () => {
+    const noVectors = { search: new VaultSearch({ index, notes: store, vectors: new VectorStore(), embedder: embedder() }), level: 3 as const };
+    const question = plan("how do I repair the brakes of my automobile?");
+    const local = await retrieveLocal(question, index, store, { dial: noVectors });
+    expect(JSON.stringify(local.rows)).toBe(JSON.stringify((await retrieveLocal(question, index, store)).rows));
+    expect(local.level).toMatchObject({ asked: 3, ran: 1, notices: [{ kind: "level_unavailable", reason: "no_vectors" }] });
+  });
+
+  it("the pack and the trace say which level ran", async () => {
+    const settings = defaultSettings();
+    const clock = fakeClock();
+    const result = await runResearch(
+      { question: "fixing an automobile", retrievalOnly: true, writeTrace: false },
+      { index, store, http: fetchHttp, secrets: recordingSecrets(), clock, settings, model: null, dial: dial(3) },
+    );
+    expect(result.pack.coverage.recall_note).toMatch(/^Searched 4 notes at level 3 \(multi-field\); \d+ matched\./);
+    const stage = result.trace.events.find((e) => e.type === "local_retrieval");
+    expect(String(stage?.data?.detail)).toContain("at level 3 (multi-field)");
+    expect(result.pack.evidence.some((r) => r.note_path === "Fixing cars.md")).toBe(true);
+  });
+});
