@@ -1,0 +1,106 @@
+// `vault-research embed`: cancel and resume (in-process, and Ctrl-C on the built binary), the
+// progress line on a terminal's stderr, and its --json output checked against embed_report.v1
+// (the one CLI JSON object without a golden case: it needs an embedding server).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/cli/args";
+import { embedCommand } from "../../src/cli/embed-command";
+import { embedReportSchema } from "../../src/cli/json/embed-report-json";
+import { COMMANDS, runCli } from "../../src/cli/run";
+import { terminalOutput } from "../../src/cli/terminal-text";
+import type { Http } from "../../src/ports";
+import { ensureBuiltCli } from "../support/built-cli";
+import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+
+let server: StandInServer;
+let tmp: string;
+let vault: string;
+let cache: string;
+
+beforeAll(async () => {
+  server = await startStandInServer({ dimensions: 32 });
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-embed-"));
+  vault = path.join(tmp, "vault");
+  cache = path.join(tmp, "cache");
+  mkdirSync(vault);
+  // 40 one-section notes: two units each (title, section), 16 notes a batch, so three batches.
+  for (let i = 0; i < 40; i++) writeFileSync(path.join(vault, `Note ${String(i).padStart(2, "0")}.md`), `Note number ${i} is about topic ${i % 7}.\n`);
+  server.embedCalls.length = 0;
+  server.script.embedDelayMs = 0;
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+const spec = () => `ollama:nomic-embed-text@${server.base}`;
+
+function io(terminal = false) {
+  const seen = { out: "", err: "" };
+  const raw = { out: (t: string) => (seen.out += t), err: (t: string) => (seen.err += t), env: {}, cwd: tmp, stderrIsTerminal: terminal };
+  return { seen, io: terminalOutput(raw, [], { out: false, err: false }) };
+}
+
+const embedArgs = (...more: string[]) => parseArgs(["--vault", vault, "--cache-dir", cache, "--embed", spec(), ...more], COMMANDS.embed.flags);
+
+describe("vault-research embed", () => {
+  it("stops when cancelled, keeps what was embedded, and the next run goes on from there", async () => {
+    const stop = new AbortController();
+    let requests = 0;
+    // Cancel as the second batch's request leaves: the first batch is stored, the second abandoned.
+    const http: Http = { request: (req) => (++requests === 2 && stop.abort(), fetchHttp.request(req)) };
+    const first = io();
+    expect(await embedCommand(embedArgs("--json"), first.io, { http, stop: stop.signal })).toBe(1);
+    const cancelled = embedReportSchema.parse(JSON.parse(first.seen.out));
+    expect(cancelled).toMatchObject({ state: "cancelled", notes_embedded: 16, notes_to_embed: 40 });
+    expect(first.seen.err).toContain("Stopped: run the same command again to go on from here.");
+
+    const second = io();
+    expect(await embedCommand(embedArgs("--json"), second.io, { http: fetchHttp })).toBe(0);
+    expect(embedReportSchema.parse(JSON.parse(second.seen.out))).toMatchObject({ state: "done", notes_unchanged: 16, notes_embedded: 24, notes_in_vault: 40, dimensions: 32 });
+  });
+
+  it("shows its progress on a terminal's stderr, and says what was done on stdout", async () => {
+    server.script.embedDelayMs = 30;
+    const run = io(true);
+    expect(await embedCommand(embedArgs(), run.io, { http: fetchHttp })).toBe(0);
+    expect(run.seen.err).toMatch(/Embedding notes: \d+ of 40/);
+    expect(run.seen.out).toMatch(/^Embedded 40 notes\.\nVectors: 40 notes of 40, [\d,]+ bytes in .*vectors\.bin\n$/);
+  });
+
+  it("prints nothing of its progress with --quiet, but still says what leaves the device", async () => {
+    const run = io(true);
+    expect(await embedCommand(embedArgs("--quiet"), run.io, { http: fetchHttp })).toBe(0);
+    expect(run.seen.err).not.toContain("Embedding notes:");
+    expect(run.seen.err).toContain("Embedding sends the text of every note");
+  });
+
+  it("Ctrl-C on the built binary keeps what was embedded, and a rerun resumes", async () => {
+    const cli = ensureBuiltCli();
+    server.script.embedDelayMs = 150;
+    const child = spawn(process.execPath, [cli, "embed", "--vault", vault, "--cache-dir", cache, "--embed", spec(), "--json"], { env: { PATH: process.env.PATH ?? "" } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const started = Date.now();
+    while (server.embedCalls.length < 2 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code, err).toBe(1);
+    const stopped = embedReportSchema.parse(JSON.parse(out));
+    expect(stopped.state).toBe("cancelled");
+    expect(stopped.notes_embedded).toBeGreaterThan(0);
+    expect(stopped.notes_embedded).toBeLessThan(40);
+
+    server.script.embedDelayMs = 0;
+    let again = "";
+    const code2 = await runCli(["embed", "--vault", vault, "--cache-dir", cache, "--embed", spec(), "--json"], { out: (t) => (again += t), err: () => undefined, env: {}, cwd: tmp });
+    expect(code2).toBe(0);
+    expect(embedReportSchema.parse(JSON.parse(again))).toMatchObject({ notes_unchanged: stopped.notes_embedded, notes_embedded: 40 - stopped.notes_embedded });
+  }, 120_000);
+});
