@@ -122,7 +122,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     const section = result.section;
     const where = section ? sectionWords(section) : "";
     if (where) el.createDiv({ cls: ["vault-research-search-result-heading", ...(section?.from === "section_vector" ? ["is-by-meaning"] : [])], text: where });
-    if (section?.snippet) {
+    // A title match's words are the title, already shown.
+    if (section?.snippet && section.unit !== "title") {
       const lexicalHit = section.from === "lexical" ? result.lexical?.sections[0] : undefined;
       renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), section.snippet, lexicalHit?.snippet === section.snippet ? lexicalHit.highlights : []);
     }
@@ -157,7 +158,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.say(runningWords(vectorLevel), true);
     const closest = await this.host.search({ query, level: vectorLevel, limit: CLOSEST_COUNT, surface: "search-modal", signal });
     if (count !== this.searchCount) return [];
-    const results = closest.results.slice(0, CLOSEST_COUNT);
+    // The closest first, by the similarity shown beside each.
+    const results = closest.results.slice(0, CLOSEST_COUNT).sort((a, b) => (similarityOf(b) ?? 0) - (similarityOf(a) ?? 0));
     for (const r of results) {
       this.responses.set(r, closest);
       this.closest.add(r);
@@ -184,6 +186,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.statusEl.setText(text);
     this.statusEl.toggle(text !== "");
     this.statusEl.toggleClass("is-busy", busy);
+    this.modalEl.toggleClass("is-searching", busy);
     this.resultContainerEl.setAttr("aria-busy", busy ? "true" : "false");
   }
 }

@@ -110,6 +110,10 @@ export class FakeDialHost implements DialHost {
 export function engineDialHost(search: VaultSearch): FakeDialHost {
   const host = new FakeDialHost((request) => search.search(request));
   host.ready = search.readiness();
-  host.recordClick = (response, key) => search.recordClick(response, key);
+  const recorded = host.recordClick.bind(host);
+  host.recordClick = async (response, key) => {
+    await recorded(response, key);
+    await search.recordClick(response, key);
+  };
   return host;
 }

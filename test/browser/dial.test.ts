@@ -1,0 +1,220 @@
+// The search dial in Chromium, over the real dial engine on the sample vault (the dial bench,
+// test/browser/dial-bench/): the dial in the search modal and the research panel, the modal with
+// scores shown, a slow level's label, a failed rerank, the zero-results state and the comparison
+// view — axe-core finds nothing in light or dark, the keyboard alone moves the dial, and each
+// state's screenshot is compared with its reference (UPDATE_SCREENSHOTS=1 rewrites them).
+// Runs on its own (npx vitest run test/browser/dial.test.ts): one browser, one static server.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBench, BENCH_DIR } from "./dial-bench/build-bench";
+import { axeViolations, differing } from "./panel-driver";
+import { closeComparer, compareScreenshot, type ScreenshotOutcome } from "./screenshots";
+import { CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./workbench-server";
+
+type Bench = {
+  bench: {
+    host: { savedLevels: [string, number][]; savedScores: boolean[]; clicks: { key: string; rank: number }[]; requests: { level: number; query: string }[] };
+    openedLinks(): string[];
+    setTheme(theme: "light" | "dark"): void;
+    openSearch(): void;
+    openComparison(query: string): Promise<void>;
+    openPanel(): Promise<void>;
+  };
+};
+const inBench = <T>(page: Page, fn: (b: Bench["bench"]) => T) => page.evaluate(`(${fn.toString()})(window.bench)`) as Promise<T>;
+const THEMES = ["light", "dark"] as const;
+
+if (!chromiumAvailable) console.warn(`Dial browser tests skipped: no Chromium at ${CHROMIUM}.`);
+
+describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
+  let server: Awaited<ReturnType<typeof serveWorkbench>>;
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  const violations: string[] = [];
+  const shots: ScreenshotOutcome[] = [];
+
+  beforeAll(async () => {
+    await buildBench();
+    server = await serveWorkbench();
+    chromium = await launchChromium();
+    await chromium.context.addInitScript("globalThis.__name = (fn) => fn;");
+  });
+
+  afterAll(async () => {
+    await closeComparer();
+    await chromium?.close();
+    await server?.close();
+    console.log(`dial: axe violations ${violations.length}; screenshots ${shots.length} (${shots.filter((s) => s.status === "written").length} written, ${shots.filter((s) => s.status === "different").length} different)`);
+  });
+
+  async function open(query = "", viewport = { width: 1000, height: 700 }): Promise<{ page: Page; errors: string[] }> {
+    const page = await chromium.context.newPage();
+    await page.setViewportSize(viewport);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => void errors.push(e.message));
+    await page.goto(`${server.url}${BENCH_DIR}/index.html?${query}`);
+    await page.waitForSelector("body.bench-ready", { timeout: 30_000 });
+    return { page, errors };
+  }
+
+  /** axe in both themes, and a screenshot of `selector` in each, compared with its reference. */
+  async function check(page: Page, name: string, selector: string, shotOf: string = selector): Promise<void> {
+    const found: string[] = [];
+    const taken: ScreenshotOutcome[] = [];
+    for (const theme of THEMES) {
+      await inBench(page, (b) => b).then(() => page.evaluate((t) => (window as unknown as Bench).bench.setTheme(t), theme));
+      for (const v of await axeViolations(page, selector)) found.push(`${name} ${theme}: ${v}`);
+      const png = await page.locator(shotOf).screenshot({ animations: "disabled", caret: "hide" });
+      taken.push(await compareScreenshot(chromium.context, `dial-${name}-${theme}`, png));
+    }
+    await page.evaluate(() => (window as unknown as Bench).bench.setTheme("light"));
+    violations.push(...found);
+    shots.push(...taken);
+    expect(found).toEqual([]);
+    expect(differing(taken)).toEqual([]);
+  }
+
+  async function search(page: Page, query: string): Promise<void> {
+    await inBench(page, (b) => b.openSearch());
+    await page.keyboard.type(query);
+  }
+
+  it("the dial in the search modal: one radio group, the keyboard moves it, the search follows and it is remembered", async () => {
+    const { page, errors } = await open();
+    await search(page, "crdt merge");
+    await page.waitForSelector(".vault-research-search-result");
+    const names = await page.locator(".vault-research-dial-position").evaluateAll((labels) => labels.map((l) => l.querySelector(".vault-research-dial-name")!.textContent));
+    expect(names).toEqual(["Lexical", "Hybrid", "Multi-field", "Rerank"]);
+    expect(await page.locator(".modal-container input[type='checkbox']").count()).toBe(1); // Show scores, not the dial
+
+    // Tab from the query to the dial's checked position, then the arrows move it.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("1");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("3");
+    await page.waitForFunction(() => (window as unknown as Bench).bench.host.requests.some((r) => r.level === 3));
+    expect(await inBench(page, (b) => b.host.savedLevels)).toEqual([["search-modal", 2], ["search-modal", 3]]);
+    await page.waitForSelector(".vault-research-search-result");
+    await check(page, "modal-keyboard", ".modal-container", ".modal");
+
+    // Back to the query; ↓ and Enter open a result and record the click-through.
+    await page.focus(".prompt-input");
+    await page.keyboard.press("ArrowDown");
+    const second = await page.locator(".suggestion-item.is-selected .vault-research-search-result-path").textContent();
+    await page.keyboard.press("Enter");
+    expect(await page.locator(".modal-container").count()).toBe(0);
+    expect((await inBench(page, (b) => b.openedLinks())).at(-1)).toContain(second!);
+    await page.waitForFunction(() => (window as unknown as Bench).bench.host.clicks.length === 1);
+    expect(await inBench(page, (b) => b.host.clicks.map((c) => [c.key, c.rank]))).toEqual([[second, 2]]);
+
+    // Opened again, the modal's dial is where it was left.
+    await inBench(page, (b) => b.openSearch());
+    expect(await page.locator(".vault-research-dial-input:checked").getAttribute("value")).toBe("3");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("with scores shown: each lane's rank and score, the rerank's move and the section that matched", async () => {
+    const { page, errors } = await open();
+    await inBench(page, (b) => b.openSearch());
+    await page.click(".vault-research-dial-position[data-level='4']");
+    await page.click(".vault-research-search-scores-toggle");
+    await page.focus(".prompt-input");
+    await page.keyboard.type("crdt merge");
+    await page.waitForSelector(".vault-research-search-result");
+    await page.waitForFunction(() => document.querySelector(".vault-research-search-status")?.getAttribute("class")?.includes("is-busy") === false);
+    const first = page.locator(".suggestion-item").first();
+    expect(await first.locator(".vault-research-search-scores").isVisible()).toBe(true);
+    const lines = await page.locator(".vault-research-search-scores li").allTextContents();
+    expect(lines.some((l) => /^Words: \d+(st|nd|rd|th) · score /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Closest part by meaning: /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Rerank by bench-model: (moved (up|down) \d+|kept)/.test(l))).toBe(true);
+    expect(await page.locator(".vault-research-search-result-heading.is-by-meaning").count()).toBeGreaterThan(0);
+    expect(await inBench(page, (b) => b.host.savedScores)).toEqual([true]);
+    await check(page, "modal-scores", ".modal-container", ".modal");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a slow level shows its label while it runs; a failed rerank says level 3's order stands", async () => {
+    const slow = await open("slowRerankMs=1500");
+    await inBench(slow.page, (b) => b.openSearch());
+    await slow.page.click(".vault-research-dial-position[data-level='4']");
+    await slow.page.focus(".prompt-input");
+    await slow.page.keyboard.type("local-first");
+    await slow.page.waitForSelector(".vault-research-search-status.is-busy");
+    expect(await slow.page.locator(".vault-research-search-status").textContent()).toBe("Rerank: embedding the query, then reranking…");
+    expect(await slow.page.locator(".prompt-results").getAttribute("aria-busy")).toBe("true");
+    await check(slow.page, "modal-running", ".modal-container", ".modal");
+    await slow.page.waitForFunction(() => document.querySelector(".vault-research-search-status.is-busy") === null && document.querySelector(".vault-research-search-result") !== null, null, { timeout: 10_000 });
+    await slow.page.close();
+
+    const failing = await open("rerank=fail");
+    await inBench(failing.page, (b) => b.openSearch());
+    await failing.page.click(".vault-research-dial-position[data-level='4']");
+    await failing.page.focus(".prompt-input");
+    await failing.page.keyboard.type("local-first");
+    await failing.page.waitForSelector(".vault-research-search-result");
+    await failing.page.waitForFunction(() => /order stands/.test(document.querySelector(".vault-research-search-status")?.textContent ?? ""));
+    expect(await failing.page.locator(".vault-research-search-status").textContent()).toBe(
+      "Ran at Multi-field instead of Rerank. bench-model could not reorder the results (the model server answered 500); level 3's order stands.",
+    );
+    await check(failing.page, "modal-rerank-failed", ".modal-container", ".modal");
+    expect([...slow.errors, ...failing.errors]).toEqual([]);
+    await failing.page.close();
+  });
+
+  it("zero results: the three closest notes with their low scores, or what finding them needs", async () => {
+    const { page, errors } = await open();
+    await search(page, "descale espresso");
+    await page.waitForSelector(".vault-research-search-result-closeness");
+    expect(await page.locator(".suggestion-item").count()).toBe(3);
+    const closeness = await page.locator(".vault-research-search-result-closeness").allTextContents();
+    expect(closeness.every((c) => /^Not a match · similarity 0\.\d\d$/.test(c))).toBe(true);
+    expect(await page.locator(".vault-research-search-status").textContent()).toMatch(/^No note contains these words\. The 3 closest by meaning/);
+    await check(page, "zero-results", ".modal-container", ".modal");
+    await page.close();
+
+    const bare = await open("ready=1");
+    await search(bare.page, "descale espresso");
+    await bare.page.waitForFunction(() => /^No note contains/.test(document.querySelector(".suggestion-empty")?.textContent ?? ""));
+    expect(await bare.page.locator(".suggestion-empty").textContent()).toBe(
+      "No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings).",
+    );
+    expect(await bare.page.locator(".vault-research-dial-position.is-not-ready").count()).toBe(3);
+    await check(bare.page, "zero-results-no-vectors", ".modal-container", ".modal");
+    expect([...errors, ...bare.errors]).toEqual([]);
+    await bare.page.close();
+  });
+
+  it("the comparison view: four levels side by side, moves marked in words and badges", async () => {
+    const { page, errors } = await open("", { width: 1000, height: 800 });
+    await inBench(page, (b) => b.openComparison("crdt merge"));
+    await page.waitForSelector(".vault-research-comparison-table");
+    const heads = await page.locator(".vault-research-comparison-level").allTextContents();
+    expect(heads).toEqual(["Lexical", "Hybrid", "Multi-field", "Rerank"]);
+    const moved = await page.locator(".vault-research-comparison-cell.is-up, .vault-research-comparison-cell.is-down, .vault-research-comparison-cell.is-new").count();
+    expect(moved).toBeGreaterThan(0);
+    // The query box runs it again.
+    await page.fill(".vault-research-comparison-input", "offline sync");
+    await page.press(".vault-research-comparison-input", "Enter");
+    await page.waitForFunction(() => document.querySelector(".vault-research-comparison-table caption")?.textContent?.includes("offline sync") === true);
+    await check(page, "comparison", ".bench-main", ".bench-main");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the research panel's compact dial at 300 px, a level not ready marked and explained", async () => {
+    const { page, errors } = await open("ready=3");
+    await inBench(page, (b) => b.openPanel());
+    await page.waitForSelector(".vault-research-composer .vault-research-dial.is-compact");
+    await page.click(".vault-research-composer .vault-research-dial-position[data-level='4']");
+    expect(await page.locator(".vault-research-composer .vault-research-dial-reason").textContent()).toBe(
+      "Rerank is not ready (no chat model is set in settings), so searches run at Multi-field.",
+    );
+    expect(await inBench(page, (b) => b.host.savedLevels)).toEqual([["research-panel", 4]]);
+    await check(page, "panel", ".vault-research-panel", ".bench-sidebar");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
