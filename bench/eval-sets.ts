@@ -13,13 +13,16 @@ import { VaultIndex } from "../src/index/vault-index";
 
 const root = path.resolve(__dirname, "..");
 
-function argValue(name: string): string | undefined {
+export function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];
 }
 
-/** `kind` is the folder under evals/ ("search" or "judge"). */
-export async function runEvalSets<Case extends { question: string }>(kind: string, score: (index: VaultIndex, store: FsNoteStore, cases: Case[]) => Promise<Record<string, unknown>>): Promise<void> {
+/** `kind` is the folder under evals/ ("search" or "judge"); `score` is also told the set's vault folder. */
+export async function runEvalSets<Case extends { question: string }>(
+  kind: string,
+  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
+): Promise<void> {
   const corpora = path.resolve(root, "../shared/corpora");
   const sets = [
     { name: "sample-vault", vault: path.join(root, "examples/vault"), file: path.join(root, `evals/${kind}/sample-vault.json`) },
@@ -43,7 +46,7 @@ export async function runEvalSets<Case extends { question: string }>(kind: strin
         await built.index.sync(built.store, null);
         indexes.set(set.vault, built);
       }
-      out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases)) };
+      out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases, set.vault)) };
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } catch (error) {

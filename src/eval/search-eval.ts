@@ -3,6 +3,8 @@
 // question (kind multi_note) also says whether all its notes reached the top 5. Used by
 // `npm run eval:search` and by the quality tests.
 import type { NoteStore } from "../ports";
+import { DIAL_LEVELS, type DialLevel, type DialNotice, type DialRequest, type DialResponse } from "../index/dial/dial-types";
+import type { QueryReplay } from "../index/dial/query-replay";
 import type { VaultIndex } from "../index/vault-index";
 import { roundTo } from "../text/numbers";
 import { groupCases } from "./eval-set";
@@ -44,11 +46,15 @@ interface SearchOutcome {
 }
 
 export async function scoreSearchCases(index: VaultIndex, store: NoteStore, cases: SearchCase[], depth = 10): Promise<SearchEvalReport> {
+  return scoreSearchWith(async (question) => (await index.search(question, store, { limit: depth, sectionsPerNote: 1 })).map((r) => r.path), cases);
+}
+
+/** The figures of any search that gives vault paths best first (the index, a level of the dial). */
+export async function scoreSearchWith(search: (question: string) => Promise<string[]>, cases: SearchCase[]): Promise<SearchEvalReport> {
   const outcomes: SearchOutcome[] = [];
   const misses: SearchEvalReport["misses"] = [];
   for (const c of cases) {
-    const results = await index.search(c.question, store, { limit: depth, sectionsPerNote: 1 });
-    const paths = results.map((r) => r.path);
+    const paths = await search(c.question);
     const rank = paths.findIndex((p) => c.relevant.includes(p));
     const top5 = new Set(paths.slice(0, 5));
     outcomes.push({ corpus: c.corpus, kind: c.kind, rank, allInTop5: c.relevant.every((p) => top5.has(p)) });
@@ -73,4 +79,56 @@ function figuresOf(outcomes: SearchOutcome[]): SearchFigures {
   const figures: SearchFigures = { cases: outcomes.length, recall_at_5: roundTo(hits / n, 3), mrr: roundTo(rr / n, 3) };
   if (multi.length > 0) figures.all_at_5 = roundTo(multi.filter((o) => o.allInTop5).length / multi.length, 3);
   return figures;
+}
+
+export interface DialLevelReport extends SearchEvalReport {
+  level: DialLevel;
+  /** Per level that actually ran, how many questions ran there (a level that cannot run runs lower). */
+  ran_levels: Partial<Record<DialLevel, number>>;
+  /** The distinct notices, with how many questions each was given. */
+  notices: { kind: DialNotice["kind"]; message: string; count: number }[];
+}
+
+/** One level of the search dial over the labelled questions: recall@5 and MRR, and which level really ran. */
+export async function scoreDialLevel(dial: { search(request: DialRequest): Promise<DialResponse> }, level: DialLevel, cases: SearchCase[], depth = 10): Promise<DialLevelReport> {
+  const ran: Partial<Record<DialLevel, number>> = {};
+  const notices = new Map<string, { kind: DialNotice["kind"]; message: string; count: number }>();
+  const report = await scoreSearchWith(async (question) => {
+    const answer = await dial.search({ query: question, level, limit: depth });
+    ran[answer.ranLevel] = (ran[answer.ranLevel] ?? 0) + 1;
+    for (const n of answer.notices) {
+      const seen = notices.get(n.message) ?? { kind: n.kind, message: n.message, count: 0 };
+      seen.count++;
+      notices.set(n.message, seen);
+    }
+    return answer.results.map((r) => r.path);
+  }, cases);
+  return { level, ...report, ran_levels: ran, notices: Array.from(notices.values()) };
+}
+
+export interface ReplayDeltas {
+  queries: number;
+  scored: number;
+  /** Per level: MRR and recall@5 of the notes the user opened, and each one's change from level 1. */
+  levels: { level: DialLevel; mrr: number; recall_at_5: number; mrr_delta: number; recall_at_5_delta: number; ran_lower: number }[];
+}
+
+/** The query log's replay (replayLoggedQueries) as figures per level with their deltas from level 1. */
+export function replayDeltas(replay: QueryReplay): ReplayDeltas {
+  const base = replay.levels.find((l) => l.level === 1);
+  return {
+    queries: replay.queries,
+    scored: replay.scored,
+    levels: DIAL_LEVELS.map((level) => {
+      const l = replay.levels.find((x) => x.level === level)!;
+      return {
+        level,
+        mrr: roundTo(l.mrr, 3),
+        recall_at_5: roundTo(l.recallAt5, 3),
+        mrr_delta: roundTo(l.mrr - (base?.mrr ?? 0), 3),
+        recall_at_5_delta: roundTo(l.recallAt5 - (base?.recallAt5 ?? 0), 3),
+        ran_lower: l.ranLower,
+      };
+    }),
+  };
 }
