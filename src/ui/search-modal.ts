@@ -62,8 +62,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       { command: "Esc", purpose: "to dismiss" },
     ]);
     this.modalEl.addClass("vault-research-search");
+    // Beside the results, wherever the app nests them: between the query and the list.
     const toolbar = createDiv({ cls: "vault-research-search-toolbar" });
-    this.modalEl.insertBefore(toolbar, this.resultContainerEl);
+    this.resultContainerEl.insertAdjacentElement("beforebegin", toolbar);
     this.dial = new DialControl(toolbar, host, "search-modal", { onChange: () => this.searchAgain() });
     const scores = toolbar.createEl("label", { cls: "vault-research-search-scores-toggle" });
     this.scoresInput = scores.createEl("input", { type: "checkbox" });
@@ -75,7 +76,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     });
     this.modalEl.toggleClass("is-showing-scores", this.scoresInput.checked);
     this.statusEl = createDiv({ cls: "vault-research-search-status", attr: { role: "status", "aria-live": "polite" } });
-    this.modalEl.insertBefore(this.statusEl, this.resultContainerEl);
+    this.resultContainerEl.insertAdjacentElement("beforebegin", this.statusEl);
   }
 
   override onClose(): void {
