@@ -85,9 +85,19 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (args, io) => (await import("./eval-command")).evalCommand(args, io),
   },
   mcp: {
-    usage: "mcp --vault DIR [--allow-external] [--allow-writes]",
+    usage: "mcp --vault DIR [--embed SPEC] [--model SPEC] [--allow-external] [--allow-writes]",
     about: "Runs a Model Context Protocol server over stdio: vault search, research packs and notes for agents, local-only by default.",
-    flags: { vault: COMMON.vault, config: COMMON.config, "cache-dir": COMMON["cache-dir"], replay: RESEARCH_FLAGS.replay, "allow-external": { value: false }, "allow-writes": { value: false }, ...TALK },
+    flags: {
+      vault: COMMON.vault,
+      config: COMMON.config,
+      "cache-dir": COMMON["cache-dir"],
+      replay: RESEARCH_FLAGS.replay,
+      embed: DIAL_FLAGS.embed,
+      model: RESEARCH_FLAGS.model,
+      "allow-external": { value: false },
+      "allow-writes": { value: false },
+      ...TALK,
+    },
     run: async (args, io) => (await import("./mcp/mcp-command")).mcpCommand(args, io),
   },
 };

@@ -10,13 +10,15 @@ import path from "node:path";
 import { CLI_VERSION as version } from "../version";
 import { systemClock } from "../../ports";
 import { errorMessage } from "../../text/error-message";
-import { VaultSearch } from "../../index/dial/vault-search";
+import { vectorResetWords } from "../../index/embeddings/vector-reset";
+import { embeddingDisclosure } from "../../llm/embeddings/embed-spec";
 import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
 import { defaultCacheDir } from "../file-index-cache";
-import { openVault } from "../open-vault";
+import { openVault, readSettings } from "../open-vault";
+import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import { webAccess } from "../web-access";
 import { scrubbedTransport } from "./scrubbed-transport";
 import { watchVault } from "./vault-watcher";
@@ -36,8 +38,13 @@ export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<numbe
 export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Transport, ended?: Promise<void>): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const web = webAccess(flag(args, "replay"), io);
-  const opened = await openVault(args, io);
+  const settings = readSettings(args, io);
+  // The dial may go as high as the server was given models for (--embed, --model, or the config's).
+  const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
+  const opened = await openVault(args, io, settings);
   const clock = io.clock ?? systemClock;
+  const dial = await openDial(opened, choice, { surface: "mcp", log: true, env: io.env, clock });
+  if (dial.vectors?.reset) io.err(`warning: ${vectorResetWords(dial.vectors.reset)} Run vault-research embed, then restart the server.\n`);
   const watcher = watchVault(opened.root, opened.store, opened.index, { clock, onError: (message) => io.err(`warning: ${message}\n`) });
   const server = new McpServer({ name: "vault-research", version }, { instructions: serverInstructions(opened.root, has(args, "allow-external"), has(args, "allow-writes")) });
   const knownSecrets = envSecretValues(io.env);
@@ -49,7 +56,8 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     cacheDir: path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env)),
     clock,
     searchSession: createSearchSession({ clock }),
-    dial: new VaultSearch({ index: opened.index, notes: opened.store, surface: "mcp", clock }),
+    dial: dial.search,
+    embedding: dial.embedder ? embeddingDisclosure(choice.embed) : null,
     allowExternal: has(args, "allow-external"),
     allowWrites: has(args, "allow-writes"),
   });

@@ -10,13 +10,12 @@ import { providerChoiceName } from "../../evidence/labels";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
 import type { VaultSearch } from "../../index/dial/vault-search";
-import type { SearchResult } from "../../index/types";
 import { HttpFailure, type Clock, type Http } from "../../ports";
 import type { SearchSession } from "../../websearch/search-providers";
 import { nodePageReader } from "../dom-parser";
 import { promoteResultJson, promoteResultSchema } from "../json/promote-result-json";
 import { researchResultJson, researchResultSchema } from "../json/research-result-json";
-import { vaultSearchJson, vaultSearchSchema } from "../json/vault-search-json";
+import { dialSearchJson, vaultSearchSchema } from "../json/vault-search-json";
 import { keepTrace, keptTraceFolder } from "../kept-trace";
 import type { OpenedVault } from "../open-vault";
 import { askedOf, locateTrace, promoteDeps, promoteLocated } from "../promote-command";
@@ -34,8 +33,10 @@ export interface VaultToolsContext {
   cacheDir: string;
   clock: Clock;
   searchSession: SearchSession;
-  /** The search dial over the warm index (no embeddings here: levels above 1 say why they ran at 1). */
+  /** The search dial over the warm index, with the embedding and chat models the server was given (--embed, --model). */
   dial: VaultSearch;
+  /** What levels 2–4 send where (embeddingDisclosure), or null when the server has no embedding model. */
+  embedding: string | null;
   allowExternal: boolean;
   allowWrites: boolean;
 }
@@ -69,12 +70,16 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
     "vault_search",
     {
       title: "Search the vault",
-      description:
-        `Search over the notes of the vault at ${ctx.opened.root}. Never uses the network: it reads only the index on this machine, kept current as notes change. ` +
-        "Returns the best notes first (vault_search.v1): path, title, score, matched sections with highlight offsets, and why each matched.",
+      description: vaultSearchDescription(ctx),
       inputSchema: {
         query: z.string().min(1).describe("Words to look for; \"quoted phrases\" must appear as written."),
-        level: z.number().int().min(1).max(4).default(1).describe("The search dial: 1 lexical; 2–4 need embeddings or a model this server does not use, so they run at 1 and say so (ran_level, notices)."),
+        level: z
+          .number()
+          .int()
+          .min(1)
+          .max(4)
+          .default(1)
+          .describe("The search dial: 1 lexical; 2 hybrid and 3 multi-field need the server's embedding model and the vault's vectors, 4 rerank also its chat model; a level that cannot run runs lower and says so (ran_level, notices)."),
         limit: z.number().int().min(1).max(50).default(10),
         tags: z.array(z.string()).default([]).describe("Only notes with every one of these tags (without #)."),
       },
@@ -85,11 +90,19 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
       await ctx.watcher.settle();
       const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
       const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted } });
-      const results = answer.results.map((r) => r.lexical).filter((r): r is SearchResult => r !== null);
-      const notices = answer.notices.map((n) => ({ kind: n.kind, message: n.message }));
-      const json = vaultSearchJson({ query, limit, level: answer.level, ranLevel: answer.ranLevel, notices, tags: wanted }, results);
-      return jsonResult(json, notices.length > 0 ? notices.map((n) => n.message).join("\n") : undefined);
+      const json = dialSearchJson({ query, limit, tags: wanted }, answer);
+      return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
+  );
+}
+
+function vaultSearchDescription(ctx: VaultToolsContext): string {
+  const network = ctx.embedding
+    ? `Level 1 never uses the network: it reads only the index on this machine, kept current as notes change. Levels 2–4 embed the query: ${ctx.embedding} `
+    : "Never uses the network: it reads only the index on this machine, kept current as notes change. ";
+  return (
+    `Search over the notes of the vault at ${ctx.opened.root}. ${network}` +
+    "Returns the best notes first (vault_search.v1): path, title, score, matched sections with highlight offsets, why each matched, and above level 1 how each lane ranked it (dial)."
   );
 }
 
