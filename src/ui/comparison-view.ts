@@ -74,6 +74,7 @@ export class ComparisonView extends ItemView {
     });
     this.statusEl = root.createDiv({ cls: "vault-research-comparison-status", attr: { role: "status", "aria-live": "polite" } });
     this.resultEl = root.createDiv({ cls: "vault-research-comparison-result" });
+    this.inputEl.focus();
   }
 
   protected override async onClose(): Promise<void> {

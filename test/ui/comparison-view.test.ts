@@ -30,6 +30,7 @@ describe("the comparison view", () => {
     expect(view.getViewType()).toBe(COMPARISON_VIEW_TYPE);
     expect(view.getDisplayText()).toBe("Compare search levels");
     expect(el.querySelector("input")?.getAttribute("aria-label")).toBe("Query to compare");
+    expect(document.activeElement).toBe(el.querySelector("input"));
   });
 
   it("runs all four levels for the query typed and shows each note's rank and move side by side", async () => {
