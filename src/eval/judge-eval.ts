@@ -3,11 +3,15 @@
 // that share the vault's keywords — counted separately), overall, per kind, per corpus and per half
 // of the vault split (eval-set.ts). Also: how often an `enough` came with no answering note in the
 // pack (a confident wrong answer), and for two-note questions whether both notes reached the pack.
-// Runs the research run's own stages (plan → local retrieval → judge). Used by `npm run eval:judge`.
+// Runs the research run's own stages (plan → local retrieval → judge; with `related`, the related
+// expansion between the last two, as a run with the link graph has it). Used by `npm run eval:judge`.
+import type { VaultLinks } from "../index/links/vault-links";
+import type { Analyzer } from "../index/tokenize";
 import type { VaultIndex } from "../index/vault-index";
 import type { NoteStore } from "../ports";
 import { judgeEvidence, type JudgeFigures } from "../research/stages/judge";
 import { retrieveLocal } from "../research/stages/local-retrieval";
+import { expandAlongLinks } from "../research/stages/related-expansion";
 import { planQuestion } from "../research/stages/plan";
 import { roundTo } from "../text/numbers";
 import { groupCases } from "./eval-set";
@@ -41,6 +45,8 @@ export interface JudgeEvalReport extends JudgeSubsetFigures {
   /** Which part of the judge decided each verdict, counted. */
   decided_by: Record<string, number>;
   misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures }[];
+  /** With the related expansion: questions it weighed related notes for, notes weighed, notes new to the pack, and how many of the new ones answer (are in `relevant`). */
+  related_expansion?: { questions_with_related_notes: number; related_notes: number; notes_added: number; answering_notes_added: number };
 }
 
 interface JudgeOutcome {
@@ -52,17 +58,31 @@ interface JudgeOutcome {
   allNotesInPack: boolean | null;
 }
 
+/** The related expansion, when measured (`--related`): the vault's link graph and the index's analyser. */
+export interface JudgeEvalRelated {
+  links: VaultLinks;
+  analyzer: Analyzer;
+}
+
 /** `currentYear` pins "this year" so a set plans the same way on every day. */
-export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026): Promise<JudgeEvalReport> {
+export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026, related?: JudgeEvalRelated): Promise<JudgeEvalReport> {
   const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
   const decided_by: Record<string, number> = {};
+  const added = { questions_with_related_notes: 0, related_notes: 0, notes_added: 0, answering_notes_added: 0 };
   for (const c of cases) {
     const plan = planQuestion(c.question, { currentYear });
     const local = await retrieveLocal(plan, index, store);
-    const verdict = judgeEvidence(plan, local.results);
+    const expansion = related ? await expandAlongLinks(plan, local.results, { index, store, ...related }) : null;
+    const verdict = expansion ? expansion.verdict : judgeEvidence(plan, local.results);
     const enough = verdict.verdict === "enough_evidence";
-    const inPack = new Set(local.rows.map((r) => r.note_path));
+    if (expansion && expansion.related.length > 0) {
+      added.questions_with_related_notes++;
+      added.related_notes += expansion.related.length;
+      added.notes_added += expansion.added.length;
+      added.answering_notes_added += expansion.added.filter((a) => c.relevant?.includes(a.result.path)).length;
+    }
+    const inPack = new Set([...local.rows.map((r) => r.note_path), ...(expansion?.added ?? []).map((a) => a.result.path)]);
     const relevant = c.relevant ?? [];
     outcomes.push({
       corpus: c.corpus,
@@ -72,7 +92,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
       answeringNoteInPack: relevant.length > 0 ? relevant.some((p) => inPack.has(p)) : null,
       allNotesInPack: c.kind === "multi_note" && relevant.length > 0 ? relevant.every((p) => inPack.has(p)) : null,
     });
-    const lever = `${verdict.verdict}: ${verdict.figures.decidedBy ?? "coverage"}`;
+    const lever = `${verdict.verdict}: ${expansion?.decided ? "related expansion, " : ""}${verdict.figures.decidedBy ?? "coverage"}`;
     decided_by[lever] = (decided_by[lever] ?? 0) + 1;
     if (enough !== c.answerable) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, reason: verdict.reason, figures: verdict.figures });
   }
@@ -84,7 +104,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     else if (name.startsWith("kind:")) by_kind[name.slice(5)] = figuresOf(group);
     else by_corpus[name.slice(7)] = figuresOf(group);
   }
-  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses };
+  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses, ...(related ? { related_expansion: added } : {}) };
 }
 
 function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {

@@ -89,7 +89,7 @@ async function judgeStage(run: RunState, searched: SearchResult[], related: Rela
     done: (j) => `${j.verdict.replace(/_/g, " ")}: ${j.reason}`,
   });
   run.judgement = judgement;
-  return recordLexicalDecision(run, figures.decidedBy, deciderOf(figures, related));
+  return recordLexicalDecision(run, figures.decidedBy, deciderOf(figures));
 }
 
 /** Whether to look outside the vault now; a search that is allowed but has no provider fails here. */

@@ -9,6 +9,14 @@ import type { Examined, JudgeLever } from "./judge";
 const LISTED = 5;
 
 export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan): string {
+  const reason = leverReason(lever, e, concepts, plan);
+  // A note found beyond the first search says how it was found.
+  if (!e.found || lever === "related_note") return reason;
+  const how = e.found.kind === "link" ? `"${e.found.fromTitle}" ${e.found.relation} it` : `a rewrite of the question ("${e.found.rewrite}") found it`;
+  return `${reason.slice(0, -1)}; ${how}.`;
+}
+
+function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan): string {
   const title = `"${e.notes[0]?.title ?? ""}"`;
   const has = wordsList(concepts, (t) => (e.coverage.inNote.get(t) ?? 0) >= 1);
   const missing = missingPart(e, concepts);
@@ -23,6 +31,8 @@ export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, pl
       return `${title} covers ${has} (${pct(e.note)} of the question's weight), spread over one section${standIns}${missing}.`;
     case "two_notes":
       return `Two notes answer it together: ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
+    case "related_note":
+      return `A note and one it is related to answer it together ("${e.notes[0]?.title ?? ""}" ${e.found?.kind === "link" ? e.found.relation : "is related to"} "${e.notes[1]?.title ?? ""}"): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "current_state":
       return `${title} covers ${has} (${pct(e.note)} of the question's weight), but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`;
     case "little_coverage":

@@ -78,6 +78,7 @@ export type JudgeLever =
   | "named_note"
   | "spread_in_note"
   | "two_notes"
+  | "related_note"
   | "current_state"
   | "little_coverage"
   | "partial_coverage"
@@ -96,6 +97,8 @@ export interface JudgeFigures {
   pairedPath?: string;
   /** Which part of the judge settled the verdict (for the trace and the evaluation). */
   decidedBy?: JudgeLever;
+  /** The verdict rests on a note found beyond the first search: how it was found. */
+  foundBy?: FoundBy["kind"];
 }
 
 /** One note's figures, or two notes' together. */
@@ -108,11 +111,29 @@ export interface Examined {
   close: number;
   loose: number;
   named: number;
+  /** A note found beyond the first search, and how. */
+  found?: FoundBy;
 }
 
 export type JudgeVerdict = Judgement & { figures: JudgeFigures };
 
-export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options: JudgeOptions = DEFAULT_JUDGE): JudgeVerdict {
+/** How a note beyond the first search was found: along a top note's link or tag (the related
+ * expansion), or by a model's rewrite of the question (local retrieval only). */
+export type FoundBy = { kind: "link"; from: string; fromTitle: string; relation: string } | { kind: "rewrite"; rewrite: string };
+
+/** A note found beyond the first search, and how. */
+export interface RelatedResult {
+  result: SearchResult;
+  found: FoundBy;
+}
+
+/**
+ * `related`: notes found beyond the first search (along the top notes' links and tags, or by a
+ * rewrite of the question). Each is examined alone after the top notes' own levers, and one found
+ * along a link also with the note it was found from, as a pair (no two-part cue needed: the link
+ * says they belong together).
+ */
+export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options: JudgeOptions = DEFAULT_JUDGE, related: RelatedResult[] = []): JudgeVerdict {
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
   if (results.length === 0) {
     const reason = required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.";
@@ -132,6 +153,8 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   if (lever) return verdictOf(plan, concepts, best, lever);
   const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, examined.slice(0, options.pairNotes), options) : null;
   if (pair) return verdictOf(plan, concepts, pair, "two_notes");
+  const linked = related.length > 0 ? relatedVerdict(plan, concepts, examined, related, options) : null;
+  if (linked) return linked;
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
 }
@@ -191,21 +214,45 @@ function bestPair(concepts: Concepts, singles: Examined[], o: JudgeOptions): Exa
   let best: Examined | null = null;
   for (let i = 0; i < singles.length; i++) {
     for (let j = i + 1; j < singles.length; j++) {
-      const [a, b] = [singles[i], singles[j]];
-      const pair = examine(concepts, [], [a.coverage, b.coverage]);
-      pair.notes = [...a.notes, ...b.notes];
-      // What each adds that the other lacks: a second note that only repeats the first is no pair.
-      const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
-      const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
-      if (heaviestMissing(concepts, pair) > o.maxMissingShare || pair.note < o.pairNote || pair.close < o.pairSection || coveredShare(concepts, shared) < o.pairShared || !adds(a, b) || !adds(b, a)) continue;
-      if (!best || pair.note + pair.close > best.note + best.close) best = pair;
+      const pair = pairOf(concepts, singles[i], singles[j], o);
+      if (pair && (!best || pair.note + pair.close > best.note + best.close)) best = pair;
     }
   }
   return best;
 }
 
+/**
+ * Two notes that together answer the question, each adding its own part; null when they do not.
+ * `linked`: one links to the other (or shares a rare tag), which says they are about one subject,
+ * so they need not share words of the question.
+ */
+function pairOf(concepts: Concepts, a: Examined, b: Examined, o: JudgeOptions, linked = false): Examined | null {
+  const pair = examine(concepts, [], [a.coverage, b.coverage]);
+  pair.notes = [...a.notes, ...b.notes];
+  // What each adds that the other lacks: a second note that only repeats the first is no pair.
+  const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
+  const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
+  if (heaviestMissing(concepts, pair) > o.maxMissingShare || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
+  return pair;
+}
+
+/** A related note that answers alone, or with the top note it was found from; the better one. */
+function relatedVerdict(plan: QueryPlan, concepts: Concepts, examined: Examined[], related: RelatedResult[], o: JudgeOptions): JudgeVerdict | null {
+  let best: { e: Examined; lever: JudgeLever } | null = null;
+  for (const r of related) {
+    const alone: Examined = { ...examine(concepts, [r.result], [noteCoverage(r.result, concepts, o)]), found: r.found };
+    const lever = singleLever(concepts, alone, o);
+    const from = r.found.kind === "link" ? r.found.from : null;
+    const seed = examined.find((e) => e.notes[0]?.path === from);
+    const pair = lever || !seed ? null : pairOf(concepts, seed, alone, o, true);
+    const found = lever ? { e: alone, lever } : pair ? { e: { ...pair, found: r.found }, lever: "related_note" as const } : null;
+    if (found && (!best || found.e.note + found.e.close > best.e.note + best.e.close)) best = found;
+  }
+  return best ? verdictOf(plan, concepts, best.e, best.lever) : null;
+}
+
 function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: JudgeLever): JudgeVerdict {
-  const enough = lever === "one_section" || lever === "named_note" || lever === "spread_in_note" || lever === "two_notes";
+  const enough = lever === "one_section" || lever === "named_note" || lever === "spread_in_note" || lever === "two_notes" || lever === "related_note";
   const decidedBy: JudgeLever = enough && plan.freshness.flagged ? "current_state" : lever;
   const figures: JudgeFigures = {
     noteCoverage: roundTo(e.note, 3),
@@ -215,6 +262,7 @@ function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: Judg
     bestPath: e.notes[0]?.path,
     ...(e.notes.length > 1 ? { pairedPath: e.notes[1].path } : {}),
     decidedBy,
+    ...(e.found ? { foundBy: e.found.kind } : {}),
   };
   const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) < 1);
   const verdict = decidedBy === "current_state" || (!enough && lever !== "little_coverage") ? "weak_evidence" : enough ? "enough_evidence" : "no_evidence";

@@ -1,0 +1,99 @@
+// The run's second, bounded local pass, between local retrieval and the judge: the model's
+// local-only rewrites of the question (when a chat model is configured and its levers are on) and
+// the related expansion along the best notes' links and tags (when the run has the vault's link
+// graph). Each adds at most three notes to the pack, as rows whose lane and signal say how they
+// were found, and hands them to the judge. Either can fail or find nothing; the first search's
+// rows always stand. What each did goes into the trace (a `local_retrieval` event).
+import type { VaultRow } from "../../evidence/research-pack";
+import type { SearchResult } from "../../index/types";
+import { createAnalyzer } from "../../index/tokenize";
+import { RUN_LIMITS } from "../run-limits";
+import type { RunState } from "../run-state";
+import type { RelatedResult } from "./judge";
+import { toVaultRow } from "./local-retrieval";
+import { rewriteForLocalSearch } from "./question-rewrites";
+import { expandAlongLinks } from "./related-expansion";
+
+/** The levers of the second pass a run may use (absent: none; the default). */
+export interface SecondPassLevers {
+  rewrites: boolean;
+  related: boolean;
+}
+
+export function secondPassLevers(run: RunState): SecondPassLevers {
+  return { rewrites: run.deps.model !== null && run.deps.modelLevers === true, related: run.deps.links !== undefined };
+}
+
+/** Notes found beyond the first search, in the order found; their rows are already in the pack. */
+export async function secondLocalPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
+  const levers = secondPassLevers(run);
+  const added: RelatedResult[] = [];
+  if (levers.rewrites) added.push(...(await rewritesPass(run, searched)));
+  if (levers.related) added.push(...(await relatedPass(run, [...searched, ...added.map((a) => a.result)])));
+  return added;
+}
+
+async function rewritesPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
+  const model = run.deps.model!;
+  const outcome = await run.stages.run({
+    name: "local_retrieval",
+    start: "Searching the vault with other words for the question",
+    limitMs: RUN_LIMITS.localStageMs,
+    work: (signal) => rewriteForLocalSearch(run.request.question, run.plan, searched, { model, index: run.deps.index, store: run.deps.store, clock: run.deps.clock, ms: timeLeft(run), signal }),
+    done: (o) => (o.kind === "rewritten" ? `${o.rewrites.length} rewrites searched in the vault only; ${o.added.length} notes added` : `No rewrites: ${o.failure.message}`),
+  });
+  if (outcome.kind === "failed") {
+    run.recorder.event("local_retrieval", { lever: "question_rewrite", status: "failed", why: outcome.failure.kind, message: outcome.failure.message });
+    return [];
+  }
+  run.recorder.event("local_retrieval", { lever: "question_rewrite", status: "used", model: outcome.model, rewrites: outcome.rewrites, added: outcome.added.map((a) => a.result.path) });
+  addRows(run, outcome.added);
+  return outcome.added;
+}
+
+async function relatedPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
+  const links = run.deps.links!;
+  const expansion = await run.stages.run({
+    name: "local_retrieval",
+    start: "Looking along the best notes' links and tags",
+    limitMs: RUN_LIMITS.localStageMs,
+    work: async () => {
+      await links.sync(run.deps.index, run.deps.store);
+      const analyzer = createAnalyzer({ stemming: run.deps.settings.index.stemming });
+      return expandAlongLinks(run.plan, searched, { index: run.deps.index, store: run.deps.store, links, analyzer });
+    },
+    done: (x) => `${x.related.length} related notes weighed (${x.added.length} new) of ${x.considered} linked or tagged`,
+  });
+  const joined = addRows(run, expansion.related);
+  run.recorder.event("local_retrieval", {
+    lever: "related_expansion",
+    status: expansion.related.length > 0 ? "used" : "nothing_related",
+    considered: expansion.considered,
+    related: expansion.related.map((a) => ({ path: a.result.path, ...(a.found.kind === "link" ? { from: a.found.from, how: a.found.relation } : {}), joined_pack: joined.has(a.result.path) })),
+  });
+  return expansion.related;
+}
+
+/** Notes not yet in the pack join it as rows, after the first search's, each saying how it was found; returns their paths. */
+function addRows(run: RunState, added: RelatedResult[]): Set<string> {
+  const joined = new Set<string>();
+  const required = run.plan.required_terms.length > 0 ? run.plan.required_terms : run.plan.terms;
+  const paths = run.deps.index.paths();
+  const inPack = new Set(run.vaultRows.map((r) => r.note_path));
+  for (const a of added) {
+    if (inPack.has(a.result.path)) continue;
+    const lane = a.found.kind === "link" ? "related_expansion" : "question_rewrite";
+    const row: VaultRow = toVaultRow(a.result, required, [{ name: lane, status: "used" }], run.plan.tags, paths);
+    const detail = a.found.kind === "link" ? `"${a.found.fromTitle}" ${a.found.relation} it` : `found by the rewrite "${a.found.rewrite}" (searched in the vault only)`;
+    row.retrieval.signals.unshift({ name: lane, detail, weight: 0 });
+    run.vaultRows.push(row);
+    inPack.add(a.result.path);
+    joined.add(a.result.path);
+  }
+  return joined;
+}
+
+/** What is left of the run's budget for one model call, a second kept for the stages after it. */
+export function timeLeft(run: RunState): number {
+  return Math.max(0, RUN_LIMITS.totalMs - run.recorder.elapsed() - 1_000);
+}
