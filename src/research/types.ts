@@ -40,12 +40,7 @@ export interface ResearchRequest {
   writeTrace?: boolean;
 }
 
-/** The search dial behind local retrieval, and the level it is set to for research. */
-export interface ResearchDial {
-  /** A VaultSearch (only its `search` is used, so a caller may watch the answers go by). */
-  search: Pick<VaultSearch, "search">;
-  level: DialLevel;
-}
+export type ResearchDial = { search: Pick<VaultSearch, "search">; level: DialLevel };
 
 export interface ResearchDeps {
   index: VaultIndex;
@@ -61,11 +56,7 @@ export interface ResearchDeps {
   modelLevers?: boolean;
   /** The vault's link graph: with it, the related expansion looks along the best notes' links and tags (default: none, off). */
   links?: VaultLinks;
-  /**
-   * The search dial. At level 2 and above its notes (vector lanes, the rerank's order) join the
-   * vault rows, each citing the section that matched; absent, null or level 1: the index alone,
-   * exactly as without a dial. Give it a VaultSearch without a query log: the caller logs the run.
-   */
+  /** The search dial (no query log: the caller logs the run): at level 2+ its notes join the vault rows. */
   dial?: ResearchDial | null;
   /** Keeps the web cache and rate governor across runs of one session. */
   searchSession?: SearchSession;
