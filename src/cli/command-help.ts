@@ -18,7 +18,7 @@ export interface CommandHelp {
 export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<FlagSpec, "arg">> = {
   vault: { arg: "DIR", about: "the folder of markdown notes to work on (required)" },
   config: { arg: "FILE", about: "settings JSON, the same schema as the plugin's data.json" },
-  "cache-dir": { arg: "DIR", about: "where the index cache and kept traces live (default: an OS cache folder)" },
+  "cache-dir": { arg: "DIR", about: "where the index cache, vectors, query log and kept traces live (default: an OS cache folder)" },
   json: { about: "print one JSON object with a versioned schema tag instead of text" },
   quiet: { about: "no progress on stderr (errors are still printed)" },
   "no-color": { about: "no colour, even on a terminal (NO_COLOR does the same)" },
