@@ -39,8 +39,9 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const web = webAccess(flag(args, "replay"), io);
   const settings = readSettings(args, io);
-  // The dial may go as high as the server was given models for (--embed, --model, or the config's).
-  const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
+  // The dial goes as high as the server was given models for: --embed (or the config's embedding)
+  // and --model only — the config's chat model is for research, and a key it lacks must not stop the server.
+  const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: flag(args, "model") ? readModelConfig(args, settings) : { kind: "none" as const } };
   const opened = await openVault(args, io, settings);
   const clock = io.clock ?? systemClock;
   const dial = await openDial(opened, choice, { surface: "mcp", log: true, env: io.env, clock });

@@ -66,4 +66,10 @@ describe("vault-research mcp --embed", () => {
     expect(car?.dial?.lanes.map((l) => l.lane)).toContain("note_vector");
     expect(server.embedCalls.length).toBe(before + 1);
   });
+
+  it("level 4 without --model runs level 3 and says why (the config's chat model is not the server's)", async () => {
+    const four = (await client.callTool({ name: "vault_search", arguments: { query: "repairing an automobile", level: 4 } })) as Found;
+    expect(four.structuredContent).toMatchObject({ level: 4, ran_level: 3, notices: [{ kind: "level_unavailable" }] });
+    expect(server.chatCalls.length).toBe(0);
+  });
 });
