@@ -26,12 +26,13 @@ export async function searchCommand(args: ParsedArgs, io: CommandIo, http?: Http
   const dial = await openDial(opened, choice, { surface: "cli", log: true, http, env: io.env, clock: io.clock });
   const response = await dial.search.search({ query, level: choice.level, limit });
   if (dial.queryLog.problem) io.err(`warning: ${dial.queryLog.problem}\n`);
+  const reset = dial.vectors?.reset ? `${vectorResetWords(dial.vectors.reset)} Run vault-research embed.` : null;
   if (has(args, "json")) {
-    io.out(`${terminalJson(dialSearchJson({ query, limit }, response))}\n`);
+    const json = dialSearchJson({ query, limit }, response);
+    io.out(`${terminalJson(reset ? { ...json, notices: [{ kind: "vectors_reset", message: reset }, ...json.notices] } : json)}\n`);
     return 0;
   }
-  const reset = dial.vectors?.reset ? [`note: ${vectorResetWords(dial.vectors.reset)} Run vault-research embed.`] : [];
-  io.outStyled([...levelHeader(response, reset), ...(response.ranLevel === 1 ? searchResultText(query, lexicalOf(response.results)) : dialResultText(query, response))]);
+  io.outStyled([...levelHeader(response, reset ? [`note: ${reset}`] : []), ...(response.ranLevel === 1 ? searchResultText(query, lexicalOf(response.results)) : dialResultText(query, response))]);
   return 0;
 }
 

@@ -105,6 +105,8 @@ describe("vault-research embed", () => {
     expect(search.code).toBe(0);
     expect(search.out).toContain("The stored vectors were damaged (not a vector file)");
     expect(search.out).toContain("Searched at level 1 (lexical); level 2 (hybrid) was asked.");
+    const json = JSON.parse((await cli("search", "automobile", "--level", "2", "--embed", embedSpec(), "--json")).out);
+    expect(json.notices[0]).toMatchObject({ kind: "vectors_reset", message: expect.stringContaining("damaged") });
     const again = await cli("embed", "--embed", embedSpec(), "--json");
     expect(again.err).toContain("The stored vectors were damaged (not a vector file); every note will be embedded again.");
     expect(JSON.parse(again.out)).toMatchObject({ notes_embedded: 4 });
