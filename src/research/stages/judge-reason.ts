@@ -3,7 +3,7 @@
 // which are missing. Each lever of the judge reads a little differently; the reason names it.
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { Concepts } from "./judge-coverage";
-import type { Examined, JudgeLever } from "./judge";
+import { relationWords, type Examined, type JudgeLever } from "./judge";
 
 /** At most this many words are listed; the rest are counted. */
 const LISTED = 5;
@@ -12,7 +12,7 @@ export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, pl
   const reason = leverReason(lever, e, concepts, plan);
   // A note found beyond the first search says how it was found.
   if (!e.found || lever === "related_note") return reason;
-  const how = e.found.kind === "link" ? `"${e.found.fromTitle}" ${e.found.relation} it` : `a rewrite of the question ("${e.found.rewrite}") found it`;
+  const how = e.found.kind === "link" ? `"${e.found.fromTitle}" ${relationWords(e.found.relation)} it` : `a rewrite of the question ("${e.found.rewrite}") found it`;
   return `${reason.slice(0, -1)}; ${how}.`;
 }
 
@@ -32,7 +32,7 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
     case "two_notes":
       return `Two notes answer it together: ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "related_note":
-      return `A note and one it is related to answer it together ("${e.notes[0]?.title ?? ""}" ${e.found?.kind === "link" ? e.found.relation : "is related to"} "${e.notes[1]?.title ?? ""}"): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
+      return `A note and one it is related to answer it together ("${e.notes[0]?.title ?? ""}" ${e.found?.kind === "link" ? relationWords(e.found.relation) : "is related to"} "${e.notes[1]?.title ?? ""}"): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "current_state":
       return `${title} covers ${has} (${pct(e.note)} of the question's weight), but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`;
     case "little_coverage":

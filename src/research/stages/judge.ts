@@ -119,7 +119,17 @@ export type JudgeVerdict = Judgement & { figures: JudgeFigures };
 
 /** How a note beyond the first search was found: along a top note's link or tag (the related
  * expansion), or by a model's rewrite of the question (local retrieval only). */
-export type FoundBy = { kind: "link"; from: string; fromTitle: string; relation: string } | { kind: "rewrite"; rewrite: string };
+export type FoundBy = { kind: "link"; from: string; fromTitle: string; relation: LinkRelation } | { kind: "rewrite"; rewrite: string };
+
+/** How a related note relates to the top note it was found from. */
+export type LinkRelation = { kind: "links_to" } | { kind: "linked_from" } | { kind: "shares_tag"; tag: string };
+
+/** The relation in words, between the two titles: "links to", "is linked from", "shares #tag with". */
+export function relationWords(relation: LinkRelation): string {
+  if (relation.kind === "links_to") return "links to";
+  if (relation.kind === "linked_from") return "is linked from";
+  return `shares #${relation.tag} with`;
+}
 
 /** A note found beyond the first search, and how. */
 export interface RelatedResult {

@@ -14,7 +14,7 @@ import type { VaultIndex } from "../../index/vault-index";
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { NoteStore } from "../../ports";
 import { indexWords } from "./judge-coverage";
-import { DEFAULT_JUDGE, judgeEvidence, type JudgeOptions, type FoundBy, type JudgeVerdict, type RelatedResult } from "./judge";
+import { DEFAULT_JUDGE, judgeEvidence, type JudgeOptions, type FoundBy, type JudgeVerdict, type LinkRelation, type RelatedResult } from "./judge";
 import { indexQueryFor } from "./local-retrieval";
 
 export interface RelatedExpansionOptions {
@@ -89,18 +89,18 @@ export async function expandAlongLinks(plan: QueryPlan, results: SearchResult[],
 function neighboursOf(seeds: SearchResult[], links: VaultLinks, o: RelatedExpansionOptions): Map<string, LinkFound> {
   const out = new Map<string, LinkFound>();
   // Two seeds that link to each other count too: the judge has only weighed them as a pair when the question names two parts.
-  const add = (path: string, seed: SearchResult, relation: string) => {
+  const add = (path: string, seed: SearchResult, relation: LinkRelation) => {
     if (path !== seed.path && !out.has(path)) out.set(path, { kind: "link", from: seed.path, fromTitle: seed.title, relation });
   };
   for (const seed of seeds) {
-    for (const path of links.graph.outlinks(seed.path)) add(path, seed, "links to");
-    for (const path of links.graph.backlinks(seed.path)) add(path, seed, "is linked from");
+    for (const path of links.graph.outlinks(seed.path)) add(path, seed, { kind: "links_to" });
+    for (const path of links.graph.backlinks(seed.path)) add(path, seed, { kind: "linked_from" });
   }
   for (const seed of seeds) {
     for (const tag of seed.tags) {
       const tagged = links.notesTagged(foldCase(tag));
       if (tagged.size > o.maxTagNotes) continue;
-      for (const path of tagged) add(path, seed, `shares #${tag} with`);
+      for (const path of tagged) add(path, seed, { kind: "shares_tag", tag });
     }
   }
   return out;

@@ -9,7 +9,7 @@ import type { SearchResult } from "../../index/types";
 import { createAnalyzer } from "../../index/tokenize";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
-import type { RelatedResult } from "./judge";
+import { relationWords, type RelatedResult } from "./judge";
 import { toVaultRow } from "./local-retrieval";
 import { rewriteForLocalSearch } from "./question-rewrites";
 import { expandAlongLinks } from "./related-expansion";
@@ -69,7 +69,7 @@ async function relatedPass(run: RunState, searched: SearchResult[]): Promise<Rel
     lever: "related_expansion",
     status: expansion.related.length > 0 ? "used" : "nothing_related",
     considered: expansion.considered,
-    related: expansion.related.map((a) => ({ path: a.result.path, ...(a.found.kind === "link" ? { from: a.found.from, how: a.found.relation } : {}), joined_pack: joined.has(a.result.path) })),
+    related: expansion.related.map((a) => ({ path: a.result.path, ...(a.found.kind === "link" ? { from: a.found.from, how: relationWords(a.found.relation) } : {}), joined_pack: joined.has(a.result.path) })),
   });
   return expansion.related;
 }
@@ -84,7 +84,7 @@ function addRows(run: RunState, added: RelatedResult[]): Set<string> {
     if (inPack.has(a.result.path)) continue;
     const lane = a.found.kind === "link" ? "related_expansion" : "question_rewrite";
     const row: VaultRow = toVaultRow(a.result, required, [{ name: lane, status: "used" }], run.plan.tags, paths);
-    const detail = a.found.kind === "link" ? `"${a.found.fromTitle}" ${a.found.relation} it` : `found by the rewrite "${a.found.rewrite}" (searched in the vault only)`;
+    const detail = a.found.kind === "link" ? `"${a.found.fromTitle}" ${relationWords(a.found.relation)} it` : `found by the rewrite "${a.found.rewrite}" (searched in the vault only)`;
     row.retrieval.signals.unshift({ name: lane, detail, weight: 0 });
     run.vaultRows.push(row);
     inPack.add(a.result.path);

@@ -44,7 +44,7 @@ describe("the related expansion looks along the best notes' links for the missin
     expect(x.added.map((a) => a.result.path)).toContain("Cron schedule.md");
     expect(x.related).toEqual(x.added);
     const cron = x.added.find((a) => a.result.path === "Cron schedule.md")!;
-    expect(cron.found).toEqual({ kind: "link", from: "Backup routine.md", fromTitle: "Backup routine", relation: "links to" });
+    expect(cron.found).toEqual({ kind: "link", from: "Backup routine.md", fromTitle: "Backup routine", relation: { kind: "links_to" } });
     expect(x.results.indexOf(cron.result)).toBe(x.results.findIndex((r) => r.path === "Backup routine.md") + 1);
     expect(x.verdict.verdict).toBe("enough_evidence");
     expect(x.verdict.figures.decidedBy).toBe("related_note");
