@@ -70,6 +70,22 @@ describe("the related expansion looks along the best notes' links for the missin
   });
 });
 
+describe("the related expansion along tags", () => {
+  it("finds a note through a rare tag the best note carries, and not through a tag most notes carry", async () => {
+    const notes: Record<string, string> = {
+      "Backup routine.md": "---\ntags: [nightly-jobs, docs]\n---\n# Backup routine\n\nEvery night the backup script copies the photo library to the external disk.\n",
+      "Cron schedule.md": "---\ntags: [nightly-jobs]\n---\n# Cron schedule\n\nThe crontab entry runs at 02:00 nightly.\n",
+      "Crontab docs.md": "---\ntags: [docs]\n---\n# Crontab docs\n\nA crontab entry runs a command.\n",
+    };
+    for (let i = 0; i < 31; i++) notes[`docs/${i}.md`] = `---\ntags: [docs]\n---\n# Page ${i}\n\nGardening notes ${i}.\n`;
+    const deps = await setUp(new MemoryNoteStore(notes));
+    const { x } = await expand("which crontab entry runs the photo backup script", deps);
+    const found = x.related.map((r) => [r.result.path, r.found]);
+    expect(found).toContainEqual(["Cron schedule.md", { kind: "link", from: "Backup routine.md", fromTitle: "Backup routine", relation: { kind: "shares_tag", tag: "nightly-jobs" } }]);
+    expect(found.map(([path]) => path)).not.toContain("Crontab docs.md");
+  });
+});
+
 describe("a research run with the vault's link graph", () => {
   it("weighs a linked note the first search ranked too low for the judge, and the trace says the related expansion decided", async () => {
     const h = await sampleVaultHarness({ store: linkedVault() });
