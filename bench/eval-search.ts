@@ -5,7 +5,7 @@
 // The search dial: `--level 1|2|3|4|all` scores those levels of the dial instead (2–3 need
 // `--embed SPEC`, 4 also `--model SPEC`); each set's vault is embedded first, incrementally, with
 // its vectors kept in `--cache-dir DIR` (default: the CLI's cache folder), and each level says
-// which level really ran. `--replay-log [--vault DIR]` re-runs the queries of the vault's query log
+// which level really ran. `--requests-per-second N` lifts the client's cap of 4 (a local server). `--replay-log [--vault DIR]` re-runs the queries of the vault's query log
 // (the CLI's cache folder) at every level: MRR and recall@5 of the notes the user opened, and each
 // level's delta from level 1. No real embedding model ran while this was written: the figures are
 // for a user with Ollama (or another server) to measure on their own vault.
@@ -51,7 +51,10 @@ async function dialFor(index: VaultIndex, store: FsNoteStore, vault: string): Pr
   const modelSpec = parseModelSpec(argValue("model") ?? "none");
   if (!modelSpec.ok) fail(modelSpec.error.message);
   const http = createFetchHttp();
-  const embedder = createEmbeddingModel(embedSpec.config, { http, apiKey: process.env.OPENAI_API_KEY ?? null });
+  // The client's cap (4 requests a second by default) spaces the queries too: a local server can take more.
+  const requestsPerSecond = Number(argValue("requests-per-second") ?? 4);
+  if (!(requestsPerSecond > 0)) fail("--requests-per-second must be a number above 0.");
+  const embedder = createEmbeddingModel(embedSpec.config, { http, apiKey: process.env.OPENAI_API_KEY ?? null, requestsPerSecond });
   const chat = createChatModel(modelSpec.config, { http, apiKey: process.env.OPENAI_API_KEY ?? process.env.ANTHROPIC_API_KEY ?? null });
   if (!chat.ok) fail(chat.error.message);
   if (!embedder) return new VaultSearch({ index, notes: store, rerankModel: chat.model });
