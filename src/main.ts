@@ -12,14 +12,18 @@ import type { ChatModel } from "./llm/chat-model";
 import type { VaultIndex } from "./index/vault-index";
 import { IndexKeeper } from "./plugin/index-keeper";
 import { IndexedDbCache } from "./plugin/indexeddb-cache";
+import { IndexedDbVectorCache } from "./plugin/indexeddb-vector-cache";
+import { SearchDialServices } from "./plugin/search-dial-services";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
 import { Promoter } from "./plugin/promoter";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { TimerClock } from "./plugin/timer-clock";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
-import { IndexProblemsModal, IndexStatusBar, indexIssues } from "./ui/index-status";
+import type { DialHost } from "./ui/dial-host";
+import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues } from "./ui/index-status";
 import { openAtSection, VaultSearchModal } from "./ui/search-modal";
+import { COMPARISON_VIEW_TYPE, ComparisonView } from "./ui/comparison-view";
 import { VaultResearchSettingTab, type SettingsHost } from "./ui/settings-tab";
 import { AskQuestionModal } from "./ui/ask-modal";
 import { isTraceNoteWithOutsideRows, pickAndPromoteFromTrace } from "./ui/promote-modal";
@@ -43,6 +47,9 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   private pageCache!: PageCache;
   private keeper!: IndexKeeper;
   private statusBar!: IndexStatusBar;
+  /** The query log, the vectors, the embedding keeper and the dial the UI searches through. */
+  searchDial!: SearchDialServices;
+  private embeddingStatusBar: EmbeddingStatusBar | null = null;
   private unloaded = false;
 
   /** The vault index (replaced when index settings change, so read it each time). */
@@ -57,8 +64,13 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
     this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
     this.statusBar.render(this.keeper.status(), this.keeper.issues());
+    this.embeddingStatusBar = new EmbeddingStatusBar(this.addStatusBarItem(), (state) => {
+      if (state === "running") this.searchDial.embedding.pause();
+      else this.searchDial.embedding.resume();
+    });
     this.addSettingTab(new VaultResearchSettingTab(this.app, this, this));
     this.registerView(RESEARCH_VIEW_TYPE, (leaf) => new ResearchView(leaf, this.researchHost()));
+    this.registerView(COMPARISON_VIEW_TYPE, (leaf) => new ComparisonView(leaf, this.dialHost));
     this.addRibbonIcon("telescope", "Open research panel", () => void this.openResearchPanel());
     this.registerCommands();
 
@@ -67,7 +79,13 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.app.workspace.onLayoutReady(() => {
       if (this.unloaded) return;
       this.keeper.start(this.app.vault, (ref) => this.registerEvent(ref));
+      void this.searchDial.start();
     });
+  }
+
+  /** What the search modal, the research panel and the comparison view search through. */
+  get dialHost(): DialHost {
+    return this.searchDial.dial;
   }
 
   /** The adapters and services the plugin hangs off itself for one session. */
@@ -81,8 +99,28 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       cache: new IndexedDbCache(vaultId(this.app)),
       clock: this.clock,
       settings: () => this.settings,
-      onStatus: (status, issues) => this.statusBar?.render(status, issues),
+      onStatus: (status, issues) => this.statusBar?.render(status, issues, this.keeper?.indexingTotal() ?? null),
       notify: (message) => new Notice(message),
+      onNotesChanged: () => this.searchDial?.embedding.notesChanged(),
+    });
+    this.searchDial = new SearchDialServices({
+      adapter: this.app.vault.adapter,
+      dataFolder: this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`,
+      vectorCache: new IndexedDbVectorCache(vaultId(this.app)),
+      notes: this.store,
+      http: this.http,
+      clock: this.clock,
+      settings: () => this.settings,
+      saveSettings: () => this.saveSettings(),
+      secret: (id) => this.secrets.byId(id),
+      index: () => this.index,
+      indexReady: () => this.keeper.ready(),
+      chatModel: async () => {
+        const prepared = await this.prepareModel();
+        return prepared.ok ? prepared.model : null;
+      },
+      notify: (message) => new Notice(message, 10_000),
+      onEmbeddingProgress: (progress) => this.embeddingStatusBar?.render(progress),
     });
     this.searchSession = createSearchSession({ clock: this.clock });
     this.readPage = createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
@@ -131,10 +169,43 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         return true;
       },
     });
+    this.registerSearchDialCommands();
+    this.addCommand({ id: "compare-search-levels", name: "Compare search levels", callback: () => void this.app.workspace.getLeaf("tab").setViewState({ type: COMPARISON_VIEW_TYPE, active: true }) });
+  }
+
+  /** The query log and the embedding job's controls; each shows only when it can act. */
+  private registerSearchDialCommands(): void {
+    const embedding = () => this.searchDial.embedding;
+    const state = () => embedding().progress()?.state ?? null;
+    this.addCommand({
+      id: "clear-query-log",
+      name: "Clear the search query log",
+      callback: () => void this.searchDial.clearQueryLog().then((message) => new Notice(message)),
+    });
+    this.addCommand({
+      id: "pause-embedding",
+      name: "Pause embedding",
+      checkCallback: (checking) => (state() === "running" ? checking || embedding().pause() : false),
+    });
+    this.addCommand({
+      id: "resume-embedding",
+      name: "Resume embedding",
+      checkCallback: (checking) => {
+        const now = state();
+        if (now !== "paused" && now !== "cancelled" && now !== "failed") return false;
+        return checking || embedding().resume();
+      },
+    });
+    this.addCommand({
+      id: "cancel-embedding",
+      name: "Cancel embedding",
+      checkCallback: (checking) => (state() === "running" || state() === "paused" ? checking || embedding().cancel() : false),
+    });
   }
 
   override onunload(): void {
     this.unloaded = true;
+    this.searchDial?.dispose();
     this.keeper?.dispose();
     this.clock?.dispose();
   }
@@ -142,6 +213,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   async saveSettings(): Promise<void> {
     await this.saveData(this.settings);
     for (const view of this.researchViews()) view.refreshSettings();
+    // Not awaited: starting or stopping a backend reads the stored vectors, and the tab must not wait.
+    if (this.searchDial) void this.searchDial.settingsChanged();
   }
 
   async testModelConnection(): Promise<{ ok: boolean; message: string }> {
@@ -246,7 +319,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   }
 
   openSearch(): void {
-    new VaultSearchModal(this.app, this.index, this.store).open();
+    new VaultSearchModal(this.app, this.dialHost).open();
   }
 
   private async loadPluginSettings(): Promise<void> {

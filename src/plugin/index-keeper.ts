@@ -12,6 +12,7 @@ import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { TimerClock } from "./timer-clock";
 import { errorMessage } from "../text/error-message";
+import { yieldToUi } from "./yield-to-ui";
 
 /** Quiet time after the last edit before the index catches up. */
 const UPDATE_DELAY_MS = 1500;
@@ -29,6 +30,10 @@ export interface IndexKeeperDeps {
   onStatus: (status: IndexStatus | null, issues: IndexIssue[]) => void;
   /** Something the user should see now (a Notice in the plugin). */
   notify: (message: string) => void;
+  /** The index's notes changed (a build ended, updates were applied): the vectors follow. */
+  onNotesChanged?: () => void;
+  /** Gives the UI a turn between slices (default: a MessageChannel yield, unclamped). */
+  yieldToUi?: () => Promise<void>;
 }
 
 export class IndexKeeper {
@@ -45,6 +50,8 @@ export class IndexKeeper {
   private indexing: Promise<void> | null = null;
   private cacheDirty = false;
   private disposed = false;
+  /** Notes the running build will hold when done (null outside a build, or before it is counted). */
+  private buildTotal: number | null = null;
 
   constructor(deps: IndexKeeperDeps) {
     this.deps = deps;
@@ -72,6 +79,11 @@ export class IndexKeeper {
 
   get building(): boolean {
     return this.indexing !== null;
+  }
+
+  /** While a build runs: how many notes it will hold, for "N of M notes" (null otherwise). */
+  indexingTotal(): number | null {
+    return this.indexing ? this.buildTotal : null;
   }
 
   /** Rebuilds from scratch; false when a build is already running. */
@@ -136,8 +148,8 @@ export class IndexKeeper {
       stemming: this.deps.settings().index.stemming,
       clock: this.deps.clock,
       canonicalizeUrl,
-      // A zero-length timer lets Obsidian paint and handle input between indexing batches.
-      yieldToUi: () => this.deps.clock.sleep(0),
+      // Obsidian paints and handles input between indexing slices.
+      yieldToUi: this.yieldToUi,
     });
     this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(status, this.issues()));
     return index;
@@ -183,11 +195,14 @@ export class IndexKeeper {
       } catch (error) {
         this.updateFailures.set(update.path, { path: update.path, message: `Could not update the index: ${errorMessage(error)}` });
       }
-      if ((i + 1) % STEPS_PER_YIELD === 0) await this.deps.clock.sleep(0);
+      if ((i + 1) % STEPS_PER_YIELD === 0) await this.yieldToUi();
     }
     this.markCacheDirty();
     this.report();
+    this.deps.onNotesChanged?.();
   }
+
+  private readonly yieldToUi = (): Promise<void> => (this.deps.yieldToUi ?? yieldToUi)();
 
   /** After exclusions shrink, notes in folders no longer excluded are read; the rest stay as they are. */
   private async indexNewlyIncludedNotes(): Promise<void> {
@@ -201,10 +216,14 @@ export class IndexKeeper {
   private runBuild(build: () => Promise<unknown>): Promise<void> {
     this.buildFailure = null;
     this.updateFailures.clear();
+    this.buildTotal = null;
     this.report();
+    void this.countBuildTotal();
     return build()
       .then(() => {
-        if (!this.disposed) this.markCacheDirty();
+        if (this.disposed) return;
+        this.markCacheDirty();
+        this.deps.onNotesChanged?.();
       })
       .catch((error: unknown) => {
         if (this.disposed) return;
@@ -215,6 +234,16 @@ export class IndexKeeper {
         this.indexing = null;
         if (!this.disposed) this.report();
       });
+  }
+
+  /** The vault's list is in memory in Obsidian, so counting the notes a build will hold costs no disk reads. */
+  private async countBuildTotal(): Promise<void> {
+    try {
+      const files = await this.deps.store.list();
+      if (this.indexing) this.buildTotal = files.filter((f) => this.index.isIndexable(f.path)).length;
+    } catch {
+      // Without a total the status shows the rising count alone.
+    }
   }
 
   private markCacheDirty(): void {

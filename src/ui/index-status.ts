@@ -1,6 +1,9 @@
-// The status bar item for the index, and the list of problems behind a click on it. What they
-// say comes from src/index/index-status-text.ts (plain data in, text out); this file is the DOM.
+// The status bar items for the index and for the embedding job, and the list of problems behind a
+// click on the index's. What they say comes from src/index/index-status-text.ts and
+// src/index/embeddings/progress-words.ts (plain data in, text out); this file is the DOM.
 import { Modal, type App } from "obsidian";
+import type { EmbeddingProgress } from "../index/embeddings/embedding-job";
+import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { describeIndexStatus, type IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 
@@ -18,13 +21,45 @@ export class IndexStatusBar {
     el.onClickEvent(onClick);
   }
 
-  render(status: IndexStatus | null, pluginIssues: readonly IndexIssue[]): void {
+  /** @param total while a build runs, the notes it will hold: the text says "N of M notes", not only a rising count. */
+  render(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], total: number | null = null): void {
     const described = describeIndexStatus(status, pluginIssues);
-    this.el.setText(described.text);
+    this.el.setText(status?.state === "building" && total !== null ? buildingText(status.notes, total, described.problemCount) : described.text);
     this.el.setAttr("aria-label", described.tooltip);
     this.el.toggleClass("vault-research-status-has-problems", described.problemCount > 0);
     const state = status?.state ?? "empty";
     this.el.toggleClass("vault-research-status-busy", state === "building" || state === "updating");
+  }
+}
+
+function buildingText(notes: number, total: number, problems: number): string {
+  const done = Math.min(notes, total);
+  const text = `Indexing… ${done.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? "note" : "notes"}`;
+  return problems > 0 ? `${text} · ${problems} ${problems === 1 ? "problem" : "problems"}` : text;
+}
+
+/** The embedding job's item: its progress in words while it runs, paused or stopped; hidden otherwise. A click pauses or resumes. */
+export class EmbeddingStatusBar {
+  private state: EmbeddingProgress["state"] | null = null;
+
+  constructor(
+    private readonly el: HTMLElement,
+    onClick: (state: EmbeddingProgress["state"] | null) => void,
+  ) {
+    el.addClass("vault-research-embedding-status", "mod-clickable");
+    el.setAttr("role", "button");
+    el.onClickEvent(() => onClick(this.state));
+    this.render(null);
+  }
+
+  render(progress: EmbeddingProgress | null): void {
+    this.state = progress?.state ?? null;
+    // Done (or never started): the dial's readiness says what is ready; the bar stays quiet.
+    const shown = progress !== null && progress.state !== "idle" && progress.state !== "done";
+    this.el.toggle(shown);
+    this.el.setText(shown ? embeddingProgressWords(progress) : "");
+    const action = progress?.state === "running" ? "Click to pause embedding." : progress?.state === "paused" || progress?.state === "cancelled" || progress?.state === "failed" ? "Click to resume embedding." : "";
+    this.el.setAttr("aria-label", action);
   }
 }
 

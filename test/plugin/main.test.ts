@@ -180,6 +180,11 @@ describe("the plugin", () => {
       ["vault-research:ask-question", "Ask a research question"],
       ["vault-research:research-selection", "Research the selection"],
       ["vault-research:promote-from-trace", "Promote a result from this trace"],
+      ["vault-research:clear-query-log", "Clear the search query log"],
+      ["vault-research:pause-embedding", "Pause embedding"],
+      ["vault-research:resume-embedding", "Resume embedding"],
+      ["vault-research:cancel-embedding", "Cancel embedding"],
+      ["vault-research:compare-search-levels", "Compare search levels"],
     ]);
     expect(commands.every((c) => c.hotkeys === undefined)).toBe(true);
     app.commands.get("vault-research:search-vault")!.callback!();

@@ -1,0 +1,197 @@
+// Keeps the dial's vectors current in the plugin, as IndexKeeper keeps the index: once the index is
+// built, and only when the settings name a backend the user agreed to (consentedTo), it loads the
+// stored vectors and runs the embedding job in the background at the configured requests per
+// second; note changes start another run for what changed; pause, resume and cancel come from the
+// command palette. Until vectors exist (and whenever the backend is off) the dial searches at level 1.
+import type { Embedder } from "../index/embeddings/embedder";
+import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
+import type { VectorCache } from "../index/embeddings/vector-cache";
+import { readVectors } from "../index/embeddings/vector-file";
+import { vectorResetWords, type VectorReset } from "../index/embeddings/vector-reset";
+import type { VectorStore } from "../index/embeddings/vector-store";
+import type { EmbedConfig } from "../llm/embeddings/embed-spec";
+import type { Clock, NoteFileInfo, NoteStore } from "../ports";
+import type { Settings } from "../settings";
+import { errorMessage } from "../text/error-message";
+import { embeddingChoice } from "./embedding-choice";
+
+type ChosenConfig = Exclude<EmbedConfig, { kind: "none" }>;
+
+export interface EmbeddingKeeperDeps {
+  notes: NoteStore;
+  cache: VectorCache;
+  clock: Clock;
+  settings: () => Settings;
+  /**
+   * A client for the backend (its key read from secret storage now). `purpose` "job" is capped at
+   * the settings' requests per second; "query" is the dial's own, so a search never queues behind a batch.
+   */
+  createEmbedder: (config: ChosenConfig, purpose: "job" | "query") => Promise<Embedder | null>;
+  /** The index's notes once its build is over: what the vectors follow (trace notes and excluded folders left out). */
+  indexFiles: () => Promise<NoteFileInfo[]>;
+  /** What the dial searches with now; nulls keep it at level 1. */
+  onVectors: (vectors: VectorStore | null, embedder: Embedder | null) => void;
+  /** The job's progress (the status bar); null when no backend is in use. */
+  onProgress: (progress: EmbeddingProgress | null) => void;
+  /** Something the user should read now (a Notice): vectors thrown away, and why. */
+  notify: (message: string) => void;
+  yieldToUi?: () => Promise<void>;
+}
+
+/** The backend in use: what was agreed to, with everything that makes a new client necessary. */
+interface ActiveBackend {
+  key: string;
+  jobEmbedder: Embedder;
+  queryEmbedder: Embedder;
+  store: VectorStore;
+}
+
+export class EmbeddingKeeper {
+  private active: ActiveBackend | null = null;
+  private job: EmbeddingJob | null = null;
+  private running: Promise<void> | null = null;
+  /** Notes changed while a run was under way: run again when it ends. */
+  private again = false;
+  /** The user cancelled: no run starts by itself until they resume (or the backend changes). */
+  private cancelledByUser = false;
+  private last: EmbeddingProgress | null = null;
+  private settingsApplied: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly deps: EmbeddingKeeperDeps) {}
+
+  /** Follows the settings: starts, switches or stops the backend. Calls run one after another. */
+  applySettings(): Promise<void> {
+    this.settingsApplied = this.settingsApplied.then(() => this.applyNow()).catch((error: unknown) => {
+      this.deps.notify(`Vault Research: embedding could not start: ${errorMessage(error)}`);
+    });
+    return this.settingsApplied;
+  }
+
+  /** The index changed (a build ended, notes were edited): embed what is new. */
+  notesChanged(): void {
+    if (!this.active || this.cancelledByUser || this.disposed) return;
+    if (this.running) this.again = true;
+    else this.startRun();
+  }
+
+  pause(): boolean {
+    if (this.job?.progress().state !== "running") return false;
+    this.job.pause();
+    return true;
+  }
+
+  /** Goes on after a pause, or starts a new run after a cancel or a failure. */
+  resume(): boolean {
+    if (!this.active || this.disposed) return false;
+    if (this.job?.progress().state === "paused") {
+      this.job.resume();
+      return true;
+    }
+    if (this.running) return false;
+    this.cancelledByUser = false;
+    this.startRun();
+    return true;
+  }
+
+  /** Stops the run; what was embedded is kept and saved. */
+  cancel(): boolean {
+    if (!this.running || !this.job) return false;
+    this.cancelledByUser = true;
+    this.again = false;
+    this.job.cancel();
+    return true;
+  }
+
+  /** The last run's progress, null when no backend is in use. */
+  progress(): EmbeddingProgress | null {
+    return this.active ? this.last : null;
+  }
+
+  /** Settles when no run is under way (tests, and a backend switch, wait on it). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.again = false;
+    this.job?.cancel();
+  }
+
+  private async applyNow(): Promise<void> {
+    if (this.disposed) return;
+    const settings = this.deps.settings();
+    const choice = embeddingChoice(settings.search.embedding);
+    const wanted = choice.kind === "chosen" && choice.consented ? choice.config : null;
+    const key = wanted ? backendKey(wanted, settings) : null;
+    if (key === (this.active?.key ?? null)) return;
+    await this.stopRun();
+    this.active = null;
+    this.last = null;
+    this.deps.onVectors(null, null);
+    this.deps.onProgress(null);
+    if (!wanted || !key) return;
+    const [jobEmbedder, queryEmbedder] = await Promise.all([this.deps.createEmbedder(wanted, "job"), this.deps.createEmbedder(wanted, "query")]);
+    if (!jobEmbedder || !queryEmbedder || this.disposed) return;
+    const loaded = readVectors(await this.deps.cache.load(), jobEmbedder.name);
+    if (loaded.reset) this.tell(loaded.reset);
+    this.active = { key, jobEmbedder, queryEmbedder, store: loaded.store };
+    this.cancelledByUser = false;
+    this.deps.onVectors(loaded.store, queryEmbedder);
+    this.startRun();
+  }
+
+  private async stopRun(): Promise<void> {
+    this.again = false;
+    this.job?.cancel();
+    await this.idle();
+  }
+
+  private startRun(): void {
+    const active = this.active;
+    if (!active) return;
+    this.running = this.runUntilCurrent(active).finally(() => {
+      this.running = null;
+      this.job = null;
+    });
+  }
+
+  /** Runs the job, and again while notes changed during the run. */
+  private async runUntilCurrent(active: ActiveBackend): Promise<void> {
+    do {
+      this.again = false;
+      const files = await this.deps.indexFiles();
+      if (this.active !== active || this.disposed) return;
+      const outcome = await this.runJob(active, files);
+      if (outcome !== "done") return;
+    } while (this.again && this.active === active && !this.disposed);
+  }
+
+  private async runJob(active: ActiveBackend, files: NoteFileInfo[]): Promise<EmbeddingProgress["state"]> {
+    const job = new EmbeddingJob({ store: active.store, embedder: active.jobEmbedder, notes: this.deps.notes, cache: this.deps.cache, clock: this.deps.clock, yieldToUi: this.deps.yieldToUi });
+    this.job = job;
+    let told = 0;
+    const stopListening = job.onProgress((progress) => {
+      // A dimension change is found mid-run (the first batch of another model behind the same name).
+      for (; told < progress.resets.length; told++) this.tell(progress.resets[told]);
+      this.last = progress;
+      if (this.active === active) this.deps.onProgress(progress);
+    });
+    const final = await job.run(files);
+    stopListening();
+    // The vectors filled in place; telling the dial again clears its rerank cache and its readiness follows.
+    if (this.active === active) this.deps.onVectors(active.store, active.queryEmbedder);
+    return final.state;
+  }
+
+  private tell(reset: VectorReset): void {
+    this.deps.notify(`Vault Research: ${vectorResetWords(reset)}`);
+  }
+}
+
+/** Everything whose change needs new clients: the agreed backend and address, the model, the key's id, the rate. */
+function backendKey(config: ChosenConfig, settings: Settings): string {
+  const embedding = settings.search.embedding;
+  return JSON.stringify([config.kind, config.baseUrl, config.model, embedding.secretId, embedding.requestsPerSecond]);
+}

@@ -1,0 +1,178 @@
+// @vitest-environment happy-dom
+// The plugin wired end to end for the search dial, against the stand-in embedding server on
+// 127.0.0.1 (requestUrl's stand-in forwards to it over a real socket): nothing is embedded before
+// the user agrees, then the vectors fill in the background with progress in the status bar, level 2
+// becomes ready and searches by meaning, every search lands in the query log in the plugin's data
+// folder (never a note), and the command clears it.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, notices, setRequestUrlHandler, Vault, type Plugin as StandInPlugin, type PluginManifest, type RequestUrlParam } from "../stubs/obsidian";
+import VaultResearchPlugin from "../../src/main";
+import { defaultSettings } from "../../src/settings";
+import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { FakeIndexedDb } from "./fake-indexeddb";
+import { socketRequest } from "./socket-request-url";
+
+const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
+const LOG_PATH = ".obsidian/plugins/vault-research/query-log.jsonl";
+
+const NOTES: Record<string, string> = {
+  "Garage/Cars.md": "# Cars\n\nRepairing an old car takes patience and spare parts.\n",
+  "Pets/Dogs.md": "# Dogs\n\nA puppy needs walks twice a day.\n",
+  "Pets/Cats.md": "# Cats\n\nA kitten sleeps most of the day.\n",
+  "Research/Traces/run-1.md": "# Trace\n\nA car came up in a research run.\n",
+};
+
+let server: StandInServer;
+let requests: string[];
+let idb: FakeIndexedDb;
+
+beforeAll(async () => {
+  server = await startStandInServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.embedCalls.length = 0;
+  requests = [];
+  idb = new FakeIndexedDb();
+  vi.stubGlobal("indexedDB", idb.asFactory());
+  notices.length = 0;
+  // requestUrl's stand-in goes to the socket, as the app's would.
+  setRequestUrlHandler((request: RequestUrlParam) => {
+    requests.push(request.url);
+    return socketRequest(request);
+  });
+});
+
+afterEach(() => {
+  setRequestUrlHandler(null);
+  vi.unstubAllGlobals();
+});
+
+function settingsData(consented: boolean) {
+  const settings = defaultSettings();
+  settings.search.embedding = { ...settings.search.embedding, kind: "ollama", baseUrl: server.base, requestsPerSecond: 50, consentedTo: consented ? `ollama@${server.base}` : "" };
+  return settings;
+}
+
+async function startPlugin(data: unknown) {
+  const vault = new Vault("Garage");
+  for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);
+  const app = new App({ vault, appId: "garage-app" });
+  const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
+  (plugin as unknown as StandInPlugin).storedData = data;
+  plugin.load();
+  await until(() => plugin.searchDial !== undefined);
+  app.workspace.triggerLayoutReady();
+  await settle(plugin);
+  return { app, vault, plugin };
+}
+
+describe("the plugin's search dial", () => {
+  it("sends nothing to the embedding server before the user agrees, and searches at level 1", async () => {
+    const { plugin } = await startPlugin(settingsData(false));
+    expect(requests).toEqual([]);
+    expect(plugin.dialHost.readiness().map((r) => r.ready)).toEqual([true, false, false, false]);
+    const response = await plugin.dialHost.search({ query: "car", level: 2, surface: "search-modal" });
+    expect(response.ranLevel).toBe(1);
+    expect(response.results.map((r) => r.path)).toEqual(["Garage/Cars.md"]);
+    expect(requests).toEqual([]);
+    plugin.unload();
+  });
+
+  it("once agreed, embeds the indexed notes (trace notes left out) and level 2 finds a paraphrase", async () => {
+    const { app, plugin } = await startPlugin(settingsData(true));
+    expect(server.embeddedTexts().join(" ")).toMatch(/puppy/);
+    expect(server.embeddedTexts().join(" ")).not.toMatch(/research run/);
+    expect(plugin.dialHost.readiness().map((r) => r.ready)).toEqual([true, true, true, false]);
+    expect(plugin.dialHost.embeddingStatus()).toMatch(/^Embedded 3 notes/);
+    // Done: the embedding item is hidden; the index keeps its own.
+    const embeddingItem = app.statusBarEl!.querySelector<HTMLElement>(".vault-research-embedding-status")!;
+    expect(embeddingItem.hidden).toBe(true);
+    expect(app.statusBarEl!.querySelector(".vault-research-status")?.textContent).toBe("3 notes indexed");
+
+    const response = await plugin.dialHost.search({ query: "automobile", level: 2, surface: "search-modal" });
+    expect(response.ranLevel).toBe(2);
+    expect(response.results[0]?.path).toBe("Garage/Cars.md");
+    plugin.unload();
+  });
+
+  it("changing the server's address stops embedding until the user agrees again", async () => {
+    const { plugin, vault } = await startPlugin(settingsData(true));
+    requests.length = 0;
+    plugin.settings.search.embedding.baseUrl = "http://127.0.0.1:9/";
+    await plugin.saveSettings();
+    await settle(plugin);
+    await vault.modify(vault.getFileByPath("Pets/Dogs.md")!, "# Dogs\n\nA canine likes the river.\n");
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    await settle(plugin);
+    expect(requests).toEqual([]);
+    expect(plugin.dialHost.readiness()[1].ready).toBe(false);
+    plugin.unload();
+  });
+
+  it("writes every search to the query log in the plugin's data folder, never a note, and the command clears it", async () => {
+    const { app, vault, plugin } = await startPlugin(settingsData(false));
+    const response = await plugin.dialHost.search({ query: "kitten", level: 1, surface: "search-modal" });
+    await plugin.dialHost.recordClick(response, "Pets/Cats.md");
+    const lines = vault.hiddenFiles.get(LOG_PATH)!.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { type: "search", query: "kitten", surface: "search-modal", level: 1, results: ["Pets/Cats.md"] },
+      { type: "click", key: "Pets/Cats.md", rank: 1 },
+    ]);
+    expect(vault.getFiles().map((f) => f.path)).not.toContain(LOG_PATH);
+    expect(plugin.index.paths()).not.toContain(LOG_PATH);
+
+    app.commands.get("vault-research:clear-query-log")!.callback!();
+    await until(() => !vault.hiddenFiles.has(LOG_PATH));
+    await until(() => notices.some((n) => n.message === "The search query log is cleared."));
+    plugin.unload();
+  });
+
+  it("logs nothing while the query log setting is off", async () => {
+    const data = settingsData(false);
+    data.search.queryLog = false;
+    const { vault, plugin } = await startPlugin(data);
+    const response = await plugin.dialHost.search({ query: "kitten", level: 1, surface: "search-modal" });
+    expect(response.logId).toBeNull();
+    expect(vault.hiddenFiles.has(LOG_PATH)).toBe(false);
+    plugin.unload();
+  });
+
+  it("remembers the dial's position per surface in the settings", async () => {
+    const { plugin } = await startPlugin(settingsData(false));
+    await plugin.dialHost.saveLevel("research-panel", 3);
+    expect(plugin.dialHost.level("research-panel")).toBe(3);
+    expect(plugin.dialHost.level("search-modal")).toBe(1);
+    expect(((plugin as unknown as StandInPlugin).storedData as { search: { researchLevel: number } }).search.researchLevel).toBe(3);
+    plugin.unload();
+  });
+
+  it("runs one query at all four levels for the comparison view", async () => {
+    const { plugin } = await startPlugin(settingsData(true));
+    const comparison = await plugin.dialHost.compare("automobile");
+    expect(comparison.levels.map((l) => l.ranLevel)).toEqual([1, 2, 3, 3]);
+    expect(comparison.rows[0]?.key).toBe("Garage/Cars.md");
+    plugin.unload();
+  });
+});
+
+/** Lets the index build and the embedding job finish. */
+async function settle(plugin: VaultResearchPlugin): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await plugin.searchDial.embedding.idle();
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
