@@ -73,6 +73,14 @@ export function segmentName(saves: number, first: number): string {
   return `segment-${saves}-${first}`;
 }
 
+const SEGMENT_NAME = /^segment-([1-9][0-9]*)-(0|[1-9][0-9]*)$/;
+
+/** Whether `name` is what `segmentName` gives for `first` at one of the saves up to `saves`. */
+function isSegmentNameOf(name: string, first: number, saves: number): boolean {
+  const match = SEGMENT_NAME.exec(name);
+  return match !== null && Number(match[1]) <= saves && Number(match[2]) === first;
+}
+
 export function createManifest(fingerprint: string, savedAt: number, saves: number, engine: SearchEngine, segments: SegmentEntry[]): Manifest {
   return { format: FORMAT, version: INDEX_FORMAT_VERSION, fingerprint, savedAt, saves, nextId: engine.nextShortId, averageFieldLength: engine.averageFieldLengths, segments };
 }
@@ -84,22 +92,26 @@ export function readManifest(value: unknown, fingerprint: string): ManifestRead 
   if (value.fingerprint !== fingerprint) return rebuild({ kind: "settings_changed" });
   const { savedAt, saves, nextId, averageFieldLength, segments } = value;
   if (!Array.isArray(segments) || !Array.isArray(averageFieldLength)) return rebuild({ kind: "incomplete" });
-  if (typeof savedAt !== "number" || !isCount(saves) || !isCount(nextId) || nextId > MAX_SHORT_ID) return corrupt("the manifest's counters have the wrong shape");
-  if (averageFieldLength.length !== FIELDS.length || !isLengthList(averageFieldLength)) return corrupt("the manifest's field lengths have the wrong shape");
+  if (!Number.isFinite(savedAt) || !isCount(saves) || !isCount(nextId) || nextId > MAX_SHORT_ID) return corrupt("the manifest's counters have the wrong shape");
+  if (averageFieldLength.length !== FIELDS.length || !isAverageLengthList(averageFieldLength)) return corrupt("the manifest's field lengths have the wrong shape");
   let end = 0;
   const names = new Set<string>();
-  for (const [i, entry] of segments.entries()) {
-    if (!isSegmentEntry(entry) || entry.first < end || entry.end > nextId || names.has(entry.name)) return corrupt(`segment ${i + 1} of ${segments.length} has the wrong shape`);
+  for (let i = 0; i < segments.length; i++) {
+    const entry: unknown = segments[i];
+    if (!isSegmentEntry(entry, saves) || entry.first < end || entry.end > nextId || names.has(entry.name)) return corrupt(`segment ${i + 1} of ${segments.length} has the wrong shape`);
     names.add(entry.name);
     end = entry.end;
   }
   return { ok: true, manifest: value as unknown as Manifest };
 }
 
-function isSegmentEntry(value: unknown): value is SegmentEntry {
+/** Right in shape and possible: named after its first note by a save so far, holding at least one note and no more than its range has room for. */
+function isSegmentEntry(value: unknown, saves: number): value is SegmentEntry {
   if (!isRecord(value)) return false;
   const { name, first, end, notes, left } = value;
   if (typeof name !== "string" || !PART_NAME.test(name) || !isCount(first) || !isCount(end) || first >= end || !isCount(notes)) return false;
+  // A later save's name would be written again by the next save, over this segment.
+  if (notes < 1 || notes > end - first || !isSegmentNameOf(name, first, saves)) return false;
   if (!Array.isArray(left) || left.length > notes) return false;
   let previous = first - 1;
   for (const id of left) {
@@ -231,6 +243,8 @@ async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: nu
       if (slice.over()) await slice.pause();
     }
     if (typeof term !== "string" || at >= data.length) return "do not match its terms";
+    // The analyser never makes an empty term (the engine skips it), so a saved one is not ours.
+    if (term === "") return "name an empty term";
     const fields = data[at++];
     if (fields < 1 || fields > FIELDS.length) return "name too many fields";
     let postings: TermPostings | undefined;
@@ -266,11 +280,12 @@ async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: nu
 function noteFromRow(row: unknown): { note: IndexedNote; engine: EngineNote } | null {
   if (!Array.isArray(row) || row.length !== 10) return null;
   const [shortId, path, mtime, size, title, aliases, tags, sourceUrls, problems, fieldLengths] = row as unknown[];
-  if (!isCount(shortId) || typeof path !== "string" || typeof mtime !== "number" || typeof size !== "number" || typeof title !== "string") return null;
+  // A path, a size and a time a file can have: a size is a count of bytes, a path is never empty.
+  if (!isCount(shortId) || typeof path !== "string" || path === "" || typeof mtime !== "number" || !Number.isFinite(mtime) || !isCount(size) || typeof title !== "string") return null;
   if (!isStringArray(aliases) || !isStringArray(tags) || !isStringArray(sourceUrls)) return null;
-  if (!Array.isArray(problems) || !problems.every(isNoteProblem)) return null;
-  // Lengths are only arithmetic to MiniSearch: a null (JSON's NaN) skews a score, it cannot crash.
-  if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !isLengthList(fieldLengths)) return null;
+  if (!Array.isArray(problems) || !everyItem(problems, isNoteProblem)) return null;
+  // A field's length counts the distinct terms in it.
+  if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !everyItem(fieldLengths, isCount)) return null;
   return { note: { path, mtime, size, title, aliases, tags, sourceUrls, problems }, engine: { shortId, path, fieldLengths: fieldLengths as number[] } };
 }
 
@@ -303,11 +318,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === "string");
+  return Array.isArray(value) && everyItem(value, (v) => typeof v === "string");
 }
 
-function isLengthList(value: unknown[]): boolean {
-  return value.every((n) => typeof n === "number" || n === null);
+/**
+ * A field's running average length, as MiniSearch keeps it: NaN once the last note of an index
+ * left (it divides by zero; JSON writes null), and rounding can take it a hair below zero, so any
+ * number will do. It is only arithmetic to MiniSearch: a wrong one skews a score, it cannot crash.
+ */
+function isAverageLengthList(value: unknown[]): boolean {
+  return everyItem(value, (n) => n === null || typeof n === "number");
+}
+
+/** `every` that also visits holes (`Array.prototype.every` skips them; a restored array may have them). */
+function everyItem(list: unknown[], test: (item: unknown) => boolean): boolean {
+  for (let i = 0; i < list.length; i++) if (!test(list[i])) return false;
+  return true;
 }
 
 function isCount(value: unknown): value is number {

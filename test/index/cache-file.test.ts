@@ -101,6 +101,13 @@ describe("readManifest and readSegment", () => {
     ["a segment past the next id", (m) => (m.segments[0].end = m.nextId + 1), "segment 1 of 1 has"],
     ["segments out of order", (m) => m.segments.push({ ...m.segments[0], name: "segment-9-0" }), "segment 2 of 2 has"],
     ["a note that left outside its segment", (m) => (m.segments[0].left = [99]), "segment 1 of 1 has"],
+    // Right in type, impossible in value.
+    ["a save time that is no time", (m) => (m.savedAt = Number.NaN), "the manifest's counters have"],
+    ["field lengths with a hole", (m) => delete m.averageFieldLength[2], "the manifest's field lengths have"],
+    ["a segment of no notes", (m) => (m.segments[0].notes = 0), "segment 1 of 1 has"],
+    ["a segment of more notes than its range has short ids", (m) => (m.segments[0].notes = m.segments[0].end - m.segments[0].first + 1), "segment 1 of 1 has"],
+    ["a segment named after a save still to come", (m) => (m.segments[0].name = `segment-${m.saves + 1}-${m.segments[0].first}`), "segment 1 of 1 has"],
+    ["a segment named after another first note", (m) => (m.segments[0].name = `segment-${m.saves}-${m.segments[0].first + 1}`), "segment 1 of 1 has"],
   ];
 
   it.each(wrongManifests)("says the cache is corrupt for %s", (_name, edit, part) => {
@@ -120,6 +127,18 @@ describe("readManifest and readSegment", () => {
     ["field lengths that are not numbers", (s) => (s.notes[0][9] = ["x", 1, 1, 1, 1, 1, 1])],
     ["a short id outside the segment", (s) => (s.notes[1][0] = 99)],
     ["short ids out of order", (s) => (s.notes[1][0] = s.notes[0][0])],
+    // Right in type, impossible in value.
+    ["an empty path", (s) => (s.notes[0][1] = "")],
+    ["an mtime that is no time", (s) => (s.notes[0][2] = Number.NaN)],
+    ["a negative size", (s) => (s.notes[0][3] = -10)],
+    ["a size that is not a whole number of bytes", (s) => (s.notes[0][3] = 10.5)],
+    ["a negative field length", (s) => (s.notes[0][9][2] = -1)],
+    ["a field length of no number at all", (s) => (s.notes[0][9][2] = Number.POSITIVE_INFINITY)],
+    ["field lengths with a hole", (s) => delete s.notes[0][9][2]],
+    ["tags with a hole", (s) => {
+      s.notes[0][6] = ["zoo", "bird"];
+      delete s.notes[0][6][0];
+    }],
   ];
 
   it.each(wrongRows)("says the cache is corrupt for %s, naming the note", async (_name, edit) => {
@@ -133,6 +152,10 @@ describe("readManifest and readSegment", () => {
     ["a term that is not text", (s) => (s.terms[0] = 5), /postings .* do not match its terms/],
     ["a field that does not exist", (s) => (s.postings[1] = 9), /postings .* name an unknown field/],
     ["a note row that does not exist", (s) => (s.postings[3] = 7), /postings .* name a note out of order/],
+    ["a note row past the end of the rows", (s) => (s.postings[3] = s.notes.length), /postings .* name a note out of order/],
+    ["a posting count of nothing", (s) => (s.postings[4] = 0), /postings .* name a note out of order/],
+    ["more postings than the part holds", (s) => (s.postings[2] = 2 ** 31), /postings .* are cut short/],
+    ["an empty term", (s) => (s.terms[0] = ""), /postings .* name an empty term/],
     ["a term listed twice", (s) => {
       s.terms = [...s.terms, s.terms[0]];
       const first = s.postings.slice(0, 3 + 2 * s.postings[2]);

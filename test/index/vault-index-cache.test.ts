@@ -96,6 +96,20 @@ describe("an unusable cache means a rebuild with a reason", () => {
       const part = c.parts.get(segment()) as { notes: unknown[][] };
       c.parts.set(segment(), { ...part, notes: part.notes.map((row) => [...row.slice(0, 9), null]) });
     }, /inconsistent|corrupt/],
+    ["a note of a negative size", (c) => {
+      const part = c.parts.get(segment()) as { notes: unknown[][] };
+      c.parts.set(segment(), { ...part, notes: part.notes.map((row, i) => (i === 0 ? [...row.slice(0, 3), -1, ...row.slice(4)] : row)) });
+    }, /^cache is corrupt \(note 1 of 4 of segment segment-1-0 has the wrong shape\)$/],
+    ["a posting of a note the segment does not hold", (c) => {
+      const part = c.parts.get(segment()) as { postings: Uint32Array; notes: unknown[] };
+      const postings = part.postings.slice();
+      postings[3] = part.notes.length;
+      c.parts.set(segment(), { ...part, postings });
+    }, /^cache is corrupt \(the postings of segment segment-1-0 name a note out of order\)$/],
+    ["a segment said to hold more notes than its range has room for", (c) => {
+      const manifest = c.manifest();
+      c.parts.set("manifest", { ...manifest, segments: [{ ...manifest.segments[0], notes: 5 }] });
+    }, /^cache is corrupt \(segment 1 of 1 has the wrong shape\)$/],
     ["notes that disagree with the manifest", (c) => {
       const part = c.parts.get(segment()) as { notes: unknown[][] };
       c.parts.set(segment(), { ...part, notes: part.notes.slice(1) });
