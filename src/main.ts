@@ -3,6 +3,7 @@
 // The work itself lives in the index (src/index) and the adapters (src/plugin).
 import { Notice, Plugin } from "obsidian";
 import { runResearch } from "./research/run";
+import type { ResearchDial, ResearchResult } from "./research/types";
 import { PageCache } from "./research/page-cache";
 import { createDefuddleReader } from "./promote/defuddle-reader";
 import type { ReadPage } from "./promote/page-extract";
@@ -50,6 +51,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** The query log, the vectors, the embedding keeper and the dial the UI searches through. */
   searchDial!: SearchDialServices;
   private embeddingStatusBar: EmbeddingStatusBar | null = null;
+  /** Each prepared run's query-log line, found again by its dial when the run is over. */
+  private readonly researchLogs = new WeakMap<ResearchDial, (question: string, result: ResearchResult) => Promise<void>>();
   private unloaded = false;
 
   /** The vault index (replaced when index settings change, so read it each time). */
@@ -259,9 +262,16 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       get settings() {
         return settings();
       },
-      runResearch,
+      runResearch: async (request, deps) => {
+        const result = await runResearch(request, deps);
+        // The run's one line in the query log (its own searches are not logged one by one).
+        const record = deps.dial ? this.researchLogs.get(deps.dial) : undefined;
+        if (record) await record(request.question, result);
+        return result;
+      },
       prepareRun: () => this.prepareRun(),
       promote: (row, result) => this.promoter.promoteRow(row, result),
+      dial: this.dialHost,
     };
   }
 
@@ -270,6 +280,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     if (!prepared.ok) return prepared;
     // A run during the first build would search a half-built index.
     await this.keeper.ready();
+    const research = this.searchDial.dial.researchRun();
+    this.researchLogs.set(research.dial, research.record);
     return {
       ok: true,
       deps: {
@@ -283,6 +295,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         searchSession: this.searchSession,
         readPage: this.readPage,
         pageCache: this.pageCache,
+        dial: research.dial,
       },
     };
   }

@@ -12,6 +12,7 @@ import { VaultSearch } from "../index/dial/vault-search";
 import type { QueryLog } from "../index/query-log/query-log";
 import type { VaultIndex } from "../index/vault-index";
 import type { Clock, NoteStore } from "../ports";
+import type { ResearchDial, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
 
 export interface DialServiceDeps {
@@ -40,19 +41,54 @@ export class DialService {
 
   constructor(private readonly deps: DialServiceDeps) {}
 
-  /** The VaultSearch a surface searches through (the research run takes the panel's). */
-  forSurface(surface: string): VaultSearch {
+  /** The VaultSearch a surface searches through; `logged: false` for a research run's own searches. */
+  forSurface(surface: string, logged = true): VaultSearch {
     const index = this.deps.index();
     if (index !== this.searchesOf) {
       this.searches.clear();
       this.searchesOf = index;
     }
-    let search = this.searches.get(surface);
+    const key = logged ? surface : `${surface} (not logged)`;
+    let search = this.searches.get(key);
     if (!search) {
-      search = new VaultSearch({ index, notes: this.deps.notes, clock: this.deps.clock, log: this.deps.log, surface, ...this.lanes });
-      this.searches.set(surface, search);
+      search = new VaultSearch({ index, notes: this.deps.notes, clock: this.deps.clock, log: logged ? this.deps.log : null, surface, ...this.lanes });
+      this.searches.set(key, search);
     }
     return search;
+  }
+
+  /**
+   * The dial for one research run at the panel's level, and the run's one line in the query log:
+   * the question, the level asked and run, and the notes the pack cites as vault evidence (the
+   * run's own searches are not logged one by one, as in the CLI).
+   */
+  researchRun(): { dial: ResearchDial; record: (question: string, result: ResearchResult) => Promise<void> } {
+    const level = this.level("research-panel");
+    const search = this.forSurface("research-panel", false);
+    let ranLevel: DialLevel = 1;
+    const dial: ResearchDial = {
+      level,
+      search: {
+        search: async (request) => {
+          const answer = await search.search(request);
+          ranLevel = answer.ranLevel;
+          return answer;
+        },
+      },
+    };
+    const record = async (question: string, result: ResearchResult): Promise<void> => {
+      const ms = result.trace.events.find((e) => e.type === "local_retrieval")?.data?.ms;
+      await this.deps.log.recordSearch({
+        query: question,
+        level,
+        ranLevel,
+        filters: { folders: [], tags: [] },
+        results: result.pack.evidence.map((row) => row.note_path),
+        latencyMs: typeof ms === "number" ? ms : 0,
+        surface: "research-panel",
+      });
+    };
+    return { dial, record };
   }
 
   /** New vectors, embedding model or chat model: every surface's search follows, and the UI hears of it. */

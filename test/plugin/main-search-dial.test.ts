@@ -9,6 +9,7 @@ import type { App as ObsidianApp } from "obsidian";
 import { App, notices, setRequestUrlHandler, Vault, type Plugin as StandInPlugin, type PluginManifest, type RequestUrlParam } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { defaultSettings } from "../../src/settings";
+import type { ResearchPanelHost } from "../../src/ui/research-view";
 import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { FakeIndexedDb } from "./fake-indexeddb";
 import { socketRequest } from "./socket-request-url";
@@ -149,6 +150,22 @@ describe("the plugin's search dial", () => {
     expect(plugin.dialHost.level("research-panel")).toBe(3);
     expect(plugin.dialHost.level("search-modal")).toBe(1);
     expect(((plugin as unknown as StandInPlugin).storedData as { search: { researchLevel: number } }).search.researchLevel).toBe(3);
+    plugin.unload();
+  });
+
+  it("a research run searches the vault at the panel's level and leaves one line in the query log", async () => {
+    const data = settingsData(true);
+    data.search.researchLevel = 2;
+    const { vault, plugin } = await startPlugin(data);
+    const host = (plugin as unknown as { researchHost(): ResearchPanelHost }).researchHost();
+    const prepared = await host.prepareRun();
+    if (!prepared.ok) throw new Error(prepared.problem.message);
+    expect(prepared.deps.dial?.level).toBe(2);
+    const result = await host.runResearch({ question: "How do I mend an automobile?", history: [], mode: "never" }, prepared.deps);
+    expect(result.pack.evidence.map((row) => row.note_path)).toContain("Garage/Cars.md");
+    const lines = vault.hiddenFiles.get(LOG_PATH)!.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ type: "search", surface: "research-panel", query: "How do I mend an automobile?", level: 2, ran_level: 2 });
     plugin.unload();
   });
 
