@@ -59,7 +59,7 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
   for (const reset of progress.resets) io.err(`${vectorResetWords(reset)}\n`);
   if (progress.saveProblem) io.err(`warning: ${progress.saveProblem}\n`);
   if (has(args, "json")) io.out(`${terminalJson(json)}\n`);
-  else io.out(`${embeddingProgressWords(progress)}\nVectors: ${json.notes_in_vault - json.notes_unreadable} notes of ${json.notes_in_vault}, ${bytes.toLocaleString("en-US")} bytes in ${cache.file}\n`);
+  else io.out(`${embeddingProgressWords(progress)}\nVectors: ${loaded.store.size} notes of ${json.notes_in_vault}, ${bytes.toLocaleString("en-US")} bytes in ${cache.file}\n`);
   if (progress.state === "cancelled") io.err("Stopped: run the same command again to go on from here.\n");
   return progress.state === "done" ? 0 : 1;
 }
@@ -87,7 +87,8 @@ async function runWithProgress(job: EmbeddingJob, files: NoteFileInfo[], args: P
   // The first Ctrl-C stops gently (what was embedded is saved); a second one is Node's own.
   const cancel = (): void => job.cancel();
   process.once("SIGINT", cancel);
-  stop?.addEventListener("abort", cancel, { once: true });
+  if (stop?.aborted) cancel();
+  else stop?.addEventListener("abort", cancel, { once: true });
   try {
     return await job.run(files);
   } finally {

@@ -56,6 +56,10 @@ describe("vault-research embed", () => {
     const first = io();
     expect(await embedCommand(embedArgs("--json"), first.io, { http, stop: stop.signal })).toBe(1);
     const cancelled = embedReportSchema.parse(JSON.parse(first.seen.out));
+    const text = io();
+    // Already stopped: nothing more is embedded, and the text says how far the vectors go.
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp, stop: stop.signal })).toBe(1);
+    expect(text.seen.out).toContain("Vectors: 16 notes of 40,");
     expect(cancelled).toMatchObject({ state: "cancelled", notes_embedded: 16, notes_to_embed: 40 });
     expect(first.seen.err).toContain("Stopped: run the same command again to go on from here.");
 
