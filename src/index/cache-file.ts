@@ -286,7 +286,7 @@ function noteFromRow(row: unknown): { note: IndexedNote; engine: EngineNote } | 
   if (!Array.isArray(problems) || !everyItem(problems, isNoteProblem)) return null;
   // A field's length counts the distinct terms in it.
   if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !everyItem(fieldLengths, isCount)) return null;
-  return { note: { path, mtime, size, title, aliases, tags, sourceUrls, problems }, engine: { shortId, path, fieldLengths: fieldLengths as number[] } };
+  return { note: { path, mtime, size, title, aliases, tags, sourceUrls, problems }, engine: { shortId, path, fieldLengths } };
 }
 
 // ── checks ─────────────────────────────────────────────────────────────────────────────────
@@ -331,7 +331,7 @@ function isAverageLengthList(value: unknown[]): boolean {
 }
 
 /** `every` that also visits holes (`Array.prototype.every` skips them; a restored array may have them). */
-function everyItem(list: unknown[], test: (item: unknown) => boolean): boolean {
+function everyItem<T>(list: unknown[], test: (item: unknown) => item is T): list is T[] {
   for (let i = 0; i < list.length; i++) if (!test(list[i])) return false;
   return true;
 }
