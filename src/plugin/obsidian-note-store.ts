@@ -1,16 +1,17 @@
 // NoteStore over Obsidian's Vault. Reads go through cachedRead (the app keeps recently read files
 // in memory); creation refuses to overwrite anything, including files the vault does not list.
 //
-// Writes stay inside the vault (DESIGN invariant 8): on the desktop a folder of the vault may be a
-// link to a folder elsewhere, and the app follows it. The API has no real-path call, but the
-// desktop adapter carries Node's fs.promises and the vault's folder; with them every create and
-// rewrite checks where its folder really is, and a note that turns out to lie outside is removed
-// again. (Mobile adapters have neither, and no links to follow.) Rewrites go through
-// `Vault.process`, the app's own read-change-write step, so an edit made meanwhile is not lost.
+// Writes stay inside the vault (DESIGN invariant 8). Every create and rewrite is checked as
+// written (no "." or ".." step, on every adapter), and then for where it really leads, as far as
+// the adapter lets us see (`placeCheckOf`; src/plugin/README.md says what each one can verify): on
+// the desktop a folder of the vault may be a link to a folder elsewhere, and the app follows it, so
+// there the folder's real place is checked, and a note that turns out to lie outside is removed
+// again. Rewrites go through `Vault.process`, the app's own read-change-write step, so an edit
+// made meanwhile is not lost.
 import { normalizePath, TFile, TFolder, type Vault } from "obsidian";
 import type { NoteFileInfo, NoteStore } from "../ports";
 
-export type NoteStoreErrorKind = "not_found" | "exists" | "not_a_folder" | "outside_vault";
+export type NoteStoreErrorKind = "not_found" | "exists" | "not_a_folder" | "outside_vault" | "place_unverified";
 
 export class NoteStoreError extends Error {
   constructor(
@@ -23,11 +24,41 @@ export class NoteStoreError extends Error {
   }
 }
 
-/** What the desktop FileSystemAdapter offers beyond the typed API (undocumented, long stable). */
-interface DesktopAdapter {
-  basePath: string;
-  getFullPath(normalizedPath: string): string;
-  fsPromises: { realpath(path: string): Promise<string> };
+/**
+ * What an adapter lets a write check about where a path really leads.
+ * - `real_path`: the desktop FileSystemAdapter. Its documented `getBasePath()` and `getFullPath()`
+ *   name the vault's folder and a path's place on disk; where links lead needs Node's realpath,
+ *   which the API does not offer and a plugin may not import, so it is the adapter's own
+ *   `fsPromises.realpath` (undocumented; on every desktop release so far).
+ * - `unverifiable`: a desktop adapter without that realpath. Links are easy to make on a desktop,
+ *   so a write there is refused rather than made blind.
+ * - `as_written`: every other adapter (mobile's CapacitorAdapter has `getFullPath` but no
+ *   realpath; in-memory ones). Only the path as written is checked; where a link would lead
+ *   cannot be. Android's shared storage refuses to make links and the iOS Files app makes none,
+ *   so on a phone a vault folder that is a link is not expected; one that arrived by sync would be
+ *   followed.
+ */
+export type PlaceCheck =
+  | { kind: "real_path"; root: string; fullPath: (normalizedPath: string) => string; realpath: (fullPath: string) => Promise<string> }
+  | { kind: "unverifiable"; why: string }
+  | { kind: "as_written"; why: string };
+
+/** What the adapter can verify, from its documented methods (and, on the desktop, its realpath). */
+export function placeCheckOf(adapter: unknown): PlaceCheck {
+  const a = adapter as { getBasePath?: unknown; getFullPath?: unknown; fsPromises?: { realpath?: unknown } } | null;
+  if (!a || typeof a.getBasePath !== "function" || typeof a.getFullPath !== "function") {
+    return { kind: "as_written", why: "this adapter cannot tell where a link leads (no real-path call), so only the path as written is checked" };
+  }
+  const realpath = a.fsPromises?.realpath;
+  if (typeof realpath !== "function") {
+    return { kind: "unverifiable", why: "this desktop adapter offers no way to see where a folder really leads, so nothing is written rather than perhaps outside the vault" };
+  }
+  return {
+    kind: "real_path",
+    root: (a.getBasePath as () => string).call(a),
+    fullPath: (p) => (a.getFullPath as (p: string) => string).call(a, p),
+    realpath: (p) => (realpath as (p: string) => Promise<string>).call(a.fsPromises, p),
+  };
 }
 
 export class ObsidianNoteStore implements NoteStore {
@@ -58,6 +89,7 @@ export class ObsidianNoteStore implements NoteStore {
 
   async create(path: string, content: string): Promise<void> {
     const normalized = normalizePath(path);
+    requireWrittenInside(normalized);
     if (await this.exists(normalized)) {
       throw new NoteStoreError("exists", `"${normalized}" already exists; it was left as it is.`, normalized);
     }
@@ -77,6 +109,7 @@ export class ObsidianNoteStore implements NoteStore {
   /** Replaces a note's text with `update(text)` in one step of the app, once its real place is checked. */
   async rewrite(path: string, update: (text: string) => string): Promise<void> {
     const normalized = normalizePath(path);
+    requireWrittenInside(normalized);
     const file = this.vault.getAbstractFileByPath(normalized);
     if (!(file instanceof TFile)) throw new NoteStoreError("not_found", `There is no note at "${normalized}" any more.`, normalized);
     await this.requireInside(normalized, normalized);
@@ -96,14 +129,18 @@ export class ObsidianNoteStore implements NoteStore {
     }
   }
 
-  /** Throws `outside_vault` when `path` (or, while it does not exist, its nearest existing folder) really lies outside the vault. */
+  /**
+   * Throws `outside_vault` when `path` (or, while it does not exist, its nearest existing folder)
+   * really lies outside the vault, and `place_unverified` when the adapter cannot say but links are likely.
+   */
   private async requireInside(path: string, shown: string): Promise<void> {
-    const adapter = desktopAdapter(this.vault.adapter);
-    if (!adapter) return;
-    const root = await adapter.fsPromises.realpath(adapter.basePath);
+    const check = placeCheckOf(this.vault.adapter);
+    if (check.kind === "as_written") return;
+    if (check.kind === "unverifiable") throw new NoteStoreError("place_unverified", `"${shown}" was not written: ${check.why}.`, shown);
+    const root = await check.realpath(check.root);
     for (let existing = path; existing !== ""; existing = parentOf(existing)) {
       // The nearest part of the path that is on disk decides where the rest would go.
-      const real = await adapter.fsPromises.realpath(adapter.getFullPath(existing)).catch(() => null);
+      const real = await check.realpath(check.fullPath(existing)).catch(() => null);
       if (real === null) continue;
       if (real === root || real.startsWith(`${root}/`) || real.startsWith(`${root}\\`)) return;
       throw new NoteStoreError("outside_vault", `"${shown}" would be written outside the vault: "${existing}" links to ${real}.`, shown);
@@ -111,13 +148,14 @@ export class ObsidianNoteStore implements NoteStore {
   }
 }
 
+/** The check every adapter allows: the path as written stays in the vault (no "." or ".." step). */
+function requireWrittenInside(normalized: string): void {
+  if (normalized.split("/").some((step) => step === ".." || step === ".")) {
+    throw new NoteStoreError("outside_vault", `"${normalized}" is not a path inside the vault: it has a "." or ".." step.`, normalized);
+  }
+}
+
 function parentOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "" : path.slice(0, slash);
-}
-
-function desktopAdapter(adapter: unknown): DesktopAdapter | null {
-  const a = adapter as Partial<DesktopAdapter> | null;
-  if (!a || typeof a.basePath !== "string" || typeof a.getFullPath !== "function" || typeof a.fsPromises?.realpath !== "function") return null;
-  return a as DesktopAdapter;
 }

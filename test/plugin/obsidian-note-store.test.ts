@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Vault as ObsidianVault } from "obsidian";
 import { Vault } from "../stubs/obsidian";
-import { NoteStoreError, ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
+import { NoteStoreError, ObsidianNoteStore, placeCheckOf } from "../../src/plugin/obsidian-note-store";
 
 function vaultWith(files: Record<string, string>) {
   const vault = new Vault();
@@ -77,7 +77,7 @@ describe("Obsidian note store writes on the desktop, where a folder may link out
     const adapter = vault.adapter as unknown as Record<string, unknown>;
     const inMemory = adapter.exists as (p: string) => Promise<boolean>;
     Object.assign(adapter, {
-      basePath: base,
+      getBasePath: () => base,
       getFullPath: (p: string) => path.join(base, p),
       fsPromises: fsPromises,
       exists: async (p: string) => (await inMemory(p)) || existsSync(path.join(base, p)),
@@ -119,5 +119,42 @@ describe("Obsidian note store writes on the desktop, where a folder may link out
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe("what each adapter lets a write verify about where it leads", () => {
+  it("the desktop FileSystemAdapter (getBasePath, getFullPath and its realpath): real paths", () => {
+    const adapter = { getBasePath: () => "/v", getFullPath: (p: string) => `/v/${p}`, fsPromises: fsPromises };
+    expect(placeCheckOf(adapter)).toMatchObject({ kind: "real_path", root: "/v" });
+  });
+
+  it("a desktop adapter without a realpath: unverifiable, so a write is refused and nothing is made", async () => {
+    expect(placeCheckOf({ getBasePath: () => "/v", getFullPath: (p: string) => `/v/${p}` })).toMatchObject({ kind: "unverifiable" });
+    const vault = new Vault();
+    Object.assign(vault.adapter as unknown as Record<string, unknown>, { getBasePath: () => "/v", getFullPath: (p: string) => `/v/${p}` });
+    const store = new ObsidianNoteStore(vault as unknown as ObsidianVault);
+    await expect(store.create("Research/Traces/Run.md", "x")).rejects.toMatchObject({ kind: "place_unverified" });
+    expect(vault.getAbstractFileByPath("Research/Traces/Run.md")).toBeNull();
+    expect(vault.getAbstractFileByPath("Research")).toBeNull();
+  });
+
+  it("a mobile adapter (getFullPath, no getBasePath, no realpath): the path as written only, and writes go ahead", async () => {
+    const vault = new Vault();
+    Object.assign(vault.adapter as unknown as Record<string, unknown>, { getFullPath: (p: string) => `/var/mobile/Vault/${p}` });
+    expect(placeCheckOf(vault.adapter)).toMatchObject({ kind: "as_written" });
+    const store = new ObsidianNoteStore(vault as unknown as ObsidianVault);
+    await store.create("Research/Traces/Run.md", "trace");
+    await store.rewrite("Research/Traces/Run.md", (t) => `${t}!`);
+    expect(await store.read("Research/Traces/Run.md")).toBe("trace!");
+  });
+
+  it("every adapter refuses a path that climbs out as written, before anything is made", async () => {
+    const { vault, store } = vaultWith({ "Notes/Keep.md": "keep" });
+    for (const bad of ["../outside.md", "Research/../../outside.md", "Research/./x.md"]) {
+      await expect(store.create(bad, "x"), bad).rejects.toMatchObject({ kind: "outside_vault" });
+    }
+    await expect(store.rewrite("Notes/../Notes/Keep.md", () => "changed")).rejects.toMatchObject({ kind: "outside_vault" });
+    expect(await store.read("Notes/Keep.md")).toBe("keep");
+    expect(vault.getAbstractFileByPath("Research")).toBeNull();
   });
 });
