@@ -69,11 +69,15 @@ export class SavedIndex {
     const { segments, nextId, averageFieldLength, saves } = read.manifest;
     index.engine.restoreCounters(nextId, [...averageFieldLength]);
     const slice = index.slice();
-    let next = segments.length > 0 ? readPart(cache, segments[0].name) : null;
+    let next = segments.length > 0 ? readAhead(cache, segments[0].name) : null;
     for (const [i, entry] of segments.entries()) {
-      const part = await next!;
+      const waited = !next!.arrived();
+      const part = await next!.read;
       slice.restart();
-      next = i + 1 < segments.length ? readPart(cache, segments[i + 1].name) : null;
+      // A part that arrived while we waited was decoded (by the adapter) in this same turn of the
+      // event loop: the UI gets a turn before a slice of ours is added to that.
+      if (waited) await slice.pause();
+      next = i + 1 < segments.length ? readAhead(cache, segments[i + 1].name) : null;
       if (!part.ok) return { kind: "unreadable", detail: errorMessage(part.error) };
       if (part.value === null || part.value === undefined) return { kind: "incomplete" };
       const problem = await readSegment(part.value, entry, index.engine, (note) => index.remember(note), slice);
@@ -113,6 +117,8 @@ export class SavedIndex {
         const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice);
         if (notes === 0) continue;
         const name = segmentName(saves, planned.first);
+        // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
+        await slice.pause();
         await cache.write(name, part);
         slice.restart();
         written.set(name, new Set(part.notes.map((row) => row[0])));
@@ -202,6 +208,16 @@ async function removeUnlisted(cache: IndexCache, segments: SegmentEntry[]): Prom
   const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
   const unlisted = (await cache.names()).filter((name) => !listed.has(name));
   if (unlisted.length > 0) await cache.remove(unlisted);
+}
+
+/** A part on its way, and whether it has arrived. */
+function readAhead(cache: IndexCache, name: string): { read: Promise<PartRead>; arrived: () => boolean } {
+  let arrived = false;
+  const read = readPart(cache, name).then((part) => {
+    arrived = true;
+    return part;
+  });
+  return { read, arrived: () => arrived };
 }
 
 /** A part's value, or the error reading it failed with (never a rejection left unhandled). */
