@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
-import type { DialLevel } from "../index/dial/dial-types";
+import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
 import { systemClock } from "../ports";
@@ -20,12 +20,12 @@ import { nodePageReader } from "./dom-parser";
 import { secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir } from "./file-index-cache";
-import { providersAsked, researchResultJson, type TraceKept } from "./json/research-result-json";
+import { providersAsked, researchResultJson, type SearchLevelRun, type TraceKept } from "./json/research-result-json";
 import { keepTrace, keptTraceFolder } from "./kept-trace";
 import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type OpenedVault } from "./open-vault";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
-import { openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
+import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
 import { terminalJson } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 import { webAccess, type WebAccess } from "./web-access";
@@ -86,29 +86,40 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   );
   await dial.log(question, result);
   const kept = await keepTraceAsChosen(result, destination, opened, args, io);
-  if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir))}\n`);
-  else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined }));
+  if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir, dial.seen()))}\n`);
+  else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined, searchLevel: dial.seen() }));
   printMissingKeyHints(result, web, io);
   if (traceNoteAsAsked(destination === "vault", result)) return 0;
   for (const w of result.pack.warnings.filter((w) => w.kind === "trace_not_written")) io.err(`vault-research research: ${w.message}\n`);
   return 1;
 }
 
+interface ResearchDialUse {
+  deps: ResearchDial;
+  /** Logs the run's question with the level that ran and the notes of its pack. */
+  log: (question: string, result: ResearchResult) => Promise<void>;
+  /** The level asked and run, when the dial was set above 1. */
+  seen: () => SearchLevelRun | null;
+}
+
 /**
  * The dial for the run's local retrieval (--level, else settings.search.researchLevel) and the
  * query log the run's question goes to, with the level that ran and the notes the pack holds.
  */
-async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVault): Promise<{ deps: ResearchDial | null; log: (question: string, result: ResearchResult) => Promise<void> }> {
+async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVault): Promise<ResearchDialUse> {
   const level = choice.level;
   const openedDial = await openDial(opened, choice, { surface: "research", log: false, env: io.env, clock: io.clock });
   let ranLevel: DialLevel = 1;
+  let notices: DialNotice[] = [];
   const watched: ResearchDial["search"] = {
     search: async (request) => {
       const answer = await openedDial.search.search(request);
       ranLevel = answer.ranLevel;
+      notices = answer.notices;
       return answer;
     },
   };
+  const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices });
   const log = async (question: string, result: ResearchResult): Promise<void> => {
     const ms = result.trace.events.find((e) => e.type === "local_retrieval")?.data?.ms;
     await openedDial.queryLog.recordSearch({
@@ -122,7 +133,7 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
     });
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
-  return { deps: { search: watched, level }, log };
+  return { deps: { search: watched, level }, log, seen };
 }
 
 /** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */
@@ -167,6 +178,8 @@ function progressLine(e: ProgressEvent): StyledText {
 /** Where the trace went, and a note on the sources asked, for the text output. */
 export interface ResearchTextExtras extends TraceKept {
   providersNote?: string;
+  /** The search dial's level, when it was set above 1. */
+  searchLevel?: SearchLevelRun | null;
 }
 
 /** What a person reads: the answer, the evidence in two labelled groups, the trace note. */
@@ -192,6 +205,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
     lines.push(`No answer was written (${result.stop_reason.replace(/_/g, " ")}).`, "");
   }
   lines.push(`Judge: ${pack.judge.verdict.replace(/_/g, " ")} — ${pack.judge.reason}`, "");
+  lines.push(...searchLevelLines(extras.searchLevel));
   lines.push(vaultEvidenceCounter(pack.evidence.length));
   pack.evidence.forEach((row, i) => {
     const heading = row.sections[0]?.heading ? ` § ${row.sections[0].heading}` : "";
@@ -213,6 +227,13 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
   lines.push("", `Stop reason: ${result.stop_reason}`);
   lines.push(traceLine(result, extras));
   return `${lines.join("\n")}\n`;
+}
+
+/** Nothing at level 1 (the output people and scripts know); above it, the level that ran and why it ran lower. */
+function searchLevelLines(run: SearchLevelRun | null | undefined): string[] {
+  if (!run) return [];
+  const asked = run.ranLevel === run.level ? "" : `; ${levelWords(run.level)} was asked`;
+  return [`Vault searched at ${levelWords(run.ranLevel)}${asked}.`, ...noticeLines(run.notices), ""];
 }
 
 /** What page reading made of a row, under it: "page read · 3 passages" and each passage, or why it was not read. */

@@ -119,6 +119,6 @@ export function levelWords(level: DialLevel): string {
 }
 
 /** The notices a person reads, one line each. */
-export function noticeLines(notices: readonly DialNotice[]): string[] {
+export function noticeLines(notices: readonly Pick<DialNotice, "message">[]): string[] {
   return notices.map((n) => `note: ${n.message}`);
 }

@@ -231,17 +231,20 @@ describe("research through the dial", () => {
     expect(run.code, run.err).toBe(0);
     const json = JSON.parse(run.out);
     expect(json.pack.coverage.recall_note).toMatch(/at level 3 \(multi-field\)/);
+    expect(json.search_level).toEqual({ level: 3, ran_level: 3, notices: [] });
     const car = json.pack.evidence.find((r: { note_path: string }) => r.note_path === "Car repair.md");
     expect(car.retrieval.lanes.map((l: { name: string }) => l.name)).toContain("section_vector");
     const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(log.at(-1)).toMatchObject({ surface: "research", query: "repair automobile", level: 3, ran_level: 3 });
-    expect(log.at(-1).results).toContain("Car repair.md");
+    expect(log.at(-1).results).toContain("Car repair.md");    const text = await cli("research", "repair automobile", "--level", "4", "--embed", embedSpec(), "--retrieval-only", "--no-trace");
+    expect(text.out).toContain("Vault searched at level 3 (multi-field); level 4 (rerank) was asked.\nnote: No chat model is set");
   });
 
   it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
     const run = await cli("research", "brake pads", "--retrieval-only", "--json", "--no-trace");
     const json = JSON.parse(run.out);
     expect(json.pack.coverage.recall_note).toMatch(/^Searched 4 notes; \d+ matched\./);
+    expect(json).not.toHaveProperty("search_level");
     const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8");
     expect(log).toContain('"surface":"research"');
     expect(server.embedCalls.length).toBe(0);

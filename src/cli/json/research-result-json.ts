@@ -33,6 +33,14 @@ export const researchResultSchema = z.strictObject({
   providers_asked: z.array(z.string()).describe("Web sources the run sent a query to; [] when nothing left the device."),
   page_reads: z.array(z.looseObject({ source_key: z.string(), url: z.string(), status: z.enum(["read", "cached", "skipped"]) })).nullable(),
   replay: replayJsonSchema,
+  search_level: z
+    .strictObject({
+      level: z.number().int().min(2).max(4),
+      ran_level: z.number().int().min(1).max(4),
+      notices: z.array(z.strictObject({ kind: z.string(), message: z.string() })),
+    })
+    .optional()
+    .describe("Only when the search dial was set above level 1 (--level): the level asked for local retrieval, the one that ran, and why it ran lower."),
 });
 export type ResearchResultJson = z.infer<typeof researchResultSchema>;
 
@@ -43,8 +51,16 @@ export interface TraceKept {
   traceFile?: string;
 }
 
-export function researchResultJson(result: ResearchResult, kept: TraceKept, replayDir: string | undefined): ResearchResultJson {
+/** The search dial's level for the run's local retrieval, when it was set above 1. */
+export interface SearchLevelRun {
+  level: 2 | 3 | 4;
+  ranLevel: 1 | 2 | 3 | 4;
+  notices: { kind: string; message: string }[];
+}
+
+export function researchResultJson(result: ResearchResult, kept: TraceKept, replayDir: string | undefined, searchLevel?: SearchLevelRun | null): ResearchResultJson {
   const v = result.verification;
+  const level = searchLevel ? { search_level: { level: searchLevel.level, ran_level: searchLevel.ranLevel, notices: searchLevel.notices.map((n) => ({ kind: n.kind, message: n.message })) } } : {};
   return {
     schema: "research_result.v1",
     pack: result.pack,
@@ -63,6 +79,7 @@ export function researchResultJson(result: ResearchResult, kept: TraceKept, repl
     providers_asked: providersAsked(result.trace),
     page_reads: result.page_reads?.map((r) => ({ ...r })) ?? null,
     replay: replayJson(replayDir),
+    ...level,
   };
 }
 
