@@ -236,7 +236,8 @@ describe("research through the dial", () => {
     expect(car.retrieval.lanes.map((l: { name: string }) => l.name)).toContain("section_vector");
     const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(log.at(-1)).toMatchObject({ surface: "research", query: "repair automobile", level: 3, ran_level: 3 });
-    expect(log.at(-1).results).toContain("Car repair.md");    const text = await cli("research", "repair automobile", "--level", "4", "--embed", embedSpec(), "--retrieval-only", "--no-trace");
+    expect(log.at(-1).results).toContain("Car repair.md");
+    const text = await cli("research", "repair automobile", "--level", "4", "--embed", embedSpec(), "--retrieval-only", "--no-trace");
     expect(text.out).toContain("Vault searched at level 3 (multi-field); level 4 (rerank) was asked.\nnote: No chat model is set");
   });
 
