@@ -216,5 +216,14 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await check(page, "panel", ".vault-research-panel", ".bench-sidebar");
     expect(errors).toEqual([]);
     await page.close();
+
+    // On a phone every position is a 44 px target.
+    const phone = await open("ready=3&layout=phone", { width: 390, height: 760 });
+    await inBench(phone.page, (b) => b.openPanel());
+    const heights = await phone.page.locator(".vault-research-dial-position").evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect().height));
+    expect(heights.every((h) => h >= 44)).toBe(true);
+    await check(phone.page, "panel-390", ".vault-research-panel", ".bench-sidebar");
+    expect(phone.errors).toEqual([]);
+    await phone.page.close();
   });
 });

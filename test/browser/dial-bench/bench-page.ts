@@ -4,7 +4,7 @@
 // with any note is close to none of them) and a stand-in rerank model (orders by query words in
 // the title), so every level runs here as it would with Ollama and a chat model. Query parameters:
 //   theme=light|dark · ready=1|3|4 (1: no embedding model; 3: no chat model) · rerank=ok|fail
-//   · slowRerankMs=MS (the rerank answers that late)
+//   · slowRerankMs=MS (the rerank answers that late) · layout=phone (the panel is the screen, `is-phone`)
 // What tests check is on `window.bench`.
 import { App, Vault, WorkspaceLeaf } from "../../stubs/obsidian";
 import type { App as ObsidianApp, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
@@ -127,5 +127,6 @@ void start().then(({ app, host }) => {
   };
   (window as unknown as { bench: typeof bench }).bench = bench;
   setTheme(params.get("theme") === "dark" ? "dark" : "light");
+  if (params.get("layout") === "phone") document.body.addClass("is-phone", "is-mobile", "bench-phone");
   document.body.addClass("bench-ready");
 });

@@ -20,6 +20,8 @@ const BENCH_CSS = `
 .bench-main { position: absolute; inset: 0 300px 0 0; overflow: auto; background: var(--background-primary); }
 .bench-sidebar { position: absolute; inset: 0 0 0 auto; width: 300px; border-left: 1px solid var(--background-modifier-border); background: var(--background-secondary); display: flex; flex-direction: column; }
 .bench-sidebar > * { flex: 1 1 auto; min-height: 0; }
+.bench-phone .bench-main { display: none; }
+.bench-phone .bench-sidebar { width: auto; inset: 0; border: none; }
 `;
 
 export async function buildBench(): Promise<void> {
