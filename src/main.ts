@@ -14,6 +14,7 @@ import type { VaultIndex } from "./index/vault-index";
 import { IndexKeeper } from "./plugin/index-keeper";
 import { IndexedDbCache } from "./plugin/indexeddb-cache";
 import { IndexedDbVectorCache } from "./plugin/indexeddb-vector-cache";
+import { embeddingChoice, type EmbeddingChoice } from "./plugin/embedding-choice";
 import { SearchDialServices } from "./plugin/search-dial-services";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
 import { Promoter } from "./plugin/promoter";
@@ -183,7 +184,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.addCommand({
       id: "clear-query-log",
       name: "Clear the search query log",
-      callback: () => void this.searchDial.clearQueryLog().then((message) => new Notice(message)),
+      callback: () => void this.clearQueryLog().then((message) => new Notice(message)),
     });
     this.addCommand({
       id: "pause-embedding",
@@ -218,6 +219,14 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     for (const view of this.researchViews()) view.refreshSettings();
     // Not awaited: starting or stopping a backend reads the stored vectors, and the tab must not wait.
     if (this.searchDial) void this.searchDial.settingsChanged();
+  }
+
+  embeddingChoice(): EmbeddingChoice {
+    return embeddingChoice(this.settings.search.embedding);
+  }
+
+  clearQueryLog(): Promise<string> {
+    return this.searchDial.clearQueryLog();
   }
 
   async testModelConnection(): Promise<{ ok: boolean; message: string }> {

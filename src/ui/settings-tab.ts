@@ -2,6 +2,7 @@
 // providers, the model that writes answers, and the notes and index. API keys are chosen with
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from "obsidian";
+import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
 import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
 import type { SecretName } from "../ports";
@@ -19,7 +20,20 @@ export interface SettingsHost {
   rebuildIndex(): Promise<void>;
   /** One tiny call to the configured model; a sentence back (never the key). */
   testModelConnection(): Promise<{ ok: boolean; message: string }>;
+  /** What the embedding settings mean now (the plugin's reading of them, so the tab and the job agree). */
+  embeddingChoice(): EmbeddingChoiceView;
+  /** Empties the search query log; a sentence back. */
+  clearQueryLog(): Promise<string>;
 }
+
+/**
+ * The embedding backend as the tab shows it: none, one that cannot be used as set (and why), or one
+ * with what it would send and whether the user agreed (`consentKey` is what agreeing stores).
+ */
+export type EmbeddingChoiceView =
+  | { kind: "off" }
+  | { kind: "unusable"; message: string }
+  | { kind: "chosen"; consentKey: string; disclosure: string; consented: boolean };
 
 /** Splits user input on commas and new lines into vault-relative folder paths. */
 export function parseFolderList(input: string): string[] {
@@ -35,7 +49,8 @@ export const PRIVACY_NOTE = [
   "Your notes stay on this device. Indexing, searching and the evidence brief all run here.",
   "Web search is off until you turn it on below, and even then it runs only for questions where you allow it. When it runs, short queries made from your question — never text from your notes — go to the sources you chose that fit the question.",
   "The free sources need no key: Wikipedia (wikipedia.org), Hacker News (hn.algolia.com), arXiv (export.arxiv.org), GitHub (api.github.com, with your token if you set one), Stack Exchange (api.stackexchange.com) and PubMed (eutils.ncbi.nlm.nih.gov). Brave (api.search.brave.com), Exa (api.exa.ai) and Tavily (api.tavily.com) receive your API key with each query. SearXNG goes only to the instance you name.",
-  "If you choose a model, your question and the evidence picked for the answer (excerpts of your notes, and web text when the web was used) go to that model's server: your own computer for Ollama or LM Studio, the company's servers for OpenAI or Anthropic.",
+  "If you choose a model, your question and the evidence picked for the answer (excerpts of your notes, and web text when the web was used) go to that model's server: your own computer for Ollama or LM Studio, the company's servers for OpenAI or Anthropic. At search level 4 the top results' excerpts go to it too.",
+  "If you choose an embedding server under Search and agree to what it receives, the text of every note and your search queries at level 2 or above go to that server. Nothing is embedded before you agree, and changing the server asks again.",
   "Web results are never written into your vault unless you add them. Trace notes, if you keep them, record each run in the trace folder.",
   "API keys are kept in Obsidian's secret storage, not in this plugin's settings file.",
 ];
@@ -44,6 +59,19 @@ const MODEL_KINDS: Record<Settings["model"]["kind"], string> = {
   none: "None (evidence brief)",
   openai: "OpenAI-compatible",
   anthropic: "Anthropic",
+};
+
+const EMBEDDING_KINDS: Record<Settings["search"]["embedding"]["kind"], string> = {
+  none: "None (words only)",
+  ollama: "Ollama",
+  openai: "OpenAI-compatible",
+};
+
+const LEVEL_WORDS: Record<DialLevel, string> = {
+  1: "words only",
+  2: "+ meaning (embeddings)",
+  3: "+ each section's meaning",
+  4: "+ the chat model reorders",
 };
 
 const PROVIDER_DESCRIPTIONS: Record<ProviderName, string> = {
@@ -85,6 +113,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.displayExternal(containerEl);
     this.displayProviders(containerEl);
     this.displayModel(containerEl);
+    this.displaySearch(containerEl);
     this.displayNotesAndIndex(containerEl);
     nameControls(containerEl);
   }
@@ -158,6 +187,28 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.numberSetting(el, "Web results per question", "How many pages to use, at most 10.", external.count, (s, n) => (s.external.count = n));
     this.numberSetting(el, "Web text budget", "Tokens of web text the answer may read.", external.tokenBudget, (s, n) => (s.external.tokenBudget = n));
     this.numberSetting(el, "Web search timeout (seconds)", "After this, the answer uses what your vault has.", external.timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000)));
+    this.displayPageReading(el);
+  }
+
+  private displayPageReading(el: HTMLElement): void {
+    const external = this.host.settings.external;
+    new Setting(el)
+      .setName("Pages to read per question")
+      .setDesc("The top web results that came with only a snippet are fetched and read, and their best passages go to the answer. Off reads none.")
+      .addDropdown((dropdown) => {
+        for (let n = 0; n <= 5; n++) dropdown.addOption(String(n), n === 0 ? "Off" : String(n));
+        dropdown.setValue(String(external.readPages)).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.readPages = Number(value)));
+        });
+      });
+    new Setting(el)
+      .setName("Summarize pages read")
+      .setDesc("Ask the model for a short summary of each page read, shown beside its passages (never instead of them). Needs a model.")
+      .addToggle((toggle) =>
+        toggle.setValue(external.summarizePages).onChange(async (value) => {
+          await this.applyChange((s) => (s.external.summarizePages = value));
+        }),
+      );
   }
 
   private hasSecret(name: SecretName): boolean {
@@ -273,7 +324,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   /** Options of the free sources, SearXNG and Tavily. */
   private displaySourceOptions(el: HTMLElement): void {
     const external = this.host.settings.external;
-    new Setting(el).setName("Wikipedia, GitHub and Stack Exchange").setHeading();
+    new Setting(el).setName("Wikipedia, GitHub and more").setHeading();
     this.textSetting(el, "Wikipedia language", "Which Wikipedia to search: en, de, fr, simple…", external.wikipedia.language, (s, v) => (s.external.wikipedia.language = v.toLowerCase()));
     this.textSetting(el, "Stack Exchange site", "Which site to search: stackoverflow, superuser, math…", external.stackexchange.site, (s, v) => (s.external.stackexchange.site = v.toLowerCase()));
     this.secretSetting(el, "GitHub token", "Optional: raises GitHub's search limit from 10 to 30 a minute. Needs no permissions.", external.github.secretId, (s, id) => (s.external.github.secretId = id));
@@ -340,6 +391,120 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           test.setDesc(outcome.message);
           test.descEl.toggleClass("vault-research-test-failed", !outcome.ok);
           test.descEl.toggleClass("vault-research-test-passed", outcome.ok);
+        } finally {
+          button.setDisabled(false);
+        }
+      }),
+    );
+  }
+
+  private displaySearch(el: HTMLElement): void {
+    const search = this.host.settings.search;
+    new Setting(el).setName("Search").setHeading();
+    this.levelSetting(el, "Search level in the search modal", "Where the search modal's dial starts; it remembers where you leave it.", search.searchLevel, (s, level) => (s.search.searchLevel = level));
+    this.levelSetting(el, "Search level for research", "How hard a research run searches your vault; the panel's dial remembers where you leave it.", search.researchLevel, (s, level) => (s.search.researchLevel = level));
+    new Setting(el)
+      .setName("Show scores")
+      .setDesc("Show each result's scores: per way of matching, and how the model's reordering moved it.")
+      .addToggle((toggle) =>
+        toggle.setValue(search.showScores).onChange(async (value) => {
+          await this.applyChange((s) => (s.search.showScores = value));
+        }),
+      );
+    this.displayEmbedding(el);
+    this.displayQueryLog(el);
+  }
+
+  private levelSetting(el: HTMLElement, name: string, desc: string, value: DialLevel, apply: (s: Settings, level: DialLevel) => void): void {
+    new Setting(el)
+      .setName(name)
+      .setDesc(desc)
+      .addDropdown((dropdown) => {
+        for (const level of DIAL_LEVELS) dropdown.addOption(String(level), `${level} · ${DIAL_LEVEL_NAMES[level]}: ${LEVEL_WORDS[level]}`);
+        dropdown.setValue(String(value)).onChange(async (chosen) => {
+          await this.applyChange((s) => apply(s, Number(chosen) as DialLevel));
+        });
+      });
+  }
+
+  private displayEmbedding(el: HTMLElement): void {
+    const embedding = this.host.settings.search.embedding;
+    new Setting(el)
+      .setName("Embedding server")
+      .setDesc("Levels 2 and 3 find notes by meaning with an embedding model. None keeps search to words, on this device.")
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOptions(EMBEDDING_KINDS)
+          .setValue(embedding.kind)
+          .onChange(async (value) => {
+            await this.applyChange((s) => (s.search.embedding.kind = value as Settings["search"]["embedding"]["kind"]));
+            this.display();
+          }),
+      );
+    if (embedding.kind === "none") return;
+    const ollama = embedding.kind === "ollama";
+    // Saved when the field is left, not per keystroke: each model name or address typed halfway would start (or stop) embedding.
+    this.committedTextSetting(el, "Embedding model", ollama ? "Empty: nomic-embed-text." : "For example nomic-embed-text or text-embedding-3-small.", embedding.model, ollama ? "nomic-embed-text" : "", (s, v) => (s.search.embedding.model = v));
+    this.committedTextSetting(
+      el,
+      "Embedding server address",
+      ollama ? "Empty: this computer's Ollama (http://localhost:11434)." : "Empty: http://localhost:11434/v1. LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1",
+      embedding.baseUrl,
+      ollama ? "http://localhost:11434" : "http://localhost:11434/v1",
+      (s, v) => (s.search.embedding.baseUrl = v.replace(/\/+$/, "")),
+    );
+    if (!ollama) this.secretSetting(el, "Embedding API key", "Optional: local servers need none.", embedding.secretId, (s, id) => (s.search.embedding.secretId = id));
+    this.numberSetting(el, "Embedding requests per second", "At most this many requests a second while embedding the vault (0.1 to 50).", embedding.requestsPerSecond, (s, n) => (s.search.embedding.requestsPerSecond = n));
+    this.displayConsent(el);
+  }
+
+  /** What the server would receive, and the button that agrees to it; nothing is embedded before. */
+  private displayConsent(el: HTMLElement): void {
+    const choice = this.host.embeddingChoice();
+    if (choice.kind === "off") return;
+    const setting = new Setting(el).setName("Send notes to the embedding server");
+    setting.settingEl.addClass("vault-research-embedding-consent");
+    if (choice.kind === "unusable") {
+      setting.setDesc(`${choice.message} Nothing is embedded until then.`);
+      return;
+    }
+    if (choice.consented) {
+      setting.setDesc(`Agreed. ${choice.disclosure}`);
+      setting.addButton((button) =>
+        button.setButtonText("Stop embedding").onClick(async () => {
+          await this.applyChange((s) => (s.search.embedding.consentedTo = ""));
+          this.display();
+        }),
+      );
+      return;
+    }
+    setting.setDesc(`${choice.disclosure} Nothing is sent until you agree; changing the server or its address asks again.`);
+    setting.addButton((button) =>
+      button
+        .setButtonText("Agree and embed")
+        .setCta()
+        .onClick(async () => {
+          await this.applyChange((s) => (s.search.embedding.consentedTo = choice.consentKey));
+          this.display();
+        }),
+    );
+  }
+
+  private displayQueryLog(el: HTMLElement): void {
+    new Setting(el)
+      .setName("Keep a search query log")
+      .setDesc("Each search and research question, its level, the results in order and the one you opened, in this plugin's own folder: never in your vault, never sent anywhere. It shows what each level does for you.")
+      .addToggle((toggle) =>
+        toggle.setValue(this.host.settings.search.queryLog).onChange(async (value) => {
+          await this.applyChange((s) => (s.search.queryLog = value));
+        }),
+      );
+    const clear = new Setting(el).setName("Clear the search query log").setDesc("Deletes every line logged so far.");
+    clear.addButton((button) =>
+      button.setButtonText("Clear").onClick(async () => {
+        button.setDisabled(true);
+        try {
+          clear.setDesc(await this.host.clearQueryLog());
         } finally {
           button.setDisabled(false);
         }
@@ -415,6 +580,21 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       }),
     );
     return setting;
+  }
+
+  /** A text field saved when it is left (or Enter is pressed), only when valid. */
+  private committedTextSetting(el: HTMLElement, name: string, desc: string, value: string, placeholder: string, apply: (s: Settings, value: string) => void): void {
+    const setting = new Setting(el).setName(name).setDesc(desc);
+    setting.addText((text) => {
+      text.setPlaceholder(placeholder).setValue(value);
+      text.inputEl.addEventListener("change", () => {
+        void this.applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
+          showProblem(setting, text.inputEl, desc, problem);
+          // The consent line below says what the new server would receive.
+          if (!problem) this.display();
+        });
+      });
+    });
   }
 
   private numberSetting(el: HTMLElement, name: string, desc: string, value: number, apply: (s: Settings, n: number) => void): Setting {

@@ -19,6 +19,8 @@ function openTab(prepare?: (app: App) => void) {
     applyIndexSettings: vi.fn(async () => {}),
     rebuildIndex: vi.fn(async () => {}),
     testModelConnection: vi.fn(async () => ({ ok: true, message: "ok" })),
+    embeddingChoice: () => ({ kind: "off" }),
+    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
   };
   const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
   tab.display();

@@ -15,6 +15,8 @@ function openTab() {
     applyIndexSettings: vi.fn(async () => {}),
     rebuildIndex: vi.fn(async () => {}),
     testModelConnection: vi.fn(async () => ({ ok: false, message: "Could not use llama: connection refused" })),
+    embeddingChoice: () => ({ kind: "off" }),
+    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
   };
   const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
   tab.display();

@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+// The settings tab's Search section: the dial's starting positions, scores, the embedding server
+// with what it would receive shown before anything is sent and a button to agree (agreeing again
+// after the server changes), the query log switch and its clear button; and issue 13's page
+// reading controls.
+import { describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
+import { App } from "../stubs/obsidian";
+import { embeddingChoice } from "../../src/plugin/embedding-choice";
+import { VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
+import { defaultSettings } from "../../src/settings";
+
+function openTab(edit: (s: ReturnType<typeof defaultSettings>) => void = () => {}) {
+  const app = new App();
+  const settings = defaultSettings();
+  edit(settings);
+  const host: SettingsHost = {
+    settings,
+    saveSettings: vi.fn(async () => {}),
+    applyIndexSettings: vi.fn(async () => {}),
+    rebuildIndex: vi.fn(async () => {}),
+    testModelConnection: vi.fn(async () => ({ ok: true, message: "ok" })),
+    // The plugin's own reading, so the tab and the embedding job agree on what consent means.
+    embeddingChoice: () => embeddingChoice(settings.search.embedding),
+    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
+  };
+  const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
+  tab.display();
+  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name);
+  const desc = (name: string) => setting(name)?.querySelector(".setting-item-description")?.textContent ?? "";
+  const button = (name: string) => setting(name)!.querySelector("button")!;
+  return { tab, host, settings, setting, desc, button };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function choose(select: HTMLSelectElement, value: string): void {
+  select.value = value;
+  select.dispatchEvent(new Event("change"));
+}
+
+describe("the settings tab's Search section", () => {
+  it("sets where each dial starts and whether scores show", async () => {
+    const { setting, settings } = openTab();
+    const modal = setting("Search level in the search modal")!.querySelector("select")!;
+    expect([...modal.options].map((o) => o.textContent)).toEqual(["1 · Lexical: words only", "2 · Hybrid: + meaning (embeddings)", "3 · Multi-field: + each section's meaning", "4 · Rerank: + the chat model reorders"]);
+    choose(modal, "3");
+    choose(setting("Search level for research")!.querySelector("select")!, "2");
+    setting("Show scores")!.querySelector<HTMLElement>(".checkbox-container")!.click();
+    await tick();
+    expect(settings.search).toMatchObject({ searchLevel: 3, researchLevel: 2, showScores: true });
+  });
+
+  it("with no embedding server, shows nothing to agree to", () => {
+    const { setting } = openTab();
+    expect(setting("Embedding model")).toBeUndefined();
+    expect(setting("Send notes to the embedding server")).toBeUndefined();
+  });
+
+  it("says what a chosen server would receive before anything is sent, and stores the agreement only on the button", async () => {
+    const { tab, setting, desc, button, settings } = openTab();
+    choose(setting("Embedding server")!.querySelector("select")!, "ollama");
+    await tick();
+    expect(settings.search.embedding.kind).toBe("ollama");
+    expect(settings.search.embedding.consentedTo).toBe("");
+    expect(desc("Send notes to the embedding server")).toMatch(/^Embedding sends the text of every note .* to http:\/\/localhost:11434 \(nomic-embed-text\)\. That address is this computer\. Nothing is sent until you agree/);
+    button("Send notes to the embedding server").click();
+    await tick();
+    expect(settings.search.embedding.consentedTo).toBe("ollama@http://localhost:11434");
+    expect(tab.containerEl.querySelector(".vault-research-embedding-consent .setting-item-description")?.textContent).toMatch(/^Agreed\./);
+  });
+
+  it("asks again when the server's address changes after agreeing, and saves the address only when the field is left", async () => {
+    const { setting, desc, settings, host } = openTab((s) => {
+      s.search.embedding.kind = "ollama";
+      s.search.embedding.consentedTo = "ollama@http://localhost:11434";
+    });
+    expect(desc("Send notes to the embedding server")).toMatch(/^Agreed\./);
+    const address = setting("Embedding server address")!.querySelector("input")!;
+    address.value = "https://embed.example.com";
+    address.dispatchEvent(new Event("input"));
+    await tick();
+    expect(host.saveSettings).not.toHaveBeenCalled();
+    address.dispatchEvent(new Event("change"));
+    await tick();
+    expect(settings.search.embedding.baseUrl).toBe("https://embed.example.com");
+    expect(desc("Send notes to the embedding server")).toMatch(/to https:\/\/embed\.example\.com .*another computer: the text leaves this device\. Nothing is sent until you agree/);
+    expect(embeddingChoice(settings.search.embedding)).toMatchObject({ consented: false });
+  });
+
+  it("says what is missing for an OpenAI-compatible server without a model, and offers no button", async () => {
+    const { setting, desc } = openTab((s) => (s.search.embedding.kind = "openai"));
+    expect(desc("Send notes to the embedding server")).toBe("Name the embedding model the server should use. Nothing is embedded until then.");
+    expect(setting("Send notes to the embedding server")!.querySelector("button")).toBeNull();
+    expect(setting("Embedding API key")).toBeDefined();
+  });
+
+  it("refuses a request rate outside 0.1 to 50", async () => {
+    const { setting, settings } = openTab((s) => (s.search.embedding.kind = "ollama"));
+    const input = setting("Embedding requests per second")!.querySelector("input")!;
+    input.value = "500";
+    input.dispatchEvent(new Event("input"));
+    await tick();
+    expect(settings.search.embedding.requestsPerSecond).toBe(4);
+    input.value = "2";
+    input.dispatchEvent(new Event("input"));
+    await tick();
+    expect(settings.search.embedding.requestsPerSecond).toBe(2);
+  });
+
+  it("turns the query log off and clears it on the button, saying so", async () => {
+    const { setting, desc, button, settings, host } = openTab();
+    setting("Keep a search query log")!.querySelector<HTMLElement>(".checkbox-container")!.click();
+    await tick();
+    expect(settings.search.queryLog).toBe(false);
+    button("Clear the search query log").click();
+    await tick();
+    expect(host.clearQueryLog).toHaveBeenCalledTimes(1);
+    expect(desc("Clear the search query log")).toBe("The search query log is cleared.");
+  });
+
+  it("sets how many pages a question reads (0 is off) and whether they are summarized", async () => {
+    const { setting, settings } = openTab();
+    const pages = setting("Pages to read per question")!.querySelector("select")!;
+    expect([...pages.options].map((o) => o.textContent)).toEqual(["Off", "1", "2", "3", "4", "5"]);
+    expect(pages.value).toBe("3");
+    choose(pages, "0");
+    setting("Summarize pages read")!.querySelector<HTMLElement>(".checkbox-container")!.click();
+    await tick();
+    expect(settings.external).toMatchObject({ readPages: 0, summarizePages: true });
+  });
+});
