@@ -14,6 +14,8 @@ import { styled } from "./terminal-style";
 
 const TALK: FlagSpecs = { quiet: { value: false }, "no-color": { value: false }, help: { value: false } };
 const COMMON: FlagSpecs = { vault: { value: true }, config: { value: true }, "cache-dir": { value: true }, json: { value: false }, ...TALK };
+/** --model where it feeds only level 4 of the search dial. */
+const RERANK_MODEL_FLAG = { ...RESEARCH_FLAGS.model, about: "the chat model that reranks at level 4: none | openai:MODEL[@BASE_URL] | anthropic:MODEL (default: the config's)" };
 const WEB_FLAGS: FlagSpecs = {
   "external-provider": RESEARCH_FLAGS["external-provider"],
   "external-freshness": RESEARCH_FLAGS["external-freshness"],
@@ -36,10 +38,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (args, io) => (await import("./research-command")).researchCommand(args, io),
   },
   search: {
-    usage: 'search "<query>" --vault DIR [--limit N] [--level 1|2|3|4] [--embed SPEC] [--json]',
+    usage: 'search "<query>" --vault DIR [--limit N] [--level 1|2|3|4] [--embed SPEC] [--model SPEC] [--json]',
     about: "Searches the vault's notes: the best matches, their matched sections, and why they matched.",
     jsonSchema: "vault_search.v1",
-    flags: { ...COMMON, limit: { value: true }, ...DIAL_FLAGS, model: RESEARCH_FLAGS.model },
+    flags: { ...COMMON, limit: { value: true }, ...DIAL_FLAGS, model: RERANK_MODEL_FLAG },
     run: async (args, io) => (await import("./search-command")).searchCommand(args, io),
   },
   index: {
@@ -60,7 +62,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     usage: 'compare "<query>" --vault DIR [--embed SPEC] [--model SPEC] [--json]',
     about: "Runs one query at all four search levels side by side and shows how each note's rank moves between levels.",
     jsonSchema: "level_comparison.v1",
-    flags: { ...COMMON, limit: { value: true }, embed: DIAL_FLAGS.embed, model: RESEARCH_FLAGS.model },
+    flags: { ...COMMON, limit: { value: true }, embed: DIAL_FLAGS.embed, model: RERANK_MODEL_FLAG },
     run: async (args, io) => (await import("./compare-command")).compareCommand(args, io),
   },
   websearch: {
@@ -93,7 +95,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       "cache-dir": COMMON["cache-dir"],
       replay: RESEARCH_FLAGS.replay,
       embed: DIAL_FLAGS.embed,
-      model: RESEARCH_FLAGS.model,
+      model: { ...RESEARCH_FLAGS.model, about: "the chat model vault_search reranks with at level 4 (default: none; the config's is for research)" },
       "allow-external": { value: false },
       "allow-writes": { value: false },
       ...TALK,
