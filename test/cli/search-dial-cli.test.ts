@@ -98,6 +98,16 @@ describe("vault-research embed", () => {
     expect(JSON.parse(other.out)).toMatchObject({ model: "ollama:all-minilm", notes_embedded: 4, resets: [{ kind: "model_changed" }] });
   });
 
+  it("the vectors and the query log outlive an index rebuild in the same folder", async () => {
+    await cli("embed", "--embed", embedSpec());
+    await cli("search", "repair");
+    writeFileSync(path.join(tmp, "config.json"), JSON.stringify({ index: { stemming: false } }));
+    const rebuilt = JSON.parse((await cli("index", "--config", "config.json", "--json")).out);
+    expect(rebuilt.sync.mode).toBe("rebuild");
+    expect(readdirSync(vaultCacheFolder())).toEqual(expect.arrayContaining(["vectors.bin", "query-log.jsonl"]));
+    expect((await cli("embed", "--embed", embedSpec())).out).toContain("Embedded 0 notes; 4 already up to date.");
+  });
+
   it("a damaged vector file is an empty store and a reason, never a crash", async () => {
     await cli("embed", "--embed", embedSpec());
     writeFileSync(path.join(vaultCacheFolder(), "vectors.bin"), "not vectors at all");
