@@ -47,20 +47,6 @@ describe("IndexKeeper progress", () => {
   });
 });
 
-describe("IndexStatusBar", () => {
-  it("reads N of M with the total, and keeps the problem count", () => {
-    const el = document.createElement("div");
-    const bar = new IndexStatusBar(el, () => {});
-    const building: IndexStatus = { notes: 1200, lastUpdated: null, state: "building", problems: [] };
-    bar.render(building, [], 9282);
-    expect(el.textContent).toBe("Indexing… 1,200 of 9,282 notes");
-    bar.render(building, [{ message: "The index could not be built" }], 9282);
-    expect(el.textContent).toBe("Indexing… 1,200 of 9,282 notes · 1 problem");
-    bar.render(building, [], null);
-    expect(el.textContent).toBe("Indexing… 1,200 notes");
-  });
-});
-
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const started = Date.now();
   while (!condition()) {

@@ -1,0 +1,94 @@
+// The dial as the plugin serves it: one VaultSearch per surface (the query log names the surface),
+// remade when the index is replaced; remembered positions saved to settings; listeners told when
+// the lanes change; a research run's searches not logged one by one but as one line for the run.
+import { describe, expect, it, vi } from "vitest";
+import { QueryLog } from "../../src/index/query-log/query-log";
+import type { QueryLogFile } from "../../src/index/query-log/query-log-file";
+import { VaultIndex } from "../../src/index/vault-index";
+import { DialService } from "../../src/plugin/dial-service";
+import type { ResearchResult } from "../../src/research/types";
+import { defaultSettings } from "../../src/settings";
+import { MemoryNoteStore } from "../support/memory-note-store";
+
+class MemoryLogFile implements QueryLogFile {
+  text = "";
+  async append(text: string) {
+    this.text += text;
+  }
+  async size() {
+    return this.text.length;
+  }
+  async rotate() {}
+  async read() {
+    return { previous: "", current: this.text };
+  }
+  async clear() {
+    this.text = "";
+  }
+}
+
+async function service() {
+  const notes = new MemoryNoteStore({ "Garden/Tomatoes.md": "# Tomatoes\n\nWater tomatoes deeply.\n", "Garden/Compost.md": "# Compost\n\nTurn the heap.\n" });
+  let index = new VaultIndex();
+  await index.sync(notes, null);
+  const settings = defaultSettings();
+  const file = new MemoryLogFile();
+  const saveSettings = vi.fn(async () => {});
+  const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log: new QueryLog({ file }), embeddingStatus: () => null });
+  const lines = () => file.text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { dial, settings, saveSettings, lines, notes, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
+}
+
+describe("DialService", () => {
+  it("logs each search under the surface that asked", async () => {
+    const { dial, lines } = await service();
+    await dial.search({ query: "tomatoes", level: 1, surface: "search-modal" });
+    await dial.compare("compost");
+    expect(lines().map((l) => l.surface)).toEqual(["search-modal", "comparison-view", "comparison-view", "comparison-view", "comparison-view"]);
+  });
+
+  it("searches the new index once it is replaced", async () => {
+    const { dial, replaceIndex, notes } = await service();
+    const before = dial.forSurface("search-modal");
+    notes.files.set("Garden/Beans.md", { text: "# Beans\n\nRunner beans climb.\n", mtime: 1_700_000_000_001 });
+    await replaceIndex();
+    expect(dial.forSurface("search-modal")).not.toBe(before);
+    expect((await dial.search({ query: "beans", level: 1, surface: "search-modal" })).results.map((r) => r.path)).toEqual(["Garden/Beans.md"]);
+  });
+
+  it("remembers a level per surface, saving only a change", async () => {
+    const { dial, settings, saveSettings } = await service();
+    await dial.saveLevel("search-modal", 1);
+    expect(saveSettings).not.toHaveBeenCalled();
+    await dial.saveLevel("search-modal", 4);
+    expect(settings.search.searchLevel).toBe(4);
+    expect(dial.level("research-panel")).toBe(1);
+    await dial.saveShowScores(true);
+    expect(dial.showScores()).toBe(true);
+    expect(saveSettings).toHaveBeenCalledTimes(2);
+  });
+
+  it("tells listeners when the lanes change, until they unsubscribe", async () => {
+    const { dial } = await service();
+    const heard = vi.fn();
+    const stop = dial.onChange(heard);
+    dial.configure({ rerankModel: null });
+    stop();
+    dial.changed();
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(dial.readiness().map((r) => r.ready)).toEqual([true, false, false, false]);
+  });
+
+  it("a research run's own searches are not logged; the run is, once, at the panel's level", async () => {
+    const { dial, settings, lines } = await service();
+    settings.search.researchLevel = 3;
+    const run = dial.researchRun();
+    expect(run.dial.level).toBe(3);
+    const answer = await run.dial.search.search({ query: "tomatoes", level: 3 });
+    expect(answer.ranLevel).toBe(1);
+    expect(lines()).toEqual([]);
+    const result = { pack: { evidence: [{ note_path: "Garden/Tomatoes.md" }] }, trace: { events: [{ type: "local_retrieval", data: { ms: 12 } }] } } as unknown as ResearchResult;
+    await run.record("How often do tomatoes need water?", result);
+    expect(lines()).toMatchObject([{ surface: "research-panel", query: "How often do tomatoes need water?", level: 3, ran_level: 1, results: ["Garden/Tomatoes.md"], latency_ms: 12 }]);
+  });
+});

@@ -1,0 +1,55 @@
+// The vectors' IndexedDB cache: bytes in, the same bytes out, in a database of their own per
+// vault, so the index cache's clear and tidy-up never touch them; a failed write rejects.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
+import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
+import { FakeIndexedDb } from "./fake-indexeddb";
+
+let warnings: string[];
+
+beforeEach(() => {
+  warnings = [];
+  vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(" ")));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("IndexedDbVectorCache", () => {
+  it("keeps the bytes across instances (a restart), per vault", async () => {
+    const idb = new FakeIndexedDb();
+    await new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
+    expect(await new IndexedDbVectorCache("kitchen", idb.asFactory()).load()).toBeNull();
+  });
+
+  it("lives in its own database: clearing the index cache leaves the vectors, and the index never lists them", async () => {
+    const idb = new FakeIndexedDb();
+    const vectors = new IndexedDbVectorCache("garden", idb.asFactory());
+    const index = new IndexedDbCache("garden", idb.asFactory());
+    await vectors.save(new Uint8Array([1, 2, 3]));
+    await index.write("manifest", { version: 1 });
+    expect(await index.names()).toEqual(["manifest"]);
+    await index.clear();
+    expect(await vectors.load()).toEqual(new Uint8Array([1, 2, 3]));
+    await vectors.clear();
+    expect(await vectors.load()).toBeNull();
+    expect([...idb.databases.keys()].sort()).toEqual(["vault-research-cache/garden", "vault-research-vectors/garden"]);
+  });
+
+  it("rejects a failed write (the job reports the save as not done) and names the vectors in the warning", async () => {
+    const idb = new FakeIndexedDb();
+    const vectors = new IndexedDbVectorCache("garden", idb.asFactory());
+    idb.faults.write = true;
+    await expect(vectors.save(new Uint8Array([1]))).rejects.toThrow(/Quota/);
+    expect(warnings.join("\n")).toMatch(/could not save the stored vectors/);
+  });
+
+  it("loads nothing, with a warning, when IndexedDB cannot be opened", async () => {
+    const idb = new FakeIndexedDb();
+    idb.faults.open = "error";
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toBeNull();
+    expect(warnings.join("\n")).toMatch(/notes are embedded again as needed/);
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+// The status bar items: the index's reads "N of M notes" while a build knows its total, and the
+// embedding job's shows its progress in words (done / total, rate, ETA) while it runs, paused or
+// stopped, hides when done, and a click pauses or resumes.
+import { describe, expect, it, vi } from "vitest";
+import type { EmbeddingProgress } from "../../src/index/embeddings/embedding-job";
+import type { IndexStatus } from "../../src/index/types";
+import { EmbeddingStatusBar, IndexStatusBar } from "../../src/ui/index-status";
+
+const progress = (change: Partial<EmbeddingProgress>): EmbeddingProgress => ({
+  state: "running",
+  notesDone: 0,
+  notesTotal: 0,
+  notesUnchanged: 0,
+  notesUnreadable: 0,
+  unitsDone: 0,
+  notesPerSecond: null,
+  etaMs: null,
+  resets: [],
+  ...change,
+});
+
+describe("IndexStatusBar", () => {
+  it("reads N of M with the total, and keeps the problem count", () => {
+    const el = createDiv();
+    const bar = new IndexStatusBar(el, () => {});
+    const building: IndexStatus = { notes: 1200, lastUpdated: null, state: "building", problems: [] };
+    bar.render(building, [], 9282);
+    expect(el.textContent).toBe("Indexing… 1,200 of 9,282 notes");
+    bar.render(building, [{ message: "The index could not be built" }], 9282);
+    expect(el.textContent).toBe("Indexing… 1,200 of 9,282 notes · 1 problem");
+    bar.render(building, [], null);
+    expect(el.textContent).toBe("Indexing… 1,200 notes");
+    bar.render({ ...building, state: "ready" }, [], 9282);
+    expect(el.textContent).toBe("1,200 notes indexed");
+  });
+});
+
+describe("EmbeddingStatusBar", () => {
+  it("is hidden before any run and once a run is done", () => {
+    const el = createDiv();
+    const bar = new EmbeddingStatusBar(el, () => {});
+    expect(el.hidden).toBe(true);
+    bar.render(progress({ state: "done", notesDone: 3, notesTotal: 3 }));
+    expect(el.hidden).toBe(true);
+  });
+
+  it("shows notes done of total, the rate and the time left while running; a click pauses", () => {
+    const el = createDiv();
+    const clicked = vi.fn();
+    const bar = new EmbeddingStatusBar(el, clicked);
+    bar.render(progress({ notesDone: 1200, notesTotal: 9282, notesPerSecond: 2.5, etaMs: 3_240_000 }));
+    expect(el.hidden).toBe(false);
+    expect(el.textContent).toBe("Embedding notes: 1,200 of 9,282 · 2.5 notes/s · about 54 min left");
+    expect(el.getAttribute("aria-label")).toBe("Click to pause embedding.");
+    el.click();
+    expect(clicked).toHaveBeenLastCalledWith("running");
+  });
+
+  it("says where a paused or failed run stopped, and a click resumes", () => {
+    const el = createDiv();
+    const clicked = vi.fn();
+    const bar = new EmbeddingStatusBar(el, clicked);
+    bar.render(progress({ state: "paused", notesDone: 10, notesTotal: 40 }));
+    expect(el.textContent).toBe("Embedding paused at 10 of 40 notes.");
+    expect(el.getAttribute("aria-label")).toBe("Click to resume embedding.");
+    bar.render(progress({ state: "failed", notesDone: 10, notesTotal: 40, error: { kind: "network", message: "Ollama at http://localhost:11434 did not answer." } }));
+    expect(el.textContent).toBe("Embedding stopped at 10 of 40 notes: Ollama at http://localhost:11434 did not answer.");
+    el.click();
+    expect(clicked).toHaveBeenLastCalledWith("failed");
+  });
+});
