@@ -159,6 +159,40 @@ describe("loading the saved index", () => {
     expect(counts).toContain(1000);
     expect(counts.at(-1)).toBe(NOTES);
   });
+
+  it("gives the UI a turn between a part it waited for and the work on it (the adapter decodes it in that turn)", async () => {
+    const events: string[] = [];
+    const slow = new MemoryIndexCache();
+    for (const [name, part] of cache.parts) slow.parts.set(name, part);
+    const read = slow.read.bind(slow);
+    slow.read = async (name) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      events.push(`read ${name}`);
+      return read(name);
+    };
+    const loaded = new VaultIndex({ yieldToUi: async () => void events.push(`yield at ${loaded.status().notes} notes`) });
+    expect((await loaded.sync(store, slow)).mode).toBe("cache");
+    const first = segmentNames()[0];
+    // Without that turn, the first thing after the read would be the first segment's notes.
+    expect(events[events.indexOf(`read ${first}`) + 1]).toBe("yield at 0 notes");
+  });
+
+  it("gives the UI a turn before it hands a part over to be encoded", async () => {
+    const events: string[] = [];
+    const saving = new VaultIndex({ yieldToUi: async () => void events.push("yield") });
+    await saving.sync(store, null);
+    const watched = new MemoryIndexCache();
+    const write = watched.write.bind(watched);
+    watched.write = (name, value) => {
+      events.push(`write ${name}`);
+      return write(name, value);
+    };
+    events.length = 0;
+    await saving.save(watched);
+    const segmentWrites = events.flatMap((e, i) => (e.startsWith("write segment") ? [i] : []));
+    expect(segmentWrites).toHaveLength(3);
+    for (const at of segmentWrites) expect(events[at - 1]).toBe("yield");
+  });
 });
 
 describe("building the index", () => {
