@@ -3,8 +3,9 @@
 // says what a slow level is doing ("Hybrid: embedding the query…") and, once done, which level ran
 // and why when it was not the one asked for. Each suggestion shows the note's title, its path, the
 // section that matched and a snippet with the matched words marked; with scores shown, each
-// lane's rank and score and the rerank's move. When no note shares a word with the query, the
-// three notes closest by meaning are shown with their low scores, if a vector level can run.
+// lane's rank and score and the rerank's move. When no note shares a word with the query, one
+// click shows the three notes closest by meaning with their low scores, if a vector level can run
+// (a click, because the query then goes to the embedding model, which level 1 never asks).
 // Choosing one records the click-through and opens the note at that section.
 import { Keymap, SuggestModal, type App, type PaneType } from "obsidian";
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
@@ -42,6 +43,10 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   private readonly responses = new WeakMap<DialResult, DialResponse>();
   /** Results shown as the closest notes when nothing matched: not matches, and said so. */
   private readonly closest = new WeakSet<DialResult>();
+  private readonly offerEl: HTMLElement;
+  /** The query the user asked the closest notes for, and the word search that found nothing for it. */
+  private closestAskedFor: string | null = null;
+  private noMatch: DialResponse | null = null;
   private readonly typingPauseMs: Record<DialLevel, number>;
   private searchCount = 0;
   private pending: AbortController | null = null;
@@ -77,6 +82,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.modalEl.toggleClass("is-showing-scores", this.scoresInput.checked);
     this.statusEl = createDiv({ cls: "vault-research-search-status", attr: { role: "status", "aria-live": "polite" } });
     this.resultContainerEl.insertAdjacentElement("beforebegin", this.statusEl);
+    this.offerEl = createDiv({ cls: "vault-research-search-offer" });
+    this.offerEl.hide();
+    this.resultContainerEl.insertAdjacentElement("afterend", this.offerEl);
   }
 
   override onClose(): void {
@@ -89,6 +97,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     const count = ++this.searchCount;
     this.pending?.abort();
     this.pending = null;
+    this.offerEl.hide();
     if (query.trim() === "") {
       this.say("");
       this.emptyStateText = "Type to search your vault.";
@@ -102,7 +111,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.pending = controller;
     this.say(runningWords(runs), true);
     try {
-      const response = await this.host.search({ query, level, limit: RESULT_LIMIT, surface: "search-modal", signal: controller.signal });
+      // Asked for the closest notes: the word search that found nothing is not run (and logged) again.
+      const known = this.closestAskedFor === query && this.noMatch?.query === query && this.noMatch.level === level ? this.noMatch : null;
+      const response = known ?? (await this.host.search({ query, level, limit: RESULT_LIMIT, surface: "search-modal", signal: controller.signal }));
       if (count !== this.searchCount) return [];
       if (response.results.length > 0 || response.ranLevel > 1) return this.shown(response, response.results.length === 0 ? "No notes match." : "");
       return await this.closestInstead(query, response, count, controller.signal);
@@ -148,13 +159,18 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.inputEl.dispatchEvent(new Event("input"));
   }
 
-  /** Level 1 found nothing: the notes closest by meaning, if a vector level can run, said to be no match. */
+  /** Level 1 found nothing: the notes closest by meaning, once asked for, if a vector level can run, said to be no match. */
   private async closestInstead(query: string, response: DialResponse, count: number, signal: AbortSignal): Promise<DialResult[]> {
     const readiness = this.host.readiness();
     const vectorLevel = levelThatWillRun(3, readiness);
     if (vectorLevel === 1) {
       const reason = notReadyReason(readiness.find((r) => r.level === 2)?.notice ?? null);
       return this.shown(response, `No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (${reason}).`);
+    }
+    this.noMatch = response;
+    if (this.closestAskedFor !== query) {
+      this.offerClosest(query, vectorLevel);
+      return this.shown(response, "No note contains these words.");
     }
     this.say(runningWords(vectorLevel), true);
     const closest = await this.host.search({ query, level: vectorLevel, limit: CLOSEST_COUNT, surface: "search-modal", signal });
@@ -168,6 +184,18 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.say(results.length > 0 ? `No note contains these words. The ${results.length} closest by meaning (${DIAL_LEVEL_NAMES[closest.ranLevel]}), with their low scores:` : "No note contains these words.");
     this.emptyStateText = "No notes match.";
     return results;
+  }
+
+  private offerClosest(query: string, vectorLevel: DialLevel): void {
+    this.offerEl.empty();
+    const button = this.offerEl.createEl("button", { cls: "vault-research-search-offer-button", text: `Show the ${CLOSEST_COUNT} closest notes by meaning`, attr: { type: "button" } });
+    this.offerEl.createSpan({ cls: "vault-research-search-offer-note", text: `${DIAL_LEVEL_NAMES[vectorLevel]}: the query goes to your embedding model.` });
+    button.addEventListener("click", () => {
+      this.closestAskedFor = query;
+      this.inputEl.focus();
+      this.searchAgain();
+    });
+    this.offerEl.show();
   }
 
   /** Shows a finished search: which level ran and why, its notices, and the results. */

@@ -164,10 +164,16 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await failing.page.close();
   });
 
-  it("zero results: the three closest notes with their low scores, or what finding them needs", async () => {
+  it("zero results: one click shows the three closest notes with their low scores, or it says what finding them needs", async () => {
     const { page, errors } = await open();
     await search(page, "descale espresso");
+    await page.waitForSelector(".vault-research-search-offer-button");
+    expect(await page.locator(".suggestion-empty").textContent()).toBe("No note contains these words.");
+    expect(await inBench(page, (b) => b.host.requests.map((r) => r.level))).toEqual([1]);
+    await check(page, "zero-results-offer", ".modal-container", ".modal");
+    await page.click(".vault-research-search-offer-button");
     await page.waitForSelector(".vault-research-search-result-closeness");
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain("prompt-input");
     expect(await page.locator(".suggestion-item").count()).toBe(3);
     const closeness = await page.locator(".vault-research-search-result-closeness").allTextContents();
     expect(closeness.every((c) => /^Not a match · similarity 0\.\d\d$/.test(c))).toBe(true);

@@ -279,7 +279,7 @@ describe("the dial in the search modal", () => {
     expect(modal.modalEl.querySelector<HTMLInputElement>(".vault-research-search-scores-toggle input")!.checked).toBe(true);
   });
 
-  it("with no word in any note, shows the three closest notes by meaning with their low scores, not a bare no results", async () => {
+  it("with no word in any note, offers the three closest notes by meaning, and shows them with their low scores when asked", async () => {
     const near = (path: string, similarity: number) =>
       dialResult({ path, key: path, title: path.replace(/\.md$/, ""), explanation: { lanes: [{ lane: "note_vector", rank: 1, contribution: 1 / 61, score: similarity }] } });
     const host = new FakeDialHost((r) =>
@@ -290,8 +290,21 @@ describe("the dial in the search modal", () => {
     const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
     modal.open();
     type(modal, "descale espresso");
+    // Level 1 asks no model: the closest notes by meaning wait for the user's click.
+    const offer = await vi.waitFor(() => {
+      const button = modal.modalEl.querySelector<HTMLButtonElement>(".vault-research-search-offer-button");
+      if (!button || button.closest<HTMLElement>(".vault-research-search-offer")!.hidden) throw new Error("no offer yet");
+      return button;
+    });
+    expect(modal.resultContainerEl.textContent).toBe("No note contains these words.");
+    expect(offer.textContent).toBe("Show the 3 closest notes by meaning");
+    expect(modal.modalEl.querySelector(".vault-research-search-offer-note")?.textContent).toBe("Multi-field: the query goes to your embedding model.");
+    expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20]]);
+    offer.click();
     const items = await shown(modal);
+    // The word search is not run again; the meaning search is.
     expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20], [3, 3]]);
+    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["Soup", "Bread", "Cats"]);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-closeness")?.textContent)).toEqual([
       "Not a match · similarity 0.21",
@@ -311,6 +324,7 @@ describe("the dial in the search modal", () => {
     type(modal, "descale espresso");
     await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toBe("No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings)."));
     expect(host.requests).toHaveLength(1);
+    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
   });
 
   it("opening a result records the click-through against the search it came from", async () => {
