@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dnsResolveHost } from "../../src/cli/dns-resolver";
+import { dnsResolveHost, PIN_MS, pinnedDns } from "../../src/cli/dns-resolver";
 import { checkFetchTarget } from "../../src/promote/fetch-guard";
 import { HttpFailure } from "../../src/ports";
 
@@ -18,5 +18,31 @@ describe("dnsResolveHost: the fetch guard's lookup in the CLI", () => {
     // localhost.localdomain is not caught by name (only `localhost` and `*.localhost` are); the lookup catches it.
     const checked = await checkFetchTarget("http://localhost.localdomain/", { resolve: async () => dnsResolveHost("localhost") });
     expect(checked).toMatchObject({ ok: false, refusal: { how: "resolved", range: "loopback" } });
+  });
+});
+
+describe("pinnedDns: what the guard checked is what a page connection uses", () => {
+  function scripted(answers: string[][]) {
+    let n = 0;
+    const asked: string[] = [];
+    const lookupHost = async (host: string) => {
+      asked.push(host);
+      return answers[Math.min(n++, answers.length - 1)];
+    };
+    let now = 0;
+    const clock = { now: () => now, sleep: async () => undefined };
+    return { asked, lookupHost, clock, advance: (ms: number) => void (now += ms) };
+  }
+
+  it("answers a connection from the pin, without a second lookup, until the pin runs out", async () => {
+    const s = scripted([["93.184.216.34"], ["127.0.0.1"], ["93.184.216.35"]]);
+    const dns = pinnedDns(s.lookupHost, s.clock);
+    expect(await dns.resolve("rebind.example")).toEqual(["93.184.216.34"]);
+    expect(await dns.connectAddresses("rebind.example")).toEqual(["93.184.216.34"]);
+    expect(s.asked).toEqual(["rebind.example"]);
+    s.advance(PIN_MS + 1);
+    // Past the pin, a connection looks again, and a loopback answer is refused.
+    await expect(dns.connectAddresses("rebind.example")).rejects.toThrow("127.0.0.1, which is not a public address");
+    expect(await dns.connectAddresses("rebind.example")).toEqual(["93.184.216.35"]);
   });
 });
