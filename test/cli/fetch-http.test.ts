@@ -1,0 +1,58 @@
+// The CLI's Http on its page path (a request that hands redirects back goes over node:http with the
+// pinned resolver): what a page fetch gets back — status, lower-cased headers, a 3xx handed back,
+// a gzip body decoded, the byte cap announced or not — against a server on 127.0.0.1.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pinnedDns } from "../../src/cli/dns-resolver";
+import { createFetchHttp } from "../../src/cli/fetch-http";
+import { HttpFailure } from "../../src/ports";
+
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/moved") return void res.writeHead(301, { Location: "/page" }).end();
+    if (req.url === "/gzip") return void res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end(gzipSync("<p>squeezed</p>"));
+    if (req.url === "/big") return void res.writeHead(200, { "content-type": "text/html" }).end("x".repeat(5000));
+    if (req.url === "/announced") return void res.writeHead(200, { "content-length": "999999" }).end("x");
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "X-Seen": req.headers.accept ?? "" }).end("<p>héllo</p>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const http = createFetchHttp({ pageDns: pinnedDns(async () => ["127.0.0.1"]) });
+const page = (path: string, maxBytes?: number) => http.request({ method: "GET", url: `${origin}${path}`, headers: { accept: "text/html" }, redirect: "manual", timeoutMs: 2000, ...(maxBytes ? { maxBytes } : {}) });
+
+describe("createFetchHttp, page path", () => {
+  it("gives the status, lower-cased headers and the body as text and bytes; only the headers asked for are sent", async () => {
+    const got = await page("/page");
+    expect(got.status).toBe(200);
+    expect(got.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(got.headers["x-seen"]).toBe("text/html");
+    expect(got.text).toBe("<p>héllo</p>");
+    expect(got.bytes?.byteLength).toBe(13);
+  });
+
+  it("hands a redirect back as it is", async () => {
+    const got = await page("/moved");
+    expect(got).toMatchObject({ status: 301, headers: { location: "/page" } });
+  });
+
+  it("decodes a gzip body a page sent unasked", async () => {
+    expect((await page("/gzip")).text).toBe("<p>squeezed</p>");
+  });
+
+  it("refuses a body over the cap, sent or announced, as too_large", async () => {
+    for (const path of ["/big", "/announced"]) {
+      const error = await page(path, 1000).catch((e: unknown) => e);
+      expect(error, path).toBeInstanceOf(HttpFailure);
+      expect((error as HttpFailure).kind, path).toBe("too_large");
+    }
+  });
+});
