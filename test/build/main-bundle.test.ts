@@ -153,9 +153,14 @@ describe("built plugin bundle", () => {
       "vault-research:ask-question",
       "vault-research:research-selection",
       "vault-research:promote-from-trace",
+      "vault-research:clear-query-log",
+      "vault-research:pause-embedding",
+      "vault-research:resume-embedding",
+      "vault-research:cancel-embedding",
+      "vault-research:compare-search-levels",
     ]);
     expect(app.settingTabs).toHaveLength(1);
-    expect([...app.workspace.viewCreators.keys()]).toEqual(["vault-research-panel"]);
+    expect([...app.workspace.viewCreators.keys()]).toEqual(["vault-research-panel", "vault-research-comparison"]);
     expect(new Set(asked)).toEqual(new Set(["obsidian"]));
 
     app.workspace.triggerLayoutReady();
