@@ -35,3 +35,24 @@ describe("unknown keys", () => {
     expect(loadSettings({ index: { excludedFolders: ["a", "b"] }, external: { providers: ["brave"] } }).problems).toEqual([]);
   });
 });
+
+describe("the search section", () => {
+  it("defaults to level 1 everywhere, no embedding server, nothing agreed, the query log on", () => {
+    const { settings } = loadSettings({});
+    expect(settings.search).toEqual({
+      searchLevel: 1,
+      researchLevel: 1,
+      showScores: false,
+      embedding: { kind: "none", model: "", baseUrl: "", secretId: "vault-research-embedding", requestsPerSecond: 4, consentedTo: "" },
+      queryLog: true,
+    });
+  });
+
+  it("a bad level, address or rate is reported and replaced by its default, the rest kept", () => {
+    const { settings, problems } = loadSettings({ search: { searchLevel: 7, researchLevel: 3, embedding: { kind: "ollama", baseUrl: "ftp://host", requestsPerSecond: 500, consentedTo: "ollama@http://localhost:11434" } } });
+    expect(settings.search.searchLevel).toBe(1);
+    expect(settings.search.researchLevel).toBe(3);
+    expect(settings.search.embedding).toMatchObject({ kind: "ollama", baseUrl: "", requestsPerSecond: 4, consentedTo: "ollama@http://localhost:11434" });
+    expect(problems.map((p) => p.split(":")[0])).toEqual(["search.searchLevel", "search.embedding.baseUrl", "search.embedding.requestsPerSecond"]);
+  });
+});
