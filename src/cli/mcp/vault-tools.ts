@@ -9,6 +9,7 @@ import { z } from "zod";
 import { providerChoiceName } from "../../evidence/labels";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
+import type { DialResponse } from "../../index/dial/dial-types";
 import type { VaultSearch } from "../../index/dial/vault-search";
 import { HttpFailure, type Clock, type Http } from "../../ports";
 import type { SearchSession } from "../../websearch/search-providers";
@@ -58,14 +59,22 @@ const NO_NETWORK: Http = {
   },
 };
 
+/**
+ * The latest vault_search answers, so a read_note of one of their results is logged as the agent
+ * opening it (the query log's click-through; query replay scores levels by the notes opened).
+ */
+const RECENT_SEARCHES = 10;
+type RecentSearches = DialResponse[];
+
 export function registerVaultTools(server: McpServer, ctx: VaultToolsContext): void {
-  registerVaultSearch(server, ctx);
+  const recent: RecentSearches = [];
+  registerVaultSearch(server, ctx, recent);
   registerResearchPack(server, ctx);
-  registerReadNote(server, ctx);
+  registerReadNote(server, ctx, recent);
   if (ctx.allowWrites) registerPromoteResult(server, ctx);
 }
 
-function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
+function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches): void {
   server.registerTool(
     "vault_search",
     {
@@ -90,6 +99,8 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext): void {
       await ctx.watcher.settle();
       const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
       const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted } });
+      recent.unshift(answer);
+      recent.length = Math.min(recent.length, RECENT_SEARCHES);
       const json = dialSearchJson({ query, limit, tags: wanted }, answer);
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
@@ -160,7 +171,7 @@ function researchLead(asked: boolean, allowed: boolean, providersAsked: string[]
   return [web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
 }
 
-function registerReadNote(server: McpServer, ctx: VaultToolsContext): void {
+function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches): void {
   server.registerTool(
     "read_note",
     {
@@ -172,6 +183,8 @@ function registerReadNote(server: McpServer, ctx: VaultToolsContext): void {
     async ({ path }) => {
       const read = await readVaultNote(ctx.opened.root, path);
       if (!read.ok) return refusal(`${read.error.kind}: ${read.error.message}`);
+      const from = recent.find((r) => r.results.some((x) => x.path === path));
+      if (from) await ctx.dial.recordClick(from, path);
       return { content: [{ type: "text", text: read.text }] };
     },
   );

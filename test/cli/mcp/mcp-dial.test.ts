@@ -4,7 +4,7 @@
 // levels 2–4 send where; level 1 sends nothing.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,13 +15,14 @@ import { startStandInServer, type StandInServer } from "../../llm/embeddings/sta
 let server: StandInServer;
 let tmp: string;
 let client: Client;
+let cache: string;
 
 beforeAll(async () => {
   const cli = ensureBuiltCli();
   server = await startStandInServer({ dimensions: 64 });
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-mcp-dial-"));
   const vault = path.join(tmp, "vault");
-  const cache = path.join(tmp, "cache");
+  cache = path.join(tmp, "cache");
   mkdirSync(vault);
   writeFileSync(path.join(vault, "Fixing cars.md"), "# Fixing cars\n\nBrakes, oil and tyres.\n");
   writeFileSync(path.join(vault, "Soup.md"), "# Soup\n\nLeek soup; the repair of the pot waits.\n");
@@ -65,6 +66,16 @@ describe("vault-research mcp --embed", () => {
     const car = two.structuredContent!.results.find((r) => r.path === "Fixing cars.md");
     expect(car?.dial?.lanes.map((l) => l.lane)).toContain("note_vector");
     expect(server.embedCalls.length).toBe(before + 1);
+  });
+
+  it("reading a note a search returned is logged as opening it (the click-through replay scores by)", async () => {
+    await client.callTool({ name: "vault_search", arguments: { query: "leek soup", level: 1 } });
+    await client.callTool({ name: "read_note", arguments: { path: "Soup.md" } });
+    const folder = readdirSync(cache).find((f) => f.startsWith("index-"))!;
+    const lines = readFileSync(path.join(cache, folder, "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const search = lines.filter((l) => l.type === "search" && l.query === "leek soup").at(-1)!;
+    expect(search.surface).toBe("mcp");
+    expect(lines.at(-1)).toMatchObject({ type: "click", id: search.id, key: "Soup.md", rank: 1 });
   });
 
   it("level 4 without --model runs level 3 and says why (the config's chat model is not the server's)", async () => {
