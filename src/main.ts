@@ -107,7 +107,28 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       notify: (message) => new Notice(message),
       onNotesChanged: () => this.searchDial?.embedding.notesChanged(),
     });
-    this.searchDial = new SearchDialServices({
+    this.searchDial = this.createSearchDial();
+    this.searchSession = createSearchSession({ clock: this.clock });
+    this.readPage = createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
+    this.pageCache = new PageCache(this.clock);
+    this.promoter = new Promoter({
+      readPage: this.readPage,
+      vault: this.app.vault,
+      store: this.store,
+      http: this.http,
+      clock: this.clock,
+      secrets: this.secrets,
+      settings: () => this.settings,
+      index: () => this.index,
+      indexReady: () => this.keeper.ready(),
+      // The note is already in the index; the cache and the status bar follow.
+      onNoteCreated: () => this.keeper.noteAdded(),
+    });
+  }
+
+  /** The query log, the vectors, the embedding keeper and the dial, following this plugin's settings. */
+  private createSearchDial(): SearchDialServices {
+    return new SearchDialServices({
       adapter: this.app.vault.adapter,
       dataFolder: this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`,
       vectorCache: new IndexedDbVectorCache(vaultId(this.app)),
@@ -125,22 +146,6 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       },
       notify: (message) => new Notice(message, 10_000),
       onEmbeddingProgress: (progress) => this.embeddingStatusBar?.render(progress),
-    });
-    this.searchSession = createSearchSession({ clock: this.clock });
-    this.readPage = createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
-    this.pageCache = new PageCache(this.clock);
-    this.promoter = new Promoter({
-      readPage: this.readPage,
-      vault: this.app.vault,
-      store: this.store,
-      http: this.http,
-      clock: this.clock,
-      secrets: this.secrets,
-      settings: () => this.settings,
-      index: () => this.index,
-      indexReady: () => this.keeper.ready(),
-      // The note is already in the index; the cache and the status bar follow.
-      onNoteCreated: () => this.keeper.noteAdded(),
     });
   }
 
