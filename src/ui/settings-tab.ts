@@ -94,6 +94,8 @@ const FREE_SET_WORDS = `${FREE_SOURCES.slice(0, -1).map(providerChoiceName).join
 export class VaultResearchSettingTab extends PluginSettingTab {
   /** Set when allowing web search switched the free set on, so the tab can say why. */
   private freeSetAdded = false;
+  /** Where the embedding consent is drawn (redrawn on its own when the server changes). */
+  private consentEl: HTMLElement | null = null;
   // Typing a folder name must not re-index on every keystroke.
   private readonly applyExclusions = debounce(() => void this.host.applyIndexSettings({ rebuild: false }), 1200, true);
 
@@ -460,10 +462,18 @@ export class VaultResearchSettingTab extends PluginSettingTab {
 
   /** What the server would receive, and the button that agrees to it; nothing is embedded before. */
   private displayConsent(el: HTMLElement): void {
+    this.consentEl = el.createDiv({ cls: "vault-research-embedding-consent" });
+    this.renderConsent();
+  }
+
+  /** Redrawn alone when the model or address changes, so focus stays in the field the user moved to. */
+  private renderConsent(): void {
+    const el = this.consentEl;
+    if (!el) return;
+    el.empty();
     const choice = this.host.embeddingChoice();
     if (choice.kind === "off") return;
     const setting = new Setting(el).setName("Send notes to the embedding server");
-    setting.settingEl.addClass("vault-research-embedding-consent");
     if (choice.kind === "unusable") {
       setting.setDesc(`${choice.message} Nothing is embedded until then.`);
       return;
@@ -473,7 +483,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       setting.addButton((button) =>
         button.setButtonText("Stop embedding").onClick(async () => {
           await this.applyChange((s) => (s.search.embedding.consentedTo = ""));
-          this.display();
+          this.renderConsent();
         }),
       );
       return;
@@ -485,7 +495,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         .setCta()
         .onClick(async () => {
           await this.applyChange((s) => (s.search.embedding.consentedTo = choice.consentKey));
-          this.display();
+          this.renderConsent();
         }),
     );
   }
@@ -591,7 +601,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         void this.applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
           showProblem(setting, text.inputEl, desc, problem);
           // The consent line below says what the new server would receive.
-          if (!problem) this.display();
+          if (!problem) this.renderConsent();
         });
       });
     });

@@ -68,6 +68,10 @@ describe("the settings tab's Search section", () => {
     await tick();
     expect(settings.search.embedding.consentedTo).toBe("ollama@http://localhost:11434");
     expect(tab.containerEl.querySelector(".vault-research-embedding-consent .setting-item-description")?.textContent).toMatch(/^Agreed\./);
+    button("Send notes to the embedding server").click();
+    await tick();
+    expect(settings.search.embedding.consentedTo).toBe("");
+    expect(desc("Send notes to the embedding server")).toMatch(/Nothing is sent until you agree/);
   });
 
   it("asks again when the server's address changes after agreeing, and saves the address only when the field is left", async () => {
@@ -81,9 +85,13 @@ describe("the settings tab's Search section", () => {
     address.dispatchEvent(new Event("input"));
     await tick();
     expect(host.saveSettings).not.toHaveBeenCalled();
+    const next = setting("Embedding requests per second")!.querySelector("input")!;
+    next.focus();
     address.dispatchEvent(new Event("change"));
     await tick();
     expect(settings.search.embedding.baseUrl).toBe("https://embed.example.com");
+    // Only the consent line was redrawn: the field the user moved to still has the focus.
+    expect(setting("Embedding requests per second")!.querySelector("input")).toBe(next);
     expect(desc("Send notes to the embedding server")).toMatch(/to https:\/\/embed\.example\.com .*another computer: the text leaves this device\. Nothing is sent until you agree/);
     expect(embeddingChoice(settings.search.embedding)).toMatchObject({ consented: false });
   });
