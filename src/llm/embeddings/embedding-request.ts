@@ -56,10 +56,21 @@ const MODEL_MISSING = /model.*(not found|does not exist|not exist)|no such model
 /** POSTs one batch's JSON and hands back the parsed body, or the failure as a value. */
 export async function postEmbeddingJson(
   server: EmbeddingServer,
-  request: { url: string; headers: Record<string, string>; body: unknown; signal?: AbortSignal; errorMessageOf: (body: unknown) => string | undefined },
+  request: {
+    url: string;
+    headers: Record<string, string>;
+    body: unknown;
+    signal?: AbortSignal;
+    errorMessageOf: (body: unknown) => string | undefined;
+    /**
+     * Wait for the rate cap (default). A search's query is not paced: the cap is for the long
+     * embedding job, and a person typing should not queue behind its batches.
+     */
+    paced?: boolean;
+  },
 ): Promise<{ ok: true; body: unknown } | { ok: false; error: EmbeddingError }> {
   if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
-  await server.rate.wait();
+  if (request.paced !== false) await server.rate.wait();
   if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
   try {
     const body = await postJson({ ...request, http: server.http, clock: server.clock, timeoutMs: server.timeoutMs, serverName: server.serverName, secrets: server.secrets });

@@ -17,12 +17,13 @@ export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
 export function ollamaEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OLLAMA_BASE_URL, (origin) => `Ollama at ${origin}`);
   const prefixes = embeddingPrefixes(options.model);
-  const sendBatch = async (input: string[], signal?: AbortSignal): Promise<BatchAnswer> => {
+  const sendBatch = async (input: string[], paced: boolean, signal?: AbortSignal): Promise<BatchAnswer> => {
     const answer = await postEmbeddingJson(server, {
       url: `${baseUrl}/api/embed`,
       headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
       body: { model: options.model, input, truncate: true },
       signal,
+      paced,
       errorMessageOf: ollamaErrorMessage,
     });
     if (!answer.ok) return answer;
@@ -39,7 +40,7 @@ export function ollamaEmbeddingModel(options: EmbeddingClientOptions): Embedding
       return embedInBatches(
         texts.map((t) => prefix + t),
         { batchSize: options.batchSize ?? DEFAULT_EMBEDDING_BATCH, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
-        (batch) => sendBatch(batch, signal),
+        (batch) => sendBatch(batch, role === "document", signal),
       );
     },
   };

@@ -15,12 +15,13 @@ import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
 export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OPENAI_COMPATIBLE_BASE_URL, (origin) => `the embedding server at ${origin}`);
   const prefixes = embeddingPrefixes(options.model);
-  const sendBatch = async (input: string[], signal?: AbortSignal): Promise<BatchAnswer> => {
+  const sendBatch = async (input: string[], paced: boolean, signal?: AbortSignal): Promise<BatchAnswer> => {
     const answer = await postEmbeddingJson(server, {
       url: `${baseUrl}/embeddings`,
       headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
       body: { model: options.model, input, encoding_format: "float" },
       signal,
+      paced,
       errorMessageOf: openAiErrorMessage,
     });
     if (!answer.ok) return answer;
@@ -33,7 +34,7 @@ export function openAiEmbeddingModel(options: EmbeddingClientOptions): Embedding
       return embedInBatches(
         texts.map((t) => prefix + t),
         { batchSize: options.batchSize ?? DEFAULT_EMBEDDING_BATCH, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
-        (batch) => sendBatch(batch, signal),
+        (batch) => sendBatch(batch, role === "document", signal),
       );
     },
   };

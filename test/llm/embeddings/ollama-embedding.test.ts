@@ -113,4 +113,13 @@ describe("Ollama /api/embed", () => {
     expect(server.embedCalls).toHaveLength(3);
     expect(clock.sleeps).toEqual([500, 500]);
   });
+
+  it("does not pace a search's query behind the embedding job's batches", async () => {
+    const clock = fakeClock();
+    const client = model({ batchSize: 1, requestsPerSecond: 2, clock });
+    await client.embed(["a", "b"], "document");
+    await client.embed(["what is it about?"], "query");
+    expect(server.embedCalls).toHaveLength(3);
+    expect(clock.sleeps).toEqual([500]);
+  });
 });

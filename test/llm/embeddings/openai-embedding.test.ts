@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openAiEmbeddingModel, readEmbeddingList } from "../../../src/llm/embeddings/openai-embedding";
 import { fetchHttp, hashedVector, startStandInServer, type StandInServer } from "./stand-in-embedding-server";
+import { fakeClock } from "../../support/fake-clock";
 
 let server: StandInServer;
 
@@ -46,6 +47,14 @@ describe("OpenAI-compatible /v1/embeddings", () => {
     expect(result).toMatchObject({ ok: false, error: { kind: "auth" } });
     expect(JSON.stringify(result)).not.toContain(key);
     expect(JSON.stringify(result)).not.toContain("3Vn6Hj1Df9Gs4Bc7");
+  });
+
+  it("paces the job's batches by the rate cap, never a search's query", async () => {
+    const clock = fakeClock();
+    const client = model({ batchSize: 1, requestsPerSecond: 4, clock });
+    await client.embed(["a", "b", "c"], "document");
+    await client.embed(["which note?"], "query");
+    expect(clock.sleeps).toEqual([250, 250]);
   });
 
   it("OpenAI's model_not_found is model_missing", async () => {
