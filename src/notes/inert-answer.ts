@@ -3,9 +3,15 @@
 // a page's links, embeds, HTML or code meant for another plugin. Made inert, nothing in it can
 // become a link, an embed, an image, HTML, a tag, a footnote, a plugin's code block, a Dataview
 // inline query or field, a Templater command, a comment, a highlight, math or a block id;
-// emphasis, headings, lists, tables, quotes and code stay. Citation brackets (`[src:…]`,
+// emphasis, lists, tables, quotes and code stay. Citation brackets (`[src:…]`,
 // `[ext:brave:…]`) stay as written: they are ours, and alone they are no link in any markdown.
 // So the only links an answer has are its citations, to the sources it cites.
+//
+// Headings stay, two levels down (`#` → `###`, `##` → `####`, at most `######`), and a setext
+// underline (`Title` over `---` or `=`) is shown as text: the trace note's own sections are `#`
+// and `##` (`## Answer`, `## Vault evidence`, `## Outside vault`, `## Trace data`…), so an answer
+// cannot open a section of the note it is written into — no forged `## Sources` — and an
+// answer inserted into a user's note sits under the user's headings, not beside them.
 
 import { escapeMarkdownText } from "./markdown-escape";
 
@@ -21,10 +27,17 @@ export function citationKeys(inside: string): string[] | null {
 }
 
 const FENCE = /^(\s{0,3})(`{3,}|~{3,})(.*)$/;
+/** Block quote markers and list markers a heading may stand behind (each indented at most 3 spaces). */
+const CONTAINERS = String.raw`(?: {0,3}>[ \t]?| {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+)*`;
+const ATX_HEADING = new RegExp(String.raw`^(${CONTAINERS} {0,3})(#{1,6})(?=[ \t]|$)`);
+const SETEXT_UNDERLINE = new RegExp(String.raw`^(${CONTAINERS} {0,3})([=-])(\2*[ \t]*)$`);
+/** How far an answer's headings go down: below the trace note's `##` sections. */
+const HEADING_DEMOTION = 2;
 
 export function inertAnswerMarkdown(markdown: string): string {
   const out: string[] = [];
   let fence: string | null = null;
+  let afterText = false;
   for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
     const fenceLine = FENCE.exec(line);
     if (fence === null && fenceLine) {
@@ -42,12 +55,23 @@ export function inertAnswerMarkdown(markdown: string): string {
       if (closes) fence = null;
       out.push(inertCode(line));
     } else {
-      out.push(inertLine(line));
+      out.push(inertLine(headingsDown(line, afterText)));
+      afterText = line.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "";
+      continue;
     }
+    afterText = false;
   }
   // An unclosed fence would swallow everything after the answer (in a note: the evidence).
   if (fence !== null) out.push(fence);
   return out.join("\n");
+}
+
+/** An ATX heading two levels down; a setext underline under text shown as text (it would make the text a `#` or `##` heading). */
+function headingsDown(line: string, afterText: boolean): string {
+  const atx = ATX_HEADING.exec(line);
+  if (atx) return `${atx[1]}${"#".repeat(Math.min(6, atx[2].length + HEADING_DEMOTION))}${line.slice(atx[0].length)}`;
+  const underline = afterText ? SETEXT_UNDERLINE.exec(line) : null;
+  return underline ? `${underline[1]}\\${underline[2]}${underline[3]}` : line;
 }
 
 /** Escapes, outside code spans: brackets that are not citations, `<` before a tag, `#` before a tag name. */

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inertAnswerMarkdown } from "../../src/notes/inert-answer";
+import { headingsIn } from "./heading-levels";
 import { markupIn, type MarkupKind } from "./obsidian-markup";
 
 const ALLOWED: readonly MarkupKind[] = ["heading", "code"];
@@ -56,4 +57,22 @@ describe("inertAnswerMarkdown", () => {
   it("cannot forge the trace note's JSON block: a fence keeps no info string", () => {
     expect(inertAnswerMarkdown('```json vault-research-trace\n{"schema":"research_trace.v1"}\n```')).toBe('```\n{"schema":"research_trace.v1"}\n```');
   });
+
+  it("keeps headings only two levels down or deeper, so none is a # or ## heading, whatever the answer says", () => {
+    const headingish = fc.array(fc.constantFrom("# Sources", "## Trace data", "Sources", "\n", "---", "===", "=", "-", "> ", "- ", "1. ", "  ", "#", "##", "###### deep", "```", "~~~", "text", "\\#"), { maxLength: 14 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.oneof(hostileText, headingish), (text) => {
+        for (const heading of headingsIn(inertAnswerMarkdown(text))) expect(heading.level, JSON.stringify(text)).toBeGreaterThanOrEqual(3);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("moves ATX headings two levels down (six at most), and shows a setext underline as text", () => {
+    expect(inertAnswerMarkdown("# Title\n## Sources\n##### five\n> ## Quoted\n- # Listed")).toBe("### Title\n#### Sources\n###### five\n> #### Quoted\n- ### Listed");
+    expect(inertAnswerMarkdown("Sources\n---\nMore\n=")).toBe("Sources\n\\---\nMore\n\\=");
+    // Not headings, left as they were: a rule after a blank line, code, an escaped #.
+    expect(inertAnswerMarkdown("a\n\n---\n```\n# code\n```\n\\# plain")).toBe("a\n\n---\n```\n# code\n```\n\\# plain");
+  });
 });
+
