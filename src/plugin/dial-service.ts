@@ -25,6 +25,8 @@ export interface DialServiceDeps {
   log: QueryLog;
   /** The embedding job's progress in words, null when none ran. */
   embeddingStatus: () => string | null;
+  /** Said once per new problem: the query log could not be written (the searches themselves went on). */
+  notify?: (message: string) => void;
 }
 
 type Lanes = { vectors: VectorStore | null; embedder: Embedder | null; rerankModel: RerankModel | null };
@@ -38,6 +40,7 @@ export class DialService {
   private searchesOf: VaultIndex | null = null;
   private readonly lanes: Lanes = { vectors: null, embedder: null, rerankModel: null };
   private readonly listeners = new Set<() => void>();
+  private toldLogProblem: string | null = null;
 
   constructor(private readonly deps: DialServiceDeps) {}
 
@@ -87,6 +90,7 @@ export class DialService {
         latencyMs: typeof ms === "number" ? ms : 0,
         surface: "research-panel",
       });
+      this.tellLogProblem();
     };
     return { dial, record };
   }
@@ -103,9 +107,11 @@ export class DialService {
     for (const listener of [...this.listeners]) listener();
   }
 
-  search(request: DialRequest & { surface: string }): Promise<DialResponse> {
+  async search(request: DialRequest & { surface: string }): Promise<DialResponse> {
     const { surface, ...dialRequest } = request;
-    return this.forSurface(surface).search(dialRequest);
+    const response = await this.forSurface(surface).search(dialRequest);
+    this.tellLogProblem();
+    return response;
   }
 
   readiness(): ReturnType<VaultSearch["readiness"]> {
@@ -116,9 +122,17 @@ export class DialService {
     return compareLevels(this.forSurface("comparison-view"), { query, ...options });
   }
 
-  recordClick(response: Pick<DialResponse, "logId" | "results">, key: string): Promise<void> {
+  async recordClick(response: Pick<DialResponse, "logId" | "results">, key: string): Promise<void> {
     // Every surface's search writes to the one log, so any of them records the click.
-    return this.forSurface("search-modal").recordClick(response, key);
+    await this.forSurface("search-modal").recordClick(response, key);
+    this.tellLogProblem();
+  }
+
+  private tellLogProblem(): void {
+    const problem = this.deps.log.problem;
+    if (problem === null || problem === this.toldLogProblem) return;
+    this.toldLogProblem = problem;
+    this.deps.notify?.(`Vault Research: ${problem}. Search still works.`);
   }
 
   level(surface: RememberedSurface): DialLevel {

@@ -58,6 +58,7 @@ export class SearchDialServices {
       settings: deps.settings,
       saveSettings: deps.saveSettings,
       log: this.queryLog,
+      notify: deps.notify,
       embeddingStatus: () => {
         const progress = this.embedding.progress();
         return progress ? embeddingProgressWords(progress) : null;

@@ -27,16 +27,18 @@ class MemoryLogFile implements QueryLogFile {
   }
 }
 
-async function service() {
+async function service(options: { failingLog?: boolean } = {}) {
   const notes = new MemoryNoteStore({ "Garden/Tomatoes.md": "# Tomatoes\n\nWater tomatoes deeply.\n", "Garden/Compost.md": "# Compost\n\nTurn the heap.\n" });
   let index = new VaultIndex();
   await index.sync(notes, null);
   const settings = defaultSettings();
   const file = new MemoryLogFile();
+  if (options.failingLog) file.append = async () => Promise.reject(new Error("EACCES: permission denied"));
+  const notices: string[] = [];
   const saveSettings = vi.fn(async () => {});
-  const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log: new QueryLog({ file }), embeddingStatus: () => null });
+  const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log: new QueryLog({ file }), embeddingStatus: () => null, notify: (m) => notices.push(m) });
   const lines = () => file.text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { dial, settings, saveSettings, lines, notes, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
+  return { dial, settings, saveSettings, lines, notes, notices, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
 }
 
 describe("DialService", () => {
@@ -45,6 +47,15 @@ describe("DialService", () => {
     await dial.search({ query: "tomatoes", level: 1, surface: "search-modal" });
     await dial.compare("compost");
     expect(lines().map((l) => l.surface)).toEqual(["search-modal", "comparison-view", "comparison-view", "comparison-view", "comparison-view"]);
+  });
+
+  it("says once when the query log cannot be written, and the search still answers", async () => {
+    const { dial, notices } = await service({ failingLog: true });
+    const first = await dial.search({ query: "tomatoes", level: 1, surface: "search-modal" });
+    await dial.search({ query: "compost", level: 1, surface: "search-modal" });
+    expect(first.results.map((r) => r.path)).toEqual(["Garden/Tomatoes.md"]);
+    expect(first.logId).toBeNull();
+    expect(notices).toEqual(["Vault Research: The query log could not be written: EACCES: permission denied. Search still works."]);
   });
 
   it("searches the new index once it is replaced", async () => {
