@@ -38,6 +38,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   server.embedCalls.length = 0;
+  server.script.embedDelayMs = 0;
   requests = [];
   idb = new FakeIndexedDb();
   vi.stubGlobal("indexedDB", idb.asFactory());
@@ -99,6 +100,52 @@ describe("the plugin's search dial", () => {
     const response = await plugin.dialHost.search({ query: "automobile", level: 2, surface: "search-modal" });
     expect(response.ranLevel).toBe(2);
     expect(response.results[0]?.path).toBe("Garage/Cars.md");
+    plugin.unload();
+  });
+
+  it("after a restart, the vectors come back from IndexedDB and nothing is embedded again", async () => {
+    const first = await startPlugin(settingsData(true));
+    expect(server.embedCalls.length).toBeGreaterThan(0);
+    first.plugin.unload();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.embedCalls.length = 0;
+    const { plugin } = await startPlugin(settingsData(true));
+    expect(server.embedCalls).toHaveLength(0);
+    expect(plugin.dialHost.readiness()[1].ready).toBe(true);
+    expect(plugin.dialHost.embeddingStatus()).toMatch(/^Embedded 0 notes; 3 already up to date/);
+    plugin.unload();
+  });
+
+  it("the command palette pauses, resumes and cancels a running job, each only when it can act", async () => {
+    server.script.embedDelayMs = 40;
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) many[`Notes/Note ${i}.md`] = `# Note ${i}\n\nWords about topic ${i}.\n`;
+    const vault = new Vault("Many");
+    for (const [path, text] of Object.entries(many)) vault.seed(path, text, 1_700_000_000_000);
+    const app = new App({ vault, appId: "many-app" });
+    const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
+    (plugin as unknown as StandInPlugin).storedData = settingsData(true);
+    plugin.load();
+    await until(() => plugin.searchDial !== undefined);
+    app.workspace.triggerLayoutReady();
+    const command = (id: string) => app.commands.get(`vault-research:${id}`)!;
+    await until(() => plugin.searchDial.embedding.progress()?.state === "running");
+    expect(command("resume-embedding").checkCallback!(true)).toBe(false);
+    expect(command("pause-embedding").checkCallback!(true)).toBe(true);
+    command("pause-embedding").checkCallback!(false);
+    await until(() => plugin.searchDial.embedding.progress()?.state === "paused");
+    expect(app.statusBarEl!.querySelector(".vault-research-embedding-status")?.textContent).toMatch(/^Embedding paused at \d+ of 60 notes\.$/);
+    expect(command("resume-embedding").checkCallback!(true)).toBe(true);
+    command("resume-embedding").checkCallback!(false);
+    await until(() => plugin.searchDial.embedding.progress()?.state === "running");
+    command("cancel-embedding").checkCallback!(false);
+    await plugin.searchDial.embedding.idle();
+    expect(plugin.searchDial.embedding.progress()?.state).toBe("cancelled");
+    expect(command("cancel-embedding").checkCallback!(true)).toBe(false);
+    server.script.embedDelayMs = 0;
+    command("resume-embedding").checkCallback!(false);
+    await plugin.searchDial.embedding.idle();
+    expect(plugin.searchDial.embedding.progress()?.state).toBe("done");
     plugin.unload();
   });
 
