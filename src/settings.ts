@@ -113,7 +113,9 @@ const embeddingSchema = z.object({
   requestsPerSecond: z.number().min(0.1).max(50).default(4),
   /**
    * The user has read what leaves the device (the text of every note, to that endpoint) and agreed.
-   * Nothing is embedded before; changing the backend or its address asks again.
+   * Nothing is embedded before; changing the backend or its address asks again. Holds
+   * `<kind>@<base URL, defaults filled in>` (`ollama@http://localhost:11434`), as the plugin's
+   * embedding-choice.ts makes and compares it; empty: not agreed.
    */
   consentedTo: z.string().default(""),
 });
