@@ -17,6 +17,7 @@ import { errorMessage } from "../text/error-message";
 import { AdapterQueryLogFile } from "./adapter-query-log-file";
 import { DialService } from "./dial-service";
 import { EmbeddingKeeper } from "./embedding-keeper";
+import { yieldToUi } from "./yield-to-ui";
 
 export interface SearchDialDeps {
   adapter: DataAdapter;
@@ -37,6 +38,7 @@ export interface SearchDialDeps {
   chatModel: () => Promise<RerankModel | null>;
   notify: (message: string) => void;
   onEmbeddingProgress: (progress: EmbeddingProgress | null) => void;
+  /** Default: the MessageChannel yield. */
   yieldToUi?: () => Promise<void>;
 }
 
@@ -77,7 +79,8 @@ export class SearchDialServices {
         this.dial.changed();
       },
       notify: deps.notify,
-      yieldToUi: deps.yieldToUi,
+      // Between batches: reading and parsing a batch's notes is work on the UI thread.
+      yieldToUi: deps.yieldToUi ?? yieldToUi,
     });
   }
 
