@@ -4,7 +4,9 @@
 // reserved addresses (literal, in any spelling a URL parser accepts), names that stay on the
 // local network (`localhost`, `.local`, a name without a dot), and — where the platform can look
 // names up (the CLI, through `resolve`) — names that resolve to any such address. Redirects are
-// followed here, one hop at a time, each hop checked again, at most five.
+// followed here, one hop at a time, each hop checked again, at most five. In the CLI the addresses
+// a name was checked at are the only ones its connection uses (cli/dns-resolver.ts pins them), so a
+// second lookup cannot answer 127.0.0.1 (DNS rebinding); the plugin looks no names up at all.
 //
 // A page is never sent cookies or keys: the request carries one `accept` header and nothing else.
 // Where the Http adapter follows redirects itself (Obsidian's requestUrl), only the first address
