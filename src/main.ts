@@ -306,6 +306,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         clock: this.clock,
         settings: this.settings,
         model: prepared.model,
+        modelLevers: this.settings.model.checkVaultEvidence,
         searchSession: this.searchSession,
         readPage: this.readPage,
         pageCache: this.pageCache,

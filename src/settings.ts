@@ -95,6 +95,12 @@ const modelSchema = z.object({
   model: z.string().default(""),
   secretId: z.string().default("vault-research-model"),
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+  /**
+   * Let the model check the vault's verdict (is the evidence enough?) and rewrite the question up to
+   * three times for the vault search: two more calls a run. Off by default: its quality with a real
+   * model has not been measured.
+   */
+  checkVaultEvidence: z.boolean().default(false),
 });
 
 /** A dial position: 1 lexical, 2 hybrid (+ embeddings), 3 multi-field (+ section vectors), 4 rerank (+ chat model). */

@@ -187,6 +187,7 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo, sess
         clock: replayClock(),
         settings: opened.settings,
         model: created.model,
+        modelLevers: opened.settings.model.checkVaultEvidence,
         readPage: nodePageReader,
         pageCache: session.pageCache,
       },

@@ -78,6 +78,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
       clock: io.clock ?? systemClock,
       settings: opened.settings,
       model: created.model,
+      modelLevers: opened.settings.model.checkVaultEvidence,
       readPage: nodePageReader,
       fetchGuard: web.fetchGuard,
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,

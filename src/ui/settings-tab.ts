@@ -383,6 +383,16 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       (s, id) => (s.model.secretId = id),
     );
     this.numberSetting(el, "Model timeout (seconds)", "How long to wait for an answer.", model.timeoutMs / 1000, (s, n) => (s.model.timeoutMs = Math.round(n * 1000)));
+    new Setting(el)
+      .setName("Let the model check the vault's evidence")
+      .setDesc(
+        "Before deciding whether your notes answer the question, the model reads the excerpts found and may rewrite the question up to three times to search your notes again (never the web). Two more calls a question; how well it judges depends on the model.",
+      )
+      .addToggle((toggle) =>
+        toggle.setValue(model.checkVaultEvidence).onChange(async (value) => {
+          await this.applyChange((s) => (s.model.checkVaultEvidence = value));
+        }),
+      );
     const test = new Setting(el).setName("Test connection").setDesc("Sends one tiny request to the model.");
     test.addButton((button) =>
       button.setButtonText("Test").onClick(async () => {
