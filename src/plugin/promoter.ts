@@ -25,9 +25,14 @@ import { isCredential } from "../text/secret-scrub";
 /** Every secret the plugin may hold, by name: a Record, so a name added to SecretName cannot be missed here. */
 const SECRET_NAMES = Object.keys({ brave: 0, exa: 0, openai: 0, anthropic: 0, github: 0, tavily: 0 } satisfies Record<SecretName, 0>) as SecretName[];
 
+/** Secret storage, which may also read a secret by its id (the embedding server's key has no SecretName). */
+export type HeldSecrets = Secrets & { byId?(id: string): Promise<string | null> };
+
 /** The keys secret storage holds now (placeholders such as `ollama` skipped): what promotion scrubs from a note. */
-export async function keysHeld(secrets: Secrets): Promise<string[]> {
-  const held = await Promise.all(SECRET_NAMES.map((name) => secrets.get(name).catch(() => null)));
+export async function keysHeld(secrets: HeldSecrets, settings: Settings): Promise<string[]> {
+  const named = SECRET_NAMES.map((name) => secrets.get(name).catch(() => null));
+  const embedding = secrets.byId ? secrets.byId(settings.search.embedding.secretId).catch(() => null) : Promise.resolve(null);
+  const held = await Promise.all([...named, embedding]);
   return held.filter(isCredential);
 }
 
@@ -43,7 +48,7 @@ export interface PromoterDeps {
   http: Http;
   clock: Clock;
   /** Secret storage: read at each promotion, so a key added or changed since is scrubbed too. */
-  secrets: Secrets;
+  secrets: HeldSecrets;
   /** Getters: the plugin replaces its settings and (on a rebuild) its index. */
   settings(): Settings;
   index(): VaultIndex;
@@ -86,7 +91,7 @@ export class Promoter {
       store,
       http,
       clock,
-      knownSecrets: await keysHeld(this.deps.secrets),
+      knownSecrets: await keysHeld(this.deps.secrets, this.deps.settings()),
       settings: this.deps.settings(),
       index: this.deps.index(),
       readPage: this.readPage,

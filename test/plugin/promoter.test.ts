@@ -68,11 +68,19 @@ describe("Promoter", () => {
 
   it("keysHeld reads every secret name now, skipping placeholders and secrets that cannot be read", async () => {
     const failing: Secrets = { get: async (name) => (name === "exa" ? Promise.reject(new Error("locked")) : name === "openai" ? "ollama" : name === "tavily" ? "tvly-held-0123456789" : null) };
-    expect(await keysHeld(failing)).toEqual(["tvly-held-0123456789"]);
+    expect(await keysHeld(failing, defaultSettings())).toEqual(["tvly-held-0123456789"]);
     const changing: Record<SecretName, string> = { brave: "", exa: "", openai: "", anthropic: "", github: "", tavily: "" };
     const live = secretsOf(changing);
-    expect(await keysHeld(live)).toEqual([]);
+    expect(await keysHeld(live, defaultSettings())).toEqual([]);
     changing.anthropic = "sk-ant-changed-0123456789";
-    expect(await keysHeld(live)).toEqual(["sk-ant-changed-0123456789"]);
+    expect(await keysHeld(live, defaultSettings())).toEqual(["sk-ant-changed-0123456789"]);
+  });
+
+  it("keysHeld reads the embedding server's key by its id too (it has no secret name)", async () => {
+    const settings = defaultSettings();
+    settings.search.embedding.secretId = "my-embedding-key";
+    const stored: Record<string, string> = { "my-embedding-key": "sk-embed-held-0123456789" };
+    const secrets = { get: async () => null, byId: async (id: string) => stored[id] ?? null };
+    expect(await keysHeld(secrets, settings)).toEqual(["sk-embed-held-0123456789"]);
   });
 });
