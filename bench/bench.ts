@@ -152,6 +152,8 @@ async function main(): Promise<void> {
   const queries = queryList(vault.dir);
   const work = path.join(os.tmpdir(), `vault-research-bench-${process.pid}`);
   mkdirSync(work, { recursive: true });
+  // Blocks and slices are wall-clock time: other jobs on a shared machine's cores stretch them.
+  const loadBefore = os.loadavg().map((n) => round(n, 2));
   const sizes = (arg("sizes") ?? "base,50000,100000").split(",").map((s) => (s === "base" ? null : Number(s)));
   const bySize: Record<string, Figures> = {};
   for (const [i, notes] of sizes.entries()) {
@@ -170,7 +172,8 @@ async function main(): Promise<void> {
     cli[size] = await cliSearch(dir, path.join(work, `cli-${size}`), plainFile, queries.slice(0, 3), 2);
   }
   for (const figures of Object.values(bySize)) delete figures._paths;
-  const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli };
+  const loadAverage = { at_start: loadBefore, at_end: os.loadavg().map((n) => round(n, 2)), what: "1, 5 and 15 minute load averages; above the core count, other jobs were waiting for a core" };
+  const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, load_average: loadAverage, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli };
   process.stdout.write(`${JSON.stringify({ figures, targets: targetsOf(bySize, limit, cli) }, null, 2)}\n`);
   // The caches and plain's JSON (hundreds of MB); the renamed copies stay for the next run.
   rmSync(work, { recursive: true, force: true });
