@@ -67,11 +67,15 @@ for (const name of ["bench", "bench-embeddings", "eval-search", "eval-judge"]) {
   }
 }
 
-/** The bin, and no parts left over from an earlier build (only files this build did not write go). */
-function finishCli(result) {
-  mkdirSync("dist", { recursive: true });
+function writeCliBin() {
+  mkdirSync(path.dirname(CLI_BIN), { recursive: true });
   writeFileSync(CLI_BIN, CLI_BIN_TEXT);
   chmodSync(CLI_BIN, 0o755);
+}
+
+/** The bin, and no parts left over from an earlier build (only files this build did not write go). */
+function finishCli(result) {
+  writeCliBin();
   const written = new Set(Object.keys(result.metafile?.outputs ?? {}).map((file) => path.resolve(file)));
   if (written.size === 0) return;
   for (const name of readdirSync(CLI_PARTS)) {
@@ -84,7 +88,7 @@ if (production) {
   // The CLI is finished as soon as its own build is, whatever the other bundles do.
   await Promise.all(builds.map((b) => esbuild.build(b).then((result) => b === cli && finishCli(result))));
 } else {
-  writeFileSync(CLI_BIN, CLI_BIN_TEXT);
+  writeCliBin();
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 }
