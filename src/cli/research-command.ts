@@ -134,7 +134,7 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
     });
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
-  return { deps: { search: watched, level }, log, seen };
+  return { deps: { search: watched, level, embedder: openedDial.embedder }, log, seen };
 }
 
 /** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */

@@ -71,6 +71,7 @@ export class DialService {
     let ranLevel: DialLevel = 1;
     const dial: ResearchDial = {
       level,
+      embedder: this.lanes.embedder,
       search: {
         search: async (request) => {
           const answer = await search.search(request);

@@ -3,6 +3,7 @@
 // evidence/trace-types.ts (notes and promotion read traces without importing the runner); its
 // names are re-exported here for the run's callers.
 import type { DialLevel } from "../index/dial/dial-types";
+import type { Embedder } from "../index/embeddings/embedder";
 import type { VaultSearch } from "../index/dial/vault-search";
 import type { VaultIndex } from "../index/vault-index";
 import type { VaultLinks } from "../index/links/vault-links";
@@ -40,7 +41,7 @@ export interface ResearchRequest {
   writeTrace?: boolean;
 }
 
-export type ResearchDial = { search: Pick<VaultSearch, "search">; level: DialLevel };
+export type ResearchDial = { search: Pick<VaultSearch, "search">; level: DialLevel; embedder?: Embedder | null };
 
 export interface ResearchDeps {
   index: VaultIndex;
@@ -56,7 +57,7 @@ export interface ResearchDeps {
   modelLevers?: boolean;
   /** The vault's link graph: with it, the related expansion looks along the best notes' links and tags (default: none, off). */
   links?: VaultLinks;
-  /** The search dial (no query log: the caller logs the run): at level 2+ its notes join the vault rows. */
+  /** The search dial (no query log: the caller logs the run): at level 2+ its notes join the vault rows, and its embedder weighs read pages' passages by meaning. */
   dial?: ResearchDial | null;
   /** Keeps the web cache and rate governor across runs of one session. */
   searchSession?: SearchSession;

@@ -58,7 +58,7 @@ export function embeddingDisclosure(config: EmbedConfig): string {
   const where = originOf(config.baseUrl);
   const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(config.baseUrl);
   return (
-    `Embedding sends the text of every note (title, headings and each section) and every search query at level 2 or above to ${where} (${config.model}). ` +
+    `Embedding sends the text of every note (title, headings and each section), every search query at level 2 or above, and the passages of web pages a research run reads at that level to ${where} (${config.model}). ` +
     (local ? "That address is this computer." : "That address is another computer: the text leaves this device.")
   );
 }

@@ -226,9 +226,37 @@ export interface PassageChoice {
   found: number;
 }
 
+/** The page's text → its passages, each scored against the question's words. */
+export function rankPagePassages(text: string, plan: QueryPlan, options: { stemming: boolean }): ScoredPassage[] {
+  return rankPassages(splitPassages(text), plan, createAnalyzer({ stemming: options.stemming }));
+}
+
 /** The page's text → its passages → the best that fit, in page order. */
 export function choosePassages(text: string, plan: QueryPlan, budgetChars: number, options: { stemming: boolean }): PassageChoice {
-  const passages = splitPassages(text);
-  const ranked = rankPassages(passages, plan, createAnalyzer({ stemming: options.stemming }));
-  return { kept: selectPassages(ranked, budgetChars), found: passages.length };
+  const ranked = rankPagePassages(text, plan, options);
+  return { kept: selectPassages(ranked, budgetChars), found: ranked.length };
+}
+
+/** Reciprocal Rank Fusion's constant, as the search dial uses it (index/dial/rrf.ts). */
+const RRF_K = 60;
+
+/**
+ * The words' ranking and the meaning's (each passage's similarity to the question, by the search
+ * dial's embedding model) fused by Reciprocal Rank Fusion. The words' lane holds the passages that
+ * share a word with the question; the meaning's lane its best `max(3, that many)`, so a passage
+ * that answers in other words can be kept, and a page's every passage cannot. A passage in neither
+ * lane scores 0 and is not kept. `similarity[i]` belongs to `ranked[i]` (NaN: not embedded).
+ */
+export function fuseBySimilarity(ranked: ScoredPassage[], similarity: readonly number[]): ScoredPassage[] {
+  const byWords = ranked.map((p, i) => i).filter((i) => ranked[i].score > 0).sort((a, b) => ranked[b].score - ranked[a].score || a - b);
+  const depth = Math.max(3, byWords.length);
+  const byMeaning = ranked
+    .map((p, i) => i)
+    .filter((i) => Number.isFinite(similarity[i]))
+    .sort((a, b) => similarity[b] - similarity[a] || a - b)
+    .slice(0, depth);
+  const fused = new Array<number>(ranked.length).fill(0);
+  byWords.forEach((i, rank) => (fused[i] += 1 / (RRF_K + rank + 1)));
+  byMeaning.forEach((i, rank) => (fused[i] += 1 / (RRF_K + rank + 1)));
+  return ranked.map((p, i) => ({ ...p, score: fused[i] }));
 }

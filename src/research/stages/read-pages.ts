@@ -13,7 +13,8 @@ import { PageCache } from "../page-cache";
 import type { RunState } from "../run-state";
 import { StageTimedOut } from "../stage-runner";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps, type PageSkipReason, type PageText } from "./page-fetch";
-import { choosePassages, type ScoredPassage } from "./page-passages";
+import { fuseBySimilarity, rankPagePassages, selectPassages, type ScoredPassage } from "./page-passages";
+import { passageMeaning } from "./passage-meaning";
 import { PAGE_SUMMARY_CHARS, summarisePage } from "./page-summary";
 import { DEFAULT_MAX_ROW_CHARS } from "./synthesis-prompt";
 
@@ -134,7 +135,9 @@ async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowRead
   const ms = Math.max(0, run.deps.clock.now() - started);
   if (text.kind === "skipped") return skippedPage(run, row, text, reading.budgetChars, ms);
   recordRead(run, row, text, ms);
-  const chosen = choosePassages(text.page.text, run.plan, reading.budgetChars, { stemming: run.deps.settings.index.stemming });
+  const ranked = rankPagePassages(text.page.text, run.plan, { stemming: run.deps.settings.index.stemming });
+  const meaning = await passageMeaning(run, ranked, reading.fetchDeps.signal);
+  const chosen = { kept: selectPassages(meaning.kind === "ok" ? fuseBySimilarity(ranked, meaning.similarity) : ranked, reading.budgetChars), found: ranked.length };
   attachPassages(row, chosen.kept);
   const summarised = chosen.kept.length > 0 && (await addSummary(run, row, chosen.kept, reading.fetchDeps.signal));
   const chars = chosen.kept.reduce((n, p) => n + p.text.length, 0);
@@ -145,6 +148,7 @@ async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowRead
     chars,
     budget_chars: reading.budgetChars,
     offsets: chosen.kept.map((p) => [p.start, p.end]),
+    ...(meaning.kind === "ok" ? { by_meaning: true } : meaning.kind === "failed" ? { by_meaning: false, meaning_problem: meaning.message } : {}),
     ...(summarised ? { summary: true } : {}),
   });
   const detail = `${row.domain}: ${chosen.kept.length} passage${chosen.kept.length === 1 ? "" : "s"}${text.cached ? " (cached)" : ""}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAnalyzer } from "../../../src/index/tokenize";
 import { planQuestion } from "../../../src/research/stages/plan";
-import { choosePassages, PASSAGE_WORDS, rankPassages, selectPassages, splitPassages } from "../../../src/research/stages/page-passages";
+import { choosePassages, fuseBySimilarity, PASSAGE_WORDS, rankPassages, selectPassages, splitPassages, type ScoredPassage } from "../../../src/research/stages/page-passages";
 import { countWords } from "../../../src/text/word-count";
 
 const words = (n: number, word = "filler") => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(" ");
@@ -130,5 +130,30 @@ describe("selectPassages and choosePassages", () => {
     expect(cut.cut).toBe(true);
     expect(cut.text.endsWith("…")).toBe(true);
     expect(PAGE.slice(cut.start, cut.end)).toBe(cut.text.slice(0, -1));
+  });
+});
+
+describe("fuseBySimilarity", () => {
+  const passage = (index: number, score: number): ScoredPassage => ({ text: `passage ${index}`, start: index * 20, end: index * 20 + 9, heading_path: [], words: 2, index, score });
+
+  it("keeps a passage that answers in other words: the meaning's lane brings it in beside the words' matches", () => {
+    const ranked = [passage(0, 2), passage(1, 0), passage(2, 1), passage(3, 0), passage(4, 0)];
+    const fused = fuseBySimilarity(ranked, [0.1, 0.9, 0.2, 0.05, 0.0]);
+    const kept = selectPassages(fused, 1000).map((p) => p.index);
+    expect(kept).toContain(1);
+    // Both lanes rank passage 0 high; passage 1 is only the meaning's best.
+    expect(fused[0].score).toBeGreaterThan(fused[1].score);
+  });
+
+  it("lets the meaning's lane add at most max(3, the words' matches): a page's every passage cannot come in", () => {
+    const ranked = Array.from({ length: 10 }, (_, i) => passage(i, i === 0 ? 1 : 0));
+    const fused = fuseBySimilarity(ranked, ranked.map((_, i) => 1 - i / 10));
+    expect(fused.filter((p) => p.score > 0).map((p) => p.index)).toEqual([0, 1, 2]);
+  });
+
+  it("ignores passages that were not embedded (NaN)", () => {
+    const ranked = [passage(0, 0), passage(1, 0), passage(2, 0), passage(3, 0)];
+    const fused = fuseBySimilarity(ranked, [Number.NaN, 0.4, Number.NaN, 0.2]);
+    expect(fused.map((p) => p.score > 0)).toEqual([false, true, false, true]);
   });
 });
