@@ -16,6 +16,10 @@
 // was blocked at all (a V8 garbage collection, a cache part decoded, another process taking the CPU
 // on a shared machine); for each the least of the runs is reported, since noise only ever adds to it
 // (at the two larger sizes each side runs once, so one unlucky run shows).
+//
+// Last, the search dial's vector lane (bench-embeddings.ts, in its own process): bytes per section
+// on disk and in memory, and p95 of brute-force cosine at 10k, 50k and 100k sections.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -172,11 +176,26 @@ async function main(): Promise<void> {
     cli[size] = await cliSearch(dir, path.join(work, `cli-${size}`), plainFile, queries.slice(0, 3), 2);
   }
   for (const figures of Object.values(bySize)) delete figures._paths;
+  log("the dial's vector lane (int8 vectors, brute-force cosine) at 10k, 50k and 100k sections");
+  const vectors = vectorLane();
   const loadAverage = { at_start: loadBefore, at_end: os.loadavg().map((n) => round(n, 2)), what: "1, 5 and 15 minute load averages; above the core count, other jobs were waiting for a core" };
-  const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, load_average: loadAverage, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli };
+  const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, load_average: loadAverage, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli, vector_lane: vectors };
   process.stdout.write(`${JSON.stringify({ figures, targets: targetsOf(bySize, limit, cli) }, null, 2)}\n`);
   // The caches and plain's JSON (hundreds of MB); the renamed copies stay for the next run.
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The vector lane's own bench (bench-embeddings.ts: bytes per section, p95 of the level-2 and
+ * level-3 lanes) in a process of its own, so its vectors do not sit in this one's heap.
+ */
+function vectorLane(): Record<string, unknown> {
+  try {
+    const out = execFileSync(process.execPath, ["--expose-gc", path.join(__dirname, "bench-embeddings.cjs")], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] });
+    return JSON.parse(out) as Record<string, unknown>;
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** The issue's targets, each true or false, per size where it applies. */
