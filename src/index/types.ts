@@ -110,6 +110,8 @@ export interface SearchOptions {
   sectionsPerNote?: number;
   /** The user is still typing: the last word may be a prefix even when short. */
   asYouType?: boolean;
+  /** Nothing matched: look for the closest notes by spelling (ranking-options.ts looseRanking). */
+  loose?: boolean;
 }
 
 export interface IndexStatus {

@@ -19,7 +19,7 @@ import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { RankedHit } from "./ranking/explain";
 import { rankNotes } from "./ranking/rank";
-import { DEFAULT_RANKING, type RankingOptions } from "./ranking/ranking-options";
+import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
 import type { RebuildReason } from "./rebuild-reason";
 import { SavedIndex, type PersistedIndex } from "./saved-index";
@@ -344,7 +344,7 @@ export class VaultIndex {
     const parsed = parseQuery(query);
     // The phrase check throws candidates away, so it needs more of them than the limit.
     const hasPhrases = parsed.phrases.length > 0;
-    const ranked = this.rank(parsed, hasPhrases ? phraseCandidateCount(limit) : limit, { asYouType: options.asYouType ?? false });
+    const ranked = this.rank(parsed, hasPhrases ? phraseCandidateCount(limit) : limit, { asYouType: options.asYouType ?? false, loose: options.loose ?? false });
     const shown = hasPhrases ? await keepPhraseMatches(ranked, parsed.phrases, store, limit) : ranked.slice(0, limit);
     const texts = await readNotes(
       store,
@@ -363,13 +363,14 @@ export class VaultIndex {
   }
 
   /** Ranked candidates without reading any file (no snippets): the part that must be fast. */
-  rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean } = { asYouType: false }): RankedHit[] {
+  rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean; loose?: boolean } = { asYouType: false }): RankedHit[] {
     const model = this.associations;
     const limits = this.ranking.associations;
     const associatesOf = model && limits ? (term: string) => model.associatesOf(term, limits) : null;
     const termsOfNote = model ? (path: string) => model.termsOfNote(path) : null;
-    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking: this.ranking, associatesOf, termsOfNote };
-    return rankNotes(corpus, parsed, limit, opts);
+    const ranking = opts.loose ? looseRanking(this.ranking) : this.ranking;
+    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf, termsOfNote };
+    return rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
   }
 
   /** How many notes hold `term` exactly, in any field (see search-engine.ts). */

@@ -3,9 +3,10 @@
 // says what a slow level is doing ("Hybrid: embedding the query…") and, once done, which level ran
 // and why when it was not the one asked for. Each suggestion shows the note's title, its path, the
 // section that matched and a snippet with the matched words marked; with scores shown, each
-// lane's rank and score and the rerank's move. When no note shares a word with the query, one
-// click shows the three notes closest by meaning with their low scores, if a vector level can run
-// (a click, because the query then goes to the embedding model, which level 1 never asks).
+// lane's rank and score and the rerank's move. When no note shares a word with the query, the
+// three closest by spelling show with their low scores (no model, no network), and, if a vector
+// level can run, one click shows the three closest by meaning (a click, because the query then
+// goes to the embedding model, which level 1 never asks).
 // Choosing one records the click-through and opens the note at that section.
 import { Keymap, SuggestModal, type App, type PaneType } from "obsidian";
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
@@ -141,7 +142,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     }
     if (this.closest.has(result)) {
       const similarity = similarityOf(result);
-      el.createDiv({ cls: "vault-research-search-result-closeness", text: similarity === null ? "Not a match" : `Not a match · similarity ${similarity.toFixed(2)}` });
+      el.createDiv({ cls: "vault-research-search-result-closeness", text: similarity === null ? `Not a match · spelled alike, score ${result.score.toFixed(2)}` : `Not a match · similarity ${similarity.toFixed(2)}` });
     }
     renderDialScores(el.createDiv({ cls: "vault-research-search-scores" }), result);
   }
@@ -165,12 +166,12 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     const vectorLevel = levelThatWillRun(3, readiness);
     if (vectorLevel === 1) {
       const reason = notReadyReason(readiness.find((r) => r.level === 2)?.notice ?? null);
-      return this.shown(response, `No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (${reason}).`);
+      return this.closestBySpelling(query, response, count, signal, `Finding the closest notes by meaning needs Hybrid, which is not ready (${reason}).`);
     }
     this.noMatch = response;
     if (this.closestAskedFor !== query) {
       this.offerClosest(query, vectorLevel);
-      return this.shown(response, "No note contains these words.");
+      return this.closestBySpelling(query, response, count, signal, "");
     }
     this.say(runningWords(vectorLevel), true);
     const closest = await this.host.search({ query, level: vectorLevel, limit: CLOSEST_COUNT, surface: "search-modal", signal });
@@ -182,6 +183,21 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       this.closest.add(r);
     }
     this.say(results.length > 0 ? `No note contains these words. The ${results.length} closest by meaning (${DIAL_LEVEL_NAMES[closest.ranLevel]}), with their low scores:` : "No note contains these words.");
+    this.emptyStateText = "No notes match.";
+    return results;
+  }
+
+  /** No vector level can run: the closest notes by spelling (no model, no network), said to be no match. */
+  private async closestBySpelling(query: string, response: DialResponse, count: number, signal: AbortSignal, byMeaning: string): Promise<DialResult[]> {
+    const closest = await this.host.search({ query, level: 1, limit: CLOSEST_COUNT, surface: "search-modal", signal, loose: true });
+    if (count !== this.searchCount) return [];
+    const results = closest.results.slice(0, CLOSEST_COUNT);
+    if (results.length === 0) return this.shown(response, byMeaning ? `No note contains these words. ${byMeaning}` : "No note contains these words.");
+    for (const r of results) {
+      this.responses.set(r, closest);
+      this.closest.add(r);
+    }
+    this.say(`No note contains these words. The ${results.length} closest by spelling, with their low scores.${byMeaning ? ` ${byMeaning}` : ""}`);
     this.emptyStateText = "No notes match.";
     return results;
   }

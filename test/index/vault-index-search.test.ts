@@ -308,3 +308,17 @@ describe("any query", () => {
     );
   });
 });
+
+describe("loose: the closest notes by spelling, when nothing matched", () => {
+  it("finds a note through a short start of its word and a typo in a short word, which the normal search does not", async () => {
+    expect(await index.search("kube", store)).toEqual([]);
+    const loose = await index.search("kube", store, { loose: true });
+    expect(loose.map((r) => r.path)).toEqual(expect.arrayContaining(["Infra/Cluster.md", "Privately shared/Open.md"]));
+    expect(await index.search("rosse", store)).toEqual([]);
+    expect((await index.search("rosse", store, { loose: true })).map((r) => r.path)).toContain("Garden/Roses.md");
+  });
+
+  it("still finds nothing for words that are nowhere near any note's", async () => {
+    expect(await index.search("zqxv wjkp", store, { loose: true })).toEqual([]);
+  });
+});

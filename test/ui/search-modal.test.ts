@@ -299,11 +299,12 @@ describe("the dial in the search modal", () => {
     expect(modal.resultContainerEl.textContent).toBe("No note contains these words.");
     expect(offer.textContent).toBe("Show the 3 closest notes by meaning");
     expect(modal.modalEl.querySelector(".vault-research-search-offer-note")?.textContent).toBe("Multi-field: the query goes to your embedding model.");
-    expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20]]);
+    // The closest by spelling were looked for at once (level 1: no model, no network); none here.
+    expect(host.requests.map((r) => [r.level, r.limit, r.loose ?? false])).toEqual([[1, 20, false], [1, 3, true]]);
     offer.click();
     const items = await shown(modal);
     // The word search is not run again; the meaning search is.
-    expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20], [3, 3]]);
+    expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20], [1, 3], [3, 3]]);
     expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["Soup", "Bread", "Cats"]);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-closeness")?.textContent)).toEqual([
@@ -323,8 +324,28 @@ describe("the dial in the search modal", () => {
     modal.open();
     type(modal, "descale espresso");
     await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toBe("No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings)."));
-    expect(host.requests).toHaveLength(1);
+    // The word search, then the closest by spelling (none).
+    expect(host.requests.map((r) => r.loose ?? false)).toEqual([false, true]);
     expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
+  });
+
+  it("with no word in any note, shows the three closest by spelling at once, with their low scores, as no match", async () => {
+    const spelled = (path: string, score: number) => dialResult({ path, key: path, title: path.replace(/\.md$/, ""), score });
+    const host = new FakeDialHost((r) =>
+      dialResponse({ query: r.query, results: r.loose ? [spelled("Espresso machine.md", 0.42), spelled("Descaling.md", 0.31), spelled("Kettle.md", 0.2), spelled("Tea.md", 0.1)] : [] }),
+    );
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "expresso descalling");
+    const items = await shown(modal);
+    expect(items.map((i) => i.querySelector(".vault-research-search-result-closeness")?.textContent)).toEqual([
+      "Not a match · spelled alike, score 0.42",
+      "Not a match · spelled alike, score 0.31",
+      "Not a match · spelled alike, score 0.20",
+    ]);
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toMatch(/^No note contains these words\. The 3 closest by spelling, with their low scores\. Finding the closest notes by meaning needs Hybrid/);
+    expect(host.requests.map((r) => [r.level, r.limit, r.loose ?? false])).toEqual([[1, 20, false], [1, 3, true]]);
   });
 
   it("opening a result records the click-through against the search it came from", async () => {

@@ -21,6 +21,11 @@ export interface DialRequest {
   filters?: DialFilters;
   /** Results wanted (default 10). */
   limit?: number;
+  /**
+   * Level 1 found nothing: the closest notes by spelling instead (every word a prefix from 3
+   * letters, typos from 4). Only the lexical lane reads it; no model, no network.
+   */
+  loose?: boolean;
   signal?: AbortSignal;
 }
 

@@ -81,7 +81,7 @@ export class VaultSearch {
     let results: DialResult[];
     const vector = request.level >= 2 ? await this.queryVector(request, notices) : null;
     if (vector === null) {
-      results = await this.lexicalLevel(request.query, filters, limit);
+      results = await this.lexicalLevel(request.query, filters, limit, request.loose === true);
     } else {
       const fusedLevel = request.level >= 3 ? 3 : 2;
       results = await this.fusedLevel(request.query, fusedLevel, vector, filters, request.level === 4 ? Math.max(limit, RERANK_COUNT) : limit);
@@ -109,8 +109,8 @@ export class VaultSearch {
 
   // ── level 1 ───────────────────────────────────────────────────────────────────────────────
 
-  private async lexicalLevel(query: string, filters: Filters, limit: number): Promise<DialResult[]> {
-    const found = await this.lexicalResults(query, filters, limit);
+  private async lexicalLevel(query: string, filters: Filters, limit: number, loose = false): Promise<DialResult[]> {
+    const found = await this.lexicalResults(query, filters, limit, loose);
     return found.slice(0, limit).map((result, i) => ({
       ...resultBase(result.path, result.title, result.tags, result.score, result),
       section: lexicalSection(result),
@@ -119,10 +119,10 @@ export class VaultSearch {
   }
 
   /** VaultIndex.search as it is; with filters, asked for more and filtered, so the filters cannot empty the page. */
-  private async lexicalResults(query: string, filters: Filters, limit: number): Promise<SearchResult[]> {
+  private async lexicalResults(query: string, filters: Filters, limit: number, loose = false): Promise<SearchResult[]> {
     const { index, notes } = this.options;
-    if (!hasFilters(filters)) return index.search(query, notes, { limit });
-    const found = await index.search(query, notes, { limit: Math.max(limit * 5, this.laneDepth()) });
+    if (!hasFilters(filters)) return index.search(query, notes, { limit, loose });
+    const found = await index.search(query, notes, { limit: Math.max(limit * 5, this.laneDepth()), loose });
     return found.filter((r) => passesFilters(index.note(r.path), filters)).slice(0, limit);
   }
 

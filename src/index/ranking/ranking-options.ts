@@ -67,6 +67,15 @@ export const DEFAULT_RANKING: RankingOptions = {
   feedback: null,
 };
 
+/**
+ * The ranking for "the closest notes" when no note matched at all: every word from 3 letters also
+ * a prefix, typos from 4 letters (two from 7), tried however many notes hold the word exactly.
+ * Noisy on purpose, so only asked for after a search found nothing, and shown as no match.
+ */
+export function looseRanking(ranking: RankingOptions): RankingOptions {
+  return { ...ranking, prefixMinLength: 3, fuzzyMinLength: 4, twoEditsMinLength: 7, fuzzyBelowNotes: Number.POSITIVE_INFINITY };
+}
+
 /** Edit distance allowed for a query term: none for short words, where a typo is another word. */
 export function fuzzyDistance(term: string, ranking: Pick<RankingOptions, "fuzzyMinLength" | "twoEditsMinLength"> = DEFAULT_RANKING): number | false {
   if (term.length < ranking.fuzzyMinLength) return false;

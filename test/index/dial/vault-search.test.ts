@@ -4,16 +4,16 @@
 // reorder level 3's top results, and keeps level 3's order when the model fails. Every search
 // lands in the query log.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { embeddedVault, standInEmbedder } from "../../support/embedded-vault";
 import { VaultSearch, type VaultSearchOptions } from "../../../src/index/dial/vault-search";
 import type { DialLevel } from "../../../src/index/dial/dial-types";
 import { compareLevels } from "../../../src/index/dial/level-comparison";
-import { EmbeddingJob } from "../../../src/index/embeddings/embedding-job";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
 import { QueryLog } from "../../../src/index/query-log/query-log";
 import { VaultIndex } from "../../../src/index/vault-index";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
 import { openAiCompatibleModel } from "../../../src/llm/openai-compatible";
-import { fetchHttp, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
+import { fetchHttp, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { MemoryQueryLogFile } from "../query-log/memory-query-log-file";
 
@@ -33,7 +33,7 @@ let store: MemoryNoteStore;
 let index: VaultIndex;
 let vectors: VectorStore;
 
-const embedder = () => ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+const embedder = () => standInEmbedder(server);
 const chat = () => openAiCompatibleModel({ http: fetchHttp, model: "stand-in", baseUrl: `${server.base}/v1`, timeoutMs: 5000 });
 
 function dial(options: Partial<VaultSearchOptions> = {}): VaultSearch {
@@ -41,13 +41,7 @@ function dial(options: Partial<VaultSearchOptions> = {}): VaultSearch {
 }
 
 beforeAll(async () => {
-  server = await startStandInServer({ dimensions: 256 });
-  store = new MemoryNoteStore(NOTES);
-  index = new VaultIndex();
-  await index.sync(store, null);
-  vectors = new VectorStore();
-  const files = index.paths().map((p) => index.note(p)!);
-  await new EmbeddingJob({ store: vectors, embedder: embedder(), notes: store }).run(files);
+  ({ server, store, index, vectors } = await embeddedVault(NOTES, 256));
 });
 afterAll(() => server.close());
 beforeEach(() => {
@@ -75,6 +69,16 @@ describe("level 1: lexical", () => {
   it("works with nothing configured", async () => {
     const response = await new VaultSearch({ index, notes: store }).search({ query: "soup", level: 1 });
     expect(paths(response.results)).toEqual(["Recipes/Soup.md"]);
+  });
+
+  it("loose: the closest notes by spelling when nothing matched, with no request to any server", async () => {
+    const search = new VaultSearch({ index, notes: store });
+    expect((await search.search({ query: "kit", level: 1 })).results).toEqual([]);
+    const requestsBefore = fetchHttp.requests;
+    const loose = await search.search({ query: "kit", level: 1, loose: true });
+    expect(paths(loose.results)).toEqual(["Pets/Cats.md"]);
+    expect(loose.ranLevel).toBe(1);
+    expect(fetchHttp.requests).toBe(requestsBefore);
   });
 });
 
