@@ -8,6 +8,7 @@ import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../
 import { runResearch } from "../research/run";
 import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
+import { researchLogEntry } from "../research/research-log-entry";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor } from "../llm/model-spec";
 import { systemClock } from "../ports";
 import type { ProviderName, Settings } from "../settings";
@@ -122,16 +123,7 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
   };
   const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices });
   const log = async (question: string, result: ResearchResult): Promise<void> => {
-    const ms = result.trace.events.find((e) => e.type === "local_retrieval")?.data?.ms;
-    await openedDial.queryLog.recordSearch({
-      query: question,
-      level,
-      ranLevel,
-      filters: { folders: [], tags: [] },
-      results: result.pack.evidence.map((r) => r.note_path),
-      latencyMs: typeof ms === "number" ? ms : 0,
-      surface: "research",
-    });
+    await openedDial.queryLog.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research"));
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
   return { deps: { search: watched, level, embedder: openedDial.embedder }, log, seen };

@@ -13,6 +13,7 @@ import type { QueryLog } from "../index/query-log/query-log";
 import type { VaultIndex } from "../index/vault-index";
 import type { Clock, NoteStore } from "../ports";
 import type { ResearchDial, ResearchResult } from "../research/types";
+import { researchLogEntry } from "../research/research-log-entry";
 import type { Settings } from "../settings";
 
 export interface DialServiceDeps {
@@ -81,16 +82,7 @@ export class DialService {
       },
     };
     const record = async (question: string, result: ResearchResult): Promise<void> => {
-      const ms = result.trace.events.find((e) => e.type === "local_retrieval")?.data?.ms;
-      await this.deps.log.recordSearch({
-        query: question,
-        level,
-        ranLevel,
-        filters: { folders: [], tags: [] },
-        results: result.pack.evidence.map((row) => row.note_path),
-        latencyMs: typeof ms === "number" ? ms : 0,
-        surface: "research-panel",
-      });
+      await this.deps.log.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research-panel"));
       this.tellLogProblem();
     };
     return { dial, record };

@@ -1,7 +1,6 @@
-// The public contract of one research run: what callers (panel, command palette, CLI, evals) pass
-// in, what they get back and the progress events they can stream. The trace it leaves is typed in
-// evidence/trace-types.ts (notes and promotion read traces without importing the runner); its
-// names are re-exported here for the run's callers.
+// The public contract of one research run: what callers (panel, command palette, CLI, evals) pass in,
+// what they get back and the progress events they can stream. Its trace is typed in evidence/trace-types.ts
+// (notes and promotion read traces without importing the runner); its names are re-exported here.
 import type { DialLevel } from "../index/dial/dial-types";
 import type { Embedder } from "../index/embeddings/embedder";
 import type { VaultSearch } from "../index/dial/vault-search";

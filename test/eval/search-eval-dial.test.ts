@@ -6,17 +6,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { embeddedVault, standInEmbedder } from "../support/embedded-vault";
 import { FileIndexCache } from "../../src/cli/file-index-cache";
 import { FileQueryLogFile } from "../../src/cli/file-query-log";
 import { replayDeltas, scoreDialLevel, type SearchCase } from "../../src/eval/search-eval";
 import { replayLoggedQueries } from "../../src/index/dial/query-replay";
 import { VaultSearch } from "../../src/index/dial/vault-search";
-import { EmbeddingJob } from "../../src/index/embeddings/embedding-job";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { QueryLog } from "../../src/index/query-log/query-log";
 import { VaultIndex } from "../../src/index/vault-index";
-import { ollamaEmbeddingModel } from "../../src/llm/embeddings/ollama-embedding";
-import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { BUILT_CLI, CLI_REPO_ROOT, ensureBuiltCli } from "../support/built-cli";
 import { MemoryNoteStore } from "../support/memory-note-store";
 import { MemoryQueryLogFile } from "../index/query-log/memory-query-log-file";
@@ -38,15 +37,10 @@ let server: StandInServer;
 let store: MemoryNoteStore;
 let index: VaultIndex;
 let vectors: VectorStore;
-const embedder = () => ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+const embedder = () => standInEmbedder(server);
 
 beforeAll(async () => {
-  server = await startStandInServer({ dimensions: 128 });
-  store = new MemoryNoteStore(NOTES);
-  index = new VaultIndex();
-  await index.sync(store, null);
-  vectors = new VectorStore();
-  await new EmbeddingJob({ store: vectors, embedder: embedder(), notes: store }).run(index.paths().map((p) => index.note(p)!));
+  ({ server, store, index, vectors } = await embeddedVault(NOTES, 128));
 });
 afterAll(() => server.close());
 

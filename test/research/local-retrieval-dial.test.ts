@@ -3,18 +3,17 @@
 // the pack in its order, a note only the vectors found joins as a row citing the section that
 // matched, every row names the lanes that found it, and the pack says which level ran.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { embeddedVault, standInEmbedder } from "../support/embedded-vault";
 import { VaultSearch } from "../../src/index/dial/vault-search";
 import type { DialLevel } from "../../src/index/dial/dial-types";
-import { EmbeddingJob } from "../../src/index/embeddings/embedding-job";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { VaultIndex } from "../../src/index/vault-index";
-import { ollamaEmbeddingModel } from "../../src/llm/embeddings/ollama-embedding";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
 import { retrieveLocal } from "../../src/research/stages/local-retrieval";
 import { planQuestion } from "../../src/research/stages/plan";
 import { runResearch } from "../../src/research/run";
 import { defaultSettings } from "../../src/settings";
-import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { fetchHttp, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { fakeClock } from "../support/fake-clock";
 import { recordingSecrets } from "../support/fake-secrets";
 import { MemoryNoteStore } from "../support/memory-note-store";
@@ -31,18 +30,13 @@ let store: MemoryNoteStore;
 let index: VaultIndex;
 let vectors: VectorStore;
 
-const embedder = () => ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
+const embedder = () => standInEmbedder(server);
 const chat = () => openAiCompatibleModel({ http: fetchHttp, model: "stand-in", baseUrl: `${server.base}/v1`, timeoutMs: 5000 });
 const dial = (level: DialLevel, withChat = false) => ({ search: new VaultSearch({ index, notes: store, vectors, embedder: embedder(), rerankModel: withChat ? chat() : null }), level });
 const plan = (q: string) => planQuestion(q, { currentYear: 2026 });
 
 beforeAll(async () => {
-  server = await startStandInServer({ dimensions: 256 });
-  store = new MemoryNoteStore(NOTES);
-  index = new VaultIndex();
-  await index.sync(store, null);
-  vectors = new VectorStore();
-  await new EmbeddingJob({ store: vectors, embedder: embedder(), notes: store }).run(index.paths().map((p) => index.note(p)!));
+  ({ server, store, index, vectors } = await embeddedVault(NOTES, 256));
 });
 afterAll(() => server.close());
 
