@@ -169,7 +169,8 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await search(page, "descale espresso");
     await page.waitForSelector(".vault-research-search-offer-button");
     expect(await page.locator(".suggestion-empty").textContent()).toBe("No note contains these words.");
-    expect(await inBench(page, (b) => b.host.requests.map((r) => r.level))).toEqual([1]);
+    // The word search, then the closest by spelling (level 1, none here): no model was asked.
+    expect(await inBench(page, (b) => b.host.requests.map((r) => [r.level, r.loose ?? false]))).toEqual([[1, false], [1, true]]);
     await check(page, "zero-results-offer", ".modal-container", ".modal");
     await page.click(".vault-research-search-offer-button");
     await page.waitForSelector(".vault-research-search-result-closeness");
