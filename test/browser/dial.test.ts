@@ -13,7 +13,7 @@ import { CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./w
 
 type Bench = {
   bench: {
-    host: { savedLevels: [string, number][]; savedScores: boolean[]; clicks: { key: string; rank: number }[]; requests: { level: number; query: string }[] };
+    host: { savedLevels: [string, number][]; savedScores: boolean[]; clicks: { key: string; rank: number }[]; requests: { level: number; query: string; loose?: boolean }[] };
     openedLinks(): string[];
     setTheme(theme: "light" | "dark"): void;
     openSearch(): void;
