@@ -42,9 +42,9 @@ export function inlineToText(line: string, sink: InlineSink): string {
       case BACKTICK: {
         const end = inlineCodeEnd(line, i);
         if (end > 0) {
-          // Code is searchable, but nothing inside it is markup (no tags, no links).
-          const ticks = end - closingTicksStart(line, end);
-          out += line.slice(copyFrom, i) + line.slice(i + ticks, end - ticks).trim();
+          // Code is searchable, but nothing inside it is markup (no tags, no links). It keeps its
+          // backticks, so a quoted sentence shows code as the note has it (the analyser splits on them).
+          out += line.slice(copyFrom, end);
           copyFrom = i = end;
           continue;
         }

@@ -226,7 +226,7 @@ describe("parseNote: inline markup becomes plain words", () => {
 
   it("keeps inline code text without reading tags or links inside it", () => {
     const note = parseNote("a.md", "Run `git log #notatag [[nolink]]` now\n");
-    expect(note.sections[0].text).toBe("Run git log #notatag [[nolink]] now");
+    expect(note.sections[0].text).toBe("Run `git log #notatag [[nolink]]` now");
     expect(note.tags).toEqual([]);
     expect(note.links).toEqual([]);
   });
