@@ -14,8 +14,8 @@ describe("the extractive brief quotes code as the note has it", () => {
   it("keeps the backticks of an inline code span, and reads no tag or link inside it", async () => {
     const h = await sampleVaultHarness({ store: new MemoryNoteStore(NOTES) });
     const result = await h.run({ question: "How do I extract a tar archive?", mode: "never", writeTrace: false });
-    expect(result.answer.kind).toBe("extractive");
-    expect(result.answer.text).toContain("run `tar -xf archive.tar #notatag [[nolink]]` in the target folder");
+    expect(result.answer?.kind).toBe("extractive");
+    expect(result.answer?.text).toContain("run `tar -xf archive.tar #notatag [[nolink]]` in the target folder");
     const tar = h.index.note("Tools/tar.md")!;
     expect(tar.tags).toEqual([]);
   });
