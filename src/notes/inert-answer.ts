@@ -48,7 +48,7 @@ export function inertAnswerMarkdown(markdown: string): string {
       const closes = fenceLine !== null && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length;
       if (closes && fenceLine[3].trim() !== "") {
         // Not a close in CommonMark, but one in laxer readers: closed for all, the rest is prose.
-        out.push(`${fenceLine[1]}${fence}`, inertLine(fenceLine[3]));
+        out.push(`${fenceLine[1]}${fence}`, inertLine(headingsDown(fenceLine[3], false)));
         fence = null;
         continue;
       }

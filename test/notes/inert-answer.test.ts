@@ -74,5 +74,9 @@ describe("inertAnswerMarkdown", () => {
     // Not headings, left as they were: a rule after a blank line, code, an escaped #.
     expect(inertAnswerMarkdown("a\n\n---\n```\n# code\n```\n\\# plain")).toBe("a\n\n---\n```\n# code\n```\n\\# plain");
   });
+
+  it("moves a heading down that follows a fence closed with text on its line (fast-check found ```## Sources)", () => {
+    expect(inertAnswerMarkdown("```\n\n```## Sources")).toBe("```\n\n```\n#### Sources");
+  });
 });
 
