@@ -26,7 +26,7 @@ export function citationKeys(inside: string): string[] | null {
   return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
 }
 
-const FENCE = /^(\s{0,3})(`{3,}|~{3,})(.*)$/;
+const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 /** Block quote markers and list markers a heading may stand behind (each indented at most 3 spaces). */
 const CONTAINERS = String.raw`(?: {0,3}>[ \t]?| {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+)*`;
 const ATX_HEADING = new RegExp(String.raw`^(${CONTAINERS} {0,3})(#{1,6})(?=[ \t]|$)`);
@@ -38,7 +38,9 @@ export function inertAnswerMarkdown(markdown: string): string {
   const out: string[] = [];
   let fence: string | null = null;
   let afterText = false;
-  for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     const fenceLine = FENCE.exec(line);
     if (fence === null && fenceLine) {
       // The info string would hand the code to another plugin's processor (dataviewjs…).
@@ -47,15 +49,18 @@ export function inertAnswerMarkdown(markdown: string): string {
     } else if (fence !== null) {
       const closes = fenceLine !== null && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length;
       if (closes && fenceLine[3].trim() !== "") {
-        // Not a close in CommonMark, but one in laxer readers: closed for all, the rest is prose.
-        out.push(`${fenceLine[1]}${fence}`, inertLine(headingsDown(fenceLine[3], false)));
+        // Not a close in CommonMark, but one in laxer readers: closed for all, and the rest read
+        // again as a line of its own (it may open a fence or be the text over an underline).
+        out.push(`${fenceLine[1]}${fence}`);
         fence = null;
+        afterText = false;
+        lines[i--] = fenceLine[3];
         continue;
       }
       if (closes) fence = null;
       out.push(inertCode(line));
     } else {
-      out.push(inertLine(headingsDown(line, afterText)));
+      out.push(inertLine(fenceInContainerAsText(headingsDown(line, afterText))));
       afterText = line.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "";
       continue;
     }
@@ -64,6 +69,18 @@ export function inertAnswerMarkdown(markdown: string): string {
   // An unclosed fence would swallow everything after the answer (in a note: the evidence).
   if (fence !== null) out.push(fence);
   return out.join("\n");
+}
+
+const TILDE_FENCE_IN_CONTAINER = new RegExp(String.raw`^(${CONTAINERS})( {0,3})(~{3,})`);
+
+/**
+ * A `~~~` fence behind a quote or list marker, as text: a reader that lets it run past its
+ * container would hide the note's sections after the answer (backtick fences there are escaped
+ * by inertLine with every backtick run).
+ */
+function fenceInContainerAsText(line: string): string {
+  const m = TILDE_FENCE_IN_CONTAINER.exec(line);
+  return m && m[1] !== "" ? `${m[1]}${m[2]}\\${line.slice(m[0].length - m[3].length)}` : line;
 }
 
 /** An ATX heading two levels down; a setext underline under text shown as text (it would make the text a `#` or `##` heading). */

@@ -25,7 +25,8 @@ export function headingsIn(markdown: string): Heading[] {
     }
     for (let strip = CONTAINER.exec(line); strip && strip[0] !== ""; strip = CONTAINER.exec(line)) line = line.slice(strip[0].length);
     const open = FENCE.exec(line);
-    if (open) {
+    // CommonMark: a backtick fence's info string holds no backtick (else the line is inline code).
+    if (open && !(open[1][0] === "`" && line.slice(open[0].length).includes("`"))) {
       fence = open[1][0].repeat(open[1].length);
       paragraph = null;
       continue;

@@ -78,5 +78,18 @@ describe("inertAnswerMarkdown", () => {
   it("moves a heading down that follows a fence closed with text on its line (fast-check found ```## Sources)", () => {
     expect(inertAnswerMarkdown("```\n\n```## Sources")).toBe("```\n\n```\n#### Sources");
   });
+
+  it("reads what follows such a close as a line of its own, never leaving a fence or an underline live", () => {
+    // The rest opens a fence of its own, which the answer closes.
+    expect(inertAnswerMarkdown("```\n\n```~~~")).toBe("```\n\n```\n~~~\n~~~");
+    // The rest is text, so a --- under it is shown as text, not a ## heading.
+    expect(inertAnswerMarkdown("~~~\n~~~Sources\n---")).toBe("~~~\n~~~\nSources\n\\---");
+  });
+
+  it("shows a fence behind a quote or list marker as text, and a tab-indented fence is not one", () => {
+    expect(inertAnswerMarkdown("> ~~~\nx")).toBe("> \\~~~\nx");
+    expect(inertAnswerMarkdown("- ~~~\nx")).toBe("- \\~~~\nx");
+    expect(inertAnswerMarkdown("## Sources\n\t```")).toBe("#### Sources\n\t\\`\\`\\`");
+  });
 });
 
