@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { runCli } from "../../src/cli/run";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -137,6 +138,34 @@ export interface SeenRequest {
   url: string;
   headers: IncomingMessage["headers"];
   body: string;
+}
+
+/** What a test of this folder works in: its own sandbox, and the hostile server it may start. */
+export interface TestPlace {
+  readonly box: Sandbox;
+  server: HostileServer | undefined;
+}
+
+/** A fresh sandbox before each test; after it, the server the test started is closed and the sandbox removed. */
+export function sandboxEachTest(): TestPlace {
+  let box: Sandbox | undefined;
+  const place: TestPlace = {
+    get box(): Sandbox {
+      if (!box) throw new Error("sandboxEachTest: the sandbox exists only inside a test");
+      return box;
+    },
+    server: undefined,
+  };
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(async () => {
+    await place.server?.close();
+    place.server = undefined;
+    box?.cleanup();
+    box = undefined;
+  });
+  return place;
 }
 
 export interface HostileServer {

@@ -6,7 +6,7 @@
 // the trace note, every file in the vault and the cache, and the replay log.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   braveBody,
   braveReplay,
@@ -19,14 +19,12 @@ import {
   hostileServer,
   KEYS,
   modelFlag,
-  sandbox,
+  sandboxEachTest,
   traceNotes,
   VAULT_QUESTION,
   WEB_QUESTION,
   whereFound,
   type Answer,
-  type HostileServer,
-  type Sandbox,
 } from "./hostile-kit";
 
 const MODEL_KEY = KEYS.OPENAI_API_KEY;
@@ -35,27 +33,16 @@ const base64 = (text: string) => Buffer.from(text).toString("base64");
 /** Every character percent-encoded, as no encoder would but an attacker may. */
 const percentEncoded = (text: string) => Array.from(Buffer.from(text), (b) => `%${b.toString(16).toUpperCase()}`).join("");
 
-let box: Sandbox;
-let server: HostileServer | undefined;
-
-beforeEach(() => {
-  box = sandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  box.cleanup();
-});
+const place = sandboxEachTest();
 
 /** A research run with a hostile model server; returns every output with the key's forms searched. */
 async function researchWithModel(answer: Answer, extra: string[] = []) {
-  server = await hostileServer(answer);
-  const text = await cli(box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(server), ...extra], { OPENAI_API_KEY: MODEL_KEY });
-  const json = await cli(box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(server), "--json", ...extra], { OPENAI_API_KEY: MODEL_KEY });
-  expect(server.requests.length).toBeGreaterThan(0);
-  expect(server.requests[0].headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
-  return { text, json, outputs: { ...everyOutput(box, text), "--json stdout": json.out, "--json stderr": json.err } };
+  place.server = await hostileServer(answer);
+  const text = await cli(place.box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(place.server), ...extra], { OPENAI_API_KEY: MODEL_KEY });
+  const json = await cli(place.box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(place.server), "--json", ...extra], { OPENAI_API_KEY: MODEL_KEY });
+  expect(place.server.requests.length).toBeGreaterThan(0);
+  expect(place.server.requests[0].headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
+  return { text, json, outputs: { ...everyOutput(place.box, text), "--json stdout": json.out, "--json stderr": json.err } };
 }
 
 describe("a model server that echoes the key never gets it into an output", () => {
@@ -76,7 +63,7 @@ describe("a model server that echoes the key never gets it into an output", () =
       const { text, json, outputs } = await researchWithModel(answer);
       expect(text.code).toBe(0);
       expect(json.code).toBe(0);
-      expect(traceNotes(box).length).toBe(2);
+      expect(traceNotes(place.box).length).toBe(2);
       for (const form of [MODEL_KEY, MODEL_KEY.slice(0, 12), jsonEscaped(MODEL_KEY), percentEncoded(MODEL_KEY), base64(`me:${MODEL_KEY}`)]) {
         expect(whereFound(form, outputs), `found ${form}`).toEqual([]);
       }
@@ -92,17 +79,17 @@ describe("a model server that echoes the key never gets it into an output", () =
 describe("a provider that echoes its key never gets it into an output", () => {
   /** Brave on 127.0.0.1: the key it was sent comes back in titles, snippets, URLs and errors. */
   async function hostileBrave(answer: (key: string) => { status?: number; body: object | string }) {
-    server = await hostileServer((req) => answer(String(req.headers["x-subscription-token"] ?? "")));
-    const settings = config(box, { external: { enabled: true, providers: ["brave"], brave: { baseUrl: server.url } } });
-    const env = { BRAVE_SEARCH_API_KEY: KEYS.BRAVE_SEARCH_API_KEY, VAULT_RESEARCH_REPLAY_LOG: path.join(box.dir, "requests.log") };
+    place.server = await hostileServer((req) => answer(String(req.headers["x-subscription-token"] ?? "")));
+    const settings = config(place.box, { external: { enabled: true, providers: ["brave"], brave: { baseUrl: place.server.url } } });
+    const env = { BRAVE_SEARCH_API_KEY: KEYS.BRAVE_SEARCH_API_KEY, VAULT_RESEARCH_REPLAY_LOG: path.join(place.box.dir, "requests.log") };
     const runs = [
-      await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings], env),
-      await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings, "--json"], env),
-      await bareCli(box, ["websearch", WEB_QUESTION, "--external-provider", "brave", "--config", settings], env),
-      await bareCli(box, ["websearch", WEB_QUESTION, "--external-provider", "brave", "--config", settings, "--json"], env),
+      await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings], env),
+      await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings, "--json"], env),
+      await bareCli(place.box, ["websearch", WEB_QUESTION, "--external-provider", "brave", "--config", settings], env),
+      await bareCli(place.box, ["websearch", WEB_QUESTION, "--external-provider", "brave", "--config", settings, "--json"], env),
     ];
-    expect(server.requests.length).toBeGreaterThan(0);
-    const outputs: Record<string, string> = everyOutput(box, runs[0]);
+    expect(place.server.requests.length).toBeGreaterThan(0);
+    const outputs: Record<string, string> = everyOutput(place.box, runs[0]);
     runs.forEach((r, i) => Object.assign(outputs, { [`run ${i} stdout`]: r.out, [`run ${i} stderr`]: r.err }));
     return { runs, outputs };
   }
@@ -139,53 +126,53 @@ describe("recorded provider bodies carrying a key", () => {
   }
 
   it("do not get the GitHub token or the Tavily key into an output or the replay log", async () => {
-    const replay = path.join(box.dir, "replay");
-    box.write("replay/github.json", escapedExchange("GET", "https://api.github.com/search/repositories", {
+    const replay = path.join(place.box.dir, "replay");
+    place.box.write("replay/github.json", escapedExchange("GET", "https://api.github.com/search/repositories", {
       total_count: 1,
       items: [{ full_name: `automerge/${KEYS.GITHUB_TOKEN}`, html_url: `https://github.com/hostile/${KEYS.GITHUB_TOKEN}`, description: `latest Automerge release token ${KEYS.GITHUB_TOKEN}`, stargazers_count: 1, updated_at: "2025-09-01T00:00:00Z" }],
     }, KEYS.GITHUB_TOKEN));
-    box.write("replay/tavily.json", escapedExchange("POST", "https://api.tavily.com/search", {
+    place.box.write("replay/tavily.json", escapedExchange("POST", "https://api.tavily.com/search", {
       results: [{ url: "https://evil.example/t", title: `Automerge release ${KEYS.TAVILY_API_KEY}`, content: `The latest Automerge release; key ${KEYS.TAVILY_API_KEY}.`, score: 0.9 }],
     }, KEYS.TAVILY_API_KEY));
-    const env = { GITHUB_TOKEN: KEYS.GITHUB_TOKEN, TAVILY_API_KEY: KEYS.TAVILY_API_KEY, VAULT_RESEARCH_REPLAY_LOG: path.join(box.dir, "requests.log") };
+    const env = { GITHUB_TOKEN: KEYS.GITHUB_TOKEN, TAVILY_API_KEY: KEYS.TAVILY_API_KEY, VAULT_RESEARCH_REPLAY_LOG: path.join(place.box.dir, "requests.log") };
     const args = ["--external-search", "always", "--external-provider", "github", "--external-provider", "tavily", "--replay", replay];
-    const text = await cli(box, ["research", WEB_QUESTION, "--trace", ...args], env);
-    const json = await cli(box, ["research", WEB_QUESTION, "--trace", ...args, "--json"], env);
+    const text = await cli(place.box, ["research", WEB_QUESTION, "--trace", ...args], env);
+    const json = await cli(place.box, ["research", WEB_QUESTION, "--trace", ...args, "--json"], env);
     expect(text.code).toBe(0);
     expect(text.out).toContain("Outside vault · Tavily");
-    expect(readFileSync(path.join(box.dir, "requests.log"), "utf8")).toContain("api.tavily.com");
-    const outputs = { ...everyOutput(box, text), json: json.out, jsonErr: json.err };
+    expect(readFileSync(path.join(place.box.dir, "requests.log"), "utf8")).toContain("api.tavily.com");
+    const outputs = { ...everyOutput(place.box, text), json: json.out, jsonErr: json.err };
     for (const key of [KEYS.GITHUB_TOKEN, KEYS.TAVILY_API_KEY]) expect(whereFound(key, outputs), `found ${key}`).toEqual([]);
   });
 });
 
 describe("other commands", () => {
   it("search does not print a key that a note of the vault happens to hold", async () => {
-    box.write("vault/Scratch/Keys.md", `# Keys\n\nAutomerge notes with the OpenAI key ${MODEL_KEY} pasted in by mistake.\n`);
-    const run = await cli(box, ["search", "Automerge OpenAI key pasted"], { OPENAI_API_KEY: MODEL_KEY });
+    place.box.write("vault/Scratch/Keys.md", `# Keys\n\nAutomerge notes with the OpenAI key ${MODEL_KEY} pasted in by mistake.\n`);
+    const run = await cli(place.box, ["search", "Automerge OpenAI key pasted"], { OPENAI_API_KEY: MODEL_KEY });
     expect(run.out).toContain("Keys");
     expect(run.out).not.toContain(MODEL_KEY);
   });
 
   it("promote does not write a key the page echoes into the source note", async () => {
     const key = KEYS.EXA_API_KEY;
-    const replay = braveReplay(box, braveBody([{ url: "https://news.example.org/release", title: "Automerge latest release", snippets: ["The latest Automerge release adds compaction."] }]));
-    const run = await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, "--json"]);
+    const replay = braveReplay(place.box, braveBody([{ url: "https://news.example.org/release", title: "Automerge latest release", snippets: ["The latest Automerge release adds compaction."] }]));
+    const run = await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, "--json"]);
     const json = JSON.parse(run.out) as { trace_path: string; pack: { external_evidence: { source_key: string }[] } };
-    box.write("pages/page.json", JSON.stringify({
+    place.box.write("pages/page.json", JSON.stringify({
       method: "GET",
       url: "https://news.example.org/release",
       status: 200,
       headers: { "content-type": "text/html" },
       body: `<html><head><title>Release ${key}</title></head><body><article><h1>Release</h1><p>${"Automerge release text. ".repeat(20)} Your key: ${key}. Again: ${encodeURIComponent(key)}.</p></article></body></html>`,
     }));
-    const promoted = await cli(box, ["promote", "--trace", json.trace_path, "--source-key", json.pack.external_evidence[0].source_key, "--replay", path.join(box.dir, "pages"), "--json"], { EXA_API_KEY: key });
+    const promoted = await cli(place.box, ["promote", "--trace", json.trace_path, "--source-key", json.pack.external_evidence[0].source_key, "--replay", path.join(place.box.dir, "pages"), "--json"], { EXA_API_KEY: key });
     expect(JSON.parse(promoted.out)).toMatchObject({ status: "created" });
-    expect(whereFound(key, everyOutput(box, promoted))).toEqual([]);
+    expect(whereFound(key, everyOutput(place.box, promoted))).toEqual([]);
   });
 
   it("a failed run's error message does not carry the key", async () => {
-    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--model", `openai:hostile@http://127.0.0.1:9/v1`, "--config", path.join(box.dir, `${MODEL_KEY}.json`)], { OPENAI_API_KEY: MODEL_KEY });
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", "--model", `openai:hostile@http://127.0.0.1:9/v1`, "--config", path.join(place.box.dir, `${MODEL_KEY}.json`)], { OPENAI_API_KEY: MODEL_KEY });
     expect(run.code).toBe(2);
     expect(run.err).toContain("[redacted]");
     expect(run.err).not.toContain(MODEL_KEY);

@@ -7,33 +7,22 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { partsOf, type JsonPath } from "../index/json-parts";
-import { braveReplay, cli, completion, config, filesUnder, hostileServer, modelFlag, sandbox, VAULT_QUESTION, WEB_QUESTION, type HostileServer, type Sandbox } from "./hostile-kit";
+import { braveReplay, cli, completion, config, filesUnder, hostileServer, sandboxEachTest, modelFlag, VAULT_QUESTION, WEB_QUESTION } from "./hostile-kit";
 
-let box: Sandbox;
-let server: HostileServer | undefined;
-
-beforeEach(() => {
-  box = sandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  box.cleanup();
-});
+const place = sandboxEachTest();
 
 const QUERY = "why did we choose Automerge over Yjs";
 
 async function searchPaths(): Promise<{ code: number; paths: string[]; err: string }> {
-  const run = await cli(box, ["search", QUERY, "--json"]);
+  const run = await cli(place.box, ["search", QUERY, "--json"]);
   return { code: run.code, paths: run.code === 0 ? (JSON.parse(run.out).results as { path: string }[]).map((r) => r.path) : [], err: run.err };
 }
 
 /** The files of the vault's saved index (a manifest and its segments, in a folder per vault). */
 function cacheFiles(): string[] {
-  const files = filesUnder(box.cache).map((f) => f.file).filter((f) => f.endsWith(".v8"));
+  const files = filesUnder(place.box.cache).map((f) => f.file).filter((f) => f.endsWith(".v8"));
   expect(files.length).toBeGreaterThan(1);
   return files.sort();
 }
@@ -58,7 +47,7 @@ function snapshotCache(): Map<string, Buffer> {
 }
 
 function restoreCache(saved: Map<string, Buffer>): void {
-  for (const f of filesUnder(box.cache).map((x) => x.file)) if (!saved.has(f)) rmSync(f);
+  for (const f of filesUnder(place.box.cache).map((x) => x.file)) if (!saved.has(f)) rmSync(f);
   for (const [f, bytes] of saved) writeFileSync(f, bytes);
 }
 
@@ -119,7 +108,7 @@ describe("a hostile index cache is a rebuild with a reason, never a crash or a c
           else writeFileSync(file, changed);
         };
         attack();
-        const index = await cli(box, ["index", "--json"]);
+        const index = await cli(place.box, ["index", "--json"]);
         expect(index.code, `${path.basename(file)}: ${index.err}`).toBe(0);
         const sync = JSON.parse(index.out).sync as { mode: string; rebuild_reason?: string; rebuildReason?: string };
         expect(sync.mode, path.basename(file)).toBe("rebuild");
@@ -135,23 +124,23 @@ describe("a hostile index cache is a rebuild with a reason, never a crash or a c
 
 describe("hostile settings are reported and replaced by defaults, one field at a time", () => {
   it("an impossible freshness date in the settings is refused with a warning", async () => {
-    const settings = config(box, { external: { freshness: "2025-13-45to2025-14-99", count: 3 } });
-    const run = await cli(box, ["research", VAULT_QUESTION, "--config", settings]);
+    const settings = config(place.box, { external: { freshness: "2025-13-45to2025-14-99", count: 3 } });
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--config", settings]);
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/external\.freshness/);
   });
 
   it("an impossible freshness date on the command line is a usage error", async () => {
     for (const bad of ["2025-02-30to2025-03-01", "2025-13-01to2025-12-31", "2025-06-01to2025-01-01"]) {
-      const run = await cli(box, ["research", VAULT_QUESTION, "--external-freshness", bad]);
+      const run = await cli(place.box, ["research", VAULT_QUESTION, "--external-freshness", bad]);
       expect(run.code, bad).toBe(2);
       expect(run.err).toContain("--external-freshness");
     }
   });
 
   it("unknown keys are named in a warning, at any depth, and the rest is kept", async () => {
-    const settings = config(box, { extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, index: { stemming: false } });
-    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--config", settings, "--json"]);
+    const settings = config(place.box, { extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, index: { stemming: false } });
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", "--config", settings, "--json"]);
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/extrnal/);
     expect(run.err).toMatch(/notes\.writeTraceNote/);
@@ -160,8 +149,8 @@ describe("hostile settings are reported and replaced by defaults, one field at a
 
   it("wrong types and settings that are not an object", async () => {
     for (const raw of [{ external: { count: "ten", providers: ["brave", 7] }, notes: "yes" }, [1, 2], "settings", 42]) {
-      const file = box.write("bad.json", JSON.stringify(raw));
-      const run = await cli(box, ["search", QUERY, "--config", file]);
+      const file = place.box.write("bad.json", JSON.stringify(raw));
+      const run = await cli(place.box, ["search", QUERY, "--config", file]);
       expect(run.code).toBe(0);
       expect(run.err).toMatch(/warning/);
     }
@@ -179,8 +168,8 @@ describe("hostile provider answers lose no vault evidence", () => {
 
   for (const [what, body, status] of bodies) {
     it(what, async () => {
-      const replay = braveReplay(box, body, status);
-      const run = await cli(box, ["research", WEB_QUESTION, "--external-search", "always", "--replay", replay, "--json"]);
+      const replay = braveReplay(place.box, body, status);
+      const run = await cli(place.box, ["research", WEB_QUESTION, "--external-search", "always", "--replay", replay, "--json"]);
       expect(run.code).toBe(0);
       const json = JSON.parse(run.out) as { pack: { evidence: unknown[]; warnings: { message: string }[] } };
       expect(json.pack.evidence.length).toBeGreaterThan(0);
@@ -191,9 +180,9 @@ describe("hostile provider answers lose no vault evidence", () => {
 
   it("a provider that never answers is given up on, and the vault evidence is kept", async () => {
     const stall = await hostileServerThatNeverAnswers();
-    const settings = config(box, { external: { enabled: true, providers: ["brave"], timeoutMs: 1500, sourceTimeoutMs: 1000, brave: { baseUrl: stall.url } } });
+    const settings = config(place.box, { external: { enabled: true, providers: ["brave"], timeoutMs: 1500, sourceTimeoutMs: 1000, brave: { baseUrl: stall.url } } });
     try {
-      const run = await cli(box, ["research", WEB_QUESTION, "--external-search", "always", "--config", settings, "--json"], { BRAVE_SEARCH_API_KEY: "BSA-stall" });
+      const run = await cli(place.box, ["research", WEB_QUESTION, "--external-search", "always", "--config", settings, "--json"], { BRAVE_SEARCH_API_KEY: "BSA-stall" });
       expect(run.code).toBe(0);
       expect(JSON.parse(run.out).pack.evidence.length).toBeGreaterThan(0);
     } finally {
@@ -211,8 +200,8 @@ describe("hostile model servers leave the evidence brief in their place", () => 
   ];
   for (const [what, answer] of answers) {
     it(what, async () => {
-      server = await hostileServer(() => answer);
-      const run = await cli(box, ["research", VAULT_QUESTION, ...modelFlag(server), "--json"]);
+      place.server = await hostileServer(() => answer);
+      const run = await cli(place.box, ["research", VAULT_QUESTION, ...modelFlag(place.server), "--json"]);
       expect(run.code).toBe(0);
       const json = JSON.parse(run.out) as { stop_reason: string; answer: { kind: string }; pack: { warnings: { kind: string }[] } };
       expect(json.answer.kind).toBe("extractive");
@@ -222,8 +211,8 @@ describe("hostile model servers leave the evidence brief in their place", () => 
   }
 
   it("an answer citing keys it was never given is shown unverified, never as a normal answer", async () => {
-    server = await hostileServer(() => ({ body: completion("Yjs was chosen [src:0000000000] [ext:brave:ffffffffff].") }));
-    const run = await cli(box, ["research", VAULT_QUESTION, ...modelFlag(server)]);
+    place.server = await hostileServer(() => ({ body: completion("Yjs was chosen [src:0000000000] [ext:brave:ffffffffff].") }));
+    const run = await cli(place.box, ["research", VAULT_QUESTION, ...modelFlag(place.server)]);
     expect(run.code).toBe(0);
     expect(run.out).toContain("UNVERIFIED ANSWER");
   });
@@ -231,19 +220,19 @@ describe("hostile model servers leave the evidence brief in their place", () => 
 
 describe("hostile notes", () => {
   it("broken frontmatter, binary content and a huge line are indexed as text where possible and reported", async () => {
-    box.write("vault/Broken/Frontmatter.md", "---\ntitle: [unclosed\ntags: {a: b\n---\n\nAutomerge over Yjs, said the broken note.\n");
-    box.write("vault/Broken/Binary.md", "\u0000\u0001PNG\r\n\u001a\n".repeat(50));
-    box.write("vault/Broken/Long line.md", `Automerge ${"word ".repeat(200_000)}\n`);
-    const index = await cli(box, ["index", "--json"]);
+    place.box.write("vault/Broken/Frontmatter.md", "---\ntitle: [unclosed\ntags: {a: b\n---\n\nAutomerge over Yjs, said the broken note.\n");
+    place.box.write("vault/Broken/Binary.md", "\u0000\u0001PNG\r\n\u001a\n".repeat(50));
+    place.box.write("vault/Broken/Long line.md", `Automerge ${"word ".repeat(200_000)}\n`);
+    const index = await cli(place.box, ["index", "--json"]);
     expect(index.code).toBe(0);
-    const search = await cli(box, ["search", QUERY]);
+    const search = await cli(place.box, ["search", QUERY]);
     expect(search.code).toBe(0);
   });
 
   it("café.md spelled composed and decomposed are two notes with two keys, each cited as itself", async () => {
-    box.write("vault/Cafe/Caf\u00e9.md", "# Café composed\n\nThe composed café note says Automerge beat Yjs on history.\n");
-    box.write("vault/Cafe/Cafe\u0301.md", "# Café decomposed\n\nThe decomposed café note says Automerge beat Yjs on history too.\n");
-    const run = await cli(box, ["research", "which café note says Automerge beat Yjs on history", "--json"]);
+    place.box.write("vault/Cafe/Caf\u00e9.md", "# Café composed\n\nThe composed café note says Automerge beat Yjs on history.\n");
+    place.box.write("vault/Cafe/Cafe\u0301.md", "# Café decomposed\n\nThe decomposed café note says Automerge beat Yjs on history too.\n");
+    const run = await cli(place.box, ["research", "which café note says Automerge beat Yjs on history", "--json"]);
     const rows = (JSON.parse(run.out).pack.evidence as { source_key: string; note_path: string }[]).filter((r) => r.note_path.startsWith("Cafe/"));
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.source_key)).size).toBe(2);

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { renderTraceNote } from "../../src/notes/trace-note";
 import { TraceRecorder } from "../../src/research/trace-recorder";
@@ -17,7 +17,7 @@ import { writeEvidenceBrief } from "../../src/research/stages/extractive-brief";
 import { addedMarkup, markupIn } from "../notes/obsidian-markup";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 import { fakeClock } from "../support/fake-clock";
-import { braveBody, braveReplay, cli, completion, firstAdmittedKey, hostileServer, modelFlag, sandbox, traceNotes, VAULT_QUESTION, WEB_QUESTION, type HostileServer, type Sandbox } from "./hostile-kit";
+import { braveBody, braveReplay, cli, completion, firstAdmittedKey, hostileServer, sandboxEachTest, modelFlag, traceNotes, VAULT_QUESTION, WEB_QUESTION } from "./hostile-kit";
 
 /** Payloads that do something when a note is opened, if they survive as markup. */
 const PAYLOADS = [
@@ -43,18 +43,7 @@ const PAYLOADS = [
 ];
 const HOSTILE = PAYLOADS.join(" ");
 
-let box: Sandbox;
-let server: HostileServer | undefined;
-
-beforeEach(() => {
-  box = sandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  box.cleanup();
-});
+const place = sandboxEachTest();
 
 /** The part of a trace note a person reads (the JSON block is code). */
 const visible = (note: string) => note.slice(0, note.indexOf("## Trace data"));
@@ -65,13 +54,13 @@ async function traceNoteWith(say: (i: number) => { title: string; snippet: strin
     const s = say(i);
     return { url: s.url ?? `https://news${i}.example.org/automerge-release-${i}`, title: s.title, snippets: [`${s.snippet} The latest Automerge release changed compaction.`] };
   });
-  const replay = braveReplay(box, braveBody(results));
-  const run = await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, ...extra, "--json"]);
+  const replay = braveReplay(place.box, braveBody(results));
+  const run = await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, ...extra, "--json"]);
   expect(run.code).toBe(0);
   const tracePath = JSON.parse(run.out).trace_path as string;
-  const note = readFileSync(path.join(box.vault, tracePath), "utf8");
+  const note = readFileSync(path.join(place.box.vault, tracePath), "utf8");
   // The next run must not find this one's note by name.
-  writeFileSync(path.join(box.vault, tracePath), note);
+  writeFileSync(path.join(place.box.vault, tracePath), note);
   return note;
 }
 
@@ -105,15 +94,15 @@ describe("web text in a trace note", () => {
 
 describe("a model's answer in a trace note", () => {
   async function answerNote(answer: (cite: string) => string): Promise<{ note: string; verified: boolean }> {
-    server = await hostileServer((req) => ({ body: completion(answer(firstAdmittedKey(req))) }));
-    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(server), "--json"]);
+    place.server = await hostileServer((req) => ({ body: completion(answer(firstAdmittedKey(req))) }));
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(place.server), "--json"]);
     const json = JSON.parse(run.out) as { trace_path: string; answer: { verified: boolean } };
-    return { note: readFileSync(path.join(box.vault, json.trace_path), "utf8"), verified: json.answer.verified };
+    return { note: readFileSync(path.join(place.box.vault, json.trace_path), "utf8"), verified: json.answer.verified };
   }
 
   it("every payload in a verified answer adds no markup to the Answer section", async () => {
     const benign = await answerNote((cite) => `Automerge keeps full history [${cite}].`);
-    await server?.close();
+    await place.server?.close();
     const hostile = await answerNote((cite) => `Automerge keeps full history [${cite}]. ${HOSTILE}`);
     expect(hostile.verified).toBe(true);
     const answerOf = (note: string) => note.slice(note.indexOf("## Answer"), note.indexOf("## Vault evidence"));
@@ -122,9 +111,9 @@ describe("a model's answer in a trace note", () => {
   });
 
   it("a hostile model name (the server's `model` field) adds no markup and no Templater command", async () => {
-    server = await hostileServer((req) => ({ body: completion(`Automerge keeps full history [${firstAdmittedKey(req)}].`, "m`\n\n![p](https://evil.example/p.png) <% tp.file.title %> [[Secrets]]") }));
-    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(server), "--json"]);
-    const note = readFileSync(path.join(box.vault, JSON.parse(run.out).trace_path as string), "utf8");
+    place.server = await hostileServer((req) => ({ body: completion(`Automerge keeps full history [${firstAdmittedKey(req)}].`, "m`\n\n![p](https://evil.example/p.png) <% tp.file.title %> [[Secrets]]") }));
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(place.server), "--json"]);
+    const note = readFileSync(path.join(place.box.vault, JSON.parse(run.out).trace_path as string), "utf8");
     const by = note.split("\n").find((line) => line.startsWith("*Written by"))!;
     expect(markupIn(by.replace(/`[^`]*`/, "``"))).toEqual({});
     expect(note).not.toContain("<%");
@@ -142,9 +131,9 @@ describe("a model's answer in a trace note", () => {
 
 describe("vault text in a trace note", () => {
   it("a note whose path a wikilink cannot hold is linked without an embed", async () => {
-    box.write("vault/Libraries/x]] ![[Secrets.md", "# Automerge over Yjs\n\nWe chose Automerge over Yjs for its history.\n");
-    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--json"]);
-    const note = traceNotes(box)[0].text;
+    place.box.write("vault/Libraries/x]] ![[Secrets.md", "# Automerge over Yjs\n\nWe chose Automerge over Yjs for its history.\n");
+    const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", "--json"]);
+    const note = traceNotes(place.box)[0].text;
     expect(JSON.parse(run.out).pack.evidence.some((r: { note_path: string }) => r.note_path.includes("]]"))).toBe(true);
     expect(markupIn(visible(note)).embed).toBeUndefined();
   });
