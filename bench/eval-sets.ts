@@ -3,13 +3,16 @@
 // figures are printed as one JSON object. The held-out set (heldout-paraphrase.json) was written
 // before the ranking and judge code was read and is never tuned on: it only reports.
 // --set NAME scores one set only; --misses lists every miss; --associations turns on the vault's
-// word associations (query expansion and the judge's stand-ins), which are off by default.
+// word associations (query expansion and the judge's stand-ins), which are off by default;
+// --no-language turns off the vault-language lane (on by default), and --language-weight W /
+// --language-k K change its fusion (for choosing them on the tuning halves).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { readEvalSet } from "../src/eval/eval-set";
 import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-associations";
-import { VaultIndex } from "../src/index/vault-index";
+import { DEFAULT_RANKING, VaultIndex, type RankingOptions } from "../src/index/vault-index";
+import { DEFAULT_VAULT_LANGUAGE } from "../src/index/vault-language/language-lane";
 
 const root = path.resolve(__dirname, "..");
 
@@ -41,9 +44,9 @@ export async function runEvalSets<Case extends { question: string }>(
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
       if (!built) {
-        const ranking = process.argv.includes("--associations") ? { associations: DEFAULT_ASSOCIATION_LIMITS } : {};
-        built = { index: new VaultIndex({ ranking }), store: new FsNoteStore(set.vault) };
+        built = { index: new VaultIndex({ ranking: rankingFromFlags() }), store: new FsNoteStore(set.vault) };
         await built.index.sync(built.store, null);
+        await built.index.languageSettled();
         indexes.set(set.vault, built);
       }
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases, set.vault)) };
@@ -53,6 +56,17 @@ export async function runEvalSets<Case extends { question: string }>(
     process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
+}
+
+/** The ranking the flags ask for (the defaults without any). */
+function rankingFromFlags(): Partial<RankingOptions> {
+  const ranking: Partial<RankingOptions> = process.argv.includes("--associations") ? { associations: DEFAULT_ASSOCIATION_LIMITS } : {};
+  if (process.argv.includes("--no-language")) return { ...ranking, vaultLanguage: null };
+  const base = DEFAULT_RANKING.vaultLanguage ?? DEFAULT_VAULT_LANGUAGE;
+  const weight = Number(argValue("language-weight") ?? base.fusion.weight);
+  const k = Number(argValue("language-k") ?? base.fusion.k);
+  if (!Number.isFinite(weight) || weight < 0 || !Number.isFinite(k) || k < 0) throw new Error("--language-weight and --language-k take numbers from 0.");
+  return { ...ranking, vaultLanguage: { ...base, fusion: { ...base.fusion, weight, k } } };
 }
 
 export const wantsMisses = process.argv.includes("--misses");

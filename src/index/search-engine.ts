@@ -230,6 +230,11 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     return this._documentIds.has(shortId);
   }
 
+  /** The path of the note with this short id, while it is in the index. */
+  pathOf(shortId: number): string | undefined {
+    return this._documentIds.get(shortId) as string | undefined;
+  }
+
   shortIdOf(path: string): number | undefined {
     return this._idToShortId.get(path);
   }

@@ -20,3 +20,8 @@ things something anything does done tell show explain please want wants need nee
 export function isStopWord(term: string): boolean {
   return STOP_WORDS.has(term);
 }
+
+/** Index terms that say something about a topic: not numbers, single letters or stop words. */
+export function isTopicTerm(term: string): boolean {
+  return term.length > 1 && !/^\d+$/.test(term) && !isStopWord(term);
+}

@@ -70,6 +70,9 @@ export interface SearchExplanation {
   /** Query word the note lacks → the words this vault uses with it that the note has instead, with
    * the association's strength (0–1). Absent when no associate matched. */
   standIns?: Record<string, { term: string; strength: number }[]>;
+  /** Set when the vault-language lane found the note near the question (see vault-language/):
+   * its rank in that lane and the cosine similarity. */
+  vaultLanguage?: { rank: number; similarity: number };
 }
 
 /** A span to highlight inside a snippet: [start, end) offsets into `snippet`. */

@@ -27,6 +27,9 @@ import { createEngine, notesWithTerm, toEngineDoc, type SearchEngine } from "./s
 import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
+import { fuseLanes } from "./vault-language/fuse-lanes";
+import { LanguageLane } from "./vault-language/language-lane";
+import { decodeLanguage, encodeLanguage, LANGUAGE_PART } from "./vault-language/vault-language-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -98,6 +101,8 @@ export class VaultIndex {
   /** Which words the vault's notes use together (associations/), kept current with the notes;
    * only kept when the ranking asks for associations (it does not by default). */
   private readonly associations: TermAssociations | null;
+  /** The vault-language lane (vault-language/), learned after a full build; null when turned off. */
+  private readonly language: LanguageLane | null;
   private readonly listeners = new Set<(status: IndexStatus) => void>();
   private state: IndexStatus["state"] = "empty";
   private lastUpdated: number | null = null;
@@ -112,6 +117,7 @@ export class VaultIndex {
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.associations = this.ranking.associations || this.ranking.feedback ? new TermAssociations() : null;
+    this.language = this.ranking.vaultLanguage ? new LanguageLane(this.ranking.vaultLanguage) : null;
     this.engine = createEngine(this.analyzer);
   }
 
@@ -147,6 +153,8 @@ export class VaultIndex {
     this.useFreshAnalyzer();
     this.lastUpdated = this.clock.now();
     this.setState("ready");
+    // Searchable already; the vault's language is learned (or its notes' vectors filled) behind.
+    void this.language?.learn(this.engine, () => this.slice());
     const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: this.clock.now() - started };
     return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
   }
@@ -305,6 +313,17 @@ export class VaultIndex {
   /** Saves what changed since the last save or load, in slices; the whole index only the first time. */
   async save(cache: IndexCache): Promise<void> {
     await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
+    const language = this.language;
+    if (!language?.unsaved) return;
+    const model = language.current();
+    if (model) await cache.write(LANGUAGE_PART, encodeLanguage(model, this.fingerprint()));
+    else await cache.remove([LANGUAGE_PART]);
+    language.saved();
+  }
+
+  /** Resolves once the vault's language is learned, or loaded with its notes' vectors (at once when it is off). */
+  async languageSettled(): Promise<void> {
+    await this.language?.settled();
   }
 
   /** null when the cache was loaded; otherwise why it could not be used (the index is then reset). */
@@ -318,7 +337,22 @@ export class VaultIndex {
       reason = { kind: "corrupt", detail: errorMessage(error) };
     }
     if (reason) this.reset();
+    else await this.loadLanguage(cache);
     return reason;
+  }
+
+  /** The learned meanings saved beside the index; without them the lane waits for a full build. */
+  private async loadLanguage(cache: IndexCache): Promise<void> {
+    if (!this.language) return;
+    let part: unknown = null;
+    try {
+      part = await cache.read(LANGUAGE_PART);
+    } catch {
+      // An unreadable part is no lane, as a missing one is.
+    }
+    const model = decodeLanguage(part, this.fingerprint());
+    if (model) this.language.restore(model);
+    else this.language.stopSampling();
   }
 
   /** What saving and loading see of the index. */
@@ -370,7 +404,13 @@ export class VaultIndex {
     const termsOfNote = model ? (path: string) => model.termsOfNote(path) : null;
     const ranking = opts.loose ? looseRanking(this.ranking) : this.ranking;
     const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf, termsOfNote };
-    return rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
+    const hits = rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
+    // While typing, in the loose "closest by spelling" search and under a tag filter, words alone decide.
+    const language = this.language;
+    if (!language?.ready || opts.asYouType || opts.loose || parsed.tags.length > 0) return hits;
+    const terms = parsed.words.flatMap((w) => this.analyzer.analyzeWord(w));
+    const near = language.nearest(terms, this.engine, (path) => this.notes.has(path));
+    return near.length === 0 ? hits : fuseLanes(hits, near, language.options.fusion, parsed.words);
   }
 
   /** How many notes hold `term` exactly, in any field (see search-engine.ts). */
@@ -409,6 +449,7 @@ export class VaultIndex {
   private reset(): void {
     this.engine = createEngine(this.analyzer);
     this.associations?.clear();
+    this.language?.reset();
     this.notes.clear();
     this.bySource.clear();
     this.fileProblems.clear();
@@ -420,6 +461,7 @@ export class VaultIndex {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
+    this.language?.noteIndexed(path, () => notePassages(parsed, this.analyzer), doc, this.analyzer, this.engine);
     this.rememberNote(note);
   }
 
@@ -437,6 +479,7 @@ export class VaultIndex {
     await slice.pause();
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
+    this.language?.noteIndexed(path, () => notePassages(parsed, this.analyzer), doc, this.analyzer, this.engine);
     this.rememberNote(note);
   }
 
@@ -487,6 +530,7 @@ export class VaultIndex {
     this.notes.delete(path);
     this.notesWithProblems.delete(path);
     this.associations?.removeNote(path);
+    this.language?.noteRemoved(path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;

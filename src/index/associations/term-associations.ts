@@ -10,7 +10,7 @@
 // An association is measured when asked, from the passages that hold the word: how many of them
 // also hold the other word, against how many hold each (Ochiai: together / √(n(a) × n(b))).
 // Answers are remembered until the vault changes.
-import { isStopWord } from "../stopwords";
+import { isTopicTerm } from "../stopwords";
 
 export interface Associate {
   /** The associated index term. */
@@ -34,11 +34,6 @@ export interface AssociationLimits {
 }
 
 export const DEFAULT_ASSOCIATION_LIMITS: AssociationLimits = { perWord: 3, minTogether: 3, minStrength: 0.1, maxNotes: 1500, maxAssociateShare: 0.05 };
-
-/** Index terms that are not words about a topic: numbers, single letters, stop words. */
-function isTopicTerm(term: string): boolean {
-  return term.length > 1 && !/^\d+$/.test(term) && !isStopWord(term);
-}
 
 export class TermAssociations {
   private readonly termIds = new Map<string, number>();

@@ -3,6 +3,7 @@
 import type { Field } from "../search-engine";
 import type { AssociationLimits } from "../associations/term-associations";
 import type { ExpansionWeights } from "./query-terms";
+import { DEFAULT_VAULT_LANGUAGE, type VaultLanguageOptions } from "../vault-language/language-lane";
 
 export interface RankingOptions {
   /** Field boosts: a word in the title says far more about a note than the same word in its body. */
@@ -37,6 +38,9 @@ export interface RankingOptions {
   associations?: AssociationLimits | null;
   /** Pseudo-relevance feedback from the best notes; null (the default) turns it off. */
   feedback?: FeedbackOptions | null;
+  /** The vault-language lane (vault-language/): meanings learned from the notes, fused with the
+   * words' ranking. On by default; null turns it off, and the index then learns nothing. */
+  vaultLanguage?: VaultLanguageOptions | null;
 }
 
 export interface FeedbackOptions {
@@ -65,6 +69,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   // Measured neutral on the held-out sets (evals/README.md): off by default, kept for evaluation.
   associations: null,
   feedback: null,
+  vaultLanguage: DEFAULT_VAULT_LANGUAGE,
 };
 
 /**

@@ -1,0 +1,54 @@
+// The words' ranking and the vault language's, made one by reciprocal rank fusion: a note scores
+// 1 / (k + its rank) in each lane (the language lane's share times `weight`), and the sums order
+// the result. A note both lanes rank high leads; a note only the language lane finds can join the
+// top when its words are another way of saying the question's. Each note keeps its own score and
+// explanation; the language lane adds its rank and similarity to it.
+import { roundTo } from "../../text/numbers";
+import type { RankedHit } from "../ranking/explain";
+import type { SearchExplanation } from "../types";
+import type { NearNote } from "./vault-language";
+
+export interface LaneFusion {
+  /** RRF's k: how much a first place outweighs a tenth. */
+  k: number;
+  /** The language lane's share against the words' (1 = equal). */
+  weight: number;
+  /** Notes taken from the language lane. */
+  depth: number;
+}
+
+
+
+export function fuseLanes(words: readonly RankedHit[], language: readonly NearNote[], fusion: LaneFusion, allWords: readonly string[]): RankedHit[] {
+  const fused = new Map<string, { hit: RankedHit; score: number }>();
+  words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1) }));
+  const stats = words[0]?.explanation;
+  language.slice(0, fusion.depth).forEach((near, i) => {
+    const share = fusion.weight / (fusion.k + i + 1);
+    const known = fused.get(near.path);
+    const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats), near, i + 1);
+    fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
+  });
+  return Array.from(fused.values())
+    .sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1))
+    .map((f) => f.hit);
+}
+
+function withLanguage(hit: RankedHit, near: NearNote, rank: number): RankedHit {
+  const vaultLanguage = { rank, similarity: roundTo(near.similarity, 3) };
+  const part = { name: "vault language", detail: `near the question in this vault's own usage of words (rank ${rank}, similarity ${vaultLanguage.similarity})`, weight: 0 };
+  return { ...hit, explanation: { ...hit.explanation, vaultLanguage, parts: [...hit.explanation.parts, part] } };
+}
+
+/** A note no word of the question matched: all its words are missing, and its score is 0. */
+function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: SearchExplanation | undefined): RankedHit {
+  const explanation: SearchExplanation = {
+    matchedTerms: [],
+    missingTerms: [...allWords],
+    fields: {},
+    parts: [],
+    termWeights: stats?.termWeights ?? {},
+    termNotes: stats?.termNotes ?? {},
+  };
+  return { path: near.path, score: 0, docTerms: new Map(), explanation };
+}

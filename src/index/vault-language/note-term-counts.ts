@@ -1,0 +1,53 @@
+// A note's words and how often it uses them, the way the language lane weighs them: a word of the
+// title counts TITLE_WEIGHT times, any other field once. Read two ways that agree: from a note's
+// fields as it is indexed (one changed note), and from the index's postings (every note at once,
+// after the meanings are learned or loaded, without reading a file).
+import { FIELDS, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
+import type { Analyzer } from "../tokenize";
+import type { WorkSlice } from "../work-slice";
+import { postingCount, postingNote } from "../term-postings";
+import { TITLE_WEIGHT } from "./vault-language";
+
+function fieldWeight(field: Field): number {
+  return field === "title" ? TITLE_WEIGHT : 1;
+}
+
+/** The counts of one note's fields, analysed as the index analyses them. */
+export function docTermCounts(doc: EngineDoc, analyzer: Analyzer): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const field of FIELDS) {
+    const text = doc[field];
+    if (!text) continue;
+    const weight = fieldWeight(field);
+    for (const term of analyzer.terms(text)) if (term) counts.set(term, (counts.get(term) ?? 0) + weight);
+  }
+  return counts;
+}
+
+/** Every note's counts of the given words, from the postings: path → term → count. */
+export async function postingTermCounts(engine: SearchEngine, words: Iterable<string>, slice: WorkSlice): Promise<Map<string, Map<string, number>>> {
+  const byNote = new Map<number, Map<string, number>>();
+  let done = 0;
+  for (const word of words) {
+    if (++done % 256 === 0 && slice.over()) await slice.pause();
+    const postings = engine.terms.get(word);
+    if (!postings) continue;
+    postings.forEach((list, fieldId) => {
+      if (!list) return;
+      const weight = fieldWeight(FIELDS[fieldId]);
+      for (const posting of list) {
+        const note = postingNote(posting);
+        if (!engine.holds(note)) continue;
+        let counts = byNote.get(note);
+        if (!counts) byNote.set(note, (counts = new Map()));
+        counts.set(word, (counts.get(word) ?? 0) + postingCount(posting) * weight);
+      }
+    });
+  }
+  const out = new Map<string, Map<string, number>>();
+  for (const [note, counts] of byNote) {
+    const path = engine.pathOf(note);
+    if (path !== undefined) out.set(path, counts);
+  }
+  return out;
+}

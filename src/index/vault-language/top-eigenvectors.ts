@@ -1,0 +1,156 @@
+// The largest eigenpairs of a big sparse symmetric matrix, found the randomized way (Halko,
+// Martinsson and Tropp): multiply a few random vectors by the matrix (and once more, which
+// sharpens the gap between the eigenvalues kept and the rest), orthonormalise, and solve the
+// small problem the matrix makes on that subspace with Jacobi rotations. Deterministic: the random
+// vectors come from a seeded generator, so one vault always gives the same vectors.
+import type { WorkSlice } from "../work-slice";
+
+/** A symmetric matrix in compressed rows: row i's entries are cols/vals[rowStart[i] .. rowStart[i + 1]). */
+export interface SparseSymmetric {
+  size: number;
+  rowStart: Uint32Array;
+  cols: Uint32Array;
+  vals: Float32Array;
+}
+
+export interface Eigenpairs {
+  /** Row-major size × count: column j is the eigenvector of values[j]. */
+  vectors: Float64Array;
+  values: Float64Array;
+  count: number;
+}
+
+/** A small, fast, seeded generator (mulberry32): the same seed gives the same numbers everywhere. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The `count` eigenpairs of largest eigenvalue, `oversample` extra directions searched. */
+export async function topEigenpairs(m: SparseSymmetric, count: number, slice: WorkSlice, search: { oversample: number; powerSteps: number } = { oversample: 10, powerSteps: 1 }, seed = 1): Promise<Eigenpairs> {
+  const width = Math.min(m.size, count + search.oversample);
+  const random = seededRandom(seed);
+  let basis: Float64Array = new Float64Array(m.size * width);
+  for (let i = 0; i < basis.length; i++) basis[i] = random() * 2 - 1;
+  // Each power step multiplies by M once more, which spreads the kept eigenvalues from the rest.
+  for (let step = 0; step <= search.powerSteps; step++) basis = await orthonormalColumns(await multiply(m, basis, width, slice), width, slice);
+  const image = await multiply(m, basis, width, slice);
+  const small = projected(basis, image, m.size, width);
+  const { values, vectors } = jacobiEigen(small, width);
+  const order = Array.from(values.keys()).sort((a, b) => values[b] - values[a]).slice(0, Math.min(count, width));
+  const out = new Float64Array(m.size * order.length);
+  for (let row = 0; row < m.size; row++) {
+    if (row % 2048 === 0 && slice.over()) await slice.pause();
+    for (let j = 0; j < order.length; j++) {
+      let sum = 0;
+      for (let l = 0; l < width; l++) sum += basis[row * width + l] * vectors[l * width + order[j]];
+      out[row * order.length + j] = sum;
+    }
+  }
+  return { vectors: out, values: Float64Array.from(order, (j) => values[j]), count: order.length };
+}
+
+/** M × D for a row-major dense D of `width` columns. */
+async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
+  const out = new Float64Array(m.size * width);
+  for (let row = 0; row < m.size; row++) {
+    if (row % 256 === 0 && slice.over()) await slice.pause();
+    const base = row * width;
+    for (let k = m.rowStart[row]; k < m.rowStart[row + 1]; k++) {
+      const v = m.vals[k];
+      const from = m.cols[k] * width;
+      for (let j = 0; j < width; j++) out[base + j] += v * dense[from + j];
+    }
+  }
+  return out;
+}
+
+/** Modified Gram–Schmidt on the columns (in place); a column that vanishes is left at zero. */
+async function orthonormalColumns(a: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
+  const rows = a.length / width;
+  for (let j = 0; j < width; j++) {
+    if (slice.over()) await slice.pause();
+    for (let p = 0; p < j; p++) {
+      let dot = 0;
+      for (let r = 0; r < rows; r++) dot += a[r * width + j] * a[r * width + p];
+      for (let r = 0; r < rows; r++) a[r * width + j] -= dot * a[r * width + p];
+    }
+    let norm = 0;
+    for (let r = 0; r < rows; r++) norm += a[r * width + j] ** 2;
+    const inv = norm > 1e-20 ? 1 / Math.sqrt(norm) : 0;
+    for (let r = 0; r < rows; r++) a[r * width + j] *= inv;
+  }
+  return a;
+}
+
+/** Qᵀ(MQ): the width × width matrix M makes on the subspace, symmetrised against rounding. */
+function projected(q: Float64Array, mq: Float64Array, rows: number, width: number): Float64Array {
+  const out = new Float64Array(width * width);
+  for (let r = 0; r < rows; r++) {
+    const base = r * width;
+    for (let i = 0; i < width; i++) {
+      const qi = q[base + i];
+      if (qi === 0) continue;
+      for (let j = 0; j < width; j++) out[i * width + j] += qi * mq[base + j];
+    }
+  }
+  for (let i = 0; i < width; i++) {
+    for (let j = i + 1; j < width; j++) {
+      const mean = (out[i * width + j] + out[j * width + i]) / 2;
+      out[i * width + j] = mean;
+      out[j * width + i] = mean;
+    }
+  }
+  return out;
+}
+
+/** Cyclic Jacobi for a small dense symmetric matrix: eigenvalues, and eigenvectors as columns. */
+export function jacobiEigen(input: Float64Array, n: number, sweeps = 30): { values: Float64Array; vectors: Float64Array } {
+  const a = Float64Array.from(input);
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  for (let sweep = 0; sweep < sweeps; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q] ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p * n + q];
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        rotate(a, v, n, p, q, c, s);
+      }
+    }
+  }
+  return { values: Float64Array.from({ length: n }, (_, i) => a[i * n + i]), vectors: v };
+}
+
+function rotate(a: Float64Array, v: Float64Array, n: number, p: number, q: number, c: number, s: number): void {
+  for (let k = 0; k < n; k++) {
+    const akp = a[k * n + p];
+    const akq = a[k * n + q];
+    a[k * n + p] = c * akp - s * akq;
+    a[k * n + q] = s * akp + c * akq;
+  }
+  for (let k = 0; k < n; k++) {
+    const apk = a[p * n + k];
+    const aqk = a[q * n + k];
+    a[p * n + k] = c * apk - s * aqk;
+    a[q * n + k] = s * apk + c * aqk;
+  }
+  for (let k = 0; k < n; k++) {
+    const vkp = v[k * n + p];
+    const vkq = v[k * n + q];
+    v[k * n + p] = c * vkp - s * vkq;
+    v[k * n + q] = s * vkp + c * vkq;
+  }
+}

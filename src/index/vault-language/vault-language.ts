@@ -1,0 +1,119 @@
+// The vault's own language as a search lane: each note as the weighted mean of its words' meanings
+// (word-meanings.ts), a question the same way, and the notes nearest the question in that space.
+// A note that answers in other words than the question's ("processing units" for "cpu cores") is
+// near it here though it shares no word with it. Word meanings are learned once, from a full
+// build; after that a note that changes gets its vector again from its new words at once, and the
+// meanings are learned afresh on the next full build.
+import { quantize, type QuantizedVector } from "../embeddings/quantize";
+import type { WordMeanings } from "./word-meanings";
+
+/** A note's terms with how often it uses each (a title's words count TITLE_WEIGHT times). */
+export type TermCounts = ReadonlyMap<string, number>;
+
+/** How many notes hold a term: rare words say more about what a text is about. */
+export type NotesWithTerm = (term: string) => number;
+
+export interface NearNote {
+  path: string;
+  /** Cosine similarity, −1 to 1. */
+  similarity: number;
+}
+
+/** A note's title says what it is about: its words count as if written this many times. */
+export const TITLE_WEIGHT = 3;
+
+export class VaultLanguage {
+  readonly words: ReadonlyMap<string, number>;
+  readonly dimensions: number;
+  private readonly vectors: Float32Array;
+  private readonly notes = new Map<string, QuantizedVector>();
+
+  constructor(meanings: WordMeanings) {
+    this.words = new Map(meanings.words.map((w, i) => [w, i]));
+    this.dimensions = meanings.dimensions;
+    this.vectors = meanings.vectors;
+  }
+
+  get noteCount(): number {
+    return this.notes.size;
+  }
+
+  /** The meanings, as learned (for saving). */
+  meanings(): WordMeanings {
+    return { words: Array.from(this.words.keys()), dimensions: this.dimensions, vectors: this.vectors };
+  }
+
+  /** The unit vector of a text's terms, each weighted (1 + log count) × rarity; null when none is known. */
+  textVector(counts: TermCounts, notesWithTerm: NotesWithTerm, noteCount: number): Float32Array | null {
+    const sum = new Float32Array(this.dimensions);
+    let any = false;
+    for (const [term, count] of counts) {
+      const row = this.words.get(term);
+      if (row === undefined || count <= 0) continue;
+      const weight = (1 + Math.log(count)) * Math.log(1 + noteCount / Math.max(1, notesWithTerm(term)));
+      const base = row * this.dimensions;
+      for (let j = 0; j < this.dimensions; j++) sum[j] += weight * this.vectors[base + j];
+      any = true;
+    }
+    if (!any) return null;
+    let norm = 0;
+    for (let j = 0; j < this.dimensions; j++) norm += sum[j] * sum[j];
+    if (norm === 0) return null;
+    const inv = 1 / Math.sqrt(norm);
+    for (let j = 0; j < this.dimensions; j++) sum[j] *= inv;
+    return sum;
+  }
+
+  setNote(path: string, counts: TermCounts, notesWithTerm: NotesWithTerm, noteCount: number): void {
+    const vector = this.textVector(counts, notesWithTerm, noteCount);
+    if (vector) this.notes.set(path, quantize(vector));
+    else this.notes.delete(path);
+  }
+
+  /** A note's vector as saved (see vault-language-file.ts). */
+  noteVector(path: string): QuantizedVector | undefined {
+    return this.notes.get(path);
+  }
+
+  restoreNote(path: string, vector: QuantizedVector): void {
+    if (vector.values.length === this.dimensions) this.notes.set(path, vector);
+  }
+
+  removeNote(path: string): void {
+    this.notes.delete(path);
+  }
+
+  notePaths(): IterableIterator<string> {
+    return this.notes.keys();
+  }
+
+  /** The `limit` notes nearest `query` (a unit vector), nearest first; `keep` filters them. */
+  nearest(query: Float32Array, limit: number, keep: (path: string) => boolean = () => true): NearNote[] {
+    const best: NearNote[] = [];
+    let floor = -Infinity;
+    for (const [path, q] of this.notes) {
+      let dot = 0;
+      const values = q.values;
+      for (let j = 0; j < values.length; j++) dot += query[j] * values[j];
+      const similarity = dot * q.invNorm;
+      if (best.length >= limit && similarity <= floor) continue;
+      if (!keep(path)) continue;
+      best.push({ path, similarity });
+      if (best.length > limit * 2) {
+        best.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
+        best.length = limit;
+        floor = best[limit - 1].similarity;
+      }
+    }
+    best.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
+    return best.slice(0, limit);
+  }
+}
+
+/** A note's term counts from its passages (see ../associations/passages.ts) and title terms. */
+export function termCounts(passages: readonly (readonly string[])[], titleTerms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of passages) for (const t of p) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of titleTerms) counts.set(t, (counts.get(t) ?? 0) + TITLE_WEIGHT);
+  return counts;
+}
