@@ -89,6 +89,7 @@ export class VaultLanguage {
 
   /** The `limit` notes nearest `query` (a unit vector), nearest first; `keep` filters them. */
   nearest(query: Float32Array, limit: number, keep: (path: string) => boolean = () => true): NearNote[] {
+    if (limit <= 0) return [];
     const best: NearNote[] = [];
     let floor = -Infinity;
     for (const [path, q] of this.notes) {
@@ -96,7 +97,8 @@ export class VaultLanguage {
       const values = q.values;
       for (let j = 0; j < values.length; j++) dot += query[j] * values[j];
       const similarity = dot * q.invNorm;
-      if (best.length >= limit && similarity <= floor) continue;
+      // A note tied with the floor may still win on its path.
+      if (best.length >= limit && similarity < floor) continue;
       if (!keep(path)) continue;
       best.push({ path, similarity });
       if (best.length > limit * 2) {
