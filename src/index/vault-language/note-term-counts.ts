@@ -39,7 +39,7 @@ export async function postingTermCounts(engine: SearchEngine, words: Iterable<st
         const note = postingNote(posting);
         if (!engine.holds(note)) continue;
         let counts = byNote.get(note);
-        if (!counts) byNote.set(note, (counts = new Map()));
+        if (!counts) byNote.set(note, (counts = new Map<string, number>()));
         counts.set(word, (counts.get(word) ?? 0) + postingCount(posting) * weight);
       }
     });
