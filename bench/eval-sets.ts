@@ -1,7 +1,7 @@
 // Shared by the evaluation scripts: each labelled set is scored on its own vault (the sample vault,
 // and ../shared/corpora when it sits beside the repo), skipped with a reason when absent, and the
-// figures are printed as one JSON object. The held-out set (heldout-paraphrase.json) was written
-// before the ranking and judge code was read and is never tuned on: it only reports.
+// figures are printed as one JSON object. The held-out sets (heldout-paraphrase.json, heldout-fresh.json)
+// were written before the ranking and judge code was read; heldout-fresh was never tuned on at all.
 // --set NAME scores one set only; --misses lists every miss; --associations turns on the vault's
 // word associations (query expansion and the judge's stand-ins), which are off by default;
 // --no-language turns off the vault-language lane (on by default), and --language-weight W /
@@ -31,6 +31,7 @@ export async function runEvalSets<Case extends { question: string }>(
     { name: "sample-vault", vault: path.join(root, "examples/vault"), file: path.join(root, `evals/${kind}/sample-vault.json`) },
     { name: "corpora", vault: corpora, file: path.join(root, `evals/${kind}/corpora.json`) },
     { name: "heldout-paraphrase", vault: corpora, file: path.join(root, `evals/${kind}/heldout-paraphrase.json`) },
+    { name: "heldout-fresh", vault: corpora, file: path.join(root, `evals/${kind}/heldout-fresh.json`) },
   ].filter((set) => argValue("set") === undefined || set.name === argValue("set"));
   const out: Record<string, unknown> = {};
   const indexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();

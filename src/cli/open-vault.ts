@@ -79,6 +79,9 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   });
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
+  // A run's searches and the saved cache both want the vault's language: learned after a full
+  // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
+  await index.languageSettled();
   if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
     try {
       await index.save(cache);

@@ -28,8 +28,8 @@ import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { fuseLanes } from "./vault-language/fuse-lanes";
-import { LanguageLane } from "./vault-language/language-lane";
-import { decodeLanguage, encodeLanguage, LANGUAGE_PART } from "./vault-language/vault-language-file";
+import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
+import { encodeLanguage, LANGUAGE_PART } from "./vault-language/vault-language-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -154,7 +154,7 @@ export class VaultIndex {
     this.lastUpdated = this.clock.now();
     this.setState("ready");
     // Searchable already; the vault's language is learned (or its notes' vectors filled) behind.
-    void this.language?.learn(this.engine, () => this.slice());
+    void this.language?.learn(this.laneSource(store));
     const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: this.clock.now() - started };
     return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
   }
@@ -337,22 +337,20 @@ export class VaultIndex {
       reason = { kind: "corrupt", detail: errorMessage(error) };
     }
     if (reason) this.reset();
-    else await this.loadLanguage(cache);
+    else this.language?.loadFrom(cache, this.fingerprint());
     return reason;
   }
 
-  /** The learned meanings saved beside the index; without them the lane waits for a full build. */
-  private async loadLanguage(cache: IndexCache): Promise<void> {
-    if (!this.language) return;
-    let part: unknown = null;
-    try {
-      part = await cache.read(LANGUAGE_PART);
-    } catch {
-      // An unreadable part is no lane, as a missing one is.
-    }
-    const model = decodeLanguage(part, this.fingerprint());
-    if (model) this.language.restore(model);
-    else this.language.stopSampling();
+  /** What the vault-language lane learns from, after a sync with `store`. */
+  private laneSource(store: NoteStore): LaneSource {
+    return {
+      engine: this.engine,
+      analyzer: this.analyzer,
+      store,
+      paths: () => Array.from(this.notes.keys()),
+      holds: (path) => this.notes.has(path),
+      slice: () => this.slice(),
+    };
   }
 
   /** What saving and loading see of the index. */
@@ -461,7 +459,7 @@ export class VaultIndex {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
-    this.language?.noteIndexed(path, () => notePassages(parsed, this.analyzer), doc, this.analyzer, this.engine);
+    this.language?.noteIndexed(path, doc, this.analyzer, this.engine);
     this.rememberNote(note);
   }
 
@@ -479,7 +477,7 @@ export class VaultIndex {
     await slice.pause();
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
-    this.language?.noteIndexed(path, () => notePassages(parsed, this.analyzer), doc, this.analyzer, this.engine);
+    this.language?.noteIndexed(path, doc, this.analyzer, this.engine);
     this.rememberNote(note);
   }
 

@@ -224,6 +224,11 @@ export class IndexKeeper {
         if (this.disposed) return;
         this.markCacheDirty();
         this.deps.onNotesChanged?.();
+        // The vault's language is learned behind the ready index: saved once it is there.
+        const index = this.index;
+        void index.languageSettled().then(() => {
+          if (!this.disposed && index === this.index) this.markCacheDirty();
+        });
       })
       .catch((error: unknown) => {
         if (this.disposed) return;

@@ -1,18 +1,26 @@
-// The vault-language lane's life beside the index: during a full build it keeps a sample of the
-// notes' passages; when the build is done it learns the words' meanings from them (in slices, after
-// the index is already searchable), gives every note its vector from the postings, and lets the
-// passages go. A note indexed later gets its vector from its own words at once; a note removed
-// loses it. Saved beside the index (vault-language-file.ts), so a warm start has the lane without
-// learning again. A vault too small to learn from has no lane; nor does a cache saved without one.
+// The vault-language lane's life beside the index. After a full build, with the index already
+// searchable, it reads the notes once more in slices, keeps a fair sample of their passages, learns
+// the words' meanings from it, gives every note its vector from the postings, and lets the sample
+// go; nothing of this runs inside the build, so a build costs what it did. After a warm start it
+// decodes the meanings saved beside the index (vault-language-file.ts) and fills the notes' vectors
+// the same way. A note indexed later gets its vector from its own words at once; a note removed
+// loses it. A vault too small to learn from has no lane; nor does a cache saved without one (until
+// the next full build).
+import type { IndexCache, NoteStore } from "../../ports";
+import { notePassages } from "../associations/passages";
+import { parseNoteSafely } from "../parse-note-safely";
+import { readNotes } from "../read-notes";
 import { isTopicTerm } from "../stopwords";
-import { notesWithTerm, type EngineDoc, type SearchEngine } from "../search-engine";
+import { FIELDS, notesWithTerm, type EngineDoc, type SearchEngine } from "../search-engine";
+import { postingCount, postingNote } from "../term-postings";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
-import { seededRandom } from "./top-eigenvectors";
-import { docTermCounts, postingTermCounts } from "./note-term-counts";
-import { VaultLanguage, type NearNote } from "./vault-language";
-import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 import type { LaneFusion } from "./fuse-lanes";
+import { docTermCounts, fieldWeight } from "./note-term-counts";
+import { seededRandom } from "./top-eigenvectors";
+import { VaultLanguage, type NearNote } from "./vault-language";
+import { decodeLanguage, LANGUAGE_PART } from "./vault-language-file";
+import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 
 export interface VaultLanguageOptions {
   fusion: LaneFusion;
@@ -30,17 +38,31 @@ export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
   maxPassages: 60_000,
 };
 
+/** Notes read at a time while sampling passages. */
+const READ_BATCH = 64;
+
+/** What learning needs of the index it sits beside. */
+export interface LaneSource {
+  engine: SearchEngine;
+  analyzer: Analyzer;
+  store: NoteStore;
+  /** The indexed notes' paths. */
+  paths: () => string[];
+  /** Whether a path is still indexed (a note removed while learning is skipped). */
+  holds: (path: string) => boolean;
+  slice: () => WorkSlice;
+}
+
+/** What the next `learn` does: learn from the notes, take saved meanings from a cache, or nothing. */
+type Plan = { kind: "learn" } | { kind: "load"; cache: IndexCache; fingerprint: string } | { kind: "none" };
+
 export class LanguageLane {
   private model: VaultLanguage | null = null;
-  private sample: string[][] | null = null;
-  private seen = 0;
-  private random = seededRandom(7);
+  private plan: Plan = { kind: "none" };
   private learning: Promise<void> | null = null;
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
-  /** Meanings loaded from the cache, waiting for their notes' vectors. */
-  private loaded: VaultLanguage | null = null;
 
   constructor(readonly options: VaultLanguageOptions) {}
 
@@ -53,7 +75,7 @@ export class LanguageLane {
     return this.model;
   }
 
-  /** Whether the lane changed since the last save (taken back by `saved`). */
+  /** Whether the learned meanings changed since the last save (taken back by `saved`). */
   get unsaved(): boolean {
     return this.changed;
   }
@@ -62,90 +84,57 @@ export class LanguageLane {
     this.changed = false;
   }
 
-  /** Forgets everything and starts keeping passages for the full build that follows. */
+  /** Forgets everything; the next `learn` learns from the notes (a full build is under way). */
   reset(): void {
     this.generation++;
     this.model = null;
-    this.sample = [];
-    this.seen = 0;
-    this.random = seededRandom(7);
+    this.plan = { kind: "learn" };
     this.learning = null;
-    this.loaded = null;
     this.changed = true;
   }
 
-  /** Takes over meanings loaded from the cache: the notes' vectors follow from the postings once
-   * the index is loaded (`learn`), and nothing is sampled for learning. */
-  restore(model: VaultLanguage): void {
+  /** The index came from `cache`: the next `learn` takes the meanings saved there, if any. */
+  loadFrom(cache: IndexCache, fingerprint: string): void {
     this.generation++;
     this.model = null;
-    this.loaded = model;
-    this.sample = null;
+    this.plan = { kind: "load", cache, fingerprint };
     this.learning = null;
     this.changed = false;
   }
 
-  /** The index was loaded from a cache that held no meanings: nothing to learn from until a full build. */
-  stopSampling(): void {
-    this.sample = null;
-  }
-
-  /** A note was (re)indexed: its passages join the sample while a build learns; its vector is redone once learned. */
-  noteIndexed(path: string, passages: () => string[][], doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine): void {
-    if (this.sample) for (const p of passages()) this.keep(p);
-    if (!this.model) return;
-    this.model.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
-    this.changed = true;
+  /** A note was (re)indexed: once meanings are known, its vector follows its new words. */
+  noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine): void {
+    this.model?.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
   }
 
   noteRemoved(path: string): void {
-    if (this.model?.noteVector(path)) this.changed = true;
     this.model?.removeNote(path);
   }
 
-  /** Reservoir sampling: every passage seen has the same chance of being kept. */
-  private keep(passage: string[]): void {
-    const sample = this.sample!;
-    this.seen++;
-    if (sample.length < this.options.maxPassages) sample.push(passage);
-    else {
-      const at = Math.floor(this.random() * this.seen);
-      if (at < sample.length) sample[at] = passage;
-    }
-  }
-
-  /** Learns from the passages kept since `reset`, or gives loaded meanings their notes' vectors
-   * (once; later calls wait on the same work). */
-  learn(engine: SearchEngine, slice: () => WorkSlice): Promise<void> {
+  /** Does what the last reset or load planned (once; later calls wait on the same work). */
+  learn(source: LaneSource): Promise<void> {
     if (this.learning) return this.learning;
-    const sample = this.sample;
+    const plan = this.plan;
+    this.plan = { kind: "none" };
+    if (plan.kind === "none") return Promise.resolve();
     const generation = this.generation;
-    const loaded = this.loaded;
-    if (loaded) {
-      this.loaded = null;
-      this.learning = (async () => {
-        await fillNoteVectors(loaded, engine, slice());
-        if (generation === this.generation) this.model = loaded;
-      })();
-      return this.learning;
-    }
-    if (!sample || sample.length < this.options.minPassages) {
-      this.sample = null;
-      return Promise.resolve();
-    }
     this.learning = (async () => {
-      const work = slice();
-      const meanings = await learnWordMeanings(sample, isTopicTerm, work, this.options.words);
-      if (generation !== this.generation) return;
-      this.sample = null;
-      if (!meanings) return;
-      const model = new VaultLanguage(meanings);
-      await fillNoteVectors(model, engine, work);
+      const work = source.slice();
+      const model = plan.kind === "load" ? await loadModel(plan.cache, plan.fingerprint, work) : await this.learnModel(source, work, generation);
+      if (!model || generation !== this.generation) return;
+      await fillNoteVectors(model, source.engine, work);
       if (generation !== this.generation) return;
       this.model = model;
-      this.changed = true;
+      if (plan.kind === "learn") this.changed = true;
     })();
     return this.learning;
+  }
+
+  private async learnModel(source: LaneSource, work: WorkSlice, generation: number): Promise<VaultLanguage | null> {
+    const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
+    if (passages.length < this.options.minPassages || generation !== this.generation) return null;
+    const meanings = await learnWordMeanings(passages, isTopicTerm, work, this.options.words);
+    return meanings ? new VaultLanguage(meanings) : null;
   }
 
   /** Resolves when a learning under way is done (at once when there is none). */
@@ -163,12 +152,78 @@ export class LanguageLane {
   }
 }
 
-/** Every note's vector, from the postings of the words that have a meaning. */
+/** The indexed notes' passages, read again in batches; beyond `max`, a reservoir sample (seeded). */
+async function samplePassages(source: LaneSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
+  const paths = source.paths().sort();
+  const random = seededRandom(7);
+  const sample: string[][] = [];
+  let seen = 0;
+  for (let at = 0; at < paths.length; at += READ_BATCH) {
+    const batch = paths.slice(at, at + READ_BATCH);
+    const texts = await readNotes(source.store, batch);
+    work.restart();
+    if (stale()) return [];
+    for (const [i, text] of texts.entries()) {
+      if (typeof text !== "string" || !source.holds(batch[i])) continue;
+      for (const passage of notePassages(parseNoteSafely(batch[i], text), source.analyzer)) {
+        seen++;
+        if (sample.length < max) sample.push(passage);
+        else {
+          const slot = Math.floor(random() * seen);
+          if (slot < max) sample[slot] = passage;
+        }
+      }
+      if (work.over()) await work.pause();
+    }
+  }
+  return sample;
+}
+
+async function loadModel(cache: IndexCache, fingerprint: string, work: WorkSlice): Promise<VaultLanguage | null> {
+  let part: unknown = null;
+  try {
+    part = await cache.read(LANGUAGE_PART);
+  } catch {
+    // An unreadable part is no lane, as a missing one is.
+  }
+  work.restart();
+  return decodeLanguage(part, fingerprint, work);
+}
+
+/**
+ * Every note's vector, from the postings of the words that have a meaning: word by word, each note
+ * that holds it gets (1 + log count) × rarity of its meaning added, the weighting `textVector` uses
+ * (note-term-counts.ts pins that postings and a note's own fields give the same counts).
+ */
 export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine, slice: WorkSlice): Promise<void> {
-  const counts = await postingTermCounts(engine, model.words.keys(), slice);
+  const sums = new Map<number, Float32Array>();
+  const counts = new Map<number, number>();
+  const noteCount = engine.documentCount;
+  for (const [word, row] of model.words) {
+    if (slice.over()) await slice.pause();
+    const postings = engine.terms.get(word);
+    if (!postings) continue;
+    counts.clear();
+    postings.forEach((list, fieldId) => {
+      if (!list) return;
+      const weight = fieldWeight(FIELDS[fieldId]);
+      for (const posting of list) {
+        const note = postingNote(posting);
+        counts.set(note, (counts.get(note) ?? 0) + postingCount(posting) * weight);
+      }
+    });
+    const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
+    for (const [note, count] of counts) {
+      if (!engine.holds(note)) continue;
+      let sum = sums.get(note);
+      if (!sum) sums.set(note, (sum = new Float32Array(model.dimensions)));
+      model.addWord(sum, row, (1 + Math.log(count)) * rarity);
+    }
+  }
   let done = 0;
-  for (const [path, c] of counts) {
-    if (++done % 128 === 0 && slice.over()) await slice.pause();
-    model.setNote(path, c, (t) => notesWithTerm(engine, t), engine.documentCount);
+  for (const [note, sum] of sums) {
+    if (++done % 256 === 0 && slice.over()) await slice.pause();
+    const path = engine.pathOf(note);
+    if (path !== undefined) model.setNoteSum(path, sum);
   }
 }

@@ -8,7 +8,7 @@ import type { WorkSlice } from "../work-slice";
 import { postingCount, postingNote } from "../term-postings";
 import { TITLE_WEIGHT } from "./vault-language";
 
-function fieldWeight(field: Field): number {
+export function fieldWeight(field: Field): number {
   return field === "title" ? TITLE_WEIGHT : 1;
 }
 
@@ -29,7 +29,7 @@ export async function postingTermCounts(engine: SearchEngine, words: Iterable<st
   const byNote = new Map<number, Map<string, number>>();
   let done = 0;
   for (const word of words) {
-    if (++done % 256 === 0 && slice.over()) await slice.pause();
+    if (++done % 16 === 0 && slice.over()) await slice.pause();
     const postings = engine.terms.get(word);
     if (!postings) continue;
     postings.forEach((list, fieldId) => {

@@ -41,12 +41,12 @@ export async function topEigenpairs(m: SparseSymmetric, count: number, slice: Wo
   // Each power step multiplies by M once more, which spreads the kept eigenvalues from the rest.
   for (let step = 0; step <= search.powerSteps; step++) basis = await orthonormalColumns(await multiply(m, basis, width, slice), width, slice);
   const image = await multiply(m, basis, width, slice);
-  const small = projected(basis, image, m.size, width);
-  const { values, vectors } = jacobiEigen(small, width);
+  const small = await projected(basis, image, m.size, width, slice);
+  const { values, vectors } = await jacobiEigen(small, width, slice);
   const order = Array.from(values.keys()).sort((a, b) => values[b] - values[a]).slice(0, Math.min(count, width));
   const out = new Float64Array(m.size * order.length);
   for (let row = 0; row < m.size; row++) {
-    if (row % 2048 === 0 && slice.over()) await slice.pause();
+    if (row % 128 === 0 && slice.over()) await slice.pause();
     for (let j = 0; j < order.length; j++) {
       let sum = 0;
       for (let l = 0; l < width; l++) sum += basis[row * width + l] * vectors[l * width + order[j]];
@@ -60,7 +60,7 @@ export async function topEigenpairs(m: SparseSymmetric, count: number, slice: Wo
 async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
   const out = new Float64Array(m.size * width);
   for (let row = 0; row < m.size; row++) {
-    if (row % 256 === 0 && slice.over()) await slice.pause();
+    if (slice.over()) await slice.pause();
     const base = row * width;
     for (let k = m.rowStart[row]; k < m.rowStart[row + 1]; k++) {
       const v = m.vals[k];
@@ -71,28 +71,41 @@ async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, 
   return out;
 }
 
-/** Modified Gram–Schmidt on the columns (in place); a column that vanishes is left at zero. */
+/** Modified Gram–Schmidt on the columns (in place); a column that vanishes is left at zero. The
+ * columns are worked on as contiguous arrays (a copy), which is several times faster than striding. */
 async function orthonormalColumns(a: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
   const rows = a.length / width;
+  const columns = Array.from({ length: width }, (_, j) => {
+    const column = new Float64Array(rows);
+    for (let r = 0; r < rows; r++) column[r] = a[r * width + j];
+    return column;
+  });
   for (let j = 0; j < width; j++) {
-    if (slice.over()) await slice.pause();
+    const cj = columns[j];
     for (let p = 0; p < j; p++) {
+      if (slice.over()) await slice.pause();
+      const cp = columns[p];
       let dot = 0;
-      for (let r = 0; r < rows; r++) dot += a[r * width + j] * a[r * width + p];
-      for (let r = 0; r < rows; r++) a[r * width + j] -= dot * a[r * width + p];
+      for (let r = 0; r < rows; r++) dot += cj[r] * cp[r];
+      for (let r = 0; r < rows; r++) cj[r] -= dot * cp[r];
     }
     let norm = 0;
-    for (let r = 0; r < rows; r++) norm += a[r * width + j] ** 2;
+    for (let r = 0; r < rows; r++) norm += cj[r] * cj[r];
     const inv = norm > 1e-20 ? 1 / Math.sqrt(norm) : 0;
-    for (let r = 0; r < rows; r++) a[r * width + j] *= inv;
+    for (let r = 0; r < rows; r++) cj[r] *= inv;
+  }
+  for (let j = 0; j < width; j++) {
+    const cj = columns[j];
+    for (let r = 0; r < rows; r++) a[r * width + j] = cj[r];
   }
   return a;
 }
 
 /** Qᵀ(MQ): the width × width matrix M makes on the subspace, symmetrised against rounding. */
-function projected(q: Float64Array, mq: Float64Array, rows: number, width: number): Float64Array {
+async function projected(q: Float64Array, mq: Float64Array, rows: number, width: number, slice: WorkSlice): Promise<Float64Array> {
   const out = new Float64Array(width * width);
   for (let r = 0; r < rows; r++) {
+    if (r % 128 === 0 && slice.over()) await slice.pause();
     const base = r * width;
     for (let i = 0; i < width; i++) {
       const qi = q[base + i];
@@ -111,7 +124,7 @@ function projected(q: Float64Array, mq: Float64Array, rows: number, width: numbe
 }
 
 /** Cyclic Jacobi for a small dense symmetric matrix: eigenvalues, and eigenvectors as columns. */
-export function jacobiEigen(input: Float64Array, n: number, sweeps = 30): { values: Float64Array; vectors: Float64Array } {
+export async function jacobiEigen(input: Float64Array, n: number, slice: WorkSlice, sweeps = 30): Promise<{ values: Float64Array; vectors: Float64Array }> {
   const a = Float64Array.from(input);
   const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) v[i * n + i] = 1;
@@ -120,6 +133,7 @@ export function jacobiEigen(input: Float64Array, n: number, sweeps = 30): { valu
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q] ** 2;
     if (off < 1e-22) break;
     for (let p = 0; p < n; p++) {
+      if (slice.over()) await slice.pause();
       for (let q = p + 1; q < n; q++) {
         const apq = a[p * n + q];
         if (Math.abs(apq) < 1e-300) continue;

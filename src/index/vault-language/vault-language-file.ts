@@ -4,6 +4,7 @@
 // of another format, saved under other index settings or not the shape it claims is no lane
 // (the next full build learns again), never an error.
 import { quantize } from "../embeddings/quantize";
+import type { WorkSlice } from "../work-slice";
 import { VaultLanguage } from "./vault-language";
 
 export const LANGUAGE_PART = "vault-language";
@@ -34,11 +35,12 @@ export function encodeLanguage(model: VaultLanguage, fingerprint: string): Langu
 }
 
 /** The model in a saved part, or null when the part cannot be used. */
-export function decodeLanguage(part: unknown, fingerprint: string): VaultLanguage | null {
+export async function decodeLanguage(part: unknown, fingerprint: string, slice: WorkSlice): Promise<VaultLanguage | null> {
   if (!isLanguagePart(part) || part.fingerprint !== fingerprint) return null;
   const { words, dimensions, values, scales } = part;
   const vectors = new Float32Array(words.length * dimensions);
   for (let w = 0; w < words.length; w++) {
+    if (w % 1024 === 0 && slice.over()) await slice.pause();
     let norm = 0;
     for (let j = 0; j < dimensions; j++) {
       const v = values[w * dimensions + j] * scales[w];

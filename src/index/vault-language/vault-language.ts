@@ -70,6 +70,25 @@ export class VaultLanguage {
     else this.notes.delete(path);
   }
 
+  /** Adds `weight` × the meaning of the word in `row` to `sum` (a note's vector being made). */
+  addWord(sum: Float32Array, row: number, weight: number): void {
+    const base = row * this.dimensions;
+    for (let j = 0; j < this.dimensions; j++) sum[j] += weight * this.vectors[base + j];
+  }
+
+  /** Sets a note's vector from an unnormalised sum of its words' (as `textVector` would make it). */
+  setNoteSum(path: string, sum: Float32Array): void {
+    let norm = 0;
+    for (let j = 0; j < sum.length; j++) norm += sum[j] * sum[j];
+    if (norm === 0) {
+      this.notes.delete(path);
+      return;
+    }
+    const inv = 1 / Math.sqrt(norm);
+    for (let j = 0; j < sum.length; j++) sum[j] *= inv;
+    this.notes.set(path, quantize(sum));
+  }
+
   /** A note's vector as saved (see vault-language-file.ts). */
   noteVector(path: string): QuantizedVector | undefined {
     return this.notes.get(path);

@@ -33,7 +33,7 @@ export interface WordMeanings {
 
 /** Word vectors from passages (each a list of index terms; repeats within a passage count once). */
 export async function learnWordMeanings(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, slice: WorkSlice, options: WordMeaningOptions = DEFAULT_WORD_MEANING): Promise<WordMeanings | null> {
-  const rows = passageRows(passages, isTopicTerm, options);
+  const rows = await passageRows(passages, isTopicTerm, options, slice);
   if (rows.words.length <= options.dimensions * 2) return null;
   const matrix = await ppmiMatrix(rows, options.smoothing, slice);
   const eigen = await topEigenpairs(matrix, options.dimensions, slice, options);
@@ -61,17 +61,26 @@ interface PassageRows {
 }
 
 /** The kept words (the most used, from MIN_PASSAGES up) as rows, and the passages in row numbers. */
-function passageRows(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, options: WordMeaningOptions): PassageRows {
+async function passageRows(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, options: WordMeaningOptions, slice: WorkSlice): Promise<PassageRows> {
   const counts = new Map<string, number>();
-  const distinct = passages.map((p) => Array.from(new Set(p)).filter(isTopicTerm));
-  for (const p of distinct) for (const term of p) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const distinct: string[][] = [];
+  for (const p of passages) {
+    if (distinct.length % 512 === 0 && slice.over()) await slice.pause();
+    const terms = Array.from(new Set(p)).filter(isTopicTerm);
+    distinct.push(terms);
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
   const words = Array.from(counts)
     .filter(([, n]) => n >= options.minPassages)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, options.maxWords)
     .map(([w]) => w);
   const rowOf = new Map(words.map((w, i) => [w, i]));
-  const inRows = distinct.map((p) => Uint32Array.from(p.flatMap((t) => (rowOf.has(t) ? [rowOf.get(t)!] : []))));
+  const inRows: Uint32Array[] = [];
+  for (const p of distinct) {
+    if (inRows.length % 512 === 0 && slice.over()) await slice.pause();
+    inRows.push(Uint32Array.from(p.flatMap((t) => (rowOf.has(t) ? [rowOf.get(t)!] : []))));
+  }
   const sizes = new Uint32Array(words.length);
   for (const p of inRows) for (const r of p) sizes[r]++;
   const passagesOf = Array.from(sizes, (n) => new Uint32Array(n));
@@ -99,7 +108,7 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
   let vals = new Float32Array(1 << 16);
   let used = 0;
   for (let a = 0; a < size; a++) {
-    if (a % 64 === 0 && slice.over()) await slice.pause();
+    if (slice.over()) await slice.pause();
     for (const p of rows.passagesOf[a]) {
       for (const b of rows.passages[p]) {
         if (b === a) continue;
