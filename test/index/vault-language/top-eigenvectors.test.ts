@@ -91,22 +91,22 @@ describe("seededRandom", () => {
 });
 
 describe("jacobiEigen", () => {
-  it("leaves a diagonal matrix's values and the unit vectors as they are", () => {
+  it("leaves a diagonal matrix's values and the unit vectors as they are", async () => {
     const a = Float64Array.from([3, 0, 0, 0, -1, 0, 0, 0, 7]);
-    const { values, vectors } = jacobiEigen(a, 3);
+    const { values, vectors } = await jacobiEigen(a, 3, NO_SLICES);
     expect(Array.from(values)).toEqual([3, -1, 7]);
     expect(Array.from(vectors)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 
-  it("finds the known spectrum of a 2 × 2 and a 3 × 3 matrix, each A·v = λ·v within 1e-9", () => {
+  it("finds the known spectrum of a 2 × 2 and a 3 × 3 matrix, each A·v = λ·v within 1e-9", async () => {
     // [[2, 1], [1, 2]]: eigenvalues 1 and 3, vectors (1, −1)/√2 and (1, 1)/√2.
     const two = Float64Array.from([2, 1, 1, 2]);
-    const small = jacobiEigen(two, 2);
+    const small = await jacobiEigen(two, 2, NO_SLICES);
     expect(Array.from(small.values).sort()).toEqual([expect.closeTo(1, 9), expect.closeTo(3, 9)]);
     expectEigenpairs(two, 2, small.values, small.vectors, 1e-9);
     // [[2, −1, 0], [−1, 2, −1], [0, −1, 2]]: eigenvalues 2 − √2, 2, 2 + √2.
     const three = Float64Array.from([2, -1, 0, -1, 2, -1, 0, -1, 2]);
-    const { values, vectors } = jacobiEigen(three, 3);
+    const { values, vectors } = await jacobiEigen(three, 3, NO_SLICES);
     const sorted = Array.from(values).sort((x, y) => x - y);
     [2 - Math.SQRT2, 2, 2 + Math.SQRT2].forEach((lambda, i) => expect(Math.abs(sorted[i] - lambda)).toBeLessThan(1e-9));
     expectEigenpairs(three, 3, values, vectors, 1e-9);
@@ -115,14 +115,19 @@ describe("jacobiEigen", () => {
     expect(Math.abs(dot(of2, [Math.SQRT1_2, 0, -Math.SQRT1_2]))).toBeCloseTo(1, 9);
   });
 
-  it("diagonalises a random symmetric 12 × 12 matrix into orthonormal eigenvectors", () => {
+  it("diagonalises a random symmetric 12 × 12 matrix into orthonormal eigenvectors", async () => {
     const n = 12;
     const random = seededRandom(5);
     const a = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = i; j < n; j++) a[i * n + j] = a[j * n + i] = random() * 10 - 5;
-    const { values, vectors } = jacobiEigen(a, n);
+    const { values, vectors } = await jacobiEigen(a, n, NO_SLICES);
     expectEigenpairs(a, n, values, vectors, 1e-9);
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) expect(Math.abs(dot(column(vectors, n, n, p), column(vectors, n, n, q)))).toBeLessThan(1e-9);
+    // In slices, the same answer.
+    const slice = countingSlice();
+    const sliced = await jacobiEigen(a, n, slice);
+    expect(slice.pauses).toBeGreaterThan(0);
+    expect(Array.from(sliced.vectors)).toEqual(Array.from(vectors));
     // The trace is the sum of the eigenvalues.
     let trace = 0;
     for (let i = 0; i < n; i++) trace += a[i * n + i];

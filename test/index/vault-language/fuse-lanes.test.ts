@@ -1,0 +1,102 @@
+// The words' ranking and the vault language's made one by reciprocal rank fusion: scores computed
+// here by hand, a note only the language lane found (score 0, every word missing), the language
+// lane's rank and similarity in each explanation, and only `depth` of its notes taken.
+import { describe, expect, it } from "vitest";
+import type { RankedHit } from "../../../src/index/ranking/explain";
+import { fuseLanes, type LaneFusion } from "../../../src/index/vault-language/fuse-lanes";
+import type { NearNote } from "../../../src/index/vault-language/vault-language";
+
+/** A note the words found, with its own explanation. */
+function wordHit(path: string, score: number): RankedHit {
+  return {
+    path,
+    score,
+    docTerms: new Map([["disk", "disk"]]),
+    explanation: {
+      matchedTerms: ["disk"],
+      missingTerms: ["quota"],
+      fields: { body: ["disk"] },
+      parts: [{ name: "words", detail: `matched disk in ${path}`, weight: score }],
+      termWeights: { disk: 1.5, quota: 2.5 },
+      termNotes: { disk: 4, quota: 1 },
+    },
+  };
+}
+
+const near = (path: string, similarity: number): NearNote => ({ path, similarity });
+const paths = (hits: RankedHit[]) => hits.map((h) => h.path);
+const FUSION: LaneFusion = { k: 10, weight: 0.5, depth: 50 };
+
+describe("fuseLanes", () => {
+  it("orders notes by 1 / (k + word rank) + weight / (k + language rank)", () => {
+    const words = [wordHit("a.md", 9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    // By hand, k = 10, weight = 0.5:
+    //   a: 1/11 + 0.5/13 = 0.1293   b: 1/12 = 0.0833   c: 1/13 + 0.5/11 = 0.1224   d: 0.5/12 = 0.0417
+    expect(paths(fuseLanes(words, language, FUSION, ["disk", "quota"]))).toEqual(["a.md", "c.md", "b.md", "d.md"]);
+    // With the language lane weighing twice the words, c (first there) leads and d passes b:
+    //   a: 1/11 + 2/13 = 0.2448   b: 0.0833   c: 1/13 + 2/11 = 0.2587   d: 2/12 = 0.1667
+    expect(paths(fuseLanes(words, language, { ...FUSION, weight: 2 }, ["disk", "quota"]))).toEqual(["c.md", "a.md", "d.md", "b.md"]);
+    // A smaller k makes first places count for more: k = 1, weight = 0.5:
+    //   a: 1/2 + 0.5/4 = 0.625   b: 1/3 = 0.333   c: 1/4 + 0.5/2 = 0.5   d: 0.5/3 = 0.167
+    expect(paths(fuseLanes(words, language, { ...FUSION, k: 1 }, ["disk", "quota"]))).toEqual(["a.md", "c.md", "b.md", "d.md"]);
+  });
+
+  it("breaks an equal fused score by the words' score, then by path", () => {
+    // b (second in words, absent from language) and x (language only, weight 1, second there) tie at 1/12.
+    const words = [wordHit("a.md", 9), wordHit("b.md", 7)];
+    const fused = fuseLanes(words, [near("a.md", 0.9), near("x.md", 0.5)], { ...FUSION, weight: 1 }, ["disk"]);
+    expect(paths(fused)).toEqual(["a.md", "b.md", "x.md"]);
+    // Two language-only notes at the same rank cannot happen; two words-only notes keep the words' order.
+    expect(paths(fuseLanes([wordHit("m.md", 3), wordHit("n.md", 3)], [], FUSION, ["disk"]))).toEqual(["m.md", "n.md"]);
+  });
+
+  it("gives a note only the language lane found score 0, every query word missing, and the vault's word statistics", () => {
+    const fused = fuseLanes([wordHit("a.md", 9)], [near("only.md", 0.61234)], FUSION, ["disk", "quota"]);
+    const only = fused.find((h) => h.path === "only.md")!;
+    expect(only.score).toBe(0);
+    expect(only.docTerms.size).toBe(0);
+    expect(only.explanation).toEqual({
+      matchedTerms: [],
+      missingTerms: ["disk", "quota"],
+      fields: {},
+      parts: [{ name: "vault language", detail: "near the question in this vault's own usage of words (rank 1, similarity 0.612)", weight: 0 }],
+      termWeights: { disk: 1.5, quota: 2.5 },
+      termNotes: { disk: 4, quota: 1 },
+      vaultLanguage: { rank: 1, similarity: 0.612 },
+    });
+    // With no word hit at all there are no statistics to borrow.
+    const alone = fuseLanes([], [near("only.md", 0.5)], FUSION, ["disk"]);
+    expect(alone).toHaveLength(1);
+    expect(alone[0].explanation).toMatchObject({ missingTerms: ["disk"], termWeights: {}, termNotes: {} });
+  });
+
+  it("keeps a note both lanes found its own score and explanation, with the vault language part added", () => {
+    const words = [wordHit("a.md", 9), wordHit("b.md", 7)];
+    const original = structuredClone(words[1]);
+    const fused = fuseLanes(words, [near("x.md", 0.3), near("b.md", 0.25)], FUSION, ["disk", "quota"]);
+    const b = fused.find((h) => h.path === "b.md")!;
+    expect(b.score).toBe(7);
+    expect(b.docTerms).toEqual(original.docTerms);
+    expect(b.explanation).toEqual({
+      ...original.explanation,
+      parts: [...original.explanation.parts, { name: "vault language", detail: "near the question in this vault's own usage of words (rank 2, similarity 0.25)", weight: 0 }],
+      vaultLanguage: { rank: 2, similarity: 0.25 },
+    });
+    // A note only the words found is left exactly as it was; the caller's hits are not changed.
+    expect(fused.find((h) => h.path === "a.md")).toEqual(wordHit("a.md", 9));
+    expect(words[1]).toEqual(original);
+  });
+
+  it("takes only `depth` notes of the language lane", () => {
+    const language = Array.from({ length: 8 }, (_, i) => near(`n${i}.md`, 0.9 - i / 10));
+    const fused = fuseLanes([wordHit("a.md", 9)], language, { ...FUSION, depth: 3 }, ["disk"]);
+    expect(paths(fused)).toEqual(["a.md", "n0.md", "n1.md", "n2.md"]);
+    expect(paths(fuseLanes([wordHit("a.md", 9)], language, { ...FUSION, depth: 0 }, ["disk"]))).toEqual(["a.md"]);
+  });
+
+  it("leaves the words' ranking as it was when the language lane found nothing", () => {
+    const words = [wordHit("a.md", 9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    expect(fuseLanes(words, [], FUSION, ["disk"])).toEqual(words);
+  });
+});

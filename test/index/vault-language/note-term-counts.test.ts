@@ -1,0 +1,79 @@
+// A note's words with their counts, read two ways that must agree: from its fields as it is
+// indexed, and from the index's postings. The postings keep a field by its id, so this also pins
+// that FIELDS is in the order the engine numbers its fields (a title's words count three times).
+import { describe, expect, it } from "vitest";
+import { parseNote } from "../../../src/index/markdown";
+import { createEngine, FIELDS, toEngineDoc } from "../../../src/index/search-engine";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { docTermCounts, postingTermCounts } from "../../../src/index/vault-language/note-term-counts";
+import { TITLE_WEIGHT } from "../../../src/index/vault-language/vault-language";
+import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
+
+const NOTES: Record<string, string> = {
+  "Projects/Disk quota.md": "---\naliases: [storage limit]\ntags: [ops]\n---\n# Disk quota\n\nThe quota caps disk usage per user.\n\n## Raising a quota\n\nAsk ops; quota changes take a day. Disk, disk, disk.\n",
+  "Journal/Tuesday.md": "# Tuesday\n\nMet the storage team about the backup window. #ops #meetings\n\n## Backup\n\nNightly backup of every disk, kept a week.\n",
+  "Recipes/Bread.md": "Flour, water, salt and time: bread wants nothing else.\n\n## Starter\n\nFeed the starter flour and water daily.\n",
+};
+
+function build() {
+  const analyzer = createAnalyzer({ stemming: true });
+  const engine = createEngine(analyzer);
+  const docs = Object.entries(NOTES).map(([path, text]) => toEngineDoc(parseNote(path, text)));
+  for (const doc of docs) engine.add(doc);
+  return { analyzer, engine, docs };
+}
+
+const plain = (m: ReadonlyMap<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
+
+describe("docTermCounts and postingTermCounts", () => {
+  it("read the same counts for every note: from its fields, and back from the postings", async () => {
+    const { analyzer, engine, docs } = build();
+    const fromFields = new Map(docs.map((doc) => [doc.path, docTermCounts(doc, analyzer)]));
+    const words = new Set([...fromFields.values()].flatMap((c) => [...c.keys()]));
+    const fromPostings = await postingTermCounts(engine, words, NO_SLICES);
+    expect([...fromPostings.keys()].sort()).toEqual(Object.keys(NOTES).sort());
+    for (const [path, counts] of fromFields) expect(plain(fromPostings.get(path)!), path).toEqual(plain(counts));
+  });
+
+  it("count a word of the title TITLE_WEIGHT times, a word of any other field once", () => {
+    const { analyzer, docs } = build();
+    const bread = docTermCounts(docs.find((d) => d.path === "Recipes/Bread.md")!, analyzer);
+    const [flour] = analyzer.terms("flour");
+    const [starter] = analyzer.terms("starter");
+    const [bread_] = analyzer.terms("bread");
+    // "Bread" is the title (from the file name) and in the body once; it is also in the location.
+    expect(bread.get(bread_)).toBe(TITLE_WEIGHT + 1 + 1 + 1);
+    // "flour" is in the body twice and in the lead (the first paragraph) once.
+    expect(bread.get(flour)).toBe(3);
+    // "starter" is a heading and in the body once.
+    expect(bread.get(starter)).toBe(2);
+    expect(FIELDS[0]).toBe("title");
+  });
+
+  it("read only the words asked for, and never a removed note", async () => {
+    const { analyzer, engine } = build();
+    const [disk] = analyzer.terms("disk");
+    const [flour] = analyzer.terms("flour");
+    engine.discard("Journal/Tuesday.md");
+    const counts = await postingTermCounts(engine, [disk, flour, "nosuchword"], NO_SLICES);
+    expect([...counts.keys()].sort()).toEqual(["Projects/Disk quota.md", "Recipes/Bread.md"]);
+    expect([...counts.get("Projects/Disk quota.md")!.keys()]).toEqual([disk]);
+    expect([...counts.get("Recipes/Bread.md")!.keys()]).toEqual([flour]);
+  });
+
+  it("agree for a long note added in slices, and pause when the slice is over", async () => {
+    const analyzer = createAnalyzer({ stemming: true });
+    const engine = createEngine(analyzer);
+    const vocabulary = Array.from({ length: 600 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+    const text = `# Long\n\n${Array.from({ length: 3000 }, (_, i) => vocabulary[(i * 7) % vocabulary.length]).join(" ")}\n`;
+    const doc = toEngineDoc(parseNote("Long.md", text));
+    let pauses = 0;
+    const slice: WorkSlice = { over: () => true, pause: async () => void pauses++, restart: () => undefined };
+    expect(await engine.addInSlices(doc, slice)).toBe(true);
+    const expected = docTermCounts(doc, analyzer);
+    pauses = 0;
+    const fromPostings = await postingTermCounts(engine, expected.keys(), slice);
+    expect(pauses).toBeGreaterThan(0);
+    expect(plain(fromPostings.get("Long.md")!)).toEqual(plain(expected));
+  });
+});
