@@ -66,8 +66,9 @@ function rankingFromFlags(): Partial<RankingOptions> {
   const base = DEFAULT_RANKING.vaultLanguage ?? DEFAULT_VAULT_LANGUAGE;
   const weight = Number(argValue("language-weight") ?? base.fusion.weight);
   const k = Number(argValue("language-k") ?? base.fusion.k);
+  const damping = Number(argValue("language-damping") ?? base.fusion.damping ?? 0);
   if (!Number.isFinite(weight) || weight < 0 || !Number.isFinite(k) || k < 0) throw new Error("--language-weight and --language-k take numbers from 0.");
-  return { ...ranking, vaultLanguage: { ...base, fusion: { ...base.fusion, weight, k } } };
+  return { ...ranking, vaultLanguage: { ...base, fusion: { ...base.fusion, weight, k, damping } } };
 }
 
 export const wantsMisses = process.argv.includes("--misses");

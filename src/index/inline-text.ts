@@ -296,12 +296,6 @@ function inlineCodeEnd(line: string, start: number): number {
   }
 }
 
-function closingTicksStart(line: string, end: number): number {
-  let i = end;
-  while (i > 0 && line.charCodeAt(i - 1) === BACKTICK) i--;
-  return i;
-}
-
 /**
  * End (exclusive) of a tag body starting at `start` (just after `#`), or -1 when it is not a tag:
  * empty, only digits (`#1` is an issue number), or a heading-like `##`.

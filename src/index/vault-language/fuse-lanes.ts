@@ -15,6 +15,9 @@ export interface LaneFusion {
   weight: number;
   /** Notes taken from the language lane. */
   depth: number;
+  /** How far the words' best note covering the whole question quiets the lane: its share is
+   * weight × (1 − damping × that coverage). 0 leaves it at `weight` always. */
+  damping?: number;
 }
 
 
@@ -23,8 +26,9 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
   const fused = new Map<string, { hit: RankedHit; score: number }>();
   words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1) }));
   const stats = words[0]?.explanation;
+  const weight = fusion.weight * (1 - (fusion.damping ?? 0) * (stats ? coverageOf(stats) : 0));
   language.slice(0, fusion.depth).forEach((near, i) => {
-    const share = fusion.weight / (fusion.k + i + 1);
+    const share = weight / (fusion.k + i + 1);
     const known = fused.get(near.path);
     const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats), near, i + 1);
     fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
@@ -32,6 +36,15 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
   return Array.from(fused.values())
     .sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1))
     .map((f) => f.hit);
+}
+
+/** The share of the question's weight (rare words weigh more) a note's words matched. */
+function coverageOf(explanation: SearchExplanation): number {
+  const weights = Object.values(explanation.termWeights);
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (total <= 0) return 0;
+  const matched = explanation.matchedTerms.reduce((sum, w) => sum + (explanation.termWeights[w] ?? 0), 0);
+  return Math.min(1, matched / total);
 }
 
 function withLanguage(hit: RankedHit, near: NearNote, rank: number): RankedHit {

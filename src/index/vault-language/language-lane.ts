@@ -32,7 +32,7 @@ export interface VaultLanguageOptions {
 }
 
 export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
-  fusion: { k: 10, weight: 0.4, depth: 50 },
+  fusion: { k: 10, weight: 0.4, depth: 50, damping: 0.5 },
   words: DEFAULT_WORD_MEANING,
   minPassages: 2000,
   maxPassages: 60_000,
@@ -63,6 +63,9 @@ export class LanguageLane {
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
+  /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
+   * removed (null) meanwhile, whose vectors the postings read earlier no longer give. */
+  private pending: Map<string, { doc: EngineDoc; analyzer: Analyzer; engine: SearchEngine } | null> | null = null;
 
   constructor(readonly options: VaultLanguageOptions) {}
 
@@ -90,6 +93,7 @@ export class LanguageLane {
     this.model = null;
     this.plan = { kind: "learn" };
     this.learning = null;
+    this.pending = null;
     this.changed = true;
   }
 
@@ -99,15 +103,18 @@ export class LanguageLane {
     this.model = null;
     this.plan = { kind: "load", cache, fingerprint };
     this.learning = null;
+    this.pending = null;
     this.changed = false;
   }
 
   /** A note was (re)indexed: once meanings are known, its vector follows its new words. */
   noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine): void {
+    this.pending?.set(path, { doc, analyzer, engine });
     this.model?.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
   }
 
   noteRemoved(path: string): void {
+    this.pending?.set(path, null);
     this.model?.removeNote(path);
   }
 
@@ -122,8 +129,16 @@ export class LanguageLane {
       const work = source.slice();
       const model = plan.kind === "load" ? await loadModel(plan.cache, plan.fingerprint, work) : await this.learnModel(source, work, generation);
       if (!model || generation !== this.generation) return;
+      // Notes indexed or removed while the postings are read get their vectors (or lose them) after.
+      const pending: NonNullable<LanguageLane["pending"]> = new Map();
+      this.pending = pending;
       await fillNoteVectors(model, source.engine, work);
+      if (this.pending === pending) this.pending = null;
       if (generation !== this.generation) return;
+      for (const [path, note] of pending) {
+        if (note) model.setNote(path, docTermCounts(note.doc, note.analyzer), (t) => notesWithTerm(note.engine, t), note.engine.documentCount);
+        else model.removeNote(path);
+      }
       this.model = model;
       if (plan.kind === "learn") this.changed = true;
     })();
