@@ -1,0 +1,681 @@
+// The vault-language lane's life beside the index, over a generated vault big enough to learn from
+// (400 notes, about 2,800 passages, eight topics, each with two words for one thing that no note
+// uses together): after a full build the lane finds a synonym's notes; a warm start restores it from
+// the cache part without learning again; a changed note moves in it, a removed one never comes
+// back; a lane turned off, a vault too small or a corrupt part is the words' ranking alone; typing
+// and #tag filters are never fused. Then the lane on its own: sampling, resets while learning.
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { notePassages } from "../../../src/index/associations/passages";
+import { parseNote } from "../../../src/index/markdown";
+import { parseQuery } from "../../../src/index/query";
+import type { RankedHit } from "../../../src/index/ranking/explain";
+import { createEngine, notesWithTerm, toEngineDoc, type EngineDoc } from "../../../src/index/search-engine";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { VaultIndex } from "../../../src/index/vault-index";
+import { DEFAULT_VAULT_LANGUAGE, LanguageLane, type LaneSource, type VaultLanguageOptions } from "../../../src/index/vault-language/language-lane";
+import { docTermCounts } from "../../../src/index/vault-language/note-term-counts";
+import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
+import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
+import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
+import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
+import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
+import { MemoryIndexCache } from "../../support/memory-index-cache";
+import { MemoryNoteStore } from "../../support/memory-note-store";
+
+// Learning is counted: a warm start must restore the lane, not learn it again.
+vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
+  const actual = await importOriginal();
+  return { ...actual, learnWordMeanings: vi.fn(actual.learnWordMeanings) };
+});
+const learned = vi.mocked(learnWordMeanings);
+
+// ── the generated vault ─────────────────────────────────────────────────────────────────────
+
+interface Topic {
+  context: string[];
+  /** Two words for one thing: a note of the topic uses one of them, never both. */
+  pair: [string, string];
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+/** Made-up six-letter words, each three edits from every other (no typo tolerance joins two). */
+function madeUpWords(count: number, random: () => number, taken: string[]): string[] {
+  const pick = (letters: string) => letters[Math.floor(random() * letters.length)];
+  const out: string[] = [];
+  while (out.length < count) {
+    const word = pick("bdfgklmnprtvz") + pick("aiou") + pick("bdfgklmnprtvz") + pick("aiou") + pick("bdfgklmnprtvz") + pick("aou");
+    if (taken.some((w) => editDistance(w, word) < 3)) continue;
+    taken.push(word);
+    out.push(word);
+  }
+  return out;
+}
+
+const TOPIC_COUNT = 8;
+const NOTE_COUNT = 400;
+
+function makeTopics(): Topic[] {
+  const random = seededRandom(3);
+  const taken: string[] = [];
+  return Array.from({ length: TOPIC_COUNT }, () => {
+    const context = madeUpWords(40, random, taken);
+    const [a, b] = madeUpWords(2, random, taken);
+    return { context, pair: [a, b] };
+  });
+}
+
+const TOPICS = makeTopics();
+
+/** Which of its topic's two words note `n` uses. */
+const variantOf = (n: number) => Math.floor(n / TOPIC_COUNT) % 2;
+const pathOf = (n: number) => `topic${n % TOPIC_COUNT}/note${n}.md`;
+
+/** A note of seven paragraphs of 30 words: 24 of its topic, 5 of another, and one of its pair. */
+function noteText(topic: number, variant: number, seed: number): string {
+  const random = seededRandom(seed);
+  const { context, pair } = TOPICS[topic];
+  const other = TOPICS[(topic + 1 + (seed % (TOPIC_COUNT - 1))) % TOPIC_COUNT].context;
+  const paragraphs = Array.from({ length: 7 }, () => {
+    const words = [...Array.from({ length: 24 }, () => context[Math.floor(random() * 40)]), ...Array.from({ length: 5 }, () => other[Math.floor(random() * 40)])];
+    words.splice(Math.floor(random() * words.length), 0, pair[variant]);
+    return `${words.join(" ")}.`;
+  });
+  return `---\ntags: [group${topic % 2}]\n---\n# ${context[seed % 40]} ${context[(seed * 3) % 40]}\n\n${paragraphs.join("\n\n")}\n`;
+}
+
+function generatedVault(count = NOTE_COUNT): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (let n = 0; n < count; n++) notes[pathOf(n)] = noteText(n % TOPIC_COUNT, variantOf(n), n + 1);
+  return notes;
+}
+
+/** The vault's passages, as the index cuts them. */
+function passageCount(notes: Record<string, string>): number {
+  const analyzer = createAnalyzer({ stemming: true });
+  return Object.entries(notes).reduce((sum, [path, text]) => sum + notePassages(parseNote(path, text), analyzer).length, 0);
+}
+
+// ── helpers ─────────────────────────────────────────────────────────────────────────────────
+
+const OFF = { vaultLanguage: null };
+const rankFor = (index: VaultIndex, query: string, opts: { asYouType: boolean; loose?: boolean } = { asYouType: false }) => index.rank(parseQuery(query), 10, opts);
+const paths = (hits: RankedHit[]) => hits.map((h) => h.path);
+/** The notes only the language lane found: no word of the question matched them. */
+const languageOnly = (hits: RankedHit[]) => hits.filter((h) => h.score === 0);
+const laneRank = (hits: RankedHit[], path: string) => hits.find((h) => h.path === path)?.explanation.vaultLanguage?.rank;
+
+/** Topic 0's notes that use its second word, and never its first. */
+const SECOND_WORD_NOTES = Array.from({ length: NOTE_COUNT }, (_, n) => n)
+  .filter((n) => n % TOPIC_COUNT === 0 && variantOf(n) === 1)
+  .map(pathOf);
+const [FIRST_WORD, SECOND_WORD] = TOPICS[0].pair;
+
+async function built(notes: Record<string, string>, ranking: Partial<{ vaultLanguage: VaultLanguageOptions | null }> = {}) {
+  const store = new MemoryNoteStore(notes);
+  const index = new VaultIndex({ ranking });
+  const report = await index.sync(store, null);
+  await index.languageSettled();
+  return { store, index, report };
+}
+
+/** A cache whose reads are recorded by part name. */
+function recordingCache(from?: MemoryIndexCache): MemoryIndexCache & { reads: string[] } {
+  const cache = Object.assign(new MemoryIndexCache(), { reads: [] as string[] });
+  if (from) for (const [name, value] of from.parts) cache.parts.set(name, structuredClone(value));
+  const read = cache.read.bind(cache);
+  cache.read = (name: string) => {
+    cache.reads.push(name);
+    return read(name);
+  };
+  return cache;
+}
+
+// ── the lane inside the index ───────────────────────────────────────────────────────────────
+
+describe("the vault-language lane in VaultIndex", () => {
+  const notes = generatedVault();
+  let store: MemoryNoteStore;
+  let index: VaultIndex;
+  /** What the learned index saved. */
+  let saved: MemoryIndexCache;
+  /** The same vault indexed with the lane off: the words' ranking alone. */
+  let wordsOnly: VaultIndex;
+
+  beforeAll(async () => {
+    ({ store, index } = await built(notes));
+    saved = new MemoryIndexCache();
+    await index.save(saved);
+    ({ index: wordsOnly } = await built(notes, OFF));
+  });
+
+  // (A block, not an arrow returning the mock: vitest would call a returned function as a clean-up.)
+  beforeEach(() => {
+    learned.mockClear();
+  });
+
+  it("has a generated vault fit for the purpose: words kept as they are, enough passages, synonyms never together", () => {
+    const analyzer = createAnalyzer({ stemming: true });
+    for (const topic of TOPICS) for (const word of [...topic.context, ...topic.pair]) expect(analyzer.terms(word)).toEqual([word]);
+    expect(passageCount(notes)).toBeGreaterThan(DEFAULT_VAULT_LANGUAGE.minPassages + 500);
+    expect(Object.values(notes).some((text) => text.includes(FIRST_WORD) && text.includes(SECOND_WORD))).toBe(false);
+    expect(SECOND_WORD_NOTES).toHaveLength(25);
+    for (const path of SECOND_WORD_NOTES) expect(notes[path]).not.toContain(FIRST_WORD);
+  });
+
+  it("finds, for a question in one word, the notes that say it in the other (score 0, lane rank set)", () => {
+    const hits = rankFor(index, FIRST_WORD);
+    const found = languageOnly(hits);
+    // Nearly all of topic 0's notes of the other word, and nothing else without the question's word.
+    expect(found.length).toBeGreaterThanOrEqual(20);
+    for (const hit of found) {
+      expect(SECOND_WORD_NOTES).toContain(hit.path);
+      expect(hit.explanation.vaultLanguage!.rank).toBeGreaterThan(0);
+      expect(hit.explanation.vaultLanguage!.similarity).toBeGreaterThan(0.5);
+      expect(hit.explanation.matchedTerms).toEqual([]);
+      expect(hit.explanation.missingTerms).toEqual([FIRST_WORD]);
+    }
+    // The words alone find none of them.
+    expect(paths(rankFor(wordsOnly, FIRST_WORD)).filter((p) => SECOND_WORD_NOTES.includes(p))).toEqual([]);
+    // The notes the words found lead, with the lane's rank in their explanation too.
+    const first = hits[0];
+    expect(first.score).toBeGreaterThan(0);
+    expect(first.explanation.vaultLanguage).toBeDefined();
+    expect(first.explanation.parts.at(-1)?.name).toBe("vault language");
+  });
+
+  it("saves its meanings as one cache part, and a warm start restores them without learning again", async () => {
+    expect(saved.parts.has(LANGUAGE_PART)).toBe(true);
+    const cache = recordingCache(saved);
+    const warm = new VaultIndex();
+    const report = await warm.sync(store, cache);
+    await warm.languageSettled();
+    expect(report.mode).toBe("cache");
+    expect(cache.reads).toContain(LANGUAGE_PART);
+    expect(learned).not.toHaveBeenCalled();
+    for (const query of [FIRST_WORD, SECOND_WORD, `${TOPICS[3].pair[1]} ${TOPICS[3].context[5]}`]) {
+      const cold = rankFor(index, query);
+      const restored = rankFor(warm, query);
+      // The saved meanings are int8: similarities move in their third decimal, so near-ties may swap.
+      const top = new Set(paths(cold).slice(0, 10));
+      expect(paths(restored).slice(0, 10).filter((p) => top.has(p)).length).toBeGreaterThanOrEqual(8);
+      for (const hit of restored) {
+        const was = cold.find((h) => h.path === hit.path);
+        if (was?.explanation.vaultLanguage && hit.explanation.vaultLanguage) expect(Math.abs(hit.explanation.vaultLanguage.similarity - was.explanation.vaultLanguage.similarity)).toBeLessThan(0.01);
+      }
+      expect(new Set(paths(languageOnly(restored)))).toEqual(new Set(paths(languageOnly(cold))));
+    }
+    // A second warm start from the same part is the first, exactly.
+    const again = new VaultIndex();
+    await again.sync(store, recordingCache(saved));
+    await again.languageSettled();
+    for (const query of [FIRST_WORD, SECOND_WORD]) expect(rankFor(again, query)).toEqual(rankFor(warm, query));
+    // Nothing changed: saving again leaves the part as it is.
+    cache.written.length = 0;
+    await warm.save(cache);
+    expect(cache.written).not.toContain(LANGUAGE_PART);
+    expect(cache.parts.get(LANGUAGE_PART)).toEqual(saved.parts.get(LANGUAGE_PART));
+  });
+
+  it("gives a note changed while the vault was closed its vector from the postings on a warm start", async () => {
+    const changed = pathOf(3); // a note of topic 3
+    const later = new MemoryNoteStore({ ...notes, [changed]: noteText(0, 1, 9999) });
+    later.files.get(changed)!.mtime += 1;
+    const warm = new VaultIndex();
+    expect((await warm.sync(later, recordingCache(saved))).updated).toBe(1);
+    await warm.languageSettled();
+    expect(laneRank(rankFor(index, FIRST_WORD), changed)).toBeUndefined();
+    expect(languageOnly(rankFor(warm, FIRST_WORD)).map((h) => h.path)).toContain(changed);
+  });
+
+  it("moves a note changed after learning to its new place in the lane, and back", async () => {
+    const warm = new VaultIndex();
+    await warm.sync(store, recordingCache(saved));
+    await warm.languageSettled();
+    const moved = pathOf(5); // a note of topic 5
+    expect(laneRank(rankFor(warm, FIRST_WORD), moved)).toBeUndefined();
+    warm.applyText(moved, noteText(0, 1, 4242), 2, 100);
+    const rank = laneRank(rankFor(warm, FIRST_WORD), moved);
+    expect(rank).toBeDefined();
+    expect(rank!).toBeLessThanOrEqual(DEFAULT_VAULT_LANGUAGE.fusion.depth);
+    expect(rankFor(warm, FIRST_WORD).find((h) => h.path === moved)!.score).toBe(0);
+    warm.applyText(moved, notes[moved], 3, 100);
+    expect(laneRank(rankFor(warm, FIRST_WORD), moved)).toBeUndefined();
+    expect(laneRank(rankFor(warm, TOPICS[5].pair[variantOf(5)]), moved)).toBeDefined();
+    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("neither saves its meanings again nor loses them when a note changed and the index is saved", async () => {
+    const cache = recordingCache(saved);
+    const warm = new VaultIndex();
+    await warm.sync(store, cache);
+    await warm.languageSettled();
+    warm.applyText(pathOf(5), noteText(0, 1, 4242), 2, 100);
+    warm.removeFile(pathOf(6));
+    cache.written.length = 0;
+    await warm.save(cache);
+    expect(cache.written.length).toBeGreaterThan(0);
+    expect(cache.written).not.toContain(LANGUAGE_PART);
+    // Nor does the index's own save drop it: the next warm start has its lane.
+    expect(cache.parts.get(LANGUAGE_PART)).toEqual(saved.parts.get(LANGUAGE_PART));
+    const next = new VaultIndex();
+    await next.sync(store, cache);
+    await next.languageSettled();
+    expect(languageOnly(rankFor(next, FIRST_WORD)).length).toBeGreaterThanOrEqual(19);
+    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("never brings a removed note back, before or after a save and a warm start", async () => {
+    const cache = recordingCache(saved);
+    const warm = new VaultIndex();
+    await warm.sync(store, cache);
+    await warm.languageSettled();
+    const gone = SECOND_WORD_NOTES[0];
+    expect(paths(rankFor(warm, FIRST_WORD))).toContain(gone);
+    warm.removeFile(gone);
+    expect(paths(rankFor(warm, FIRST_WORD))).not.toContain(gone);
+    expect(paths(rankFor(warm, SECOND_WORD))).not.toContain(gone);
+    await warm.save(cache);
+    const smaller = new MemoryNoteStore(notes);
+    smaller.files.delete(gone);
+    const again = new VaultIndex();
+    await again.sync(smaller, cache);
+    await again.languageSettled();
+    expect(paths(rankFor(again, FIRST_WORD))).not.toContain(gone);
+    expect(languageOnly(rankFor(again, FIRST_WORD)).length).toBeGreaterThanOrEqual(19);
+  });
+
+  it("learns nothing and fuses nothing when turned off: the words' ranking alone, and no part saved", async () => {
+    const off = new VaultIndex({ ranking: OFF });
+    await off.sync(store, null);
+    await off.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    for (const query of [FIRST_WORD, SECOND_WORD, TOPICS[2].context[7]]) {
+      const hits = rankFor(off, query);
+      expect(hits).toEqual(rankFor(wordsOnly, query));
+      expect(hits.every((h) => h.score > 0 && h.explanation.vaultLanguage === undefined)).toBe(true);
+    }
+    const cache = new MemoryIndexCache();
+    await off.save(cache);
+    expect(cache.parts.has(LANGUAGE_PART)).toBe(false);
+    // A lane turned off ignores a part another index saved.
+    const offWarm = new VaultIndex({ ranking: OFF });
+    const reads = recordingCache(saved);
+    await offWarm.sync(store, reads);
+    expect(reads.reads).not.toContain(LANGUAGE_PART);
+    expect(rankFor(offWarm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
+  });
+
+  it("has no lane after loading a corrupt part, without an error, and learns nothing until a full build", async () => {
+    for (const corrupt of [{ format: "vault-research-vault-language", version: 1 }, "garbage", 42]) {
+      const cache = recordingCache(saved);
+      cache.parts.set(LANGUAGE_PART, corrupt);
+      const warm = new VaultIndex();
+      const report = await warm.sync(store, cache);
+      await warm.languageSettled();
+      expect(report.mode).toBe("cache");
+      expect(rankFor(warm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
+      expect(learned).not.toHaveBeenCalled();
+    }
+    // An unreadable part is the same; a full build then learns again.
+    const cache = recordingCache(saved);
+    const read = cache.read.bind(cache);
+    cache.read = (name: string) => (name === LANGUAGE_PART ? Promise.reject(new Error("EIO: the disk said no")) : read(name));
+    const warm = new VaultIndex();
+    expect((await warm.sync(store, cache)).mode).toBe("cache");
+    await warm.languageSettled();
+    expect(rankFor(warm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
+    await warm.rebuild(store);
+    await warm.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    expect(languageOnly(rankFor(warm, FIRST_WORD)).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("fuses neither while typing, nor under a #tag filter, nor in the loose search", () => {
+    for (const query of [FIRST_WORD, `${FIRST_WORD} ${TOPICS[0].context[1]}`]) {
+      const typing = rankFor(index, query, { asYouType: true });
+      expect(typing).toEqual(rankFor(wordsOnly, query, { asYouType: true }));
+      expect(typing.some((h) => h.explanation.vaultLanguage)).toBe(false);
+      const tagged = rankFor(index, `#group0 ${query}`);
+      expect(tagged).toEqual(rankFor(wordsOnly, `#group0 ${query}`));
+      expect(tagged.some((h) => h.explanation.vaultLanguage)).toBe(false);
+      expect(rankFor(index, query, { asYouType: false, loose: true })).toEqual(rankFor(wordsOnly, query, { asYouType: false, loose: true }));
+    }
+    // The same question without the filter is fused.
+    expect(rankFor(index, FIRST_WORD).some((h) => h.explanation.vaultLanguage)).toBe(true);
+  });
+
+  it("changes nothing for a question none of whose words has a meaning", () => {
+    expect(rankFor(index, "zzzqqq")).toEqual(rankFor(wordsOnly, "zzzqqq"));
+  });
+});
+
+describe("a vault too small to learn from", () => {
+  // (A block, not an arrow returning the mock: vitest would call a returned function as a clean-up.)
+  beforeEach(() => {
+    learned.mockClear();
+  });
+
+  it("has no lane: the ranking is the words' alone and no part is saved", async () => {
+    const notes = generatedVault(60);
+    expect(passageCount(notes)).toBeLessThan(DEFAULT_VAULT_LANGUAGE.minPassages);
+    const { index } = await built(notes);
+    const { index: off } = await built(notes, OFF);
+    expect(learned).not.toHaveBeenCalled();
+    for (const query of [FIRST_WORD, SECOND_WORD]) expect(rankFor(index, query)).toEqual(rankFor(off, query));
+    const cache = new MemoryIndexCache();
+    await index.save(cache);
+    expect(cache.parts.has(LANGUAGE_PART)).toBe(false);
+  });
+
+  it("learns from exactly minPassages passages, not from one fewer", async () => {
+    const notes = generatedVault(120);
+    const passages = passageCount(notes);
+    const options = { ...DEFAULT_VAULT_LANGUAGE, words: { ...DEFAULT_VAULT_LANGUAGE.words, dimensions: 16 } };
+    const { index: enough } = await built(notes, { vaultLanguage: { ...options, minPassages: passages } });
+    expect(learned).toHaveBeenCalledTimes(1);
+    expect(learned.mock.calls[0][0]).toHaveLength(passages);
+    expect(languageOnly(rankFor(enough, FIRST_WORD)).length).toBeGreaterThan(0);
+    learned.mockClear();
+    const { index: short } = await built(notes, { vaultLanguage: { ...options, minPassages: passages + 1 } });
+    expect(learned).not.toHaveBeenCalled();
+    expect(languageOnly(rankFor(short, FIRST_WORD))).toEqual([]);
+  });
+
+  it("learns from a fair sample of maxPassages when there are more", async () => {
+    const notes = generatedVault(120);
+    const passages = passageCount(notes);
+    const options = { ...DEFAULT_VAULT_LANGUAGE, words: { ...DEFAULT_VAULT_LANGUAGE.words, dimensions: 16 }, minPassages: 100, maxPassages: 300 };
+    await built(notes, { vaultLanguage: options });
+    expect(learned).toHaveBeenCalledTimes(1);
+    const sample = learned.mock.calls[0][0];
+    expect(sample).toHaveLength(300);
+    // Reservoir sampling: the passages of the notes read last are kept as often as the first ones'.
+    const analyzer = createAnalyzer({ stemming: true });
+    const lastRead = new Set(
+      Object.keys(notes)
+        .sort()
+        .slice(60)
+        .flatMap((path) => notePassages(parseNote(path, notes[path]), analyzer).map((p) => p.join(" "))),
+    );
+    const fromLastRead = sample.filter((p) => lastRead.has(p.join(" "))).length;
+    expect(passages).toBeGreaterThan(600);
+    expect(fromLastRead).toBeGreaterThan(100);
+    expect(fromLastRead).toBeLessThan(200);
+  });
+});
+
+// ── the lane on its own ─────────────────────────────────────────────────────────────────────
+
+/** A slice that pauses at every check; once held (after `after` more pauses), a pause waits for `release`. */
+function holdingSlice() {
+  let holdIn = Infinity;
+  let waiting: (() => void)[] = [];
+  let pauses = 0;
+  const slice: WorkSlice = {
+    over: () => true,
+    pause: () => {
+      pauses++;
+      if (--holdIn > 0) return Promise.resolve();
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    restart: () => undefined,
+  };
+  return {
+    slice,
+    pauses: () => pauses,
+    hold: (after = 1) => void (holdIn = after),
+    /** Resolves once some work is waiting at a pause. */
+    paused: async () => {
+      while (waiting.length === 0) await new Promise((r) => setTimeout(r, 0));
+    },
+    release: () => {
+      holdIn = Infinity;
+      const wake = waiting;
+      waiting = [];
+      for (const w of wake) w();
+    },
+  };
+}
+
+const SMALL: VaultLanguageOptions = { ...DEFAULT_VAULT_LANGUAGE, words: { ...DEFAULT_VAULT_LANGUAGE.words, dimensions: 16, oversample: 10 }, minPassages: 500 };
+const FINGERPRINT = "settings";
+
+/** A lane beside an engine and a store of the notes, told of each note as the index tells it. */
+function laneWorld(notes: Record<string, string>, options = SMALL) {
+  const analyzer = createAnalyzer({ stemming: true });
+  const engine = createEngine(analyzer);
+  const store = new MemoryNoteStore();
+  const lane = new LanguageLane(options);
+  const docs = new Map<string, EngineDoc>();
+  const index = (path: string, text: string) => {
+    store.files.set(path, { text, mtime: 1 });
+    if (engine.shortIdOf(path) !== undefined) engine.discard(path);
+    const doc = toEngineDoc(parseNote(path, text));
+    engine.add(doc);
+    docs.set(path, doc);
+    lane.noteIndexed(path, doc, analyzer, engine);
+  };
+  const remove = (path: string) => {
+    engine.discard(path);
+    docs.delete(path);
+    store.files.delete(path);
+    lane.noteRemoved(path);
+  };
+  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), slice: () => slice });
+  /** The vector `setNote` gives a note from its own fields, in a copy of the lane's meanings. */
+  const ownVector = (path: string) => {
+    const own = new VaultLanguage(lane.current()!.meanings());
+    own.setNote(path, docTermCounts(docs.get(path)!, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
+    return own.noteVector(path);
+  };
+  lane.reset();
+  for (const [path, text] of Object.entries(notes)) index(path, text);
+  return { lane, engine, store, docs, index, remove, source, ownVector };
+}
+
+const cosine = (a: Int8Array, b: Int8Array) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return dot / Math.sqrt(na * nb);
+};
+
+describe("LanguageLane", () => {
+  const notes = generatedVault(120);
+
+  // (A block, not an arrow returning the mock: vitest would call a returned function as a clean-up.)
+  beforeEach(() => {
+    learned.mockClear();
+  });
+
+  it("is not ready and finds nothing before it learned; then finds a question's notes, filtered by `keep`", async () => {
+    const { lane, engine, source } = laneWorld(notes);
+    expect(lane.ready).toBe(false);
+    expect(lane.current()).toBeNull();
+    expect(lane.nearest([FIRST_WORD], engine)).toEqual([]);
+    await lane.learn(source());
+    expect(lane.ready).toBe(true);
+    expect(lane.unsaved).toBe(true);
+    lane.saved();
+    expect(lane.unsaved).toBe(false);
+    expect(lane.nearest(["zzzqqq"], engine)).toEqual([]);
+    const near = lane.nearest([FIRST_WORD], engine);
+    expect(near).toHaveLength(SMALL.fusion.depth);
+    expect(near.slice(0, 10).every((n) => n.path.startsWith("topic0/"))).toBe(true);
+    const elsewhere = lane.nearest([FIRST_WORD], engine, (p) => !p.startsWith("topic0/"));
+    expect(elsewhere).toHaveLength(SMALL.fusion.depth);
+    expect(elsewhere.every((n) => !n.path.startsWith("topic0/"))).toBe(true);
+  });
+
+  it("learns once: a second call waits on the same work", async () => {
+    const { lane, source } = laneWorld(notes);
+    const first = lane.learn(source());
+    expect(lane.learn(source())).toBe(first);
+    await first;
+    await lane.learn(source());
+    expect(learned).toHaveBeenCalledTimes(1);
+  });
+
+  it("gives every note the vector its own words give it: the postings and the fields agree", async () => {
+    const { lane, docs, source, ownVector } = laneWorld(notes);
+    await lane.learn(source());
+    expect(lane.current()!.noteCount).toBe(docs.size);
+    for (const path of docs.keys()) expect(cosine(lane.current()!.noteVector(path)!.values, ownVector(path)!.values), path).toBeGreaterThan(0.9999);
+  });
+
+  it("learns nothing when there is nothing planned (never reset nor loaded)", async () => {
+    const { source } = laneWorld(notes);
+    const fresh = new LanguageLane(SMALL);
+    await fresh.learn(source());
+    expect(fresh.ready).toBe(false);
+    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("takes saved meanings from a cache instead of learning, and finds what the learned lane found", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const cache = new MemoryIndexCache();
+    await cache.write(LANGUAGE_PART, encodeLanguage(world.lane.current()!, FINGERPRINT));
+    learned.mockClear();
+    const loaded = new LanguageLane(SMALL);
+    loaded.loadFrom(cache, FINGERPRINT);
+    expect(loaded.ready).toBe(false);
+    await loaded.learn(world.source());
+    expect(learned).not.toHaveBeenCalled();
+    expect(loaded.ready).toBe(true);
+    expect(loaded.unsaved).toBe(false);
+    expect(loaded.current()!.noteCount).toBe(world.docs.size);
+    const was = world.lane.nearest([SECOND_WORD], world.engine).slice(0, 10);
+    const is = loaded.nearest([SECOND_WORD], world.engine).slice(0, 10);
+    expect(new Set(is.map((n) => n.path))).toEqual(new Set(was.map((n) => n.path)));
+  });
+
+  it("has no lane from a cache without the part, with a corrupt one, one of other settings or one it cannot read", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const good = encodeLanguage(world.lane.current()!, FINGERPRINT);
+    const caches: [string, MemoryIndexCache][] = [["missing", new MemoryIndexCache()]];
+    const corrupt = new MemoryIndexCache();
+    await corrupt.write(LANGUAGE_PART, { ...good, words: good.words.slice(1) });
+    caches.push(["corrupt", corrupt]);
+    const foreign = new MemoryIndexCache();
+    await foreign.write(LANGUAGE_PART, good);
+    caches.push(["of other settings", foreign]);
+    const unreadable = new MemoryIndexCache();
+    unreadable.failRead = new Error("EIO");
+    caches.push(["unreadable", unreadable]);
+    learned.mockClear();
+    for (const [what, cache] of caches) {
+      const lane = new LanguageLane(SMALL);
+      lane.loadFrom(cache, what === "of other settings" ? "other settings" : FINGERPRINT);
+      await lane.learn(world.source());
+      expect(lane.ready, what).toBe(false);
+    }
+    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("throws away a learning that a reset overtook, and a load that a reset overtook", async () => {
+    const { lane, source } = laneWorld(notes);
+    const gate = holdingSlice();
+    gate.hold();
+    const learning = lane.learn(source(gate.slice));
+    await gate.paused();
+    lane.reset();
+    gate.release();
+    await learning;
+    expect(lane.ready).toBe(false);
+    // The reset planned a learning of its own.
+    await lane.learn(source());
+    expect(lane.ready).toBe(true);
+  });
+
+  it("gives a note added or changed while it filled the notes' vectors the whole vector of its words, and none to one removed", async () => {
+    // 300 notes: filling pauses once more after the last word's postings, at the 256th note set.
+    const { lane, engine, index, remove, source, ownVector } = laneWorld(generatedVault(300));
+    const gate = holdingSlice();
+    const actual = await vi.importActual<typeof import("../../../src/index/vault-language/word-meanings")>("../../../src/index/vault-language/word-meanings");
+    learned.mockImplementationOnce(async (...args) => {
+      const meanings = await actual.learnWordMeanings(...args);
+      // Filling pauses before each word's postings, then at every 256th note: hold at that one.
+      gate.hold(meanings!.words.length + 1);
+      return meanings;
+    });
+    const learning = lane.learn(source(gate.slice));
+    await gate.paused();
+    const changed = pathOf(5);
+    const gone = SECOND_WORD_NOTES[0];
+    index("added.md", noteText(0, 1, 777));
+    index(changed, noteText(0, 0, 778));
+    remove(gone);
+    gate.release();
+    await learning;
+    expect(lane.ready).toBe(true);
+    for (const path of ["added.md", changed]) {
+      const vector = lane.current()!.noteVector(path);
+      expect(vector, path).toBeDefined();
+      expect(cosine(vector!.values, ownVector(path)!.values), path).toBeGreaterThan(0.9999);
+    }
+    expect(lane.current()!.noteVector(gone)).toBeUndefined();
+    expect(lane.nearest([FIRST_WORD], engine).map((n) => n.path)).not.toContain(gone);
+  });
+
+  it("keeps no vector of a note removed while it learned", async () => {
+    const { lane, engine, remove, source } = laneWorld(notes);
+    const gate = holdingSlice();
+    gate.hold(5);
+    const learning = lane.learn(source(gate.slice));
+    await gate.paused();
+    const gone = SECOND_WORD_NOTES[0];
+    remove(gone);
+    gate.release();
+    await learning;
+    expect(lane.ready).toBe(true);
+    expect(lane.current()!.noteVector(gone)).toBeUndefined();
+    expect(lane.nearest([FIRST_WORD], engine).map((n) => n.path)).not.toContain(gone);
+  });
+
+  it("forgets a removed note and gives a changed one its new vector at once, once learned", async () => {
+    const { lane, engine, index, remove, source } = laneWorld(notes);
+    await lane.learn(source());
+    lane.saved();
+    const moved = pathOf(5);
+    const top = () => lane.nearest([FIRST_WORD], engine).slice(0, 15).map((n) => n.path);
+    expect(top()).not.toContain(moved);
+    index(moved, noteText(0, 1, 31));
+    expect(top()).toContain(moved);
+    remove(moved);
+    expect(lane.nearest([FIRST_WORD], engine).map((n) => n.path)).not.toContain(moved);
+    expect(lane.current()!.noteVector(moved)).toBeUndefined();
+    // The meanings did not change: nothing to save.
+    expect(lane.unsaved).toBe(false);
+  });
+
+  it("pauses while it learns, and learns the same in slices as at once", async () => {
+    const whole = laneWorld(notes);
+    await whole.lane.learn(whole.source());
+    const sliced = laneWorld(notes);
+    const gate = holdingSlice();
+    await sliced.lane.learn(sliced.source(gate.slice));
+    expect(gate.pauses()).toBeGreaterThan(100);
+    expect(sliced.lane.current()!.meanings()).toEqual(whole.lane.current()!.meanings());
+    expect(sliced.lane.nearest([FIRST_WORD], sliced.engine)).toEqual(whole.lane.nearest([FIRST_WORD], whole.engine));
+  });
+});
