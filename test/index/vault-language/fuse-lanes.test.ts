@@ -42,6 +42,27 @@ describe("fuseLanes", () => {
     expect(paths(fuseLanes(words, language, { ...FUSION, k: 1 }, ["disk", "quota"]))).toEqual(["a.md", "c.md", "b.md", "d.md"]);
   });
 
+  it("quiets the language lane by `damping` × how much of the question the words' best note covers", () => {
+    // The best note matched both words: coverage 1, so weight 2 with damping 0.8 is 2 × (1 − 0.8) = 0.4:
+    //   a: 1/11 + 0.4/13 = 0.1217   b: 1/12 = 0.0833   c: 1/13 + 0.4/11 = 0.1133   d: 0.4/12 = 0.0333
+    const covered = wordHit("a.md", 9);
+    covered.explanation = { ...covered.explanation, matchedTerms: ["disk", "quota"], missingTerms: [] };
+    const words = [covered, wordHit("b.md", 7), wordHit("c.md", 5)];
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    const fusion = { ...FUSION, weight: 2, damping: 0.8 };
+    expect(paths(fuseLanes(words, language, fusion, ["disk", "quota"]))).toEqual(["a.md", "c.md", "b.md", "d.md"]);
+    // Undamped, the same lanes put c first and d before b (see above).
+    expect(paths(fuseLanes(words, language, { ...fusion, damping: 0 }, ["disk", "quota"]))).toEqual(["c.md", "a.md", "d.md", "b.md"]);
+    // Covering 1.5 of the question's 4 (disk of disk and quota): 2 × (1 − 0.8 × 0.375) = 1.4:
+    //   a: 1/11 + 1.4/13 = 0.1986   b: 0.0833   c: 1/13 + 1.4/11 = 0.2042   d: 1.4/12 = 0.1167
+    const partly = [wordHit("a.md", 9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    expect(paths(fuseLanes(partly, language, fusion, ["disk", "quota"]))).toEqual(["c.md", "a.md", "d.md", "b.md"]);
+    // Only the best note counts: a later one covering everything does not quiet the lane.
+    const later = wordHit("c.md", 5);
+    later.explanation = { ...later.explanation, matchedTerms: ["disk", "quota"] };
+    expect(paths(fuseLanes([wordHit("a.md", 9), wordHit("b.md", 7), later], language, fusion, ["disk", "quota"]))).toEqual(["c.md", "a.md", "d.md", "b.md"]);
+  });
+
   it("breaks an equal fused score by the words' score, then by path", () => {
     // b (second in words, absent from language) and x (language only, weight 1, second there) tie at 1/12.
     const words = [wordHit("a.md", 9), wordHit("b.md", 7)];
