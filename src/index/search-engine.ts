@@ -414,6 +414,19 @@ function leadOf(note: ParsedNote): string {
   return "";
 }
 
+/** Whether the note holds `term` exactly, in any field. */
+export function noteHoldsTerm(engine: SearchEngine, path: string, term: string): boolean {
+  const shortId = engine.shortIdOf(path);
+  const postings = engine.terms.get(term);
+  if (shortId === undefined || !postings) return false;
+  for (const list of postings) {
+    if (!list) continue;
+    const at = lowerBound(list, shortId);
+    if (at < list.length && postingNote(list[at]) === shortId) return true;
+  }
+  return false;
+}
+
 /** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);

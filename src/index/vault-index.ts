@@ -32,7 +32,7 @@ import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
 import { encodeLanguage, LANGUAGE_PART } from "./vault-language/vault-language-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
-import type { IndexedNote, IndexStatus, NoteProblem, SearchOptions, SearchResult, SyncReport } from "./types";
+import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
 
 export type { RankedHit } from "./ranking/explain";
 export { DEFAULT_RANKING, type RankingOptions } from "./ranking/ranking-options";
@@ -349,6 +349,11 @@ export class VaultIndex {
       store,
       paths: () => Array.from(this.notes.keys()),
       holds: (path) => this.notes.has(path),
+      bytes: () => {
+        let total = 0;
+        for (const note of this.notes.values()) total += note.size;
+        return total;
+      },
       slice: () => this.slice(),
     };
   }
@@ -389,9 +394,23 @@ export class VaultIndex {
       const text = texts[i];
       const parsedNote = typeof text === "string" ? this.shownNotes.parse(hit.path, text) : null;
       const sections = parsedNote ? buildSectionHits(parsedNote, hit.docTerms, this.analyzer, sectionsPerNote) : [];
-      results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation: hit.explanation });
+      const explanation = options.asYouType || options.loose ? hit.explanation : this.withLanguageStandIns(hit);
+      results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation });
     }
     return results;
+  }
+
+  /** The explanation with the vault language's stand-ins for the words the note lacks (when asked for). */
+  private withLanguageStandIns(hit: RankedHit): SearchExplanation {
+    const language = this.language;
+    if (!language?.ready || !language.options.standIns || hit.explanation.missingTerms.length === 0) return hit.explanation;
+    const missing = hit.explanation.missingTerms.flatMap((word) => {
+      const term = this.analyzer.analyzeWord(word)[0];
+      return term && !hit.explanation.standIns?.[word] ? [{ word, term }] : [];
+    });
+    const found = language.standInsFor(hit.path, missing, this.engine);
+    if (Object.keys(found).length === 0) return hit.explanation;
+    return { ...hit.explanation, standIns: { ...hit.explanation.standIns, ...found } };
   }
 
   /** Ranked candidates without reading any file (no snippets): the part that must be fast. */

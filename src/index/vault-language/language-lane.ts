@@ -11,7 +11,7 @@ import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import { isTopicTerm } from "../stopwords";
-import { FIELDS, notesWithTerm, type EngineDoc, type SearchEngine } from "../search-engine";
+import { FIELDS, noteHoldsTerm, notesWithTerm, type EngineDoc, type SearchEngine } from "../search-engine";
 import { postingCount, postingNote } from "../term-postings";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
@@ -29,6 +29,9 @@ export interface VaultLanguageOptions {
   minPassages: number;
   /** At most this many passages are kept for learning (a fair sample of a larger vault). */
   maxPassages: number;
+  /** Stand-ins for a question's missing words: the note's words whose meaning is this close
+   * (cosine) to the missing one, at most `perWord`; null adds none. */
+  standIns?: { minSimilarity: number; perWord: number } | null;
 }
 
 export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
@@ -37,6 +40,9 @@ export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
   minPassages: 2000,
   maxPassages: 60_000,
 };
+
+/** Fewest bytes of markdown a 30-word passage takes (short words, no markup): an estimate that errs on reading. */
+const BYTES_PER_PASSAGE = 120;
 
 /** Notes read at a time while sampling passages. */
 const READ_BATCH = 64;
@@ -50,6 +56,8 @@ export interface LaneSource {
   paths: () => string[];
   /** Whether a path is still indexed (a note removed while learning is skipped). */
   holds: (path: string) => boolean;
+  /** The indexed notes' size in bytes: a vault plainly too small to learn from is not read again. */
+  bytes: () => number;
   slice: () => WorkSlice;
 }
 
@@ -63,6 +71,8 @@ export class LanguageLane {
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
+  /** Words near a term, remembered while the model stands. */
+  private readonly nearWordCache = new Map<string, { term: string; similarity: number }[]>();
   /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
    * removed (null) meanwhile, whose vectors the postings read earlier no longer give. */
   private pending: Map<string, { doc: EngineDoc; analyzer: Analyzer; engine: SearchEngine } | null> | null = null;
@@ -146,6 +156,9 @@ export class LanguageLane {
   }
 
   private async learnModel(source: LaneSource, work: WorkSlice, generation: number): Promise<VaultLanguage | null> {
+    // A passage is 30 words, at least BYTES_PER_PASSAGE of markdown: fewer bytes than that many
+    // passages need cannot make enough of them.
+    if (source.bytes() < this.options.minPassages * BYTES_PER_PASSAGE) return null;
     const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
     if (passages.length < this.options.minPassages || generation !== this.generation) return null;
     const meanings = await learnWordMeanings(passages, isTopicTerm, work, this.options.words);
@@ -155,6 +168,23 @@ export class LanguageLane {
   /** Resolves when a learning under way is done (at once when there is none). */
   async settled(): Promise<void> {
     await this.learning;
+  }
+
+  /**
+   * For each word of the question a note lacks, the note's own words nearest it in meaning
+   * ("unstaged" for "uncommitted"), strongest first: what the judge may count as partly covering it.
+   */
+  standInsFor(path: string, missing: readonly { word: string; term: string }[], engine: SearchEngine): Record<string, { term: string; strength: number }[]> {
+    const limits = this.options.standIns;
+    const out: Record<string, { term: string; strength: number }[]> = {};
+    if (!this.model || !limits) return out;
+    for (const { word, term } of missing) {
+      let near = this.nearWordCache.get(term);
+      if (!near) this.nearWordCache.set(term, (near = this.model.nearWords(term, 30, limits.minSimilarity)));
+      const held = near.filter((n) => noteHoldsTerm(engine, path, n.term)).slice(0, limits.perWord);
+      if (held.length > 0) out[word] = held.map((n) => ({ term: n.term, strength: Math.round(n.similarity * 1000) / 1000 }));
+    }
+    return out;
   }
 
   /** The notes nearest a question's terms; empty without a model or when no term is known. */

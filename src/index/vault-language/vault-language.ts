@@ -70,6 +70,24 @@ export class VaultLanguage {
     else this.notes.delete(path);
   }
 
+  /** The words whose meaning is nearest `term`'s (cosine ≥ `minSimilarity`), nearest first; none for an unknown word. */
+  nearWords(term: string, limit: number, minSimilarity: number): { term: string; similarity: number }[] {
+    const row = this.words.get(term);
+    if (row === undefined || limit <= 0) return [];
+    const dims = this.dimensions;
+    const base = row * dims;
+    const found: { term: string; similarity: number }[] = [];
+    let index = 0;
+    for (const word of this.words.keys()) {
+      const other = index++ * dims;
+      if (other === base) continue;
+      let dot = 0;
+      for (let j = 0; j < dims; j++) dot += this.vectors[base + j] * this.vectors[other + j];
+      if (dot >= minSimilarity) found.push({ term: word, similarity: dot });
+    }
+    return found.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : 1)).slice(0, limit);
+  }
+
   /** Adds `weight` × the meaning of the word in `row` to `sum` (a note's vector being made). */
   addWord(sum: Float32Array, row: number, weight: number): void {
     const base = row * this.dimensions;
