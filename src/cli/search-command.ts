@@ -89,7 +89,9 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
     const fields = Object.entries(e.fields)
       .map(([f, ts]) => `${f}: ${ts.join(", ")}`)
       .join("; ");
-    parts.push(styled("dim", `   why: ${fields || "tags"}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`), "\n\n");
+    const meaning = e.vaultLanguage ? `close in this vault's own words (meaning rank ${e.vaultLanguage.rank})` : "";
+    const why = [fields, meaning].filter(Boolean).join(" · ") || "tags";
+    parts.push(styled("dim", `   why: ${why}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`), "\n\n");
   });
   return parts;
 }

@@ -22,6 +22,7 @@ const FIELD_OF_SIGNAL = new Map<string, Field>(FIELDS.map((f) => [`field:${f}`, 
 /** Signals whose own detail reads as a reason; the rest (BM25, coverage weights) are figures. */
 const WORDED_SIGNALS: ReadonlySet<string> = new Set([
   "title match",
+  "vault language",
   "exact_tag",
   "also_found_by",
   "source_url",

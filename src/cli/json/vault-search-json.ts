@@ -44,6 +44,10 @@ export const vaultSearchSchema = z.strictObject({
         parts: z.array(z.strictObject({ name: z.string(), detail: z.string(), weight: z.number() })),
         term_weights: z.record(z.string(), z.number()),
         term_notes: z.record(z.string(), z.number()),
+        vault_language: z
+          .strictObject({ rank: z.number().int().positive(), similarity: z.number() })
+          .optional()
+          .describe("Set when the vault-language lane found the note near the question: its rank there and the cosine similarity."),
       }),
       dial: z
         .strictObject({
@@ -126,6 +130,7 @@ function searchResultJson(r: SearchResult): VaultSearchJson["results"][number] {
       parts: e.parts,
       term_weights: e.termWeights,
       term_notes: e.termNotes,
+      ...(e.vaultLanguage ? { vault_language: e.vaultLanguage } : {}),
     },
   };
 }

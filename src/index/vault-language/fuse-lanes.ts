@@ -49,7 +49,7 @@ function coverageOf(explanation: SearchExplanation): number {
 
 function withLanguage(hit: RankedHit, near: NearNote, rank: number): RankedHit {
   const vaultLanguage = { rank, similarity: roundTo(near.similarity, 3) };
-  const part = { name: "vault language", detail: `near the question in this vault's own usage of words (rank ${rank}, similarity ${vaultLanguage.similarity})`, weight: 0 };
+  const part = { name: "vault language", detail: `close to the question in the way this vault uses its words (meaning rank ${rank}, similarity ${vaultLanguage.similarity})`, weight: 0 };
   return { ...hit, explanation: { ...hit.explanation, vaultLanguage, parts: [...hit.explanation.parts, part] } };
 }
 

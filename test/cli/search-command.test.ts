@@ -1,0 +1,34 @@
+// What `vault-research search` prints for a person: the "why" line names the vault-language lane
+// when it found the note.
+import { describe, expect, it } from "vitest";
+import { searchResultText } from "../../src/cli/search-command";
+import { renderStyled } from "../../src/cli/terminal-style";
+import type { SearchResult } from "../../src/index/types";
+
+const plainText = (parts: Parameters<typeof renderStyled>[0]) => renderStyled(parts, false);
+
+function result(explanation: Partial<SearchResult["explanation"]>): SearchResult {
+  return {
+    path: "tldr/nproc.md",
+    title: "nproc",
+    score: 0,
+    tags: [],
+    sections: [],
+    explanation: { matchedTerms: [], missingTerms: ["cores"], fields: {}, parts: [], termWeights: {}, termNotes: {}, ...explanation },
+  };
+}
+
+describe("search text", () => {
+  it("says a note was found by the vault's own words, with its rank in that lane", () => {
+    const text = plainText(searchResultText("cpu cores", [result({ vaultLanguage: { rank: 2, similarity: 0.61 } })]));
+    expect(text).toContain("why: close in this vault's own words (meaning rank 2) · missing: cores");
+  });
+
+  it("puts the lane after the fields a word matched, and says nothing of it when it did not help", () => {
+    const both = plainText(searchResultText("cpu cores", [result({ fields: { title: ["cpu"] }, vaultLanguage: { rank: 7, similarity: 0.4 } })]));
+    expect(both).toContain("why: title: cpu · close in this vault's own words (meaning rank 7)");
+    const words = plainText(searchResultText("cpu cores", [result({ fields: { title: ["cpu"] } })]));
+    expect(words).toContain("why: title: cpu · missing: cores");
+    expect(words).not.toContain("vault's own words");
+  });
+});
