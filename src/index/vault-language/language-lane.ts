@@ -71,7 +71,7 @@ export class LanguageLane {
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
-  /** Words near a term, remembered while the model stands. */
+  /** Words near a term, remembered while the model stands (forgotten by `reset` and `loadFrom`). */
   private readonly nearWordCache = new Map<string, { term: string; similarity: number }[]>();
   /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
    * removed (null) meanwhile, whose vectors the postings read earlier no longer give. */
@@ -104,6 +104,7 @@ export class LanguageLane {
     this.plan = { kind: "learn" };
     this.learning = null;
     this.pending = null;
+    this.nearWordCache.clear();
     this.changed = true;
   }
 
@@ -114,6 +115,7 @@ export class LanguageLane {
     this.plan = { kind: "load", cache, fingerprint };
     this.learning = null;
     this.pending = null;
+    this.nearWordCache.clear();
     this.changed = false;
   }
 

@@ -78,6 +78,8 @@ function makeTopics(): Topic[] {
 }
 
 const TOPICS = makeTopics();
+/** Each topic's words: its context and its pair. */
+const TOPIC_WORDS = TOPICS.map((t) => new Set([...t.context, ...t.pair]));
 
 /** Which of its topic's two words note `n` uses. */
 const variantOf = (n: number) => Math.floor(n / TOPIC_COUNT) % 2;
@@ -474,7 +476,8 @@ function laneWorld(notes: Record<string, string>, options = SMALL) {
     store.files.delete(path);
     lane.noteRemoved(path);
   };
-  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), slice: () => slice });
+  const bytes = () => [...docs.keys()].reduce((sum, p) => sum + store.files.get(p)!.text.length, 0);
+  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), bytes, slice: () => slice });
   /** The vector `setNote` gives a note from its own fields, in a copy of the lane's meanings. */
   const ownVector = (path: string) => {
     const own = new VaultLanguage(lane.current()!.meanings());
@@ -666,6 +669,50 @@ describe("LanguageLane", () => {
     expect(lane.current()!.noteVector(moved)).toBeUndefined();
     // The meanings did not change: nothing to save.
     expect(lane.unsaved).toBe(false);
+  });
+
+  it("offers a note's own words nearest in meaning as stand-ins for the question's words it lacks", async () => {
+    const { lane, engine, source } = laneWorld(notes, { ...SMALL, standIns: { minSimilarity: 0.8, perWord: 2 } });
+    await lane.learn(source());
+    const note = SECOND_WORD_NOTES[0];
+    const found = lane.standInsFor(note, [{ word: "First", term: FIRST_WORD }], engine);
+    expect(Object.keys(found)).toEqual(["First"]);
+    expect(found.First).toHaveLength(2);
+    // Words of its own topic (sixteen dimensions hardly tell them apart), strongest first.
+    for (const standIn of found.First) {
+      expect(TOPIC_WORDS[0].has(standIn.term)).toBe(true);
+      expect(notes[note]).toContain(standIn.term);
+      expect(standIn.strength).toBeGreaterThan(0.8);
+    }
+    expect(found.First[0].strength).toBeGreaterThanOrEqual(found.First[1].strength);
+    // Only words the note holds: a note of another topic has no stand-in for it.
+    const elsewhere = Object.keys(notes).find((p) => p.startsWith("topic3/") && !TOPICS[0].context.some((w) => notes[p].includes(w)))!;
+    expect(lane.standInsFor(elsewhere, [{ word: "First", term: FIRST_WORD }], engine)).toEqual({});
+    // None for a word without a meaning, nor when stand-ins are off.
+    expect(lane.standInsFor(note, [{ word: "zzz", term: "zzzqqq" }], engine)).toEqual({});
+    const off = laneWorld(notes);
+    await off.lane.learn(off.source());
+    expect(off.lane.standInsFor(note, [{ word: "First", term: FIRST_WORD }], off.engine)).toEqual({});
+  });
+
+  it("forgets the stand-ins it worked out once the meanings are learned again", async () => {
+    const { lane, engine, index, source } = laneWorld(notes, { ...SMALL, standIns: { minSimilarity: 0.8, perWord: 2 } });
+    await lane.learn(source());
+    // A note of topic 0 without a word of topic 3.
+    const note = SECOND_WORD_NOTES.find((p) => !TOPICS[3].context.some((w) => notes[p].includes(w)))!;
+    const before = lane.standInsFor(note, [{ word: "First", term: FIRST_WORD }], engine).First ?? [];
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((n) => TOPIC_WORDS[0].has(n.term))).toBe(true);
+    // Relearned from a vault where the first word has moved to topic 3 (in place of topic 3's own word).
+    const other = TOPICS[3].pair[0];
+    lane.reset();
+    for (const [path, text] of Object.entries(notes)) {
+      const moved = path.startsWith("topic0/") ? text.split(FIRST_WORD).join(other) : path.startsWith("topic3/") ? text.split(other).join(FIRST_WORD) : text;
+      index(path, moved);
+    }
+    await lane.learn(source());
+    const after = lane.standInsFor(note, [{ word: "First", term: FIRST_WORD }], engine).First ?? [];
+    expect(after.filter((n) => TOPIC_WORDS[0].has(n.term))).toEqual([]);
   });
 
   it("pauses while it learns, and learns the same in slices as at once", async () => {

@@ -131,6 +131,20 @@ describe("VaultLanguage notes", () => {
     expect(model.nearest(Float32Array.from([0, 0, 1, 0]), 5).map((n) => n.path)).toEqual(["a.md"]);
   });
 
+  it("finds the words nearest a word in meaning, nearest first, ties by word, never the word itself", () => {
+    const model = axes();
+    const [mixed, ...others] = model.nearWords("north", 5, 0.5);
+    expect(others).toEqual([]);
+    expect(mixed.term).toBe("mixed");
+    expect(mixed.similarity).toBeCloseTo(Math.SQRT1_2, 6);
+    const all = model.nearWords("north", 10, -1);
+    expect(all.map((n) => n.term)).toEqual(["mixed", "east", "south", "west"]);
+    expect(model.nearWords("north", 2, -1).map((n) => n.term)).toEqual(["mixed", "east"]);
+    expect(model.nearWords("mixed", 10, 0.5).map((n) => n.term)).toEqual(["east", "north"]);
+    expect(model.nearWords("unheard", 10, -1)).toEqual([]);
+    expect(model.nearWords("north", 0, -1)).toEqual([]);
+  });
+
   it("hands back its meanings as learned", () => {
     const model = axes();
     const meanings = model.meanings();
