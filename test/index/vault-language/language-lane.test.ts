@@ -19,6 +19,7 @@ import { VaultLanguage } from "../../../src/index/vault-language/vault-language"
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
+import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
@@ -380,6 +381,25 @@ describe("a vault too small to learn from", () => {
     const cache = new MemoryIndexCache();
     await index.save(cache);
     expect(cache.parts.has(LANGUAGE_PART)).toBe(false);
+  });
+
+  it("does not read a vault plainly too small again; one big enough is read once more to learn from", async () => {
+    const storeOf = (notes: Record<string, string>) => {
+      const store = new ControlledStore();
+      for (const [path, text] of Object.entries(notes)) store.write(path, text);
+      return store;
+    };
+    const small = storeOf(generatedVault(60));
+    const index = new VaultIndex();
+    await index.sync(small, null);
+    await index.languageSettled();
+    expect(small.reads).toHaveLength(60);
+    const larger = storeOf(generatedVault(120));
+    const learning = new VaultIndex({ ranking: { vaultLanguage: { ...DEFAULT_VAULT_LANGUAGE, minPassages: 500 } } });
+    await learning.sync(larger, null);
+    await learning.languageSettled();
+    expect(larger.reads).toHaveLength(240);
+    expect(learned).toHaveBeenCalledTimes(1);
   });
 
   it("learns from exactly minPassages passages, not from one fewer", async () => {
