@@ -134,6 +134,9 @@ export const settingsSchema = z.object({
       excludedFolders: z.array(z.string()).default([]),
       /** English stemming ("running" finds "run"). */
       stemming: z.boolean().default(true),
+      /** Learn which words this vault uses alike, from its own notes, to find notes that say the
+       * same thing in other words (index/vault-language/); on this device, after a full build. */
+      vaultLanguage: z.boolean().default(true),
     })
     .prefault({}),
   external: z

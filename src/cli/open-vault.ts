@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { VaultIndex } from "../index/vault-index";
+import { vaultLanguageRanking } from "../index/ranking/ranking-options";
 import type { SyncReport } from "../index/types";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import { loadSettings, type Settings } from "../settings";
@@ -74,6 +75,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   const index = new VaultIndex({
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
     stemming: settings.index.stemming,
+    ranking: vaultLanguageRanking(settings.index.vaultLanguage),
     canonicalizeUrl,
     ...(io.clock ? { clock: io.clock } : {}),
   });

@@ -90,6 +90,8 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const index = new VaultIndex({
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
     stemming: settings.index.stemming,
+    // Promotion only looks notes up by their source address: it has no use for the vault's language.
+    ranking: { vaultLanguage: null },
     canonicalizeUrl,
   });
   await index.sync(store, cache);

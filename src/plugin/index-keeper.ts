@@ -7,6 +7,7 @@ import type { IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
 import { VaultIndex } from "../index/vault-index";
+import { vaultLanguageRanking } from "../index/ranking/ranking-options";
 import type { IndexCache, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
@@ -146,6 +147,7 @@ export class IndexKeeper {
     const index = new VaultIndex({
       excludedFolders: this.excludedFolders(),
       stemming: this.deps.settings().index.stemming,
+      ranking: vaultLanguageRanking(this.deps.settings().index.vaultLanguage),
       clock: this.deps.clock,
       canonicalizeUrl,
       // Obsidian paints and handles input between indexing slices.

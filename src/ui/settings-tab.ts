@@ -575,6 +575,19 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       );
 
     new Setting(el)
+      .setName("Learn this vault's language")
+      .setDesc(
+        "Also find notes that say the same thing in other words, from which words your notes use alike. Learned on this device from your notes after a full build (seconds on a large vault); nothing is sent anywhere. Changing this rebuilds the index.",
+      )
+      .addToggle((toggle) =>
+        toggle.setValue(settings.index.vaultLanguage).onChange(async (value) => {
+          settings.index.vaultLanguage = value;
+          await this.host.saveSettings();
+          await this.host.applyIndexSettings({ rebuild: true });
+        }),
+      );
+
+    new Setting(el)
       .setName("Rebuild index")
       .setDesc("Reads every note again. Use it if search results look out of date.")
       .addButton((button) =>

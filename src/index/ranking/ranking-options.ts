@@ -87,3 +87,8 @@ export function fuzzyDistance(term: string, ranking: Pick<RankingOptions, "fuzzy
   if (term.length < ranking.twoEditsMinLength) return 1;
   return 2;
 }
+
+/** The ranking for the `index.vaultLanguage` setting: the defaults when on, no lane when off. */
+export function vaultLanguageRanking(on: boolean): Partial<RankingOptions> {
+  return on ? {} : { vaultLanguage: null };
+}
