@@ -5,8 +5,16 @@
 // explanation; the language lane adds its rank and similarity to it.
 import { roundTo } from "../../text/numbers";
 import type { RankedHit } from "../ranking/explain";
+import { noteHoldsTerm, type SearchEngine } from "../search-engine";
+import type { Analyzer } from "../tokenize";
 import type { SearchExplanation } from "../types";
 import type { NearNote } from "./vault-language";
+
+/** The index the words were ranked over: which of the question's words a note they did not rank holds. */
+export interface WordsIndex {
+  engine: SearchEngine;
+  analyzer: Analyzer;
+}
 
 export interface LaneFusion {
   /** RRF's k: how much a first place outweighs a tenth. */
@@ -22,7 +30,7 @@ export interface LaneFusion {
 
 
 
-export function fuseLanes(words: readonly RankedHit[], language: readonly NearNote[], fusion: LaneFusion, allWords: readonly string[]): RankedHit[] {
+export function fuseLanes(words: readonly RankedHit[], language: readonly NearNote[], fusion: LaneFusion, allWords: readonly string[], index?: WordsIndex): RankedHit[] {
   const fused = new Map<string, { hit: RankedHit; score: number }>();
   words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1) }));
   const stats = words[0]?.explanation;
@@ -30,7 +38,7 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
   language.slice(0, fusion.depth).forEach((near, i) => {
     const share = weight / (fusion.k + i + 1);
     const known = fused.get(near.path);
-    const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats), near, i + 1);
+    const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats, index), near, i + 1);
     fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
   });
   return Array.from(fused.values())
@@ -53,11 +61,17 @@ function withLanguage(hit: RankedHit, near: NearNote, rank: number): RankedHit {
   return { ...hit, explanation: { ...hit.explanation, vaultLanguage, parts: [...hit.explanation.parts, part] } };
 }
 
-/** A note no word of the question matched: all its words are missing, and its score is 0. */
-function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: SearchExplanation | undefined): RankedHit {
+/**
+ * A note the words did not rank: none of the question's words is in it, or it fell below the notes
+ * the words explain (a common word). Its score is 0; the words it holds (by `index`) are matched,
+ * the others missing (all of them without an index).
+ */
+function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: SearchExplanation | undefined, index: WordsIndex | undefined): RankedHit {
+  const holds = (word: string) => index !== undefined && index.analyzer.analyzeWord(word).some((term) => noteHoldsTerm(index.engine, near.path, term));
+  const matchedTerms = allWords.filter(holds);
   const explanation: SearchExplanation = {
-    matchedTerms: [],
-    missingTerms: [...allWords],
+    matchedTerms,
+    missingTerms: allWords.filter((word) => !matchedTerms.includes(word)),
     fields: {},
     parts: [],
     termWeights: stats?.termWeights ?? {},

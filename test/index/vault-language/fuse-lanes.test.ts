@@ -1,8 +1,11 @@
 // The words' ranking and the vault language's made one by reciprocal rank fusion: scores computed
-// here by hand, a note only the language lane found (score 0, every word missing), the language
+// here by hand, a note only the language lane found (score 0, missing the words it lacks), the language
 // lane's rank and similarity in each explanation, and only `depth` of its notes taken.
 import { describe, expect, it } from "vitest";
+import { parseNote } from "../../../src/index/markdown";
 import type { RankedHit } from "../../../src/index/ranking/explain";
+import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
+import { createAnalyzer } from "../../../src/index/tokenize";
 import type { ScorePart } from "../../../src/index/types";
 import { fuseLanes, type LaneFusion } from "../../../src/index/vault-language/fuse-lanes";
 import type { NearNote } from "../../../src/index/vault-language/vault-language";
@@ -100,6 +103,21 @@ describe("fuseLanes", () => {
     const alone = fuseLanes([], [near("only.md", 0.5)], FUSION, ["disk"]);
     expect(alone).toHaveLength(1);
     expect(alone[0].explanation).toMatchObject({ missingTerms: ["disk"], termWeights: {}, termNotes: {} });
+  });
+
+  it("explains a note the words did not rank by the question's words it holds, when given the index", () => {
+    const analyzer = createAnalyzer({ stemming: true });
+    const engine = createEngine(analyzer);
+    engine.add(toEngineDoc(parseNote("only.md", "# Storage\n\nThe disks filled up overnight.\n")));
+    const fused = fuseLanes([wordHit("a.md", 9)], [near("only.md", 0.5)], FUSION, ["disk", "quota"], { engine, analyzer });
+    const only = fused.find((h) => h.path === "only.md")!;
+    // "disks" is indexed as "disk": the note holds the first word, not the second; its score stays 0.
+    expect(only.explanation.matchedTerms).toEqual(["disk"]);
+    expect(only.explanation.missingTerms).toEqual(["quota"]);
+    expect(only.score).toBe(0);
+    // A note the index does not hold holds no word.
+    const gone = fuseLanes([], [near("gone.md", 0.5)], FUSION, ["disk"], { engine, analyzer });
+    expect(gone[0].explanation).toMatchObject({ matchedTerms: [], missingTerms: ["disk"] });
   });
 
   it("keeps a note both lanes found its own score and explanation, with the vault language part added", () => {
