@@ -7,6 +7,7 @@
 // loses it. A vault too small to learn from has no lane; nor does a cache saved without one (until
 // the next full build).
 import type { IndexCache, NoteStore } from "../../ports";
+import { roundTo } from "../../text/numbers";
 import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
@@ -184,7 +185,7 @@ export class LanguageLane {
       let near = this.nearWordCache.get(term);
       if (!near) this.nearWordCache.set(term, (near = this.model.nearWords(term, 30, limits.minSimilarity)));
       const held = near.filter((n) => noteHoldsTerm(engine, path, n.term)).slice(0, limits.perWord);
-      if (held.length > 0) out[word] = held.map((n) => ({ term: n.term, strength: Math.round(n.similarity * 1000) / 1000 }));
+      if (held.length > 0) out[word] = held.map((n) => ({ term: n.term, strength: roundTo(n.similarity, 3) }));
     }
     return out;
   }
