@@ -29,7 +29,7 @@ import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { fuseLanes } from "./vault-language/fuse-lanes";
 import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
-import { encodeLanguage, LANGUAGE_PART } from "./vault-language/vault-language-file";
+import { LANGUAGE_PART } from "./vault-language/vault-language-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -315,8 +315,8 @@ export class VaultIndex {
     await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
     const language = this.language;
     if (!language?.unsaved) return;
-    const model = language.current();
-    if (model) await cache.write(LANGUAGE_PART, encodeLanguage(model, this.fingerprint()));
+    const part = language.partToSave(this.fingerprint());
+    if (part) await cache.write(LANGUAGE_PART, part);
     else await cache.remove([LANGUAGE_PART]);
     language.saved();
   }

@@ -20,7 +20,7 @@ import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, fieldWeight } from "./note-term-counts";
 import { seededRandom } from "./top-eigenvectors";
 import { VaultLanguage, type NearNote } from "./vault-language";
-import { decodeLanguage, LANGUAGE_PART } from "./vault-language-file";
+import { asSaved, encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LanguagePart, type LoadedLanguage, type TooSmallPart } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 
 export interface VaultLanguageOptions {
@@ -44,6 +44,9 @@ export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
 
 /** Fewest bytes of markdown a 30-word passage takes (short words, no markup): an estimate that errs on reading. */
 const BYTES_PER_PASSAGE = 120;
+
+/** A vault found too small is read again once it has grown by this factor. */
+const GROWN_AGAIN = 1.5;
 
 /** Notes read at a time while sampling passages. */
 const READ_BATCH = 64;
@@ -72,6 +75,8 @@ export class LanguageLane {
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
+  /** Bytes of notes when they were read and found too few to learn from; null when not so. */
+  private tooSmallAt: number | null = null;
   /** Words near a term, remembered while the model stands (forgotten by `reset` and `loadFrom`). */
   private readonly nearWordCache = new Map<string, { term: string; similarity: number }[]>();
   /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
@@ -103,6 +108,7 @@ export class LanguageLane {
     this.generation++;
     this.model = null;
     this.plan = { kind: "learn" };
+    this.tooSmallAt = null;
     this.learning = null;
     this.pending = null;
     this.nearWordCache.clear();
@@ -114,6 +120,7 @@ export class LanguageLane {
     this.generation++;
     this.model = null;
     this.plan = { kind: "load", cache, fingerprint };
+    this.tooSmallAt = null;
     this.learning = null;
     this.pending = null;
     this.nearWordCache.clear();
@@ -131,7 +138,8 @@ export class LanguageLane {
     this.model?.removeNote(path);
   }
 
-  /** Does what the last reset or load planned (once; later calls wait on the same work). */
+  /** Does what the last reset or load planned (once; later calls wait on the same work). A cache
+   * without meanings (an older one, a vault grown since it was too small) means learning them. */
   learn(source: LaneSource): Promise<void> {
     if (this.learning) return this.learning;
     const plan = this.plan;
@@ -140,32 +148,54 @@ export class LanguageLane {
     const generation = this.generation;
     this.learning = (async () => {
       const work = source.slice();
-      const model = plan.kind === "load" ? await loadModel(plan.cache, plan.fingerprint, work) : await this.learnModel(source, work, generation);
-      if (!model || generation !== this.generation) return;
-      // Notes indexed or removed while the postings are read get their vectors (or lose them) after.
-      const pending: NonNullable<LanguageLane["pending"]> = new Map();
-      this.pending = pending;
-      await fillNoteVectors(model, source.engine, work);
-      if (this.pending === pending) this.pending = null;
-      if (generation !== this.generation) return;
-      for (const [path, note] of pending) {
-        if (note) model.setNote(path, docTermCounts(note.doc, note.analyzer), (t) => notesWithTerm(note.engine, t), note.engine.documentCount);
-        else model.removeNote(path);
+      const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
+      if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
+        this.tooSmallAt = loaded.bytes;
+        return;
       }
+      const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
+      if (!model || generation !== this.generation) return;
+      await this.fill(model, source, work);
+      if (generation !== this.generation) return;
       this.model = model;
-      if (plan.kind === "learn") this.changed = true;
+      if (loaded?.kind !== "model") this.changed = true;
     })();
     return this.learning;
   }
 
+  /** The notes' vectors; notes indexed or removed while the postings are read get theirs (or lose them) after. */
+  private async fill(model: VaultLanguage, source: LaneSource, work: WorkSlice): Promise<void> {
+    const pending: NonNullable<LanguageLane["pending"]> = new Map();
+    this.pending = pending;
+    await fillNoteVectors(model, source.engine, work);
+    if (this.pending === pending) this.pending = null;
+    for (const [path, note] of pending) {
+      if (note) model.setNote(path, docTermCounts(note.doc, note.analyzer), (t) => notesWithTerm(note.engine, t), note.engine.documentCount);
+      else model.removeNote(path);
+    }
+  }
+
   private async learnModel(source: LaneSource, work: WorkSlice, generation: number): Promise<VaultLanguage | null> {
     // A passage is 30 words, at least BYTES_PER_PASSAGE of markdown: fewer bytes than that many
-    // passages need cannot make enough of them.
-    if (source.bytes() < this.options.minPassages * BYTES_PER_PASSAGE) return null;
+    // passages need cannot make enough of them (and is cheap to see again: nothing is kept).
+    const bytes = source.bytes();
+    if (bytes < this.options.minPassages * BYTES_PER_PASSAGE) return null;
     const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
-    if (passages.length < this.options.minPassages || generation !== this.generation) return null;
-    const meanings = await learnWordMeanings(passages, isTopicTerm, work, this.options.words);
-    return meanings ? new VaultLanguage(meanings) : null;
+    if (generation !== this.generation) return null;
+    const meanings = passages.length < this.options.minPassages ? null : await learnWordMeanings(passages, isTopicTerm, work, this.options.words);
+    if (!meanings) {
+      // Read and found wanting: saved, so the next start does not read every note again.
+      this.tooSmallAt = bytes;
+      this.changed = true;
+      return null;
+    }
+    return asSaved(new VaultLanguage(meanings), work);
+  }
+
+  /** What a save writes: the meanings, the finding that the notes were too few, or nothing (the part goes). */
+  partToSave(fingerprint: string): LanguagePart | TooSmallPart | null {
+    if (this.model) return encodeLanguage(this.model, fingerprint);
+    return this.tooSmallAt === null ? null : encodeTooSmall(this.tooSmallAt, fingerprint);
   }
 
   /** Resolves when a learning under way is done (at once when there is none). */
@@ -227,7 +257,7 @@ async function samplePassages(source: LaneSource, max: number, work: WorkSlice, 
   return sample;
 }
 
-async function loadModel(cache: IndexCache, fingerprint: string, work: WorkSlice): Promise<VaultLanguage | null> {
+async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice): Promise<LoadedLanguage | null> {
   let part: unknown = null;
   try {
     part = await cache.read(LANGUAGE_PART);
@@ -235,7 +265,7 @@ async function loadModel(cache: IndexCache, fingerprint: string, work: WorkSlice
     // An unreadable part is no lane, as a missing one is.
   }
   work.restart();
-  return decodeLanguage(part, fingerprint, work);
+  return readLanguagePart(part, fingerprint, work);
 }
 
 /**

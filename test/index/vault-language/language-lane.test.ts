@@ -321,29 +321,33 @@ describe("the vault-language lane in VaultIndex", () => {
     expect(rankFor(offWarm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
   });
 
-  it("has no lane after loading a corrupt part, without an error, and learns nothing until a full build", async () => {
-    for (const corrupt of [{ format: "vault-research-vault-language", version: 1 }, "garbage", 42]) {
+  it("learns again from the notes, without an error, after loading a corrupt or unreadable part, and saves a good one", async () => {
+    const unreadable = recordingCache(saved);
+    const read = unreadable.read.bind(unreadable);
+    unreadable.read = (name: string) => (name === LANGUAGE_PART ? Promise.reject(new Error("EIO: the disk said no")) : read(name));
+    const caches = [{ format: "vault-research-vault-language", version: 1 }, "garbage", 42].map((corrupt) => {
       const cache = recordingCache(saved);
       cache.parts.set(LANGUAGE_PART, corrupt);
+      return cache;
+    });
+    for (const [i, cache] of [...caches, unreadable].entries()) {
+      learned.mockClear();
       const warm = new VaultIndex();
       const report = await warm.sync(store, cache);
       await warm.languageSettled();
       expect(report.mode).toBe("cache");
-      expect(rankFor(warm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
+      expect(learned, `cache ${i}`).toHaveBeenCalledTimes(1);
+      expect(languageOnly(rankFor(warm, FIRST_WORD)).length).toBeGreaterThanOrEqual(20);
+      if (cache === unreadable) continue;
+      await warm.save(cache);
+      // The part written is a whole one: the next start loads it and learns nothing.
+      learned.mockClear();
+      const next = new VaultIndex();
+      await next.sync(store, cache);
+      await next.languageSettled();
       expect(learned).not.toHaveBeenCalled();
+      expect(languageOnly(rankFor(next, FIRST_WORD))).toEqual(languageOnly(rankFor(warm, FIRST_WORD)));
     }
-    // An unreadable part is the same; a full build then learns again.
-    const cache = recordingCache(saved);
-    const read = cache.read.bind(cache);
-    cache.read = (name: string) => (name === LANGUAGE_PART ? Promise.reject(new Error("EIO: the disk said no")) : read(name));
-    const warm = new VaultIndex();
-    expect((await warm.sync(store, cache)).mode).toBe("cache");
-    await warm.languageSettled();
-    expect(rankFor(warm, FIRST_WORD)).toEqual(rankFor(wordsOnly, FIRST_WORD));
-    await warm.rebuild(store);
-    await warm.languageSettled();
-    expect(learned).toHaveBeenCalledTimes(1);
-    expect(languageOnly(rankFor(warm, FIRST_WORD)).length).toBeGreaterThanOrEqual(20);
   });
 
   it("fuses neither while typing, nor under a #tag filter, nor in the loose search", () => {
@@ -608,7 +612,7 @@ describe("LanguageLane", () => {
     expect(new Set(is.map((n) => n.path))).toEqual(new Set(was.map((n) => n.path)));
   });
 
-  it("has no lane from a cache without the part, with a corrupt one, one of other settings or one it cannot read", async () => {
+  it("learns from the notes when the cache has no part, a corrupt one, one of other settings or one it cannot read", async () => {
     const world = laneWorld(notes);
     await world.lane.learn(world.source());
     const good = encodeLanguage(world.lane.current()!, FINGERPRINT);
@@ -622,14 +626,38 @@ describe("LanguageLane", () => {
     const unreadable = new MemoryIndexCache();
     unreadable.failRead = new Error("EIO");
     caches.push(["unreadable", unreadable]);
-    learned.mockClear();
     for (const [what, cache] of caches) {
+      learned.mockClear();
       const lane = new LanguageLane(SMALL);
       lane.loadFrom(cache, what === "of other settings" ? "other settings" : FINGERPRINT);
       await lane.learn(world.source());
-      expect(lane.ready, what).toBe(false);
+      expect(lane.ready, what).toBe(true);
+      expect(learned, what).toHaveBeenCalledTimes(1);
+      expect(lane.unsaved, what).toBe(true);
     }
-    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("remembers a vault read and found too small, and reads it again only once it has grown by half", async () => {
+    const world = laneWorld(notes);
+    // Enough bytes to be worth reading, too few passages to learn from.
+    const wanting = new LanguageLane({ ...SMALL, minPassages: 1_000_000 });
+    wanting.reset();
+    const source = world.source();
+    const bytes = source.bytes();
+    await wanting.learn({ ...source, bytes: () => Math.max(bytes, 1_000_000 * 120) });
+    expect(wanting.ready).toBe(false);
+    const part = wanting.partToSave(FINGERPRINT);
+    expect(part).toMatchObject({ tooSmallAt: Math.max(bytes, 1_000_000 * 120) });
+    const cache = new MemoryIndexCache();
+    await cache.write(LANGUAGE_PART, part);
+    for (const [grownBy, reads] of [[1.4, false], [1.6, true]] as const) {
+      const lane = new LanguageLane({ ...SMALL, minPassages: 1_000_000 });
+      lane.loadFrom(cache, FINGERPRINT);
+      const read = vi.fn(source.store.read.bind(source.store));
+      await lane.learn({ ...source, store: { ...source.store, list: source.store.list.bind(source.store), read }, bytes: () => Math.max(bytes, 1_000_000 * 120) * grownBy });
+      expect(read.mock.calls.length > 0, `grown by ${grownBy}`).toBe(reads);
+      expect(lane.ready).toBe(false);
+    }
   });
 
   it("throws away a learning that a reset overtook, and a load that a reset overtook", async () => {
