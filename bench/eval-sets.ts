@@ -68,9 +68,11 @@ function rankingFromFlags(): Partial<RankingOptions> {
   const k = Number(argValue("language-k") ?? base.fusion.k);
   const damping = Number(argValue("language-damping") ?? base.fusion.damping ?? 0);
   if (!Number.isFinite(weight) || weight < 0 || !Number.isFinite(k) || k < 0) throw new Error("--language-weight and --language-k take numbers from 0.");
+  const maxShare = argValue("language-max-share");
+  const words = maxShare === undefined ? base.words : { ...base.words, maxPassageShare: Number(maxShare) };
   const standIns = argValue("language-stand-ins");
   const standInOptions = standIns === undefined ? base.standIns : standIns === "off" ? null : { minSimilarity: Number(standIns), perWord: 3 };
-  return { ...ranking, vaultLanguage: { ...base, fusion: { ...base.fusion, weight, k, damping }, standIns: standInOptions } };
+  return { ...ranking, vaultLanguage: { ...base, words, fusion: { ...base.fusion, weight, k, damping }, standIns: standInOptions } };
 }
 
 export const wantsMisses = process.argv.includes("--misses");

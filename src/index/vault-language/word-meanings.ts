@@ -14,6 +14,10 @@ export interface WordMeaningOptions {
   minPassages: number;
   /** At most this many words (the ones in most passages) get vectors: bounds memory and time. */
   maxWords: number;
+  /** A word in more than this share of the passages keeps company with everything: it is a context
+   * for the others, but gets no vector of its own (it would say little of a note, and its postings
+   * are most of the work of filling the notes' vectors). 1 keeps every word. */
+  maxPassageShare?: number;
   /** Context smoothing: rare context words count for less than their share (0.75, as in word2vec). */
   smoothing: number;
   /** Extra directions searched, and power steps taken, by the randomized eigensolver: more is
@@ -49,7 +53,18 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
     const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
     for (let j = 0; j < dims; j++) vectors[w * dims + j] *= inv;
   }
-  return { words: rows.words, dimensions: dims, vectors };
+  return keepSpecific({ words: rows.words, dimensions: dims, vectors }, rows, options.maxPassageShare ?? 1);
+}
+
+/** The meanings without the words in more than `share` of the passages. */
+function keepSpecific(meanings: WordMeanings, rows: PassageRows, share: number): WordMeanings {
+  if (share >= 1) return meanings;
+  const limit = share * rows.passages.length;
+  const kept = meanings.words.flatMap((_, w) => (rows.passagesOf[w].length <= limit ? [w] : []));
+  const dims = meanings.dimensions;
+  const vectors = new Float32Array(kept.length * dims);
+  kept.forEach((w, i) => vectors.set(meanings.vectors.subarray(w * dims, (w + 1) * dims), i * dims));
+  return { words: kept.map((w) => meanings.words[w]), dimensions: dims, vectors };
 }
 
 interface PassageRows {
