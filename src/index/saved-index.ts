@@ -11,7 +11,7 @@ import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
 import type { WorkSlice } from "./work-slice";
-import { LANGUAGE_PART } from "./vault-language/vault-language-file";
+import { isLanguagePartName } from "./vault-language/note-vector-file";
 
 /** Notes per segment: a save after one edit rewrites at most this many notes' postings. */
 const SEGMENT_NOTES = 1000;
@@ -207,8 +207,8 @@ function withLeft(entries: SegmentEntry[], left: number[], written: Map<string, 
 /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
  * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change). */
 async function removeUnlisted(cache: IndexCache, segments: SegmentEntry[]): Promise<void> {
-  const listed = new Set([MANIFEST_PART, LANGUAGE_PART, ...segments.map((s) => s.name)]);
-  const unlisted = (await cache.names()).filter((name) => !listed.has(name));
+  const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
+  const unlisted = (await cache.names()).filter((name) => !listed.has(name) && !isLanguagePartName(name));
   if (unlisted.length > 0) await cache.remove(unlisted);
 }
 

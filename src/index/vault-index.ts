@@ -29,7 +29,6 @@ import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { fuseLanes } from "./vault-language/fuse-lanes";
 import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
-import { LANGUAGE_PART } from "./vault-language/vault-language-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -315,9 +314,9 @@ export class VaultIndex {
     await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
     const language = this.language;
     if (!language?.unsaved) return;
-    const part = language.partToSave(this.fingerprint());
-    if (part) await cache.write(LANGUAGE_PART, part);
-    else await cache.remove([LANGUAGE_PART]);
+    const parts = language.partsToSave(this.fingerprint());
+    for (const [name, value] of parts.write) await cache.write(name, value);
+    if (parts.remove.length > 0) await cache.remove(parts.remove);
     language.saved();
   }
 
@@ -353,6 +352,10 @@ export class VaultIndex {
         let total = 0;
         for (const note of this.notes.values()) total += note.size;
         return total;
+      },
+      noteVersion: (path) => {
+        const note = this.notes.get(path);
+        return note ? { mtime: note.mtime, size: note.size } : undefined;
       },
       slice: () => this.slice(),
     };
@@ -478,7 +481,7 @@ export class VaultIndex {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
-    this.language?.noteIndexed(path, doc, this.analyzer, this.engine);
+    this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
     this.rememberNote(note);
   }
 
@@ -496,7 +499,7 @@ export class VaultIndex {
     await slice.pause();
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
-    this.language?.noteIndexed(path, doc, this.analyzer, this.engine);
+    this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
     this.rememberNote(note);
   }
 

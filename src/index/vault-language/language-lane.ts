@@ -12,7 +12,7 @@ import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import { isTopicTerm } from "../stopwords";
-import { FIELDS, noteHoldsTerm, notesWithTerm, type EngineDoc, type SearchEngine } from "../search-engine";
+import { FIELDS, noteHoldsTerm, notesWithTerm, toEngineDoc, type EngineDoc, type SearchEngine } from "../search-engine";
 import { postingCount, postingNote } from "../term-postings";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
@@ -20,7 +20,8 @@ import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, fieldWeight } from "./note-term-counts";
 import { seededRandom } from "./top-eigenvectors";
 import { VaultLanguage, type NearNote } from "./vault-language";
-import { asSaved, encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LanguagePart, type LoadedLanguage, type TooSmallPart } from "./vault-language-file";
+import { bucketOf, encodeNotesPart, isLanguagePartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
+import { asSaved, encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 
 export interface VaultLanguageOptions {
@@ -45,6 +46,11 @@ export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
 /** Fewest bytes of markdown a 30-word passage takes (short words, no markup): an estimate that errs on reading. */
 const BYTES_PER_PASSAGE = 120;
 
+/** Notes without a saved vector worked out from their own text (read again), up to this many or
+ * this share of the vault; beyond, every note's is worked out from the postings. */
+const MAX_REREAD = 64;
+const MAX_REREAD_SHARE = 0.02;
+
 /** A vault found too small is read again once it has grown by this factor. */
 const GROWN_AGAIN = 1.5;
 
@@ -62,6 +68,8 @@ export interface LaneSource {
   holds: (path: string) => boolean;
   /** The indexed notes' size in bytes: a vault plainly too small to learn from is not read again. */
   bytes: () => number;
+  /** The mtime and size a note was indexed at (a saved vector of another version is not used). */
+  noteVersion: (path: string) => NoteVersion | undefined;
   slice: () => WorkSlice;
 }
 
@@ -81,7 +89,11 @@ export class LanguageLane {
   private readonly nearWordCache = new Map<string, { term: string; similarity: number }[]>();
   /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
    * removed (null) meanwhile, whose vectors the postings read earlier no longer give. */
-  private pending: Map<string, { doc: EngineDoc; analyzer: Analyzer; engine: SearchEngine } | null> | null = null;
+  private pending: Map<string, { doc: EngineDoc; analyzer: Analyzer; engine: SearchEngine; version: NoteVersion } | null> | null = null;
+  /** The version of each note whose vector is known (a note whose words have no meaning has none, but is known). */
+  private readonly versions = new Map<string, NoteVersion>();
+  /** Parts of notes' vectors (by bucket) changed since the last save. */
+  private readonly dirtyBuckets = new Set<number>();
 
   constructor(readonly options: VaultLanguageOptions) {}
 
@@ -94,13 +106,14 @@ export class LanguageLane {
     return this.model;
   }
 
-  /** Whether the learned meanings changed since the last save (taken back by `saved`). */
+  /** Whether the learned meanings or a note's vector changed since the last save (taken back by `saved`). */
   get unsaved(): boolean {
-    return this.changed;
+    return this.changed || this.dirtyBuckets.size > 0;
   }
 
   saved(): void {
     this.changed = false;
+    this.dirtyBuckets.clear();
   }
 
   /** Forgets everything; the next `learn` learns from the notes (a full build is under way). */
@@ -109,6 +122,8 @@ export class LanguageLane {
     this.model = null;
     this.plan = { kind: "learn" };
     this.tooSmallAt = null;
+    this.versions.clear();
+    this.dirtyBuckets.clear();
     this.learning = null;
     this.pending = null;
     this.nearWordCache.clear();
@@ -121,6 +136,8 @@ export class LanguageLane {
     this.model = null;
     this.plan = { kind: "load", cache, fingerprint };
     this.tooSmallAt = null;
+    this.versions.clear();
+    this.dirtyBuckets.clear();
     this.learning = null;
     this.pending = null;
     this.nearWordCache.clear();
@@ -128,14 +145,24 @@ export class LanguageLane {
   }
 
   /** A note was (re)indexed: once meanings are known, its vector follows its new words. */
-  noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine): void {
-    this.pending?.set(path, { doc, analyzer, engine });
-    this.model?.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
+  noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine, version: NoteVersion): void {
+    this.pending?.set(path, { doc, analyzer, engine, version });
+    if (!this.model) return;
+    this.model.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
+    this.known(path, version);
   }
 
   noteRemoved(path: string): void {
     this.pending?.set(path, null);
-    this.model?.removeNote(path);
+    if (!this.model) return;
+    this.model.removeNote(path);
+    this.versions.delete(path);
+    this.dirtyBuckets.add(bucketOf(path));
+  }
+
+  private known(path: string, version: NoteVersion): void {
+    this.versions.set(path, version);
+    this.dirtyBuckets.add(bucketOf(path));
   }
 
   /** Does what the last reset or load planned (once; later calls wait on the same work). A cache
@@ -155,7 +182,9 @@ export class LanguageLane {
       }
       const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
       if (!model || generation !== this.generation) return;
-      await this.fill(model, source, work);
+      const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : [];
+      if (generation !== this.generation) return;
+      await this.fill(model, source, work, saved);
       if (generation !== this.generation) return;
       this.model = model;
       if (loaded?.kind !== "model") this.changed = true;
@@ -163,16 +192,46 @@ export class LanguageLane {
     return this.learning;
   }
 
-  /** The notes' vectors; notes indexed or removed while the postings are read get theirs (or lose them) after. */
-  private async fill(model: VaultLanguage, source: LaneSource, work: WorkSlice): Promise<void> {
+  /**
+   * The notes' vectors: the saved ones of the version indexed, the rest from the notes themselves
+   * (a few read again) or, when many are missing, from every posting. Notes indexed or removed
+   * meanwhile get theirs (or lose them) after.
+   */
+  private async fill(model: VaultLanguage, source: LaneSource, work: WorkSlice, saved: readonly SavedNoteVector[]): Promise<void> {
     const pending: NonNullable<LanguageLane["pending"]> = new Map();
     this.pending = pending;
-    await fillNoteVectors(model, source.engine, work);
+    const versions = new Map<string, NoteVersion>();
+    for (const s of saved) {
+      const now = source.noteVersion(s.path);
+      if (!now || now.mtime !== s.version.mtime || now.size !== s.version.size) continue;
+      if (s.vector.invNorm > 0) model.restoreNote(s.path, s.vector);
+      versions.set(s.path, now);
+    }
+    const missing = source.paths().filter((p) => !versions.has(p));
+    if (missing.length > Math.max(MAX_REREAD, source.paths().length * MAX_REREAD_SHARE)) {
+      await fillNoteVectors(model, source.engine, work);
+      for (const path of source.paths()) this.versionNow(path, source);
+    } else {
+      for (const path of versions.keys()) this.versions.set(path, versions.get(path)!);
+      await vectorsFromNotes(model, missing, source, work);
+      for (const path of missing) this.versionNow(path, source);
+    }
     if (this.pending === pending) this.pending = null;
     for (const [path, note] of pending) {
-      if (note) model.setNote(path, docTermCounts(note.doc, note.analyzer), (t) => notesWithTerm(note.engine, t), note.engine.documentCount);
-      else model.removeNote(path);
+      if (note) {
+        model.setNote(path, docTermCounts(note.doc, note.analyzer), (t) => notesWithTerm(note.engine, t), note.engine.documentCount);
+        this.known(path, note.version);
+      } else {
+        model.removeNote(path);
+        this.versions.delete(path);
+        this.dirtyBuckets.add(bucketOf(path));
+      }
     }
+  }
+
+  private versionNow(path: string, source: LaneSource): void {
+    const version = source.noteVersion(path);
+    if (version) this.known(path, version);
   }
 
   private async learnModel(source: LaneSource, work: WorkSlice, generation: number): Promise<VaultLanguage | null> {
@@ -192,10 +251,34 @@ export class LanguageLane {
     return asSaved(new VaultLanguage(meanings), work);
   }
 
-  /** What a save writes: the meanings, the finding that the notes were too few, or nothing (the part goes). */
-  partToSave(fingerprint: string): LanguagePart | TooSmallPart | null {
-    if (this.model) return encodeLanguage(this.model, fingerprint);
-    return this.tooSmallAt === null ? null : encodeTooSmall(this.tooSmallAt, fingerprint);
+  /**
+   * What a save writes and removes: the meanings when they changed (or the finding that the notes
+   * were too few, or nothing: the part goes), and the parts of notes' vectors that changed.
+   */
+  partsToSave(fingerprint: string): { write: [string, unknown][]; remove: string[] } {
+    const write: [string, unknown][] = [];
+    const remove: string[] = [];
+    const model = this.model;
+    if (this.changed) {
+      if (model) write.push([LANGUAGE_PART, encodeLanguage(model, fingerprint)]);
+      else if (this.tooSmallAt !== null) write.push([LANGUAGE_PART, encodeTooSmall(this.tooSmallAt, fingerprint)]);
+      else remove.push(LANGUAGE_PART);
+      if (!model) remove.push(...Array.from({ length: NOTE_BUCKETS }, (_, b) => notesPartName(b)));
+    }
+    if (!model || this.dirtyBuckets.size === 0) return { write, remove };
+    const byBucket = new Map<number, SavedNoteVector[]>();
+    for (const b of this.dirtyBuckets) byBucket.set(b, []);
+    const zero = { values: new Int8Array(model.dimensions), invNorm: 0, scale: 0 };
+    for (const [path, version] of this.versions) {
+      const list = byBucket.get(bucketOf(path));
+      if (list) list.push({ path, version, vector: model.noteVector(path) ?? zero });
+    }
+    const id = model.meaningsId();
+    for (const [b, notes] of byBucket) {
+      if (notes.length > 0) write.push([notesPartName(b), encodeNotesPart(notes, model.dimensions, id, fingerprint)]);
+      else remove.push(notesPartName(b));
+    }
+    return { write, remove };
   }
 
   /** Resolves when a learning under way is done (at once when there is none). */
@@ -255,6 +338,41 @@ async function samplePassages(source: LaneSource, max: number, work: WorkSlice, 
     }
   }
   return sample;
+}
+
+/** The saved notes' vectors made with these meanings (parts missing or unusable give none). */
+async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerprint: string, work: WorkSlice): Promise<SavedNoteVector[]> {
+  let names: string[];
+  try {
+    names = (await cache.names()).filter((n) => isLanguagePartName(n) && n !== LANGUAGE_PART);
+  } catch {
+    return [];
+  }
+  const out: SavedNoteVector[] = [];
+  const id = model.meaningsId();
+  for (const name of names) {
+    let part: unknown = null;
+    try {
+      part = await cache.read(name);
+    } catch {
+      // Unreadable: its notes' vectors are worked out again.
+    }
+    work.restart();
+    out.push(...((await readNotesPart(part, model.dimensions, id, fingerprint, work)) ?? []));
+  }
+  return out;
+}
+
+/** The vectors of a few notes from their own text, read again (as the index analyses it). */
+async function vectorsFromNotes(model: VaultLanguage, paths: string[], source: LaneSource, work: WorkSlice): Promise<void> {
+  const texts = await readNotes(source.store, paths);
+  work.restart();
+  for (const [i, text] of texts.entries()) {
+    if (typeof text !== "string" || !source.holds(paths[i])) continue;
+    const doc = toEngineDoc(parseNoteSafely(paths[i], text));
+    model.setNote(paths[i], docTermCounts(doc, source.analyzer), (t) => notesWithTerm(source.engine, t), source.engine.documentCount);
+    if (work.over()) await work.pause();
+  }
 }
 
 async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice): Promise<LoadedLanguage | null> {

@@ -5,6 +5,7 @@
 // build; after that a note that changes gets its vector again from its new words at once, and the
 // meanings are learned afresh on the next full build.
 import { quantize, type QuantizedVector } from "../embeddings/quantize";
+import { meaningsId } from "./note-vector-file";
 import type { WordMeanings } from "./word-meanings";
 
 /** A note's terms with how often it uses each (a title's words count TITLE_WEIGHT times). */
@@ -27,6 +28,7 @@ export class VaultLanguage {
   readonly dimensions: number;
   private readonly vectors: Float32Array;
   private readonly notes = new Map<string, QuantizedVector>();
+  private id: number | null = null;
 
   constructor(meanings: WordMeanings) {
     this.words = new Map(meanings.words.map((w, i) => [w, i]));
@@ -105,6 +107,16 @@ export class VaultLanguage {
     const inv = 1 / Math.sqrt(norm);
     for (let j = 0; j < sum.length; j++) sum[j] *= inv;
     this.notes.set(path, quantize(sum));
+  }
+
+  /** A number that tells these meanings from others (see note-vector-file.ts). */
+  meaningsId(): number {
+    if (this.id === null) {
+      const values = new Int8Array(this.vectors.length);
+      for (let i = 0; i < values.length; i++) values[i] = Math.round(this.vectors[i] * 127);
+      this.id = meaningsId(values, this.words.size);
+    }
+    return this.id;
   }
 
   /** A note's vector as saved (see vault-language-file.ts). */

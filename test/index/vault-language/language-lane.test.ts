@@ -504,7 +504,7 @@ function laneWorld(notes: Record<string, string>, options = SMALL) {
     const doc = toEngineDoc(parseNote(path, text));
     engine.add(doc);
     docs.set(path, doc);
-    lane.noteIndexed(path, doc, analyzer, engine);
+    lane.noteIndexed(path, doc, analyzer, engine, { mtime: 1, size: text.length });
   };
   const remove = (path: string) => {
     engine.discard(path);
@@ -513,7 +513,8 @@ function laneWorld(notes: Record<string, string>, options = SMALL) {
     lane.noteRemoved(path);
   };
   const bytes = () => [...docs.keys()].reduce((sum, p) => sum + store.files.get(p)!.text.length, 0);
-  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), bytes, slice: () => slice });
+  const noteVersion = (p: string) => (docs.has(p) ? { mtime: 1, size: store.files.get(p)!.text.length } : undefined);
+  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), bytes, noteVersion, slice: () => slice });
   /** The vector `setNote` gives a note from its own fields, in a copy of the lane's meanings. */
   const ownVector = (path: string) => {
     const own = new VaultLanguage(lane.current()!.meanings());
@@ -600,11 +601,56 @@ describe("LanguageLane", () => {
     await loaded.learn(world.source());
     expect(learned).not.toHaveBeenCalled();
     expect(loaded.ready).toBe(true);
-    expect(loaded.unsaved).toBe(false);
+    // The cache held no notes' vectors: they were worked out, and are for the next save; the meanings are not.
+    const parts = loaded.partsToSave(FINGERPRINT);
+    expect(parts.write.map(([name]) => name)).not.toContain(LANGUAGE_PART);
+    expect(parts.write.length).toBeGreaterThan(0);
     expect(loaded.current()!.noteCount).toBe(world.docs.size);
     const was = world.lane.nearest([SECOND_WORD], world.engine).slice(0, 10);
     const is = loaded.nearest([SECOND_WORD], world.engine).slice(0, 10);
     expect(new Set(is.map((n) => n.path))).toEqual(new Set(was.map((n) => n.path)));
+  });
+
+  it("saves the notes' vectors in parts, takes them back on the next start, and rewrites only a changed note's part", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const cache = new MemoryIndexCache();
+    const save = async (lane: LanguageLane) => {
+      const parts = lane.partsToSave(FINGERPRINT);
+      for (const [name, value] of parts.write) await cache.write(name, value);
+      await cache.remove(parts.remove);
+      lane.saved();
+      return parts;
+    };
+    const first = await save(world.lane);
+    expect(first.write.map(([name]) => name)).toContain(LANGUAGE_PART);
+    expect(first.write.length).toBeGreaterThan(10);
+    const postingsRead = vi.spyOn(world.engine.terms, "get");
+    const loaded = new LanguageLane(SMALL);
+    loaded.loadFrom(cache, FINGERPRINT);
+    await loaded.learn(world.source());
+    // Every vector came from its part: no posting was read for it.
+    expect(postingsRead).not.toHaveBeenCalled();
+    postingsRead.mockRestore();
+    expect(loaded.unsaved).toBe(false);
+    for (const path of world.docs.keys()) {
+      const is = loaded.current()!.noteVector(path)!;
+      const was = world.lane.current()!.noteVector(path)!;
+      expect(is.values, path).toEqual(was.values);
+      expect(is.invNorm).toBeCloseTo(was.invNorm, 6);
+    }
+    // One note changed: one part of notes is written, not the meanings.
+    world.index(pathOf(3), noteText(0, 1, 17));
+    const again = await save(world.lane);
+    expect(again.write.map(([name]) => name)).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
+    // A note changed since its vector was saved gets it from its own text on the next start.
+    const changed = pathOf(4);
+    world.store.files.set(changed, { text: noteText(1, 2, 9), mtime: 2 });
+    const stale = new LanguageLane(SMALL);
+    stale.loadFrom(cache, FINGERPRINT);
+    const source = world.source();
+    await stale.learn({ ...source, noteVersion: (p) => (p === changed ? { mtime: 2, size: world.store.files.get(p)!.text.length } : source.noteVersion(p)) });
+    expect(stale.current()!.noteVector(changed)!.values).not.toEqual(world.lane.current()!.noteVector(changed)!.values);
   });
 
   it("learns from the notes when the cache has no part, a corrupt one, one of other settings or one it cannot read", async () => {
@@ -641,7 +687,8 @@ describe("LanguageLane", () => {
     const bytes = source.bytes();
     await wanting.learn({ ...source, bytes: () => Math.max(bytes, 1_000_000 * 120) });
     expect(wanting.ready).toBe(false);
-    const part = wanting.partToSave(FINGERPRINT);
+    const [[name, part]] = wanting.partsToSave(FINGERPRINT).write;
+    expect(name).toBe(LANGUAGE_PART);
     expect(part).toMatchObject({ tooSmallAt: Math.max(bytes, 1_000_000 * 120) });
     const cache = new MemoryIndexCache();
     await cache.write(LANGUAGE_PART, part);
@@ -727,8 +774,8 @@ describe("LanguageLane", () => {
     remove(moved);
     expect(lane.nearest([FIRST_WORD], engine).map((n) => n.path)).not.toContain(moved);
     expect(lane.current()!.noteVector(moved)).toBeUndefined();
-    // The meanings did not change: nothing to save.
-    expect(lane.unsaved).toBe(false);
+    // The meanings did not change: only the note's part of vectors is to save.
+    expect(lane.partsToSave(FINGERPRINT).write.map(([name]) => name)).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
   });
 
   it("offers a note's own words nearest in meaning as stand-ins for the question's words it lacks", async () => {

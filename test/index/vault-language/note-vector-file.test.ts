@@ -1,0 +1,65 @@
+// The notes' vectors as cache parts: a round trip keeps every vector and version; a part of other
+// meanings, settings, dimensions or the wrong shape gives none; buckets spread paths and stay put.
+import { describe, expect, it } from "vitest";
+import { quantize } from "../../../src/index/embeddings/quantize";
+import { NO_SLICES } from "../../../src/index/work-slice";
+import { bucketOf, encodeNotesPart, isLanguagePartName, meaningsId, NOTE_BUCKETS, notesPartName, readNotesPart } from "../../../src/index/vault-language/note-vector-file";
+import { LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
+
+const notes = [0, 1, 2].map((i) => ({ path: `n${i}.md`, version: { mtime: 1000 + i, size: 10 * i }, vector: quantize([i + 1, -1, 0.5, 2 - i]) }));
+
+describe("notes' vector parts", () => {
+  it("keep every vector and version through a save and a load", async () => {
+    const part = encodeNotesPart(notes, 4, 77, "fp");
+    const back = await readNotesPart(structuredClone(part), 4, 77, "fp", NO_SLICES);
+    expect(back!.map((n) => [n.path, n.version, Array.from(n.vector.values)])).toEqual(notes.map((n) => [n.path, n.version, Array.from(n.vector.values)]));
+    back!.forEach((n, i) => {
+      expect(n.vector.invNorm).toBeCloseTo(notes[i].vector.invNorm, 6);
+      expect(n.vector.scale).toBeCloseTo(notes[i].vector.scale, 6);
+    });
+  });
+
+  it("give none for other meanings, other settings, other dimensions or a wrong shape", async () => {
+    const part = encodeNotesPart(notes, 4, 77, "fp");
+    expect(await readNotesPart(part, 4, 78, "fp", NO_SLICES)).toBeNull();
+    expect(await readNotesPart(part, 4, 77, "other", NO_SLICES)).toBeNull();
+    expect(await readNotesPart(part, 8, 77, "fp", NO_SLICES)).toBeNull();
+    const broken: unknown[] = [
+      null,
+      "garbage",
+      { ...part, format: "else" },
+      { ...part, version: 2 },
+      { ...part, paths: ["a.md"] },
+      { ...part, values: part.values.slice(1) },
+      { ...part, versions: new Float64Array([Number.NaN, 1, 2, 3, 4, 5]) },
+      { ...part, norms: new Float32Array(6).fill(-1) },
+      { ...part, values: Array.from(part.values) },
+    ];
+    for (const value of broken) expect(await readNotesPart(value, 4, 77, "fp", NO_SLICES)).toBeNull();
+  });
+
+  it("spread paths over every bucket, each path always in the same one", () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 5000; i++) {
+      const b = bucketOf(`folder/note ${i}.md`);
+      expect(b).toBeGreaterThanOrEqual(0);
+      expect(b).toBeLessThan(NOTE_BUCKETS);
+      seen.add(b);
+    }
+    expect(seen.size).toBe(NOTE_BUCKETS);
+    expect(bucketOf("a/b.md")).toBe(bucketOf("a/b.md"));
+  });
+
+  it("are told from the index's parts by name, and meanings from one another by their values", () => {
+    expect(isLanguagePartName(LANGUAGE_PART)).toBe(true);
+    expect(isLanguagePartName(notesPartName(12))).toBe(true);
+    expect(isLanguagePartName("manifest")).toBe(false);
+    expect(isLanguagePartName("segment-1-0")).toBe(false);
+    const values = Int8Array.from({ length: 512 }, (_, i) => (i * 7) % 255 - 127);
+    const other = values.slice();
+    other[0] = values[0] === 1 ? 2 : 1;
+    expect(meaningsId(values, 4)).toBe(meaningsId(values.slice(), 4));
+    expect(meaningsId(other, 4)).not.toBe(meaningsId(values, 4));
+    expect(meaningsId(values, 5)).not.toBe(meaningsId(values, 4));
+  });
+});
