@@ -17,6 +17,9 @@
 // on a shared machine); for each the least of the runs is reported, since noise only ever adds to it
 // (at the two larger sizes each side runs once, so one unlucky run shows).
 //
+// The vault-language lane is learned (cold) or taken back (warm) behind the ready index, after the
+// figures above stop: `vault_language_learning` and `warm_start.vault_language_fill_ms` say what it costs.
+//
 // Last, the search dial's vector lane (bench-embeddings.ts, in its own process): bytes per section
 // on disk and in memory, and p95 of brute-force cosine at 10k, 50k and 100k sections.
 import { execFileSync } from "node:child_process";
@@ -90,6 +93,8 @@ async function coldRuns(vault: string, cache: string, plainFile: string, rounds:
     heap_mb: { ours: ours[0].heap_mb, plain: plain[0].heap_mb, ratio: round(ours[0].heap_mb / plain[0].heap_mb) },
     save: { ...ours[ours.length - 1].save, plain_ms: p.save.ms, plain_megabytes: p.save.megabytes, plain_longest_slice_ms: p.save.longest_slice_ms, ratio: round(ours[ours.length - 1].save.ms / p.save.ms) },
     peak_rss_mb: { cold_index_and_save: { ours: o.peak_rss_mb, plain: p.peak_rss_mb } },
+    // Learned behind the ready index, after the build measured above: its own figures, no baseline.
+    vault_language_learning: { runs_ms: ours.map((r) => r.vault_language.learn_ms), heap_mb_after: ours[0].vault_language.heap_mb_after },
   };
 }
 
@@ -126,6 +131,8 @@ async function warmRuns(vault: string, cache: string, plainFile: string, runs: n
     plain_heap_mb: p.heap_mb,
     peak_rss_mb: o.peak_rss_mb,
     plain_peak_rss_mb: p.peak_rss_mb,
+    // The notes' vault-language vectors, taken back from their parts behind the ready index.
+    vault_language_fill_ms: ours.map((r) => r.vault_language.fill_ms),
   };
 }
 

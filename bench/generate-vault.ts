@@ -3,6 +3,7 @@
 // so two machines generate byte-identical vaults.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { seededRandom } from "../src/index/vault-language/top-eigenvectors";
 
 const WORDS = `note vault index search query link graph tag heading section project meeting idea draft
 review task deadline daily weekly journal reading paper author source summary question answer
@@ -12,19 +13,9 @@ research experiment hypothesis finding outline chapter reference citation quote 
 garden habit goal plan budget travel recipe book film music course lecture language grammar code
 function module test build release version change bug issue fix feature design review team`.split(/\s+/);
 
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generateVault(dir: string, count: number, seed: number): void {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
   // A long-tailed vocabulary: common words plus generated rarer ones.
   const rare = Array.from({ length: 6000 }, (_, i) => `${pick(WORDS)}${i.toString(36)}`);

@@ -118,23 +118,21 @@ export class LanguageLane {
 
   /** Forgets everything; the next `learn` learns from the notes (a full build is under way). */
   reset(): void {
-    this.generation++;
-    this.model = null;
-    this.plan = { kind: "learn" };
-    this.tooSmallAt = null;
-    this.versions.clear();
-    this.dirtyBuckets.clear();
-    this.learning = null;
-    this.pending = null;
-    this.nearWordCache.clear();
+    this.startOver({ kind: "learn" });
+    // Whatever the cache holds of the lane is of notes no longer indexed as they were.
     this.changed = true;
   }
 
   /** The index came from `cache`: the next `learn` takes the meanings saved there, if any. */
   loadFrom(cache: IndexCache, fingerprint: string): void {
+    this.startOver({ kind: "load", cache, fingerprint });
+  }
+
+  /** Drops the model and all work under way (a learning that outlives this is thrown away). */
+  private startOver(plan: Plan): void {
     this.generation++;
     this.model = null;
-    this.plan = { kind: "load", cache, fingerprint };
+    this.plan = plan;
     this.tooSmallAt = null;
     this.versions.clear();
     this.dirtyBuckets.clear();

@@ -4,18 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bytesPerVector, centroid, dequantize, quantize, unitLength } from "../../../src/index/embeddings/quantize";
 import { randomUnitVector } from "./random-vectors";
+import { cosine } from "../../support/cosine";
 
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 describe("int8 quantization", () => {
   it("round-trips every component within max|v| / 254 (half a step)", () => {

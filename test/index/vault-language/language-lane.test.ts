@@ -22,6 +22,7 @@ import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
 import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
+import { cosine } from "../../support/cosine";
 
 // Learning is counted: a warm start must restore the lane, not learn it again.
 vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
@@ -526,17 +527,6 @@ function laneWorld(notes: Record<string, string>, options = SMALL) {
   return { lane, engine, store, docs, index, remove, source, ownVector };
 }
 
-const cosine = (a: Int8Array, b: Int8Array) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 describe("LanguageLane", () => {
   const notes = generatedVault(120);
