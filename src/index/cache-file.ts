@@ -336,6 +336,7 @@ function everyItem<T>(list: unknown[], test: (item: unknown) => item is T): list
   return true;
 }
 
+/** A whole number from 0 that survives being written as text (1e21 is an integer, but names no segment). */
 function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }

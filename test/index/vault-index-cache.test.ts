@@ -90,6 +90,8 @@ describe("an unusable cache means a rebuild with a reason", () => {
     ["a segment cut short", (c) => c.parts.set(segment(), { ...(c.parts.get(segment()) as object), postings: new Uint32Array(3) }), /corrupt/],
     ["another program's data", (c) => c.parts.set("manifest", { format: "something-else", version: INDEX_FORMAT_VERSION }), /not a Vault Research index/],
     ["an older format version", (c) => c.parts.set("manifest", { ...c.manifest(), version: INDEX_FORMAT_VERSION - 1 }), /version/],
+    // An integer too large to write as digits: the next save's segment names would not read back.
+    ["a save counter beyond a safe integer", (c) => c.parts.set("manifest", { ...c.manifest(), saves: 1e21 }), /counters have the wrong shape/],
     ["a missing segment", (c) => c.parts.delete(segment()), /incomplete/],
     ["a broken segment", (c) => c.parts.set(segment(), { nonsense: true }), /corrupt/],
     ["note rows of the wrong shape", (c) => {
