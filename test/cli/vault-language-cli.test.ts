@@ -1,0 +1,77 @@
+// The CLI with the vault-language lane: on by default it finds a note that says the question in
+// other words, and says so in the JSON; a warm start gives the same answer from the cache; the
+// config's index.vaultLanguage false turns it off.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run";
+import { seededRandom } from "../../src/index/vault-language/top-eigenvectors";
+
+let tmp: string;
+let vault: string;
+
+/** A made-up word, different for every number: "bakodu", "bakofe", … */
+function syllableWord(n: number): string {
+  const syllables = ["ba", "ko", "du", "fe", "mi", "lo", "ra", "si", "tu", "ve", "no", "pi"];
+  let word = "";
+  for (let i = 0, x = n + 200; i < 3; i++, x = Math.floor(x / syllables.length)) word += syllables[x % syllables.length];
+  return word;
+}
+
+/** 520 notes of four topics; in each topic one word ("pelican", in 4 notes) and its stand-in ("kestrel", in the rest) never share a note. */
+function writeVault(dir: string): void {
+  const random = seededRandom(11);
+  const topics = [0, 1, 2, 3].map((t) => ({
+    pair: [["pelican", "kestrel"], ["quartz", "feldspar"], ["violin", "cello"], ["barley", "sorghum"]][t],
+    context: Array.from({ length: 90 }, (_, i) => syllableWord(t * 90 + i)),
+  }));
+  for (let n = 0; n < 520; n++) {
+    const topic = topics[n % 4];
+    // The question's word is rare (a few notes of its topic); its stand-in is in the topic's others.
+    const word = topic.pair[n < 16 ? 0 : 1];
+    const words: string[] = [];
+    for (let i = 0; i < 130; i++) words.push(i % 9 === 0 ? word : topic.context[Math.floor(random() * topic.context.length)]);
+    mkdirSync(path.join(dir, `t${n % 4}`), { recursive: true });
+    writeFileSync(path.join(dir, `t${n % 4}`, `note ${n}.md`), `# Note ${n}\n\n${words.join(" ")}\n`);
+  }
+}
+
+async function search(config: object | null, cache: string): Promise<{ path: string; explanation: { missing_terms: string[]; vault_language?: { rank: number } } }[]> {
+  const args = ["search", "pelican", "--vault", vault, "--cache-dir", path.join(tmp, cache), "--json", "--limit", "10"];
+  if (config) {
+    writeFileSync(path.join(tmp, `${cache}.json`), JSON.stringify(config));
+    args.push("--config", `${cache}.json`);
+  }
+  let out = "";
+  let err = "";
+  const code = await runCli(args, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: tmp });
+  expect(code, err).toBe(0);
+  return (JSON.parse(out) as { results: never[] }).results;
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-lane-cli-"));
+  vault = path.join(tmp, "vault");
+  writeVault(vault);
+});
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("the CLI's vault-language lane", () => {
+  it("finds notes that say the question's word another way, says so, and gives the same from a warm cache", async () => {
+    const cold = await search(null, "cache-on");
+    const byMeaning = cold.filter((r) => r.explanation.vault_language && r.explanation.missing_terms.includes("pelican"));
+    expect(byMeaning.length).toBeGreaterThan(0);
+    for (const r of byMeaning) expect(r.path.startsWith("t0/")).toBe(true);
+    const warm = await search(null, "cache-on");
+    expect(warm.map((r) => r.path)).toEqual(cold.map((r) => r.path));
+  }, 60_000);
+
+  it("is off with index.vaultLanguage false in the config: words alone", async () => {
+    const off = await search({ index: { vaultLanguage: false } }, "cache-off");
+    expect(off.length).toBeGreaterThan(0);
+    expect(off.some((r) => r.explanation.vault_language)).toBe(false);
+    expect(off.every((r) => !r.explanation.missing_terms.includes("pelican"))).toBe(true);
+  }, 60_000);
+});
