@@ -42,11 +42,15 @@ export function describeIndexStatus(status: IndexStatus | null, pluginIssues: re
       text = status?.lastUpdated ? "No notes indexed" : "Index not built yet";
       break;
   }
+  if (status?.state === "ready" && status.vaultLanguage === "learning") text += " · learning its words…";
   if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
 
   const lastUpdated = status?.lastUpdated;
+  const language = status?.vaultLanguage;
   const tooltipParts = [
     lastUpdated ? `Last updated ${new Date(lastUpdated).toLocaleString(locale)}` : "Not updated yet",
+    ...(language === "learning" ? ["Learning which words this vault uses alike, on this device; search uses words alone until then"] : []),
+    ...(language === "ready" ? ["Search also finds notes that say it in other words, learned from this vault"] : []),
     problemCount > 0 ? "Click to see the problems" : "Click for details",
   ];
   return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };

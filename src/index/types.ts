@@ -125,6 +125,8 @@ export interface IndexStatus {
   state: "empty" | "building" | "ready" | "updating";
   /** Notes indexed with problems, and files that could not be read at all. */
   problems: { path: string; problem: NoteProblem }[];
+  /** The vault-language lane: being learned (or taken back) behind the ready index, or ready; absent when there is none. */
+  vaultLanguage?: "learning" | "ready";
 }
 
 /** What the index remembers of a note besides its postings. */

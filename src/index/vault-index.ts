@@ -153,7 +153,11 @@ export class VaultIndex {
     this.lastUpdated = this.clock.now();
     this.setState("ready");
     // Searchable already; the vault's language is learned (or its notes' vectors filled) behind.
-    void this.language?.learn(this.laneSource(store));
+    const learning = this.language?.learn(this.laneSource(store));
+    if (this.language?.working) {
+      this.emit();
+      void learning?.then(() => this.emit());
+    }
     const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: this.clock.now() - started };
     return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
   }
@@ -444,7 +448,10 @@ export class VaultIndex {
     const problems: IndexStatus["problems"] = [];
     for (const [path, problem] of this.fileProblems) problems.push({ path, problem });
     for (const path of this.notesWithProblems) for (const problem of this.notes.get(path)!.problems) problems.push({ path, problem });
-    return { notes: this.notes.size, lastUpdated: this.lastUpdated, state: this.state, problems };
+    const status: IndexStatus = { notes: this.notes.size, lastUpdated: this.lastUpdated, state: this.state, problems };
+    if (this.language?.working) status.vaultLanguage = "learning";
+    else if (this.language?.ready) status.vaultLanguage = "ready";
+    return status;
   }
 
   notesWithSourceUrl(canonicalUrl: string): string[] {

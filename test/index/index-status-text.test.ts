@@ -33,6 +33,16 @@ describe("index status text", () => {
     expect(describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1 }), []).text).toBe("3 notes indexed");
   });
 
+  it("says when the vault's language is being learned behind the ready index, and what it adds once learned", () => {
+    const learning = describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1, vaultLanguage: "learning" }), [{ message: "x" }]);
+    expect(learning.text).toBe("3 notes indexed · learning its words… · 1 problem");
+    expect(learning.tooltip).toContain("Learning which words this vault uses alike, on this device; search uses words alone until then.");
+    const ready = describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1, vaultLanguage: "ready" }), []);
+    expect(ready.text).toBe("3 notes indexed");
+    expect(ready.tooltip).toContain("Search also finds notes that say it in other words, learned from this vault.");
+    expect(describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1 }), []).tooltip).not.toMatch(/other words|Learning/);
+  });
+
   it("lists the index's note problems before the plugin's own", () => {
     const s = status({ problems: [{ path: "b.md", problem: { kind: "read", message: "Could not be read" } }] });
     expect(indexIssues(s, [{ message: "Update failed" }])).toEqual([{ path: "b.md", message: "Could not be read" }, { message: "Update failed" }]);

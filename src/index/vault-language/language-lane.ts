@@ -80,6 +80,8 @@ export class LanguageLane {
   private model: VaultLanguage | null = null;
   private plan: Plan = { kind: "none" };
   private learning: Promise<void> | null = null;
+  /** The learning under way, until it ends. */
+  private workingOn: Promise<void> | null = null;
   /** Bumped by every reset: a learning that outlives it is thrown away. */
   private generation = 0;
   private changed = false;
@@ -137,6 +139,7 @@ export class LanguageLane {
     this.versions.clear();
     this.dirtyBuckets.clear();
     this.learning = null;
+    this.workingOn = null;
     this.pending = null;
     this.nearWordCache.clear();
     this.changed = false;
@@ -171,7 +174,7 @@ export class LanguageLane {
     this.plan = { kind: "none" };
     if (plan.kind === "none") return Promise.resolve();
     const generation = this.generation;
-    this.learning = (async () => {
+    const learning = (async () => {
       const work = source.slice();
       const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
       if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
@@ -186,8 +189,21 @@ export class LanguageLane {
       if (generation !== this.generation) return;
       this.model = model;
       if (loaded?.kind !== "model") this.changed = true;
-    })();
-    return this.learning;
+    })().catch(() => {
+      // Nothing here is meant to throw (reads fail per note, parsing never throws); should
+      // something slip through, the vault has no lane until the next build, and search is words alone.
+    });
+    this.learning = learning;
+    this.workingOn = learning;
+    void learning.then(() => {
+      if (this.workingOn === learning) this.workingOn = null;
+    });
+    return learning;
+  }
+
+  /** Whether meanings are being learned, or taken back with the notes' vectors, right now. */
+  get working(): boolean {
+    return this.workingOn !== null;
   }
 
   /**

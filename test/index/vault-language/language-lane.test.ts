@@ -346,6 +346,20 @@ describe("the vault-language lane in VaultIndex", () => {
     }
   });
 
+  it("says in its status that it is learning behind the ready index, and then that it is ready, telling listeners both times", async () => {
+    const fresh = new VaultIndex();
+    const seen: (string | undefined)[] = [];
+    fresh.onChange((s) => seen.push(s.vaultLanguage));
+    await fresh.sync(store, null);
+    expect(fresh.status()).toMatchObject({ state: "ready", vaultLanguage: "learning" });
+    await fresh.languageSettled();
+    await Promise.resolve();
+    expect(fresh.status().vaultLanguage).toBe("ready");
+    expect(seen).toContain("learning");
+    expect(seen[seen.length - 1]).toBe("ready");
+    expect(new VaultIndex({ ranking: { vaultLanguage: null } }).status().vaultLanguage).toBeUndefined();
+  });
+
   it("fuses neither while typing, nor under a #tag filter, nor in the loose search", () => {
     for (const query of [FIRST_WORD, `${FIRST_WORD} ${TOPICS[0].context[1]}`]) {
       const typing = rankFor(index, query, { asYouType: true });
