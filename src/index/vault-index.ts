@@ -324,6 +324,11 @@ export class VaultIndex {
     language.saved();
   }
 
+  /** Stops learning the vault's language (at its next pause): the plugin is being unloaded. */
+  stopLearning(): void {
+    this.language?.stop();
+  }
+
   /** Resolves once the vault's language is learned, or loaded with its notes' vectors (at once when it is off). */
   async languageSettled(): Promise<void> {
     await this.language?.settled();

@@ -134,6 +134,8 @@ export class IndexKeeper {
   dispose(): void {
     this.disposed = true;
     this.queue.dispose();
+    // Learning the vault's language runs behind the ready index for seconds: it stops with the plugin.
+    this.index.stopLearning();
     this.scheduleCacheSave.cancel();
     this.stopWatchingIndex();
     if (this.cacheDirty) {

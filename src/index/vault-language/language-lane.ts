@@ -130,6 +130,11 @@ export class LanguageLane {
     this.startOver({ kind: "load", cache, fingerprint });
   }
 
+  /** Stops a learning under way at its next pause (the plugin is unloaded) and keeps no lane. */
+  stop(): void {
+    this.startOver({ kind: "none" });
+  }
+
   /** Drops the model and all work under way (a learning that outlives this is thrown away). */
   private startOver(plan: Plan): void {
     this.generation++;
@@ -175,7 +180,7 @@ export class LanguageLane {
     if (plan.kind === "none") return Promise.resolve();
     const generation = this.generation;
     const learning = (async () => {
-      const work = source.slice();
+      const work = stoppable(source.slice(), () => generation !== this.generation);
       const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
       if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
         this.tooSmallAt = loaded.bytes;
@@ -352,6 +357,21 @@ async function samplePassages(source: LaneSource, max: number, work: WorkSlice, 
     }
   }
   return sample;
+}
+
+/** Thrown at a pause of a learning that a reset, a load or a stop overtook: it ends there. */
+class LearningOvertaken extends Error {}
+
+/** The slice, whose pause ends the work once `stale` says it is no longer wanted. */
+function stoppable(slice: WorkSlice, stale: () => boolean): WorkSlice {
+  return {
+    over: slice.over,
+    restart: slice.restart,
+    pause: async () => {
+      await slice.pause();
+      if (stale()) throw new LearningOvertaken("the vault-language learning was overtaken");
+    },
+  };
 }
 
 /** The saved notes' vectors made with these meanings (parts missing or unusable give none). */

@@ -706,6 +706,23 @@ describe("LanguageLane", () => {
     }
   });
 
+  it("stops a learning under way at its next pause, and keeps no lane", async () => {
+    const { lane, source } = laneWorld(notes);
+    const gate = holdingSlice();
+    gate.hold(3);
+    const learning = lane.learn(source(gate.slice));
+    await gate.paused();
+    const before = gate.pauses();
+    lane.stop();
+    gate.release();
+    await learning;
+    // The pause it was waiting at is the last one it took.
+    expect(gate.pauses()).toBe(before);
+    expect(lane.ready).toBe(false);
+    expect(lane.working).toBe(false);
+    expect(lane.partsToSave(FINGERPRINT).write).toEqual([]);
+  });
+
   it("throws away a learning that a reset overtook, and a load that a reset overtook", async () => {
     const { lane, source } = laneWorld(notes);
     const gate = holdingSlice();
