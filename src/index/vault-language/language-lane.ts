@@ -12,12 +12,11 @@ import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import { isTopicTerm } from "../stopwords";
-import { FIELDS, noteHoldsTerm, notesWithTerm, toEngineDoc, type EngineDoc, type SearchEngine } from "../search-engine";
-import { postingCount, postingNote } from "../term-postings";
+import { noteHoldsTerm, notesWithTerm, toEngineDoc, type EngineDoc, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
-import { docTermCounts, fieldWeight } from "./note-term-counts";
+import { docTermCounts, wordCountsByNote } from "./note-term-counts";
 import { seededRandom } from "./top-eigenvectors";
 import { VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, encodeNotesPart, isLanguagePartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
@@ -226,10 +225,11 @@ export class LanguageLane {
       if (s.vector.invNorm > 0) model.restoreNote(s.path, s.vector);
       versions.set(s.path, now);
     }
-    const missing = source.paths().filter((p) => !versions.has(p));
-    if (missing.length > Math.max(MAX_REREAD, source.paths().length * MAX_REREAD_SHARE)) {
+    const paths = source.paths();
+    const missing = paths.filter((p) => !versions.has(p));
+    if (missing.length > Math.max(MAX_REREAD, paths.length * MAX_REREAD_SHARE)) {
       await fillNoteVectors(model, source.engine, work);
-      for (const path of source.paths()) this.versionNow(path, source);
+      for (const path of paths) this.versionNow(path, source);
     } else {
       for (const path of versions.keys()) this.versions.set(path, versions.get(path)!);
       await vectorsFromNotes(model, missing, source, work);
@@ -431,20 +431,9 @@ export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine
   const noteCount = engine.documentCount;
   for (const [word, row] of model.words) {
     if (slice.over()) await slice.pause();
-    const postings = engine.terms.get(word);
-    if (!postings) continue;
-    counts.clear();
-    postings.forEach((list, fieldId) => {
-      if (!list) return;
-      const weight = fieldWeight(FIELDS[fieldId]);
-      for (const posting of list) {
-        const note = postingNote(posting);
-        counts.set(note, (counts.get(note) ?? 0) + postingCount(posting) * weight);
-      }
-    });
+    if (wordCountsByNote(engine, word, counts).size === 0) continue;
     const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
     for (const [note, count] of counts) {
-      if (!engine.holds(note)) continue;
       let sum = sums.get(note);
       if (!sum) sums.set(note, (sum = new Float32Array(model.dimensions)));
       model.addWord(sum, row, (1 + Math.log(count)) * rarity);

@@ -24,30 +24,39 @@ export function docTermCounts(doc: EngineDoc, analyzer: Analyzer): Map<string, n
   return counts;
 }
 
+/** One word's count in each note that holds it (short id → count, fields weighted as above), into `into` (cleared first). */
+export function wordCountsByNote(engine: SearchEngine, word: string, into: Map<number, number>): Map<number, number> {
+  into.clear();
+  const postings = engine.terms.get(word);
+  if (!postings) return into;
+  postings.forEach((list, fieldId) => {
+    if (!list) return;
+    const weight = fieldWeight(FIELDS[fieldId]);
+    for (const posting of list) {
+      const note = postingNote(posting);
+      if (engine.holds(note)) into.set(note, (into.get(note) ?? 0) + postingCount(posting) * weight);
+    }
+  });
+  return into;
+}
+
 /** Every note's counts of the given words, from the postings: path → term → count. */
 export async function postingTermCounts(engine: SearchEngine, words: Iterable<string>, slice: WorkSlice): Promise<Map<string, Map<string, number>>> {
   const byNote = new Map<number, Map<string, number>>();
+  const counts = new Map<number, number>();
   let done = 0;
   for (const word of words) {
     if (++done % 16 === 0 && slice.over()) await slice.pause();
-    const postings = engine.terms.get(word);
-    if (!postings) continue;
-    postings.forEach((list, fieldId) => {
-      if (!list) return;
-      const weight = fieldWeight(FIELDS[fieldId]);
-      for (const posting of list) {
-        const note = postingNote(posting);
-        if (!engine.holds(note)) continue;
-        let counts = byNote.get(note);
-        if (!counts) byNote.set(note, (counts = new Map<string, number>()));
-        counts.set(word, (counts.get(word) ?? 0) + postingCount(posting) * weight);
-      }
-    });
+    for (const [note, count] of wordCountsByNote(engine, word, counts)) {
+      let ofNote = byNote.get(note);
+      if (!ofNote) byNote.set(note, (ofNote = new Map<string, number>()));
+      ofNote.set(word, count);
+    }
   }
   const out = new Map<string, Map<string, number>>();
-  for (const [note, counts] of byNote) {
+  for (const [note, ofNote] of byNote) {
     const path = engine.pathOf(note);
-    if (path !== undefined) out.set(path, counts);
+    if (path !== undefined) out.set(path, ofNote);
   }
   return out;
 }
