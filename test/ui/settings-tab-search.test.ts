@@ -3,30 +3,19 @@
 // with what it would receive shown before anything is sent and a button to agree (agreeing again
 // after the server changes), the query log switch and its clear button; and issue 13's page
 // reading controls.
-import { describe, expect, it, vi } from "vitest";
-import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
+import { describe, expect, it } from "vitest";
 import { App } from "../stubs/obsidian";
 import { embeddingChoice } from "../../src/plugin/embedding-choice";
-import { VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
+import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
 
 function openTab(edit: (s: ReturnType<typeof defaultSettings>) => void = () => {}) {
   const app = new App();
   const settings = defaultSettings();
   edit(settings);
-  const host: SettingsHost = {
-    settings,
-    saveSettings: vi.fn(async () => {}),
-    applyIndexSettings: vi.fn(async () => {}),
-    rebuildIndex: vi.fn(async () => {}),
-    testModelConnection: vi.fn(async () => ({ ok: true, message: "ok" })),
-    // The plugin's own reading, so the tab and the embedding job agree on what consent means.
-    embeddingChoice: () => embeddingChoice(settings.search.embedding),
-    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
-  };
-  const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
-  tab.display();
-  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name);
+  // The plugin's own reading, so the tab and the embedding job agree on what consent means.
+  const host = fakeSettingsHost(settings, { embeddingChoice: () => embeddingChoice(settings.search.embedding) });
+  const { tab, setting } = displayedTab(app, host);
   const desc = (name: string) => setting(name)?.querySelector(".setting-item-description")?.textContent ?? "";
   const button = (name: string) => setting(name)!.querySelector("button")!;
   return { tab, host, settings, setting, desc, button };

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 // The settings tab's free sources: one toggle for the free set, switched on for you when web
 // search is allowed and no key is set, and the options of the new sources saved only when valid.
-import { describe, expect, it, vi } from "vitest";
-import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
+import { describe, expect, it } from "vitest";
 import { App } from "../stubs/obsidian";
-import { PRIVACY_NOTE, VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
+import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
+import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
 
 const FREE = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"];
@@ -13,18 +13,8 @@ function openTab(prepare?: (app: App) => void) {
   const app = new App();
   prepare?.(app);
   const settings = defaultSettings();
-  const host: SettingsHost = {
-    settings,
-    saveSettings: vi.fn(async () => {}),
-    applyIndexSettings: vi.fn(async () => {}),
-    rebuildIndex: vi.fn(async () => {}),
-    testModelConnection: vi.fn(async () => ({ ok: true, message: "ok" })),
-    embeddingChoice: () => ({ kind: "off" }),
-    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
-  };
-  const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
-  tab.display();
-  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
+  const { tab, setting: row } = displayedTab(app, fakeSettingsHost(settings));
+  const setting = (name: string) => row(name)!;
   const toggle = async (name: string) => {
     setting(name).querySelector<HTMLElement>(".checkbox-container")!.click();
     await new Promise((r) => setTimeout(r, 0));

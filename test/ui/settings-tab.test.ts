@@ -1,26 +1,20 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from "vitest";
-import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
 import { App } from "../stubs/obsidian";
-import { PRIVACY_NOTE, VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
+import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
+import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
 import { defaultSettings, settingsSchema } from "../../src/settings";
 
 function openTab() {
   const app = new App();
   const settings = defaultSettings();
   const saved: string[] = [];
-  const host: SettingsHost = {
-    settings,
+  const host = fakeSettingsHost(settings, {
     saveSettings: vi.fn(async () => void saved.push(JSON.stringify(settings))),
-    applyIndexSettings: vi.fn(async () => {}),
-    rebuildIndex: vi.fn(async () => {}),
     testModelConnection: vi.fn(async () => ({ ok: false, message: "Could not use llama: connection refused" })),
-    embeddingChoice: () => ({ kind: "off" }),
-    clearQueryLog: vi.fn(async () => "The search query log is cleared."),
-  };
-  const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
-  tab.display();
-  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
+  });
+  const { tab, setting: row } = displayedTab(app, host);
+  const setting = (name: string) => row(name)!;
   return { app, tab, host, settings, saved, setting };
 }
 
