@@ -147,13 +147,19 @@ describe("EmbeddingKeeper", () => {
     expect(changed.seen.vectors?.model).toMatch(/mxbai-embed-large/);
   });
 
-  it("pauses after the batch in flight and resumes where it stopped", async () => {
+  /** Forty notes embedded slowly (30 ms a call), the job started and one note done. */
+  async function slowJobUnderWay() {
     const many: Record<string, string> = {};
     for (let i = 0; i < 40; i++) many[`Note ${i}.md`] = `# Note ${i}\n\nWords about topic ${i}.\n`;
     server.script.embedDelayMs = 30;
-    const { keeper, seen } = harness({ settings: settingsFor(server.base, true), notes: new MemoryNoteStore(many) });
-    await keeper.applySettings();
-    await until(() => (keeper.progress()?.notesDone ?? 0) > 0);
+    const started = harness({ settings: settingsFor(server.base, true), notes: new MemoryNoteStore(many) });
+    await started.keeper.applySettings();
+    await until(() => (started.keeper.progress()?.notesDone ?? 0) > 0);
+    return started;
+  }
+
+  it("pauses after the batch in flight and resumes where it stopped", async () => {
+    const { keeper, seen } = await slowJobUnderWay();
     expect(keeper.pause()).toBe(true);
     await until(() => keeper.progress()?.state === "paused");
     const callsWhilePaused = server.embedCalls.length;
@@ -166,12 +172,7 @@ describe("EmbeddingKeeper", () => {
   });
 
   it("cancel keeps what was embedded, starts nothing on its own after, and resume starts a new run", async () => {
-    const many: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) many[`Note ${i}.md`] = `# Note ${i}\n\nWords about topic ${i}.\n`;
-    server.script.embedDelayMs = 30;
-    const { keeper, seen } = harness({ settings: settingsFor(server.base, true), notes: new MemoryNoteStore(many) });
-    await keeper.applySettings();
-    await until(() => (keeper.progress()?.notesDone ?? 0) > 0);
+    const { keeper, seen } = await slowJobUnderWay();
     expect(keeper.cancel()).toBe(true);
     await keeper.idle();
     expect(keeper.progress()?.state).toBe("cancelled");
