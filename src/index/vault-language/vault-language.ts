@@ -6,6 +6,7 @@
 // meanings are learned afresh on the next full build.
 import { quantize, type QuantizedVector } from "../embeddings/quantize";
 import { meaningsId } from "./note-vector-file";
+import { NoteVectors } from "./note-vectors";
 import type { WordMeanings } from "./word-meanings";
 
 /** A note's terms with how often it uses each (a title's words count TITLE_WEIGHT times). */
@@ -27,13 +28,14 @@ export class VaultLanguage {
   readonly words: ReadonlyMap<string, number>;
   readonly dimensions: number;
   private readonly vectors: Float32Array;
-  private readonly notes = new Map<string, QuantizedVector>();
+  private readonly notes: NoteVectors;
   private id: number | null = null;
 
   constructor(meanings: WordMeanings) {
     this.words = new Map(meanings.words.map((w, i) => [w, i]));
     this.dimensions = meanings.dimensions;
     this.vectors = meanings.vectors;
+    this.notes = new NoteVectors(meanings.dimensions);
   }
 
   get noteCount(): number {
@@ -119,7 +121,7 @@ export class VaultLanguage {
     return this.id;
   }
 
-  /** A note's vector as saved (see vault-language-file.ts). */
+  /** A copy of a note's vector, as saved (see note-vector-file.ts). */
   noteVector(path: string): QuantizedVector | undefined {
     return this.notes.get(path);
   }
@@ -133,31 +135,12 @@ export class VaultLanguage {
   }
 
   notePaths(): IterableIterator<string> {
-    return this.notes.keys();
+    return this.notes.paths();
   }
 
-  /** The `limit` notes nearest `query` (a unit vector), nearest first; `keep` filters them. */
+  /** The `limit` notes nearest `query` (a unit vector), nearest first, ties by path; `keep` filters them. */
   nearest(query: Float32Array, limit: number, keep: (path: string) => boolean = () => true): NearNote[] {
-    if (limit <= 0) return [];
-    const best: NearNote[] = [];
-    let floor = -Infinity;
-    for (const [path, q] of this.notes) {
-      let dot = 0;
-      const values = q.values;
-      for (let j = 0; j < values.length; j++) dot += query[j] * values[j];
-      const similarity = dot * q.invNorm;
-      // A note tied with the floor may still win on its path.
-      if (best.length >= limit && similarity < floor) continue;
-      if (!keep(path)) continue;
-      best.push({ path, similarity });
-      if (best.length > limit * 2) {
-        best.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
-        best.length = limit;
-        floor = best[limit - 1].similarity;
-      }
-    }
-    best.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
-    return best.slice(0, limit);
+    return this.notes.nearest(query, limit, keep);
   }
 }
 
