@@ -19,7 +19,7 @@ import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, wordCountsByNote } from "./note-term-counts";
 import { seededRandom } from "./top-eigenvectors";
 import { VaultLanguage, type NearNote } from "./vault-language";
-import { bucketOf, encodeNotesPart, isLanguagePartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
+import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { asSaved, encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 
@@ -93,8 +93,13 @@ export class LanguageLane {
   private pending: Map<string, { doc: EngineDoc; analyzer: Analyzer; engine: SearchEngine; version: NoteVersion } | null> | null = null;
   /** The version of each note whose vector is known (a note whose words have no meaning has none, but is known). */
   private readonly versions = new Map<string, NoteVersion>();
-  /** Parts of notes' vectors (by bucket) changed since the last save. */
+  /** Parts of notes' vectors (by bucket, among `layout ?? NOTE_BUCKETS`) changed since the last save. */
   private readonly dirtyBuckets = new Set<number>();
+  /** How many parts the notes' vectors in the cache are spread over; null when not known (none
+   * saved yet, or parts of two layouts): the next save lays them out anew. */
+  private layout: number | null = null;
+  /** The layout the last `partsToSave` wrote (null: no notes' parts), taken up by `saved`. */
+  private layoutWritten: number | null | undefined = undefined;
 
   constructor(readonly options: VaultLanguageOptions) {}
 
@@ -107,14 +112,18 @@ export class LanguageLane {
     return this.model;
   }
 
-  /** Whether the learned meanings or a note's vector changed since the last save (taken back by `saved`). */
+  /** Whether the learned meanings or a note's vector changed since the last save, or the notes' vectors
+   * are to be laid out anew (taken back by `saved`). */
   get unsaved(): boolean {
-    return this.changed || this.dirtyBuckets.size > 0;
+    return this.changed || this.dirtyBuckets.size > 0 || (this.model !== null && bucketsFor(this.versions.size, this.layout) !== this.layout);
   }
 
+  /** What `partsToSave` gave was written (or, without it, everything as it stands). */
   saved(): void {
     this.changed = false;
     this.dirtyBuckets.clear();
+    this.layout = this.layoutWritten !== undefined ? this.layoutWritten : this.model ? bucketsFor(this.versions.size, this.layout) : null;
+    this.layoutWritten = undefined;
   }
 
   /** Forgets everything; the next `learn` learns from the notes (a full build is under way). */
@@ -142,6 +151,8 @@ export class LanguageLane {
     this.tooSmallAt = null;
     this.versions.clear();
     this.dirtyBuckets.clear();
+    this.layout = null;
+    this.layoutWritten = undefined;
     this.learning = null;
     this.workingOn = null;
     this.pending = null;
@@ -162,12 +173,16 @@ export class LanguageLane {
     if (!this.model) return;
     this.model.removeNote(path);
     this.versions.delete(path);
-    this.dirtyBuckets.add(bucketOf(path));
+    this.dirty(path);
   }
 
   private known(path: string, version: NoteVersion): void {
     this.versions.set(path, version);
-    this.dirtyBuckets.add(bucketOf(path));
+    this.dirty(path);
+  }
+
+  private dirty(path: string): void {
+    this.dirtyBuckets.add(bucketOf(path, this.layout ?? NOTE_BUCKETS));
   }
 
   /** Does what the last reset or load planned (once; later calls wait on the same work). A cache
@@ -187,9 +202,10 @@ export class LanguageLane {
       }
       const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
       if (!model || generation !== this.generation) return;
-      const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : [];
+      const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : { notes: [], layout: null };
       if (generation !== this.generation) return;
-      await this.fill(model, source, work, saved);
+      this.layout = saved.layout;
+      await this.fill(model, source, work, saved.notes);
       if (generation !== this.generation) return;
       this.model = model;
       if (loaded?.kind !== "model") this.changed = true;
@@ -243,7 +259,7 @@ export class LanguageLane {
       } else {
         model.removeNote(path);
         this.versions.delete(path);
-        this.dirtyBuckets.add(bucketOf(path));
+        this.dirty(path);
       }
     }
   }
@@ -272,9 +288,11 @@ export class LanguageLane {
 
   /**
    * What a save writes and removes: the meanings when they changed (or the finding that the notes
-   * were too few, or nothing: the part goes), and the parts of notes' vectors that changed.
+   * were too few, or nothing: the part goes), and the parts of notes' vectors that changed: all of
+   * them when the notes are laid out anew, and then `pruneNotes` says every other part of notes'
+   * vectors in the cache is of an old layout (or of no lane) and goes.
    */
-  partsToSave(fingerprint: string): { write: [string, unknown][]; remove: string[] } {
+  partsToSave(fingerprint: string): { write: [string, unknown][]; remove: string[]; pruneNotes: boolean } {
     const write: [string, unknown][] = [];
     const remove: string[] = [];
     const model = this.model;
@@ -282,22 +300,28 @@ export class LanguageLane {
       if (model) write.push([LANGUAGE_PART, encodeLanguage(model, fingerprint)]);
       else if (this.tooSmallAt !== null) write.push([LANGUAGE_PART, encodeTooSmall(this.tooSmallAt, fingerprint)]);
       else remove.push(LANGUAGE_PART);
-      if (!model) remove.push(...Array.from({ length: NOTE_BUCKETS }, (_, b) => notesPartName(b)));
     }
-    if (!model || this.dirtyBuckets.size === 0) return { write, remove };
+    if (!model) {
+      this.layoutWritten = null;
+      return { write, remove, pruneNotes: this.changed };
+    }
+    const buckets = bucketsFor(this.versions.size, this.layout);
+    this.layoutWritten = buckets;
+    const anew = buckets !== this.layout;
+    if (!anew && this.dirtyBuckets.size === 0) return { write, remove, pruneNotes: false };
     const byBucket = new Map<number, SavedNoteVector[]>();
-    for (const b of this.dirtyBuckets) byBucket.set(b, []);
+    for (let b = 0; b < buckets; b++) if (anew || this.dirtyBuckets.has(b)) byBucket.set(b, []);
     const zero = { values: new Int8Array(model.dimensions), invNorm: 0, scale: 0 };
     for (const [path, version] of this.versions) {
-      const list = byBucket.get(bucketOf(path));
+      const list = byBucket.get(bucketOf(path, buckets));
       if (list) list.push({ path, version, vector: model.noteVector(path) ?? zero });
     }
     const id = model.meaningsId();
     for (const [b, notes] of byBucket) {
-      if (notes.length > 0) write.push([notesPartName(b), encodeNotesPart(notes, model.dimensions, id, fingerprint)]);
-      else remove.push(notesPartName(b));
+      if (notes.length > 0) write.push([notesPartName(b), encodeNotesPart(notes, model.dimensions, id, fingerprint, buckets)]);
+      else if (!anew) remove.push(notesPartName(b));
     }
-    return { write, remove };
+    return { write, remove, pruneNotes: anew };
   }
 
   /** Resolves when a learning under way is done (at once when there is none). */
@@ -374,15 +398,17 @@ function stoppable(slice: WorkSlice, stale: () => boolean): WorkSlice {
   };
 }
 
-/** The saved notes' vectors made with these meanings (parts missing or unusable give none). */
-async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerprint: string, work: WorkSlice): Promise<SavedNoteVector[]> {
+/** The saved notes' vectors made with these meanings (parts missing or unusable give none), and
+ * the number of parts they are spread over (null when none was read, or the parts disagree). */
+async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerprint: string, work: WorkSlice): Promise<{ notes: SavedNoteVector[]; layout: number | null }> {
   let names: string[];
   try {
-    names = (await cache.names()).filter((n) => isLanguagePartName(n) && n !== LANGUAGE_PART);
+    names = (await cache.names()).filter(isNotesPartName);
   } catch {
-    return [];
+    return { notes: [], layout: null };
   }
-  const out: SavedNoteVector[] = [];
+  const notes: SavedNoteVector[] = [];
+  const layouts = new Set<number>();
   const id = model.meaningsId();
   for (const name of names) {
     let part: unknown = null;
@@ -392,9 +418,12 @@ async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerpr
       // Unreadable: its notes' vectors are worked out again.
     }
     work.restart();
-    out.push(...((await readNotesPart(part, model.dimensions, id, fingerprint, work)) ?? []));
+    const read = await readNotesPart(part, model.dimensions, id, fingerprint, work);
+    // An unusable part is of no layout: the next save writes every part anew and prunes it.
+    layouts.add(read?.buckets ?? 0);
+    if (read) notes.push(...read.notes);
   }
-  return out;
+  return { notes, layout: layouts.size === 1 && !layouts.has(0) ? [...layouts][0] : null };
 }
 
 /** The vectors of a few notes from their own text, read again (as the index analyses it). */

@@ -1,6 +1,7 @@
-// The notes' vault-language vectors, saved beside the meanings in NOTE_BUCKETS parts (a note's
-// part is a hash of its path), so a start does not work them out from every posting again and a
-// save after one edit rewrites one small part. Each vector is kept with the note's mtime and size
+// The notes' vault-language vectors, saved beside the meanings in parts (a note's part is a hash
+// of its path), so a start does not work them out from every posting again and a save after one
+// edit rewrites one small part. The number of parts grows with the vault (a power of two, 64 at
+// least, about 300 notes a part), so that part stays small in a vault of 100,000 notes too. Each vector is kept with the note's mtime and size
 // as it was indexed, and the meanings it was made with (their id): a vector of another version of
 // the note, or of other meanings, is not used. A part that is missing or not the shape it claims is
 // worked out again, never an error.
@@ -8,8 +9,13 @@ import type { QuantizedVector } from "../embeddings/quantize";
 import type { WorkSlice } from "../work-slice";
 import { LANGUAGE_PART } from "./vault-language-file";
 
-/** Parts the notes' vectors are spread over: about 150 notes each in a 10,000-note vault. */
+/** The fewest parts the notes' vectors are spread over (as many as a vault of up to 19,200 notes is given). */
 export const NOTE_BUCKETS = 64;
+/** Notes a part is made to hold when the parts are laid out anew… */
+const NOTES_PER_PART = 300;
+/** …and the range a layout is kept in as the vault grows or shrinks (so it does not flap). */
+const MOST_PER_PART = 600;
+const FEWEST_PER_PART = 100;
 const PREFIX = `${LANGUAGE_PART}-notes-`;
 const FORMAT = "vault-research-vault-language-notes";
 const VERSION = 1;
@@ -33,6 +39,8 @@ interface NotesPart {
   /** Which meanings the vectors were made with (see `meaningsId`). */
   meanings: number;
   dimensions: number;
+  /** The parts the notes were spread over when this one was written (64 in parts saved before it was kept). */
+  buckets?: number;
   paths: string[];
   /** Per note: mtime and size. */
   versions: Float64Array;
@@ -46,15 +54,29 @@ export function isLanguagePartName(name: string): boolean {
   return name === LANGUAGE_PART || name.startsWith(PREFIX);
 }
 
+/** Whether a cache part is one of the notes' vectors (not the meanings). */
+export function isNotesPartName(name: string): boolean {
+  return name.startsWith(PREFIX);
+}
+
 export function notesPartName(bucket: number): string {
   return `${PREFIX}${bucket}`;
 }
 
-/** The bucket of a path: FNV-1a of its characters. */
-export function bucketOf(path: string): number {
+/** The bucket of a path among `buckets`: FNV-1a of its characters. */
+export function bucketOf(path: string, buckets: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % NOTE_BUCKETS;
+  return (hash >>> 0) % buckets;
+}
+
+/** How many parts `notes` vectors are spread over: the layout `current` while each part holds a
+ * fair number of them, else a power of two near NOTES_PER_PART notes a part (NOTE_BUCKETS at least). */
+export function bucketsFor(notes: number, current: number | null): number {
+  if (current !== null && notes <= current * MOST_PER_PART && (current <= NOTE_BUCKETS || notes >= current * FEWEST_PER_PART)) return current;
+  let buckets = NOTE_BUCKETS;
+  while (buckets * NOTES_PER_PART < notes) buckets *= 2;
+  return buckets;
 }
 
 /** A number that tells one set of meanings from another (FNV-1a over their int8 values). */
@@ -65,7 +87,7 @@ export function meaningsId(values: Int8Array, words: number): number {
   return hash >>> 0;
 }
 
-export function encodeNotesPart(notes: readonly SavedNoteVector[], dimensions: number, meanings: number, fingerprint: string): NotesPart {
+export function encodeNotesPart(notes: readonly SavedNoteVector[], dimensions: number, meanings: number, fingerprint: string, buckets: number): NotesPart {
   const versions = new Float64Array(notes.length * 2);
   const values = new Int8Array(notes.length * dimensions);
   const norms = new Float32Array(notes.length * 2);
@@ -76,11 +98,17 @@ export function encodeNotesPart(notes: readonly SavedNoteVector[], dimensions: n
     norms[i * 2] = n.vector.invNorm;
     norms[i * 2 + 1] = n.vector.scale;
   });
-  return { format: FORMAT, version: VERSION, fingerprint, meanings, dimensions, paths: notes.map((n) => n.path), versions, values, norms };
+  return { format: FORMAT, version: VERSION, fingerprint, meanings, dimensions, buckets, paths: notes.map((n) => n.path), versions, values, norms };
+}
+
+/** A saved part's vectors, and the number of parts it was written among. */
+export interface ReadNotesPart {
+  buckets: number;
+  notes: SavedNoteVector[];
 }
 
 /** The vectors of a saved part made with these meanings, or null when the part cannot be used. */
-export async function readNotesPart(part: unknown, dimensions: number, meanings: number, fingerprint: string, slice: WorkSlice): Promise<SavedNoteVector[] | null> {
+export async function readNotesPart(part: unknown, dimensions: number, meanings: number, fingerprint: string, slice: WorkSlice): Promise<ReadNotesPart | null> {
   if (!isNotesPart(part) || part.fingerprint !== fingerprint || part.meanings !== meanings || part.dimensions !== dimensions) return null;
   const out: SavedNoteVector[] = [];
   for (let i = 0; i < part.paths.length; i++) {
@@ -88,7 +116,7 @@ export async function readNotesPart(part: unknown, dimensions: number, meanings:
     const values = part.values.slice(i * dimensions, (i + 1) * dimensions);
     out.push({ path: part.paths[i], version: { mtime: part.versions[i * 2], size: part.versions[i * 2 + 1] }, vector: { values, invNorm: part.norms[i * 2], scale: part.norms[i * 2 + 1] } });
   }
-  return out;
+  return { buckets: part.buckets ?? NOTE_BUCKETS, notes: out };
 }
 
 function isNotesPart(part: unknown): part is NotesPart {
@@ -96,6 +124,7 @@ function isNotesPart(part: unknown): part is NotesPart {
   const p = part as Partial<NotesPart>;
   if (p.format !== FORMAT || p.version !== VERSION || typeof p.fingerprint !== "string" || typeof p.meanings !== "number") return false;
   if (typeof p.dimensions !== "number" || !Number.isInteger(p.dimensions) || p.dimensions < 1) return false;
+  if (p.buckets !== undefined && (typeof p.buckets !== "number" || !Number.isSafeInteger(p.buckets) || p.buckets < 1)) return false;
   if (!Array.isArray(p.paths) || !p.paths.every((x) => typeof x === "string")) return false;
   const n = p.paths.length;
   if (!(p.versions instanceof Float64Array) || p.versions.length !== n * 2 || !p.versions.every(Number.isFinite)) return false;

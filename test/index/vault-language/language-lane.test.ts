@@ -16,6 +16,7 @@ import { DEFAULT_VAULT_LANGUAGE, LanguageLane, type LaneSource, type VaultLangua
 import { docTermCounts } from "../../../src/index/vault-language/note-term-counts";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
+import { encodeNotesPart, readNotesPart, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
@@ -273,6 +274,53 @@ describe("the vault-language lane in VaultIndex", () => {
     await next.sync(store, cache);
     await next.languageSettled();
     expect(languageOnly(rankFor(next, FIRST_WORD)).length).toBeGreaterThanOrEqual(19);
+    expect(learned).not.toHaveBeenCalled();
+  });
+
+  it("lays the notes' vectors out anew over a cache of another layout, and the old layout's parts go", async () => {
+    const cache = recordingCache(saved);
+    const layouts = () => [...cache.parts].filter(([name]) => name.startsWith("vault-language-notes-")).map(([name, part]) => [name, (part as { buckets?: number }).buckets]);
+    expect(new Set(layouts().map(([, buckets]) => buckets))).toEqual(new Set([64]));
+    // The same vectors laid out over 1,024 parts, too many for this vault: all in one of them.
+    const old = [...cache.parts.keys()].filter((n) => n.startsWith("vault-language-notes-"));
+    const first = cache.parts.get(old[0]) as { fingerprint: string; meanings: number; dimensions: number };
+    const all: SavedNoteVector[] = [];
+    for (const n of old) all.push(...(await readNotesPart(cache.parts.get(n), first.dimensions, first.meanings, first.fingerprint, NO_SLICES))!.notes);
+    expect(all.length).toBe(Object.keys(notes).length);
+    for (const n of old) cache.parts.delete(n);
+    cache.parts.set("vault-language-notes-900", encodeNotesPart(all, first.dimensions, first.meanings, first.fingerprint, 1024));
+    const warm = new VaultIndex();
+    await warm.sync(store, cache);
+    await warm.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    await warm.save(cache);
+    expect(cache.parts.has("vault-language-notes-900")).toBe(false);
+    expect(new Set(layouts().map(([, buckets]) => buckets))).toEqual(new Set([64]));
+    expect(layouts().length).toBeGreaterThan(10);
+    // Taken back whole: the next start reads every vector from its part.
+    const next = new VaultIndex();
+    await next.sync(store, cache);
+    await next.languageSettled();
+    cache.written.length = 0;
+    await next.save(cache);
+    expect(cache.written.filter((n) => n.startsWith("vault-language-notes-"))).toEqual([]);
+    expect(languageOnly(rankFor(next, FIRST_WORD)).length).toBeGreaterThanOrEqual(19);
+  });
+
+  it("writes every part of notes anew over a cache of two layouts (a save cut short), and the stray part goes", async () => {
+    const cache = recordingCache(saved);
+    const some = [...cache.parts.keys()].find((n) => n.startsWith("vault-language-notes-"))!;
+    const part = cache.parts.get(some) as { fingerprint: string; meanings: number; dimensions: number };
+    const read = (await readNotesPart(part, part.dimensions, part.meanings, part.fingerprint, NO_SLICES))!;
+    cache.parts.set("vault-language-notes-77", encodeNotesPart(read.notes.slice(0, 1), part.dimensions, part.meanings, part.fingerprint, 128));
+    const warm = new VaultIndex();
+    await warm.sync(store, cache);
+    await warm.languageSettled();
+    cache.written.length = 0;
+    await warm.save(cache);
+    const notesParts = [...saved.parts.keys()].filter((n) => n.startsWith("vault-language-notes-"));
+    expect(cache.written.filter((n) => n.startsWith("vault-language-notes-")).sort()).toEqual(notesParts.sort());
+    expect(cache.parts.has("vault-language-notes-77")).toBe(false);
     expect(learned).not.toHaveBeenCalled();
   });
 
