@@ -79,11 +79,12 @@ export function bucketsFor(notes: number, current: number | null): number {
   return buckets;
 }
 
-/** A number that tells one set of meanings from another (FNV-1a over their int8 values). */
-export function meaningsId(values: Int8Array, words: number): number {
+/** A number that tells one set of meanings from another: FNV-1a over about 4,096 of their `length`
+ * int8 values, evenly spaced (`valueAt` is asked for those only). */
+export function meaningsId(length: number, valueAt: (i: number) => number, words: number): number {
   let hash = 0x811c9dc5 ^ words;
-  const step = Math.max(1, Math.floor(values.length / 4096));
-  for (let i = 0; i < values.length; i += step) hash = Math.imul(hash ^ (values[i] & 0xff), 0x01000193);
+  const step = Math.max(1, Math.floor(length / 4096));
+  for (let i = 0; i < length; i += step) hash = Math.imul(hash ^ (valueAt(i) & 0xff), 0x01000193);
   return hash >>> 0;
 }
 
@@ -113,7 +114,8 @@ export async function readNotesPart(part: unknown, dimensions: number, meanings:
   const out: SavedNoteVector[] = [];
   for (let i = 0; i < part.paths.length; i++) {
     if (i % 512 === 0 && slice.over()) await slice.pause();
-    const values = part.values.slice(i * dimensions, (i + 1) * dimensions);
+    // A view, not a copy: the vector is copied once, into the lane's block (note-vectors.ts).
+    const values = part.values.subarray(i * dimensions, (i + 1) * dimensions);
     out.push({ path: part.paths[i], version: { mtime: part.versions[i * 2], size: part.versions[i * 2 + 1] }, vector: { values, invNorm: part.norms[i * 2], scale: part.norms[i * 2 + 1] } });
   }
   return { buckets: part.buckets ?? NOTE_BUCKETS, notes: out };

@@ -71,18 +71,16 @@ function isTooSmallPart(part: unknown): part is TooSmallPart {
 /** The model in a saved part, or null when the part cannot be used. */
 export async function decodeLanguage(part: unknown, fingerprint: string, slice: WorkSlice): Promise<VaultLanguage | null> {
   if (!isLanguagePart(part) || part.fingerprint !== fingerprint) return null;
-  const { words, dimensions, values, scales } = part;
+  const { words, dimensions, values } = part;
   const vectors = new Float32Array(words.length * dimensions);
   for (let w = 0; w < words.length; w++) {
     if (w % 1024 === 0 && slice.over()) await slice.pause();
+    // A word's vector is of unit length, so its scale drops out: the int8 values over their norm.
+    const base = w * dimensions;
     let norm = 0;
-    for (let j = 0; j < dimensions; j++) {
-      const v = values[w * dimensions + j] * scales[w];
-      vectors[w * dimensions + j] = v;
-      norm += v * v;
-    }
+    for (let j = 0; j < dimensions; j++) norm += values[base + j] * values[base + j];
     const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let j = 0; j < dimensions; j++) vectors[w * dimensions + j] *= inv;
+    for (let j = 0; j < dimensions; j++) vectors[base + j] = values[base + j] * inv;
   }
   return new VaultLanguage({ words, dimensions, vectors });
 }

@@ -114,9 +114,8 @@ export class VaultLanguage {
   /** A number that tells these meanings from others (see note-vector-file.ts). */
   meaningsId(): number {
     if (this.id === null) {
-      const values = new Int8Array(this.vectors.length);
-      for (let i = 0; i < values.length; i++) values[i] = Math.round(this.vectors[i] * 127);
-      this.id = meaningsId(values, this.words.size);
+      const vectors = this.vectors;
+      this.id = meaningsId(vectors.length, (i) => Math.round(vectors[i] * 127), this.words.size);
     }
     return this.id;
   }

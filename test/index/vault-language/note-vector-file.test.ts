@@ -93,8 +93,14 @@ describe("notes' vector parts", () => {
     const values = Int8Array.from({ length: 512 }, (_, i) => (i * 7) % 255 - 127);
     const other = values.slice();
     other[0] = values[0] === 1 ? 2 : 1;
-    expect(meaningsId(values, 4)).toBe(meaningsId(values.slice(), 4));
-    expect(meaningsId(other, 4)).not.toBe(meaningsId(values, 4));
-    expect(meaningsId(values, 5)).not.toBe(meaningsId(values, 4));
+    const id = (v: Int8Array, words: number) => meaningsId(v.length, (i) => v[i], words);
+    expect(id(values, 4)).toBe(id(values.slice(), 4));
+    expect(id(other, 4)).not.toBe(id(values, 4));
+    expect(id(values, 5)).not.toBe(id(values, 4));
+    // Only the values it hashes are asked for: about 4,096, evenly spaced.
+    const asked: number[] = [];
+    meaningsId(20_000 * 128, (i) => (asked.push(i), 0), 20_000);
+    expect(asked.length).toBe(4096);
+    expect(asked[1] - asked[0]).toBe(625);
   });
 });
