@@ -446,7 +446,7 @@ export class VaultIndex {
     if (!language?.ready || opts.asYouType || opts.loose || parsed.tags.length > 0) return hits;
     const terms = parsed.words.flatMap((w) => this.analyzer.analyzeWord(w));
     const near = language.nearest(terms, this.engine, (path) => this.notes.has(path));
-    return near.length === 0 ? hits : fuseLanes(hits, near, language.options.fusion, parsed.words, { engine: this.engine, analyzer: this.analyzer });
+    return near.length === 0 ? hits : fuseLanes(hits, near, language.options.fusion, parsed.words, { engine: this.engine, analyzer: this.analyzer }).slice(0, limit);
   }
 
   /** How many notes hold `term` exactly, in any field (see search-engine.ts). */

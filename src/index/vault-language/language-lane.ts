@@ -36,7 +36,7 @@ export interface VaultLanguageOptions {
 }
 
 export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
-  fusion: { k: 10, weight: 0.4, depth: 50, damping: 0.5 },
+  fusion: { k: 10, weight: 0.4, depth: 50, damping: 0.5, lead: 4 },
   words: DEFAULT_WORD_MEANING,
   minPassages: 2000,
   maxPassages: 60_000,
@@ -52,6 +52,12 @@ const MAX_REREAD_SHARE = 0.02;
 
 /** A vault found too small is read again once it has grown by this factor. */
 const GROWN_AGAIN = 1.5;
+
+/** Parts of notes' vectors being read at once at a start. */
+const PARTS_AHEAD = 8;
+
+/** Words whose nearest words in meaning are remembered (for the stand-ins), at most. */
+const NEAR_WORDS_KEPT = 2000;
 
 /** Notes read at a time while sampling passages. */
 const READ_BATCH = 64;
@@ -86,7 +92,7 @@ export class LanguageLane {
   private changed = false;
   /** Bytes of notes when they were read and found too few to learn from; null when not so. */
   private tooSmallAt: number | null = null;
-  /** Words near a term, remembered while the model stands (forgotten by `reset` and `loadFrom`). */
+  /** Words near a term, remembered while the model stands (forgotten by `reset` and `loadFrom`; NEAR_WORDS_KEPT at most). */
   private readonly nearWordCache = new Map<string, { term: string; similarity: number }[]>();
   /** While a learning fills its notes' vectors from the postings: the notes indexed (their doc) or
    * removed (null) meanwhile, whose vectors the postings read earlier no longer give. */
@@ -339,7 +345,15 @@ export class LanguageLane {
     if (!this.model || !limits) return out;
     for (const { word, term } of missing) {
       let near = this.nearWordCache.get(term);
-      if (!near) this.nearWordCache.set(term, (near = this.model.nearWords(term, 30, limits.minSimilarity)));
+      if (near) {
+        // Asked again: it moves to the end, as if new (a Map keeps the order keys came in).
+        this.nearWordCache.delete(term);
+      } else {
+        near = this.model.nearWords(term, 30, limits.minSimilarity);
+        // The word asked about longest ago goes first.
+        if (this.nearWordCache.size >= NEAR_WORDS_KEPT) this.nearWordCache.delete(this.nearWordCache.keys().next().value!);
+      }
+      this.nearWordCache.set(term, near);
       const held = near.filter((n) => noteHoldsTerm(engine, path, n.term)).slice(0, limits.perWord);
       if (held.length > 0) out[word] = held.map((n) => ({ term: n.term, strength: roundTo(n.similarity, 3) }));
     }
@@ -410,13 +424,13 @@ async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerpr
   const notes: SavedNoteVector[] = [];
   const layouts = new Set<number>();
   const id = model.meaningsId();
-  for (const name of names) {
-    let part: unknown = null;
-    try {
-      part = await cache.read(name);
-    } catch {
-      // Unreadable: its notes' vectors are worked out again.
-    }
+  // Unreadable: its notes' vectors are worked out again.
+  const readPart = (name: string) => cache.read(name).catch(() => null);
+  // A few parts on their way while one is taken in, so reading overlaps decoding.
+  const ahead = names.slice(0, PARTS_AHEAD).map(readPart);
+  for (let i = 0; i < names.length; i++) {
+    const part = await ahead[i];
+    if (i + PARTS_AHEAD < names.length) ahead.push(readPart(names[i + PARTS_AHEAD]));
     work.restart();
     const read = await readNotesPart(part, model.dimensions, id, fingerprint, work);
     // An unusable part is of no layout: the next save writes every part anew and prunes it.

@@ -116,7 +116,7 @@ function passageCount(notes: Record<string, string>): number {
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────
 
 const OFF = { vaultLanguage: null };
-const rankFor = (index: VaultIndex, query: string, opts: { asYouType: boolean; loose?: boolean } = { asYouType: false }) => index.rank(parseQuery(query), 10, opts);
+const rankFor = (index: VaultIndex, query: string, opts: { asYouType: boolean; loose?: boolean } = { asYouType: false }) => index.rank(parseQuery(query), 60, opts);
 const paths = (hits: RankedHit[]) => hits.map((h) => h.path);
 /** The notes only the language lane found: no word of the question matched them. */
 const languageOnly = (hits: RankedHit[]) => hits.filter((h) => h.score === 0);
@@ -178,6 +178,14 @@ describe("the vault-language lane in VaultIndex", () => {
     expect(Object.values(notes).some((text) => text.includes(FIRST_WORD) && text.includes(SECOND_WORD))).toBe(false);
     expect(SECOND_WORD_NOTES).toHaveLength(25);
     for (const path of SECOND_WORD_NOTES) expect(notes[path]).not.toContain(FIRST_WORD);
+  });
+
+  it("gives no more hits than asked for once the lanes are fused", () => {
+    for (const limit of [1, 5, 10, 30]) {
+      const hits = index.rank(parseQuery(FIRST_WORD), limit);
+      expect(hits).toHaveLength(limit);
+      expect(languageOnly(index.rank(parseQuery(`${FIRST_WORD} ${SECOND_WORD}`), limit)).length).toBeLessThanOrEqual(limit);
+    }
   });
 
   it("finds, for a question in one word, the notes that say it in the other (score 0, lane rank set)", () => {
@@ -869,6 +877,23 @@ describe("LanguageLane", () => {
     const off = laneWorld(notes);
     await off.lane.learn(off.source());
     expect(off.lane.standInsFor(note, [{ word: "First", term: FIRST_WORD }], off.engine)).toEqual({});
+  });
+
+  it("remembers the nearest words of at most 2,000 words, forgetting those asked about longest ago", async () => {
+    const { lane, engine, source } = laneWorld(notes, { ...SMALL, standIns: { minSimilarity: 0.8, perWord: 2 } });
+    await lane.learn(source());
+    const note = SECOND_WORD_NOTES[0];
+    const ask = (term: string) => lane.standInsFor(note, [{ word: term, term }], engine);
+    ask(FIRST_WORD);
+    for (let i = 0; i < 1999; i++) ask(`unheard${i}`);
+    const worked = vi.spyOn(lane.current()!, "nearWords");
+    ask(FIRST_WORD);
+    ask("unheard1998");
+    expect(worked).not.toHaveBeenCalled();
+    // One more word: the one asked about longest ago (unheard0) goes.
+    ask("unheard1999");
+    ask("unheard0");
+    expect(worked.mock.calls.map(([term]) => term)).toEqual(["unheard1999", "unheard0"]);
   });
 
   it("forgets the stand-ins it worked out once the meanings are learned again", async () => {
