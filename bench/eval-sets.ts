@@ -5,7 +5,8 @@
 // --set NAME scores one set only; --misses lists every miss; --associations turns on the vault's
 // word associations (query expansion and the judge's stand-ins), which are off by default;
 // --no-language turns off the vault-language lane (on by default), and --language-weight W /
-// --language-k K change its fusion (for choosing them on the tuning halves).
+// --language-k K change its fusion (for choosing them on the tuning halves); --language-lead G|off
+// sets or drops the words' first place kept when it scores G times their second.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
@@ -67,12 +68,15 @@ function rankingFromFlags(): Partial<RankingOptions> {
   const weight = Number(argValue("language-weight") ?? base.fusion.weight);
   const k = Number(argValue("language-k") ?? base.fusion.k);
   const damping = Number(argValue("language-damping") ?? base.fusion.damping ?? 0);
+  const leadFlag = argValue("language-lead");
+  const lead = leadFlag === "off" ? undefined : leadFlag === undefined ? base.fusion.lead : Number(leadFlag);
+  if (lead !== undefined && !(lead > 0)) throw new Error("--language-lead takes a number above 0, or off.");
   if (!Number.isFinite(weight) || weight < 0 || !Number.isFinite(k) || k < 0) throw new Error("--language-weight and --language-k take numbers from 0.");
   const maxShare = argValue("language-max-share");
   const words = maxShare === undefined ? base.words : { ...base.words, maxPassageShare: Number(maxShare) };
   const standIns = argValue("language-stand-ins");
   const standInOptions = standIns === undefined ? base.standIns : standIns === "off" ? null : { minSimilarity: Number(standIns), perWord: 3 };
-  return { ...ranking, vaultLanguage: { ...base, words, fusion: { ...base.fusion, weight, k, damping }, standIns: standInOptions } };
+  return { ...ranking, vaultLanguage: { ...base, words, fusion: { ...base.fusion, weight, k, damping, lead }, standIns: standInOptions } };
 }
 
 export const wantsMisses = process.argv.includes("--misses");

@@ -1,8 +1,9 @@
 // The words' ranking and the vault language's, made one by reciprocal rank fusion: a note scores
 // 1 / (k + its rank) in each lane (the language lane's share times `weight`), and the sums order
 // the result. A note both lanes rank high leads; a note only the language lane finds can join the
-// top when its words are another way of saying the question's. Each note keeps its own score and
-// explanation; the language lane adds its rank and similarity to it.
+// top when its words are another way of saying the question's; but a note the words put far ahead
+// of all others keeps first place. Each note keeps its own score and explanation; the language
+// lane adds its rank and similarity to it.
 import { roundTo } from "../../text/numbers";
 import type { RankedHit } from "../ranking/explain";
 import { noteHoldsTerm, type SearchEngine } from "../search-engine";
@@ -26,6 +27,10 @@ export interface LaneFusion {
   /** How far the words' best note covering the whole question quiets the lane: its share is
    * weight × (1 − damping × that coverage). 0 leaves it at `weight` always. */
   damping?: number;
+  /** The words' first note keeps first place when it scores at least this many times their
+   * second: a question that plainly names one note ("kevin kelly's unsolicited advice list").
+   * Absent, the fusion alone decides. */
+  lead?: number;
 }
 
 
@@ -41,9 +46,13 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
     const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats, index), near, i + 1);
     fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
   });
-  return Array.from(fused.values())
+  const ranked = Array.from(fused.values())
     .sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1))
     .map((f) => f.hit);
+  const first = words[0];
+  if (fusion.lead === undefined || words.length < 2 || first.score < fusion.lead * words[1].score || ranked[0].path === first.path) return ranked;
+  const i = ranked.findIndex((hit) => hit.path === first.path);
+  return [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)];
 }
 
 /** The share of the question's weight (rare words weigh more) a note's words matched. */

@@ -54,6 +54,23 @@ describe("fuseLanes", () => {
     expect(paths(fuseLanes(words, language, { ...FUSION, k: 1 }, ["disk", "quota"]))).toEqual(["a.md", "c.md", "b.md", "d.md"]);
   });
 
+  it("keeps the words' first note first when it scores `lead` times their second, and only then", () => {
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    // With weight 2, c leads the fusion (see above) although the words put a first.
+    const close = [wordHit("a.md", 9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    const heavy = { ...FUSION, weight: 2, lead: 4 };
+    expect(paths(fuseLanes(close, language, heavy, ["disk", "quota"]))).toEqual(["c.md", "a.md", "d.md", "b.md"]);
+    // a at 4 × b's score: far ahead, it stays first; the rest keep the fusion's order.
+    const far = [wordHit("a.md", 28), wordHit("b.md", 7), wordHit("c.md", 5)];
+    expect(paths(fuseLanes(far, language, heavy, ["disk", "quota"]))).toEqual(["a.md", "c.md", "d.md", "b.md"]);
+    // Just short of it, or without a lead, the fusion alone decides.
+    const short = [wordHit("a.md", 27.9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    expect(paths(fuseLanes(short, language, heavy, ["disk", "quota"]))[0]).toBe("c.md");
+    expect(paths(fuseLanes(far, language, { ...heavy, lead: undefined }, ["disk", "quota"]))[0]).toBe("c.md");
+    // One note from the words is no lead over anything.
+    expect(paths(fuseLanes([wordHit("a.md", 28)], [near("c.md", 0.9), near("d.md", 0.8)], heavy, ["disk", "quota"]))[0]).toBe("c.md");
+  });
+
   it("quiets the language lane by `damping` × how much of the question the words' best note covers", () => {
     // The best note matched both words: coverage 1, so weight 2 with damping 0.8 is 2 × (1 − 0.8) = 0.4:
     //   a: 1/11 + 0.4/13 = 0.1217   b: 1/12 = 0.0833   c: 1/13 + 0.4/11 = 0.1133   d: 0.4/12 = 0.0333
