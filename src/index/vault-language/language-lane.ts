@@ -20,7 +20,7 @@ import { docTermCounts, wordCountsByNote } from "./note-term-counts";
 import { seededRandom } from "./top-eigenvectors";
 import { VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
-import { asSaved, encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
+import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
 
 export interface VaultLanguageOptions {
@@ -289,7 +289,7 @@ export class LanguageLane {
       this.changed = true;
       return null;
     }
-    return asSaved(new VaultLanguage(meanings), work);
+    return new VaultLanguage(meanings);
   }
 
   /**
@@ -460,7 +460,7 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
     // An unreadable part is no lane, as a missing one is.
   }
   work.restart();
-  return readLanguagePart(part, fingerprint, work);
+  return readLanguagePart(part, fingerprint);
 }
 
 /**

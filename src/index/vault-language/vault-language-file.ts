@@ -1,11 +1,9 @@
-// The learned meanings as one cache part beside the index: the words, and their vectors as int8
-// (a byte a dimension and one scale a word: 20,000 words of 128 dimensions take 2.6 MB). The
-// notes' vectors are not saved: they follow from the postings on load. Or, when the notes were
+// The learned meanings as one cache part beside the index: the words, and their vectors as int8,
+// as the lane keeps them (a byte a dimension and one scale a word: 20,000 words of 128 dimensions
+// take 2.6 MB; the notes' vectors have parts of their own, note-vector-file.ts). Or, when the notes were
 // read and held too little to learn from, that finding and the vault's size then, so a start does
 // not read them all again until the vault has grown. A part that is missing, of another format,
 // saved under other index settings or not the shape it claims is no lane (learned again), never an error.
-import { quantize } from "../embeddings/quantize";
-import type { WorkSlice } from "../work-slice";
 import { VaultLanguage } from "./vault-language";
 
 export const LANGUAGE_PART = "vault-language";
@@ -20,6 +18,7 @@ export interface LanguagePart {
   words: string[];
   dimensions: number;
   values: Int8Array;
+  /** Per word, what its values are multiplied by for its unit vector (max / 127 in older parts: only the direction is read). */
   scales: Float32Array;
 }
 
@@ -39,27 +38,15 @@ export function encodeTooSmall(bytes: number, fingerprint: string): TooSmallPart
 }
 
 export function encodeLanguage(model: VaultLanguage, fingerprint: string): LanguagePart {
-  const { words, dimensions, vectors } = model.meanings();
-  const values = new Int8Array(words.length * dimensions);
-  const scales = new Float32Array(words.length);
-  for (let w = 0; w < words.length; w++) {
-    const q = quantize(vectors.subarray(w * dimensions, (w + 1) * dimensions));
-    values.set(q.values, w * dimensions);
-    scales[w] = q.scale;
-  }
-  return { format: FORMAT, version: VERSION, fingerprint, words, dimensions, values, scales };
+  const { words, dimensions, values, units } = model.kept();
+  return { format: FORMAT, version: VERSION, fingerprint, words, dimensions, values, scales: Float32Array.from(units) };
 }
 
 /** What a saved part holds, or null when the part cannot be used. */
-export async function readLanguagePart(part: unknown, fingerprint: string, slice: WorkSlice): Promise<LoadedLanguage | null> {
+export function readLanguagePart(part: unknown, fingerprint: string): LoadedLanguage | null {
   if (isTooSmallPart(part)) return part.fingerprint === fingerprint ? { kind: "too_small", bytes: part.tooSmallAt } : null;
-  const model = await decodeLanguage(part, fingerprint, slice);
+  const model = decodeLanguage(part, fingerprint);
   return model ? { kind: "model", model } : null;
-}
-
-/** The meanings as saving and loading leave them (int8): a lane just learned ranks as it will after a restart. */
-export async function asSaved(model: VaultLanguage, slice: WorkSlice): Promise<VaultLanguage> {
-  return (await decodeLanguage(encodeLanguage(model, ""), "", slice)) ?? model;
 }
 
 function isTooSmallPart(part: unknown): part is TooSmallPart {
@@ -68,21 +55,11 @@ function isTooSmallPart(part: unknown): part is TooSmallPart {
   return p.format === FORMAT && p.version === VERSION && typeof p.fingerprint === "string" && typeof p.tooSmallAt === "number" && Number.isFinite(p.tooSmallAt) && p.tooSmallAt >= 0;
 }
 
-/** The model in a saved part, or null when the part cannot be used. */
-export async function decodeLanguage(part: unknown, fingerprint: string, slice: WorkSlice): Promise<VaultLanguage | null> {
+/** The model in a saved part, or null when the part cannot be used. Its int8 values are kept as
+ * they are: only their direction counts, so a word's scale is not needed (older parts hold another). */
+export function decodeLanguage(part: unknown, fingerprint: string): VaultLanguage | null {
   if (!isLanguagePart(part) || part.fingerprint !== fingerprint) return null;
-  const { words, dimensions, values } = part;
-  const vectors = new Float32Array(words.length * dimensions);
-  for (let w = 0; w < words.length; w++) {
-    if (w % 1024 === 0 && slice.over()) await slice.pause();
-    // A word's vector is of unit length, so its scale drops out: the int8 values over their norm.
-    const base = w * dimensions;
-    let norm = 0;
-    for (let j = 0; j < dimensions; j++) norm += values[base + j] * values[base + j];
-    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let j = 0; j < dimensions; j++) vectors[base + j] = values[base + j] * inv;
-  }
-  return new VaultLanguage({ words, dimensions, vectors });
+  return new VaultLanguage({ words: part.words, dimensions: part.dimensions, values: part.values });
 }
 
 function isLanguagePart(part: unknown): part is LanguagePart {

@@ -24,27 +24,53 @@ export interface NearNote {
 /** A note's title says what it is about: its words count as if written this many times. */
 export const TITLE_WEIGHT = 3;
 
+/** Meanings as kept and saved: each word's vector as int8 values, a row a word (only their
+ * direction counts: a row over its own length is the word's unit vector). */
+export interface KeptMeanings {
+  words: string[];
+  dimensions: number;
+  values: Int8Array;
+}
+
 export class VaultLanguage {
   readonly words: ReadonlyMap<string, number>;
   readonly dimensions: number;
-  private readonly vectors: Float32Array;
+  /** Row-major words × dimensions, int8 (a quarter of float32's memory). */
+  private readonly values: Int8Array;
+  /** Per word, 1 / |its row|: the row times it is the word's unit vector. */
+  private readonly units: Float64Array;
   private readonly notes: NoteVectors;
   private id: number | null = null;
 
-  constructor(meanings: WordMeanings) {
+  /** Learned meanings are kept as int8 at once, so a lane just learned ranks as it will after a restart. */
+  constructor(meanings: WordMeanings | KeptMeanings) {
+    const dims = meanings.dimensions;
     this.words = new Map(meanings.words.map((w, i) => [w, i]));
-    this.dimensions = meanings.dimensions;
-    this.vectors = meanings.vectors;
-    this.notes = new NoteVectors(meanings.dimensions);
+    this.dimensions = dims;
+    this.values = "values" in meanings ? meanings.values : int8Rows(meanings.vectors, dims);
+    this.units = new Float64Array(meanings.words.length);
+    for (let w = 0; w < this.units.length; w++) {
+      let norm = 0;
+      for (let j = w * dims; j < (w + 1) * dims; j++) norm += this.values[j] * this.values[j];
+      this.units[w] = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    }
+    this.notes = new NoteVectors(dims);
   }
 
   get noteCount(): number {
     return this.notes.size;
   }
 
-  /** The meanings, as learned (for saving). */
+  /** The meanings as unit vectors (as kept: int8's rounding included). */
   meanings(): WordMeanings {
-    return { words: Array.from(this.words.keys()), dimensions: this.dimensions, vectors: this.vectors };
+    const vectors = new Float32Array(this.values.length);
+    for (let i = 0; i < vectors.length; i++) vectors[i] = this.values[i] * this.units[Math.floor(i / this.dimensions)];
+    return { words: Array.from(this.words.keys()), dimensions: this.dimensions, vectors };
+  }
+
+  /** The meanings as kept (for saving), and each word's 1 / |row|. */
+  kept(): KeptMeanings & { units: Float64Array } {
+    return { words: Array.from(this.words.keys()), dimensions: this.dimensions, values: this.values, units: this.units };
   }
 
   /** The unit vector of a text's terms, each weighted (1 + log count) × rarity; null when none is known. */
@@ -55,8 +81,7 @@ export class VaultLanguage {
       const row = this.words.get(term);
       if (row === undefined || count <= 0) continue;
       const weight = (1 + Math.log(count)) * Math.log(1 + noteCount / Math.max(1, notesWithTerm(term)));
-      const base = row * this.dimensions;
-      for (let j = 0; j < this.dimensions; j++) sum[j] += weight * this.vectors[base + j];
+      this.addWord(sum, row, weight);
       any = true;
     }
     if (!any) return null;
@@ -79,15 +104,18 @@ export class VaultLanguage {
     const row = this.words.get(term);
     if (row === undefined || limit <= 0) return [];
     const dims = this.dimensions;
+    const values = this.values;
     const base = row * dims;
     const found: { term: string; similarity: number }[] = [];
     let index = 0;
     for (const word of this.words.keys()) {
-      const other = index++ * dims;
+      const other = index * dims;
+      const unit = this.units[row] * this.units[index++];
       if (other === base) continue;
       let dot = 0;
-      for (let j = 0; j < dims; j++) dot += this.vectors[base + j] * this.vectors[other + j];
-      if (dot >= minSimilarity) found.push({ term: word, similarity: dot });
+      for (let j = 0; j < dims; j++) dot += values[base + j] * values[other + j];
+      const similarity = dot * unit;
+      if (similarity >= minSimilarity) found.push({ term: word, similarity });
     }
     return found.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : 1)).slice(0, limit);
   }
@@ -95,7 +123,8 @@ export class VaultLanguage {
   /** Adds `weight` × the meaning of the word in `row` to `sum` (a note's vector being made). */
   addWord(sum: Float32Array, row: number, weight: number): void {
     const base = row * this.dimensions;
-    for (let j = 0; j < this.dimensions; j++) sum[j] += weight * this.vectors[base + j];
+    const scaled = weight * this.units[row];
+    for (let j = 0; j < this.dimensions; j++) sum[j] += scaled * this.values[base + j];
   }
 
   /** Sets a note's vector from an unnormalised sum of its words' (as `textVector` would make it). */
@@ -114,8 +143,9 @@ export class VaultLanguage {
   /** A number that tells these meanings from others (see note-vector-file.ts). */
   meaningsId(): number {
     if (this.id === null) {
-      const vectors = this.vectors;
-      this.id = meaningsId(vectors.length, (i) => Math.round(vectors[i] * 127), this.words.size);
+      // Hashed as the unit vectors' values × 127, as earlier versions kept them: their saved notes' vectors still count.
+      const { values, units, dimensions } = this;
+      this.id = meaningsId(values.length, (i) => Math.round(Math.fround(values[i] * units[Math.floor(i / dimensions)]) * 127), this.words.size);
     }
     return this.id;
   }
@@ -141,6 +171,13 @@ export class VaultLanguage {
   nearest(query: Float32Array, limit: number, keep: (path: string) => boolean = () => true): NearNote[] {
     return this.notes.nearest(query, limit, keep);
   }
+}
+
+/** Each row of unit vectors as int8 (scaled by its own largest value; see ../embeddings/quantize.ts). */
+function int8Rows(vectors: Float32Array, dimensions: number): Int8Array {
+  const values = new Int8Array(vectors.length);
+  for (let start = 0; start < vectors.length; start += dimensions) values.set(quantize(vectors.subarray(start, start + dimensions)).values, start);
+  return values;
 }
 
 /** A note's term counts from its passages (see ../associations/passages.ts) and title terms. */

@@ -4,7 +4,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
-import { NO_SLICES } from "../../../src/index/work-slice";
 import { decodeLanguage, encodeLanguage, LANGUAGE_PART, type LanguagePart } from "../../../src/index/vault-language/vault-language-file";
 
 const FINGERPRINT = JSON.stringify({ stemming: true, excluded: [] });
@@ -42,7 +41,7 @@ describe("encodeLanguage and decodeLanguage", () => {
     const part = saved();
     expect(part.values).toBeInstanceOf(Int8Array);
     expect(part.values.length).toBe(WORDS.length * DIMENSIONS);
-    const back = (await decodeLanguage(part, FINGERPRINT, NO_SLICES))!.meanings();
+    const back = (await decodeLanguage(part, FINGERPRINT))!.meanings();
     expect(back.words).toEqual(WORDS);
     expect(back.dimensions).toBe(DIMENSIONS);
     for (let w = 0; w < WORDS.length; w++) {
@@ -61,7 +60,7 @@ describe("encodeLanguage and decodeLanguage", () => {
 
   it("give the same nearest notes for a question after the round trip", async () => {
     const before = withNotes(model());
-    const after = withNotes((await decodeLanguage(saved(), FINGERPRINT, NO_SLICES))!);
+    const after = withNotes((await decodeLanguage(saved(), FINGERPRINT))!);
     for (const words of [["word3"], ["word10", "word22"], ["word39", "word1", "word17"]]) {
       const counts = new Map(words.map((w) => [w, 1]));
       const ask = (m: VaultLanguage) => m.nearest(m.textVector(counts, () => 1, 12)!, 12);
@@ -76,7 +75,7 @@ describe("encodeLanguage and decodeLanguage", () => {
     const vectors = new Float32Array(3 * 2);
     vectors.set([1, 0, 0, 0, 0, 1]);
     const part = structuredClone(encodeLanguage(new VaultLanguage({ words: ["a", "b", "c"], dimensions: 2, vectors }), FINGERPRINT));
-    expect(Array.from((await decodeLanguage(part, FINGERPRINT, NO_SLICES))!.meanings().vectors)).toEqual([1, 0, 0, 0, 0, 1]);
+    expect(Array.from((await decodeLanguage(part, FINGERPRINT))!.meanings().vectors)).toEqual([1, 0, 0, 0, 0, 1]);
   });
 
   const broken: [string, (part: LanguagePart) => unknown][] = [
@@ -110,12 +109,12 @@ describe("encodeLanguage and decodeLanguage", () => {
 
   it.each(broken)("give no model for a part %s", async (_, breakIt) => {
     const part = saved();
-    expect(await decodeLanguage(part, FINGERPRINT, NO_SLICES)).not.toBeNull();
-    expect(await decodeLanguage(breakIt(part), FINGERPRINT, NO_SLICES)).toBeNull();
+    expect(await decodeLanguage(part, FINGERPRINT)).not.toBeNull();
+    expect(await decodeLanguage(breakIt(part), FINGERPRINT)).toBeNull();
   });
 
   it("give no model for a part saved under other index settings", async () => {
-    expect(await decodeLanguage(saved(), JSON.stringify({ stemming: false, excluded: [] }), NO_SLICES)).toBeNull();
-    expect(await decodeLanguage(undefined, FINGERPRINT, NO_SLICES)).toBeNull();
+    expect(await decodeLanguage(saved(), JSON.stringify({ stemming: false, excluded: [] }))).toBeNull();
+    expect(await decodeLanguage(undefined, FINGERPRINT)).toBeNull();
   });
 });

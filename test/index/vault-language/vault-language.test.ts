@@ -145,6 +145,35 @@ describe("VaultLanguage notes", () => {
     expect(model.nearWords("north", 0, -1)).toEqual([]);
   });
 
+  it("keeps learned meanings as int8: each word within int8's error of what was learned, still of length 1", () => {
+    const random = seededRandom(9);
+    const dims = 16;
+    const words = Array.from({ length: 50 }, (_, i) => `w${i}`);
+    const vectors = new Float32Array(words.length * dims);
+    for (let w = 0; w < words.length; w++) {
+      const row = Array.from({ length: dims }, () => random() - 0.5);
+      const norm = Math.hypot(...row);
+      row.forEach((x, j) => (vectors[w * dims + j] = x / norm));
+    }
+    const kept = new VaultLanguage({ words, dimensions: dims, vectors });
+    const back = kept.meanings().vectors;
+    let exact = 0;
+    for (let w = 0; w < words.length; w++) {
+      const learned = vectors.subarray(w * dims, (w + 1) * dims);
+      const row = back.subarray(w * dims, (w + 1) * dims);
+      expect(Math.hypot(...row)).toBeCloseTo(1, 5);
+      const max = Math.max(...learned.map(Math.abs));
+      for (let j = 0; j < dims; j++) expect(Math.abs(row[j] - learned[j])).toBeLessThan((2 * max) / 127);
+      if (row.every((x, j) => x === learned[j])) exact++;
+    }
+    // Kept, not the learned floats themselves.
+    expect(exact).toBe(0);
+    // Its int8 rows, as saved, are what a lane built from them keeps.
+    const again = new VaultLanguage(kept.kept());
+    expect(Array.from(again.meanings().vectors)).toEqual(Array.from(back));
+    expect(again.meaningsId()).toBe(kept.meaningsId());
+  });
+
   it("hands back its meanings as learned", () => {
     const model = axes();
     const meanings = model.meanings();
