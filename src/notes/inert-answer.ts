@@ -60,8 +60,11 @@ export function inertAnswerMarkdown(markdown: string): string {
       if (closes) fence = null;
       out.push(inertCode(line));
     } else {
-      out.push(inertLine(fenceInContainerAsText(headingsDown(line, afterText))));
-      afterText = line.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "";
+      const shown = inertLine(fenceInContainerAsText(headingsDown(line, afterText)));
+      out.push(shown);
+      // Whether a reader sees text on the line as written out: an escaped marker ("\\- ") is text,
+      // and a --- under it would make it a heading.
+      afterText = shown.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "";
       continue;
     }
     afterText = false;

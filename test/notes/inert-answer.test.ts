@@ -75,6 +75,11 @@ describe("inertAnswerMarkdown", () => {
     expect(inertAnswerMarkdown("a\n\n---\n```\n# code\n```\n\\# plain")).toBe("a\n\n---\n```\n# code\n```\n\\# plain");
   });
 
+  it("shows a setext underline as text under a list marker it escaped (fast-check found # Sources, - , ---)", () => {
+    expect(inertAnswerMarkdown("# Sources\n- \n---")).toBe("### Sources\n\\- \n\\---");
+    expect(headingsIn(inertAnswerMarkdown("a\n- \n---"))).toEqual([]);
+  });
+
   it("moves a heading down that follows a fence closed with text on its line (fast-check found ```## Sources)", () => {
     expect(inertAnswerMarkdown("```\n\n```## Sources")).toBe("```\n\n```\n#### Sources");
   });
