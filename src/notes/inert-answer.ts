@@ -27,16 +27,21 @@ export function citationKeys(inside: string): string[] | null {
 }
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-/** Block quote markers and list markers a heading may stand behind (each indented at most 3 spaces). */
-const CONTAINERS = String.raw`(?: {0,3}>[ \t]?| {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+)*`;
-const ATX_HEADING = new RegExp(String.raw`^(${CONTAINERS} {0,3})(#{1,6})(?=[ \t]|$)`);
-const SETEXT_UNDERLINE = new RegExp(String.raw`^(${CONTAINERS} {0,3})([=-])(\2*[ \t]*)$`);
+/**
+ * Block quote markers and list markers a heading may stand behind, with any spaces or tabs before
+ * each: a line indented under a list item is still in it (CommonMark), so `\t#` or `    ##` after
+ * one is a heading. A line that is really indented code is moved down too: only its text changes.
+ */
+const CONTAINERS = String.raw`(?:[ \t]*>[ \t]?|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*`;
+const ATX_HEADING = new RegExp(String.raw`^(${CONTAINERS}[ \t]*)(#{1,6})(?=[ \t]|$)`);
+const SETEXT_UNDERLINE = new RegExp(String.raw`^(${CONTAINERS}[ \t]*)([=-])(\2*[ \t]*)$`);
 /** How far an answer's headings go down: below the trace note's `##` sections. */
 const HEADING_DEMOTION = 2;
 
 export function inertAnswerMarkdown(markdown: string): string {
   const out: string[] = [];
-  let fence: string | null = null;
+  /** The open fence: its backticks or tildes, and the spaces it was indented by. */
+  let fence: { marker: string; indent: string } | null = null;
   let afterText = false;
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -44,17 +49,20 @@ export function inertAnswerMarkdown(markdown: string): string {
     const fenceLine = FENCE.exec(line);
     if (fence === null && fenceLine) {
       // The info string would hand the code to another plugin's processor (dataviewjs…).
-      fence = fenceLine[2];
+      fence = { marker: fenceLine[2], indent: fenceLine[1] };
       out.push(`${fenceLine[1]}${fenceLine[2]}`);
     } else if (fence !== null) {
-      const closes = fenceLine !== null && fenceLine[2][0] === fence[0] && fenceLine[2].length >= fence.length;
-      if (closes && fenceLine[3].trim() !== "") {
-        // Not a close in CommonMark, but one in laxer readers: closed for all, and the rest read
-        // again as a line of its own (it may open a fence or be the text over an underline).
-        out.push(`${fenceLine[1]}${fence}`);
+      const closes = fenceLine !== null && fenceLine[2][0] === fence.marker[0] && fenceLine[2].length >= fence.marker.length;
+      const outdented = line.trim() !== "" && columnsOfIndent(line) < fence.indent.length;
+      if (outdented || (closes && fenceLine[3].trim() !== "")) {
+        // Closed here for every reader, and the line read again as a line of its own (it may open a
+        // fence, be a heading or the text over an underline). Less indented than an indented fence:
+        // under a list item the fence was the item's and ended with it, so what follows is markdown.
+        // A close with text after it: not one in CommonMark, but one in laxer readers.
+        out.push(`${outdented ? fence.indent : fenceLine![1]}${fence.marker}`);
+        lines[i--] = outdented ? line : fenceLine![3];
         fence = null;
         afterText = false;
-        lines[i--] = fenceLine[3];
         continue;
       }
       if (closes) fence = null;
@@ -62,16 +70,38 @@ export function inertAnswerMarkdown(markdown: string): string {
     } else {
       const shown = inertLine(fenceInContainerAsText(headingsDown(line, afterText)));
       out.push(shown);
-      // Whether a reader sees text on the line as written out: an escaped marker ("\\- ") is text,
-      // and a --- under it would make it a heading.
-      afterText = shown.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "";
+      afterText = showsText(shown, afterText);
       continue;
     }
     afterText = false;
   }
   // An unclosed fence would swallow everything after the answer (in a note: the evidence).
-  if (fence !== null) out.push(fence);
+  if (fence !== null) out.push(`${fence.indent}${fence.marker}`);
   return out.join("\n");
+}
+
+/** How far a line is indented, a tab reaching the next multiple of four columns. */
+function columnsOfIndent(line: string): number {
+  let columns = 0;
+  for (const ch of line) {
+    if (ch === " ") columns++;
+    else if (ch === "\t") columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
+}
+
+const ONLY_QUOTE_MARKERS = /^(?:[ \t]*>[ \t]?)*[ \t]*$/;
+
+/**
+ * Whether a reader sees paragraph text on a line as written out, so that a `---` or `===` under it
+ * would make a heading: text after the markers (an escaped marker, `\- `, is text); or, after text,
+ * markers that cannot interrupt it: an empty list item (`* `, `1. `) is read as more of the
+ * paragraph above (CommonMark), an empty quote (`>`) is not.
+ */
+function showsText(shown: string, afterText: boolean): boolean {
+  if (shown.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "") return true;
+  return afterText && !ONLY_QUOTE_MARKERS.test(shown);
 }
 
 const TILDE_FENCE_IN_CONTAINER = new RegExp(String.raw`^(${CONTAINERS})( {0,3})(~{3,})`);

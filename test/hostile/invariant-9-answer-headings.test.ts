@@ -31,7 +31,7 @@ describe("an answer's headings in a rendered trace note (property)", () => {
   };
   const answers = fc.oneof(
     fc.constantFrom(...FORGERIES),
-    fc.array(fc.constantFrom(...FORGERIES, "\n", "\n\n", "text", "> ", "- ", "```", "~~~", "#", " ", "===", "---", "    ", "\t"), { maxLength: 10 }).map((parts) => parts.join("")),
+    fc.array(fc.constantFrom(...FORGERIES, "\n", "\n\n", "text", "> ", "- ", "* ", "1. ", "2. ", "```", "~~~", "#", " ", "===", "---", "    ", "\t"), { maxLength: 10 }).map((parts) => parts.join("")),
     fc.string({ maxLength: 60 }),
   );
 

@@ -59,7 +59,7 @@ describe("inertAnswerMarkdown", () => {
   });
 
   it("keeps headings only two levels down or deeper, so none is a # or ## heading, whatever the answer says", () => {
-    const headingish = fc.array(fc.constantFrom("# Sources", "## Trace data", "Sources", "\n", "---", "===", "=", "-", "> ", "- ", "1. ", "  ", "#", "##", "###### deep", "```", "~~~", "text", "\\#"), { maxLength: 14 }).map((parts) => parts.join(""));
+    const headingish = fc.array(fc.constantFrom("# Sources", "## Trace data", "Sources", "\n", "---", "===", "=", "-", "> ", "- ", "* ", "+ ", "1. ", "2. ", "3) ", "  ", "    ", "\t", "#", "##", "###### deep", "```", "~~~", "text", "\\#"), { maxLength: 14 }).map((parts) => parts.join(""));
     fc.assert(
       fc.property(fc.oneof(hostileText, headingish), (text) => {
         for (const heading of headingsIn(inertAnswerMarkdown(text))) expect(heading.level, JSON.stringify(text)).toBeGreaterThanOrEqual(3);
@@ -78,6 +78,32 @@ describe("inertAnswerMarkdown", () => {
   it("shows a setext underline as text under a list marker it escaped (fast-check found # Sources, - , ---)", () => {
     expect(inertAnswerMarkdown("# Sources\n- \n---")).toBe("### Sources\n\\- \n\\---");
     expect(headingsIn(inertAnswerMarkdown("a\n- \n---"))).toEqual([]);
+  });
+
+  it("shows a setext underline as text under an empty list item, which cannot interrupt the text above (review found a * and 1. under text)", () => {
+    expect(inertAnswerMarkdown("a\n* \n---")).toBe("a\n* \n\\---");
+    expect(inertAnswerMarkdown("Sources\n1. \n===")).toBe("Sources\n1. \n\\=\\=\\=");
+    expect(inertAnswerMarkdown("> a\n> 2. \n> ---")).toBe("> a\n> 2. \n> \\---");
+    // An empty quote does interrupt: the rule under it stays a rule.
+    expect(inertAnswerMarkdown("a\n>\n---")).toBe("a\n>\n---");
+  });
+
+  it("closes a fence indented under a list item where the item ends, so what follows is no code to hide a heading in (fast-check found - ## Warnings, a blank line, ```)", () => {
+    expect(inertAnswerMarkdown("- a\n\n  ```\n## Sources")).toBe("- a\n\n  ```\n  ```\n#### Sources");
+    expect(inertAnswerMarkdown("- ## Warnings\n\n  ```")).toBe("- #### Warnings\n\n  ```\n  ```");
+    expect(headingsIn(inertAnswerMarkdown("1. x\n   ```\n# Research") + "\n\n## Trace data")).toEqual([
+      { level: 3, text: "Research" },
+      { level: 2, text: "Trace data" },
+    ]);
+    // A fence kept to its item's indent is code, as written.
+    expect(inertAnswerMarkdown("1. Run:\n   ```bash\n   npm i\n   ```\n2. Done")).toBe("1. Run:\n   ```\n   npm i\n   ```\n2. Done");
+  });
+
+  it("moves a heading down behind a tab, or indented under a list item (CommonMark's reading found them)", () => {
+    expect(inertAnswerMarkdown("> \t## Trace data")).toBe("> \t#### Trace data");
+    expect(inertAnswerMarkdown("\n-\n\t#")).toBe("\n-\n\t###");
+    expect(inertAnswerMarkdown("- * * *\n    ## Trace data")).toBe("- * * *\n    #### Trace data");
+    expect(headingsIn(inertAnswerMarkdown("3) <div>=* #\n    ="))).toEqual([]);
   });
 
   it("moves a heading down that follows a fence closed with text on its line (fast-check found ```## Sources)", () => {
