@@ -29,7 +29,6 @@ import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { fuseLanes } from "./vault-language/fuse-lanes";
 import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
-import { isNotesPartName } from "./vault-language/note-vector-file";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -319,16 +318,7 @@ export class VaultIndex {
     await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
     const language = this.language;
     if (!language?.unsaved) return;
-    const parts = language.partsToSave(this.fingerprint());
-    for (const [name, value] of parts.write) await cache.write(name, value);
-    const remove = [...parts.remove];
-    if (parts.pruneNotes) {
-      // The notes' vectors were laid out anew: parts of the old layout go.
-      const written = new Set(parts.write.map(([name]) => name));
-      remove.push(...(await cache.names()).filter((name) => isNotesPartName(name) && !written.has(name) && !remove.includes(name)));
-    }
-    if (remove.length > 0) await cache.remove(remove);
-    language.saved();
+    await language.save(cache, this.fingerprint(), this.slice());
   }
 
   /** Stops learning the vault's language (at its next pause): the plugin is being unloaded. */

@@ -50,7 +50,8 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
     .sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1))
     .map((f) => f.hit);
   const first = words[0];
-  if (fusion.lead === undefined || words.length < 2 || first.score < fusion.lead * words[1].score || ranked[0].path === first.path) return ranked;
+  // A second note scoring nothing (rounded to 0) is no measure of a lead.
+  if (fusion.lead === undefined || words.length < 2 || !(words[1].score > 0) || first.score < fusion.lead * words[1].score || ranked[0].path === first.path) return ranked;
   const i = ranked.findIndex((hit) => hit.path === first.path);
   return [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)];
 }

@@ -104,8 +104,6 @@ export class LanguageLane {
   /** How many parts the notes' vectors in the cache are spread over; null when not known (none
    * saved yet, or parts of two layouts): the next save lays them out anew. */
   private layout: number | null = null;
-  /** The layout the last `partsToSave` wrote (null: no notes' parts), taken up by `saved`. */
-  private layoutWritten: number | null | undefined = undefined;
 
   constructor(readonly options: VaultLanguageOptions) {}
 
@@ -119,17 +117,9 @@ export class LanguageLane {
   }
 
   /** Whether the learned meanings or a note's vector changed since the last save, or the notes' vectors
-   * are to be laid out anew (taken back by `saved`). */
+   * are to be laid out anew. */
   get unsaved(): boolean {
     return this.changed || this.dirtyBuckets.size > 0 || (this.model !== null && bucketsFor(this.versions.size, this.layout) !== this.layout);
-  }
-
-  /** What `partsToSave` gave was written (or, without it, everything as it stands). */
-  saved(): void {
-    this.changed = false;
-    this.dirtyBuckets.clear();
-    this.layout = this.layoutWritten !== undefined ? this.layoutWritten : this.model ? bucketsFor(this.versions.size, this.layout) : null;
-    this.layoutWritten = undefined;
   }
 
   /** Forgets everything; the next `learn` learns from the notes (a full build is under way). */
@@ -158,7 +148,6 @@ export class LanguageLane {
     this.versions.clear();
     this.dirtyBuckets.clear();
     this.layout = null;
-    this.layoutWritten = undefined;
     this.learning = null;
     this.workingOn = null;
     this.pending = null;
@@ -243,7 +232,11 @@ export class LanguageLane {
     const versions = new Map<string, NoteVersion>();
     for (const s of saved) {
       const now = source.noteVersion(s.path);
-      if (!now || now.mtime !== s.version.mtime || now.size !== s.version.size) continue;
+      if (!now || now.mtime !== s.version.mtime || now.size !== s.version.size) {
+        // Its part is rewritten at the next save, without it (a note gone while the vault was closed).
+        this.dirty(s.path);
+        continue;
+      }
       if (s.vector.invNorm > 0) model.restoreNote(s.path, s.vector);
       versions.set(s.path, now);
     }
@@ -293,41 +286,72 @@ export class LanguageLane {
   }
 
   /**
-   * What a save writes and removes: the meanings when they changed (or the finding that the notes
-   * were too few, or nothing: the part goes), and the parts of notes' vectors that changed: all of
-   * them when the notes are laid out anew, and then `pruneNotes` says every other part of notes'
-   * vectors in the cache is of an old layout (or of no lane) and goes.
+   * Writes what changed since the last save to `cache`: the meanings when they changed (or the
+   * finding that the notes were too few; or, with neither, their part goes), and the parts of
+   * notes' vectors that changed, or all of them when the vault outgrew their layout (then every
+   * other part of notes' vectors goes). One part at a time, pausing between them. What changes
+   * meanwhile is for the next save; a reset, load or stop meanwhile ends it; a write that fails
+   * leaves all of it for the next save.
    */
-  partsToSave(fingerprint: string): { write: [string, unknown][]; remove: string[]; pruneNotes: boolean } {
-    const write: [string, unknown][] = [];
-    const remove: string[] = [];
+  async save(cache: IndexCache, fingerprint: string, slice: WorkSlice): Promise<void> {
+    const generation = this.generation;
     const model = this.model;
-    if (this.changed) {
-      if (model) write.push([LANGUAGE_PART, encodeLanguage(model, fingerprint)]);
-      else if (this.tooSmallAt !== null) write.push([LANGUAGE_PART, encodeTooSmall(this.tooSmallAt, fingerprint)]);
-      else remove.push(LANGUAGE_PART);
+    const changed = this.changed;
+    const dirty = new Set(this.dirtyBuckets);
+    const from = this.layout;
+    const buckets = model ? bucketsFor(this.versions.size, from) : null;
+    const anew = model !== null && buckets !== from;
+    // Taken now, and notes changed from here on are marked in the layout being written.
+    this.changed = false;
+    this.dirtyBuckets.clear();
+    this.layout = buckets;
+    try {
+      if (changed) {
+        if (model) await cache.write(LANGUAGE_PART, encodeLanguage(model, fingerprint));
+        else if (this.tooSmallAt !== null) await cache.write(LANGUAGE_PART, encodeTooSmall(this.tooSmallAt, fingerprint));
+        else await cache.remove([LANGUAGE_PART]);
+      }
+      const written = model && buckets !== null ? await this.writeNotesParts(cache, model, fingerprint, buckets, anew ? null : dirty, slice, generation) : new Set<string>();
+      if (generation === this.generation && (anew || (!model && changed))) {
+        const stale = (await cache.names()).filter((name) => isNotesPartName(name) && !written.has(name));
+        if (stale.length > 0) await cache.remove(stale);
+      }
+    } catch (error) {
+      if (generation === this.generation) {
+        this.changed ||= changed;
+        for (const b of dirty) this.dirtyBuckets.add(b);
+        // Parts of two layouts may be in the cache now: the next save lays them out anew.
+        if (anew) this.layout = null;
+      }
+      throw error;
     }
-    if (!model) {
-      this.layoutWritten = null;
-      return { write, remove, pruneNotes: this.changed };
-    }
-    const buckets = bucketsFor(this.versions.size, this.layout);
-    this.layoutWritten = buckets;
-    const anew = buckets !== this.layout;
-    if (!anew && this.dirtyBuckets.size === 0) return { write, remove, pruneNotes: false };
-    const byBucket = new Map<number, SavedNoteVector[]>();
-    for (let b = 0; b < buckets; b++) if (anew || this.dirtyBuckets.has(b)) byBucket.set(b, []);
+  }
+
+  /** Writes the parts of notes' vectors in `only` (all `buckets` when null); a part left empty
+   * goes. Returns the names written. */
+  private async writeNotesParts(cache: IndexCache, model: VaultLanguage, fingerprint: string, buckets: number, only: ReadonlySet<number> | null, slice: WorkSlice, generation: number): Promise<Set<string>> {
+    const byBucket = new Map<number, string[]>();
+    for (let b = 0; b < buckets; b++) if (!only || only.has(b)) byBucket.set(b, []);
+    for (const path of this.versions.keys()) byBucket.get(bucketOf(path, buckets))?.push(path);
     const zero = { values: new Int8Array(model.dimensions), invNorm: 0, scale: 0 };
-    for (const [path, version] of this.versions) {
-      const list = byBucket.get(bucketOf(path, buckets));
-      if (list) list.push({ path, version, vector: model.noteVector(path) ?? zero });
-    }
     const id = model.meaningsId();
-    for (const [b, notes] of byBucket) {
-      if (notes.length > 0) write.push([notesPartName(b), encodeNotesPart(notes, model.dimensions, id, fingerprint, buckets)]);
-      else if (!anew) remove.push(notesPartName(b));
+    const written = new Set<string>();
+    slice.restart();
+    for (const [b, paths] of byBucket) {
+      if (slice.over()) await slice.pause();
+      if (generation !== this.generation) break;
+      // A note removed since the list was made is left out (its part is marked for the next save).
+      const notes = paths.flatMap((path) => {
+        const version = this.versions.get(path);
+        return version ? [{ path, version, vector: model.noteVector(path) ?? zero }] : [];
+      });
+      const name = notesPartName(b);
+      if (notes.length > 0) {
+        await cache.write(name, encodeNotesPart(notes, model.dimensions, id, fingerprint, buckets));
+        written.add(name);
+      } else if (only) await cache.remove([name]);
     }
-    return { write, remove, pruneNotes: anew };
+    return written;
   }
 
   /** Resolves when a learning under way is done (at once when there is none). */

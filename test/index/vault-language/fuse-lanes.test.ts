@@ -67,6 +67,8 @@ describe("fuseLanes", () => {
     const short = [wordHit("a.md", 27.9), wordHit("b.md", 7), wordHit("c.md", 5)];
     expect(paths(fuseLanes(short, language, heavy, ["disk", "quota"]))[0]).toBe("c.md");
     expect(paths(fuseLanes(far, language, { ...heavy, lead: undefined }, ["disk", "quota"]))[0]).toBe("c.md");
+    // A second note scoring 0 (rounded) is no measure of a lead.
+    expect(paths(fuseLanes([wordHit("a.md", 0.001), wordHit("b.md", 0)], [near("c.md", 0.9), near("d.md", 0.8)], heavy, ["disk", "quota"]))[0]).toBe("c.md");
     // One note from the words is no lead over anything.
     expect(paths(fuseLanes([wordHit("a.md", 28)], [near("c.md", 0.9), near("d.md", 0.8)], heavy, ["disk", "quota"]))[0]).toBe("c.md");
   });

@@ -332,6 +332,23 @@ describe("the vault-language lane in VaultIndex", () => {
     expect(learned).not.toHaveBeenCalled();
   });
 
+  it("rewrites, at the next save, the part of a note removed while the vault was closed", async () => {
+    const cache = recordingCache(saved);
+    const gone = pathOf(7);
+    const smaller = new MemoryNoteStore(notes);
+    smaller.files.delete(gone);
+    const warm = new VaultIndex();
+    await warm.sync(smaller, cache);
+    await warm.languageSettled();
+    cache.written.length = 0;
+    await warm.save(cache);
+    const notesParts = cache.written.filter((n) => n.startsWith("vault-language-notes-"));
+    expect(notesParts).toHaveLength(1);
+    const part = cache.parts.get(notesParts[0]) as { paths: string[] };
+    expect(part.paths).not.toContain(gone);
+    expect((saved.parts.get(notesParts[0]) as { paths: string[] }).paths).toContain(gone);
+  });
+
   it("never brings a removed note back, before or after a save and a warm start", async () => {
     const cache = recordingCache(saved);
     const warm = new VaultIndex();
@@ -564,6 +581,13 @@ function holdingSlice() {
 const SMALL: VaultLanguageOptions = { ...DEFAULT_VAULT_LANGUAGE, words: { ...DEFAULT_VAULT_LANGUAGE.words, dimensions: 16, oversample: 10 }, minPassages: 500 };
 const FINGERPRINT = "settings";
 
+/** Saves `lane` to `cache` (a new one when absent) and gives the names written. */
+async function savedTo(lane: LanguageLane, cache = new MemoryIndexCache()): Promise<{ cache: MemoryIndexCache; written: string[] }> {
+  cache.written.length = 0;
+  await lane.save(cache, FINGERPRINT, NO_SLICES);
+  return { cache, written: [...cache.written] };
+}
+
 /** A lane beside an engine and a store of the notes, told of each note as the index tells it. */
 function laneWorld(notes: Record<string, string>, options = SMALL) {
   const analyzer = createAnalyzer({ stemming: true });
@@ -616,7 +640,7 @@ describe("LanguageLane", () => {
     await lane.learn(source());
     expect(lane.ready).toBe(true);
     expect(lane.unsaved).toBe(true);
-    lane.saved();
+    await savedTo(lane);
     expect(lane.unsaved).toBe(false);
     expect(lane.nearest(["zzzqqq"], engine)).toEqual([]);
     const near = lane.nearest([FIRST_WORD], engine);
@@ -664,9 +688,9 @@ describe("LanguageLane", () => {
     expect(learned).not.toHaveBeenCalled();
     expect(loaded.ready).toBe(true);
     // The cache held no notes' vectors: they were worked out, and are for the next save; the meanings are not.
-    const parts = loaded.partsToSave(FINGERPRINT);
-    expect(parts.write.map(([name]) => name)).not.toContain(LANGUAGE_PART);
-    expect(parts.write.length).toBeGreaterThan(0);
+    const { written } = await savedTo(loaded);
+    expect(written).not.toContain(LANGUAGE_PART);
+    expect(written.length).toBeGreaterThan(0);
     expect(loaded.current()!.noteCount).toBe(world.docs.size);
     const was = world.lane.nearest([SECOND_WORD], world.engine).slice(0, 10);
     const is = loaded.nearest([SECOND_WORD], world.engine).slice(0, 10);
@@ -677,16 +701,10 @@ describe("LanguageLane", () => {
     const world = laneWorld(notes);
     await world.lane.learn(world.source());
     const cache = new MemoryIndexCache();
-    const save = async (lane: LanguageLane) => {
-      const parts = lane.partsToSave(FINGERPRINT);
-      for (const [name, value] of parts.write) await cache.write(name, value);
-      await cache.remove(parts.remove);
-      lane.saved();
-      return parts;
-    };
+    const save = async (lane: LanguageLane) => (await savedTo(lane, cache)).written;
     const first = await save(world.lane);
-    expect(first.write.map(([name]) => name)).toContain(LANGUAGE_PART);
-    expect(first.write.length).toBeGreaterThan(10);
+    expect(first).toContain(LANGUAGE_PART);
+    expect(first.length).toBeGreaterThan(10);
     const postingsRead = vi.spyOn(world.engine.terms, "get");
     const loaded = new LanguageLane(SMALL);
     loaded.loadFrom(cache, FINGERPRINT);
@@ -704,7 +722,7 @@ describe("LanguageLane", () => {
     // One note changed: one part of notes is written, not the meanings.
     world.index(pathOf(3), noteText(0, 1, 17));
     const again = await save(world.lane);
-    expect(again.write.map(([name]) => name)).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
+    expect(again).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
     // A note changed since its vector was saved gets it from its own text on the next start.
     const changed = pathOf(4);
     world.store.files.set(changed, { text: noteText(1, 2, 9), mtime: 2 });
@@ -713,6 +731,63 @@ describe("LanguageLane", () => {
     const source = world.source();
     await stale.learn({ ...source, noteVersion: (p) => (p === changed ? { mtime: 2, size: world.store.files.get(p)!.text.length } : source.noteVersion(p)) });
     expect(stale.current()!.noteVector(changed)!.values).not.toEqual(world.lane.current()!.noteVector(changed)!.values);
+  });
+
+  it("saves one part at a time between pauses, and leaves a note changed meanwhile for the next save", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const cache = new MemoryIndexCache();
+    const gate = holdingSlice();
+    gate.hold(3);
+    const saving = world.lane.save(cache, FINGERPRINT, gate.slice);
+    await gate.paused();
+    const partsBefore = cache.written.filter((n) => n.startsWith("vault-language-notes-")).length;
+    world.index(pathOf(3), noteText(0, 1, 18));
+    gate.release();
+    await saving;
+    // It paused between parts, not once for all of them.
+    expect(partsBefore).toBeGreaterThan(0);
+    expect(gate.pauses()).toBeGreaterThanOrEqual(cache.written.filter((n) => n.startsWith("vault-language-notes-")).length);
+    // The note changed while it wrote: still to save, and saved by the next one (its part alone).
+    expect(world.lane.unsaved).toBe(true);
+    const { written } = await savedTo(world.lane, cache);
+    expect(written).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
+    expect(world.lane.unsaved).toBe(false);
+  });
+
+  it("leaves everything for the next save when a write fails, and writes it then", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const cache = new MemoryIndexCache();
+    let failures = 1;
+    cache.failWrite = (name) => name.startsWith("vault-language-notes-") && failures-- > 0;
+    await expect(world.lane.save(cache, FINGERPRINT, NO_SLICES)).rejects.toThrow(/disk full/);
+    expect(world.lane.unsaved).toBe(true);
+    const { written } = await savedTo(world.lane, cache);
+    expect(written).toContain(LANGUAGE_PART);
+    const loaded = new LanguageLane(SMALL);
+    loaded.loadFrom(cache, FINGERPRINT);
+    const postingsRead = vi.spyOn(world.engine.terms, "get");
+    await loaded.learn(world.source());
+    expect(postingsRead).not.toHaveBeenCalled();
+    postingsRead.mockRestore();
+    expect(loaded.current()!.noteCount).toBe(world.lane.current()!.noteCount);
+  });
+
+  it("ends a save that a reset overtook, and leaves the reset's work to save", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const cache = new MemoryIndexCache();
+    const gate = holdingSlice();
+    gate.hold(2);
+    const saving = world.lane.save(cache, FINGERPRINT, gate.slice);
+    await gate.paused();
+    const writtenBefore = cache.written.length;
+    world.lane.reset();
+    gate.release();
+    await saving;
+    expect(cache.written.length).toBe(writtenBefore);
+    expect(world.lane.unsaved).toBe(true);
   });
 
   it("learns from the notes when the cache has no part, a corrupt one, one of other settings or one it cannot read", async () => {
@@ -749,11 +824,9 @@ describe("LanguageLane", () => {
     const bytes = source.bytes();
     await wanting.learn({ ...source, bytes: () => Math.max(bytes, 1_000_000 * 120) });
     expect(wanting.ready).toBe(false);
-    const [[name, part]] = wanting.partsToSave(FINGERPRINT).write;
-    expect(name).toBe(LANGUAGE_PART);
-    expect(part).toMatchObject({ tooSmallAt: Math.max(bytes, 1_000_000 * 120) });
-    const cache = new MemoryIndexCache();
-    await cache.write(LANGUAGE_PART, part);
+    const { cache, written } = await savedTo(wanting);
+    expect(written).toEqual([LANGUAGE_PART]);
+    expect(cache.parts.get(LANGUAGE_PART)).toMatchObject({ tooSmallAt: Math.max(bytes, 1_000_000 * 120) });
     for (const [grownBy, reads] of [[1.4, false], [1.6, true]] as const) {
       const lane = new LanguageLane({ ...SMALL, minPassages: 1_000_000 });
       lane.loadFrom(cache, FINGERPRINT);
@@ -778,7 +851,7 @@ describe("LanguageLane", () => {
     expect(gate.pauses()).toBe(before);
     expect(lane.ready).toBe(false);
     expect(lane.working).toBe(false);
-    expect(lane.partsToSave(FINGERPRINT).write).toEqual([]);
+    expect((await savedTo(lane)).written).toEqual([]);
   });
 
   it("throws away a learning that a reset overtook, and a load that a reset overtook", async () => {
@@ -844,7 +917,7 @@ describe("LanguageLane", () => {
   it("forgets a removed note and gives a changed one its new vector at once, once learned", async () => {
     const { lane, engine, index, remove, source } = laneWorld(notes);
     await lane.learn(source());
-    lane.saved();
+    await savedTo(lane);
     const moved = pathOf(5);
     const top = () => lane.nearest([FIRST_WORD], engine).slice(0, 15).map((n) => n.path);
     expect(top()).not.toContain(moved);
@@ -854,7 +927,7 @@ describe("LanguageLane", () => {
     expect(lane.nearest([FIRST_WORD], engine).map((n) => n.path)).not.toContain(moved);
     expect(lane.current()!.noteVector(moved)).toBeUndefined();
     // The meanings did not change: only the note's part of vectors is to save.
-    expect(lane.partsToSave(FINGERPRINT).write.map(([name]) => name)).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
+    expect((await savedTo(lane)).written).toEqual([expect.stringMatching(/^vault-language-notes-\d+$/)]);
   });
 
   it("offers a note's own words nearest in meaning as stand-ins for the question's words it lacks", async () => {

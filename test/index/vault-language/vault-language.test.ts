@@ -174,7 +174,7 @@ describe("VaultLanguage notes", () => {
     expect(again.meaningsId()).toBe(kept.meaningsId());
   });
 
-  it("hands back its meanings as learned", () => {
+  it("hands back its meanings as kept (axes survive int8 exactly)", () => {
     const model = axes();
     const meanings = model.meanings();
     expect(meanings.words).toEqual(["north", "east", "south", "west", "mixed"]);
