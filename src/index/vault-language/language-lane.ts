@@ -332,11 +332,15 @@ export class LanguageLane {
   private async writeNotesParts(cache: IndexCache, model: VaultLanguage, fingerprint: string, buckets: number, only: ReadonlySet<number> | null, slice: WorkSlice, generation: number): Promise<Set<string>> {
     const byBucket = new Map<number, string[]>();
     for (let b = 0; b < buckets; b++) if (!only || only.has(b)) byBucket.set(b, []);
-    for (const path of this.versions.keys()) byBucket.get(bucketOf(path, buckets))?.push(path);
+    slice.restart();
+    let listed = 0;
+    for (const path of [...this.versions.keys()]) {
+      if (++listed % 1024 === 0 && slice.over()) await slice.pause();
+      byBucket.get(bucketOf(path, buckets))?.push(path);
+    }
     const zero = { values: new Int8Array(model.dimensions), invNorm: 0, scale: 0 };
     const id = model.meaningsId();
     const written = new Set<string>();
-    slice.restart();
     for (const [b, paths] of byBucket) {
       if (slice.over()) await slice.pause();
       if (generation !== this.generation) break;
@@ -350,6 +354,8 @@ export class LanguageLane {
         await cache.write(name, encodeNotesPart(notes, model.dimensions, id, fingerprint, buckets));
         written.add(name);
       } else if (only) await cache.remove([name]);
+      // Waiting on the cache gave the event loop its turn.
+      slice.restart();
     }
     return written;
   }
