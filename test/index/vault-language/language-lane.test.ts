@@ -733,14 +733,20 @@ describe("LanguageLane", () => {
     expect(stale.current()!.noteVector(changed)!.values).not.toEqual(world.lane.current()!.noteVector(changed)!.values);
   });
 
-  it("saves one part at a time between pauses, and leaves a note changed meanwhile for the next save", async () => {
+  /** A learned lane whose save is held at its `holdAt`th pause. */
+  async function saveHeld(holdAt: number) {
     const world = laneWorld(notes);
     await world.lane.learn(world.source());
     const cache = new MemoryIndexCache();
     const gate = holdingSlice();
-    gate.hold(3);
+    gate.hold(holdAt);
     const saving = world.lane.save(cache, FINGERPRINT, gate.slice);
     await gate.paused();
+    return { world, cache, gate, saving };
+  }
+
+  it("saves one part at a time between pauses, and leaves a note changed meanwhile for the next save", async () => {
+    const { world, cache, gate, saving } = await saveHeld(3);
     const partsBefore = cache.written.filter((n) => n.startsWith("vault-language-notes-")).length;
     world.index(pathOf(3), noteText(0, 1, 18));
     gate.release();
@@ -775,13 +781,7 @@ describe("LanguageLane", () => {
   });
 
   it("ends a save that a reset overtook, and leaves the reset's work to save", async () => {
-    const world = laneWorld(notes);
-    await world.lane.learn(world.source());
-    const cache = new MemoryIndexCache();
-    const gate = holdingSlice();
-    gate.hold(2);
-    const saving = world.lane.save(cache, FINGERPRINT, gate.slice);
-    await gate.paused();
+    const { world, cache, gate, saving } = await saveHeld(2);
     const writtenBefore = cache.written.length;
     world.lane.reset();
     gate.release();
