@@ -84,13 +84,7 @@ export class VaultLanguage {
       this.addWord(sum, row, weight);
       any = true;
     }
-    if (!any) return null;
-    let norm = 0;
-    for (let j = 0; j < this.dimensions; j++) norm += sum[j] * sum[j];
-    if (norm === 0) return null;
-    const inv = 1 / Math.sqrt(norm);
-    for (let j = 0; j < this.dimensions; j++) sum[j] *= inv;
-    return sum;
+    return any && toUnitLength(sum) ? sum : null;
   }
 
   setNote(path: string, counts: TermCounts, notesWithTerm: NotesWithTerm, noteCount: number): void {
@@ -129,15 +123,8 @@ export class VaultLanguage {
 
   /** Sets a note's vector from an unnormalised sum of its words' (as `textVector` would make it). */
   setNoteSum(path: string, sum: Float32Array): void {
-    let norm = 0;
-    for (let j = 0; j < sum.length; j++) norm += sum[j] * sum[j];
-    if (norm === 0) {
-      this.notes.delete(path);
-      return;
-    }
-    const inv = 1 / Math.sqrt(norm);
-    for (let j = 0; j < sum.length; j++) sum[j] *= inv;
-    this.notes.set(path, quantize(sum));
+    if (toUnitLength(sum)) this.notes.set(path, quantize(sum));
+    else this.notes.delete(path);
   }
 
   /** A number that tells these meanings from others (see note-vector-file.ts). */
@@ -171,6 +158,16 @@ export class VaultLanguage {
   nearest(query: Float32Array, limit: number, keep: (path: string) => boolean = () => true): NearNote[] {
     return this.notes.nearest(query, limit, keep);
   }
+}
+
+/** Scales `sum` to length 1 in place; false (and untouched) when it is all zeros. */
+function toUnitLength(sum: Float32Array): boolean {
+  let norm = 0;
+  for (let j = 0; j < sum.length; j++) norm += sum[j] * sum[j];
+  if (norm === 0) return false;
+  const inv = 1 / Math.sqrt(norm);
+  for (let j = 0; j < sum.length; j++) sum[j] *= inv;
+  return true;
 }
 
 /** Each row of unit vectors as int8 (scaled by its own largest value; see ../embeddings/quantize.ts). */
