@@ -91,6 +91,7 @@ function columnsOfIndent(line: string): number {
   return columns;
 }
 
+const LEADING_CONTAINERS = new RegExp(`^${CONTAINERS}`);
 const ONLY_QUOTE_MARKERS = /^(?:[ \t]*>[ \t]?)*[ \t]*$/;
 
 /**
@@ -100,7 +101,7 @@ const ONLY_QUOTE_MARKERS = /^(?:[ \t]*>[ \t]?)*[ \t]*$/;
  * paragraph above (CommonMark), an empty quote (`>`) is not.
  */
 function showsText(shown: string, afterText: boolean): boolean {
-  if (shown.replace(new RegExp(`^${CONTAINERS}`), "").trim() !== "") return true;
+  if (shown.replace(LEADING_CONTAINERS, "").trim() !== "") return true;
   return afterText && !ONLY_QUOTE_MARKERS.test(shown);
 }
 
