@@ -8,6 +8,8 @@ export interface ParsedQuery {
   words: string[];
   /** Words that were dropped as stop words (kept for explanations). */
   stopWords: string[];
+  /** Every word, case-folded, in order, stop words and phrases' words included (what names a note). */
+  sequence: string[];
   /** Quoted phrases, case-folded. Their words are also searched as free words. */
   phrases: string[];
   /** Tags without `#`, lower-cased. */
@@ -38,6 +40,7 @@ export function parseQuery(input: string): ParsedQuery {
   return {
     words: kept,
     stopWords: all.filter((w) => !kept.includes(w)),
+    sequence: all,
     phrases,
     tags: Array.from(new Set(tags)),
   };

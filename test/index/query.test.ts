@@ -35,6 +35,12 @@ describe("parseQuery", () => {
     expect(q.stopWords).toEqual(["how", "do", "i", "use"]);
   });
 
+  it("keeps every word in order, stop words and quoted words included, tags not", () => {
+    const q = parseQuery('who wrote "Out of Control" #books');
+    expect(q.sequence).toEqual(["who", "wrote", "out", "of", "control"]);
+    expect(q.words).toEqual(["wrote", "control"]);
+  });
+
   it("keeps stop words when nothing else is left", () => {
     const q = parseQuery("The Who");
     expect(q.words).toEqual(["the", "who"]);

@@ -82,6 +82,35 @@ describe("loading a saved index", () => {
   });
 });
 
+describe("the notes' names", () => {
+  // Many notes about rivers, and one called by a name the question says, with one of its words.
+  beforeEach(() => {
+    for (let i = 0; i < 6; i++) store.write(`River ${i}.md`, `# River ${i}\n\nWho mapped the river delta, and the river mouth.\n`);
+    store.write("Delta Force.md", "---\naliases: [The Unit]\n---\n");
+  });
+  const named = async (index: VaultIndex, question: string) => (await searchPaths(index, question)).slice(0, 3).includes("Delta Force.md");
+
+  it("come back with a saved index, and follow a rename, a new alias and a removal", async () => {
+    const built = new VaultIndex({ clock: fakeClock() });
+    await built.sync(store, cache);
+    expect(await named(built, "who mapped delta force on the river")).toBe(true);
+    await built.save(cache);
+    const loaded = new VaultIndex({ clock: fakeClock() });
+    expect(await loaded.sync(store, cache)).toMatchObject({ mode: "cache" });
+    expect(await named(loaded, "who mapped delta force on the river")).toBe(true);
+    expect(await named(loaded, "the unit that mapped the river delta")).toBe(true);
+
+    store.files.delete("Delta Force.md");
+    store.write("Delta Squadron.md", "---\naliases: [The Team]\n---\n");
+    await loaded.renameFile(store, "Delta Force.md", "Delta Squadron.md");
+    expect(await named(loaded, "who mapped delta force on the river")).toBe(false);
+    expect(await named(loaded, "the unit that mapped the river delta")).toBe(false);
+    expect((await searchPaths(loaded, "who mapped delta squadron on the river")).slice(0, 3)).toContain("Delta Squadron.md");
+    loaded.removeFile("Delta Squadron.md");
+    expect(await searchPaths(loaded, "who mapped delta squadron on the river")).not.toContain("Delta Squadron.md");
+  });
+});
+
 describe("an unusable cache means a rebuild with a reason", () => {
   /** The one segment's name (four notes fit in one). */
   const segment = () => cache.manifest().segments[0].name as string;

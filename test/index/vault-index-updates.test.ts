@@ -2,6 +2,7 @@
 // or hold and release by hand: modify, create, delete, rename, overlapping updates of one path,
 // source URLs, status and change notifications.
 import { beforeEach, describe, expect, it } from "vitest";
+import { parseQuery } from "../../src/index/query";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ControlledStore } from "../support/controlled-note-store";
 import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
@@ -274,7 +275,7 @@ describe("long notes", () => {
     expect(yields).toBeGreaterThan(1);
     const all = new VaultIndex();
     await all.sync(store, null);
-    const ranked = (vault: VaultIndex) => vault.rank({ words: ["otters", "release"], phrases: [], tags: [] } as never, 10).map((h) => [h.path, h.score]);
+    const ranked = (vault: VaultIndex) => vault.rank(parseQuery("otters release"), 10).map((h) => [h.path, h.score]);
     expect(ranked(sliced)).toEqual(ranked(all));
   });
 
@@ -294,8 +295,8 @@ describe("long notes", () => {
     });
     await sliced.sync(store, null);
     expect(replaced).toBe(true);
-    expect(sliced.rank({ words: ["beavers"], phrases: [], tags: [] } as never, 10).map((h) => h.path)).toEqual(["Changelog.md"]);
-    expect(sliced.rank({ words: ["otters"], phrases: [], tags: [] } as never, 10)).toEqual([]);
+    expect(sliced.rank(parseQuery("beavers"), 10).map((h) => h.path)).toEqual(["Changelog.md"]);
+    expect(sliced.rank(parseQuery("otters"), 10)).toEqual([]);
     expect(sliced.status().notes).toBe(3);
   });
 });

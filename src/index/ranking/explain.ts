@@ -4,6 +4,7 @@
 import { roundTo } from "../../text/numbers";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, ScorePart, SearchExplanation } from "../types";
+import { NAMED_PART, type NamedNote } from "./note-names";
 import type { QueryTerm } from "./query-terms";
 import type { RankingOptions } from "./ranking-options";
 
@@ -81,6 +82,26 @@ export function explainCandidate(c: Candidate, coverage: number, note: IndexedNo
 /** "'unstaged' for 'uncommitted'; 'katex' for 'equations'": what stood in for missing words. */
 function describeStandIns(standIns: Record<string, { term: string; strength: number }[]>, words: string[]): string {
   return words.map((w) => `${standIns[w].map((s) => `"${s.term}"`).join(", ")} for "${w}"`).join("; ") + " (words this vault uses together)";
+}
+
+/**
+ * A note the question names (note-names.ts) is lifted to `place` (0-based) among the others,
+ * unless it ranks higher already: its score becomes that of the note it passes, the lift a part of
+ * its score. Not first: "after a git reset" names `git-reset` and may be asking about `git-reflog`.
+ */
+export function liftNamed(hits: RankedHit[], named: readonly NamedNote[], place: number): RankedHit[] {
+  const nameOf = new Map(named.map((n) => [n.path, n.name]));
+  const bar = hits.filter((h) => !nameOf.has(h.path))[place]?.score;
+  if (bar === undefined) return hits;
+  const own = new Map(hits.map((h) => [h.path, h.score]));
+  const lifted = hits.map((h) => {
+    const name = nameOf.get(h.path);
+    if (name === undefined || h.score >= bar) return h;
+    const part: ScorePart = { name: NAMED_PART, detail: `the question says "${name}"`, weight: roundTo(bar - h.score, 3) };
+    return { ...h, score: bar, explanation: { ...h.explanation, parts: [...h.explanation.parts, part] } };
+  });
+  const isNamed = (h: RankedHit) => (nameOf.has(h.path) ? 1 : 0);
+  return lifted.sort((a, b) => b.score - a.score || isNamed(b) - isNamed(a) || own.get(b.path)! - own.get(a.path)!);
 }
 
 /**

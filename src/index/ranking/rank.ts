@@ -6,7 +6,8 @@ import { notesWithTerm, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
-import { explainCandidate, type Candidate, type ExplainContext, type RankedHit } from "./explain";
+import { explainCandidate, liftNamed, type Candidate, type ExplainContext, type RankedHit } from "./explain";
+import type { NamedNote, NoteNames } from "./note-names";
 import { DEFAULT_EXPANSION, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
@@ -22,6 +23,8 @@ export interface RankingCorpus {
   associatesOf?: AssociatesOf | null;
   /** A note's distinct index terms, when the index keeps them (for feedback from the best notes). */
   termsOfNote?: ((path: string) => readonly string[]) | null;
+  /** The notes' names, when the index keeps them: a note the question names ranks near the top. */
+  names?: NoteNames | null;
 }
 
 export interface RankOptions {
@@ -52,16 +55,18 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
   const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
-  const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord);
+  const named = typeof corpus.ranking.namedPlace === "number" ? (corpus.names?.namedIn(query.sequence, tagFilter) ?? []) : [];
+  const namedPaths = new Set(named.map((n) => n.path));
+  const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
   let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   const feedback = opts.asYouType ? [] : feedbackTerms(corpus, scored, terms);
   if (feedback.length > 0) {
     const first = terms.length;
     terms = [...terms, ...feedback];
-    lookUpTerms(corpus, terms, tagFilter, typedWord, lookups, first);
+    lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths, lookups, first);
     scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   }
-  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups) }, limit);
+  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups) }, limit, named);
 }
 
 /**
@@ -103,14 +108,15 @@ function feedbackTerms(corpus: RankingCorpus, scored: Scored[], terms: QueryTerm
 
 /**
  * Rare terms first: a word that a large share of the vault uses cannot lift a note that matched
- * nothing rarer above one that did, so such words only add to notes already found (looking them
- * up across thousands of notes is most of a slow search).
+ * nothing rarer above one that did, so such words only add to notes already found, or to a note
+ * the question names (looking them up across thousands of notes is most of a slow search).
  */
 function lookUpTerms(
   corpus: RankingCorpus,
   terms: QueryTerm[],
   tagFilter: ((path: string) => boolean) | null,
   typedWord: string | undefined,
+  named: ReadonlySet<string>,
   into?: Lookups,
   from = 0,
 ): Lookups {
@@ -127,7 +133,7 @@ function lookUpTerms(
     const common = candidates.size > 0 && notesWithTerm(engine, qt.term) > commonAbove;
     const lookup = (fuzzy: number | false) =>
       engine.search(qt.term, {
-        ...(common ? { boostDocument: (id: unknown) => (candidates.has(id as string) ? 1 : 0) } : {}),
+        ...(common ? { boostDocument: (id: unknown) => (candidates.has(id as string) || named.has(id as string) ? 1 : 0) } : {}),
         tokenize: (s) => [s],
         processTerm: (t) => t,
         boost: ranking.fieldBoosts,
@@ -206,11 +212,22 @@ function termStats(terms: QueryTerm[], lookups: Lookups): Pick<SearchExplanation
   return { termWeights, termNotes };
 }
 
-/** Explains the best few (the title bonus can reorder them, so more than `limit` are explained). */
-function explainBest(corpus: RankingCorpus, scored: Scored[], query: Omit<ExplainContext, "analyzer" | "ranking">, limit: number): RankedHit[] {
+/**
+ * Explains the best few (the title bonus can reorder them, so more than `limit` are explained) and
+ * the notes the question names wherever they ranked; those are then lifted next to the best.
+ */
+function explainBest(corpus: RankingCorpus, scored: Scored[], query: Omit<ExplainContext, "analyzer" | "ranking">, limit: number, named: readonly NamedNote[]): RankedHit[] {
   const ctx: ExplainContext = { ...query, analyzer: corpus.analyzer, ranking: corpus.ranking };
   const take = Math.min(scored.length, Math.max(limit * 5, 50));
+  const explain = (s: Scored) => explainCandidate(s.c, s.coverage, corpus.notes.get(s.c.path), ctx);
   const hits: RankedHit[] = [];
-  for (let i = 0; i < take; i++) hits.push(explainCandidate(scored[i].c, scored[i].coverage, corpus.notes.get(scored[i].c.path), ctx));
-  return hits.sort((a, b) => b.score - a.score);
+  for (let i = 0; i < take; i++) hits.push(explain(scored[i]));
+  for (const { path } of named) {
+    if (hits.some((h) => h.path === path)) continue;
+    const s = scored.find((x) => x.c.path === path);
+    if (s) hits.push(explain(s));
+  }
+  hits.sort((a, b) => b.score - a.score);
+  const place = corpus.ranking.namedPlace;
+  return named.length > 0 && typeof place === "number" ? liftNamed(hits, named, place) : hits;
 }

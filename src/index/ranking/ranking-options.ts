@@ -41,6 +41,9 @@ export interface RankingOptions {
   /** The vault-language lane (vault-language/): meanings learned from the notes, fused with the
    * words' ranking. On by default; null turns it off, and the index then learns nothing. */
   vaultLanguage?: VaultLanguageOptions | null;
+  /** A note the question names (title, file name or alias of two words or more, note-names.ts) is
+   * lifted to this place (0-based) among the other notes; null turns it off. */
+  namedPlace?: number | null;
 }
 
 export interface FeedbackOptions {
@@ -66,6 +69,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   fuzzyBelowNotes: 30,
   commonShare: 0.05,
   commonMinNotes: 200,
+  namedPlace: 2,
   // Measured neutral on the held-out sets (evals/README.md): off by default, kept for evaluation.
   associations: null,
   feedback: null,

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
 import { parseQuery } from "../../../src/index/query";
+import { NoteNames } from "../../../src/index/ranking/note-names";
 import { rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
 import { DEFAULT_RANKING, fuzzyDistance, type RankingOptions } from "../../../src/index/ranking/ranking-options";
 import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
@@ -15,13 +16,15 @@ function corpus(notes: Record<string, string>, ranking: Partial<RankingOptions> 
   const analyzer = createAnalyzer({ stemming: false });
   const engine = createEngine(analyzer);
   const indexed = new Map<string, IndexedNote>();
+  const names = new NoteNames();
   for (const [path, text] of Object.entries(notes)) {
     const parsed = parseNote(path, text);
     engine.add(toEngineDoc(parsed));
     const { title, aliases, tags, sourceUrls, problems } = parsed;
     indexed.set(path, { path, mtime: 1, size: text.length, title, aliases, tags, sourceUrls, problems });
+    names.add(parsed);
   }
-  return { engine, notes: indexed, analyzer, synonyms: synonymTable((w) => analyzer.normalizeTerm(w)), ranking: { ...DEFAULT_RANKING, ...ranking } };
+  return { engine, notes: indexed, analyzer, synonyms: synonymTable((w) => analyzer.normalizeTerm(w)), ranking: { ...DEFAULT_RANKING, ...ranking }, names };
 }
 
 const rank = (c: RankingCorpus, query: string, opts = { asYouType: false }, limit = 10) => rankNotes(c, parseQuery(query), limit, opts);
@@ -105,6 +108,55 @@ describe("rankNotes", () => {
     expect(hits).toHaveLength(50);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
     expect(rank(corpus(notes), "garden", { asYouType: false }, 12)).toHaveLength(60);
+  });
+});
+
+describe("a note the question names", () => {
+  // Four notes about pages and writing rank above the book, which shares one word with the question.
+  const notes = {
+    "Out of Control.md": "---\npages: 528\n---\n",
+    "pages.md": "# Pages\n\nHow many pages a note can have, and who wrote the pages plugin.\n",
+    "writing.md": "# Writing\n\nWho wrote the pages? Many people wrote many pages.\n",
+    "count.md": "# Count\n\nCount how many pages you wrote.\n",
+    "authors.md": "# Authors\n\nWho wrote which pages, and how many.\n",
+  };
+
+  it("is lifted to the third place when it ranked lower, with the lift in its explanation", () => {
+    const question = "who wrote Out of Control and how many pages is it?";
+    const off = rank(corpus(notes, { namedPlace: null }), question);
+    expect(paths(off).indexOf("Out of Control.md")).toBeGreaterThan(2);
+    const hits = rank(corpus(notes), question);
+    expect(paths(hits).slice(0, 2)).toEqual(paths(off).slice(0, 2));
+    expect(hits[2].path).toBe("Out of Control.md");
+    const lift = hits[2].explanation.parts.find((p) => p.name === "named in the question")!;
+    expect(lift.detail).toBe('the question says "out of control"');
+    expect(lift.weight).toBeGreaterThan(0);
+    // Its score is the note's it passed: the order and the scores agree.
+    expect(hits[2].score).toBe(hits[3].score);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+
+  it("goes where the place says, and stays where it was when already higher", () => {
+    const question = "who wrote Out of Control and how many pages is it?";
+    expect(rank(corpus(notes, { namedPlace: 0 }), question)[0].path).toBe("Out of Control.md");
+    expect(rank(corpus(notes, { namedPlace: 1 }), question)[1].path).toBe("Out of Control.md");
+    const first = rank(corpus(notes), "out of control");
+    expect(first[0].path).toBe("Out of Control.md");
+    expect(first[0].explanation.parts.map((p) => p.name)).not.toContain("named in the question");
+  });
+
+  it("is found even when its only word is one a large vault restricts to notes rarer words found", () => {
+    const many: Record<string, string> = { "Project Plan.md": "# Project Plan\n\nsteps\n", "zebra.md": "# Zebra\n\nzebra notes\n" };
+    for (let i = 0; i < 10; i++) many[`n${i}.md`] = `# Note ${i}\n\nthe project plan\n`;
+    const restricted = { commonShare: 0.3, commonMinNotes: 2 };
+    expect(paths(rank(corpus(many, { ...restricted, namedPlace: null }), "zebra project plan"))).toEqual(["zebra.md"]);
+    expect(paths(rank(corpus(many, restricted), "zebra project plan"))).toEqual(["zebra.md", "Project Plan.md"]);
+  });
+
+  it("keeps to a #tag filter", () => {
+    const tagged = { ...notes, "a.md": "# A\n\n#book who wrote pages\n", "b.md": "# B\n\n#book many pages\n" };
+    const hits = rank(corpus(tagged), "#book who wrote Out of Control");
+    expect(paths(hits)).not.toContain("Out of Control.md");
   });
 });
 
