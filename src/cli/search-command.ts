@@ -4,6 +4,7 @@
 // run says which level ran and why; every search goes to the query log in the cache folder.
 import type { DialResponse, DialResult } from "../index/dial/dial-types";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
+import { NAMED_PART } from "../index/ranking/note-names";
 import type { SearchResult } from "../index/types";
 import type { Http } from "../ports";
 import { has, intFlag, UsageError, type ParsedArgs } from "./args";
@@ -90,7 +91,8 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
       .map(([f, ts]) => `${f}: ${ts.join(", ")}`)
       .join("; ");
     const meaning = e.vaultLanguage ? `close in this vault's own words (meaning rank ${e.vaultLanguage.rank})` : "";
-    const why = [fields, meaning].filter(Boolean).join(" · ") || "tags";
+    const named = e.parts.find((p) => p.name === NAMED_PART)?.detail ?? "";
+    const why = [fields, named, meaning].filter(Boolean).join(" · ") || "tags";
     parts.push(styled("dim", `   why: ${why}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`), "\n\n");
   });
   return parts;

@@ -2,6 +2,7 @@
 // headings; missing server"), and the raw figures behind them (score, each signal's weight) one
 // more click away, for whoever wants to see how the rank was made.
 import type { Signal, VaultRow } from "../evidence/research-pack";
+import { NAMED_PART } from "../index/ranking/note-names";
 import { FIELDS, type Field } from "../index/search-engine";
 
 type Retrieval = Pick<VaultRow["retrieval"], "score" | "signals" | "matched_terms" | "missing_terms">;
@@ -22,6 +23,7 @@ const FIELD_OF_SIGNAL = new Map<string, Field>(FIELDS.map((f) => [`field:${f}`, 
 /** Signals whose own detail reads as a reason; the rest (BM25, coverage weights) are figures. */
 const WORDED_SIGNALS: ReadonlySet<string> = new Set([
   "title match",
+  NAMED_PART,
   "vault language",
   "exact_tag",
   "also_found_by",

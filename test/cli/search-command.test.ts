@@ -31,4 +31,10 @@ describe("search text", () => {
     expect(words).toContain("why: title: cpu · missing: cores");
     expect(words).not.toContain("vault's own words");
   });
+
+  it("says when the question named the note", () => {
+    const parts = [{ name: "named in the question", detail: 'the question says "out of control"', weight: 12 }];
+    const text = plainText(searchResultText("who wrote out of control", [result({ fields: { title: ["control"] }, parts })]));
+    expect(text).toContain('why: title: control · the question says "out of control" · missing: cores');
+  });
 });

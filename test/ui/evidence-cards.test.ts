@@ -20,6 +20,18 @@ describe("vault evidence cards", () => {
     expect(marked(card)).toEqual(["Automerge", "released"]);
   });
 
+  it("say in words that the question named the note, and keep its lift among the figures", () => {
+    const row = vaultRow("References/Out of Control.md", "Out of Control", []);
+    row.retrieval.signals = [
+      { name: "text match", detail: "BM25 over title", weight: 3.2 },
+      { name: "named in the question", detail: 'the question says "out of control"', weight: 14.5 },
+    ];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    const reasons = Array.from(card.querySelectorAll(".vault-research-why-reasons li")).map((li) => li.textContent);
+    expect(reasons).toEqual(['The question says "out of control"']);
+    expect(card.querySelector(".vault-research-scores")?.textContent).toContain("14.5");
+  });
+
   it("fall back to marking the matched terms when a pack carries no highlights", () => {
     const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
     const text = "Automerge moved the core to Rust.";
