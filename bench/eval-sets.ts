@@ -6,7 +6,8 @@
 // word associations (query expansion and the judge's stand-ins), which are off by default;
 // --no-language turns off the vault-language lane (on by default), and --language-weight W /
 // --language-k K change its fusion (for choosing them on the tuning halves); --language-lead G|off
-// sets or drops the words' first place kept when it scores G times their second.
+// sets or drops the words' first place kept when it scores G times their second; --named-place P|off
+// moves (0 = first) or turns off the lift of a note the question names.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
