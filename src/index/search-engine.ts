@@ -428,6 +428,19 @@ export function noteHoldsTerm(engine: SearchEngine, path: string, term: string):
 }
 
 /** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
+/** The notes in the index holding `term` in any of `fields` (short ids, ascending); a field holding it in more than `limit` notes is not read. */
+export function notesWithTermIn(engine: SearchEngine, term: string, fields: readonly Field[], limit: number): number[] {
+  const postings = engine.terms.get(term);
+  if (!postings) return [];
+  const ids = new Set<number>();
+  for (const field of fields) {
+    const list = postings[FIELDS.indexOf(field)];
+    if (list !== undefined && list.length <= limit) for (const posting of list) ids.add(postingNote(posting));
+  }
+  // A note that left keeps its postings until MiniSearch cleans up after it.
+  return [...ids].filter((id) => engine.holds(id)).sort((a, b) => a - b);
+}
+
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);
   if (!postings) return 0;

@@ -18,7 +18,6 @@ import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { RankedHit } from "./ranking/explain";
-import { NoteNames } from "./ranking/note-names";
 import { rankNotes } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
@@ -89,8 +88,6 @@ export class VaultIndex {
   ranking: RankingOptions;
   private engine: SearchEngine;
   private readonly notes = new Map<string, IndexedNote>();
-  /** The notes' names of two words or more (a question that says one ranks that note near the top). */
-  private readonly names = new NoteNames();
   private readonly bySource = new Map<string, Set<string>>();
   private readonly fileProblems = new Map<string, NoteProblem>();
   /** Paths of notes indexed with problems, so the status need not visit every note. */
@@ -432,7 +429,7 @@ export class VaultIndex {
     const associatesOf = model && limits ? (term: string) => model.associatesOf(term, limits) : null;
     const termsOfNote = model ? (path: string) => model.termsOfNote(path) : null;
     const ranking = opts.loose ? looseRanking(this.ranking) : this.ranking;
-    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf, termsOfNote, names: this.names };
+    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf, termsOfNote };
     const hits = rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
     // While typing, in the loose "closest by spelling" search and under a tag filter, words alone decide.
     const language = this.language;
@@ -483,7 +480,6 @@ export class VaultIndex {
     this.associations?.clear();
     this.language?.reset();
     this.notes.clear();
-    this.names.clear();
     this.bySource.clear();
     this.fileProblems.clear();
     this.notesWithProblems.clear();
@@ -541,7 +537,6 @@ export class VaultIndex {
   private rememberNote(given: IndexedNote): void {
     const note = compactNote(given);
     this.notes.set(note.path, note);
-    this.names.add(note);
     if (note.problems.length > 0) this.notesWithProblems.add(note.path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
@@ -562,7 +557,6 @@ export class VaultIndex {
     const note = this.notes.get(path);
     if (!note) return;
     this.notes.delete(path);
-    this.names.remove(note);
     this.notesWithProblems.delete(path);
     this.associations?.removeNote(path);
     this.language?.noteRemoved(path);

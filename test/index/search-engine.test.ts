@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import MiniSearch, { type SearchOptions } from "minisearch";
 import { describe, expect, it, vi } from "vitest";
-import { createEngine, FIELDS, notesWithTerm, type EngineDoc } from "../../src/index/search-engine";
+import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, type EngineDoc } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 
 const analyzer = createAnalyzer({ stemming: false });
@@ -116,6 +116,25 @@ describe("SearchEngine", () => {
     expect(notesWithTerm(engine, "seed")).toBe(2);
     expect(notesWithTerm(engine, "garden")).toBe(1);
     expect(notesWithTerm(engine, "absent")).toBe(0);
+  });
+
+  it("lists the notes holding a term in given fields, none that left, and none of a field past the limit", () => {
+    const engine = createEngine(analyzer);
+    (engine as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
+    const doc = (path: string, title: string, aliases: string, body: string) => ({ path, title, lead: "", aliases, headings: "", tags: "", location: "", body });
+    engine.add(doc("a.md", "seed", "", "seed"));
+    engine.add(doc("b.md", "", "seed bank", ""));
+    engine.add(doc("c.md", "garden", "", "seed"));
+    engine.add(doc("d.md", "seed", "seed", ""));
+    const ids = (term: string, limit = 10) => notesWithTermIn(engine, term, ["title", "aliases"], limit).map((id) => engine.pathOf(id));
+    expect(ids("seed")).toEqual(["a.md", "b.md", "d.md"]);
+    expect(ids("absent")).toEqual([]);
+    // The titles hold it in two notes, the aliases in two: a limit of one reads neither.
+    expect(ids("seed", 2)).toEqual(["a.md", "b.md", "d.md"]);
+    expect(ids("seed", 1)).toEqual([]);
+    expect(notesWithTermIn(engine, "seed", ["aliases"], 2).map((id) => engine.pathOf(id))).toEqual(["b.md", "d.md"]);
+    engine.discard("a.md");
+    expect(ids("seed")).toEqual(["b.md", "d.md"]);
   });
 
   it("replaces only the MiniSearch methods it means to: no other name of its own shadows one of MiniSearch's", () => {

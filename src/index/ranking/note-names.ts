@@ -1,9 +1,12 @@
 // The notes a question names: a note's title, file name or alias of two words or more, said in
-// the question word for word ("who wrote Out of Control", "git stash including untracked files").
+// the question word for word ("who wrote Out of Control", "git stash including untracked files"),
+// found when the question is asked among the notes whose title, aliases or path hold one of its
+// words (the index's postings; nothing is kept, nothing is built at a start).
 // Stop words count here ("Out of Control" is three words, not "control"), hyphens, underscores
 // and apostrophes part words ("git-stash" is "git stash", "Kelly's" is "kelly s"), case and
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
 // "Index" or "Tasks" for one word to name one of them.
+import { hasNonAscii } from "../../text/control-chars";
 import { foldCase, words } from "../tokenize";
 import { isStopWord } from "../stopwords";
 
@@ -17,6 +20,9 @@ export const MAX_NOTES_A_NAME = 3;
 export const MAX_NAMED = 3;
 /** Words of a question looked at for names (a pasted page is not read to its end). */
 const MAX_QUESTION_WORDS = 256;
+/** A field holding a word in more notes than this is not read for it, and no more than `MAX_CANDIDATES` notes are read a question. */
+export const MAX_NOTES_A_WORD = 2000;
+const MAX_CANDIDATES = 5000;
 
 /** Folded words as a name says them: split at - _ ' ’ ("git-stash" → git, stash). */
 function nameParts(folded: readonly string[]): string[] {
@@ -25,9 +31,41 @@ function nameParts(folded: readonly string[]): string[] {
 
 /** The key a name is kept and looked up under (its words joined by spaces), or null when it cannot name a note. */
 export function nameKey(text: string): string | null {
-  const w = nameParts(words(text).map(foldCase));
-  if (w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord)) return null;
-  return w.join(" ");
+  return hasNonAscii(text) ? unicodeNameKey(text) : asciiNameKey(text);
+}
+
+/** `nameKey` of any text, the words read as the analyser reads them (tokenize.ts). */
+export function unicodeNameKey(text: string): string | null {
+  return keyOf(nameParts(words(text).map(foldCase)));
+}
+
+function keyOf(w: readonly string[]): string | null {
+  return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
+}
+
+/**
+ * `nameKey` of an ASCII text without a regular expression (every note's names are keyed when the
+ * index is first searched): its words are the runs of letters and digits. A test holds it to the
+ * Unicode reading.
+ */
+function asciiNameKey(text: string): string | null {
+  const spans: number[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const inWord = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      spans.push(start, i);
+      start = -1;
+      if (spans.length > 2 * MAX_NAME_WORDS) return null;
+    }
+  }
+  if (spans.length < 4) return null;
+  const w: string[] = [];
+  for (let k = 0; k < spans.length; k += 2) w.push(text.slice(spans[k], spans[k + 1]).toLowerCase());
+  return keyOf(w);
 }
 
 /** The path's file name without `.md`: what a `[[link]]` to the note says. */
@@ -49,79 +87,65 @@ export interface NoteCalled {
   aliases: readonly string[];
 }
 
-/** The keys a note is filed under (each once). */
-function keysOf(note: NoteCalled): Set<string> {
-  const keys = new Set<string>();
-  for (const name of [note.title, fileName(note.path), ...note.aliases]) {
+/** The keys a note is called by (each once; most notes' title is their file name). */
+function keysOf(note: NoteCalled): string[] {
+  const keys: string[] = [];
+  const file = fileName(note.path);
+  for (const name of file === note.title ? [file, ...note.aliases] : [note.title, file, ...note.aliases]) {
     const key = nameKey(name);
-    if (key) keys.add(key);
+    if (key && !keys.includes(key)) keys.push(key);
   }
   return keys;
 }
 
+/** Where the notes a question may name are looked for: notes whose title, aliases or path hold one of its words. */
+export interface NameSource {
+  /** The notes whose title, aliases or path hold the word (read as the index reads words); a field holding it in more than `limit` notes is not read. */
+  notesCalled(word: string, limit: number): readonly NoteCalled[];
+}
+
 /**
- * The names of every note, kept as notes come and go: name → notes only (a note's names are
- * worked out again from the note when it leaves), so a vault of one-word titles costs nothing.
+ * The notes the question's words name, longest name first. Only notes whose title, aliases or path
+ * hold one of its words are looked at (a field holding a word in more than `MAX_NOTES_A_WORD` notes
+ * is not read for it: a name made only of words that common there is not found). Where two names overlap ("docker compose" in
+ * "docker compose stop"), only the longer counts; a name shared by more than `MAX_NOTES_A_NAME`
+ * notes counts for none; `keep` filters (a #tag filter). At most `MAX_NAMED`.
  */
-export class NoteNames {
-  /** A name's one note, or its notes when several share it (a set: thousands may). */
-  private readonly byKey = new Map<string, string | Set<string>>();
-
-  add(note: NoteCalled): void {
+export function namedIn(sequence: readonly string[], source: NameSource, keep: ((path: string) => boolean) | null = null): NamedNote[] {
+  const said = nameParts(sequence.slice(0, MAX_QUESTION_WORDS));
+  const candidates = new Map<string, NoteCalled>();
+  for (const word of new Set(said)) {
+    if (isStopWord(word)) continue;
+    for (const note of source.notesCalled(word, MAX_NOTES_A_WORD)) {
+      if (candidates.size >= MAX_CANDIDATES) break;
+      candidates.set(note.path, note);
+    }
+  }
+  // Each name the question says, the notes it names, and the words it takes up.
+  const text = ` ${said.join(" ")} `;
+  const byName = new Map<string, string[]>();
+  for (const note of candidates.values()) {
     for (const key of keysOf(note)) {
-      const held = this.byKey.get(key);
-      if (held === undefined) this.byKey.set(key, note.path);
-      else if (typeof held === "string") {
-        if (held !== note.path) this.byKey.set(key, new Set([held, note.path]));
-      } else held.add(note.path);
+      if (!text.includes(` ${key} `)) continue;
+      const paths = byName.get(key);
+      if (paths) paths.push(note.path);
+      else byName.set(key, [note.path]);
     }
   }
-
-  /** Takes the note out from under the names it was added with. */
-  remove(note: NoteCalled): void {
-    for (const key of keysOf(note)) {
-      const held = this.byKey.get(key);
-      if (held === note.path) this.byKey.delete(key);
-      else if (typeof held === "object") {
-        held.delete(note.path);
-        if (held.size === 1) this.byKey.set(key, held.values().next().value as string);
-      }
-    }
+  const found: { start: number; end: number; name: string; paths: string[] }[] = [];
+  for (const [name, paths] of byName) {
+    if (paths.length > MAX_NOTES_A_NAME) continue;
+    const at = text.indexOf(` ${name} `);
+    const start = text.slice(0, at).split(" ").length - 1;
+    found.push({ start, end: start + name.split(" ").length, name, paths: paths.sort() });
   }
-
-  clear(): void {
-    this.byKey.clear();
+  found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || (a.name < b.name ? -1 : 1));
+  const taken = new Uint8Array(said.length);
+  const named: NamedNote[] = [];
+  for (const f of found) {
+    if (taken.subarray(f.start, f.end).some((t) => t === 1)) continue;
+    taken.fill(1, f.start, f.end);
+    for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name });
   }
-
-  private notesCalled(key: string): readonly string[] {
-    const held = this.byKey.get(key);
-    if (held === undefined) return [];
-    return typeof held === "string" ? [held] : held.size <= MAX_NOTES_A_NAME ? [...held].sort() : [];
-  }
-
-  /**
-   * The notes the words name, longest name first. Where two names overlap ("docker compose" in
-   * "docker compose stop"), only the longer counts; a name shared by more than
-   * `MAX_NOTES_A_NAME` notes counts for none; `keep` filters (a #tag filter). At most `MAX_NAMED`.
-   */
-  namedIn(sequence: readonly string[], keep: ((path: string) => boolean) | null = null): NamedNote[] {
-    const said = nameParts(sequence.slice(0, MAX_QUESTION_WORDS));
-    const found: { start: number; end: number; name: string; paths: readonly string[] }[] = [];
-    for (let start = 0; start < said.length; start++) {
-      for (let end = start + 2; end <= Math.min(said.length, start + MAX_NAME_WORDS); end++) {
-        const name = said.slice(start, end).join(" ");
-        const paths = this.notesCalled(name);
-        if (paths.length > 0) found.push({ start, end, name, paths });
-      }
-    }
-    found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
-    const taken = new Uint8Array(said.length);
-    const named: NamedNote[] = [];
-    for (const f of found) {
-      if (taken.subarray(f.start, f.end).some((t) => t === 1)) continue;
-      taken.fill(1, f.start, f.end);
-      for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name });
-    }
-    return named.slice(0, MAX_NAMED);
-  }
+  return named.slice(0, MAX_NAMED);
 }

@@ -2,12 +2,12 @@
 // much of the query's weight the note covers, and explained for the best few. This is the part of
 // a search that must be fast: it reads no file, and its inner loop only adds numbers.
 import type { ParsedQuery } from "../query";
-import { notesWithTerm, type SearchEngine } from "../search-engine";
+import { notesWithTerm, notesWithTermIn, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
 import { explainCandidate, liftNamed, type Candidate, type ExplainContext, type RankedHit } from "./explain";
-import type { NamedNote, NoteNames } from "./note-names";
+import { namedIn, type NamedNote, type NameSource } from "./note-names";
 import { DEFAULT_EXPANSION, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
@@ -23,8 +23,6 @@ export interface RankingCorpus {
   associatesOf?: AssociatesOf | null;
   /** A note's distinct index terms, when the index keeps them (for feedback from the best notes). */
   termsOfNote?: ((path: string) => readonly string[]) | null;
-  /** The notes' names, when the index keeps them: a note the question names ranks near the top. */
-  names?: NoteNames | null;
 }
 
 export interface RankOptions {
@@ -55,7 +53,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
   const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
-  const named = typeof corpus.ranking.namedPlace === "number" ? (corpus.names?.namedIn(query.sequence, tagFilter) ?? []) : [];
+  const named = typeof corpus.ranking.namedPlace === "number" ? namedIn(query.sequence, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
   let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
@@ -67,6 +65,27 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
     scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   }
   return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups) }, limit, named);
+}
+
+/** Where a note's names are in the engine: its title, its aliases, its path (the file name). */
+const NAME_FIELDS: readonly Field[] = ["title", "aliases", "location"];
+
+/** Notes by a word of their title, aliases or path, from the postings (nothing is kept for names). */
+function nameSource(corpus: RankingCorpus): NameSource {
+  const { engine, analyzer, notes } = corpus;
+  return {
+    notesCalled: (word, limit) => {
+      const called: IndexedNote[] = [];
+      for (const term of analyzer.analyzeWord(word)) {
+        for (const id of notesWithTermIn(engine, term, NAME_FIELDS, limit)) {
+          const path = engine.pathOf(id);
+          const note = path === undefined ? undefined : notes.get(path);
+          if (note) called.push(note);
+        }
+      }
+      return called;
+    },
+  };
 }
 
 /**

@@ -4,7 +4,6 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
 import { parseQuery } from "../../../src/index/query";
-import { NoteNames } from "../../../src/index/ranking/note-names";
 import { rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
 import { DEFAULT_RANKING, fuzzyDistance, type RankingOptions } from "../../../src/index/ranking/ranking-options";
 import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
@@ -16,15 +15,13 @@ function corpus(notes: Record<string, string>, ranking: Partial<RankingOptions> 
   const analyzer = createAnalyzer({ stemming: false });
   const engine = createEngine(analyzer);
   const indexed = new Map<string, IndexedNote>();
-  const names = new NoteNames();
   for (const [path, text] of Object.entries(notes)) {
     const parsed = parseNote(path, text);
     engine.add(toEngineDoc(parsed));
     const { title, aliases, tags, sourceUrls, problems } = parsed;
     indexed.set(path, { path, mtime: 1, size: text.length, title, aliases, tags, sourceUrls, problems });
-    names.add(parsed);
   }
-  return { engine, notes: indexed, analyzer, synonyms: synonymTable((w) => analyzer.normalizeTerm(w)), ranking: { ...DEFAULT_RANKING, ...ranking }, names };
+  return { engine, notes: indexed, analyzer, synonyms: synonymTable((w) => analyzer.normalizeTerm(w)), ranking: { ...DEFAULT_RANKING, ...ranking } };
 }
 
 const rank = (c: RankingCorpus, query: string, opts = { asYouType: false }, limit = 10) => rankNotes(c, parseQuery(query), limit, opts);
