@@ -78,6 +78,8 @@ export function fileName(path: string): string {
 export interface NamedNote {
   path: string;
   name: string;
+  /** The name is all the question asks about: every word of the question but its stop words is in it ("what is space lua"). */
+  whole: boolean;
 }
 
 /** What a note is called: its title, its file name, its aliases. */
@@ -141,11 +143,14 @@ export function namedIn(sequence: readonly string[], source: NameSource, keep: (
   }
   found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || (a.name < b.name ? -1 : 1));
   const taken = new Uint8Array(said.length);
+  const asked = said.filter((w) => !isStopWord(w));
   const named: NamedNote[] = [];
   for (const f of found) {
     if (taken.subarray(f.start, f.end).some((t) => t === 1)) continue;
     taken.fill(1, f.start, f.end);
-    for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name });
+    const inName = new Set(f.name.split(" "));
+    const whole = asked.every((w) => inName.has(w));
+    for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name, whole });
   }
   return named.slice(0, MAX_NAMED);
 }

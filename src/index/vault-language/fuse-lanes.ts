@@ -51,7 +51,8 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
     .map((f) => f.hit);
   const first = words[0];
   // A second note scoring nothing (rounded to 0) is no measure of a lead.
-  if (fusion.lead === undefined || words.length < 2 || !(words[1].score > 0) || first.score < fusion.lead * words[1].score || ranked[0].path === first.path) return ranked;
+  const leads = fusion.lead !== undefined && words.length >= 2 && words[1].score > 0 && first.score >= fusion.lead * words[1].score;
+  if (!(leads || first?.keepFirst === true) || ranked[0].path === first.path) return ranked;
   const i = ranked.findIndex((hit) => hit.path === first.path);
   return [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)];
 }

@@ -64,12 +64,12 @@ const named = (notes: NoteCalled[], question: string) => namedIn(parseQuery(ques
 describe("namedIn", () => {
   it("finds a note by its title, its file name or an alias, said anywhere in the question", () => {
     const notes = [note("References/Out of Control.md"), note("common/git-stash.md", "git stash"), note("pkm.md", "Notes", ["Personal Knowledge Management"]), note("daily/2024-05-01.md", "Wednesday"), note("Space Lua.md", "Definitions")];
-    expect(named(notes, "who wrote Out of Control and how many pages is it?")).toEqual([{ path: "References/Out of Control.md", name: "out of control" }]);
-    expect(named(notes, "git-stash including untracked files")).toEqual([{ path: "common/git-stash.md", name: "git stash" }]);
-    expect(named(notes, "what is personal knowledge management")).toEqual([{ path: "pkm.md", name: "personal knowledge management" }]);
-    expect(named(notes, "what did I do on 2024-05-01")).toEqual([{ path: "daily/2024-05-01.md", name: "2024 05 01" }]);
+    expect(named(notes, "who wrote Out of Control and how many pages is it?")).toEqual([{ path: "References/Out of Control.md", name: "out of control", whole: false }]);
+    expect(named(notes, "git-stash including untracked files")).toEqual([{ path: "common/git-stash.md", name: "git stash", whole: false }]);
+    expect(named(notes, "what is personal knowledge management")).toEqual([{ path: "pkm.md", name: "personal knowledge management", whole: true }]);
+    expect(named(notes, "notes of 2024-05-01")).toEqual([{ path: "daily/2024-05-01.md", name: "2024 05 01", whole: false }]);
     // A first heading makes the title; the file name still names the note.
-    expect(named(notes, "what is space lua")).toEqual([{ path: "Space Lua.md", name: "space lua" }]);
+    expect(named(notes, "what is space lua")).toEqual([{ path: "Space Lua.md", name: "space lua", whole: true }]);
     // Part of a name is not the name; the words must come in its order.
     expect(named(notes, "out of patience")).toEqual([]);
     expect(named(notes, "control out of")).toEqual([]);
@@ -106,6 +106,6 @@ describe("namedIn", () => {
 
   it("keeps only the notes a filter lets through", () => {
     const notes = [note("work/Blade Runner.md"), note("home/Blade Runner.md")];
-    expect(namedIn(parseQuery("who directed blade runner").sequence, sourceOf(notes), (path) => path.startsWith("home/"))).toEqual([{ path: "home/Blade Runner.md", name: "blade runner" }]);
+    expect(namedIn(parseQuery("who directed blade runner").sequence, sourceOf(notes), (path) => path.startsWith("home/"))).toEqual([{ path: "home/Blade Runner.md", name: "blade runner", whole: false }]);
   });
 });

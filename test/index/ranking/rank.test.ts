@@ -150,6 +150,21 @@ describe("a note the question names", () => {
     expect(paths(rank(corpus(many, restricted), "zebra project plan"))).toEqual(["zebra.md", "Project Plan.md"]);
   });
 
+  it("goes first, and says the question is its name, when the question asks for nothing else", () => {
+    const titled = { ...notes, "Space Lua.md": "# Definitions\n\nHow scripts run.\n", "lua.md": "# Lua\n\nLua in space, lua everywhere: space lua, lua space.\n" };
+    const off = rank(corpus(titled, { namedPlace: null }), "what is space lua");
+    expect(off[0].path).toBe("lua.md");
+    const hits = rank(corpus(titled), "what is space lua");
+    expect(hits[0].path).toBe("Space Lua.md");
+    expect(hits[0].keepFirst).toBe(true);
+    expect(hits[0].explanation.parts.find((p) => p.name === "named in the question")?.detail).toBe('the question is its name, "space lua"');
+    // A question that asks more than the name places it third at best, as before.
+    const more = rank(corpus(titled), "what is space lua and who wrote the pages");
+    expect(more.findIndex((h) => h.path === "Space Lua.md")).toBeLessThanOrEqual(2);
+    expect(more[0].path).not.toBe("Space Lua.md");
+    expect(more.some((h) => h.keepFirst)).toBe(false);
+  });
+
   it("keeps to a #tag filter", () => {
     const tagged = { ...notes, "a.md": "# A\n\n#book who wrote pages\n", "b.md": "# B\n\n#book many pages\n" };
     const hits = rank(corpus(tagged), "#book who wrote Out of Control");

@@ -73,6 +73,15 @@ describe("fuseLanes", () => {
     expect(paths(fuseLanes([wordHit("a.md", 28)], [near("c.md", 0.9), near("d.md", 0.8)], heavy, ["disk", "quota"]))[0]).toBe("c.md");
   });
 
+  it("keeps first the note whose name the question is, whatever the lead", () => {
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    const close = [{ ...wordHit("a.md", 9), keepFirst: true }, wordHit("b.md", 7), wordHit("c.md", 5)];
+    expect(paths(fuseLanes(close, language, { ...FUSION, weight: 2 }, ["space", "lua"]))).toEqual(["a.md", "c.md", "d.md", "b.md"]);
+    // Only the words' first: a note further down that keeps first place is not moved up.
+    const second = [wordHit("b.md", 9), { ...wordHit("a.md", 7), keepFirst: true }, wordHit("c.md", 5)];
+    expect(paths(fuseLanes(second, language, { ...FUSION, weight: 2 }, ["space", "lua"]))[0]).toBe("c.md");
+  });
+
   it("quiets the language lane by `damping` × how much of the question the words' best note covers", () => {
     // The best note matched both words: coverage 1, so weight 2 with damping 0.8 is 2 × (1 − 0.8) = 0.4:
     //   a: 1/11 + 0.4/13 = 0.1217   b: 1/12 = 0.0833   c: 1/13 + 0.4/11 = 0.1133   d: 0.4/12 = 0.0333
