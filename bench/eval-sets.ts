@@ -64,9 +64,12 @@ export async function runEvalSets<Case extends { question: string }>(
 /** The ranking the flags ask for (the defaults without any). */
 function rankingFromFlags(): Partial<RankingOptions> {
   const ranking: Partial<RankingOptions> = process.argv.includes("--associations") ? { associations: DEFAULT_ASSOCIATION_LIMITS } : {};
-  const named = argValue("named-place");
-  if (named !== undefined) ranking.namedPlace = named === "off" ? null : Number(named);
-  if (named !== undefined && named !== "off" && !(Number.isInteger(ranking.namedPlace) && ranking.namedPlace! >= 0)) throw new Error("--named-place takes a place from 0 (first), or off.");
+  const namedFlag = argValue("named-place");
+  if (namedFlag !== undefined) {
+    const place = namedFlag === "off" ? null : Number(namedFlag);
+    if (place !== null && !(Number.isInteger(place) && place >= 0)) throw new Error("--named-place takes a place from 0 (first), or off.");
+    ranking.namedPlace = place;
+  }
   if (process.argv.includes("--no-language")) return { ...ranking, vaultLanguage: null };
   const base = DEFAULT_RANKING.vaultLanguage ?? DEFAULT_VAULT_LANGUAGE;
   const weight = Number(argValue("language-weight") ?? base.fusion.weight);

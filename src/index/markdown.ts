@@ -430,7 +430,8 @@ function addTag(raw: string, out: string[], seen: Set<string>): void {
 }
 
 /** The file name without folders and without `.md` (only that: `a.b.c.md` → `a.b.c`). */
-function fileTitle(path: string): string {
+/** The note's file name without `.md`: its title when nothing else gives one, and what a `[[link]]` to it says. */
+export function fileTitle(path: string): string {
   const slash = path.lastIndexOf("/");
   const name = slash >= 0 ? path.slice(slash + 1) : path;
   return name.length > 3 && name.slice(-3).toLowerCase() === ".md" ? name.slice(0, -3) : name;

@@ -427,7 +427,6 @@ export function noteHoldsTerm(engine: SearchEngine, path: string, term: string):
   return false;
 }
 
-/** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 /** The notes in the index holding `term` in any of `fields` (short ids, ascending); a field holding it in more than `limit` notes is not read. */
 export function notesWithTermIn(engine: SearchEngine, term: string, fields: readonly Field[], limit: number): number[] {
   const postings = engine.terms.get(term);
@@ -441,6 +440,7 @@ export function notesWithTermIn(engine: SearchEngine, term: string, fields: read
   return [...ids].filter((id) => engine.holds(id)).sort((a, b) => a - b);
 }
 
+/** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);
   if (!postings) return 0;

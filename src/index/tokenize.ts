@@ -42,6 +42,11 @@ function bigrams(run: string): string[] {
   return out;
 }
 
+/** A word's parts at - _ ' ’ ("git-stash" → git, stash; a word without them is its own one part). */
+export function compoundParts(word: string): string[] {
+  return word.split(/[-_'’]/).filter(Boolean);
+}
+
 /** The raw words of a text, in order (no case folding). */
 export function words(text: string): string[] {
   return text.match(WORD_RE) ?? [];
@@ -82,7 +87,7 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
   // Splitting rules for a non-CJK word, possibly a compound.
   const analyzeUncached = (word: string): string[] => {
     const out: string[] = [];
-    const parts = word.split(/[-_'’]/).filter(Boolean);
+    const parts = compoundParts(word);
     if (parts.length > 1) {
       for (const part of parts) pushCamel(part, out);
       const apostrophe = /['’]/.test(word);

@@ -4,7 +4,6 @@
 import { roundTo } from "../../text/numbers";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, ScorePart, SearchExplanation } from "../types";
-import { NAMED_PART, type NamedNote } from "./note-names";
 import type { QueryTerm } from "./query-terms";
 import type { RankingOptions } from "./ranking-options";
 
@@ -14,7 +13,7 @@ export interface RankedHit {
   /** Terms of the note (as indexed) that matched the query, exact, prefix or fuzzy → the query word. */
   docTerms: Map<string, string>;
   explanation: SearchExplanation;
-  /** The question is this note's name: first of the words' ranking, it stays first through the lanes' fusion. */
+  /** The question is this note's name (note-names.ts): first of the words' ranking, it stays first through the vault-language lane's fusion. */
   keepFirst?: boolean;
 }
 
@@ -84,29 +83,6 @@ export function explainCandidate(c: Candidate, coverage: number, note: IndexedNo
 /** "'unstaged' for 'uncommitted'; 'katex' for 'equations'": what stood in for missing words. */
 function describeStandIns(standIns: Record<string, { term: string; strength: number }[]>, words: string[]): string {
   return words.map((w) => `${standIns[w].map((s) => `"${s.term}"`).join(", ")} for "${w}"`).join("; ") + " (words this vault uses together)";
-}
-
-/**
- * A note the question names (note-names.ts) is lifted to `place` (0-based) among the others, and a
- * note whose name is the whole question to first, unless it ranks higher already: its score becomes
- * that of the note it passes, the lift a part of its score. Only a whole name goes first: "after a
- * git reset" names `git-reset` and may be asking about `git-reflog`. A whole name's note stays
- * first through the lanes' fusion (`keepFirst`).
- */
-export function liftNamed(hits: RankedHit[], named: readonly NamedNote[], place: number): RankedHit[] {
-  const byPath = new Map(named.map((n) => [n.path, n]));
-  const others = hits.filter((h) => !byPath.has(h.path));
-  const own = new Map(hits.map((h) => [h.path, h.score]));
-  const lifted = hits.map((h) => {
-    const n = byPath.get(h.path);
-    const bar = n ? others[n.whole ? 0 : place]?.score : undefined;
-    if (!n || bar === undefined || h.score >= bar) return n?.whole ? { ...h, keepFirst: true } : h;
-    const detail = n.whole ? `the question is its name, "${n.name}"` : `the question says "${n.name}"`;
-    const part: ScorePart = { name: NAMED_PART, detail, weight: roundTo(bar - h.score, 3) };
-    return { ...h, score: bar, explanation: { ...h.explanation, parts: [...h.explanation.parts, part] }, ...(n.whole ? { keepFirst: true } : {}) };
-  });
-  const isNamed = (h: RankedHit) => (byPath.has(h.path) ? 1 : 0);
-  return lifted.sort((a, b) => b.score - a.score || isNamed(b) - isNamed(a) || own.get(b.path)! - own.get(a.path)!);
 }
 
 /**

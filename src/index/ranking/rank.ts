@@ -6,8 +6,8 @@ import { notesWithTerm, notesWithTermIn, type Field, type SearchEngine } from ".
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
-import { explainCandidate, liftNamed, type Candidate, type ExplainContext, type RankedHit } from "./explain";
-import { namedIn, type NamedNote, type NameSource } from "./note-names";
+import { explainCandidate, type Candidate, type ExplainContext, type RankedHit } from "./explain";
+import { liftNamed, namedIn, type NamedNote, type NameSource } from "./note-names";
 import { DEFAULT_EXPANSION, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
@@ -53,7 +53,8 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
   const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
-  const named = typeof corpus.ranking.namedPlace === "number" ? namedIn(query.sequence, nameSource(corpus), tagFilter) : [];
+  // While typing, words alone decide (as with the vault-language lane): names are whole words.
+  const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query.sequence, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
   let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
@@ -74,12 +75,12 @@ const NAME_FIELDS: readonly Field[] = ["title", "aliases", "location"];
 function nameSource(corpus: RankingCorpus): NameSource {
   const { engine, analyzer, notes } = corpus;
   return {
+    notesHolding: (word) => Math.max(0, ...analyzer.analyzeWord(word).map((term) => notesWithTerm(engine, term))),
     notesCalled: (word, limit) => {
       const called: IndexedNote[] = [];
       for (const term of analyzer.analyzeWord(word)) {
         for (const id of notesWithTermIn(engine, term, NAME_FIELDS, limit)) {
-          const path = engine.pathOf(id);
-          const note = path === undefined ? undefined : notes.get(path);
+          const note = notes.get(engine.pathOf(id) ?? "");
           if (note) called.push(note);
         }
       }

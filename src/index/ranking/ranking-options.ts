@@ -42,7 +42,8 @@ export interface RankingOptions {
    * words' ranking. On by default; null turns it off, and the index then learns nothing. */
   vaultLanguage?: VaultLanguageOptions | null;
   /** A note the question names (title, file name or alias of two words or more, note-names.ts) is
-   * lifted to this place (0-based) among the other notes; null turns it off. */
+   * lifted to this place (0-based) among the other notes, or first when its name is the whole
+   * question; null turns both off. */
   namedPlace?: number | null;
 }
 

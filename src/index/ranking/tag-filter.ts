@@ -17,8 +17,8 @@ export function readTags(parsed: ParsedQuery, notes: ReadonlyMap<string, Indexed
   const filterTags = parsed.tags.filter((tag) => tagExists(notes, tag));
   const looseTags = parsed.tags.filter((tag) => !filterTags.includes(tag));
   if (looseTags.length === 0) return { query: parsed, filterTags };
-  const words = [...parsed.words, ...looseTags.flatMap((t) => t.split("/"))];
-  return { query: { ...parsed, tags: filterTags, words }, filterTags };
+  const tagWords = looseTags.flatMap((t) => t.split("/"));
+  return { query: { ...parsed, tags: filterTags, words: [...parsed.words, ...tagWords], sequence: [...parsed.sequence, ...tagWords] }, filterTags };
 }
 
 /** A search of tags alone: every note that has them all, by title, scored alike. */

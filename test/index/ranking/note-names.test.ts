@@ -1,43 +1,30 @@
 // The notes a question names: titles, file names and aliases of two words or more, said word for
 // word; the longest of overlapping names, none of a name too many notes share, and no lookup of a
 // word too many titles hold.
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../../src/index/query";
-import { fileName, MAX_NAMED, MAX_NOTES_A_NAME, MAX_NOTES_A_WORD, nameKey, namedIn, unicodeNameKey, type NameSource, type NoteCalled } from "../../../src/index/ranking/note-names";
+import { fileTitle } from "../../../src/index/markdown";
+import type { RankedHit } from "../../../src/index/ranking/explain";
+import { liftNamed, MAX_CANDIDATES, MAX_NAMED, MAX_NOTES_A_NAME, MAX_NOTES_A_WORD, namedIn, nameWordsKey, type NameSource, type NoteCalled } from "../../../src/index/ranking/note-names";
 
-const note = (path: string, title = fileName(path), aliases: string[] = []): NoteCalled => ({ path, title, aliases });
+const note = (path: string, title = fileTitle(path), aliases: string[] = []): NoteCalled => ({ path, title, aliases });
 
-describe("nameKey", () => {
+describe("nameWordsKey", () => {
   it("keys a name by its folded words, parted at hyphens, underscores and apostrophes", () => {
-    expect(nameKey("Out of Control")).toBe("out of control");
-    expect(nameKey("git-stash")).toBe("git stash");
-    expect(nameKey("docker_compose  Stop")).toBe("docker compose stop");
-    expect(nameKey("Kevin Kelly’s list")).toBe("kevin kelly s list");
-    expect(nameKey("Crème Brûlée")).toBe("creme brulee");
-    expect(nameKey("custom.css")).toBe("custom css");
+    expect(nameWordsKey("Out of Control")).toBe("out of control");
+    expect(nameWordsKey("git-stash")).toBe("git stash");
+    expect(nameWordsKey("docker_compose  Stop")).toBe("docker compose stop");
+    expect(nameWordsKey("Kevin Kelly’s list")).toBe("kevin kelly s list");
+    expect(nameWordsKey("Crème Brûlée")).toBe("creme brulee");
+    expect(nameWordsKey("custom.css")).toBe("custom css");
   });
 
   it("gives none to one word, to stop words alone, or to a sentence", () => {
-    expect(nameKey("Tasks")).toBeNull();
-    expect(nameKey("How to")).toBeNull();
-    expect(nameKey("")).toBeNull();
-    expect(nameKey("one two three four five six seven eight")).toBe("one two three four five six seven eight");
-    expect(nameKey("one two three four five six seven eight nine")).toBeNull();
-  });
-});
-
-describe("nameKey without a regular expression", () => {
-  it("reads every ASCII name as the Unicode reading does", () => {
-    // Words, separators and stop words often enough that many names have 2 to 8 words.
-    const piece = fc.oneof(fc.constantFrom("of", "the", "Out", "git", "X2", "a", "-", "_", "'", " ", ".", "  ", "(", "#"), fc.stringMatching(/^[ -~]{0,4}$/));
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
-        const name = pieces.join("");
-        expect(nameKey(name)).toBe(unicodeNameKey(name));
-      }),
-      { numRuns: 3000 },
-    );
+    expect(nameWordsKey("Tasks")).toBeNull();
+    expect(nameWordsKey("How to")).toBeNull();
+    expect(nameWordsKey("")).toBeNull();
+    expect(nameWordsKey("one two three four five six seven eight")).toBe("one two three four five six seven eight");
+    expect(nameWordsKey("one two three four five six seven eight nine")).toBeNull();
   });
 });
 
@@ -51,6 +38,7 @@ function sourceOf(notes: NoteCalled[]): NameSource & { asked: string[] } {
   };
   return {
     asked,
+    notesHolding: (word) => notes.filter((n) => holds(`${n.title} ${n.aliases.join(" ")} ${n.path}`, word)).length,
     notesCalled: (word, limit) => {
       asked.push(word);
       const called = [...field(word, limit, (n) => n.title), ...field(word, limit, (n) => n.aliases.join(" ")), ...field(word, limit, (n) => n.path)];
@@ -75,10 +63,26 @@ describe("namedIn", () => {
     expect(named(notes, "control out of")).toEqual([]);
   });
 
-  it("looks up only the question's words that are not stop words", () => {
-    const source = sourceOf([note("References/Out of Control.md")]);
-    namedIn(parseQuery("who wrote Out of Control").sequence, source);
-    expect(source.asked).toEqual(["wrote", "control"]);
+  it("looks up only the question's words that are not stop words, the rarest first", () => {
+    const source = sourceOf([note("References/Out of Control.md"), note("Control Panel.md")]);
+    namedIn(parseQuery("who took Out of Control").sequence, source);
+    expect(source.asked).toEqual(["took", "control"]);
+    const other = sourceOf([note("References/Out of Control.md"), note("Control Panel.md"), note("Took.md"), note("Took Again.md"), note("Took It.md")]);
+    namedIn(parseQuery("who took Out of Control").sequence, other);
+    expect(other.asked).toEqual(["control", "took"]);
+  });
+
+  it("reads at most so many notes, through the rarest words first, so a rare name is not crowded out", () => {
+    // Three words each in a few thousand titles: more notes than are read, were they read first.
+    const perWord = Math.min(MAX_NOTES_A_WORD, Math.ceil(MAX_CANDIDATES / 2));
+    const common = ["plan", "meeting", "notes"].flatMap((word) => Array.from({ length: perWord }, (_, i) => note(`${word}/${word} ${i}.md`)));
+    const notes = [...common, note("films/Blade Runner.md")];
+    expect(named(notes, "plan meeting notes about blade runner")).toEqual([{ path: "films/Blade Runner.md", name: "blade runner", whole: false }]);
+  });
+
+  it("finds a name each place the question says it, beside a longer one that takes the first", () => {
+    const notes = [note("git stash.md"), note("git stash list.md")];
+    expect(named(notes, "git stash list or git stash").map((n) => n.path)).toEqual(["git stash list.md", "git stash.md"]);
   });
 
   it("takes the longest of two names that overlap, and both of two apart", () => {
@@ -107,5 +111,39 @@ describe("namedIn", () => {
   it("keeps only the notes a filter lets through", () => {
     const notes = [note("work/Blade Runner.md"), note("home/Blade Runner.md")];
     expect(namedIn(parseQuery("who directed blade runner").sequence, sourceOf(notes), (path) => path.startsWith("home/"))).toEqual([{ path: "home/Blade Runner.md", name: "blade runner", whole: false }]);
+  });
+});
+
+describe("liftNamed", () => {
+  const hit = (path: string, score: number): RankedHit => ({
+    path,
+    score,
+    docTerms: new Map(),
+    explanation: { matchedTerms: [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {} },
+  });
+  const order = (hits: RankedHit[]) => hits.map((h) => `${h.path}:${h.score}`);
+
+  it("puts a named note at its place among the others even when the notes above tie", () => {
+    const hits = [hit("a.md", 8), hit("b.md", 8), hit("c.md", 8), hit("d.md", 8), hit("named.md", 2)];
+    expect(order(liftNamed(hits, [{ path: "named.md", name: "the unit", whole: false }], 2))).toEqual(["a.md:8", "b.md:8", "named.md:8", "c.md:8", "d.md:8"]);
+  });
+
+  it("leaves a named note that ranks higher already where it is, and puts a whole name first, kept first", () => {
+    const hits = [hit("a.md", 9), hit("named.md", 7), hit("b.md", 5), hit("c.md", 4)];
+    const part = liftNamed(hits, [{ path: "named.md", name: "x y", whole: false }], 2);
+    expect(order(part)).toEqual(["a.md:9", "named.md:7", "b.md:5", "c.md:4"]);
+    expect(part[1].explanation.parts).toEqual([]);
+    const whole = liftNamed(hits, [{ path: "named.md", name: "x y", whole: true }], 2);
+    expect(order(whole)).toEqual(["named.md:9", "a.md:9", "b.md:5", "c.md:4"]);
+    expect(whole[0].keepFirst).toBe(true);
+    expect(whole[0].explanation.parts).toEqual([{ name: "named in the question", detail: 'the question is its name, "x y"', weight: 2 }]);
+    expect(whole.slice(1).some((h) => h.keepFirst)).toBe(false);
+  });
+
+  it("keeps two notes lifted to one place in the order of their own scores, and gives up on a place past the end", () => {
+    const hits = [hit("a.md", 9), hit("b.md", 8), hit("c.md", 7), hit("n1.md", 3), hit("n2.md", 5)].sort((x, y) => y.score - x.score);
+    const named = [{ path: "n1.md", name: "n one", whole: false }, { path: "n2.md", name: "n two", whole: false }];
+    expect(order(liftNamed(hits, named, 1))).toEqual(["a.md:9", "n2.md:8", "n1.md:8", "b.md:8", "c.md:7"]);
+    expect(order(liftNamed(hits, named, 5))).toEqual(["a.md:9", "b.md:8", "c.md:7", "n2.md:5", "n1.md:3"]);
   });
 });

@@ -165,10 +165,22 @@ describe("a note the question names", () => {
     expect(more.some((h) => h.keepFirst)).toBe(false);
   });
 
-  it("keeps to a #tag filter", () => {
-    const tagged = { ...notes, "a.md": "# A\n\n#book who wrote pages\n", "b.md": "# B\n\n#book many pages\n" };
-    const hits = rank(corpus(tagged), "#book who wrote Out of Control");
-    expect(paths(hits)).not.toContain("Out of Control.md");
+  it("names only notes a #tag filter keeps, so untagged names take none of the few places", () => {
+    // Three untagged notes the question names first, and a tagged one it names fourth.
+    const tagged = {
+      "Alpha Beta.md": "alpha beta\n",
+      "Gamma Delta.md": "gamma delta\n",
+      "Epsilon Zeta.md": "epsilon zeta\n",
+      "Eta Theta.md": "#film\n\ntheta\n",
+      "a.md": "# A\n\n#film alpha beta gamma delta epsilon zeta eta\n",
+      "b.md": "# B\n\n#film alpha gamma epsilon eta eta\n",
+      "c.md": "# C\n\n#film beta delta zeta eta\n",
+      "d.md": "# D\n\n#film alpha delta eta\n",
+    };
+    const hits = rank(corpus(tagged), "#film alpha beta gamma delta epsilon zeta eta theta");
+    expect(paths(hits)).not.toContain("Alpha Beta.md");
+    expect(hits.findIndex((h) => h.path === "Eta Theta.md")).toBe(2);
+    expect(hits[2].explanation.parts.map((p) => p.name)).toContain("named in the question");
   });
 });
 
