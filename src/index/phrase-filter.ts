@@ -28,8 +28,12 @@ export function foldForPhrase(text: string): string {
   return out;
 }
 
-/** The first `limit` of `ranked` whose text holds every phrase, each with a "phrase" part added to its explanation. */
-export async function keepPhraseMatches(ranked: RankedHit[], phrases: string[], store: NoteStore, limit: number): Promise<RankedHit[]> {
+/**
+ * The first `limit` of `ranked` whose text holds every phrase, each with a "phrase" part added to
+ * its explanation. `namesOf`: a note's names (title, file name, aliases), which hold a phrase too:
+ * a quoted title finds the note even when its text never says it.
+ */
+export async function keepPhraseMatches(ranked: RankedHit[], phrases: string[], store: NoteStore, limit: number, namesOf: (path: string) => readonly string[] = () => []): Promise<RankedHit[]> {
   const kept: RankedHit[] = [];
   const candidates = ranked.slice(0, phraseCandidateCount(limit));
   const texts = await readNotes(
@@ -40,9 +44,9 @@ export async function keepPhraseMatches(ranked: RankedHit[], phrases: string[], 
   for (let i = 0; i < candidates.length && kept.length < limit; i++) {
     const text = texts[i];
     if (typeof text !== "string") continue;
-    const foldedText = foldForPhrase(text);
-    if (!folded.every((p) => foldedText.includes(p))) continue;
     const hit = candidates[i];
+    const foldedText = [text, ...namesOf(hit.path)].map(foldForPhrase).join("");
+    if (!folded.every((p) => foldedText.includes(p))) continue;
     hit.explanation.parts.push({ name: "phrase", detail: `contains "${phrases.join('", "')}"`, weight: 0 });
     kept.push(hit);
   }

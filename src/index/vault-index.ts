@@ -14,6 +14,7 @@ import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
 import { errorMessage } from "../text/error-message";
+import { fileTitle } from "./markdown";
 import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -391,7 +392,7 @@ export class VaultIndex {
     // The phrase check throws candidates away, so it needs more of them than the limit.
     const hasPhrases = parsed.phrases.length > 0;
     const ranked = this.rank(parsed, hasPhrases ? phraseCandidateCount(limit) : limit, { asYouType: options.asYouType ?? false, loose: options.loose ?? false });
-    const shown = hasPhrases ? await keepPhraseMatches(ranked, parsed.phrases, store, limit) : ranked.slice(0, limit);
+    const shown = hasPhrases ? await keepPhraseMatches(ranked, parsed.phrases, store, limit, (path) => this.namesOf(path)) : ranked.slice(0, limit);
     const texts = await readNotes(
       store,
       shown.map((r) => r.path),
@@ -407,6 +408,12 @@ export class VaultIndex {
       results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation });
     }
     return results;
+  }
+
+  /** What the note is called: its title, file name and aliases. */
+  private namesOf(path: string): string[] {
+    const note = this.notes.get(path);
+    return note ? [note.title, fileTitle(path), ...note.aliases] : [];
   }
 
   /** The explanation with the vault language's stand-ins for the words the note lacks (when asked for). */

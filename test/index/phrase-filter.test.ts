@@ -48,6 +48,13 @@ describe("keepPhraseMatches", () => {
     expect(await keepPhraseMatches([hit("gone.md"), hit("fox.md")], ["brown fox"], store, 10)).toHaveLength(1);
   });
 
+  it("finds a phrase in a note's names too, never across a name and its text", async () => {
+    const names = (path: string) => (path === "fox.md" ? ["Out of Control", "ooc"] : []);
+    expect((await keepPhraseMatches([hit("fox.md"), hit("both.md")], ["out of control"], store, 10, names)).map((h) => h.path)).toEqual(["fox.md"]);
+    expect(await keepPhraseMatches([hit("fox.md")], ["out of control"], store, 10)).toEqual([]);
+    expect(await keepPhraseMatches([hit("fox.md")], ["ooc the quick"], store, 10, names)).toEqual([]);
+  });
+
   it("stops at the limit and reads no more candidates than it asks ranking for", async () => {
     expect(await keepPhraseMatches([hit("fox.md"), hit("both.md")], ["quick brown"], store, 1)).toHaveLength(1);
     const many = Array.from({ length: 300 }, (_, i) => hit(`n${i}.md`));
