@@ -3,6 +3,7 @@
 // and the sections with snippets and highlights a result carries.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseQuery } from "../../src/index/query";
 import { createAnalyzer } from "../../src/index/tokenize";
 import type { SearchResult } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -42,6 +43,7 @@ const NOTES: Record<string, string> = {
   "Gear/Jacket.md": "# Jacket\n\nThe zipper broke on the way up.\n",
   "Private/Diary.md": "# Diary\n\nA secret kubernetes confession.\n",
   "Archive/Old tar notes.md": "# Old tar notes\n\nHow we used to pack archives with tar in 2019.\n",
+  "Films/Blade Runner.md": "---\nyear: 1982\naliases: [Do Androids Dream]\n---\n",
 };
 
 let store: MemoryNoteStore;
@@ -306,6 +308,33 @@ describe("any query", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  // Questions made of the notes' names and other words: the named notes' lift keeps the results a ranking.
+  const nameWords = ["typing", "drill", "pet", "care", "weekly", "sync", "old", "tar", "notes", "alpha", "launch", "of", "the", "moving", "things", "around"];
+  const namingQuery = fc.array(fc.constantFrom(...nameWords, ...pieces), { minLength: 1, maxLength: 10 }).map((w) => w.join(" "));
+
+  it("gives each note once, best first, whatever names the question says", async () => {
+    await fc.assert(
+      fc.asyncProperty(namingQuery, fc.integer({ min: 1, max: 6 }), async (q, limit) => {
+        // rank() gives at least the limit (more are explained); search() gives at most it.
+        const ranked = index.rank(parseQuery(q), limit);
+        expect(new Set(ranked.map((h) => h.path)).size).toBe(ranked.length);
+        for (let i = 1; i < ranked.length; i++) expect(ranked[i].score).toBeLessThanOrEqual(ranked[i - 1].score);
+        const results = await index.search(q, store, { limit });
+        expect(results.length).toBeLessThanOrEqual(limit);
+        expect(new Set(paths(results)).size).toBe(results.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("a quoted name", () => {
+  it("is found by a quoted name, file name or alias its text never says", async () => {
+    expect(paths(await index.search('"blade runner"', store))).toEqual(["Films/Blade Runner.md"]);
+    expect(paths(await index.search('who wrote "do androids dream"', store))).toEqual(["Films/Blade Runner.md"]);
+    expect(paths(await index.search('"old tar notes"', store))).toEqual(["Archive/Old tar notes.md"]);
   });
 });
 
