@@ -18,6 +18,10 @@ import { roundTo } from "../../text/numbers";
 export const NAMED_PART = "named in the question";
 /** Longest name looked for, in words: a longer title is a sentence, not a name. */
 export const MAX_NAME_WORDS = 8;
+/** Longer than this, a title or alias is not read as a name at all (eight words of forty letters fit). */
+const MAX_NAME_CHARS = 400;
+/** Aliases of a note read as names (a property may list thousands). */
+const MAX_ALIASES = 64;
 /** A name that many notes share ("Getting Started", "Read Me") names none of them. */
 export const MAX_NOTES_A_NAME = 3;
 /** At most this many named notes a question: the rest of the ranking stays the words'. */
@@ -36,6 +40,7 @@ function nameWords(text: string): string[] {
 
 /** The key a name is looked up by (its words joined by spaces), or null when it cannot name a note. */
 export function nameWordsKey(text: string): string | null {
+  if (text.length > MAX_NAME_CHARS) return null;
   const w = nameWords(text);
   return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
 }
@@ -72,7 +77,8 @@ function keysOf(note: NoteCalled): readonly string[] {
   if (cached) return cached;
   const keys: string[] = [];
   const file = fileTitle(note.path);
-  for (const name of file === note.title ? [file, ...note.aliases] : [note.title, file, ...note.aliases]) {
+  const aliases = note.aliases.slice(0, MAX_ALIASES);
+  for (const name of file === note.title ? [file, ...aliases] : [note.title, file, ...aliases]) {
     const key = nameWordsKey(name);
     if (key && !keys.includes(key)) keys.push(key);
   }

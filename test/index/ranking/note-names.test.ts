@@ -25,6 +25,7 @@ describe("nameWordsKey", () => {
     expect(nameWordsKey("")).toBeNull();
     expect(nameWordsKey("one two three four five six seven eight")).toBe("one two three four five six seven eight");
     expect(nameWordsKey("one two three four five six seven eight nine")).toBeNull();
+    expect(nameWordsKey(`a ${"b".repeat(500)}`)).toBeNull();
   });
 });
 
@@ -106,6 +107,14 @@ describe("namedIn", () => {
     // "meeting" is looked up no more; "weekly" still finds its note, and "room" would.
     expect(named(notes, "notes of the weekly meeting").map((n) => n.path)).toEqual(["Weekly Meeting.md"]);
     expect(named(notes, "meeting meeting")).toEqual([]);
+  });
+
+  it("reads a note's first aliases only, and no name from a title too long to be one", () => {
+    const aliases = Array.from({ length: 100 }, (_, i) => `alias number${i}`);
+    const notes = [note("many.md", "Many", aliases), note("long.md", `blade runner ${"x ".repeat(300)}`)];
+    expect(named(notes, "alias number10").map((n) => n.path)).toEqual(["many.md"]);
+    expect(named(notes, "alias number99")).toEqual([]);
+    expect(named(notes, "blade runner")).toEqual([]);
   });
 
   it("keeps only the notes a filter lets through", () => {
