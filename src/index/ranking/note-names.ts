@@ -156,7 +156,7 @@ export function liftNamed(hits: readonly RankedHit[], named: readonly NamedNote[
     const target = n.whole ? 0 : place;
     const passed = others[target];
     if (passed === undefined || passed.score <= hit.score) {
-      const natural = others.findIndex((o) => o.score < hit.score);
+      const natural = others.findIndex((o) => o.score <= hit.score);
       return { hit, own: hit.score, slot: (natural < 0 ? others.length : natural) - 0.5 };
     }
     const detail = n.whole ? `the question is its name, "${n.name}"` : `the question says "${n.name}"`;
