@@ -1,6 +1,6 @@
 // `parseNote` is meant never to throw; this is what happens if it does anyway.
 import { errorMessage } from "../text/error-message";
-import { parseNote } from "./markdown";
+import { fileTitle, parseNote } from "./markdown";
 import type { ParsedNote } from "./types";
 
 /** The note's parse, or — should the parser throw — the whole text as one section, with a problem saying so. */
@@ -9,7 +9,7 @@ export function parseNoteSafely(path: string, text: string): ParsedNote {
     return parseNote(path, text);
   } catch (error) {
     // The note is still searchable as plain text.
-    const title = path.replace(/^.*\//, "").replace(/\.md$/i, "");
+    const title = fileTitle(path);
     return {
       path,
       title,

@@ -4,6 +4,7 @@
 // its cache holds no links, so after a warm start the graph is rebuilt here from the notes
 // themselves, on first use; after that a call costs one pass over the index's note list.
 import type { NoteStore } from "../../ports";
+import { fileTitle } from "../markdown";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import type { VaultIndex } from "../vault-index";
@@ -92,7 +93,7 @@ export class VaultLinks {
       // A note that cannot be read links nowhere until it can; it is tried again next time.
       if (typeof text !== "string") continue;
       const parsed = parseNoteSafely(path, text);
-      const fileName = path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+      const fileName = fileTitle(path);
       const names = parsed.title.toLowerCase() === fileName.toLowerCase() ? parsed.aliases : [...parsed.aliases, parsed.title];
       this.graph.setNote({ path, links: parsed.links, names });
       this.setTags(path, note.tags);
