@@ -18,9 +18,14 @@ import { DEFAULT_VAULT_LANGUAGE } from "../src/index/vault-language/language-lan
 
 const root = path.resolve(__dirname, "..");
 
+/** The value after `--name`, or undefined when the flag is absent; a flag given without a value stops the script (exit 2), never falls back to its default. */
 export function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : process.argv[i + 1];
+  if (i === -1) return undefined;
+  const value = process.argv[i + 1];
+  if (value !== undefined && !value.startsWith("--")) return value;
+  process.stderr.write(`eval: --${name} needs a value.\n`);
+  process.exit(2);
 }
 
 /** `kind` is the folder under evals/ ("search" or "judge"); `score` is also told the set's vault folder. */
