@@ -14,11 +14,11 @@ import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { fileTitle } from "./markdown";
 import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { RankedHit } from "./ranking/explain";
+import { namesOf } from "./ranking/note-names";
 import { rankNotes } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
@@ -413,7 +413,7 @@ export class VaultIndex {
   /** What the note is called: its title, file name and aliases. */
   private namesOf(path: string): string[] {
     const note = this.notes.get(path);
-    return note ? [note.title, fileTitle(path), ...note.aliases] : [];
+    return note ? namesOf(note) : [];
   }
 
   /** The explanation with the vault language's stand-ins for the words the note lacks (when asked for). */

@@ -62,7 +62,7 @@ export interface NoteCalled {
 
 /** Where the notes a question may name are looked for: notes whose title, aliases or path hold one of its words. */
 export interface NameSource {
-  /** How many notes hold the word in a field that names (to look up the rarest words first). */
+  /** How many notes hold the word, in any field (its rarity: the rarest words are looked up first). */
   notesHolding(word: string): number;
   /** The notes whose title, aliases or path hold the word (read as the index reads words); a field holding it in more than `limit` notes is not read. */
   notesCalled(word: string, limit: number): readonly NoteCalled[];
@@ -71,14 +71,19 @@ export interface NameSource {
 // A note's names, worked out once per note object (a changed note is a new object, so nothing goes stale).
 const keysCache = new WeakMap<NoteCalled, readonly string[]>();
 
-/** The keys a note is called by (each once; most notes' title is their file name). */
+/** What a note is called: its title, its file name when that differs (most notes' title is their file name), its first `aliases` aliases. */
+export function namesOf(note: NoteCalled, aliases = Infinity): string[] {
+  const file = fileTitle(note.path);
+  const own = note.aliases.slice(0, aliases);
+  return file === note.title ? [file, ...own] : [note.title, file, ...own];
+}
+
+/** The keys a note is called by, each once. */
 function keysOf(note: NoteCalled): readonly string[] {
   const cached = keysCache.get(note);
   if (cached) return cached;
   const keys: string[] = [];
-  const file = fileTitle(note.path);
-  const aliases = note.aliases.slice(0, MAX_ALIASES);
-  for (const name of file === note.title ? [file, ...aliases] : [note.title, file, ...aliases]) {
+  for (const name of namesOf(note, MAX_ALIASES)) {
     const key = nameWordsKey(name);
     if (key && !keys.includes(key)) keys.push(key);
   }
