@@ -2,8 +2,8 @@
 // 1 / (k + its rank) in each lane (the language lane's share times `weight`), and the sums order
 // the result. A note both lanes rank high leads; a note only the language lane finds can join the
 // top when its words are another way of saying the question's; but a note the words put far ahead
-// of all others, or whose name the question is (`keepFirst`), keeps first place. Each note keeps its own score and explanation; the language
-// lane adds its rank and similarity to it.
+// of all others, or whose name the question is (`keepFirst`), keeps first place. Each note keeps
+// its own score and explanation; the language lane adds its rank and similarity to it.
 import { roundTo } from "../../text/numbers";
 import type { RankedHit } from "../ranking/explain";
 import { noteHoldsTerm, type SearchEngine } from "../search-engine";
