@@ -67,6 +67,8 @@ export interface SearchExplanation {
   termWeights: Record<string, number>;
   /** Query word → how many notes matched it (exactly or approximately); 0 means the vault never uses it. */
   termNotes: Record<string, number>;
+  /** How many notes the vault held when searched (what `termNotes` are shares of). */
+  vaultNotes?: number;
   /** Query word the note lacks → the words this vault uses with it that the note has instead, with
    * the association's strength (0–1). Absent when no associate matched. */
   standIns?: Record<string, { term: string; strength: number }[]>;

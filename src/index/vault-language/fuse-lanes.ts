@@ -87,6 +87,7 @@ function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: Sea
     parts: [],
     termWeights: stats?.termWeights ?? {},
     termNotes: stats?.termNotes ?? {},
+    ...(stats?.vaultNotes !== undefined ? { vaultNotes: stats.vaultNotes } : {}),
   };
   return { path: near.path, score: 0, docTerms: new Map(), explanation };
 }

@@ -53,6 +53,8 @@ export interface Concepts {
   terms: string[];
   weight: Map<string, number>;
   total: number;
+  /** The terms the question writes as names ("Microsoft", "PDF"): an answering note says them. */
+  names?: string[];
 }
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {

@@ -3,7 +3,7 @@
 // which are missing. Each lever of the judge reads a little differently; the reason names it.
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { Concepts } from "./judge-coverage";
-import { relationWords, type Examined, type JudgeLever } from "./judge";
+import { relationWords, unsaidNames, type Examined, type JudgeLever } from "./judge";
 
 /** At most this many words are listed; the rest are counted. */
 const LISTED = 5;
@@ -35,6 +35,8 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
       return `A note and one it is related to answer it together ("${e.notes[0]?.title ?? ""}" ${e.found?.kind === "link" ? relationWords(e.found.relation) : "is related to"} "${e.notes[1]?.title ?? ""}"): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "current_state":
       return `${title} covers ${has} (${pct(e.note)} of the question's weight), but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`;
+    case "name_missing":
+      return `Partial evidence: ${title} covers ${has} (${pct(e.note)} of the question's weight), but never says ${listOf(unsaidNames(concepts, e))}, which the question names.`;
     case "little_coverage":
       return `Notes share at most ${pct(e.note)} of the question's content words${has === "none of its words" ? "" : ` (${title} has ${has})`}${missing}.`;
     case "partial_coverage":

@@ -6,15 +6,19 @@
 // most of the question inside one section of one note; a note that is named after what was asked;
 // nearly all of it in one note, spread over a section; or two notes that together cover a
 // question of two parts, each its own part close together (both are then in the pack). Some
-// coverage is `weak_evidence`; almost none is `no_evidence`. When unsure it says weak: a confident
+// coverage is `weak_evidence`; almost none is `no_evidence`. A note that never says a name the
+// question writes (a capital mid-sentence: "Microsoft", "PDF"; plan.ts namedTerms) is not enough,
+// whatever else it shares, unless a quarter of the vault says that name (the vault's own subject,
+// which notes leave unsaid). When unsure it says weak: a confident
 // "enough" for a note that does not answer sends nobody to the web and misleads. A question about
 // the current state ("latest", "today"…) is at most weak: notes record the past.
 // The thresholds are tuned by vault split (evals/README.md, `npm run eval:judge`).
 import type { SearchResult } from "../../index/types";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
-import { conceptsOf, coveredShare, noteCoverage, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
+import { conceptsOf, coveredShare, indexWords, noteCoverage, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
 import { reasonFor } from "./judge-reason";
+import { namedTerms } from "./plan";
 
 export interface JudgeOptions extends CoverageWeights {
   /** Note coverage at or above which (with section coverage) the evidence is enough. */
@@ -81,6 +85,7 @@ export type JudgeLever =
   | "related_note"
   | "current_state"
   | "little_coverage"
+  | "name_missing"
   | "partial_coverage"
   | "spread_out";
 
@@ -155,16 +160,20 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     const figures: JudgeFigures = { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path, decidedBy: "tags_or_phrases" };
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
-  const concepts = conceptsOf(required, results[0].explanation, options);
+  const concepts: Concepts = { ...conceptsOf(required, results[0].explanation, options), names: namesToSay(plan, results[0].explanation) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
   const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
+  // Enough by its words, but it never says a name the question asks about: unless two notes or a
+  // related one say it, the note is about something else ("sync with Microsoft To Do").
+  const unnamed = singleLever(concepts, best, options, false) ? best : null;
   const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, examined.slice(0, options.pairNotes), options) : null;
   if (pair) return verdictOf(plan, concepts, pair, "two_notes");
   const linked = related.length > 0 ? relatedVerdict(plan, concepts, examined, related, options) : null;
   if (linked) return linked;
+  if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing");
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
 }
@@ -191,12 +200,28 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
   };
 }
 
-function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions): JudgeLever | null {
-  if (heaviestMissing(concepts, e) > o.maxMissingShare) return null;
+function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions, checkNames = true): JudgeLever | null {
+  if (heaviestMissing(concepts, e) > o.maxMissingShare || (checkNames && unsaidNames(concepts, e).length > 0)) return null;
   if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
   if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
   if (e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
   return null;
+}
+
+/** A name that a quarter of the vault's notes or more say is the vault's own subject ("Obsidian" in
+ * Obsidian's help): a note about it may leave it unsaid. */
+const SUBJECT_SHARE = 0.25;
+
+/** The names the question writes (namedTerms) that an answering note must say. */
+function namesToSay(plan: QueryPlan, explanation: SearchResult["explanation"]): string[] {
+  const notes = explanation.vaultNotes ?? 0;
+  const subject = (term: string) => notes > 0 && indexWords(term).every((w) => (explanation.termNotes[w] ?? 0) >= SUBJECT_SHARE * notes);
+  return namedTerms(plan).filter((term) => !subject(term));
+}
+
+/** The names the question writes (namedTerms) that the examined notes do not say. */
+export function unsaidNames(concepts: Concepts, e: Pick<Examined, "coverage">): string[] {
+  return (concepts.names ?? []).filter((t) => (e.coverage.inNote.get(t) ?? 0) < 1);
 }
 
 /** The share of the question carried by the heaviest word the examined notes lack entirely. */
@@ -242,7 +267,7 @@ function pairOf(concepts: Concepts, a: Examined, b: Examined, o: JudgeOptions, l
   // What each adds that the other lacks: a second note that only repeats the first is no pair.
   const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
   const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
-  if (heaviestMissing(concepts, pair) > o.maxMissingShare || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
+  if (heaviestMissing(concepts, pair) > o.maxMissingShare || unsaidNames(concepts, pair).length > 0 || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
   return pair;
 }
 

@@ -124,6 +124,28 @@ function contentWords(text: string): string[] {
 }
 
 /**
+ * The question's content terms that it writes as names: a capital that is not just the start of a
+ * sentence ("sync with Microsoft To Do", "foam and PDF files", "SilverBullet", "macOS"). A note
+ * that never says the name is about something else, however many other words it shares. Nothing
+ * when most words are capitalised (Title Case or shouting says nothing about names), and never a
+ * one-letter word ("I", "H").
+ */
+export function namedTerms(plan: Pick<QueryPlan, "question" | "required_terms">): string[] {
+  const question = plan.question.normalize("NFKC");
+  const words = [...question.matchAll(WORD)]
+    .map((m) => {
+      const text = m[0].replace(/['’]s$/, "").replace(/\.+$/, "");
+      const startsSentence = /(?:^|[.!?:;]["'”’)]*)\s*["'“‘(]*$/.test(question.slice(0, m.index));
+      return { text, term: normalize(text), startsSentence, capital: /^\p{Lu}/u.test(text), inner: /\p{Lu}/u.test(text.slice(1)) };
+    })
+    .filter((w) => /\p{L}/u.test(w.text) && w.term.length > 1);
+  const content = words.filter((w) => !w.startsSentence && !STOP_WORDS.has(w.term));
+  if (content.length >= 3 && content.filter((w) => w.capital).length >= 0.8 * content.length) return [];
+  const required = new Set(plan.required_terms);
+  return unique(words.filter((w) => (w.inner || (w.capital && !w.startsSentence)) && required.has(w.term)).map((w) => w.term));
+}
+
+/**
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
  * branch", "today's daily note", "tasks due this week" ask about the workspace, not the world.
  */

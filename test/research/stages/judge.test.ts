@@ -102,6 +102,40 @@ describe("judgeEvidence: levers and reasons", () => {
     expect(judgeEvidence(p, [tail, ssh]).verdict).toBe("weak_evidence");
   });
 
+  it("is not enough for a note that never says a name the question asks about, unless the name is the vault's subject", () => {
+    const p = plan("How do I sync Obsidian Tasks with Microsoft To Do?");
+    const weights: Record<string, number> = { sync: 2, obsidian: 1, tasks: 1, microsoft: 1.5 };
+    const notes: Record<string, number> = { sync: 40, obsidian: 300, tasks: 500, microsoft: 30 };
+    const words = ["sync", "obsidian", "tasks"];
+    const withVault = (vaultNotes: number) => {
+      const r = result("Sync.md", { note: words, section: words }, weights, notes);
+      return { ...r, explanation: { ...r.explanation, vaultNotes } };
+    };
+    const lacking = judgeEvidence(p, [withVault(1000)]);
+    expect(lacking.verdict).toBe("weak_evidence");
+    expect(lacking.figures.decidedBy).toBe("name_missing");
+    expect(lacking.reason).toMatch(/never says "microsoft", which the question names/);
+    // The same words without a capital: nothing says "microsoft" is a name, and the words decide.
+    expect(judgeEvidence(plan("how do i sync obsidian tasks with microsoft to do?"), [withVault(1000)]).figures.decidedBy).toBe("one_section");
+    // The note says it: enough.
+    const all = [...words, "microsoft"];
+    expect(judgeEvidence(p, [result("Sync.md", { note: all, section: all }, weights, notes)]).verdict).toBe("enough_evidence");
+    // In a vault where most notes say "Microsoft", it is the vault's subject: a note may leave it unsaid.
+    expect(judgeEvidence(p, [withVault(100)]).verdict).toBe("enough_evidence");
+  });
+
+  it("lets a second note say the name the first lacks, for a question of two parts", () => {
+    const p = plan("How do I export tasks, and how do I send them to Todoist?");
+    const weights: Record<string, number> = { export: 3, tasks: 1, send: 1, todoist: 1.5 };
+    const exporting = result("Export.md", { note: ["export", "tasks", "send"], section: ["export", "tasks", "send"] }, weights);
+    const todoist = result("Todoist.md", { note: ["tasks", "send", "todoist"], section: ["tasks", "send", "todoist"] }, weights);
+    const alone = judgeEvidence(p, [exporting]);
+    expect(alone.figures.decidedBy).toBe("name_missing");
+    const j = judgeEvidence(p, [exporting, todoist]);
+    expect(j.verdict).toBe("enough_evidence");
+    expect([j.figures.bestPath, j.figures.pairedPath]).toContain("Todoist.md");
+  });
+
   it("does not pair two notes on unrelated subjects even when the question compares", () => {
     const p = plan("compare ldap logins with active directory");
     const weights: Record<string, number> = { ldap: 4, logins: 1, active: 2, directory: 2 };
@@ -144,16 +178,16 @@ describe.skipIf(!corpora)("judge quality on ../shared/corpora", () => {
   });
 });
 
-// The held-out set (issue 10): floors a little under its figures (0.696 / 0.656 / hard negatives
-// 0.50, 19 confident answers with no answering note), far from the issue's targets; a change that
-// makes the judge bolder on notes that do not answer fails the last one.
+// The held-out set (issue 10): floors a little under its figures (0.68 / 0.844 / hard negatives
+// 0.75, 18 confident answers with no answering note), the answerable one far from the issue's
+// target; a change that makes the judge bolder on notes that do not answer fails the last three.
 describe.skipIf(!corpora)("judge quality on the held-out paraphrase set", () => {
   it("holds its figures, and is not more often confidently wrong", async () => {
     const report = await evaluate(CORPORA, "heldout-paraphrase.json");
     expect(report.answerable_judged_enough).toBeGreaterThanOrEqual(0.67);
-    expect(report.unanswerable_judged_weak_or_none).toBeGreaterThanOrEqual(0.62);
-    expect(report.hard_negatives_judged_weak_or_none).toBeGreaterThanOrEqual(0.45);
-    expect(report.enough_without_answering_note).toBeLessThanOrEqual(20);
+    expect(report.unanswerable_judged_weak_or_none).toBeGreaterThanOrEqual(0.8);
+    expect(report.hard_negatives_judged_weak_or_none).toBeGreaterThanOrEqual(0.7);
+    expect(report.enough_without_answering_note).toBeLessThanOrEqual(19);
     expect(Object.keys(report.decided_by).length).toBeGreaterThan(2);
   }, 180_000);
 });

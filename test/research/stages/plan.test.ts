@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planQuestion } from "../../../src/research/stages/plan";
+import { namedTerms, planQuestion } from "../../../src/research/stages/plan";
 import { queryPlanSchema } from "../../../src/evidence/research-pack";
 import { STOP_WORDS } from "../../../src/index/stopwords";
 import type { Clock } from "../../../src/ports";
@@ -127,5 +127,29 @@ describe("planQuestion", () => {
     for (const q of ["", "?", "the of and", "What is new in 2026?"]) {
       expect(queryPlanSchema.safeParse(plan(q)).success).toBe(true);
     }
+  });
+});
+
+describe("namedTerms", () => {
+  const names = (q: string) => namedTerms(plan(q));
+
+  it("reads a capital that does not start a sentence as a name, and an inner capital anywhere", () => {
+    expect(names("How do I sync Obsidian Tasks with Microsoft To Do?")).toEqual(["obsidian", "tasks", "microsoft"]);
+    expect(names("Can foam grep search inside PDF attachments?")).toEqual(["pdf"]);
+    expect(names("How do I configure SilverBullet's AI assistant?")).toEqual(["silverbullet", "ai"]);
+    expect(names("macOS: grab the screen. Then crop it")).toEqual(["macos"]);
+  });
+
+  it("does not read the first word of a sentence, one-letter words or stop words as names", () => {
+    expect(names("Where is the screenshot? Dendron keeps it")).toEqual([]);
+    expect(names("show the word high instead of H for a task's priority")).toEqual([]);
+    expect(names("I think The Archive has it")).toEqual(["archive"]);
+  });
+
+  it("reads nothing from a question in Title Case or capitals, whose capitals say nothing", () => {
+    expect(names("How To Sync Tasks With Calendar")).toEqual([]);
+    expect(names("How to Sync Tasks with Calendar")).toEqual([]);
+    expect(names("HOW DO I SYNC TASKS WITH CALENDAR")).toEqual([]);
+    expect(names("Compare Dendron and Foam")).toEqual(["dendron", "foam"]);
   });
 });
