@@ -18,6 +18,15 @@ export default defineConfig([
         "warn",
         { brands: ["Vault Research", "Obsidian", "Brave", "Exa", "Ollama", "LM Studio", "OpenAI", "Anthropic", "English"] },
       ],
+      // `import { z }` makes esbuild keep all of zod, its 40 locales included (main.js 1.80 MB
+      // against 1.45 MB, and 12 ms more to load the CLI's search); `import * as z` lets it shake.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          message: 'Write `import * as z from "zod"`: the named z keeps every locale in the bundle.',
+        },
+      ],
     },
   },
   {

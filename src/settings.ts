@@ -2,7 +2,7 @@
 // has a default, so a partial, old or broken file still yields usable settings; what could not
 // be used is reported, never silently dropped on the floor. API keys are NOT settings: they
 // live in Obsidian's secret storage (CLI: environment variables).
-import { z } from "zod";
+import * as z from "zod";
 import { providerNames, type ProviderName } from "./provider-names";
 
 export const SETTINGS_VERSION = 1;

@@ -4,7 +4,7 @@
 //
 // A cases file is strict on purpose: a misspelt expectation (`"verdikt"`) is a usage error, not
 // an assertion that silently never ran.
-import { z } from "zod";
+import * as z from "zod";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import { sourceHosts } from "../websearch/source-hosts";
 import { externalModes, freshnessSchema, providerNames, type ProviderName, type Settings } from "../settings";

@@ -2,7 +2,7 @@
 // model, the CLI's --json, the panel and the trace note. Vault rows and outside-vault rows are
 // different types in different arrays so they can never be blurred. The zod schemas are the
 // boundary check (packs read back from JSON, eval fixtures); inside, use the inferred types.
-import { z } from "zod";
+import * as z from "zod";
 
 export const RESEARCH_PACK_VERSION = "research_pack.v1";
 

@@ -4,7 +4,7 @@
 // block read is the last one and the label rewritten is the last one above it, and only a note
 // whose properties say this plugin wrote it (type and run id matching the block) is rewritten.
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema } from "../evidence/research-pack";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";

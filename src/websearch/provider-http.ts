@@ -1,7 +1,7 @@
 // What every provider does around one HTTP call: wait its turn, race the deadline, refuse huge
 // bodies, and turn every failure into a ProviderError whose text never contains the key (in any
 // form: `hideKey`, text/secret-scrub.ts, the one scrubber).
-import { z } from "zod";
+import * as z from "zod";
 import { HttpFailure, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
 import { DeadlineMissed, withDeadline } from "../deadline";

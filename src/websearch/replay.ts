@@ -2,7 +2,7 @@
 // parsers run on recorded bytes (tests, the offline demo, `--replay DIR`). A request is answered
 // by the first exchange whose method and URL origin+path match; the query string is ignored so
 // any question finds the recording. Nothing here can reach the network.
-import { z } from "zod";
+import * as z from "zod";
 import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
 
 export const recordedExchangeSchema = z.object({

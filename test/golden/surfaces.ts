@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { runCli } from "../../src/cli/run";
 import { parseNote } from "../../src/index/markdown";
 import { fakeClock } from "../support/fake-clock";

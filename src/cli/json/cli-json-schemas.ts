@@ -3,7 +3,7 @@
 // test/cli/json/cli-json-schemas.test.ts with UPDATE_GOLDEN=1) and pinned by a golden CLI case —
 // except embed_report.v1, which needs an embedding server: test/cli/embed-command.test.ts checks
 // its output against the schema instead.
-import { z } from "zod";
+import * as z from "zod";
 import { embedReportSchema } from "./embed-report-json";
 import { evalReportSchema } from "./eval-report-json";
 import { indexReportSchema } from "./index-report-json";

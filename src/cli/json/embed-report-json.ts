@@ -1,7 +1,7 @@
 // `embed_report.v1`: what `vault-research embed --json` prints — how the vectors of the vault were
 // brought up to date (embedded, already current, unreadable), what was thrown away and why, and
 // where the vectors are kept (the cache folder, never the vault).
-import { z } from "zod";
+import * as z from "zod";
 import type { EmbeddingProgress } from "../../index/embeddings/embedding-job";
 import { vectorResetWords, type VectorReset } from "../../index/embeddings/vector-reset";
 

@@ -1,6 +1,6 @@
 // `eval_report.v1`: what `eval --json` prints — each case, whether it passed and why not, what its
 // run stopped on, and every request it made (all answered from replay, or refused offline).
-import { z } from "zod";
+import * as z from "zod";
 import type { EvalReport } from "../eval-command";
 
 const pagesSchema = z.strictObject({

@@ -1,6 +1,6 @@
 // `index_report.v1`: what `index --json` prints — how many notes, what the sync did and why it
 // rebuilt (in words), where the cache is, and the notes indexed with problems.
-import { z } from "zod";
+import * as z from "zod";
 import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
 

@@ -1,7 +1,7 @@
 // `level_comparison.v1`: what `vault-research compare --json` prints — one query at all four levels
 // of the search dial, each level's results (and the level that really ran), and per note its rank
 // at each level with its move from the level before.
-import { z } from "zod";
+import * as z from "zod";
 import type { LevelComparison, RankMove } from "../../index/dial/level-comparison";
 import { noteSourceKey } from "../../evidence/keys";
 

@@ -3,7 +3,7 @@
 // source_type, provider, label, url, title, domain, published_at, content_sections, also_found_by.
 // What only a bare web search knows (its rank and merge score, the source's own signals) is added
 // beside them, never under a pack name with another meaning.
-import { z } from "zod";
+import * as z from "zod";
 import { contentSectionSchema, type ContentSection } from "../../evidence/research-pack";
 import { outsideSourceKey } from "../../evidence/keys";
 import { outsideVaultLabel } from "../../evidence/labels";

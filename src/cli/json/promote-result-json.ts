@@ -1,7 +1,7 @@
 // `promote_result.v1`: what `promote --json` prints and the MCP tool `promote_result` returns —
 // whether a source note was written (or the page was already in the vault), where, and what it
 // holds of the page; or why nothing was written.
-import { z } from "zod";
+import * as z from "zod";
 import { extractStatusText } from "../../notes/extract-status";
 import type { PromotionResult } from "../../promote/promote";
 import { replayJson, replayJsonSchema } from "./replay-json";

@@ -1,6 +1,6 @@
 // The one `replay` field of every CLI JSON object: where recorded answers came from, or null for
 // the live network. Said in data so no reader mistakes a replay for a live search.
-import { z } from "zod";
+import * as z from "zod";
 
 export const replayJsonSchema = z
   .strictObject({ dir: z.string(), note: z.literal("recorded responses, not a live search") })

@@ -1,7 +1,7 @@
 // `research_result.v1`: what `research --json` prints (DESIGN.md's CLI contract) — the pack
 // (`research_pack.v1`, the evidence layer's contract, unchanged), the answer, its citations and
 // their verification, why the run stopped, where its trace went, and which web sources were asked.
-import { z } from "zod";
+import * as z from "zod";
 import { citationSchema, researchPackSchema, stopReasonSchema } from "../../evidence/research-pack";
 import type { ResearchTrace } from "../../evidence/trace-types";
 import type { ResearchResult } from "../../research/types";

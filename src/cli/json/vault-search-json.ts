@@ -1,6 +1,6 @@
 // `vault_search.v1`: what `search --json` prints and the MCP tool `vault_search` returns — the
 // notes best first, each with its matched sections and the explanation of its score, as data.
-import { z } from "zod";
+import * as z from "zod";
 import { noteSourceKey } from "../../evidence/keys";
 import type { DialResponse, DialResult } from "../../index/dial/dial-types";
 import type { SearchExplanation, SearchResult } from "../../index/types";

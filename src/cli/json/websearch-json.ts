@@ -1,7 +1,7 @@
 // `websearch.v1`: what `websearch --json` prints — the merged outside rows (outside-row-json.ts),
 // each source's answer and report (asked or skipped, why, how long, within which bounds), the
 // clamps applied and the failures, each with its kind.
-import { z } from "zod";
+import * as z from "zod";
 import { describeRoute } from "../../websearch/routing";
 import type { DispatchOutcome, SourceReport } from "../../websearch/dispatcher";
 import type { ProviderError } from "../../websearch/types";

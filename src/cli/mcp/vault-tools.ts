@@ -5,7 +5,7 @@
 // the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
 // with their labels.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";

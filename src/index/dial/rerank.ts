@@ -6,7 +6,7 @@
 //
 // index/ may not import llm/, so the model is asked for by the shape used here; llm's ChatModel
 // fills it (test/index/dial/rerank.test.ts pins that it does).
-import { z } from "zod";
+import * as z from "zod";
 import { DeadlineMissed, withDeadline } from "../../deadline";
 import type { Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";

@@ -9,7 +9,7 @@
 //   1 / |row| for every row       float32 × rows
 //   every row's values            int8 × rows × dimensions
 // Rows are each note's in header order: the note's own vector, then one per unit.
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessage } from "../../text/error-message";
 import type { UnitKind, UnitPlace } from "./embedding-units";
 import { VectorStore, type NoteVectors } from "./vector-store";

@@ -3,7 +3,7 @@
 // and `eval:search` can replay real queries at every level. The log is JSON lines in a local
 // file behind the QueryLogFile port, rotated at `maxBytes`, never in the vault, never sent
 // anywhere; it can be switched off and cleared. A failed write never fails a search.
-import { z } from "zod";
+import * as z from "zod";
 import { systemClock, type Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";
 import { errorMessage } from "../../text/error-message";

@@ -2,7 +2,7 @@
 // a token cap, a time limit (the one deadline helper, raced against the run's clock and signal),
 // the answer read as JSON (a ```json fence around it is tolerated, nothing else) and checked with
 // zod. Any failure is a value with a kind and a message, so the caller keeps what it had.
-import type { z } from "zod";
+import type * as z from "zod";
 import { DeadlineMissed, withDeadline } from "../../deadline";
 import { ModelError, type ChatModel } from "../../llm/chat-model";
 import type { Clock } from "../../ports";

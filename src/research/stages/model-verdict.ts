@@ -5,7 +5,7 @@
 // as the lexical judge has it. On any failure (timeout, an answer that is not JSON, a verdict
 // outside the closed set, no answer) the lexical verdict stands and the result says why.
 // Note text is fenced as data and the model is told to ignore instructions inside it.
-import { z } from "zod";
+import * as z from "zod";
 import type { Judgement, QueryPlan, VaultRow } from "../../evidence/research-pack";
 import type { ChatModel } from "../../llm/chat-model";
 import type { Clock } from "../../ports";

@@ -4,7 +4,7 @@
 // only; the best note each finds that the first search did not joins the pack (≤ 3 in all). The
 // rewrites never reach a provider: web queries stay built from the question alone (plan.ts), and
 // the run's plan is never replaced.
-import { z } from "zod";
+import * as z from "zod";
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";

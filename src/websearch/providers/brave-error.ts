@@ -2,7 +2,7 @@
 // envelope. Brave answers a bad
 // key with HTTP 422 SUBSCRIPTION_TOKEN_INVALID (not 401) and an endpoint outside the plan with
 // OPTION_NOT_IN_PLAN, so the code matters more than the status.
-import { z } from "zod";
+import * as z from "zod";
 import type { HttpResponse } from "../../ports";
 import {
   describeStatus,

@@ -1,7 +1,7 @@
 // Brave Web Search (`GET /res/v1/web/search`): ranked web results with a description and up to
 // five extra snippets each, plus news when Brave mixes it in. Videos, FAQ, discussions and other
 // blocks are tolerated and skipped.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";

@@ -1,7 +1,7 @@
 // Brave LLM Context (`GET /res/v1/llm/context`): passages already extracted from the best pages,
 // sized to a token budget — the provider made for grounding answers. When the key's plan does not
 // include it, the same question goes to Brave Web Search and the answer says so.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";

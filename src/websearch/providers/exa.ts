@@ -2,7 +2,7 @@
 // (`POST /contents`) for URLs already chosen. Reads both the older answer shape (highlight
 // arrays with scores, `score`, `autopromptString`) and the 2026 one (one joined highlight string,
 // no scores, `effectiveFilters`). Exa's `/answer` is never called: its prose is not evidence.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

@@ -2,7 +2,7 @@
 // matching the question's words, best match first, with stars, language and last push as signals.
 // Keyless; a token from secret storage (CLI: GITHUB_TOKEN) raises the search limit from 10 to 30
 // calls a minute. A used-up limit is a 403 with `x-ratelimit-remaining: 0` and the reset as a Unix time.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

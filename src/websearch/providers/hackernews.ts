@@ -2,7 +2,7 @@
 // `search_by_date` for the past day or week, where the newest stories matter more than the most
 // relevant old ones): stories with their points and comments as signals. A story without a link
 // (Ask HN, Show HN text posts) points at its discussion page. Keyless.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

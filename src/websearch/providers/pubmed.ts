@@ -2,7 +2,7 @@
 // question (by relevance), `esummary.fcgi` fetches their titles, authors, journal and date. Two
 // calls, each through the governor (3 a second without an API key). Keyless; `tool` names us, as
 // NCBI asks. Summaries carry no abstract, so a result is its title and signals.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

@@ -3,7 +3,7 @@
 // question is about (code → it, papers → science, news → news) and freshness becomes SearXNG's
 // time range. An instance answers 403 to `format=json` unless its settings.yml lists json among
 // `search.formats` — the message says exactly that. No key; the address comes from settings.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

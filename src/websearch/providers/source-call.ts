@@ -1,7 +1,7 @@
 // What the free sources, SearXNG and Tavily share: a call that says who is asking (a descriptive
 // User-Agent, as Wikimedia's and GitHub's policies ask) and carries its source's limits, the
 // common reading of an error status, and items parsed one by one so one odd item is skipped, not fatal.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { HttpResponse } from "../../ports";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { describeStatus, failWith, kindForStatus, rateLimitedMessage, retryAfterMs, userAgent, type ProviderCall } from "../provider-http";

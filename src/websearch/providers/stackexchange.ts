@@ -3,7 +3,7 @@
 // whether an answer was accepted as signals, and the question's opening as the snippet. Keyless
 // (300 calls a day per address). A `backoff` in any answer is honoured for the next call; errors
 // arrive as `{ error_id, error_name, error_message }`, mostly with HTTP 400.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

@@ -2,7 +2,7 @@
 // extracted passage, from a search made for LLM grounding. Keyed (secret storage; CLI:
 // TAVILY_API_KEY, sent as a Bearer token). Raw page content stays off; Tavily's generated `answer`
 // is never asked for, and if one arrives anyway it is dropped: a model's prose is not evidence.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";

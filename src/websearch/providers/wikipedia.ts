@@ -2,7 +2,7 @@
 // question's words, each with a plain-text excerpt (the search-match spans stripped) and the
 // page's short description, kept as its summary. Keyless; Wikimedia asks for a descriptive
 // User-Agent, sent on every call. No date or domain filters: asked for, they are ignored with a warning.
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
