@@ -51,6 +51,9 @@ export interface NoteCoverage {
 /** The question's concepts and their weights (never all zero). */
 export interface Concepts {
   terms: string[];
+  /** Each term's words as search looked them up (indexWords, less the repeats search folded into an
+   * earlier word: "tasks" after "task" is looked up as "task", so it is no concept of its own). */
+  parts: Map<string, string[]>;
   weight: Map<string, number>;
   total: number;
   /** The terms the question writes as names ("Microsoft", "PDF"): an answering note says them. */
@@ -59,15 +62,24 @@ export interface Concepts {
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {
   const { termWeights, termNotes } = explanation;
+  // The words search looked up; none listed (a search of tags alone) keeps every word.
+  const asked = new Set([...explanation.matchedTerms, ...explanation.missingTerms]);
+  const parts = new Map<string, string[]>();
+  for (const term of required) {
+    const all = indexWords(term);
+    const looked = asked.size === 0 ? all : all.filter((w) => asked.has(w));
+    if (all.length === 0 || looked.length > 0) parts.set(term, looked);
+  }
+  const terms = required.filter((term) => parts.has(term));
   const wordWeight = (word: string) =>
     (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1);
   const weight = new Map<string, number>();
-  for (const term of required) {
-    const parts = indexWords(term);
-    weight.set(term, parts.length === 0 ? 0 : Math.max(...parts.map(wordWeight)));
+  for (const term of terms) {
+    const words = parts.get(term) ?? [];
+    weight.set(term, words.length === 0 ? 0 : Math.max(...words.map(wordWeight)));
   }
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
-  return { terms: required, weight, total };
+  return { terms, parts, weight, total };
 }
 
 /** Summed weight of what `shares` covers, as a share of the question (0–1). */
@@ -91,7 +103,7 @@ export function noteCoverage(result: SearchResult, concepts: Concepts, weights: 
   const shareIn = (found: Set<string>, withStandIns: boolean) => {
     const shares = new Map<string, number>();
     for (const term of concepts.terms) {
-      const parts = indexWords(term);
+      const parts = concepts.parts.get(term) ?? [];
       if (parts.length === 0) continue;
       // A term of several words ("tar.gz") is as covered as its least covered word.
       const share = Math.min(...parts.map((p) => (found.has(p) ? 1 : withStandIns ? (standInShare.get(p) ?? 0) : 0)));
@@ -111,7 +123,7 @@ export function noteCoverage(result: SearchResult, concepts: Concepts, weights: 
   const named = shareIn(new Set([...inTitle, ...(explanation.fields.lead ?? [])]), false);
   const standIns = new Map<string, string[]>();
   for (const term of concepts.terms) {
-    const parts = indexWords(term);
+    const parts = concepts.parts.get(term) ?? [];
     const by = parts.flatMap((p) => (explanation.matchedTerms.includes(p) ? [] : (explanation.standIns?.[p] ?? []).map((s) => s.term)));
     if (by.length > 0 && (inNote.get(term) ?? 0) < 1) standIns.set(term, by);
   }

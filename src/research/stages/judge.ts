@@ -160,7 +160,8 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     const figures: JudgeFigures = { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path, decidedBy: "tags_or_phrases" };
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
-  const concepts: Concepts = { ...conceptsOf(required, results[0].explanation, options), names: namesToSay(plan, results[0].explanation) };
+  const found = conceptsOf(required, results[0].explanation, options);
+  const concepts: Concepts = { ...found, names: namesToSay(plan, results[0].explanation).filter((t) => found.parts.has(t)) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));

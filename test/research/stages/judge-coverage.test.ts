@@ -10,7 +10,8 @@ function result(matched: string[], section: string[], extra: Partial<SearchResul
     score: 1,
     tags: [],
     sections: [{ heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 1, snippet: "", highlights: [], matchedTerms: section, closeTerms: section, score: 1 }],
-    explanation: { matchedTerms: matched, missingTerms: [], fields: {}, parts: [], termWeights: { git: 1, discard: 2, uncommitted: 3 }, termNotes: {}, ...extra },
+    // As search explains it: every word it looked up is matched or missing.
+    explanation: { matchedTerms: matched, missingTerms: ["git", "discard", "uncommitted"].filter((w) => !matched.includes(w)), fields: {}, parts: [], termWeights: { git: 1, discard: 2, uncommitted: 3 }, termNotes: {}, ...extra },
   };
 }
 
@@ -31,6 +32,18 @@ describe("judge coverage", () => {
     expect(coverage.standIns.get("uncommitted")).toEqual(["unstag"]);
     // Inside a section only the words themselves count.
     expect(coverage.closeSection.has("uncommitted")).toBe(false);
+  });
+
+  it("takes a word search folded into an earlier one ('tasks' after 'task') as no concept of its own", () => {
+    const question = ["recurring", "task", "obsidian", "tasks"];
+    const explanation = { matchedTerms: ["recurring", "task", "obsidian"], missingTerms: [], fields: {}, parts: [], termWeights: { recurring: 3, task: 1, obsidian: 1 }, termNotes: {} };
+    const r: SearchResult = { ...result([], []), explanation, sections: [{ ...result([], []).sections[0], matchedTerms: explanation.matchedTerms, closeTerms: explanation.matchedTerms }] };
+    const concepts = conceptsOf(question, r.explanation, DEFAULT_JUDGE);
+    expect(concepts.terms).toEqual(["recurring", "task", "obsidian"]);
+    // The note has every word search looked for: it covers the whole question.
+    expect(coveredShare(concepts, noteCoverage(r, concepts, DEFAULT_JUDGE).inNote)).toBe(1);
+    // A search of tags alone lists no words: every word of the question stays a concept.
+    expect(conceptsOf(question, { ...explanation, matchedTerms: [] }, DEFAULT_JUDGE).terms).toEqual(question);
   });
 
   it("adds two notes' coverage word by word", () => {

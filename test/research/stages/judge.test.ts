@@ -25,7 +25,8 @@ function result(path: string, found: { note: string[]; section: string[]; close?
     sections: [
       { heading: "", headingPath: [], level: 0, line: 1, start: 0, end: 10, snippet: "", highlights: [], matchedTerms: found.section, closeTerms: found.close ?? found.section, score: 1 },
     ],
-    explanation: { matchedTerms: found.note, missingTerms: [], fields: found.title ? { title: found.title } : {}, parts: [], termWeights: weights, termNotes: notes },
+    // As search explains it: every word it looked up (each word weighed) is matched or missing.
+    explanation: { matchedTerms: found.note, missingTerms: Object.keys(weights).filter((w) => !found.note.includes(w)), fields: found.title ? { title: found.title } : {}, parts: [], termWeights: weights, termNotes: notes },
   };
 }
 
