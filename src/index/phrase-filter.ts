@@ -5,6 +5,7 @@ import type { NoteStore } from "../ports";
 import { CJK_CHAR, CJK_CHARS } from "../text/scripts";
 import type { RankedHit } from "./ranking/explain";
 import { readNotes } from "./read-notes";
+import { foldCase } from "./tokenize";
 
 /** Candidates ranked for a phrase search: the check throws many away, and reading is bounded. */
 export function phraseCandidateCount(limit: number): number {
@@ -19,7 +20,7 @@ export function foldForPhrase(text: string): string {
   const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
   let out = " ";
   for (const w of words) {
-    let folded = w.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+    let folded = foldCase(w);
     // Scripts written without spaces give no word boundaries: each character counts as a word,
     // so a quoted phrase can start in the middle of a run.
     if (CJK_CHAR.test(folded)) folded = folded.replace(CJK_CHARS, " $& ").trim().replace(/ +/g, " ");
