@@ -3,10 +3,12 @@
 // `enough_evidence`, share of unanswerable ones judged weak or none (hard negatives separately).
 // --misses lists every wrong verdict with the judge's figures. --related measures the related
 // expansion (the vault's link graph built first, the best notes' links and tags looked along).
+// --no-names lets a note that never says a name the question writes be enough (as before stop 23).
 import { VaultLinks } from "../src/index/links/vault-links";
 import { createAnalyzer } from "../src/index/tokenize";
 import type { VaultIndex } from "../src/index/vault-index";
 import { scoreJudgeCases, type JudgeCase, type JudgeEvalRelated } from "../src/eval/judge-eval";
+import { DEFAULT_JUDGE } from "../src/research/stages/judge";
 import type { NoteStore } from "../src/ports";
 import { runEvalSets, wantsMisses } from "./eval-sets";
 
@@ -26,6 +28,7 @@ async function relatedFor(index: VaultIndex, store: NoteStore): Promise<JudgeEva
 }
 
 void runEvalSets<JudgeCase>("judge", async (index, store, cases) => {
-  const report = await scoreJudgeCases(index, store, cases, 2026, await relatedFor(index, store));
+  const judge = { ...DEFAULT_JUDGE, namesSaid: !process.argv.includes("--no-names") };
+  const report = await scoreJudgeCases(index, store, cases, 2026, await relatedFor(index, store), judge);
   return wantsMisses ? { ...report } : { ...report, misses: report.misses.length };
 });

@@ -9,7 +9,7 @@ import type { VaultLinks } from "../index/links/vault-links";
 import type { Analyzer } from "../index/tokenize";
 import type { VaultIndex } from "../index/vault-index";
 import type { NoteStore } from "../ports";
-import { judgeEvidence, type JudgeFigures } from "../research/stages/judge";
+import { DEFAULT_JUDGE, judgeEvidence, type JudgeFigures, type JudgeOptions } from "../research/stages/judge";
 import { retrieveLocal } from "../research/stages/local-retrieval";
 import { expandAlongLinks } from "../research/stages/related-expansion";
 import { planQuestion } from "../research/stages/plan";
@@ -64,8 +64,8 @@ export interface JudgeEvalRelated {
   analyzer: Analyzer;
 }
 
-/** `currentYear` pins "this year" so a set plans the same way on every day. */
-export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026, related?: JudgeEvalRelated): Promise<JudgeEvalReport> {
+/** `currentYear` pins "this year" so a set plans the same way on every day; `judge`: the judge's options (the defaults unless measuring). */
+export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026, related?: JudgeEvalRelated, judge: JudgeOptions = DEFAULT_JUDGE): Promise<JudgeEvalReport> {
   const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
   const decided_by: Record<string, number> = {};
@@ -73,8 +73,8 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
   for (const c of cases) {
     const plan = planQuestion(c.question, { currentYear });
     const local = await retrieveLocal(plan, index, store);
-    const expansion = related ? await expandAlongLinks(plan, local.results, { index, store, ...related }) : null;
-    const verdict = expansion ? expansion.verdict : judgeEvidence(plan, local.results);
+    const expansion = related ? await expandAlongLinks(plan, local.results, { index, store, ...related }, undefined, judge) : null;
+    const verdict = expansion ? expansion.verdict : judgeEvidence(plan, local.results, judge);
     const enough = verdict.verdict === "enough_evidence";
     if (expansion && expansion.related.length > 0) {
       added.questions_with_related_notes++;

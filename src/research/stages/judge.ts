@@ -47,6 +47,8 @@ export interface JudgeOptions extends CoverageWeights {
   maxMissingShare: number;
   /** Below this note coverage the vault has no evidence at all. */
   noneBelow: number;
+  /** A name the question writes must be said by the verdict's notes (see namesToSay). */
+  namesSaid: boolean;
   /** How many top notes are examined alone, and how many as pairs (the focused retry's note comes after the first ones). */
   topNotes: number;
   pairNotes: number;
@@ -66,6 +68,7 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   pairShared: 0.2,
   maxMissingShare: 1,
   noneBelow: 0.3,
+  namesSaid: true,
   topNotes: 3,
   pairNotes: 4,
   absentWordWeight: 1,
@@ -161,7 +164,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
   const found = conceptsOf(required, results[0].explanation, options);
-  const concepts: Concepts = { ...found, names: namesToSay(plan, results[0].explanation).filter((t) => found.parts.has(t)) };
+  const concepts: Concepts = { ...found, names: options.namesSaid ? namesToSay(plan, results[0].explanation).filter((t) => found.parts.has(t)) : [] };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
