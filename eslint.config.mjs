@@ -23,7 +23,8 @@ export default defineConfig([
       "no-restricted-syntax": [
         "error",
         {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          selector:
+            ":matches(ImportDeclaration[importKind!='type'], ExportNamedDeclaration)[source.value=/^zod(\\u002Fv4)?$/] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier, ExportSpecifier[local.name='z'])",
           message: 'Write `import * as z from "zod"`: the named z keeps every locale in the bundle.',
         },
       ],

@@ -69,6 +69,8 @@ export interface SearchExplanation {
   termNotes: Record<string, number>;
   /** How many notes the vault held when searched (what `termNotes` are shares of). */
   vaultNotes?: number;
+  /** Words of the query looked up as an earlier word (the same term): "tasks" → "task". Absent when none. */
+  foldedWords?: Record<string, string>;
   /** Query word the note lacks → the words this vault uses with it that the note has instead, with
    * the association's strength (0–1). Absent when no associate matched. */
   standIns?: Record<string, { term: string; strength: number }[]>;

@@ -102,6 +102,15 @@ describe("ranking", () => {
     expect(roses.missingTerms).toEqual(["kubernetes"]);
   });
 
+  it("says which words it looked up as an earlier one (the same term), and how many notes the vault holds", async () => {
+    const results = await index.search("tar archives archive tars", store);
+    const tar = find(results, "Tools/Tar.md").explanation;
+    expect(tar.foldedWords).toEqual({ archive: "archives", tars: "tar" });
+    expect(tar.matchedTerms).toEqual(expect.arrayContaining(["tar", "archives"]));
+    expect(tar.vaultNotes).toBe(index.status().notes);
+    expect((await index.search("tar archive", store))[0].explanation.foldedWords).toBeUndefined();
+  });
+
   it("says a word the vault never uses matched no notes", async () => {
     const results = await index.search("roses zeppelin", store);
     expect(results[0].explanation.termNotes.zeppelin).toBe(0);

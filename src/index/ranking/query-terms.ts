@@ -41,6 +41,23 @@ export const DEFAULT_EXPANSION: ExpansionWeights = { synonym: 0.6, associate: 0.
 /** Parts split off a compound or camelCase word count for less than the word itself. */
 const PART_WEIGHT = 0.5;
 
+/**
+ * The words of the query looked up as an earlier word, because they are the same term ("tasks"
+ * after "task", or a synonym of an earlier word): word → the word whose terms they share.
+ */
+export function foldedWords(parsed: ParsedQuery, analyzer: Analyzer, terms: readonly QueryTerm[]): Record<string, string> {
+  const own = new Set(terms.filter((t) => !t.synonym).map((t) => t.word));
+  const wordOf = new Map<string, string>();
+  for (const t of terms) if (!t.feedback && !wordOf.has(t.term)) wordOf.set(t.term, t.word);
+  const out: Record<string, string> = {};
+  for (const word of parsed.words) {
+    if (own.has(word) || word in out) continue;
+    const into = analyzer.analyzeWord(word).map((term) => wordOf.get(term));
+    if (into.length > 0 && into[0] !== undefined && into[0] !== word) out[word] = into[0];
+  }
+  return out;
+}
+
 /** The terms of the query's words, in the order typed, each term once. */
 export function queryTerms(
   parsed: ParsedQuery,

@@ -8,7 +8,7 @@ import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
 import { explainCandidate, type Candidate, type ExplainContext, type RankedHit } from "./explain";
 import { liftNamed, namedIn, type NamedNote, type NameSource } from "./note-names";
-import { DEFAULT_EXPANSION, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
+import { DEFAULT_EXPANSION, foldedWords, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
 
@@ -65,7 +65,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
     lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths, lookups, first);
     scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   }
-  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups, corpus.engine.documentCount) }, limit, named);
+  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups, corpus.engine.documentCount, foldedWords(query, corpus.analyzer, terms)) }, limit, named);
 }
 
 /** Where a note's names are in the engine: its title, its aliases, its path (the file name). */
@@ -221,7 +221,7 @@ function scoreByCoverage(lookups: Lookups, terms: QueryTerm[], coveragePower: nu
 }
 
 /** Per query word (not synonyms): its weight and how many notes matched it. */
-function termStats(terms: QueryTerm[], lookups: Lookups, vaultNotes: number): Pick<SearchExplanation, "termWeights" | "termNotes" | "vaultNotes"> {
+function termStats(terms: QueryTerm[], lookups: Lookups, vaultNotes: number, folded: Record<string, string>): Pick<SearchExplanation, "termWeights" | "termNotes" | "vaultNotes" | "foldedWords"> {
   const termWeights: Record<string, number> = {};
   const termNotes: Record<string, number> = {};
   for (const t of terms) {
@@ -229,7 +229,7 @@ function termStats(terms: QueryTerm[], lookups: Lookups, vaultNotes: number): Pi
     termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, roundTo(lookups.groupIdf[t.group] ?? 0, 3));
     termNotes[t.word] = Math.max(termNotes[t.word] ?? 0, lookups.groupNotes[t.group] ?? 0);
   }
-  return { termWeights, termNotes, vaultNotes };
+  return { termWeights, termNotes, vaultNotes, ...(Object.keys(folded).length > 0 ? { foldedWords: folded } : {}) };
 }
 
 /**

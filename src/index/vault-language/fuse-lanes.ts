@@ -88,6 +88,7 @@ function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: Sea
     termWeights: stats?.termWeights ?? {},
     termNotes: stats?.termNotes ?? {},
     ...(stats?.vaultNotes !== undefined ? { vaultNotes: stats.vaultNotes } : {}),
+    ...(stats?.foldedWords ? { foldedWords: stats.foldedWords } : {}),
   };
   return { path: near.path, score: 0, docTerms: new Map(), explanation };
 }

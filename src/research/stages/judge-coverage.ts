@@ -34,6 +34,22 @@ export function indexWords(term: string): string[] {
   return words(term).map(foldCase);
 }
 
+/**
+ * The words of a plan term as this search looked them up: its index words, each one search folded
+ * into an earlier word of the question read as that word ("tasks" after "task" is "task"). What a
+ * note matched is said in these words, so a term is matched when all of them are.
+ */
+export function termParts(term: string, explanation: Pick<SearchResult["explanation"], "foldedWords">): string[] {
+  const folded = explanation.foldedWords ?? {};
+  return [...new Set(indexWords(term).map((w) => (Object.hasOwn(folded, w) ? folded[w] : w)))];
+}
+
+/** Whether a note matched every word of a plan term (false for a term with no words). */
+export function termMatched(term: string, explanation: Pick<SearchResult["explanation"], "foldedWords" | "matchedTerms">): boolean {
+  const parts = termParts(term, explanation);
+  return parts.length > 0 && parts.every((p) => explanation.matchedTerms.includes(p));
+}
+
 /** What one note covers of the question: per concept, a share from 0 to 1. */
 export interface NoteCoverage {
   path: string;
@@ -51,9 +67,10 @@ export interface NoteCoverage {
 /** The question's concepts and their weights (never all zero). */
 export interface Concepts {
   terms: string[];
-  /** Each term's words as search looked them up (indexWords, less the repeats search folded into an
-   * earlier word: "tasks" after "task" is looked up as "task", so it is no concept of its own). */
+  /** Each term's words as search looked them up (termParts). */
   parts: Map<string, string[]>;
+  /** A term of the question that is another's concept (search looked it up as the same words: "tasks" and "task") → that term. */
+  sameAs: Map<string, string>;
   weight: Map<string, number>;
   total: number;
   /** The terms the question writes as names ("Microsoft", "PDF"): an answering note says them. */
@@ -62,13 +79,20 @@ export interface Concepts {
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {
   const { termWeights, termNotes } = explanation;
-  // The words search looked up; none listed (a search of tags alone) keeps every word.
-  const asked = new Set([...explanation.matchedTerms, ...explanation.missingTerms]);
+  // Two terms search looked up as the same words are one concept ("task" and "tasks"): the first.
   const parts = new Map<string, string[]>();
+  const sameAs = new Map<string, string>();
+  const byWords = new Map<string, string>();
   for (const term of required) {
-    const all = indexWords(term);
-    const looked = asked.size === 0 ? all : all.filter((w) => asked.has(w));
-    if (all.length === 0 || looked.length > 0) parts.set(term, looked);
+    const words = termParts(term, explanation);
+    const key = words.join(" ");
+    const first = byWords.get(key);
+    if (first !== undefined && words.length > 0) {
+      sameAs.set(term, first);
+      continue;
+    }
+    byWords.set(key, term);
+    parts.set(term, words);
   }
   const terms = required.filter((term) => parts.has(term));
   const wordWeight = (word: string) =>
@@ -79,7 +103,7 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
     weight.set(term, words.length === 0 ? 0 : Math.max(...words.map(wordWeight)));
   }
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
-  return { terms, parts, weight, total };
+  return { terms, parts, sameAs, weight, total };
 }
 
 /** Summed weight of what `shares` covers, as a share of the question (0–1). */

@@ -16,7 +16,7 @@
 import type { SearchResult } from "../../index/types";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
-import { conceptsOf, coveredShare, indexWords, noteCoverage, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
+import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
 import { reasonFor } from "./judge-reason";
 import { namedTerms } from "./plan";
 
@@ -164,15 +164,23 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
   const found = conceptsOf(required, results[0].explanation, options);
-  const concepts: Concepts = { ...found, names: options.namesSaid ? namesToSay(plan, results[0].explanation).filter((t) => found.parts.has(t)) : [] };
+  // A name said twice in other words ("task … Tasks") is its concept's name.
+  const names = options.namesSaid ? namesToSay(plan, results[0].explanation).map((t) => found.sameAs.get(t) ?? t) : [];
+  const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
   const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
-  // Enough by its words, but it never says a name the question asks about: unless two notes or a
-  // related one say it, the note is about something else ("sync with Microsoft To Do").
+  // Enough by its words, but it never says a name the question asks about: the note is about
+  // something else ("sync with Microsoft To Do"), unless another top note answers and says it, or
+  // two notes or a related one do.
   const unnamed = singleLever(concepts, best, options, false) ? best : null;
+  const other = unnamed ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
+  if (other.length > 0) {
+    const next = other.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
+    return verdictOf(plan, concepts, next, singleLever(concepts, next, options)!);
+  }
   const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, examined.slice(0, options.pairNotes), options) : null;
   if (pair) return verdictOf(plan, concepts, pair, "two_notes");
   const linked = related.length > 0 ? relatedVerdict(plan, concepts, examined, related, options) : null;
@@ -219,7 +227,7 @@ const SUBJECT_SHARE = 0.25;
 /** The names the question writes (namedTerms) that an answering note must say. */
 function namesToSay(plan: QueryPlan, explanation: SearchResult["explanation"]): string[] {
   const notes = explanation.vaultNotes ?? 0;
-  const subject = (term: string) => notes > 0 && indexWords(term).every((w) => (explanation.termNotes[w] ?? 0) >= SUBJECT_SHARE * notes);
+  const subject = (term: string) => notes > 0 && termParts(term, explanation).every((w) => (explanation.termNotes[w] ?? 0) >= SUBJECT_SHARE * notes);
   return namedTerms(plan).filter((term) => !subject(term));
 }
 

@@ -17,13 +17,13 @@ import { parseNoteSafely } from "../../index/parse-note-safely";
 import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
-import { foldCase, words } from "../../index/tokenize";
 import type { NoteStore } from "../../ports";
 import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
 import { oneLine } from "../../text/one-line";
 import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
+import { termMatched, termParts } from "./judge-coverage";
 
 export interface LocalRetrievalOptions {
   /** Notes to keep (default 8). */
@@ -192,17 +192,14 @@ const LEAD_CHARS = 400;
 async function focusedRetry(plan: QueryPlan, required: string[], results: SearchResult[], index: VaultIndex, store: NoteStore, sectionsPerNote: number): Promise<SearchResult | null> {
   const best = results[0];
   if (!best || !asksTwoThings(plan.normalized)) return null;
-  const has = new Set(best.explanation.matchedTerms);
-  const lacking = required.filter((term) => {
-    const parts = words(term).map(foldCase);
-    return parts.length > 0 && !parts.every((p) => has.has(p));
-  });
+  const lacking = required.filter((term) => termParts(term, best.explanation).length > 0 && !termMatched(term, best.explanation));
   if (lacking.length === 0 || lacking.length === required.length) return null;
   // With the subject the two parts share: the most common word of the question the best note has
   // ("task" of "on hold" and "depend on another task"), so the retry stays on the subject.
   const weights = best.explanation.termWeights;
   const covered = required.filter((t) => !lacking.includes(t));
-  const subject = covered.reduce((a, b) => ((weights[foldCase(b)] ?? 0) < (weights[foldCase(a)] ?? 0) ? b : a));
+  const weightOf = (term: string) => Math.max(0, ...termParts(term, best.explanation).map((w) => weights[w] ?? 0));
+  const subject = covered.reduce((a, b) => (weightOf(b) < weightOf(a) ? b : a));
   const found = await index.search([...lacking, subject].join(" "), store, { limit: RETRY_LIMIT, sectionsPerNote });
   const shown = new Set(results.slice(0, RETRY_LIMIT + 1).map((r) => r.path));
   return found.find((r) => !shown.has(r.path) && r.explanation.missingTerms.length < r.explanation.matchedTerms.length + r.explanation.missingTerms.length) ?? null;
@@ -212,14 +209,9 @@ async function focusedRetry(plan: QueryPlan, required: string[], results: Search
 const RETRY_LIMIT = 3;
 
 export function toVaultRow(result: SearchResult, required: string[], lanes: VaultRow["retrieval"]["lanes"], tags: string[], vaultPaths: readonly string[]): VaultRow {
-  const matchedWords = new Set(result.explanation.matchedTerms);
   const matched: string[] = [];
   const missing: string[] = [];
-  for (const term of required) {
-    const parts = words(term).map(foldCase);
-    if (parts.length > 0 && parts.every((p) => matchedWords.has(p))) matched.push(term);
-    else missing.push(term);
-  }
+  for (const term of required) (termMatched(term, result.explanation) ? matched : missing).push(term);
   const signals: Signal[] = result.explanation.parts.map((p) => ({ name: p.name, detail: p.detail, weight: p.weight }));
   for (const [field, fieldWords] of Object.entries(result.explanation.fields)) {
     signals.push({ name: `field:${field}`, detail: `matched ${fieldWords.join(", ")}`, weight: 0 });

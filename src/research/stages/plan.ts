@@ -125,25 +125,36 @@ function contentWords(text: string): string[] {
 
 /**
  * The question's content terms that it writes as names: a capital that is not just the start of a
- * sentence ("sync with Microsoft To Do", "foam and PDF files", "SilverBullet", "macOS"). A note
- * that never says the name is about something else, however many other words it shares. Nothing
- * when most words are capitalised (Title Case or shouting says nothing about names), and never a
- * one-letter word ("I", "H").
+ * sentence, line or list item ("sync with Microsoft To Do", "foam and PDF files"), or one inside
+ * the word ("SilverBullet", "macOS"). A note that never says the name is about something else,
+ * however many other words it shares. Nothing when three or more of the other content words are
+ * written and 80% of them are capitalised (Title Case or shouting says nothing about names); never
+ * a one-letter word ("I", "H") or a stop word. A dot after an abbreviation ("vs.", "e.g.") ends no
+ * sentence.
  */
 export function namedTerms(plan: Pick<QueryPlan, "question" | "required_terms">): string[] {
   const question = plan.question.normalize("NFKC");
-  const words = [...question.matchAll(WORD)]
-    .map((m) => {
-      const text = m[0].replace(/['’]s$/, "").replace(/\.+$/, "");
-      const startsSentence = /(?:^|[.!?:;]["'”’)]*)\s*["'“‘(]*$/.test(question.slice(0, m.index));
-      return { text, term: normalize(text), startsSentence, capital: /^\p{Lu}/u.test(text), inner: /\p{Lu}/u.test(text.slice(1)) };
-    })
-    .filter((w) => /\p{L}/u.test(w.text) && w.term.length > 1);
+  const words: { term: string; startsSentence: boolean; capital: boolean; inner: boolean }[] = [];
+  let end = 0;
+  let previous = "";
+  for (const m of question.matchAll(WORD)) {
+    const gap = question.slice(end, m.index);
+    const stop = /[.!?:;]/.exec(gap);
+    const startsSentence = end === 0 || gap.includes("\n") || (stop !== null && !(stop[0] === "." && ABBREVIATIONS.has(previous.toLowerCase())));
+    end = m.index + m[0].length;
+    previous = m[0];
+    const text = m[0].replace(/['’]s$/i, "").replace(/\.+$/, "");
+    const term = normalize(text);
+    if (/\p{L}/u.test(text) && term.length > 1) words.push({ term, startsSentence, capital: /^\p{Lu}/u.test(text), inner: /\p{Lu}/u.test(text.slice(1)) });
+  }
   const content = words.filter((w) => !w.startsSentence && !STOP_WORDS.has(w.term));
   if (content.length >= 3 && content.filter((w) => w.capital).length >= 0.8 * content.length) return [];
   const required = new Set(plan.required_terms);
   return unique(words.filter((w) => (w.inner || (w.capital && !w.startsSentence)) && required.has(w.term)).map((w) => w.term));
 }
+
+/** Words whose dot ends no sentence. */
+const ABBREVIATIONS = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "approx", "incl", "no", "vol", "ver", "v", "mr", "mrs", "ms", "dr", "st"]);
 
 /**
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current

@@ -13,7 +13,7 @@ import type { SearchResult } from "../../index/types";
 import type { VaultIndex } from "../../index/vault-index";
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { NoteStore } from "../../ports";
-import { indexWords } from "./judge-coverage";
+import { termMatched } from "./judge-coverage";
 import { DEFAULT_JUDGE, judgeEvidence, type JudgeOptions, type FoundBy, type JudgeVerdict, type LinkRelation, type RelatedResult } from "./judge";
 import { indexQueryFor } from "./local-retrieval";
 
@@ -110,8 +110,7 @@ type LinkFound = Extract<FoundBy, { kind: "link" }>;
 
 /** Whether every word of a term of the question matched in the note. */
 function holds(result: SearchResult, term: string): boolean {
-  const parts = indexWords(term);
-  return parts.length > 0 && parts.every((p) => result.explanation.matchedTerms.includes(p));
+  return termMatched(term, result.explanation);
 }
 
 /** The first pass's results with each added note right after the note it was found from. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conceptsOf, coveredShare, noteCoverage, together } from "../../../src/research/stages/judge-coverage";
+import { conceptsOf, coveredShare, noteCoverage, termMatched, together } from "../../../src/research/stages/judge-coverage";
 import { DEFAULT_JUDGE } from "../../../src/research/stages/judge";
 import type { SearchResult } from "../../../src/index/types";
 
@@ -34,16 +34,20 @@ describe("judge coverage", () => {
     expect(coverage.closeSection.has("uncommitted")).toBe(false);
   });
 
-  it("takes a word search folded into an earlier one ('tasks' after 'task') as no concept of its own", () => {
+  it("takes a word search folded into an earlier one ('tasks' after 'task') as that word's concept", () => {
     const question = ["recurring", "task", "obsidian", "tasks"];
-    const explanation = { matchedTerms: ["recurring", "task", "obsidian"], missingTerms: [], fields: {}, parts: [], termWeights: { recurring: 3, task: 1, obsidian: 1 }, termNotes: {} };
+    const explanation = { matchedTerms: ["recurring", "task", "obsidian"], missingTerms: [], fields: {}, parts: [], termWeights: { recurring: 3, task: 1, obsidian: 1 }, termNotes: {}, foldedWords: { tasks: "task" } };
     const r: SearchResult = { ...result([], []), explanation, sections: [{ ...result([], []).sections[0], matchedTerms: explanation.matchedTerms, closeTerms: explanation.matchedTerms }] };
     const concepts = conceptsOf(question, r.explanation, DEFAULT_JUDGE);
     expect(concepts.terms).toEqual(["recurring", "task", "obsidian"]);
+    expect(concepts.sameAs.get("tasks")).toBe("task");
+    expect(termMatched("tasks", r.explanation)).toBe(true);
     // The note has every word search looked for: it covers the whole question.
     expect(coveredShare(concepts, noteCoverage(r, concepts, DEFAULT_JUDGE).inNote)).toBe(1);
-    // A search of tags alone lists no words: every word of the question stays a concept.
-    expect(conceptsOf(question, { ...explanation, matchedTerms: [] }, DEFAULT_JUDGE).terms).toEqual(question);
+    // Without the fold, "tasks" is a concept of its own that the note lacks.
+    const unfolded = { ...explanation, foldedWords: undefined, missingTerms: ["tasks"] };
+    expect(conceptsOf(question, unfolded, DEFAULT_JUDGE).terms).toEqual(question);
+    expect(termMatched("tasks", unfolded)).toBe(false);
   });
 
   it("adds two notes' coverage word by word", () => {

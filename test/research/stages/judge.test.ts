@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FsNoteStore } from "../../../src/cli/fs-note-store";
-import { judgeEvidence } from "../../../src/research/stages/judge";
+import { DEFAULT_JUDGE, judgeEvidence } from "../../../src/research/stages/judge";
 import { readEvalSet } from "../../../src/eval/eval-set";
 import { scoreJudgeCases, type JudgeCase } from "../../../src/eval/judge-eval";
 import { planQuestion } from "../../../src/research/stages/plan";
@@ -97,7 +97,7 @@ describe("judgeEvidence: levers and reasons", () => {
 
   it("does not add up two notes that each hold half of a one-part question's words", () => {
     const p = plan("make tail follow a file over ssh with automatic reconnects");
-    const weights: Record<string, number> = { tail: 3, follow: 1, file: 1, ssh: 3, reconnects: 4 };
+    const weights: Record<string, number> = { tail: 3, follow: 1, file: 1, ssh: 3, automatic: 1, reconnects: 4 };
     const tail = result("tail.md", { note: ["tail", "follow", "file"], section: ["tail", "follow", "file"] }, weights);
     const ssh = result("ssh.md", { note: ["ssh", "reconnects"], section: ["ssh", "reconnects"] }, weights);
     expect(judgeEvidence(p, [tail, ssh]).verdict).toBe("weak_evidence");
@@ -106,7 +106,7 @@ describe("judgeEvidence: levers and reasons", () => {
   it("is not enough for a note that never says a name the question asks about, unless the name is the vault's subject", () => {
     const p = plan("How do I sync Obsidian Tasks with Microsoft To Do?");
     const weights: Record<string, number> = { sync: 2, obsidian: 1, tasks: 1, microsoft: 1.5 };
-    const notes: Record<string, number> = { sync: 40, obsidian: 300, tasks: 500, microsoft: 30 };
+    const notes: Record<string, number> = { sync: 40, obsidian: 90, tasks: 95, microsoft: 30 };
     const words = ["sync", "obsidian", "tasks"];
     const withVault = (vaultNotes: number) => {
       const r = result("Sync.md", { note: words, section: words }, weights, notes);
@@ -134,7 +134,36 @@ describe("judgeEvidence: levers and reasons", () => {
     expect(alone.figures.decidedBy).toBe("name_missing");
     const j = judgeEvidence(p, [exporting, todoist]);
     expect(j.verdict).toBe("enough_evidence");
+    expect(j.figures.decidedBy).toBe("two_notes");
     expect([j.figures.bestPath, j.figures.pairedPath]).toContain("Todoist.md");
+  });
+
+  it("takes another top note that answers and says the name over a fuller one that never says it", () => {
+    const p = plan("How do I sync tasks with Microsoft To Do?");
+    const weights: Record<string, number> = { sync: 2, tasks: 1, microsoft: 0.4 };
+    const lacking = result("Sync.md", { note: ["sync", "tasks"], section: ["sync", "tasks"] }, weights);
+    const saying = result("To Do.md", { note: ["sync", "tasks", "microsoft"], section: ["sync"], close: ["sync"] }, weights);
+    const broad = (r: SearchResult): SearchResult => ({ ...r, sections: [...r.sections, { ...r.sections[0], matchedTerms: ["sync", "tasks", "microsoft"], closeTerms: ["sync", "microsoft"] }] });
+    for (const order of [[lacking, broad(saying)], [broad(saying), lacking]]) {
+      const j = judgeEvidence(p, order);
+      expect(j.verdict).toBe("enough_evidence");
+      expect(j.figures.bestPath).toBe("To Do.md");
+    }
+    // With the rule off, the fuller note's words decide, as before.
+    expect(judgeEvidence(p, [lacking, broad(saying)], { ...DEFAULT_JUDGE, namesSaid: false }).figures.bestPath).toBe("Sync.md");
+  });
+
+  it("wants a name said even when search looked it up as an earlier word ('Tasks' after 'task')", () => {
+    const p = plan("How do I set a recurring task in Obsidian Tasks?");
+    const weights: Record<string, number> = { set: 1, recurring: 3, task: 1, obsidian: 1 };
+    const withFold = (r: SearchResult): SearchResult => ({ ...r, explanation: { ...r.explanation, foldedWords: { tasks: "task" } } });
+    const events = withFold(result("Recurring events.md", { note: ["set", "recurring", "obsidian"], section: ["set", "recurring", "obsidian"] }, weights));
+    const lacking = judgeEvidence(p, [events]);
+    expect(lacking.figures.decidedBy).toBe("name_missing");
+    expect(lacking.reason).toMatch(/never says "task"/);
+    const tasks = withFold(result("Recurring Tasks.md", { note: ["set", "recurring", "task", "obsidian"], section: ["set", "recurring", "task", "obsidian"] }, weights));
+    expect(judgeEvidence(p, [tasks]).verdict).toBe("enough_evidence");
+    expect(judgeEvidence(p, [tasks]).missing_terms).toEqual([]);
   });
 
   it("does not pair two notes on unrelated subjects even when the question compares", () => {

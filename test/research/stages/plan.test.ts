@@ -146,10 +146,19 @@ describe("namedTerms", () => {
     expect(names("I think The Archive has it")).toEqual(["archive"]);
   });
 
-  it("reads nothing from a question in Title Case or capitals, whose capitals say nothing", () => {
+  it("reads nothing from a question in Title Case or capitals, whose capitals say nothing (three content words or more)", () => {
     expect(names("How To Sync Tasks With Calendar")).toEqual([]);
     expect(names("How to Sync Tasks with Calendar")).toEqual([]);
     expect(names("HOW DO I SYNC TASKS WITH CALENDAR")).toEqual([]);
+    // Two capitalised words are names: too few to call it Title Case.
     expect(names("Compare Dendron and Foam")).toEqual(["dendron", "foam"]);
+  });
+
+  it("starts a sentence at a new line or list item, and not after an abbreviation's dot", () => {
+    expect(names("- Install the plugin\n- Configure sync for tasks")).toEqual([]);
+    expect(names("Sync my calendar\nExport upcoming events")).toEqual([]);
+    expect(names("Obsidian vs. Logseq for daily notes")).toEqual(["logseq"]);
+    expect(names("use a manager, e.g. Zotero, for references")).toEqual(["zotero"]);
+    expect(names("MICROSOFT'S sync api")).toEqual(["microsoft"]);
   });
 });
