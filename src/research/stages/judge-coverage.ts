@@ -75,6 +75,8 @@ export interface Concepts {
   total: number;
   /** The terms the question writes as names ("Microsoft", "PDF"): an answering note says them. */
   names?: string[];
+  /** The question asks for a count or an amount ("how many", "how much"): it is answered in one place. */
+  amount?: boolean;
 }
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {

@@ -4,7 +4,8 @@
 // (judge-coverage.ts: each word weighted by its rarity; words the vault uses with a missing word
 // count for part of it). Enough evidence takes one of four shapes, each a lever the verdict names:
 // most of the question inside one section of one note; a note that is named after what was asked;
-// nearly all of it in one note, spread over a section; or two notes that together cover a
+// nearly all of it in one note, spread over a section (not for "how many", "how much": a count is
+// said in one place); or two notes that together cover a
 // question of two parts, each its own part close together (both are then in the pack). Some
 // coverage is `weak_evidence`; almost none is `no_evidence`. A note that never says a name the
 // question writes (a capital mid-sentence: "Microsoft", "PDF"; plan.ts namedTerms) is not enough,
@@ -49,6 +50,8 @@ export interface JudgeOptions extends CoverageWeights {
   noneBelow: number;
   /** A name the question writes must be said by the verdict's notes (see namesToSay). */
   namesSaid: boolean;
+  /** A question asking how many or how much is not answered by words spread over a section. */
+  amountInOnePlace: boolean;
   /** How many top notes are examined alone, and how many as pairs (the focused retry's note comes after the first ones). */
   topNotes: number;
   pairNotes: number;
@@ -69,6 +72,7 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   maxMissingShare: 1,
   noneBelow: 0.3,
   namesSaid: true,
+  amountInOnePlace: true,
   topNotes: 3,
   pairNotes: 4,
   absentWordWeight: 1,
@@ -166,7 +170,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   const found = conceptsOf(required, results[0].explanation, options);
   // A name said twice in other words ("task … Tasks") is its concept's name.
   const names = options.namesSaid ? namesToSay(plan, results[0].explanation).map((t) => found.sameAs.get(t) ?? t) : [];
-  const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)) };
+  const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)), amount: options.amountInOnePlace && AMOUNT.test(plan.normalized) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
@@ -216,9 +220,12 @@ function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions, checkName
   if (heaviestMissing(concepts, e) > o.maxMissingShare || (checkNames && unsaidNames(concepts, e).length > 0)) return null;
   if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
   if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
-  if (e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
+  if (!concepts.amount && e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
   return null;
 }
+
+/** "How many…", "how much…": a count or an amount, which a note says in one place. */
+const AMOUNT = /\bhow (?:many|much)\b/;
 
 /** A name that a quarter of the vault's notes or more say is the vault's own subject ("Obsidian" in
  * Obsidian's help): a note about it may leave it unsaid. */
