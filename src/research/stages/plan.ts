@@ -147,11 +147,22 @@ export function namedTerms(plan: Pick<QueryPlan, "question" | "required_terms">)
     const term = normalize(text);
     if (/\p{L}/u.test(text) && term.length > 1) words.push({ term, startsSentence, capital: /^\p{Lu}/u.test(text), inner: /\p{Lu}/u.test(text.slice(1)) });
   }
+  // German gives every noun a capital, so there a capital says nothing about names.
+  if (words.filter((w) => GERMAN_WORDS.has(w.term)).length >= 2) return [];
   const content = words.filter((w) => !w.startsSentence && !STOP_WORDS.has(w.term));
   if (content.length >= 3 && content.filter((w) => w.capital).length >= 0.8 * content.length) return [];
   const required = new Set(plan.required_terms);
   return unique(words.filter((w) => (w.inner || (w.capital && !w.startsSentence)) && required.has(w.term)).map((w) => w.term));
 }
+
+/** Common German words no English question uses (two of them make a question German). */
+const GERMAN_WORDS = new Set(
+  `ich und der das mit für wie kann nicht ist ein eine einen einem dem den auf zu von im werden wird meine
+   meinen mein meiner sich oder aber auch wo wann warum welche welcher welches gibt es mich mir
+   meinem kein keine habe haben bei nach über unter zwischen`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 /** Words whose dot ends no sentence. */
 const ABBREVIATIONS = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "approx", "incl", "no", "vol", "ver", "v", "mr", "mrs", "ms", "dr", "st"]);

@@ -154,6 +154,13 @@ describe("namedTerms", () => {
     expect(names("Compare Dendron and Foam")).toEqual(["dendron", "foam"]);
   });
 
+  it("reads no names from a German question, where every noun has a capital", () => {
+    expect(names("Wie kann ich Aufgaben mit dem Kalender synchronisieren?")).toEqual([]);
+    expect(names("Welche Plugins brauche ich für Zotero?")).toEqual([]);
+    // One word German and English share ("die", "im") is not enough.
+    expect(names("why do Syncthing transfers die im the middle")).toEqual(["syncthing"]);
+  });
+
   it("starts a sentence at a new line or list item, and not after an abbreviation's dot", () => {
     expect(names("- Install the plugin\n- Configure sync for tasks")).toEqual([]);
     expect(names("Sync my calendar\nExport upcoming events")).toEqual([]);
