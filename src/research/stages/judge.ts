@@ -173,7 +173,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)), amount: options.amountInOnePlace && AMOUNT.test(plan.normalized) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
-  const best = singles.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
+  const best = fullest(singles);
   const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
   // Enough by its words, but it never says a name the question asks about: the note is about
@@ -182,7 +182,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   const unnamed = singleLever(concepts, best, options, false) ? best : null;
   const other = unnamed ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
   if (other.length > 0) {
-    const next = other.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
+    const next = fullest(other);
     return verdictOf(plan, concepts, next, singleLever(concepts, next, options)!);
   }
   const pair = asksTwoThings(plan.normalized) ? bestPair(concepts, examined.slice(0, options.pairNotes), options) : null;
@@ -192,6 +192,11 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing");
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
+}
+
+/** Of examined notes, the one covering most of the question overall and close together (the first on a tie). */
+function fullest<E extends Examined>(list: readonly E[]): E {
+  return list.reduce((a, b) => (b.note + b.close > a.note + a.close ? b : a));
 }
 
 const NO_FIGURES: JudgeFigures = { noteCoverage: 0, sectionCoverage: 0, looseSectionCoverage: 0, namedCoverage: 0 };

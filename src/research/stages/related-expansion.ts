@@ -67,7 +67,7 @@ export async function expandAlongLinks(plan: QueryPlan, results: SearchResult[],
   // A neighbour must hold a word of the question its own seed lacks: the part that note misses.
   const holdsMissing = (r: SearchResult) => {
     const seed = seedOf.get(neighbours.get(r.path)!.from)!;
-    return required.some((term) => !holds(seed, term) && holds(r, term));
+    return required.some((term) => !termMatched(term, seed.explanation) && termMatched(term, r.explanation));
   };
   const related = found
     .filter(holdsMissing)
@@ -107,11 +107,6 @@ function neighboursOf(seeds: SearchResult[], links: VaultLinks, o: RelatedExpans
 }
 
 type LinkFound = Extract<FoundBy, { kind: "link" }>;
-
-/** Whether every word of a term of the question matched in the note. */
-function holds(result: SearchResult, term: string): boolean {
-  return termMatched(term, result.explanation);
-}
 
 /** The first pass's results with each added note right after the note it was found from. */
 function inPackOrder(results: SearchResult[], added: RelatedResult[]): SearchResult[] {
