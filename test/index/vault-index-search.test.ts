@@ -109,6 +109,10 @@ describe("ranking", () => {
     expect(tar.matchedTerms).toEqual(expect.arrayContaining(["tar", "archives"]));
     expect(tar.vaultNotes).toBe(index.status().notes);
     expect((await index.search("tar archive", store))[0].explanation.foldedWords).toBeUndefined();
+    // Words that are names of an object's own keys fold like any other.
+    const proto = (await index.search("tar constructors constructor", store))[0].explanation.foldedWords;
+    expect(proto).toEqual({ constructor: "constructors" });
+    expect(Object.hasOwn(proto ?? {}, "constructor")).toBe(true);
   });
 
   it("says a word the vault never uses matched no notes", async () => {

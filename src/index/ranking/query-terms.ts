@@ -49,13 +49,14 @@ export function foldedWords(parsed: ParsedQuery, analyzer: Analyzer, terms: read
   const own = new Set(terms.filter((t) => !t.synonym).map((t) => t.word));
   const wordOf = new Map<string, string>();
   for (const t of terms) if (!t.feedback && !wordOf.has(t.term)) wordOf.set(t.term, t.word);
-  const out: Record<string, string> = {};
+  // A Map, then own keys: a question's "constructor" or "__proto__" is a word like any other.
+  const out = new Map<string, string>();
   for (const word of parsed.words) {
-    if (own.has(word) || word in out) continue;
+    if (own.has(word) || out.has(word)) continue;
     const into = analyzer.analyzeWord(word).map((term) => wordOf.get(term));
-    if (into.length > 0 && into[0] !== undefined && into[0] !== word) out[word] = into[0];
+    if (into.length > 0 && into[0] !== undefined && into[0] !== word) out.set(word, into[0]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** The terms of the query's words, in the order typed, each term once. */
