@@ -36,7 +36,7 @@ export interface VaultLanguageOptions {
 }
 
 export const DEFAULT_VAULT_LANGUAGE: VaultLanguageOptions = {
-  fusion: { k: 10, weight: 0.4, depth: 50, damping: 0.5, lead: 4 },
+  fusion: { k: 10, weight: 0.7, depth: 50, damping: 0.5, lead: 4 },
   words: DEFAULT_WORD_MEANING,
   minPassages: 2000,
   maxPassages: 60_000,
