@@ -1,12 +1,14 @@
-// The notes a question names: a note's title, file name or alias of two words or more, said in
+// The notes a question names: a note's title, file name or alias of two words or more (or one in
+// lowerCamelCase), said in
 // the question word for word ("who wrote Out of Control", "git stash including untracked files"),
 // found when the question is asked among the notes whose title, aliases or path hold one of its
 // words (the index's postings; nothing is built at a start, a note's names are worked out once).
 // Stop words count here ("Out of Control" is three words, not "control"), hyphens, underscores
 // and apostrophes part words ("git-stash" is "git stash", "Kelly's" is "kelly s"), case and
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
-// "Index" or "Tasks" for one word to name one of them. Chinese and Japanese, written without
-// spaces, have no names of two words here.
+// "Index" or "Tasks" for one word to name one of them; but a name written in lowerCamelCase, as a
+// setting, a property or a function is ("assetsPrefix", "duplicateNoteBehavior"), is one word that
+// names its note. Chinese and Japanese, written without spaces, have no names of two words here.
 import { fileTitle } from "../markdown";
 import { isStopWord } from "../stopwords";
 import { compoundParts, foldCase, words } from "../tokenize";
@@ -38,10 +40,15 @@ function nameWords(text: string): string[] {
   return words(text).flatMap((w) => compoundParts(foldCase(w)));
 }
 
+/** A name of one word in lowerCamelCase, as a setting or a function is named: two small letters or
+ * more, then words that start with a capital ("siteUrl", "enableSmartRefs"; not "iPhone", "macOS", "GitHub"). */
+const IDENTIFIER_RE = /^[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
+
 /** The key a name is looked up by (its words joined by spaces), or null when it cannot name a note. */
 export function nameWordsKey(text: string): string | null {
   if (text.length > MAX_NAME_CHARS) return null;
   const w = nameWords(text);
+  if (w.length === 1 && IDENTIFIER_RE.test(text.trim())) return w[0];
   return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
 }
 

@@ -1,5 +1,5 @@
-// The notes a question names: titles, file names and aliases of two words or more, said word for
-// word; the longest of overlapping names, none of a name too many notes share, and no lookup of a
+// The notes a question names: titles, file names and aliases of two words or more (or one in
+// lowerCamelCase), said word for word; the longest of overlapping names, none of a name too many notes share, and no lookup of a
 // word too many titles hold.
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../../src/index/query";
@@ -26,6 +26,14 @@ describe("nameWordsKey", () => {
     expect(nameWordsKey("one two three four five six seven eight")).toBe("one two three four five six seven eight");
     expect(nameWordsKey("one two three four five six seven eight nine")).toBeNull();
     expect(nameWordsKey(`a ${"b".repeat(500)}`)).toBeNull();
+  });
+
+  it("keys one word written in lowerCamelCase, as a setting or a function is named, and no other one word", () => {
+    expect(nameWordsKey("assetsPrefix")).toBe("assetsprefix");
+    expect(nameWordsKey("enableSmartRefs")).toBe("enablesmartrefs");
+    expect(nameWordsKey("h1Title")).toBe("h1title");
+    // Brands and one-letter prefixes are not settings; a capital first or none inside is a word.
+    for (const word of ["iPhone", "macOS", "eBay", "GitHub", "SilverBullet", "siteURL", "sitename", "Siteurl"]) expect(nameWordsKey(word)).toBeNull();
   });
 });
 
@@ -62,6 +70,13 @@ describe("namedIn", () => {
     // Part of a name is not the name; the words must come in its order.
     expect(named(notes, "out of patience")).toEqual([]);
     expect(named(notes, "control out of")).toEqual([]);
+  });
+
+  it("finds a note called by one lowerCamelCase word, said in any case, and not by part of it", () => {
+    const notes = [note("dendron.topic.publish.config.siteUrl.md", "siteUrl"), note("Site.md"), note("Url.md")];
+    expect(named(notes, "how do siteUrl and the custom domain work together?")).toEqual([{ path: "dendron.topic.publish.config.siteUrl.md", name: "siteurl", whole: false }]);
+    expect(named(notes, "what is siteurl")).toEqual([{ path: "dendron.topic.publish.config.siteUrl.md", name: "siteurl", whole: true }]);
+    expect(named(notes, "the site url of my site")).toEqual([]);
   });
 
   it("looks up only the question's words that are not stop words, the rarest first", () => {
