@@ -137,10 +137,17 @@ export function namedIn(sequence: readonly string[], source: NameSource, keep: (
   }
   found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || (a.name < b.name ? -1 : 1));
   const taken = new Uint8Array(said.length);
-  const named: NamedNote[] = [];
+  const chosen: typeof found = [];
   for (const f of found) {
     if (taken.subarray(f.start, f.end).some((t) => t === 1)) continue;
     taken.fill(1, f.start, f.end);
+    chosen.push(f);
+  }
+  // Past the overlaps, a name of one note says more than a name two or three share: it goes first
+  // when there are more notes than are lifted ("siteUrl and assetsPrefix" beside "GitHub Pages").
+  chosen.sort((a, b) => a.paths.length - b.paths.length);
+  const named: NamedNote[] = [];
+  for (const f of chosen) {
     const inName = new Set(f.name.split(" "));
     const whole = asked.every((w) => inName.has(w));
     for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name, whole });

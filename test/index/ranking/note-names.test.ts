@@ -116,6 +116,15 @@ describe("namedIn", () => {
     expect(named(distinct, question)).toHaveLength(MAX_NAMED);
   });
 
+  it("lifts the names of one note before a name two notes share, when there are more notes than are lifted", () => {
+    const notes = [note("a/GitHub Pages.md"), note("b/GitHub Pages.md"), note("config.siteUrl.md", "siteUrl"), note("config.assetsPrefix.md", "assetsPrefix")];
+    const found = named(notes, "publishing to GitHub Pages: how do siteUrl and assetsPrefix work together?");
+    expect(MAX_NAMED).toBe(3);
+    expect(found.map((n) => n.path)).toEqual(["config.siteUrl.md", "config.assetsPrefix.md", "a/GitHub Pages.md"]);
+    // With room for all, every name still counts.
+    expect(named(notes.slice(1), "GitHub Pages with siteUrl").map((n) => n.path)).toEqual(["b/GitHub Pages.md", "config.siteUrl.md"]);
+  });
+
   it("finds no name made only of words more notes hold than the limit", () => {
     const common = Array.from({ length: MAX_NOTES_A_WORD }, (_, i) => note(`log/Meeting ${i}.md`));
     const notes = [...common, note("Weekly Meeting.md"), note("Meeting Room.md")];
