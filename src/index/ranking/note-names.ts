@@ -1,8 +1,8 @@
-// The notes a question names: a note's title, file name or alias of two words or more (or one in
-// lowerCamelCase), said in
-// the question word for word ("who wrote Out of Control", "git stash including untracked files"),
-// found when the question is asked among the notes whose title, aliases or path hold one of its
-// words (the index's postings; nothing is built at a start, a note's names are worked out once).
+// The notes a question names: a note's title, file name or alias of two words or more (or of one
+// in lowerCamelCase), said in the question word for word ("who wrote Out of Control", "git stash
+// including untracked files"), found when the question is asked among the notes whose title,
+// aliases or path hold one of its words (the index's postings; nothing is built at a start, a
+// note's names are worked out once).
 // Stop words count here ("Out of Control" is three words, not "control"), hyphens, underscores
 // and apostrophes part words ("git-stash" is "git stash", "Kelly's" is "kelly s"), case and
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
