@@ -167,9 +167,10 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     const figures: JudgeFigures = { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path, decidedBy: "tags_or_phrases" };
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
-  const found = conceptsOf(required, results[0].explanation, options);
+  const stats = questionStats(results);
+  const found = conceptsOf(required, stats, options);
   // A name said twice in other words ("task … Tasks") is its concept's name.
-  const names = options.namesSaid ? namesToSay(plan, results[0].explanation).map((t) => found.sameAs.get(t) ?? t) : [];
+  const names = options.namesSaid ? namesToSay(plan, stats).map((t) => found.sameAs.get(t) ?? t) : [];
   const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)), amount: options.amountInOnePlace && AMOUNT.test(plan.normalized) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
@@ -192,6 +193,16 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing");
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
+}
+
+/**
+ * Where the question's words are weighed: the first result whose search weighed the most words.
+ * Mostly the first result; but a focused retry searched only the words its note was to supply, and
+ * at a dial level above 1 its note may come first.
+ */
+function questionStats(results: readonly SearchResult[]): SearchResult["explanation"] {
+  const words = (r: SearchResult) => Object.keys(r.explanation.termWeights).length;
+  return results.reduce((a, b) => (words(b) > words(a) ? b : a)).explanation;
 }
 
 /** Of examined notes, the one covering most of the question overall and close together (the first on a tie). */

@@ -110,6 +110,17 @@ describe("judgeEvidence: levers and reasons", () => {
     expect(j.reason).toMatch(/"grep.md" has "grep"; "search.md" has "search"; both have "foam"/);
   });
 
+  it("weighs the question's words as the whole question's search did, even when a focused retry's note comes first", () => {
+    const p = plan("what is the difference between foam grep and foam search");
+    const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };
+    const grep = result("grep.md", { note: ["foam", "grep"], section: ["foam", "grep"] }, weights);
+    // The retry searched only the part the first note lacked and the subject: its weights know no "grep".
+    const retried = result("search.md", { note: ["foam", "search"], section: ["foam", "search"] }, { search: 3, foam: 2 });
+    const j = judgeEvidence(p, [retried, grep]);
+    expect(j.figures.decidedBy).toBe("two_notes");
+    expect(j.reason).toMatch(/"search.md" has "search"; "grep.md" has "grep"; both have "foam"/);
+  });
+
   it("does not add up two notes that each hold half of a one-part question's words", () => {
     const p = plan("make tail follow a file over ssh with automatic reconnects");
     const weights: Record<string, number> = { tail: 3, follow: 1, file: 1, ssh: 3, automatic: 1, reconnects: 4 };
