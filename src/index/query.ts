@@ -1,7 +1,7 @@
 // Reading what the user typed into a search: free words, "quoted phrases" that must appear as
 // written, and #tags that must be on the note (nested tags count: #project finds #project/alpha).
 import { isStopWord } from "./stopwords";
-import { foldCase, words } from "./tokenize";
+import { foldCase, isIdentifier, words } from "./tokenize";
 
 export interface ParsedQuery {
   /** Free words, case-folded, in order, stop words removed unless nothing else is left. */
@@ -10,6 +10,8 @@ export interface ParsedQuery {
   stopWords: string[];
   /** Every word, case-folded, in order, stop words and phrases' words included (what names a note). */
   sequence: string[];
+  /** The words written in lowerCamelCase ("siteUrl"), case-folded: a setting's name, which names a note alone. */
+  identifiers: string[];
   /** Quoted phrases, case-folded. Their words are also searched as free words. */
   phrases: string[];
   /** Tags without `#`, lower-cased. */
@@ -34,13 +36,15 @@ export function parseQuery(input: string): ParsedQuery {
     if (clean) tags.push(clean);
     return lead;
   });
-  const all = words(rest).map(foldCase);
+  const typed = words(rest);
+  const all = typed.map(foldCase);
   const content = all.filter((w) => !isStopWord(w));
   const kept = content.length > 0 ? content : all;
   return {
     words: kept,
     stopWords: all.filter((w) => !kept.includes(w)),
     sequence: all,
+    identifiers: Array.from(new Set(typed.filter(isIdentifier).map(foldCase))),
     phrases,
     tags: Array.from(new Set(tags)),
   };

@@ -24,6 +24,15 @@ const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_'’][\p{L}\p{N}\p{M}]+)*/gu;
 const COMBINING_MARKS = /\p{M}/gu;
 const HAS_UPPER_AFTER_LOWER = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
 
+/** A word in lowerCamelCase, as a setting, a property or a function is named: a small letter and a
+ * small letter or digit, then parts that each start with a capital ("siteUrl", "enableSmartRefs",
+ * "h1Title"; not "iPhone", "macOS", "GitHub" or "siteURL"). */
+const IDENTIFIER_RE = /^[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
+
+export function isIdentifier(word: string): boolean {
+  return IDENTIFIER_RE.test(word);
+}
+
 /** Longest word we index; longer runs are base64, hashes or minified code. */
 const MAX_WORD = 40;
 

@@ -20,6 +20,11 @@ describe("parseQuery", () => {
     expect(q.words).toEqual(["meeting"]);
   });
 
+  it("lists the words written in lowerCamelCase, folded, each once (a setting's name names a note alone)", () => {
+    expect(parseQuery('set siteUrl and "assetsPrefix", then siteUrl again; not iPhone, GitHub or siteurl').identifiers).toEqual(["siteurl", "assetsprefix"]);
+    expect(parseQuery("plain words only").identifiers).toEqual([]);
+  });
+
   it("trims trailing slashes from tags and lists each tag once", () => {
     expect(parseQuery("#a/b/ #a/b").tags).toEqual(["a/b"]);
   });

@@ -8,10 +8,11 @@
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
 // "Index" or "Tasks" for one word to name one of them; but a name written in lowerCamelCase, as a
 // setting, a property or a function is ("assetsPrefix", "duplicateNoteBehavior"), is one word that
-// names its note. Chinese and Japanese, written without spaces, have no names of two words here.
+// names its note when the question writes it so too. Chinese and Japanese, written without spaces, have no names of two words here.
 import { fileTitle } from "../markdown";
 import { isStopWord } from "../stopwords";
-import { compoundParts, foldCase, words } from "../tokenize";
+import { compoundParts, foldCase, isIdentifier, words } from "../tokenize";
+import type { ParsedQuery } from "../query";
 import type { ScorePart } from "../types";
 import type { RankedHit } from "./explain";
 import { roundTo } from "../../text/numbers";
@@ -40,15 +41,11 @@ function nameWords(text: string): string[] {
   return words(text).flatMap((w) => compoundParts(foldCase(w)));
 }
 
-/** A name of one word in lowerCamelCase, as a setting or a function is named: two small letters or
- * more, then words that start with a capital ("siteUrl", "enableSmartRefs"; not "iPhone", "macOS", "GitHub"). */
-const IDENTIFIER_RE = /^[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/;
-
 /** The key a name is looked up by (its words joined by spaces), or null when it cannot name a note. */
 export function nameWordsKey(text: string): string | null {
   if (text.length > MAX_NAME_CHARS) return null;
   const w = nameWords(text);
-  if (w.length === 1 && IDENTIFIER_RE.test(text.trim())) return w[0];
+  if (w.length === 1 && isIdentifier(words(text)[0] ?? "")) return w[0];
   return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
 }
 
@@ -99,14 +96,17 @@ function keysOf(note: NoteCalled): readonly string[] {
 }
 
 /**
- * The notes the question's words name, longest name first. Only notes whose title, aliases or path
- * hold one of its words are looked at, at most `MAX_CANDIDATES`, found through its rarest words
- * first. Where two names overlap ("docker compose" in "docker compose stop"), only the longer
- * counts; a name shared by more than `MAX_NOTES_A_NAME` notes counts for none; `keep` filters (a
- * #tag filter). At most `MAX_NAMED`.
+ * The notes the question's words name. Only notes whose title, aliases or path hold one of its
+ * words are looked at, at most `MAX_CANDIDATES`, found through its rarest words first. Where two
+ * names overlap ("docker compose" in "docker compose stop"), only the longer counts; a name of one
+ * word counts only as the question wrote it, in lowerCamelCase ("siteUrl", not "siteurl": "a
+ * remarkable result" does not name the note "reMarkable"); a name shared by more than
+ * `MAX_NOTES_A_NAME` notes counts for none; `keep` filters (a #tag filter). At most `MAX_NAMED`,
+ * names of fewer notes first.
  */
-export function namedIn(sequence: readonly string[], source: NameSource, keep: ((path: string) => boolean) | null = null): NamedNote[] {
-  const said = sequence.slice(0, MAX_QUESTION_WORDS).flatMap(compoundParts);
+export function namedIn(query: Pick<ParsedQuery, "sequence" | "identifiers">, source: NameSource, keep: ((path: string) => boolean) | null = null): NamedNote[] {
+  const said = query.sequence.slice(0, MAX_QUESTION_WORDS).flatMap(compoundParts);
+  const identifiers = new Set(query.identifiers);
   const asked = [...new Set(said.filter((w) => !isStopWord(w)))];
   const holding = new Map(asked.map((w) => [w, source.notesHolding(w)]));
   asked.sort((a, b) => holding.get(a)! - holding.get(b)! || (a < b ? -1 : 1));
@@ -120,7 +120,7 @@ export function namedIn(sequence: readonly string[], source: NameSource, keep: (
   const byName = new Map<string, string[]>();
   for (const note of candidates.values()) {
     for (const key of keysOf(note)) {
-      if (!text.includes(` ${key} `)) continue;
+      if (!text.includes(` ${key} `) || (!key.includes(" ") && !identifiers.has(key))) continue;
       const paths = byName.get(key);
       if (paths) paths.push(note.path);
       else byName.set(key, [note.path]);
@@ -145,7 +145,8 @@ export function namedIn(sequence: readonly string[], source: NameSource, keep: (
   }
   // Past the overlaps, a name of one note says more than a name two or three share: it goes first
   // when there are more notes than are lifted ("siteUrl and assetsPrefix" beside "GitHub Pages").
-  chosen.sort((a, b) => a.paths.length - b.paths.length);
+  const kept = (f: (typeof found)[number]) => (keep ? f.paths.filter(keep).length : f.paths.length);
+  chosen.sort((a, b) => kept(a) - kept(b));
   const named: NamedNote[] = [];
   for (const f of chosen) {
     const inName = new Set(f.name.split(" "));

@@ -54,7 +54,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
   const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
   // While typing, words alone decide (as with the vault-language lane): names are whole words.
-  const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query.sequence, nameSource(corpus), tagFilter) : [];
+  const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
   let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);

@@ -167,7 +167,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     const figures: JudgeFigures = { noteCoverage: 1, sectionCoverage: 1, looseSectionCoverage: 1, namedCoverage: 1, bestPath: results[0].path, decidedBy: "tags_or_phrases" };
     return { verdict: "enough_evidence", reason, missing_terms: [], figures };
   }
-  const stats = questionStats(results);
+  const stats = questionStats(results, required);
   const found = conceptsOf(required, stats, options);
   // A name said twice in other words ("task … Tasks") is its concept's name.
   const names = options.namesSaid ? namesToSay(plan, stats).map((t) => found.sameAs.get(t) ?? t) : [];
@@ -196,13 +196,17 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
 }
 
 /**
- * Where the question's words are weighed: the first result whose search weighed the most words.
- * Mostly the first result; but a focused retry searched only the words its note was to supply, and
- * at a dial level above 1 its note may come first.
+ * Where the question's words are weighed: the first result whose search weighed the most of the
+ * required terms. Mostly the first result; but a focused retry searched only the words its note was
+ * to supply, and at a dial level above 1 its note may come first. (Words beyond the required ones,
+ * which the dial's own search of the whole question also weighs, do not count.)
  */
-function questionStats(results: readonly SearchResult[]): SearchResult["explanation"] {
-  const words = (r: SearchResult) => Object.keys(r.explanation.termWeights).length;
-  return results.reduce((a, b) => (words(b) > words(a) ? b : a)).explanation;
+function questionStats(results: readonly SearchResult[], required: readonly string[]): SearchResult["explanation"] {
+  const weighed = (r: SearchResult) => required.filter((t) => {
+    const parts = termParts(t, r.explanation);
+    return parts.length > 0 && parts.every((p) => Object.hasOwn(r.explanation.termWeights, p));
+  }).length;
+  return results.reduce((a, b) => (weighed(b) > weighed(a) ? b : a)).explanation;
 }
 
 /** Of examined notes, the one covering most of the question overall and close together (the first on a tie). */

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../../src/index/query";
 import { fileTitle } from "../../../src/index/markdown";
 import type { RankedHit } from "../../../src/index/ranking/explain";
+import { VaultIndex } from "../../../src/index/vault-index";
+import { MemoryNoteStore } from "../../support/memory-note-store";
 import { liftNamed, MAX_CANDIDATES, MAX_NAMED, MAX_NOTES_A_NAME, MAX_NOTES_A_WORD, namedIn, nameWordsKey, type NameSource, type NoteCalled } from "../../../src/index/ranking/note-names";
 
 const note = (path: string, title = fileTitle(path), aliases: string[] = []): NoteCalled => ({ path, title, aliases });
@@ -32,6 +34,7 @@ describe("nameWordsKey", () => {
     expect(nameWordsKey("assetsPrefix")).toBe("assetsprefix");
     expect(nameWordsKey("enableSmartRefs")).toBe("enablesmartrefs");
     expect(nameWordsKey("h1Title")).toBe("h1title");
+    expect(nameWordsKey("`siteUrl`")).toBe("siteurl");
     // Brands and one-letter prefixes are not settings; a capital first or none inside is a word.
     for (const word of ["iPhone", "macOS", "eBay", "GitHub", "SilverBullet", "siteURL", "sitename", "Siteurl"]) expect(nameWordsKey(word)).toBeNull();
   });
@@ -56,7 +59,7 @@ function sourceOf(notes: NoteCalled[]): NameSource & { asked: string[] } {
   };
 }
 
-const named = (notes: NoteCalled[], question: string) => namedIn(parseQuery(question).sequence, sourceOf(notes));
+const named = (notes: NoteCalled[], question: string) => namedIn(parseQuery(question), sourceOf(notes));
 
 describe("namedIn", () => {
   it("finds a note by its title, its file name or an alias, said anywhere in the question", () => {
@@ -72,19 +75,23 @@ describe("namedIn", () => {
     expect(named(notes, "control out of")).toEqual([]);
   });
 
-  it("finds a note called by one lowerCamelCase word, said in any case, and not by part of it", () => {
-    const notes = [note("dendron.topic.publish.config.siteUrl.md", "siteUrl"), note("Site.md"), note("Url.md")];
+  it("finds a note called by one lowerCamelCase word when the question writes it so, not a plain word spelt alike", () => {
+    const notes = [note("dendron.topic.publish.config.siteUrl.md", "siteUrl"), note("Site.md"), note("Url.md"), note("Devices/reMarkable.md")];
     expect(named(notes, "how do siteUrl and the custom domain work together?")).toEqual([{ path: "dendron.topic.publish.config.siteUrl.md", name: "siteurl", whole: false }]);
-    expect(named(notes, "what is siteurl")).toEqual([{ path: "dendron.topic.publish.config.siteUrl.md", name: "siteurl", whole: true }]);
+    expect(named(notes, "what is siteUrl")).toEqual([{ path: "dendron.topic.publish.config.siteUrl.md", name: "siteurl", whole: true }]);
+    expect(named(notes, "sync notes to my reMarkable")).toEqual([{ path: "Devices/reMarkable.md", name: "remarkable", whole: false }]);
+    // Written plainly, the word is a word: left to the title bonus.
+    expect(named(notes, "what is siteurl")).toEqual([]);
+    expect(named(notes, "a remarkable result")).toEqual([]);
     expect(named(notes, "the site url of my site")).toEqual([]);
   });
 
   it("looks up only the question's words that are not stop words, the rarest first", () => {
     const source = sourceOf([note("References/Out of Control.md"), note("Control Panel.md")]);
-    namedIn(parseQuery("who took Out of Control").sequence, source);
+    namedIn(parseQuery("who took Out of Control"), source);
     expect(source.asked).toEqual(["took", "control"]);
     const other = sourceOf([note("References/Out of Control.md"), note("Control Panel.md"), note("Took.md"), note("Took Again.md"), note("Took It.md")]);
-    namedIn(parseQuery("who took Out of Control").sequence, other);
+    namedIn(parseQuery("who took Out of Control"), other);
     expect(other.asked).toEqual(["control", "took"]);
   });
 
@@ -143,7 +150,7 @@ describe("namedIn", () => {
 
   it("keeps only the notes a filter lets through", () => {
     const notes = [note("work/Blade Runner.md"), note("home/Blade Runner.md")];
-    expect(namedIn(parseQuery("who directed blade runner").sequence, sourceOf(notes), (path) => path.startsWith("home/"))).toEqual([{ path: "home/Blade Runner.md", name: "blade runner", whole: false }]);
+    expect(namedIn(parseQuery("who directed blade runner"), sourceOf(notes), (path) => path.startsWith("home/"))).toEqual([{ path: "home/Blade Runner.md", name: "blade runner", whole: false }]);
   });
 });
 
@@ -178,5 +185,27 @@ describe("liftNamed", () => {
     const named = [{ path: "n1.md", name: "n one", whole: false }, { path: "n2.md", name: "n two", whole: false }];
     expect(order(liftNamed(hits, named, 1))).toEqual(["a.md:9", "n2.md:8", "n1.md:8", "b.md:8", "c.md:7"]);
     expect(order(liftNamed(hits, named, 5))).toEqual(["a.md:9", "b.md:8", "c.md:7", "n2.md:5", "n1.md:3"]);
+  });
+});
+
+describe("named notes through the index", () => {
+  it("lifts the notes of two settings a question names into the top five, past two notes called alike", async () => {
+    const notes: Record<string, string> = {
+      "config.siteUrl.md": "---\ntitle: siteUrl\n---\nThe URL the site is published under.",
+      "config.assetsPrefix.md": "---\ntitle: assetsPrefix\n---\nA prefix for every URL of the site.",
+      "dendron/GitHub Pages.md": "# GitHub Pages\n\nPublishing to GitHub Pages without a custom domain: set siteUrl and assetsPrefix, then publish.",
+      "foam/GitHub Pages.md": "# GitHub Pages\n\nPublishing to GitHub Pages with a custom domain, or without one.",
+    };
+    // Notes that share more of the question's words than the two settings' notes do.
+    for (let i = 0; i < 8; i++) notes[`Publishing ${i}.md`] = `# Publishing ${i}\n\nPublishing to GitHub Pages without a custom domain, and how the pages work together with siteUrl and assetsPrefix.`;
+    const store = new MemoryNoteStore(notes);
+    const index = new VaultIndex({ ranking: { vaultLanguage: null } });
+    await index.sync(store, null);
+    const top = (await index.search("when publishing to GitHub Pages without a custom domain, how do siteUrl and assetsPrefix work together?", store, { limit: 5 })).map((r) => r.path);
+    expect(top).toContain("config.siteUrl.md");
+    expect(top).toContain("config.assetsPrefix.md");
+    // Written plainly, they are words, and the settings' notes stay where their words put them.
+    const plain = (await index.search("when publishing to github pages without a custom domain, how do siteurl and assetsprefix work together?", store, { limit: 3 })).map((r) => r.path);
+    expect(plain).not.toContain("config.assetsPrefix.md");
   });
 });
