@@ -41,10 +41,9 @@ export interface RankingOptions {
   /** The vault-language lane (vault-language/): meanings learned from the notes, fused with the
    * words' ranking. On by default; null turns it off, and the index then learns nothing. */
   vaultLanguage?: VaultLanguageOptions | null;
-  /** A note the question names (title, file name or alias of two words or more, or of one in
-   * lowerCamelCase the question writes so; note-names.ts) is
-   * lifted to this place (0-based) among the other notes, or first when its name is the whole
-   * question; null turns both off. */
+  /** A note the question names (title, file name or alias of two words or more, or one camelCase
+   * word written so; note-names.ts) is lifted to this place (0-based) among the other notes, or
+   * first when its name is the whole question; null turns both off. */
   namedPlace?: number | null;
 }
 
