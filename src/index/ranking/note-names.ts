@@ -8,7 +8,8 @@
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
 // "Index" or "Tasks" for one word to name one of them; but a name written in lowerCamelCase, as a
 // setting, a property or a function is ("assetsPrefix", "duplicateNoteBehavior"), is one word that
-// names its note when the question writes it so too. Chinese and Japanese, written without spaces, have no names of two words here.
+// names its note when the question writes it so too. Chinese and Japanese, written without
+// spaces, have no names of two words here.
 import { fileTitle } from "../markdown";
 import { isStopWord } from "../stopwords";
 import { compoundParts, foldCase, isIdentifier, words } from "../tokenize";
@@ -36,16 +37,13 @@ export const MAX_NOTES_A_WORD = 2000;
 /** Notes looked at a question, the question's rarest words first. */
 export const MAX_CANDIDATES = 5000;
 
-/** A text's words as a name says them: folded, compounds parted ("git-stash" → git, stash). */
-function nameWords(text: string): string[] {
-  return words(text).flatMap((w) => compoundParts(foldCase(w)));
-}
-
 /** The key a name is looked up by (its words joined by spaces), or null when it cannot name a note. */
 export function nameWordsKey(text: string): string | null {
   if (text.length > MAX_NAME_CHARS) return null;
-  const w = nameWords(text);
-  if (w.length === 1 && isIdentifier(words(text)[0] ?? "")) return w[0];
+  const typed = words(text);
+  // As a name says them: folded, compounds parted ("git-stash" → git, stash).
+  const w = typed.flatMap((t) => compoundParts(foldCase(t)));
+  if (w.length === 1 && isIdentifier(typed[0])) return w[0];
   return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
 }
 
@@ -145,13 +143,13 @@ export function namedIn(query: Pick<ParsedQuery, "sequence" | "identifiers">, so
   }
   // Past the overlaps, a name of one note says more than a name two or three share: it goes first
   // when there are more notes than are lifted ("siteUrl and assetsPrefix" beside "GitHub Pages").
-  const kept = (f: (typeof found)[number]) => (keep ? f.paths.filter(keep).length : f.paths.length);
-  chosen.sort((a, b) => kept(a) - kept(b));
+  const kept = chosen.map((f) => ({ name: f.name, paths: keep ? f.paths.filter(keep) : f.paths }));
+  kept.sort((a, b) => a.paths.length - b.paths.length);
   const named: NamedNote[] = [];
-  for (const f of chosen) {
+  for (const f of kept) {
     const inName = new Set(f.name.split(" "));
     const whole = asked.every((w) => inName.has(w));
-    for (const path of f.paths) if (!named.some((n) => n.path === path) && (!keep || keep(path))) named.push({ path, name: f.name, whole });
+    for (const path of f.paths) if (!named.some((n) => n.path === path)) named.push({ path, name: f.name, whole });
   }
   return named.slice(0, MAX_NAMED);
 }
