@@ -4,7 +4,7 @@ import { isStopWord } from "./stopwords";
 import { foldCase, isIdentifier, words } from "./tokenize";
 
 export interface ParsedQuery {
-  /** Free words, case-folded, in order, stop words removed unless nothing else is left. */
+  /** Free words, case-folded, in order, a possessive's "'s" dropped, stop words removed unless nothing else is left. */
   words: string[];
   /** Words that were dropped as stop words (kept for explanations). */
   stopWords: string[];
@@ -22,6 +22,11 @@ export interface ParsedQuery {
 const PHRASE_RE = /"([^"]*)"/g;
 // A tag starts after whitespace or at the start; it may hold letters, digits, _ - and /.
 const TAG_RE = /(^|\s)#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
+
+/** "mac's display" asks about a mac's display: the word searched is "mac", as the plan's terms have it. */
+function withoutPossessive(word: string): string {
+  return word.replace(/^(.{2,})['’]s$/u, "$1");
+}
 
 export function parseQuery(input: string): ParsedQuery {
   const phrases: string[] = [];
@@ -41,7 +46,7 @@ export function parseQuery(input: string): ParsedQuery {
   const content = all.filter((w) => !isStopWord(w));
   const kept = content.length > 0 ? content : all;
   return {
-    words: kept,
+    words: content.length > 0 ? content.map(withoutPossessive) : all,
     stopWords: all.filter((w) => !kept.includes(w)),
     sequence: all,
     identifiers: Array.from(new Set(typed.filter(isIdentifier).map(foldCase))),

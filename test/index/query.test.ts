@@ -25,6 +25,13 @@ describe("parseQuery", () => {
     expect(parseQuery("plain words only").identifiers).toEqual([]);
   });
 
+  it("searches a possessive as its word ('mac's display' for mac), keeping it whole in the sequence names are read in", () => {
+    const q = parseQuery("stop my Mac's display; Kevin Kelly’s book; it's");
+    expect(q.words).toEqual(["stop", "mac", "display", "kevin", "kelly", "book"]);
+    expect(q.sequence).toContain("mac's");
+    expect(parseQuery("it's").words).toEqual(["it's"]);
+  });
+
   it("trims trailing slashes from tags and lists each tag once", () => {
     expect(parseQuery("#a/b/ #a/b").tags).toEqual(["a/b"]);
   });

@@ -57,12 +57,14 @@ export interface LocalRetrieval {
 /** A note scoring below this share of the best note's score is left out of the pack. */
 export const MIN_SHARE_OF_BEST = 0.08;
 
-/** What the index is asked: the plan's terms, context terms of a follow-up, #tags and "phrases". */
+/**
+ * What the index is asked: the question as written, as the search command asks it (the index drops
+ * stop words itself, and reads a name in the whole question, "who wrote Out of Control", and a
+ * setting's as it is written, "siteUrl"), then the words of its #tags and a follow-up's context terms.
+ */
 export function indexQueryFor(plan: QueryPlan): string {
-  const parts = [...plan.terms, ...plan.context_terms];
-  for (const tag of plan.tags) parts.push(`#${tag}`);
-  for (const phrase of plan.phrases) parts.push(`"${phrase}"`);
-  return parts.join(" ").trim() || plan.normalized;
+  const tagWords = plan.tags.flatMap((tag) => tag.split("/")).filter((w) => w !== "");
+  return [plan.question, ...tagWords, ...plan.context_terms].join(" ").replace(/\s+/g, " ").trim() || plan.normalized;
 }
 
 export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: NoteStore, options: LocalRetrievalOptions = {}): Promise<LocalRetrieval> {

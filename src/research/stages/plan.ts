@@ -59,7 +59,8 @@ const GENERIC_WORDS = new Set(
 
 /** Ways of saying "in my notes" that are about where to look, not what to look for. */
 const META_PHRASES = [
-  /\b(?:according to|based on|from|in|within|inside|across) (?:my|the|our) (?:notes?|vault|knowledge base|pkm)\b/gi,
+  // "from the note" is one note the question is about ("delete a task from the note"), not where to look.
+  /\b(?:according to|based on|from|in|within|inside|across) (?:(?:my|our) (?:notes?|vault|knowledge base|pkm)|the (?:notes|vault|knowledge base|pkm))\b/gi,
   /\bwhat do(?:es)? (?:my|the|our) (?:notes?|vault) say (?:about|on)\b/gi,
   /\b(?:my|the|our) (?:notes?|vault) say(?:s)? (?:about|on)?\b/gi,
   /\bdo i have (?:any )?notes? (?:about|on)\b/gi,

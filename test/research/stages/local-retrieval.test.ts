@@ -41,6 +41,31 @@ describe("retrieveLocal", () => {
     expect(local.rows[0].retrieval.lanes.map((l) => l.name)).toEqual(["full_text", "focused_retry"]);
   });
 
+  it("asks the index the question as written, so the notes it names are lifted as in a search", async () => {
+    const notes: Record<string, string> = {
+      "config.siteUrl.md": "---\ntitle: siteUrl\n---\nThe URL the site is published under.",
+      "config.assetsPrefix.md": "---\ntitle: assetsPrefix\n---\nA prefix for every URL of the site.",
+      "Out of Control.md": "# Out of Control\n\nA book by Kevin Kelly.",
+    };
+    // Notes that share more of the question's words than the two settings' notes do.
+    for (let i = 0; i < 10; i++) notes[`Publishing ${i}.md`] = `# Publishing ${i}\n\nPublishing to GitHub Pages without a custom domain, and how the pages work together with siteUrl and assetsPrefix.`;
+    for (let i = 0; i < 10; i++) notes[`Control ${i}.md`] = `# Control ${i}\n\nWho wrote the control panel? Control, control: the control is out.`;
+    const { store, index } = await vault(notes);
+    const settings = await retrieveLocal(plan("when publishing to GitHub Pages without a custom domain, how do siteUrl and assetsPrefix work together?"), index, store);
+    expect(settings.query).toContain("siteUrl and assetsPrefix");
+    expect(settings.rows.map((r) => r.note_path)).toEqual(expect.arrayContaining(["config.siteUrl.md", "config.assetsPrefix.md"]));
+    // A name of three words with a stop word inside is read in the whole question: lifted to third.
+    const book = await retrieveLocal(plan("who wrote Out of Control?"), index, store);
+    expect(book.rows.map((r) => r.note_path).indexOf("Out of Control.md")).toBe(2);
+  });
+
+  it("counts a possessive's word as matched: 'my mac's display' is about a mac", async () => {
+    const { store, index } = await vault({ "caffeinate.md": "# caffeinate\n\nKeep a Mac from sleeping: the display stays on while it is plugged in.", "other.md": "# Other\n\nNothing here." });
+    const local = await retrieveLocal(plan("stop my mac's display from sleeping while it's plugged in"), index, store);
+    expect(local.rows[0].note_path).toBe("caffeinate.md");
+    expect(local.rows[0].retrieval.missing_terms).not.toContain("mac");
+  });
+
   it("asks nothing more for a one-part question, nor when told not to", async () => {
     const { store, index } = await vault({ "a.md": "# Alpha\n\nalpha beta", "b.md": "# Gamma\n\ngamma delta" });
     const one = await retrieveLocal(plan("alpha gamma"), index, store);

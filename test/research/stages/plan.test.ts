@@ -28,6 +28,12 @@ describe("planQuestion", () => {
     expect(p.provider_queries[0]).not.toMatch(/notes/i);
   });
 
+  it("keeps 'the note' when a note is the topic, not where to look", () => {
+    expect(plan("delete a task from the note when I complete it").required_terms).toEqual(["delete", "task", "note", "complete"]);
+    expect(plan("What is in the vault about spaced repetition?").required_terms).toEqual(["spaced", "repetition"]);
+    expect(plan("according to my note, when is the deadline?").required_terms).toEqual(["deadline"]);
+  });
+
   it("keeps 'notes' when notes are the topic", () => {
     expect(plan("How do I keep my notes private?").required_terms).toEqual(["notes", "private"]);
   });
