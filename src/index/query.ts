@@ -18,19 +18,21 @@ export interface ParsedQuery {
   tags: string[];
 }
 
-// `*`, not `+`: an empty pair of quotes must be consumed whole, or it pairs with the next phrase's opening quote.
-const PHRASE_RE = /"([^"]*)"/g;
+// `*`, not `+`: an empty pair of quotes must be consumed whole, or it pairs with the next phrase's
+// opening quote. Curly and German quotes count (a phone types “ ” as you type ").
+const PHRASE_RE = /["“”„]([^"“”„]*)["“”„]/g;
 // A tag starts after whitespace or at the start; it may hold letters, digits, _ - and /.
 const TAG_RE = /(^|\s)#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
 
 /** "mac's display" asks about a mac's display: the word searched is "mac", as the plan's terms have it. */
 function withoutPossessive(word: string): string {
-  return word.replace(/^(.{2,})['’]s$/u, "$1");
+  return word.replace(/^(.{2,})'s$/u, "$1");
 }
 
 export function parseQuery(input: string): ParsedQuery {
   const phrases: string[] = [];
-  let rest = input.replace(PHRASE_RE, (_m, phrase: string) => {
+  // A curly apostrophe is an apostrophe ("it’s" is the stop word "it's", "O’Reilly" is "o'reilly").
+  let rest = input.replace(/[’‘]/g, "'").replace(PHRASE_RE, (_m, phrase: string) => {
     const folded = foldCase(phrase).trim();
     if (folded) phrases.push(folded);
     return ` ${phrase} `;

@@ -32,6 +32,13 @@ describe("parseQuery", () => {
     expect(parseQuery("it's").words).toEqual(["it's"]);
   });
 
+  it("reads curly quotes and apostrophes as straight ones (a phone types them)", () => {
+    const q = parseQuery("where did I write “ship it” or „los geht’s“? it’s O’Reilly");
+    expect(q.phrases).toEqual(["ship it", "los geht's"]);
+    expect(q.stopWords).toContain("it's");
+    expect(q.words).toContain("o'reilly");
+  });
+
   it("trims trailing slashes from tags and lists each tag once", () => {
     expect(parseQuery("#a/b/ #a/b").tags).toEqual(["a/b"]);
   });

@@ -21,6 +21,7 @@ import type { NoteStore } from "../../ports";
 import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
 import { oneLine } from "../../text/one-line";
+import { questionForIndex } from "./plan";
 import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
 import { termMatched, termParts } from "./judge-coverage";
@@ -58,13 +59,12 @@ export interface LocalRetrieval {
 export const MIN_SHARE_OF_BEST = 0.08;
 
 /**
- * What the index is asked: the question as written, as the search command asks it (the index drops
- * stop words itself, and reads a name in the whole question, "who wrote Out of Control", and a
- * setting's as it is written, "siteUrl"), then the words of its #tags and a follow-up's context terms.
+ * What the index is asked: the question as `search` would be asked it (`questionForIndex`), then
+ * the words of its #tags and a follow-up's context terms.
  */
 export function indexQueryFor(plan: QueryPlan): string {
   const tagWords = plan.tags.flatMap((tag) => tag.split("/")).filter((w) => w !== "");
-  return [plan.question, ...tagWords, ...plan.context_terms].join(" ").replace(/\s+/g, " ").trim() || plan.normalized;
+  return [questionForIndex(plan.question), ...tagWords, ...plan.context_terms].join(" ").trim() || plan.normalized;
 }
 
 export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: NoteStore, options: LocalRetrievalOptions = {}): Promise<LocalRetrieval> {
@@ -119,7 +119,7 @@ interface DialMerge {
 
 /** The dial's results first, in its order; the index's other rows (tag lane, focused retry) after them. */
 async function withDialResults(lexical: LocalRetrieval, dial: ResearchDial, merge: DialMerge): Promise<LocalRetrieval> {
-  const answer = await dial.search.search({ query: merge.plan.normalized || lexical.query, level: dial.level, limit: merge.limit, signal: merge.signal });
+  const answer = await dial.search.search({ query: questionForIndex(merge.plan.question) || lexical.query, level: dial.level, limit: merge.limit, signal: merge.signal });
   const level: RetrievalLevel = { asked: dial.level, ran: answer.ranLevel, notices: answer.notices };
   if (answer.ranLevel === 1) return { ...lexical, level };
   const lanes = dialLanes(merge.lanes, dial.level, answer.ranLevel);

@@ -60,7 +60,7 @@ const GENERIC_WORDS = new Set(
 /** Ways of saying "in my notes" that are about where to look, not what to look for. */
 const META_PHRASES = [
   // "from the note" is one note the question is about ("delete a task from the note"), not where to look.
-  /\b(?:according to|based on|from|in|within|inside|across) (?:(?:my|our) (?:notes?|vault|knowledge base|pkm)|the (?:notes|vault|knowledge base|pkm))\b/gi,
+  /\b(?!from the note\b)(?:according to|based on|from|in|within|inside|across) (?:my|the|our) (?:notes?|vault|knowledge base|pkm)\b/gi,
   /\bwhat do(?:es)? (?:my|the|our) (?:notes?|vault) say (?:about|on)\b/gi,
   /\b(?:my|the|our) (?:notes?|vault) say(?:s)? (?:about|on)?\b/gi,
   /\bdo i have (?:any )?notes? (?:about|on)\b/gi,
@@ -110,6 +110,15 @@ export function planQuestion(question: string, options: PlanOptions = {}): Query
 
 function normalize(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The question as the index is asked it: as written, in its case and with its stop words (the index
+ * drops those itself, but reads names in the whole question: "Out of Control", "siteUrl"), in the
+ * plan's Unicode form and apostrophe, without the ways of saying "in my notes".
+ */
+export function questionForIndex(question: string): string {
+  return stripMeta(question.normalize("NFKC").replace(/[’‘]/g, "'")).replace(/\s+/g, " ").trim();
 }
 
 function stripMeta(text: string): string {

@@ -59,6 +59,21 @@ describe("retrieveLocal", () => {
     expect(book.rows.map((r) => r.note_path).indexOf("Out of Control.md")).toBe(2);
   });
 
+  it("asks the index without the ways of saying 'in my notes', and keeps a phrase in curly quotes a phrase", async () => {
+    const notes: Record<string, string> = {
+      "Space Lua.md": "# Space Lua\n\nScripting inside the space.",
+      "Ship it.md": "# Release\n\nWhen in doubt, ship it.",
+      "Ships.md": "# Ships\n\nA ship sails; it is a ship.",
+    };
+    for (let i = 0; i < 6; i++) notes[`Notes ${i}.md`] = `# My notes say ${i}\n\nMy notes say a lot about space and lua: space, lua, notes.`;
+    const { store, index } = await vault(notes);
+    const lua = await retrieveLocal(plan("What do my notes say about Space Lua?"), index, store);
+    expect(lua.query).not.toMatch(/notes|say/i);
+    expect(lua.rows[0].note_path).toBe("Space Lua.md");
+    const phrase = await retrieveLocal(plan("where did I write “ship it”?"), index, store);
+    expect(phrase.rows.map((r) => r.note_path)).toEqual(["Ship it.md"]);
+  });
+
   it("counts a possessive's word as matched: 'my mac's display' is about a mac", async () => {
     const { store, index } = await vault({ "caffeinate.md": "# caffeinate\n\nKeep a Mac from sleeping: the display stays on while it is plugged in.", "other.md": "# Other\n\nNothing here." });
     const local = await retrieveLocal(plan("stop my mac's display from sleeping while it's plugged in"), index, store);

@@ -32,6 +32,8 @@ describe("planQuestion", () => {
     expect(plan("delete a task from the note when I complete it").required_terms).toEqual(["delete", "task", "note", "complete"]);
     expect(plan("What is in the vault about spaced repetition?").required_terms).toEqual(["spaced", "repetition"]);
     expect(plan("according to my note, when is the deadline?").required_terms).toEqual(["deadline"]);
+    expect(plan("According to the note, when is the deadline?").required_terms).toEqual(["deadline"]);
+    expect(plan("What is in the note about the deadline?").required_terms).toEqual(["deadline"]);
   });
 
   it("keeps 'notes' when notes are the topic", () => {
