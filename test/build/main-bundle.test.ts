@@ -33,17 +33,22 @@ function requiredModules(code: string): string[] {
   return [...new Set([...code.matchAll(/\brequire\s*\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((m) => m[2]))];
 }
 
-/** Timers of the sandbox, so the test can see what is still pending after unload. */
+/** Timers of the sandbox, so the test can see what is still pending after unload: each one's delay, and whether it was set after `unloaded()`. */
 function trackedTimers() {
-  const live = new Set<ReturnType<typeof setTimeout>>();
+  type Timer = { ms: number; repeats: boolean; afterUnload: boolean };
+  const live = new Map<ReturnType<typeof setTimeout>, Timer>();
+  let unloaded = false;
   return {
     live,
+    unloaded: () => void (unloaded = true),
+    /** What unload left behind: an interval, a timer set before it, or a long one set after it (a short one after it is the last turn of work that was under way). */
+    leftBehind: () => [...live.values()].filter((t) => t.repeats || !t.afterUnload || t.ms > 20).map((t) => `${t.repeats ? "interval" : "timer"} of ${t.ms} ms set ${t.afterUnload ? "after" : "before"} unload`),
     setTimeout: (fn: () => void, ms?: number, ...args: unknown[]) => {
       const handle = setTimeout(() => {
         live.delete(handle);
         fn(...(args as []));
       }, ms);
-      live.add(handle);
+      live.set(handle, { ms: ms ?? 0, repeats: false, afterUnload: unloaded });
       return handle;
     },
     clearTimeout: (handle: ReturnType<typeof setTimeout> | undefined) => {
@@ -53,7 +58,7 @@ function trackedTimers() {
     },
     setInterval: (fn: () => void, ms?: number) => {
       const handle = setInterval(fn, ms);
-      live.add(handle);
+      live.set(handle, { ms: ms ?? 0, repeats: true, afterUnload: unloaded });
       return handle;
     },
     clearInterval: (handle: ReturnType<typeof setInterval> | undefined) => {
@@ -176,9 +181,12 @@ describe("built plugin bundle", () => {
     expect(panel.getDisplayText()).toBe("Research");
     expect(panel.contentEl.querySelector(".vault-research-composer textarea")).not.toBeNull();
 
+    timers.unloaded();
     plugin.unload();
     await new Promise((r) => setTimeout(r, 20));
-    expect(timers.live.size).toBe(0);
+    expect(timers.leftBehind()).toEqual([]);
+    // Work that was under way when unload came ends in a few turns (on a busy machine, not in 20 ms).
+    await until(() => timers.live.size === 0, "the last turns of work under way at unload", 2000);
     expect(vault.listenerCount()).toBe(0);
     expect(app.workspace.listenerCount()).toBe(0);
     expect(app.commands.size).toBe(0);

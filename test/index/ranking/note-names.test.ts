@@ -70,6 +70,9 @@ describe("namedIn", () => {
     expect(named(notes, "notes of 2024-05-01")).toEqual([{ path: "daily/2024-05-01.md", name: "2024 05 01", whole: false }]);
     // A first heading makes the title; the file name still names the note.
     expect(named(notes, "what is space lua")).toEqual([{ path: "Space Lua.md", name: "space lua", whole: true }]);
+    // A stop word written with an apostrophe asks nothing of the name, in either apostrophe.
+    expect(named(notes, "What's Space Lua?")).toEqual([{ path: "Space Lua.md", name: "space lua", whole: true }]);
+    expect(named(notes, "what’s space lua")).toEqual([{ path: "Space Lua.md", name: "space lua", whole: true }]);
     // Part of a name is not the name; the words must come in its order.
     expect(named(notes, "out of patience")).toEqual([]);
     expect(named(notes, "control out of")).toEqual([]);
