@@ -103,10 +103,11 @@ function keysOf(note: NoteCalled): readonly string[] {
  * names of fewer notes first.
  */
 export function namedIn(query: Pick<ParsedQuery, "sequence" | "identifiers">, source: NameSource, keep: ((path: string) => boolean) | null = null): NamedNote[] {
-  const said = query.sequence.slice(0, MAX_QUESTION_WORDS).flatMap(compoundParts);
+  const sequence = query.sequence.slice(0, MAX_QUESTION_WORDS);
+  const said = sequence.flatMap(compoundParts);
   const identifiers = new Set(query.identifiers);
   // A stop word's parts ask nothing: "what's" is not "what" and "s" ("What's Space Lua?" is its name).
-  const asked = [...new Set(query.sequence.slice(0, MAX_QUESTION_WORDS).filter((w) => !isStopWord(w)).flatMap(compoundParts).filter((w) => !isStopWord(w)))];
+  const asked = [...new Set(sequence.filter((w) => !isStopWord(w)).flatMap(compoundParts).filter((w) => !isStopWord(w)))];
   const holding = new Map(asked.map((w) => [w, source.notesHolding(w)]));
   asked.sort((a, b) => holding.get(a)! - holding.get(b)! || (a < b ? -1 : 1));
   const candidates = new Map<string, NoteCalled>();

@@ -108,8 +108,13 @@ export function planQuestion(question: string, options: PlanOptions = {}): Query
   };
 }
 
+/** The plan's Unicode form (NFKC) and apostrophe (’ and ‘ read as '). */
+function plainForm(text: string): string {
+  return text.normalize("NFKC").replace(/[’‘]/g, "'");
+}
+
 function normalize(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  return plainForm(text).toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 /**
@@ -118,7 +123,7 @@ function normalize(text: string): string {
  * plan's Unicode form and apostrophe, without the ways of saying "in my notes".
  */
 export function questionForIndex(question: string): string {
-  return stripMeta(question.normalize("NFKC").replace(/[’‘]/g, "'")).replace(/\s+/g, " ").trim();
+  return stripMeta(plainForm(question)).replace(/\s+/g, " ").trim();
 }
 
 function stripMeta(text: string): string {
