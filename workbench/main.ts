@@ -214,7 +214,8 @@ const workbench = {
     const close = modal.createEl("button", { cls: "modal-close-button", attr: { "aria-label": "Close" }, text: "×" });
     close.addEventListener("click", () => workbench.closeSettings());
     modal.appendChild(tab.containerEl);
-    tab.display();
+    // As Obsidian 1.13's settings modal opens it: drawn from its definitions.
+    tab.open();
     close.focus();
   },
   closeSettings(): void {

@@ -1,7 +1,7 @@
 // The settings tab: what leaves the device (said first, in plain words), external search and its
 // providers, the model that writes answers, and the notes and index. API keys are chosen with
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
-import { debounce, PluginSettingTab, SecretComponent, Setting, type App, type Plugin } from "obsidian";
+import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
 import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
@@ -91,399 +91,532 @@ const PROVIDER_DESCRIPTIONS: Record<ProviderName, string> = {
 /** The free set as people read it: "Wikipedia, Hacker News, arXiv, GitHub and Stack Exchange". */
 const FREE_SET_WORDS = `${FREE_SOURCES.slice(0, -1).map(providerChoiceName).join(", ")} and ${providerChoiceName(FREE_SOURCES[FREE_SOURCES.length - 1])}`;
 
+/**
+ * One row of the tab as Obsidian's settings search knows it (name, description, other words for
+ * it) and as it is drawn. The same rows make both ways of showing the tab: Obsidian 1.13's own
+ * (`getSettingDefinitions`, whose search finds every row) and `display()` before 1.13.
+ */
+interface Row {
+  /** Stable while the tab is open: how a drawn row is found again to be filled anew. */
+  readonly key: string;
+  readonly name: string;
+  readonly desc?: string;
+  readonly aliases?: string[];
+  /** Drawn only while this says so (asked again after every change). */
+  readonly shown?: () => boolean;
+  /** Adds the row's controls, reading the settings as they are now. */
+  fill(setting: Setting): void;
+}
+
+interface Section {
+  readonly heading: string;
+  readonly rows: Row[];
+}
+
+// Its own members are #private: a name of ours must never stand in for one of the app's own,
+// which a subclass's method of the same name would override.
 export class VaultResearchSettingTab extends PluginSettingTab {
   /** Set when allowing web search switched the free set on, so the tab can say why. */
-  private freeSetAdded = false;
-  /** Where the embedding consent is drawn (redrawn on its own when the server changes). */
-  private consentEl: HTMLElement | null = null;
+  #freeSetAdded = false;
+  /** Which way the tab was last drawn: by Obsidian from the definitions (1.13+), or by `display()`. */
+  #drawnBy: "definitions" | "display" = "definitions";
+  /** The rows on screen, by key, so one row (the embedding consent) can be filled again alone. */
+  readonly #drawn = new Map<string, Setting>();
   // Typing a folder name must not re-index on every keystroke.
-  private readonly applyExclusions = debounce(() => void this.host.applyIndexSettings({ rebuild: false }), 1200, true);
+  readonly #applyExclusions = debounce(() => void this.#host.applyIndexSettings({ rebuild: false }), 1200, true);
 
-  constructor(
-    app: App,
-    plugin: Plugin,
-    private readonly host: SettingsHost,
-  ) {
+  readonly #host: SettingsHost;
+
+  constructor(app: App, plugin: Plugin, host: SettingsHost) {
     super(app, plugin);
+    this.#host = host;
+    this.containerEl.addClass("vault-research-settings");
   }
 
+  /** Obsidian 1.13 and later draw the tab from these, and its settings search finds every row. */
+  override getSettingDefinitions(): SettingDefinitionItem[] {
+    return this.#sections().map((section) => ({
+      type: "group",
+      heading: section.heading,
+      items: section.rows.map((row) => ({
+        name: row.name,
+        desc: row.desc,
+        aliases: row.aliases,
+        visible: row.shown ?? true,
+        render: (setting: Setting) => {
+          this.#drawnBy = "definitions";
+          return this.#drawRow(setting, row);
+        },
+      })),
+    }));
+  }
+
+  /** Before Obsidian 1.13 (which draws from the definitions instead): the same rows, drawn here. */
   override display(): void {
-    const { containerEl } = this;
-    containerEl.empty();
-    containerEl.addClass("vault-research-settings");
-    this.displayPrivacy(containerEl);
-    this.displayExternal(containerEl);
-    this.displayProviders(containerEl);
-    this.displayModel(containerEl);
-    this.displaySearch(containerEl);
-    this.displayNotesAndIndex(containerEl);
-    nameControls(containerEl);
+    this.#drawnBy = "display";
+    this.#drawAll();
   }
 
   override hide(): void {
-    this.applyExclusions.run();
+    this.#applyExclusions.run();
+    this.#drawn.clear();
     super.hide();
+  }
+
+  #drawAll(): void {
+    const { containerEl } = this;
+    containerEl.empty();
+    containerEl.addClass("vault-research-settings");
+    this.#drawn.clear();
+    for (const section of this.#sections()) {
+      new Setting(containerEl).setName(section.heading).setHeading();
+      for (const row of section.rows) if (row.shown?.() ?? true) this.#drawRow(new Setting(containerEl), row);
+    }
+  }
+
+  /** Fills `setting` as `row` and remembers it; the cleanup is for Obsidian, when it takes the row down. */
+  #drawRow(setting: Setting, row: Row): () => void {
+    this.#drawn.set(row.key, setting);
+    fillRow(setting, row);
+    return () => {
+      if (this.#drawn.get(row.key) === setting) this.#drawn.delete(row.key);
+    };
+  }
+
+  /**
+   * After a change that shows or hides rows, or changes what they say (the providers' order).
+   * Obsidian 1.13 is asked to draw the definitions again (`update`); the rows on screen are filled
+   * anew first, so they are right even where it keeps a row it already drew.
+   */
+  #redraw(): void {
+    if (requireApiVersion("1.13.0") && this.#drawnBy === "definitions") {
+      for (const row of this.#sections().flatMap((s) => s.rows)) {
+        const setting = this.#drawn.get(row.key);
+        if (setting && (row.shown?.() ?? true)) fillRow(setting, row);
+      }
+      this.update();
+    } else {
+      this.#drawAll();
+    }
+  }
+
+  /** Fills one row on screen anew, leaving every other (and the focus) where it is. */
+  #refill(key: string): void {
+    const setting = this.#drawn.get(key);
+    const row = this.#sections()
+      .flatMap((s) => s.rows)
+      .find((r) => r.key === key);
+    if (setting && row) fillRow(setting, row);
+  }
+
+  #sections(): Section[] {
+    return [
+      { heading: "What leaves this device", rows: [this.#privacyRow()] },
+      { heading: "External search", rows: this.#externalRows() },
+      { heading: "Search providers", rows: [this.#freeSetRow(), ...this.#providerRows()] },
+      { heading: "Brave", rows: this.#braveRows() },
+      { heading: "Exa", rows: this.#exaRows() },
+      { heading: "Wikipedia, GitHub and more", rows: this.#sourceRows() },
+      { heading: "SearXNG", rows: [this.#searxngRow()] },
+      { heading: "Tavily", rows: this.#tavilyRows() },
+      { heading: "Model for answers", rows: this.#modelRows() },
+      { heading: "Search", rows: this.#searchRows() },
+      { heading: "Notes", rows: this.#notesRows() },
+      { heading: "Index", rows: this.#indexRows() },
+    ];
   }
 
   /**
    * Changes settings only if the result is valid (the same zod schema as data.json), so a typo
    * never reaches the file. Returns the problem, or null when saved.
    */
-  private async applyChange(change: (s: Settings) => void): Promise<string | null> {
-    const draft = structuredClone(this.host.settings);
+  async #applyChange(change: (s: Settings) => void): Promise<string | null> {
+    const draft = structuredClone(this.#host.settings);
     change(draft);
     const checked = settingsSchema.safeParse(draft);
     if (!checked.success) return checked.error.issues[0]?.message ?? "Not a valid value.";
-    change(this.host.settings);
-    await this.host.saveSettings();
+    change(this.#host.settings);
+    await this.#host.saveSettings();
     return null;
   }
 
-  private displayPrivacy(el: HTMLElement): void {
-    new Setting(el).setName("What leaves this device").setHeading();
-    const note = el.createDiv({ cls: "vault-research-privacy" });
-    for (const paragraph of PRIVACY_NOTE) note.createEl("p", { text: paragraph });
+  /** The privacy note, found by search under its heading's name and the words people look for. */
+  #privacyRow(): Row {
+    return {
+      key: "privacy",
+      name: "What leaves this device",
+      desc: PRIVACY_NOTE.join(" "),
+      aliases: ["privacy", "network", "data sent", "remote services"],
+      fill: (setting) => {
+        setting.setName("").setDesc("").setClass("vault-research-privacy-row");
+        const note = setting.descEl.createDiv({ cls: "vault-research-privacy" });
+        for (const paragraph of PRIVACY_NOTE) note.createEl("p", { text: paragraph });
+      },
+    };
   }
 
-  private displayExternal(el: HTMLElement): void {
-    const external = this.host.settings.external;
-    new Setting(el).setName("External search").setHeading();
-
-    new Setting(el)
-      .setName("Allow web search")
-      .setDesc("While off, nothing is ever sent to a search provider. When on, each question still chooses whether to use the web.")
-      .addToggle((toggle) =>
-        toggle.setValue(external.enabled).onChange(async (value) => {
-          // With no key and no instance, the free set is what web search can use: switch it on, and say so.
-          const allowed = value ? providersWhenAllowed(this.host.settings, (name) => this.hasSecret(name)) : undefined;
-          await this.applyChange((s) => {
-            s.external.enabled = value;
-            if (allowed) s.external.providers = allowed.providers;
-          });
-          this.freeSetAdded = allowed?.added === true;
-          if (this.freeSetAdded) this.display();
-        }),
-      );
-
-    new Setting(el)
-      .setName("Default for new questions")
-      .setDesc("Where the panel's external web choice starts. If vault is weak: search only when your notes have little on the question.")
-      .addDropdown((dropdown) => {
-        for (const mode of externalModes) dropdown.addOption(mode, MODE_LABELS[mode]);
-        dropdown.setValue(external.defaultMode).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.defaultMode = value as ExternalMode));
-        });
-      });
-
-    new Setting(el)
-      .setName("Freshness")
-      .setDesc("How recent web results should be, by default.")
-      .addDropdown((dropdown) => {
-        for (const [value, label] of Object.entries(FRESHNESS_LABELS)) dropdown.addOption(value, label);
-        if (!(external.freshness in FRESHNESS_LABELS)) dropdown.addOption(external.freshness, external.freshness.replace("to", " to "));
-        dropdown.setValue(external.freshness).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.freshness = value));
-        });
-      });
-
-    this.numberSetting(el, "Web results per question", "How many pages to use, at most 10.", external.count, (s, n) => (s.external.count = n));
-    this.numberSetting(el, "Web text budget", "Tokens of web text the answer may read.", external.tokenBudget, (s, n) => (s.external.tokenBudget = n));
-    this.numberSetting(el, "Web search timeout (seconds)", "After this, the answer uses what your vault has.", external.timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000)));
-    this.displayPageReading(el);
-  }
-
-  private displayPageReading(el: HTMLElement): void {
-    const external = this.host.settings.external;
-    new Setting(el)
-      .setName("Pages to read per question")
-      .setDesc("The top web results that came with only a snippet are fetched and read, and their best passages go to the answer. Off reads none.")
-      .addDropdown((dropdown) => {
-        for (let n = 0; n <= 5; n++) dropdown.addOption(String(n), n === 0 ? "Off" : String(n));
-        dropdown.setValue(String(external.readPages)).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.readPages = Number(value)));
-        });
-      });
-    new Setting(el)
-      .setName("Summarize pages read")
-      .setDesc("Ask the model for a short summary of each page read, shown beside its passages (never instead of them). Needs a model.")
-      .addToggle((toggle) =>
-        toggle.setValue(external.summarizePages).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.summarizePages = value));
-        }),
-      );
-  }
-
-  private hasSecret(name: SecretName): boolean {
-    return secretIsSet(this.app, this.host.settings, name);
-  }
-
-  private displayFreeSet(el: HTMLElement): void {
-    const enabled = this.host.settings.external.providers;
-    const on = FREE_SOURCES.every((p) => enabled.includes(p));
-    const desc = `${FREE_SET_WORDS}: no key needed. Each question goes only to the sources that fit it.`;
-    new Setting(el)
-      .setName("Free sources")
-      .setDesc(this.freeSetAdded ? `${desc} Switched on because no API key is set.` : desc)
-      .addToggle((toggle) =>
-        toggle.setValue(on).onChange(async (value) => {
-          await this.applyChange((s) => {
-            const others = s.external.providers.filter((p) => !(FREE_SOURCES as readonly ProviderName[]).includes(p));
-            s.external.providers = value ? [...others, ...FREE_SOURCES] : others;
-          });
-          this.freeSetAdded = false;
-          this.display();
-        }),
-      );
-  }
-
-  private displayProviders(el: HTMLElement): void {
-    new Setting(el).setName("Search providers").setHeading();
-    this.displayFreeSet(el);
-    this.displayProviderToggles(el);
-    this.displayBraveOptions(el);
-    this.displayExaOptions(el);
-    this.displaySourceOptions(el);
-  }
-
-  /** One toggle per provider, the enabled ones first in the order they are asked. */
-  private displayProviderToggles(el: HTMLElement): void {
-    const enabled = this.host.settings.external.providers;
-    const ordered = [...enabled, ...providerNames.filter((p) => !enabled.includes(p))];
-    for (const provider of ordered) {
-      const on = enabled.includes(provider);
-      const position = enabled.indexOf(provider);
-      const setting = new Setting(el)
-        .setName(providerChoiceName(provider))
-        .setDesc(PROVIDER_DESCRIPTIONS[provider])
-        .addToggle((toggle) =>
-          toggle.setValue(on).onChange(async (value) => {
-            await this.applyChange((s) => {
-              s.external.providers = value ? [...s.external.providers.filter((p) => p !== provider), provider] : s.external.providers.filter((p) => p !== provider);
+  #externalRows(): Row[] {
+    const external = () => this.#host.settings.external;
+    return [
+      {
+        key: "external.enabled",
+        name: "Allow web search",
+        desc: "While off, nothing is ever sent to a search provider. When on, each question still chooses whether to use the web.",
+        aliases: ["internet", "online"],
+        fill: (setting) => {
+          setting.addToggle((toggle) =>
+            toggle.setValue(external().enabled).onChange(async (value) => {
+              // With no key and no instance, the free set is what web search can use: switch it on, and say so.
+              const allowed = value ? providersWhenAllowed(this.#host.settings, (name) => this.#hasSecret(name)) : undefined;
+              await this.#applyChange((s) => {
+                s.external.enabled = value;
+                if (allowed) s.external.providers = allowed.providers;
+              });
+              this.#freeSetAdded = allowed?.added === true;
+              if (this.#freeSetAdded) this.#redraw();
+            }),
+          );
+        },
+      },
+      {
+        key: "external.defaultMode",
+        name: "Default for new questions",
+        desc: "Where the panel's external web choice starts. If vault is weak: search only when your notes have little on the question.",
+        fill: (setting) => {
+          setting.addDropdown((dropdown) => {
+            for (const mode of externalModes) dropdown.addOption(mode, MODE_LABELS[mode]);
+            dropdown.setValue(external().defaultMode).onChange(async (value) => {
+              await this.#applyChange((s) => (s.external.defaultMode = value as ExternalMode));
             });
-            this.display();
+          });
+        },
+      },
+      {
+        key: "external.freshness",
+        name: "Freshness",
+        desc: "How recent web results should be, by default.",
+        fill: (setting) => {
+          setting.addDropdown((dropdown) => {
+            const freshness = external().freshness;
+            for (const [value, label] of Object.entries(FRESHNESS_LABELS)) dropdown.addOption(value, label);
+            if (!(freshness in FRESHNESS_LABELS)) dropdown.addOption(freshness, freshness.replace("to", " to "));
+            dropdown.setValue(freshness).onChange(async (value) => {
+              await this.#applyChange((s) => (s.external.freshness = value));
+            });
+          });
+        },
+      },
+      this.#numberRow("external.count", "Web results per question", "How many pages to use, at most 10.", () => external().count, (s, n) => (s.external.count = n)),
+      this.#numberRow("external.tokenBudget", "Web text budget", "Tokens of web text the answer may read.", () => external().tokenBudget, (s, n) => (s.external.tokenBudget = n)),
+      this.#numberRow("external.timeout", "Web search timeout (seconds)", "After this, the answer uses what your vault has.", () => external().timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000))),
+      {
+        key: "external.readPages",
+        name: "Pages to read per question",
+        desc: "The top web results that came with only a snippet are fetched and read, and their best passages go to the answer. Off reads none.",
+        fill: (setting) => {
+          setting.addDropdown((dropdown) => {
+            for (let n = 0; n <= 5; n++) dropdown.addOption(String(n), n === 0 ? "Off" : String(n));
+            dropdown.setValue(String(external().readPages)).onChange(async (value) => {
+              await this.#applyChange((s) => (s.external.readPages = Number(value)));
+            });
+          });
+        },
+      },
+      this.#toggleRow("external.summarizePages", "Summarize pages read", "Ask the model for a short summary of each page read, shown beside its passages (never instead of them). Needs a model.", () => external().summarizePages, (s, v) => (s.external.summarizePages = v)),
+    ];
+  }
+
+  #hasSecret(name: SecretName): boolean {
+    return secretIsSet(this.app, this.#host.settings, name);
+  }
+
+  #freeSetRow(): Row {
+    const desc = `${FREE_SET_WORDS}: no key needed. Each question goes only to the sources that fit it.`;
+    return {
+      key: "providers.free",
+      name: "Free sources",
+      desc: this.#freeSetAdded ? `${desc} Switched on because no API key is set.` : desc,
+      aliases: ["no key", "free"],
+      fill: (setting) => {
+        setting.addToggle((toggle) =>
+          toggle.setValue(FREE_SOURCES.every((p) => this.#host.settings.external.providers.includes(p))).onChange(async (value) => {
+            await this.#applyChange((s) => {
+              const others = s.external.providers.filter((p) => !(FREE_SOURCES as readonly ProviderName[]).includes(p));
+              s.external.providers = value ? [...others, ...FREE_SOURCES] : others;
+            });
+            this.#freeSetAdded = false;
+            this.#redraw();
           }),
         );
-      if (on && position > 0) {
+      },
+    };
+  }
+
+  /** One toggle per provider, the enabled ones first in the order they are asked; a row is a place in that order. */
+  #providerRows(): Row[] {
+    const enabled = this.#host.settings.external.providers;
+    const ordered = [...enabled, ...providerNames.filter((p) => !enabled.includes(p))];
+    return ordered.map((provider, position) => ({
+      key: `providers.${position}`,
+      name: providerChoiceName(provider),
+      desc: PROVIDER_DESCRIPTIONS[provider],
+      aliases: ["search provider", "web search"],
+      fill: (setting) => {
+        const on = position < enabled.length;
+        setting.addToggle((toggle) =>
+          toggle.setValue(on).onChange(async (value) => {
+            await this.#applyChange((s) => {
+              s.external.providers = value ? [...s.external.providers.filter((p) => p !== provider), provider] : s.external.providers.filter((p) => p !== provider);
+            });
+            this.#redraw();
+          }),
+        );
+        if (!on || position === 0) return;
         setting.addExtraButton((button) =>
           button
             .setIcon("arrow-up")
             .setTooltip("Ask this provider earlier")
             .onClick(async () => {
-              await this.applyChange((s) => {
+              await this.#applyChange((s) => {
                 const list = s.external.providers;
                 [list[position - 1], list[position]] = [list[position], list[position - 1]];
               });
-              this.display();
+              this.#redraw();
             }),
         );
-      }
-    }
+      },
+    }));
   }
 
-  private displayBraveOptions(el: HTMLElement): void {
-    const brave = this.host.settings.external.brave;
-    new Setting(el).setName("Brave").setHeading();
-    this.secretSetting(el, "Brave API key", "Used by Brave and Brave Web. Get one at brave.com/search/api.", brave.secretId, (s, id) => (s.external.brave.secretId = id));
-    this.textSetting(el, "Brave base URL", "Change only to go through a proxy.", brave.baseUrl, (s, v) => (s.external.brave.baseUrl = v));
-    this.textSetting(el, "Country", "Two-letter country code, or ALL.", brave.country, (s, v) => (s.external.brave.country = v.toUpperCase()));
-    this.textSetting(el, "Search language", "For example en, de or pt-br.", brave.searchLang, (s, v) => (s.external.brave.searchLang = v));
-    new Setting(el).setName("Safe search").addDropdown((dropdown) =>
-      dropdown
-        .addOptions({ off: "Off", moderate: "Moderate", strict: "Strict" })
-        .setValue(brave.safesearch)
-        .onChange(async (value) => {
-          await this.applyChange((s) => (s.external.brave.safesearch = value as Settings["external"]["brave"]["safesearch"]));
-        }),
-    );
+  #braveRows(): Row[] {
+    const brave = () => this.#host.settings.external.brave;
+    return [
+      this.#secretRow("brave.key", "Brave API key", "Used by Brave and Brave Web. Get one at brave.com/search/api.", () => brave().secretId, (s, id) => (s.external.brave.secretId = id)),
+      this.#textRow("brave.baseUrl", "Brave base URL", "Change only to go through a proxy.", () => brave().baseUrl, (s, v) => (s.external.brave.baseUrl = v)),
+      this.#textRow("brave.country", "Country", "Two-letter country code, or ALL.", () => brave().country, (s, v) => (s.external.brave.country = v.toUpperCase())),
+      this.#textRow("brave.searchLang", "Search language", "For example en, de or pt-br.", () => brave().searchLang, (s, v) => (s.external.brave.searchLang = v)),
+      this.#choiceRow("brave.safesearch", "Safe search", undefined, { off: "Off", moderate: "Moderate", strict: "Strict" }, () => brave().safesearch, (s, v) => (s.external.brave.safesearch = v as Settings["external"]["brave"]["safesearch"])),
+    ];
   }
 
-  private displayExaOptions(el: HTMLElement): void {
-    const exa = this.host.settings.external.exa;
-    new Setting(el).setName("Exa").setHeading();
-    this.secretSetting(el, "Exa API key", "Get one at exa.ai.", exa.secretId, (s, id) => (s.external.exa.secretId = id));
-    this.textSetting(el, "Exa base URL", "Change only to go through a proxy.", exa.baseUrl, (s, v) => (s.external.exa.baseUrl = v));
-    new Setting(el)
-      .setName("Search type")
-      .addDropdown((dropdown) =>
-        dropdown
-          .addOptions({ auto: "Auto", fast: "Fast", instant: "Instant", neural: "Neural", keyword: "Keyword" })
-          .setValue(exa.searchType)
-          .onChange(async (value) => {
-            await this.applyChange((s) => (s.external.exa.searchType = value as Settings["external"]["exa"]["searchType"]));
-          }),
-      );
-    new Setting(el)
-      .setName("Include page text")
-      .setDesc("Ask Exa for page text as well as highlights. Longer answers to read, more to send to the model.")
-      .addToggle((toggle) =>
-        toggle.setValue(exa.includeText).onChange(async (value) => {
-          await this.applyChange((s) => (s.external.exa.includeText = value));
-        }),
-      );
-    this.numberSetting(el, "Page text length", "Characters of page text per result, when page text is included.", exa.maxTextCharacters, (s, n) => (s.external.exa.maxTextCharacters = n));
+  #exaRows(): Row[] {
+    const exa = () => this.#host.settings.external.exa;
+    return [
+      this.#secretRow("exa.key", "Exa API key", "Get one at exa.ai.", () => exa().secretId, (s, id) => (s.external.exa.secretId = id)),
+      this.#textRow("exa.baseUrl", "Exa base URL", "Change only to go through a proxy.", () => exa().baseUrl, (s, v) => (s.external.exa.baseUrl = v)),
+      this.#choiceRow(
+        "exa.searchType",
+        "Search type",
+        undefined,
+        { auto: "Auto", fast: "Fast", instant: "Instant", neural: "Neural", keyword: "Keyword" },
+        () => exa().searchType,
+        (s, v) => (s.external.exa.searchType = v as Settings["external"]["exa"]["searchType"]),
+      ),
+      this.#toggleRow("exa.includeText", "Include page text", "Ask Exa for page text as well as highlights. Longer answers to read, more to send to the model.", () => exa().includeText, (s, v) => (s.external.exa.includeText = v)),
+      this.#numberRow("exa.maxTextCharacters", "Page text length", "Characters of page text per result, when page text is included.", () => exa().maxTextCharacters, (s, n) => (s.external.exa.maxTextCharacters = n)),
+    ];
   }
 
-  /** Options of the free sources, SearXNG and Tavily. */
-  private displaySourceOptions(el: HTMLElement): void {
-    const external = this.host.settings.external;
-    new Setting(el).setName("Wikipedia, GitHub and more").setHeading();
-    this.textSetting(el, "Wikipedia language", "Which Wikipedia to search: en, de, fr, simple…", external.wikipedia.language, (s, v) => (s.external.wikipedia.language = v.toLowerCase()));
-    this.textSetting(el, "Stack Exchange site", "Which site to search: stackoverflow, superuser, math…", external.stackexchange.site, (s, v) => (s.external.stackexchange.site = v.toLowerCase()));
-    this.secretSetting(el, "GitHub token", "Optional: raises GitHub's search limit from 10 to 30 a minute. Needs no permissions.", external.github.secretId, (s, id) => (s.external.github.secretId = id));
+  /** Options of the free sources. */
+  #sourceRows(): Row[] {
+    const external = () => this.#host.settings.external;
+    return [
+      this.#textRow("wikipedia.language", "Wikipedia language", "Which Wikipedia to search: en, de, fr, simple…", () => external().wikipedia.language, (s, v) => (s.external.wikipedia.language = v.toLowerCase())),
+      this.#textRow("stackexchange.site", "Stack Exchange site", "Which site to search: stackoverflow, superuser, math…", () => external().stackexchange.site, (s, v) => (s.external.stackexchange.site = v.toLowerCase())),
+      this.#secretRow("github.token", "GitHub token", "Optional: raises GitHub's search limit from 10 to 30 a minute. Needs no permissions.", () => external().github.secretId, (s, id) => (s.external.github.secretId = id)),
+    ];
+  }
 
-    new Setting(el).setName("SearXNG").setHeading();
-    this.textSetting(
-      el,
+  #searxngRow(): Row {
+    return this.#textRow(
+      "searxng.baseUrl",
       "SearXNG instance",
       "Address of your instance, for example http://localhost:8888. Its settings.yml must list json under search formats.",
-      external.searxng.baseUrl,
+      () => this.#host.settings.external.searxng.baseUrl,
       (s, v) => (s.external.searxng.baseUrl = v.replace(/\/+$/, "")),
     );
-
-    new Setting(el).setName("Tavily").setHeading();
-    this.secretSetting(el, "Tavily API key", "Get one at tavily.com.", external.tavily.secretId, (s, id) => (s.external.tavily.secretId = id));
-    new Setting(el)
-      .setName("Tavily search depth")
-      .setDesc("Advanced reads pages more closely and costs two credits a search.")
-      .addDropdown((dropdown) =>
-        dropdown
-          .addOptions({ basic: "Basic", advanced: "Advanced" })
-          .setValue(external.tavily.searchDepth)
-          .onChange(async (value) => {
-            await this.applyChange((s) => (s.external.tavily.searchDepth = value as Settings["external"]["tavily"]["searchDepth"]));
-          }),
-      );
   }
 
-  private displayModel(el: HTMLElement): void {
-    const model = this.host.settings.model;
-    new Setting(el).setName("Model for answers").setHeading();
-    new Setting(el)
-      .setName("Model")
-      .setDesc("Without a model, answers are evidence briefs: the most relevant sentences of your notes, each cited. OpenAI-compatible covers Ollama, LM Studio, llama.cpp and OpenAI.")
-      .addDropdown((dropdown) =>
-        dropdown
-          .addOptions(MODEL_KINDS)
-          .setValue(model.kind)
-          .onChange(async (value) => {
-            await this.applyChange((s) => (s.model.kind = value as Settings["model"]["kind"]));
-            this.display();
-          }),
-      );
-    if (model.kind === "none") return;
-    if (model.kind === "openai") {
-      this.textSetting(el, "Base URL", "Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1", model.baseUrl, (s, v) => (s.model.baseUrl = v));
-    }
-    this.textSetting(el, "Model name", model.kind === "openai" ? "For example llama3.1:8b or gpt-4o-mini." : "For example claude-sonnet-4-5.", model.model, (s, v) => (s.model.model = v.trim()));
-    this.secretSetting(
-      el,
-      "Model API key",
-      model.kind === "openai" ? "Optional: Ollama and LM Studio need none." : "Required for Anthropic.",
-      model.secretId,
-      (s, id) => (s.model.secretId = id),
-    );
-    this.numberSetting(el, "Model timeout (seconds)", "How long to wait for an answer.", model.timeoutMs / 1000, (s, n) => (s.model.timeoutMs = Math.round(n * 1000)));
-    new Setting(el)
-      .setName("Let the model check the vault's evidence")
-      .setDesc(
-        "Before deciding whether your notes answer the question, the model reads the excerpts found and may rewrite the question up to three times to search your notes again (never the web). Two more calls a question; how well it judges depends on the model.",
-      )
-      .addToggle((toggle) =>
-        toggle.setValue(model.checkVaultEvidence).onChange(async (value) => {
-          await this.applyChange((s) => (s.model.checkVaultEvidence = value));
-        }),
-      );
-    const test = new Setting(el).setName("Test connection").setDesc("Sends one tiny request to the model.");
-    test.addButton((button) =>
-      button.setButtonText("Test").onClick(async () => {
-        button.setDisabled(true);
-        test.setDesc("Testing…");
-        try {
-          const outcome = await this.host.testModelConnection();
-          test.setDesc(outcome.message);
-          test.descEl.toggleClass("vault-research-test-failed", !outcome.ok);
-          test.descEl.toggleClass("vault-research-test-passed", outcome.ok);
-        } finally {
-          button.setDisabled(false);
-        }
-      }),
-    );
+  #tavilyRows(): Row[] {
+    const tavily = () => this.#host.settings.external.tavily;
+    return [
+      this.#secretRow("tavily.key", "Tavily API key", "Get one at tavily.com.", () => tavily().secretId, (s, id) => (s.external.tavily.secretId = id)),
+      this.#choiceRow(
+        "tavily.searchDepth",
+        "Tavily search depth",
+        "Advanced reads pages more closely and costs two credits a search.",
+        { basic: "Basic", advanced: "Advanced" },
+        () => tavily().searchDepth,
+        (s, v) => (s.external.tavily.searchDepth = v as Settings["external"]["tavily"]["searchDepth"]),
+      ),
+    ];
   }
 
-  private displaySearch(el: HTMLElement): void {
-    const search = this.host.settings.search;
-    new Setting(el).setName("Search").setHeading();
-    this.levelSetting(el, "Search level in the search modal", "Where the search modal's dial starts; it remembers where you leave it.", search.searchLevel, (s, level) => (s.search.searchLevel = level));
-    this.levelSetting(el, "Search level for research", "How hard a research run searches your vault; the panel's dial remembers where you leave it.", search.researchLevel, (s, level) => (s.search.researchLevel = level));
-    new Setting(el)
-      .setName("Show scores")
-      .setDesc("Show each result's scores: per way of matching, and how the model's reordering moved it.")
-      .addToggle((toggle) =>
-        toggle.setValue(search.showScores).onChange(async (value) => {
-          await this.applyChange((s) => (s.search.showScores = value));
-        }),
-      );
-    this.displayEmbedding(el);
-    this.displayQueryLog(el);
+  #modelRows(): Row[] {
+    const model = () => this.#host.settings.model;
+    const chosen = () => model().kind !== "none";
+    const openai = model().kind === "openai";
+    return [
+      {
+        key: "model.kind",
+        name: "Model",
+        desc: "Without a model, answers are evidence briefs: the most relevant sentences of your notes, each cited. OpenAI-compatible covers Ollama, LM Studio, llama.cpp and OpenAI.",
+        aliases: ["chat model", "LLM", "Ollama", "OpenAI", "Anthropic"],
+        fill: (setting) => {
+          setting.addDropdown((dropdown) =>
+            dropdown
+              .addOptions(MODEL_KINDS)
+              .setValue(model().kind)
+              .onChange(async (value) => {
+                await this.#applyChange((s) => (s.model.kind = value as Settings["model"]["kind"]));
+                this.#redraw();
+              }),
+          );
+        },
+      },
+      {
+        ...this.#textRow("model.baseUrl", "Base URL", "Ollama: http://localhost:11434/v1 · LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1", () => model().baseUrl, (s, v) => (s.model.baseUrl = v)),
+        shown: () => model().kind === "openai",
+      },
+      {
+        ...this.#textRow("model.model", "Model name", openai ? "For example llama3.1:8b or gpt-4o-mini." : "For example claude-sonnet-4-5.", () => model().model, (s, v) => (s.model.model = v.trim())),
+        shown: chosen,
+      },
+      {
+        ...this.#secretRow("model.key", "Model API key", openai ? "Optional: Ollama and LM Studio need none." : "Required for Anthropic.", () => model().secretId, (s, id) => (s.model.secretId = id)),
+        shown: chosen,
+      },
+      {
+        ...this.#numberRow("model.timeout", "Model timeout (seconds)", "How long to wait for an answer.", () => model().timeoutMs / 1000, (s, n) => (s.model.timeoutMs = Math.round(n * 1000))),
+        shown: chosen,
+      },
+      {
+        ...this.#toggleRow(
+          "model.checkVaultEvidence",
+          "Let the model check the vault's evidence",
+          "Before deciding whether your notes answer the question, the model reads the excerpts found and may rewrite the question up to three times to search your notes again (never the web). Two more calls a question; how well it judges depends on the model.",
+          () => model().checkVaultEvidence,
+          (s, v) => (s.model.checkVaultEvidence = v),
+        ),
+        shown: chosen,
+      },
+      {
+        key: "model.test",
+        name: "Test connection",
+        desc: "Sends one tiny request to the model.",
+        shown: chosen,
+        fill: (setting) => {
+          setting.addButton((button) =>
+            button.setButtonText("Test").onClick(async () => {
+              button.setDisabled(true);
+              setting.descEl.removeClass("vault-research-test-failed", "vault-research-test-passed");
+              setting.setDesc("Testing…");
+              try {
+                const outcome = await this.#host.testModelConnection();
+                setting.setDesc(outcome.message);
+                setting.descEl.toggleClass("vault-research-test-failed", !outcome.ok);
+                setting.descEl.toggleClass("vault-research-test-passed", outcome.ok);
+              } finally {
+                button.setDisabled(false);
+              }
+            }),
+          );
+        },
+      },
+    ];
   }
 
-  private levelSetting(el: HTMLElement, name: string, desc: string, value: DialLevel, apply: (s: Settings, level: DialLevel) => void): void {
-    new Setting(el)
-      .setName(name)
-      .setDesc(desc)
-      .addDropdown((dropdown) => {
-        for (const level of DIAL_LEVELS) dropdown.addOption(String(level), `${level} · ${DIAL_LEVEL_NAMES[level]}: ${LEVEL_WORDS[level]}`);
-        dropdown.setValue(String(value)).onChange(async (chosen) => {
-          await this.applyChange((s) => apply(s, Number(chosen) as DialLevel));
-        });
-      });
+  #searchRows(): Row[] {
+    const search = () => this.#host.settings.search;
+    return [
+      this.#levelRow("search.searchLevel", "Search level in the search modal", "Where the search modal's dial starts; it remembers where you leave it.", () => search().searchLevel, (s, level) => (s.search.searchLevel = level)),
+      this.#levelRow("search.researchLevel", "Search level for research", "How hard a research run searches your vault; the panel's dial remembers where you leave it.", () => search().researchLevel, (s, level) => (s.search.researchLevel = level)),
+      this.#toggleRow("search.showScores", "Show scores", "Show each result's scores: per way of matching, and how the model's reordering moved it.", () => search().showScores, (s, v) => (s.search.showScores = v)),
+      ...this.#embeddingRows(),
+      this.#toggleRow(
+        "search.queryLog",
+        "Keep a search query log",
+        "Each search and research question, its level, the results in order and the one you opened, in this plugin's own folder: never in your vault, never sent anywhere. It shows what each level does for you.",
+        () => search().queryLog,
+        (s, v) => (s.search.queryLog = v),
+      ),
+      {
+        key: "search.clearQueryLog",
+        name: "Clear the search query log",
+        desc: "Deletes every line logged so far.",
+        fill: (setting) => {
+          setting.addButton((button) =>
+            button.setButtonText("Clear").onClick(async () => {
+              button.setDisabled(true);
+              try {
+                setting.setDesc(await this.#host.clearQueryLog());
+              } finally {
+                button.setDisabled(false);
+              }
+            }),
+          );
+        },
+      },
+    ];
   }
 
-  private displayEmbedding(el: HTMLElement): void {
-    const embedding = this.host.settings.search.embedding;
-    new Setting(el)
-      .setName("Embedding server")
-      .setDesc("Levels 2 and 3 find notes by meaning with an embedding model. None keeps search to words, on this device.")
-      .addDropdown((dropdown) =>
-        dropdown
-          .addOptions(EMBEDDING_KINDS)
-          .setValue(embedding.kind)
-          .onChange(async (value) => {
-            await this.applyChange((s) => (s.search.embedding.kind = value as Settings["search"]["embedding"]["kind"]));
-            this.display();
-          }),
-      );
-    if (embedding.kind === "none") return;
-    const ollama = embedding.kind === "ollama";
-    // Saved when the field is left, not per keystroke: each model name or address typed halfway would start (or stop) embedding.
-    this.committedTextSetting(el, "Embedding model", ollama ? "Empty: nomic-embed-text." : "For example nomic-embed-text or text-embedding-3-small.", embedding.model, ollama ? "nomic-embed-text" : "", (s, v) => (s.search.embedding.model = v));
-    this.committedTextSetting(
-      el,
-      "Embedding server address",
-      ollama ? "Empty: this computer's Ollama (http://localhost:11434)." : "Empty: http://localhost:11434/v1. LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1",
-      embedding.baseUrl,
-      ollama ? "http://localhost:11434" : "http://localhost:11434/v1",
-      (s, v) => (s.search.embedding.baseUrl = v.replace(/\/+$/, "")),
-    );
-    if (!ollama) this.secretSetting(el, "Embedding API key", "Optional: local servers need none.", embedding.secretId, (s, id) => (s.search.embedding.secretId = id));
-    this.numberSetting(el, "Embedding requests per second", "At most this many requests a second while embedding the vault (0.1 to 50).", embedding.requestsPerSecond, (s, n) => (s.search.embedding.requestsPerSecond = n));
-    this.displayConsent(el);
+  #levelRow(key: string, name: string, desc: string, value: () => DialLevel, apply: (s: Settings, level: DialLevel) => void): Row {
+    const options = Object.fromEntries(DIAL_LEVELS.map((level) => [String(level), `${level} · ${DIAL_LEVEL_NAMES[level]}: ${LEVEL_WORDS[level]}`]));
+    return { ...this.#choiceRow(key, name, desc, options, () => String(value()), (s, chosen) => apply(s, Number(chosen) as DialLevel)), aliases: ["dial", "lexical", "hybrid", "rerank"] };
+  }
+
+  #embeddingRows(): Row[] {
+    const embedding = () => this.#host.settings.search.embedding;
+    const chosen = () => embedding().kind !== "none";
+    const ollama = embedding().kind === "ollama";
+    return [
+      {
+        key: "embedding.kind",
+        name: "Embedding server",
+        desc: "Levels 2 and 3 find notes by meaning with an embedding model. None keeps search to words, on this device.",
+        aliases: ["embeddings", "semantic search", "Ollama"],
+        fill: (setting) => {
+          setting.addDropdown((dropdown) =>
+            dropdown
+              .addOptions(EMBEDDING_KINDS)
+              .setValue(embedding().kind)
+              .onChange(async (value) => {
+                await this.#applyChange((s) => (s.search.embedding.kind = value as Settings["search"]["embedding"]["kind"]));
+                this.#redraw();
+              }),
+          );
+        },
+      },
+      // Saved when the field is left, not per keystroke: each model name or address typed halfway would start (or stop) embedding.
+      {
+        ...this.#committedTextRow("embedding.model", "Embedding model", ollama ? "Empty: nomic-embed-text." : "For example nomic-embed-text or text-embedding-3-small.", () => embedding().model, ollama ? "nomic-embed-text" : "", (s, v) => (s.search.embedding.model = v)),
+        shown: chosen,
+      },
+      {
+        ...this.#committedTextRow(
+          "embedding.baseUrl",
+          "Embedding server address",
+          ollama ? "Empty: this computer's Ollama (http://localhost:11434)." : "Empty: http://localhost:11434/v1. LM Studio: http://localhost:1234/v1 · OpenAI: https://api.openai.com/v1",
+          () => embedding().baseUrl,
+          ollama ? "http://localhost:11434" : "http://localhost:11434/v1",
+          (s, v) => (s.search.embedding.baseUrl = v.replace(/\/+$/, "")),
+        ),
+        shown: chosen,
+      },
+      { ...this.#secretRow("embedding.key", "Embedding API key", "Optional: local servers need none.", () => embedding().secretId, (s, id) => (s.search.embedding.secretId = id)), shown: () => embedding().kind === "openai" },
+      {
+        ...this.#numberRow("embedding.rate", "Embedding requests per second", "At most this many requests a second while embedding the vault (0.1 to 50).", () => embedding().requestsPerSecond, (s, n) => (s.search.embedding.requestsPerSecond = n)),
+        shown: chosen,
+      },
+      { key: "embedding.consent", name: "Send notes to the embedding server", aliases: ["consent", "agree"], shown: chosen, fill: (setting) => this.#fillConsent(setting) },
+    ];
   }
 
   /** What the server would receive, and the button that agrees to it; nothing is embedded before. */
-  private displayConsent(el: HTMLElement): void {
-    this.consentEl = el.createDiv({ cls: "vault-research-embedding-consent" });
-    this.renderConsent();
-  }
-
-  /** Redrawn alone when the model or address changes, so focus stays in the field the user moved to. */
-  private renderConsent(): void {
-    const el = this.consentEl;
-    if (!el) return;
-    el.empty();
-    const choice = this.host.embeddingChoice();
+  #fillConsent(setting: Setting): void {
+    setting.setClass("vault-research-embedding-consent");
+    const choice = this.#host.embeddingChoice();
     if (choice.kind === "off") return;
-    const setting = new Setting(el).setName("Send notes to the embedding server");
     if (choice.kind === "unusable") {
       setting.setDesc(`${choice.message} Nothing is embedded until then.`);
       return;
@@ -492,8 +625,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       setting.setDesc(`Agreed. ${choice.disclosure}`);
       setting.addButton((button) =>
         button.setButtonText("Stop embedding").onClick(async () => {
-          await this.applyChange((s) => (s.search.embedding.consentedTo = ""));
-          this.renderConsent();
+          await this.#applyChange((s) => (s.search.embedding.consentedTo = ""));
+          this.#refill("embedding.consent");
         }),
       );
       return;
@@ -504,172 +637,218 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         .setButtonText("Agree and embed")
         .setCta()
         .onClick(async () => {
-          await this.applyChange((s) => (s.search.embedding.consentedTo = choice.consentKey));
-          this.renderConsent();
+          await this.#applyChange((s) => (s.search.embedding.consentedTo = choice.consentKey));
+          this.#refill("embedding.consent");
         }),
     );
   }
 
-  private displayQueryLog(el: HTMLElement): void {
-    new Setting(el)
-      .setName("Keep a search query log")
-      .setDesc("Each search and research question, its level, the results in order and the one you opened, in this plugin's own folder: never in your vault, never sent anywhere. It shows what each level does for you.")
-      .addToggle((toggle) =>
-        toggle.setValue(this.host.settings.search.queryLog).onChange(async (value) => {
-          await this.applyChange((s) => (s.search.queryLog = value));
-        }),
-      );
-    const clear = new Setting(el).setName("Clear the search query log").setDesc("Deletes every line logged so far.");
-    clear.addButton((button) =>
-      button.setButtonText("Clear").onClick(async () => {
-        button.setDisabled(true);
-        try {
-          clear.setDesc(await this.host.clearQueryLog());
-        } finally {
-          button.setDisabled(false);
-        }
-      }),
-    );
+  #notesRows(): Row[] {
+    const notes = () => this.#host.settings.notes;
+    return [
+      this.#toggleRow("notes.writeTraceNotes", "Write trace notes", "A note per run explaining what was searched, what was found and what was sent. Trace notes are never indexed.", () => notes().writeTraceNotes, (s, v) => (s.notes.writeTraceNotes = v)),
+      this.#textRow(
+        "notes.traceFolder",
+        "Trace folder",
+        "Where trace notes go.",
+        () => notes().traceFolder,
+        (s, v) => (s.notes.traceFolder = parseFolderList(v)[0] ?? ""),
+        () => this.#applyExclusions(),
+      ),
+      this.#textRow("notes.sourcesFolder", "Sources folder", "Where web pages you add to the vault go.", () => notes().sourcesFolder, (s, v) => (s.notes.sourcesFolder = parseFolderList(v)[0] ?? "")),
+    ];
   }
 
-  private displayNotesAndIndex(el: HTMLElement): void {
-    const settings = this.host.settings;
-    new Setting(el).setName("Notes").setHeading();
-    new Setting(el)
-      .setName("Write trace notes")
-      .setDesc("A note per run explaining what was searched, what was found and what was sent. Trace notes are never indexed.")
-      .addToggle((toggle) =>
-        toggle.setValue(settings.notes.writeTraceNotes).onChange(async (value) => {
-          await this.applyChange((s) => (s.notes.writeTraceNotes = value));
-        }),
-      );
-    this.textSetting(el, "Trace folder", "Where trace notes go.", settings.notes.traceFolder, (s, v) => (s.notes.traceFolder = parseFolderList(v)[0] ?? ""), () =>
-      this.applyExclusions(),
-    );
-    this.textSetting(el, "Sources folder", "Where web pages you add to the vault go.", settings.notes.sourcesFolder, (s, v) => (s.notes.sourcesFolder = parseFolderList(v)[0] ?? ""));
-
-    new Setting(el).setName("Index").setHeading();
-    new Setting(el)
-      .setName("Excluded folders")
-      .setDesc("Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.")
-      .addText((text) =>
-        text
-          .setPlaceholder("Archive")
-          .setValue(settings.index.excludedFolders.join(", "))
-          .onChange(async (value) => {
-            settings.index.excludedFolders = parseFolderList(value);
-            await this.host.saveSettings();
-            this.applyExclusions();
+  #indexRows(): Row[] {
+    const settings = this.#host.settings;
+    /** A switch whose change re-analyses every note: saved, then the index rebuilt. */
+    const rebuildingToggle = (key: "stemming" | "vaultLanguage", name: string, desc: string): Row => ({
+      key: `index.${key}`,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addToggle((toggle) =>
+          toggle.setValue(settings.index[key]).onChange(async (value) => {
+            settings.index[key] = value;
+            await this.#host.saveSettings();
+            await this.#host.applyIndexSettings({ rebuild: true });
           }),
-      );
-
-    new Setting(el)
-      .setName("Match word forms")
-      .setDesc("Find notes that say “running” when you search for “run” (English). Changing this rebuilds the index.")
-      .addToggle((toggle) =>
-        toggle.setValue(settings.index.stemming).onChange(async (value) => {
-          settings.index.stemming = value;
-          await this.host.saveSettings();
-          await this.host.applyIndexSettings({ rebuild: true });
-        }),
-      );
-
-    new Setting(el)
-      .setName("Learn this vault's language")
-      .setDesc(
+        );
+      },
+    });
+    return [
+      {
+        key: "index.excludedFolders",
+        name: "Excluded folders",
+        desc: "Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.",
+        aliases: ["ignore", "exclude"],
+        fill: (setting) => {
+          setting.addText((text) =>
+            text
+              .setPlaceholder("Archive")
+              .setValue(settings.index.excludedFolders.join(", "))
+              .onChange(async (value) => {
+                settings.index.excludedFolders = parseFolderList(value);
+                await this.#host.saveSettings();
+                this.#applyExclusions();
+              }),
+          );
+        },
+      },
+      rebuildingToggle("stemming", "Match word forms", "Find notes that say “running” when you search for “run” (English). Changing this rebuilds the index."),
+      rebuildingToggle(
+        "vaultLanguage",
+        "Learn this vault's language",
         "Also find notes that say the same thing in other words, from which words your notes use alike. Learned on this device from your notes after a full build (seconds on a large vault); nothing is sent anywhere. Changing this rebuilds the index.",
-      )
-      .addToggle((toggle) =>
-        toggle.setValue(settings.index.vaultLanguage).onChange(async (value) => {
-          settings.index.vaultLanguage = value;
-          await this.host.saveSettings();
-          await this.host.applyIndexSettings({ rebuild: true });
-        }),
-      );
+      ),
+      {
+        key: "index.rebuild",
+        name: "Rebuild index",
+        desc: "Reads every note again. Use it if search results look out of date.",
+        fill: (setting) => {
+          setting.addButton((button) =>
+            button.setButtonText("Rebuild").onClick(async () => {
+              button.setDisabled(true);
+              try {
+                await this.#host.rebuildIndex();
+              } finally {
+                button.setDisabled(false);
+              }
+            }),
+          );
+        },
+      },
+    ];
+  }
 
-    new Setting(el)
-      .setName("Rebuild index")
-      .setDesc("Reads every note again. Use it if search results look out of date.")
-      .addButton((button) =>
-        button.setButtonText("Rebuild").onClick(async () => {
-          button.setDisabled(true);
-          try {
-            await this.host.rebuildIndex();
-          } finally {
-            button.setDisabled(false);
-          }
-        }),
-      );
+  #toggleRow(key: string, name: string, desc: string, value: () => boolean, apply: (s: Settings, value: boolean) => void): Row {
+    return {
+      key,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addToggle((toggle) =>
+          toggle.setValue(value()).onChange(async (chosen) => {
+            await this.#applyChange((s) => apply(s, chosen));
+          }),
+        );
+      },
+    };
+  }
+
+  #choiceRow(key: string, name: string, desc: string | undefined, options: Record<string, string>, value: () => string, apply: (s: Settings, value: string) => void): Row {
+    return {
+      key,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addDropdown((dropdown) =>
+          dropdown
+            .addOptions(options)
+            .setValue(value())
+            .onChange(async (chosen) => {
+              await this.#applyChange((s) => apply(s, chosen));
+            }),
+        );
+      },
+    };
   }
 
   /** A text field saved only when valid; a problem is shown under the field. */
-  private textSetting(el: HTMLElement, name: string, desc: string, value: string, apply: (s: Settings, value: string) => void, after?: () => void): Setting {
-    const setting = new Setting(el).setName(name).setDesc(desc);
-    setting.addText((text) =>
-      text.setValue(value).onChange(async (input) => {
-        const problem = await this.applyChange((s) => apply(s, input.trim()));
-        showProblem(setting, text.inputEl, desc, problem);
-        if (!problem) after?.();
-      }),
-    );
-    return setting;
+  #textRow(key: string, name: string, desc: string, value: () => string, apply: (s: Settings, value: string) => void, after?: () => void): Row {
+    return {
+      key,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addText((text) =>
+          text.setValue(value()).onChange(async (input) => {
+            const problem = await this.#applyChange((s) => apply(s, input.trim()));
+            showProblem(setting, text.inputEl, desc, problem);
+            if (!problem) after?.();
+          }),
+        );
+      },
+    };
   }
 
   /** A text field saved when it is left (or Enter is pressed), only when valid. */
-  private committedTextSetting(el: HTMLElement, name: string, desc: string, value: string, placeholder: string, apply: (s: Settings, value: string) => void): void {
-    const setting = new Setting(el).setName(name).setDesc(desc);
-    setting.addText((text) => {
-      text.setPlaceholder(placeholder).setValue(value);
-      text.inputEl.addEventListener("change", () => {
-        void this.applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
-          showProblem(setting, text.inputEl, desc, problem);
-          // The consent line below says what the new server would receive.
-          if (!problem) this.renderConsent();
+  #committedTextRow(key: string, name: string, desc: string, value: () => string, placeholder: string, apply: (s: Settings, value: string) => void): Row {
+    return {
+      key,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addText((text) => {
+          text.setPlaceholder(placeholder).setValue(value());
+          text.inputEl.addEventListener("change", () => {
+            void this.#applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
+              showProblem(setting, text.inputEl, desc, problem);
+              // The consent line below says what the new server would receive.
+              if (!problem) this.#refill("embedding.consent");
+            });
+          });
         });
-      });
-    });
+      },
+    };
   }
 
-  private numberSetting(el: HTMLElement, name: string, desc: string, value: number, apply: (s: Settings, n: number) => void): Setting {
-    const setting = new Setting(el).setName(name).setDesc(desc);
-    setting.addText((text) => {
-      text.inputEl.type = "number";
-      text.setValue(String(value)).onChange(async (input) => {
-        const n = Number(input);
-        const problem = input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.applyChange((s) => apply(s, n));
-        showProblem(setting, text.inputEl, desc, problem);
-      });
-    });
-    return setting;
+  #numberRow(key: string, name: string, desc: string, value: () => number, apply: (s: Settings, n: number) => void): Row {
+    return {
+      key,
+      name,
+      desc,
+      fill: (setting) => {
+        setting.addText((text) => {
+          text.inputEl.type = "number";
+          text.setValue(String(value())).onChange(async (input) => {
+            const n = Number(input);
+            const problem = input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.#applyChange((s) => apply(s, n));
+            showProblem(setting, text.inputEl, desc, problem);
+          });
+        });
+      },
+    };
   }
 
-  private secretSetting(el: HTMLElement, name: string, desc: string, secretId: string, apply: (s: Settings, id: string) => void): Setting {
-    return new Setting(el)
-      .setName(name)
-      .setDesc(`${desc} Stored in Obsidian's secret storage.`)
-      .addComponent((control) =>
-        new SecretComponent(this.app, control).setValue(secretId).onChange(async (id) => {
-          await this.applyChange((s) => apply(s, id));
-        }),
-      );
+  #secretRow(key: string, name: string, desc: string, secretId: () => string, apply: (s: Settings, id: string) => void): Row {
+    return {
+      key,
+      name,
+      desc: `${desc} Stored in Obsidian's secret storage.`,
+      aliases: ["API key", "token", "secret"],
+      fill: (setting) => {
+        setting.addComponent((control) =>
+          new SecretComponent(this.app, control).setValue(secretId()).onChange(async (id) => {
+            await this.#applyChange((s) => apply(s, id));
+          }),
+        );
+      },
+    };
   }
 }
 
+/** Draws `row` into `setting` afresh: its name and words, its controls, and the controls' names. */
+function fillRow(setting: Setting, row: Row): void {
+  setting.clear();
+  setting.setName(row.name).setDesc(row.desc ?? "");
+  row.fill(setting);
+  nameControls(setting);
+}
+
 /**
- * Gives every field, toggle and list the name of its setting, so a screen reader says "Trace
- * folder, edit text" rather than "edit text". A setting with two fields (a secret's list and its
+ * Gives every field, toggle and list of a row the row's name, so a screen reader says "Trace
+ * folder, edit text" rather than "edit text". A row with two fields (a secret's list and its
  * new-key field) names the second after the first.
  */
-export function nameControls(root: HTMLElement): void {
-  for (const item of Array.from(root.querySelectorAll<HTMLElement>(".setting-item"))) {
-    const name = item.querySelector(".setting-item-name")?.textContent?.trim();
-    if (!name) continue;
-    const controls = Array.from(item.querySelectorAll<HTMLElement>(".setting-item-control input, .setting-item-control select, .setting-item-control textarea"));
-    controls.forEach((control, i) => {
-      if (control.hasAttribute("aria-label") || control.hasAttribute("aria-labelledby")) return;
-      control.setAttr("aria-label", i === 0 ? name : `${name}: ${control.getAttribute("placeholder") || `field ${i + 1}`}`);
-    });
-  }
+function nameControls(setting: Setting): void {
+  const name = setting.nameEl.textContent?.trim();
+  if (!name) return;
+  const controls = Array.from(setting.controlEl.querySelectorAll<HTMLElement>("input, select, textarea"));
+  controls.forEach((control, i) => {
+    if (control.hasAttribute("aria-label") || control.hasAttribute("aria-labelledby")) return;
+    control.setAttr("aria-label", i === 0 ? name : `${name}: ${control.getAttribute("placeholder") || `field ${i + 1}`}`);
+  });
 }
 
 function showProblem(setting: Setting, input: HTMLElement, desc: string, problem: string | null): void {

@@ -228,6 +228,13 @@ describe("research panel in Chromium", () => {
     for (const name of ["What leaves this device", "Allow web search", "Default for new questions", "Brave API key", "Exa API key", "Model", "Test connection", "Trace folder", "Excluded folders"]) {
       expect(names).toContain(name);
     }
+    // With no embedding server, its rows are defined (settings search knows them) and out of sight.
+    for (const name of ["Embedding model", "Embedding server address", "Send notes to the embedding server"]) {
+      const row = page.locator(".workbench-settings .setting-item", { has: page.getByText(name, { exact: true }) });
+      expect(await row.count(), name).toBe(1);
+      expect(await row.isVisible(), name).toBe(false);
+    }
+    expect(await page.locator(".workbench-settings .setting-item", { has: page.getByText("Embedding server", { exact: true }) }).isVisible()).toBe(true);
     await page.click(".workbench-settings button:has-text('Test')");
     await page.waitForFunction(() => /Connected to workbench-model/.test(document.querySelector(".vault-research-test-passed")?.textContent ?? ""));
     const stored = await page.evaluate(() => JSON.stringify((window as unknown as { workbench: { plugin: { storedData: unknown } } }).workbench.plugin.storedData));

@@ -838,6 +838,8 @@ export abstract class Plugin extends Component {
 
   addSettingTab(settingTab: PluginSettingTab): void {
     this.app.settingTabs.push(settingTab);
+    // As 1.13 does: the definitions are read at once, for the settings search.
+    settingTab.update();
     this.register(() => this.app.settingTabs.remove(settingTab));
   }
 
@@ -1563,18 +1565,93 @@ export class Setting {
   }
 }
 
+/**
+ * A tab as Obsidian 1.13 has it. The app asks `getSettingDefinitions()` when the tab is added and
+ * each time it is shown; a tab that returns rows is drawn from them (and its `display()` is not
+ * called), one that returns none by its `display()`. The stand-in draws groups and `render` rows;
+ * `control`, `action`, list and page rows throw, so a test cannot pass on rows it never drew.
+ */
 export abstract class SettingTab {
   icon = "";
   app: App;
   containerEl: HTMLElement;
+  settingItems: any[] = [];
+  /** The rows drawn from definitions: each with its `visible` and the cleanup its `render` gave back. */
+  #drawnRows: { setting: Setting; visible: boolean | (() => boolean) | undefined; cleanup: (() => void) | undefined }[] = [];
+  /** True while the tab is on screen drawn from its definitions (so `update` draws it again). */
+  #drawnFromDefinitions = false;
   constructor(app: App) {
     this.app = app;
     this.containerEl = newEl("div", "vertical-tab-content");
   }
-  abstract display(): void;
+  getSettingDefinitions(): any[] {
+    return [];
+  }
+  /** Stores the definitions; a tab on screen drawn from them is drawn again. */
+  update(): void {
+    this.settingItems = this.getSettingDefinitions();
+    if (this.#drawnFromDefinitions) this.#drawDefinitions();
+  }
+  /** Shows or hides each drawn row as its `visible` says now. */
+  refreshDomState(): void {
+    for (const row of this.#drawnRows) showRow(row.setting, isTrue(row.visible));
+  }
+  /** The app's own drawing of the definitions (what a 1.13 tab that does not override it shows). */
+  display(): void {
+    this.settingItems = this.getSettingDefinitions();
+    this.#drawDefinitions();
+  }
   hide(): void {
+    this.#takeDownRows();
+    this.#drawnFromDefinitions = false;
     this.containerEl.empty();
   }
+  /** Stand-in only: what the settings modal does on opening the tab (`version` below 1.13 never asks for definitions). */
+  open(version = apiVersion): void {
+    if (compareVersions(version, "1.13.0") < 0) return this.display();
+    this.update();
+    if (this.settingItems.length > 0) this.#drawDefinitions();
+    else this.display();
+  }
+  #drawDefinitions(): void {
+    this.#takeDownRows();
+    this.containerEl.empty();
+    this.#drawnFromDefinitions = true;
+    for (const item of this.settingItems) {
+      if (item.type === "group") this.#drawGroup(item);
+      else this.#drawRow(this.containerEl, item);
+    }
+  }
+  #drawGroup(group: any): void {
+    if (group.type !== "group") throw new Error(`The stand-in does not draw "${String(group.type)}" definitions.`);
+    if (!isTrue(group.visible)) return;
+    const groupEl = this.containerEl.createDiv("setting-group");
+    if (group.heading) new Setting(groupEl).setName(group.heading).setHeading();
+    const itemsEl = groupEl.createDiv("setting-items");
+    for (const item of group.items ?? []) this.#drawRow(itemsEl, item);
+  }
+  #drawRow(parent: HTMLElement, item: any): void {
+    if (typeof item.render !== "function") throw new Error(`The stand-in draws only render rows ("${String(item.name)}" has none).`);
+    if (typeof item.name !== "string") throw new Error("A setting definition needs a name.");
+    const setting = new Setting(parent).setName(item.name);
+    if (item.desc !== undefined) setting.setDesc(item.desc);
+    const cleanup = item.render(setting, null);
+    showRow(setting, isTrue(item.visible));
+    this.#drawnRows.push({ setting, visible: item.visible, cleanup: typeof cleanup === "function" ? cleanup : undefined });
+  }
+  #takeDownRows(): void {
+    for (const row of this.#drawnRows) row.cleanup?.();
+    this.#drawnRows = [];
+  }
+}
+
+/** A row out of sight as the app puts it: `display: none`, which a row's own `display: flex` cannot undo. */
+function showRow(setting: Setting, shown: boolean): void {
+  setting.settingEl.style.display = shown ? "" : "none";
+}
+
+function isTrue(predicate: boolean | (() => boolean) | undefined): boolean {
+  return typeof predicate === "function" ? predicate() : predicate !== false;
 }
 
 export abstract class PluginSettingTab extends SettingTab {
@@ -1934,6 +2011,20 @@ export const Platform = {
 };
 
 export const apiVersion = "1.13.1";
+
+/** Whether the app is at least `version`, as the real `requireApiVersion` answers. */
+export function requireApiVersion(version: string): boolean {
+  return compareVersions(apiVersion, version) >= 0;
+}
+
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
 
 export class Keymap {
   static isModEvent(evt?: UserEvent | null): PaneType | boolean {

@@ -2,7 +2,7 @@
 // needs), the tab displayed, and its rows found by name.
 import { vi } from "vitest";
 import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
-import type { App } from "../stubs/obsidian";
+import type { App, SettingTab as StandInSettingTab } from "../stubs/obsidian";
 import { VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
 import type { Settings } from "../../src/settings";
 
@@ -19,10 +19,24 @@ export function fakeSettingsHost(settings: Settings, over: Partial<SettingsHost>
   };
 }
 
-/** The tab over `host`, displayed, and its row of a given name (undefined when there is none). */
-export function displayedTab(app: App, host: SettingsHost) {
+/**
+ * The two ways the app shows the tab: Obsidian 1.13 and later draw it from its definitions (which
+ * its settings search reads), older versions call its `display()`. Each settings test runs in both.
+ */
+export const TAB_VERSIONS = [
+  { shown: "drawn from its definitions (Obsidian 1.13)", version: "1.13.1" },
+  { shown: "drawn by display() (Obsidian 1.12)", version: "1.12.7" },
+] as const;
+
+/** The tab over `host`, opened as the app of `version` opens it, and its shown row of a given name (undefined when there is none). */
+export function displayedTab(app: App, host: SettingsHost, version: string = TAB_VERSIONS[0].version) {
   const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
-  tab.display();
-  const setting = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === name);
+  (tab as unknown as StandInSettingTab).open(version);
+  const setting = (name: string) => shownRows(tab.containerEl).find((s) => s.querySelector(".setting-item-name")?.textContent === name);
   return { tab, setting };
+}
+
+/** The rows on screen (a row whose `visible` is false is drawn out of sight). */
+export function shownRows(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(".setting-item")].filter((s) => !s.hidden && s.style.display !== "none");
 }

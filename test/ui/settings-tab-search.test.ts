@@ -6,16 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../stubs/obsidian";
 import { embeddingChoice } from "../../src/plugin/embedding-choice";
-import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
+import { displayedTab, fakeSettingsHost, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
 
-function openTab(edit: (s: ReturnType<typeof defaultSettings>) => void = () => {}) {
+function openTabIn(version: string, edit: (s: ReturnType<typeof defaultSettings>) => void = () => {}) {
   const app = new App();
   const settings = defaultSettings();
   edit(settings);
   // The plugin's own reading, so the tab and the embedding job agree on what consent means.
   const host = fakeSettingsHost(settings, { embeddingChoice: () => embeddingChoice(settings.search.embedding) });
-  const { tab, setting } = displayedTab(app, host);
+  const { tab, setting } = displayedTab(app, host, version);
   const desc = (name: string) => setting(name)?.querySelector(".setting-item-description")?.textContent ?? "";
   const button = (name: string) => setting(name)!.querySelector("button")!;
   return { tab, host, settings, setting, desc, button };
@@ -28,7 +28,9 @@ function choose(select: HTMLSelectElement, value: string): void {
   select.dispatchEvent(new Event("change"));
 }
 
-describe("the settings tab's Search section", () => {
+describe.each(TAB_VERSIONS)("the settings tab's Search section, $shown", ({ version }) => {
+  const openTab = (edit?: (s: ReturnType<typeof defaultSettings>) => void) => openTabIn(version, edit);
+
   it("sets where each dial starts and whether scores show", async () => {
     const { setting, settings } = openTab();
     const modal = setting("Search level in the search modal")!.querySelector("select")!;

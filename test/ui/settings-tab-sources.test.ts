@@ -4,16 +4,16 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
-import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
+import { displayedTab, fakeSettingsHost, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
 
 const FREE = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"];
 
-function openTab(prepare?: (app: App) => void) {
+function openTabIn(version: string, prepare?: (app: App) => void) {
   const app = new App();
   prepare?.(app);
   const settings = defaultSettings();
-  const { tab, setting: row } = displayedTab(app, fakeSettingsHost(settings));
+  const { tab, setting: row } = displayedTab(app, fakeSettingsHost(settings), version);
   const setting = (name: string) => row(name)!;
   const toggle = async (name: string) => {
     setting(name).querySelector<HTMLElement>(".checkbox-container")!.click();
@@ -22,7 +22,9 @@ function openTab(prepare?: (app: App) => void) {
   return { tab, settings, setting, toggle };
 }
 
-describe("free sources in the settings tab", () => {
+describe.each(TAB_VERSIONS)("free sources in the settings tab, $shown", ({ version }) => {
+  const openTab = (prepare?: (app: App) => void) => openTabIn(version, prepare);
+
   it("one toggle adds the whole free set to the providers, and takes it away again", async () => {
     const { settings, toggle, setting } = openTab();
     expect(setting("Free sources").querySelector(".setting-item-description")!.textContent).toBe("Wikipedia, Hacker News, arXiv, GitHub and Stack Exchange: no key needed. Each question goes only to the sources that fit it.");

@@ -2,10 +2,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
-import { displayedTab, fakeSettingsHost } from "../support/settings-tab-harness";
+import { displayedTab, fakeSettingsHost, shownRows, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings, settingsSchema } from "../../src/settings";
 
-function openTab() {
+function openTabIn(version: string) {
   const app = new App();
   const settings = defaultSettings();
   const saved: string[] = [];
@@ -13,12 +13,14 @@ function openTab() {
     saveSettings: vi.fn(async () => void saved.push(JSON.stringify(settings))),
     testModelConnection: vi.fn(async () => ({ ok: false, message: "Could not use llama: connection refused" })),
   });
-  const { tab, setting: row } = displayedTab(app, host);
+  const { tab, setting: row } = displayedTab(app, host, version);
   const setting = (name: string) => row(name)!;
   return { app, tab, host, settings, saved, setting };
 }
 
-describe("the settings tab", () => {
+describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
+  const openTab = () => openTabIn(version);
+
   it("opens with the privacy note and external search off", () => {
     const { tab, setting } = openTab();
     expect([...tab.containerEl.querySelectorAll(".vault-research-privacy p")].map((p) => p.textContent)).toEqual(PRIVACY_NOTE);
@@ -71,5 +73,75 @@ describe("the settings tab", () => {
     const desc = fresh("Test connection").querySelector(".setting-item-description")!;
     expect(desc.textContent).toBe("Could not use llama: connection refused");
     expect(desc.classList.contains("vault-research-test-failed")).toBe(true);
+  });
+});
+
+/** Every row the definitions give, with the group it is in (what Obsidian's settings search indexes). */
+function definedRows(tab: { getSettingDefinitions(): unknown[] }) {
+  return (tab.getSettingDefinitions() as { heading: string; items: { name: string; desc?: string; aliases?: string[]; visible?: boolean | (() => boolean) }[] }[]).flatMap((group) =>
+    group.items.map((item) => ({ ...item, heading: group.heading, shown: typeof item.visible === "function" ? item.visible() : item.visible !== false })),
+  );
+}
+
+describe("the settings tab in Obsidian's settings search (1.13)", () => {
+  it("defines every row it shows, under the same headings, in both ways of drawing it", () => {
+    for (const kind of ["none", "openai", "anthropic"] as const) {
+      const settings = defaultSettings();
+      settings.model.kind = kind;
+      settings.search.embedding.kind = kind === "none" ? "none" : "ollama";
+      const drawn = TAB_VERSIONS.map(({ version }) => shownRows(displayedTab(new App(), fakeSettingsHost(settings), version).tab.containerEl).map((row) => row.querySelector(".setting-item-name")!.textContent));
+      const { tab } = displayedTab(new App(), fakeSettingsHost(settings));
+      const defined = definedRows(tab);
+      const headings = [...new Set(defined.map((row) => row.heading))];
+      // What the screen shows, heading by heading; the privacy note's row shows no name of its own.
+      const expected = headings.flatMap((heading) => [heading, ...defined.filter((row) => row.heading === heading && row.shown && row.name !== heading).map((row) => row.name)]);
+      expect(drawn[0].filter((name) => name !== ""), kind).toEqual(expected);
+      expect(drawn[1].filter((name) => name !== ""), kind).toEqual(expected);
+    }
+  });
+
+  it("keeps rows hidden by the settings in the definitions, out of sight, and shows them when the settings change", async () => {
+    const { tab, setting, settings } = openTabIn(TAB_VERSIONS[0].version);
+    expect(definedRows(tab).find((row) => row.name === "Test connection")).toMatchObject({ shown: false });
+    const kind = setting("Model").querySelector("select")!;
+    kind.value = "anthropic";
+    kind.dispatchEvent(new Event("change"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settings.model.kind).toBe("anthropic");
+    expect(definedRows(tab).find((row) => row.name === "Test connection")).toMatchObject({ shown: true });
+    const shown = shownRows(tab.containerEl).map((row) => row.querySelector(".setting-item-name")!.textContent);
+    expect(shown).toEqual(expect.arrayContaining(["Model name", "Model API key", "Test connection"]));
+    expect(shown).not.toContain("Base URL");
+  });
+
+  it("is found by the words people search for, not only by each row's name", () => {
+    const { tab } = openTabIn(TAB_VERSIONS[0].version);
+    // As the app's search matches: the name, the description and the other words given for a row.
+    const found = (query: string) =>
+      definedRows(tab)
+        .filter((row) => [row.name, row.desc ?? "", ...(row.aliases ?? [])].some((words) => words.toLowerCase().includes(query)))
+        .map((row) => row.name);
+    expect(found("privacy")).toEqual(["What leaves this device"]);
+    expect(found("api key")).toEqual(expect.arrayContaining(["Brave API key", "Exa API key", "GitHub token", "Tavily API key", "Model API key", "Embedding API key"]));
+    expect(found("hybrid")).toEqual(["Search level in the search modal", "Search level for research"]);
+    expect(found("api.search.brave.com")).toEqual(["What leaves this device"]);
+  });
+
+  it("puts the providers in their new order on the rows already drawn, where the app keeps them", async () => {
+    const settings = defaultSettings();
+    settings.external.providers = ["brave", "wikipedia"];
+    const { tab, setting } = displayedTab(new App(), fakeSettingsHost(settings));
+    // An app that keeps the rows it drew when the definitions change only in what they say.
+    tab.update = () => {};
+    const before = shownRows(tab.containerEl);
+    setting("Wikipedia")!.querySelector<HTMLElement>(".clickable-icon")!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settings.external.providers).toEqual(["wikipedia", "brave"]);
+    const after = shownRows(tab.containerEl);
+    expect(after).toEqual(before);
+    const names = after.map((row) => row.querySelector(".setting-item-name")!.textContent);
+    expect(names.indexOf("Wikipedia")).toBeLessThan(names.indexOf("Brave"));
+    expect(setting("Wikipedia")!.querySelector(".clickable-icon")).toBeNull();
+    expect(setting("Brave")!.querySelector(".clickable-icon")).not.toBeNull();
   });
 });
