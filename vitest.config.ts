@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    globalSetup: ["test/support/global-setup.ts"],
     // Vitest's default (one fewer worker than cores) runs the files one at a time on a 2-core
     // machine: 11 minutes here. Much of a test file's time is spent waiting (Chromium, servers
     // on 127.0.0.1, child processes), so three run at once there: 5½ minutes, 1.6 cores busy.

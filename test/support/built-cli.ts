@@ -1,6 +1,7 @@
 // The built `vault-research` binary, for tests that run it as a user would (a child process).
 // CI starts without dist/, and a local dist older than the sources would test yesterday's code;
-// building only then also keeps test files that run at once from writing the same file together.
+// building only then (once, before the workers start: global-setup.ts) also keeps test files that
+// run at once from writing the same file together.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
