@@ -120,8 +120,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   #freeSetAdded = false;
   /** Which way the tab was last drawn: by Obsidian from the definitions (1.13+), or by `display()`. */
   #drawnBy: "definitions" | "display" = "definitions";
-  /** The rows on screen, by key, so one row (the embedding consent) can be filled again alone. */
-  readonly #drawn = new Map<string, Setting>();
+  /** The rows on screen by key (a row the app draws in two places at once is both), so one row (the embedding consent) can be filled again alone. */
+  readonly #drawn = new Map<string, Set<Setting>>();
   // Typing a folder name must not re-index on every keystroke.
   readonly #applyExclusions = debounce(() => void this.#host.applyIndexSettings({ rebuild: false }), 1200, true);
 
@@ -176,25 +176,23 @@ export class VaultResearchSettingTab extends PluginSettingTab {
 
   /** Fills `setting` as `row` and remembers it; the cleanup is for Obsidian, when it takes the row down. */
   #drawRow(setting: Setting, row: Row): () => void {
-    this.#drawn.set(row.key, setting);
+    const drawn = this.#drawn.get(row.key) ?? new Set<Setting>();
+    this.#drawn.set(row.key, drawn.add(setting));
     fillRow(setting, row);
-    return () => {
-      if (this.#drawn.get(row.key) === setting) this.#drawn.delete(row.key);
-    };
+    return () => void drawn.delete(setting);
   }
 
   /**
    * After a change that shows or hides rows, or changes what they say (the providers' order).
-   * Obsidian 1.13 is asked to draw the definitions again (`update`); the rows on screen are filled
-   * anew first, so they are right even where it keeps a row it already drew.
+   * Obsidian 1.13 is asked to draw the definitions again (`update`) and to show and hide rows as
+   * they say now (`refreshDomState`); the rows on screen are filled anew first, so they are right
+   * even where it keeps a row it already drew.
    */
   #redraw(): void {
     if (requireApiVersion("1.13.0") && this.#drawnBy === "definitions") {
-      for (const row of this.#sections().flatMap((s) => s.rows)) {
-        const setting = this.#drawn.get(row.key);
-        if (setting && (row.shown?.() ?? true)) fillRow(setting, row);
-      }
+      for (const row of this.#sections().flatMap((s) => s.rows)) if (row.shown?.() ?? true) this.#fillDrawn(row);
       this.update();
+      this.refreshDomState();
     } else {
       this.#drawAll();
     }
@@ -202,16 +200,19 @@ export class VaultResearchSettingTab extends PluginSettingTab {
 
   /** Fills one row on screen anew, leaving every other (and the focus) where it is. */
   #refill(key: string): void {
-    const setting = this.#drawn.get(key);
     const row = this.#sections()
       .flatMap((s) => s.rows)
       .find((r) => r.key === key);
-    if (setting && row) fillRow(setting, row);
+    if (row) this.#fillDrawn(row);
+  }
+
+  #fillDrawn(row: Row): void {
+    for (const setting of this.#drawn.get(row.key) ?? []) fillRow(setting, row);
   }
 
   #sections(): Section[] {
     return [
-      { heading: "What leaves this device", rows: [this.#privacyRow()] },
+      { heading: "Privacy", rows: [this.#privacyRow()] },
       { heading: "External search", rows: this.#externalRows() },
       { heading: "Search providers", rows: [this.#freeSetRow(), ...this.#providerRows()] },
       { heading: "Brave", rows: this.#braveRows() },
@@ -245,10 +246,11 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     return {
       key: "privacy",
       name: "What leaves this device",
-      desc: PRIVACY_NOTE.join(" "),
+      // What settings search reads; the row shows the whole note (which would match every word).
+      desc: "What goes to web search, the model and the embedding server, and what is written into your vault.",
       aliases: ["privacy", "network", "data sent", "remote services"],
       fill: (setting) => {
-        setting.setName("").setDesc("").setClass("vault-research-privacy-row");
+        setting.setDesc("").setClass("vault-research-privacy-row");
         const note = setting.descEl.createDiv({ cls: "vault-research-privacy" });
         for (const paragraph of PRIVACY_NOTE) note.createEl("p", { text: paragraph });
       },
@@ -506,10 +508,10 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         desc: "Sends one tiny request to the model.",
         shown: chosen,
         fill: (setting) => {
+          setting.descEl.removeClass("vault-research-test-failed", "vault-research-test-passed");
           setting.addButton((button) =>
             button.setButtonText("Test").onClick(async () => {
               button.setDisabled(true);
-              setting.descEl.removeClass("vault-research-test-failed", "vault-research-test-passed");
               setting.setDesc("Testing…");
               try {
                 const outcome = await this.#host.testModelConnection();

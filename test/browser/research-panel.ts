@@ -228,7 +228,7 @@ describe("research panel in Chromium", () => {
     for (const name of ["What leaves this device", "Allow web search", "Default for new questions", "Brave API key", "Exa API key", "Model", "Test connection", "Trace folder", "Excluded folders"]) {
       expect(names).toContain(name);
     }
-    // With no embedding server, its rows are defined (settings search knows them) and out of sight.
+    // With no embedding server, its rows are defined but out of sight (and so out of the app's settings search).
     for (const name of ["Embedding model", "Embedding server address", "Send notes to the embedding server"]) {
       const row = page.locator(".workbench-settings .setting-item", { has: page.getByText(name, { exact: true }) });
       expect(await row.count(), name).toBe(1);

@@ -166,7 +166,7 @@ describe("built plugin bundle", () => {
     ]);
     expect(app.settingTabs).toHaveLength(1);
     // Obsidian 1.13's settings search reads the tab's definitions when it is added.
-    expect(app.settingTabs[0].settingItems.map((group: { heading?: string }) => group.heading)).toContain("What leaves this device");
+    expect(app.settingTabs[0].settingItems.map((group: { heading?: string }) => group.heading)).toContain("Privacy");
     expect([...app.workspace.viewCreators.keys()]).toEqual(["vault-research-panel", "vault-research-comparison"]);
     expect(new Set(asked)).toEqual(new Set(["obsidian"]));
 

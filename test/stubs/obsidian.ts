@@ -839,7 +839,7 @@ export abstract class Plugin extends Component {
   addSettingTab(settingTab: PluginSettingTab): void {
     this.app.settingTabs.push(settingTab);
     // As 1.13 does: the definitions are read at once, for the settings search.
-    settingTab.update();
+    if (requireApiVersion("1.13.0")) settingTab.update();
     this.register(() => this.app.settingTabs.remove(settingTab));
   }
 
@@ -1589,11 +1589,13 @@ export abstract class SettingTab {
   }
   /** Stores the definitions; a tab on screen drawn from them is drawn again. */
   update(): void {
+    onlySince("1.13.0", "SettingTab.update");
     this.settingItems = this.getSettingDefinitions();
     if (this.#drawnFromDefinitions) this.#drawDefinitions();
   }
   /** Shows or hides each drawn row as its `visible` says now. */
   refreshDomState(): void {
+    onlySince("1.13.0", "SettingTab.refreshDomState");
     for (const row of this.#drawnRows) showRow(row.setting, isTrue(row.visible));
   }
   /** The app's own drawing of the definitions (what a 1.13 tab that does not override it shows). */
@@ -1606,9 +1608,14 @@ export abstract class SettingTab {
     this.#drawnFromDefinitions = false;
     this.containerEl.empty();
   }
-  /** Stand-in only: what the settings modal does on opening the tab (`version` below 1.13 never asks for definitions). */
+  /**
+   * Stand-in only: what the settings modal of an app at `version` does on opening the tab. From
+   * then on the stand-in is that app: below 1.13 it never asks for definitions, `requireApiVersion`
+   * answers as that version, and `update` and `refreshDomState` throw, as methods it lacks would.
+   */
   open(version = apiVersion): void {
-    if (compareVersions(version, "1.13.0") < 0) return this.display();
+    appVersion = version;
+    if (!requireApiVersion("1.13.0")) return this.display();
     this.update();
     if (this.settingItems.length > 0) this.#drawDefinitions();
     else this.display();
@@ -2012,9 +2019,17 @@ export const Platform = {
 
 export const apiVersion = "1.13.1";
 
+/** The version the stand-in app is (see SettingTab.open): `apiVersion` unless a test opened a tab as another. */
+let appVersion = apiVersion;
+
 /** Whether the app is at least `version`, as the real `requireApiVersion` answers. */
 export function requireApiVersion(version: string): boolean {
-  return compareVersions(apiVersion, version) >= 0;
+  return compareVersions(appVersion, version) >= 0;
+}
+
+/** An API the app gained at `since`: calling it in an older app fails, as a missing method would. */
+function onlySince(since: string, name: string): void {
+  if (!requireApiVersion(since)) throw new TypeError(`${name} is not a function (Obsidian ${appVersion}; it came in ${since})`);
 }
 
 function compareVersions(a: string, b: string): number {

@@ -31,9 +31,11 @@ export const TAB_VERSIONS = [
 /** The tab over `host`, opened as the app of `version` opens it, and its shown row of a given name (undefined when there is none). */
 export function displayedTab(app: App, host: SettingsHost, version: string = TAB_VERSIONS[0].version) {
   const tab = new VaultResearchSettingTab(app as unknown as ObsidianApp, {} as unknown as ObsidianPlugin, host);
-  (tab as unknown as StandInSettingTab).open(version);
+  /** Closes nothing and opens the tab again, as the app does when the user comes back to it. */
+  const reopen = () => (tab as unknown as StandInSettingTab).open(version);
+  reopen();
   const setting = (name: string) => shownRows(tab.containerEl).find((s) => s.querySelector(".setting-item-name")?.textContent === name);
-  return { tab, setting };
+  return { tab, setting, reopen };
 }
 
 /** The rows on screen (a row whose `visible` is false is drawn out of sight). */

@@ -4,7 +4,7 @@
 // after the server changes), the query log switch and its clear button; and issue 13's page
 // reading controls.
 import { describe, expect, it } from "vitest";
-import { App } from "../stubs/obsidian";
+import { App, Setting } from "../stubs/obsidian";
 import { embeddingChoice } from "../../src/plugin/embedding-choice";
 import { displayedTab, fakeSettingsHost, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
@@ -127,5 +127,26 @@ describe.each(TAB_VERSIONS)("the settings tab's Search section, $shown", ({ vers
     setting("Summarize pages read")!.querySelector<HTMLElement>(".checkbox-container")!.click();
     await tick();
     expect(settings.external).toMatchObject({ readPages: 0, summarizePages: true });
+  });
+});
+
+describe("the embedding consent row drawn twice at once (1.13)", () => {
+  it("is filled anew wherever it is on screen, and a copy taken down leaves the tab's own row filled", async () => {
+    const settings = defaultSettings();
+    settings.search.embedding.kind = "ollama";
+    const { tab, setting } = displayedTab(new App(), fakeSettingsHost(settings, { embeddingChoice: () => embeddingChoice(settings.search.embedding) }));
+    // As a settings search result might: the app draws the row a second time, elsewhere, and later takes that copy down.
+    const consent = (tab.getSettingDefinitions() as unknown as { items: { name: string; render: (s: Setting) => () => void }[] }[]).flatMap((g) => g.items).find((i) => i.name === "Send notes to the embedding server")!;
+    const copy = new Setting(createDiv());
+    const takeDown = consent.render(copy);
+    copy.controlEl.querySelector("button")!.click();
+    await tick();
+    expect(settings.search.embedding.consentedTo).toBe("ollama@http://localhost:11434");
+    for (const row of [copy.settingEl, setting("Send notes to the embedding server")!]) expect(row.querySelector(".setting-item-description")!.textContent).toMatch(/^Agreed\./);
+    takeDown();
+    setting("Send notes to the embedding server")!.querySelector("button")!.click();
+    await tick();
+    expect(settings.search.embedding.consentedTo).toBe("");
+    expect(setting("Send notes to the embedding server")!.querySelector(".setting-item-description")!.textContent).toMatch(/Nothing is sent until you agree/);
   });
 });
