@@ -94,7 +94,7 @@ const FREE_SET_WORDS = `${FREE_SOURCES.slice(0, -1).map(providerChoiceName).join
 /**
  * One row of the tab as Obsidian's settings search knows it (name, description, other words for
  * it) and as it is drawn. The same rows make both ways of showing the tab: Obsidian 1.13's own
- * (`getSettingDefinitions`, whose search finds every row) and `display()` before 1.13.
+ * (`getSettingDefinitions`, whose search finds every row on show) and `display()` before 1.13.
  */
 interface Row {
   /** Stable while the tab is open: how a drawn row is found again to be filled anew. */
@@ -120,7 +120,10 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   #freeSetAdded = false;
   /** Which way the tab was last drawn: by Obsidian from the definitions (1.13+), or by `display()`. */
   #drawnBy: "definitions" | "display" = "definitions";
-  /** The rows on screen by key (a row the app draws in two places at once is both), so one row (the embedding consent) can be filled again alone. */
+  /**
+   * The rows on screen by key (a row the app draws in two places at once is both), so one row
+   * (the embedding consent) can be filled again alone.
+   */
   readonly #drawn = new Map<string, Set<Setting>>();
   // Typing a folder name must not re-index on every keystroke.
   readonly #applyExclusions = debounce(() => void this.#host.applyIndexSettings({ rebuild: false }), 1200, true);
@@ -133,7 +136,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     this.containerEl.addClass("vault-research-settings");
   }
 
-  /** Obsidian 1.13 and later draw the tab from these, and its settings search finds every row. */
+  /** Obsidian 1.13 and later draw the tab from these, and its settings search finds the rows on show. */
   override getSettingDefinitions(): SettingDefinitionItem[] {
     return this.#sections().map((section) => ({
       type: "group",
@@ -241,7 +244,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     return null;
   }
 
-  /** The privacy note, found by search under its heading's name and the words people look for. */
+  /** The privacy note, found by search under its own name and the words people look for. */
   #privacyRow(): Row {
     return {
       key: "privacy",
