@@ -205,7 +205,8 @@ const workbench = {
     else app.secretStorage.setSecret("vault-research-brave", BRAVE_KEY);
     Object.assign(standInPlugin.settings.model, modelSettings(situation.model));
   },
-  openSettings(): void {
+  /** The settings window; `obsidianVersion` below 1.13 has the tab draw itself (`display()`), as older apps do. */
+  openSettings(obsidianVersion?: string): void {
     const tab = app.settingTabs[0] as PluginSettingTab;
     settingsEl?.remove();
     settingsEl = document.body.createDiv("modal-container workbench-settings");
@@ -214,8 +215,8 @@ const workbench = {
     const close = modal.createEl("button", { cls: "modal-close-button", attr: { "aria-label": "Close" }, text: "×" });
     close.addEventListener("click", () => workbench.closeSettings());
     modal.appendChild(tab.containerEl);
-    // As Obsidian 1.13's settings modal opens it: drawn from its definitions.
-    tab.open();
+    // As Obsidian 1.13's settings modal opens it (drawn from its definitions), or an older app's.
+    tab.open(obsidianVersion);
     close.focus();
   },
   closeSettings(): void {
