@@ -94,7 +94,7 @@ describe("the plugin's search dial", () => {
     expect(plugin.dialHost.embeddingStatus()).toMatch(/^Embedded 3 notes/);
     // Done: the embedding item is hidden; the index keeps its own.
     const embeddingItem = app.statusBarEl!.querySelector<HTMLElement>(".vault-research-embedding-status")!;
-    expect(embeddingItem.hidden).toBe(true);
+    expect(embeddingItem.style.display).toBe("none");
     expect(app.statusBarEl!.querySelector(".vault-research-status")?.textContent).toBe("3 notes indexed");
 
     const response = await plugin.dialHost.search({ query: "automobile", level: 2, surface: "search-modal" });

@@ -146,14 +146,16 @@ export function installDomHelpers(scope: any = typeof window !== "undefined" ? w
     },
   });
   Object.assign(scope.HTMLElement.prototype, {
+    // The app hides with `display: none` (what its `isShown` looks for), which an element's own
+    // CSS `display` cannot undo, as it would undo the `hidden` attribute.
     show(this: HTMLElement) {
-      this.hidden = false;
+      this.style.display = "";
     },
     hide(this: HTMLElement) {
-      this.hidden = true;
+      this.style.display = "none";
     },
     toggle(this: HTMLElement, show: boolean) {
-      this.hidden = !show;
+      this.style.display = show ? "" : "none";
     },
     onClickEvent(this: HTMLElement, listener: (ev: MouseEvent) => any, options?: boolean | AddEventListenerOptions) {
       this.addEventListener("click", listener, options);
@@ -1652,9 +1654,9 @@ export abstract class SettingTab {
   }
 }
 
-/** A row out of sight as the app puts it: `display: none`, which a row's own `display: flex` cannot undo. */
+/** A row out of sight as the app puts it (`toggle`: `display: none`, which a row's own `display: flex` cannot undo). */
 function showRow(setting: Setting, shown: boolean): void {
-  setting.settingEl.style.display = shown ? "" : "none";
+  setting.settingEl.toggle(shown);
 }
 
 function isTrue(predicate: boolean | (() => boolean) | undefined): boolean {

@@ -40,5 +40,5 @@ export function displayedTab(app: App, host: SettingsHost, version: string = TAB
 
 /** The rows on screen (a row whose `visible` is false is drawn out of sight). */
 export function shownRows(root: HTMLElement): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>(".setting-item")].filter((s) => !s.hidden && s.style.display !== "none");
+  return [...root.querySelectorAll<HTMLElement>(".setting-item")].filter((s) => s.style.display !== "none");
 }

@@ -5,7 +5,7 @@ import { DialControl, levelThatWillRun, notReadyReason } from "../../src/ui/dial
 import { FakeDialHost, readinessUpTo, unavailableNotice } from "./dial/fake-dial-host";
 
 /** Obsidian's show/hide (and the stand-in's) as the user sees it. */
-const shown = (el: HTMLElement) => !el.hidden && el.style.display !== "none";
+const shown = (el: HTMLElement) => el.style.display !== "none";
 
 function mount(host: FakeDialHost, surface: "search-modal" | "research-panel" = "search-modal", onChange?: (level: number) => void) {
   const parent = document.body.createDiv();

@@ -40,9 +40,9 @@ describe("EmbeddingStatusBar", () => {
   it("is hidden before any run and once a run is done", () => {
     const el = createDiv();
     const bar = new EmbeddingStatusBar(el, () => {});
-    expect(el.hidden).toBe(true);
+    expect(el.style.display).toBe("none");
     bar.render(progress({ state: "done", notesDone: 3, notesTotal: 3 }));
-    expect(el.hidden).toBe(true);
+    expect(el.style.display).toBe("none");
   });
 
   it("shows notes done of total, the rate and the time left while running; a click pauses", () => {
@@ -50,7 +50,7 @@ describe("EmbeddingStatusBar", () => {
     const clicked = vi.fn();
     const bar = new EmbeddingStatusBar(el, clicked);
     bar.render(progress({ notesDone: 1200, notesTotal: 9282, notesPerSecond: 2.5, etaMs: 3_240_000 }));
-    expect(el.hidden).toBe(false);
+    expect(el.style.display).toBe("");
     expect(el.textContent).toBe("Embedding notes: 1,200 of 9,282 · 2.5 notes/s · about 54 min left");
     expect(el.getAttribute("aria-label")).toBe("Click to pause embedding.");
     el.click();

@@ -239,13 +239,13 @@ describe("the research panel", () => {
     const mode = panel.el.querySelector<HTMLSelectElement>(".vault-research-mode")!;
     const suggestion = panel.el.querySelector<HTMLElement>(".vault-research-suggestion")!;
     panel.type("What is CRDT?");
-    expect(suggestion.hidden).toBe(true);
+    expect(suggestion.style.display).toBe("none");
     panel.type("What is the latest Automerge release?");
-    expect(suggestion.hidden).toBe(false);
+    expect(suggestion.style.display).toBe("");
     expect(mode.value).toBe("never");
     suggestion.querySelector<HTMLElement>("button")!.click();
     expect(mode.value).toBe("always");
-    expect(suggestion.hidden).toBe(true);
+    expect(suggestion.style.display).toBe("none");
   });
 
   it("does not offer the web at all while external search is off in settings", async () => {

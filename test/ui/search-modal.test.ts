@@ -293,7 +293,7 @@ describe("the dial in the search modal", () => {
     // Level 1 asks no model: the closest notes by meaning wait for the user's click.
     const offer = await vi.waitFor(() => {
       const button = modal.modalEl.querySelector<HTMLButtonElement>(".vault-research-search-offer-button");
-      if (!button || button.closest<HTMLElement>(".vault-research-search-offer")!.hidden) throw new Error("no offer yet");
+      if (!button || button.closest<HTMLElement>(".vault-research-search-offer")!.style.display === "none") throw new Error("no offer yet");
       return button;
     });
     expect(modal.resultContainerEl.textContent).toBe("No note contains these words.");
@@ -305,7 +305,7 @@ describe("the dial in the search modal", () => {
     const items = await shown(modal);
     // The word search is not run again; the meaning search is.
     expect(host.requests.map((r) => [r.level, r.limit])).toEqual([[1, 20], [1, 3], [3, 3]]);
-    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
+    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.style.display).toBe("none");
     expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["Soup", "Bread", "Cats"]);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-closeness")?.textContent)).toEqual([
       "Not a match · similarity 0.21",
@@ -326,7 +326,7 @@ describe("the dial in the search modal", () => {
     await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toBe("No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings)."));
     // The word search, then the closest by spelling (none).
     expect(host.requests.map((r) => r.loose ?? false)).toEqual([false, true]);
-    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.hidden).toBe(true);
+    expect(modal.modalEl.querySelector<HTMLElement>(".vault-research-search-offer")!.style.display).toBe("none");
   });
 
   it("with no word in any note, shows the three closest by spelling at once, with their low scores, as no match", async () => {
