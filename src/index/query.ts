@@ -2,6 +2,7 @@
 // written, and #tags that must be on the note (nested tags count: #project finds #project/alpha).
 import { isStopWord } from "./stopwords";
 import { foldCase, isIdentifier, words } from "./tokenize";
+import { straightApostrophes } from "../text/apostrophes";
 
 export interface ParsedQuery {
   /** Free words, case-folded, in order, a possessive's "'s" dropped, stop words removed unless nothing else is left. */
@@ -32,7 +33,7 @@ function withoutPossessive(word: string): string {
 export function parseQuery(input: string): ParsedQuery {
   const phrases: string[] = [];
   // A curly apostrophe is an apostrophe ("it’s" is the stop word "it's", "O’Reilly" is "o'reilly").
-  let rest = input.replace(/[’‘]/g, "'").replace(PHRASE_RE, (_m, phrase: string) => {
+  let rest = straightApostrophes(input).replace(PHRASE_RE, (_m, phrase: string) => {
     const folded = foldCase(phrase).trim();
     if (folded) phrases.push(folded);
     return ` ${phrase} `;

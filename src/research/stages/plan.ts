@@ -4,6 +4,7 @@
 import { systemClock, type Clock } from "../../ports";
 import { STOP_WORDS } from "../../index/stopwords";
 import type { QueryPlan } from "../../evidence/research-pack";
+import { straightApostrophes } from "../../text/apostrophes";
 
 export interface PlanOptions {
   /** Earlier questions of this conversation, oldest first. They may lend context terms, never evidence. */
@@ -110,7 +111,7 @@ export function planQuestion(question: string, options: PlanOptions = {}): Query
 
 /** The plan's Unicode form (NFKC) and apostrophe (’ and ‘ read as '). */
 function plainForm(text: string): string {
-  return text.normalize("NFKC").replace(/[’‘]/g, "'");
+  return straightApostrophes(text.normalize("NFKC"));
 }
 
 function normalize(text: string): string {

@@ -2,6 +2,7 @@
 // key, an uncited answer when evidence existed, or a confident answer when none existed fails.
 // Pure: the runner decides about repair attempts and how a failed answer is shown.
 import type { Citation } from "../../evidence/research-pack";
+import { straightApostrophes } from "../../text/apostrophes";
 
 export type CitationErrorKind = "unknown_key" | "no_citations" | "answer_without_evidence";
 
@@ -114,12 +115,7 @@ export function verifyCitations(
  * the opening counts: a sentence of regret followed by an uncited essay is still an essay.
  */
 export function saysNoEvidence(answer: string): boolean {
-  const opening = answer
-    .replace(/[*_`#>]/g, "")
-    .trim()
-    .slice(0, 300)
-    .toLowerCase()
-    .replace(/[’‘]/g, "'");
+  const opening = straightApostrophes(answer.replace(/[*_`#>]/g, "").trim().slice(0, 300).toLowerCase());
   return [
     /\bno (?:relevant |usable |matching )?(?:evidence|notes?|sources?|information|results?)\b/,
     /\b(?:vault|notes?|evidence|search) (?:does not|doesn't|do not|don't|did not|didn't) (?:contain|mention|cover|say|answer|include|have)\b/,
