@@ -15,6 +15,7 @@ type Bench = {
   bench: {
     host: { savedLevels: [string, number][]; savedScores: boolean[]; clicks: { key: string; rank: number }[]; requests: { level: number; query: string; loose?: boolean }[] };
     openedLinks(): string[];
+    releaseRerank(): void;
     setTheme(theme: "light" | "dark"): void;
     openSearch(): void;
     openComparison(query: string): Promise<void>;
@@ -137,7 +138,7 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
   });
 
   it("a slow level shows its label while it runs; a failed rerank says level 3's order stands", async () => {
-    const slow = await open("slowRerankMs=1500");
+    const slow = await open("holdRerank=1");
     await inBench(slow.page, (b) => b.openSearch());
     await slow.page.click(".vault-research-dial-position[data-level='4']");
     await slow.page.focus(".prompt-input");
@@ -146,6 +147,7 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     expect(await slow.page.locator(".vault-research-search-status").textContent()).toBe("Rerank: embedding the query, then reranking…");
     expect(await slow.page.locator(".prompt-results").getAttribute("aria-busy")).toBe("true");
     await check(slow.page, "modal-running", ".modal-container", ".modal");
+    await inBench(slow.page, (b) => b.releaseRerank());
     await slow.page.waitForFunction(() => document.querySelector(".vault-research-search-status.is-busy") === null && document.querySelector(".vault-research-search-result") !== null, null, { timeout: 10_000 });
     await slow.page.close();
 

@@ -4,7 +4,7 @@
 // with any note is close to none of them) and a stand-in rerank model (orders by query words in
 // the title), so every level runs here as it would with Ollama and a chat model. Query parameters:
 //   theme=light|dark · ready=1|3|4 (1: no embedding model; 3: no chat model) · rerank=ok|fail
-//   · slowRerankMs=MS (the rerank answers that late) · layout=phone (the panel is the screen, `is-phone`)
+//   · holdRerank=1 (the rerank answers only once `bench.releaseRerank()` is called) · layout=phone (the panel is the screen, `is-phone`)
 // What tests check is on `window.bench`.
 import { App, Vault, WorkspaceLeaf } from "../../stubs/obsidian";
 import type { App as ObsidianApp, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
@@ -28,7 +28,10 @@ declare const BENCH_VAULT: Record<string, string>;
 const params = new URLSearchParams(location.search);
 const ready = Number(params.get("ready") ?? "4");
 const rerankFails = params.get("rerank") === "fail";
-const slowRerankMs = Number(params.get("slowRerankMs") ?? "0");
+const holdRerank = params.get("holdRerank") === "1";
+/** Resolves when the test lets the held rerank answer: a gate, not a delay, so a slow machine sees the same state. */
+let releaseRerank: () => void = () => {};
+const rerankReleased = new Promise<void>((resolve) => (releaseRerank = resolve));
 const DIMENSIONS = 64;
 
 /** Words hashed into a unit vector: notes sharing words are close; a query sharing none is near none. */
@@ -54,7 +57,7 @@ const hashingEmbedder: Embedder = {
 const rerankModel: RerankModel = {
   name: "bench-model",
   async complete({ messages }) {
-    if (slowRerankMs > 0) await new Promise((r) => setTimeout(r, slowRerankMs));
+    if (holdRerank) await rerankReleased;
     if (rerankFails) throw new Error("the model server answered 500");
     const prompt = messages[0].content;
     const query = new Set(words(prompt.split("\n")[0]).map(foldCase));
@@ -100,6 +103,7 @@ void start().then(({ app, host }) => {
     ready: true,
     host,
     openedLinks: () => app.workspace.openedLinks.map((l) => l.linktext),
+    releaseRerank: () => releaseRerank(),
     setTheme,
     openSearch(): void {
       new VaultSearchModal(app as unknown as ObsidianApp, host).open();
