@@ -440,6 +440,36 @@ export function notesWithTermIn(engine: SearchEngine, term: string, fields: read
   return [...ids].filter((id) => engine.holds(id)).sort((a, b) => a - b);
 }
 
+/**
+ * How much the uses of `term` in note bodies bunch together: log2 of how many notes chance (a
+ * Poisson spread of the same number of uses) would put them in, over how many hold them. About 0
+ * for everyday words a vault happens to use rarely ("straight", "turned"), 1 to 4 for the words
+ * of a topic ("zfs", "jekyll"), which come several at a time where they come; the fewer the notes,
+ * the less it says (a word in two notes, once each, may still be a topic's). Undefined when no
+ * body holds the term. Reads the term's body postings once.
+ */
+export function termClumping(engine: SearchEngine, term: string): TermClumping | undefined {
+  const list = engine.terms.get(term)?.[FIELDS.indexOf("body")];
+  if (list === undefined) return undefined;
+  let notes = 0;
+  let uses = 0;
+  for (const posting of list) {
+    if (!engine.holds(postingNote(posting))) continue;
+    notes++;
+    uses += postingCount(posting);
+  }
+  if (notes === 0) return undefined;
+  const vault = Math.max(notes, engine.documentCount);
+  const byChance = vault * (1 - Math.exp(-uses / vault));
+  return { clumping: Math.log2(byChance / notes), notes };
+}
+
+/** How a term's uses bunch together, and over how many notes' bodies that was seen. */
+export interface TermClumping {
+  clumping: number;
+  notes: number;
+}
+
 /** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);

@@ -67,6 +67,10 @@ export interface SearchExplanation {
   termWeights: Record<string, number>;
   /** Query word → how many notes matched it (exactly or approximately); 0 means the vault never uses it. */
   termNotes: Record<string, number>;
+  /** Query word → how much its uses bunch together in a few notes, and in how many note bodies
+   * (search-engine.ts termClumping): about 0 for an everyday word, more for a topic's word. Absent
+   * for a word no note body holds. */
+  termClumping?: Record<string, { clumping: number; notes: number }>;
   /** How many notes the vault held when searched (what `termNotes` are shares of). */
   vaultNotes?: number;
   /** Words of the query looked up as an earlier word (the same term): "tasks" → "task". Absent when none. */

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import MiniSearch, { type SearchOptions } from "minisearch";
 import { describe, expect, it, vi } from "vitest";
-import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, type EngineDoc } from "../../src/index/search-engine";
+import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, termClumping, type EngineDoc } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 
 const analyzer = createAnalyzer({ stemming: false });
@@ -145,5 +145,31 @@ describe("SearchEngine", () => {
 
   it("refuses MiniSearch's JSON form: the cache has its own", () => {
     expect(() => JSON.stringify(createEngine(analyzer))).toThrow(/cache-file/);
+  });
+});
+
+describe("termClumping: how a word's uses bunch together in note bodies", () => {
+  const note = (path: string, body: string): EngineDoc => ({ path, title: "", lead: "", aliases: "", headings: "", tags: "", location: "", body });
+
+  function vault(): ReturnType<typeof createEngine> {
+    const engine = createEngine(analyzer);
+    // "zebra" is a topic: three notes, many times each. "garlic" is an everyday word: once in each of three notes.
+    for (let i = 0; i < 40; i++) engine.add(note(`n${i}.md`, i < 3 ? "zebra zebra zebra zebra garlic" : i < 6 ? "seed" : "kitchen"));
+    return engine;
+  }
+
+  it("is near 0 for a word used once in each note that holds it, and above 1 for a topic's word", () => {
+    const engine = vault();
+    expect(termClumping(engine, "garlic")?.clumping).toBeCloseTo(Math.log2(40 * (1 - Math.exp(-3 / 40)) / 3), 6);
+    expect(termClumping(engine, "garlic")?.clumping ?? 1).toBeLessThan(0.1);
+    expect(termClumping(engine, "zebra")?.clumping ?? 0).toBeGreaterThan(1.5);
+    expect(termClumping(engine, "zebra")?.notes).toBe(3);
+  });
+
+  it("knows nothing of a word no body holds, and no longer counts a note that left", () => {
+    const engine = vault();
+    expect(termClumping(engine, "nothing")).toBeUndefined();
+    engine.discard("n0.md");
+    expect(termClumping(engine, "zebra")?.notes).toBe(2);
   });
 });

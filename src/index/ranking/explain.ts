@@ -35,7 +35,7 @@ export interface ExplainContext {
   /** Tags the results were filtered by. */
   tags: string[];
   /** Per query word, the same for every result. */
-  stats: Pick<SearchExplanation, "termWeights" | "termNotes" | "vaultNotes" | "foldedWords">;
+  stats: Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords">;
 }
 
 /** The final score of a candidate and its explanation. */

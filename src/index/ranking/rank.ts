@@ -2,7 +2,7 @@
 // much of the query's weight the note covers, and explained for the best few. This is the part of
 // a search that must be fast: it reads no file, and its inner loop only adds numbers.
 import type { ParsedQuery } from "../query";
-import { notesWithTerm, notesWithTermIn, type Field, type SearchEngine } from "../search-engine";
+import { notesWithTerm, notesWithTermIn, termClumping, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation } from "../types";
 import { roundTo } from "../../text/numbers";
@@ -65,7 +65,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
     lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths, lookups, first);
     scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   }
-  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(terms, lookups, corpus.engine.documentCount, foldedWords(query, corpus.analyzer, terms)) }, limit, named);
+  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms)) }, limit, named);
 }
 
 /** Where a note's names are in the engine: its title, its aliases, its path (the file name). */
@@ -221,15 +221,18 @@ function scoreByCoverage(lookups: Lookups, terms: QueryTerm[], coveragePower: nu
 }
 
 /** Per query word (not synonyms): its weight and how many notes matched it. */
-function termStats(terms: QueryTerm[], lookups: Lookups, vaultNotes: number, folded: Record<string, string>): Pick<SearchExplanation, "termWeights" | "termNotes" | "vaultNotes" | "foldedWords"> {
+function termStats(engine: SearchEngine, terms: QueryTerm[], lookups: Lookups, folded: Record<string, string>): Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords"> {
   const termWeights: Record<string, number> = {};
   const termNotes: Record<string, number> = {};
+  const clumped: NonNullable<SearchExplanation["termClumping"]> = {};
   for (const t of terms) {
     if (t.synonym) continue;
     termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, roundTo(lookups.groupIdf[t.group] ?? 0, 3));
     termNotes[t.word] = Math.max(termNotes[t.word] ?? 0, lookups.groupNotes[t.group] ?? 0);
+    const found = termClumping(engine, t.term);
+    if (found !== undefined && found.notes > (clumped[t.word]?.notes ?? 0)) clumped[t.word] = { clumping: roundTo(found.clumping, 3), notes: found.notes };
   }
-  return { termWeights, termNotes, vaultNotes, ...(Object.keys(folded).length > 0 ? { foldedWords: folded } : {}) };
+  return { termWeights, termNotes, termClumping: clumped, vaultNotes: engine.documentCount, ...(Object.keys(folded).length > 0 ? { foldedWords: folded } : {}) };
 }
 
 /**

@@ -87,6 +87,7 @@ function languageOnlyHit(near: NearNote, allWords: readonly string[], stats: Sea
     parts: [],
     termWeights: stats?.termWeights ?? {},
     termNotes: stats?.termNotes ?? {},
+    ...(stats?.termClumping ? { termClumping: stats.termClumping } : {}),
     ...(stats?.vaultNotes !== undefined ? { vaultNotes: stats.vaultNotes } : {}),
     ...(stats?.foldedWords ? { foldedWords: stats.foldedWords } : {}),
   };
