@@ -36,6 +36,8 @@ export interface JudgeSubsetFigures {
   enough_without_answering_note: number;
   /** multi_note only: share with every relevant note in the pack. */
   all_notes_in_pack: number | null;
+  /** Answerable questions with an answering note in the pack: the share judged enough (the judge's part of the loss, apart from search's). */
+  in_pack_judged_enough: number | null;
 }
 
 export interface JudgeEvalReport extends JudgeSubsetFigures {
@@ -44,7 +46,8 @@ export interface JudgeEvalReport extends JudgeSubsetFigures {
   by_fold: Record<string, JudgeSubsetFigures>;
   /** Which part of the judge decided each verdict, counted. */
   decided_by: Record<string, number>;
-  misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures }[];
+  /** Wrong verdicts, and "enough"s on an answerable question with no answering note in the pack (right by count, wrong by note). */
+  misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures; answering_note_rank: number | null }[];
   /** With the related expansion: questions it weighed related notes for, notes weighed, notes new to the pack, and how many of the new ones answer (are in `relevant`). */
   related_expansion?: { questions_with_related_notes: number; related_notes: number; notes_added: number; answering_notes_added: number };
 }
@@ -94,7 +97,9 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     });
     const lever = `${verdict.verdict}: ${expansion?.decided ? "related expansion, " : ""}${verdict.figures.decidedBy ?? "coverage"}`;
     decided_by[lever] = (decided_by[lever] ?? 0) + 1;
-    if (enough !== c.answerable) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, reason: verdict.reason, figures: verdict.figures });
+    const rank = local.results.findIndex((r) => relevant.includes(r.path));
+    const wrongNote = enough && c.answerable && relevant.length > 0 && !relevant.some((p) => inPack.has(p));
+    if (enough !== c.answerable || wrongNote) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, reason: verdict.reason, figures: verdict.figures, answering_note_rank: rank < 0 ? null : rank + 1 });
   }
   const by_kind: Record<string, JudgeSubsetFigures> = {};
   const by_corpus: Record<string, JudgeSubsetFigures> = {};
@@ -120,6 +125,7 @@ function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
     hard_negatives_judged_weak_or_none: share(hard.filter((o) => !o.enough).length, hard.length),
     enough_without_answering_note: answerable.filter((o) => o.enough && o.answeringNoteInPack === false).length,
     all_notes_in_pack: share(multi.filter((o) => o.allNotesInPack).length, multi.length),
+    in_pack_judged_enough: share(answerable.filter((o) => o.answeringNoteInPack && o.enough).length, answerable.filter((o) => o.answeringNoteInPack).length),
   };
 }
 

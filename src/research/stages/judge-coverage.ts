@@ -1,6 +1,8 @@
 // How much of a question a note covers, for the judge. Each content word of the question is a
 // concept weighted by its rarity in this vault (a note with "tar" but not "ZFS" missed the part of
-// "tar on ZFS" that mattered). A concept counts as covered when the note has the word (or a
+// "tar on ZFS" that mattered), less when the vault uses the word as everyday English: rarely, and
+// once where it does ("straight", "turned"), where a topic's words come several to a note (the
+// index's termClumping). A concept counts as covered when the note has the word (or a
 // synonym), and partly covered when the note only has words this vault uses with it (the index's
 // stand-ins, e.g. "unstaged" for "uncommitted"), as much as the association is strong. Coverage is
 // measured over the whole note, inside one section (close together, and anywhere in it), and by
@@ -13,6 +15,16 @@ export interface CoverageWeights {
   absentWordWeight: number;
   /** Weight of the everyday verbs and adjectives of how-to questions ("check", "see", "turn on"). */
   lightWordWeight: number;
+  /** Weight, relative to its rarity, of a word whose uses do not bunch together in a few notes
+   * (termClumping 0: an everyday word the vault uses rarely, "straight", "turned"); rising to 1 at
+   * `clumpedAt`. 1 turns this off. */
+  unclumpedWeight: number;
+  clumpedAt: number;
+  /** …counted in full from this many notes' bodies holding the word, in part below. */
+  clumpNotes: number;
+  /** …and only in a vault of at least this many notes: in a small one most words are in a few
+   * short notes once each, and a word the vault lacks would then outweigh all it has. */
+  clumpVaultNotes: number;
   /** A concept the note only has a stand-in for counts this much × the association's strength (at most 1). */
   standInCredit: number;
   /** …and never more than this share of the concept. */
@@ -25,6 +37,15 @@ const LIGHT_WORDS: ReadonlySet<string> = new Set(
    give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
    instead whole entire several various large small big little long short full fully possible able current automatic
    automatically manual manually right wrong proper properly correct correctly following stuff`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Words that ask for an extreme or a limit ("the longest name", "the largest PDF"): everyday words,
+ * but the point of the question, so they keep their whole weight however unclumped. */
+const EXTREME_WORDS: ReadonlySet<string> = new Set(
+  `most least best worst biggest largest smallest longest shortest highest lowest fastest slowest newest oldest earliest
+   maximum minimum max min limit limits`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -75,12 +96,23 @@ export interface Concepts {
   total: number;
   /** The terms the question writes as names ("Microsoft", "PDF"): an answering note says them. */
   names?: string[];
+  /** Terms weighed as everyday words of this vault (their uses do not bunch together): they count little, and the reason says so. */
+  everyday?: Set<string>;
   /** The question asks for a count or an amount ("how many", "how much"): it is answered in one place. */
   amount?: boolean;
 }
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {
-  const { termWeights, termNotes } = explanation;
+  const { termWeights, termNotes, termClumping = {}, vaultNotes = 0 } = explanation;
+  const spreadCounts = vaultNotes >= weights.clumpVaultNotes;
+  // An everyday word weighs less, the more notes show it (a word seen in two notes says little).
+  const clumped = (word: string) => {
+    const seen = termClumping[word];
+    if (seen === undefined || !spreadCounts || weights.unclumpedWeight >= 1 || EXTREME_WORDS.has(word)) return 1;
+    const topical = Math.min(1, Math.max(0, seen.clumping) / weights.clumpedAt);
+    const sure = Math.min(1, seen.notes / weights.clumpNotes);
+    return 1 - (1 - weights.unclumpedWeight) * (1 - topical) * sure;
+  };
   // Two terms search looked up as the same words are one concept ("task" and "tasks"): the first.
   const parts = new Map<string, string[]>();
   const sameAs = new Map<string, string>();
@@ -98,14 +130,16 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
   }
   const terms = required.filter((term) => parts.has(term));
   const wordWeight = (word: string) =>
-    (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1);
+    (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1) * clumped(word);
   const weight = new Map<string, number>();
+  const everyday = new Set<string>();
   for (const term of terms) {
     const words = parts.get(term) ?? [];
     weight.set(term, words.length === 0 ? 0 : Math.max(...words.map(wordWeight)));
+    if (words.length > 0 && words.every((w) => clumped(w) <= 0.5)) everyday.add(term);
   }
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
-  return { terms, parts, sameAs, weight, total };
+  return { terms, parts, sameAs, weight, total, ...(everyday.size > 0 ? { everyday } : {}) };
 }
 
 /** Summed weight of what `shares` covers, as a share of the question (0–1). */

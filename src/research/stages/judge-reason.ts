@@ -56,10 +56,13 @@ function twoNotes(e: Examined, concepts: Concepts): string {
   return `${part(0, only(a, b))}; ${part(1, only(b, a))}${both.length > 0 ? `; both have ${listOf(both)}` : ""}`;
 }
 
+/** The missing words; those weighed as everyday words of the vault said apart, as counting little. */
 function missingPart(e: Examined, concepts: Concepts): string {
   const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) === 0);
   if (missing.length === 0) return "";
-  return `; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} missing`;
+  const light = missing.filter((t) => concepts.everyday?.has(t));
+  const why = light.length === 0 ? "" : ` (${listOf(light)} ${light.length === 1 ? "counts little: this vault uses it as an everyday word" : "count little: this vault uses them as everyday words"})`;
+  return `; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} missing${why}`;
 }
 
 function standInPart(e: Examined, concepts: Concepts): string {

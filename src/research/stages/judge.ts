@@ -1,8 +1,9 @@
 // The judge: does the vault answer this question, or does it merely share a keyword with it?
 //
 // It looks at the best few notes and asks how much of the question's content they cover
-// (judge-coverage.ts: each word weighted by its rarity; words the vault uses with a missing word
-// count for part of it). Enough evidence takes one of four shapes, each a lever the verdict names:
+// (judge-coverage.ts: each word weighted by its rarity, less for an everyday word whose uses do
+// not bunch together in this vault's notes; words the vault uses with a missing word count for
+// part of it). Enough evidence takes one of four shapes, each a lever the verdict names:
 // most of the question inside one section of one note; a note that is named after what was asked;
 // nearly all of it in one note, spread over a section (not for "how many", "how much": a count is
 // said in one place); or two notes that together cover a
@@ -77,6 +78,10 @@ export const DEFAULT_JUDGE: JudgeOptions = {
   pairNotes: 4,
   absentWordWeight: 1,
   lightWordWeight: 0.3,
+  unclumpedWeight: 0.2,
+  clumpedAt: 0.5,
+  clumpNotes: 5,
+  clumpVaultNotes: 1000,
   standInCredit: 1,
   standInCap: 0.5,
 };

@@ -86,6 +86,43 @@ describe("judgeEvidence", () => {
     expect(j.verdict).toBe("weak_evidence");
     expect(j.reason).toMatch(/current state/);
   });
+
+  describe("an everyday word of the vault (its uses do not bunch together) counts little", () => {
+    // "drop a screenshot straight from the clipboard into a note": the note has all but "straight",
+    // a word this vault uses rarely (so it weighs much) and only ever once in passing.
+    const p = plan("drop a screenshot straight from the clipboard into a note");
+    const words = p.required_terms;
+    const weights: Record<string, number> = { drop: 2, screenshot: 3, straight: 5, clipboard: 3, note: 0.5 };
+    const clumping = { drop: { clumping: 0.9, notes: 40 }, screenshot: { clumping: 1.5, notes: 64 }, straight: { clumping: 0, notes: 6 }, clipboard: { clumping: 1.2, notes: 30 }, note: { clumping: 1.1, notes: 900 } };
+    const has = words.filter((w) => w !== "straight");
+    const answering = (vaultNotes: number, seen: Record<string, { clumping: number; notes: number }> = clumping) => {
+      const r = result("add-images.md", { note: has, section: has }, weights);
+      return { ...r, explanation: { ...r.explanation, termClumping: seen, vaultNotes } };
+    };
+
+    it("a note lacking only that word answers, and the reason says the word counts little", () => {
+      expect(words).toContain("straight");
+      const j = judgeEvidence(p, [answering(9000)]);
+      expect(j.verdict).toBe("enough_evidence");
+      expect(j.reason).toContain('"straight" is missing ("straight" counts little: this vault uses it as an everyday word)');
+      // Without the spread of its uses, the same note is weak: the rare word decided.
+      expect(judgeEvidence(p, [answering(9000)], { ...DEFAULT_JUDGE, unclumpedWeight: 1 }).verdict).toBe("weak_evidence");
+    });
+
+    it("not in a small vault, nor for a word seen in too few notes to tell", () => {
+      expect(judgeEvidence(p, [answering(40)]).verdict).toBe("weak_evidence");
+      expect(judgeEvidence(p, [answering(9000, { ...clumping, straight: { clumping: 0, notes: 1 } })]).verdict).toBe("weak_evidence");
+    });
+
+    it("a word asking for an extreme or a limit keeps its weight: 'the longest' is the point", () => {
+      const q = plan("what is the longest page name silverbullet allows");
+      const w: Record<string, number> = { longest: 7.75, page: 0.8, name: 1.6, silverbullet: 3.7, allows: 3.2 };
+      const has2 = Object.keys(w).filter((x) => x !== "longest");
+      const r = result("events.md", { note: has2, section: has2 }, w);
+      const seen = Object.fromEntries(Object.keys(w).map((x) => [x, { clumping: x === "longest" ? 0 : 1.2, notes: 300 }]));
+      expect(judgeEvidence(q, [{ ...r, explanation: { ...r.explanation, termClumping: seen, vaultNotes: 9000 } }]).verdict).not.toBe("enough_evidence");
+    });
+  });
 });
 
 describe("judgeEvidence: levers and reasons", () => {
