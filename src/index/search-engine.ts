@@ -453,8 +453,10 @@ export function termClumping(engine: SearchEngine, term: string): TermClumping |
   if (list === undefined) return undefined;
   let notes = 0;
   let uses = 0;
+  // Notes discarded and not yet vacuumed keep their postings; with none, no posting needs a check.
+  const check = engine.dirtCount > 0;
   for (const posting of list) {
-    if (!engine.holds(postingNote(posting))) continue;
+    if (check && !engine.holds(postingNote(posting))) continue;
     notes++;
     uses += postingCount(posting);
   }
