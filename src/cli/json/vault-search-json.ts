@@ -44,6 +44,10 @@ export const vaultSearchSchema = z.strictObject({
         parts: z.array(z.strictObject({ name: z.string(), detail: z.string(), weight: z.number() })),
         term_weights: z.record(z.string(), z.number()),
         term_notes: z.record(z.string(), z.number()),
+        term_clumping: z
+          .record(z.string(), z.strictObject({ clumping: z.number(), notes: z.number() }))
+          .optional()
+          .describe("Per query word: how much its uses bunch together in a few notes (log2; about 0 for a word this vault uses as an everyday word, 1–4 for a topic's), and in how many note bodies. The judge weighs everyday words less in vaults of 1,000 notes or more."),
         vault_language: z
           .strictObject({ rank: z.number().int().positive(), similarity: z.number() })
           .optional()
@@ -130,6 +134,7 @@ function searchResultJson(r: SearchResult): VaultSearchJson["results"][number] {
       parts: e.parts,
       term_weights: e.termWeights,
       term_notes: e.termNotes,
+      ...(e.termClumping ? { term_clumping: e.termClumping } : {}),
       ...(e.vaultLanguage ? { vault_language: e.vaultLanguage } : {}),
     },
   };

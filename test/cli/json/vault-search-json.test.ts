@@ -11,7 +11,7 @@ const result: SearchResult = {
   score: 12.5,
   tags: ["crdt"],
   sections: [{ heading: "Caveats", headingPath: ["Yjs", "Caveats"], level: 2, line: 9, start: 100, end: 300, snippet: "Yjs is fast", highlights: [[0, 3]], matchedTerms: ["yjs"], closeTerms: ["yjs"], score: 3 }],
-  explanation: { matchedTerms: ["yjs"], missingTerms: ["why"], fields: { title: ["yjs"] }, parts: [{ name: "title", detail: "matched", weight: 10 }], termWeights: { yjs: 2.1 }, termNotes: { yjs: 3 } },
+  explanation: { matchedTerms: ["yjs"], missingTerms: ["why"], fields: { title: ["yjs"] }, parts: [{ name: "title", detail: "matched", weight: 10 }], termWeights: { yjs: 2.1 }, termNotes: { yjs: 3 }, termClumping: { yjs: { clumping: 1.4, notes: 3 } } },
 };
 
 describe("vaultSearchJson", () => {
@@ -21,7 +21,7 @@ describe("vaultSearchJson", () => {
     expect(json).toMatchObject({ schema: "vault_search.v1", level: 1, ran_level: 1, notices: [], tags: [] });
     expect(json.results[0]).toMatchObject({ source_key: noteSourceKey("Libraries/Yjs.md"), path: "Libraries/Yjs.md" });
     expect(json.results[0].sections[0]).toMatchObject({ heading_path: ["Yjs", "Caveats"], matched_terms: ["yjs"], close_terms: ["yjs"] });
-    expect(json.results[0].explanation).toMatchObject({ matched_terms: ["yjs"], missing_terms: ["why"], term_weights: { yjs: 2.1 }, term_notes: { yjs: 3 } });
+    expect(json.results[0].explanation).toMatchObject({ matched_terms: ["yjs"], missing_terms: ["why"], term_weights: { yjs: 2.1 }, term_notes: { yjs: 3 }, term_clumping: { yjs: { clumping: 1.4, notes: 3 } } });
   });
 
   it("says which level ran when it is lower than the one asked", () => {
