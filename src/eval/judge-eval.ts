@@ -87,18 +87,19 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     }
     const inPack = new Set([...local.rows.map((r) => r.note_path), ...(expansion?.added ?? []).map((a) => a.result.path)]);
     const relevant = c.relevant ?? [];
+    const answeringNoteInPack = relevant.length > 0 ? relevant.some((p) => inPack.has(p)) : null;
     outcomes.push({
       corpus: c.corpus,
       kind: c.kind,
       answerable: c.answerable,
       enough,
-      answeringNoteInPack: relevant.length > 0 ? relevant.some((p) => inPack.has(p)) : null,
+      answeringNoteInPack,
       allNotesInPack: c.kind === "multi_note" && relevant.length > 0 ? relevant.every((p) => inPack.has(p)) : null,
     });
     const lever = `${verdict.verdict}: ${expansion?.decided ? "related expansion, " : ""}${verdict.figures.decidedBy ?? "coverage"}`;
     decided_by[lever] = (decided_by[lever] ?? 0) + 1;
     const rank = local.results.findIndex((r) => relevant.includes(r.path));
-    const wrongNote = enough && c.answerable && relevant.length > 0 && !relevant.some((p) => inPack.has(p));
+    const wrongNote = enough && c.answerable && answeringNoteInPack === false;
     if (enough !== c.answerable || wrongNote) misses.push({ id: c.id, question: c.question, answerable: c.answerable, verdict: verdict.verdict, reason: verdict.reason, figures: verdict.figures, answering_note_rank: rank < 0 ? null : rank + 1 });
   }
   const by_kind: Record<string, JudgeSubsetFigures> = {};

@@ -11,7 +11,7 @@
 import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type Options } from "minisearch";
 import type { Analyzer } from "./tokenize";
 import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
-import type { ParsedNote } from "./types";
+import type { ParsedNote, TermClumping } from "./types";
 import type { WorkSlice } from "./work-slice";
 
 /** What MiniSearch indexes of a note. Nothing is stored: the index keeps postings, not text. */
@@ -466,11 +466,6 @@ export function termClumping(engine: SearchEngine, term: string): TermClumping |
   return { clumping: Math.log2(byChance / notes), notes };
 }
 
-/** How a term's uses bunch together, and over how many notes' bodies that was seen. */
-export interface TermClumping {
-  clumping: number;
-  notes: number;
-}
 
 /** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {

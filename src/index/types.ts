@@ -53,6 +53,13 @@ export interface ScorePart {
   weight: number;
 }
 
+/** How a term's uses bunch together in note bodies (search-engine.ts termClumping), and over how many notes that was seen. */
+export interface TermClumping {
+  /** log2 of the notes a chance spread of its uses would reach, over the notes holding it. */
+  clumping: number;
+  notes: number;
+}
+
 /** Why a note ranked where it did. */
 export interface SearchExplanation {
   /** Query terms that matched somewhere in the note (as the user typed them, normalised). */
@@ -70,7 +77,7 @@ export interface SearchExplanation {
   /** Query word → how much its uses bunch together in a few notes, and in how many note bodies
    * (search-engine.ts termClumping): about 0 for an everyday word, more for a topic's word. Absent
    * for a word no note body holds. */
-  termClumping?: Record<string, { clumping: number; notes: number }>;
+  termClumping?: Record<string, TermClumping>;
   /** How many notes the vault held when searched (what `termNotes` are shares of). */
   vaultNotes?: number;
   /** Words of the query looked up as an earlier word (the same term): "tasks" → "task". Absent when none. */

@@ -47,7 +47,7 @@ export const vaultSearchSchema = z.strictObject({
         term_clumping: z
           .record(z.string(), z.strictObject({ clumping: z.number(), notes: z.number() }))
           .optional()
-          .describe("Per query word: how much its uses bunch together in a few notes (log2; about 0 for a word this vault uses as an everyday word, 1–4 for a topic's), and in how many note bodies. The judge weighs everyday words less in vaults of 1,000 notes or more."),
+          .describe("Per query word: how much its uses bunch together in a few notes (log2; about 0 for a word this vault uses as an everyday word, 1–4 for a topic's), and in how many note bodies. The judge weighs everyday words less in a large vault."),
         vault_language: z
           .strictObject({ rank: z.number().int().positive(), similarity: z.number() })
           .optional()

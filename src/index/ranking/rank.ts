@@ -4,7 +4,7 @@
 import type { ParsedQuery } from "../query";
 import { notesWithTerm, notesWithTermIn, termClumping, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
-import type { IndexedNote, SearchExplanation } from "../types";
+import type { IndexedNote, SearchExplanation, TermClumping } from "../types";
 import { roundTo } from "../../text/numbers";
 import { explainCandidate, type Candidate, type ExplainContext, type RankedHit } from "./explain";
 import { liftNamed, namedIn, type NamedNote, type NameSource } from "./note-names";
@@ -65,7 +65,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
     lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths, lookups, first);
     scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   }
-  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms)) }, limit, named);
+  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms), opts.asYouType) }, limit, named);
 }
 
 /** Where a note's names are in the engine: its title, its aliases, its path (the file name). */
@@ -220,19 +220,23 @@ function scoreByCoverage(lookups: Lookups, terms: QueryTerm[], coveragePower: nu
   return scored.sort((a, b) => b.score - a.score);
 }
 
-/** Per query word (not synonyms): its weight and how many notes matched it. */
-function termStats(engine: SearchEngine, terms: QueryTerm[], lookups: Lookups, folded: Record<string, string>): Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords"> {
+/**
+ * Per query word (not synonyms): its weight, how many notes matched it, and (not while typing: only
+ * the judge reads it) how its uses bunch together. A word looked up as several terms ("snake_case":
+ * snake, case, snakecas) bunches as its most bunched term: "case" alone would call it everyday.
+ */
+function termStats(engine: SearchEngine, terms: QueryTerm[], lookups: Lookups, folded: Record<string, string>, asYouType: boolean): Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords"> {
   const termWeights: Record<string, number> = {};
   const termNotes: Record<string, number> = {};
-  const clumped: NonNullable<SearchExplanation["termClumping"]> = {};
+  const clumped: Record<string, TermClumping> = {};
   for (const t of terms) {
     if (t.synonym) continue;
     termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, roundTo(lookups.groupIdf[t.group] ?? 0, 3));
     termNotes[t.word] = Math.max(termNotes[t.word] ?? 0, lookups.groupNotes[t.group] ?? 0);
-    const found = termClumping(engine, t.term);
-    if (found !== undefined && found.notes > (clumped[t.word]?.notes ?? 0)) clumped[t.word] = { clumping: roundTo(found.clumping, 3), notes: found.notes };
+    const found = asYouType ? undefined : termClumping(engine, t.term);
+    if (found !== undefined && found.clumping > (clumped[t.word]?.clumping ?? -Infinity)) clumped[t.word] = { clumping: roundTo(found.clumping, 3), notes: found.notes };
   }
-  return { termWeights, termNotes, termClumping: clumped, vaultNotes: engine.documentCount, ...(Object.keys(folded).length > 0 ? { foldedWords: folded } : {}) };
+  return { termWeights, termNotes, ...(asYouType ? {} : { termClumping: clumped }), vaultNotes: engine.documentCount, ...(Object.keys(folded).length > 0 ? { foldedWords: folded } : {}) };
 }
 
 /**

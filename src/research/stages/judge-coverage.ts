@@ -107,7 +107,7 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
   const spreadCounts = vaultNotes >= weights.clumpVaultNotes;
   // An everyday word weighs less, the more notes show it (a word seen in two notes says little).
   const clumped = (word: string) => {
-    const seen = termClumping[word];
+    const seen = Object.hasOwn(termClumping, word) ? termClumping[word] : undefined;
     if (seen === undefined || !spreadCounts || weights.unclumpedWeight >= 1 || EXTREME_WORDS.has(word)) return 1;
     const topical = Math.min(1, Math.max(0, seen.clumping) / weights.clumpedAt);
     const sure = Math.min(1, seen.notes / weights.clumpNotes);
@@ -132,11 +132,13 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
   const wordWeight = (word: string) =>
     (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1) * clumped(word);
   const weight = new Map<string, number>();
+  // A word the spread took more than half its possible weight from is called everyday in the reason.
+  const everydayBelow = (1 + weights.unclumpedWeight) / 2;
   const everyday = new Set<string>();
   for (const term of terms) {
     const words = parts.get(term) ?? [];
     weight.set(term, words.length === 0 ? 0 : Math.max(...words.map(wordWeight)));
-    if (words.length > 0 && words.every((w) => clumped(w) <= 0.5)) everyday.add(term);
+    if (words.length > 0 && words.every((w) => clumped(w) <= everydayBelow)) everyday.add(term);
   }
   const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
   return { terms, parts, sameAs, weight, total, ...(everyday.size > 0 ? { everyday } : {}) };

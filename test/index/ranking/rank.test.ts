@@ -108,6 +108,24 @@ describe("rankNotes", () => {
   });
 });
 
+describe("how each word of the question bunches (for the judge)", () => {
+  // "snake_case" four times in each of its notes; "case" once in each of many more.
+  const notes: Record<string, string> = {};
+  for (let i = 0; i < 10; i++) notes[`style${i}.md`] = `# Style ${i}\n\nsnake_case snake_case snake_case snake_case names\n`;
+  for (let i = 0; i < 40; i++) notes[`other${i}.md`] = `# Other ${i}\n\nin any case it works\n`;
+
+  it("a word looked up as several terms bunches as its most bunched one, not as its commonest part", () => {
+    const hits = rank(corpus(notes), "snake_case names");
+    const clumping = hits[0].explanation.termClumping ?? {};
+    expect(Object.keys(clumping)).toContain("snake_case");
+    expect(clumping["snake_case"].clumping).toBeGreaterThan(1);
+  });
+
+  it("is not worked out while the user types", () => {
+    expect(rank(corpus(notes), "snake_case nam", { asYouType: true })[0].explanation.termClumping).toBeUndefined();
+  });
+});
+
 describe("a note the question names", () => {
   // Four notes about pages and writing rank above the book, which shares one word with the question.
   const notes = {
