@@ -6,6 +6,7 @@ import type { Analyzer } from "../tokenize";
 import type { IndexedNote, ScorePart, SearchExplanation } from "../types";
 import type { QueryTerm } from "./query-terms";
 import type { RankingOptions } from "./ranking-options";
+import { wordRecord } from "../../text/word-record";
 
 export interface RankedHit {
   path: string;
@@ -43,7 +44,7 @@ export function explainCandidate(c: Candidate, coverage: number, note: IndexedNo
   const { terms, ranking } = ctx;
   const { match, wordOf, standIns } = matchesOf(c, terms);
   const docTerms = new Map(Object.keys(match).map((t) => [t, wordOf[t] ?? wordForDocTerm(t, terms)]));
-  const fields: Record<string, string[]> = {};
+  const fields = wordRecord<string[]>();
   for (const [docTerm, matchedFields] of Object.entries(match)) {
     const word = docTerms.get(docTerm)!;
     for (const field of matchedFields) {
@@ -115,9 +116,9 @@ function titleBonus(note: IndexedNote, score: number, ctx: ExplainContext): Scor
  * are not the word, and must not read as if they were.
  */
 function matchesOf(c: Candidate, terms: QueryTerm[]): { match: Record<string, string[]>; wordOf: Record<string, string>; standIns: Record<string, { term: string; strength: number }[]> } {
-  const match: Record<string, string[]> = {};
-  const wordOf: Record<string, string> = {};
-  const standIns: Record<string, { term: string; strength: number }[]> = {};
+  const match = wordRecord<string[]>();
+  const wordOf = wordRecord<string>();
+  const standIns = wordRecord<{ term: string; strength: number }[]>();
   // In the order of the query (terms were looked up rarest first), so explanations read naturally.
   const order = c.matched.map((_, i) => i).sort((a, b) => c.matched[a] - c.matched[b]);
   for (const i of order) {

@@ -11,6 +11,7 @@ import { liftNamed, namedIn, type NamedNote, type NameSource } from "./note-name
 import { DEFAULT_EXPANSION, foldedWords, queryTerms, type AssociatesOf, type QueryTerm } from "./query-terms";
 import { fuzzyDistance, type RankingOptions } from "./ranking-options";
 import { hasAllTags, readTags, tagOnlyHits } from "./tag-filter";
+import { wordRecord } from "../../text/word-record";
 
 /** What ranking reads of the index. */
 export interface RankingCorpus {
@@ -226,9 +227,9 @@ function scoreByCoverage(lookups: Lookups, terms: QueryTerm[], coveragePower: nu
  * snake, case, snakecas) bunches as its most bunched term: "case" alone would call it everyday.
  */
 function termStats(engine: SearchEngine, terms: QueryTerm[], lookups: Lookups, folded: Record<string, string>, asYouType: boolean): Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords"> {
-  const termWeights: Record<string, number> = {};
-  const termNotes: Record<string, number> = {};
-  const clumped: Record<string, TermClumping> = {};
+  const termWeights = wordRecord<number>();
+  const termNotes = wordRecord<number>();
+  const clumped = wordRecord<TermClumping>();
   for (const t of terms) {
     if (t.synonym) continue;
     termWeights[t.word] = Math.max(termWeights[t.word] ?? 0, roundTo(lookups.groupIdf[t.group] ?? 0, 3));

@@ -22,6 +22,7 @@ import { VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
+import { wordRecord } from "../../text/word-record";
 
 export interface VaultLanguageOptions {
   fusion: LaneFusion;
@@ -371,7 +372,7 @@ export class LanguageLane {
    */
   standInsFor(path: string, missing: readonly { word: string; term: string }[], engine: SearchEngine): Record<string, { term: string; strength: number }[]> {
     const limits = this.options.standIns;
-    const out: Record<string, { term: string; strength: number }[]> = {};
+    const out = wordRecord<{ term: string; strength: number }[]>();
     if (!this.model || !limits) return out;
     for (const { word, term } of missing) {
       let near = this.nearWordCache.get(term);

@@ -9,6 +9,7 @@
 // the note's name (title, aliases, opening).
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
+import { ownValue } from "../../text/word-record";
 
 export interface CoverageWeights {
   /** Weight, relative to its rarity, of a word the vault never uses anywhere. */
@@ -107,7 +108,7 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
   const spreadCounts = vaultNotes >= weights.clumpVaultNotes;
   // An everyday word weighs less, the more notes show it (a word seen in two notes says little).
   const clumped = (word: string) => {
-    const seen = Object.hasOwn(termClumping, word) ? termClumping[word] : undefined;
+    const seen = ownValue(termClumping, word);
     if (seen === undefined || !spreadCounts || weights.unclumpedWeight >= 1 || EXTREME_WORDS.has(word)) return 1;
     const topical = Math.min(1, Math.max(0, seen.clumping) / weights.clumpedAt);
     const sure = Math.min(1, seen.notes / weights.clumpNotes);
@@ -130,7 +131,7 @@ export function conceptsOf(required: string[], explanation: SearchResult["explan
   }
   const terms = required.filter((term) => parts.has(term));
   const wordWeight = (word: string) =>
-    (termWeights[word] ?? 1) * (termNotes[word] === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1) * clumped(word);
+    (ownValue(termWeights, word) ?? 1) * (ownValue(termNotes, word) === 0 ? weights.absentWordWeight : 1) * (LIGHT_WORDS.has(word) ? weights.lightWordWeight : 1) * clumped(word);
   const weight = new Map<string, number>();
   // A word the spread took more than half its possible weight from is called everyday in the reason.
   const everydayBelow = (1 + weights.unclumpedWeight) / 2;

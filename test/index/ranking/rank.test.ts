@@ -126,6 +126,16 @@ describe("how each word of the question bunches (for the judge)", () => {
   });
 });
 
+describe("words an object's prototype also names", () => {
+  it("searches and explains 'constructor', 'toString' and '__proto__' like any other word", () => {
+    const c = corpus({ "classes.md": "# Classes\n\nA constructor runs toString on __proto__ once.\n", "other.md": "# Other\n\nnothing here\n" });
+    const hits = rank(c, "constructor toString __proto__");
+    expect(hits[0].path).toBe("classes.md");
+    expect(hits[0].explanation.fields.body).toEqual(expect.arrayContaining(["constructor"]));
+    expect(Object.values(hits[0].explanation.termWeights).every((w) => typeof w === "number" && Number.isFinite(w))).toBe(true);
+  });
+});
+
 describe("a note the question names", () => {
   // Four notes about pages and writing rank above the book, which shares one word with the question.
   const notes = {
