@@ -23,6 +23,8 @@ function wordHit(path: string, score: number): RankedHit {
       parts: [{ name: "words", detail: `matched disk in ${path}`, weight: score }],
       termWeights: { disk: 1.5, quota: 2.5 },
       termNotes: { disk: 4, quota: 1 },
+      termClumping: { disk: { clumping: 1.2, notes: 4 } },
+      vaultNotes: 9000,
     },
   };
 }
@@ -124,6 +126,8 @@ describe("fuseLanes", () => {
       fields: {},
       termWeights: { disk: 1.5, quota: 2.5 },
       termNotes: { disk: 4, quota: 1 },
+      termClumping: { disk: { clumping: 1.2, notes: 4 } },
+      vaultNotes: 9000,
       vaultLanguage: { rank: 1, similarity: 0.612 },
     });
     expectLanguagePart(parts, "rank 1, similarity 0.612");
