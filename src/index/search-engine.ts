@@ -466,7 +466,6 @@ export function termClumping(engine: SearchEngine, term: string): TermClumping |
   return { clumping: Math.log2(byChance / notes), notes };
 }
 
-
 /** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);

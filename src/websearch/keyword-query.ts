@@ -2,19 +2,18 @@
 // they are given, so "How do I configure y-websocket authentication?" finds nothing where
 // "configure y-websocket authentication" finds the page. The question's filler words are dropped
 // here; the words kept are still the user's own, in their order — never note text.
+import { wordSet } from "../text/word-set";
 
 /** Question words, auxiliaries, pronouns and the commonest English function words. */
-const fillerWords = new Set(
-  (
-    "a an the and or but nor of in on at to for from by with without about into onto over under " +
-    "is are was were be been being am do does did done doing have has had having can could should " +
-    "would will shall may might must " +
-    "what which who whom whose when where why how whether " +
-    "i me my we us our you your he him his she her it its they them their this that these those " +
-    "there here any some " +
-    "please tell explain show give find know want need anyone someone people think thinks " +
-    "latest current currently today now recent recently new newest"
-  ).split(" "),
+const fillerWords = wordSet(
+  "a an the and or but nor of in on at to for from by with without about into onto over under " +
+  "is are was were be been being am do does did done doing have has had having can could should " +
+  "would will shall may might must " +
+  "what which who whom whose when where why how whether " +
+  "i me my we us our you your he him his she her it its they them their this that these those " +
+  "there here any some " +
+  "please tell explain show give find know want need anyone someone people think thinks " +
+  "latest current currently today now recent recently new newest",
 );
 
 /** Keeps words with a digit or a symbol that means something in code (`c++`, `node.js`, `y-websocket`). */

@@ -10,6 +10,7 @@
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
 import { ownValue } from "../../text/word-record";
+import { wordSet } from "../../text/word-set";
 
 export interface CoverageWeights {
   /** Weight, relative to its rarity, of a word the vault never uses anywhere. */
@@ -33,22 +34,18 @@ export interface CoverageWeights {
 }
 
 /** Everyday words of how-to questions that an answering note need not contain. */
-const LIGHT_WORDS: ReadonlySet<string> = new Set(
+const LIGHT_WORDS: ReadonlySet<string> = wordSet(
   `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
    give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
    instead whole entire several various large small big little long short full fully possible able current automatic
-   automatically manual manually right wrong proper properly correct correctly following stuff`
-    .split(/\s+/)
-    .filter(Boolean),
+   automatically manual manually right wrong proper properly correct correctly following stuff`,
 );
 
 /** Words that ask for an extreme or a limit ("the longest name", "the largest PDF"): everyday words,
  * but the point of the question, so they keep their whole weight however unclumped. */
-const EXTREME_WORDS: ReadonlySet<string> = new Set(
+const EXTREME_WORDS: ReadonlySet<string> = wordSet(
   `most least best worst biggest largest smallest longest shortest highest lowest fastest slowest newest oldest earliest
-   maximum minimum max min limit limits`
-    .split(/\s+/)
-    .filter(Boolean),
+   maximum minimum max min limit limits`,
 );
 
 /** The words of a plan term as the index sees them ("tar.gz" → tar, gz). */

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from "../../ports";
 import { STOP_WORDS } from "../../index/stopwords";
 import type { QueryPlan } from "../../evidence/research-pack";
 import { straightApostrophes } from "../../text/apostrophes";
+import { wordSet } from "../../text/word-set";
 
 export interface PlanOptions {
   /** Earlier questions of this conversation, oldest first. They may lend context terms, never evidence. */
@@ -45,7 +46,7 @@ const FRESHNESS_CUES = [
  * Words that are not stop words but say nothing about the topic, so a note need not contain them.
  * Freshness cue words are added below: "latest" is a question about time, not a topic.
  */
-const GENERIC_WORDS = new Set(
+const GENERIC_WORDS = wordSet(
   `best good better great new old main different difference differences compare comparison
    vs versus example examples kind kinds type types work works working way best-practice
    practice practices idea ideas question questions answer answers info information details
@@ -53,9 +54,7 @@ const GENERIC_WORDS = new Set(
    find say says said think thought recommend recommended recommendation should possible
    there's whats now much many often another like already quickly exactly correctly properly
    automatically really actually simply easily usually whose yet give whole keep makes made one
-   someone anyone somebody without instead across inside within year years sort go goes`
-    .split(/\s+/)
-    .filter(Boolean),
+   someone anyone somebody without instead across inside within year years sort go goes`,
 );
 
 /** Ways of saying "in my notes" that are about where to look, not what to look for. */
@@ -172,12 +171,10 @@ export function namedTerms(plan: Pick<QueryPlan, "question" | "required_terms">)
 }
 
 /** Common German words no English question uses (two of them make a question German). */
-const GERMAN_WORDS = new Set(
+const GERMAN_WORDS = wordSet(
   `ich und der das mit für wie kann nicht ist ein eine einen einem dem den auf zu von im werden wird meine
    meinen mein meiner sich oder aber auch wo wann warum welche welcher welches gibt es mich mir
-   meinem kein keine habe haben bei nach über unter zwischen`
-    .split(/\s+/)
-    .filter(Boolean),
+   meinem kein keine habe haben bei nach über unter zwischen`,
 );
 
 /** Words whose dot ends no sentence. */
@@ -187,13 +184,11 @@ const ABBREVIATIONS = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "app
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
  * branch", "today's daily note", "tasks due this week" ask about the workspace, not the world.
  */
-const WORKSPACE_OBJECTS = new Set(
+const WORKSPACE_OBJECTS = wordSet(
   `branch branches page pages note notes file files folder folders directory directories line lines cursor
    selection tab tabs window windows view pane document documents vault workspace buffer project
    user shell session process directory's daily journal task tasks todo todos date time timestamp
-   block blocks heading headings entry entries item items list query graph theme`
-    .split(/\s+/)
-    .filter(Boolean),
+   block blocks heading headings entry entries item items list query graph theme`,
 );
 /** Words before a date cue that make it a scheduling filter ("due today", "scheduled this week"). */
 const SCHEDULING_WORDS = new Set(["due", "scheduled", "done", "completed", "created", "modified", "starting", "until", "before", "after", "for", "on"]);
