@@ -224,7 +224,7 @@ const NOT_TEXT = new Set([
   "modified", "date", "cssclass", "cssclasses", "permalink", "publish", "layout", "nav_order",
   "parent", "has_children", "stub", "template", "lang", "draft", "weight", "slug", "image", "banner",
   // Written by promotion into source notes (Web Clipper–style): facts about the fetch, not content.
-  "published", "retrieved", "provider", "extract_status", "trace", "query", "favicon", "type",
+  "published", "retrieved", "provider", "extract_status", "trace", "query", "favicon",
 ]);
 
 export function readProperties(data: Record<string, unknown>): NoteProperties {

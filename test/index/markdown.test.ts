@@ -42,6 +42,12 @@ describe("parseNote: frontmatter", () => {
     expect(note.sections[0].text).not.toContain("2024");
   });
 
+  it("searches a note's `type` property, which Obsidian users give their own values (a shrine, a city)", () => {
+    const note = parseNote("Fushimi Inari.md", '---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Shrines]]"\nloc:\n  - "[[Kyoto]]"\n---\n');
+    expect(note.sections[0].text).toContain("Shrines");
+    expect(note.sections[0].text).toContain("Kyoto");
+  });
+
   it("gives the same properties whether the fast reader or the YAML library reads them", () => {
     const flat = "title: Plain\ntags:\n  - a\n  - b\ncount: 3\n";
     const fancy = "title: >-\n  Plain\ntags: !!seq\n  - a\n  - b\ncount: 3\n";
