@@ -258,6 +258,27 @@ export function readProperties(data: Record<string, unknown>): NoteProperties {
   return props;
 }
 
+/**
+ * The names of the properties that hold a value, as words ("imdbId" → "imdb Id"): a note that is
+ * all properties (a film with `director` and `year`) answers "who directed it" and "what year" by
+ * them. Bookkeeping names (id, created, aliases…) and empty properties are left out.
+ */
+export function propertyNames(data: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const key of Object.keys(data)) {
+    if (NOT_TEXT.has(key.toLowerCase()) || !holdsValue(data[key])) continue;
+    names.push(key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+  }
+  return names;
+}
+
+function holdsValue(value: unknown): boolean {
+  if (typeof value === "string") return value.trim() !== "";
+  if (typeof value === "number" || value === true) return true;
+  if (Array.isArray(value)) return value.some(holdsValue);
+  return value instanceof Date;
+}
+
 /** A property that may be a list or a single value; strings are split on `separator` if given. */
 function listOf(value: unknown, separator: RegExp | null): string[] {
   const out: string[] = [];

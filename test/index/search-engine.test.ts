@@ -23,7 +23,7 @@ function stockEngine(): MiniSearch<EngineDoc> {
 }
 
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(" "));
-const doc = (path: string) => fc.record({ title: text, lead: text, aliases: text, headings: text, tags: text, location: text, body: text }).map((d) => ({ ...d, path }));
+const doc = (path: string) => fc.record({ title: text, lead: text, aliases: text, headings: text, tags: text, location: text, body: text, properties: text }).map((d) => ({ ...d, path }));
 
 type Step = { kind: "add" | "replace"; doc: EngineDoc } | { kind: "discard"; path: string } | { kind: "vacuum" };
 const paths = ["a.md", "b.md", "c.md", "d.md", "e.md"];
@@ -88,7 +88,7 @@ describe("SearchEngine", () => {
   });
 
   it("adds a long note in slices to exactly the postings it gets at once", async () => {
-    const long = { path: "long.md", title: "seed garden", lead: "", aliases: "", headings: "", tags: "", location: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
+    const long = { path: "long.md", title: "seed garden", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
     const whole = createEngine(analyzer);
     whole.add(long);
     const sliced = createEngine(analyzer);
@@ -99,9 +99,9 @@ describe("SearchEngine", () => {
   });
 
   it("stops adding a note that was discarded while it waited, leaving the engine as if it had never come", async () => {
-    const long = { path: "long.md", title: "zebra", lead: "", aliases: "", headings: "", tags: "", location: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
+    const long = { path: "long.md", title: "zebra", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body: Array.from({ length: 9000 }, (_, i) => WORDS[i % WORDS.length]).join(" ") };
     const engine = createEngine(analyzer);
-    engine.add({ path: "a.md", title: "garden", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed" });
+    engine.add({ path: "a.md", title: "garden", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body: "seed" });
     const added = await engine.addInSlices(long, { over: () => true, pause: async () => (engine.has("long.md") ? engine.discard("long.md") : undefined), restart: () => undefined });
     expect(added).toBe(false);
     expect(engine.has("long.md")).toBe(false);
@@ -111,8 +111,8 @@ describe("SearchEngine", () => {
 
   it("counts the notes holding a term, the way the radix tree's postings would", () => {
     const engine = createEngine(analyzer);
-    engine.add({ path: "a.md", title: "seed", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed seed garden" });
-    engine.add({ path: "b.md", title: "", lead: "", aliases: "", headings: "", tags: "", location: "", body: "seed" });
+    engine.add({ path: "a.md", title: "seed", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body: "seed seed garden" });
+    engine.add({ path: "b.md", title: "", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body: "seed" });
     expect(notesWithTerm(engine, "seed")).toBe(2);
     expect(notesWithTerm(engine, "garden")).toBe(1);
     expect(notesWithTerm(engine, "absent")).toBe(0);
@@ -121,7 +121,7 @@ describe("SearchEngine", () => {
   it("lists the notes holding a term in given fields, none that left, and none of a field past the limit", () => {
     const engine = createEngine(analyzer);
     (engine as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
-    const doc = (path: string, title: string, aliases: string, body: string) => ({ path, title, lead: "", aliases, headings: "", tags: "", location: "", body });
+    const doc = (path: string, title: string, aliases: string, body: string) => ({ path, title, lead: "", aliases, headings: "", tags: "", location: "", properties: "", body });
     engine.add(doc("a.md", "seed", "", "seed"));
     engine.add(doc("b.md", "", "seed bank", ""));
     engine.add(doc("c.md", "garden", "", "seed"));
@@ -149,7 +149,7 @@ describe("SearchEngine", () => {
 });
 
 describe("termClumping: how a word's uses bunch together in note bodies", () => {
-  const note = (path: string, body: string): EngineDoc => ({ path, title: "", lead: "", aliases: "", headings: "", tags: "", location: "", body });
+  const note = (path: string, body: string): EngineDoc => ({ path, title: "", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body });
 
   function vault(): ReturnType<typeof createEngine> {
     const engine = createEngine(analyzer);

@@ -59,7 +59,7 @@ export interface FeedbackOptions {
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
-  fieldBoosts: { title: 5, aliases: 4, lead: 4, location: 1.5, headings: 2, tags: 2.5, body: 1 },
+  fieldBoosts: { title: 5, aliases: 4, lead: 4, location: 1.5, headings: 2, tags: 2.5, body: 1, properties: 1 },
   fuzzyWeight: 0.3,
   prefixWeight: 0.35,
   coveragePower: 2,

@@ -1,5 +1,6 @@
 // A note's words and how often it uses them, the way the language lane weighs them: a word of the
-// title counts TITLE_WEIGHT times, any other field once. Read two ways that agree: from a note's
+// title counts TITLE_WEIGHT times, the names of its properties not at all (every film note has a
+// "year" and a "director": they would make all films alike), any other field once. Read two ways that agree: from a note's
 // fields as it is indexed (one changed note), and from the index's postings (every note at once,
 // after the meanings are learned or loaded, without reading a file).
 import { FIELDS, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
@@ -9,7 +10,7 @@ import { postingCount, postingNote } from "../term-postings";
 import { TITLE_WEIGHT } from "./vault-language";
 
 export function fieldWeight(field: Field): number {
-  return field === "title" ? TITLE_WEIGHT : 1;
+  return field === "title" ? TITLE_WEIGHT : field === "properties" ? 0 : 1;
 }
 
 /** The counts of one note's fields, analysed as the index analyses them. */
@@ -17,8 +18,8 @@ export function docTermCounts(doc: EngineDoc, analyzer: Analyzer): Map<string, n
   const counts = new Map<string, number>();
   for (const field of FIELDS) {
     const text = doc[field];
-    if (!text) continue;
     const weight = fieldWeight(field);
+    if (!text || weight === 0) continue;
     for (const term of analyzer.terms(text)) if (term) counts.set(term, (counts.get(term) ?? 0) + weight);
   }
   return counts;
@@ -30,8 +31,8 @@ export function wordCountsByNote(engine: SearchEngine, word: string, into: Map<n
   const postings = engine.terms.get(word);
   if (!postings) return into;
   postings.forEach((list, fieldId) => {
-    if (!list) return;
     const weight = fieldWeight(FIELDS[fieldId]);
+    if (!list || weight === 0) return;
     for (const posting of list) {
       const note = postingNote(posting);
       if (engine.holds(note)) into.set(note, (into.get(note) ?? 0) + postingCount(posting) * weight);

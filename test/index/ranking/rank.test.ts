@@ -139,7 +139,7 @@ describe("words an object's prototype also names", () => {
 describe("a note the question names", () => {
   // Four notes about pages and writing rank above the book, which shares one word with the question.
   const notes = {
-    "Out of Control.md": "---\npages: 528\n---\n",
+    "Out of Control.md": "---\nisbn: 201483408\n---\n",
     "pages.md": "# Pages\n\nHow many pages a note can have, and who wrote the pages plugin.\n",
     "writing.md": "# Writing\n\nWho wrote the pages? Many people wrote many pages.\n",
     "count.md": "# Count\n\nCount how many pages you wrote.\n",

@@ -12,6 +12,7 @@ import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
 const NOTES: Record<string, string> = {
   "Projects/Disk quota.md": "---\naliases: [storage limit]\ntags: [ops]\n---\n# Disk quota\n\nThe quota caps disk usage per user.\n\n## Raising a quota\n\nAsk ops; quota changes take a day. Disk, disk, disk.\n",
   "Journal/Tuesday.md": "# Tuesday\n\nMet the storage team about the backup window. #ops #meetings\n\n## Backup\n\nNightly backup of every disk, kept a week.\n",
+  "References/Bread film.md": "---\ndirector: \"[[Ann Baker]]\"\nyear: 1999\n---\nA film about rye.\n",
   "Recipes/Bread.md": "Flour, water, salt and time: bread wants nothing else.\n\n## Starter\n\nFeed the starter flour and water daily.\n",
 };
 
@@ -48,6 +49,15 @@ describe("docTermCounts and postingTermCounts", () => {
     // "starter" is a heading and in the body once.
     expect(bread.get(starter)).toBe(2);
     expect(FIELDS[0]).toBe("title");
+  });
+
+  it("leave out the names of a note's properties, which search finds it by", () => {
+    const { analyzer, engine, docs } = build();
+    const film = docs.find((d) => d.path === "References/Bread film.md")!;
+    const [director] = analyzer.terms("director");
+    expect(film.properties).toContain("director");
+    expect(docTermCounts(film, analyzer).has(director)).toBe(false);
+    expect(engine.search(director, { tokenize: (s) => [s], processTerm: (t) => t }).map((r) => r.id)).toEqual(["References/Bread film.md"]);
   });
 
   it("read only the words asked for, and never a removed note", async () => {
