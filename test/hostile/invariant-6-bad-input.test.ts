@@ -229,6 +229,15 @@ describe("hostile notes", () => {
     expect(search.code).toBe(0);
   });
 
+  it("properties named like an object's own members are searched by name, like any other (a __proto__ key is dropped)", async () => {
+    place.box.write("vault/Odd/Keys.md", "---\n__proto__: polluted\nconstructor: 3\ntoString: yes\nvalueOf: []\n---\nA note of odd property names.\n");
+    for (const word of ["constructor", "string", "odd"]) {
+      const search = await cli(place.box, ["search", word, "--json"]);
+      expect(search.code, word).toBe(0);
+      expect((JSON.parse(search.out).results as { path: string }[]).map((r) => r.path), word).toContain("Odd/Keys.md");
+    }
+  });
+
   it("café.md spelled composed and decomposed are two notes with two keys, each cited as itself", async () => {
     place.box.write("vault/Cafe/Caf\u00e9.md", "# Café composed\n\nThe composed café note says Automerge beat Yjs on history.\n");
     place.box.write("vault/Cafe/Cafe\u0301.md", "# Café decomposed\n\nThe decomposed café note says Automerge beat Yjs on history too.\n");
