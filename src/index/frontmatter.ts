@@ -259,22 +259,42 @@ export function readProperties(data: Record<string, unknown>): NoteProperties {
 }
 
 /**
- * The names of the properties that hold a value, as words ("imdbId" → "imdb Id"): a note that is
- * all properties (a film with `director` and `year`) answers "who directed it" and "what year" by
- * them. Bookkeeping names (id, created, aliases…) and empty properties are left out.
+ * What search reads of the properties beyond their prose (which goes with the preamble's text): the
+ * names of those that hold a value, as words ("imdbId" → "imdb Id"), and their values that are
+ * figures, such as numbers and dates ("1982", "2023-09-12"). A note that is all properties (a film
+ * with `director` and `year`) then answers "who directed it", "what year" and "1982". Bookkeeping
+ * names (id, created, aliases…) and empty properties are left out.
  */
-export function propertyNames(data: Record<string, unknown>): string[] {
-  const names: string[] = [];
+export function propertyWords(data: Record<string, unknown>): string[] {
+  const out: string[] = [];
   for (const key of Object.keys(data)) {
-    if (NOT_TEXT.has(key.toLowerCase()) || !holdsValue(data[key])) continue;
-    names.push(key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+    const value = data[key];
+    if (NOT_TEXT.has(key.toLowerCase()) || !holdsValue(value)) continue;
+    out.push(key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const figure = figureText(item);
+      if (figure !== null) out.push(figure);
+    }
   }
-  return names;
+  return out;
 }
+
+/** A number or a short value with no letter in it ("2023-09-12", "35.02"), as text; null otherwise. */
+function figureText(value: unknown): string | null {
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  return text !== "" && text.length <= MAX_FIGURE_CHARS && !/\p{L}/u.test(text) ? text : null;
+}
+
+/** Longer values with no letter are codes or blobs, not figures anyone types. */
+const MAX_FIGURE_CHARS = 32;
 
 function holdsValue(value: unknown): boolean {
   if (typeof value === "string") return value.trim() !== "";
-  if (typeof value === "number" || value === true) return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (value === true) return true;
   if (Array.isArray(value)) return value.some(holdsValue);
   return value instanceof Date;
 }

@@ -9,7 +9,7 @@
 // both engines over random notes and queries and expects identical results, so an upgrade that
 // changes them fails loudly).
 import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type Options } from "minisearch";
-import { propertyNames } from "./frontmatter";
+import { propertyWords } from "./frontmatter";
 import type { Analyzer } from "./tokenize";
 import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
 import type { ParsedNote, TermClumping } from "./types";
@@ -26,7 +26,7 @@ export interface EngineDoc {
   tags: string;
   location: string;
   body: string;
-  /** The names of the note's properties that hold a value ("year", "artist", "director"). */
+  /** The names of the note's properties that hold a value ("year", "director"), and their values that are figures ("1982"). */
   properties: string;
 }
 
@@ -403,7 +403,7 @@ export function toEngineDoc(note: ParsedNote): EngineDoc {
     tags: note.tags.join(" "),
     location: note.path.replace(/\.md$/i, ""),
     body: body.join("\n"),
-    properties: propertyNames(note.frontmatter).join(" \n "),
+    properties: propertyWords(note.frontmatter).join(" \n "),
   };
 }
 

@@ -16,7 +16,7 @@ const FIELD_WORDS: Record<Field, string> = {
   tags: "tags",
   location: "folder",
   body: "text",
-  properties: "property names",
+  properties: "properties",
 };
 /** The signal each field leaves on a vault row (research/stages/local-retrieval.ts names them). */
 const FIELD_OF_SIGNAL = new Map<string, Field>(FIELDS.map((f) => [`field:${f}`, f]));

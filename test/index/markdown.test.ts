@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { locateFrontmatter, readSimpleYaml } from "../../src/index/frontmatter";
+import { locateFrontmatter, propertyWords, readSimpleYaml } from "../../src/index/frontmatter";
 import { parseNote } from "../../src/index/markdown";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -46,6 +46,12 @@ describe("parseNote: frontmatter", () => {
     const note = parseNote("Fushimi Inari.md", '---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Shrines]]"\nloc:\n  - "[[Kyoto]]"\n---\n');
     expect(note.sections[0].text).toContain("Shrines");
     expect(note.sections[0].text).toContain("Kyoto");
+  });
+
+  it("gives search the names of properties that hold a value and their figures, not bookkeeping, prose or blobs", () => {
+    const note = parseNote("Film.md", "---\nimdbId: tt0083658\nyear: 1982\nlast: 2023-09-14\ncoordinates:\n  - \"35.02\"\nhash: \"12345678901234567890123456789012345\"\ndirector: \"[[Ridley Scott]]\"\nrating:\ncreated: 2024-01-01\nid: 42\n---\n");
+    expect(propertyWords(note.frontmatter)).toEqual(["imdb Id", "year", "1982", "last", "2023-09-14", "coordinates", "35.02", "hash", "director"]);
+    expect(propertyWords({ size: Number.NaN, big: Infinity, when: new Date("2024-02-03T10:00:00Z"), flag: true, off: false, nested: { a: 1 } })).toEqual(["when", "2024-02-03", "flag"]);
   });
 
   it("gives the same properties whether the fast reader or the YAML library reads them", () => {

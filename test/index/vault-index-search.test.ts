@@ -44,7 +44,7 @@ const NOTES: Record<string, string> = {
   "Private/Diary.md": "# Diary\n\nA secret kubernetes confession.\n",
   "Archive/Old tar notes.md": "# Old tar notes\n\nHow we used to pack archives with tar in 2019.\n",
   "Films/Blade Runner.md": "---\nyear: 1982\naliases: [Do Androids Dream]\n---\n",
-  "Films/Solaris.md": '---\ndirector: "[[Andrei Tarkovsky]]"\nimdbId: tt0069293\ncreated: 2024-01-01\nrating:\n---\n',
+  "Films/Solaris.md": '---\ndirector: "[[Andrei Tarkovsky]]"\nimdbId: tt0069293\nreleased: [1972]\ncreated: 2024-01-01\nrating:\n---\n',
 };
 
 let store: MemoryNoteStore;
@@ -96,11 +96,13 @@ describe("ranking", () => {
     expect(backups.fields.body).toContain("tar");
   });
 
-  it("finds a note by the names of its properties that hold a value, split where written in camelCase", async () => {
+  it("finds a note by the names of its properties that hold a value (split where written in camelCase) and by its figures", async () => {
     const solaris = find(await index.search("who is the director of solaris", store), "Films/Solaris.md");
     expect(solaris.explanation.fields.properties).toEqual(["director"]);
     expect(paths(await index.search("imdb", store))).toEqual(["Films/Solaris.md"]);
     expect(paths(await index.search("year", store))).toEqual(["Films/Blade Runner.md"]);
+    expect(paths(await index.search("1982", store))).toEqual(["Films/Blade Runner.md"]);
+    expect(paths(await index.search("1972", store))).toEqual(["Films/Solaris.md"]);
     // An empty property, and one that is bookkeeping, name nothing.
     expect(paths(await index.search("rating", store))).toEqual([]);
     expect(paths(await index.search("created", store))).toEqual([]);

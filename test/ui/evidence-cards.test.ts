@@ -32,6 +32,18 @@ describe("vault evidence cards", () => {
     expect(card.querySelector(".vault-research-scores")?.textContent).toContain("14.5");
   });
 
+  it("say which fields matched in people's words, properties among them", () => {
+    const row = vaultRow("References/Bass on Top.md", "Bass on Top", []);
+    row.retrieval.matched_terms = ["bass", "artist"];
+    row.retrieval.missing_terms = ["come"];
+    row.retrieval.signals = [
+      { name: "field:title", detail: "matched bass", weight: 0 },
+      { name: "field:properties", detail: "matched artist", weight: 0 },
+    ];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    expect(card.querySelector(".vault-research-why-words")?.textContent).toBe("Matches bass and artist in the title and properties; missing come.");
+  });
+
   it("fall back to marking the matched terms when a pack carries no highlights", () => {
     const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
     const text = "Automerge moved the core to Rust.";
