@@ -7,7 +7,9 @@
 // --no-language turns off the vault-language lane (on by default), and --language-weight W /
 // --language-k K change its fusion (for choosing them on the tuning halves); --language-lead G|off
 // sets or drops the words' first place kept when it scores G times their second; --named-place P|off
-// moves (0 = first) or turns off the lift of a note the question names.
+// moves (0 = first) or turns off the lift of a note the question names; --exclude F1,F2 leaves those
+// folders of the vault out (folders no question points to: how much the figures move when a few
+// unrelated notes go is the noise any change must beat, evals/README.md, eleventh part).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
@@ -52,7 +54,7 @@ export async function runEvalSets<Case extends { question: string }>(
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
       if (!built) {
-        built = { index: new VaultIndex({ ranking: rankingFromFlags() }), store: new FsNoteStore(set.vault) };
+        built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: excludedFromFlags() }), store: new FsNoteStore(set.vault) };
         await built.index.sync(built.store, null);
         await built.index.languageSettled();
         indexes.set(set.vault, built);
@@ -64,6 +66,11 @@ export async function runEvalSets<Case extends { question: string }>(
     process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
+}
+
+/** The folders `--exclude` names (comma-separated, relative to the vault), none without it. */
+function excludedFromFlags(): string[] {
+  return (argValue("exclude") ?? "").split(",").map((f) => f.trim()).filter((f) => f !== "");
 }
 
 /** The ranking the flags ask for (the defaults without any). */
