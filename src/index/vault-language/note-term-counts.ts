@@ -1,8 +1,9 @@
 // A note's words and how often it uses them, the way the language lane weighs them: a word of the
-// title counts TITLE_WEIGHT times, the names of its properties not at all (every film note has a
-// "year" and a "director": they would make all films alike), any other field once. Read two ways that agree: from a note's
-// fields as it is indexed (one changed note), and from the index's postings (every note at once,
-// after the meanings are learned or loaded, without reading a file).
+// title counts TITLE_WEIGHT times, the properties field (names and figures) not at all (every film
+// note has a "year" and a "director": they would make all films alike), any other field once.
+// Read two ways that agree: from a note's fields as it is indexed (one changed note), and from the
+// index's postings (every note at once, after the meanings are learned or loaded, without reading
+// a file).
 import { FIELDS, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
