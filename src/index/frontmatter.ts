@@ -259,24 +259,51 @@ export function readProperties(data: Record<string, unknown>): NoteProperties {
 }
 
 /**
+ * The properties a reader is told about, in the note's order: those that hold a value and are not
+ * bookkeeping (id, created, aliases…), each with its values that do (a list's items, one value
+ * otherwise). One filter for what search reads of them and for what a shown note displays.
+ */
+export function shownProperties(data: Record<string, unknown>): { name: string; values: unknown[] }[] {
+  const out: { name: string; values: unknown[] }[] = [];
+  for (const name of Object.keys(data)) {
+    const value = data[name];
+    if (NOT_TEXT.has(name.toLowerCase()) || !holdsValue(value)) continue;
+    out.push({ name, values: (Array.isArray(value) ? value : [value]).filter(holdsValue) });
+  }
+  return out;
+}
+
+/**
  * What search reads of the properties beyond their prose (which goes with the preamble's text): the
- * names of those that hold a value, as words ("imdbId" → "imdb Id"), and their values that are
- * figures, such as numbers and dates ("1982", "2023-09-12"). A note that is all properties (a film
- * with `director` and `year`) then answers "who directed it", "what year" and "1982". Bookkeeping
- * names (id, created, aliases…) and empty properties are left out.
+ * names of those shown, as words ("imdbId" → "imdb Id"), and their values that are figures, such as
+ * numbers and dates ("1982", "2023-09-12"). A note that is all properties (a film with `director`
+ * and `year`) then answers "who directed it", "what year" and "1982".
  */
 export function propertyWords(data: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const key of Object.keys(data)) {
-    const value = data[key];
-    if (NOT_TEXT.has(key.toLowerCase()) || !holdsValue(value)) continue;
-    out.push(key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
-    for (const item of Array.isArray(value) ? value : [value]) {
+  for (const { name, values } of shownProperties(data)) {
+    out.push(name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+    for (const item of values) {
       const figure = figureText(item);
       if (figure !== null) out.push(figure);
     }
   }
   return out;
+}
+
+/**
+ * A shown property as one line of text, "artist: Paul Chambers;", its prose values read by `prose`
+ * (links become their text), or null when it has no value a reader could see.
+ */
+export function propertyLine(property: { name: string; values: unknown[] }, prose: (value: string) => string): string | null {
+  const values = property.values.flatMap((v) => {
+    const figure = figureText(v);
+    if (figure !== null) return [figure];
+    if (v === true) return ["yes"];
+    return typeof v === "string" && isProse(v) ? [prose(v.trim())].filter((t) => t !== "") : [];
+  });
+  // The semicolon keeps properties apart where a snippet runs the lines together.
+  return values.length > 0 ? `${property.name}: ${values.join(", ")};` : null;
 }
 
 /** A number or a short value with no letter in it ("2023-09-12", "35.02"), as text; null otherwise. */

@@ -7,15 +7,24 @@
 import {
   frontmatterProblem,
   locateFrontmatter,
+  propertyLine,
   readFrontmatter,
   readProperties,
+  shownProperties,
   type NoteProperties,
 } from "./frontmatter";
 import { inlineToText, type InlineSink } from "./inline-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
+export interface ParseOptions {
+  /** For a note about to be shown: its opening text gives each property as a line of its own,
+   * "artist: Paul Chambers;", where the index reads only the prose values ("Paul Chambers"): the
+   * names belong to their own field there, and would make every note with a `year` alike. */
+  propertyLines?: boolean;
+}
+
 /** Parses one note. `path` is vault-relative; `text` is the whole file as read. Never throws. */
-export function parseNote(path: string, text: string): ParsedNote {
+export function parseNote(path: string, text: string, options: ParseOptions = {}): ParsedNote {
   const problems: NoteProblem[] = [];
   let from = 0;
   if (text.charCodeAt(0) === 0xfeff) {
@@ -50,7 +59,11 @@ export function parseNote(path: string, text: string): ParsedNote {
       frontmatter = read.data;
       props = readProperties(read.data);
       preambleStart = span.bodyStart;
-      for (const value of props.text) pushText(preambleLines, inlineToText(value, sink));
+      if (options.propertyLines) {
+        for (const property of shownProperties(read.data)) pushText(preambleLines, propertyLine(property, (value) => inlineToText(value, sink)) ?? "");
+      } else {
+        for (const value of props.text) pushText(preambleLines, inlineToText(value, sink));
+      }
     } else {
       problems.push(read.problem);
       // The block stays searchable as text; the preamble then starts at the top of the file.

@@ -1,12 +1,12 @@
 // `parseNote` is meant never to throw; this is what happens if it does anyway.
 import { errorMessage } from "../text/error-message";
-import { fileTitle, parseNote } from "./markdown";
+import { fileTitle, parseNote, type ParseOptions } from "./markdown";
 import type { ParsedNote } from "./types";
 
 /** The note's parse, or — should the parser throw — the whole text as one section, with a problem saying so. */
-export function parseNoteSafely(path: string, text: string): ParsedNote {
+export function parseNoteSafely(path: string, text: string, options: ParseOptions = {}): ParsedNote {
   try {
-    return parseNote(path, text);
+    return parseNote(path, text, options);
   } catch (error) {
     // The note is still searchable as plain text.
     const title = fileTitle(path);

@@ -22,7 +22,8 @@ export class ShownNotes {
       this.entries.set(path, cached);
       return cached.parsed;
     }
-    const parsed = parseNoteSafely(path, text);
+    // Shown with each property as a line ("artist: Paul Chambers"), so a note of properties says what its values are.
+    const parsed = parseNoteSafely(path, text, { propertyLines: true });
     if (cached) this.chars -= cached.text.length;
     // Delete first so a changed note moves to the newest end.
     this.entries.delete(path);

@@ -54,6 +54,16 @@ describe("parseNote: frontmatter", () => {
     expect(propertyWords({ size: Number.NaN, big: Infinity, when: new Date("2024-02-03T10:00:00Z"), flag: true, off: false, nested: { a: 1 } })).toEqual(["when", "2024-02-03", "flag"]);
   });
 
+  it("gives a note about to be shown its properties as lines of their own, and the index their prose alone, with the same links", () => {
+    const text = '---\ncategories:\n  - "[[Albums]]"\nartist: "[[Paul Chambers]]"\nyear: 1957\nfavourite: true\ncover: https://img.example/bass.jpg\ncreated: 2023-09-12\nrating:\n---\nNotes on the record.\n';
+    const shown = parseNote("Bass on Top.md", text, { propertyLines: true });
+    expect(shown.sections[0].text).toBe("categories: Albums;\nartist: Paul Chambers;\nyear: 1957;\nfavourite: yes;\nNotes on the record.");
+    const indexed = parseNote("Bass on Top.md", text);
+    expect(indexed.sections[0].text).toBe("Albums\nPaul Chambers\nNotes on the record.");
+    expect(shown.links).toEqual(indexed.links);
+    expect(indexed.links).toEqual(["Albums", "Paul Chambers"]);
+  });
+
   it("gives the same properties whether the fast reader or the YAML library reads them", () => {
     const flat = "title: Plain\ntags:\n  - a\n  - b\ncount: 3\n";
     const fancy = "title: >-\n  Plain\ntags: !!seq\n  - a\n  - b\ncount: 3\n";

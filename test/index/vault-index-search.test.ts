@@ -103,6 +103,8 @@ describe("ranking", () => {
     expect(paths(await index.search("year", store))).toEqual(["Films/Blade Runner.md"]);
     expect(paths(await index.search("1982", store))).toEqual(["Films/Blade Runner.md"]);
     expect(paths(await index.search("1972", store))).toEqual(["Films/Solaris.md"]);
+    // Shown, the note says what its values are.
+    expect(solaris.sections[0].snippet).toContain("director: Andrei Tarkovsky;");
     // An empty property, and one that is bookkeeping, name nothing.
     expect(paths(await index.search("rating", store))).toEqual([]);
     expect(paths(await index.search("created", store))).toEqual([]);
