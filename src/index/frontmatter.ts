@@ -258,73 +258,58 @@ export function readProperties(data: Record<string, unknown>): NoteProperties {
   return props;
 }
 
+/** A property value a reader can see: a figure (a number, a date), "yes", or prose (links unread). */
+export type ShownValue = { kind: "figure" | "yes" | "prose"; text: string };
+
 /**
- * The properties a reader is told about, in the note's order: those that hold a value and are not
- * bookkeeping (id, created, aliases…), each with its values that do (a list's items, one value
- * otherwise). One filter for what search reads of them and for what a shown note displays.
+ * The properties a reader is told about, in the note's order: those with a value a reader can see
+ * (a list's items, one level deep, or the value itself) that are not bookkeeping (id, created,
+ * aliases…). The one filter for what search reads of them and for what a shown note displays.
  */
-export function shownProperties(data: Record<string, unknown>): { name: string; values: unknown[] }[] {
-  const out: { name: string; values: unknown[] }[] = [];
+export function shownProperties(data: Record<string, unknown>): { name: string; values: ShownValue[] }[] {
+  const out: { name: string; values: ShownValue[] }[] = [];
   for (const name of Object.keys(data)) {
+    if (name.trim() === "" || NOT_TEXT.has(name.toLowerCase())) continue;
     const value = data[name];
-    if (NOT_TEXT.has(name.toLowerCase()) || !holdsValue(value)) continue;
-    out.push({ name, values: (Array.isArray(value) ? value : [value]).filter(holdsValue) });
+    const values = (Array.isArray(value) ? value : [value]).flatMap((item) => shownValue(item) ?? []);
+    if (values.length > 0) out.push({ name, values });
   }
   return out;
 }
 
 /**
  * What search reads of the properties beyond their prose (which goes with the preamble's text): the
- * names of those shown, as words ("imdbId" → "imdb Id"), and their values that are figures, such as
- * numbers and dates ("1982", "2023-09-12"). A note that is all properties (a film with `director`
- * and `year`) then answers "who directed it", "what year" and "1982".
+ * names of those shown, and their values that are figures ("1982", "2023-09-12"). A note that is
+ * all properties (a film with `director` and `year`) then answers "who directed it", "what year"
+ * and "1982". A camelCase name ("imdbId") is split by the analyser, as any word is.
  */
 export function propertyWords(data: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const { name, values } of shownProperties(data)) {
-    out.push(name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
-    for (const item of values) {
-      const figure = figureText(item);
-      if (figure !== null) out.push(figure);
-    }
-  }
-  return out;
+  return shownProperties(data).flatMap(({ name, values }) => [name, ...values.filter((v) => v.kind === "figure").map((v) => v.text)]);
 }
 
 /**
  * A shown property as one line of text, "artist: Paul Chambers;", its prose values read by `prose`
- * (links become their text), or null when it has no value a reader could see.
+ * (links become their text), or null when nothing of it is left to read.
  */
-export function propertyLine(property: { name: string; values: unknown[] }, prose: (value: string) => string): string | null {
-  const values = property.values.flatMap((v) => {
-    const figure = figureText(v);
-    if (figure !== null) return [figure];
-    if (v === true) return ["yes"];
-    return typeof v === "string" && isProse(v) ? [prose(v.trim())].filter((t) => t !== "") : [];
-  });
+export function propertyLine(property: { name: string; values: ShownValue[] }, prose: (value: string) => string): string | null {
+  const values = property.values.map((v) => (v.kind === "prose" ? prose(v.text) : v.text)).filter((t) => t !== "");
   // The semicolon keeps properties apart where a snippet runs the lines together.
   return values.length > 0 ? `${property.name}: ${values.join(", ")};` : null;
 }
 
-/** A number or a short value with no letter in it ("2023-09-12", "35.02"), as text; null otherwise. */
-function figureText(value: unknown): string | null {
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+function shownValue(value: unknown): ShownValue | null {
+  if (value === true) return { kind: "yes", text: "yes" };
+  if (typeof value === "number") return Number.isFinite(value) ? { kind: "figure", text: String(value) } : null;
   if (typeof value !== "string") return null;
   const text = value.trim();
-  return text !== "" && text.length <= MAX_FIGURE_CHARS && !/\p{L}/u.test(text) ? text : null;
+  if (text === "") return null;
+  if (isProse(text)) return { kind: "prose", text };
+  // With no letter: a figure when short; longer ones are codes or blobs, and bare URLs are neither.
+  return text.length <= MAX_FIGURE_CHARS && !/\p{L}/u.test(text) ? { kind: "figure", text } : null;
 }
 
 /** Longer values with no letter are codes or blobs, not figures anyone types. */
 const MAX_FIGURE_CHARS = 32;
-
-function holdsValue(value: unknown): boolean {
-  if (typeof value === "string") return value.trim() !== "";
-  if (typeof value === "number") return Number.isFinite(value);
-  if (value === true) return true;
-  if (Array.isArray(value)) return value.some(holdsValue);
-  return value instanceof Date;
-}
 
 /** A property that may be a list or a single value; strings are split on `separator` if given. */
 function listOf(value: unknown, separator: RegExp | null): string[] {

@@ -1,7 +1,7 @@
 // The parses of recently shown notes, kept while their text is unchanged: follow-up questions and
 // typing in the search box show the same long notes again and again, and parsing a long note costs
 // more than the search that found it. Bounded by total characters, least recently shown dropped first.
-import { parseNoteSafely } from "./parse-note-safely";
+import { parseShownNote } from "./parse-note-safely";
 import type { ParsedNote } from "./types";
 
 /** Characters of recently shown notes whose parse is kept (text and parse together, a few MB). */
@@ -22,8 +22,7 @@ export class ShownNotes {
       this.entries.set(path, cached);
       return cached.parsed;
     }
-    // Shown with each property as a line ("artist: Paul Chambers"), so a note of properties says what its values are.
-    const parsed = parseNoteSafely(path, text, { propertyLines: true });
+    const parsed = parseShownNote(path, text);
     if (cached) this.chars -= cached.text.length;
     // Delete first so a changed note moves to the newest end.
     this.entries.delete(path);

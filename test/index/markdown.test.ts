@@ -50,8 +50,12 @@ describe("parseNote: frontmatter", () => {
 
   it("gives search the names of properties that hold a value and their figures, not bookkeeping, prose or blobs", () => {
     const note = parseNote("Film.md", "---\nimdbId: tt0083658\nyear: 1982\nlast: 2023-09-14\ncoordinates:\n  - \"35.02\"\nhash: \"12345678901234567890123456789012345\"\ndirector: \"[[Ridley Scott]]\"\nrating:\ncreated: 2024-01-01\nid: 42\n---\n");
-    expect(propertyWords(note.frontmatter)).toEqual(["imdb Id", "year", "1982", "last", "2023-09-14", "coordinates", "35.02", "hash", "director"]);
-    expect(propertyWords({ size: Number.NaN, big: Infinity, when: new Date("2024-02-03T10:00:00Z"), flag: true, off: false, nested: { a: 1 } })).toEqual(["when", "2024-02-03", "flag"]);
+    expect(propertyWords(note.frontmatter)).toEqual(["imdbId", "year", "1982", "last", "2023-09-14", "coordinates", "35.02", "director"]);
+    const cycle: unknown[] = ["[[Shrines]]"];
+    cycle.push(cycle);
+    const odd = { size: Number.NaN, big: Infinity, flag: true, off: false, nested: { a: 1 }, "": "no name", site: "https://a.example/", cycle };
+    expect(propertyWords(odd)).toEqual(["flag", "cycle"]);
+    expect(parseNote("Cycle.md", "---\na: &x [*x]\nb: &y [[*y]]\n---\nStill a note.\n", { propertyLines: true }).sections[0].text).toBe("Still a note.");
   });
 
   it("gives a note about to be shown its properties as lines of their own, and the index their prose alone, with the same links", () => {

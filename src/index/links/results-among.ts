@@ -3,7 +3,7 @@
 // sections the way a search shows them. Ranking stays the index's own, so a neighbour's score,
 // matched words and weights compare with the first search's.
 import type { NoteStore } from "../../ports";
-import { parseNoteSafely } from "../parse-note-safely";
+import { parseShownNote } from "../parse-note-safely";
 import { parseQuery } from "../query";
 import { readNotes } from "../read-notes";
 import { buildSectionHits } from "../section-hits";
@@ -32,7 +32,7 @@ export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note">, sto
     const note = index.note(hit.path);
     const text = texts[i];
     if (!note || typeof text !== "string") continue;
-    const sections = buildSectionHits(parseNoteSafely(hit.path, text), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
+    const sections = buildSectionHits(parseShownNote(hit.path, text), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
     results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation: hit.explanation });
   }
   return results;

@@ -13,7 +13,7 @@
 // every row names the lanes that found it. A dial that ran at level 1 (no vectors, a failed call)
 // leaves the rows exactly as the index alone makes them.
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialNotice, type DialResult } from "../../index/dial/dial-types";
-import { parseNoteSafely } from "../../index/parse-note-safely";
+import { parseShownNote } from "../../index/parse-note-safely";
 import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
@@ -181,7 +181,7 @@ async function leadSections(store: NoteStore, paths: string[]): Promise<Map<stri
   paths.forEach((path, i) => {
     const text = texts[i];
     if (typeof text !== "string") return;
-    const section = parseNoteSafely(path, text).sections.find((x) => x.text.trim() !== "");
+    const section = parseShownNote(path, text).sections.find((x) => x.text.trim() !== "");
     if (section) out.set(path, { heading: section.heading, text: oneLine(section.text, LEAD_CHARS), start: section.start, end: section.end, line: Math.max(1, section.line) });
   });
   return out;

@@ -12,7 +12,8 @@ import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
 const NOTES: Record<string, string> = {
   "Projects/Disk quota.md": "---\naliases: [storage limit]\ntags: [ops]\n---\n# Disk quota\n\nThe quota caps disk usage per user.\n\n## Raising a quota\n\nAsk ops; quota changes take a day. Disk, disk, disk.\n",
   "Journal/Tuesday.md": "# Tuesday\n\nMet the storage team about the backup window. #ops #meetings\n\n## Backup\n\nNightly backup of every disk, kept a week.\n",
-  "References/Bread film.md": "---\ndirector: \"[[Ann Baker]]\"\nyear: 1999\n---\nA film about rye.\n",
+  "References/Bread film.md": "---\ndirector: \"[[Ann Baker]]\"\nyear: 1999\n---\nA film about rye, the year the harvest failed.\n",
+  "References/Essay.md": "---\nyear: 1972\n---\nAn essay on rye.\n",
   "Recipes/Bread.md": "Flour, water, salt and time: bread wants nothing else.\n\n## Starter\n\nFeed the starter flour and water daily.\n",
 };
 
