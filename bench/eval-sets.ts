@@ -9,7 +9,9 @@
 // sets or drops the words' first place kept when it scores G times their second; --named-place P|off
 // moves (0 = first) or turns off the lift of a note the question names; --exclude F1,F2 leaves those
 // folders of the vault out (folders no question points to: how much the figures move when a few
-// unrelated notes go is the noise any change must beat, evals/README.md, eleventh part).
+// unrelated notes go is the noise any change must beat, evals/README.md, eleventh part); --noise
+// scores the sets over ../shared/corpora four more times, each with some of NOISE_FOLDERS left
+// out, and gives each figure's band (lowest, highest) over the five runs.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
@@ -60,12 +62,67 @@ export async function runEvalSets<Case extends { question: string }>(
         indexes.set(set.vault, built);
       }
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases, set.vault)) };
+      if (process.argv.includes("--noise") && set.vault === corpora) {
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, out[set.name] as Record<string, unknown>, (left) => scoreWithout(left, set.vault, read.set.cases, score)) };
+      }
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } catch (error) {
     process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * Folders of ../shared/corpora that no question of any set points to (7, 10 and 11 notes). Leaving
+ * them out changes nothing a question asks about, only the vault's words, so how far a figure then
+ * moves is the noise a change must beat.
+ */
+export const NOISE_FOLDERS = ["foam-docs/dev", "silverbullet-docs/ADR", "obsidian-tasks-docs/_meta"];
+
+/** Each noise folder left out alone, then all of them. */
+const NOISE_RUNS: string[][] = [...NOISE_FOLDERS.map((f) => [f]), NOISE_FOLDERS];
+
+/** The noise runs' indexes, by the folders they leave out: the sets over the corpora share them. */
+const noiseIndexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();
+
+async function scoreWithout<Case>(
+  left: string[],
+  vault: string,
+  cases: Case[],
+  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  let built = noiseIndexes.get(left.join("\n"));
+  if (!built) {
+    built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
+    await built.index.sync(built.store, null);
+    await built.index.languageSettled();
+    noiseIndexes.set(left.join("\n"), built);
+  }
+  return score(built.index, built.store, cases, vault);
+}
+
+/** The set's numeric figures in every noise run, and each figure's lowest and highest over them and the main run. */
+export async function noiseBand<Case>(cases: Case[], main: Record<string, unknown>, run: (left: string[]) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  for (const c of cases) {
+    const relevant = (c as { relevant?: unknown }).relevant;
+    const paths: unknown[] = Array.isArray(relevant) ? relevant : [];
+    const inside = paths.find((p): p is string => typeof p === "string" && NOISE_FOLDERS.some((f) => p.startsWith(`${f}/`)));
+    if (inside !== undefined) throw new Error(`--noise leaves out ${inside}, which a question points to: choose other NOISE_FOLDERS.`);
+  }
+  const numbers = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter((e): e is [string, number] => typeof e[1] === "number" && e[0] !== "cases"));
+  const runs: Record<string, unknown>[] = [];
+  const band: Record<string, [number, number]> = {};
+  const widen = (figures: Record<string, number>) => {
+    for (const [key, value] of Object.entries(figures)) band[key] = key in band ? [Math.min(band[key][0], value), Math.max(band[key][1], value)] : [value, value];
+  };
+  widen(numbers(main));
+  for (const left of NOISE_RUNS) {
+    const figures = numbers(await run(left));
+    runs.push({ left_out: left, ...figures });
+    widen(figures);
+  }
+  return { runs, band };
 }
 
 /** The folders `--exclude` names (comma-separated, relative to the vault), none without it. */

@@ -1,0 +1,24 @@
+// The eval scripts' --noise band: each figure's lowest and highest over the main run and the runs
+// with unrelated folders left out, and a refusal when a question points into one of those folders.
+import { describe, expect, it } from "vitest";
+import { NOISE_FOLDERS, noiseBand } from "../../bench/eval-sets";
+
+describe("eval --noise", () => {
+  it("bands every numeric figure over the main run and each run with folders left out", async () => {
+    const left: string[][] = [];
+    const figures = [0.7, 0.72, 0.69, 0.71];
+    const result = await noiseBand([{ question: "q", relevant: ["tldr-pages-en/common/tar.md"] }], { cases: 9, recall_at_5: 0.7, mrr: 0.5, about: "words" }, (l) => {
+      left.push(l);
+      const recall = figures[left.length - 1];
+      return Promise.resolve({ cases: 9, recall_at_5: recall, mrr: 0.5 + left.length / 100 });
+    });
+    expect(left).toEqual([...NOISE_FOLDERS.map((f) => [f]), NOISE_FOLDERS]);
+    expect(result.band).toEqual({ recall_at_5: [0.69, 0.72], mrr: [0.5, 0.54] });
+    expect((result.runs as { left_out: string[] }[]).map((r) => r.left_out)).toEqual(left);
+  });
+
+  it("refuses to leave out a folder a question points to", async () => {
+    const cases = [{ question: "q", relevant: [`${NOISE_FOLDERS[0]}/some note.md`] }];
+    await expect(noiseBand(cases, { recall_at_5: 1 }, () => Promise.resolve({ recall_at_5: 1 }))).rejects.toThrow(/which a question points to/);
+  });
+});
