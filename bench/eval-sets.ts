@@ -55,12 +55,7 @@ export async function runEvalSets<Case extends { question: string }>(
       const read = readEvalSet<Case>(JSON.parse(readFileSync(set.file, "utf8")), path.relative(root, set.file));
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
-      if (!built) {
-        built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: excludedFromFlags() }), store: new FsNoteStore(set.vault) };
-        await built.index.sync(built.store, null);
-        await built.index.languageSettled();
-        indexes.set(set.vault, built);
-      }
+      if (!built) indexes.set(set.vault, (built = await buildIndex(set.vault, [])));
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases, set.vault)) };
       if (process.argv.includes("--noise") && set.vault === corpora) {
         out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, out[set.name] as Record<string, unknown>, (left) => scoreWithout(left, set.vault, read.set.cases, score)) };
@@ -93,13 +88,16 @@ async function scoreWithout<Case>(
   score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   let built = noiseIndexes.get(left.join("\n"));
-  if (!built) {
-    built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
-    await built.index.sync(built.store, null);
-    await built.index.languageSettled();
-    noiseIndexes.set(left.join("\n"), built);
-  }
+  if (!built) noiseIndexes.set(left.join("\n"), (built = await buildIndex(vault, left)));
   return score(built.index, built.store, cases, vault);
+}
+
+/** The vault indexed as the flags ask, `left` left out besides what `--exclude` names, its language learned. */
+async function buildIndex(vault: string, left: string[]): Promise<{ index: VaultIndex; store: FsNoteStore }> {
+  const built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
+  await built.index.sync(built.store, null);
+  await built.index.languageSettled();
+  return built;
 }
 
 /** The set's numeric figures in every noise run, and each figure's lowest and highest over them and the main run. */

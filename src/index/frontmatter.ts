@@ -327,11 +327,11 @@ function listOf(value: unknown, separator: RegExp | null): string[] {
   return out;
 }
 
+/** The prose among a property's values (one level of a list deep), as `shownValue` reads them. */
 function collectText(value: unknown, out: string[]): void {
-  if (typeof value === "string") {
-    if (isProse(value)) out.push(value.trim());
-  } else if (Array.isArray(value)) {
-    for (const item of value) if (typeof item === "string" && isProse(item)) out.push(item.trim());
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const shown = shownValue(item);
+    if (shown?.kind === "prose") out.push(shown.text);
   }
 }
 
