@@ -6,9 +6,8 @@
 // the same way. A note indexed later gets its vector from its own words at once; a note removed
 // loses it. A vault too small to learn from has no lane; nor does a cache saved without one (until
 // the next full build).
-import type { IndexCache, NoteStore } from "../../ports";
+import type { IndexCache } from "../../ports";
 import { roundTo } from "../../text/numbers";
-import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import { isTopicTerm } from "../stopwords";
@@ -17,7 +16,7 @@ import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, wordCountsByNote } from "./note-term-counts";
-import { seededRandom } from "./top-eigenvectors";
+import { samplePassages, type PassageSource } from "./passage-sample";
 import { VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
@@ -60,18 +59,9 @@ const PARTS_AHEAD = 8;
 /** Words whose nearest words in meaning are remembered (for the stand-ins), at most. */
 const NEAR_WORDS_KEPT = 2000;
 
-/** Notes read at a time while sampling passages. */
-const READ_BATCH = 64;
-
-/** What learning needs of the index it sits beside. */
-export interface LaneSource {
+/** What learning needs of the index it sits beside (its notes, paths and analyser: passage-sample.ts). */
+export interface LaneSource extends PassageSource {
   engine: SearchEngine;
-  analyzer: Analyzer;
-  store: NoteStore;
-  /** The indexed notes' paths. */
-  paths: () => string[];
-  /** Whether a path is still indexed (a note removed while learning is skipped). */
-  holds: (path: string) => boolean;
   /** The indexed notes' size in bytes: a vault plainly too small to learn from is not read again. */
   bytes: () => number;
   /** The mtime and size a note was indexed at (a saved vector of another version is not used). */
@@ -399,33 +389,6 @@ export class LanguageLane {
     const query = this.model.textVector(counts, (t) => notesWithTerm(engine, t), engine.documentCount);
     return query ? this.model.nearest(query, this.options.fusion.depth, keep) : [];
   }
-}
-
-/** The indexed notes' passages, read again in batches; beyond `max`, a reservoir sample (seeded). */
-async function samplePassages(source: LaneSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
-  const paths = source.paths().sort();
-  const random = seededRandom(7);
-  const sample: string[][] = [];
-  let seen = 0;
-  for (let at = 0; at < paths.length; at += READ_BATCH) {
-    const batch = paths.slice(at, at + READ_BATCH);
-    const texts = await readNotes(source.store, batch);
-    work.restart();
-    if (stale()) return [];
-    for (const [i, text] of texts.entries()) {
-      if (typeof text !== "string" || !source.holds(batch[i])) continue;
-      for (const passage of notePassages(parseNoteSafely(batch[i], text), source.analyzer)) {
-        seen++;
-        if (sample.length < max) sample.push(passage);
-        else {
-          const slot = Math.floor(random() * seen);
-          if (slot < max) sample[slot] = passage;
-        }
-      }
-      if (work.over()) await work.pause();
-    }
-  }
-  return sample;
 }
 
 /** Thrown at a pause of a learning that a reset, a load or a stop overtook: it ends there. */

@@ -8,6 +8,7 @@
 import type { QuantizedVector } from "../embeddings/quantize";
 import type { WorkSlice } from "../work-slice";
 import { LANGUAGE_PART } from "./vault-language-file";
+import { fnv1a32 } from "../../text/string-hash";
 
 /** The fewest parts the notes' vectors are spread over (as many as a vault of up to 19,200 notes is given). */
 export const NOTE_BUCKETS = 64;
@@ -65,9 +66,7 @@ export function notesPartName(bucket: number): string {
 
 /** The bucket of a path among `buckets`: FNV-1a of its characters. */
 export function bucketOf(path: string, buckets: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % buckets;
+  return fnv1a32(path) % buckets;
 }
 
 /** How many parts `notes` vectors are spread over: the layout `current` while each part holds a

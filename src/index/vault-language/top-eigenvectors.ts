@@ -32,12 +32,24 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The `count` eigenpairs of largest eigenvalue, `oversample` extra directions searched. */
-export async function topEigenpairs(m: SparseSymmetric, count: number, slice: WorkSlice, search: { oversample: number; powerSteps: number } = { oversample: 10, powerSteps: 1 }, seed = 1): Promise<Eigenpairs> {
+/**
+ * The `count` eigenpairs of largest eigenvalue, `oversample` extra directions searched. The search
+ * starts from random directions; with `rowSeeds` (one number per row), each row's start comes from
+ * its own seed, so a row keeps its start when rows come or go or change places (a word of the
+ * vault keeps it whatever else the vault says), and the result moves only as far as the matrix did.
+ */
+export async function topEigenpairs(m: SparseSymmetric, count: number, slice: WorkSlice, search: { oversample: number; powerSteps: number } = { oversample: 10, powerSteps: 1 }, seed = 1, rowSeeds?: ArrayLike<number>): Promise<Eigenpairs> {
   const width = Math.min(m.size, count + search.oversample);
-  const random = seededRandom(seed);
   let basis: Float64Array = new Float64Array(m.size * width);
-  for (let i = 0; i < basis.length; i++) basis[i] = random() * 2 - 1;
+  if (rowSeeds) {
+    for (let row = 0; row < m.size; row++) {
+      const random = seededRandom(rowSeeds[row] ^ seed);
+      for (let j = 0; j < width; j++) basis[row * width + j] = random() * 2 - 1;
+    }
+  } else {
+    const random = seededRandom(seed);
+    for (let i = 0; i < basis.length; i++) basis[i] = random() * 2 - 1;
+  }
   // Each power step multiplies by M once more, which spreads the kept eigenvalues from the rest.
   for (let step = 0; step <= search.powerSteps; step++) basis = await orthonormalColumns(await multiply(m, basis, width, slice), width, slice);
   const image = await multiply(m, basis, width, slice);

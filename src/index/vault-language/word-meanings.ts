@@ -6,6 +6,7 @@
 // vault, with no model file and no network. Words in fewer than MIN_PASSAGES passages are left out
 // (chance company), and so are numbers, single letters and stop words.
 import type { WorkSlice } from "../work-slice";
+import { fnv1a32 } from "../../text/string-hash";
 import { topEigenpairs, type SparseSymmetric } from "./top-eigenvectors";
 
 export interface WordMeaningOptions {
@@ -40,7 +41,8 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
   const rows = await passageRows(passages, isTopicTerm, options, slice);
   if (rows.words.length <= options.dimensions * 2) return null;
   const matrix = await ppmiMatrix(rows, options.smoothing, slice);
-  const eigen = await topEigenpairs(matrix, options.dimensions, slice, options);
+  // Each word starts the search from directions of its own (its hash), whatever words come before it.
+  const eigen = await topEigenpairs(matrix, options.dimensions, slice, options, 1, rows.words.map((w) => fnv1a32(w)));
   const dims = eigen.count;
   const vectors = new Float32Array(rows.words.length * dims);
   for (let w = 0; w < rows.words.length; w++) {

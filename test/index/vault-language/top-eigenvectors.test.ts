@@ -182,4 +182,70 @@ describe("topEigenpairs", () => {
     expect(Array.from(sliced.vectors)).toEqual(Array.from(whole.vectors));
     expect(Array.from(sliced.values)).toEqual(Array.from(whole.values));
   });
+
+  it("with a seed per row, a row keeps its start when the rows change places: the same subspace, permuted", async () => {
+    // A flat spectrum and one power step: the answer is far from exact, so it depends on where the
+    // search starts. Row i of the first matrix is row order[i] of the second.
+    const { m, size } = randomSparse(60, 6, 5);
+    const order = Array.from({ length: size }, (_, i) => i).sort((a, b) => ((a * 37) % size) - ((b * 37) % size));
+    const moved = permuted(m, order);
+    const seeds = Array.from({ length: size }, (_, i) => 1000 + i * 7919);
+    const movedSeeds = order.map((row) => seeds[row]);
+    const search = { oversample: 2, powerSteps: 1 };
+    const projector = (e: { vectors: Float64Array; count: number }, i: number, j: number) => {
+      let sum = 0;
+      for (let c = 0; c < e.count; c++) sum += e.vectors[i * e.count + c] * e.vectors[j * e.count + c];
+      return sum;
+    };
+    const largestGap = (a: { vectors: Float64Array; count: number }, b: { vectors: Float64Array; count: number }) => {
+      let gap = 0;
+      for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) gap = Math.max(gap, Math.abs(projector(b, i, j) - projector(a, order[i], order[j])));
+      return gap;
+    };
+    const own = await topEigenpairs(m, 5, NO_SLICES, search, 1, seeds);
+    const ownMoved = await topEigenpairs(moved, 5, NO_SLICES, search, 1, movedSeeds);
+    expect(largestGap(own, ownMoved)).toBeLessThan(1e-9);
+    // One stream of numbers for all rows gives a row another start once it moves: another answer.
+    const shared = await topEigenpairs(m, 5, NO_SLICES, search, 1);
+    const sharedMoved = await topEigenpairs(moved, 5, NO_SLICES, search, 1);
+    expect(largestGap(shared, sharedMoved)).toBeGreaterThan(1e-3);
+  });
 });
+
+/** A random sparse symmetric `size` × `size` matrix, about `perRow` entries a row, all in (0, 1). */
+function randomSparse(size: number, perRow: number, seed: number): { m: SparseSymmetric; size: number } {
+  const random = seededRandom(seed);
+  const dense = new Float64Array(size * size);
+  for (let i = 0; i < size; i++) {
+    for (let k = 0; k < perRow / 2; k++) {
+      const j = Math.floor(random() * size);
+      dense[i * size + j] = dense[j * size + i] = random();
+    }
+  }
+  return { m: fromDense(dense, size), size };
+}
+
+/** The matrix whose row and column i are `m`'s order[i]. */
+function permuted(m: SparseSymmetric, order: number[]): SparseSymmetric {
+  const size = m.size;
+  const dense = new Float64Array(size * size);
+  for (let i = 0; i < size; i++) {
+    for (let at = m.rowStart[order[i]]; at < m.rowStart[order[i] + 1]; at++) dense[i * size + order.indexOf(m.cols[at])] = m.vals[at];
+  }
+  return fromDense(dense, size);
+}
+
+function fromDense(dense: Float64Array, size: number): SparseSymmetric {
+  const rowStart = new Uint32Array(size + 1);
+  const cols: number[] = [];
+  const vals: number[] = [];
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      if (dense[i * size + j] === 0) continue;
+      cols.push(j);
+      vals.push(dense[i * size + j]);
+    }
+    rowStart[i + 1] = cols.length;
+  }
+  return { size, rowStart, cols: Uint32Array.from(cols), vals: Float32Array.from(vals) };
+}

@@ -1,0 +1,110 @@
+// Which passages a vault too large to learn from whole is learned from. Each passage has a key
+// made from its note's path and its place in the note, and the sample is the passages with the
+// smallest keys: whether a passage is kept depends on it and on the cut-off key alone, not on the
+// notes read before it. So adding, editing or removing a note changes the sample by that note's
+// passages and the few at the cut-off, and the meanings learned after a rebuild move no more than
+// the vault did. (A reservoir drawn in reading order, as before, changed most of the sample when
+// one note sorted early came or went.) The kept passages come back in reading order: below the
+// limit, the sample is every passage in the order read.
+import type { NoteStore } from "../../ports";
+import { fnv1a32, mix32 } from "../../text/string-hash";
+import { notePassages } from "../associations/passages";
+import { parseNoteSafely } from "../parse-note-safely";
+import { readNotes } from "../read-notes";
+import type { Analyzer } from "../tokenize";
+import type { WorkSlice } from "../work-slice";
+
+/** Notes read at a time while sampling passages. */
+const READ_BATCH = 64;
+
+/** What sampling reads: the indexed notes, and how the index cuts their words. */
+export interface PassageSource {
+  store: NoteStore;
+  analyzer: Analyzer;
+  /** The indexed notes' paths. */
+  paths: () => string[];
+  /** Whether a path is still indexed (a note removed while sampling is skipped). */
+  holds: (path: string) => boolean;
+}
+
+
+interface Kept<T> {
+  key: number;
+  order: number;
+  item: T;
+}
+
+/** A passage's key: a number below 2^53 made of two 32-bit hashes of (path, place). */
+export function passageKey(path: string, place: number): number {
+  const high = mix32(fnv1a32(path) ^ Math.imul(place + 1, 0x9e3779b1));
+  const low = mix32(fnv1a32(path, 0x01234567) + place);
+  return high * 0x200000 + (low >>> 11);
+}
+
+/** The `limit` items of smallest key offered, in the order they were offered. */
+export class SmallestKeys<T> {
+  /** A heap with the largest key kept at the top. */
+  private readonly heap: Kept<T>[] = [];
+  private offered = 0;
+
+  constructor(private readonly limit: number) {}
+
+  offer(key: number, item: T): void {
+    const entry = { key, order: this.offered++, item };
+    const heap = this.heap;
+    if (this.limit <= 0) return;
+    if (heap.length < this.limit) {
+      heap.push(entry);
+      this.up(heap.length - 1);
+    } else if (key < heap[0].key) {
+      heap[0] = entry;
+      this.down(0);
+    }
+  }
+
+  items(): T[] {
+    return [...this.heap].sort((a, b) => a.order - b.order).map((k) => k.item);
+  }
+
+  private up(i: number): void {
+    const heap = this.heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[i].key <= heap[parent].key) return;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let top = i;
+      if (left < heap.length && heap[left].key > heap[top].key) top = left;
+      if (right < heap.length && heap[right].key > heap[top].key) top = right;
+      if (top === i) return;
+      [heap[i], heap[top]] = [heap[top], heap[i]];
+      i = top;
+    }
+  }
+}
+
+/** The indexed notes' passages, read again in batches; beyond `max`, those of smallest key (passage-sample.ts). */
+export async function samplePassages(source: PassageSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
+  const paths = source.paths().sort();
+  const sample = new SmallestKeys<string[]>(max);
+  for (let at = 0; at < paths.length; at += READ_BATCH) {
+    const batch = paths.slice(at, at + READ_BATCH);
+    const texts = await readNotes(source.store, batch);
+    work.restart();
+    if (stale()) return [];
+    for (const [i, text] of texts.entries()) {
+      if (typeof text !== "string" || !source.holds(batch[i])) continue;
+      for (const [place, passage] of notePassages(parseNoteSafely(batch[i], text), source.analyzer).entries()) sample.offer(passageKey(batch[i], place), passage);
+      if (work.over()) await work.pause();
+    }
+  }
+  return sample.items();
+}

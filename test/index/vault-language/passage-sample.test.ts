@@ -1,0 +1,126 @@
+// The passages a large vault's language is learned from: the smallest keys, whatever order they
+// were offered in, given back in the order offered; a note that comes or goes changes the sample
+// by its own passages and the few at the cut-off only (a reservoir drawn in reading order did not).
+import { describe, expect, it } from "vitest";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { passageKey, samplePassages, SmallestKeys } from "../../../src/index/vault-language/passage-sample";
+import { NO_SLICES } from "../../../src/index/work-slice";
+import { MemoryNoteStore } from "../../support/memory-note-store";
+
+/** Every passage of `notes` (path → passage count) offered in path order, as the lane reads them. */
+function sampleOf(notes: Map<string, number>, limit: number): string[] {
+  const sample = new SmallestKeys<string>(limit);
+  for (const path of [...notes.keys()].sort()) for (let place = 0; place < notes.get(path)!; place++) sample.offer(passageKey(path, place), `${path}#${place}`);
+  return sample.items();
+}
+
+function vault(count: number): Map<string, number> {
+  return new Map(Array.from({ length: count }, (_, i) => [`notes/n${String(i).padStart(4, "0")}.md`, 1 + (i % 5)]));
+}
+
+describe("SmallestKeys", () => {
+  it("keeps the items of smallest key, in the order they were offered", () => {
+    const sample = new SmallestKeys<string>(3);
+    for (const [key, item] of [[5, "a"], [1, "b"], [9, "c"], [3, "d"], [7, "e"], [2, "f"]] as const) sample.offer(key, item);
+    expect(sample.items()).toEqual(["b", "d", "f"]);
+  });
+
+  it("keeps every item below its limit, and none at a limit of 0", () => {
+    const all = new SmallestKeys<number>(10);
+    [4, 8, 1].forEach((n) => all.offer(n, n));
+    expect(all.items()).toEqual([4, 8, 1]);
+    const none = new SmallestKeys<number>(0);
+    none.offer(1, 1);
+    expect(none.items()).toEqual([]);
+  });
+
+  it("keeps the same items whatever order they come in", () => {
+    const keys = Array.from({ length: 500 }, (_, i) => passageKey(`p${i}`, i % 3));
+    const forward = new SmallestKeys<number>(50);
+    const backward = new SmallestKeys<number>(50);
+    keys.forEach((k, i) => forward.offer(k, i));
+    [...keys].reverse().forEach((k, i) => backward.offer(k, keys.length - 1 - i));
+    expect(new Set(backward.items())).toEqual(new Set(forward.items()));
+  });
+});
+
+describe("passageKey", () => {
+  it("is a whole number below 2^53, other for another place or another path", () => {
+    const keys = new Set<number>();
+    for (let n = 0; n < 200; n++) {
+      for (let place = 0; place < 20; place++) {
+        const key = passageKey(`folder/note ${n}.md`, place);
+        expect(Number.isSafeInteger(key) && key >= 0).toBe(true);
+        keys.add(key);
+      }
+    }
+    expect(keys.size).toBe(4000);
+  });
+
+  it("spreads keys evenly: each tenth of the range holds about a tenth of them", () => {
+    const tenths = new Array(10).fill(0);
+    for (let n = 0; n < 2000; n++) for (let place = 0; place < 5; place++) tenths[Math.floor((passageKey(`n${n}.md`, place) / 2 ** 53) * 10)]++;
+    for (const t of tenths) expect(t).toBeGreaterThan(850);
+    for (const t of tenths) expect(t).toBeLessThan(1150);
+  });
+});
+
+describe("a vault's sample", () => {
+  it("changes by one note's passages and the cut-off's when a note that sorts first comes or goes", () => {
+    const notes = vault(2000);
+    const before = sampleOf(notes, 1500);
+    const grown = new Map([["aaa first.md", 4], ...notes]);
+    const after = sampleOf(grown, 1500);
+    const left = before.filter((p) => !after.includes(p));
+    const joined = after.filter((p) => !before.includes(p));
+    // At most the new note's 4 passages came in, and as many at the cut-off went.
+    expect(joined.every((p) => p.startsWith("aaa first.md#"))).toBe(true);
+    expect(left.length).toBe(joined.length);
+    expect(left.length).toBeLessThanOrEqual(4);
+    // Removing it again gives the first sample back.
+    expect(sampleOf(notes, 1500)).toEqual(before);
+  });
+
+  it("is every passage, in reading order, when the vault is under the limit", () => {
+    const notes = vault(30);
+    const all = [...notes.keys()].sort().flatMap((path) => Array.from({ length: notes.get(path)! }, (_, place) => `${path}#${place}`));
+    expect(sampleOf(notes, 10_000)).toEqual(all);
+  });
+});
+
+describe("samplePassages", () => {
+  /** 400 notes of three sections each (one passage a section), every passage told apart by its word. */
+  function notes(): Record<string, string> {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 400; n++) files[`notes/n${String(n).padStart(3, "0")}.md`] = [0, 1, 2].map((s) => `## Part ${s}\n\nword${n}x${s} about things`).join("\n\n");
+    return files;
+  }
+
+  async function sample(files: Record<string, string>, max: number): Promise<string[]> {
+    const store = new MemoryNoteStore(files);
+    const paths = Object.keys(files);
+    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p in files }, max, NO_SLICES, () => false);
+    return passages.map((p) => p.find((t) => t.startsWith("word"))!);
+  }
+
+  it("reads every note's passages when they are fewer than the limit", async () => {
+    expect(await sample(notes(), 10_000)).toHaveLength(1200);
+  });
+
+  it("keeps its sample when a note that sorts first comes: only the new note's passages come in", async () => {
+    const before = await sample(notes(), 600);
+    expect(before).toHaveLength(600);
+    const after = await sample({ ...notes(), "aaa.md": "## One\n\nwordnew0 a\n\n## Two\n\nwordnew1 b" }, 600);
+    const joined = after.filter((w) => !before.includes(w));
+    expect(joined.every((w) => w.startsWith("wordnew"))).toBe(true);
+    expect(before.filter((w) => !after.includes(w)).length).toBe(joined.length);
+  });
+
+  it("skips a note no longer indexed", async () => {
+    const files = notes();
+    const store = new MemoryNoteStore(files);
+    const paths = Object.keys(files);
+    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p !== "notes/n000.md" }, 10_000, NO_SLICES, () => false);
+    expect(passages).toHaveLength(1197);
+  });
+});
