@@ -99,7 +99,8 @@ if (process.argv.includes("--replay-log")) {
     const out: Record<string, unknown> = {};
     for (const level of levels) {
       const report = await scoreDialLevel(dial, level, cases);
-      out[`level_${level}`] = wantsMisses ? report : { ...report, misses: report.misses.length };
+      const { gave: _gave, ...printed } = report;
+      out[`level_${level}`] = wantsMisses ? printed : { ...printed, misses: report.misses.length };
     }
     return out;
   });

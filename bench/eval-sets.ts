@@ -56,9 +56,10 @@ export async function runEvalSets<Case extends { question: string }>(
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
       if (!built) indexes.set(set.vault, (built = await buildIndex(set.vault, [])));
-      out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...(await score(built.index, built.store, read.set.cases, set.vault)) };
+      const main = await score(built.index, built.store, read.set.cases, set.vault);
+      out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...withoutGave(main) };
       if (process.argv.includes("--noise") && set.vault === corpora) {
-        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, out[set.name] as Record<string, unknown>, (left) => scoreWithout(left, set.vault, read.set.cases, score)) };
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, main, (left) => scoreWithout(left, set.vault, read.set.cases, score)) };
       }
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -100,7 +101,17 @@ async function buildIndex(vault: string, left: string[]): Promise<{ index: Vault
   return built;
 }
 
-/** The set's numeric figures in every noise run, and each figure's lowest and highest over them and the main run. */
+/** A report as printed: without `gave`, what each question gave (for the noise runs' comparison only). */
+function withoutGave(report: Record<string, unknown>): Record<string, unknown> {
+  const { gave: _gave, ...rest } = report;
+  return rest;
+}
+
+/**
+ * The set's numeric figures in every noise run, and each figure's lowest and highest over them and
+ * the main run; when the reports say what each question gave (`gave`: one string a question, in
+ * the set's order), also how many questions gave something else in at least one run.
+ */
 export async function noiseBand<Case>(cases: Case[], main: Record<string, unknown>, run: (left: string[]) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
   for (const c of cases) {
     const relevant = (c as { relevant?: unknown }).relevant;
@@ -115,12 +126,16 @@ export async function noiseBand<Case>(cases: Case[], main: Record<string, unknow
     for (const [key, value] of Object.entries(figures)) band[key] = key in band ? [Math.min(band[key][0], value), Math.max(band[key][1], value)] : [value, value];
   };
   widen(numbers(main));
+  const gave = (r: Record<string, unknown>) => (Array.isArray(r.gave) ? (r.gave as unknown[]) : null);
+  const moved = new Set<number>();
   for (const left of NOISE_RUNS) {
-    const figures = numbers(await run(left));
+    const result = await run(left);
+    const figures = numbers(result);
     runs.push({ left_out: left, ...figures });
     widen(figures);
+    gave(result)?.forEach((g, i) => g !== gave(main)?.[i] && moved.add(i));
   }
-  return { runs, band };
+  return { runs, band, ...(gave(main) ? { questions_moved: moved.size } : {}) };
 }
 
 /** The folders `--exclude` names (comma-separated, relative to the vault), none without it. */

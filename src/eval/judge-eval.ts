@@ -48,6 +48,8 @@ export interface JudgeEvalReport extends JudgeSubsetFigures {
   decided_by: Record<string, number>;
   /** Wrong verdicts, and "enough"s on an answerable question with no answering note in the pack (right by count, wrong by note). */
   misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures; answering_note_rank: number | null }[];
+  /** Per question, in the set's order, its verdict and the note it rests on: how `--noise` sees which moved. */
+  gave: string[];
   /** With the related expansion: questions it weighed related notes for, notes weighed, notes new to the pack, and how many of the new ones answer (are in `relevant`). */
   related_expansion?: { questions_with_related_notes: number; related_notes: number; notes_added: number; answering_notes_added: number };
 }
@@ -72,6 +74,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
   const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
   const decided_by: Record<string, number> = {};
+  const gave: string[] = [];
   const added = { questions_with_related_notes: 0, related_notes: 0, notes_added: 0, answering_notes_added: 0 };
   for (const c of cases) {
     const plan = planQuestion(c.question, { currentYear });
@@ -79,6 +82,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     const expansion = related ? await expandAlongLinks(plan, local.results, { index, store, ...related }, undefined, judge) : null;
     const verdict = expansion ? expansion.verdict : judgeEvidence(plan, local.results, judge);
     const enough = verdict.verdict === "enough_evidence";
+    gave.push(`${verdict.verdict} ${verdict.figures.bestPath ?? ""}`);
     if (expansion && expansion.related.length > 0) {
       added.questions_with_related_notes++;
       added.related_notes += expansion.related.length;
@@ -110,7 +114,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     else if (name.startsWith("kind:")) by_kind[name.slice(5)] = figuresOf(group);
     else by_corpus[name.slice(7)] = figuresOf(group);
   }
-  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses, ...(related ? { related_expansion: added } : {}) };
+  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses, gave, ...(related ? { related_expansion: added } : {}) };
 }
 
 function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {

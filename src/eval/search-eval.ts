@@ -35,6 +35,8 @@ export interface SearchEvalReport extends SearchFigures {
   /** "fold A tune", "fold A report", …: the vault split. */
   by_fold: Record<string, SearchFigures>;
   misses: { id?: string; question: string; relevant: string[]; got: string[] }[];
+  /** Per question, in the set's order, its top 5 (paths, one a line): how `--noise` sees which moved. */
+  gave: string[];
 }
 
 interface SearchOutcome {
@@ -53,8 +55,10 @@ export async function scoreSearchCases(index: VaultIndex, store: NoteStore, case
 export async function scoreSearchWith(search: (question: string) => Promise<string[]>, cases: SearchCase[]): Promise<SearchEvalReport> {
   const outcomes: SearchOutcome[] = [];
   const misses: SearchEvalReport["misses"] = [];
+  const gave: string[] = [];
   for (const c of cases) {
     const paths = await search(c.question);
+    gave.push(paths.slice(0, 5).join("\n"));
     const rank = paths.findIndex((p) => c.relevant.includes(p));
     const top5 = new Set(paths.slice(0, 5));
     outcomes.push({ corpus: c.corpus, kind: c.kind, rank, allInTop5: c.relevant.every((p) => top5.has(p)) });
@@ -68,7 +72,7 @@ export async function scoreSearchWith(search: (question: string) => Promise<stri
     const table = axis === "corpus" ? by_group : axis === "kind" ? by_kind : by_fold;
     table[value] = figuresOf(group);
   }
-  return { ...figuresOf(outcomes), by_group, by_kind, by_fold, misses };
+  return { ...figuresOf(outcomes), by_group, by_kind, by_fold, misses, gave };
 }
 
 function figuresOf(outcomes: SearchOutcome[]): SearchFigures {

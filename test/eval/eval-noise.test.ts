@@ -17,6 +17,21 @@ describe("eval --noise", () => {
     expect((result.runs as { left_out: string[] }[]).map((r) => r.left_out)).toEqual(left);
   });
 
+  it("counts the questions that gave something else in at least one run, when the reports say what each gave", async () => {
+    const cases = ["a", "b", "c"].map((q) => ({ question: q, relevant: [] }));
+    const runs = [
+      ["x", "y", "z"],
+      ["x", "y2", "z"],
+      ["x", "y3", "z"],
+      ["x", "y", "z"],
+    ];
+    let i = 0;
+    const result = await noiseBand(cases, { recall_at_5: 1, gave: ["x", "y", "z"] }, () => Promise.resolve({ recall_at_5: 1, gave: runs[i++] }));
+    expect(result.questions_moved).toBe(1);
+    // Without what each gave, no count.
+    expect((await noiseBand(cases, { recall_at_5: 1 }, () => Promise.resolve({ recall_at_5: 1 }))).questions_moved).toBeUndefined();
+  });
+
   it("refuses to leave out a folder a question points to", async () => {
     const cases = [{ question: "q", relevant: [`${NOISE_FOLDERS[0]}/some note.md`] }];
     await expect(noiseBand(cases, { recall_at_5: 1 }, () => Promise.resolve({ recall_at_5: 1 }))).rejects.toThrow(/which a question points to/);
