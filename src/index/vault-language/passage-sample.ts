@@ -30,7 +30,6 @@ export interface PassageSource {
 
 interface Kept<T> {
   key: number;
-  order: number;
   item: T;
 }
 
@@ -41,43 +40,35 @@ export function passageKey(path: string, place: number): number {
   return high * 0x200000 + (low >>> 11);
 }
 
-/** The `limit` items of smallest key offered, in the order they were offered. */
+/**
+ * The `limit` items of smallest key offered. Until the limit is reached they are kept as they come
+ * (so a vault under it gives every passage in reading order, with no work); from then on they are
+ * a heap, the largest key on top, and come back in no particular order (learning counts, and
+ * counts do not depend on it).
+ */
 export class SmallestKeys<T> {
-  /** A heap with the largest key kept at the top. */
-  private readonly heap: Kept<T>[] = [];
-  private offered = 0;
+  private readonly kept: Kept<T>[] = [];
 
   constructor(private readonly limit: number) {}
 
   offer(key: number, item: T): void {
-    const entry = { key, order: this.offered++, item };
-    const heap = this.heap;
-    if (this.limit <= 0) return;
-    if (heap.length < this.limit) {
-      heap.push(entry);
-      this.up(heap.length - 1);
-    } else if (key < heap[0].key) {
-      heap[0] = entry;
+    const kept = this.kept;
+    if (kept.length < this.limit) {
+      kept.push({ key, item });
+      // Full now: made a heap once, in linear time.
+      if (kept.length === this.limit) for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.down(i);
+    } else if (this.limit > 0 && key < kept[0].key) {
+      kept[0] = { key, item };
       this.down(0);
     }
   }
 
   items(): T[] {
-    return [...this.heap].sort((a, b) => a.order - b.order).map((k) => k.item);
-  }
-
-  private up(i: number): void {
-    const heap = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (heap[i].key <= heap[parent].key) return;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
-    }
+    return this.kept.map((k) => k.item);
   }
 
   private down(i: number): void {
-    const heap = this.heap;
+    const heap = this.kept;
     for (;;) {
       const left = 2 * i + 1;
       const right = left + 1;
