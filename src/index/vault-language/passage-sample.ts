@@ -4,8 +4,8 @@
 // notes read before it. So adding, editing or removing a note changes the sample by that note's
 // passages and the few at the cut-off, and the meanings learned after a rebuild move no more than
 // the vault did. (A reservoir drawn in reading order, as before, changed most of the sample when
-// one note sorted early came or went.) The kept passages come back in reading order: below the
-// limit, the sample is every passage in the order read.
+// one note sorted early came or went.) Below the limit, the sample is every passage in the order
+// read; above it, the order is no matter (learning counts co-occurrences).
 import type { NoteStore } from "../../ports";
 import { fnv1a32, mix32 } from "../../text/string-hash";
 import { notePassages } from "../associations/passages";
@@ -26,7 +26,6 @@ export interface PassageSource {
   /** Whether a path is still indexed (a note removed while sampling is skipped). */
   holds: (path: string) => boolean;
 }
-
 
 interface Kept<T> {
   key: number;
