@@ -11,7 +11,10 @@
 // folders of the vault out (folders no question points to: how much the figures move when a few
 // unrelated notes go is the noise any change must beat, evals/README.md, eleventh part); --noise
 // scores the sets over ../shared/corpora four more times, each with some of NOISE_FOLDERS left
-// out, and gives each figure's band (lowest, highest) over the five runs.
+// out, and gives each figure's band (lowest, highest) over the five runs and how many questions
+// gave another top 5 or verdict in one of them; --language-seed N starts the lane's eigensolver
+// from seed N, and --seeds scores the corpora's sets with the lane learned from three more seeds
+// (the same band: how much of a figure is the draw of the start).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
@@ -19,6 +22,7 @@ import { readEvalSet } from "../src/eval/eval-set";
 import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-associations";
 import { DEFAULT_RANKING, VaultIndex, type RankingOptions } from "../src/index/vault-index";
 import { DEFAULT_VAULT_LANGUAGE } from "../src/index/vault-language/language-lane";
+import { DEFAULT_WORD_MEANING } from "../src/index/vault-language/word-meanings";
 
 const root = path.resolve(__dirname, "..");
 
@@ -59,7 +63,10 @@ export async function runEvalSets<Case extends { question: string }>(
       const main = await score(built.index, built.store, read.set.cases, set.vault);
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...withoutGave(main) };
       if (process.argv.includes("--noise") && set.vault === corpora) {
-        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, main, (left) => scoreWithout(left, set.vault, read.set.cases, score)) };
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, main, (left) => scoreVariant({ left }, set.vault, read.set.cases, score)) };
+      }
+      if (process.argv.includes("--seeds") && set.vault === corpora) {
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), seeds: await seedBand(main, (seed) => scoreVariant({ left: [], seed }, set.vault, read.set.cases, score)) };
       }
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -79,23 +86,30 @@ export const NOISE_FOLDERS = ["foam-docs/dev", "silverbullet-docs/ADR", "obsidia
 /** Each noise folder left out alone, then all of them. */
 const NOISE_RUNS: string[][] = [...NOISE_FOLDERS.map((f) => [f]), NOISE_FOLDERS];
 
-/** The noise runs' indexes, by the folders they leave out: the sets over the corpora share them. */
-const noiseIndexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();
+/** The indexes of the noise and seed runs, by what they leave out and their seed: the sets over the corpora share them. */
+const variantIndexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();
 
-async function scoreWithout<Case>(
-  left: string[],
+/** A variant of the vault's index: folders left out, or another seed for the lane's eigensolver. */
+interface Variant {
+  left: string[];
+  seed?: number;
+}
+
+async function scoreVariant<Case>(
+  variant: Variant,
   vault: string,
   cases: Case[],
   score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
-  let built = noiseIndexes.get(left.join("\n"));
-  if (!built) noiseIndexes.set(left.join("\n"), (built = await buildIndex(vault, left)));
+  const key = `${variant.left.join("\n")}\u0000${variant.seed ?? ""}`;
+  let built = variantIndexes.get(key);
+  if (!built) variantIndexes.set(key, (built = await buildIndex(vault, variant.left, variant.seed)));
   return score(built.index, built.store, cases, vault);
 }
 
-/** The vault indexed as the flags ask, `left` left out besides what `--exclude` names, its language learned. */
-async function buildIndex(vault: string, left: string[]): Promise<{ index: VaultIndex; store: FsNoteStore }> {
-  const built = { index: new VaultIndex({ ranking: rankingFromFlags(), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
+/** The vault indexed as the flags ask, `left` left out besides what `--exclude` names, its language learned (with `seed`, when given). */
+async function buildIndex(vault: string, left: string[], seed?: number): Promise<{ index: VaultIndex; store: FsNoteStore }> {
+  const built = { index: new VaultIndex({ ranking: rankingFromFlags(seed), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
   await built.index.sync(built.store, null);
   await built.index.languageSettled();
   return built;
@@ -119,6 +133,29 @@ export async function noiseBand<Case>(cases: Case[], main: Record<string, unknow
     const inside = paths.find((p): p is string => typeof p === "string" && NOISE_FOLDERS.some((f) => p.startsWith(`${f}/`)));
     if (inside !== undefined) throw new Error(`--noise leaves out ${inside}, which a question points to: choose other NOISE_FOLDERS.`);
   }
+  return bandOver(
+    main,
+    NOISE_RUNS.map((left) => ({ label: { left_out: left }, run: () => run(left) })),
+  );
+}
+
+/** How many other seeds `--seeds` learns the lane with: the main run's seed + 1, + 2, + 3. */
+const SEED_RUNS = 3;
+
+/**
+ * The same as `noiseBand`, over the lane learned from other seeds of its eigensolver's start: how
+ * much of a figure is the draw of the start (evals/README.md, twelfth part).
+ */
+export async function seedBand(main: Record<string, unknown>, run: (seed: number) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  const first = seedFromFlags() ?? DEFAULT_WORD_MEANING.seed ?? 1;
+  return bandOver(
+    main,
+    Array.from({ length: SEED_RUNS }, (_, i) => first + i + 1).map((seed) => ({ label: { seed }, run: () => run(seed) })),
+  );
+}
+
+/** Each numeric figure's lowest and highest over the main run and the variants, each variant's figures, and (with `gave`) the questions that moved. */
+async function bandOver(main: Record<string, unknown>, variants: { label: Record<string, unknown>; run: () => Promise<Record<string, unknown>> }[]): Promise<Record<string, unknown>> {
   const numbers = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter((e): e is [string, number] => typeof e[1] === "number" && e[0] !== "cases"));
   const runs: Record<string, unknown>[] = [];
   const band: Record<string, [number, number]> = {};
@@ -128,10 +165,10 @@ export async function noiseBand<Case>(cases: Case[], main: Record<string, unknow
   widen(numbers(main));
   const gave = (r: Record<string, unknown>) => (Array.isArray(r.gave) ? (r.gave as unknown[]) : null);
   const moved = new Set<number>();
-  for (const left of NOISE_RUNS) {
-    const result = await run(left);
+  for (const variant of variants) {
+    const result = await variant.run();
     const figures = numbers(result);
-    runs.push({ left_out: left, ...figures });
+    runs.push({ ...variant.label, ...figures });
     widen(figures);
     gave(result)?.forEach((g, i) => g !== gave(main)?.[i] && moved.add(i));
   }
@@ -143,8 +180,17 @@ function excludedFromFlags(): string[] {
   return (argValue("exclude") ?? "").split(",").map((f) => f.trim()).filter((f) => f !== "");
 }
 
-/** The ranking the flags ask for (the defaults without any). */
-function rankingFromFlags(): Partial<RankingOptions> {
+/** `--language-seed N`: the lane's eigensolver starts from seed N (1 by default); undefined without the flag. */
+function seedFromFlags(): number | undefined {
+  const flag = argValue("language-seed");
+  if (flag === undefined) return undefined;
+  const seed = Number(flag);
+  if (!Number.isInteger(seed) || seed < 0) throw new Error("--language-seed takes a whole number from 0.");
+  return seed;
+}
+
+/** The ranking the flags ask for (the defaults without any); `seed` overrides `--language-seed`. */
+function rankingFromFlags(seed?: number): Partial<RankingOptions> {
   const ranking: Partial<RankingOptions> = process.argv.includes("--associations") ? { associations: DEFAULT_ASSOCIATION_LIMITS } : {};
   const namedFlag = argValue("named-place");
   if (namedFlag !== undefined) {
@@ -152,7 +198,10 @@ function rankingFromFlags(): Partial<RankingOptions> {
     if (place !== null && !(Number.isInteger(place) && place >= 0)) throw new Error("--named-place takes a place from 0 (first), or off.");
     ranking.namedPlace = place;
   }
-  if (process.argv.includes("--no-language")) return { ...ranking, vaultLanguage: null };
+  if (process.argv.includes("--no-language")) {
+    if (process.argv.includes("--seeds") || seedFromFlags() !== undefined) throw new Error("--seeds and --language-seed need the vault-language lane; drop --no-language.");
+    return { ...ranking, vaultLanguage: null };
+  }
   const base = DEFAULT_RANKING.vaultLanguage ?? DEFAULT_VAULT_LANGUAGE;
   const weight = Number(argValue("language-weight") ?? base.fusion.weight);
   const k = Number(argValue("language-k") ?? base.fusion.k);
@@ -162,7 +211,9 @@ function rankingFromFlags(): Partial<RankingOptions> {
   if (lead !== undefined && !(lead > 0)) throw new Error("--language-lead takes a number above 0, or off.");
   if (!Number.isFinite(weight) || weight < 0 || !Number.isFinite(k) || k < 0) throw new Error("--language-weight and --language-k take numbers from 0.");
   const maxShare = argValue("language-max-share");
-  const words = maxShare === undefined ? base.words : { ...base.words, maxPassageShare: Number(maxShare) };
+  const withShare = maxShare === undefined ? base.words : { ...base.words, maxPassageShare: Number(maxShare) };
+  const chosenSeed = seed ?? seedFromFlags();
+  const words = chosenSeed === undefined ? withShare : { ...withShare, seed: chosenSeed };
   const standIns = argValue("language-stand-ins");
   const standInOptions = standIns === undefined ? base.standIns : standIns === "off" ? null : { minSimilarity: Number(standIns), perWord: 3 };
   return { ...ranking, vaultLanguage: { ...base, words, fusion: { ...base.fusion, weight, k, damping, lead }, standIns: standInOptions } };

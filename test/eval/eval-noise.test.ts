@@ -1,7 +1,7 @@
 // The eval scripts' --noise band: each figure's lowest and highest over the main run and the runs
 // with unrelated folders left out, and a refusal when a question points into one of those folders.
 import { describe, expect, it } from "vitest";
-import { NOISE_FOLDERS, noiseBand } from "../../bench/eval-sets";
+import { NOISE_FOLDERS, noiseBand, seedBand } from "../../bench/eval-sets";
 
 describe("eval --noise", () => {
   it("bands every numeric figure over the main run and each run with folders left out", async () => {
@@ -35,5 +35,17 @@ describe("eval --noise", () => {
   it("refuses to leave out a folder a question points to", async () => {
     const cases = [{ question: "q", relevant: [`${NOISE_FOLDERS[0]}/some note.md`] }];
     await expect(noiseBand(cases, { recall_at_5: 1 }, () => Promise.resolve({ recall_at_5: 1 }))).rejects.toThrow(/which a question points to/);
+  });
+
+  it("--seeds bands the figures over three other seeds of the lane, and counts the questions that moved", async () => {
+    const seeds: number[] = [];
+    const result = await seedBand({ mrr: 0.6, gave: ["a", "b"] }, (seed) => {
+      seeds.push(seed);
+      return Promise.resolve({ mrr: 0.6 + seed / 100, gave: seed === 3 ? ["a", "c"] : ["a", "b"] });
+    });
+    expect(seeds).toEqual([2, 3, 4]);
+    expect(result.band).toEqual({ mrr: [0.6, 0.64] });
+    expect((result.runs as { seed: number }[]).map((r) => r.seed)).toEqual([2, 3, 4]);
+    expect(result.questions_moved).toBe(1);
   });
 });

@@ -25,6 +25,8 @@ export interface WordMeaningOptions {
    * closer to the exact eigenvectors and slower. */
   oversample: number;
   powerSteps: number;
+  /** The eigensolver's seed, mixed with each word's own (1 when absent): the same seed, the same meanings. */
+  seed?: number;
 }
 
 export const DEFAULT_WORD_MEANING: WordMeaningOptions = { dimensions: 128, minPassages: 3, maxWords: 20_000, smoothing: 0.75, oversample: 40, powerSteps: 2 };
@@ -42,7 +44,7 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
   if (rows.words.length <= options.dimensions * 2) return null;
   const matrix = await ppmiMatrix(rows, options.smoothing, slice);
   // Each word starts the search from directions of its own (its hash), whatever words come before it.
-  const eigen = await topEigenpairs(matrix, options.dimensions, slice, options, 1, rows.words.map((w) => fnv1a32(w)));
+  const eigen = await topEigenpairs(matrix, options.dimensions, slice, options, options.seed ?? 1, rows.words.map((w) => fnv1a32(w)));
   const dims = eigen.count;
   const vectors = new Float32Array(rows.words.length * dims);
   for (let w = 0; w < rows.words.length; w++) {

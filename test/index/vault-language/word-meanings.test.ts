@@ -45,6 +45,17 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 describe("learnWordMeanings", () => {
+  it("learns the same meanings from the same seed, and other vectors of the same company from another", async () => {
+    const passages = corpus();
+    const one = (await learnWordMeanings(passages, isTopicTerm, NO_SLICES, OPTIONS))!;
+    const again = (await learnWordMeanings(passages, isTopicTerm, NO_SLICES, { ...OPTIONS, seed: 1 }))!;
+    const other = (await learnWordMeanings(passages, isTopicTerm, NO_SLICES, { ...OPTIONS, seed: 5 }))!;
+    expect(Array.from(again.vectors)).toEqual(Array.from(one.vectors));
+    expect(Array.from(other.vectors)).not.toEqual(Array.from(one.vectors));
+    // Another start, the same company: alpha still nearest beta.
+    expect(cosine(vectorOf(other, "alpha"), vectorOf(other, "beta"))).toBeGreaterThan(0.8);
+  });
+
   it("puts two words that never share a passage but keep the same company near each other", async () => {
     const passages = corpus();
     expect(passages.some((p) => p.includes("alpha") && p.includes("beta"))).toBe(false);
