@@ -7,6 +7,7 @@
 // over. The others are summed in full, in the same order as without the bounds, so the answer is
 // the same to the bit.
 import type { QuantizedVector } from "../embeddings/quantize";
+import { BestKept } from "./best-kept";
 import type { NearNote } from "./vault-language";
 
 /** Dimensions summed between two looks at a note's bound. */
@@ -92,13 +93,14 @@ export class NoteVectors {
     restNorms(query, steps, queryRests, 0);
     const values = this.values;
     const rests = this.rests;
-    const kept = new WorstFirst(limit);
+    const kept = new BestKept<NearNote>(limit, nearestFirst);
     for (let row = 0; row < this.rows.length; row++) {
       const path = this.rows[row];
       if (path === null) continue;
       const invNorm = this.invNorms[row];
       const base = row * dims;
-      const floor = kept.floor();
+      // The similarity a note must reach to be kept: −∞ until `limit` are kept.
+      const floor = kept.worst()?.similarity ?? -Infinity;
       let dot = 0;
       let j = 0;
       let passed = false;
@@ -116,7 +118,7 @@ export class NoteVectors {
       if (similarity < floor || !keep(path)) continue;
       kept.offer({ path, similarity });
     }
-    return kept.nearestFirst();
+    return kept.items().sort(nearestFirst);
   }
 
   private ensureCapacity(rows: number): void {
@@ -146,60 +148,4 @@ function restNorms(v: ArrayLike<number>, steps: number, out: Float64Array, at: n
 /** Nearer first, then by path. */
 function nearestFirst(a: NearNote, b: NearNote): number {
   return b.similarity - a.similarity || (a.path < b.path ? -1 : 1);
-}
-
-/** The `limit` nearest notes offered so far, the one that would go first at the top of a heap. */
-class WorstFirst {
-  private readonly heap: NearNote[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** The similarity a note must reach to be kept: −∞ until `limit` are kept. */
-  floor(): number {
-    return this.heap.length < this.limit ? -Infinity : this.heap[0].similarity;
-  }
-
-  offer(note: NearNote): void {
-    const heap = this.heap;
-    if (heap.length < this.limit) {
-      heap.push(note);
-      this.up(heap.length - 1);
-    } else if (nearestFirst(note, heap[0]) < 0) {
-      heap[0] = note;
-      this.down(0);
-    }
-  }
-
-  nearestFirst(): NearNote[] {
-    return [...this.heap].sort(nearestFirst);
-  }
-
-  /** a goes out before b: it is farther, or as near with a later path. */
-  private worse(a: NearNote, b: NearNote): boolean {
-    return nearestFirst(a, b) > 0;
-  }
-
-  private up(i: number): void {
-    const heap = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(heap[i], heap[parent])) return;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < heap.length && this.worse(heap[left], heap[worst])) worst = left;
-      if (right < heap.length && this.worse(heap[right], heap[worst])) worst = right;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  }
 }

@@ -11,6 +11,7 @@ import { fnv1a32, mix32 } from "../../text/string-hash";
 import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
+import { BestKept } from "./best-kept";
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 
@@ -27,11 +28,6 @@ export interface PassageSource {
   holds: (path: string) => boolean;
 }
 
-interface Kept<T> {
-  key: number;
-  item: T;
-}
-
 /** A passage's key: a number below 2^53 made of two 32-bit hashes of (path, place). */
 export function passageKey(path: string, place: number): number {
   const high = mix32(fnv1a32(path) ^ Math.imul(place + 1, 0x9e3779b1));
@@ -40,44 +36,23 @@ export function passageKey(path: string, place: number): number {
 }
 
 /**
- * The `limit` items of smallest key offered. Until the limit is reached they are kept as they come
- * (so a vault under it gives every passage in reading order, with no work); from then on they are
- * a heap, the largest key on top, and come back in no particular order (learning counts, and
- * counts do not depend on it).
+ * The `limit` items of smallest key offered: in the order they came while under the limit (a vault
+ * under it gives every passage in reading order), in no particular order after (learning counts,
+ * and counts do not depend on it).
  */
 export class SmallestKeys<T> {
-  private readonly kept: Kept<T>[] = [];
+  private readonly kept: BestKept<{ key: number; item: T }>;
 
-  constructor(private readonly limit: number) {}
+  constructor(limit: number) {
+    this.kept = new BestKept(limit, (a, b) => a.key - b.key);
+  }
 
   offer(key: number, item: T): void {
-    const kept = this.kept;
-    if (kept.length < this.limit) {
-      kept.push({ key, item });
-      // Full now: made a heap once, in linear time.
-      if (kept.length === this.limit) for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.down(i);
-    } else if (this.limit > 0 && key < kept[0].key) {
-      kept[0] = { key, item };
-      this.down(0);
-    }
+    this.kept.offer({ key, item });
   }
 
   items(): T[] {
-    return this.kept.map((k) => k.item);
-  }
-
-  private down(i: number): void {
-    const heap = this.kept;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let top = i;
-      if (left < heap.length && heap[left].key > heap[top].key) top = left;
-      if (right < heap.length && heap[right].key > heap[top].key) top = right;
-      if (top === i) return;
-      [heap[i], heap[top]] = [heap[top], heap[i]];
-      i = top;
-    }
+    return this.kept.items().map((k) => k.item);
   }
 }
 
