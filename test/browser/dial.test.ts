@@ -171,8 +171,11 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await search(page, "descale espresso");
     await page.waitForSelector(".vault-research-search-offer-button");
     expect(await page.locator(".suggestion-empty").textContent()).toBe("No note contains these words.");
-    // The word search, then the closest by spelling (level 1, none here): no model was asked.
-    expect(await inBench(page, (b) => b.host.requests.map((r) => [r.level, r.loose ?? false]))).toEqual([[1, false], [1, true]]);
+    // The word search, then the closest by spelling (level 1, none here): no model was asked. A slow machine may
+    // search a prefix while the words are typed; only the whole query's requests are asserted.
+    const asked = await inBench(page, (b) => b.host.requests.map((r) => ({ query: r.query, level: r.level, loose: r.loose ?? false })));
+    expect(asked.every((r) => r.level === 1)).toBe(true);
+    expect(asked.filter((r) => r.query === "descale espresso").map((r) => [r.level, r.loose])).toEqual([[1, false], [1, true]]);
     await check(page, "zero-results-offer", ".modal-container", ".modal");
     await page.click(".vault-research-search-offer-button");
     await page.waitForSelector(".vault-research-search-result-closeness");
