@@ -18,7 +18,8 @@
 // (at the two larger sizes each side runs once, so one unlucky run shows).
 //
 // The vault-language lane is learned (cold) or taken back (warm) behind the ready index, after the
-// figures above stop: `vault_language_learning` and `warm_start.vault_language_fill_ms` say what it costs.
+// figures above stop: `vault_language_learning` and `warm_start.vault_language_fill_*` say what it
+// costs, with its own longest slice and block (it runs while the user works, so the same 50 ms line).
 //
 // Last, the search dial's vector lane (bench-embeddings.ts, in its own process): bytes per section
 // on disk and in memory, and p95 of brute-force cosine at 10k, 50k and 100k sections.
@@ -94,7 +95,12 @@ async function coldRuns(vault: string, cache: string, plainFile: string, rounds:
     save: { ...ours[ours.length - 1].save, plain_ms: p.save.ms, plain_megabytes: p.save.megabytes, plain_longest_slice_ms: p.save.longest_slice_ms, ratio: round(ours[ours.length - 1].save.ms / p.save.ms) },
     peak_rss_mb: { cold_index_and_save: { ours: o.peak_rss_mb, plain: p.peak_rss_mb } },
     // Learned behind the ready index, after the build measured above: its own figures, no baseline.
-    vault_language_learning: { runs_ms: ours.map((r) => r.vault_language.learn_ms), heap_mb_after: ours[0].vault_language.heap_mb_after },
+    vault_language_learning: {
+      runs_ms: ours.map((r) => r.vault_language.learn_ms),
+      heap_mb_after: ours[0].vault_language.heap_mb_after,
+      longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
+      longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
+    },
   };
 }
 
@@ -133,6 +139,8 @@ async function warmRuns(vault: string, cache: string, plainFile: string, runs: n
     plain_peak_rss_mb: p.peak_rss_mb,
     // The notes' vault-language vectors, taken back from their parts behind the ready index.
     vault_language_fill_ms: ours.map((r) => r.vault_language.fill_ms),
+    vault_language_fill_longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
+    vault_language_fill_longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
   };
 }
 
@@ -221,6 +229,9 @@ function targetsOf(bySize: Record<string, Figures>, limit: Figures, cli: Record<
     search_p95_le_plain_default: every((f) => f.search_ms.ratio_p95 <= 1),
     longest_slice_lt_50_ms: every((f) => slices(f) < 50),
     longest_block_lt_50_ms: every((f) => Math.max(f.cold_index.longest_block_ms, f.warm_start.longest_block_ms, f.save.longest_block_ms) < 50),
+    // The lane works behind a ready index, while the user types: the same line for its work.
+    vault_language_longest_slice_lt_50_ms: every((f) => Math.max(f.vault_language_learning.longest_slice_ms, f.warm_start.vault_language_fill_longest_slice_ms) < 50),
+    vault_language_longest_block_lt_50_ms: every((f) => Math.max(f.vault_language_learning.longest_block_ms, f.warm_start.vault_language_fill_longest_block_ms) < 50),
     save_of_1_note_le_2_pct_of_full: every((f) => f.save_after_changes.notes_1.kilobytes * 1e3 <= 0.02 * f.save.megabytes * 1e6 || f.notes < 5000),
     cli_search_le_1_2_plain_process: Object.fromEntries(Object.entries(cli).map(([size, c]) => [size, c.ratio <= 1.2])),
     under_512_mb_one_core: limit.ok === true,

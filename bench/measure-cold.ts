@@ -32,8 +32,12 @@ export async function coldOurs(vault: string, work: string): Promise<Record<stri
   const buildBlock = await loop.stop();
   const buildSlice = slices.longest();
   const heap = heapUsed() - before;
-  // The vault's language is learned behind the ready index: its own figure, before the save.
+  // The vault's language is learned behind the ready index: its own figures, before the save.
+  loop = blockedLoop();
+  slices = sliceRecorder();
   const learned = await timed(() => index.languageSettled());
+  const learnBlock = await loop.stop();
+  const learnSlice = slices.longest();
   const learnedHeap = heapUsed() - before;
   rmSync(work, { recursive: true, force: true });
   const cache = new CountingCache(new FileIndexCache(work, vault));
@@ -48,7 +52,7 @@ export async function coldOurs(vault: string, work: string): Promise<Record<stri
     longest_slice_ms: buildSlice,
     longest_block_ms: buildBlock,
     heap_mb: megabytes(heap),
-    vault_language: { learn_ms: learned.ms, heap_mb_after: megabytes(learnedHeap) },
+    vault_language: { learn_ms: learned.ms, heap_mb_after: megabytes(learnedHeap), longest_slice_ms: learnSlice, longest_block_ms: learnBlock },
     save: { ms: saved.ms, megabytes: megabytes(cache.bytesWritten()), parts: cache.written.length, longest_slice_ms: slices.longest(), longest_block_ms: saveBlock },
     peak_rss_mb: peakRssMb(),
   };
