@@ -18,11 +18,16 @@ export function bytesPerVector(dimensions: number): number {
   return dimensions + 4;
 }
 
-export function quantize(vector: ArrayLike<number>): QuantizedVector {
+/** `into` (of the vector's length), when given, is written over and returned as the values: for a caller that copies them at once. */
+export function quantize(vector: ArrayLike<number>, into?: Int8Array): QuantizedVector {
   let max = 0;
   for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i]));
-  const values = new Int8Array(vector.length);
-  if (max === 0) return { values, invNorm: 0, scale: 0 };
+  const values = into ?? new Int8Array(vector.length);
+  if (into && into.length !== vector.length) throw new Error(`quantize: ${into.length} values for a vector of ${vector.length}.`);
+  if (max === 0) {
+    values.fill(0);
+    return { values, invNorm: 0, scale: 0 };
+  }
   const factor = 127 / max;
   let sum = 0;
   for (let i = 0; i < vector.length; i++) {

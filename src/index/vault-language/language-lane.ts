@@ -17,7 +17,7 @@ import type { WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, wordCountsByNote } from "./note-term-counts";
 import { samplePassages, type PassageSource } from "./passage-sample";
-import { VaultLanguage, type NearNote } from "./vault-language";
+import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
@@ -273,7 +273,7 @@ export class LanguageLane {
       this.changed = true;
       return null;
     }
-    return new VaultLanguage(meanings);
+    return new VaultLanguage(await keepMeanings(meanings, work));
   }
 
   /**
@@ -463,23 +463,36 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
  * (note-term-counts.ts pins that postings and a note's own fields give the same counts).
  */
 export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine, slice: WorkSlice): Promise<void> {
-  const sums = new Map<number, Float32Array>();
+  const dims = model.dimensions;
+  // Every note's sum in one block, a row a note (in the order first met), not an array a note:
+  // 100,000 small arrays kept the garbage collector busy for the whole fill.
+  const rowOf = new Map<number, number>();
+  let sums = new Float32Array(Math.max(1, engine.documentCount) * dims);
   const counts = new Map<number, number>();
   const noteCount = engine.documentCount;
   for (const [word, row] of model.words) {
     if (slice.over()) await slice.pause();
     if (wordCountsByNote(engine, word, counts).size === 0) continue;
     const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
+    let seen = 0;
     for (const [note, count] of counts) {
-      let sum = sums.get(note);
-      if (!sum) sums.set(note, (sum = new Float32Array(model.dimensions)));
-      model.addWord(sum, row, (1 + Math.log(count)) * rarity);
+      if (++seen % 1024 === 0 && slice.over()) await slice.pause();
+      let at = rowOf.get(note);
+      if (at === undefined) {
+        rowOf.set(note, (at = rowOf.size));
+        if ((at + 1) * dims > sums.length) {
+          const grown = new Float32Array(sums.length * 2);
+          grown.set(sums);
+          sums = grown;
+        }
+      }
+      model.addWord(sums, row, (1 + Math.log(count)) * rarity, at * dims);
     }
   }
   let done = 0;
-  for (const [note, sum] of sums) {
+  for (const [note, at] of rowOf) {
     if (++done % 256 === 0 && slice.over()) await slice.pause();
     const path = engine.pathOf(note);
-    if (path !== undefined) model.setNoteSum(path, sum);
+    if (path !== undefined) model.setNoteSum(path, sums.subarray(at * dims, (at + 1) * dims));
   }
 }

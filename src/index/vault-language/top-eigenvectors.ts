@@ -40,23 +40,40 @@ export function seededRandom(seed: number): () => number {
  */
 export async function topEigenpairs(m: SparseSymmetric, count: number, slice: WorkSlice, search: { oversample: number; powerSteps: number } = { oversample: 10, powerSteps: 1 }, seed = 1, rowSeeds?: ArrayLike<number>): Promise<Eigenpairs> {
   const width = Math.min(m.size, count + search.oversample);
+  if (slice.over()) await slice.pause();
   let basis: Float64Array = new Float64Array(m.size * width);
   if (rowSeeds) {
     for (let row = 0; row < m.size; row++) {
+      if (row % 64 === 0 && slice.over()) await slice.pause();
       const random = seededRandom(rowSeeds[row] ^ seed);
       for (let j = 0; j < width; j++) basis[row * width + j] = random() * 2 - 1;
     }
   } else {
     const random = seededRandom(seed);
-    for (let i = 0; i < basis.length; i++) basis[i] = random() * 2 - 1;
+    for (let i = 0; i < basis.length; i++) {
+      if (i % 8192 === 0 && slice.over()) await slice.pause();
+      basis[i] = random() * 2 - 1;
+    }
   }
-  // Each power step multiplies by M once more, which spreads the kept eigenvalues from the rest.
-  for (let step = 0; step <= search.powerSteps; step++) basis = await orthonormalColumns(await multiply(m, basis, width, slice), width, slice);
-  const image = await multiply(m, basis, width, slice);
+  // Each power step multiplies by M once more, which spreads the kept eigenvalues from the rest. The
+  // steps swap two buffers and share one for the columns: three large arrays for the whole search,
+  // not two new ones a step (each large allocation hurries the garbage collector, which then
+  // marks the whole heap in the middle of a slice).
+  if (slice.over()) await slice.pause();
+  let spare: Float64Array = new Float64Array(basis.length);
+  if (slice.over()) await slice.pause();
+  const columns = new Float64Array(basis.length);
+  for (let step = 0; step <= search.powerSteps; step++) {
+    const next = await orthonormalColumns(await multiply(m, basis, width, slice, spare), width, columns, slice);
+    spare = basis;
+    basis = next;
+  }
+  const image = await multiply(m, basis, width, slice, spare);
   const small = await projected(basis, image, m.size, width, slice);
   const { values, vectors } = await jacobiEigen(small, width, slice);
   const order = Array.from(values.keys()).sort((a, b) => values[b] - values[a]).slice(0, Math.min(count, width));
-  const out = new Float64Array(m.size * order.length);
+  // Written over the image, no longer needed: one large allocation fewer.
+  const out = image.subarray(0, m.size * order.length);
   for (let row = 0; row < m.size; row++) {
     if (row % 128 === 0 && slice.over()) await slice.pause();
     for (let j = 0; j < order.length; j++) {
@@ -68,12 +85,12 @@ export async function topEigenpairs(m: SparseSymmetric, count: number, slice: Wo
   return { vectors: out, values: Float64Array.from(order, (j) => values[j]), count: order.length };
 }
 
-/** M × D for a row-major dense D of `width` columns. */
-async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
-  const out = new Float64Array(m.size * width);
+/** M × D for a row-major dense D of `width` columns, written over `out` (of D's length). */
+async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, slice: WorkSlice, out: Float64Array): Promise<Float64Array> {
   for (let row = 0; row < m.size; row++) {
     if (slice.over()) await slice.pause();
     const base = row * width;
+    out.fill(0, base, base + width);
     for (let k = m.rowStart[row]; k < m.rowStart[row + 1]; k++) {
       const v = m.vals[k];
       const from = m.cols[k] * width;
@@ -84,14 +101,16 @@ async function multiply(m: SparseSymmetric, dense: Float64Array, width: number, 
 }
 
 /** Modified Gram–Schmidt on the columns (in place); a column that vanishes is left at zero. The
- * columns are worked on as contiguous arrays (a copy), which is several times faster than striding. */
-async function orthonormalColumns(a: Float64Array, width: number, slice: WorkSlice): Promise<Float64Array> {
+ * columns are worked on as contiguous arrays (copied into `scratch`, of `a`'s length), which is
+ * several times faster than striding. */
+async function orthonormalColumns(a: Float64Array, width: number, scratch: Float64Array, slice: WorkSlice): Promise<Float64Array> {
   const rows = a.length / width;
-  const columns = Array.from({ length: width }, (_, j) => {
-    const column = new Float64Array(rows);
+  const columns = Array.from({ length: width }, (_, j) => scratch.subarray(j * rows, (j + 1) * rows));
+  for (let j = 0; j < width; j++) {
+    if (slice.over()) await slice.pause();
+    const column = columns[j];
     for (let r = 0; r < rows; r++) column[r] = a[r * width + j];
-    return column;
-  });
+  }
   for (let j = 0; j < width; j++) {
     const cj = columns[j];
     for (let p = 0; p < j; p++) {
@@ -101,12 +120,14 @@ async function orthonormalColumns(a: Float64Array, width: number, slice: WorkSli
       for (let r = 0; r < rows; r++) dot += cj[r] * cp[r];
       for (let r = 0; r < rows; r++) cj[r] -= dot * cp[r];
     }
+    if (slice.over()) await slice.pause();
     let norm = 0;
     for (let r = 0; r < rows; r++) norm += cj[r] * cj[r];
     const inv = norm > 1e-20 ? 1 / Math.sqrt(norm) : 0;
     for (let r = 0; r < rows; r++) cj[r] *= inv;
   }
   for (let j = 0; j < width; j++) {
+    if (slice.over()) await slice.pause();
     const cj = columns[j];
     for (let r = 0; r < rows; r++) a[r * width + j] = cj[r];
   }
@@ -141,6 +162,7 @@ export async function jacobiEigen(input: Float64Array, n: number, slice: WorkSli
   const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) v[i * n + i] = 1;
   for (let sweep = 0; sweep < sweeps; sweep++) {
+    if (slice.over()) await slice.pause();
     let off = 0;
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q] ** 2;
     if (off < 1e-22) break;

@@ -48,6 +48,7 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
   const dims = eigen.count;
   const vectors = new Float32Array(rows.words.length * dims);
   for (let w = 0; w < rows.words.length; w++) {
+    if (w % 256 === 0 && slice.over()) await slice.pause();
     let norm = 0;
     for (let j = 0; j < dims; j++) {
       const value = eigen.vectors[w * dims + j] * Math.sqrt(Math.max(0, eigen.values[j]));
@@ -63,20 +64,38 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
 /** The meanings without the words in more than `share` of the passages. */
 function keepSpecific(meanings: WordMeanings, rows: PassageRows, share: number): WordMeanings {
   if (share >= 1) return meanings;
-  const limit = share * rows.passages.length;
-  const kept = meanings.words.flatMap((_, w) => (rows.passagesOf[w].length <= limit ? [w] : []));
+  const limit = share * (rows.passages.start.length - 1);
+  const kept = meanings.words.flatMap((_, w) => (rowLength(rows.passagesOf, w) <= limit ? [w] : []));
   const dims = meanings.dimensions;
   const vectors = new Float32Array(kept.length * dims);
   kept.forEach((w, i) => vectors.set(meanings.vectors.subarray(w * dims, (w + 1) * dims), i * dims));
   return { words: kept.map((w) => meanings.words[w]), dimensions: dims, vectors };
 }
 
+/**
+ * Rows of a sparse 0/1 matrix, kept flat (compressed rows): row i's entries are
+ * `entries[start[i]]` up to `entries[start[i + 1]]`. One array for all rows, not one a row: tens
+ * of thousands of small arrays each weighed on the garbage collector while the lane learned.
+ */
+interface FlatRows {
+  start: Uint32Array;
+  entries: Uint32Array;
+}
+
+function rowLength(rows: FlatRows, i: number): number {
+  return rows.start[i + 1] - rows.start[i];
+}
+
+function rowOf(rows: FlatRows, i: number): Uint32Array {
+  return rows.entries.subarray(rows.start[i], rows.start[i + 1]);
+}
+
 interface PassageRows {
   words: string[];
   /** Per passage, the row numbers of its kept words. */
-  passages: Uint32Array[];
+  passages: FlatRows;
   /** Per row, the passages that hold it. */
-  passagesOf: Uint32Array[];
+  passagesOf: FlatRows;
 }
 
 /** The kept words (the most used, from MIN_PASSAGES up) as rows, and the passages in row numbers. */
@@ -84,30 +103,48 @@ async function passageRows(passages: readonly (readonly string[])[], isTopicTerm
   const counts = new Map<string, number>();
   const distinct: string[][] = [];
   for (const p of passages) {
-    if (distinct.length % 512 === 0 && slice.over()) await slice.pause();
+    if (distinct.length % 32 === 0 && slice.over()) await slice.pause();
     const terms = Array.from(new Set(p)).filter(isTopicTerm);
     distinct.push(terms);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  const words = Array.from(counts)
-    .filter(([, n]) => n >= options.minPassages)
+  const common = Array.from(counts).filter(([, n]) => n >= options.minPassages);
+  if (slice.over()) await slice.pause();
+  const words = common
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, options.maxWords)
     .map(([w]) => w);
-  const rowOf = new Map(words.map((w, i) => [w, i]));
-  const inRows: Uint32Array[] = [];
-  for (const p of distinct) {
-    if (inRows.length % 512 === 0 && slice.over()) await slice.pause();
-    inRows.push(Uint32Array.from(p.flatMap((t) => (rowOf.has(t) ? [rowOf.get(t)!] : []))));
+  if (slice.over()) await slice.pause();
+  const rowNumber = new Map(words.map((w, i) => [w, i]));
+  const start = new Uint32Array(distinct.length + 1);
+  let total = 0;
+  for (const [i, p] of distinct.entries()) {
+    if (i % 256 === 0 && slice.over()) await slice.pause();
+    for (const t of p) if (rowNumber.has(t)) total++;
+    start[i + 1] = total;
   }
+  const entries = new Uint32Array(total);
   const sizes = new Uint32Array(words.length);
-  for (const p of inRows) for (const r of p) sizes[r]++;
-  const passagesOf = Array.from(sizes, (n) => new Uint32Array(n));
-  const filled = new Uint32Array(words.length);
-  inRows.forEach((p, i) => {
-    for (const r of p) passagesOf[r][filled[r]++] = i;
-  });
-  return { words, passages: inRows, passagesOf };
+  for (const [i, p] of distinct.entries()) {
+    if (i % 256 === 0 && slice.over()) await slice.pause();
+    let at = start[i];
+    for (const t of p) {
+      const row = rowNumber.get(t);
+      if (row === undefined) continue;
+      entries[at++] = row;
+      sizes[row]++;
+    }
+  }
+  const inRows = { start, entries };
+  const ofStart = new Uint32Array(words.length + 1);
+  for (let r = 0; r < words.length; r++) ofStart[r + 1] = ofStart[r] + sizes[r];
+  const ofEntries = new Uint32Array(total);
+  const filled = ofStart.slice(0, words.length);
+  for (let i = 0; i < distinct.length; i++) {
+    if (i % 256 === 0 && slice.over()) await slice.pause();
+    for (let k = start[i]; k < start[i + 1]; k++) ofEntries[filled[entries[k]]++] = i;
+  }
+  return { words, passages: inRows, passagesOf: { start: ofStart, entries: ofEntries } };
 }
 
 /** Positive PMI of every pair of kept words seen in one passage, as a sparse symmetric matrix. */
@@ -115,7 +152,8 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
   const size = rows.words.length;
   // A word's company: one for every other kept word of every passage it is in.
   const company = new Float64Array(size);
-  for (const p of rows.passages) for (const r of p) company[r] += p.length - 1;
+  const { start, entries } = rows.passages;
+  for (let p = 0; p + 1 < start.length; p++) for (let k = start[p]; k < start[p + 1]; k++) company[entries[k]] += start[p + 1] - start[p] - 1;
   const total = company.reduce((a, b) => a + b, 0) || 1;
   const smoothed = Array.from(company, (c) => c ** smoothing);
   const smoothedTotal = smoothed.reduce((a, b) => a + b, 0) || 1;
@@ -128,8 +166,9 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
   let used = 0;
   for (let a = 0; a < size; a++) {
     if (slice.over()) await slice.pause();
-    for (const p of rows.passagesOf[a]) {
-      for (const b of rows.passages[p]) {
+    for (const p of rowOf(rows.passagesOf, a)) {
+      for (let k = start[p]; k < start[p + 1]; k++) {
+        const b = entries[k];
         if (b === a) continue;
         if (together[b]++ === 0) touched.push(b);
       }
@@ -150,7 +189,9 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
     touched.length = 0;
     rowStart[a + 1] = used;
   }
-  return { size, rowStart, cols: cols.slice(0, used), vals: vals.slice(0, used) };
+  // Views, not copies: the matrix lives only while it is learned from, and copying two million
+  // values into fresh memory took 40–60 ms in one stretch.
+  return { size, rowStart, cols: cols.subarray(0, used), vals: vals.subarray(0, used) };
 }
 
 function grow<T extends Uint32Array | Float32Array>(a: T, length: number, Kind: new (n: number) => T): T {

@@ -49,6 +49,17 @@ describe("int8 quantization", () => {
     expect(q.invNorm).toBe(0);
   });
 
+  it("writes into a given array when asked, the same values, over whatever it held (a zero vector too)", () => {
+    const into = new Int8Array(16).fill(99);
+    const v = randomUnitVector(16, 3);
+    const q = quantize(v, into);
+    expect(q.values).toBe(into);
+    expect(q).toEqual(quantize(v));
+    into.fill(99);
+    expect(Array.from(quantize(new Float32Array(16), into).values)).toEqual(new Array(16).fill(0));
+    expect(() => quantize(v, new Int8Array(8))).toThrow(/8 values for a vector of 16/);
+  });
+
   it("costs one byte per dimension and four for 1 / |q|: 772 bytes at 768 dimensions", () => {
     expect(bytesPerVector(768)).toBe(772);
     expect(bytesPerVector(384)).toBe(388);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { quantize } from "../../../src/index/embeddings/quantize";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
-import { termCounts, TITLE_WEIGHT, VaultLanguage, type NotesWithTerm } from "../../../src/index/vault-language/vault-language";
+import { keepMeanings, termCounts, TITLE_WEIGHT, VaultLanguage, type NotesWithTerm } from "../../../src/index/vault-language/vault-language";
 
 /** Four words along the axes of a 4-dimension space, and "mixed" between the first two. */
 function axes(): VaultLanguage {
@@ -172,6 +172,20 @@ describe("VaultLanguage notes", () => {
     const again = new VaultLanguage(kept.kept());
     expect(Array.from(again.meanings().vectors)).toEqual(Array.from(back));
     expect(again.meaningsId()).toBe(kept.meaningsId());
+  });
+
+  it("keeps learned meanings a few rows at a time, pausing when the slice is over, as the constructor keeps them at once", async () => {
+    const random = seededRandom(11);
+    const dims = 8;
+    const words = Array.from({ length: 600 }, (_, i) => `w${i}`);
+    const vectors = Float32Array.from({ length: words.length * dims }, () => random() - 0.5);
+    let pauses = 0;
+    const kept = await keepMeanings({ words, dimensions: dims, vectors }, { over: () => true, pause: () => Promise.resolve(void pauses++), restart: () => undefined });
+    // Rows 0, 256 and 512 look at the slice.
+    expect(pauses).toBe(3);
+    expect(kept.words).toEqual(words);
+    expect(Array.from(kept.values)).toEqual(Array.from(new VaultLanguage({ words, dimensions: dims, vectors }).kept().values));
+    expect(new Set(kept.values).size).toBeGreaterThan(100);
   });
 
   it("hands back its meanings as kept (axes survive int8 exactly)", () => {
