@@ -221,7 +221,9 @@ export class LanguageLane {
     const pending: NonNullable<LanguageLane["pending"]> = new Map();
     this.pending = pending;
     const versions = new Map<string, NoteVersion>();
-    for (const s of saved) {
+    // Every loop over the notes pauses: 100,000 saved vectors taken back at once blocked for 600 ms.
+    for (const [i, s] of saved.entries()) {
+      if (i % 256 === 0 && work.over()) await work.pause();
       const now = source.noteVersion(s.path);
       if (!now || now.mtime !== s.version.mtime || now.size !== s.version.size) {
         // Its part is rewritten at the next save, without it (a note gone while the vault was closed).
@@ -235,9 +237,16 @@ export class LanguageLane {
     const missing = paths.filter((p) => !versions.has(p));
     if (missing.length > Math.max(MAX_REREAD, paths.length * MAX_REREAD_SHARE)) {
       await fillNoteVectors(model, source.engine, work);
-      for (const path of paths) this.versionNow(path, source);
+      for (const [i, path] of paths.entries()) {
+        if (i % 1024 === 0 && work.over()) await work.pause();
+        this.versionNow(path, source);
+      }
     } else {
-      for (const path of versions.keys()) this.versions.set(path, versions.get(path)!);
+      let done = 0;
+      for (const [path, version] of versions) {
+        if (++done % 1024 === 0 && work.over()) await work.pause();
+        this.versions.set(path, version);
+      }
       await vectorsFromNotes(model, missing, source, work);
       for (const path of missing) this.versionNow(path, source);
     }
