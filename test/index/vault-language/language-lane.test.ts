@@ -237,6 +237,30 @@ describe("the vault-language lane in VaultIndex", () => {
     expect(cache.parts.get(LANGUAGE_PART)).toEqual(saved.parts.get(LANGUAGE_PART));
   });
 
+  it("takes the saved notes' vectors back a few hundred at a time, pausing between (400 notes at once blocked a 100,000-note vault for 600 ms)", async () => {
+    let yields = 0;
+    const restoredAt: number[] = [];
+    const original = VaultLanguage.prototype.restoreNote;
+    const spy = vi.spyOn(VaultLanguage.prototype, "restoreNote").mockImplementation(function (this: VaultLanguage, path, vector) {
+      restoredAt.push(yields);
+      original.call(this, path, vector);
+    });
+    try {
+      // Every look at the clock finds the slice over: the work pauses wherever it looks.
+      let now = 0;
+      const warm = new VaultIndex({ clock: { now: () => (now += 20), sleep: () => Promise.resolve() }, yieldToUi: () => Promise.resolve(void yields++) });
+      await warm.sync(store, recordingCache(saved));
+      await warm.languageSettled();
+      expect(restoredAt).toHaveLength(NOTE_COUNT);
+      const perPause = new Map<number, number>();
+      for (const at of restoredAt) perPause.set(at, (perPause.get(at) ?? 0) + 1);
+      expect(Math.max(...perPause.values())).toBeLessThanOrEqual(256);
+      expect(rankFor(warm, FIRST_WORD)).toEqual(rankFor(index, FIRST_WORD));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("gives a note changed while the vault was closed its vector from the postings on a warm start", async () => {
     const changed = pathOf(3); // a note of topic 3
     const later = new MemoryNoteStore({ ...notes, [changed]: noteText(0, 1, 9999) });
