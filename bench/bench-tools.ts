@@ -44,16 +44,43 @@ export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; 
 /** Yields to the event loop as a UI thread would between slices (timers and I/O get a turn). */
 export const uiYield = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** A `yieldToUi` that also keeps the longest slice the index reported before yielding. */
-export function sliceRecorder(): { yieldToUi: (sliceMs: number) => Promise<void>; longest: () => number } {
+/**
+ * A `yieldToUi` that also keeps the longest slice the index reported before yielding, and where
+ * that slice ended (`sliceEndedIn`): the figure says how long, this says which work to look at.
+ */
+export function sliceRecorder(): { yieldToUi: (sliceMs: number) => Promise<void>; longest: () => number; longestEndedIn: () => string | null } {
   let longest = 0;
+  let endedIn: string | null = null;
   return {
     yieldToUi: (sliceMs) => {
-      longest = Math.max(longest, sliceMs);
+      if (sliceMs > longest) {
+        longest = sliceMs;
+        endedIn = sliceEndedIn(new Error().stack ?? "");
+      }
       return uiYield();
     },
     longest: () => round(longest, 1),
+    longestEndedIn: () => endedIn,
   };
+}
+
+/**
+ * The work a slice ended in, from the stack at its pause: the functions called below the last
+ * frame that is pausing ("pause", "pauseForUi", and the yield this file gives), innermost first,
+ * at most three ("multiply ← topEigenpairs ← learnWordMeanings"); null when none is named.
+ */
+export function sliceEndedIn(stack: string): string | null {
+  const frames = stack
+    .split("\n")
+    .map((line) => /^\s*at (?:async )?([^\s(]+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+  let below = 0;
+  frames.forEach((name, i) => {
+    if (/pause|yieldToUi|sliceRecorder/i.test(name)) below = i + 1;
+  });
+  // An unnamed function's frame is its file's place ("at /repo/dist/bench.cjs:1:2"): no name to give.
+  const named = frames.slice(below).filter((name) => !name.includes("<anonymous>") && !name.includes("/") && !name.includes(":") && !name.startsWith("process."));
+  return named.length > 0 ? named.slice(0, 3).join(" ← ") : null;
 }
 
 /**

@@ -15,7 +15,10 @@
 // yields (as the index reports it to `yieldToUi`), and `longest_block_ms`, the longest the event loop
 // was blocked at all (a V8 garbage collection, a cache part decoded, another process taking the CPU
 // on a shared machine); for each the least of the runs is reported, since noise only ever adds to it
-// (at the two larger sizes each side runs once, so one unlucky run shows).
+// (at the two larger sizes each side runs once, so one unlucky run shows). Beside each longest
+// slice, `longest_slice_in`: the functions it ended in ("multiply ← topEigenpairs ← ..."), which
+// says where to look (a slice that ended in a loop that pauses often was stretched by the garbage
+// collector).
 //
 // The vault-language lane is learned (cold) or taken back (warm) behind the ready index, after the
 // figures above stop: `vault_language_learning` and `warm_start.vault_language_fill_*` say what it
@@ -99,9 +102,15 @@ async function coldRuns(vault: string, cache: string, plainFile: string, rounds:
       runs_ms: ours.map((r) => r.vault_language.learn_ms),
       heap_mb_after: ours[0].vault_language.heap_mb_after,
       longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
+      longest_slice_in: leastOf(ours, (r) => r.vault_language.longest_slice_ms).vault_language.longest_slice_in,
       longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
     },
   };
+}
+
+/** The run with the least of `figure` (the one whose longest slice is reported, with where it ended). */
+function leastOf(runs: Figures[], figure: (run: Figures) => number): Figures {
+  return runs.reduce((best, run) => (figure(run) < figure(best) ? run : best));
 }
 
 /**
@@ -117,6 +126,7 @@ function sideBySide(ours: Figures[], plain: Figures[]): Figures {
     ours_runs_ms: ours.map((r) => r.ms),
     plain_runs_ms: plain.map((r) => r.ms),
     longest_slice_ms: Math.min(...ours.map((r) => r.longest_slice_ms)),
+    longest_slice_in: leastOf(ours, (r) => r.longest_slice_ms).longest_slice_in,
     longest_block_ms: Math.min(...ours.map((r) => r.longest_block_ms)),
     plain_longest_slice_ms: p.longest_slice_ms,
   };
@@ -140,6 +150,7 @@ async function warmRuns(vault: string, cache: string, plainFile: string, runs: n
     // The notes' vault-language vectors, taken back from their parts behind the ready index.
     vault_language_fill_ms: ours.map((r) => r.vault_language.fill_ms),
     vault_language_fill_longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
+    vault_language_fill_longest_slice_in: leastOf(ours, (r) => r.vault_language.longest_slice_ms).vault_language.longest_slice_in,
     vault_language_fill_longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
   };
 }

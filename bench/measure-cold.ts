@@ -31,6 +31,7 @@ export async function coldOurs(vault: string, work: string): Promise<Record<stri
   const built = await timed(() => index.sync(store, null));
   const buildBlock = await loop.stop();
   const buildSlice = slices.longest();
+  const buildSliceIn = slices.longestEndedIn();
   const heap = heapUsed() - before;
   // The vault's language is learned behind the ready index: its own figures, before the save.
   loop = blockedLoop();
@@ -38,6 +39,7 @@ export async function coldOurs(vault: string, work: string): Promise<Record<stri
   const learned = await timed(() => index.languageSettled());
   const learnBlock = await loop.stop();
   const learnSlice = slices.longest();
+  const learnSliceIn = slices.longestEndedIn();
   const learnedHeap = heapUsed() - before;
   rmSync(work, { recursive: true, force: true });
   const cache = new CountingCache(new FileIndexCache(work, vault));
@@ -50,10 +52,11 @@ export async function coldOurs(vault: string, work: string): Promise<Record<stri
     megabytes: megabytes(bytes),
     ms: built.ms,
     longest_slice_ms: buildSlice,
+    longest_slice_in: buildSliceIn,
     longest_block_ms: buildBlock,
     heap_mb: megabytes(heap),
-    vault_language: { learn_ms: learned.ms, heap_mb_after: megabytes(learnedHeap), longest_slice_ms: learnSlice, longest_block_ms: learnBlock },
-    save: { ms: saved.ms, megabytes: megabytes(cache.bytesWritten()), parts: cache.written.length, longest_slice_ms: slices.longest(), longest_block_ms: saveBlock },
+    vault_language: { learn_ms: learned.ms, heap_mb_after: megabytes(learnedHeap), longest_slice_ms: learnSlice, longest_slice_in: learnSliceIn, longest_block_ms: learnBlock },
+    save: { ms: saved.ms, megabytes: megabytes(cache.bytesWritten()), parts: cache.written.length, longest_slice_ms: slices.longest(), longest_slice_in: slices.longestEndedIn(), longest_block_ms: saveBlock },
     peak_rss_mb: peakRssMb(),
   };
 }

@@ -18,6 +18,7 @@ export async function warmOurs(vault: string, work: string): Promise<Record<stri
   const started = await timed(() => index.sync(new FsNoteStore(vault), new FileIndexCache(work, vault)));
   const block = await loop.stop();
   const slice = slices.longest();
+  const sliceIn = slices.longestEndedIn();
   const report = started.value;
   if (report.mode !== "cache") throw new Error(`the warm start rebuilt: ${describeRebuildReason(report.rebuildReason)}`);
   const heap = heapUsed() - before;
@@ -32,8 +33,9 @@ export async function warmOurs(vault: string, work: string): Promise<Record<stri
     heap_mb: megabytes(heap),
     peak_rss_mb: peakRssMb(),
     longest_slice_ms: slice,
+    longest_slice_in: sliceIn,
     longest_block_ms: block,
-    vault_language: { fill_ms: filled.ms, heap_mb_after: megabytes(heapUsed() - before), longest_slice_ms: slices.longest(), longest_block_ms: fillBlock },
+    vault_language: { fill_ms: filled.ms, heap_mb_after: megabytes(heapUsed() - before), longest_slice_ms: slices.longest(), longest_slice_in: slices.longestEndedIn(), longest_block_ms: fillBlock },
   };
 }
 
@@ -66,7 +68,7 @@ export async function changedNoteSaves(vault: string, work: string): Promise<Rec
     slices = sliceRecorder();
     const loop = blockedLoop();
     const saved = await timed(() => index.save(cache));
-    out[`notes_${changed}`] = { ms: saved.ms, kilobytes: round(cache.bytesWritten() / 1e3, 1), parts_written: cache.written.length, longest_slice_ms: slices.longest(), longest_block_ms: await loop.stop() };
+    out[`notes_${changed}`] = { ms: saved.ms, kilobytes: round(cache.bytesWritten() / 1e3, 1), parts_written: cache.written.length, longest_slice_ms: slices.longest(), longest_slice_in: slices.longestEndedIn(), longest_block_ms: await loop.stop() };
   }
   return out;
 }
