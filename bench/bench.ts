@@ -17,7 +17,7 @@
 // on a shared machine); for each the least of the runs is reported, since noise only ever adds to it
 // (at the two larger sizes each side runs once, so one unlucky run shows). Beside each longest
 // slice, `longest_slice_in`: the functions it ended in ("multiply ← topEigenpairs ← ..."), which
-// says where to look (a slice that ended in a loop that pauses often was stretched by the garbage
+// says where to look (a slice that ended in a loop that pauses often was most likely stretched by the garbage
 // collector).
 //
 // The vault-language lane is learned (cold) or taken back (warm) behind the ready index, after the
