@@ -233,6 +233,7 @@ export class LanguageLane {
       if (s.vector.invNorm > 0) model.restoreNote(s.path, s.vector);
       versions.set(s.path, now);
     }
+    if (work.over()) await work.pause();
     const paths = source.paths();
     const missing = paths.filter((p) => !versions.has(p));
     if (missing.length > Math.max(MAX_REREAD, paths.length * MAX_REREAD_SHARE)) {
@@ -473,6 +474,7 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
  */
 export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine, slice: WorkSlice): Promise<void> {
   const dims = model.dimensions;
+  if (slice.over()) await slice.pause();
   // Every note's sum in one block, a row a note (in the order first met), not an array a note:
   // 100,000 small arrays kept the garbage collector busy for the whole fill.
   const rowOf = new Map<number, number>();
