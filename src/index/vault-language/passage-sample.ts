@@ -30,9 +30,14 @@ export interface PassageSource {
 
 /** A passage's key: a number below 2^53 made of two 32-bit hashes of (path, place). */
 export function passageKey(path: string, place: number): number {
-  const high = mix32(fnv1a32(path) ^ Math.imul(place + 1, 0x9e3779b1));
-  const low = mix32(fnv1a32(path, 0x01234567) + place);
-  return high * 0x200000 + (low >>> 11);
+  return passageKeys(path)(place);
+}
+
+/** The keys of one note's passages by place: its path hashed once, not once a passage. */
+function passageKeys(path: string): (place: number) => number {
+  const first = fnv1a32(path);
+  const second = fnv1a32(path, 0x01234567);
+  return (place) => mix32(first ^ Math.imul(place + 1, 0x9e3779b1)) * 0x200000 + (mix32(second + place) >>> 11);
 }
 
 /**
@@ -67,7 +72,8 @@ export async function samplePassages(source: PassageSource, max: number, work: W
     if (stale()) return [];
     for (const [i, text] of texts.entries()) {
       if (typeof text !== "string" || !source.holds(batch[i])) continue;
-      for (const [place, passage] of notePassages(parseNoteSafely(batch[i], text), source.analyzer).entries()) sample.offer(passageKey(batch[i], place), passage);
+      const keyOf = passageKeys(batch[i]);
+      for (const [place, passage] of notePassages(parseNoteSafely(batch[i], text), source.analyzer).entries()) sample.offer(keyOf(place), passage);
       if (work.over()) await work.pause();
     }
   }
