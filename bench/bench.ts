@@ -76,7 +76,7 @@ type Figures = Record<string, any>;
 
 /** The best (fastest) of several runs of one measurement. */
 function fastest(runs: Figures[]): Figures {
-  return runs.reduce((a, b) => (a.ms <= b.ms ? a : b));
+  return leastOf(runs, (run) => run.ms);
 }
 
 /** Cold builds of each side in their own processes, alternated, `rounds` of each. */
