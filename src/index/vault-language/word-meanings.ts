@@ -40,7 +40,45 @@ export interface WordMeanings {
 
 /** Word vectors from passages (each a list of index terms; repeats within a passage count once). */
 export async function learnWordMeanings(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, slice: WorkSlice, options: WordMeaningOptions = DEFAULT_WORD_MEANING): Promise<WordMeanings | null> {
-  const rows = await passageRows(passages, isTopicTerm, options, slice);
+  return learnFromBook(await passageBook(passages, isTopicTerm, slice), slice, options);
+}
+
+/**
+ * Passages as numbers: each passage's distinct topic terms (in the order first met) as places in
+ * `terms`, kept flat. What learning needs of the passages, and all of it typed arrays but one
+ * string list: cheap to hand to a worker (meanings-job.ts), where 60,000 small arrays of strings
+ * would be copied one by one.
+ */
+export interface PassageBook {
+  terms: string[];
+  /** Passage i's terms are `entries[start[i]]` up to `entries[start[i + 1]]`, places in `terms`. */
+  start: Uint32Array;
+  entries: Uint32Array;
+}
+
+export async function passageBook(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, slice: WorkSlice): Promise<PassageBook> {
+  const placeOf = new Map<string, number>();
+  const terms: string[] = [];
+  const start = new Uint32Array(passages.length + 1);
+  let entries = new Uint32Array(Math.max(1024, passages.length * 16));
+  let used = 0;
+  for (const [i, p] of passages.entries()) {
+    if (i % 256 === 0 && slice.over()) await slice.pause();
+    for (const term of new Set(p)) {
+      if (!isTopicTerm(term)) continue;
+      let place = placeOf.get(term);
+      if (place === undefined) placeOf.set(term, (place = terms.push(term) - 1));
+      if (used === entries.length) entries = grow(entries, entries.length * 2, Uint32Array);
+      entries[used++] = place;
+    }
+    start[i + 1] = used;
+  }
+  return { terms, start, entries: entries.subarray(0, used) };
+}
+
+/** Word vectors from a book of passages (what `learnWordMeanings` does after `passageBook`). */
+export async function learnFromBook(book: PassageBook, slice: WorkSlice, options: WordMeaningOptions = DEFAULT_WORD_MEANING): Promise<WordMeanings | null> {
+  const rows = await passageRows(book, options, slice);
   if (rows.words.length <= options.dimensions * 2) return null;
   const matrix = await ppmiMatrix(rows, options.smoothing, slice);
   // Each word starts the search from directions of its own (its hash), whatever words come before it.
@@ -99,38 +137,33 @@ interface PassageRows {
 }
 
 /** The kept words (the most used, from MIN_PASSAGES up) as rows, and the passages in row numbers. */
-async function passageRows(passages: readonly (readonly string[])[], isTopicTerm: (term: string) => boolean, options: WordMeaningOptions, slice: WorkSlice): Promise<PassageRows> {
-  const counts = new Map<string, number>();
-  const distinct: string[][] = [];
-  for (const p of passages) {
-    if (distinct.length % 32 === 0 && slice.over()) await slice.pause();
-    const terms = Array.from(new Set(p)).filter(isTopicTerm);
-    distinct.push(terms);
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
-  const common = Array.from(counts).filter(([, n]) => n >= options.minPassages);
+async function passageRows(book: PassageBook, options: WordMeaningOptions, slice: WorkSlice): Promise<PassageRows> {
+  const passageCount = book.start.length - 1;
+  const counts = new Uint32Array(book.terms.length);
+  for (let k = 0; k < book.entries.length; k++) counts[book.entries[k]]++;
   if (slice.over()) await slice.pause();
-  const words = common
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, options.maxWords)
-    .map(([w]) => w);
+  const common = book.terms.flatMap((term, place) => (counts[place] >= options.minPassages ? [place] : []));
+  const kept = common.sort((a, b) => counts[b] - counts[a] || (book.terms[a] < book.terms[b] ? -1 : 1)).slice(0, options.maxWords);
+  const words = kept.map((place) => book.terms[place]);
   if (slice.over()) await slice.pause();
-  const rowNumber = new Map(words.map((w, i) => [w, i]));
-  const start = new Uint32Array(distinct.length + 1);
+  // Each term's row (-1: no row of its own).
+  const rowNumber = new Int32Array(book.terms.length).fill(-1);
+  for (const [row, place] of kept.entries()) rowNumber[place] = row;
+  const start = new Uint32Array(passageCount + 1);
   let total = 0;
-  for (const [i, p] of distinct.entries()) {
+  for (let i = 0; i < passageCount; i++) {
     if (i % 256 === 0 && slice.over()) await slice.pause();
-    for (const t of p) if (rowNumber.has(t)) total++;
+    for (let k = book.start[i]; k < book.start[i + 1]; k++) if (rowNumber[book.entries[k]] >= 0) total++;
     start[i + 1] = total;
   }
   const entries = new Uint32Array(total);
   const sizes = new Uint32Array(words.length);
-  for (const [i, p] of distinct.entries()) {
+  for (let i = 0; i < passageCount; i++) {
     if (i % 256 === 0 && slice.over()) await slice.pause();
     let at = start[i];
-    for (const t of p) {
-      const row = rowNumber.get(t);
-      if (row === undefined) continue;
+    for (let k = book.start[i]; k < book.start[i + 1]; k++) {
+      const row = rowNumber[book.entries[k]];
+      if (row < 0) continue;
       entries[at++] = row;
       sizes[row]++;
     }
@@ -140,7 +173,7 @@ async function passageRows(passages: readonly (readonly string[])[], isTopicTerm
   for (let r = 0; r < words.length; r++) ofStart[r + 1] = ofStart[r] + sizes[r];
   const ofEntries = new Uint32Array(total);
   const filled = ofStart.slice(0, words.length);
-  for (let i = 0; i < distinct.length; i++) {
+  for (let i = 0; i < passageCount; i++) {
     if (i % 256 === 0 && slice.over()) await slice.pause();
     for (let k = start[i]; k < start[i + 1]; k++) ofEntries[filled[entries[k]]++] = i;
   }
