@@ -4,8 +4,13 @@
 import esbuild from "esbuild";
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { workerBundle } from "./scripts/worker-bundle.mjs";
 
 const production = process.argv[2] === "production";
+// What a worker runs (the vault's language is learned there), carried by each bundle as a string.
+// In watch mode it is bundled once, at start: a change to the learning code needs a restart.
+const [nodeWorker, webWorker] = await Promise.all([workerBundle("node"), workerBundle("browser", { minify: production })]);
+const NODE_WORKER = { __VAULT_RESEARCH_NODE_WORKER__: JSON.stringify(nodeWorker) };
 const common = { bundle: true, logLevel: production ? "warning" : "info", sourcemap: production ? false : "inline", target: "es2022", treeShaking: true };
 
 // The CLI is split at its lazily loaded commands: a `search` or `--version` compiles only the parts
@@ -45,6 +50,7 @@ const cli = {
   target: "node20",
   metafile: true,
   plugins: [namedCommonJsExports],
+  define: NODE_WORKER,
   banner: { js: 'import { createRequire as createRequireOfPart } from "node:module";\nconst require = createRequireOfPart(import.meta.url);' },
 };
 const builds = [
@@ -57,13 +63,14 @@ const builds = [
     // Mobile parses every byte at start-up; the release bundle is minified (the CLI stays readable).
     minify: production,
     external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
+    define: { __VAULT_RESEARCH_WEB_WORKER__: JSON.stringify(webWorker) },
   },
   cli,
 ];
 // Benchmarks and retrieval evaluations (npm run bench / eval:search / eval:judge).
 for (const name of ["bench", "bench-embeddings", "eval-search", "eval-judge"]) {
   if (existsSync(`bench/${name}.ts`)) {
-    builds.push({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/${name}.cjs`, format: "cjs", platform: "node", target: "node20" });
+    builds.push({ ...common, entryPoints: [`bench/${name}.ts`], outfile: `dist/${name}.cjs`, format: "cjs", platform: "node", target: "node20", define: NODE_WORKER });
   }
 }
 

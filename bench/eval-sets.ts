@@ -18,6 +18,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
+import { bundledNodeWorkers } from "../src/cli/node-workers";
 import { readEvalSet } from "../src/eval/eval-set";
 import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-associations";
 import { DEFAULT_RANKING, VaultIndex, type RankingOptions } from "../src/index/vault-index";
@@ -109,7 +110,7 @@ async function scoreVariant<Case>(
 
 /** The vault indexed as the flags ask, `left` left out besides what `--exclude` names, its language learned (with `seed`, when given). */
 async function buildIndex(vault: string, left: string[], seed?: number): Promise<{ index: VaultIndex; store: FsNoteStore }> {
-  const built = { index: new VaultIndex({ ranking: rankingFromFlags(seed), excludedFolders: [...excludedFromFlags(), ...left] }), store: new FsNoteStore(vault) };
+  const built = { index: new VaultIndex({ ranking: rankingFromFlags(seed), excludedFolders: [...excludedFromFlags(), ...left], workers: bundledNodeWorkers() }), store: new FsNoteStore(vault) };
   await built.index.sync(built.store, null);
   await built.index.languageSettled();
   return built;

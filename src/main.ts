@@ -21,6 +21,7 @@ import { Promoter } from "./plugin/promoter";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { TimerClock } from "./plugin/timer-clock";
+import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
 import type { DialHost } from "./ui/dial-host";
 import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues } from "./ui/index-status";
@@ -106,6 +107,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       onStatus: (status, issues) => this.statusBar?.render(status, issues, this.keeper?.indexingTotal() ?? null),
       notify: (message) => new Notice(message),
       onNotesChanged: () => this.searchDial?.embedding.notesChanged(),
+      workers: bundledWebWorkers(),
     });
     this.searchDial = this.createSearchDial();
     this.searchSession = createSearchSession({ clock: this.clock });

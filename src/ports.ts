@@ -1,7 +1,7 @@
 // The seams between the pure core and the world. Adapters fill them: Obsidian's requestUrl,
-// Vault, IndexedDB and secretStorage in the plugin; fetch, fs, a cache file and the environment
-// in the CLI; recorded exchanges and in-memory stand-ins in tests. Nothing here imports
-// `obsidian` or `node:*`.
+// Vault, IndexedDB, secretStorage and Web Workers in the plugin; fetch, fs, a cache file, the
+// environment and worker threads in the CLI; recorded exchanges and in-memory stand-ins in tests.
+// Nothing here imports `obsidian` or `node:*`.
 
 /** One HTTP request as the core sees it. Bodies are text; JSON is serialised by the caller. */
 export interface HttpRequest {
@@ -88,6 +88,17 @@ export interface IndexCache {
   /** Drops the named parts; names that are not there are skipped. */
   remove(names: string[]): Promise<void>;
   clear(): Promise<void>;
+}
+
+/**
+ * A thread of its own for heavy, pure work, so the thread the user types on stays free: a Web
+ * Worker in Obsidian, a worker thread in the CLI. Each `run` starts one worker, hands it `message`
+ * (plain data the structured clone algorithm copies) and ends it when its answer comes; it rejects
+ * when the worker fails, cannot start, or `signal` aborts. What a worker answers is in
+ * index/worker-jobs.ts; the caller checks the answer's shape and, on any failure, does the work itself.
+ */
+export interface Workers {
+  run(message: unknown, signal: AbortSignal): Promise<unknown>;
 }
 
 /** API keys. Obsidian's secret storage in the plugin, environment variables in the CLI. */

@@ -5,6 +5,7 @@ import esbuild from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { workerBundle } from "../scripts/worker-bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist/workbench");
@@ -51,6 +52,8 @@ await esbuild.build({
   target: "es2022",
   sourcemap: "inline",
   alias: { obsidian: path.join(root, "test/stubs/obsidian.ts") },
+  // The Web Worker's code, as main.js carries it (the vault's language is learned there).
+  define: { __VAULT_RESEARCH_WEB_WORKER__: JSON.stringify(await workerBundle("browser")) },
   plugins: [dataPlugin],
   logLevel: "warning",
 });

@@ -11,6 +11,7 @@ import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
+import { bundledNodeWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 
 export type { CliIo } from "./cli-io";
@@ -78,6 +79,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     ranking: vaultLanguageRanking(settings.index.vaultLanguage),
     canonicalizeUrl,
     ...(io.clock ? { clock: io.clock } : {}),
+    workers: bundledNodeWorkers(),
   });
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());

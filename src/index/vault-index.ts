@@ -9,7 +9,7 @@
 // per note, never the note text. Snippets and sections are made at query time by re-reading the
 // few notes that are shown. Time is the other: building, loading and saving run in slices of about
 // 20 ms with a yield between, and search works on whatever is indexed so far.
-import type { Clock, IndexCache, NoteFileInfo, NoteStore } from "../ports";
+import type { Clock, IndexCache, NoteFileInfo, NoteStore, Workers } from "../ports";
 import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
@@ -29,7 +29,7 @@ import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
 import { fuseLanes } from "./vault-language/fuse-lanes";
-import { LanguageLane, type LaneSource } from "./vault-language/language-lane";
+import { LanguageLane, type LaneSource, type LearnedIn } from "./vault-language/language-lane";
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
@@ -52,6 +52,9 @@ export interface VaultIndexOptions {
   maxNoteBytes?: number;
   /** Ranking knobs; DEFAULT_RANKING when absent. */
   ranking?: Partial<RankingOptions>;
+  /** Where the vault's language is learned: a worker of its own, so its seconds of arithmetic and
+   * its garbage stay off this thread; absent, null or failing, it is learned here between pauses. */
+  workers?: Workers | null;
 }
 
 /** Notes read at once while building. */
@@ -117,7 +120,7 @@ export class VaultIndex {
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.associations = this.ranking.associations || this.ranking.feedback ? new TermAssociations() : null;
-    this.language = this.ranking.vaultLanguage ? new LanguageLane(this.ranking.vaultLanguage) : null;
+    this.language = this.ranking.vaultLanguage ? new LanguageLane(this.ranking.vaultLanguage, options.workers ?? null) : null;
     this.engine = createEngine(this.analyzer);
   }
 
@@ -330,6 +333,12 @@ export class VaultIndex {
   /** Resolves once the vault's language is learned, or loaded with its notes' vectors (at once when it is off). */
   async languageSettled(): Promise<void> {
     await this.language?.settled();
+  }
+
+  /** Where the vault's language was last learned: in a worker, on this thread, or not (none learned
+   * since this index was made, or taken from the cache). */
+  languageLearnedIn(): LearnedIn | null {
+    return this.language?.learnedIn ?? null;
   }
 
   /** null when the cache was loaded; otherwise why it could not be used (the index is then reset). */

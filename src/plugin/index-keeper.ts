@@ -8,7 +8,7 @@ import type { IndexStatus } from "../index/types";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
 import { VaultIndex } from "../index/vault-index";
 import { vaultLanguageRanking } from "../index/ranking/ranking-options";
-import type { IndexCache, NoteStore } from "../ports";
+import type { IndexCache, NoteStore, Workers } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { TimerClock } from "./timer-clock";
@@ -35,6 +35,8 @@ export interface IndexKeeperDeps {
   onNotesChanged?: () => void;
   /** Gives the UI a turn between slices (default: a MessageChannel yield, unclamped). */
   yieldToUi?: () => Promise<void>;
+  /** Where the vault's language is learned (a Web Worker); absent, it is learned between slices. */
+  workers?: Workers | null;
 }
 
 export class IndexKeeper {
@@ -154,6 +156,7 @@ export class IndexKeeper {
       canonicalizeUrl,
       // Obsidian paints and handles input between indexing slices.
       yieldToUi: this.yieldToUi,
+      workers: this.deps.workers ?? null,
     });
     this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(status, this.issues()));
     return index;

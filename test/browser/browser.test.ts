@@ -9,6 +9,7 @@ import { modalsAndSettingsSuite } from "./modals-and-settings";
 import { panelStatesSuite } from "./panel-states";
 import { promotePanelSuite } from "./promote-panel";
 import { researchPanelSuite } from "./research-panel";
+import { webWorkersSuite } from "./web-workers";
 import { closeComparer } from "./screenshots";
 import { artifacts, CHROMIUM, chromiumAvailable, startSession, type BrowserSession } from "./workbench-server";
 
@@ -42,4 +43,5 @@ describe.skipIf(!chromiumAvailable)("the plugin in Chromium", () => {
   promotePanelSuite(session);
   panelStatesSuite(session, report);
   modalsAndSettingsSuite(session, report);
+  webWorkersSuite(session);
 });

@@ -6,7 +6,7 @@
 // the same way. A note indexed later gets its vector from its own words at once; a note removed
 // loses it. A vault too small to learn from has no lane; nor does a cache saved without one (until
 // the next full build).
-import type { IndexCache } from "../../ports";
+import type { IndexCache, Workers } from "../../ports";
 import { roundTo } from "../../text/numbers";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
@@ -20,7 +20,8 @@ import { samplePassages, type PassageSource } from "./passage-sample";
 import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
-import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions } from "./word-meanings";
+import { meaningsRequest, readMeaningsAnswer } from "./meanings-job";
+import { DEFAULT_WORD_MEANING, learnFromBook, passageBook, type PassageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
 
 export interface VaultLanguageOptions {
@@ -69,6 +70,9 @@ export interface LaneSource extends PassageSource {
   slice: () => WorkSlice;
 }
 
+/** Where meanings were learned: in a worker, or on this thread (no worker, or it failed). */
+export type LearnedIn = "worker" | "this thread";
+
 /** What the next `learn` does: learn from the notes, take saved meanings from a cache, or nothing. */
 type Plan = { kind: "learn" } | { kind: "load"; cache: IndexCache; fingerprint: string } | { kind: "none" };
 
@@ -95,8 +99,15 @@ export class LanguageLane {
   /** How many parts the notes' vectors in the cache are spread over; null when not known (none
    * saved yet, or parts of two layouts): the next save lays them out anew. */
   private layout: number | null = null;
+  /** Aborted by every reset, load and stop: a worker learning for the lane then ends at once. */
+  private abort = new AbortController();
+  /** Where the meanings were last learned; null while none were learned by this lane. */
+  learnedIn: LearnedIn | null = null;
 
-  constructor(readonly options: VaultLanguageOptions) {}
+  constructor(
+    readonly options: VaultLanguageOptions,
+    private readonly workers: Workers | null = null,
+  ) {}
 
   get ready(): boolean {
     return this.model !== null;
@@ -133,6 +144,8 @@ export class LanguageLane {
   /** Drops the model and all work under way (a learning that outlives this is thrown away). */
   private startOver(plan: Plan): void {
     this.generation++;
+    this.abort.abort();
+    this.abort = new AbortController();
     this.model = null;
     this.plan = plan;
     this.tooSmallAt = null;
@@ -276,7 +289,7 @@ export class LanguageLane {
     if (bytes < this.options.minPassages * BYTES_PER_PASSAGE) return null;
     const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
     if (generation !== this.generation) return null;
-    const meanings = passages.length < this.options.minPassages ? null : await learnWordMeanings(passages, isTopicTerm, work, this.options.words);
+    const meanings = passages.length < this.options.minPassages ? null : await this.learnMeanings(await passageBook(passages, isTopicTerm, work), work, generation);
     if (!meanings) {
       // Read and found wanting: saved, so the next start does not read every note again.
       this.tooSmallAt = bytes;
@@ -284,6 +297,27 @@ export class LanguageLane {
       return null;
     }
     return new VaultLanguage(await keepMeanings(meanings, work));
+  }
+
+  /** The meanings of `book`: from a worker when there is one and it answers as asked, else learned
+   * here between pauses (the same code, so the same meanings). */
+  private async learnMeanings(book: PassageBook, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
+    const request = this.workers ? meaningsRequest(book, this.options.words) : null;
+    if (this.workers && request) {
+      try {
+        const answer = readMeaningsAnswer(await this.workers.run(request, this.abort.signal), this.options.words);
+        if (answer !== undefined) {
+          this.learnedIn = "worker";
+          return answer;
+        }
+      } catch {
+        // A worker that cannot start or fails: learned here instead (below), unless overtaken.
+      }
+      if (generation !== this.generation) throw new LearningOvertaken("the vault-language learning was overtaken");
+      work.restart();
+    }
+    this.learnedIn = "this thread";
+    return learnFromBook(book, work, this.options.words);
   }
 
   /**

@@ -18,19 +18,23 @@ import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
 import { encodeNotesPart, readNotesPart, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
-import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
+import { learnFromBook, passageBook } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
+import { answerWorkerMessage, unwrapWorkerReply } from "../../../src/index/worker-jobs";
+import type { Workers } from "../../../src/ports";
 import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { cosine } from "../../support/cosine";
 
-// Learning is counted: a warm start must restore the lane, not learn it again.
+// Learning is counted (each learning turns its passages into a book first): a warm start must
+// restore the lane, not learn it again.
 vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
   const actual = await importOriginal();
-  return { ...actual, learnWordMeanings: vi.fn(actual.learnWordMeanings) };
+  return { ...actual, passageBook: vi.fn(actual.passageBook), learnFromBook: vi.fn(actual.learnFromBook) };
 });
-const learned = vi.mocked(learnWordMeanings);
+const learned = vi.mocked(passageBook);
+const learnedFromBook = vi.mocked(learnFromBook);
 
 // ── the generated vault ─────────────────────────────────────────────────────────────────────
 
@@ -613,11 +617,11 @@ async function savedTo(lane: LanguageLane, cache = new MemoryIndexCache()): Prom
 }
 
 /** A lane beside an engine and a store of the notes, told of each note as the index tells it. */
-function laneWorld(notes: Record<string, string>, options = SMALL) {
+function laneWorld(notes: Record<string, string>, options = SMALL, workers: Workers | null = null) {
   const analyzer = createAnalyzer({ stemming: true });
   const engine = createEngine(analyzer);
   const store = new MemoryNoteStore();
-  const lane = new LanguageLane(options);
+  const lane = new LanguageLane(options, workers);
   const docs = new Map<string, EngineDoc>();
   const index = (path: string, text: string) => {
     store.files.set(path, { text, mtime: 1 });
@@ -647,6 +651,116 @@ function laneWorld(notes: Record<string, string>, options = SMALL) {
   return { lane, engine, store, docs, index, remove, source, ownVector };
 }
 
+
+/**
+ * A worker in this thread: each message answered as the worker's code answers it, both ways
+ * through the structured clone a worker's messages pass. `hold` keeps the next answer until
+ * `release` (or the abort, which rejects, as the real adapters do).
+ */
+function workerInThread(answer: (message: unknown) => Promise<unknown> = answerAsWorker) {
+  const signals: AbortSignal[] = [];
+  let held: { resolve: () => void } | null = null;
+  let holding = false;
+  return {
+    signals,
+    hold: () => void (holding = true),
+    release: () => held?.resolve(),
+    async run(message: unknown, signal: AbortSignal): Promise<unknown> {
+      signals.push(signal);
+      if (holding) {
+        holding = false;
+        await new Promise<void>((resolve, reject) => {
+          held = { resolve };
+          signal.addEventListener("abort", () => reject(new Error("the work was no longer wanted")), { once: true });
+        });
+      }
+      return answer(message);
+    },
+  };
+}
+
+async function answerAsWorker(message: unknown): Promise<unknown> {
+  const { reply } = await answerWorkerMessage(structuredClone(message));
+  return structuredClone(unwrapWorkerReply(reply));
+}
+
+describe("LanguageLane with a worker", () => {
+  const notes = generatedVault(120);
+
+  /** The int8 meanings a lane kept. */
+  const keptOf = (lane: LanguageLane) => {
+    const { words, values } = lane.current()!.kept();
+    return { words, values: Array.from(values) };
+  };
+
+  it("learns its meanings in the worker, the same as in this thread, and fills the notes' vectors as before", async () => {
+    const here = laneWorld(notes);
+    await here.lane.learn(here.source());
+    expect(here.lane.learnedIn).toBe("this thread");
+    const workers = workerInThread();
+    const there = laneWorld(notes, SMALL, workers);
+    expect(there.lane.learnedIn).toBeNull();
+    await there.lane.learn(there.source());
+    expect(workers.signals).toHaveLength(1);
+    expect(there.lane.learnedIn).toBe("worker");
+    expect(keptOf(there.lane)).toEqual(keptOf(here.lane));
+    expect(there.lane.current()!.noteCount).toBe(there.docs.size);
+    for (const path of [...there.docs.keys()].slice(0, 20)) expect(cosine(there.lane.current()!.noteVector(path)!.values, there.ownVector(path)!.values), path).toBeGreaterThan(0.9999);
+  });
+
+  it("learns in this thread, to the same meanings, when the worker fails, cannot start or answers what it cannot read", async () => {
+    const here = laneWorld(notes);
+    await here.lane.learn(here.source());
+    const failing: Record<string, (message: unknown) => Promise<unknown>> = {
+      fails: () => Promise.reject(new Error("the worker failed: out of memory")),
+      "cannot start": () => {
+        throw new Error("Worker is not defined");
+      },
+      "answers another shape": async () => ({ job: "learn-meanings", version: 1, meanings: { words: "one", dimensions: 16, vectors: new Float32Array(3) } }),
+    };
+    for (const [what, answer] of Object.entries(failing)) {
+      const world = laneWorld(notes, SMALL, workerInThread(answer));
+      await world.lane.learn(world.source());
+      expect(world.lane.ready, what).toBe(true);
+      expect(world.lane.learnedIn, what).toBe("this thread");
+      expect(keptOf(world.lane), what).toEqual(keptOf(here.lane));
+    }
+  });
+
+  it("ends the worker's job when a reset, load or stop overtakes it, and keeps nothing of it", async () => {
+    for (const overtake of ["reset", "stop", "load"] as const) {
+      const workers = workerInThread();
+      const { lane, source } = laneWorld(notes, SMALL, workers);
+      workers.hold();
+      const learning = lane.learn(source());
+      await vi.waitFor(() => expect(workers.signals).toHaveLength(1));
+      expect(workers.signals[0].aborted).toBe(false);
+      if (overtake === "reset") lane.reset();
+      else if (overtake === "stop") lane.stop();
+      else lane.loadFrom(new MemoryIndexCache(), FINGERPRINT);
+      expect(workers.signals[0].aborted, overtake).toBe(true);
+      await learning;
+      expect(lane.ready, overtake).toBe(false);
+      expect(lane.working, overtake).toBe(false);
+    }
+  });
+
+  it("keeps what the worker answered only for the learning that asked (a reset while the answer comes in)", async () => {
+    const workers = workerInThread();
+    const { lane, source } = laneWorld(notes, SMALL, workers);
+    workers.hold();
+    const learning = lane.learn(source());
+    await vi.waitFor(() => expect(workers.signals).toHaveLength(1));
+    // The answer is on its way when the reset comes: the abort is too late to stop it.
+    workers.release();
+    lane.reset();
+    await learning;
+    expect(lane.ready).toBe(false);
+    await lane.learn(source());
+    expect(lane.ready).toBe(true);
+    expect(lane.learnedIn).toBe("worker");
+  });
+});
 
 describe("LanguageLane", () => {
   const notes = generatedVault(120);
@@ -898,8 +1012,8 @@ describe("LanguageLane", () => {
     const { lane, engine, index, remove, source, ownVector } = laneWorld(generatedVault(300));
     const gate = holdingSlice();
     const actual = await vi.importActual<typeof import("../../../src/index/vault-language/word-meanings")>("../../../src/index/vault-language/word-meanings");
-    learned.mockImplementationOnce(async (...args) => {
-      const meanings = await actual.learnWordMeanings(...args);
+    learnedFromBook.mockImplementationOnce(async (...args) => {
+      const meanings = await actual.learnFromBook(...args);
       // Filling pauses before each word's postings, then at every 256th note: hold at that one.
       gate.hold(meanings!.words.length + 1);
       return meanings;

@@ -1,0 +1,15 @@
+// The code a Web Worker runs (web-workers.ts): one message in, one reply out (index/worker-jobs.ts).
+// Bundled on its own by esbuild.config.mjs and carried by main.js as a string.
+import { answerWorkerMessage } from "../index/worker-jobs";
+
+/** The worker's own scope, as much of it as is used (the plugin is typed for a window). */
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<unknown>) => void) | null;
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
+
+const scope = self as unknown as WorkerScope;
+scope.onmessage = (event) => {
+  scope.onmessage = null;
+  void answerWorkerMessage(event.data).then(({ reply, transfer }) => scope.postMessage(reply, transfer));
+};

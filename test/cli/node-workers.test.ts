@@ -1,0 +1,54 @@
+// The `Workers` port in Node, with real worker threads running the worker's real bundled code:
+// meanings learned there are exactly those learned here; a failing job, a worker that dies or
+// cannot start, and an abort each reject (the lane then learns in its own thread).
+import { beforeAll, describe, expect, it } from "vitest";
+import { workerBundle } from "../../scripts/worker-bundle.mjs";
+import { bundledNodeWorkers, NodeWorkers } from "../../src/cli/node-workers";
+import { isTopicTerm } from "../../src/index/stopwords";
+import { meaningsRequest, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
+import { learnFromBook, passageBook, type WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
+import { NO_SLICES } from "../../src/index/work-slice";
+import { meaningCorpus } from "../support/meaning-corpus";
+
+const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
+
+let code = "";
+beforeAll(async () => {
+  code = await workerBundle("node");
+}, 30_000);
+
+const never = () => new AbortController().signal;
+
+describe("NodeWorkers", () => {
+  it("learns in a worker thread exactly the meanings learned here", async () => {
+    const book = await passageBook(meaningCorpus(), isTopicTerm, NO_SLICES);
+    const here = (await learnFromBook(book, NO_SLICES, OPTIONS))!;
+    const answer = await new NodeWorkers(code).run(meaningsRequest(book, OPTIONS), never());
+    const there = readMeaningsAnswer(answer, OPTIONS)!;
+    expect(there.words).toEqual(here.words);
+    expect(Array.from(there.vectors)).toEqual(Array.from(here.vectors));
+  });
+
+  it("rejects with the worker's reason when the job is refused", async () => {
+    await expect(new NodeWorkers(code).run({ job: "learn-meanings", version: 1 }, never())).rejects.toThrow("the worker failed: not a request to learn meanings this worker can read");
+  });
+
+  it("rejects when the worker throws, exits without answering, or cannot be started", async () => {
+    await expect(new NodeWorkers("throw new Error('broken bundle')").run({}, never())).rejects.toThrow("broken bundle");
+    await expect(new NodeWorkers("process.exit(3)").run({}, never())).rejects.toThrow("the worker stopped (exit code 3) before it answered");
+    await expect(new NodeWorkers("this is not javascript").run({}, never())).rejects.toThrow();
+  });
+
+  it("ends the worker when the work is no longer wanted, and does not start one for work already unwanted", async () => {
+    const controller = new AbortController();
+    // A worker that never answers: only the abort ends this run.
+    const running = new NodeWorkers("setInterval(() => {}, 1000)").run({}, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await expect(running).rejects.toThrow("the work was no longer wanted");
+    await expect(new NodeWorkers(code).run({}, controller.signal)).rejects.toThrow("the work was no longer wanted");
+  });
+
+  it("carries no worker code when unbundled (the tests): the lane then learns in its own thread", () => {
+    expect(bundledNodeWorkers()).toBeNull();
+  });
+});
