@@ -3,7 +3,7 @@
 import { describeRebuildReason } from "../index/rebuild-reason";
 import { has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
-import { indexReportJson } from "./json/index-report-json";
+import { indexReportJson, type LanguageReport } from "./json/index-report-json";
 import { openVault } from "./open-vault";
 import { terminalJson } from "./terminal-text";
 
@@ -11,8 +11,9 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<num
   if (args.positionals.length > 0) throw new UsageError(`index takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const opened = await openVault(args, io);
   const status = opened.index.status();
+  const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn() };
   if (has(args, "json")) {
-    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file))}\n`);
+    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language))}\n`);
     return 0;
   }
   const s = opened.sync;
@@ -20,10 +21,19 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<num
   io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
   io.out(`  cache: ${opened.cache.file}\n`);
+  io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready")}\n`);
   if (status.problems.length > 0) {
     io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
     for (const p of status.problems.slice(0, 20)) io.out(`    ${p.path}: ${p.problem.message}\n`);
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }
   return 0;
+}
+
+function languageLine(language: LanguageReport, ready: boolean): string {
+  if (!language.on) return "off (index.vaultLanguage is false)";
+  if (!ready) return "none (too few notes to learn from)";
+  if (language.learnedIn === "worker") return "learned in a worker thread";
+  if (language.learnedIn === "this thread") return "learned in the CLI's own thread (no worker could be started)";
+  return "taken from the cache";
 }

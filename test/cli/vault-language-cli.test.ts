@@ -1,12 +1,15 @@
 // The CLI with the vault-language lane: on by default it finds a note that says the question in
 // other words, and says so in the JSON; a warm start gives the same answer from the cache; the
-// config's index.vaultLanguage false turns it off.
+// config's index.vaultLanguage false turns it off. The built CLI learns it in a worker thread, and
+// its index report says so.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run";
 import { seededRandom } from "../../src/index/vault-language/top-eigenvectors";
+import { ensureBuiltCli } from "../support/built-cli";
 
 let tmp: string;
 let vault: string;
@@ -74,4 +77,19 @@ describe("the CLI's vault-language lane", () => {
     expect(off.some((r) => r.explanation.vault_language)).toBe(false);
     expect(off.every((r) => !r.explanation.missing_terms.includes("pelican"))).toBe(true);
   }, 60_000);
+
+  it("is learned in a worker thread by the built CLI, whose index report says so, and taken from the cache the next time", () => {
+    const cli = ensureBuiltCli();
+    const index = (cache: string, config?: object) => {
+      const args = [cli, "index", "--vault", vault, "--cache-dir", path.join(tmp, cache), "--json"];
+      if (config) {
+        writeFileSync(path.join(tmp, `${cache}.json`), JSON.stringify(config));
+        args.push("--config", path.join(tmp, `${cache}.json`));
+      }
+      return (JSON.parse(execFileSync(process.execPath, args, { cwd: tmp, encoding: "utf8" })) as { vault_language: unknown }).vault_language;
+    };
+    expect(index("cache-built")).toEqual({ state: "ready", learned_in: "worker" });
+    expect(index("cache-built")).toEqual({ state: "ready", learned_in: null });
+    expect(index("cache-built-off", { index: { vaultLanguage: false } })).toEqual({ state: "off", learned_in: null });
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 // `index_report.v1`: what `index --json` prints — how many notes, what the sync did and why it
-// rebuilt (in words), where the cache is, and the notes indexed with problems.
+// rebuilt (in words), where the cache is, the vault's language (and where it was learned), and the
+// notes indexed with problems.
 import * as z from "zod";
 import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
@@ -18,11 +19,23 @@ export const indexReportSchema = z.strictObject({
     ms: z.number().nonnegative(),
   }),
   cache_file: z.string(),
+  vault_language: z
+    .strictObject({
+      state: z.enum(["ready", "none", "off"]).describe("ready: learned or taken from the cache; none: the vault is too small to learn from; off: index.vaultLanguage is false."),
+      learned_in: z.enum(["worker", "this thread"]).nullable().describe("Where it was learned by this run: a worker thread, or the CLI's own (no worker could be had); null when it was not learned by this run."),
+    })
+    .describe("The vault's own language, the search lane that finds notes saying the question in other words."),
   problems: z.array(z.strictObject({ path: z.string(), problem: z.strictObject({ kind: z.string(), message: z.string() }) })),
 });
 export type IndexReportJson = z.infer<typeof indexReportSchema>;
 
-export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string): IndexReportJson {
+/** What the report says of the vault's language: on or off in the settings, and where it was learned. */
+export interface LanguageReport {
+  on: boolean;
+  learnedIn: "worker" | "this thread" | null;
+}
+
+export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string, language: LanguageReport): IndexReportJson {
   return {
     schema: "index_report.v1",
     vault,
@@ -37,6 +50,7 @@ export function indexReportJson(vault: string, status: IndexStatus, sync: SyncRe
       ms: sync.ms,
     },
     cache_file: cacheFile,
+    vault_language: { state: !language.on ? "off" : status.vaultLanguage === "ready" ? "ready" : "none", learned_in: language.learnedIn },
     problems: status.problems.map((p) => ({ path: p.path, problem: { kind: p.problem.kind, message: p.problem.message } })),
   };
 }
