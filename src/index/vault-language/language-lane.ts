@@ -287,9 +287,9 @@ export class LanguageLane {
     // passages need cannot make enough of them (and is cheap to see again: nothing is kept).
     const bytes = source.bytes();
     if (bytes < this.options.minPassages * BYTES_PER_PASSAGE) return null;
-    const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
+    const book = await this.sampledBook(source, work, generation);
     if (generation !== this.generation) return null;
-    const meanings = passages.length < this.options.minPassages ? null : await this.learnMeanings(await passageBook(passages, isTopicTerm, work), work, generation);
+    const meanings = book ? await this.learnMeanings(book, work, generation) : null;
     if (!meanings) {
       // Read and found wanting: saved, so the next start does not read every note again.
       this.tooSmallAt = bytes;
@@ -299,13 +299,23 @@ export class LanguageLane {
     return new VaultLanguage(await keepMeanings(meanings, work));
   }
 
+  /** The sampled passages as a book, or null when they are fewer than `minPassages`. The passages
+   * themselves (60,000 small arrays) are let go here: the book is all a learning keeps. */
+  private async sampledBook(source: LaneSource, work: WorkSlice, generation: number): Promise<PassageBook | null> {
+    const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
+    return passages.length < this.options.minPassages ? null : passageBook(passages, isTopicTerm, work);
+  }
+
   /** The meanings of `book`: from a worker when there is one and it answers as asked, else learned
    * here between pauses (the same code, so the same meanings). */
   private async learnMeanings(book: PassageBook, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
     const request = this.workers ? meaningsRequest(book, this.options.words) : null;
     if (this.workers && request) {
       try {
-        const answer = readMeaningsAnswer(await this.workers.run(request, this.abort.signal), this.options.words);
+        const answered = await this.workers.run(request, this.abort.signal);
+        // Waiting on the worker was no work of this thread's.
+        work.restart();
+        const answer = readMeaningsAnswer(answered, this.options.words);
         if (answer !== undefined) {
           this.learnedIn = "worker";
           return answer;
