@@ -19,7 +19,8 @@ import { VaultLanguage } from "../../../src/index/vault-language/vault-language"
 import { encodeNotesPart, readNotesPart, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 import { learnFromBook, passageBook } from "../../../src/index/vault-language/word-meanings";
-import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
+import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
+import { FAKE_NOW, fakeClock } from "../../support/fake-clock";
 import { answerWorkerMessage, unwrapWorkerReply } from "../../../src/index/worker-jobs";
 import type { Workers } from "../../../src/ports";
 import { ControlledStore } from "../../support/controlled-note-store";
@@ -743,6 +744,22 @@ describe("LanguageLane with a worker", () => {
       expect(lane.ready, overtake).toBe(false);
       expect(lane.working, overtake).toBe(false);
     }
+  });
+
+  it("counts the wait on its worker as no slice of its own (a slice starts afresh when the answer comes)", async () => {
+    const clock = fakeClock();
+    const slices: number[] = [];
+    const slice = timeSlices(clock, async (ms) => void slices.push(ms));
+    // The worker takes five seconds; nothing else moves the clock.
+    const workers = workerInThread(async (message) => {
+      clock.advance(5000);
+      return answerAsWorker(message);
+    });
+    const { lane, source } = laneWorld(notes, SMALL, workers);
+    await lane.learn(source(slice));
+    expect(lane.learnedIn).toBe("worker");
+    expect(clock.now() - FAKE_NOW).toBe(5000);
+    expect(Math.max(0, ...slices)).toBeLessThan(1000);
   });
 
   it("keeps what the worker answered only for the learning that asked (a reset while the answer comes in)", async () => {
