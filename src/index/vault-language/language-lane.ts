@@ -15,7 +15,7 @@ import { noteHoldsTerm, notesWithTerm, toEngineDoc, type EngineDoc, type SearchE
 import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
-import { docTermCounts, wordCountsByNote } from "./note-term-counts";
+import { docTermCounts, wordCountsInto } from "./note-term-counts";
 import { samplePassages, type PassageSource } from "./passage-sample";
 import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
@@ -519,35 +519,42 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
 export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine, slice: WorkSlice): Promise<void> {
   const dims = model.dimensions;
   if (slice.over()) await slice.pause();
-  // Every note's sum in one block, a row a note (in the order first met), not an array a note:
-  // 100,000 small arrays kept the garbage collector busy for the whole fill.
-  const rowOf = new Map<number, number>();
+  // Every note's sum in one block, a row a note (in the order first met), not an array a note;
+  // rows, counts and the notes a word is in by short id, in arrays made once: 100,000 small
+  // arrays, and a Map filled for each word, kept the garbage collector busy for the whole fill.
+  const ids = engine.nextShortId;
+  const rowOf = new Int32Array(ids).fill(-1);
+  const noteOfRow = new Uint32Array(ids);
+  let rows = 0;
   let sums = new Float32Array(Math.max(1, engine.documentCount) * dims);
-  const counts = new Map<number, number>();
+  const counts = new Float64Array(ids);
+  const notes = new Uint32Array(ids);
   const noteCount = engine.documentCount;
   for (const [word, row] of model.words) {
     if (slice.over()) await slice.pause();
-    if (wordCountsByNote(engine, word, counts).size === 0) continue;
+    const met = wordCountsInto(engine, word, counts, notes);
+    if (met === 0) continue;
     const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
-    let seen = 0;
-    for (const [note, count] of counts) {
-      if (++seen % 1024 === 0 && slice.over()) await slice.pause();
-      let at = rowOf.get(note);
-      if (at === undefined) {
-        rowOf.set(note, (at = rowOf.size));
+    for (let i = 0; i < met; i++) {
+      if (i % 1024 === 1023 && slice.over()) await slice.pause();
+      const note = notes[i];
+      let at = rowOf[note];
+      if (at < 0) {
+        rowOf[note] = at = rows;
+        noteOfRow[rows++] = note;
         if ((at + 1) * dims > sums.length) {
           const grown = new Float32Array(sums.length * 2);
           grown.set(sums);
           sums = grown;
         }
       }
-      model.addWord(sums, row, (1 + Math.log(count)) * rarity, at * dims);
+      model.addWord(sums, row, (1 + Math.log(counts[note])) * rarity, at * dims);
+      counts[note] = 0;
     }
   }
-  let done = 0;
-  for (const [note, at] of rowOf) {
-    if (++done % 256 === 0 && slice.over()) await slice.pause();
-    const path = engine.pathOf(note);
+  for (let at = 0; at < rows; at++) {
+    if (at % 256 === 255 && slice.over()) await slice.pause();
+    const path = engine.pathOf(noteOfRow[at]);
     if (path !== undefined) model.setNoteSum(path, sums.subarray(at * dims, (at + 1) * dims));
   }
 }

@@ -26,30 +26,45 @@ export function docTermCounts(doc: EngineDoc, analyzer: Analyzer): Map<string, n
   return counts;
 }
 
-/** One word's count in each note that holds it (short id → count, fields weighted as above), into `into` (cleared first). */
-export function wordCountsByNote(engine: SearchEngine, word: string, into: Map<number, number>): Map<number, number> {
-  into.clear();
+/**
+ * One word's count in each note that holds it (fields weighted as above), by short id: `counts[id]`
+ * is added to (the caller sets it back to 0 after use), and each note met is listed once in
+ * `notes`, in the order first met. Returns how many notes were listed. Typed arrays the size of
+ * the engine's short ids (`nextShortId`), kept by the caller: a Map filled and cleared for each of
+ * 20,000 words kept the garbage collector busy while every note's vector was filled.
+ */
+export function wordCountsInto(engine: SearchEngine, word: string, counts: Float64Array, notes: Uint32Array): number {
   const postings = engine.terms.get(word);
-  if (!postings) return into;
+  if (!postings) return 0;
+  let met = 0;
   postings.forEach((list, fieldId) => {
     const weight = fieldWeight(FIELDS[fieldId]);
     if (!list || weight === 0) return;
     for (const posting of list) {
       const note = postingNote(posting);
-      if (engine.holds(note)) into.set(note, (into.get(note) ?? 0) + postingCount(posting) * weight);
+      if (!engine.holds(note)) continue;
+      if (counts[note] === 0) notes[met++] = note;
+      counts[note] += postingCount(posting) * weight;
     }
   });
-  return into;
+  return met;
+}
+
+/** One word's count in each note that holds it (short id → count), as `wordCountsInto` counts. */
+export function wordCountsByNote(engine: SearchEngine, word: string): Map<number, number> {
+  const counts = new Float64Array(engine.nextShortId);
+  const notes = new Uint32Array(engine.nextShortId);
+  const met = wordCountsInto(engine, word, counts, notes);
+  return new Map(Array.from(notes.subarray(0, met), (note) => [note, counts[note]]));
 }
 
 /** Every note's counts of the given words, from the postings: path → term → count. */
 export async function postingTermCounts(engine: SearchEngine, words: Iterable<string>, slice: WorkSlice): Promise<Map<string, Map<string, number>>> {
   const byNote = new Map<number, Map<string, number>>();
-  const counts = new Map<number, number>();
   let done = 0;
   for (const word of words) {
     if (++done % 16 === 0 && slice.over()) await slice.pause();
-    for (const [note, count] of wordCountsByNote(engine, word, counts)) {
+    for (const [note, count] of wordCountsByNote(engine, word)) {
       let ofNote = byNote.get(note);
       if (!ofNote) byNote.set(note, (ofNote = new Map<string, number>()));
       ofNote.set(word, count);
