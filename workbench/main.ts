@@ -4,7 +4,7 @@
 // parameters choose the situation at load, and `workbench.configure` changes it later, so one page
 // can be driven through every state:
 //   theme=light|dark · external=on|off · web=ok|rate-limited|missing-key · model=none|fake|slow
-//   · slowWeb=MS (delay every recorded web answer) · layout=wide|sidebar|phone
+//   · slowWeb=MS (delay every recorded web answer) · layout=wide|sidebar|phone · vault=sample|large
 // Everything a test needs to check is recorded on `window.workbench`.
 import { App, MarkdownView, notices, PluginSettingTab, setRequestUrlHandler, Vault, WorkspaceLeaf, type PluginManifest, type RequestUrlParam, type StandInResponse } from "../test/stubs/obsidian";
 import data from "workbench:data";
@@ -13,6 +13,7 @@ import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLo
 import { RESEARCH_VIEW_TYPE } from "../src/ui/research-view";
 import { PromoteResultModal } from "../src/ui/promote-modal";
 import type { Settings } from "../src/settings";
+import { laneVault } from "../test/support/lane-vault";
 
 type Web = "ok" | "rate-limited" | "missing-key";
 type Model = "none" | "fake" | "slow";
@@ -140,6 +141,8 @@ const sidebar = columns.createDiv("workbench-sidebar");
 
 const vault = new Vault("Sample vault");
 for (const [path, text] of Object.entries(data.vault)) vault.seed(path, text, Date.UTC(2026, 0, 1));
+// vault=large: 520 more notes, enough for the plugin to learn the vault's language (in a Web Worker).
+if (params.get("vault") === "large") for (const [path, text] of Object.entries(laneVault())) vault.seed(`Generated/${path}`, text, Date.UTC(2026, 0, 1));
 const app = new App({ vault, appId: "workbench" });
 
 // The research leaf lives in the sidebar; the note being written lives in the main area.

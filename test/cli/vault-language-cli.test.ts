@@ -8,35 +8,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run";
-import { seededRandom } from "../../src/index/vault-language/top-eigenvectors";
 import { ensureBuiltCli } from "../support/built-cli";
+import { laneVault } from "../support/lane-vault";
 
 let tmp: string;
 let vault: string;
 
-/** A made-up word, different for every number: "bakodu", "bakofe", … */
-function syllableWord(n: number): string {
-  const syllables = ["ba", "ko", "du", "fe", "mi", "lo", "ra", "si", "tu", "ve", "no", "pi"];
-  let word = "";
-  for (let i = 0, x = n + 200; i < 3; i++, x = Math.floor(x / syllables.length)) word += syllables[x % syllables.length];
-  return word;
-}
-
-/** 520 notes of four topics; in each topic one word ("pelican", in 4 notes) and its stand-in ("kestrel", in the rest) never share a note. */
 function writeVault(dir: string): void {
-  const random = seededRandom(11);
-  const topics = [0, 1, 2, 3].map((t) => ({
-    pair: [["pelican", "kestrel"], ["quartz", "feldspar"], ["violin", "cello"], ["barley", "sorghum"]][t],
-    context: Array.from({ length: 90 }, (_, i) => syllableWord(t * 90 + i)),
-  }));
-  for (let n = 0; n < 520; n++) {
-    const topic = topics[n % 4];
-    // The question's word is rare (a few notes of its topic); its stand-in is in the topic's others.
-    const word = topic.pair[n < 16 ? 0 : 1];
-    const words: string[] = [];
-    for (let i = 0; i < 130; i++) words.push(i % 9 === 0 ? word : topic.context[Math.floor(random() * topic.context.length)]);
-    mkdirSync(path.join(dir, `t${n % 4}`), { recursive: true });
-    writeFileSync(path.join(dir, `t${n % 4}`, `note ${n}.md`), `# Note ${n}\n\n${words.join(" ")}\n`);
+  for (const [file, text] of Object.entries(laneVault())) {
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
   }
 }
 
