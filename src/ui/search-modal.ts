@@ -36,6 +36,9 @@ export function runningWords(level: DialLevel): string {
   return `${DIAL_LEVEL_NAMES[level]}: embedding the query…`;
 }
 
+/** Under a note found by the vault's own language alone (none of the query's words is in it). */
+export const BY_MEANING = "By meaning in this vault · none of your words is in this note";
+
 export class VaultSearchModal extends SuggestModal<DialResult> {
   private readonly dial: DialControl;
   private readonly statusEl: HTMLElement;
@@ -140,6 +143,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       const lexicalHit = section.from === "lexical" ? result.lexical?.sections[0] : undefined;
       renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), section.snippet, lexicalHit?.snippet === section.snippet ? lexicalHit.highlights : []);
     }
+    // The vault's language brought in a note that has none of the question's words: say why it is here.
+    const lexical = result.lexical?.explanation;
+    if (lexical?.vaultLanguage && lexical.matchedTerms.length === 0) el.createDiv({ cls: "vault-research-search-result-closeness", text: BY_MEANING });
     if (this.closest.has(result)) {
       const similarity = similarityOf(result);
       el.createDiv({ cls: "vault-research-search-result-closeness", text: similarity === null ? `Not a match · spelled alike, score ${result.score.toFixed(2)}` : `Not a match · similarity ${similarity.toFixed(2)}` });

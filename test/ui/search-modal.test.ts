@@ -7,7 +7,7 @@ import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
 import { VaultSearch } from "../../src/index/dial/vault-search";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
-import { mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
+import { BY_MEANING, mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
 import { dialResponse, dialResult, engineDialHost, FakeDialHost, readinessUpTo, unavailableNotice } from "./dial/fake-dial-host";
 
 /** The stand-in as the type the code under test expects. */
@@ -124,6 +124,19 @@ describe("vault search modal", () => {
     expect(snippetEl.textContent).toBe(snippet);
     expect(snippetEl.querySelector("b")).toBeNull();
     expect([...snippetEl.querySelectorAll(".vault-research-match")].map((m) => m.textContent)).toEqual(["tar", "extract"]);
+  });
+
+  it("says a note the vault's language found without any of the query's words was found by meaning; not one that has some", () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    const explained = (matchedTerms: string[], vaultLanguage?: { rank: number; similarity: number }) => {
+      const el = createDiv();
+      const explanation = { ...lexical().explanation, matchedTerms, missingTerms: ["pelican"].filter((w) => !matchedTerms.includes(w)), ...(vaultLanguage ? { vaultLanguage } : {}) };
+      modal.renderSuggestion(result({ score: 0, explanation }), el);
+      return el.querySelector(".vault-research-search-result-closeness")?.textContent ?? null;
+    };
+    expect(explained([], { rank: 3, similarity: 0.71 })).toBe(BY_MEANING);
+    expect(explained(["pelican"], { rank: 1, similarity: 0.9 })).toBeNull();
+    expect(explained([])).toBeNull();
   });
 
   it("opens the note at the matched heading", async () => {
