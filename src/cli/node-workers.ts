@@ -1,10 +1,11 @@
 // The `Workers` port in Node: each job in a worker thread of its own, started from the worker's
 // bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs) and
-// ended when it answers, fails or is no longer wanted. A worker's heap is its own: the vault's
-// language learned there makes no garbage for the thread that searches.
+// ended when it answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A
+// worker's heap is its own: the vault's language learned there makes no garbage for the thread
+// that searches.
 import { Worker } from "node:worker_threads";
 import type { Workers } from "../ports";
-import { unwrapWorkerReply } from "../index/worker-jobs";
+import { workerJob } from "../index/worker-jobs";
 
 /** The worker's code, defined by the build; absent when this file runs unbundled (tests). */
 declare const __VAULT_RESEARCH_NODE_WORKER__: string | undefined;
@@ -13,37 +14,17 @@ export class NodeWorkers implements Workers {
   constructor(private readonly code: string) {}
 
   run(message: unknown, signal: AbortSignal): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(new Error("the work was no longer wanted"));
-      let worker: Worker;
-      try {
-        worker = new Worker(this.code, { eval: true });
-      } catch (error) {
-        return reject(error instanceof Error ? error : new Error(String(error)));
-      }
-      let settled = false;
-      const settle = (then: () => void): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        void worker.terminate();
-        then();
-      };
-      const onAbort = (): void => settle(() => reject(new Error("the work was no longer wanted")));
-      signal.addEventListener("abort", onAbort, { once: true });
-      worker.once("message", (reply: unknown) =>
-        settle(() => {
-          try {
-            resolve(unwrapWorkerReply(reply));
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        }),
-      );
-      worker.once("error", (error) => settle(() => reject(error)));
-      worker.once("exit", (code) => settle(() => reject(new Error(`the worker stopped (exit code ${code}) before it answered`))));
-      worker.postMessage(message);
-    });
+    return workerJob(
+      (events) => {
+        const worker = new Worker(this.code, { eval: true });
+        worker.once("message", (reply: unknown) => events.replied(reply));
+        worker.once("error", (error) => events.failed(error));
+        worker.once("exit", (code) => events.failed(new Error(`the worker stopped (exit code ${code}) before it answered`)));
+        return { post: (m) => worker.postMessage(m), end: () => void worker.terminate() };
+      },
+      message,
+      signal,
+    );
   }
 }
 

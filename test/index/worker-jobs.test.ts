@@ -1,0 +1,74 @@
+// One job's life in a worker (workerJob), with a stand-in worker: settled once by the first of its
+// reply, its failure or the abort, the worker ended exactly once whichever it was; never started
+// for work already unwanted; a start that throws is a rejection.
+import { describe, expect, it } from "vitest";
+import { workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
+
+function standIn(onStart?: (events: WorkerEvents) => void) {
+  const seen = { started: 0, posted: [] as unknown[], ended: 0, events: null as WorkerEvents | null };
+  const start = (events: WorkerEvents) => {
+    seen.started++;
+    seen.events = events;
+    onStart?.(events);
+    return { post: (m: unknown) => void seen.posted.push(m), end: () => void seen.ended++ };
+  };
+  return { seen, start };
+}
+
+describe("workerJob", () => {
+  it("posts the message, resolves with the reply's answer and ends the worker once; a later failure changes nothing", async () => {
+    const { seen, start } = standIn();
+    const job = workerJob(start, { job: "x" }, new AbortController().signal);
+    expect(seen.posted).toEqual([{ job: "x" }]);
+    seen.events!.replied({ ok: true, answer: 42 });
+    seen.events!.failed(new Error("exited"));
+    await expect(job).resolves.toBe(42);
+    expect(seen.ended).toBe(1);
+  });
+
+  it("rejects with the worker's reason for a refused job, and for a reply it cannot read", async () => {
+    const refused = standIn();
+    const job = workerJob(refused.start, {}, new AbortController().signal);
+    refused.seen.events!.replied({ ok: false, error: "no such job" });
+    await expect(job).rejects.toThrow("the worker failed: no such job");
+    const odd = standIn();
+    const other = workerJob(odd.start, {}, new AbortController().signal);
+    odd.seen.events!.replied("hello");
+    await expect(other).rejects.toThrow("not one this side can read");
+    expect([refused.seen.ended, odd.seen.ended]).toEqual([1, 1]);
+  });
+
+  it("ends the worker when the work is no longer wanted, and a reply after that is not taken", async () => {
+    const { seen, start } = standIn();
+    const controller = new AbortController();
+    const job = workerJob(start, {}, controller.signal);
+    controller.abort();
+    seen.events!.replied({ ok: true, answer: 1 });
+    await expect(job).rejects.toThrow("the work was no longer wanted");
+    expect(seen.ended).toBe(1);
+  });
+
+  it("starts no worker for work already unwanted", async () => {
+    const { seen, start } = standIn();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(workerJob(start, {}, controller.signal)).rejects.toThrow("the work was no longer wanted");
+    expect(seen.started).toBe(0);
+  });
+
+  it("rejects when the worker cannot start, and ends one that failed while it started without posting to it", async () => {
+    await expect(
+      workerJob(
+        () => {
+          throw new Error("Worker is not defined");
+        },
+        {},
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow("Worker is not defined");
+    const { seen, start } = standIn((events) => events.failed(new Error("bad script")));
+    await expect(workerJob(start, {}, new AbortController().signal)).rejects.toThrow("bad script");
+    expect(seen.posted).toEqual([]);
+    expect(seen.ended).toBe(1);
+  });
+});
