@@ -93,12 +93,13 @@ export interface IndexCache {
 /**
  * A thread of its own for heavy, pure work, so the thread the user types on stays free: a Web
  * Worker in Obsidian, a worker thread in the CLI. Each `run` starts one worker, hands it `message`
- * (plain data the structured clone algorithm copies) and ends it when its answer comes; it rejects
- * when the worker fails, cannot start, or `signal` aborts. What a worker answers is in
- * index/worker-jobs.ts; the caller checks the answer's shape and, on any failure, does the work itself.
+ * and then each of `more` as it comes (plain data the structured clone algorithm copies), and ends
+ * it when its answer comes; it rejects when the worker fails, cannot start, or `signal` aborts. What
+ * a worker answers is in index/worker-jobs.ts; the caller checks the answer's shape and, on any
+ * failure, does the work itself.
  */
 export interface Workers {
-  run(message: unknown, signal: AbortSignal): Promise<unknown>;
+  run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown>;
 }
 
 /** API keys. Obsidian's secret storage in the plugin, environment variables in the CLI. */

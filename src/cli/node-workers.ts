@@ -13,7 +13,7 @@ declare const __VAULT_RESEARCH_NODE_WORKER__: string | undefined;
 export class NodeWorkers implements Workers {
   constructor(private readonly code: string) {}
 
-  run(message: unknown, signal: AbortSignal): Promise<unknown> {
+  run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
     return workerJob(
       (events) => {
         const worker = new Worker(this.code, { eval: true });
@@ -24,6 +24,7 @@ export class NodeWorkers implements Workers {
       },
       message,
       signal,
+      more,
     );
   }
 }

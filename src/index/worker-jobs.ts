@@ -1,19 +1,37 @@
 // What a worker (ports.ts `Workers`) answers, and how: the one job table both worker entries
-// (cli/worker-main.ts, plugin/worker-main.ts) run. A message is answered with `{ ok: true, answer }`
-// or `{ ok: false, error }`, never by throwing: the adapter turns the second into a rejection.
-import { answerMeaningsRequest, isMeaningsRequest } from "./vault-language/meanings-job";
+// (cli/worker-main.ts, plugin/worker-main.ts) run, message by message. A job is answered with
+// `{ ok: true, answer }` or `{ ok: false, error }`, never by throwing: the adapter turns the second
+// into a rejection.
+import { isMeaningsRequest, MeaningsJob } from "./vault-language/meanings-job";
 
 export type WorkerReply = { ok: true; answer: unknown } | { ok: false; error: string };
 
-/** The reply to one message, and the buffers to move (not copy) with it. */
-export async function answerWorkerMessage(message: unknown): Promise<{ reply: WorkerReply; transfer: ArrayBuffer[] }> {
-  try {
-    if (!isMeaningsRequest(message)) return { reply: { ok: false, error: "the worker was sent a job it does not know" }, transfer: [] };
-    const { answer, transfer } = await answerMeaningsRequest(message);
-    return { reply: { ok: true, answer }, transfer };
-  } catch (error) {
-    return { reply: { ok: false, error: error instanceof Error ? error.message : String(error) }, transfer: [] };
-  }
+/** A worker's messages, taken in the order they come: the first says the job, the rest feed it. */
+export type WorkerSession = (message: unknown) => Promise<{ reply: WorkerReply; transfer: ArrayBuffer[] }> | null;
+
+/** What a worker does with each message it is sent: null while the job has no reply yet; after
+ * its one reply (an answer or a failure), later messages are ignored. */
+export function workerSession(): WorkerSession {
+  let job: MeaningsJob | null = null;
+  let replied = false;
+  const failure = (error: unknown) => ({ reply: { ok: false as const, error: error instanceof Error ? error.message : String(error) }, transfer: [] });
+  return (message) => {
+    if (replied) return null;
+    try {
+      if (!job) {
+        if (!isMeaningsRequest(message)) throw new Error("the worker was sent a job it does not know");
+        job = MeaningsJob.start(message);
+        return null;
+      }
+      const answered = job.take(message);
+      if (!answered) return null;
+      replied = true;
+      return answered.then(({ answer, transfer }) => ({ reply: { ok: true as const, answer }, transfer }), failure);
+    } catch (error) {
+      replied = true;
+      return Promise.resolve(failure(error));
+    }
+  };
 }
 
 /** What the worker replied: its answer, or an error that says what went wrong. */
@@ -42,10 +60,11 @@ export interface WorkerEvents {
 /**
  * One job's life in a worker, for both adapters (cli/node-workers.ts, plugin/web-workers.ts): not
  * started for work already unwanted; started by `start`, which wires the worker's events to
- * `WorkerEvents`; settled once, by the first of its reply, its failure or the abort, and the worker
+ * `WorkerEvents`; handed `message`, then each of `more` as it comes (a failure to give the next is the
+ * job's failure); settled once, by the first of its reply, its failure or the abort, and the worker
  * ended then, whichever it was.
  */
-export function workerJob(start: (events: WorkerEvents) => StartedWorker, message: unknown, signal: AbortSignal): Promise<unknown> {
+export function workerJob(start: (events: WorkerEvents) => StartedWorker, message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error("the work was no longer wanted"));
     let worker: StartedWorker | null = null;
@@ -77,7 +96,20 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
     // A worker that failed while it started was ended by `settle` before it was known: end it now.
     if (settled) return worker.end();
     signal.addEventListener("abort", onAbort, { once: true });
-    worker.post(message);
+    const started = worker;
+    started.post(message);
+    if (more)
+      void (async () => {
+        try {
+          for await (const next of more) {
+            // Settled (an answer, a failure, the abort): what is left is not read.
+            if (settled) return;
+            started.post(next);
+          }
+        } catch (error) {
+          events.failed(asError(error));
+        }
+      })();
   });
 }
 

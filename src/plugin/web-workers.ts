@@ -13,7 +13,7 @@ declare const __VAULT_RESEARCH_WEB_WORKER__: string | undefined;
 export class WebWorkers implements Workers {
   constructor(private readonly code: string) {}
 
-  run(message: unknown, signal: AbortSignal): Promise<unknown> {
+  run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
     return workerJob(
       (events) => {
         const url = URL.createObjectURL(new Blob([this.code], { type: "text/javascript" }));
@@ -41,6 +41,7 @@ export class WebWorkers implements Workers {
       },
       message,
       signal,
+      more,
     );
   }
 }

@@ -1,6 +1,7 @@
-// The code a Web Worker runs (web-workers.ts): one message in, one reply out (index/worker-jobs.ts).
+// The code a Web Worker runs (web-workers.ts): its messages, in order, to one job; its one reply
+// back (index/worker-jobs.ts).
 // Bundled on its own by esbuild.config.mjs and carried by main.js as a string.
-import { answerWorkerMessage } from "../index/worker-jobs";
+import { workerSession } from "../index/worker-jobs";
 
 /** The worker's own scope, as much of it as is used (the plugin is typed for a window). */
 interface WorkerScope {
@@ -9,7 +10,7 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
+const session = workerSession();
 scope.onmessage = (event) => {
-  scope.onmessage = null;
-  void answerWorkerMessage(event.data).then(({ reply, transfer }) => scope.postMessage(reply, transfer));
+  void session(event.data)?.then(({ reply, transfer }) => scope.postMessage(reply, transfer));
 };

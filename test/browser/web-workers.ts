@@ -53,6 +53,7 @@ export function webWorkersSuite(session: () => BrowserSession): void {
     it("rejects, with a reason, a refused job, a worker that throws or is not JavaScript, and an abort; the page sees no error", async () => {
       const result = await page.evaluate(() => (window as unknown as Check).webWorkersCheck.failures());
       expect(result.refused).toBe("the worker failed: not a request to learn meanings this worker can read");
+      expect(result.badBatch).toBe("the worker failed: not a batch of notes this worker can read");
       expect(result.throws).toMatch(/^the worker failed: .*broken bundle/);
       expect(result.notJavaScript).toMatch(/^the worker failed: /);
       expect(result.aborted).toBe("the work was no longer wanted");

@@ -5,10 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { workerBundle } from "../../scripts/worker-bundle.mjs";
 import { bundledNodeWorkers, NodeWorkers } from "../../src/cli/node-workers";
 import { isTopicTerm } from "../../src/index/stopwords";
-import { meaningsRequest, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
+import { createAnalyzer } from "../../src/index/tokenize";
+import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
+import { PassageSampler } from "../../src/index/vault-language/passage-sample";
 import { learnFromBook, passageBook, type WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
 import { NO_SLICES } from "../../src/index/work-slice";
-import { meaningCorpus } from "../support/meaning-corpus";
+import { laneVault } from "../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
 
@@ -20,17 +22,25 @@ beforeAll(async () => {
 const never = () => new AbortController().signal;
 
 describe("NodeWorkers", () => {
-  it("learns in a worker thread exactly the meanings learned here", async () => {
-    const book = await passageBook(meaningCorpus(), isTopicTerm, NO_SLICES);
-    const here = (await learnFromBook(book, NO_SLICES, OPTIONS))!;
-    const answer = await new NodeWorkers(code).run(meaningsRequest(book, OPTIONS), never());
+  it("learns in a worker thread, from the notes handed to it a batch at a time, exactly the meanings learned here", async () => {
+    const notes = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
+    const sampler = new PassageSampler(60_000, createAnalyzer({ stemming: true }));
+    for (const [path, text] of notes) sampler.offer(path, text);
+    const here = (await learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS))!;
+    async function* more() {
+      for (let at = 0; at < notes.length; at += 64) yield notesBatch(notes.slice(at, at + 64));
+      yield NOTES_END;
+    }
+    const answer = await new NodeWorkers(code).run(meaningsRequest(true, 60_000, 100, OPTIONS), never(), more());
     const there = readMeaningsAnswer(answer, OPTIONS)!;
     expect(there.words).toEqual(here.words);
     expect(Array.from(there.vectors)).toEqual(Array.from(here.vectors));
   });
 
   it("rejects with the worker's reason when the job is refused", async () => {
-    await expect(new NodeWorkers(code).run({ job: "learn-meanings", version: 1 }, never())).rejects.toThrow("the worker failed: not a request to learn meanings this worker can read");
+    await expect(new NodeWorkers(code).run({ job: "learn-meanings", version: 2 }, never(), (async function* () {
+      yield NOTES_END;
+    })())).rejects.toThrow("the worker failed: not a request to learn meanings this worker can read");
   });
 
   it("rejects when the worker throws, exits without answering, or cannot be started", async () => {

@@ -48,6 +48,29 @@ describe("workerJob", () => {
     expect(seen.ended).toBe(1);
   });
 
+  it("posts each of `more` after the message as it comes, stops reading it once settled, and fails when it cannot give the next", async () => {
+    const { seen, start } = standIn();
+    let read = 0;
+    async function* more() {
+      for (let i = 1; i <= 5; i++) {
+        read = i;
+        if (i === 3) seen.events!.replied({ ok: true, answer: "done" });
+        yield `batch ${i}`;
+      }
+    }
+    await expect(workerJob(start, "first", new AbortController().signal, more())).resolves.toBe("done");
+    expect(seen.posted).toEqual(["first", "batch 1", "batch 2"]);
+    expect(read).toBe(3);
+    const failing = standIn();
+    async function* broken() {
+      yield "batch 1";
+      throw new Error("the note could not be read");
+    }
+    await expect(workerJob(failing.start, "first", new AbortController().signal, broken())).rejects.toThrow("the note could not be read");
+    expect(failing.seen.posted).toEqual(["first", "batch 1"]);
+    expect(failing.seen.ended).toBe(1);
+  });
+
   it("starts no worker for work already unwanted", async () => {
     const { seen, start } = standIn();
     const controller = new AbortController();

@@ -16,12 +16,12 @@ import type { Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
 import { docTermCounts, wordCountsInto } from "./note-term-counts";
-import { samplePassages, type PassageSource } from "./passage-sample";
+import { notesReadAgain, samplePassages, type PassageSource } from "./passage-sample";
 import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
-import { meaningsRequest, readMeaningsAnswer } from "./meanings-job";
-import { DEFAULT_WORD_MEANING, learnFromBook, passageBook, type PassageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
+import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "./meanings-job";
+import { DEFAULT_WORD_MEANING, learnFromBook, passageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
 
 export interface VaultLanguageOptions {
@@ -287,9 +287,8 @@ export class LanguageLane {
     // passages need cannot make enough of them (and is cheap to see again: nothing is kept).
     const bytes = source.bytes();
     if (bytes < this.options.minPassages * BYTES_PER_PASSAGE) return null;
-    const book = await this.sampledBook(source, work, generation);
+    const meanings = await this.learnMeanings(source, work, generation);
     if (generation !== this.generation) return null;
-    const meanings = book ? await this.learnMeanings(book, work, generation) : null;
     if (!meanings) {
       // Read and found wanting: saved, so the next start does not read every note again.
       this.tooSmallAt = bytes;
@@ -299,20 +298,18 @@ export class LanguageLane {
     return new VaultLanguage(await keepMeanings(meanings, work));
   }
 
-  /** The sampled passages as a book, or null when they are fewer than `minPassages`. The passages
-   * themselves (60,000 small arrays) are let go here: the book is all a learning keeps. */
-  private async sampledBook(source: LaneSource, work: WorkSlice, generation: number): Promise<PassageBook | null> {
-    const passages = await samplePassages(source, this.options.maxPassages, work, () => generation !== this.generation);
-    return passages.length < this.options.minPassages ? null : passageBook(passages, isTopicTerm, work);
-  }
-
-  /** The meanings of `book`: from a worker when there is one and it answers as asked, else learned
-   * here between pauses (the same code, so the same meanings). */
-  private async learnMeanings(book: PassageBook, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
-    const request = this.workers ? meaningsRequest(book, this.options.words) : null;
-    if (this.workers && request) {
+  /**
+   * The meanings of the notes' passages (null: too few to learn from). With a worker, the notes are
+   * read here and handed to it as they are read, and it samples, parses and learns (the same code,
+   * so the same meanings); without one, or when it fails, cannot start or answers in another shape,
+   * all of it happens here between pauses.
+   */
+  private async learnMeanings(source: LaneSource, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
+    const stale = () => generation !== this.generation;
+    if (this.workers) {
       try {
-        const answered = await this.workers.run(request, this.abort.signal);
+        const request = meaningsRequest(source.analyzer.options.stemming, this.options.maxPassages, this.options.minPassages, this.options.words);
+        const answered = await this.workers.run(request, this.abort.signal, notesForWorker(source, work, stale));
         // Waiting on the worker was no work of this thread's.
         work.restart();
         const answer = readMeaningsAnswer(answered, this.options.words);
@@ -323,11 +320,13 @@ export class LanguageLane {
       } catch {
         // A worker that cannot start or fails: learned here instead (below), unless overtaken.
       }
-      if (generation !== this.generation) throw new LearningOvertaken("the vault-language learning was overtaken");
+      if (stale()) throw new LearningOvertaken("the vault-language learning was overtaken");
       work.restart();
     }
     this.learnedIn = "this thread";
-    return learnFromBook(book, work, this.options.words);
+    const passages = await samplePassages(source, this.options.maxPassages, work, stale);
+    if (stale()) return null;
+    return passages.length < this.options.minPassages ? null : learnFromBook(await passageBook(passages, isTopicTerm, work), work, this.options.words);
   }
 
   /**
@@ -458,6 +457,13 @@ function stoppable(slice: WorkSlice, stale: () => boolean): WorkSlice {
       if (stale()) throw new LearningOvertaken("the vault-language learning was overtaken");
     },
   };
+}
+
+/** What a worker learning the meanings is handed after its request: the notes as read again, a
+ * batch at a time, then the end (none once the learning is overtaken: the worker is ended then). */
+async function* notesForWorker(source: LaneSource, work: WorkSlice, stale: () => boolean): AsyncGenerator<unknown> {
+  for await (const batch of notesReadAgain(source, work, stale)) yield notesBatch(batch);
+  if (!stale()) yield NOTES_END;
 }
 
 /** The saved notes' vectors made with these meanings (parts missing or unusable give none), and

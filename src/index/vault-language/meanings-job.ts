@@ -1,21 +1,35 @@
-// Learning the words' meanings as a job for a worker (ports.ts `Workers`): the passage book goes
-// in as typed arrays and one string, the meanings come back as one string and one Float32Array.
+// Learning the words' meanings as a worker's job (ports.ts `Workers`): the notes are read on the
+// lane's thread and handed over as they are read, a batch at a time; the worker draws the sample
+// from them (passage-sample.ts, the same code), learns, and sends back the meanings as one string
+// and one Float32Array. Parsing every note again and learning both happen there, with their garbage.
 // Both sides check what they are given: a message of another shape is refused, never half-read.
+import { isTopicTerm } from "../stopwords";
+import { createAnalyzer } from "../tokenize";
 import { NO_SLICES } from "../work-slice";
-import { learnFromBook, type PassageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
+import { PassageSampler } from "./passage-sample";
+import { learnFromBook, passageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 
 export const MEANINGS_JOB = "learn-meanings";
-const VERSION = 1;
+const VERSION = 2;
 /** Between the words of one string: index terms are cut at white space, so none holds a newline. */
 const SEPARATOR = "\n";
 
+/** The first message: how to read the notes and learn from them. */
 export interface MeaningsRequest {
   job: typeof MEANINGS_JOB;
   version: number;
-  terms: string;
-  start: Uint32Array;
-  entries: Uint32Array;
+  /** The index's analyser (tokenize.ts), so the worker cuts words as the index does. */
+  stemming: boolean;
+  maxPassages: number;
+  /** Fewer passages than this is no model (null meanings). */
+  minPassages: number;
   options: WordMeaningOptions;
+}
+
+/** Then the notes, in path order, a batch at a time: [path, text]; then `{ end: true }`. */
+export interface NotesBatch {
+  job: typeof MEANINGS_JOB;
+  notes: [string, string][];
 }
 
 export interface MeaningsAnswer {
@@ -24,41 +38,61 @@ export interface MeaningsAnswer {
   meanings: { words: string; dimensions: number; vectors: Float32Array } | null;
 }
 
-/** The request for `book`, or null when a term would not survive the joining (learned here instead). */
-export function meaningsRequest(book: PassageBook, options: WordMeaningOptions): MeaningsRequest | null {
-  if (book.terms.some((t) => t.length === 0 || t.includes(SEPARATOR))) return null;
-  return { job: MEANINGS_JOB, version: VERSION, terms: book.terms.join(SEPARATOR), start: book.start, entries: book.entries, options };
+export function meaningsRequest(stemming: boolean, maxPassages: number, minPassages: number, options: WordMeaningOptions): MeaningsRequest {
+  return { job: MEANINGS_JOB, version: VERSION, stemming, maxPassages, minPassages, options };
 }
 
-/** In the worker: learns what `request` asks, or throws when it is not a request it can read. The
- * buffers to move (not copy) back are listed beside the answer. */
-export async function answerMeaningsRequest(request: unknown): Promise<{ answer: MeaningsAnswer; transfer: ArrayBuffer[] }> {
-  const book = readRequest(request);
-  if (!book) throw new Error("not a request to learn meanings this worker can read");
-  const meanings = await learnFromBook(book.book, NO_SLICES, book.options);
-  if (!meanings) return { answer: { job: MEANINGS_JOB, version: VERSION, meanings: null }, transfer: [] };
-  const vectors = meanings.vectors;
-  return {
-    answer: { job: MEANINGS_JOB, version: VERSION, meanings: { words: meanings.words.join(SEPARATOR), dimensions: meanings.dimensions, vectors } },
-    transfer: [vectors.buffer as ArrayBuffer],
-  };
+export function notesBatch(notes: [string, string][]): NotesBatch {
+  return { job: MEANINGS_JOB, notes };
 }
+
+export const NOTES_END = { job: MEANINGS_JOB, end: true } as const;
 
 export function isMeaningsRequest(message: unknown): boolean {
   return typeof message === "object" && message !== null && (message as { job?: unknown }).job === MEANINGS_JOB;
 }
 
-function readRequest(message: unknown): { book: PassageBook; options: WordMeaningOptions } | null {
-  if (typeof message !== "object" || message === null) return null;
+/** In the worker: one learning, message by message. */
+export class MeaningsJob {
+  private constructor(
+    private readonly request: MeaningsRequest,
+    private readonly sampler: PassageSampler,
+  ) {}
+
+  /** The job a request asks for; throws when it is not a request this worker can read. */
+  static start(message: unknown): MeaningsJob {
+    if (!isRequest(message)) throw new Error("not a request to learn meanings this worker can read");
+    return new MeaningsJob(message, new PassageSampler(message.maxPassages, createAnalyzer({ stemming: message.stemming })));
+  }
+
+  /** Takes the next message: a batch of notes is sampled (nothing to answer yet: null); the end is
+   * answered with the meanings, and the buffers to move (not copy) back. Throws on anything else. */
+  take(message: unknown): Promise<{ answer: MeaningsAnswer; transfer: ArrayBuffer[] }> | null {
+    if (typeof message !== "object" || message === null || (message as { job?: unknown }).job !== MEANINGS_JOB) throw new Error("not a message of this learning");
+    const m = message as Partial<NotesBatch & { end: boolean }>;
+    if (m.end === true) return this.answer();
+    if (!Array.isArray(m.notes) || !m.notes.every((n) => Array.isArray(n) && n.length === 2 && typeof n[0] === "string" && typeof n[1] === "string")) throw new Error("not a batch of notes this worker can read");
+    for (const [path, text] of m.notes) this.sampler.offer(path, text);
+    return null;
+  }
+
+  private async answer(): Promise<{ answer: MeaningsAnswer; transfer: ArrayBuffer[] }> {
+    const passages = this.sampler.items();
+    const meanings = passages.length < this.request.minPassages ? null : await learnFromBook(await passageBook(passages, isTopicTerm, NO_SLICES), NO_SLICES, this.request.options);
+    if (!meanings) return { answer: { job: MEANINGS_JOB, version: VERSION, meanings: null }, transfer: [] };
+    const vectors = meanings.vectors;
+    return {
+      answer: { job: MEANINGS_JOB, version: VERSION, meanings: { words: meanings.words.join(SEPARATOR), dimensions: meanings.dimensions, vectors } },
+      transfer: [vectors.buffer as ArrayBuffer],
+    };
+  }
+}
+
+function isRequest(message: unknown): message is MeaningsRequest {
+  if (typeof message !== "object" || message === null) return false;
   const m = message as Partial<MeaningsRequest>;
-  if (m.job !== MEANINGS_JOB || m.version !== VERSION || typeof m.terms !== "string") return null;
-  if (!(m.start instanceof Uint32Array) || !(m.entries instanceof Uint32Array) || m.start.length < 1 || !isOptions(m.options)) return null;
-  const terms = m.terms.length === 0 ? [] : m.terms.split(SEPARATOR);
-  const { start, entries } = m;
-  if (start[0] !== 0 || start[start.length - 1] !== entries.length) return null;
-  for (let i = 1; i < start.length; i++) if (start[i] < start[i - 1]) return null;
-  for (let k = 0; k < entries.length; k++) if (entries[k] >= terms.length) return null;
-  return { book: { terms, start, entries }, options: m.options };
+  const whole = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+  return m.job === MEANINGS_JOB && m.version === VERSION && typeof m.stemming === "boolean" && whole(m.maxPassages, 1, 10_000_000) && whole(m.minPassages, 0, 10_000_000) && isOptions(m.options);
 }
 
 function isOptions(o: unknown): o is WordMeaningOptions {
@@ -78,7 +112,7 @@ function isOptions(o: unknown): o is WordMeaningOptions {
   );
 }
 
-/** The meanings a worker answered (null: too few words to learn from), or undefined when the answer
+/** The meanings a worker answered (null: too little to learn from), or undefined when the answer
  * is not one this side can use (the meanings are then learned here). */
 export function readMeaningsAnswer(answer: unknown, options: WordMeaningOptions): WordMeanings | null | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;

@@ -61,21 +61,51 @@ export class SmallestKeys<T> {
   }
 }
 
-/** The indexed notes' passages, read again in batches; beyond `max`, those of smallest key (passage-sample.ts). */
-export async function samplePassages(source: PassageSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
+/** The sample being drawn: each note's passages offered as the note is read (here, or in a worker). */
+export class PassageSampler {
+  private readonly sample: SmallestKeys<string[]>;
+
+  constructor(
+    max: number,
+    private readonly analyzer: Analyzer,
+  ) {
+    this.sample = new SmallestKeys(max);
+  }
+
+  /** One note's passages, from its text as read. */
+  offer(path: string, text: string): void {
+    const keyOf = passageKeys(path);
+    for (const [place, passage] of notePassages(parseNoteSafely(path, text), this.analyzer).entries()) this.sample.offer(keyOf(place), passage);
+  }
+
+  items(): string[][] {
+    return this.sample.items();
+  }
+}
+
+/** The indexed notes read again, in path order, a batch at a time: each note still indexed and
+ * read, with its text. Ends early once `stale` says the work is no longer wanted. */
+export async function* notesReadAgain(source: PassageSource, work: WorkSlice, stale: () => boolean): AsyncGenerator<[string, string][]> {
   const paths = source.paths().sort();
-  const sample = new SmallestKeys<string[]>(max);
   for (let at = 0; at < paths.length; at += READ_BATCH) {
     const batch = paths.slice(at, at + READ_BATCH);
     const texts = await readNotes(source.store, batch);
     work.restart();
-    if (stale()) return [];
-    for (const [i, text] of texts.entries()) {
-      if (typeof text !== "string" || !source.holds(batch[i])) continue;
-      const keyOf = passageKeys(batch[i]);
-      for (const [place, passage] of notePassages(parseNoteSafely(batch[i], text), source.analyzer).entries()) sample.offer(keyOf(place), passage);
+    if (stale()) return;
+    yield texts.flatMap((text, i): [string, string][] => (typeof text === "string" && source.holds(batch[i]) ? [[batch[i], text]] : []));
+  }
+}
+
+/** The indexed notes' passages, read again in batches; beyond `max`, those of smallest key (passage-sample.ts). */
+export async function samplePassages(source: PassageSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
+  const sampler = new PassageSampler(max, source.analyzer);
+  for await (const batch of notesReadAgain(source, work, stale)) {
+    for (const [path, text] of batch) {
+      // A note removed while this batch was parsed is left out.
+      if (!source.holds(path)) continue;
+      sampler.offer(path, text);
       if (work.over()) await work.pause();
     }
   }
-  return sample.items();
+  return stale() ? [] : sampler.items();
 }

@@ -1,13 +1,16 @@
-// A page that learns word meanings twice, in its own thread and in a Web Worker started the way the
+// A page that learns word meanings twice (from the notes of test/support/lane-vault.ts, handed to the
+// worker a batch at a time), in its own thread and in a Web Worker started the way the
 // plugin starts one (`bundledWebWorkers()`, the worker's code carried as a string and run from a blob
 // URL), and says how the two compare; then fails a worker in each way the adapter must survive.
 // Built by web-workers.ts into dist/workbench/ with the worker's real minified bundle defined.
 import { bundledWebWorkers, WebWorkers } from "../../../src/plugin/web-workers";
 import { isTopicTerm } from "../../../src/index/stopwords";
-import { meaningsRequest, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
+import { PassageSampler } from "../../../src/index/vault-language/passage-sample";
 import { learnFromBook, passageBook, type WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES } from "../../../src/index/work-slice";
-import { meaningCorpus } from "../../support/meaning-corpus";
+import { laneVault } from "../../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
 
@@ -20,9 +23,15 @@ const failure = (run: Promise<unknown>) =>
 async function learnBoth() {
   const workers = bundledWebWorkers();
   if (!workers) return { workers: false };
-  const book = await passageBook(meaningCorpus(), isTopicTerm, NO_SLICES);
-  const here = (await learnFromBook(book, NO_SLICES, OPTIONS))!;
-  const there = readMeaningsAnswer(await workers.run(meaningsRequest(book, OPTIONS), new AbortController().signal), OPTIONS);
+  const notes = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
+  const sampler = new PassageSampler(60_000, createAnalyzer({ stemming: true }));
+  for (const [path, text] of notes) sampler.offer(path, text);
+  const here = (await learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS))!;
+  async function* more() {
+    for (let at = 0; at < notes.length; at += 64) yield notesBatch(notes.slice(at, at + 64));
+    yield NOTES_END;
+  }
+  const there = readMeaningsAnswer(await workers.run(meaningsRequest(true, 60_000, 100, OPTIONS), new AbortController().signal, more()), OPTIONS);
   return {
     workers: true,
     words: here.words.length,
@@ -39,6 +48,15 @@ async function failures() {
   setTimeout(() => aborting.abort(), 50);
   return {
     refused: await failure(workers.run({ job: "learn-meanings", version: 1 }, never())),
+    badBatch: await failure(
+      workers.run(
+        meaningsRequest(true, 100, 10, OPTIONS),
+        never(),
+        (async function* () {
+          yield { job: "learn-meanings", notes: "not a list" };
+        })(),
+      ),
+    ),
     throws: await failure(new WebWorkers("throw new Error('broken bundle')").run({}, never())),
     notJavaScript: await failure(new WebWorkers("this is not javascript").run({}, never())),
     aborted: await stopped,

@@ -21,7 +21,7 @@ import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language
 import { learnFromBook, passageBook } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
 import { FAKE_NOW, fakeClock } from "../../support/fake-clock";
-import { answerWorkerMessage, unwrapWorkerReply } from "../../../src/index/worker-jobs";
+import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
 import type { Workers } from "../../../src/ports";
 import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
@@ -658,7 +658,7 @@ function laneWorld(notes: Record<string, string>, options = SMALL, workers: Work
  * through the structured clone a worker's messages pass. `hold` keeps the next answer until
  * `release` (or the abort, which rejects, as the real adapters do).
  */
-function workerInThread(answer: (message: unknown) => Promise<unknown> = answerAsWorker) {
+function workerInThread(answer: (message: unknown, more?: AsyncIterable<unknown>) => Promise<unknown> = answerAsWorker) {
   const signals: AbortSignal[] = [];
   let held: { resolve: () => void } | null = null;
   let holding = false;
@@ -666,7 +666,7 @@ function workerInThread(answer: (message: unknown) => Promise<unknown> = answerA
     signals,
     hold: () => void (holding = true),
     release: () => held?.resolve(),
-    async run(message: unknown, signal: AbortSignal): Promise<unknown> {
+    async run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
       signals.push(signal);
       if (holding) {
         holding = false;
@@ -675,14 +675,18 @@ function workerInThread(answer: (message: unknown) => Promise<unknown> = answerA
           signal.addEventListener("abort", () => reject(new Error("the work was no longer wanted")), { once: true });
         });
       }
-      return answer(message);
+      return answer(message, more);
     },
   };
 }
 
-async function answerAsWorker(message: unknown): Promise<unknown> {
-  const { reply } = await answerWorkerMessage(structuredClone(message));
-  return structuredClone(unwrapWorkerReply(reply));
+/** The request and then each message of `more`, to the worker's own code; its one reply's answer. */
+async function answerAsWorker(message: unknown, more?: AsyncIterable<unknown>): Promise<unknown> {
+  const session = workerSession();
+  let replied = session(structuredClone(message));
+  if (more) for await (const next of more) replied = replied ?? session(structuredClone(next));
+  if (!replied) throw new Error("the worker stopped before it answered");
+  return structuredClone(unwrapWorkerReply((await replied).reply));
 }
 
 describe("LanguageLane with a worker", () => {
@@ -751,9 +755,10 @@ describe("LanguageLane with a worker", () => {
     const slices: number[] = [];
     const slice = timeSlices(clock, async (ms) => void slices.push(ms));
     // The worker takes five seconds; nothing else moves the clock.
-    const workers = workerInThread(async (message) => {
+    const workers = workerInThread(async (message, more) => {
+      const answered = await answerAsWorker(message, more);
       clock.advance(5000);
-      return answerAsWorker(message);
+      return answered;
     });
     const { lane, source } = laneWorld(notes, SMALL, workers);
     await lane.learn(source(slice));

@@ -1,102 +1,89 @@
-// Learning the words' meanings as a worker's job: the passage book keeps each passage's distinct
-// topic terms; a request answered (here, in this thread, through the same structured clone a
-// worker's messages pass) gives exactly the meanings learned here; and either side refuses a
+// Learning the words' meanings as a worker's job: the notes go in a batch at a time after the
+// request, and the answer (here, in this thread, through the same structured clone a worker's
+// messages pass) is exactly the meanings learned here from the same notes; either side refuses a
 // message of the wrong shape rather than reading half of it.
 import { describe, expect, it } from "vitest";
 import { isTopicTerm } from "../../../src/index/stopwords";
-import { answerMeaningsRequest, meaningsRequest, readMeaningsAnswer, type MeaningsRequest } from "../../../src/index/vault-language/meanings-job";
+import { createAnalyzer } from "../../../src/index/tokenize";
+import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
+import { PassageSampler } from "../../../src/index/vault-language/passage-sample";
 import { learnFromBook, passageBook, type WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
-import { answerWorkerMessage, unwrapWorkerReply } from "../../../src/index/worker-jobs";
-import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
-import { meaningCorpus } from "../../support/meaning-corpus";
+import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
+import { NO_SLICES } from "../../../src/index/work-slice";
+import { laneVault } from "../../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
+const NOTES = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
 
-async function bookOf(passages: string[][]) {
-  return passageBook(passages, isTopicTerm, NO_SLICES);
+/** The meanings learned here, as the lane learns them without a worker. */
+async function learnedHere(maxPassages: number) {
+  const sampler = new PassageSampler(maxPassages, createAnalyzer({ stemming: true }));
+  for (const [path, text] of NOTES) sampler.offer(path, text);
+  return learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS);
 }
 
-/** A request as a worker receives it: copied by the structured clone algorithm. */
-async function request(options = OPTIONS): Promise<MeaningsRequest> {
-  return structuredClone(meaningsRequest(await bookOf(meaningCorpus()), options)!);
+/** The messages of one learning, each as a worker receives it (copied), and the one reply. */
+async function askWorker(messages: unknown[]) {
+  const session = workerSession();
+  const replies = messages.map((m) => session(structuredClone(m)));
+  const answered = replies.filter((r) => r !== null);
+  expect(answered.length).toBeLessThanOrEqual(1);
+  return answered.length === 0 ? null : (await answered[0]!).reply;
 }
 
-describe("passageBook", () => {
-  it("keeps each passage's distinct topic terms in the order first met, one place per term across passages", async () => {
-    let pauses = 0;
-    const slice: WorkSlice = { over: () => true, pause: async () => void pauses++, restart: () => undefined };
-    const passages = [["gamma", "the", "delta", "gamma"], [], ["delta", "2024", "omega"]];
-    const book = await passageBook(passages, isTopicTerm, slice);
-    const rows = Array.from({ length: 3 }, (_, i) => Array.from(book.entries.subarray(book.start[i], book.start[i + 1]), (place) => book.terms[place]));
-    expect(rows).toEqual([["gamma", "delta"], [], ["delta", "omega"]]);
-    expect(book.terms).toEqual(["gamma", "delta", "omega"]);
-    expect(pauses).toBeGreaterThan(0);
-  });
-
-  it("grows past its first guess of room (passages longer than 16 terms)", async () => {
-    const long = Array.from({ length: 3 }, (_, p) => Array.from({ length: 600 }, (_, i) => `word${p}x${i}`));
-    const book = await bookOf(long);
-    expect(book.entries.length).toBe(1800);
-    expect(book.terms[1799]).toBe("word2x599");
-  });
-});
+const batches = (size: number) => Array.from({ length: Math.ceil(NOTES.length / size) }, (_, i) => notesBatch(NOTES.slice(i * size, (i + 1) * size)));
 
 describe("the meanings job", () => {
-  it("answers with exactly the meanings learned here", async () => {
-    const here = (await learnFromBook(await bookOf(meaningCorpus()), NO_SLICES, OPTIONS))!;
-    const { reply, transfer } = await answerWorkerMessage(await request());
-    expect(reply.ok).toBe(true);
-    expect(transfer).toHaveLength(1);
-    const answer = structuredClone(unwrapWorkerReply(reply));
-    const there = readMeaningsAnswer(answer, OPTIONS)!;
-    expect(there.words).toEqual(here.words);
-    expect(there.dimensions).toBe(here.dimensions);
-    expect(Array.from(there.vectors)).toEqual(Array.from(here.vectors));
-    expect(here.words).toContain("alpha");
+  it("answers, after the notes in batches and the end, exactly the meanings learned here, and nothing before the end", async () => {
+    for (const maxPassages of [60_000, 500]) {
+      const here = (await learnedHere(maxPassages))!;
+      expect(await askWorker([meaningsRequest(true, maxPassages, 100, OPTIONS), ...batches(64)])).toBeNull();
+      const reply = await askWorker([meaningsRequest(true, maxPassages, 100, OPTIONS), ...batches(64), NOTES_END]);
+      const there = readMeaningsAnswer(structuredClone(unwrapWorkerReply(reply)), OPTIONS)!;
+      expect(there.words).toEqual(here.words);
+      expect(Array.from(there.vectors)).toEqual(Array.from(here.vectors));
+      expect(here.words).toContain("kestrel");
+    }
   });
 
-  it("answers 'too few words' as null, not as an error", async () => {
-    const { reply } = await answerWorkerMessage(await request({ ...OPTIONS, dimensions: 28 }));
-    expect(readMeaningsAnswer(unwrapWorkerReply(reply), { ...OPTIONS, dimensions: 28 })).toBeNull();
+  it("answers null (too little to learn from), not an error, below minPassages; and ignores what comes after its reply", async () => {
+    const request = meaningsRequest(true, 60_000, 100_000, OPTIONS);
+    const reply = await askWorker([request, ...batches(100), NOTES_END, NOTES_END, "late"]);
+    expect(readMeaningsAnswer(unwrapWorkerReply(reply), OPTIONS)).toBeNull();
   });
 
-  it("is not asked for when a term would not survive the joining", async () => {
-    const book = await bookOf(meaningCorpus());
-    expect(meaningsRequest({ ...book, terms: [...book.terms, "two\nlines"] }, OPTIONS)).toBeNull();
-    expect(meaningsRequest(book, OPTIONS)).not.toBeNull();
-  });
-
-  it("refuses a request of the wrong shape with a reason, and never learns from half of it", async () => {
-    const good = await request();
-    const bad: [string, unknown][] = [
-      ["not an object", "learn"],
-      ["another version", { ...good, version: 2 }],
-      ["a place past the terms", { ...good, entries: Uint32Array.from(good.entries, (e, i) => (i === 3 ? 10_000 : e)) }],
-      ["starts that go back", { ...good, start: Uint32Array.from(good.start, (s, i) => (i === 5 ? 0 : s)) }],
-      ["starts that end short", { ...good, start: good.start.subarray(0, 10) }],
-      ["entries as a plain array", { ...good, entries: Array.from(good.entries) }],
+  it("refuses a request, or a later message, of the wrong shape with a reason", async () => {
+    const good = meaningsRequest(true, 60_000, 100, OPTIONS);
+    const badRequests: [string, unknown][] = [
+      ["another version", { ...good, version: 1 }],
+      ["no stemming flag", { ...good, stemming: "yes" }],
+      ["a sample of no passages", { ...good, maxPassages: 0 }],
       ["no dimensions", { ...good, options: { ...OPTIONS, dimensions: 0 } }],
       ["a smoothing of NaN", { ...good, options: { ...OPTIONS, smoothing: Number.NaN } }],
       ["no options", { ...good, options: undefined }],
     ];
-    for (const [what, message] of bad) {
-      await expect(answerMeaningsRequest(message), what).rejects.toThrow(/not a request to learn meanings/);
-      const { reply } = await answerWorkerMessage(message);
-      if (what === "not an object") expect(reply).toEqual({ ok: false, error: "the worker was sent a job it does not know" });
-      else expect(reply, what).toEqual({ ok: false, error: "not a request to learn meanings this worker can read" });
-      expect(() => unwrapWorkerReply(reply)).toThrow(/^the worker failed: /);
-    }
+    for (const [what, message] of badRequests) expect(await askWorker([message]), what).toEqual({ ok: false, error: "not a request to learn meanings this worker can read" });
+    expect(await askWorker(["learn"])).toEqual({ ok: false, error: "the worker was sent a job it does not know" });
+    const badBatches: [string, unknown][] = [
+      ["a note without text", notesBatch([["a.md", 5 as unknown as string]])],
+      ["notes not in pairs", { job: "learn-meanings", notes: [["a.md"]] }],
+      ["no notes", { job: "learn-meanings" }],
+    ];
+    for (const [what, message] of badBatches) expect(await askWorker([good, message]), what).toEqual({ ok: false, error: "not a batch of notes this worker can read" });
+    expect(await askWorker([good, { job: "other", end: true }])).toEqual({ ok: false, error: "not a message of this learning" });
+    expect(() => unwrapWorkerReply({ ok: false, error: "x" })).toThrow("the worker failed: x");
   });
 
   it("reads no answer of the wrong shape (the meanings are then learned here)", async () => {
-    const { reply } = await answerWorkerMessage(await request());
+    const reply = await askWorker([meaningsRequest(true, 60_000, 100, OPTIONS), ...batches(200), NOTES_END]);
     const good = unwrapWorkerReply(reply) as { meanings: { words: string; dimensions: number; vectors: Float32Array } };
     const m = good.meanings;
     expect(readMeaningsAnswer(good, OPTIONS)).toBeTruthy();
     const bad: [string, unknown][] = [
       ["nothing", undefined],
       ["another job", { ...good, job: "other" }],
-      ["no meanings field", { job: "learn-meanings", version: 1 }],
+      ["an older version", { ...good, version: 1 }],
+      ["no meanings field", { job: "learn-meanings", version: 2 }],
       ["too many dimensions", { ...good, meanings: { ...m, dimensions: 9 } }],
       ["vectors one short", { ...good, meanings: { ...m, vectors: m.vectors.subarray(1) } }],
       ["vectors as numbers", { ...good, meanings: { ...m, vectors: Array.from(m.vectors) } }],

@@ -3,7 +3,7 @@
 // vector; every vector has length 1; too few words to learn from is no model.
 import { describe, expect, it } from "vitest";
 import { isTopicTerm } from "../../../src/index/stopwords";
-import { learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "../../../src/index/vault-language/word-meanings";
+import { learnWordMeanings, passageBook, type WordMeaningOptions, type WordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
 import { meaningCorpus as corpus } from "../../support/meaning-corpus";
 
@@ -96,5 +96,25 @@ describe("learnWordMeanings", () => {
     expect(pauses).toBeGreaterThan(0);
     expect(sliced.words).toEqual(whole.words);
     expect(Array.from(sliced.vectors)).toEqual(Array.from(whole.vectors));
+  });
+});
+
+describe("passageBook", () => {
+  it("keeps each passage's distinct topic terms in the order first met, one place per term across passages", async () => {
+    let pauses = 0;
+    const slice: WorkSlice = { over: () => true, pause: async () => void pauses++, restart: () => undefined };
+    const passages = [["gamma", "the", "delta", "gamma"], [], ["delta", "2024", "omega"]];
+    const book = await passageBook(passages, isTopicTerm, slice);
+    const rows = Array.from({ length: 3 }, (_, i) => Array.from(book.entries.subarray(book.start[i], book.start[i + 1]), (place) => book.terms[place]));
+    expect(rows).toEqual([["gamma", "delta"], [], ["delta", "omega"]]);
+    expect(book.terms).toEqual(["gamma", "delta", "omega"]);
+    expect(pauses).toBeGreaterThan(0);
+  });
+
+  it("grows past its first guess of room (passages longer than 16 terms)", async () => {
+    const long = Array.from({ length: 3 }, (_, p) => Array.from({ length: 600 }, (_, i) => `word${p}x${i}`));
+    const book = await passageBook(long, isTopicTerm, NO_SLICES);
+    expect(book.entries.length).toBe(1800);
+    expect(book.terms[1799]).toBe("word2x599");
   });
 });
