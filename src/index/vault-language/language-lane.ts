@@ -235,6 +235,7 @@ export class LanguageLane {
     this.pending = pending;
     const versions = new Map<string, NoteVersion>();
     // Every loop over the notes pauses: 100,000 saved vectors taken back at once blocked for 600 ms.
+    model.reserveNotes(saved.length);
     for (const [i, s] of saved.entries()) {
       if (i % 256 === 0 && work.over()) await work.pause();
       const now = source.noteVersion(s.path);
@@ -558,6 +559,7 @@ export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine
       counts[note] = 0;
     }
   }
+  model.reserveNotes(rows);
   for (let at = 0; at < rows; at++) {
     if (at % 256 === 255 && slice.over()) await slice.pause();
     const path = engine.pathOf(noteOfRow[at]);

@@ -121,6 +121,12 @@ export class NoteVectors {
     return kept.items().sort(nearestFirst);
   }
 
+  /** Room for `rows` notes in all (a fill that knows how many comes makes its block once: grown
+   * by doubling, 100,000 notes copied the block eleven times, each copy a large new array). */
+  reserve(rows: number): void {
+    this.ensureCapacity(rows);
+  }
+
   private ensureCapacity(rows: number): void {
     if (rows <= this.invNorms.length) return;
     const capacity = Math.max(rows, this.invNorms.length * 2);

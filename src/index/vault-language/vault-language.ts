@@ -146,6 +146,11 @@ export class VaultLanguage {
     return this.notes.get(path);
   }
 
+  /** Room for `count` more notes' vectors (see NoteVectors.reserve). */
+  reserveNotes(count: number): void {
+    this.notes.reserve(this.notes.size + count);
+  }
+
   restoreNote(path: string, vector: QuantizedVector): void {
     if (vector.values.length === this.dimensions) this.notes.set(path, vector);
   }

@@ -111,6 +111,23 @@ describe("NoteVectors storage", () => {
     expect(store.size).toBe(0);
   });
 
+  it("keeps every vector and finds the same nearest notes when room was reserved first, before or after some were set", () => {
+    const all = vectors(300, 16, 5);
+    const grown = new NoteVectors(16);
+    const reserved = new NoteVectors(16);
+    all.slice(0, 100).forEach((v, i) => reserved.set(`n${i}.md`, quantize(v)));
+    reserved.reserve(300);
+    reserved.reserve(10);
+    all.forEach((v, i) => {
+      grown.set(`n${i}.md`, quantize(v));
+      reserved.set(`n${i}.md`, quantize(v));
+    });
+    expect(reserved.size).toBe(300);
+    for (let i = 0; i < 300; i += 37) expect(reserved.get(`n${i}.md`)).toEqual(grown.get(`n${i}.md`));
+    const query = all[7];
+    expect(reserved.nearest(query, 10)).toEqual(grown.nearest(query, 10));
+  });
+
   it("refuses a vector of other dimensions", () => {
     expect(() => new NoteVectors(4).set("a.md", quantize([1, 0, 0]))).toThrow(/3 dimensions in a store of 4/);
   });
