@@ -4,13 +4,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { workerBundle } from "../../scripts/worker-bundle.mjs";
 import { bundledNodeWorkers, NodeWorkers } from "../../src/cli/node-workers";
-import { isTopicTerm } from "../../src/index/stopwords";
-import { createAnalyzer } from "../../src/index/tokenize";
-import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
-import { PassageSampler } from "../../src/index/vault-language/passage-sample";
-import { learnFromBook, passageBook, type WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
-import { NO_SLICES } from "../../src/index/work-slice";
-import { laneVault } from "../support/lane-vault";
+import { meaningsRequest, NOTES_END, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
+import type { WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
+import { laneVaultNotes, meaningsLearnedHere, notesAsHanded } from "../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
 
@@ -23,15 +19,9 @@ const never = () => new AbortController().signal;
 
 describe("NodeWorkers", () => {
   it("learns in a worker thread, from the notes handed to it a batch at a time, exactly the meanings learned here", async () => {
-    const notes = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
-    const sampler = new PassageSampler(60_000, createAnalyzer({ stemming: true }));
-    for (const [path, text] of notes) sampler.offer(path, text);
-    const here = (await learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS))!;
-    async function* more() {
-      for (let at = 0; at < notes.length; at += 64) yield notesBatch(notes.slice(at, at + 64));
-      yield NOTES_END;
-    }
-    const answer = await new NodeWorkers(code).run(meaningsRequest(true, 60_000, 100, OPTIONS), never(), more());
+    const notes = laneVaultNotes();
+    const here = (await meaningsLearnedHere(notes, OPTIONS))!;
+    const answer = await new NodeWorkers(code).run(meaningsRequest(true, 60_000, 100, OPTIONS), never(), notesAsHanded(notes));
     const there = readMeaningsAnswer(answer, OPTIONS)!;
     expect(there.words).toEqual(here.words);
     expect(Array.from(there.vectors)).toEqual(Array.from(here.vectors));

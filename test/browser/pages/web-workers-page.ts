@@ -4,13 +4,9 @@
 // URL), and says how the two compare; then fails a worker in each way the adapter must survive.
 // Built by web-workers.ts into dist/workbench/ with the worker's real minified bundle defined.
 import { bundledWebWorkers, WebWorkers } from "../../../src/plugin/web-workers";
-import { isTopicTerm } from "../../../src/index/stopwords";
-import { createAnalyzer } from "../../../src/index/tokenize";
-import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
-import { PassageSampler } from "../../../src/index/vault-language/passage-sample";
-import { learnFromBook, passageBook, type WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
-import { NO_SLICES } from "../../../src/index/work-slice";
-import { laneVault } from "../../support/lane-vault";
+import { meaningsRequest, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
+import type { WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
+import { laneVaultNotes, meaningsLearnedHere, notesAsHanded } from "../../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
 
@@ -23,15 +19,9 @@ const failure = (run: Promise<unknown>) =>
 async function learnBoth() {
   const workers = bundledWebWorkers();
   if (!workers) return { workers: false };
-  const notes = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
-  const sampler = new PassageSampler(60_000, createAnalyzer({ stemming: true }));
-  for (const [path, text] of notes) sampler.offer(path, text);
-  const here = (await learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS))!;
-  async function* more() {
-    for (let at = 0; at < notes.length; at += 64) yield notesBatch(notes.slice(at, at + 64));
-    yield NOTES_END;
-  }
-  const there = readMeaningsAnswer(await workers.run(meaningsRequest(true, 60_000, 100, OPTIONS), new AbortController().signal, more()), OPTIONS);
+  const notes = laneVaultNotes();
+  const here = (await meaningsLearnedHere(notes, OPTIONS))!;
+  const there = readMeaningsAnswer(await workers.run(meaningsRequest(true, 60_000, 100, OPTIONS), new AbortController().signal, notesAsHanded(notes)), OPTIONS);
   return {
     workers: true,
     words: here.words.length,

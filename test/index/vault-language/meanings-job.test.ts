@@ -3,24 +3,13 @@
 // messages pass) is exactly the meanings learned here from the same notes; either side refuses a
 // message of the wrong shape rather than reading half of it.
 import { describe, expect, it } from "vitest";
-import { isTopicTerm } from "../../../src/index/stopwords";
-import { createAnalyzer } from "../../../src/index/tokenize";
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
-import { PassageSampler } from "../../../src/index/vault-language/passage-sample";
-import { learnFromBook, passageBook, type WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
+import type { WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
 import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
-import { NO_SLICES } from "../../../src/index/work-slice";
-import { laneVault } from "../../support/lane-vault";
+import { laneVaultNotes, meaningsLearnedHere } from "../../support/lane-vault";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
-const NOTES = Object.entries(laneVault()).sort(([a], [b]) => (a < b ? -1 : 1));
-
-/** The meanings learned here, as the lane learns them without a worker. */
-async function learnedHere(maxPassages: number) {
-  const sampler = new PassageSampler(maxPassages, createAnalyzer({ stemming: true }));
-  for (const [path, text] of NOTES) sampler.offer(path, text);
-  return learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, OPTIONS);
-}
+const NOTES = laneVaultNotes();
 
 /** The messages of one learning, each as a worker receives it (copied), and the one reply. */
 async function askWorker(messages: unknown[]) {
@@ -36,7 +25,7 @@ const batches = (size: number) => Array.from({ length: Math.ceil(NOTES.length / 
 describe("the meanings job", () => {
   it("answers, after the notes in batches and the end, exactly the meanings learned here, and nothing before the end", async () => {
     for (const maxPassages of [60_000, 500]) {
-      const here = (await learnedHere(maxPassages))!;
+      const here = (await meaningsLearnedHere(NOTES, OPTIONS, maxPassages))!;
       expect(await askWorker([meaningsRequest(true, maxPassages, 100, OPTIONS), ...batches(64)])).toBeNull();
       const reply = await askWorker([meaningsRequest(true, maxPassages, 100, OPTIONS), ...batches(64), NOTES_END]);
       const there = readMeaningsAnswer(structuredClone(unwrapWorkerReply(reply)), OPTIONS)!;
