@@ -8,7 +8,7 @@ import { createAnalyzer } from "../../src/index/tokenize";
 import { notesBatch, NOTES_END } from "../../src/index/vault-language/meanings-job";
 import { PassageSampler } from "../../src/index/vault-language/passage-sample";
 import { seededRandom } from "../../src/index/vault-language/top-eigenvectors";
-import { learnFromBook, passageBook, type WordMeaningOptions, type WordMeanings } from "../../src/index/vault-language/word-meanings";
+import { learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "../../src/index/vault-language/word-meanings";
 import { NO_SLICES } from "../../src/index/work-slice";
 
 /** A made-up word, different for every number: "bakodu", "bakofe", … */
@@ -47,7 +47,7 @@ export function laneVaultNotes(): [string, string][] {
 export async function meaningsLearnedHere(notes: [string, string][], options: WordMeaningOptions, maxPassages = 60_000): Promise<WordMeanings | null> {
   const sampler = new PassageSampler(maxPassages, createAnalyzer({ stemming: true }));
   for (const [path, text] of notes) sampler.offer(path, text);
-  return learnFromBook(await passageBook(sampler.items(), isTopicTerm, NO_SLICES), NO_SLICES, options);
+  return learnWordMeanings(sampler.items(), isTopicTerm, NO_SLICES, options);
 }
 
 /** `notes` as a worker learning meanings is handed them: `size` a batch, then the end. */

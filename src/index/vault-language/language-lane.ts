@@ -21,7 +21,7 @@ import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
 import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type LoadedLanguage } from "./vault-language-file";
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "./meanings-job";
-import { DEFAULT_WORD_MEANING, learnFromBook, passageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
+import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
 
 export interface VaultLanguageOptions {
@@ -327,7 +327,7 @@ export class LanguageLane {
     this.learnedIn = "this thread";
     const passages = await samplePassages(source, this.options.maxPassages, work, stale);
     if (stale()) return null;
-    return passages.length < this.options.minPassages ? null : learnFromBook(await passageBook(passages, isTopicTerm, work), work, this.options.words);
+    return passages.length < this.options.minPassages ? null : learnWordMeanings(passages, isTopicTerm, work, this.options.words);
   }
 
   /**

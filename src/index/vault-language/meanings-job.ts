@@ -7,7 +7,7 @@ import { isTopicTerm } from "../stopwords";
 import { createAnalyzer } from "../tokenize";
 import { NO_SLICES } from "../work-slice";
 import { PassageSampler } from "./passage-sample";
-import { learnFromBook, passageBook, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
+import { learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 
 export const MEANINGS_JOB = "learn-meanings";
 const VERSION = 2;
@@ -78,7 +78,7 @@ export class MeaningsJob {
 
   private async answer(): Promise<{ answer: MeaningsAnswer; transfer: ArrayBuffer[] }> {
     const passages = this.sampler.items();
-    const meanings = passages.length < this.request.minPassages ? null : await learnFromBook(await passageBook(passages, isTopicTerm, NO_SLICES), NO_SLICES, this.request.options);
+    const meanings = passages.length < this.request.minPassages ? null : await learnWordMeanings(passages, isTopicTerm, NO_SLICES, this.request.options);
     if (!meanings) return { answer: { job: MEANINGS_JOB, version: VERSION, meanings: null }, transfer: [] };
     const vectors = meanings.vectors;
     return {
@@ -88,18 +88,18 @@ export class MeaningsJob {
   }
 }
 
+const whole = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+const real = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isFinite(v) && v >= min && v <= max;
+
 function isRequest(message: unknown): message is MeaningsRequest {
   if (typeof message !== "object" || message === null) return false;
   const m = message as Partial<MeaningsRequest>;
-  const whole = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
   return m.job === MEANINGS_JOB && m.version === VERSION && typeof m.stemming === "boolean" && whole(m.maxPassages, 1, 10_000_000) && whole(m.minPassages, 0, 10_000_000) && isOptions(m.options);
 }
 
 function isOptions(o: unknown): o is WordMeaningOptions {
   if (typeof o !== "object" || o === null) return false;
   const w = o as Partial<Record<keyof WordMeaningOptions, unknown>>;
-  const whole = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
-  const real = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isFinite(v) && v >= min && v <= max;
   return (
     whole(w.dimensions, 1, 1024) &&
     whole(w.minPassages, 1, Number.MAX_SAFE_INTEGER) &&

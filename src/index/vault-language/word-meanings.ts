@@ -45,9 +45,8 @@ export async function learnWordMeanings(passages: readonly (readonly string[])[]
 
 /**
  * Passages as numbers: each passage's distinct topic terms (in the order first met) as places in
- * `terms`, kept flat. What learning needs of the passages, and all of it typed arrays but one
- * string list: cheap to hand to a worker (meanings-job.ts), where 60,000 small arrays of strings
- * would be copied one by one.
+ * `terms`, kept flat. What learning needs of the passages, all of it typed arrays but one string
+ * list: the 60,000 small arrays of the sample can go once it is made.
  */
 export interface PassageBook {
   terms: string[];
@@ -77,7 +76,7 @@ export async function passageBook(passages: readonly (readonly string[])[], isTo
 }
 
 /** Word vectors from a book of passages (what `learnWordMeanings` does after `passageBook`). */
-export async function learnFromBook(book: PassageBook, slice: WorkSlice, options: WordMeaningOptions = DEFAULT_WORD_MEANING): Promise<WordMeanings | null> {
+async function learnFromBook(book: PassageBook, slice: WorkSlice, options: WordMeaningOptions = DEFAULT_WORD_MEANING): Promise<WordMeanings | null> {
   const rows = await passageRows(book, options, slice);
   if (rows.words.length <= options.dimensions * 2) return null;
   const matrix = await ppmiMatrix(rows, options.smoothing, slice);

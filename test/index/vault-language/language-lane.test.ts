@@ -18,7 +18,7 @@ import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
 import { encodeNotesPart, readNotesPart, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
-import { learnFromBook, passageBook } from "../../../src/index/vault-language/word-meanings";
+import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
 import { FAKE_NOW, fakeClock } from "../../support/fake-clock";
 import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
@@ -28,14 +28,12 @@ import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { cosine } from "../../support/cosine";
 
-// Learning is counted (each learning turns its passages into a book first): a warm start must
-// restore the lane, not learn it again.
+// Learning is counted: a warm start must restore the lane, not learn it again.
 vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
   const actual = await importOriginal();
-  return { ...actual, passageBook: vi.fn(actual.passageBook), learnFromBook: vi.fn(actual.learnFromBook) };
+  return { ...actual, learnWordMeanings: vi.fn(actual.learnWordMeanings) };
 });
-const learned = vi.mocked(passageBook);
-const learnedFromBook = vi.mocked(learnFromBook);
+const learned = vi.mocked(learnWordMeanings);
 
 // ── the generated vault ─────────────────────────────────────────────────────────────────────
 
@@ -1034,8 +1032,8 @@ describe("LanguageLane", () => {
     const { lane, engine, index, remove, source, ownVector } = laneWorld(generatedVault(300));
     const gate = holdingSlice();
     const actual = await vi.importActual<typeof import("../../../src/index/vault-language/word-meanings")>("../../../src/index/vault-language/word-meanings");
-    learnedFromBook.mockImplementationOnce(async (...args) => {
-      const meanings = await actual.learnFromBook(...args);
+    learned.mockImplementationOnce(async (...args) => {
+      const meanings = await actual.learnWordMeanings(...args);
       // Filling pauses before each word's postings, then at every 256th note: hold at that one.
       gate.hold(meanings!.words.length + 1);
       return meanings;

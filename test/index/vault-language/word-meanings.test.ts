@@ -3,11 +3,34 @@
 // vector; every vector has length 1; too few words to learn from is no model.
 import { describe, expect, it } from "vitest";
 import { isTopicTerm } from "../../../src/index/stopwords";
+import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { learnWordMeanings, passageBook, type WordMeaningOptions, type WordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
-import { meaningCorpus as corpus } from "../../support/meaning-corpus";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
+
+/** Six topics of eight context words each: "t0w0" … "t5w7". */
+const TOPICS = Array.from({ length: 6 }, (_, t) => Array.from({ length: 8 }, (_, w) => `t${t}w${w}`));
+
+/**
+ * 600 passages. Topic 0's hold "alpha" (10) or "beta" (90), never both; topic 1's hold "gamma",
+ * the other topics' their own head word; each passage has four of its topic's context words, and
+ * every one has "the" and "2024" (a stop word and a number).
+ */
+function corpus(): string[][] {
+  const random = seededRandom(9);
+  const passages: string[][] = [];
+  for (let i = 0; i < 600; i++) {
+    const topic = i % TOPICS.length;
+    const head = topic === 0 ? (i % 60 === 0 ? "alpha" : "beta") : topic === 1 ? "gamma" : `head${topic}`;
+    const context = [...TOPICS[topic]].sort(() => random() - 0.5).slice(0, 4);
+    passages.push([head, ...context, "the", "2024"]);
+  }
+  // A word in two passages only: chance company.
+  passages[1].push("rarely");
+  passages[7].push("rarely");
+  return passages;
+}
 
 function vectorOf(meanings: WordMeanings, word: string): Float32Array {
   const row = meanings.words.indexOf(word);
