@@ -93,8 +93,9 @@ export interface IndexCache {
 /**
  * A thread of its own for heavy, pure work, so the thread the user types on stays free: a Web
  * Worker in Obsidian, a worker thread in the CLI. Each `run` starts one worker, hands it `message`
- * and then each of `more` as it comes (plain data the structured clone algorithm copies), and ends
- * it when its answer comes; it rejects when the worker fails, cannot start, or `signal` aborts. What
+ * and then each of `more` as it comes (plain data the structured clone algorithm copies), reading
+ * `more` no faster than the worker takes it (a few messages ahead at most), and ends it when its
+ * answer comes; it rejects when the worker fails, cannot start, or `signal` aborts. What
  * a worker answers is in index/worker-jobs.ts; the caller checks the answer's shape and, on any
  * failure, does the work itself.
  */

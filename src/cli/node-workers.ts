@@ -1,6 +1,6 @@
 // The `Workers` port in Node: each job in a worker thread of its own, started from the worker's
-// bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs) and
-// ended when it answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A
+// bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs), fed
+// as fast as it takes its messages, and ended when it answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A
 // worker's heap is its own: the vault's language learned there makes no garbage for the thread
 // that searches.
 import { Worker } from "node:worker_threads";
@@ -17,7 +17,7 @@ export class NodeWorkers implements Workers {
     return workerJob(
       (events) => {
         const worker = new Worker(this.code, { eval: true });
-        worker.once("message", (reply: unknown) => events.replied(reply));
+        worker.on("message", (data: unknown) => events.message(data));
         worker.once("error", (error) => events.failed(error));
         worker.once("exit", (code) => events.failed(new Error(`the worker stopped (exit code ${code}) before it answered`)));
         return { post: (m) => worker.postMessage(m), end: () => void worker.terminate() };

@@ -1,37 +1,51 @@
 // What a worker (ports.ts `Workers`) answers, and how: the one job table both worker entries
 // (cli/worker-main.ts, plugin/worker-main.ts) run, message by message. A job is answered with
 // `{ ok: true, answer }` or `{ ok: false, error }`, never by throwing: the adapter turns the second
-// into a rejection.
+// into a rejection. Until then, each message the worker has taken and is done with is acknowledged
+// (`TAKEN`), and `workerJob` keeps at most `IN_FLIGHT` messages unacknowledged: a worker slower than
+// the thread that feeds it slows the feeding, rather than letting the messages pile up in its inbox.
 import { isMeaningsRequest, MeaningsJob } from "./vault-language/meanings-job";
 
 export type WorkerReply = { ok: true; answer: unknown } | { ok: false; error: string };
 
-/** A worker's messages, taken in the order they come: the first says the job, the rest feed it. */
-export type WorkerSession = (message: unknown) => Promise<{ reply: WorkerReply; transfer: ArrayBuffer[] }> | null;
+/** The worker's word that it has taken a message and is done with it: the next may come. */
+export const TAKEN = { taken: true } as const;
 
-/** What a worker does with each message it is sent: null while the job has no reply yet; after
- * its one reply (an answer or a failure), later messages are ignored. */
-export function workerSession(): WorkerSession {
+/** How many messages `workerJob` hands a worker before it waits for one to be taken. */
+export const IN_FLIGHT = 4;
+
+/** A worker's way to send: a message, and the buffers to move (not copy) with it. */
+export type WorkerPost = (message: unknown, transfer: ArrayBuffer[]) => void;
+
+/** What a worker does with each message it is sent, in the order they come: the first says the job,
+ * the rest feed it. Each message taken without a reply is acknowledged with `TAKEN`; the job's one
+ * reply (an answer or a failure) is posted when it is ready, and later messages are ignored. */
+export function workerSession(post: WorkerPost): (message: unknown) => void {
   let job: MeaningsJob | null = null;
   let replied = false;
-  const failure = (error: unknown) => ({ reply: { ok: false as const, error: error instanceof Error ? error.message : String(error) }, transfer: [] });
+  const fail = (error: unknown): void => post({ ok: false, error: error instanceof Error ? error.message : String(error) }, []);
   return (message) => {
-    if (replied) return null;
+    if (replied) return;
+    let answered: ReturnType<MeaningsJob["take"]>;
     try {
       if (!job) {
         if (!isMeaningsRequest(message)) throw new Error("the worker was sent a job it does not know");
         job = MeaningsJob.start(message);
-        return null;
-      }
-      const answered = job.take(message);
-      if (!answered) return null;
-      replied = true;
-      return answered.then(({ answer, transfer }) => ({ reply: { ok: true as const, answer }, transfer }), failure);
+        answered = null;
+      } else answered = job.take(message);
     } catch (error) {
       replied = true;
-      return Promise.resolve(failure(error));
+      return fail(error);
     }
+    if (!answered) return post(TAKEN, []);
+    replied = true;
+    answered.then(({ answer, transfer }) => post({ ok: true, answer }, transfer), fail);
   };
+}
+
+/** Whether a worker's message is its `TAKEN`, not its reply. */
+export function isTaken(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as { taken?: unknown }).taken === true && !("ok" in message);
 }
 
 /** What the worker replied: its answer, or an error that says what went wrong. */
@@ -51,41 +65,55 @@ export interface StartedWorker {
   end(): void;
 }
 
-/** What a worker adapter tells `workerJob`: the worker's reply came, or it failed (with a reason). */
+/** What a worker adapter tells `workerJob`: each message the worker sent (a `TAKEN`, or its
+ * reply), or that it failed (with a reason). */
 export interface WorkerEvents {
-  replied(reply: unknown): void;
+  message(data: unknown): void;
   failed(error: Error): void;
 }
 
 /**
  * One job's life in a worker, for both adapters (cli/node-workers.ts, plugin/web-workers.ts): not
  * started for work already unwanted; started by `start`, which wires the worker's events to
- * `WorkerEvents`; handed `message`, then each of `more` as it comes (a failure to give the next is the
- * job's failure); settled once, by the first of its reply, its failure or the abort, and the worker
- * ended then, whichever it was.
+ * `WorkerEvents`; handed `message`, then each of `more` as it comes, never more than `IN_FLIGHT` of
+ * them not yet taken (a failure to give the next is the job's failure); settled once, by the first of
+ * its reply, its failure or the abort, and the worker ended then, whichever it was.
  */
 export function workerJob(start: (events: WorkerEvents) => StartedWorker, message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error("the work was no longer wanted"));
     let worker: StartedWorker | null = null;
     let settled = false;
+    let inFlight = 0;
+    // Resolved when a message is taken or the job settles: the feeding of `more` waits on it.
+    let room: (() => void) | null = null;
+    const makeRoom = (): void => {
+      room?.();
+      room = null;
+    };
     const settle = (then: () => void): void => {
       if (settled) return;
       settled = true;
       signal.removeEventListener("abort", onAbort);
       worker?.end();
+      makeRoom();
       then();
     };
     const onAbort = (): void => settle(() => reject(new Error("the work was no longer wanted")));
     const events: WorkerEvents = {
-      replied: (reply) =>
+      message: (reply) => {
+        if (isTaken(reply)) {
+          inFlight = Math.max(0, inFlight - 1);
+          return makeRoom();
+        }
         settle(() => {
           try {
             resolve(unwrapWorkerReply(reply));
           } catch (error) {
             reject(asError(error));
           }
-        }),
+        });
+      },
       failed: (error) => settle(() => reject(error)),
     };
     try {
@@ -98,13 +126,16 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
     signal.addEventListener("abort", onAbort, { once: true });
     const started = worker;
     started.post(message);
+    inFlight = 1;
     if (more)
       void (async () => {
         try {
           for await (const next of more) {
+            while (!settled && inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (room = resolve));
             // Settled (an answer, a failure, the abort): what is left is not read.
             if (settled) return;
             started.post(next);
+            inFlight++;
           }
         } catch (error) {
           events.failed(asError(error));

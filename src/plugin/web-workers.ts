@@ -24,7 +24,7 @@ export class WebWorkers implements Workers {
           URL.revokeObjectURL(url);
           throw error;
         }
-        worker.onmessage = (event: MessageEvent<unknown>) => events.replied(event.data);
+        worker.onmessage = (event: MessageEvent<unknown>) => events.message(event.data);
         worker.onmessageerror = () => events.failed(new Error("the worker's reply could not be read"));
         worker.onerror = (event: ErrorEvent) => {
           // Handled here: not an uncaught error of the page.

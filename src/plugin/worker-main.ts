@@ -1,5 +1,5 @@
-// The code a Web Worker runs (web-workers.ts): its messages, in order, to one job; its one reply
-// back (index/worker-jobs.ts).
+// The code a Web Worker runs (web-workers.ts): its messages, in order, to one job; each taken
+// acknowledged, and its one reply sent back (index/worker-jobs.ts).
 // Bundled on its own by esbuild.config.mjs and carried by main.js as a string.
 import { workerSession } from "../index/worker-jobs";
 
@@ -10,7 +10,5 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-const session = workerSession();
-scope.onmessage = (event) => {
-  void session(event.data)?.then(({ reply, transfer }) => scope.postMessage(reply, transfer));
-};
+const session = workerSession((message, transfer) => scope.postMessage(message, transfer));
+scope.onmessage = (event) => session(event.data);

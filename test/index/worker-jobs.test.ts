@@ -2,7 +2,7 @@
 // reply, its failure or the abort, the worker ended exactly once whichever it was; never started
 // for work already unwanted; a start that throws is a rejection.
 import { describe, expect, it } from "vitest";
-import { workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
+import { IN_FLIGHT, TAKEN, workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
 
 function standIn(onStart?: (events: WorkerEvents) => void) {
   const seen = { started: 0, posted: [] as unknown[], ended: 0, events: null as WorkerEvents | null };
@@ -20,7 +20,7 @@ describe("workerJob", () => {
     const { seen, start } = standIn();
     const job = workerJob(start, { job: "x" }, new AbortController().signal);
     expect(seen.posted).toEqual([{ job: "x" }]);
-    seen.events!.replied({ ok: true, answer: 42 });
+    seen.events!.message({ ok: true, answer: 42 });
     seen.events!.failed(new Error("exited"));
     await expect(job).resolves.toBe(42);
     expect(seen.ended).toBe(1);
@@ -29,11 +29,11 @@ describe("workerJob", () => {
   it("rejects with the worker's reason for a refused job, and for a reply it cannot read", async () => {
     const refused = standIn();
     const job = workerJob(refused.start, {}, new AbortController().signal);
-    refused.seen.events!.replied({ ok: false, error: "no such job" });
+    refused.seen.events!.message({ ok: false, error: "no such job" });
     await expect(job).rejects.toThrow("the worker failed: no such job");
     const odd = standIn();
     const other = workerJob(odd.start, {}, new AbortController().signal);
-    odd.seen.events!.replied("hello");
+    odd.seen.events!.message("hello");
     await expect(other).rejects.toThrow("not one this side can read");
     expect([refused.seen.ended, odd.seen.ended]).toEqual([1, 1]);
   });
@@ -43,7 +43,7 @@ describe("workerJob", () => {
     const controller = new AbortController();
     const job = workerJob(start, {}, controller.signal);
     controller.abort();
-    seen.events!.replied({ ok: true, answer: 1 });
+    seen.events!.message({ ok: true, answer: 1 });
     await expect(job).rejects.toThrow("the work was no longer wanted");
     expect(seen.ended).toBe(1);
   });
@@ -54,7 +54,7 @@ describe("workerJob", () => {
     async function* more() {
       for (let i = 1; i <= 5; i++) {
         read = i;
-        if (i === 3) seen.events!.replied({ ok: true, answer: "done" });
+        if (i === 3) seen.events!.message({ ok: true, answer: "done" });
         yield `batch ${i}`;
       }
     }
@@ -69,6 +69,66 @@ describe("workerJob", () => {
     await expect(workerJob(failing.start, "first", new AbortController().signal, broken())).rejects.toThrow("the note could not be read");
     expect(failing.seen.posted).toEqual(["first", "batch 1"]);
     expect(failing.seen.ended).toBe(1);
+  });
+
+  it("hands the worker at most IN_FLIGHT messages it has not taken, the next as each is taken; a TAKEN is not a reply", async () => {
+    const { seen, start } = standIn();
+    let read = 0;
+    async function* more() {
+      for (let i = 1; i <= 10; i++) {
+        read = i;
+        yield i;
+      }
+    }
+    const job = workerJob(start, "first", new AbortController().signal, more());
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await settle();
+    expect(IN_FLIGHT).toBeGreaterThan(1);
+    expect(seen.posted).toEqual(["first", ...Array.from({ length: IN_FLIGHT - 1 }, (_, i) => i + 1)]);
+    // One more is read and waits: the feeding stops there, not at the end of the notes.
+    expect(read).toBe(IN_FLIGHT);
+    seen.events!.message(TAKEN);
+    await settle();
+    expect(seen.posted).toHaveLength(IN_FLIGHT + 1);
+    // Taken all at once, as many come as were taken.
+    for (let i = 0; i < 3; i++) seen.events!.message(TAKEN);
+    await settle();
+    expect(seen.posted).toHaveLength(IN_FLIGHT + 4);
+    for (let i = 0; i < 3; i++) seen.events!.message(TAKEN);
+    await settle();
+    expect(seen.posted).toEqual(["first", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    let done = false;
+    void job.then(() => (done = true));
+    await settle();
+    expect(done).toBe(false);
+    seen.events!.message({ ok: true, answer: "learned" });
+    seen.events!.message(TAKEN);
+    await expect(job).resolves.toBe("learned");
+    expect(seen.ended).toBe(1);
+  });
+
+  it("stops feeding a worker that waits for room once the job settles", async () => {
+    const { seen, start } = standIn();
+    let read = 0;
+    let closed = false;
+    async function* more() {
+      try {
+        for (let i = 1; i <= 10; i++) {
+          read = i;
+          yield i;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const controller = new AbortController();
+    const job = workerJob(start, "first", controller.signal, more());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await expect(job).rejects.toThrow("the work was no longer wanted");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen.posted).toHaveLength(IN_FLIGHT);
+    expect([read, closed]).toEqual([IN_FLIGHT, true]);
   });
 
   it("starts no worker for work already unwanted", async () => {

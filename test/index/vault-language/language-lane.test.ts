@@ -21,12 +21,13 @@ import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language
 import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
 import { FAKE_NOW, fakeClock } from "../../support/fake-clock";
-import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
+import { unwrapWorkerReply } from "../../../src/index/worker-jobs";
 import type { Workers } from "../../../src/ports";
 import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { cosine } from "../../support/cosine";
+import { workerHere } from "../../support/worker-here";
 
 // Learning is counted: a warm start must restore the lane, not learn it again.
 vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
@@ -680,11 +681,12 @@ function workerInThread(answer: (message: unknown, more?: AsyncIterable<unknown>
 
 /** The request and then each message of `more`, to the worker's own code; its one reply's answer. */
 async function answerAsWorker(message: unknown, more?: AsyncIterable<unknown>): Promise<unknown> {
-  const session = workerSession();
-  let replied = session(structuredClone(message));
-  if (more) for await (const next of more) replied = replied ?? session(structuredClone(next));
-  if (!replied) throw new Error("the worker stopped before it answered");
-  return structuredClone(unwrapWorkerReply((await replied).reply));
+  const worker = workerHere();
+  worker.send(message);
+  if (more)
+    for await (const next of more) if (!worker.answering()) worker.send(next);
+  if (!worker.answering()) throw new Error("the worker stopped before it answered");
+  return structuredClone(unwrapWorkerReply(await worker.reply));
 }
 
 describe("LanguageLane with a worker", () => {

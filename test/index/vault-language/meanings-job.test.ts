@@ -5,19 +5,25 @@
 import { describe, expect, it } from "vitest";
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
 import type { WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
-import { unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
+import { isTaken, TAKEN, unwrapWorkerReply } from "../../../src/index/worker-jobs";
 import { laneVaultNotes, meaningsLearnedHere } from "../../support/lane-vault";
+import { workerHere } from "../../support/worker-here";
 
 const OPTIONS: WordMeaningOptions = { dimensions: 8, minPassages: 3, maxWords: 1000, smoothing: 0.75, oversample: 10, powerSteps: 2 };
 const NOTES = laneVaultNotes();
 
 /** The messages of one learning, each as a worker receives it (copied), and the one reply. */
 async function askWorker(messages: unknown[]) {
-  const session = workerSession();
-  const replies = messages.map((m) => session(structuredClone(m)));
-  const answered = replies.filter((r) => r !== null);
-  expect(answered.length).toBeLessThanOrEqual(1);
-  return answered.length === 0 ? null : (await answered[0]!).reply;
+  const worker = workerHere();
+  for (const m of messages) worker.send(m);
+  if (!worker.answering()) {
+    // Every message was taken, and said so.
+    expect(worker.posted).toEqual(messages.map(() => TAKEN));
+    return null;
+  }
+  const reply = await worker.reply;
+  expect(worker.posted.filter((p) => !isTaken(p))).toEqual([reply]);
+  return reply;
 }
 
 const batches = (size: number) => Array.from({ length: Math.ceil(NOTES.length / size) }, (_, i) => notesBatch(NOTES.slice(i * size, (i + 1) * size)));
