@@ -101,7 +101,8 @@ export class LanguageLane {
   private layout: number | null = null;
   /** Aborted by every reset, load and stop: a worker learning for the lane then ends at once. */
   private abort = new AbortController();
-  /** Where the meanings were last learned; null while none were learned by this lane. */
+  /** Where the meanings in use (or being learned) were learned; null when none were learned since
+   * the last reset, load or stop (none yet, or taken back from the cache). */
   learnedIn: LearnedIn | null = null;
 
   constructor(
@@ -147,6 +148,7 @@ export class LanguageLane {
     this.abort.abort();
     this.abort = new AbortController();
     this.model = null;
+    this.learnedIn = null;
     this.plan = plan;
     this.tooSmallAt = null;
     this.versions.clear();
@@ -315,7 +317,8 @@ export class LanguageLane {
         work.restart();
         const answer = readMeaningsAnswer(answered, this.options.words);
         if (answer !== undefined) {
-          this.learnedIn = "worker";
+          // An answer that came as a reset overtook its learning is not this lane's meanings.
+          if (!stale()) this.learnedIn = "worker";
           return answer;
         }
       } catch {

@@ -709,6 +709,13 @@ describe("LanguageLane with a worker", () => {
     expect(workers.signals).toHaveLength(1);
     expect(there.lane.learnedIn).toBe("worker");
     expect(keptOf(there.lane)).toEqual(keptOf(here.lane));
+    // Meanings taken back from a cache were learned nowhere this time; a reset forgets where.
+    const cache = new MemoryIndexCache();
+    await there.lane.save(cache, FINGERPRINT, NO_SLICES);
+    there.lane.loadFrom(cache, FINGERPRINT);
+    expect(there.lane.learnedIn).toBeNull();
+    await there.lane.learn(there.source());
+    expect([there.lane.ready, there.lane.learnedIn]).toEqual([true, null]);
     expect(there.lane.current()!.noteCount).toBe(there.docs.size);
     for (const path of [...there.docs.keys()].slice(0, 20)) expect(cosine(there.lane.current()!.noteVector(path)!.values, there.ownVector(path)!.values), path).toBeGreaterThan(0.9999);
   });
@@ -746,6 +753,7 @@ describe("LanguageLane with a worker", () => {
       expect(workers.signals[0].aborted, overtake).toBe(true);
       await learning;
       expect(lane.ready, overtake).toBe(false);
+      expect(lane.learnedIn, overtake).toBeNull();
       expect(lane.working, overtake).toBe(false);
     }
   });
@@ -778,6 +786,7 @@ describe("LanguageLane with a worker", () => {
     lane.reset();
     await learning;
     expect(lane.ready).toBe(false);
+    expect(lane.learnedIn).toBeNull();
     await lane.learn(source());
     expect(lane.ready).toBe(true);
     expect(lane.learnedIn).toBe("worker");
