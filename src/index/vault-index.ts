@@ -28,6 +28,7 @@ import { createEngine, notesWithTerm, toEngineDoc, type SearchEngine } from "./s
 import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
+import { indexedPart, MAX_NOTE_CHARS } from "./note-limit";
 import { fuseLanes } from "./vault-language/fuse-lanes";
 import { LanguageLane, type LaneSource, type LearnedIn } from "./vault-language/language-lane";
 import { createAnalyzer, type Analyzer } from "./tokenize";
@@ -115,7 +116,7 @@ export class VaultIndex {
     this.synonyms = synonymTable((word) => this.analyzer.normalizeTerm(word));
     this.clock = options.clock ?? systemClock;
     this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
-    this.maxNoteBytes = options.maxNoteBytes ?? 2_000_000;
+    this.maxNoteBytes = options.maxNoteBytes ?? MAX_NOTE_CHARS;
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
@@ -364,6 +365,7 @@ export class VaultIndex {
       store,
       paths: () => Array.from(this.notes.keys()),
       holds: (path) => this.notes.has(path),
+      maxNoteChars: this.maxNoteBytes,
       bytes: () => {
         let total = 0;
         for (const note of this.notes.values()) total += note.size;
@@ -531,9 +533,8 @@ export class VaultIndex {
   /** Parses the note and takes its earlier version out: what is left is adding the result. */
   private prepareNote(path: string, text: string, mtime: number, size: number) {
     const problems: NoteProblem[] = [];
-    let body = text;
-    if (text.length > this.maxNoteBytes) {
-      body = text.slice(0, this.maxNoteBytes);
+    const body = indexedPart(text, this.maxNoteBytes);
+    if (body !== text) {
       problems.push({ kind: "too_large", message: `Only the first ${Math.round(this.maxNoteBytes / 1000)} kB were indexed.` });
     }
     const parsed = parseNoteSafely(path, body);

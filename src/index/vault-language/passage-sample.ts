@@ -10,6 +10,7 @@ import type { NoteStore } from "../../ports";
 import { fnv1a32, mix32 } from "../../text/string-hash";
 import { notePassages } from "../associations/passages";
 import { parseNoteSafely } from "../parse-note-safely";
+import { indexedPart } from "../note-limit";
 import { readNotes } from "../read-notes";
 import { BestKept } from "./best-kept";
 import type { Analyzer } from "../tokenize";
@@ -17,6 +18,9 @@ import type { WorkSlice } from "../work-slice";
 
 /** Notes read at a time while sampling passages. */
 const READ_BATCH = 64;
+/** At most this many characters of notes' text a batch handed on (a batch holds at least one note):
+ * a worker is handed a few batches ahead of what it has taken, and they stay this small. */
+export const BATCH_CHARS = 8_000_000;
 
 /** What sampling reads: the indexed notes, and how the index cuts their words. */
 export interface PassageSource {
@@ -26,6 +30,8 @@ export interface PassageSource {
   paths: () => string[];
   /** Whether a path is still indexed (a note removed while sampling is skipped). */
   holds: (path: string) => boolean;
+  /** The index's limit on a note's text (note-limit.ts): what is past it was not indexed, and is not read. */
+  maxNoteChars: number;
 }
 
 /** A passage's key: a number below 2^53 made of two 32-bit hashes of (path, place). */
@@ -83,16 +89,32 @@ export class PassageSampler {
   }
 }
 
-/** The indexed notes read again, in path order, a batch at a time: each note still indexed and
- * read, with its text. Ends early once `stale` says the work is no longer wanted. */
-export async function* notesReadAgain(source: PassageSource, work: WorkSlice, stale: () => boolean): AsyncGenerator<[string, string][]> {
+/** The indexed notes read again, in path order, a batch at a time (of at most `batchChars` of text,
+ * or one note): each note still indexed and read, with the part of its text the index indexed.
+ * Ends early once `stale` says the work is no longer wanted. */
+export async function* notesReadAgain(source: PassageSource, work: WorkSlice, stale: () => boolean, batchChars = BATCH_CHARS): AsyncGenerator<[string, string][]> {
   const paths = source.paths().sort();
   for (let at = 0; at < paths.length; at += READ_BATCH) {
     const batch = paths.slice(at, at + READ_BATCH);
     const texts = await readNotes(source.store, batch);
     work.restart();
     if (stale()) return;
-    yield texts.flatMap((text, i): [string, string][] => (typeof text === "string" && source.holds(batch[i]) ? [[batch[i], text]] : []));
+    let out: [string, string][] = [];
+    let chars = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const text = texts[i];
+      if (typeof text !== "string" || !source.holds(batch[i])) continue;
+      const part = indexedPart(text, source.maxNoteChars);
+      if (out.length > 0 && chars + part.length > batchChars) {
+        yield out;
+        if (stale()) return;
+        out = [];
+        chars = 0;
+      }
+      out.push([batch[i], part]);
+      chars += part.length;
+    }
+    yield out;
   }
 }
 

@@ -28,6 +28,7 @@ import { MemoryIndexCache } from "../../support/memory-index-cache";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { cosine } from "../../support/cosine";
 import { workerHere } from "../../support/worker-here";
+import { MAX_NOTE_CHARS } from "../../../src/index/note-limit";
 
 // Learning is counted: a warm start must restore the lane, not learn it again.
 vi.mock(import("../../../src/index/vault-language/word-meanings"), async (importOriginal) => {
@@ -639,7 +640,7 @@ function laneWorld(notes: Record<string, string>, options = SMALL, workers: Work
   };
   const bytes = () => [...docs.keys()].reduce((sum, p) => sum + store.files.get(p)!.text.length, 0);
   const noteVersion = (p: string) => (docs.has(p) ? { mtime: 1, size: store.files.get(p)!.text.length } : undefined);
-  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), bytes, noteVersion, slice: () => slice });
+  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), maxNoteChars: MAX_NOTE_CHARS, bytes, noteVersion, slice: () => slice });
   /** The vector `setNote` gives a note from its own fields, in a copy of the lane's meanings. */
   const ownVector = (path: string) => {
     const own = new VaultLanguage(lane.current()!.meanings());

@@ -3,7 +3,8 @@
 // by its own passages and the few at the cut-off only (a reservoir drawn in reading order did not).
 import { describe, expect, it } from "vitest";
 import { createAnalyzer } from "../../../src/index/tokenize";
-import { passageKey, samplePassages, SmallestKeys } from "../../../src/index/vault-language/passage-sample";
+import { MAX_NOTE_CHARS } from "../../../src/index/note-limit";
+import { notesReadAgain, passageKey, samplePassages, SmallestKeys } from "../../../src/index/vault-language/passage-sample";
 import { NO_SLICES } from "../../../src/index/work-slice";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
@@ -109,7 +110,7 @@ describe("samplePassages", () => {
   async function sample(files: Record<string, string>, max: number): Promise<string[]> {
     const store = new MemoryNoteStore(files);
     const paths = Object.keys(files);
-    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p in files }, max, NO_SLICES, () => false);
+    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p in files, maxNoteChars: MAX_NOTE_CHARS }, max, NO_SLICES, () => false);
     return passages.map((p) => p.find((t) => t.startsWith("word"))!);
   }
 
@@ -130,7 +131,39 @@ describe("samplePassages", () => {
     const files = notes();
     const store = new MemoryNoteStore(files);
     const paths = Object.keys(files);
-    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p !== "notes/n000.md" }, 10_000, NO_SLICES, () => false);
+    const passages = await samplePassages({ store, analyzer: createAnalyzer({ stemming: true }), paths: () => paths, holds: (p) => p !== "notes/n000.md", maxNoteChars: MAX_NOTE_CHARS }, 10_000, NO_SLICES, () => false);
     expect(passages).toHaveLength(1197);
+  });
+});
+
+describe("notesReadAgain", () => {
+  const analyzer = createAnalyzer({ stemming: true });
+  async function readAgain(files: Record<string, string>, maxNoteChars: number, batchChars?: number): Promise<[string, string][][]> {
+    const paths = Object.keys(files);
+    const source = { store: new MemoryNoteStore(files), analyzer, paths: () => paths, holds: (p: string) => p in files, maxNoteChars };
+    const batches: [string, string][][] = [];
+    for await (const batch of notesReadAgain(source, NO_SLICES, () => false, batchChars)) batches.push(batch);
+    return batches;
+  }
+
+  it("hands on the part of a note the index indexed, cut where the index cuts it", async () => {
+    const long = `## Start\n\nkestrel ${"a ".repeat(600)}\n\n## Past the limit\n\npelican`;
+    const [batch] = await readAgain({ "long.md": long, "short.md": "pelican" }, 1000);
+    expect(batch).toEqual([
+      ["long.md", long.slice(0, 1000)],
+      ["short.md", "pelican"],
+    ]);
+    const store = new MemoryNoteStore({ "long.md": long });
+    const passages = await samplePassages({ store, analyzer, paths: () => ["long.md"], holds: () => true, maxNoteChars: 1000 }, 100, NO_SLICES, () => false);
+    expect(passages.flat()).toContain("kestrel");
+    expect(passages.flat()).not.toContain("pelican");
+  });
+
+  it("hands on batches of at most batchChars of text (a longer note alone), every note once, in path order", async () => {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 10; n++) files[`n${n}.md`] = String(n).repeat(n === 4 ? 5000 : 1000);
+    const batches = await readAgain(files, MAX_NOTE_CHARS, 2500);
+    expect(batches.map((b) => b.map(([path]) => path))).toEqual([["n0.md", "n1.md"], ["n2.md", "n3.md"], ["n4.md"], ["n5.md", "n6.md"], ["n7.md", "n8.md"], ["n9.md"]]);
+    expect(batches.flat()).toEqual(Object.entries(files));
   });
 });
