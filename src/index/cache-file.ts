@@ -13,7 +13,7 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import type { WorkSlice } from "./work-slice";
 
 /** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 10;
+export const INDEX_FORMAT_VERSION = 11;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";

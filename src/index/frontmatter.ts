@@ -1,7 +1,7 @@
 // YAML frontmatter: finding the block, parsing it without ever throwing, and reading the
 // properties search cares about. A broken block is a problem to report, never a reason to drop
 // the note: the caller indexes its lines as text instead.
-import { parseDocument } from "yaml";
+import { parseDocument, visit } from "yaml";
 import type { NoteProblem } from "./types";
 
 /** Where the frontmatter block sits in the note's text. */
@@ -56,11 +56,20 @@ export type FrontmatterRead =
   | { ok: true; data: Record<string, unknown> }
   | { ok: false; problem: NoteProblem };
 
-/** Parses the YAML of a frontmatter block. Never throws. */
+/**
+ * Parses the YAML of a frontmatter block. Never throws. A number is kept as it is written, as a
+ * string ("1.10", "02134", "1e3"): it is only ever shown and searched, and YAML's reading of it
+ * ("1.1", "2134", "1000") would tell the reader another value than the note says.
+ */
 export function readFrontmatter(yaml: string): FrontmatterRead {
   if (yaml.trim() === "") return { ok: true, data: {} };
   const simple = readSimpleYaml(yaml);
   if (simple) return { ok: true, data: simple };
+  return readWithLibrary(yaml);
+}
+
+/** `readFrontmatter` by the `yaml` package alone (the fast reader's yardstick in tests). */
+export function readWithLibrary(yaml: string): FrontmatterRead {
   try {
     // Core schema: dates stay strings (`created: 2024-03-01`), as Obsidian shows them.
     const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: true, schema: "core", logLevel: "silent" });
@@ -71,6 +80,11 @@ export function readFrontmatter(yaml: string): FrontmatterRead {
       const where = error.linePos ? ` on line ${error.linePos[0].line + 1}` : "";
       return { ok: false, problem: frontmatterProblem(`is not valid YAML${where} (${what})`) };
     }
+    visit(doc, {
+      Scalar(_key, node) {
+        if (typeof node.value === "number" && Number.isFinite(node.value) && typeof node.source === "string") node.value = node.source;
+      },
+    });
     const value: unknown = doc.toJS({ maxAliasCount: 50 });
     if (value === null || value === undefined) return { ok: true, data: {} };
     if (typeof value !== "object" || Array.isArray(value)) {
@@ -145,7 +159,8 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 // Characters that give a plain scalar's first character a YAML meaning.
 const INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`");
 
-/** A scalar on one line, typed the way YAML 1.2's core schema types it; NOT_SIMPLE if unsure. */
+/** A scalar on one line, typed the way YAML 1.2's core schema types it, but a number kept as it is
+ * written (`readFrontmatter`); NOT_SIMPLE if unsure. */
 function plainScalar(s: string): unknown {
   if (s === "") return null;
   const first = s[0];
@@ -170,12 +185,8 @@ function plainScalar(s: string): unknown {
   }
   const c = s.charCodeAt(0);
   if ((c >= 48 && c <= 57) || c === 43 || c === 46) {
-    // Plain decimal numbers only; hex, octal and `.inf` are left to the real parser.
-    if (INTEGER.test(s)) {
-      const value = Number(s);
-      return Number.isSafeInteger(value) ? value : NOT_SIMPLE;
-    }
-    if (FLOAT.test(s)) return Number(s);
+    // Plain decimal numbers only, as written; hex, octal and `.inf` are left to the real parser.
+    if (INTEGER.test(s) || FLOAT.test(s)) return s;
     if (s.startsWith("0x") || s.startsWith("0o") || c === 46) return NOT_SIMPLE;
   }
   return s;
@@ -303,6 +314,7 @@ function shownValue(value: unknown): ShownValue | null {
   if (typeof value !== "string") return null;
   const text = value.trim();
   if (text === "") return null;
+  if (isWrittenNumber(text)) return { kind: "figure", text };
   if (isProse(text)) return { kind: "prose", text };
   // With no letter: a figure when short; longer ones are codes or blobs, and bare URLs are neither.
   return text.length <= MAX_FIGURE_CHARS && !/\p{L}/u.test(text) ? { kind: "figure", text } : null;
@@ -336,6 +348,11 @@ function collectText(value: unknown, out: string[]): void {
 }
 
 /** Words someone might search for: has a letter, and is not a bare URL. */
+/** A number as YAML reads one, written any way it may be ("1.10", "1e3", "0x1F"). */
+function isWrittenNumber(s: string): boolean {
+  return s.length <= MAX_FIGURE_CHARS && (INTEGER.test(s) || FLOAT.test(s) || /^[-+]?0(?:x[0-9a-f]+|o[0-7]+)$/i.test(s));
+}
+
 function isProse(s: string): boolean {
   return /\p{L}/u.test(s) && !/^\s*[a-z][a-z0-9+.-]*:\/\/\S*\s*$/i.test(s);
 }
