@@ -1,14 +1,11 @@
 // The `Workers` port in Node: each job in a worker thread of its own, started from the worker's
-// bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs), fed
-// as fast as it takes its messages, and ended when it answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A
-// worker's heap is its own: the vault's language learned there makes no garbage for the thread
-// that searches.
+// bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs, in a
+// part of its own: node-worker-code.ts), fed as fast as it takes its messages, and ended when it
+// answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A worker's heap is its
+// own: the vault's language learned there makes no garbage for the thread that searches.
 import { Worker } from "node:worker_threads";
 import type { Workers } from "../ports";
 import { workerJob } from "../index/worker-jobs";
-
-/** The worker's code, defined by the build; absent when this file runs unbundled (tests). */
-declare const __VAULT_RESEARCH_NODE_WORKER__: string | undefined;
 
 export class NodeWorkers implements Workers {
   constructor(private readonly code: string) {}
@@ -29,7 +26,17 @@ export class NodeWorkers implements Workers {
   }
 }
 
-/** Workers running the code this bundle carries; null when it carries none (unbundled, in tests). */
-export function bundledNodeWorkers(): NodeWorkers | null {
-  return typeof __VAULT_RESEARCH_NODE_WORKER__ === "string" ? new NodeWorkers(__VAULT_RESEARCH_NODE_WORKER__) : null;
+/** Workers running the code this bundle carries, loaded when the first is started; where it carries
+ * none (unbundled, in tests), a run rejects, and the caller does the work itself. */
+export function bundledNodeWorkers(): Workers {
+  let workers: Promise<NodeWorkers> | null = null;
+  return {
+    run: async (message, signal, more) => {
+      workers ??= import("./node-worker-code").then(({ NODE_WORKER_CODE }) => {
+        if (NODE_WORKER_CODE === null) throw new Error("this build carries no worker code");
+        return new NodeWorkers(NODE_WORKER_CODE);
+      });
+      return (await workers).run(message, signal, more);
+    },
+  };
 }

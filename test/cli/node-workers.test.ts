@@ -48,7 +48,7 @@ describe("NodeWorkers", () => {
     await expect(new NodeWorkers(code).run({}, controller.signal)).rejects.toThrow("the work was no longer wanted");
   });
 
-  it("carries no worker code when unbundled (the tests): the lane then learns in its own thread", () => {
-    expect(bundledNodeWorkers()).toBeNull();
+  it("carries no worker code when unbundled (the tests): a run rejects, and the lane then learns in its own thread", async () => {
+    await expect(bundledNodeWorkers().run({}, never())).rejects.toThrow("this build carries no worker code");
   });
 });
