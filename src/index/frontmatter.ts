@@ -347,12 +347,12 @@ function collectText(value: unknown, out: string[]): void {
   }
 }
 
-/** Words someone might search for: has a letter, and is not a bare URL. */
 /** A number as YAML reads one, written any way it may be ("1.10", "1e3", "0x1F"). */
 function isWrittenNumber(s: string): boolean {
-  return s.length <= MAX_FIGURE_CHARS && (INTEGER.test(s) || FLOAT.test(s) || /^[-+]?0(?:x[0-9a-f]+|o[0-7]+)$/i.test(s));
+  return s.length <= MAX_FIGURE_CHARS && (INTEGER.test(s) || FLOAT.test(s) || /^0(?:x[0-9a-f]+|o[0-7]+)$/i.test(s));
 }
 
+/** Words someone might search for: has a letter, and is not a bare URL. */
 function isProse(s: string): boolean {
   return /\p{L}/u.test(s) && !/^\s*[a-z][a-z0-9+.-]*:\/\/\S*\s*$/i.test(s);
 }
