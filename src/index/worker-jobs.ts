@@ -39,7 +39,8 @@ export function workerSession(post: WorkerPost): (message: unknown) => void {
     }
     if (!answered) return post(TAKEN, []);
     replied = true;
-    answered.then(({ answer, transfer }) => post({ ok: true, answer }, transfer), fail);
+    // An answer that cannot be sent (it cannot be cloned) is a failure the other side still hears of.
+    answered.then(({ answer, transfer }) => post({ ok: true, answer }, transfer)).catch(fail);
   };
 }
 
@@ -101,14 +102,14 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
     };
     const onAbort = (): void => settle(() => reject(new Error("the work was no longer wanted")));
     const events: WorkerEvents = {
-      message: (reply) => {
-        if (isTaken(reply)) {
+      message: (data) => {
+        if (isTaken(data)) {
           inFlight = Math.max(0, inFlight - 1);
           return makeRoom();
         }
         settle(() => {
           try {
-            resolve(unwrapWorkerReply(reply));
+            resolve(unwrapWorkerReply(data));
           } catch (error) {
             reject(asError(error));
           }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
 import type { WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
-import { isTaken, TAKEN, unwrapWorkerReply } from "../../../src/index/worker-jobs";
+import { isTaken, TAKEN, unwrapWorkerReply, workerSession } from "../../../src/index/worker-jobs";
 import { laneVaultNotes, meaningsLearnedHere } from "../../support/lane-vault";
 import { workerHere } from "../../support/worker-here";
 
@@ -45,6 +45,20 @@ describe("the meanings job", () => {
     const request = meaningsRequest(true, 60_000, 100_000, OPTIONS);
     const reply = await askWorker([request, ...batches(100), NOTES_END, NOTES_END, "late"]);
     expect(readMeaningsAnswer(unwrapWorkerReply(reply), OPTIONS)).toBeNull();
+  });
+
+  it("says it failed when its answer cannot be sent, rather than leave the other side waiting", async () => {
+    const posted: unknown[] = [];
+    const failed = new Promise<unknown>((resolve) => {
+      const session = workerSession((message) => {
+        if (typeof message === "object" && message !== null && "ok" in message && message.ok === true) throw new Error("DataCloneError: could not be cloned");
+        posted.push(message);
+        if (!isTaken(message)) resolve(message);
+      });
+      for (const m of [meaningsRequest(true, 60_000, 100, OPTIONS), ...batches(200), NOTES_END]) session(structuredClone(m));
+    });
+    expect(await failed).toEqual({ ok: false, error: "DataCloneError: could not be cloned" });
+    expect(posted.filter((p) => !isTaken(p))).toHaveLength(1);
   });
 
   it("refuses a request, or a later message, of the wrong shape with a reason", async () => {
