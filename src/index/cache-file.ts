@@ -134,6 +134,8 @@ export async function writeSegment(
   first: number,
   end: number,
   slice: WorkSlice,
+  /** Room to write the postings in, reused by a save's segments (one save, one room). */
+  out: Uint32Appender = new Uint32Appender(),
 ): Promise<{ part: SegmentPart; notes: number }> {
   const rows: NoteRow[] = [];
   const rowOf = new Map<number, number>();
@@ -144,7 +146,7 @@ export async function writeSegment(
     rows.push([shortId, n.path, n.mtime, n.size, n.title, n.aliases, n.tags, n.sourceUrls, n.problems, fieldLengths]);
   }
   const terms: string[] = [];
-  const out: number[] = [];
+  out.length = 0;
   let visited = 0;
   let checkedAt = 0;
   for (const [term, postings] of engine.termsIn(first, end)) {
@@ -154,12 +156,12 @@ export async function writeSegment(
       if (slice.over()) await slice.pause();
     }
   }
-  const part: SegmentPart = { format: SEGMENT_FORMAT, version: INDEX_FORMAT_VERSION, first, end, notes: rows, terms, postings: Uint32Array.from(out) };
+  const part: SegmentPart = { format: SEGMENT_FORMAT, version: INDEX_FORMAT_VERSION, first, end, notes: rows, terms, postings: out.written() };
   return { part, notes: rows.length };
 }
 
 /** Appends one term's postings of the rows in `rowOf`; false (nothing appended) when it has none. */
-function encodeTerm(postings: TermPostings, rowOf: Map<number, number>, first: number, end: number, out: number[]): boolean {
+function encodeTerm(postings: TermPostings, rowOf: Map<number, number>, first: number, end: number, out: Uint32Appender): boolean {
   const start = out.length;
   out.push(0);
   let fields = 0;
@@ -167,23 +169,55 @@ function encodeTerm(postings: TermPostings, rowOf: Map<number, number>, first: n
     const list = postings[fieldId];
     if (list === undefined) continue;
     const fieldStart = out.length;
-    out.push(fieldId, 0);
+    out.push(fieldId);
+    out.push(0);
     let n = 0;
     for (let j = lowerBound(list, first); j < list.length && postingNote(list[j]) < end; j++) {
       const row = rowOf.get(postingNote(list[j]));
       if (row === undefined) continue; // a note that left; MiniSearch has not cleaned up after it yet
-      out.push(row, postingCount(list[j]));
+      out.push(row);
+      out.push(postingCount(list[j]));
       n++;
     }
     if (n === 0) out.length = fieldStart;
     else {
-      out[fieldStart + 1] = n;
+      out.set(fieldStart + 1, n);
       fields++;
     }
   }
   if (fields === 0) out.length = start;
-  else out[start] = fields;
+  else out.set(start, fields);
   return fields > 0;
+}
+
+/**
+ * Whole numbers below 2^32 appended to a typed array that doubles when full: a segment's postings
+ * as they are written. Its room is outside the JS heap; an array of numbers grown by pushes left
+ * each save tens of MB of outgrown copies in the old generation, and the collector's pause at the
+ * end of a save grew with them.
+ */
+export class Uint32Appender {
+  private buffer = new Uint32Array(1 << 16);
+  /** How many numbers are written; set lower to drop the last ones. */
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.buffer.length) {
+      const grown = new Uint32Array(this.buffer.length * 2);
+      grown.set(this.buffer);
+      this.buffer = grown;
+    }
+    this.buffer[this.length++] = value;
+  }
+
+  set(at: number, value: number): void {
+    this.buffer[at] = value;
+  }
+
+  /** What was written, in an array of exactly its size. */
+  written(): Uint32Array {
+    return this.buffer.slice(0, this.length);
+  }
 }
 
 /**

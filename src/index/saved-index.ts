@@ -6,7 +6,7 @@
 // The shapes and their checks live in cache-file.ts.
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { createManifest, MANIFEST_PART, readManifest, readSegment, segmentName, writeSegment, type SegmentEntry } from "./cache-file";
+import { createManifest, MANIFEST_PART, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
@@ -109,13 +109,14 @@ export class SavedIndex {
     try {
       const plan = planSegments(this.segments, this.leftSinceSave, engine, this.savedEnd, end);
       const written = new Map<string, Set<number>>();
+      const room = new Uint32Appender();
       const entries: SegmentEntry[] = [];
       for (const planned of plan) {
         if ("keep" in planned) {
           entries.push(planned.keep);
           continue;
         }
-        const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice);
+        const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice, room);
         if (notes === 0) continue;
         const name = segmentName(saves, planned.first);
         // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.

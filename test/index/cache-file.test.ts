@@ -3,7 +3,7 @@
 // to rebuild, never an exception.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INDEX_FORMAT_VERSION, readManifest, readSegment, type Manifest, type SegmentEntry } from "../../src/index/cache-file";
+import { INDEX_FORMAT_VERSION, readManifest, readSegment, Uint32Appender, type Manifest, type SegmentEntry } from "../../src/index/cache-file";
 import { describeRebuildReason, type RebuildReason } from "../../src/index/rebuild-reason";
 import { createEngine } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
@@ -214,3 +214,31 @@ describe("readManifest and readSegment", () => {
     );
   });
 });
+
+describe("Uint32Appender", () => {
+  it("keeps every number it is given as it grows past its first room, drops the last ones when its length is set lower, and can be used again", () => {
+    const out = new Uint32Appender();
+    const expected: number[] = [];
+    for (let i = 0; i < 300_000; i++) {
+      const value = (i * 2_654_435_761) >>> 0;
+      out.push(value);
+      expected.push(value);
+    }
+    out.set(5, 7);
+    expected[5] = 7;
+    out.length = 250_000;
+    expected.length = 250_000;
+    out.push(4_294_967_295);
+    expected.push(4_294_967_295);
+    const written = out.written();
+    expect(written).toBeInstanceOf(Uint32Array);
+    expect(written.length).toBe(250_001);
+    expect(Array.from(written)).toEqual(expected);
+    // A copy: writing on does not change what was handed out.
+    out.length = 0;
+    out.push(1);
+    expect(Array.from(out.written())).toEqual([1]);
+    expect(written[0]).toBe(expected[0]);
+  });
+});
+
