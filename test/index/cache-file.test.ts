@@ -233,7 +233,8 @@ describe("Uint32Appender", () => {
     const written = out.written();
     expect(written).toBeInstanceOf(Uint32Array);
     expect(written.length).toBe(250_001);
-    expect(Array.from(written)).toEqual(expected);
+    // The first place they differ (a diff of 250,000 numbers would take minutes to print).
+    expect(expected.findIndex((value, i) => written[i] !== value)).toBe(-1);
     // A copy: writing on does not change what was handed out.
     out.length = 0;
     out.push(1);
