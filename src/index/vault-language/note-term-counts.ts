@@ -50,24 +50,22 @@ export function wordCountsInto(engine: SearchEngine, word: string, counts: Float
   return met;
 }
 
-/** One word's count in each note that holds it (short id → count), as `wordCountsInto` counts. */
-export function wordCountsByNote(engine: SearchEngine, word: string): Map<number, number> {
-  const counts = new Float64Array(engine.nextShortId);
-  const notes = new Uint32Array(engine.nextShortId);
-  const met = wordCountsInto(engine, word, counts, notes);
-  return new Map(Array.from(notes.subarray(0, met), (note) => [note, counts[note]]));
-}
-
 /** Every note's counts of the given words, from the postings: path → term → count. */
 export async function postingTermCounts(engine: SearchEngine, words: Iterable<string>, slice: WorkSlice): Promise<Map<string, Map<string, number>>> {
   const byNote = new Map<number, Map<string, number>>();
+  // Made once for all the words, as fillNoteVectors does.
+  const counts = new Float64Array(engine.nextShortId);
+  const notes = new Uint32Array(engine.nextShortId);
   let done = 0;
   for (const word of words) {
     if (++done % 16 === 0 && slice.over()) await slice.pause();
-    for (const [note, count] of wordCountsByNote(engine, word)) {
+    const met = wordCountsInto(engine, word, counts, notes);
+    for (let i = 0; i < met; i++) {
+      const note = notes[i];
       let ofNote = byNote.get(note);
       if (!ofNote) byNote.set(note, (ofNote = new Map<string, number>()));
-      ofNote.set(word, count);
+      ofNote.set(word, counts[note]);
+      counts[note] = 0;
     }
   }
   const out = new Map<string, Map<string, number>>();
