@@ -10,6 +10,7 @@ import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
 import { lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
+import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
 /** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
@@ -202,11 +203,7 @@ export class Uint32Appender {
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.buffer.length) {
-      const grown = new Uint32Array(this.buffer.length * 2);
-      grown.set(this.buffer);
-      this.buffer = grown;
-    }
+    if (this.length === this.buffer.length) this.buffer = grown(this.buffer, this.buffer.length * 2);
     this.buffer[this.length++] = value;
   }
 

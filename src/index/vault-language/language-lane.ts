@@ -23,6 +23,7 @@ import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type L
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "./meanings-job";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
+import { grown } from "../typed-arrays";
 
 export interface VaultLanguageOptions {
   fusion: LaneFusion;
@@ -552,11 +553,7 @@ export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine
       if (at < 0) {
         rowOf[note] = at = rows;
         noteOfRow[rows++] = note;
-        if ((at + 1) * dims > sums.length) {
-          const grown = new Float32Array(sums.length * 2);
-          grown.set(sums);
-          sums = grown;
-        }
+        if ((at + 1) * dims > sums.length) sums = grown(sums, sums.length * 2);
       }
       model.addWord(sums, row, (1 + Math.log(counts[note])) * rarity, at * dims);
       counts[note] = 0;

@@ -7,6 +7,7 @@
 // over. The others are summed in full, in the same order as without the bounds, so the answer is
 // the same to the bit.
 import type { QuantizedVector } from "../embeddings/quantize";
+import { grown } from "../typed-arrays";
 import { BestKept } from "./best-kept";
 import type { NearNote } from "./vault-language";
 
@@ -130,15 +131,10 @@ export class NoteVectors {
   private ensureCapacity(rows: number): void {
     if (rows <= this.invNorms.length) return;
     const capacity = Math.max(rows, this.invNorms.length * 2);
-    const grow = <T extends Int8Array | Float64Array>(old: T, make: (n: number) => T, per: number): T => {
-      const next = make(capacity * per);
-      next.set(old);
-      return next;
-    };
-    this.values = grow(this.values, (n) => new Int8Array(n), this.dimensions);
-    this.invNorms = grow(this.invNorms, (n) => new Float64Array(n), 1);
-    this.scales = grow(this.scales, (n) => new Float64Array(n), 1);
-    this.rests = grow(this.rests, (n) => new Float64Array(n), this.steps);
+    this.values = grown(this.values, capacity * this.dimensions);
+    this.invNorms = grown(this.invNorms, capacity);
+    this.scales = grown(this.scales, capacity);
+    this.rests = grown(this.rests, capacity * this.steps);
   }
 }
 

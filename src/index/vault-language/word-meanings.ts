@@ -5,6 +5,7 @@
 // squeezed to a few dozen dimensions (top-eigenvectors.ts): a small latent-semantic model of the
 // vault, with no model file and no network. Words in fewer than MIN_PASSAGES passages are left out
 // (chance company), and so are numbers, single letters and stop words.
+import { grown } from "../typed-arrays";
 import type { WorkSlice } from "../work-slice";
 import { fnv1a32 } from "../../text/string-hash";
 import { topEigenpairs, type SparseSymmetric } from "./top-eigenvectors";
@@ -67,7 +68,7 @@ export async function passageBook(passages: readonly (readonly string[])[], isTo
       if (!isTopicTerm(term)) continue;
       let place = placeOf.get(term);
       if (place === undefined) placeOf.set(term, (place = terms.push(term) - 1));
-      if (used === entries.length) entries = grow(entries, entries.length * 2, Uint32Array);
+      if (used === entries.length) entries = grown(entries, entries.length * 2);
       entries[used++] = place;
     }
     start[i + 1] = used;
@@ -207,9 +208,9 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
     }
     touched.sort((x, y) => x - y);
     if (used + touched.length > cols.length) {
-      const grown = Math.max(cols.length * 2, used + touched.length);
-      cols = grow(cols, grown, Uint32Array);
-      vals = grow(vals, grown, Float32Array);
+      const length = Math.max(cols.length * 2, used + touched.length);
+      cols = grown(cols, length);
+      vals = grown(vals, length);
     }
     for (const b of touched) {
       const pmi = Math.log(together[b] / total / (share[a] * share[b]));
@@ -226,8 +227,3 @@ async function ppmiMatrix(rows: PassageRows, smoothing: number, slice: WorkSlice
   return { size, rowStart, cols: cols.subarray(0, used), vals: vals.subarray(0, used) };
 }
 
-function grow<T extends Uint32Array | Float32Array>(a: T, length: number, Kind: new (n: number) => T): T {
-  const out = new Kind(length);
-  out.set(a);
-  return out;
-}
