@@ -82,6 +82,7 @@ function aborted(): DeadlineMissed {
   return new DeadlineMissed("aborted", "Cancelled before an answer came.");
 }
 
-function describeMs(ms: number): string {
+/** A wait in words: "250 ms", "600 s". */
+export function describeMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

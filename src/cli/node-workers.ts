@@ -1,14 +1,17 @@
 // The `Workers` port in Node: each job in a worker thread of its own, started from the worker's
 // bundled code (cli/worker-main.ts, put into this bundle as a string by esbuild.config.mjs, in a
 // part of its own: node-worker-code.ts), fed as fast as it takes its messages, and ended when it
-// answers, fails or is no longer wanted (index/worker-jobs.ts `workerJob`). A worker's heap is its
-// own: the vault's language learned there makes no garbage for the thread that searches.
+// answers, fails, goes quiet or is no longer wanted (index/worker-jobs.ts `workerJob`). A worker's
+// heap is its own: the vault's language learned there makes no garbage for the thread that searches.
 import { Worker } from "node:worker_threads";
 import type { Workers } from "../ports";
-import { workerJob } from "../index/worker-jobs";
+import { DEFAULT_WORKER_WATCH, workerJob, type WorkerWatch } from "../index/worker-jobs";
 
 export class NodeWorkers implements Workers {
-  constructor(private readonly code: string) {}
+  constructor(
+    private readonly code: string,
+    private readonly watch: WorkerWatch = DEFAULT_WORKER_WATCH,
+  ) {}
 
   run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
     return workerJob(
@@ -22,6 +25,7 @@ export class NodeWorkers implements Workers {
       message,
       signal,
       more,
+      this.watch,
     );
   }
 }

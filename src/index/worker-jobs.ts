@@ -4,6 +4,10 @@
 // into a rejection. Until then, each message the worker has taken and is done with is acknowledged
 // (`TAKEN`), and `workerJob` keeps at most `IN_FLIGHT` messages unacknowledged: a worker slower than
 // the thread that feeds it slows the feeding, rather than letting the messages pile up in its inbox.
+// A worker that holds work and says nothing for `WORKER_QUIET_MS` is given up on: a worker killed
+// without a word (a WebView out of memory ends it so) would otherwise be waited on for ever.
+import { describeMs } from "../deadline";
+import { systemClock, type Clock } from "../ports";
 import { isMeaningsRequest, MeaningsJob } from "./vault-language/meanings-job";
 
 export type WorkerReply = { ok: true; answer: unknown } | { ok: false; error: string };
@@ -13,6 +17,20 @@ export const TAKEN = { taken: true } as const;
 
 /** How many messages `workerJob` hands a worker before it waits for one to be taken. */
 export const IN_FLIGHT = 4;
+
+/** How long a worker holding work may say nothing (no `TAKEN`, no reply) before the job fails. Its
+ * longest silent step, the learning after the last notes, took 7 s for 100,000 notes here (between
+ * two words, 0.15 s); ten minutes leaves a slow phone eighty times that, and still ends a wait that
+ * would never end. */
+export const WORKER_QUIET_MS = 10 * 60_000;
+
+/** Whose timer measures a worker's silence, and how long it may last. */
+export interface WorkerWatch {
+  clock: Pick<Clock, "sleep">;
+  quietMs: number;
+}
+
+export const DEFAULT_WORKER_WATCH: WorkerWatch = { clock: systemClock, quietMs: WORKER_QUIET_MS };
 
 /** A worker's way to send: a message, and the buffers to move (not copy) with it. */
 export type WorkerPost = (message: unknown, transfer: ArrayBuffer[]) => void;
@@ -78,9 +96,16 @@ export interface WorkerEvents {
  * started for work already unwanted; started by `start`, which wires the worker's events to
  * `WorkerEvents`; handed `message`, then each of `more` as it comes, never more than `IN_FLIGHT` of
  * them not yet taken (a failure to give the next is the job's failure); settled once, by the first of
- * its reply, its failure or the abort, and the worker ended then, whichever it was.
+ * its reply, its failure, the abort or its silence (nothing from it for `watch.quietMs` while it
+ * holds a message not taken or owes its reply), and the worker ended then, whichever it was.
  */
-export function workerJob(start: (events: WorkerEvents) => StartedWorker, message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
+export function workerJob(
+  start: (events: WorkerEvents) => StartedWorker,
+  message: unknown,
+  signal: AbortSignal,
+  more?: AsyncIterable<unknown>,
+  watch: WorkerWatch = DEFAULT_WORKER_WATCH,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error("the work was no longer wanted"));
     let worker: StartedWorker | null = null;
@@ -92,9 +117,29 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
       room?.();
       room = null;
     };
+    // The wait for the worker's next word: started when it is handed work with none outstanding,
+    // started again at each word from it, and stopped when it holds nothing or the job settles.
+    let quiet: AbortController | null = null;
+    const listen = (): void => {
+      quiet?.abort();
+      quiet = null;
+      if (settled || inFlight === 0) return;
+      const timer = new AbortController();
+      quiet = timer;
+      watch.clock.sleep(watch.quietMs, timer.signal).then(
+        () => settle(() => reject(new Error(`the worker said nothing for ${describeMs(watch.quietMs)} while it held work, and was ended`))),
+        // Cancelled: the worker spoke, or the job settled.
+        () => undefined,
+      );
+    };
+    const handOver = (next: unknown, worker: StartedWorker): void => {
+      worker.post(next);
+      if (inFlight++ === 0) listen();
+    };
     const settle = (then: () => void): void => {
       if (settled) return;
       settled = true;
+      quiet?.abort();
       signal.removeEventListener("abort", onAbort);
       worker?.end();
       makeRoom();
@@ -105,6 +150,7 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
       message: (data) => {
         if (isTaken(data)) {
           inFlight = Math.max(0, inFlight - 1);
+          listen();
           return makeRoom();
         }
         settle(() => {
@@ -126,8 +172,7 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
     if (settled) return worker.end();
     signal.addEventListener("abort", onAbort, { once: true });
     const started = worker;
-    started.post(message);
-    inFlight = 1;
+    handOver(message, started);
     if (more)
       void (async () => {
         try {
@@ -135,8 +180,7 @@ export function workerJob(start: (events: WorkerEvents) => StartedWorker, messag
             while (!settled && inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (room = resolve));
             // Settled (an answer, a failure, the abort): what is left is not read.
             if (settled) return;
-            started.post(next);
-            inFlight++;
+            handOver(next, started);
           }
         } catch (error) {
           events.failed(asError(error));

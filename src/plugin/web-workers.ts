@@ -1,17 +1,20 @@
 // The `Workers` port in Obsidian: each job in a Web Worker of its own, started from the worker's
 // bundled code (plugin/worker-main.ts, put into main.js as a string by esbuild.config.mjs, since a
-// plugin ships one script) through a blob URL, and ended when it answers, fails or is no longer
-// wanted (index/worker-jobs.ts `workerJob`). Learning the vault's language there keeps its
+// plugin ships one script) through a blob URL, and ended when it answers, fails, goes quiet or is no
+// longer wanted (index/worker-jobs.ts `workerJob`). Learning the vault's language there keeps its
 // arithmetic and its garbage off the thread the user types on. Where workers cannot start, the
 // caller does the work itself.
 import type { Workers } from "../ports";
-import { workerJob } from "../index/worker-jobs";
+import { DEFAULT_WORKER_WATCH, workerJob, type WorkerWatch } from "../index/worker-jobs";
 
 /** The worker's code, defined by the build; absent when this file runs unbundled (tests). */
 declare const __VAULT_RESEARCH_WEB_WORKER__: string | undefined;
 
 export class WebWorkers implements Workers {
-  constructor(private readonly code: string) {}
+  constructor(
+    private readonly code: string,
+    private readonly watch: WorkerWatch = DEFAULT_WORKER_WATCH,
+  ) {}
 
   run(message: unknown, signal: AbortSignal, more?: AsyncIterable<unknown>): Promise<unknown> {
     return workerJob(
@@ -42,6 +45,7 @@ export class WebWorkers implements Workers {
       message,
       signal,
       more,
+      this.watch,
     );
   }
 }

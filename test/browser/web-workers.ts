@@ -50,13 +50,14 @@ export function webWorkersSuite(session: () => BrowserSession): void {
       expect(result.words).toBeGreaterThan(30);
     });
 
-    it("rejects, with a reason, a refused job, a worker that throws or is not JavaScript, and an abort; the page sees no error", async () => {
+    it("rejects, with a reason, a refused job, a worker that throws, is not JavaScript or goes quiet, and an abort; the page sees no error", async () => {
       const result = await page.evaluate(() => (window as unknown as Check).webWorkersCheck.failures());
       expect(result.refused).toBe("the worker failed: not a request to learn meanings this worker can read");
       expect(result.badBatch).toBe("the worker failed: not a batch of notes this worker can read");
       expect(result.throws).toMatch(/^the worker failed: .*broken bundle/);
       expect(result.notJavaScript).toMatch(/^the worker failed: /);
       expect(result.aborted).toBe("the work was no longer wanted");
+      expect(result.quiet).toBe("the worker said nothing for 300 ms while it held work, and was ended");
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -1,9 +1,10 @@
 // The `Workers` port in Node, with real worker threads running the worker's real bundled code:
-// meanings learned there are exactly those learned here; a failing job, a worker that dies or
-// cannot start, and an abort each reject (the lane then learns in its own thread).
+// meanings learned there are exactly those learned here; a failing job, a worker that dies, cannot
+// start or goes quiet, and an abort each reject (the lane then learns in its own thread).
 import { beforeAll, describe, expect, it } from "vitest";
 import { workerBundle } from "../../scripts/worker-bundle.mjs";
 import { bundledNodeWorkers, NodeWorkers } from "../../src/cli/node-workers";
+import { systemClock } from "../../src/ports";
 import { meaningsRequest, NOTES_END, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
 import type { WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
 import { laneVaultNotes, meaningsLearnedHere, notesAsHanded } from "../support/lane-vault";
@@ -46,6 +47,18 @@ describe("NodeWorkers", () => {
     setTimeout(() => controller.abort(), 50);
     await expect(running).rejects.toThrow("the work was no longer wanted");
     await expect(new NodeWorkers(code).run({}, controller.signal)).rejects.toThrow("the work was no longer wanted");
+  });
+
+  it("ends a worker that holds work and says nothing (stuck in a loop, never exiting), and rejects saying so", async () => {
+    const quiet = { clock: systemClock, quietMs: 300 };
+    await expect(new NodeWorkers("while (true) {}", quiet).run({}, never())).rejects.toThrow("the worker said nothing for 300 ms while it held work, and was ended");
+    // One that took its message and then hangs, with more to be fed: the same.
+    const taken = "const { parentPort } = require('node:worker_threads'); parentPort.once('message', () => parentPort.postMessage({ taken: true })); setInterval(() => {}, 1000);";
+    const more = (async function* () {
+      yield "batch 1";
+      yield "batch 2";
+    })();
+    await expect(new NodeWorkers(taken, quiet).run({}, never(), more)).rejects.toThrow("said nothing for 300 ms");
   });
 
   it("carries no worker code when unbundled (the tests): a run rejects, and the lane then learns in its own thread", async () => {

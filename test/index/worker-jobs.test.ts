@@ -1,8 +1,9 @@
 // One job's life in a worker (workerJob), with a stand-in worker: settled once by the first of its
-// reply, its failure or the abort, the worker ended exactly once whichever it was; never started
-// for work already unwanted; a start that throws is a rejection.
+// reply, its failure, the abort or its silence, the worker ended exactly once whichever it was;
+// never started for work already unwanted; a start that throws is a rejection.
 import { describe, expect, it } from "vitest";
 import { IN_FLIGHT, TAKEN, workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
+import { fakeClock } from "../support/fake-clock";
 
 function standIn(onStart?: (events: WorkerEvents) => void) {
   const seen = { started: 0, posted: [] as unknown[], ended: 0, events: null as WorkerEvents | null };
@@ -153,5 +154,71 @@ describe("workerJob", () => {
     await expect(workerJob(start, {}, new AbortController().signal)).rejects.toThrow("bad script");
     expect(seen.posted).toEqual([]);
     expect(seen.ended).toBe(1);
+  });
+
+  describe("a worker that holds work and says nothing", () => {
+    const quietMs = 60_000;
+    const flush = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+    it("is given up on after quietMs of silence since its last word, and ended once; each word starts the wait again", async () => {
+      const clock = fakeClock();
+      const { seen, start } = standIn();
+      async function* more() {
+        yield "batch 1";
+      }
+      let outcome: unknown = "pending";
+      const job = workerJob(start, "first", new AbortController().signal, more(), { clock, quietMs });
+      job.catch((error: unknown) => (outcome = error));
+      await flush();
+      clock.advance(quietMs - 1);
+      seen.events!.message(TAKEN);
+      clock.advance(quietMs - 1);
+      await flush();
+      expect(outcome).toBe("pending");
+      // The one message it still holds (batch 1) is owed: silence from here on counts.
+      clock.advance(1);
+      await flush();
+      expect(String(outcome)).toContain("the worker said nothing for 60 s while it held work");
+      expect(seen.ended).toBe(1);
+      expect(clock.pendingTimers()).toBe(0);
+    });
+
+    it("is waited on while it works out its reply (no word owed but the reply), and its timer goes when it answers", async () => {
+      const clock = fakeClock();
+      const { seen, start } = standIn();
+      const job = workerJob(start, "first", new AbortController().signal, undefined, { clock, quietMs });
+      expect(clock.pendingTimers()).toBe(1);
+      clock.advance(quietMs - 1);
+      seen.events!.message({ ok: true, answer: "learned" });
+      await expect(job).resolves.toBe("learned");
+      expect(clock.pendingTimers()).toBe(0);
+    });
+
+    it("is not blamed for this side's silence: with every message taken, the wait for the notes does not count", async () => {
+      const clock = fakeClock();
+      const { seen, start } = standIn();
+      let release: () => void = () => undefined;
+      const notesRead = new Promise<void>((resolve) => (release = resolve));
+      async function* more() {
+        await notesRead;
+        yield "batch 1";
+      }
+      let outcome: unknown = "pending";
+      const job = workerJob(start, "first", new AbortController().signal, more(), { clock, quietMs });
+      job.catch((error: unknown) => (outcome = error));
+      seen.events!.message(TAKEN);
+      await flush();
+      expect(clock.pendingTimers()).toBe(0);
+      clock.advance(3 * quietMs);
+      await flush();
+      expect(outcome).toBe("pending");
+      release();
+      await flush();
+      expect(seen.posted).toEqual(["first", "batch 1"]);
+      expect(clock.pendingTimers()).toBe(1);
+      clock.advance(quietMs);
+      await flush();
+      expect(String(outcome)).toContain("said nothing");
+    });
   });
 });

@@ -1,9 +1,11 @@
 // A page that learns word meanings twice (from the notes of test/support/lane-vault.ts, handed to the
 // worker a batch at a time), in its own thread and in a Web Worker started the way the
 // plugin starts one (`bundledWebWorkers()`, the worker's code carried as a string and run from a blob
-// URL), and says how the two compare; then fails a worker in each way the adapter must survive.
+// URL), and says how the two compare; then fails a worker in each way the adapter must survive, a
+// silent one among them.
 // Built by web-workers.ts into dist/workbench/ with the worker's real minified bundle defined.
 import { bundledWebWorkers, WebWorkers } from "../../../src/plugin/web-workers";
+import { systemClock } from "../../../src/ports";
 import { meaningsRequest, readMeaningsAnswer } from "../../../src/index/vault-language/meanings-job";
 import type { WordMeaningOptions } from "../../../src/index/vault-language/word-meanings";
 import { laneVaultNotes, meaningsLearnedHere, notesAsHanded } from "../../support/lane-vault";
@@ -50,6 +52,8 @@ async function failures() {
     throws: await failure(new WebWorkers("throw new Error('broken bundle')").run({}, never())),
     notJavaScript: await failure(new WebWorkers("this is not javascript").run({}, never())),
     aborted: await stopped,
+    // Stuck in a loop, never exiting and never answering: given up on after its silence.
+    quiet: await failure(new WebWorkers("while (true) {}", { clock: systemClock, quietMs: 300 }).run({}, never())),
   };
 }
 
