@@ -3,7 +3,8 @@
 // offline by construction: web requests are answered from a case's replay folder (else --replay),
 // and a case without one has its web requests refused and reported — never sent. What a run sent
 // is observed by a recording Http around the adapters, not read back from logs.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { whyNot } from "./path-kind";
 import path from "node:path";
 import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
 import { runResearch } from "../research/run";
@@ -98,7 +99,8 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
 }
 
 function readCasesFile(file: string, shown: string): ReturnType<typeof parseEvalCases> & { ok: true } {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`Cases file ${shown} does not exist.`);
+  const unusable = whyNot("file", file);
+  if (unusable) throw new UsageError(`Cases file ${shown} ${unusable}.`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));

@@ -1,6 +1,7 @@
 // Opening the vault a command works on: settings from --config, the index from the cache folder,
 // brought up to date before anything is searched.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { whyNot } from "./path-kind";
 import path from "node:path";
 import { VaultIndex } from "../index/vault-index";
 import { vaultLanguageRanking } from "../index/ranking/ranking-options";
@@ -48,7 +49,8 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   const file = flag(args, "config");
   if (!file) return loadSettings(undefined).settings;
   const abs = path.resolve(io.cwd, file);
-  if (!existsSync(abs)) throw new UsageError(`Config file ${file} does not exist.`);
+  const unusable = whyNot("file", abs);
+  if (unusable) throw new UsageError(`Config file ${file} ${unusable}.`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(abs, "utf8"));
@@ -67,7 +69,8 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   const vault = flag(args, "vault");
   if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
   const root = path.resolve(io.cwd, vault);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`Vault folder ${vault} does not exist.`);
+  const unusable = whyNot("folder", root);
+  if (unusable) throw new UsageError(`Vault folder ${vault} ${unusable}.`);
   const store = new FsNoteStore(root);
   // Only whether there is a note: the sync lists the vault (once) with each file's facts.
   if (!store.hasNotes()) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);

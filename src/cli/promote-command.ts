@@ -3,7 +3,8 @@
 // The trace is a trace note in the vault, or a trace the CLI kept in the cache folder (its file or
 // its run id, kept-trace.ts). Exit codes: 0 when a note was written or the page was already in the
 // vault, 1 when the promotion failed, 2 for usage errors (no such vault, trace or key).
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { whyNot } from "./path-kind";
 import path from "node:path";
 import { extractStatusText } from "../notes/extract-status";
 import { promoteFromTraceNote, promoteOutsideRow, type PromoteDeps, type PromotionResult } from "../promote/promote";
@@ -70,7 +71,8 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     return 2;
   };
   const root = path.resolve(io.cwd, args.vault);
-  if (!existsSync(root) || !statSync(root).isDirectory()) return usage(`vault folder ${args.vault} does not exist.`);
+  const unusable = whyNot("folder", root);
+  if (unusable) return usage(`vault folder ${args.vault} ${unusable}.`);
   const cacheDir = path.resolve(io.cwd, args.cacheDir ?? defaultCacheDir(io.env));
   const located = locateTrace(args, io.cwd, root, cacheDir);
   if ("usage" in located) return usage(located.usage);

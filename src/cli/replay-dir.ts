@@ -1,7 +1,8 @@
 // `--replay DIR`: every `*.json` file in DIR holds one recorded exchange or an array of them; the
 // replay Http answers from them in file-name order. `VAULT_RESEARCH_REPLAY_LOG=FILE` appends one
 // JSON line per request (secrets masked) — how tests prove what would have left the machine.
-import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, readdirSync } from "node:fs";
+import { whyNot } from "./path-kind";
 import path from "node:path";
 import type { Http } from "../ports";
 import { secretScrubber } from "../text/secret-scrub";
@@ -19,9 +20,8 @@ export class ReplayDirectoryError extends Error {
 }
 
 export function loadReplayDirectory(dir: string): RecordedExchange[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ReplayDirectoryError("missing", `Replay folder ${dir} does not exist.`);
-  }
+  const unusable = whyNot("folder", dir);
+  if (unusable) throw new ReplayDirectoryError("missing", `Replay folder ${dir} ${unusable}.`);
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   if (files.length === 0) throw new ReplayDirectoryError("empty", `Replay folder ${dir} holds no .json files.`);
   const exchanges: RecordedExchange[] = [];

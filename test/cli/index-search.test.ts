@@ -229,6 +229,13 @@ describe("usage errors exit 2 with a clear message", () => {
   it("refuses a config file that does not exist", async () => {
     await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "missing.json"], "Config file missing.json does not exist.");
   });
+
+  it("says so when the vault is a file and the config a folder", async () => {
+    writeFileSync(path.join(tmp, "one-note.md"), "# One note\n");
+    await usage(["index", "--vault", "one-note.md", "--cache-dir", cacheDir()], "Vault folder one-note.md is a file, not a folder.");
+    mkdirSync(path.join(tmp, "settings"), { recursive: true });
+    await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "settings"], "Config file settings is a folder, not a file.");
+  });
 });
 
 describe("--config", () => {

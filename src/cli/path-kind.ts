@@ -1,0 +1,24 @@
+// What a path given on the command line is, in the words a refusal uses: the one home of "does not
+// exist", "is a file, not a folder" and the rest, for the vault, a config, a cases file and a
+// replay folder alike.
+import { statSync } from "node:fs";
+
+export type PathKind = "folder" | "file";
+
+/** Why `abs` cannot be used as a `kind` ("does not exist", "is a folder, not a file", …), or null
+ * when it can. */
+export function whyNot(kind: PathKind, abs: string): string | null {
+  let stats;
+  try {
+    stats = statSync(abs, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A path that runs through a file ("notes.md/x") names nothing.
+    if (code === "ENOTDIR") return "does not exist";
+    return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
+  }
+  if (!stats) return "does not exist";
+  if (kind === "folder") return stats.isDirectory() ? null : "is a file, not a folder";
+  if (stats.isFile()) return null;
+  return stats.isDirectory() ? "is a folder, not a file" : "is not a regular file";
+}
