@@ -5,7 +5,9 @@
 // (`TAKEN`), and `workerJob` keeps at most `IN_FLIGHT` messages unacknowledged: a worker slower than
 // the thread that feeds it slows the feeding, rather than letting the messages pile up in its inbox.
 // A worker that holds work and says nothing for `WORKER_QUIET_MS` is given up on: a worker killed
-// without a word (a WebView out of memory ends it so) would otherwise be waited on for ever.
+// without a word (a WebView out of memory ends it so) would otherwise be waited on for ever. The
+// silence is counted in `QUIET_STEPS` timer steps, each one step however late it fires: a phone
+// that stopped the app's timers (and its worker) in the background counts that stretch as one.
 import { describeMs } from "../deadline";
 import { systemClock, type Clock } from "../ports";
 import { isMeaningsRequest, MeaningsJob } from "./vault-language/meanings-job";
@@ -23,6 +25,9 @@ export const IN_FLIGHT = 4;
  * two words, 0.15 s); ten minutes leaves a slow phone eighty times that, and still ends a wait that
  * would never end. */
 export const WORKER_QUIET_MS = 10 * 60_000;
+
+/** How many timer steps make up a worker's allowed silence (30 s each by default). */
+export const QUIET_STEPS = 20;
 
 /** Whose timer measures a worker's silence, and how long it may last. */
 export interface WorkerWatch {
@@ -126,7 +131,10 @@ export function workerJob(
       if (settled || inFlight === 0) return;
       const timer = new AbortController();
       quiet = timer;
-      watch.clock.sleep(watch.quietMs, timer.signal).then(
+      const steps = async (): Promise<void> => {
+        for (let step = 0; step < QUIET_STEPS; step++) await watch.clock.sleep(watch.quietMs / QUIET_STEPS, timer.signal);
+      };
+      steps().then(
         () => settle(() => reject(new Error(`the worker said nothing for ${describeMs(watch.quietMs)} while it held work, and was ended`))),
         // Cancelled: the worker spoke, or the job settled.
         () => undefined,

@@ -2,8 +2,8 @@
 // reply, its failure, the abort or its silence, the worker ended exactly once whichever it was;
 // never started for work already unwanted; a start that throws is a rejection.
 import { describe, expect, it } from "vitest";
-import { IN_FLIGHT, TAKEN, workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
-import { fakeClock } from "../support/fake-clock";
+import { IN_FLIGHT, QUIET_STEPS, TAKEN, workerJob, type WorkerEvents } from "../../src/index/worker-jobs";
+import { fakeClock, type FakeClock } from "../support/fake-clock";
 
 function standIn(onStart?: (events: WorkerEvents) => void) {
   const seen = { started: 0, posted: [] as unknown[], ended: 0, events: null as WorkerEvents | null };
@@ -158,7 +158,15 @@ describe("workerJob", () => {
 
   describe("a worker that holds work and says nothing", () => {
     const quietMs = 60_000;
-    const flush = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const step = quietMs / QUIET_STEPS;
+    const flush = () => new Promise((resolve) => setTimeout(resolve, 1));
+    /** `ms` of time passing as it does while the app runs: a timer step at a time. */
+    const pass = async (clock: FakeClock, ms: number) => {
+      for (let passed = 0; passed < ms; passed += step) {
+        clock.advance(Math.min(step, ms - passed));
+        await flush();
+      }
+    };
 
     it("is given up on after quietMs of silence since its last word, and ended once; each word starts the wait again", async () => {
       const clock = fakeClock();
@@ -170,14 +178,12 @@ describe("workerJob", () => {
       const job = workerJob(start, "first", new AbortController().signal, more(), { clock, quietMs });
       job.catch((error: unknown) => (outcome = error));
       await flush();
-      clock.advance(quietMs - 1);
+      await pass(clock, quietMs - step);
       seen.events!.message(TAKEN);
-      clock.advance(quietMs - 1);
-      await flush();
+      await pass(clock, quietMs - step);
       expect(outcome).toBe("pending");
       // The one message it still holds (batch 1) is owed: silence from here on counts.
-      clock.advance(1);
-      await flush();
+      await pass(clock, step);
       expect(String(outcome)).toContain("the worker said nothing for 60 s while it held work");
       expect(seen.ended).toBe(1);
       expect(clock.pendingTimers()).toBe(0);
@@ -188,7 +194,7 @@ describe("workerJob", () => {
       const { seen, start } = standIn();
       const job = workerJob(start, "first", new AbortController().signal, undefined, { clock, quietMs });
       expect(clock.pendingTimers()).toBe(1);
-      clock.advance(quietMs - 1);
+      await pass(clock, quietMs - step);
       seen.events!.message({ ok: true, answer: "learned" });
       await expect(job).resolves.toBe("learned");
       expect(clock.pendingTimers()).toBe(0);
@@ -209,15 +215,28 @@ describe("workerJob", () => {
       seen.events!.message(TAKEN);
       await flush();
       expect(clock.pendingTimers()).toBe(0);
-      clock.advance(3 * quietMs);
-      await flush();
+      await pass(clock, 3 * quietMs);
       expect(outcome).toBe("pending");
       release();
       await flush();
       expect(seen.posted).toEqual(["first", "batch 1"]);
       expect(clock.pendingTimers()).toBe(1);
-      clock.advance(quietMs);
+      await pass(clock, quietMs);
+      expect(String(outcome)).toContain("said nothing");
+    });
+
+    it("counts a stretch in which the timers stood still (an app in a phone's background) as one step, not as silence", async () => {
+      const clock = fakeClock();
+      const { start } = standIn();
+      let outcome: unknown = "pending";
+      const job = workerJob(start, "first", new AbortController().signal, undefined, { clock, quietMs });
+      job.catch((error: unknown) => (outcome = error));
+      // An hour at once: the first timer step fires late, once.
+      clock.advance(60 * quietMs);
       await flush();
+      await pass(clock, quietMs - 2 * step);
+      expect(outcome).toBe("pending");
+      await pass(clock, step);
       expect(String(outcome)).toContain("said nothing");
     });
   });
