@@ -37,6 +37,14 @@ export interface WorkerWatch {
 
 export const DEFAULT_WORKER_WATCH: WorkerWatch = { clock: systemClock, quietMs: WORKER_QUIET_MS };
 
+/** A worker that held work and said nothing for its watch's `quietMs`: it was ended. */
+export class WorkerWentQuiet extends Error {
+  constructor(quietMs: number) {
+    super(`the worker said nothing for ${describeMs(quietMs)} while it held work, and was ended`);
+    this.name = "WorkerWentQuiet";
+  }
+}
+
 /** A worker's way to send: a message, and the buffers to move (not copy) with it. */
 export type WorkerPost = (message: unknown, transfer: ArrayBuffer[]) => void;
 
@@ -135,7 +143,7 @@ export function workerJob(
         for (let step = 0; step < QUIET_STEPS; step++) await watch.clock.sleep(watch.quietMs / QUIET_STEPS, timer.signal);
       };
       steps().then(
-        () => settle(() => reject(new Error(`the worker said nothing for ${describeMs(watch.quietMs)} while it held work, and was ended`))),
+        () => settle(() => reject(new WorkerWentQuiet(watch.quietMs))),
         // Cancelled: the worker spoke, or the job settled.
         () => undefined,
       );

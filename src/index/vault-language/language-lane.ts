@@ -24,6 +24,7 @@ import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "./me
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
 import { grown } from "../typed-arrays";
+import { WorkerWentQuiet } from "../worker-jobs";
 
 export interface VaultLanguageOptions {
   fusion: LaneFusion;
@@ -105,6 +106,9 @@ export class LanguageLane {
   /** Where the meanings in use (or being learned) were learned; null when none were learned since
    * the last reset, load or stop (none yet, or taken back from the cache). */
   learnedIn: LearnedIn | null = null;
+  /** A worker went quiet (worker-jobs.ts `WorkerWentQuiet`): for as long as this lane lives, it learns
+   * on its own thread rather than wait that long again. A worker that fails fast is tried again. */
+  private workerWentQuiet = false;
 
   constructor(
     readonly options: VaultLanguageOptions,
@@ -310,7 +314,7 @@ export class LanguageLane {
    */
   private async learnMeanings(source: LaneSource, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
     const stale = () => generation !== this.generation;
-    if (this.workers) {
+    if (this.workers && !this.workerWentQuiet) {
       try {
         const request = meaningsRequest(source.analyzer.options.stemming, this.options.maxPassages, this.options.minPassages, this.options.words);
         const answered = await this.workers.run(request, this.abort.signal, notesForWorker(source, work, stale));
@@ -322,8 +326,9 @@ export class LanguageLane {
           if (!stale()) this.learnedIn = "worker";
           return answer;
         }
-      } catch {
+      } catch (error) {
         // A worker that cannot start or fails: learned here instead (below), unless overtaken.
+        if (error instanceof WorkerWentQuiet) this.workerWentQuiet = true;
       }
       if (stale()) throw new LearningOvertaken("the vault-language learning was overtaken");
       work.restart();

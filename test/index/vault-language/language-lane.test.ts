@@ -21,7 +21,7 @@ import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language
 import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
 import { FAKE_NOW, fakeClock } from "../../support/fake-clock";
-import { unwrapWorkerReply } from "../../../src/index/worker-jobs";
+import { unwrapWorkerReply, WorkerWentQuiet } from "../../../src/index/worker-jobs";
 import type { Workers } from "../../../src/ports";
 import { ControlledStore } from "../../support/controlled-note-store";
 import { MemoryIndexCache } from "../../support/memory-index-cache";
@@ -737,6 +737,28 @@ describe("LanguageLane with a worker", () => {
       expect(world.lane.ready, what).toBe(true);
       expect(world.lane.learnedIn, what).toBe("this thread");
       expect(keptOf(world.lane), what).toEqual(keptOf(here.lane));
+    }
+  });
+
+  it("asks a worker that went quiet no more while the lane lives, and learns here; one that failed fast is asked again", async () => {
+    for (const [failure, askedAgain] of [
+      [new WorkerWentQuiet(600_000), false],
+      [new Error("the worker failed: out of memory"), true],
+    ] as const) {
+      let calls = 0;
+      const workers = workerInThread(async (message, more) => {
+        if (++calls === 1) throw failure;
+        return answerAsWorker(message, more);
+      });
+      const world = laneWorld(notes, SMALL, workers);
+      await world.lane.learn(world.source());
+      expect([world.lane.ready, world.lane.learnedIn], failure.message).toEqual([true, "this thread"]);
+      // A full build again: the lane learns anew.
+      world.lane.reset();
+      await world.lane.learn(world.source());
+      expect(world.lane.ready, failure.message).toBe(true);
+      expect(workers.signals.length, failure.message).toBe(askedAgain ? 2 : 1);
+      expect(world.lane.learnedIn, failure.message).toBe(askedAgain ? "worker" : "this thread");
     }
   });
 
