@@ -4,7 +4,7 @@
 // on what they say, and no real embedding model runs here. Prints one JSON object.
 //
 // node --expose-gc dist/bench-embeddings.cjs [--dimensions 768] [--queries 60] [--sizes 10000,50000,100000]
-import type { UnitPlace } from "../src/index/embeddings/embedding-units";
+import type { EmbeddingUnit } from "../src/index/embeddings/embedding-units";
 import { bytesPerVector, unitLength } from "../src/index/embeddings/quantize";
 import { readVectors, serializeVectors } from "../src/index/embeddings/vector-file";
 import { VectorStore } from "../src/index/embeddings/vector-store";
@@ -53,12 +53,12 @@ function buildStore(sections: number, dimensions: number, next: () => number): V
   store.adoptDimensions(dimensions);
   const notes = Math.ceil(sections / UNITS_PER_NOTE);
   for (let n = 0; n < notes; n++) {
-    const units: UnitPlace[] = Array.from({ length: UNITS_PER_NOTE }, (_, u) =>
+    const units: EmbeddingUnit[] = Array.from({ length: UNITS_PER_NOTE }, (_, u) =>
       u === 0
-        ? { kind: "title", headingPath: [], line: 1, start: 0, end: 0 }
+        ? { kind: "title", headingPath: [], line: 1, start: 0, end: 0, text: `Note number ${n}` }
         : u === 1
-          ? { kind: "headings", headingPath: [], line: 1, start: 0, end: 0 }
-          : { kind: "section", headingPath: [`Heading ${u}`], line: u * 12, start: u * 700, end: u * 700 + 650 },
+          ? { kind: "headings", headingPath: [], line: 1, start: 0, end: 0, text: `Heading ${u}` }
+          : { kind: "section", headingPath: [`Heading ${u}`], line: u * 12, start: u * 700, end: u * 700 + 650, text: `Section ${u} of note ${n}` },
     );
     store.put({ path: `Folder ${n % 40}/Note number ${n}.md`, mtime: 1_700_000_000_000 + n, size: 2000 + n }, units, units.map(() => randomUnit(dimensions, next)));
   }

@@ -49,8 +49,8 @@ export interface VaultIndexOptions {
   canonicalizeUrl?: (url: string) => string | null;
   /** Called between slices of building, loading and saving, so a UI thread can breathe; told how long the slice ran (ms). */
   yieldToUi?: (sliceMs: number) => Promise<void>;
-  /** Notes larger than this are indexed by their first part only (default 2 MB). */
-  maxNoteBytes?: number;
+  /** Notes longer than this, in characters, are indexed by their first part only (default `MAX_NOTE_CHARS`). */
+  maxNoteChars?: number;
   /** Ranking knobs; DEFAULT_RANKING when absent. */
   ranking?: Partial<RankingOptions>;
   /** Where the vault's language is learned: a worker of its own, so its seconds of arithmetic and
@@ -86,7 +86,7 @@ export class VaultIndex {
   private readonly synonyms: Map<string, string[]>;
   private readonly clock: Clock;
   private readonly canonicalize: (url: string) => string | null;
-  private readonly maxNoteBytes: number;
+  private readonly maxNoteChars: number;
   private readonly yieldToUi: (sliceMs: number) => Promise<void>;
   private excluded: string[];
   /** Ranking knobs; may be changed between searches (evaluation sweeps do). */
@@ -116,7 +116,7 @@ export class VaultIndex {
     this.synonyms = synonymTable((word) => this.analyzer.normalizeTerm(word));
     this.clock = options.clock ?? systemClock;
     this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
-    this.maxNoteBytes = options.maxNoteBytes ?? MAX_NOTE_CHARS;
+    this.maxNoteChars = options.maxNoteChars ?? MAX_NOTE_CHARS;
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
@@ -365,7 +365,7 @@ export class VaultIndex {
       store,
       paths: () => Array.from(this.notes.keys()),
       holds: (path) => this.notes.has(path),
-      maxNoteChars: this.maxNoteBytes,
+      maxNoteChars: this.maxNoteChars,
       bytes: () => {
         let total = 0;
         for (const note of this.notes.values()) total += note.size;
@@ -533,9 +533,9 @@ export class VaultIndex {
   /** Parses the note and takes its earlier version out: what is left is adding the result. */
   private prepareNote(path: string, text: string, mtime: number, size: number) {
     const problems: NoteProblem[] = [];
-    const body = indexedPart(text, this.maxNoteBytes);
+    const body = indexedPart(text, this.maxNoteChars);
     if (body !== text) {
-      problems.push({ kind: "too_large", message: `Only the first ${Math.round(this.maxNoteBytes / 1000)} kB were indexed.` });
+      problems.push({ kind: "too_large", message: `Only the first ${this.maxNoteChars.toLocaleString("en-US")} characters were indexed.` });
     }
     const parsed = parseNoteSafely(path, body);
     problems.push(...parsed.problems);

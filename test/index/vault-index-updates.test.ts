@@ -223,9 +223,9 @@ describe("status and notifications", () => {
 
   it("indexes only the opening of a note over the size limit and says so", async () => {
     store.write("Huge.md", `# Huge\n\nearly words ${"filler ".repeat(200)} lateword\n`);
-    const fresh = new VaultIndex({ clock, maxNoteBytes: 500 });
+    const fresh = new VaultIndex({ clock, maxNoteChars: 500 });
     await fresh.sync(store, null);
-    expect(fresh.status().problems).toEqual([{ path: "Huge.md", problem: { kind: "too_large", message: expect.any(String) } }]);
+    expect(fresh.status().problems).toEqual([{ path: "Huge.md", problem: { kind: "too_large", message: "Only the first 500 characters were indexed." } }]);
     expect((await fresh.search("early", store)).map((r) => r.path)).toEqual(["Huge.md"]);
     expect((await fresh.search("lateword", store)).map((r) => r.path)).toEqual([]);
   });

@@ -12,6 +12,7 @@ const progress = (change: Partial<EmbeddingProgress>): EmbeddingProgress => ({
   notesDone: 0,
   notesTotal: 0,
   notesUnchanged: 0,
+  notesRechecked: 0,
   notesUnreadable: 0,
   unitsDone: 0,
   notesPerSecond: null,

@@ -13,7 +13,12 @@ export const embedReportSchema = z.strictObject({
   notes_in_vault: z.number().int().nonnegative(),
   notes_to_embed: z.number().int().nonnegative().describe("Added or changed (by path, mtime and size) since their vectors were made."),
   notes_embedded: z.number().int().nonnegative(),
-  notes_unchanged: z.number().int().nonnegative(),
+  notes_unchanged: z.number().int().nonnegative().describe("Notes whose vectors were still good, those found so when read again included."),
+  notes_rechecked: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Notes read again because their vectors were cut from the note by an older version: kept when the text sent would be the same, embedded again (and counted in notes_embedded) when not."),
   notes_unreadable: z.number().int().nonnegative(),
   units_embedded: z.number().int().nonnegative().describe("Titles, outlines and sections embedded by this run."),
   resets: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Stored vectors thrown away, and why (another model, other dimensions, a damaged file)."),
@@ -46,6 +51,7 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
     notes_to_embed: progress.notesTotal,
     notes_embedded: progress.notesDone,
     notes_unchanged: progress.notesUnchanged,
+    notes_rechecked: progress.notesRechecked,
     notes_unreadable: progress.notesUnreadable,
     units_embedded: progress.unitsDone,
     resets: [...facts.loadResets, ...progress.resets].map((r) => ({ kind: r.kind, message: vectorResetWords(r) })),

@@ -8,6 +8,7 @@
 // excluded folders are left out exactly as the index leaves them out.
 import { systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
+import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import type { Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
@@ -15,7 +16,7 @@ import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
 import type { VectorCache } from "./vector-cache";
 import { serializeVectors } from "./vector-file";
 import type { VectorReset } from "./vector-reset";
-import type { VectorStore } from "./vector-store";
+import type { VectorPlan, VectorStore } from "./vector-store";
 
 export type EmbeddingJobState = "idle" | "running" | "paused" | "done" | "cancelled" | "failed";
 
@@ -25,8 +26,13 @@ export interface EmbeddingProgress {
   notesDone: number;
   /** Notes this run has to embed (added or changed since their vectors were made). */
   notesTotal: number;
-  /** Notes whose stored vectors were still good. */
+  /** Notes whose stored vectors were still good (those found so when read again included). */
   notesUnchanged: number;
+  /**
+   * Notes read again because their vectors were cut by an older version (`UNITS_CUT`); those whose
+   * text was the same are counted in notesUnchanged, the others embedded again and in notesDone.
+   */
+  notesRechecked: number;
   /** Notes that could not be read; they are tried again next run. */
   notesUnreadable: number;
   unitsDone: number;
@@ -56,8 +62,8 @@ export interface EmbeddingJobOptions {
   saveEveryBatches?: number;
   /** Called between batches, so a UI thread can breathe. */
   yieldToUi?: () => Promise<void>;
-  /** Notes larger than this are embedded by their first part only (default 2 MB, as the index). */
-  maxNoteBytes?: number;
+  /** Notes longer than this are embedded by their first part only (default: the index's, `MAX_NOTE_CHARS`). */
+  maxNoteChars?: number;
 }
 
 /** A rate-limited batch is tried again this many times, after the server's Retry-After (or 5 s). */
@@ -118,23 +124,26 @@ export class EmbeddingJob {
     const { store, embedder } = this.options;
     const modelReset = store.adoptModel(embedder.name);
     let plan = store.plan(files);
-    this.current = { ...emptyProgress(), state: "running", notesTotal: plan.toEmbed.length, notesUnchanged: plan.unchanged, resets: modelReset ? [modelReset] : [] };
+    // New and changed notes first; the notes only to be checked after them, in case the run is cut short.
+    let work = workList(plan);
+    this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, resets: modelReset ? [modelReset] : [] };
     this.startClock();
     this.emit();
     const batchSize = Math.max(1, this.options.notesPerBatch ?? 16);
     let batches = 0;
-    for (let next = 0; next < plan.toEmbed.length; ) {
+    for (let next = 0; next < work.length; ) {
       if (this.resumeGate) await this.resumeGate.promise;
       if (this.abort.signal.aborted) return this.finish("cancelled");
-      const batch = plan.toEmbed.slice(next, next + batchSize);
+      const batch = work.slice(next, next + batchSize);
       const outcome = await this.embedBatch(batch);
       if (outcome.kind === "cancelled") return this.finish("cancelled");
       if (outcome.kind === "failed") return this.finish("failed", outcome.error);
       if (outcome.kind === "dimensions_changed") {
         // Every vector stored before this batch just went: plan again (this batch's are kept).
         plan = store.plan(files);
+        work = workList(plan);
         const done = this.current.notesDone + this.current.notesUnreadable;
-        this.update({ notesTotal: done + plan.toEmbed.length, notesUnchanged: 0, resets: [...this.current.resets, outcome.reset] });
+        this.update({ notesTotal: done + work.length, notesUnchanged: 0, resets: [...this.current.resets, outcome.reset] });
         next = 0;
         continue;
       }
@@ -143,16 +152,16 @@ export class EmbeddingJob {
         await this.save();
         this.emit();
       }
-      if (next < plan.toEmbed.length) await (this.options.yieldToUi ?? noWait)();
+      if (next < work.length) await (this.options.yieldToUi ?? noWait)();
     }
     return this.finish("done");
   }
 
   private async embedBatch(
-    batch: NoteFileInfo[],
+    batch: WorkItem[],
   ): Promise<{ kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure } | { kind: "dimensions_changed"; reset: VectorReset }> {
     const { store } = this.options;
-    const notes = await this.readUnits(batch);
+    const notes = (await this.readUnits(batch)).filter(({ file, units, check }) => !(check && this.confirmed(file, units)));
     const texts = notes.flatMap((n) => n.units.map((u) => u.text));
     const answer = await this.embedWithRetries(texts);
     if (this.abort.signal.aborted) return { kind: "cancelled" };
@@ -167,21 +176,30 @@ export class EmbeddingJob {
     return reset ? { kind: "dimensions_changed", reset } : { kind: "embedded" };
   }
 
+  /** A note only to be checked whose units send what its vectors were made from: kept, not embedded. */
+  private confirmed(file: NoteFileInfo, units: EmbeddingUnit[]): boolean {
+    this.current.notesRechecked++;
+    if (!this.options.store.confirm(file.path, units)) return false;
+    this.current.notesUnchanged++;
+    this.current.notesTotal--;
+    return true;
+  }
+
   /** Each readable note's units; unreadable notes are counted and left for the next run. */
-  private async readUnits(batch: NoteFileInfo[]): Promise<{ file: NoteFileInfo; units: EmbeddingUnit[] }[]> {
-    const maxBytes = this.options.maxNoteBytes ?? 2_000_000;
+  private async readUnits(batch: WorkItem[]): Promise<{ file: NoteFileInfo; units: EmbeddingUnit[]; check: boolean }[]> {
+    const maxChars = this.options.maxNoteChars ?? MAX_NOTE_CHARS;
     const texts = await readNotes(
       this.options.notes,
-      batch.map((f) => f.path),
+      batch.map((w) => w.file.path),
     );
-    const out: { file: NoteFileInfo; units: EmbeddingUnit[] }[] = [];
-    batch.forEach((file, i) => {
+    const out: { file: NoteFileInfo; units: EmbeddingUnit[]; check: boolean }[] = [];
+    batch.forEach(({ file, check }, i) => {
       const text = texts[i];
       if (typeof text !== "string") {
         this.current.notesUnreadable++;
         return;
       }
-      out.push({ file, units: embeddingUnits(parseNoteSafely(file.path, text.slice(0, maxBytes))) });
+      out.push({ file, check, units: embeddingUnits(parseNoteSafely(file.path, indexedPart(text, maxChars))) });
     });
     return out;
   }
@@ -246,8 +264,18 @@ export class EmbeddingJob {
   }
 }
 
+/** A note the run reads: to embed, or (`check`) to embed only if its units' text changed. */
+interface WorkItem {
+  file: NoteFileInfo;
+  check: boolean;
+}
+
+function workList(plan: VectorPlan): WorkItem[] {
+  return [...plan.toEmbed.map((file) => ({ file, check: false })), ...plan.toCheck.map((file) => ({ file, check: true }))];
+}
+
 function emptyProgress(): EmbeddingProgress {
-  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
+  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
 }
 
 function noWait(): Promise<void> {

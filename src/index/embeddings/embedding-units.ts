@@ -4,7 +4,17 @@
 // nothing; sections longer than MAX_UNIT_CHARS are embedded by their start (about 500 tokens,
 // within the 2,048-token context Ollama gives a model by default).
 import { cutText } from "../../text/cut-text";
+import { fnv1a32 } from "../../text/string-hash";
+import { INDEX_FORMAT_VERSION } from "../cache-file";
 import type { ParsedNote } from "../types";
+
+/**
+ * How units are cut from a note: the parser's version (the index format, raised whenever what it
+ * reads out of a note may change) and this file's own, raised whenever `embeddingUnits` changes
+ * what it sends. A note's vectors cut another way are checked against its text once more, and
+ * embedded again only if the text they would now be made from differs.
+ */
+export const UNITS_CUT = `${INDEX_FORMAT_VERSION}.1`;
 
 export type UnitKind = "title" | "headings" | "section";
 
@@ -26,6 +36,14 @@ export interface EmbeddingUnit extends UnitPlace {
 }
 
 export const MAX_UNIT_CHARS = 2000;
+
+/** A 64-bit fingerprint of what a note's units send (hex): the same text, the same fingerprint. */
+export function unitsTextHash(units: readonly EmbeddingUnit[]): string {
+  const joined = units.map((u) => `${u.kind}\u0000${u.text}`).join("\u0001");
+  const hex = (n: number) => n.toString(16).padStart(8, "0");
+  // Two FNV-1a passes from different starting points: a changed text keeps both far more rarely than one.
+  return hex(fnv1a32(joined)) + hex(fnv1a32(joined, 0x9747b28c));
+}
 
 export function embeddingUnits(note: ParsedNote): EmbeddingUnit[] {
   const units: EmbeddingUnit[] = [];

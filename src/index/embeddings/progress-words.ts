@@ -18,8 +18,9 @@ export function embeddingProgressWords(p: EmbeddingProgress): string {
       return `Embedding paused at ${done} of ${total} notes.`;
     case "done": {
       const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date` : "";
+      const rechecked = p.notesRechecked > 0 ? `; ${count(p.notesRechecked)} read again because this version cuts notes differently` : "";
       const unreadable = p.notesUnreadable > 0 ? `; ${count(p.notesUnreadable)} could not be read and will be tried again` : "";
-      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${unreadable}.`;
+      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${rechecked}${unreadable}.`;
     }
     case "cancelled":
       return `Embedding stopped at ${done} of ${total} notes; what was embedded is kept.`;

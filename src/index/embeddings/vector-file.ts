@@ -30,6 +30,9 @@ const headerSchema = z.object({
       path: z.string(),
       mtime: z.number(),
       size: z.number(),
+      // Kept since the units' cut was recorded; a note without them is checked again (vector-store's plan).
+      cut: z.string().default(""),
+      hash: z.string().default(""),
       units: z.array(z.tuple([z.enum(["title", "headings", "section"]), z.number(), z.number(), z.number(), z.array(z.string())])),
     }),
   ),
@@ -44,7 +47,7 @@ export function serializeVectors(store: VectorStore): Uint8Array {
     schema: SCHEMA,
     model: store.model ?? "",
     dimensions: d,
-    notes: notes.map((n) => ({ path: n.path, mtime: n.mtime, size: n.size, units: n.units.map(toTuple) })),
+    notes: notes.map((n) => ({ path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, hash: n.textHash, units: n.units.map(toTuple) })),
   };
   // Padding to 4 keeps the float32 part aligned for readers that map it straight into memory.
   const unpadded = new TextEncoder().encode(JSON.stringify(header));
@@ -111,7 +114,7 @@ function parseFile(bytes: Uint8Array): Parsed {
     for (let i = 0; i < count; i++, normAt += 4) invNorms[i] = view.getFloat32(normAt, true);
     const values = new Int8Array(bytes.slice(valueAt, valueAt + count * d).buffer);
     valueAt += count * d;
-    return { path: n.path, mtime: n.mtime, size: n.size, units: n.units.map(fromTuple), values, invNorms };
+    return { path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, textHash: n.hash, units: n.units.map(fromTuple), values, invNorms };
   });
   return { ok: true, header, notes };
 }

@@ -4,7 +4,7 @@
 // query, the best k kept in a heap. That is linear in the rows; bench/bench-embeddings.ts measures
 // where it stops being fast enough.
 import type { NoteFileInfo } from "../../ports";
-import type { UnitPlace } from "./embedding-units";
+import { UNITS_CUT, unitsTextHash, type EmbeddingUnit, type UnitPlace } from "./embedding-units";
 import { centroid, quantize } from "./quantize";
 import { TopK } from "./top-k";
 import type { VectorReset } from "./vector-reset";
@@ -14,6 +14,10 @@ export interface NoteVectors {
   mtime: number;
   size: number;
   units: UnitPlace[];
+  /** How the units were cut (`UNITS_CUT` when they were made; "" in files from before it was kept). */
+  cut: string;
+  /** `unitsTextHash` of what the units sent ("" when not known). */
+  textHash: string;
   /** (units.length + 1) rows of `dimensions` int8 values: row 0 is the note's vector, row i + 1 unit i's. */
   values: Int8Array;
   /** 1 / |row| for each row. */
@@ -34,6 +38,11 @@ export interface NearSection extends NearNote {
 export interface VectorPlan {
   /** Added or changed since their vectors were made, in the order given. */
   toEmbed: NoteFileInfo[];
+  /**
+   * Unchanged on disk, but their units were cut by an older version (`UNITS_CUT`): each is read
+   * again and embedded again only if its units' text now differs. Their old vectors serve until then.
+   */
+  toCheck: NoteFileInfo[];
   /** Paths whose vectors were dropped: the note is gone. */
   removed: string[];
   unchanged: number;
@@ -104,13 +113,14 @@ export class VectorStore {
 
   /** Compares the index's notes with the stored vectors (by path, mtime and size) and drops the vectors of notes that are gone. */
   plan(files: readonly NoteFileInfo[]): VectorPlan {
-    const plan: VectorPlan = { toEmbed: [], removed: [], unchanged: 0 };
+    const plan: VectorPlan = { toEmbed: [], toCheck: [], removed: [], unchanged: 0 };
     const present = new Set<string>();
     for (const file of files) {
       present.add(file.path);
       const known = this.notes.get(file.path);
-      if (known && known.mtime === file.mtime && known.size === file.size) plan.unchanged++;
-      else plan.toEmbed.push(file);
+      if (!known || known.mtime !== file.mtime || known.size !== file.size) plan.toEmbed.push(file);
+      else if (known.cut !== UNITS_CUT) plan.toCheck.push(file);
+      else plan.unchanged++;
     }
     for (const path of Array.from(this.notes.keys())) {
       if (present.has(path)) continue;
@@ -121,7 +131,7 @@ export class VectorStore {
   }
 
   /** Stores a note's unit vectors (unit length, `dimensions` long); replaces what it had. */
-  put(file: NoteFileInfo, units: readonly UnitPlace[], vectors: readonly Float32Array[]): void {
+  put(file: NoteFileInfo, units: readonly EmbeddingUnit[], vectors: readonly Float32Array[]): void {
     const d = this.dims;
     if (d === null) throw new Error("VectorStore.put before adoptDimensions");
     if (vectors.length !== units.length || vectors.some((v) => v.length !== d)) throw new Error(`VectorStore.put: ${vectors.length} vectors for ${units.length} units`);
@@ -133,7 +143,20 @@ export class VectorStore {
       values.set(q.values, i * d);
       invNorms[i] = q.invNorm;
     });
-    this.notes.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, units: [...units], values, invNorms });
+    this.notes.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, units: placesOf(units), cut: UNITS_CUT, textHash: unitsTextHash(units), values, invNorms });
+  }
+
+  /**
+   * A note planned `toCheck`, read again and cut into `units` as this version cuts it: when they
+   * send what its vectors were made from, the vectors are kept as this version's (true); otherwise
+   * nothing changes and the note is to be embedded again (false).
+   */
+  confirm(path: string, units: readonly EmbeddingUnit[]): boolean {
+    const known = this.notes.get(path);
+    if (!known || known.textHash === "" || known.textHash !== unitsTextHash(units)) return false;
+    // The places are taken anew too: a parser's change can move a section without changing its text.
+    this.notes.set(path, { ...known, units: placesOf(units), cut: UNITS_CUT });
+    return true;
   }
 
   /** Puts back a note exactly as it was stored (loading from the cache file). */
@@ -182,6 +205,11 @@ export class VectorStore {
     if (this.dims !== null && query.length !== this.dims) throw new Error(`A query vector of ${query.length} dimensions against vectors of ${this.dims}`);
     return query.length;
   }
+}
+
+/** The units' places without their text: what a note keeps. */
+function placesOf(units: readonly EmbeddingUnit[]): UnitPlace[] {
+  return units.map(({ kind, headingPath, line, start, end }) => ({ kind, headingPath, line, start, end }));
 }
 
 /** Cosine of a unit-length query with one stored row. The hot loop: four products a turn. */

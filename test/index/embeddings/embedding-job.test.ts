@@ -14,6 +14,7 @@ import { fetchHttp, hashedVector, startStandInServer, type StandInServer } from 
 import { fakeClock } from "../../support/fake-clock";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { MemoryVectorCache } from "./memory-vector-cache";
+import { rewriteVectorHeader } from "./rewrite-vector-header";
 
 let server: StandInServer;
 beforeAll(async () => {
@@ -90,6 +91,53 @@ describe("embedding job", () => {
     expect(store.dimensions).toBe(32);
     expect(store.size).toBe(4);
     for (const note of store.entries()) expect(note.values.length).toBe((note.units.length + 1) * 32);
+  });
+
+  it("after an update that cuts notes differently, reads each note again and embeds only those whose units now send other text", async () => {
+    const notes = vault(6);
+    const cache = new MemoryVectorCache();
+    const store = new VectorStore();
+    await new EmbeddingJob({ store, embedder: ollama(), notes, cache }).run(await notes.list());
+    // As an older version would have left them: every note cut another way, and note 4's units
+    // made from a text this version would no longer send.
+    const older = rewriteVectorHeader(cache.bytes!, (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === "Notes/Note 4.md" ? "0123456789abcdef" : n.hash })) }));
+    const loaded = readVectors(older, "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    server.embedCalls.length = 0;
+    const seen: EmbeddingProgress[] = [];
+    const job = new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache, notesPerBatch: 2 });
+    job.onProgress((p) => seen.push(p));
+    const progress = await job.run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesRechecked: 6, notesDone: 1, notesUnchanged: 5, notesTotal: 1, resets: [] });
+    expect(server.embeddedTexts().filter((t) => /^Note \d+$/.test(t))).toEqual(["Note 4"]);
+    // The total starts at every note to check and falls as notes are found unchanged.
+    expect(seen.find((p) => p.state === "running")?.notesTotal).toBe(6);
+    // Saved as this version's: the next run reads nothing again.
+    server.embedCalls.length = 0;
+    const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
+    expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 6 });
+    expect(server.embedCalls).toHaveLength(0);
+  });
+
+  it("vectors kept before their text was fingerprinted are all embedded again, and serve until each is", async () => {
+    const notes = vault(3);
+    const cache = new MemoryVectorCache();
+    await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache }).run(await notes.list());
+    const older = rewriteVectorHeader(cache.bytes!, (h) => ({ ...h, notes: h.notes.map(({ cut: _cut, hash: _hash, ...rest }) => rest) }));
+    const store = readVectors(older, "ollama:nomic-embed-text").store;
+    expect(store.nearestNotes(unitLength(hashedVector("Note 1", 64)), 1)[0].path).toBe("Notes/Note 1.md");
+    server.embedCalls.length = 0;
+    const progress = await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list());
+    expect(progress).toMatchObject({ notesRechecked: 3, notesDone: 3, notesUnchanged: 0 });
+  });
+
+  it("a note longer than the index's limit is embedded by the part the index indexed", async () => {
+    const notes = new MemoryNoteStore({ "Long.md": `# Long\n\n${"word ".repeat(40)}TAIL` });
+    await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, maxNoteChars: 60 }).run(await notes.list());
+    const texts = server.embeddedTexts();
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.some((t) => t.includes("TAIL"))).toBe(false);
+    expect(texts.some((t) => t.includes("word"))).toBe(true);
   });
 
   it("reports notes done, total, rate and ETA after every batch", async () => {

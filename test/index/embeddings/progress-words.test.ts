@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 
-const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
+const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesRechecked: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
 
 describe("embedding progress in words", () => {
   it.each([
@@ -16,6 +16,7 @@ describe("embedding progress in words", () => {
     [{ state: "failed", error: { kind: "network", message: "Could not reach Ollama at http://localhost:11434: connection refused" } }, "Embedding stopped at 1,200 of 12,000 notes: Could not reach Ollama at http://localhost:11434: connection refused"],
     [{ state: "done", notesDone: 12_000, notesUnchanged: 300, notesUnreadable: 2 }, "Embedded 12,000 notes; 300 already up to date; 2 could not be read and will be tried again."],
     [{ state: "done", notesDone: 1 }, "Embedded 1 note."],
+    [{ state: "done", notesDone: 3, notesUnchanged: 40, notesRechecked: 43 }, "Embedded 3 notes; 40 already up to date; 43 read again because this version cuts notes differently."],
     [{ state: "idle" }, "Embedding has not started."],
   ] as [Partial<EmbeddingProgress>, string][])("%j → %s", (change, words) => {
     expect(embeddingProgressWords({ ...base, ...change })).toBe(words);

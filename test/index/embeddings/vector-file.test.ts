@@ -1,17 +1,18 @@
 // The vectors' file: a round trip that loses nothing, and every way a file can be unusable is an
 // empty store with a reason, never an error.
 import { describe, expect, it } from "vitest";
-import type { UnitPlace } from "../../../src/index/embeddings/embedding-units";
+import { UNITS_CUT, type EmbeddingUnit } from "../../../src/index/embeddings/embedding-units";
 import { readVectors, serializeVectors } from "../../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 import { randomUnitVector } from "./random-vectors";
+import { rewriteVectorHeader } from "./rewrite-vector-header";
 
 function store(notes: number, dimensions: number, unitsPerNote = 3): VectorStore {
   const s = new VectorStore("ollama:nomic-embed-text");
   s.adoptDimensions(dimensions);
   for (let n = 0; n < notes; n++) {
-    const units: UnitPlace[] = Array.from({ length: unitsPerNote }, (_, u) => ({ kind: u === 0 ? "title" : "section", headingPath: u === 0 ? [] : [`Part ${u}`], line: u * 5 + 1, start: u * 100, end: u * 100 + 90 }));
+    const units: EmbeddingUnit[] = Array.from({ length: unitsPerNote }, (_, u) => ({ kind: u === 0 ? "title" : "section", headingPath: u === 0 ? [] : [`Part ${u}`], line: u * 5 + 1, start: u * 100, end: u * 100 + 90, text: `Part ${u} of note ${n}` }));
     s.put({ path: `Folder ${n % 7}/Note ${n}.md`, mtime: 1_700_000_000_000 + n, size: 1000 + n }, units, units.map((_, u) => randomUnitVector(dimensions, n * 31 + u + 1)));
   }
   return s;
@@ -27,6 +28,26 @@ describe("vector file", () => {
     for (const note of original.entries()) expect(loaded.store.note(note.path)).toEqual(note);
     const query = randomUnitVector(48, 999);
     expect(loaded.store.nearestSections(query, 5)).toEqual(original.nearestSections(query, 5));
+  });
+
+  it("keeps how each note's units were cut and what they sent, so a later version can check them", () => {
+    const original = store(2, 8);
+    const header = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + new DataView(bytes.buffer).getUint32(4, true)))) as { notes: { cut: string; hash: string }[] };
+    const written = header(serializeVectors(original)).notes;
+    expect(written.map((n) => n.cut)).toEqual([UNITS_CUT, UNITS_CUT]);
+    expect(written[0].hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(written[0].hash).not.toBe(written[1].hash);
+  });
+
+  it("a file from before the cut was kept loads whole, its notes to be checked, not thrown away", () => {
+    const older = rewriteVectorHeader(serializeVectors(store(3, 8)), (h) => ({ ...h, notes: h.notes.map(({ cut: _cut, hash: _hash, ...rest }) => rest) }));
+    const loaded = readVectors(older, "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    expect(loaded.store.size).toBe(3);
+    const files = Array.from(loaded.store.entries(), (n) => ({ path: n.path, mtime: n.mtime, size: n.size }));
+    expect(loaded.store.plan(files)).toMatchObject({ toEmbed: [], unchanged: 0, toCheck: files });
+    // Their vectors still answer meanwhile.
+    expect(loaded.store.nearestNotes(randomUnitVector(8, 5), 3)).toHaveLength(3);
   });
 
   it("reads a file inside a bigger buffer (Node's pooled Buffers start at any offset)", () => {

@@ -1,13 +1,13 @@
 // The vector store: the same path/mtime/size diff as the index, brute-force nearest notes and
 // sections, and vectors thrown away — with a reason — when the model or its dimensions change.
 import { describe, expect, it } from "vitest";
-import type { UnitPlace } from "../../../src/index/embeddings/embedding-units";
+import { UNITS_CUT, type EmbeddingUnit } from "../../../src/index/embeddings/embedding-units";
 import { unitLength } from "../../../src/index/embeddings/quantize";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 
-const title: UnitPlace = { kind: "title", headingPath: [], line: 1, start: 0, end: 0 };
-const section = (heading: string, start: number): UnitPlace => ({ kind: "section", headingPath: [heading], line: 3, start, end: start + 10 });
+const title: EmbeddingUnit = { kind: "title", headingPath: [], line: 1, start: 0, end: 0, text: "The title" };
+const section = (heading: string, start: number): EmbeddingUnit => ({ kind: "section", headingPath: [heading], line: 3, start, end: start + 10, text: `${heading} says this` });
 const v = (...xs: number[]) => unitLength(Float32Array.from(xs));
 const file = (path: string, mtime = 1, size = 10) => ({ path, mtime, size });
 
@@ -30,6 +30,38 @@ describe("vector store", () => {
     expect(store.note("c.md")).toBeUndefined();
     // A size change alone is a change too.
     expect(store.plan([file("a.md", 1, 11)]).toEmbed.map((f) => f.path)).toEqual(["a.md"]);
+  });
+
+  it("a note whose units were cut by an older version is to be checked, neither embedded nor called current", () => {
+    const store = storeWithThree();
+    store.restore({ ...store.note("a.md")!, cut: "1.0" });
+    store.restore({ ...store.note("b.md")!, cut: "" });
+    const plan = store.plan([file("a.md"), file("b.md"), file("c.md"), file("d.md")]);
+    expect(plan.toCheck.map((f) => f.path)).toEqual(["a.md", "b.md"]);
+    expect(plan.toEmbed.map((f) => f.path)).toEqual(["d.md"]);
+    expect(plan.unchanged).toBe(1);
+    // Changed on disk as well: embedded, whatever its cut.
+    expect(store.plan([file("a.md", 2)]).toEmbed.map((f) => f.path)).toEqual(["a.md"]);
+  });
+
+  it("confirm keeps an older cut's vectors only when the units send the same text, and takes their new places", () => {
+    const store = storeWithThree();
+    const before = store.note("a.md")!;
+    store.restore({ ...before, cut: "1.0" });
+    // Another text: nothing changes, the note stays to be checked (and so is embedded again).
+    expect(store.confirm("a.md", [title, { ...section("A1", 10), text: "A1 now says more" }])).toBe(false);
+    expect(store.note("a.md")!.cut).toBe("1.0");
+    // The same text at a new place (the parser moved the section): kept as this version's.
+    expect(store.confirm("a.md", [title, { ...section("A1", 14), line: 5 }])).toBe(true);
+    const after = store.note("a.md")!;
+    expect(after).toMatchObject({ cut: UNITS_CUT, textHash: before.textHash, values: before.values });
+    expect(after.units[1]).toEqual({ kind: "section", headingPath: ["A1"], line: 5, start: 14, end: 24 });
+    expect(store.plan([file("a.md")])).toMatchObject({ toCheck: [], unchanged: 1 });
+    // A note kept before the text was fingerprinted ("") is never confirmed.
+    store.restore({ ...before, cut: "", textHash: "" });
+    expect(store.confirm("a.md", [title, section("A1", 10)])).toBe(false);
+    // Nor is a note the store does not hold.
+    expect(store.confirm("z.md", [title])).toBe(false);
   });
 
   it("finds the nearest notes by their own vector, best first", () => {
