@@ -3,8 +3,7 @@
 // offline by construction: web requests are answered from a case's replay folder (else --replay),
 // and a case without one has its web requests refused and reported — never sent. What a run sent
 // is observed by a recording Http around the adapters, not read back from logs.
-import { readFileSync } from "node:fs";
-import { whyNot } from "./path-kind";
+import { readJsonFile } from "./json-file";
 import path from "node:path";
 import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
 import { runResearch } from "../research/run";
@@ -99,15 +98,9 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
 }
 
 function readCasesFile(file: string, shown: string): ReturnType<typeof parseEvalCases> & { ok: true } {
-  const unusable = whyNot("file", file);
-  if (unusable) throw new UsageError(`Cases file ${shown} ${unusable}.`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`Cases file ${shown} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
-  }
-  const parsed = parseEvalCases(raw);
+  const read = readJsonFile(file);
+  if (!read.ok) throw new UsageError(`Cases file ${shown} ${read.why}.`);
+  const parsed = parseEvalCases(read.value);
   if (!parsed.ok) throw new UsageError(`Cases file ${shown}: ${parsed.error.message}`);
   return parsed;
 }

@@ -1,6 +1,6 @@
 // Opening the vault a command works on: settings from --config, the index from the cache folder,
 // brought up to date before anything is searched.
-import { readFileSync } from "node:fs";
+import { readJsonFile } from "./json-file";
 import { whyNot } from "./path-kind";
 import path from "node:path";
 import { VaultIndex } from "../index/vault-index";
@@ -49,14 +49,9 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   const file = flag(args, "config");
   if (!file) return loadSettings(undefined).settings;
   const abs = path.resolve(io.cwd, file);
-  const unusable = whyNot("file", abs);
-  if (unusable) throw new UsageError(`Config file ${file} ${unusable}.`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(abs, "utf8"));
-  } catch (error) {
-    throw new UsageError(`Config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
-  }
+  const read = readJsonFile(abs);
+  if (!read.ok) throw new UsageError(`Config file ${file} ${read.why}.`);
+  const raw = read.value;
   const { settings, problems } = loadSettings(raw);
   for (const problem of problems) io.err(`warning: ${file}: ${problem}\n`);
   configFiles.set(settings, raw);

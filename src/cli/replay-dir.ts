@@ -1,7 +1,8 @@
 // `--replay DIR`: every `*.json` file in DIR holds one recorded exchange or an array of them; the
 // replay Http answers from them in file-name order. `VAULT_RESEARCH_REPLAY_LOG=FILE` appends one
 // JSON line per request (secrets masked) — how tests prove what would have left the machine.
-import { appendFileSync, readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readdirSync } from "node:fs";
+import { readJsonFile } from "./json-file";
 import { whyNot } from "./path-kind";
 import path from "node:path";
 import type { Http } from "../ports";
@@ -26,13 +27,9 @@ export function loadReplayDirectory(dir: string): RecordedExchange[] {
   if (files.length === 0) throw new ReplayDirectoryError("empty", `Replay folder ${dir} holds no .json files.`);
   const exchanges: RecordedExchange[] = [];
   for (const file of files) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
-    } catch (error) {
-      throw new ReplayDirectoryError("invalid", `Replay file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
-    }
-    const parsed = parseReplayFile(raw);
+    const read = readJsonFile(path.join(dir, file));
+    if (!read.ok) throw new ReplayDirectoryError("invalid", `Replay file ${file} ${read.why}.`);
+    const parsed = parseReplayFile(read.value);
     if (!parsed.ok) throw new ReplayDirectoryError("invalid", `Replay file ${file} is not a recorded exchange: ${parsed.message}.`);
     exchanges.push(...parsed.exchanges);
   }

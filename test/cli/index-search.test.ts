@@ -226,6 +226,17 @@ describe("usage errors exit 2 with a clear message", () => {
     await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "broken.json"], "Config file broken.json is not valid JSON");
   });
 
+  it("says an empty config file is empty, and reads one saved with a byte-order mark", async () => {
+    writeFileSync(path.join(tmp, "empty.json"), "");
+    await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "empty.json"], "Config file empty.json is empty.");
+    // Settings a Windows editor saved: read, and obeyed (the excluded folder's notes are not indexed).
+    writeFileSync(path.join(tmp, "bom.json"), '\uFEFF{"index": {"excludedFolders": ["Daily"]}}');
+    const run = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", path.join(tmp, "cache-bom"), "--config", "bom.json", "--json");
+    expect([run.code, run.err]).toEqual([0, ""]);
+    const plain = await cli("index", "--vault", SAMPLE_VAULT, "--cache-dir", path.join(tmp, "cache-plain"), "--json");
+    expect(JSON.parse(run.out).notes).toBeLessThan(JSON.parse(plain.out).notes);
+  });
+
   it("refuses a config file that does not exist", async () => {
     await usage(["index", "--vault", SAMPLE_VAULT, "--cache-dir", cacheDir(), "--config", "missing.json"], "Config file missing.json does not exist.");
   });
