@@ -13,6 +13,7 @@ const progress = (change: Partial<EmbeddingProgress>): EmbeddingProgress => ({
   notesTotal: 0,
   notesUnchanged: 0,
   notesRechecked: 0,
+  checksLeft: 0,
   notesUnreadable: 0,
   unitsDone: 0,
   notesPerSecond: null,

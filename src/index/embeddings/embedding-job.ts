@@ -33,6 +33,8 @@ export interface EmbeddingProgress {
    * text was the same are counted in notesUnchanged, the others embedded again and in notesDone.
    */
   notesRechecked: number;
+  /** Of the notes this run reads again, those not read yet (they come first: see `workList`). */
+  checksLeft: number;
   /** Notes that could not be read; they are tried again next run. */
   notesUnreadable: number;
   unitsDone: number;
@@ -124,9 +126,8 @@ export class EmbeddingJob {
     const { store, embedder } = this.options;
     const modelReset = store.adoptModel(embedder.name);
     let plan = store.plan(files);
-    // New and changed notes first; the notes only to be checked after them, in case the run is cut short.
     let work = workList(plan);
-    this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, resets: modelReset ? [modelReset] : [] };
+    this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
     this.startClock();
     this.emit();
     const batchSize = Math.max(1, this.options.notesPerBatch ?? 16);
@@ -143,7 +144,7 @@ export class EmbeddingJob {
         plan = store.plan(files);
         work = workList(plan);
         const done = this.current.notesDone + this.current.notesUnreadable;
-        this.update({ notesTotal: done + work.length, notesUnchanged: 0, resets: [...this.current.resets, outcome.reset] });
+        this.update({ notesTotal: done + work.length, notesUnchanged: 0, checksLeft: plan.toCheck.length, resets: [...this.current.resets, outcome.reset] });
         next = 0;
         continue;
       }
@@ -194,6 +195,7 @@ export class EmbeddingJob {
     );
     const out: { file: NoteFileInfo; units: EmbeddingUnit[]; check: boolean }[] = [];
     batch.forEach(({ file, check }, i) => {
+      if (check) this.current.checksLeft--;
       const text = texts[i];
       if (typeof text !== "string") {
         this.current.notesUnreadable++;
@@ -270,12 +272,16 @@ interface WorkItem {
   check: boolean;
 }
 
+/**
+ * The notes to check come first: most are only read, so the total falls to what must really be
+ * embedded within seconds, before the rate and the time left are worked out from it.
+ */
 function workList(plan: VectorPlan): WorkItem[] {
-  return [...plan.toEmbed.map((file) => ({ file, check: false })), ...plan.toCheck.map((file) => ({ file, check: true }))];
+  return [...plan.toCheck.map((file) => ({ file, check: true })), ...plan.toEmbed.map((file) => ({ file, check: false }))];
 }
 
 function emptyProgress(): EmbeddingProgress {
-  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
+  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
 }
 
 function noWait(): Promise<void> {

@@ -10,6 +10,7 @@ export function embeddingProgressWords(p: EmbeddingProgress): string {
     case "idle":
       return "Embedding has not started.";
     case "running": {
+      if (p.checksLeft > 0) return `Checking notes after an update: ${count(p.checksLeft)} to go`;
       const rate = p.notesPerSecond === null ? "" : ` · ${rateWords(p.notesPerSecond)}`;
       const eta = p.etaMs === null ? "" : ` · ${etaWords(p.etaMs)}`;
       return `Embedding notes: ${done} of ${total}${rate}${eta}`;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Embedder, EmbedderAnswer } from "../../../src/index/embeddings/embedder";
 import { EmbeddingJob, type EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
+import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 import { unitLength } from "../../../src/index/embeddings/quantize";
 import { readVectors } from "../../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
@@ -103,19 +104,29 @@ describe("embedding job", () => {
     const older = rewriteVectorHeader(cache.bytes!, (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === "Notes/Note 4.md" ? "0123456789abcdef" : n.hash })) }));
     const loaded = readVectors(older, "ollama:nomic-embed-text");
     expect(loaded.reset).toBeNull();
+    notes.files.set("Notes/New.md", { text: "# New\n\nA note added since.\n", mtime: 1_800_000_000_000 });
     server.embedCalls.length = 0;
     const seen: EmbeddingProgress[] = [];
     const job = new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache, notesPerBatch: 2 });
     job.onProgress((p) => seen.push(p));
     const progress = await job.run(await notes.list());
-    expect(progress).toMatchObject({ state: "done", notesRechecked: 6, notesDone: 1, notesUnchanged: 5, notesTotal: 1, resets: [] });
-    expect(server.embeddedTexts().filter((t) => /^Note \d+$/.test(t))).toEqual(["Note 4"]);
-    // The total starts at every note to check and falls as notes are found unchanged.
-    expect(seen.find((p) => p.state === "running")?.notesTotal).toBe(6);
+    expect(progress).toMatchObject({ state: "done", notesRechecked: 6, notesDone: 2, notesUnchanged: 5, notesTotal: 2, checksLeft: 0, resets: [] });
+    // The notes to check come first, then the new one.
+    expect(server.embeddedTexts().filter((t) => /^(Note \d+|New)$/.test(t))).toEqual(["Note 4", "New"]);
+    // The total starts at every note to read and falls as notes are found unchanged; the status says it is checking meanwhile.
+    const running = seen.filter((p) => p.state === "running");
+    expect(running.map((p) => [p.checksLeft, p.notesTotal])).toEqual([
+      [6, 7],
+      [4, 5],
+      [2, 3],
+      [0, 2],
+      [0, 2],
+    ]);
+    expect(embeddingProgressWords(running[0])).toBe("Checking notes after an update: 6 to go");
     // Saved as this version's: the next run reads nothing again.
     server.embedCalls.length = 0;
     const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
-    expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 6 });
+    expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 7 });
     expect(server.embedCalls).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 
-const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesRechecked: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
+const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
 
 describe("embedding progress in words", () => {
   it.each([
@@ -11,6 +11,7 @@ describe("embedding progress in words", () => {
     [{ etaMs: 2 * 3_600_000 + 5 * 60_000 }, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · about 2 h 5 min left"],
     [{ etaMs: 3_600_000 }, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · about 1 h left"],
     [{ notesDone: 0, notesPerSecond: null, etaMs: null }, "Embedding notes: 0 of 12,000"],
+    [{ notesDone: 0, checksLeft: 9_282, notesPerSecond: null, etaMs: null }, "Checking notes after an update: 9,282 to go"],
     [{ state: "paused" }, "Embedding paused at 1,200 of 12,000 notes."],
     [{ state: "cancelled" }, "Embedding stopped at 1,200 of 12,000 notes; what was embedded is kept."],
     [{ state: "failed", error: { kind: "network", message: "Could not reach Ollama at http://localhost:11434: connection refused" } }, "Embedding stopped at 1,200 of 12,000 notes: Could not reach Ollama at http://localhost:11434: connection refused"],
