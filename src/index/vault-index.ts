@@ -120,7 +120,7 @@ export class VaultIndex {
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
-    this.associations = this.ranking.associations || this.ranking.feedback ? new TermAssociations() : null;
+    this.associations = this.ranking.associations ? new TermAssociations() : null;
     this.language = this.ranking.vaultLanguage ? new LanguageLane(this.ranking.vaultLanguage, options.workers ?? null) : null;
     this.engine = createEngine(this.analyzer);
   }
@@ -445,9 +445,8 @@ export class VaultIndex {
     const model = this.associations;
     const limits = this.ranking.associations;
     const associatesOf = model && limits ? (term: string) => model.associatesOf(term, limits) : null;
-    const termsOfNote = model ? (path: string) => model.termsOfNote(path) : null;
     const ranking = opts.loose ? looseRanking(this.ranking) : this.ranking;
-    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf, termsOfNote };
+    const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf };
     const hits = rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
     // While typing, in the loose "closest by spelling" search and under a tag filter, words alone decide.
     const language = this.language;

@@ -59,13 +59,6 @@ export class TermAssociations {
     return id === undefined ? 0 : this.termPassages[id].length;
   }
 
-  /** The distinct topic terms of a note's passages. */
-  termsOfNote(path: string): string[] {
-    const ids = new Set<number>();
-    for (const passage of this.notePassages.get(path) ?? []) for (const id of this.passageTerms[passage] ?? []) ids.add(id);
-    return Array.from(ids, (id) => this.termNames[id]);
-  }
-
   /** Records (or replaces) a note's passages, each the index terms of a few lines. */
   setNote(path: string, passages: Iterable<Iterable<string>>): void {
     this.removeNote(path);

@@ -93,7 +93,7 @@ function describeStandIns(standIns: Record<string, { term: string; strength: num
 function titleBonus(note: IndexedNote, score: number, ctx: ExplainContext): ScorePart | null {
   const titleTerms = ctx.analyzer.terms(note.title);
   if (titleTerms.length === 0 || titleTerms.length > 6) return null;
-  // The question's own words and synonyms; not associates or feedback words, which it did not ask for.
+  // The question's own words and synonyms; not associates, which it did not ask for.
   const asked = ctx.terms.filter((t) => (t.cover ?? 1) >= 1);
   const queryTermSet = new Set(asked.map((t) => t.term));
   const inTitle = titleTerms.filter((t) => queryTermSet.has(t));
@@ -124,7 +124,6 @@ function matchesOf(c: Candidate, terms: QueryTerm[]): { match: Record<string, st
   for (const i of order) {
     const record = c.matches[i];
     const qt = terms[c.matched[i]];
-    if (qt.feedback) continue;
     if ((qt.cover ?? 1) < 1) {
       (standIns[qt.word] ??= []).push({ term: qt.term, strength: qt.association ?? qt.cover ?? 1 });
       continue;

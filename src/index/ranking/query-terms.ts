@@ -20,8 +20,6 @@ export interface QueryTerm {
   cover?: number;
   /** Set on associates: the strength of the association (0–1). */
   association?: number;
-  /** A word of the best notes searched for feedback (no word of the question; covers nothing). */
-  feedback?: boolean;
 }
 
 /** The vault's associates of a term, strongest first (see associations/term-associations.ts). */
@@ -48,7 +46,7 @@ const PART_WEIGHT = 0.5;
 export function foldedWords(parsed: ParsedQuery, analyzer: Analyzer, terms: readonly QueryTerm[]): Record<string, string> {
   const own = new Set(terms.filter((t) => !t.synonym).map((t) => t.word));
   const wordOf = new Map<string, string>();
-  for (const t of terms) if (!t.feedback && !wordOf.has(t.term)) wordOf.set(t.term, t.word);
+  for (const t of terms) if (!wordOf.has(t.term)) wordOf.set(t.term, t.word);
   // A Map, then own keys: a question's "constructor" or "__proto__" is a word like any other.
   const out = new Map<string, string>();
   for (const word of parsed.words) {

@@ -22,8 +22,6 @@ export interface RankingCorpus {
   ranking: RankingOptions;
   /** The vault's word associations, when the index keeps them (query expansion at a lower weight). */
   associatesOf?: AssociatesOf | null;
-  /** A note's distinct index terms, when the index keeps them (for feedback from the best notes). */
-  termsOfNote?: ((path: string) => readonly string[]) | null;
 }
 
 export interface RankOptions {
@@ -49,7 +47,7 @@ interface Scored {
 /** The best candidates for the query, explained, best first; at least `limit` when there are that many. */
 export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: number, opts: RankOptions): RankedHit[] {
   const { query, filterTags } = readTags(parsed, corpus.notes);
-  let terms = queryTerms(query, corpus.analyzer, corpus.synonyms, corpus.associatesOf ?? null, corpus.ranking.expansion ?? DEFAULT_EXPANSION);
+  const terms = queryTerms(query, corpus.analyzer, corpus.synonyms, corpus.associatesOf ?? null, corpus.ranking.expansion ?? DEFAULT_EXPANSION);
   const tagFilter = filterTags.length > 0 ? (path: string) => hasAllTags(corpus.notes.get(path), filterTags) : null;
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
   // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
@@ -58,14 +56,7 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
-  let scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
-  const feedback = opts.asYouType ? [] : feedbackTerms(corpus, scored, terms);
-  if (feedback.length > 0) {
-    const first = terms.length;
-    terms = [...terms, ...feedback];
-    lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths, lookups, first);
-    scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
-  }
+  const scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
   return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms), opts.asYouType) }, limit, named);
 }
 
@@ -90,42 +81,6 @@ function nameSource(corpus: RankingCorpus): NameSource {
   };
 }
 
-/**
- * Pseudo-relevance feedback: words the best few notes share, rare in the vault and not asked for,
- * searched at a low weight so notes written in the same words as the best ones rise (a second
- * note of a two-note question, a paraphrase the first pass ranked low). They never count as
- * covering the question.
- */
-function feedbackTerms(corpus: RankingCorpus, scored: Scored[], terms: QueryTerm[]): QueryTerm[] {
-  const options = corpus.ranking.feedback;
-  const termsOfNote = corpus.termsOfNote;
-  if (!options || !termsOfNote || scored.length === 0) return [];
-  const best = scored[0].score;
-  const top = scored.slice(0, options.notes).filter((s) => s.score >= best * options.minShare);
-  const asked = new Set(terms.map((t) => t.term));
-  const docCount = Math.max(1, corpus.engine.documentCount);
-  const tooCommon = Math.max(docCount * corpus.ranking.commonShare, corpus.ranking.commonMinNotes);
-  const weightOf = new Map<string, number>();
-  for (const s of top) {
-    for (const term of termsOfNote(s.c.path)) {
-      if (asked.has(term)) continue;
-      weightOf.set(term, (weightOf.get(term) ?? 0) + s.score / best);
-    }
-  }
-  const picked: { term: string; weight: number }[] = [];
-  for (const [term, share] of weightOf) {
-    // A word only one of several best notes has is that note's, not the question's.
-    if (top.length > 1 && share < options.minNotes) continue;
-    const notes = notesWithTerm(corpus.engine, term);
-    if (notes < 2 || notes > tooCommon) continue;
-    picked.push({ term, weight: share * Math.log(1 + docCount / notes) });
-  }
-  picked.sort((a, b) => b.weight - a.weight || a.term.localeCompare(b.term));
-  const chosen = picked.slice(0, options.terms);
-  const most = chosen[0]?.weight ?? 1;
-  let group = Math.max(...terms.map((t) => t.group)) + 1;
-  return chosen.map((c) => ({ term: c.term, word: "", weight: options.weight * (c.weight / most), group: group++, synonym: true, cover: 0, feedback: true }));
-}
 
 /**
  * Rare terms first: a word that a large share of the vault uses cannot lift a note that matched
@@ -138,14 +93,14 @@ function lookUpTerms(
   tagFilter: ((path: string) => boolean) | null,
   typedWord: string | undefined,
   named: ReadonlySet<string>,
-  into?: Lookups,
-  from = 0,
 ): Lookups {
   const { engine, ranking } = corpus;
   const docCount = Math.max(1, engine.documentCount);
-  const { candidates, groupIdf, groupNotes } = into ?? { candidates: new Map<string, Candidate>(), groupIdf: [], groupNotes: [] };
-  const rarity = terms.map((t, i) => (i < from ? 0 : notesWithTerm(engine, t.term)));
-  const order = terms.map((_, i) => i).filter((i) => i >= from).sort((a, b) => rarity[a] - rarity[b]);
+  const candidates = new Map<string, Candidate>();
+  const groupIdf: number[] = [];
+  const groupNotes: number[] = [];
+  const rarity = terms.map((t) => notesWithTerm(engine, t.term));
+  const order = terms.map((_, i) => i).sort((a, b) => rarity[a] - rarity[b]);
   // Small vaults are fast anyway, and there every word is "common": only large ones restrict.
   const commonAbove = Math.max(docCount * ranking.commonShare, ranking.commonMinNotes);
   for (const termIndex of order) {
@@ -175,7 +130,7 @@ function lookUpTerms(
     const idf = Math.log(1 + docCount / (1 + (exact || results.length)));
     // A group weighs what its own word weighs; synonyms only help a note cover it.
     if (!qt.synonym) groupIdf[qt.group] = idf * qt.weight;
-    // How many notes the word reached, by itself or a synonym (not through an associate or feedback).
+    // How many notes the word reached, by itself or a synonym (not through an associate).
     if ((qt.cover ?? 1) >= 1) groupNotes[qt.group] = (groupNotes[qt.group] ?? 0) + results.length;
     // The hot loop: every note that matched any term passes here, so it only adds up scores and
     // keeps a reference to MiniSearch's match record; fields and words are worked out later, for

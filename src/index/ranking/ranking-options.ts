@@ -36,8 +36,6 @@ export interface RankingOptions {
   /** Which associations are strong enough to expand a query with; null (the default) turns expansion
    * off, and the index then keeps no association model (set it when the index is made). */
   associations?: AssociationLimits | null;
-  /** Pseudo-relevance feedback from the best notes; null (the default) turns it off. */
-  feedback?: FeedbackOptions | null;
   /** The vault-language lane (vault-language/): meanings learned from the notes, fused with the
    * words' ranking. On by default; null turns it off, and the index then learns nothing. */
   vaultLanguage?: VaultLanguageOptions | null;
@@ -45,17 +43,6 @@ export interface RankingOptions {
    * word written so; note-names.ts) is lifted to this place (0-based) among the other notes, or
    * first when its name is the whole question; null turns both off. */
   namedPlace?: number | null;
-}
-
-export interface FeedbackOptions {
-  /** Best notes read for feedback words, and the share of the best score a note needs to count. */
-  notes: number;
-  minShare: number;
-  /** Summed score share (of the best note's) a word needs across those notes, when more than one. */
-  minNotes: number;
-  /** Words added, and the weight of the strongest (the others in proportion). */
-  terms: number;
-  weight: number;
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
@@ -73,7 +60,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   namedPlace: 2,
   // Measured neutral on the held-out sets (evals/README.md): off by default, kept for evaluation.
   associations: null,
-  feedback: null,
   vaultLanguage: DEFAULT_VAULT_LANGUAGE,
 };
 

@@ -39,7 +39,7 @@ describe("TermAssociations", () => {
     m.setNote("b.md", [["tar", "archive"]]);
     m.setNote("a.md", [["tar", "gzip"]]);
     expect(m.passagesWith("archive")).toBe(1);
-    expect(m.termsOfNote("a.md").sort()).toEqual(["gzip", "tar"]);
+    expect(m.passagesWith("gzip")).toBe(1);
   });
 
   it("leaves out numbers, single letters and stop words, and words too rare or too common to mean much", () => {
