@@ -88,6 +88,17 @@ describe("index", () => {
     expect(report.notes).toBe(2);
     expect(report.problems).toEqual([{ path: "Broken.md", problem: { kind: "frontmatter", message: expect.any(String) } }]);
   });
+
+  it("lists the first 20 notes with problems in words, and says how many more --json shows", async () => {
+    const vault = path.join(tmp, "vault-broken");
+    mkdirSync(vault);
+    for (let i = 1; i <= 22; i++) writeFileSync(path.join(vault, `Broken ${String(i).padStart(2, "0")}.md`), "---\ntitle: never closed\n\nbody\n");
+    const { code, out } = await cli("index", "--vault", vault, "--cache-dir", cacheDir());
+    expect(code).toBe(0);
+    expect(out).toContain("  22 note(s) with problems (indexed as text where possible):\n");
+    expect(out.match(/^ {4}Broken \d\d\.md: .*never closed/gm)).toHaveLength(20);
+    expect(out).toContain("    … and 2 more (see --json)\n");
+  });
 });
 
 describe("search", () => {
