@@ -28,6 +28,8 @@ describe("vector store", () => {
     expect(plan.unchanged).toBe(1);
     expect(plan.removed).toEqual(["c.md"]);
     expect(store.note("c.md")).toBeUndefined();
+    // A note keeps where its units are and a fingerprint of what they sent, never the text itself.
+    expect(store.note("a.md")!.units[1]).toEqual({ kind: "section", headingPath: ["A1"], line: 3, start: 10, end: 20 });
     // A size change alone is a change too.
     expect(store.plan([file("a.md", 1, 11)]).toEmbed.map((f) => f.path)).toEqual(["a.md"]);
   });
