@@ -95,10 +95,10 @@ function blocksOf(text: string): Block[] {
     const lineStart = line.index;
     const content = line[0].replace(/\r?\n$/, "");
     if (/^\s{0,3}(```|~~~)/.test(content)) inFence = !inFence;
-    const heading = inFence ? null : /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(content);
+    const heading = inFence ? null : atxHeading(content);
     if (heading) {
       flush();
-      blocks.push({ start: lineStart, end: lineStart + content.length, words: 0, heading: { level: heading[1].length, text: heading[2] } });
+      blocks.push({ start: lineStart, end: lineStart + content.length, words: 0, heading });
     } else if (!inFence && content.trim() === "") {
       flush();
     } else {
@@ -259,4 +259,21 @@ export function fuseBySimilarity(ranked: ScoredPassage[], similarity: readonly n
   byWords.forEach((i, rank) => (fused[i] += 1 / (RRF_K + rank + 1)));
   byMeaning.forEach((i, rank) => (fused[i] += 1 / (RRF_K + rank + 1)));
   return ranked.map((p, i) => ({ ...p, score: fused[i] }));
+}
+
+/**
+ * A line's ATX heading (`## Text ##`), or null. Read in code after one bounded pattern: a pattern
+ * that also trims the closing hashes and spaces backtracks over a run of spaces inside the heading,
+ * and a page can hold thousands (25 kB of em spaces took 16 s).
+ */
+function atxHeading(line: string): { level: number; text: string } | null {
+  const open = /^\s{0,3}(#{1,6})\s/.exec(line);
+  if (!open) return null;
+  let text = line.slice(open[0].length).trim();
+  // A closing run of hashes goes when a space stands before it (CommonMark): "C#" stays "C#".
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  if (end === 0) text = "";
+  else if (end < text.length && /\s/.test(text[end - 1])) text = text.slice(0, end).trimEnd();
+  return { level: open[1].length, text };
 }
