@@ -23,7 +23,7 @@ export interface NoteNameParts {
   prefix?: string;
   /** Untrusted text (a question, a title): cleaned and cut to what the budget leaves. */
   text: string;
-  /** The text part when nothing of `text` is left. */
+  /** The text part when nothing of `text` is left; as untrusted as `text` (a site's domain). */
   fallback: string;
 }
 
@@ -34,11 +34,16 @@ export interface NoteNameParts {
  */
 export function noteFileName({ prefix = "", text, fallback }: NoteNameParts): string {
   const budget = MAX_NAME_BYTES - utf8Bytes(prefix);
-  const cleaned = text.normalize("NFC").replace(FORMAT_CHARACTERS, "").replace(FORBIDDEN_IN_NAME, " ").replace(/\s+/g, " ");
-  const part = cutAtWord(trimEdges(cleaned), budget) || fallback;
+  // The fallback is cleaned as the text is: a provider's "domain" can be any string ("../../Inbox").
+  const part = namePart(text, budget) || namePart(fallback, budget) || "Untitled";
   const name = `${prefix}${part}`;
   // Only a name that starts with untrusted text (a page title) can be one; trace names start with a date.
   return WINDOWS_RESERVED.test(name) ? `${name} (page)` : name;
+}
+
+function namePart(text: string, budget: number): string {
+  const cleaned = text.normalize("NFC").replace(FORMAT_CHARACTERS, "").replace(FORBIDDEN_IN_NAME, " ").replace(/\s+/g, " ");
+  return cutAtWord(trimEdges(cleaned), budget);
 }
 
 /**
@@ -55,6 +60,8 @@ export async function freeNotePath(folder: string, name: string, exists: (path: 
 
 /** `folder/name.md` with the folder normalised as `freeNotePath` does. */
 export function notePathIn(folder: string, name: string): string {
+  // Names come from noteFileName or a stamp of ours; one that names a folder is a bug, never a path.
+  if (/[\\/]/.test(name) || name === "." || name === ".." || name.trim() === "") throw new Error(`"${name}" is not a note name.`);
   const dir = folder
     .replace(/\\/g, "/")
     .split("/")

@@ -18,6 +18,24 @@ describe("noteFileName", () => {
     expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
   });
 
+  it("cleans the fallback as it cleans the text: a provider's domain names no folder", () => {
+    expect(noteFileName({ text: "???", fallback: "../../Inbox/Planted" })).toBe("Inbox Planted");
+    expect(noteFileName({ text: "", fallback: 'a"b*.example' })).toBe("a b .example");
+    expect(noteFileName({ text: "|||", fallback: "///" })).toBe("Untitled");
+    expect(notePathIn("Research/Sources", noteFileName({ text: "???", fallback: "../../Inbox/Planted" }))).toBe("Research/Sources/Inbox Planted.md");
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 200 }), (text, fallback) => {
+        const name = noteFileName({ text: text.replace(/[^?|#]/g, ""), fallback });
+        expect(name).not.toMatch(/[\\/:*?"<>|#^[\]\p{Cc}\p{Cf}\p{Cs}]/u);
+        expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES + 7);
+      }),
+    );
+  });
+
+  it("refuses a name that would name a folder, rather than write there", () => {
+    for (const name of ["../x", "a/b", "a\\b", "..", ".", " "]) expect(() => notePathIn("Research/Sources", name)).toThrow("is not a note name");
+  });
+
   it("drops invisible formatting characters and spaces out controls", () => {
     expect(noteFileName({ text: "safe\u202Etxt\u200D.exe\tnow", fallback: "x" })).toBe("safetxt.exe now");
   });
