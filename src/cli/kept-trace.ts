@@ -3,7 +3,7 @@
 // pointed at. `promote --trace` takes such a file (by path or by run id) as well as a trace note.
 // Written to a temporary file and renamed into place, so a reader never sees half of one.
 import { createHash } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ResearchTrace } from "../evidence/trace-types";
@@ -28,18 +28,31 @@ export async function keepTrace(folder: string, trace: ResearchTrace): Promise<s
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
 /**
+ * Where a kept trace may be: for a person at the CLI, any file they name; for an agent (the MCP
+ * server), only a trace this vault's runs kept — promotion reads the file and rewrites it, and an
+ * agent's path must not reach another vault's notes or any other file on the machine.
+ */
+export type KeptTraceScope = "any_file" | "kept_folder";
+
+/**
  * The kept trace `given` names — a file outside the vault, or a run id kept for this vault — or
  * null when it names neither (then it is read as a trace note in the vault).
  */
-export function findKeptTrace(given: string, cwd: string, vaultRoot: string, folder: string): string | null {
+export function findKeptTrace(given: string, cwd: string, vaultRoot: string, folder: string, scope: KeptTraceScope = "any_file"): string | null {
   if (RUN_ID.test(given)) {
     const byId = path.join(folder, `${given}.md`);
     if (existsSync(byId)) return byId;
   }
   const file = path.resolve(cwd, given);
-  const rel = path.relative(path.resolve(vaultRoot), file);
-  const insideVault = rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-  return !insideVault && existsSync(file) && statSync(file).isFile() ? file : null;
+  if (!existsSync(file) || !statSync(file).isFile()) return null;
+  if (scope === "kept_folder") return existsSync(folder) && isInside(realpathSync(folder), realpathSync(file)) ? file : null;
+  return isInside(path.resolve(vaultRoot), file) ? null : file;
+}
+
+/** Whether `file` is `folder` or below it (both resolved as the caller needs). */
+function isInside(folder: string, file: string): boolean {
+  const rel = path.relative(folder, file);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 export async function readKeptTrace(file: string): Promise<string> {

@@ -24,7 +24,7 @@ import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
 import { readSettings } from "./open-vault";
-import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace } from "./kept-trace";
+import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
@@ -122,12 +122,12 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
 export type LocatedTrace = { keptFile: string } | { tracePath: string };
 
 /** Finds the trace `args.trace` names; a usage message when the key or the trace cannot be right. */
-export function locateTrace(args: Pick<PromoteArgs, "trace" | "sourceKey" | "vault">, cwd: string, root: string, cacheDir: string): LocatedTrace | { usage: string } {
+export function locateTrace(args: Pick<PromoteArgs, "trace" | "sourceKey" | "vault">, cwd: string, root: string, cacheDir: string, scope: KeptTraceScope = "any_file"): LocatedTrace | { usage: string } {
   const key = parseSourceKey(args.sourceKey);
   if (!key || key.origin !== "outside_vault") {
     return { usage: `"${args.sourceKey}" is not an outside-vault key (expected ext:<provider>:<10 hex digits>, as printed in the trace note).` };
   }
-  const keptFile = findKeptTrace(args.trace, cwd, root, keptTraceFolder(cacheDir, root));
+  const keptFile = findKeptTrace(args.trace, cwd, root, keptTraceFolder(cacheDir, root), scope);
   if (keptFile) return { keptFile };
   const tracePath = vaultPathOf(root, cwd, args.trace);
   return tracePath === null ? { usage: `trace note ${args.trace} is not a note inside ${args.vault}, nor a trace kept in ${cacheDir}.` } : { tracePath };

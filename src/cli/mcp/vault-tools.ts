@@ -209,7 +209,8 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
     },
     async ({ trace, source_key }) => {
       const { opened, web } = ctx;
-      const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir);
+      // An agent reaches only this vault's trace notes and the traces its runs kept, nothing else on disk.
+      const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir, "kept_folder");
       if ("usage" in located) return refusal(located.usage);
       const http = ctx.allowExternal ? web.http : NO_NETWORK;
       const result = await promoteLocated(promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets), located, source_key);

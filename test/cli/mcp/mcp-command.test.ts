@@ -218,6 +218,27 @@ describe("vault-research mcp --allow-external --allow-writes", () => {
     expect(existsSync(path.join(vault, saved.note_path))).toBe(true);
   });
 
+  it("promote_result reads no trace outside the vault but the ones this vault's runs kept, and rewrites none", async () => {
+    const result = await call(session, "research_pack", { question: QUESTION, allow_external_search: true });
+    const body = result.structuredContent as { pack: { external_evidence: { source_key: string }[] }; trace_file: string };
+    // The same trace, copied where another vault (or any file an agent names) would be.
+    const elsewhere = path.join(tmp, "othervault", "Research", "Traces", "other.md");
+    mkdirSync(path.dirname(elsewhere), { recursive: true });
+    cpSync(body.trace_file, elsewhere);
+    const before = readFileSync(elsewhere, "utf8");
+    const key = body.pack.external_evidence[0].source_key;
+    for (const trace of [elsewhere, path.relative(vault, elsewhere)]) {
+      const refused = await call(session, "promote_result", { trace, source_key: key });
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/is not a note inside .*, nor a trace kept in /);
+    }
+    // A link from the kept folder to that file does not reach it either.
+    const linked = path.join(path.dirname(body.trace_file), "linked-other.md");
+    symlinkSync(elsewhere, linked);
+    expect((await call(session, "promote_result", { trace: linked, source_key: key })).isError).toBe(true);
+    expect(readFileSync(elsewhere, "utf8")).toBe(before);
+  });
+
   it("promote_result refuses a key that is not an outside-vault key", async () => {
     const refused = await call(session, "promote_result", { trace: "whatever", source_key: "src:0123456789" });
     expect(refused.isError).toBe(true);
