@@ -11,7 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { Readable } from "node:stream";
+import { pipeline, type Readable, type Transform } from "node:stream";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import { cliPageDns, type PinnedDns } from "./dns-resolver";
@@ -113,16 +113,24 @@ function pinnedLookup(dns: PinnedDns): LookupFunction {
 
 /** The body as sent (fetch decodes these three itself; a page is asked for none, but may send one anyway). */
 function decoded(body: Readable, encoding: string | undefined): Readable {
+  const decoder = decoderFor(encoding);
+  // pipeline, not pipe: a body cut off mid-transfer must fail the decoder with its error, or the
+  // read waits for an end that never comes until the deadline calls it a timeout. The reader
+  // hears that error from the decoder itself, so the callback has nothing left to do.
+  return decoder ? pipeline(body, decoder, () => undefined) : body;
+}
+
+function decoderFor(encoding: string | undefined): Transform | null {
   switch (encoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":
-      return body.pipe(createGunzip());
+      return createGunzip();
     case "deflate":
-      return body.pipe(createInflate());
+      return createInflate();
     case "br":
-      return body.pipe(createBrotliDecompress());
+      return createBrotliDecompress();
     default:
-      return body;
+      return null;
   }
 }
 

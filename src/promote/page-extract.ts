@@ -177,17 +177,18 @@ export interface DecodedPage {
 }
 
 /**
- * The page's text, decoded by the charset it declares: the Content-Type header first, then a
- * byte-order mark, then `<meta charset>` / `http-equiv`, else UTF-8. Only possible when the
- * response carries bytes; otherwise the adapter's text is used as given and a mismatch is reported.
+ * The page's text, decoded the way the HTML standard picks an encoding: a byte-order mark first
+ * (it is in the bytes themselves), then the Content-Type header, then `<meta charset>` /
+ * `http-equiv`, else UTF-8. The mark is not part of the text. Only possible when the response
+ * carries bytes; otherwise the adapter's text is used as given and a mismatch is reported.
  */
 export function decodeBody(response: HttpResponse): DecodedPage {
   const fromHeader = charsetOf(response.headers["content-type"] ?? "");
   if (response.bytes) {
     const bytes = response.bytes;
-    const bom = bomCharset(bytes);
-    const declared = fromHeader ?? bom ?? metaCharset(latin1(bytes.subarray(0, 4096))) ?? "utf-8";
+    const declared = bomCharset(bytes) ?? fromHeader ?? metaCharset(latin1(bytes.subarray(0, 4096))) ?? "utf-8";
     try {
+      // TextDecoder drops a mark of its own encoding, and a mark always picks its own encoding here.
       return { html: new TextDecoder(declared).decode(bytes), charset: normalizeLabel(declared), warnings: [] };
     } catch {
       return {
@@ -197,6 +198,8 @@ export function decodeBody(response: HttpResponse): DecodedPage {
       };
     }
   }
+  // Text that still starts with a UTF-8 mark was decoded as UTF-8, which the mark says is right.
+  if (response.text.startsWith("\uFEFF")) return { html: response.text.slice(1), charset: "utf-8", warnings: [] };
   const text = response.text;
   const declared = fromHeader ?? metaCharset(text.slice(0, 4096)) ?? "utf-8";
   const charset = normalizeLabel(declared);
@@ -212,9 +215,18 @@ function charsetOf(contentType: string): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * The charset a `<meta>` names, as the HTML standard's prescan takes it: a page read as ASCII far
+ * enough to find its meta cannot be UTF-16, so a meta saying UTF-16 (LE or BE) means UTF-8; and
+ * x-user-defined means windows-1252.
+ */
 function metaCharset(head: string): string | null {
   const direct = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
-  return direct ? direct[1] : null;
+  if (!direct) return null;
+  const label = direct[1];
+  if (label.toLowerCase() === "x-user-defined") return "windows-1252";
+  const encoding = normalizeLabel(label);
+  return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : label;
 }
 
 function bomCharset(bytes: Uint8Array): string | null {

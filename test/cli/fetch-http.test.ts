@@ -1,13 +1,20 @@
 // The CLI's Http on its page path (a request that hands redirects back goes over node:http with the
 // pinned resolver): what a page fetch gets back — status, lower-cased headers, a 3xx handed back,
-// a gzip body decoded, the byte cap announced or not — against a server on 127.0.0.1.
+// a gzip body decoded, a compressed body cut off mid-transfer, the byte cap announced or not —
+// against a server on 127.0.0.1.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pinnedDns } from "../../src/cli/dns-resolver";
 import { createFetchHttp } from "../../src/cli/fetch-http";
 import { HttpFailure } from "../../src/ports";
+
+/** Enough text that its compressed form is many bytes, so half of it is a body cut off mid-way. */
+const LONG_PAGE = `<p>${Array.from({ length: 2000 }, (_, i) => `word${i * 7919}`).join(" ")}</p>`;
+/** About 1 KB on the wire, 1 MB decoded. */
+const GZIP_BOMB = gzipSync("x".repeat(1_000_000));
+const COMPRESSED: Record<string, Uint8Array> = { gzip: gzipSync(LONG_PAGE), deflate: deflateSync(LONG_PAGE), br: brotliCompressSync(LONG_PAGE) };
 
 let server: Server;
 let origin: string;
@@ -16,6 +23,13 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === "/moved") return void res.writeHead(301, { Location: "/page" }).end();
     if (req.url === "/gzip") return void res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end(gzipSync("<p>squeezed</p>"));
+    const cut = /^\/cut\/(\w+)$/.exec(req.url ?? "");
+    if (cut) {
+      const body = COMPRESSED[cut[1]];
+      res.writeHead(200, { "content-type": "text/html", "content-encoding": cut[1] });
+      return void res.write(body.subarray(0, body.byteLength >> 1), () => res.socket?.destroy());
+    }
+    if (req.url === "/gzip-bomb") return void res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end(GZIP_BOMB);
     if (req.url === "/big") return void res.writeHead(200, { "content-type": "text/html" }).end("x".repeat(5000));
     if (req.url === "/announced") return void res.writeHead(200, { "content-length": "999999" }).end("x");
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "X-Seen": req.headers.accept ?? "" }).end("<p>héllo</p>");
@@ -27,7 +41,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const http = createFetchHttp({ pageDns: pinnedDns(async () => ["127.0.0.1"]) });
-const page = (path: string, maxBytes?: number) => http.request({ method: "GET", url: `${origin}${path}`, headers: { accept: "text/html" }, redirect: "manual", timeoutMs: 2000, ...(maxBytes ? { maxBytes } : {}) });
+const page = (path: string, maxBytes?: number, timeoutMs = 2000) =>
+  http.request({ method: "GET", url: `${origin}${path}`, headers: { accept: "text/html" }, redirect: "manual", timeoutMs, ...(maxBytes ? { maxBytes } : {}) });
 
 describe("createFetchHttp, page path", () => {
   it("gives the status, lower-cased headers and the body as text and bytes; only the headers asked for are sent", async () => {
@@ -48,11 +63,27 @@ describe("createFetchHttp, page path", () => {
     expect((await page("/gzip")).text).toBe("<p>squeezed</p>");
   });
 
+  // The fetch's deadline is far past the test's own limit: a body left waiting would fail the test, never pass as a timeout.
+  it("fails a compressed body cut off mid-transfer at once, as a network error", { timeout: 5000 }, async () => {
+    for (const encoding of Object.keys(COMPRESSED)) {
+      const error = await page(`/cut/${encoding}`, undefined, 60_000).catch((e: unknown) => e);
+      expect(error, encoding).toBeInstanceOf(HttpFailure);
+      expect((error as HttpFailure).kind, encoding).toBe("network");
+    }
+  });
+
   it("refuses a body over the cap, sent or announced, as too_large", async () => {
     for (const path of ["/big", "/announced"]) {
       const error = await page(path, 1000).catch((e: unknown) => e);
       expect(error, path).toBeInstanceOf(HttpFailure);
       expect((error as HttpFailure).kind, path).toBe("too_large");
     }
+  });
+
+  it("counts the cap on the decoded bytes, so a small gzip body that unpacks huge is too_large", async () => {
+    expect(GZIP_BOMB.byteLength).toBeLessThan(10_000);
+    const error = await page("/gzip-bomb", 10_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpFailure);
+    expect((error as HttpFailure).kind).toBe("too_large");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeBody, fetchAndReadPage, type PageReading, type ReadPage } from "../../src/promote/page-extract";
+import { decodeBody, fetchAndReadPage, fetchPage, type PageReading, type ReadPage } from "../../src/promote/page-extract";
 import { HttpFailure, type HttpResponse } from "../../src/ports";
 import { httpAnswering } from "../support/promote-fixtures";
 
@@ -15,6 +15,9 @@ function cp1251(text: string): Uint8Array {
 
 const ascii = (text: string) => Uint8Array.from([...text].map((c) => c.charCodeAt(0)));
 const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+const utf8 = (text: string) => new TextEncoder().encode(text);
+/** Code units below 0x100 only, which is all these tests need. */
+const utf16 = (text: string, order: "le" | "be") => Uint8Array.from([...text].flatMap((c) => (order === "le" ? [c.charCodeAt(0), 0] : [0, c.charCodeAt(0)])));
 
 /** A ReadPage stand-in that hands back the decoded HTML, so tests see what the extractor was given. */
 const echoReader: ReadPage = async (html) => reading(html, 100);
@@ -112,5 +115,52 @@ describe("fetchAndReadPage", () => {
       throw new Error("boom");
     });
     expect(crash).toMatchObject({ kind: "unusable", problem: { kind: "extract_failed" } });
+  });
+});
+
+describe("fetchPage: the charset a page is read in (the HTML standard's order)", () => {
+  const served = (bytes: Uint8Array, contentType: string) => httpAnswering(async () => withBytes(bytes, contentType));
+  const decodedAs = async (bytes: Uint8Array, contentType: string) => {
+    const fetched = await fetchPage("https://x.example/a", served(bytes, contentType));
+    if (fetched.kind !== "html") throw new Error(`expected html, got ${fetched.kind}`);
+    return fetched.decoded;
+  };
+
+  it("reads a page whose <meta> says UTF-16 (any form) as UTF-8: a meta found by reading ASCII cannot be UTF-16", async () => {
+    for (const label of ["utf-16", "UTF-16LE", "utf-16be"]) {
+      const bytes = utf8(`<html><head><meta charset="${label}"></head><body><p>Un café crème</p></body></html>`);
+      const decoded = await decodedAs(bytes, "text/html");
+      expect(decoded.html, label).toContain("<p>Un café crème</p>");
+      expect(decoded.charset, label).toBe("utf-8");
+    }
+  });
+
+  it("reads a page whose <meta> says x-user-defined as windows-1252", async () => {
+    const bytes = concat(ascii('<meta charset="x-user-defined"><p>caf'), Uint8Array.of(0xe9), ascii("</p>"));
+    expect(await decodedAs(bytes, "text/html")).toEqual({ html: '<meta charset="x-user-defined"><p>café</p>', charset: "windows-1252", warnings: [] });
+  });
+
+  it("lets a UTF-8 byte-order mark win over the Content-Type header, and drops the mark", async () => {
+    const bytes = concat(Uint8Array.of(0xef, 0xbb, 0xbf), utf8("<p>Un café crème</p>"));
+    expect(await decodedAs(bytes, "text/html; charset=iso-8859-1")).toEqual({ html: "<p>Un café crème</p>", charset: "utf-8", warnings: [] });
+  });
+
+  it("lets a UTF-16 byte-order mark, either order, win over the header and the <meta>, and drops the mark", async () => {
+    const page = '<meta charset="windows-1251"><p>Un café crème</p>';
+    const le = concat(Uint8Array.of(0xff, 0xfe), utf16(page, "le"));
+    const be = concat(Uint8Array.of(0xfe, 0xff), utf16(page, "be"));
+    expect(await decodedAs(le, "text/html; charset=iso-8859-1")).toEqual({ html: page, charset: "utf-16le", warnings: [] });
+    expect(await decodedAs(be, "text/html; charset=iso-8859-1")).toEqual({ html: page, charset: "utf-16be", warnings: [] });
+  });
+
+  it("lets the Content-Type header win over the page's <meta>", async () => {
+    const bytes = concat(ascii('<meta charset="Shift_JIS"><p>'), cp1251("Да"), ascii("</p>"));
+    expect(await decodedAs(bytes, "text/html; charset=windows-1251")).toMatchObject({ html: '<meta charset="Shift_JIS"><p>Да</p>', charset: "windows-1251" });
+  });
+
+  it("drops a UTF-8 mark from text that arrived already decoded, and calls it UTF-8", async () => {
+    const http = httpAnswering(async () => ({ status: 200, headers: { "content-type": "text/html; charset=iso-8859-1" }, text: "\uFEFF<p>Un café crème</p>" }));
+    const fetched = await fetchPage("https://x.example/a", http);
+    expect(fetched).toMatchObject({ kind: "html", decoded: { html: "<p>Un café crème</p>", charset: "utf-8", warnings: [] } });
   });
 });
