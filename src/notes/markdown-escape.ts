@@ -23,6 +23,26 @@ const ENTITY_LIKE = /&(?=#?[A-Za-z0-9]+;)/g;
 const LINE_START_MARKER = /^([ \t]*)([-+=])(?=\s|$|\2)|^([ \t]*\d+)([.)])(?=\s|$)/gm;
 
 /**
+ * Block quote and list markers a line's content may stand behind, with any spaces or tabs before
+ * each: a line indented under a list item is still in it (CommonMark), so a heading or a code
+ * fence after them is one. inert-answer.ts and untrusted-markdown.ts both look behind these.
+ * Spaces between markers belong to the next marker's run alone (a list marker keeps the one it
+ * needs): when two runs could share them, a line of 18 markers that is no fence took 6 s.
+ */
+export const CONTAINER_MARKERS = String.raw`(?:[ \t]*>|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*`;
+
+/** How far a line is indented, a tab reaching the next multiple of four columns. */
+export function columnsOfIndent(line: string): number {
+  let columns = 0;
+  for (const ch of line) {
+    if (ch === " ") columns++;
+    else if (ch === "\t") columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
+}
+
+/**
  * Untrusted text as inert markdown that renders as that text. Control and bidi characters go;
  * markup characters get a backslash; `<` and `>` become entities, so the raw text never holds a
  * tag or a Templater `<%` either. Line breaks are kept (each line start is neutralised too).
@@ -65,13 +85,14 @@ export function quoteParagraphs(text: string): string {
 
 /**
  * One line of untrusted text for a single-line place that is not rendered as markdown (a YAML
- * property): control characters go, line breaks become spaces, `[[`/`]]` lose a bracket, because
- * Obsidian links property values written that way, and `<%` gets a space, because Templater runs
- * a command wherever it stands in a new file, properties included.
+ * property): control characters go, line breaks become spaces, a run of `[` or of `]` becomes one
+ * bracket, because Obsidian links property values written `[[…]]` (the whole run: taking one
+ * bracket from each pair of `[[[x]]]` leaves `[[x]]`), and `<%` gets a space, because Templater
+ * runs a command wherever it stands in a new file, properties included.
  */
 export function plainLine(text: string): string {
   return removeControlChars(removeBidiControls(text), true)
-    .replace(/\[\[|\]\]/g, (m) => m[0])
+    .replace(/\[{2,}|\]{2,}/g, (run) => run[0])
     .replace(/<%/g, "< %")
     .replace(/\s+/g, " ")
     .trim();

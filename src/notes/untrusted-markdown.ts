@@ -5,7 +5,7 @@
 // is readable markdown that renders as the page's text. (Plain text — a snippet, a title — goes
 // through the one escaper in markdown-escape.ts instead.)
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
-import { escapeMarkdownText } from "./markdown-escape";
+import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
 import { linkDestination } from "./note-links";
 
 /** Elements whose whole content goes: they run code, frame other pages or submit data. */
@@ -43,7 +43,7 @@ export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOpt
   const out: string[] = [];
   for (const segment of splitFences(text)) {
     if (segment.kind === "fence") {
-      out.push(`${segment.indent}${segment.marker}${safeFenceLanguage(segment.info)}`);
+      out.push(fenceOpener(segment));
       out.push(...segment.body.map(neutralizeCodeLine));
       out.push(`${segment.indent}${segment.marker}`);
       continue;
@@ -67,32 +67,49 @@ export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOpt
 
 // ── fences ──────────────────────────────────────────────────────────────────────────────────
 
-type Segment = { kind: "prose"; text: string } | { kind: "fence"; indent: string; marker: string; info: string; body: string[] };
+type Fence = { kind: "fence"; indent: string; marker: string; info: string; body: string[] };
+type Segment = { kind: "prose"; text: string } | Fence;
 
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+/**
+ * A fence behind quote or list markers, or indented under a list item. Its code stays prose here
+ * (cleaned as prose, whatever a reader makes of it); only its opening line is written as a fence.
+ */
+const FENCE_OPEN_IN_CONTAINER = new RegExp(String.raw`^(${CONTAINER_MARKERS}[ \t]*)(\`{3,}|~{3,})(.*)$`);
+const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})\s*$/;
 
-/** Splits markdown into prose and fenced code; an unclosed fence is closed at the end. */
+/**
+ * Splits markdown into prose and fenced code; an unclosed fence is closed at the end. A fence
+ * indented by one to three spaces may be a list item's (`- x` over `  ```js`) and then ends with
+ * the item, at a line less indented than the fence (read again as a line of its own), or at a
+ * closer indented up to three spaces past the fence. Either way the closer written is the fence's
+ * own, so every reader ends the code where this did.
+ */
 function splitFences(text: string): Segment[] {
   const segments: Segment[] = [];
   let prose: string[] = [];
-  let fence: Extract<Segment, { kind: "fence" }> | null = null;
-  for (const line of text.split("\n")) {
+  let fence: Fence | null = null;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-      if (close && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length) {
+      const indent = columnsOfIndent(line);
+      const outdented = line.trim() !== "" && indent < fence.indent.length;
+      const close = FENCE_CLOSE.exec(line);
+      if (outdented || (close && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length && indent <= fence.indent.length + 3)) {
         segments.push(fence);
         fence = null;
+        if (outdented) i--;
       } else {
         fence.body.push(line);
       }
       continue;
     }
-    const open = FENCE_OPEN.exec(line);
-    // A backtick fence's info string may not contain backticks (CommonMark); such a line is prose.
-    if (open && !(open[2][0] === "`" && open[3].includes("`"))) {
+    const open = fenceOpening(FENCE_OPEN, line);
+    if (open) {
       if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
       prose = [];
-      fence = { kind: "fence", indent: open[1], marker: open[2], info: open[3].trim(), body: [] };
+      fence = open;
       continue;
     }
     prose.push(line);
@@ -100,6 +117,18 @@ function splitFences(text: string): Segment[] {
   if (fence) segments.push(fence);
   if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
   return segments;
+}
+
+function fenceOpening(pattern: RegExp, line: string): Fence | null {
+  const open = pattern.exec(line);
+  // A backtick fence's info string may not contain backticks (CommonMark); such a line is prose.
+  if (!open || (open[2][0] === "`" && open[3].includes("`"))) return null;
+  return { kind: "fence", indent: open[1], marker: open[2], info: open[3].trim(), body: [] };
+}
+
+/** A fence's opening line as written: the language only when no plugin runs it. */
+function fenceOpener(fence: Fence): string {
+  return `${fence.indent}${fence.marker}${safeFenceLanguage(fence.info)}`;
 }
 
 function safeFenceLanguage(info: string): string {
@@ -118,6 +147,8 @@ function neutralizeCodeLine(line: string): string {
 type Removed = SanitizedMarkdown["removed"];
 
 function sanitizeProseLine(line: string, options: SanitizeOptions, removed: Removed): string {
+  const fence = fenceOpening(FENCE_OPEN_IN_CONTAINER, line);
+  if (fence) return fenceOpener(fence);
   const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
   if (definition) {
     const target = safeTarget(definition[2], LINK_SCHEMES, options);

@@ -50,6 +50,19 @@ describe("plainLine", () => {
     expect(plainLine(" a\n b\u0007c [[d]] \u202E")).toBe("a bc [d]");
   });
 
+  it("leaves no [[ or ]] however many brackets a hostile title stacks", () => {
+    for (const title of ["[[[Secret]]]", "[[[[x]]]]", "[[ [[x]] ]]", "[[[x]] and ]][[[y", "[\u0007[x]\u202E]", "[\n[x]\r\n]"]) {
+      expect(plainLine(title), title).not.toMatch(/\[\[|\]\]/);
+    }
+    expect(plainLine("[[[Secret]]]")).toBe("[Secret]");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."[]x \n\u0007\u202E"), maxLength: 40 }), (title) => {
+        expect(plainLine(title)).not.toMatch(/\[\[|\]\]/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("breaks a Templater command, which runs from a new file's properties too", () => {
     expect(plainLine('<%* await tp.system.prompt("x") %>')).toBe('< %* await tp.system.prompt("x") %>');
   });

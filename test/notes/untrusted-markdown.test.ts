@@ -1,13 +1,41 @@
+import { Parser } from "commonmark";
 import { describe, expect, it } from "vitest";
 import { sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
 
 const clean = (md: string) => sanitizeExtractedMarkdown(md).markdown;
+
+/** The language of each code block, as CommonMark reads the markdown ("" for none): what a plugin's code block processor is picked by. */
+function codeLanguages(markdown: string): string[] {
+  const walker = new Parser().parse(markdown).walker();
+  const found: string[] = [];
+  for (let step = walker.next(); step; step = walker.next()) {
+    if (step.entering && step.node.type === "code_block") found.push((step.node.info ?? "").split(/\s+/)[0]);
+  }
+  return found;
+}
+
+/** Code blocks behind quotes and list markers, or indented under a list item, as page readers write them. */
+const FENCES_IN_CONTAINERS = [
+  '> ```dataviewjs\n> dv.paragraph("PWNED")\n> ```',
+  '- ```dataviewjs\n\tdv.paragraph("PWNED")\n\t```',
+  '- item\n\t```dataview\n\tLIST FROM ""\n\t```',
+  "> > ```dataviewjs\n> > dv.paragraph(1)\n> > ```",
+  "1. - ```dataviewjs\n\t\tdv.paragraph(1)\n\t\t```",
+  ">- ~~~tasks\n>  not done\n>  ~~~",
+  "- a\n  - b\n    ```dataviewjs\n    dv.paragraph(1)\n    ```",
+  "- a\n\n    ```meta-bind\n    INPUT[toggle:done]\n    ```",
+];
 
 describe("sanitizeExtractedMarkdown", () => {
   it("drops scripts, frames, styles and forms with their content", () => {
     const result = sanitizeExtractedMarkdown("Before\n\n<script>alert(1)</script>\n<iframe src=\"https://x\">\n</iframe>\n<STYLE>p{}</STYLE><form action=x><input name=a></form>\n\nAfter");
     expect(result.markdown).toBe("Before\n\nAfter");
     expect(result.removed.elements).toBe(4);
+  });
+
+  it("reads a page line of many list markers that opens no fence at once, as prose", () => {
+    const line = `${"-   ".repeat(40)}x`;
+    expect(sanitizeExtractedMarkdown(`${line}\n`).markdown).toContain("x");
   });
 
   it("shows other raw HTML as text, without its event handlers", () => {
@@ -36,6 +64,30 @@ describe("sanitizeExtractedMarkdown", () => {
     expect(clean("```dataviewjs\ndv.list()\n```")).toBe("```\ndv.list()\n```");
     expect(clean("~~~tasks\nnot done\n~~~")).toBe("~~~\nnot done\n~~~");
     expect(clean("```ts\nconst a = 1;\n```")).toBe("```ts\nconst a = 1;\n```");
+  });
+
+  it("strips the language of a code block behind a quote or list marker or indented under a list item, which CommonMark reads as code all the same", () => {
+    for (const md of FENCES_IN_CONTAINERS) {
+      expect(codeLanguages(md).some((language) => language !== ""), md).toBe(true);
+      expect(codeLanguages(clean(md)), md).toEqual(codeLanguages(md).map(() => ""));
+    }
+    // Indented code as the page's first line is no fence, but the note's text is trimmed into one.
+    expect(codeLanguages(clean("    ```dataviewjs\n    dv.paragraph(1)\n    ```"))).toEqual([""]);
+  });
+
+  it("changes nothing but the language on such a block's lines, and keeps a language no plugin runs", () => {
+    expect(clean('> ```dataviewjs\n> dv.paragraph("PWNED")\n> ```')).toBe('> ```\n> dv.paragraph("PWNED")\n> ```');
+    expect(clean("1. - ```dataviewjs\n\t\tdv.paragraph(1)\n\t\t```")).toBe("1. - ```\n\t\tdv.paragraph(1)\n\t\t```");
+    expect(clean("> ```ts\n> const a = 1;\n> ```")).toBe("> ```ts\n> const a = 1;\n> ```");
+    expect(clean("- run `x` and ```dataviewjs `y`")).toBe("- run `x` and ```dataviewjs `y`");
+  });
+
+  it("ends a code block of a list item where the item ends, so what follows is cleaned as the text it is", () => {
+    const after = clean("- x\n  ```js\n  code\n```dataviewjs\ndv.paragraph(1)\n```");
+    expect(codeLanguages(after)).toEqual(["js", ""]);
+    expect(clean("- x\n  ```js\n[[Secret]]")).toBe("- x\n  ```js\n  ```\n\\[\\[Secret]]");
+    // A closer may stand up to three spaces past the item's text: CommonMark ends the block there.
+    expect(codeLanguages(clean("- x\n  ```js\n     ```\n  ```dataviewjs\n  dv.paragraph(1)\n  ```"))).toEqual(["js", ""]);
   });
 
   it("leaves HTML inside code blocks alone, as code", () => {
