@@ -1,7 +1,8 @@
 // The trace as the JSON block at the end of a trace note, never bigger than a note should be.
 // When the trace is too big, parts are dropped in order of least use to a reader, and each step
 // is named in the `truncated` field, so the block always stays valid JSON that says what it lost.
-import { boundStrings, cutText } from "../evidence/trace-bounds";
+import type { OutsideVaultRow } from "../evidence/research-pack";
+import { boundOutsideRowFields, boundStrings, cutText } from "../evidence/trace-bounds";
 import type { ResearchTrace, TraceTruncation } from "../evidence/trace-types";
 
 /** The fence that opens the trace's JSON block; `parseTraceNote` looks for exactly this. */
@@ -17,7 +18,12 @@ interface DropStep {
   apply: (trace: BoundedTrace, max: number) => void;
 }
 
-/** Event data, pack section texts, events, the answer's length, evidence rows, then long strings and lists anywhere. */
+/**
+ * Event data, pack section texts, events, the answer's length, vault rows and all but what promotion
+ * needs of outside rows, then long strings and lists anywhere else. `promote` finds a run's rows
+ * only in this block, so every step keeps what it needs of each (a run has at most ten); only the
+ * last resort below, for a trace no run makes, may cut them.
+ */
 const DROP_STEPS: readonly DropStep[] = [
   { note: (max) => `event data dropped to fit ${max} characters`, apply: (t) => t.events.forEach((e) => delete e.data) },
   { note: (max) => `pack section texts dropped to fit ${max} characters`, apply: (t) => emptySectionTexts(t) },
@@ -29,13 +35,20 @@ const DROP_STEPS: readonly DropStep[] = [
     },
   },
   {
-    note: (max) => `evidence rows dropped to fit ${max} characters (the coverage counts remain)`,
+    note: (max) => `vault rows dropped and outside-vault rows cut to what promotion needs to fit ${max} characters (the coverage counts remain)`,
     apply: (t) => {
       t.pack.evidence = [];
-      t.pack.external_evidence = [];
+      t.pack.external_evidence = t.pack.external_evidence.map(promotionEssentials);
     },
   },
-  { note: (max) => `long strings and lists cut to fit ${max} characters`, apply: (t) => Object.assign(t, shrink(t, 200, 20)) },
+  {
+    note: (max) => `long strings and lists cut to fit ${max} characters`,
+    apply: (t) => {
+      const outsideRows = t.pack.external_evidence;
+      Object.assign(t, shrink(t, 200, 20));
+      t.pack.external_evidence = outsideRows;
+    },
+  },
 ];
 
 /**
@@ -68,6 +81,30 @@ export function boundTraceJson(trace: ResearchTrace, max = TRACE_JSON_MAX_CHARS)
   current = shrink(current, 80, 3) as BoundedTrace;
   text = JSON.stringify(current, null, 2);
   return result();
+}
+
+/**
+ * What `promote` and the trace reader's schema need of an outside row (key, provider, address,
+ * title, domain, date, label and lane), title, address and domain within `OUTSIDE_ROW_LIMITS`;
+ * its texts and retrieval details go.
+ */
+function promotionEssentials(row: OutsideVaultRow): OutsideVaultRow {
+  const { source_key, kind, source_type, provider, label, url, title, domain, published_at, retrieval, also_found_by } = boundOutsideRowFields(row);
+  const essentials: OutsideVaultRow = {
+    source_key,
+    kind,
+    source_type,
+    provider,
+    label,
+    url,
+    title,
+    domain,
+    content_sections: [],
+    retrieval: { score: retrieval.score, lanes: retrieval.lanes, signals: [], matched_terms: [], missing_terms: [] },
+    also_found_by,
+  };
+  if (published_at !== undefined) essentials.published_at = published_at;
+  return essentials;
 }
 
 function emptySectionTexts(trace: BoundedTrace): void {

@@ -6,7 +6,7 @@ import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import type { Clock, SecretName, Secrets } from "../ports";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { shortHash } from "../evidence/hash";
-import { boundStrings, cutText } from "../evidence/trace-bounds";
+import { boundOutsideRowFields, boundStrings, cutText, OUTSIDE_ROW_LIMITS } from "../evidence/trace-bounds";
 import { isCredential, secretScrubber, type SecretScrubber } from "../text/secret-scrub";
 import type { ResearchAnswer, ResearchTrace, StageName, TraceEvent, TraceEventType, TraceTruncation } from "../evidence/trace-types";
 
@@ -176,10 +176,14 @@ export async function learnModelSecrets(recorder: TraceRecorder, secrets: Secret
   }
 }
 
-/** The trace's copy of the pack: vault section texts and outside text cut to `max` characters. */
+/**
+ * The trace's copy of the pack: vault section texts and outside text cut to `max` characters, and
+ * outside rows' titles, URLs and domains to `OUTSIDE_ROW_LIMITS`.
+ */
 function boundPack(pack: ResearchPack, max: number, truncated: string[]): ResearchPack {
   let vaultCut = 0;
   let outsideCut = 0;
+  let outsideFieldsCut = 0;
   const evidence = pack.evidence.map((row) => ({
     ...row,
     sections: row.sections.map((s) => {
@@ -188,16 +192,22 @@ function boundPack(pack: ResearchPack, max: number, truncated: string[]): Resear
       return { ...s, text: cutText(s.text, max) };
     }),
   }));
-  const external = pack.external_evidence.map((row) => ({
-    ...row,
-    content_sections: row.content_sections.map((s) => {
-      if (s.text.length <= max) return { ...s };
-      outsideCut++;
-      return { ...s, text: cutText(s.text, max), truncated: true };
-    }),
-  }));
+  const external = pack.external_evidence.map((whole) => {
+    const row = boundOutsideRowFields(whole);
+    if (row !== whole) outsideFieldsCut++;
+    return {
+      ...row,
+      content_sections: row.content_sections.map((s) => {
+        if (s.text.length <= max) return { ...s };
+        outsideCut++;
+        return { ...s, text: cutText(s.text, max), truncated: true };
+      }),
+    };
+  });
+  const { title, url, domain } = OUTSIDE_ROW_LIMITS;
   if (vaultCut > 0) truncated.push(`${vaultCut} vault section texts cut to ${max} characters`);
   if (outsideCut > 0) truncated.push(`${outsideCut} outside-vault texts cut to ${max} characters`);
+  if (outsideFieldsCut > 0) truncated.push(`${outsideFieldsCut} outside-vault titles, addresses or domains cut to ${title}, ${url} and ${domain} characters`);
   return structuredCopy({ ...pack, evidence, external_evidence: external });
 }
 

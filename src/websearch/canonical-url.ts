@@ -96,9 +96,15 @@ export function displayDomain(input: string): string {
 }
 
 /**
+ * The longest address a result may have: what browsers and search engines accept. A longer one is
+ * unusable: a trace keeps every row whole, and a row must stay promotable from the address it shows.
+ */
+export const MAX_URL_CHARS = 2048;
+
+/**
  * The first `limit` items whose URL canonicalises and was not seen before, each with its canonical
- * URL and position (1-based `rank`). Items with an unusable URL are skipped and counted in one
- * warning, so a provider's odd answer is visible rather than silently shorter.
+ * URL and position (1-based `rank`). Items with an unusable URL (or one over `MAX_URL_CHARS`) are
+ * skipped and counted in one warning, so a provider's odd answer is visible rather than silently shorter.
  */
 export function distinctByCanonicalUrl<T>(items: readonly T[], urlOf: (item: T) => string, limit: number, warnings: string[]): { item: T; url: string; canonicalUrl: string; rank: number }[] {
   const out: { item: T; url: string; canonicalUrl: string; rank: number }[] = [];
@@ -107,7 +113,7 @@ export function distinctByCanonicalUrl<T>(items: readonly T[], urlOf: (item: T) 
   for (const item of items) {
     if (out.length >= limit) break;
     const url = urlOf(item);
-    const canonicalUrl = canonicalizeUrl(url);
+    const canonicalUrl = url.length > MAX_URL_CHARS ? null : canonicalizeUrl(url);
     if (!canonicalUrl) {
       unusable++;
       continue;

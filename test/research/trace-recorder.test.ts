@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ports";
 import { makeRunId, TRACE_LIMITS, TraceRecorder } from "../../src/research/trace-recorder";
+import { OUTSIDE_ROW_LIMITS } from "../../src/evidence/trace-bounds";
 import { REDACTED } from "../../src/text/secret-scrub";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
@@ -103,6 +104,19 @@ describe("TraceRecorder", () => {
     expect(done.pack.external_evidence[0].content_sections[0].text.length).toBe(TRACE_LIMITS.sectionText);
     expect(done.truncated).toEqual(["1 vault section texts cut to 600 characters", "1 outside-vault texts cut to 600 characters"]);
     expect(JSON.stringify(original)).toBe(before);
+  });
+
+  it("cuts an outside row's title, URL and domain to their limits, keeping its key, and says so", () => {
+    const long = outsideRow("exa", `https://${"sub.".repeat(80)}example.com/${"p".repeat(3000)}`, "Title ".repeat(10_000), "snippet");
+    const short = outsideRow("brave", "https://automerge.org/", "Automerge", "snippet");
+    const done = recorder().finish("enough_evidence", pack("automerge", [], [long, short]));
+    const [cut, whole] = done.pack.external_evidence;
+    expect(cut.source_key).toBe(long.source_key);
+    expect(cut.title.length).toBeLessThanOrEqual(OUTSIDE_ROW_LIMITS.title);
+    expect(cut.url).toHaveLength(OUTSIDE_ROW_LIMITS.url);
+    expect(cut.domain).toHaveLength(OUTSIDE_ROW_LIMITS.domain);
+    expect(whole).toEqual(JSON.parse(JSON.stringify(short)));
+    expect(done.truncated).toEqual(["1 outside-vault titles, addresses or domains cut to 300, 2048 and 253 characters"]);
   });
 
   it("leaves short texts whole and adds no truncation note", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalizeUrl, displayDomain } from "../../src/websearch/canonical-url";
+import { canonicalizeUrl, displayDomain, distinctByCanonicalUrl, MAX_URL_CHARS } from "../../src/websearch/canonical-url";
 
 const tracking = fc.constantFrom("utm_source", "utm_medium", "UTM_Campaign", "fbclid", "gclid", "ref", "mc_eid", "msclkid");
 const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789".split(""));
@@ -107,5 +107,15 @@ describe("displayDomain", () => {
   it("shows the host without www", () => {
     expect(displayDomain("https://www.Automerge.org/blog")).toBe("automerge.org");
     expect(displayDomain("nonsense")).toBe("");
+  });
+});
+
+describe("distinctByCanonicalUrl", () => {
+  it("skips an address longer than a browser takes, says so, and keeps the rest", () => {
+    const long = `https://x.example/${"a".repeat(MAX_URL_CHARS)}`;
+    const warnings: string[] = [];
+    const kept = distinctByCanonicalUrl(["https://x.example/one", long, `https://x.example/${"b".repeat(MAX_URL_CHARS - 18)}`], (u) => u, 10, warnings);
+    expect(kept.map((k) => k.url.length)).toEqual([21, MAX_URL_CHARS]);
+    expect(warnings).toEqual(["1 result with an unusable URL skipped"]);
   });
 });
