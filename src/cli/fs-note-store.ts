@@ -247,10 +247,10 @@ async function withLock(file: string, work: () => Promise<void>): Promise<void> 
       break;
     } catch (error) {
       if (codeOf(error) !== "EEXIST") throw error;
-      const held = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (held > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
-      else if (Date.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
-      else await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 20));
+      const held = (await ageOf(lock)) ?? 0;
+      if (held > STALE_LOCK_MS && (await removeStaleLock(lock))) continue;
+      if (Date.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
+      await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 20));
     }
   }
   try {
@@ -258,6 +258,41 @@ async function withLock(file: string, work: () => Promise<void>): Promise<void> 
   } finally {
     await unlink(lock).catch(() => undefined);
   }
+}
+
+/**
+ * Removes a stale lock so that only one writer does it; true when it is gone. Several writers may
+ * judge one lock stale at once, and a plain unlink by a late one would remove the fresh lock the
+ * first has made since. So the lock is removed only by the holder of `<lock>-takeover` (made
+ * exclusively) and only if it is still stale then: while that file is held, no other writer can
+ * remove the stale lock, so no fresh one can take its place. The others wait as if it were held.
+ */
+async function removeStaleLock(lock: string): Promise<boolean> {
+  const takeover = `${lock}-takeover`;
+  try {
+    await writeFile(takeover, String(process.pid), { flag: "wx" });
+  } catch (error) {
+    if (codeOf(error) !== "EEXIST") throw error;
+    // Left by a writer that died between making and removing it: it must not block the note for ever.
+    if (((await ageOf(takeover)) ?? 0) > STALE_LOCK_MS) await unlink(takeover).catch(() => undefined);
+    return false;
+  }
+  try {
+    const held = await ageOf(lock);
+    if (held !== null && held <= STALE_LOCK_MS) return false;
+    await unlink(lock).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(takeover).catch(() => undefined);
+  }
+}
+
+/** How long ago a lock file was written (ms), or null when there is none. */
+async function ageOf(file: string): Promise<number | null> {
+  return stat(file).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => null,
+  );
 }
 
 function codeOf(error: unknown): string | undefined {

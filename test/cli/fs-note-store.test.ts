@@ -1,7 +1,7 @@
 // FsNoteStore's writes: inside the vault as it really is on disk, whole or not at all, never over
 // an entry of any kind, and rewrites that keep every concurrent change. (Listing and reading are
 // pinned in index-search-adapters.test.ts; the attacks on these rules in test/hostile/.)
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,6 +91,41 @@ describe("FsNoteStore.rewrite", () => {
     await new FsNoteStore(vault).rewrite("Home.md", () => "new\n");
     expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("new\n");
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it("takes over a stale lock even when a dead process also left its takeover half done", async () => {
+    const lock = path.join(vault, ".Home.md.vault-research-lock");
+    const old = new Date(Date.now() - 60_000);
+    for (const file of [lock, `${lock}-takeover`]) {
+      writeFileSync(file, "99999");
+      utimesSync(file, old, old);
+    }
+    await new FsNoteStore(vault).rewrite("Home.md", () => "new\n");
+    expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("new\n");
+    expect(entries(vault)).toEqual(["Home.md"]);
+  });
+
+  it("keeps every change when several rewrites find one stale lock at once, in 100 rounds", async () => {
+    // A round is a note whose writers all find its stale lock; only one may take it over. Each
+    // writer starts a few file operations late, so that one judges the lock stale while another
+    // is taking it over. The rounds run side by side, so the test stays fast.
+    const store = new FsNoteStore(vault);
+    const startLate = async () => {
+      for (let ops = Math.floor(Math.random() * 5); ops > 0; ops--) await fsPromises.stat(vault);
+    };
+    const writers = 4;
+    const old = new Date(Date.now() - 60_000);
+    const notes = Array.from({ length: 100 }, (_, n) => `Race ${n}.md`);
+    for (const name of notes) {
+      writeFileSync(path.join(vault, name), "# Race\n");
+      const lock = path.join(vault, `.${name}.vault-research-lock`);
+      writeFileSync(lock, "99999");
+      utimesSync(lock, old, old);
+    }
+    await Promise.all(notes.flatMap((name) => Array.from({ length: writers }, (_, i) => startLate().then(() => store.rewrite(name, (text) => `${text}line ${i}\n`)))));
+    const lost = notes.filter((name) => readFileSync(path.join(vault, name), "utf8").trim().split("\n").length !== writers + 1);
+    expect(lost).toEqual([]);
+    expect(entries(vault).filter((e) => e.startsWith("."))).toEqual([]);
   });
 
   it("refuses a note that is a link to a file outside the vault, and leaves that file alone", async () => {
