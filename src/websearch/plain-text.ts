@@ -5,8 +5,12 @@
 import { decodeHTML } from "entities";
 import { cutText as cutToFit } from "../text/cut-text";
 
-/** Comments and tag-shaped spans: `<b>`, `</em>`, `<a href="…">`, `<br/>` — not a lone `<` or `a < b`. */
-const TAG = /<!--[\s\S]*?-->|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
+/**
+ * Comments and tag-shaped spans: `<b>`, `</em>`, `<a href="…">`, `<br/>` — not a lone `<` or `a < b`.
+ * A comment never closed runs to the end, as in HTML parsers: looking for its end again from every
+ * later `<!--` took minutes on a hostile page.
+ */
+const TAG = /<!--[\s\S]*?(?:-->|$)|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
 
 /** Every HTML entity a browser would decode in text: `&eacute;`, `&#x27;`, `&nbsp;`. */
 export function decodeEntities(text: string): string {
@@ -23,9 +27,13 @@ export function htmlToLine(text: string): string {
   return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();
 }
 
-/** Like htmlToLine, for a body of paragraphs and code blocks: each block boundary becomes a space, not run-together words. */
+/**
+ * Like htmlToLine, for a body of paragraphs and code blocks: each block boundary becomes a space, not
+ * run-together words. A block tag never closed runs to the end, as in HTML parsers, for the same
+ * reason as TAG's comments.
+ */
 export function htmlBlocksToLine(text: string): string {
-  return htmlToLine(text.replace(/<\/?(p|pre|code|li|ul|ol|br|div|blockquote|h[1-6])\b[^>]*>/gi, " "));
+  return htmlToLine(text.replace(/<\/?(p|pre|code|li|ul|ol|br|div|blockquote|h[1-6])\b[^>]*(?:>|$)/gi, " "));
 }
 
 /** Cuts `text` to at most `max` characters at a word boundary when one is near, marking the cut. */
@@ -57,12 +65,21 @@ export function toPublishedDate(value: string | null | undefined, now: number): 
   if (relative) {
     const amount = /^\d+$/.test(relative[1]) ? Number(relative[1]) : 1;
     const ms = amount * relativeUnits[relative[2].toLowerCase()];
-    return new Date(now - ms).toISOString().slice(0, 10);
+    return isoDateTime(now - ms)?.slice(0, 10);
   }
   // Long dates only ("April 27, 2023", "Wednesday, January 15, 2025"): anything vaguer is dropped.
   if (/\b\d{4}\b/.test(trimmed)) {
-    const parsed = Date.parse(`${trimmed.replace(/^[A-Za-z]+day,\s*/, "")} UTC`);
-    if (!Number.isNaN(parsed)) return new Date(parsed).toISOString().slice(0, 10);
+    return isoDateTime(Date.parse(`${trimmed.replace(/^[A-Za-z]+day,\s*/, "")} UTC`))?.slice(0, 10);
   }
   return undefined;
+}
+
+/**
+ * A moment in milliseconds since 1970 as ISO 8601, or undefined when no date can hold it (NaN,
+ * infinite, or beyond ±275,760 years). Every provider date goes through here: `toISOString` throws
+ * on those, and one bad date in an answer used to fail the whole source.
+ */
+export function isoDateTime(ms: number): string | undefined {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

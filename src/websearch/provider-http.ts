@@ -196,12 +196,28 @@ function looksLikeHtml(response: HttpResponse): boolean {
   return /text\/html/i.test(response.headers["content-type"] ?? "") || /^\s*<(!doctype|html|head|body|\?xml)/i.test(response.text);
 }
 
+/**
+ * The raw text of a page's first <title>…</title>, or undefined when it has none. Searched by index:
+ * one lazy pattern rescanned to the end for every `<title` that is never closed.
+ */
+function pageTitle(html: string): string | undefined {
+  const open = /<title/i.exec(html);
+  if (!open) return undefined;
+  const start = html.indexOf(">", open.index) + 1;
+  if (start === 0) return undefined;
+  const close = /<\/title>/gi;
+  close.lastIndex = start;
+  const end = close.exec(html)?.index;
+  return end === undefined ? undefined : html.slice(start, end);
+}
+
 /** A short, key-free excerpt of a body for error messages (an HTML page becomes its title). */
 export function bodyExcerpt(response: HttpResponse, secret: string, max = 160): string {
   let text = response.text;
   if (looksLikeHtml(response)) {
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-    text = title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ");
+    // A script never closed runs to the end, as in browsers: looking for its end again from every
+    // later `<script` took minutes on a hostile page.
+    text = pageTitle(text) ?? text.replace(/<(script|style)[\s\S]*?(?:<\/\1>|$)/gi, " ");
   }
   const line = hideKey(htmlToLine(text), secret);
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;

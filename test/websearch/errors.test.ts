@@ -3,7 +3,7 @@ import { HttpFailure, type HttpResponse } from "../../src/ports";
 import { createBraveProvider } from "../../src/websearch/providers/brave";
 import { createBraveWebProvider } from "../../src/websearch/providers/brave-web";
 import { createExaProvider } from "../../src/websearch/providers/exa";
-import { maxResponseBytes } from "../../src/websearch/provider-http";
+import { bodyExcerpt, maxResponseBytes } from "../../src/websearch/provider-http";
 import { ProviderError, type Provider, type ProviderLogEvent, type ProviderResponse } from "../../src/websearch/types";
 import { braveKey, exaKey, jsonResponse, loadExchange, networkDown, scriptedHttp, testContext, toResponse } from "./helpers";
 
@@ -87,6 +87,13 @@ describe("each error kind maps from its real-world trigger", () => {
     expect(error.message).toBe("Brave Web answered HTTP 502: 502 Bad Gateway");
     const exa = await failure(createExaProvider(), () => toResponse(loadExchange("exa/server-error-500-html.json")));
     expect(exa.message).toBe("Exa answered HTTP 500: Internal Server Error");
+  });
+
+  it("http: an error page of unclosed <title> or <script> tags still gives its text, in one pass", () => {
+    // Big enough that the old lazy patterns, looking for a closer from every opener, ran for minutes.
+    const page = (tail: string): HttpResponse => ({ status: 502, headers: { "content-type": "text/html" }, text: `<html><body>Service unavailable${tail}` });
+    expect(bodyExcerpt(page("<title>".repeat(500_000)), "")).toBe("Service unavailable");
+    expect(bodyExcerpt(page("<script>".repeat(500_000)), "")).toBe("Service unavailable");
   });
 
   it("parse: truncated JSON, an HTML page with status 200, and a wrong shape name what went wrong", async () => {

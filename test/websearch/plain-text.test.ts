@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutText, decodeEntities, htmlToLine, toPublishedDate } from "../../src/websearch/plain-text";
+import { cutText, decodeEntities, htmlBlocksToLine, htmlToLine, isoDateTime, toPublishedDate } from "../../src/websearch/plain-text";
 
 describe("htmlToLine", () => {
   it("decodes every named entity, not a short list", () => {
@@ -39,5 +39,34 @@ describe("toPublishedDate", () => {
     expect(toPublishedDate("2 days ago", now)).toBe("2026-11-29");
     expect(toPublishedDate("April 27, 2023", now)).toBe("2023-04-27");
     expect(toPublishedDate("recently", now)).toBeUndefined();
+  });
+});
+
+// Big enough that the old patterns, which looked for a closer again from every unclosed opener,
+// ran for minutes on these.
+describe("plain text from a broken or hostile page", () => {
+  const repeats = 500_000;
+
+  it("htmlToLine drops a comment that is never closed, to the end", () => {
+    expect(htmlToLine(`kept ${"<!--".repeat(repeats)}`)).toBe("kept");
+  });
+
+  it("htmlBlocksToLine drops a block tag that is never closed, to the end", () => {
+    expect(htmlBlocksToLine(`<p>kept</p>${"<p ".repeat(repeats)}`)).toBe("kept");
+  });
+});
+
+describe("toPublishedDate on dates no calendar holds", () => {
+  const now = Date.UTC(2026, 11, 1);
+  it("leaves the date unknown instead of throwing", () => {
+    expect(toPublishedDate("300000 years ago", now)).toBeUndefined();
+    expect(toPublishedDate(`${"9".repeat(400)} days ago`, now)).toBeUndefined();
+  });
+
+  it("isoDateTime gives undefined for NaN, infinity and moments past ±275,760 years", () => {
+    expect(isoDateTime(Number.NaN)).toBeUndefined();
+    expect(isoDateTime(-Infinity)).toBeUndefined();
+    expect(isoDateTime(1e13 * 1000)).toBeUndefined();
+    expect(isoDateTime(0)).toBe("1970-01-01T00:00:00.000Z");
   });
 });

@@ -33,15 +33,45 @@ export interface AtomFeed {
 
 const prefix = "(?:[A-Za-z_][\\w.-]*:)?";
 
-/** Every element with this local name inside `xml`: its attributes and inner text (raw). */
+/**
+ * Every element with this local name inside `xml`: its attributes and inner text (raw). Found in one
+ * pass by index rather than by one lazy pattern, which rescanned to the end of the body for every
+ * opener that is never closed: a body of unclosed tags froze the run before any deadline could fire.
+ */
 function elements(xml: string, name: string): { attrs: Record<string, string>; inner: string }[] {
-  const pattern = new RegExp(`<${prefix}${name}(?=[\\s/>])([^>]*?)(?:/>|>([\\s\\S]*?)</${prefix}${name}\\s*>)`, "g");
-  return Array.from(xml.matchAll(pattern), (m) => ({ attrs: attributes(m[1] ?? ""), inner: m[2] ?? "" }));
+  const opener = new RegExp(`<${prefix}${name}(?=[\\s/>])`, "g");
+  const closer = new RegExp(`</${prefix}${name}\\s*>`, "g");
+  const found: { attrs: Record<string, string>; inner: string }[] = [];
+  // A closing tag missing after one opener is missing after every later one too; only
+  // self-closing elements can still be found.
+  let closable = true;
+  for (let open = opener.exec(xml); open; open = opener.exec(xml)) {
+    const attrsStart = opener.lastIndex;
+    const tagEnd = xml.indexOf(">", attrsStart);
+    if (tagEnd < 0) break; // nor does any later opener end
+    opener.lastIndex = tagEnd + 1;
+    if (xml[tagEnd - 1] === "/") {
+      found.push({ attrs: attributes(xml.slice(attrsStart, tagEnd - 1)), inner: "" });
+      continue;
+    }
+    if (!closable) continue;
+    closer.lastIndex = tagEnd + 1;
+    const close = closer.exec(xml);
+    if (!close) {
+      closable = false;
+      continue;
+    }
+    found.push({ attrs: attributes(xml.slice(attrsStart, tagEnd)), inner: xml.slice(tagEnd + 1, close.index) });
+    opener.lastIndex = closer.lastIndex;
+  }
+  return found;
 }
 
 function attributes(source: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const m of source.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+  // A name starts only where a run of name characters starts: tried inside the run too, one long
+  // run with no `=` after it cost a rescan per character.
+  for (const m of source.matchAll(/(?<![\w.:-])([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
     const name = m[1].replace(/^[\w.-]+:/, "");
     attrs[name] = decodeXML(m[2] ?? m[3] ?? "");
   }
@@ -55,11 +85,16 @@ function attributes(source: string): Record<string, string> {
 function text(element: { attrs: Record<string, string>; inner: string } | undefined): string {
   if (!element) return "";
   const decoded = element.inner
-    .split(/(<!\[CDATA\[[\s\S]*?\]\]>)/)
-    .map((part) => (part.startsWith("<![CDATA[") ? stripTags(part.slice(9, -3)) : decodeXML(part)))
+    .split(/(<!\[CDATA\[[\s\S]*?(?:\]\]>|$))/)
+    .map((part) => (part.startsWith("<![CDATA[") ? stripTags(cdataText(part)) : decodeXML(part)))
     .join("");
   const type = element.attrs.type ?? "text";
   return type === "html" || type === "xhtml" ? htmlToLine(decoded) : decoded.replace(/\s+/g, " ").trim();
+}
+
+/** A CDATA section's text. One never closed runs to the end, as in XML parsers: looking for its end from every later opener was quadratic. */
+function cdataText(section: string): string {
+  return section.endsWith("]]>") ? section.slice(9, -3) : section.slice(9);
 }
 
 function first(xml: string, name: string): { attrs: Record<string, string>; inner: string } | undefined {
@@ -92,9 +127,16 @@ function readEntry(xml: string): AtomEntry {
   };
 }
 
+/**
+ * Comments and processing instructions, to drop, and CDATA sections, to keep whole (a `<!--` in
+ * them is text). One never closed runs to the end of the body, as in XML parsers: searched for its
+ * end again from every later opener, a body of unclosed `<!--` took minutes.
+ */
+const MARKUP_TO_SKIP = /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)/g;
+
 /** The feed's entries, or undefined when `xml` is not an Atom feed (an HTML error page, plain text). */
 export function parseAtomFeed(xml: string): AtomFeed | undefined {
-  const body = xml.replace(/<!--[\s\S]*?-->/g, "").replace(/<\?[\s\S]*?\?>/g, "");
+  const body = xml.replace(MARKUP_TO_SKIP, (span) => (span.startsWith("<![CDATA[") ? span : ""));
   if (!new RegExp(`^\\s*<${prefix}feed[\\s>]`).test(body)) return undefined;
   const entries = elements(body, "entry").map((e) => readEntry(e.inner));
   const total = text(first(body, "totalResults"));

@@ -9,7 +9,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlBlocksToLine, htmlToLine } from "../plain-text";
+import { cutText, htmlBlocksToLine, htmlToLine, isoDateTime } from "../plain-text";
 import { failWith, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -100,7 +100,7 @@ function toResults(questions: Question[], request: ResolvedSearchRequest, warnin
   for (const { item: question, url, canonicalUrl, rank } of distinctByCanonicalUrl(questions, (q) => q.link, request.count, warnings)) {
     const text = htmlBlocksToLine(question.body ?? "");
     const author = htmlToLine(question.owner?.display_name ?? "");
-    const publishedAt = typeof question.creation_date === "number" ? new Date(question.creation_date * 1000).toISOString() : undefined;
+    const publishedAt = typeof question.creation_date === "number" ? isoDateTime(question.creation_date * 1000) : undefined;
     results.push({
       url,
       canonicalUrl,

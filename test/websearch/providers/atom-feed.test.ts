@@ -42,3 +42,42 @@ describe("the Atom reader", () => {
     expect(entry).toEqual({ id: "x", title: "", summary: "", authors: [], links: [], categories: [], arxiv: {} });
   });
 });
+
+// Each hostile body is big enough that the old lazy patterns, which looked for a closer again from
+// every unclosed opener, ran for minutes — synchronously, so no source deadline could stop them.
+describe("the Atom reader on a broken or hostile body", () => {
+  const repeats = 500_000;
+  const kept = "<feed><entry><id>kept</id></entry>";
+  const ids = (xml: string) => parseAtomFeed(xml)?.entries.map((e) => e.id);
+
+  it("keeps the entries before a run of <entry> tags that are never closed", () => {
+    expect(ids(kept + "<entry>".repeat(repeats))).toEqual(["kept"]);
+  });
+
+  it("still finds self-closing elements after an element that is never closed", () => {
+    const [entry] = parseAtomFeed('<feed><entry><id>x</id><link href="a"><link href="b"/></entry></feed>')!.entries;
+    expect(entry.links).toEqual([{ href: "b" }]);
+  });
+
+  it("drops everything after a comment that is never closed", () => {
+    expect(ids(kept + "<!--".repeat(repeats) + "<entry><id>hidden</id></entry></feed>")).toEqual(["kept"]);
+  });
+
+  it("drops everything after a processing instruction that is never closed", () => {
+    expect(ids(kept + "<?".repeat(repeats) + "<entry><id>hidden</id></entry></feed>")).toEqual(["kept"]);
+  });
+
+  it("reads a CDATA section that is never closed as text to the end of its element", () => {
+    const [entry] = parseAtomFeed(`<feed><entry><id>x</id><summary>${"<![CDATA[a".repeat(repeats)}</summary></entry></feed>`)!.entries;
+    expect(entry.summary).toBe(`a${"<![CDATA[a".repeat(repeats - 1)}`);
+  });
+
+  it("reads a `<!--` inside CDATA as text, so it does not hide the entries after it", () => {
+    expect(ids("<feed><entry><id>one</id><summary><![CDATA[x <!-- y]]></summary></entry><entry><id>two</id></entry></feed>")).toEqual(["one", "two"]);
+  });
+
+  it("reads the attributes of a tag with a long run of name characters and no value", () => {
+    const [entry] = parseAtomFeed(`<feed><entry><id>x</id><link href="https://arxiv.org/abs/x" ${"a".repeat(repeats)}/></entry></feed>`)!.entries;
+    expect(entry.links).toEqual([{ href: "https://arxiv.org/abs/x" }]);
+  });
+});

@@ -39,6 +39,17 @@ describe("Stack Exchange: answers", () => {
     expect(bare.snippet).toBeUndefined();
   });
 
+  it("keeps every row when one question's date is out of range, with that row's date unset", async () => {
+    const question = (id: number, creation_date: number) => ({ question_id: id, title: `Question ${id}`, link: `https://stackoverflow.com/q/${id}`, creation_date });
+    const http = scriptedHttp(() => jsonResponse({ items: [question(1, 1_714_000_000), question(2, 1e13), question(3, 1_714_000_000)], quota_max: 300, quota_remaining: 299 }));
+    const rows = answer(await runSource("stackexchange", http)).results;
+    expect(rows.map((r) => [r.title, r.publishedAt])).toEqual([
+      ["Question 1", "2024-04-24T23:06:40.000Z"],
+      ["Question 2", undefined],
+      ["Question 3", "2024-04-24T23:06:40.000Z"],
+    ]);
+  });
+
   it("honours a backoff for the next call and says when the day's quota runs low", async () => {
     const run = await runSource("stackexchange", "stackexchange/backoff.json");
     expect(answer(run).warnings).toEqual(["Stack Exchange asked for a pause of 10 s before the next search", "Stack Exchange: 12 of 300 calls left today for this address"]);
