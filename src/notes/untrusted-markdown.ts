@@ -56,13 +56,27 @@ export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOpt
       removed.elements++;
       return "";
     });
-    out.push(...prose.split("\n").map((line) => sanitizeProseLine(line, options, removed)));
+    out.push(unlinkAcrossLines(prose.split("\n").map((line) => sanitizeProseLine(line, options, removed)).join("\n")));
   }
   const markdownOut = out
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return { markdown: markdownOut, removed };
+}
+
+/**
+ * What opens a link destination without an http(s) or mailto address after it. The lines above are
+ * cleaned one by one, and a link whose parts stand on two lines passes them unseen: `[a⏎b](obsidian://x)`,
+ * `[a](⏎javascript:…)`, a definition whose address is on the next line. Every link the cleaning kept
+ * has such an address, so anything else that could open one is made text (`]\(`, `]\:`), which
+ * reads the same. (A code span holding `](` shows the backslash.)
+ */
+const UNSAFE_DESTINATION = /\]\((?!\s*<?(?:https?:\/\/|mailto:))/gi;
+const DEFINITION_AT_LINE_END = /^( {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)/gm;
+
+function unlinkAcrossLines(prose: string): string {
+  return prose.replace(UNSAFE_DESTINATION, "]\\(").replace(DEFINITION_AT_LINE_END, "$1]\\:");
 }
 
 // ── fences ──────────────────────────────────────────────────────────────────────────────────

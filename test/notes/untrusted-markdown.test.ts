@@ -14,6 +14,28 @@ function codeLanguages(markdown: string): string[] {
   return found;
 }
 
+/** Every link and image address CommonMark reads in the markdown. */
+function destinations(markdown: string): string[] {
+  const walker = new Parser().parse(markdown).walker();
+  const found: string[] = [];
+  for (let step = walker.next(); step; step = walker.next()) {
+    if (step.entering && (step.node.type === "link" || step.node.type === "image")) found.push(step.node.destination ?? "");
+  }
+  return found;
+}
+
+/** Links whose parts stand on two lines: a page reader writes a <br> or a block inside <a> so. */
+const LINKS_ACROSS_LINES = [
+  "[a\nb](javascript:alert(1))",
+  "[a  \nb](obsidian://open?vault=v&file=Secret)",
+  "[a](\njavascript:alert(1))",
+  "[ab](obsidian://x\n)",
+  '[a](\n<obsidian://x>\n"t"\n)',
+  "[x]:\nobsidian://y\n\n[x]",
+  "[a\nb](Secret.md)",
+  "![a\nb](file:///etc/passwd)",
+];
+
 /** Code blocks behind quotes and list markers, or indented under a list item, as page readers write them. */
 const FENCES_IN_CONTAINERS = [
   '> ```dataviewjs\n> dv.paragraph("PWNED")\n> ```',
@@ -36,6 +58,20 @@ describe("sanitizeExtractedMarkdown", () => {
   it("reads a page line of many list markers that opens no fence at once, as prose", () => {
     const line = `${"-   ".repeat(40)}x`;
     expect(sanitizeExtractedMarkdown(`${line}\n`).markdown).toContain("x");
+  });
+
+  it("leaves no link to anything but http(s) and mailto when a link's parts stand on two lines", () => {
+    for (const md of LINKS_ACROSS_LINES) {
+      expect(destinations(md).length, md).toBe(1);
+      expect(destinations(clean(md)), md).toEqual([]);
+    }
+    // Links the cleaning keeps stay links, on one line or two.
+    expect(destinations(clean("[ok](https://x.example/a) [m](mailto:a@b.example) ![i](https://x.example/i.png) [c\nd](https://x.example/c)"))).toEqual([
+      "https://x.example/a",
+      "mailto:a@b.example",
+      "https://x.example/i.png",
+      "https://x.example/c",
+    ]);
   });
 
   it("shows other raw HTML as text, without its event handlers", () => {
