@@ -1,6 +1,8 @@
 import { Parser } from "commonmark";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
+import { linkDestination } from "../../src/notes/note-links";
+import { sanitizeExtractedMarkdown, type SanitizedMarkdown } from "../../src/notes/untrusted-markdown";
 
 const clean = (md: string) => sanitizeExtractedMarkdown(md).markdown;
 
@@ -154,5 +156,140 @@ describe("sanitizeExtractedMarkdown", () => {
 
   it("removes bidirectional overrides and control characters", () => {
     expect(clean("safe\u202Etxt.exe\u0007")).toBe("safetxt.exe");
+  });
+});
+
+// ── hostile pages: the patterns read in steps match what they matched as one pattern ──────────
+
+/**
+ * The cleaning as it was when its element, link, tag and handler patterns ran as single regexes,
+ * each of them quadratic on some page. Only what pages over the alphabet below reach: with no ` or
+ * ~ there is no code block or span, and no control or bidi character to remove.
+ */
+function cleanAsBefore(markdown: string): SanitizedMarkdown {
+  const removed = { elements: 0, links: 0, handlers: 0 };
+  const dropped = "script|style|iframe|frame|frameset|object|embed|applet|noscript|template|form|button|input|select|textarea|link|meta|base|portal";
+  const drop = () => {
+    removed.elements++;
+    return "";
+  };
+  const target = (raw: string, schemes: string[]): string | null => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return null;
+    }
+    return schemes.includes(url.protocol) ? linkDestination(raw) : null;
+  };
+  const prose = markdown
+    .replace(/\r\n?/g, "\n")
+    .replace(new RegExp(`(?<!\\\\)<(${dropped})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi"), drop)
+    .replace(new RegExp(`(?<!\\\\)<\\/?(?:${dropped})\\b[^>]*>`, "gi"), drop);
+  const lines = prose.split("\n").map((line) => {
+    const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
+    if (definition) {
+      const url = target(definition[2], ["http:", "https:", "mailto:"]);
+      if (url === null) removed.links++;
+      return url === null ? "" : `${definition[1]}${url}${definition[3] ?? ""}`;
+    }
+    return line
+      .replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, raw: string, title: string) => {
+        const url = target(raw, bang ? ["http:", "https:"] : ["http:", "https:", "mailto:"]);
+        if (url === null) removed.links++;
+        return url === null ? (bang ? "" : label) : `${bang}[${label}](${url}${title})`;
+      })
+      .replace(/(?<!\\)<(\/?[A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g, (_m, name: string, attrs: string) => {
+        const cleaned = attrs.replace(/\s+(on[a-z]+|(?:href|src|action|formaction|xlink:href)(?=\s*=\s*["']?\s*(?:javascript|vbscript|data):))\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, () => {
+          removed.handlers++;
+          return "";
+        });
+        return `&lt;${name}${cleaned}>`;
+      })
+      .replace(/(?<!\\)<(?=[!?%])/g, "&lt;")
+      .replace(/\\<(?=[A-Za-z/!?%])/g, "&lt;")
+      .replace(/(?<!\\)\[\[/g, "\\[\\[")
+      .replace(/(^|[\s(])#(?=[^\s#\\])/g, "$1\\#")
+      .replace(/%%/g, "\\%\\%");
+  });
+  const cleaned = lines
+    .join("\n")
+    .replace(/\]\((?!\s*<?(?:https?:\/\/|mailto:))/gi, "]\\(")
+    .replace(/^( {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)/gm, "$1]\\:")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return { markdown: cleaned, removed };
+}
+
+const oneOf = (...texts: string[]) => fc.constantFrom(...texts);
+/** Mostly `text`, sometimes missing or wrong: near misses are where a rewrite would differ. */
+const usually = (text: string, ...otherwise: string[]) => fc.oneof({ arbitrary: fc.constant(text), weight: 3 }, { arbitrary: oneOf("", ...otherwise), weight: 1 });
+const joined = (parts: fc.Arbitrary<string[]>) => parts.map((part) => part.join(""));
+
+/** The characters the patterns turn on (U+2028 is a line break to `.`), and a few words. */
+const CHARACTERS = ["[", "]", "(", ")", "\\", "<", ">", '"', "'", "/", "!", "a", "b", "s", "c", "r", "i", "p", "t", " ", "\n", ":", "=", "\u2028"];
+const WORDS = ["script", "https://x.example", "javascript:", "on", "[x]", "](", "</"];
+const LINK = joined(
+  fc.tuple(
+    oneOf("", "!"),
+    usually("["),
+    joined(fc.array(oneOf("x", "[", "\\]", "\\", "\\\u2028", " ", "!["), { maxLength: 3 })),
+    usually("]", "]]"),
+    usually("(", "( "),
+    oneOf("", " ", "  ", "<"),
+    oneOf("", "https://x.example", "javascript:x", "a(b)", "(", ">", " "),
+    oneOf("", ' "t x"', " 't'", ' "', "  'a"),
+    usually(")", " )", "\n)"),
+  ),
+);
+const TAG = joined(
+  fc.tuple(
+    usually("<", "\\<", "<<"),
+    oneOf("", "/"),
+    oneOf("a", "b-1", "script", "SCRIPT", "frameset", "frame", "style", "x", " "),
+    joined(fc.array(oneOf(" ", "  ", "x", "=", " onclick=x", "  onx=1", ' href="javascript:x"', '"', "'", '">"', "<a", "\n"), { maxLength: 4 })),
+    usually(">", " >"),
+  ),
+);
+const CLOSER = joined(fc.tuple(usually("</", "<", "\\</"), oneOf("script", "SCRIPT", "style", "frame", "frameset", "scriptx"), usually(">", " >", "\n>", "x>")));
+const HOSTILE_PAGE = joined(fc.array(fc.oneof(oneOf(...CHARACTERS, ...WORDS), LINK, TAG, CLOSER), { maxLength: 12 }));
+
+describe("sanitizeExtractedMarkdown on pages built to be slow", () => {
+  it("drops, escapes and keeps just what the single patterns did, on any page of links, tags and elements half made", () => {
+    fc.assert(
+      fc.property(HOSTILE_PAGE, (page) => {
+        expect(sanitizeExtractedMarkdown(page)).toEqual(cleanAsBefore(page));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  // Each page below took the single pattern many seconds (a `[` line some 20 s or more).
+  it("reads a line of 150,000 `[` with no `]` once, and still cleans the links after it", () => {
+    const result = sanitizeExtractedMarkdown(`${"[".repeat(150_000)}\n[a](javascript:alert(1)) [b](https://x.example/b)`);
+    expect(result.markdown).toBe(`${"\\[".repeat(150_000)}\na [b](https://x.example/b)`);
+    expect(result.removed.links).toBe(1);
+  });
+
+  it("reads the spaces of a `](` left open once", () => {
+    expect(clean(`[a](${" ".repeat(150_000)}x`)).toBe(`[a]\\(${" ".repeat(150_000)}x`);
+  });
+
+  it("shows 50,000 tags left open as the text they are, and still cleans the tag after them", () => {
+    const result = sanitizeExtractedMarkdown(`${"<a ".repeat(50_000)}\n<img src=x onerror=alert(1)>`);
+    expect(result.markdown).toBe(`${"<a ".repeat(50_000)}\n&lt;img src=x>`);
+    expect(result.removed.handlers).toBe(1);
+    expect(clean('<a "'.repeat(37_500))).toBe('<a "'.repeat(37_500));
+  });
+
+  it("reads a tag's run of 150,000 spaces once when looking for handlers", () => {
+    const result = sanitizeExtractedMarkdown(`<a${" ".repeat(150_000)}x onclick=alert(1)>`);
+    expect(result.markdown).toBe(`&lt;a${" ".repeat(150_000)}x>`);
+    expect(result.removed.handlers).toBe(1);
+  });
+
+  it("keeps 18,750 `<script ` with no `>` as text, and drops 18,750 `<script>` with no closer one tag at a time", () => {
+    expect(sanitizeExtractedMarkdown("<script ".repeat(18_750))).toEqual({ markdown: "<script ".repeat(18_750).trimEnd(), removed: { elements: 0, links: 0, handlers: 0 } });
+    expect(sanitizeExtractedMarkdown("<script>".repeat(18_750))).toEqual({ markdown: "", removed: { elements: 18_750, links: 0, handlers: 0 } });
   });
 });
