@@ -153,6 +153,15 @@ describe("clamps", () => {
     expect(long.truncated).toBe(true);
   });
 
+  it("names a Brave result by the host of its own address, whatever its source entry claims", async () => {
+    const answer = {
+      grounding: { generic: [{ url: "https://www.evil.example/page", title: "A page", snippets: ["text"] }], map: [] },
+      sources: { "https://www.evil.example/page": { title: "A page", hostname: "../../Inbox/bank.example", age: null } },
+    };
+    const response = await createBraveProvider().search({ query: "crdt", count: 3 }, testContext(scriptedHttp(() => jsonResponse(answer))));
+    expect(response.results.map((r) => r.domain)).toEqual(["evil.example"]);
+  });
+
   it("warns that Brave has no domain filters rather than dropping them silently", async () => {
     const http = scriptedHttp(() => jsonResponse(emptyLlm));
     const response = await createBraveProvider().search({ query: "crdt", count: 3, includeDomains: ["automerge.org"] }, testContext(http));

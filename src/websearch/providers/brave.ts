@@ -158,7 +158,8 @@ function toResults(
       url: entry.url,
       canonicalUrl,
       title,
-      domain: (source?.hostname ?? displayDomain(entry.url)).replace(/^www\./, ""),
+      // The host of the address itself: a label that cannot name another site than the one it opens.
+      domain: displayDomain(entry.url),
       ...(highlights[0] ? { snippet: cutText(highlights[0].replace(/\s+/g, " "), 300).text } : {}),
       highlights,
       ...(truncated ? { truncated } : {}),
