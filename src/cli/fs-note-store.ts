@@ -10,7 +10,7 @@
 // processes rewriting one note both keep their change.
 import { randomBytes } from "node:crypto";
 import { readdirSync, statSync, type Dirent } from "node:fs";
-import { chmod, link, lstat, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, readFile, realpath, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../ports";
 
@@ -27,7 +27,7 @@ export class NoteWriteError extends Error {
   }
 }
 
-/** A lock older than this was left by a process that died; it is taken over. */
+/** A lock not touched for this long was left by a process that died; it is taken over. */
 const STALE_LOCK_MS = 30_000;
 /** How long a rewrite waits for another process's rewrite of the same note. */
 const LOCK_WAIT_MS = 10_000;
@@ -136,13 +136,15 @@ export class FsNoteStore implements NoteStore {
    */
   async rewrite(notePath: string, update: (text: string) => string): Promise<void> {
     const real = await this.realInside(this.resolve(notePath), notePath);
-    await withLock(real, async () => {
+    await withLock(real, async (stillHeld) => {
       const before = await readFile(real, "utf8");
       const after = update(before);
       if (after === before) return;
       const temp = await writeTemporary(path.dirname(real), after);
       try {
         await chmod(temp, (await stat(real)).mode & 0o7777).catch(() => undefined);
+        // Another writer took the lock over while this one was held up: its change must stay.
+        if (!(await stillHeld())) throw new NoteWriteError("busy", `${path.basename(real)} was taken over by another process meanwhile; try again.`);
         await rename(temp, real);
       } catch (error) {
         await unlink(temp).catch(() => undefined);
@@ -237,26 +239,46 @@ async function publishExclusively(temp: string, abs: string, content: string, sh
   }
 }
 
-/** Runs `work` while holding `<dir>/.<name>.vault-research-lock`, taking over a stale one. */
-async function withLock(file: string, work: () => Promise<void>): Promise<void> {
+/** Time between touches of a held lock, so that a live writer's lock never looks stale. */
+const LOCK_TOUCH_DIVISOR = 3;
+
+/**
+ * Runs `work` while holding `<dir>/.<name>.vault-research-lock`, taking over a stale one. The lock
+ * holds a token of this holder's own and is touched while held (a slow disk or share must not make
+ * a live writer's lock look stale). `stillHeld` says whether the lock is still this holder's: a
+ * process frozen past `staleMs` (a laptop asleep) may find it taken over, and must then not write.
+ * It is removed only while it is still this holder's, never another's that took it over.
+ */
+export async function withLock(file: string, work: (stillHeld: () => Promise<boolean>) => Promise<void>, staleMs = STALE_LOCK_MS): Promise<void> {
   const lock = path.join(path.dirname(file), `.${path.basename(file)}.vault-research-lock`);
+  const token = `${process.pid}-${randomBytes(8).toString("hex")}`;
   const giveUpAt = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      await writeFile(lock, String(process.pid), { flag: "wx" });
+      await writeFile(lock, token, { flag: "wx" });
       break;
     } catch (error) {
       if (codeOf(error) !== "EEXIST") throw error;
       const held = (await ageOf(lock)) ?? 0;
-      if (held > STALE_LOCK_MS && (await removeStaleLock(lock))) continue;
+      if (held > staleMs && (await removeStaleLock(lock, staleMs))) continue;
       if (Date.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 20));
     }
   }
+  const stillHeld = async () => (await readFile(lock, "utf8").catch(() => null)) === token;
+  const touch = setInterval(() => {
+    void stillHeld().then((mine) => {
+      if (!mine) return;
+      const now = new Date();
+      return utimes(lock, now, now);
+    }).catch(() => undefined);
+  }, staleMs / LOCK_TOUCH_DIVISOR);
+  touch.unref?.();
   try {
-    await work();
+    await work(stillHeld);
   } finally {
-    await unlink(lock).catch(() => undefined);
+    clearInterval(touch);
+    if (await stillHeld()) await unlink(lock).catch(() => undefined);
   }
 }
 
@@ -267,19 +289,19 @@ async function withLock(file: string, work: () => Promise<void>): Promise<void> 
  * exclusively) and only if it is still stale then: while that file is held, no other writer can
  * remove the stale lock, so no fresh one can take its place. The others wait as if it were held.
  */
-async function removeStaleLock(lock: string): Promise<boolean> {
+async function removeStaleLock(lock: string, staleMs: number): Promise<boolean> {
   const takeover = `${lock}-takeover`;
   try {
     await writeFile(takeover, String(process.pid), { flag: "wx" });
   } catch (error) {
     if (codeOf(error) !== "EEXIST") throw error;
     // Left by a writer that died between making and removing it: it must not block the note for ever.
-    if (((await ageOf(takeover)) ?? 0) > STALE_LOCK_MS) await unlink(takeover).catch(() => undefined);
+    if (((await ageOf(takeover)) ?? 0) > staleMs) await unlink(takeover).catch(() => undefined);
     return false;
   }
   try {
     const held = await ageOf(lock);
-    if (held !== null && held <= STALE_LOCK_MS) return false;
+    if (held !== null && held <= staleMs) return false;
     await unlink(lock).catch(() => undefined);
     return true;
   } finally {

@@ -5,7 +5,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, promises as fsPromises, r
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { FsNoteStore, withLock } from "../../src/cli/fs-note-store";
 
 let tmp: string;
 let vault: string;
@@ -126,6 +126,42 @@ describe("FsNoteStore.rewrite", () => {
     const lost = notes.filter((name) => readFileSync(path.join(vault, name), "utf8").trim().split("\n").length !== writers + 1);
     expect(lost).toEqual([]);
     expect(entries(vault).filter((e) => e.startsWith("."))).toEqual([]);
+  });
+
+  it("keeps a live writer's lock fresh: a writer held up past the stale age is not taken over", async () => {
+    const file = path.join(vault, "Home.md");
+    const spans: Array<[string, number, number]> = [];
+    const holder = (name: string, ms: number) =>
+      withLock(
+        file,
+        async () => {
+          const start = Date.now();
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          spans.push([name, start, Date.now()]);
+        },
+        150,
+      );
+    const slow = holder("slow", 700);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await Promise.all([slow, holder("late", 10)]);
+    const [first, second] = spans;
+    expect(first[0]).toBe("slow");
+    expect(second[1]).toBeGreaterThanOrEqual(first[2]);
+    expect(entries(vault)).toEqual(["Home.md"]);
+  });
+
+  it("does not write, nor remove the lock, when its lock was taken over while it was held up", async () => {
+    const lock = path.join(vault, ".Home.md.vault-research-lock");
+    const store = new FsNoteStore(vault);
+    const taking = store.rewrite("Home.md", (text) => {
+      // Another process judged this writer dead and took its lock over.
+      writeFileSync(lock, "another-writer");
+      return `${text}mine\n`;
+    });
+    await expect(taking).rejects.toMatchObject({ kind: "busy" });
+    expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+    expect(readFileSync(lock, "utf8")).toBe("another-writer");
+    expect(entries(vault)).toEqual([".Home.md.vault-research-lock", "Home.md"]);
   });
 
   it("refuses a note that is a link to a file outside the vault, and leaves that file alone", async () => {
