@@ -51,6 +51,9 @@ const relativeUnits: Record<string, number> = {
   year: 365 * 86_400_000,
 };
 
+/** A date, or a date and a time with an optional zone, and nothing after it. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
 /**
  * A publication date as ISO 8601, from what providers send: ISO dates and date-times, Brave's
  * relative ages ("14 hours ago") and long dates ("April 27, 2023"). Undefined when unknown.
@@ -58,8 +61,13 @@ const relativeUnits: Record<string, number> = {
 export function toPublishedDate(value: string | null | undefined, now: number): string | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
-    return Number.isNaN(Date.parse(trimmed.slice(0, 10))) ? undefined : trimmed;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(trimmed);
+  if (iso) {
+    // Date.parse rolls a day the month lacks over ("2023-02-31" is 3 March): the day must come back.
+    const day = isoDateTime(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])))?.slice(0, 10);
+    if (day !== iso[0]) return undefined;
+    // A whole date-time is kept as sent; anything else after the day ("(updated)") is dropped.
+    return ISO_DATE_TIME.test(trimmed) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : day;
   }
   const relative = /^(\d+|an?)\s+(minute|hour|day|week|month|year)s?\s+ago$/i.exec(trimmed);
   if (relative) {

@@ -58,6 +58,16 @@ describe("plain text from a broken or hostile page", () => {
 
 describe("toPublishedDate on dates no calendar holds", () => {
   const now = Date.UTC(2026, 11, 1);
+  it("keeps only the day of an ISO date followed by anything but a time, and no day a month lacks", () => {
+    expect(toPublishedDate("2023-04-27 (updated)\n---\ntags: [x]", now)).toBe("2023-04-27");
+    expect(toPublishedDate("2023-04-27T10:00:00+0530", now)).toBe("2023-04-27T10:00:00+0530");
+    expect(toPublishedDate("2023-04-27T10:00:00.000Z", now)).toBe("2023-04-27T10:00:00.000Z");
+    expect(toPublishedDate("2023-04-27T25:00:00Z", now)).toBe("2023-04-27");
+    expect(toPublishedDate("2023-02-31", now)).toBeUndefined();
+    expect(toPublishedDate("2023-13-01", now)).toBeUndefined();
+    expect(toPublishedDate("2024-02-29", now)).toBe("2024-02-29");
+  });
+
   it("leaves the date unknown instead of throwing", () => {
     expect(toPublishedDate("300000 years ago", now)).toBeUndefined();
     expect(toPublishedDate(`${"9".repeat(400)} days ago`, now)).toBeUndefined();
