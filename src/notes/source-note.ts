@@ -75,7 +75,7 @@ export function sourceNoteFileName(title: string, fallback = "Untitled source"):
   return noteFileName({ text: title, fallback });
 }
 
-/** YYYY-MM-DD from an ISO date or date-time, or a date Date.parse understands; else "". */
+/** YYYY-MM-DD from an ISO date or date-time (the day as written), or a date Date.parse understands; else "". One home: notes and the panel's cards. */
 export function isoDay(text: string | undefined): string {
   if (!text) return "";
   const direct = /^(\d{4}-\d{2}-\d{2})/.exec(text.trim());

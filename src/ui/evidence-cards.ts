@@ -9,6 +9,7 @@ import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
 import { savedWords } from "./promotion-words";
 import { renderWhy } from "./why-matched";
+import { isoDay } from "../notes/source-note";
 
 /** Characters of section or page text shown on a card. */
 const SNIPPET_CHARS = 280;
@@ -95,7 +96,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   title.addEventListener("click", (evt) => actions.openUrl(row, evt));
   const meta = card.createDiv({ cls: "vault-research-card-path" });
   meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
-  const date = formatDate(row.published_at);
+  const date = isoDay(row.published_at);
   if (date) meta.createSpan({ cls: "vault-research-card-date", text: date });
   const text = row.content_sections.find((s) => s.role === "external_snippet") ?? row.content_sections[0];
   if (text) card.createDiv({ cls: "vault-research-card-snippet", text: clip(text.text, SNIPPET_CHARS) });
@@ -227,9 +228,3 @@ function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-function formatDate(iso: string | undefined): string {
-  if (!iso) return "";
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return iso;
-  return new Date(time).toISOString().slice(0, 10);
-}

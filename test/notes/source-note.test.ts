@@ -36,6 +36,8 @@ describe("isoDay", () => {
     expect(isoDay("2025-09-18T08:30:00Z")).toBe("2025-09-18");
     expect(isoDay("September 18, 2025 12:00 UTC")).toBe("2025-09-18");
     expect(isoDay("last Tuesday")).toBe("");
+    // The day the source wrote, not the day in UTC.
+    expect(isoDay("2025-09-18T01:00:00+05:30")).toBe("2025-09-18");
     expect(isoDay(undefined)).toBe("");
   });
 });

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import "../stubs/obsidian";
-import { renderVaultCard } from "../../src/ui/evidence-cards";
-import { vaultRow } from "../support/pack-fixtures";
+import { renderOutsideCard, renderVaultCard } from "../../src/ui/evidence-cards";
+import { outsideRow, vaultRow } from "../support/pack-fixtures";
 
 const noActions = { openNote: () => undefined, openUrl: () => undefined };
 
@@ -51,5 +51,14 @@ describe("vault evidence cards", () => {
     row.retrieval.matched_terms = ["rust"];
     const card = renderVaultCard(document.body.createDiv(), row, noActions);
     expect(marked(card)).toEqual(["Rust"]);
+  });
+
+  it("show a web result's day as its source wrote it, and no date for one that is not a date", () => {
+    const dateOf = (published_at: string) => {
+      const card = renderOutsideCard(document.body.createDiv(), outsideRow("brave", "https://example.org/a", "A", "text", { published_at }), noActions);
+      return card.querySelector(".vault-research-card-date")?.textContent ?? null;
+    };
+    expect(dateOf("2025-09-18T01:00:00+05:30")).toBe("2025-09-18");
+    expect(dateOf("soon <b>x</b>")).toBeNull();
   });
 });
