@@ -1,14 +1,15 @@
 // Fetching one web page and turning it into markdown, for promotion and for page reading alike.
 // The fetch goes through the fetch guard (fetch-guard.ts) and the Http port (requestUrl in the
 // plugin, fetch or replay in the CLI) with a timeout and a size cap; the text is decoded by the
-// charset the page declares; Defuddle finds the main content. When any step cannot give readable
-// text, the outcome says exactly why, so the note can fall back to the provider's excerpt and
-// record that honestly.
+// charset the page declares (page-charset.ts); Defuddle finds the main content. When any step
+// cannot give readable text, the outcome says exactly why, so the note can fall back to the
+// provider's excerpt and record that honestly.
 import type { PageProblem } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { countWords } from "../text/word-count";
 import { guardedGet, type FetchAnswered, type FetchGuardOptions, type FetchRefusal } from "./fetch-guard";
+import { bodyStart, decodeBody, type DecodedPage } from "./page-charset";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
 export interface PageReading {
@@ -154,12 +155,12 @@ function unusable(problem: PageProblem, message: string): Exclude<PageOutcome, {
   return { kind: "unusable", problem, message };
 }
 
-// ── content type and charset ────────────────────────────────────────────────────────────────
+// ── content type ─────────────────────────────────────────────────────────────────────────────────
 
 /** "html", "pdf", or the media type that is neither. */
 function contentKind(response: HttpResponse, url: string): string {
   const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-  const head = response.bytes ? latin1(response.bytes.subarray(0, 512)) : response.text.slice(0, 512);
+  const head = bodyStart(response, 512);
   if (type === "application/pdf" || head.startsWith("%PDF-")) return "pdf";
   if (type === "text/html" || type === "application/xhtml+xml") return "html";
   if (type === "" || type === "application/octet-stream") {
@@ -167,87 +168,6 @@ function contentKind(response: HttpResponse, url: string): string {
     if (/\.pdf$/i.test(safePath(url))) return "pdf";
   }
   return type || "of unknown type";
-}
-
-export interface DecodedPage {
-  html: string;
-  /** The charset the text was read as (lower-case label). */
-  charset: string;
-  warnings: string[];
-}
-
-/**
- * The page's text, decoded the way the HTML standard picks an encoding: a byte-order mark first
- * (it is in the bytes themselves), then the Content-Type header, then `<meta charset>` /
- * `http-equiv`, else UTF-8. The mark is not part of the text. Only possible when the response
- * carries bytes; otherwise the adapter's text is used as given and a mismatch is reported.
- */
-export function decodeBody(response: HttpResponse): DecodedPage {
-  const fromHeader = charsetOf(response.headers["content-type"] ?? "");
-  if (response.bytes) {
-    const bytes = response.bytes;
-    const declared = bomCharset(bytes) ?? fromHeader ?? metaCharset(latin1(bytes.subarray(0, 4096))) ?? "utf-8";
-    try {
-      // TextDecoder drops a mark of its own encoding, and a mark always picks its own encoding here.
-      return { html: new TextDecoder(declared).decode(bytes), charset: normalizeLabel(declared), warnings: [] };
-    } catch {
-      return {
-        html: new TextDecoder("utf-8").decode(bytes),
-        charset: "utf-8",
-        warnings: [`The page declares the charset "${declared}", which this device cannot decode; it was read as UTF-8.`],
-      };
-    }
-  }
-  // Text that still starts with a UTF-8 mark was decoded as UTF-8, which the mark says is right.
-  if (response.text.startsWith("\uFEFF")) return { html: response.text.slice(1), charset: "utf-8", warnings: [] };
-  const text = response.text;
-  const declared = fromHeader ?? metaCharset(text.slice(0, 4096)) ?? "utf-8";
-  const charset = normalizeLabel(declared);
-  const warnings: string[] = [];
-  if (charset !== "utf-8" && text.includes("\uFFFD")) {
-    warnings.push(`The page is in ${charset} but arrived decoded as UTF-8; characters shown as \uFFFD were lost on the way.`);
-  }
-  return { html: text, charset, warnings };
-}
-
-function charsetOf(contentType: string): string | null {
-  const match = /charset\s*=\s*["']?([A-Za-z0-9._:-]+)/i.exec(contentType);
-  return match ? match[1] : null;
-}
-
-/**
- * The charset a `<meta>` names, as the HTML standard's prescan takes it: a page read as ASCII far
- * enough to find its meta cannot be UTF-16, so a meta saying UTF-16 (LE or BE) means UTF-8; and
- * x-user-defined means windows-1252.
- */
-function metaCharset(head: string): string | null {
-  const direct = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
-  if (!direct) return null;
-  const label = direct[1];
-  if (label.toLowerCase() === "x-user-defined") return "windows-1252";
-  const encoding = normalizeLabel(label);
-  return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : label;
-}
-
-function bomCharset(bytes: Uint8Array): string | null {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
-  return null;
-}
-
-function normalizeLabel(label: string): string {
-  try {
-    return new TextDecoder(label).encoding;
-  } catch {
-    return label.toLowerCase();
-  }
-}
-
-function latin1(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += String.fromCharCode(b);
-  return out;
 }
 
 function utf8Length(text: string): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeBody, fetchAndReadPage, fetchPage, type PageReading, type ReadPage } from "../../src/promote/page-extract";
+import { fetchAndReadPage, fetchPage, type PageReading, type ReadPage } from "../../src/promote/page-extract";
 import { HttpFailure, type HttpResponse } from "../../src/ports";
 import { httpAnswering } from "../support/promote-fixtures";
 
@@ -29,41 +29,6 @@ function reading(markdown: string, wordCount: number): PageReading {
 function withBytes(bytes: Uint8Array, contentType: string): HttpResponse & { bytes: Uint8Array } {
   return { status: 200, headers: { "content-type": contentType }, text: new TextDecoder().decode(bytes), bytes };
 }
-
-describe("decodeBody", () => {
-  it("decodes windows-1251 bytes by the charset in Content-Type", () => {
-    const bytes = concat(ascii("<p>"), cp1251("Привет мир"), ascii("</p>"));
-    const decoded = decodeBody(withBytes(bytes, "text/html; charset=windows-1251"));
-    expect(decoded.html).toBe("<p>Привет мир</p>");
-    expect(decoded.charset).toBe("windows-1251");
-  });
-
-  it("decodes Shift_JIS bytes by the page's <meta charset> when the header names none", () => {
-    const nihongo = Uint8Array.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]);
-    const bytes = concat(ascii('<html><head><meta charset="Shift_JIS"></head><body><p>'), nihongo, ascii("</p></body></html>"));
-    const decoded = decodeBody(withBytes(bytes, "text/html"));
-    expect(decoded.html).toContain("<p>日本語</p>");
-    expect(decoded.charset).toBe("shift_jis");
-  });
-
-  it("reads the http-equiv form of the meta charset too", () => {
-    const bytes = concat(ascii('<meta http-equiv="Content-Type" content="text/html; charset=windows-1251"><p>'), cp1251("Да"), ascii("</p>"));
-    expect(decodeBody(withBytes(bytes, "text/html")).html).toContain("<p>Да</p>");
-  });
-
-  it("falls back to UTF-8 with a warning for a charset it cannot decode", () => {
-    const decoded = decodeBody(withBytes(ascii("<p>hello</p>"), "text/html; charset=x-no-such-charset"));
-    expect(decoded.html).toBe("<p>hello</p>");
-    expect(decoded.warnings.join(" ")).toContain("x-no-such-charset");
-  });
-
-  it("uses already-decoded text as given and reports characters lost before it arrived", () => {
-    const ok = decodeBody({ status: 200, headers: { "content-type": "text/html; charset=windows-1251" }, text: "<p>Привет</p>" });
-    expect(ok).toEqual({ html: "<p>Привет</p>", charset: "windows-1251", warnings: [] });
-    const mangled = decodeBody({ status: 200, headers: { "content-type": "text/html; charset=windows-1251" }, text: "<p>\uFFFD\uFFFD</p>" });
-    expect(mangled.warnings.join(" ")).toContain("were lost");
-  });
-});
 
 describe("fetchAndReadPage", () => {
   const page = (response: Partial<HttpResponse> & { bytes?: Uint8Array }) =>

@@ -1,0 +1,88 @@
+// How a fetched page's bytes become text, in the HTML standard's order: a byte-order mark (it is in
+// the bytes themselves), then the Content-Type charset, then what the page declares in its first
+// bytes (charset-prescan.ts), else UTF-8. As the standard passes over a label it does not know, a
+// charset this device cannot decode is passed over for the next source, with a warning.
+import type { HttpResponse } from "../ports";
+import { getEncoding, latin1, PRESCAN_BYTES, prescanEncoding } from "./charset-prescan";
+
+export interface DecodedPage {
+  html: string;
+  /** The charset the text was read as (the Encoding Standard's lower-case name). */
+  charset: string;
+  warnings: string[];
+}
+
+/**
+ * The page's text. The mark is not part of it. Only possible when the response carries bytes;
+ * otherwise the adapter's text is used as given and characters lost on the way are reported.
+ */
+export function decodeBody(response: HttpResponse): DecodedPage {
+  const fromHeader = headerCharset(response.headers["content-type"] ?? "");
+  return response.bytes ? decodeBytes(response.bytes, fromHeader) : describeText(response.text, fromHeader);
+}
+
+/** The start of the body as text, for sniffing what kind it is: past a byte-order mark, in the mark's encoding. */
+export function bodyStart(response: HttpResponse, length: number): string {
+  if (!response.bytes) return response.text.slice(response.text.startsWith("\uFEFF") ? 1 : 0).slice(0, length);
+  const mark = byteOrderMark(response.bytes);
+  if (!mark) return latin1(response.bytes.subarray(0, length));
+  return new TextDecoder(mark.encoding).decode(response.bytes.subarray(mark.length, mark.length + 2 * length)).slice(0, length);
+}
+
+function decodeBytes(bytes: Uint8Array, fromHeader: string | null): DecodedPage {
+  const mark = byteOrderMark(bytes);
+  // TextDecoder drops a mark of its own encoding, and a mark always picks its own encoding here.
+  if (mark) return { html: decodeAs(bytes, mark.encoding) ?? "", charset: mark.encoding, warnings: [] };
+  const passedOver: string[] = [];
+  for (const label of [fromHeader, prescanEncoding(bytes)]) {
+    if (label === null) continue;
+    const encoding = getEncoding(label);
+    const html = encoding === null ? null : decodeAs(bytes, encoding);
+    if (encoding !== null && html !== null) return { html, charset: encoding, warnings: passedOverWarnings(passedOver, encoding) };
+    passedOver.push(label);
+  }
+  return { html: decodeAs(bytes, "utf-8") ?? "", charset: "utf-8", warnings: passedOverWarnings(passedOver, "utf-8") };
+}
+
+function passedOverWarnings(labels: string[], readAs: string): string[] {
+  return labels.map((label) => `The page declares the charset "${label}", which this device cannot decode; it was read as ${readAs}.`);
+}
+
+/** Text the adapter already decoded as UTF-8: what the page declares is only reported. */
+function describeText(text: string, fromHeader: string | null): DecodedPage {
+  // Text that still starts with a UTF-8 mark was decoded as UTF-8, which the mark says is right.
+  if (text.startsWith("\uFEFF")) return { html: text.slice(1), charset: "utf-8", warnings: [] };
+  const head = new TextEncoder().encode(text.slice(0, PRESCAN_BYTES)).subarray(0, PRESCAN_BYTES);
+  const charset = (fromHeader !== null ? getEncoding(fromHeader) : null) ?? prescanEncoding(head) ?? "utf-8";
+  const warnings: string[] = [];
+  if (charset !== "utf-8" && text.includes("\uFFFD")) {
+    warnings.push(`The page is in ${charset} but arrived decoded as UTF-8; characters shown as \uFFFD were lost on the way.`);
+  }
+  return { html: text, charset, warnings };
+}
+
+/** The bytes as text in `encoding`, or null when this device cannot decode it. */
+function decodeAs(bytes: Uint8Array, encoding: string): string | null {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(encoding);
+  } catch {
+    return null;
+  }
+  // The same text as decode(bytes), but Node 20.18.3+ and 22.13+ decode windows-1252 (and so latin1
+  // and ascii) as ISO-8859-1 unless streaming, which turns 0x80–0x9F (€, curly quotes, dashes) into
+  // control characters (nodejs/node#60888).
+  return decoder.decode(bytes, { stream: true }) + decoder.decode();
+}
+
+function headerCharset(contentType: string): string | null {
+  const match = /charset\s*=\s*["']?([A-Za-z0-9._:-]+)/i.exec(contentType);
+  return match ? match[1] : null;
+}
+
+function byteOrderMark(bytes: Uint8Array): { encoding: string; length: number } | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", length: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", length: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", length: 2 };
+  return null;
+}
