@@ -75,9 +75,42 @@ function decodeAs(bytes: Uint8Array, encoding: string): string | null {
   return decoder.decode(bytes, { stream: true }) + decoder.decode();
 }
 
-function headerCharset(contentType: string): string | null {
-  const match = /charset\s*=\s*["']?([A-Za-z0-9._:-]+)/i.exec(contentType);
-  return match ? match[1] : null;
+/**
+ * The `charset` parameter of a Content-Type, read as the MIME standard reads parameters: `;`-separated
+ * `name=value` pairs, the name exactly `charset` (any case, no space before `=`), the value quoted or
+ * not. A "charset=" inside another parameter's quoted value is not it; the first charset counts.
+ */
+export function headerCharset(contentType: string): string | null {
+  let at = contentType.indexOf(";");
+  while (at >= 0 && at < contentType.length) {
+    at++;
+    while (at < contentType.length && /[\t\n\r ]/.test(contentType[at])) at++;
+    const equals = contentType.indexOf("=", at);
+    const semicolon = contentType.indexOf(";", at);
+    if (equals < 0) return null;
+    if (semicolon >= 0 && semicolon < equals) {
+      at = semicolon;
+      continue;
+    }
+    const name = contentType.slice(at, equals).toLowerCase();
+    let value: string;
+    if (contentType[equals + 1] === '"') {
+      // A quoted value runs to its closing quote; a backslash takes the next character as it is.
+      let end = equals + 2;
+      value = "";
+      while (end < contentType.length && contentType[end] !== '"') {
+        if (contentType[end] === "\\" && end + 1 < contentType.length) end++;
+        value += contentType[end++];
+      }
+      at = contentType.indexOf(";", end);
+    } else {
+      const stop = contentType.indexOf(";", equals);
+      value = contentType.slice(equals + 1, stop < 0 ? undefined : stop).trim();
+      at = stop;
+    }
+    if (name === "charset" && value !== "") return value;
+  }
+  return null;
 }
 
 function byteOrderMark(bytes: Uint8Array): { encoding: string; length: number } | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PRESCAN_BYTES } from "../../src/promote/charset-prescan";
-import { decodeBody } from "../../src/promote/page-charset";
+import { decodeBody, headerCharset } from "../../src/promote/page-charset";
 import { fetchPage } from "../../src/promote/page-extract";
 import type { HttpResponse } from "../../src/ports";
 import { httpAnswering } from "../support/promote-fixtures";
@@ -154,5 +154,20 @@ describe("decodeBody: labels", () => {
       const decoded = decodeBody(served(Uint8Array.of(0x80, 0x20, 0xe9), `text/html; charset=${label}`));
       expect(decoded, label).toEqual({ html: "€ é", charset: "windows-1252", warnings: [] });
     }
+  });
+});
+
+describe("headerCharset", () => {
+  it("reads the charset parameter as MIME reads parameters", () => {
+    expect(headerCharset("text/html; charset=windows-1251")).toBe("windows-1251");
+    expect(headerCharset('text/html;CHARSET="koi8-r"')).toBe("koi8-r");
+    expect(headerCharset("text/html; q=1;  charset=shift_jis ; x=y")).toBe("shift_jis");
+    expect(headerCharset('text/html; note="say charset=koi8-r"; charset=utf-8')).toBe("utf-8");
+    expect(headerCharset("text/html; mycharset=koi8-r")).toBeNull();
+    expect(headerCharset("text/html; charset =koi8-r")).toBeNull();
+    expect(headerCharset('text/html; charset="utf-8"; charset=koi8-r')).toBe("utf-8");
+    expect(headerCharset("text/html")).toBeNull();
+    expect(headerCharset("text/html; charset=")).toBeNull();
+    expect(headerCharset("charset=koi8-r")).toBeNull();
   });
 });
