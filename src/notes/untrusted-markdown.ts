@@ -117,12 +117,15 @@ function unlinkAcrossLines(prose: string): string {
 type Fence = { kind: "fence"; indent: string; marker: string; info: string; body: string[] };
 type Segment = { kind: "prose"; text: string } | Fence;
 
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// The marker is taken whole (a lookahead and its backreference): on a line that `.` cannot read to
+// its end (a U+2028 in it), giving back one backtick at a time reread the line for each of them.
+const FENCE_OPEN = /^( {0,3})(?=(`{3,}|~{3,}))\2(.*)$/;
 /**
  * A fence behind quote or list markers, or indented under a list item. Its code stays prose here
  * (cleaned as prose, whatever a reader makes of it); only its opening line is written as a fence.
  */
-const FENCE_OPEN_IN_CONTAINER = new RegExp(String.raw`^(${CONTAINER_MARKERS}[ \t]*)(\`{3,}|~{3,})(.*)$`);
+const FENCE_OPEN_IN_CONTAINER = new RegExp(String.raw`^(${CONTAINER_MARKERS}[ \t]*)(?=(\`{3,}|~{3,}))\2(.*)$`);
+const LEADING_CONTAINERS = new RegExp(`^${CONTAINER_MARKERS}`);
 const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})\s*$/;
 
 /**
@@ -131,11 +134,18 @@ const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})\s*$/;
  * the item, at a line less indented than the fence (read again as a line of its own), or at a
  * closer indented up to three spaces past the fence. Either way the closer written is the fence's
  * own, so every reader ends the code where this did.
+ *
+ * After a fence in a container (`- ~~~`), a line that looks like a fence (`  ```js`) may be text
+ * of that code to a reader, and the closer of that code not ours: read as a fence here, the lines
+ * after it would be code here while a reader opens a fence of its own among them (`  ```dataviewjs`)
+ * that keeps its language. So they stay prose until a line starts at the margin with no container
+ * marker: no list item or quote, nor its code, goes on past such a line.
  */
 function splitFences(text: string): Segment[] {
   const segments: Segment[] = [];
   let prose: string[] = [];
   let fence: Fence | null = null;
+  let afterContainerFence = false;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -152,6 +162,11 @@ function splitFences(text: string): Segment[] {
       }
       continue;
     }
+    if (afterContainerFence && !atMarginOutsideContainers(line)) {
+      prose.push(line);
+      continue;
+    }
+    afterContainerFence = false;
     const open = fenceOpening(FENCE_OPEN, line);
     if (open) {
       if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
@@ -159,11 +174,16 @@ function splitFences(text: string): Segment[] {
       fence = open;
       continue;
     }
+    afterContainerFence = fenceOpening(FENCE_OPEN_IN_CONTAINER, line) !== null;
     prose.push(line);
   }
   if (fence) segments.push(fence);
   if (prose.length > 0) segments.push({ kind: "prose", text: prose.join("\n") });
   return segments;
+}
+
+function atMarginOutsideContainers(line: string): boolean {
+  return line.trim() !== "" && !/^[ \t]/.test(line) && LEADING_CONTAINERS.exec(line)![0] === "";
 }
 
 function fenceOpening(pattern: RegExp, line: string): Fence | null {
@@ -217,17 +237,29 @@ function mapOutsideCodeSpans(line: string, prose: (text: string) => string, code
   while ((match = opener.exec(line)) !== null) {
     const ticks = match[1];
     const start = match.index;
-    const closeRe = new RegExp(`(?<!\`)${ticks}(?!\`)`, "g");
-    closeRe.lastIndex = start + ticks.length;
-    const close = closeRe.exec(line);
-    if (!close) break;
+    const close = runOfBackticks(line, start + ticks.length, ticks.length);
+    if (close < 0) break;
     out += prose(line.slice(at, start));
-    const end = close.index + ticks.length;
-    out += code(line.slice(start, end), line.slice(start + ticks.length, close.index));
+    const end = close + ticks.length;
+    out += code(line.slice(start, end), line.slice(start + ticks.length, close));
     at = end;
     opener.lastIndex = end;
   }
   return out + prose(line.slice(at));
+}
+
+/**
+ * Where the first run of exactly `length` backticks at or after `from` starts, or -1. Looked for
+ * as a pattern made of the run, a page's run of 60,000 backticks was a pattern too large to make.
+ */
+function runOfBackticks(line: string, from: number, length: number): number {
+  for (let at = line.indexOf("`", from); at >= 0; ) {
+    let end = at;
+    while (line[end] === "`") end++;
+    if (end - at === length) return at;
+    at = line.indexOf("`", end);
+  }
+  return -1;
 }
 
 /** Dataview runs inline code that starts with `=` (and DataviewJS with `$=`); such spans become text. */

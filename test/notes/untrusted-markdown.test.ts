@@ -128,6 +128,16 @@ describe("sanitizeExtractedMarkdown", () => {
     expect(codeLanguages(clean("- x\n  ```js\n     ```\n  ```dataviewjs\n  dv.paragraph(1)\n  ```"))).toEqual(["js", ""]);
   });
 
+  it("reads what follows a fence behind a list marker as prose, so a fence it hides cannot keep its language (review found - ~~~, then   ```js)", () => {
+    // A reader: `  ```js` and `  ~~~` are the item's code and its closer; `  ```dataviewjs` opens a block that runs.
+    expect(codeLanguages(clean("- ~~~\n  ```js\n  ~~~\n  ```dataviewjs\n  dv.paragraph(1)\n  ```"))).not.toContain("dataviewjs");
+    expect(clean("- ```\n  ````js\n  ```\n  ```dataviewjs\n  dv.paragraph(1)\n  ```")).not.toContain("dataviewjs");
+    expect(clean("> ~~~\n> ```js\n> ~~~\n> ```dataviewjs\n> x\n> ```")).not.toContain("dataviewjs");
+    // A line at the margin ends every list item and quote: fences after it are read as before.
+    expect(clean("- ~~~\n  x\n  ~~~\n\ntext\n```dataviewjs\n[[a]]\n```")).toBe("- ~~~\n  x\n  ~~~\n\ntext\n```\n[[a]]\n```");
+    expect(clean("- ```js\n  a\n  ```\n```ts\n#x\n```")).toBe("- ```js\n  a\n  ```\n```ts\n#x\n```");
+  });
+
   it("leaves HTML inside code blocks alone, as code", () => {
     expect(clean("```html\n<script>alert(1)</script>\n```")).toBe("```html\n<script>alert(1)</script>\n```");
   });
@@ -286,6 +296,14 @@ describe("sanitizeExtractedMarkdown on pages built to be slow", () => {
     const result = sanitizeExtractedMarkdown(`<a${" ".repeat(150_000)}x onclick=alert(1)>`);
     expect(result.markdown).toBe(`&lt;a${" ".repeat(150_000)}x>`);
     expect(result.removed.handlers).toBe(1);
+  });
+
+  // 100,000 backticks before a U+2028 took the fence pattern 9 s (this line: some 15 minutes), and
+  // a run of 60,000 or more was a code-span pattern too large to make (the cleaning threw).
+  it("reads a line of 1,000,000 backticks that `.` cannot read to its end once, as prose", () => {
+    const line = `${"`".repeat(1_000_000)}\u2028x`;
+    expect(clean(line)).toBe(line);
+    expect(clean(`> - ${line}`)).toBe(`> - ${line}`);
   });
 
   it("keeps 18,750 `<script ` with no `>` as text, and drops 18,750 `<script>` with no closer one tag at a time", () => {
