@@ -85,9 +85,17 @@ function cutAtWord(text: string, maxBytes: number): string {
   return trimEdges(space > cut.length / 2 ? cut.slice(0, space) : cut);
 }
 
+// Read from each end in a loop: as `[\s.]+$`, a title's long run of dots before a word was read
+// again from each of its dots.
 function trimEdges(text: string): string {
-  return text.replace(/^[\s.]+|[\s.]+$/g, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && EDGE_CHAR.test(text[start])) start++;
+  while (end > start && EDGE_CHAR.test(text[end - 1])) end--;
+  return text.slice(start, end);
 }
+
+const EDGE_CHAR = /[\s.]/;
 
 const encoder = new TextEncoder();
 

@@ -26,7 +26,9 @@ export function citationKeys(inside: string): string[] | null {
   return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
 }
 
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// The marker is taken whole (a lookahead and its backreference): on a line that `.` cannot read to
+// its end (a U+2028 in it), giving back one backtick at a time reread the line for each of them.
+const FENCE = /^( {0,3})(?=(`{3,}|~{3,}))\2(.*)$/;
 /**
  * A heading may stand behind quote and list markers (`\t#` or `    ##` after one is a heading). A
  * line that is really indented code is moved down too: only its text changes.

@@ -38,7 +38,8 @@ const traceEssentialsSchema = z.object({
   promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
 });
 
-const TRACE_BLOCK = /^```json vault-research-trace[ \t]*\r?\n([\s\S]*?)\r?\n```[ \t]*$/gm;
+const TRACE_BLOCK_OPENER = /^```json vault-research-trace[ \t]*\r?\n/gm;
+const TRACE_BLOCK_CLOSER = /\r?\n```[ \t]*$/gm;
 
 interface FoundBlock {
   /** Where the block starts and ends in the note. */
@@ -47,10 +48,21 @@ interface FoundBlock {
   json: string;
 }
 
-/** The last trace block: the one the plugin wrote at the end, not one quoted above it. */
+/**
+ * The last trace block: the one the plugin wrote at the end, not one quoted above it. Read as one
+ * pattern, every opener with no closer after it read the rest of the note (a note of openers took
+ * minutes); once one has none, no later one has, so the search stops there.
+ */
 function lastTraceBlock(markdown: string): FoundBlock | null {
   let found: FoundBlock | null = null;
-  for (const m of markdown.matchAll(TRACE_BLOCK)) found = { start: m.index, end: m.index + m[0].length, json: m[1] };
+  TRACE_BLOCK_OPENER.lastIndex = 0;
+  for (let open = TRACE_BLOCK_OPENER.exec(markdown); open !== null; open = TRACE_BLOCK_OPENER.exec(markdown)) {
+    TRACE_BLOCK_CLOSER.lastIndex = TRACE_BLOCK_OPENER.lastIndex;
+    const close = TRACE_BLOCK_CLOSER.exec(markdown);
+    if (close === null) break;
+    found = { start: open.index, end: close.index + close[0].length, json: markdown.slice(TRACE_BLOCK_OPENER.lastIndex, close.index) };
+    TRACE_BLOCK_OPENER.lastIndex = found.end;
+  }
   return found;
 }
 

@@ -35,7 +35,9 @@ export function promotedNote(input: PromotedNoteInput): { note: SourceNote; summ
 function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt }: PromotedNoteInput, excerpt: string | null, kept: NoteText): SourceNote {
   const reading = outcome.kind === "extracted" ? outcome.reading : null;
   const authors = (reading?.author ?? "")
-    .split(/\s*[;,]\s*|\s+and\s+/)
+    // Spaces before a separator are taken from where their run starts: tried from each space of a
+    // long run, `\s*` read the rest of the run every time.
+    .split(/(?<!\s)\s+[;,]\s*|[;,]\s*|(?<!\s)\s+and\s+/)
     .map((a) => a.trim())
     .filter((a) => a !== "");
   return {

@@ -6,6 +6,14 @@ import { MemoryNoteStore } from "../support/promote-fixtures";
 const bytes = (text: string) => new TextEncoder().encode(text).byteLength;
 
 describe("noteFileName", () => {
+  // As `[\s.]+$`, a title's run of dots before a word was read from each of its dots: 20,000
+  // took 0.5 s, and the 1,000,000 here would take some 20 minutes.
+  it("trims a page title of 1,000,000 dots between two words in one reading", () => {
+    expect(noteFileName({ text: `a${".".repeat(1_000_000)}b`, fallback: "x" })).toBe("a");
+    expect(noteFileName({ text: ` . Title. .. `, fallback: "x" })).toBe("Title");
+    expect(noteFileName({ text: "...", fallback: ". site.example ." })).toBe("site.example");
+  });
+
   it("counts the prefix in the budget and cuts the text at a word", () => {
     const name = noteFileName({ prefix: "2026-11-30 1412 ", text: "word ".repeat(40), fallback: "x" });
     expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);

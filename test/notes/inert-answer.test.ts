@@ -40,6 +40,13 @@ describe("inertAnswerMarkdown", () => {
     expect(inertAnswerMarkdown(`Text\n${">  ".repeat(40)}\n---`)).toContain("---");
   });
 
+  // 100,000 backticks before a U+2028 (a line break to `.`, not to the split) took the fence
+  // pattern 9 s, giving back one backtick at a time; this line, some 15 minutes.
+  it("reads a line of 1,000,000 backticks that `.` cannot read to its end once, as escaped text", () => {
+    expect(inertAnswerMarkdown(`${"`".repeat(1_000_000)}\u2028x`)).toBe(`${"\\`".repeat(1_000_000)}\u2028x`);
+    expect(inertAnswerMarkdown("```js\u2028\n```")).toBe("\\`\\`\\`js\u2028\n```\n```");
+  });
+
   it("leaves no Templater command anywhere, code included", () => {
     fc.assert(
       fc.property(hostileText, (text) => {

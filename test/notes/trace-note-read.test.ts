@@ -58,3 +58,22 @@ describe("only a trace note the plugin wrote is rewritten", () => {
     expect(recordPromotion(pasted, promotion)).toMatchObject({ error: { kind: "not_a_written_trace" } });
   });
 });
+
+describe("a trace note built to be slow", () => {
+  // As one pattern, each opener with no closer read the rest of the note: 40,000 took 20 s, and
+  // the 200,000 here would take some 8 minutes (a 2,000,000-character note holds 69,000: a minute).
+  it("reads a note of 200,000 block openers with no closer once, and still finds the block above them", () => {
+    const text = note();
+    const parsed = parseTraceNote(`${text}\n${"```json vault-research-trace\n".repeat(200_000)}`);
+    expect("trace" in parsed && parsed.trace.run_id).toBe((parseTraceNote(text) as { trace: { run_id: string } }).trace.run_id);
+    expect(parseTraceNote("```json vault-research-trace\n".repeat(200_000))).toMatchObject({ error: { kind: "no_trace_block" } });
+  });
+
+  it("reads blocks as the single pattern did: CRLF lines, spaces after the fences, an empty block, the last of two", () => {
+    const json = JSON.stringify((parseTraceNote(note()) as { trace: unknown }).trace);
+    expect(parseTraceNote(`intro\r\n\`\`\`json vault-research-trace \t\r\n${json}\r\n\`\`\`  \r\nafter`)).toHaveProperty("trace");
+    expect(parseTraceNote("```json vault-research-trace\n\n```")).toMatchObject({ error: { kind: "invalid_json" } });
+    expect(parseTraceNote("```json vault-research-trace\n```")).toMatchObject({ error: { kind: "no_trace_block" } });
+    expect(parseTraceNote(`\`\`\`json vault-research-trace\n${json}\n\`\`\`\n\`\`\`json vault-research-trace\n{}\n\`\`\``)).toMatchObject({ error: { kind: "invalid_trace" } });
+  });
+});
