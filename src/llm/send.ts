@@ -119,7 +119,9 @@ export function scrub(text: string, secrets: string[]): string {
 }
 
 function excerpt(text: string): string {
-  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  // No tag ends past the last `>`: over the whole body, each `<` of a run with no `>` read to the end.
+  const tagsEnd = text.lastIndexOf(">") + 1;
+  const flat = (text.slice(0, tagsEnd).replace(/<[^>]*>/g, " ") + text.slice(tagsEnd)).replace(/\s+/g, " ").trim();
   if (flat === "") return "(empty body)";
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }

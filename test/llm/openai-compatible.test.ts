@@ -93,6 +93,17 @@ describe("OpenAI-compatible model", () => {
     expect(error.message).not.toContain(key);
   });
 
+  // Each `<` of a body with no `>` after it was read to the end as a tag: 20,000 took 0.4 s, and
+  // the 1,000,000 here would take some 16 minutes.
+  it("words an error page of 1,000,000 `<` at once", async () => {
+    const http = fakeHttp(() => ({ status: 500, headers: {}, text: "<".repeat(1_000_000) }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
+    expect(error.kind).toBe("http");
+    expect(error.message).toContain(`${"<".repeat(200)}…`);
+    const page = fakeHttp(() => ({ status: 500, headers: {}, text: "<p>Internal <b>error</b></p> <oops" }));
+    expect((await failureOf(openAiCompatibleModel({ http: page, model: "m" }).complete(ask))).message).toMatch(/: Internal error <oops$/);
+  });
+
   it("reports a 200 response that is not JSON as a parse error", async () => {
     const http = fakeHttp(() => ({ status: 200, headers: {}, text: "<html>captive portal</html>" }));
     const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));

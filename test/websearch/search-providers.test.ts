@@ -179,3 +179,22 @@ describe("SearchCache", () => {
     expect(cache.get("a")!.warnings).toEqual([]);
   });
 });
+
+describe("Exa's highlights", () => {
+  const withHighlights = (highlights: string[]) =>
+    byHost({ exa: () => jsonResponse({ requestId: "r1", results: [{ id: "https://yjs.dev/", url: "https://yjs.dev/", title: "Yjs", highlights }] }) });
+
+  it("split at a line of dots between line breaks, as before", async () => {
+    const first = "Yjs is a CRDT framework for shared editing.";
+    const second = "Providers sync documents over WebSocket or WebRTC.";
+    const { results } = await searchProviders(["exa"], { query: "yjs", count: 5 }, testContext(withHighlights([`${first}  \n \n...\t\n${second}`])));
+    expect(results[0].highlights).toEqual([first, second]);
+  });
+
+  it("read a highlight of 400,000 line breaks with no dots between them once", async () => {
+    // Tried from each line break, the old separator's `\s*` read the rest of the run: minutes.
+    const { results, errors } = await searchProviders(["exa"], { query: "yjs", count: 5 }, testContext(withHighlights([`Yjs is a CRDT framework.${"\n".repeat(400_000)}It syncs documents.`])));
+    expect(errors).toEqual([]);
+    expect(results[0].highlights?.[0]).toContain("Yjs is a CRDT framework.");
+  });
+});

@@ -90,9 +90,20 @@ export async function rerankWithModel(
 
 const answerSchema = z.object({ order: z.array(z.number().int()).min(1) });
 
+/**
+ * Inside a ```json … ``` fence, as `replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, "$1")` left it
+ * but for spaces at its ends (the caller trims them). As that pattern, a fence and a long run of
+ * line breaks with no closer was read again from each of them.
+ */
+function unfenced(text: string): string {
+  if (text.length < 6 || !text.startsWith("```") || !text.endsWith("```")) return text;
+  const inner = text.slice(3, -3);
+  return /^json/i.test(inner) ? inner.slice(4) : inner;
+}
+
 /** The model's answer as a full order: JSON only (one ```json fence tolerated), known numbers, no repeats; unnamed ones follow in their old order. */
 export function parseRerankAnswer(text: string, count: number): RerankOutcome {
-  const json = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, "$1").trim();
+  const json = unfenced(text.trim()).trim();
   let raw: unknown;
   try {
     raw = JSON.parse(json);

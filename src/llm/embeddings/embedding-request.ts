@@ -50,8 +50,24 @@ export function embeddingServer(options: EmbeddingClientOptions, defaultBaseUrl:
 
 export type BatchAnswer = { ok: true; vectors: unknown[] } | { ok: false; error: EmbeddingError };
 
-/** Words servers use when the model is not there (Ollama: "model … not found, try pulling it first"). */
-const MODEL_MISSING = /model.*(not found|does not exist|not exist)|no such model|not support(ed)? embed|does not support embed|pull/i;
+/**
+ * Words servers use when the model is not there (Ollama: "model … not found, try pulling it first"):
+ * what `/model.*(not found|does not exist|not exist)|no such model|…/i` finds. "model" and what
+ * follows it on its line are looked for apart: as one pattern, each "model" of a long error
+ * message read its line to the end again.
+ */
+const MODEL_WORDS = /no such model|not support(ed)? embed|does not support embed|pull/i;
+const MISSING_AFTER_MODEL = /not found|does not exist|not exist/i;
+
+function saysModelMissing(message: string): boolean {
+  if (MODEL_WORDS.test(message)) return true;
+  // The first "model" of a line has the most of the line after it.
+  for (const line of message.split(/[\n\r\u2028\u2029]/)) {
+    const at = line.search(/model/i);
+    if (at >= 0 && MISSING_AFTER_MODEL.test(line.slice(at + 5))) return true;
+  }
+  return false;
+}
 
 /** POSTs one batch's JSON and hands back the parsed body, or the failure as a value. */
 export async function postEmbeddingJson(
@@ -94,7 +110,7 @@ function fromModelError(error: unknown, secrets: string[]): EmbeddingError {
       return embeddingError(error.kind, error.message, details);
     case "unavailable":
     case "http":
-      if (status !== undefined && status >= 400 && status < 500 && MODEL_MISSING.test(error.message)) {
+      if (status !== undefined && status >= 400 && status < 500 && saysModelMissing(error.message)) {
         return embeddingError("model_missing", error.message, details);
       }
       return embeddingError(status === undefined ? "network" : "http", error.message, details);

@@ -65,9 +65,20 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   return { ok: true, value: checked.data, model };
 }
 
-/** The answer without a ```json … ``` fence around it (models add one even when told not to). */
+/**
+ * The answer without a ```json … ``` fence around it (models add one even when told not to): what
+ * `/^```(?:json)?\s*\n([\s\S]*?)\n?```$/i` keeps, its code after the opening line's last line
+ * break. Read in steps: as that pattern, an answer of a fence and a long run of line breaks with
+ * no closer was read again from each of them.
+ */
 function unfenced(text: string): string {
   const trimmed = text.trim();
-  const fence = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i.exec(trimmed);
-  return fence ? fence[1] : trimmed;
+  if (trimmed.length < 6 || !trimmed.startsWith("```") || !trimmed.endsWith("```")) return trimmed;
+  let inner = trimmed.slice(3, -3);
+  if (/^json/i.test(inner)) inner = inner.slice(4);
+  const spaces = /^\s*/.exec(inner)![0];
+  const lineBreak = spaces.lastIndexOf("\n");
+  if (lineBreak < 0) return trimmed;
+  const code = inner.slice(lineBreak + 1);
+  return code.endsWith("\n") ? code.slice(0, -1) : code;
 }

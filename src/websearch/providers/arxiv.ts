@@ -78,7 +78,19 @@ function arxivError(call: ProviderCall, response: HttpResponse, now: number): Pr
 /** The paper's page without its version (`/abs/2202.12139`), the address other sources link to. */
 export function arxivAbsUrl(entry: AtomEntry): string {
   const page = entry.links.find((l) => l.rel === "alternate")?.href ?? entry.id;
-  return page.replace(/^http:\/\//, "https://").replace(/(\/abs\/.+?)v\d+$/, "$1");
+  return withoutVersion(page.replace(/^http:\/\//, "https://"));
+}
+
+/**
+ * `…/abs/<id>v2` → `…/abs/<id>`, as `replace(/(\/abs\/.+?)v\d+$/, "$1")` does. As that pattern,
+ * each `/abs/` of an address read on to its end (a megabyte of them in a hostile feed: a minute).
+ * The version is the `v` before the digits that end it; the last `/abs/` before it decides.
+ */
+function withoutVersion(page: string): string {
+  const version = /v\d+$/.exec(page);
+  if (!version || version.index < 6) return page;
+  const abs = page.lastIndexOf("/abs/", version.index - 6);
+  return abs >= 0 && !/[\n\r\u2028\u2029]/.test(page.slice(abs + 5, version.index)) ? page.slice(0, version.index) : page;
 }
 
 function signalsOf(entry: AtomEntry): SourceSignal[] {

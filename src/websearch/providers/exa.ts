@@ -163,7 +163,9 @@ function readExaAnswer(
 }
 
 function splitHighlights(highlights: string[]): string[] {
-  const passages = highlights.flatMap((h) => h.split(/\n\s*\.\.\.\s*\n/)).map((p) => p.trim()).filter((p) => p !== "");
+  // A separator is taken from where its run of spaces starts (the spaces before its first line
+  // break go too, trimmed anyway): tried from each line break of a long run, `\s*` read the rest.
+  const passages = highlights.flatMap((h) => h.split(/(?<!\s)[^\S\n]*\n\s*\.\.\.\s*\n/)).map((p) => p.trim()).filter((p) => p !== "");
   const substantial = passages.filter((p) => p.length >= minPassageChars);
   return substantial.length > 0 ? substantial : passages;
 }

@@ -54,6 +54,17 @@ describe("Ollama /api/embed", () => {
     expect(!result.ok && result.error.message).toMatch(/Ollama at http:\/\/127\.0\.0\.1:\d+ does not have that model.*try pulling it first/);
   });
 
+  // As one pattern, each "model" of the message read its line to the end: 20,000 took 2.5 s, and
+  // the 400,000 here would take some 17 minutes.
+  it("reads an error of 400,000 \"model\" at once: an http failure, not a missing model", async () => {
+    server.script.embedFailure = { status: 400, body: { error: "model ".repeat(400_000) } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "http", status: 400 } });
+    server.script.embedFailure = { status: 400, body: { error: "The model\nwas not found" } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "http" } });
+    server.script.embedFailure = { status: 400, body: { error: "model 'x' does not exist" } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "model_missing" } });
+  });
+
   it("401 is auth, 429 is rate_limited with Retry-After, 500 is http — and the key is never in the message", async () => {
     const key = "sk-ollama-proxy-key-7Qz9Xw4Kp2Lm";
     server.script.embedFailure = { status: 401, body: { error: `bad key ${key}` } };

@@ -32,6 +32,14 @@ describe("checkVerdictWithModel", () => {
     expect(await done).toEqual({ kind: "checked", model: "scripted:test-model", changed: true, judgement: { verdict: "enough_evidence", reason: "Checked by the model scripted:test-model: It compares them.", missing_terms: [] } });
   });
 
+  // As one pattern, a fence and a run of line breaks with no closer was read again from each of
+  // them: 20,000 took 0.3 s, and the 1,000,000 here would take some 11 minutes.
+  it("reads an answer of a fence and 1,000,000 line breaks with no closer at once, and a fence with spaces as before", async () => {
+    expect(await check(`\`\`\`${"\n".repeat(1_000_000)}x`).done).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_json" } });
+    const spaced = check('```JSON \n \n{"verdict": "enough_evidence", "reason": "It compares them.", "missing": []}\n\n```');
+    expect(await spaced.done).toMatchObject({ kind: "checked", changed: true });
+  });
+
   it("prose around the JSON is not JSON: the lexical verdict stands", async () => {
     const { done } = check('Here you go: {"verdict": "enough_evidence", "reason": "x", "missing": []}');
     expect(await done).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_json" } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { userAgent } from "../../../src/websearch/provider-http";
-import { arxivSearchQuery } from "../../../src/websearch/providers/arxiv";
+import { arxivAbsUrl, arxivSearchQuery } from "../../../src/websearch/providers/arxiv";
 import { fakeClock, scriptedHttp } from "../helpers";
 import { answer, failure, runSource } from "./source-harness";
 
@@ -57,5 +57,25 @@ describe("arXiv: answers", () => {
     expect(refused).toMatchObject({ kind: "http", status: 400, message: "arXiv refused the query: max_results must be non-negative." });
     expect(failure(await runSource("arxiv", "arxiv/rate-exceeded-503.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 3000 });
     expect(failure(await runSource("arxiv", "arxiv/html-200.json")).message).toBe("arXiv did not send an Atom feed: “arXiv is down for maintenance”.");
+  });
+});
+
+describe("arXiv: an entry's address", () => {
+  const entry = (id: string) => ({ id, title: "", summary: "", authors: [], links: [], categories: [], arxiv: {} });
+
+  it("drops the version as before: after /abs/ and something, on one line, at the end only", () => {
+    expect(arxivAbsUrl(entry("http://arxiv.org/abs/2202.12139v2"))).toBe("https://arxiv.org/abs/2202.12139");
+    expect(arxivAbsUrl(entry("https://arxiv.org/abs/2202.12139v1v12"))).toBe("https://arxiv.org/abs/2202.12139v1");
+    expect(arxivAbsUrl(entry("https://arxiv.org/abs/v2"))).toBe("https://arxiv.org/abs/v2");
+    expect(arxivAbsUrl(entry("https://arxiv.org/abs/x\nv2"))).toBe("https://arxiv.org/abs/x\nv2");
+    expect(arxivAbsUrl(entry("/abs/a\n/abs/bv3"))).toBe("/abs/a\n/abs/b");
+    expect(arxivAbsUrl(entry("https://arxiv.org/pdf/2202.12139v2"))).toBe("https://arxiv.org/pdf/2202.12139v2");
+  });
+
+  // As one pattern, each `/abs/` read the address to its end: 20,000 took 0.6 s, and the
+  // 400,000 here (2 MB, twice what an arXiv answer may be) some 4 minutes.
+  it("reads an address of 400,000 `/abs/` once", () => {
+    expect(arxivAbsUrl(entry("/abs/".repeat(400_000)))).toBe("/abs/".repeat(400_000));
+    expect(arxivAbsUrl(entry(`${"/abs/".repeat(400_000)}v1`))).toBe("/abs/".repeat(400_000));
   });
 });
