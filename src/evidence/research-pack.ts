@@ -180,6 +180,7 @@ export const packWarningKinds = [
   "provider_parse",
   "provider_network",
   "no_provider",
+  "question_cut",
   "external_required_failed",
   "synthesis_unavailable",
   "trace_not_written",

@@ -3,6 +3,7 @@
 import { isStopWord } from "./stopwords";
 import { foldCase, isIdentifier, words } from "./tokenize";
 import { straightApostrophes } from "../text/apostrophes";
+import { questionRead } from "../text/cut-text";
 
 export interface ParsedQuery {
   /** Free words, case-folded, in order, a possessive's "'s" dropped, stop words removed unless nothing else is left. */
@@ -33,7 +34,7 @@ function withoutPossessive(word: string): string {
 export function parseQuery(input: string): ParsedQuery {
   const phrases: string[] = [];
   // A curly apostrophe is an apostrophe ("it’s" is the stop word "it's", "O’Reilly" is "o'reilly").
-  let rest = straightApostrophes(input).replace(PHRASE_RE, (_m, phrase: string) => {
+  let rest = straightApostrophes(questionRead(input)).replace(PHRASE_RE, (_m, phrase: string) => {
     const folded = foldCase(phrase).trim();
     if (folded) phrases.push(folded);
     return ` ${phrase} `;
@@ -47,10 +48,10 @@ export function parseQuery(input: string): ParsedQuery {
   const typed = words(rest);
   const all = typed.map(foldCase);
   const content = all.filter((w) => !isStopWord(w));
-  const kept = content.length > 0 ? content : all;
+  const kept = new Set(content.length > 0 ? content : all);
   return {
     words: content.length > 0 ? content.map(withoutPossessive) : all,
-    stopWords: all.filter((w) => !kept.includes(w)),
+    stopWords: all.filter((w) => !kept.has(w)),
     sequence: all,
     identifiers: Array.from(new Set(typed.filter(isIdentifier).map(foldCase))),
     phrases,

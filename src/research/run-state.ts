@@ -4,6 +4,7 @@ import type { Coverage, Judgement, OutsideVaultRow, PackWarning, QueryPlan, Rese
 import { RESEARCH_PACK_VERSION } from "../evidence/research-pack";
 import { providerList } from "../evidence/labels";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
+import { questionCutMessage, questionRead } from "../text/cut-text";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
 import { planQuestion } from "./stages/plan";
@@ -50,8 +51,11 @@ export interface RunState {
   warnings: PackWarning[];
 }
 
-export function startRun(request: ResearchRequest, deps: ResearchDeps): RunState {
+export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   const { clock, settings } = deps;
+  // The whole run, its trace and its pack read the question as planning reads it.
+  const question = questionRead(asked.question);
+  const request = question === asked.question ? asked : { ...asked, question };
   const mode = request.mode ?? "never";
   const providers = request.providers && request.providers.length > 0 ? [...new Set(request.providers)] : settings.external.providers;
   const freshness = request.freshness ?? settings.external.freshness;
@@ -75,7 +79,7 @@ export function startRun(request: ResearchRequest, deps: ResearchDeps): RunState
     outsideRows: [],
     external: { used: false, failed: false, failures: [], freshness: [], withPageText: new Set() },
     pageReads: [],
-    warnings: [],
+    warnings: question === asked.question ? [] : [{ kind: "question_cut", message: questionCutMessage(asked.question, "question") }],
   };
 }
 

@@ -10,6 +10,24 @@ export interface CutOptions {
   atWord?: boolean;
 }
 
+/**
+ * The longest question (or search) that is read. Whatever is pasted or sent (a whole selection, an
+ * agent's argument), planning, routing and search then take a bounded time: several of their
+ * patterns and word lists grow faster than the text.
+ */
+export const MAX_QUESTION_CHARS = 2_000;
+
+/** The part of a question that is read: all of it, or its first MAX_QUESTION_CHARS characters at a word, marked "…". */
+export function questionRead(question: string): string {
+  return cutText(question, MAX_QUESTION_CHARS, { atWord: true });
+}
+
+/** What a person is told when `asked` was longer than is read (the run's warning, the search's notice). */
+export function questionCutMessage(asked: string, noun: "question" | "query"): string {
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `The ${noun} is ${count(asked.length)} characters long; only its first ${count(MAX_QUESTION_CHARS)} were read.`;
+}
+
 /** `text` cut to at most `max` characters, ending in "…" when cut. */
 export function cutText(text: string, max: number, options: CutOptions = {}): string {
   if (text.length <= max) return text;

@@ -126,6 +126,7 @@ function problemOfWarning(warning: PackWarning, reported: { web: boolean; model:
     case "synthesis_unavailable":
       return reported.model ? null : { severity: "warning", kind, message: warning.message };
     case "trace_not_written":
+    case "question_cut":
       return { severity: "warning", kind, message: warning.message };
     case "external_required_failed":
     case "timeout":

@@ -4,6 +4,7 @@
 // through small cue lists; each decision keeps its reason as data, worded by `describeRoute`
 // ("arXiv: question mentions a paper (“paper”)") for the trace, the CLI footer and the panel.
 import { PROVIDER_NAMES } from "../provider-names";
+import { questionRead } from "../text/cut-text";
 import type { ProviderName, QuestionTopic } from "./types";
 
 /** One way a question shows a topic: the words that show it, and how the reason says it. */
@@ -42,8 +43,9 @@ export interface QuestionReading {
   evidence: Partial<Record<QuestionTopic, { says: string; cue: string }>>;
 }
 
-/** What a question is about, from its words alone. */
-export function readQuestion(question: string): QuestionReading {
+/** What a question is about, from its words alone (the words a question is read by: questionRead). */
+export function readQuestion(asked: string): QuestionReading {
+  const question = questionRead(asked);
   const evidence: QuestionReading["evidence"] = {};
   for (const { topic, pattern, says } of TOPIC_CUES) {
     if (evidence[topic]) continue;

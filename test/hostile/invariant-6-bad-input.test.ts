@@ -157,6 +157,29 @@ describe("hostile settings are reported and replaced by defaults, one field at a
   });
 });
 
+describe("a question far longer than is read", () => {
+  // Pasted text or an agent's argument: runs of `/` after a tag and of `a.` are what the planner's,
+  // the router's and the query's patterns read again and again (minutes at this size before).
+  const question = `${VAULT_QUESTION}${" ".repeat(3_000)}what does #a${"/".repeat(200_000)}b ${"a.".repeat(200_000)} mean`;
+
+  it("a research run reads its first 2,000 characters, says so, and finds the vault's notes on it", async () => {
+    const run = await cli(place.box, ["research", question, "--external-search", "always", "--replay", braveReplay(place.box, { grounding: { generic: [] } }, 200), "--retrieval-only", "--json"]);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.out) as { pack: { question: string; evidence: { path: string }[]; warnings: { kind: string; message: string }[] } };
+    expect(json.pack.question).toBe(`${VAULT_QUESTION}…`);
+    expect(json.pack.warnings).toContainEqual({ kind: "question_cut", message: `The question is ${question.length.toLocaleString("en-US")} characters long; only its first 2,000 were read.` });
+    expect(json.pack.evidence.length).toBeGreaterThan(0);
+  });
+
+  it("a search reads its first 2,000 characters and says so", async () => {
+    const run = await cli(place.box, ["search", question, "--json"]);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.out) as { results: unknown[]; notices: { kind: string }[] };
+    expect(json.notices.map((n) => n.kind)).toContain("query_cut");
+    expect(json.results.length).toBeGreaterThan(0);
+  });
+});
+
 describe("hostile provider answers lose no vault evidence", () => {
   const bodies: [string, object | string, number][] = [
     ["malformed JSON", "{\"grounding\": {\"generic\": [", 200],

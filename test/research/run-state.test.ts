@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { researchPackSchema } from "../../src/evidence/research-pack";
 import { RUN_LIMITS } from "../../src/research/run-limits";
+import { MAX_QUESTION_CHARS, questionRead } from "../../src/text/cut-text";
 import { packOf, startRun } from "../../src/research/run-state";
 import { ANSWERED_QUESTION, sampleVaultHarness } from "../support/research-harness";
 
@@ -31,5 +32,17 @@ describe("startRun", () => {
     const pack = packOf(run);
     run.warnings.push({ kind: "trace_not_written", message: "disk full" });
     expect(pack.warnings).toEqual([{ kind: "trace_not_written", message: "disk full" }]);
+  });
+
+  it("reads the first MAX_QUESTION_CHARS characters of a longer question, everywhere, and warns", async () => {
+    const h = await sampleVaultHarness();
+    const asked = `${ANSWERED_QUESTION} ${"word ".repeat(1_000)}`;
+    const run = startRun({ question: asked }, h.deps);
+    const pack = packOf(run);
+    expect(pack.question).toBe(questionRead(asked));
+    expect(pack.question.length).toBeLessThanOrEqual(MAX_QUESTION_CHARS);
+    expect(run.plan.question).toBe(pack.question);
+    expect(pack.warnings).toEqual([{ kind: "question_cut", message: `The question is ${asked.length.toLocaleString("en-US")} characters long; only its first 2,000 were read.` }]);
+    expect(packOf(startRun({ question: ANSWERED_QUESTION }, h.deps)).warnings).toEqual([]);
   });
 });

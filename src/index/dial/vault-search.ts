@@ -19,6 +19,7 @@ import { RerankCache } from "./rerank-cache";
 import { RERANK_COUNT, rerankWithModel, type RerankModel } from "./rerank";
 import { reciprocalRankFusion, type FusedKey, type RankedLane } from "./rrf";
 import { unitSnippets } from "./unit-snippets";
+import { questionCutMessage, questionRead } from "../../text/cut-text";
 
 export interface VaultSearchOptions {
   index: VaultIndex;
@@ -72,11 +73,15 @@ export class VaultSearch {
     });
   }
 
-  async search(request: DialRequest): Promise<DialResponse> {
+  async search(asked: DialRequest): Promise<DialResponse> {
     const started = this.clock.now();
-    const filters = normalizeFilters(request.filters);
-    const limit = Math.max(1, request.limit ?? 10);
+    const filters = normalizeFilters(asked.filters);
+    const limit = Math.max(1, asked.limit ?? 10);
     const notices: DialNotice[] = [];
+    // Every lane, the model and the log read the query as the index reads it.
+    const query = questionRead(asked.query);
+    const request = query === asked.query ? asked : { ...asked, query };
+    if (query !== asked.query) notices.push({ kind: "query_cut", message: questionCutMessage(asked.query, "query") });
     let ranLevel: DialLevel = 1;
     let results: DialResult[];
     const vector = request.level >= 2 ? await this.queryVector(request, notices) : null;

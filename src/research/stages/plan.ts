@@ -5,6 +5,7 @@ import { systemClock, type Clock } from "../../ports";
 import { STOP_WORDS } from "../../index/stopwords";
 import type { QueryPlan } from "../../evidence/research-pack";
 import { straightApostrophes } from "../../text/apostrophes";
+import { questionRead } from "../../text/cut-text";
 import { wordSet } from "../../text/word-set";
 
 export interface PlanOptions {
@@ -74,7 +75,8 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_.+\-/]*[\p{L}\p{N}+]|[\p{L}\p{N}]/gu;
 const TAG = /(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu;
 const PHRASE = /["“”„]([^"“”„]{1,200})["“”„]/g;
 
-export function planQuestion(question: string, options: PlanOptions = {}): QueryPlan {
+export function planQuestion(asked: string, options: PlanOptions = {}): QueryPlan {
+  const question = questionRead(asked);
   const currentYear = options.currentYear ?? new Date((options.clock ?? systemClock).now()).getUTCFullYear();
   const normalized = normalize(question);
 
@@ -232,7 +234,7 @@ function isYear(term: string): boolean {
  * content of its own. Nothing from earlier answers or evidence is used.
  */
 function contextTermsFrom(history: readonly string[], normalized: string, terms: string[]): string[] {
-  const previous = history.length > 0 ? history[history.length - 1] : undefined;
+  const previous = history.length > 0 ? questionRead(history[history.length - 1]) : undefined;
   if (previous === undefined) return [];
   const ownContent = terms.filter((term) => !GENERIC_WORDS.has(term));
   const looksLikeFollowUp = FOLLOW_UP_MARKERS.test(normalized) || ownContent.length <= 1;

@@ -16,6 +16,7 @@ import { openAiCompatibleModel } from "../../../src/llm/openai-compatible";
 import { fetchHttp, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { MemoryQueryLogFile } from "../query-log/memory-query-log-file";
+import { MAX_QUESTION_CHARS, questionRead } from "../../../src/text/cut-text";
 
 const NOTES: Record<string, string> = {
   "Cars/Automobile history.md": "# Automobile history\n\nThe automobile was invented in the nineteenth century by engineers in Germany.\n",
@@ -214,6 +215,19 @@ describe("when a level cannot run", () => {
       [false, "no_chat_model"],
     ]);
     expect(dial({ embedder: null }).readiness().map((r) => r.ready)).toEqual([true, false, false, false]);
+  });
+});
+
+describe("a query longer than is read", () => {
+  it("searches, embeds and logs its first MAX_QUESTION_CHARS characters, and says so", async () => {
+    const asked = `fixing car brakes ${"and the vehicle ".repeat(50_000)}`;
+    const response = await dial().search({ query: asked, level: 2 });
+    expect(response.ranLevel).toBe(2);
+    expect(response.query).toBe(questionRead(asked));
+    expect(response.query.length).toBeLessThanOrEqual(MAX_QUESTION_CHARS);
+    expect(server.embedCalls.flatMap((c) => c.input).every((text) => text.length <= MAX_QUESTION_CHARS + 100)).toBe(true);
+    expect(response.notices).toContainEqual({ kind: "query_cut", message: "The query is 800,018 characters long; only its first 2,000 were read." });
+    expect(paths(response.results)).toContain("Cars/Fixing cars.md");
   });
 });
 
