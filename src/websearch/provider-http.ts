@@ -192,7 +192,8 @@ export function retryAfterMs(headers: Record<string, string>, now: number): numb
 /** No window lasts ten years: a reset larger than this is a Unix time, not a wait. */
 const epochSecondsFloor = 315_360_000;
 
-function looksLikeHtml(response: HttpResponse): boolean {
+/** An HTML (or XML) page where JSON was asked for: a login wall, an error page, an instance with JSON off. */
+export function looksLikeHtml(response: HttpResponse): boolean {
   return /text\/html/i.test(response.headers["content-type"] ?? "") || /^\s*<(!doctype|html|head|body|\?xml)/i.test(response.text);
 }
 

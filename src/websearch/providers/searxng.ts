@@ -8,7 +8,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
-import { failWith, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { failWith, looksLikeHtml, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -77,7 +77,7 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
 
   const response = await sendProviderRequest(call, context);
   if (!isSuccess(response)) throw searxngError(call, response, context.clock.now(), base);
-  if (/text\/html/i.test(response.headers["content-type"] ?? "") || /^\s*<(!doctype|html)/i.test(response.text)) throw jsonDisabled(call, response, base);
+  if (looksLikeHtml(response)) throw jsonDisabled(call, response, base);
   const body = readJson(call, response, searchSchema, "search answer");
   const silent = (body.unresponsive_engines ?? []).map(([engine, reason]) => (reason ? `${engine} (${reason})` : engine));
   if (silent.length > 0) warnings.push(`${label}: engines that did not answer: ${silent.join(", ")}`);
