@@ -47,6 +47,20 @@ describe("inertAnswerMarkdown", () => {
     expect(inertAnswerMarkdown("```js\u2028\n```")).toBe("\\`\\`\\`js\u2028\n```\n```");
   });
 
+  it("reads a line of backtick runs of 1, 2 … 4,000 that none closes once, each run as escaped text", () => {
+    // Each run looked for its closer along the rest of the line: 12 s at half this size, growing with its cube.
+    let line = "a";
+    for (let n = 1; n <= 4_000; n++) line += `${"`".repeat(n)}a`;
+    const out = inertAnswerMarkdown(line);
+    expect(out.startsWith("a\\`a\\`\\`a")).toBe(true);
+    expect(out.replace(/\\`/g, "").replace(/a/g, "")).toBe("");
+  });
+
+  it("reads a 400,000-character line of prose once", () => {
+    // Each character read the last one back from the answer as written so far, which joined all of it again: 297 s.
+    expect(inertAnswerMarkdown("a $b ".repeat(80_000))).toBe("a \\$b ".repeat(80_000));
+  });
+
   it("leaves no Templater command anywhere, code included", () => {
     fc.assert(
       fc.property(hostileText, (text) => {
