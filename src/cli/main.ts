@@ -21,6 +21,16 @@ function statusLine(text: string | null): void {
 
 const stderrIsTerminal = process.stderr.isTTY === true;
 
+// A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, so the
+// process ends there, as other command-line tools do, rather than with an unhandled error's stack.
+// Writes into the vault are whole or not at all (a temporary file renamed), so none is left half done.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`vault-research: could not write the output (${error.code ?? error.message})\n`);
+    process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 1);
+  });
+}
+
 runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),

@@ -45,3 +45,25 @@ describe("the built vault-research command", () => {
     expect(bad.stderr).toContain("Unknown option --jsn. Did you mean --json?");
   });
 });
+
+describe("the built command's output read by a reader that stops early", () => {
+  it("ends without a stack when the pipe closes (`| head -c 1`)", async () => {
+    const { spawn } = await import("node:child_process");
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    // More output than a pipe holds (64 kB), so the command is still writing when the reader leaves.
+    const vault = path.join(tmp, "many-notes");
+    mkdirSync(vault);
+    for (let i = 0; i < 200; i++) writeFileSync(path.join(vault, `Note ${i}.md`), `# Note ${i}\n\n${"The tide turns the mill wheel every evening. ".repeat(20)}\n`);
+    const child = spawn(process.execPath, [CLI, "search", "tide", "--vault", vault, "--limit", "200", "--json"], {
+      cwd: tmp,
+      env: { ...process.env, VAULT_RESEARCH_CACHE_DIR: path.join(tmp, "cache-pipe") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js/);
+    expect(code).toBe(0);
+  }, 60_000);
+});
