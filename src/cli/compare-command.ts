@@ -11,7 +11,7 @@ import { levelComparisonJson } from "./json/level-comparison-json";
 import { openVault, readSettings } from "./open-vault";
 import { readQuestion } from "./question-input";
 import { levelWords, openDial, readEmbedConfig, readModelConfig } from "./search-dial";
-import { terminalJson } from "./terminal-text";
+import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 
 /** `http`: the embedding and chat clients' (tests bring a recording one). */
@@ -54,7 +54,7 @@ function rowText(row: ComparisonRow): StyledText {
     const style = i > 0 && move.kind === "up" ? "ok" : i > 0 && (move.kind === "down" || move.kind === "gone") ? "fail" : null;
     parts.push(style ? styled(style, cell.padEnd(RANK_WIDTH)) : cell.padEnd(RANK_WIDTH));
   });
-  parts.push(`${row.title} — ${row.key}\n`);
+  parts.push(`${visibleName(row.title)} — ${visibleName(row.key)}\n`);
   return parts;
 }
 

@@ -5,7 +5,7 @@ import { has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { indexReportJson, type LanguageReport } from "./json/index-report-json";
 import { openVault } from "./open-vault";
-import { terminalJson } from "./terminal-text";
+import { terminalJson, visibleName } from "./terminal-text";
 
 export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`index takes no arguments besides options (got "${args.positionals.join(" ")}").`);
@@ -24,7 +24,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<num
   io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready")}\n`);
   if (status.problems.length > 0) {
     io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
-    for (const p of status.problems.slice(0, 20)) io.out(`    ${p.path}: ${p.problem.message}\n`);
+    for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }
   return 0;

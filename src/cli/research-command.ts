@@ -27,7 +27,7 @@ import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
 import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
-import { terminalJson } from "./terminal-text";
+import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 import { webAccess, type WebAccess } from "./web-access";
 
@@ -202,13 +202,13 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
   lines.push(vaultEvidenceCounter(pack.evidence.length));
   pack.evidence.forEach((row, i) => {
     const heading = row.sections[0]?.heading ? ` § ${row.sections[0].heading}` : "";
-    lines.push(`  ${i + 1}. [${row.source_key}] ${row.title} — ${row.note_path}${heading}`);
+    lines.push(`  ${i + 1}. [${row.source_key}] ${visibleName(row.title)} — ${visibleName(row.note_path)}${heading}`);
     if (row.also_found_by?.length) lines.push(`     ${alsoFoundByLabel(row.also_found_by)}`);
   });
   const providers = Array.from(new Set(pack.external_evidence.map((r) => r.provider)));
   lines.push(outsideVaultCounter(pack.external_evidence.length, providers));
   pack.external_evidence.forEach((row, i) => {
-    lines.push(`  ${i + 1}. [${row.source_key}] ${row.title} — ${row.domain}${row.published_at ? ` (${row.published_at.slice(0, 10)})` : ""}`);
+    lines.push(`  ${i + 1}. [${row.source_key}] ${visibleName(row.title)} — ${visibleName(row.domain)}${row.published_at ? ` (${row.published_at.slice(0, 10)})` : ""}`);
     lines.push(`     ${row.label}`);
     lines.push(`     ${row.url}`);
     lines.push(...pageReadLines(result, row));

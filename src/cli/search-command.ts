@@ -13,7 +13,7 @@ import { dialSearchJson } from "./json/vault-search-json";
 import { openVault, readSettings } from "./open-vault";
 import { readQuestion } from "./question-input";
 import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, readModelConfig } from "./search-dial";
-import { terminalJson } from "./terminal-text";
+import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 
 /** `http`: the embedding and chat clients' (tests bring a recording one). */
@@ -55,7 +55,7 @@ export function dialResultText(query: string, response: DialResponse): StyledTex
   if (results.length === 0) return [`No notes match "${query}".\n`];
   const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":\n\n`];
   results.forEach((r, i) => {
-    parts.push(`${i + 1}. `, styled("bold", r.title), ` — ${r.path} (fused score ${r.score.toFixed(4)})\n`);
+    parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (fused score ${r.score.toFixed(4)})\n`);
     const s = r.section;
     if (s) {
       const where = s.unit === "section" ? s.headingPath.join(" › ") : s.unit === "title" ? "the title" : "the headings";
@@ -81,7 +81,7 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
   if (results.length === 0) return [`No notes match "${query}".\n`];
   const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":\n\n`];
   results.forEach((r, i) => {
-    parts.push(`${i + 1}. `, styled("bold", r.title), ` — ${r.path} (score ${r.score.toFixed(2)})\n`);
+    parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (score ${r.score.toFixed(2)})\n`);
     for (const s of r.sections.slice(0, 2)) {
       if (s.heading) parts.push(`   § ${s.headingPath.join(" › ") || s.heading}\n`);
       parts.push("   ", ...highlighted(s.snippet, s.highlights), "\n");

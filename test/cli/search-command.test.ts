@@ -37,4 +37,11 @@ describe("search text", () => {
     const text = plainText(searchResultText("who wrote out of control", [result({ fields: { title: ["control"] }, parts })]));
     expect(text).toContain('why: title: control · the question says "out of control" · missing: cores');
   });
+
+  it("writes a note's name with a line break in it visibly, so it cannot fake a result line", () => {
+    const faked = { ...result({}), path: "new\n2. Fake result — x.md", title: "new\n2. Fake" };
+    const text = plainText(searchResultText("cpu cores", [faked]));
+    expect(text).toContain("1. new\\n2. Fake — new\\n2. Fake result — x.md (score 0.00)");
+    expect(text).not.toMatch(/^2\. Fake/m);
+  });
 });

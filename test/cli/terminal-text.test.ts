@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { envSecretValues } from "../../src/cli/env-secrets";
-import { terminalJson, terminalOutput, terminalText } from "../../src/cli/terminal-text";
+import { terminalJson, terminalOutput, terminalText, visibleName } from "../../src/cli/terminal-text";
 
 const ESC = "\u001b";
 
@@ -29,6 +29,15 @@ describe("terminalText", () => {
     expect(terminalText("invoice\u202Efdp.exe")).toBe("invoicefdp.exe");
     expect(terminalText("Outside vault\rVault evidence\b\b")).toBe("Outside vaultVault evidence");
     expect(terminalText("one\r\ntwo\n\tthree")).toBe("one\ntwo\n\tthree");
+  });
+});
+
+describe("visibleName", () => {
+  it("writes a name's control and bidi characters visibly, so it can neither fake a line nor pass for another name", () => {
+    expect(terminalText(visibleName("new\nline.md"))).toBe("new\\nline.md");
+    expect(terminalText(visibleName("evil\u001b[31mred\u001b[0m.md"))).toBe("evil\\x1b[31mred\\x1b[0m.md");
+    expect(terminalText(visibleName("a\u202eb\u0085.md"))).toBe("a\\u202eb\\x85.md");
+    expect(visibleName("café 😀 日本.md")).toBe("café 😀 日本.md");
   });
 });
 

@@ -36,7 +36,8 @@ export async function readVaultNote(root: string, given: string): Promise<NoteRe
   }
   const inside = path.relative(realRoot, realFile);
   if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside)) {
-    return refused("outside_vault", `"${rel}" leads outside the vault (a link to ${realFile}); it is not read.`);
+    // Where the link leads is not said: an agent learns nothing of the disk beyond the vault.
+    return refused("outside_vault", `"${rel}" is a link that leads outside the vault; it is not read.`);
   }
   const facts = await stat(realFile);
   if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);

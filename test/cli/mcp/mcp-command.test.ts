@@ -115,6 +115,8 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
       const refused = await call(session, "read_note", { path: outside });
       expect(refused.isError, outside).toBe(true);
       expect(refused.content[0].text, outside).toMatch(/^outside_vault: /);
+      // Where a link leads is not the agent's to learn.
+      if (outside === "Linked secret.md") expect(refused.content[0].text).not.toContain(tmp);
     }
     expect((await call(session, "read_note", { path: "Libraries/No such note.md" })).content[0].text).toMatch(/^not_found: /);
     expect((await call(session, "read_note", { path: ".obsidian/app.json" })).content[0].text).toMatch(/^not_a_note: /);
