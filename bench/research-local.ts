@@ -13,7 +13,7 @@ const noNetwork: Http = { request: () => Promise.reject(new Error("the benchmark
 export async function researchLocalMs(index: VaultIndex, store: FsNoteStore, questions: string[]): Promise<{ p50: number; p95: number }> {
   const settings = defaultSettings();
   const run = (question: string) =>
-    runResearch({ question, mode: "never", writeTrace: false }, { index, store, http: noNetwork, secrets: { get: () => Promise.resolve(null) }, clock: systemClock, settings, model: null });
+    runResearch({ question, mode: "never", writeTrace: false }, { index, store, http: noNetwork, secrets: { get: () => Promise.resolve(null) }, knownSecrets: [], clock: systemClock, settings, model: null });
   for (const q of questions) await run(q);
   const times: number[] = [];
   for (let rep = 0; rep < 3; rep++) for (const q of questions) times.push((await timed(() => run(q))).ms);

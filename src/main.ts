@@ -18,6 +18,7 @@ import { embeddingChoice, type EmbeddingChoice } from "./plugin/embedding-choice
 import { SearchDialServices } from "./plugin/search-dial-services";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
 import { Promoter } from "./plugin/promoter";
+import { keysHeld } from "./plugin/keys-held";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { TimerClock } from "./plugin/timer-clock";
@@ -140,6 +141,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       settings: () => this.settings,
       saveSettings: () => this.saveSettings(),
       secret: (id) => this.secrets.byId(id),
+      keysHeld: () => keysHeld(this.secrets, this.settings),
       index: () => this.index,
       indexReady: () => this.keeper.ready(),
       chatModel: async () => {
@@ -305,6 +307,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         store: this.store,
         http: this.http,
         secrets: this.secrets,
+        // Every key in secret storage, read for this run: none reaches its trace, note or progress.
+        knownSecrets: await keysHeld(this.secrets, this.settings),
         clock: this.clock,
         settings: this.settings,
         model: prepared.model,

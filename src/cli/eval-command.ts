@@ -14,7 +14,7 @@ import { PageCache } from "../research/page-cache";
 import type { PageRead } from "../research/stages/read-pages";
 import { flag, has, intFlag, UsageError, type ParsedArgs } from "./args";
 import { nodePageReader } from "./dom-parser";
-import { envSecrets, secretEnvNames } from "./env-secrets";
+import { envSecrets, envSecretValues, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { openVault, type CliIo, type OpenedVault } from "./open-vault";
 import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
@@ -179,6 +179,7 @@ async function runEvalCase(p: PreparedCase, opened: OpenedVault, io: CliIo, sess
         store: opened.store,
         http: web,
         secrets: replaySecrets(modelKeyName, modelKey),
+        knownSecrets: envSecretValues(io.env),
         clock: replayClock(),
         settings: opened.settings,
         model: created.model,

@@ -4,7 +4,7 @@
 // size. A missing file reads as empty.
 import { appendFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { QueryLog } from "../index/query-log/query-log";
+import { QueryLog, type QueryLogOptions } from "../index/query-log/query-log";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { Settings } from "../settings";
 
@@ -53,8 +53,11 @@ export class FileQueryLogFile implements QueryLogFile {
   }
 }
 
-/** The query log of a vault's cache folder, switched on or off by settings.search.queryLog. */
-export function openQueryLog(folder: string, settings: Settings, options: { maxBytes?: number } = {}): QueryLog {
+/**
+ * The query log of a vault's cache folder, switched on or off by settings.search.queryLog. Give it
+ * the scrubber of the environment's keys (`envSecretValues`): a key typed into a query is not logged.
+ */
+export function openQueryLog(folder: string, settings: Settings, options: Pick<QueryLogOptions, "maxBytes" | "scrubber"> = {}): QueryLog {
   return new QueryLog({ file: new FileQueryLogFile(folder), enabled: settings.search.queryLog, ...options });
 }
 

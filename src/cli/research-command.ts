@@ -18,7 +18,7 @@ import { flag, has, UsageError, type ParsedArgs } from "./args";
 import { readExternalFlags } from "./command-flags";
 import { chattiness, type CommandIo } from "./cli-io";
 import { nodePageReader } from "./dom-parser";
-import { secretEnvNames } from "./env-secrets";
+import { envSecretValues, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { defaultCacheDir } from "./file-index-cache";
 import { providersAsked, researchResultJson, type SearchLevelRun, type TraceKept } from "./json/research-result-json";
@@ -76,6 +76,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
       store: opened.store,
       http: web.http,
       secrets: web.secrets,
+      knownSecrets: envSecretValues(io.env),
       clock: io.clock ?? systemClock,
       settings: opened.settings,
       model: created.model,

@@ -12,8 +12,9 @@ import type { EmbeddingModel } from "../llm/embeddings/embedding-model";
 import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
 import type { Clock, Http } from "../ports";
 import type { Settings } from "../settings";
+import { secretScrubber } from "../text/secret-scrub";
 import { flag, UsageError, type ParsedArgs } from "./args";
-import { envSecrets, secretEnvNames } from "./env-secrets";
+import { envSecrets, envSecretValues, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileVectorCache, loadVectors } from "./file-vector-cache";
 import { openQueryLog } from "./file-query-log";
@@ -91,7 +92,9 @@ export async function openDial(opened: OpenedVault, choice: DialChoice, options:
   }
   const vectors = embedder ? await loadVectors(new FileVectorCache(opened.cache.folder), embedder.name) : null;
   const rerankModel = choice.level === 4 ? await chatModelFor(choice.model, http, secrets, opened.settings) : null;
-  const queryLog = openQueryLog(opened.cache.folder, opened.settings);
+  // Every key of the environment, not only those this command reads: a query may hold any of them.
+  const scrubber = secretScrubber(envSecretValues(options.env));
+  const queryLog = openQueryLog(opened.cache.folder, opened.settings, { scrubber: () => scrubber });
   const search = new VaultSearch({
     index: opened.index,
     notes: opened.store,
@@ -100,6 +103,7 @@ export async function openDial(opened: OpenedVault, choice: DialChoice, options:
     rerankModel,
     log: options.log ? queryLog : null,
     surface: options.surface,
+    scrubber: () => scrubber,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return { search, queryLog, embedder, vectors };

@@ -15,6 +15,7 @@ import type { Clock, NoteStore } from "../ports";
 import type { ResearchDial, ResearchResult } from "../research/types";
 import { researchLogEntry } from "../research/research-log-entry";
 import type { Settings } from "../settings";
+import type { SecretScrubber } from "../text/secret-scrub";
 
 export interface DialServiceDeps {
   /** The index now (read each time: it is replaced when word analysis changes). */
@@ -24,6 +25,8 @@ export interface DialServiceDeps {
   settings: () => Settings;
   saveSettings: () => Promise<void>;
   log: QueryLog;
+  /** The scrubber of every key secret storage holds, asked at each search (VaultSearchOptions.scrubber). */
+  scrubber?: () => Promise<SecretScrubber>;
   /** The embedding job's progress in words, null when none ran. */
   embeddingStatus: () => string | null;
   /** Said once per new problem: the query log could not be written (the searches themselves went on). */
@@ -55,7 +58,8 @@ export class DialService {
     const key = logged ? surface : `${surface} (not logged)`;
     let search = this.searches.get(key);
     if (!search) {
-      search = new VaultSearch({ index, notes: this.deps.notes, clock: this.deps.clock, log: logged ? this.deps.log : null, surface, ...this.lanes });
+      const { notes, clock, scrubber } = this.deps;
+      search = new VaultSearch({ index, notes, clock, log: logged ? this.deps.log : null, surface, ...(scrubber ? { scrubber } : {}), ...this.lanes });
       this.searches.set(key, search);
     }
     return search;

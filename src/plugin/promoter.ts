@@ -18,23 +18,9 @@ import {
 } from "../promote/promote";
 import type { ResearchResult } from "../research/types";
 import type { VaultIndex } from "../index/vault-index";
-import type { Clock, Http, NoteStore, SecretName, Secrets } from "../ports";
+import type { Clock, Http, NoteStore } from "../ports";
 import type { Settings } from "../settings";
-import { isCredential } from "../text/secret-scrub";
-
-/** Every secret the plugin may hold, by name: a Record, so a name added to SecretName cannot be missed here. */
-const SECRET_NAMES = Object.keys({ brave: 0, exa: 0, openai: 0, anthropic: 0, github: 0, tavily: 0 } satisfies Record<SecretName, 0>) as SecretName[];
-
-/** Secret storage, which may also read a secret by its id (the embedding server's key has no SecretName). */
-export type HeldSecrets = Secrets & { byId?(id: string): Promise<string | null> };
-
-/** The keys secret storage holds now (placeholders such as `ollama` skipped): what promotion scrubs from a note. */
-export async function keysHeld(secrets: HeldSecrets, settings: Settings): Promise<string[]> {
-  const named = SECRET_NAMES.map((name) => secrets.get(name).catch(() => null));
-  const embedding = secrets.byId ? secrets.byId(settings.search.embedding.secretId).catch(() => null) : Promise.resolve(null);
-  const held = await Promise.all([...named, embedding]);
-  return held.filter(isCredential);
-}
+import { keysHeld, type HeldSecrets } from "./keys-held";
 
 /** Rewrites a trace note through `Vault.process` (an edit made meanwhile is not lost), once its real place is checked. */
 export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {

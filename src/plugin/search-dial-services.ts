@@ -14,6 +14,7 @@ import { createEmbeddingModel, embedSecretNameFor, type EmbedConfig } from "../l
 import type { Clock, Http, NoteFileInfo, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { errorMessage } from "../text/error-message";
+import { secretScrubber } from "../text/secret-scrub";
 import { AdapterQueryLogFile } from "./adapter-query-log-file";
 import { DialService } from "./dial-service";
 import { EmbeddingKeeper } from "./embedding-keeper";
@@ -31,6 +32,8 @@ export interface SearchDialDeps {
   saveSettings: () => Promise<void>;
   /** A secret by its id in the settings. */
   secret: (id: string) => Promise<string | null>;
+  /** Every key secret storage holds now (`keysHeld`): no search sends one on, and the query log never writes one. */
+  keysHeld: () => Promise<readonly string[]>;
   index: () => VaultIndex;
   /** Settles when the index's running build is over. */
   indexReady: () => Promise<void>;
@@ -52,7 +55,9 @@ export class SearchDialServices {
 
   constructor(private readonly deps: SearchDialDeps) {
     this.logFile = new AdapterQueryLogFile(deps.adapter, deps.dataFolder);
-    this.queryLog = new QueryLog({ file: this.logFile, clock: deps.clock, enabled: deps.settings().search.queryLog });
+    // Read at each search and each write: a key stored since start-up is kept out too.
+    const scrubber = async () => secretScrubber(await deps.keysHeld());
+    this.queryLog = new QueryLog({ file: this.logFile, clock: deps.clock, enabled: deps.settings().search.queryLog, scrubber });
     this.dial = new DialService({
       index: deps.index,
       notes: deps.notes,
@@ -60,6 +65,7 @@ export class SearchDialServices {
       settings: deps.settings,
       saveSettings: deps.saveSettings,
       log: this.queryLog,
+      scrubber,
       notify: deps.notify,
       embeddingStatus: () => {
         const progress = this.embedding.progress();

@@ -5,6 +5,7 @@ import { RESEARCH_PACK_VERSION } from "../evidence/research-pack";
 import { providerList } from "../evidence/labels";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
+import { secretScrubber } from "../text/secret-scrub";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
 import { planQuestion } from "./stages/plan";
@@ -53,14 +54,22 @@ export interface RunState {
 
 export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   const { clock, settings } = deps;
+  // A key the caller holds, typed or pasted into the question or the chat before it, is gone before
+  // anything reads them: planning (which lower-cases and splits words, past any scrubbing after it),
+  // the vault search, provider queries, the model's prompt, the trace and its note's name.
+  const held = secretScrubber(deps.knownSecrets);
+  const typed = held.text(asked.question);
   // The whole run, its trace and its pack read the question as planning reads it.
-  const question = questionRead(asked.question);
-  const request = question === asked.question ? asked : { ...asked, question };
+  const question = questionRead(typed);
+  const history = asked.history?.map((earlier) => held.text(earlier));
+  const request = question === asked.question && sameList(history, asked.history) ? asked : { ...asked, question, ...(history ? { history } : {}) };
   const mode = request.mode ?? "never";
   const providers = request.providers && request.providers.length > 0 ? [...new Set(request.providers)] : settings.external.providers;
   const freshness = request.freshness ?? settings.external.freshness;
   const count = Math.min(RUN_LIMITS.maxUrls, Math.max(1, request.count ?? settings.external.count ?? RUN_LIMITS.defaultUrls));
   const recorder = new TraceRecorder({ question: request.question, mode, providers: mode === "never" ? [] : providers, freshness, clock });
+  // Before anything is recorded: a page, a provider or a model may echo a key too.
+  recorder.addSecrets(...deps.knownSecrets);
   const stages = new StageRunner({ clock, recorder, totalMs: RUN_LIMITS.totalMs, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
   return {
     request,
@@ -79,8 +88,12 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
     outsideRows: [],
     external: { used: false, failed: false, failures: [], freshness: [], withPageText: new Set() },
     pageReads: [],
-    warnings: question === asked.question ? [] : [{ kind: "question_cut", message: questionCutMessage(asked.question, "question") }],
+    warnings: question === typed ? [] : [{ kind: "question_cut", message: questionCutMessage(typed, "question") }],
   };
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
 }
 
 /** The pack as the run has it now. It shares the run's warnings, which may still grow. */

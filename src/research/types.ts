@@ -1,6 +1,5 @@
-// The public contract of one research run: what callers (panel, command palette, CLI, evals) pass in,
-// what they get back and the progress events they can stream. Its trace is typed in evidence/trace-types.ts
-// (notes and promotion read traces without importing the runner); its names are re-exported here.
+// The public contract of one research run: what callers pass in, get back and can stream. Its trace is
+// typed in evidence/trace-types.ts (read by notes and promotion without the runner), re-exported here.
 import type { DialLevel } from "../index/dial/dial-types";
 import type { Embedder } from "../index/embeddings/embedder";
 import type { VaultSearch } from "../index/dial/vault-search";
@@ -47,6 +46,8 @@ export interface ResearchDeps {
   store: NoteStore;
   http: Http;
   secrets: Secrets;
+  /** Every secret the caller holds (CLI `envSecretValues`, plugin `keysHeld`): kept out of all the run writes, a typed-in one too. */
+  knownSecrets: readonly string[];
   /** Reads the time for the trace and runs every stage's deadline. */
   clock: Clock;
   settings: Settings;
@@ -71,9 +72,8 @@ export interface ResearchDeps {
 }
 
 /**
- * What the panel's live timeline shows. `partial`: the stage finished but part of its work failed
- * (one of two providers answered); `failed` also ends a stage that gave up without throwing (no
- * provider answered), its reason in `detail`.
+ * What the panel's live timeline shows. `partial`: the stage finished but part of its work failed (one
+ * of two providers answered); `failed` also ends a stage that gave up without throwing, why in `detail`.
  */
 export interface ProgressEvent {
   stage: StageName;

@@ -24,10 +24,23 @@ describe("readJsonFile", () => {
     expect(readJsonFile(write("blank.json", "  \n\t\n"))).toEqual({ ok: false, why: "is empty" });
   });
 
-  it("says a file is not valid JSON, with the parser's words", () => {
-    const read = readJsonFile(write("bad.json", '{"a": 1,}'));
-    expect(read.ok).toBe(false);
-    expect(!read.ok && read.why).toMatch(/^is not valid JSON \(.+\)$/);
+  it("says a file is not valid JSON, where and what is wrong, in its own words", () => {
+    expect(readJsonFile(write("bad.json", '{"a": 1,}'))).toEqual({ ok: false, why: "is not valid JSON (a property name in double quotes was expected at line 1, column 9)" });
+    expect(readJsonFile(write("two-lines.json", '{\n  "a": 1\n  "b": 2\n}'))).toEqual({ ok: false, why: "is not valid JSON (a comma or a closing brace was expected at line 3, column 3)" });
+    expect(readJsonFile(write("short.json", '{"a": [1, 2'))).toEqual({ ok: false, why: "is not valid JSON (it ends before its value is complete, at line 1, column 12)" });
+    expect(readJsonFile(write("trailing.json", '{"a": 1} x'))).toEqual({ ok: false, why: "is not valid JSON (more follows the value at line 1, column 10)" });
+  });
+
+  it("never quotes the file's text, so a key pasted into it is not printed even in part", () => {
+    const key = "BSAsecretKEY1234567890";
+    const read = readJsonFile(write("key.json", `{\n  "external": {"brave": {"x": ${key}}}\n}`));
+    expect(read).toEqual({ ok: false, why: "is not valid JSON (an unexpected character at line 2, column 31)" });
+    for (const bad of [`{"a": 'single'}`, `{"a": tru}`, `{"a": "${key}\u0001"}`, `{"a": "\\q${key}"}`, `{"a": 01${key}}`, `[${key}]`, `${key}`]) {
+      const failed = readJsonFile(write("bad-key.json", bad));
+      expect(failed.ok).toBe(false);
+      expect(!failed.ok && failed.why).toMatch(/^is not valid JSON \([a-z ,]+ at line \d+, column \d+\)$/);
+      expect(!failed.ok && failed.why).not.toMatch(/BSA|secret|single|tru\b/i);
+    }
   });
 
   it("gives the path's own refusal for a file that is missing or a folder", () => {

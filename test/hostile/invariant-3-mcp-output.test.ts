@@ -101,6 +101,20 @@ describe("the MCP server never hands an agent a key", () => {
     for (const form of forms(PAGE_KEY)) expect(whereFound(form, outputs), `found ${form}`).toEqual([]);
   });
 
+  it("nor writes one an agent typed into a question or a search into the kept trace or the query log", async () => {
+    box.write("replay/brave.json", exchange("GET", braveUrl, 200, braveBody([])));
+    const mcp = await startServer();
+    const pack = (await mcp.callTool({ name: "research_pack", arguments: { question: `why did we choose Automerge ${IDLE_KEY} over Yjs` } })) as CallResult;
+    expect(pack.isError).toBeFalsy();
+    expect((pack.structuredContent as { trace_file?: string }).trace_file).toBeDefined();
+    const search = (await mcp.callTool({ name: "vault_search", arguments: { query: `Automerge ${PAGE_KEY}` } })) as CallResult;
+    expect(search.isError).toBeFalsy();
+    const outputs = everyOutput(box, { code: 0, out: seen(pack) + seen(search), err: stderr });
+    expect(Object.keys(outputs).some((name) => name.endsWith("query-log.jsonl"))).toBe(true);
+    const names = Object.keys(outputs).join("\n");
+    for (const key of [IDLE_KEY, PAGE_KEY]) for (const form of [...forms(key), key.toLowerCase()]) expect(whereFound(form, { ...outputs, names }), `found ${form}`).toEqual([]);
+  });
+
   it("in an error text that quotes what it was given", async () => {
     box.write("replay/brave.json", exchange("GET", braveUrl, 200, braveBody([])));
     const mcp = await startServer();

@@ -8,7 +8,7 @@ import { nodePageReader } from "../../src/cli/dom-parser";
 import type { ChatModel } from "../../src/llm/chat-model";
 import type { RecordedExchange } from "../../src/websearch/replay";
 import { BRAVE_TEST_KEY, recordingSecrets } from "../support/fake-secrets";
-import { sampleVaultHarness, FRESHNESS_QUESTION } from "../support/research-harness";
+import { sampleVaultHarness, ANSWERED_QUESTION, FRESHNESS_QUESTION } from "../support/research-harness";
 import { KEYS } from "./hostile-kit";
 
 const BRAVE_WEB_SEARCH = "https://api.search.brave.com/res/v1/web/search";
@@ -59,5 +59,22 @@ describe("progress events never carry a key the run knows", () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(progressText(failed)).toContain("upstream refused key [redacted]");
     expect(progressText(h.progress)).not.toContain(MODEL_KEY);
+  });
+});
+
+describe("every key the caller holds is known to the run from its start", () => {
+  // Held by the caller (the CLI's environment, the plugin's secret storage) but never looked up by
+  // this run: it searches no source and calls no model.
+  const HELD = KEYS.TAVILY_API_KEY;
+
+  it("so one typed into the question reaches no progress event, no trace, no trace note or its name, and not the result", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: `${ANSWERED_QUESTION} ${HELD}`, mode: "never", writeTrace: true }, { knownSecrets: [HELD] });
+    expect(result.trace_path).toBeDefined();
+    expect(result.trace.question).toContain("[redacted]");
+    const written = h.store.paths().filter((p) => p.startsWith(h.settings.notes.traceFolder));
+    expect(written.length).toBe(1);
+    const outputs = { progress: progressText(h.progress), result: JSON.stringify(result), names: written.join("\n"), note: h.store.text(written[0]) ?? "" };
+    for (const form of [HELD, HELD.slice(0, 10), encodeURIComponent(HELD)]) expect(Object.entries(outputs).filter(([, t]) => t.includes(form)).map(([n]) => n), `found ${form}`).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // field, JSON-\u-escaped, percent-encoded, base64-encoded, in a 401 or an HTML error page — and
 // recorded provider bodies carrying the key. Every output is searched: stdout, stderr, --json,
 // the trace note, every file in the vault and the cache, and the replay log.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +15,7 @@ import {
   completion,
   config,
   everyOutput,
+  filesUnder,
   firstAdmittedKey,
   hostileServer,
   KEYS,
@@ -176,5 +177,56 @@ describe("other commands", () => {
     expect(run.code).toBe(2);
     expect(run.err).toContain("[redacted]");
     expect(run.err).not.toContain(MODEL_KEY);
+  });
+});
+
+describe("a key of the environment typed into the question", () => {
+  // The run never looks this key up (no web search, or another source): only the process knows it.
+  const KEY = KEYS.BRAVE_SEARCH_API_KEY;
+  const env = { BRAVE_SEARCH_API_KEY: KEY, GITHUB_TOKEN: KEYS.GITHUB_TOKEN };
+  /** Every file's path under the sandbox: a note's name is an output too. */
+  const fileNames = () => filesUnder(place.box.dir).map((f) => path.relative(place.box.dir, f.file)).join("\n");
+  const queryLog = () => filesUnder(place.box.cache).filter((f) => f.file.endsWith("query-log.jsonl")).map((f) => f.text).join("");
+
+  it("reaches neither the trace note, its name, the kept trace nor the query log of a local research run", async () => {
+    const question = `why did we choose Automerge ${KEY} over Yjs`;
+    const noted = await cli(place.box, ["research", question, "--trace", "--json"], env);
+    const kept = await cli(place.box, ["research", `${question} ${KEYS.GITHUB_TOKEN}`], env);
+    expect(noted.code).toBe(0);
+    expect(kept.code).toBe(0);
+    expect(traceNotes(place.box).length).toBe(1);
+    expect(queryLog()).toContain("[redacted]");
+    const outputs = { ...everyOutput(place.box, noted), keptOut: kept.out, keptErr: kept.err, "file names": fileNames() };
+    // Lower-cased too: planning lower-cases the question's words.
+    for (const key of [KEY, KEY.toLowerCase(), KEY.slice(0, 12), KEYS.GITHUB_TOKEN, KEYS.GITHUB_TOKEN.toLowerCase()]) expect(whereFound(key, outputs), `found ${key}`).toEqual([]);
+  });
+
+  it("reaches no output of a run that looks outside with another source, nor the query log of one that uses it", async () => {
+    const replay = braveReplay(place.box, braveBody([{ url: "https://news.example.org/release", title: "Automerge latest release", snippets: ["The latest Automerge release adds compaction."] }]));
+    const run = await cli(place.box, ["research", `${WEB_QUESTION} ${KEYS.GITHUB_TOKEN} ${KEY}`, "--trace", "--external-search", "always", "--replay", replay, "--json"], env);
+    expect(run.code).toBe(0);
+    expect(queryLog()).toContain("[redacted]");
+    const outputs = { ...everyOutput(place.box, run), "file names": fileNames() };
+    for (const key of [KEY, KEY.toLowerCase(), KEYS.GITHUB_TOKEN, KEYS.GITHUB_TOKEN.toLowerCase()]) expect(whereFound(key, outputs), `found ${key}`).toEqual([]);
+  });
+
+  it("reaches no output of search, the query log included", async () => {
+    const run = await cli(place.box, ["search", `Automerge ${KEY}`, "--json"], env);
+    expect(run.code).toBe(0);
+    expect(queryLog()).toContain("[redacted]");
+    for (const key of [KEY, KEY.toLowerCase()]) expect(whereFound(key, { ...everyOutput(place.box, run), "file names": fileNames() }), `found ${key}`).toEqual([]);
+  });
+});
+
+describe("a config file that is not valid JSON", () => {
+  it("is refused without quoting the file, so a key pasted into it is not printed even in part", async () => {
+    const key = KEYS.BRAVE_SEARCH_API_KEY;
+    const file = config(place.box, {}, "config.json");
+    writeFileSync(file, `{\n  "external": {\n    "brave": { "secretId": ${key} }\n  }\n}\n`);
+    const run = await cli(place.box, ["search", "Automerge", "--config", file], { BRAVE_SEARCH_API_KEY: key });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("is not valid JSON");
+    expect(run.err).toContain("line 3, column 28");
+    for (const part of [key, key.slice(0, 6), key.slice(0, 3)]) expect(run.err, `found ${part}`).not.toContain(part);
   });
 });

@@ -216,6 +216,29 @@ describe("the plugin's search dial", () => {
     plugin.unload();
   });
 
+  it("keeps every key in secret storage out of the query log and a research run, one typed into a search or the question included", async () => {
+    const braveKey = "BSA-plugin-held-Rt83Kw52Qz";
+    const embeddingKey = "sk-embed-plugin-held-0123456789";
+    const data = settingsData(false);
+    data.notes.writeTraceNotes = true;
+    const { app, vault, plugin } = await startPlugin(data);
+    app.secretStorage.setSecret(data.external.brave.secretId, braveKey);
+    app.secretStorage.setSecret(data.search.embedding.secretId, embeddingKey);
+    const response = await plugin.dialHost.search({ query: `kitten ${braveKey}`, level: 1, surface: "search-modal" });
+    const host = (plugin as unknown as { researchHost(): ResearchPanelHost }).researchHost();
+    const prepared = await host.prepareRun();
+    if (!prepared.ok) throw new Error(prepared.problem.message);
+    const progress: string[] = [];
+    const result = await host.runResearch({ question: `How do I mend an automobile? ${embeddingKey}`, history: [], mode: "never" }, { ...prepared.deps, onProgress: (e) => progress.push(e.detail) });
+    expect(result.trace_path).toBeDefined();
+    const log = vault.hiddenFiles.get(LOG_PATH)!;
+    expect(log).toContain("kitten [redacted]");
+    const notes = vault.getFiles().map((f) => f.path);
+    const outputs = { log, search: JSON.stringify(response), progress: progress.join("\n"), result: JSON.stringify(result), names: notes.join("\n"), trace: await vault.adapter.read(result.trace_path!) };
+    for (const key of [braveKey, embeddingKey, braveKey.toLowerCase(), embeddingKey.toLowerCase()]) expect(Object.entries(outputs).filter(([, t]) => t.includes(key)).map(([n]) => n), `found ${key}`).toEqual([]);
+    plugin.unload();
+  });
+
   it("runs one query at all four levels for the comparison view", async () => {
     const { plugin } = await startPlugin(settingsData(true));
     const comparison = await plugin.dialHost.compare("automobile");

@@ -8,7 +8,7 @@ import { Vault } from "../stubs/obsidian";
 import { nodePageReader } from "../../src/cli/dom-parser";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
-import { keysHeld, Promoter } from "../../src/plugin/promoter";
+import { Promoter } from "../../src/plugin/promoter";
 import type { SecretName, Secrets } from "../../src/ports";
 import type { ResearchResult } from "../../src/research/types";
 import { defaultSettings } from "../../src/settings";
@@ -64,23 +64,5 @@ describe("Promoter", () => {
         expect(output).not.toContain(encodeURIComponent(key));
       }
     }
-  });
-
-  it("keysHeld reads every secret name now, skipping placeholders and secrets that cannot be read", async () => {
-    const failing: Secrets = { get: async (name) => (name === "exa" ? Promise.reject(new Error("locked")) : name === "openai" ? "ollama" : name === "tavily" ? "tvly-held-0123456789" : null) };
-    expect(await keysHeld(failing, defaultSettings())).toEqual(["tvly-held-0123456789"]);
-    const changing: Record<SecretName, string> = { brave: "", exa: "", openai: "", anthropic: "", github: "", tavily: "" };
-    const live = secretsOf(changing);
-    expect(await keysHeld(live, defaultSettings())).toEqual([]);
-    changing.anthropic = "sk-ant-changed-0123456789";
-    expect(await keysHeld(live, defaultSettings())).toEqual(["sk-ant-changed-0123456789"]);
-  });
-
-  it("keysHeld reads the embedding server's key by its id too (it has no secret name)", async () => {
-    const settings = defaultSettings();
-    settings.search.embedding.secretId = "my-embedding-key";
-    const stored: Record<string, string> = { "my-embedding-key": "sk-embed-held-0123456789" };
-    const secrets = { get: async () => null, byId: async (id: string) => stored[id] ?? null };
-    expect(await keysHeld(secrets, settings)).toEqual(["sk-embed-held-0123456789"]);
   });
 });

@@ -101,7 +101,7 @@ describe("local retrieval through the dial", () => {
     const clock = fakeClock();
     const result = await runResearch(
       { question: "fixing an automobile", retrievalOnly: true, writeTrace: false },
-      { index, store, http: fetchHttp, secrets: recordingSecrets(), clock, settings, model: null, dial: dial(3) },
+      { index, store, http: fetchHttp, secrets: recordingSecrets(), knownSecrets: [], clock, settings, model: null, dial: dial(3) },
     );
     expect(result.pack.coverage.recall_note).toMatch(/^Searched 4 notes at level 3 \(multi-field\); \d+ matched\./);
     const stage = result.trace.events.find((e) => e.type === "local_retrieval");

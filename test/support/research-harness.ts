@@ -67,6 +67,7 @@ export async function sampleVaultHarness(options: HarnessOptions = {}): Promise<
     store,
     http,
     secrets,
+    knownSecrets: [],
     clock,
     settings,
     model: options.model ?? null,

@@ -27,7 +27,11 @@ import type { VaultWatcher } from "./vault-watcher";
 
 export interface VaultToolsContext {
   opened: OpenedVault;
-  /** Every key of the environment: a page that echoes one never gets it into a promoted note. (The transport scrubs all output too.) */
+  /**
+   * Every key of the environment: a research run knows them from its start (its kept trace never
+   * holds one typed into a question), and a page that echoes one never gets it into a promoted
+   * note. (The transport scrubs all output too.)
+   */
   knownSecrets: readonly string[];
   watcher: VaultWatcher;
   web: WebAccess;
@@ -149,7 +153,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       const http = external ? web.http : NO_NETWORK;
       const result = await runResearch(
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
-        { index: opened.index, store: opened.store, http, secrets: web.secrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard },
       );
       const traceFile = await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);

@@ -20,6 +20,7 @@ import { RERANK_COUNT, rerankWithModel, type RerankModel } from "./rerank";
 import { reciprocalRankFusion, type FusedKey, type RankedLane } from "./rrf";
 import { unitSnippets } from "./unit-snippets";
 import { questionCutMessage, questionRead } from "../../text/cut-text";
+import type { SecretScrubber } from "../../text/secret-scrub";
 
 export interface VaultSearchOptions {
   index: VaultIndex;
@@ -34,6 +35,12 @@ export interface VaultSearchOptions {
   log?: QueryLog | null;
   /** Recorded in the log: which surface asked ("search-modal", "panel", "cli", "mcp"…). */
   surface?: string;
+  /**
+   * The scrubber of every key the caller holds, asked at each search: a key typed into the query is
+   * gone before a lane, the embedding server, the rerank model, the log or the response reads it
+   * (the index lower-cases and splits words, past any scrubbing after it). Default: none.
+   */
+  scrubber?: () => SecretScrubber | Promise<SecretScrubber>;
   clock?: Clock;
   /** Each lane's candidates before fusion (default 50). */
   laneDepth?: number;
@@ -78,10 +85,11 @@ export class VaultSearch {
     const filters = normalizeFilters(asked.filters);
     const limit = Math.max(1, asked.limit ?? 10);
     const notices: DialNotice[] = [];
+    const typed = this.options.scrubber ? (await this.options.scrubber()).text(asked.query) : asked.query;
     // Every lane, the model and the log read the query as the index reads it.
-    const query = questionRead(asked.query);
+    const query = questionRead(typed);
     const request = query === asked.query ? asked : { ...asked, query };
-    if (query !== asked.query) notices.push({ kind: "query_cut", message: questionCutMessage(asked.query, "query") });
+    if (query !== typed) notices.push({ kind: "query_cut", message: questionCutMessage(typed, "query") });
     let ranLevel: DialLevel = 1;
     let results: DialResult[];
     const vector = request.level >= 2 ? await this.queryVector(request, notices) : null;

@@ -2,11 +2,14 @@
 // latency and the results the user then opened — so a user can see what the dial does for them
 // and `eval:search` can replay real queries at every level. The log is JSON lines in a local
 // file behind the QueryLogFile port, rotated at `maxBytes`, never in the vault, never sent
-// anywhere; it can be switched off and cleared. A failed write never fails a search.
+// anywhere; it can be switched off and cleared. A failed write never fails a search. Every line
+// loses the secrets its scrubber knows before it is written: a key typed into a search box or a
+// question never reaches the file.
 import * as z from "zod";
 import { systemClock, type Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";
 import { errorMessage } from "../../text/error-message";
+import { secretScrubber, type SecretScrubber } from "../../text/secret-scrub";
 import type { QueryLogFile } from "./query-log-file";
 
 export const QUERY_LOG_SCHEMA = "vault-research.query-log.v1";
@@ -65,7 +68,14 @@ export interface QueryLogOptions {
   maxBytes?: number;
   /** Default true; the setting that turns logging off sets this. */
   enabled?: boolean;
+  /**
+   * The scrubber of every secret the process holds (the CLI: its environment's keys; the plugin:
+   * secret storage's). Asked at each write, so a key set since is scrubbed too. Default: none.
+   */
+  scrubber?: () => SecretScrubber | Promise<SecretScrubber>;
 }
+
+const NO_SECRETS = secretScrubber([]);
 
 export class QueryLog {
   enabled: boolean;
@@ -74,6 +84,7 @@ export class QueryLog {
   private readonly file: QueryLogFile;
   private readonly clock: Pick<Clock, "now">;
   private readonly maxBytes: number;
+  private readonly scrubber: () => SecretScrubber | Promise<SecretScrubber>;
   private writes: Promise<void> = Promise.resolve();
   private counter = 0;
 
@@ -82,32 +93,38 @@ export class QueryLog {
     this.clock = options.clock ?? systemClock;
     this.maxBytes = options.maxBytes ?? DEFAULT_QUERY_LOG_BYTES;
     this.enabled = options.enabled ?? true;
+    this.scrubber = options.scrubber ?? (() => NO_SECRETS);
   }
 
   /** Logs a search and returns its id (for click-throughs), or null when logging is off or failed. */
   async recordSearch(search: SearchToLog): Promise<string | null> {
     if (!this.enabled) return null;
     const id = `q${this.clock.now().toString(36)}-${(this.counter++).toString(36)}`;
+    const scrub = await this.readScrubber();
+    if (!scrub) return null;
     const line: QueryLogSearch = {
       schema: QUERY_LOG_SCHEMA,
       type: "search",
       id,
       at: new Date(this.clock.now()).toISOString(),
       surface: search.surface,
-      query: cutText(search.query, MAX_QUERY_CHARS),
+      // Scrubbed before it is cut, so no key survives as a cut-off prefix.
+      query: cutText(scrub.text(search.query), MAX_QUERY_CHARS),
       level: search.level,
       ran_level: search.ranLevel,
       filters: { folders: [...search.filters.folders], tags: [...search.filters.tags] },
       results: search.results.slice(0, MAX_LOGGED_RESULTS),
       latency_ms: Math.round(search.latencyMs),
     };
-    return (await this.append(line)) ? id : null;
+    return (await this.append(scrub.value(line))) ? id : null;
   }
 
   /** The user opened result `key`, shown at 1-based `rank`, of search `id`. */
   async recordClick(id: string, key: string, rank: number): Promise<void> {
     if (!this.enabled) return;
-    await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key, rank });
+    const scrub = await this.readScrubber();
+    if (!scrub) return;
+    await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key: scrub.text(key), rank });
   }
 
   /** Every readable line, oldest first; lines that are not the log's shape are skipped and counted. */
@@ -133,6 +150,16 @@ export class QueryLog {
   async clear(): Promise<void> {
     await this.writes;
     await this.file.clear();
+  }
+
+  /** The scrubber for this write; null, with the problem said, when the secrets could not be read: nothing unscrubbed is written. */
+  private async readScrubber(): Promise<SecretScrubber | null> {
+    try {
+      return await this.scrubber();
+    } catch (error) {
+      this.problem = `The query log was not written: the secrets to keep out of it could not be read (${errorMessage(error)}).`;
+      return null;
+    }
   }
 
   /** Writes one after another, so two searches never both decide the file has room. */

@@ -58,7 +58,7 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   try {
     json = JSON.parse(unfenced(text));
   } catch {
-    return fail("bad_json", `The model's answer is not JSON: "${oneLine(text).slice(0, 80)}".`);
+    return fail("bad_json", `The model's answer is not JSON; it starts: ${oneLine(text, 80)}`);
   }
   const checked = call.schema.safeParse(json);
   if (!checked.success) return fail("bad_shape", `The model's JSON does not have the expected shape: ${checked.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; ")}.`);

@@ -71,7 +71,7 @@ export async function checkVerdictWithModel(question: string, plan: QueryPlan, r
   // A verdict outside the closed set is told apart from the rest of a bad shape: it is the one a model invents most ("partial").
   const said = (asked.value as { verdict?: unknown } | null)?.verdict;
   if (typeof said === "string" && !(VERDICTS as readonly string[]).includes(said)) {
-    return { kind: "kept_lexical", failure: { kind: "unknown_verdict", message: `The model's verdict "${oneLine(said).slice(0, 40)}" is not one of ${VERDICTS.join(", ")}.` } };
+    return { kind: "kept_lexical", failure: { kind: "unknown_verdict", message: `The model's verdict is not one of ${VERDICTS.join(", ")}: ${oneLine(said, 40)}` } };
   }
   const checked = modelVerdictSchema.safeParse(asked.value);
   if (!checked.success) return { kind: "kept_lexical", failure: { kind: "bad_shape", message: `The model's JSON does not have the expected shape: ${checked.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; ")}.` } };

@@ -2,6 +2,7 @@
 // the log's size, a clear, a switch, and a failed write that never fails a search.
 import { describe, expect, it } from "vitest";
 import { QUERY_LOG_SCHEMA, QueryLog, type SearchToLog } from "../../../src/index/query-log/query-log";
+import { secretScrubber } from "../../../src/text/secret-scrub";
 import { fakeClock, FAKE_NOW } from "../../support/fake-clock";
 import { MemoryQueryLogFile } from "./memory-query-log-file";
 
@@ -68,6 +69,40 @@ describe("query log", () => {
     await log.recordSearch(search("x".repeat(50_000), Array.from({ length: 500 }, (_, i) => `${i}.md`)));
     const [line] = (await log.read()).lines;
     expect(line.type === "search" && [line.query.length, line.results.length]).toEqual([1000, 50]);
+  });
+
+  it("writes no secret its scrubber knows: not in a query, a filter or a result key, nor cut off at the length limit", async () => {
+    const key = "BSA-query-log-key-0123456789";
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, clock: fakeClock(), scrubber: () => secretScrubber([key]) });
+    const id = await log.recordSearch({ ...search(`brake ${key} pads`, [`Keys/${key}.md`]), filters: { folders: [key], tags: [`#${key}`] } });
+    await log.recordClick(id!, `Keys/${key}.md`, 1);
+    await log.recordSearch(search(`${"x".repeat(990)} ${key}`));
+    expect(file.current).not.toContain(key);
+    expect(file.current).not.toContain(key.slice(0, 6));
+    const [first, click] = (await log.read()).lines;
+    expect(first).toMatchObject({ query: "brake [redacted] pads", filters: { folders: ["[redacted]"], tags: ["#[redacted]"] }, results: ["Keys/[redacted].md"] });
+    expect(click).toMatchObject({ type: "click", key: "Keys/[redacted].md" });
+  });
+
+  it("asks for its scrubber at each write, so a key set since is scrubbed too", async () => {
+    const file = new MemoryQueryLogFile();
+    const keys: string[] = [];
+    const log = new QueryLog({ file, scrubber: async () => secretScrubber(keys) });
+    await log.recordSearch(search("before sk-later-key-0123456789"));
+    keys.push("sk-later-key-0123456789");
+    await log.recordSearch(search("after sk-later-key-0123456789"));
+    const queries = (await log.read()).lines.flatMap((l) => (l.type === "search" ? [l.query] : []));
+    expect(queries).toEqual(["before sk-later-key-0123456789", "after [redacted]"]);
+  });
+
+  it("writes nothing when its scrubber cannot be had, and says why, but does not fail the search", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, scrubber: async () => Promise.reject(new Error("secret storage is locked")) });
+    expect(await log.recordSearch(search("sk-unknown-key-0123456789"))).toBeNull();
+    await log.recordClick("q1", "a.md", 1);
+    expect(file.current).toBe("");
+    expect(log.problem).toContain("secret storage is locked");
   });
 
   it("clear removes both files", async () => {

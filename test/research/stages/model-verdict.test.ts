@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Judgement, VaultRow } from "../../../src/evidence/research-pack";
 import { checkVerdictWithModel, NOTE_FENCE_CLOSE } from "../../../src/research/stages/model-verdict";
 import { planQuestion } from "../../../src/research/stages/plan";
+import { secretScrubber } from "../../../src/text/secret-scrub";
 import { fakeClock } from "../../support/fake-clock";
 import { scriptedModel } from "../../support/scripted-model";
 
@@ -38,6 +39,15 @@ describe("checkVerdictWithModel", () => {
     expect(await check(`\`\`\`${"\n".repeat(1_000_000)}x`).done).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_json" } });
     const spaced = check('```JSON \n \n{"verdict": "enough_evidence", "reason": "It compares them.", "missing": []}\n\n```');
     expect(await spaced.done).toMatchObject({ kind: "checked", changed: true });
+  });
+
+  it("quotes the start of an answer that is not JSON with its cut mark last, where the scrubber takes a key's cut start out", async () => {
+    const key = "sk-live-0123456789abcdefghij";
+    const result = await check(`${"Not JSON at all. ".repeat(4)}${key} and more`).done;
+    expect(result).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_json" } });
+    const message = result.kind === "kept_lexical" ? result.failure.message : "";
+    expect(message).toMatch(/…$/);
+    expect(secretScrubber([key]).text(message)).not.toContain(key.slice(0, 6));
   });
 
   it("prose around the JSON is not JSON: the lexical verdict stands", async () => {
