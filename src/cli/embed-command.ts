@@ -3,7 +3,9 @@
 // vectors were made (path, mtime, size) are embedded. What leaves the device is said on stderr
 // before the first call; progress goes to stderr; Ctrl-C stops after the request in flight and
 // keeps what was embedded, so running it again resumes. A model or dimension change throws the old
-// vectors away and says so.
+// vectors away and says so. Vectors that could not be saved fail the run (exit 1, state "failed",
+// error "not_saved"): they are lost, and the next run sends the notes again; a vector file that
+// cannot be written at all (a folder in its place) fails it before anything is sent.
 import { stat } from "node:fs/promises";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
@@ -15,6 +17,7 @@ import { chattiness, type CommandIo } from "./cli-io";
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileVectorCache, loadVectors } from "./file-vector-cache";
+import { whyNot } from "./path-kind";
 import { embedReportJson } from "./json/embed-report-json";
 import { openVault, readSettings, type OpenedVault } from "./open-vault";
 import { readEmbedConfig } from "./search-dial";
@@ -43,10 +46,17 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
   const loaded = await loadVectors(cache, embedder.name);
   if (loaded.reset) io.err(`${vectorResetWords(loaded.reset)}\n`);
   const disclosure = embeddingDisclosure(config);
-  io.err(`${disclosure}\n`);
   const job = new EmbeddingJob({ store: loaded.store, embedder, notes: opened.store, cache, clock: io.clock ?? systemClock });
-  const progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
-  const bytes = await stat(cache.file).then((s) => s.size, () => 0);
+  const unwritable = whyVectorFileUnwritable(cache.file);
+  let progress: EmbeddingProgress;
+  if (unwritable) {
+    progress = { ...job.progress(), state: "failed", saveProblem: `The vectors could not be saved: ${cache.file} ${unwritable}. Nothing was sent; move it out of the way and run again.` };
+  } else {
+    io.err(`${disclosure}\n`);
+    progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
+  }
+  // Only a file's size: a folder in its place has one too.
+  const bytes = await stat(cache.file).then((s) => (s.isFile() ? s.size : 0), () => 0);
   const json = embedReportJson(progress, {
     model: embedder.name,
     dimensions: loaded.store.dimensions,
@@ -57,11 +67,26 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
     disclosure,
   });
   for (const reset of progress.resets) io.err(`${vectorResetWords(reset)}\n`);
-  if (progress.saveProblem) io.err(`warning: ${progress.saveProblem}\n`);
+  if (progress.saveProblem !== undefined) io.err(`error: ${progress.saveProblem}\n`);
   if (has(args, "json")) io.out(`${terminalJson(json)}\n`);
-  else io.out(`${embeddingProgressWords(progress)}\nVectors: ${loaded.store.size} notes of ${json.notes_in_vault}, ${bytes.toLocaleString("en-US")} bytes in ${cache.file}\n`);
-  if (progress.state === "cancelled") io.err("Stopped: run the same command again to go on from here.\n");
-  return progress.state === "done" ? 0 : 1;
+  else io.out(`${unwritable ? "" : `${embeddingProgressWords(progress)}\n`}${vectorsLine(progress, loaded.store.size, json.notes_in_vault, bytes, cache.file)}\n`);
+  if (progress.state === "cancelled" && progress.saveProblem === undefined) io.err("Stopped: run the same command again to go on from here.\n");
+  return progress.state === "done" && progress.saveProblem === undefined ? 0 : 1;
+}
+
+/** Where the vectors are, or that this run's were not saved (never a claim about a file that was not written). */
+function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: number, bytes: number, file: string): string {
+  if (progress.saveProblem !== undefined) {
+    const lost = progress.notesDone > 0 ? `: the ${progress.notesDone.toLocaleString("en-US")} ${progress.notesDone === 1 ? "note" : "notes"} embedded by this run will be sent again next time` : "";
+    return `Vectors: not saved in ${file}${lost}.`;
+  }
+  return `Vectors: ${notes} notes of ${notesInVault}, ${bytes.toLocaleString("en-US")} bytes in ${file}`;
+}
+
+/** Why the vector file could not be written over ("is a folder, not a file"), or null when it can (or is not there yet). */
+function whyVectorFileUnwritable(file: string): string | null {
+  const why = whyNot("file", file);
+  return why === "does not exist" ? null : why;
 }
 
 /** The notes as the index has them (trace notes and excluded folders left out, as the index leaves them). */

@@ -1,6 +1,7 @@
 // IndexCache as a folder in an OS cache folder, one per vault, one file per part (v8's serializer:
 // typed arrays stay bytes, nothing is turned into JSON text). A part is written to a temporary file
-// that is renamed into place, so a crash mid-write leaves the old part, not half a new one.
+// that is renamed into place, so a crash mid-write leaves the old part, not half a new one; a write
+// that fails takes its temporary file away and throws.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -55,8 +56,15 @@ export class FileIndexCache implements IndexCache {
     const file = this.partFile(name);
     await mkdir(this.folder, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, serialize(value));
-    await rename(tmp, file);
+    try {
+      await writeFile(tmp, serialize(value));
+      await rename(tmp, file);
+    } catch (error) {
+      // A write that failed leaves nothing behind (each save would add one more); not recursive,
+      // so a folder of that name, someone else's, stays.
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw error;
+    }
     await rm(this.legacyFile, { force: true });
   }
 

@@ -1,6 +1,7 @@
 // The VectorCache port as one file in the vault's cache folder (the folder the index cache uses,
 // never the vault: DESIGN invariant 8). Written to a temporary file that is renamed into place, so
-// a crash mid-write leaves the old vectors, not half of new ones. A file that cannot be read, or is
+// a crash mid-write leaves the old vectors, not half of new ones, and a save that fails takes its
+// temporary file away and throws. A file that cannot be read, or is
 // damaged, becomes an empty store and a reason (readVectors), never a crash.
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -30,8 +31,15 @@ export class FileVectorCache implements VectorCache {
   async save(bytes: Uint8Array): Promise<void> {
     await mkdir(this.folder, { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, this.file);
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, this.file);
+    } catch (error) {
+      // A save that failed leaves nothing behind (each run would add one more); not recursive, so
+      // a folder of that name, someone else's, stays.
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 
   async clear(): Promise<void> {

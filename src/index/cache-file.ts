@@ -5,7 +5,9 @@
 //
 // Reading checks every part the index later relies on, so a cache that loads but has the wrong
 // shape (another version's, a half-written one, a hand-edited one) comes back as a reason to
-// rebuild, never as a crash in a later search.
+// rebuild, never as a crash in a later search. What can be derived is derived, not trusted: each
+// field's average length is computed again from the rows' field lengths as they are read.
+import { MAX_NOTE_CHARS } from "./note-limit";
 import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
 import { lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
@@ -23,6 +25,12 @@ const FORMAT = "vault-research-index";
 const SEGMENT_FORMAT = "vault-research-index-segment";
 /** Part names adapters can use as file names or keys as they are. */
 const PART_NAME = /^[a-z0-9-]{1,64}$/;
+/**
+ * The most distinct terms a field of a note can hold. The index reads at most MAX_NOTE_CHARS of a
+ * note and the analyser makes about one term a character at most (CJK bigrams, a compound's parts
+ * and its joined form); twice that leaves room for the fields drawn from the name and properties.
+ */
+const MAX_FIELD_LENGTH = 2 * MAX_NOTE_CHARS;
 
 /** A note as one array, in this order: a part stays about half the size of named fields. */
 type NoteRow = [shortId: number, path: string, mtime: number, size: number, title: string, aliases: string[], tags: string[], sourceUrls: string[], problems: NoteProblem[], fieldLengths: number[]];
@@ -47,7 +55,10 @@ export interface Manifest {
   savedAt: number;
   /** Saves so far: each save names its new segments after it, so no name is ever reused. */
   saves: number;
-  /** The short id the next note gets, and MiniSearch's running average of each field's length. */
+  /**
+   * The short id the next note gets, and MiniSearch's running average of each field's length. The
+   * averages are written for the format's sake only: a load computes them again from the rows.
+   */
   nextId: number;
   averageFieldLength: number[];
   segments: SegmentEntry[];
@@ -239,6 +250,8 @@ type RowsRead = { ok: true; shortIds: number[] } | { ok: false; reason: RebuildR
 /** Puts the segment's notes back; each row's short id (-1 for a note that left), or why the rows cannot be used. */
 function restoreRows(rows: unknown[], entry: SegmentEntry, engine: SearchEngine, remember: (note: IndexedNote) => void, where: string): RowsRead {
   const left = new Set(entry.left);
+  // The first notes restored start the averages afresh (whatever the manifest said).
+  const averages = engine.documentCount === 0 ? FIELDS.map(() => 0) : engine.averageFieldLengths;
   const shortIds: number[] = [];
   let leftRows = 0;
   let previous = entry.first - 1;
@@ -256,11 +269,24 @@ function restoreRows(rows: unknown[], entry: SegmentEntry, engine: SearchEngine,
     // One note in two segments: the segments are not from one save.
     if (engine.has(read.note.path)) return { ok: false, reason: { kind: "inconsistent" } };
     engine.restoreNote(read.engine);
+    withOneMore(averages, engine.documentCount - 1, read.engine.fieldLengths);
     remember(read.note);
     shortIds.push(read.engine.shortId);
   }
+  engine.restoreCounters(engine.nextShortId, averages);
   // Every note the manifest says left must be one of these.
   return leftRows === left.size ? { ok: true, shortIds } : { ok: false, reason: { kind: "inconsistent" } };
+}
+
+/**
+ * Each field's average length with one note more, as MiniSearch's `add` keeps it (so an index
+ * loaded in short-id order averages as one built in that order). The manifest's averages are never
+ * read: a NaN, negative or huge one there would skew every score, silently and for good.
+ */
+function withOneMore(averages: number[], notesBefore: number, fieldLengths: number[]): void {
+  for (let f = 0; f < fieldLengths.length; f++) {
+    averages[f] = notesBefore === 0 ? fieldLengths[f] : (averages[f] * notesBefore + fieldLengths[f]) / (notesBefore + 1);
+  }
 }
 
 /** Decodes the postings (see SegmentPart), skipping notes that left; a description of the first thing wrong, or null. */
@@ -316,7 +342,7 @@ function noteFromRow(row: unknown): { note: IndexedNote; engine: EngineNote } | 
   if (!isStringArray(aliases) || !isStringArray(tags) || !isStringArray(sourceUrls)) return null;
   if (!Array.isArray(problems) || !everyItem(problems, isNoteProblem)) return null;
   // A field's length counts the distinct terms in it.
-  if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !everyItem(fieldLengths, isCount)) return null;
+  if (!Array.isArray(fieldLengths) || fieldLengths.length !== FIELDS.length || !everyItem(fieldLengths, isFieldLength)) return null;
   return { note: { path, mtime, size, title, aliases, tags, sourceUrls, problems }, engine: { shortId, path, fieldLengths } };
 }
 
@@ -355,16 +381,22 @@ function isStringArray(value: unknown): value is string[] {
 /**
  * A field's running average length, as MiniSearch keeps it: NaN once the last note of an index
  * left (it divides by zero; JSON writes null), and rounding can take it a hair below zero, so any
- * number will do. It is only arithmetic to MiniSearch: a wrong one skews a score, it cannot crash.
+ * number but an infinite one will do (MiniSearch reads NaN and null as 0 when a note is added; an
+ * infinite one would turn into NaN). Only that is checked: a load computes the averages again from
+ * the rows (`withOneMore`), so only an index of no notes keeps these.
  */
 function isAverageLengthList(value: unknown[]): boolean {
-  return everyItem(value, (n) => n === null || typeof n === "number");
+  return everyItem(value, (n): n is number | null => n === null || (typeof n === "number" && n !== Number.POSITIVE_INFINITY && n !== Number.NEGATIVE_INFINITY));
 }
 
 /** `every` that also visits holes (`Array.prototype.every` skips them; a restored array may have them). */
 function everyItem<T>(list: unknown[], test: (item: unknown) => item is T): list is T[] {
   for (let i = 0; i < list.length; i++) if (!test(list[i])) return false;
   return true;
+}
+
+function isFieldLength(value: unknown): value is number {
+  return isCount(value) && value <= MAX_FIELD_LENGTH;
 }
 
 /** A whole number from 0 that survives being written as text (1e21 is an integer, but names no segment). */

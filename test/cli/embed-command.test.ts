@@ -2,12 +2,14 @@
 // progress line on a terminal's stderr, and its --json output checked against embed_report.v1
 // (the one CLI JSON object without a golden case: it needs an embedding server).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args";
 import { embedCommand } from "../../src/cli/embed-command";
+import { FileIndexCache } from "../../src/cli/file-index-cache";
+import { VECTOR_FILE_NAME } from "../../src/cli/file-vector-cache";
 import { embedReportSchema } from "../../src/cli/json/embed-report-json";
 import { COMMANDS, runCli } from "../../src/cli/run";
 import { terminalOutput } from "../../src/cli/terminal-text";
@@ -81,6 +83,35 @@ describe("vault-research embed", () => {
     expect(await embedCommand(embedArgs("--quiet"), run.io, { http: fetchHttp })).toBe(0);
     expect(run.seen.err).not.toContain("Embedding notes:");
     expect(run.seen.err).toContain("Embedding sends the text of every note");
+  });
+
+  it("fails, sending nothing, when a folder stands where the vectors go, and leaves no temporary file", async () => {
+    const vectorFile = path.join(new FileIndexCache(cache, vault).folder, VECTOR_FILE_NAME);
+    mkdirSync(vectorFile, { recursive: true });
+    const json = io();
+    expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(1);
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, vector_bytes: 0, error: { kind: "not_saved", message: expect.stringContaining("is a folder, not a file") } });
+    const text = io();
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(1);
+    expect(text.seen.out).toBe(`Vectors: not saved in ${vectorFile}.\n`);
+    expect(text.seen.err).toMatch(/^error: The vectors could not be saved: .*vectors\.bin is a folder, not a file\. Nothing was sent/m);
+    expect(server.embedCalls).toEqual([]);
+    expect(readdirSync(path.dirname(vectorFile)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("fails when the vectors it embedded could not be saved, and says they will be sent again", async () => {
+    const vectorFile = path.join(new FileIndexCache(cache, vault).folder, VECTOR_FILE_NAME);
+    // The file becomes a folder once the run has begun: every save of the run fails.
+    const http: Http = { request: (req) => (mkdirSync(vectorFile, { recursive: true }), fetchHttp.request(req)) };
+    const text = io();
+    expect(await embedCommand(embedArgs(), text.io, { http })).toBe(1);
+    expect(text.seen.out).toBe(`Embedded 40 notes, but their vectors could not be saved.\nVectors: not saved in ${vectorFile}: the 40 notes embedded by this run will be sent again next time.\n`);
+    expect(text.seen.err).toMatch(/^error: The vectors could not be saved: /m);
+    expect(readdirSync(path.dirname(vectorFile)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    rmSync(vectorFile, { recursive: true });
+    const json = io();
+    expect(await embedCommand(embedArgs("--json"), json.io, { http })).toBe(1);
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 40, error: { kind: "not_saved" } });
   });
 
   it("Ctrl-C on the built binary keeps what was embedded, and a rerun resumes", async () => {

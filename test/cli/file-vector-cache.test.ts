@@ -34,6 +34,14 @@ describe("FileVectorCache", () => {
     expect(loaded.store.note("A.md")).toMatchObject({ mtime: 1, size: 10 });
   });
 
+  it("fails a save that cannot put the file in place, and takes its temporary file away", async () => {
+    const cache = new FileVectorCache(folder);
+    mkdirSync(cache.file, { recursive: true });
+    await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
+    await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
+    expect(readdirSync(folder)).toEqual([VECTOR_FILE_NAME]);
+  });
+
   it("another model's vectors are thrown away with the words that say so", async () => {
     const cache = new FileVectorCache(folder);
     await cache.save(serializeVectors(storeWithOneNote("ollama:old")));

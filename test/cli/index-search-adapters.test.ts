@@ -134,6 +134,14 @@ describe("FileIndexCache", () => {
     expect(await cache.read("manifest")).toBe("previous index");
   });
 
+  it("takes its temporary file away when the part cannot be put in place (a folder where the part goes)", async () => {
+    const cache = new FileIndexCache(path.join(tmp, "cache"), vault);
+    mkdirSync(cache.file, { recursive: true });
+    await expect(cache.write("manifest", "new index")).rejects.toThrow();
+    await expect(cache.write("manifest", "new index")).rejects.toThrow();
+    expect(readdirSync(cache.folder)).toEqual([path.basename(cache.file)]);
+  });
+
   it("keeps one cache per vault", () => {
     const dir = path.join(tmp, "cache");
     const a = new FileIndexCache(dir, vault);

@@ -104,6 +104,8 @@ describe("readManifest and readSegment", () => {
     // Right in type, impossible in value.
     ["a save time that is no time", (m) => (m.savedAt = Number.NaN), "the manifest's counters have"],
     ["field lengths with a hole", (m) => delete m.averageFieldLength[2], "the manifest's field lengths have"],
+    // Loaded into an index of no notes, MiniSearch would make NaN of it at the first note added.
+    ["an infinite field length", (m) => (m.averageFieldLength[2] = Number.POSITIVE_INFINITY), "the manifest's field lengths have"],
     ["a segment of no notes", (m) => (m.segments[0].notes = 0), "segment 1 of 1 has"],
     ["a segment of more notes than its range has short ids", (m) => (m.segments[0].notes = m.segments[0].end - m.segments[0].first + 1), "segment 1 of 1 has"],
     ["a segment named after a save still to come", (m) => (m.segments[0].name = `segment-${m.saves + 1}-${m.segments[0].first}`), "segment 1 of 1 has"],
@@ -134,6 +136,8 @@ describe("readManifest and readSegment", () => {
     ["a size that is not a whole number of bytes", (s) => (s.notes[0][3] = 10.5)],
     ["a negative field length", (s) => (s.notes[0][9][2] = -1)],
     ["a field length of no number at all", (s) => (s.notes[0][9][2] = Number.POSITIVE_INFINITY)],
+    // More distinct terms than a note the index reads in part (2,000,000 characters) can hold.
+    ["a field length no note could have", (s) => (s.notes[0][9][2] = 2 ** 40)],
     ["field lengths with a hole", (s) => delete s.notes[0][9][2]],
     ["tags with a hole", (s) => {
       s.notes[0][6] = ["zoo", "bird"];

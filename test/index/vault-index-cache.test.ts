@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ControlledStore } from "../support/controlled-note-store";
-import { INDEX_FORMAT_VERSION } from "../../src/index/cache-file";
+import { INDEX_FORMAT_VERSION, type Manifest } from "../../src/index/cache-file";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import type { SyncReport } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -67,6 +67,28 @@ describe("loading a saved index", () => {
     expect(await searchPaths(index, "bisons")).toEqual(["Beta.md"]);
     expect(await searchPaths(index, "badgers")).toEqual([]);
     expect(await searchPaths(index, "gazelles")).toEqual([]);
+  });
+
+  // A manifest's averages skew every score of every search until the next rebuild, so a load
+  // computes them again from the notes' field lengths instead of trusting them.
+  it.each([
+    ["no numbers", Number.NaN],
+    ["negative numbers", -5],
+    ["huge numbers", 1e30],
+    ["nulls", null],
+  ])("scores as the saved index did when the manifest's average field lengths are %s", async (_name, value) => {
+    store.write("Long.md", "# Long\n\nAbout aardvarks, badgers, bisons and many other beasts of the field and the forest.\n");
+    const saved = new VaultIndex({ clock: fakeClock() });
+    await saved.sync(store, null);
+    await saved.save(cache);
+    const scores = async (index: VaultIndex) => (await index.search("about aardvarks", store)).map((r) => [r.path, r.score]);
+    const expected = await scores(saved);
+    const manifest = cache.manifest() as Manifest;
+    cache.parts.set("manifest", { ...manifest, averageFieldLength: manifest.averageFieldLength.map(() => value) });
+    const loaded = new VaultIndex({ clock: fakeClock() });
+    expect((await loaded.sync(store, cache)).mode).toBe("cache");
+    expect(await scores(loaded)).toEqual(expected);
+    expect(expected.every(([, score]) => Number.isFinite(score))).toBe(true);
   });
 
   it("keeps a note's source URLs and problems across a save", async () => {

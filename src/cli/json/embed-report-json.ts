@@ -9,7 +9,9 @@ export const embedReportSchema = z.strictObject({
   schema: z.literal("embed_report.v1"),
   model: z.string().describe("The embedding model's identity, e.g. ollama:nomic-embed-text: vectors of another model are thrown away."),
   dimensions: z.number().int().nonnegative().nullable().describe("Dimensions of the stored vectors; null before the first one."),
-  state: z.enum(["done", "cancelled", "failed"]).describe("cancelled: stopped (Ctrl-C); what was embedded is kept and a rerun resumes."),
+  state: z
+    .enum(["done", "cancelled", "failed"])
+    .describe("cancelled: stopped (Ctrl-C); what was embedded is kept and a rerun resumes. failed: the embedding server failed, or the vectors could not be saved (error.kind not_saved; a rerun sends those notes again)."),
   notes_in_vault: z.number().int().nonnegative(),
   notes_to_embed: z.number().int().nonnegative().describe("Added or changed (by path, mtime and size) since their vectors were made."),
   notes_embedded: z.number().int().nonnegative(),
@@ -41,7 +43,9 @@ export interface EmbedReportFacts {
 }
 
 export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportFacts): EmbedReportJson {
-  const state = progress.state === "cancelled" || progress.state === "failed" ? progress.state : "done";
+  const notSaved = progress.saveProblem;
+  // Vectors that were not saved are lost, however the run ended: the run failed.
+  const state = notSaved !== undefined || progress.state === "failed" ? "failed" : progress.state === "cancelled" ? "cancelled" : "done";
   return {
     schema: "embed_report.v1",
     model: facts.model,
@@ -55,7 +59,11 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
     notes_unreadable: progress.notesUnreadable,
     units_embedded: progress.unitsDone,
     resets: [...facts.loadResets, ...progress.resets].map((r) => ({ kind: r.kind, message: vectorResetWords(r) })),
-    error: progress.error ? { kind: progress.error.kind, message: progress.error.message } : null,
+    error: progress.error
+      ? { kind: progress.error.kind, message: notSaved === undefined ? progress.error.message : `${progress.error.message} ${notSaved}` }
+      : notSaved !== undefined
+        ? { kind: "not_saved", message: notSaved }
+        : null,
     vector_file: facts.vectorFile,
     vector_bytes: facts.vectorBytes,
     disclosure: facts.disclosure,

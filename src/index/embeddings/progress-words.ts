@@ -1,6 +1,6 @@
 // The embedding job's progress in words: the CLI's progress line on stderr and the plugin's
 // status line say the same thing. Numbers with thousands separators; the ETA rounded to what a
-// person can plan with.
+// person can plan with. Vectors that could not be saved are never called kept.
 import type { EmbeddingProgress } from "./embedding-job";
 
 export function embeddingProgressWords(p: EmbeddingProgress): string {
@@ -21,10 +21,11 @@ export function embeddingProgressWords(p: EmbeddingProgress): string {
       const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date` : "";
       const rechecked = p.notesRechecked > 0 ? `; ${count(p.notesRechecked)} read again because this version cuts notes differently` : "";
       const unreadable = p.notesUnreadable > 0 ? `; ${count(p.notesUnreadable)} could not be read and will be tried again` : "";
-      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${rechecked}${unreadable}.`;
+      const notSaved = p.saveProblem === undefined ? "" : ", but their vectors could not be saved";
+      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${rechecked}${unreadable}${notSaved}.`;
     }
     case "cancelled":
-      return `Embedding stopped at ${done} of ${total} notes; what was embedded is kept.`;
+      return `Embedding stopped at ${done} of ${total} notes; ${p.saveProblem === undefined ? "what was embedded is kept" : "the vectors could not be saved"}.`;
     case "failed":
       return `Embedding stopped at ${done} of ${total} notes: ${p.error?.message ?? "unknown error"}`;
   }

@@ -8,7 +8,9 @@
 //   header                        H bytes of UTF-8 JSON (VectorFileHeader), padded with spaces to 4
 //   1 / |row| for every row       float32 × rows
 //   every row's values            int8 × rows × dimensions
-// Rows are each note's in header order: the note's own vector, then one per unit.
+// Rows are each note's in header order: the note's own vector, then one per unit. The loader works
+// 1 / |row| out again from the row rather than read it: a damaged one (1e30, NaN) would make an
+// impossible cosine and move its note to the top, and the sums cost one pass over bytes it copies.
 import * as z from "zod";
 import { errorMessage } from "../../text/error-message";
 import type { UnitKind, UnitPlace } from "./embedding-units";
@@ -106,17 +108,41 @@ function parseFile(bytes: Uint8Array): Parsed {
   const d = header.dimensions;
   const rows = header.notes.reduce((sum, n) => sum + n.units.length + 1, 0);
   if (bytes.length !== 8 + headerLength + rows * 4 + rows * d) return corrupt(`${bytes.length} bytes where ${8 + headerLength + rows * (4 + d)} were expected`);
-  let normAt = 8 + headerLength;
-  let valueAt = normAt + rows * 4;
+  let valueAt = 8 + headerLength + rows * 4;
   const notes = header.notes.map((n): NoteVectors => {
     const count = n.units.length + 1;
-    const invNorms = new Float32Array(count);
-    for (let i = 0; i < count; i++, normAt += 4) invNorms[i] = view.getFloat32(normAt, true);
     const values = new Int8Array(bytes.slice(valueAt, valueAt + count * d).buffer);
+    const invNorms = inverseNorms(values, count, d);
     valueAt += count * d;
     return { path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, textHash: n.hash, units: n.units.map(fromTuple), values, invNorms };
   });
   return { ok: true, header, notes };
+}
+
+/**
+ * Each row's 1 / |row| exactly as `quantize` made it (its float32; 0 for a row of zeros): the sums
+ * are of whole numbers, so they come out the same in any order. Four sums a turn, as `rowCosine`.
+ */
+function inverseNorms(values: Int8Array, rows: number, d: number): Float32Array {
+  const out = new Float32Array(rows);
+  for (let row = 0; row < rows; row++) {
+    const end = (row + 1) * d;
+    let i = row * d;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (; i + 3 < end; i += 4) {
+      s0 += values[i] * values[i];
+      s1 += values[i + 1] * values[i + 1];
+      s2 += values[i + 2] * values[i + 2];
+      s3 += values[i + 3] * values[i + 3];
+    }
+    for (; i < end; i++) s0 += values[i] * values[i];
+    const sum = s0 + s1 + s2 + s3;
+    out[row] = sum > 0 ? 1 / Math.sqrt(sum) : 0;
+  }
+  return out;
 }
 
 function toTuple(u: UnitPlace): UnitTuple {

@@ -18,6 +18,9 @@ describe("embedding progress in words", () => {
     [{ state: "done", notesDone: 12_000, notesUnchanged: 300, notesUnreadable: 2 }, "Embedded 12,000 notes; 300 already up to date; 2 could not be read and will be tried again."],
     [{ state: "done", notesDone: 1 }, "Embedded 1 note."],
     [{ state: "done", notesDone: 3, notesUnchanged: 40, notesRechecked: 43 }, "Embedded 3 notes; 40 already up to date; 43 read again because this version cuts notes differently."],
+    // Vectors that could not be saved are not kept: the words never say they are.
+    [{ state: "done", notesDone: 12_000, saveProblem: "The vectors could not be saved: disk full" }, "Embedded 12,000 notes, but their vectors could not be saved."],
+    [{ state: "cancelled", saveProblem: "The vectors could not be saved: disk full" }, "Embedding stopped at 1,200 of 12,000 notes; the vectors could not be saved."],
     [{ state: "idle" }, "Embedding has not started."],
   ] as [Partial<EmbeddingProgress>, string][])("%j → %s", (change, words) => {
     expect(embeddingProgressWords({ ...base, ...change })).toBe(words);

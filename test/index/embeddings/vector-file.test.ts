@@ -50,6 +50,30 @@ describe("vector file", () => {
     expect(loaded.store.nearestNotes(randomUnitVector(8, 5), 3)).toHaveLength(3);
   });
 
+  // 1 / |row| can always be worked out from the row, so a damaged one is never believed: one of
+  // 1e30 made a cosine of 1e32 and put its note first.
+  it.each([
+    ["huge", 1e30],
+    ["no number", Number.NaN],
+    ["infinite", Number.POSITIVE_INFINITY],
+    ["negative", -0.5],
+    ["zero", 0],
+  ])("a stored 1 / |row| that is %s changes no similarity", (_, damaged) => {
+    const original = store(6, 16);
+    const bytes = serializeVectors(original);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const norms = 8 + view.getUint32(4, true);
+    // Every row's: the notes' own vectors (level 2) and their units' (level 3).
+    for (let row = 0; row < 6 * 4; row++) view.setFloat32(norms + row * 4, damaged, true);
+    const loaded = readVectors(bytes, "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    for (const note of original.entries()) expect(loaded.store.note(note.path)).toEqual(note);
+    const query = randomUnitVector(16, 7);
+    expect(loaded.store.nearestNotes(query, 6)).toEqual(original.nearestNotes(query, 6));
+    expect(loaded.store.nearestSections(query, 6)).toEqual(original.nearestSections(query, 6));
+    expect(loaded.store.nearestNotes(query, 6).every((n) => Math.abs(n.similarity) <= 1)).toBe(true);
+  });
+
   it("reads a file inside a bigger buffer (Node's pooled Buffers start at any offset)", () => {
     const bytes = serializeVectors(store(3, 16));
     const big = new Uint8Array(bytes.length + 3);
