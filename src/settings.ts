@@ -33,9 +33,12 @@ function isCalendarDay(day: string): boolean {
 }
 export type Freshness = z.infer<typeof freshnessSchema>;
 
+/** An http(s) address: `javascript:`, `file:` and the rest are never a server to call. */
+const httpUrlSchema = z.url({ protocol: /^https?$/, error: "expected an http(s) address" });
+
 const braveSchema = z.object({
   /** Base URL of the Brave Search API (change it to go through a proxy). */
-  baseUrl: z.url().default("https://api.search.brave.com"),
+  baseUrl: httpUrlSchema.default("https://api.search.brave.com"),
   /** Two-letter country code or `ALL`. */
   country: z.string().min(2).max(3).default("US"),
   /** Search language, e.g. `en`, `de`, `pt-br`. */
@@ -46,7 +49,7 @@ const braveSchema = z.object({
 });
 
 const exaSchema = z.object({
-  baseUrl: z.url().default("https://api.exa.ai"),
+  baseUrl: httpUrlSchema.default("https://api.exa.ai"),
   /** Ask Exa for page text too (not only highlights). */
   includeText: z.boolean().default(false),
   /** Characters of page text per result when `includeText` is on. */
@@ -78,7 +81,7 @@ const githubSchema = z.object({
 
 const searxngSchema = z.object({
   /** The user's SearXNG instance, e.g. `http://localhost:8888`; empty until set. It must allow `format=json`. */
-  baseUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "expected an http(s) address" })]).default(""),
+  baseUrl: z.union([z.literal(""), httpUrlSchema]).default(""),
 });
 
 const tavilySchema = z.object({
@@ -91,7 +94,7 @@ const modelSchema = z.object({
   /** `none` writes an extractive evidence brief; the others call a chat model. */
   kind: z.enum(["none", "openai", "anthropic"]).default("none"),
   /** OpenAI-compatible base URL; Ollama's by default. */
-  baseUrl: z.url().default("http://localhost:11434/v1"),
+  baseUrl: httpUrlSchema.default("http://localhost:11434/v1"),
   model: z.string().default(""),
   secretId: z.string().default("vault-research-model"),
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
@@ -103,6 +106,50 @@ const modelSchema = z.object({
   checkVaultEvidence: z.boolean().default(false),
 });
 
+/**
+ * The parts of a vault folder as the note writer (notes/file-names.ts `notePathIn`) reads them:
+ * `\\` and `/` both separate, each part is trimmed, empty and `.` parts are dropped. `..` parts are
+ * kept, for the caller to refuse. A leading `/` is the vault's top, as in Obsidian's own paths.
+ */
+export function folderParts(folder: string): string[] {
+  return folder
+    .split(/[\\/]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "" && part !== ".");
+}
+
+/** `Research/Traces` from `./Research\\Traces/`: the one spelling every reader of a folder setting compares. */
+export function vaultFolder(folder: string): string {
+  return folderParts(folder).join("/");
+}
+
+/** Why `folder` names no folder inside the vault (`..`, a drive or network path), or null when it does. */
+export function whyNotVaultFolder(folder: string): string | null {
+  const quoted = quote(folder);
+  if (/^[a-z]:/i.test(folder.trim()) || /^[\\/]{2}/.test(folder.trim())) return `${quoted} is a path on this computer, not a folder of the vault`;
+  if (folderParts(folder).includes("..")) return `${quoted} climbs out of the vault ("..")`;
+  return null;
+}
+
+/** A value in a message, quoted; controls shown as `?` so a warning cannot move a terminal's cursor. */
+function quote(value: string): string {
+  return `"${value.replace(/\p{Cc}/gu, "?")}"`;
+}
+
+/**
+ * A folder of the vault, stored in the writer's spelling; one that could leave the vault is refused.
+ * `topRefused`: why the vault's top will not do for this folder (null: it will).
+ */
+function vaultFolderSchema(topRefused: string | null) {
+  return z
+    .string()
+    .superRefine((folder, ctx) => {
+      const why = whyNotVaultFolder(folder) ?? (topRefused && vaultFolder(folder) === "" ? `${quote(folder)} ${topRefused}` : null);
+      if (why) ctx.addIssue({ code: "custom", message: why });
+    })
+    .transform(vaultFolder);
+}
+
 /** A dial position: 1 lexical, 2 hybrid (+ embeddings), 3 multi-field (+ section vectors), 4 rerank (+ chat model). */
 export const dialLevelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
@@ -112,7 +159,7 @@ const embeddingSchema = z.object({
   /** Empty: the backend's default (Ollama: nomic-embed-text). */
   model: z.string().default(""),
   /** Empty: the backend's default (Ollama http://localhost:11434, OpenAI-compatible http://localhost:11434/v1). */
-  baseUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "expected an http(s) address" })]).default(""),
+  baseUrl: z.union([z.literal(""), httpUrlSchema]).default(""),
   /** Id of the (optional) key in secret storage, for an OpenAI-compatible server that wants one. */
   secretId: z.string().default("vault-research-embedding"),
   /** Requests per second the embedding job may make. */
@@ -131,7 +178,11 @@ export const settingsSchema = z.object({
   index: z
     .object({
       /** Folders (vault-relative, no leading slash) whose notes are never indexed. */
-      excludedFolders: z.array(z.string()).default([]),
+      excludedFolders: z
+        // The vault's top would exclude every note.
+        .array(vaultFolderSchema("names no folder of the vault"))
+        .transform((folders) => [...new Set(folders)])
+        .default([]),
       /** English stemming ("running" finds "run"). */
       stemming: z.boolean().default(true),
       /** Learn which words this vault uses alike, from its own notes, to find notes that say the
@@ -190,8 +241,9 @@ export const settingsSchema = z.object({
   notes: z
     .object({
       writeTraceNotes: z.boolean().default(true),
-      traceFolder: z.string().default("Research/Traces"),
-      sourcesFolder: z.string().default("Research/Sources"),
+      // Not the vault's top: trace notes there could not be kept out of the index.
+      traceFolder: vaultFolderSchema("is the vault's top, and trace notes there would be searched as notes").default("Research/Traces"),
+      sourcesFolder: vaultFolderSchema(null).default("Research/Sources"),
     })
     .prefault({}),
 });
@@ -210,26 +262,48 @@ export interface SettingsLoad {
 
 /**
  * Reads settings from whatever was stored. Never throws: fields that fail validation fall back to
- * their defaults one by one (so one bad value does not reset everything), and each is reported.
+ * their defaults one by one (so one bad value does not reset everything), a bad element of a list
+ * is left out (the rest of the list kept), and each is reported.
  */
 export function loadSettings(raw: unknown): SettingsLoad {
   if (raw === undefined || raw === null) return { settings: defaultSettings(), problems: [] };
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return { settings: defaultSettings(), problems: ["Settings were not an object; defaults are used."] };
   }
-  // zod drops keys it does not know; the promise is that nothing is dropped without a word.
-  const unknown = unknownKeys(raw, settingsSchema).map((path) => `${path}: not a setting; it was ignored.`);
-  const first = settingsSchema.safeParse(raw);
-  if (first.success) return { settings: first.data, problems: unknown };
+  try {
+    return repairSettings(raw);
+  } catch (error) {
+    // Nothing above should throw; should something still (an exotic object from a plugin's data), the promise holds.
+    return { settings: defaultSettings(), problems: [`Settings could not be read (${error instanceof Error ? error.message : String(error)}); defaults are used.`] };
+  }
+}
 
-  const problems: string[] = [...unknown];
-  const repaired = structuredClone(raw) as Record<string, unknown>;
+function repairSettings(raw: object): SettingsLoad {
+  // zod drops keys it does not know; the promise is that nothing is dropped without a word.
+  const problems = unknownKeys(raw, settingsSchema).map((path) => `${path}: not a setting; it was ignored.`);
+  // Only what the schema knows is copied (as deep as the schema goes): a file nested 100,000 deep
+  // under a key that is no setting is named above and never walked.
+  const known = knownPart(raw, settingsSchema) as Record<string, unknown>;
+  const first = settingsSchema.safeParse(known);
+  if (first.success) return { settings: first.data, problems };
+
+  const leftOut = new Map<unknown[], Set<number>>();
   for (const issue of first.error.issues) {
     const path = issue.path.map(String);
-    problems.push(`${path.join(".") || "(root)"}: ${issue.message}; the default is used.`);
-    deletePath(repaired, path);
+    const element = arrayElementAt(known, path);
+    if (element) {
+      problems.push(`${path.slice(0, element.depth + 1).join(".")}: ${issue.message}; it was left out.`);
+      leftOut.set(element.list, (leftOut.get(element.list) ?? new Set()).add(element.index));
+    } else {
+      problems.push(`${path.join(".") || "(root)"}: ${issue.message}; the default is used.`);
+      deletePath(known, path);
+    }
   }
-  const second = settingsSchema.safeParse(repaired);
+  for (const [list, indexes] of leftOut) {
+    const kept = list.filter((_, i) => !indexes.has(i));
+    list.splice(0, list.length, ...kept);
+  }
+  const second = settingsSchema.safeParse(known);
   if (second.success) return { settings: second.data, problems };
   return { settings: defaultSettings(), problems: [...problems, "Settings could not be repaired; defaults are used."] };
 }
@@ -240,15 +314,51 @@ function unknownKeys(raw: unknown, schema: z.core.$ZodType, at = ""): string[] {
   if (!shape || raw === null || typeof raw !== "object" || Array.isArray(raw)) return [];
   return Object.entries(raw as Record<string, unknown>).flatMap(([key, value]) => {
     const path = at ? `${at}.${key}` : key;
-    const field = shape[key];
-    return field ? unknownKeys(value, field, path) : [path];
+    // Own fields only: `constructor`, `toString` and `__proto__` are found on every object's prototype.
+    return Object.hasOwn(shape, key) ? unknownKeys(value, shape[key], path) : [path];
   });
+}
+
+/**
+ * A copy of the objects and lists of `raw` the schema has fields for (its own keys only), so the
+ * repair can change them; anything else is passed as it is, for zod to judge by its type alone.
+ */
+function knownPart(raw: unknown, schema: z.core.$ZodType): unknown {
+  const inner = unwrapped(schema);
+  if (Array.isArray(raw)) return inner instanceof z.ZodArray ? [...(raw as unknown[])] : raw;
+  const shape = objectShape(schema);
+  if (!shape || raw === null || typeof raw !== "object") return raw;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (Object.hasOwn(shape, key)) copy[key] = knownPart(value, shape[key]);
+  }
+  return copy;
+}
+
+/** `schema` seen through `.default()`, `.prefault()` and a transform's input. */
+function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return unwrapped(schema.unwrap());
+  if (schema instanceof z.ZodPipe) return unwrapped(schema.in);
+  return schema;
 }
 
 /** The fields of an object schema, seen through `.default()` and `.prefault()`; null for anything else. */
 function objectShape(schema: z.core.$ZodType): Readonly<Record<string, z.core.$ZodType>> | null {
-  if (schema instanceof z.ZodObject) return schema.shape;
-  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return objectShape(schema.unwrap());
+  const inner = unwrapped(schema);
+  return inner instanceof z.ZodObject ? inner.shape : null;
+}
+
+/** The list element an issue's path runs through (the first), with the depth of its index in the path; null for none. */
+function arrayElementAt(root: Record<string, unknown>, path: string[]): { list: unknown[]; index: number; depth: number } | null {
+  let node: unknown = root;
+  for (let depth = 0; depth < path.length; depth++) {
+    if (Array.isArray(node)) {
+      const index = Number(path[depth]);
+      return Number.isInteger(index) && index >= 0 && index < node.length ? { list: node, index, depth } : null;
+    }
+    if (node === null || typeof node !== "object") return null;
+    node = (node as Record<string, unknown>)[path[depth]];
+  }
   return null;
 }
 
@@ -260,12 +370,5 @@ function deletePath(obj: Record<string, unknown>, path: string[]): void {
     node = (node as Record<string, unknown>)[key];
   }
   if (node === null || typeof node !== "object") return;
-  const last = path[path.length - 1];
-  if (Array.isArray(node)) {
-    // Dropping an array element would shift the rest; drop the whole array instead.
-    const parentPath = path.slice(0, -1);
-    deletePath(obj, parentPath);
-    return;
-  }
-  delete (node as Record<string, unknown>)[last];
+  delete (node as Record<string, unknown>)[path[path.length - 1]];
 }

@@ -56,3 +56,97 @@ describe("the search section", () => {
     expect(problems.map((p) => p.split(":")[0])).toEqual(["search.searchLevel", "search.embedding.baseUrl", "search.embedding.requestsPerSecond"]);
   });
 });
+
+describe("folder settings", () => {
+  it("are spelled as the note writer spells them: `\\` as `/`, no empty or `.` parts, parts trimmed", () => {
+    for (const [given, folder] of [
+      ["./AI Traces", "AI Traces"],
+      ["Research\\Traces", "Research/Traces"],
+      ["Research//Traces", "Research/Traces"],
+      ["/Research/Traces/", "Research/Traces"],
+      [" Research / ./Traces ", "Research/Traces"],
+    ]) {
+      const { settings, problems } = loadSettings({ notes: { traceFolder: given, sourcesFolder: given } });
+      expect(problems, given).toEqual([]);
+      expect(settings.notes.traceFolder, given).toBe(folder);
+      expect(settings.notes.sourcesFolder, given).toBe(folder);
+    }
+  });
+
+  it("excluded folders are spelled alike, and each one that cannot be used is left out with a word, the others kept", () => {
+    const { settings, problems } = loadSettings({ index: { excludedFolders: ["./Archive", "Archive\\", "../Elsewhere", "Daily", "C:\\Users\\me", "."] } });
+    expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
+    expect(problems).toEqual([
+      'index.excludedFolders.2: "../Elsewhere" climbs out of the vault (".."); it was left out.',
+      'index.excludedFolders.4: "C:\\Users\\me" is a path on this computer, not a folder of the vault; it was left out.',
+      'index.excludedFolders.5: "." names no folder of the vault; it was left out.',
+    ]);
+  });
+
+  it("a folder that climbs out of the vault or is a path on this computer falls back to its default, with a word", () => {
+    const { settings, problems } = loadSettings({ notes: { traceFolder: "../esc", sourcesFolder: "\\\\server\\share\\Sources" } });
+    expect(settings.notes.traceFolder).toBe("Research/Traces");
+    expect(settings.notes.sourcesFolder).toBe("Research/Sources");
+    expect(problems).toEqual([
+      'notes.traceFolder: "../esc" climbs out of the vault (".."); the default is used.',
+      'notes.sourcesFolder: "\\\\server\\share\\Sources" is a path on this computer, not a folder of the vault; the default is used.',
+    ]);
+  });
+
+  it("the trace folder cannot be the vault's top: trace notes there would be indexed as evidence", () => {
+    for (const top of ["", ".", "/", "./"]) {
+      const { settings, problems } = loadSettings({ notes: { traceFolder: top } });
+      expect(settings.notes.traceFolder, top).toBe("Research/Traces");
+      expect(problems, top).toEqual([`notes.traceFolder: "${top}" is the vault's top, and trace notes there would be searched as notes; the default is used.`]);
+    }
+    expect(loadSettings({ notes: { sourcesFolder: "" } }).settings.notes.sourcesFolder).toBe("");
+  });
+});
+
+describe("settings that are hostile in shape", () => {
+  it("a settings file nested 100,000 deep is read without throwing: the rest is kept, the deep part named", () => {
+    let deep: Record<string, unknown> = {};
+    const top = deep;
+    for (let i = 0; i < 100_000; i++) {
+      const next = {};
+      deep.a = next;
+      deep = next;
+    }
+    const { settings, problems } = loadSettings({ index: { stemming: "no" }, external: { count: 3 }, x: top, notes: { traceFolder: top } });
+    expect(settings.index.stemming).toBe(true);
+    expect(settings.external.count).toBe(3);
+    expect(settings.notes.traceFolder).toBe("Research/Traces");
+    expect(problems.map((p) => p.split(":")[0])).toEqual(["x", "index.stemming", "notes.traceFolder"]);
+  });
+
+  it("keys named like an object's own members are not settings either, and are named", () => {
+    const raw = JSON.parse('{"foo":1,"constructor":1,"__proto__":{"x":1},"toString":2,"index":{"valueOf":1,"hasOwnProperty":2}}') as unknown;
+    const { settings, problems } = loadSettings(raw);
+    expect(problems).toEqual([
+      "foo: not a setting; it was ignored.",
+      "constructor: not a setting; it was ignored.",
+      "__proto__: not a setting; it was ignored.",
+      "toString: not a setting; it was ignored.",
+      "index.valueOf: not a setting; it was ignored.",
+      "index.hasOwnProperty: not a setting; it was ignored.",
+    ]);
+    expect(settings.index.stemming).toBe(true);
+  });
+
+  it("a base URL that is not http(s) falls back to its default, with a word", () => {
+    const { settings, problems } = loadSettings({
+      model: { baseUrl: "javascript:alert(1)" },
+      external: { brave: { baseUrl: "file:///etc/passwd" }, exa: { baseUrl: "data:text/plain,hi" }, searxng: { baseUrl: "ftp://host" } },
+    });
+    expect(settings.model.baseUrl).toBe("http://localhost:11434/v1");
+    expect(settings.external.brave.baseUrl).toBe("https://api.search.brave.com");
+    expect(settings.external.exa.baseUrl).toBe("https://api.exa.ai");
+    expect(settings.external.searxng.baseUrl).toBe("");
+    expect(problems).toEqual([
+      "external.brave.baseUrl: expected an http(s) address; the default is used.",
+      "external.exa.baseUrl: expected an http(s) address; the default is used.",
+      "external.searxng.baseUrl: expected an http(s) address; the default is used.",
+      "model.baseUrl: expected an http(s) address; the default is used.",
+    ]);
+  });
+});

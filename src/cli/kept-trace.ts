@@ -11,10 +11,43 @@ import { renderTraceNote } from "../notes/trace-note";
 import { recordPromotion } from "../notes/trace-note-read";
 import type { Promotion } from "../notes/trace-note";
 
-/** The folder of one vault's kept traces. */
+/**
+ * The folder of one vault's kept traces. Never inside the vault (the CLI refuses such a cache
+ * folder before a run; this is the last guard): a trace kept there would be read back as a note.
+ */
 export function keptTraceFolder(cacheDir: string, vaultRoot: string): string {
   const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
-  return path.join(cacheDir, "traces", id);
+  const folder = path.join(cacheDir, "traces", id);
+  if (placeOnDisk(vaultRoot, folder) !== "outside") throw new Error(`the cache folder ${cacheDir} is inside the vault, and a trace kept there would be read as a note`);
+  return folder;
+}
+
+/**
+ * Where `file` is on disk, seen from `folder`: the folder itself, below it, or neither. Links are
+ * followed as far as each path exists (the rest is taken as written); names compare as the OS compares them.
+ */
+export function placeOnDisk(folder: string, file: string): "same" | "inside" | "outside" {
+  const caseless = process.platform === "darwin" || process.platform === "win32";
+  const real = (p: string) => (caseless ? realPathAsFarAsItExists(p).toLowerCase() : realPathAsFarAsItExists(p));
+  const rel = path.relative(real(folder), real(file));
+  if (rel === "") return "same";
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? "outside" : "inside";
+}
+
+/** The real path of `p`'s deepest existing folder, with the parts below it that do not exist (yet) added. */
+function realPathAsFarAsItExists(p: string): string {
+  const missing: string[] = [];
+  let at = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(realpathSync(at), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return path.join(at, ...missing.reverse());
+      missing.push(path.basename(at));
+      at = parent;
+    }
+  }
 }
 
 /** Keeps the trace; returns the file's absolute path. */

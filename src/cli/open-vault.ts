@@ -14,6 +14,7 @@ import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
 import { bundledNodeWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
+import { placeOnDisk } from "./kept-trace";
 
 export type { CliIo } from "./cli-io";
 
@@ -43,6 +44,8 @@ export interface OpenedVault {
   settings: Settings;
   sync: SyncReport;
   cache: FileIndexCache;
+  /** The cache folder, absolute, outside the vault. */
+  cacheDir: string;
 }
 
 export function readSettings(args: ParsedArgs, io: CliIo): Settings {
@@ -69,7 +72,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   const store = new FsNoteStore(root);
   // Only whether there is a note: the sync lists the vault (once) with each file's facts.
   if (!store.hasNotes()) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
-  const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
+  const cacheDir = cacheDirOutside(flag(args, "cache-dir"), root, io);
   const cache = new FileIndexCache(cacheDir, root);
   const index = new VaultIndex({
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
@@ -91,6 +94,29 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
       io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
     }
   }
-  return { root, store, index, settings, sync, cache };
+  return { root, store, index, settings, sync, cache, cacheDir };
+}
+
+/**
+ * The cache folder (`--cache-dir`, else VAULT_RESEARCH_CACHE_DIR, else the OS's, under
+ * XDG_CACHE_HOME on Linux), absolute. Refused when it is the vault or inside it, links followed:
+ * the index cache, the query log and kept traces there would be read back as notes of the vault.
+ */
+export function cacheDirOutside(given: string | undefined, vaultRoot: string, io: Pick<CliIo, "cwd" | "env">): string {
+  const cacheDir = path.resolve(io.cwd, given ?? defaultCacheDir(io.env));
+  const place = placeOnDisk(vaultRoot, cacheDir);
+  if (place === "outside") return cacheDir;
+  throw new UsageError(
+    `The cache folder ${cacheFolderNamed(given, cacheDir, io.env)} is ${place === "same" ? "the vault itself" : "inside the vault"} ${vaultRoot}: the index cache, query log and kept traces there would be read as notes. ` +
+      "Choose one outside it, with --cache-dir DIR or VAULT_RESEARCH_CACHE_DIR.",
+  );
+}
+
+/** The cache folder as the person set it, and where they set it. */
+function cacheFolderNamed(given: string | undefined, cacheDir: string, env: CliIo["env"]): string {
+  if (given !== undefined) return `${given} (--cache-dir)`;
+  if (env.VAULT_RESEARCH_CACHE_DIR) return `${cacheDir} (VAULT_RESEARCH_CACHE_DIR)`;
+  if (env.XDG_CACHE_HOME && process.platform !== "win32" && process.platform !== "darwin") return `${cacheDir} (from XDG_CACHE_HOME)`;
+  return cacheDir;
 }
 

@@ -18,12 +18,12 @@ import { dnsResolveHost } from "./dns-resolver";
 import { nodePageReader } from "./dom-parser";
 import { envSecretValues } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
-import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
+import { FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
 import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
-import { readSettings } from "./open-vault";
+import { cacheDirOutside, readSettings } from "./open-vault";
 import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
 import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
 import { terminalJson } from "./terminal-text";
@@ -73,7 +73,13 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const root = path.resolve(io.cwd, args.vault);
   const unusable = whyNot("folder", root);
   if (unusable) return usage(`vault folder ${args.vault} ${unusable}.`);
-  const cacheDir = path.resolve(io.cwd, args.cacheDir ?? defaultCacheDir(io.env));
+  let cacheDir: string;
+  try {
+    cacheDir = cacheDirOutside(args.cacheDir, root, io);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error.message);
+    throw error;
+  }
   const located = locateTrace(args, io.cwd, root, cacheDir);
   if ("usage" in located) return usage(located.usage);
 

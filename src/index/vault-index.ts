@@ -13,6 +13,7 @@ import type { Clock, IndexCache, NoteFileInfo, NoteStore, Workers } from "../por
 import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
+import { folderParts } from "../settings";
 import { errorMessage } from "../text/error-message";
 import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
@@ -603,9 +604,16 @@ export class VaultIndex {
   }
 }
 
+/**
+ * Each folder as `Research/Traces/`, read part by part as the note writer reads a folder (`\\` and
+ * `/` separate; empty, `.` and — as the writer drops them too — `..` parts dropped), so a trace
+ * folder spelled `./Research\\Traces` is excluded where its notes are written. The vault's top is
+ * never excluded. Settings arrive spelled so already; a caller that passes its own need not.
+ */
 function normalizeFolders(folders: string[]): string[] {
+  // Not made unique: the list is part of the cache's fingerprint, and a saved index stays usable.
   return folders
-    .map((f) => f.trim().replace(/^\/+|\/+$/g, ""))
+    .map((f) => folderParts(f).filter((part) => part !== "..").join("/"))
     .filter(Boolean)
     .map((f) => `${f}/`);
 }

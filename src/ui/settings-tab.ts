@@ -3,7 +3,7 @@
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
-import { externalModes, providerNames, settingsSchema, type ExternalMode, type ProviderName, type Settings } from "../settings";
+import { externalModes, providerNames, settingsSchema, vaultFolder, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
 import type { SecretName } from "../ports";
 import { providerChoiceName } from "../evidence/labels";
@@ -35,11 +35,16 @@ export type EmbeddingChoiceView =
   | { kind: "unusable"; message: string }
   | { kind: "chosen"; consentKey: string; disclosure: string; consented: boolean };
 
-/** Splits user input on commas and new lines into vault-relative folder paths. */
+const EXCLUDED_FOLDERS_DESC = "Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.";
+
+/**
+ * Splits user input on commas and new lines into vault folders, spelled as settings store them
+ * (settings.ts `vaultFolder`). A folder that climbs out of the vault is kept, for the schema to refuse.
+ */
 export function parseFolderList(input: string): string[] {
   const folders = input
     .split(/[,\n]/)
-    .map((f) => f.trim().replace(/^\/+|\/+$/g, ""))
+    .map(vaultFolder)
     .filter((f) => f.length > 0);
   return [...new Set(folders)];
 }
@@ -657,10 +662,10 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         "Trace folder",
         "Where trace notes go.",
         () => notes().traceFolder,
-        (s, v) => (s.notes.traceFolder = parseFolderList(v)[0] ?? ""),
+        (s, v) => (s.notes.traceFolder = vaultFolder(v)),
         () => this.#applyExclusions(),
       ),
-      this.#textRow("notes.sourcesFolder", "Sources folder", "Where web pages you add to the vault go.", () => notes().sourcesFolder, (s, v) => (s.notes.sourcesFolder = parseFolderList(v)[0] ?? "")),
+      this.#textRow("notes.sourcesFolder", "Sources folder", "Where web pages you add to the vault go.", () => notes().sourcesFolder, (s, v) => (s.notes.sourcesFolder = vaultFolder(v))),
     ];
   }
 
@@ -685,7 +690,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       {
         key: "index.excludedFolders",
         name: "Excluded folders",
-        desc: "Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.",
+        desc: EXCLUDED_FOLDERS_DESC,
         aliases: ["ignore", "exclude"],
         fill: (setting) => {
           setting.addText((text) =>
@@ -693,9 +698,9 @@ export class VaultResearchSettingTab extends PluginSettingTab {
               .setPlaceholder("Archive")
               .setValue(settings.index.excludedFolders.join(", "))
               .onChange(async (value) => {
-                settings.index.excludedFolders = parseFolderList(value);
-                await this.#host.saveSettings();
-                this.#applyExclusions();
+                const problem = await this.#applyChange((s) => (s.index.excludedFolders = parseFolderList(value)));
+                showProblem(setting, text.inputEl, EXCLUDED_FOLDERS_DESC, problem);
+                if (!problem) this.#applyExclusions();
               }),
           );
         },

@@ -4,10 +4,10 @@
 // must not rewrite it); a note in the trace folder the plugin did not write (no trace properties,
 // or properties of another run); a file already at the promoted note's name; a trace folder full of
 // notes that match the question; every command run over the vault, looking for any other write.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cli, filesUnder, ROOT, sandbox, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
+import { bareCli, cli, config, filesUnder, ROOT, sandbox, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
 
 const BRAVE_DEMO = path.join(ROOT, "fixtures/replay/brave-demo");
 const DEMO_PAGES = path.join(ROOT, "fixtures/replay/brave-demo-pages");
@@ -122,5 +122,81 @@ describe("trace notes are never evidence", () => {
     expect(paths.filter((p) => p.startsWith("Research/Traces/"))).toEqual([]);
     const search = await cli(box, ["search", VAULT_QUESTION, "--json"]);
     expect((JSON.parse(search.out).results as { path: string }[]).filter((r) => r.path.startsWith("Research/Traces/"))).toEqual([]);
+  });
+});
+
+describe("the cache folder is never inside the vault", () => {
+  // The index cache, the query log and kept traces go there: inside the vault, a kept trace would
+  // be read back as a note of the vault, its web rows quoted as vault evidence.
+  const ways: [string, () => { flags: string[]; env: Record<string, string>; named: string }][] = [
+    ["--cache-dir inside the vault", () => ({ flags: ["--cache-dir", path.join(box.vault, "cache")], env: {}, named: path.join(box.vault, "cache") })],
+    ["--cache-dir the vault itself", () => ({ flags: ["--cache-dir", box.vault], env: {}, named: box.vault })],
+    ["--cache-dir relative, through a link to the vault", () => {
+      symlinkSync(box.vault, path.join(box.dir, "link"));
+      return { flags: ["--cache-dir", "link/cache"], env: {}, named: "link/cache" };
+    }],
+    ["VAULT_RESEARCH_CACHE_DIR inside the vault", () => ({ flags: [], env: { VAULT_RESEARCH_CACHE_DIR: path.join(box.vault, ".cache") }, named: path.join(box.vault, ".cache") })],
+    ["XDG_CACHE_HOME inside the vault", () => ({ flags: [], env: { XDG_CACHE_HOME: path.join(box.vault, "Daily") }, named: path.join(box.vault, "Daily", "vault-research") })],
+  ];
+
+  for (const [way, given] of ways) {
+    it(`${way}: refused as a usage error naming the folder, and nothing is written`, async () => {
+      const { flags, env, named } = given();
+      const before = snapshot();
+      for (const argv of [
+        ["research", WEB_QUESTION, "--external-search", "always", "--external-provider", "brave", "--replay", BRAVE_DEMO],
+        ["search", "Automerge 3.0 lower memory", "--limit", "1"],
+        ["index"],
+        ["promote", "--trace", "20250101-000000-abcdef", "--source-key", "ext:brave:0123456789"],
+      ]) {
+        const run = await bareCli(box, [...argv, "--vault", box.vault, ...flags], env);
+        expect(run.code, `${argv[0]}: ${run.err}`).toBe(2);
+        expect(run.err).toContain(named);
+        expect(run.err).toMatch(/(inside the vault|the vault itself).*Choose one outside it/s);
+      }
+      expect(snapshot()).toEqual(before);
+    });
+  }
+
+  it("a cache folder beside the vault whose name starts alike is not inside it", async () => {
+    mkdirSync(`${box.vault}-cache`);
+    const run = await bareCli(box, ["search", VAULT_QUESTION, "--vault", box.vault, "--cache-dir", `${box.vault}-cache`]);
+    expect(run.code, run.err).toBe(0);
+  });
+});
+
+describe("folder settings spelled a little differently keep their rules", () => {
+  it("a trace folder written ./AI Traces takes the trace note, and the note is never searched", async () => {
+    const settings = config(box, { notes: { traceFolder: "./AI Traces" } });
+    const run = await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", BRAVE_DEMO, "--config", settings, "--json"]);
+    expect(run.code, run.err).toBe(0);
+    expect((JSON.parse(run.out) as { trace_path: string }).trace_path).toMatch(/^AI Traces\/[^/]+\.md$/);
+    for (const query of ["Automerge 3.0 lower memory", WEB_QUESTION]) {
+      const search = await cli(box, ["search", query, "--config", settings, "--json"]);
+      expect((JSON.parse(search.out) as { results: { path: string }[] }).results.map((r) => r.path).filter((p) => p.startsWith("AI Traces/"))).toEqual([]);
+    }
+  });
+
+  it("excluded folders written ./Archive or Archive\\ exclude the Archive", async () => {
+    const count = async (excludedFolders: string[]) => {
+      const settings = config(box, { index: { excludedFolders } });
+      const run = await cli(box, ["index", "--config", settings, "--json"]);
+      expect(run.err).toBe("");
+      return (JSON.parse(run.out) as { notes: number }).notes;
+    };
+    const all = await count([]);
+    const without = await count(["Archive"]);
+    expect(without).toBeLessThan(all);
+    expect(await count(["./Archive"])).toBe(without);
+    expect(await count(["Archive\\"])).toBe(without);
+    expect(await count([" Archive/ "])).toBe(without);
+  });
+
+  it("a trace folder that climbs out of the vault is refused with a word, and the default folder used", async () => {
+    const settings = config(box, { notes: { traceFolder: "../esc" } });
+    const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--config", settings, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/notes\.traceFolder: "\.\.\/esc" climbs out of the vault/);
+    expect((JSON.parse(run.out) as { trace_path: string }).trace_path).toMatch(/^Research\/Traces\//);
   });
 });

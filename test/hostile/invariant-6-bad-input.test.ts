@@ -157,6 +157,32 @@ describe("hostile settings are reported and replaced by defaults, one field at a
   });
 });
 
+describe("settings hostile in shape are read, never a crash", () => {
+  it("a config nested 100,000 deep: the search runs, the deep part and the bad value are named", async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    const file = place.box.write("deep.json", `{"index":{"stemming":"no"},"x":${deep}}`);
+    const run = await cli(place.box, ["search", QUERY, "--config", file]);
+    expect(run.err).not.toMatch(/failed|call stack/);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/warning: .*deep\.json: x: not a setting/);
+    expect(run.err).toMatch(/warning: .*deep\.json: index\.stemming: .*the default is used/);
+  });
+
+  it("keys named like an object's own members are named as not settings", async () => {
+    const file = place.box.write("members.json", '{"foo":1,"constructor":1,"__proto__":{"x":1},"toString":2,"index":{"valueOf":1}}');
+    const run = await cli(place.box, ["search", QUERY, "--config", file]);
+    expect(run.code).toBe(0);
+    for (const key of ["foo", "constructor", "__proto__", "toString", "index.valueOf"]) expect(run.err).toContain(`members.json: ${key}: not a setting`);
+  });
+
+  it("a model, Brave or Exa address that is not http(s) is refused with a word, and the default used", async () => {
+    const settings = config(place.box, { model: { baseUrl: "javascript:alert(1)" }, external: { brave: { baseUrl: "file:///etc/passwd" }, exa: { baseUrl: "file:///etc/hosts" } } });
+    const run = await cli(place.box, ["search", QUERY, "--config", settings]);
+    expect(run.code).toBe(0);
+    for (const key of ["model.baseUrl", "external.brave.baseUrl", "external.exa.baseUrl"]) expect(run.err).toContain(`${key}: expected an http(s) address; the default is used.`);
+  });
+});
+
 describe("a question far longer than is read", () => {
   // Pasted text or an agent's argument: runs of `/` after a tag and of `a.` are what the planner's,
   // the router's and the query's patterns read again and again (minutes at this size before).

@@ -61,13 +61,15 @@ describe("a folder of the vault that links out of it", () => {
     outsideIsEmpty();
   });
 
-  it("folders in the settings that climb out of the vault, or start at the root, stay inside it", async () => {
+  it("folders in the settings that climb out of the vault are refused, and ones that start at the root stay inside it", async () => {
     const settings = config(box, { notes: { traceFolder: "../outside/../../x/Traces", sourcesFolder: "/etc/Sources" } });
     const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--config", settings, "--json"]);
     expect(run.code).toBe(0);
-    // `..` and a leading `/` are dropped: the folder is read as a path inside the vault.
+    // `..` is refused with a word (the default folder is used); a leading `/` is the vault's top.
+    expect(run.err).toMatch(/notes\.traceFolder: "\.\.\/outside\/\.\.\/\.\.\/x\/Traces" climbs out of the vault/);
+    expect(run.err).not.toMatch(/sourcesFolder/);
     const tracePath = JSON.parse(run.out).trace_path as string;
-    expect(tracePath.startsWith("outside/x/Traces/")).toBe(true);
+    expect(tracePath.startsWith("Research/Traces/")).toBe(true);
     expect(existsSync(path.join(box.vault, tracePath))).toBe(true);
     outsideIsEmpty();
   });

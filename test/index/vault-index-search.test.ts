@@ -247,6 +247,15 @@ describe("excluded folders", () => {
     expect(paths(await index.search("manifesto", store))).toEqual(["Privately shared/Open.md"]);
   });
 
+  it("reads a folder as the note writer does: ./Private, Private\\, ` Private / ` and .//Private all exclude Private", async () => {
+    for (const spelled of ["./Private", "Private\\", " Private / ", ".//Private"]) {
+      const local = new VaultIndex({ excludedFolders: [spelled] });
+      await local.sync(store, null);
+      expect(local.paths(), spelled).not.toContain("Private/Diary.md");
+      expect(local.paths(), spelled).toContain("Privately shared/Open.md");
+    }
+  });
+
   it("drops notes of a newly excluded folder at once and takes them back after a sync", async () => {
     const local = new VaultIndex({ excludedFolders: ["Private"] });
     await local.sync(store, null);

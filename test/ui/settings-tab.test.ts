@@ -58,6 +58,31 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(settingsSchema.safeParse(settings).success).toBe(true);
   });
 
+  it("stores folders in the writer's spelling, and refuses one that climbs out of the vault, saying why", async () => {
+    const { setting, settings } = openTab();
+    const type = async (name: string, value: string) => {
+      const input = setting(name).querySelector("input")!;
+      input.value = value;
+      input.dispatchEvent(new Event("input"));
+      await new Promise((r) => setTimeout(r, 0));
+      return input;
+    };
+    await type("Trace folder", "./AI Traces\\Runs/");
+    expect(settings.notes.traceFolder).toBe("AI Traces/Runs");
+    await type("Sources folder", "Research//Clipped");
+    expect(settings.notes.sourcesFolder).toBe("Research/Clipped");
+    await type("Excluded folders", "./Archive, Daily\\, Archive/");
+    expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
+    const climbing = await type("Trace folder", "../Elsewhere");
+    expect(settings.notes.traceFolder).toBe("AI Traces/Runs");
+    expect(climbing.getAttribute("aria-invalid")).toBe("");
+    expect(setting("Trace folder").querySelector(".setting-item-description")!.textContent).toMatch(/climbs out of the vault/);
+    const excluded = await type("Excluded folders", "Archive, ../Elsewhere");
+    expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
+    expect(excluded.getAttribute("aria-invalid")).toBe("");
+    expect(settingsSchema.safeParse(settings).success).toBe(true);
+  });
+
   it("shows model fields for the chosen kind and reports the connection test in words", async () => {
     const { tab, setting, settings } = openTab();
     expect(setting("Test connection")).toBeUndefined();

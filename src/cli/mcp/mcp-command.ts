@@ -6,7 +6,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import path from "node:path";
 import { CLI_VERSION as version } from "../version";
 import { systemClock } from "../../ports";
 import { errorMessage } from "../../text/error-message";
@@ -16,7 +15,6 @@ import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
-import { defaultCacheDir } from "../file-index-cache";
 import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import { webAccess } from "../web-access";
@@ -54,7 +52,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     knownSecrets,
     watcher,
     web,
-    cacheDir: path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env)),
+    cacheDir: opened.cacheDir,
     clock,
     searchSession: createSearchSession({ clock }),
     dial: dial.search,
