@@ -1,7 +1,7 @@
 // YAML frontmatter: finding the block, parsing it without ever throwing, and reading the
 // properties search cares about. A broken block is a problem to report, never a reason to drop
 // the note: the caller indexes its lines as text instead.
-import { parseDocument, visit } from "yaml";
+import { LineCounter, parseDocument, visit } from "yaml";
 import type { NoteProblem } from "./types";
 
 /** Where the frontmatter block sits in the note's text. */
@@ -65,19 +65,31 @@ export function readFrontmatter(yaml: string): FrontmatterRead {
   if (yaml.trim() === "") return { ok: true, data: {} };
   const simple = readSimpleYaml(yaml);
   if (simple) return { ok: true, data: simple };
+  // The library takes some 12 µs for each error it meets: a block of 2,000,000 stray `]` would hold
+  // the thread for 25 s. Properties that the fast reader cannot read and that run this long are text.
+  if (yaml.length > MAX_LIBRARY_YAML_CHARS) {
+    return { ok: false, problem: frontmatterProblem(`is ${yaml.length.toLocaleString("en-US")} characters long; properties longer than ${MAX_LIBRARY_YAML_CHARS.toLocaleString("en-US")} characters are read as text unless they are simple \`key: value\` lines`) };
+  }
   return readWithLibrary(yaml);
 }
+
+/** The longest frontmatter handed to the `yaml` package. */
+const MAX_LIBRARY_YAML_CHARS = 100_000;
 
 /** `readFrontmatter` by the `yaml` package alone (the fast reader's yardstick in tests). */
 export function readWithLibrary(yaml: string): FrontmatterRead {
   try {
     // Core schema: dates stay strings (`created: 2024-03-01`), as Obsidian shows them.
-    const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: true, schema: "core", logLevel: "silent" });
+    // Where an error is, is worked out for the first one only: the library's pretty errors copy out
+    // the whole line of each, and a line of 80,000 `]` (an error each) took 24 s.
+    const lines = new LineCounter();
+    const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false, lineCounter: lines, schema: "core", logLevel: "silent" });
     if (doc.errors.length > 0) {
       const error = doc.errors[0];
-      const what = firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "");
+      // Said as the pretty message's first line was, less its place: a token's spaces at its end stay.
+      const what = error.pos[0] !== -1 && !error.message.includes("\n") ? error.message.trimStart() : firstLine(error.message);
       // The YAML starts on the note's second line, after the opening `---`.
-      const where = error.linePos ? ` on line ${error.linePos[0].line + 1}` : "";
+      const where = error.pos[0] !== -1 ? ` on line ${lines.linePos(error.pos[0]).line + 1}` : "";
       return { ok: false, problem: frontmatterProblem(`is not valid YAML${where} (${what})`) };
     }
     visit(doc, {

@@ -1,6 +1,7 @@
 // Inline markdown → the plain words the search index tokenizes. One left-to-right scan per line
 // that copies runs of ordinary text by slicing, so a line of prose costs one `slice`, not one
 // concatenation per character. Tags and link targets found on the way are collected for the note.
+import { BacktickRuns } from "../text/backtick-runs";
 
 /** Where one line's tags and link targets go; shared by every line of a note. */
 export interface InlineSink {
@@ -23,6 +24,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
   if (!MARKUP.test(line)) return line;
   const n = line.length;
   const next = new NextOf(line);
+  let runs: BacktickRuns | null = null;
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
   let i = 0;
@@ -40,7 +42,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
         break;
       }
       case BACKTICK: {
-        const end = inlineCodeEnd(line, i);
+        runs ??= new BacktickRuns(line);
+        const end = inlineCodeEnd(line, i, runs);
         if (end > 0) {
           // Code is searchable, but nothing inside it is markup (no tags, no links). It keeps its
           // backticks, so a quoted sentence shows code as the note has it (the analyser splits on them).
@@ -282,18 +285,13 @@ function markdownLinkEnd(line: string, start: number, next: NextOf): number {
 }
 
 /** End (exclusive) of an inline code span opening at `start`, or -1 when it never closes. */
-function inlineCodeEnd(line: string, start: number): number {
+function inlineCodeEnd(line: string, start: number, runs: BacktickRuns): number {
   let ticks = 0;
   while (line.charCodeAt(start + ticks) === BACKTICK) ticks++;
-  let from = start + ticks;
-  for (;;) {
-    const at = line.indexOf("`", from);
-    if (at < 0) return -1;
-    let run = 0;
-    while (line.charCodeAt(at + run) === BACKTICK) run++;
-    if (run === ticks) return at + run;
-    from = at + run;
-  }
+  // Looked for along the rest of the line, each run with no closer read it again: a line of runs
+  // of 1, 2, 3 … backticks (2 MB) took 17 s.
+  const close = runs.closing(start + ticks, ticks);
+  return close < 0 ? -1 : close + ticks;
 }
 
 /**

@@ -13,6 +13,7 @@
 // cannot open a section of the note it is written into — no forged `## Sources` — and an
 // answer inserted into a user's note sits under the user's headings, not beside them.
 
+import { BacktickRuns } from "../text/backtick-runs";
 import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
 
 /** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,` (never an escaped one). */
@@ -163,40 +164,6 @@ function inertLine(line: string): string {
     }
   }
   return out;
-}
-
-/**
- * A line's runs of backticks, by length, read once. Looking for each run's closer along the rest
- * of the line read it again for every run that has none: a line of runs of 1, 2, 3 … 2,000
- * backticks (2 MB) took 12 s.
- */
-class BacktickRuns {
-  /** Run length → where each run of that length starts, ascending. */
-  private readonly starts = new Map<number, number[]>();
-  /** Run length → how many of its starts are behind the reading (the reading only moves on). */
-  private readonly passed = new Map<number, number>();
-
-  constructor(line: string) {
-    for (let at = line.indexOf("`"); at >= 0; ) {
-      let end = at;
-      while (line[end] === "`") end++;
-      const length = end - at;
-      const list = this.starts.get(length);
-      if (list) list.push(at);
-      else this.starts.set(length, [at]);
-      at = line.indexOf("`", end);
-    }
-  }
-
-  /** Where the run of exactly `length` backticks that closes a code span starts at or after `from`, or -1 (CommonMark). */
-  closing(from: number, length: number): number {
-    const list = this.starts.get(length);
-    if (!list) return -1;
-    let k = this.passed.get(length) ?? 0;
-    while (k < list.length && list[k] < from) k++;
-    this.passed.set(length, k);
-    return k < list.length ? list[k] : -1;
-  }
 }
 
 function inertChar(ch: string, before: string, next: string): string {

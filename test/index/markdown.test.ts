@@ -285,6 +285,36 @@ describe("parseNote: hostile input", () => {
     // Only the last bracket of the first line closes into a real link.
     expect(note.links).toEqual(["x"]);
   });
+
+  it("reports a frontmatter line of 90,000 `]` as not YAML, with its line, and reads the note on", () => {
+    // The YAML library made a message with the whole line for each `]`: 80,000 of them took 24 s.
+    const note = parseNote("brackets.md", `---\ntitle: ${"]".repeat(90_000)}\n---\nbody`);
+    expect(note.problems).toEqual([
+      { kind: "frontmatter", message: 'Frontmatter is not valid YAML on line 2 (Unexpected flow-seq-end token in YAML stream: "]"); the note is indexed as plain text.' },
+    ]);
+    expect(note.sections.map((section) => section.text.slice(-4))).toEqual(["body"]);
+  });
+
+  it("reads frontmatter of 1,900,000 `]` as text without handing it to the YAML library, and says why", () => {
+    // The library meets an error at each `]`, some 12 µs each: 23 s for this block.
+    const note = parseNote("brackets.md", `---\ntitle: ${"]".repeat(1_900_000)}\n---\nbody`);
+    expect(note.problems).toEqual([
+      {
+        kind: "frontmatter",
+        message: "Frontmatter is 1,900,008 characters long; properties longer than 100,000 characters are read as text unless they are simple `key: value` lines; the note is indexed as plain text.",
+      },
+    ]);
+    // The block is read as text, as a broken one always is.
+    expect(note.sections.map((section) => section.text.slice(-4))).toEqual(["body"]);
+  });
+
+  it("reads a line of backtick runs of 1, 2 … 4,000 that none closes once, keeping them as text", () => {
+    // Each run looked for its closer along the rest of the line: this line took 107 s.
+    let line = "a";
+    for (let n = 1; n <= 4_000; n++) line += `${"`".repeat(n)}a`;
+    const note = parseNote("backticks.md", `${line}\n\`x\` and \`\`y\`\``);
+    expect(note.sections[0].text).toBe(`${line}\n\`x\` and \`\`y\`\``);
+  });
 });
 
 describe("parseNote: title", () => {

@@ -128,6 +128,14 @@ describe("buildSectionHits", () => {
     expect(hit2.highlights.map(([s, e]) => hit2.snippet.slice(s, e))).toEqual(["我们", "引擎"]);
   });
 
+  it("reads a 1,000,000-character word in which a query word's first letters recur once", () => {
+    // A hash or a base64 blob: each "aard" in it walked back to the word's start (hours for this one).
+    const note = parseNote("Blob.md", `# Blob\n\nalpha ${"aard".repeat(250_000)}`);
+    const [hit] = buildSectionHits(note, docTermsFor("alpha", "aardvark"), analyzer, 1);
+    expect(hit.matchedTerms).toEqual(["alpha"]);
+    expect(hit.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(["alpha"]);
+  });
+
   it("names only the words that sit close together as close terms", () => {
     const far = parseNote("Far.md", `# Far\n\nalpha ${filler(80)} omega`);
     const [hit] = buildSectionHits(far, docTermsFor("alpha", "omega"), analyzer, 1);
