@@ -26,24 +26,15 @@ export function terminalJson(value: unknown): string {
 }
 
 /**
- * A name shown inside a line of output (a note's path or title, a result's title): its control and
- * bidi characters written visibly (`\n`, `\x1b`, `\u202e`) rather than obeyed or dropped, so a
- * file named with a line break cannot fake a line of results, nor `a\x1b[31mb` show as `ab`, a
- * name no file has.
+ * A name shown inside a line of output (a note's path or title, a result's title): its control
+ * characters written visibly (`\n`, `\x07`; an escape sequence as `\x1b`, its payload dropped) and
+ * its bidi controls as `\u202e`, rather than obeyed or silently dropped. So a file named with a line
+ * break cannot fake a line of results, nor `a\x1b[31mb` show as `ab`, a name no file has.
  */
 export function visibleName(name: string): string {
-  let out = "";
-  for (const c of name) {
-    const code = c.charCodeAt(0);
-    const hidden = code < 0x20 || (code >= 0x7f && code <= 0x9f) || INVISIBLE_IN_A_NAME.has(c);
-    out += !hidden ? c : (VISIBLE_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`));
-  }
-  return out;
+  const controls = removeControlChars(name, false, { shortEscapes: true, visible: true });
+  return controls.replace(/[\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
-
-/** Bidi controls and line separators: they reorder or break a line where they stand. */
-const INVISIBLE_IN_A_NAME = new Set(["\u200e", "\u200f", "\u2028", "\u2029", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]);
-const VISIBLE_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 export interface TerminalOutput {
   out(text: string): void;

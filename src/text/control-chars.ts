@@ -27,6 +27,7 @@ export function removeControlChars(text: string, keepLineBreaks = false, options
     const code = text.charCodeAt(i);
     if (!isControl(code, keepLineBreaks)) continue;
     out += text.slice(from, i);
+    if (options.visible) out += visibleControl(code);
     if (code === 0x1b) i = lastOfSequence(text, i, options.shortEscapes === true);
     from = i + 1;
   }
@@ -39,6 +40,19 @@ export interface ControlCharOptions {
    * obeys those, so text bound for one drops them whole. Elsewhere only the ESC goes.
    */
   shortEscapes?: boolean;
+  /**
+   * Write each removed character where it stood as text one can read (`\n`, `\t`, `\x07`), and an
+   * escape sequence as `\x1b` alone, its payload still gone: for a name, which must not pass for
+   * another name nor carry a payload.
+   */
+  visible?: boolean;
+}
+
+function visibleControl(code: number): string {
+  if (code === 0x0a) return "\\n";
+  if (code === 0x0d) return "\\r";
+  if (code === 0x09) return "\\t";
+  return `\\x${code.toString(16).padStart(2, "0")}`;
 }
 
 /** Index of the last character of the escape sequence that starts at `start` (an ESC). */

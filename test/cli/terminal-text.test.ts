@@ -35,7 +35,9 @@ describe("terminalText", () => {
 describe("visibleName", () => {
   it("writes a name's control and bidi characters visibly, so it can neither fake a line nor pass for another name", () => {
     expect(terminalText(visibleName("new\nline.md"))).toBe("new\\nline.md");
-    expect(terminalText(visibleName("evil\u001b[31mred\u001b[0m.md"))).toBe("evil\\x1b[31mred\\x1b[0m.md");
+    expect(terminalText(visibleName("evil\u001b[31mred\u001b[0m.md"))).toBe("evil\\x1bred\\x1b.md");
+    // An escape's payload goes with it, as terminalText drops it: no clipboard write left as text.
+    expect(terminalText(visibleName("a\u001b]52;c;AAAA\u0007b.md"))).toBe("a\\x1bb.md");
     expect(terminalText(visibleName("a\u202eb\u0085.md"))).toBe("a\\u202eb\\x85.md");
     expect(visibleName("café 😀 日本.md")).toBe("café 😀 日本.md");
   });

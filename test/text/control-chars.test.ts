@@ -64,3 +64,9 @@ describe("removeBidiControls", () => {
     expect(removeBidiControls("a\u202Eevil\u202C b\u2066c\u2069 d\u200Fe")).toBe("aevil bc d\u200Fe");
   });
 });
+
+describe("removeControlChars, visible", () => {
+  it("writes each control character where it stood, and an escape sequence as \\x1b alone, its payload gone", () => {
+    expect(removeControlChars("a\nb\tc\u0007d\u001b[31me\u001b]52;c;AAAA\u0007f", false, { shortEscapes: true, visible: true })).toBe("a\\nb\\tc\\x07d\\x1be\\x1bf");
+  });
+});
