@@ -6,6 +6,7 @@ import { App } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
 import { displayedTab, fakeSettingsHost, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings } from "../../src/settings";
+import { typeInto } from "./settings-tab-kit";
 
 const FREE = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"];
 
@@ -57,13 +58,7 @@ describe.each(TAB_VERSIONS)("free sources in the settings tab, $shown", ({ versi
 
   it("saves the SearXNG instance, the Wikipedia language and the Stack Exchange site only when valid", async () => {
     const { settings, setting } = openTab();
-    const type = async (name: string, value: string) => {
-      const input = setting(name).querySelector("input")!;
-      input.value = value;
-      input.dispatchEvent(new Event("input"));
-      await new Promise((r) => setTimeout(r, 0));
-      return input;
-    };
+    const type = (name: string, value: string) => typeInto(setting, name, value);
     expect((await type("SearXNG instance", "ftp://nope")).getAttribute("aria-invalid")).toBe("");
     expect(settings.external.searxng.baseUrl).toBe("");
     await type("SearXNG instance", "http://localhost:8888/");

@@ -4,6 +4,7 @@ import { App } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
 import { displayedTab, fakeSettingsHost, shownRows, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings, settingsSchema } from "../../src/settings";
+import { typeInto } from "./settings-tab-kit";
 
 function openTabIn(version: string) {
   const app = new App();
@@ -60,13 +61,7 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
 
   it("stores folders in the writer's spelling, and refuses one that climbs out of the vault, saying why", async () => {
     const { setting, settings } = openTab();
-    const type = async (name: string, value: string) => {
-      const input = setting(name).querySelector("input")!;
-      input.value = value;
-      input.dispatchEvent(new Event("input"));
-      await new Promise((r) => setTimeout(r, 0));
-      return input;
-    };
+    const type = (name: string, value: string) => typeInto(setting, name, value);
     await type("Trace folder", "./AI Traces\\Runs/");
     expect(settings.notes.traceFolder).toBe("AI Traces/Runs");
     await type("Sources folder", "Research//Clipped");
