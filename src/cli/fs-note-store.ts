@@ -200,6 +200,11 @@ function statOf(abs: string, rel: string): NoteFileInfo | null {
   }
 }
 
+/** A hidden entry or node_modules: never listed, nor anything under it (Obsidian does not show them). */
+export function isSkippedName(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules";
+}
+
 /** A folder's notes and the folders worth walking into (hidden ones and node_modules are not). */
 function noteEntries(dir: string): Dirent[] {
   let entries: Dirent[];
@@ -208,7 +213,7 @@ function noteEntries(dir: string): Dirent[] {
   } catch {
     return [];
   }
-  const kept = entries.filter((e) => !e.name.startsWith(".") && e.name !== "node_modules" && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
+  const kept = entries.filter((e) => !isSkippedName(e.name) && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
   // A folder sorts as its name and a slash, where its notes' paths put it ("a.md" < "a/x.md" < "a0.md").
   const key = (e: Dirent) => (e.isDirectory() ? `${e.name}/` : e.name);
   return kept.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

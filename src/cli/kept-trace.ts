@@ -10,6 +10,7 @@ import type { ResearchTrace } from "../evidence/trace-types";
 import { renderTraceNote } from "../notes/trace-note";
 import { recordPromotion } from "../notes/trace-note-read";
 import type { Promotion } from "../notes/trace-note";
+import { isSkippedName } from "./fs-note-store";
 
 /**
  * The folder of one vault's kept traces. Never inside the vault (the CLI refuses such a cache
@@ -18,7 +19,7 @@ import type { Promotion } from "../notes/trace-note";
 export function keptTraceFolder(cacheDir: string, vaultRoot: string): string {
   const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
   const folder = path.join(cacheDir, "traces", id);
-  if (placeOnDisk(vaultRoot, folder) !== "outside") throw new Error(`the cache folder ${cacheDir} is inside the vault, and a trace kept there would be read as a note`);
+  if (!outOfNotesReach(placeOnDisk(vaultRoot, folder))) throw new Error(`the cache folder ${cacheDir} is inside the vault, and a trace kept there would be read as a note`);
   return folder;
 }
 
@@ -26,12 +27,19 @@ export function keptTraceFolder(cacheDir: string, vaultRoot: string): string {
  * Where `file` is on disk, seen from `folder`: the folder itself, below it, or neither. Links are
  * followed as far as each path exists (the rest is taken as written); names compare as the OS compares them.
  */
-export function placeOnDisk(folder: string, file: string): "same" | "inside" | "outside" {
+export function placeOnDisk(folder: string, file: string): "same" | "inside" | "hidden" | "outside" {
   const caseless = process.platform === "darwin" || process.platform === "win32";
   const real = (p: string) => (caseless ? realPathAsFarAsItExists(p).toLowerCase() : realPathAsFarAsItExists(p));
   const rel = path.relative(real(folder), real(file));
   if (rel === "") return "same";
-  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? "outside" : "inside";
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return "outside";
+  // Below a hidden folder (a vault that is a home folder holds `.cache`): no note is ever read there.
+  return rel.split(path.sep).some(isSkippedName) ? "hidden" : "inside";
+}
+
+/** Whether a cache or trace folder at this place can never be read as notes of the vault. */
+export function outOfNotesReach(place: ReturnType<typeof placeOnDisk>): boolean {
+  return place === "outside" || place === "hidden";
 }
 
 /** The real path of `p`'s deepest existing folder, with the parts below it that do not exist (yet) added. */

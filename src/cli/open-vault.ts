@@ -14,7 +14,7 @@ import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore } from "./fs-note-store";
 import { bundledNodeWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
-import { placeOnDisk } from "./kept-trace";
+import { outOfNotesReach, placeOnDisk } from "./kept-trace";
 
 export type { CliIo } from "./cli-io";
 
@@ -105,7 +105,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
 export function cacheDirOutside(given: string | undefined, vaultRoot: string, io: Pick<CliIo, "cwd" | "env">): string {
   const cacheDir = path.resolve(io.cwd, given ?? defaultCacheDir(io.env));
   const place = placeOnDisk(vaultRoot, cacheDir);
-  if (place === "outside") return cacheDir;
+  if (outOfNotesReach(place)) return cacheDir;
   throw new UsageError(
     `The cache folder ${cacheFolderNamed(given, cacheDir, io.env)} is ${place === "same" ? "the vault itself" : "inside the vault"} ${vaultRoot}: the index cache, query log and kept traces there would be read as notes. ` +
       "Choose one outside it, with --cache-dir DIR or VAULT_RESEARCH_CACHE_DIR.",

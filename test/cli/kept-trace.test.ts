@@ -38,4 +38,11 @@ describe("placeOnDisk", () => {
     expect(placeOnDisk(vault, path.join(tmp, "..vault"))).toBe("outside");
     expect(placeOnDisk(vault, path.join(vault, "..", "other"))).toBe("outside");
   });
+
+  it("tells a place below a hidden folder or node_modules of the vault, where no note is read", () => {
+    expect(placeOnDisk(vault, path.join(vault, ".cache", "vault-research"))).toBe("hidden");
+    expect(placeOnDisk(vault, path.join(vault, "Notes", "node_modules", "x"))).toBe("hidden");
+    expect(placeOnDisk(vault, path.join(vault, "Notes", "a.b"))).toBe("inside");
+    expect(() => keptTraceFolder(path.join(vault, ".cache", "vault-research"), vault)).not.toThrow();
+  });
 });

@@ -4,7 +4,7 @@
 // must not rewrite it); a note in the trace folder the plugin did not write (no trace properties,
 // or properties of another run); a file already at the promoted note's name; a trace folder full of
 // notes that match the question; every command run over the vault, looking for any other write.
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bareCli, cli, config, filesUnder, ROOT, sandbox, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
@@ -135,7 +135,7 @@ describe("the cache folder is never inside the vault", () => {
       symlinkSync(box.vault, path.join(box.dir, "link"));
       return { flags: ["--cache-dir", "link/cache"], env: {}, named: "link/cache" };
     }],
-    ["VAULT_RESEARCH_CACHE_DIR inside the vault", () => ({ flags: [], env: { VAULT_RESEARCH_CACHE_DIR: path.join(box.vault, ".cache") }, named: path.join(box.vault, ".cache") })],
+    ["VAULT_RESEARCH_CACHE_DIR inside the vault", () => ({ flags: [], env: { VAULT_RESEARCH_CACHE_DIR: path.join(box.vault, "Cache") }, named: path.join(box.vault, "Cache") })],
     ["XDG_CACHE_HOME inside the vault", () => ({ flags: [], env: { XDG_CACHE_HOME: path.join(box.vault, "Daily") }, named: path.join(box.vault, "Daily", "vault-research") })],
   ];
 
@@ -157,6 +157,16 @@ describe("the cache folder is never inside the vault", () => {
       expect(snapshot()).toEqual(before);
     });
   }
+
+  it("a cache folder below a hidden folder of the vault (a vault that is a home folder: ~/.cache) is allowed, and nothing there is read as a note", async () => {
+    const cache = path.join(box.vault, ".cache", "vault-research");
+    const run = await bareCli(box, ["research", WEB_QUESTION, "--external-search", "always", "--external-provider", "brave", "--replay", BRAVE_DEMO, "--vault", box.vault, "--cache-dir", cache, "--json"]);
+    expect(run.code, run.err).toBe(0);
+    expect(readdirSync(path.join(cache, "traces")).length).toBeGreaterThan(0);
+    const search = await bareCli(box, ["search", "Automerge 3.0 lower memory", "--vault", box.vault, "--cache-dir", cache, "--json"]);
+    expect(search.code, search.err).toBe(0);
+    expect((JSON.parse(search.out) as { results: { path: string }[] }).results.map((r) => r.path).filter((p) => p.startsWith("."))).toEqual([]);
+  });
 
   it("a cache folder beside the vault whose name starts alike is not inside it", async () => {
     mkdirSync(`${box.vault}-cache`);
