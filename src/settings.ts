@@ -118,6 +118,14 @@ export function folderParts(folder: string): string[] {
     .filter((part) => part !== "" && part !== ".");
 }
 
+/**
+ * The parts of a folder the vault can hold, `..` dropped: what a writer uses (a refused setting never
+ * gets this far; a folder from elsewhere still cannot climb out) and what the index excludes.
+ */
+export function folderPartsInside(folder: string): string[] {
+  return folderParts(folder).filter((part) => part !== "..");
+}
+
 /** `Research/Traces` from `./Research\\Traces/`: the one spelling every reader of a folder setting compares. */
 export function vaultFolder(folder: string): string {
   return folderParts(folder).join("/");

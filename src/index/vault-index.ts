@@ -13,7 +13,7 @@ import type { Clock, IndexCache, NoteFileInfo, NoteStore, Workers } from "../por
 import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
 import { systemClock } from "../ports";
-import { folderParts } from "../settings";
+import { folderPartsInside } from "../settings";
 import { errorMessage } from "../text/error-message";
 import { parseNoteSafely } from "./parse-note-safely";
 import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
@@ -613,7 +613,7 @@ export class VaultIndex {
 function normalizeFolders(folders: string[]): string[] {
   // Not made unique: the list is part of the cache's fingerprint, and a saved index stays usable.
   return folders
-    .map((f) => folderParts(f).filter((part) => part !== "..").join("/"))
+    .map((f) => folderPartsInside(f).join("/"))
     .filter(Boolean)
     .map((f) => `${f}/`);
 }

@@ -1,6 +1,7 @@
 // The one file-name maker: how a question or a page title becomes the name of a note that every
 // OS (Windows, macOS, Linux, Android, iOS) and Obsidian's link syntax accept, and how a name that
 // is taken gets a free one. Trace notes and source notes both come through here.
+import { folderPartsInside } from "../settings";
 
 /** Characters no OS or Obsidian link accepts in a name, and controls, lone surrogates. */
 const FORBIDDEN_IN_NAME = /[\\/:*?"<>|#^[\]\p{Cc}\p{Cs}]/gu;
@@ -62,12 +63,7 @@ export async function freeNotePath(folder: string, name: string, exists: (path: 
 export function notePathIn(folder: string, name: string): string {
   // Names come from noteFileName or a stamp of ours; one that names a folder is a bug, never a path.
   if (/[\\/]/.test(name) || name === "." || name === ".." || name.trim() === "") throw new Error(`"${name}" is not a note name.`);
-  const dir = folder
-    .replace(/\\/g, "/")
-    .split("/")
-    .map((p) => p.trim())
-    .filter((p) => p !== "" && p !== "." && p !== "..")
-    .join("/");
+  const dir = folderPartsInside(folder).join("/");
   return dir ? `${dir}/${name}.md` : `${name}.md`;
 }
 
