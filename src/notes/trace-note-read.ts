@@ -8,6 +8,7 @@ import * as z from "zod";
 import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema } from "../evidence/research-pack";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
+import { jsonProblem } from "../text/json-problem";
 import { outsideRowLabelLine, type Promotion } from "./trace-note";
 import { boundedTraceJson, TRACE_BLOCK_OPEN, traceBlock } from "./trace-note-json";
 
@@ -76,7 +77,7 @@ export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { e
   try {
     data = JSON.parse(block.json);
   } catch (e) {
-    return { error: { kind: "invalid_json", message: `The trace block is not valid JSON (${errorMessage(e)}).` } };
+    return { error: { kind: "invalid_json", message: `The trace block is not valid JSON (${jsonProblem(block.json, errorMessage(e))}).` } };
   }
   const checked = traceEssentialsSchema.safeParse(data);
   if (!checked.success) {

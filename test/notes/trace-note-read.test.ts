@@ -76,4 +76,9 @@ describe("a trace note built to be slow", () => {
     expect(parseTraceNote("```json vault-research-trace\n```")).toMatchObject({ error: { kind: "no_trace_block" } });
     expect(parseTraceNote(`\`\`\`json vault-research-trace\n${json}\n\`\`\`\n\`\`\`json vault-research-trace\n{}\n\`\`\``)).toMatchObject({ error: { kind: "invalid_trace" } });
   });
+
+  it("says where a hand-edited block stops being JSON, without quoting it (a key pasted there is not shown)", () => {
+    const said = parseTraceNote("```json vault-research-trace\n{\n  \"schema\": sk-pasted-0123456789\n}\n```");
+    expect(said).toEqual({ error: { kind: "invalid_json", message: "The trace block is not valid JSON (an unexpected character at line 2, column 13)." } });
+  });
 });
