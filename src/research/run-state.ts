@@ -62,7 +62,7 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   // The whole run, its trace and its pack read the question as planning reads it.
   const question = questionRead(typed);
   const history = asked.history?.map((earlier) => held.text(earlier));
-  const request = question === asked.question && sameList(history, asked.history) ? asked : { ...asked, question, ...(history ? { history } : {}) };
+  const request: ResearchRequest = { ...asked, question, ...(history ? { history } : {}) };
   const mode = request.mode ?? "never";
   const providers = request.providers && request.providers.length > 0 ? [...new Set(request.providers)] : settings.external.providers;
   const freshness = request.freshness ?? settings.external.freshness;
@@ -90,10 +90,6 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
     pageReads: [],
     warnings: question === typed ? [] : [{ kind: "question_cut", message: questionCutMessage(typed, "question") }],
   };
-}
-
-function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
 }
 
 /** The pack as the run has it now. It shares the run's warnings, which may still grow. */
