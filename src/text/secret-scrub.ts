@@ -6,7 +6,8 @@
 // provider or model server may send in a 200 body, and which JSON.parse turns back into the raw
 // key); percent-encoded in a URL; base64-encoded (a Basic auth header, a data: URL). Escaping and
 // percent-encoding may be applied to some characters only, so those two are matched character by
-// character; base64 is matched at each of the three byte alignments a key can start at.
+// character, in either case (a server may echo a key lower-cased); base64 is matched at each of the
+// three byte alignments a key can start at.
 import { CUT_MARK } from "./cut-text";
 
 /** What a secret is replaced by, in every form. */
@@ -104,10 +105,15 @@ function redactCutPrefix(text: string, secrets: readonly string[], mark: string)
   const body = text.slice(0, -CUT_MARK.length);
   for (const secret of secrets) {
     for (let n = Math.min(secret.length - 1, body.length); n >= MIN_SECRET_PREFIX; n--) {
-      if (body.endsWith(secret.slice(0, n))) return `${body.slice(0, -n)}${mark}${CUT_MARK}`;
+      if (sameLetters(body.slice(-n), secret.slice(0, n))) return `${body.slice(0, -n)}${mark}${CUT_MARK}`;
     }
   }
   return text;
+}
+
+/** Whether two strings are the same but for case, as the scrubber's pattern compares them. */
+function sameLetters(a: string, b: string): boolean {
+  return a.length === b.length && (a === b || a.toLowerCase() === b.toLowerCase());
 }
 
 // ── the forms of one secret ──────────────────────────────────────────────────────────────────
@@ -120,14 +126,22 @@ function secretForms(secret: string): string[] {
   return [perCharacter, ...base64Runs(secret).map(escapeRegExp)];
 }
 
-/** One character raw, JSON-escaped (`\uXXXX`, or `\/` and friends) or percent-encoded as UTF-8. */
+/**
+ * One character in any case (a server may echo a key lower- or upper-cased), each raw, JSON-escaped
+ * (`\uXXXX`, or `\/` and friends) or percent-encoded as UTF-8.
+ */
 function characterForms(character: string): string {
-  const forms = [escapeRegExp(character)];
-  const units = Array.from({ length: character.length }, (_, i) => character.charCodeAt(i));
-  forms.push(units.map((u) => `\\\\u${hexPattern(u, 4)}`).join(""));
-  const shortEscape = JSON_SHORT_ESCAPES[character];
-  if (shortEscape) forms.push(escapeRegExp(shortEscape));
-  forms.push(Array.from(encoder.encode(character), (byte) => `%${hexPattern(byte, 2)}`).join(""));
+  const cases = new Set([character, character.toLowerCase(), character.toUpperCase()].filter((c) => c.length === character.length));
+  const forms = [...cases].flatMap((c) => {
+    const units = Array.from({ length: c.length }, (_, i) => c.charCodeAt(i));
+    const shortEscape = JSON_SHORT_ESCAPES[c];
+    return [
+      escapeRegExp(c),
+      units.map((u) => `\\\\u${hexPattern(u, 4)}`).join(""),
+      ...(shortEscape ? [escapeRegExp(shortEscape)] : []),
+      Array.from(encoder.encode(c), (byte) => `%${hexPattern(byte, 2)}`).join(""),
+    ];
+  });
   return `(?:${forms.join("|")})`;
 }
 

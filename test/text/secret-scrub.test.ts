@@ -68,6 +68,16 @@ describe("the forms a secret can take", () => {
     }
   });
 
+  it("in another case, as a server that lower- or upper-cases what it echoes sends it back", () => {
+    const key = "sk-Live-AbCdEf-123";
+    const mixed = secretScrubber([key]);
+    expect(mixed.text(`unknown key ${key.toLowerCase()}`)).toBe(`unknown key ${REDACTED}`);
+    expect(mixed.text(`UNKNOWN KEY ${key.toUpperCase()}`)).toBe(`UNKNOWN KEY ${REDACTED}`);
+    expect(mixed.text(`{"k":"${key.toLowerCase().replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)}"}`)).toBe(`{"k":"${REDACTED}"}`);
+    expect(mixed.text(`cut ${key.toLowerCase().slice(0, 9)}…`)).toBe(`cut ${REDACTED}…`);
+    expect(hideKey(`bad key ${key.toUpperCase()}`, key)).toBe(`bad key ${KEY_HIDDEN}`);
+  });
+
   it("the start of a secret at the end of a cut string", () => {
     expect(scrub.text(`body … ${KEY.slice(0, 9)}…`)).toBe(`body … ${REDACTED}…`);
     expect(scrub.text(`body ${KEY.slice(0, 4)}…`)).toBe(`body ${KEY.slice(0, 4)}…`);
