@@ -27,14 +27,31 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
   promote: [...BASE, "evidence", "notes", "index", "websearch"],
   research: [...BASE, "evidence", "notes", "promote", "index", "websearch", "llm"],
   eval: [...BASE, "evidence", "research", "index", "websearch"],
-  cli: [...BASE, "evidence", "notes", "promote", "research", "eval", "index", "websearch", "llm"],
-  plugin: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm"],
+  node: [...BASE, "promote"],
+  cli: [...BASE, "evidence", "notes", "promote", "research", "eval", "index", "websearch", "llm", "node"],
+  plugin: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "node"],
   ui: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm"],
   main: [...BASE, "evidence", "notes", "promote", "research", "index", "websearch", "llm", "plugin", "ui"],
 };
-/** Only these may import `obsidian`; only `cli` may import Node's built-ins. */
+/**
+ * Only these may import `obsidian`; only `cli` and `node` may import Node's built-ins. The plugin
+ * reaches `node` (Node adapters it shares with the CLI) only by a dynamic import on desktop:
+ * a static one would load Node's built-ins where there are none (mobile).
+ */
 const OBSIDIAN_LAYERS = new Set(["plugin", "ui", "main"]);
-const NODE_LAYERS = new Set(["cli"]);
+const NODE_LAYERS = new Set(["cli", "node"]);
+const LOADED_ONLY_ON_DESKTOP: Record<string, string> = { plugin: "node" };
+
+/** Modules a file imports or re-exports statically for their values (not `import type`). */
+function staticValueImports(text: string): Set<string> {
+  const file = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest);
+  const found = new Set<string>();
+  for (const statement of file.statements) {
+    if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly && ts.isStringLiteral(statement.moduleSpecifier)) found.add(statement.moduleSpecifier.text);
+    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) found.add(statement.moduleSpecifier.text);
+  }
+  return found;
+}
 
 interface Violation {
   file: string;
@@ -89,6 +106,9 @@ export function layerViolations(file: string, text: string): Violation[] {
       }
       const layer = layerOf(target);
       if (layer !== own && !allowed.includes(layer)) violations.push({ file: rel, specifier, reason: `src/${own} may not import src/${layer}` });
+      else if (LOADED_ONLY_ON_DESKTOP[own] === layer && staticValueImports(text).has(specifier)) {
+        violations.push({ file: rel, specifier, reason: `src/${own} may load src/${layer} only with a dynamic import on desktop` });
+      }
     }
   }
   return violations;
@@ -99,7 +119,7 @@ describe("layers", () => {
 
   it("finds every layer's files to check", () => {
     const layers = new Set(files.map((f) => layerOf(path.relative(src, f))));
-    for (const layer of ["evidence", "research", "notes", "promote", "eval", "index", "websearch", "llm", "cli", "plugin", "ui", "text"]) {
+    for (const layer of ["evidence", "research", "notes", "promote", "eval", "index", "websearch", "llm", "cli", "node", "plugin", "ui", "text"]) {
       expect(layers.has(layer), `no files in src/${layer}`).toBe(true);
     }
   });
@@ -137,6 +157,17 @@ describe("layers", () => {
       "fs",
       "../eval/eval-cases",
     ]);
+  });
+
+  it("the plugin loads the Node adapters only by a dynamic import (Node's built-ins are not on mobile)", () => {
+    const file = path.join(src, "plugin", "example.ts");
+    expect(layerViolations(file, 'import { pagesOverNode } from "../node/page-request";').map((v) => v.reason)).toEqual([
+      "src/plugin may load src/node only with a dynamic import on desktop",
+    ]);
+    expect(layerViolations(file, 'export { pagesOverNode } from "../node/page-request";')).toHaveLength(1);
+    expect(layerViolations(file, 'import type { PinnedDns } from "../node/pinned-dns";\nconst node = await import("../node/page-request");')).toEqual([]);
+    expect(layerViolations(file, 'import { readFile } from "node:fs";')).toHaveLength(1);
+    expect(layerViolations(path.join(src, "node", "example.ts"), 'import http from "node:http";\nimport { HttpFailure } from "../ports";')).toEqual([]);
   });
 
   it("pins the edges that matter most: plugin never imports ui, notes never imports research or promote", () => {

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pinnedDns } from "../../src/cli/dns-resolver";
+import { pinnedDns } from "../../src/node/pinned-dns";
 import { createFetchHttp } from "../../src/cli/fetch-http";
 import { HttpFailure } from "../../src/ports";
 

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { dnsServerLookup, pinnedDns } from "../../src/cli/dns-resolver";
+import { dnsServerLookup, pinnedDns } from "../../src/node/pinned-dns";
 import { createFetchHttp } from "../../src/cli/fetch-http";
 import { guardedGet } from "../../src/promote/fetch-guard";
 import { HttpFailure } from "../../src/ports";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dnsResolveHost, PIN_MS, pinnedDns } from "../../src/cli/dns-resolver";
+import { dnsResolveHost } from "../../src/cli/dns-resolver";
+import { PIN_MS, pinnedDns } from "../../src/node/pinned-dns";
 import { checkFetchTarget } from "../../src/promote/fetch-guard";
 import { HttpFailure } from "../../src/ports";
 

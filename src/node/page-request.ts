@@ -1,0 +1,155 @@
+// A page fetch over Node: the CLI's, and the plugin's on desktop, where Obsidian runs on Node too.
+//
+// A page fetch is a request that hands redirects back (`redirect: "manual"`: the fetch guard's,
+// which checks every hop itself). It connects only to an address the guard checked (DESIGN
+// invariant 7): it goes through node:http(s) with a `lookup` that answers from the guard's pinned
+// addresses (pinned-dns.ts) and never resolves the name a second time, so DNS rebinding cannot
+// swap in 127.0.0.1 between the check and the connection. The transfer runs under the one deadline
+// (`src/deadline.ts`), is really aborted when the deadline or the caller gives up, and its bytes
+// are capped while read, so a huge or endless body is cut off instead of filling memory.
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { pipeline, type Readable, type Transform } from "node:stream";
+import { DeadlineMissed, withDeadline } from "../deadline";
+import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
+import type { PinnedDns } from "./pinned-dns";
+
+export interface TransferOptions {
+  /** Runs the deadline's timer. */
+  clock: Clock;
+  /** Used when a request names no timeout. */
+  defaultTimeoutMs: number;
+}
+
+/**
+ * `base` for every request but page fetches, which go over node:http(s) to the addresses `dns`
+ * pinned for them, redirects handed back to the guard.
+ */
+export function pagesOverNode(base: Http, dns: PinnedDns, options: TransferOptions): Http {
+  return {
+    request: (req) => (req.redirect === "manual" ? transferred(req, (controller) => pinnedRequest(req, controller, dns), options) : base.request(req)),
+  };
+}
+
+/**
+ * One transfer under the request's deadline: whoever gives up first — the deadline or the caller —
+ * aborts it, and every failure comes back as an HttpFailure in plain words.
+ */
+export async function transferred(req: HttpRequest, transfer: (controller: AbortController) => Promise<HttpResponse>, options: TransferOptions): Promise<HttpResponse> {
+  if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
+  const controller = new AbortController();
+  const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs;
+  try {
+    return await withDeadline(transfer(controller), { clock: options.clock, ms: timeoutMs, ...(req.signal ? { signal: req.signal } : {}) });
+  } catch (error) {
+    // Whoever gave up — the deadline or the caller — the transfer stops here too.
+    controller.abort();
+    if (error instanceof HttpFailure) throw error;
+    if (error instanceof DeadlineMissed) {
+      throw error.kind === "timeout"
+        ? new HttpFailure("timeout", `No answer from ${new URL(req.url).host} within ${timeoutMs} ms.`)
+        : new HttpFailure("aborted", "The request was cancelled.");
+    }
+    if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
+    throw new HttpFailure("network", describeNetworkError(error));
+  }
+}
+
+/** One request over node:http(s), connecting only to the addresses `dns` gives for the name; redirects handed back. */
+function pinnedRequest(req: HttpRequest, controller: AbortController, dns: PinnedDns): Promise<HttpResponse> {
+  const url = new URL(req.url);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method: req.method, headers: req.headers ?? {}, signal: controller.signal, lookup: pinnedLookup(dns), agent: false }, (response) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      const status = response.statusCode ?? 0;
+      // A body refused at the cap rejects first and only then stops the transfer, so the refusal is what the caller hears.
+      readStreamCapped(decoded(response, headers["content-encoding"]), headers["content-length"], req.maxBytes, req.url).then(
+        (bytes) => resolve({ status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes }),
+        (error: Error) => {
+          reject(error);
+          controller.abort();
+        },
+      );
+    });
+    request.on("error", reject);
+    request.end(req.body);
+  });
+}
+
+/** `lookup` for a connection: the addresses `dns` allows, in the shape net asks for (one, or all with `all`). */
+function pinnedLookup(dns: PinnedDns): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.connectAddresses(hostname).then(
+      (addresses) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = addresses.filter((a) => family === 0 || isIP(a) === family).map((address) => ({ address, family: isIP(address) }));
+        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no address to connect to.`), { code: "ENOTFOUND" }), "", 0);
+        if (options.all) callback(null, usable);
+        else callback(null, usable[0].address, usable[0].family);
+      },
+      (error: Error) => callback(error, "", 0),
+    );
+  };
+}
+
+/** The body as sent (fetch decodes these three itself; a page is asked for none, but may send one anyway). */
+function decoded(body: Readable, encoding: string | undefined): Readable {
+  const decoder = decoderFor(encoding);
+  // pipeline, not pipe: a body cut off mid-transfer must fail the decoder with its error, or the
+  // read waits for an end that never comes until the deadline calls it a timeout. The reader
+  // hears that error from the decoder itself, so the callback has nothing left to do.
+  return decoder ? pipeline(body, decoder, () => undefined) : body;
+}
+
+function decoderFor(encoding: string | undefined): Transform | null {
+  switch (encoding?.trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return createGunzip();
+    case "deflate":
+      return createInflate();
+    case "br":
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+async function readStreamCapped(body: Readable, declaredLength: string | undefined, maxBytes: number | undefined, url: string): Promise<Uint8Array> {
+  const declared = Number(declaredLength);
+  if (maxBytes !== undefined && Number.isFinite(declared) && declared > maxBytes) {
+    throw new HttpFailure("too_large", `${new URL(url).host} announced ${declared} bytes, over the ${maxBytes}-byte limit.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const bytes = chunk as Uint8Array;
+    total += bytes.byteLength;
+    if (maxBytes !== undefined && total > maxBytes) {
+      throw new HttpFailure("too_large", `${new URL(url).host} sent more than ${maxBytes} bytes; the rest was not read.`);
+    }
+    chunks.push(bytes);
+  }
+  return joined(chunks, total);
+}
+
+export function joined(chunks: Uint8Array[], total: number): Uint8Array {
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return all;
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // Node's fetch says only "fetch failed"; the useful part (ENOTFOUND, ECONNREFUSED) is in the cause.
+  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ? `${error.message} (${cause.code})` : cause?.message ? `${error.message}: ${cause.message}` : error.message;
+}
