@@ -33,8 +33,13 @@ export interface EmbeddingKeeperDeps {
   onVectors: (vectors: VectorStore | null, embedder: Embedder | null) => void;
   /** The job's progress (the status bar); null when no backend is in use. */
   onProgress: (progress: EmbeddingProgress | null) => void;
-  /** Something the user should read now (a Notice): vectors thrown away, and why. */
+  /** Something the user should read now (a Notice): vectors thrown away, and why; vectors that could not be saved. */
   notify: (message: string) => void;
+  /**
+   * Whether a note may be embedded now: the index would hold it (its folder is not excluded). Asked
+   * as each note is read, so a folder excluded while a run is under way is not sent. Default: all.
+   */
+  mayEmbed?: (path: string) => boolean;
   yieldToUi?: () => Promise<void>;
 }
 
@@ -57,8 +62,38 @@ export class EmbeddingKeeper {
   private last: EmbeddingProgress | null = null;
   private settingsApplied: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The last save of the vectors failed: the user was told once, and is not told again until one works. */
+  private savesFailing = false;
+  /** The vectors' cache as the job sees it: each save's outcome is noted on its way. */
+  private readonly cache: VectorCache;
+  /** The notes as the job reads them: a note that may not be embedded (now excluded) is not read. */
+  private readonly notes: NoteStore;
 
-  constructor(private readonly deps: EmbeddingKeeperDeps) {}
+  constructor(private readonly deps: EmbeddingKeeperDeps) {
+    this.cache = {
+      load: () => deps.cache.load(),
+      clear: () => deps.cache.clear(),
+      save: async (bytes) => {
+        try {
+          await deps.cache.save(bytes);
+        } catch (error) {
+          this.saveFailed(error);
+          throw error;
+        }
+        this.savesFailing = false;
+      },
+    };
+    this.notes = {
+      list: () => deps.notes.list(),
+      exists: (path) => deps.notes.exists(path),
+      create: (path, content) => deps.notes.create(path, content),
+      read: async (path) => {
+        if (deps.mayEmbed && !deps.mayEmbed(path)) throw new Error("its folder is excluded from the index");
+        return deps.notes.read(path);
+      },
+      ...(deps.notes.stat ? { stat: (path: string) => deps.notes.stat!(path) } : {}),
+    };
+  }
 
   /** Follows the settings: starts, switches or stops the backend. Calls run one after another. */
   applySettings(): Promise<void> {
@@ -126,15 +161,18 @@ export class EmbeddingKeeper {
     const wanted = choice.kind === "chosen" && choice.consented ? choice.config : null;
     const key = wanted ? backendKey(wanted, settings) : null;
     if (key === (this.active?.key ?? null)) return;
-    await this.stopRun();
+    // No longer active before the run is waited for: a run still waiting for the index's notes
+    // must not go on to embed them with a backend the user just turned off or changed.
     this.active = null;
     this.last = null;
+    await this.stopRun();
     this.deps.onVectors(null, null);
     this.deps.onProgress(null);
     if (!wanted || !key) return;
     const [jobEmbedder, queryEmbedder] = await Promise.all([this.deps.createEmbedder(wanted, "job"), this.deps.createEmbedder(wanted, "query")]);
     if (!jobEmbedder || !queryEmbedder || this.disposed) return;
     const loaded = readVectors(await this.deps.cache.load(), jobEmbedder.name);
+    if (this.disposed) return;
     if (loaded.reset) this.tell(loaded.reset);
     this.active = { key, jobEmbedder, queryEmbedder, store: loaded.store };
     this.cancelledByUser = false;
@@ -169,7 +207,7 @@ export class EmbeddingKeeper {
   }
 
   private async runJob(active: ActiveBackend, files: NoteFileInfo[]): Promise<EmbeddingProgress["state"]> {
-    const job = new EmbeddingJob({ store: active.store, embedder: active.jobEmbedder, notes: this.deps.notes, cache: this.deps.cache, clock: this.deps.clock, yieldToUi: this.deps.yieldToUi });
+    const job = new EmbeddingJob({ store: active.store, embedder: active.jobEmbedder, notes: this.notes, cache: this.cache, clock: this.deps.clock, yieldToUi: this.deps.yieldToUi });
     this.job = job;
     let told = 0;
     const stopListening = job.onProgress((progress) => {
@@ -188,10 +226,25 @@ export class EmbeddingKeeper {
   private tell(reset: VectorReset): void {
     this.deps.notify(`Vault Research: ${vectorResetWords(reset)}`);
   }
+
+  /** Said once a failure episode (the job tries again at each save; the status line says so meanwhile). */
+  private saveFailed(error: unknown): void {
+    if (this.savesFailing || this.disposed) return;
+    this.savesFailing = true;
+    this.deps.notify(
+      `Vault Research: the embedding vectors could not be saved on this device (${saveFailureWords(error)}). They are kept while Obsidian is open and saving is tried again; until it works, a restart embeds those notes again.`,
+    );
+  }
 }
 
 /** Everything whose change needs new clients: the agreed backend and address, the model, the key's id, the rate. */
 function backendKey(config: ChosenConfig, settings: Settings): string {
   const embedding = settings.search.embedding;
   return JSON.stringify([config.kind, config.baseUrl, config.model, embedding.secretId, embedding.requestsPerSecond]);
+}
+
+/** Why IndexedDB refused the vectors, in plain words (its own message otherwise). */
+function saveFailureWords(error: unknown): string {
+  if ((error as { name?: unknown } | null)?.name === "QuotaExceededError") return "there is no room left for them";
+  return errorMessage(error, "no reason given");
 }

@@ -89,9 +89,9 @@ export class IndexKeeper {
     return this.indexing ? this.buildTotal : null;
   }
 
-  /** Rebuilds from scratch; false when a build is already running. */
+  /** Rebuilds from scratch; false when a build is already running or the plugin is unloaded. */
   async rebuild(): Promise<boolean> {
-    if (this.indexing) return false;
+    if (this.indexing || this.disposed) return false;
     this.indexing = this.runBuild(() => this.index.rebuild(this.deps.store));
     await this.indexing;
     return this.buildFailure === null;
@@ -103,7 +103,10 @@ export class IndexKeeper {
    */
   async replaceIndex(): Promise<void> {
     await this.ready();
+    if (this.disposed) return;
     this.stopWatchingIndex();
+    // The old index would go on learning the vault's language (in a worker) for nothing.
+    this.index.stopLearning();
     this.index = this.createIndex();
     this.report();
   }
@@ -111,7 +114,12 @@ export class IndexKeeper {
   /** Applies changed folder exclusions: excluded notes leave at once, newly included ones are read. */
   async applyExclusions(): Promise<void> {
     await this.ready();
+    if (this.disposed) return;
     this.index.setExcludedFolders(this.excludedFolders());
+    // The cache is saved under the new exclusions (else the next start finds them changed and rebuilds),
+    // and notes that left go from the vectors too (a run under way stops sending them: EmbeddingKeeper's mayEmbed).
+    this.markCacheDirty();
+    this.deps.onNotesChanged?.();
     await this.indexNewlyIncludedNotes();
   }
 
@@ -140,7 +148,9 @@ export class IndexKeeper {
     this.index.stopLearning();
     this.scheduleCacheSave.cancel();
     this.stopWatchingIndex();
-    if (this.cacheDirty) {
+    // A build cut short stops at its next pause (see yieldToUi); its half is not saved: the next
+    // start compares the vault with the cache as it was and reads what is missing.
+    if (this.cacheDirty && !this.indexing) {
       // Obsidian does not wait for onunload; the write finishes on its own.
       void this.index.save(this.deps.cache).catch((error) => console.warn("Vault Research: could not save the index cache.", error));
       this.cacheDirty = false;
@@ -209,7 +219,11 @@ export class IndexKeeper {
     this.deps.onNotesChanged?.();
   }
 
-  private readonly yieldToUi = (): Promise<void> => (this.deps.yieldToUi ?? yieldToUi)();
+  /** The index's pause between slices; a build still running once the plugin is unloaded ends there. */
+  private readonly yieldToUi = async (): Promise<void> => {
+    await (this.deps.yieldToUi ?? yieldToUi)();
+    if (this.disposed && this.indexing) throw new BuildStopped();
+  };
 
   /** After exclusions shrink, notes in folders no longer excluded are read; the rest stay as they are. */
   private async indexNewlyIncludedNotes(): Promise<void> {
@@ -244,7 +258,9 @@ export class IndexKeeper {
       })
       .finally(() => {
         this.indexing = null;
-        if (!this.disposed) this.report();
+        // A build that ended after unloading may have started learning the vault's language: stopped too.
+        if (this.disposed) this.index.stopLearning();
+        else this.report();
       });
   }
 
@@ -259,6 +275,8 @@ export class IndexKeeper {
   }
 
   private markCacheDirty(): void {
+    // After unloading, a late change (a promotion finishing) would only leave a timer behind.
+    if (this.disposed) return;
     this.cacheDirty = true;
     this.scheduleCacheSave();
   }
@@ -269,6 +287,8 @@ export class IndexKeeper {
     try {
       await this.index.save(this.deps.cache);
     } catch (error) {
+      // The index kept what it could not write: the next change, or unloading, tries again.
+      if (!this.disposed) this.cacheDirty = true;
       console.warn("Vault Research: could not save the index cache.", error);
     }
   }
@@ -278,3 +298,9 @@ export class IndexKeeper {
   }
 }
 
+/** Thrown at a build's pause once the plugin is unloaded: the build ends there, unreported. */
+class BuildStopped extends Error {
+  constructor() {
+    super("the plugin was unloaded");
+  }
+}

@@ -111,7 +111,8 @@ export class IndexedDbCache implements IndexCache {
   }
 
   private open(): Promise<IDBDatabase | null> {
-    this.db ??= new Promise<IDBDatabase | null>((resolve) => {
+    if (this.db) return this.db;
+    const opening = new Promise<IDBDatabase | null>((resolve) => {
       const factory = this.factory;
       if (!factory) {
         this.warn("IndexedDB is not available", null);
@@ -125,8 +126,12 @@ export class IndexedDbCache implements IndexCache {
         };
         request.onsuccess = () => {
           const db = request.result;
-          // Another window upgrading the database must not wait on us.
-          db.onversionchange = () => db.close();
+          // Another window upgrading or deleting the database must not wait on us; our next
+          // read or write opens it again (a closed connection would fail them all session long).
+          db.onversionchange = () => {
+            db.close();
+            if (this.db === opening) this.db = null;
+          };
           resolve(db);
         };
         request.onerror = () => {
@@ -142,7 +147,8 @@ export class IndexedDbCache implements IndexCache {
         resolve(null);
       }
     });
-    return this.db;
+    this.db = opening;
+    return opening;
   }
 
   private warn(what: string, error: unknown): void {

@@ -79,6 +79,8 @@ export class SearchDialServices {
       settings: deps.settings,
       createEmbedder: (config, purpose) => this.createEmbedder(config, purpose),
       indexFiles: () => this.indexFiles(),
+      // A folder excluded while a run is under way: its notes are not sent.
+      mayEmbed: (path) => deps.index().isIndexable(path),
       onVectors: (vectors, embedder) => this.dial.configure({ vectors, embedder }),
       onProgress: (progress) => {
         deps.onEmbeddingProgress(progress);

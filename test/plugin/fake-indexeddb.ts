@@ -13,6 +13,18 @@ export class FakeIndexedDb {
   readonly databases = new Map<string, { version: number; stores: Map<string, Records> }>();
   faults: FakeIdbFaults = {};
   openCalls = 0;
+  /** Connections not closed yet, by database name. */
+  private readonly open_ = new Map<string, Set<IDBDatabase>>();
+
+  /** Another window deletes or upgrades the database: each open connection hears `versionchange`. */
+  versionChangeElsewhere(name: string): void {
+    for (const connection of [...(this.open_.get(name) ?? [])]) (connection as any).onversionchange?.({});
+  }
+
+  /** How many connections to `name` are open. */
+  openConnections(name: string): number {
+    return this.open_.get(name)?.size ?? 0;
+  }
 
   asFactory(): IDBFactory {
     return { open: (name: string, version?: number) => this.open(name, version ?? 1) } as unknown as IDBFactory;
@@ -39,21 +51,28 @@ export class FakeIndexedDb {
         this.databases.set(name, db);
       }
       db.version = version;
-      request.result = this.connection(db);
+      request.result = this.connection(db, name);
       if (upgrading) request.onupgradeneeded?.();
       request.onsuccess?.();
     }, 0);
     return request as IDBOpenDBRequest;
   }
 
-  private connection(db: { stores: Map<string, Records> }): IDBDatabase {
+  private connection(db: { stores: Map<string, Records> }, name: string): IDBDatabase {
     const faults = () => this.faults;
-    return {
+    const open = this.open_.get(name) ?? new Set<IDBDatabase>();
+    this.open_.set(name, open);
+    let closed = false;
+    const connection = {
       objectStoreNames: { contains: (n: string) => db.stores.has(n) },
       createObjectStore: (n: string) => db.stores.set(n, new Map()),
-      close: () => {},
+      close: () => {
+        closed = true;
+        open.delete(connection);
+      },
       onversionchange: null,
       transaction: (storeName: string, mode: IDBTransactionMode) => {
+        if (closed) throw new DOMException("The database connection is closing.", "InvalidStateError");
         const tx: any = { error: null };
         const records = db.stores.get(storeName);
         if (!records) throw new DOMException("No such store", "NotFoundError");
@@ -82,5 +101,7 @@ export class FakeIndexedDb {
         return tx;
       },
     } as unknown as IDBDatabase;
+    open.add(connection);
+    return connection;
   }
 }
