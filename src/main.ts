@@ -19,8 +19,10 @@ import { SearchDialServices } from "./plugin/search-dial-services";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
 import { Promoter } from "./plugin/promoter";
 import { keysHeld } from "./plugin/keys-held";
+import { pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
+import { keepUnusableSettingsFile, storedSpellsOtherwise } from "./plugin/stored-settings";
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
@@ -43,6 +45,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   promoter!: Promoter;
 
   private clock!: TimerClock;
+  /** The Http runs and promotions use: pages over Node on desktop (plugin/desktop-pages.ts), the rest `http`. */
+  private pages!: PageAccess;
   /** One per plugin session: the web cache and the rate governor outlive a single run. */
   private searchSession!: SearchSession;
   /** Defuddle over the window's DOMParser: research's page reading and promotion read pages alike. */
@@ -57,6 +61,13 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** Each prepared run's query-log line, found again by its dial when the run is over. */
   private readonly researchLogs = new WeakMap<ResearchDial, (question: string, result: ResearchResult) => Promise<void>>();
   private unloaded = false;
+  /** The last settings write failed and the user was told. */
+  private settingsSaveFailing = false;
+
+  /** The plugin's own folder (data.json, the query log): Obsidian sets `manifest.dir`. */
+  private get pluginDir(): string {
+    return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+  }
 
   /** The vault index (replaced when index settings change, so read it each time). */
   get index(): VaultIndex {
@@ -66,6 +77,13 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   override async onload(): Promise<void> {
     this.unloaded = false;
     await this.loadPluginSettings();
+    // Disabled while the settings were read: nothing may be added that no unload would take away.
+    if (this.unloaded) return;
+    this.clock = new TimerClock();
+    this.http = new RequestUrlHttp();
+    // Page fetches over Node on desktop, so every redirect and name is checked (not on mobile).
+    this.pages = await pageAccess(this.http, this.clock);
+    if (this.unloaded) return;
     this.createServices();
 
     this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
@@ -96,9 +114,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   /** The adapters and services the plugin hangs off itself for one session. */
   private createServices(): void {
-    this.clock = new TimerClock();
     this.store = new ObsidianNoteStore(this.app.vault);
-    this.http = new RequestUrlHttp();
     this.secrets = new SecretStorageSecrets(this.app.secretStorage, () => this.settings);
     this.keeper = new IndexKeeper({
       store: this.store,
@@ -118,7 +134,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       readPage: this.readPage,
       vault: this.app.vault,
       store: this.store,
-      http: this.http,
+      http: this.pages.http,
+      ...(this.pages.fetchGuard ? { fetchGuard: this.pages.fetchGuard } : {}),
       clock: this.clock,
       secrets: this.secrets,
       settings: () => this.settings,
@@ -133,7 +150,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   private createSearchDial(): SearchDialServices {
     return new SearchDialServices({
       adapter: this.app.vault.adapter,
-      dataFolder: this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`,
+      dataFolder: this.pluginDir,
       vectorCache: new IndexedDbVectorCache(vaultId(this.app)),
       notes: this.store,
       http: this.http,
@@ -223,11 +240,27 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.clock?.dispose();
   }
 
+  /**
+   * Writes data.json and makes the services follow. The settings in memory are the ones in use, so
+   * the services follow them even when the write fails (a backend switched off stops); the failure
+   * is said once until a write works again, and never thrown at the settings tab.
+   */
   async saveSettings(): Promise<void> {
-    await this.saveData(this.settings);
+    let failure: unknown = null;
+    try {
+      await this.saveData(this.settings);
+    } catch (error) {
+      failure = error;
+    }
     for (const view of this.researchViews()) view.refreshSettings();
     // Not awaited: starting or stopping a backend reads the stored vectors, and the tab must not wait.
     if (this.searchDial) void this.searchDial.settingsChanged();
+    if (failure === null) this.settingsSaveFailing = false;
+    else if (!this.settingsSaveFailing) {
+      this.settingsSaveFailing = true;
+      console.warn("Vault Research: could not save the settings.", failure);
+      new Notice(`Vault Research: the settings could not be saved (${errorMessage(failure)}). They apply until Obsidian closes.`, 10_000);
+    }
   }
 
   embeddingChoice(): EmbeddingChoice {
@@ -305,7 +338,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       deps: {
         index: this.index,
         store: this.store,
-        http: this.http,
+        http: this.pages.http,
+        ...(this.pages.fetchGuard ? { fetchGuard: this.pages.fetchGuard } : {}),
         secrets: this.secrets,
         // Every key in secret storage, read for this run: none reaches its trace, note or progress.
         knownSecrets: await keysHeld(this.secrets, this.settings),
@@ -358,27 +392,42 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   private async loadPluginSettings(): Promise<void> {
     let raw: unknown;
+    let unreadable: string | null = null;
     try {
       raw = await this.loadData();
     } catch (error) {
       raw = undefined;
-      this.reportSettingsProblems([`The settings file could not be read (${errorMessage(error)}).`]);
+      unreadable = `The settings file could not be read (${errorMessage(error)}).`;
     }
+    if (this.unloaded) return;
     const { settings, problems } = loadSettings(raw);
     this.settings = settings;
-    if (problems.length > 0) {
-      // The stored file is left alone: the user's values stay there to be fixed, not overwritten.
-      this.reportSettingsProblems(problems);
+    if (unreadable !== null || problems.length > 0) {
+      // Not saved now; but the next change of a setting writes the settings in use over the file,
+      // so a copy of it as it is keeps the user's values to be fixed.
+      this.reportSettingsProblems([...(unreadable !== null ? [unreadable] : []), ...problems], await this.keepUnusableSettings());
       return;
     }
-    if (raw !== null && raw !== undefined && (raw as { version?: unknown }).version !== SETTINGS_VERSION) {
-      await this.saveSettings();
-    }
+    // Saved once when the file is of an older version or spells a value otherwise (`./AI Traces`),
+    // so it says what is in use; never when it already does.
+    if (raw === null || raw === undefined) return;
+    if ((raw as { version?: unknown }).version !== SETTINGS_VERSION || storedSpellsOtherwise(raw, settings)) await this.saveSettings();
   }
 
-  private reportSettingsProblems(problems: string[]): void {
+  private reportSettingsProblems(problems: string[], copy: string | null): void {
     console.warn("Vault Research: settings problems", problems);
-    new Notice(`Vault Research: some settings could not be used, so defaults apply.\n${problems.join("\n")}`, 15_000);
+    const kept = copy ? `\nThe file as it was is kept as ${copy}.` : "";
+    new Notice(`Vault Research: some settings could not be used, so defaults apply.\n${problems.join("\n")}${kept}`, 15_000);
+  }
+
+  /** A copy of data.json as it is, beside it (see keepUnusableSettingsFile); null when there is none to keep. */
+  private async keepUnusableSettings(): Promise<string | null> {
+    try {
+      return await keepUnusableSettingsFile(this.app.vault.adapter, this.pluginDir);
+    } catch (error) {
+      console.warn("Vault Research: could not keep a copy of the settings file.", error);
+      return null;
+    }
   }
 
   private showIndexDetails(): void {

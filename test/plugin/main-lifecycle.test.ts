@@ -1,0 +1,171 @@
+// @vitest-environment happy-dom
+// The plugin's lifecycle at its edges: disabled while its settings are still being read, it adds
+// nothing and writes nothing; data.json that spells a setting otherwise than the plugin uses it
+// (`./AI Traces`) is saved once in the plugin's spelling, and never rewritten when nothing changed
+// or when loading found values it could not use.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, notices, Vault, type Plugin as StandInPlugin, type PluginManifest } from "../stubs/obsidian";
+import VaultResearchPlugin from "../../src/main";
+import { SETTINGS_VERSION } from "../../src/settings";
+import { FakeIndexedDb } from "./fake-indexeddb";
+
+const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal("indexedDB", new FakeIndexedDb().asFactory());
+  notices.length = 0;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+async function wait(ms = 0): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(1);
+}
+
+function newPlugin(data: unknown) {
+  const vault = new Vault("Garden");
+  vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater deeply.\n", 1_700_000_000_000);
+  const app = new App({ vault, appId: "garden-app" });
+  app.workspace.triggerLayoutReady();
+  const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
+  const stored = plugin as unknown as StandInPlugin;
+  stored.storedData = data;
+  const saves = vi.spyOn(stored, "saveData");
+  return { app, vault, plugin, stored, saves };
+}
+
+async function started(data: unknown) {
+  const parts = newPlugin(data);
+  parts.plugin.load();
+  await wait();
+  return parts;
+}
+
+describe("the plugin's lifecycle", () => {
+  it("disabled while its settings are read, adds no command, status item or listener and writes nothing", async () => {
+    const old = { index: { excludedFolders: ["Archive"] } }; // of no version: would be saved at load
+    const { app, vault, plugin, saves } = newPlugin(old);
+    plugin.load(); // onload now waits for data.json
+    plugin.unload();
+    await wait(20_000);
+    expect(app.commands.size).toBe(0);
+    expect(app.statusBarEl?.children.length).toBe(0);
+    expect(vault.listenerCount()).toBe(0);
+    expect(saves).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("settings stored in another spelling", () => {
+  it("are saved once in the plugin's spelling, with the user's values kept", async () => {
+    const stored = { version: SETTINGS_VERSION, notes: { traceFolder: "./AI Traces" }, index: { excludedFolders: ["Archive/", "Archive", "Inbox"] } };
+    const first = await started(stored);
+    expect(first.saves).toHaveBeenCalledTimes(1);
+    expect(first.stored.storedData).toMatchObject({ notes: { traceFolder: "AI Traces" }, index: { excludedFolders: ["Archive", "Inbox"] } });
+    expect(notices).toHaveLength(0);
+    first.plugin.unload();
+
+    const second = await started(first.stored.storedData);
+    expect(second.saves).not.toHaveBeenCalled();
+    expect(second.plugin.settings.notes.traceFolder).toBe("AI Traces");
+    second.plugin.unload();
+  });
+
+  it("are not written when the file already says what is in use, however little it says", async () => {
+    const { saves, plugin } = await started({ version: SETTINGS_VERSION, index: { stemming: false } });
+    expect(saves).not.toHaveBeenCalled();
+    expect(plugin.settings.index.stemming).toBe(false);
+    plugin.unload();
+  });
+
+  it("are left alone, with the warning shown once, when loading found a value it could not use", async () => {
+    const stored = { version: SETTINGS_VERSION, notes: { traceFolder: "./AI Traces" }, unknownSetting: 3 };
+    const { saves, stored: data, plugin } = await started(stored);
+    expect(saves).not.toHaveBeenCalled();
+    expect(data.storedData).toEqual(stored);
+    expect(notices.filter((n) => n.message.includes("unknownSetting"))).toHaveLength(1);
+    plugin.unload();
+  });
+});
+
+describe("a settings file the plugin cannot use", () => {
+  const dir = ".obsidian/plugins/vault-research";
+
+  it("that is not JSON (a sync conflict) is kept as a copy before any save writes over it, and the notice says where", async () => {
+    const broken = '{\n<<<<<<< laptop\n  "notes": { "traceFolder": "Mine" }\n=======\n  "notes": { "traceFolder": "Theirs" }\n>>>>>>> phone\n}\n';
+    const { vault, plugin, stored } = newPlugin(null);
+    vault.adapter.write(`${dir}/data.json`, broken);
+    vi.spyOn(stored, "loadData").mockRejectedValue(new SyntaxError("Unexpected token '<' in JSON at position 2"));
+    plugin.load();
+    await wait();
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe(broken);
+    expect(notices.filter((n) => n.message.includes("could not be read") && n.message.includes(`${dir}/data.unusable.json`))).toHaveLength(1);
+    // The next change of a setting writes the settings in use; the user's file is still there to fix.
+    await plugin.saveSettings();
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe(broken);
+    plugin.unload();
+
+    // Started again with the same file: the copy already kept is named, no second one is made.
+    const again = newPlugin(null);
+    again.vault.adapter.write(`${dir}/data.json`, broken);
+    again.vault.adapter.write(`${dir}/data.unusable.json`, broken);
+    vi.spyOn(again.stored, "loadData").mockRejectedValue(new SyntaxError("Unexpected token"));
+    again.plugin.load();
+    await wait();
+    expect(await again.vault.adapter.exists(`${dir}/data.unusable-2.json`)).toBe(false);
+    again.plugin.unload();
+  });
+
+  it("with values it cannot use is kept as a copy too; another unusable file gets a copy of its own", async () => {
+    const { vault, plugin } = newPlugin({ version: SETTINGS_VERSION, unknownSetting: 3 });
+    vault.adapter.write(`${dir}/data.json`, '{"version":1,"unknownSetting":3}');
+    vault.adapter.write(`${dir}/data.unusable.json`, "an older broken file");
+    plugin.load();
+    await wait();
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe("an older broken file");
+    expect(await vault.adapter.read(`${dir}/data.unusable-2.json`)).toBe('{"version":1,"unknownSetting":3}');
+    expect(notices.some((n) => n.message.includes("unknownSetting") && n.message.includes("data.unusable-2.json"))).toBe(true);
+    plugin.unload();
+  });
+});
+
+describe("settings that cannot be written", () => {
+  it("do not keep the plugin from loading when the load-time save fails", async () => {
+    const parts = newPlugin({ index: { excludedFolders: ["Archive"] } }); // of no version: saved at load
+    parts.saves.mockRejectedValue(new Error("EROFS: read-only file system"));
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    parts.plugin.load();
+    await wait();
+    expect(parts.app.commands.size).toBeGreaterThan(0);
+    expect(parts.plugin.index.status().notes).toBe(1);
+    expect(parts.plugin.settings.index.excludedFolders).toEqual(["Archive"]);
+    parts.plugin.unload();
+  });
+
+  it("still apply, and say so once until a write works again", async () => {
+    const { plugin, saves } = await started(null);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    saves.mockRejectedValue(new Error("EROFS: read-only file system"));
+    plugin.settings.search.queryLog = false;
+    await plugin.saveSettings();
+    expect(plugin.searchDial.queryLog.enabled).toBe(false);
+    plugin.settings.search.showScores = true;
+    await plugin.saveSettings();
+    const told = notices.filter((n) => n.message.includes("could not be saved"));
+    expect(told.map((n) => n.message)).toEqual(["Vault Research: the settings could not be saved (EROFS: read-only file system). They apply until Obsidian closes."]);
+
+    saves.mockResolvedValue(undefined);
+    await plugin.saveSettings();
+    saves.mockRejectedValue(new Error("EROFS: read-only file system"));
+    await plugin.saveSettings();
+    expect(notices.filter((n) => n.message.includes("could not be saved"))).toHaveLength(2);
+    plugin.unload();
+  });
+});
