@@ -62,7 +62,8 @@ const builds = [
     platform: "browser",
     // Mobile parses every byte at start-up; the release bundle is minified (the CLI stays readable).
     minify: production,
-    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
+    // Node's built-ins are there only in the desktop app, where page fetches load them (plugin/desktop-pages.ts).
+    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", "node:*"],
     define: { __VAULT_RESEARCH_WEB_WORKER__: JSON.stringify(webWorker) },
   },
   cli,

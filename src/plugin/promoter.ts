@@ -1,5 +1,6 @@
 // Promotion inside Obsidian: the core's promotion steps with the plugin's adapters filled in —
-// pages fetched through requestUrl (the plugin's Http, never fetch()), Defuddle over the window's
+// pages fetched through the plugin's Http (over Node on desktop, requestUrl on mobile: see
+// desktop-pages.ts; never fetch()), Defuddle over the window's
 // DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
 // plugin's index at once so the very next search finds it. Every key the plugin holds is handed to
 // promotion, so a page that echoes one (it may guess, or have been sent one) never gets it into a note.
@@ -8,6 +9,7 @@ import { ObsidianNoteStore } from "./obsidian-note-store";
 import { createDefuddleReader } from "../promote/defuddle-reader";
 import type { OutsideVaultRow } from "../evidence/research-pack";
 import type { ReadPage } from "../promote/page-extract";
+import type { FetchGuardOptions } from "../promote/fetch-guard";
 import {
   outsideRowsOfTraceNote,
   promoteFromTraceNote,
@@ -32,6 +34,8 @@ export interface PromoterDeps {
   vault: Vault;
   store: NoteStore;
   http: Http;
+  /** How the fetch guard looks names up where it can (desktop: plugin/desktop-pages.ts). */
+  fetchGuard?: FetchGuardOptions;
   clock: Clock;
   /** Secret storage: read at each promotion, so a key added or changed since is scrubbed too. */
   secrets: HeldSecrets;
@@ -72,10 +76,11 @@ export class Promoter {
   private async promoteDeps(hasTraceNote: boolean): Promise<PromoteDeps> {
     // A note indexed while the first build still runs could be overwritten by the build's view.
     await this.deps.indexReady();
-    const { store, http, clock, vault } = this.deps;
+    const { store, http, clock, vault, fetchGuard } = this.deps;
     return {
       store,
       http,
+      ...(fetchGuard ? { fetchGuard } : {}),
       clock,
       knownSecrets: await keysHeld(this.deps.secrets, this.deps.settings()),
       settings: this.deps.settings(),

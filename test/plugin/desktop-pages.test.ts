@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Platform, setRequestUrlHandler, type RequestUrlParam, type StandInResponse } from "obsidian";
+import { Platform, setRequestUrlHandler, type RequestUrlParam, type StandInResponse } from "../stubs/obsidian";
 import * as pageRequest from "../../src/node/page-request";
 import * as pinned from "../../src/node/pinned-dns";
 import { pageAccess } from "../../src/plugin/desktop-pages";
