@@ -80,6 +80,8 @@ function optionValue(token: Extract<Token, { kind: "option" }>, specs: FlagSpecs
   const value = token.value;
   // `--vault --json`: the next word is a flag, so the value was forgotten.
   if (value === undefined || (!token.inlineValue && value.startsWith("--") && value.length > 2)) throw new UsageError(`--${name} needs a value.`);
+  // `--replay "$DIR"` with DIR unset: read as absent, it would quietly search the live web instead.
+  if (value.trim() === "") throw new UsageError(`--${name} is empty: give it a value, or leave the flag out.`);
   return [name, value];
 }
 

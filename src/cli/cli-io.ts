@@ -2,7 +2,8 @@
 // (stderr), read the environment and standard input. Tests fill it with strings; main.ts with the
 // real streams. What reaches a terminal, and in what form, is decided here and nowhere else:
 // results on stdout always; progress on stderr only when stderr is a terminal and --quiet is off;
-// errors on stderr always; colour only on a terminal, never with NO_COLOR or --no-color.
+// errors on stderr always; colour only on a terminal, never with NO_COLOR or --no-color; and on a
+// dumb terminal (TERM=dumb, as Emacs' shell sets it) neither colour nor a line redrawn in place.
 import type { Clock } from "../ports";
 import type { StyledOutput } from "./terminal-text";
 
@@ -42,11 +43,13 @@ export interface Chattiness {
 
 export function chattiness(io: Pick<CliIo, "env" | "stdoutIsTerminal" | "stderrIsTerminal" | "statusLine">, flags: { quiet: boolean; noColor: boolean }): Chattiness {
   // https://no-color.org: present and not empty.
-  const colourAllowed = !flags.noColor && !io.env.NO_COLOR;
+  // A dumb terminal prints escape sequences as they are: no colour, no redrawing.
+  const dumb = io.env.TERM === "dumb";
+  const colourAllowed = !flags.noColor && !io.env.NO_COLOR && !dumb;
   const progress = !flags.quiet && io.stderrIsTerminal === true;
   return {
     progress,
-    liveLine: progress && io.statusLine !== undefined,
+    liveLine: progress && io.statusLine !== undefined && !dumb,
     colourOut: colourAllowed && io.stdoutIsTerminal === true,
     colourErr: colourAllowed && io.stderrIsTerminal === true,
   };

@@ -43,11 +43,14 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
   const apiKey = secret ? await envSecrets(io.env).get(secret) : null;
   const embedder = createEmbeddingModel(config, { http: hooks.http ?? createFetchHttp(), apiKey, requestsPerSecond: settings.search.embedding.requestsPerSecond })!;
   const cache = new FileVectorCache(opened.cache.folder);
+  const unwritable = whyVectorFileUnwritable(cache.file);
   const loaded = await loadVectors(cache, embedder.name);
-  if (loaded.reset) io.err(`${vectorResetWords(loaded.reset)}\n`);
+  // What stands in the file's place cannot be read either: the run is refused below, so no note
+  // "will be embedded again", and the refusal is the first thing said.
+  const loadResets = loaded.reset && !unwritable ? [loaded.reset] : [];
+  for (const reset of loadResets) io.err(`${vectorResetWords(reset)}\n`);
   const disclosure = embeddingDisclosure(config);
   const job = new EmbeddingJob({ store: loaded.store, embedder, notes: opened.store, cache, clock: io.clock ?? systemClock });
-  const unwritable = whyVectorFileUnwritable(cache.file);
   let progress: EmbeddingProgress;
   if (unwritable) {
     progress = { ...job.progress(), state: "failed", saveProblem: `The vectors could not be saved: ${cache.file} ${unwritable}. Nothing was sent; move it out of the way and run again.` };
@@ -61,7 +64,7 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
     model: embedder.name,
     dimensions: loaded.store.dimensions,
     notesInVault: opened.index.paths().length,
-    loadResets: loaded.reset ? [loaded.reset] : [],
+    loadResets,
     vectorFile: cache.file,
     vectorBytes: bytes,
     disclosure,

@@ -9,6 +9,7 @@ import path from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
+import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -56,6 +57,7 @@ export class FileIndexCache implements IndexCache {
     const file = this.partFile(name);
     await mkdir(this.folder, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
+    holdTemporaryFile(tmp);
     try {
       await writeFile(tmp, serialize(value));
       await rename(tmp, file);
@@ -64,6 +66,8 @@ export class FileIndexCache implements IndexCache {
       // so a folder of that name, someone else's, stays.
       await rm(tmp, { force: true }).catch(() => undefined);
       throw error;
+    } finally {
+      releaseTemporaryFile(tmp);
     }
     await rm(this.legacyFile, { force: true });
   }

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { readVectors, type VectorLoad } from "../index/embeddings/vector-file";
 import { errorMessage } from "../text/error-message";
+import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
 
 export const VECTOR_FILE_NAME = "vectors.bin";
 
@@ -31,6 +32,7 @@ export class FileVectorCache implements VectorCache {
   async save(bytes: Uint8Array): Promise<void> {
     await mkdir(this.folder, { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
+    holdTemporaryFile(tmp);
     try {
       await writeFile(tmp, bytes);
       await rename(tmp, this.file);
@@ -39,6 +41,8 @@ export class FileVectorCache implements VectorCache {
       // a folder of that name, someone else's, stays.
       await rm(tmp, { force: true }).catch(() => undefined);
       throw error;
+    } finally {
+      releaseTemporaryFile(tmp);
     }
   }
 

@@ -13,6 +13,7 @@ import { readdirSync, statSync, type Dirent } from "node:fs";
 import { chmod, link, lstat, mkdir, readFile, realpath, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../ports";
+import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
 
 export type NoteWriteErrorKind = "outside_vault" | "exists" | "not_a_folder" | "busy";
 
@@ -122,6 +123,7 @@ export class FsNoteStore implements NoteStore {
       await publishExclusively(temp, abs, content, notePath);
     } finally {
       await unlink(temp).catch(() => undefined);
+      releaseTemporaryFile(temp);
     }
     // The folder was checked before the write; a link swapped in meanwhile is caught here.
     await this.realInside(abs, notePath).catch(async (error: unknown) => {
@@ -149,6 +151,8 @@ export class FsNoteStore implements NoteStore {
       } catch (error) {
         await unlink(temp).catch(() => undefined);
         throw error;
+      } finally {
+        releaseTemporaryFile(temp);
       }
     });
   }
@@ -222,7 +226,15 @@ function noteEntries(dir: string): Dirent[] {
 /** A hidden file beside the note (skipped by list() and by Obsidian), written in full. */
 async function writeTemporary(dir: string, content: string): Promise<string> {
   const temp = path.join(dir, `.vault-research-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-  await writeFile(temp, content, { encoding: "utf8", flag: "wx" });
+  holdTemporaryFile(temp);
+  try {
+    await writeFile(temp, content, { encoding: "utf8", flag: "wx" });
+  } catch (error) {
+    // Part of it may have been written (a full disk); a name that was taken is someone else's.
+    if (codeOf(error) !== "EEXIST") await unlink(temp).catch(() => undefined);
+    releaseTemporaryFile(temp);
+    throw error;
+  }
   return temp;
 }
 
@@ -260,9 +272,11 @@ export async function withLock(file: string, work: (stillHeld: () => Promise<boo
   const giveUpAt = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
+      holdTemporaryFile(lock, token);
       await writeFile(lock, token, { flag: "wx" });
       break;
     } catch (error) {
+      releaseTemporaryFile(lock);
       if (codeOf(error) !== "EEXIST") throw error;
       const held = (await ageOf(lock)) ?? 0;
       if (held > staleMs && (await removeStaleLock(lock, staleMs))) continue;
@@ -284,6 +298,7 @@ export async function withLock(file: string, work: (stillHeld: () => Promise<boo
   } finally {
     clearInterval(touch);
     if (await stillHeld()) await unlink(lock).catch(() => undefined);
+    releaseTemporaryFile(lock);
   }
 }
 

@@ -2,6 +2,7 @@
 // CliIo. Standard input is offered only when it is not a terminal (a piped question); the live
 // line only when stderr is a terminal.
 import { runCli } from "./run";
+import { removeTemporaryFilesOnSignal } from "./temporary-files";
 
 /** All of standard input, as text. */
 function readStdin(): Promise<string> {
@@ -30,6 +31,9 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 1);
   });
 }
+
+// Ctrl-C between a temporary file's write and its rename leaves nothing behind, in the vault or the cache.
+removeTemporaryFilesOnSignal();
 
 runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

@@ -1,12 +1,13 @@
 // What a path given on the command line is, in the words a refusal uses: the one home of "does not
 // exist", "is a file, not a folder" and the rest, for the vault, a config, a cases file and a
 // replay folder alike.
-import { statSync } from "node:fs";
+import { opendirSync, statSync } from "node:fs";
 
 export type PathKind = "folder" | "file";
 
-/** Why `abs` cannot be used as a `kind` ("does not exist", "is a folder, not a file", …), or null
- * when it can. */
+/** Why `abs` cannot be used as a `kind` ("does not exist", "is a folder, not a file", "cannot be
+ * read (EACCES)", …), or null when it can. A folder must be listable too: one that is not would
+ * otherwise be taken for a folder holding nothing. */
 export function whyNot(kind: PathKind, abs: string): string | null {
   let stats;
   try {
@@ -18,7 +19,16 @@ export function whyNot(kind: PathKind, abs: string): string | null {
     return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
   }
   if (!stats) return "does not exist";
-  if (kind === "folder") return stats.isDirectory() ? null : "is a file, not a folder";
+  if (kind === "folder") return stats.isDirectory() ? whyNotListable(abs) : "is a file, not a folder";
   if (stats.isFile()) return null;
   return stats.isDirectory() ? "is a folder, not a file" : "is not a regular file";
+}
+
+function whyNotListable(abs: string): string | null {
+  try {
+    opendirSync(abs).closeSync();
+    return null;
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))})`;
+  }
 }

@@ -56,6 +56,13 @@ describe("parseArgs", () => {
     expect(usageMessage(() => parseArgs(["--vault", "--json"], SPECS))).toBe("--vault needs a value.");
   });
 
+  it("refuses an empty value in either spelling, which would otherwise read as no flag at all", () => {
+    // `--replay "$DIR"` with DIR unset must not turn a replayed run into a live one.
+    for (const argv of [["--vault="], ["--vault", ""], ["--vault", "  "], ["--external-provider", "brave", "--external-provider="]]) {
+      expect(usageMessage(() => parseArgs(argv, SPECS)), argv.join(" ")).toMatch(/^--(vault|external-provider) is empty: give it a value, or leave the flag out\.$/);
+    }
+  });
+
   it("refuses a value on a switch", () => {
     expect(usageMessage(() => parseArgs(["--json=yes"], SPECS))).toBe("--json is a switch and takes no value.");
   });

@@ -90,11 +90,14 @@ describe("vault-research embed", () => {
     mkdirSync(vectorFile, { recursive: true });
     const json = io();
     expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(1);
-    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, vector_bytes: 0, error: { kind: "not_saved", message: expect.stringContaining("is a folder, not a file") } });
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, vector_bytes: 0, resets: [], error: { kind: "not_saved", message: expect.stringContaining("is a folder, not a file") } });
     const text = io();
     expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(1);
     expect(text.seen.out).toBe(`Vectors: not saved in ${vectorFile}.\n`);
-    expect(text.seen.err).toMatch(/^error: The vectors could not be saved: .*vectors\.bin is a folder, not a file\. Nothing was sent/m);
+    // The refusal comes first, with no word of notes to be "embedded again" (they will not be).
+    expect(text.seen.err).toMatch(/^error: The vectors could not be saved: .*vectors\.bin is a folder, not a file\. Nothing was sent/);
+    expect(text.seen.err).not.toContain("embedded again");
+    expect(json.seen.err).not.toContain("embedded again");
     expect(server.embedCalls).toEqual([]);
     expect(readdirSync(path.dirname(vectorFile)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
@@ -112,6 +115,19 @@ describe("vault-research embed", () => {
     const json = io();
     expect(await embedCommand(embedArgs("--json"), json.io, { http })).toBe(1);
     expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 40, error: { kind: "not_saved" } });
+  });
+
+  it("says dimensions null while no vector was ever made, after a failed run saved its empty file too", async () => {
+    server.script.embedFailure = { status: 500, body: { error: "model crashed" } };
+    try {
+      for (let run = 0; run < 2; run++) {
+        const json = io();
+        expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(1);
+        expect(embedReportSchema.parse(JSON.parse(json.seen.out)), `run ${run + 1}`).toMatchObject({ state: "failed", notes_embedded: 0, dimensions: null });
+      }
+    } finally {
+      delete server.script.embedFailure;
+    }
   });
 
   it("Ctrl-C on the built binary keeps what was embedded, and a rerun resumes", async () => {

@@ -1,9 +1,10 @@
 // Kept traces live in the cache folder, never in the vault: one kept there would be read back as a note.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { keptTraceFolder, placeOnDisk } from "../../src/cli/kept-trace";
+import { keepTrace, keptTraceFolder, placeOnDisk } from "../../src/cli/kept-trace";
+import { traceWith } from "../support/promote-fixtures";
 
 let tmp: string;
 let vault: string;
@@ -44,5 +45,18 @@ describe("placeOnDisk", () => {
     expect(placeOnDisk(vault, path.join(vault, "Notes", "node_modules", "x"))).toBe("hidden");
     expect(placeOnDisk(vault, path.join(vault, "Notes", "a.b"))).toBe("inside");
     expect(() => keptTraceFolder(path.join(vault, ".cache", "vault-research"), vault)).not.toThrow();
+  });
+});
+
+describe("keeping a trace", () => {
+  it("leaves no temporary file behind when the rename into place fails", async () => {
+    const folder = path.join(tmp, "traces");
+    const trace = traceWith("what changed?", []);
+    // A folder (not empty) where the trace goes: the rename of the written temporary file over it fails.
+    mkdirSync(path.join(folder, `${trace.run_id}.md`), { recursive: true });
+    writeFileSync(path.join(folder, `${trace.run_id}.md`, "someone else's.md"), "kept");
+    await expect(keepTrace(folder, trace)).rejects.toThrow();
+    expect(readdirSync(folder)).toEqual([`${trace.run_id}.md`]);
+    expect(readdirSync(path.join(folder, `${trace.run_id}.md`))).toEqual(["someone else's.md"]);
   });
 });

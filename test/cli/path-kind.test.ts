@@ -1,9 +1,11 @@
 // What a path given on the command line is, in the words a refusal uses (cli/path-kind.ts).
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { whyNot } from "../../src/cli/path-kind";
+import { ensureBuiltCli } from "../support/built-cli";
 
 describe("whyNot", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "vault-research-path-kind-"));
@@ -30,4 +32,20 @@ describe("whyNot", () => {
     symlinkSync(path.join(tmp, "gone"), dangling);
     expect(whyNot("file", dangling)).toBe("does not exist");
   });
+});
+
+describe("a vault folder that cannot be listed", () => {
+  it("is refused as unreadable, not as a folder without notes", () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vault-research-path-kind-"));
+    chmodSync(tmp, 0o755);
+    const vault = path.join(tmp, "vault");
+    cpSync(path.resolve(__dirname, "../../examples/vault"), vault, { recursive: true });
+    chmodSync(vault, 0o000);
+    // Root reads any folder: the command runs as nobody then (setpriv), as a person's own account would.
+    const asSomeone = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
+    const run = spawnSync(asSomeone[0], [...asSomeone.slice(1), ensureBuiltCli(), "search", "x", "--vault", vault, "--cache-dir", path.join(tmp, "cache")], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    chmodSync(vault, 0o755);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`Vault folder ${vault} cannot be read (EACCES).`);
+  }, 120_000);
 });

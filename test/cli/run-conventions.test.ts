@@ -98,6 +98,12 @@ describe("progress", () => {
     expect(run.status.at(-1)).toBeNull();
   });
 
+  it("indexing redraws no live line on a dumb terminal (TERM=dumb), which cannot draw one in place", async () => {
+    const run = await cli(["index", ...vaultArgs()], { stderrIsTerminal: true, statusLine: () => undefined, clock: tickingClock(), env: { TERM: "dumb" } });
+    expect(run.code).toBe(0);
+    expect(run.status).toEqual([]);
+  });
+
   it("indexing prints nothing extra with --quiet or when stderr is not a terminal", async () => {
     expect((await cli(["index", "--quiet", ...vaultArgs()], { stderrIsTerminal: true, statusLine: () => undefined, clock: tickingClock() })).status).toEqual([]);
     const piped = await cli(["index", ...vaultArgs()], { clock: tickingClock() });
@@ -121,6 +127,14 @@ describe("colour", () => {
       expect(run.out).not.toContain("\u001b[");
       expect(run.out).toContain("«");
     }
+  });
+
+  it("never on a dumb terminal (TERM=dumb), on stdout or stderr", async () => {
+    const run = await cli(search(), { stdoutIsTerminal: true, stderrIsTerminal: true, env: { TERM: "dumb" } });
+    expect(run.out).not.toContain("\u001b[");
+    expect(run.out).toContain("«");
+    const refused = await cli(["search", "x", "--limt", "3", ...vaultArgs()], { stderrIsTerminal: true, env: { TERM: "dumb" } });
+    expect(refused.err).toMatch(/^vault-research search: Unknown option --limt/);
   });
 
   it("errors reach stderr whatever the progress setting", async () => {

@@ -49,7 +49,8 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
   return {
     schema: "embed_report.v1",
     model: facts.model,
-    dimensions: facts.dimensions,
+    // A vector file saved before any vector was made says 0: still "before the first one".
+    dimensions: facts.dimensions || null,
     state,
     notes_in_vault: facts.notesInVault,
     notes_to_embed: progress.notesTotal,
