@@ -1,8 +1,10 @@
 // `vault-research mcp --vault DIR [--allow-external] [--allow-writes]`: a Model Context Protocol
 // server over stdio (the official TypeScript SDK). The vault is indexed once, kept warm and current
 // by watching the folder, and answered from memory; the cache is saved when the index changed.
-// stdout carries only the protocol: everything for a person goes to stderr. Every message out
-// loses every key of the environment, in every form (scrubbed-transport.ts).
+// stdout carries only the protocol: everything for a person goes to stderr, and so does whatever a
+// library prints there (protocol-stdout.ts); a line in that is not JSON-RPC is answered with its
+// error, not dropped (protocol-stdin.ts). Every message out loses every key of the environment,
+// in every form (scrubbed-transport.ts).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -17,7 +19,9 @@ import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
 import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
-import { webAccess } from "../web-access";
+import { webAccess, type WebAccess } from "../web-access";
+import { checkedStdin } from "./protocol-stdin";
+import { keepStdoutForProtocol } from "./protocol-stdout";
 import { scrubbedTransport } from "./scrubbed-transport";
 import { watchVault } from "./vault-watcher";
 import { registerVaultTools } from "./vault-tools";
@@ -27,15 +31,30 @@ const CACHE_SAVE_MS = 30_000;
 
 export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
   // The transport speaks on the process's own stdin and stdout: they are the protocol's channel.
-  const transport = new StdioServerTransport();
-  const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
-  return serveVault(args, io, transport, stdinEnded);
+  const stdout = keepStdoutForProtocol((text) => io.err(text));
+  // Lines that are not JSON-RPC are answered here (the SDK would drop them, or close on a huge one).
+  const stdin = checkedStdin(process.stdin, (line) => stdout.stream.write(line), (text) => io.err(text));
+  try {
+    const transport = new StdioServerTransport(stdin.stream, stdout.stream);
+    const ended = new Promise<void>((resolve) => process.stdin.once("end", resolve));
+    return await serveVault(args, io, transport, { ended });
+  } finally {
+    stdin.stop();
+    stdout.restore();
+  }
+}
+
+export interface ServeOptions {
+  /** Settles when the client is gone (stdin ended): the server closes as if the transport had. */
+  ended?: Promise<void>;
+  /** The web (Http, Secrets, fetch guard) instead of the one --replay or the network gives: tests fake it. */
+  web?: WebAccess;
 }
 
 /** The server over `transport` until it closes (or `ended` settles); tests bring an in-memory one. */
-export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Transport, ended?: Promise<void>): Promise<number> {
+export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Transport, options: ServeOptions = {}): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
-  const web = webAccess(flag(args, "replay"), io);
+  const web = options.web ?? webAccess(flag(args, "replay"), io);
   const settings = readSettings(args, io);
   // The dial goes as high as the server was given models for: --embed (or the config's embedding)
   // and --model only — the config's chat model is for research, and a key it lacks must not stop the server.
@@ -69,7 +88,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   saver.unref();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    void ended?.then(resolve);
+    void options.ended?.then(resolve);
   });
   await server.connect(scrubbedTransport(transport, knownSecrets));
   io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);

@@ -1,6 +1,9 @@
 // The MCP tool `read_note`: one markdown note of the vault, by its vault path — and nothing else.
 // The path is checked as written (relative, no `..`, markdown) and then by where it really leads:
-// a link inside the vault that points outside it is refused like a path that does.
+// a link inside the vault that points outside it is refused like a path that does. A path that
+// differs from a note's only in its Unicode form (é as one character or as e and an accent: what
+// macOS and many tools turn names into) reads that note; one that differs in case is told the
+// right spelling. Neither looks further than the vault's notes.
 import { realpath, stat, readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -11,7 +14,8 @@ export type NoteReadError =
   | { kind: "outside_vault"; message: string }
   | { kind: "not_a_note"; message: string }
   | { kind: "not_found"; message: string }
-  | { kind: "too_large"; message: string };
+  | { kind: "too_large"; message: string }
+  | { kind: "unreadable"; message: string };
 
 export type NoteRead = { ok: true; path: string; text: string; bytes: number } | { ok: false; error: NoteReadError };
 
@@ -19,28 +23,52 @@ function refused(kind: NoteReadError["kind"], message: string): NoteRead {
   return { ok: false, error: { kind, message } };
 }
 
-/** `given`: a vault-relative path such as `Libraries/Automerge.md` (forward or back slashes). */
-export async function readVaultNote(root: string, given: string): Promise<NoteRead> {
-  const rel = given.replace(/\\/g, "/").replace(/^\.\//, "");
-  if (rel === "" || rel.includes("\0") || path.isAbsolute(rel) || /^[a-z]:/i.test(rel) || rel.split("/").includes("..")) {
+/**
+ * `given`: a vault-relative path such as `Libraries/Automerge.md` (forward or back slashes).
+ * `notes`: the vault's note paths (the index's), where a path spelt in another Unicode form or case is looked up.
+ */
+export async function readVaultNote(root: string, given: string, notes: Iterable<string> = []): Promise<NoteRead> {
+  const asked = given.replace(/\\/g, "/").replace(/^\.\//, "");
+  if (asked === "" || asked.includes("\0") || path.isAbsolute(asked) || /^[a-z]:/i.test(asked) || asked.split("/").includes("..")) {
     return refused("outside_vault", `"${given}" is not a path inside the vault: give it relative to the vault, without "..".`);
   }
-  if (!rel.toLowerCase().endsWith(".md")) return refused("not_a_note", `"${given}" is not a markdown note (.md).`);
+  if (!asked.toLowerCase().endsWith(".md")) return refused("not_a_note", `"${given}" is not a markdown note (.md).`);
+  const known = [...notes];
+  let rel = asked;
   let realRoot: string;
   let realFile: string;
   try {
     realRoot = await realpath(root);
-    realFile = await realpath(path.join(root, rel));
+    realFile = await realpath(path.join(root, rel)).catch(async (error: unknown) => {
+      const respelt = known.filter((p) => p !== asked && p.normalize("NFC") === asked.normalize("NFC"));
+      if (respelt.length !== 1) throw error;
+      rel = respelt[0];
+      return realpath(path.join(root, rel));
+    });
   } catch {
-    return refused("not_found", `There is no note "${rel}" in the vault.`);
+    return refused("not_found", `There is no note "${asked}" in the vault.${spellingHint(asked, known)}`);
   }
   const inside = path.relative(realRoot, realFile);
-  if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside)) {
+  if (inside === "" || inside === ".." || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
     // Where the link leads is not said: an agent learns nothing of the disk beyond the vault.
     return refused("outside_vault", `"${rel}" is a link that leads outside the vault; it is not read.`);
   }
-  const facts = await stat(realFile);
-  if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);
-  if (facts.size > MAX_NOTE_BYTES) return refused("too_large", `"${rel}" is ${facts.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
-  return { ok: true, path: rel, text: await readFile(realFile, "utf8"), bytes: facts.size };
+  // The note may go between the look and the read; what is said names no place on the disk.
+  try {
+    const facts = await stat(realFile);
+    if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);
+    if (facts.size > MAX_NOTE_BYTES) return refused("too_large", `"${rel}" is ${facts.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
+    return { ok: true, path: rel, text: await readFile(realFile, "utf8"), bytes: facts.size };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return refused("not_found", `There is no note "${rel}" in the vault (any more).`);
+    return refused("unreadable", `"${rel}" could not be read (${code ?? "error"}).`);
+  }
+}
+
+/** " Did you mean …?" for notes whose path differs from `asked` only in case (or Unicode form), else "". */
+function spellingHint(asked: string, known: readonly string[]): string {
+  const fold = (p: string) => p.normalize("NFC").toLowerCase();
+  const near = known.filter((p) => fold(p) === fold(asked)).slice(0, 3);
+  return near.length === 0 ? "" : ` Did you mean ${near.map((p) => `"${p}"`).join(" or ")}? Paths are matched exactly, case included.`;
 }

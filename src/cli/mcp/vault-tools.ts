@@ -3,7 +3,8 @@
 // allow_external_search: true AND the server was started with --allow-external; promote_result
 // (offered only with --allow-writes) fetches the page only with --allow-external too. Results are
 // the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
-// with their labels.
+// with their labels; a call that fails says so (isError) in a plain sentence first. A call the
+// agent cancels (or a client that goes) stops its run: no further request leaves for it.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
@@ -12,6 +13,7 @@ import type { OutsideVaultRow } from "../../evidence/research-pack";
 import type { DialResponse } from "../../index/dial/dial-types";
 import type { VaultSearch } from "../../index/dial/vault-search";
 import { HttpFailure, type Clock, type Http } from "../../ports";
+import { questionRead } from "../../text/cut-text";
 import type { SearchSession } from "../../websearch/search-providers";
 import { nodePageReader } from "../dom-parser";
 import { promoteResultJson, promoteResultSchema } from "../json/promote-result-json";
@@ -99,13 +101,14 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       outputSchema: vaultSearchSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, level, limit, tags }) => {
+    async ({ query, level, limit, tags }, { signal }) => {
       await ctx.watcher.settle();
       const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
-      const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted } });
+      const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted }, signal });
       recent.unshift(answer);
       recent.length = Math.min(recent.length, RECENT_SEARCHES);
-      const json = dialSearchJson({ query, limit, tags: wanted }, answer);
+      // The query as it was read: a pasted megabyte is not handed back (a notice says it was cut).
+      const json = dialSearchJson({ query: questionRead(query), limit, tags: wanted }, answer);
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
   );
@@ -145,7 +148,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       outputSchema: researchResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: ctx.allowExternal },
     },
-    async ({ question, allow_external_search }) => {
+    async ({ question, allow_external_search }, { signal }) => {
       await ctx.watcher.settle();
       const external = allow_external_search && ctx.allowExternal;
       const { opened, web } = ctx;
@@ -153,7 +156,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       const http = external ? web.http : NO_NETWORK;
       const result = await runResearch(
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
-        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal },
       );
       const traceFile = await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);
@@ -180,15 +183,17 @@ function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: Rec
     "read_note",
     {
       title: "Read a note",
-      description: "The markdown of one note of the vault, by its vault-relative path (as vault_search returns it). Never uses the network; paths outside the vault, also through links, are refused.",
+      description:
+        "The markdown of one note of the vault, by its vault-relative path (as vault_search returns it). Never uses the network; paths outside the vault, also through links, are refused. " +
+        "A failed call (isError) begins with its kind: outside_vault, not_a_note, not_found (naming the note's right spelling when only the case differs), too_large or unreadable.",
       inputSchema: { path: z.string().min(1).describe("Vault-relative path, e.g. Libraries/Automerge.md") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ path }) => {
-      const read = await readVaultNote(ctx.opened.root, path);
+      const read = await readVaultNote(ctx.opened.root, path, ctx.opened.index.paths());
       if (!read.ok) return refusal(`${read.error.kind}: ${read.error.message}`);
-      const from = recent.find((r) => r.results.some((x) => x.path === path));
-      if (from) await ctx.dial.recordClick(from, path);
+      const from = recent.find((r) => r.results.some((x) => x.path === read.path));
+      if (from) await ctx.dial.recordClick(from, read.path);
       return { content: [{ type: "text", text: read.text }] };
     },
   );
@@ -201,6 +206,7 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
       title: "Save an outside result as a source note",
       description:
         "Writes one new source note into the vault from an outside-vault row of a research trace (research_pack's trace_file, or a trace note) — never over an existing file. " +
+        "When nothing is written the call fails (isError): 'Not promoted (<kind>): <why>', then the promote_result.v1 object. " +
         (ctx.allowExternal
           ? "Fetches the row's page from its site (the network) to keep its text; falls back to the provider's excerpt."
           : "This server was started without --allow-external, so the page is not fetched: the note keeps the provider's excerpt."),
@@ -211,14 +217,17 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
       outputSchema: promoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: ctx.allowExternal },
     },
-    async ({ trace, source_key }) => {
+    async ({ trace, source_key }, { signal }) => {
       const { opened, web } = ctx;
       // An agent reaches only this vault's trace notes and the traces its runs kept, nothing else on disk.
       const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir, "kept_folder");
       if ("usage" in located) return refusal(located.usage);
       const http = ctx.allowExternal ? web.http : NO_NETWORK;
-      const result = await promoteLocated(promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets), located, source_key);
-      return jsonResult(promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir }));
+      const deps = { ...promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets), signal };
+      const result = await promoteLocated(deps, located, source_key);
+      const json = promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir });
+      // Nothing was written: the agent is told so as a failed call, the reason first, the object after.
+      return json.status === "failed" ? { ...jsonResult(json, `Not promoted (${json.error?.kind ?? "failed"}): ${json.message}`), isError: true } : jsonResult(json);
     },
   );
 }

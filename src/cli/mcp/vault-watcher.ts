@@ -1,9 +1,11 @@
 // Keeps a warm index current while the MCP server runs: the folder is watched (fs.watch,
 // recursive) and every change goes through the plugin's own update queue (index/update-queue.ts),
 // which folds bursts into one ordered batch. A change the watcher cannot name (a folder moved or
-// removed, an overflowing event queue) is reconciled by comparing a fresh listing with the index.
-// Before answering, the server calls `settle()`, so a note saved just before a call is searched.
-import { watch, type FSWatcher } from "node:fs";
+// removed — fs.watch names only the folder, and "Release v1.2" looks like a file —, an
+// overflowing event queue) is reconciled by comparing a fresh listing with the index.
+// Before answering, the server calls `settle()`, so a note saved just before a call is searched;
+// calls that settle at once all wait for the same reconcile.
+import { watch } from "node:fs";
 import { UpdateQueue, type IndexUpdate } from "../../index/update-queue";
 import type { VaultIndex } from "../../index/vault-index";
 import type { Clock, NoteStore } from "../../ports";
@@ -17,26 +19,42 @@ export interface VaultWatcher {
   close(): void;
 }
 
+/** Watches `root` and everything under it; `name` is relative to it (either slash), null when unknown. */
+export type FolderWatch = (root: string, onChange: (event: string, name: string | null) => void, onError: (error: unknown) => void) => { close(): void };
+
+/** Node's recursive fs.watch. */
+export const nodeFolderWatch: FolderWatch = (root, onChange, onError) => {
+  const watcher = watch(root, { recursive: true }, (event, filename) => onChange(event, filename ? filename.toString() : null));
+  watcher.on("error", onError);
+  return watcher;
+};
+
 export interface VaultWatcherOptions {
   clock: Clock;
+  /** How the folder is watched (default: nodeFolderWatch). */
+  watch?: FolderWatch;
   /** Quiet time before a burst is applied on its own (a call settles it sooner). */
   delayMs?: number;
   onError: (message: string) => void;
 }
 
+/** Inside a dot folder or node_modules: a note store lists nothing there. */
+function isHidden(rel: string): boolean {
+  return rel.split("/").some((p) => p.startsWith(".") || p === "node_modules");
+}
+
 /** A file name that a note store lists: markdown, outside dot folders and node_modules. */
 function isNotePath(rel: string): boolean {
-  const parts = rel.split("/");
-  return rel.toLowerCase().endsWith(".md") && !parts.some((p) => p.startsWith(".") || p === "node_modules");
+  return rel.toLowerCase().endsWith(".md") && !isHidden(rel);
 }
 
 /**
- * A name without an extension, outside dot folders, may be a folder that moved or went (fs.watch
- * names only the folder then): the next call reconciles. Other files (images, `note.md~`) are not notes.
+ * Any other name that appeared or went ("rename") may be a folder that moved or went, whatever its
+ * name looks like ("Release v1.2"), with its notes: the next call reconciles. A file's content
+ * changing ("change": an image edited, `note.md~`) holds no note.
  */
-function mayBeFolder(rel: string): boolean {
-  const parts = rel.split("/");
-  return !parts.some((p) => p.startsWith(".") || p === "node_modules") && !/\.[^.]+$/.test(parts[parts.length - 1]);
+function mayHoldNotes(event: string, rel: string): boolean {
+  return event !== "change" && !isHidden(rel);
 }
 
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {
@@ -51,23 +69,35 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
     },
     onError: (error) => options.onError(`An index update failed: ${errorMessage(error)}`),
   });
-  let watcher: FSWatcher | null = null;
+  let reconciling: Promise<void> | null = null;
+  const startReconcile = (): Promise<void> => {
+    reconcileWanted = false;
+    const done = reconcile(index, store, (path) => queue.push({ kind: "modify", path }))
+      .catch((error: unknown) => options.onError(`Could not list the vault to bring the index up to date: ${errorMessage(error)}`))
+      .finally(() => {
+        reconciling = null;
+      });
+    reconciling = done;
+    return done;
+  };
+  let watcher: { close(): void } | null = null;
   try {
-    watcher = watch(root, { recursive: true }, (_event, filename) => {
-      const rel = filename ? filename.toString().split("\\").join("/") : null;
-      if (rel && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
-      else if (rel === null || mayBeFolder(rel)) reconcileWanted = true;
-    });
-    watcher.on("error", (error) => options.onError(`Watching ${root} stopped: ${errorMessage(error)}`));
+    watcher = (options.watch ?? nodeFolderWatch)(
+      root,
+      (event, name) => {
+        const rel = name === null ? null : name.split("\\").join("/");
+        if (rel !== null && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
+        else if (rel === null || mayHoldNotes(event, rel)) reconcileWanted = true;
+      },
+      (error) => options.onError(`Watching ${root} stopped: ${errorMessage(error)}`),
+    );
   } catch (error) {
     options.onError(`Could not watch ${root} for changes (${errorMessage(error)}); the index stays as it was at start-up.`);
   }
   return {
     async settle() {
-      if (reconcileWanted) {
-        reconcileWanted = false;
-        await reconcile(index, store, (path) => queue.push({ kind: "modify", path }));
-      }
+      // A reconcile another call started is waited for too: its changes are not applied yet.
+      while (reconcileWanted || reconciling) await (reconciling ?? startReconcile());
       await queue.flush();
     },
     takeChanged() {

@@ -1,0 +1,125 @@
+// The MCP server's watcher keeps the warm index current: events come from a stand-in for fs.watch
+// (the FolderWatch seam) that the test fires by hand, the notes from a real folder on disk, so
+// nothing waits on the operating system's timing.
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FsNoteStore } from "../../../src/cli/fs-note-store";
+import { watchVault, type FolderWatch, type VaultWatcher } from "../../../src/cli/mcp/vault-watcher";
+import { VaultIndex } from "../../../src/index/vault-index";
+import type { NoteFileInfo } from "../../../src/ports";
+import { fakeClock } from "../../support/fake-clock";
+
+let root: string;
+let watcher: VaultWatcher | undefined;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), "vr-watch-"));
+});
+
+afterEach(() => {
+  watcher?.close();
+  watcher = undefined;
+  rmSync(root, { recursive: true, force: true });
+});
+
+function write(rel: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), text);
+}
+
+/** A FolderWatch whose events the test fires. */
+function handWatch(): { watch: FolderWatch; fire: (event: string, name: string | null) => void } {
+  let listener: ((event: string, name: string | null) => void) | undefined;
+  return {
+    watch: (_root, onChange) => {
+      listener = onChange;
+      return { close: () => undefined };
+    },
+    fire: (event, name) => listener?.(event, name),
+  };
+}
+
+async function indexed(store: FsNoteStore): Promise<VaultIndex> {
+  const index = new VaultIndex({ clock: fakeClock() });
+  await index.sync(store, null);
+  return index;
+}
+
+describe("the MCP server's vault watcher", () => {
+  it("a folder whose name has a dot ('Release v1.2') moved away: its notes are found under the new name only", async () => {
+    write("Release v1.2/Notes.md", "# Notes\nThe quokkarine change shipped.\n");
+    write("Other.md", "# Other\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    expect(index.paths()).toContain("Release v1.2/Notes.md");
+
+    renameSync(path.join(root, "Release v1.2"), path.join(root, "Archive 2.0"));
+    // What fs.watch reports on Linux for this move: the new folder, the note under it, the old folder.
+    events.fire("rename", "Archive 2.0");
+    events.fire("rename", "Archive 2.0/Notes.md");
+    events.fire("rename", "Release v1.2");
+    await watcher.settle();
+    expect([...index.paths()].sort()).toEqual(["Archive 2.0/Notes.md", "Other.md"]);
+  });
+
+  it("a folder named like a file ('Old.notes') deleted: its notes leave the index", async () => {
+    write("Old.notes/A.md", "# A\n");
+    write("Keep.md", "# Keep\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    rmSync(path.join(root, "Old.notes"), { recursive: true });
+    events.fire("rename", "Old.notes");
+    await watcher.settle();
+    expect([...index.paths()]).toEqual(["Keep.md"]);
+  });
+
+  it("a call that settles while another call's reconcile is still listing waits for it", async () => {
+    write("A.md", "# A\n");
+    const real = new FsNoteStore(root);
+    const index = await indexed(real);
+    let release!: () => void;
+    const listed = new Promise<void>((resolve) => (release = resolve));
+    // The same store, whose listing (the reconcile's) waits until the test lets it go.
+    const store = Object.assign(Object.create(real) as FsNoteStore, {
+      list: async (): Promise<NoteFileInfo[]> => {
+        await listed;
+        return real.list();
+      },
+    });
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    write("New folder/B.md", "# B\n");
+    events.fire("rename", "New folder");
+
+    const first = watcher.settle();
+    const second = watcher.settle().then(() => [...index.paths()].sort());
+    setImmediate(release);
+    expect(await second).toEqual(["A.md", "New folder/B.md"]);
+    await first;
+  });
+
+  it("an image edited is no reason to list the vault again", async () => {
+    write("A.md", "# A\n");
+    const real = new FsNoteStore(root);
+    const index = await indexed(real);
+    let listings = 0;
+    const store = Object.assign(Object.create(real) as FsNoteStore, {
+      list: async (): Promise<NoteFileInfo[]> => {
+        listings++;
+        return real.list();
+      },
+    });
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    events.fire("change", "Pictures/cat.png");
+    events.fire("rename", ".obsidian/workspace.json");
+    await watcher.settle();
+    expect(listings).toBe(0);
+  });
+});
