@@ -5,7 +5,7 @@
 // or when loading found values it could not use.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, Vault, type Plugin as StandInPlugin, type PluginManifest } from "../stubs/obsidian";
+import { App, notices, Platform, Vault, type Plugin as StandInPlugin, type PluginManifest } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
 import { FakeIndexedDb } from "./fake-indexeddb";
@@ -133,6 +133,39 @@ describe("a settings file the plugin cannot use", () => {
     expect(await vault.adapter.read(`${dir}/data.unusable-2.json`)).toBe('{"version":1,"unknownSetting":3}');
     expect(notices.some((n) => n.message.includes("unknownSetting") && n.message.includes("data.unusable-2.json"))).toBe(true);
     plugin.unload();
+  });
+});
+
+describe("page fetches", () => {
+  // What a run and a promotion are given; desktop-pages.test.ts shows what each path does with a page.
+  type Wired = { http: unknown; fetchGuard?: { resolve?: unknown } };
+  const runDeps = async (plugin: VaultResearchPlugin): Promise<Wired> => {
+    const prepared = (await (plugin as unknown as { prepareRun(): Promise<{ ok: boolean; deps: Wired }> }).prepareRun());
+    return prepared.deps;
+  };
+  const promoterDeps = (plugin: VaultResearchPlugin) => (plugin.promoter as unknown as { deps: Wired }).deps;
+
+  it("on desktop, runs and promotions get the Node page path and the guard's name lookup", async () => {
+    const { plugin } = await started(null);
+    for (const deps of [await runDeps(plugin), promoterDeps(plugin)]) {
+      expect(deps.http).not.toBe(plugin.http);
+      expect(typeof deps.fetchGuard?.resolve).toBe("function");
+    }
+    plugin.unload();
+  });
+
+  it("on mobile, they get requestUrl and no lookup", async () => {
+    Platform.isDesktopApp = false;
+    try {
+      const { plugin } = await started(null);
+      for (const deps of [await runDeps(plugin), promoterDeps(plugin)]) {
+        expect(deps.http).toBe(plugin.http);
+        expect(deps.fetchGuard).toBeUndefined();
+      }
+      plugin.unload();
+    } finally {
+      Platform.isDesktopApp = true;
+    }
   });
 });
 

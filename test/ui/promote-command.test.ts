@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, openModals, setRequestUrlHandler, Vault, type PluginManifest, type SuggestModal, type TFile } from "../stubs/obsidian";
+import { App, notices, openModals, Platform, setRequestUrlHandler, Vault, type PluginManifest, type SuggestModal, type TFile } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { outsideVaultLabel } from "../../src/evidence/labels";
 import type { TraceOutsideRow } from "../../src/promote/promote";
@@ -56,9 +56,12 @@ beforeEach(() => {
   });
   notices.length = 0;
   openModals.length = 0;
+  // Pages through requestUrl, as on mobile: on desktop they go over Node (test/plugin/desktop-pages.test.ts).
+  Platform.isDesktopApp = false;
 });
 
 afterEach(() => {
+  Platform.isDesktopApp = true;
   for (const modal of [...openModals]) modal.close();
   setRequestUrlHandler(null);
   vi.unstubAllGlobals();
