@@ -1,6 +1,7 @@
 // The one way a new note is written: at the first free name, never over a file, and at the next
 // free name when another writer (a second run of the same question, another device) took it
-// between the look and the write. Trace notes and promoted source notes both come through here.
+// between the look and the write. A name is taken when a note's differs from it only by case or
+// Unicode normalisation, too. Trace notes and promoted source notes both come through here.
 // It writes only through the NoteStore port, whose `create` is exclusive.
 import type { NoteStore } from "../ports";
 import { freeNotePath, notePathIn } from "./file-names";
@@ -25,13 +26,19 @@ export interface CreateNoteOptions {
  * Writes `content` as `folder/name.md`, or `name 2.md`, `name 3.md`…, whichever is free when the
  * write happens, and returns the path written. A name another writer took is never tried twice.
  */
-export async function createNoteAtFreeName(store: Pick<NoteStore, "exists" | "create">, folder: string, name: string, content: string, options: CreateNoteOptions = {}): Promise<string> {
-  const taken = new Set<string>();
-  const exists = async (path: string) => taken.has(path) || (await store.exists(path));
+export async function createNoteAtFreeName(
+  store: Pick<NoteStore, "exists" | "create"> & Partial<Pick<NoteStore, "list">>,
+  folder: string,
+  name: string,
+  content: string,
+  options: CreateNoteOptions = {},
+): Promise<string> {
+  const taken = await notesAlike(store);
+  const exists = async (path: string) => taken.has(alike(path)) || (await store.exists(path));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const path = (await freeNotePath(folder, name, exists)) ?? (await lastResort(folder, options, exists));
     if (path === null) break;
-    taken.add(path);
+    taken.add(alike(path));
     try {
       await store.create(path, content);
       return path;
@@ -42,6 +49,25 @@ export async function createNoteAtFreeName(store: Pick<NoteStore, "exists" | "cr
     }
   }
   throw new NoFreeNoteName(`Could not find a free file name for "${name}" in ${folder || "the vault root"}.`);
+}
+
+/**
+ * A path as a case-insensitive file system (Windows, macOS, most phones) and Unicode normalisation
+ * see it: `Page.md`, `page.md` and an NFD `Café.md` are one file there. On Linux they are two, and
+ * the vault synced to one of those has two notes where it can hold one, so one is lost.
+ */
+function alike(path: string): string {
+  return path.normalize("NFC").toLowerCase();
+}
+
+/** Every note's path as `alike` reads it; none when the store cannot list (a name is then checked alone). */
+async function notesAlike(store: Partial<Pick<NoteStore, "list">>): Promise<Set<string>> {
+  if (!store.list) return new Set();
+  try {
+    return new Set((await store.list()).map((file) => alike(file.path)));
+  } catch {
+    return new Set();
+  }
 }
 
 async function lastResort(folder: string, options: CreateNoteOptions, exists: (path: string) => Promise<boolean>): Promise<string | null> {

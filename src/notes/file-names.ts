@@ -7,8 +7,11 @@ import { folderPartsInside } from "../settings";
 const FORBIDDEN_IN_NAME = /[\\/:*?"<>|#^[\]\p{Cc}\p{Cs}]/gu;
 /** Invisible formatting (bidi controls, zero-width joiners, soft hyphens): dropped, not spaced. */
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
-/** Windows refuses these device names, with or without an extension. */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/**
+ * Windows' device names: refused as a name's part before its first dot, spaces after it ignored
+ * (`CON.md`, `nul .x.md`, `CONIN$.md` all name the device).
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /**
  * Bytes a name may take before its suffix (` 999`) and `.md`. File systems allow 255 bytes;
@@ -39,7 +42,14 @@ export function noteFileName({ prefix = "", text, fallback }: NoteNameParts): st
   const part = namePart(text, budget) || namePart(fallback, budget) || "Untitled";
   const name = `${prefix}${part}`;
   // Only a name that starts with untrusted text (a page title) can be one; trace names start with a date.
-  return WINDOWS_RESERVED.test(name) ? `${name} (page)` : name;
+  return notDeviceName(name);
+}
+
+/** `CON .x` → `CON (page) .x`: the part Windows reads as the device name is one no longer. */
+function notDeviceName(name: string): string {
+  const dot = name.indexOf(".");
+  const device = (dot < 0 ? name : name.slice(0, dot)).trimEnd();
+  return WINDOWS_DEVICE.test(device) ? `${device} (page)${name.slice(device.length)}` : name;
 }
 
 function namePart(text: string, budget: number): string {

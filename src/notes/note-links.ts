@@ -55,7 +55,11 @@ export function linkableHeading(heading: string): string {
   return oneLine(heading.replace(/[[\]|#^:%]/g, " "));
 }
 
-/** Text shown for a wikilink: brackets and the bar would end it, so they become look-alikes; `<%` is Templater's. */
+/**
+ * Text shown for a wikilink: brackets and the bar would end it, so they become look-alikes; `<%` is
+ * Templater's; `%%` (a page title's, on a promoted note) would hide the note up to the next one, as
+ * the path and the heading may not hold it either.
+ */
 export function wikilinkAlias(text: string): string {
-  return oneLine(text).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\|/g, "/").replace(/<%/g, "< %");
+  return oneLine(text).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\|/g, "/").replace(/<%/g, "< %").replace(/%(?=%)/g, "% ");
 }

@@ -1,7 +1,8 @@
 // Web text going into the vault. A promoted note is rendered by Obsidian and read by whatever
 // plugins the user has (Dataview, Templater…), so nothing taken from a page may turn into markup
 // that runs or reaches into the vault: no raw HTML, no scripts or frames, no event handlers, no
-// `javascript:`/`obsidian://` links, no executable code blocks, no embeds, no tags. What remains
+// `javascript:`/`obsidian://` links, no executable code blocks, no embeds or images (an image is
+// a link to it), no tags, fields or math that links. What remains
 // is readable markdown that renders as the page's text. (Plain text — a snippet, a title — goes
 // through the one escaper in markdown-escape.ts instead.)
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
@@ -217,7 +218,7 @@ function sanitizeProseLine(line: string, options: SanitizeOptions, removed: Remo
   const fence = fenceOpening(FENCE_OPEN_IN_CONTAINER, line);
   if (fence) return fenceOpener(fence);
   const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
-  if (definition) {
+  if (definition && !isFootnoteText(definition[1], definition[2])) {
     const target = safeTarget(definition[2], LINK_SCHEMES, options);
     if (target === null) {
       removed.links++;
@@ -226,6 +227,15 @@ function sanitizeProseLine(line: string, options: SanitizeOptions, removed: Remo
     return `${definition[1]}${target}${definition[3] ?? ""}`;
   }
   return mapOutsideCodeSpans(line, (text) => sanitizeInline(text, options, removed), neutralizeCodeSpan);
+}
+
+/**
+ * `[^1]: Smith, 2020.`: a footnote's text, which Obsidian shows at the note's end; read as a link
+ * definition, every footnote of a page was dropped. One whose text starts with an address is
+ * still checked as a definition (CommonMark reads `[^1]: javascript:x` as one).
+ */
+function isFootnoteText(opening: string, target: string): boolean {
+  return opening.trimStart().startsWith("[^") && !/^<?[A-Za-z][A-Za-z0-9+.-]*:/.test(target);
 }
 
 /** Applies `prose` to the text between inline code spans and `code` to each whole span. */
@@ -275,7 +285,9 @@ function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed
       removed.links++;
       return bang ? "" : label;
     }
-    return `${bang}[${label}](${target}${title})`;
+    // An image would be fetched each time the note is opened, from whatever address the page
+    // chose (a device on the user's network too, which no fetch guard sees): it is a link instead.
+    return bang ? `[${imageLabel(label)}](${target}${title})` : `[${label}](${target}${title})`;
   });
   // Tags that survived as raw HTML: handlers out, then the tag shown as text (an entity, so the raw
   // note holds no tag a plugin could act on).
@@ -296,11 +308,31 @@ function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed
       .replace(/\\<(?=[A-Za-z/!?%])/g, "&lt;")
       // Embeds and wikilinks would pull vault notes into a page that is not the user's own.
       .replace(/(?<!\\)\[\[/g, "\\[\\[")
-      // `#word` would add a tag to the user's vault; `%%` would hide the rest as a comment.
-      .replace(/(^|[\s(])#(?=[^\s#\\])/g, "$1\\#")
+      // What is left of `![` is a reference-style image (`![alt][ref]`): shown as text.
+      .replace(/!\[/g, "!\\[")
+      // `#word` would add a tag to the user's vault: after a space, and where Obsidian starts an
+      // inline run anew (a quote's `>`, a table cell's `|`, a link's label, emphasis, a highlight).
+      .replace(/(^|[\s(>|[*_~=])#(?=[^\s#\\])/g, "$1\\#")
+      // `%%` would hide the rest as a comment.
       .replace(/%%/g, "\\%\\%")
+      // Dataview (and the index) read `key:: value`, `[key:: value]` as the note's own fields:
+      // a page's `tags:: …` or `aliases:: …` would become the vault's.
+      .replace(/::/g, "\\:\\:")
+      .replace(LIVE_MATH_MACRO, "$1\\\\")
   );
 }
+
+function imageLabel(alt: string): string {
+  return alt.trim() === "" ? "Image" : `Image: ${alt}`;
+}
+
+/**
+ * MathJax macros that link (`\href` to `obsidian://` runs another plugin's command), style or
+ * place the page over Obsidian's own UI (`\style`, `\class`, `\bbox[…]`), or load code
+ * (`\require`). A backslash before one makes `\\` (a line break in math) and the word: in text it
+ * still shows as written. An even run of backslashes before it is no macro and is left alone.
+ */
+const LIVE_MATH_MACRO = /(?<!\\)((?:\\\\)*)\\(?=(?:href|url|class|cssId|style|data|require|bbox|mmlToken|unicode|html)(?![A-Za-z]))/g;
 
 /** An inline link's `(address "title")`, read from just after the opening parenthesis and its spaces. */
 const LINK_DESTINATION = /<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/y;

@@ -86,10 +86,36 @@ export type PromotionResult =
   | { status: "failed"; error: PromotionError; message: string };
 
 export async function promoteOutsideRow(input: PromoteRowInput): Promise<PromotionResult> {
-  const { row, trace, tracePath, store, clock, settings } = input;
-  const canonical = canonicalizeUrl(row.url);
-  if (canonical === null) return failed("not_a_web_page", `${row.url} is not an http(s) address; there is no page to save.`);
+  const canonical = canonicalizeUrl(input.row.url);
+  if (canonical === null) return failed("not_a_web_page", `${input.row.url} is not an http(s) address; there is no page to save.`);
+  return onePromotionAtATime(input.store, canonical, () => promoteWebPage(input, canonical));
+}
 
+/**
+ * Promotions of one page into one vault, in flight: a second (a double click, the panel and the
+ * command at once) waits for the first and then finds its note, rather than write a second one.
+ * Keyed by the store, which is the vault, so nothing outlives it.
+ */
+const promotionsInFlight = new WeakMap<NoteStore, Map<string, Promise<unknown>>>();
+
+async function onePromotionAtATime<T>(store: NoteStore, canonical: string, promote: () => Promise<T>): Promise<T> {
+  let pages = promotionsInFlight.get(store);
+  if (!pages) promotionsInFlight.set(store, (pages = new Map<string, Promise<unknown>>()));
+  const mine = (pages.get(canonical) ?? Promise.resolve()).then(promote, promote);
+  const done = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  pages.set(canonical, done);
+  try {
+    return await mine;
+  } finally {
+    if (pages.get(canonical) === done) pages.delete(canonical);
+  }
+}
+
+async function promoteWebPage(input: PromoteRowInput, canonical: string): Promise<PromotionResult> {
+  const { row, trace, tracePath, store, clock, settings } = input;
   const existing = await notesWithSource(canonical, store, input.index);
   if (existing.length > 0) {
     return {

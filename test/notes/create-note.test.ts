@@ -29,6 +29,13 @@ describe("createNoteAtFreeName", () => {
     expect(store.files.get("Sources/Page.md")?.text).toBe("theirs");
   });
 
+  it("takes a name as taken when a note's differs from it only by case or Unicode normalisation (one file on Windows and macOS)", async () => {
+    const store = new MemoryNoteStore({ "Research/Sources/sync engines compared.md": "the user's", "research/sources/Cafe\u0301.md": "the user's" });
+    expect(await createNoteAtFreeName(store, "Research/Sources", "Sync Engines Compared", "ours")).toBe("Research/Sources/Sync Engines Compared 2.md");
+    expect(await createNoteAtFreeName(store, "Research/Sources", "Caf\u00e9", "ours")).toBe("Research/Sources/Caf\u00e9 2.md");
+    expect(store.text("Research/Sources/sync engines compared.md")).toBe("the user's");
+  });
+
   it("passes on a failure that is not a taken name (no permission) as it is", async () => {
     const store = new MemoryNoteStore();
     store.create = async () => {

@@ -48,13 +48,23 @@ describe("noteFileName", () => {
     expect(noteFileName({ text: "safe\u202Etxt\u200D.exe\tnow", fallback: "x" })).toBe("safetxt.exe now");
   });
 
+  it("never gives a name Windows reads as a device, spaces before the dot and CONIN$ included", () => {
+    expect(noteFileName({ text: "CON", fallback: "x" })).toBe("CON (page)");
+    expect(noteFileName({ text: "nul .tar.gz", fallback: "x" })).toBe("nul (page) .tar.gz");
+    expect(noteFileName({ text: "AUX   . notes", fallback: "x" })).toBe("AUX (page) . notes");
+    expect(noteFileName({ text: "COM1.txt", fallback: "x" })).toBe("COM1 (page).txt");
+    expect(noteFileName({ text: "conout$", fallback: "x" })).toBe("conout$ (page)");
+    expect(noteFileName({ text: "Console", fallback: "x" })).toBe("Console");
+    expect(noteFileName({ text: "LPT¹ report", fallback: "x" })).toBe("LPT¹ report");
+  });
+
   it("gives a name every OS accepts for any text", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: "grapheme", maxLength: 200 }), fc.string({ unit: "binary", maxLength: 120 })), (text) => {
         const name = noteFileName({ text, fallback: "Untitled" });
         expect(name).not.toMatch(/[\\/:*?"<>|#^[\]\p{Cc}\p{Cf}\p{Cs}]/u);
         expect(name).not.toMatch(/^[\s.]|[\s.]$/);
-        expect(name).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i);
+        expect(name.split(".")[0].trimEnd()).not.toMatch(/^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i);
         expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES + " (page)".length);
         expect(name.length).toBeGreaterThan(0);
       }),

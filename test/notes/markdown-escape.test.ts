@@ -77,6 +77,11 @@ describe("wikilink", () => {
     expect(wikilink("Clips/<% tp.file.title %>.md")).toBe("[Clips/&lt;% tp.file.title %&gt;](Clips/%3C%25%20tp.file.title%20%25%3E.md)");
     expect(wikilink("Clips/Page.md", { alias: "<% tp.file.title %>" })).toBe("[[Clips/Page|< % tp.file.title %>]]");
   });
+
+  it("gives no alias a `%%` that would open a comment hiding the note after it (a page title cut from the file name)", () => {
+    expect(wikilink("Research/Sources/Long page title.md", { alias: "Long page title 100%% sure %%%" })).toBe("[[Research/Sources/Long page title|Long page title 100% % sure % % %]]");
+    expect(markupIn(wikilink("Research/Sources/Page.md", { alias: "a %%b%%" })).comment).toBeUndefined();
+  });
 });
 
 describe("the escaper, rendered as Obsidian markdown", () => {

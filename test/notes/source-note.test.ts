@@ -13,7 +13,7 @@ describe("sourceNoteFileName", () => {
 
   it("renames Windows device names", () => {
     expect(sourceNoteFileName("CON")).toBe("CON (page)");
-    expect(sourceNoteFileName("lpt1.txt")).toBe("lpt1.txt (page)");
+    expect(sourceNoteFileName("lpt1.txt")).toBe("lpt1 (page).txt");
   });
 
   it("uses the fallback when nothing of the title is left", () => {

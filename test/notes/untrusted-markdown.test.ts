@@ -1,6 +1,7 @@
 import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseNote } from "../../src/index/markdown";
 import { linkDestination } from "../../src/notes/note-links";
 import { sanitizeExtractedMarkdown, type SanitizedMarkdown } from "../../src/notes/untrusted-markdown";
 
@@ -86,7 +87,7 @@ describe("sanitizeExtractedMarkdown", () => {
     expect(clean("[a](https://ok.example/x) [b](javascript:alert(1)) [c](obsidian://open?vault=v) [d](mailto:me@example.org) [e](file:///etc/passwd)")).toBe(
       "[a](https://ok.example/x) b c [d](mailto:me@example.org) e",
     );
-    expect(clean("![pic](data:image/svg+xml;base64,AAAA) ![ok](https://img.example/p.png)")).toBe("![ok](https://img.example/p.png)");
+    expect(clean("![pic](data:image/svg+xml;base64,AAAA) ![ok](https://img.example/p.png)")).toBe("[Image: ok](https://img.example/p.png)");
   });
 
   it("drops unsafe reference-style link definitions", () => {
@@ -169,6 +170,54 @@ describe("sanitizeExtractedMarkdown", () => {
   });
 });
 
+describe("sanitizeExtractedMarkdown: what a page must not add to the vault's own data", () => {
+  it("turns Dataview inline fields into text, so a page's `tags::` or `aliases::` are not the note's", () => {
+    const page = "status:: pwned\n- rating:: 5\nSee [due:: 2020-01-01] and (hidden:: yes).\naliases:: What did we decide about the budget";
+    const out = clean(page);
+    expect(out).not.toContain("::");
+    expect(out).toBe(page.replace(/::/g, "\\:\\:"));
+    const note = parseNote("Research/Sources/Page.md", `# Page\n\n${clean("tags:: secret-plan\naliases:: Budget decision\ntitle:: Passwords")}`);
+    expect(note.tags).toEqual([]);
+    expect(note.aliases).toEqual([]);
+    expect(note.title).toBe("Page");
+  });
+
+  it("keeps a tag from forming where Obsidian starts an inline run anew: a quote, a table cell, a link label, emphasis", () => {
+    const page = ">#quoted\n| a |#cell|\n[#label](https://x.example/a) **#bold** _#em_ ==#mark==";
+    const out = clean(page);
+    expect(out).toBe(">\\#quoted\n| a |\\#cell|\n[\\#label](https://x.example/a) **\\#bold** _\\#em_ ==\\#mark==");
+    expect(parseNote("Research/Sources/Page.md", out).tags).toEqual([]);
+  });
+
+  it("leaves entities, addresses and headings alone when it escapes tags", () => {
+    expect(clean("&#60;b&#62; [a](https://x.example/p#part) # Title C#")).toBe("&#60;b&#62; [a](https://x.example/p#part) # Title C#");
+  });
+
+  it("makes MathJax macros that link, style or load text, and keeps other math", () => {
+    const page = "$\\href{obsidian://advanced-uri?commandid=x}{click}$ $$\\style{position:fixed}{x}$$ $\\class{a}{b}\\cssId{c}{d}\\bbox[border:1px]{e}\\require{x}$ $\\frac{a}{b} \\\\ \\alpha$";
+    expect(clean(page)).toBe(
+      "$\\\\href{obsidian://advanced-uri?commandid=x}{click}$ $$\\\\style{position:fixed}{x}$$ $\\\\class{a}{b}\\\\cssId{c}{d}\\\\bbox[border:1px]{e}\\\\require{x}$ $\\frac{a}{b} \\\\ \\alpha$",
+    );
+    // An even run of backslashes is no macro; an odd one gets one more.
+    expect(clean("a \\\\href b \\\\\\href")).toBe("a \\\\href b \\\\\\\\href");
+    // Code is code: no math there.
+    expect(clean("`\\href{x}{y}`")).toBe("`\\href{x}{y}`");
+  });
+
+  it("makes every image a link to it, so opening the note fetches nothing (a device on the user's network included)", () => {
+    const page = "![router](http://192.168.1.1/reboot) ![](https://t.example/pixel.gif \"t\")\n![ref image][px]\n\n[px]: https://t.example/p.gif\n[![badge](https://ci.example/b.svg)](https://ci.example)";
+    const out = clean(page);
+    expect(out).toBe("[Image: router](http://192.168.1.1/reboot) [Image](https://t.example/pixel.gif \"t\")\n!\\[ref image][px]\n\n[px]: https://t.example/p.gif\n[!\\[badge](https://ci.example/b.svg)](https://ci.example)");
+    const walker = new Parser().parse(out).walker();
+    for (let step = walker.next(); step; step = walker.next()) expect(step.node.type).not.toBe("image");
+  });
+
+  it("keeps a page's footnotes, and still drops a footnote that is only an unsafe address", () => {
+    const page = "A claim.[^1]\n\n[^1]: Smith, J. The source, 2020.\n[^2]: https://x.example/paper\n[^3]: javascript:alert(1)";
+    expect(clean(page)).toBe("A claim.[^1]\n\n[^1]: Smith, J. The source, 2020.\n[^2]: https://x.example/paper");
+  });
+});
+
 // ── hostile pages: the patterns read in steps match what they matched as one pattern ──────────
 
 /**
@@ -207,7 +256,8 @@ function cleanAsBefore(markdown: string): SanitizedMarkdown {
       .replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, raw: string, title: string) => {
         const url = target(raw, bang ? ["http:", "https:"] : ["http:", "https:", "mailto:"]);
         if (url === null) removed.links++;
-        return url === null ? (bang ? "" : label) : `${bang}[${label}](${url}${title})`;
+        if (url === null) return bang ? "" : label;
+        return bang ? `[${label.trim() === "" ? "Image" : `Image: ${label}`}](${url}${title})` : `[${label}](${url}${title})`;
       })
       .replace(/(?<!\\)<(\/?[A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g, (_m, name: string, attrs: string) => {
         const cleaned = attrs.replace(/\s+(on[a-z]+|(?:href|src|action|formaction|xlink:href)(?=\s*=\s*["']?\s*(?:javascript|vbscript|data):))\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, () => {
@@ -219,8 +269,11 @@ function cleanAsBefore(markdown: string): SanitizedMarkdown {
       .replace(/(?<!\\)<(?=[!?%])/g, "&lt;")
       .replace(/\\<(?=[A-Za-z/!?%])/g, "&lt;")
       .replace(/(?<!\\)\[\[/g, "\\[\\[")
-      .replace(/(^|[\s(])#(?=[^\s#\\])/g, "$1\\#")
-      .replace(/%%/g, "\\%\\%");
+      .replace(/!\[/g, "!\\[")
+      .replace(/(^|[\s(>|[*_~=])#(?=[^\s#\\])/g, "$1\\#")
+      .replace(/%%/g, "\\%\\%")
+      .replace(/::/g, "\\:\\:")
+      .replace(/(?<!\\)((?:\\\\)*)\\(?=(?:href|url|class|cssId|style|data|require|bbox|mmlToken|unicode|html)(?![A-Za-z]))/g, "$1\\\\");
   });
   const cleaned = lines
     .join("\n")
