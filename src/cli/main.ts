@@ -1,8 +1,11 @@
 // Entry point of the `vault-research` binary (bundled to dist/cli.cjs): the process's streams as a
 // CliIo. Standard input is offered only when it is not a terminal (a piped question); the live
 // line only when stderr is a terminal.
+import { format } from "node:util";
+import { envSecretValues } from "./env-secrets";
 import { runCli } from "./run";
 import { removeTemporaryFilesOnSignal } from "./temporary-files";
+import { terminalOutput } from "./terminal-text";
 
 /** All of standard input, as text. */
 function readStdin(): Promise<string> {
@@ -30,6 +33,15 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`vault-research: could not write the output (${error.code ?? error.message})\n`);
     process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 1);
   });
+}
+
+// Results reach stdout only through a command's own output. A library that prints — Defuddle logs a
+// page it could not convert with console.log, page text and all — would break `--json` and pipes and
+// could drive the terminal: whatever any library logs goes to stderr, sanitised and scrubbed of keys
+// like every other line.
+const libraryLog = terminalOutput({ out: (text) => process.stderr.write(text), err: (text) => process.stderr.write(text) }, envSecretValues(process.env));
+for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
+  Object.defineProperty(console, method, { value: (...args: unknown[]) => libraryLog.err(`${format(...args)}\n`), configurable: true, writable: true });
 }
 
 // Ctrl-C between a temporary file's write and its rename leaves nothing behind, in the vault or the cache.
