@@ -4,6 +4,7 @@
 // and the two are the heaviest part of the bundle to start up.
 import { readingFromDefuddle } from "../promote/defuddle-reader";
 import { DEFUDDLE_OPTIONS, type ReadPage } from "../promote/page-extract";
+import { checkPageDepth } from "../promote/page-depth";
 
 /** Page HTML → a linkedom Document. */
 export async function parseHtmlDocument(html: string): Promise<Document> {
@@ -17,5 +18,6 @@ export async function parseHtmlDocument(html: string): Promise<Document> {
  */
 export const nodePageReader: ReadPage = async (html, url) => {
   const [document, { Defuddle }] = await Promise.all([parseHtmlDocument(html), import("defuddle/node")]);
+  checkPageDepth(document);
   return readingFromDefuddle(await Defuddle(document, url, { ...DEFUDDLE_OPTIONS }));
 };

@@ -4,6 +4,7 @@
 // the same Defuddle code and options over linkedom.
 import type { DefuddleResponse } from "defuddle/full";
 import { DEFUDDLE_OPTIONS, type PageReading, type ReadPage } from "./page-extract";
+import { checkPageDepth } from "./page-depth";
 
 /** Turns page HTML into a Document; in Obsidian `new DOMParser().parseFromString(html, "text/html")`. */
 export type ParseHtml = (html: string, url: string) => Document;
@@ -13,7 +14,9 @@ export function createDefuddleReader(parseHtml: ParseHtml): ReadPage {
     // Loaded on first use: Defuddle is most of the plugin's size, and Obsidian (on mobile above
     // all) should not evaluate it at start-up for a feature used now and then.
     const { default: Defuddle } = await import("defuddle/full");
-    return readingFromDefuddle(new Defuddle(parseHtml(html, url), { ...DEFUDDLE_OPTIONS, url }).parse());
+    const document = parseHtml(html, url);
+    checkPageDepth(document);
+    return readingFromDefuddle(new Defuddle(document, { ...DEFUDDLE_OPTIONS, url }).parse());
   };
 }
 
