@@ -16,7 +16,7 @@ import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
 /** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 11;
+export const INDEX_FORMAT_VERSION = 12;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";

@@ -40,6 +40,9 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
   }
 
   const sink: InlineSink = { tags: [], links: [] };
+  // Obsidian takes a note's tags from its `tags` property and its body only: a `#word` in another
+  // property's text (a saved page's description) is no tag. A link in a property is a link.
+  const propertySink: InlineSink = { tags: [], links: sink.links };
   let frontmatter: Record<string, unknown> = {};
   let props: NoteProperties | null = null;
   // Text that belongs to the preamble before any body line: prose properties, or the lines of
@@ -60,14 +63,14 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
       props = readProperties(read.data);
       preambleStart = span.bodyStart;
       if (options.propertyLines) {
-        for (const property of shownProperties(read.data)) pushText(preambleLines, propertyLine(property, (value) => inlineToText(value, sink)) ?? "");
+        for (const property of shownProperties(read.data)) pushText(preambleLines, propertyLine(property, (value) => inlineToText(value, propertySink)) ?? "");
       } else {
-        for (const value of props.text) pushText(preambleLines, inlineToText(value, sink));
+        for (const value of props.text) pushText(preambleLines, inlineToText(value, propertySink));
       }
     } else {
       problems.push(read.problem);
       // The block stays searchable as text; the preamble then starts at the top of the file.
-      forEachLine(text, span.yamlStart, span.yamlEnd, (line) => pushText(preambleLines, inlineToText(line, sink)));
+      forEachLine(text, span.yamlStart, span.yamlEnd, (line) => pushText(preambleLines, inlineToText(line, propertySink)));
     }
   } else if (location.kind === "unterminated") {
     problems.push(frontmatterProblem("opens with `---` but is never closed"));

@@ -23,6 +23,18 @@ describe("parseNote: frontmatter", () => {
     expect(note.problems).toEqual([]);
   });
 
+  it("takes no tag from another property's text, as Obsidian does not (a saved page's description), but keeps its links", () => {
+    const text = "---\ntags: reading\ndescription: \"Notes on #budget and [[Plans]]\"\n---\nBody #body.\n";
+    for (const propertyLines of [false, true]) {
+      const note = parseNote("Sources/Page.md", text, { propertyLines });
+      expect(note.tags).toEqual(["reading", "body"]);
+      expect(note.links).toContain("Plans");
+      expect(note.sections.map((s) => s.text).join(" ")).toContain("budget");
+    }
+    // Frontmatter that cannot be parsed is searched as text, and gives no tags either.
+    expect(parseNote("b.md", "---\nkey: [unclosed #stray\n---\nBody.\n").tags).toEqual([]);
+  });
+
   it("accepts the singular `alias` and `tag` keys, space-separated tags and a leading #", () => {
     const note = parseNote("a.md", "---\nalias: Solo\ntag: '#One two'\n---\n");
     expect(note.aliases).toEqual(["Solo"]);
