@@ -96,14 +96,49 @@ export function displayDomain(input: string): string {
 }
 
 /**
+ * Whether the URL parser reads `text` otherwise than it is written: it drops tabs and line breaks,
+ * encodes spaces and other controls, and reads a backslash as a slash. A loop over codes, as
+ * text/control-chars.ts does, not a regex over a control range.
+ */
+function rereadByParser(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f || code === 0x5c) return true;
+  }
+  return false;
+}
+
+/**
+ * The address a result links to: as the provider sent it, unless it carries credentials
+ * (`https://trusted.example@evil.example/` shows one site and opens another, and a page fetch
+ * refuses it) or characters the URL parser would drop or read otherwise — then as the parser reads
+ * it, without the credentials. Null when it is no http(s) URL. Canonical URLs (above) compare pages;
+ * this is what a reader clicks, so it stays as close to what was sent as is safe.
+ */
+export function linkUrl(input: string): string | null {
+  if (typeof input !== "string") return null;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username === "" && url.password === "" && !rereadByParser(input)) return input;
+  url.username = "";
+  url.password = "";
+  return url.href;
+}
+
+/**
  * The longest address a result may have: what browsers and search engines accept. A longer one is
  * unusable: a trace keeps every row whole, and a row must stay promotable from the address it shows.
  */
 export const MAX_URL_CHARS = 2048;
 
 /**
- * The first `limit` items whose URL canonicalises and was not seen before, each with its canonical
- * URL and position (1-based `rank`). Items with an unusable URL (or one over `MAX_URL_CHARS`) are
+ * The first `limit` items whose URL canonicalises and was not seen before, each with the address to
+ * link to (`linkUrl`), its canonical URL and position (1-based `rank`). Items with an unusable URL (or one over `MAX_URL_CHARS`) are
  * skipped and counted in one warning, so a provider's odd answer is visible rather than silently shorter.
  */
 export function distinctByCanonicalUrl<T>(items: readonly T[], urlOf: (item: T) => string, limit: number, warnings: string[]): { item: T; url: string; canonicalUrl: string; rank: number }[] {
@@ -112,9 +147,10 @@ export function distinctByCanonicalUrl<T>(items: readonly T[], urlOf: (item: T) 
   let unusable = 0;
   for (const item of items) {
     if (out.length >= limit) break;
-    const url = urlOf(item);
-    const canonicalUrl = url.length > MAX_URL_CHARS ? null : canonicalizeUrl(url);
-    if (!canonicalUrl) {
+    const sent = urlOf(item);
+    const url = sent.length > MAX_URL_CHARS ? null : linkUrl(sent);
+    const canonicalUrl = url === null ? null : canonicalizeUrl(url);
+    if (url === null || !canonicalUrl) {
       unusable++;
       continue;
     }

@@ -36,6 +36,17 @@ export function htmlBlocksToLine(text: string): string {
   return htmlToLine(text.replace(/<\/?(p|pre|code|li|ul|ol|br|div|blockquote|h[1-6])\b[^>]*(?:>|$)/gi, " "));
 }
 
+/**
+ * The longest title a result keeps, as a trace keeps it (evidence/trace-bounds.ts): a page may name
+ * itself with a megabyte, and the panel, the prompt and `websearch --json` showed it whole.
+ */
+export const maxTitleChars = 300;
+
+/** A result's title: one line of plain text, at most `maxTitleChars`, cut at a word. */
+export function titleLine(text: string): string {
+  return cutToFit(htmlToLine(text), maxTitleChars, { atWord: true });
+}
+
 /** Cuts `text` to at most `max` characters at a word boundary when one is near, marking the cut. */
 export function cutText(text: string, max: number): { text: string; truncated: boolean } {
   const cut = cutToFit(text, max, { atWord: true });
@@ -56,7 +67,8 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9}
 
 /**
  * A publication date as ISO 8601, from what providers send: ISO dates and date-times, Brave's
- * relative ages ("14 hours ago") and long dates ("April 27, 2023"). Undefined when unknown.
+ * relative ages ("14 hours ago") and long dates ("April 27, 2023"). Undefined when unknown, and
+ * when no page could have been published then (see `believableDate`).
  */
 export function toPublishedDate(value: string | null | undefined, now: number): string | undefined {
   if (!value) return undefined;
@@ -64,22 +76,41 @@ export function toPublishedDate(value: string | null | undefined, now: number): 
   const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(trimmed);
   if (iso) {
     // Date.parse rolls a day the month lacks over ("2023-02-31" is 3 March): the day must come back.
-    const day = isoDateTime(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])))?.slice(0, 10);
-    if (day !== iso[0]) return undefined;
+    const ms = Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3]));
+    if (isoDateTime(ms)?.slice(0, 10) !== iso[0] || !believableDate(ms, now)) return undefined;
     // A whole date-time is kept as sent; anything else after the day ("(updated)") is dropped.
-    return ISO_DATE_TIME.test(trimmed) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : day;
+    return ISO_DATE_TIME.test(trimmed) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : iso[0];
   }
   const relative = /^(\d+|an?)\s+(minute|hour|day|week|month|year)s?\s+ago$/i.exec(trimmed);
   if (relative) {
     const amount = /^\d+$/.test(relative[1]) ? Number(relative[1]) : 1;
-    const ms = amount * relativeUnits[relative[2].toLowerCase()];
-    return isoDateTime(now - ms)?.slice(0, 10);
+    return publishedAtMs(now - amount * relativeUnits[relative[2].toLowerCase()], now)?.slice(0, 10);
   }
   // Long dates only ("April 27, 2023", "Wednesday, January 15, 2025"): anything vaguer is dropped.
-  if (/\b\d{4}\b/.test(trimmed)) {
-    return isoDateTime(Date.parse(`${trimmed.replace(/^[A-Za-z]+day,\s*/, "")} UTC`))?.slice(0, 10);
+  const year = /\b\d{4}\b/.exec(trimmed);
+  if (year) {
+    const ms = Date.parse(`${trimmed.replace(/^[A-Za-z]+day,\s*/, "")} UTC`);
+    // The year must be the one written: Date.parse reads "0001" as 2001.
+    if (new Date(ms).getUTCFullYear() !== Number(year[0])) return undefined;
+    return publishedAtMs(ms, now)?.slice(0, 10);
   }
   return undefined;
+}
+
+/**
+ * Whether a page could have been published at `ms`: in a four-digit year (the only ones ISO 8601
+ * writes plainly; "5000 years ago" came out as "-002971-06") and at most a year after `now` (an
+ * issue dated ahead, a clock skewed; "2999-01-01" is neither).
+ */
+export function believableDate(ms: number, now: number): boolean {
+  if (!Number.isFinite(ms)) return false;
+  const year = new Date(ms).getUTCFullYear();
+  return year >= 1000 && year <= 9999 && ms <= now + 366 * 86_400_000;
+}
+
+/** A publication moment (ms since 1970) as an ISO 8601 date-time, or undefined when it is not believable. */
+export function publishedAtMs(ms: number, now: number): string | undefined {
+  return believableDate(ms, now) ? isoDateTime(ms) : undefined;
 }
 
 /**

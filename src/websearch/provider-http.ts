@@ -6,6 +6,7 @@ import { HttpFailure, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { hideKey } from "../text/secret-scrub";
+import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
 import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
 
@@ -35,13 +36,28 @@ export interface ProviderCall {
   maxBytes?: number;
 }
 
+/**
+ * The longest message a provider failure carries. Error bodies echo what the server chose to put in
+ * them (a `detail`, a `message`, an id); a hostile one sent a megabyte of it into the panel and the trace.
+ */
+export const maxMessageChars = 600;
+
+/** The longest piece of a server's own text quoted in a message or warning (its `detail`, a page title). */
+export const maxQuotedChars = 160;
+
+/** A server's own words, as one line of plain text cut to `max`: for quoting in messages and warnings. */
+export function quoted(text: string, max = maxQuotedChars): string {
+  return cutText(htmlToLine(text), max);
+}
+
 export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
   kind: ProviderErrorKind,
   message: string,
   extra: { status?: number; retryAfterMs?: number } = {},
 ): ProviderError {
-  return new ProviderError(call.provider, kind, hideKey(message, call.secret), extra);
+  // Cut before scrubbing: the scrubber also hides a key's first characters left at a cut.
+  return new ProviderError(call.provider, kind, hideKey(cutText(message, maxMessageChars), call.secret), extra);
 }
 
 /**
@@ -93,6 +109,9 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
       await clock.sleep(turn.waitMs);
     }
   }
+  // The run may have been cancelled while this call waited its turn: then nothing is sent (an
+  // adapter that cannot abort, or one that does not look at the signal, would send it anyway).
+  if (context.signal?.aborted) throw failWith(call, "network", `The ${call.label} search was cancelled.`);
 
   log?.({ type: "request", provider: call.provider, method: call.method, url: hideKey(call.url, call.secret) });
   const started = clock.now();
@@ -173,6 +192,18 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
  * number can only be a moment in time, epoch seconds (GitHub).
  */
 export function retryAfterMs(headers: Record<string, string>, now: number): number | undefined {
+  const wait = askedWaitMs(headers, now);
+  return wait === undefined ? undefined : Math.min(wait, maxRetryAfterMs);
+}
+
+/**
+ * The longest wait a rate limit is believed to ask for: a day (Stack Exchange's daily quota resets
+ * within one). A larger number is a server's mistake (milliseconds sent as seconds, a date in 2999),
+ * and believed it held every later call of the session back, for good.
+ */
+export const maxRetryAfterMs = 86_400_000;
+
+function askedWaitMs(headers: Record<string, string>, now: number): number | undefined {
   const retryAfter = headers["retry-after"]?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
@@ -224,19 +255,47 @@ export function bodyExcerpt(response: HttpResponse, secret: string, max = 160): 
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * Deeper than any search answer nests (a few levels); a hostile body of a million `[` took seconds
+ * of JSON.parse, holding the thread where no deadline can fire.
+ */
+export const maxJsonDepth = 64;
+
+/** Whether arrays and objects in `text` nest deeper than `max` (strings skipped, escapes honoured). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Parses a JSON body against its schema; failures say which field was wrong. */
 export function readJson<T>(call: ProviderCall, response: HttpResponse, schema: z.ZodType<T>, what: string): T {
-  if (response.text.trim() === "") {
+  // A byte-order mark is not JSON, but servers (and proxies in front of them) send one.
+  const text = response.text.replace(/^\uFEFF/, "");
+  if (text.trim() === "") {
     throw failWith(call, "parse", `${call.label} sent an empty ${what}.`, { status: response.status });
   }
   if (looksLikeHtml(response)) {
     throw failWith(call, "parse", `${call.label} sent a web page instead of JSON: “${bodyExcerpt(response, call.secret)}”.`, { status: response.status });
   }
+  if (nestsDeeperThan(text, maxJsonDepth)) {
+    throw failWith(call, "parse", `${call.label}'s ${what} nests deeper than ${maxJsonDepth} levels; it was not read.`, { status: response.status });
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(response.text);
+    raw = JSON.parse(text);
   } catch {
-    throw failWith(call, "parse", `${call.label}'s ${what} is not valid JSON (${response.text.length} characters; it may have been cut off).`, { status: response.status });
+    throw failWith(call, "parse", `${call.label}'s ${what} is not valid JSON (${text.length} characters; it may have been cut off).`, { status: response.status });
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -249,15 +308,17 @@ export function readJson<T>(call: ProviderCall, response: HttpResponse, schema: 
 
 /** Parses a body as JSON if it is JSON; error bodies are best-effort. */
 export function tryJson(text: string): unknown {
+  const body = text.replace(/^\uFEFF/, "");
+  if (nestsDeeperThan(body, maxJsonDepth)) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(body);
   } catch {
     return undefined;
   }
 }
 
 export function describeStatus(call: ProviderCall, response: HttpResponse, detail: string | undefined): string {
-  const excerpt = detail ? hideKey(htmlToLine(detail), call.secret) : bodyExcerpt(response, call.secret);
+  const excerpt = detail ? hideKey(quoted(detail), call.secret) : bodyExcerpt(response, call.secret);
   return excerpt ? `${call.label} answered HTTP ${response.status}: ${excerpt}` : `${call.label} answered HTTP ${response.status}.`;
 }
 

@@ -7,7 +7,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, toPublishedDate } from "../plain-text";
+import { cutText, maxTitleChars, toPublishedDate } from "../plain-text";
 import { bodyExcerpt, failWith, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -113,7 +113,8 @@ function toResults(entries: AtomEntry[], request: ResolvedSearchRequest, now: nu
     results.push({
       url,
       canonicalUrl,
-      title: entry.title,
+      // Already plain text (atom-feed.ts decoded it): only cut, never read as HTML again.
+      title: cutText(entry.title, maxTitleChars).text,
       domain: displayDomain(url),
       ...(entry.summary ? { snippet: abstract.text } : {}),
       highlights: [],

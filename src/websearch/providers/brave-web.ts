@@ -5,9 +5,10 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
-import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
-import { readJson, requireKey, sendProviderRequest } from "../provider-http";
+import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
+import { quoted, readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import { firstItems } from "./source-call";
 import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 
 const webResultSchema = z.object({
@@ -20,13 +21,14 @@ const webResultSchema = z.object({
 });
 type BraveWebResult = z.infer<typeof webResultSchema>;
 
+const slotSchema = z.object({ type: z.string(), index: z.number().optional(), all: z.boolean().optional() });
+type MixedSlot = z.infer<typeof slotSchema>;
+
 const blockSchema = z.object({ results: z.array(z.unknown()).default([]) }).nullish();
 
 const braveWebResponseSchema = z.object({
   query: z.object({ original: z.string().optional(), altered: z.string().nullish() }).nullish(),
-  mixed: z
-    .object({ main: z.array(z.object({ type: z.string(), index: z.number().optional(), all: z.boolean().optional() })).default([]) })
-    .nullish(),
+  mixed: z.object({ main: z.array(z.unknown()).default([]) }).nullish(),
   web: blockSchema,
   news: blockSchema,
 });
@@ -77,18 +79,27 @@ export async function searchBraveWeb(
   const body = readJson(call, response, braveWebResponseSchema, "web search answer");
 
   const altered = body.query?.altered;
-  if (altered && altered !== request.query) warnings.push(`${as.label} searched for “${altered}” instead`);
+  if (altered && altered !== request.query) warnings.push(`${as.label} searched for “${quoted(altered)}” instead`);
 
   const web = parseItems(body.web?.results ?? [], "web", warnings);
   const news = parseItems(body.news?.results ?? [], "news", warnings);
-  const ordered = orderByMixed(body.mixed?.main ?? [], web, news);
+  const ordered = orderByMixed(layout(body.mixed?.main ?? [], warnings), web, news);
   const results = toResults(ordered, request, context.clock.now(), warnings);
   return { provider: as.provider, endpoint: "web/search", query: request.query, results, warnings };
 }
 
+/** The page layout's slots that can be read; odd ones are left out (the results then follow in answer order). */
+function layout(main: unknown[], warnings: string[]): MixedSlot[] {
+  return firstItems(main, warnings, "layout slot").flatMap((slot) => {
+    const parsed = slotSchema.safeParse(slot);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Each result read, or undefined in its place, so `mixed.main`'s indices still point at it. */
 function parseItems(items: unknown[], block: string, warnings: string[]): (BraveWebResult | undefined)[] {
   let skipped = 0;
-  const parsed = items.map((item) => {
+  const parsed = firstItems(items, warnings, `${block} result`).map((item) => {
     const result = webResultSchema.safeParse(item);
     if (!result.success) skipped++;
     return result.success ? result.data : undefined;
@@ -99,7 +110,7 @@ function parseItems(items: unknown[], block: string, warnings: string[]): (Brave
 
 /** Follows Brave's own page layout (`mixed.main`), then adds web results it did not mention. */
 function orderByMixed(
-  main: { type: string; index?: number; all?: boolean }[],
+  main: MixedSlot[],
   web: (BraveWebResult | undefined)[],
   news: (BraveWebResult | undefined)[],
 ): BraveWebResult[] {
@@ -127,17 +138,17 @@ function orderByMixed(
 
 function toResults(items: BraveWebResult[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
-  for (const { item, canonicalUrl, rank } of distinctByCanonicalUrl(items, (i) => i.url, request.count, warnings)) {
+  for (const { item, url, canonicalUrl, rank } of distinctByCanonicalUrl(items, (i) => i.url, request.count, warnings)) {
     const snippet = item.description ? htmlToLine(item.description) : "";
     const highlights = (item.extra_snippets ?? [])
       .map((s) => cutText(htmlToLine(s), request.maxContentChars).text)
       .filter((s) => s !== "");
     const publishedAt = toPublishedDate(item.page_age, now) ?? toPublishedDate(item.age, now);
     results.push({
-      url: item.url,
+      url,
       canonicalUrl,
-      title: htmlToLine(item.title ?? "") || displayDomain(item.url),
-      domain: displayDomain(item.url),
+      title: titleLine(item.title ?? "") || displayDomain(url),
+      domain: displayDomain(url),
       ...(snippet ? { snippet: cutText(snippet, request.maxContentChars).text } : {}),
       highlights,
       ...(publishedAt ? { publishedAt } : {}),

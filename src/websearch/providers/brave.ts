@@ -6,9 +6,10 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
-import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
+import { cutText, titleLine, toPublishedDate } from "../plain-text";
 import { readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
+import { parseEach } from "./source-call";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "../types";
 
 // Snippets are documented as strings; one client saw `{text, relevance_score}`. Both are read.
@@ -95,20 +96,15 @@ async function searchLlmContext(input: SearchRequest, context: ProviderContext):
   if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
   const body = readJson(call, response, llmContextSchema, "LLM Context answer");
 
-  const sources = new Map<string, SourceEntry>();
-  for (const [url, raw] of Object.entries(body.sources ?? {})) {
-    const parsed = sourceSchema.safeParse(raw);
-    if (parsed.success) sources.set(url, parsed.data);
-  }
-  let skipped = 0;
-  const entries: GenericEntry[] = [];
-  for (const raw of body.grounding.generic ?? []) {
-    const parsed = genericSchema.safeParse(raw);
-    if (parsed.success) entries.push(parsed.data);
-    else skipped++;
-  }
-  if (skipped > 0) warnings.push(`${skipped} passage group${skipped === 1 ? "" : "s"} without a URL skipped`);
-  const results = toResults(entries, sources, request, context.clock.now(), warnings);
+  // Only the sources of the passages kept are read: the map may be as long as the body allows.
+  const rawSources = body.sources ?? {};
+  const sourceOf = (url: string): SourceEntry | undefined => {
+    if (!Object.hasOwn(rawSources, url)) return undefined;
+    const parsed = sourceSchema.safeParse(rawSources[url]);
+    return parsed.success ? parsed.data : undefined;
+  };
+  const entries = parseEach(body.grounding.generic ?? [], genericSchema, warnings, "passage group", (n) => `${n} passage group${n === 1 ? "" : "s"} without a URL skipped`);
+  const results = toResults(entries, sourceOf, request, context.clock.now(), warnings);
   return { provider: "brave", endpoint: "llm/context", query: request.query, results, warnings };
 }
 
@@ -126,15 +122,15 @@ function sourceDate(source: SourceEntry | undefined, now: number): string | unde
 
 function toResults(
   entries: GenericEntry[],
-  sources: Map<string, SourceEntry>,
+  sourceOf: (url: string) => SourceEntry | undefined,
   request: ResolvedSearchRequest,
   now: number,
   warnings: string[],
 ): ProviderResult[] {
   const budget = charsPerResult(request);
   const results: ProviderResult[] = [];
-  for (const { item: entry, canonicalUrl, rank } of distinctByCanonicalUrl(entries, (e) => e.url, request.count, warnings)) {
-    const source = sources.get(entry.url);
+  for (const { item: entry, url, canonicalUrl, rank } of distinctByCanonicalUrl(entries, (e) => e.url, request.count, warnings)) {
+    const source = sourceOf(entry.url);
 
     // Passages are kept whole until the per-result budget runs out; the last one is cut.
     const highlights: string[] = [];
@@ -152,14 +148,14 @@ function toResults(
       used += cut.text.length;
       truncated ||= cut.truncated;
     }
-    const title = htmlToLine(entry.title ?? source?.title ?? "") || displayDomain(entry.url);
+    const title = titleLine(entry.title ?? source?.title ?? "") || displayDomain(url);
     const publishedAt = sourceDate(source, now);
     results.push({
-      url: entry.url,
+      url,
       canonicalUrl,
       title,
       // The host of the address itself: a label that cannot name another site than the one it opens.
-      domain: displayDomain(entry.url),
+      domain: displayDomain(url),
       ...(highlights[0] ? { snippet: cutText(highlights[0].replace(/\s+/g, " "), 300).text } : {}),
       highlights,
       ...(truncated ? { truncated } : {}),

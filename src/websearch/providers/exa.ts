@@ -6,9 +6,10 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
+import { cutText, titleLine, toPublishedDate } from "../plain-text";
 import {
   describeStatus,
+  quoted,
   failWith,
   kindForStatus,
   rateLimitedMessage,
@@ -21,6 +22,7 @@ import {
 } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
+import { looseNumber, parseEach } from "./source-call";
 
 const exaResultSchema = z.object({
   id: z.string().nullish(),
@@ -28,7 +30,7 @@ const exaResultSchema = z.object({
   title: z.string().nullish(),
   publishedDate: z.string().nullish(),
   author: z.string().nullish(),
-  score: z.number().nullish(),
+  score: looseNumber,
   text: z.string().nullish(),
   summary: z.string().nullish(),
   highlights: z.array(z.string()).nullish(),
@@ -39,10 +41,13 @@ type ExaResult = z.infer<typeof exaResultSchema>;
 const exaResponseSchema = z.object({
   requestId: z.string().nullish(),
   results: z.array(z.unknown()),
-  statuses: z
-    .array(z.object({ id: z.string(), status: z.string(), error: z.object({ tag: z.string().nullish() }).loose().nullish() }).loose())
-    .nullish(),
+  statuses: z.array(z.unknown()).nullish(),
 });
+
+const exaStatusSchema = z.object({ id: z.string(), status: z.string(), error: z.object({ tag: z.string().nullish() }).loose().nullish() }).loose();
+
+/** Pages named in the warning about pages Exa could not read; the rest are counted. */
+const statusesNamed = 3;
 
 const exaErrorSchema = z.object({ error: z.string().optional(), tag: z.string().optional() });
 
@@ -138,19 +143,13 @@ function readExaAnswer(
 ): ProviderResponse {
   if (response.status < 200 || response.status >= 300) throw exaError(call, response, context.clock.now());
   const body = readJson(call, response, exaResponseSchema, `${endpoint} answer`);
-  for (const status of body.statuses ?? []) {
-    if (status.status !== "success") {
-      warnings.push(`${exaLabel} could not read ${status.id}${status.error?.tag ? ` (${status.error.tag})` : ""}`);
-    }
+  const failed = parseEach(body.statuses ?? [], exaStatusSchema, warnings, "page status").filter((s) => s.status !== "success");
+  if (failed.length > 0) {
+    const named = failed.slice(0, statusesNamed).map((s) => `${quoted(s.id)}${s.error?.tag ? ` (${quoted(s.error.tag, 40)})` : ""}`);
+    const more = failed.length > statusesNamed ? ` and ${failed.length - statusesNamed} more` : "";
+    warnings.push(`${exaLabel} could not read ${named.join(", ")}${more}`);
   }
-  let skipped = 0;
-  const items: ExaResult[] = [];
-  for (const raw of body.results) {
-    const parsed = exaResultSchema.safeParse(raw);
-    if (parsed.success) items.push(parsed.data);
-    else skipped++;
-  }
-  if (skipped > 0) warnings.push(`${skipped} malformed result${skipped === 1 ? "" : "s"} skipped`);
+  const items = parseEach(body.results, exaResultSchema, warnings, "result", (n) => `${n} malformed result${n === 1 ? "" : "s"} skipped`);
   const results = toResults(items, request, textBudget(request, context), context.clock.now(), warnings);
   return {
     provider: "exa",
@@ -184,7 +183,7 @@ function toResults(items: ExaResult[], request: ResolvedSearchRequest, budget: n
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(item.title ?? "") || displayDomain(url),
+      title: titleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(snippetSource ? { snippet: cutText(snippetSource.replace(/\s+/g, " "), 300).text } : {}),
       highlights,

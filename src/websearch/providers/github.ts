@@ -8,23 +8,23 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine } from "../plain-text";
+import { cutText, htmlToLine, maxTitleChars } from "../plain-text";
 import { failWith, optionalKey, rateLimitedMessage, readJson, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { githubWithToken } from "../source-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseCount, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const repositorySchema = z.object({
   full_name: z.string(),
   html_url: z.string(),
   description: z.string().nullish(),
-  stargazers_count: z.number().nullish(),
+  stargazers_count: looseCount,
   language: z.string().nullish(),
   topics: z.array(z.string()).nullish(),
   pushed_at: z.string().nullish(),
   archived: z.boolean().nullish(),
-  score: z.number().nullish(),
+  score: looseNumber,
 });
 type Repository = z.infer<typeof repositorySchema>;
 
@@ -98,7 +98,7 @@ function toResults(repositories: Repository[], request: ResolvedSearchRequest, w
     results.push({
       url,
       canonicalUrl,
-      title: repository.full_name,
+      title: cutText(repository.full_name, maxTitleChars).text || displayDomain(url),
       domain: displayDomain(url),
       ...(description ? { snippet: cutText(description, 300).text } : {}),
       highlights: topics.length > 0 ? [`Topics: ${topics.join(", ")}`] : [],

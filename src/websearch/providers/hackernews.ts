@@ -8,19 +8,19 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlBlocksToLine, htmlToLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlBlocksToLine, titleLine, toPublishedDate } from "../plain-text";
 import { readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseCount, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const hitSchema = z.object({
   objectID: z.union([z.string(), z.number()]).transform(String),
   title: z.string().nullish(),
   url: z.string().nullish(),
   author: z.string().nullish(),
-  points: z.number().nullish(),
-  num_comments: z.number().nullish(),
+  points: looseCount,
+  num_comments: looseCount,
   created_at: z.string().nullish(),
   story_text: z.string().nullish(),
 });
@@ -89,7 +89,7 @@ function toResults(hits: HackerNewsHit[], request: ResolvedSearchRequest, now: n
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(hit.title ?? "") || displayDomain(url),
+      title: titleLine(hit.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(text ? { snippet: cutText(text, 300).text } : {}),
       highlights: [],

@@ -8,17 +8,18 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { htmlToLine, toPublishedDate } from "../plain-text";
-import { failWith, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
+import { titleLine, toPublishedDate } from "../plain-text";
+import { failWith, quoted, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
 import { isSuccess, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const esearchSchema = z.object({
   esearchresult: z.object({
-    idlist: z.array(z.string()).default([]),
+    // Read loosely and only as far as needed: a list the size of the body must not be checked whole.
+    idlist: z.array(z.unknown()).default([]),
     ERROR: z.string().optional(),
-    warninglist: z.object({ phrasesignored: z.array(z.string()).optional(), quotedphrasesnotfound: z.array(z.string()).optional() }).loose().optional(),
+    warninglist: z.object({ phrasesignored: z.array(z.unknown()).optional() }).loose().optional(),
   }).loose(),
 });
 
@@ -70,10 +71,13 @@ async function searchPubMed(input: SearchRequest, context: ProviderContext): Pro
   const searched = await sendProviderRequest(search, context);
   if (!isSuccess(searched)) throw pubmedError(search, searched, context.clock.now());
   const found = readJson(search, searched, esearchSchema, "search answer").esearchresult;
-  if (found.ERROR) throw failWith(search, "http", `${label} could not run the search: ${found.ERROR}.`, { status: searched.status });
-  const ignored = found.warninglist?.phrasesignored ?? [];
-  if (ignored.length > 0) warnings.push(`${label} ignored ${ignored.map((p) => `“${p}”`).join(", ")}`);
-  const ids = found.idlist.slice(0, request.count);
+  if (found.ERROR) throw failWith(search, "http", `${label} could not run the search: ${quoted(found.ERROR)}.`, { status: searched.status });
+  const ignored = (found.warninglist?.phrasesignored ?? []).slice(0, 5).filter((p): p is string => typeof p === "string");
+  if (ignored.length > 0) warnings.push(`${label} ignored ${ignored.map((p) => `“${quoted(p, 60)}”`).join(", ")}`);
+  const ids = found.idlist
+    .slice(0, request.count)
+    .filter((id): id is string | number => typeof id === "string" || typeof id === "number")
+    .map(String);
   if (ids.length === 0) return { provider: "pubmed", endpoint: "esearch", query: term, results: [], warnings };
 
   const params = new URLSearchParams({ db: "pubmed", id: ids.join(","), retmode: "json", tool });
@@ -119,7 +123,7 @@ function toResults(summaries: ArticleSummary[], request: ResolvedSearchRequest, 
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(summary.title) || `PubMed ${summary.uid}`,
+      title: titleLine(summary.title) || `PubMed ${summary.uid}`,
       domain: displayDomain(url),
       highlights: [],
       ...(authors.length > 0 ? { author: authors.slice(0, 3).join(", ") + (authors.length > 3 ? " et al." : "") } : {}),

@@ -7,11 +7,11 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { cutText, htmlToLine, toPublishedDate } from "../plain-text";
-import { failWith, looksLikeHtml, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
+import { failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
-import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const resultSchema = z.object({
   url: z.string(),
@@ -19,15 +19,21 @@ const resultSchema = z.object({
   content: z.string().nullish(),
   engine: z.string().nullish(),
   engines: z.array(z.string()).nullish(),
-  score: z.number().nullish(),
+  score: looseNumber,
   publishedDate: z.string().nullish(),
 });
 type SearxngResult = z.infer<typeof resultSchema>;
 
 const searchSchema = z.object({
   results: z.array(z.unknown()),
-  unresponsive_engines: z.array(z.array(z.string())).nullish(),
+  unresponsive_engines: z.array(z.unknown()).nullish(),
 });
+
+/** `[engine, reason]`, as SearXNG lists the engines that did not answer. */
+const silentEngineSchema = z.tuple([z.string(), z.string().nullish()]).rest(z.unknown());
+
+/** Engines named in the warning about those that did not answer; the rest are counted. */
+const enginesNamed = 5;
 
 const label = PROVIDER_NAMES.searxng.choice;
 
@@ -79,8 +85,12 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
   if (!isSuccess(response)) throw searxngError(call, response, context.clock.now(), base);
   if (looksLikeHtml(response)) throw jsonDisabled(call, response, base);
   const body = readJson(call, response, searchSchema, "search answer");
-  const silent = (body.unresponsive_engines ?? []).map(([engine, reason]) => (reason ? `${engine} (${reason})` : engine));
-  if (silent.length > 0) warnings.push(`${label}: engines that did not answer: ${silent.join(", ")}`);
+  const silent = parseEach(body.unresponsive_engines ?? [], silentEngineSchema, warnings, "unresponsive engine");
+  if (silent.length > 0) {
+    const named = silent.slice(0, enginesNamed).map(([engine, reason]) => quoted(reason ? `${engine} (${reason})` : engine, 80));
+    const more = silent.length > enginesNamed ? ` and ${silent.length - enginesNamed} more` : "";
+    warnings.push(`${label}: engines that did not answer: ${named.join(", ")}${more}`);
+  }
   const results = parseEach(body.results, resultSchema, warnings, "result");
   return { provider: "searxng", endpoint: "search", query: request.query, results: toResults(results, request, context.clock.now(), warnings), warnings };
 }
@@ -94,7 +104,7 @@ function toResults(items: SearxngResult[], request: ResolvedSearchRequest, now: 
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(item.title ?? "") || displayDomain(url),
+      title: titleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(content ? { snippet: cutText(content, request.maxContentChars).text } : {}),
       highlights: [],

@@ -1,7 +1,7 @@
 // What the free sources, SearXNG and Tavily share: a call that says who is asking (a descriptive
 // User-Agent, as Wikimedia's and GitHub's policies ask) and carries its source's limits, the
 // common reading of an error status, and items parsed one by one so one odd item is skipped, not fatal.
-import type * as z from "zod";
+import * as z from "zod";
 import type { HttpResponse } from "../../ports";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { describeStatus, failWith, kindForStatus, rateLimitedMessage, retryAfterMs, userAgent, type ProviderCall } from "../provider-http";
@@ -55,17 +55,62 @@ export function isSuccess(response: HttpResponse): boolean {
   return response.status >= 200 && response.status < 300;
 }
 
-/** Each item through `schema`; the ones that do not fit are skipped and counted in one warning. */
-export function parseEach<T>(items: readonly unknown[], schema: z.ZodType<T>, warnings: string[], what: string): T[] {
+/**
+ * The most items of one list in an answer that are read. No search asks for more than ten results;
+ * a hostile or broken answer of 400,000 junk items, each checked against its schema, held the
+ * thread for seconds, where no deadline can fire.
+ */
+export const maxItemsRead = 100;
+
+/** The first `maxItemsRead` items of a list, and a warning when there were more. */
+export function firstItems(items: readonly unknown[], warnings: string[], what: string): readonly unknown[] {
+  if (items.length <= maxItemsRead) return items;
+  warnings.push(`${(items.length - maxItemsRead).toLocaleString("en-US")} ${plural(what)} beyond the first ${maxItemsRead} not read`);
+  return items.slice(0, maxItemsRead);
+}
+
+/**
+ * Each of the first `maxItemsRead` items through `schema`; the ones that do not fit are skipped
+ * and counted in one warning, worded by `skipped` (default "N results that could not be read skipped").
+ */
+export function parseEach<T>(items: readonly unknown[], schema: z.ZodType<T>, warnings: string[], what: string, skipped?: (n: number) => string): T[] {
   const parsed: T[] = [];
-  let skipped = 0;
-  for (const item of items) {
+  let unread = 0;
+  for (const item of firstItems(items, warnings, what)) {
     const result = schema.safeParse(item);
     if (result.success) parsed.push(result.data);
-    else skipped++;
+    else unread++;
   }
-  if (skipped > 0) warnings.push(`${skipped} ${what}${skipped === 1 ? "" : "s"} that could not be read skipped`);
+  if (unread > 0) warnings.push(skipped ? skipped(unread) : `${unread} ${unread === 1 ? what : plural(what)} that could not be read skipped`);
   return parsed;
+}
+
+/** "result" → "results", "story" → "stories". */
+function plural(noun: string): string {
+  return /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+}
+
+/**
+ * A score or other number a source may send as a number or as a string of one. Anything else (an
+ * object, text, infinity from `1e999`) reads as absent: an odd score must not lose the page it scores.
+ */
+export const looseNumber = z
+  .unknown()
+  .transform((value): number | undefined => finiteNumber(value))
+  .optional();
+
+/** A count (points, comments, stars, answers): a whole number, not negative, else absent. */
+export const looseCount = z
+  .unknown()
+  .transform((value): number | undefined => {
+    const n = finiteNumber(value);
+    return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  })
+  .optional();
+
+function finiteNumber(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /** Adds a warning when the source cannot honour a request option, instead of failing. */

@@ -9,22 +9,23 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlBlocksToLine, htmlToLine, isoDateTime } from "../plain-text";
-import { failWith, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
+import { cutText, htmlBlocksToLine, htmlToLine, publishedAtMs, titleLine } from "../plain-text";
+import { failWith, maxRetryAfterMs, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseCount, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const questionSchema = z.object({
   question_id: z.number(),
   title: z.string(),
   link: z.string(),
-  score: z.number().nullish(),
-  answer_count: z.number().nullish(),
+  // Votes may be negative; a vote count that is not a whole number is no count.
+  score: looseNumber.transform((n) => (n !== undefined && Number.isSafeInteger(n) ? n : undefined)).optional(),
+  answer_count: looseCount,
   is_answered: z.boolean().nullish(),
-  accepted_answer_id: z.number().nullish(),
+  accepted_answer_id: looseNumber,
   tags: z.array(z.string()).nullish(),
-  creation_date: z.number().nullish(),
+  creation_date: looseNumber,
   body: z.string().nullish(),
   owner: z.object({ display_name: z.string().nullish() }).loose().nullish(),
 });
@@ -76,14 +77,14 @@ async function searchStackExchange(input: SearchRequest, context: ProviderContex
   if (!isSuccess(response)) throw stackExchangeError(call, response, context);
   const body = readJson(call, response, wrapperSchema, "search answer");
   if (body.backoff !== undefined && body.backoff > 0) {
-    context.governor?.backOff(call.quota, body.backoff * 1000);
+    context.governor?.backOff(call.quota, Math.min(body.backoff * 1000, maxRetryAfterMs));
     warnings.push(`${label} asked for a pause of ${body.backoff} s before the next search`);
   }
   if (body.quota_remaining !== undefined && body.quota_remaining <= lowQuota) {
     warnings.push(`${label}: ${body.quota_remaining} of ${body.quota_max ?? "?"} calls left today for this address`);
   }
   const questions = parseEach(body.items, questionSchema, warnings, "question");
-  return { provider: "stackexchange", endpoint: "search/advanced", query, results: toResults(questions, request, warnings), warnings };
+  return { provider: "stackexchange", endpoint: "search/advanced", query, results: toResults(questions, request, context.clock.now(), warnings), warnings };
 }
 
 function signalsOf(question: Question): SourceSignal[] {
@@ -95,16 +96,16 @@ function signalsOf(question: Question): SourceSignal[] {
   return signals;
 }
 
-function toResults(questions: Question[], request: ResolvedSearchRequest, warnings: string[]): ProviderResult[] {
+function toResults(questions: Question[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
   for (const { item: question, url, canonicalUrl, rank } of distinctByCanonicalUrl(questions, (q) => q.link, request.count, warnings)) {
     const text = htmlBlocksToLine(question.body ?? "");
     const author = htmlToLine(question.owner?.display_name ?? "");
-    const publishedAt = typeof question.creation_date === "number" ? isoDateTime(question.creation_date * 1000) : undefined;
+    const publishedAt = typeof question.creation_date === "number" ? publishedAtMs(question.creation_date * 1000, now) : undefined;
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(question.title) || displayDomain(url),
+      title: titleLine(question.title) || displayDomain(url),
       domain: displayDomain(url),
       ...(text ? { snippet: cutText(text, request.maxContentChars).text } : {}),
       highlights: [],
@@ -120,7 +121,7 @@ function toResults(questions: Question[], request: ResolvedSearchRequest, warnin
 /** `throttle_violation` says how long in its message: "more requests available in 82400 seconds". */
 function throttleWaitMs(message: string | undefined): number | undefined {
   const seconds = /available in (\d+) seconds?/i.exec(message ?? "")?.[1];
-  return seconds ? Number(seconds) * 1000 : undefined;
+  return seconds ? Math.min(Number(seconds) * 1000, maxRetryAfterMs) : undefined;
 }
 
 function stackExchangeError(call: ProviderCall, response: HttpResponse, context: ProviderContext): ProviderError {

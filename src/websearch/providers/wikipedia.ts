@@ -7,7 +7,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine } from "../plain-text";
+import { cutText, htmlToLine, titleLine } from "../plain-text";
 import { readJson, sendProviderRequest, tryJson, userAgent, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
@@ -78,7 +78,7 @@ function toResults(pages: WikipediaPage[], origin: string, request: ResolvedSear
     results.push({
       url,
       canonicalUrl,
-      title: htmlToLine(page.title) || page.key.replace(/_/g, " "),
+      title: titleLine(page.title) || page.key.replace(/_/g, " "),
       domain: displayDomain(url),
       ...(excerpt ? { snippet: cutText(excerpt, request.maxContentChars).text } : {}),
       highlights: [],

@@ -1,0 +1,52 @@
+// A run cancelled while a source waits its turn at the rate governor: nothing is sent once the user
+// has cancelled, whatever the Http adapter does with the signal (requestUrl cannot abort at all).
+import { describe, expect, it } from "vitest";
+import type { Clock } from "../../src/ports";
+import { dispatchSearch } from "../../src/websearch/dispatcher";
+import { createSearchSession } from "../../src/websearch/search-providers";
+import { fakeClock, jsonResponse, scriptedHttp, testContext } from "./helpers";
+
+/** A clock whose rate waits (plain sleeps) end only when the test says; deadline sleeps as the fake clock's. */
+function heldClock(): Clock & { release: () => void; held: () => number } {
+  const base = fakeClock();
+  const waiting: (() => void)[] = [];
+  return {
+    now: () => base.now(),
+    sleep: (ms, signal) =>
+      signal
+        ? base.sleep(ms, signal)
+        : new Promise<void>((resolve) =>
+            waiting.push(() => {
+              base.advance(ms);
+              resolve();
+            }),
+          ),
+    release: () => waiting.splice(0).forEach((wake) => wake()),
+    held: () => waiting.length,
+  };
+}
+
+async function settled(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+describe("cancelling a run while a source waits its turn", () => {
+  it("sends nothing after the cancel, and reports the source cancelled", async () => {
+    const clock = heldClock();
+    const http = scriptedHttp(() => jsonResponse({ hits: [] }));
+    const controller = new AbortController();
+    const session = createSearchSession({ clock });
+    session.governor.reserve("hackernews", 10_000); // another run's call just went out
+    const run = dispatchSearch(["hackernews"], { query: "opinions on crdt", count: 3 }, testContext(http, { clock, signal: controller.signal }), session, { route: false });
+    await settled();
+    expect(clock.held()).toBe(1);
+
+    controller.abort();
+    const outcome = await run;
+    clock.release();
+    await settled();
+
+    expect(outcome.sources[0]).toMatchObject({ status: "failed", error: { kind: "network" } });
+    expect(http.requests).toEqual([]);
+  });
+});
