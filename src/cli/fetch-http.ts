@@ -28,18 +28,66 @@ export function createFetchHttp(options: FetchHttpOptions = {}): Http {
 }
 
 async function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: AbortController): Promise<HttpResponse> {
-  const response = await doFetch(req.url, {
-    method: req.method,
-    ...(req.headers ? { headers: req.headers } : {}),
-    ...(req.body !== undefined ? { body: req.body } : {}),
-    ...(req.redirect ? { redirect: req.redirect } : {}),
-    signal: controller.signal,
-  });
+  let url = req.url;
+  let method = req.method;
+  let body = req.body;
+  for (let hop = 0; ; hop++) {
+    // Redirects are followed here, not by fetch: fetch drops only `authorization` on the way to
+    // another site, and a provider's key rides in its own header (`x-api-key`, Brave's token).
+    const response = await doFetch(url, {
+      method,
+      ...(req.headers ? { headers: req.headers } : {}),
+      ...(body !== undefined ? { body } : {}),
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    const next = req.redirect === "manual" ? null : redirectTarget(response, url);
+    if (next === null) return responseOf(response, req, url, controller);
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new HttpFailure("network", `${new URL(req.url).host} redirected more than ${MAX_REDIRECTS} times.`);
+    if (!sameSite(url, next)) {
+      throw new HttpFailure("network", `${new URL(url).host} redirected to another site (${next.host}); the request was not sent there, so nothing it carried (a key among it) left for a site you did not name.`);
+    }
+    // As browsers do: a 303, or a 301/302 after a POST, asks for the new address with a GET and no body.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+    }
+    url = next.href;
+  }
+}
+
+/** Redirects followed before a request is given up on. */
+const MAX_REDIRECTS = 5;
+
+function redirectTarget(response: Response, from: string): URL | null {
+  if (![301, 302, 303, 307, 308].includes(response.status)) return null;
+  const location = response.headers.get("location");
+  if (!location) return null;
+  try {
+    return new URL(location, from);
+  } catch {
+    return null;
+  }
+}
+
+/** Where a request may follow a redirect with all it carries: the same host and port, or the same host from http up to https. */
+function sameSite(from: string, to: URL): boolean {
+  const origin = new URL(from);
+  if (to.protocol !== "http:" && to.protocol !== "https:") return false;
+  if (to.username !== "" || to.password !== "") return false;
+  if (to.hostname !== origin.hostname) return false;
+  if (to.protocol === origin.protocol) return to.port === origin.port;
+  // http → https on the same host (an upgrade), at the default ports.
+  return origin.protocol === "http:" && to.protocol === "https:" && origin.port === "" && to.port === "";
+}
+
+async function responseOf(response: Response, req: HttpRequest, url: string, controller: AbortController): Promise<HttpResponse> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });
-  const bytes = await readCapped(response, req.maxBytes, req.url, () => controller.abort());
+  const bytes = await readCapped(response, req.maxBytes, url, () => controller.abort());
   return { status: response.status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes };
 }
 
