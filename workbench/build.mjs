@@ -52,6 +52,8 @@ await esbuild.build({
   target: "es2022",
   sourcemap: "inline",
   alias: { obsidian: path.join(root, "test/stubs/obsidian.ts") },
+  // Node's built-ins are for the desktop app's page fetches, which a browser page never loads.
+  external: ["node:*"],
   // The Web Worker's code, as main.js carries it (the vault's language is learned there).
   define: { __VAULT_RESEARCH_WEB_WORKER__: JSON.stringify(await workerBundle("browser")) },
   plugins: [dataPlugin],

@@ -6,7 +6,7 @@
 //   theme=light|dark · external=on|off · web=ok|rate-limited|missing-key · model=none|fake|slow
 //   · slowWeb=MS (delay every recorded web answer) · layout=wide|sidebar|phone · vault=sample|large
 // Everything a test needs to check is recorded on `window.workbench`.
-import { App, MarkdownView, notices, PluginSettingTab, setRequestUrlHandler, Vault, WorkspaceLeaf, type PluginManifest, type RequestUrlParam, type StandInResponse } from "../test/stubs/obsidian";
+import { App, MarkdownView, notices, Platform, PluginSettingTab, setRequestUrlHandler, Vault, WorkspaceLeaf, type PluginManifest, type RequestUrlParam, type StandInResponse } from "../test/stubs/obsidian";
 import data from "workbench:data";
 import VaultResearchPlugin from "../src/main";
 import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../src/websearch/replay";
@@ -18,6 +18,10 @@ import { laneVault } from "../test/support/lane-vault";
 type Web = "ok" | "rate-limited" | "missing-key";
 type Model = "none" | "fake" | "slow";
 type Layout = "wide" | "sidebar" | "phone";
+
+// A browser page has no Node: pages go through the stand-in requestUrl, as on mobile (on desktop
+// they go over Node, plugin/desktop-pages.ts). The panel looks the same either way.
+Platform.isDesktopApp = false;
 
 const params = new URLSearchParams(location.search);
 const theme = params.get("theme") === "dark" ? "dark" : "light";

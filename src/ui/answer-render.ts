@@ -62,6 +62,9 @@ export function citationTargets(pack: Pick<ResearchPack, "evidence" | "external_
   return targets;
 }
 
+/** Blocks of running text, each set in the direction of its own words. */
+const TEXT_BLOCKS = "p, ul, ol, li, h1, h2, h3, h4, h5, h6, blockquote, td, th";
+
 /** Elements that load or embed something; none belongs in an answer. */
 const EMBEDS = "img, picture, video, audio, iframe, object, embed, source, .internal-embed, form";
 
@@ -80,6 +83,8 @@ export async function renderAnswer(
   for (const embed of Array.from(staging.querySelectorAll(EMBEDS))) embed.remove();
   for (const link of Array.from(staging.querySelectorAll("a"))) link.replaceWith(link.ownerDocument.createTextNode(link.textContent ?? ""));
   chipCitations(staging, targets, actions);
+  // Each block takes the direction of its own first words: an Arabic paragraph reads right to left.
+  for (const block of Array.from(staging.querySelectorAll(TEXT_BLOCKS))) block.setAttr("dir", "auto");
   while (staging.firstChild) el.appendChild(staging.firstChild);
 }
 
@@ -130,7 +135,7 @@ export function renderChip(parent: HTMLElement, key: string, target: CitationTar
   });
   chip.createSpan({ cls: "vault-research-chip-mark", text: mark });
   chip.appendText(" ");
-  chip.createSpan({ cls: "vault-research-chip-title", text: target.title });
+  chip.createSpan({ cls: "vault-research-chip-title", text: target.title, attr: { dir: "auto" } });
   chip.addEventListener("click", (evt) => {
     evt.preventDefault();
     if (target.origin === "vault") actions.openNote(target, evt);

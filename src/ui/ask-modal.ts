@@ -18,7 +18,7 @@ export class AskQuestionModal extends Modal {
     contentEl.addClass("vault-research-ask");
     const input = contentEl.createEl("textarea", {
       cls: "vault-research-ask-input",
-      attr: { rows: 3, placeholder: "What do my notes say about…", "aria-label": "Research question" },
+      attr: { rows: 3, placeholder: "What do my notes say about…", "aria-label": "Research question", dir: "auto" },
     });
     input.value = this.initial;
     contentEl.createDiv({ cls: "vault-research-ask-hint", text: "Enter to ask, Shift+Enter for a new line. The answer opens in the research panel." });

@@ -66,7 +66,7 @@ export class ComparisonView extends ItemView {
     root.createEl("h2", { cls: "vault-research-comparison-title", text: "Compare search levels" });
     root.createDiv({ cls: "vault-research-comparison-intro", text: "One query at all four levels: each note's rank at each level, and how it moved from the level before." });
     const form = root.createEl("form", { cls: "vault-research-comparison-form", attr: { role: "search" } });
-    this.inputEl = form.createEl("input", { cls: "vault-research-comparison-input", type: "search", attr: { "aria-label": "Query to compare", placeholder: "A query to run at every level…" } });
+    this.inputEl = form.createEl("input", { cls: "vault-research-comparison-input", type: "search", attr: { "aria-label": "Query to compare", placeholder: "A query to run at every level…", dir: "auto" } });
     form.createEl("button", { cls: "mod-cta", text: "Compare", attr: { type: "submit" } });
     form.addEventListener("submit", (evt) => {
       evt.preventDefault();
@@ -131,7 +131,7 @@ export class ComparisonView extends ItemView {
   private renderRow(body: HTMLElement, row: ComparisonRow): void {
     const tr = body.createEl("tr");
     const th = tr.createEl("th", { attr: { scope: "row" } });
-    const link = th.createEl("a", { cls: "vault-research-comparison-note", text: row.title, href: "#", attr: { title: row.key } });
+    const link = th.createEl("a", { cls: "vault-research-comparison-note", text: row.title, href: "#", attr: { title: row.key, dir: "auto" } });
     link.addEventListener("click", (evt) => {
       evt.preventDefault();
       void openAtSection(this.app, row.key, undefined, Keymap.isModEvent(evt));

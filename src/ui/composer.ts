@@ -69,7 +69,7 @@ export class Composer {
     const row = root.createDiv({ cls: "vault-research-composer-row" });
     this.inputEl = row.createEl("textarea", {
       cls: "vault-research-input",
-      attr: { rows: 2, placeholder: "Ask about your notes…", "aria-label": "Research question" },
+      attr: { rows: 2, placeholder: "Ask about your notes…", "aria-label": "Research question", dir: "auto" },
     });
     this.sendEl = row.createEl("button", { cls: "vault-research-send mod-cta", attr: { type: "button" } });
 

@@ -69,15 +69,15 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
 
 export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: EvidenceActions): HTMLElement {
   const card = parent.createDiv({ cls: "vault-research-card is-vault", attr: { "data-source-key": row.source_key } });
-  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button" } });
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button", dir: "auto" } });
   title.addEventListener("click", (evt) => actions.openNote(row, evt));
-  card.createDiv({ cls: "vault-research-card-path", text: row.note_path });
+  card.createDiv({ cls: "vault-research-card-path", text: row.note_path, attr: { dir: "auto" } });
   const best = row.sections[0];
-  if (best && best.heading !== "") card.createDiv({ cls: "vault-research-card-heading", text: best.heading });
+  if (best && best.heading !== "") card.createDiv({ cls: "vault-research-card-heading", text: best.heading, attr: { dir: "auto" } });
   if (best) {
     // The index marks whole matched words (stems and typos included); older packs only have terms.
     const { snippet, highlights } = best.highlights ? { snippet: best.text, highlights: best.highlights } : snippetAround(best.text, row.retrieval.matched_terms);
-    if (snippet) renderSnippet(card.createDiv({ cls: "vault-research-card-snippet" }), snippet, highlights);
+    if (snippet) renderSnippet(card.createDiv({ cls: "vault-research-card-snippet", attr: { dir: "auto" } }), snippet, highlights);
   }
   if (row.also_found_by && row.also_found_by.length > 0) {
     card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
@@ -92,14 +92,14 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   const badge = card.createDiv({ cls: "vault-research-badge" });
   setIcon(badge.createSpan({ cls: "vault-research-badge-icon" }), "globe");
   const badgeText = badge.createSpan({ cls: "vault-research-badge-text", text: outsideVaultLabel(row.provider, store) });
-  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button" } });
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button", dir: "auto" } });
   title.addEventListener("click", (evt) => actions.openUrl(row, evt));
   const meta = card.createDiv({ cls: "vault-research-card-path" });
   meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
   const date = isoDay(row.published_at);
   if (date) meta.createSpan({ cls: "vault-research-card-date", text: date });
   const text = row.content_sections.find((s) => s.role === "external_snippet") ?? row.content_sections[0];
-  if (text) card.createDiv({ cls: "vault-research-card-snippet", text: clip(text.text, SNIPPET_CHARS) });
+  if (text) card.createDiv({ cls: "vault-research-card-snippet", text: clip(text.text, SNIPPET_CHARS), attr: { dir: "auto" } });
   if (row.also_found_by.length > 0) card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
   renderPagePassages(card, row);
   if (actions.promote && store === "ephemeral") {
@@ -125,9 +125,14 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
   };
   /** The note of an attempt that saved only the excerpt, while "Fetch the page again" is offered. */
   let excerptOnly: string | null = null;
+  let busy = false;
 
   const attempt = async (): Promise<void> => {
-    add.disabled = true;
+    // Marked busy rather than disabled: a disabled or removed button drops keyboard focus to the
+    // top of the app, so a keyboard user who pressed it is led on to what it became instead.
+    const hadFocus = add.ownerDocument.activeElement === add;
+    busy = true;
+    add.setAttr("aria-disabled", "true");
     add.removeAttribute("aria-label");
     add.setText("Adding…");
     card.addClass("is-promoting");
@@ -140,8 +145,9 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
       message: `The page could not be added to the vault: ${error instanceof Error ? error.message : String(error)}`,
     }));
     card.removeClass("is-promoting");
+    busy = false;
+    add.removeAttribute("aria-disabled");
     if (result.status === "failed") {
-      add.disabled = false;
       add.setText("Try again");
       status.addClass("is-error");
       say(result.message);
@@ -157,11 +163,12 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
       excerptOnly = result.notePath;
       // After the words that say why, so it is read as the answer to them.
       area.appendChild(add);
-      add.disabled = false;
       add.setText("Fetch the page again");
       add.setAttr("aria-label", "Fetch the page again (replaces the note just saved)");
+      if (hadFocus) add.focus();
     } else {
       add.remove();
+      if (hadFocus) status.querySelector<HTMLElement>(".vault-research-promote-link")?.focus();
     }
   };
   // An excerpt-only note is replaced by a fresh attempt, never overwritten: it goes to the trash first.
@@ -173,7 +180,9 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
       say("The note was kept: it changed since it was saved, or is gone.");
     }
   };
-  add.addEventListener("click", () => void (excerptOnly ? fetchAgain(excerptOnly) : attempt()));
+  add.addEventListener("click", () => {
+    if (!busy) void (excerptOnly ? fetchAgain(excerptOnly) : attempt());
+  });
 }
 
 /** "Saved as [[Name]]", with what the note holds when it is not the page itself. */

@@ -14,7 +14,7 @@ export function renderPagePassages(card: HTMLElement, row: OutsideVaultRow): voi
   for (const passage of passages) {
     const item = details.createDiv({ cls: "vault-research-page-passage" });
     const path = passage.heading_path ?? [];
-    if (path.length > 0) item.createDiv({ cls: "vault-research-page-passage-heading", text: `§ ${path.join(" › ")}` });
-    item.createDiv({ cls: "vault-research-page-passage-text", text: passage.text });
+    if (path.length > 0) item.createDiv({ cls: "vault-research-page-passage-heading", text: `§ ${path.join(" › ")}`, attr: { dir: "auto" } });
+    item.createDiv({ cls: "vault-research-page-passage-text", text: passage.text, attr: { dir: "auto" } });
   }
 }

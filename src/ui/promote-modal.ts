@@ -81,7 +81,7 @@ export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
   renderSuggestion({ row, promotedTo }: TraceOutsideRow, el: HTMLElement): void {
     el.addClass("vault-research-promote-suggestion");
     if (promotedTo !== undefined) el.addClass("is-promoted");
-    el.createDiv({ cls: "vault-research-promote-suggestion-title", text: row.title || row.url });
+    el.createDiv({ cls: "vault-research-promote-suggestion-title", text: row.title || row.url, attr: { dir: "auto" } });
     const meta = el.createDiv({ cls: "vault-research-promote-suggestion-meta" });
     meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
     meta.createSpan({ cls: "vault-research-badge", text: outsideVaultLabel(row.provider, promotedTo !== undefined ? "promoted" : "ephemeral") });

@@ -2,8 +2,9 @@
 // shows the stage timeline (folded to one line once the run is over), the answer (citations as
 // chips), what went wrong in words with the control to fix it, and the evidence in two groups —
 // vault and outside vault. One status line under the turns says what the run is doing and how it
-// ended; it is the panel's only live region. The run itself is a dependency (`runResearch`), so
-// the panel can be tested with a fake runner and the workbench can drive it in a browser.
+// ended; it holds the panel's one live region, which names only the steps a user waits on. The
+// run itself is a dependency (`runResearch`), so the panel can be tested with a fake runner and
+// the workbench can drive it in a browser.
 import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsidian";
 import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research-pack";
 import type { PromotionResult } from "../promote/promote";
@@ -165,6 +166,8 @@ export class ResearchView extends ItemView {
     const turn = this.startTurn(question, turnOptions);
 
     const prepared = await this.host.prepareRun();
+    // Stopped while the run was being prepared (the index still building): it never starts.
+    if (turn.controller.signal.aborted) return;
     if (!prepared.ok) {
       this.finishTurn(turn, "failed");
       // A run that cannot be prepared is a setting to fix (the model's key).
@@ -179,7 +182,7 @@ export class ResearchView extends ItemView {
         if (turn.state !== "running") return;
         turn.timeline.add(event);
         const step = turn.timeline.currentStep();
-        if (step) this.status.say(`${step}…`);
+        if (step) this.status.progress(`${step}…`);
       },
     };
     try {
@@ -217,7 +220,7 @@ export class ResearchView extends ItemView {
   private startTurn(question: string, options: TurnOptions): Turn {
     this.emptyEl.detach();
     const el = this.turnsEl.createDiv({ cls: "vault-research-turn is-running" });
-    el.createEl("h3", { cls: "vault-research-question", text: question });
+    el.createEl("h3", { cls: "vault-research-question", text: question, attr: { dir: "auto" } });
     el.createDiv({ cls: "vault-research-turn-meta", text: describeOptions(options) });
     const timeline = new RunTimeline(el);
     const bodyEl = el.createDiv({ cls: "vault-research-turn-body" });

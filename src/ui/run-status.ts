@@ -1,21 +1,30 @@
 // The panel's status line: what the run is doing now ("Searching the web with Brave…"), an
-// indicator that moves while it runs, the time so far, and how it ended. Its text is the panel's
-// one polite live region, so a screen reader hears each step and the outcome — and nothing else
-// of the chat. The ticking time sits beside it, outside the live region, so it is never read out.
+// indicator that moves while it runs, the time so far, and how it ended. What a screen reader
+// hears goes through a separate, visually hidden polite live region, and not every step reaches
+// it: a run passes a dozen stages in a second or two, so a step is announced only when it is
+// still going after STEP_PAUSE_MS (the web search or the model a user is waiting on). The start,
+// the outcome and answers to what the user did (a busy Enter, "Add to vault") are said at once.
+// The ticking time sits beside the text, outside the live region, so it is never read out.
 import { seconds } from "./run-timeline";
+
+/** How long a step must last before it is announced. */
+export const STEP_PAUSE_MS = 2000;
 
 export class RunStatus {
   private readonly el: HTMLElement;
   private readonly textEl: HTMLElement;
   private readonly elapsedEl: HTMLElement;
+  private readonly announcerEl: HTMLElement;
   private timer: number | null = null;
+  private stepTimer: number | null = null;
   private startedAt = 0;
 
   constructor(parent: HTMLElement) {
     this.el = parent.createDiv({ cls: "vault-research-run-status" });
     this.el.createSpan({ cls: "vault-research-run-indicator", attr: { "aria-hidden": "true" } });
-    this.textEl = this.el.createSpan({ cls: "vault-research-run-text", attr: { role: "status", "aria-live": "polite" } });
+    this.textEl = this.el.createSpan({ cls: "vault-research-run-text" });
     this.elapsedEl = this.el.createSpan({ cls: "vault-research-run-elapsed" });
+    this.announcerEl = this.el.createSpan({ cls: ["vault-research-run-announcer", "vault-research-visually-hidden"], attr: { role: "status", "aria-live": "polite" } });
   }
 
   start(text: string): void {
@@ -27,9 +36,21 @@ export class RunStatus {
     this.timer = window.setInterval(() => this.tick(), 1000);
   }
 
-  /** Says `text` (only when it changed: a live region repeats what it is given). */
+  /** A step of the run: shown at once, announced only if it is still the step after STEP_PAUSE_MS. */
+  progress(text: string): void {
+    this.show(text);
+    this.cancelStep();
+    this.stepTimer = window.setTimeout(() => {
+      this.stepTimer = null;
+      if (this.textEl.textContent === text) this.announce(text);
+    }, STEP_PAUSE_MS);
+  }
+
+  /** Shows and announces `text` at once. */
   say(text: string): void {
-    if (this.textEl.textContent !== text) this.textEl.setText(text);
+    this.cancelStep();
+    this.show(text);
+    this.announce(text);
   }
 
   finish(text: string): void {
@@ -51,11 +72,26 @@ export class RunStatus {
     this.say("");
   }
 
+  private show(text: string): void {
+    if (this.textEl.textContent !== text) this.textEl.setText(text);
+  }
+
+  /** Only when it changed: a live region repeats what it is given. */
+  private announce(text: string): void {
+    if (this.announcerEl.textContent !== text) this.announcerEl.setText(text);
+  }
+
   private tick(): void {
     this.elapsedEl.setText(`${Math.floor((Date.now() - this.startedAt) / 1000)} s`);
   }
 
+  private cancelStep(): void {
+    if (this.stepTimer !== null) window.clearTimeout(this.stepTimer);
+    this.stepTimer = null;
+  }
+
   private stopTimer(): void {
+    this.cancelStep();
     if (this.timer !== null) window.clearInterval(this.timer);
     this.timer = null;
   }

@@ -64,6 +64,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.typingPauseMs = options.typingPauseMs ?? TYPING_PAUSE_MS;
     this.limit = RESULT_LIMIT;
     this.setPlaceholder("Search your notes…");
+    // A query in Arabic or Hebrew is typed right to left.
+    this.inputEl.setAttr("dir", "auto");
     this.setInstructions([
       { command: "↑↓", purpose: "to navigate" },
       { command: "↵", purpose: "to open at the matching section" },
@@ -133,15 +135,15 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
 
   renderSuggestion(result: DialResult, el: HTMLElement): void {
     el.addClass("vault-research-search-result");
-    el.createDiv({ cls: "vault-research-search-result-title", text: result.title });
-    el.createDiv({ cls: "vault-research-search-result-path", text: result.path });
+    el.createDiv({ cls: "vault-research-search-result-title", text: result.title, attr: { dir: "auto" } });
+    el.createDiv({ cls: "vault-research-search-result-path", text: result.path, attr: { dir: "auto" } });
     const section = result.section;
     const where = section ? sectionWords(section) : "";
-    if (where) el.createDiv({ cls: ["vault-research-search-result-heading", ...(section?.from === "section_vector" ? ["is-by-meaning"] : [])], text: where });
+    if (where) el.createDiv({ cls: ["vault-research-search-result-heading", ...(section?.from === "section_vector" ? ["is-by-meaning"] : [])], text: where, attr: { dir: "auto" } });
     // A title match's words are the title, already shown.
     if (section?.snippet && section.unit !== "title") {
       const lexicalHit = section.from === "lexical" ? result.lexical?.sections[0] : undefined;
-      renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet" }), section.snippet, lexicalHit?.snippet === section.snippet ? lexicalHit.highlights : []);
+      renderSnippet(el.createDiv({ cls: "vault-research-search-result-snippet", attr: { dir: "auto" } }), section.snippet, lexicalHit?.snippet === section.snippet ? lexicalHit.highlights : []);
     }
     // The vault's language brought in a note that has none of the question's words: say why it is here.
     const lexical = result.lexical?.explanation;

@@ -78,7 +78,7 @@ function matchSentence(el: HTMLElement, retrieval: Retrieval): void {
 function terms(el: HTMLElement, words: readonly string[]): void {
   words.forEach((word, i) => {
     if (i > 0) el.appendText(i === words.length - 1 ? " and " : ", ");
-    el.createEl("em", { text: word });
+    el.createEl("em", { text: word, attr: { dir: "auto" } });
   });
 }
 

@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
+import { longAndNarrowSuite } from "./long-and-narrow";
 import { modalsAndSettingsSuite } from "./modals-and-settings";
 import { panelStatesSuite } from "./panel-states";
 import { promotePanelSuite } from "./promote-panel";
@@ -43,5 +44,6 @@ describe.skipIf(!chromiumAvailable)("the plugin in Chromium", () => {
   promotePanelSuite(session);
   panelStatesSuite(session, report);
   modalsAndSettingsSuite(session, report);
+  longAndNarrowSuite(session);
   webWorkersSuite(session);
 });

@@ -120,9 +120,9 @@ export function panelStatesSuite(session: () => BrowserSession, report: (line: s
       expect(await page().locator(".vault-research-run-text").textContent()).toMatch(/^A run is in progress/);
       expect(await page().inputValue(".vault-research-input")).toBe("Another question");
       await page().fill(".vault-research-input", "");
-      // Only the status line is live; the chat and the timeline are not.
+      // Only the status line's announcer is live; the chat, the timeline and the ticking time are not.
       const live = ".vault-research-panel [aria-live], .vault-research-panel [role='status'], .vault-research-panel [role='alert'], .vault-research-panel [role='log']";
-      expect(await page().locator(live).evaluateAll((els) => els.map((e) => e.className))).toEqual(["vault-research-run-text"]);
+      expect(await page().locator(live).evaluateAll((els) => els.map((e) => e.className))).toEqual(["vault-research-run-announcer vault-research-visually-hidden"]);
       await shoot("running");
     });
 

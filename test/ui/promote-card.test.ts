@@ -87,7 +87,7 @@ describe("Add to vault on outside cards", () => {
     addButton(c)!.click();
     expect(asked.map((a) => a.row.source_key)).toEqual([blog.source_key]);
     expect(asked[0].result.trace_path).toBe("Research/Traces/run.md");
-    expect(addButton(c)!.disabled).toBe(true);
+    expect(addButton(c)!.getAttribute("aria-disabled")).toBe("true");
     expect(addButton(c)!.textContent).toBe("Adding…");
     expect(c.hasClass("is-promoting")).toBe(true);
     expect(statusOf(c)).toBe("Fetching the page and saving it as a note…");
@@ -136,7 +136,7 @@ describe("Add to vault on outside cards", () => {
     await settle();
     expect(statusOf(c)).toBe("The note could not be written: disk full");
     expect(c.querySelector(".vault-research-promote-status")!.hasClass("is-error")).toBe(true);
-    expect(addButton(c)!.disabled).toBe(false);
+    expect(addButton(c)!.getAttribute("aria-disabled")).toBeNull();
     expect(addButton(c)!.textContent).toBe("Try again");
     expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "ephemeral"));
 
@@ -147,6 +147,30 @@ describe("Add to vault on outside cards", () => {
     expect([...c.querySelectorAll(".vault-research-promote-warning")].map((w) => w.textContent)).toEqual([
       "The trace note Research/Traces/run.md does not record the promotion: it was deleted",
     ]);
+  });
+
+  it("keeps keyboard focus: on the saved note's link once the button is gone, on the button while it offers to fetch again", async () => {
+    const excerptOnly: PromotionResult = { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: true, warnings: [] };
+    const results = [excerptOnly, { ...excerptOnly, extractStatus: { kind: "extracted" } } as PromotionResult];
+    let vault: Vault | null = null;
+    const { app, card } = await panelWith(async () => {
+      vault?.seed(SAVED, "Memory use drops.");
+      return results.shift()!;
+    });
+    vault = app.vault as unknown as Vault;
+    const c = card(blog);
+    const press = async () => {
+      addButton(c)!.focus();
+      addButton(c)!.click();
+      expect(document.activeElement).toBe(addButton(c));
+      for (let i = 0; i < 3; i++) await settle();
+    };
+    await press();
+    expect(addButton(c)!.textContent).toBe("Fetch the page again");
+    expect(document.activeElement).toBe(addButton(c));
+    await press();
+    expect(addButton(c)).toBeNull();
+    expect(document.activeElement).toBe(c.querySelector(".vault-research-promote-link"));
   });
 
   it("says when only the provider's excerpt was saved, and why, and fetches the page again in place of that note", async () => {
@@ -203,6 +227,6 @@ describe("Add to vault on outside cards", () => {
     addButton(c)!.click();
     await settle();
     expect(statusOf(c)).toBe("The page could not be added to the vault: the index is being rebuilt");
-    expect(addButton(c)!.disabled).toBe(false);
+    expect(addButton(c)!.getAttribute("aria-disabled")).toBeNull();
   });
 });

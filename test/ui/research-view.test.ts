@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, MarkdownView, notices, Vault, WorkspaceLeaf, type TFile } from "../stubs/obsidian";
 import { ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
+import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
 import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/research/types";
@@ -285,5 +286,83 @@ describe("the research panel", () => {
 
     action("Open trace note").click();
     expect(panel.app.workspace.openedLinks.at(-1)?.linktext).toBe("Research/Traces/run.md");
+  });
+});
+
+describe("what the panel says to a screen reader", () => {
+  /** Every text the panel's live region is given, in order. */
+  function announcements(panel: Panel): string[] {
+    const live = panel.el.querySelectorAll("[aria-live], [role='status'], [role='alert'], [role='log']");
+    expect(live).toHaveLength(1);
+    const said: string[] = [];
+    const record = () => {
+      const text = live[0].textContent ?? "";
+      if (text !== said.at(-1)) said.push(text);
+    };
+    new MutationObserver(record).observe(live[0], { childList: true, characterData: true, subtree: true });
+    // Reads each change as it is made, not only the last of a batch.
+    const original = HTMLElement.prototype.setText;
+    vi.spyOn(HTMLElement.prototype, "setText").mockImplementation(function (this: HTMLElement, text: string | DocumentFragment) {
+      original.call(this, text);
+      if (this === live[0]) record();
+    });
+    return said;
+  }
+
+  it("announces a quick run's start and outcome, not each of its dozen stages", async () => {
+    const stages: ProgressEvent["stage"][] = ["plan", "local_retrieval", "judge", "external_policy", "merge", "prepare_synthesis", "synthesize", "verify", "trace"];
+    const panel = await openPanel(async (request, deps) => {
+      for (const stage of stages) {
+        deps.onProgress?.({ stage, status: "started", detail: "", at: 0 });
+        deps.onProgress?.({ stage, status: "done", detail: "ok", at: 1 });
+      }
+      return result(pack(request.question, [crdt]), `Merges [${crdt.source_key}].`);
+    });
+    const said = announcements(panel);
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter");
+    await panel.settled();
+    expect(said).toEqual(["Starting…", expect.stringMatching(/^Finished in \d+\.\d s\.$/)]);
+    // The visible line still followed every step.
+    expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toMatch(/^Finished in/);
+  });
+
+  it("names a step the run is still on after a pause, once", async () => {
+    vi.useFakeTimers();
+    try {
+      const panel = await openPanel((request, deps) => {
+        deps.onProgress?.({ stage: "local_retrieval", status: "started", detail: "", at: 0 });
+        deps.onProgress?.({ stage: "local_retrieval", status: "done", detail: "2 notes", at: 1 });
+        deps.onProgress?.({ stage: "external_retrieval", status: "started", detail: "", at: 1, provider: "brave" });
+        return new Promise(() => {});
+      });
+      const said = announcements(panel);
+      panel.type("latest automerge");
+      panel.press("Enter");
+      await vi.advanceTimersByTimeAsync(0);
+      expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toBe("Searching the web with Brave…");
+      expect(said).toEqual(["Starting…"]);
+      await vi.advanceTimersByTimeAsync(STEP_PAUSE_MS * 3);
+      expect(said).toEqual(["Starting…", "Searching the web with Brave…"]);
+      panel.press("Escape");
+      expect(said).toEqual(["Starting…", "Searching the web with Brave…", "Cancelled."]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("never starts a run that was stopped while it was being prepared", async () => {
+    let prepared: () => void = () => {};
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), null), {
+      host: { prepareRun: () => new Promise((resolve) => (prepared = () => resolve({ ok: true, deps: {} as RunDeps }))) },
+    });
+    panel.type("asked while the index builds");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.press("Escape");
+    prepared();
+    await panel.settled();
+    expect(panel.calls).toHaveLength(0);
+    expect(texts(panel.el, ".vault-research-stop")).toEqual(["Cancelled."]);
   });
 });

@@ -126,6 +126,15 @@ describe("vault search modal", () => {
     expect([...snippetEl.querySelectorAll(".vault-research-match")].map((m) => m.textContent)).toEqual(["tar", "extract"]);
   });
 
+  it("sets the query, and each result's title, path, heading and snippet, in the direction of their own words (Arabic, Hebrew)", () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    expect(modal.inputEl.getAttribute("dir")).toBe("auto");
+    const el = createDiv();
+    modal.renderSuggestion(result({ sections: [section({ heading: "Extract", headingPath: ["Extract"], snippet: "use tar", highlights: [] })] }), el);
+    const parts = [".vault-research-search-result-title", ".vault-research-search-result-path", ".vault-research-search-result-heading", ".vault-research-search-result-snippet"];
+    expect(parts.map((p) => el.querySelector(p)?.getAttribute("dir"))).toEqual(["auto", "auto", "auto", "auto"]);
+  });
+
   it("says a note the vault's language found without any of the query's words was found by meaning; not one that has some", () => {
     const modal = new VaultSearchModal(real(app), new FakeDialHost());
     const explained = (matchedTerms: string[], vaultLanguage?: { rank: number; similarity: number }) => {
