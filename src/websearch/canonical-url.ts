@@ -43,10 +43,17 @@ function isTrackingParam(rawKey: string): boolean {
 
 /** `%2f` and `%2F` are the same byte; `%7E` and `~` the same character. */
 function normalizeEscapes(part: string): string {
-  return part.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
-    const char = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
-  });
+  return (
+    part
+      .replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
+        const char = String.fromCharCode(parseInt(hex, 16));
+        return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+      })
+      // Brackets escaped, as the URL standard allows: a canonical address is written into a source
+      // note's `source` property, where `[[…]]` from a page's address would read as a link.
+      .replace(/\[/g, "%5B")
+      .replace(/\]/g, "%5D")
+  );
 }
 
 /**

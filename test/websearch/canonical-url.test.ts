@@ -23,6 +23,11 @@ describe("canonicalizeUrl", () => {
     expect(canonicalizeUrl("https://x.org/s?referral=yes")).toBe("https://x.org/s?referral=yes");
   });
 
+  it("escapes brackets, so a page's address cannot write a [[link]] into a source note's property", () => {
+    expect(canonicalizeUrl("https://x.example/[[Secret]]?q[]=1")).toBe("https://x.example/%5B%5BSecret%5D%5D?q%5B%5D=1");
+    expect(canonicalizeUrl("https://x.example/%5b%5bSecret%5d%5d?q%5B%5D=1")).toBe(canonicalizeUrl("https://x.example/[[Secret]]?q[]=1"));
+  });
+
   it("rejects what is not an http(s) URL", () => {
     for (const bad of ["", "not a url", "mailto:a@b.c", "javascript:alert(1)", "ftp://x.org/file", "/relative/path"]) {
       expect(canonicalizeUrl(bad)).toBeNull();
