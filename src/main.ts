@@ -27,7 +27,7 @@ import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
 import type { DialHost } from "./ui/dial-host";
-import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues } from "./ui/index-status";
+import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues, waitingForIndexText } from "./ui/index-status";
 import { openAtSection, VaultSearchModal } from "./ui/search-modal";
 import { COMPARISON_VIEW_TYPE, ComparisonView } from "./ui/comparison-view";
 import { VaultResearchSettingTab, type SettingsHost } from "./ui/settings-tab";
@@ -320,17 +320,17 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         if (record) await record(request.question, result);
         return result;
       },
-      prepareRun: () => this.prepareRun(),
+      prepareRun: (onWait) => this.prepareRun(onWait),
       promote: (row, result) => this.promoter.promoteRow(row, result),
       dial: this.dialHost,
     };
   }
 
-  private async prepareRun(): Promise<PreparedRun> {
+  private async prepareRun(onWait?: (text: string) => void): Promise<PreparedRun> {
     const prepared = await this.prepareModel();
     if (!prepared.ok) return prepared;
     // A run during the first build would search a half-built index.
-    await this.keeper.ready();
+    await this.indexReady(onWait);
     const research = this.searchDial.dial.researchRun();
     this.researchLogs.set(research.dial, research.record);
     return {
@@ -427,6 +427,20 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     } catch (error) {
       console.warn("Vault Research: could not keep a copy of the settings file.", error);
       return null;
+    }
+  }
+
+  /** Settles when the index is built; meanwhile says every half second how far the build is. */
+  private async indexReady(onWait?: (text: string) => void): Promise<void> {
+    const total = () => this.keeper.indexingTotal();
+    if (!onWait || total() === null) return this.keeper.ready();
+    const say = () => onWait(waitingForIndexText(this.keeper.status()?.notes ?? 0, total()));
+    say();
+    const timer = window.setInterval(say, 500);
+    try {
+      await this.keeper.ready();
+    } finally {
+      window.clearInterval(timer);
     }
   }
 

@@ -32,6 +32,12 @@ export class IndexStatusBar {
   }
 }
 
+/** What a question asked during the first build waits for: "Waiting for the index: 120 of 900 notes…". */
+export function waitingForIndexText(notes: number, total: number | null): string {
+  if (total === null) return "Waiting for the index…";
+  return `Waiting for the index: ${Math.min(notes, total).toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? "note" : "notes"}…`;
+}
+
 function buildingText(notes: number, total: number, problems: number): string {
   const done = Math.min(notes, total);
   const text = `Indexing… ${done.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? "note" : "notes"}`;

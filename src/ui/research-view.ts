@@ -39,7 +39,11 @@ export type PreparedRun = { ok: true; deps: RunDeps } | { ok: false; problem: Ru
 export interface ResearchPanelHost {
   readonly settings: Settings;
   runResearch: RunResearch;
-  prepareRun(): Promise<PreparedRun>;
+  /**
+   * Everything a run needs, once it can start; while it waits (the index still building) it may say
+   * what for through `onWait`, again as that changes.
+   */
+  prepareRun(onWait?: (text: string) => void): Promise<PreparedRun>;
   /** "Add to vault" on outside cards (hidden without it): saves the row of this run as a note. */
   promote?: (row: OutsideVaultRow, result: ResearchResult) => Promise<PromotionResult>;
   /** The search dial: the composer shows it for the run's vault search (hidden without it). */
@@ -165,7 +169,14 @@ export class ResearchView extends ItemView {
     const history = this.turns.map((t) => t.question);
     const turn = this.startTurn(question, turnOptions);
 
-    const prepared = await this.host.prepareRun();
+    // Waiting for the index is said (and announced) once, then its count is shown as it rises.
+    let waitSaid = false;
+    const prepared = await this.host.prepareRun((text) => {
+      if (turn.state !== "running") return;
+      if (waitSaid) this.status.progress(text);
+      else this.status.say(text);
+      waitSaid = true;
+    });
     // Stopped while the run was being prepared (the index still building): it never starts.
     if (turn.controller.signal.aborted) return;
     if (!prepared.ok) {

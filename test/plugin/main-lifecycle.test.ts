@@ -169,6 +169,33 @@ describe("page fetches", () => {
   });
 });
 
+describe("a question asked while the index is first built", () => {
+  it("waits for the index and says how far it is, until it is ready", async () => {
+    const { plugin, vault } = newPlugin(null);
+    vault.seed("Gardening/Beans.md", "# Beans\n\nClimb poles.\n", 1_700_000_000_000);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const read = vault.cachedRead.bind(vault);
+    vi.spyOn(vault, "cachedRead").mockImplementation(async (file) => (await held, read(file)));
+    plugin.load();
+    await wait();
+    const said: string[] = [];
+    let prepared = false;
+    const host = (plugin as unknown as { researchHost(): { prepareRun(onWait: (text: string) => void): Promise<{ ok: boolean }> } }).researchHost();
+    const preparing = host.prepareRun((text) => said.push(text)).then((p) => ((prepared = true), p));
+    await wait(1_200);
+    expect(prepared).toBe(false);
+    expect(said[0]).toBe("Waiting for the index: 0 of 2 notes…");
+    expect(said.length).toBeGreaterThanOrEqual(3); // said again every half second
+    release();
+    expect((await preparing).ok).toBe(true);
+    const after = said.length;
+    await wait(2_000);
+    expect(said).toHaveLength(after); // and no more once it is ready
+    plugin.unload();
+  });
+});
+
 describe("settings that cannot be written", () => {
   it("do not keep the plugin from loading when the load-time save fails", async () => {
     const parts = newPlugin({ index: { excludedFolders: ["Archive"] } }); // of no version: saved at load

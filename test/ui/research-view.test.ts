@@ -351,6 +351,29 @@ describe("what the panel says to a screen reader", () => {
     }
   });
 
+  it("says what a question waits for while the index is first built, announced once", async () => {
+    let prepared: () => void = () => {};
+    let onWait: ((text: string) => void) | undefined;
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), null), {
+      host: {
+        prepareRun: (wait) => {
+          onWait = wait;
+          return new Promise((resolve) => (prepared = () => resolve({ ok: true, deps: {} as RunDeps })));
+        },
+      },
+    });
+    panel.type("asked while the index builds");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    onWait?.("Waiting for the index: 120 of 900 notes…");
+    onWait?.("Waiting for the index: 240 of 900 notes…");
+    expect(texts(panel.el, ".vault-research-run-text")).toEqual(["Waiting for the index: 240 of 900 notes…"]);
+    expect(texts(panel.el, ".vault-research-run-announcer")).toEqual(["Waiting for the index: 120 of 900 notes…"]);
+    prepared();
+    await panel.settled();
+    expect(panel.calls).toHaveLength(1);
+  });
+
   it("never starts a run that was stopped while it was being prepared", async () => {
     let prepared: () => void = () => {};
     const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), null), {
