@@ -45,8 +45,11 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   promoter!: Promoter;
 
   private clock!: TimerClock;
-  /** The Http runs and promotions use: pages over Node on desktop (plugin/desktop-pages.ts), the rest `http`. */
-  private pages!: PageAccess;
+  /**
+   * The Http runs and promotions use: pages over Node on desktop (plugin/desktop-pages.ts), the rest
+   * `http`. Settled in the background at load; a run or a promotion waits for it.
+   */
+  private pages!: Promise<PageAccess>;
   /** One per plugin session: the web cache and the rate governor outlive a single run. */
   private searchSession!: SearchSession;
   /** Defuddle over the window's DOMParser: research's page reading and promotion read pages alike. */
@@ -82,8 +85,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.clock = new TimerClock();
     this.http = new RequestUrlHttp();
     // Page fetches over Node on desktop, so every redirect and name is checked (not on mobile).
-    this.pages = await pageAccess(this.http, this.clock);
-    if (this.unloaded) return;
+    this.pages = pageAccess(this.http, this.clock);
     this.createServices();
 
     this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
@@ -134,8 +136,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       readPage: this.readPage,
       vault: this.app.vault,
       store: this.store,
-      http: this.pages.http,
-      ...(this.pages.fetchGuard ? { fetchGuard: this.pages.fetchGuard } : {}),
+      pages: () => this.pages,
       clock: this.clock,
       secrets: this.secrets,
       settings: () => this.settings,
@@ -333,13 +334,14 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     await this.indexReady(onWait);
     const research = this.searchDial.dial.researchRun();
     this.researchLogs.set(research.dial, research.record);
+    const pages = await this.pages;
     return {
       ok: true,
       deps: {
         index: this.index,
         store: this.store,
-        http: this.pages.http,
-        ...(this.pages.fetchGuard ? { fetchGuard: this.pages.fetchGuard } : {}),
+        http: pages.http,
+        ...(pages.fetchGuard ? { fetchGuard: pages.fetchGuard } : {}),
         secrets: this.secrets,
         // Every key in secret storage, read for this run: none reaches its trace, note or progress.
         knownSecrets: await keysHeld(this.secrets, this.settings),

@@ -9,7 +9,6 @@ import { ObsidianNoteStore } from "./obsidian-note-store";
 import { createDefuddleReader } from "../promote/defuddle-reader";
 import type { OutsideVaultRow } from "../evidence/research-pack";
 import type { ReadPage } from "../promote/page-extract";
-import type { FetchGuardOptions } from "../promote/fetch-guard";
 import {
   outsideRowsOfTraceNote,
   promoteFromTraceNote,
@@ -20,7 +19,8 @@ import {
 } from "../promote/promote";
 import type { ResearchResult } from "../research/types";
 import type { VaultIndex } from "../index/vault-index";
-import type { Clock, Http, NoteStore } from "../ports";
+import type { Clock, NoteStore } from "../ports";
+import type { PageAccess } from "./desktop-pages";
 import type { Settings } from "../settings";
 import { keysHeld, type HeldSecrets } from "./keys-held";
 
@@ -33,9 +33,8 @@ export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {
 export interface PromoterDeps {
   vault: Vault;
   store: NoteStore;
-  http: Http;
-  /** How the fetch guard looks names up where it can (desktop: plugin/desktop-pages.ts). */
-  fetchGuard?: FetchGuardOptions;
+  /** Where a page is fetched from, and how the fetch guard looks names up there (desktop-pages.ts). */
+  pages(): Promise<Pick<PageAccess, "http" | "fetchGuard">>;
   clock: Clock;
   /** Secret storage: read at each promotion, so a key added or changed since is scrubbed too. */
   secrets: HeldSecrets;
@@ -76,7 +75,8 @@ export class Promoter {
   private async promoteDeps(hasTraceNote: boolean): Promise<PromoteDeps> {
     // A note indexed while the first build still runs could be overwritten by the build's view.
     await this.deps.indexReady();
-    const { store, http, clock, vault, fetchGuard } = this.deps;
+    const { store, clock, vault } = this.deps;
+    const { http, fetchGuard } = await this.deps.pages();
     return {
       store,
       http,

@@ -143,11 +143,11 @@ describe("page fetches", () => {
     const prepared = (await (plugin as unknown as { prepareRun(): Promise<{ ok: boolean; deps: Wired }> }).prepareRun());
     return prepared.deps;
   };
-  const promoterDeps = (plugin: VaultResearchPlugin) => (plugin.promoter as unknown as { deps: Wired }).deps;
+  const promoterDeps = (plugin: VaultResearchPlugin) => (plugin.promoter as unknown as { deps: { pages(): Promise<Wired> } }).deps.pages();
 
   it("on desktop, runs and promotions get the Node page path and the guard's name lookup", async () => {
     const { plugin } = await started(null);
-    for (const deps of [await runDeps(plugin), promoterDeps(plugin)]) {
+    for (const deps of [await runDeps(plugin), await promoterDeps(plugin)]) {
       expect(deps.http).not.toBe(plugin.http);
       expect(typeof deps.fetchGuard?.resolve).toBe("function");
     }
@@ -158,7 +158,7 @@ describe("page fetches", () => {
     Platform.isDesktopApp = false;
     try {
       const { plugin } = await started(null);
-      for (const deps of [await runDeps(plugin), promoterDeps(plugin)]) {
+      for (const deps of [await runDeps(plugin), await promoterDeps(plugin)]) {
         expect(deps.http).toBe(plugin.http);
         expect(deps.fetchGuard).toBeUndefined();
       }

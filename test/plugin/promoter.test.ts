@@ -38,7 +38,7 @@ async function promoteWith(values: Partial<Record<SecretName, string>>, echoed: 
   const promoter = new Promoter({
     vault: vault as unknown as ObsidianVault,
     store,
-    http: echoingPage(echoed),
+    pages: async () => ({ http: echoingPage(echoed) }),
     clock: fixedClock,
     secrets: secretsOf(values),
     settings: () => settings,
