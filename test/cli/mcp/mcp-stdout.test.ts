@@ -1,9 +1,11 @@
 // `vault-research mcp` as a child process spoken to in raw JSON-RPC lines, so every byte it writes
 // on stdout is seen: nothing there but answers to what was asked — a line sent that is not JSON,
 // not JSON-RPC or too large gets its JSON-RPC error and the server serves on — and nothing when a
-// library prints. Defuddle prints a page it cannot convert
-// to markdown (nesting too deep) with console.log; this page carries a forged protocol message on a
-// line of its own. The web is a replay folder; nothing reaches the network.
+// library prints. Defuddle prints a page it cannot convert to markdown with console.log (page text:
+// it may hold a forged protocol message on a line of its own, and a key the page echoes); pages
+// that made it fail that way are now refused before it reads them (promote/page-depth.ts), so a
+// preloaded stand-in library prints such a line, through console.log and straight to stdout, all
+// the time the server serves. The web is a replay folder; nothing reaches the network.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -33,10 +35,27 @@ beforeAll(() => {
   mkdirSync(path.join(tmp, "replay"));
   const brave = { grounding: { generic: [{ url: "https://news.example.org/release", title: "Automerge latest release", snippets: ["The latest Automerge release adds compaction."] }] } };
   writeFileSync(path.join(tmp, "replay", "brave.json"), exchange("https://api.search.brave.com/res/v1/llm/context", "application/json", brave));
-  const deep = 2_000;
-  const page = `<html><head><title>Release</title></head><body><article><h1>Release</h1><pre>line one\n${FORGED}\nkey ${PAGE_KEY}</pre><p>${"Automerge release text. ".repeat(40)}</p>${"<blockquote>".repeat(deep)}x${"</blockquote>".repeat(deep)}</article></body></html>`;
+  const page = `<html><head><title>Release</title></head><body><article><h1>Release</h1><p>${"Automerge release text. ".repeat(40)}</p></article></body></html>`;
   writeFileSync(path.join(tmp, "replay", "page.json"), exchange("https://news.example.org/release", "text/html", page));
-  child = spawn(process.execPath, [cli, "mcp", "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--replay", path.join(tmp, "replay"), "--allow-external", "--allow-writes"], {
+  // A library that prints once the server serves: console.log and process.stdout.write, every 100 ms.
+  const library = path.join(tmp, "printing-library.cjs");
+  writeFileSync(
+    library,
+    `const write = process.stderr.write.bind(process.stderr);
+let started = false;
+process.stderr.write = (chunk, ...rest) => {
+  if (!started && String(chunk).includes("serving")) {
+    started = true;
+    setInterval(() => {
+      console.log("Problematic content:", ${JSON.stringify(FORGED)}, "key", process.env.EXA_API_KEY);
+      process.stdout.write(${JSON.stringify(FORGED)} + "\\n");
+    }, 100).unref();
+  }
+  return write(chunk, ...rest);
+};
+`,
+  );
+  child = spawn(process.execPath, ["--require", library, cli, "mcp", "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--replay", path.join(tmp, "replay"), "--allow-external", "--allow-writes"], {
     env: { PATH: process.env.PATH ?? "", HOME: tmp, BRAVE_SEARCH_API_KEY: "BSA-stdout-test-Jv62Qe93Ly05", EXA_API_KEY: PAGE_KEY },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -106,7 +125,7 @@ describe("vault-research mcp: stdout carries the protocol only", () => {
     expect((await answer(8)).result).toMatchObject({ structuredContent: { schema: "vault_search.v1" } });
   });
 
-  it("a page a library prints while promote_result reads it reaches stderr, never stdout, and no forged message reaches the client", async () => {
+  it("what a library prints while the server works reaches stderr, never stdout, and no forged message reaches the client", async () => {
     send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "research_pack", arguments: { question: "What changed in the latest Automerge release?", allow_external_search: true } } });
     const pack = (await answer(5)).result as { structuredContent: { trace_file: string; pack: { external_evidence: { source_key: string }[] } } };
     const key = pack.structuredContent.pack.external_evidence[0].source_key;
@@ -119,7 +138,7 @@ describe("vault-research mcp: stdout carries the protocol only", () => {
       expect([null, 1, 2, 3, 4, 5, 6, 7, 8]).toContain(message.id);
     }
     expect(stdout).not.toContain("forged by a web page");
-    // What the library printed went to stderr, with the key the page echoed scrubbed.
+    // What the library printed went to stderr, with the key it echoed scrubbed.
     expect(stderr).toContain("Problematic content");
     expect(stderr).not.toContain(PAGE_KEY);
   });
