@@ -68,6 +68,11 @@ export const vaultRowSchema = z.object({
   retrieval: z.object({ ...retrievalFields, lanes: z.array(vaultLaneSchema) }),
   /** Providers whose web results turned out to be this note's own source (the `src:` row won). */
   also_found_by: z.array(providerName).optional(),
+  /**
+   * The address this note was saved from, when it is a saved web page (`#research/source` or the
+   * Web Clipper's `#clippings`, with a `source`): its text is the page's, not the owner's.
+   */
+  saved_from: z.string().optional(),
 });
 export type VaultRow = z.infer<typeof vaultRowSchema>;
 

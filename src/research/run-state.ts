@@ -6,6 +6,7 @@ import { providerList } from "../evidence/labels";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
 import { secretScrubber } from "../text/secret-scrub";
+import { markSavedPages } from "./saved-pages";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
 import { planQuestion } from "./stages/plan";
@@ -94,6 +95,8 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
 
 /** The pack as the run has it now. It shares the run's warnings, which may still grow. */
 export function packOf(run: RunState): ResearchPack {
+  // Whichever stage added a row, a saved web page says so (its text goes to a model fenced).
+  markSavedPages(run.vaultRows, run.deps.index);
   return {
     schema: RESEARCH_PACK_VERSION,
     question: run.request.question,
