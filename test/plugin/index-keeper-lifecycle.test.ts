@@ -128,20 +128,7 @@ describe("IndexKeeper and unloading", () => {
 
   it("leaves no timer behind when a note arrives after unloading (a promotion finishing late)", async () => {
     vi.useFakeTimers();
-    const vault = new Vault("Garden");
-    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater deeply.\n", 1);
-    const keeper = new IndexKeeper({
-      store: new ObsidianNoteStore(vault as unknown as ObsidianVault),
-      cache: new MemoryIndexCache(),
-      clock: new TimerClock(),
-      settings: defaultSettings,
-      onStatus: () => {},
-      notify: () => {},
-      yieldToUi: () => Promise.resolve(),
-    });
-    keeper.start(vault as unknown as ObsidianVault, () => {});
-    await vi.advanceTimersByTimeAsync(10);
-    await keeper.ready();
+    const { keeper } = await builtGarden();
     await vi.advanceTimersByTimeAsync(20_000); // saved
     keeper.dispose();
     keeper.noteAdded();
@@ -186,21 +173,7 @@ describe("IndexKeeper and a cache that cannot be written", () => {
   it("tries a failed save again when unloaded", async () => {
     vi.useFakeTimers();
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    const vault = new Vault("Garden");
-    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater deeply.\n", 1);
-    const cache = new MemoryIndexCache();
-    const keeper = new IndexKeeper({
-      store: new ObsidianNoteStore(vault as unknown as ObsidianVault),
-      cache,
-      clock: new TimerClock(),
-      settings: defaultSettings,
-      onStatus: () => {},
-      notify: () => {},
-      yieldToUi: () => Promise.resolve(),
-    });
-    keeper.start(vault as unknown as ObsidianVault, () => {});
-    await vi.advanceTimersByTimeAsync(10);
-    await keeper.ready();
+    const { keeper, cache } = await builtGarden();
     cache.failWrite = () => true; // the disk is full
     await vi.advanceTimersByTimeAsync(20_000);
     expect(cache.parts.has("manifest")).toBe(false);
@@ -258,6 +231,26 @@ describe("IndexKeeper and excluded folders", () => {
 });
 
 /** Lets pending promise chains and zero-delay timers run out. */
+/** A keeper over a one-note vault in the stand-in, its first build done (under fake timers). */
+async function builtGarden(): Promise<{ keeper: IndexKeeper; cache: MemoryIndexCache; vault: Vault }> {
+  const vault = new Vault("Garden");
+  vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater deeply.\n", 1);
+  const cache = new MemoryIndexCache();
+  const keeper = new IndexKeeper({
+    store: new ObsidianNoteStore(vault as unknown as ObsidianVault),
+    cache,
+    clock: new TimerClock(),
+    settings: defaultSettings,
+    onStatus: () => {},
+    notify: () => {},
+    yieldToUi: () => Promise.resolve(),
+  });
+  keeper.start(vault as unknown as ObsidianVault, () => {});
+  await vi.advanceTimersByTimeAsync(10);
+  await keeper.ready();
+  return { keeper, cache, vault };
+}
+
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 1));
 }

@@ -13,6 +13,7 @@ import { TimerClock } from "../../src/plugin/timer-clock";
 import type { NoteStore } from "../../src/ports";
 import { defaultSettings } from "../../src/settings";
 import { MemoryIndexCache } from "../support/memory-index-cache";
+import { wait } from "./fake-time";
 
 /** Counts saves: each one ends with the manifest. */
 class MemoryCache extends MemoryIndexCache {
@@ -47,12 +48,6 @@ function startKeeper(options: { store?: NoteStore } = {}): Harness {
   const refs: EventRef[] = [];
   keeper.start(vault as unknown as ObsidianVault, (ref) => refs.push(ref));
   return { keeper, vault, cache, statuses, notices };
-}
-
-/** Lets fake time pass, and the zero-delay yields and promise chains it releases run out. */
-async function wait(ms = 0): Promise<void> {
-  await vi.advanceTimersByTimeAsync(ms);
-  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(1);
 }
 
 beforeEach(() => {

@@ -9,6 +9,7 @@ import { App, notices, Platform, Vault, type Plugin as StandInPlugin, type Plugi
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
 import { FakeIndexedDb } from "./fake-indexeddb";
+import { wait } from "./fake-time";
 
 const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
 
@@ -23,11 +24,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-async function wait(ms = 0): Promise<void> {
-  await vi.advanceTimersByTimeAsync(ms);
-  for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(1);
-}
 
 function newPlugin(data: unknown) {
   const vault = new Vault("Garden");

@@ -7,6 +7,7 @@ import VaultResearchPlugin from "../../src/main";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { SETTINGS_VERSION } from "../../src/settings";
 import { FakeIndexedDb } from "./fake-indexeddb";
+import { wait } from "./fake-time";
 
 const manifest: PluginManifest = {
   id: "vault-research",
@@ -39,13 +40,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** Moves fake time on by `ms`, then lets chains of zero-delay timers (yields, IndexedDB) run out. */
-async function wait(ms = 0): Promise<void> {
-  await vi.advanceTimersByTimeAsync(ms);
-  // A zero-delay timer set inside a timer callback is due a tick later under fake timers.
-  for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(1);
-}
 
 async function startPlugin(options: { files?: Record<string, string>; data?: unknown; vault?: Vault; ready?: boolean } = {}) {
   const vault = options.vault ?? new Vault("Garden");

@@ -61,6 +61,19 @@ afterEach(() => {
   document.body.empty();
 });
 
+/** A panel whose first "Add to vault" saves the excerpt only (403) and the second the page; the blog row's card. */
+async function excerptThenExtracted() {
+  const excerptOnly: PromotionResult = { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: true, warnings: [] };
+  const results: PromotionResult[] = [excerptOnly, { ...excerptOnly, extractStatus: { kind: "extracted" } }];
+  let vault: Vault | null = null;
+  const { app, card } = await panelWith(async () => {
+    vault?.seed(SAVED, "Memory use drops.");
+    return results.shift()!;
+  });
+  vault = app.vault as unknown as Vault;
+  return { app, c: card(blog) };
+}
+
 describe("Add to vault on outside cards", () => {
   it("is offered on every outside card when promotion is available, and on none otherwise", async () => {
     const without = await panelWith();
@@ -150,15 +163,7 @@ describe("Add to vault on outside cards", () => {
   });
 
   it("keeps keyboard focus: on the saved note's link once the button is gone, on the button while it offers to fetch again", async () => {
-    const excerptOnly: PromotionResult = { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: true, warnings: [] };
-    const results = [excerptOnly, { ...excerptOnly, extractStatus: { kind: "extracted" } } as PromotionResult];
-    let vault: Vault | null = null;
-    const { app, card } = await panelWith(async () => {
-      vault?.seed(SAVED, "Memory use drops.");
-      return results.shift()!;
-    });
-    vault = app.vault as unknown as Vault;
-    const c = card(blog);
+    const { c } = await excerptThenExtracted();
     const press = async () => {
       addButton(c)!.focus();
       addButton(c)!.click();
@@ -174,16 +179,7 @@ describe("Add to vault on outside cards", () => {
   });
 
   it("says when only the provider's excerpt was saved, and why, and fetches the page again in place of that note", async () => {
-    const excerptOnly: PromotionResult = { status: "created", notePath: SAVED, extractStatus: { kind: "fallback_snippet", reason: { kind: "http_error", status: 403 } }, message: "Saved.", traceUpdated: true, warnings: [] };
-    const extracted: PromotionResult = { ...excerptOnly, extractStatus: { kind: "extracted" } };
-    const results = [excerptOnly, extracted];
-    let vault: Vault | null = null;
-    const { app, card } = await panelWith(async () => {
-      vault?.seed(SAVED, "Memory use drops.");
-      return results.shift()!;
-    });
-    vault = app.vault as unknown as Vault;
-    const c = card(blog);
+    const { c, app } = await excerptThenExtracted();
     addButton(c)!.click();
     await settle();
     await settle();
