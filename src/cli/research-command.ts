@@ -4,7 +4,7 @@
 // config's notes.writeTraceNotes); otherwise it is kept in the cache folder (kept-trace.ts).
 import path from "node:path";
 import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
 import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
@@ -204,6 +204,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
   pack.evidence.forEach((row, i) => {
     const heading = row.sections[0]?.heading ? ` § ${row.sections[0].heading}` : "";
     lines.push(`  ${i + 1}. [${row.source_key}] ${visibleName(row.title)} — ${visibleName(row.note_path)}${heading}`);
+    if (row.saved_from !== undefined) lines.push(`     ${visibleName(savedPageLabel(row.saved_from))}`);
     if (row.also_found_by?.length) lines.push(`     ${alsoFoundByLabel(row.also_found_by)}`);
   });
   const providers = Array.from(new Set(pack.external_evidence.map((r) => r.provider)));

@@ -44,6 +44,20 @@ export function outsideVaultCounter(count: number, providers: readonly string[])
 }
 
 /** The signal a vault row gains when a web result turned out to be the note's own source. */
+/**
+ * `Saved web page · kites.example`: a vault row whose note is a page someone saved (`saved_from`);
+ * its text is the page's. The address's host, or the address itself when it has none.
+ */
+export function savedPageLabel(savedFrom: string): string {
+  let site = savedFrom;
+  try {
+    site = new URL(savedFrom).hostname.replace(/^www\./, "") || savedFrom;
+  } catch {
+    // Not an address a parser reads: shown as written.
+  }
+  return `Saved web page · ${site}`;
+}
+
 export function alsoFoundByLabel(providers: readonly string[]): string {
   return `also found by ${providerList(providers)}`;
 }

@@ -2,7 +2,7 @@
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
 import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
 import { renderPagePassages } from "./page-passages";
 import type { PromotionResult } from "../promote/promote";
 import type { Highlight } from "../index/types";
@@ -72,6 +72,7 @@ export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: Evi
   const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button", dir: "auto" } });
   title.addEventListener("click", (evt) => actions.openNote(row, evt));
   card.createDiv({ cls: "vault-research-card-path", text: row.note_path, attr: { dir: "auto" } });
+  if (row.saved_from !== undefined) card.createDiv({ cls: "vault-research-saved-page", text: savedPageLabel(row.saved_from) });
   const best = row.sections[0];
   if (best && best.heading !== "") card.createDiv({ cls: "vault-research-card-heading", text: best.heading, attr: { dir: "auto" } });
   if (best) {

@@ -5,6 +5,7 @@ import {
   outsideVaultLabel,
   providerDisplayName,
   rowCount,
+  savedPageLabel,
   vaultEvidenceCounter,
 } from "../../src/evidence/labels";
 
@@ -13,6 +14,11 @@ describe("labels", () => {
     expect(outsideVaultLabel("brave", "ephemeral")).toBe("Outside vault · Brave · ephemeral");
     expect(outsideVaultLabel("Brave", "promoted")).toBe("Outside vault · Brave · promoted");
     expect(outsideVaultLabel("exa", "ephemeral")).toBe("Outside vault · Exa · ephemeral");
+  });
+
+  it("says a vault note is a saved web page, and from which site", () => {
+    expect(savedPageLabel("https://www.kites.example/lines?x=1")).toBe("Saved web page · kites.example");
+    expect(savedPageLabel("not an address")).toBe("Saved web page · not an address");
   });
 
   it("shows both Brave endpoints as Brave and capitalises unknown providers", () => {

@@ -11,6 +11,14 @@ function marked(card: HTMLElement): string[] {
 }
 
 describe("vault evidence cards", () => {
+  it("say in words when the note is a web page someone saved, and not otherwise", () => {
+    const saved = { ...vaultRow("Research/Sources/Lines.md", "Kite lines", []), saved_from: "https://kites.example/lines" };
+    const savedCard = renderVaultCard(document.body.createDiv(), saved, noActions);
+    expect(savedCard.querySelector(".vault-research-saved-page")?.textContent).toBe("Saved web page · kites.example");
+    const own = renderVaultCard(document.body.createDiv(), vaultRow("Notes/Mine.md", "Mine", []), noActions);
+    expect(own.querySelector(".vault-research-saved-page")).toBeNull();
+  });
+
   it("mark the whole words the index matched, stems included", () => {
     const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
     const text = "Automerge 2.0 (released in early 2023) moved the core to Rust.";
