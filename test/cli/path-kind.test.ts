@@ -42,8 +42,15 @@ describe("a vault folder that cannot be listed", () => {
     cpSync(path.resolve(__dirname, "../../examples/vault"), vault, { recursive: true });
     chmodSync(vault, 0o000);
     // Root reads any folder: the command runs as nobody then (setpriv), as a person's own account would.
+    // Nobody may not reach the repository (a clone in a private temporary folder), so it runs a copy
+    // of the built CLI (one file and its parts, every package bundled in) from this open folder.
+    const built = ensureBuiltCli();
+    const cli = path.join(tmp, "bin", path.basename(built));
+    cpSync(built, cli);
+    cpSync(path.join(path.dirname(built), "cli"), path.join(tmp, "bin", "cli"), { recursive: true });
+    chmodSync(path.join(tmp, "bin"), 0o755);
     const asSomeone = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
-    const run = spawnSync(asSomeone[0], [...asSomeone.slice(1), ensureBuiltCli(), "search", "x", "--vault", vault, "--cache-dir", path.join(tmp, "cache")], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    const run = spawnSync(asSomeone[0], [...asSomeone.slice(1), cli, "search", "x", "--vault", vault, "--cache-dir", path.join(tmp, "cache")], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
     chmodSync(vault, 0o755);
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toContain(`Vault folder ${vault} cannot be read (EACCES).`);
