@@ -7,11 +7,25 @@ import { runCli } from "./run";
 import { removeTemporaryFilesOnSignal } from "./temporary-files";
 import { terminalOutput } from "./terminal-text";
 
-/** All of standard input, as text. */
+/**
+ * Standard input, to its end or its first MAX_STDIN_BYTES. A question is read to its first 2,000
+ * characters anyway; without a cap, `yes | vault-research search …` never ended and held all it read.
+ */
+const MAX_STDIN_BYTES = 1024 * 1024;
+
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total < MAX_STDIN_BYTES) return;
+      process.stdin.off("data", onData);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).subarray(0, MAX_STDIN_BYTES).toString("utf8"));
+    };
+    process.stdin.on("data", onData);
     process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     process.stdin.on("error", reject);
   });

@@ -59,14 +59,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (args, io) => (await import("./embed-command")).embedCommand(args, io),
   },
   compare: {
-    usage: 'compare "<query>" --vault DIR [--embed SPEC] [--model SPEC] [--json]',
+    usage: 'compare "<query>" --vault DIR [--embed SPEC] [--model SPEC] [--limit N] [--json]',
     about: "Runs one query at all four search levels side by side and shows how each note's rank moves between levels.",
     jsonSchema: "level_comparison.v1",
     flags: { ...COMMON, limit: { value: true }, embed: DIAL_FLAGS.embed, model: RERANK_MODEL_FLAG },
     run: async (args, io) => (await import("./compare-command")).compareCommand(args, io),
   },
   websearch: {
-    usage: 'websearch "<query>" [--external-provider NAME]... [--replay DIR] [--json]',
+    usage: 'websearch "<query>" [--external-provider NAME]... [--external-freshness F] [--external-count N] [--replay DIR] [--json]',
     about: "Asks the web sources directly, without a vault: for checking a source, a key or a replay folder.",
     jsonSchema: "websearch.v1",
     flags: { config: COMMON.config, json: COMMON.json, ...WEB_FLAGS, ...TALK },
@@ -80,14 +80,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: async (args, io) => (await import("./promote-command")).promoteFromArgs(args, io),
   },
   eval: {
-    usage: "eval --vault DIR --file CASES.json [--replay DIR] [--json]",
+    usage: "eval --vault DIR --file CASES.json [--replay DIR] [--read-pages N] [--json]",
     about: "Runs research cases over a vault, offline, and checks each run against its expectations.",
     jsonSchema: "eval_report.v1",
     flags: { ...COMMON, ...EVAL_FLAGS },
     run: async (args, io) => (await import("./eval-command")).evalCommand(args, io),
   },
   mcp: {
-    usage: "mcp --vault DIR [--embed SPEC] [--model SPEC] [--allow-external] [--allow-writes]",
+    usage: "mcp --vault DIR [--embed SPEC] [--model SPEC] [--allow-external] [--allow-writes] [--replay DIR]",
     about: "Runs a Model Context Protocol server over stdio: vault search, research packs and notes for agents, local-only by default.",
     flags: {
       vault: COMMON.vault,

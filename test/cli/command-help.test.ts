@@ -19,6 +19,14 @@ describe("command help", () => {
     }
   });
 
+  it("each usage line names every flag its command takes but the common ones, or says [options]", () => {
+    const common = new Set(["vault", "config", "cache-dir", "json", "quiet", "no-color", "help"]);
+    const unnamed = Object.entries(COMMANDS)
+      .filter(([, c]) => !c.usage.includes("[options]"))
+      .flatMap(([name, c]) => Object.keys(c.flags).filter((flag) => !common.has(flag) && !c.usage.includes(`--${flag}`)).map((flag) => `${name} --${flag}`));
+    expect(unnamed).toEqual([]);
+  });
+
   it("names each command's JSON schema on its --json line", () => {
     expect(commandHelpText("search", COMMANDS.search)).toMatch(/^ {2}--json +print one vault_search\.v1 object instead of text$/m);
     expect(commandHelpText("research", COMMANDS.research)).toContain("print one research_result.v1 object");
