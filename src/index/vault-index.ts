@@ -219,7 +219,14 @@ export class VaultIndex {
         const info = plan.files.get(batch[j])!;
         const text = texts[j];
         if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice, generations[j]);
-        else this.recordUnreadable(info.path, text);
+        else {
+          // Not indexed after all: a new note that cannot be read was not added, and a known one leaves.
+          if (this.notes.has(info.path)) {
+            plan.updated--;
+            plan.removed++;
+          } else plan.added--;
+          this.recordUnreadable(info.path, text);
+        }
         if (slice.over()) await slice.pause();
       }
       if (i + BATCH < toRead.length) await slice.pause();

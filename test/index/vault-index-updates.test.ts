@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { parseQuery } from "../../src/index/query";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ControlledStore } from "../support/controlled-note-store";
+import { MemoryIndexCache } from "../support/memory-index-cache";
 import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
 
 /** Lets pending promise continuations run (the store's calls are all already-resolved promises). */
@@ -211,13 +212,23 @@ describe("status and notifications", () => {
     store.write("Locked.md", "# Locked\n");
     store.failing.add("Locked.md");
     const fresh = new VaultIndex({ clock });
-    await fresh.sync(store, null);
+    const report = await fresh.sync(store, null);
     const problems = fresh.status().problems;
     expect(problems.map((p) => [p.path, p.problem.kind]).sort()).toEqual([
       ["Broken.md", "frontmatter"],
       ["Locked.md", "read"],
     ]);
     expect(fresh.status().notes).toBe(3);
+    // The report counts what the index holds: the unreadable file was not added.
+    expect(report.added).toBe(3);
+    // A known note that cannot be read any more leaves the index, and the report says so.
+    const cache = new MemoryIndexCache();
+    await fresh.save(cache);
+    store.write("Broken.md", "# Broken, now locked\n", FAKE_NOW + 10);
+    store.failing.add("Broken.md");
+    const again = new VaultIndex({ clock });
+    expect(await again.sync(store, cache)).toMatchObject({ mode: "cache", added: 0, updated: 0, removed: 1 });
+    expect(again.status().notes).toBe(2);
     expect((await fresh.search("walrus", store)).map((r) => r.path)).toEqual(["Broken.md"]);
   });
 
