@@ -82,7 +82,8 @@ export function readVectors(bytes: Uint8Array | null, model: string): VectorLoad
   if (bytes === null || bytes.length === 0) return { store: new VectorStore(model), reset: null };
   const read = parseFile(bytes);
   if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
-  const store = new VectorStore(read.header.model, read.header.dimensions);
+  // A file saved before the first vector says 0 dimensions: the store has none yet.
+  const store = new VectorStore(read.header.model, read.header.dimensions || null);
   for (const note of read.notes) store.restore(note);
   const reset = store.adoptModel(model);
   return { store, reset };

@@ -30,6 +30,13 @@ describe("vector file", () => {
     expect(loaded.store.nearestSections(query, 5)).toEqual(original.nearestSections(query, 5));
   });
 
+  it("reads a file saved before the first vector as a store of no dimensions yet (not 0)", () => {
+    const loaded = readVectors(serializeVectors(new VectorStore("ollama:nomic-embed-text")), "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    expect(loaded.store.dimensions).toBeNull();
+    expect(loaded.store.adoptDimensions(48)).toBeNull();
+  });
+
   it("keeps how each note's units were cut and what they sent, so a later version can check them", () => {
     const original = store(2, 8);
     const header = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + new DataView(bytes.buffer).getUint32(4, true)))) as { notes: { cut: string; hash: string }[] };
