@@ -1,6 +1,7 @@
 // `vault_search.v1`: what `search --json` prints and the MCP tool `vault_search` returns — the
 // notes best first, each with its matched sections and the explanation of its score, as data.
 import * as z from "zod";
+import { questionRead } from "../../text/cut-text";
 import { noteSourceKey } from "../../evidence/keys";
 import type { DialResponse, DialResult } from "../../index/dial/dial-types";
 import type { SearchExplanation, SearchResult } from "../../index/types";
@@ -9,7 +10,7 @@ const span = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegati
 
 export const vaultSearchSchema = z.strictObject({
   schema: z.literal("vault_search.v1"),
-  query: z.string().describe("As asked."),
+  query: z.string().describe("The query as read: its first 2,000 characters (the notice query_cut says when it was longer)."),
   level: z.number().int().min(1).max(4).describe("The search dial's level asked for: 1 lexical, 2 hybrid, 3 multi-field, 4 rerank."),
   ran_level: z.number().int().min(1).max(4).describe("The level that ran: lower than asked when embeddings or a model were not available (notices say why)."),
   notices: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Why a search ran lower than asked, or what it could not do."),
@@ -96,7 +97,8 @@ export interface VaultSearchAsked {
 export function vaultSearchJson(asked: VaultSearchAsked, results: SearchResult[]): VaultSearchJson {
   return {
     schema: "vault_search.v1",
-    query: asked.query,
+    // What was searched, as every surface echoes it: a query is read to its first 2,000 characters.
+    query: questionRead(asked.query),
     level: asked.level ?? 1,
     ran_level: asked.ranLevel ?? asked.level ?? 1,
     notices: asked.notices ?? [],

@@ -13,7 +13,6 @@ import type { OutsideVaultRow } from "../../evidence/research-pack";
 import type { DialResponse } from "../../index/dial/dial-types";
 import type { VaultSearch } from "../../index/dial/vault-search";
 import { HttpFailure, type Clock, type Http } from "../../ports";
-import { questionRead } from "../../text/cut-text";
 import type { SearchSession } from "../../websearch/search-providers";
 import { nodePageReader } from "../dom-parser";
 import { promoteResultJson, promoteResultSchema } from "../json/promote-result-json";
@@ -108,7 +107,7 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       recent.unshift(answer);
       recent.length = Math.min(recent.length, RECENT_SEARCHES);
       // The query as it was read: a pasted megabyte is not handed back (a notice says it was cut).
-      const json = dialSearchJson({ query: questionRead(query), limit, tags: wanted }, answer);
+      const json = dialSearchJson({ query, limit, tags: wanted }, answer);
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
   );
