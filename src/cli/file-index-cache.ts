@@ -3,13 +3,13 @@
 // that is renamed into place, so a crash mid-write leaves the old part, not half a new one; a write
 // that fails takes its temporary file away and throws.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
+import { replaceFileWhole } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -56,19 +56,7 @@ export class FileIndexCache implements IndexCache {
   async write(name: string, value: unknown): Promise<void> {
     const file = this.partFile(name);
     await mkdir(this.folder, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    holdTemporaryFile(tmp);
-    try {
-      await writeFile(tmp, serialize(value));
-      await rename(tmp, file);
-    } catch (error) {
-      // A write that failed leaves nothing behind (each save would add one more); not recursive,
-      // so a folder of that name, someone else's, stays.
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw error;
-    } finally {
-      releaseTemporaryFile(tmp);
-    }
+    await replaceFileWhole(file, serialize(value));
     await rm(this.legacyFile, { force: true });
   }
 

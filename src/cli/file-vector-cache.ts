@@ -3,12 +3,12 @@
 // a crash mid-write leaves the old vectors, not half of new ones, and a save that fails takes its
 // temporary file away and throws. A file that cannot be read, or is
 // damaged, becomes an empty store and a reason (readVectors), never a crash.
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { readVectors, type VectorLoad } from "../index/embeddings/vector-file";
 import { errorMessage } from "../text/error-message";
-import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
+import { replaceFileWhole } from "./temporary-files";
 
 export const VECTOR_FILE_NAME = "vectors.bin";
 
@@ -31,19 +31,7 @@ export class FileVectorCache implements VectorCache {
 
   async save(bytes: Uint8Array): Promise<void> {
     await mkdir(this.folder, { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    holdTemporaryFile(tmp);
-    try {
-      await writeFile(tmp, bytes);
-      await rename(tmp, this.file);
-    } catch (error) {
-      // A save that failed leaves nothing behind (each run would add one more); not recursive, so
-      // a folder of that name, someone else's, stays.
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw error;
-    } finally {
-      releaseTemporaryFile(tmp);
-    }
+    await replaceFileWhole(this.file, bytes);
   }
 
   async clear(): Promise<void> {

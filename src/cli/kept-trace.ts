@@ -4,14 +4,14 @@
 // Written to a temporary file and renamed into place, so a reader never sees half of one.
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { renderTraceNote } from "../notes/trace-note";
 import { recordPromotion } from "../notes/trace-note-read";
 import type { Promotion } from "../notes/trace-note";
 import { isSkippedName } from "./fs-note-store";
-import { holdTemporaryFile, releaseTemporaryFile } from "./temporary-files";
+import { replaceFileWhole } from "./temporary-files";
 
 /**
  * The folder of one vault's kept traces. Never inside the vault (the CLI refuses such a cache
@@ -113,17 +113,7 @@ export async function recordPromotionInKeptTrace(file: string, promotion: Promot
   }
 }
 
-/** Whole or not at all; a write or rename that failed takes its temporary file away (each failure would leave one more). */
-async function writeAtomically(file: string, content: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  holdTemporaryFile(temp);
-  try {
-    await writeFile(temp, content, "utf8");
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  } finally {
-    releaseTemporaryFile(temp);
-  }
+/** Whole or not at all (replaceFileWhole), under a temporary name of its own for each write. */
+function writeAtomically(file: string, content: string): Promise<void> {
+  return replaceFileWhole(file, content, `${file}.${process.pid}.${Date.now()}.tmp`);
 }

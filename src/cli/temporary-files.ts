@@ -6,6 +6,7 @@
 // again, so the process still ends as interrupted (130 in a shell). A command that stops gently
 // on Ctrl-C (embed) listens itself; the signal is then left to it.
 import { readFileSync, rmSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
 
 /** Each file, and what it must still hold to be this process's (a lock's token), or null. */
 const held = new Map<string, string | null>();
@@ -18,6 +19,24 @@ export function holdTemporaryFile(file: string, token: string | null = null): vo
 /** `file` was renamed into place or removed: nothing is left to clean up. */
 export function releaseTemporaryFile(file: string): void {
   held.delete(file);
+}
+
+/**
+ * Writes `file` whole or not at all: the data goes to `temp`, held here, and is renamed into place.
+ * A write or rename that failed takes its temporary file away (each failure would leave one more);
+ * not recursively, so a folder of that name, someone else's, stays.
+ */
+export async function replaceFileWhole(file: string, data: string | Uint8Array, temp = `${file}.${process.pid}.tmp`): Promise<void> {
+  holdTemporaryFile(temp);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  } finally {
+    releaseTemporaryFile(temp);
+  }
 }
 
 /** Removes every held file still there (a lock only while it still holds this process's token). */
