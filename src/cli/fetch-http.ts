@@ -6,6 +6,7 @@
 import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import type { PinnedDns } from "../node/pinned-dns";
 import { joined, pagesOverNode, transferred } from "../node/page-request";
+import { redirectLocation } from "../promote/fetch-guard";
 import { cliPageDns } from "./dns-resolver";
 
 export interface FetchHttpOptions {
@@ -61,9 +62,8 @@ async function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: Abo
 const MAX_REDIRECTS = 5;
 
 function redirectTarget(response: Response, from: string): URL | null {
-  if (![301, 302, 303, 307, 308].includes(response.status)) return null;
-  const location = response.headers.get("location");
-  if (!location) return null;
+  const location = redirectLocation(response.status, response.headers.get("location"));
+  if (location === null) return null;
   try {
     return new URL(location, from);
   } catch {

@@ -80,7 +80,7 @@ export async function guardedGet(request: GuardedGetRequest, http: Http, guard: 
       maxBytes: request.maxBytes,
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    const location = redirectLocation(response);
+    const location = redirectLocation(response.status, response.headers["location"]);
     if (location === null) return { kind: "answered", response, url: target.url.href, redirects: hop };
     if (hop >= MAX_REDIRECTS) return refused({ kind: "too_many_redirects", limit: MAX_REDIRECTS }, hop + 1, location);
     current = resolveLocation(location, target.url);
@@ -129,9 +129,9 @@ async function blockedResolution(hostname: string, resolve: ResolveHost, signal?
   return null;
 }
 
-function redirectLocation(response: HttpResponse): string | null {
-  if (![301, 302, 303, 307, 308].includes(response.status)) return null;
-  const location = response.headers["location"];
+/** Where an answer redirects to, as its Location says; null when it is no redirect (or names no place). */
+export function redirectLocation(status: number, location: string | null | undefined): string | null {
+  if (![301, 302, 303, 307, 308].includes(status)) return null;
   return location && location.trim() !== "" ? location.trim() : null;
 }
 
