@@ -209,6 +209,11 @@ export function isSkippedName(name: string): boolean {
   return name.startsWith(".") || name === "node_modules";
 }
 
+/** A vault path (`/`-separated) with a skipped name anywhere in it: no note store lists it. */
+export function isSkippedPath(rel: string): boolean {
+  return rel.split("/").some(isSkippedName);
+}
+
 /** A folder's notes and the folders worth walking into (hidden ones and node_modules are not). */
 function noteEntries(dir: string): Dirent[] {
   let entries: Dirent[];

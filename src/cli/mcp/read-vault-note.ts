@@ -3,9 +3,13 @@
 // a link inside the vault that points outside it is refused like a path that does. A path that
 // differs from a note's only in its Unicode form (é as one character or as e and an accent: what
 // macOS and many tools turn names into) reads that note; one that differs in case is told the
-// right spelling. Neither looks further than the vault's notes.
+// right spelling. Neither looks further than the vault's notes. What search never shows is not
+// read either: a hidden name (`.trash/`, where Obsidian keeps deleted notes) and a folder the
+// user's settings leave out of search — where the path leads is checked, not only how it is spelt.
 import { realpath, stat, readFile } from "node:fs/promises";
 import path from "node:path";
+import { folderPartsInside } from "../../settings";
+import { isSkippedPath } from "../fs-note-store";
 
 /** Notes larger than this are refused: an agent wants a note, not a dump. */
 export const MAX_NOTE_BYTES = 2_000_000;
@@ -14,6 +18,7 @@ export type NoteReadError =
   | { kind: "outside_vault"; message: string }
   | { kind: "not_a_note"; message: string }
   | { kind: "not_found"; message: string }
+  | { kind: "left_out"; message: string }
   | { kind: "too_large"; message: string }
   | { kind: "unreadable"; message: string };
 
@@ -24,10 +29,30 @@ function refused(kind: NoteReadError["kind"], message: string): NoteRead {
 }
 
 /**
+ * Why a vault path is out of read_note's reach (hidden, or in one of `leftOut`: folders as the
+ * settings spell them), or null. Compared without case or Unicode form: on a disk that ignores
+ * case `private/x.md` opens `Private/x.md`, and refusing a look-alike folder on one that does not
+ * costs an agent little.
+ */
+export function whyLeftOut(rel: string, leftOut: readonly string[]): string | null {
+  if (isSkippedPath(rel)) return `"${rel}" is hidden (a name starting with "." or node_modules): Obsidian does not show it, and read_note does not read it.`;
+  const fold = (p: string) => p.normalize("NFC").toLowerCase();
+  const folded = fold(rel);
+  for (const folder of leftOut) {
+    const inside = folderPartsInside(folder).join("/");
+    if (inside !== "" && folded.startsWith(`${fold(inside)}/`)) {
+      return `"${rel}" is in ${inside}/, a folder this vault's settings leave out of search; read_note does not read it either.`;
+    }
+  }
+  return null;
+}
+
+/**
  * `given`: a vault-relative path such as `Libraries/Automerge.md` (forward or back slashes).
  * `notes`: the vault's note paths (the index's), where a path spelt in another Unicode form or case is looked up.
+ * `leftOut`: folders the settings leave out of search (not the trace folder: an agent reads its runs' traces).
  */
-export async function readVaultNote(root: string, given: string, notes: Iterable<string> = []): Promise<NoteRead> {
+export async function readVaultNote(root: string, given: string, notes: Iterable<string> = [], leftOut: readonly string[] = []): Promise<NoteRead> {
   const asked = given.replace(/\\/g, "/").replace(/^\.\//, "");
   if (asked === "" || asked.includes("\0") || path.isAbsolute(asked) || /^[a-z]:/i.test(asked) || asked.split("/").includes("..")) {
     return refused("outside_vault", `"${given}" is not a path inside the vault: give it relative to the vault, without "..".`);
@@ -53,6 +78,9 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
     // Where the link leads is not said: an agent learns nothing of the disk beyond the vault.
     return refused("outside_vault", `"${rel}" is a link that leads outside the vault; it is not read.`);
   }
+  // Both the path as asked and where it leads: a link in a shown folder may lead into a hidden one.
+  const why = whyLeftOut(rel, leftOut) ?? whyLeftOut(inside.split(path.sep).join("/"), leftOut);
+  if (why) return refused("left_out", why);
   // The note may go between the look and the read; what is said names no place on the disk.
   try {
     const facts = await stat(realFile);

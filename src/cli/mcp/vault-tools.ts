@@ -184,12 +184,13 @@ function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: Rec
       title: "Read a note",
       description:
         "The markdown of one note of the vault, by its vault-relative path (as vault_search returns it). Never uses the network; paths outside the vault, also through links, are refused. " +
-        "A failed call (isError) begins with its kind: outside_vault, not_a_note, not_found (naming the note's right spelling when only the case differs), too_large or unreadable.",
+        "Reads only what vault_search can show, and this vault's trace notes: hidden names and folders the settings leave out of search are refused. " +
+        "A failed call (isError) begins with its kind: outside_vault, not_a_note, not_found (naming the note's right spelling when only the case differs), left_out, too_large or unreadable.",
       inputSchema: { path: z.string().min(1).describe("Vault-relative path, e.g. Libraries/Automerge.md") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ path }) => {
-      const read = await readVaultNote(ctx.opened.root, path, ctx.opened.index.paths());
+      const read = await readVaultNote(ctx.opened.root, path, ctx.opened.index.paths(), ctx.opened.settings.index.excludedFolders);
       if (!read.ok) return refusal(`${read.error.kind}: ${read.error.message}`);
       const from = recent.find((r) => r.results.some((x) => x.path === read.path));
       if (from) await ctx.dial.recordClick(from, read.path);

@@ -10,6 +10,7 @@ import { UpdateQueue, type IndexUpdate } from "../../index/update-queue";
 import type { VaultIndex } from "../../index/vault-index";
 import type { Clock, NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
+import { isSkippedPath } from "../fs-note-store";
 
 export interface VaultWatcher {
   /** Applies every change seen so far (and a pending reconcile) before returning. */
@@ -38,14 +39,9 @@ export interface VaultWatcherOptions {
   onError: (message: string) => void;
 }
 
-/** Inside a dot folder or node_modules: a note store lists nothing there. */
-function isHidden(rel: string): boolean {
-  return rel.split("/").some((p) => p.startsWith(".") || p === "node_modules");
-}
-
 /** A file name that a note store lists: markdown, outside dot folders and node_modules. */
 function isNotePath(rel: string): boolean {
-  return rel.toLowerCase().endsWith(".md") && !isHidden(rel);
+  return rel.toLowerCase().endsWith(".md") && !isSkippedPath(rel);
 }
 
 /**
@@ -54,7 +50,7 @@ function isNotePath(rel: string): boolean {
  * changing ("change": an image edited, `note.md~`) holds no note.
  */
 function mayHoldNotes(event: string, rel: string): boolean {
-  return event !== "change" && !isHidden(rel);
+  return event !== "change" && !isSkippedPath(rel);
 }
 
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {

@@ -4,7 +4,7 @@
 // shows whether a cancelled call's run was told to stop.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -182,6 +182,21 @@ describe("many calls at once", () => {
     );
     const answers = await Promise.all(calls);
     answers.forEach((answer, i) => expect(answer, `call ${i}`).toEqual(i % 3 === 0 ? "Libraries/Automerge vs Yjs.md" : i % 3 === 1 ? "title: Automerge" : true));
+  });
+});
+
+describe("what read_note reads", () => {
+  it("a note in a folder the config leaves out of search is refused as left_out, its text not given", async () => {
+    const config = path.join(tmp, "config.json");
+    writeFileSync(config, JSON.stringify({ index: { excludedFolders: ["Archive"] } }));
+    const mcp = await start(["--config", config]);
+    const refused = await call(mcp, "read_note", { path: "Archive/Old sync idea - CouchDB replication.md" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^left_out: .*Archive\/.*leave out of search/);
+    expect(refused.content[0].text).not.toContain("CouchDB replication.\n");
+    const found = await call(mcp, "vault_search", { query: "CouchDB replication" });
+    expect(JSON.stringify(found)).not.toContain("Archive/");
+    expect((await call(mcp, "read_note", { path: "Libraries/Automerge.md" })).isError).toBeFalsy();
   });
 });
 

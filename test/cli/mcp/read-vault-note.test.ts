@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readVaultNote } from "../../../src/cli/mcp/read-vault-note";
+import { readVaultNote, whyLeftOut } from "../../../src/cli/mcp/read-vault-note";
 
 let tmp: string;
 let vault: string;
@@ -20,9 +20,41 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("readVaultNote", () => {
-  it("reads a note whose name begins with two dots: it is inside the vault", async () => {
+  it("a note whose name begins with two dots is inside the vault, and hidden: refused as hidden, not as outside", async () => {
     writeFileSync(path.join(vault, "..draft.md"), "# Draft\n");
-    expect(await readVaultNote(vault, "..draft.md")).toMatchObject({ ok: true, path: "..draft.md", text: "# Draft\n" });
+    const read = await readVaultNote(vault, "..draft.md");
+    expect(read).toMatchObject({ ok: false, error: { kind: "left_out" } });
+    if (!read.ok) expect(read.error.message).toContain("hidden");
+  });
+
+  it("does not read what search never shows: Obsidian's trash, node_modules, a folder the settings leave out", async () => {
+    for (const folder of [".trash", "node_modules/pkg", "Private/Journal"]) {
+      mkdirSync(path.join(vault, folder), { recursive: true });
+      writeFileSync(path.join(vault, folder, "Deleted.md"), "# Kept away\n");
+    }
+    for (const given of [".trash/Deleted.md", "node_modules/pkg/Deleted.md", "Private/Journal/Deleted.md", "./Private\\Journal/Deleted.md"]) {
+      const read = await readVaultNote(vault, given, [], ["Private/"]);
+      expect(read, given).toMatchObject({ ok: false, error: { kind: "left_out" } });
+      expect(JSON.stringify(read), given).not.toContain("Kept away");
+    }
+    // On a disk that ignores case `private/` opens `Private/`: the folder is compared without case.
+    expect(whyLeftOut("private/JOURNAL/Deleted.md", ["Private/Journal"])).toContain("leave out of search");
+    // A folder that only begins like the left-out one is read.
+    mkdirSync(path.join(vault, "Privateer"));
+    writeFileSync(path.join(vault, "Privateer", "Ship.md"), "# Ship\n");
+    expect(await readVaultNote(vault, "Privateer/Ship.md", [], ["Private"])).toMatchObject({ ok: true, text: "# Ship\n" });
+  });
+
+  it("a link in a shown folder that leads into a left-out one is refused by where it leads", async () => {
+    mkdirSync(path.join(vault, ".trash"));
+    writeFileSync(path.join(vault, ".trash", "Gone.md"), "# Deleted\n");
+    mkdirSync(path.join(vault, "Private"));
+    writeFileSync(path.join(vault, "Private", "Diary.md"), "# Diary\n");
+    symlinkSync(path.join(vault, ".trash", "Gone.md"), path.join(vault, "Libraries", "Trash link.md"));
+    symlinkSync(path.join(vault, "Private", "Diary.md"), path.join(vault, "Libraries", "Diary link.md"));
+    expect(await readVaultNote(vault, "Libraries/Trash link.md")).toMatchObject({ ok: false, error: { kind: "left_out" } });
+    expect(await readVaultNote(vault, "Libraries/Diary link.md", [], ["Private"])).toMatchObject({ ok: false, error: { kind: "left_out" } });
+    expect(await readVaultNote(vault, "Libraries/Diary link.md")).toMatchObject({ ok: true, text: "# Diary\n" });
   });
 
   it("still refuses a link whose target is outside the vault, and '..' written in the path", async () => {
