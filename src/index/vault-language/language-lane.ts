@@ -109,6 +109,9 @@ export class LanguageLane {
   /** A worker went quiet (worker-jobs.ts `WorkerWentQuiet`): for as long as this lane lives, it learns
    * on its own thread rather than wait that long again. A worker that fails fast is tried again. */
   private workerWentQuiet = false;
+  /** Set by `stop`, for good: a reset or load that comes after (a build that ends once the plugin
+   * is unloaded) plans nothing, so no worker starts learning for an index no one will search. */
+  private stopped = false;
 
   constructor(
     readonly options: VaultLanguageOptions,
@@ -142,8 +145,9 @@ export class LanguageLane {
     this.startOver({ kind: "load", cache, fingerprint });
   }
 
-  /** Stops a learning under way at its next pause (the plugin is unloaded) and keeps no lane. */
+  /** Stops a learning under way at its next pause (the plugin is unloaded) and keeps no lane, from now on. */
   stop(): void {
+    this.stopped = true;
     this.startOver({ kind: "none" });
   }
 
@@ -154,7 +158,7 @@ export class LanguageLane {
     this.abort = new AbortController();
     this.model = null;
     this.learnedIn = null;
-    this.plan = plan;
+    this.plan = this.stopped ? { kind: "none" } : plan;
     this.tooSmallAt = null;
     this.versions.clear();
     this.dirtyBuckets.clear();

@@ -1046,6 +1046,20 @@ describe("LanguageLane", () => {
     expect((await savedTo(lane)).written).toEqual([]);
   });
 
+  it("stays stopped: a reset or load after stop (a build ending after unload) learns nothing and reads no note", async () => {
+    const { lane, source } = laneWorld(notes);
+    lane.stop();
+    for (const next of [() => lane.reset(), () => lane.loadFrom(new MemoryIndexCache(), FINGERPRINT)]) {
+      next();
+      const src = source();
+      const read = vi.fn(src.store.read.bind(src.store));
+      await lane.learn({ ...src, store: { ...src.store, list: src.store.list.bind(src.store), read } });
+      expect(read).not.toHaveBeenCalled();
+      expect(lane.ready).toBe(false);
+      expect(lane.working).toBe(false);
+    }
+  });
+
   it("throws away a learning that a reset overtook, and a load that a reset overtook", async () => {
     const { lane, source } = laneWorld(notes);
     const gate = holdingSlice();
