@@ -37,9 +37,16 @@ const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDE
 /** Longest stretch of listing between two yields (ms). */
 const LIST_SLICE_MS = 20;
 
+/** A folder of the vault the last listing could not read, and why (an errno code such as EACCES). */
+export interface UnlistedFolder {
+  path: string;
+  code: string;
+}
+
 export class FsNoteStore implements NoteStore {
   readonly root: string;
   private realRoot: string | undefined;
+  private unlisted: UnlistedFolder[] = [];
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -53,7 +60,9 @@ export class FsNoteStore implements NoteStore {
    */
   async list(): Promise<NoteFileInfo[]> {
     const out: NoteFileInfo[] = [];
-    const walk = [{ abs: this.root, rel: "", entries: noteEntries(this.root), next: 0 }];
+    const unlisted: UnlistedFolder[] = [];
+    const entriesOf = (abs: string, rel: string) => noteEntries(abs, (code) => unlisted.push({ path: rel === "" ? "." : rel, code }));
+    const walk = [{ abs: this.root, rel: "", entries: entriesOf(this.root, ""), next: 0 }];
     let sliceStart = Date.now();
     while (walk.length > 0) {
       const folder = walk[walk.length - 1];
@@ -64,7 +73,7 @@ export class FsNoteStore implements NoteStore {
       const entry = folder.entries[folder.next++];
       const abs = path.join(folder.abs, entry.name);
       const rel = folder.rel ? `${folder.rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk.push({ abs, rel, entries: noteEntries(abs), next: 0 });
+      if (entry.isDirectory()) walk.push({ abs, rel, entries: entriesOf(abs, rel), next: 0 });
       else {
         const info = statOf(abs, rel);
         if (info) out.push(info);
@@ -74,7 +83,17 @@ export class FsNoteStore implements NoteStore {
         sliceStart = Date.now();
       }
     }
+    this.unlisted = unlisted;
     return out;
+  }
+
+  /**
+   * The folders the last `list` could not read (no permission, a network share gone): their notes
+   * were not listed, so to a sync they look deleted. The caller says so; a silent gap reads as
+   * "the vault has no such notes".
+   */
+  unlistedFolders(): readonly UnlistedFolder[] {
+    return this.unlisted;
   }
 
   /** Whether the vault holds any note at all (stops at the first). */
@@ -215,11 +234,14 @@ export function isSkippedPath(rel: string): boolean {
 }
 
 /** A folder's notes and the folders worth walking into (hidden ones and node_modules are not). */
-function noteEntries(dir: string): Dirent[] {
+function noteEntries(dir: string, unreadable?: (code: string) => void): Dirent[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (error) {
+    // A folder that went between its parent's listing and its own (ENOENT, ENOTDIR) was simply deleted.
+    const code = codeOf(error) ?? "error";
+    if (code !== "ENOENT" && code !== "ENOTDIR") unreadable?.(code);
     return [];
   }
   const kept = entries.filter((e) => !isSkippedName(e.name) && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));

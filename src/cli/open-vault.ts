@@ -11,7 +11,7 @@ import { loadSettings, type Settings } from "../settings";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
-import { FsNoteStore } from "./fs-note-store";
+import { FsNoteStore, type UnlistedFolder } from "./fs-note-store";
 import { bundledNodeWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
@@ -61,6 +61,16 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   return settings;
 }
 
+/** Folders the vault's listing could not read: their notes are not in the index (a sync took them for deleted). */
+function warnUnlisted(unlisted: readonly UnlistedFolder[], io: CliIo): void {
+  if (unlisted.length === 0) return;
+  const shown = unlisted.slice(0, 5).map((f) => `${f.path} (${f.code})`);
+  const more = unlisted.length > shown.length ? ` and ${unlisted.length - shown.length} more` : "";
+  const count = unlisted.length === 1 ? "1 folder" : `${unlisted.length} folders`;
+  const them = unlisted.length === 1 ? "it" : "them";
+  io.err(`warning: ${count} of the vault could not be read, and the notes in ${them} are left out of the index: ${shown.join(", ")}${more}.\n`);
+}
+
 /** Resolves --vault, loads settings and the cache, and brings the index up to date. */
 /** `settings`: already read by the caller (so --config is read, and warned about, once). */
 export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io)): Promise<OpenedVault> {
@@ -84,6 +94,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   });
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
+  warnUnlisted(store.unlistedFolders(), io);
   // A run's searches and the saved cache both want the vault's language: learned after a full
   // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
   await index.languageSettled();
