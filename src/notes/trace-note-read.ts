@@ -39,8 +39,10 @@ const traceEssentialsSchema = z.object({
   promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
 });
 
-const TRACE_BLOCK_OPENER = /^```json vault-research-trace[ \t]*\r?\n/gm;
-const TRACE_BLOCK_CLOSER = /\r?\n```[ \t]*$/gm;
+// A line starts after a line feed only: `^` and `$` with the m flag also split lines at U+2028 and
+// U+2029, which no editor does, so an answer's code holding one could open a block of its own.
+const TRACE_BLOCK_OPENER = /(?<![^\n])```json vault-research-trace[ \t]*\r?\n/g;
+const TRACE_BLOCK_CLOSER = /\r?\n```[ \t]*(?![^\r\n])/g;
 
 interface FoundBlock {
   /** Where the block starts and ends in the note. */
@@ -50,19 +52,29 @@ interface FoundBlock {
 }
 
 /**
- * The last trace block: the one the plugin wrote at the end, not one quoted above it. Read as one
- * pattern, every opener with no closer after it read the rest of the note (a note of openers took
- * minutes); once one has none, no later one has, so the search stops there.
+ * The last trace block: the one the plugin wrote at the end, not one quoted above it. A block is
+ * the last opener before a closer: a trace's JSON holds no line that starts with a fence, so an
+ * opener with another one after it, before any closer (an answer's code quoting an opener inside a
+ * `~~~` fence), is someone's text, never the start of the block that follows. Read as one pattern,
+ * every opener with no closer after it read the rest of the note (a note of openers took minutes);
+ * once one has none, no later one has, so the search stops there.
  */
 function lastTraceBlock(markdown: string): FoundBlock | null {
   let found: FoundBlock | null = null;
-  TRACE_BLOCK_OPENER.lastIndex = 0;
-  for (let open = TRACE_BLOCK_OPENER.exec(markdown); open !== null; open = TRACE_BLOCK_OPENER.exec(markdown)) {
-    TRACE_BLOCK_CLOSER.lastIndex = TRACE_BLOCK_OPENER.lastIndex;
+  for (let from = 0; ; ) {
+    TRACE_BLOCK_OPENER.lastIndex = from;
+    let open = TRACE_BLOCK_OPENER.exec(markdown);
+    if (open === null) break;
+    let body = TRACE_BLOCK_OPENER.lastIndex;
+    TRACE_BLOCK_CLOSER.lastIndex = body;
     const close = TRACE_BLOCK_CLOSER.exec(markdown);
     if (close === null) break;
-    found = { start: open.index, end: close.index + close[0].length, json: markdown.slice(TRACE_BLOCK_OPENER.lastIndex, close.index) };
-    TRACE_BLOCK_OPENER.lastIndex = found.end;
+    for (let later = TRACE_BLOCK_OPENER.exec(markdown); later !== null && later.index < close.index; later = TRACE_BLOCK_OPENER.exec(markdown)) {
+      open = later;
+      body = TRACE_BLOCK_OPENER.lastIndex;
+    }
+    found = { start: open.index, end: close.index + close[0].length, json: markdown.slice(body, close.index) };
+    from = found.end;
   }
   return found;
 }

@@ -4,7 +4,7 @@
 // (trace-note-read.ts). Web and model text reaches the note only through the one escaper
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
-import type { OutsideVaultRow } from "../evidence/research-pack";
+import type { ContentSection, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { cutText } from "../evidence/trace-bounds";
@@ -125,9 +125,22 @@ function outsideRowBlock(row: OutsideVaultRow, promotion: Promotion | undefined)
   const lines = [outsideRowLabelLine(row, promotion), `${webLink(row.title, row.url)} · ${facts.join(" · ")}`];
   for (const section of row.content_sections) {
     if (section.text.trim() === "") continue;
-    lines.push("", quoteLines(section.text));
+    const caption = sectionCaption(row, section);
+    lines.push("", caption ? `${caption}\n${quoteLines(section.text)}` : quoteLines(section.text));
   }
   return lines.join("\n");
+}
+
+/**
+ * Who wrote a quoted section, when it is not the provider's snippet: a passage the run read from
+ * the page, or a summary, which a model wrote (the run's or the provider's), not the page. The
+ * panel, the CLI and the prompt say so; unsaid here, a model's words read as the page's.
+ */
+function sectionCaption(row: OutsideVaultRow, section: ContentSection): string | null {
+  if (section.role === "external_summary") return section.fetched ? "*Summary by the model, not the page's words:*" : `*Summary by ${providerDisplayName(row.provider)}, not the page's words:*`;
+  if (!section.fetched) return null;
+  const path = (section.heading_path ?? []).map((h) => escapeMarkdownText(oneLine(h))).filter((h) => h !== "");
+  return `*Passage read from the page${path.length > 0 ? ` (§ ${path.join(" › ")})` : ""}:*`;
 }
 
 /** The first line of an outside row; `recordPromotion` finds it again by the key on it. */

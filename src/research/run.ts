@@ -76,6 +76,8 @@ async function localRetrievalStage(run: RunState): Promise<SearchResult[]> {
   run.vaultRows = local.rows;
   run.notesSearched = local.notesSearched;
   run.retrievalLevel = local.level;
+  // Until the judge speaks: a run stopped from here on has searched the vault, and must not say it had not.
+  run.judgement = { verdict: "no_evidence", reason: "The run stopped after the vault was searched, before its evidence was judged.", missing_terms: [] };
   return local.results;
 }
 
@@ -129,7 +131,7 @@ async function outsideEvidenceStage(run: RunState, found: MergedResult[]): Promi
     start: "Normalising and removing duplicates",
     limitMs: RUN_LIMITS.localStageMs,
     work: () => buildOutsideEvidence(found, run.plan, run.vaultRows, deps.index, deps.store, { count: run.count, tokenBudget: deps.settings.external.tokenBudget, now: deps.clock.now() }),
-    done: (o) => `${o.rows.length} outside rows; ${o.decisions.length} duplicates folded`,
+    done: (o) => `${o.rows.length} outside rows; ${o.decisions.length} duplicates folded${o.overflow > 0 ? `; ${o.overflow} more left out (${run.count} at most)` : ""}`,
   });
   for (const d of outside.decisions) recordDedupe(run, d);
   run.vaultRows = outside.vaultRows;

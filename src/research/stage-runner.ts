@@ -2,7 +2,7 @@
 // trace, each stage under its own time limit (cut shorter by what is left of the run's budget),
 // and a stop between stages once the run is cancelled or out of time. A stage that gives up on
 // its work also aborts the work's signal, so a model or provider call does not go on after it.
-import { DeadlineMissed, withDeadline } from "../deadline";
+import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
 import type { Clock } from "../ports";
 import type { ProviderName } from "../settings";
 import type { StageName } from "../evidence/trace-types";
@@ -25,13 +25,20 @@ export function runCancelled(): RunStopped {
   return new RunStopped("cancelled", "The run was cancelled.");
 }
 
-/** One stage ran out of time. The run stops, except at synthesis, which falls back to the brief. */
+/**
+ * One stage ran out of time: its own limit, or what was left of the run's budget (`runMs`, the
+ * run's whole budget, when that was the shorter). The run stops, except at synthesis, which falls
+ * back to the brief.
+ */
 export class StageTimedOut extends Error {
   constructor(
     readonly stage: StageName,
     ms: number,
+    runMs?: number,
   ) {
-    super(`The ${stage.replace(/_/g, " ")} stage took longer than ${Math.round(ms / 1000)} s.`);
+    const name = stage.replace(/_/g, " ");
+    // Cut short by the run's budget, "took longer than 0 s" would name a limit the stage never had.
+    super(runMs === undefined ? `The ${name} stage took longer than ${describeMs(ms)}.` : `The run's time (${describeMs(runMs)} in all) ran out during the ${name} stage.`);
     this.name = "StageTimedOut";
   }
 }
@@ -92,7 +99,8 @@ export class StageRunner {
     const controller = new AbortController();
     const cancel = (): void => controller.abort();
     signal?.addEventListener("abort", cancel, { once: true });
-    const ms = Math.min(stage.limitMs, Math.max(1, this.deadline - clock.now()));
+    const left = Math.max(1, this.deadline - clock.now());
+    const ms = Math.min(stage.limitMs, left);
     try {
       const value = await withDeadline(Promise.resolve().then(() => stage.work(controller.signal)), { clock, ms });
       const detail = stage.done(value);
@@ -101,7 +109,7 @@ export class StageRunner {
       return value;
     } catch (error) {
       controller.abort();
-      const failure = error instanceof DeadlineMissed ? new StageTimedOut(stage.name, ms) : error;
+      const failure = error instanceof DeadlineMissed ? new StageTimedOut(stage.name, ms, left < stage.limitMs ? this.init.totalMs : undefined) : error;
       recorder.stageEnd(stage.name, { failed: true });
       this.progress(stage.name, "failed", errorMessage(failure));
       throw failure;

@@ -40,6 +40,31 @@ describe("a trace note quoting a forged block and label above its own", () => {
   });
 });
 
+describe("an answer whose code quotes a block opener", () => {
+  // Inside a `~~~` fence a line of backticks is the answer's code: the answer's rule keeps it, and
+  // no closer follows it before the plugin's own block. Read as the start of a block, it swallowed
+  // the real opener and the note said its trace block was not valid JSON: nothing could be promoted.
+  const quoting = note(`A trace block looks like this:\n\n~~~\n\`\`\`json vault-research-trace\n~~~\n\nSee [${row.source_key}].`);
+
+  it("is written with the quoted opener, and still reads back as its own trace", () => {
+    expect(quoting).toContain("~~~\n```json vault-research-trace\n~~~");
+    const parsed = parseTraceNote(quoting);
+    expect("trace" in parsed && parsed.trace.pack.external_evidence.map((r) => r.source_key)).toEqual([row.source_key]);
+  });
+
+  it("takes a promotion, recorded in the plugin's block", () => {
+    const result = recordPromotion(quoting, promotion);
+    if (!("markdown" in result)) throw new Error(result.error.message);
+    const parsed = parseTraceNote(result.markdown);
+    expect("trace" in parsed && parsed.trace.promotions).toEqual([promotion]);
+  });
+
+  it("does not start a block after a line separator (U+2028), which no editor breaks a line at", () => {
+    const json = JSON.stringify((parseTraceNote(quoting) as { trace: unknown }).trace);
+    expect(parseTraceNote(`x\u2028\`\`\`json vault-research-trace\n${json}\n\`\`\``)).toMatchObject({ error: { kind: "no_trace_block" } });
+  });
+});
+
 describe("only a trace note the plugin wrote is rewritten", () => {
   it("knows its own notes by their type and run id", () => {
     const text = note();

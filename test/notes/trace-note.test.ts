@@ -225,6 +225,25 @@ describe("renderTraceNote", () => {
     expect(rows.find((r) => r.includes("external_provider_response") && r.includes("exa"))).toMatch(/^\| 286 \|/);
   });
 
+  it("says who wrote each quoted text of an outside row: a passage read from the page, or a summary that is not the page's words", () => {
+    const read: OutsideVaultRow = {
+      ...braveBlog,
+      content_sections: [
+        ...braveBlog.content_sections,
+        { role: "external_text", text: "Compaction now runs in the background.", truncated: false, fetched: true, start: 120, end: 158, heading_path: ["Release #notes", "[[Compaction]]"] },
+        { role: "external_summary", text: "The page says compaction is automatic now.", truncated: false, fetched: true },
+      ],
+    };
+    const exaSummary: OutsideVaultRow = { ...exaTalk, content_sections: [{ role: "external_summary", text: "A talk on compaction.", truncated: false }] };
+    const base = outsideTrace();
+    const note = visiblePart(renderTraceNote({ ...base, pack: { ...base.pack, external_evidence: [braveRelease, read, exaSummary] } }));
+
+    expect(note).toContain("\n\n> Automerge 3.2 adds a new"); // the provider's snippet, as before
+    expect(note).toContain("*Passage read from the page (§ Release \\#notes › \\[\\[Compaction\\]\\]):*\n> Compaction now runs in the background.");
+    expect(note).toContain("*Summary by the model, not the page's words:*\n> The page says compaction is automatic now.");
+    expect(note).toContain("*Summary by Exa, not the page's words:*\n> A talk on compaction.");
+  });
+
   it("does not let untrusted web text become markup", () => {
     const hostile = outsideRow(
       "brave",

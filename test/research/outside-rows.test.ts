@@ -4,6 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { researchPackSchema, type ResearchPack } from "../../src/evidence/research-pack";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import { planQuestion } from "../../src/research/stages/plan";
+import { buildOutsideEvidence } from "../../src/research/stages/outside-evidence";
+import type { MergedResult } from "../../src/websearch/search-providers";
+import type { ProviderName } from "../../src/settings";
 import { replayFile, replayFolder } from "../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
 
@@ -144,5 +148,59 @@ describe("duplicates of local URLs collapse to src: rows", () => {
     // Exa's other pages are there, under Exa's own label.
     expect(result.pack.external_evidence.some((r) => r.provider === "exa" && r.label === "Outside vault · Exa · ephemeral")).toBe(true);
     expectSeparated(result.pack);
+  });
+});
+
+describe("the run's count of outside URLs", () => {
+  it("keeps the rows to the count, and the trace says how many more were left out for it", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...replayFolder(), ...replayFile("exa/search-2026-crdt.json")] });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", providers: ["brave", "exa"], count: 2, writeTrace: false });
+    const { events } = result.trace;
+
+    // Pages the web gave that the vault does not hold: more than the count (the premise).
+    const answered = new Set(events.filter((e) => e.type === "external_provider_response").flatMap((e) => (e.data?.urls as string[]).map(canonical)));
+    const inVault = new Set(events.filter((e) => e.type === "external_result_deduped" && e.data?.kept === "vault").map((e) => canonical(e.data?.url as string)));
+    const candidates = [...answered].filter((url) => !inVault.has(url)).length;
+    expect(candidates).toBeGreaterThan(2);
+    expect(result.pack.external_evidence).toHaveLength(2);
+    const normalize = events.find((e) => e.type === "normalize");
+    expect(normalize?.data?.detail).toMatch(new RegExp(`; ${candidates - 2} more left out \\(2 at most\\)$`));
+  });
+});
+
+describe("the same page from the run's two queries", () => {
+  /** A web result as the dispatcher merges one query's answers. */
+  function found(provider: ProviderName, url: string, rank: number): MergedResult {
+    const canonicalUrl = canonical(url);
+    const merge = { value: 1 / rank, normalised: 1 / rank, weight: 1, basis: "rank" as const };
+    return { url, canonicalUrl, title: `Page ${rank}`, domain: new URL(url).hostname, snippet: "Automerge release notes.", highlights: [], rank, provider, providerLabel: provider, alsoFoundBy: [], providerRank: rank, merge };
+  }
+  const options = { count: 5, tokenBudget: 8192, now: Date.UTC(2026, 0, 1) };
+
+  it("is one row that says the second query's provider found it too (it kept only the first finder)", async () => {
+    const h = await sampleVaultHarness();
+    // Query one: Brave found the releases page; query two: Exa found it.
+    const results = [found("brave", RELEASES_URL, 1), found("exa", "https://example.org/other", 1), found("exa", RELEASES_URL, 2)];
+    const outside = await buildOutsideEvidence(results, planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, options);
+
+    const rows = outside.rows.filter((r) => canonical(r.url) === canonical(RELEASES_URL));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].provider).toBe("brave");
+    expect(rows[0].also_found_by).toEqual(["exa"]);
+    expect(rows[0].retrieval.signals.map((s) => s.name)).toContain("several_providers");
+    expect(results[0].alsoFoundBy).toEqual([]);
+  });
+
+  it("held by a vault note: both times the note keeps it, as the trace says (it said a web row kept the second)", async () => {
+    const h = await sampleVaultHarness();
+    const results = [found("brave", HELLO_URL, 1), found("exa", HELLO_URL, 1)];
+    const outside = await buildOutsideEvidence(results, planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, options);
+
+    expect(outside.rows).toEqual([]);
+    expect(outside.decisions).toEqual([
+      { url: HELLO_URL, provider: "brave", kind: "local_source", note_path: HELLO_NOTE },
+      { url: HELLO_URL, provider: "exa", kind: "local_source", note_path: HELLO_NOTE },
+    ]);
+    expect(outside.vaultRows.find((r) => r.note_path === HELLO_NOTE)?.also_found_by).toEqual(["brave", "exa"]);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { researchPackSchema } from "../../src/evidence/research-pack";
 import { RUN_LIMITS } from "../../src/research/run-limits";
-import { stageNames } from "../../src/research/types";
+import { stageNames, type ProgressEvent } from "../../src/research/types";
 import { ModelError } from "../../src/llm/chat-model";
 import { keysInPrompt, scriptedModel, stalledModel } from "../support/scripted-model";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
@@ -90,6 +90,22 @@ describe("cancellation", () => {
     expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
   });
 
+  it("cancelled once the vault was searched, before the judge: its rows stay, and nothing says the vault was not searched", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness();
+    const stopAtSearch = (e: ProgressEvent) => {
+      if (e.stage === "local_retrieval" && e.status === "done") controller.abort();
+    };
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak" }, { signal: controller.signal, onProgress: stopAtSearch });
+
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.pack.evidence.length).toBeGreaterThan(0);
+    expect(result.pack.judge.reason).toBe("The run stopped after the vault was searched, before its evidence was judged.");
+    const note = h.store.text(result.trace_path!);
+    expect(note).not.toMatch(/before the vault was searched/);
+    expect(note).toMatch(/before its evidence was judged/);
+  });
+
   it("aborted while the model writes: cancelled, with the whole pack (vault and outside rows)", async () => {
     const controller = new AbortController();
     const model = stalledModel(() => controller.abort());
@@ -136,7 +152,8 @@ describe("timeouts", () => {
 
     expect(result.stop_reason).toBe("timeout");
     expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "local_retrieval", kind: "timeout" }));
-    expect(result.pack.warnings.find((w) => w.kind === "timeout")?.message).toMatch(/local retrieval stage took longer/);
+    // The run's budget, not the stage's 20 s, cut it short: the message says so (it said "took longer than 0 s").
+    expect(result.pack.warnings.find((w) => w.kind === "timeout")?.message).toBe(`The run's time (${RUN_LIMITS.totalMs / 1000} s in all) ran out during the local retrieval stage.`);
   });
 
   it("a model that does not answer within its stage limit: the evidence brief is shown instead (synthesis_unavailable)", async () => {

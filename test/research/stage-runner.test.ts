@@ -72,13 +72,33 @@ describe("StageRunner", () => {
     expect(progress.at(-1)).toMatchObject({ stage: "local_retrieval", status: "failed", detail: "The local retrieval stage took longer than 5 s." });
   });
 
-  it("the run's remaining budget cuts a stage's limit shorter", async () => {
+  it("the run's remaining budget cuts a stage's limit shorter, and the message says the run's time ran out", async () => {
     const { clock, stages } = runner({ totalMs: 10_000 });
     clock.advance(9000);
     const outcome = failureOf(stages.run({ name: "judge", start: "Judging", limitMs: 20_000, work: () => new Promise<never>(() => {}), done: () => "" }));
     await Promise.resolve();
     clock.advance(1000);
-    expect(await outcome).toMatchObject({ stage: "judge", message: "The judge stage took longer than 1 s." });
+    expect(await outcome).toMatchObject({ stage: "judge", message: "The run's time (10 s in all) ran out during the judge stage." });
+  });
+
+  it("a stage cut short by the run's last moments names no limit it never had (it said 'took longer than 0 s')", async () => {
+    const { clock, stages, progress } = runner({ totalMs: 10_000 });
+    clock.advance(9950);
+    const outcome = failureOf(stages.run({ name: "local_retrieval", start: "Searching", limitMs: 20_000, work: () => new Promise<never>(() => {}), done: () => "" }));
+    await Promise.resolve();
+    clock.advance(50);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(StageTimedOut);
+    expect((error as Error).message).toBe("The run's time (10 s in all) ran out during the local retrieval stage.");
+    expect(progress.at(-1)?.detail).toBe("The run's time (10 s in all) ran out during the local retrieval stage.");
+  });
+
+  it("a stage limit under a second is said in milliseconds", async () => {
+    const { clock, stages } = runner();
+    const outcome = failureOf(stages.run({ name: "verify", start: "Checking", limitMs: 400, work: () => new Promise<never>(() => {}), done: () => "" }));
+    await Promise.resolve();
+    clock.advance(400);
+    expect(await outcome).toMatchObject({ message: "The verify stage took longer than 400 ms." });
   });
 
   it("between stages: a cancelled run or one past its budget stops with RunStopped", async () => {

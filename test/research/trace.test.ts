@@ -46,6 +46,22 @@ describe("traces hold the external events", () => {
     expect("trace" in parsed && parsed.trace.events.map((e) => e.type)).toEqual(types);
   });
 
+  it("a question past the providers' 50 words: the trace says the query as it left, and that it was shortened", async () => {
+    const h = await sampleVaultHarness();
+    // 60 short words fit the plan's 300 characters; the dispatcher sends the first 50.
+    const words = Array.from({ length: 60 }, (_, i) => `w${i + 1}`);
+    const result = await h.run({ question: `${words.join(" ")} automerge?`, mode: "always" });
+
+    const asked = h.http.requests.map((r) => new URL(r.url)).filter((u) => u.hostname === "api.search.brave.com");
+    expect(asked.length).toBeGreaterThan(0);
+    const left = asked[0].searchParams.get("q");
+    expect(left).toBe(words.slice(0, 50).join(" "));
+    expect(result.trace.queries_sent[0]).toBe(left);
+    const built = result.trace.events.find((e) => e.type === "external_query_built");
+    expect(built?.data).toMatchObject({ query: left, clamps: [expect.stringMatching(/^query shortened to 50 words/)] });
+    expect(result.trace.events.find((e) => e.type === "external_provider_request")?.data?.query).toBe(left);
+  });
+
   it("a run that did not search records external_search_skipped and nothing that implies a request", async () => {
     const h = await sampleVaultHarness();
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "never" });

@@ -7,6 +7,7 @@ import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
 import type { ProviderName } from "../../settings";
 import { dispatchSearch } from "../../websearch/dispatcher";
+import { resolveSearchRequest } from "../../websearch/request-limits";
 import { describeRoute, routeQuestion } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
 import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
@@ -73,13 +74,16 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
   recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
   for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
     run.stages.checkStop();
-    recorder.event("external_query_built", { query, from: "question" });
+    const request = { question: run.request.question, query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget };
+    // The trace says what leaves: the query as the dispatcher clamps it (providers take 50 words,
+    // 400 characters), and each clamp in words. Said before the request, so a cancel cannot lose it.
+    const { request: sent, warnings: clamps } = resolveSearchRequest(request, settings);
+    recorder.event("external_query_built", { query: sent.query, from: "question", ...(clamps.length > 0 ? { clamps } : {}) });
     for (const provider of routing.filter((d) => d.ask).map((d) => d.source)) {
       run.stages.progress("external_retrieval", "started", `Asking ${providerDisplayName(provider)}`, provider);
-      recorder.event("external_provider_request", { provider, query, count, freshness });
+      recorder.event("external_provider_request", { provider, query: sent.query, count, freshness });
     }
-    recorder.querySent(query);
-    const request = { question: run.request.question, query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget };
+    recorder.querySent(sent.query);
     const outcome = await dispatchSearch(providers, request, context, session);
     // Searches cut off by a cancel come back as failures; they are the cancel, not the provider's fault.
     run.stages.checkStop();

@@ -56,29 +56,41 @@ export async function buildOutsideEvidence(
   const rowsByPath = new Map(vaultRows.map((r) => [r.note_path, r]));
   const updatedVault = vaultRows.map((r) => ({ ...r, retrieval: { ...r.retrieval, signals: [...r.retrieval.signals] } }));
   const updatedByPath = new Map(updatedVault.map((r) => [r.note_path, r]));
-  const seen = new Set<string>();
+  // What each page became the first time: a vault note's row, or a result kept (a copy, so that
+  // the finders of a later query can join it).
+  const seen = new Map<string, { kind: "vault"; note_path: string; row: VaultRow | null } | { kind: "outside"; result: MergedResult }>();
   const kept: MergedResult[] = [];
 
   for (const result of results) {
     const canonical = result.canonicalUrl;
-    if (seen.has(canonical)) {
+    const finders = [result.provider, ...result.alsoFoundBy];
+    const first = seen.get(canonical);
+    if (first?.kind === "outside") {
+      // The same page from the run's other query: one row, which says who else found it.
+      first.result.alsoFoundBy = [...new Set([...first.result.alsoFoundBy, ...finders])].filter((p) => p !== first.result.provider);
       decisions.push({ url: result.url, provider: result.provider, kind: "duplicate" });
       continue;
     }
-    seen.add(canonical);
+    if (first?.kind === "vault") {
+      // Kept as the vault's note the first time, so again: the trace must not say a web row kept it.
+      if (first.row) first.row.also_found_by = Array.from(new Set([...(first.row.also_found_by ?? []), ...finders]));
+      decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: first.note_path });
+      continue;
+    }
     const notes = index.notesWithSourceUrl(canonical);
     if (notes.length > 0) {
       const path = notes[0];
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: path });
-      const finders = [result.provider, ...result.alsoFoundBy];
-      let row = updatedByPath.get(path);
+      let row = updatedByPath.get(path) ?? null;
       if (!row) {
-        const added = await sourceNoteRow(path, index, store, rowsByPath.size);
-        if (!added) continue;
-        row = added;
-        updatedVault.push(row);
-        updatedByPath.set(path, row);
+        row = await sourceNoteRow(path, index, store, rowsByPath.size);
+        if (row) {
+          updatedVault.push(row);
+          updatedByPath.set(path, row);
+        }
       }
+      seen.set(canonical, { kind: "vault", note_path: path, row });
+      if (!row) continue;
       row.also_found_by = Array.from(new Set([...(row.also_found_by ?? []), ...finders]));
       row.retrieval.signals.push({
         name: "also_found_by",
@@ -87,7 +99,9 @@ export async function buildOutsideEvidence(
       });
       continue;
     }
-    kept.push(result);
+    const copy = { ...result, alsoFoundBy: [...result.alsoFoundBy] };
+    seen.set(canonical, { kind: "outside", result: copy });
+    kept.push(copy);
   }
 
   const ranked = kept.map((r) => ({ r, signals: outsideSignals(r, plan, options.now) }));
