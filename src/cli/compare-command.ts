@@ -24,6 +24,8 @@ export async function compareCommand(args: ParsedArgs, io: CommandIo, http?: Htt
   const opened = await openVault(args, io, settings);
   const dial = await openDial(opened, choice, { surface: "compare", log: true, http, env: io.env, clock: io.clock });
   const comparison = await compareLevels(dial.search, { query, limit });
+  // Its four searches go to the query log: a log that could not be written is said, as search says it.
+  if (dial.queryLog.problem) io.err(`warning: ${dial.queryLog.problem}\n`);
   if (has(args, "json")) io.out(`${terminalJson(levelComparisonJson(comparison, limit, opened.index.paths()))}\n`);
   else io.outStyled(comparisonText(comparison));
   return 0;
@@ -42,7 +44,7 @@ export function comparisonText(comparison: LevelComparison): StyledText {
   if (comparison.rows.length === 0) return [...parts, `\nNo notes match "${comparison.query}" at any level.\n`];
   parts.push("\n", styled("bold", `  ${["L1", "L2", "L3", "L4"].map((h) => h.padEnd(RANK_WIDTH)).join("")}note`), "\n");
   for (const row of comparison.rows) parts.push(...rowText(row));
-  parts.push(styled("dim", "\n  ↑n moved up n places from the level before, ↓n down; new: first shown at that level; gone: no longer shown; -: not shown."), "\n");
+  parts.push(styled("dim", "\n  ↑n moved up n places from the level before, ↓n down; new: not shown at the level before; gone: shown at the level before, not at this one; -: not shown."), "\n");
   return parts;
 }
 

@@ -99,7 +99,8 @@ export class ComparisonView extends ItemView {
       const comparison = await this.host.compare(trimmed, { signal: controller.signal });
       if (this.running !== controller) return;
       this.shown = comparison;
-      this.statusEl.setText(comparison.rows.length === 0 ? "No level found a note for this query." : `${comparison.rows.length} notes across the four levels.`);
+      const count = comparison.rows.length;
+      this.statusEl.setText(count === 0 ? "No level found a note for this query." : `${count} ${count === 1 ? "note" : "notes"} across the four levels.`);
       if (comparison.rows.length > 0) this.renderTable(comparison);
       this.renderNotices(comparison);
     } catch (error) {

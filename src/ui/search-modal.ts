@@ -94,6 +94,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   }
 
   override onClose(): void {
+    // A query still in its typing pause is not searched once the modal is gone: it would reach the
+    // embedding (or chat) model and the query log after the user had dismissed it.
+    this.searchCount++;
     this.pending?.abort();
     this.dial.destroy();
     super.onClose();

@@ -64,6 +64,7 @@ describe("the comparison view", () => {
     const { view, el } = await openView(host);
     await view.compare("crdt");
     expect(el.querySelectorAll("thead th")[2].textContent).toBe("Hybridran as Lexical · 12 ms");
+    expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe("1 note across the four levels.");
     expect([...el.querySelectorAll(".vault-research-comparison-notices li")].map((li) => li.textContent)).toEqual([
       "Hybrid: No embedding model is set, so this search used words only (level 1).",
       "Multi-field: No embedding model is set, so this search used words only (level 1).",

@@ -401,6 +401,22 @@ describe("the dial in the search modal", () => {
     expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["kite"]);
   });
 
+  it("dismissed while the typing pause runs, searches nothing: no model, no log line for a query the user let go", async () => {
+    vi.useFakeTimers();
+    try {
+      const host = new FakeDialHost();
+      host.levels["search-modal"] = 4;
+      const modal = new VaultSearchModal(real(app), host, { typingPauseMs: { 1: 120, 2: 250, 3: 250, 4: 600 } });
+      modal.open();
+      type(modal, "salary negotiation notes");
+      modal.close();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(host.requests).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("stops listening to the host when it closes", () => {
     const host = new FakeDialHost();
     const modal = new VaultSearchModal(real(app), host);

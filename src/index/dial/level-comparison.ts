@@ -37,7 +37,12 @@ export async function compareLevels(
 ): Promise<LevelComparison> {
   const responses: DialResponse[] = [];
   // One after another: level 4 reuses nothing of the others, and a model server is happier so.
-  for (const level of DIAL_LEVELS) responses.push(await search.search({ ...request, level }));
+  for (const level of DIAL_LEVELS) {
+    // Given up on (a new query, the view closed): the levels not yet run are not run — each would
+    // be logged as a search the user made, and fall back to words with the embedding call cancelled.
+    request.signal?.throwIfAborted();
+    responses.push(await search.search({ ...request, level }));
+  }
   const titles = new Map(responses.flatMap((r) => r.results.map((x) => [x.key, x.title] as const)));
   const rows = Array.from(titles, ([key, title]): ComparisonRow => {
     const ranks = responses.map((r) => {

@@ -49,7 +49,12 @@ export async function replayLoggedQueries(
   for (const entry of logged) {
     if (options.signal?.aborted) break;
     const responses: DialResponse[] = [];
-    for (const level of DIAL_LEVELS) responses.push(await search.search({ query: entry.query, level, filters: entry.filters, limit: options.limit ?? 10, signal: options.signal }));
+    for (const level of DIAL_LEVELS) {
+      if (options.signal?.aborted) break;
+      responses.push(await search.search({ query: entry.query, level, filters: entry.filters, limit: options.limit ?? 10, signal: options.signal }));
+    }
+    // Stopped part-way through this query's levels: it is left out rather than scored on some of them.
+    if (responses.length < DIAL_LEVELS.length) break;
     const bestOpenedRank = responses.map((r) => {
       const i = r.results.findIndex((x) => entry.opened.includes(x.key));
       return i < 0 ? null : i + 1;

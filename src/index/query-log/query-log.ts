@@ -17,6 +17,11 @@ export const DEFAULT_QUERY_LOG_BYTES = 1024 * 1024;
 /** Bounds one line, so no line outgrows a rotation. */
 const MAX_QUERY_CHARS = 1000;
 const MAX_LOGGED_RESULTS = 50;
+/** Filters come from whoever asks (an MCP client sends any number of tags), so they are bounded too. */
+const MAX_LOGGED_FILTERS = 50;
+const MAX_FILTER_CHARS = 200;
+/** How every line the log writes begins (JSON.stringify keeps the key order below). */
+const LINE_START = `{"schema":${JSON.stringify(QUERY_LOG_SCHEMA)}`;
 
 const levelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
@@ -87,6 +92,8 @@ export class QueryLog {
   private readonly scrubber: () => SecretScrubber | Promise<SecretScrubber>;
   private writes: Promise<void> = Promise.resolve();
   private counter = 0;
+  /** How many times the log was cleared: a line asked for before a clear is not written after it. */
+  private clears = 0;
 
   constructor(options: QueryLogOptions) {
     this.file = options.file;
@@ -99,6 +106,7 @@ export class QueryLog {
   /** Logs a search and returns its id (for click-throughs), or null when logging is off or failed. */
   async recordSearch(search: SearchToLog): Promise<string | null> {
     if (!this.enabled) return null;
+    const clears = this.clears;
     const id = `q${this.clock.now().toString(36)}-${(this.counter++).toString(36)}`;
     const scrub = await this.readScrubber();
     if (!scrub) return null;
@@ -112,19 +120,20 @@ export class QueryLog {
       query: cutText(scrub.text(search.query), MAX_QUERY_CHARS),
       level: search.level,
       ran_level: search.ranLevel,
-      filters: { folders: [...search.filters.folders], tags: [...search.filters.tags] },
+      filters: { folders: boundedFilter(search.filters.folders, scrub), tags: boundedFilter(search.filters.tags, scrub) },
       results: search.results.slice(0, MAX_LOGGED_RESULTS),
       latency_ms: Math.round(search.latencyMs),
     };
-    return (await this.append(scrub.value(line))) ? id : null;
+    return (await this.append(scrub.value(line), clears)) ? id : null;
   }
 
   /** The user opened result `key`, shown at 1-based `rank`, of search `id`. */
   async recordClick(id: string, key: string, rank: number): Promise<void> {
     if (!this.enabled) return;
+    const clears = this.clears;
     const scrub = await this.readScrubber();
     if (!scrub) return;
-    await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key: scrub.text(key), rank });
+    await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key: scrub.text(key), rank }, clears);
   }
 
   /** Every readable line, oldest first; lines that are not the log's shape are skipped and counted. */
@@ -135,21 +144,31 @@ export class QueryLog {
     let skipped = 0;
     for (const raw of `${previous}\n${current}`.split("\n")) {
       if (raw.trim() === "") continue;
-      try {
-        const checked = lineSchema.safeParse(JSON.parse(raw));
-        if (checked.success) lines.push(checked.data);
-        else skipped++;
-      } catch {
-        skipped++;
+      const whole = parseLine(raw);
+      if (whole) {
+        lines.push(whole);
+        continue;
       }
+      skipped++;
+      // A line cut short (the app quit mid-write, a sync tool truncated the file) has the next
+      // line appended straight after it: that one is whole, and is kept.
+      const glued = raw.lastIndexOf(LINE_START);
+      const after = glued > 0 ? parseLine(raw.slice(glued)) : null;
+      if (after) lines.push(after);
     }
     return { lines, skipped };
   }
 
-  /** The clear-log command: both files gone. */
+  /**
+   * The clear-log command: both files gone. In the queue with the writes, and a line whose write
+   * began before it (its secrets still being read) is dropped: what was asked before the clear
+   * does not appear after it.
+   */
   async clear(): Promise<void> {
-    await this.writes;
-    await this.file.clear();
+    this.clears++;
+    const cleared = this.writes.then(() => this.file.clear());
+    this.writes = cleared.catch(() => undefined);
+    await cleared;
   }
 
   /** The scrubber for this write; null, with the problem said, when the secrets could not be read: nothing unscrubbed is written. */
@@ -162,11 +181,12 @@ export class QueryLog {
     }
   }
 
-  /** Writes one after another, so two searches never both decide the file has room. */
-  private append(line: QueryLogLine): Promise<boolean> {
+  /** Writes one after another, so two searches never both decide the file has room; `clears`: the count when the line was asked for. */
+  private append(line: QueryLogLine, clears: number): Promise<boolean> {
     const text = `${JSON.stringify(line)}\n`;
     const bytes = new TextEncoder().encode(text).length;
     const write = this.writes.then(async () => {
+      if (clears !== this.clears) throw new ClearedSince();
       const size = await this.file.size();
       if (size > 0 && size + bytes > this.maxBytes) await this.file.rotate();
       await this.file.append(text);
@@ -178,9 +198,27 @@ export class QueryLog {
         return true;
       },
       (error: unknown) => {
-        this.problem = `The query log could not be written: ${errorMessage(error)}`;
+        if (!(error instanceof ClearedSince)) this.problem = `The query log could not be written: ${errorMessage(error)}`;
         return false;
       },
     );
   }
+}
+
+/** A line asked for before the log was cleared: not written, and not a problem. */
+class ClearedSince extends Error {}
+
+/** One line read back, or null when it is not the log's shape (damaged, another program's, a later version's). */
+function parseLine(raw: string): QueryLogLine | null {
+  try {
+    const checked = lineSchema.safeParse(JSON.parse(raw));
+    return checked.success ? checked.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** At most MAX_LOGGED_FILTERS entries, each scrubbed, then cut to MAX_FILTER_CHARS (as the query is). */
+function boundedFilter(values: readonly string[], scrub: SecretScrubber): string[] {
+  return values.slice(0, MAX_LOGGED_FILTERS).map((value) => cutText(scrub.text(value), MAX_FILTER_CHARS));
 }

@@ -56,4 +56,28 @@ describe("query log replay", () => {
     expect(empty).toMatchObject({ queries: 0, scored: 0 });
     expect(empty.levels.every((l) => l.mrr === 0 && l.recallAt5 === 0)).toBe(true);
   });
+
+  it("stopped part-way through a query's levels, leaves that query out rather than scoring it on levels that never ran", async () => {
+    const controller = new AbortController();
+    const asked: DialRequest[] = [];
+    const dial = scriptedDial(asked);
+    const stopping = {
+      async search(request: DialRequest): Promise<DialResponse> {
+        if (request.query === "tyres" && request.level === 2) controller.abort();
+        return dial.search(request);
+      },
+    };
+    const lines = [searchLine("1", "brakes"), click("1", "c.md"), searchLine("2", "tyres"), click("2", "c.md")];
+    const replay = await replayLoggedQueries(stopping, lines, { signal: controller.signal });
+    expect(asked.map((r) => [r.query, r.level])).toEqual([
+      ["brakes", 1],
+      ["brakes", 2],
+      ["brakes", 3],
+      ["brakes", 4],
+      ["tyres", 1],
+      ["tyres", 2],
+    ]);
+    expect(replay.replayed.map((r) => r.query)).toEqual(["brakes"]);
+    expect([replay.queries, replay.scored]).toEqual([1, 1]);
+  });
 });

@@ -140,4 +140,63 @@ describe("query log", () => {
     file.current += "not json\n" + JSON.stringify({ schema: "other" }) + "\n";
     expect(await log.read()).toMatchObject({ skipped: 2, lines: [{ query: "a" }] });
   });
+
+  it("keeps the line written after a half-written one: a line cut short loses only itself", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    await log.recordSearch(search("first"));
+    // The app quit in the middle of a write: no line break after the fragment.
+    file.current += `{"schema":"${QUERY_LOG_SCHEMA}","type":"search","id":"q1","query":"lo`;
+    await log.recordSearch(search("second"));
+    await log.recordSearch(search("third"));
+    const read = await log.read();
+    expect(read.lines.map((l) => (l.type === "search" ? l.query : l.key))).toEqual(["first", "second", "third"]);
+    expect(read.skipped).toBe(1);
+  });
+
+  it("reads past what a sync conflict leaves: markers, a later version's lines, a huge line", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    await log.recordSearch(search("mine"));
+    file.current += `<<<<<<< HEAD\n=======\n${JSON.stringify({ schema: "vault-research.query-log.v2", type: "search" })}\n>>>>>>> phone\n${"x".repeat(2_000_000)}\n`;
+    await log.recordSearch(search("after"));
+    expect(await log.read()).toMatchObject({ skipped: 5, lines: [{ query: "mine" }, { query: "after" }] });
+  });
+
+  it("bounds the filters too, so a client sending thousands of tags cannot make one line outgrow the log", async () => {
+    const key = "sk-filter-key-0123456789abcdef";
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file, maxBytes: 20_000, scrubber: () => secretScrubber([key]) });
+    const tags = Array.from({ length: 20_000 }, (_, i) => `tag-${i}-${"x".repeat(50)}`);
+    const folders = [`${"f".repeat(190)}${key}`];
+    await log.recordSearch({ ...search("q"), filters: { folders, tags } });
+    expect(await file.size()).toBeLessThan(20_000);
+    const [line] = (await log.read()).lines;
+    expect(line.type === "search" && [line.filters.tags.length, line.filters.tags[0], line.filters.folders[0].length]).toEqual([50, tags[0], 200]);
+    // Scrubbed before it was cut: no prefix of the key is left at the cut.
+    expect(file.current).not.toContain(key.slice(0, 6));
+  });
+
+  it("a search still being written when the log is cleared does not appear after the clear", async () => {
+    const file = new MemoryQueryLogFile();
+    let letSecretsThrough!: () => void;
+    const secretsRead = new Promise<void>((resolve) => (letSecretsThrough = resolve));
+    const log = new QueryLog({
+      file,
+      scrubber: async () => {
+        await secretsRead;
+        return secretScrubber([]);
+      },
+    });
+    const before = log.recordSearch(search("asked before the clear"));
+    const cleared = log.clear();
+    letSecretsThrough();
+    await cleared;
+    expect(await before).toBeNull();
+    expect(log.problem).toBeNull();
+    expect(file.current).toBe("");
+    // What is asked after the clear is written as ever.
+    expect(await log.recordSearch(search("asked after"))).not.toBeNull();
+    expect((await log.read()).lines).toMatchObject([{ query: "asked after" }]);
+  });
 });

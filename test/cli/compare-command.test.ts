@@ -1,0 +1,55 @@
+// `vault-research compare` as a person reads it: the legend says what "new" and "gone" mean as the
+// table uses them (a move from the level before), and a query log that could not be written is
+// said, as `search` says it, without failing the comparison.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { comparisonText } from "../../src/cli/compare-command";
+import { QUERY_LOG_NAME } from "../../src/cli/file-query-log";
+import { runCli } from "../../src/cli/run";
+import { renderStyled } from "../../src/cli/terminal-style";
+import type { LevelComparison } from "../../src/index/dial/level-comparison";
+
+let tmp: string;
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-compare-"));
+  mkdirSync(path.join(tmp, "vault"));
+  writeFileSync(path.join(tmp, "vault", "Tomatoes.md"), "# Tomatoes\n\nWater tomatoes deeply once a week.\n");
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function compare(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(["compare", ...argv, "--vault", path.join(tmp, "vault"), "--cache-dir", path.join(tmp, "cache")], { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: tmp });
+  return { code, out, err };
+}
+
+describe("vault-research compare", () => {
+  it("says 'new' of a note not shown at the level before, not of one first shown there", () => {
+    // Shown at level 1, dropped at level 2, back at level 3: "new" at level 3, though not first shown there.
+    const comparison: LevelComparison = {
+      query: "tomatoes",
+      levels: [1, 2, 3, 4].map((level) => ({ level: level as 1 | 2 | 3 | 4, ranLevel: level as 1 | 2 | 3 | 4, latencyMs: 1, notices: [], keys: level === 2 ? [] : ["Tomatoes.md"] })),
+      rows: [{ key: "Tomatoes.md", title: "Tomatoes", ranks: [1, null, 1, 1], moves: [{ kind: "same" }, { kind: "gone" }, { kind: "new" }, { kind: "same" }] }],
+    };
+    const text = renderStyled(comparisonText(comparison), false);
+    expect(text).toContain("1        - gone   1 new    1        Tomatoes — Tomatoes.md");
+    expect(text).toContain("new: not shown at the level before; gone: shown at the level before, not at this one;");
+    expect(text).not.toContain("first shown");
+  });
+
+  it("warns when its searches could not go to the query log, and still compares", async () => {
+    expect((await compare("tomatoes", "--json")).code).toBe(0);
+    const cache = path.join(tmp, "cache");
+    const folder = path.join(cache, readdirSync(cache).find((f) => f.startsWith("index-") && !f.endsWith(".json"))!);
+    // Something that is not a file where the log goes (a sync tool's folder, a read-only mount).
+    rmSync(path.join(folder, QUERY_LOG_NAME));
+    mkdirSync(path.join(folder, QUERY_LOG_NAME));
+    const run = await compare("tomatoes", "--json");
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.out) as { rows: unknown[] }).rows).toHaveLength(1);
+    expect(run.err).toContain("warning: The query log could not be written");
+  });
+});
