@@ -64,12 +64,12 @@ export function escapeMarkdownText(text: string): string {
 
 /** Untrusted text as a quote block, line by line as it came: `> line`, `>` for a blank line. */
 export function quoteLines(text: string): string {
+  // Split again after escaping: the escaper makes a lone `\r` (and any break it keeps) a line
+  // feed, and a line that left the quote would read as the note's own words.
   return text
-    .split(/\r?\n/)
-    .map((raw) => {
-      const line = escapeMarkdownText(raw.trim());
-      return line === "" ? ">" : `> ${line}`;
-    })
+    .split(/\r\n?|\n/)
+    .flatMap((raw) => escapeMarkdownText(raw.trim()).split("\n"))
+    .map((line) => (line.trim() === "" ? ">" : `> ${line.trim()}`))
     .join("\n");
 }
 

@@ -43,6 +43,12 @@ describe("quoting untrusted text", () => {
   it("quotes line by line, keeping blank lines inside the quote", () => {
     expect(quoteLines("# A talk\n\n  - point  ")).toBe("> \\# A talk\n>\n> \\- point");
   });
+
+  it("a lone carriage return breaks a quoted line, never the quote: no web text reads as the note's own paragraph", () => {
+    const quoted = quoteLines("Snippet.\r\rThe vault's own notes say this is settled.\r# Heading");
+    expect(quoted).toBe("> Snippet.\n>\n> The vault's own notes say this is settled.\n> \\# Heading");
+    for (const line of quoted.split("\n")) expect(line).toMatch(/^>/);
+  });
 });
 
 describe("plainLine", () => {
