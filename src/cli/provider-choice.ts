@@ -30,7 +30,17 @@ export async function chooseProviders(named: readonly ProviderName[], settings: 
   if (!chosen.added) return { providers: chosen.providers };
   // The keyed providers would only fail; the free set is the default when no key is configured.
   const keyless = chosen.providers.filter((p) => !configured.includes(p));
-  return { providers: keyless, note: `No API key is set for ${configured.map(providerChoiceName).join(", ") || "any provider"}, so the free sources were asked.` };
+  return { providers: keyless, note: `${whatWasMissing(configured)}, so the free sources were asked.` };
+}
+
+/** Why none of `configured` could be asked, in the words of what each lacks: a key, or SearXNG's address. */
+function whatWasMissing(configured: readonly ProviderName[]): string {
+  const keyed = configured.filter((p) => SOURCE_ACCESS[p].kind === "key");
+  const reasons: string[] = [];
+  if (keyed.length > 0) reasons.push(`no API key is set for ${keyed.map(providerChoiceName).join(", ")}`);
+  if (configured.some((p) => SOURCE_ACCESS[p].kind === "instance")) reasons.push(`no ${providerChoiceName("searxng")} instance address is set`);
+  const said = reasons.join(" and ") || "no web source is enabled in settings";
+  return `${said[0].toUpperCase()}${said.slice(1)}`;
 }
 
 /** The placeholder every keyed source gets under replay. */

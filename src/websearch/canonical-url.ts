@@ -93,6 +93,45 @@ export function canonicalizeUrl(input: string): string | null {
   return `${url.protocol}//${host}${path}${search}`;
 }
 
+/** Host labels that name another door to the same site: its web, mobile and AMP editions. */
+const editionLabels = new Set(["www", "m", "mobile", "amp"]);
+
+/** The AMP cache's copy of a page, `example-com.cdn.ampproject.org/c/s/example.com/post`: `s` is https. */
+const ampCachePath = /^\/[cvi]\/(s\/)?(?=[^/])/;
+
+/** The page an AMP cache address holds, canonical; the address itself when it is no such copy. */
+function outOfAmpCache(url: URL): URL {
+  if (!url.hostname.endsWith(".cdn.ampproject.org")) return url;
+  const prefix = ampCachePath.exec(url.pathname);
+  if (!prefix) return url;
+  const inner = canonicalizeUrl(`${prefix[1] ? "https" : "http"}://${url.pathname.slice(prefix[0].length)}${url.search}`);
+  return inner ? new URL(inner) : url;
+}
+
+/**
+ * What two results must share to be one page in a run's merged list: the canonical URL without its
+ * scheme, without the edition labels of its host (`www.`, `m.`, `mobile.`, `amp.` — never the site's
+ * own two last labels), out of the AMP cache, without a final `/amp` segment or an `amp` parameter.
+ * Looser than `canonicalizeUrl`, on purpose and only for merging: the row keeps its first finder's
+ * address, and a page met as `http://www.…` and `https://…` is one row that both sources found,
+ * not two that spend the run's count. Null when it is no http(s) URL.
+ */
+export function samePageKey(input: string): string | null {
+  const canonical = canonicalizeUrl(input);
+  if (!canonical) return null;
+  const url = outOfAmpCache(new URL(canonical));
+  const labels = url.hostname.split(".");
+  const site = labels.slice(-2);
+  const editionless = [...labels.slice(0, -2).filter((label) => !editionLabels.has(label)), ...site].join(".");
+  const host = url.port ? `${editionless}:${url.port}` : editionless;
+  const path = url.pathname.replace(/^(\/.+)\/amp$/, "$1");
+  const params = url.search
+    .replace(/^\?/, "")
+    .split("&")
+    .filter((part) => part !== "" && part.split("=")[0].toLowerCase() !== "amp");
+  return `//${host}${path}${params.length > 0 ? `?${params.join("&")}` : ""}`;
+}
+
 /** Host without `www.` for display ("automerge.org"), or "" when the URL cannot be parsed. */
 export function displayDomain(input: string): string {
   try {

@@ -5,6 +5,7 @@
 // clamp in words. One source failing never spoils the others.
 import { PROVIDER_NAMES } from "../provider-names";
 import { askSource, type SearchSession } from "./ask-source";
+import { KEYWORD_SOURCES, searchOperators } from "./keyword-query";
 import { mergeResults, type MergedResult } from "./merge-results";
 import { maxResponseBytes } from "./provider-http";
 import { resolveSearchRequest } from "./request-limits";
@@ -92,6 +93,8 @@ export async function dispatchSearch(
         : Promise.resolve({ report: { source: route.source, status: "skipped", route } }),
     ),
   );
+  const left = operatorsLeftOut(resolved.query, decisions);
+  if (left) clamps.push(left);
   const responses: ProviderResponse[] = [];
   const errors: ProviderFailure[] = [];
   for (const { report, response } of sourceReports) {
@@ -100,6 +103,14 @@ export async function dispatchSearch(
     if (report.status === "failed") errors.push({ provider: report.source, error: report.error });
   }
   return { query: resolved.query, topics, sources: sourceReports.map((s) => s.report), clamps, responses, errors, results: mergeResults(responses) };
+}
+
+/** "“site:github.com” left out for Wikipedia, GitHub: …", when a keyword source asked cannot honour an operator the user typed. */
+function operatorsLeftOut(query: string, decisions: readonly RouteDecision[]): string | undefined {
+  const operators = searchOperators(query);
+  const sources = decisions.filter((d) => d.ask && KEYWORD_SOURCES.includes(d.source)).map((d) => PROVIDER_NAMES[d.source].choice);
+  if (operators.length === 0 || sources.length === 0) return undefined;
+  return `${operators.map((o) => `“${o}”`).join(", ")} left out for ${sources.join(", ")}: they search for words, not with search operators`;
 }
 
 interface BoundedAnswer {

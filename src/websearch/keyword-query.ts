@@ -3,6 +3,7 @@
 // "configure y-websocket authentication" finds the page. The question's filler words are dropped
 // here; the words kept are still the user's own, in their order — never note text.
 import { wordSet } from "../text/word-set";
+import type { ProviderName } from "./types";
 
 /** Question words, auxiliaries, pronouns and the commonest English function words. */
 const fillerWords = wordSet(
@@ -16,6 +17,29 @@ const fillerWords = wordSet(
   "latest current currently today now recent recently new newest",
 );
 
+/**
+ * Web search operators a user may type on purpose (`site:github.com`, `filetype:pdf`): general search
+ * (Brave, SearXNG…) honours them; a keyword source searched them as text, and as it needs every word,
+ * found nothing. They are left out of keyword queries, and the dispatcher says so (`searchOperators`).
+ * `-word` stays: in a question it is as often a flag (`gcc -O2`) as an exclusion.
+ */
+const searchOperator = /^(site|inurl|allinurl|intitle|allintitle|intext|allintext|filetype|ext|related|cache|before|after):\S/i;
+
+/** The web search operators in a question, as typed, in order. */
+export function searchOperators(question: string): string[] {
+  return question.split(/\s+/).filter((word) => searchOperator.test(word));
+}
+
+function withoutOperators(question: string): string {
+  return question
+    .split(/\s+/)
+    .filter((word) => word !== "" && !searchOperator.test(word))
+    .join(" ");
+}
+
+/** The sources whose queries are built here; the others are sent the question as it is. */
+export const KEYWORD_SOURCES: readonly ProviderName[] = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange", "pubmed"];
+
 /** Keeps words with a digit or a symbol that means something in code (`c++`, `node.js`, `y-websocket`). */
 function cleanWord(word: string): string {
   return word.replace(/^[^\p{L}\p{N}#+.@_-]+|[^\p{L}\p{N}#+_-]+$/gu, "").replace(/[.]+$/, "");
@@ -28,9 +52,10 @@ function cleanWord(word: string): string {
 export function keywordQuery(question: string, maxWords = 8): string {
   const words = question
     .split(/\s+/)
+    .filter((word) => !searchOperator.test(word))
     .map(cleanWord)
     .filter((word) => word !== "" && !fillerWords.has(word.toLowerCase()));
   const unique = [...new Map(words.map((w) => [w.toLowerCase(), w])).values()];
-  if (unique.length === 0) return question.trim();
+  if (unique.length === 0) return withoutOperators(question) || question.trim();
   return unique.slice(0, maxWords).join(" ");
 }

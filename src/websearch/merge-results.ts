@@ -1,5 +1,6 @@
-// Many sources, one list: pages with the same canonical URL become one result that remembers who
-// else found it (`alsoFoundBy`), and the list is ordered by a score every source can be put on.
+// Many sources, one list: the same page under two addresses (`samePageKey`: http and https, `www.`
+// and `m.`, its AMP copy, as well as everything the canonical URL already folds) becomes one result
+// that remembers who else found it (`alsoFoundBy`), and the list is ordered by a score every source can be put on.
 //
 // Scores: a source's own relevance scores are not comparable across sources (Exa's 0–1, SearXNG's
 // sums, GitHub's near-constant 1.0), and most sources give none. Each result is normalised within
@@ -7,7 +8,7 @@
 // score and 1/rank, so a flat list of scores cannot lift a source's tail above another's head.
 // That is multiplied by the source's weight (below). A page found by several sources keeps its
 // best score. Equal scores keep the interleaved order: 1st of each source, then 2nd of each…
-import { canonicalizeUrl } from "./canonical-url";
+import { samePageKey } from "./canonical-url";
 import { PROVIDER_NAMES } from "../provider-names";
 import type { ProviderName, ProviderResponse, ProviderResult, SourceSignal } from "./types";
 
@@ -69,7 +70,7 @@ function round(n: number): number {
   return Math.round(n * 10_000) / 10_000;
 }
 
-/** Folds pages with the same canonical URL into one result and orders the list by weighted score. */
+/** Folds results that are the same page (`samePageKey`) into one and orders the list by weighted score. */
 export function mergeResults(responses: readonly ProviderResponse[], weights: Record<ProviderName, number> = DEFAULT_SOURCE_WEIGHTS): MergedResult[] {
   const merged: MergedResult[] = [];
   const byUrl = new Map<string, MergedResult>();
@@ -81,7 +82,7 @@ export function mergeResults(responses: readonly ProviderResponse[], weights: Re
       if (!result) return;
       const weight = weights[response.provider] ?? 1;
       const score: MergeScore = { ...normalised[n][i], weight, value: round(weight * normalised[n][i].normalised) };
-      const key = canonicalizeUrl(result.canonicalUrl) ?? result.canonicalUrl;
+      const key = samePageKey(result.canonicalUrl) ?? result.canonicalUrl;
       const existing = byUrl.get(key);
       if (existing) return foldInto(existing, result, response.provider, score);
       const entry = toMerged(result, response.provider, score, merged.length + 1);

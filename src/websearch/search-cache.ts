@@ -26,7 +26,10 @@ export class SearchCache {
   get(key: string): ProviderResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.clock.now() - entry.storedAt >= this.ttlMs) {
+    const age = this.clock.now() - entry.storedAt;
+    // Stored "in the future": the clock was set back, and the answer's age is unknown. Kept, it
+    // stayed fresh for as long as the clock went back (an hour, a day) on top of its time to live.
+    if (age < 0 || age >= this.ttlMs) {
       this.entries.delete(key);
       return undefined;
     }

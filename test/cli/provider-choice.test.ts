@@ -27,6 +27,12 @@ describe("chooseProviders", () => {
     expect(choice.providers).toEqual(["wikipedia", "hackernews", "arxiv", "github", "stackexchange"]);
     expect(choice.note).toBe("No API key is set for Brave, Exa, so the free sources were asked.");
   });
+
+  it("says SearXNG lacks its instance address, not a key, and says when no source is enabled at all", async () => {
+    expect((await chooseProviders([], settingsWith(["searxng"]), none)).note).toBe("No SearXNG instance address is set, so the free sources were asked.");
+    expect((await chooseProviders([], settingsWith(["tavily", "searxng"]), none)).note).toBe("No API key is set for Tavily and no SearXNG instance address is set, so the free sources were asked.");
+    expect((await chooseProviders([], settingsWith([]), none)).note).toBe("No web source is enabled in settings, so the free sources were asked.");
+  });
 });
 
 describe("replay", () => {

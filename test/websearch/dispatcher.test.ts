@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HttpRequest, HttpResponse } from "../../src/ports";
 import { dispatchSearch } from "../../src/websearch/dispatcher";
+import { KEYWORD_SOURCES } from "../../src/websearch/keyword-query";
 import { defaultMinIntervals, RateGovernor } from "../../src/websearch/rate-governor";
 import { SearchCache } from "../../src/websearch/search-cache";
 import { createSearchSession } from "../../src/websearch/search-providers";
@@ -141,6 +142,17 @@ describe("the dispatcher", () => {
     const again = await dispatchSearch(["wikipedia"], { query: "crdt", count: 5 }, context, session);
     expect(http.requests).toHaveLength(1);
     expect(again.sources[0].status === "answered" && again.sources[0].cached).toBe(true);
+  });
+
+  it("sends a typed search operator to general search only, and says which keyword sources left it out", async () => {
+    const http = scriptedHttp(() => jsonResponse({}));
+    const { context, session } = setup(http);
+    const question = "site:github.com automerge sync";
+    const outcome = await dispatchSearch([...KEYWORD_SOURCES, "searxng"], { question, query: question, count: 5 }, context, session, { route: false });
+    const sent = http.requests.map((r) => [new URL(r.url).host, decodeURIComponent(r.url.replace(/\+/g, " ")).includes("site:github.com")]);
+    expect(sent.filter(([, operator]) => operator)).toEqual([["localhost:8888", true]]);
+    expect(new Set(sent.map(([host]) => host)).size).toBe(KEYWORD_SOURCES.length + 1);
+    expect(outcome.clamps).toContain("“site:github.com” left out for Wikipedia, Hacker News, arXiv, GitHub, Stack Exchange, PubMed: they search for words, not with search operators");
   });
 
   it("with routing off, asks every named source and says it was asked by name", async () => {

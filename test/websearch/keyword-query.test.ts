@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { keywordQuery } from "../../src/websearch/keyword-query";
+import { keywordQuery, searchOperators } from "../../src/websearch/keyword-query";
 import { userAgent } from "../../src/websearch/provider-http";
 import { repoRoot } from "./helpers";
 
@@ -14,6 +14,14 @@ describe("keyword queries for the sources that match every word", () => {
 
   it("keeps at most the number of words asked for, each once", () => {
     expect(keywordQuery("crdt crdt automerge yjs peritext rga logoot treedoc woot lseq", 4)).toBe("crdt automerge yjs peritext");
+  });
+
+  it("leaves out the web search operators a keyword source would search as text, and names them", () => {
+    const question = "site:github.com automerge sync filetype:pdf -yjs";
+    expect(keywordQuery(question)).toBe("automerge sync -yjs");
+    expect(searchOperators(question)).toEqual(["site:github.com", "filetype:pdf"]);
+    expect(keywordQuery("What is site:github.com?")).toBe("What is");
+    expect(keywordQuery("What does gcc -O2 do?")).toBe("gcc -O2");
   });
 
   it("falls back to the question when only filler words are left", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { DEFAULT_SOURCE_WEIGHTS, mergeResults, normalisedScores } from "../../src/websearch/merge-results";
 import type { ProviderName, ProviderResponse, ProviderResult, SourceSignal } from "../../src/websearch/types";
 
@@ -67,6 +68,40 @@ describe("merging sources", () => {
     for (const [name, weight] of Object.entries(DEFAULT_SOURCE_WEIGHTS)) {
       expect(weight, name).toBeGreaterThan(0);
       expect(weight, name).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe("the same page under another address", () => {
+  const at = (url: string, rank = 1): ProviderResult => ({ url, canonicalUrl: canonicalizeUrl(url)!, title: url, domain: new URL(url).hostname, highlights: [], rank });
+  const pairs: [string, string][] = [
+    ["https://example.com/post", "http://example.com/post"],
+    ["https://example.com/post", "https://www.example.com/post/"],
+    ["https://example.com/post", "https://example.com/post#comments"],
+    ["https://example.com/post", "https://example.com/post?utm_source=hn&utm_medium=rss"],
+    ["https://en.wikipedia.org/wiki/CRDT", "https://en.m.wikipedia.org/wiki/CRDT"],
+    ["https://example.com/post", "https://m.example.com/post"],
+    ["https://www.theguardian.com/tech/crdts", "https://amp.theguardian.com/tech/crdts"],
+    ["https://example.com/2024/post/", "https://example.com/2024/post/amp/"],
+    ["https://example.com/post", "https://example.com/post?amp=1"],
+    ["https://example.com/post", "https://example-com.cdn.ampproject.org/c/s/example.com/post"],
+  ];
+
+  it.each(pairs)("%s and %s are one row, labelled by its first finder and also found by the other", (first, second) => {
+    const merged = mergeResults([response("brave", [at(first)]), response("hackernews", [at(second)])]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ url: first, provider: "brave", providerLabel: "Brave", alsoFoundBy: ["hackernews"] });
+  });
+
+  it("tells apart what only looks alike: another path, another meaningful parameter, another site", () => {
+    for (const [a, b] of [
+      ["https://example.com/post", "https://example.com/posts"],
+      ["https://example.com/item?id=1", "https://example.com/item?id=2"],
+      ["https://m.example.com/post", "https://n.example.com/post"],
+      ["https://example.com/amp-guide", "https://example.com/guide"],
+      ["https://example.com/amp/", "https://example.com/"],
+    ]) {
+      expect(mergeResults([response("brave", [at(a)]), response("exa", [at(b)])]), `${a} ${b}`).toHaveLength(2);
     }
   });
 });

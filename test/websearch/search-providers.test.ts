@@ -146,6 +146,16 @@ describe("RateGovernor", () => {
     clock.advance(3000);
     expect(governor.reserve("brave", 0)).toEqual({ ok: true, waitMs: 0 });
   });
+
+  it("a clock set back an hour keeps the spacing and the back-off, and does not refuse every call for the hour", () => {
+    const clock = fakeClock();
+    const governor = new RateGovernor(clock, { brave: 1000, exa: 100 });
+    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 0 });
+    governor.backOff("exa", 2000);
+    clock.set(clock.now() - 3_600_000);
+    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 1000 });
+    expect(governor.reserve("exa", 5000)).toEqual({ ok: true, waitMs: 2000 });
+  });
 });
 
 describe("SearchCache", () => {
@@ -170,6 +180,17 @@ describe("SearchCache", () => {
     expect(cache.get("b")).toBeUndefined();
     expect(cache.get("a")?.query).toBe("a");
     expect(cache.get("c")?.query).toBe("c");
+  });
+
+  it("a clock set back does not keep an answer fresh for the hour it went back", () => {
+    const clock = fakeClock();
+    const cache = new SearchCache(clock, { ttlMs: 1000 });
+    cache.set("a", response("a"));
+    clock.set(clock.now() - 3_600_000);
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("b", response("b"));
+    clock.advance(999);
+    expect(cache.get("b")?.query).toBe("b");
   });
 
   it("hands out copies, so a caller cannot change what is cached", () => {

@@ -2,13 +2,15 @@
 // the engines it runs, with the engines that found each as a signal. Categories follow what the
 // question is about (code → it, papers → science, news → news) and freshness becomes SearXNG's
 // time range. An instance answers 403 to `format=json` unless its settings.yml lists json among
-// `search.formats` — the message says exactly that. No key; the address comes from settings.
+// `search.formats` — the message says exactly that. No key; the address comes from settings, as
+// users type it: with `/search`, a query or a fragment pasted in, or with `user:password@` for an
+// instance behind basic auth (sent as a header, never in the address, never in a message).
 import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
-import { failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -72,27 +74,87 @@ function searchParams(request: ResolvedSearchRequest, warnings: string[]): URLSe
   return params;
 }
 
+/** The instance as settings name it, read once: where its search is, and how to log in to it. */
+export interface SearxngInstance {
+  /** Origin and path, without `/search`, query, fragment or credentials: what messages name. */
+  base: string;
+  /** `Basic …` from the address's `user:password@`, when it has one. */
+  authorization?: string;
+  /** The password, so every message and every body read is scrubbed of it ("" when none). */
+  password: string;
+}
+
+/**
+ * The instance behind an address as a user types it, or null when it is none. Node's fetch refuses
+ * an address with credentials and names the whole address, password and all, in its error; a pasted
+ * results page (`…/search?q=crdt`) asked `/search/search`, or sent its own `q` along.
+ */
+export function searxngInstance(address: string): SearxngInstance | null {
+  let url: URL;
+  try {
+    url = new URL(address.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/search$/i, "");
+  const base = `${url.origin}${path}`;
+  if (url.username === "" && url.password === "") return { base, password: "" };
+  const user = decodedPart(url.username);
+  const password = decodedPart(url.password);
+  return { base, authorization: `Basic ${base64(`${user}:${password}`)}`, password };
+}
+
+/** A user name or password as typed: `%40` in an address is an `@` in the password. */
+function decodedPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function base64(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 async function searchSearxng(input: SearchRequest, context: ProviderContext): Promise<ProviderResponse> {
   const { request, warnings } = resolveSearchRequest(input, context.settings);
   warnUnsupported(request, label, warnings, { freshness: true });
-  const base = context.settings.external.searxng.baseUrl.replace(/\/+$/, "");
-  if (base === "") {
+  const address = context.settings.external.searxng.baseUrl;
+  if (address.trim() === "") {
     throw new ProviderError("searxng", "unsupported", `No ${label} instance is set. Add its address in Vault Research settings (CLI: external.searxng.baseUrl in --config).`);
   }
-  const call = sourceCall("searxng", `${base}/search?${searchParams(request, warnings).toString()}`, request);
+  const instance = searxngInstance(address);
+  if (!instance) throw new ProviderError("searxng", "unsupported", `The ${label} instance address in settings is not an http(s) address.`);
+  const call = sourceCall("searxng", `${instance.base}/search?${searchParams(request, warnings).toString()}`, request, {
+    secret: instance.password,
+    ...(instance.authorization ? { headers: { Authorization: instance.authorization } } : {}),
+  });
 
   const response = await sendProviderRequest(call, context);
-  if (!isSuccess(response)) throw searxngError(call, response, context.clock.now(), base);
-  if (looksLikeHtml(response)) throw jsonDisabled(call, response, base);
+  if (!isSuccess(response)) throw searxngError(call, response, context.clock.now(), instance);
+  if (looksLikeHtml(response)) throw htmlInsteadOfJson(call, response, instance.base);
   const body = readJson(call, response, searchSchema, "search answer");
-  const silent = parseEach(body.unresponsive_engines ?? [], silentEngineSchema, warnings, "unresponsive engine");
-  if (silent.length > 0) {
-    const named = silent.slice(0, enginesNamed).map(([engine, reason]) => quoted(reason ? `${engine} (${reason})` : engine, 80));
-    const more = silent.length > enginesNamed ? ` and ${silent.length - enginesNamed} more` : "";
-    warnings.push(`${label}: engines that did not answer: ${named.join(", ")}${more}`);
+  const silent = silentEngines(body.unresponsive_engines ?? [], warnings);
+  if (silent !== "") warnings.push(`engines that did not answer: ${silent}`);
+  const results = toResults(parseEach(body.results, resultSchema, warnings, "result"), request, context.clock.now(), warnings);
+  // Nothing found because the engines failed is not "nothing exists": a failure, so it is said as
+  // one and not kept in the session's cache as an empty answer.
+  if (results.length === 0 && silent !== "") {
+    throw failWith(call, "http", `${label} at ${instance.base} answered, but found nothing because its engines did not answer: ${silent}. Try again later, or turn on other engines in its settings.`);
   }
-  const results = parseEach(body.results, resultSchema, warnings, "result");
-  return { provider: "searxng", endpoint: "search", query: request.query, results: toResults(results, request, context.clock.now(), warnings), warnings };
+  return { provider: "searxng", endpoint: "search", query: request.query, results, warnings };
+}
+
+/** The engines that did not answer, in words ("google (timeout), bing (CAPTCHA) and 3 more"), or "". */
+function silentEngines(listed: readonly unknown[], warnings: string[]): string {
+  const silent = parseEach(listed, silentEngineSchema, warnings, "unresponsive engine");
+  const named = silent.slice(0, enginesNamed).map(([engine, reason]) => quoted(reason ? `${engine} (${reason})` : engine, 80));
+  const more = silent.length > enginesNamed ? ` and ${silent.length - enginesNamed} more` : "";
+  return silent.length > 0 ? `${named.join(", ")}${more}` : "";
 }
 
 function toResults(items: SearxngResult[], request: ResolvedSearchRequest, now: number, warnings: string[]): ProviderResult[] {
@@ -127,7 +189,29 @@ function jsonDisabled(call: ProviderCall, response: HttpResponse, base: string):
   );
 }
 
-function searxngError(call: ProviderCall, response: HttpResponse, now: number, base: string): ProviderError {
-  if (response.status === 403) return jsonDisabled(call, response, base);
+/**
+ * A web page where JSON was asked for. SearXNG refuses a format it does not serve with a 403; an
+ * older one answered with its own results page. Any other page is what stands in front of the
+ * search — a login page, or the bot check public instances put up — and turning JSON on fixes nothing.
+ */
+function htmlInsteadOfJson(call: ProviderCall, response: HttpResponse, base: string): ProviderError {
+  const title = bodyExcerpt(response, call.secret);
+  if (/searx/i.test(title)) return jsonDisabled(call, response, base);
+  return failWith(
+    call,
+    "http",
+    `${label} at ${base} sent a web page titled “${title}” instead of JSON (HTTP ${response.status}): a login page or a bot check stands in front of its search. Use an instance you run, or one that allows JSON.`,
+    { status: response.status },
+  );
+}
+
+function searxngError(call: ProviderCall, response: HttpResponse, now: number, instance: SearxngInstance): ProviderError {
+  if (response.status === 403) return jsonDisabled(call, response, instance.base);
+  if (response.status === 401) {
+    const message = instance.authorization
+      ? `${label} at ${instance.base} refused the user name and password in its address (HTTP 401).`
+      : `${label} at ${instance.base} asks for a user name and password (HTTP 401), which Vault Research does not send. Use an instance without a login, or let this device through without one.`;
+    return failWith(call, "auth", message, { status: 401 });
+  }
   return statusError(call, response, now);
 }

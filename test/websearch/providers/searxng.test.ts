@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HttpFailure } from "../../../src/ports";
 import { userAgent } from "../../../src/websearch/provider-http";
 import { searxngCategories } from "../../../src/websearch/providers/searxng";
 import { jsonResponse, scriptedHttp } from "../helpers";
@@ -45,7 +46,7 @@ describe("SearXNG: answers", () => {
     expect(tech.snippet).toBe("Resources and community around CRDT technology — papers, blog posts & implementations. (Sample text written for tests.)");
     expect(wiki.domain).toBe("en.wikipedia.org");
     expect(blog).toMatchObject({ canonicalUrl: "https://blog.example.org/2025/interleaving-in-sequence-crdts", publishedAt: "2025-03-28T00:00:00" });
-    expect(response.warnings).toEqual(["SearXNG: engines that did not answer: google (timeout), bing (Suspended: access denied)", "1 result with an unusable URL skipped"]);
+    expect(response.warnings).toEqual(["engines that did not answer: google (timeout), bing (Suspended: access denied)", "1 result with an unusable URL skipped"]);
   });
 
   it("says plainly when the instance has JSON output turned off — as a 403 or as its HTML page", async () => {
@@ -58,5 +59,62 @@ describe("SearXNG: answers", () => {
 
   it("reads the instance's limiter (429) as a rate limit", async () => {
     expect(failure(await runSource("searxng", "searxng/limiter-429.json"))).toMatchObject({ kind: "rate_limited", status: 429 });
+  });
+});
+
+describe("SearXNG: the instance address as users type it", () => {
+  const at = (baseUrl: string) => fixtureSettings((s) => (s.external.searxng.baseUrl = baseUrl));
+
+  it("asks /search once when the address already ends in /search, or carries a query or a fragment", async () => {
+    for (const typed of ["https://search.example.net/searx/search", "https://search.example.net/searx/search/?q=", "https://search.example.net/searx/?", "https://search.example.net/searx#top"]) {
+      const http = scriptedHttp(empty);
+      await runSource("searxng", http, { settings: at(typed), request: { query: "sequence crdt", count: 5 } });
+      const url = new URL(http.requests[0].url);
+      expect(url.origin + url.pathname, typed).toBe("https://search.example.net/searx/search");
+      expect(url.searchParams.getAll("q"), typed).toEqual(["sequence crdt"]);
+      expect(url.hash, typed).toBe("");
+    }
+  });
+
+  it("logs in to an instance behind basic auth with a header, never with the password in the address or a message", async () => {
+    const password = "s3cret-Passw0rd";
+    const http = scriptedHttp((req) => {
+      // What Node's fetch says of an address that carries a password: the whole address.
+      if (new URL(req.url).password !== "") throw new HttpFailure("network", `Request cannot be constructed from a URL that includes credentials: ${req.url}`);
+      return { status: 401, headers: { "content-type": "text/html" }, text: `<html><title>401 Authorization Required</title><p>bad login ${password}</p></html>` };
+    });
+    const error = failure(await runSource("searxng", http, { settings: at(`https://alice:${password}@search.example.net/`) }));
+    expect(new URL(http.requests[0].url).origin).toBe("https://search.example.net");
+    expect(http.requests[0].headers?.Authorization).toBe(`Basic ${btoa(`alice:${password}`)}`);
+    expect(error).toMatchObject({ kind: "auth", status: 401 });
+    expect(error.message).toBe("SearXNG at https://search.example.net refused the user name and password in its address (HTTP 401).");
+    expect(JSON.stringify(error.toJSON())).not.toContain(password);
+  });
+
+  it("says an instance asks for a login when no user name and password were given (401)", async () => {
+    const http = scriptedHttp(() => ({ status: 401, headers: { "www-authenticate": 'Basic realm="searx"' }, text: "" }));
+    const error = failure(await runSource("searxng", http, { settings: at("https://search.example.net") }));
+    expect(error).toMatchObject({ kind: "auth", status: 401 });
+    expect(error.message).toMatch(/^SearXNG at https:\/\/search\.example\.net asks for a user name and password \(HTTP 401\), which Vault Research does not send\./);
+  });
+});
+
+describe("SearXNG: answers that are not results", () => {
+  it("a bot check's page (200, HTML, not SearXNG's own) is named as such, not as JSON turned off", async () => {
+    const http = scriptedHttp(() => ({ status: 200, headers: { "content-type": "text/html" }, text: "<!doctype html><html><head><title>Making sure you&#39;re not a bot!</title></head><body>…</body></html>" }));
+    const error = failure(await runSource("searxng", http));
+    expect(error).toMatchObject({ kind: "http", status: 200 });
+    expect(error.message).toBe("SearXNG at http://localhost:8888 sent a web page titled “Making sure you're not a bot!” instead of JSON (HTTP 200): a login page or a bot check stands in front of its search. Use an instance you run, or one that allows JSON.");
+  });
+
+  it("no results because every engine that was asked failed is a failure that says so, not an empty answer", async () => {
+    const http = scriptedHttp(() => jsonResponse({ results: [], unresponsive_engines: [["google", "timeout"], ["duckduckgo", "CAPTCHA"]] }));
+    const error = failure(await runSource("searxng", http));
+    expect(error).toMatchObject({ kind: "http" });
+    expect(error.message).toBe("SearXNG at http://localhost:8888 answered, but found nothing because its engines did not answer: google (timeout), duckduckgo (CAPTCHA). Try again later, or turn on other engines in its settings.");
+  });
+
+  it("no results with every engine answering is an empty answer", async () => {
+    expect(answer(await runSource("searxng", scriptedHttp(empty))).results).toEqual([]);
   });
 });
