@@ -53,8 +53,8 @@ describe("vault-research embed", () => {
   it("stops when cancelled, keeps what was embedded, and the next run goes on from there", async () => {
     const stop = new AbortController();
     let requests = 0;
-    // Cancel as the second batch's request leaves: the first batch is stored, the second abandoned.
-    const http: Http = { request: (req) => (++requests === 2 && stop.abort(), fetchHttp.request(req)) };
+    // Cancel as the second batch's request leaves (the model's fingerprint goes first): the first batch is stored, the second abandoned.
+    const http: Http = { request: (req) => (++requests === 3 && stop.abort(), fetchHttp.request(req)) };
     const first = io();
     expect(await embedCommand(embedArgs("--json"), first.io, { http, stop: stop.signal })).toBe(1);
     const cancelled = embedReportSchema.parse(JSON.parse(first.seen.out));
@@ -139,7 +139,8 @@ describe("vault-research embed", () => {
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     const started = Date.now();
-    while (server.embedCalls.length < 2 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+    // The model's fingerprint, the first batch, and the second under way.
+    while (server.embedCalls.length < 3 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code, err).toBe(1);

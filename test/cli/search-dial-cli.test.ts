@@ -12,6 +12,7 @@ import { runCli, COMMANDS, type CliIo } from "../../src/cli/run";
 import { searchCommand } from "../../src/cli/search-command";
 import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
+import { FINGERPRINT_TEXT } from "../../src/index/embeddings/vector-store";
 import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 
 let server: StandInServer;
@@ -76,11 +77,12 @@ describe("vault-research embed", () => {
     expect(existsSync(report.vector_file)).toBe(true);
     expect(readdirSync(vault).sort()).toEqual(["Car repair.md", "Cats.md", "Dogs.md", "Gardening.md"]);
 
-    const calls = server.embedCalls.length;
+    const sent = server.embeddedTexts().length;
     const second = await cli("embed", "--embed", embedSpec());
     expect(second.code).toBe(0);
     expect(second.out).toContain("Embedded 0 notes; 4 already up to date.");
-    expect(server.embedCalls.length).toBe(calls);
+    // Only the model's fingerprint is asked for, to be sure the vectors are still its own.
+    expect(server.embeddedTexts().slice(sent)).toEqual([FINGERPRINT_TEXT]);
 
     note("Dogs.md", "# Dogs\n\nA puppy needs a walk twice a day, and a bath once a month.\n");
     const later = new Date(Date.now() + 5_000);

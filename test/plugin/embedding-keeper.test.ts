@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/index/embeddings/embedder";
 import type { EmbeddingProgress } from "../../src/index/embeddings/embedding-job";
-import type { VectorStore } from "../../src/index/embeddings/vector-store";
+import { FINGERPRINT_TEXT, type VectorStore } from "../../src/index/embeddings/vector-store";
 import { createEmbeddingModel } from "../../src/llm/embeddings/embed-spec";
 import { EmbeddingKeeper } from "../../src/plugin/embedding-keeper";
 import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
@@ -128,7 +128,8 @@ describe("EmbeddingKeeper", () => {
 
     const restarted = harness({ settings: settingsFor(server.base, true), idb, notes });
     await restarted.start();
-    expect(server.embedCalls).toHaveLength(0);
+    // Only the model's fingerprint is asked for, to be sure the vectors are still its own.
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
     expect(restarted.seen.vectors?.size).toBe(3);
 
     notes.files.set("Dogs.md", { text: "# Dogs\n\nA canine likes long walks by the river.\n", mtime: 1_700_000_100_000 });

@@ -11,6 +11,7 @@ import VaultResearchPlugin from "../../src/main";
 import { defaultSettings } from "../../src/settings";
 import type { ResearchPanelHost } from "../../src/ui/research-view";
 import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { FINGERPRINT_TEXT } from "../../src/index/embeddings/vector-store";
 import { FakeIndexedDb } from "./fake-indexeddb";
 import { socketRequest } from "./socket-request-url";
 
@@ -110,7 +111,9 @@ describe("the plugin's search dial", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     server.embedCalls.length = 0;
     const { plugin } = await startPlugin(settingsData(true));
-    expect(server.embedCalls).toHaveLength(0);
+    // Only the model's fingerprint is asked for, to be sure the vectors are still its own.
+    expect(server.embeddedTexts().length).toBeGreaterThan(0);
+    expect(server.embeddedTexts().every((text) => text === FINGERPRINT_TEXT)).toBe(true);
     expect(plugin.dialHost.readiness()[1].ready).toBe(true);
     expect(plugin.dialHost.embeddingStatus()).toMatch(/^Embedded 0 notes; 3 already up to date/);
     plugin.unload();

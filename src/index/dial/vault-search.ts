@@ -9,9 +9,9 @@
 import { systemClock, type Clock, type NoteStore } from "../../ports";
 import type { Embedder } from "../embeddings/embedder";
 import type { UnitPlace } from "../embeddings/embedding-units";
-import type { VectorStore } from "../embeddings/vector-store";
+import { FINGERPRINT_TEXT, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
 import type { QueryLog } from "../query-log/query-log";
-import type { SearchResult } from "../types";
+import type { IndexedNote, SearchResult } from "../types";
 import type { VaultIndex } from "../vault-index";
 import { hasFilters, normalizeFilters, passesFilters, type DialFilters } from "./dial-filters";
 import { DIAL_LEVELS, type DialLevel, type DialNotice, type DialRequest, type DialResponse, type DialResult, type DialSection, type LaneName } from "./dial-types";
@@ -148,10 +148,18 @@ export class VaultSearch {
       notices.push(problem);
       return null;
     }
-    const answer = await this.options.embedder!.embed([request.query], "query", request.signal);
-    if (!answer.ok || answer.vectors.length !== 1 || answer.dimensions !== this.options.vectors!.dimensions) {
-      const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${this.options.vectors!.dimensions}: embed the vault again.` : answer.error.message;
+    const vectors = this.options.vectors!;
+    // The model's fingerprint rides along (vector-store.ts): another model of the same dimensions
+    // behind the same name would otherwise be compared with the vectors the old one made.
+    const texts = vectors.fingerprint ? [request.query, FINGERPRINT_TEXT] : [request.query];
+    const answer = await this.options.embedder!.embed(texts, "query", request.signal);
+    if (!answer.ok || answer.vectors.length !== texts.length || answer.dimensions !== vectors.dimensions) {
+      const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${vectors.dimensions}: embed the vault again.` : answer.error.message;
       notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: `${message} Searched by words only (level 1).` });
+      return null;
+    }
+    if (texts.length === 2 && !vectors.sameModelAs(answer.vectors[1])) {
+      notices.push({ ...unavailable(request.level, 1, "no_vectors"), message: OTHER_MODEL_WORDS });
       return null;
     }
     return answer.vectors[0];
@@ -160,7 +168,13 @@ export class VaultSearch {
   private async fusedLevel(query: string, level: 2 | 3, vector: Float32Array, filters: Filters, limit: number): Promise<DialResult[]> {
     const { index, vectors } = this.options;
     const depth = this.laneDepth();
-    const accept = (path: string) => passesFilters(index.note(path), filters);
+    // Only vectors made from the note as the index has it now: a note edited since its vectors
+    // were made is found by its words alone (as the coverage notice says) until it is embedded
+    // again, not by what it used to say, under a section its text may no longer hold.
+    const accept = (path: string) => {
+      const note = index.note(path);
+      return passesFilters(note, filters) && vectorsAreCurrent(note!, vectors!.note(path));
+    };
     const lexical = await this.lexicalResults(query, filters, depth);
     const lanes: Lane[] = [
       { lane: "lexical", hits: lexical.map((r) => ({ key: r.path, score: r.score })) },
@@ -248,9 +262,7 @@ export class VaultSearch {
     const paths = index.paths();
     let embedded = 0;
     for (const path of paths) {
-      const note = index.note(path)!;
-      const stored = vectors?.note(path);
-      if (stored && stored.mtime === note.mtime && stored.size === note.size) embedded++;
+      if (vectorsAreCurrent(index.note(path)!, vectors?.note(path))) embedded++;
     }
     if (embedded >= paths.length) return null;
     return {
@@ -280,6 +292,11 @@ export class VaultSearch {
   }
 }
 
+/** Whether a note's stored vectors were made from the note as the index has it (same mtime and size). */
+function vectorsAreCurrent(note: IndexedNote, stored: NoteVectors | undefined): boolean {
+  return stored !== undefined && stored.mtime === note.mtime && stored.size === note.size;
+}
+
 function resultBase(path: string, title: string, tags: string[], score: number, lexical: SearchResult | null): Omit<DialResult, "section" | "explanation"> {
   return { key: path, path, title, tags, score, lexical };
 }
@@ -295,6 +312,9 @@ const UNAVAILABLE_WORDS: Record<"no_embedder" | "no_vectors" | "no_chat_model", 
   no_vectors: "The vault has no vectors from this embedding model yet, so this search used words only (level 1). Embed the vault first.",
   no_chat_model: "No chat model is set, so level 3's order stands (no reranking).",
 };
+
+const OTHER_MODEL_WORDS =
+  "The embedding model answers differently than when the vault's vectors were made (another model behind the same name?), so this search used words only (level 1). Embed the vault again.";
 
 function unavailable(wanted: DialLevel, ran: DialLevel, reason: "no_embedder" | "no_vectors" | "no_chat_model"): DialNotice {
   return { kind: "level_unavailable", wanted, ran, reason, message: UNAVAILABLE_WORDS[reason] };

@@ -11,12 +11,12 @@ import { errorMessage } from "../../text/error-message";
 import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
-import type { Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
+import type { EmbedRole, Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
 import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
 import type { VectorCache } from "./vector-cache";
 import { serializeVectors } from "./vector-file";
 import type { VectorReset } from "./vector-reset";
-import type { VectorPlan, VectorStore } from "./vector-store";
+import { FINGERPRINT_TEXT, type VectorPlan, type VectorStore } from "./vector-store";
 
 export type EmbeddingJobState = "idle" | "running" | "paused" | "done" | "cancelled" | "failed";
 
@@ -37,6 +37,11 @@ export interface EmbeddingProgress {
   checksLeft: number;
   /** Notes that could not be read; they are tried again next run. */
   notesUnreadable: number;
+  /**
+   * Notes the embedding server could not embed, even alone (a vector of NaN, an error for that
+   * text), with the first one and the server's words: left out, and tried again next run.
+   */
+  refused?: { notes: number; first: string; message: string };
   unitsDone: number;
   /** Notes per second while running (pauses left out); null before the first batch. */
   notesPerSecond: number | null;
@@ -81,6 +86,8 @@ export class EmbeddingJob {
   private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
   private activeMs = 0;
   private activeSince: number | null = null;
+  /** This run already threw stored vectors away for another number of dimensions. */
+  private dimensionsChanged = false;
 
   constructor(private readonly options: EmbeddingJobOptions) {
     this.clock = options.clock ?? systemClock;
@@ -130,6 +137,20 @@ export class EmbeddingJob {
     this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
     this.startClock();
     this.emit();
+    // Asked even when nothing changed, so a model swapped since the last run is found at the next
+    // one (the plugin's at start-up), not only once a note changes. With nothing to embed, a
+    // server that cannot answer stops nothing.
+    if (work.length > 0 || store.size > 0) {
+      const checked = await this.checkFingerprint();
+      if (checked.kind === "cancelled") return this.finish("cancelled");
+      if (checked.kind === "failed") return this.finish(work.length > 0 ? "failed" : "done", work.length > 0 ? checked.error : undefined);
+      if (checked.kind === "dimensions_changed") {
+        // Every stored vector went: every note is to embed.
+        plan = store.plan(files);
+        work = workList(plan);
+        this.update({ notesTotal: work.length, notesUnchanged: 0, checksLeft: plan.toCheck.length, resets: [...this.current.resets, checked.reset] });
+      }
+    }
     const batchSize = Math.max(1, this.options.notesPerBatch ?? 16);
     let batches = 0;
     for (let next = 0; next < work.length; ) {
@@ -143,7 +164,7 @@ export class EmbeddingJob {
         // Every vector stored before this batch just went: plan again (this batch's are kept).
         plan = store.plan(files);
         work = workList(plan);
-        const done = this.current.notesDone + this.current.notesUnreadable;
+        const done = this.current.notesDone + this.current.notesUnreadable + (this.current.refused?.notes ?? 0);
         this.update({ notesTotal: done + work.length, notesUnchanged: 0, checksLeft: plan.toCheck.length, resets: [...this.current.resets, outcome.reset] });
         next = 0;
         continue;
@@ -158,15 +179,20 @@ export class EmbeddingJob {
     return this.finish("done");
   }
 
-  private async embedBatch(
-    batch: WorkItem[],
-  ): Promise<{ kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure } | { kind: "dimensions_changed"; reset: VectorReset }> {
-    const { store } = this.options;
+  private async embedBatch(batch: WorkItem[]): Promise<BatchOutcome> {
     const notes = (await this.readUnits(batch)).filter(({ file, units, check }) => !(check && this.confirmed(file, units)));
+    return this.embedNotes(notes);
+  }
+
+  private async embedNotes(notes: ReadNote[]): Promise<BatchOutcome> {
+    const { store } = this.options;
     const texts = notes.flatMap((n) => n.units.map((u) => u.text));
     const answer = await this.embedWithRetries(texts);
     if (this.abort.signal.aborted) return { kind: "cancelled" };
+    if (!answer.ok && answer.error.kind !== "cancelled" && notes.length > 1 && mayBeOneText(answer.error)) return this.embedOneByOne(notes, answer.error);
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
+    const flipped = texts.length > 0 ? this.dimensionsFlipped(answer.dimensions) : null;
+    if (flipped) return { kind: "failed", error: flipped };
     const reset = texts.length > 0 ? store.adoptDimensions(answer.dimensions) : null;
     let at = 0;
     for (const { file, units } of notes) {
@@ -174,7 +200,65 @@ export class EmbeddingJob {
       at += units.length;
     }
     this.update({ notesDone: this.current.notesDone + notes.length, unitsDone: this.current.unitsDone + texts.length });
-    return reset ? { kind: "dimensions_changed", reset } : { kind: "embedded" };
+    if (!reset) return { kind: "embedded" };
+    this.dimensionsChanged = true;
+    return { kind: "dimensions_changed", reset };
+  }
+
+  /**
+   * A batch the server could not embed: each note alone, so that one note's text (a vector of NaN
+   * for it, an error for its words) does not stop every note after it, run after run. When no
+   * note embeds alone either, the server is at fault, not the notes: the run stops with its words.
+   */
+  private async embedOneByOne(notes: ReadNote[], batchError: EmbedderFailure): Promise<BatchOutcome> {
+    const refused: { path: string; error: EmbedderFailure }[] = [];
+    let embedded = 0;
+    for (const note of notes) {
+      const outcome = await this.embedNotes([note]);
+      if (outcome.kind === "failed" && mayBeOneText(outcome.error)) {
+        refused.push({ path: note.file.path, error: outcome.error });
+        continue;
+      }
+      if (outcome.kind !== "embedded") return outcome;
+      embedded++;
+    }
+    if (embedded === 0) return { kind: "failed", error: batchError };
+    const before = this.current.refused;
+    const first = before ?? { first: refused[0].path, message: refused[0].error.message };
+    this.update({ refused: { notes: (before?.notes ?? 0) + refused.length, first: first.first, message: first.message } });
+    return { kind: "embedded" };
+  }
+
+  /**
+   * A second change of dimensions in one run: the server answers with two models (a balancer over
+   * two servers, a model swapped back and forth). Each change throws every stored vector away and
+   * plans again, so going on would never end; the run stops instead and keeps what it has.
+   */
+  private dimensionsFlipped(dimensions: number): EmbedderFailure | null {
+    const stored = this.options.store.dimensions;
+    if (!this.dimensionsChanged || stored === null || stored === dimensions) return null;
+    return {
+      kind: "dimension_mismatch",
+      message: `The embedding server answered with ${stored} dimensions and then ${dimensions} in one run, as if two models answered in turn; embedding stopped. Make sure one model answers at that address, then resume.`,
+    };
+  }
+
+  /**
+   * Asks the model for FINGERPRINT_TEXT before the run's first batch and lets the store compare it
+   * with the answer its vectors were made with: another number of dimensions, or another model of
+   * the same number, throws them away here, before a single new vector could be mixed with them.
+   */
+  private async checkFingerprint(): Promise<BatchOutcome> {
+    const { store } = this.options;
+    // As a query: the dial compares its searches' answers for the same text with it (vault-search.ts).
+    const answer = await this.embedWithRetries([FINGERPRINT_TEXT], "query");
+    if (this.abort.signal.aborted) return { kind: "cancelled" };
+    if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
+    const resized = store.adoptDimensions(answer.dimensions);
+    const reset = store.adoptFingerprint(answer.vectors[0]) ?? resized;
+    if (!reset) return { kind: "embedded" };
+    this.dimensionsChanged = true;
+    return { kind: "dimensions_changed", reset };
   }
 
   /** A note only to be checked whose units send what its vectors were made from: kept, not embedded. */
@@ -187,13 +271,13 @@ export class EmbeddingJob {
   }
 
   /** Each readable note's units; unreadable notes are counted and left for the next run. */
-  private async readUnits(batch: WorkItem[]): Promise<{ file: NoteFileInfo; units: EmbeddingUnit[]; check: boolean }[]> {
+  private async readUnits(batch: WorkItem[]): Promise<ReadNote[]> {
     const maxChars = this.options.maxNoteChars ?? MAX_NOTE_CHARS;
     const texts = await readNotes(
       this.options.notes,
       batch.map((w) => w.file.path),
     );
-    const out: { file: NoteFileInfo; units: EmbeddingUnit[]; check: boolean }[] = [];
+    const out: ReadNote[] = [];
     batch.forEach(({ file, check }, i) => {
       if (check) this.current.checksLeft--;
       const text = texts[i];
@@ -206,10 +290,10 @@ export class EmbeddingJob {
     return out;
   }
 
-  private async embedWithRetries(texts: string[]): Promise<EmbedderAnswer> {
+  private async embedWithRetries(texts: string[], role: EmbedRole = "document"): Promise<EmbedderAnswer> {
     if (texts.length === 0) return { ok: true, vectors: [], dimensions: this.options.store.dimensions ?? 0 };
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.options.embedder.embed(texts, "document", this.abort.signal);
+      const answer = await this.options.embedder.embed(texts, role, this.abort.signal);
       if (answer.ok || answer.error.kind !== "rate_limited" || attempt >= RATE_LIMIT_RETRIES) return answer;
       const waitMs = Math.min(answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS);
       try {
@@ -246,7 +330,7 @@ export class EmbeddingJob {
   private emit(): void {
     const elapsed = this.activeMs + (this.activeSince === null ? 0 : this.clock.now() - this.activeSince);
     const { notesDone, notesUnreadable, notesTotal } = this.current;
-    const processed = notesDone + notesUnreadable;
+    const processed = notesDone + notesUnreadable + (this.current.refused?.notes ?? 0);
     if (processed > 0 && elapsed > 0) {
       const rate = processed / (elapsed / 1000);
       this.current.notesPerSecond = rate;
@@ -264,6 +348,23 @@ export class EmbeddingJob {
     if (this.activeSince !== null) this.activeMs += this.clock.now() - this.activeSince;
     this.activeSince = null;
   }
+}
+
+type BatchOutcome = { kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure } | { kind: "dimensions_changed"; reset: VectorReset };
+
+/** A note read and cut into the units to embed. */
+interface ReadNote {
+  file: NoteFileInfo;
+  units: EmbeddingUnit[];
+  check: boolean;
+}
+
+/**
+ * Failures a text can cause (an answer that is not numbers, an error status for that input), as
+ * opposed to the key, the rate, the model, the connection or the clock, which no note changes.
+ */
+function mayBeOneText(error: EmbedderFailure): boolean {
+  return error.kind === "parse" || error.kind === "http";
 }
 
 /** A note the run reads: to embed, or (`check`) to embed only if its units' text changed. */

@@ -4,7 +4,7 @@
 import type { EmbeddingProgress } from "./embedding-job";
 
 export function embeddingProgressWords(p: EmbeddingProgress): string {
-  const done = count(p.notesDone + p.notesUnreadable);
+  const done = count(p.notesDone + p.notesUnreadable + (p.refused?.notes ?? 0));
   const total = count(p.notesTotal);
   switch (p.state) {
     case "idle":
@@ -21,8 +21,9 @@ export function embeddingProgressWords(p: EmbeddingProgress): string {
       const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date` : "";
       const rechecked = p.notesRechecked > 0 ? `; ${count(p.notesRechecked)} read again because this version cuts notes differently` : "";
       const unreadable = p.notesUnreadable > 0 ? `; ${count(p.notesUnreadable)} could not be read and will be tried again` : "";
+      const refused = p.refused ? `; ${count(p.refused.notes)} the embedding server could not embed (first ${p.refused.first}: ${p.refused.message}) and will be tried again` : "";
       const notSaved = p.saveProblem === undefined ? "" : ", but their vectors could not be saved";
-      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${rechecked}${unreadable}${notSaved}.`;
+      return `Embedded ${count(p.notesDone)} ${p.notesDone === 1 ? "note" : "notes"}${kept}${rechecked}${unreadable}${refused}${notSaved}.`;
     }
     case "cancelled":
       return `Embedding stopped at ${done} of ${total} notes; ${p.saveProblem === undefined ? "what was embedded is kept" : "the vectors could not be saved"}.`;

@@ -27,6 +27,8 @@ const headerSchema = z.object({
   schema: z.literal(SCHEMA),
   model: z.string(),
   dimensions: z.number().int().nonnegative(),
+  // The model's answer for FINGERPRINT_TEXT (vector-store.ts); files from before it was kept have none.
+  fingerprint: z.array(z.number()).nullable().default(null),
   notes: z.array(
     z.object({
       path: z.string(),
@@ -49,6 +51,8 @@ export function serializeVectors(store: VectorStore): Uint8Array {
     schema: SCHEMA,
     model: store.model ?? "",
     dimensions: d,
+    // Six decimals: the header stays small, and a cosine against it moves far less than the test's margin.
+    fingerprint: store.fingerprint ? Array.from(store.fingerprint, (x) => Math.round(x * 1e6) / 1e6) : null,
     notes: notes.map((n) => ({ path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, hash: n.textHash, units: n.units.map(toTuple) })),
   };
   // Padding to 4 keeps the float32 part aligned for readers that map it straight into memory.
@@ -83,7 +87,8 @@ export function readVectors(bytes: Uint8Array | null, model: string): VectorLoad
   const read = parseFile(bytes);
   if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
   // A file saved before the first vector says 0 dimensions: the store has none yet.
-  const store = new VectorStore(read.header.model, read.header.dimensions || null);
+  const print = read.header.fingerprint;
+  const store = new VectorStore(read.header.model, read.header.dimensions || null, print && print.length === read.header.dimensions ? Float32Array.from(print) : null);
   for (const note of read.notes) store.restore(note);
   const reset = store.adoptModel(model);
   return { store, reset };

@@ -4,6 +4,7 @@
 export type VectorReset =
   | { kind: "model_changed"; from: string; to: string; notes: number }
   | { kind: "dimension_changed"; from: number; to: number; notes: number }
+  | { kind: "model_swapped"; model: string; notes: number }
   | { kind: "old_version"; found: string }
   | { kind: "corrupt"; detail: string }
   | { kind: "unreadable"; detail: string };
@@ -14,6 +15,8 @@ export function vectorResetWords(reset: VectorReset): string {
       return `The stored vectors were made by ${reset.from}; the embedding model is now ${reset.to}, so ${notesWord(reset.notes)} will be embedded again.`;
     case "dimension_changed":
       return `The embedding model now answers with ${reset.to} dimensions instead of ${reset.from} (another model behind the same name?), so ${notesWord(reset.notes)} will be embedded again.`;
+    case "model_swapped":
+      return `${reset.model} now answers differently than when the stored vectors were made (another model behind the same name and dimensions?), so ${notesWord(reset.notes)} will be embedded again.`;
     case "old_version":
       return `The stored vectors are in an older format (${reset.found}); every note will be embedded again.`;
     case "corrupt":

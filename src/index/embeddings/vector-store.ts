@@ -48,14 +48,29 @@ export interface VectorPlan {
   unchanged: number;
 }
 
+/**
+ * What the embedding job sends first in every run (as a query), to recognise the model by its answer:
+ * a server may put another model of the same dimensions behind the same name (llama.cpp's ignores
+ * the name; an Ollama tag pulled again), and its vectors must not be mixed with the stored ones.
+ */
+export const FINGERPRINT_TEXT = "Vault Research fingerprint: a quick brown fox jumps over the lazy dog beside the river bank.";
+/**
+ * Cosine between two answers for FINGERPRINT_TEXT at or above which they are one model's. The same
+ * model on other hardware or at another precision stays above 0.99; another model's space is not
+ * aligned with it at all.
+ */
+const SAME_MODEL_COSINE = 0.9;
+
 export class VectorStore {
   private readonly notes = new Map<string, NoteVectors>();
   private modelName: string | null;
   private dims: number | null;
+  private print: Float32Array | null;
 
-  constructor(model: string | null = null, dimensions: number | null = null) {
+  constructor(model: string | null = null, dimensions: number | null = null, fingerprint: Float32Array | null = null) {
     this.modelName = model;
     this.dims = dimensions;
+    this.print = fingerprint;
   }
 
   get model(): string | null {
@@ -64,6 +79,11 @@ export class VectorStore {
 
   get dimensions(): number | null {
     return this.dims;
+  }
+
+  /** The model's unit vector for FINGERPRINT_TEXT when these vectors were made (null: not known). */
+  get fingerprint(): Float32Array | null {
+    return this.print;
   }
 
   /** Notes with vectors. */
@@ -95,6 +115,7 @@ export class VectorStore {
     if (previous === null || notes === 0) {
       this.notes.clear();
       this.dims = null;
+      this.print = null;
       return null;
     }
     this.clear();
@@ -108,7 +129,22 @@ export class VectorStore {
     const notes = this.notes.size;
     this.notes.clear();
     this.dims = dimensions;
+    this.print = null;
     return previous === null || notes === 0 ? null : { kind: "dimension_changed", from: previous, to: dimensions, notes };
+  }
+
+  /**
+   * The model's answer for FINGERPRINT_TEXT now (unit length, this store's dimensions): kept as the
+   * fingerprint; when another was kept and this one is not the same model's, every vector is thrown
+   * away. A store without one (older files) trusts its vectors and keeps this one from now on.
+   */
+  adoptFingerprint(vector: Float32Array): VectorReset | null {
+    const same = this.sameModelAs(vector);
+    this.print = Float32Array.from(vector);
+    if (same) return null;
+    const notes = this.notes.size;
+    this.notes.clear();
+    return notes === 0 ? null : { kind: "model_swapped", model: this.modelName ?? "the embedding model", notes };
   }
 
   /** Compares the index's notes with the stored vectors (by path, mtime and size) and drops the vectors of notes that are gone. */
@@ -159,6 +195,12 @@ export class VectorStore {
     return true;
   }
 
+  /** Whether this answer for FINGERPRINT_TEXT is the model's these vectors were made with (true when that is not known). */
+  sameModelAs(fingerprint: Float32Array): boolean {
+    const known = this.print;
+    return known === null || known.length !== fingerprint.length || dot(known, fingerprint) >= SAME_MODEL_COSINE;
+  }
+
   /** Puts back a note exactly as it was stored (loading from the cache file). */
   restore(note: NoteVectors): void {
     this.notes.set(note.path, note);
@@ -171,6 +213,7 @@ export class VectorStore {
   clear(): void {
     this.notes.clear();
     this.dims = null;
+    this.print = null;
   }
 
   /** The k notes whose own vector (the mean of its units) is closest to the query (level 2). */
@@ -205,6 +248,12 @@ export class VectorStore {
     if (this.dims !== null && query.length !== this.dims) throw new Error(`A query vector of ${query.length} dimensions against vectors of ${this.dims}`);
     return query.length;
   }
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
 }
 
 /** The units' places without their text: what a note keeps. */

@@ -118,21 +118,35 @@ function fromModelError(error: unknown, secrets: string[]): EmbeddingError {
 }
 
 /**
- * Embeds `texts` in batches of `batchSize`, one request each, in order. Every answer must hold one
- * vector per text, of finite numbers, all of one length (`expectedDimensions` when given).
+ * Texts per request, owned by one client and shared by its calls: a server that refuses a batch
+ * as too large (413) is sent halves from then on, not the size it refused at every call.
+ */
+export interface BatchSize {
+  texts: number;
+}
+
+/**
+ * Embeds `texts` in batches of `batch.texts`, one request each, in order. Every answer must hold
+ * one vector per text, of finite numbers, all of one length (`expectedDimensions` when given).
  */
 export async function embedInBatches(
   texts: string[],
-  options: { batchSize: number; serverName: string; expectedDimensions?: number; signal?: AbortSignal },
+  options: { batch: BatchSize; serverName: string; expectedDimensions?: number; signal?: AbortSignal },
   sendBatch: (batch: string[]) => Promise<BatchAnswer>,
 ): Promise<EmbedResult> {
   const vectors: Float32Array[] = [];
   let dimensions = options.expectedDimensions;
-  for (let start = 0; start < texts.length; start += options.batchSize) {
+  for (let start = 0; start < texts.length; ) {
     if (options.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
-    const batch = texts.slice(start, start + options.batchSize).map((t) => (t.trim() === "" ? " " : t));
+    const batch = texts.slice(start, start + Math.max(1, options.batch.texts)).map((t) => (t.trim() === "" ? " " : t));
     const answer = await sendBatch(batch);
+    if (!answer.ok && answer.error.status === 413 && batch.length > 1) {
+      // A proxy's or the server's limit on a request's size: the same texts again, half as many at a time.
+      options.batch.texts = Math.ceil(batch.length / 2);
+      continue;
+    }
     if (!answer.ok) return answer;
+    start += batch.length;
     if (answer.vectors.length !== batch.length) {
       return { ok: false, error: embeddingError("parse", `${options.serverName} sent ${answer.vectors.length} vectors for ${batch.length} texts.`) };
     }

@@ -9,7 +9,7 @@ import {
   type EmbeddingModel,
 } from "./embedding-model";
 import { embeddingPrefixes } from "./embedding-prefixes";
-import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer } from "./embedding-request";
+import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
 
 export const DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434";
 export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
@@ -17,6 +17,7 @@ export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
 export function ollamaEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OLLAMA_BASE_URL, (origin) => `Ollama at ${origin}`);
   const prefixes = embeddingPrefixes(options.model);
+  const batch: BatchSize = { texts: options.batchSize ?? DEFAULT_EMBEDDING_BATCH };
   const sendBatch = async (input: string[], paced: boolean, signal?: AbortSignal): Promise<BatchAnswer> => {
     const answer = await postEmbeddingJson(server, {
       url: `${baseUrl}/api/embed`,
@@ -39,7 +40,7 @@ export function ollamaEmbeddingModel(options: EmbeddingClientOptions): Embedding
       const prefix = role === "query" ? prefixes.query : prefixes.document;
       return embedInBatches(
         texts.map((t) => prefix + t),
-        { batchSize: options.batchSize ?? DEFAULT_EMBEDDING_BATCH, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
+        { batch, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
         (batch) => sendBatch(batch, role === "document", signal),
       );
     },

@@ -9,12 +9,13 @@ import {
   type EmbeddingModel,
 } from "./embedding-model";
 import { embeddingPrefixes } from "./embedding-prefixes";
-import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer } from "./embedding-request";
+import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
 
 export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OPENAI_COMPATIBLE_BASE_URL, (origin) => `the embedding server at ${origin}`);
   const prefixes = embeddingPrefixes(options.model);
+  const batch: BatchSize = { texts: options.batchSize ?? DEFAULT_EMBEDDING_BATCH };
   const sendBatch = async (input: string[], paced: boolean, signal?: AbortSignal): Promise<BatchAnswer> => {
     const answer = await postEmbeddingJson(server, {
       url: `${baseUrl}/embeddings`,
@@ -33,7 +34,7 @@ export function openAiEmbeddingModel(options: EmbeddingClientOptions): Embedding
       const prefix = role === "query" ? prefixes.query : prefixes.document;
       return embedInBatches(
         texts.map((t) => prefix + t),
-        { batchSize: options.batchSize ?? DEFAULT_EMBEDDING_BATCH, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
+        { batch, serverName: server.serverName, expectedDimensions: options.expectedDimensions, signal },
         (batch) => sendBatch(batch, role === "document", signal),
       );
     },

@@ -8,7 +8,7 @@ import { embeddedVault, standInEmbedder } from "../../support/embedded-vault";
 import { VaultSearch, type VaultSearchOptions } from "../../../src/index/dial/vault-search";
 import type { DialLevel } from "../../../src/index/dial/dial-types";
 import { compareLevels } from "../../../src/index/dial/level-comparison";
-import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { FINGERPRINT_TEXT, VectorStore } from "../../../src/index/embeddings/vector-store";
 import { QueryLog } from "../../../src/index/query-log/query-log";
 import { VaultIndex } from "../../../src/index/vault-index";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
@@ -91,7 +91,8 @@ describe("level 2: hybrid", () => {
     expect(hybrid.ranLevel).toBe(2);
     expect(hybrid.results[0].path).toBe("Cars/Automobile history.md");
     expect(paths(hybrid.results)).toContain("Cars/Fixing cars.md");
-    expect(server.embedCalls.map((c) => c.input)).toEqual([["search_query: automobile repair"]]);
+    // One request: the query, and the text whose answer tells the model that made the vectors.
+    expect(server.embedCalls.map((c) => c.input)).toEqual([["search_query: automobile repair", `search_query: ${FINGERPRINT_TEXT}`]]);
   });
 
   it("explains every result as data: the lanes that found it, their ranks and RRF contributions", async () => {
@@ -188,6 +189,16 @@ describe("when a level cannot run", () => {
     expect(server.embedCalls).toHaveLength(0);
   });
 
+  it("another model behind the same name and dimensions runs level 1, and says the vault must be embedded again", async () => {
+    server.script.variant = 1;
+    for (const level of [2, 3, 4] as DialLevel[]) {
+      const response = await dial().search({ query: "automobile repair", level });
+      expect(response.ranLevel).toBe(1);
+      expect(response.notices).toEqual([expect.objectContaining({ kind: "level_unavailable", reason: "no_vectors", ran: 1, message: expect.stringContaining("answers differently") })]);
+    }
+    expect(server.chatCalls).toHaveLength(0);
+  });
+
   it("a failed query embedding runs level 1 with the client's words", async () => {
     server.script.embedFailure = { status: 500, body: { error: "model crashed" } };
     const response = await dial().search({ query: "automobile repair", level: 3 });
@@ -204,6 +215,26 @@ describe("when a level cannot run", () => {
     bigger.applyText("New/Unembedded.md", "# Unembedded\n\nNot yet.\n", 1, 22);
     const response = await new VaultSearch({ index: bigger, notes: growing, vectors, embedder: embedder() }).search({ query: "soup", level: 2 });
     expect(response.notices).toEqual([expect.objectContaining({ kind: "vectors_partial", embedded: 7, notes: 8, message: "Vectors cover 7 of 8 notes; the others are found by their words only until embedding catches up." })]);
+  });
+
+  it("a note edited since its vectors were made is found by its words only, not by what it used to say", async () => {
+    const edited = new MemoryNoteStore(NOTES);
+    const now = new VaultIndex();
+    await now.sync(edited, null);
+    // The diary's Tuesday no longer mentions the car; its vectors still do.
+    const text = "# Garage diary\n\n## Monday\n\nNothing happened.\n\n## Tuesday\n\nWe baked a cake with my sister.\n";
+    edited.files.set("Journal/Garage diary.md", { text, mtime: 1_900_000_000_000 });
+    now.applyText("Journal/Garage diary.md", text, 1_900_000_000_000, text.length);
+    const search = new VaultSearch({ index: now, notes: edited, vectors, embedder: embedder() });
+    for (const level of [2, 3] as DialLevel[]) {
+      const response = await search.search({ query: "automobile repair", level });
+      expect(response.ranLevel).toBe(level);
+      expect(paths(response.results)).toContain("Cars/Fixing cars.md");
+      expect(paths(response.results)).not.toContain("Journal/Garage diary.md");
+      expect(response.notices).toContainEqual(expect.objectContaining({ kind: "vectors_partial", embedded: 6, notes: 7 }));
+    }
+    // Its words still find it.
+    expect(paths((await search.search({ query: "cake sister", level: 3 })).results)).toContain("Journal/Garage diary.md");
   });
 
   it("tells the dial which levels are ready", () => {

@@ -8,7 +8,7 @@ import { EmbeddingJob, type EmbeddingProgress } from "../../../src/index/embeddi
 import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 import { unitLength } from "../../../src/index/embeddings/quantize";
 import { readVectors } from "../../../src/index/embeddings/vector-file";
-import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { FINGERPRINT_TEXT, VectorStore } from "../../../src/index/embeddings/vector-store";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
 import type { Clock } from "../../../src/ports";
 import { fetchHttp, hashedVector, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
@@ -35,14 +35,14 @@ function vault(count: number): MemoryNoteStore {
 
 const ollama = (model = "nomic-embed-text") => ollamaEmbeddingModel({ http: fetchHttp, model, baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
 
-/** An embedder in memory whose every call takes `msPerCall` on the given clock. */
+/** An embedder in memory whose every call of a batch takes `msPerCall` on the given clock (the run's fingerprint none). */
 function scriptedEmbedder(clock: { advance(ms: number): void }, msPerCall = 1000): Embedder & { calls: number } {
   const embedder = {
     name: "scripted:m",
     calls: 0,
     async embed(texts: string[]): Promise<EmbedderAnswer> {
       embedder.calls++;
-      clock.advance(msPerCall);
+      if (texts[0] !== FINGERPRINT_TEXT) clock.advance(msPerCall);
       return { ok: true, vectors: texts.map((t) => unitLength(hashedVector(t, 8))), dimensions: 8 };
     },
   };
@@ -56,14 +56,15 @@ describe("embedding job", () => {
     const first = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
     // Title, outline ("Part"), and two sections each.
     expect(first).toMatchObject({ state: "done", notesDone: 6, notesTotal: 6, unitsDone: 6 * 4 });
-    expect(server.embedCalls.map((c) => c.input.length)).toEqual([16, 8]);
+    // The model's fingerprint first, then the notes.
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([1, 16, 8]);
 
     server.embedCalls.length = 0;
     notes.files.set("Notes/Note 2.md", { text: "# Note 2\n\nRewritten about brakes.\n", mtime: 1_800_000_000_000 });
     notes.files.delete("Notes/Note 5.md");
     const second = await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list());
     expect(second).toMatchObject({ state: "done", notesDone: 1, notesTotal: 1, notesUnchanged: 4, resets: [] });
-    expect(server.embeddedTexts()).toEqual(["Note 2", "Note 2\n\nRewritten about brakes."]);
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT, "Note 2", "Note 2\n\nRewritten about brakes."]);
     expect(store.note("Notes/Note 5.md")).toBeUndefined();
     expect(store.size).toBe(5);
   });
@@ -92,6 +93,50 @@ describe("embedding job", () => {
     expect(store.dimensions).toBe(32);
     expect(store.size).toBe(4);
     for (const note of store.entries()) expect(note.values.length).toBe((note.units.length + 1) * 32);
+  });
+
+  it("another model behind the same name and dimensions invalidates the old vectors instead of mixing them with its own", async () => {
+    const notes = vault(4);
+    const cache = new MemoryVectorCache();
+    await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache }).run(await notes.list());
+    // The server now answers with another model of 64 dimensions too (llama.cpp ignores the model's name).
+    server.script.variant = 1;
+    notes.files.set("Notes/Note 0.md", { text: "# Note 0\n\nchanged", mtime: 1_800_000_000_000 });
+    const loaded = readVectors(cache.bytes, "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    const progress = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache }).run(await notes.list());
+    expect(progress.resets).toEqual([{ kind: "model_swapped", model: "ollama:nomic-embed-text", notes: 4 }]);
+    expect(progress).toMatchObject({ state: "done", notesDone: 4, notesTotal: 4, notesUnchanged: 0 });
+    // Every stored vector is the new model's: a note's title finds itself again.
+    for (let i = 0; i < 4; i++) expect(loaded.store.nearestNotes(unitLength(hashedVector(`Note ${i}`, 64, 1)), 1)[0].path).toBe(`Notes/Note ${i}.md`);
+    // The same model next time: only what changed, nothing thrown away.
+    notes.files.set("Notes/Note 1.md", { text: "# Note 1\n\nchanged", mtime: 1_800_000_000_000 });
+    const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
+    expect(again).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 3, resets: [] });
+  });
+
+  it("a server whose answers flip between two numbers of dimensions stops the run after one reset instead of starting over for ever", async () => {
+    const notes = vault(6);
+    let calls = 0;
+    const flipping: Embedder = {
+      name: "scripted:m",
+      async embed(texts): Promise<EmbedderAnswer> {
+        calls++;
+        // A guard for the old behaviour, which asked again and again.
+        if (calls > 50) return { ok: false, error: { kind: "http", message: "asked too often" } };
+        const d = calls % 2 === 1 ? 8 : 16;
+        return { ok: true, vectors: texts.map((t) => unitLength(hashedVector(t, d))), dimensions: d };
+      },
+    };
+    const store = new VectorStore();
+    const progress = await new EmbeddingJob({ store, embedder: flipping, notes, notesPerBatch: 2 }).run(await notes.list());
+    // The fingerprint (8), the first batch (16: nothing stored to lose yet), the second (8: the first's thrown away), the third (16).
+    expect(calls).toBe(4);
+    expect(progress.resets).toEqual([{ kind: "dimension_changed", from: 16, to: 8, notes: 2 }]);
+    expect(progress).toMatchObject({ state: "failed", error: { kind: "dimension_mismatch", message: expect.stringContaining("8 dimensions and then 16 in one run") } });
+    // What the one model gave is kept, never mixed with the other's.
+    expect(store.dimensions).toBe(8);
+    expect(store.size).toBe(2);
   });
 
   it("after an update that cuts notes differently, reads each note again and embeds only those whose units now send other text", async () => {
@@ -127,7 +172,8 @@ describe("embedding job", () => {
     server.embedCalls.length = 0;
     const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
     expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 7 });
-    expect(server.embedCalls).toHaveLength(0);
+    // Only the model's fingerprint is asked for.
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
   });
 
   it("vectors kept before their text was fingerprinted are all embedded again, and serve until each is", async () => {
@@ -182,12 +228,13 @@ describe("embedding job", () => {
     const running = job.run(await notes.list());
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(job.progress().state).toBe("paused");
-    expect(embedder.calls).toBe(1);
+    // The fingerprint and the first batch.
+    expect(embedder.calls).toBe(2);
     clock.advance(60_000);
     job.resume();
     const done = await running;
     expect(done).toMatchObject({ state: "done", notesDone: 6, notesPerSecond: 2 });
-    expect(embedder.calls).toBe(3);
+    expect(embedder.calls).toBe(4);
   });
 
   it("cancel keeps and saves what was embedded; after a restart a new job embeds only the rest", async () => {
@@ -245,6 +292,43 @@ describe("embedding job", () => {
     const progress = await job.run(await notes.list());
     expect(progress).toMatchObject({ state: "failed", notesDone: 2, error: { kind: "http", message: expect.stringContaining("out of memory") } });
     expect(readVectors(cache.bytes, "ollama:nomic-embed-text").store.size).toBe(2);
+  });
+
+  it("a note the server cannot embed is left for the next run and does not stop the notes after it", async () => {
+    const notes = vault(6);
+    notes.files.set("Notes/Note 1.md", { text: "# Note 1\n\nA word the server chokes on: zqxpoison.\n", mtime: 1 });
+    server.script.nullFor = "zqxpoison";
+    const store = new VectorStore();
+    const progress = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesDone: 5, notesTotal: 6, refused: { notes: 1, first: "Notes/Note 1.md", message: expect.stringContaining("not a list of numbers") } });
+    expect([...store.entries()].map((n) => n.path).sort()).toEqual(["Notes/Note 0.md", "Notes/Note 2.md", "Notes/Note 3.md", "Notes/Note 4.md", "Notes/Note 5.md"]);
+    // The fingerprint, the first batch as one request, then each of its notes alone; the second batch as usual.
+    expect(server.embedCalls).toHaveLength(1 + 1 + 4 + 1);
+    expect(embeddingProgressWords(progress)).toBe(
+      "Embedded 5 notes; 1 the embedding server could not embed (first Notes/Note 1.md: Ollama at " + server.base + " sent a vector that is not a list of numbers.) and will be tried again.",
+    );
+    // The next run tries it again, and only it.
+    server.embedCalls.length = 0;
+    server.script.nullFor = undefined;
+    expect(await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list())).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 5 });
+  });
+
+  it("a server that cannot embed any note of a batch alone stops the run: it is the server, not the notes", async () => {
+    // Every note says "Body"; the fingerprint does not.
+    server.script.nullFor = "Body";
+    const notes = vault(6);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", notesDone: 0, error: { kind: "parse" } });
+    expect(progress.refused).toBeUndefined();
+    expect(server.embedCalls).toHaveLength(1 + 1 + 4);
+  });
+
+  it("a server that answers with no vectors at all stops the run at the fingerprint, before any note is sent", async () => {
+    server.script.embedFailure = { status: 200, body: "<html><body>Welcome to nginx</body></html>" };
+    const notes = vault(6);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", notesDone: 0, error: { kind: "parse" } });
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
   });
 
   it("a note that cannot be read is counted and left for the next run", async () => {

@@ -30,6 +30,23 @@ describe("vector file", () => {
     expect(loaded.store.nearestSections(query, 5)).toEqual(original.nearestSections(query, 5));
   });
 
+  it("keeps the model's fingerprint, and reads a file from before it was kept as having none", () => {
+    const original = store(3, 48);
+    original.adoptFingerprint(randomUnitVector(48, 7));
+    const bytes = serializeVectors(original);
+    const loaded = readVectors(bytes, "ollama:nomic-embed-text").store;
+    const kept = loaded.fingerprint!;
+    expect(kept).toHaveLength(48);
+    expect(Math.max(...Array.from(kept, (x, i) => Math.abs(x - original.fingerprint![i])))).toBeLessThan(1e-6);
+    const older = readVectors(
+      rewriteVectorHeader(bytes, ({ fingerprint: _fingerprint, ...rest }) => rest),
+      "ollama:nomic-embed-text",
+    );
+    expect(older.reset).toBeNull();
+    expect(older.store.fingerprint).toBeNull();
+    expect(older.store.size).toBe(3);
+  });
+
   it("reads a file saved before the first vector as a store of no dimensions yet (not 0)", () => {
     const loaded = readVectors(serializeVectors(new VectorStore("ollama:nomic-embed-text")), "ollama:nomic-embed-text");
     expect(loaded.reset).toBeNull();

@@ -105,6 +105,30 @@ describe("vector store", () => {
     expect(vectorResetWords(reset!)).toMatch(/now answers with 4 dimensions instead of 3/);
   });
 
+  it("the same model's fingerprint keeps every vector; another model's of the same dimensions throws them away", () => {
+    const store = storeWithThree();
+    // A store without one (a file from before it was kept) trusts its vectors and keeps this one.
+    expect(store.adoptFingerprint(v(1, 0.2, 0))).toBeNull();
+    // The same model on other hardware: almost the same answer.
+    expect(store.adoptFingerprint(v(1, 0.21, 0.01))).toBeNull();
+    expect(store.size).toBe(3);
+    const reset = store.adoptFingerprint(v(0, 0.3, 1));
+    expect(reset).toEqual({ kind: "model_swapped", model: "ollama:m", notes: 3 });
+    expect(store.size).toBe(0);
+    expect(store.dimensions).toBe(3);
+    expect(Array.from(store.fingerprint!)).toEqual(Array.from(v(0, 0.3, 1)));
+    expect(vectorResetWords(reset!)).toBe(
+      "ollama:m now answers differently than when the stored vectors were made (another model behind the same name and dimensions?), so all 3 embedded notes will be embedded again.",
+    );
+  });
+
+  it("a model or dimension change forgets the fingerprint with the vectors", () => {
+    const store = storeWithThree();
+    store.adoptFingerprint(v(1, 0, 0));
+    store.adoptDimensions(4);
+    expect(store.fingerprint).toBeNull();
+  });
+
   it("refuses a query of another length rather than scoring garbage", () => {
     expect(() => storeWithThree().nearestNotes(v(1, 0), 1)).toThrow(/2 dimensions against vectors of 3/);
   });

@@ -82,6 +82,30 @@ describe("Ollama /api/embed", () => {
     expect(JSON.stringify(http)).not.toContain(key);
   });
 
+  it("a batch the server finds too large (413) is sent again in halves, and later batches keep to the smaller size", async () => {
+    server.script.maxTexts = 5;
+    const texts = Array.from({ length: 24 }, (_, i) => `text number ${i}`);
+    const client = model({ batchSize: 16 });
+    const result = await client.embed(texts, "document");
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([16, 8, 4, 4, 4, 4, 4, 4]);
+    expect(result).toMatchObject({ ok: true, dimensions: 64 });
+    if (!result.ok) return;
+    expect(result.vectors).toHaveLength(24);
+    // Each vector is its own text's, in order.
+    const alone = await model().embed(["text number 23"], "document");
+    expect(alone.ok && Array.from(alone.vectors[0])).toEqual(Array.from(result.vectors[23]));
+    server.embedCalls.length = 0;
+    await client.embed(texts.slice(0, 6), "document");
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([4, 2]);
+  });
+
+  it("a single text the server finds too large fails with the server's words", async () => {
+    server.script.maxTexts = 0;
+    const result = await model({ batchSize: 4 }).embed(["a", "b", "c"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "http", status: 413, message: expect.stringContaining("request entity too large") } });
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([3, 2, 1]);
+  });
+
   it("a body without embeddings, or with something else than numbers, is parse", async () => {
     server.script.embedFailure = { status: 200, body: { model: "x" } };
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse" } });

@@ -57,6 +57,14 @@ describe("OpenAI-compatible /v1/embeddings", () => {
     expect(clock.sleeps).toEqual([250, 250]);
   });
 
+  it("a batch refused as too large (413) is sent again in halves", async () => {
+    server.script.maxTexts = 2;
+    const result = await model({ batchSize: 8 }).embed(["a", "b", "c", "d", "e"], "document");
+    expect(result).toMatchObject({ ok: true });
+    expect(result.ok && result.vectors).toHaveLength(5);
+    expect(server.embedCalls.map((c) => c.input.length)).toEqual([5, 3, 2, 2, 1]);
+  });
+
   it("OpenAI's model_not_found is model_missing", async () => {
     server.script.embedFailure = { status: 404, body: { error: { message: "The model `text-embedding-4` does not exist", code: "model_not_found" } } };
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "model_missing" } });

@@ -28,11 +28,12 @@ const CONCEPTS: Record<string, string> = {
 
 const PREFIXES = ["search_document: ", "search_query: "];
 
-export function hashedVector(text: string, dimensions: number): number[] {
+/** `variant` hashes words differently: another model of the same dimensions. */
+export function hashedVector(text: string, dimensions: number, variant = 0): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const word = CONCEPTS[raw] ?? raw;
-    let h = 0x811c9dc5;
+    let h = (0x811c9dc5 ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
     vector[h % dimensions] += h & 0x10000 ? 1 : -1;
   }
@@ -66,6 +67,12 @@ export interface ServerScript {
   chatDelayMs?: number;
   /** Only this model exists (others get Ollama's 404). */
   knownModel?: string;
+  /** More texts than this in one request get 413, as a proxy in front of a server answers a body over its limit. */
+  maxTexts?: number;
+  /** A text holding this word gets a vector of nulls, as a server answers NaN for an input it cannot embed. */
+  nullFor?: string;
+  /** Another model behind the same name and dimensions (hashedVector's variant); default 0. */
+  variant?: number;
 }
 
 export interface StandInServer {
@@ -113,8 +120,9 @@ async function answer(state: StandInServer, req: IncomingMessage, res: ServerRes
     if (script.embedFailure && (script.embedFailuresLeft === undefined || script.embedFailuresLeft-- > 0)) {
       return send(script.embedFailure.status, script.embedFailure.body, script.embedFailure.headers);
     }
+    if (script.maxTexts !== undefined && input.length > script.maxTexts) return send(413, { error: "request entity too large" });
     if (script.knownModel && body.model !== script.knownModel) return send(404, { error: `model "${String(body.model)}" not found, try pulling it first` });
-    const vectors = input.map((text) => hashedVector(stripPrefix(text), script.dimensions));
+    const vectors = input.map((text) => (script.nullFor && text.includes(script.nullFor) ? new Array<null>(script.dimensions).fill(null) : hashedVector(stripPrefix(text), script.dimensions, script.variant)));
     if (route === "ollama") return send(200, { model: body.model, embeddings: vectors });
     // Out of order on purpose: the API allows it, and the client must put them back by index.
     return send(200, { object: "list", model: body.model, data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })).reverse() });
