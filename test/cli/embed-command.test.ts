@@ -70,6 +70,24 @@ describe("vault-research embed", () => {
     expect(embedReportSchema.parse(JSON.parse(second.seen.out))).toMatchObject({ state: "done", notes_unchanged: 16, notes_embedded: 24, notes_in_vault: 40, dimensions: 32 });
   });
 
+  it("--json names the notes the server refused to embed, and the first one with the server's words", async () => {
+    server.script.nullFor = "Note number 7 ";
+    try {
+      const run = io();
+      expect(await embedCommand(embedArgs("--json"), run.io, { http: fetchHttp })).toBe(0);
+      const report = embedReportSchema.parse(JSON.parse(run.seen.out));
+      expect(report).toMatchObject({ state: "done", notes_embedded: 39, notes_refused: 1, refused: { first_note: "Note 07.md" } });
+      expect(report.refused?.message).not.toBe("");
+      // Nothing refused: the fields say so.
+      server.script.nullFor = undefined;
+      const again = io();
+      expect(await embedCommand(embedArgs("--json"), again.io, { http: fetchHttp })).toBe(0);
+      expect(embedReportSchema.parse(JSON.parse(again.seen.out))).toMatchObject({ notes_embedded: 1, notes_refused: 0, refused: null });
+    } finally {
+      server.script.nullFor = undefined;
+    }
+  });
+
   it("shows its progress on a terminal's stderr, and says what was done on stdout", async () => {
     server.script.embedDelayMs = 30;
     const run = io(true);

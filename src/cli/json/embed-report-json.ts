@@ -22,6 +22,15 @@ export const embedReportSchema = z.strictObject({
     .nonnegative()
     .describe("Notes read again because their vectors were cut from the note by an older version: kept when the text sent would be the same, embedded again (and counted in notes_embedded) when not."),
   notes_unreadable: z.number().int().nonnegative(),
+  notes_refused: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Notes the embedding server could not embed even alone (a vector of NaN, an error for that text): left out, tried again next run."),
+  refused: z
+    .strictObject({ first_note: z.string(), message: z.string() })
+    .nullable()
+    .describe("The first refused note (vault path) and the server's words; null when none was refused."),
   units_embedded: z.number().int().nonnegative().describe("Titles, outlines and sections embedded by this run."),
   resets: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Stored vectors thrown away, and why (another model, other dimensions, a damaged file)."),
   error: z.strictObject({ kind: z.string(), message: z.string() }).nullable(),
@@ -58,6 +67,8 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
     notes_unchanged: progress.notesUnchanged,
     notes_rechecked: progress.notesRechecked,
     notes_unreadable: progress.notesUnreadable,
+    notes_refused: progress.refused?.notes ?? 0,
+    refused: progress.refused ? { first_note: progress.refused.first, message: progress.refused.message } : null,
     units_embedded: progress.unitsDone,
     resets: [...facts.loadResets, ...progress.resets].map((r) => ({ kind: r.kind, message: vectorResetWords(r) })),
     error: progress.error
