@@ -115,8 +115,10 @@ export class DialService {
     return this.forSurface("search-modal").readiness();
   }
 
-  compare(query: string, options: { filters?: DialFilters; limit?: number; signal?: AbortSignal } = {}): Promise<LevelComparison> {
-    return compareLevels(this.forSurface("comparison-view"), { query, ...options });
+  async compare(query: string, options: { filters?: DialFilters; limit?: number; signal?: AbortSignal } = {}): Promise<LevelComparison> {
+    // Its four searches go to the log as any search does: a log that cannot be written is said here too.
+    const comparison = await compareLevels(this.forSurface("comparison-view"), { query, ...options }).finally(() => this.tellLogProblem());
+    return comparison;
   }
 
   async recordClick(response: Pick<DialResponse, "logId" | "results">, key: string): Promise<void> {

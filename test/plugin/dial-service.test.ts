@@ -58,6 +58,13 @@ describe("DialService", () => {
     expect(notices).toEqual(["Vault Research: The query log could not be written: EACCES: permission denied. Search still works."]);
   });
 
+  it("a comparison whose searches cannot go to the log says so too, and still compares", async () => {
+    const { dial, notices } = await service({ failingLog: true });
+    const comparison = await dial.compare("compost");
+    expect(comparison.levels.length).toBe(4);
+    expect(notices).toEqual(["Vault Research: The query log could not be written: EACCES: permission denied. Search still works."]);
+  });
+
   it("searches the new index once it is replaced", async () => {
     const { dial, replaceIndex, notes } = await service();
     const before = dial.forSurface("search-modal");
