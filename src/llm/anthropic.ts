@@ -10,7 +10,7 @@ import {
   type ChatRequest,
   type ChatResponse,
 } from "./chat-model";
-import { postJson } from "./send";
+import { postJson, readScrubbed, serverSaid } from "./send";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -48,7 +48,7 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
         secrets: [options.apiKey],
         errorMessageOf: anthropicErrorMessage,
       });
-      return parseAnthropicMessage(body, options.model);
+      return readScrubbed(() => parseAnthropicMessage(body, options.model), [options.apiKey]);
     },
   };
 }
@@ -57,7 +57,7 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
 export function parseAnthropicMessage(body: unknown, configuredModel: string): ChatResponse {
   if (!isRecord(body)) throw new ModelError("parse", "Anthropic sent JSON that is not a message.");
   if (body.type === "error") {
-    throw new ModelError("http", `Anthropic reported an error: ${anthropicErrorMessage(body) ?? "unknown error"}`);
+    throw new ModelError("http", `Anthropic reported an error: ${serverSaid(anthropicErrorMessage(body) ?? "unknown error")}`);
   }
   if (!Array.isArray(body.content)) throw new ModelError("parse", "Anthropic sent a message without content.");
   // Only text blocks are the answer; thinking and tool blocks are not.
@@ -72,6 +72,7 @@ export function parseAnthropicMessage(body: unknown, configuredModel: string): C
     model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
     ...(usage ? { usage } : {}),
     ...(body.stop_reason === "max_tokens" ? { truncated: true } : {}),
+    ...(body.stop_reason === "refusal" ? { refused: true } : {}),
   };
 }
 

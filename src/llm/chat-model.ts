@@ -29,6 +29,11 @@ export interface ChatResponse {
   usage?: ChatUsage;
   /** The model stopped because it hit `maxTokens`. */
   truncated?: boolean;
+  /**
+   * The model, or its provider's filter, stopped the answer as one it would not give (Anthropic's
+   * `refusal`, OpenAI's `content_filter`): what text there is, is not an answer.
+   */
+  refused?: boolean;
 }
 
 export interface ChatModel {

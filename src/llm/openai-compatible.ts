@@ -11,7 +11,7 @@ import {
   type ChatRequest,
   type ChatResponse,
 } from "./chat-model";
-import { postJson } from "./send";
+import { postJson, readScrubbed, serverSaid } from "./send";
 import { originOf } from "../text/urls";
 
 export const DEFAULT_OPENAI_COMPATIBLE_BASE_URL = "http://localhost:11434/v1";
@@ -28,7 +28,7 @@ export interface OpenAiCompatibleOptions {
 }
 
 export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatModel {
-  const baseUrl = (options.baseUrl ?? DEFAULT_OPENAI_COMPATIBLE_BASE_URL).replace(/\/+$/, "");
+  const baseUrl = chatBaseUrl(options.baseUrl ?? DEFAULT_OPENAI_COMPATIBLE_BASE_URL);
   const apiKey = options.apiKey ?? undefined;
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const serverName = `the model server at ${originOf(baseUrl)}`;
@@ -36,26 +36,49 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
   return {
     name: `openai:${options.model}`,
     async complete(req: ChatRequest): Promise<ChatResponse> {
-      const body = await postJson({
-        http: options.http,
-        url: `${baseUrl}/chat/completions`,
-        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-        body: {
-          model: options.model,
-          messages: [{ role: "system", content: req.system }, ...req.messages],
-          max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
-          temperature: req.temperature ?? DEFAULT_TEMPERATURE,
-          stream: false,
-        },
-        timeoutMs,
-        signal: req.signal,
-        serverName,
-        secrets: apiKey ? [apiKey] : [],
-        errorMessageOf: openAiErrorMessage,
-      });
-      return parseChatCompletion(body, options.model, serverName);
+      const secrets = apiKey ? [apiKey] : [];
+      try {
+        const body = await postJson({
+          http: options.http,
+          url: `${baseUrl}/chat/completions`,
+          headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+          body: {
+            model: options.model,
+            messages: [{ role: "system", content: req.system }, ...req.messages],
+            max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+            temperature: req.temperature ?? DEFAULT_TEMPERATURE,
+            stream: false,
+          },
+          timeoutMs,
+          signal: req.signal,
+          serverName,
+          secrets,
+          errorMessageOf: openAiErrorMessage,
+        });
+        return readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets);
+      } catch (error) {
+        throw withBaseUrlHint(error, baseUrl);
+      }
     },
   };
+}
+
+/** The base URL as the adapter uses it: no trailing slash, and no `/chat/completions` when the whole endpoint was pasted. */
+function chatBaseUrl(typed: string): string {
+  return typed.replace(/\/+$/, "").replace(/\/chat\/completions$/i, "");
+}
+
+/**
+ * A base URL that is only an address (`http://localhost:11434`) and a missing route: a 404 (Ollama,
+ * vLLM) or an error inside a 200 (LM Studio: "Unexpected endpoint or method"). It is the path that
+ * is wrong, not the model or the server, and they serve the route under `/v1`; retrying would not
+ * help, so the message says what to change.
+ */
+function withBaseUrlHint(error: unknown, baseUrl: string): unknown {
+  if (!(error instanceof ModelError) || !/^https?:\/\/[^/?#]+$/i.test(baseUrl)) return error;
+  const missingRoute = (error.details.status === 404 && error.kind !== "unavailable") || (error.kind === "http" && error.details.status === undefined);
+  if (!missingRoute) return error;
+  return new ModelError("unavailable", `${error.message.replace(/[.\s]*$/, "")}. The base URL ${baseUrl} has no path; OpenAI-compatible servers usually expect one ending in /v1 (${baseUrl}/v1).`, error.details);
 }
 
 /** Reads a chat completion; exported for tests of odd server shapes. */
@@ -63,15 +86,20 @@ export function parseChatCompletion(body: unknown, configuredModel: string, serv
   if (!isRecord(body)) throw new ModelError("parse", `${serverName} sent JSON that is not a chat completion.`);
   if (body.error !== undefined) {
     // Some servers report errors with a 200 status.
-    throw new ModelError("http", `${serverName} reported an error: ${openAiErrorMessage(body) ?? "unknown error"}`);
+    throw new ModelError("http", `${serverName} reported an error: ${serverSaid(openAiErrorMessage(body) ?? "unknown error")}`);
   }
   const choices = body.choices;
   if (!Array.isArray(choices) || choices.length === 0 || !isRecord(choices[0])) {
     throw new ModelError("parse", `${serverName} sent a chat completion without choices.`);
   }
   const choice = choices[0];
-  const text = textOfChoice(choice);
-  if (text === undefined) throw new ModelError("parse", `${serverName} sent a choice without message text.`);
+  if (choice.error !== undefined && choice.error !== null) {
+    // OpenRouter: the upstream model failed after the 200 was sent; the choice carries the error.
+    throw new ModelError("http", `${serverName} reported an error: ${serverSaid(openAiErrorMessage({ error: choice.error }) ?? "unknown error")}`);
+  }
+  const raw = textOfChoice(choice);
+  if (raw === undefined) throw new ModelError("parse", `${serverName} sent a choice without message text.`);
+  const text = withoutThinking(raw);
   const usage = isRecord(body.usage)
     ? { inputTokens: numberOr(body.usage.prompt_tokens), outputTokens: numberOr(body.usage.completion_tokens) }
     : undefined;
@@ -80,6 +108,7 @@ export function parseChatCompletion(body: unknown, configuredModel: string, serv
     model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
     ...(usage ? { usage } : {}),
     ...(choice.finish_reason === "length" ? { truncated: true } : {}),
+    ...(choice.finish_reason === "content_filter" ? { refused: true } : {}),
   };
 }
 
@@ -101,6 +130,22 @@ function textOfChoice(choice: Record<string, unknown>): string | undefined {
   // Legacy completion shape some llama.cpp builds still use.
   if (typeof choice.text === "string") return choice.text;
   return undefined;
+}
+
+const THINK_OPEN = "<think>";
+const THINK_CLOSE = "</think>";
+
+/**
+ * The answer without a reasoning model's thinking, for servers that leave it in the content
+ * (llama.cpp without a reasoning format, vLLM without a reasoning parser, older Ollama and LM
+ * Studio): `<think>…</think>` before the answer, or only the closing tag when the chat template
+ * opened the block in the prompt. A block never closed was cut off while thinking: no answer yet.
+ */
+export function withoutThinking(text: string): string {
+  const opened = text.trimStart().startsWith(THINK_OPEN);
+  const close = text.indexOf(THINK_CLOSE);
+  if (close >= 0 && (opened || !text.slice(0, close).includes(THINK_OPEN))) return text.slice(close + THINK_CLOSE.length).trimStart();
+  return opened ? "" : text;
 }
 
 function openAiErrorMessage(body: unknown): string | undefined {

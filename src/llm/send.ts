@@ -25,6 +25,8 @@ export interface JsonPost {
 }
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Characters of what a server said that a message quotes. */
+const MAX_SAID = 200;
 
 /** Posts JSON and returns the parsed JSON body of a 2xx response. */
 export async function postJson(post: JsonPost): Promise<unknown> {
@@ -87,7 +89,8 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
   } catch {
     said = undefined;
   }
-  const detail = scrub(said ?? excerpt(response.text), post.secrets);
+  // Cut before scrubbing: the scrubber also takes out a key's start that the cut left at the end.
+  const detail = scrub(said !== undefined ? serverSaid(said) : excerpt(response.text), post.secrets);
   const server = capitalise(post.serverName);
   const status = response.status;
   if (status === 401 || status === 403) {
@@ -112,10 +115,32 @@ function retryAfter(header: string | undefined): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
+/**
+ * Runs an adapter's reading of a 2xx body with its errors scrubbed: a server may put an error, and
+ * the key it refused, inside a 200 answer, and the reader quotes what the server said.
+ */
+export function readScrubbed<T>(read: () => T, secrets: string[]): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    const clean = scrub(error.message, secrets);
+    throw clean === error.message ? error : new ModelError(error.kind, clean, error.details);
+  }
+}
+
 /** Removes secrets, and anything shaped like a bearer token, from text bound for a message. */
 export function scrub(text: string, secrets: string[]): string {
   const out = secretScrubber(secrets.filter((s) => s.length >= 4)).text(text);
   return out.replace(/\bsk-[A-Za-z0-9_-]{8,}/g, "sk-…[redacted]");
+}
+
+/**
+ * The message an error body holds, as the server wrote it, cut to 200 characters: it may be
+ * megabytes (a broken proxy, a hostile server), and it ends up in panels, traces and logs.
+ */
+export function serverSaid(message: string): string {
+  return message.length > MAX_SAID ? `${message.slice(0, MAX_SAID)}…` : message;
 }
 
 function excerpt(text: string): string {
@@ -123,7 +148,7 @@ function excerpt(text: string): string {
   const tagsEnd = text.lastIndexOf(">") + 1;
   const flat = (text.slice(0, tagsEnd).replace(/<[^>]*>/g, " ") + text.slice(tagsEnd)).replace(/\s+/g, " ").trim();
   if (flat === "") return "(empty body)";
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+  return flat.length > MAX_SAID ? `${flat.slice(0, MAX_SAID)}…` : flat;
 }
 
 function capitalise(text: string): string {

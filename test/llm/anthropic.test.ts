@@ -44,8 +44,10 @@ describe("Anthropic model", () => {
     expect(parseAnthropicMessage(body, "m").text).toBe("AB");
   });
 
-  it("marks an answer cut at max_tokens", () => {
+  it("marks an answer cut at max_tokens, and one stopped as a refusal", () => {
     expect(parseAnthropicMessage({ ...message("part"), stop_reason: "max_tokens" }, "m").truncated).toBe(true);
+    expect(parseAnthropicMessage({ ...message("I can start on th"), stop_reason: "refusal" }, "m")).toMatchObject({ text: "I can start on th", refused: true });
+    expect(parseAnthropicMessage(message("whole"), "m").refused).toBeUndefined();
   });
 
   it.each([
@@ -59,6 +61,23 @@ describe("Anthropic model", () => {
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe(kind);
     expect((error as ModelError).message).not.toContain("test-key-abc");
+  });
+
+  it("never repeats the key when an error comes inside a 200 answer", async () => {
+    const http = fakeHttp(() => json(200, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key: test-key-abc" } }));
+    const error = await anthropicModel({ http, model: "m", apiKey: "test-key-abc" }).complete(ask).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toContain("invalid x-api-key");
+    expect((error as ModelError).message).not.toContain("test-key-abc");
+  });
+
+  it("quotes at most 200 characters of an error message of megabytes", async () => {
+    for (const status of [400, 200]) {
+      const http = fakeHttp(() => json(status, { type: "error", error: { type: "invalid_request_error", message: `prompt is too long: ${"9".repeat(3_000_000)}` } }));
+      const error = (await anthropicModel({ http, model: "m", apiKey: "test-key-abc" }).complete(ask).catch((e: unknown) => e)) as ModelError;
+      expect(error.message).toMatch(/prompt is too long: 9+…$/);
+      expect(error.message.length).toBeLessThan(260);
+    }
   });
 
   it("refuses to call without a key", async () => {

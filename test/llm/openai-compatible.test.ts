@@ -57,11 +57,52 @@ describe("OpenAI-compatible model", () => {
     expect(http.requests[0].headers?.authorization).toBe("Bearer sk-test-123456789");
   });
 
+  it("posts to the same endpoint when the whole endpoint address was pasted as the base URL", async () => {
+    const http = fakeHttp(() => json(200, completion("ok")));
+    await openAiCompatibleModel({ http, model: "m", baseUrl: "http://localhost:1234/v1/chat/completions/" }).complete(ask);
+    expect(http.requests[0].url).toBe("http://localhost:1234/v1/chat/completions");
+  });
+
+  it("a base URL without /v1 that misses the route says to add it, and is no error to retry", async () => {
+    // Ollama at its bare address: a plain-text 404.
+    const ollama = fakeHttp(() => ({ status: 404, headers: { "content-type": "text/plain" }, text: "404 page not found" }));
+    const error = await failureOf(openAiCompatibleModel({ http: ollama, model: "m", baseUrl: "http://localhost:11434/" }).complete(ask));
+    expect(error.kind).toBe("unavailable");
+    expect(error.details.status).toBe(404);
+    expect(error.message).toBe(
+      "The model server at http://localhost:11434 answered HTTP 404: 404 page not found. The base URL http://localhost:11434 has no path; OpenAI-compatible servers usually expect one ending in /v1 (http://localhost:11434/v1).",
+    );
+    // LM Studio at its bare address: an error inside a 200.
+    const lmStudio = fakeHttp(() => json(200, { error: "Unexpected endpoint or method. (POST /chat/completions)" }));
+    const said = await failureOf(openAiCompatibleModel({ http: lmStudio, model: "m", baseUrl: "http://localhost:1234" }).complete(ask));
+    expect(said.kind).toBe("unavailable");
+    expect(said.message).toContain("(http://localhost:1234/v1)");
+    // With a path, a 404 is the server's to explain.
+    const withPath = await failureOf(openAiCompatibleModel({ http: ollama, model: "m", baseUrl: "http://localhost:11434/v1" }).complete(ask));
+    expect(withPath.kind).toBe("http");
+    expect(withPath.message).not.toContain("/v1");
+  });
+
   it("reads content given as parts, the legacy text shape, and a cut-off answer", () => {
     expect(parseChatCompletion(completion([{ type: "text", text: "a" }, { type: "text", text: "b" }]), "m").text).toBe("ab");
     expect(parseChatCompletion({ choices: [{ text: "legacy" }] }, "m")).toEqual({ text: "legacy", model: "m" });
     const cut = parseChatCompletion({ ...completion("partial"), choices: [{ message: { content: "partial" }, finish_reason: "length" }] }, "m");
     expect(cut.truncated).toBe(true);
+    const filtered = parseChatCompletion({ choices: [{ message: { content: "" }, finish_reason: "content_filter" }] }, "m");
+    expect(filtered).toEqual({ text: "", model: "m", refused: true });
+  });
+
+  it("drops a reasoning model's <think> block from the answer, citations in it included", () => {
+    const thought = "<think>\nThe note [src:0000000000] might fit; or not.\n</think>\n\nAutomerge keeps history [src:1111111111].";
+    expect(parseChatCompletion(completion(thought), "m").text).toBe("Automerge keeps history [src:1111111111].");
+    // The chat template opened the block in the prompt: only its end arrives.
+    expect(parseChatCompletion(completion("Thinking it over…\n</think>\n{\"rewrites\": []}"), "m").text).toBe('{"rewrites": []}');
+    // Cut off while still thinking: there is no answer yet, and the answer says it was cut.
+    const cut = parseChatCompletion({ choices: [{ message: { content: "<think>Long musing that never" }, finish_reason: "length" }] }, "m");
+    expect(cut).toEqual({ text: "", model: "m", truncated: true });
+    // An answer that only talks about the tag keeps every word.
+    const about = "Models wrap reasoning in <think> and </think> tags [src:1111111111].";
+    expect(parseChatCompletion(completion(about), "m").text).toBe(about);
   });
 
   it("treats a reasoning model's null content as an empty answer", () => {
@@ -93,6 +134,27 @@ describe("OpenAI-compatible model", () => {
     expect(error.message).not.toContain(key);
   });
 
+  it("never repeats the key when the server reports an error inside a 200 answer", async () => {
+    const key = "my-private-token-42";
+    const http = fakeHttp(() => json(200, { error: { message: `Invalid token ${key} (header was Bearer ${key})` } }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", apiKey: key }).complete(ask));
+    expect(error.kind).toBe("http");
+    expect(error.message).toContain("Invalid token");
+    expect(error.message).not.toContain(key);
+  });
+
+  it("quotes at most 200 characters of what the server said, however long, and no start of a key cut there", async () => {
+    const key = "sk-live-abcdefghijklmnop";
+    const said = `${"Quota exceeded. ".repeat(12)}${key} ${"and more ".repeat(200_000)}`;
+    for (const status of [500, 200]) {
+      const http = fakeHttp(() => json(status, { error: { message: said } }));
+      const error = await failureOf(openAiCompatibleModel({ http, model: "m", apiKey: key }).complete(ask));
+      expect(error.message.length).toBeLessThan(320);
+      expect(error.message).toContain("Quota exceeded.");
+      expect(error.message).not.toContain("sk-live");
+    }
+  });
+
   // Each `<` of a body with no `>` after it was read to the end as a tag: 20,000 took 0.4 s, and
   // the 1,000,000 here would take some 16 minutes.
   it("words an error page of 1,000,000 `<` at once", async () => {
@@ -108,6 +170,13 @@ describe("OpenAI-compatible model", () => {
     const http = fakeHttp(() => ({ status: 200, headers: {}, text: "<html>captive portal</html>" }));
     const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
     expect(error.kind).toBe("parse");
+  });
+
+  it("reports an error a choice carries (OpenRouter, when the upstream model failed) as the server's error, not an empty answer", async () => {
+    const http = fakeHttp(() => json(200, { model: "x", choices: [{ message: { content: "" }, finish_reason: "error", error: { code: 502, message: "Upstream provider overloaded" } }] }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", baseUrl: "https://openrouter.ai/api/v1" }).complete(ask));
+    expect(error.kind).toBe("http");
+    expect(error.message).toBe("the model server at https://openrouter.ai reported an error: Upstream provider overloaded");
   });
 
   it("reports JSON without choices as a parse error", async () => {

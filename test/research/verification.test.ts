@@ -4,7 +4,8 @@
 // as unverified, never as a normal answer.
 import { describe, expect, it } from "vitest";
 import { outsideSourceKey } from "../../src/evidence/keys";
-import type { ChatRequest } from "../../src/llm/chat-model";
+import { ModelError, type ChatModel, type ChatRequest, type ChatResponse } from "../../src/llm/chat-model";
+import { problemsOf } from "../../src/ui/run-problems";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { keysInPrompt, scriptedModel } from "../support/scripted-model";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
@@ -149,5 +150,102 @@ describe("hallucinated keys fail verification", () => {
     expect(honest.calls).toHaveLength(1);
     expect(good.verification?.passed).toBe(true);
     expect(good.stop_reason).toBe("no_evidence");
+  });
+});
+
+/** A model at the port whose answers may be cut at its length limit, or fail; each step sees the request. */
+function modelOf(steps: ((req: ChatRequest) => ChatResponse | Promise<ChatResponse>)[], name = "scripted:cut"): ChatModel & { calls: ChatRequest[] } {
+  const calls: ChatRequest[] = [];
+  return {
+    name,
+    calls,
+    async complete(req) {
+      calls.push({ ...req, messages: req.messages.map((m) => ({ ...m })) });
+      const step = steps[calls.length - 1];
+      if (!step) throw new Error(`Called ${calls.length} times; the script has ${steps.length} steps.`);
+      return step(req);
+    },
+  };
+}
+
+const firstVaultKey = (req: ChatRequest) => keysInPrompt({ ...req, messages: req.messages.slice(0, 1) }, "src")[0];
+
+describe("what the model sent back, as the user meets it", () => {
+  it("an answer cut off at the model's length limit says so, wherever the answer is shown", async () => {
+    const model = modelOf([(req) => ({ text: `The team chose Automerge for its history [${firstVaultKey(req)}], and because Yjs`, model: "cut-model", truncated: true })]);
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(result.verification?.passed).toBe(true);
+    expect(result.answer?.text).toMatch(/and because Yjs\n\n\*\(Cut off: the model stopped at its length limit before finishing this answer\.\)\*$/);
+    expect(result.trace.events).toContainEqual(expect.objectContaining({ type: "synthesize", data: { answer_cut: true, why: "length_limit" } }));
+    expect(h.store.text(result.trace_path!)).toContain("Cut off: the model stopped at its length limit");
+  });
+
+  it("a repaired answer that was finished carries no cut notice, though the draft was cut", async () => {
+    const model = modelOf([
+      () => ({ text: "The team chose Automerge because", model: "m", truncated: true }),
+      (req) => ({ text: `The team chose Automerge for its history [${firstVaultKey(req)}].`, model: "m" }),
+    ]);
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+    expect(result.verification?.passed).toBe(true);
+    expect(result.answer?.text).not.toContain("Cut off");
+  });
+
+  it("an empty answer (a reasoning model that thought until its limit) is no answer: the evidence brief, a warning that says why, no repair", async () => {
+    const model = modelOf([() => ({ text: "  ", model: "deepseek-r1:8b", truncated: true })], "openai:deepseek-r1:8b");
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(model.calls).toHaveLength(1);
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
+    expect(result.answer?.text.trim()).not.toBe("");
+    const warning = result.pack.warnings.find((w) => w.kind === "synthesis_unavailable");
+    expect(warning?.message).toContain("openai:deepseek-r1:8b reached its length limit before writing any answer");
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind: "empty_answer", message: warning?.message }));
+  });
+
+  it("a refused answer is no answer, though it began one: the evidence brief, and a warning that says the model declined", async () => {
+    const model = modelOf([(req) => ({ text: `The team chose Automerge [${firstVaultKey(req)}] and`, model: "claude-x", refused: true })], "anthropic:claude-x");
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    expect(model.calls).toHaveLength(1);
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.answer).toMatchObject({ kind: "extractive" });
+    expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toContain("anthropic:claude-x declined to answer");
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind: "refused" }));
+  });
+
+  it("a repair worse than the draft is discarded: the draft is shown, unverified, and the trace says why", async () => {
+    const draft = (req: ChatRequest) => `The team chose Automerge for its history [${firstVaultKey(req)}]. It syncs peer to peer [${MADE_UP_VAULT_KEY}].`;
+    let drafted = "";
+    const model = modelOf([
+      (req) => ({ text: (drafted = draft(req)), model: "m" }),
+      () => ({ text: "I cannot help with that.", model: "m" }),
+    ]);
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    expect(model.calls).toHaveLength(2);
+    expect(result.answer).toMatchObject({ kind: "model", verified: false, text: drafted });
+    expect(result.stop_reason).toBe("verification_failed");
+    expect(result.verification?.errors).toEqual([expect.objectContaining({ kind: "unknown_key", key: MADE_UP_VAULT_KEY })]);
+    expect(result.citations?.map((c) => c.origin)).toEqual(["vault"]);
+    const discarded = result.trace.events.find((e) => e.type === "synthesize" && e.data?.repair === "discarded");
+    expect(discarded?.data).toMatchObject({ why: "worse_than_draft", draft_errors: 1, repair_errors: 1 });
+  });
+
+  it("a repair call that fails keeps the draft, and the panel does not say the evidence brief is shown", async () => {
+    const model = modelOf([
+      () => ({ text: `The team chose Automerge [${MADE_UP_VAULT_KEY}].`, model: "m" }),
+      () => Promise.reject(new ModelError("timeout", "The model server at http://localhost:11434 did not answer within 120 s.")),
+    ]);
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    expect(result.answer).toMatchObject({ kind: "model", verified: false, text: `The team chose Automerge [${MADE_UP_VAULT_KEY}].` });
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind: "repair_failed" }));
+    const said = problemsOf(result, { enabledProviders: 0, hasKey: () => false }).map((p) => p.message).join(" ");
+    expect(said).toContain("its first answer is shown, unverified");
+    expect(said).not.toContain("evidence brief");
   });
 });

@@ -25,8 +25,13 @@ export const MODEL_CHECK_LIMITS = {
 
 const VERDICTS = ["no_evidence", "weak_evidence", "enough_evidence"] as const;
 
+/** `"Enough_Evidence"`, `"WEAK EVIDENCE"`, `"no-evidence"`: a verdict of the set in another spelling is that verdict. */
+function spelledAsTheSet(value: unknown): unknown {
+  return typeof value === "string" ? value.trim().toLowerCase().replace(/[\s-]+/g, "_") : value;
+}
+
 const modelVerdictSchema = z.object({
-  verdict: z.enum(VERDICTS),
+  verdict: z.preprocess(spelledAsTheSet, z.enum(VERDICTS)),
   reason: z.string().trim().min(1).max(600),
   missing: z.array(z.string().trim().min(1).max(80)).max(12),
 });
@@ -70,7 +75,7 @@ export async function checkVerdictWithModel(question: string, plan: QueryPlan, r
   if (!asked.ok) return { kind: "kept_lexical", failure: asked.failure };
   // A verdict outside the closed set is told apart from the rest of a bad shape: it is the one a model invents most ("partial").
   const said = (asked.value as { verdict?: unknown } | null)?.verdict;
-  if (typeof said === "string" && !(VERDICTS as readonly string[]).includes(said)) {
+  if (typeof said === "string" && !(VERDICTS as readonly unknown[]).includes(spelledAsTheSet(said))) {
     return { kind: "kept_lexical", failure: { kind: "unknown_verdict", message: `The model's verdict is not one of ${VERDICTS.join(", ")}: ${oneLine(said, 40)}` } };
   }
   const checked = modelVerdictSchema.safeParse(asked.value);

@@ -1,8 +1,9 @@
 // Synthesis and verification: the answer, and the check of its citations against the keys the
 // prompt admitted. Without a model the answer is the extractive evidence brief. With one, a draft
 // whose citations fail gets one repair — the model is told what was wrong and which keys exist —
-// and an answer that still fails is returned unverified, never as a normal answer. A model that
-// cannot answer at all leaves a warning and the evidence brief in its place.
+// and an answer that still fails is returned unverified, never as a normal answer (the draft, when
+// the repair came out worse). A model that cannot answer at all, or answers nothing, leaves a
+// warning and the evidence brief in its place; an answer cut off at the model's length limit says so.
 import type { Citation, ResearchPack, StopReason } from "../../evidence/research-pack";
 import type { ResearchAnswer } from "../../evidence/trace-types";
 import { ModelError, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
@@ -24,6 +25,8 @@ export interface Synthesis {
 interface Draft {
   text: string;
   check: CitationCheck;
+  /** The model stopped at its length limit: the text is cut off. */
+  truncated: boolean;
 }
 
 export async function synthesizeAnswer(run: RunState, pack: ResearchPack, prompt: SynthesisPrompt): Promise<Synthesis> {
@@ -58,19 +61,24 @@ async function modelAnswer(run: RunState, model: ChatModel, pack: ResearchPack, 
   const messages: ChatMessage[] = [{ role: "user", content: prompt.user }];
   const first = await firstDraft(run, model, prompt.system, messages);
   if (!first) return fallbackBrief(pack, prompt);
-  let draft: Draft = { text: first.text, check: await verifyStage(run, first.text, prompt, "Checking citations", { evidenceExisted }) };
+  let draft: Draft = { text: first.text, truncated: first.truncated === true, check: await verifyStage(run, first.text, prompt, "Checking citations", { evidenceExisted }) };
   if (!draft.check.passed) draft = await repairDraft(run, model, prompt, messages, draft);
+  if (draft.truncated) run.recorder.event("synthesize", { answer_cut: true, why: "length_limit" });
   return {
     stop: draft.check.passed ? answeredStop(run) : "verification_failed",
-    answer: { text: draft.text, kind: "model", verified: draft.check.passed, model: first.model },
+    answer: { text: draft.truncated ? `${draft.text.trimEnd()}${CUT_NOTICE}` : draft.text, kind: "model", verified: draft.check.passed, model: first.model },
     check: draft.check,
   };
 }
 
-/** The model's first answer, or null (with a warning) when it could not answer. */
+/** Said under an answer the model did not finish, on every surface that shows the answer. */
+export const CUT_NOTICE = "\n\n*(Cut off: the model stopped at its length limit before finishing this answer.)*";
+
+/** The model's first answer, or null (with a warning) when it could not answer or answered nothing. */
 async function firstDraft(run: RunState, model: ChatModel, system: string, messages: ChatMessage[]): Promise<ChatResponse | null> {
+  let response: ChatResponse;
   try {
-    return await run.stages.run({
+    response = await run.stages.run({
       name: "synthesize",
       start: `Writing the answer with ${model.name}`,
       limitMs: run.deps.settings.model.timeoutMs,
@@ -80,32 +88,67 @@ async function firstDraft(run: RunState, model: ChatModel, system: string, messa
   } catch (error) {
     if (error instanceof RunStopped) throw error;
     if (run.deps.signal?.aborted) throw runCancelled();
-    const message = error instanceof ModelError ? error.message : errorMessage(error);
-    run.recorder.error("synthesize", error instanceof ModelError ? error.kind : "error", message);
-    run.warnings.push({ kind: "synthesis_unavailable", message: `The model could not answer (${message}); an extractive evidence brief is shown instead.` });
-    return null;
+    return noDraft(run, error instanceof ModelError ? error : { kind: "error", message: errorMessage(error) });
   }
+  // Nothing to verify or repair: a refusal (what came before it is no answer), a reasoning model that thought until its limit, an empty reply.
+  if (response.refused) return noDraft(run, { kind: "refused", message: `${model.name} declined to answer: it, or its provider's filter, stopped the answer` });
+  if (response.text.trim() === "") return noDraft(run, { kind: "empty_answer", message: emptyAnswerReason(model, response) });
+  return response;
 }
 
-/** One repair: the model sees exactly what was wrong and which keys exist. A failed repair keeps the draft. */
+/**
+ * No draft: the pack's warning, and the trace's error — a model error's own message (the panel
+ * words its kind and says the brief is shown), any other the whole sentence, shown as it is.
+ */
+function noDraft(run: RunState, failure: ModelError | { kind: string; message: string }): null {
+  const warning = `The model could not answer (${failure.message}); an extractive evidence brief is shown instead.`;
+  run.recorder.error("synthesize", failure.kind, failure instanceof ModelError ? failure.message : warning);
+  run.warnings.push({ kind: "synthesis_unavailable", message: warning });
+  return null;
+}
+
+function emptyAnswerReason(model: ChatModel, response: ChatResponse): string {
+  return response.truncated
+    ? `${model.name} reached its length limit before writing any answer; a reasoning model may have spent it thinking`
+    : `${model.name} sent an empty answer`;
+}
+
+/**
+ * One repair: the model sees exactly what was wrong and which keys exist. A repair that fails to
+ * arrive keeps the draft, and so does one that fails the check and is worse than the draft.
+ */
 async function repairDraft(run: RunState, model: ChatModel, prompt: SynthesisPrompt, messages: ChatMessage[], draft: Draft): Promise<Draft> {
   messages.push({ role: "assistant", content: draft.text }, { role: "user", content: repairRequest(draft.check, prompt.admitted) });
-  let text = draft.text;
+  let repaired: ChatResponse;
   try {
-    const repaired = await run.stages.run({
+    repaired = await run.stages.run({
       name: "synthesize",
       start: "Repairing citations",
       limitMs: run.deps.settings.model.timeoutMs,
       work: (signal) => model.complete({ system: prompt.system, messages, signal }),
       done: () => "Repaired answer written",
     });
-    text = repaired.text;
-    return { text, check: await verifyStage(run, text, prompt, "Checking citations again", { evidenceExisted: prompt.admitted.size > 0 }) };
   } catch (error) {
     if (error instanceof RunStopped) throw error;
-    run.recorder.error("synthesize", error instanceof ModelError ? error.kind : "error", `Repair failed: ${errorMessage(error)}`);
-    return { text, check: draft.check };
+    // Not the model's error kind: the panel words those as "the evidence brief is shown instead", and here the draft is.
+    run.recorder.error("synthesize", "repair_failed", `The model could not repair the answer's citations (${errorMessage(error)}); its first answer is shown, unverified.`);
+    return draft;
   }
+  if (repaired.refused) {
+    run.recorder.event("synthesize", { repair: "discarded", why: "refused" });
+    return draft;
+  }
+  const check = await verifyStage(run, repaired.text, prompt, "Checking citations again", { evidenceExisted: prompt.admitted.size > 0 });
+  const repair: Draft = { text: repaired.text, check, truncated: repaired.truncated === true };
+  if (check.passed || !worseThan(repair, draft)) return repair;
+  run.recorder.event("synthesize", { repair: "discarded", why: "worse_than_draft", draft_errors: draft.check.errors.length, repair_errors: check.errors.length });
+  return draft;
+}
+
+/** Both failed the check: the repair is worse when it is empty, has more errors, or cites fewer real sources. */
+function worseThan(repair: Draft, draft: Draft): boolean {
+  if (repair.text.trim() === "") return true;
+  return repair.check.errors.length > draft.check.errors.length || repair.check.citations.length < draft.check.citations.length;
 }
 
 /** The evidence brief in place of a model that could not answer (not a stage of its own). */

@@ -37,6 +37,13 @@ export interface VerifyOptions {
   claimedNoEvidence?: boolean;
 }
 
+/**
+ * Unknown keys reported one by one (each with its nearest real key); the rest are counted in one
+ * error. A broken or hostile server can send megabytes of made-up keys: naming each, with an edit
+ * distance to every admitted key, froze the run for seconds and made a repair prompt of megabytes.
+ */
+export const MAX_UNKNOWN_KEYS_NAMED = 10;
+
 const BRACKET = /\[([^[\]\n]{1,400})\]/g;
 /** Anything that looks like an attempt at a key, well-formed or not (so mangled keys are caught). */
 const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
@@ -68,10 +75,15 @@ export function verifyCitations(
   const citations: Citation[] = [];
   const cited = extractCitations(answer);
 
+  let unnamed = 0;
   for (const key of cited) {
     const citation = admittedKeys.get(key);
     if (citation) {
       citations.push(citation);
+      continue;
+    }
+    if (errors.length >= MAX_UNKNOWN_KEYS_NAMED) {
+      unnamed++;
       continue;
     }
     const suggestion = nearestKey(key, admittedKeys.keys());
@@ -83,6 +95,9 @@ export function verifyCitations(
         ? `The answer cites [${key}], which was not among the evidence it was given; the nearest real key is [${suggestion}].`
         : `The answer cites [${key}], which was not among the evidence it was given.`,
     });
+  }
+  if (unnamed > 0) {
+    errors.push({ kind: "unknown_key", message: `The answer cites ${unnamed} more ${unnamed === 1 ? "key" : "keys"} that ${unnamed === 1 ? "was" : "were"} not among the evidence it was given.` });
   }
 
   if (opts.evidenceExisted) {

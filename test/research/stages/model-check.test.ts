@@ -53,6 +53,14 @@ describe("the model-checked verdict", () => {
     expect(result.pack.judge.missing_terms).toEqual(["speed"]);
   });
 
+  it("a reasoning model's thinking before its JSON is not the answer: the verdict it gives after it is read", async () => {
+    const verdict = JSON.stringify({ verdict: "enough_evidence", reason: '"Automerge vs Yjs" compares their speed.', missing: [] });
+    server.answers.check = { text: `<think>\nThe excerpts mention "speed"; {"verdict": maybe weak?}\n</think>\n\n${verdict}` };
+    const result = await h.run({ question: WEAK_QUESTION, retrievalOnly: true }, { modelLevers: true });
+    expect(result.pack.judge.verdict).toBe("enough_evidence");
+    expect(judgeEvents(result).at(-1)).toMatchObject({ decided_by: "model_check", changed: true });
+  });
+
   it("malformed JSON: the lexical verdict stands, and the trace says the check failed and why", async () => {
     const lexical = await lexicalOf(WEAK_QUESTION);
     server.answers.check = { text: "Sure! The verdict is {enough" };

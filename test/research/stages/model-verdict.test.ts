@@ -50,6 +50,14 @@ describe("checkVerdictWithModel", () => {
     expect(secretScrubber([key]).text(message)).not.toContain(key.slice(0, 6));
   });
 
+  it("reads a verdict of the set in another case or spelling, and ignores fields it did not ask for", async () => {
+    for (const verdict of ["Enough_Evidence", "ENOUGH_EVIDENCE", " enough evidence ", "enough-evidence"]) {
+      const { done } = check(JSON.stringify({ verdict, reason: "It compares them.", missing: [], confidence: 0.9 }));
+      expect(await done).toMatchObject({ kind: "checked", changed: true, judgement: { verdict: "enough_evidence", missing_terms: [] } });
+    }
+    expect(await check(JSON.stringify({ verdict: "Enough", reason: "x", missing: [] })).done).toMatchObject({ kind: "kept_lexical", failure: { kind: "unknown_verdict" } });
+  });
+
   it("prose around the JSON is not JSON: the lexical verdict stands", async () => {
     const { done } = check('Here you go: {"verdict": "enough_evidence", "reason": "x", "missing": []}');
     expect(await done).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_json" } });

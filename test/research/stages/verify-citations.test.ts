@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editDistance, extractCitations, saysNoEvidence, verifyCitations } from "../../../src/research/stages/verify-citations";
+import { editDistance, extractCitations, MAX_UNKNOWN_KEYS_NAMED, saysNoEvidence, verifyCitations } from "../../../src/research/stages/verify-citations";
 import { citationsOfPack } from "../../../src/evidence/research-pack";
 import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
 
@@ -31,6 +31,20 @@ describe("extractCitations", () => {
 });
 
 describe("verifyCitations", () => {
+  // A server sent megabytes of made-up keys: each was named with its nearest real key (an edit
+  // distance to every admitted key), 28,000 errors for 2 MB, all of them in the repair prompt.
+  it("names the first ten made-up keys and counts the rest in one error, real citations kept", () => {
+    const madeUp = Array.from({ length: 5_000 }, (_, i) => `[src:${"f".repeat(40)}${i}]`).join(" ");
+    const result = verifyCitations(`Extract with tar -xf [${A}]. ${madeUp}`, admitted, { evidenceExisted: true });
+    expect(result.passed).toBe(false);
+    expect(result.citations.map((c) => c.source_key)).toEqual([A]);
+    const named = result.errors.filter((e) => e.key !== undefined);
+    expect(named).toHaveLength(MAX_UNKNOWN_KEYS_NAMED);
+    expect(named[0]).toMatchObject({ kind: "unknown_key", key: `src:${"f".repeat(40)}0` });
+    expect(result.errors).toHaveLength(MAX_UNKNOWN_KEYS_NAMED + 1);
+    expect(result.errors.at(-1)).toEqual({ kind: "unknown_key", message: "The answer cites 4990 more keys that were not among the evidence it was given." });
+  });
+
   it("passes an answer whose every key was admitted and returns their citations", () => {
     const result = verifyCitations(`Extract with tar -xf [${A}]; the manual agrees [${W}].`, admitted, { evidenceExisted: true });
     expect(result.passed).toBe(true);
