@@ -7,6 +7,21 @@ import { providerNames, type ProviderName } from "./provider-names";
 
 export const SETTINGS_VERSION = 1;
 
+/**
+ * A key as it was pasted (into secret storage, or an environment variable from a `.env` file that
+ * kept its quotes): the spaces, line break and one pair of quotes around it dropped; null when
+ * nothing is left. Sent padded, the key is refused; and every scrubber, looking for the padded
+ * form, would miss the key itself wherever a server echoed it. No service's key holds a quote.
+ */
+export function keyAsPasted(value: string | null | undefined): string | null {
+  const trimmed = value?.trim() ?? "";
+  const quoted = /^(["'“‘])(.*)(["'”’])$/s.exec(trimmed);
+  const key = quoted && QUOTE_PAIRS[quoted[1]] === quoted[3] ? quoted[2].trim() : trimmed;
+  return key === "" ? null : key;
+}
+
+const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", "“": "”", "‘": "’" };
+
 export const externalModes = ["never", "on-weak", "always"] as const;
 export type ExternalMode = (typeof externalModes)[number];
 
@@ -36,9 +51,37 @@ export type Freshness = z.infer<typeof freshnessSchema>;
 /** An http(s) address: `javascript:`, `file:` and the rest are never a server to call. */
 const httpUrlSchema = z.url({ protocol: /^https?$/, error: "expected an http(s) address" });
 
+/**
+ * The address of an API the client adds its paths to (`…/chat/completions`). Nothing may follow the
+ * path: a `?query` or `#fragment` would have the path added after it. And no user name or password:
+ * a key there would sit in data.json (keys belong in secret storage), and Node's fetch names the
+ * whole address, password and all, in its error. The messages never repeat the address.
+ */
+const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
+  const url = URL.canParse(address) ? new URL(address) : null;
+  if (!url) return; // already refused as no http(s) address
+  if (url.username !== "" || url.password !== "") {
+    ctx.addIssue({ code: "custom", message: "expected an address without a user name or password (a key goes in secret storage, not in the address)" });
+  } else if (url.search !== "" || url.hash !== "" || /[?#]/.test(address)) {
+    ctx.addIssue({ code: "custom", message: "expected an address without ?query or #fragment (paths are added after it)" });
+  }
+});
+
+/**
+ * How the keys of the services this plugin calls begin (OpenAI, Anthropic, DeepSeek and OpenRouter
+ * `sk-`, Tavily, GitHub, Groq, xAI, Google, Brave); no model's name begins so.
+ */
+const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|AIza|BSA)/;
+
+/**
+ * A model's name. A key pasted into it (the field above the key's) would be kept in data.json and
+ * written into every trace note as the model's name, never scrubbed: it is no key the plugin holds.
+ */
+const modelNameSchema = z.string().refine((name) => !KEY_PREFIX.test(name), "looks like an API key, not a model name: a key goes in its API key field (secret storage)");
+
 const braveSchema = z.object({
   /** Base URL of the Brave Search API (change it to go through a proxy). */
-  baseUrl: httpUrlSchema.default("https://api.search.brave.com"),
+  baseUrl: apiBaseUrlSchema.default("https://api.search.brave.com"),
   /** Two-letter country code or `ALL`. */
   country: z.string().min(2).max(3).default("US"),
   /** Search language, e.g. `en`, `de`, `pt-br`. */
@@ -49,7 +92,7 @@ const braveSchema = z.object({
 });
 
 const exaSchema = z.object({
-  baseUrl: httpUrlSchema.default("https://api.exa.ai"),
+  baseUrl: apiBaseUrlSchema.default("https://api.exa.ai"),
   /** Ask Exa for page text too (not only highlights). */
   includeText: z.boolean().default(false),
   /** Characters of page text per result when `includeText` is on. */
@@ -94,8 +137,8 @@ const modelSchema = z.object({
   /** `none` writes an extractive evidence brief; the others call a chat model. */
   kind: z.enum(["none", "openai", "anthropic"]).default("none"),
   /** OpenAI-compatible base URL; Ollama's by default. */
-  baseUrl: httpUrlSchema.default("http://localhost:11434/v1"),
-  model: z.string().default(""),
+  baseUrl: apiBaseUrlSchema.default("http://localhost:11434/v1"),
+  model: modelNameSchema.default(""),
   secretId: z.string().default("vault-research-model"),
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
   /**
@@ -158,6 +201,20 @@ function vaultFolderSchema(topRefused: string | null) {
     .transform(vaultFolder);
 }
 
+/**
+ * Why the sources folder will not do beside this trace folder, or null when it will. The trace
+ * folder is never indexed, so pages added to the vault inside it would never be found: promotion
+ * would not make them the vault's evidence. Asked where a folder is typed (the settings tab); not a
+ * rule of the schema, since putting back a default at load would move the trace folder and let
+ * the trace notes already written be searched as notes.
+ */
+export function whySourcesFolderHidden(notes: { traceFolder: string; sourcesFolder: string }): string | null {
+  const traces = folderPartsInside(notes.traceFolder);
+  const sources = folderPartsInside(notes.sourcesFolder);
+  if (traces.length === 0 || sources.length < traces.length || !traces.every((part, i) => part === sources[i])) return null;
+  return `The sources folder ${quote(vaultFolder(notes.sourcesFolder))} would be inside the trace folder ${quote(vaultFolder(notes.traceFolder))}, which is never searched: pages you add to the vault would not be found.`;
+}
+
 /** A dial position: 1 lexical, 2 hybrid (+ embeddings), 3 multi-field (+ section vectors), 4 rerank (+ chat model). */
 export const dialLevelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
@@ -165,9 +222,9 @@ const embeddingSchema = z.object({
   /** `none`: nothing is embedded and the dial stays at level 1. */
   kind: z.enum(["none", "ollama", "openai"]).default("none"),
   /** Empty: the backend's default (Ollama: nomic-embed-text). */
-  model: z.string().default(""),
+  model: modelNameSchema.default(""),
   /** Empty: the backend's default (Ollama http://localhost:11434, OpenAI-compatible http://localhost:11434/v1). */
-  baseUrl: z.union([z.literal(""), httpUrlSchema]).default(""),
+  baseUrl: z.union([z.literal(""), apiBaseUrlSchema]).default(""),
   /** Id of the (optional) key in secret storage, for an OpenAI-compatible server that wants one. */
   secretId: z.string().default("vault-research-embedding"),
   /** Requests per second the embedding job may make. */
@@ -266,6 +323,12 @@ export interface SettingsLoad {
   settings: Settings;
   /** Human-readable notes on what was wrong and replaced by a default (empty when all was fine). */
   problems: string[];
+  /**
+   * Keys this version does not know, kept as they are so the next save writes them back (a newer
+   * version's settings): nothing was replaced, so they are no problem for the plugin to warn about
+   * at every start; the CLI still names them (a typed config's typo). Absent when there are none.
+   */
+  unknownKept?: string[];
 }
 
 /**
@@ -287,8 +350,17 @@ export function loadSettings(raw: unknown): SettingsLoad {
 }
 
 function repairSettings(raw: object): SettingsLoad {
-  // zod drops keys it does not know; the promise is that nothing is dropped without a word.
-  const problems = unknownKeys(raw, settingsSchema).map((path) => `${path}: not a setting; it was ignored.`);
+  // zod drops keys it does not know; the promise is that nothing is dropped without a word, and
+  // nothing a newer version wrote is dropped at all when it can be kept.
+  const unknown = unknownKeys(raw, settingsSchema);
+  const kept = unknown.filter(isKeepable);
+  const loaded = parsedSettings(raw, unknown.filter((key) => !kept.includes(key)).map((key) => `${key.path.join(".")}: not a setting; it was ignored.`));
+  for (const { path, value } of kept) keepAt(loaded.settings, path, value);
+  return kept.length === 0 ? loaded : { ...loaded, unknownKept: kept.map((key) => `${key.path.join(".")}: not a setting; kept as it is, unused.`) };
+}
+
+/** The settings zod reads from what `raw` has for them, each value it refuses replaced, with `problems` said first. */
+function parsedSettings(raw: object, problems: string[]): SettingsLoad {
   // Only what the schema knows is copied (as deep as the schema goes): a file nested 100,000 deep
   // under a key that is no setting is named above and never walked.
   const known = knownPart(raw, settingsSchema) as Record<string, unknown>;
@@ -316,15 +388,45 @@ function repairSettings(raw: object): SettingsLoad {
   return { settings: defaultSettings(), problems: [...problems, "Settings could not be repaired; defaults are used."] };
 }
 
-/** Dotted paths of the keys in `raw` that `schema` has no field for, at any depth of nested objects. */
-function unknownKeys(raw: unknown, schema: z.core.$ZodType, at = ""): string[] {
+/** A key of `raw` that `schema` has no field for, where it is and what it holds. */
+interface UnknownKey {
+  path: string[];
+  value: unknown;
+}
+
+/** The keys in `raw` that `schema` has no field for, at any depth of nested objects. */
+function unknownKeys(raw: unknown, schema: z.core.$ZodType, at: string[] = []): UnknownKey[] {
   const shape = objectShape(schema);
   if (!shape || raw === null || typeof raw !== "object" || Array.isArray(raw)) return [];
   return Object.entries(raw as Record<string, unknown>).flatMap(([key, value]) => {
-    const path = at ? `${at}.${key}` : key;
+    const path = [...at, key];
     // Own fields only: `constructor`, `toString` and `__proto__` are found on every object's prototype.
-    return Object.hasOwn(shape, key) ? unknownKeys(value, shape[key], path) : [path];
+    return Object.hasOwn(shape, key) ? unknownKeys(value, shape[key], path) : [{ path, value }];
   });
+}
+
+/**
+ * Whether a key this version does not know is carried along, so the next save writes it back: a
+ * newer version's setting survives a downgrade and the upgrade after it. Not a key named like an
+ * object's own member (`toString: 2` would break every object it sits on), nor a value the save
+ * could not write (nested too deep for JSON.stringify).
+ */
+function isKeepable({ path, value }: UnknownKey): boolean {
+  if (path[path.length - 1] in Object.prototype) return false;
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Puts `value` at `path` in `settings`, when the object it belongs in is there. */
+function keepAt(settings: Settings, path: string[], value: unknown): void {
+  let node: unknown = settings;
+  for (const key of path.slice(0, -1)) node = node !== null && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+  if (node === null || typeof node !== "object" || Array.isArray(node)) return;
+  Object.defineProperty(node, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

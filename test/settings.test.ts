@@ -20,15 +20,43 @@ describe("freshness", () => {
 });
 
 describe("unknown keys", () => {
-  it("are named at any depth, and everything else is kept", () => {
-    const { settings, problems } = loadSettings({ extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, external: { brave: { country: "DE", bogus: 1 } } });
-    expect(problems).toEqual([
-      "extrnal: not a setting; it was ignored.",
-      "notes.writeTraceNote: not a setting; it was ignored.",
-      "external.brave.bogus: not a setting; it was ignored.",
+  it("are named at any depth, apart from the problems (nothing was replaced), and everything else is kept", () => {
+    const { settings, problems, unknownKept } = loadSettings({ extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, external: { brave: { country: "DE", bogus: 1 } } });
+    expect(problems).toEqual([]);
+    expect(unknownKept).toEqual([
+      "extrnal: not a setting; kept as it is, unused.",
+      "notes.writeTraceNote: not a setting; kept as it is, unused.",
+      "external.brave.bogus: not a setting; kept as it is, unused.",
     ]);
     expect(settings.notes.traceFolder).toBe("Runs");
     expect(settings.external.brave.country).toBe("DE");
+  });
+
+  it("written by a newer version survive a save by this one, so a downgrade then an upgrade loses nothing", () => {
+    const newer = {
+      version: 1,
+      rerank: { model: "bge-reranker", topK: 20 },
+      external: { enabled: true, brave: { country: "DE", goggles: ["https://example.org/g"] }, perplexity: { secretId: "vault-research-perplexity" } },
+      notes: { traceFolder: "Runs", dailyDigest: true },
+    };
+    const { settings } = loadSettings(newer);
+    settings.external.count = 7; // the user changes a setting: the plugin saves its settings as they are
+    const saved = JSON.parse(JSON.stringify(settings)) as Record<string, unknown>;
+    expect(saved).toMatchObject({ ...newer, external: { ...newer.external, count: 7 } });
+    // And read again by the newer version, every one of its values is there.
+    expect(loadSettings(saved).settings).toMatchObject(newer);
+  });
+
+  it("named like an object's own member, or too deep to be written back, are named and not kept", () => {
+    let deep: Record<string, unknown> = {};
+    const top = deep;
+    for (let i = 0; i < 100_000; i++) deep = (deep.a = {}) as Record<string, unknown>;
+    const raw = JSON.parse('{"toString":2,"index":{"hasOwnProperty":1}}') as Record<string, unknown>;
+    const { settings, problems } = loadSettings({ ...raw, deep: top });
+    expect(problems).toEqual(["toString: not a setting; it was ignored.", "index.hasOwnProperty: not a setting; it was ignored.", "deep: not a setting; it was ignored."]);
+    expect(String(settings)).toBe("[object Object]");
+    expect(Object.hasOwn(settings.index, "hasOwnProperty")).toBe(false);
+    expect(() => JSON.stringify(settings)).not.toThrow();
   });
 
   it("are not looked for inside values that are not settings objects", () => {
@@ -103,6 +131,21 @@ describe("folder settings", () => {
   });
 });
 
+describe("model names", () => {
+  it("a key pasted as a model's name is refused, never kept, and the message does not repeat it", () => {
+    const { settings, problems } = loadSettings({ model: { kind: "openai", model: "sk-proj-pasted-0123456789" }, search: { embedding: { kind: "openai", model: " tvly-pasted-0123456789" } } });
+    expect(settings.model).toMatchObject({ kind: "openai", model: "" });
+    expect(settings.search.embedding.model).toBe("");
+    expect(problems).toEqual([
+      "model.model: looks like an API key, not a model name: a key goes in its API key field (secret storage); the default is used.",
+      "search.embedding.model: looks like an API key, not a model name: a key goes in its API key field (secret storage); the default is used.",
+    ]);
+    for (const name of ["gpt-4o-mini", "claude-sonnet-4-5", "llama3.1:8b", "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M", "text-embedding-3-small", "skywork-13b"]) {
+      expect(loadSettings({ model: { model: name } }).problems, name).toEqual([]);
+    }
+  });
+});
+
 describe("settings that are hostile in shape", () => {
   it("a settings file nested 100,000 deep is read without throwing: the rest is kept, the deep part named", () => {
     let deep: Record<string, unknown> = {};
@@ -121,9 +164,9 @@ describe("settings that are hostile in shape", () => {
 
   it("keys named like an object's own members are not settings either, and are named", () => {
     const raw = JSON.parse('{"foo":1,"constructor":1,"__proto__":{"x":1},"toString":2,"index":{"valueOf":1,"hasOwnProperty":2}}') as unknown;
-    const { settings, problems } = loadSettings(raw);
+    const { settings, problems, unknownKept } = loadSettings(raw);
+    expect(unknownKept).toEqual(["foo: not a setting; kept as it is, unused."]);
     expect(problems).toEqual([
-      "foo: not a setting; it was ignored.",
       "constructor: not a setting; it was ignored.",
       "__proto__: not a setting; it was ignored.",
       "toString: not a setting; it was ignored.",
@@ -148,5 +191,28 @@ describe("settings that are hostile in shape", () => {
       "external.searxng.baseUrl: expected an http(s) address; the default is used.",
       "model.baseUrl: expected an http(s) address; the default is used.",
     ]);
+  });
+
+  it("an API's base URL holding a user name or password, a ?query or a #fragment is refused, and the message never repeats it", () => {
+    const raw = {
+      model: { baseUrl: "https://user:sk-live-in-the-address-0123@api.openai.com/v1" },
+      external: { brave: { baseUrl: "https://proxy.example/brave?token=BSA-in-the-query-0123" }, exa: { baseUrl: "https://api.exa.ai/#x" } },
+      // Names "this computer" before the @, but the server is evil.example.
+      search: { embedding: { baseUrl: "http://localhost:11434@evil.example" } },
+    };
+    const { settings, problems } = loadSettings(raw);
+    expect(settings.model.baseUrl).toBe("http://localhost:11434/v1");
+    expect(settings.external.brave.baseUrl).toBe("https://api.search.brave.com");
+    expect(settings.external.exa.baseUrl).toBe("https://api.exa.ai");
+    expect(settings.search.embedding.baseUrl).toBe("");
+    expect(problems).toEqual([
+      "external.brave.baseUrl: expected an address without ?query or #fragment (paths are added after it); the default is used.",
+      "external.exa.baseUrl: expected an address without ?query or #fragment (paths are added after it); the default is used.",
+      "model.baseUrl: expected an address without a user name or password (a key goes in secret storage, not in the address); the default is used.",
+      "search.embedding.baseUrl: expected an address without a user name or password (a key goes in secret storage, not in the address); the default is used.",
+    ]);
+    expect(problems.join("\n")).not.toMatch(/0123|evil/);
+    // A path, a port and an IPv6 host are what base URLs are made of.
+    expect(loadSettings({ model: { baseUrl: "http://[::1]:1234/v1/" } }).problems).toEqual([]);
   });
 });

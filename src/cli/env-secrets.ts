@@ -1,5 +1,6 @@
 // The CLI's Secrets: API keys from environment variables, read when a provider asks, never stored.
 import type { SecretName, Secrets } from "../ports";
+import { keyAsPasted } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 export const secretEnvNames: Record<SecretName, string> = {
@@ -14,8 +15,7 @@ export const secretEnvNames: Record<SecretName, string> = {
 export function envSecrets(env: Record<string, string | undefined>): Secrets {
   return {
     async get(name: SecretName): Promise<string | null> {
-      const value = env[secretEnvNames[name]]?.trim();
-      return value ? value : null;
+      return keyAsPasted(env[secretEnvNames[name]]);
     },
   };
 }
@@ -23,7 +23,7 @@ export function envSecrets(env: Record<string, string | undefined>): Secrets {
 /** Every secret set in the environment (placeholders skipped): what the CLI scrubs from all it prints and logs. */
 export function envSecretValues(env: Record<string, string | undefined>): string[] {
   return Object.values(secretEnvNames).flatMap((name) => {
-    const value = env[name]?.trim();
+    const value = keyAsPasted(env[name]);
     return isCredential(value) ? [value] : [];
   });
 }

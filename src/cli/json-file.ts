@@ -17,16 +17,26 @@ export function readJsonFile(abs: string): JsonFileRead {
   if (unusable) return { ok: false, why: unusable };
   let text: string;
   try {
-    text = readFileSync(abs, "utf8");
+    const bytes = readFileSync(abs);
+    // The decoder drops a byte-order mark, which JSON.parse refuses (Windows editors write one).
+    text = new TextDecoder(encodingOf(bytes)).decode(bytes);
   } catch (error) {
     return { ok: false, why: `could not be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})` };
   }
-  // Windows editors may open a file with a byte-order mark, which JSON.parse refuses.
-  if (text.startsWith("\uFEFF")) text = text.slice(1);
   if (text.trim() === "") return { ok: false, why: "is empty" };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     return { ok: false, why: `is not valid JSON (${jsonProblem(text, errorMessage(error))})` };
   }
+}
+
+/**
+ * UTF-8, unless a byte-order mark says UTF-16: what Windows PowerShell 5's `>` and `Out-File`
+ * write, read as UTF-8 it is "an unexpected character at line 1, column 1" in a file that looks right.
+ */
+function encodingOf(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return "utf-8";
 }

@@ -55,8 +55,9 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   const read = readJsonFile(abs);
   if (!read.ok) throw new UsageError(`Config file ${file} ${read.why}.`);
   const raw = read.value;
-  const { settings, problems } = loadSettings(raw);
-  for (const problem of problems) io.err(`warning: ${file}: ${problem}\n`);
+  const { settings, problems, unknownKept = [] } = loadSettings(raw);
+  // A key no version knows is more often a typo in a config written by hand: named too.
+  for (const problem of [...problems, ...unknownKept]) io.err(`warning: ${file}: ${problem}\n`);
   configFiles.set(settings, raw);
   return settings;
 }

@@ -2,7 +2,7 @@
 // so data.json can be shared or synced without leaking anything.
 import type { SecretStorage } from "obsidian";
 import type { SecretName, Secrets } from "../ports";
-import type { Settings } from "../settings";
+import { keyAsPasted, type Settings } from "../settings";
 
 export function secretIdFor(name: SecretName, settings: Settings): string {
   switch (name) {
@@ -35,8 +35,7 @@ export class SecretStorageSecrets implements Secrets {
   async byId(id: string): Promise<string | null> {
     if (!this.storage || id.trim() === "") return null;
     try {
-      const secret = this.storage.getSecret(id);
-      return secret === null || secret.trim() === "" ? null : secret;
+      return keyAsPasted(this.storage.getSecret(id));
     } catch {
       // Say which secret, never what it holds.
       console.warn(`Vault Research: could not read the secret "${id}" from secret storage.`);

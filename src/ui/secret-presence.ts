@@ -3,7 +3,7 @@
 // Only presence is read here; the key itself never leaves secret storage through this file.
 import type { App } from "obsidian";
 import type { SecretName } from "../ports";
-import type { Settings } from "../settings";
+import { keyAsPasted, type Settings } from "../settings";
 
 const SECRET_IDS: Record<SecretName, (s: Settings) => string> = {
   brave: (s) => s.external.brave.secretId,
@@ -17,7 +17,8 @@ const SECRET_IDS: Record<SecretName, (s: Settings) => string> = {
 export function secretIsSet(app: App, settings: Settings, name: SecretName): boolean {
   const id = SECRET_IDS[name](settings);
   try {
-    return !!id && !!app.secretStorage?.getSecret(id)?.trim();
+    // Read as the plugin reads a key: a secret of only spaces or quotes is none.
+    return !!id && keyAsPasted(app.secretStorage?.getSecret(id)) !== null;
   } catch {
     return false;
   }

@@ -19,6 +19,16 @@ describe("readJsonFile", () => {
     expect(readJsonFile(write("bom.json", '\uFEFF{"mode": "vault_only"}\n'))).toEqual({ ok: true, value: { mode: "vault_only" } });
   });
 
+  it("reads a file Windows PowerShell saved as UTF-16, either byte order", () => {
+    const text = '{"notes": {"traceFolder": "Läufe"}}\r\n';
+    const le = path.join(tmp, "utf16le.json");
+    writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    expect(readJsonFile(le)).toEqual({ ok: true, value: { notes: { traceFolder: "Läufe" } } });
+    const be = path.join(tmp, "utf16be.json");
+    writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()]));
+    expect(readJsonFile(be)).toEqual({ ok: true, value: { notes: { traceFolder: "Läufe" } } });
+  });
+
   it("says a file is empty rather than that its JSON ends early", () => {
     expect(readJsonFile(write("empty.json", ""))).toEqual({ ok: false, why: "is empty" });
     expect(readJsonFile(write("blank.json", "  \n\t\n"))).toEqual({ ok: false, why: "is empty" });

@@ -82,11 +82,21 @@ describe("settings stored in another spelling", () => {
   });
 
   it("are left alone, with the warning shown once, when loading found a value it could not use", async () => {
-    const stored = { version: SETTINGS_VERSION, notes: { traceFolder: "./AI Traces" }, unknownSetting: 3 };
+    const stored = { version: SETTINGS_VERSION, notes: { traceFolder: "./AI Traces" }, external: { count: "many" } };
     const { saves, stored: data, plugin } = await started(stored);
     expect(saves).not.toHaveBeenCalled();
     expect(data.storedData).toEqual(stored);
-    expect(notices.filter((n) => n.message.includes("unknownSetting"))).toHaveLength(1);
+    expect(notices.filter((n) => n.message.includes("external.count"))).toHaveLength(1);
+    plugin.unload();
+  });
+
+  it("a setting only a newer version knows is no problem: no notice at each start, no copy, and a save keeps it", async () => {
+    const stored = { version: SETTINGS_VERSION, notes: { traceFolder: "Runs" }, newerSetting: { on: true } };
+    const { saves, stored: data, plugin } = await started(stored);
+    expect(saves).not.toHaveBeenCalled();
+    expect(notices.filter((n) => n.message.includes("newerSetting"))).toEqual([]);
+    await plugin.saveSettings();
+    expect(data.storedData).toMatchObject({ notes: { traceFolder: "Runs" }, newerSetting: { on: true } });
     plugin.unload();
   });
 });
@@ -120,14 +130,14 @@ describe("a settings file the plugin cannot use", () => {
   });
 
   it("with values it cannot use is kept as a copy too; another unusable file gets a copy of its own", async () => {
-    const { vault, plugin } = newPlugin({ version: SETTINGS_VERSION, unknownSetting: 3 });
-    vault.adapter.write(`${dir}/data.json`, '{"version":1,"unknownSetting":3}');
+    const { vault, plugin } = newPlugin({ version: SETTINGS_VERSION, external: { count: "many" } });
+    vault.adapter.write(`${dir}/data.json`, '{"version":1,"external":{"count":"many"}}');
     vault.adapter.write(`${dir}/data.unusable.json`, "an older broken file");
     plugin.load();
     await wait();
     expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe("an older broken file");
-    expect(await vault.adapter.read(`${dir}/data.unusable-2.json`)).toBe('{"version":1,"unknownSetting":3}');
-    expect(notices.some((n) => n.message.includes("unknownSetting") && n.message.includes("data.unusable-2.json"))).toBe(true);
+    expect(await vault.adapter.read(`${dir}/data.unusable-2.json`)).toBe('{"version":1,"external":{"count":"many"}}');
+    expect(notices.some((n) => n.message.includes("external.count") && n.message.includes("data.unusable-2.json"))).toBe(true);
     plugin.unload();
   });
 });

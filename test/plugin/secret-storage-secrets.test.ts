@@ -5,6 +5,8 @@ import { SecretStorage as StandInSecretStorage } from "../stubs/obsidian";
 const SecretStorage = StandInSecretStorage as unknown as new () => ObsidianSecretStorage;
 import { defaultSettings } from "../../src/settings";
 import { SecretStorageSecrets } from "../../src/plugin/secret-storage-secrets";
+import { keysHeld } from "../../src/plugin/keys-held";
+import { secretScrubber } from "../../src/text/secret-scrub";
 
 describe("secret storage secrets", () => {
   it("reads each key under the secret id named in settings", async () => {
@@ -39,6 +41,21 @@ describe("secret storage secrets", () => {
     blankId.external.brave.secretId = "";
     expect(await new SecretStorageSecrets(storage, () => blankId).get("brave")).toBeNull();
     expect(await new SecretStorageSecrets(undefined, defaultSettings).get("brave")).toBeNull();
+  });
+
+  it("gives a key pasted with a line break, spaces or quotes around it without them, so it is sent and scrubbed as the key it is", async () => {
+    const storage = new SecretStorage();
+    storage.setSecret("vault-research-brave", "  BSA-pasted-0123456789\r\n");
+    storage.setSecret("vault-research-embedding", "\tsk-embed-0123456789\n");
+    storage.setSecret("vault-research-exa", '"exa-quoted-0123456789"\n');
+    const settings = defaultSettings();
+    const secrets = new SecretStorageSecrets(storage, () => settings);
+    expect(await secrets.get("brave")).toBe("BSA-pasted-0123456789");
+    expect(await secrets.byId("vault-research-embedding")).toBe("sk-embed-0123456789");
+    expect(await secrets.get("exa")).toBe("exa-quoted-0123456789");
+    // What a run keeps out of all it writes: a provider's echo of the key itself is caught.
+    const scrub = secretScrubber(await keysHeld(secrets, settings));
+    expect(scrub.text("the key BSA-pasted-0123456789 was refused")).toBe("the key [redacted] was refused");
   });
 
   it("names the secret but never its value when storage fails", async () => {

@@ -49,6 +49,12 @@ describe.each(TAB_VERSIONS)("free sources in the settings tab, $shown", ({ versi
     expect(settings.external.providers).toEqual(["brave"]);
   });
 
+  it("a Brave secret of only quotes and a line break is no key: allowing web search switches the free set on", async () => {
+    const { settings, toggle } = openTab((app) => app.secretStorage.setSecret("vault-research-brave", '""\n'));
+    await toggle("Allow web search");
+    expect(settings.external.providers).toEqual(["brave", ...FREE]);
+  });
+
   it("lists every source with a description, and names each remote service in the privacy note", () => {
     const { setting } = openTab();
     for (const name of ["Wikipedia", "Hacker News", "arXiv", "GitHub", "Stack Exchange", "PubMed", "SearXNG", "Tavily"]) expect(setting(name), name).toBeDefined();
