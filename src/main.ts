@@ -13,6 +13,8 @@ import type { ChatModel } from "./llm/chat-model";
 import type { VaultIndex } from "./index/vault-index";
 import { IndexKeeper } from "./plugin/index-keeper";
 import { IndexedDbCache } from "./plugin/indexeddb-cache";
+import { AdapterQueryLogFile } from "./plugin/adapter-query-log-file";
+import { IndexedDbQueryLogFile } from "./plugin/indexeddb-query-log-file";
 import { IndexedDbVectorCache } from "./plugin/indexeddb-vector-cache";
 import { embeddingChoice, type EmbeddingChoice } from "./plugin/embedding-choice";
 import { SearchDialServices } from "./plugin/search-dial-services";
@@ -150,8 +152,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** The query log, the vectors, the embedding keeper and the dial, following this plugin's settings. */
   private createSearchDial(): SearchDialServices {
     return new SearchDialServices({
-      adapter: this.app.vault.adapter,
-      dataFolder: this.pluginDir,
+      // The log of searches lives in IndexedDB; a file an earlier version kept in this plugin's folder is moved in.
+      queryLogFile: new IndexedDbQueryLogFile(vaultId(this.app), new AdapterQueryLogFile(this.app.vault.adapter, this.pluginDir)),
       vectorCache: new IndexedDbVectorCache(vaultId(this.app)),
       notes: this.store,
       http: this.http,
@@ -402,8 +404,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       unreadable = `The settings file could not be read (${errorMessage(error)}).`;
     }
     if (this.unloaded) return;
-    const { settings, problems } = loadSettings(raw);
+    const { settings, problems, unknownKept } = loadSettings(raw);
     this.settings = settings;
+    // A newer version's settings, kept for it: nothing replaced, so no notice at every start, no copy.
+    if (unknownKept) console.info("Vault Research: settings this version does not know are kept as they are", unknownKept);
     if (unreadable !== null || problems.length > 0) {
       // Not saved now; but the next change of a setting writes the settings in use over the file,
       // so a copy of it as it is keeps the user's values to be fixed.

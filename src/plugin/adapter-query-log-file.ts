@@ -1,7 +1,8 @@
 // QueryLogFile in the plugin's own data folder (`.obsidian/plugins/<id>/`), through the vault's
-// disk adapter: beside data.json, never a note (the vault's file list does not see the config
-// folder, so the index never reads it), never sent anywhere (DESIGN invariant 8). Two files: the
-// current log and the one before it, so the log is bounded by twice the rotation size.
+// disk adapter: where versions before stop 37 kept the log. That folder is inside the vault's
+// folder, which file sync carries, so the log now lives in IndexedDB (indexeddb-query-log-file.ts)
+// and this reads (and, once moved, removes) what an earlier version left. Two files: the current
+// log and the one before it.
 import { normalizePath, type DataAdapter } from "obsidian";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
 

@@ -77,6 +77,11 @@ export class IndexedDbCache implements IndexCache {
     await this.quietly(`clear ${this.kind.what}`, undefined, () => this.run("readwrite", (store) => [store.clear()]));
   }
 
+  /** Whether the database can be opened (IndexedDB present, not blocked): without it a write keeps nothing. */
+  async available(): Promise<boolean> {
+    return (await this.open()) !== null;
+  }
+
   /** Closes the database so another tab or a newer version can upgrade it. */
   close(): void {
     void this.db?.then((db) => db?.close());

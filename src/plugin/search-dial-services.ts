@@ -1,29 +1,27 @@
 // The search dial's services for one plugin session, built and kept in step with the settings in
-// one place so main.ts stays lifecycle only: the query log in the plugin's data folder, the
+// one place so main.ts stays lifecycle only: the query log and the
 // vectors in IndexedDB, the embedding keeper, and the dial the UI searches through, with the chat
 // model from the answer settings as level 4's reranker.
-import type { DataAdapter } from "obsidian";
 import type { Embedder } from "../index/embeddings/embedder";
 import type { EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import type { RerankModel } from "../index/dial/rerank";
 import { QueryLog } from "../index/query-log/query-log";
+import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { VaultIndex } from "../index/vault-index";
 import { createEmbeddingModel, embedSecretNameFor, type EmbedConfig } from "../llm/embeddings/embed-spec";
 import type { Clock, Http, NoteFileInfo, NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { errorMessage } from "../text/error-message";
 import { secretScrubber } from "../text/secret-scrub";
-import { AdapterQueryLogFile } from "./adapter-query-log-file";
 import { DialService } from "./dial-service";
 import { EmbeddingKeeper } from "./embedding-keeper";
 import { yieldToUi } from "./yield-to-ui";
 
 export interface SearchDialDeps {
-  adapter: DataAdapter;
-  /** The plugin's data folder (`.obsidian/plugins/<id>`): where the query log goes. */
-  dataFolder: string;
+  /** Where the query log's lines go: this device's IndexedDB (indexeddb-query-log-file.ts). */
+  queryLogFile: QueryLogFile;
   vectorCache: VectorCache;
   notes: NoteStore;
   http: Http;
@@ -47,14 +45,14 @@ export interface SearchDialDeps {
 
 export class SearchDialServices {
   readonly queryLog: QueryLog;
-  readonly logFile: AdapterQueryLogFile;
+  readonly logFile: QueryLogFile;
   readonly dial: DialService;
   readonly embedding: EmbeddingKeeper;
   /** The answer settings the reranker was made from, so saving a dial position does not remake it. */
   private rerankFrom: string | null = null;
 
   constructor(private readonly deps: SearchDialDeps) {
-    this.logFile = new AdapterQueryLogFile(deps.adapter, deps.dataFolder);
+    this.logFile = deps.queryLogFile;
     // Read at each search and each write: a key stored since start-up is kept out too.
     const scrubber = async () => secretScrubber(await deps.keysHeld());
     this.queryLog = new QueryLog({ file: this.logFile, clock: deps.clock, enabled: deps.settings().search.queryLog, scrubber });

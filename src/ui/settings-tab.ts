@@ -3,7 +3,7 @@
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
-import { externalModes, providerNames, settingsSchema, vaultFolder, type ExternalMode, type ProviderName, type Settings } from "../settings";
+import { externalModes, providerNames, settingsSchema, vaultFolder, whySourcesFolderHidden, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
 import type { SecretName } from "../ports";
 import { providerChoiceName } from "../evidence/labels";
@@ -34,6 +34,21 @@ export type EmbeddingChoiceView =
   | { kind: "off" }
   | { kind: "unusable"; message: string }
   | { kind: "chosen"; consentKey: string; disclosure: string; consented: boolean };
+
+/** What the schema says about a value it refused. */
+type SettingsIssue = NonNullable<ReturnType<typeof settingsSchema.safeParse>["error"]>["issues"][number];
+
+/**
+ * What a change must pass besides the schema: `words` says a refused value in the field's terms
+ * (default: the schema's message); `refuse` says why valid settings still will not do together.
+ */
+interface ChangeCheck {
+  words?: (issue: SettingsIssue) => string;
+  refuse?: (checked: Settings) => string | null;
+}
+
+/** Timeouts are stored in ms and typed in seconds. */
+const MS_PER_SECOND = 1000;
 
 const EXCLUDED_FOLDERS_DESC = "Notes in these folders are never indexed. Separate folders with commas. The trace folder is always excluded.";
 
@@ -239,11 +254,16 @@ export class VaultResearchSettingTab extends PluginSettingTab {
    * Changes settings only if the result is valid (the same zod schema as data.json), so a typo
    * never reaches the file. Returns the problem, or null when saved.
    */
-  async #applyChange(change: (s: Settings) => void): Promise<string | null> {
+  async #applyChange(change: (s: Settings) => void, check: ChangeCheck = {}): Promise<string | null> {
     const draft = structuredClone(this.#host.settings);
     change(draft);
     const checked = settingsSchema.safeParse(draft);
-    if (!checked.success) return checked.error.issues[0]?.message ?? "Not a valid value.";
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return issue ? (check.words ?? ((i) => i.message))(issue) : "Not a valid value.";
+    }
+    const refused = check.refuse?.(checked.data);
+    if (refused) return refused;
     change(this.#host.settings);
     await this.#host.saveSettings();
     return null;
@@ -318,7 +338,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       },
       this.#numberRow("external.count", "Web results per question", "How many pages to use, at most 10.", () => external().count, (s, n) => (s.external.count = n)),
       this.#numberRow("external.tokenBudget", "Web text budget", "Tokens of web text the answer may read.", () => external().tokenBudget, (s, n) => (s.external.tokenBudget = n)),
-      this.#numberRow("external.timeout", "Web search timeout (seconds)", "After this, the answer uses what your vault has.", () => external().timeoutMs / 1000, (s, n) => (s.external.timeoutMs = Math.round(n * 1000))),
+      this.#numberRow("external.timeout", "Web search timeout (seconds)", "After this, the answer uses what your vault has.", () => external().timeoutMs, (s, ms) => (s.external.timeoutMs = ms), MS_PER_SECOND),
       {
         key: "external.readPages",
         name: "Pages to read per question",
@@ -497,7 +517,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         shown: chosen,
       },
       {
-        ...this.#numberRow("model.timeout", "Model timeout (seconds)", "How long to wait for an answer.", () => model().timeoutMs / 1000, (s, n) => (s.model.timeoutMs = Math.round(n * 1000))),
+        ...this.#numberRow("model.timeout", "Model timeout (seconds)", "How long to wait for an answer.", () => model().timeoutMs, (s, ms) => (s.model.timeoutMs = ms), MS_PER_SECOND),
         shown: chosen,
       },
       {
@@ -546,7 +566,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       this.#toggleRow(
         "search.queryLog",
         "Keep a search query log",
-        "Each search and research question, its level, the results in order and the one you opened, in this plugin's own folder: never in your vault, never sent anywhere. It shows what each level does for you.",
+        "Each search and research question, its level, the results in order and the one you opened, on this device only: never in your vault's folder, never sent anywhere. It shows what each level does for you.",
         () => search().queryLog,
         (s, v) => (s.search.queryLog = v),
       ),
@@ -663,9 +683,11 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         "Where trace notes go.",
         () => notes().traceFolder,
         (s, v) => (s.notes.traceFolder = vaultFolder(v)),
-        () => this.#applyExclusions(),
+        { after: () => this.#applyExclusions(), refuse: (s) => whySourcesFolderHidden(s.notes) },
       ),
-      this.#textRow("notes.sourcesFolder", "Sources folder", "Where web pages you add to the vault go.", () => notes().sourcesFolder, (s, v) => (s.notes.sourcesFolder = vaultFolder(v))),
+      this.#textRow("notes.sourcesFolder", "Sources folder", "Where web pages you add to the vault go.", () => notes().sourcesFolder, (s, v) => (s.notes.sourcesFolder = vaultFolder(v)), {
+        refuse: (s) => whySourcesFolderHidden(s.notes),
+      }),
     ];
   }
 
@@ -765,7 +787,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   }
 
   /** A text field saved only when valid; a problem is shown under the field. */
-  #textRow(key: string, name: string, desc: string, value: () => string, apply: (s: Settings, value: string) => void, after?: () => void): Row {
+  #textRow(key: string, name: string, desc: string, value: () => string, apply: (s: Settings, value: string) => void, options: { after?: () => void; refuse?: ChangeCheck["refuse"] } = {}): Row {
+    const { after, refuse } = options;
     return {
       key,
       name,
@@ -773,7 +796,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       fill: (setting) => {
         setting.addText((text) =>
           text.setValue(value()).onChange(async (input) => {
-            const problem = await this.#applyChange((s) => apply(s, input.trim()));
+            const problem = await this.#applyChange((s) => apply(s, input.trim()), { refuse });
             showProblem(setting, text.inputEl, desc, problem);
             if (!problem) after?.();
           }),
@@ -803,7 +826,12 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     };
   }
 
-  #numberRow(key: string, name: string, desc: string, value: () => number, apply: (s: Settings, n: number) => void): Row {
+  /**
+   * A number field. `value` and `apply` speak the settings' unit; the field shows `perUnit` of them
+   * as one (1000 for a timeout stored in ms and typed in seconds), and says a refused number's
+   * limit in the field's unit: "Enter 120 or less.", never "<=120000".
+   */
+  #numberRow(key: string, name: string, desc: string, value: () => number, apply: (s: Settings, stored: number) => void, perUnit = 1): Row {
     return {
       key,
       name,
@@ -811,9 +839,11 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       fill: (setting) => {
         setting.addText((text) => {
           text.inputEl.type = "number";
-          text.setValue(String(value())).onChange(async (input) => {
+          text.setValue(String(value() / perUnit)).onChange(async (input) => {
             const n = Number(input);
-            const problem = input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.#applyChange((s) => apply(s, n));
+            const stored = perUnit === 1 ? n : Math.round(n * perUnit);
+            const problem =
+              input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.#applyChange((s) => apply(s, stored), { words: (issue) => numberProblem(issue, perUnit) });
             showProblem(setting, text.inputEl, desc, problem);
           });
         });
@@ -859,6 +889,14 @@ function nameControls(setting: Setting): void {
     if (control.hasAttribute("aria-label") || control.hasAttribute("aria-labelledby")) return;
     control.setAttr("aria-label", i === 0 ? name : `${name}: ${control.getAttribute("placeholder") || `field ${i + 1}`}`);
   });
+}
+
+/** A number the schema refused, said in the field's unit (`perUnit` stored units make one shown). */
+function numberProblem(issue: SettingsIssue, perUnit: number): string {
+  if (issue.code === "too_big") return `Enter ${Number(issue.maximum) / perUnit} or less.`;
+  if (issue.code === "too_small") return `Enter ${Number(issue.minimum) / perUnit} or more.`;
+  if (issue.code === "invalid_type") return "Enter a whole number.";
+  return issue.message;
 }
 
 function showProblem(setting: Setting, input: HTMLElement, desc: string, problem: string | null): void {

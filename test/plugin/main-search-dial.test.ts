@@ -16,7 +16,14 @@ import { FakeIndexedDb } from "./fake-indexeddb";
 import { socketRequest } from "./socket-request-url";
 
 const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
+/** Where an earlier version kept the query log: inside the vault's folder, so file sync carried it. */
 const LOG_PATH = ".obsidian/plugins/vault-research/query-log.jsonl";
+
+/** The query log as it stands in this device's IndexedDB. */
+async function logText(plugin: VaultResearchPlugin): Promise<string> {
+  const { previous, current } = await plugin.searchDial.logFile.read();
+  return previous + current;
+}
 
 const NOTES: Record<string, string> = {
   "Garage/Cars.md": "# Cars\n\nRepairing an old car takes patience and spare parts.\n",
@@ -62,9 +69,10 @@ function settingsData(consented: boolean) {
   return settings;
 }
 
-async function startPlugin(data: unknown) {
+async function startPlugin(data: unknown, hidden: Record<string, string> = {}) {
   const vault = new Vault("Garage");
   for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);
+  for (const [path, text] of Object.entries(hidden)) vault.hiddenFiles.set(path, text);
   const app = new App({ vault, appId: "garage-app" });
   const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
   (plugin as unknown as StandInPlugin).storedData = data;
@@ -166,21 +174,33 @@ describe("the plugin's search dial", () => {
     plugin.unload();
   });
 
-  it("writes every search to the query log in the plugin's data folder, never a note, and the command clears it", async () => {
+  it("writes every search to the query log in this device's IndexedDB, no file in the vault's folder, and the command clears it", async () => {
     const { app, vault, plugin } = await startPlugin(settingsData(false));
     const response = await plugin.dialHost.search({ query: "kitten", level: 1, surface: "search-modal" });
     await plugin.dialHost.recordClick(response, "Pets/Cats.md");
-    const lines = vault.hiddenFiles.get(LOG_PATH)!.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = (await logText(plugin)).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toMatchObject([
       { type: "search", query: "kitten", surface: "search-modal", level: 1, results: ["Pets/Cats.md"] },
       { type: "click", key: "Pets/Cats.md", rank: 1 },
     ]);
-    expect(vault.getFiles().map((f) => f.path)).not.toContain(LOG_PATH);
-    expect(plugin.index.paths()).not.toContain(LOG_PATH);
+    // Nothing under the vault's folder holds it: file sync and backups of the vault do not carry it.
+    expect([...vault.hiddenFiles.keys()].filter((p) => p.includes("query-log"))).toEqual([]);
+    expect(vault.getFiles().map((f) => f.path).filter((p) => p.includes("query-log"))).toEqual([]);
 
     app.commands.get("vault-research:clear-query-log")!.callback!();
-    await until(() => !vault.hiddenFiles.has(LOG_PATH));
     await until(() => notices.some((n) => n.message === "The search query log is cleared."));
+    expect(await logText(plugin)).toBe("");
+    plugin.unload();
+  });
+
+  it("moves a query log an earlier version kept in the plugin's folder into IndexedDB, and removes the file", async () => {
+    const old = `${JSON.stringify({ schema: "vault-research.query-log.v1", type: "search", id: "old-1", at: "2026-11-01T10:00:00.000Z", query: "older question", surface: "search-modal", level: 1, ran_level: 1, results: [] })}\n`;
+    const { vault, plugin } = await startPlugin(settingsData(false), { [LOG_PATH]: old });
+    await plugin.dialHost.search({ query: "kitten", level: 1, surface: "search-modal" });
+    const text = await logText(plugin);
+    expect(text.startsWith(old)).toBe(true);
+    expect(text).toContain('"query":"kitten"');
+    expect(vault.hiddenFiles.has(LOG_PATH)).toBe(false);
     plugin.unload();
   });
 
@@ -191,6 +211,7 @@ describe("the plugin's search dial", () => {
     const response = await plugin.dialHost.search({ query: "kitten", level: 1, surface: "search-modal" });
     expect(response.logId).toBeNull();
     expect(vault.hiddenFiles.has(LOG_PATH)).toBe(false);
+    expect(await logText(plugin)).toBe("");
     plugin.unload();
   });
 
@@ -213,7 +234,7 @@ describe("the plugin's search dial", () => {
     expect(prepared.deps.dial?.level).toBe(2);
     const result = await host.runResearch({ question: "How do I mend an automobile?", history: [], mode: "never" }, prepared.deps);
     expect(result.pack.evidence.map((row) => row.note_path)).toContain("Garage/Cars.md");
-    const lines = vault.hiddenFiles.get(LOG_PATH)!.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = (await logText(plugin)).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ type: "search", surface: "research-panel", query: "How do I mend an automobile?", level: 2, ran_level: 2 });
     plugin.unload();
@@ -234,7 +255,7 @@ describe("the plugin's search dial", () => {
     const progress: string[] = [];
     const result = await host.runResearch({ question: `How do I mend an automobile? ${embeddingKey}`, history: [], mode: "never" }, { ...prepared.deps, onProgress: (e) => progress.push(e.detail) });
     expect(result.trace_path).toBeDefined();
-    const log = vault.hiddenFiles.get(LOG_PATH)!;
+    const log = await logText(plugin);
     expect(log).toContain("kitten [redacted]");
     const notes = vault.getFiles().map((f) => f.path);
     const outputs = { log, search: JSON.stringify(response), progress: progress.join("\n"), result: JSON.stringify(result), names: notes.join("\n"), trace: await vault.adapter.read(result.trace_path!) };

@@ -59,6 +59,42 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(settingsSchema.safeParse(settings).success).toBe(true);
   });
 
+  it("says what a refused number should be in the field's own unit, and keeps the good value", async () => {
+    const { setting, settings, host } = openTab();
+    const type = (name: string, value: string) => typeInto(setting, name, value);
+    const desc = (name: string) => setting(name).querySelector(".setting-item-description")!.textContent;
+    // The field is in seconds; the limit is 120 s, stored as 120,000 ms.
+    expect((await type("Web search timeout (seconds)", "500")).getAttribute("aria-invalid")).toBe("");
+    expect(desc("Web search timeout (seconds)")).toBe("After this, the answer uses what your vault has. Enter 120 or less.");
+    await type("Web search timeout (seconds)", "0.2");
+    expect(desc("Web search timeout (seconds)")).toMatch(/Enter 1 or more\.$/);
+    expect(settings.external.timeoutMs).toBe(15_000);
+    await type("Web results per question", "2.5");
+    expect(desc("Web results per question")).toMatch(/Enter a whole number\.$/);
+    for (const bad of ["", "NaN", "1e400"]) {
+      await type("Web results per question", bad);
+      expect(desc("Web results per question"), bad).toMatch(/Enter a number\.$/);
+    }
+    await type("Web results per question", "-1");
+    expect(desc("Web results per question")).toMatch(/Enter 1 or more\.$/);
+    expect(settings.external.count).toBe(5);
+    expect(host.saveSettings).not.toHaveBeenCalled();
+    await type("Web search timeout (seconds)", "30");
+    expect(settings.external.timeoutMs).toBe(30_000);
+    expect(desc("Web search timeout (seconds)")).toBe("After this, the answer uses what your vault has.");
+  });
+
+  it("never saves a base URL holding a key, says where a key goes, and keeps the address it had", async () => {
+    const { setting, settings, saved } = openTab();
+    const input = await typeInto(setting, "Brave base URL", "https://me:BSA-typed-into-the-address-0123@proxy.example");
+    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(setting("Brave base URL").querySelector(".setting-item-description")!.textContent).toMatch(/without a user name or password \(a key goes in secret storage/);
+    await typeInto(setting, "Exa base URL", "https://proxy.example/exa?apiKey=exa-typed-into-the-query-0123");
+    expect(settings.external.brave.baseUrl).toBe("https://api.search.brave.com");
+    expect(settings.external.exa.baseUrl).toBe("https://api.exa.ai");
+    expect(saved.join("\n")).not.toMatch(/typed-into/);
+  });
+
   it("stores folders in the writer's spelling, and refuses one that climbs out of the vault, saying why", async () => {
     const { setting, settings } = openTab();
     const type = (name: string, value: string) => typeInto(setting, name, value);
@@ -76,6 +112,39 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
     expect(excluded.getAttribute("aria-invalid")).toBe("");
     expect(settingsSchema.safeParse(settings).success).toBe(true);
+  });
+
+  it("never saves a key pasted into the model's name, and says where it goes", async () => {
+    const { setting, settings, saved, tab } = openTab();
+    const kind = setting("Model").querySelector("select")!;
+    kind.value = "openai";
+    kind.dispatchEvent(new Event("change"));
+    await new Promise((r) => setTimeout(r, 0));
+    const fresh = (name: string) => shownRows(tab.containerEl).find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
+    const input = await typeInto(fresh, "Model name", "sk-proj-pasted-into-the-name-0123");
+    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(fresh("Model name").querySelector(".setting-item-description")!.textContent).toMatch(/looks like an API key, not a model name/);
+    expect(settings.model.model).toBe("");
+    expect(saved.join("\n")).not.toContain("pasted-into-the-name");
+  });
+
+  it("refuses a sources folder inside the trace folder, which is never searched, from either field, saying why", async () => {
+    const { setting, settings, host } = openTab();
+    const desc = (name: string) => setting(name).querySelector(".setting-item-description")!.textContent;
+    const sources = await typeInto(setting, "Sources folder", "Research/Traces/Web");
+    expect(sources.getAttribute("aria-invalid")).toBe("");
+    expect(desc("Sources folder")).toBe(
+      'Where web pages you add to the vault go. The sources folder "Research/Traces/Web" would be inside the trace folder "Research/Traces", which is never searched: pages you add to the vault would not be found.',
+    );
+    // The trace folder moved over the sources folder is the same clash.
+    await typeInto(setting, "Trace folder", "/Research/");
+    expect(desc("Trace folder")).toMatch(/The sources folder "Research\/Sources" would be inside the trace folder "Research"/);
+    expect(settings.notes).toMatchObject({ traceFolder: "Research/Traces", sourcesFolder: "Research/Sources" });
+    expect(host.saveSettings).not.toHaveBeenCalled();
+    // Traces kept inside the sources folder are fine: the sources stay searched.
+    await typeInto(setting, "Trace folder", "Research/Sources/Runs");
+    expect(settings.notes.traceFolder).toBe("Research/Sources/Runs");
+    expect(desc("Trace folder")).toBe("Where trace notes go.");
   });
 
   it("shows model fields for the chosen kind and reports the connection test in words", async () => {

@@ -1,0 +1,103 @@
+// QueryLogFile in this device's IndexedDB (a database of its own per vault, as the index cache and
+// the vectors have): the log of searches and questions stays on this device, as the README says.
+// Until stop 37 it was a file in the plugin's folder, `.obsidian/plugins/vault-research/`, which
+// is inside the vault's folder: iCloud, Dropbox, Syncthing or a git backup of the vault carried
+// every question with it to other places (DESIGN invariant 8: query logs live outside the vault).
+// That file is moved in at the first use and then removed; it is kept if the move fails.
+import type { QueryLogFile } from "../index/query-log/query-log-file";
+import { IndexedDbCache } from "./indexeddb-cache";
+
+const CURRENT = "current";
+const PREVIOUS = "previous";
+
+/** One record per "file": its text. */
+interface LogRecord {
+  text: string;
+}
+
+export class IndexedDbQueryLogFile implements QueryLogFile {
+  private readonly db: IndexedDbCache;
+  private moved: Promise<void> | null = null;
+
+  /**
+   * @param vaultId the vault's stable id, as the index cache's (two vaults never share a log).
+   * @param legacy the log file an earlier version kept in the plugin's folder, moved in once.
+   * @param factory IndexedDB itself; tests pass a stand-in.
+   */
+  constructor(
+    vaultId: string,
+    private readonly legacy: QueryLogFile | null = null,
+    factory: IDBFactory | undefined = typeof indexedDB === "undefined" ? undefined : indexedDB,
+  ) {
+    this.db = new IndexedDbCache(vaultId, factory, {
+      database: "vault-research-query-log",
+      what: "the search query log",
+      fallback: "searches are not logged",
+    });
+  }
+
+  async append(text: string): Promise<void> {
+    await this.ready();
+    await this.put(CURRENT, (await this.text(CURRENT)) + text);
+  }
+
+  async size(): Promise<number> {
+    await this.ready();
+    // Bytes, as a file's size: the rotation bound is in bytes.
+    return new TextEncoder().encode(await this.text(CURRENT)).length;
+  }
+
+  async rotate(): Promise<void> {
+    await this.ready();
+    const current = await this.text(CURRENT);
+    if (current === "") return;
+    await this.db.write(PREVIOUS, { text: current } satisfies LogRecord);
+    await this.db.remove([CURRENT]);
+  }
+
+  async read(): Promise<{ previous: string; current: string }> {
+    await this.ready();
+    return { previous: await this.text(PREVIOUS), current: await this.text(CURRENT) };
+  }
+
+  async clear(): Promise<void> {
+    await this.ready();
+    await this.db.clear();
+    // A file left behind by a failed move is part of the log too: cleared means gone everywhere.
+    await this.legacy?.clear();
+  }
+
+  private async text(name: string): Promise<string> {
+    const record = await this.db.read(name);
+    return record !== null && typeof (record as Partial<LogRecord>).text === "string" ? (record as LogRecord).text : "";
+  }
+
+  /** A write that would keep nothing (no IndexedDB here) is a failure the log reports, not a silent loss. */
+  private async put(name: string, text: string): Promise<void> {
+    if (!(await this.db.available())) throw new Error("IndexedDB is not available on this device");
+    await this.db.write(name, { text } satisfies LogRecord);
+  }
+
+  /** Moves the old file's lines in, once; until that is done, nothing else touches the log. */
+  private ready(): Promise<void> {
+    this.moved ??= this.moveLegacy();
+    return this.moved;
+  }
+
+  private async moveLegacy(): Promise<void> {
+    if (!this.legacy) return;
+    try {
+      const old = await this.legacy.read();
+      if (old.previous === "" && old.current === "") return;
+      if (!(await this.db.available())) return;
+      // Lines logged here since (another window already moved a file) come after the old ones.
+      const [previous, current] = [await this.text(PREVIOUS), await this.text(CURRENT)];
+      await this.db.write(PREVIOUS, { text: old.previous + previous } satisfies LogRecord);
+      await this.db.write(CURRENT, { text: old.current + current } satisfies LogRecord);
+      await this.legacy.clear();
+    } catch (error) {
+      // The old file stays where it was and is tried again at the next start; nothing is lost.
+      console.warn("Vault Research: could not move the search query log out of the plugin's folder.", error);
+    }
+  }
+}
