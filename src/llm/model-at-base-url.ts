@@ -5,7 +5,7 @@ import { isHttpUrl } from "../text/urls";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
-  | { ok: false; problem: "no_model" | "at_without_url" }
+  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" }
   | { ok: false; problem: "bad_url"; baseUrl: string };
 
 /** `llama3.1:8b@http://localhost:1234/v1/` → model `llama3.1:8b`, base `http://localhost:1234/v1`. */
@@ -16,6 +16,9 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   if (model === "") return { ok: false, problem: "no_model" };
   if (at < 0 && rest.includes("@")) return { ok: false, problem: "at_without_url" };
   if (!isHttpUrl(baseUrl)) return { ok: false, problem: "bad_url", baseUrl };
+  // Node's fetch refuses such an address and names it whole, password and all, in its error.
+  const url = new URL(baseUrl);
+  if (url.username !== "" || url.password !== "") return { ok: false, problem: "credentials" };
   return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
 }
 
@@ -28,5 +31,8 @@ export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: tr
       return `"${spec}": the part after @ must be an http:// or https:// URL.`;
     case "bad_url":
       return `"${read.baseUrl}" is not a valid http(s) base URL. ${help}.`;
+    case "credentials":
+      // The spec is not repeated: it holds a password.
+      return "The base URL holds a user name or password; a key goes in its environment variable, never in the address.";
   }
 }

@@ -33,6 +33,15 @@ describe("parseModelSpec", () => {
     }
   });
 
+  it("refuses a base URL with a user name or password, in words that do not repeat it", () => {
+    for (const spec of ["openai:llama3@http://me:s3cret-pw@localhost:1234/v1", "openai:m@https://s3cret-pw@proxy.example/v1"]) {
+      const parsed = parseModelSpec(spec);
+      expect(parsed.ok, spec).toBe(false);
+      expect(JSON.stringify(parsed), spec).not.toContain("s3cret-pw");
+      expect(JSON.stringify(parsed), spec).toContain("user name or password");
+    }
+  });
+
   it("formats back to a spec that parses to the same config", () => {
     for (const spec of ["none", "openai:llama3.1:8b", "openai:m@http://127.0.0.1:8080/v1", "anthropic:claude-x"]) {
       const parsed = parseModelSpec(spec);

@@ -56,11 +56,21 @@ export function embedSecretNameFor(config: EmbedConfig): "openai" | null {
 export function embeddingDisclosure(config: EmbedConfig): string {
   if (config.kind === "none") return "Nothing is embedded: search stays lexical and nothing leaves the device.";
   const where = originOf(config.baseUrl);
-  const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(config.baseUrl);
+  const local = isThisComputer(config.baseUrl);
   return (
     `Embedding sends the text of every note (title, headings and each section), every search query at level 2 or above, and the passages of web pages a research run reads at that level to ${where} (${config.model}). ` +
     (local ? "That address is this computer." : "That address is another computer: the text leaves this device.")
   );
+}
+
+/**
+ * Whether an address names this computer, by its host as a URL reads it: read as text,
+ * `http://localhost:11434@evil.example` (a user name, then another host) passed for local.
+ */
+function isThisComputer(address: string): boolean {
+  if (!URL.canParse(address)) return false;
+  const host = new URL(address).hostname.toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export interface CreateEmbeddingOptions {

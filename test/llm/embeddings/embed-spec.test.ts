@@ -52,6 +52,19 @@ describe("--embed SPEC", () => {
     expect(embeddingDisclosure({ kind: "openai", model: "text-embedding-3-small", baseUrl: "https://api.openai.com/v1" })).toMatch(/https:\/\/api\.openai\.com .*leaves this device/);
   });
 
+  it("refuses a base URL with a user name or password, in words that do not repeat it", () => {
+    const parsed = parseEmbedSpec("ollama:nomic-embed-text@http://me:s3cret-pw@localhost:11434");
+    expect(parsed.ok).toBe(false);
+    expect(JSON.stringify(parsed)).not.toContain("s3cret-pw");
+  });
+
+  it("judges 'this computer' by the address's host, not its text: a user name that reads like localhost is not", () => {
+    const said = (baseUrl: string) => embeddingDisclosure({ kind: "ollama", model: "m", baseUrl });
+    expect(said("http://localhost:11434@evil.example")).toMatch(/another computer: the text leaves this device/);
+    expect(said("http://127.0.0.1.evil.example:11434")).toMatch(/another computer/);
+    for (const local of ["http://127.0.0.2:11434", "http://[::1]:11434", "http://LOCALHOST:11434/", "http://ollama.localhost"]) expect(said(local), local).toMatch(/That address is this computer\./);
+  });
+
   it("makes a client for each kind, and none for none (nothing is called)", () => {
     const http = fakeHttp(() => ({ status: 500, headers: {}, text: "" }));
     expect(createEmbeddingModel({ kind: "none" }, { http })).toBeNull();
