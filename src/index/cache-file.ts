@@ -15,8 +15,8 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape or this format changes: old caches are then rebuilt. */
-export const INDEX_FORMAT_VERSION = 12;
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (13: trace notes outside the trace folder left out). */
+export const INDEX_FORMAT_VERSION = 13;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";

@@ -33,6 +33,7 @@ import { indexedPart, MAX_NOTE_CHARS } from "./note-limit";
 import { fuseLanes } from "./vault-language/fuse-lanes";
 import { LanguageLane, type LaneSource, type LearnedIn } from "./vault-language/language-lane";
 import { createAnalyzer, type Analyzer } from "./tokenize";
+import { isResearchTrace } from "./trace-marks";
 import { timeSlices, type WorkSlice } from "./work-slice";
 import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
 
@@ -96,6 +97,7 @@ export class VaultIndex {
   private readonly notes = new Map<string, IndexedNote>();
   private readonly bySource = new Map<string, Set<string>>();
   private readonly fileProblems = new Map<string, NoteProblem>();
+
   /** Paths of notes indexed with problems, so the status need not visit every note. */
   private readonly notesWithProblems = new Set<string>();
   /** What the cache holds, and what changed since it was saved. */
@@ -218,7 +220,16 @@ export class VaultIndex {
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = plan.files.get(batch[j])!;
         const text = texts[j];
-        if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice, generations[j]);
+        // A research trace outside the trace folder (trace-marks.ts) is read at each sync, never
+        // indexed: there are few, and remembering them would be one more thing to save.
+        if (typeof text === "string" && isResearchTrace(text)) {
+          // Not a note of the vault after all: a new one was not added, and a known one leaves.
+          if (this.notes.has(info.path)) {
+            plan.updated--;
+            plan.removed++;
+          } else plan.added--;
+          this.dropNote(info.path);
+        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice, generations[j]);
         else {
           // Not indexed after all: a new note that cannot be read was not added, and a known one leaves.
           if (this.notes.has(info.path)) {
@@ -275,7 +286,9 @@ export class VaultIndex {
       text = { kind: "read", message: errorMessage(error) };
     }
     if (this.generation.get(path) !== gen) return;
-    if (typeof text === "string") await this.indexTextInSlices(path, text, info?.mtime ?? this.clock.now(), info?.size ?? text.length, this.slice(), gen);
+    const mtime = info?.mtime ?? this.clock.now();
+    if (typeof text === "string" && isResearchTrace(text)) this.dropNote(path);
+    else if (typeof text === "string") await this.indexTextInSlices(path, text, mtime, info?.size ?? text.length, this.slice(), gen);
     else this.recordUnreadable(path, text);
     this.touch();
   }
@@ -287,15 +300,15 @@ export class VaultIndex {
       this.removeFile(path);
       return;
     }
-    this.indexText(path, text, mtime, size);
+    if (isResearchTrace(text)) this.dropNote(path);
+    else this.indexText(path, text, mtime, size);
     this.touch();
   }
 
   removeFile(path: string): void {
     this.generation.set(path, (this.generation.get(path) ?? 0) + 1);
     const had = this.notes.has(path) || this.fileProblems.has(path);
-    this.discardNote(path);
-    this.fileProblems.delete(path);
+    this.dropNote(path);
     if (had) this.touch();
   }
 
@@ -551,6 +564,12 @@ export class VaultIndex {
     const doc = toEngineDoc(parsed);
     const { title, aliases, tags, sourceUrls } = parsed;
     return { parsed, doc, note: { path, mtime, size, title, aliases, tags, sourceUrls, problems } };
+  }
+
+  /** The note and any problem of reading it leave the index (gone, excluded, or a research trace). */
+  private dropNote(path: string): void {
+    this.discardNote(path);
+    this.fileProblems.delete(path);
   }
 
   private recordUnreadable(path: string, problem: NoteProblem): void {

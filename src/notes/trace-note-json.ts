@@ -4,9 +4,10 @@
 import type { OutsideVaultRow } from "../evidence/research-pack";
 import { boundOutsideRowFields, boundStrings, cutText } from "../evidence/trace-bounds";
 import type { ResearchTrace, TraceTruncation } from "../evidence/trace-types";
+import { TRACE_BLOCK_OPEN } from "../index/trace-marks";
 
-/** The fence that opens the trace's JSON block; `parseTraceNote` looks for exactly this. */
-export const TRACE_BLOCK_OPEN = "```json vault-research-trace";
+/** The fence that opens the trace's JSON block; `parseTraceNote` looks for exactly this (and the index, to leave trace notes out). */
+export { TRACE_BLOCK_OPEN };
 /** The JSON block never grows past this many characters. */
 export const TRACE_JSON_MAX_CHARS = 60_000;
 

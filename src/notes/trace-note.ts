@@ -8,6 +8,7 @@ import type { ContentSection, OutsideVaultRow } from "../evidence/research-pack"
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { cutText } from "../evidence/trace-bounds";
+import { TRACE_NOTE_TYPE } from "../index/trace-marks";
 import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
@@ -38,7 +39,7 @@ export function renderTraceNote(trace: ResearchTrace): string {
 
 function frontmatter(trace: ResearchTrace): string {
   const data = {
-    type: "research-trace",
+    type: TRACE_NOTE_TYPE,
     question: plainLine(trace.question),
     created: trace.started_at,
     mode: trace.mode,

@@ -182,11 +182,14 @@ describe("the trace note", () => {
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.map((r) => r.path).filter((p) => p.startsWith("Research/"))).toEqual([]);
 
-    // Control: an index that does not exclude the folder does find the trace note for these words.
+    // An index that does not exclude the folder (the setting changed since) knows it by its marks.
     const unguarded = new VaultIndex({ canonicalizeUrl });
     await unguarded.sync(h.store, null);
-    const unguardedHits = await unguarded.search(ANSWERED_QUESTION, h.store, { limit: 50 });
-    expect(unguardedHits.map((r) => r.path)).toContain(tracePath);
+    expect((await unguarded.search(ANSWERED_QUESTION, h.store, { limit: 50 })).map((r) => r.path)).not.toContain(tracePath);
+    // Control: the same words without a trace's marks are found.
+    const text = await h.store.read(tracePath);
+    unguarded.applyText("Copied/Not a trace.md", text.replace("type: research-trace", "type: copy"), 1, text.length);
+    expect((await unguarded.search(ANSWERED_QUESTION, h.store, { limit: 50 })).map((r) => r.path)).toContain("Copied/Not a trace.md");
 
     // And the next run's evidence holds no trace note either.
     const next = await h.run({ question: ANSWERED_QUESTION, writeTrace: false });
