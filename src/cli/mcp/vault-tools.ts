@@ -95,7 +95,8 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
           .default(1)
           .describe("The search dial: 1 lexical; 2 hybrid and 3 multi-field need the server's embedding model and the vault's vectors, 4 rerank also its chat model; a level that cannot run runs lower and says so (ran_level, notices)."),
         limit: z.number().int().min(1).max(50).default(10),
-        tags: z.array(z.string()).default([]).describe("Only notes with every one of these tags (without #)."),
+        // Bounded as the query log bounds them: no note holds 50 tags of 200 characters that all must match.
+        tags: z.array(z.string().max(200)).max(50).default([]).describe("Only notes with every one of these tags (without #); at most 50, each up to 200 characters."),
       },
       outputSchema: vaultSearchSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -139,6 +139,8 @@ describe("what a failed call says", () => {
     for (const [name, args] of [
       ["vault_search", { query: 5 }],
       ["vault_search", { query: "a", tags: [[["deep"]]] }],
+      ["vault_search", { query: "a", tags: Array.from({ length: 20_000 }, (_, i) => `tag${i}`) }],
+      ["vault_search", { query: "a", tags: ["x".repeat(100_000)] }],
       ["read_note", {}],
       ["no_such_tool", {}],
     ] as const) {
