@@ -138,9 +138,10 @@ export class EmbeddingJob {
     this.startClock();
     this.emit();
     // Asked even when nothing changed, so a model swapped since the last run is found at the next
-    // one (the plugin's at start-up), not only once a note changes. With nothing to embed, a
-    // server that cannot answer stops nothing.
-    if (work.length > 0 || store.size > 0) {
+    // one (the plugin's at start-up), not only once a note changes — once per loaded store then:
+    // the plugin's second run of a start (the index's build ended) asks nothing. With nothing to
+    // embed, a server that cannot answer stops nothing.
+    if (work.length > 0 || (store.size > 0 && !store.fingerprintAsked)) {
       const checked = await this.checkFingerprint();
       if (checked.kind === "cancelled") return this.finish("cancelled");
       if (checked.kind === "failed") return this.finish(work.length > 0 ? "failed" : "done", work.length > 0 ? checked.error : undefined);

@@ -66,6 +66,8 @@ export class VectorStore {
   private modelName: string | null;
   private dims: number | null;
   private print: Float32Array | null;
+  /** The model was asked for its fingerprint since these vectors were loaded (this session). */
+  private printAsked = false;
 
   constructor(model: string | null = null, dimensions: number | null = null, fingerprint: Float32Array | null = null) {
     this.modelName = model;
@@ -79,6 +81,11 @@ export class VectorStore {
 
   get dimensions(): number | null {
     return this.dims;
+  }
+
+  /** Whether the model's fingerprint was compared with these vectors' since they were loaded. */
+  get fingerprintAsked(): boolean {
+    return this.printAsked;
   }
 
   /** The model's unit vector for FINGERPRINT_TEXT when these vectors were made (null: not known). */
@@ -141,6 +148,7 @@ export class VectorStore {
   adoptFingerprint(vector: Float32Array): VectorReset | null {
     const same = this.sameModelAs(vector);
     this.print = Float32Array.from(vector);
+    this.printAsked = true;
     if (same) return null;
     const notes = this.notes.size;
     this.notes.clear();

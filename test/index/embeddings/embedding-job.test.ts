@@ -174,6 +174,12 @@ describe("embedding job", () => {
     expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 7 });
     // Only the model's fingerprint is asked for.
     expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
+    // A second run over the same loaded vectors with nothing to embed (the plugin's after its build) asks nothing.
+    server.embedCalls.length = 0;
+    const reloaded = readVectors(cache.bytes, "ollama:nomic-embed-text").store;
+    await new EmbeddingJob({ store: reloaded, embedder: ollama(), notes }).run(await notes.list());
+    await new EmbeddingJob({ store: reloaded, embedder: ollama(), notes }).run(await notes.list());
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
   });
 
   it("vectors kept before their text was fingerprinted are all embedded again, and serve until each is", async () => {
