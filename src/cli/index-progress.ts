@@ -35,6 +35,12 @@ class LiveReadProgress implements ReadProgress {
   private readingSince: number | null = null;
   private lastDrawAt = 0;
   private shown = false;
+  /**
+   * Set by `finish`. The index keeps the watched store after its sync: learning the vault's
+   * language reads every note again, and each of those reads would draw "40 of 20 notes" anew,
+   * after the line was cleared, over the command's own output.
+   */
+  private over = false;
 
   constructor(
     private readonly index: Pick<VaultIndex, "isIndexable" | "note">,
@@ -60,8 +66,10 @@ class LiveReadProgress implements ReadProgress {
         try {
           return await store.read(path);
         } finally {
-          this.read++;
-          this.redraw();
+          if (!this.over) {
+            this.read++;
+            this.redraw();
+          }
         }
       },
       ...(store.stat ? { stat: (path: string) => store.stat!(path) } : {}),
@@ -71,6 +79,7 @@ class LiveReadProgress implements ReadProgress {
   }
 
   finish(): void {
+    this.over = true;
     if (this.shown) this.draw(null);
     this.shown = false;
   }

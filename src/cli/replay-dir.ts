@@ -12,7 +12,8 @@ import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLo
 
 export class ReplayDirectoryError extends Error {
   constructor(
-    readonly kind: "missing" | "empty" | "invalid",
+    /** `log`: the file VAULT_RESEARCH_REPLAY_LOG names cannot be written. */
+    readonly kind: "missing" | "empty" | "invalid" | "log",
     message: string,
   ) {
     super(message);
@@ -43,13 +44,39 @@ export function loadReplayDirectory(dir: string): RecordedExchange[] {
  */
 export function replayLogWriter(file: string, secrets: readonly string[] = []): (entry: ReplayLogEntry) => void {
   const scrub = secretScrubber(secrets);
-  return (entry) => appendFileSync(file, `${JSON.stringify(scrub.value(entry))}\n`, "utf8");
+  return (entry) => {
+    try {
+      appendFileSync(file, `${JSON.stringify(scrub.value(entry))}\n`, "utf8");
+    } catch (error) {
+      // The request is not answered: the log is the proof of what was sent, and it would be missing a line.
+      // Said as the log's failure, not left to read as the source's ("Could not reach Brave: ENOSPC").
+      throw new Error(`the replay log ${file} could not be written (${errorCode(error)})`);
+    }
+  };
+}
+
+/**
+ * Creates the log (or appends nothing to it) before any request: a file that cannot be written is
+ * said once, at the start, rather than as every source failing "to be reached" and a run that
+ * exits 0 with its proof missing.
+ */
+function checkLogWritable(file: string): void {
+  try {
+    appendFileSync(file, "", "utf8");
+  } catch (error) {
+    throw new ReplayDirectoryError("log", `The replay log ${file} (VAULT_RESEARCH_REPLAY_LOG) cannot be written (${errorCode(error)}).`);
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. */
 export function replayHttpFromDirectory(dir: string, env: Record<string, string | undefined>): Http {
   const exchanges = loadReplayDirectory(dir);
   const logFile = env.VAULT_RESEARCH_REPLAY_LOG;
+  if (logFile) checkLogWritable(logFile);
   return createReplayHttp(exchanges, {
     sourceName: dir,
     ...(logFile ? { onRequest: replayLogWriter(logFile, envSecretValues(env)) } : {}),

@@ -130,13 +130,17 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
   return { deps: { search: watched, level, embedder: openedDial.embedder }, log, seen };
 }
 
-/** The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache folder. */
+/**
+ * The trace note is indexed-around (the trace folder is excluded) or the trace is kept in the cache
+ * folder — also when a trace note was asked for and could not be written: the run still fails
+ * (exit 1), but its outside rows can be promoted from the kept trace rather than lost with it.
+ */
 async function keepTraceAsChosen(result: ResearchResult, destination: TraceDestination, opened: OpenedVault, args: ParsedArgs, io: CommandIo): Promise<TraceKept> {
   if (result.trace_path) {
     await opened.index.updateFile(opened.store, result.trace_path);
     return { tracePath: result.trace_path };
   }
-  if (destination !== "cache") return {};
+  if (destination === "none") return {};
   const cacheDir = path.resolve(io.cwd, flag(args, "cache-dir") ?? defaultCacheDir(io.env));
   try {
     return { traceFile: await keepTrace(keptTraceFolder(cacheDir, opened.root), result.trace) };
@@ -220,7 +224,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
     for (const w of pack.warnings) lines.push(`  - ${w.message}`);
   }
   lines.push("", `Stop reason: ${result.stop_reason}`);
-  lines.push(traceLine(result, extras));
+  lines.push(traceLine(result, extras, pack.warnings.some((w) => w.kind === "trace_not_written")));
   return `${lines.join("\n")}\n`;
 }
 
@@ -244,8 +248,9 @@ function pageReadLines(result: ResearchResult, row: OutsideVaultRow): string[] {
   ];
 }
 
-function traceLine(result: ResearchResult, kept: TraceKept): string {
+function traceLine(result: ResearchResult, kept: TraceKept, noteFailed: boolean): string {
   if (result.trace_path) return `Trace note: ${result.trace_path}`;
+  if (kept.traceFile && noteFailed) return `Trace note: not written; the trace is kept outside the vault in ${kept.traceFile} (promote --trace takes it)`;
   if (kept.traceFile) return `Trace: kept outside the vault in ${kept.traceFile} (--trace writes it as a note; promote --trace takes either)`;
   return "Trace note: not written";
 }

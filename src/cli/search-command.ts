@@ -7,6 +7,7 @@ import { vectorResetWords } from "../index/embeddings/vector-reset";
 import { NAMED_PART } from "../index/ranking/note-names";
 import type { SearchResult } from "../index/types";
 import type { Http } from "../ports";
+import { questionRead } from "../text/cut-text";
 import { has, intFlag, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { dialSearchJson } from "./json/vault-search-json";
@@ -52,8 +53,8 @@ function lexicalOf(results: DialResult[]): SearchResult[] {
 /** Levels 2–4: each note with the section that matched and how each lane (and the rerank) ranked it. */
 export function dialResultText(query: string, response: DialResponse): StyledText {
   const { results } = response;
-  if (results.length === 0) return [`No notes match "${query}".\n`];
-  const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":\n\n`];
+  if (results.length === 0) return [`No notes match "${queryShown(query)}".\n`];
+  const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${queryShown(query)}":\n\n`];
   results.forEach((r, i) => {
     parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (fused score ${r.score.toFixed(4)})\n`);
     const s = r.section;
@@ -78,8 +79,8 @@ function laneWords(r: DialResult): string {
 
 /** What a person reads: every part is sanitised on the way out (a clipped page's escape codes must not drive the terminal). */
 export function searchResultText(query: string, results: SearchResult[]): StyledText {
-  if (results.length === 0) return [`No notes match "${query}".\n`];
-  const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${query}":\n\n`];
+  if (results.length === 0) return [`No notes match "${queryShown(query)}".\n`];
+  const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${queryShown(query)}":\n\n`];
   results.forEach((r, i) => {
     parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (score ${r.score.toFixed(2)})\n`);
     for (const s of r.sections.slice(0, 2)) {
@@ -96,6 +97,14 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
     parts.push(styled("dim", `   why: ${why}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`), "\n\n");
   });
   return parts;
+}
+
+/**
+ * The query as it was read (its first 2,000 characters: a file piped in is not echoed whole), on
+ * one line: a line break written in it cannot start a line that looks like a result.
+ */
+function queryShown(query: string): string {
+  return visibleName(questionRead(query));
 }
 
 /** The snippet with its matched words as highlight parts («word» without colour). */

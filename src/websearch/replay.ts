@@ -1,7 +1,8 @@
 // Replay: an Http that answers from recorded exchanges instead of the network, so the same
 // parsers run on recorded bytes (tests, the offline demo, `--replay DIR`). A request is answered
-// by the first exchange whose method and URL origin+path match; the query string is ignored so
-// any question finds the recording. Nothing here can reach the network.
+// by a recording of the very same request (method, URL and its parameters) when there is one, else
+// by the first exchange whose method and URL origin+path match: the query string is ignored then, so
+// any question finds a recording. Nothing here can reach the network.
 import * as z from "zod";
 import { HttpFailure, type Http, type HttpRequest, type HttpResponse } from "../ports";
 
@@ -41,22 +42,44 @@ export interface ReplayLogEntry {
   matched: boolean;
 }
 
-const secretHeader = /^(authorization|proxy-authorization|cookie|x-subscription-token|x-api-key|api-key)$|token|secret|key/i;
+/** Words that make a header or parameter name a credential's: `api_key`, `X-Goog-Api-Key`, `accessToken`, `sig`. */
+const SECRET_WORDS = new Set(["key", "apikey", "token", "secret", "password", "passwd", "pwd", "auth", "authorization", "sig", "signature", "credential", "credentials", "jwt", "session", "sessionid", "cookie", "bearer", "keys", "secrets", "passphrase"]);
+/** The same run together (`accesstoken`, `xapikey`): a name ending so. `tokens` (a count) and `keywords` do not. */
+const SECRET_ENDING = /(key|token|secret|password|signature)$/;
 
-export function maskSecretHeaders(headers: Record<string, string> = {}): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, secretHeader.test(name) ? "***" : value]));
+/**
+ * Whether a header or query parameter's name says it carries a credential. Judged by its words, not
+ * by a letter run anywhere in it: `max_tokens` and `keywords` are what a request asked, and the log
+ * must show them, while `auth` and `sig` carry keys though neither spells "key" or "token".
+ */
+function namesASecret(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_ENDING.test(words.at(-1) ?? "");
 }
 
-/** Query parameters that look like credentials are masked too (none of ours carry one, but a proxy might). */
+export function maskSecretHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, namesASecret(name) ? "***" : value]));
+}
+
+/** Query parameters that look like credentials are masked too (none of ours carry one, but a proxy might), and so is a user name or password in the URL. */
 export function maskSecretParams(url: string): string {
   try {
     const parsed = new URL(url);
     let changed = false;
     for (const name of [...parsed.searchParams.keys()]) {
-      if (/key|token|secret|signature|password/i.test(name)) {
+      if (namesASecret(name)) {
         parsed.searchParams.set(name, "***");
         changed = true;
       }
+    }
+    if (parsed.username || parsed.password) {
+      parsed.username = parsed.username && "***";
+      parsed.password = parsed.password && "***";
+      changed = true;
     }
     return changed ? parsed.toString() : url;
   } catch {
@@ -68,6 +91,16 @@ function urlKey(url: string): string | null {
   try {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The URL's parameters, decoded and in order of name: `q=a+b&count=5` and `count=5&q=a%20b` ask the same. */
+function paramsKey(url: string): string | null {
+  try {
+    const params = [...new URL(url).searchParams.entries()].map((pair) => JSON.stringify(pair));
+    return params.sort().join("&");
   } catch {
     return null;
   }
@@ -91,12 +124,15 @@ export interface ReplayOptions {
 }
 
 export function createReplayHttp(exchanges: RecordedExchange[], options: ReplayOptions = {}): Http {
-  const keyed = exchanges.map((exchange) => ({ exchange, key: urlKey(exchange.url) }));
+  const keyed = exchanges.map((exchange) => ({ exchange, key: urlKey(exchange.url), params: paramsKey(exchange.url) }));
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
       const key = urlKey(req.url);
+      const params = paramsKey(req.url);
       const method = req.method.toUpperCase();
-      const hit = keyed.find((k) => k.key !== null && k.key === key && k.exchange.method === method);
+      const samePath = keyed.filter((k) => k.key !== null && k.key === key && k.exchange.method === method);
+      // A folder with recordings of several questions answers each with its own, not all with the first.
+      const hit = samePath.find((k) => k.params === params) ?? samePath[0];
       options.onRequest?.({
         method,
         url: maskSecretParams(req.url),

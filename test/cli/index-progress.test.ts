@@ -1,6 +1,7 @@
 // The live indexing line: read of total, the rate, the time left — in words a person reads.
 import { describe, expect, it } from "vitest";
-import { readProgressLine } from "../../src/cli/index-progress";
+import { indexReadProgress, readProgressLine } from "../../src/cli/index-progress";
+import type { Clock, NoteStore } from "../../src/ports";
 
 describe("readProgressLine", () => {
   it("says how many of how many, how fast and how long is left", () => {
@@ -14,5 +15,38 @@ describe("readProgressLine", () => {
 
   it("without a total (the listing was not seen) it counts what was read", () => {
     expect(readProgressLine(250, null, 500)).toBe("Indexing: 250 notes read · 500 notes/s");
+  });
+});
+
+describe("the live line while a vault is indexed", () => {
+  /** A clock that moves 50 ms each time it is read: every read is "later" without waiting. */
+  function tickingClock(): Clock {
+    let now = 0;
+    return { now: () => (now += 50), sleep: async () => undefined };
+  }
+
+  const files = Array.from({ length: 20 }, (_, i) => ({ path: `n${i}.md`, mtime: 1, size: 10 }));
+  const store: NoteStore = {
+    list: async () => files,
+    read: async () => "# note",
+    exists: async () => true,
+    create: async () => undefined,
+  };
+  const emptyIndex = { isIndexable: () => true, note: () => undefined };
+
+  it("stays cleared once indexing is over, though the vault's language reads every note again after", async () => {
+    const drawn: (string | null)[] = [];
+    const io = { out: () => undefined, err: () => undefined, env: {}, cwd: "/", stderrIsTerminal: true, statusLine: (t: string | null) => drawn.push(t), clock: tickingClock() };
+    const progress = indexReadProgress(emptyIndex, io, { flags: new Map(), positionals: [] })!;
+    const watched = progress.watch(store);
+    for (const f of await watched.list()) await watched.read(f.path);
+    expect(drawn.filter((t) => t !== null).at(-1)).toMatch(/^Indexing: \d+ of 20 notes/);
+    progress.finish();
+    const cleared = drawn.length;
+    expect(drawn.at(-1)).toBeNull();
+    // What reads the same store once the sync is done (learning the vault's language) is not indexing:
+    // it drew "Indexing: 40 of 20 notes" over the command's own output, and nothing cleared it.
+    for (const f of files) await watched.read(f.path);
+    expect(drawn.slice(cleared)).toEqual([]);
   });
 });

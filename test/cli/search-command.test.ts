@@ -1,7 +1,7 @@
 // What `vault-research search` prints for a person: the "why" line names the vault-language lane
 // when it found the note.
 import { describe, expect, it } from "vitest";
-import { searchResultText } from "../../src/cli/search-command";
+import { dialResultText, searchResultText } from "../../src/cli/search-command";
 import { renderStyled } from "../../src/cli/terminal-style";
 import type { SearchResult } from "../../src/index/types";
 
@@ -43,5 +43,16 @@ describe("search text", () => {
     const text = plainText(searchResultText("cpu cores", [faked]));
     expect(text).toContain("1. new\\n2. Fake — new\\n2. Fake result — x.md (score 0.00)");
     expect(text).not.toMatch(/^2\. Fake/m);
+  });
+});
+
+describe("the query as the text echoes it", () => {
+  const long = "automerge ".repeat(1_500).trim();
+
+  it("is the part that was read, not the whole of a piped file (the notice says only 2,000 characters were read)", () => {
+    for (const text of [plainText(searchResultText(long, [])), plainText(searchResultText(long, [result({})])), plainText(dialResultText(long, { query: long, level: 2, ranLevel: 2, notices: [], results: [], latencyMs: 0, logId: null }))]) {
+      expect(text.length).toBeLessThan(2_200);
+      expect(text).toContain('automerge automerge…"');
+    }
   });
 });

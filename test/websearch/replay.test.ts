@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HttpFailure } from "../../src/ports";
-import { createReplayHttp, parseReplayFile, type ReplayLogEntry } from "../../src/websearch/replay";
+import { createReplayHttp, maskSecretHeaders, maskSecretParams, parseReplayFile, type ReplayLogEntry } from "../../src/websearch/replay";
 import { searchProviders } from "../../src/websearch/search-providers";
 import { braveKey, exaKey, testContext } from "./helpers";
 
@@ -19,6 +19,20 @@ describe("replay Http", () => {
     expect(response.status).toBe(200);
     expect(response.headers).toEqual({ "x-custom": "1", "content-type": "application/json" });
     expect(JSON.parse(response.text)).toEqual({ grounding: { generic: [] }, sources: {} });
+  });
+
+  it("answers from a recording of the very same request when the folder holds one, before the first of that path", async () => {
+    const recorded = parseReplayFile([
+      { method: "GET", url: "https://api.search.brave.com/res/v1/web/search?q=automerge&count=5", body: { first: true } },
+      { method: "GET", url: "https://api.search.brave.com/res/v1/web/search?q=yjs+awareness&count=5", body: { second: true } },
+    ]);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const http = createReplayHttp(recorded.exchanges);
+    const asked = (q: string) => http.request({ method: "GET", url: `https://api.search.brave.com/res/v1/web/search?count=5&q=${q}` }).then((r) => JSON.parse(r.text) as unknown);
+    expect(await asked("yjs%20awareness")).toEqual({ second: true });
+    expect(await asked("automerge")).toEqual({ first: true });
+    // No recording of this query: the first of the path, as before.
+    expect(await asked("peritext")).toEqual({ first: true });
   });
 
   it("sends string bodies as they were recorded, broken JSON included", async () => {
@@ -82,5 +96,29 @@ describe("parseReplayFile", () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toMatch(/^url:/);
     expect(parseReplayFile({ method: "GET", url: "https://a.example/" })).toMatchObject({ ok: true, exchanges: [{ status: 200, headers: {} }] });
+  });
+});
+
+describe("what the replay log masks", () => {
+  it("masks parameters named as credentials however they are spelt", () => {
+    for (const name of ["api_key", "apikey", "apiKey", "APIKEY", "key", "access_token", "accessToken", "token", "auth", "sig", "signature", "client_secret", "password", "X-Goog-Api-Key", "session_id", "jwt"]) {
+      expect(maskSecretParams(`https://a.example/s?q=crdt&${name}=s3cr3t-value`), name).toBe(`https://a.example/s?q=crdt&${name}=***`);
+    }
+  });
+
+  it("leaves parameters that only look like credentials, so the log still shows what was asked", () => {
+    for (const name of ["max_tokens", "maximum_number_of_tokens", "maxTokens", "keywords", "keyword", "sort"]) {
+      const url = `https://a.example/s?q=crdt&${name}=500`;
+      expect(maskSecretParams(url), name).toBe(url);
+    }
+  });
+
+  it("masks a user name and password in the URL", () => {
+    expect(maskSecretParams("https://me:hunter2@search.example/search?q=crdt")).toBe("https://***:***@search.example/search?q=crdt");
+  });
+
+  it("masks headers named as credentials, and keeps the others", () => {
+    const headers = { Authorization: "Bearer x", "X-Goog-Api-Key": "k", "X-Auth": "a", "X-Signature": "s", Cookie: "c", "Ocp-Apim-Subscription-Key": "k", Accept: "application/json", "X-Max-Tokens": "500" };
+    expect(maskSecretHeaders(headers)).toEqual({ Authorization: "***", "X-Goog-Api-Key": "***", "X-Auth": "***", "X-Signature": "***", Cookie: "***", "Ocp-Apim-Subscription-Key": "***", Accept: "application/json", "X-Max-Tokens": "500" });
   });
 });

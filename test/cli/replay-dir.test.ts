@@ -1,0 +1,59 @@
+// The replay folder and its log as a script meets them: the log VAULT_RESEARCH_REPLAY_LOG names is
+// checked before the run, and a line that cannot be written is said as the log's failure.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
+import { runCli } from "../../src/cli/run";
+
+const ROOT = path.resolve(__dirname, "../..");
+const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
+let tmp: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-replay-dir-"));
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("the replay log", () => {
+  it("is created before the first request, so an empty log means nothing was asked", () => {
+    const log = path.join(tmp, "log.jsonl");
+    replayHttpFromDirectory(DEMO_REPLAY, { VAULT_RESEARCH_REPLAY_LOG: log });
+    expect(readFileSync(log, "utf8")).toBe("");
+  });
+
+  it("that cannot be written is refused at the start, naming the file and the variable", () => {
+    const log = path.join(tmp, "no such folder", "log.jsonl");
+    const error = (() => {
+      try {
+        replayHttpFromDirectory(DEMO_REPLAY, { VAULT_RESEARCH_REPLAY_LOG: log });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ReplayDirectoryError);
+    expect((error as ReplayDirectoryError).message).toBe(`The replay log ${log} (VAULT_RESEARCH_REPLAY_LOG) cannot be written (ENOENT).`);
+  });
+
+  it("that cannot be written makes research a usage error, not every source 'unreachable' and exit 0", async () => {
+    let out = "";
+    let err = "";
+    const log = path.join(tmp, "no such folder", "log.jsonl");
+    const code = await runCli(
+      ["research", "What changed in the latest Automerge release?", "--vault", path.join(ROOT, "examples/vault"), "--cache-dir", path.join(tmp, "cache"), "--external-search", "always", "--replay", DEMO_REPLAY, "--json"],
+      { out: (t) => (out += t), err: (t) => (err += t), env: { VAULT_RESEARCH_REPLAY_LOG: log }, cwd: tmp },
+    );
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toContain(`The replay log ${log} (VAULT_RESEARCH_REPLAY_LOG) cannot be written (ENOENT).`);
+    expect(err).not.toContain("Could not reach");
+  });
+
+  it("a line that cannot be written later is said as the log's failure", () => {
+    const folder = path.join(tmp, "a folder");
+    mkdirSync(folder);
+    const write = replayLogWriter(folder);
+    expect(() => write({ method: "GET", url: "https://a.example/", headers: {}, matched: true })).toThrow(`the replay log ${folder} could not be written (EISDIR)`);
+  });
+});
