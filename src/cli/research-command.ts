@@ -85,6 +85,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
       fetchGuard: web.fetchGuard,
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
       dial: dial.deps,
+      ...(web.replayDir ? { replayedFrom: web.replayDir } : {}),
     },
   );
   await dial.log(question, result);

@@ -78,6 +78,8 @@ export interface ResearchTrace {
   answer?: ResearchAnswer;
   /** Promotions recorded afterwards: outside rows the user saved as notes. */
   promotions?: { source_key: string; note_path: string; at: string }[];
+  /** The web's answers were recorded sample responses replayed from this folder, not a live search. */
+  replayed_from?: string;
 }
 
 /**

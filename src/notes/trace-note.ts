@@ -108,7 +108,9 @@ function outsideSection(trace: ResearchTrace): string {
   const rows = trace.pack.external_evidence;
   const rowProviders = [...new Set(rows.map((r) => r.provider))];
   const counterProviders = rows.length > 0 ? rowProviders : trace.queries_sent.length > 0 ? trace.providers : [];
-  const lines = ["## Outside vault", "", outsideVaultCounter(rows.length, counterProviders), ""];
+  const lines = ["## Outside vault", ""];
+  if (trace.replayed_from !== undefined) lines.push(replayCallout(trace.replayed_from), "");
+  lines.push(outsideVaultCounter(rows.length, counterProviders), "");
   if (trace.queries_sent.length > 0) {
     lines.push(`Queries sent: ${trace.queries_sent.map((q) => `“${escapeMarkdownText(oneLine(q))}”`).join(" · ")}`);
   } else {
@@ -117,6 +119,14 @@ function outsideSection(trace: ResearchTrace): string {
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
   for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key)));
   return lines.join("\n");
+}
+
+/** Said above the outside rows of a replayed run: they are recorded samples, not a live search. */
+function replayCallout(folder: string): string {
+  return [
+    "> [!note] Recorded sample responses, not a live search",
+    `> The web's answers in this run were replayed from recordings in ${escapeMarkdownText(oneLine(folder))}; nothing here was searched on the web.`,
+  ].join("\n");
 }
 
 function outsideRowBlock(row: OutsideVaultRow, promotion: Promotion | undefined): string {

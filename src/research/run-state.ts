@@ -71,6 +71,7 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   const recorder = new TraceRecorder({ question: request.question, mode, providers: mode === "never" ? [] : providers, freshness, clock });
   // Before anything is recorded: a page, a provider or a model may echo a key too.
   recorder.addSecrets(...deps.knownSecrets);
+  if (deps.replayedFrom !== undefined) recorder.replayedFrom(deps.replayedFrom);
   const stages = new StageRunner({ clock, recorder, totalMs: RUN_LIMITS.totalMs, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
   return {
     request,

@@ -42,6 +42,8 @@ export class TraceRecorder {
   private droppedEvents = 0;
   private readonly errors: ResearchTrace["errors"] = [];
   private readonly queries: string[] = [];
+  /** The folder the web's answers were replayed from (recorded samples), or null for a live web. */
+  private replayFolder: string | null = null;
   private readonly timings: ResearchTrace["timings_ms"] = {};
   private readonly openStages = new Map<StageName, number>();
   private readonly secrets = new Set<string>();
@@ -113,6 +115,11 @@ export class TraceRecorder {
     this.errors.push(entry);
   }
 
+  /** The web's answers of this run are recorded samples replayed from `folder`: the trace says so. */
+  replayedFrom(folder: string): void {
+    this.replayFolder = this.boundString(folder);
+  }
+
   /** A query that actually left the device. */
   querySent(query: string): void {
     this.queries.push(this.boundString(query));
@@ -142,6 +149,7 @@ export class TraceRecorder {
       pack: boundedPack,
     };
     if (answer) trace.answer = { ...answer };
+    if (this.replayFolder !== null) trace.replayed_from = this.replayFolder;
     if (truncated.length > 0) trace.truncated = truncated;
     return this.scrub(trace);
   }

@@ -69,6 +69,11 @@ export interface ResearchDeps {
   pageCache?: PageCache;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Where the web's answers come from when they are recorded sample responses (`--replay DIR`),
+   * not a live search: the trace and its note say so wherever they show those answers.
+   */
+  replayedFrom?: string;
 }
 
 /**

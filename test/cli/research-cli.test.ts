@@ -76,6 +76,8 @@ describe("vault-research research --json", () => {
     expect(out).not.toHaveProperty("trace");
     expect(out.trace_path).toMatch(/^Research\/Traces\/.+\.md$/);
     expect(existsSync(path.join(vault, out.trace_path))).toBe(true);
+    // The note says its web answers are recorded samples, as the text and the JSON do.
+    expect(readFileSync(path.join(vault, out.trace_path), "utf8")).toContain("Recorded sample responses, not a live search");
 
     expect(out.pack.external_evidence.length).toBeGreaterThan(0);
     for (const row of out.pack.external_evidence) expect(row.label).toBe("Outside vault · Brave · ephemeral");

@@ -18,6 +18,22 @@ const EXTERNAL_EVENTS = [
   "external_merge_completed",
 ];
 
+describe("a run answered by recorded samples (--replay)", () => {
+  it("says so in its trace and above the outside rows of its note, and a live run says nothing of it", async () => {
+    const h = await sampleVaultHarness();
+    const replayed = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: true }, { replayedFrom: "fixtures/replay/brave-demo" });
+    expect(replayed.pack.external_evidence.length).toBeGreaterThan(0);
+    expect(replayed.trace.replayed_from).toBe("fixtures/replay/brave-demo");
+    const note = await h.store.read(replayed.trace_path!);
+    const outside = note.slice(note.indexOf("## Outside vault"), note.indexOf("## Warnings"));
+    expect(outside).toContain("> [!note] Recorded sample responses, not a live search");
+    expect(outside.indexOf("Recorded sample responses")).toBeLessThan(outside.indexOf("Outside vault ·"));
+    const live = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: true });
+    expect(live.trace.replayed_from).toBeUndefined();
+    expect(await h.store.read(live.trace_path!)).not.toContain("Recorded sample responses");
+  });
+});
+
 describe("traces hold the external events", () => {
   it("a run that searched records every external event, in order, with what left and what came back", async () => {
     const h = await sampleVaultHarness();

@@ -156,7 +156,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       const http = external ? web.http : NO_NETWORK;
       const result = await runResearch(
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
-        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
       );
       const traceFile = await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);
