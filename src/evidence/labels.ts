@@ -43,7 +43,6 @@ export function outsideVaultCounter(count: number, providers: readonly string[])
   return names ? `Outside vault: ${rowCount(count)} from ${names}` : `Outside vault: ${rowCount(count)}`;
 }
 
-/** The signal a vault row gains when a web result turned out to be the note's own source. */
 /**
  * `Saved web page · kites.example`: a vault row whose note is a page someone saved (`saved_from`);
  * its text is the page's. The address's host, or the address itself when it has none.
@@ -58,6 +57,7 @@ export function savedPageLabel(savedFrom: string): string {
   return `Saved web page · ${site}`;
 }
 
+/** The signal a vault row gains when a web result turned out to be the note's own source. */
 export function alsoFoundByLabel(providers: readonly string[]): string {
   return `also found by ${providerList(providers)}`;
 }

@@ -184,10 +184,14 @@ export const packWarningKinds = [
   "provider_http",
   "provider_parse",
   "provider_network",
+  /** The web search was bounded: results cut per source, an operator left out, the query shortened. */
+  "search_clamped",
   "no_provider",
   "question_cut",
   "external_required_failed",
   "synthesis_unavailable",
+  /** The model's answer stopped at its length limit: what is shown is not all it meant to say. */
+  "answer_cut",
   "trace_not_written",
   "timeout",
   "cancelled",

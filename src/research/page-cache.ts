@@ -48,7 +48,10 @@ export class PageCache {
 
   get(canonicalUrl: string): ExtractedPage | null {
     const entry = this.pages.get(canonicalUrl);
-    if (entry && this.clock.now() - entry.at <= this.ttlMs) {
+    const age = entry ? this.clock.now() - entry.at : Number.NaN;
+    // A page kept "in the future" (the clock was set back) has an unknown age: read it again, or it
+    // would stay fresh for as long as the clock went back, on top of its 30 minutes.
+    if (entry && age >= 0 && age <= this.ttlMs) {
       // Re-inserted, so the Map's order stays least recently used first.
       this.pages.delete(canonicalUrl);
       this.pages.set(canonicalUrl, entry);

@@ -12,4 +12,15 @@ export const RUN_LIMITS = {
   defaultUrls: 5,
   /** Synthesis attempts: the answer and one repair. */
   synthesisAttempts: 2,
+  /** Time kept back from the run's end for what follows a stage's slow work (merging, recording). */
+  runEndMarginMs: 1000,
 };
+
+/**
+ * When a stage's slow work (web searches, embedding or summarising pages) must be over: `workMs`
+ * from now, and before the run's budget runs out. The work gives up on its own at that time and
+ * keeps what it has, rather than meet the stage runner's limit, which throws it all away.
+ */
+export function workEndsAt(now: number, runStartedAt: number, workMs: number): number {
+  return Math.min(now + workMs, runStartedAt + RUN_LIMITS.totalMs - RUN_LIMITS.runEndMarginMs);
+}

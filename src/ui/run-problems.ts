@@ -53,14 +53,20 @@ const PROVIDER_ADVICE: Record<ProviderErrorKind, (who: string, c: ProblemContext
   network: () => ({ hint: "Check your internet connection, then retry.", action: "retry" }),
 };
 
-const MODEL_ADVICE: Record<ModelErrorKind, Advice> = {
+/**
+ * Per kind, what to say and offer when the model could not answer. Without `message`, the model
+ * error's own sentence is shown: `unavailable` is a server that was reached and could not serve the
+ * model (busy or overloaded, as Anthropic's 529; still loading it, as Ollama's 503; or without a
+ * model of that name), and only its own words tell which.
+ */
+const MODEL_ADVICE: Record<ModelErrorKind, Pick<RunProblem, "hint" | "action"> & { message?: string }> = {
   auth: { message: "The model did not accept its API key.", hint: "Check the key under Model for answers in settings.", action: "open_settings" },
   rate_limited: { message: "The model is limiting requests right now.", hint: "Wait a moment, then retry.", action: "retry" },
   timeout: { message: "The model did not answer in time.", hint: "Retry, or allow the model more time in settings.", action: "retry" },
   http: { message: "The model's server answered with an error.", hint: "Retry in a moment.", action: "retry" },
   parse: { message: "The model's answer could not be read.", hint: "Retry, or choose another model in settings.", action: "retry" },
   network: { message: "Could not reach the model's server.", hint: "Check that it is running and the base URL is right.", action: "open_settings" },
-  unavailable: { message: "The model could not be used.", hint: "Check that the model server is running and the base URL is right.", action: "open_settings" },
+  unavailable: { hint: "If it is busy or still loading the model, retry in a moment; if it has no model of that name, check the name in settings.", action: "retry" },
   cancelled: { message: "The model call was cancelled." },
 };
 
@@ -101,9 +107,15 @@ function problemOfTraceError(error: { stage: string; kind: string; message: stri
   }
   if (error.stage === "synthesize" && isModelErrorKind(error.kind)) {
     const advice = MODEL_ADVICE[error.kind];
-    return { severity: "error", kind: error.kind, ...advice, message: `${advice.message} The evidence brief is shown instead.` };
+    return { severity: "error", kind: error.kind, ...advice, message: `${withFullStop(advice.message ?? error.message)} The evidence brief is shown instead.` };
   }
   return { severity: "error", kind: error.kind, message: error.message };
+}
+
+/** "…(HTTP 529): Overloaded" → "…(HTTP 529): Overloaded." — a sentence follows it. */
+function withFullStop(sentence: string): string {
+  const trimmed = sentence.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** A pack warning in the panel's words, or null when the trace's error or the stop sentence says it. */
@@ -120,7 +132,10 @@ function problemOfWarning(warning: PackWarning, reported: { web: boolean; model:
     case "provider_network":
       return reported.web ? null : { severity: "error", kind, message: warning.message, action: "retry" };
     case "provider_warning":
+    case "search_clamped":
       return { severity: "warning", kind, message: warning.message };
+    case "answer_cut":
+      return { severity: "warning", kind, message: "The model stopped at its length limit before finishing the answer.", hint: "Ask about one part of the question at a time." };
     case "no_provider":
       return { severity: "error", kind, message: "Web search was allowed, but no source is turned on.", hint: "Turn one on in settings.", action: "open_settings" };
     case "synthesis_unavailable":

@@ -17,6 +17,16 @@ describe("PageCache", () => {
     expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 1, misses: 1 });
   });
 
+  it("does not keep a page fresh for as long as the clock was set back: its age is unknown, so it is read again", () => {
+    const clock = fakeClock();
+    const cache = new PageCache(clock);
+    cache.set("https://a.example/", page("https://a.example/"));
+    // The clock is put back a day (it ran ahead, or the user changed it).
+    clock.set(clock.now() - 24 * 60 * 60_000);
+    expect(cache.get("https://a.example/")).toBeNull();
+    expect(cache.size).toBe(0);
+  });
+
   it("drops the least recently used page past its bound", () => {
     const cache = new PageCache(fakeClock(), { maxPages: 2 });
     cache.set("a", page("a"));

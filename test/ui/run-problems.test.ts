@@ -58,9 +58,32 @@ describe("run problems", () => {
   });
 
   it("a model that could not answer says the brief stands in, and a run that failed offers Retry", () => {
-    const [model] = problemsOf(run([{ stage: "synthesize", kind: "unavailable", message: "connect ECONNREFUSED" }], [{ kind: "synthesis_unavailable", message: "The model could not answer (…)." }]), oneSource);
-    expect(model).toMatchObject({ message: "The model could not be used. The evidence brief is shown instead.", action: "open_settings" });
+    const [model] = problemsOf(run([{ stage: "synthesize", kind: "network", message: "Could not reach Ollama: connect ECONNREFUSED" }], [{ kind: "synthesis_unavailable", message: "The model could not answer (…)." }]), oneSource);
+    expect(model).toMatchObject({ message: "Could not reach the model's server. The evidence brief is shown instead.", action: "open_settings" });
     expect(problemOfFailure(Object.assign(new Error("index exploded"), { kind: "bug" }))).toMatchObject({ kind: "bug", message: "The research run failed: index exploded", action: "retry" });
+  });
+
+  it("a model server that is overloaded or still loading says so in its own words and offers Retry, not a check of the base URL", () => {
+    for (const said of ["Anthropic is unavailable or overloaded (HTTP 529): Overloaded", "Ollama is unavailable or overloaded (HTTP 503): model is loading"]) {
+      const [problem] = problemsOf(run([{ stage: "synthesize", kind: "unavailable", message: said }]), oneSource);
+      expect(problem).toMatchObject({ severity: "error", kind: "unavailable", message: `${said}. The evidence brief is shown instead.`, action: "retry" });
+      expect(problem.hint).toMatch(/retry in a moment/);
+      expect(problem.hint).not.toMatch(/running|base URL/);
+    }
+  });
+
+  it("a model cut off at its length limit and a search that was bounded are warnings worth knowing", () => {
+    const problems = problemsOf(
+      run([], [
+        { kind: "answer_cut", message: "The model's answer stopped at its length limit (1024 tokens)." },
+        { kind: "search_clamped", message: "“site:github.com” left out for GitHub: they search for words, not with search operators" },
+      ]),
+      oneSource,
+    );
+    expect(problems).toEqual([
+      { severity: "warning", kind: "answer_cut", message: "The model stopped at its length limit before finishing the answer.", hint: "Ask about one part of the question at a time." },
+      { severity: "warning", kind: "search_clamped", message: "“site:github.com” left out for GitHub: they search for words, not with search operators" },
+    ]);
   });
 
   it("renders one button per kind of action, and each does what it says", () => {

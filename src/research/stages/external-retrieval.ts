@@ -2,16 +2,20 @@
 // the question (never from note text), and everything that left the device and came back is
 // written into the trace as it happens. A provider that fails leaves a warning and the vault's
 // rows stand; only when every provider failed does the run count web search as failed.
+//
+// The pass has the search's time (settings.external.timeoutMs, and never past the run's budget),
+// shared by its queries: each is given what is left, so a slow source is given up on by its own
+// deadline, with the answers of the others kept, before the stage's limit throws them all away.
 import type { PackWarningKind } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
 import type { ProviderName } from "../../settings";
 import { dispatchSearch } from "../../websearch/dispatcher";
-import { resolveSearchRequest } from "../../websearch/request-limits";
+import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
 import { describeRoute, routeQuestion } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
 import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
-import { RUN_LIMITS } from "../run-limits";
+import { RUN_LIMITS, workEndsAt } from "../run-limits";
 import type { RunState } from "../run-state";
 import type { TraceRecorder } from "../trace-recorder";
 import { answerCarriesPageText } from "./read-pages";
@@ -69,12 +73,18 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
   const { recorder, providers, count, freshness } = run;
   const { settings } = run.deps;
   const gathered: Gathered = { results: [], failures: [], answered: 0 };
+  const endsAt = workEndsAt(run.deps.clock.now(), recorder.startedAt, settings.external.timeoutMs);
   // The dispatcher asks only the sources that fit the question; the trace says which and why.
   const routing = routeQuestion(run.request.question, providers).decisions;
   recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
   for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
     run.stages.checkStop();
-    const request = { question: run.request.question, query, count, freshness, timeoutMs: settings.external.timeoutMs, maxTokens: settings.external.tokenBudget };
+    const left = Math.floor(endsAt - run.deps.clock.now());
+    if (left < searchLimits.timeoutMs.min) {
+      recorder.event("external_query_built", { query, from: "question", not_sent: `only ${Math.max(0, left)} ms left of the search's ${settings.external.timeoutMs / 1000} s` });
+      break;
+    }
+    const request = { question: run.request.question, query, count, freshness, timeoutMs: Math.min(settings.external.timeoutMs, left), maxTokens: settings.external.tokenBudget };
     // The trace says what leaves: the query as the dispatcher clamps it (providers take 50 words,
     // 400 characters), and each clamp in words. Said before the request, so a cancel cannot lose it.
     const { request: sent, warnings: clamps } = resolveSearchRequest(request, settings);
@@ -91,6 +101,7 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     gathered.failures.push(...recordFailures(recorder, outcome));
     gathered.results.push(...outcome.results);
     reportEachProvider(run, outcome);
+    warnOfClamps(run, outcome.clamps);
   }
   return gathered;
 }
@@ -135,6 +146,16 @@ function recordResponses(run: RunState, outcome: MultiSearchResult): number {
     }
   }
   return outcome.responses.length;
+}
+
+/**
+ * What the dispatcher bounded, each once for the run: the query as sent, results cut per source,
+ * search operators a keyword source left out. The trace note and --json show the pack's warnings.
+ */
+function warnOfClamps(run: RunState, clamps: readonly string[]): void {
+  for (const message of clamps) {
+    if (!run.warnings.some((w) => w.kind === "search_clamped" && w.message === message)) run.warnings.push({ kind: "search_clamped", message });
+  }
 }
 
 function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult): ProviderFailed[] {

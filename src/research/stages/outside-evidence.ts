@@ -1,7 +1,9 @@
 // Turning web results into outside-vault rows, and keeping them apart from the vault:
-// - a page the vault already holds (a note's `source`/`url` property has its canonical URL)
-//   collapses into that note's `src:` row, which gains an "also found by <provider>" signal;
-// - the same page from two providers or two queries is one row (first finder keeps the key);
+// - a page the vault already holds (a note's `source`/`url` property is that page) collapses into
+//   that note's `src:` row, which gains an "also found by <provider>" signal;
+// - the same page from two providers or two queries is one row (first finder keeps the key).
+//   "The same page" is the dispatcher's merging rule (`samePageKey`: http and https, `www.`/`m.`,
+//   AMP copies), so a page met as `http://www.x/post` is the note saved from `https://x/post`;
 // - rows are ranked conservatively and every one says why it is there;
 // - their text is cut to the run's token budget, and marked when cut.
 import type { VaultIndex } from "../../index/vault-index";
@@ -12,6 +14,7 @@ import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } fro
 import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
 import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
 import { roundTo } from "../../text/numbers";
+import { samePageKey } from "../../websearch/canonical-url";
 import { signalsInWords } from "../../websearch/source-signals";
 
 export interface DedupeDecision {
@@ -60,11 +63,13 @@ export async function buildOutsideEvidence(
   // the finders of a later query can join it).
   const seen = new Map<string, { kind: "vault"; note_path: string; row: VaultRow | null } | { kind: "outside"; result: MergedResult }>();
   const kept: MergedResult[] = [];
+  const notesHolding = vaultPagesOf(index);
 
   for (const result of results) {
     const canonical = result.canonicalUrl;
+    const page = samePageKey(canonical) ?? canonical;
     const finders = [result.provider, ...result.alsoFoundBy];
-    const first = seen.get(canonical);
+    const first = seen.get(page);
     if (first?.kind === "outside") {
       // The same page from the run's other query: one row, which says who else found it.
       first.result.alsoFoundBy = [...new Set([...first.result.alsoFoundBy, ...finders])].filter((p) => p !== first.result.provider);
@@ -77,7 +82,7 @@ export async function buildOutsideEvidence(
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: first.note_path });
       continue;
     }
-    const notes = index.notesWithSourceUrl(canonical);
+    const notes = notesHolding(canonical, page);
     if (notes.length > 0) {
       const path = notes[0];
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: path });
@@ -89,7 +94,7 @@ export async function buildOutsideEvidence(
           updatedByPath.set(path, row);
         }
       }
-      seen.set(canonical, { kind: "vault", note_path: path, row });
+      seen.set(page, { kind: "vault", note_path: path, row });
       if (!row) continue;
       row.also_found_by = Array.from(new Set([...(row.also_found_by ?? []), ...finders]));
       row.retrieval.signals.push({
@@ -100,7 +105,7 @@ export async function buildOutsideEvidence(
       continue;
     }
     const copy = { ...result, alsoFoundBy: [...result.alsoFoundBy] };
-    seen.set(canonical, { kind: "outside", result: copy });
+    seen.set(page, { kind: "outside", result: copy });
     kept.push(copy);
   }
 
@@ -111,6 +116,34 @@ export async function buildOutsideEvidence(
   const perRow = Math.floor(charBudget / Math.max(1, chosen.length));
   const rows = chosen.map(({ r, signals }) => toOutsideRow(r, signals, plan, perRow));
   return { rows, vaultRows: updatedVault, decisions, overflow: Math.max(0, ranked.length - chosen.length) };
+}
+
+/**
+ * The notes that hold a page: those whose source is its canonical URL (the index's own lookup),
+ * else those whose source is the same page under another address. The second table is built once
+ * a run, on the first result the first lookup does not place.
+ */
+function vaultPagesOf(index: VaultIndex): (canonical: string, page: string) => string[] {
+  let byPage: Map<string, string[]> | null = null;
+  return (canonical, page) => {
+    const exact = index.notesWithSourceUrl(canonical);
+    if (exact.length > 0) return exact;
+    byPage ??= notesByPage(index);
+    return byPage.get(page) ?? [];
+  };
+}
+
+function notesByPage(index: VaultIndex): Map<string, string[]> {
+  const byPage = new Map<string, string[]>();
+  for (const path of index.paths()) {
+    for (const url of index.note(path)?.sourceUrls ?? []) {
+      const page = samePageKey(url);
+      if (page === null) continue;
+      const paths = byPage.get(page) ?? [];
+      if (!paths.includes(path)) byPage.set(page, [...paths, path]);
+    }
+  }
+  return byPage;
 }
 
 function total(signals: Signal[]): number {
@@ -127,7 +160,7 @@ function outsideSignals(r: MergedResult, plan: QueryPlan, now: number): Signal[]
   const said = signalsInWords(r.signals);
   if (said !== "") signals.push({ name: "source_signals", detail: said, weight: 0 });
   if (r.alsoFoundBy.length > 0) {
-    signals.push({ name: "several_providers", detail: `also found by ${r.alsoFoundBy.map(providerDisplayName).join(" and ")}`, weight: 0.3 });
+    signals.push({ name: "several_providers", detail: alsoFoundByLabel(r.alsoFoundBy), weight: 0.3 });
   }
   const host = r.domain.toLowerCase();
   let path = "";

@@ -6,15 +6,17 @@
 // (page-passages.ts), as `external_text` sections marked `fetched` with their offsets. Rows that
 // duplicate a vault note were folded into it before this stage and are never fetched. It is still
 // one run, still ephemeral: nothing is written to the vault; the page cache is memory.
+import { DeadlineMissed, withDeadline } from "../../deadline";
 import type { ContentSection, OutsideVaultRow } from "../../evidence/research-pack";
 import type { ReadPage } from "../../promote/page-extract";
 import { canonicalizeUrl } from "../../websearch/canonical-url";
 import { PageCache } from "../page-cache";
+import { workEndsAt } from "../run-limits";
 import type { RunState } from "../run-state";
 import { StageTimedOut } from "../stage-runner";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps, type PageSkipReason, type PageText } from "./page-fetch";
 import { fuseBySimilarity, rankPagePassages, selectPassages, type ScoredPassage } from "./page-passages";
-import { passageMeaning } from "./passage-meaning";
+import { passageMeaning, type PassageMeaning } from "./passage-meaning";
 import { PAGE_SUMMARY_CHARS, summarisePage } from "./page-summary";
 import { DEFAULT_MAX_ROW_CHARS } from "./synthesis-prompt";
 
@@ -53,6 +55,11 @@ const PROMPT_ROW_OVERHEAD = 500;
 const MAX_PASSAGE_CHARS = 2400;
 /** The token budget is counted at four characters a token, as for provider text. */
 const CHARS_PER_TOKEN = 4;
+/**
+ * Of the stage's limit, the time kept back at its end: the embedding of passages and the model's
+ * summaries give up before the stage's limit would throw every page's passages and reads away.
+ */
+const STAGE_END_MARGIN_MS = 2000;
 
 type ReadingPlan = { kind: "off"; why: string } | { kind: "read"; rows: OutsideVaultRow[]; readPage: ReadPage };
 
@@ -105,7 +112,8 @@ async function readChosenPages(run: RunState, rows: OutsideVaultRow[], readPage:
   const { deps } = run;
   const fetchDeps: PageFetchDeps = { http: deps.http, clock: deps.clock, readPage, cache: deps.pageCache ?? new PageCache(deps.clock), signal, ...(deps.fetchGuard ? { guard: deps.fetchGuard } : {}) };
   const budgetOf = passageBudget(run, rows.length);
-  return mapWithLimit(rows, PAGE_READ_LIMITS.concurrency, (row, i) => readRowPage(run, row, { fetchDeps, budgetChars: budgetOf(row), position: `${i + 1} of ${rows.length}` }));
+  const endsAt = workEndsAt(deps.clock.now(), run.recorder.startedAt, PAGE_READ_LIMITS.stageMs - STAGE_END_MARGIN_MS);
+  return mapWithLimit(rows, PAGE_READ_LIMITS.concurrency, (row, i) => readRowPage(run, row, { fetchDeps, budgetChars: budgetOf(row), position: `${i + 1} of ${rows.length}`, endsAt }));
 }
 
 /** Each page's share of what the outside-text budget has left, and of its row's room in the prompt. */
@@ -126,6 +134,8 @@ interface RowReading {
   budgetChars: number;
   /** "1 of 3", for progress. */
   position: string;
+  /** When the slow work on a read page (its meaning, its summary) must be over (clock ms). */
+  endsAt: number;
 }
 
 async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowReading): Promise<PageRead> {
@@ -136,10 +146,10 @@ async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowRead
   if (text.kind === "skipped") return skippedPage(run, row, text, reading.budgetChars, ms);
   recordRead(run, row, text, ms);
   const ranked = rankPagePassages(text.page.text, run.plan, { stemming: run.deps.settings.index.stemming });
-  const meaning = await passageMeaning(run, ranked, reading.fetchDeps.signal);
+  const meaning = await meaningInTime(run, ranked, reading);
   const chosen = { kept: selectPassages(meaning.kind === "ok" ? fuseBySimilarity(ranked, meaning.similarity) : ranked, reading.budgetChars), found: ranked.length };
   attachPassages(row, chosen.kept);
-  const summarised = chosen.kept.length > 0 && (await addSummary(run, row, chosen.kept, reading.fetchDeps.signal));
+  const summarised = chosen.kept.length > 0 && (await addSummary(run, row, chosen.kept, reading));
   const chars = chosen.kept.reduce((n, p) => n + p.text.length, 0);
   run.recorder.event("passages_selected", {
     key: row.source_key,
@@ -191,11 +201,41 @@ function attachPassages(row: OutsideVaultRow, kept: ScoredPassage[]): void {
   row.retrieval.missing_terms = row.retrieval.missing_terms.filter((t) => !found.includes(t));
 }
 
-/** The optional model summary, when the settings ask for one and a model is configured. */
-async function addSummary(run: RunState, row: OutsideVaultRow, kept: ScoredPassage[], signal?: AbortSignal): Promise<boolean> {
+/**
+ * The passages' meaning, when the dial has an embedding model, within the time page reading has
+ * left: a slow embedding server costs the meaning, never the words' choice of passages.
+ */
+async function meaningInTime(run: RunState, ranked: readonly ScoredPassage[], reading: RowReading): Promise<PassageMeaning> {
+  const ms = reading.endsAt - run.deps.clock.now();
+  const outOfTime: PassageMeaning = { kind: "failed", message: "The embedding model did not answer in time for page reading; the passages were chosen by their words." };
+  if (ms <= 0) return outOfTime;
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  const { signal } = reading.fetchDeps;
+  signal?.addEventListener("abort", cancel, { once: true });
+  try {
+    return await withDeadline(passageMeaning(run, ranked, controller.signal), { clock: run.deps.clock, ms });
+  } catch (error) {
+    if (!(error instanceof DeadlineMissed)) throw error;
+    return outOfTime;
+  } finally {
+    // Given up on (or done): the embedding call stops too.
+    controller.abort();
+    signal?.removeEventListener("abort", cancel);
+  }
+}
+
+/** The optional model summary, when the settings ask for one and a model is configured, within the time page reading has left. */
+async function addSummary(run: RunState, row: OutsideVaultRow, kept: ScoredPassage[], reading: RowReading): Promise<boolean> {
   const { model, settings, clock } = run.deps;
   if (!settings.external.summarizePages || !model) return false;
-  const summary = await summarisePage(run.request.question, kept.map((p) => p.text), { model, clock, timeoutMs: settings.model.timeoutMs, ...(signal ? { signal } : {}) });
+  const left = reading.endsAt - clock.now();
+  if (left <= 0) {
+    run.recorder.error("read_pages", "summary_failed", `No time was left in page reading to summarise ${row.domain}.`);
+    return false;
+  }
+  const { signal } = reading.fetchDeps;
+  const summary = await summarisePage(run.request.question, kept.map((p) => p.text), { model, clock, timeoutMs: Math.min(settings.model.timeoutMs, left), ...(signal ? { signal } : {}) });
   if (summary.kind === "failed") {
     run.recorder.error("read_pages", "summary_failed", summary.message);
     return false;

@@ -10,6 +10,7 @@ import type { DialLevel } from "../../../src/index/dial/dial-types";
 import { VaultSearch } from "../../../src/index/dial/vault-search";
 import type { Embedder, EmbedRole } from "../../../src/index/embeddings/embedder";
 import type { ResearchRequest, ResearchResult } from "../../../src/research/types";
+import { PAGE_READ_LIMITS } from "../../../src/research/stages/page-fetch";
 import { MAX_EMBEDDED_PASSAGES } from "../../../src/research/stages/passage-meaning";
 import { hashedVector } from "../../llm/embeddings/stand-in-embedding-server";
 import { replayFolder, REPO_ROOT } from "../../support/recording-http";
@@ -81,5 +82,38 @@ describe("read pages' passages weighed by meaning (the dial's embedder, level 2 
     for (const page of selected(failed)) expect(page).toMatchObject({ by_meaning: false, meaning_problem: expect.stringContaining("Could not reach the embedding server") });
     const plain = await (await sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR) })).run(request, { readPage: nodePageReader });
     expect(keptPassages(failed)).toEqual(keptPassages(plain));
+  });
+
+  it("keeps the words' choice when the embedder is too slow for the stage: passages, page reads and the reason are not lost", async () => {
+    let waiting = 0;
+    const embedded = hashingEmbedder([]);
+    // The question is embedded at once; each page's passages wait until the call is given up on.
+    const slow: Embedder = {
+      name: embedded.name,
+      embed: (texts, role, signal) =>
+        role === "query"
+          ? embedded.embed(texts, role, signal)
+          : new Promise((resolve) => {
+              waiting++;
+              signal?.addEventListener("abort", () => resolve({ ok: false, error: { kind: "cancelled", message: "The embedding call was cancelled." } }));
+            }),
+    };
+    const h = await sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR) });
+    const running = runAt(h, 2, slow);
+    for (let i = 0; i < 500 && waiting < 2; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(waiting).toBe(2);
+    // Time passes: past what page reading keeps for slow work, then past the stage's limit.
+    h.clock.advance(PAGE_READ_LIMITS.stageMs - 1000);
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    h.clock.advance(2000);
+    const late = await running;
+
+    expect(late.page_reads?.filter((r) => r.status === "read")).toHaveLength(2);
+    expect(selected(late).map((page) => [page.by_meaning, page.meaning_problem])).toEqual([
+      [false, "The embedding model did not answer in time for page reading; the passages were chosen by their words."],
+      [false, "The embedding model did not answer in time for page reading; the passages were chosen by their words."],
+    ]);
+    const plain = await (await sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR) })).run(request, { readPage: nodePageReader });
+    expect(keptPassages(late)).toEqual(keptPassages(plain));
   });
 });
