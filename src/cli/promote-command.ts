@@ -185,14 +185,19 @@ async function promoteFromKeptTrace(deps: PromoteDeps, file: string, sourceKey: 
   const row = parsed.trace.pack.external_evidence.find((r) => r.source_key === sourceKey);
   if (!row) return failed("unknown_source_key", `${sourceKey} is not a result of ${file}; its outside-vault rows are ${parsed.trace.pack.external_evidence.map((r) => r.source_key).join(", ") || "none"}.`);
   const result = await promoteOutsideRow({ ...deps, updateTraceNote: undefined, row, trace: parsed.trace, tracePath: null });
-  if (result.status !== "created") return result;
-  const traceUpdated = await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() });
-  return { ...result, traceUpdated };
+  if (result.status === "failed") return result;
+  const recorded = parsed.trace.promotions?.some((p) => p.source_key === sourceKey && p.note_path === result.notePath) ?? false;
+  // Already in the vault and not yet in the kept trace: an earlier promotion wrote the note and was
+  // cut short before it got here. Recorded now, as a trace note records it.
+  const traceUpdated = recorded || (await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() }));
+  if (result.status === "created") return { ...result, traceUpdated };
+  return !recorded && traceUpdated ? { ...result, traceUpdated, message: `${result.message} The kept trace now records it.` } : { ...result, traceUpdated };
 }
 
 function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDir: string | undefined): string {
   const lines: string[] = [];
-  if (replayDir) lines.push(`Replay: the page came from recorded responses in ${replayDir}, not the network.`);
+  // Said only when a page was asked for; whether the recordings held it, the message says.
+  if (replayDir && result.status === "created") lines.push(`Replay: the page was asked of the recorded responses in ${replayDir}, never of the network.`);
   lines.push(result.message);
   if (result.status === "created") {
     lines.push(`  extract_status: ${extractStatusText(result.extractStatus)}`);

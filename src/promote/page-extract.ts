@@ -81,9 +81,46 @@ const MIN_PARAGRAPH_WORDS = 8;
 /** Promotion's read of a page: fetched through the guard, HTML through the extractor, anything else a reason. */
 export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPage, options: FetchPageOptions = {}): Promise<PageOutcome> {
   const fetched = await fetchPage(url, http, options);
-  if (fetched.kind === "html") return readPageHtml(fetched.decoded, fetched.url, readPage);
+  if (fetched.kind !== "html" && fetched.kind !== "text") return fetched;
+  const away = redirectedAway(url, fetched.url);
+  if (away !== null) return unusable({ kind: "no_readable_text" }, away);
   if (fetched.kind === "text") return unusable({ kind: "not_html" }, notHtmlMessage(fetched.mediaType));
-  return fetched;
+  return readPageHtml(fetched.decoded, fetched.url, readPage);
+}
+
+/** A path part that names a sign-in step: `/login`, `/users/sign_in`, Google's `/ServiceLogin`. */
+const SIGN_IN_PART = /^(log-?in|log-?on|sign-?in|sign_in|auth|authenticate|authorize|oauth2?|sso|sessions?|servicelogin)$/i;
+/** A host that exists to sign people in: `login.example.com`, `accounts.google.com`. */
+const SIGN_IN_HOST = /^(login|signin|accounts?|auth|sso|id)\./i;
+
+/**
+ * Why the page the address now leads to is not the one the run found, or null. An old result's page
+ * is often gone and its address sends every visitor to the site's front page, or behind a sign-in
+ * or paywall to a login page: that page has words enough, and kept as the article it would name
+ * the note "Sign in" and hold the login form's text. Only sign-in steps and the front page count;
+ * a page that moved (another path, `https`, `www.`, a slash) is still the page.
+ */
+function redirectedAway(asked: string, reached: string): string | null {
+  let from: URL;
+  let to: URL;
+  try {
+    from = new URL(asked);
+    to = new URL(reached);
+  } catch {
+    return null;
+  }
+  const parts = (u: URL) => u.pathname.split("/").filter((part) => part !== "");
+  const before = parts(from);
+  const after = parts(to);
+  if (before.join("/") === after.join("/") && from.hostname === to.hostname) return null;
+  const shown = `${to.origin}${to.pathname}`;
+  const newHost = to.hostname !== from.hostname && to.hostname !== `www.${from.hostname}` && from.hostname !== `www.${to.hostname}`;
+  const newParts = after.filter((part) => !before.includes(part));
+  if (newParts.some((part) => SIGN_IN_PART.test(part)) || (newHost && SIGN_IN_HOST.test(to.hostname))) {
+    return `The address now leads to a sign-in page (${shown}), not to the page itself.`;
+  }
+  if (after.length === 0 && before.length > 0) return `The address now leads to the site's front page (${shown}); the page itself seems to be gone.`;
+  return null;
 }
 
 /** One guarded GET, its status, size and kind checked, its text decoded by the charset it declares. */

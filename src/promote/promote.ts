@@ -4,10 +4,10 @@
 // provider's excerpt → write a new note (never over an existing file) → index it → record the
 // promotion in the trace note. From then on the page is vault evidence like any other note.
 import type { VaultIndex } from "../index/vault-index";
-import { parseNote } from "../index/markdown";
+import { locateFrontmatter, readFrontmatter, readProperties } from "../index/frontmatter";
 import type { Clock, Http, NoteStore } from "../ports";
-import type { Settings } from "../settings";
-import { canonicalizeUrl } from "../websearch/canonical-url";
+import { vaultFolder, type Settings } from "../settings";
+import { canonicalizeUrl, samePageKey } from "../websearch/canonical-url";
 import type { OutsideVaultRow } from "../evidence/research-pack";
 import type { FetchGuardOptions } from "./fetch-guard";
 import { fetchAndReadPage, type FetchPageOptions, type ReadPage } from "./page-extract";
@@ -32,8 +32,11 @@ export interface PromoteDeps {
   http: Http;
   clock: Clock;
   settings: Settings;
-  /** When given: duplicates are looked up in it and the new note is indexed at once. */
-  index?: Pick<VaultIndex, "notesWithSourceUrl" | "updateFile">;
+  /**
+   * When given: duplicates are looked up in it (the notes it leaves out are read) and the new note
+   * is indexed at once.
+   */
+  index?: Pick<VaultIndex, "notesWithSourceUrl" | "paths" | "note" | "isIndexable" | "updateFile">;
   /** Defuddle over the platform's DOM (see page-extract.ts). */
   readPage: ReadPage;
   /** Without it the note is still written, and the result says the trace note was not updated. */
@@ -82,13 +85,14 @@ export type PromotionResult =
       traceUpdated: boolean;
       warnings: string[];
     }
-  | { status: "already_in_vault"; notePath: string; extractStatus: null; message: string }
+  | { status: "already_in_vault"; notePath: string; extractStatus: null; message: string; /** The trace records it (null: there is no trace note to say). */ traceUpdated: boolean | null }
   | { status: "failed"; error: PromotionError; message: string };
 
 export async function promoteOutsideRow(input: PromoteRowInput): Promise<PromotionResult> {
   const canonical = canonicalizeUrl(input.row.url);
   if (canonical === null) return failed("not_a_web_page", `${input.row.url} is not an http(s) address; there is no page to save.`);
-  return onePromotionAtATime(input.store, canonical, () => promoteWebPage(input, canonical));
+  // Keyed by the page, as duplicates are found: its `http` and `https` rows at once are one promotion.
+  return onePromotionAtATime(input.store, samePageKey(canonical) ?? canonical, () => promoteWebPage(input, canonical));
 }
 
 /**
@@ -98,33 +102,26 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
  */
 const promotionsInFlight = new WeakMap<NoteStore, Map<string, Promise<unknown>>>();
 
-async function onePromotionAtATime<T>(store: NoteStore, canonical: string, promote: () => Promise<T>): Promise<T> {
+async function onePromotionAtATime<T>(store: NoteStore, page: string, promote: () => Promise<T>): Promise<T> {
   let pages = promotionsInFlight.get(store);
   if (!pages) promotionsInFlight.set(store, (pages = new Map<string, Promise<unknown>>()));
-  const mine = (pages.get(canonical) ?? Promise.resolve()).then(promote, promote);
+  const mine = (pages.get(page) ?? Promise.resolve()).then(promote, promote);
   const done = mine.then(
     () => undefined,
     () => undefined,
   );
-  pages.set(canonical, done);
+  pages.set(page, done);
   try {
     return await mine;
   } finally {
-    if (pages.get(canonical) === done) pages.delete(canonical);
+    if (pages.get(page) === done) pages.delete(page);
   }
 }
 
 async function promoteWebPage(input: PromoteRowInput, canonical: string): Promise<PromotionResult> {
   const { row, trace, tracePath, store, clock, settings } = input;
-  const existing = await notesWithSource(canonical, store, input.index);
-  if (existing.length > 0) {
-    return {
-      status: "already_in_vault",
-      notePath: existing[0],
-      extractStatus: null,
-      message: `Already in the vault: ${existing[0]} has this page as its source, so no new note was written.`,
-    };
-  }
+  const existing = await notesWithSource(canonical, store, input.index, input.settings.notes.traceFolder);
+  if (existing.length > 0) return alreadyInVault(input, existing);
 
   const outcome = await fetchAndReadPage(row.url, input.http, input.readPage, {
     ...input.page,
@@ -157,7 +154,7 @@ async function promoteWebPage(input: PromoteRowInput, canonical: string): Promis
     }
   }
 
-  const traceUpdated = await recordInTrace(input, notePath, new Date(retrievedAt).toISOString(), warnings);
+  const traceUpdated = (await recordInTrace(input, notePath, new Date(retrievedAt).toISOString(), warnings)) !== "not_recorded";
   return {
     status: "created",
     notePath,
@@ -217,58 +214,126 @@ export async function outsideRowsOfTraceNote(
 }
 
 /**
- * Notes whose `source`/`url` property is this canonical URL. The index knows them at once; without
- * one (a bare store), every note's properties are read.
+ * Notes that have this page as their `source`/`url`: under its canonical address, or as the same
+ * page under another (`samePageKey`, the rule the run merges results and finds vault notes by:
+ * `http`/`https`, `www.`, AMP copies), so a page clipped years ago as `http://www.…` is the one
+ * the run found as `https://…`. The index answers for the notes it holds; the notes it leaves out
+ * (an excluded folder: the sources folder itself may be one) are read, as every note is without
+ * an index. Trace notes have no source and are never read.
  */
-export async function notesWithSource(canonicalUrl: string, store: NoteStore, index?: Pick<VaultIndex, "notesWithSourceUrl">): Promise<string[]> {
-  if (index) return index.notesWithSourceUrl(canonicalUrl);
+async function notesWithSource(canonicalUrl: string, store: NoteStore, index: PromoteDeps["index"], traceFolder: string): Promise<string[]> {
+  const page = samePageKey(canonicalUrl) ?? canonicalUrl;
+  const isPage = (url: string) => samePageKey(url) === page;
+  if (index) {
+    const exact = index.notesWithSourceUrl(canonicalUrl);
+    if (exact.length > 0) return exact;
+    const found = index.paths().filter((path) => index.note(path)?.sourceUrls.some(isPage));
+    if (found.length > 0) return found;
+  }
+  // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
+  const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
   const found: string[] = [];
   for (const file of await store.list()) {
+    if (!/\.md$/i.test(file.path) || isTrace(file.path) || index?.isIndexable(file.path)) continue;
     let text: string;
     try {
       text = await store.read(file.path);
     } catch {
       continue;
     }
-    if (!/^---/.test(text)) continue;
-    if (parseNote(file.path, text).sourceUrls.some((u) => canonicalizeUrl(u) === canonicalUrl)) found.push(file.path);
+    if (sourceUrlsOf(text).some(isPage)) found.push(file.path);
   }
   return found;
 }
 
+/** A note's `source`/`url` properties, read from its frontmatter alone (a long note's body is not parsed). */
+function sourceUrlsOf(text: string): string[] {
+  const location = locateFrontmatter(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  if (location.kind !== "closed") return [];
+  const read = readFrontmatter(text.slice(location.span.yamlStart, location.span.yamlEnd));
+  return read.ok ? readProperties(read.data).sourceUrls : [];
+}
+
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
 
-async function recordInTrace(input: PromoteRowInput, notePath: string, at: string, warnings: string[]): Promise<boolean> {
-  if (input.tracePath === null) return false;
+/**
+ * The page is a note already. When the trace does not say so yet — an earlier promotion wrote the
+ * note and was cut short (the app closed, Ctrl-C) before the trace note was updated — it is recorded
+ * now: a second try finishes what the first began, and never writes a second note.
+ */
+async function alreadyInVault(input: PromoteRowInput, existing: string[]): Promise<PromotionResult> {
+  const recorded = (input.trace.promotions ?? []).find((p) => p.source_key === input.row.source_key)?.note_path;
+  const notePath = recorded !== undefined && existing.includes(recorded) ? recorded : existing[0];
+  const trace = recorded === notePath || (await traceNoteRecords(input, notePath)) ? "was_recorded" : await recordInTrace(input, notePath, new Date(input.clock.now()).toISOString(), []);
+  return {
+    status: "already_in_vault",
+    notePath,
+    extractStatus: null,
+    message: `Already in the vault: ${notePath} has this page as its source, so no new note was written.${trace === "recorded" ? " The trace note now records it." : ""}`,
+    traceUpdated: input.tracePath === null ? null : trace !== "not_recorded",
+  };
+}
+
+/** What became of the promotion in the trace note: written now, there already, or not written (the warning says why). */
+type TraceRecord = "recorded" | "was_recorded" | "not_recorded";
+
+/**
+ * Records the promotion in the trace note. Wherever the note lies now (the trace folder setting
+ * changed since, the user moved it): `recordPromotion` rewrites only a note whose properties say
+ * the plugin wrote it for this run, and keeps the user's own text as it is.
+ */
+async function recordInTrace(input: PromoteRowInput, notePath: string, at: string, warnings: string[]): Promise<TraceRecord> {
+  if (input.tracePath === null) return "not_recorded";
   const tracePath = input.tracePath;
-  const traceFolder = input.settings.notes.traceFolder;
-  if (!isInFolder(tracePath, traceFolder)) {
-    // Only trace notes the plugin wrote are ever rewritten: a note elsewhere is the user's own.
-    warnings.push(`The trace note ${tracePath} was not updated: it is not in the trace folder (${traceFolder}), so it is not one this plugin wrote.`);
-    return false;
-  }
   if (!input.updateTraceNote) {
-    warnings.push(`The trace note ${input.tracePath} was not updated (nothing here can rewrite it).`);
-    return false;
+    warnings.push(`The trace note ${tracePath} was not updated (nothing here can rewrite it).`);
+    return "not_recorded";
   }
-  const problem: { message?: string } = {};
+  const outcome: { problem?: string; unchanged?: boolean } = {};
   try {
     await input.updateTraceNote(tracePath, (markdown) => {
+      if (recordsPromotion(markdown, input.row.source_key, notePath)) {
+        outcome.unchanged = true;
+        return markdown;
+      }
       const updated = recordPromotion(markdown, { source_key: input.row.source_key, note_path: notePath, at });
       if ("error" in updated) {
-        problem.message = updated.error.message;
+        outcome.problem = updated.error.message;
         return markdown;
       }
       return updated.markdown;
     });
   } catch (error) {
-    problem.message = errorMessage(error);
+    outcome.problem = errorMessage(error);
   }
-  if (problem.message !== undefined) {
-    warnings.push(`The trace note ${input.tracePath} does not record the promotion: ${problem.message}`);
+  if (outcome.problem !== undefined) {
+    // Outside the trace folder, a note refused is most likely the user's own copy: both facts are said.
+    const where = isInFolder(tracePath, input.settings.notes.traceFolder) ? "" : `it is not in the trace folder (${input.settings.notes.traceFolder}) and `;
+    warnings.push(`The trace note ${tracePath} does not record the promotion: ${where}${outcome.problem}`);
+    return "not_recorded";
+  }
+  return outcome.unchanged ? "was_recorded" : "recorded";
+}
+
+/**
+ * Whether the trace note on disk already records this row as this note (the panel's trace in memory
+ * predates the promotion). Read, not rewritten: even an unchanged rewrite is a change event, and
+ * the panel asks again every half second while the index catches up with a note it trashed —
+ * events that kept the index's update queue from ever settling.
+ */
+async function traceNoteRecords(input: PromoteRowInput, notePath: string): Promise<boolean> {
+  if (input.tracePath === null) return false;
+  try {
+    return recordsPromotion(await input.store.read(input.tracePath), input.row.source_key, notePath);
+  } catch {
     return false;
   }
-  return true;
+}
+
+/** Whether the trace note already says this row was saved as this note (then it is not rewritten). */
+function recordsPromotion(markdown: string, sourceKey: string, notePath: string): boolean {
+  const parsed = parseTraceNote(markdown);
+  return !("error" in parsed) && (parsed.trace.promotions ?? []).some((p) => p.source_key === sourceKey && p.note_path === notePath);
 }
 
 /** Whether a vault path lies inside `folder` (both read as note paths are: `\\` as `/`, empty and `.` parts dropped). */

@@ -84,7 +84,7 @@ function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
         status: { kind: "pdf_stub" },
         extracted: null,
         notes: ["The page is a PDF; its text was not extracted. Open the source link to read it."],
-        summary: "a PDF, saved as a link with the provider's excerpt.",
+        summary: hasExcerpt ? "a PDF, saved as a link with the provider's excerpt." : "a PDF, saved as a link only (the provider gave no excerpt).",
       };
     case "unusable":
       return {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { promoteCommand, type PromoteArgs } from "../../src/cli/promote-command";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { keepTrace, keptTraceFolder } from "../../src/cli/kept-trace";
 import { renderTraceNote } from "../../src/notes/trace-note";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -160,5 +161,32 @@ describe("vault-research promote", () => {
     expect(await promoteCommand(args(PAGE_ROWS.forbidden.source_key, { json: true }), io)).toBe(0);
     const result = JSON.parse(out.join(""));
     expect(result).toMatchObject({ schema: "promote_result.v1", status: "created", extract_status: "fallback_snippet:http_403", source_key: PAGE_ROWS.forbidden.source_key });
+  });
+});
+
+describe("vault-research promote from a kept trace, a second time", () => {
+  it("after a try cut short before the kept trace was updated: no second note, and the kept trace records the first", async () => {
+    const trace = traceWith("How do local-first notes stay readable?", [PAGE_ROWS["non-latin"]]);
+    const file = await keepTrace(keptTraceFolder(path.join(tmp, "cache"), vault), trace);
+    const untouched = readFileSync(file, "utf8");
+    expect(await promoteCommand(args(PAGE_ROWS["non-latin"].source_key, { trace: file }), io)).toBe(0);
+    const notePath = "Research/Sources/ローカルファーストなメモ管理.md";
+    // The kept trace as a Ctrl-C between the note's write and the trace's update leaves it.
+    writeFileSync(file, untouched);
+    const before = allFiles(vault).length;
+    out = [];
+
+    expect(await promoteCommand(args(PAGE_ROWS["non-latin"].source_key, { trace: file }), io)).toBe(0);
+    expect(out.join("")).toContain(`Already in the vault: ${notePath}`);
+    expect(out.join("")).toContain("The kept trace now records it.");
+    expect(allFiles(vault)).toHaveLength(before);
+    const parsed = parseTraceNote(readFileSync(file, "utf8"));
+    if ("error" in parsed) throw new Error(parsed.error.message);
+    expect(parsed.trace.promotions?.map((p) => p.note_path)).toEqual([notePath]);
+  });
+
+  it("says nothing of the replay when no page was asked for", async () => {
+    expect(await promoteCommand(args(peritext.source_key), io)).toBe(0);
+    expect(out.join("")).not.toContain("Replay:");
   });
 });

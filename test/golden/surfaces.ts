@@ -1,7 +1,7 @@
 // The surfaces whose output is pinned by golden files, and how each turns an input file into the
 // output a reviewer reads. test/golden/golden.test.ts finds every input of every surface folder:
 // adding a case is adding an input file and its expected output (UPDATE_GOLDEN=1 writes it).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
@@ -30,6 +30,11 @@ const cliCaseSchema = z.strictObject({
   vault: z.string().nullable().default("examples/vault"),
   /** `txt` for what a person reads, `json` for `--json` output. */
   output: z.enum(["txt", "json"]),
+  /**
+   * Files copied into the fresh cache folder first (its name → a file of the repository), for a
+   * command that may write to the file it is given: `<cache>` in `argv` names that folder.
+   */
+  copies: z.record(z.string(), z.string()).default({}),
 });
 
 /**
@@ -42,7 +47,8 @@ async function renderCliCase(inputPath: string): Promise<string> {
   let out = "";
   let err = "";
   try {
-    const [command, ...rest] = spec.argv;
+    for (const [name, from] of Object.entries(spec.copies)) copyFileSync(path.join(REPO_ROOT, from), path.join(cacheDir, name));
+    const [command, ...rest] = spec.argv.map((arg) => arg.split("<cache>").join(cacheDir));
     const argv = spec.vault === null ? spec.argv : [command, ...rest, "--vault", path.join(REPO_ROOT, spec.vault), "--cache-dir", cacheDir];
     const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: REPO_ROOT, clock: fakeClock() });
     if (code !== 0) throw new Error(`vault-research ${spec.argv.join(" ")} exited ${code}:\n${err}`);

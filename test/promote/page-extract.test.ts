@@ -129,3 +129,43 @@ describe("fetchPage: the charset a page is read in (the HTML standard's order)",
     expect(fetched).toMatchObject({ kind: "html", decoded: { html: "<p>Un café crème</p>", charset: "utf-8", warnings: [] } });
   });
 });
+
+describe("fetchAndReadPage: an address that now leads elsewhere", () => {
+  const article = "https://news.example.com/2024/05/crdts-in-practice";
+  const words = `<main><p>${"Enough words of a page to count as one of its own here. ".repeat(6)}</p></main>`;
+  /** Answers `redirects[path]` with a 302 to it, anything else with the page. */
+  const redirecting = (redirects: Record<string, string>) =>
+    httpAnswering(async (req): Promise<HttpResponse> => {
+      const to = redirects[new URL(req.url).pathname];
+      return to ? { status: 302, headers: { location: to }, text: "" } : { status: 200, headers: { "content-type": "text/html" }, text: `<html><body>${words}</body></html>` };
+    });
+
+  it("keeps no sign-in page as the page's text: a login path, or a host that signs people in", async () => {
+    for (const to of ["/login?next=/2024/05/crdts-in-practice", "/users/sign_in", "https://accounts.example.com/ServiceLogin?continue=x"]) {
+      const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": to }), echoReader);
+      expect(outcome, to).toMatchObject({ kind: "unusable", problem: { kind: "no_readable_text" } });
+      if (outcome.kind === "unusable") expect(outcome.message).toMatch(/^The address now leads to a sign-in page \(https:\/\/[^?]+\), not to the page itself\.$/);
+    }
+  });
+
+  it("keeps no front page as the page's text when the page is gone", async () => {
+    const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": "https://www.news.example.com/" }), echoReader);
+    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "no_readable_text" } });
+    if (outcome.kind === "unusable") expect(outcome.message).toContain("the site's front page (https://www.news.example.com/)");
+  });
+
+  it("still reads a page that moved: another path, https, www., a slash, or a new site", async () => {
+    const moves = ["/2024/crdts-in-practice", "https://www.news.example.com/2024/05/crdts-in-practice/", "https://crdts.example.org/in-practice", "/auth-explained"];
+    for (const to of moves) {
+      const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": to }), echoReader);
+      expect(outcome.kind, to).toBe("extracted");
+    }
+    const home = await fetchAndReadPage("https://news.example.com/", redirecting({}), echoReader);
+    expect(home.kind).toBe("extracted");
+  });
+
+  it("reads a page about signing in that was asked for as it is", async () => {
+    const outcome = await fetchAndReadPage("https://docs.example.com/guide/login", redirecting({ "/guide/login": "/guide/login/" }), echoReader);
+    expect(outcome.kind).toBe("extracted");
+  });
+});

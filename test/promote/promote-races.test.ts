@@ -41,6 +41,16 @@ describe("promoteOutsideRow: two promotions of one page at once", () => {
     expect(http.requests).toHaveLength(1);
   });
 
+  it("writes one note when the page's http and https rows (two runs' traces) are promoted at once", async () => {
+    const { http, release } = heldHttp();
+    const input = setUp(http);
+    const plain = { ...input, row: { ...ROW, url: ROW.url.replace("https://", "http://www.") } };
+    const both = Promise.all([promoteOutsideRow(input), promoteOutsideRow(plain)]);
+    release();
+    expect((await both).map((r) => r.status)).toEqual(["created", "already_in_vault"]);
+    expect(input.store.created).toHaveLength(1);
+  });
+
   it("still promotes two different pages side by side", async () => {
     const { http, release } = heldHttp();
     const input = setUp(http);

@@ -58,8 +58,16 @@ describe("promotedNote", () => {
   });
 
   it("keeps a PDF as a stub with the excerpt", () => {
-    const { note } = noteOf({ kind: "pdf" });
+    const { note, summary } = noteOf({ kind: "pdf" });
     expect(note.extractStatus).toEqual({ kind: "pdf_stub" });
     expect(note.extracted).toBeNull();
+    expect(summary).toBe("a PDF, saved as a link with the provider's excerpt.");
+  });
+
+  it("says a PDF without an excerpt was saved as a link only, not with an excerpt it does not hold", () => {
+    const bare = webRow("brave", "https://example.org/paper.pdf", "Paper", null);
+    const { note, summary } = noteOf({ kind: "pdf" }, bare);
+    expect(note.excerpt).toBeNull();
+    expect(summary).toBe("a PDF, saved as a link only (the provider gave no excerpt).");
   });
 });

@@ -124,7 +124,7 @@ describe("Add to vault on outside cards", () => {
     let calls = 0;
     const { app, card } = await panelWith(async () => {
       calls++;
-      return { status: "already_in_vault", notePath: existing, extractStatus: null, message: "Already in the vault." };
+      return { status: "already_in_vault", notePath: existing, extractStatus: null, message: "Already in the vault.", traceUpdated: true };
     });
     const c = card(blog);
     addButton(c)!.click();

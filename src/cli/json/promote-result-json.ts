@@ -12,7 +12,7 @@ export const promoteResultSchema = z.strictObject({
   note_path: z.string().nullable().describe("The new source note, or the note that already has the page as its source."),
   extract_status: z.string().nullable().describe("What the note holds of the page, as the note spells it (extracted, fallback_snippet:http_403…)."),
   message: z.string(),
-  trace_updated: z.boolean().nullable().describe("Whether the trace note records the promotion; null when no note was written."),
+  trace_updated: z.boolean().nullable().describe("Whether the trace records the promotion (of the note written, or of the note already in the vault); null when the promotion failed or there is no trace to say."),
   warnings: z.array(z.string()),
   error: z.strictObject({ kind: z.string(), message: z.string() }).nullable(),
   trace: z.string().describe("The trace the row came from: a trace note's vault path, or a kept trace file (absolute)."),
@@ -35,7 +35,7 @@ export function promoteResultJson(result: PromotionResult, asked: PromoteAsked):
     return { schema: "promote_result.v1", status: "failed", note_path: null, extract_status: null, message: result.message, trace_updated: null, warnings: [], error: { ...result.error }, ...base };
   }
   if (result.status === "already_in_vault") {
-    return { schema: "promote_result.v1", status: result.status, note_path: result.notePath, extract_status: null, message: result.message, trace_updated: null, warnings: [], error: null, ...base };
+    return { schema: "promote_result.v1", status: result.status, note_path: result.notePath, extract_status: null, message: result.message, trace_updated: result.traceUpdated, warnings: [], error: null, ...base };
   }
   return {
     schema: "promote_result.v1",
