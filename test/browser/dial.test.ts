@@ -6,68 +6,34 @@
 // Runs on its own (npx vitest run test/browser/dial.test.ts): one browser, one static server.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBench, BENCH_DIR } from "./dial-bench/build-bench";
-import { axeViolations, differing } from "./panel-driver";
-import { closeComparer, compareScreenshot, type ScreenshotOutcome } from "./screenshots";
-import { CHROMIUM, chromiumAvailable, launchChromium, serveWorkbench } from "./workbench-server";
+import { inBench, inBothThemes, startBench, type Bench, type BenchBrowser } from "./dial-bench/bench-browser";
+import { differing } from "./panel-driver";
+import { closeComparer, type ScreenshotOutcome } from "./screenshots";
+import { CHROMIUM, chromiumAvailable } from "./workbench-server";
 
-type Bench = {
-  bench: {
-    host: { savedLevels: [string, number][]; savedScores: boolean[]; clicks: { key: string; rank: number }[]; requests: { level: number; query: string; loose?: boolean }[] };
-    openedLinks(): string[];
-    releaseRerank(): void;
-    setTheme(theme: "light" | "dark"): void;
-    openSearch(): void;
-    openComparison(query: string): Promise<void>;
-    openPanel(): Promise<void>;
-  };
-};
-const inBench = <T>(page: Page, fn: (b: Bench["bench"]) => T) => page.evaluate(`(${fn.toString()})(window.bench)`) as Promise<T>;
-const THEMES = ["light", "dark"] as const;
 
 if (!chromiumAvailable) console.warn(`Dial browser tests skipped: no Chromium at ${CHROMIUM}.`);
 
 describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
-  let server: Awaited<ReturnType<typeof serveWorkbench>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let bench: BenchBrowser;
   const violations: string[] = [];
   const shots: ScreenshotOutcome[] = [];
 
   beforeAll(async () => {
-    await buildBench();
-    server = await serveWorkbench();
-    chromium = await launchChromium();
-    await chromium.context.addInitScript("globalThis.__name = (fn) => fn;");
+    bench = await startBench();
   });
 
   afterAll(async () => {
     await closeComparer();
-    await chromium?.close();
-    await server?.close();
+    await bench?.close();
     console.log(`dial: axe violations ${violations.length}; screenshots ${shots.length} (${shots.filter((s) => s.status === "written").length} written, ${shots.filter((s) => s.status === "different").length} different)`);
   });
 
-  async function open(query = "", viewport = { width: 1000, height: 700 }): Promise<{ page: Page; errors: string[] }> {
-    const page = await chromium.context.newPage();
-    await page.setViewportSize(viewport);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => void errors.push(e.message));
-    await page.goto(`${server.url}${BENCH_DIR}/index.html?${query}`);
-    await page.waitForSelector("body.bench-ready", { timeout: 30_000 });
-    return { page, errors };
-  }
+  const open = (query = "", viewport = { width: 1000, height: 700 }) => bench.open(query, viewport);
 
   /** axe in both themes, and a screenshot of `selector` in each, compared with its reference. */
   async function check(page: Page, name: string, selector: string, shotOf: string = selector): Promise<void> {
-    const found: string[] = [];
-    const taken: ScreenshotOutcome[] = [];
-    for (const theme of THEMES) {
-      await inBench(page, (b) => b).then(() => page.evaluate((t) => (window as unknown as Bench).bench.setTheme(t), theme));
-      for (const v of await axeViolations(page, selector)) found.push(`${name} ${theme}: ${v}`);
-      const png = await page.locator(shotOf).screenshot({ animations: "disabled", caret: "hide" });
-      taken.push(await compareScreenshot(chromium.context, `dial-${name}-${theme}`, png));
-    }
-    await page.evaluate(() => (window as unknown as Bench).bench.setTheme("light"));
+    const { found, taken } = await inBothThemes(bench.context, page, `dial-${name}`, selector, shotOf);
     violations.push(...found);
     shots.push(...taken);
     expect(found).toEqual([]);

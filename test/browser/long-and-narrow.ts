@@ -12,7 +12,7 @@ const LONG_NAME = "Averyveryverylongnotename".repeat(8);
 const LONG_URL = `https://example.com/${"path/segment-".repeat(38)}end?q=${"x".repeat(20)}`;
 
 /** Elements that overflow sideways inside `selector`, where the overflow is not a scroll box of its own or clipped on purpose. */
-async function sideways(page: Page, selector: string): Promise<string[]> {
+export async function sideways(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((sel) => {
     const root = document.querySelector(sel);
     if (!root) return [`nothing matches ${sel}`];
@@ -33,7 +33,7 @@ async function sideways(page: Page, selector: string): Promise<string[]> {
 }
 
 /** Dial positions whose name is cut short ("Multi-f…"). */
-async function cutNames(page: Page, selector: string): Promise<string[]> {
+export async function cutNames(page: Page, selector: string): Promise<string[]> {
   return page.locator(`${selector} .vault-research-dial-name`).evaluateAll((names) => names.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent ?? ""));
 }
 

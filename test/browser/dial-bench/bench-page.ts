@@ -5,6 +5,8 @@
 // the title), so every level runs here as it would with Ollama and a chat model. Query parameters:
 //   theme=light|dark · ready=1|3|4 (1: no embedding model; 3: no chat model) · rerank=ok|fail
 //   · holdRerank=1 (the rerank answers only once `bench.releaseRerank()` is called) · layout=phone (the panel is the screen, `is-phone`)
+//   · longTitles=1 (notes more, about CRDT merges, named as a real vault names them: one long word, Arabic, Hebrew, emoji)
+// The promote picker opens over outside-vault rows with the same long names (`bench.openPromote()`).
 // What tests check is on `window.bench`.
 import { App, Vault, WorkspaceLeaf } from "../../stubs/obsidian";
 import type { App as ObsidianApp, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
@@ -20,8 +22,11 @@ import { systemClock, type Clock } from "../../../src/ports";
 import { defaultSettings } from "../../../src/settings";
 import { ComparisonView } from "../../../src/ui/comparison-view";
 import { ResearchView, type RunDeps } from "../../../src/ui/research-view";
+import { PromoteResultModal } from "../../../src/ui/promote-modal";
 import { VaultSearchModal } from "../../../src/ui/search-modal";
+import { outsideRow } from "../../support/pack-fixtures";
 import { engineDialHost } from "../../ui/dial/fake-dial-host";
+import { LONG_TITLES } from "./long-titles";
 
 declare const BENCH_VAULT: Record<string, string>;
 
@@ -70,6 +75,9 @@ const rerankModel: RerankModel = {
 async function start() {
   const vault = new Vault("Sample vault");
   for (const [path, text] of Object.entries(BENCH_VAULT)) vault.seed(path, text, Date.UTC(2026, 0, 1));
+  if (params.get("longTitles") === "1") {
+    LONG_TITLES.forEach((title, i) => vault.seed(`Long titles/${title}.md`, `# ${title}\n\nCRDT merge notes, part ${i + 1}: how replicas merge concurrent edits offline and sync later.\n`, Date.UTC(2026, 0, 1)));
+  }
   const app = new App({ vault, appId: "dial-bench" });
   const notes = new ObsidianNoteStore(app.vault as never);
   const index = new VaultIndex();
@@ -107,6 +115,14 @@ void start().then(({ app, host }) => {
     setTheme,
     openSearch(): void {
       new VaultSearchModal(app as unknown as ObsidianApp, host).open();
+    },
+    /** The promote picker over web results named at length (a long word, Arabic, Hebrew, a 200-character host), two already saved. */
+    openPromote(): void {
+      const rows = LONG_TITLES.map((title, i) => ({
+        row: outsideRow(i % 2 ? "brave" : "exa", `https://${i === 0 ? "sub.".repeat(40) : ""}example-${i}.org/${title.length}`, title, "A snippet."),
+        ...(i < 2 ? { promotedTo: `Sources/${title}.md` } : {}),
+      }));
+      new PromoteResultModal(app as unknown as ObsidianApp, rows, () => {}).open();
     },
     async openComparison(query: string): Promise<void> {
       main.empty();
