@@ -15,7 +15,7 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (13: trace notes outside the trace folder left out). */
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (13: trace notes outside the trace folder left out; a title from the one H1 that opens a note; comment blocks). */
 export const INDEX_FORMAT_VERSION = 13;
 
 /** The part that names all the others. */

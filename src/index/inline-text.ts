@@ -166,6 +166,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
 }
 
 const DOTTED_NOTE = /^[\w-]+(?:\.[\w-]+)+(?:#.*)?$/;
+const DENDRON_VAULT = /^dendron:\/\/[^/|]*\//;
 
 /** Turns the inside of `[[…]]` into readable text and records its target. */
 function wikilinkText(inner: string, sink: InlineSink): string {
@@ -174,8 +175,11 @@ function wikilinkText(inner: string, sink: InlineSink): string {
   const targetEnd = bar > 0 && inner.charCodeAt(bar - 1) === BACKSLASH ? bar - 1 : bar;
   let target = (bar >= 0 ? inner.slice(0, targetEnd) : inner).trim();
   let alias = bar >= 0 ? inner.slice(bar + 1).trim() : "";
-  // Dendron writes `[[label|dotted.note.name]]`, the other way round from Obsidian.
-  if (alias && DOTTED_NOTE.test(alias) && !DOTTED_NOTE.test(target)) [target, alias] = [alias, target];
+  // Dendron writes `[[label|dotted.note.name]]`, the other way round from Obsidian, and names a
+  // note of another vault `dendron://vault/note.name`: the vault is no part of the note's name.
+  const aliasInVault = DENDRON_VAULT.test(alias);
+  if (aliasInVault || (alias && DOTTED_NOTE.test(alias) && !DOTTED_NOTE.test(target))) [target, alias] = [alias, target];
+  target = target.replace(DENDRON_VAULT, "");
   const hash = target.indexOf("#");
   const file = (hash >= 0 ? target.slice(0, hash) : target).trim();
   if (file) sink.links.push(file);
@@ -190,6 +194,13 @@ function wikilinkText(inner: string, sink: InlineSink): string {
 
 function addMarkdownLinkTarget(rawTarget: string, sink: InlineSink): void {
   let target = rawTarget.trim();
+  if (target.startsWith("[[")) {
+    // Logseq writes a page link in markdown form, `[label]([[Page name]])`: a page name, dots and all.
+    const close = target.indexOf("]]");
+    const page = target.slice(2, close < 0 ? target.length : close).split("#", 1)[0].trim();
+    if (page) sink.links.push(page);
+    return;
+  }
   // `[text](<path with spaces.md> "title")`
   if (target.startsWith("<")) target = target.slice(1, Math.max(1, target.indexOf(">")));
   else {
@@ -270,7 +281,16 @@ function markdownLinkEnd(line: string, start: number, next: NextOf): number {
   labelClose = i;
   depth = 0;
   n = Math.min(line.length, i + MAX_TARGET);
-  for (i += 2; i < n; i++) {
+  i += 2;
+  // `(<path with spaces.md>)`, as Obsidian writes such a path, and Logseq's `([[Page name]])`:
+  // their spaces are no prose.
+  const wrapped = line.charCodeAt(i) === 60 /* < */ ? ">" : line.startsWith("[[", i) ? "]]" : null;
+  if (wrapped) {
+    const close = next.at(wrapped, i + 1);
+    if (close < 0 || close >= n) return -1;
+    i = close + wrapped.length;
+  }
+  for (; i < n; i++) {
     const c = line.charCodeAt(i);
     if (c === 40) depth++;
     else if (c === 41) {

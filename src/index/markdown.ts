@@ -87,7 +87,7 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
 
   return {
     path,
-    title: props?.title ?? scan.propertyTitle ?? scan.firstH1 ?? fileTitle(path),
+    title: props?.title ?? scan.propertyTitle ?? scan.titleHeading() ?? fileTitle(path),
     aliases: unique([...(props ? props.aliases : []), ...scan.propertyAliases]),
     tags,
     sourceUrls: unique(props ? props.sourceUrls : []),
@@ -118,7 +118,6 @@ interface ParagraphLine {
 
 class SectionScanner {
   readonly sections: NoteSection[] = [];
-  firstH1: string | null = null;
   propertyTitle: string | null = null;
   readonly propertyAliases: string[] = [];
   readonly propertyTags: string[] = [];
@@ -126,7 +125,20 @@ class SectionScanner {
   private current: OpenSection;
   private readonly stack: { level: number; heading: string }[] = [];
   private fence: { char: number; length: number } | null = null;
+  /** The marker that closes the comment block the scanner is in (`-->` or `%%`), or null. */
+  private comment: "-->" | "%%" | null = null;
+  /** A comment's links are links (Obsidian keeps them); its tags are no tags and go nowhere. */
+  private readonly commentSink: InlineSink;
+  /** Where the next closing marker is: a note of 400,000 `<!--` lines that none closes is read once, not once a line. */
+  private readonly closers: NextMarker;
   private paragraph: ParagraphLine | null = null;
+  /** Whether the lines since the last blank one belong to a list item (no setext heading there). */
+  private inListItem = false;
+  /** The first H1, when no body text came before it; how many H1s the note has. */
+  private openingH1: string | null = null;
+  private h1Count = 0;
+  /** Whether a body line gave text yet (properties and Logseq's `key:: value` lines aside). */
+  private bodyText = false;
 
   constructor(
     private readonly text: string,
@@ -136,6 +148,8 @@ class SectionScanner {
     preambleLines: string[],
   ) {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
+    this.commentSink = { tags: [], links: sink.links };
+    this.closers = new NextMarker(text);
   }
 
   run(from: number, firstLine: number): void {
@@ -169,8 +183,20 @@ class SectionScanner {
       this.fencedLine(raw, i);
       return;
     }
+    if (this.comment) {
+      this.commentLine(raw);
+      return;
+    }
     if (i === n) {
       this.paragraph = null;
+      this.inListItem = false;
+      return;
+    }
+    const comment = this.commentOpening(raw, i, start);
+    if (comment) {
+      this.comment = comment;
+      this.paragraph = null;
+      this.commentText(raw.slice(i + (comment === "%%" ? 2 : 4)));
       return;
     }
 
@@ -194,6 +220,7 @@ class SectionScanner {
         }
         if (first !== 61 && rule.count >= 3) {
           this.paragraph = null;
+          this.inListItem = false;
           return;
         }
       }
@@ -208,13 +235,9 @@ class SectionScanner {
     }
 
     const c = raw.charCodeAt(i);
-    if (c === 96 /* ` */ || c === 126 /* ~ */) {
-      const run = runLength(raw, i, c);
-      if (run >= 3 && (c === 126 || raw.indexOf("`", i + run) < 0)) {
-        this.fence = { char: c, length: run };
-        this.paragraph = null;
-        return;
-      }
+    if (this.opensFence(raw, i)) {
+      this.paragraph = null;
+      return;
     }
 
     if (c === 35 /* # */) {
@@ -227,9 +250,10 @@ class SectionScanner {
         if (isSection) {
           this.openSection(level, heading, start, lineNo);
           this.paragraph = null;
+          this.inListItem = listed;
           return;
         }
-        pushText(this.current.lines, heading);
+        this.pushBody(heading);
         this.paragraph = null;
         return;
       }
@@ -268,8 +292,21 @@ class SectionScanner {
     if (caret >= 0 && isBlockId(rest, caret + 2)) rest = rest.slice(0, caret);
 
     const words = this.inline(rest);
-    const pushed = pushText(this.current.lines, words);
-    this.paragraph = !quoted && !listed && !property && indent <= 3 ? { start, line: lineNo, text: words, pushed } : null;
+    const pushed = property ? pushText(this.current.lines, words) : this.pushBody(words);
+    // A line under a list item continues it, indented or not: a `-` below it is the next item
+    // (Logseq's empty bullet), or a rule, never the underline of a heading.
+    if (listed) this.inListItem = true;
+    const heading = !quoted && !listed && !property && !this.inListItem && indent <= 3;
+    this.paragraph = heading ? { start, line: lineNo, text: words, pushed } : null;
+  }
+
+  /**
+   * The H1 that names the note: its only H1, with no body text before it. SilverBullet and Logseq
+   * pages (and some Obsidian notes) use H1s as sections, and an H1 below the opening prose heads a
+   * section too: "Context", "Usage", "Types of pages" are no titles. Obsidian shows the file name.
+   */
+  titleHeading(): string | null {
+    return this.h1Count === 1 ? this.openingH1 : null;
   }
 
   private fencedLine(raw: string, indent: number): void {
@@ -284,7 +321,60 @@ class SectionScanner {
       return;
     }
     // Code is searchable as written: no tag, link or heading parsing inside it.
-    pushText(this.current.lines, i > indent ? raw.slice(i).trimEnd() : raw.trim());
+    this.pushBody(i > indent ? raw.slice(i).trimEnd() : raw.trim());
+  }
+
+  /**
+   * A line inside an HTML (`<!-- … -->`) or Obsidian (`%% … %%`) comment block. Obsidian shows none of
+   * it: no heading, setext underline or tag is read there (a commented-out draft's `# Heading` made
+   * a section, and could become the title). Its words stay searchable, as Obsidian's own search finds them.
+   */
+  private commentLine(raw: string): void {
+    const close = this.comment!;
+    const at = raw.indexOf(close);
+    if (at < 0) {
+      // Nothing inside is markdown, a code fence neither: `<!-- ```sh` … ``` -->` is one comment.
+      this.commentText(raw);
+      return;
+    }
+    this.commentText(raw.slice(0, at));
+    this.comment = null;
+    // What follows the closing marker on its line is inline text, never the start of a block.
+    this.pushBody(this.inline(raw.slice(at + close.length)));
+  }
+
+  /**
+   * The marker that will close a comment block opening on this line (at `i`, its first character),
+   * or null. Only one that a later line closes is taken: a stray `%%` (a Lua pattern, a Mermaid line
+   * quoted in prose) would otherwise hide every heading after it.
+   */
+  private commentOpening(raw: string, i: number, start: number): "-->" | "%%" | null {
+    const after = start + raw.length;
+    if (raw.startsWith("%%", i)) return raw.indexOf("%%", i + 2) < 0 && this.closers.at("%%", after) >= 0 ? "%%" : null;
+    if (raw.startsWith("<!--", i)) return raw.indexOf("-->", i + 4) < 0 && this.closers.at("-->", after) >= 0 ? "-->" : null;
+    return null;
+  }
+
+  /** Opens a code fence when the line has one at `i`. */
+  private opensFence(raw: string, i: number): boolean {
+    const c = raw.charCodeAt(i);
+    if (c !== 96 /* ` */ && c !== 126 /* ~ */) return false;
+    const run = runLength(raw, i, c);
+    if (run < 3 || (c === 96 && raw.indexOf("`", i + run) >= 0)) return false;
+    this.fence = { char: c, length: run };
+    return true;
+  }
+
+  private commentText(s: string): void {
+    pushText(this.current.lines, inlineToText(s, this.commentSink).trim());
+    this.commentSink.tags.length = 0;
+  }
+
+  /** Adds a body line's text to the open section. */
+  private pushBody(s: string): boolean {
+    const pushed = pushText(this.current.lines, s);
+    if (pushed) this.bodyText = true;
+    return pushed;
   }
 
   private inline(s: string): string {
@@ -325,7 +415,7 @@ class SectionScanner {
     const stack = this.stack;
     while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
     stack.push({ level, heading });
-    if (level === 1 && this.firstH1 === null && heading) this.firstH1 = heading;
+    if (level === 1 && ++this.h1Count === 1 && !this.bodyText && heading) this.openingH1 = heading;
     this.current = { heading, level, headingPath: stack.map((h) => h.heading), start, line, lines: [] };
   }
 
@@ -335,6 +425,20 @@ class SectionScanner {
     // An empty preamble (the note opens with a heading) is not worth a section.
     if (c.level === 0 && text === "") return;
     this.sections.push({ heading: c.heading, level: c.level, headingPath: c.headingPath, start: c.start, end, text, line: c.line });
+  }
+}
+
+/** The next place of a marker in the note's text at or after an offset, remembered per marker (offsets only grow). */
+class NextMarker {
+  private readonly found = new Map<string, number>();
+  constructor(private readonly text: string) {}
+
+  at(marker: string, from: number): number {
+    const known = this.found.get(marker);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = this.text.indexOf(marker, from);
+    this.found.set(marker, at);
+    return at;
   }
 }
 

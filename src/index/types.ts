@@ -31,7 +31,7 @@ export interface NoteProblem {
 /** A note after parsing: everything search and research need, nothing the renderer needs. */
 export interface ParsedNote {
   path: string;
-  /** Frontmatter `title`, else the first H1, else the file name without `.md`. */
+  /** Frontmatter `title` (or a Logseq `title::`), else the note's one H1 when no body text comes before it, else the file name without `.md`. */
   title: string;
   aliases: string[];
   /** Lower-cased, without `#`, nested tags expanded (`a/b` yields `a/b` and `a`). */

@@ -117,7 +117,8 @@ describe("parseNote: frontmatter", () => {
   it("indexes an unterminated frontmatter block as text", () => {
     const note = parseNote("Open.md", "---\ntitle: Never closed\n\n# Real heading\nwords\n");
     expect(note.problems.map((p) => p.kind)).toEqual(["frontmatter"]);
-    expect(note.title).toBe("Real heading");
+    // Its lines are body text before the H1, so the H1 heads a section and the file name is the title.
+    expect(note.title).toBe("Open");
     expect(note.sections.map((s) => s.heading)).toEqual(["", "Real heading"]);
     expect(note.sections[0].text).toContain("title: Never closed");
   });
@@ -217,6 +218,35 @@ describe("parseNote: sections", () => {
     expect(note.sections[0].text).toBe("# a shell comment\n## also code");
   });
 
+  it("reads no heading, setext underline or tag inside a comment block, as Obsidian hides them; its words and links stay", () => {
+    const html = parseNote("a.md", "# Real\n<!--\nDraft line\n---\n# Old heading\n#draft see [[Linked]]\n-->\nAfter\n");
+    expect(html.sections.map((s) => s.heading)).toEqual(["Real"]);
+    expect(html.title).toBe("Real");
+    expect(html.tags).toEqual([]);
+    expect(html.links).toEqual(["Linked"]);
+    expect(html.sections[0].text).toContain("Old heading");
+    expect(html.sections[0].text).toContain("After");
+
+    const percent = parseNote("b.md", "Intro\n\n%%\n#### Duplicate ids\nCommented out for now.\n%%\n\n### dependsOn\nText\n");
+    expect(percent.sections.map((s) => s.heading)).toEqual(["", "dependsOn"]);
+    expect(percent.sections[0].text).toContain("Duplicate ids");
+
+    // The closing marker may end a line; what follows it is text. A fence inside is no fence.
+    const closed = parseNote("c.md", "# Kept\n%% ----\n## Not a heading #nope\n```sh\n---- %% shown #yes\n## Also kept\n<!-- ```sh\nnpm info\n``` -->\n## Last\n");
+    expect(closed.sections.map((s) => s.heading)).toEqual(["Kept", "Also kept", "Last"]);
+    expect(closed.tags).toEqual(["yes"]);
+    expect(closed.sections[0].text).toContain("shown");
+  });
+
+  it("takes no comment that nothing closes: a stray `%%` or `<!--` hides no heading after it", () => {
+    const stray = parseNote("d.md", "# One\n%% a literal mermaid line\n## Two\n#kept\n<!-- never closed\n## Three\n");
+    expect(stray.sections.map((s) => s.heading)).toEqual(["One", "Two", "Three"]);
+    expect(stray.tags).toEqual(["kept"]);
+    // A `%%` inside prose opens nothing (a Lua string in a SilverBullet page).
+    const prose = parseNote("e.md", '# One\n  { text = "%% any line" },\n## Two\n%%\n');
+    expect(prose.sections.map((s) => s.heading)).toEqual(["One", "Two"]);
+  });
+
   it("reads setext headings, but a rule after a blank line is only a rule", () => {
     const note = parseNote("a.md", "Big title\n=========\nText\n\n---\n\nSmaller\n-------\nMore\n");
     expect(note.sections.map((s) => [s.heading, s.level])).toEqual([
@@ -225,6 +255,16 @@ describe("parseNote: sections", () => {
     ]);
     expect(note.sections[0].text).toBe("Text");
     expect(note.sections[1].start).toBe("Big title\n=========\nText\n\n---\n\n".length);
+  });
+
+  it("takes no setext heading from a list item's lines: Logseq's empty bullet `-` after a block of two lines", () => {
+    const note = parseNote("journal.md", "- Testing\n  Testing\n-\n- Item\nlazy line\n---\nAfter the rule\n---\nReal heading\n===\n");
+    expect(note.sections.map((s) => [s.heading, s.level])).toEqual([
+      ["", 0],
+      ["After the rule", 2],
+      ["Real heading", 1],
+    ]);
+    expect(note.sections[0].text).toBe("Testing\nTesting\nItem\nlazy line");
   });
 
   it("strips closing hashes but keeps a hash that belongs to a word", () => {
@@ -257,10 +297,28 @@ describe("parseNote: inline markup becomes plain words", () => {
     expect(note.links).toEqual(["dendron.topic.lookup", "Plain Note"]);
   });
 
+  it("reads Dendron's links into a named vault (`dendron://vault/note`) as links to the note, shown by their label", () => {
+    const note = parseNote("a.md", "Ask in [[Discord Roles|dendron://dendron.dendron-site/community.discord.roles]], see [[dendron://dendron.dendron-site/changelog]] or [[here|dendron://site/tutorial#outputs]].\n");
+    expect(note.sections[0].text).toBe("Ask in Discord Roles, see changelog or here.");
+    expect(note.links).toEqual(["community.discord.roles", "changelog", "tutorial"]);
+  });
+
   it("turns markdown links into their text and keeps relative note links", () => {
     const note = parseNote("a.md", "Read [the docs](https://x.dev/a_(b)) and [my note](Notes/My%20Note.md#part).\n");
     expect(note.sections[0].text).toBe("Read the docs and my note.");
     expect(note.links).toEqual(["Notes/My Note.md"]);
+  });
+
+  it("reads Logseq's page link in markdown form, `[label]([[Page]])`, as a link to the page", () => {
+    const note = parseNote("a.md", "- [Documentation]([[Handbook]]) and [delete]([[Whiteboard/Deletion]]) in [0.9.2]([[Version 0.9.2]])\n");
+    expect(note.sections[0].text).toBe("Documentation and delete in 0.9.2");
+    expect(note.links).toEqual(["Handbook", "Whiteboard/Deletion", "Version 0.9.2"]);
+  });
+
+  it("reads a markdown link whose target is in angle brackets, as Obsidian writes a path with spaces", () => {
+    const note = parseNote("a.md", 'See [the plan](<Projects/Sync plan.md>) and ![chart](<img/a b.png> "Chart") too.\n');
+    expect(note.sections[0].text).toBe("See the plan and chart too.");
+    expect(note.links).toEqual(["Projects/Sync plan.md"]);
   });
 
   it("removes emphasis, highlights, strikethrough and HTML, keeping snake_case intact", () => {
@@ -330,10 +388,21 @@ describe("parseNote: hostile input", () => {
 });
 
 describe("parseNote: title", () => {
-  it("prefers the frontmatter title, then the first H1, then the file name", () => {
+  it("prefers the frontmatter title, then the opening H1, then the file name", () => {
     expect(parseNote("x.md", "---\ntitle: From props\n---\n# From heading\n").title).toBe("From props");
     expect(parseNote("x.md", "## Not H1\n# From heading\n").title).toBe("From heading");
     expect(parseNote("Folder/Plain name.md", "no headings").title).toBe("Plain name");
+  });
+
+  it("takes an H1 as the title only when it is the note's one H1 and no body text comes before it", () => {
+    // SilverBullet and Logseq pages use H1s as sections: the first of several is no title.
+    const sections = "---\ntags: adr\n---\n# Context\nWhy.\n\n# Decision\nWhat.\n";
+    expect(parseNote("ADR/001 Offline-First PWA.md", sections).title).toBe("001 Offline-First PWA");
+    // An H1 further down, after the note's opening prose, heads a section, not the note.
+    expect(parseNote("Page.md", "---\ndescription: A document.\n---\nPages are written in Markdown.\n\n# Types of pages\n").title).toBe("Page");
+    // Properties, Logseq's `key:: value` lines and blank lines before the H1 leave it the title.
+    expect(parseNote("x.md", "---\nsummary: prose\n---\n\n# The title\ntext\n## Part\n").title).toBe("The title");
+    expect(parseNote("x.md", "type:: guide\n\n- # The title\n  - text\n").title).toBe("The title");
   });
 
   it("keeps Dendron-style dotted file names whole", () => {

@@ -1,7 +1,10 @@
 // Which notes link to which: the targets each note writes ([[wikilinks]], ![[embeds]], markdown
 // links to notes, as the parser reads them: ParsedNote.links), resolved the way Obsidian does — by
 // path (from the vault root, or from the linking note's folder), then by a file name (or the end
-// of a path, `[[sub/note]]`) only one note has, then by an alias (or a frontmatter title) only one note has.
+// of a path, `[[sub/note]]`; of several notes so named, the one in the linking note's folder, else
+// the shortest path), then by an alias (or a frontmatter title) only one note has. A link that
+// resolves so to nothing is tried as other tools name pages: Logseq's namespace `a/b` is the file
+// `a___b.md`, SilverBullet's `page@120` is a place in `page`.
 // Links are kept as written and resolved when asked, so a note added or renamed later changes
 // what older links point to without touching the notes that wrote them. Case does not matter;
 // `.md` is optional. Kept note by note (setNote / removeNote); it holds no note text.
@@ -45,7 +48,7 @@ export class LinkGraph {
     this.byPath.set(pathKey(note.path), note.path);
     addTo(this.byBasename, baseKey(note.path), note.path);
     for (const name of note.names) addTo(this.byName, nameKey(name), note.path);
-    for (const link of links) addTo(this.byTargetName, baseKey(link), note.path);
+    for (const link of links) for (const key of targetKeys(link)) addTo(this.byTargetName, key, note.path);
   }
 
   removeNote(path: string): void {
@@ -56,7 +59,7 @@ export class LinkGraph {
     removeFrom(this.byBasename, baseKey(path), path);
     for (const name of this.namesOf.get(path) ?? []) removeFrom(this.byName, nameKey(name), path);
     this.namesOf.delete(path);
-    for (const link of links) removeFrom(this.byTargetName, baseKey(link), path);
+    for (const link of links) for (const key of targetKeys(link)) removeFrom(this.byTargetName, key, path);
   }
 
   clear(): void {
@@ -67,6 +70,16 @@ export class LinkGraph {
   resolve(target: string, from: string): string | null {
     const clean = target.trim().replace(/^\/+/, "");
     if (!clean) return null;
+    const found = this.resolveAsWritten(clean, from);
+    if (found) return found;
+    for (const other of otherSpellings(clean)) {
+      const to = this.resolveAsWritten(other, from);
+      if (to) return to;
+    }
+    return null;
+  }
+
+  private resolveAsWritten(clean: string, from: string): string | null {
     const relative = clean.startsWith("./") || clean.startsWith("../");
     if (relative) return this.byPath.get(pathKey(joinPath(folderOf(from), clean))) ?? null;
     const exact = this.byPath.get(pathKey(clean)) ?? this.byPath.get(pathKey(joinPath(folderOf(from), clean)));
@@ -74,7 +87,7 @@ export class LinkGraph {
     // `[[sub/note]]` may name the end of a longer path: the notes of that name whose path ends so.
     const suffix = `/${pathKey(clean)}`;
     const named = [...(this.byBasename.get(baseKey(clean)) ?? [])].filter((p) => !clean.includes("/") || `/${pathKey(p)}`.endsWith(suffix));
-    if (named.length === 1) return named[0];
+    if (named.length > 0) return nearest(named, folderOf(from));
     const aliased = this.byName.get(nameKey(clean));
     return aliased?.size === 1 ? first(aliased) : null;
   }
@@ -100,6 +113,27 @@ export class LinkGraph {
     }
     return out.sort();
   }
+}
+
+/** Of notes sharing a name, the one in `folder`, else the one with the shortest path (then the first in path order). */
+function nearest(paths: string[], folder: string): string {
+  const here = paths.find((p) => folderOf(p) === folder);
+  if (here) return here;
+  return paths.reduce((best, p) => (p.length < best.length || (p.length === best.length && p < best) ? p : best));
+}
+
+/** What other tools mean by a name: Logseq's file for the namespace `a/b` (`a___b`), SilverBullet's page of `page@120`. */
+function otherSpellings(target: string): string[] {
+  const out: string[] = [];
+  const place = /@\d+$/.exec(target);
+  if (place) out.push(target.slice(0, place.index));
+  if (target.includes("/") && !target.startsWith(".")) out.push(target.replace(/\//g, "___"));
+  return out;
+}
+
+/** The keys under which a written target is found when its note's backlinks are asked for. */
+function targetKeys(link: string): string[] {
+  return [...new Set([link, ...otherSpellings(link)].map(baseKey))];
 }
 
 function stripMd(path: string): string {

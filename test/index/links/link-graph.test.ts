@@ -20,11 +20,23 @@ describe("LinkGraph resolves links the way Obsidian does", () => {
     expect(g.outlinks("docs/guide/start.md")).toEqual(["docs/reference/api.md", "docs/guide/next.md"]);
   });
 
-  it("by a file name only one note has, and not when two notes share it", () => {
-    const g = graphOf([{ path: "x.md", links: ["Tar", "index"] }, { path: "tools/tar.md" }, { path: "a/index.md" }, { path: "b/index.md" }]);
+  it("by a file name; when several notes share it, the one in the linking note's folder, else the shortest path", () => {
+    const g = graphOf([{ path: "x.md", links: ["Tar", "index"] }, { path: "tools/tar.md" }, { path: "projects/a/index.md" }, { path: "b/index.md" }, { path: "projects/a/plan.md" }]);
     expect(g.resolve("Tar", "x.md")).toBe("tools/tar.md");
-    expect(g.resolve("index", "x.md")).toBeNull();
-    expect(g.outlinks("x.md")).toEqual(["tools/tar.md"]);
+    expect(g.resolve("index", "x.md")).toBe("b/index.md");
+    expect(g.resolve("index", "projects/a/plan.md")).toBe("projects/a/index.md");
+    expect(g.outlinks("x.md")).toEqual(["tools/tar.md", "b/index.md"]);
+  });
+
+  it("by the names other tools give a page: Logseq's namespaces (`a/b` in `a___b.md`), SilverBullet's `page@position`", () => {
+    const g = graphOf([{ path: "pages/Whiteboard___Action Bar.md" }, { path: "Outline Stress Test.md" }]);
+    expect(g.resolve("Whiteboard/Action Bar", "pages/x.md")).toBe("pages/Whiteboard___Action Bar.md");
+    expect(g.resolve("Outline Stress Test@1458", "x.md")).toBe("Outline Stress Test.md");
+    expect(g.backlinks("Outline Stress Test.md")).toEqual([]);
+    g.setNote({ path: "y.md", links: ["Outline Stress Test@12", "whiteboard/action bar"], names: [] });
+    expect(g.outlinks("y.md")).toEqual(["Outline Stress Test.md", "pages/Whiteboard___Action Bar.md"]);
+    expect(g.backlinks("Outline Stress Test.md")).toEqual(["y.md"]);
+    expect(g.backlinks("pages/Whiteboard___Action Bar.md")).toEqual(["y.md"]);
   });
 
   it("by the end of a longer path when the file name alone is shared", () => {
@@ -49,12 +61,13 @@ describe("LinkGraph backlinks and changes", () => {
     expect(g.backlinks("tools/tar.md")).toEqual(["a.md", "b.md", "c.md"]);
   });
 
-  it("a note added later with the same file name makes an older bare link ambiguous; removing it resolves the link again", () => {
+  it("a note added later with the same file name and a shorter path takes an older bare link; removing it gives the link back", () => {
     const g = graphOf([{ path: "a.md", links: ["notes"] }, { path: "one/notes.md" }]);
     expect(g.backlinks("one/notes.md")).toEqual(["a.md"]);
-    g.setNote({ path: "two/notes.md", links: [], names: [] });
+    g.setNote({ path: "x/notes.md", links: [], names: [] });
     expect(g.backlinks("one/notes.md")).toEqual([]);
-    g.removeNote("two/notes.md");
+    expect(g.backlinks("x/notes.md")).toEqual(["a.md"]);
+    g.removeNote("x/notes.md");
     expect(g.backlinks("one/notes.md")).toEqual(["a.md"]);
   });
 
