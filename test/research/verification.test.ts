@@ -177,9 +177,11 @@ describe("what the model sent back, as the user meets it", () => {
     const result = await h.run({ question: ANSWERED_QUESTION });
 
     expect(result.verification?.passed).toBe(true);
-    expect(result.answer?.text).toMatch(/and because Yjs\n\n\*\(Cut off: the model stopped at its length limit before finishing this answer\.\)\*$/);
+    // The model's words as it sent them, and a warning every surface shows.
+    expect(result.answer?.text).toMatch(/and because Yjs$/);
+    expect(result.pack.warnings).toContainEqual({ kind: "answer_cut", message: "scripted:cut stopped at its length limit before finishing this answer." });
     expect(result.trace.events).toContainEqual(expect.objectContaining({ type: "synthesize", data: { answer_cut: true, why: "length_limit" } }));
-    expect(h.store.text(result.trace_path!)).toContain("Cut off: the model stopped at its length limit");
+    expect(h.store.text(result.trace_path!)).toContain("scripted:cut stopped at its length limit before finishing this answer.");
   });
 
   it("a repaired answer that was finished carries no cut notice, though the draft was cut", async () => {
@@ -189,7 +191,7 @@ describe("what the model sent back, as the user meets it", () => {
     ]);
     const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
     expect(result.verification?.passed).toBe(true);
-    expect(result.answer?.text).not.toContain("Cut off");
+    expect(result.pack.warnings.map((w) => w.kind)).not.toContain("answer_cut");
   });
 
   it("an empty answer (a reasoning model that thought until its limit) is no answer: the evidence brief, a warning that says why, no repair", async () => {

@@ -3,7 +3,8 @@
 // whose citations fail gets one repair — the model is told what was wrong and which keys exist —
 // and an answer that still fails is returned unverified, never as a normal answer (the draft, when
 // the repair came out worse). A model that cannot answer at all, or answers nothing, leaves a
-// warning and the evidence brief in its place; an answer cut off at the model's length limit says so.
+// warning and the evidence brief in its place; an answer cut off at the model's length limit is
+// given with an `answer_cut` warning.
 import type { Citation, ResearchPack, StopReason } from "../../evidence/research-pack";
 import type { ResearchAnswer } from "../../evidence/trace-types";
 import { ModelError, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
@@ -63,16 +64,17 @@ async function modelAnswer(run: RunState, model: ChatModel, pack: ResearchPack, 
   if (!first) return fallbackBrief(pack, prompt);
   let draft: Draft = { text: first.text, truncated: first.truncated === true, check: await verifyStage(run, first.text, prompt, "Checking citations", { evidenceExisted }) };
   if (!draft.check.passed) draft = await repairDraft(run, model, prompt, messages, draft);
-  if (draft.truncated) run.recorder.event("synthesize", { answer_cut: true, why: "length_limit" });
+  if (draft.truncated) {
+    run.recorder.event("synthesize", { answer_cut: true, why: "length_limit" });
+    // A warning, not words added to the model's answer: the panel, --json and the trace note say it as theirs.
+    run.warnings.push({ kind: "answer_cut", message: `${model.name} stopped at its length limit before finishing this answer.` });
+  }
   return {
     stop: draft.check.passed ? answeredStop(run) : "verification_failed",
-    answer: { text: draft.truncated ? `${draft.text.trimEnd()}${CUT_NOTICE}` : draft.text, kind: "model", verified: draft.check.passed, model: first.model },
+    answer: { text: draft.text, kind: "model", verified: draft.check.passed, model: first.model },
     check: draft.check,
   };
 }
-
-/** Said under an answer the model did not finish, on every surface that shows the answer. */
-export const CUT_NOTICE = "\n\n*(Cut off: the model stopped at its length limit before finishing this answer.)*";
 
 /** The model's first answer, or null (with a warning) when it could not answer or answered nothing. */
 async function firstDraft(run: RunState, model: ChatModel, system: string, messages: ChatMessage[]): Promise<ChatResponse | null> {
