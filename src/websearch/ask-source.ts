@@ -17,7 +17,11 @@ export interface SearchSession {
 /** The settings that change what a source answers, so a changed setting is a new cache entry. */
 function cacheKey(name: ProviderName, request: SearchRequest, context: ProviderContext): string {
   const { brave, exa, freshness, wikipedia, stackexchange, searxng, tavily } = context.settings.external;
-  return stableKey({ provider: name, request, brave, exa, freshness, wikipedia, stackexchange, searxng, tavily });
+  // How long the caller would wait is no part of what a source answers: a run's second query, given
+  // what is left of the search's time, asks the same as a first one given all of it.
+  const asked: Partial<SearchRequest> = { ...request };
+  delete asked.timeoutMs;
+  return stableKey({ provider: name, request: asked, brave, exa, freshness, wikipedia, stackexchange, searxng, tavily });
 }
 
 export async function askSource(

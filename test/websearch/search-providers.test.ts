@@ -76,12 +76,15 @@ describe("searchProviders", () => {
     const first = await searchProviders(["exa"], { query: "yjs", count: 5 }, context, session);
     const again = await searchProviders(["exa"], { query: "yjs", count: 5 }, context, session);
     const different = await searchProviders(["exa"], { query: "yjs", count: 4 }, context, session);
+    // A shorter wait asks the same: answered from the cache.
+    const hurried = await searchProviders(["exa"], { query: "yjs", count: 5, timeoutMs: 2000 }, context, session);
+    expect(hurried.responses[0].cached).toBe(true);
     expect(http.requests).toHaveLength(2);
     expect(first.responses[0].cached).toBeUndefined();
     expect(again.responses[0].cached).toBe(true);
     expect(again.results).toEqual(first.results);
     expect(different.responses[0].cached).toBeUndefined();
-    expect(context.events.filter((e) => e.type === "cache_hit")).toHaveLength(1);
+    expect(context.events.filter((e) => e.type === "cache_hit")).toHaveLength(2);
   });
 
   it("does not cache failures", async () => {
