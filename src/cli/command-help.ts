@@ -61,7 +61,7 @@ export function commandHelpText(name: string, help: CommandHelp): string {
   for (const [flag, spec] of Object.entries(help.flags)) {
     lines.push(flagLine(flag, flag === "json" && help.jsonSchema ? { ...spec, about: `print one ${help.jsonSchema} object instead of text` } : spec));
   }
-  if (name !== "mcp") lines.push("", "Exit 0 for a completed run, 1 for a failed one, 2 for a usage error.");
+  if (name !== "mcp") lines.push("", "Exit 0 for a completed run, 1 for a failed one, 2 for a usage error, 130 when stopped with Ctrl-C.");
   return `${lines.join("\n")}\n`;
 }
 

@@ -24,6 +24,11 @@ export interface WebAccess {
 export function webAccess(given: string | undefined, io: { env: Record<string, string | undefined>; cwd: string }, network: Http = createFetchHttp()): WebAccess {
   const env = envSecrets(io.env);
   const replay = given ?? io.env.VAULT_RESEARCH_REPLAY;
+  if (!replay && io.env.VAULT_RESEARCH_REPLAY_LOG) {
+    // The log proves what a replayed run would have sent; with no replay folder it would stay empty
+    // while the run reached the network, and an empty log reads as "nothing was sent".
+    throw new UsageError("VAULT_RESEARCH_REPLAY_LOG is set, but no replay folder is given (--replay DIR or VAULT_RESEARCH_REPLAY): the log records only replayed requests, and this run would reach the network.");
+  }
   if (!replay) return { http: network, secrets: env, fetchGuard: { resolve: dnsResolveHost } };
   const dir = path.resolve(io.cwd, replay);
   try {

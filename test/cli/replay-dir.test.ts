@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
+import { UsageError } from "../../src/cli/args";
 import { runCli } from "../../src/cli/run";
+import { webAccess } from "../../src/cli/web-access";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
@@ -17,6 +19,16 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("the replay log", () => {
+  it("set without a replay folder is a usage error: the run would reach the network and leave the log empty", () => {
+    // The network is a fake here: the test reaches no service either way.
+    const network = { request: () => Promise.reject(new Error("no network in tests")) };
+    const env = { VAULT_RESEARCH_REPLAY_LOG: path.join(tmp, "log.jsonl") };
+    expect(() => webAccess(undefined, { env, cwd: tmp }, network)).toThrow(UsageError);
+    expect(() => webAccess(undefined, { env, cwd: tmp }, network)).toThrow(/VAULT_RESEARCH_REPLAY_LOG is set, but no replay folder is given/);
+    // With a folder, the log is what it is for.
+    expect(webAccess(DEMO_REPLAY, { env, cwd: tmp }, network).replayDir).toBe(DEMO_REPLAY);
+  });
+
   it("is created before the first request, so an empty log means nothing was asked", () => {
     const log = path.join(tmp, "log.jsonl");
     replayHttpFromDirectory(DEMO_REPLAY, { VAULT_RESEARCH_REPLAY_LOG: log });
