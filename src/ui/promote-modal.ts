@@ -43,13 +43,21 @@ export async function pickAndPromoteFromTrace(app: App, tracePath: string, host:
   }).open();
 }
 
+/**
+ * A note's name or path inside an English sentence, isolated (U+2068 … U+2069) so a right-to-left
+ * name keeps its brackets and the words around it in place: a notice is plain text.
+ */
+function isolated(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
 /** The notice after a promotion, in the words the panel's card uses. */
 export function promotionNotice(result: PromotionResult): string {
   if (result.status === "created") {
     const holds = savedWords(result.extractStatus);
-    return [`Saved as [[${noteName(result.notePath)}]] (${result.notePath})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
+    return [`Saved as [[${isolated(noteName(result.notePath))}]] (${isolated(result.notePath)})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
   }
-  if (result.status === "already_in_vault") return `Already in your vault: [[${noteName(result.notePath)}]]. No new note was written.`;
+  if (result.status === "already_in_vault") return `Already in your vault: [[${isolated(noteName(result.notePath))}]]. No new note was written.`;
   return `The page could not be added to the vault: ${result.message}`;
 }
 
@@ -86,7 +94,10 @@ export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
     meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
     meta.createSpan({ cls: "vault-research-badge", text: outsideVaultLabel(row.provider, promotedTo !== undefined ? "promoted" : "ephemeral") });
     if (promotedTo !== undefined) {
-      el.createDiv({ cls: "vault-research-promoted-marker", text: `Already saved as [[${noteName(promotedTo)}]]` });
+      // Only the name reads in its own direction: the brackets stay around it in an Arabic or Hebrew name.
+      const marker = el.createDiv({ cls: "vault-research-promoted-marker", text: "Already saved as [[" });
+      marker.createSpan({ text: noteName(promotedTo), attr: { dir: "auto" } });
+      marker.appendText("]]");
     }
   }
 

@@ -147,7 +147,8 @@ describe("Promote a result from this trace", () => {
 
     const [saved] = sourcesIn(vault);
     expect(sourcesIn(vault)).toEqual([saved]);
-    expect(noticeTexts()).toContain(`Saved as [[${path.basename(saved, ".md")}]] (${saved}).`);
+    // The name and path are isolated (U+2068 … U+2069): a right-to-left name keeps its brackets in place.
+    expect(noticeTexts()).toContain(`Saved as [[\u2068${path.basename(saved, ".md")}\u2069]] (\u2068${saved}\u2069).`);
     // Indexed by the promotion itself, before the vault's create event has gone through the update queue.
     expect(plugin.index.note(saved)).toBeTruthy();
     expect((await plugin.index.search("compressed columnar form", plugin.store)).map((r) => r.path)).toContain(saved);
@@ -175,12 +176,14 @@ describe("Promote a result from this trace", () => {
     const first = modal()!.resultContainerEl.querySelector(".suggestion-item")!;
     expect(first.hasClass("is-promoted")).toBe(true);
     expect(first.querySelector(".vault-research-promoted-marker")?.textContent).toBe(`Already saved as [[${path.basename(saved, ".md")}]]`);
+    // Only the name reads in its own direction, so the brackets stay around an Arabic or Hebrew one.
+    expect(first.querySelector(".vault-research-promoted-marker span[dir='auto']")?.textContent).toBe(path.basename(saved, ".md"));
     expect(first.querySelector(".vault-research-badge")?.textContent).toBe(outsideVaultLabel("brave", "promoted"));
     expect(modal()!.resultContainerEl.querySelectorAll(".vault-research-promoted-marker")).toHaveLength(1);
 
     modal()!.selectSuggestion(modal()!.shownSuggestions[0], new MouseEvent("click"));
     await until(() => noticeTexts().some((t) => t.startsWith("Already in your vault")), "the second notice");
-    expect(noticeTexts()).toContain(`Already in your vault: [[${path.basename(saved, ".md")}]]. No new note was written.`);
+    expect(noticeTexts()).toContain(`Already in your vault: [[\u2068${path.basename(saved, ".md")}\u2069]]. No new note was written.`);
     expect(sourcesIn(vault)).toEqual([saved]);
     expect(requested).toEqual(["https://automerge.org/blog/automerge-3/"]);
   });
