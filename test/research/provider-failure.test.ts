@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedExchange } from "../../src/websearch/replay";
 import { errorExchange, replayFile, replayFolder } from "../support/recording-http";
-import { sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
+import { FRESHNESS_QUESTION, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
 import type { ProviderName } from "../../src/settings";
 
 const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";
@@ -52,6 +52,14 @@ describe("a provider failure keeps local answers", () => {
       expect(note).toContain(warning!.kind);
     });
   }
+
+  it("a source that fails each of the run's queries the same way is said to fail once; the trace keeps each failure", async () => {
+    const h = await sampleVaultHarness({ exchanges: replayFile("exa/server-error-500-html.json") });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["exa"] });
+    expect(result.trace.queries_sent.length).toBe(2);
+    expect(result.trace.errors.filter((e) => e.stage === "external_retrieval" && e.provider === "exa")).toHaveLength(2);
+    expect(result.pack.warnings.filter((w) => /^Exa failed/.test(w.message))).toHaveLength(1);
+  });
 
   it("one provider failing does not spoil the other's rows, and is still reported", async () => {
     const h = await sampleVaultHarness({ exchanges: [...replayFolder(), ...replayFile("exa/server-error-500-html.json")] });

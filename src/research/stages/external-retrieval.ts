@@ -62,6 +62,8 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
   run.external.used = true;
   for (const f of gathered.failures) {
     const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
+    // A source that fails both queries the same way is said once (the trace keeps each failure).
+    if (run.external.failures.includes(failed)) continue;
     run.external.failures.push(failed);
     run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed} Vault results are kept.` });
   }
