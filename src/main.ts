@@ -404,10 +404,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       unreadable = `The settings file could not be read (${errorMessage(error)}).`;
     }
     if (this.unloaded) return;
-    const { settings, problems, unknownKept } = loadSettings(raw);
+    // A newer version's settings (`unknownKept`) are carried along and written back: nothing was
+    // replaced, so they are no problem to warn of at every start, and no reason for a copy.
+    const { settings, problems } = loadSettings(raw);
     this.settings = settings;
-    // A newer version's settings, kept for it: nothing replaced, so no notice at every start, no copy.
-    if (unknownKept) console.info("Vault Research: settings this version does not know are kept as they are", unknownKept);
     if (unreadable !== null || problems.length > 0) {
       // Not saved now; but the next change of a setting writes the settings in use over the file,
       // so a copy of it as it is keeps the user's values to be fixed.

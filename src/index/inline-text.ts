@@ -227,9 +227,10 @@ function stripMd(name: string): string {
 
 /**
  * Where the next occurrence of a closing marker is, remembered per marker so that a line full of
- * unclosed `[[`, `[` or `<` costs one scan, not one scan per opener (which would be quadratic).
+ * unclosed `[[`, `[` or `<` (or a note full of unclosed `<!--`) costs one scan, not one scan per
+ * opener (which would be quadratic). Asked at offsets that only grow.
  */
-class NextOf {
+export class NextOf {
   private readonly found = new Map<string, number>();
   constructor(private readonly line: string) {}
 

@@ -13,7 +13,7 @@ import {
   shownProperties,
   type NoteProperties,
 } from "./frontmatter";
-import { inlineToText, type InlineSink } from "./inline-text";
+import { inlineToText, NextOf, type InlineSink } from "./inline-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
 export interface ParseOptions {
@@ -130,7 +130,7 @@ class SectionScanner {
   /** A comment's links are links (Obsidian keeps them); its tags are no tags and go nowhere. */
   private readonly commentSink: InlineSink;
   /** Where the next closing marker is: a note of 400,000 `<!--` lines that none closes is read once, not once a line. */
-  private readonly closers: NextMarker;
+  private readonly closers: NextOf;
   private paragraph: ParagraphLine | null = null;
   /** Whether the lines since the last blank one belong to a list item (no setext heading there). */
   private inListItem = false;
@@ -149,7 +149,7 @@ class SectionScanner {
   ) {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
     this.commentSink = { tags: [], links: sink.links };
-    this.closers = new NextMarker(text);
+    this.closers = new NextOf(text);
   }
 
   run(from: number, firstLine: number): void {
@@ -425,20 +425,6 @@ class SectionScanner {
     // An empty preamble (the note opens with a heading) is not worth a section.
     if (c.level === 0 && text === "") return;
     this.sections.push({ heading: c.heading, level: c.level, headingPath: c.headingPath, start: c.start, end, text, line: c.line });
-  }
-}
-
-/** The next place of a marker in the note's text at or after an offset, remembered per marker (offsets only grow). */
-class NextMarker {
-  private readonly found = new Map<string, number>();
-  constructor(private readonly text: string) {}
-
-  at(marker: string, from: number): number {
-    const known = this.found.get(marker);
-    if (known !== undefined && (known === -1 || known >= from)) return known;
-    const at = this.text.indexOf(marker, from);
-    this.found.set(marker, at);
-    return at;
   }
 }
 
