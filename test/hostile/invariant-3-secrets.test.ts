@@ -82,7 +82,8 @@ describe("a provider that echoes its key never gets it into an output", () => {
   async function hostileBrave(answer: (key: string) => { status?: number; body: object | string }) {
     place.server = await hostileServer((req) => answer(String(req.headers["x-subscription-token"] ?? "")));
     const settings = config(place.box, { external: { enabled: true, providers: ["brave"], brave: { baseUrl: place.server.url } } });
-    const env = { BRAVE_SEARCH_API_KEY: KEYS.BRAVE_SEARCH_API_KEY, VAULT_RESEARCH_REPLAY_LOG: path.join(place.box.dir, "requests.log") };
+    // No replay log here: these runs reach the stand-in server, and the log records only replayed requests.
+    const env = { BRAVE_SEARCH_API_KEY: KEYS.BRAVE_SEARCH_API_KEY };
     const runs = [
       await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings], env),
       await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings, "--json"], env),
