@@ -144,7 +144,10 @@ const THINK_CLOSE = "</think>";
 export function withoutThinking(text: string): string {
   const opened = text.trimStart().startsWith(THINK_OPEN);
   const close = text.indexOf(THINK_CLOSE);
-  if (close >= 0 && (opened || !text.slice(0, close).includes(THINK_OPEN))) return text.slice(close + THINK_CLOSE.length).trimStart();
+  if (close >= 0 && opened) return text.slice(close + THINK_CLOSE.length).trimStart();
+  // Only the closing tag (the template opened the block in the prompt): it ends a line of its own.
+  // One inside a sentence is an answer talking about the tags, and every word of it is kept.
+  if (close >= 0 && !text.slice(0, close).includes(THINK_OPEN) && /(^|\n)[ \t]*$/.test(text.slice(0, close))) return text.slice(close + THINK_CLOSE.length).trimStart();
   return opened ? "" : text;
 }
 

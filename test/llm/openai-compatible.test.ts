@@ -101,6 +101,9 @@ describe("OpenAI-compatible model", () => {
     const cut = parseChatCompletion({ choices: [{ message: { content: "<think>Long musing that never" }, finish_reason: "length" }] }, "m");
     expect(cut).toEqual({ text: "", model: "m", truncated: true });
     // An answer that only talks about the tag keeps every word.
+    // The closing tag alone, inside a sentence: an answer about the tags, kept whole.
+    const closing = "A reasoning model ends its musing with </think> before the answer [src:1111111111].";
+    expect(parseChatCompletion(completion(closing), "m").text).toBe(closing);
     const about = "Models wrap reasoning in <think> and </think> tags [src:1111111111].";
     expect(parseChatCompletion(completion(about), "m").text).toBe(about);
   });
