@@ -6,6 +6,7 @@ import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { secretScrubber } from "../text/secret-scrub";
 import { ModelError } from "./chat-model";
+import { retryAfterHeaderMs } from "../text/retry-after";
 
 export interface JsonPost {
   http: Http;
@@ -97,7 +98,7 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
     return new ModelError("auth", `${server} refused the API key (HTTP ${status}): ${detail}`, { status });
   }
   if (status === 429) {
-    const retryAfterMs = retryAfter(response.headers["retry-after"]);
+    const retryAfterMs = retryAfterHeaderMs(response.headers["retry-after"], (post.clock ?? systemClock).now());
     return new ModelError("rate_limited", `${server} is rate limiting requests (HTTP 429): ${detail}`, { status, retryAfterMs });
   }
   if (status === 404 && /model/i.test(detail)) {
@@ -107,12 +108,6 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
     return new ModelError("unavailable", `${server} is unavailable or overloaded (HTTP ${status}): ${detail}`, { status });
   }
   return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status });
-}
-
-function retryAfter(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 /**

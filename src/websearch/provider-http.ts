@@ -9,6 +9,7 @@ import { hideKey } from "../text/secret-scrub";
 import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
 import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
+import { retryAfterHeaderMs } from "../text/retry-after";
 
 /** Bodies above this are refused before parsing: no search answer we ask for comes near it. */
 export const maxResponseBytes = 2_000_000;
@@ -204,12 +205,8 @@ export function retryAfterMs(headers: Record<string, string>, now: number): numb
 export const maxRetryAfterMs = 86_400_000;
 
 function askedWaitMs(headers: Record<string, string>, now: number): number | undefined {
-  const retryAfter = headers["retry-after"]?.trim();
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
+  const retryAfter = retryAfterHeaderMs(headers["retry-after"], now);
+  if (retryAfter !== undefined) return retryAfter;
   const resets = headers["x-ratelimit-reset"]?.split(",").map((v) => Number(v.trim()));
   if (resets && resets.length > 0 && resets.every((v) => Number.isFinite(v) && v >= 0)) {
     const remaining = headers["x-ratelimit-remaining"]?.split(",").map((v) => Number(v.trim())) ?? [];

@@ -128,6 +128,15 @@ describe("OpenAI-compatible model", () => {
     if (kind === "rate_limited") expect(error.details.retryAfterMs).toBe(7000);
   });
 
+  it("reads a 429's Retry-After given as an HTTP date, as the web sources do", async () => {
+    // The adapter reads the system clock: a date a minute ahead (HTTP dates hold whole seconds).
+    const http = fakeHttp(() => json(429, { error: { message: "Rate limit reached" } }, { "retry-after": new Date(Date.now() + 60_000).toUTCString() }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
+    expect(error.kind).toBe("rate_limited");
+    expect(error.details.retryAfterMs).toBeGreaterThan(50_000);
+    expect(error.details.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
   it("never repeats the key, even when the server echoes it in an HTML error page", async () => {
     const key = "my-private-token-42";
     const http = fakeHttp(() => ({ status: 502, headers: {}, text: `<html><body>Bad gateway for ${key}</body></html>` }));
