@@ -98,9 +98,10 @@ const SIGN_IN_HOST = /^(login|signin|accounts?|auth|sso|id)\./i;
  * is often gone and its address sends every visitor to the site's front page, or behind a sign-in
  * or paywall to a login page: that page has words enough, and kept as the article it would name
  * the note "Sign in" and hold the login form's text. Only sign-in steps and the front page count;
- * a page that moved (another path, `https`, `www.`, a slash) is still the page.
+ * a page that moved (another path, `https`, `www.`, a slash) is still the page. Page reading in a
+ * run asks it too: a login form's words are no passage of the page a result named.
  */
-function redirectedAway(asked: string, reached: string): string | null {
+export function redirectedAway(asked: string, reached: string): string | null {
   let from: URL;
   let to: URL;
   try {

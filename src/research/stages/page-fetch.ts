@@ -6,7 +6,7 @@
 import { DeadlineMissed, withDeadline } from "../../deadline";
 import type { PageProblem } from "../../notes/extract-status";
 import type { FetchGuardOptions, FetchRefusal } from "../../promote/fetch-guard";
-import { fetchPage, readPageHtml, type FetchedPage, type ReadPage } from "../../promote/page-extract";
+import { fetchPage, readPageHtml, redirectedAway, type FetchedPage, type ReadPage } from "../../promote/page-extract";
 import type { Clock, Http } from "../../ports";
 import { canonicalizeUrl } from "../../websearch/canonical-url";
 import type { ExtractedPage, PageCache } from "../page-cache";
@@ -74,6 +74,11 @@ export async function readPageText(url: string, deps: PageFetchDeps): Promise<Pa
 
 async function fetchAndExtract(url: string, deps: PageFetchDeps, signal: AbortSignal): Promise<PageText> {
   const fetched = await fetchPage(url, deps.http, { timeoutMs: PAGE_READ_LIMITS.pageMs, maxBytes: PAGE_READ_LIMITS.maxBytes, signal, ...(deps.guard ? { guard: deps.guard } : {}) });
+  if (fetched.kind === "html" || fetched.kind === "text") {
+    // Sent on to a sign-in page or the site's front page: not the page the result named.
+    const away = redirectedAway(url, fetched.url);
+    if (away !== null) return { ...skipped({ kind: "unusable", problem: { kind: "no_readable_text" } }, away, "extract"), bytes: fetched.bytes };
+  }
   if (fetched.kind === "html") {
     const outcome = await readPageHtml(fetched.decoded, fetched.url, deps.readPage);
     if (outcome.kind === "unusable") return { ...skipped({ kind: "unusable", problem: outcome.problem }, outcome.message, "extract"), bytes: fetched.bytes };

@@ -48,6 +48,21 @@ describe("readPageText", () => {
     expect(read.page.author).toBe(promoted.reading.author);
   });
 
+  it("reads no sign-in or front page an old result's address now leads to, and says where it led", async () => {
+    const LOGIN = `<!doctype html><html><head><title>Sign in</title></head><body><main><h1>Sign in</h1><p>${"Enter your email address and password to continue reading this article. ".repeat(4)}</p></main></body></html>`;
+    const http = answering({
+      "https://docs.example.org/guide": { status: 302, headers: { location: "/login?next=/guide" } },
+      "https://docs.example.org/login?next=/guide": { text: LOGIN },
+      "https://docs.example.org/old/page": { status: 301, headers: { location: "https://docs.example.org/" } },
+      "https://docs.example.org/": { text: ARTICLE },
+    });
+    const signIn = await readPageText("https://docs.example.org/guide", deps(http));
+    expect(signIn).toMatchObject({ kind: "skipped", reason: { kind: "unusable", problem: { kind: "no_readable_text" } } });
+    expect(JSON.stringify(signIn)).toContain("sign-in page (https://docs.example.org/login)");
+    expect(JSON.stringify(signIn)).not.toContain("Enter your email");
+    expect(JSON.stringify(await readPageText("https://docs.example.org/old/page", deps(http)))).toContain("the site's front page");
+  });
+
   it("asks for the page with a size cap before anything is parsed", async () => {
     const http = answering({ "https://docs.example.org/guide": { text: ARTICLE } });
     await readPageText("https://docs.example.org/guide", deps(http));
