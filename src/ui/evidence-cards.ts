@@ -5,6 +5,7 @@ import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/resear
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
 import { renderPagePassages } from "./page-passages";
 import type { PromotionResult } from "../promote/promote";
+import { hasProviderExcerpt } from "../promote/promoted-note";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
 import { savedWords } from "./promotion-words";
@@ -105,7 +106,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   renderPagePassages(card, row);
   if (actions.promote && store === "ephemeral") {
     const promote = actions.promote;
-    renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)));
+    renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)), hasProviderExcerpt(row));
   }
   renderWhy(card, row.retrieval);
   return card;
@@ -116,7 +117,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
  * saved note and what it holds (the page, or only the provider's excerpt and why, with a retry),
  * the note that already had the page, or the error in words with a retry.
  */
-function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void): void {
+function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void, hasExcerpt: boolean): void {
   const area = card.createDiv({ cls: "vault-research-promote" });
   const add = area.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
   const status = area.createDiv({ cls: "vault-research-promote-status" });
@@ -154,7 +155,7 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
       say(result.message);
       return;
     }
-    showSaved(area, status, result, actions);
+    showSaved(area, status, result, actions, hasExcerpt);
     actions.announce?.(status.textContent ?? "");
     if (result.status === "created") {
       setStore("promoted");
@@ -187,12 +188,12 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
 }
 
 /** "Saved as [[Name]]", with what the note holds when it is not the page itself. */
-function showSaved(area: HTMLElement, status: HTMLElement, result: Exclude<PromotionResult, { status: "failed" }>, actions: EvidenceActions): void {
+function showSaved(area: HTMLElement, status: HTMLElement, result: Exclude<PromotionResult, { status: "failed" }>, actions: EvidenceActions, hasExcerpt: boolean): void {
   status.empty();
   status.appendText(result.status === "created" ? "Saved as " : "Already in your vault: ");
   noteLink(status, result.notePath, actions.openPath);
   if (result.status !== "created") return;
-  const holds = savedWords(result.extractStatus);
+  const holds = savedWords(result.extractStatus, hasExcerpt);
   if (holds) status.appendText(` ${holds}`);
   for (const warning of result.warnings) area.createDiv({ cls: "vault-research-promote-warning", text: warning });
 }

@@ -4,6 +4,7 @@
 import { Notice, SuggestModal, type App, type TFile } from "obsidian";
 import { outsideVaultLabel } from "../evidence/labels";
 import type { PromotionError, PromotionResult, TraceOutsideRow } from "../promote/promote";
+import { hasProviderExcerpt } from "../promote/promoted-note";
 import { savedWords } from "./promotion-words";
 
 export interface TracePromotionHost {
@@ -37,7 +38,7 @@ export async function pickAndPromoteFromTrace(app: App, tracePath: string, host:
     const progress = new Notice(`Adding ${choice.row.title || choice.row.url} to the vault…`, 0);
     void host
       .promoteFromTrace(tracePath, choice.row.source_key)
-      .then((result) => new Notice(promotionNotice(result), result.status === "failed" ? 10_000 : 6_000))
+      .then((result) => new Notice(promotionNotice(result, hasProviderExcerpt(choice.row)), result.status === "failed" ? 10_000 : 6_000))
       .catch((error: unknown) => new Notice(`The page could not be added to the vault: ${error instanceof Error ? error.message : String(error)}`, 10_000))
       .finally(() => progress.hide());
   }).open();
@@ -52,9 +53,9 @@ function isolated(text: string): string {
 }
 
 /** The notice after a promotion, in the words the panel's card uses. */
-export function promotionNotice(result: PromotionResult): string {
+export function promotionNotice(result: PromotionResult, hasExcerpt = true): string {
   if (result.status === "created") {
-    const holds = savedWords(result.extractStatus);
+    const holds = savedWords(result.extractStatus, hasExcerpt);
     return [`Saved as [[${isolated(noteName(result.notePath))}]] (${isolated(result.notePath)})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
   }
   if (result.status === "already_in_vault") return `Already in your vault: [[${isolated(noteName(result.notePath))}]]. No new note was written.`;

@@ -14,12 +14,13 @@ const PROBLEM_WORDS: Record<PageProblemKind, (problem: PageProblem) => string> =
 };
 
 /** "with the provider's excerpt only: the site answered 403.", or "" when the note holds the page. */
-export function savedWords(status: ExtractStatus): string {
+export function savedWords(status: ExtractStatus, hasExcerpt = true): string {
   switch (status.kind) {
     case "extracted":
       return "";
     case "pdf_stub":
-      return "with the link and the provider's excerpt only: PDFs are not read.";
+      // A PDF's note keeps the excerpt when the provider sent one (`hasProviderExcerpt`), else only the link.
+      return hasExcerpt ? "with the link and the provider's excerpt only: PDFs are not read." : "with the link only: PDFs are not read.";
     case "fallback_snippet":
       return `with the provider's excerpt only: ${PROBLEM_WORDS[status.reason.kind](status.reason)}.`;
     case "link_only":

@@ -11,6 +11,9 @@ import type { OutsideVaultRow } from "../../src/evidence/research-pack";
 import type { PromotionResult } from "../../src/promote/promote";
 import type { ResearchResult, ResearchTrace } from "../../src/research/types";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
+import { hasProviderExcerpt } from "../../src/promote/promoted-note";
+import { promotionNotice } from "../../src/ui/promote-modal";
+import { savedWords } from "../../src/ui/promotion-words";
 
 const note = vaultRow("Libraries/Automerge.md", "Automerge", [{ heading: "", text: "Automerge is a CRDT library." }]);
 const blog = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0: lower memory, one API", "Memory use drops.");
@@ -193,6 +196,18 @@ describe("Add to vault on outside cards", () => {
     expect(statusOf(c)).toBe("Saved as [[Automerge 3.0 lower memory, one API]]");
     expect(addButton(c)).toBeNull();
     expect(app.vault.getFileByPath(SAVED)).not.toBeNull();
+  });
+
+  it("a PDF saved from a result with no excerpt says the note holds the link only, not an excerpt", async () => {
+    const pdfStub = (): PromotionResult => ({ status: "created", notePath: SAVED, extractStatus: { kind: "pdf_stub" }, message: "Saved.", warnings: [], traceUpdated: true });
+    const { card } = await panelWith(async () => pdfStub());
+    const withExcerpt = card(blog);
+    addButton(withExcerpt)!.click();
+    await settle();
+    await settle();
+    expect(statusOf(withExcerpt)).toBe("Saved as [[Automerge 3.0 lower memory, one API]] with the link and the provider's excerpt only: PDFs are not read.");
+    expect(savedWords({ kind: "pdf_stub" }, hasProviderExcerpt(outsideRow("brave", "https://x.example/a.pdf", "A PDF", "")))).toBe("with the link only: PDFs are not read.");
+    expect(promotionNotice(pdfStub(), false)).toContain("with the link only: PDFs are not read.");
   });
 
   it("keeps an excerpt-only note the user has edited, instead of fetching again", async () => {
