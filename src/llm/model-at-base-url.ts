@@ -1,7 +1,7 @@
 // The `MODEL[@BASE_URL]` part of a `--model` or `--embed` spec. Model names may hold `:` and `@`
 // (Ollama tags), so a base URL is recognised only by `@http://` or `@https://`. One reading for
 // both specs; each words the problems with its own help line.
-import { isHttpUrl } from "../text/urls";
+import { httpUrl } from "../text/urls";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
@@ -15,9 +15,9 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   const baseUrl = at < 0 ? defaults.baseUrl : rest.slice(at + 1).trim();
   if (model === "") return { ok: false, problem: "no_model" };
   if (at < 0 && rest.includes("@")) return { ok: false, problem: "at_without_url" };
-  if (!isHttpUrl(baseUrl)) return { ok: false, problem: "bad_url", baseUrl };
+  const url = httpUrl(baseUrl);
+  if (!url) return { ok: false, problem: "bad_url", baseUrl };
   // Node's fetch refuses such an address and names it whole, password and all, in its error.
-  const url = new URL(baseUrl);
   if (url.username !== "" || url.password !== "") return { ok: false, problem: "credentials" };
   return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
 }

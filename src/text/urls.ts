@@ -10,12 +10,18 @@ export function originOf(url: string): string {
   }
 }
 
+/** `text` parsed as an http: or https: URL, or null when it is no such URL. */
+export function httpUrl(text: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+}
+
 /** Whether `text` parses as an http: or https: URL. */
 export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
+  return httpUrl(text) !== null;
 }

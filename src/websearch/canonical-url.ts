@@ -1,6 +1,7 @@
 // One spelling per page, so the same article found by two providers (or already saved in the
 // vault as a note's `source`) is recognised as one. Conservative on purpose: only changes that
 // cannot point at a different page are made; meaningful query strings are kept.
+import { httpUrl } from "../text/urls";
 
 /** Query parameters that only say where a click came from. Compared lower-cased. */
 const trackingParams = new Set([
@@ -65,13 +66,8 @@ function normalizeEscapes(part: string): string {
  */
 export function canonicalizeUrl(input: string): string | null {
   if (typeof input !== "string") return null;
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const url = httpUrl(input.trim());
+  if (!url) return null;
   const hostname = url.hostname.toLowerCase().replace(/\.+$/, "");
   if (hostname === "") return null;
   const host = url.port ? `${hostname}:${url.port}` : hostname;
@@ -163,13 +159,8 @@ function rereadByParser(text: string): boolean {
  */
 export function linkUrl(input: string): string | null {
   if (typeof input !== "string") return null;
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const url = httpUrl(input);
+  if (!url) return null;
   if (url.username === "" && url.password === "" && !rereadByParser(input)) return input;
   url.username = "";
   url.password = "";

@@ -14,6 +14,7 @@ import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderReq
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { httpUrl } from "../../text/urls";
 
 const resultSchema = z.object({
   url: z.string(),
@@ -90,13 +91,8 @@ export interface SearxngInstance {
  * results page (`…/search?q=crdt`) asked `/search/search`, or sent its own `q` along.
  */
 export function searxngInstance(address: string): SearxngInstance | null {
-  let url: URL;
-  try {
-    url = new URL(address.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const url = httpUrl(address.trim());
+  if (!url) return null;
   const path = url.pathname.replace(/\/+$/, "").replace(/\/search$/i, "");
   const base = `${url.origin}${path}`;
   if (url.username === "" && url.password === "") return { base, password: "" };
