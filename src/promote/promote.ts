@@ -225,10 +225,8 @@ async function notesWithSource(canonicalUrl: string, store: NoteStore, index: Pr
   const page = samePageKey(canonicalUrl) ?? canonicalUrl;
   const isPage = (url: string) => samePageKey(url) === page;
   if (index) {
-    const exact = index.notesWithSourceUrl(canonicalUrl);
-    if (exact.length > 0) return exact;
-    const found = index.paths().filter((path) => index.note(path)?.sourceUrls.some(isPage));
-    if (found.length > 0) return found;
+    const held = indexedNotesOfPage(index)(canonicalUrl);
+    if (held.length > 0) return held;
   }
   // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
   const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
@@ -244,6 +242,35 @@ async function notesWithSource(canonicalUrl: string, store: NoteStore, index: Pr
     if (sourceUrlsOf(text).some(isPage)) found.push(file.path);
   }
   return found;
+}
+
+/**
+ * The indexed notes that hold a page: those whose source is its canonical URL (the index's own
+ * lookup), else those whose source is the same page under another address (`samePageKey`). The
+ * second table is built once, on the first page the index's lookup does not place: a run asks for
+ * each of its results with one lookup.
+ */
+export function indexedNotesOfPage(index: Pick<VaultIndex, "notesWithSourceUrl" | "paths" | "note">): (canonicalUrl: string) => string[] {
+  let byPage: Map<string, string[]> | null = null;
+  return (canonicalUrl) => {
+    const exact = index.notesWithSourceUrl(canonicalUrl);
+    if (exact.length > 0) return exact;
+    byPage ??= notesByPage(index);
+    return byPage.get(samePageKey(canonicalUrl) ?? canonicalUrl) ?? [];
+  };
+}
+
+function notesByPage(index: Pick<VaultIndex, "paths" | "note">): Map<string, string[]> {
+  const byPage = new Map<string, string[]>();
+  for (const path of index.paths()) {
+    for (const url of index.note(path)?.sourceUrls ?? []) {
+      const page = samePageKey(url);
+      if (page === null) continue;
+      const paths = byPage.get(page) ?? [];
+      if (!paths.includes(path)) byPage.set(page, [...paths, path]);
+    }
+  }
+  return byPage;
 }
 
 /** A note's `source`/`url` properties, read from its frontmatter alone (a long note's body is not parsed). */

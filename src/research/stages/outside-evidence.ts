@@ -14,6 +14,7 @@ import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } fro
 import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
 import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
 import { roundTo } from "../../text/numbers";
+import { indexedNotesOfPage } from "../../promote/promote";
 import { samePageKey } from "../../websearch/canonical-url";
 import { signalsInWords } from "../../websearch/source-signals";
 
@@ -63,7 +64,7 @@ export async function buildOutsideEvidence(
   // the finders of a later query can join it).
   const seen = new Map<string, { kind: "vault"; note_path: string; row: VaultRow | null } | { kind: "outside"; result: MergedResult }>();
   const kept: MergedResult[] = [];
-  const notesHolding = vaultPagesOf(index);
+  const notesHolding = indexedNotesOfPage(index);
 
   for (const result of results) {
     const canonical = result.canonicalUrl;
@@ -82,7 +83,7 @@ export async function buildOutsideEvidence(
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: first.note_path });
       continue;
     }
-    const notes = notesHolding(canonical, page);
+    const notes = notesHolding(canonical);
     if (notes.length > 0) {
       const path = notes[0];
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: path });
@@ -116,34 +117,6 @@ export async function buildOutsideEvidence(
   const perRow = Math.floor(charBudget / Math.max(1, chosen.length));
   const rows = chosen.map(({ r, signals }) => toOutsideRow(r, signals, plan, perRow));
   return { rows, vaultRows: updatedVault, decisions, overflow: Math.max(0, ranked.length - chosen.length) };
-}
-
-/**
- * The notes that hold a page: those whose source is its canonical URL (the index's own lookup),
- * else those whose source is the same page under another address. The second table is built once
- * a run, on the first result the first lookup does not place.
- */
-function vaultPagesOf(index: VaultIndex): (canonical: string, page: string) => string[] {
-  let byPage: Map<string, string[]> | null = null;
-  return (canonical, page) => {
-    const exact = index.notesWithSourceUrl(canonical);
-    if (exact.length > 0) return exact;
-    byPage ??= notesByPage(index);
-    return byPage.get(page) ?? [];
-  };
-}
-
-function notesByPage(index: VaultIndex): Map<string, string[]> {
-  const byPage = new Map<string, string[]>();
-  for (const path of index.paths()) {
-    for (const url of index.note(path)?.sourceUrls ?? []) {
-      const page = samePageKey(url);
-      if (page === null) continue;
-      const paths = byPage.get(page) ?? [];
-      if (!paths.includes(path)) byPage.set(page, [...paths, path]);
-    }
-  }
-  return byPage;
 }
 
 function total(signals: Signal[]): number {
