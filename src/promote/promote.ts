@@ -219,20 +219,27 @@ export async function outsideRowsOfTraceNote(
  * `http`/`https`, `www.`, AMP copies), so a page clipped years ago as `http://www.…` is the one
  * the run found as `https://…`. The index answers for the notes it holds; the notes it leaves out
  * (an excluded folder: the sources folder itself may be one) are read, as every note is without
- * an index. Trace notes have no source and are never read.
+ * an index. A note the index lists that is no longer there (trashed or moved a moment ago) is not the
+ * page's note, and then every note is read. Trace notes have no source and are never read.
  */
 async function notesWithSource(canonicalUrl: string, store: NoteStore, index: PromoteDeps["index"], traceFolder: string): Promise<string[]> {
   const page = samePageKey(canonicalUrl) ?? canonicalUrl;
   const isPage = (url: string) => samePageKey(url) === page;
+  // The index lags the vault by its update pause: a note just trashed ("Fetch the page again") or
+  // moved is still listed where it was. A listed note that is gone is no reason to write nothing,
+  // and the index cannot then be trusted with the rest: every note is read, as without an index.
+  let trustIndex = index !== undefined;
   if (index) {
     const held = indexedNotesOfPage(index)(canonicalUrl);
-    if (held.length > 0) return held;
+    const present = await notesThatExist(store, held);
+    if (present.length > 0) return present;
+    trustIndex = present.length === held.length;
   }
   // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
   const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
   const found: string[] = [];
   for (const file of await store.list()) {
-    if (!/\.md$/i.test(file.path) || isTrace(file.path) || index?.isIndexable(file.path)) continue;
+    if (!/\.md$/i.test(file.path) || isTrace(file.path) || (trustIndex && index?.isIndexable(file.path))) continue;
     let text: string;
     try {
       text = await store.read(file.path);
@@ -242,6 +249,12 @@ async function notesWithSource(canonicalUrl: string, store: NoteStore, index: Pr
     if (sourceUrlsOf(text).some(isPage)) found.push(file.path);
   }
   return found;
+}
+
+async function notesThatExist(store: NoteStore, paths: string[]): Promise<string[]> {
+  const present: string[] = [];
+  for (const path of paths) if (await store.exists(path).catch(() => false)) present.push(path);
+  return present;
 }
 
 /**

@@ -123,6 +123,28 @@ describe("a note the index leaves out", () => {
   });
 });
 
+describe("a note the index still lists where it no longer is", () => {
+  it("is not named as the page's note once trashed: the page is saved again (\"Fetch the page again\")", async () => {
+    const { store, input } = setUp({ "Clippings/Local-first notes.md": `---\nsource: ${ROW.url}\n---\nclipped\n` });
+    const index = await indexOf(store);
+    store.files.delete("Clippings/Local-first notes.md"); // trashed; the index has not caught up yet
+    const result = await promoteOutsideRow({ ...input, index });
+    expect(result).toMatchObject({ status: "created", notePath: NOTE_PATH });
+  });
+
+  it("is found where it was moved to, before the index has caught up: no second note", async () => {
+    const { store, input } = setUp({ "Clippings/Local-first notes.md": `---\nsource: ${ROW.url}\n---\nclipped\n` });
+    const index = await indexOf(store);
+    const moved = store.files.get("Clippings/Local-first notes.md");
+    if (!moved) throw new Error("no note to move");
+    store.files.delete("Clippings/Local-first notes.md");
+    store.files.set("Reading/Local-first notes.md", moved);
+    const result = await promoteOutsideRow({ ...input, index });
+    expect(result).toMatchObject({ status: "already_in_vault", notePath: "Reading/Local-first notes.md" });
+    expect(store.created).toEqual([]);
+  });
+});
+
 describe("a trace note outside the trace folder", () => {
   it("records the promotion when it was moved (or the setting changed), keeping the user's words", async () => {
     const moved = "Projects/Sync research/Trace of the readability question.md";
