@@ -25,6 +25,7 @@ import { pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { keepUnusableSettingsFile, storedSpellsOtherwise } from "./plugin/stored-settings";
+import { moveSearxngPassword } from "./plugin/searxng-password";
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
@@ -417,7 +418,23 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     // Saved once when the file is of an older version or spells a value otherwise (`./AI Traces`),
     // so it says what is in use; never when it already does.
     if (raw === null || raw === undefined) return;
+    if (this.movedSearxngPassword()) {
+      await this.saveSettings();
+      return;
+    }
     if ((raw as { version?: unknown }).version !== SETTINGS_VERSION || storedSpellsOtherwise(raw, settings)) await this.saveSettings();
+  }
+
+  /** An earlier version's SearXNG address held its password: it now goes to secret storage (see searxng-password.ts). */
+  private movedSearxngPassword(): boolean {
+    try {
+      if (!moveSearxngPassword(this.settings, this.app.secretStorage)) return false;
+    } catch (error) {
+      console.warn("Vault Research: the SearXNG password could not be moved into secret storage", errorMessage(error));
+      return false;
+    }
+    new Notice("Vault Research: the SearXNG password was moved out of the settings file into Obsidian's secret storage.");
+    return true;
   }
 
   private reportSettingsProblems(problems: string[], copy: string | null): void {

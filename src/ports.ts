@@ -108,7 +108,7 @@ export interface Secrets {
   get(name: SecretName): Promise<string | null>;
 }
 
-export type SecretName = "brave" | "exa" | "openai" | "anthropic" | "github" | "tavily";
+export type SecretName = "brave" | "exa" | "openai" | "anthropic" | "github" | "tavily" | "searxng";
 
 export interface Clock {
   /** Milliseconds since the epoch. */

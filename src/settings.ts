@@ -4,6 +4,7 @@
 // live in Obsidian's secret storage (CLI: environment variables).
 import * as z from "zod";
 import { providerNames, type ProviderName } from "./provider-names";
+import type { SecretName } from "./ports";
 
 export const SETTINGS_VERSION = 1;
 
@@ -125,6 +126,11 @@ const githubSchema = z.object({
 const searxngSchema = z.object({
   /** The user's SearXNG instance, e.g. `http://localhost:8888`; empty until set. It must allow `format=json`. */
   baseUrl: z.union([z.literal(""), httpUrlSchema]).default(""),
+  /**
+   * Id of the password in secret storage, for an instance behind a login: the user name is written in
+   * the address (`https://alice@search.example`), the password never is in the plugin's data.json.
+   */
+  secretId: z.string().default("vault-research-searxng"),
 });
 
 const tavilySchema = z.object({
@@ -481,4 +487,43 @@ function deletePath(obj: Record<string, unknown>, path: string[]): void {
   }
   if (node === null || typeof node !== "object") return;
   delete (node as Record<string, unknown>)[path[path.length - 1]];
+}
+
+/** The id in secret storage under which the settings keep the secret `name` (one place for every reader). */
+export function secretIdFor(name: SecretName, settings: Settings): string {
+  switch (name) {
+    case "brave":
+      return settings.external.brave.secretId;
+    case "exa":
+      return settings.external.exa.secretId;
+    case "github":
+      return settings.external.github.secretId;
+    case "tavily":
+      return settings.external.tavily.secretId;
+    case "searxng":
+      return settings.external.searxng.secretId;
+    case "openai":
+    case "anthropic":
+      return settings.model.secretId;
+  }
+}
+
+/**
+ * An address with a password in it (`https://alice:pw@host/`), split into the address with only the
+ * user name and the password as typed (`%40` read as `@`); null when it holds no password. Where
+ * the plugin keeps a SearXNG login: the password in secret storage, never in data.json.
+ */
+export function addressWithoutPassword(address: string): { address: string; password: string } | null {
+  const url = URL.canParse(address) ? new URL(address) : null;
+  if (!url || url.password === "") return null;
+  let password = url.password;
+  try {
+    password = decodeURIComponent(password);
+  } catch {
+    // Kept as typed: a lone `%` is part of the password.
+  }
+  url.password = "";
+  // URL adds a `/` after a bare host; the address keeps the ending it was typed with.
+  const kept = address.endsWith("/") ? url.href : url.href.replace(/\/$/, "");
+  return { address: kept, password };
 }

@@ -10,6 +10,7 @@ export const secretEnvNames: Record<SecretName, string> = {
   anthropic: "ANTHROPIC_API_KEY",
   github: "GITHUB_TOKEN",
   tavily: "TAVILY_API_KEY",
+  searxng: "SEARXNG_PASSWORD",
 };
 
 export function envSecrets(env: Record<string, string | undefined>): Secrets {

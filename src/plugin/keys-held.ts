@@ -6,7 +6,7 @@ import type { Settings } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 /** Every secret the plugin may hold, by name: a Record, so a name added to SecretName cannot be missed here. */
-const SECRET_NAMES = Object.keys({ brave: 0, exa: 0, openai: 0, anthropic: 0, github: 0, tavily: 0 } satisfies Record<SecretName, 0>) as SecretName[];
+const SECRET_NAMES = Object.keys({ brave: 0, exa: 0, openai: 0, anthropic: 0, github: 0, tavily: 0, searxng: 0 } satisfies Record<SecretName, 0>) as SecretName[];
 
 /** Secret storage, which may also read a secret by its id (the embedding server's key has no SecretName). */
 export type HeldSecrets = Secrets & { byId?(id: string): Promise<string | null> };

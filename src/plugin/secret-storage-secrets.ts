@@ -2,23 +2,7 @@
 // so data.json can be shared or synced without leaking anything.
 import type { SecretStorage } from "obsidian";
 import type { SecretName, Secrets } from "../ports";
-import { keyAsPasted, type Settings } from "../settings";
-
-export function secretIdFor(name: SecretName, settings: Settings): string {
-  switch (name) {
-    case "brave":
-      return settings.external.brave.secretId;
-    case "exa":
-      return settings.external.exa.secretId;
-    case "github":
-      return settings.external.github.secretId;
-    case "tavily":
-      return settings.external.tavily.secretId;
-    case "openai":
-    case "anthropic":
-      return settings.model.secretId;
-  }
-}
+import { keyAsPasted, secretIdFor, type Settings } from "../settings";
 
 export class SecretStorageSecrets implements Secrets {
   /** `settings` is read on every call, so changing a secret id takes effect at once. */

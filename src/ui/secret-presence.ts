@@ -3,19 +3,10 @@
 // Only presence is read here; the key itself never leaves secret storage through this file.
 import type { App } from "obsidian";
 import type { SecretName } from "../ports";
-import { keyAsPasted, type Settings } from "../settings";
-
-const SECRET_IDS: Record<SecretName, (s: Settings) => string> = {
-  brave: (s) => s.external.brave.secretId,
-  exa: (s) => s.external.exa.secretId,
-  tavily: (s) => s.external.tavily.secretId,
-  github: (s) => s.external.github.secretId,
-  openai: (s) => s.model.secretId,
-  anthropic: (s) => s.model.secretId,
-};
+import { keyAsPasted, secretIdFor, type Settings } from "../settings";
 
 export function secretIsSet(app: App, settings: Settings, name: SecretName): boolean {
-  const id = SECRET_IDS[name](settings);
+  const id = secretIdFor(name, settings);
   try {
     // Read as the plugin reads a key: a secret of only spaces or quotes is none.
     return !!id && keyAsPasted(app.secretStorage?.getSecret(id)) !== null;

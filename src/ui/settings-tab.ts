@@ -3,7 +3,7 @@
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
 import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
-import { externalModes, providerNames, settingsSchema, vaultFolder, whySourcesFolderHidden, type ExternalMode, type ProviderName, type Settings } from "../settings";
+import { addressWithoutPassword, externalModes, providerNames, settingsSchema, vaultFolder, whySourcesFolderHidden, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
 import type { SecretName } from "../ports";
 import { providerChoiceName } from "../evidence/labels";
@@ -241,7 +241,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       { heading: "Brave", rows: this.#braveRows() },
       { heading: "Exa", rows: this.#exaRows() },
       { heading: "Wikipedia, GitHub and more", rows: this.#sourceRows() },
-      { heading: "SearXNG", rows: [this.#searxngRow()] },
+      { heading: "SearXNG", rows: this.#searxngRows() },
       { heading: "Tavily", rows: this.#tavilyRows() },
       { heading: "Model for answers", rows: this.#modelRows() },
       { heading: "Search", rows: this.#searchRows() },
@@ -457,14 +457,19 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     ];
   }
 
-  #searxngRow(): Row {
-    return this.#textRow(
-      "searxng.baseUrl",
-      "SearXNG instance",
-      "Address of your instance, for example http://localhost:8888. Its settings.yml must list json under search formats.",
-      () => this.#host.settings.external.searxng.baseUrl,
-      (s, v) => (s.external.searxng.baseUrl = v.replace(/\/+$/, "")),
-    );
+  #searxngRows(): Row[] {
+    return [
+      this.#textRow(
+        "searxng.baseUrl",
+        "SearXNG instance",
+        "Address of your instance, for example http://localhost:8888. Its settings.yml must list json under search formats. Behind a login, write the user name in the address (https://name@…) and set the password below.",
+        () => this.#host.settings.external.searxng.baseUrl,
+        (s, v) => (s.external.searxng.baseUrl = v.replace(/\/+$/, "")),
+        // The address is saved in data.json, which sync and backups carry: a password never is.
+        { refuse: (s) => (addressWithoutPassword(s.external.searxng.baseUrl) ? "No password in the address: it would be saved in the settings file. Keep the user name here (https://name@…) and set the password below." : null) },
+      ),
+      this.#secretRow("searxng.password", "SearXNG password", "Only for an instance behind a login; the user name goes in the address.", () => this.#host.settings.external.searxng.secretId, (s, id) => (s.external.searxng.secretId = id), ["password", "login", "basic auth", "secret"]),
+    ];
   }
 
   #tavilyRows(): Row[] {
@@ -851,12 +856,12 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     };
   }
 
-  #secretRow(key: string, name: string, desc: string, secretId: () => string, apply: (s: Settings, id: string) => void): Row {
+  #secretRow(key: string, name: string, desc: string, secretId: () => string, apply: (s: Settings, id: string) => void, aliases = ["API key", "token", "secret"]): Row {
     return {
       key,
       name,
       desc: `${desc} Stored in Obsidian's secret storage.`,
-      aliases: ["API key", "token", "secret"],
+      aliases,
       fill: (setting) => {
         setting.addComponent((control) =>
           new SecretComponent(this.app, control).setValue(secretId()).onChange(async (id) => {

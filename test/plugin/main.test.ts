@@ -149,6 +149,15 @@ describe("the plugin", () => {
     expect(data.storedData).toMatchObject({ version: SETTINGS_VERSION, index: { excludedFolders: ["Archive"] } });
   });
 
+  it("moves a SearXNG password an earlier version saved in the address into secret storage, and says so", async () => {
+    const address = "https://alice:p%40ss-from-data-json@search.example.net";
+    const { app, data, plugin } = await startPlugin({ data: { version: SETTINGS_VERSION, external: { searxng: { baseUrl: address } } } });
+    expect(JSON.stringify(data.storedData)).not.toContain("ss-from-data-json");
+    expect(plugin.settings.external.searxng.baseUrl).toBe("https://alice@search.example.net");
+    expect(app.secretStorage.getSecret("vault-research-searxng")).toBe("p@ss-from-data-json");
+    expect(notices.map((n) => n.message)).toEqual(["Vault Research: the SearXNG password was moved out of the settings file into Obsidian's secret storage."]);
+  });
+
   it("shows notes that could not be read in the status bar and lists them on click", async () => {
     const real = Vault.prototype.cachedRead;
     vi.spyOn(Vault.prototype, "cachedRead").mockImplementation(function (this: Vault, file: TFile) {

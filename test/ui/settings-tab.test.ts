@@ -95,6 +95,18 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(saved.join("\n")).not.toMatch(/typed-into/);
   });
 
+  it("never saves a SearXNG password in the address, says where it goes, and takes the user name alone", async () => {
+    const { setting, settings, saved } = openTab();
+    const input = await typeInto(setting, "SearXNG instance", "https://alice:searx-typed-into-the-address@search.example.net");
+    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(setting("SearXNG instance").querySelector(".setting-item-description")!.textContent).toMatch(/ No password in the address: it would be saved in the settings file\./);
+    expect(settings.external.searxng.baseUrl).toBe("");
+    expect(saved.join("\n")).not.toMatch(/typed-into/);
+    await typeInto(setting, "SearXNG instance", "https://alice@search.example.net/");
+    expect(settings.external.searxng.baseUrl).toBe("https://alice@search.example.net");
+    expect(setting("SearXNG password")).toBeTruthy();
+  });
+
   it("stores folders in the writer's spelling, and refuses one that climbs out of the vault, saying why", async () => {
     const { setting, settings } = openTab();
     const type = (name: string, value: string) => typeInto(setting, name, value);

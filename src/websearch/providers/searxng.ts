@@ -3,14 +3,16 @@
 // question is about (code → it, papers → science, news → news) and freshness becomes SearXNG's
 // time range. An instance answers 403 to `format=json` unless its settings.yml lists json among
 // `search.formats` — the message says exactly that. No key; the address comes from settings, as
-// users type it: with `/search`, a query or a fragment pasted in, or with `user:password@` for an
-// instance behind basic auth (sent as a header, never in the address, never in a message).
+// users type it: with `/search`, a query or a fragment pasted in. An instance behind basic auth is
+// reached with the user name in the address (`https://alice@…`) and the password from secret storage
+// (the plugin) or `SEARXNG_PASSWORD` (the CLI); a CLI config may write `user:password@` instead.
+// The login is sent as a header, never in the address, never in a message.
 import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
-import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { bodyExcerpt, failWith, looksLikeHtml, optionalKey, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -79,8 +81,10 @@ function searchParams(request: ResolvedSearchRequest, warnings: string[]): URLSe
 export interface SearxngInstance {
   /** Origin and path, without `/search`, query, fragment or credentials: what messages name. */
   base: string;
-  /** `Basic …` from the address's `user:password@`, when it has one. */
+  /** `Basic …` from the address's user name and its password, when it has a user name. */
   authorization?: string;
+  /** Where the password came from, for the message of a refused login. */
+  passwordFrom?: "address" | "secret";
   /** The password, so every message and every body read is scrubbed of it ("" when none). */
   password: string;
 }
@@ -88,17 +92,20 @@ export interface SearxngInstance {
 /**
  * The instance behind an address as a user types it, or null when it is none. Node's fetch refuses
  * an address with credentials and names the whole address, password and all, in its error; a pasted
- * results page (`…/search?q=crdt`) asked `/search/search`, or sent its own `q` along.
+ * results page (`…/search?q=crdt`) asked `/search/search`, or sent its own `q` along. A password
+ * written in the address wins over `storedPassword` (secret storage, `SEARXNG_PASSWORD`), which is
+ * used only with a user name: a login needs one.
  */
-export function searxngInstance(address: string): SearxngInstance | null {
+export function searxngInstance(address: string, storedPassword = ""): SearxngInstance | null {
   const url = httpUrl(address.trim());
   if (!url) return null;
   const path = url.pathname.replace(/\/+$/, "").replace(/\/search$/i, "");
   const base = `${url.origin}${path}`;
   if (url.username === "" && url.password === "") return { base, password: "" };
   const user = decodedPart(url.username);
-  const password = decodedPart(url.password);
-  return { base, authorization: `Basic ${base64(`${user}:${password}`)}`, password };
+  const fromAddress = url.password !== "";
+  const password = fromAddress ? decodedPart(url.password) : storedPassword;
+  return { base, authorization: `Basic ${base64(`${user}:${password}`)}`, password, passwordFrom: fromAddress ? "address" : "secret" };
 }
 
 /** A user name or password as typed: `%40` in an address is an `@` in the password. */
@@ -123,7 +130,7 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
   if (address.trim() === "") {
     throw new ProviderError("searxng", "unsupported", `No ${label} instance is set. Add its address in Vault Research settings (CLI: external.searxng.baseUrl in --config).`);
   }
-  const instance = searxngInstance(address);
+  const instance = searxngInstance(address, await optionalKey(context, "searxng"));
   if (!instance) throw new ProviderError("searxng", "unsupported", `The ${label} instance address in settings is not an http(s) address.`);
   const call = sourceCall("searxng", `${instance.base}/search?${searchParams(request, warnings).toString()}`, request, {
     secret: instance.password,
@@ -204,9 +211,13 @@ function htmlInsteadOfJson(call: ProviderCall, response: HttpResponse, base: str
 function searxngError(call: ProviderCall, response: HttpResponse, now: number, instance: SearxngInstance): ProviderError {
   if (response.status === 403) return jsonDisabled(call, response, instance.base);
   if (response.status === 401) {
-    const message = instance.authorization
-      ? `${label} at ${instance.base} refused the user name and password in its address (HTTP 401).`
-      : `${label} at ${instance.base} asks for a user name and password (HTTP 401), which Vault Research does not send. Use an instance without a login, or let this device through without one.`;
+    const message = !instance.authorization
+      ? `${label} at ${instance.base} asks for a user name and password (HTTP 401). Write the user name in the address (https://name@…) and set the ${label} password in Vault Research settings (CLI: SEARXNG_PASSWORD).`
+      : instance.passwordFrom === "address"
+        ? `${label} at ${instance.base} refused the user name and password in its address (HTTP 401).`
+        : instance.password === ""
+          ? `${label} at ${instance.base} refused the user name in its address with no password (HTTP 401): set the ${label} password in Vault Research settings (CLI: SEARXNG_PASSWORD).`
+          : `${label} at ${instance.base} refused the user name in its address with the ${label} password from settings (HTTP 401).`;
     return failWith(call, "auth", message, { status: 401 });
   }
   return statusError(call, response, now);

@@ -91,11 +91,30 @@ describe("SearXNG: the instance address as users type it", () => {
     expect(JSON.stringify(error.toJSON())).not.toContain(password);
   });
 
-  it("says an instance asks for a login when no user name and password were given (401)", async () => {
+  it("says an instance asks for a login, and where to give one, when no user name was given (401)", async () => {
     const http = scriptedHttp(() => ({ status: 401, headers: { "www-authenticate": 'Basic realm="searx"' }, text: "" }));
     const error = failure(await runSource("searxng", http, { settings: at("https://search.example.net") }));
     expect(error).toMatchObject({ kind: "auth", status: 401 });
-    expect(error.message).toMatch(/^SearXNG at https:\/\/search\.example\.net asks for a user name and password \(HTTP 401\), which Vault Research does not send\./);
+    expect(error.message).toBe("SearXNG at https://search.example.net asks for a user name and password (HTTP 401). Write the user name in the address (https://name@…) and set the SearXNG password in Vault Research settings (CLI: SEARXNG_PASSWORD).");
+  });
+
+  it("logs in with the user name of the address and the password kept as a secret, which no message names", async () => {
+    const password = "kept-in-secret-storage";
+    const http = scriptedHttp(() => ({ status: 401, headers: { "content-type": "text/plain" }, text: `denied for ${password}` }));
+    const error = failure(await runSource("searxng", http, { settings: at("https://alice@search.example.net/"), secrets: { searxng: password } }));
+    expect(http.requests[0].headers?.Authorization).toBe(`Basic ${btoa(`alice:${password}`)}`);
+    expect(new URL(http.requests[0].url).username).toBe("");
+    expect(error.message).toBe("SearXNG at https://search.example.net refused the user name in its address with the SearXNG password from settings (HTTP 401).");
+    expect(JSON.stringify(error.toJSON())).not.toContain(password);
+  });
+
+  it("a password in the address (a CLI config) wins over the kept one; a user name with no password says what is missing", async () => {
+    const http = scriptedHttp(empty);
+    await runSource("searxng", http, { settings: at("https://alice:typed-in-config@search.example.net/"), secrets: { searxng: "kept-one" } });
+    expect(http.requests[0].headers?.Authorization).toBe(`Basic ${btoa("alice:typed-in-config")}`);
+    const refused = scriptedHttp(() => ({ status: 401, headers: {}, text: "" }));
+    const error = failure(await runSource("searxng", refused, { settings: at("https://alice@search.example.net/"), secrets: {} }));
+    expect(error.message).toBe("SearXNG at https://search.example.net refused the user name in its address with no password (HTTP 401): set the SearXNG password in Vault Research settings (CLI: SEARXNG_PASSWORD).");
   });
 });
 

@@ -31,7 +31,7 @@ export interface SourceRun {
 export interface RunOptions {
   request?: SearchRequest;
   settings?: Settings;
-  secrets?: Partial<Record<"brave" | "exa" | "github" | "tavily", string>>;
+  secrets?: Partial<Record<"brave" | "exa" | "github" | "tavily" | "searxng", string>>;
   /** The fake clock's start (default: the web search tests' fixed "now"). */
   now?: number;
 }
