@@ -185,12 +185,13 @@ export class EmbeddingJob {
     return this.embedNotes(notes);
   }
 
-  private async embedNotes(notes: ReadNote[]): Promise<BatchOutcome> {
+  /** `alone`: one note of a batch tried by itself (`embedOneByOne`), whose failure is its own. */
+  private async embedNotes(notes: ReadNote[], alone = false): Promise<BatchOutcome> {
     const { store } = this.options;
     const texts = notes.flatMap((n) => n.units.map((u) => u.text));
     const answer = await this.embedWithRetries(texts);
     if (this.abort.signal.aborted) return { kind: "cancelled" };
-    if (!answer.ok && answer.error.kind !== "cancelled" && notes.length > 1 && mayBeOneText(answer.error)) return this.embedOneByOne(notes, answer.error);
+    if (!answer.ok && answer.error.kind !== "cancelled" && !alone && notes.length > 0 && mayBeOneText(answer.error)) return this.embedOneByOne(notes, answer.error);
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
     const flipped = texts.length > 0 ? this.dimensionsFlipped(answer.dimensions) : null;
     if (flipped) return { kind: "failed", error: flipped };
@@ -209,13 +210,15 @@ export class EmbeddingJob {
   /**
    * A batch the server could not embed: each note alone, so that one note's text (a vector of NaN
    * for it, an error for its words) does not stop every note after it, run after run. When no
-   * note embeds alone either, the server is at fault, not the notes: the run stops with its words.
+   * note of several embeds alone either, the server is at fault, not the notes: the run stops with
+   * its words. A batch of one note (the only note changed, or one long enough to fill a batch) is
+   * that note's failure: the server embedded the run's fingerprint a moment before.
    */
   private async embedOneByOne(notes: ReadNote[], batchError: EmbedderFailure): Promise<BatchOutcome> {
     const refused: { path: string; error: EmbedderFailure }[] = [];
     let embedded = 0;
     for (const note of notes) {
-      const outcome = await this.embedNotes([note]);
+      const outcome = notes.length === 1 ? ({ kind: "failed", error: batchError } as const) : await this.embedNotes([note], true);
       if (outcome.kind === "failed" && mayBeOneText(outcome.error)) {
         refused.push({ path: note.file.path, error: outcome.error });
         continue;
@@ -223,7 +226,7 @@ export class EmbeddingJob {
       if (outcome.kind !== "embedded") return outcome;
       embedded++;
     }
-    if (embedded === 0) return { kind: "failed", error: batchError };
+    if (embedded === 0 && notes.length > 1) return { kind: "failed", error: batchError };
     const before = this.current.refused;
     const first = before ?? { first: refused[0].path, message: refused[0].error.message };
     this.update({ refused: { notes: (before?.notes ?? 0) + refused.length, first: first.first, message: first.message } });

@@ -319,6 +319,19 @@ describe("embedding job", () => {
     expect(await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list())).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 5 });
   });
 
+  it("a note the server cannot embed, alone in its batch, is left for the next run too: the notes after it are embedded", async () => {
+    // One note a batch: what a long note, or the only note changed since the last run, is.
+    const notes = vault(3);
+    notes.files.set("Notes/Note 1.md", { text: "# Note 1\n\nA word the server chokes on: zqxpoison.\n", mtime: 1 });
+    server.script.nullFor = "zqxpoison";
+    const store = new VectorStore();
+    const progress = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 1 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesDone: 2, refused: { notes: 1, first: "Notes/Note 1.md" } });
+    expect([...store.entries()].map((n) => n.path).sort()).toEqual(["Notes/Note 0.md", "Notes/Note 2.md"]);
+    // The fingerprint, then each note once: the refused one is not sent a second time alone.
+    expect(server.embedCalls).toHaveLength(1 + 3);
+  });
+
   it("a server that cannot embed any note of a batch alone stops the run: it is the server, not the notes", async () => {
     // Every note says "Body"; the fingerprint does not.
     server.script.nullFor = "Body";
