@@ -73,6 +73,8 @@ export class DialService {
   researchRun(): { dial: ResearchDial; record: (question: string, result: ResearchResult) => Promise<void> } {
     const level = this.level("research-panel");
     const search = this.forSurface("research-panel", false);
+    // Taken as the run begins: a log cleared while it runs (a run takes minutes) does not get its line after.
+    const began = this.deps.log.mark();
     let ranLevel: DialLevel = 1;
     const dial: ResearchDial = {
       level,
@@ -86,7 +88,7 @@ export class DialService {
       },
     };
     const record = async (question: string, result: ResearchResult): Promise<void> => {
-      await this.deps.log.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research-panel"));
+      await this.deps.log.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research-panel"), began);
       this.tellLogProblem();
     };
     return { dial, record };

@@ -18,6 +18,13 @@ interface LogRecord {
 export class IndexedDbQueryLogFile implements QueryLogFile {
   private readonly db: IndexedDbCache;
   private moved: Promise<void> | null = null;
+  private readonly hasIndexedDb: boolean;
+  /**
+   * The current log's text as `size` just read it. The query log sizes the log and then appends to
+   * it (rotating between when it is full), one write after another: the step that follows uses this
+   * text and drops it, so a logged search reads up to a megabyte once, not twice or three times.
+   */
+  private justRead: string | null = null;
 
   /**
    * @param vaultId the vault's stable id, as the index cache's (two vaults never share a log).
@@ -29,6 +36,7 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
     private readonly legacy: QueryLogFile | null = null,
     factory: IDBFactory | undefined = typeof indexedDB === "undefined" ? undefined : indexedDB,
   ) {
+    this.hasIndexedDb = factory !== undefined;
     this.db = new IndexedDbCache(vaultId, factory, {
       database: "vault-research-query-log",
       what: "the search query log",
@@ -38,21 +46,25 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
 
   async append(text: string): Promise<void> {
     await this.ready();
-    await this.put(CURRENT, (await this.text(CURRENT)) + text);
+    const current = this.takeJustRead() ?? (await this.text(CURRENT));
+    await this.put(CURRENT, current + text);
   }
 
   async size(): Promise<number> {
     await this.ready();
+    const current = await this.text(CURRENT);
+    this.justRead = current;
     // Bytes, as a file's size: the rotation bound is in bytes.
-    return new TextEncoder().encode(await this.text(CURRENT)).length;
+    return new TextEncoder().encode(current).length;
   }
 
   async rotate(): Promise<void> {
     await this.ready();
-    const current = await this.text(CURRENT);
+    const current = this.takeJustRead() ?? (await this.text(CURRENT));
     if (current === "") return;
     await this.db.write(PREVIOUS, { text: current } satisfies LogRecord);
     await this.db.remove([CURRENT]);
+    this.justRead = "";
   }
 
   async read(): Promise<{ previous: string; current: string }> {
@@ -61,10 +73,26 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
   }
 
   async clear(): Promise<void> {
+    this.justRead = null;
     await this.ready();
-    await this.db.clear();
+    // Emptied by writes, which fail aloud (the store's own clear only warns in the console): the
+    // clear-log command must not say the log is gone while IndexedDB refused to remove it.
+    // Without IndexedDB on this device nothing was ever kept here; one that cannot be opened now
+    // (blocked by another window) may hold the log, so its failed write says it was not cleared.
+    if (this.hasIndexedDb) {
+      await this.db.write(PREVIOUS, { text: "" } satisfies LogRecord);
+      await this.db.write(CURRENT, { text: "" } satisfies LogRecord);
+      await this.db.clear();
+    }
     // A file left behind by a failed move is part of the log too: cleared means gone everywhere.
     await this.legacy?.clear();
+  }
+
+  /** The text `size` read for the step that follows it, once; null when that step has had it. */
+  private takeJustRead(): string | null {
+    const text = this.justRead;
+    this.justRead = null;
+    return text;
   }
 
   private async text(name: string): Promise<string> {

@@ -52,4 +52,14 @@ describe("vault-research compare", () => {
     expect((JSON.parse(run.out) as { rows: unknown[] }).rows).toHaveLength(1);
     expect(run.err).toContain("warning: The query log could not be written");
   });
+
+  it("shows the query as the levels read it: a pasted page is cut, as search cuts it, not echoed whole", async () => {
+    const pasted = "tomatoes ".repeat(20_000);
+    const text = await compare(pasted);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain("only its first 2,000 were read");
+    expect(text.out).not.toContain(pasted.slice(0, 3000));
+    const json = JSON.parse((await compare(pasted, "--json")).out) as { query: string };
+    expect(json.query.length).toBeLessThanOrEqual(2000);
+  });
 });

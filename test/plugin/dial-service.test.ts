@@ -36,9 +36,10 @@ async function service(options: { failingLog?: boolean } = {}) {
   if (options.failingLog) file.append = async () => Promise.reject(new Error("EACCES: permission denied"));
   const notices: string[] = [];
   const saveSettings = vi.fn(async () => {});
-  const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log: new QueryLog({ file }), embeddingStatus: () => null, notify: (m) => notices.push(m) });
+  const log = new QueryLog({ file });
+  const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log, embeddingStatus: () => null, notify: (m) => notices.push(m) });
   const lines = () => file.text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { dial, settings, saveSettings, lines, notes, notices, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
+  return { dial, log, settings, saveSettings, lines, notes, notices, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
 }
 
 describe("DialService", () => {
@@ -108,5 +109,20 @@ describe("DialService", () => {
     const result = { pack: { evidence: [{ note_path: "Garden/Tomatoes.md" }] }, trace: { events: [{ type: "local_retrieval", data: { ms: 12 } }] } } as unknown as ResearchResult;
     await run.record("How often do tomatoes need water?", result);
     expect(lines()).toMatchObject([{ surface: "research-panel", query: "How often do tomatoes need water?", level: 3, ran_level: 1, results: ["Garden/Tomatoes.md"], latency_ms: 12 }]);
+  });
+
+  it("a research run that began before the log was cleared is not written after the clear", async () => {
+    const { dial, log, lines } = await service();
+    const run = dial.researchRun();
+    await run.dial.search.search({ query: "tomatoes", level: 1 });
+    // Minutes into the run, the user clears the log.
+    await log.clear();
+    const result = { pack: { evidence: [{ note_path: "Garden/Tomatoes.md" }] }, trace: { events: [] } } as unknown as ResearchResult;
+    await run.record("How often do tomatoes need water?", result);
+    expect(lines()).toEqual([]);
+    // The next run, begun after the clear, is logged.
+    const next = dial.researchRun();
+    await next.record("What goes in compost?", result);
+    expect(lines()).toMatchObject([{ query: "What goes in compost?" }]);
   });
 });

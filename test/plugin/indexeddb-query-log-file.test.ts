@@ -3,6 +3,8 @@
 // nothing in silence, and the move of an earlier version's file out of the vault's folder.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { QueryLogFile } from "../../src/index/query-log/query-log-file";
+import { QueryLog, type SearchToLog } from "../../src/index/query-log/query-log";
+import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
 import { IndexedDbQueryLogFile } from "../../src/plugin/indexeddb-query-log-file";
 import { FakeIndexedDb } from "./fake-indexeddb";
 
@@ -88,4 +90,58 @@ describe("IndexedDbQueryLogFile", () => {
     await log.clear();
     expect(old.current).toBe("");
   });
+
+  it("reads the current log once per logged search, not once to size it and again to append", async () => {
+    const file = new IndexedDbQueryLogFile("vault-a", null, idb.asFactory());
+    await new QueryLog({ file }).recordSearch(searchToLog("first"));
+    // Room for two lines of this length, not three.
+    const log = new QueryLog({ file, maxBytes: Math.floor((await file.size()) * 2.5) });
+    const reads = vi.spyOn(IndexedDbCache.prototype, "read");
+    await log.recordSearch(searchToLog("second"));
+    expect(reads.mock.calls.map(([name]) => name)).toEqual(["current"]);
+    // One that rotates first reads no more: the text it read to size the log is the text it moves.
+    reads.mockClear();
+    await log.recordSearch(searchToLog("third"));
+    expect(reads.mock.calls.map(([name]) => name)).toEqual(["current"]);
+    const { previous, current } = await file.read();
+    expect([previous.split("\n").filter(Boolean).length, current.split("\n").filter(Boolean).length]).toEqual([2, 1]);
+    expect((await log.read()).lines.map((l) => l.type === "search" && l.query)).toEqual(["first", "second", "third"]);
+  });
+
+  it("a clear that IndexedDB refuses fails, so the clear-log command does not say the log is cleared while it is not", async () => {
+    const file = new IndexedDbQueryLogFile("vault-a", null, idb.asFactory());
+    const log = new QueryLog({ file });
+    await log.recordSearch(searchToLog("private matter"));
+    idb.faults.write = true;
+    await expect(log.clear()).rejects.toThrow(/Quota exceeded/);
+    idb.faults.write = false;
+    expect((await log.read()).lines).toHaveLength(1);
+    // Blocked by another window: the log may be in there, so it is not said to be cleared.
+    idb.faults.open = "blocked";
+    await expect(new IndexedDbQueryLogFile("vault-a", null, idb.asFactory()).clear()).rejects.toThrow();
+    idb.faults.open = undefined;
+    await log.clear();
+    expect(await file.read()).toEqual({ previous: "", current: "" });
+  });
+
+  it("reads the log afresh for a line after a rotation, a clear or a failed write, never an old copy", async () => {
+    const file = new IndexedDbQueryLogFile("vault-a", null, idb.asFactory());
+    await file.append("a\n");
+    await file.size();
+    await file.clear();
+    await file.append("b\n");
+    expect(await file.read()).toEqual({ previous: "", current: "b\n" });
+    await file.size();
+    idb.faults.write = true;
+    await expect(file.append("lost\n")).rejects.toThrow();
+    idb.faults.write = false;
+    // Another window logs a line in between: the next line goes after it, not over it.
+    await new IndexedDbQueryLogFile("vault-a", null, idb.asFactory()).append("elsewhere\n");
+    await file.append("c\n");
+    expect(await file.read()).toEqual({ previous: "", current: "b\nelsewhere\nc\n" });
+  });
 });
+
+function searchToLog(query: string): SearchToLog {
+  return { query, level: 1, ranLevel: 1, filters: { folders: [], tags: [] }, results: ["a.md"], latencyMs: 3, surface: "search-modal" };
+}

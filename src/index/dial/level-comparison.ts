@@ -25,23 +25,28 @@ export interface ComparisonRow {
 }
 
 export interface LevelComparison {
+  /** The query as the levels read it: cut at the question limit, a key typed into it scrubbed. */
   query: string;
   levels: ComparedLevel[];
   /** Best at the top level first, then by the best rank at any level. */
   rows: ComparisonRow[];
 }
 
-export async function compareLevels(
-  search: { search(request: DialRequest): Promise<DialResponse> },
-  request: { query: string; filters?: DialFilters; limit?: number; signal?: AbortSignal },
-): Promise<LevelComparison> {
+/** What runs the levels: any dial; one with `forOneQuery` (VaultSearch) embeds the query once for all of them. */
+export interface LevelSearch {
+  search(request: DialRequest): Promise<DialResponse>;
+  forOneQuery?(): { search(request: DialRequest): Promise<DialResponse> };
+}
+
+export async function compareLevels(search: LevelSearch, request: { query: string; filters?: DialFilters; limit?: number; signal?: AbortSignal }): Promise<LevelComparison> {
+  const dial = search.forOneQuery?.() ?? search;
   const responses: DialResponse[] = [];
   // One after another: level 4 reuses nothing of the others, and a model server is happier so.
   for (const level of DIAL_LEVELS) {
     // Given up on (a new query, the view closed): the levels not yet run are not run — each would
     // be logged as a search the user made, and fall back to words with the embedding call cancelled.
     request.signal?.throwIfAborted();
-    responses.push(await search.search({ ...request, level }));
+    responses.push(await dial.search({ ...request, level }));
   }
   const titles = new Map(responses.flatMap((r) => r.results.map((x) => [x.key, x.title] as const)));
   const rows = Array.from(titles, ([key, title]): ComparisonRow => {
@@ -55,7 +60,8 @@ export async function compareLevels(
   const bestRank = (row: ComparisonRow) => Math.min(...row.ranks.map((r) => r ?? Infinity));
   rows.sort((a, b) => lastRank(a) - lastRank(b) || bestRank(a) - bestRank(b) || (a.key < b.key ? -1 : 1));
   return {
-    query: request.query,
+    // As the dial read it (cut to the question limit, keys scrubbed), as a search shows its query.
+    query: responses[0].query,
     levels: responses.map((r) => ({ level: r.level, ranLevel: r.ranLevel, latencyMs: r.latencyMs, notices: r.notices, keys: r.results.map((x) => x.key) })),
     rows,
   };

@@ -2,16 +2,26 @@
 // level, and the notes the user opened after it are the answers — so a user sees what each level
 // would have done for the searches they really made: MRR and recall@5 of the opened notes per
 // level, and per query how the best opened note's rank moved. Give it a VaultSearch without a
-// log, or the replay would log itself.
+// log, or the replay would log itself. The log names notes by path: a note opened then and not in
+// the vault now (renamed, moved, deleted) no level can find, so it is set aside and counted rather
+// than scored as every level's miss.
 import type { QueryLogLine } from "../query-log/query-log";
 import type { DialFilters } from "./dial-filters";
-import { DIAL_LEVELS, type DialLevel, type DialRequest, type DialResponse } from "./dial-types";
+import { DIAL_LEVELS, type DialLevel, type DialResponse } from "./dial-types";
+import type { LevelSearch } from "./level-comparison";
+
+/** What replays the levels (VaultSearch fits): `holdsNote` tells an opened note the vault no longer has. */
+export interface ReplaySearch extends LevelSearch {
+  holdsNote?(path: string): boolean;
+}
 
 export interface ReplayedQuery {
   query: string;
   filters: Required<DialFilters>;
-  /** Notes opened after any logged search for this query. */
+  /** Notes opened after any logged search for this query that the vault still has: what the levels are scored by. */
   opened: string[];
+  /** Notes opened then that the vault no longer has at that path (renamed, moved, deleted): not scored. */
+  openedGone: string[];
   /** Per level 1–4 (index 0 is level 1): the best rank of an opened note, null when none was shown. */
   bestOpenedRank: (number | null)[];
   /** Per level: how many opened notes were in the top 5. */
@@ -33,37 +43,40 @@ export interface ReplayLevelFigures {
 export interface QueryReplay {
   /** Distinct (query, filters) pairs replayed. */
   queries: number;
-  /** Of those, the ones with an opened note (the ones scored). */
+  /** Of those, the ones with an opened note still in the vault (the ones scored). */
   scored: number;
+  /** Opened notes set aside because the vault no longer has them at the logged path. */
+  openedGone: number;
   levels: ReplayLevelFigures[];
   replayed: ReplayedQuery[];
 }
 
-export async function replayLoggedQueries(
-  search: { search(request: DialRequest): Promise<DialResponse> },
-  lines: readonly QueryLogLine[],
-  options: { limit?: number; maxQueries?: number; signal?: AbortSignal } = {},
-): Promise<QueryReplay> {
+export async function replayLoggedQueries(search: ReplaySearch, lines: readonly QueryLogLine[], options: { limit?: number; maxQueries?: number; signal?: AbortSignal } = {}): Promise<QueryReplay> {
   const logged = distinctQueries(lines).slice(-(options.maxQueries ?? 200));
   const replayed: ReplayedQuery[] = [];
   for (const entry of logged) {
     if (options.signal?.aborted) break;
+    // One query at every level: embedded once for all of them.
+    const dial = search.forOneQuery?.() ?? search;
     const responses: DialResponse[] = [];
     for (const level of DIAL_LEVELS) {
       if (options.signal?.aborted) break;
-      responses.push(await search.search({ query: entry.query, level, filters: entry.filters, limit: options.limit ?? 10, signal: options.signal }));
+      responses.push(await dial.search({ query: entry.query, level, filters: entry.filters, limit: options.limit ?? 10, signal: options.signal }));
     }
     // Stopped part-way through this query's levels: it is left out rather than scored on some of them.
     if (responses.length < DIAL_LEVELS.length) break;
+    const inVault = (path: string) => search.holdsNote?.(path) ?? true;
+    const opened = entry.opened.filter(inVault);
     const bestOpenedRank = responses.map((r) => {
-      const i = r.results.findIndex((x) => entry.opened.includes(x.key));
+      const i = r.results.findIndex((x) => opened.includes(x.key));
       return i < 0 ? null : i + 1;
     });
-    const openedInTop5 = responses.map((r) => r.results.slice(0, 5).filter((x) => entry.opened.includes(x.key)).length);
-    replayed.push({ ...entry, bestOpenedRank, openedInTop5, ranLevels: responses.map((r) => r.ranLevel) });
+    const openedInTop5 = responses.map((r) => r.results.slice(0, 5).filter((x) => opened.includes(x.key)).length);
+    replayed.push({ ...entry, opened, openedGone: entry.opened.filter((path) => !inVault(path)), bestOpenedRank, openedInTop5, ranLevels: responses.map((r) => r.ranLevel) });
   }
   const scored = replayed.filter((r) => r.opened.length > 0);
-  return { queries: replayed.length, scored: scored.length, levels: DIAL_LEVELS.map((level, i) => levelFigures(level, i, replayed, scored)), replayed };
+  const openedGone = replayed.reduce((sum, r) => sum + r.openedGone.length, 0);
+  return { queries: replayed.length, scored: scored.length, openedGone, levels: DIAL_LEVELS.map((level, i) => levelFigures(level, i, replayed, scored)), replayed };
 }
 
 interface LoggedQuery {

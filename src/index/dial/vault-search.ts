@@ -5,12 +5,13 @@
 //   3 multi-field  + the notes with the nearest single title, outline or section, that unit named;
 //   4 rerank       + the chat model reorders level 3's top 10 (one bounded call, cached).
 // A level that cannot run (no embedding model, no vectors yet, no chat model, a failed call)
-// runs the highest one that can and says why in `notices`. Every search goes to the query log.
+// runs the highest one that can and says why in `notices`. Every search goes to the query log (one
+// given up on does not: no one saw it).
 import { systemClock, type Clock, type NoteStore } from "../../ports";
-import type { Embedder } from "../embeddings/embedder";
+import type { Embedder, EmbedderAnswer } from "../embeddings/embedder";
 import type { UnitPlace } from "../embeddings/embedding-units";
 import { FINGERPRINT_TEXT, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
-import type { QueryLog } from "../query-log/query-log";
+import type { QueryLog, QueryLogMark } from "../query-log/query-log";
 import type { IndexedNote, SearchResult } from "../types";
 import type { VaultIndex } from "../vault-index";
 import { hasFilters, normalizeFilters, passesFilters, type DialFilters } from "./dial-filters";
@@ -81,7 +82,23 @@ export class VaultSearch {
   }
 
   async search(asked: DialRequest): Promise<DialResponse> {
+    return this.searchSharing(asked, null);
+  }
+
+  /**
+   * The dial for one query asked at several levels (the comparison, the replay): levels 2–4 share one
+   * answer from the embedding model, a failure included, so a paid API is asked once and a server
+   * that is down is waited for once. Ask a new one for each query.
+   */
+  forOneQuery(): { search(request: DialRequest): Promise<DialResponse> } {
+    const shared: SharedEmbeddings = new Map();
+    return { search: (request) => this.searchSharing(request, shared) };
+  }
+
+  private async searchSharing(asked: DialRequest, shared: SharedEmbeddings | null): Promise<DialResponse> {
     const started = this.clock.now();
+    // Taken first: a log cleared while this search runs (an embedding call, a rerank) stays clear of it.
+    const logMark = this.options.log?.mark() ?? null;
     const filters = normalizeFilters(asked.filters);
     const limit = Math.max(1, asked.limit ?? 10);
     const notices: DialNotice[] = [];
@@ -92,7 +109,7 @@ export class VaultSearch {
     if (query !== typed) notices.push({ kind: "query_cut", message: questionCutMessage(typed, "query") });
     let ranLevel: DialLevel = 1;
     let results: DialResult[];
-    const vector = request.level >= 2 ? await this.queryVector(request, notices) : null;
+    const vector = request.level >= 2 ? await this.queryVector(request, notices, shared) : null;
     if (vector === null) {
       results = await this.lexicalLevel(request.query, filters, limit, request.loose === true);
     } else {
@@ -109,8 +126,15 @@ export class VaultSearch {
       if (partial) notices.push(partial);
     }
     const latencyMs = this.clock.now() - started;
-    const logId = await this.logSearch(request, ranLevel, filters, results, latencyMs);
+    // Given up on (the user typed on, the view closed): no one saw these results, and its cancelled
+    // embedding or rerank would read in the log as a level that could not run.
+    const logId = request.signal?.aborted ? null : await this.logSearch(request, ranLevel, filters, results, latencyMs, logMark);
     return { query: request.query, level: request.level, ranLevel, results, notices, latencyMs, logId };
+  }
+
+  /** Whether the index has a note at `path` now (the replay sets aside notes opened then and gone since). */
+  holdsNote(path: string): boolean {
+    return this.options.index.note(path) !== undefined;
   }
 
   /** The user opened a result: logged against the search it came from. */
@@ -142,7 +166,7 @@ export class VaultSearch {
   // ── levels 2 and 3 ────────────────────────────────────────────────────────────────────────
 
   /** The query's vector, or null (with the notice saying why) when the vector levels cannot run. */
-  private async queryVector(request: DialRequest, notices: DialNotice[]): Promise<Float32Array | null> {
+  private async queryVector(request: DialRequest, notices: DialNotice[], shared: SharedEmbeddings | null): Promise<Float32Array | null> {
     const problem = this.vectorProblem(request.level);
     if (problem) {
       notices.push(problem);
@@ -152,7 +176,7 @@ export class VaultSearch {
     // The model's fingerprint rides along (vector-store.ts): another model of the same dimensions
     // behind the same name would otherwise be compared with the vectors the old one made.
     const texts = vectors.fingerprint ? [request.query, FINGERPRINT_TEXT] : [request.query];
-    const answer = await this.options.embedder!.embed(texts, "query", request.signal);
+    const answer = await embedOnce(this.options.embedder!, texts, request.signal, shared);
     if (!answer.ok || answer.vectors.length !== texts.length || answer.dimensions !== vectors.dimensions) {
       const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${vectors.dimensions}: embed the vault again.` : answer.error.message;
       notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: `${message} Searched by words only (level 1).` });
@@ -273,10 +297,10 @@ export class VaultSearch {
     };
   }
 
-  private async logSearch(request: DialRequest, ranLevel: DialLevel, filters: Filters, results: DialResult[], latencyMs: number): Promise<string | null> {
+  private async logSearch(request: DialRequest, ranLevel: DialLevel, filters: Filters, results: DialResult[], latencyMs: number, began: QueryLogMark | null): Promise<string | null> {
     const log = this.options.log;
-    if (!log) return null;
-    return log.recordSearch({
+    if (!log || !began) return null;
+    const search = {
       query: request.query,
       level: request.level,
       ranLevel,
@@ -284,12 +308,29 @@ export class VaultSearch {
       results: results.map((r) => r.key),
       latencyMs,
       surface: this.options.surface ?? "unknown",
-    });
+    };
+    // Only level 1 reads `loose` (a vector level ignores it), so only then is the search the spelling fallback.
+    return log.recordSearch(ranLevel === 1 && request.loose === true ? { ...search, loose: true } : search, began);
   }
 
   private laneDepth(): number {
     return this.options.laneDepth ?? 50;
   }
+}
+
+/** The embedding model's answers for one query's texts, by those texts, with the model that gave each. */
+type SharedEmbeddings = Map<string, { embedder: Embedder; answer: Promise<EmbedderAnswer> }>;
+
+/** The query's vectors: asked of the model, or the answer it already gave these texts in this `shared` (the same model only). */
+function embedOnce(embedder: Embedder, texts: string[], signal: AbortSignal | undefined, shared: SharedEmbeddings | null): Promise<EmbedderAnswer> {
+  if (!shared) return embedder.embed(texts, "query", signal);
+  const key = JSON.stringify(texts);
+  const known = shared.get(key);
+  // The settings swapped the model between two levels: the new one is asked.
+  if (known?.embedder === embedder) return known.answer;
+  const answer = embedder.embed(texts, "query", signal);
+  shared.set(key, { embedder, answer });
+  return answer;
 }
 
 /** Whether a note's stored vectors were made from the note as the index has it (same mtime and size). */

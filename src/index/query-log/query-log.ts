@@ -20,6 +20,8 @@ const MAX_LOGGED_RESULTS = 50;
 /** Filters come from whoever asks (an MCP client sends any number of tags), so they are bounded too. */
 const MAX_LOGGED_FILTERS = 50;
 const MAX_FILTER_CHARS = 200;
+/** Searches whose clicks can still be told apart from a clear: far more than any screen shows. */
+const MAX_REMEMBERED_SEARCHES = 1000;
 /** How every line the log writes begins (JSON.stringify keeps the key order below). */
 const LINE_START = `{"schema":${JSON.stringify(QUERY_LOG_SCHEMA)}`;
 
@@ -37,6 +39,8 @@ const searchLine = z.object({
   filters: z.object({ folders: z.array(z.string()), tags: z.array(z.string()) }),
   results: z.array(z.string()),
   latency_ms: z.number(),
+  /** Level 1 found nothing and this search took the closest notes by spelling instead (DialRequest.loose). */
+  loose: z.literal(true).optional(),
 });
 
 const clickLine = z.object({
@@ -64,6 +68,16 @@ export interface SearchToLog {
   latencyMs: number;
   /** Which surface asked: "search-modal", "panel", "research", "cli", "mcp"… */
   surface: string;
+  /** Level 1's fallback when nothing matched: the closest notes by spelling, not what level 1 finds. */
+  loose?: boolean;
+}
+
+/**
+ * Where the log stood when a search began (`QueryLog.mark`): a search that began before the log was
+ * cleared is not written after the clear, however long it ran.
+ */
+export interface QueryLogMark {
+  readonly clears: number;
 }
 
 export interface QueryLogOptions {
@@ -94,6 +108,8 @@ export class QueryLog {
   private counter = 0;
   /** How many times the log was cleared: a line asked for before a clear is not written after it. */
   private clears = 0;
+  /** The clear count each recent search id was given under, so a click on a result of a cleared search is not written either. */
+  private readonly searchMarks = new Map<string, number>();
 
   constructor(options: QueryLogOptions) {
     this.file = options.file;
@@ -103,10 +119,18 @@ export class QueryLog {
     this.scrubber = options.scrubber ?? (() => NO_SECRETS);
   }
 
-  /** Logs a search and returns its id (for click-throughs), or null when logging is off or failed. */
-  async recordSearch(search: SearchToLog): Promise<string | null> {
+  /** Where the log stands now: take it when a search begins and give it to `recordSearch` when it ends. */
+  mark(): QueryLogMark {
+    return { clears: this.clears };
+  }
+
+  /**
+   * Logs a search and returns its id (for click-throughs), or null when logging is off or failed.
+   * `began`: the mark taken when the search began (default: now), so a clear while it ran drops it.
+   */
+  async recordSearch(search: SearchToLog, began: QueryLogMark = this.mark()): Promise<string | null> {
     if (!this.enabled) return null;
-    const clears = this.clears;
+    const clears = began.clears;
     const id = `q${this.clock.now().toString(36)}-${(this.counter++).toString(36)}`;
     const scrub = await this.readScrubber();
     if (!scrub) return null;
@@ -123,14 +147,17 @@ export class QueryLog {
       filters: { folders: boundedFilter(search.filters.folders, scrub), tags: boundedFilter(search.filters.tags, scrub) },
       results: search.results.slice(0, MAX_LOGGED_RESULTS),
       latency_ms: Math.round(search.latencyMs),
+      ...(search.loose ? { loose: true as const } : {}),
     };
+    this.rememberMark(id, clears);
     return (await this.append(scrub.value(line), clears)) ? id : null;
   }
 
   /** The user opened result `key`, shown at 1-based `rank`, of search `id`. */
   async recordClick(id: string, key: string, rank: number): Promise<void> {
     if (!this.enabled) return;
-    const clears = this.clears;
+    // A result still on screen from a search the user has since cleared: its click goes with it.
+    const clears = this.searchMarks.get(id) ?? this.clears;
     const scrub = await this.readScrubber();
     if (!scrub) return;
     await this.append({ schema: QUERY_LOG_SCHEMA, type: "click", id, at: new Date(this.clock.now()).toISOString(), key: scrub.text(key), rank }, clears);
@@ -169,6 +196,12 @@ export class QueryLog {
     const cleared = this.writes.then(() => this.file.clear());
     this.writes = cleared.catch(() => undefined);
     await cleared;
+  }
+
+  /** Remembers the last MAX_REMEMBERED_SEARCHES ids (a Map keeps insertion order: oldest first out). */
+  private rememberMark(id: string, clears: number): void {
+    this.searchMarks.set(id, clears);
+    if (this.searchMarks.size > MAX_REMEMBERED_SEARCHES) this.searchMarks.delete(this.searchMarks.keys().next().value!);
   }
 
   /** The scrubber for this write; null, with the problem said, when the secrets could not be read: nothing unscrubbed is written. */

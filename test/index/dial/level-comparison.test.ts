@@ -36,4 +36,30 @@ describe("compareLevels", () => {
     await expect(compareLevels(dial, { query: "q", signal: controller.signal })).rejects.toThrow();
     expect(asked).toEqual([1, 2]);
   });
+
+  it("runs every level through one share of a dial that offers it, so the query is embedded once", async () => {
+    const inner = scriptedDial({ 1: ["a.md"], 2: ["a.md"] });
+    const shares: number[][] = [];
+    const dial = {
+      search: () => Promise.reject(new Error("each level should go through the share")),
+      forOneQuery() {
+        const levels: number[] = [];
+        shares.push(levels);
+        return { search: (request: DialRequest) => (levels.push(request.level), inner.search(request)) };
+      },
+    };
+    await compareLevels(dial, { query: "q" });
+    await compareLevels(dial, { query: "r" });
+    expect(shares).toEqual([
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+    ]);
+  });
+
+  it("names the query as the levels read it, not as it was pasted: a huge paste is not echoed back whole", async () => {
+    const inner = scriptedDial({ 1: ["a.md"] });
+    const reading = { search: (request: DialRequest) => inner.search({ ...request, query: request.query.slice(0, 20) }) };
+    const comparison = await compareLevels(reading, { query: "tomatoes ".repeat(20_000) });
+    expect(comparison.query).toBe("tomatoes ".repeat(20_000).slice(0, 20));
+  });
 });

@@ -80,4 +80,40 @@ describe("query log replay", () => {
     expect(replay.replayed.map((r) => r.query)).toEqual(["brakes"]);
     expect([replay.queries, replay.scored]).toEqual([1, 1]);
   });
+
+  it("sets aside a note opened then and gone from that path since (renamed, moved), rather than scoring it as every level's miss", async () => {
+    const dial = { ...scriptedDial([]), holdsNote: (path: string) => path !== "Old name.md" };
+    const lines = [searchLine("1", "brakes"), click("1", "Old name.md"), searchLine("2", "tyres"), click("2", "Old name.md"), click("2", "c.md")];
+    const replay = await replayLoggedQueries(dial, lines);
+    expect([replay.queries, replay.scored, replay.openedGone]).toEqual([2, 1, 2]);
+    expect(replay.replayed.map((r) => [r.query, r.opened, r.openedGone])).toEqual([
+      ["brakes", [], ["Old name.md"]],
+      ["tyres", ["c.md"], ["Old name.md"]],
+    ]);
+    // Scored by c.md alone: the renamed note does not halve recall at every level.
+    expect(replay.levels.map((l) => [l.mrr, l.recallAt5])).toEqual([
+      [1 / 3, 1],
+      [1 / 3, 1],
+      [1, 1],
+      [1, 1],
+    ]);
+  });
+
+  it("asks a dial that can share one query's embedding for a new share per query", async () => {
+    const shares: string[][] = [];
+    const inner = scriptedDial([]);
+    const dial = {
+      search: (request: DialRequest) => inner.search(request),
+      forOneQuery() {
+        const asked: string[] = [];
+        shares.push(asked);
+        return { search: (request: DialRequest) => (asked.push(`${request.query}@${request.level}`), inner.search(request)) };
+      },
+    };
+    await replayLoggedQueries(dial, [searchLine("1", "brakes"), searchLine("2", "tyres")]);
+    expect(shares).toEqual([
+      ["brakes@1", "brakes@2", "brakes@3", "brakes@4"],
+      ["tyres@1", "tyres@2", "tyres@3", "tyres@4"],
+    ]);
+  });
 });

@@ -286,6 +286,27 @@ describe("query log", () => {
 });
 
 describe("comparison", () => {
+  it("embeds the query once for all the levels that use it, not once per level", async () => {
+    await compareLevels(dial(), { query: "automobile repair", limit: 10 });
+    expect(server.embedCalls).toHaveLength(1);
+    // A search of its own, after the comparison, asks again.
+    await dial().search({ query: "automobile repair", level: 2 });
+    expect(server.embedCalls).toHaveLength(2);
+  });
+
+  it("an embedding server that fails is asked once, and every vector level's column says why", async () => {
+    server.script = { dimensions: 256, embedFailure: { status: 500, body: { error: "model crashed" } } };
+    const comparison = await compareLevels(dial(), { query: "automobile repair", limit: 10 });
+    expect(server.embedCalls).toHaveLength(1);
+    expect(comparison.levels.map((l) => [l.level, l.ranLevel])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+    ]);
+    for (const level of comparison.levels.slice(1)) expect(level.notices).toMatchObject([{ kind: "embedding_failed", wanted: level.level }]);
+  });
+
   it("runs all four levels for one query and marks how each note moved between levels", async () => {
     const comparison = await compareLevels(dial(), { query: "automobile repair", limit: 10 });
     expect(comparison.levels.map((l) => [l.level, l.ranLevel])).toEqual([
@@ -303,5 +324,76 @@ describe("comparison", () => {
     // Level 4 reversed the stand-in's order: the top note moved down.
     expect(history.moves[3]).toMatchObject({ kind: "down" });
     expect(comparison.rows[0].ranks[3]).toBe(1);
+  });
+});
+
+/** The stand-in's embedder, held at each call until `release`; `called` settles when the first call arrives. */
+function heldEmbedder() {
+  const inner = embedder();
+  let release!: () => void;
+  let arrived!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const called = new Promise<void>((resolve) => (arrived = resolve));
+  const model = {
+    name: inner.name,
+    async embed(...args: Parameters<typeof inner.embed>) {
+      arrived();
+      await held;
+      return inner.embed(...args);
+    },
+  };
+  return { model, called, release };
+}
+
+describe("query log and clear", () => {
+  it("a search that began before the log was cleared is not written after the clear", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    const held = heldEmbedder();
+    const search = dial({ log, embedder: held.model, surface: "search-modal" });
+    const running = search.search({ query: "automobile repair", level: 2 });
+    await held.called;
+    // The user clears the log while the query is at the embedding server.
+    await log.clear();
+    held.release();
+    const response = await running;
+    expect(response.ranLevel).toBe(2);
+    expect(response.logId).toBeNull();
+    expect(file.current).toBe("");
+    expect(log.problem).toBeNull();
+  });
+
+  it("a search given up on while the query was at the embedding server is not logged as one that fell back to words", async () => {
+    const file = new MemoryQueryLogFile();
+    const held = heldEmbedder();
+    const search = dial({ log: new QueryLog({ file }), embedder: held.model, surface: "search-modal" });
+    const controller = new AbortController();
+    const running = search.search({ query: "automobile repair", level: 2, signal: controller.signal });
+    await held.called;
+    // The user typed on: this search's results will never be shown.
+    controller.abort();
+    held.release();
+    const response = await running;
+    expect(response.logId).toBeNull();
+    expect(file.current).toBe("");
+  });
+
+  it("logs level 1's spelling fallback as such, and a plain level 1 search without it", async () => {
+    const file = new MemoryQueryLogFile();
+    const search = new VaultSearch({ index, notes: store, log: new QueryLog({ file }) });
+    await search.search({ query: "kit", level: 1 });
+    await search.search({ query: "kit", level: 1, loose: true });
+    const lines = file.current.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.level, l.ran_level, l.loose])).toEqual([
+      [1, 1, undefined],
+      [1, 1, true],
+    ]);
+  });
+
+  it("a vector level asked with loose ran by meaning, not by spelling: not logged as loose", async () => {
+    const file = new MemoryQueryLogFile();
+    await dial({ log: new QueryLog({ file }) }).search({ query: "automobile repair", level: 2, loose: true });
+    expect(JSON.parse(file.current) as Record<string, unknown>).toMatchObject({ level: 2, ran_level: 2 });
+    expect(file.current).not.toContain("loose");
   });
 });

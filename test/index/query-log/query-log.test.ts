@@ -199,4 +199,41 @@ describe("query log", () => {
     expect(await log.recordSearch(search("asked after"))).not.toBeNull();
     expect((await log.read()).lines).toMatchObject([{ query: "asked after" }]);
   });
+
+  it("a search that began before a clear is not written after it, however long it ran", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    // The search began (an embedding call, a rerank still to come), then the user cleared the log.
+    const began = log.mark();
+    await log.clear();
+    expect(await log.recordSearch(search("began before the clear"), began)).toBeNull();
+    expect(log.problem).toBeNull();
+    expect(file.current).toBe("");
+    expect(await log.recordSearch(search("began after"), log.mark())).not.toBeNull();
+    expect((await log.read()).lines).toMatchObject([{ query: "began after" }]);
+  });
+
+  it("a click on a result of a search logged before a clear is not written after it", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    const old = (await log.recordSearch(search("private matter")))!;
+    await log.clear();
+    // The results are still on screen: the user opens one after clearing.
+    await log.recordClick(old, "Health/Private matter.md", 1);
+    expect(file.current).toBe("");
+    const fresh = (await log.recordSearch(search("after")))!;
+    await log.recordClick(fresh, "b.md", 2);
+    expect((await log.read()).lines.map((l) => l.type)).toEqual(["search", "click"]);
+  });
+
+  it("says of a search that it was level 1's spelling fallback, and reads lines that do not say", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    await log.recordSearch({ ...search("kit"), level: 1, loose: true });
+    await log.recordSearch({ ...search("kitten"), level: 1 });
+    const { lines, skipped } = await log.read();
+    expect(skipped).toBe(0);
+    expect(lines.map((l) => l.type === "search" && l.loose)).toEqual([true, undefined]);
+    expect(file.current.split("\n")[1]).not.toContain("loose");
+  });
 });
