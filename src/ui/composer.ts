@@ -45,6 +45,17 @@ export function providerChoices(enabled: readonly ProviderName[]): { value: stri
   return choices;
 }
 
+/**
+ * A turn's choices as the settings allow them now: no web while external search is off, and only
+ * sources still turned on (all of them when none of the chosen ones is). A turn asked again later
+ * (Retry) had its choices made under the settings of then; the settings are the master switch.
+ */
+export function withinSettings(options: TurnOptions, settings: Settings): TurnOptions {
+  const external = settings.external;
+  const providers = options.providers.filter((p) => external.providers.includes(p));
+  return { ...options, mode: external.enabled ? options.mode : "never", providers: providers.length > 0 ? providers : [...external.providers] };
+}
+
 export class Composer {
   readonly inputEl: HTMLTextAreaElement;
   private readonly modeEl: HTMLSelectElement;
@@ -125,10 +136,8 @@ export class Composer {
   }
 
   options(): TurnOptions {
-    const external = this.settings().external;
-    const mode = external.enabled ? (this.modeEl.value as ExternalMode) : "never";
-    const providers = this.providerEl.value.split(",").filter((p): p is ProviderName => (external.providers as string[]).includes(p));
-    return { mode, providers: providers.length > 0 ? providers : [...external.providers], freshness: this.freshnessEl.value };
+    const providers = this.providerEl.value.split(",") as ProviderName[];
+    return withinSettings({ mode: this.modeEl.value as ExternalMode, providers, freshness: this.freshnessEl.value }, this.settings());
   }
 
   /** While a run goes, the send button is a labelled Stop button. */
@@ -145,6 +154,13 @@ export class Composer {
   setQuestion(text: string): void {
     this.inputEl.value = text;
     this.updateSuggestion();
+  }
+
+  /** Puts `text` in the box to send later, unless the user is writing something there; whether it did. */
+  keepForLater(text: string): boolean {
+    if (this.inputEl.value.trim() !== "") return false;
+    this.setQuestion(text);
+    return true;
   }
 
   focus(): void {

@@ -34,8 +34,10 @@ export interface EvidenceActions {
 export interface EvidenceOptions {
   /** Show the outside group even when empty (the run was allowed to use the web). */
   outsideAsked: boolean;
-  /** Providers the run asked, for the counter when no outside row came back. */
+  /** Providers the run asked, for the counter when no outside row came back (none when it asked none). */
   providersAsked: readonly string[];
+  /** The run was allowed the web and did not search it: why, under the empty outside counter. */
+  webNotSearched?: string;
   /** Say once, under the outside counter, what "ephemeral" means. */
   explainEphemeral?: boolean;
   /** The vault has no evidence: its nearest rows are shown folded, as what came closest. */
@@ -64,6 +66,7 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
   const found = pack.coverage.external_by_provider.filter((p) => p.count > 0).map((p) => p.key);
   const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : options.providersAsked;
   outside.createDiv({ cls: "vault-research-counter", text: outsideVaultCounter(pack.external_evidence.length, providers) });
+  if (options.webNotSearched && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-not-asked", text: options.webNotSearched });
   if (options.explainEphemeral && pack.external_evidence.length > 0) outside.createDiv({ cls: "vault-research-legend", text: EPHEMERAL_LEGEND });
   for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
 }

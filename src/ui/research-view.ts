@@ -14,7 +14,7 @@ import { isProviderName } from "../provider-names";
 import { canAsk } from "../websearch/source-access";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
-import { Composer, FRESHNESS_LABELS, MODE_LABELS, type TurnOptions } from "./composer";
+import { Composer, FRESHNESS_LABELS, MODE_LABELS, withinSettings, type TurnOptions } from "./composer";
 import { renderEvidence, type EvidenceActions } from "./evidence-cards";
 import { openPluginSettings } from "./open-settings";
 import { problemOfFailure, problemsOf, renderProblems, type ProblemActions, type ProblemContext, type RunProblem } from "./run-problems";
@@ -132,7 +132,8 @@ export class ResearchView extends ItemView {
       busy: () => this.status.say(BUSY_SENTENCE),
     }, this.host.dial);
     this.registerDomEvent(this.containerEl, "keydown", (evt: KeyboardEvent) => {
-      if (evt.key === "Escape" && this.running) {
+      // An Esc that closes an input method's candidate list is the input method's, not a Stop.
+      if (evt.key === "Escape" && this.running && !evt.isComposing) {
         evt.preventDefault();
         this.cancel();
       }
@@ -161,33 +162,22 @@ export class ResearchView extends ItemView {
   /** Asks a question as a new turn of this chat. Earlier questions travel along as history. */
   async ask(question: string, options: Partial<TurnOptions> = {}): Promise<void> {
     if (this.running) {
-      new Notice("A research run is still going. Stop it first.");
+      // Asked from elsewhere (the Ask modal, a selection): the question is kept, not dropped.
+      const kept = this.composer.keepForLater(question);
+      new Notice(kept ? "A research run is still going. Your question is in the box below: send it when the run ends, or stop the run first." : "A research run is still going. Stop it first.");
       this.status.say(BUSY_SENTENCE);
       return;
     }
-    const turnOptions: TurnOptions = { ...this.composer.options(), ...options };
+    // Choices from an earlier turn (Retry) are held to the settings as they are now.
+    const turnOptions = withinSettings({ ...this.composer.options(), ...options }, this.host.settings);
     const history = this.turns.map((t) => t.question);
     const turn = this.startTurn(question, turnOptions);
 
-    // Waiting for the index is said (and announced) once, then its count is shown as it rises.
-    let waitSaid = false;
-    const prepared = await this.host.prepareRun((text) => {
-      if (turn.state !== "running") return;
-      if (waitSaid) this.status.progress(text);
-      else this.status.say(text);
-      waitSaid = true;
-    });
-    // Stopped while the run was being prepared (the index still building): it never starts.
-    if (turn.controller.signal.aborted) return;
-    if (!prepared.ok) {
-      this.finishTurn(turn, "failed");
-      // A run that cannot be prepared is a setting to fix (the model's key).
-      renderProblems(turn.bodyEl, [{ ...prepared.problem, action: prepared.problem.action ?? "open_settings" }], this.problemActions(turn));
-      return;
-    }
+    const prepared = await this.prepare(turn);
+    if (!prepared) return;
     const request: ResearchRequest = { question, history, mode: turnOptions.mode, providers: turnOptions.providers, freshness: turnOptions.freshness };
     const deps: ResearchDeps = {
-      ...prepared.deps,
+      ...prepared,
       signal: turn.controller.signal,
       onProgress: (event) => {
         if (turn.state !== "running") return;
@@ -198,6 +188,8 @@ export class ResearchView extends ItemView {
     };
     try {
       const result = await this.host.runResearch(request, deps);
+      // New chat dropped the turn while it ran: its result belongs to no chat on screen.
+      if (!this.turns.includes(turn)) return;
       const cancelled = turn.state === "cancelled";
       if (!cancelled) this.finishTurn(turn, "done", result);
       await this.renderResult(turn, result, cancelled);
@@ -206,7 +198,31 @@ export class ResearchView extends ItemView {
       this.finishTurn(turn, "failed");
       renderProblems(turn.bodyEl, [problemOfFailure(error)], this.problemActions(turn));
     }
-    this.scrollToTurn(turn);
+    // A stopped run that ends late does not pull the panel back from a newer turn.
+    if (this.turns.at(-1) === turn) this.scrollToTurn(turn);
+  }
+
+  /** What the turn's run needs once it can start; null when it cannot (said in the turn) or was stopped meanwhile. */
+  private async prepare(turn: Turn): Promise<RunDeps | null> {
+    // Waiting for the index is said (and announced) once, then its count is shown as it rises.
+    let waitSaid = false;
+    const onWait = (text: string) => {
+      if (turn.state !== "running") return;
+      if (waitSaid) this.status.progress(text);
+      else this.status.say(text);
+      waitSaid = true;
+    };
+    // A preparation that throws ends the turn like a run that throws: never a Stop button spinning on.
+    const prepared = await this.host.prepareRun(onWait).catch((error: unknown): PreparedRun => ({ ok: false, problem: problemOfFailure(error) }));
+    // Stopped while the run was being prepared (the index still building): it never starts.
+    if (turn.controller.signal.aborted) return null;
+    if (!prepared.ok) {
+      this.finishTurn(turn, "failed");
+      // A run that cannot be prepared is a setting to fix (the model's key).
+      renderProblems(turn.bodyEl, [{ ...prepared.problem, action: prepared.problem.action ?? "open_settings" }], this.problemActions(turn));
+      return null;
+    }
+    return prepared.deps;
   }
 
   /** Stops the running turn at once; whatever it already found is still shown when it arrives. */
@@ -269,15 +285,18 @@ export class ResearchView extends ItemView {
     if (result.answer && !noEvidence) await this.renderAnswerBox(el, result);
     const trace = result.trace_path;
     renderTurnActions(el, {
-      ...(noEvidence && this.webCanHelp(turn.options) ? { searchWeb: () => void this.ask(turn.question, { mode: "always" }) } : {}),
+      ...(noEvidence && this.webCanHelp(turn.options) ? { searchWeb: () => this.searchWeb(turn) } : {}),
       ...(result.answer && !noEvidence ? { copy: () => void this.copyAnswer(result), insert: () => this.insertAnswer(result) } : {}),
-      ...(trace ? { openTrace: () => void this.app.workspace.openLinkText(trace, "", false) } : {}),
+      ...(trace ? { openTrace: () => void openAtSection(this.app, trace, undefined) } : {}),
     });
     const explainEphemeral = !this.ephemeralExplained && result.pack.external_evidence.length > 0;
     if (explainEphemeral) this.ephemeralExplained = true;
+    const searched = webSearched(result);
     renderEvidence(el, result.pack, this.evidenceActions(result), {
       outsideAsked: turn.options.mode !== "never",
-      providersAsked: turn.options.providers,
+      // Allowed is not asked: no source is named for a search that never went out.
+      providersAsked: searched ? turn.options.providers : [],
+      ...(searched ? {} : { webNotSearched: webNotSearchedSentence(result) }),
       explainEphemeral,
       vaultRowsAreClosestOnly: noEvidence,
     });
@@ -300,6 +319,15 @@ export class ResearchView extends ItemView {
     if (answer.kind === "model") answerEl.createDiv({ cls: "vault-research-answer-kind", text: `Written by ${answer.model ?? "the model"}` });
     const body = answerEl.createDiv({ cls: "vault-research-answer-body markdown-rendered" });
     await renderAnswer(this.app, answer.text, body, citationTargets(result.pack, result.citations), this.chipActions(), this);
+  }
+
+  /** "Search the web for this": offered while the web was on, it may have been turned off since. */
+  private searchWeb(turn: Turn): void {
+    if (!this.webCanHelp(turn.options)) {
+      new Notice("External search is off in settings. Turn it on there to search the web for this question.");
+      return;
+    }
+    void this.ask(turn.question, { mode: "always" });
   }
 
   /** Web search is on in settings and this turn did not use it. */
@@ -329,7 +357,7 @@ export class ResearchView extends ItemView {
       openNote: (row, evt) => this.openVaultRow(row, evt),
       openUrl: (row) => openExternal(row.url),
       ...(promote ? { promote: (row: OutsideVaultRow) => this.promoteAndRemember(() => promote(row, result)) } : {}),
-      openPath: (path, evt) => void this.app.workspace.openLinkText(path, "", Keymap.isModEvent(evt)),
+      openPath: (path, evt) => void openAtSection(this.app, path, undefined, Keymap.isModEvent(evt)),
       discardPromoted: (path) => this.discardPromoted(path),
       announce: (text) => this.status.say(text),
     };
@@ -402,9 +430,13 @@ export class ResearchView extends ItemView {
   }
 }
 
+/** A model that could not answer leaves the evidence brief in its place, shown as the answer. */
+const BRIEF_INSTEAD = "The model could not be used, so an evidence brief is shown in place of its answer.";
+
 /** How the run ended, in one sentence; none when the answer says it (thin evidence, with an answer). */
 function stopSentence(result: ResearchResult): string | undefined {
   if (result.answer && result.stop_reason === "weak_evidence") return undefined;
+  if (result.answer && result.stop_reason === "synthesis_unavailable") return BRIEF_INSTEAD;
   return STOP_SENTENCES[result.stop_reason];
 }
 
@@ -415,11 +447,23 @@ export function describeOptions(options: TurnOptions): string {
   return `External web: ${MODE_LABELS[options.mode]} · ${options.providers.map(providerChoiceName).join(" + ")} · ${freshness}`;
 }
 
+/** Whether the run searched the web: its web stage ran, failed or found something. */
+function webSearched(result: Pick<ResearchResult, "pack" | "trace">): boolean {
+  const trace = result.trace;
+  return trace.timings_ms.external_retrieval !== undefined || trace.errors.some((e) => e.stage === "external_retrieval") || result.pack.external_evidence.length > 0;
+}
+
+/** Under an empty outside group of a run allowed the web that never searched it: why, when it is known. */
+function webNotSearchedSentence(result: Pick<ResearchResult, "pack" | "trace">): string {
+  const enough = result.trace.mode === "on-weak" && result.pack.judge.verdict === "enough_evidence";
+  return enough ? "The web was not searched: your vault had enough on this." : "The web was not searched for this question.";
+}
+
 /** The web part of a finished timeline's summary: "Brave, 4 results", "Brave failed", or "not needed". */
 export function webSummary(result: Pick<ResearchResult, "pack" | "trace">): string | undefined {
   const trace = result.trace;
   if (!trace || trace.mode === "never") return undefined;
-  if (trace.timings_ms.external_retrieval === undefined) return "not needed";
+  if (!webSearched(result)) return "not needed";
   const answered = result.pack.coverage.external_freshness.map((f) => f.provider);
   const answeredSet = new Set<string>(answered);
   const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider && !answeredSet.has(e.provider) ? [e.provider] : [])))];

@@ -8,7 +8,7 @@
 // level can run, one click shows the three closest by meaning (a click, because the query then
 // goes to the embedding model, which level 1 never asks).
 // Choosing one records the click-through and opens the note at that section.
-import { Keymap, SuggestModal, type App, type PaneType } from "obsidian";
+import { Keymap, Notice, SuggestModal, type App, type PaneType } from "obsidian";
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
 import type { Highlight, SectionHit } from "../index/types";
 import { errorMessage } from "../text/error-message";
@@ -273,24 +273,36 @@ export function mergeHighlights(highlights: readonly Highlight[], length: number
   return merged;
 }
 
-// Characters that end or change the meaning of a link's heading part.
-const UNLINKABLE_HEADING = /[#|^[\]]/;
+// Characters that end or change the meaning of a link's path or heading part.
+const UNLINKABLE = /[#|^[\]]/;
 
-/** Opens a note scrolled to a section: by heading link where possible, by line otherwise. */
+/**
+ * Opens a note scrolled to a section: by heading link where possible, by line otherwise. A note
+ * that is gone (moved or deleted since it was found) is said to be gone: the app's link opener
+ * would make an empty note in its place, which is no note the user asked for.
+ */
 export async function openAtSection(app: App, path: string, section: Pick<SectionHit, "heading" | "line"> | undefined, newLeaf: PaneType | boolean = false): Promise<void> {
-  if (!section || section.heading === "") {
-    await app.workspace.openLinkText(path, "", newLeaf);
-    return;
-  }
-  if (!UNLINKABLE_HEADING.test(section.heading)) {
-    await app.workspace.openLinkText(`${path}#${section.heading}`, "", newLeaf);
-    return;
-  }
   const file = app.vault.getFileByPath(path);
   if (!file) {
-    await app.workspace.openLinkText(path, "", newLeaf);
+    new Notice(`${noteName(path)} is no longer in your vault: it was moved or deleted.`);
+    return;
+  }
+  // A link to `C# tips.md` would be read as the heading " tips.md" of a note named `C`.
+  const linkable = !UNLINKABLE.test(path);
+  if (!section || section.heading === "") {
+    if (linkable) await app.workspace.openLinkText(path, "", newLeaf);
+    else await app.workspace.getLeaf(newLeaf).openFile(file);
+    return;
+  }
+  if (linkable && !UNLINKABLE.test(section.heading)) {
+    await app.workspace.openLinkText(`${path}#${section.heading}`, "", newLeaf);
     return;
   }
   // The editor counts lines from 0; sections count them from 1.
   await app.workspace.getLeaf(newLeaf).openFile(file, { eState: { line: Math.max(0, section.line - 1) } });
+}
+
+/** "Kites" for `Notes/Kites.md`. */
+function noteName(path: string): string {
+  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
 }

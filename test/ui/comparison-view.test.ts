@@ -98,6 +98,7 @@ describe("the comparison view", () => {
   it("opens a note from its title", async () => {
     const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: [note("Concepts/CRDTs")] }));
     const { app, view, el } = await openView(host);
+    app.vault.seed("Concepts/CRDTs.md", "# CRDTs\n");
     await view.compare("crdt");
     el.querySelector<HTMLElement>(".vault-research-comparison-note")!.click();
     await Promise.resolve();

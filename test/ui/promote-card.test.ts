@@ -118,6 +118,7 @@ describe("Add to vault on outside cards", () => {
     expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "promoted"));
     expect(badgeOf(card(releases))).toBe(outsideVaultLabel("brave", "ephemeral"));
 
+    app.vault.seed(SAVED, "saved page\n");
     c.querySelector<HTMLElement>(".vault-research-promote-link")!.click();
     expect(app.workspace.openedLinks.map((l) => l.linktext)).toEqual([SAVED]);
   });
@@ -137,6 +138,7 @@ describe("Add to vault on outside cards", () => {
     expect(addButton(c)).toBeNull();
     // Nothing was promoted by this click: the row is still this run's web result.
     expect(badgeOf(c)).toBe(outsideVaultLabel("brave", "ephemeral"));
+    app.vault.seed(existing, "my notes on it\n");
     c.querySelector<HTMLElement>(".vault-research-promote-link")!.click();
     expect(app.workspace.openedLinks.map((l) => l.linktext)).toEqual([existing]);
   });

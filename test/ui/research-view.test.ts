@@ -109,6 +109,7 @@ describe("the research panel", () => {
     expect(texts(panel.el, ".vault-research-stage-title")).toEqual(["Planning", "Searching vault"]);
     expect(texts(panel.el, ".vault-research-question")).toEqual(["How do CRDTs merge?"]);
     expect(panel.el.querySelector(".vault-research-answer.is-verified")).not.toBeNull();
+    panel.app.vault.seed("Concepts/CRDT.md", "# CRDT\n\n## Merging\n");
     const chip = panel.el.querySelector<HTMLElement>(".vault-research-chip-vault")!;
     chip.click();
     expect(panel.app.workspace.openedLinks.map((l) => l.linktext)).toEqual(["Concepts/CRDT.md#Merging"]);
@@ -182,6 +183,19 @@ describe("the research panel", () => {
     expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below.");
   });
 
+  it("keeps running when Esc only closes an input method's candidates in the question box", async () => {
+    const panel = await openPanel(() => new Promise(() => {}));
+    panel.type("first question");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.type("にほ");
+    panel.press("Escape", { isComposing: true });
+    expect(panel.view.isRunning()).toBe(true);
+    expect(panel.calls[0].deps.signal?.aborted).toBe(false);
+    panel.press("Escape");
+    expect(panel.view.isRunning()).toBe(false);
+  });
+
   it("explains provider failures with what to do, and keeps the vault results", async () => {
     const panel = await openPanel(async (request) =>
       result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, {
@@ -197,6 +211,21 @@ describe("the research panel", () => {
     expect(problem.textContent).toContain("Brave: Too many requests; try again in 3 s.");
     expect(problem.querySelector(".vault-research-problem-hint")!.textContent).toMatch(/Wait a moment/);
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows from Brave"]);
+  });
+
+  it("names no web source under the outside counter when the web was allowed but never asked", async () => {
+    const panel = await openPanel(async (request) => {
+      const t = trace();
+      t.mode = "on-weak";
+      t.providers = ["brave"];
+      return result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { trace: t });
+    }, { settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "on-weak")) });
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter");
+    await panel.settled();
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
+    expect(texts(panel.el, ".vault-research-outside-not-asked")).toEqual(["The web was not searched: your vault had enough on this."]);
+    expect(panel.el.querySelector(".vault-research-timeline-web")!.textContent).toBe("web: not needed");
   });
 
   it("shows a run that could not start or failed as a readable message", async () => {
@@ -217,6 +246,36 @@ describe("the research panel", () => {
     broken.press("Enter");
     await broken.settled();
     expect(broken.el.querySelector(".vault-research-turn.is-failed .vault-research-problem")!.textContent).toContain("The research run failed: index exploded");
+  });
+
+  it("ends a turn whose run could not even be prepared, instead of spinning with Stop forever", async () => {
+    const panel = await openPanel(async () => result(pack("q", []), null), {
+      host: { prepareRun: () => Promise.reject(new Error("the vault's index could not be read")) },
+    });
+    panel.type("anything");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.view.isRunning()).toBe(false);
+    expect(panel.el.querySelector(".vault-research-turn.is-failed .vault-research-problem")!.textContent).toContain("The research run failed: the vault's index could not be read");
+    expect(panel.el.querySelector(".vault-research-send")!.getAttribute("aria-label")).toBe("Send (Enter)");
+  });
+
+  it("says an evidence brief stands in for a model that could not be reached, never that no answer was written", async () => {
+    const brief = `Evidence brief (no model)\n\n- A CRDT merges edits [${crdt.source_key}].`;
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), brief, {
+        answer: { text: brief, kind: "extractive", verified: true },
+        stop_reason: "synthesis_unavailable",
+        trace: trace([{ stage: "synthesize", kind: "network", message: "connect ECONNREFUSED 127.0.0.1:11434" }]),
+      }),
+    );
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.el.querySelector(".vault-research-answer")).not.toBeNull();
+    expect(texts(panel.el, ".vault-research-problem-message")).toEqual(["Could not reach the model's server. The evidence brief is shown instead."]);
+    expect(panel.el.textContent).not.toContain("no answer was written");
+    expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toMatch(/^Finished in \d+\.\d s\. The model could not be used, so an evidence brief is shown in place of its answer\.$/);
   });
 
   it("shows an unverified answer as unverified, with its errors", async () => {
@@ -284,6 +343,9 @@ describe("the research panel", () => {
     action("Insert at cursor").click();
     expect(markdown.editor.getValue()).toMatch(/^Intro\nMerges offline \(\[\[Concepts\/CRDT#Merging\|CRDT\]\]\)/);
 
+    action("Open trace note").click();
+    expect(notices.at(-1)?.message).toBe("run is no longer in your vault: it was moved or deleted.");
+    panel.app.vault.seed("Research/Traces/run.md", "# Trace\n");
     action("Open trace note").click();
     expect(panel.app.workspace.openedLinks.at(-1)?.linktext).toBe("Research/Traces/run.md");
   });
@@ -387,5 +449,137 @@ describe("what the panel says to a screen reader", () => {
     await panel.settled();
     expect(panel.calls).toHaveLength(0);
     expect(texts(panel.el, ".vault-research-stop")).toEqual(["Cancelled."]);
+  });
+});
+
+describe("driving runs from earlier turns", () => {
+  const retryOf = (panel: Panel) => [...panel.el.querySelectorAll<HTMLElement>(".vault-research-problem-action")].find((b) => b.textContent === "Retry")!;
+  const rateLimited = (request: ResearchRequest) =>
+    result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, {
+      stop_reason: "external_failed_local_used",
+      trace: trace([{ stage: "external_retrieval", kind: "rate_limited", provider: "brave", message: "Too many requests." }]),
+    });
+
+  it("a Retry after the web was turned off in settings stays in the vault", async () => {
+    let settings!: Settings;
+    const panel = await openPanel(async (request) => rateLimited(request), {
+      settings: (s) => ((settings = s), (s.external.enabled = true), (s.external.defaultMode = "always")),
+    });
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[0].request.mode).toBe("always");
+    settings.external.enabled = false;
+    panel.view.refreshSettings();
+    retryOf(panel).click();
+    await panel.settled();
+    expect(panel.calls[1].request.mode).toBe("never");
+    expect(texts(panel.el, ".vault-research-turn-meta").at(-1)).toBe("Vault only");
+  });
+
+  it("a Retry never asks a source that was turned off since", async () => {
+    let settings!: Settings;
+    const panel = await openPanel(async (request) => rateLimited(request), {
+      settings: (s) => ((settings = s), (s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["brave", "wikipedia"])),
+    });
+    panel.el.querySelector<HTMLSelectElement>(".vault-research-provider")!.value = "brave";
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[0].request.providers).toEqual(["brave"]);
+    settings.external.providers = ["wikipedia"];
+    panel.view.refreshSettings();
+    retryOf(panel).click();
+    await panel.settled();
+    expect(panel.calls[1].request.providers).toEqual(["wikipedia"]);
+  });
+
+  it("Search the web for this does not search once the web is off in settings, and says why", async () => {
+    let settings!: Settings;
+    const panel = await openPanel(async (request) => result(pack(request.question, []), null, { stop_reason: "no_evidence" }), {
+      settings: (s) => ((settings = s), (s.external.enabled = true)),
+    });
+    panel.type("what is a kite?");
+    panel.press("Enter");
+    await panel.settled();
+    const searchWeb = panel.el.querySelector<HTMLElement>(".vault-research-turn-action.is-searchWeb")!;
+    settings.external.enabled = false;
+    panel.view.refreshSettings();
+    searchWeb.click();
+    await panel.settled();
+    expect(panel.calls).toHaveLength(1);
+    expect(notices.at(-1)?.message).toMatch(/off in settings/);
+  });
+});
+
+describe("a question asked while a run is going", () => {
+  it("is kept in the question box, not dropped, when it comes from the command palette", async () => {
+    const panel = await openPanel(() => new Promise(() => {}));
+    panel.type("first question");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    await panel.view.ask("a question typed in the Ask modal");
+    expect(panel.calls).toHaveLength(1);
+    expect(panel.el.querySelector<HTMLTextAreaElement>(".vault-research-input")!.value).toBe("a question typed in the Ask modal");
+    expect(notices.at(-1)?.message).toMatch(/question is in the box/);
+  });
+
+  it("never replaces what the user is typing in the box", async () => {
+    const panel = await openPanel(() => new Promise(() => {}));
+    panel.type("first question");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.type("a draft of my own");
+    await panel.view.ask("a selection to research");
+    expect(panel.el.querySelector<HTMLTextAreaElement>(".vault-research-input")!.value).toBe("a draft of my own");
+    expect(notices.at(-1)?.message).toMatch(/Stop it first/);
+  });
+});
+
+describe("a run that ends after the user moved on", () => {
+  it("leaves a new chat alone: its first outside group still explains ephemeral", async () => {
+    const finishes: ((r: ResearchResult) => void)[] = [];
+    const panel = await openPanel(() => new Promise((resolve) => finishes.push(resolve)), {
+      settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always")),
+    });
+    const webResult = (question: string) => result(pack(question, [], [release]), `Version 3 [${release.source_key}].`);
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.el.querySelector<HTMLElement>(".vault-research-new-chat")!.click();
+    finishes[0](webResult("latest automerge"));
+    await panel.settled();
+    panel.type("latest automerge, again");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    finishes[1](webResult("latest automerge, again"));
+    await panel.settled();
+    expect(panel.el.querySelectorAll(".vault-research-turn")).toHaveLength(1);
+    expect(panel.el.querySelectorAll(".vault-research-legend")).toHaveLength(1);
+  });
+
+  it("does not pull the panel back to a stopped turn while the user reads a newer one", async () => {
+    const finishes: ((r: ResearchResult) => void)[] = [];
+    const panel = await openPanel(() => new Promise((resolve) => finishes.push(resolve)));
+    panel.type("first");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.press("Escape");
+    panel.type("second");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    const turns = panel.el.querySelector<HTMLElement>(".vault-research-turns")!;
+    const [first, second] = [...turns.querySelectorAll<HTMLElement>(".vault-research-turn")];
+    Object.defineProperty(turns, "offsetTop", { value: 10 });
+    Object.defineProperty(first, "offsetTop", { value: 20 });
+    Object.defineProperty(second, "offsetTop", { value: 900 });
+    turns.scrollTop = 880;
+    finishes[0](result(pack("first", [crdt]), null, { stop_reason: "cancelled" }));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(first.querySelector(".vault-research-evidence")).not.toBeNull();
+    expect(turns.scrollTop).toBe(880);
+    finishes[1](result(pack("second", [crdt]), `Answer [${crdt.source_key}].`));
+    await panel.settled();
+    expect(turns.scrollTop).toBe(890);
   });
 });

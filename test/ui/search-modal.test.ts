@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, openModals, Vault } from "../stubs/obsidian";
+import { App, notices, openModals, Vault } from "../stubs/obsidian";
 import type { SearchResult, SectionHit } from "../../src/index/types";
 import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
 import { VaultSearch } from "../../src/index/dial/vault-search";
@@ -149,6 +149,7 @@ describe("vault search modal", () => {
   });
 
   it("opens the note at the matched heading", async () => {
+    app.vault.seed("Notes/Kites.md", "# Kites\n\n## Flying in wind\n");
     const modal = new VaultSearchModal(real(app), new FakeDialHost());
     modal.onChooseSuggestion(result({ sections: [section({ heading: "Flying in wind", line: 3 })] }), new KeyboardEvent("keydown"));
     await Promise.resolve();
@@ -156,10 +157,29 @@ describe("vault search modal", () => {
   });
 
   it("opens in a new tab when a modifier is held", async () => {
+    app.vault.seed("Notes/Kites.md", "# Kites\n");
     const modal = new VaultSearchModal(real(app), new FakeDialHost());
     modal.onChooseSuggestion(result(), new KeyboardEvent("keydown", { ctrlKey: true }));
     await Promise.resolve();
     expect(app.workspace.openedLinks).toEqual([expect.objectContaining({ linktext: "Notes/Kites.md", newLeaf: "tab" })]);
+  });
+
+  it("never makes a note that is gone since it was found: it says so instead", async () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.onChooseSuggestion(result({ sections: [section({ heading: "Flying in wind", line: 3 })] }), new KeyboardEvent("keydown"));
+    await Promise.resolve();
+    expect(app.workspace.openedLinks).toEqual([]);
+    expect(app.workspace.leaves.flatMap((l) => l.opened)).toEqual([]);
+    expect(notices.at(-1)?.message).toBe("Kites is no longer in your vault: it was moved or deleted.");
+  });
+
+  it("opens a note whose name a link would misread (a # in it) as that note, not another", async () => {
+    const file = app.vault.seed("Notes/C# tips.md", "# C# tips\n");
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.onChooseSuggestion(result({ path: "Notes/C# tips.md", title: "C# tips" }), new KeyboardEvent("keydown"));
+    await Promise.resolve();
+    expect(app.workspace.openedLinks).toEqual([]);
+    expect(app.workspace.leaves.flatMap((l) => l.opened)).toEqual([{ file, state: undefined }]);
   });
 
   it("opens by line when the heading cannot be written as a link", async () => {
@@ -372,6 +392,7 @@ describe("the dial in the search modal", () => {
 
   it("opening a result records the click-through against the search it came from", async () => {
     const boats = dialResult({ path: "Hobbies/Boats.md", key: "Hobbies/Boats.md", title: "Boats" });
+    app.vault.seed("Hobbies/Boats.md", "# Boats\n");
     const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: [kites, boats], logId: "log-7" }));
     const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
     modal.open();
