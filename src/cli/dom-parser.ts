@@ -6,10 +6,66 @@ import { readingFromDefuddle } from "../promote/defuddle-reader";
 import { DEFUDDLE_OPTIONS, type ReadPage } from "../promote/page-extract";
 import { checkPageDepth } from "../promote/page-depth";
 
-/** Page HTML → a linkedom Document. */
+/** Page HTML → a linkedom Document with an `<html>` holding a `<head>` and a `<body>`, as a browser's parser makes. */
 export async function parseHtmlDocument(html: string): Promise<Document> {
   const { parseHTML } = await import("linkedom");
-  return parseHTML(html).document;
+  const document = parseHTML(html).document;
+  return hasHeadAndBody(document) ? document : withHeadAndBody(document, parseHTML(EMPTY_PAGE).document);
+}
+
+const EMPTY_PAGE = "<!doctype html><html><head></head><body></body></html>";
+
+/** Elements a browser puts in `<head>` when they come before the page's first content. */
+const HEAD_ELEMENTS = new Set(["base", "link", "meta", "noscript", "script", "style", "template", "title"]);
+
+function hasHeadAndBody(document: Document): boolean {
+  const root = document.documentElement;
+  if (root?.localName !== "html") return false;
+  const names = Array.from(root.children, (child) => child.localName);
+  return names.includes("head") && names.includes("body");
+}
+
+/**
+ * The page's nodes moved into `empty`'s head and body. HTML lets a page leave out its `<html>`,
+ * `<head>` and `<body>` tags (a browser supplies them), but linkedom builds no element it was not
+ * given: such a page had no body, Defuddle found no words in it, and the CLI called an ordinary
+ * article "almost no text of its own". Only the top level is moved, so this is quick at any size.
+ */
+function withHeadAndBody(page: Document, empty: Document): Document {
+  const { documentElement: html, head, body } = empty;
+  let inBody = false;
+  const copyAttributes = (from: Element, to: Element) => {
+    for (const { name, value } of Array.from(from.attributes)) to.setAttribute(name, value);
+  };
+  const place = (node: ChildNode): void => {
+    if (node.nodeType === node.DOCUMENT_TYPE_NODE) return;
+    if (node.nodeType !== node.ELEMENT_NODE) {
+      // White space and comments before the content stay out of the body's text.
+      if (!inBody && (node.nodeType === node.COMMENT_NODE || (node.textContent ?? "").trim() === "")) return;
+      inBody = true;
+      body.appendChild(node);
+      return;
+    }
+    const element = node as Element;
+    const name = element.localName;
+    if (name === "html") {
+      copyAttributes(element, html);
+      Array.from(element.childNodes).forEach(place);
+    } else if (name === "head" && !inBody) {
+      for (const child of Array.from(element.childNodes)) head.appendChild(child);
+    } else if (name === "body") {
+      inBody = true;
+      copyAttributes(element, body);
+      for (const child of Array.from(element.childNodes)) body.appendChild(child);
+    } else if (!inBody && HEAD_ELEMENTS.has(name)) {
+      head.appendChild(element);
+    } else {
+      inBody = true;
+      body.appendChild(element);
+    }
+  };
+  Array.from(page.childNodes).forEach(place);
+  return empty;
 }
 
 /**

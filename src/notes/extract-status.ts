@@ -1,14 +1,24 @@
 // What a source note holds of its page, as a closed union, and its one spelling in the note's
 // `extract_status` property (`extracted`, `pdf_stub`, `fallback_snippet:http_403`,
-// `link_only:no_readable_text`…). Written by `extractStatusText`, read back by
-// `parseExtractStatus`; nothing else builds or parses the text.
+// `link_only:no_readable_text`, `fallback_snippet:redirected_to_sign_in_page`…). Written by
+// `extractStatusText`, read back by `parseExtractStatus`; nothing else builds or parses the text.
 
 /** Why a page gave no text of its own. */
-export const PAGE_PROBLEM_KINDS = ["http_error", "timeout", "too_large", "network", "not_html", "no_readable_text", "extract_failed", "replay_miss"] as const;
+export const PAGE_PROBLEM_KINDS = ["http_error", "timeout", "too_large", "network", "not_html", "no_readable_text", "extract_failed", "replay_miss", "redirected"] as const;
 export type PageProblemKind = (typeof PAGE_PROBLEM_KINDS)[number];
 
-/** A page problem; an HTTP error names its status. */
-export type PageProblem = { kind: "http_error"; status: number } | { kind: Exclude<PageProblemKind, "http_error"> };
+/**
+ * Where an address that no longer leads to its page sends a reader instead. That page has text, so
+ * calling it `no_readable_text` told the user the page was empty when it was not the page at all.
+ */
+export const REDIRECT_TARGETS = ["sign_in_page", "front_page", "not_found_page"] as const;
+export type RedirectTarget = (typeof REDIRECT_TARGETS)[number];
+
+/** A page problem; an HTTP error names its status, a redirect where it led. */
+export type PageProblem =
+  | { kind: "http_error"; status: number }
+  | { kind: "redirected"; to: RedirectTarget }
+  | { kind: Exclude<PageProblemKind, "http_error" | "redirected"> };
 
 export type ExtractStatus =
   /** The page's text, extracted and sanitised. */
@@ -20,9 +30,11 @@ export type ExtractStatus =
   /** The page gave no text and the provider no excerpt: only the link is kept. */
   | { kind: "link_only"; reason: PageProblem };
 
-/** `http_403`, `timeout`, …: the problem as the property spells it. */
+/** `http_403`, `redirected_to_sign_in_page`, `timeout`, …: the problem as the property spells it. */
 export function pageProblemText(problem: PageProblem): string {
-  return problem.kind === "http_error" ? `http_${problem.status}` : problem.kind;
+  if (problem.kind === "http_error") return `http_${problem.status}`;
+  if (problem.kind === "redirected") return `redirected_to_${problem.to}`;
+  return problem.kind;
 }
 
 /** The `extract_status` property's value. */
@@ -51,6 +63,8 @@ export function parseExtractStatus(text: string): ExtractStatus | null {
 function parsePageProblem(text: string): PageProblem | null {
   const http = /^http_(\d{3})$/.exec(text);
   if (http) return { kind: "http_error", status: Number(http[1]) };
-  const kind = PAGE_PROBLEM_KINDS.find((k) => k === text && k !== "http_error");
-  return kind === undefined || kind === "http_error" ? null : { kind };
+  const to = REDIRECT_TARGETS.find((target) => text === `redirected_to_${target}`);
+  if (to !== undefined) return { kind: "redirected", to };
+  const kind = PAGE_PROBLEM_KINDS.find((k) => k === text);
+  return kind === undefined || kind === "http_error" || kind === "redirected" ? null : { kind };
 }

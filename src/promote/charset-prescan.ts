@@ -36,6 +36,15 @@ export function prescanEncoding(bytes: Uint8Array): string | null {
   return metaEncoding(head) ?? xmlDeclarationEncoding(head);
 }
 
+/**
+ * The encoding a `<meta>` anywhere in the page declares, read the prescan's way, or null. A browser
+ * that meets such a `<meta>` past the bytes it prescanned reads the page again in its encoding;
+ * page-charset.ts asks this only when UTF-8 could not read the page. Linear in the bytes too.
+ */
+export function laterMetaEncoding(bytes: Uint8Array): string | null {
+  return metaEncoding(bytes);
+}
+
 /** The standard aborts the whole scan when the bytes run out, from wherever it is. */
 class RanOutOfBytes extends Error {}
 

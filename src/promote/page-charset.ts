@@ -3,7 +3,7 @@
 // bytes (charset-prescan.ts), else UTF-8. As the standard passes over a label it does not know, a
 // charset this device cannot decode is passed over for the next source, with a warning.
 import type { HttpResponse } from "../ports";
-import { getEncoding, latin1, PRESCAN_BYTES, prescanEncoding } from "./charset-prescan";
+import { getEncoding, latin1, laterMetaEncoding, PRESCAN_BYTES, prescanEncoding } from "./charset-prescan";
 
 export interface DecodedPage {
   html: string;
@@ -41,7 +41,23 @@ function decodeBytes(bytes: Uint8Array, fromHeader: string | null): DecodedPage 
     if (encoding !== null && html !== null) return { html, charset: encoding, warnings: passedOverWarnings(passedOver, encoding) };
     passedOver.push(label);
   }
-  return { html: decodeAs(bytes, "utf-8") ?? "", charset: "utf-8", warnings: passedOverWarnings(passedOver, "utf-8") };
+  return undeclaredBytes(bytes, passedOver);
+}
+
+/**
+ * A page whose header and first bytes name no charset this device reads: UTF-8, unless UTF-8
+ * cannot read it and a `<meta>` further on names another (a long inline script or comment before
+ * it; a browser reads the page again when it meets one). Read as UTF-8 without a word, a Shift_JIS
+ * page whose `<meta>` stood at 5 kB became a note of replacement characters that said nothing was wrong.
+ */
+function undeclaredBytes(bytes: Uint8Array, passedOver: string[]): DecodedPage {
+  const html = decodeAs(bytes, "utf-8") ?? "";
+  if (!html.includes("\uFFFD")) return { html, charset: "utf-8", warnings: passedOverWarnings(passedOver, "utf-8") };
+  const later = laterMetaEncoding(bytes);
+  const laterHtml = later !== null && later !== "utf-8" ? decodeAs(bytes, later) : null;
+  if (later !== null && laterHtml !== null) return { html: laterHtml, charset: later, warnings: passedOverWarnings(passedOver, later) };
+  const lost = "The page does not say which charset it is in, and it is not UTF-8; characters shown as \uFFFD could not be read.";
+  return { html, charset: "utf-8", warnings: [...passedOverWarnings(passedOver, "utf-8"), lost] };
 }
 
 function passedOverWarnings(labels: string[], readAs: string): string[] {

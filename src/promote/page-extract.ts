@@ -4,7 +4,7 @@
 // charset the page declares (page-charset.ts); Defuddle finds the main content. When any step
 // cannot give readable text, the outcome says exactly why, so the note can fall back to the
 // provider's excerpt and record that honestly.
-import type { PageProblem } from "../notes/extract-status";
+import type { PageProblem, RedirectTarget } from "../notes/extract-status";
 import { HttpFailure, type Http, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { countWords } from "../text/word-count";
@@ -83,45 +83,82 @@ export async function fetchAndReadPage(url: string, http: Http, readPage: ReadPa
   const fetched = await fetchPage(url, http, options);
   if (fetched.kind !== "html" && fetched.kind !== "text") return fetched;
   const away = redirectedAway(url, fetched.url);
-  if (away !== null) return unusable({ kind: "no_readable_text" }, away);
+  if (away !== null) return unusable({ kind: "redirected", to: away.to }, away.message);
   if (fetched.kind === "text") return unusable({ kind: "not_html" }, notHtmlMessage(fetched.mediaType));
-  return readPageHtml(fetched.decoded, fetched.url, readPage);
+  const outcome = await readPageHtml(fetched.decoded, fetched.url, readPage);
+  const moved = movedToAnotherSite(url, fetched.url);
+  return outcome.kind === "extracted" && moved !== null ? { ...outcome, warnings: [...outcome.warnings, moved] } : outcome;
 }
 
 /** A path part that names a sign-in step: `/login`, `/users/sign_in`, Google's `/ServiceLogin`. */
 const SIGN_IN_PART = /^(log-?in|log-?on|sign-?in|sign_in|auth|authenticate|authorize|oauth2?|sso|sessions?|servicelogin)$/i;
 /** A host that exists to sign people in: `login.example.com`, `accounts.google.com`. */
 const SIGN_IN_HOST = /^(login|signin|accounts?|auth|sso|id)\./i;
+/** A path part that names a "not found" page: `/404`, `/404.html`, `/page-not-found`. */
+const NOT_FOUND_PART = /^(404|410|error-?404|not-?found|not_found|page-?not-?found|page_not_found)(\.(html?|php|aspx?))?$/i;
+/** A path that is still the front page: `/index.html`, `/home`, `/default.aspx`. */
+const FRONT_PAGE_PART = /^(index|default|home)(\.(html?|php|aspx?|jsp))?$/i;
+
+/** Where an address led instead of its page, and that in words. */
+export interface RedirectedAway {
+  to: RedirectTarget;
+  message: string;
+}
 
 /**
  * Why the page the address now leads to is not the one the run found, or null. An old result's page
- * is often gone and its address sends every visitor to the site's front page, or behind a sign-in
- * or paywall to a login page: that page has words enough, and kept as the article it would name
- * the note "Sign in" and hold the login form's text. Only sign-in steps and the front page count;
- * a page that moved (another path, `https`, `www.`, a slash) is still the page. Page reading in a
- * run asks it too: a login form's words are no passage of the page a result named.
+ * is often gone and its address sends every visitor to the site's front page or a "not found"
+ * page, or behind a sign-in or paywall to a login page: that page has words enough, and kept as the
+ * article it would name the note "Sign in" and hold the login form's text. Only these count; a
+ * page that moved (another path, `https`, `www.`, a slash, another site) is still the page. Page
+ * reading in a run asks it too: a login form's words are no passage of the page a result named.
  */
-export function redirectedAway(asked: string, reached: string): string | null {
-  let from: URL;
-  let to: URL;
-  try {
-    from = new URL(asked);
-    to = new URL(reached);
-  } catch {
-    return null;
-  }
+export function redirectedAway(asked: string, reached: string): RedirectedAway | null {
+  const from = parsedUrl(asked);
+  const to = parsedUrl(reached);
+  if (from === null || to === null) return null;
   const parts = (u: URL) => u.pathname.split("/").filter((part) => part !== "");
   const before = parts(from);
   const after = parts(to);
   if (before.join("/") === after.join("/") && from.hostname === to.hostname) return null;
   const shown = `${to.origin}${to.pathname}`;
-  const newHost = to.hostname !== from.hostname && to.hostname !== `www.${from.hostname}` && from.hostname !== `www.${to.hostname}`;
+  const newHost = !sameSite(from, to);
   const newParts = after.filter((part) => !before.includes(part));
   if (newParts.some((part) => SIGN_IN_PART.test(part)) || (newHost && SIGN_IN_HOST.test(to.hostname))) {
-    return `The address now leads to a sign-in page (${shown}), not to the page itself.`;
+    return { to: "sign_in_page", message: `The address now leads to a sign-in page (${shown}), not to the page itself.` };
   }
-  if (after.length === 0 && before.length > 0) return `The address now leads to the site's front page (${shown}); the page itself seems to be gone.`;
+  if (newParts.some((part) => NOT_FOUND_PART.test(part))) {
+    return { to: "not_found_page", message: `The address now leads to a "not found" page (${shown}); the page itself seems to be gone.` };
+  }
+  const isFrontPage = (path: string[]) => path.length === 0 || (path.length === 1 && FRONT_PAGE_PART.test(path[0]));
+  if (isFrontPage(after) && !isFrontPage(before)) {
+    return { to: "front_page", message: `The address now leads to the site's front page (${shown}); the page itself seems to be gone.` };
+  }
   return null;
+}
+
+/**
+ * A warning when the text came from another site than the address named (a DOI's publisher, a
+ * domain that moved): still the page, but the note or the trace should say whose text it is.
+ */
+export function movedToAnotherSite(asked: string, reached: string): string | null {
+  const from = parsedUrl(asked);
+  const to = parsedUrl(reached);
+  if (from === null || to === null || sameSite(from, to)) return null;
+  return `The address led to another site (${to.origin}${to.pathname}); the text is that page's.`;
+}
+
+/** The same host, with or without `www.`. */
+function sameSite(a: URL, b: URL): boolean {
+  return a.hostname === b.hostname || a.hostname === `www.${b.hostname}` || b.hostname === `www.${a.hostname}`;
+}
+
+function parsedUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
 }
 
 /** One guarded GET, its status, size and kind checked, its text decoded by the charset it declares. */
@@ -140,14 +177,22 @@ export async function fetchPage(url: string, http: Http, options: FetchPageOptio
 
   const type = contentKind(response, got.url);
   if (type === "pdf") return { kind: "pdf" };
-  if (type === "html") return { kind: "html", decoded: decodeBody(response), url: got.url, bytes: size };
+  const start = bodyStart(response, SNIFF_BYTES);
   const textType = TEXT_MEDIA_TYPES.find((t) => t === type);
-  if (textType) return { kind: "text", decoded: decodeBody(response), mediaType: textType, url: got.url, bytes: size };
-  return unusable({ kind: "not_html" }, notHtmlMessage(type));
+  if (type !== "html" && !textType) return unusable({ kind: "not_html" }, notHtmlMessage(signatureKind(start) ?? type));
+  const decoded = decodeBody(response);
+  const binary = signatureKind(start) ?? (hasBinaryData(decoded.html) ? "binary data" : null);
+  if (binary !== null) return unusable({ kind: "not_html" }, notHtmlMessage(binary));
+  return textType ? { kind: "text", decoded, mediaType: textType, url: got.url, bytes: size } : { kind: "html", decoded, url: got.url, bytes: size };
 }
 
+/**
+ * What happened, not what is kept: promotion says what its note keeps (the excerpt, or only the
+ * link) and page reading what it uses. Saying "only the provider's excerpt was kept" here, a note
+ * with no excerpt read "…only the provider's excerpt was kept. Only the link was kept."
+ */
 function notHtmlMessage(type: string): string {
-  return `The page is ${type}, not HTML; only the provider's excerpt was kept.`;
+  return `The page is ${type}, not HTML.`;
 }
 
 /** The GET through the fetch guard; a failure of the request (not an error status) is already an outcome. */
@@ -194,6 +239,47 @@ function unusable(problem: PageProblem, message: string): Exclude<PageOutcome, {
 }
 
 // ── content type ─────────────────────────────────────────────────────────────────────────────────
+
+/** Bytes of a body read to tell what it is (the MIME Sniffing standard reads as many). */
+const SNIFF_BYTES = 512;
+
+/** First bytes of formats a server may send under any content type, and what they are. */
+const BINARY_SIGNATURES: ReadonlyArray<readonly [string, string]> = [
+  ["\x89PNG\r\n\x1a\n", "an image (PNG)"],
+  ["\xff\xd8\xff", "an image (JPEG)"],
+  ["GIF87a", "an image (GIF)"],
+  ["GIF89a", "an image (GIF)"],
+  ["\x00\x00\x01\x00", "an icon"],
+  ["PK\x03\x04", "a ZIP archive"],
+  ["\x1f\x8b\x08", "a gzip archive"],
+  ["\x1aE\xdf\xa3", "a video (WebM)"],
+  ["OggS\x00", "audio or video (Ogg)"],
+];
+
+/** What the body's first bytes (`bodyStart`) say it is, when they are a known binary format; else null. */
+function signatureKind(start: string): string | null {
+  const named = BINARY_SIGNATURES.find(([signature]) => start.startsWith(signature));
+  if (named) return named[1];
+  return start.startsWith("RIFF") && start.slice(8, 12) === "WEBP" ? "an image (WebP)" : null;
+}
+
+/**
+ * Whether a body sent as HTML or text is binary. An image or an archive served as text/html (a
+ * misconfigured server, an address that now serves a file) was read as a page: Defuddle made
+ * hundreds of "words" of its bytes and the note kept them as the page's text. A page never starts
+ * with the control characters the MIME Sniffing standard calls binary data, in the encoding it was
+ * rightly read in (UTF-16's zero bytes are gone once it is read as UTF-16), so the decoded start is looked at.
+ */
+function hasBinaryData(decoded: string): boolean {
+  const head = decoded.slice(0, SNIFF_BYTES);
+  for (let i = 0; i < head.length; i++) if (isBinaryDataByte(head.charCodeAt(i))) return true;
+  return false;
+}
+
+/** The standard's binary data bytes: C0 controls but tab, line feed, form feed, carriage return and escape. */
+function isBinaryDataByte(code: number): boolean {
+  return code <= 0x08 || code === 0x0b || (code >= 0x0e && code <= 0x1a) || (code >= 0x1c && code <= 0x1f);
+}
 
 /** "html", "pdf", or the media type that is neither. */
 function contentKind(response: HttpResponse, url: string): string {

@@ -11,6 +11,14 @@ const PROBLEM_WORDS: Record<PageProblemKind, (problem: PageProblem) => string> =
   no_readable_text: () => "the page has no text to read",
   extract_failed: () => "the page's text could not be read",
   replay_miss: () => "the page could not be reached",
+  redirected: (p) => (p.kind !== "redirected" ? "the address leads to another page" : `the address now leads to ${REDIRECT_PLACES[p.to]}`),
+};
+
+/** Where an old result's address leads now, instead of its page. */
+const REDIRECT_PLACES: Record<Extract<PageProblem, { kind: "redirected" }>["to"], string> = {
+  sign_in_page: "a sign-in page",
+  front_page: "the site's front page",
+  not_found_page: "a \"not found\" page",
 };
 
 /** "with the provider's excerpt only: the site answered 403.", or "" when the note holds the page. */

@@ -124,11 +124,29 @@ describe("decodeBody: the <meta> found as the HTML standard's prescan finds it",
     expect(charsetOf('<meta charset="x-no-such-charset"><meta charset="windows-1251"><p>')).toBe("windows-1251");
   });
 
-  it("reads only the prescan's bytes, and a <meta> must end within them", () => {
+  it("reads only the prescan's bytes, and a <meta> must end within them, while the page is UTF-8", () => {
     const meta = '<meta charset="windows-1251">';
-    expect(charsetOf(" ".repeat(PRESCAN_BYTES - meta.length) + meta)).toBe("windows-1251");
-    expect(charsetOf(" ".repeat(PRESCAN_BYTES + 1 - meta.length) + meta)).toBe("utf-8");
+    const utf8Page = (head: string) => decodeBody(served(concat(ascii(head), utf8("<p>Да</p>")), "text/html"));
+    expect(utf8Page(" ".repeat(PRESCAN_BYTES - meta.length) + meta).charset).toBe("windows-1251");
+    const past = utf8Page(" ".repeat(PRESCAN_BYTES + 1 - meta.length) + meta);
+    expect(past).toMatchObject({ charset: "utf-8", warnings: [] });
+    expect(past.html).toContain("<p>Да</p>");
     expect(charsetOf('<meta charset="windows-1251"')).toBe("utf-8");
+  });
+
+  it("takes a <meta> past the prescan's bytes when UTF-8 cannot read the page, as a browser reads it again", () => {
+    const late = (meta: string) => concat(ascii(`<!doctype html><!--${"c".repeat(5000)}--><html><head>${meta}</head><body><p>`), NIHONGO, ascii("</p></body></html>"));
+    const decoded = decodeBody(served(late('<meta charset="Shift_JIS">'), "text/html"));
+    expect(decoded).toMatchObject({ charset: "shift_jis", warnings: [] });
+    expect(decoded.html).toContain("<p>日本語</p>");
+    const charsetOfLate = (meta: string) => decodeBody(served(concat(ascii(" ".repeat(PRESCAN_BYTES)), ascii(meta), DA), "text/html")).charset;
+    expect(charsetOfLate('<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">')).toBe("windows-1251");
+  });
+
+  it("says characters were lost when the page names no charset and is not UTF-8", () => {
+    const decoded = decodeBody(served(concat(ascii("<p>"), NIHONGO, ascii("</p>")), "text/html"));
+    expect(decoded.charset).toBe("utf-8");
+    expect(decoded.warnings).toEqual(["The page does not say which charset it is in, and it is not UTF-8; characters shown as \uFFFD could not be read."]);
   });
 
   it("takes the encoding of an XML declaration when no <meta> names one", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fetchAndReadPage, fetchPage, type PageReading, type ReadPage } from "../../src/promote/page-extract";
 import { HttpFailure, type HttpResponse } from "../../src/ports";
-import { httpAnswering } from "../support/promote-fixtures";
+import { promotedNote } from "../../src/promote/promoted-note";
+import { FIXED_NOW, httpAnswering, traceWith, webRow } from "../support/promote-fixtures";
 
 /** windows-1251 puts А…я at 0xC0…0xFF. */
 function cp1251(text: string): Uint8Array {
@@ -143,15 +144,33 @@ describe("fetchAndReadPage: an address that now leads elsewhere", () => {
   it("keeps no sign-in page as the page's text: a login path, or a host that signs people in", async () => {
     for (const to of ["/login?next=/2024/05/crdts-in-practice", "/users/sign_in", "https://accounts.example.com/ServiceLogin?continue=x"]) {
       const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": to }), echoReader);
-      expect(outcome, to).toMatchObject({ kind: "unusable", problem: { kind: "no_readable_text" } });
+      expect(outcome, to).toMatchObject({ kind: "unusable", problem: { kind: "redirected", to: "sign_in_page" } });
       if (outcome.kind === "unusable") expect(outcome.message).toMatch(/^The address now leads to a sign-in page \(https:\/\/[^?]+\), not to the page itself\.$/);
     }
   });
 
   it("keeps no front page as the page's text when the page is gone", async () => {
     const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": "https://www.news.example.com/" }), echoReader);
-    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "no_readable_text" } });
+    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "redirected", to: "front_page" } });
     if (outcome.kind === "unusable") expect(outcome.message).toContain("the site's front page (https://www.news.example.com/)");
+    for (const to of ["/index.html", "/home", "https://news.example.com/default.aspx"]) {
+      expect(await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": to }), echoReader), to).toMatchObject({ kind: "unusable", problem: { kind: "redirected", to: "front_page" } });
+    }
+  });
+
+  it("keeps no \"not found\" page as the page's text, and says so", async () => {
+    for (const to of ["/404", "/404.html", "/errors/page-not-found", "https://news.example.com/not-found?from=x"]) {
+      const outcome = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": to }), echoReader);
+      expect(outcome, to).toMatchObject({ kind: "unusable", problem: { kind: "redirected", to: "not_found_page" } });
+      if (outcome.kind === "unusable") expect(outcome.message).toMatch(/^The address now leads to a "not found" page \(https:\/\/news\.example\.com\/[^?]+\); the page itself seems to be gone\.$/);
+    }
+  });
+
+  it("says so when the text came from another site than the address named", async () => {
+    const moved = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": "https://crdts.example.org/in-practice?ref=x" }), echoReader);
+    expect(moved).toMatchObject({ kind: "extracted", warnings: ["The address led to another site (https://crdts.example.org/in-practice); the text is that page's."] });
+    const www = await fetchAndReadPage(article, redirecting({ "/2024/05/crdts-in-practice": "https://www.news.example.com/2024/05/crdts-in-practice/" }), echoReader);
+    expect(www).toMatchObject({ kind: "extracted", warnings: [] });
   });
 
   it("still reads a page that moved: another path, https, www., a slash, or a new site", async () => {
@@ -167,5 +186,56 @@ describe("fetchAndReadPage: an address that now leads elsewhere", () => {
   it("reads a page about signing in that was asked for as it is", async () => {
     const outcome = await fetchAndReadPage("https://docs.example.com/guide/login", redirecting({ "/guide/login": "/guide/login/" }), echoReader);
     expect(outcome.kind).toBe("extracted");
+  });
+});
+
+describe("fetchPage: a body that is no page, whatever its content type says", () => {
+  const PNG = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52);
+  const JPEG = Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46);
+  /** Bytes that look like nothing in particular, as a compressed or encrypted file does. */
+  const noise = Uint8Array.from({ length: 4000 }, (_, i) => ((i * 2654435761) >>> 13) & 0xff);
+  /** Turndown and Defuddle made "words" of such bytes: this reader keeps whatever it is handed. */
+  const anyText: ReadPage = async (html) => reading(html, 500);
+  const served = (bytes: Uint8Array, contentType: string) => httpAnswering(async () => withBytes(concat(bytes, noise), contentType));
+
+  it("is not read as HTML or text when it is an image, an archive or other binary data", async () => {
+    const cases: Array<[Uint8Array, string, string]> = [
+      [PNG, "text/html", "an image (PNG)"],
+      [JPEG, "text/html; charset=utf-8", "an image (JPEG)"],
+      [ascii("GIF89a"), "", "an image (GIF)"],
+      [Uint8Array.of(0x50, 0x4b, 0x03, 0x04), "text/plain", "a ZIP archive"],
+      [new Uint8Array(0), "text/html", "binary data"],
+    ];
+    for (const [start, type, what] of cases) {
+      const outcome = await fetchAndReadPage("https://x.example/a", served(start, type), anyText);
+      expect(outcome, what).toEqual({ kind: "unusable", problem: { kind: "not_html" }, message: `The page is ${what}, not HTML.` });
+    }
+  });
+
+  it("is caught when the adapter handed over text it already decoded, too", async () => {
+    const http = httpAnswering(async () => ({ status: 200, headers: { "content-type": "text/html" }, text: new TextDecoder().decode(concat(PNG, noise)) }));
+    expect(await fetchAndReadPage("https://x.example/a", http, anyText)).toMatchObject({ kind: "unusable", problem: { kind: "not_html" } });
+  });
+
+  it("leaves a page in UTF-16 without a mark, and one with a form feed or an escape, to the reader", async () => {
+    const page = '<?xml version="1.0" encoding="utf-16"?><html><body><p>Заметки</p></body></html>';
+    const le = Uint8Array.from([...page].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8]));
+    expect(await fetchAndReadPage("https://x.example/a", httpAnswering(async () => withBytes(le, "text/html; charset=utf-16le")), echoReader)).toMatchObject({ kind: "extracted", charset: "utf-16le" });
+    expect(await fetchAndReadPage("https://x.example/a", httpAnswering(async () => withBytes(le, "text/html")), echoReader)).toMatchObject({ kind: "extracted", charset: "utf-16le" });
+    const odd = ascii("<html><body>\f<p>caf\x1b$B</p></body></html>");
+    expect(await fetchAndReadPage("https://x.example/a", httpAnswering(async () => withBytes(odd, "text/html")), echoReader)).toMatchObject({ kind: "extracted" });
+  });
+
+  it("says what the page is, and leaves what the note keeps to the note", async () => {
+    for (const hasExcerpt of [true, false]) {
+      const row = webRow("brave", "https://x.example/a", "A picture", hasExcerpt ? "What the provider said." : null);
+      const outcome = await fetchAndReadPage(row.url, served(PNG, "text/html"), anyText);
+      if (outcome.kind !== "unusable") throw new Error(`expected unusable, got ${outcome.kind}`);
+      const { note, summary } = promotedNote({ row, trace: traceWith("q", [row]), tracePath: null, outcome, retrievedAt: FIXED_NOW });
+      const said = [...note.notes, summary].join(" ");
+      expect(said, String(hasExcerpt)).toContain("The page is an image (PNG), not HTML.");
+      expect(said, String(hasExcerpt)).toContain(hasExcerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept.");
+      if (!hasExcerpt) expect(said).not.toMatch(/excerpt was kept/);
+    }
   });
 });

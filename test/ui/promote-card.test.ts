@@ -212,6 +212,12 @@ describe("Add to vault on outside cards", () => {
     expect(promotionNotice(pdfStub(), false)).toContain("with the link only: PDFs are not read.");
   });
 
+  it("says where an old result's address leads now, instead of its page", () => {
+    expect(savedWords({ kind: "link_only", reason: { kind: "redirected", to: "sign_in_page" } })).toBe("with the link only: the address now leads to a sign-in page.");
+    expect(savedWords({ kind: "fallback_snippet", reason: { kind: "redirected", to: "not_found_page" } })).toBe('with the provider\'s excerpt only: the address now leads to a "not found" page.');
+    expect(savedWords({ kind: "fallback_snippet", reason: { kind: "redirected", to: "front_page" } })).toBe("with the provider's excerpt only: the address now leads to the site's front page.");
+  });
+
   it("keeps an excerpt-only note the user has edited, instead of fetching again", async () => {
     let vault: Vault | null = null;
     const { app, card } = await panelWith(async () => {

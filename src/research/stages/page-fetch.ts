@@ -6,7 +6,7 @@
 import { DeadlineMissed, withDeadline } from "../../deadline";
 import type { PageProblem } from "../../notes/extract-status";
 import type { FetchGuardOptions, FetchRefusal } from "../../promote/fetch-guard";
-import { fetchPage, readPageHtml, redirectedAway, type FetchedPage, type ReadPage } from "../../promote/page-extract";
+import { fetchPage, movedToAnotherSite, readPageHtml, redirectedAway, type FetchedPage, type ReadPage } from "../../promote/page-extract";
 import type { Clock, Http } from "../../ports";
 import { canonicalizeUrl } from "../../websearch/canonical-url";
 import type { ExtractedPage, PageCache } from "../page-cache";
@@ -74,23 +74,21 @@ export async function readPageText(url: string, deps: PageFetchDeps): Promise<Pa
 
 async function fetchAndExtract(url: string, deps: PageFetchDeps, signal: AbortSignal): Promise<PageText> {
   const fetched = await fetchPage(url, deps.http, { timeoutMs: PAGE_READ_LIMITS.pageMs, maxBytes: PAGE_READ_LIMITS.maxBytes, signal, ...(deps.guard ? { guard: deps.guard } : {}) });
-  if (fetched.kind === "html" || fetched.kind === "text") {
-    // Sent on to a sign-in page or the site's front page: not the page the result named.
-    const away = redirectedAway(url, fetched.url);
-    if (away !== null) return { ...skipped({ kind: "unusable", problem: { kind: "no_readable_text" } }, away, "extract"), bytes: fetched.bytes };
-  }
-  if (fetched.kind === "html") {
-    const outcome = await readPageHtml(fetched.decoded, fetched.url, deps.readPage);
-    if (outcome.kind === "unusable") return { ...skipped({ kind: "unusable", problem: outcome.problem }, outcome.message, "extract"), bytes: fetched.bytes };
-    if (outcome.kind !== "extracted") return skipped({ kind: "cancelled" }, "The page could not be read.", "extract");
-    const { reading } = outcome;
-    return read({ url: fetched.url, kind: "html", title: reading.title, author: reading.author, published: reading.published, text: reading.markdown, bytes: fetched.bytes, charset: outcome.charset, warnings: outcome.warnings });
-  }
+  if (fetched.kind !== "html" && fetched.kind !== "text") return skippedFetch(fetched);
+  // Sent on to a sign-in, "not found" or front page: not the page the result named.
+  const away = redirectedAway(url, fetched.url);
+  if (away !== null) return { ...skipped({ kind: "unusable", problem: { kind: "redirected", to: away.to } }, away.message, "extract"), bytes: fetched.bytes };
+  const moved = movedToAnotherSite(url, fetched.url);
+  const warnings = (own: string[]) => (moved === null ? own : [...own, moved]);
   if (fetched.kind === "text") {
     const { decoded } = fetched;
-    return read({ url: fetched.url, kind: "text", title: "", author: "", published: "", text: decoded.html, bytes: fetched.bytes, charset: decoded.charset, warnings: decoded.warnings });
+    return read({ url: fetched.url, kind: "text", title: "", author: "", published: "", text: decoded.html, bytes: fetched.bytes, charset: decoded.charset, warnings: warnings(decoded.warnings) });
   }
-  return skippedFetch(fetched);
+  const outcome = await readPageHtml(fetched.decoded, fetched.url, deps.readPage);
+  if (outcome.kind === "unusable") return { ...skipped({ kind: "unusable", problem: outcome.problem }, outcome.message, "extract"), bytes: fetched.bytes };
+  if (outcome.kind !== "extracted") return skipped({ kind: "cancelled" }, "The page could not be read.", "extract");
+  const { reading } = outcome;
+  return read({ url: fetched.url, kind: "html", title: reading.title, author: reading.author, published: reading.published, text: reading.markdown, bytes: fetched.bytes, charset: outcome.charset, warnings: warnings(outcome.warnings) });
 }
 
 function read(page: ExtractedPage): PageText {
@@ -113,7 +111,6 @@ function skippedFetch(fetched: Exclude<FetchedPage, { kind: "html" | "text" }>):
 /** Promotion's words, where they speak of promotion, said for page reading. */
 function unusableMessage(problem: PageProblem, message: string): string {
   if (problem.kind === "too_large") return `The page is larger than the ${PAGE_READ_LIMITS.maxBytes / (1024 * 1024)} MB page reading takes; it was not parsed.`;
-  if (problem.kind === "not_html") return message.replace("only the provider's excerpt was kept", "only the provider's snippet is used");
   // The replay's own message names its folder and the URL, both already known where this is shown.
   if (problem.kind === "replay_miss") return "The replay recordings hold no copy of this page.";
   return message;

@@ -57,10 +57,21 @@ describe("readPageText", () => {
       "https://docs.example.org/": { text: ARTICLE },
     });
     const signIn = await readPageText("https://docs.example.org/guide", deps(http));
-    expect(signIn).toMatchObject({ kind: "skipped", reason: { kind: "unusable", problem: { kind: "no_readable_text" } } });
+    expect(signIn).toMatchObject({ kind: "skipped", reason: { kind: "unusable", problem: { kind: "redirected", to: "sign_in_page" } } });
     expect(JSON.stringify(signIn)).toContain("sign-in page (https://docs.example.org/login)");
     expect(JSON.stringify(signIn)).not.toContain("Enter your email");
-    expect(JSON.stringify(await readPageText("https://docs.example.org/old/page", deps(http)))).toContain("the site's front page");
+    const gone = await readPageText("https://docs.example.org/old/page", deps(http));
+    expect(gone).toMatchObject({ kind: "skipped", reason: { kind: "unusable", problem: { kind: "redirected", to: "front_page" } } });
+    expect(JSON.stringify(gone)).toContain("the site's front page");
+  });
+
+  it("reads a page that moved to another site, and warns whose text it is", async () => {
+    const http = answering({
+      "https://doi.example.org/10.1000/182": { status: 302, headers: { location: "https://docs.example.org/guide" } },
+      "https://docs.example.org/guide": { text: ARTICLE },
+    });
+    const read = await readPageText("https://doi.example.org/10.1000/182", deps(http));
+    expect(read).toMatchObject({ kind: "read", page: { url: "https://docs.example.org/guide", warnings: ["The address led to another site (https://docs.example.org/guide); the text is that page's."] } });
   });
 
   it("asks for the page with a size cap before anything is parsed", async () => {
