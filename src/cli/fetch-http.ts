@@ -5,7 +5,7 @@
 // be told where to connect.
 import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import type { PinnedDns } from "../node/pinned-dns";
-import { joined, pagesOverNode, transferred } from "../node/page-request";
+import { joined, pagesOverNode, transferFailure, transferred } from "../node/page-request";
 import { redirectLocation } from "../promote/fetch-guard";
 import { cliPageDns } from "./dns-resolver";
 
@@ -87,7 +87,10 @@ async function responseOf(response: Response, req: HttpRequest, url: string, con
   response.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });
-  const bytes = await readCapped(response, req.maxBytes, url, () => controller.abort());
+  // A body that breaks off says so: Node's fetch calls it "terminated".
+  const bytes = await readCapped(response, req.maxBytes, url, () => controller.abort()).catch((error: unknown) => {
+    throw transferFailure(error, url, "body");
+  });
   return { status: response.status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes };
 }
 

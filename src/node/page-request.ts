@@ -7,10 +7,10 @@
 // swap in 127.0.0.1 between the check and the connection. The transfer runs under the one deadline
 // (`src/deadline.ts`), is really aborted when the deadline or the caller gives up, and its bytes
 // are capped while read, so a huge or endless body is cut off instead of filling memory.
-import http from "node:http";
+import http, { maxHeaderSize } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { pipeline, type Readable, type Transform } from "node:stream";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
@@ -53,7 +53,7 @@ export async function transferred(req: HttpRequest, transfer: (controller: Abort
         : new HttpFailure("aborted", "The request was cancelled.");
     }
     if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
-    throw new HttpFailure("network", describeNetworkError(error));
+    throw transferFailure(error, req.url, "answer");
   }
 }
 
@@ -69,8 +69,8 @@ function pinnedRequest(req: HttpRequest, controller: AbortController, dns: Pinne
       // A body refused at the cap rejects first and only then stops the transfer, so the refusal is what the caller hears.
       readStreamCapped(decoded(response, headers["content-encoding"]), headers["content-length"], req.maxBytes, req.url).then(
         (bytes) => resolve({ status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes }),
-        (error: Error) => {
-          reject(error);
+        (error: unknown) => {
+          reject(transferFailure(error, req.url, "body"));
           controller.abort();
         },
       );
@@ -105,15 +105,21 @@ function decoded(body: Readable, encoding: string | undefined): Readable {
   return decoder ? pipeline(body, decoder, () => undefined) : body;
 }
 
+/**
+ * Decoders that take the end of the body as the end of its data, as browsers and Node's fetch do: a
+ * redirect or an empty page that names an encoding and sends no bytes failed the whole fetch as
+ * "unexpected end of file". A body cut off by the connection still fails, with the connection's error.
+ */
 function decoderFor(encoding: string | undefined): Transform | null {
+  const zlibEnd = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
   switch (encoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":
-      return createGunzip();
+      return createGunzip(zlibEnd);
     case "deflate":
-      return createInflate();
+      return createInflate(zlibEnd);
     case "br":
-      return createBrotliDecompress();
+      return createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH });
     default:
       return null;
   }
@@ -147,9 +153,53 @@ export function joined(chunks: Uint8Array[], total: number): Uint8Array {
   return all;
 }
 
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // Node's fetch says only "fetch failed"; the useful part (ENOTFOUND, ECONNREFUSED) is in the cause.
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${error.message} (${cause.code})` : cause?.message ? `${error.message}: ${cause.message}` : error.message;
+/** Where a transfer broke: before an answer came, or while its body was being read. */
+export type TransferStage = "answer" | "body";
+
+/**
+ * A failed transfer as an HttpFailure in plain words, naming the host. Node's own words said
+ * something else: "aborted" (a server that closed mid-body) read as a cancellation, "incorrect
+ * header check" (a broken gzip body) as a header problem, "terminated" and "fetch failed" as
+ * nothing at all — and a page's note kept them as its reason.
+ */
+export function transferFailure(error: unknown, url: string, stage: TransferStage): HttpFailure {
+  if (error instanceof HttpFailure) return error;
+  return new HttpFailure("network", `${hostOf(url)} ${whatWentWrong(causeOf(error), stage)}`);
+}
+
+/** The code and words of the failure itself: Node's fetch wraps it ("fetch failed", "terminated") in `cause`. */
+function causeOf(error: unknown): { code: string; message: string } {
+  const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | null | undefined;
+  const inner = outer?.cause ?? outer;
+  const code = typeof inner?.code === "string" ? inner.code : typeof outer?.code === "string" ? outer.code : "";
+  const message = typeof inner?.message === "string" && inner.message !== "" ? inner.message : error instanceof Error ? error.message : String(error);
+  return { code, message: message.replace(/[.\s]+$/, "") };
+}
+
+function whatWentWrong({ code, message }: { code: string; message: string }, stage: TransferStage): string {
+  if (code === "HPE_HEADER_OVERFLOW" || code === "UND_ERR_HEADERS_OVERFLOW") return `sent over ${maxHeaderSize / 1024} KB of headers, more than is read; its answer was not read.`;
+  if (code.startsWith("HPE_")) return `sent something that is not a valid HTTP answer (${message}).`;
+  // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR) and brotli's (ERR__ERROR_FORMAT_…).
+  if (code.startsWith("Z_") || code.startsWith("ERR__ERROR_")) return `sent a compressed body that could not be unpacked (${message}).`;
+  switch (code) {
+    case "ECONNRESET":
+    case "EPIPE":
+    case "UND_ERR_SOCKET":
+      return stage === "body" ? `closed the connection before the whole answer had arrived (${code}).` : `closed the connection without answering (${code}).`;
+    case "ECONNREFUSED":
+      return `refused the connection (${code}).`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `could not be looked up (${code}).`;
+  }
+  const words = code !== "" && !message.includes(code) ? `${message} (${code})` : message;
+  return stage === "body" ? `broke off its answer: ${words}.` : `could not be reached: ${words}.`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "The address";
+  }
 }

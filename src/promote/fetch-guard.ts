@@ -3,15 +3,17 @@
 // user name or password, loopback, private, link-local, unique-local, unspecified, multicast and
 // reserved addresses (literal, in any spelling a URL parser accepts), names that stay on the
 // local network (`localhost`, `.local`, a name without a dot), and — where the platform can look
-// names up (the CLI, through `resolve`) — names that resolve to any such address. Redirects are
-// followed here, one hop at a time, each hop checked again, at most five. In the CLI the addresses
-// a name was checked at are the only ones its connection uses (cli/dns-resolver.ts pins them), so a
-// second lookup cannot answer 127.0.0.1 (DNS rebinding); the plugin looks no names up at all.
+// names up (the CLI and the desktop app, through `resolve`) — names that resolve to any such
+// address. Redirects are followed here, one hop at a time, each hop checked again, at most five,
+// all of it (lookups included) within the one time limit. Where names are looked up, the addresses
+// a name was checked at are the only ones its connection uses (node/pinned-dns.ts pins them), so a
+// second lookup cannot answer 127.0.0.1 (DNS rebinding); on mobile no names are looked up at all.
 //
 // A page is never sent cookies or keys: the request carries one `accept` header and nothing else.
 // Where the Http adapter follows redirects itself (Obsidian's requestUrl), only the first address
 // can be checked; adapters that honour `redirect: "manual"` (fetch, replay) hand every hop back.
-import type { Http, HttpResponse } from "../ports";
+import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
+import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { BLOCKED_RANGE_WORDS, literalAddressRange, type BlockedRange } from "./address-ranges";
 
 /** Every address a host name resolves to (IPv4 and IPv6). The CLI fills it with node:dns. */
@@ -60,30 +62,78 @@ export interface GuardedGetRequest {
   url: string;
   /** The one header a page is sent. */
   accept: string;
+  /**
+   * For the whole fetch: every hop and every name lookup gets what is left of it, so a chain of
+   * slow redirects cannot stretch one page's limit five-fold.
+   */
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal;
+  /** Tells how much of `timeoutMs` is left (default: the system clock). */
+  clock?: Clock;
 }
 
 /** GET `url` through the guard, following redirects itself. Http failures are thrown as they come. */
 export async function guardedGet(request: GuardedGetRequest, http: Http, guard: FetchGuardOptions = {}): Promise<FetchAnswered | FetchRefused> {
+  const clock = request.clock ?? systemClock;
+  const timeLeft = timeLimit(request, clock);
   let current = request.url;
   for (let hop = 0; ; hop++) {
-    const target = await checkFetchTarget(current, guard, request.signal);
+    const target = await timeLeft.race(() => checkFetchTarget(current, guard, request.signal), current, hop);
     if (!target.ok) return refused(target.refusal, hop, current);
     const response = await http.request({
       method: "GET",
       url: target.url.href,
       headers: { accept: request.accept },
       redirect: "manual",
-      timeoutMs: request.timeoutMs,
+      timeoutMs: timeLeft.ms(current, hop),
       maxBytes: request.maxBytes,
       ...(request.signal ? { signal: request.signal } : {}),
+    }).catch((error: unknown) => {
+      // The Http names the time this hop had left; the user set the limit for the whole page.
+      throw error instanceof HttpFailure && error.kind === "timeout" ? timeLeft.spent(current, hop) : error;
     });
     const location = redirectLocation(response.status, response.headers["location"]);
     if (location === null) return { kind: "answered", response, url: target.url.href, redirects: hop };
     if (hop >= MAX_REDIRECTS) return refused({ kind: "too_many_redirects", limit: MAX_REDIRECTS }, hop + 1, location);
     current = resolveLocation(location, target.url);
+  }
+}
+
+/** What is left of one fetch's time limit, for each hop's lookup and request. */
+function timeLimit(request: GuardedGetRequest, clock: Clock) {
+  const end = clock.now() + request.timeoutMs;
+  const spent = (url: string, hop: number): HttpFailure => {
+    const host = hostOf(url);
+    const within = describeMs(request.timeoutMs);
+    return new HttpFailure("timeout", hop === 0 ? `No answer from ${host} within ${within}.` : `The page did not arrive within ${within}: it redirected ${hop} time${hop === 1 ? "" : "s"}, the last to ${host}.`);
+  };
+  const ms = (url: string, hop: number): number => {
+    const left = end - clock.now();
+    if (left <= 0) throw spent(url, hop);
+    return left;
+  };
+  return {
+    ms,
+    spent,
+    /** `work` (a name lookup, which cannot be stopped) raced against what is left, and the caller's signal. */
+    async race<T>(work: () => Promise<T>, url: string, hop: number): Promise<T> {
+      const left = ms(url, hop);
+      try {
+        return await withDeadline(work(), { clock, ms: left, ...(request.signal ? { signal: request.signal } : {}) });
+      } catch (error) {
+        if (!(error instanceof DeadlineMissed)) throw error;
+        throw error.kind === "timeout" ? spent(url, hop) : new HttpFailure("aborted", "The request was cancelled.");
+      }
+    },
+  };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the address";
   }
 }
 

@@ -64,15 +64,23 @@ function cleanDomains(name: string, domains: string[] | undefined, warnings: str
 function shortenQuery(query: string, warnings: string[]): string {
   const words = query.trim().split(/\s+/).filter((w) => w !== "");
   let shortened = words.slice(0, searchLimits.queryWords).join(" ");
-  if (shortened.length > searchLimits.queryChars) {
-    shortened = shortened.slice(0, searchLimits.queryChars).replace(/\s+\S*$/, "");
+  if (characters(shortened).length > searchLimits.queryChars) {
+    // Counted in characters, not UTF-16 units: cut by units, a query of one long word (Chinese or
+    // Japanese has no spaces) could end in half an emoji, sent on as U+FFFD.
+    shortened = characters(shortened).slice(0, searchLimits.queryChars).join("").replace(/\s+\S*$/, "");
   }
-  if (words.length > searchLimits.queryWords || words.join(" ").length > searchLimits.queryChars) {
+  if (words.length > searchLimits.queryWords || characters(words.join(" ")).length > searchLimits.queryChars) {
+    const kept = shortened.split(" ").length;
     warnings.push(
-      `query shortened to ${shortened.split(" ").length} words (${shortened.length} characters; providers accept at most ${searchLimits.queryWords} words, ${searchLimits.queryChars} characters)`,
+      `query shortened to ${kept} word${kept === 1 ? "" : "s"} (${characters(shortened).length} characters; providers accept at most ${searchLimits.queryWords} words, ${searchLimits.queryChars} characters)`,
     );
   }
   return shortened;
+}
+
+/** The characters of `text` (code points: an emoji is one). */
+function characters(text: string): string[] {
+  return Array.from(text);
 }
 
 /** Applies the caps and the run's defaults; returns the warnings for every change made. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkFetchTarget, guardedGet, MAX_REDIRECTS, type FetchGuardOptions, type FetchRefusal } from "../../src/promote/fetch-guard";
-import type { HttpRequest, HttpResponse } from "../../src/ports";
+import { HttpFailure, type HttpRequest, type HttpResponse } from "../../src/ports";
 
 async function refusalOf(url: string, guard: FetchGuardOptions = {}): Promise<FetchRefusal | null> {
   const checked = await checkFetchTarget(url, guard);
@@ -191,5 +191,66 @@ describe("guardedGet", () => {
     const http = tableHttp({ "https://example.org/go": { status: 301, headers: { location: "https://rebind.example.net/" } } });
     const resolve = async (host: string) => (host === "rebind.example.net" ? ["192.168.0.10"] : ["93.184.216.34"]);
     expect(await guardedGet({ url: "https://example.org/go", ...GET }, http, { resolve })).toMatchObject({ kind: "refused", hop: 1, refusal: { how: "resolved", range: "private" } });
+  });
+});
+
+describe("guardedGet: one time limit for the page, its redirects and its lookups", () => {
+  /** A clock that moves only when told; its deadline timers never fire on their own. */
+  function handClock() {
+    let now = 0;
+    return {
+      advance: (ms: number) => void (now += ms),
+      now: () => now,
+      sleep: (_ms: number, signal?: AbortSignal) => new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(new Error("cancelled")), { once: true })),
+    };
+  }
+
+  it("gives each hop only what is left, and gives up once it is spent, before asking again", async () => {
+    // Each hop answers its redirect after 15 s: under the old per-hop limit, six hops of 20 s each
+    // held a promotion for two minutes.
+    const clock = handClock();
+    const answers = tableHttp(Object.fromEntries([0, 1, 2, 3].map((i) => [`https://slow.example.org/${i}`, { status: 302, headers: { location: `/${i + 1}` } }])));
+    const http = {
+      requests: answers.requests,
+      request: async (req: HttpRequest) => {
+        clock.advance(15_000);
+        return answers.request(req);
+      },
+    };
+    const error = await guardedGet({ url: "https://slow.example.org/0", accept: "text/html", timeoutMs: 20_000, maxBytes: 1000, clock }, http).catch((e: unknown) => e);
+    expect(http.requests.map((r) => r.timeoutMs)).toEqual([20_000, 5_000]);
+    expect(error).toBeInstanceOf(HttpFailure);
+    expect(error).toMatchObject({ kind: "timeout", message: "The page did not arrive within 20 s: it redirected 2 times, the last to slow.example.org." });
+  });
+
+  it("says a hop's own timeout in the page's limit, not in what the hop had left", async () => {
+    const clock = handClock();
+    const http = {
+      request: async (req: HttpRequest) => {
+        clock.advance(8_000);
+        if (req.url.endsWith("/late")) throw new HttpFailure("timeout", `No answer within ${req.timeoutMs} ms.`);
+        return { status: 301, headers: { location: "/late" }, text: "" };
+      },
+    };
+    const error = await guardedGet({ url: "https://example.org/first", accept: "text/html", timeoutMs: 10_000, maxBytes: 1000, clock }, http).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout", message: "The page did not arrive within 10 s: it redirected 1 time, the last to example.org." });
+  });
+
+  it("does not wait past the limit for a name lookup that never answers", { timeout: 5000 }, async () => {
+    const http = tableHttp({});
+    const resolve = () => new Promise<string[]>(() => {});
+    const error = await guardedGet({ url: "https://stalled-dns.example.org/", accept: "text/html", timeoutMs: 50, maxBytes: 1000 }, http, { resolve }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout", message: "No answer from stalled-dns.example.org within 50 ms." });
+    expect(http.requests).toEqual([]);
+  });
+
+  it("stops waiting for a lookup when the caller gives up", { timeout: 5000 }, async () => {
+    const controller = new AbortController();
+    const resolve = () => {
+      controller.abort();
+      return new Promise<string[]>(() => {});
+    };
+    const error = await guardedGet({ url: "https://stalled-dns.example.org/", accept: "text/html", timeoutMs: 60_000, maxBytes: 1000, signal: controller.signal }, tableHttp({}), { resolve }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "aborted" });
   });
 });
