@@ -36,7 +36,7 @@ export interface PromoteDeps {
    * When given: duplicates are looked up in it (the notes it leaves out are read) and the new note
    * is indexed at once.
    */
-  index?: Pick<VaultIndex, "notesWithSourceUrl" | "paths" | "note" | "isIndexable" | "updateFile">;
+  index?: Pick<VaultIndex, "notesWithSourceUrl" | "paths" | "note" | "updateFile">;
   /** Defuddle over the platform's DOM (see page-extract.ts). */
   readPage: ReadPage;
   /** Without it the note is still written, and the result says the trace note was not updated. */
@@ -219,27 +219,26 @@ export async function outsideRowsOfTraceNote(
  * `http`/`https`, `www.`, AMP copies), so a page clipped years ago as `http://www.…` is the one
  * the run found as `https://…`. The index answers for the notes it holds; the notes it leaves out
  * (an excluded folder: the sources folder itself may be one) are read, as every note is without
- * an index. A note the index lists that is no longer there (trashed or moved a moment ago) is not the
- * page's note, and then every note is read. Trace notes have no source and are never read.
+ * an index, and so are notes it does not hold yet (written or moved a moment ago). A note the index
+ * lists that is no longer there (trashed a moment ago) is not the page's note. Trace notes have no
+ * source and are never read.
  */
 async function notesWithSource(canonicalUrl: string, store: NoteStore, index: PromoteDeps["index"], traceFolder: string): Promise<string[]> {
   const page = samePageKey(canonicalUrl) ?? canonicalUrl;
   const isPage = (url: string) => samePageKey(url) === page;
   // The index lags the vault by its update pause: a note just trashed ("Fetch the page again") or
-  // moved is still listed where it was. A listed note that is gone is no reason to write nothing,
-  // and the index cannot then be trusted with the rest: every note is read, as without an index.
-  let trustIndex = index !== undefined;
+  // moved is still listed where it was, and a note just written (a clipping, a moved note's new
+  // place) is not listed yet. A listed note that is gone is not the page's note; the notes the index
+  // does not hold are read below.
   if (index) {
-    const held = indexedNotesOfPage(index)(canonicalUrl);
-    const present = await notesThatExist(store, held);
+    const present = await notesThatExist(store, indexedNotesOfPage(index)(canonicalUrl));
     if (present.length > 0) return present;
-    trustIndex = present.length === held.length;
   }
   // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
   const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
   const found: string[] = [];
   for (const file of await store.list()) {
-    if (!/\.md$/i.test(file.path) || isTrace(file.path) || (trustIndex && index?.isIndexable(file.path))) continue;
+    if (!/\.md$/i.test(file.path) || isTrace(file.path) || index?.note(file.path) !== undefined) continue;
     let text: string;
     try {
       text = await store.read(file.path);

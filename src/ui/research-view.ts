@@ -61,8 +61,6 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
   cancelled: "Cancelled. What was found before stopping is below.",
 };
 
-const INDEX_CATCH_UP_MS = 500;
-const INDEX_CATCH_UP_TRIES = 8;
 
 export const BUSY_SENTENCE = "A run is in progress. Stop it with Esc or the stop button, or wait for it to finish.";
 
@@ -87,8 +85,6 @@ export class ResearchView extends ItemView {
   private ephemeralExplained = false;
   /** Notes promotions wrote in this session, as written: "Fetch the page again" trashes only an untouched one. */
   private readonly promotedAsWritten = new Map<string, string>();
-  /** Notes "Fetch the page again" moved to the trash, which the index may still list for a moment. */
-  private readonly trashed = new Set<string>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -364,13 +360,9 @@ export class ResearchView extends ItemView {
   }
 
   private async promoteAndRemember(promote: () => Promise<PromotionResult>): Promise<PromotionResult> {
-    let result = await promote();
-    // Just after "Fetch the page again" trashed a note, the index lists it until its next update
-    // (a second or two); the promotion is asked again until it no longer finds the trashed note.
-    for (let tries = 0; result.status === "already_in_vault" && this.trashed.has(result.notePath) && tries < INDEX_CATCH_UP_TRIES; tries++) {
-      await new Promise((resolve) => window.setTimeout(resolve, INDEX_CATCH_UP_MS));
-      result = await promote();
-    }
+    // Just after "Fetch the page again" trashed a note the index still lists it; promotion looks
+    // for the note on disk first (promote.ts), so the page is fetched again at once.
+    const result = await promote();
     const file = result.status === "created" ? this.app.vault.getFileByPath(result.notePath) : null;
     if (file) this.promotedAsWritten.set(file.path, await this.app.vault.read(file));
     return result;
@@ -383,7 +375,6 @@ export class ResearchView extends ItemView {
     if (!file || written === undefined || (await this.app.vault.read(file)) !== written) return false;
     await this.app.fileManager.trashFile(file);
     this.promotedAsWritten.delete(path);
-    this.trashed.add(path);
     return true;
   }
 
