@@ -14,6 +14,12 @@ import { isSkippedPath } from "../fs-note-store";
 /** Notes larger than this are refused: an agent wants a note, not a dump. */
 export const MAX_NOTE_BYTES = 2_000_000;
 
+/**
+ * Longer than any path a disk takes (Linux allows 4,096 bytes): no note has such a path, so it is
+ * refused before it is compared with every note's — a path of megabytes held the server for a minute.
+ */
+export const MAX_PATH_CHARS = 4_096;
+
 export type NoteReadError =
   | { kind: "outside_vault"; message: string }
   | { kind: "not_a_note"; message: string }
@@ -53,6 +59,7 @@ export function whyLeftOut(rel: string, leftOut: readonly string[]): string | nu
  * `leftOut`: folders the settings leave out of search (not the trace folder: an agent reads its runs' traces).
  */
 export async function readVaultNote(root: string, given: string, notes: Iterable<string> = [], leftOut: readonly string[] = []): Promise<NoteRead> {
+  if (given.length > MAX_PATH_CHARS) return refused("not_found", `There is no note with a path of ${given.length} characters: no disk takes a path that long.`);
   const asked = given.replace(/\\/g, "/").replace(/^\.\//, "");
   if (asked === "" || asked.includes("\0") || path.isAbsolute(asked) || /^[a-z]:/i.test(asked) || asked.split("/").includes("..")) {
     return refused("outside_vault", `"${given}" is not a path inside the vault: give it relative to the vault, without "..".`);
@@ -65,7 +72,8 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
   try {
     realRoot = await realpath(root);
     realFile = await realpath(path.join(root, rel)).catch(async (error: unknown) => {
-      const respelt = known.filter((p) => p !== asked && p.normalize("NFC") === asked.normalize("NFC"));
+      const composed = asked.normalize("NFC");
+      const respelt = known.filter((p) => p !== asked && p.normalize("NFC") === composed);
       if (respelt.length !== 1) throw error;
       rel = respelt[0];
       return realpath(path.join(root, rel));
@@ -97,6 +105,7 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
 /** " Did you mean …?" for notes whose path differs from `asked` only in case (or Unicode form), else "". */
 function spellingHint(asked: string, known: readonly string[]): string {
   const fold = (p: string) => p.normalize("NFC").toLowerCase();
-  const near = known.filter((p) => fold(p) === fold(asked)).slice(0, 3);
+  const folded = fold(asked);
+  const near = known.filter((p) => fold(p) === folded).slice(0, 3);
   return near.length === 0 ? "" : ` Did you mean ${near.map((p) => `"${p}"`).join(" or ")}? Paths are matched exactly, case included.`;
 }

@@ -1,11 +1,13 @@
-// Keeps a warm index current while the MCP server runs: the folder is watched (fs.watch,
-// recursive) and every change goes through the plugin's own update queue (index/update-queue.ts),
-// which folds bursts into one ordered batch. A change the watcher cannot name (a folder moved or
-// removed — fs.watch names only the folder, and "Release v1.2" looks like a file —, an
-// overflowing event queue) is reconciled by comparing a fresh listing with the index.
+// Keeps a warm index current while the MCP server runs: the folder is watched (fs.watch, recursive
+// on macOS and Windows, folder by folder elsewhere) and every change goes through the plugin's own
+// update queue (index/update-queue.ts), which folds bursts into one ordered batch. A change the
+// watcher cannot name (a folder moved or removed — fs.watch names only the folder, and "Release
+// v1.2" looks like a file —, a burst longer than the system queues) is reconciled by comparing a
+// fresh listing with the index.
 // Before answering, the server calls `settle()`, so a note saved just before a call is searched;
 // calls that settle at once all wait for the same reconcile.
-import { watch } from "node:fs";
+import fs, { watch, type FSWatcher } from "node:fs";
+import path from "node:path";
 import { UpdateQueue, type IndexUpdate } from "../../index/update-queue";
 import type { VaultIndex } from "../../index/vault-index";
 import type { Clock, NoteStore } from "../../ports";
@@ -23,16 +25,95 @@ export interface VaultWatcher {
 /** Watches `root` and everything under it; `name` is relative to it (either slash), null when unknown. */
 export type FolderWatch = (root: string, onChange: (event: string, name: string | null) => void, onError: (error: unknown) => void) => { close(): void };
 
-/** Node's recursive fs.watch. */
+/** Node's recursive fs.watch: the system's own on macOS (FSEvents) and Windows. */
 export const nodeFolderWatch: FolderWatch = (root, onChange, onError) => {
   const watcher = watch(root, { recursive: true }, (event, filename) => onChange(event, filename ? filename.toString() : null));
   watcher.on("error", onError);
   return watcher;
 };
 
+/**
+ * A plain (non-recursive) fs.watch on every folder that may hold notes, for Linux. There Node's
+ * recursive watch is JavaScript of its own that lists a whole folder again on every event in it —
+ * 10,000 notes checked out into one folder kept the server busy for minutes before it answered —
+ * and, when a folder `a` goes, stops watching `a2` too (it compares paths without a separator).
+ * Here an event costs one lstat; a folder is listed only when it appears. Hidden folders
+ * (`.git`, `.obsidian`) and links are not watched: the note store lists neither.
+ */
+export const folderByFolderWatch: FolderWatch = (root, onChange, onError) => {
+  const watchers = new Map<string, FSWatcher>();
+  let closed = false;
+  const join = (folder: string, name: string) => (folder === "" ? name : `${folder}/${name}`);
+  const unwatchTree = (rel: string): void => {
+    for (const [folder, watcher] of watchers) {
+      if (folder === rel || folder.startsWith(`${rel}/`)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    }
+  };
+  /** A name that appeared or went: a folder now there is watched with all under it, one gone no longer. */
+  const follow = (rel: string): void => {
+    let isFolder = false;
+    try {
+      isFolder = fs.lstatSync(path.join(root, rel)).isDirectory();
+    } catch {
+      // Gone: what was watched under that name goes with it.
+    }
+    if (isFolder) watchTree(rel);
+    else unwatchTree(rel);
+  };
+  const watchFolder = (rel: string): boolean => {
+    if (closed || watchers.has(rel)) return false;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(path.join(root, rel), (event, name) => {
+        if (closed) return;
+        if (!name) return onChange(event, null);
+        const child = join(rel, name.toString());
+        if (event === "rename") follow(child);
+        onChange(event, child);
+      });
+    } catch (error) {
+      if (rel === "") throw error;
+      // Gone before it could be watched (its parent's event follows), or the system's watch limit: said.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(error);
+      return false;
+    }
+    watcher.on("error", (error) => {
+      unwatchTree(rel);
+      onError(error);
+    });
+    watchers.set(rel, watcher);
+    return true;
+  };
+  const watchTree = (rel: string): void => {
+    if (rel !== "" && isSkippedPath(rel)) return;
+    if (!watchFolder(rel)) return;
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      // Unreadable or gone: its notes are the reconcile's to find.
+    }
+    for (const entry of entries) if (entry.isDirectory()) watchTree(join(rel, entry.name));
+  };
+  watchTree("");
+  return {
+    close() {
+      closed = true;
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+};
+
+/** The watch this system does best: its own recursive one where Node uses it, folder by folder elsewhere. */
+export const systemFolderWatch: FolderWatch = process.platform === "darwin" || process.platform === "win32" ? nodeFolderWatch : folderByFolderWatch;
+
 export interface VaultWatcherOptions {
   clock: Clock;
-  /** How the folder is watched (default: nodeFolderWatch). */
+  /** How the folder is watched (default: systemFolderWatch). */
   watch?: FolderWatch;
   /** Quiet time before a burst is applied on its own (a call settles it sooner). */
   delayMs?: number;
@@ -53,9 +134,17 @@ function mayHoldNotes(event: string, rel: string): boolean {
   return event !== "change" && !isSkippedPath(rel);
 }
 
+/**
+ * Events since the last reconcile past which some may have been lost: Linux queues 16,384 (two a
+ * note written) for a watcher that falls behind and drops the rest without a word, so a checkout
+ * of 10,000 notes left thousands out of the index. Past this many, the next call lists the vault.
+ */
+const EVENTS_TRUSTED = 2_000;
+
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {
   let changed = false;
   let reconcileWanted = false;
+  let eventsSinceReconcile = 0;
   const queue = new UpdateQueue({
     clock: options.clock,
     delayMs: options.delayMs ?? 200,
@@ -68,6 +157,7 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
   let reconciling: Promise<void> | null = null;
   const startReconcile = (): Promise<void> => {
     reconcileWanted = false;
+    eventsSinceReconcile = 0;
     const done = reconcile(index, store, (path) => queue.push({ kind: "modify", path }))
       .catch((error: unknown) => options.onError(`Could not list the vault to bring the index up to date: ${errorMessage(error)}`))
       .finally(() => {
@@ -78,9 +168,10 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
   };
   let watcher: { close(): void } | null = null;
   try {
-    watcher = (options.watch ?? nodeFolderWatch)(
+    watcher = (options.watch ?? systemFolderWatch)(
       root,
       (event, name) => {
+        if (++eventsSinceReconcile > EVENTS_TRUSTED) reconcileWanted = true;
         const rel = name === null ? null : name.split("\\").join("/");
         if (rel !== null && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
         else if (rel === null || mayHoldNotes(event, rel)) reconcileWanted = true;

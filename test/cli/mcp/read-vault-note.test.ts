@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readVaultNote, whyLeftOut } from "../../../src/cli/mcp/read-vault-note";
+import { MAX_PATH_CHARS, readVaultNote, whyLeftOut } from "../../../src/cli/mcp/read-vault-note";
 
 let tmp: string;
 let vault: string;
@@ -84,5 +84,20 @@ describe("readVaultNote", () => {
     const read = await readVaultNote(vault, "Libraries/Gone.md", ["Libraries/Automerge.md"]);
     expect(read).toMatchObject({ ok: false, error: { kind: "not_found" } });
     expect(JSON.stringify(read)).not.toContain(tmp);
+  });
+
+  it("a path of megabytes is refused before it is compared with any note's, and is not handed back", async () => {
+    const given = `${"a/".repeat(1_000_000)}x.md`;
+    // The vault's note paths, which must not be looked at: comparing each with megabytes froze the server.
+    const notes: Iterable<string> = {
+      [Symbol.iterator]: () => {
+        throw new Error("the note paths were read");
+      },
+    };
+    const read = await readVaultNote(vault, given, notes);
+    expect(read).toMatchObject({ ok: false, error: { kind: "not_found" } });
+    expect(JSON.stringify(read).length).toBeLessThan(500);
+    // A path as long as a disk takes is still looked for.
+    expect(await readVaultNote(vault, `${"a".repeat(MAX_PATH_CHARS - 3)}.md`, ["Libraries/Automerge.md"])).toMatchObject({ ok: false, error: { kind: "not_found" } });
   });
 });

@@ -1,12 +1,13 @@
 // The MCP server's watcher keeps the warm index current: events come from a stand-in for fs.watch
 // (the FolderWatch seam) that the test fires by hand, the notes from a real folder on disk, so
-// nothing waits on the operating system's timing.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// nothing waits on the operating system's timing. The last tests watch a real folder with the
+// system's watch, and wait for the events they expect to arrive, however long that takes.
+import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FsNoteStore } from "../../../src/cli/fs-note-store";
-import { watchVault, type FolderWatch, type VaultWatcher } from "../../../src/cli/mcp/vault-watcher";
+import { systemFolderWatch, watchVault, type FolderWatch, type VaultWatcher } from "../../../src/cli/mcp/vault-watcher";
 import { VaultIndex } from "../../../src/index/vault-index";
 import type { NoteFileInfo } from "../../../src/ports";
 import { fakeClock } from "../../support/fake-clock";
@@ -19,6 +20,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.restoreAllMocks();
   watcher?.close();
   watcher = undefined;
   rmSync(root, { recursive: true, force: true });
@@ -122,4 +124,62 @@ describe("the MCP server's vault watcher", () => {
     await watcher.settle();
     expect(listings).toBe(0);
   });
+});
+
+/** The system's watch over `root`, every name it reports kept (slashes forward), and a wait for one. */
+function systemWatch(): { seen: Set<string>; until: (name: string) => Promise<void>; close: () => void } {
+  const seen = new Set<string>();
+  const watching = systemFolderWatch(root, (_event, name) => name !== null && seen.add(name.split("\\").join("/")), () => undefined);
+  const until = async (name: string) => {
+    // Bounded so a name that never comes fails as itself, not as the test's timeout.
+    for (let i = 0; i < 500 && !seen.has(name); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([...seen], `waiting for ${name}`).toContain(name);
+  };
+  return { seen, until, close: () => watching.close() };
+}
+
+describe("the system's folder watch", () => {
+  it("a folder renamed to a name that begins with its old one ('Drafts' to 'Drafts old'): a note written there is still seen", async () => {
+    write("Drafts/Plan.md", "# Plan\n");
+    const events = systemWatch();
+    try {
+      renameSync(path.join(root, "Drafts"), path.join(root, "Drafts old"));
+      await events.until("Drafts old");
+      await events.until("Drafts");
+      write("Drafts old/Next.md", "# Next\n");
+      await events.until("Drafts old/Next.md");
+    } finally {
+      events.close();
+    }
+  });
+
+  it("three thousand notes written into one folder: each is reported, and the folder is not listed again for each", async () => {
+    const events = systemWatch();
+    try {
+      mkdirSync(path.join(root, "Checkout"));
+      await events.until("Checkout");
+      const listings = vi.spyOn(fs, "readdirSync");
+      for (let i = 0; i < 3_000; i++) writeFileSync(path.join(root, "Checkout", `Note ${i}.md`), `# Note ${i}\n`);
+      await events.until("Checkout/Note 2999.md");
+      expect([...events.seen].filter((name) => name.startsWith("Checkout/")).length).toBe(3_000);
+      expect(listings.mock.calls.length).toBeLessThan(10);
+    } finally {
+      events.close();
+    }
+  }, 60_000);
+
+  it("ten thousand notes checked out at once, more events than the system queues: every one is in the index after a call", async () => {
+    write("Checkout/Home.md", "# Home\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    watcher = watchVault(root, store, index, { clock: fakeClock(), onError: () => undefined });
+    // Into a folder already watched: no folder event asks for a listing; the notes' own events must do.
+    for (let i = 0; i < 10_000; i++) writeFileSync(path.join(root, "Checkout", `Note ${i}.md`), `# Note ${i}\n`);
+    // The events arrive when they arrive: a call settles what has come so far, and is made again until all has.
+    for (let i = 0; i < 200 && index.status().notes < 10_001; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await watcher.settle();
+    }
+    expect(index.status().notes).toBe(10_001);
+  }, 120_000);
 });
