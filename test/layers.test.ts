@@ -17,7 +17,7 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
   text: [],
   ports: [],
   "provider-names": [],
-  settings: ["provider-names", "text"],
+  settings: ["provider-names", "text", "ports"],
   deadline: ["ports"],
   llm: BASE,
   websearch: BASE,
