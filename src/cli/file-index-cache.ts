@@ -2,6 +2,11 @@
 // typed arrays stay bytes, nothing is turned into JSON text). A part is written to a temporary file
 // that is renamed into place, so a crash mid-write leaves the old part, not half a new one; a write
 // that fails takes its temporary file away and throws.
+//
+// Each part starts with a checksum of what follows: the index checks that a part has a possible
+// shape, but a flipped bit in a term or a posting's count makes another possible part (a word no
+// longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
+// is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -9,7 +14,7 @@ import path from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { replaceFileWhole } from "./temporary-files";
+import { removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -22,6 +27,12 @@ export function defaultCacheDir(env: Record<string, string | undefined> = proces
 const PART_EXTENSION = ".v8";
 /** The port's part names; anything else could climb out of the folder. */
 const PART_NAME = /^[a-z0-9-]{1,64}$/;
+/** A part's file: this tag, the SHA-256 of the rest, then the part as v8 serialised it. */
+const PART_TAG = Buffer.from("VRP1");
+const DIGEST_BYTES = 32;
+const HEAD_BYTES = PART_TAG.length + DIGEST_BYTES;
+/** The first byte of what v8's serializer writes (its version tag): a part saved before the checksum. */
+const V8_VERSION_TAG = 0xff;
 
 export class FileIndexCache implements IndexCache {
   /** The folder of this vault's parts. */
@@ -30,6 +41,8 @@ export class FileIndexCache implements IndexCache {
   readonly file: string;
   /** The single-file cache of earlier versions, removed at the first save. */
   private readonly legacyFile: string;
+  /** Whether this cache looked for what a process killed mid-save left (once, at its first write). */
+  private tidied = false;
 
   constructor(cacheDir: string, vaultRoot: string) {
     const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
@@ -46,20 +59,21 @@ export class FileIndexCache implements IndexCache {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
-    try {
-      return deserialize(bytes);
-    } catch (error) {
-      throw new Error(`the part ${name} is corrupt (${errorMessage(error)})`);
-    }
+    return decodePart(bytes, name);
   }
 
   async write(name: string, value: unknown): Promise<void> {
     const file = this.partFile(name);
     await mkdir(this.folder, { recursive: true });
-    await replaceFileWhole(file, serialize(value));
+    if (!this.tidied) {
+      this.tidied = true;
+      await removeLeftoverTemporaryFiles(this.folder, isPartFile);
+    }
+    await replaceFileWhole(file, encodePart(value));
     await rm(this.legacyFile, { force: true });
   }
 
+  /** The parts saved: files named as parts only (a sync tool's "manifest (1).v8" is not one). */
   async names(): Promise<string[]> {
     let files: string[];
     try {
@@ -68,7 +82,7 @@ export class FileIndexCache implements IndexCache {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    return files.filter((f) => f.endsWith(PART_EXTENSION)).map((f) => f.slice(0, -PART_EXTENSION.length));
+    return files.filter(isPartFile).map((f) => f.slice(0, -PART_EXTENSION.length));
   }
 
   async remove(names: string[]): Promise<void> {
@@ -84,4 +98,39 @@ export class FileIndexCache implements IndexCache {
     if (!PART_NAME.test(name)) throw new Error(`"${name}" is not a name for a part of the index cache.`);
     return path.join(this.folder, `${name}${PART_EXTENSION}`);
   }
+}
+
+function isPartFile(file: string): boolean {
+  return file.endsWith(PART_EXTENSION) && PART_NAME.test(file.slice(0, -PART_EXTENSION.length));
+}
+
+function digestOf(bytes: Uint8Array): Buffer {
+  return createHash("sha256").update(bytes).digest();
+}
+
+/** A part's file as it is written: its tag, the checksum, then the value as v8 serialises it. */
+export function encodePart(value: unknown): Buffer {
+  const payload = serialize(value);
+  return Buffer.concat([PART_TAG, digestOf(payload), payload]);
+}
+
+/** The value a part's file holds; throws, saying what is wrong, when it is not as written. */
+export function decodePart(bytes: Buffer, name: string): unknown {
+  const payload = checkedPayload(bytes, name);
+  try {
+    return deserialize(payload);
+  } catch (error) {
+    throw new Error(`the part ${name} is corrupt (${errorMessage(error)})`);
+  }
+}
+
+/** The part's v8 bytes, once its tag and checksum say they are as written; else why not. */
+function checkedPayload(bytes: Buffer, name: string): Buffer {
+  if (bytes.length > 0 && bytes[0] === V8_VERSION_TAG) throw new Error(`the part ${name} was saved by an earlier version, without a checksum`);
+  const tag = PART_TAG.subarray(0, Math.min(bytes.length, PART_TAG.length));
+  if (!bytes.subarray(0, PART_TAG.length).equals(tag)) throw new Error(`the part ${name} is corrupt (it is not a part of this cache)`);
+  if (bytes.length < HEAD_BYTES) throw new Error(`the part ${name} is corrupt (it is cut short)`);
+  const payload = bytes.subarray(HEAD_BYTES);
+  if (!digestOf(payload).equals(bytes.subarray(PART_TAG.length, HEAD_BYTES))) throw new Error(`the part ${name} is corrupt (its checksum does not match)`);
+  return payload;
 }

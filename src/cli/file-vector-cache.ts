@@ -1,19 +1,22 @@
 // The VectorCache port as one file in the vault's cache folder (the folder the index cache uses,
 // never the vault: DESIGN invariant 8). Written to a temporary file that is renamed into place, so
 // a crash mid-write leaves the old vectors, not half of new ones, and a save that fails takes its
-// temporary file away and throws. A file that cannot be read, or is
+// temporary file away and throws; the first save also takes away what a process killed mid-save
+// left (removeLeftoverTemporaryFiles). A file that cannot be read, or is
 // damaged, becomes an empty store and a reason (readVectors), never a crash.
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { readVectors, type VectorLoad } from "../index/embeddings/vector-file";
 import { errorMessage } from "../text/error-message";
-import { replaceFileWhole } from "./temporary-files";
+import { removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 export const VECTOR_FILE_NAME = "vectors.bin";
 
 export class FileVectorCache implements VectorCache {
   readonly file: string;
+  /** Whether this cache looked for what a process killed mid-save left (once, at its first save). */
+  private tidied = false;
 
   /** `folder`: the vault's cache folder (FileIndexCache.folder). */
   constructor(readonly folder: string) {
@@ -31,6 +34,10 @@ export class FileVectorCache implements VectorCache {
 
   async save(bytes: Uint8Array): Promise<void> {
     await mkdir(this.folder, { recursive: true });
+    if (!this.tidied) {
+      this.tidied = true;
+      await removeLeftoverTemporaryFiles(this.folder, (file) => file === VECTOR_FILE_NAME);
+    }
     await replaceFileWhole(this.file, bytes);
   }
 

@@ -6,7 +6,8 @@
 // again, so the process still ends as interrupted (130 in a shell). A command that stops gently
 // on Ctrl-C (embed) listens itself; the signal is then left to it.
 import { readFileSync, rmSync } from "node:fs";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
 
 /** Each file, and what it must still hold to be this process's (a lock's token), or null. */
 const held = new Map<string, string | null>();
@@ -21,12 +22,27 @@ export function releaseTemporaryFile(file: string): void {
   held.delete(file);
 }
 
+/** Writes under way, by temporary file: one that shares it waits its turn. */
+const writing = new Map<string, Promise<void>>();
+
 /**
  * Writes `file` whole or not at all: the data goes to `temp`, held here, and is renamed into place.
  * A write or rename that failed takes its temporary file away (each failure would leave one more);
- * not recursively, so a folder of that name, someone else's, stays.
+ * not recursively, so a folder of that name, someone else's, stays. Two writes of one file at once
+ * (they share `temp`) take turns: together they put a mix of both in place, and one failed.
  */
 export async function replaceFileWhole(file: string, data: string | Uint8Array, temp = `${file}.${process.pid}.tmp`): Promise<void> {
+  const run = (writing.get(temp) ?? Promise.resolve()).then(() => writeThenRename(file, data, temp));
+  const done = run.catch(() => undefined);
+  writing.set(temp, done);
+  try {
+    await run;
+  } finally {
+    if (writing.get(temp) === done) writing.delete(temp);
+  }
+}
+
+async function writeThenRename(file: string, data: string | Uint8Array, temp: string): Promise<void> {
   holdTemporaryFile(temp);
   try {
     await writeFile(temp, data);
@@ -36,6 +52,51 @@ export async function replaceFileWhole(file: string, data: string | Uint8Array, 
     throw error;
   } finally {
     releaseTemporaryFile(temp);
+  }
+}
+
+/** `<file>.<pid>.tmp`: how replaceFileWhole names a temporary file by default. */
+const TEMPORARY_NAME = /^(.+)\.([1-9][0-9]{0,9})\.tmp$/;
+/**
+ * How old a leftover must be before it is taken: a process in another pid namespace (a container
+ * sharing the cache folder) looks gone from here while it writes, and a file being written is young.
+ */
+const LEFTOVER_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Takes away the temporary files in `folder` that `replaceFileWhole` left for the files `isOurs`
+ * names, when the process that made them is gone: one killed mid-save (SIGKILL, the out-of-memory
+ * killer, a power cut) never ran its cleanup, and nothing else would ever remove them — the
+ * vectors' is as big as the vectors. Best effort: a file that cannot be looked at stays.
+ */
+export async function removeLeftoverTemporaryFiles(folder: string, isOurs: (file: string) => boolean, now = Date.now()): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMPORARY_NAME.exec(name);
+    if (!match || !isOurs(match[1]) || isRunning(Number(match[2]))) continue;
+    const file = path.join(folder, name);
+    try {
+      const info = await stat(file);
+      if (info.isFile() && now - info.mtimeMs > LEFTOVER_AGE_MS) await rm(file);
+    } catch {
+      // Renamed into place or removed meanwhile: nothing left to do.
+    }
+  }
+}
+
+/** Whether a process of this id runs (as far as this process can tell: when unsure, it does). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 

@@ -136,9 +136,11 @@ export class SavedIndex {
         for (const id of applied) this.leftSinceSave.add(id);
         throw error;
       }
+      // The count moves on even when the index was rebuilt meanwhile: the manifest just written
+      // names its segments after it, and the next save must not write over them before its own.
+      this.saves = Math.max(this.saves, saves);
       if (epoch === this.epoch) {
         this.segments = manifest.segments;
-        this.saves = saves;
         this.savedEnd = end;
       }
       await removeUnlisted(cache, manifest.segments);

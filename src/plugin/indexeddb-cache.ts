@@ -2,7 +2,8 @@
 // manifest and segments), stored as they are (IndexedDB copies plain data and typed arrays itself).
 // The cache is only ever a shortcut: when IndexedDB is missing, blocked or corrupt, the plugin carries
 // on without it (a warning in the console, a rebuild from the notes) and never crashes. A write that
-// fails (a full disk) says so, so the index does not record a save that did not happen.
+// fails (a full disk, or a database that could not be opened) says so, so the index does not record
+// a save that did not happen and the embedding keeper can tell the user the vectors are not kept.
 import type { IndexCache } from "../ports";
 
 /** Bump when the stored shape changes in a way the index cannot detect itself. */
@@ -98,10 +99,10 @@ export class IndexedDbCache implements IndexCache {
     }
   }
 
-  /** Runs requests in one transaction; the first request's result once it completes (undefined without a database). */
+  /** Runs requests in one transaction; the first request's result once it completes. Rejects without a database. */
   private async run(mode: IDBTransactionMode, requests: (store: IDBObjectStore) => IDBRequest[]): Promise<unknown> {
     const db = await this.open();
-    if (!db) return undefined;
+    if (!db) throw new Error(this.factory ? `${this.kind.what} could not be opened` : "IndexedDB is not available");
     return new Promise((resolve, reject) => {
       const tx = db.transaction(STORE, mode);
       const [first, ...rest] = requests(tx.objectStore(STORE));
@@ -117,13 +118,31 @@ export class IndexedDbCache implements IndexCache {
 
   private open(): Promise<IDBDatabase | null> {
     if (this.db) return this.db;
-    const opening = new Promise<IDBDatabase | null>((resolve) => {
+    const forget = (): void => {
+      if (this.db === opening) this.db = null;
+    };
+    const opening = this.openDatabase(forget);
+    this.db = opening;
+    // A failed open is not kept (unless there is no IndexedDB at all): the next read or write, a
+    // save tried again, opens it anew rather than failing for the rest of the session.
+    if (this.factory) void opening.then((db) => db ?? forget());
+    return opening;
+  }
+
+  /** The connection, or null (with a warning); `closed` is called when another window makes us close it. */
+  private openDatabase(closed: () => void): Promise<IDBDatabase | null> {
+    return new Promise<IDBDatabase | null>((resolve) => {
       const factory = this.factory;
       if (!factory) {
         this.warn("IndexedDB is not available", null);
         resolve(null);
         return;
       }
+      let settled = false;
+      const settle = (db: IDBDatabase | null): void => {
+        settled = true;
+        resolve(db);
+      };
       try {
         const request = factory.open(this.dbName, 1);
         request.onupgradeneeded = () => {
@@ -131,29 +150,29 @@ export class IndexedDbCache implements IndexCache {
         };
         request.onsuccess = () => {
           const db = request.result;
+          // Opened after all, once a block we gave up on was lifted: the next use opens its own.
+          if (settled) return db.close();
           // Another window upgrading or deleting the database must not wait on us; our next
           // read or write opens it again (a closed connection would fail them all session long).
           db.onversionchange = () => {
             db.close();
-            if (this.db === opening) this.db = null;
+            closed();
           };
-          resolve(db);
+          settle(db);
         };
         request.onerror = () => {
           this.warn(`could not open ${this.kind.what}`, request.error);
-          resolve(null);
+          settle(null);
         };
         request.onblocked = () => {
           this.warn(`${this.kind.what} is blocked by another window`, null);
-          resolve(null);
+          settle(null);
         };
       } catch (error) {
         this.warn(`could not open ${this.kind.what}`, error);
-        resolve(null);
+        settle(null);
       }
     });
-    this.db = opening;
-    return opening;
   }
 
   private warn(what: string, error: unknown): void {

@@ -1,6 +1,6 @@
 // The vector file adapter: written atomically beside the index cache, read back whole; a missing
 // file is an empty store, a damaged or unreadable one an empty store and a reason — never a throw.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -40,6 +40,21 @@ describe("FileVectorCache", () => {
     await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
     await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
     expect(readdirSync(folder)).toEqual([VECTOR_FILE_NAME]);
+  });
+
+  // An embed killed mid-save (the out-of-memory killer, SIGKILL) cannot clean up after itself, and
+  // its temporary file is as big as the vectors: nothing removed it, one more each time.
+  it("removes the temporary file a process that is gone left mid-save, not one of a process still running", async () => {
+    mkdirSync(folder, { recursive: true });
+    const gone = path.join(folder, `${VECTOR_FILE_NAME}.99999999.tmp`);
+    const running = path.join(folder, `${VECTOR_FILE_NAME}.${process.ppid}.tmp`);
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    for (const file of [gone, running]) {
+      writeFileSync(file, "half the vectors");
+      utimesSync(file, dayAgo, dayAgo);
+    }
+    await new FileVectorCache(folder).save(serializeVectors(storeWithOneNote()));
+    expect(readdirSync(folder).sort()).toEqual([VECTOR_FILE_NAME, `${VECTOR_FILE_NAME}.${process.ppid}.tmp`]);
   });
 
   it("another model's vectors are thrown away with the words that say so", async () => {

@@ -2,11 +2,11 @@
 // the cache folder, and the process still ends as interrupted. The built binary is stopped at that
 // very moment by a preloaded script that sends SIGINT once the chosen file is written.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { holdTemporaryFile, releaseTemporaryFile, removeTemporaryFilesOnSignal, type SignalledProcess } from "../../src/cli/temporary-files";
+import { holdTemporaryFile, releaseTemporaryFile, removeTemporaryFilesOnSignal, replaceFileWhole, type SignalledProcess } from "../../src/cli/temporary-files";
 import { ensureBuiltCli } from "../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -136,5 +136,19 @@ describe("removeTemporaryFilesOnSignal", () => {
     expect([stops, proc.raised, readdirSync(dir)]).toEqual([1, [], ["vectors.bin.1.tmp"]]);
     proc.send("SIGINT");
     expect([stops, proc.raised, readdirSync(dir)]).toEqual([1, ["SIGINT"], []]);
+  });
+});
+
+describe("replaceFileWhole", () => {
+  // Both wrote the one temporary name at once: the file put in place held bytes of each, and the
+  // other write failed its rename.
+  it("writes one file twice at once whole each time: the later write wins, neither fails", async () => {
+    const dir = mkdtempSync(path.join(tmp, "twice-"));
+    const file = path.join(dir, "part.v8");
+    const first = Buffer.alloc(4 << 20, 0x61);
+    const second = Buffer.alloc(1 << 20, 0x62);
+    await Promise.all([replaceFileWhole(file, first), replaceFileWhole(file, second)]);
+    expect(readFileSync(file).equals(second)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["part.v8"]);
   });
 });

@@ -6,8 +6,9 @@
 // whose names differ only in Unicode composition (each must keep its own key and citation).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { deserialize, serialize } from "node:v8";
+import { serialize } from "node:v8";
 import { describe, expect, it } from "vitest";
+import { decodePart, encodePart } from "../../src/cli/file-index-cache";
 import { partsOf, type JsonPath } from "../index/json-parts";
 import { braveReplay, cli, completion, config, filesUnder, hostileServer, sandboxEachTest, modelFlag, VAULT_QUESTION, WEB_QUESTION } from "./hostile-kit";
 
@@ -69,11 +70,12 @@ describe("a hostile index cache is a rebuild with a reason, never a crash or a c
     const wrong = [null, "x", [], {}, [1, "a", null], true, { length: 3 }];
     let broken = 0;
     for (const [file, bytes] of saved) {
-      const value = deserialize(bytes);
+      const value = decodePart(bytes, path.basename(file));
       const parts = partsOfSaved(value);
       const step = Math.max(1, Math.floor(parts.length / 14));
       for (let i = 0; i < parts.length; i += step, broken++) {
-        writeFileSync(file, serialize(withPart(value, parts[i], wrong[broken % wrong.length])));
+        // Written as the cache writes a part, checksum and all: the shape checks are what is attacked.
+        writeFileSync(file, encodePart(withPart(value, parts[i], wrong[broken % wrong.length])));
         const result = await searchPaths();
         const where = `${path.basename(file)} ${parts[i].join(".")}`;
         expect(result.code, `${where}: ${result.err}`).toBe(0);
@@ -90,9 +92,10 @@ describe("a hostile index cache is a rebuild with a reason, never a crash or a c
     ["empty", () => Buffer.alloc(0)],
     ["random bytes", (saved) => Buffer.from(Array.from(saved, (_b, i) => (i * 131 + 7) % 256))],
     ["JSON instead of v8", () => Buffer.from('{"format":"vault-research-index","version":6}')],
-    ["v8 of null", () => serialize(null)],
-    ["v8 of an array", () => serialize([1, 2, 3])],
-    ["another version's header", (saved) => serialize({ ...(deserialize(saved) as object), version: 999 })],
+    ["v8 of null", () => encodePart(null)],
+    ["v8 of an array", () => encodePart([1, 2, 3])],
+    ["v8 without the checksum (an earlier version's part)", (saved) => serialize(decodePart(saved, "part"))],
+    ["another version's header", (saved) => encodePart({ ...(decodePart(saved, "part") as object), version: 999 })],
     ["gone", () => null],
   ];
 

@@ -124,6 +124,35 @@ describe("saving the index", () => {
     expect(ranked(again, "otters beavers")).toEqual(ranked(index, "otters beavers"));
   });
 
+  // A rebuild while a save ran kept the save's count from moving on, though its manifest was
+  // written: the next save named its segments as that manifest's are named, and wrote over them
+  // before its own manifest — cut short there, it left a cache that could not be loaded.
+  it("never writes over a part the saved manifest lists, even after a rebuild during a save", async () => {
+    for (let i = 0; i < 600; i++) {
+      const path = `n/${String(i).padStart(4, "0")}.md`;
+      store.files.delete(path);
+      index.removeFile(path);
+    }
+    const during: { rebuild?: Promise<unknown> } = {};
+    cache.failWrite = (name) => {
+      if (name === "manifest") during.rebuild ??= index.rebuild(store);
+      return false;
+    };
+    await index.save(cache);
+    await during.rebuild;
+    const listed = new Set(segmentNames());
+    const overwritten: string[] = [];
+    cache.failWrite = (name) => {
+      if (listed.has(name)) overwritten.push(name);
+      // Cut short before its manifest (a crash): the previous cache must still load.
+      return name === "manifest";
+    };
+    await expect(index.save(cache)).rejects.toThrow(/disk full/);
+    expect(overwritten).toEqual([]);
+    cache.failWrite = null;
+    expect(await new VaultIndex().sync(store, cache)).toMatchObject({ mode: "cache" });
+  });
+
   it("runs one save at a time, however often it is asked", async () => {
     await edit(3, " Owls.");
     const saves = [index.save(cache), index.save(cache)];

@@ -56,10 +56,12 @@ describe("IndexedDB index cache", () => {
     expect(records("v").has("index-v1")).toBe(false);
   });
 
-  it.each(["error", "blocked", "throw"] as const)("works as no cache when opening fails (%s)", async (fault) => {
+  // A write that kept nothing must not say it was kept: the index would record a save that never
+  // happened, and the embedding keeper would never tell the user the vectors are not being saved.
+  it.each(["error", "blocked", "throw"] as const)("works as no cache when opening fails (%s), and a write says it kept nothing", async (fault) => {
     idb.faults.open = fault;
     const cache = new IndexedDbCache("v", idb.asFactory());
-    await expect(cache.write("manifest", { m: 1 })).resolves.toBeUndefined();
+    await expect(cache.write("manifest", { m: 1 })).rejects.toThrow(/could not be opened/);
     await expect(cache.read("manifest")).resolves.toBeNull();
     await expect(cache.names()).resolves.toEqual([]);
     await expect(cache.clear()).resolves.toBeUndefined();
@@ -67,11 +69,21 @@ describe("IndexedDB index cache", () => {
     expect(warnings[0]).toMatch(/Vault Research/);
   });
 
-  it("works as no cache when IndexedDB does not exist at all", async () => {
+  it("works as no cache when IndexedDB does not exist at all, and a write says it kept nothing", async () => {
     const cache = new IndexedDbCache("v", undefined);
-    await expect(cache.write("manifest", { m: 1 })).resolves.toBeUndefined();
+    await expect(cache.write("manifest", { m: 1 })).rejects.toThrow(/not available/);
     await expect(cache.read("manifest")).resolves.toBeNull();
     expect(warnings[0]).toMatch(/not available/);
+  });
+
+  it("opens the database again at the next use after opening failed (a save tried again can then work)", async () => {
+    idb.faults.open = "error";
+    const cache = new IndexedDbCache("v", idb.asFactory());
+    await expect(cache.write("manifest", { m: 1 })).rejects.toThrow();
+    idb.faults.open = undefined;
+    await cache.write("manifest", { m: 2 });
+    expect(await cache.read("manifest")).toEqual({ m: 2 });
+    expect(await new IndexedDbCache("v", idb.asFactory()).read("manifest")).toEqual({ m: 2 });
   });
 
   it("survives a failed write, says so (the index then keeps its changes for the next save), and keeps the previous copy", async () => {

@@ -52,4 +52,12 @@ describe("IndexedDbVectorCache", () => {
     expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toBeNull();
     expect(warnings.join("\n")).toMatch(/notes are embedded again as needed/);
   });
+
+  // Hours of embedding would otherwise be "saved" into nothing, and the keeper's notice that the
+  // vectors cannot be saved (one per episode of failed saves) would never come.
+  it("rejects a save when IndexedDB cannot be opened", async () => {
+    const idb = new FakeIndexedDb();
+    idb.faults.open = "error";
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([1]))).rejects.toThrow(/the stored vectors could not be opened/);
+  });
 });

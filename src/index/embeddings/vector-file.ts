@@ -9,8 +9,12 @@
 //   1 / |row| for every row       float32 × rows
 //   every row's values            int8 × rows × dimensions
 // Rows are each note's in header order: the note's own vector, then one per unit. The loader works
-// 1 / |row| out again from the row rather than read it: a damaged one (1e30, NaN) would make an
-// impossible cosine and move its note to the top, and the sums cost one pass over bytes it copies.
+// 1 / |row| out again from the row rather than trust it (a damaged one, 1e30 or NaN, would make an
+// impossible cosine and move its note to the top), and then compares it with the stored one, which
+// the writer took from the same whole-number sums: the two agree to the bit unless the file changed
+// after it was written. A note with a row where they disagree is not loaded — a flipped bit in its
+// values would otherwise skew its cosine for good (each save writes what was loaded) — and is
+// embedded again; the rest of the file is kept. The sums cost one pass over bytes the load copies.
 import * as z from "zod";
 import { errorMessage } from "../../text/error-message";
 import type { UnitKind, UnitPlace } from "./embedding-units";
@@ -91,15 +95,19 @@ export function readVectors(bytes: Uint8Array | null, model: string): VectorLoad
   const store = new VectorStore(read.header.model, read.header.dimensions || null, print && print.length === read.header.dimensions ? Float32Array.from(print) : null);
   for (const note of read.notes) store.restore(note);
   const reset = store.adoptModel(model);
-  return { store, reset };
+  if (read.damaged === 0) return { store, reset };
+  // Another model's: every note is embedded again, the damaged ones with the rest.
+  if (read.header.model !== model) return { store, reset: { kind: "model_changed", from: read.header.model, to: model, notes: read.notes.length + read.damaged } };
+  return { store, reset: { kind: "notes_damaged", notes: read.damaged } };
 }
 
-type Parsed = { ok: true; header: VectorFileHeader; notes: NoteVectors[] } | { ok: false; reset: VectorReset };
+/** The header, the notes whose rows are as written, and how many notes were left out because theirs were not. */
+type Parsed = { ok: true; header: VectorFileHeader; notes: NoteVectors[]; damaged: number } | { ok: false; reset: VectorReset };
 
 function parseFile(bytes: Uint8Array): Parsed {
   if (bytes.length < 8) return corrupt("too short");
   const magic = new TextDecoder().decode(bytes.subarray(0, 4));
-  if (magic !== MAGIC) return magic.startsWith("VRV") ? { ok: false, reset: { kind: "old_version", found: magic } } : corrupt("not a vector file");
+  if (magic !== MAGIC) return otherVersion(magic) ?? corrupt("not a vector file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(4, true);
   if (8 + headerLength > bytes.length) return corrupt("the header runs past the end");
@@ -114,15 +122,26 @@ function parseFile(bytes: Uint8Array): Parsed {
   const d = header.dimensions;
   const rows = header.notes.reduce((sum, n) => sum + n.units.length + 1, 0);
   if (bytes.length !== 8 + headerLength + rows * 4 + rows * d) return corrupt(`${bytes.length} bytes where ${8 + headerLength + rows * (4 + d)} were expected`);
-  let valueAt = 8 + headerLength + rows * 4;
-  const notes = header.notes.map((n): NoteVectors => {
+  let normAt = 8 + headerLength;
+  let valueAt = normAt + rows * 4;
+  const notes: NoteVectors[] = [];
+  let damaged = 0;
+  for (const n of header.notes) {
     const count = n.units.length + 1;
     const values = new Int8Array(bytes.slice(valueAt, valueAt + count * d).buffer);
     const invNorms = inverseNorms(values, count, d);
+    if (agreesWithStored(invNorms, view, normAt)) notes.push({ path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, textHash: n.hash, units: n.units.map(fromTuple), values, invNorms });
+    else damaged++;
+    normAt += count * 4;
     valueAt += count * d;
-    return { path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, textHash: n.hash, units: n.units.map(fromTuple), values, invNorms };
-  });
-  return { ok: true, header, notes };
+  }
+  return { ok: true, header, notes, damaged };
+}
+
+/** Whether each row's 1 / |row| is the one stored at `at` (a NaN stored agrees with nothing). */
+function agreesWithStored(invNorms: Float32Array, view: DataView, at: number): boolean {
+  for (let row = 0; row < invNorms.length; row++) if (view.getFloat32(at + row * 4, true) !== invNorms[row]) return false;
+  return true;
 }
 
 /**
@@ -157,6 +176,13 @@ function toTuple(u: UnitPlace): UnitTuple {
 
 function fromTuple([kind, line, start, end, headingPath]: UnitTuple): UnitPlace {
   return { kind, line, start, end, headingPath };
+}
+
+/** A vector file of another version ("VRV" and its digit): older or newer than this one; null when it is none. */
+function otherVersion(magic: string): Parsed | null {
+  const match = /^VRV([0-9])$/.exec(magic);
+  if (!match) return null;
+  return { ok: false, reset: { kind: Number(match[1]) > Number(MAGIC[3]) ? "newer_version" : "old_version", found: magic } };
 }
 
 function corrupt(detail: string): Parsed {

@@ -6,7 +6,11 @@ export type VectorReset =
   | { kind: "dimension_changed"; from: number; to: number; notes: number }
   | { kind: "model_swapped"; model: string; notes: number }
   | { kind: "old_version"; found: string }
+  /** Written by a later version of the plugin or the CLI, in a format this one cannot read. */
+  | { kind: "newer_version"; found: string }
   | { kind: "corrupt"; detail: string }
+  /** Some notes' rows were damaged (the rest of the file is kept). */
+  | { kind: "notes_damaged"; notes: number }
   | { kind: "unreadable"; detail: string };
 
 export function vectorResetWords(reset: VectorReset): string {
@@ -19,8 +23,12 @@ export function vectorResetWords(reset: VectorReset): string {
       return `${reset.model} now answers differently than when the stored vectors were made (another model behind the same name and dimensions?), so ${notesWord(reset.notes)} will be embedded again.`;
     case "old_version":
       return `The stored vectors are in an older format (${reset.found}); every note will be embedded again.`;
+    case "newer_version":
+      return `The stored vectors are in a newer format (${reset.found}) than this version of Vault Research reads; every note will be embedded again, in this version's format.`;
     case "corrupt":
       return `The stored vectors were damaged (${reset.detail}); every note will be embedded again.`;
+    case "notes_damaged":
+      return `The stored vectors of ${reset.notes === 1 ? "1 note were" : `${reset.notes} notes were`} damaged; ${reset.notes === 1 ? "that note" : "those notes"} will be embedded again, the others are kept.`;
     case "unreadable":
       return `The stored vectors could not be read (${reset.detail}); every note will be embedded again.`;
   }

@@ -74,28 +74,53 @@ describe("vector file", () => {
     expect(loaded.store.nearestNotes(randomUnitVector(8, 5), 3)).toHaveLength(3);
   });
 
-  // 1 / |row| can always be worked out from the row, so a damaged one is never believed: one of
-  // 1e30 made a cosine of 1e32 and put its note first.
+  // 1 / |row| is never believed as stored: one of 1e30 made a cosine of 1e32 and put its note
+  // first. Nor is a note whose stored 1 / |row| disagrees with its row: which of the two was
+  // damaged cannot be told, so it is embedded again.
   it.each([
     ["huge", 1e30],
     ["no number", Number.NaN],
     ["infinite", Number.POSITIVE_INFINITY],
     ["negative", -0.5],
     ["zero", 0],
-  ])("a stored 1 / |row| that is %s changes no similarity", (_, damaged) => {
+  ])("a stored 1 / |row| that is %s makes no similarity: its note is left to be embedded again, the others kept", (_, damaged) => {
     const original = store(6, 16);
     const bytes = serializeVectors(original);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const norms = 8 + view.getUint32(4, true);
-    // Every row's: the notes' own vectors (level 2) and their units' (level 3).
-    for (let row = 0; row < 6 * 4; row++) view.setFloat32(norms + row * 4, damaged, true);
+    // Note 2's unit 1 (rows: 4 a note, its own vector first).
+    view.setFloat32(norms + (2 * 4 + 2) * 4, damaged, true);
     const loaded = readVectors(bytes, "ollama:nomic-embed-text");
-    expect(loaded.reset).toBeNull();
-    for (const note of original.entries()) expect(loaded.store.note(note.path)).toEqual(note);
-    const query = randomUnitVector(16, 7);
-    expect(loaded.store.nearestNotes(query, 6)).toEqual(original.nearestNotes(query, 6));
-    expect(loaded.store.nearestSections(query, 6)).toEqual(original.nearestSections(query, 6));
-    expect(loaded.store.nearestNotes(query, 6).every((n) => Math.abs(n.similarity) <= 1)).toBe(true);
+    expect(loaded.reset).toEqual({ kind: "notes_damaged", notes: 1 });
+    expect(loaded.store.size).toBe(5);
+    expect(loaded.store.note("Folder 2/Note 2.md")).toBeUndefined();
+    for (const note of original.entries()) if (note.path !== "Folder 2/Note 2.md") expect(loaded.store.note(note.path)).toEqual(note);
+    expect(loaded.store.nearestNotes(randomUnitVector(16, 7), 6).every((n) => Math.abs(n.similarity) <= 1)).toBe(true);
+  });
+
+  // The rows are nearly all of a file: a bit flipped there loaded a skewed vector without a word,
+  // and the next save wrote it back with a 1 / |row| to match, for good.
+  it("a bit flipped in a note's vector leaves that note to be embedded again and keeps the others, saying so", () => {
+    const original = store(6, 16);
+    const bytes = serializeVectors(original);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const values = 8 + view.getUint32(4, true) + 6 * 4 * 4;
+    // Note 4's unit 2, its fifth value: the lowest bit changes the row's sum of squares by an odd number.
+    bytes[values + (4 * 4 + 3) * 16 + 5] ^= 0x01;
+    const loaded = readVectors(bytes, "ollama:nomic-embed-text");
+    expect(loaded.reset).toEqual({ kind: "notes_damaged", notes: 1 });
+    expect(vectorResetWords(loaded.reset!)).toBe("The stored vectors of 1 note were damaged; that note will be embedded again, the others are kept.");
+    expect([...loaded.store.entries()].map((n) => n.path)).toEqual([...original.entries()].map((n) => n.path).filter((p) => p !== "Folder 4/Note 4.md"));
+    const files = [...original.entries()].map((n) => ({ path: n.path, mtime: n.mtime, size: n.size }));
+    expect(loaded.store.plan(files).toEmbed.map((f) => f.path)).toEqual(["Folder 4/Note 4.md"]);
+  });
+
+  it("another model's file is thrown away as such, its damaged notes counted with the rest", () => {
+    const bytes = serializeVectors(store(3, 8));
+    bytes[bytes.length - 1] ^= 0x01;
+    const loaded = readVectors(bytes, "openai:text-embedding-3-small");
+    expect(loaded.store.size).toBe(0);
+    expect(loaded.reset).toEqual({ kind: "model_changed", from: "ollama:nomic-embed-text", to: "openai:text-embedding-3-small", notes: 3 });
   });
 
   it("reads a file inside a bigger buffer (Node's pooled Buffers start at any offset)", () => {
@@ -131,6 +156,8 @@ describe("vector file", () => {
     ["too short for a header", "corrupt", () => new Uint8Array([0x56, 0x52])],
     ["not a vector file", "corrupt", () => new TextEncoder().encode('{"schema":"x"}')],
     ["in an older format", "old_version", (b: Uint8Array) => Uint8Array.from([0x56, 0x52, 0x56, 0x30, ...b.subarray(4)])],
+    ["in a newer format", "newer_version", (b: Uint8Array) => Uint8Array.from([0x56, 0x52, 0x56, 0x32, ...b.subarray(4)])],
+    ["whose tag only starts like ours", "corrupt", (b: Uint8Array) => Uint8Array.from([0x56, 0x52, 0x56, 0x21, ...b.subarray(4)])],
     ["with a header that is not JSON", "corrupt", (b: Uint8Array) => Uint8Array.from([...b.subarray(0, 8), 0x21, ...b.subarray(9)])],
   ])("a file %s is an empty store with a %s reset", (_, kind, damage) => {
     const loaded = readVectors(damage(serializeVectors(store(2, 8))), "ollama:nomic-embed-text");
@@ -139,12 +166,20 @@ describe("vector file", () => {
     expect(vectorResetWords(loaded.reset!)).toMatch(/every note will be embedded again/);
   });
 
+  // A file a later version wrote was called "in an older format (VRV2)".
+  it("names a newer format as newer, not older", () => {
+    const bytes = serializeVectors(store(2, 8));
+    bytes[3] = 0x32;
+    const reset = readVectors(bytes, "ollama:nomic-embed-text").reset!;
+    expect(vectorResetWords(reset)).toBe("The stored vectors are in a newer format (VRV2) than this version of Vault Research reads; every note will be embedded again, in this version's format.");
+  });
+
   it("a header of the wrong shape is corrupt", () => {
     const header = new TextEncoder().encode(JSON.stringify({ schema: "vault-research.vectors.v1", model: "m", dimensions: -1, notes: [] }));
     const bytes = new Uint8Array(8 + header.length);
     bytes.set(new TextEncoder().encode("VRV1"));
     new DataView(bytes.buffer).setUint32(4, header.length, true);
     bytes.set(header, 8);
-    expect(readVectors(bytes, "m").reset).toMatchObject({ kind: "corrupt", detail: expect.stringContaining("expected shape") });
+    expect(readVectors(bytes, "m").reset).toMatchObject({ kind: "corrupt", detail: expect.stringContaining("expected shape") as string });
   });
 });

@@ -1,0 +1,122 @@
+// The CLI's index cache on disk, as damage and other programs meet it: a part whose bytes changed
+// after it was written (a flipped bit, a hand edit) is refused by its checksum rather than loaded as
+// wrong postings; a file in the folder that is not a part never stops a save; and what a process
+// killed mid-save left behind is taken away by the next one. (Round trips and the atomic write:
+// test/cli/index-search-adapters.test.ts.)
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { serialize } from "node:v8";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileIndexCache } from "../../src/cli/file-index-cache";
+import { FsNoteStore } from "../../src/cli/fs-note-store";
+import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import { VaultIndex } from "../../src/index/vault-index";
+
+let tmp: string;
+let vault: string;
+let cacheDir: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-file-index-cache-"));
+  vault = path.join(tmp, "vault");
+  cacheDir = path.join(tmp, "cache");
+  mkdirSync(vault);
+  writeFileSync(path.join(vault, "Network.md"), "# Network\n\nThe network partition heals overnight.\n");
+  writeFileSync(path.join(vault, "Garden.md"), "# Garden\n\nTomatoes and beans.\n");
+});
+
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function savedIndex(): Promise<FileIndexCache> {
+  const index = new VaultIndex();
+  await index.sync(new FsNoteStore(vault), null);
+  await index.save(new FileIndexCache(cacheDir, vault));
+  return new FileIndexCache(cacheDir, vault);
+}
+
+function segmentFile(cache: FileIndexCache): string {
+  const name = readdirSync(cache.folder).find((f) => f.startsWith("segment-"));
+  return path.join(cache.folder, name!);
+}
+
+describe("FileIndexCache and damage", () => {
+  it("refuses a part with one bit flipped in a term, and the index is rebuilt and found by that word (it loaded 'netwnrk' before)", async () => {
+    const cache = await savedIndex();
+    const file = segmentFile(cache);
+    const bytes = readFileSync(file);
+    // The lowest bit of its 'o' makes "netwnrk": a possible term, so only a checksum can tell.
+    const at = bytes.indexOf(Buffer.from("network"));
+    expect(at).toBeGreaterThan(0);
+    bytes[at + 4] ^= 0x01;
+    writeFileSync(file, bytes);
+    const index = new VaultIndex();
+    const report = await index.sync(new FsNoteStore(vault), cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toMatch(/segment-1-0 is corrupt \(its checksum does not match\)/);
+    expect((await index.search("network", new FsNoteStore(vault))).map((r) => r.path)).toEqual(["Network.md"]);
+  });
+
+  it("refuses a part of an earlier version (no checksum) with words that say so, and the save after the rebuild reads back", async () => {
+    const cache = await savedIndex();
+    writeFileSync(cache.file, serialize({ format: "vault-research-index" }));
+    const index = new VaultIndex();
+    const report = await index.sync(new FsNoteStore(vault), cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toMatch(/manifest was saved by an earlier version, without a checksum/);
+    await index.save(cache);
+    expect((await new VaultIndex().sync(new FsNoteStore(vault), cache)).mode).not.toBe("rebuild");
+  });
+
+  it.each([
+    ["a file of zeros", (bytes: Buffer) => Buffer.alloc(bytes.length)],
+    ["empty", () => Buffer.alloc(0)],
+    ["cut short", (bytes: Buffer) => bytes.subarray(0, 20)],
+    ["cut short after its checksum", (bytes: Buffer) => bytes.subarray(0, bytes.length - 10)],
+  ])("refuses a part that is %s", async (_what, spoil) => {
+    const cache = await savedIndex();
+    const file = segmentFile(cache);
+    writeFileSync(file, spoil(readFileSync(file)));
+    const report = await new VaultIndex().sync(new FsNoteStore(vault), cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toMatch(/cache could not be read \(the part segment-1-0 is corrupt \((its checksum does not match|it is not a part of this cache|it is cut short)\)/);
+  });
+});
+
+describe("FileIndexCache and other files in its folder", () => {
+  // A sync tool's conflicted copy failed every save after the manifest ("… is not a name for a
+  // part"), and the tidy-up that should follow never ran, so replaced segments piled up.
+  it("lists only its parts, so a stray .v8 file in the folder neither fails a save nor is removed", async () => {
+    const cache = await savedIndex();
+    const stray = path.join(cache.folder, "manifest (conflicted copy).v8");
+    writeFileSync(stray, readFileSync(cache.file));
+    expect(await cache.names()).not.toContain("manifest (conflicted copy)");
+    writeFileSync(path.join(vault, "Garden.md"), "# Garden\n\nTomatoes, beans and squash.\n");
+    const index = new VaultIndex();
+    await index.sync(new FsNoteStore(vault), cache);
+    await expect(index.save(cache)).resolves.toBeUndefined();
+    // The segment the save replaced is gone: the tidy-up after the manifest ran.
+    expect(readdirSync(cache.folder).sort()).toEqual(["manifest (conflicted copy).v8", "manifest.v8", "segment-2-0.v8", "segment-2-2.v8"]);
+  });
+});
+
+describe("FileIndexCache and a process killed mid-save", () => {
+  it("removes the temporary files a process that is gone left, and keeps those of one still running", async () => {
+    const cache = new FileIndexCache(cacheDir, vault);
+    mkdirSync(cache.folder, { recursive: true });
+    // No process has a pid this high (Linux's limit is 2^22); this process's own is running.
+    const gone = path.join(cache.folder, "segment-3-0.v8.99999999.tmp");
+    const running = path.join(cache.folder, `segment-4-0.v8.${process.ppid}.tmp`);
+    const notOurs = path.join(cache.folder, "notes.txt.99999999.tmp");
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    for (const file of [gone, running, notOurs]) {
+      writeFileSync(file, "half a part");
+      utimesSync(file, dayAgo, dayAgo);
+    }
+    // Just written: it may be another container's process, writing still.
+    const young = path.join(cache.folder, "segment-5-0.v8.99999998.tmp");
+    writeFileSync(young, "half a part");
+    await cache.write("manifest", { m: 1 });
+    expect(readdirSync(cache.folder).sort()).toEqual(["manifest.v8", "notes.txt.99999999.tmp", `segment-4-0.v8.${process.ppid}.tmp`, "segment-5-0.v8.99999998.tmp"]);
+  });
+});
