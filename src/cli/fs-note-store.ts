@@ -1,6 +1,12 @@
 // NoteStore over a folder on disk: the CLI's vault. Hidden folders (`.obsidian`, `.git`, `.trash`)
 // and node_modules are skipped, as Obsidian itself does not show them.
 //
+// Links (symbolic links, junctions) are not followed when listing: a link to a place inside the
+// vault holds notes listed at their real place already, and one leading outside is refused by
+// `read` (a vault cloned from someone else may hold `notes.md -> ~/.ssh/id_rsa`, whose text a run
+// would hand to a model). The links that lead outside are named (`linksLeadingOut`), so the
+// caller can say which notes are left out rather than have them vanish without a word.
+//
 // Writes stay inside the vault and lose nothing (DESIGN invariant 8). A path is checked twice:
 // as written (no `..` out of the vault) and as it really is on disk (a folder inside the vault may
 // be a link to anywhere), on create and on rewrite alike, folder by folder as folders are made.
@@ -9,7 +15,7 @@
 // rewrite goes through a temporary file renamed over the note, under a lock file, so two
 // processes rewriting one note both keep their change.
 import { randomBytes } from "node:crypto";
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { chmod, link, lstat, mkdir, readFile, realpath, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NoteFileInfo, NoteStore } from "../ports";
@@ -43,10 +49,17 @@ export interface UnlistedFolder {
   code: string;
 }
 
+/** A link in the vault to a folder or note outside it: not followed, so its notes are not listed. */
+export interface LinkLeadingOut {
+  path: string;
+  kind: "folder" | "note";
+}
+
 export class FsNoteStore implements NoteStore {
   readonly root: string;
   private realRoot: string | undefined;
   private unlisted: UnlistedFolder[] = [];
+  private linksOut: LinkLeadingOut[] = [];
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -61,7 +74,12 @@ export class FsNoteStore implements NoteStore {
   async list(): Promise<NoteFileInfo[]> {
     const out: NoteFileInfo[] = [];
     const unlisted: UnlistedFolder[] = [];
-    const entriesOf = (abs: string, rel: string) => noteEntries(abs, (code) => unlisted.push({ path: rel === "" ? "." : rel, code }));
+    const linksOut: LinkLeadingOut[] = [];
+    const entriesOf = (abs: string, rel: string) =>
+      noteEntries(abs, {
+        unreadable: (code) => unlisted.push({ path: rel === "" ? "." : rel, code }),
+        link: (name) => this.noteLinkLeadingOut(path.join(abs, name), rel ? `${rel}/${name}` : name, linksOut),
+      });
     const walk = [{ abs: this.root, rel: "", entries: entriesOf(this.root, ""), next: 0 }];
     let sliceStart = Date.now();
     while (walk.length > 0) {
@@ -84,7 +102,16 @@ export class FsNoteStore implements NoteStore {
       }
     }
     this.unlisted = unlisted;
+    this.linksOut = linksOut;
     return out;
+  }
+
+  /**
+   * The links the last `list` (or a `hasNotes` that found no note) did not follow because they lead
+   * out of the vault: the notes behind them are not in the index, which the caller says.
+   */
+  linksLeadingOut(): readonly LinkLeadingOut[] {
+    return this.linksOut;
   }
 
   /**
@@ -99,13 +126,35 @@ export class FsNoteStore implements NoteStore {
   /** Whether the vault holds any note at all (stops at the first). */
   hasNotes(): boolean {
     const folders = [this.root];
+    const linksOut: LinkLeadingOut[] = [];
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-      for (const entry of noteEntries(folder)) {
+      const dir = folder;
+      const rel = path.relative(this.root, dir).split(path.sep).join("/");
+      const link = (name: string) => this.noteLinkLeadingOut(path.join(dir, name), rel ? `${rel}/${name}` : name, linksOut);
+      for (const entry of noteEntries(dir, { link })) {
         if (!entry.isDirectory()) return true;
-        folders.push(path.join(folder, entry.name));
+        folders.push(path.join(dir, entry.name));
       }
     }
+    // No note of its own: the links out are why, when there are any.
+    this.linksOut = linksOut;
     return false;
+  }
+
+  /** Adds the link at `abs` to `found` when it leads to a folder, or a note, outside the vault. */
+  private noteLinkLeadingOut(abs: string, rel: string, found: LinkLeadingOut[]): void {
+    let real: string;
+    let isFolder: boolean;
+    try {
+      this.realRoot ??= realpathSync(this.root);
+      real = realpathSync(abs);
+      isFolder = statSync(real).isDirectory();
+    } catch {
+      return; // dangling, a loop, or gone meanwhile: no note lies behind it
+    }
+    if (real === this.realRoot || real.startsWith(this.realRoot + path.sep)) return; // listed where it lies
+    if (isFolder) found.push({ path: rel, kind: "folder" });
+    else if (rel.toLowerCase().endsWith(".md")) found.push({ path: rel, kind: "note" });
   }
 
   async read(notePath: string): Promise<string> {
@@ -233,17 +282,26 @@ export function isSkippedPath(rel: string): boolean {
   return rel.split("/").some(isSkippedName);
 }
 
-/** A folder's notes and the folders worth walking into (hidden ones and node_modules are not). */
-function noteEntries(dir: string, unreadable?: (code: string) => void): Dirent[] {
+/** What a folder's listing tells its caller besides the entries it keeps. */
+interface ListingNews {
+  /** The folder could not be read (an errno code). */
+  unreadable?: (code: string) => void;
+  /** A link with a name that is not skipped: not kept (links are not followed), but perhaps worth naming. */
+  link?: (name: string) => void;
+}
+
+/** A folder's notes and the folders worth walking into (hidden ones, node_modules and links are not). */
+function noteEntries(dir: string, news: ListingNews = {}): Dirent[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     // A folder that went between its parent's listing and its own (ENOENT, ENOTDIR) was simply deleted.
     const code = codeOf(error) ?? "error";
-    if (code !== "ENOENT" && code !== "ENOTDIR") unreadable?.(code);
+    if (code !== "ENOENT" && code !== "ENOTDIR") news.unreadable?.(code);
     return [];
   }
+  if (news.link) for (const e of entries) if (e.isSymbolicLink() && !isSkippedName(e.name)) news.link(e.name);
   const kept = entries.filter((e) => !isSkippedName(e.name) && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
   // A folder sorts as its name and a slash, where its notes' paths put it ("a.md" < "a/x.md" < "a0.md").
   const key = (e: Dirent) => (e.isDirectory() ? `${e.name}/` : e.name);

@@ -11,7 +11,7 @@ import { loadSettings, type Settings } from "../settings";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
-import { FsNoteStore, type UnlistedFolder } from "./fs-note-store";
+import { FsNoteStore, type LinkLeadingOut, type UnlistedFolder } from "./fs-note-store";
 import { bundledNodeWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
@@ -72,6 +72,23 @@ function warnUnlisted(unlisted: readonly UnlistedFolder[], io: CliIo): void {
   io.err(`warning: ${count} of the vault could not be read, and the notes in ${them} are left out of the index: ${shown.join(", ")}${more}.\n`);
 }
 
+/** "Shared/ (a folder), Daily.md": the first few links out of the vault, and how many more. */
+function linksNamed(links: readonly LinkLeadingOut[]): string {
+  const shown = links.slice(0, 5).map((l) => (l.kind === "folder" ? `${l.path}/ (a folder)` : l.path));
+  const more = links.length > shown.length ? ` and ${links.length - shown.length} more` : "";
+  return `${shown.join(", ")}${more}`;
+}
+
+/** Links leading out of the vault: their notes are not read, which the user hears rather than finds out. */
+function warnLinksLeadingOut(links: readonly LinkLeadingOut[], io: CliIo): void {
+  if (links.length === 0) return;
+  const count = links.length === 1 ? "1 link in the vault leads" : `${links.length} links in the vault lead`;
+  io.err(
+    `warning: ${count} outside it and ${links.length === 1 ? "is" : "are"} not followed, so the notes there are left out of the index: ${linksNamed(links)}. ` +
+      "Only notes that lie inside the vault folder are read; move them in, or give their folder as --vault.\n",
+  );
+}
+
 /** Resolves --vault, loads settings and the cache, and brings the index up to date. */
 /** `settings`: already read by the caller (so --config is read, and warned about, once). */
 export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io)): Promise<OpenedVault> {
@@ -82,7 +99,11 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   if (unusable) throw new UsageError(`Vault folder ${vault} ${unusable}.`);
   const store = new FsNoteStore(root);
   // Only whether there is a note: the sync lists the vault (once) with each file's facts.
-  if (!store.hasNotes()) throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md).`);
+  if (!store.hasNotes()) {
+    const links = store.linksLeadingOut();
+    const why = links.length > 0 ? ` of its own; links leading out of it are not followed: ${linksNamed(links)}` : "";
+    throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md)${why}.`);
+  }
   const cacheDir = cacheDirOutside(flag(args, "cache-dir"), root, io);
   const cache = new FileIndexCache(cacheDir, root);
   const index = new VaultIndex({
@@ -96,6 +117,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
   warnUnlisted(store.unlistedFolders(), io);
+  warnLinksLeadingOut(store.linksLeadingOut(), io);
   // A run's searches and the saved cache both want the vault's language: learned after a full
   // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
   await index.languageSettled();

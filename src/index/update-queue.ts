@@ -25,6 +25,8 @@ interface PendingPath {
   /** Its text may differ from what the index holds. */
   changed: boolean;
   deleted: boolean;
+  /** The note the index holds under this path is gone, replaced by the one here: when this one moves on, it is removed. */
+  replaces?: boolean;
 }
 
 export interface UpdateQueueOptions {
@@ -131,35 +133,51 @@ function record(pending: Map<string, PendingPath>, change: VaultChange): void {
     case "create":
     case "modify": {
       const entry = pending.get(change.path);
-      pending.set(change.path, { from: entry?.from, changed: true, deleted: false });
+      pending.set(change.path, { from: entry?.from, changed: true, deleted: false, replaces: entry?.replaces });
       return;
     }
     case "delete": {
       const entry = pending.get(change.path);
-      // The index still holds the note under its old name; that copy must go too, unless the
-      // old path has news of its own (something new was created there).
-      if (entry?.from !== undefined && !pending.has(entry.from)) {
-        pending.set(entry.from, { changed: false, deleted: true });
-      }
+      // The index still holds the note under its old name; that copy must go too.
+      if (entry?.from !== undefined) indexedNoteGone(pending, entry.from);
       pending.set(change.path, { changed: false, deleted: true });
       return;
     }
     case "rename": {
       if (change.oldPath === change.path) return;
       const moved = pending.get(change.oldPath);
+      const replaced = pending.get(change.path);
       pending.delete(change.oldPath);
       const from = moved?.from ?? change.oldPath;
-      const overwritten = pending.has(change.path);
+      // The index knows a note by the name it had before this batch. A note that came to `oldPath`
+      // during it over a note the index holds there leaves that one behind: gone now.
+      if (moved?.replaces) indexedNoteGone(pending, change.oldPath);
+      // A note that came to `path` during it is replaced by this one: its old name must go too.
+      if (replaced?.from !== undefined && replaced.from !== from) indexedNoteGone(pending, replaced.from);
       pending.set(change.path, {
         from: from === change.path ? undefined : from,
         // A file created during this batch is unknown to the index, and one renamed onto a path
         // with pending news replaces it: both need reading, not just moving.
-        changed: (moved?.changed ?? false) || overwritten || moved?.deleted === true,
+        changed: (moved?.changed ?? false) || replaced !== undefined || moved?.deleted === true,
         deleted: false,
+        // What the index holds at `path` (news of it pending) is replaced, unless it too came by a
+        // rename that replaced nothing.
+        replaces: replaced !== undefined && (replaced.from === undefined || replaced.replaces === true),
       });
       return;
     }
   }
+}
+
+/**
+ * The note the index holds under `path` no longer exists. With no other news of `path` it is removed;
+ * a note that lies at `path` now (created, or moved there) replaces it, and takes it along when it
+ * moves on in turn.
+ */
+function indexedNoteGone(pending: Map<string, PendingPath>, path: string): void {
+  const there = pending.get(path);
+  if (there) there.replaces = true;
+  else pending.set(path, { changed: false, deleted: true });
 }
 
 /**
@@ -171,12 +189,24 @@ export function planUpdates(pending: ReadonlyMap<string, PendingPath>): IndexUpd
   const renames = new Map<string, string>(); // destination → source
   const removes: string[] = [];
   const updates: string[] = [];
+  const movedFrom = new Set<string>();
   for (const [path, entry] of pending) {
     if (entry.deleted) removes.push(path);
     else {
-      if (entry.from !== undefined) renames.set(path, entry.from);
-      if (entry.changed) updates.push(path);
+      // Two paths may claim one old name (a→b, a new a, a→c): one rename moves it, the other path is read.
+      const from = entry.from !== undefined && !movedFrom.has(entry.from) ? entry.from : undefined;
+      if (from !== undefined) {
+        renames.set(path, from);
+        movedFrom.add(from);
+      }
+      if (entry.changed || from !== entry.from) updates.push(path);
     }
+  }
+  // A rename takes its note out from under its old name. When a file lies at that name again (the
+  // note came back to it, another took its place), that file is read again after the renames.
+  for (const oldPath of renames.values()) {
+    const there = pending.get(oldPath);
+    if (there && !there.deleted && !there.changed && there.from === undefined && !updates.includes(oldPath)) updates.push(oldPath);
   }
 
   const plan: IndexUpdate[] = [];

@@ -219,7 +219,7 @@ export class VaultIndex {
         // An update or removal that arrived while the batch was read (or at a yield) is newer than the read.
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
         const info = plan.files.get(batch[j])!;
-        const text = texts[j];
+        const text = notBinary(texts[j]);
         // A research trace outside the trace folder (trace-marks.ts) is read at each sync, never
         // indexed: there are few, and remembering them would be one more thing to save.
         if (typeof text === "string" && isResearchTrace(text)) {
@@ -280,8 +280,10 @@ export class VaultIndex {
         if (this.generation.get(path) === gen) this.removeFile(path);
         return;
       }
-      text = await store.read(path);
+      // The date and size are taken before the text, as a sync's listing is: a change made during
+      // the read then leaves them older than the text, and the next comparison reads it again.
       info = store.stat ? ((await store.stat(path)) ?? undefined) : (await store.list()).find((f) => f.path === path);
+      text = notBinary(await store.read(path));
     } catch (error) {
       text = { kind: "read", message: errorMessage(error) };
     }
@@ -300,7 +302,9 @@ export class VaultIndex {
       this.removeFile(path);
       return;
     }
-    if (isResearchTrace(text)) this.dropNote(path);
+    const problem = binaryProblem(text);
+    if (problem) this.recordUnreadable(path, problem);
+    else if (isResearchTrace(text)) this.dropNote(path);
     else this.indexText(path, text, mtime, size);
     this.touch();
   }
@@ -434,7 +438,8 @@ export class VaultIndex {
       const note = this.notes.get(hit.path);
       if (!note) continue;
       const text = texts[i];
-      const parsedNote = typeof text === "string" ? this.shownNotes.parse(hit.path, text) : null;
+      // Only the part that was indexed: a 50 MB note parsed whole at every keystroke froze the app for seconds.
+      const parsedNote = typeof text === "string" ? this.shownNotes.parse(hit.path, indexedPart(text, this.maxNoteChars)) : null;
       const sections = parsedNote ? buildSectionHits(parsedNote, hit.docTerms, this.analyzer, sectionsPerNote) : [];
       const explanation = options.asYouType || options.loose ? hit.explanation : this.withLanguageStandIns(hit);
       results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation });
@@ -649,6 +654,26 @@ function compactNote(note: IndexedNote): IndexedNote {
   const { path, mtime, size, title, aliases, tags, sourceUrls, problems } = note;
   const shared = (list: never[] | string[] | NoteProblem[]) => (list.length === 0 ? NONE : list);
   return { path, mtime, size, title, aliases: shared(aliases) as string[], tags: shared(tags) as string[], sourceUrls: shared(sourceUrls) as string[], problems: shared(problems) as NoteProblem[] };
+}
+
+/** Characters looked at for a NUL, as git looks at a file's first 8,000 bytes to call it binary. */
+const BINARY_SNIFF_CHARS = 8_000;
+
+/**
+ * Why a file named `.md` is no text to index, or null. A NUL character never occurs in a note; a
+ * picture, PDF or archive given that name (or a note saved as UTF-16) holds them at once. Indexed,
+ * such a file filled the index with millions of random words, and every search's spelling-tolerant
+ * matching went through them.
+ */
+function binaryProblem(text: string): NoteProblem | null {
+  const head = text.length > BINARY_SNIFF_CHARS ? text.slice(0, BINARY_SNIFF_CHARS) : text;
+  if (!head.includes("\0")) return null;
+  return { kind: "encoding", message: "The file holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so it was not indexed." };
+}
+
+/** A note's text, or the problem that makes it no text to index (a binary file), or the read's own problem. */
+function notBinary(text: string | NoteProblem): string | NoteProblem {
+  return typeof text === "string" ? (binaryProblem(text) ?? text) : text;
 }
 
 function basicCanonicalUrl(url: string): string | null {

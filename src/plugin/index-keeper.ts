@@ -55,6 +55,8 @@ export class IndexKeeper {
   private disposed = false;
   /** Notes the running build will hold when done (null outside a build, or before it is counted). */
   private buildTotal: number | null = null;
+  /** A batch of updates that spans several turns of the UI (a folder renamed, a sync catching up) is being applied. */
+  private applyingMany = false;
 
   constructor(deps: IndexKeeperDeps) {
     this.deps = deps;
@@ -131,10 +133,15 @@ export class IndexKeeper {
 
   status(): IndexStatus | null {
     try {
-      return this.index.status();
+      return this.shown(this.index.status());
     } catch {
       return null;
     }
+  }
+
+  /** The index's status as the user should read it: while a large batch lands, it is being updated, not ready. */
+  private shown(status: IndexStatus): IndexStatus {
+    return this.applyingMany && status.state === "ready" ? { ...status, state: "updating" } : status;
   }
 
   issues(): IndexIssue[] {
@@ -168,7 +175,7 @@ export class IndexKeeper {
       yieldToUi: this.yieldToUi,
       workers: this.deps.workers ?? null,
     });
-    this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(status, this.issues()));
+    this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(this.shown(status), this.issues()));
     return index;
   }
 
@@ -201,8 +208,24 @@ export class IndexKeeper {
 
   private async applyUpdates(updates: IndexUpdate[]): Promise<void> {
     await this.ready();
+    // A batch too large to land between two frames says so: "12,000 notes indexed" while a sync's
+    // 5,000 changes are still being read would tell the user the index is current when it is not.
+    this.applyingMany = updates.length > STEPS_PER_YIELD;
+    if (this.applyingMany && !this.disposed) this.report();
+    try {
+      if (!(await this.applyEach(updates))) return;
+    } finally {
+      this.applyingMany = false;
+    }
+    this.markCacheDirty();
+    this.report();
+    this.deps.onNotesChanged?.();
+  }
+
+  /** Applies the batch's steps in order, yielding to the UI between groups; false when the plugin was unloaded meanwhile. */
+  private async applyEach(updates: IndexUpdate[]): Promise<boolean> {
     for (const [i, update] of updates.entries()) {
-      if (this.disposed) return;
+      if (this.disposed) return false;
       try {
         if (update.kind === "rename") await this.index.renameFile(this.deps.store, update.oldPath, update.path);
         else if (update.kind === "remove") this.index.removeFile(update.path);
@@ -214,9 +237,7 @@ export class IndexKeeper {
       }
       if ((i + 1) % STEPS_PER_YIELD === 0) await this.yieldToUi();
     }
-    this.markCacheDirty();
-    this.report();
-    this.deps.onNotesChanged?.();
+    return true;
   }
 
   /** The index's pause between slices; a build still running once the plugin is unloaded ends there. */

@@ -100,6 +100,23 @@ describe("updateFile", () => {
     expect(await found("marmalade")).toEqual([]);
   });
 
+  it("does not take the date of a change made during the read for the text read before it", async () => {
+    // The text read is the older one; were the newer date stored with it, the next start's
+    // comparison (path, date, size) would find the note unchanged and keep the old text for good.
+    store.holdReads = true;
+    const update = index.updateFile(store, "Plan.md");
+    await settle();
+    store.write("Plan.md", "# Plan\n\nThe next draft mentions quince.\n", FAKE_NOW + 30);
+    store.held[0].release();
+    await update;
+    const cache = new MemoryIndexCache();
+    await index.save(cache);
+    store.holdReads = false;
+    const next = new VaultIndex({ clock });
+    expect(await next.sync(store, cache)).toMatchObject({ mode: "cache", updated: 1 });
+    expect((await next.search("quince", store)).map((r) => r.path)).toEqual(["Plan.md"]);
+  });
+
   it("does not bring back a note deleted while its read was still running", async () => {
     store.holdReads = true;
     const update = index.updateFile(store, "Ideas.md");
@@ -239,6 +256,35 @@ describe("status and notifications", () => {
     expect(fresh.status().problems).toEqual([{ path: "Huge.md", problem: { kind: "too_large", message: "Only the first 500 characters were indexed." } }]);
     expect((await fresh.search("early", store)).map((r) => r.path)).toEqual(["Huge.md"]);
     expect((await fresh.search("lateword", store)).map((r) => r.path)).toEqual([]);
+  });
+
+  it("indexes no word of a binary file named .md, and names it as a problem, however it arrives", async () => {
+    // A picture or PDF saved as .md: millions of random "words" that every spelling-tolerant search went through.
+    const binary = "\u0089PNG\r\n\u001a\n\0\0\0\rIHDR zebrawood quagga\n";
+    store.write("Photo.md", binary);
+    const fresh = new VaultIndex({ clock });
+    expect(await fresh.sync(store, null)).toMatchObject({ added: 2 });
+    expect(fresh.status().problems.map((p) => [p.path, p.problem.kind])).toEqual([["Photo.md", "encoding"]]);
+    expect(fresh.status().problems[0].problem.message).toContain("NUL bytes");
+    expect(await fresh.search("zebrawood", store)).toEqual([]);
+    store.write("Later.md", `quagga ${binary}`);
+    await fresh.updateFile(store, "Later.md");
+    fresh.applyText("Pasted.md", binary, FAKE_NOW, binary.length);
+    expect(fresh.paths().sort()).toEqual(["Ideas.md", "Plan.md"]);
+    expect(fresh.status().problems.map((p) => p.path).sort()).toEqual(["Later.md", "Pasted.md", "Photo.md"]);
+    expect(await fresh.search("quagga", store)).toEqual([]);
+  });
+
+  it("shows sections of a note over the size limit from its indexed part only, not the whole text parsed again", async () => {
+    // A 50 MB note found by a word near its top was parsed whole at every search that showed it:
+    // seconds on the thread the user types on, for sections the index never held.
+    store.write("Huge.md", `# Huge\n\nearly words\n\n${"filler ".repeat(200)}\n\n## Far below\n\nearly again\n`);
+    const fresh = new VaultIndex({ clock, maxNoteChars: 500 });
+    await fresh.sync(store, null);
+    const [hit] = await fresh.search("early", store);
+    expect(hit.sections.length).toBeGreaterThan(0);
+    expect(hit.sections.map((s) => s.heading)).not.toContain("Far below");
+    expect(Math.max(...hit.sections.map((s) => s.end))).toBeLessThanOrEqual(500);
   });
 
   it("lets the UI breathe between batches of a large build", async () => {

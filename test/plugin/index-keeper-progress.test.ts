@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 // While a build runs, the index keeper knows how many notes it will hold, so the status bar reads
 // "Indexing… N of M notes" rather than a count that only rises; when the build ends (and when
-// updates land) it says the notes changed, which is what starts the embedding job.
+// updates land) it says the notes changed, which is what starts the embedding job. A batch of
+// changes too large to land between two frames reads "Updating index…" until it has.
 import { describe, expect, it } from "vitest";
 import type { EventRef, Vault as ObsidianVault } from "obsidian";
 import { Vault } from "../stubs/obsidian";
 import type { IndexStatus } from "../../src/index/types";
 import { IndexKeeper } from "../../src/plugin/index-keeper";
+import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { TimerClock } from "../../src/plugin/timer-clock";
 import { defaultSettings } from "../../src/settings";
 import { IndexStatusBar } from "../../src/ui/index-status";
@@ -54,3 +56,38 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
+
+describe("IndexKeeper during a large batch of changes", () => {
+  it("says the index is updating while many changes land at once, and indexed once they have", async () => {
+    const vault = new Vault("Garden");
+    vault.seed("Home.md", "# Home\n", 1);
+    for (let i = 0; i < 60; i++) vault.seed(`Synced/Note ${i}.md`, `# Note ${i}\n`, 1);
+    // Left out at first; taking the folder back in lands its 60 notes as one batch of updates,
+    // as a sync client's day of changes or a folder renamed does.
+    let settings = defaultSettings();
+    settings.index.excludedFolders = ["Synced"];
+    const el = document.createElement("div");
+    const bar = new IndexStatusBar(el, () => {});
+    const turns: string[] = [];
+    const keeper: IndexKeeper = new IndexKeeper({
+      store: new ObsidianNoteStore(vault as unknown as ObsidianVault),
+      cache: new MemoryIndexCache(),
+      clock: new TimerClock(),
+      settings: () => settings,
+      onStatus: (status: IndexStatus | null, issues) => bar.render(status, issues, keeper?.indexingTotal() ?? null),
+      notify: () => {},
+      // What the status bar reads each time the user's screen gets a turn mid-batch.
+      yieldToUi: async () => void turns.push(el.textContent ?? ""),
+    });
+    keeper.start(vault as unknown as ObsidianVault, () => {});
+    await keeper.ready();
+    expect(el.textContent).toBe("1 note indexed");
+    turns.length = 0;
+    settings = { ...settings, index: { ...settings.index, excludedFolders: [] } };
+    await keeper.applyExclusions();
+    expect(turns.length).toBeGreaterThan(0);
+    for (const text of turns) expect(text).toMatch(/^Updating index… \d+ notes$/);
+    expect(el.textContent).toBe("61 notes indexed");
+    keeper.dispose();
+  });
+});
