@@ -212,8 +212,9 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
           ? "Fetches the row's page from its site (the network) to keep its text; falls back to the provider's excerpt."
           : "This server was started without --allow-external, so the page is not fetched: the note keeps the provider's excerpt."),
       inputSchema: {
-        trace: z.string().min(1).describe("research_pack's trace_file, a run id, or a trace note's vault path"),
-        source_key: z.string().describe("ext:<provider>:<10 hex digits>"),
+        // Bounded: a refusal names what was asked, and an agent's megabytes would come back whole.
+        trace: z.string().min(1).max(4096).describe("research_pack's trace_file, a run id, or a trace note's vault path"),
+        source_key: z.string().max(200).describe("ext:<provider>:<10 hex digits>"),
       },
       outputSchema: promoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: ctx.allowExternal },

@@ -134,6 +134,15 @@ describe("what a failed call says", () => {
     expect(JSON.stringify(result)).not.toMatch(/\n\s+at /);
   });
 
+  it("promote_result with megabytes for its trace or key is refused without handing them back", async () => {
+    const mcp = await start(["--allow-writes"]);
+    for (const args of [{ trace: "Libraries/Automerge.md", source_key: `ext:brave:${"0".repeat(2_000_000)}` }, { trace: `${"a/".repeat(1_000_000)}x.md`, source_key: "ext:brave:0123456789" }]) {
+      const result = await call(mcp, "promote_result", args);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result).length).toBeLessThan(10_000);
+    }
+  });
+
   it("wrong arguments, an unknown tool: isError with a plain message, never a stack", async () => {
     const mcp = await start();
     for (const [name, args] of [
