@@ -113,6 +113,8 @@ export async function scoreDialLevel(dial: { search(request: DialRequest): Promi
 export interface ReplayDeltas {
   queries: number;
   scored: number;
+  /** Notes opened then that the vault no longer has at that path: set aside, not scored as misses. */
+  opened_gone: number;
   /** Per level: MRR and recall@5 of the notes the user opened, and each one's change from level 1. */
   levels: { level: DialLevel; mrr: number; recall_at_5: number; mrr_delta: number; recall_at_5_delta: number; ran_lower: number }[];
 }
@@ -123,6 +125,7 @@ export function replayDeltas(replay: QueryReplay): ReplayDeltas {
   return {
     queries: replay.queries,
     scored: replay.scored,
+    opened_gone: replay.openedGone,
     levels: DIAL_LEVELS.map((level) => {
       const l = replay.levels.find((x) => x.level === level)!;
       return {

@@ -62,9 +62,11 @@ describe("search quality per level of the dial", () => {
     const log = new QueryLog({ file: new MemoryQueryLogFile() });
     const id = await log.recordSearch({ query: "repairing an automobile", level: 1, ranLevel: 1, filters: { folders: [], tags: [] }, results: [], latencyMs: 1, surface: "cli" });
     await log.recordClick(id!, "Fixing cars.md", 4);
+    // A note opened then and renamed since: set aside, and counted where the figures are read.
+    await log.recordClick(id!, "Renamed since.md", 2);
     const replay = await replayLoggedQueries(new VaultSearch({ index, notes: store, vectors, embedder: embedder() }), (await log.read()).lines);
     const deltas = replayDeltas(replay);
-    expect(deltas).toMatchObject({ queries: 1, scored: 1 });
+    expect(deltas).toMatchObject({ queries: 1, scored: 1, opened_gone: 1 });
     expect(deltas.levels[0]).toMatchObject({ level: 1, mrr_delta: 0 });
     expect(deltas.levels[1].mrr).toBe(1);
     expect(deltas.levels[1].mrr_delta).toBeGreaterThan(0);
