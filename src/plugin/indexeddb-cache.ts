@@ -54,6 +54,16 @@ export class IndexedDbCache implements IndexCache {
     return value;
   }
 
+  /**
+   * As `read`, but a read that fails rejects instead of reading as nothing stored: for a caller that
+   * writes back what it read (the query log appends to its text), which would otherwise replace
+   * everything stored with its one new line.
+   */
+  async readOrFail(name: string): Promise<unknown> {
+    const value = await this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]);
+    return value !== null && typeof value === "object" ? value : null;
+  }
+
   async write(name: string, value: unknown): Promise<void> {
     try {
       await this.run("readwrite", (store) => [store.put(value, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);

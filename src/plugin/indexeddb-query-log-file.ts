@@ -46,13 +46,13 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
 
   async append(text: string): Promise<void> {
     await this.ready();
-    const current = this.takeJustRead() ?? (await this.text(CURRENT));
+    const current = this.takeJustRead() ?? (await this.textToWriteBack(CURRENT));
     await this.put(CURRENT, current + text);
   }
 
   async size(): Promise<number> {
     await this.ready();
-    const current = await this.text(CURRENT);
+    const current = await this.textToWriteBack(CURRENT);
     this.justRead = current;
     // Bytes, as a file's size: the rotation bound is in bytes.
     return new TextEncoder().encode(current).length;
@@ -60,7 +60,7 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
 
   async rotate(): Promise<void> {
     await this.ready();
-    const current = this.takeJustRead() ?? (await this.text(CURRENT));
+    const current = this.takeJustRead() ?? (await this.textToWriteBack(CURRENT));
     if (current === "") return;
     await this.db.write(PREVIOUS, { text: current } satisfies LogRecord);
     await this.db.remove([CURRENT]);
@@ -96,8 +96,16 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
   }
 
   private async text(name: string): Promise<string> {
-    const record = await this.db.read(name);
-    return record !== null && typeof (record as Partial<LogRecord>).text === "string" ? (record as LogRecord).text : "";
+    return textOf(await this.db.read(name));
+  }
+
+  /**
+   * The text a write will keep and add to: a read that fails rejects, where `text` reads it as an
+   * empty log — a log appended to after a failed read would be replaced by its one new line.
+   */
+  private async textToWriteBack(name: string): Promise<string> {
+    if (!this.hasIndexedDb) return "";
+    return textOf(await this.db.readOrFail(name));
   }
 
   /** A write that would keep nothing (no IndexedDB here) is a failure the log reports, not a silent loss. */
@@ -119,7 +127,7 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
       if (old.previous === "" && old.current === "") return;
       if (!(await this.db.available())) return;
       // Lines logged here since (another window already moved a file) come after the old ones.
-      const [previous, current] = [await this.text(PREVIOUS), await this.text(CURRENT)];
+      const [previous, current] = [await this.textToWriteBack(PREVIOUS), await this.textToWriteBack(CURRENT)];
       await this.db.write(PREVIOUS, { text: old.previous + previous } satisfies LogRecord);
       await this.db.write(CURRENT, { text: old.current + current } satisfies LogRecord);
       await this.legacy.clear();
@@ -128,4 +136,8 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
       console.warn("Vault Research: could not move the search query log out of the plugin's folder.", error);
     }
   }
+}
+
+function textOf(record: unknown): string {
+  return record !== null && typeof (record as Partial<LogRecord>).text === "string" ? (record as LogRecord).text : "";
 }

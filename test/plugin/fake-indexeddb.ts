@@ -5,6 +5,8 @@
 export interface FakeIdbFaults {
   open?: "error" | "blocked" | "throw";
   write?: boolean;
+  /** Every read-only transaction fails (a disk error, a database closing under it). */
+  read?: boolean;
 }
 
 type Records = Map<IDBValidKey, unknown>;
@@ -78,8 +80,8 @@ export class FakeIndexedDb {
         if (!records) throw new DOMException("No such store", "NotFoundError");
         const finish = (request: any, work: () => unknown) => {
           setTimeout(() => {
-            if (mode === "readwrite" && faults().write) {
-              tx.error = new DOMException("Quota exceeded", "QuotaExceededError");
+            if ((mode === "readwrite" && faults().write) || (mode === "readonly" && faults().read)) {
+              tx.error = mode === "readwrite" ? new DOMException("Quota exceeded", "QuotaExceededError") : new DOMException("The read failed.", "UnknownError");
               request.error = tx.error;
               request.onerror?.();
               tx.onerror?.();

@@ -82,6 +82,19 @@ describe("IndexedDbQueryLogFile", () => {
     expect(old.cleared).toBe(1);
   });
 
+  it("a read that fails fails the line, and never replaces the log with that one line", async () => {
+    const file = new IndexedDbQueryLogFile("vault-a", null, idb.asFactory());
+    const log = new QueryLog({ file });
+    const search: SearchToLog = { query: "kites", level: 1, ranLevel: 1, filters: { folders: [], tags: [] }, results: [], latencyMs: 1, surface: "cli" };
+    for (let i = 0; i < 3; i++) expect(await log.recordSearch(search)).not.toBeNull();
+    idb.faults.read = true;
+    expect(await log.recordSearch({ ...search, query: "after the fault" })).toBeNull();
+    expect(log.problem).toMatch(/^The query log could not be written/);
+    idb.faults.read = false;
+    const { current } = await file.read();
+    expect(current.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { query: string }).query)).toEqual(["kites", "kites", "kites"]);
+  });
+
   it("keeps the old file where it was when the move cannot be made, and clearing the log clears it too", async () => {
     const old = new OldLogFile("", "kept\n");
     const log = new IndexedDbQueryLogFile("vault-a", old, undefined);
@@ -96,7 +109,7 @@ describe("IndexedDbQueryLogFile", () => {
     await new QueryLog({ file }).recordSearch(searchToLog("first"));
     // Room for two lines of this length, not three.
     const log = new QueryLog({ file, maxBytes: Math.floor((await file.size()) * 2.5) });
-    const reads = vi.spyOn(IndexedDbCache.prototype, "read");
+    const reads = vi.spyOn(IndexedDbCache.prototype, "readOrFail");
     await log.recordSearch(searchToLog("second"));
     expect(reads.mock.calls.map(([name]) => name)).toEqual(["current"]);
     // One that rotates first reads no more: the text it read to size the log is the text it moves.
