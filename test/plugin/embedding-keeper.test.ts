@@ -108,6 +108,25 @@ describe("EmbeddingKeeper", () => {
     expect(server.embedCalls).toHaveLength(0);
   });
 
+  it("stored vectors that cannot be read now are neither embedded again nor saved over; the next start uses them", async () => {
+    const idb = new FakeIndexedDb();
+    await harness({ settings: settingsFor(server.base, true), idb }).start();
+    const stored = await new IndexedDbVectorCache("garden", idb.asFactory()).load();
+    server.embedCalls.length = 0;
+    idb.faults.read = true;
+    const blocked = harness({ settings: settingsFor(server.base, true), idb });
+    await blocked.start();
+    expect(blocked.seen.notices).toEqual([expect.stringMatching(/^Vault Research: embedding could not start: the stored vectors could not be read .*they are kept/)]);
+    expect(server.embedCalls).toHaveLength(0);
+    idb.faults.read = false;
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(stored);
+    const later = harness({ settings: settingsFor(server.base, true), idb });
+    await later.start();
+    expect(later.seen.vectors?.size).toBe(3);
+    // The fingerprint only: every note's vectors were kept.
+    expect(server.embedCalls).toHaveLength(1);
+  });
+
   it("switching the backend off stops sending at once", async () => {
     const { start, change, keeper, seen } = harness({ settings: settingsFor(server.base, true) });
     await start();

@@ -46,11 +46,21 @@ describe("IndexedDbVectorCache", () => {
     expect(warnings.join("\n")).toMatch(/could not save the stored vectors/);
   });
 
-  it("loads nothing, with a warning, when IndexedDB cannot be opened", async () => {
+  // Read as "nothing stored", the next save would put a few notes' vectors over hours of embedding.
+  it("rejects a load, saying the stored vectors are kept, when IndexedDB cannot be opened or the read fails", async () => {
     const idb = new FakeIndexedDb();
+    await new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([1, 2, 3]));
     idb.faults.open = "error";
-    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toBeNull();
-    expect(warnings.join("\n")).toMatch(/notes are embedded again as needed/);
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).load()).rejects.toThrow(/^the stored vectors could not be read \(.*\); they are kept/);
+    idb.faults.open = undefined;
+    idb.faults.read = true;
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).load()).rejects.toThrow(/they are kept/);
+    idb.faults.read = false;
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it("loads nothing on a device without IndexedDB, where nothing was ever stored", async () => {
+    expect(await new IndexedDbVectorCache("garden", undefined).load()).toBeNull();
   });
 
   // Hours of embedding would otherwise be "saved" into nothing, and the keeper's notice that the
