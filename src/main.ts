@@ -67,6 +67,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** Each prepared run's query-log line, found again by its dial when the run is over. */
   private readonly researchLogs = new WeakMap<ResearchDial, (question: string, result: ResearchResult) => Promise<void>>();
   private unloaded = false;
+  /** The services exist (onload got past reading data.json). */
+  private servicesReady = false;
+  /** The index was started once the workspace was ready, and follows settings changes since. */
+  private indexStarted = false;
   /** The last settings write failed and the user was told. */
   private settingsSaveFailing = false;
 
@@ -90,6 +94,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     // Page fetches over Node on desktop, so every redirect and name is checked (not on mobile).
     this.pages = pageAccess(this.http, this.clock);
     this.createServices();
+    this.servicesReady = true;
 
     this.statusBar = new IndexStatusBar(this.addStatusBarItem(), () => this.showIndexDetails());
     this.statusBar.render(this.keeper.status(), this.keeper.issues());
@@ -108,6 +113,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.app.workspace.onLayoutReady(() => {
       if (this.unloaded) return;
       this.keeper.start(this.app.vault, (ref) => this.registerEvent(ref));
+      this.indexStarted = true;
       void this.searchDial.start();
     });
   }
@@ -256,15 +262,58 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     } catch (error) {
       failure = error;
     }
-    for (const view of this.researchViews()) view.refreshSettings();
-    // Not awaited: starting or stopping a backend reads the stored vectors, and the tab must not wait.
-    if (this.searchDial) void this.searchDial.settingsChanged();
+    this.followSettings();
     if (failure === null) this.settingsSaveFailing = false;
     else if (!this.settingsSaveFailing) {
       this.settingsSaveFailing = true;
       console.warn("Vault Research: could not save the settings.", failure);
       new Notice(`Vault Research: the settings could not be saved (${errorMessage(failure)}). They apply until Obsidian closes.`, 10_000);
     }
+  }
+
+  /** The panels and the dial take up the settings in use now. */
+  private followSettings(): void {
+    for (const view of this.researchViews()) view.refreshSettings();
+    // Not awaited: starting or stopping a backend reads the stored vectors, and the tab must not wait.
+    if (this.searchDial) void this.searchDial.settingsChanged();
+  }
+
+  /**
+   * Obsidian's call when data.json changed on disk (Sync or another program brought another device's
+   * settings): they are used from now on, else the next change made here would write the old ones back
+   * over them. A file that cannot be read keeps the settings in use, and a copy of it is kept first.
+   */
+  override async onExternalSettingsChange(): Promise<void> {
+    if (this.unloaded || !this.servicesReady) return;
+    const stored = await this.readStoredSettings();
+    if (this.unloaded) return;
+    if (stored.unreadable !== null) {
+      this.reportSettingsProblems([stored.unreadable], await this.keepUnusableSettings(), "the settings file changed on disk; the settings in use are kept.");
+      return;
+    }
+    const { settings, problems } = loadSettings(stored.raw);
+    // The plugin's own write, or a file saying what is in use already: nothing to follow.
+    if (JSON.stringify(settings) === JSON.stringify(this.settings)) return;
+    if (problems.length > 0) this.reportSettingsProblems(problems, await this.keepUnusableSettings(), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
+    if (this.unloaded) return;
+    const before = this.settings;
+    this.settings = settings;
+    if (this.movedSearxngPassword()) await this.saveSettings();
+    else this.followSettings();
+    await this.followIndexSettings(before);
+  }
+
+  /** After the settings were replaced: the index made anew when word analysis changed, exclusions applied when they did. */
+  private async followIndexSettings(before: Settings): Promise<void> {
+    const now = this.settings;
+    const analysed = (s: Settings) => JSON.stringify([s.index.stemming, s.index.vaultLanguage]);
+    const leftOut = (s: Settings) => JSON.stringify([s.index.excludedFolders, s.notes.traceFolder]);
+    const reanalyse = analysed(before) !== analysed(now);
+    if (this.unloaded || (!reanalyse && leftOut(before) === leftOut(now))) return;
+    // Not built yet (the workspace is not ready): an empty index made with these settings, which the
+    // first build then fills; no note is read before then.
+    if (!this.indexStarted) return this.keeper.replaceIndex();
+    await this.applyIndexSettings({ rebuild: reanalyse });
   }
 
   embeddingChoice(): EmbeddingChoice {
@@ -395,15 +444,17 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     new VaultSearchModal(this.app, this.dialHost).open();
   }
 
-  private async loadPluginSettings(): Promise<void> {
-    let raw: unknown;
-    let unreadable: string | null = null;
+  /** data.json as it is on disk, or why it could not be read. */
+  private async readStoredSettings(): Promise<{ raw: unknown; unreadable: string | null }> {
     try {
-      raw = await this.loadData();
+      return { raw: await this.loadData(), unreadable: null };
     } catch (error) {
-      raw = undefined;
-      unreadable = `The settings file could not be read (${errorMessage(error)}).`;
+      return { raw: undefined, unreadable: `The settings file could not be read (${errorMessage(error)}).` };
     }
+  }
+
+  private async loadPluginSettings(): Promise<void> {
+    const { raw, unreadable } = await this.readStoredSettings();
     if (this.unloaded) return;
     // A newer version's settings (`unknownKept`) are carried along and written back: nothing was
     // replaced, so they are no problem to warn of at every start, and no reason for a copy.
@@ -437,10 +488,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     return true;
   }
 
-  private reportSettingsProblems(problems: string[], copy: string | null): void {
+  private reportSettingsProblems(problems: string[], copy: string | null, headline = "some settings could not be used, so defaults apply."): void {
     console.warn("Vault Research: settings problems", problems);
     const kept = copy ? `\nThe file as it was is kept as ${copy}.` : "";
-    new Notice(`Vault Research: some settings could not be used, so defaults apply.\n${problems.join("\n")}${kept}`, 15_000);
+    new Notice(`Vault Research: ${headline}\n${problems.join("\n")}${kept}`, 15_000);
   }
 
   /** A copy of data.json as it is, beside it (see keepUnusableSettingsFile); null when there is none to keep. */

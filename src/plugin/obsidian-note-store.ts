@@ -142,7 +142,7 @@ export class ObsidianNoteStore implements NoteStore {
       // The nearest part of the path that is on disk decides where the rest would go.
       const real = await check.realpath(check.fullPath(existing)).catch(() => null);
       if (real === null) continue;
-      if (real === root || real.startsWith(`${root}/`) || real.startsWith(`${root}\\`)) return;
+      if (isWithin(real, root)) return;
       throw new NoteStoreError("outside_vault", `"${shown}" would be written outside the vault: "${existing}" links to ${real}.`, shown);
     }
   }
@@ -153,6 +153,16 @@ function requireWrittenInside(normalized: string): void {
   if (normalized.split("/").some((step) => step === ".." || step === ".")) {
     throw new NoteStoreError("outside_vault", `"${normalized}" is not a path inside the vault: it has a "." or ".." step.`, normalized);
   }
+}
+
+/**
+ * Whether a real path is `root` or lies below it, on either platform's separator. The top of a drive
+ * keeps its separator (E:\ on Windows, / elsewhere), so a vault opened there holds E:\Research, which
+ * "E:\" followed by one more separator would not match.
+ */
+function isWithin(real: string, root: string): boolean {
+  if (real === root) return true;
+  return ["/", "\\"].some((sep) => real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
 }
 
 function parentOf(path: string): string {

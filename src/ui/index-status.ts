@@ -69,6 +69,14 @@ export class EmbeddingStatusBar {
   }
 }
 
+/**
+ * When the index was last updated, as the tooltip's first sentence says it. Written out, not cut from
+ * the tooltip at its first ". ": a date may have one inside ("2023. 11. 14." in Korean, Hungarian, Czech).
+ */
+function lastUpdatedLine(status: IndexStatus | null): string {
+  return status?.lastUpdated ? `Last updated ${new Date(status.lastUpdated).toLocaleString()}.` : "Not updated yet.";
+}
+
 export class IndexProblemsModal extends Modal {
   constructor(
     app: App,
@@ -84,7 +92,7 @@ export class IndexProblemsModal extends Modal {
     const { contentEl } = this;
     contentEl.empty();
     contentEl.addClass("vault-research-problems");
-    contentEl.createEl("p", { text: describeIndexStatus(this.status, []).tooltip.split(". ")[0] + "." });
+    contentEl.createEl("p", { text: lastUpdatedLine(this.status) });
     if (this.issues.length === 0) {
       contentEl.createEl("p", { text: "No problems found.", cls: "vault-research-problems-none" });
       return;

@@ -122,6 +122,42 @@ describe("Obsidian note store writes on the desktop, where a folder may link out
   });
 });
 
+describe("Obsidian note store writes in a vault at the top of a drive (E:\\ on Windows, a USB stick)", () => {
+  /** The desktop adapter of a vault opened at E:\\: Node's realpath on Windows keeps a drive's top as "E:\\", with its backslash. */
+  function driveVault(folders: string[], links: Record<string, string> = {}) {
+    const vault = new Vault();
+    const root = "E:\\";
+    const onDisk = new Set([root, ...folders.map((f) => path.win32.join(root, f))]);
+    const realpath = async (full: string) => {
+      const normal = path.win32.normalize(full);
+      for (const [from, to] of Object.entries(links)) if (normal === path.win32.join(root, from)) return to;
+      const inVault = vault.getAbstractFileByPath(normal.slice(root.length).replace(/\\/g, "/"));
+      if (onDisk.has(normal) || inVault) return normal;
+      throw new Error(`ENOENT: no such file or directory, realpath '${full}'`);
+    };
+    Object.assign(vault.adapter as unknown as Record<string, unknown>, {
+      getBasePath: () => root,
+      getFullPath: (p: string) => `${root}\\${p.replace(/\//g, "\\")}`,
+      fsPromises: { realpath },
+    });
+    return { vault, store: new ObsidianNoteStore(vault as unknown as ObsidianVault) };
+  }
+
+  it("writes notes into its folders and its top", async () => {
+    const { store } = driveVault(["Research"]);
+    await store.create("Research/Traces/Run.md", "trace");
+    await store.rewrite("Research/Traces/Run.md", (t) => `${t}!`);
+    await store.create("Top.md", "top");
+    expect(await store.read("Research/Traces/Run.md")).toBe("trace!");
+    expect(await store.read("Top.md")).toBe("top");
+  });
+
+  it("still refuses a folder that links to another drive", async () => {
+    const { store } = driveVault(["Research"], { Research: "D:\\Elsewhere" });
+    await expect(store.create("Research/Run.md", "x")).rejects.toMatchObject({ kind: "outside_vault" });
+  });
+});
+
 describe("what each adapter lets a write verify about where it leads", () => {
   it("the desktop FileSystemAdapter (getBasePath, getFullPath and its realpath): real paths", () => {
     const adapter = { getBasePath: () => "/v", getFullPath: (p: string) => `/v/${p}`, fsPromises: fsPromises };

@@ -2,10 +2,17 @@
 // The status bar items: the index's reads "N of M notes" while a build knows its total, and the
 // embedding job's shows its progress in words (done / total, rate, ETA) while it runs, paused or
 // stopped, hides when done, and a click pauses or resumes.
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, openModals } from "../stubs/obsidian";
 import type { EmbeddingProgress } from "../../src/index/embeddings/embedding-job";
 import type { IndexStatus } from "../../src/index/types";
-import { EmbeddingStatusBar, IndexStatusBar } from "../../src/ui/index-status";
+import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar } from "../../src/ui/index-status";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const modal of [...openModals]) modal.close();
+});
 
 const progress = (change: Partial<EmbeddingProgress>): EmbeddingProgress => ({
   state: "running",
@@ -70,5 +77,23 @@ describe("EmbeddingStatusBar", () => {
     expect(el.textContent).toBe("Embedding stopped at 10 of 40 notes: Ollama at http://localhost:11434 did not answer.");
     el.click();
     expect(clicked).toHaveBeenLastCalledWith("failed");
+  });
+});
+
+describe("IndexProblemsModal", () => {
+  const ready: IndexStatus = { notes: 3, lastUpdated: 1_700_000_000_000, state: "ready", problems: [] };
+  const firstLine = (status: IndexStatus | null) => {
+    new IndexProblemsModal(new App() as unknown as ObsidianApp, status, [], () => {}).open();
+    return openModals.at(-1)!.contentEl.querySelector("p")?.textContent;
+  };
+
+  it("says when the index was last updated, the whole date, where the user's dates have '. ' inside (Korean, Hungarian, Czech)", () => {
+    // What toLocaleString gives on a Korean system; Hungarian, Czech and Slovak dates read alike.
+    vi.spyOn(Date.prototype, "toLocaleString").mockReturnValue("2023. 11. 14. PM 10:13:20");
+    expect(firstLine(ready)).toBe("Last updated 2023. 11. 14. PM 10:13:20.");
+  });
+
+  it("says the index was not updated yet when it never was", () => {
+    expect(firstLine(null)).toBe("Not updated yet.");
   });
 });
