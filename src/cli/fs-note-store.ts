@@ -152,7 +152,7 @@ export class FsNoteStore implements NoteStore {
     } catch {
       return; // dangling, a loop, or gone meanwhile: no note lies behind it
     }
-    if (real === this.realRoot || real.startsWith(this.realRoot + path.sep)) return; // listed where it lies
+    if (isWithin(real, this.realRoot)) return; // listed where it lies
     if (isFolder) found.push({ path: rel, kind: "folder" });
     else if (rel.toLowerCase().endsWith(".md")) found.push({ path: rel, kind: "note" });
   }
@@ -228,7 +228,7 @@ export class FsNoteStore implements NoteStore {
   /** Vault path → absolute path, refusing anything that would escape the vault as written. */
   private resolve(notePath: string): string {
     const abs = path.resolve(this.root, notePath);
-    if (abs !== this.root && !abs.startsWith(this.root + path.sep)) {
+    if (!isWithin(abs, this.root)) {
       throw new NoteWriteError("outside_vault", `Path ${notePath} is outside the vault.`);
     }
     return abs;
@@ -238,7 +238,7 @@ export class FsNoteStore implements NoteStore {
   private async realInside(abs: string, shown: string): Promise<string> {
     const real = await realpath(abs);
     const realRoot = (this.realRoot ??= await realpath(this.root));
-    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+    if (!isWithin(real, realRoot)) {
       throw new NoteWriteError("outside_vault", `${shown} links to a place outside the vault.`);
     }
     return real;
@@ -424,4 +424,13 @@ async function ageOf(file: string): Promise<number | null> {
 
 function codeOf(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+/**
+ * Whether `child` is `root` or lies below it (both absolute). A root at the top of a drive (`E:\`,
+ * or `/`) already ends in its separator: adding another made nothing lie inside it.
+ */
+export function isWithin(child: string, root: string): boolean {
+  if (child === root) return true;
+  return child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }

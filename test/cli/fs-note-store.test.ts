@@ -5,7 +5,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, promises as fsPromises, r
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FsNoteStore, withLock } from "../../src/cli/fs-note-store";
+import { FsNoteStore, isWithin, withLock } from "../../src/cli/fs-note-store";
 
 let tmp: string;
 let vault: string;
@@ -176,5 +176,15 @@ describe("FsNoteStore.rewrite", () => {
     await new FsNoteStore(vault).rewrite("Twin.md", () => "twin\n");
     expect(readFileSync(path.join(vault, "Twin.md"), "utf8")).toBe("twin\n");
     expect(readFileSync(path.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+  });
+});
+
+describe("isWithin: a vault at the top of a drive", () => {
+  it("holds every path below a root that ends in its separator (`/`, as `E:\\` on Windows), and nothing beside a root that does not", () => {
+    expect(isWithin("/Research/Traces/Run.md", "/")).toBe(true);
+    expect(isWithin("/", "/")).toBe(true);
+    expect(isWithin("/vault/Notes/a.md", "/vault")).toBe(true);
+    expect(isWithin("/vault-other/a.md", "/vault")).toBe(false);
+    expect(isWithin("/elsewhere/a.md", "/vault/")).toBe(false);
   });
 });
