@@ -697,7 +697,9 @@ export class VaultResearchSettingTab extends PluginSettingTab {
   }
 
   #indexRows(): Row[] {
-    const settings = this.#host.settings;
+    // Read at each use, never kept: the settings object is replaced when data.json changes on disk
+    // (Sync), and a change written into the old one would be lost at the save that follows.
+    const settings = () => this.#host.settings;
     /** A switch whose change re-analyses every note: saved, then the index rebuilt. */
     const rebuildingToggle = (key: "stemming" | "vaultLanguage", name: string, desc: string): Row => ({
       key: `index.${key}`,
@@ -705,8 +707,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       desc,
       fill: (setting) => {
         setting.addToggle((toggle) =>
-          toggle.setValue(settings.index[key]).onChange(async (value) => {
-            settings.index[key] = value;
+          toggle.setValue(settings().index[key]).onChange(async (value) => {
+            settings().index[key] = value;
             await this.#host.saveSettings();
             await this.#host.applyIndexSettings({ rebuild: true });
           }),
@@ -723,7 +725,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           setting.addText((text) =>
             text
               .setPlaceholder("Archive")
-              .setValue(settings.index.excludedFolders.join(", "))
+              .setValue(settings().index.excludedFolders.join(", "))
               .onChange(async (value) => {
                 const problem = await this.#applyChange((s) => (s.index.excludedFolders = parseFolderList(value)));
                 showProblem(setting, text.inputEl, EXCLUDED_FOLDERS_DESC, problem);

@@ -107,6 +107,17 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(setting("SearXNG password")).toBeTruthy();
   });
 
+  it("writes a toggle into the settings in use after data.json was read again (Sync), not into the old ones", async () => {
+    const { setting, host, settings } = openTab();
+    // What the plugin does when data.json changes on disk: the settings object is replaced.
+    host.settings = structuredClone(host.settings);
+    setting("Match word forms").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(host.settings.index.stemming).toBe(false);
+    expect(settings.index.stemming).toBe(true);
+    expect(host.saveSettings).toHaveBeenCalled();
+  });
+
   it("stores folders in the writer's spelling, and refuses one that climbs out of the vault, saying why", async () => {
     const { setting, settings } = openTab();
     const type = (name: string, value: string) => typeInto(setting, name, value);
