@@ -45,13 +45,17 @@ export function describeIndexStatus(status: IndexStatus | null, pluginIssues: re
   if (status?.state === "ready" && status.vaultLanguage === "learning") text += " · learning its words…";
   if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
 
-  const lastUpdated = status?.lastUpdated;
   const language = status?.vaultLanguage;
   const tooltipParts = [
-    lastUpdated ? `Last updated ${new Date(lastUpdated).toLocaleString(locale)}` : "Not updated yet",
+    lastUpdatedWords(status?.lastUpdated, locale),
     ...(language === "learning" ? ["Learning which words this vault uses alike, on this device; search uses words alone until then"] : []),
     ...(language === "ready" ? ["Search also finds notes that say it in other words, learned from this vault"] : []),
     problemCount > 0 ? "Click to see the problems" : "Click for details",
   ];
   return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
+}
+
+/** When the index was last updated, in the user's date format: the tooltip's first sentence and the problems box's first line. */
+export function lastUpdatedWords(lastUpdated: number | null | undefined, locale?: string): string {
+  return lastUpdated ? `Last updated ${new Date(lastUpdated).toLocaleString(locale)}` : "Not updated yet";
 }

@@ -4,7 +4,7 @@
 import { Modal, type App } from "obsidian";
 import type { EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
-import { describeIndexStatus, type IndexIssue } from "../index/index-status-text";
+import { describeIndexStatus, lastUpdatedWords, type IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 
 // main.ts lists the issues it hands to the modal through here.
@@ -74,7 +74,7 @@ export class EmbeddingStatusBar {
  * the tooltip at its first ". ": a date may have one inside ("2023. 11. 14." in Korean, Hungarian, Czech).
  */
 function lastUpdatedLine(status: IndexStatus | null): string {
-  return status?.lastUpdated ? `Last updated ${new Date(status.lastUpdated).toLocaleString()}.` : "Not updated yet.";
+  return `${lastUpdatedWords(status?.lastUpdated)}.`;
 }
 
 export class IndexProblemsModal extends Modal {
