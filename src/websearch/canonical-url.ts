@@ -42,13 +42,24 @@ function isTrackingParam(rawKey: string): boolean {
   return trackingParams.has(key) || trackingPrefixes.some((prefix) => key.startsWith(prefix));
 }
 
-/** `%2f` and `%2F` are the same byte; `%7E` and `~` the same character. */
-function normalizeEscapes(part: string): string {
+/** Characters an escape stands for that are always the same written plainly: `%7E` is `~`. */
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * In a path, also the punctuation that names no part of it: `%2C` is `,` and `%27` is `'` to every
+ * server. Wikipedia's own address for "Washington, D.C." has `%2C` where Brave's and a clipped
+ * note's have `,`: two rows of one page, and the vault's copy not recognised. `/`, `?`, `#`, `%` and
+ * `;` (a path parameter to some servers) stay escaped; a query's `%26` is never `&`.
+ */
+const PLAIN_IN_PATH = /[A-Za-z0-9\-._~!$&'()*+,:@=]/;
+
+/** `%2f` and `%2F` are the same byte; `%7E` and `~` the same character (`plain`: which are). */
+function normalizeEscapes(part: string, plain: RegExp = UNRESERVED): string {
   return (
     part
       .replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => {
         const char = String.fromCharCode(parseInt(hex, 16));
-        return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+        return plain.test(char) ? char : `%${hex.toUpperCase()}`;
       })
       // Brackets escaped, as the URL standard allows: a canonical address is written into a source
       // note's `source` property, where `[[…]]` from a page's address would read as a link.
@@ -62,7 +73,8 @@ function normalizeEscapes(part: string): string {
  *
  * Lower-cases the host and drops its trailing dot, default ports, credentials, the fragment,
  * trailing slashes (except the root `/`), tracking parameters (`utm_*`, `fbclid`, `gclid`, `ref`…)
- * and empty query parts; sorts the remaining parameters by name; normalises percent-escapes.
+ * and empty query parts; sorts the remaining parameters by name; normalises percent-escapes (in the
+ * path, punctuation such as `%2C` is written plainly too).
  */
 export function canonicalizeUrl(input: string): string | null {
   if (typeof input !== "string") return null;
@@ -72,7 +84,7 @@ export function canonicalizeUrl(input: string): string | null {
   if (hostname === "") return null;
   const host = url.port ? `${hostname}:${url.port}` : hostname;
 
-  let path = normalizeEscapes(url.pathname).replace(/\/+$/, "");
+  let path = normalizeEscapes(url.pathname, PLAIN_IN_PATH).replace(/\/+$/, "");
   if (path === "") path = "/";
 
   const params = url.search

@@ -2,6 +2,7 @@
 // they are given, so "How do I configure y-websocket authentication?" finds nothing where
 // "configure y-websocket authentication" finds the page. The question's filler words are dropped
 // here; the words kept are still the user's own, in their order — never note text.
+import { straightApostrophes } from "../text/apostrophes";
 import { wordSet } from "../text/word-set";
 import type { ProviderName } from "./types";
 
@@ -45,15 +46,36 @@ function cleanWord(word: string): string {
   return word.replace(/^[^\p{L}\p{N}#+.@_-]+|[^\p{L}\p{N}#+_-]+$/gu, "").replace(/[.]+$/, "");
 }
 
+/** A word ending in a contraction: `doesn't`, `what's`, `I'm`, `we're`, `I've`, `you'll`, `I'd` (and a possessive). */
+const CONTRACTION = /^(.+?)(n't|'s|'m|'re|'ve|'ll|'d)$/i;
+
+/** What a negative contraction's stem stands for where it is no word of its own: can't, won't, shan't, ain't. */
+const negativeStems: Record<string, string> = { ca: "can", wo: "will", sha: "shall", ai: "is" };
+
+/**
+ * A filler word written as a contraction ("doesn't", "what's", "I'm") is dropped like the filler it
+ * is, and a possessive ("Automerge's") is its word: kept whole, each was a word every result had to
+ * contain, and arXiv, GitHub or Hacker News found nothing. An apostrophe inside a name ("O'Reilly") stays.
+ */
+function withoutContraction(word: string): string {
+  const match = CONTRACTION.exec(word);
+  if (!match) return word;
+  const stem = match[1].toLowerCase();
+  const suffix = match[2].toLowerCase();
+  if (suffix === "n't") return fillerWords.has(negativeStems[stem] ?? stem) ? "" : word;
+  if (stem === "let" && suffix === "'s") return ""; // "let us"
+  return fillerWords.has(stem) ? "" : match[1];
+}
+
 /**
  * The question's content words, in order, at most `maxWords`. Falls back to the question itself
  * (trimmed) when nothing would be left, so a query of only common words still searches.
  */
 export function keywordQuery(question: string, maxWords = 8): string {
-  const words = question
+  const words = straightApostrophes(question)
     .split(/\s+/)
     .filter((word) => !searchOperator.test(word))
-    .map(cleanWord)
+    .map((word) => withoutContraction(cleanWord(word)))
     .filter((word) => word !== "" && !fillerWords.has(word.toLowerCase()));
   const unique = [...new Map(words.map((w) => [w.toLowerCase(), w])).values()];
   if (unique.length === 0) return withoutOperators(question) || question.trim();

@@ -108,7 +108,7 @@ function toMerged(result: ProviderResult, provider: ProviderName, merge: MergeSc
   };
 }
 
-/** The first finder's fields win; what it lacked is taken from the later finder. */
+/** The first finder's fields win; what it lacked (a title too) is taken from the later finder. */
 function foldInto(target: MergedResult, other: ProviderResult, provider: ProviderName, score: MergeScore): void {
   if (provider !== target.provider && !target.alsoFoundBy.includes(provider)) target.alsoFoundBy.push(provider);
   if (score.value > target.merge.value) target.merge = score;
@@ -116,6 +116,7 @@ function foldInto(target: MergedResult, other: ProviderResult, provider: Provide
     if (!target.highlights.includes(highlight)) target.highlights.push(highlight);
   }
   target.signals = foldSignals(target.signals, other.signals);
+  if (untitled(target) && !untitled(other)) target.title = other.title;
   target.snippet ??= other.snippet;
   if (target.text === undefined && other.text !== undefined) {
     target.text = other.text;
@@ -124,6 +125,15 @@ function foldInto(target: MergedResult, other: ProviderResult, provider: Provide
   target.summary ??= other.summary;
   target.author ??= other.author;
   target.publishedAt ??= other.publishedAt;
+}
+
+/**
+ * Whether a source sent no title for the result: each names such a result by its domain (Exa's
+ * `title: null`, a Hacker News story without one), and a row found by another source with the
+ * page's real title went on showing only "en.wikipedia.org".
+ */
+function untitled(result: ProviderResult): boolean {
+  return result.title === "" || result.title === result.domain;
 }
 
 /** Signals of kinds the first finder did not have are added; its own are kept as they were. */

@@ -2,7 +2,7 @@
 // text is untrusted and always rendered as text, so it is reduced to plain text here, once. Entities
 // are decoded by the `entities` package (the HTML standard's full table), after tags are removed, so
 // an encoded `&lt;b&gt;` stays visible text.
-import { decodeHTML } from "entities";
+import { decodeHTML, decodeHTMLStrict } from "entities";
 import { cutText as cutToFit } from "../text/cut-text";
 
 /**
@@ -22,7 +22,7 @@ export function stripTags(text: string): string {
   return text.replace(TAG, "");
 }
 
-/** Tags removed, entities decoded, runs of whitespace collapsed: for one-line snippets and titles. */
+/** Tags removed, entities decoded, runs of whitespace collapsed: for one-line snippets and titles sent as HTML. */
 export function htmlToLine(text: string): string {
   return decodeEntities(text.replace(TAG, "")).replace(/\s+/g, " ").trim();
 }
@@ -42,9 +42,24 @@ export function htmlBlocksToLine(text: string): string {
  */
 export const maxTitleChars = 300;
 
-/** A result's title: one line of plain text, at most `maxTitleChars`, cut at a word. */
+/** A result's title from a field of HTML (`htmlToLine`): one line of plain text, at most `maxTitleChars`, cut at a word. */
 export function titleLine(text: string): string {
   return cutToFit(htmlToLine(text), maxTitleChars, { atWord: true });
+}
+
+/**
+ * A field a source sends as plain text (a page's title from Exa, Brave or Hacker News, a repository's
+ * description) as one line: nothing is removed, since in "<dialog>: The Dialog element" or "Vec<T>"
+ * the angle brackets are the text, and htmlToLine dropped them. Entities written out whole (`&amp;`,
+ * `&#x27;`) are decoded once, for a source or site that encoded anyway; `&copy` without its `;` is text.
+ */
+export function textToLine(text: string): string {
+  return decodeHTMLStrict(text).replace(/\s+/g, " ").trim();
+}
+
+/** A result's title from a field of plain text (`textToLine`), at most `maxTitleChars`, cut at a word. */
+export function plainTitleLine(text: string): string {
+  return cutToFit(textToLine(text), maxTitleChars, { atWord: true });
 }
 
 /** Cuts `text` to at most `max` characters at a word boundary when one is near, marking the cut. */
@@ -86,15 +101,40 @@ export function toPublishedDate(value: string | null | undefined, now: number): 
     const amount = /^\d+$/.test(relative[1]) ? Number(relative[1]) : 1;
     return publishedAtMs(now - amount * relativeUnits[relative[2].toLowerCase()], now)?.slice(0, 10);
   }
-  // Long dates only ("April 27, 2023", "Wednesday, January 15, 2025"): anything vaguer is dropped.
-  const year = /\b\d{4}\b/.exec(trimmed);
-  if (year) {
-    const ms = Date.parse(`${trimmed.replace(/^[A-Za-z]+day,\s*/, "")} UTC`);
-    // The year must be the one written: Date.parse reads "0001" as 2001.
-    if (new Date(ms).getUTCFullYear() !== Number(year[0])) return undefined;
-    return publishedAtMs(ms, now)?.slice(0, 10);
-  }
-  return undefined;
+  return longDate(trimmed, now);
+}
+
+const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const WEEKDAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/**
+ * A long date: a weekday if any, the day and the month's name either way round, the year, and a
+ * time if any ("April 27, 2023", "Wednesday, January 15, 2025", "Sun, 09 Mar 2025 16:33:04 GMT").
+ */
+const LONG_DATE = /^(?:([A-Za-z]+),?\s+)?(?:([A-Za-z]+)\.?\s+(\d{1,2}),?|(\d{1,2})\s+([A-Za-z]+)\.?,?)\s+(\d{4})(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:GMT|UTC|Z|[+-]\d{2}:?\d{2}))?)?$/i;
+
+/** Index of the name `word` spells or shortens to three letters or more ("Sept"), or -1. */
+function nameIndex(names: readonly string[], word: string): number {
+  const lower = word.toLowerCase();
+  return lower.length >= 3 ? names.findIndex((name) => name.startsWith(lower)) : -1;
+}
+
+/**
+ * The day a long date names, as written, or undefined. Anything vaguer is dropped: Date.parse made
+ * 1 January of "2023" and of "Spring 2023", read "maybe" as May, and rolled "February 31" over into March.
+ */
+function longDate(text: string, now: number): string | undefined {
+  const m = LONG_DATE.exec(text);
+  if (!m) return undefined;
+  if (m[1] !== undefined && nameIndex(WEEKDAY_NAMES, m[1]) < 0) return undefined;
+  const month = nameIndex(MONTH_NAMES, m[2] ?? m[5]);
+  const day = Number(m[3] ?? m[4]);
+  const year = Number(m[6]);
+  // Below 1000 no page was published, and Date.UTC would read a year under 100 as 19xx.
+  if (month < 0 || year < 1000) return undefined;
+  const ms = Date.UTC(year, month, day);
+  if (new Date(ms).getUTCDate() !== day) return undefined;
+  return publishedAtMs(ms, now)?.slice(0, 10);
 }
 
 /**

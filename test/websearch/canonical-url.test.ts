@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { canonicalizeUrl, displayDomain, distinctByCanonicalUrl, MAX_URL_CHARS } from "../../src/websearch/canonical-url";
+import { wikipediaPageUrl } from "../../src/websearch/providers/wikipedia";
 
 const tracking = fc.constantFrom("utm_source", "utm_medium", "UTM_Campaign", "fbclid", "gclid", "ref", "mc_eid", "msclkid");
 const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789".split(""));
@@ -15,6 +16,15 @@ describe("canonicalizeUrl", () => {
     expect(canonicalizeUrl("https://automerge.org/docs/hello/")).toBe(canonicalizeUrl("https://automerge.org/docs/hello"));
     expect(canonicalizeUrl("http://example.com:80")).toBe("http://example.com/");
     expect(canonicalizeUrl("https://example.com./a%7eb/%2f")).toBe("https://example.com/a~b/%2F");
+  });
+
+  it("spells punctuation in a path one way, escaped or not, so Wikipedia's address and a clipped one are one page", () => {
+    const fromWikipedia = canonicalizeUrl(wikipediaPageUrl("https://en.wikipedia.org", "Washington,_D.C."));
+    expect(fromWikipedia).toBe("https://en.wikipedia.org/wiki/Washington,_D.C.");
+    expect(canonicalizeUrl("https://en.wikipedia.org/wiki/Schr%C3%B6dinger%27s_cat")).toBe(canonicalizeUrl("https://en.wikipedia.org/wiki/Schrödinger's_cat"));
+    expect(canonicalizeUrl("https://x.example/a%21%28b%29%2A%2B%40%3D%26%24%3A")).toBe("https://x.example/a!(b)*+@=&$:");
+    // What would change the address stays escaped: a slash, a question mark, a hash, a percent, a path parameter, and anything in the query.
+    expect(canonicalizeUrl("https://x.example/a%2Fb%3Fc%23d%25e%3Bf?q=a%26b%2Cc")).toBe("https://x.example/a%2Fb%3Fc%23d%25e%3Bf?q=a%26b%2Cc");
   });
 
   it("keeps meaningful query strings and orders them by name", () => {

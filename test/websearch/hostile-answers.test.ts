@@ -164,6 +164,24 @@ describe("dates, counts and waits out of range", () => {
     expect(github.results[0].signals).toEqual([]);
   });
 
+  it("a null in a list of words or passages, or a title sent as null, loses that item — never the result it came with", async () => {
+    const exa = answer(await runSource("exa", always(jsonResponse({ results: [{ url: "https://example.com/a", title: "A", highlights: ["A passage long enough to be kept.", null], highlightScores: [null] }] })), { secrets }));
+    expect(exa.results.map((r) => r.highlights)).toEqual([["A passage long enough to be kept."]]);
+    expect(exa.warnings).toEqual([]);
+    const brave = answer(await runSource("brave-web", always(jsonResponse({ web: { results: [{ url: "https://example.com/b", title: null, description: "d", extra_snippets: ["more", null] }] } })), { secrets }));
+    expect(brave.results).toMatchObject([{ url: "https://example.com/b", title: "example.com", highlights: ["more"] }]);
+    const github = answer(await runSource("github", always(jsonResponse({ items: [{ full_name: "a/b", html_url: "https://github.com/a/b", topics: ["crdt", null] }] }))));
+    expect(github.results[0].highlights).toEqual(["Topics: crdt"]);
+    const stackexchange = answer(await runSource("stackexchange", always(jsonResponse({ items: [{ question_id: 1, title: "T", link: "https://stackoverflow.com/q/1", tags: ["yjs", 7] }] }))));
+    expect(stackexchange.results[0].signals).toContainEqual({ kind: "tags", value: ["yjs"] });
+  });
+
+  it("Brave's warning about a result it could not read does not say the result had no URL when it had one", async () => {
+    const brave = answer(await runSource("brave-web", always(jsonResponse({ web: { results: [{ url: "https://example.com/b", title: "B", description: { html: "?" } }, { title: "no address" }] } })), { secrets }));
+    expect(brave.results).toEqual([]);
+    expect(brave.warnings).toEqual(["1 web result without a URL skipped", "1 web result that could not be read skipped"]);
+  });
+
   it("a Retry-After no service means is believed for a day at most", () => {
     expect(retryAfterMs({ "retry-after": "99999999999" }, NOW)).toBe(maxRetryAfterMs);
     expect(retryAfterMs({ "retry-after": "Tue, 01 Jan 2999 00:00:00 GMT" }, NOW)).toBe(maxRetryAfterMs);

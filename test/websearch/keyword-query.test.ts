@@ -24,6 +24,16 @@ describe("keyword queries for the sources that match every word", () => {
     expect(keywordQuery("What does gcc -O2 do?")).toBe("gcc -O2");
   });
 
+  it("drops filler words written as contractions and reads a possessive as its word, whichever apostrophe is typed", () => {
+    // Each source needs every word: arXiv was asked for all:"doesn't", GitHub for a repository named so.
+    expect(keywordQuery("Why doesn't Yjs garbage-collect deleted items?")).toBe("Yjs garbage-collect deleted items");
+    expect(keywordQuery("What's new in Node 22?")).toBe("Node 22");
+    expect(keywordQuery("Why isn’t my CRDT converging? I'm lost, it's weird and I can't tell")).toBe("CRDT converging lost weird");
+    expect(keywordQuery("How's Automerge's performance vs Yjs? Let's see")).toBe("Automerge performance vs Yjs see");
+    // An apostrophe inside a name is no contraction, and a curly one is read as straight.
+    expect(keywordQuery("books by O’Reilly on the users' guide")).toBe("books O'Reilly users guide");
+  });
+
   it("falls back to the question when only filler words are left", () => {
     expect(keywordQuery("  what is it?  ")).toBe("what is it?");
   });

@@ -51,6 +51,17 @@ describe("merging sources", () => {
     expect(merged[0].signals).toEqual([stars, engines]);
   });
 
+  it("a first finder that sent no title (named by its domain, as Exa's `title: null` is) takes the later finder's", () => {
+    const page = "https://en.wikipedia.org/wiki/Conflict-free_replicated_data_type";
+    const exa = response("exa", [result(page, 1, { title: "en.wikipedia.org", domain: "en.wikipedia.org" })]);
+    const wiki = response("wikipedia", [result(page, 1, { title: "Conflict-free replicated data type", domain: "en.wikipedia.org" })]);
+    expect(mergeResults([exa, wiki])[0]).toMatchObject({ provider: "exa", title: "Conflict-free replicated data type", alsoFoundBy: ["wikipedia"] });
+    // A real title is the first finder's to keep, and a later finder's domain is no title.
+    const titled = response("brave", [result(page, 1, { title: "CRDT - Wikipedia" })]);
+    expect(mergeResults([titled, wiki])[0].title).toBe("CRDT - Wikipedia");
+    expect(mergeResults([exa, response("hackernews", [result(page, 1, { title: "en.wikipedia.org", domain: "en.wikipedia.org" })])])[0].title).toBe("en.wikipedia.org");
+  });
+
   it("orders by weight × normalised score: Brave's first (1), Wikipedia's first (0.8), Hacker News' first (0.7), Brave's second (0.5)", () => {
     const brave = response("brave", [result("https://b1.example/", 1), result("https://b2.example/", 2)]);
     const hn = response("hackernews", [result("https://h1.example/", 1)]);

@@ -68,6 +68,21 @@ describe("toPublishedDate on dates no calendar holds", () => {
     expect(toPublishedDate("2024-02-29", now)).toBe("2024-02-29");
   });
 
+  it("reads a long date only when it names its day, month and year, and no day the month lacks", () => {
+    // The forms sources send: Brave's ages, Brave LLM Context's long date, Tavily's RFC 1123 date.
+    expect(toPublishedDate("Wednesday, January 15, 2025", now)).toBe("2025-01-15");
+    expect(toPublishedDate("Sept 5, 2023", now)).toBe("2023-09-05");
+    expect(toPublishedDate("15 January 2025", now)).toBe("2025-01-15");
+    expect(toPublishedDate("Sun, 09 Mar 2025 16:33:04 GMT", now)).toBe("2025-03-09");
+    // A year, a month and a year, or words around a year, name no day: none is made up
+    // ("maybe" was read as May, "Spring 2023" as 1 January).
+    for (const vague of ["2023", "Mar 2024", "2024 Mar", "Spring 2023", "in 2023 maybe", "Decades before 2020", "12/03/2023"]) {
+      expect(toPublishedDate(vague, now), vague).toBeUndefined();
+    }
+    expect(toPublishedDate("February 31, 2023", now)).toBeUndefined();
+    expect(toPublishedDate("Mon, 31 Feb 2025 10:00:00 GMT", now)).toBeUndefined();
+  });
+
   it("leaves the date unknown instead of throwing", () => {
     expect(toPublishedDate("300000 years ago", now)).toBeUndefined();
     expect(toPublishedDate(`${"9".repeat(400)} days ago`, now)).toBeUndefined();

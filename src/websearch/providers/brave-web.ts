@@ -5,19 +5,19 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
-import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
 import { quoted, readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
-import { firstItems } from "./source-call";
+import { firstItems, looseStrings } from "./source-call";
 import type { Provider, ProviderContext, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 
 const webResultSchema = z.object({
   url: z.string(),
-  title: z.string().optional(),
+  title: z.string().nullish(),
   description: z.string().nullish(),
   age: z.string().nullish(),
   page_age: z.string().nullish(),
-  extra_snippets: z.array(z.string()).nullish(),
+  extra_snippets: looseStrings,
 });
 type BraveWebResult = z.infer<typeof webResultSchema>;
 
@@ -96,16 +96,28 @@ function layout(main: unknown[], warnings: string[]): MixedSlot[] {
   });
 }
 
-/** Each result read, or undefined in its place, so `mixed.main`'s indices still point at it. */
+/**
+ * Each result read, or undefined in its place, so `mixed.main`'s indices still point at it. Those
+ * skipped are counted by why: a result without a URL is not one whose other fields were odd.
+ */
 function parseItems(items: unknown[], block: string, warnings: string[]): (BraveWebResult | undefined)[] {
-  let skipped = 0;
+  let withoutUrl = 0;
+  let unreadable = 0;
   const parsed = firstItems(items, warnings, `${block} result`).map((item) => {
     const result = webResultSchema.safeParse(item);
-    if (!result.success) skipped++;
-    return result.success ? result.data : undefined;
+    if (result.success) return result.data;
+    if (hasUrl(item)) unreadable++;
+    else withoutUrl++;
+    return undefined;
   });
-  if (skipped > 0) warnings.push(`${skipped} ${block} result${skipped === 1 ? "" : "s"} without a URL skipped`);
+  const results = (n: number) => `${n} ${block} result${n === 1 ? "" : "s"}`;
+  if (withoutUrl > 0) warnings.push(`${results(withoutUrl)} without a URL skipped`);
+  if (unreadable > 0) warnings.push(`${results(unreadable)} that could not be read skipped`);
   return parsed;
+}
+
+function hasUrl(item: unknown): boolean {
+  return typeof item === "object" && item !== null && typeof (item as { url?: unknown }).url === "string";
 }
 
 /** Follows Brave's own page layout (`mixed.main`), then adds web results it did not mention. */
@@ -147,7 +159,7 @@ function toResults(items: BraveWebResult[], request: ResolvedSearchRequest, now:
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(item.title ?? "") || displayDomain(url),
+      title: plainTitleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(snippet ? { snippet: cutText(snippet, request.maxContentChars).text } : {}),
       highlights,

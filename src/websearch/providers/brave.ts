@@ -6,10 +6,10 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { braveError, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
-import { cutText, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, plainTitleLine, toPublishedDate } from "../plain-text";
 import { readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
-import { parseEach } from "./source-call";
+import { looseList, parseEach } from "./source-call";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "../types";
 
 // Snippets are documented as strings; one client saw `{text, relevance_score}`. Both are read.
@@ -18,7 +18,7 @@ const snippetSchema = z.union([z.string(), z.object({ text: z.string() }).transf
 const genericSchema = z.object({
   url: z.string(),
   title: z.string().nullish(),
-  snippets: z.array(snippetSchema).nullish(),
+  snippets: looseList(snippetSchema),
 });
 type GenericEntry = z.infer<typeof genericSchema>;
 
@@ -148,7 +148,7 @@ function toResults(
       used += cut.text.length;
       truncated ||= cut.truncated;
     }
-    const title = titleLine(entry.title ?? source?.title ?? "") || displayDomain(url);
+    const title = plainTitleLine(entry.title ?? source?.title ?? "") || displayDomain(url);
     const publishedAt = sourceDate(source, now);
     results.push({
       url,

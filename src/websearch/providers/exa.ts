@@ -6,7 +6,7 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { cutText, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, plainTitleLine, toPublishedDate } from "../plain-text";
 import {
   describeStatus,
   quoted,
@@ -22,7 +22,7 @@ import {
 } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
-import { looseNumber, parseEach } from "./source-call";
+import { looseNumber, looseStrings, parseEach } from "./source-call";
 
 const exaResultSchema = z.object({
   id: z.string().nullish(),
@@ -33,8 +33,7 @@ const exaResultSchema = z.object({
   score: looseNumber,
   text: z.string().nullish(),
   summary: z.string().nullish(),
-  highlights: z.array(z.string()).nullish(),
-  highlightScores: z.array(z.number()).nullish(),
+  highlights: looseStrings,
 });
 type ExaResult = z.infer<typeof exaResultSchema>;
 
@@ -183,7 +182,7 @@ function toResults(items: ExaResult[], request: ResolvedSearchRequest, budget: n
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(item.title ?? "") || displayDomain(url),
+      title: plainTitleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(snippetSource ? { snippet: cutText(snippetSource.replace(/\s+/g, " "), 300).text } : {}),
       highlights,

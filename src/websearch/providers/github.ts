@@ -8,12 +8,12 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine, maxTitleChars } from "../plain-text";
+import { cutText, maxTitleChars, textToLine } from "../plain-text";
 import { failWith, optionalKey, rateLimitedMessage, readJson, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { githubWithToken } from "../source-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, looseCount, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseCount, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const repositorySchema = z.object({
   full_name: z.string(),
@@ -21,7 +21,7 @@ const repositorySchema = z.object({
   description: z.string().nullish(),
   stargazers_count: looseCount,
   language: z.string().nullish(),
-  topics: z.array(z.string()).nullish(),
+  topics: looseStrings,
   pushed_at: z.string().nullish(),
   archived: z.boolean().nullish(),
   score: looseNumber,
@@ -93,7 +93,7 @@ function signalsOf(repository: Repository): SourceSignal[] {
 function toResults(repositories: Repository[], request: ResolvedSearchRequest, warnings: string[]): ProviderResult[] {
   const results: ProviderResult[] = [];
   for (const { item: repository, url, canonicalUrl, rank } of distinctByCanonicalUrl(repositories, (r) => r.html_url, request.count, warnings)) {
-    const description = htmlToLine(repository.description ?? "");
+    const description = textToLine(repository.description ?? "");
     const topics = repository.topics ?? [];
     results.push({
       url,

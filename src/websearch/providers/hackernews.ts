@@ -8,7 +8,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlBlocksToLine, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlBlocksToLine, plainTitleLine, toPublishedDate } from "../plain-text";
 import { readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -89,7 +89,7 @@ function toResults(hits: HackerNewsHit[], request: ResolvedSearchRequest, now: n
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(hit.title ?? "") || displayDomain(url),
+      title: plainTitleLine(hit.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(text ? { snippet: cutText(text, 300).text } : {}),
       highlights: [],

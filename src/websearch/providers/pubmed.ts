@@ -12,7 +12,7 @@ import { titleLine, toPublishedDate } from "../plain-text";
 import { failWith, quoted, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseList, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const esearchSchema = z.object({
   esearchresult: z.object({
@@ -30,7 +30,7 @@ const summarySchema = z.object({
   sortpubdate: z.string().nullish(),
   fulljournalname: z.string().nullish(),
   source: z.string().nullish(),
-  authors: z.array(z.object({ name: z.string() }).loose()).nullish(),
+  authors: looseList(z.object({ name: z.string() }).loose()),
 });
 type ArticleSummary = z.infer<typeof summarySchema>;
 

@@ -11,11 +11,11 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
 import { bodyExcerpt, failWith, looksLikeHtml, optionalKey, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
-import { isSuccess, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 import { httpUrl } from "../../text/urls";
 
 const resultSchema = z.object({
@@ -23,7 +23,7 @@ const resultSchema = z.object({
   title: z.string().nullish(),
   content: z.string().nullish(),
   engine: z.string().nullish(),
-  engines: z.array(z.string()).nullish(),
+  engines: looseStrings,
   score: looseNumber,
   publishedDate: z.string().nullish(),
 });
@@ -169,7 +169,7 @@ function toResults(items: SearxngResult[], request: ResolvedSearchRequest, now: 
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(item.title ?? "") || displayDomain(url),
+      title: plainTitleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(content ? { snippet: cutText(content, request.maxContentChars).text } : {}),
       highlights: [],

@@ -113,6 +113,29 @@ function finiteNumber(value: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/**
+ * A list inside one result (tags, topics, snippets, authors): its first `maxItemsRead` items that
+ * fit `item`, the others left out; anything but a list reads as absent. Checked whole, one null
+ * among a question's tags or an unused score skipped the result it belonged to.
+ */
+export function looseList<T>(item: z.ZodType<T>) {
+  return z
+    .unknown()
+    .transform((value): T[] | undefined => {
+      if (!Array.isArray(value)) return undefined;
+      const kept: T[] = [];
+      for (const entry of value.slice(0, maxItemsRead)) {
+        const parsed = item.safeParse(entry);
+        if (parsed.success) kept.push(parsed.data);
+      }
+      return kept;
+    })
+    .optional();
+}
+
+/** A list of words or passages, read as `looseList` reads one. */
+export const looseStrings = looseList(z.string());
+
 /** Adds a warning when the source cannot honour a request option, instead of failing. */
 export function warnUnsupported(request: ResolvedSearchRequest, label: string, warnings: string[], has: { freshness?: boolean; domains?: boolean }): void {
   if (!has.freshness && request.freshness !== "any") warnings.push(`${label} has no date filter; freshness “${request.freshness}” was ignored`);

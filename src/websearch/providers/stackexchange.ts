@@ -13,7 +13,7 @@ import { cutText, htmlBlocksToLine, htmlToLine, publishedAtMs, titleLine } from 
 import { failWith, maxRetryAfterMs, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { isSuccess, looseCount, looseNumber, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
+import { isSuccess, looseCount, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const questionSchema = z.object({
   question_id: z.number(),
@@ -24,7 +24,7 @@ const questionSchema = z.object({
   answer_count: looseCount,
   is_answered: z.boolean().nullish(),
   accepted_answer_id: looseNumber,
-  tags: z.array(z.string()).nullish(),
+  tags: looseStrings,
   creation_date: looseNumber,
   body: z.string().nullish(),
   owner: z.object({ display_name: z.string().nullish() }).loose().nullish(),

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { cutText, htmlToLine, titleLine, toPublishedDate } from "../plain-text";
+import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
 import { describeStatus, failWith, rateLimitedMessage, readJson, requireKey, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
@@ -97,7 +97,7 @@ function toResults(items: TavilyResult[], request: ResolvedSearchRequest, now: n
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(item.title ?? "") || displayDomain(url),
+      title: plainTitleLine(item.title ?? "") || displayDomain(url),
       domain: displayDomain(url),
       ...(content ? { snippet: cutText(content, 300).text } : {}),
       highlights: content ? [cutText(content, request.maxContentChars).text] : [],

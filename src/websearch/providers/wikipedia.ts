@@ -7,7 +7,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { keywordQuery } from "../keyword-query";
-import { cutText, htmlToLine, titleLine } from "../plain-text";
+import { cutText, htmlToLine, plainTitleLine, textToLine } from "../plain-text";
 import { readJson, sendProviderRequest, tryJson, userAgent, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
@@ -74,11 +74,11 @@ function toResults(pages: WikipediaPage[], origin: string, request: ResolvedSear
   const results: ProviderResult[] = [];
   for (const { item: page, url, canonicalUrl, rank } of distinctByCanonicalUrl(pages, (p) => wikipediaPageUrl(origin, p.key), request.count, warnings)) {
     const excerpt = htmlToLine(page.excerpt ?? "");
-    const description = htmlToLine(page.description ?? "");
+    const description = textToLine(page.description ?? "");
     results.push({
       url,
       canonicalUrl,
-      title: titleLine(page.title) || page.key.replace(/_/g, " "),
+      title: plainTitleLine(page.title) || page.key.replace(/_/g, " "),
       domain: displayDomain(url),
       ...(excerpt ? { snippet: cutText(excerpt, request.maxContentChars).text } : {}),
       highlights: [],
