@@ -34,7 +34,11 @@ export function foldForPhrase(text: string): string {
  * its explanation. `namesOf`: a note's names (title, file name, aliases), which hold a phrase too:
  * a quoted title finds the note even when its text never says it.
  */
-export async function keepPhraseMatches(ranked: RankedHit[], phrases: string[], store: NoteStore, limit: number, namesOf: (path: string) => readonly string[] = () => []): Promise<RankedHit[]> {
+export async function keepPhraseMatches(ranked: RankedHit[], asked: string[], store: NoteStore, limit: number, namesOf: (path: string) => readonly string[] = () => []): Promise<RankedHit[]> {
+  // A phrase of no words ("—", "!!!") cannot be checked word by word: it is no condition, and no
+  // note is said to contain it (its folded form, two spaces, met the seam of a text and its names).
+  const phrases = asked.filter((p) => foldForPhrase(p).trim() !== "");
+  if (phrases.length === 0) return ranked.slice(0, limit);
   const kept: RankedHit[] = [];
   const candidates = ranked.slice(0, phraseCandidateCount(limit));
   const texts = await readNotes(

@@ -228,10 +228,19 @@ export function snippetAround(text: string, spans: { start: number; end: number 
     const space = clean.lastIndexOf(" ", end);
     if (space > start + size / 2) end = space;
   }
+  // Text without spaces (Japanese, a row of emoji) is cut where the window ends: never inside a
+  // character written as two UTF-16 units, which would show as "�" and is no valid UTF-8 in JSON.
+  if (start > 0 && isLowSurrogate(clean.charCodeAt(start))) start++;
+  if (end < clean.length && isLowSurrogate(clean.charCodeAt(end))) end--;
   const prefix = start > 0 ? "…" : "";
   const suffix = end < clean.length ? "…" : "";
   const snippet = prefix + clean.slice(start, end) + suffix;
   return { snippet, highlights: shift(spansClean, start, end, start - prefix.length) };
+}
+
+/** The second half of a character written as two UTF-16 units (an emoji, a rare CJK character). */
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** Spans inside [from, to), moved so that `base` becomes offset 0. */

@@ -55,6 +55,15 @@ describe("keepPhraseMatches", () => {
     expect(await keepPhraseMatches([hit("fox.md")], ["ooc the quick"], store, 10, names)).toEqual([]);
   });
 
+  it("checks no phrase of no words ('—'), and says no note contains it", async () => {
+    const names = (path: string) => [path.replace(/\.md$/, "")];
+    const kept = await keepPhraseMatches([hit("shuffled.md"), hit("fox.md")], ["—"], store, 10, names);
+    expect(kept.map((h) => h.path)).toEqual(["shuffled.md", "fox.md"]);
+    expect(kept.flatMap((h) => h.explanation.parts)).toEqual([]);
+    const withWords = await keepPhraseMatches([hit("shuffled.md"), hit("fox.md")], ["—", "quick brown"], store, 10, names);
+    expect(withWords.map((h) => [h.path, h.explanation.parts])).toEqual([["fox.md", [{ name: "phrase", detail: 'contains "quick brown"', weight: 0 }]]]);
+  });
+
   it("stops at the limit and reads no more candidates than it asks ranking for", async () => {
     expect(await keepPhraseMatches([hit("fox.md"), hit("both.md")], ["quick brown"], store, 1)).toHaveLength(1);
     const many = Array.from({ length: 300 }, (_, i) => hit(`n${i}.md`));

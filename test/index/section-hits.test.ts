@@ -52,6 +52,19 @@ describe("snippetAround", () => {
     expect(snippet.startsWith("leading")).toBe(true);
     expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["match"]);
   });
+
+  it("never cuts an emoji or a rare CJK character in half where text without spaces is cut", () => {
+    const halfCharacter = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (let kana = 1; kana < 8; kana++) {
+      for (let shift = 0; shift < 3; shift++) {
+        const text = `${`${"あ".repeat(kana)}🔁`.repeat(100)}${"x".repeat(shift)}予定${`${"あ".repeat(kana)}📅`.repeat(100)}`;
+        const at = text.indexOf("予定");
+        const { snippet, highlights } = snippetAround(text, [{ start: at, end: at + 2 }]);
+        expect(snippet).not.toMatch(halfCharacter);
+        expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["予定"]);
+      }
+    }
+  });
 });
 
 describe("buildSectionHits", () => {

@@ -5,7 +5,11 @@
 import { citationFor, type Citation, type EvidenceRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
 import { escapeMarkdownText } from "../../notes/markdown-escape";
+import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
+import { CJK_CHAR } from "../../text/scripts";
+import { countWords } from "../../text/word-count";
+import { pairShare } from "./judge-coverage";
 
 export interface EvidenceBriefOptions {
   /** Only rows with these keys may be quoted (e.g. what the synthesis prompt admitted); default: every row. */
@@ -38,6 +42,8 @@ interface Candidate {
   position: number;
   text: string;
   score: number;
+  /** Other rows that say this very sentence (copies of a note): cited on its line, not quoted again. */
+  alsoIn: EvidenceRow[];
 }
 
 export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOptions = {}): EvidenceBrief {
@@ -63,11 +69,14 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
   const outsidePicks = pick(outsideRows.slice(0, rowsPerKind), weights, options.maxOutsideSentences ?? 3, maxChars);
 
   if (pack.judge.verdict !== "enough_evidence" && vaultRows.length > 0) {
-    lines.push("", `The vault's evidence is ${pack.judge.verdict === "weak_evidence" ? "weak" : "thin"} here: ${sentence(pack.judge.reason)}`);
+    lines.push("", `The vault's evidence is ${pack.judge.verdict === "weak_evidence" ? "weak" : "thin"} here: ${notACitation(sentence(pack.judge.reason))}`);
   }
   lines.push("", "Vault evidence:");
-  if (vaultPicks.length === 0) lines.push("- No vault note matched this question.");
-  for (const c of vaultPicks) lines.push(`- ${shownTitle(c.row.title)}: “${c.text}” [${c.row.source_key}]`);
+  // A note found by its name alone (empty, or a title and properties) is cited without a quote.
+  const unquoted = vaultPicks.length === 0 ? vaultRows[0] : undefined;
+  if (unquoted) lines.push(`- ${shownTitle(unquoted.title)}: matched, but holds no sentence to quote [${unquoted.source_key}]`);
+  else if (vaultPicks.length === 0) lines.push("- No vault note matched this question.");
+  for (const c of vaultPicks) lines.push(`- ${quotedFrom(c)}: “${c.text}” ${[c.row, ...c.alsoIn].map((r) => `[${r.source_key}]`).join(" ")}`);
 
   if (outsideRows.length > 0) {
     lines.push("", "Outside vault (web results for this run, not your notes):");
@@ -89,20 +98,25 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
     );
   }
 
-  const citations = [...new Map([...vaultPicks, ...outsidePicks].map((c) => [c.row.source_key, citationFor(c.row)])).values()];
+  const quotedRows = [...(unquoted ? [unquoted] : []), ...[...vaultPicks, ...outsidePicks].flatMap((c) => [c.row, ...c.alsoIn])];
+  const citations = [...new Map(quotedRows.map((row) => [row.source_key, citationFor(row)])).values()];
   return { text: lines.join("\n"), citations, admitted };
 }
 
 /**
- * The best sentences of these rows by query-term overlap, at most two per row, shown in row order.
- * A row with no overlapping sentence can still lend its first one when nothing else was found, so
- * a brief over existing evidence always cites something.
+ * The best sentences (of three words or more) of these rows by query-term overlap, at most two per
+ * row, shown in row order. A row with no overlapping sentence can still lend its first one when
+ * nothing else was found (a shorter one when it has no other), so a brief over existing evidence
+ * always cites something. A sentence already chosen is not quoted twice (two sections' snippets
+ * overlap, a note was copied 3,000 times): a note saying it again is cited beside it, and the
+ * place goes to another sentence.
  */
 function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, maxChars: number): Candidate[] {
   if (rows.length === 0 || max <= 0) return [];
-  const candidates = rows.flatMap((row, rowIndex) =>
-    sentencesOf(row).map((text, position) => ({ row, rowIndex, position, text, score: scoreSentence(text, weights) })),
+  const all = rows.flatMap((row, rowIndex) =>
+    sentencesOf(row).map((text, position): Candidate => ({ row, rowIndex, position, text, score: scoreSentence(text, weights), alsoIn: [] })),
   );
+  const candidates = all.filter((c) => wordsIn(c.text) >= 3);
   const ranked = candidates
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || a.rowIndex - b.rowIndex || a.position - b.position);
@@ -110,12 +124,18 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
   const chosen: Candidate[] = [];
   for (const c of ranked) {
     if (chosen.length >= max) break;
+    const same = chosen.find((x) => x.text === c.text);
+    // An outside line carries one source's label, so only notes share a line.
+    if (same && same.row !== c.row && c.row.kind === "note" && !same.alsoIn.includes(c.row)) same.alsoIn.push(c.row);
+    if (same && (same.row === c.row || c.row.kind === "note")) continue;
     const used = perRow.get(c.rowIndex) ?? 0;
     if (used >= SENTENCES_PER_ROW) continue;
     perRow.set(c.rowIndex, used + 1);
     chosen.push(c);
   }
-  if (chosen.length === 0 && candidates.length > 0) chosen.push(candidates[0]);
+  // Nothing of three words or more (a note of properties, "cone: 6"): its best short line.
+  const fallback = candidates[0] ?? [...all].sort((a, b) => b.score - a.score)[0];
+  if (chosen.length === 0 && fallback) chosen.push(fallback);
   return chosen
     .sort((a, b) => a.rowIndex - b.rowIndex || a.position - b.position)
     .map((c) => ({ ...c, text: quoteable(c.text, maxChars) }));
@@ -125,9 +145,14 @@ function sentencesOf(row: EvidenceRow): string[] {
   // A model's summary of a read page is not evidence to quote: the passages it summarises are.
   const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => s.text);
   return texts
-    .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").split(/\n+/))
+    .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").replace(/([。！？])\s*/gu, "$1\n").split(/\n+/))
     .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
-    .filter((s) => s.split(/\s+/).length >= 3);
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** Chinese and Japanese put no spaces between words: there each character counts as one. */
+function wordsIn(sentence: string): number {
+  return CJK_CHAR.test(sentence) ? countWords(sentence) : sentence.split(/\s+/).length;
 }
 
 /** Required terms weigh double, phrases triple, context terms from earlier questions half. */
@@ -140,10 +165,14 @@ function termWeights(pack: ResearchPack): Map<string, number> {
   return weights;
 }
 
+/** A Chinese or Japanese term (a whole run of the question, "酵头多久喂一次") counts by the share of its character pairs the sentence holds. */
 function scoreSentence(sentence: string, weights: Map<string, number>): number {
   const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.+-]*/gu) ?? []).map(stem));
   let score = 0;
-  for (const [term, weight] of weights) if (words.has(term)) score += weight;
+  for (const [term, weight] of weights) {
+    if (words.has(term)) score += weight;
+    else score += weight * (pairShare(term, sentence) ?? 0);
+  }
   return score;
 }
 
@@ -159,22 +188,33 @@ function stem(word: string): string {
 }
 
 /**
- * A title or host name as the brief shows it: one line, through the one escaper, so a result
- * titled `![p](https://evil.example/pixel.png)` is those characters and no image, wherever the
+ * A title or host name as the brief shows it: one line, no citation, through the one escaper, so a
+ * result titled `![p](https://evil.example/pixel.png)` is those characters and no image, wherever the
  * brief is shown or written. (Quoted sentences keep their syntax as text; the answer's rule,
  * notes/inert-answer.ts, makes it inert where the brief is rendered or written.)
  */
 function shownTitle(text: string): string {
-  return escapeMarkdownText(oneLine(text));
+  return escapeMarkdownText(notACitation(oneLine(text)));
+}
+
+/**
+ * What the brief quotes or names must not pose as a citation: a web page titled "[src:…]" made
+ * every brief that showed it fail verification, or cite a note it never quoted.
+ */
+function notACitation(text: string): string {
+  return text.replace(/\[(?=\s*(?:src|ext):)/gi, "(");
+}
+
+/** Whose sentence a vault line quotes: the note's title, and how many notes of other titles say it too. */
+function quotedFrom(c: Candidate): string {
+  const others = c.alsoIn.filter((r) => r.title !== c.row.title).length;
+  return others === 0 ? shownTitle(c.row.title) : `${shownTitle(c.row.title)} and ${others} other note${others === 1 ? "" : "s"}`;
 }
 
 /** Quoted text must not look like a citation, nor run on forever. */
 function quoteable(sentence: string, maxChars: number): string {
-  const flat = oneLine(sentence).replace(/\[(?=\s*(?:src|ext):)/gi, "(").replace(/[“”]/g, '"');
-  if (flat.length <= maxChars) return flat;
-  const cut = flat.slice(0, maxChars - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${space > maxChars * 0.6 ? cut.slice(0, space) : cut}…`;
+  const flat = notACitation(oneLine(sentence)).replace(/[“”]/g, '"');
+  return cutText(flat, maxChars, { atWord: true });
 }
 
 function sentence(text: string): string {

@@ -6,9 +6,11 @@
 // synonym), and partly covered when the note only has words this vault uses with it (the index's
 // stand-ins, e.g. "unstaged" for "uncommitted"), as much as the association is strong. Coverage is
 // measured over the whole note, inside one section (close together, and anywhere in it), and by
-// the note's name (title, aliases, opening).
+// the note's name (title, aliases, opening). A Chinese or Japanese run of the question, one word to
+// search, counts by the share of its character pairs the note's shown text holds (pairShare).
 import type { SearchResult } from "../../index/types";
 import { foldCase, words } from "../../index/tokenize";
+import { CJK_CHAR, CJK_RUNS } from "../../text/scripts";
 import { ownValue } from "../../text/word-record";
 import { wordSet } from "../../text/word-set";
 
@@ -160,27 +162,29 @@ export function noteCoverage(result: SearchResult, concepts: Concepts, weights: 
   const { explanation } = result;
   const inTitle = new Set([...(explanation.fields.title ?? []), ...(explanation.fields.aliases ?? [])]);
   const standInShare = standInShares(explanation.standIns ?? {}, weights);
-  const shareIn = (found: Set<string>, withStandIns: boolean) => {
+  // `shown`: the note's text the share is read in, for a Chinese or Japanese run (see pairShare).
+  const shareIn = (found: Set<string>, withStandIns: boolean, shown: string) => {
     const shares = new Map<string, number>();
     for (const term of concepts.terms) {
       const parts = concepts.parts.get(term) ?? [];
       if (parts.length === 0) continue;
       // A term of several words ("tar.gz") is as covered as its least covered word.
-      const share = Math.min(...parts.map((p) => (found.has(p) ? 1 : withStandIns ? (standInShare.get(p) ?? 0) : 0)));
+      const share = Math.min(...parts.map((p) => (found.has(p) ? Math.min(1, pairShare(p, shown) ?? 1) : withStandIns ? (standInShare.get(p) ?? 0) : 0)));
       if (share > 0) shares.set(term, share);
     }
     return shares;
   };
-  const inNote = shareIn(new Set(explanation.matchedTerms), true);
+  const shownText = (sections: SearchResult["sections"]) => [result.title, ...sections.flatMap((s) => [s.heading, s.snippet])].join("\n");
+  const inNote = shareIn(new Set(explanation.matchedTerms), true, shownText(result.sections));
   let closeSection = new Map<string, number>();
   let looseSection = new Map<string, number>();
   for (const section of result.sections) {
-    const close = shareIn(new Set([...section.closeTerms, ...inTitle]), false);
-    const loose = shareIn(new Set([...section.matchedTerms, ...inTitle]), false);
+    const close = shareIn(new Set([...section.closeTerms, ...inTitle]), false, shownText([section]));
+    const loose = shareIn(new Set([...section.matchedTerms, ...inTitle]), false, shownText([section]));
     if (coveredShare(concepts, close) > coveredShare(concepts, closeSection)) closeSection = close;
     if (coveredShare(concepts, loose) > coveredShare(concepts, looseSection)) looseSection = loose;
   }
-  const named = shareIn(new Set([...inTitle, ...(explanation.fields.lead ?? [])]), false);
+  const named = shareIn(new Set([...inTitle, ...(explanation.fields.lead ?? [])]), false, shownText([]));
   const standIns = new Map<string, string[]>();
   for (const term of concepts.terms) {
     const parts = concepts.parts.get(term) ?? [];
@@ -188,6 +192,25 @@ export function noteCoverage(result: SearchResult, concepts: Concepts, weights: 
     if (by.length > 0 && (inNote.get(term) ?? 0) < 1) standIns.set(term, by);
   }
   return { path: result.path, inNote, closeSection, looseSection, named, standIns };
+}
+
+/**
+ * The share of a Chinese or Japanese word's character pairs that `text` holds; null for a word
+ * without such characters. Those scripts have no spaces, so a run of the question ("冰箱温度") is
+ * one word to search, which the index matches pair by pair: a note holding only "冰箱" has
+ * matched it, and would otherwise count as covering it whole.
+ */
+export function pairShare(word: string, text: string): number | null {
+  const pairs: string[] = [];
+  for (const run of word.match(CJK_RUNS) ?? []) {
+    if (!CJK_CHAR.test(run)) continue;
+    const chars = Array.from(run);
+    if (chars.length === 1) pairs.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i] + chars[i + 1]);
+  }
+  if (pairs.length === 0) return null;
+  const folded = foldCase(text);
+  return pairs.filter((pair) => folded.includes(pair)).length / pairs.length;
 }
 
 /** Query word → the share of it its strongest stand-in covers. */

@@ -2,6 +2,7 @@
 // question's words it has (and where), which only through a word the vault uses with them, and
 // which are missing. Each lever of the judge reads a little differently; the reason names it.
 import type { QueryPlan } from "../../evidence/research-pack";
+import { oneLine } from "../../text/one-line";
 import type { Concepts } from "./judge-coverage";
 import { relationWords, unsaidNames, type Examined, type JudgeLever } from "./judge";
 
@@ -12,13 +13,13 @@ export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, pl
   const reason = leverReason(lever, e, concepts, plan);
   // A note found beyond the first search says how it was found.
   if (!e.found || lever === "related_note") return reason;
-  const how = e.found.kind === "link" ? `"${e.found.fromTitle}" ${relationWords(e.found.relation)} it` : `a rewrite of the question ("${e.found.rewrite}") found it`;
+  const how = e.found.kind === "link" ? `${titled(e.found.fromTitle)} ${relationWords(e.found.relation)} it` : `a rewrite of the question ("${oneLine(e.found.rewrite)}") found it`;
   return `${reason.slice(0, -1)}; ${how}.`;
 }
 
 function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan): string {
-  const title = `"${e.notes[0]?.title ?? ""}"`;
-  const has = wordsList(concepts, (t) => (e.coverage.inNote.get(t) ?? 0) >= 1);
+  const title = titled(e.notes[0]?.title);
+  const has = coveredWords(e, concepts);
   const missing = missingPart(e, concepts);
   const standIns = standInPart(e, concepts);
   const pct = (n: number) => `${Math.round(n * 100)}%`;
@@ -32,7 +33,7 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
     case "two_notes":
       return `Two notes answer it together: ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "related_note":
-      return `A note and one it is related to answer it together ("${e.notes[0]?.title ?? ""}" ${e.found?.kind === "link" ? relationWords(e.found.relation) : "is related to"} "${e.notes[1]?.title ?? ""}"): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
+      return `A note and one it is related to answer it together (${titled(e.notes[0]?.title)} ${e.found?.kind === "link" ? relationWords(e.found.relation) : "is related to"} ${titled(e.notes[1]?.title)}): ${twoNotes(e, concepts)} (${pct(e.note)} of the question's weight)${missing}.`;
     case "current_state":
       return `${title} covers ${has} (${pct(e.note)} of the question's weight), but the question asks about the current state ("${plan.freshness.cues.join('", "')}") and notes may be out of date.`;
     case "name_missing":
@@ -46,13 +47,18 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
   }
 }
 
+/** A note's title as the reason names it: quoted, on one line (a title property may span lines). */
+function titled(title: string | undefined): string {
+  return `"${oneLine(title ?? "")}"`;
+}
+
 /** ""foam grep" has "grep"; "foam search" has "search"; both have "foam"" for a two-note verdict. */
 function twoNotes(e: Examined, concepts: Concepts): string {
   const [a, b] = e.each;
   const has = (c: typeof a | undefined, t: string) => (c?.inNote.get(t) ?? 0) >= 1;
   const only = (x: typeof a, y: typeof a) => concepts.terms.filter((t) => has(x, t) && !has(y, t));
   const both = concepts.terms.filter((t) => has(a, t) && has(b, t));
-  const part = (i: number, words: string[]) => `"${e.notes[i]?.title ?? ""}" has ${words.length > 0 ? listOf(words) : "its part"}`;
+  const part = (i: number, words: string[]) => `${titled(e.notes[i]?.title)} has ${words.length > 0 ? listOf(words) : "its part"}`;
   return `${part(0, only(a, b))}; ${part(1, only(b, a))}${both.length > 0 ? `; both have ${listOf(both)}` : ""}`;
 }
 
@@ -73,14 +79,30 @@ function standInPart(e: Examined, concepts: Concepts): string {
   return `; ${parts.join(", ")} (words this vault uses together)`;
 }
 
+/**
+ * The words the notes have, and those they have part of: a Chinese or Japanese run of the question
+ * ("冰箱温度") of which they hold some character pairs. (A word held only through a stand-in is said
+ * apart, by standInPart.)
+ */
+function coveredWords(e: Examined, concepts: Concepts): string {
+  const share = (t: string) => e.coverage.inNote.get(t) ?? 0;
+  const whole = concepts.terms.filter((t) => share(t) >= 1).map((t) => `"${t}"`);
+  const part = concepts.terms.filter((t) => share(t) > 0 && share(t) < 1 && !e.coverage.standIns.has(t)).map((t) => `part of "${t}"`);
+  return [...whole, ...part].length === 0 ? "none of its words" : listOfQuoted([...whole, ...part]);
+}
+
 function wordsList(concepts: Concepts, keep: (term: string) => boolean): string {
   const kept = concepts.terms.filter(keep);
   return kept.length === 0 ? "none of its words" : listOf(kept);
 }
 
-function listOf(terms: string[]): string {
-  const quoted = terms.slice(0, LISTED).map((t) => `"${t}"`);
-  const more = terms.length - LISTED;
+export function listOf(terms: string[]): string {
+  return listOfQuoted(terms.map((t) => `"${t}"`));
+}
+
+function listOfQuoted(items: string[]): string {
+  const quoted = items.slice(0, LISTED);
+  const more = items.length - LISTED;
   if (more > 0) return `${quoted.join(", ")} and ${more} more`;
   if (quoted.length <= 1) return quoted.join("");
   return `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;

@@ -8,7 +8,8 @@
 // nearly all of it in one note, spread over a section (not for "how many", "how much": a count is
 // said in one place); or two notes that together cover a
 // question of two parts, each its own part close together (both are then in the pack). Some
-// coverage is `weak_evidence`; almost none is `no_evidence`. A note that never says a name the
+// coverage is `weak_evidence`; almost none is `no_evidence`; a question of common words only ("what
+// is it?") is `weak_evidence`, whatever notes share them. A note that never says a name the
 // question writes (a capital mid-sentence: "Microsoft", "PDF"; plan.ts namedTerms) is not enough,
 // whatever else it shares, unless a quarter of the vault says that name (the vault's own subject,
 // which notes leave unsaid). When unsure it says weak: a confident
@@ -19,7 +20,7 @@ import type { SearchResult } from "../../index/types";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
 import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
-import { reasonFor } from "./judge-reason";
+import { listOf, reasonFor } from "./judge-reason";
 import { namedTerms } from "./plan";
 
 export interface JudgeOptions extends CoverageWeights {
@@ -90,6 +91,7 @@ export const DEFAULT_JUDGE: JudgeOptions = {
 export type JudgeLever =
   | "no_match"
   | "tags_or_phrases"
+  | "common_words_only"
   | "one_section"
   | "named_note"
   | "spread_in_note"
@@ -166,6 +168,7 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
     const reason = required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.";
     return { verdict: "no_evidence", reason, missing_terms: required, figures: { ...NO_FIGURES, decidedBy: "no_match" } };
   }
+  if (required.length === 0 && plan.tags.length === 0 && plan.phrases.length === 0) return onlyCommonWords(plan, results);
   if (required.length === 0) {
     // Only tags or phrases: matching them is the whole question.
     const reason = `${results.length} note${results.length === 1 ? "" : "s"} matched the tags or phrases asked for.`;
@@ -198,6 +201,17 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing");
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
+}
+
+/**
+ * A question of common words only ("what is it?", "how"): search may still find notes (by a title
+ * such as "What is New"), but nothing tells whether one answers, so the judge will not say enough.
+ */
+function onlyCommonWords(plan: QueryPlan, results: SearchResult[]): JudgeVerdict {
+  const words = [...new Set(plan.normalized.match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const asked = words.length > 0 ? `only common words (${listOf(words)})` : "no words";
+  const reason = `The question has ${asked}, so no note can be said to answer it; ${results.length} note${results.length === 1 ? "" : "s"} matched only those.`;
+  return { verdict: "weak_evidence", reason, missing_terms: [], figures: { ...NO_FIGURES, bestPath: results[0].path, decidedBy: "common_words_only" } };
 }
 
 /**

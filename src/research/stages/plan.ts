@@ -81,7 +81,8 @@ export function planQuestion(asked: string, options: PlanOptions = {}): QueryPla
   const normalized = normalize(question);
 
   const tags = unique([...normalized.matchAll(TAG)].map((m) => m[1].replace(/\/+$/, "")).filter(Boolean));
-  const phrases = unique([...normalized.matchAll(PHRASE)].map((m) => m[1].trim()).filter(Boolean));
+  // A quoted run of no words ("—") is no phrase: nothing can be looked for in it.
+  const phrases = unique([...normalized.matchAll(PHRASE)].map((m) => m[1].trim()).filter((p) => /[\p{L}\p{N}]/u.test(p)));
   const freshness = freshnessOf(normalized, currentYear);
 
   const withoutMeta = stripMeta(normalized.replace(TAG, " "));

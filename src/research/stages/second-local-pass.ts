@@ -2,13 +2,16 @@
 // local-only rewrites of the question (when a chat model is configured and its levers are on) and
 // the related expansion along the best notes' links and tags (when the run has the vault's link
 // graph). Each adds at most three notes to the pack, as rows whose lane and signal say how they
-// were found, and hands them to the judge. Either can fail or find nothing; the first search's
-// rows always stand. What each did goes into the trace (a `local_retrieval` event).
+// were found, and hands them to the judge. Either can fail, run out of its stage's time (the first
+// use of the link graph reads every note) or find nothing; the first search's rows always stand,
+// and the run goes on to its verdict. What each did goes into the trace (a `local_retrieval` event).
 import type { VaultRow } from "../../evidence/research-pack";
 import type { SearchResult } from "../../index/types";
 import { createAnalyzer } from "../../index/tokenize";
+import { oneLine } from "../../text/one-line";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
+import { StageTimedOut } from "../stage-runner";
 import { relationWords, type RelatedResult } from "./judge";
 import { toVaultRow } from "./local-retrieval";
 import { rewriteForLocalSearch } from "./question-rewrites";
@@ -28,9 +31,20 @@ export function secondPassLevers(run: RunState): SecondPassLevers {
 export async function secondLocalPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
   const levers = secondPassLevers(run);
   const added: RelatedResult[] = [];
-  if (levers.rewrites) added.push(...(await rewritesPass(run, searched)));
-  if (levers.related) added.push(...(await relatedPass(run, [...searched, ...added.map((a) => a.result)])));
+  if (levers.rewrites) added.push(...(await unlessTimedOut(run, "question_rewrite", () => rewritesPass(run, searched))));
+  if (levers.related) added.push(...(await unlessTimedOut(run, "related_expansion", () => relatedPass(run, [...searched, ...added.map((a) => a.result)]))));
   return added;
+}
+
+/** A lever that ran out of its stage's time adds nothing, and says so in the trace; the run goes on. */
+async function unlessTimedOut(run: RunState, lever: "question_rewrite" | "related_expansion", pass: () => Promise<RelatedResult[]>): Promise<RelatedResult[]> {
+  try {
+    return await pass();
+  } catch (error) {
+    if (!(error instanceof StageTimedOut)) throw error;
+    run.recorder.event("local_retrieval", { lever, status: "failed", why: "timeout", message: error.message });
+    return [];
+  }
 }
 
 async function rewritesPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
@@ -84,7 +98,7 @@ function addRows(run: RunState, added: RelatedResult[]): Set<string> {
     if (inPack.has(a.result.path)) continue;
     const lane = a.found.kind === "link" ? "related_expansion" : "question_rewrite";
     const row: VaultRow = toVaultRow(a.result, required, [{ name: lane, status: "used" }], run.plan.tags, paths);
-    const detail = a.found.kind === "link" ? `"${a.found.fromTitle}" ${relationWords(a.found.relation)} it` : `found by the rewrite "${a.found.rewrite}" (searched in the vault only)`;
+    const detail = a.found.kind === "link" ? `"${oneLine(a.found.fromTitle)}" ${relationWords(a.found.relation)} it` : `found by the rewrite "${a.found.rewrite}" (searched in the vault only)`;
     row.retrieval.signals.unshift({ name: lane, detail, weight: 0 });
     run.vaultRows.push(row);
     inPack.add(a.result.path);

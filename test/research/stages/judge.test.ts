@@ -39,6 +39,35 @@ describe("judgeEvidence", () => {
     expect(j.missing_terms.length).toBeGreaterThan(0);
   });
 
+  it("is never sure of a question of common words only: a note titled 'What is New' does not answer 'what is it?'", () => {
+    const found = [result("What is New.md", { note: [], section: [] }, {}), result("How To.md", { note: [], section: [] }, {})];
+    for (const q of ["what is it?", "how", "?!"]) {
+      const j = judgeEvidence(plan(q), found);
+      expect(j.verdict).toBe("weak_evidence");
+      expect(j.figures.decidedBy).toBe("common_words_only");
+      expect(j.reason).not.toMatch(/tags or phrases/);
+    }
+    expect(judgeEvidence(plan("what is it?"), found).reason).toBe('The question has only common words ("what", "is" and "it"), so no note can be said to answer it; 2 notes matched only those.');
+  });
+
+  it("is enough when a question of tags or a quoted phrase only is matched: the match is the answer", () => {
+    const found = [result("Hamlet.md", { note: [], section: [] }, {})];
+    expect(judgeEvidence(plan('"to be or not to be"'), found)).toMatchObject({ verdict: "enough_evidence", figures: { decidedBy: "tags_or_phrases" } });
+  });
+
+  it("weighs a Chinese run by the character pairs the note shows, not whole for one pair the index matched", () => {
+    // The index matches "冰箱温度" (fridge temperature) pair by pair and names the run matched when "冰箱" is found.
+    const fridge = (snippet: string) => {
+      const r = result("酵头.md", { note: ["冰箱温度"], section: ["冰箱温度"] }, { 冰箱温度: 1 });
+      return { ...r, title: "酸面团酵头", sections: [{ ...r.sections[0], snippet }] };
+    };
+    const onlyFridge = judgeEvidence(plan("冰箱温度"), [fridge("两次烘焙之间把酵头放在冰箱里，每周喂一次。")]);
+    expect(onlyFridge.verdict).toBe("weak_evidence");
+    expect(onlyFridge.figures.noteCoverage).toBeCloseTo(1 / 3, 3);
+    expect(onlyFridge.reason).toBe('Partial evidence: "酸面团酵头" covers only part of "冰箱温度" (33% of the question\'s weight).');
+    expect(judgeEvidence(plan("冰箱温度"), [fridge("冰箱的温度应该在四度左右，冰箱温度不要太低。")]).verdict).toBe("enough_evidence");
+  });
+
   it("says enough when one note holds all the content words close together", () => {
     const p = plan("extract a tar archive");
     const words = p.required_terms;
@@ -126,6 +155,15 @@ describe("judgeEvidence", () => {
 });
 
 describe("judgeEvidence: levers and reasons", () => {
+  it("names a note on one line, even when its title property spans lines", () => {
+    const p = plan("kiln firing schedule");
+    const words = p.required_terms;
+    const r = { ...result("kiln.md", { note: words, section: words }, Object.fromEntries(words.map((w) => [w, 2]))), title: "Kiln firing\n# Injected heading" };
+    const j = judgeEvidence(p, [r]);
+    expect(j.reason).not.toContain("\n");
+    expect(j.reason).toMatch(/^"Kiln firing # Injected heading" covers/);
+  });
+
   it("names the note and the words it covers, and says which are missing", () => {
     const p = plan("tar archive maximum size on zfs");
     const weights: Record<string, number> = { tar: 3, archive: 2, maximum: 1, size: 1, zfs: 6 };

@@ -48,6 +48,11 @@ describe("planQuestion", () => {
     expect(p.required_terms).not.toContain("project");
   });
 
+  it("takes no quoted run of no words for a phrase, so the judge is not sure of 'what is it \"—\"'", () => {
+    expect(plan('filters "—" and "!!!"').phrases).toEqual([]);
+    expect(plan('the "1982" tour').phrases).toEqual(["1982"]);
+  });
+
   it.each([
     ["What is the latest version of Dataview?", "latest"],
     ["Is this plugin still supported today?", "today"],

@@ -7,6 +7,7 @@ import { retrieveLocal } from "../../../src/research/stages/local-retrieval";
 import { planQuestion } from "../../../src/research/stages/plan";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 import { sampleVaultHarness } from "../../support/research-harness";
+import { RUN_LIMITS } from "../../../src/research/run-limits";
 
 /** A vault where the note about the question's subject links to the note holding its missing part. */
 export function linkedVault(): MemoryNoteStore {
@@ -114,6 +115,23 @@ describe("a research run with the vault's link graph", () => {
     const row = result.pack.evidence.find((r) => r.note_path === "Cron schedule.md");
     expect(row?.retrieval.lanes).toEqual([{ name: "related_expansion", status: "used" }]);
     expect(row?.retrieval.signals[0]).toEqual({ name: "related_expansion", detail: '"Photo backup script" links to it', weight: 0 });
+  });
+
+  it("a link graph that takes longer than its stage allows costs only the expansion: the run goes on to its verdict and answer", async () => {
+    const h = await sampleVaultHarness({ store: linkedVault() });
+    // The first use reads every note of a large vault; this one never finishes.
+    class EndlessLinks extends VaultLinks {
+      override sync(): ReturnType<VaultLinks["sync"]> {
+        h.clock.advance(RUN_LIMITS.localStageMs + 1);
+        return new Promise(() => {});
+      }
+    }
+    const result = await h.run({ question: "which crontab entry runs the photo backup script" }, { links: new EndlessLinks() });
+    expect(result.stop_reason).toBe("weak_evidence");
+    expect(result.pack.judge.verdict).toBe("weak_evidence");
+    expect(result.answer?.text).toContain("Evidence brief");
+    expect(result.trace.events.find((e) => e.data?.lever === "related_expansion")?.data).toMatchObject({ status: "failed", why: "timeout" });
+    expect(result.pack.warnings.map((w) => w.kind)).not.toContain("timeout");
   });
 
   it("without the graph (the default) the pack and verdict are the first search's, decided by the lexical judge", async () => {
