@@ -42,9 +42,14 @@ export function parseArgs(argv: string[], specs: FlagSpecs): ParsedArgs {
   const positionals: string[] = [];
   const flags = new Map<string, string[]>();
   const negativeNumbersSeen = new Set<number>();
+  let afterTerminator = false;
   for (const token of tokens) {
-    if (token.kind === "option-terminator") continue;
+    if (token.kind === "option-terminator") {
+      afterTerminator = true;
+      continue;
+    }
     if (token.kind === "positional") {
+      if (!afterTerminator) refuseTypographicDash(token.value, specs);
       positionals.push(token.value);
       continue;
     }
@@ -54,7 +59,7 @@ export function parseArgs(argv: string[], specs: FlagSpecs): ParsedArgs {
       negativeNumbersSeen.add(token.index);
       continue;
     }
-    const [name, value] = optionValue(token, specs);
+    const [name, value] = optionValue(token, argv[token.index], specs);
     const list = flags.get(name) ?? [];
     if (list.length > 0 && !specs[name].repeat) throw new UsageError(`--${name} was given more than once.`);
     list.push(value);
@@ -63,14 +68,17 @@ export function parseArgs(argv: string[], specs: FlagSpecs): ParsedArgs {
   return { positionals, flags };
 }
 
-/** The flag's name and value, or the usage error that says what is wrong with it. */
-function optionValue(token: Extract<Token, { kind: "option" }>, specs: FlagSpecs): [string, string] {
+/**
+ * The flag's name and value, or the usage error that says what is wrong with it. `word`: the whole
+ * word it came from (`-vault` is split into -v, -a, …, and the refusal names what was typed).
+ */
+function optionValue(token: Extract<Token, { kind: "option" }>, word: string, specs: FlagSpecs): [string, string] {
   const short = !token.rawName.startsWith("--");
   const name = short ? SHORT_FLAGS[token.name] : token.name;
-  if (short && (!name || !specs[name])) throw new UsageError(`Unknown option ${token.rawName}. Options are written with two dashes, e.g. --json.`);
-  const spec = specs[name];
+  if (short && (!name || !specOf(specs, name))) throw singleDashRefusal(word, specs);
+  const spec = specOf(specs, name);
   if (!spec) {
-    const suggestion = nearest(name, Object.keys(specs));
+    const suggestion = nearest(name.toLowerCase(), Object.keys(specs));
     throw new UsageError(`Unknown option --${name}.${suggestion ? ` Did you mean --${suggestion}?` : ""}`);
   }
   if (!spec.value) {
@@ -83,6 +91,32 @@ function optionValue(token: Extract<Token, { kind: "option" }>, specs: FlagSpecs
   // `--replay "$DIR"` with DIR unset: read as absent, it would quietly search the live web instead.
   if (value.trim() === "") throw new UsageError(`--${name} is empty: give it a value, or leave the flag out.`);
   return [name, value];
+}
+
+/** The flag table's own entry: `--constructor` is no flag, whatever an object inherits. */
+function specOf(specs: FlagSpecs, name: string): FlagSpec | undefined {
+  return Object.hasOwn(specs, name) ? specs[name] : undefined;
+}
+
+/** `-vault`: the flag it meant, or, for a question that starts with a dash, where such words go. */
+function singleDashRefusal(word: string, specs: FlagSpecs): UsageError {
+  const meant = nearest(word.slice(1).split("=")[0].toLowerCase(), Object.keys(specs));
+  if (meant) return new UsageError(`Unknown option ${word}. Options are written with two dashes: did you mean --${meant}?`);
+  return new UsageError(`Unknown option ${word}. Options are written with two dashes, e.g. --json; a question that starts with a dash goes after --: -- "${word}".`);
+}
+
+/** Dashes a text editor's autocorrect makes of `--` or `-` (en dash, em dash, minus sign…). */
+const TYPOGRAPHIC_FLAG = /^[\u2010-\u2015\u2212][\u2010-\u2015\u2212-]?([A-Za-z][\w-]*)(=.*)?$/s;
+
+/**
+ * `—json` pasted from a chat or a document: read as a word it joined the question and the flag was
+ * silently not given (`—no-trace` kept the trace). A word that names a flag so is refused; after
+ * `--`, or naming none, it is a word.
+ */
+function refuseTypographicDash(word: string, specs: FlagSpecs): void {
+  const name = TYPOGRAPHIC_FLAG.exec(word)?.[1]?.toLowerCase();
+  const meant = name === undefined ? undefined : specOf(specs, name) ? name : nearest(name, Object.keys(specs));
+  if (meant) throw new UsageError(`"${word}" is written with a typographic dash: options take two hyphens, --${meant}.`);
 }
 
 export function flag(args: ParsedArgs, name: string): string | undefined {

@@ -2,7 +2,7 @@
 // search dial) up to date in the cache folder. Incremental: only notes added or changed since their
 // vectors were made (path, mtime, size) are embedded. What leaves the device is said on stderr
 // before the first call; progress goes to stderr; Ctrl-C stops after the request in flight and
-// keeps what was embedded, so running it again resumes. A model or dimension change throws the old
+// keeps what was embedded (exit 130, as for any command stopped so), so running it again resumes. A model or dimension change throws the old
 // vectors away and says so. Vectors that could not be saved fail the run (exit 1, state "failed",
 // error "not_saved"): they are lost, and the next run sends the notes again; a vector file that
 // cannot be written at all (a folder in its place) fails it before anything is sent.
@@ -74,7 +74,14 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
   if (has(args, "json")) io.out(`${terminalJson(json)}\n`);
   else io.out(`${unwritable ? "" : `${embeddingProgressWords(progress)}\n`}${vectorsLine(progress, loaded.store.size, json.notes_in_vault, bytes, cache.file)}\n`);
   if (progress.state === "cancelled" && progress.saveProblem === undefined) io.err("Stopped: run the same command again to go on from here.\n");
-  return progress.state === "done" && progress.saveProblem === undefined ? 0 : 1;
+  return exitCode(progress);
+}
+
+/** 0 done; 130 stopped with Ctrl-C, what was embedded kept (as every command's help says: stopped, not failed); 1 failed or not saved. */
+function exitCode(progress: EmbeddingProgress): number {
+  if (progress.saveProblem !== undefined) return 1;
+  if (progress.state === "done") return 0;
+  return progress.state === "cancelled" ? 130 : 1;
 }
 
 /** Where the vectors are, or that this run's were not saved (never a claim about a file that was not written). */

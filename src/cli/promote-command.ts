@@ -25,7 +25,7 @@ import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
 import { cacheDirOutside, readSettings } from "./open-vault";
 import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
-import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { webAccess, type WebAccess } from "./web-access";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
 
@@ -83,14 +83,16 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const located = locateTrace(args, io.cwd, root, cacheDir);
   if ("usage" in located) return usage(located.usage);
 
-  const replayDir = args.replayDir ?? io.env.VAULT_RESEARCH_REPLAY;
-  let http: Http;
+  // The one reading of --replay, VAULT_RESEARCH_REPLAY and VAULT_RESEARCH_REPLAY_LOG every command
+  // shares: a log set without a replay folder is refused here too, not left empty while the page is fetched live.
+  let web: WebAccess;
   try {
-    http = replayDir ? replayHttpFromDirectory(path.resolve(io.cwd, replayDir), io.env) : (io.http ?? createFetchHttp());
+    web = webAccess(args.replayDir, io, io.http ?? createFetchHttp());
   } catch (error) {
-    if (error instanceof ReplayDirectoryError) return usage(error.message);
+    if (error instanceof UsageError) return usage(error.message);
     throw error;
   }
+  const { http, replayDir } = web;
 
   const { settings } = args;
   const store = new FsNoteStore(root);

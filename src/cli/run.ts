@@ -62,7 +62,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     usage: 'compare "<query>" --vault DIR [--embed SPEC] [--model SPEC] [--limit N] [--json]',
     about: "Runs one query at all four search levels side by side and shows how each note's rank moves between levels.",
     jsonSchema: "level_comparison.v1",
-    flags: { ...COMMON, limit: { value: true }, embed: DIAL_FLAGS.embed, model: RERANK_MODEL_FLAG },
+    flags: { ...COMMON, limit: { value: true, about: "how many notes each level shows, 1–50 (default 10)" }, embed: DIAL_FLAGS.embed, model: RERANK_MODEL_FLAG },
     run: async (args, io) => (await import("./compare-command")).compareCommand(args, io),
   },
   websearch: {
@@ -122,8 +122,8 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     return 0;
   }
   if (!name || name === "--help" || name === "-h" || name === "help") return help(name ? rest[0] : undefined, io, !name);
-  const command = COMMANDS[name];
-  if (!command) return unknownCommand(name, io);
+  const command = commandNamed(name);
+  if (!command) return unknownCommand(name, io, rest);
   try {
     const args = parseArgs(rest, command.flags);
     if (has(args, "help")) {
@@ -144,7 +144,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
 /** `help`, `help COMMAND`, `--help`; with no command at all the overview goes to stderr and exits 2. */
 function help(topic: string | undefined, io: CommandIo, noCommand: boolean): number {
   if (topic !== undefined) {
-    const command = COMMANDS[topic];
+    const command = commandNamed(topic);
     if (!command) return unknownCommand(topic, io);
     io.out(commandHelpText(topic, command));
     return 0;
@@ -154,9 +154,21 @@ function help(topic: string | undefined, io: CommandIo, noCommand: boolean): num
   return noCommand ? 2 : 0;
 }
 
-function unknownCommand(name: string, io: CommandIo): number {
+/** The command table's own entry: `constructor` is no command, whatever an object inherits. */
+function commandNamed(name: string): CommandSpec | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+/** `rest`: the words after it, where a command given after its options (`--vault v search`) is found. */
+function unknownCommand(name: string, io: CommandIo, rest: string[] = []): number {
+  const list = `Commands: ${Object.keys(COMMANDS).join(", ")}. Run "vault-research help" for what each does.\n`;
+  if (name.startsWith("-")) {
+    const given = rest.find((word) => commandNamed(word) !== undefined) ?? "<command>";
+    io.errStyled([styled("fail", `"${name}" is an option:`), ` the command comes first, then its options, e.g. vault-research ${given} … ${name}.\n${list}`]);
+    return 2;
+  }
   const suggestion = nearest(name, Object.keys(COMMANDS));
   const meant = suggestion ? ` Did you mean "${suggestion}"?` : "";
-  io.errStyled([styled("fail", `Unknown command "${name}".`), `${meant}\nCommands: ${Object.keys(COMMANDS).join(", ")}. Run "vault-research help" for what each does.\n`]);
+  io.errStyled([styled("fail", `Unknown command "${name}".`), `${meant}\n${list}`]);
   return 2;
 }

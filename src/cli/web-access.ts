@@ -23,7 +23,7 @@ export interface WebAccess {
 /** `given`: the --replay value, if any. A replay folder that is missing, empty or broken is a usage error. */
 export function webAccess(given: string | undefined, io: { env: Record<string, string | undefined>; cwd: string }, network: Http = createFetchHttp()): WebAccess {
   const env = envSecrets(io.env);
-  const replay = given ?? io.env.VAULT_RESEARCH_REPLAY;
+  const replay = given ?? replayFromEnvironment(io.env);
   if (!replay && io.env.VAULT_RESEARCH_REPLAY_LOG) {
     // The log proves what a replayed run would have sent; with no replay folder it would stay empty
     // while the run reached the network, and an empty log reads as "nothing was sent".
@@ -37,4 +37,16 @@ export function webAccess(given: string | undefined, io: { env: Record<string, s
     if (error instanceof ReplayDirectoryError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * VAULT_RESEARCH_REPLAY, when set. Set but empty is refused as `--replay ""` is (args.ts): written
+ * `VAULT_RESEARCH_REPLAY=$DIR` with DIR unset, read as absent it would quietly search the live web.
+ */
+function replayFromEnvironment(env: Record<string, string | undefined>): string | undefined {
+  const value = env.VAULT_RESEARCH_REPLAY;
+  if (value !== undefined && value.trim() === "") {
+    throw new UsageError("VAULT_RESEARCH_REPLAY is set but empty: give it the replay folder, or unset it for the live network.");
+  }
+  return value;
 }

@@ -74,6 +74,42 @@ describe("parseArgs", () => {
   });
 });
 
+describe("parseArgs, as people mistype", () => {
+  it("names a single-dash word whole and the flag it meant, not its first letter", () => {
+    // `-vault v` was refused as "Unknown option -v … e.g. --json": neither what was typed nor what was meant.
+    expect(usageMessage(() => parseArgs(["-vault", "v"], SPECS))).toBe("Unknown option -vault. Options are written with two dashes: did you mean --vault?");
+    expect(usageMessage(() => parseArgs(["-json"], SPECS))).toBe("Unknown option -json. Options are written with two dashes: did you mean --json?");
+    expect(usageMessage(() => parseArgs(["-limit=5"], SPECS))).toBe("Unknown option -limit=5. Options are written with two dashes: did you mean --limit?");
+  });
+
+  it("tells a question that starts with a dash to come after --", () => {
+    const message = usageMessage(() => parseArgs(["-fsanitize flags in gcc"], SPECS));
+    expect(message).toBe('Unknown option -fsanitize flags in gcc. Options are written with two dashes, e.g. --json; a question that starts with a dash goes after --: -- "-fsanitize flags in gcc".');
+    expect(parseArgs(["--", "-fsanitize flags in gcc"], SPECS).positionals).toEqual(["-fsanitize flags in gcc"]);
+  });
+
+  it("suggests a flag whatever its case", () => {
+    expect(usageMessage(() => parseArgs(["--JSON"], SPECS))).toBe("Unknown option --JSON. Did you mean --json?");
+  });
+
+  it("refuses a flag written with a typographic dash, which an editor's autocorrect makes of two hyphens", () => {
+    // Read as words, `—json` joined the question and the flag was silently not given.
+    for (const word of ["\u2014json", "\u2013json", "\u2014vault=v", "\u2013-json", "\u2212limit"]) {
+      expect(usageMessage(() => parseArgs(["q", word], SPECS)), word).toMatch(/^"[^"]+" is written with a typographic dash: options take two hyphens, --(json|vault|limit)\.$/);
+    }
+    // After --, or when it names no flag, it is a word like any other.
+    expect(parseArgs(["--", "\u2014json"], SPECS).positionals).toEqual(["\u2014json"]);
+    expect(parseArgs(["sync", "\u2014", "what", "changed", "\u2014later"], SPECS).positionals).toEqual(["sync", "\u2014", "what", "changed", "\u2014later"]);
+  });
+
+  it("knows no flag by the name of an object's own machinery", () => {
+    // `--constructor` and `--toString` were looked up on the flag table's prototype, found, and taken as switches.
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      expect(usageMessage(() => parseArgs([`--${name}`], SPECS)), name).toMatch(new RegExp(`^Unknown option --${name}\\.`));
+    }
+  });
+});
+
 describe("intFlag", () => {
   const withLimit = (value: string) => parseArgs(["--limit", value], SPECS);
 

@@ -1,8 +1,27 @@
 // Help is made from the command table: every flag a command takes is listed, one line each, with
 // words from the one flag table — none missing, none invented.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandHelpText, FLAG_HELP, overviewHelpText } from "../../src/cli/command-help";
-import { COMMANDS } from "../../src/cli/run";
+import { COMMANDS, runCli } from "../../src/cli/run";
+
+const SAMPLE_VAULT = path.resolve(__dirname, "../../examples/vault");
+
+async function cli(argv: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd });
+  return { code, out, err };
+}
+
+/** The words of one flag's help line for a command. */
+function helpLine(command: string, flag: string): string {
+  const line = commandHelpText(command, COMMANDS[command]).split("\n").find((l) => l.trimStart().startsWith(`--${flag} `));
+  if (!line) throw new Error(`${command} --help has no --${flag}`);
+  return line;
+}
 
 describe("command help", () => {
   it("has words for every flag of every command", () => {
@@ -39,5 +58,36 @@ describe("command help", () => {
       expect(text).toContain(`  ${name.padEnd(10)} ${c.about}\n`);
     }
     expect(text).toContain('A question or query of - (or none, with a pipe) is read from standard input.');
+  });
+
+  it("states the --limit range each command enforces", async () => {
+    // compare's help said 1–200 and then refused 51.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vr-help-limit-"));
+    try {
+      for (const command of ["search", "compare"]) {
+        const max = Number(/1–(\d+)/.exec(helpLine(command, "limit"))?.[1]);
+        const run = await cli([command, "sync", "--vault", SAMPLE_VAULT, "--cache-dir", path.join(tmp, "cache"), "--limit", String(max + 1)], tmp);
+        expect(run.code, command).toBe(2);
+        expect(run.err, command).toContain(`--limit must be between 1 and ${max} (got ${max + 1})`);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("says the config's settings are the defaults where the code takes them from the config", async () => {
+    // The help said "1 lexical (default)", "(default 5)" and "kept in the cache folder", whatever --config set.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vr-help-defaults-"));
+    try {
+      const config = path.join(tmp, "config.json");
+      writeFileSync(config, JSON.stringify({ search: { searchLevel: 2 } }));
+      const run = await cli(["search", "sync", "--vault", SAMPLE_VAULT, "--cache-dir", path.join(tmp, "cache"), "--config", config, "--limit", "1"], tmp);
+      expect(run.out).toContain("level 2 (hybrid) was asked");
+      for (const command of ["search", "research"]) expect(helpLine(command, "level"), command).toMatch(/default: the config's, else 1\b/);
+      for (const command of ["research", "websearch"]) expect(helpLine(command, "external-count"), command).toMatch(/default: the config's external\.count, else 5\b/);
+      expect(helpLine("research", "trace")).toContain("unless the config sets notes.writeTraceNotes");
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

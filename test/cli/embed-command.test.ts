@@ -56,11 +56,12 @@ describe("vault-research embed", () => {
     // Cancel as the second batch's request leaves (the model's fingerprint goes first): the first batch is stored, the second abandoned.
     const http: Http = { request: (req) => (++requests === 3 && stop.abort(), fetchHttp.request(req)) };
     const first = io();
-    expect(await embedCommand(embedArgs("--json"), first.io, { http, stop: stop.signal })).toBe(1);
+    // Stopped, not failed: the exit of a command stopped with Ctrl-C, as every command's help says.
+    expect(await embedCommand(embedArgs("--json"), first.io, { http, stop: stop.signal })).toBe(130);
     const cancelled = embedReportSchema.parse(JSON.parse(first.seen.out));
     const text = io();
     // Already stopped: nothing more is embedded, and the text says how far the vectors go.
-    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp, stop: stop.signal })).toBe(1);
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp, stop: stop.signal })).toBe(130);
     expect(text.seen.out).toContain("Vectors: 16 notes of 40,");
     expect(cancelled).toMatchObject({ state: "cancelled", notes_embedded: 16, notes_to_embed: 40 });
     expect(first.seen.err).toContain("Stopped: run the same command again to go on from here.");
@@ -161,7 +162,7 @@ describe("vault-research embed", () => {
     while (server.embedCalls.length < 3 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code, err).toBe(1);
+    expect(code, err).toBe(130);
     const stopped = embedReportSchema.parse(JSON.parse(out));
     expect(stopped.state).toBe("cancelled");
     expect(stopped.notes_embedded).toBeGreaterThan(0);

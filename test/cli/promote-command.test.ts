@@ -157,6 +157,26 @@ describe("vault-research promote", () => {
     expect(err.join("")).toContain("could not be written");
   });
 
+  it("with VAULT_RESEARCH_REPLAY_LOG set and no replay folder, fetches nothing and exits 2, as every other command does", async () => {
+    // The stand-in network: without the refusal the page would be asked of it, and the log stay empty.
+    const asked: string[] = [];
+    const http = { request: (req: { url: string }) => (asked.push(req.url), Promise.reject(new Error("no network in tests"))) };
+    const before = allFiles(vault).length;
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key, { replayDir: undefined }), { ...io, http })).toBe(2);
+    expect(err.join("")).toContain("VAULT_RESEARCH_REPLAY_LOG is set, but no replay folder is given");
+    expect(asked).toEqual([]);
+    expect(allFiles(vault)).toHaveLength(before);
+  });
+
+  it("refuses VAULT_RESEARCH_REPLAY set but empty rather than fetch the page live", async () => {
+    const asked: string[] = [];
+    const http = { request: (req: { url: string }) => (asked.push(req.url), Promise.reject(new Error("no network in tests"))) };
+    const env: Record<string, string | undefined> = { ...io.env, VAULT_RESEARCH_REPLAY: "", VAULT_RESEARCH_REPLAY_LOG: undefined };
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key, { replayDir: undefined }), { ...io, env, http })).toBe(2);
+    expect(err.join("")).toContain("VAULT_RESEARCH_REPLAY is set but empty");
+    expect(asked).toEqual([]);
+  });
+
   it("prints the result as JSON when asked", async () => {
     expect(await promoteCommand(args(PAGE_ROWS.forbidden.source_key, { json: true }), io)).toBe(0);
     const result = JSON.parse(out.join(""));

@@ -8,6 +8,8 @@ import { ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "
 import { UsageError } from "../../src/cli/args";
 import { runCli } from "../../src/cli/run";
 import { webAccess } from "../../src/cli/web-access";
+import { websearchCommand } from "../../src/cli/websearch-command";
+import { defaultSettings } from "../../src/settings";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DEMO_REPLAY = path.join(ROOT, "fixtures/replay/brave-demo");
@@ -67,5 +69,34 @@ describe("the replay log", () => {
     mkdirSync(folder);
     const write = replayLogWriter(folder);
     expect(() => write({ method: "GET", url: "https://a.example/", headers: {}, matched: true })).toThrow(`the replay log ${folder} could not be written (EISDIR)`);
+  });
+});
+
+describe("VAULT_RESEARCH_REPLAY", () => {
+  // The network is a fake here: the test reaches no service either way.
+  const network = { request: () => Promise.reject(new Error("no network in tests")) };
+
+  it("set but empty is a usage error, as --replay \"\" is: `VAULT_RESEARCH_REPLAY=$DIR` with DIR unset must not mean the live web", () => {
+    for (const value of ["", "  "]) {
+      const env = { VAULT_RESEARCH_REPLAY: value };
+      expect(() => webAccess(undefined, { env, cwd: tmp }, network)).toThrow(UsageError);
+      expect(() => webAccess(undefined, { env, cwd: tmp }, network)).toThrow(/VAULT_RESEARCH_REPLAY is set but empty/);
+    }
+    // --replay DIR is the one given, whatever the variable holds; unset, the network is the network.
+    expect(webAccess(DEMO_REPLAY, { env: { VAULT_RESEARCH_REPLAY: "" }, cwd: tmp }, network).replayDir).toBe(DEMO_REPLAY);
+    expect(webAccess(undefined, { env: {}, cwd: tmp }, network).http).toBe(network);
+  });
+
+  it("set but empty stops websearch before any source is asked", async () => {
+    let out = "";
+    let err = "";
+    const asked: string[] = [];
+    const http = { request: (req: { url: string }) => (asked.push(req.url), network.request()) };
+    const options = { query: "crdt", providers: ["wikipedia" as const], freshness: "any" as const, count: 5, settings: defaultSettings(), json: false };
+    const code = await websearchCommand(options, { out: (t) => (out += t), err: (t) => (err += t), env: { VAULT_RESEARCH_REPLAY: "" }, cwd: tmp, http });
+    expect(code).toBe(2);
+    expect(asked).toEqual([]);
+    expect(out).toBe("");
+    expect(err).toContain("VAULT_RESEARCH_REPLAY is set but empty");
   });
 });

@@ -63,6 +63,28 @@ describe("asking the command about itself", () => {
   });
 });
 
+describe("words that are no command", () => {
+  it("a name an object inherits (constructor, toString) is an unknown command, not a crash with exit 1", async () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const run = await cli([name, "x"]);
+      expect(run.code, name).toBe(2);
+      expect(run.err, name).toMatch(new RegExp(`^Unknown command "${name}"\\.`));
+      const help = await cli(["help", name]);
+      expect(help.code, name).toBe(2);
+      expect(help.err, name).toMatch(new RegExp(`^Unknown command "${name}"\\.`));
+    }
+  });
+
+  it("an option before the command says the command comes first, naming the one given", async () => {
+    // "Unknown command "--vault"" said nothing of where the option belongs.
+    const run = await cli(["--vault", SAMPLE_VAULT, "search", "sync"]);
+    expect(run.code).toBe(2);
+    expect(run.out).toBe("");
+    expect(run.err).toBe('"--vault" is an option: the command comes first, then its options, e.g. vault-research search … --vault.\nCommands: research, search, index, embed, compare, websearch, promote, eval, mcp. Run "vault-research help" for what each does.\n');
+    expect((await cli(["--quiet"])).err).toMatch(/^"--quiet" is an option: the command comes first, then its options, e\.g\. vault-research <command> … --quiet\.\n/);
+  });
+});
+
 describe("the question from standard input", () => {
   it("reads a piped query when none is written, or when it is -", async () => {
     for (const argv of [["search", "--json", ...vaultArgs()], ["search", "-", "--json", ...vaultArgs()]]) {
