@@ -74,11 +74,16 @@ const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
  */
 const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|AIza|BSA)/;
 
+/** Whether a text begins as the API keys of known services do (`sk-`, `tvly-`, `ghp_`…): no model's name. */
+export function looksLikeApiKey(text: string): boolean {
+  return KEY_PREFIX.test(text);
+}
+
 /**
  * A model's name. A key pasted into it (the field above the key's) would be kept in data.json and
  * written into every trace note as the model's name, never scrubbed: it is no key the plugin holds.
  */
-const modelNameSchema = z.string().refine((name) => !KEY_PREFIX.test(name), "looks like an API key, not a model name: a key goes in its API key field (secret storage)");
+const modelNameSchema = z.string().refine((name) => !looksLikeApiKey(name), "looks like an API key, not a model name: a key goes in its API key field (secret storage)");
 
 const braveSchema = z.object({
   /** Base URL of the Brave Search API (change it to go through a proxy). */

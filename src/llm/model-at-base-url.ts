@@ -1,11 +1,12 @@
 // The `MODEL[@BASE_URL]` part of a `--model` or `--embed` spec. Model names may hold `:` and `@`
 // (Ollama tags), so a base URL is recognised only by `@http://` or `@https://`. One reading for
 // both specs; each words the problems with its own help line.
+import { looksLikeApiKey } from "../settings";
 import { httpUrl } from "../text/urls";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
-  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" }
+  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" | "key_as_model" }
   | { ok: false; problem: "bad_url"; baseUrl: string };
 
 /** `llama3.1:8b@http://localhost:1234/v1/` → model `llama3.1:8b`, base `http://localhost:1234/v1`. */
@@ -14,6 +15,8 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (defaults.model ?? "");
   const baseUrl = at < 0 ? defaults.baseUrl : rest.slice(at + 1).trim();
   if (model === "") return { ok: false, problem: "no_model" };
+  // Sent as the model's name in every request and written into every trace: refused, never repeated.
+  if (looksLikeApiKey(model)) return { ok: false, problem: "key_as_model" };
   if (at < 0 && rest.includes("@")) return { ok: false, problem: "at_without_url" };
   const url = httpUrl(baseUrl);
   if (!url) return { ok: false, problem: "bad_url", baseUrl };
@@ -34,5 +37,8 @@ export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: tr
     case "credentials":
       // The spec is not repeated: it holds a password.
       return "The base URL holds a user name or password; a key goes in its environment variable, never in the address.";
+    case "key_as_model":
+      // Nor here: it holds a key.
+      return `The model name looks like an API key, not a model; a key goes in its environment variable. ${help}.`;
   }
 }

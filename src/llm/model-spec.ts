@@ -1,7 +1,7 @@
 // Which model a run uses: the CLI's `--model SPEC` and the plugin's model settings both become a
 // ModelConfig, and `createChatModel` turns a config plus a key into a ChatModel.
 import type { Http } from "../ports";
-import type { Settings } from "../settings";
+import { looksLikeApiKey, type Settings } from "../settings";
 import { anthropicModel } from "./anthropic";
 import type { ChatModel } from "./chat-model";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL, openAiCompatibleModel } from "./openai-compatible";
@@ -44,6 +44,7 @@ export function parseModelSpec(spec: string): ModelSpecResult {
   if (kind === "anthropic") {
     const model = rest.trim();
     if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
+    if (looksLikeApiKey(model)) return usage(specProblem(spec, { ok: false, problem: "key_as_model" }, SPEC_HELP));
     if (model.includes("@")) return usage(`"${spec}": anthropic models take no base URL. ${SPEC_HELP}.`);
     return { ok: true, config: { kind: "anthropic", model } };
   }

@@ -42,6 +42,15 @@ describe("parseModelSpec", () => {
     }
   });
 
+  it("refuses an API key given as the model's name (sent in every request, written into every trace), without repeating it", () => {
+    for (const spec of ["openai:sk-proj-typed-as-model-0123@http://127.0.0.1:18080/v1", "openai:sk-proj-typed-as-model-0123", "anthropic:sk-ant-typed-as-model-0123"]) {
+      const parsed = parseModelSpec(spec);
+      expect(parsed.ok, spec).toBe(false);
+      expect(JSON.stringify(parsed), spec).not.toContain("typed-as-model");
+      expect(JSON.stringify(parsed), spec).toContain("looks like an API key");
+    }
+  });
+
   it("formats back to a spec that parses to the same config", () => {
     for (const spec of ["none", "openai:llama3.1:8b", "openai:m@http://127.0.0.1:8080/v1", "anthropic:claude-x"]) {
       const parsed = parseModelSpec(spec);

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { App } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
 import { displayedTab, fakeSettingsHost, shownRows, TAB_VERSIONS } from "../support/settings-tab-harness";
-import { defaultSettings, settingsSchema } from "../../src/settings";
+import { defaultSettings, settingsSchema, type Settings } from "../../src/settings";
 import { typeInto } from "./settings-tab-kit";
 
 function openTabIn(version: string) {
@@ -110,7 +110,7 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
   it("writes a toggle into the settings in use after data.json was read again (Sync), not into the old ones", async () => {
     const { setting, host, settings } = openTab();
     // What the plugin does when data.json changes on disk: the settings object is replaced.
-    host.settings = structuredClone(host.settings);
+    (host as { settings: Settings }).settings = structuredClone(host.settings);
     setting("Match word forms").querySelector<HTMLElement>(".checkbox-container")!.click();
     await new Promise((r) => setTimeout(r, 0));
     expect(host.settings.index.stemming).toBe(false);

@@ -58,6 +58,13 @@ describe("--embed SPEC", () => {
     expect(JSON.stringify(parsed)).not.toContain("s3cret-pw");
   });
 
+  it("refuses an API key given as the model's name, without repeating it", () => {
+    const parsed = parseEmbedSpec("openai:sk-proj-typed-as-model-0123@http://127.0.0.1:18080/v1");
+    expect(parsed.ok).toBe(false);
+    expect(JSON.stringify(parsed)).not.toContain("typed-as-model");
+    expect(JSON.stringify(parsed)).toContain("looks like an API key");
+  });
+
   it("judges 'this computer' by the address's host, not its text: a user name that reads like localhost is not", () => {
     const said = (baseUrl: string) => embeddingDisclosure({ kind: "ollama", model: "m", baseUrl });
     expect(said("http://localhost:11434@evil.example")).toMatch(/another computer: the text leaves this device/);
