@@ -15,8 +15,8 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (13: trace notes outside the trace folder left out; a title from the one H1 that opens a note; comment blocks). */
-export const INDEX_FORMAT_VERSION = 13;
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (14: full-width Latin read as ASCII, Chinese and Japanese runs of any length, files with NUL bytes left out). */
+export const INDEX_FORMAT_VERSION = 14;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";

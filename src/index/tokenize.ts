@@ -1,7 +1,8 @@
 // Turning text into index terms. The same analyser runs over notes at index time and over the
 // user's query at search time, so both sides agree on what a "term" is:
 //
-// - words are runs of Unicode letters and digits; accents are folded ("café" → "cafe");
+// - words are runs of Unicode letters and digits; accents are folded ("café" → "cafe"), and
+//   full-width Latin read as ASCII ("ＰＤＦ" → "pdf");
 // - hyphen/underscore compounds yield their parts and the joined word ("e-mail" → e, mail, email);
 // - camelCase and PascalCase words yield the whole word and its parts ("MiniSearch" → minisearch,
 //   mini, search);
@@ -33,22 +34,28 @@ export function isIdentifier(word: string): boolean {
   return IDENTIFIER_RE.test(word);
 }
 
-/** Longest word we index; longer runs are base64, hashes or minified code. */
+/** Longest word we index; longer runs are base64, hashes or minified code (a CJK run is indexed
+ * as pairs however long it is). */
 const MAX_WORD = 40;
 
-/** Lower-case and fold accents. */
+/** The full-width forms of ASCII's letters, digits and signs ("ＰＤＦ", "１２３"), as a Japanese or
+ * Chinese keyboard types them: U+FF01–FF5E, each 0xFEE0 above its ASCII character. */
+const FULL_WIDTH = /[\uff01-\uff5e]/g;
+const toHalfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+
+/** Lower-case, fold accents, and read full-width Latin as ASCII (a note's "ＰＤＦ" is the query's "pdf"). */
 export function foldCase(word: string): string {
   const lower = word.toLowerCase();
   if (!hasNonAscii(lower)) return lower;
-  return lower.normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
+  return lower.replace(FULL_WIDTH, toHalfWidth).normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
 }
 
-function bigrams(run: string): string[] {
+/** A CJK run's overlapping character pairs, pushed onto `out` one by one (a run may be a whole
+ * note long: spread into one push, its pairs overflowed the call stack). */
+function pushBigrams(run: string, out: string[]): void {
   const chars = Array.from(run);
-  if (chars.length === 1) return chars;
-  const out: string[] = [];
+  if (chars.length === 1) out.push(chars[0]);
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-  return out;
 }
 
 /** A word's parts at - _ ' ’ ("git-stash" → git, stash; a word without them is its own one part). */
@@ -80,17 +87,16 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
     return options.stemming ? stemEnglish(folded) : folded;
   };
 
-  const compute = (word: string): readonly string[] => {
-    if (word.length > MAX_WORD) return [];
-    if (CJK_CHAR.test(word)) {
-      const out: string[] = [];
-      for (const run of word.match(CJK_RUNS) ?? []) {
-        if (CJK_CHAR.test(run)) out.push(...bigrams(run));
-        else out.push(...analyzeUncached(run));
-      }
-      return out;
+  // Chinese and Japanese put no spaces between words, so a "word" here is a whole clause or
+  // sentence: its pairs are indexed however long it is (a limit on its length left every sentence
+  // of over 40 characters unsearchable). The Latin words inside it are words of their own.
+  const cjkTerms = (word: string): string[] => {
+    const out: string[] = [];
+    for (const run of word.match(CJK_RUNS) ?? []) {
+      if (CJK_CHAR.test(run)) pushBigrams(run, out);
+      else for (const term of analyzeWord(run)) out.push(term);
     }
-    return analyzeUncached(word);
+    return out;
   };
 
   // Splitting rules for a non-CJK word, possibly a compound.
@@ -103,7 +109,8 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
       // "don't" is one word to a reader, "e-mail" and "snake_case" are worth finding joined.
       if (!apostrophe || parts.length === 2) out.push(normalizeTerm(parts.join("")));
     } else {
-      pushCamel(word, out);
+      // The one part, without the - _ ' a CJK run left at its edge ("東京_2024" → "_2024" → 2024).
+      pushCamel(parts[0] ?? word, out);
     }
     return dedupe(out);
   };
@@ -116,11 +123,17 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
   };
 
   const analyzeWord = (word: string): readonly string[] => {
+    // Longer than any word indexed: a CJK clause, or a hash, base64 or minified code (nothing).
+    // Not remembered: such runs are nearly all one-offs, and the memo would keep each whole.
+    if (word.length > MAX_WORD) return CJK_CHAR.test(word) ? cjkTerms(word) : [];
     let cached = memo.get(word);
     if (cached === undefined) {
-      cached = compute(word);
+      // Remembered, and its terms made, from a copy of its own: the word as matched is a view into
+      // the note's text, and the memo, and the index holding its terms, kept the whole note alive.
+      const own = ownCopy(word);
+      cached = CJK_CHAR.test(own) ? cjkTerms(own) : analyzeUncached(own);
       if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(word, cached);
+      memo.set(own, cached);
     }
     return cached;
   };
@@ -137,6 +150,15 @@ export function createAnalyzer(options: AnalyzerOptions): Analyzer {
   };
 
   return { analyzeWord, terms, normalizeTerm, options };
+}
+
+/**
+ * A string that holds its own characters. A substring of 13 or more (what `match` returns for a
+ * word) can share the memory of the text it was cut from; joined to one more character it is
+ * copied into a string of its own, and the slice of that keeps only the copy.
+ */
+function ownCopy(word: string): string {
+  return (" " + word).slice(1);
 }
 
 const isUpper = (c: string) => c >= "A" && c <= "Z";

@@ -13,7 +13,7 @@ import { parseNoteSafely } from "../parse-note-safely";
 import { indexedPart } from "../note-limit";
 import { readNotes } from "../read-notes";
 import { BestKept } from "./best-kept";
-import type { Analyzer } from "../tokenize";
+import { createAnalyzer, type Analyzer } from "../tokenize";
 import type { WorkSlice } from "../work-slice";
 
 /** Notes read at a time while sampling passages. */
@@ -120,7 +120,10 @@ export async function* notesReadAgain(source: PassageSource, work: WorkSlice, st
 
 /** The indexed notes' passages, read again in batches; beyond `max`, those of smallest key (passage-sample.ts). */
 export async function samplePassages(source: PassageSource, max: number, work: WorkSlice, stale: () => boolean): Promise<string[][]> {
-  const sampler = new PassageSampler(max, source.analyzer);
+  // An analyser of its own (the index's options, as a worker makes one): through the index's, every
+  // word of the vault read again stayed in its memo for as long as the index lived (a build lets
+  // its memo go for that reason), tens of megabytes, hundreds in a vault full of block ids.
+  const sampler = new PassageSampler(max, createAnalyzer(source.analyzer.options));
   for await (const batch of notesReadAgain(source, work, stale)) {
     for (const [path, text] of batch) {
       // A note removed while this batch was parsed is left out.

@@ -68,4 +68,26 @@ describe("notePassages", () => {
     );
     expect(passages).toEqual([["backups", "ops", "restic", "snapshots", "nightly"], ["restore", "mount", "the", "snapshot"]]);
   });
+
+  const section = (heading: string, text: string) => ({ heading, level: heading ? 2 : 0, headingPath: heading ? [heading] : [], start: 0, end: 1, text, line: 1 });
+  const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+
+  it("reads a heading longer than a passage once, as its section's first words, not in every passage", () => {
+    // A long line over "---" is a heading to markdown: 40 words of it over 90 words of text.
+    const heading = numbered("h", 40);
+    const text = numbered("w", 90);
+    const passages = notePassages({ title: "Log", aliases: [], tags: [], sections: [section(heading.join(" "), text.join(" "))] }, analyzer, 30);
+    expect(passages.flat()).toEqual(["log", ...heading, ...text]);
+    expect(Math.max(...passages.map((p) => p.length))).toBe(31);
+    // A heading of a passage's length still names every run under it.
+    const named = notePassages({ title: "Log", aliases: [], tags: [], sections: [section(heading.slice(0, 30).join(" "), text.join(" "))] }, analyzer, 30);
+    expect(named.every((p) => p.includes("h29"))).toBe(true);
+  });
+
+  it("makes a name longer than a passage (scores of tags) passages of its own", () => {
+    const tags = numbered("t", 70);
+    const passages = notePassages({ title: "Tagged", aliases: [], tags, sections: [section("", "restic snapshots nightly")] }, analyzer, 30);
+    expect(passages.flat()).toEqual(["tagged", ...tags, "restic", "snapshots", "nightly"]);
+    expect(passages.map((p) => p.length)).toEqual([30, 30, 11, 3]);
+  });
 });

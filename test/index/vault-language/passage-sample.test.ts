@@ -127,6 +127,18 @@ describe("samplePassages", () => {
     expect(before.filter((w) => !after.includes(w)).length).toBe(joined.length);
   });
 
+  it("cuts the words with an analyser of its own, so the index's keeps no memo of the whole vault", async () => {
+    const files = notes();
+    const indexes = createAnalyzer({ stemming: true });
+    let asked = 0;
+    const counted = { ...indexes, analyzeWord: (w: string) => (asked++, indexes.analyzeWord(w)), terms: (t: string) => (asked++, indexes.terms(t)) };
+    const paths = Object.keys(files);
+    const passages = await samplePassages({ store: new MemoryNoteStore(files), analyzer: counted, paths: () => paths, holds: () => true, maxNoteChars: MAX_NOTE_CHARS }, 10_000, NO_SLICES, () => false);
+    expect(asked).toBe(0);
+    // Cut as the index's options say: stemmed.
+    expect(passages[0]).toEqual(["n000", "part", "0", "word0x0", "about", "thing"]);
+  });
+
   it("skips a note no longer indexed", async () => {
     const files = notes();
     const store = new MemoryNoteStore(files);
