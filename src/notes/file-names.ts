@@ -52,8 +52,14 @@ function notDeviceName(name: string): string {
   return WINDOWS_DEVICE.test(device) ? `${device} (page)${name.slice(device.length)}` : name;
 }
 
+/**
+ * `%%` opens an Obsidian comment, so no wikilink can hold a name with one (note-links.ts writes a
+ * markdown link instead, which a property such as a source note's `trace` does not link): one `%`.
+ */
+const COMMENT_MARK = /%{2,}/g;
+
 function namePart(text: string, budget: number): string {
-  const cleaned = text.normalize("NFC").replace(FORMAT_CHARACTERS, "").replace(FORBIDDEN_IN_NAME, " ").replace(/\s+/g, " ");
+  const cleaned = text.normalize("NFC").replace(FORMAT_CHARACTERS, "").replace(FORBIDDEN_IN_NAME, " ").replace(COMMENT_MARK, "%").replace(/\s+/g, " ");
   return cutAtWord(trimEdges(cleaned), budget);
 }
 

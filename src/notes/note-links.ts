@@ -14,9 +14,19 @@ export function webLink(title: string, url: string): string {
   return `[${text}](${linkDestination(url.trim())})`;
 }
 
-/** A URL safe as a markdown link destination: each unsafe character percent-encoded as UTF-8. */
+/**
+ * A `%` that starts no escape (`%%`, `100%`): URL parsers keep it as written, and canonicalising
+ * `<%tp%>` makes `%3C%tp%%3E`. Two of them make `%%`, which opens an Obsidian comment that would
+ * hide the note up to the next one (the labels of the rows below a link included).
+ */
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+
+/**
+ * A URL safe as a markdown link destination: each unsafe character percent-encoded as UTF-8, and a
+ * `%` that starts no escape written `%25`, what it stands for, so no `%%` is left.
+ */
 export function linkDestination(url: string): string {
-  return url.replace(UNSAFE_IN_DESTINATION, percentEncoded);
+  return url.replace(STRAY_PERCENT, "%25").replace(UNSAFE_IN_DESTINATION, percentEncoded);
 }
 
 function percentEncoded(character: string): string {

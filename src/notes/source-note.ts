@@ -75,14 +75,29 @@ export function sourceNoteFileName(title: string, fallback = "Untitled source"):
   return noteFileName({ text: title, fallback });
 }
 
-/** YYYY-MM-DD from an ISO date or date-time (the day as written), or a date Date.parse understands; else "". One home: notes and the panel's cards. */
+/**
+ * YYYY-MM-DD from an ISO date or date-time, or a date Date.parse understands; else "". The day as
+ * written either way: read as an instant in UTC, "2026/03/05" was the 4th east of Greenwich and
+ * "Mar 5 2026 23:30" the 6th west of it. One home: notes and the panel's cards.
+ */
 export function isoDay(text: string | undefined): string {
   if (!text) return "";
   const direct = /^(\d{4}-\d{2}-\d{2})/.exec(text.trim());
   if (direct) return direct[1];
-  const parsed = Date.parse(text);
-  return Number.isFinite(parsed) ? new Date(parsed).toISOString().slice(0, 10) : "";
+  // Without its time and zone, Date.parse reads the day as local midnight: the local fields are the written ones.
+  const day = Date.parse(text.replace(TIME_AND_AFTER, ""));
+  const parsed = Number.isFinite(day) ? day : Date.parse(text);
+  if (!Number.isFinite(parsed)) return "";
+  const date = new Date(parsed);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${String(date.getFullYear()).padStart(4, "0")}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
+
+/**
+ * A time of day and whatever follows it (seconds, AM/PM, a zone): no part of the day as written.
+ * Taken from where a run of spaces starts: tried from each of its spaces, a long run was read again each time.
+ */
+const TIME_AND_AFTER = /(?<![\s,T])[\s,T]*\d{1,2}:\d{2}[\s\S]*$/;
 
 function displayHost(url: string): string {
   try {

@@ -9,6 +9,7 @@ import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema 
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
 import { jsonProblem } from "../text/json-problem";
+import { TRACE_NOTE_TYPE } from "../index/trace-marks";
 import { outsideRowLabelLine, type Promotion } from "./trace-note";
 import { boundedTraceJson, TRACE_BLOCK_OPEN, traceBlock } from "./trace-note-json";
 
@@ -39,10 +40,17 @@ const traceEssentialsSchema = z.object({
   promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
 });
 
-// A line starts after a line feed only: `^` and `$` with the m flag also split lines at U+2028 and
-// U+2029, which no editor does, so an answer's code holding one could open a block of its own.
-const TRACE_BLOCK_OPENER = /(?<![^\n])```json vault-research-trace[ \t]*\r?\n/g;
-const TRACE_BLOCK_CLOSER = /\r?\n```[ \t]*(?![^\r\n])/g;
+/**
+ * A line that opens or closes a fenced block, as CommonMark reads one: up to three spaces, three or
+ * more backticks or tildes, and the rest of the line. A line starts after a line feed only: `^` with
+ * the m flag also starts one after U+2028 and U+2029, which no editor does, so an answer's code
+ * holding one could open a block of its own.
+ */
+const FENCE_LINE = /(?<![^\n])( {0,3})(`{3,}|~{3,})([^\r\n]*)/g;
+/** What the plugin writes after its opening fence; a formatter may put spaces around it. */
+const TRACE_BLOCK_INFO = new RegExp(`^[ \\t]*${escapeRegExp(TRACE_BLOCK_OPEN.replace(/^`+/, ""))}[ \\t]*$`);
+/** What may follow a closing fence. Anchored at the start: one try, however long the line. */
+const NOTHING_BUT_SPACES = /^[ \t]*$/;
 
 interface FoundBlock {
   /** Where the block starts and ends in the note. */
@@ -51,30 +59,37 @@ interface FoundBlock {
   json: string;
 }
 
+interface OpeningFence {
+  start: number;
+  /** Where the block's first line starts. */
+  body: number;
+  marker: string;
+}
+
 /**
- * The last trace block: the one the plugin wrote at the end, not one quoted above it. A block is
- * the last opener before a closer: a trace's JSON holds no line that starts with a fence, so an
- * opener with another one after it, before any closer (an answer's code quoting an opener inside a
- * `~~~` fence), is someone's text, never the start of the block that follows. Read as one pattern,
- * every opener with no closer after it read the rest of the note (a note of openers took minutes);
- * once one has none, no later one has, so the search stops there.
+ * The last trace block: the one the plugin wrote at the end, not one quoted above it. A trace's
+ * JSON holds no line that starts with a fence, so a block is an opener whose next fence line closes
+ * it; an opener followed by any other fence line (an answer's code quoting an opener inside a `~~~`
+ * fence) is someone's text, never the start of the block that follows. The fences may be as a
+ * formatter or another editor rewrote them, for a reader sees the same block: `~~~` or longer runs,
+ * indented up to three spaces, spaces before `json`. Each fence line is read once, so a note of
+ * openers with no closer is read in one pass.
  */
 function lastTraceBlock(markdown: string): FoundBlock | null {
   let found: FoundBlock | null = null;
-  for (let from = 0; ; ) {
-    TRACE_BLOCK_OPENER.lastIndex = from;
-    let open = TRACE_BLOCK_OPENER.exec(markdown);
-    if (open === null) break;
-    let body = TRACE_BLOCK_OPENER.lastIndex;
-    TRACE_BLOCK_CLOSER.lastIndex = body;
-    const close = TRACE_BLOCK_CLOSER.exec(markdown);
-    if (close === null) break;
-    for (let later = TRACE_BLOCK_OPENER.exec(markdown); later !== null && later.index < close.index; later = TRACE_BLOCK_OPENER.exec(markdown)) {
-      open = later;
-      body = TRACE_BLOCK_OPENER.lastIndex;
+  let open: OpeningFence | null = null;
+  FENCE_LINE.lastIndex = 0;
+  for (let line = FENCE_LINE.exec(markdown); line !== null; line = FENCE_LINE.exec(markdown)) {
+    const [text, , marker, rest] = line;
+    if (open !== null && NOTHING_BUT_SPACES.test(rest) && marker[0] === open.marker[0] && marker.length >= open.marker.length && line.index > open.body) {
+      // The JSON ends with the line break before the closing fence, which is not its own.
+      const json = markdown.slice(open.body, line.index).replace(/\r?\n$/, "");
+      found = { start: open.start, end: line.index + text.length, json };
+      open = null;
+      continue;
     }
-    found = { start: open.index, end: close.index + close[0].length, json: markdown.slice(body, close.index) };
-    from = found.end;
+    const newline = markdown.indexOf("\n", line.index + text.length);
+    open = TRACE_BLOCK_INFO.test(rest) && newline >= 0 ? { start: line.index, body: newline + 1, marker } : null;
   }
   return found;
 }
@@ -109,8 +124,9 @@ export function recordPromotion(markdown: string, promotion: Promotion): { markd
   const parsed = parseTraceNote(markdown);
   if ("error" in parsed) return parsed;
   const trace = parsed.trace;
-  if (!isWrittenTraceNote(markdown, trace)) {
-    return { error: { kind: "not_a_written_trace", message: "its properties do not say the plugin wrote it (type research-trace and the run id of its trace block), so it was left as it is" } };
+  const notWritten = notWrittenBecause(markdown, trace);
+  if (notWritten !== null) {
+    return { error: { kind: "not_a_written_trace", message: `${notWritten}, so it was left as it is` } };
   }
   const row = trace.pack.external_evidence.find((r) => r.source_key === promotion.source_key);
   if (!row) {
@@ -134,17 +150,30 @@ function replaceLastLabelLine(text: string, sourceKey: string, line: string): st
 
 /** A trace note as the plugin wrote it: its properties name the type and the run of its block. */
 export function isWrittenTraceNote(markdown: string, trace: Pick<ResearchTrace, "run_id">): boolean {
-  const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!frontmatter) return false;
+  return notWrittenBecause(markdown, trace) === null;
+}
+
+/**
+ * The properties at the top of a note, as the index reads them: after a byte order mark, which some
+ * editors and sync tools add, and with spaces after either `---`.
+ */
+const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Why the note's properties do not say the plugin wrote it for this run, or null when they do. */
+function notWrittenBecause(markdown: string, trace: Pick<ResearchTrace, "run_id">): string | null {
+  const frontmatter = FRONTMATTER.exec(markdown);
+  if (!frontmatter) return "it has no properties at its top (the plugin writes type research-trace and the run id of its trace block there)";
   let properties: unknown;
   try {
     properties = parseYaml(frontmatter[1]);
   } catch {
-    return false;
+    return "its properties could not be read (they are not valid YAML)";
   }
-  if (properties === null || typeof properties !== "object") return false;
-  const { type, run_id } = properties as Record<string, unknown>;
-  return type === "research-trace" && run_id === trace.run_id;
+  const { type, run_id } = properties !== null && typeof properties === "object" ? (properties as Record<string, unknown>) : {};
+  if (type !== TRACE_NOTE_TYPE) return `its type property is not ${TRACE_NOTE_TYPE}`;
+  // Neither value is quoted back: each is whatever someone typed there.
+  if (run_id !== trace.run_id) return "its run_id property is not the run id in its trace block";
+  return null;
 }
 
 function escapeRegExp(text: string): string {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { freeNotePath, MAX_NAME_BYTES, noteFileName, notePathIn } from "../../src/notes/file-names";
+import { wikilink } from "../../src/notes/note-links";
 import { MemoryNoteStore } from "../support/promote-fixtures";
 
 const bytes = (text: string) => new TextEncoder().encode(text).byteLength;
@@ -56,6 +57,17 @@ describe("noteFileName", () => {
     expect(noteFileName({ text: "conout$", fallback: "x" })).toBe("conout$ (page)");
     expect(noteFileName({ text: "Console", fallback: "x" })).toBe("Console");
     expect(noteFileName({ text: "LPT¹ report", fallback: "x" })).toBe("LPT¹ report");
+  });
+
+  // A question about Obsidian's comments ("what does %% do?") named a trace note a wikilink cannot
+  // hold: a source note promoted from it had a `trace` property that was no link.
+  it("gives a name a wikilink can hold, whatever the text", () => {
+    expect(noteFileName({ prefix: "2026-11-30 1412 ", text: "What does %% do in Obsidian, 100%%%?", fallback: "x" })).toBe("2026-11-30 1412 What does % do in Obsidian, 100%");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."%<[]|#^ a\n.:"), maxLength: 40 }), (text) => {
+        expect(wikilink(notePathIn("Research/Traces", noteFileName({ text, fallback: "Untitled" })))).toMatch(/^\[\[Research\/Traces\/[^[\]]+\]\]$/);
+      }),
+    );
   });
 
   it("gives a name every OS accepts for any text", () => {

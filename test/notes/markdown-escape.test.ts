@@ -90,6 +90,22 @@ describe("wikilink", () => {
   });
 });
 
+describe("webLink", () => {
+  it("leaves no `%%` in an address, which would open a comment hiding the note up to the next one", () => {
+    // A `%` that starts no escape survives canonicalising as written, and `<%tp%>` becomes `%3C%tp%%3E`.
+    for (const url of ["https://evil.example/a%%b", "https://evil.example/%3C%tp%%3E", "https://evil.example/?q=100%", "https://evil.example/%%%"]) {
+      const link = webLink("Page", url);
+      expect(link, url).not.toContain("%%");
+      expect(markupIn(`${link} · ${webLink("Next", url)}`).comment, url).toBeUndefined();
+    }
+    expect(webLink("Page", "https://evil.example/a%%b?q=100%")).toBe("[Page](https://evil.example/a%25%25b?q=100%25)");
+  });
+
+  it("keeps an address's own escapes as they are", () => {
+    expect(webLink("Euro", "https://x.example/%E2%82%AC%20a%2fb")).toBe("[Euro](https://x.example/%E2%82%AC%20a%2fb)");
+  });
+});
+
 describe("the escaper, rendered as Obsidian markdown", () => {
   const anyText = fc.oneof(
     fc.string({ unit: "grapheme", maxLength: 80 }),

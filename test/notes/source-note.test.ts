@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isoDay, renderSourceNote, sourceNoteFileName, type SourceNote } from "../../src/notes/source-note";
 import { parseNote } from "../../src/index/markdown";
 
@@ -39,6 +39,21 @@ describe("isoDay", () => {
     // The day the source wrote, not the day in UTC.
     expect(isoDay("2025-09-18T01:00:00+05:30")).toBe("2025-09-18");
     expect(isoDay(undefined)).toBe("");
+  });
+
+  // Read as an instant in UTC, a page's "2026/03/05" was published on the 4th in Tokyo and its
+  // "Mar 5 2026 23:30" on the 6th in Los Angeles: the note's `published` said a day it never was.
+  it("keeps the day a page wrote in any time zone the app runs in", () => {
+    try {
+      for (const tz of ["Asia/Tokyo", "America/Los_Angeles", "Pacific/Kiritimati", "UTC"]) {
+        vi.stubEnv("TZ", tz);
+        for (const written of ["2026/03/05", "5 March 2026", "March 5, 2026", "Thu, 05 Mar 2026", "Mar 5 2026 23:30", "Thu, 05 Mar 2026 23:30:00 -0800", "Thu, 05 Mar 2026 00:30:00 GMT"]) {
+          expect(isoDay(written), `${written} in ${tz}`).toBe("2026-03-05");
+        }
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

@@ -65,6 +65,65 @@ describe("an answer whose code quotes a block opener", () => {
   });
 });
 
+describe("a trace note as other tools leave it", () => {
+  const promoted = (markdown: string) => {
+    const result = recordPromotion(markdown, promotion);
+    if (!("markdown" in result)) throw new Error(result.error.message);
+    const parsed = parseTraceNote(result.markdown);
+    return "trace" in parsed ? parsed.trace.promotions : parsed.error.kind;
+  };
+  /** The note with its trace block's fences rewritten, and every line of the block indented by `indent`. */
+  const refenced = (text: string, opener: string, closer: string, indent = "") => {
+    const at = text.lastIndexOf("```json vault-research-trace");
+    const block = text.slice(at).trimEnd().replace("```json vault-research-trace", opener).replace(/```$/, closer);
+    return `${text.slice(0, at)}${block.split("\n").map((l) => indent + l).join("\n")}\n`;
+  };
+
+  // A formatter (markdownlint's code fence style, a linter plugin) or another editor may rewrite a
+  // fence; the block reads the same to a person, and was "no trace block" to the plugin.
+  it("reads a block whose fences were rewritten: tildes, longer runs, indented, spaces before json", () => {
+    const text = note();
+    for (const rewritten of [
+      refenced(text, "~~~json vault-research-trace", "~~~"),
+      refenced(text, "````json vault-research-trace", "`````"),
+      refenced(text, "```  json vault-research-trace", "```", "   "),
+      refenced(text, "~~~~ json vault-research-trace ", "~~~~ \t"),
+    ]) {
+      expect(parseTraceNote(rewritten), rewritten.slice(-80)).toHaveProperty("trace");
+      expect(promoted(rewritten)).toEqual([promotion]);
+    }
+  });
+
+  it("does not read a block a fence could not close, nor code indented four spaces", () => {
+    const text = note();
+    expect(parseTraceNote(refenced(text, "~~~json vault-research-trace", "```"))).toMatchObject({ error: { kind: "no_trace_block" } });
+    expect(parseTraceNote(refenced(text, "````json vault-research-trace", "```"))).toMatchObject({ error: { kind: "no_trace_block" } });
+    expect(parseTraceNote(refenced(text, "```json vault-research-trace", "```", "    "))).toMatchObject({ error: { kind: "no_trace_block" } });
+  });
+
+  // Windows editors and some sync tools save a byte order mark first; the index ignores it, and the
+  // note's properties still say the plugin wrote it. Refused, the user was told they did not.
+  it("records a promotion in a note saved with a byte order mark, CRLF lines or spaces after its ---", () => {
+    const text = note();
+    expect(promoted(`\uFEFF${text}`)).toEqual([promotion]);
+    expect(promoted(`\uFEFF${text.replace(/\n/g, "\r\n")}`)).toEqual([promotion]);
+    expect(promoted(text.replace(/^---\n/, "--- \n"))).toEqual([promotion]);
+  });
+
+  it("says which property is wrong when it leaves a note as it is", () => {
+    const text = note();
+    const refusal = (markdown: string) => {
+      const result = recordPromotion(markdown, promotion);
+      return "error" in result ? result.error : null;
+    };
+    expect(refusal(`My notes.\n\n${text}`)).toMatchObject({ kind: "not_a_written_trace" });
+    expect(refusal(`My notes.\n\n${text}`)?.message).toMatch(/^it has no properties at its top/);
+    expect(refusal(text.replace("type: research-trace", "type: journal"))?.message).toBe("its type property is not research-trace, so it was left as it is");
+    expect(refusal(text.replace(/^run_id: .*$/m, "run_id: sk-typed-by-someone"))?.message).toBe("its run_id property is not the run id in its trace block, so it was left as it is");
+    expect(refusal(text.replace("tags:", "tags: [\ntags:"))?.message).toBe("its properties could not be read (they are not valid YAML), so it was left as it is");
+  });
+});
+
 describe("only a trace note the plugin wrote is rewritten", () => {
   it("knows its own notes by their type and run id", () => {
     const text = note();

@@ -10,6 +10,7 @@ import { boundedTraceJson, TRACE_BLOCK_OPEN, TRACE_JSON_MAX_CHARS } from "../../
 import { parseTraceNote, recordPromotion } from "../../src/notes/trace-note-read";
 import { outsideRow, vaultRow } from "../support/pack-fixtures";
 import { expectGolden } from "../support/golden";
+import { markupIn } from "./obsidian-markup";
 
 const GOLDEN_DIR = path.resolve(__dirname, "../golden/notes");
 
@@ -197,6 +198,16 @@ describe("renderTraceNote", () => {
     expect(note).toContain(`(${releaseUrl})`);
   });
 
+  // The panel and the CLI say a saved page is one; the trace note showed it as the owner's own note.
+  it("says a vault row is a saved web page, as the panel and the CLI do", () => {
+    const base = vaultOnlyTrace();
+    const clipped: VaultRow = { ...syncNote, saved_from: "https://www.kites.example/how-to" };
+    const odd: VaultRow = { ...backupNote, saved_from: "[[Evil]] #tag" };
+    const note = renderTraceNote({ ...base, pack: { ...base.pack, evidence: [clipped, odd] } });
+    expect(note).toContain(`|Syncthing setup › Versioning]] · Saved web page · kites.example · \`${syncNote.source_key}\``);
+    expect(note).toContain(`|Backups]] · Saved web page · \\[\\[Evil\\]\\] \\#tag · \`${backupNote.source_key}\``);
+  });
+
   it("marks an unverified answer as such", () => {
     const note = visiblePart(renderTraceNote(outsideTrace()));
     expect(note).toContain("> [!warning] Unverified answer");
@@ -273,6 +284,18 @@ describe("renderTraceNote", () => {
     // Only our own two links (the evil-link row has none): the escaped title adds no link of its own.
     const outside = note.slice(note.indexOf("## Outside vault"), note.indexOf("## Warnings"));
     expect(outside.match(/(^|[^\\])\]\(/gm)).toHaveLength(1);
+  });
+
+  // Canonical addresses keep a `%` that starts no escape; two rows' `%%` made one Obsidian comment
+  // of everything between them, the second row's Outside vault label included.
+  it("lets no address open a comment that would hide the rows after it", () => {
+    const first = outsideRow("brave", "https://evil.example/100%%", "First", "text");
+    const second = outsideRow("brave", "https://evil.example/%3C%tp%%3E", "Second", "text");
+    const base = outsideTrace();
+    const note = visiblePart(renderTraceNote({ ...base, pack: { ...base.pack, external_evidence: [first, second] } }));
+    expect(note).not.toContain("%%");
+    expect(markupIn(note).comment).toBeUndefined();
+    expect(note).toContain(`**Outside vault · Brave · ephemeral** · \`${second.source_key}\``);
   });
 
   it("closes a code fence the answer left open, so the evidence below still renders", () => {
