@@ -4,22 +4,33 @@
 // text all the same and must never be searched as the vault's own evidence (DESIGN invariant 5).
 // The note writer (`notes/trace-note*.ts`) takes these marks from here: one home for both.
 
-/** The fence that opens a trace note's JSON block. */
-export const TRACE_BLOCK_OPEN = "```json vault-research-trace";
+/** What follows the opening fence of a trace note's JSON block. */
+const TRACE_BLOCK_WORDS = "json vault-research-trace";
+/** The fence that opens a trace note's JSON block, as the plugin writes it. */
+export const TRACE_BLOCK_OPEN = `\`\`\`${TRACE_BLOCK_WORDS}`;
 /** A trace note's `type` property. */
 export const TRACE_NOTE_TYPE = "research-trace";
+/**
+ * What follows a fence that opens the block, as a formatter or another editor may have rewritten
+ * it: spaces around the words (the fence itself may be `~~~`, longer, indented up to three spaces).
+ */
+export const TRACE_BLOCK_INFO = /^[ \t]*json vault-research-trace[ \t]*$/;
+/** A line that opens the block, in any of those spellings. */
+const TRACE_BLOCK_OPENER = /^ {0,3}(?:`{3,}|~{3,})[ \t]*json vault-research-trace[ \t]*\r?$/m;
 
-/** The frontmatter at the top of a note (its lines between the two `---`), or null. */
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** The frontmatter at the top of a note (its lines between the two `---`), or null; a byte order mark may come first. */
+const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** `type: research-trace`, quoted or not, on a line of its own in the frontmatter. */
 const TRACE_TYPE_LINE = /^type:[ \t]*(["']?)research-trace\1[ \t]*$/m;
 
 /**
  * Whether `text` is a research trace note: both marks, so a note that only quotes a block, or only
- * borrows the property, is the owner's and indexed. Cheap for every other note: one substring search.
+ * borrows the property, is the owner's and indexed. The block's fences may be as a formatter
+ * rewrote them, and the note may begin with a byte order mark: it is the same trace note, and its
+ * web text must stay out all the same. Cheap for every other note: one substring search.
  */
 export function isResearchTrace(text: string): boolean {
-  if (!text.includes(TRACE_BLOCK_OPEN)) return false;
+  if (!text.includes(TRACE_BLOCK_WORDS)) return false;
   const frontmatter = FRONTMATTER.exec(text);
-  return frontmatter !== null && TRACE_TYPE_LINE.test(frontmatter[1]);
+  return frontmatter !== null && TRACE_TYPE_LINE.test(frontmatter[1]) && TRACE_BLOCK_OPENER.test(text);
 }

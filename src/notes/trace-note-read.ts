@@ -9,7 +9,7 @@ import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema 
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
 import { jsonProblem } from "../text/json-problem";
-import { TRACE_NOTE_TYPE } from "../index/trace-marks";
+import { TRACE_BLOCK_INFO, TRACE_NOTE_TYPE } from "../index/trace-marks";
 import { outsideRowLabelLine, type Promotion } from "./trace-note";
 import { boundedTraceJson, TRACE_BLOCK_OPEN, traceBlock } from "./trace-note-json";
 
@@ -47,8 +47,6 @@ const traceEssentialsSchema = z.object({
  * holding one could open a block of its own.
  */
 const FENCE_LINE = /(?<![^\n])( {0,3})(`{3,}|~{3,})([^\r\n]*)/g;
-/** What the plugin writes after its opening fence; a formatter may put spaces around it. */
-const TRACE_BLOCK_INFO = new RegExp(`^[ \\t]*${escapeRegExp(TRACE_BLOCK_OPEN.replace(/^`+/, ""))}[ \\t]*$`);
 /** What may follow a closing fence. Anchored at the start: one try, however long the line. */
 const NOTHING_BUT_SPACES = /^[ \t]*$/;
 

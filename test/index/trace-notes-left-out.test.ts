@@ -83,4 +83,13 @@ describe("isResearchTrace", () => {
     // The property in the body, not the frontmatter.
     expect(isResearchTrace(`# Note\n\ntype: research-trace\n\n${TRACE_BLOCK_OPEN}\n{}\n\`\`\`\n`)).toBe(false);
   });
+
+  it("knows a trace note saved with a byte order mark, or whose fences a formatter rewrote, as the reader does", () => {
+    expect(isResearchTrace(`\uFEFF${TRACE}`)).toBe(true);
+    const tildes = TRACE.replace(TRACE_BLOCK_OPEN, "~~~json vault-research-trace").replace(/```\n$/, "~~~\n");
+    expect(isResearchTrace(tildes)).toBe(true);
+    expect(isResearchTrace(TRACE.replace(TRACE_BLOCK_OPEN, "  ````  json vault-research-trace"))).toBe(true);
+    // Words in a sentence are no block.
+    expect(isResearchTrace(TRACE.replace(TRACE_BLOCK_OPEN, "see the json vault-research-trace block"))).toBe(false);
+  });
 });
