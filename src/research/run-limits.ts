@@ -14,6 +14,11 @@ export const RUN_LIMITS = {
   synthesisAttempts: 2,
   /** Time kept back from the run's end for what follows a stage's slow work (merging, recording). */
   runEndMarginMs: 1000,
+  /**
+   * After a cancel, how long a stage waits for its work to hand back what it has (pages read so
+   * far); work that ignores its signal is then left behind, and Stop is never longer than this.
+   */
+  cancelGraceMs: 1000,
 };
 
 /**

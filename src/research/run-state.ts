@@ -17,7 +17,7 @@ import type { ResearchDeps, ResearchRequest } from "./types";
 
 /** How the look outside the vault went. */
 export interface ExternalOutcome {
-  /** Providers were asked (the policy allowed it and one was enabled). */
+  /** A query left for the providers (the policy allowed it, one was enabled, and there was time to ask). */
   used: boolean;
   /** External search was wanted and gave nothing: no provider, or every provider failed. */
   failed: boolean;

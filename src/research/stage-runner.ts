@@ -1,12 +1,18 @@
 // Runs the stages of one research run: progress events for the panel, a timing per stage in the
 // trace, each stage under its own time limit (cut shorter by what is left of the run's budget),
-// and a stop between stages once the run is cancelled or out of time. A stage that gives up on
-// its work also aborts the work's signal, so a model or provider call does not go on after it.
+// and a stop between stages once the run is cancelled or out of time. A stage that ends, however it
+// ends, aborts its work's signal, so a model or provider call it left behind does not go on after it.
+//
+// A cancel stops the stage within a short grace (`RUN_LIMITS.cancelGraceMs`): work that heeds its
+// signal hands back what it has (pages read so far) and the run keeps it; work that does not (a
+// store read, a request Obsidian cannot abort) is no longer waited for. Whatever the work then
+// throws, the stage ends as cancelled — not as the model's or the provider's failure.
 import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
 import type { Clock } from "../ports";
 import type { ProviderName } from "../settings";
 import type { StageName } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
+import { RUN_LIMITS } from "./run-limits";
 import type { TraceRecorder } from "./trace-recorder";
 import type { ProgressEvent } from "./types";
 
@@ -19,10 +25,6 @@ export class RunStopped extends Error {
     super(message);
     this.name = "RunStopped";
   }
-}
-
-export function runCancelled(): RunStopped {
-  return new RunStopped("cancelled", "The run was cancelled.");
 }
 
 /**
@@ -67,10 +69,19 @@ export interface StageRunnerInit {
 }
 
 export class StageRunner {
-  private readonly deadline: number;
+  /** The stage run last, and whether it was over: where a stopped run says it stopped. */
+  private last: { name: StageName; over: boolean } | null = null;
 
-  constructor(private readonly init: StageRunnerInit) {
-    this.deadline = init.recorder.startedAt + init.totalMs;
+  constructor(private readonly init: StageRunnerInit) {}
+
+  /** The run as cancelled, saying where: "The run was cancelled during the external retrieval stage." */
+  cancelled(): RunStopped {
+    return new RunStopped("cancelled", `The run was cancelled ${this.where()}.`);
+  }
+
+  private where(): string {
+    if (!this.last) return "before it began";
+    return `${this.last.over ? "after" : "during"} the ${this.last.name.replace(/_/g, " ")} stage`;
   }
 
   /**
@@ -87,34 +98,59 @@ export class StageRunner {
 
   /** Throws `RunStopped` once the run is cancelled or past its budget. */
   checkStop(): void {
-    if (this.init.signal?.aborted) throw runCancelled();
-    if (this.init.clock.now() > this.deadline) throw new RunStopped("timeout", `The run took longer than ${this.init.totalMs / 1000} s.`);
+    if (this.init.signal?.aborted) throw this.cancelled();
+    // Counted by the recorder, which a clock set back does not give the spent time back to.
+    if (this.init.recorder.elapsed() > this.init.totalMs) throw new RunStopped("timeout", `The run took longer than ${this.init.totalMs / 1000} s; it stopped ${this.where()}.`);
   }
 
   async run<T>(stage: Stage<T>): Promise<T> {
-    const { clock, recorder, signal } = this.init;
+    const { recorder, signal } = this.init;
     this.checkStop();
     this.progress(stage.name, "started", stage.start);
     recorder.stageStart(stage.name);
+    const current = { name: stage.name, over: false };
+    this.last = current;
     const controller = new AbortController();
     const cancel = (): void => controller.abort();
     signal?.addEventListener("abort", cancel, { once: true });
-    const left = Math.max(1, this.deadline - clock.now());
+    const left = Math.max(1, this.init.totalMs - recorder.elapsed());
     const ms = Math.min(stage.limitMs, left);
     try {
-      const value = await withDeadline(Promise.resolve().then(() => stage.work(controller.signal)), { clock, ms });
+      const value = await this.waitForWork(Promise.resolve().then(() => stage.work(controller.signal)), ms);
       const detail = stage.done(value);
       recorder.stageEnd(stage.name, { detail });
       this.progress(stage.name, stage.outcome?.(value) ?? "done", detail);
       return value;
     } catch (error) {
-      controller.abort();
-      const failure = error instanceof DeadlineMissed ? new StageTimedOut(stage.name, ms, left < stage.limitMs ? this.init.totalMs : undefined) : error;
+      const failure = this.failureOf(error, stage, ms, left);
       recorder.stageEnd(stage.name, { failed: true });
       this.progress(stage.name, "failed", errorMessage(failure));
       throw failure;
     } finally {
+      current.over = true;
       signal?.removeEventListener("abort", cancel);
+      // The stage is over: a source given up on by its own deadline, a page still arriving, stop now.
+      controller.abort();
     }
+  }
+
+  /** The work's value, within `ms`; once the run is cancelled, within the grace, which it may use to hand back what it has. */
+  private async waitForWork<T>(work: Promise<T>, ms: number): Promise<T> {
+    const { clock, signal } = this.init;
+    try {
+      return await withDeadline(work, { clock, ms, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (!(error instanceof DeadlineMissed && error.kind === "aborted")) throw error;
+      // The work's signal was aborted with the run's; its value, if it comes soon, holds what the stage had.
+      return await withDeadline(work, { clock, ms: RUN_LIMITS.cancelGraceMs });
+    }
+  }
+
+  /** How a stage that threw ends the run: cancelled once the run is, out of time, or its own error. */
+  private failureOf(error: unknown, stage: Pick<Stage<unknown>, "name" | "limitMs">, ms: number, left: number): unknown {
+    // A cancelled model call or search throws its own kind of error; the run was cancelled, and says so.
+    if (this.init.signal?.aborted) return error instanceof RunStopped ? error : this.cancelled();
+    if (error instanceof DeadlineMissed) return new StageTimedOut(stage.name, ms, left < stage.limitMs ? this.init.totalMs : undefined);
+    return error;
   }
 }

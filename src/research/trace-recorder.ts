@@ -48,10 +48,14 @@ export class TraceRecorder {
   private readonly openStages = new Map<StageName, number>();
   private readonly secrets = new Set<string>();
   private scrubber: SecretScrubber = secretScrubber([]);
+  /** The latest clock reading, and how far the clock has been set back since the run started. */
+  private lastNow: number;
+  private setBackMs = 0;
 
   constructor(init: TraceRecorderInit) {
     this.clock = init.clock;
     this.startedAt = init.clock.now();
+    this.lastNow = this.startedAt;
     this.question = init.question;
     this.mode = init.mode;
     this.providers = [...init.providers];
@@ -59,9 +63,17 @@ export class TraceRecorder {
     this.runId = init.runId ?? makeRunId(init.clock, init.question);
   }
 
-  /** ms since the run started: the `at` of progress events and trace events alike. */
+  /**
+   * ms since the run started: the `at` of progress events and trace events alike, and what the
+   * run's budget is counted in. The clock is the wall clock, which can be set back (by hand, by a
+   * time sync): time already spent stays spent, so the run does not get its budget again and no
+   * stage lasts less than nothing.
+   */
   elapsed(): number {
-    return Math.max(0, this.clock.now() - this.startedAt);
+    const now = this.clock.now();
+    if (now < this.lastNow) this.setBackMs += this.lastNow - now;
+    this.lastNow = now;
+    return Math.max(0, now + this.setBackMs - this.startedAt);
   }
 
   /**

@@ -4,10 +4,16 @@
 import { describe, expect, it } from "vitest";
 import { researchPackSchema } from "../../src/evidence/research-pack";
 import { RUN_LIMITS } from "../../src/research/run-limits";
-import { stageNames, type ProgressEvent } from "../../src/research/types";
+import { stageNames, type ProgressEvent, type ResearchResult } from "../../src/research/types";
 import { ModelError } from "../../src/llm/chat-model";
+import { problemsOf } from "../../src/ui/run-problems";
 import { keysInPrompt, scriptedModel, stalledModel } from "../support/scripted-model";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
+
+/** Lets pending promise callbacks and timers run, until `done` or a bound. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 describe("a normal run", () => {
   it("without a model writes an extractive evidence brief whose citations verify, and streams every stage in order", async () => {
@@ -90,6 +96,31 @@ describe("cancellation", () => {
     expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
   });
 
+  it("cancelled mid web search: the pack does not say the web was not used, since the query had left (it said 'Web search not used')", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness({ httpOptions: { beforeAnswer: () => controller.abort() } });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", writeTrace: false }, { signal: controller.signal });
+
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.trace.queries_sent).toHaveLength(1);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows\.$/);
+  });
+
+  it("a cancelled run says where it stopped: during a stage, or after the last one that finished (it said only 'The run was cancelled.')", async () => {
+    const duringSearch = new AbortController();
+    const h = await sampleVaultHarness({ httpOptions: { beforeAnswer: () => duringSearch.abort() } });
+    const searching = await h.run({ question: FRESHNESS_QUESTION, mode: "always", writeTrace: false }, { signal: duringSearch.signal });
+    expect(searching.pack.warnings.find((w) => w.kind === "cancelled")?.message).toBe("The run was cancelled during the external retrieval stage.");
+
+    const afterSearch = new AbortController();
+    const stopAtSearch = (e: ProgressEvent) => {
+      if (e.stage === "local_retrieval" && e.status === "done") afterSearch.abort();
+    };
+    const searched = await h.run({ question: FRESHNESS_QUESTION, writeTrace: true }, { signal: afterSearch.signal, onProgress: stopAtSearch });
+    expect(searched.pack.warnings.find((w) => w.kind === "cancelled")?.message).toBe("The run was cancelled after the local retrieval stage.");
+    expect(h.store.text(searched.trace_path!)).toContain("The run was cancelled after the local retrieval stage.");
+  });
+
   it("cancelled once the vault was searched, before the judge: its rows stay, and nothing says the vault was not searched", async () => {
     const controller = new AbortController();
     const h = await sampleVaultHarness();
@@ -117,6 +148,43 @@ describe("cancellation", () => {
     expect(result.answer).toBeUndefined();
     expect(result.pack.evidence.length).toBeGreaterThan(0);
     expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+  });
+
+  it("cancelled while the model repairs its citations: cancelled, and the draft is not shown as a finished run (it ended as verification_failed)", async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([
+      "The team picked Automerge [src:0000000000].",
+      (req) =>
+        new Promise<string>((_, reject) => {
+          req.signal?.addEventListener("abort", () => reject(new ModelError("cancelled", "The model call was cancelled.")));
+          controller.abort();
+        }),
+    ]);
+    const h = await sampleVaultHarness({ model });
+    const result = await h.run({ question: ANSWERED_QUESTION }, { signal: controller.signal });
+
+    expect(model.calls).toHaveLength(2);
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.answer).toBeUndefined();
+    expect(result.trace.errors).toEqual([]);
+    expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
+  });
+
+  it("Stop while the vault search waits on a note read that never returns: cancelled within the grace, not after the stage's 20 s", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness();
+    h.store.read = () => new Promise<string>(() => {});
+    let result: ResearchResult | undefined;
+    const stopOnSearch = (e: ProgressEvent) => {
+      if (e.stage === "local_retrieval" && e.status === "started") controller.abort();
+    };
+    void h.run({ question: ANSWERED_QUESTION, writeTrace: false }, { signal: controller.signal, onProgress: stopOnSearch }).then((r) => (result = r));
+    await until(() => controller.signal.aborted && h.clock.pendingTimers() > 0);
+    h.clock.advance(RUN_LIMITS.cancelGraceMs);
+    await until(() => result !== undefined);
+
+    expect(result?.stop_reason).toBe("cancelled");
+    expect(result?.pack.warnings.map((w) => w.kind)).toEqual(["cancelled"]);
   });
 });
 
@@ -168,6 +236,15 @@ describe("timeouts", () => {
     expect(result.stop_reason).toBe("synthesis_unavailable");
     expect(result.answer).toMatchObject({ kind: "extractive", verified: true });
     expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toMatch(/synthesize stage took longer/);
+  });
+
+  it("a model out of time is a model timeout in the trace, so the panel says so and offers a retry (it was kind 'error', with neither)", async () => {
+    const h = await sampleVaultHarness({ model: stalledModel(), settings: (s) => (s.model.timeoutMs = 30) });
+    const result = await h.run({ question: ANSWERED_QUESTION });
+
+    expect(result.trace.errors).toEqual([{ stage: "synthesize", kind: "timeout", message: "The synthesize stage took longer than 30 ms." }]);
+    const [problem] = problemsOf(result, { enabledProviders: 0, hasKey: () => false });
+    expect(problem).toMatchObject({ kind: "timeout", message: "The model did not answer in time. The evidence brief is shown instead.", action: "retry" });
   });
 });
 

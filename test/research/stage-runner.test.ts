@@ -1,6 +1,8 @@
 // The stage runner on its own: what the panel hears, what the trace keeps, and how a stage ends
 // when it runs out of time or the run is cancelled.
 import { describe, expect, it } from "vitest";
+import { ModelError } from "../../src/llm/chat-model";
+import { RUN_LIMITS } from "../../src/research/run-limits";
 import { RunStopped, StageRunner, StageTimedOut } from "../../src/research/stage-runner";
 import { TraceRecorder } from "../../src/research/trace-recorder";
 import type { ProgressEvent } from "../../src/research/types";
@@ -23,6 +25,11 @@ function runner(options: { clock?: FakeClock; totalMs?: number; signal?: AbortSi
 }
 
 const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => "resolved", (e: unknown) => e);
+
+/** Lets pending promise callbacks and timers run, until `done` or a bound. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 50 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 describe("StageRunner", () => {
   it("a stage that finishes: started and done events, its timing and detail in the trace", async () => {
@@ -93,6 +100,20 @@ describe("StageRunner", () => {
     expect(progress.at(-1)?.detail).toBe("The run's time (10 s in all) ran out during the local retrieval stage.");
   });
 
+  it("a clock set back an hour mid-run does not give the run its budget again: the next stage still has only what was left", async () => {
+    const { clock, stages } = runner({ totalMs: 10_000 });
+    await stages.run({ name: "local_retrieval", start: "Searching", limitMs: 20_000, work: () => clock.advance(9000), done: () => "" });
+    clock.set(clock.now() - 3_600_000);
+    let settled: unknown = "waiting";
+    void failureOf(stages.run({ name: "synthesize", start: "Writing", limitMs: 120_000, work: () => new Promise<never>(() => {}), done: () => "" })).then((e) => (settled = e));
+    await Promise.resolve();
+    clock.advance(1000);
+    await until(() => settled !== "waiting");
+    expect(settled).toMatchObject({ name: "StageTimedOut", message: "The run's time (10 s in all) ran out during the synthesize stage." });
+    clock.advance(1);
+    expect(() => stages.checkStop()).toThrow(expect.objectContaining({ kind: "timeout" }));
+  });
+
   it("a stage limit under a second is said in milliseconds", async () => {
     const { clock, stages } = runner();
     const outcome = failureOf(stages.run({ name: "verify", start: "Checking", limitMs: 400, work: () => new Promise<never>(() => {}), done: () => "" }));
@@ -107,12 +128,12 @@ describe("StageRunner", () => {
     controller.abort();
     const stopped = await failureOf(cancelled.stages.run({ name: "plan", start: "Planning", limitMs: 1000, work: () => 1, done: () => "" }));
     expect(stopped).toBeInstanceOf(RunStopped);
-    expect(stopped).toMatchObject({ kind: "cancelled", message: "The run was cancelled." });
+    expect(stopped).toMatchObject({ kind: "cancelled", message: "The run was cancelled before it began." });
     expect(cancelled.progress).toEqual([]);
 
     const late = runner({ totalMs: 1000 });
     late.clock.advance(1001);
-    expect(() => late.stages.checkStop()).toThrow(expect.objectContaining({ kind: "timeout", message: "The run took longer than 1 s." }));
+    expect(() => late.stages.checkStop()).toThrow(expect.objectContaining({ kind: "timeout", message: "The run took longer than 1 s; it stopped before it began." }));
   });
 
   it("cancelling the run aborts the running stage's work signal", async () => {
@@ -132,6 +153,57 @@ describe("StageRunner", () => {
     await Promise.resolve();
     controller.abort();
     expect(await outcome).toBe("stopped");
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("a cancel stops waiting for work that ignores its signal: the stage ends as cancelled within the grace, not at its limit", async () => {
+    const controller = new AbortController();
+    const { clock, stages } = runner({ signal: controller.signal });
+    let settled: unknown = "waiting";
+    // A store read or a request Obsidian cannot abort: it never looks at the signal.
+    void failureOf(stages.run({ name: "local_retrieval", start: "Searching", limitMs: 20_000, work: () => new Promise<never>(() => {}), done: () => "" })).then((e) => (settled = e));
+    await Promise.resolve();
+    controller.abort();
+    // The stage's own timer is gone with the cancel; the grace's is the one left.
+    await until(() => clock.pendingTimers() > 0);
+    clock.advance(RUN_LIMITS.cancelGraceMs);
+    await until(() => settled !== "waiting");
+    expect(settled).toBeInstanceOf(RunStopped);
+    expect(settled).toMatchObject({ kind: "cancelled" });
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a cancel makes the work's own error a cancel: a cancelled model call is not the model's failure", async () => {
+    const controller = new AbortController();
+    const { stages, progress } = runner({ signal: controller.signal });
+    const outcome = failureOf(
+      stages.run({
+        name: "synthesize",
+        start: "Writing",
+        limitMs: 60_000,
+        work: (s) => new Promise<never>((_, reject) => s.addEventListener("abort", () => reject(new ModelError("cancelled", "The model call was cancelled.")))),
+        done: () => "",
+      }),
+    );
+    await Promise.resolve();
+    controller.abort();
+    expect(await outcome).toMatchObject({ name: "RunStopped", kind: "cancelled" });
+    expect(progress.at(-1)).toMatchObject({ stage: "synthesize", status: "failed", detail: "The run was cancelled during the synthesize stage." });
+  });
+
+  it("a finished stage aborts its work's signal: what the work left running (a source past its own deadline) stops with it", async () => {
+    const { stages } = runner();
+    let signal: AbortSignal | undefined;
+    await stages.run({
+      name: "external_retrieval",
+      start: "Searching the web",
+      limitMs: 20_000,
+      work: (s) => {
+        signal = s;
+        return "two of three sources answered";
+      },
+      done: (v) => v,
+    });
     expect(signal?.aborted).toBe(true);
   });
 

@@ -10,6 +10,7 @@ function fakeClock(start = Date.UTC(2026, 10, 30, 14, 12, 3)): Clock & { advance
   return {
     now: () => now,
     sleep: async (ms) => void (now += ms),
+    // A negative step sets the clock back, as a time sync or a user may.
     advance: (ms) => void (now += ms),
   };
 }
@@ -21,6 +22,22 @@ function recorder(clock = fakeClock()) {
 const emptyPack = pack("What changed in Automerge?", []);
 
 describe("TraceRecorder", () => {
+  it("a clock set back mid-stage: the stage's time and the run's are what really passed, never negative (it was -500 ms)", () => {
+    const clock = fakeClock();
+    const trace = recorder(clock);
+    clock.advance(500);
+    trace.stageStart("synthesize");
+    clock.advance(-3_600_000);
+    trace.event("synthesize", { attempt: 1 });
+    clock.advance(200);
+    trace.stageEnd("synthesize");
+    const done = trace.finish("enough_evidence", emptyPack);
+
+    expect(done.timings_ms.synthesize).toBe(200);
+    expect(done.timings_ms.total).toBe(700);
+    expect(trace.elapsed()).toBe(700);
+  });
+
   it("stamps events with ms since the run started and times each stage", () => {
     const clock = fakeClock();
     const trace = recorder(clock);

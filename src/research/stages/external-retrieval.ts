@@ -59,7 +59,6 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
     done: describeGathered,
     outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
   });
-  run.external.used = true;
   for (const f of gathered.failures) {
     const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
     // A source that fails both queries the same way is said once (the trace keeps each failure).
@@ -96,6 +95,8 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
       recorder.event("external_provider_request", { provider, query: sent.query, count, freshness });
     }
     recorder.querySent(sent.query);
+    // Said as the query leaves, not once the stage is done: a run stopped mid-search did search the web.
+    run.external.used = true;
     const outcome = await dispatchSearch(providers, request, context, session);
     // Searches cut off by a cancel come back as failures; they are the cancel, not the provider's fault.
     run.stages.checkStop();

@@ -35,7 +35,12 @@ export async function modelCheckStage(run: RunState, decidedSoFar: Exclude<Verdi
     start: "Checking the verdict with the model",
     // The call's own limit is shorter: a slow model is a kept verdict, not a stopped run.
     limitMs: MODEL_CHECK_LIMITS.ms + 5_000,
-    work: (signal) => checkVerdictWithModel(run.request.question, run.plan, run.vaultRows, lexical, { model, clock: run.deps.clock, ms: timeLeft(run), signal }),
+    work: async (signal) => {
+      const checked = await checkVerdictWithModel(run.request.question, run.plan, run.vaultRows, lexical, { model, clock: run.deps.clock, ms: timeLeft(run), signal });
+      // A check cut short by the user's cancel is the cancel, not a model that failed (the trace and panel said so).
+      if (checked.kind === "kept_lexical" && checked.failure.kind === "cancelled") run.stages.checkStop();
+      return checked;
+    },
     done: (c) => (c.kind === "checked" ? `The model says ${c.judgement.verdict.replace(/_/g, " ")}` : `The lexical verdict stands: ${c.failure.message}`),
     outcome: (c) => (c.kind === "checked" || c.failure.kind === "nothing_to_check" ? "done" : "partial"),
   });

@@ -11,7 +11,7 @@ import { ModelError, type ChatMessage, type ChatModel, type ChatResponse } from 
 import { errorMessage } from "../../text/error-message";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
-import { RunStopped, runCancelled } from "../stage-runner";
+import { RunStopped, StageTimedOut } from "../stage-runner";
 import { learnModelSecrets } from "../trace-recorder";
 import { writeEvidenceBrief } from "./extractive-brief";
 import type { SynthesisPrompt } from "./synthesis-prompt";
@@ -89,8 +89,8 @@ async function firstDraft(run: RunState, model: ChatModel, system: string, messa
     });
   } catch (error) {
     if (error instanceof RunStopped) throw error;
-    if (run.deps.signal?.aborted) throw runCancelled();
-    return noDraft(run, error instanceof ModelError ? error : { kind: "error", message: errorMessage(error) });
+    if (run.deps.signal?.aborted) throw run.stages.cancelled();
+    return noDraft(run, modelFailure(error));
   }
   // Nothing to verify or repair: a refusal (what came before it is no answer), a reasoning model that thought until its limit, an empty reply.
   if (response.refused) return noDraft(run, { kind: "refused", message: `${model.name} declined to answer: it, or its provider's filter, stopped the answer` });
@@ -107,6 +107,17 @@ function noDraft(run: RunState, failure: ModelError | { kind: string; message: s
   run.recorder.error("synthesize", failure.kind, failure instanceof ModelError ? failure.message : warning);
   run.warnings.push({ kind: "synthesis_unavailable", message: warning });
   return null;
+}
+
+/**
+ * Why the model gave no draft, as a model error where there is one. The stage's limit (the model's
+ * time in settings, or what was left of the run's) starts before the model's own timer and so
+ * passes first: it is the model not answering in time, which the panel words and offers a retry for.
+ */
+function modelFailure(error: unknown): ModelError | { kind: string; message: string } {
+  if (error instanceof ModelError) return error;
+  if (error instanceof StageTimedOut) return new ModelError("timeout", error.message);
+  return { kind: "error", message: errorMessage(error) };
 }
 
 function emptyAnswerReason(model: ChatModel, response: ChatResponse): string {

@@ -1,7 +1,13 @@
 // The web search stage shares its time between the run's two queries: a source that answered the
 // first query is kept when the second query runs out of time, and the run goes on to its answer.
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ResearchResult } from "../../../src/research/types";
+import { replayFolder, REPO_ROOT } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-harness";
+
+/** The free-sources demo's question: Wikipedia and arXiv both fit it (fixtures/replay/free-sources-demo). */
+const CRDT_QUESTION = "What are sequence CRDTs, which papers and libraries implement them, and what do developers think of them?";
 
 /** Lets pending promise callbacks and timers run, until `done` or a bound. */
 async function until(done: () => boolean): Promise<void> {
@@ -63,5 +69,37 @@ describe("external retrieval within its time", () => {
     expect(built[1]?.data).toMatchObject({ query: result.pack.query_plan.provider_queries[1], not_sent: "only 500 ms left of the search's 15 s" });
     expect(result.pack.external_evidence.length).toBeGreaterThan(0);
     expect(result.stop_reason).not.toBe("timeout");
+  });
+
+  it("a source given up on by its own deadline is told to stop once the search is over: no request of the run outlives it", async () => {
+    const hung: AbortSignal[] = [];
+    const h = await sampleVaultHarness({
+      exchanges: replayFolder(path.join(REPO_ROOT, "fixtures/replay/free-sources-demo")),
+      settings: (s) => {
+        s.external.providers = ["wikipedia", "arxiv"];
+        s.external.readPages = 0;
+      },
+      httpOptions: {
+        // arXiv never answers, and does not look at its signal (Obsidian's requestUrl cannot).
+        beforeAnswer: (req) => {
+          if (!req.url.includes("arxiv")) return;
+          if (req.signal) hung.push(req.signal);
+          return new Promise<void>(() => undefined);
+        },
+      },
+    });
+    let result: ResearchResult | undefined;
+    void h.run({ question: CRDT_QUESTION, mode: "always", writeTrace: false }).then((r) => (result = r));
+    // Each query's arXiv call is given up on at its own deadline; Wikipedia's answers are kept.
+    for (let waited = 0; result === undefined && waited < 4; waited++) {
+      await until(() => result !== undefined || hung.length > waited);
+      h.clock.advance(h.settings.external.sourceTimeoutMs);
+    }
+    await until(() => result !== undefined);
+
+    expect(result?.pack.warnings.map((w) => w.kind)).toContain("provider_timeout");
+    expect(result?.pack.external_evidence.some((row) => row.provider === "wikipedia")).toBe(true);
+    expect(hung.length).toBeGreaterThan(0);
+    expect(hung.every((signal) => signal.aborted)).toBe(true);
   });
 });

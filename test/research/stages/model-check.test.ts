@@ -94,6 +94,18 @@ describe("the model-checked verdict", () => {
     expect(result.stop_reason).toBe("retrieval_only");
   });
 
+  it("Stop while the model checks: the run is cancelled during the judge stage, and no model failure is reported (it said the check failed)", async () => {
+    const controller = new AbortController();
+    server.answers.rewrites = { text: JSON.stringify({ rewrites: [] }) };
+    server.answers.check = { hang: true, onCall: () => controller.abort() };
+    const result = await h.run({ question: WEAK_QUESTION, writeTrace: false }, { modelLevers: true, signal: controller.signal });
+
+    expect(result.stop_reason).toBe("cancelled");
+    expect(result.trace.errors).toEqual([]);
+    expect(judgeEvents(result).some((e) => e.model_check === "failed")).toBe(false);
+    expect(result.pack.warnings.find((w) => w.kind === "cancelled")?.message).toBe("The run was cancelled during the judge stage.");
+  });
+
   it("a question about the current state stays at most weak, whatever the model says", async () => {
     server.answers.check = { text: JSON.stringify({ verdict: "enough_evidence", reason: "The notes list the release.", missing: [] }) };
     const result = await h.run({ question: FRESHNESS_QUESTION, retrievalOnly: true }, { modelLevers: true });
