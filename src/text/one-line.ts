@@ -2,9 +2,10 @@
 // line longer than `max` code units ends in an ellipsis. Used wherever a title, a message or a
 // snippet is printed in a list, a prompt or a note.
 
-/** "a\n  b " → "a b"; with `max`, a longer result is cut to `max` characters ending in "…". */
+import { cutText } from "./cut-text";
+
+/** "a\n  b " → "a b"; with `max`, a longer result is cut to `max` characters ending in "…", never inside a character. */
 export function oneLine(text: string, max?: number): string {
   const line = text.replace(/\s+/g, " ").trim();
-  if (max === undefined || line.length <= max) return line;
-  return `${line.slice(0, Math.max(0, max - 1))}…`;
+  return max === undefined ? line : cutText(line, max);
 }

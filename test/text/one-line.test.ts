@@ -10,4 +10,10 @@ describe("oneLine", () => {
     expect(oneLine("abcdefghij", 5)).toBe("abcd…");
     expect(oneLine("abcde", 5)).toBe("abcde");
   });
+
+  it("never cuts inside a character: an emoji at the cut goes whole", () => {
+    const cut = oneLine("abc😀def", 5);
+    expect(cut).toBe("abc…");
+    expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
 });
