@@ -127,6 +127,8 @@ export function createReplayHttp(exchanges: RecordedExchange[], options: ReplayO
   const keyed = exchanges.map((exchange) => ({ exchange, key: urlKey(exchange.url), params: paramsKey(exchange.url) }));
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
+      // Refused before it is logged, as the real adapters refuse it before it is sent: the log is what left.
+      if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
       const key = urlKey(req.url);
       const params = paramsKey(req.url);
       const method = req.method.toUpperCase();
@@ -140,7 +142,6 @@ export function createReplayHttp(exchanges: RecordedExchange[], options: ReplayO
         ...(req.body !== undefined ? { body: parseBody(req.body) } : {}),
         matched: hit !== undefined,
       });
-      if (req.signal?.aborted) throw new HttpFailure("aborted", "The request was cancelled.");
       if (!hit) {
         const where = options.sourceName ? ` in ${options.sourceName}` : "";
         throw new HttpFailure("replay_miss", `No recorded response${where} for ${method} ${key ?? req.url} (replay never uses the network).`);

@@ -53,6 +53,15 @@ describe("replay Http", () => {
     expect((wrongPath as HttpFailure).message).toContain("GET https://api.search.brave.com/res/v1/web/search ");
   });
 
+  it("neither answers nor logs a request already cancelled, as a real adapter never sends one", async () => {
+    const log: ReplayLogEntry[] = [];
+    const http = createReplayHttp(exchanges.exchanges, { onRequest: (e) => log.push(e) });
+    const signal = AbortSignal.abort();
+    const refused = await http.request({ method: "GET", url: "https://api.search.brave.com/res/v1/llm/context?q=crdt", signal }).catch((e: unknown) => e);
+    expect((refused as HttpFailure).kind).toBe("aborted");
+    expect(log).toEqual([]);
+  });
+
   it("logs every request with secret headers and key-like parameters masked", async () => {
     const log: ReplayLogEntry[] = [];
     const http = createReplayHttp(exchanges.exchanges, { onRequest: (e) => log.push(e) });
