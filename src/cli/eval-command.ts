@@ -18,6 +18,7 @@ import { envSecrets, envSecretValues, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { openVault, type CliIo, type OpenedVault } from "./open-vault";
 import { loadReplayDirectory, ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { replayFromEnvironment } from "./web-access";
 import { evalReportJson } from "./json/eval-report-json";
 import { isKeyedSourceSecret } from "./provider-choice";
 import { terminalJson } from "./terminal-text";
@@ -106,7 +107,8 @@ function readCasesFile(file: string, shown: string): ReturnType<typeof parseEval
 }
 
 function defaultReplayDir(args: ParsedArgs, io: CliIo): string | undefined {
-  const given = flag(args, "replay") ?? io.env.VAULT_RESEARCH_REPLAY;
+  // The environment read as every command reads it: set but empty is refused, never the live web.
+  const given = flag(args, "replay") ?? replayFromEnvironment(io.env);
   if (!given) return undefined;
   const dir = path.resolve(io.cwd, given);
   checkReplayDir(dir, "--replay");

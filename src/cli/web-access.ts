@@ -43,7 +43,7 @@ export function webAccess(given: string | undefined, io: { env: Record<string, s
  * VAULT_RESEARCH_REPLAY, when set. Set but empty is refused as `--replay ""` is (args.ts): written
  * `VAULT_RESEARCH_REPLAY=$DIR` with DIR unset, read as absent it would quietly search the live web.
  */
-function replayFromEnvironment(env: Record<string, string | undefined>): string | undefined {
+export function replayFromEnvironment(env: Record<string, string | undefined>): string | undefined {
   const value = env.VAULT_RESEARCH_REPLAY;
   if (value !== undefined && value.trim() === "") {
     throw new UsageError("VAULT_RESEARCH_REPLAY is set but empty: give it the replay folder, or unset it for the live network.");

@@ -74,6 +74,13 @@ describe("the shipped research eval set", () => {
 });
 
 describe("a case that does not hold", () => {
+  it("refuses VAULT_RESEARCH_REPLAY set but empty, as every command does, rather than read it as the live web", async () => {
+    const file = casesFile("empty-replay.json", { cases: [{ id: "one", question: "How are encrypted backups protected?", expect: { no_requests: true } }] });
+    const { code, stderr } = await runEval(evalArgs(file), { VAULT_RESEARCH_REPLAY: "" });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/VAULT_RESEARCH_REPLAY is set but empty/);
+  });
+
   it("fails with exit 1 and says what was expected and what happened", async () => {
     const file = casesFile("false-expectation.json", {
       cases: [
