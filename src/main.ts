@@ -31,6 +31,7 @@ import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
 import type { DialHost } from "./ui/dial-host";
 import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues, waitingForIndexText } from "./ui/index-status";
+import { embeddingProgressWords } from "./index/embeddings/progress-words";
 import { openAtSection, VaultSearchModal } from "./ui/search-modal";
 import { COMPARISON_VIEW_TYPE, ComparisonView } from "./ui/comparison-view";
 import { VaultResearchSettingTab, type SettingsHost } from "./ui/settings-tab";
@@ -184,6 +185,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   private registerCommands(): void {
     this.addCommand({ id: "search-vault", name: "Search vault", callback: () => this.openSearch() });
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuildIndex() });
+    // The status bar's box, for where there is no status bar (phones) and for the keyboard.
+    this.addCommand({ id: "show-index-status", name: "Show index status", callback: () => this.showIndexDetails() });
     this.addCommand({ id: "open-research-panel", name: "Open research panel", callback: () => void this.openResearchPanel() });
     this.addCommand({
       id: "ask-question",
@@ -520,9 +523,16 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   private showIndexDetails(): void {
     const status = this.keeper.status();
-    new IndexProblemsModal(this.app, status, indexIssues(status, this.keeper.issues()), (path) => {
-      void openAtSection(this.app, path, undefined);
-    }).open();
+    const embedding = this.searchDial?.embedding.progress() ?? null;
+    new IndexProblemsModal(
+      this.app,
+      status,
+      indexIssues(status, this.keeper.issues()),
+      (path) => {
+        void openAtSection(this.app, path, undefined);
+      },
+      embedding ? embeddingProgressWords(embedding) : null,
+    ).open();
   }
 }
 

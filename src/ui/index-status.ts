@@ -78,11 +78,16 @@ function lastUpdatedLine(status: IndexStatus | null): string {
 }
 
 export class IndexProblemsModal extends Modal {
+  /**
+   * @param embedding the embedding job's progress in words, when a job exists: on a phone, which has
+   *   no status bar, this box (the "Show index status" command) is the only place it is seen.
+   */
   constructor(
     app: App,
     private readonly status: IndexStatus | null,
     private readonly issues: readonly IndexIssue[],
     private readonly openNote: (path: string) => void,
+    private readonly embedding: string | null = null,
   ) {
     super(app);
   }
@@ -92,6 +97,8 @@ export class IndexProblemsModal extends Modal {
     const { contentEl } = this;
     contentEl.empty();
     contentEl.addClass("vault-research-problems");
+    contentEl.createEl("p", { text: `${describeIndexStatus(this.status, this.issues).text}.`, cls: "vault-research-problems-state" });
+    if (this.embedding) contentEl.createEl("p", { text: this.embedding, cls: "vault-research-problems-embedding" });
     contentEl.createEl("p", { text: lastUpdatedLine(this.status) });
     if (this.issues.length === 0) {
       contentEl.createEl("p", { text: "No problems found.", cls: "vault-research-problems-none" });

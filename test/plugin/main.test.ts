@@ -179,6 +179,7 @@ describe("the plugin", () => {
     expect(commands.map((c) => [c.id, c.name])).toEqual([
       ["vault-research:search-vault", "Search vault"],
       ["vault-research:rebuild-index", "Rebuild index"],
+      ["vault-research:show-index-status", "Show index status"],
       ["vault-research:open-research-panel", "Open research panel"],
       ["vault-research:ask-question", "Ask a research question"],
       ["vault-research:research-selection", "Research the selection"],
@@ -192,6 +193,9 @@ describe("the plugin", () => {
     expect(commands.every((c) => c.hotkeys === undefined)).toBe(true);
     app.commands.get("vault-research:search-vault")!.callback!();
     expect(openModals[0].modalEl.classList.contains("vault-research-search")).toBe(true);
+    // A phone has no status bar: the same box is a command.
+    app.commands.get("vault-research:show-index-status")!.callback!();
+    expect(openModals[1].contentEl.querySelector("p")?.textContent).toBe("3 notes indexed.");
   });
 
   it("rebuilds on command and reports how many notes it read", async () => {

@@ -82,10 +82,12 @@ describe("EmbeddingStatusBar", () => {
 
 describe("IndexProblemsModal", () => {
   const ready: IndexStatus = { notes: 3, lastUpdated: 1_700_000_000_000, state: "ready", problems: [] };
-  const firstLine = (status: IndexStatus | null) => {
-    new IndexProblemsModal(new App() as unknown as ObsidianApp, status, [], () => {}).open();
-    return openModals.at(-1)!.contentEl.querySelector("p")?.textContent;
+  const lines = (status: IndexStatus | null, embedding: string | null = null) => {
+    new IndexProblemsModal(new App() as unknown as ObsidianApp, status, [], () => {}, embedding).open();
+    return [...openModals.at(-1)!.contentEl.querySelectorAll("p")].map((p) => p.textContent);
   };
+  /** The line that says when the index was last updated. */
+  const firstLine = (status: IndexStatus | null) => lines(status).find((line) => /updated/.test(line ?? ""));
 
   it("says when the index was last updated, the whole date, where the user's dates have '. ' inside (Korean, Hungarian, Czech)", () => {
     // What toLocaleString gives on a Korean system; Hungarian, Czech and Slovak dates read alike.
@@ -95,5 +97,11 @@ describe("IndexProblemsModal", () => {
 
   it("says the index was not updated yet when it never was", () => {
     expect(firstLine(null)).toBe("Not updated yet.");
+  });
+
+  // On a phone there is no status bar: this box ("Show index status") is where its words are read.
+  it("says first what the status bar says, then the embedding job's progress when there is one", () => {
+    expect(lines({ ...ready, state: "updating" }, "Embedding 10 of 40 notes")).toEqual(["Updating index… 3 notes.", "Embedding 10 of 40 notes", expect.stringMatching(/^Last updated /), "No problems found."]);
+    expect(lines(ready)[0]).toBe("3 notes indexed.");
   });
 });
