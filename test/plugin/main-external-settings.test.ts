@@ -3,27 +3,16 @@
 // device's settings): Obsidian calls `onExternalSettingsChange` (obsidian.d.ts, @since 1.5.7). The
 // settings from the file are used from then on, so the next change made here does not write the old
 // ones back over them; the index follows a changed exclusion or word analysis.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, Vault, type Plugin as StandInPlugin, type PluginManifest } from "../stubs/obsidian";
+import { App, notices, Vault, type Plugin as StandInPlugin } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
-import { FakeIndexedDb } from "./fake-indexeddb";
+import { testManifest, usePluginGlobals } from "./plugin-globals";
 import { wait } from "./fake-time";
 
-const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.stubGlobal("indexedDB", new FakeIndexedDb().asFactory());
-  notices.length = 0;
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const manifest = testManifest;
+usePluginGlobals();
 
 async function started(data: unknown, options: { ready?: boolean } = {}) {
   const vault = new Vault("Garden");

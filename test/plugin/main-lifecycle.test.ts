@@ -3,27 +3,16 @@
 // nothing and writes nothing; data.json that spells a setting otherwise than the plugin uses it
 // (`./AI Traces`) is saved once in the plugin's spelling, and never rewritten when nothing changed
 // or when loading found values it could not use.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, Platform, Vault, type Plugin as StandInPlugin, type PluginManifest } from "../stubs/obsidian";
+import { App, notices, Platform, Vault, type Plugin as StandInPlugin } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
-import { FakeIndexedDb } from "./fake-indexeddb";
+import { testManifest, usePluginGlobals } from "./plugin-globals";
 import { wait } from "./fake-time";
 
-const manifest: PluginManifest = { id: "vault-research", name: "Vault Research", author: "test", version: "0.0.0", minAppVersion: "1.11.4", description: "" };
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.stubGlobal("indexedDB", new FakeIndexedDb().asFactory());
-  notices.length = 0;
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const manifest = testManifest;
+usePluginGlobals();
 
 function newPlugin(data: unknown) {
   const vault = new Vault("Garden");
