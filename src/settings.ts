@@ -310,7 +310,7 @@ export const settingsSchema = z.object({
       /** Show each result's scores (per lane, and the rerank's move). */
       showScores: z.boolean().default(false),
       embedding: embeddingSchema.prefault({}),
-      /** Keep the local query log (plugin data folder; never the vault, never sent anywhere). */
+      /** Keep the local query log (IndexedDB in the plugin, the cache folder in the CLI; never the vault, never sent anywhere). */
       queryLog: z.boolean().default(true),
     })
     .prefault({}),

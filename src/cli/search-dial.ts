@@ -77,6 +77,8 @@ export interface OpenedDial {
   embedder: EmbeddingModel | null;
   /** The vectors as loaded (null at level 1, or without an embedding model). */
   vectors: VectorLoad | null;
+  /** Level 4's chat model (null below level 4, or without one). */
+  rerankModel: RerankModel | null;
 }
 
 /** The dial over an opened vault; a level that needs nothing more than words builds no client. */
@@ -106,7 +108,7 @@ export async function openDial(opened: OpenedVault, choice: DialChoice, options:
     scrubber: () => scrubber,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  return { search, queryLog, embedder, vectors };
+  return { search, queryLog, embedder, vectors, rerankModel };
 }
 
 async function chatModelFor(config: ModelConfig, http: Http, secrets: ReturnType<typeof envSecrets>, settings: Settings): Promise<RerankModel | null> {

@@ -19,6 +19,7 @@ import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
 import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
+import type { ModelConfig } from "../../llm/model-spec";
 import { webAccess, type WebAccess } from "../web-access";
 import { checkedStdin } from "./protocol-stdin";
 import { keepStdoutForProtocol } from "./protocol-stdout";
@@ -76,6 +77,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     searchSession: createSearchSession({ clock }),
     dial: dial.search,
     embedding: dial.embedder ? embeddingDisclosure(choice.embed) : null,
+    rerank: dial.rerankModel && choice.model.kind !== "none" ? rerankDisclosure(choice.model) : null,
     allowExternal: has(args, "allow-external"),
     allowWrites: has(args, "allow-writes"),
   });
@@ -106,4 +108,10 @@ function serverInstructions(root: string, allowExternal: boolean, allowWrites: b
     allowExternal ? "Web search is possible, but only for a research_pack call that sets allow_external_search: true." : "This server never uses the network.",
     allowWrites ? "promote_result may write new source notes into the vault." : "Nothing is written into the vault.",
   ].join(" ");
+}
+
+/** What level 4 sends to the chat model, and where: an agent reads it in vault_search's description. */
+function rerankDisclosure(model: Exclude<ModelConfig, { kind: "none" }>): string {
+  const where = model.kind === "anthropic" ? "Anthropic (api.anthropic.com)" : model.baseUrl;
+  return `Level 4 also sends the query and the excerpts of its top 10 notes to the chat model ${model.model} at ${where}.`;
 }

@@ -43,6 +43,8 @@ export interface VaultToolsContext {
   dial: VaultSearch;
   /** What levels 2–4 send where (embeddingDisclosure), or null when the server has no embedding model. */
   embedding: string | null;
+  /** What level 4 sends to the chat model and where, or null when the server has none (no --model). */
+  rerank?: string | null;
   allowExternal: boolean;
   allowWrites: boolean;
 }
@@ -116,7 +118,7 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
 
 function vaultSearchDescription(ctx: VaultToolsContext): string {
   const network = ctx.embedding
-    ? `Level 1 never uses the network: it reads only the index on this machine, kept current as notes change. Levels 2–4 embed the query: ${ctx.embedding} `
+    ? `Level 1 never uses the network: it reads only the index on this machine, kept current as notes change. Levels 2–4 embed the query: ${ctx.embedding} ${ctx.rerank ? `${ctx.rerank} ` : ""}`
     : "Never uses the network: it reads only the index on this machine, kept current as notes change. ";
   return (
     `Search over the notes of the vault at ${ctx.opened.root}. ${network}` +

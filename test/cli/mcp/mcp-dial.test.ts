@@ -78,6 +78,24 @@ describe("vault-research mcp --embed", () => {
     expect(lines.at(-1)).toMatchObject({ type: "click", id: search.id, key: "Soup.md", rank: 1 });
   });
 
+  it("says in vault_search's description what level 4 sends to the chat model, and where, when it has one", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ensureBuiltCli(), "mcp", "--vault", path.join(tmp, "vault"), "--cache-dir", cache, "--embed", `ollama:nomic-embed-text@${server.base}`, "--model", `openai:stand-in@${server.base}/v1`],
+      env: { PATH: process.env.PATH ?? "", HOME: tmp },
+      stderr: "pipe",
+    });
+    const withModel = new Client({ name: "vault-research-test", version: "1.0.0" });
+    await withModel.connect(transport);
+    try {
+      const { tools } = await withModel.listTools();
+      const description = tools.find((t) => t.name === "vault_search")?.description ?? "";
+      expect(description).toContain(`Level 4 also sends the query and the excerpts of its top 10 notes to the chat model stand-in at ${server.base}/v1.`);
+    } finally {
+      await withModel.close();
+    }
+  });
+
   it("level 4 without --model runs level 3 and says why (the config's chat model is not the server's)", async () => {
     const four = (await client.callTool({ name: "vault_search", arguments: { query: "repairing an automobile", level: 4 } })) as Found;
     expect(four.structuredContent).toMatchObject({ level: 4, ran_level: 3, notices: [{ kind: "level_unavailable" }] });
