@@ -15,7 +15,7 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (14: full-width Latin read as ASCII, Chinese and Japanese runs of any length, files with NUL bytes left out, trace notes known by rewritten fences or a byte order mark). */
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (14: full-width Latin read as ASCII, Chinese and Japanese runs of any length, files with NUL bytes left out, trace notes known by rewritten fences or a byte order mark, the tags of `%%` comment blocks). */
 export const INDEX_FORMAT_VERSION = 14;
 
 /** The part that names all the others. */

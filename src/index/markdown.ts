@@ -127,8 +127,9 @@ class SectionScanner {
   private fence: { char: number; length: number } | null = null;
   /** The marker that closes the comment block the scanner is in (`-->` or `%%`), or null. */
   private comment: "-->" | "%%" | null = null;
-  /** A comment's links are links (Obsidian keeps them); its tags are no tags and go nowhere. */
-  private readonly commentSink: InlineSink;
+  /** Where an HTML comment's tags and links go: nowhere. Obsidian reads no markdown in HTML, but a
+   * `%%` comment's `#tag` and `[[link]]` are in its metadata (notes hide tags there on purpose). */
+  private readonly htmlCommentSink: InlineSink = { tags: [], links: [] };
   /** Where the next closing marker is: a note of 400,000 `<!--` lines that none closes is read once, not once a line. */
   private readonly closers: NextOf;
   private paragraph: ParagraphLine | null = null;
@@ -148,7 +149,6 @@ class SectionScanner {
     preambleLines: string[],
   ) {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
-    this.commentSink = { tags: [], links: sink.links };
     this.closers = new NextOf(text);
   }
 
@@ -326,8 +326,9 @@ class SectionScanner {
 
   /**
    * A line inside an HTML (`<!-- … -->`) or Obsidian (`%% … %%`) comment block. Obsidian shows none of
-   * it: no heading, setext underline or tag is read there (a commented-out draft's `# Heading` made
-   * a section, and could become the title). Its words stay searchable, as Obsidian's own search finds them.
+   * it: no heading or setext underline is read there (a commented-out draft's `# Heading` made a
+   * section, and could become the title); tags and links only as `commentText` says. Its words stay
+   * searchable, as Obsidian's own search finds them.
    */
   private commentLine(raw: string): void {
     const close = this.comment!;
@@ -366,8 +367,9 @@ class SectionScanner {
   }
 
   private commentText(s: string): void {
-    pushText(this.current.lines, inlineToText(s, this.commentSink).trim());
-    this.commentSink.tags.length = 0;
+    const html = this.comment === "-->";
+    pushText(this.current.lines, inlineToText(s, html ? this.htmlCommentSink : this.sink).trim());
+    if (html) this.htmlCommentSink.tags.length = this.htmlCommentSink.links.length = 0;
   }
 
   /** Adds a body line's text to the open section. */
