@@ -8,6 +8,7 @@ import type { EmbeddingUnit } from "../src/index/embeddings/embedding-units";
 import { bytesPerVector, unitLength } from "../src/index/embeddings/quantize";
 import { readVectors, serializeVectors } from "../src/index/embeddings/vector-file";
 import { VectorStore } from "../src/index/embeddings/vector-store";
+import { vectorLaneChecks } from "./bench-tools";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 /** Title, outline and three sections: a typical note's units. */
@@ -115,7 +116,6 @@ function main(): void {
   const queries = Number(arg("queries") ?? 60);
   const sizes = (arg("sizes") ?? "10000,50000,100000").split(",").map(Number);
   const runs = sizes.map((n) => measure(n, dimensions, queries));
-  const p95At = (n: number) => (runs.find((r) => r.sections === n)?.level3_vector_lanes_ms as { p95: number } | undefined)?.p95;
   const figures = {
     bench: "embeddings",
     dimensions,
@@ -125,10 +125,7 @@ function main(): void {
     note_vector_bytes_per_note: bytesPerVector(dimensions),
     gc_exposed: gc !== undefined,
     runs,
-    checks: {
-      p95_10k_lt_50ms: (p95At(10_000) ?? 0) < 50,
-      p95_50k_lt_200ms: (p95At(50_000) ?? 0) < 200,
-    },
+    checks: vectorLaneChecks(runs as { sections: number; level3_vector_lanes_ms: { p95: number } }[]),
   };
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

@@ -126,9 +126,35 @@ export function runChild(task: string, args: string[], options: ChildOptions = {
     child.on("close", (code, signal) => {
       const last = out.trim().split("\n").at(-1) ?? "";
       if (code === 0 && last.startsWith("{")) resolve({ ok: true, result: JSON.parse(last) as Record<string, unknown> });
-      else resolve({ ok: false, code, signal, stderr: err.trim().split("\n").slice(-6).join("\n") });
+      else resolve({ ok: false, code, signal, stderr: childErrorText(err) });
     });
   });
+}
+
+/**
+ * The vector lane's targets (p95 of both lanes under 50 ms at 10,000 sections, under 200 ms at
+ * 50,000), each null when that size was not measured: a target with no figure is not met.
+ */
+export function vectorLaneChecks(runs: readonly { sections: number; level3_vector_lanes_ms: { p95: number } }[]): { p95_10k_lt_50ms: boolean | null; p95_50k_lt_200ms: boolean | null } {
+  const below = (sections: number, ms: number) => {
+    const run = runs.find((r) => r.sections === sections);
+    return run === undefined ? null : run.level3_vector_lanes_ms.p95 < ms;
+  };
+  return { p95_10k_lt_50ms: below(10_000, 50), p95_50k_lt_200ms: below(50_000, 200) };
+}
+
+/**
+ * What a failed child said, without its stack frames: its last six other lines. A thrown error
+ * prints its message above its frames, and running out of heap prints "FATAL ERROR: … heap out of
+ * memory" above V8's native frames; the last six lines were only frames, and the reason was lost.
+ */
+export function childErrorText(stderr: string): string {
+  const frame = /^\s*(at\s|\d+: 0x[0-9a-f]+|----- Native stack trace -----$)/i;
+  return stderr
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !frame.test(line))
+    .slice(-6)
+    .join("\n");
 }
 
 /** Wall-clock time of a whole process, from spawn to exit, in ms. */

@@ -26,6 +26,9 @@
 //
 // Last, the search dial's vector lane (bench-embeddings.ts, in its own process): bytes per section
 // on disk and in memory, and p95 of brute-force cosine at 10k, 50k and 100k sections.
+//
+// The figures and targets are assembled in bench-figures.ts. A size whose measurement fails is
+// reported in its place (`failed`, with the child's reason), its targets null; the rest still prints.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +38,7 @@ import { renamedCopies } from "./copy-vault";
 import { generateVault } from "./generate-vault";
 import { cliSearch } from "./measure-cli";
 import { runChildTask } from "./bench-child";
+import { coldFigures, failedSize, targetsOf, warmFigures, type Figures } from "./bench-figures";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -67,16 +71,13 @@ function log(text: string): void {
   process.stderr.write(`bench: ${text}\n`);
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function resultOf(outcome: ChildOutcome, what: string): Record<string, unknown> {
   if (outcome.ok) return outcome.result;
   throw new Error(`${what} failed (exit ${outcome.code ?? outcome.signal}): ${outcome.stderr}`);
-}
-
-type Figures = Record<string, any>;
-
-/** The best (fastest) of several runs of one measurement. */
-function fastest(runs: Figures[]): Figures {
-  return leastOf(runs, (run) => run.ms);
 }
 
 /** Cold builds of each side in their own processes, alternated, `rounds` of each. */
@@ -89,47 +90,7 @@ async function coldRuns(vault: string, cache: string, plainFile: string, rounds:
       else ours.push(resultOf(await runChild("cold-ours", ["--vault", vault, "--work", cache]), "our cold index"));
     }
   }
-  const [o, p] = [fastest(ours), fastest(plain)];
-  return {
-    notes: o.notes,
-    megabytes: o.megabytes,
-    cold_index: sideBySide(ours, plain),
-    heap_mb: { ours: ours[0].heap_mb, plain: plain[0].heap_mb, ratio: round(ours[0].heap_mb / plain[0].heap_mb) },
-    save: { ...ours[ours.length - 1].save, plain_ms: p.save.ms, plain_megabytes: p.save.megabytes, plain_longest_slice_ms: p.save.longest_slice_ms, ratio: round(ours[ours.length - 1].save.ms / p.save.ms) },
-    peak_rss_mb: { cold_index_and_save: { ours: o.peak_rss_mb, plain: p.peak_rss_mb } },
-    // Learned behind the ready index, after the build measured above: its own figures, no baseline.
-    vault_language_learning: {
-      runs_ms: ours.map((r) => r.vault_language.learn_ms),
-      heap_mb_after: ours[0].vault_language.heap_mb_after,
-      longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
-      longest_slice_in: leastOf(ours, (r) => r.vault_language.longest_slice_ms).vault_language.longest_slice_in,
-      longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
-    },
-  };
-}
-
-/** The run with the least of `figure` (the one whose longest slice is reported, with where it ended). */
-function leastOf(runs: Figures[], figure: (run: Figures) => number): Figures {
-  return runs.reduce((best, run) => (figure(run) < figure(best) ? run : best));
-}
-
-/**
- * The fastest run of each side and their ratio, every run's time, and the longest slice and block
- * of ours as the least of its runs (noise only adds to them).
- */
-function sideBySide(ours: Figures[], plain: Figures[]): Figures {
-  const [o, p] = [fastest(ours), fastest(plain)];
-  return {
-    ms: o.ms,
-    plain_ms: p.ms,
-    ratio: round(o.ms / p.ms),
-    ours_runs_ms: ours.map((r) => r.ms),
-    plain_runs_ms: plain.map((r) => r.ms),
-    longest_slice_ms: Math.min(...ours.map((r) => r.longest_slice_ms)),
-    longest_slice_in: leastOf(ours, (r) => r.longest_slice_ms).longest_slice_in,
-    longest_block_ms: Math.min(...ours.map((r) => r.longest_block_ms)),
-    plain_longest_slice_ms: p.longest_slice_ms,
-  };
+  return coldFigures(ours, plain);
 }
 
 /** Warm starts, ours and plain alternated, each in a fresh process. */
@@ -140,19 +101,7 @@ async function warmRuns(vault: string, cache: string, plainFile: string, runs: n
     plain.push(resultOf(await runChild("warm-plain", ["--plain", plainFile]), "plain's warm start"));
     ours.push(resultOf(await runChild("warm-ours", ["--vault", vault, "--work", cache]), "our warm start"));
   }
-  const [o, p] = [fastest(ours), fastest(plain)];
-  return {
-    ...sideBySide(ours, plain),
-    heap_mb: o.heap_mb,
-    plain_heap_mb: p.heap_mb,
-    peak_rss_mb: o.peak_rss_mb,
-    plain_peak_rss_mb: p.peak_rss_mb,
-    // The notes' vault-language vectors, taken back from their parts behind the ready index.
-    vault_language_fill_ms: ours.map((r) => r.vault_language.fill_ms),
-    vault_language_fill_longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
-    vault_language_fill_longest_slice_in: leastOf(ours, (r) => r.vault_language.longest_slice_ms).vault_language.longest_slice_in,
-    vault_language_fill_longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
-  };
+  return warmFigures(ours, plain);
 }
 
 /** Every measurement of one size; `base` is the source vault, copied and renamed up to `notes`. */
@@ -191,19 +140,29 @@ async function main(): Promise<void> {
   const sizes = (arg("sizes") ?? "base,50000,100000").split(",").map((s) => (s === "base" ? null : Number(s)));
   const bySize: Record<string, Figures> = {};
   for (const [i, notes] of sizes.entries()) {
-    const figures = await measureSize(vault.dir, notes, queries, path.join(work, String(i)), i === 0);
-    // Keys that are not integers keep their order in a JSON object.
-    bySize[`${figures.notes} notes`] = figures;
+    // A measurement that fails is reported in its size's place: the other sizes' figures still print.
+    try {
+      const figures = await measureSize(vault.dir, notes, queries, path.join(work, String(i)), i === 0);
+      // Keys that are not integers keep their order in a JSON object.
+      bySize[`${figures.notes} notes`] = figures;
+    } catch (error) {
+      log(`${notes ?? "the vault itself"}: failed`);
+      bySize[`${notes === null ? "the vault itself" : `${notes} notes`} (failed)`] = failedSize(messageOf(error));
+    }
   }
-  const largest = Object.values(bySize).at(-1)!;
-  log("under --max-old-space-size=512 on one core");
-  const limitOutcome = await runChild("limit", ["--vault", largest._paths.vault as string, "--work", path.join(work, "limit"), "--query", queries[0]], { maxOldSpaceMb: 512, oneCore: true });
-  const limit = limitOutcome.ok ? limitOutcome.result : { ok: false, exit: limitOutcome.code ?? limitOutcome.signal, stderr: limitOutcome.stderr };
+  const largest = Object.values(bySize).filter((f) => f.failed === undefined).at(-1);
+  let limit: Figures = { skipped: "no size was measured" };
+  if (largest) {
+    log("under --max-old-space-size=512 on one core");
+    const limitOutcome = await runChild("limit", ["--vault", largest._paths.vault as string, "--work", path.join(work, "limit"), "--query", queries[0]], { maxOldSpaceMb: 512, oneCore: true });
+    limit = limitOutcome.ok ? limitOutcome.result : { ok: false, exit: limitOutcome.code ?? limitOutcome.signal, stderr: limitOutcome.stderr };
+  }
   const cli: Record<string, Figures> = {};
   for (const [size, figures] of Object.entries(bySize).slice(0, 2)) {
+    if (figures.failed !== undefined) continue;
     log(`CLI search against plain's fresh process (${size})`);
     const { vault: dir, plainFile } = figures._paths as { vault: string; plainFile: string };
-    cli[size] = await cliSearch(dir, path.join(work, `cli-${size}`), plainFile, queries.slice(0, 3), 2);
+    cli[size] = await cliSearch(dir, path.join(work, `cli-${size}`), plainFile, queries.slice(0, 3), 2).catch((error: unknown) => failedSize(messageOf(error)));
   }
   for (const figures of Object.values(bySize)) delete figures._paths;
   log("the dial's vector lane (int8 vectors, brute-force cosine) at 10k, 50k and 100k sections");
@@ -211,6 +170,10 @@ async function main(): Promise<void> {
   const loadAverage = { at_start: loadBefore, at_end: os.loadavg().map((n) => round(n, 2)), what: "1, 5 and 15 minute load averages; above the core count, other jobs were waiting for a core" };
   const figures = { vault: { path: vault.dir, kind: vault.kind }, node: process.version, cores: os.cpus().length, load_average: loadAverage, sizes: bySize, under_512_mb_one_core: limit, cli_search_warm_cache: cli, vector_lane: vectors };
   process.stdout.write(`${JSON.stringify({ figures, targets: targetsOf(bySize, limit, cli) }, null, 2)}\n`);
+  if ([...Object.values(bySize), ...Object.values(cli)].some((f) => f.failed !== undefined)) {
+    process.stderr.write("bench: a measurement failed (see `failed` in the figures)\n");
+    process.exitCode = 1;
+  }
   // The caches and plain's JSON (hundreds of MB); the renamed copies stay for the next run.
   rmSync(work, { recursive: true, force: true });
 }
@@ -226,29 +189,6 @@ function vectorLane(): Record<string, unknown> {
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** The issue's targets, each true or false, per size where it applies. */
-function targetsOf(bySize: Record<string, Figures>, limit: Figures, cli: Record<string, Figures>): Record<string, unknown> {
-  const sizes = Object.entries(bySize);
-  const every = (test: (f: Figures) => boolean) => Object.fromEntries(sizes.map(([size, f]) => [size, test(f)]));
-  const [first, last] = [sizes[0][1], sizes[sizes.length - 1][1]];
-  const slices = (f: Figures) => Math.max(f.cold_index.longest_slice_ms, f.warm_start.longest_slice_ms, f.save.longest_slice_ms, f.save_after_changes.notes_1.longest_slice_ms, f.save_after_changes.notes_500.longest_slice_ms);
-  return {
-    heap_le_1_3_plain: every((f) => f.heap_mb.ratio <= 1.3),
-    cold_index_le_1_2_plain: Object.fromEntries(sizes.slice(0, 2).map(([size, f]) => [size, f.cold_index.ratio <= 1.2])),
-    warm_start_le_plain_load: every((f) => f.warm_start.ratio <= 1),
-    warm_start_grows_no_faster_than_the_vault: last.warm_start.ms / first.warm_start.ms <= last.notes / first.notes,
-    search_p95_le_plain_default: every((f) => f.search_ms.ratio_p95 <= 1),
-    longest_slice_lt_50_ms: every((f) => slices(f) < 50),
-    longest_block_lt_50_ms: every((f) => Math.max(f.cold_index.longest_block_ms, f.warm_start.longest_block_ms, f.save.longest_block_ms) < 50),
-    // The lane works behind a ready index, while the user types: the same line for its work.
-    vault_language_longest_slice_lt_50_ms: every((f) => Math.max(f.vault_language_learning.longest_slice_ms, f.warm_start.vault_language_fill_longest_slice_ms) < 50),
-    vault_language_longest_block_lt_50_ms: every((f) => Math.max(f.vault_language_learning.longest_block_ms, f.warm_start.vault_language_fill_longest_block_ms) < 50),
-    save_of_1_note_le_2_pct_of_full: every((f) => f.save_after_changes.notes_1.kilobytes * 1e3 <= 0.02 * f.save.megabytes * 1e6 || f.notes < 5000),
-    cli_search_le_1_2_plain_process: Object.fromEntries(Object.entries(cli).map(([size, c]) => [size, c.ratio <= 1.2])),
-    under_512_mb_one_core: limit.ok === true,
-  };
 }
 
 if (process.argv.includes("--child")) {

@@ -1,8 +1,9 @@
 // Larger vaults for the bench, made of renamed copies of a real one: copy k of `dir/note.md` is
 // `copy-k/dir/note k.md`, byte for byte. The vocabulary does not grow with the copies (only file
 // names change), so a figure at 100,000 notes says how the index scales with notes, not words.
-// Written once to the OS temp folder and reused while its marker says it is complete.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// Written once to the OS temp folder and reused while its marker says it is complete and copied from
+// the same folder (another --vault gets its own copies, not the last run's).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -18,10 +19,10 @@ function markdownFiles(dir: string, rel = ""): string[] {
 }
 
 /** A folder of `count` notes: the source's notes, then renamed copies of them until there are enough. */
-export function renamedCopies(source: string, count: number): string {
-  const dir = path.join(os.tmpdir(), `vault-research-bench-copies-${count}`);
+export function renamedCopies(source: string, count: number, root = os.tmpdir()): string {
+  const dir = path.join(root, `vault-research-bench-copies-${count}`);
   const marker = path.join(dir, ".complete");
-  if (existsSync(marker)) return dir;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === markerText(count, source)) return dir;
   rmSync(dir, { recursive: true, force: true });
   const files = markdownFiles(source);
   if (files.length === 0) throw new Error(`${source} holds no notes to copy`);
@@ -35,6 +36,10 @@ export function renamedCopies(source: string, count: number): string {
       made++;
     }
   }
-  writeFileSync(marker, `${made} notes: renamed copies of ${source}\n`);
+  writeFileSync(marker, markerText(made, source));
   return dir;
+}
+
+function markerText(notes: number, source: string): string {
+  return `${notes} notes: renamed copies of ${path.resolve(source)}\n`;
 }

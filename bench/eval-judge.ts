@@ -7,7 +7,7 @@
 import { VaultLinks } from "../src/index/links/vault-links";
 import { createAnalyzer } from "../src/index/tokenize";
 import type { VaultIndex } from "../src/index/vault-index";
-import { scoreJudgeCases, type JudgeCase, type JudgeEvalRelated } from "../src/eval/judge-eval";
+import { judgeCaseProblem, scoreJudgeCases, type JudgeCase, type JudgeEvalRelated } from "../src/eval/judge-eval";
 import { DEFAULT_JUDGE } from "../src/research/stages/judge";
 import type { NoteStore } from "../src/ports";
 import { runEvalSets, wantsMisses } from "./eval-sets";
@@ -31,4 +31,4 @@ void runEvalSets<JudgeCase>("judge", async (index, store, cases) => {
   const judge = { ...DEFAULT_JUDGE, namesSaid: !process.argv.includes("--no-names") };
   const report = await scoreJudgeCases(index, store, cases, 2026, await relatedFor(index, store), judge);
   return wantsMisses ? { ...report } : { ...report, misses: report.misses.length };
-});
+}, judgeCaseProblem);

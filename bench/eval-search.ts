@@ -16,7 +16,7 @@ import { defaultCacheDir, FileIndexCache } from "../src/cli/file-index-cache";
 import { FileQueryLogFile } from "../src/cli/file-query-log";
 import { FileVectorCache, loadVectors } from "../src/cli/file-vector-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
-import { replayDeltas, scoreDialLevel, scoreSearchCases, type SearchCase } from "../src/eval/search-eval";
+import { replayDeltas, scoreDialLevel, scoreSearchCases, searchCaseProblem, type SearchCase } from "../src/eval/search-eval";
 import { DIAL_LEVELS, type DialLevel } from "../src/index/dial/dial-types";
 import { replayLoggedQueries } from "../src/index/dial/query-replay";
 import { VaultSearch } from "../src/index/dial/vault-search";
@@ -92,7 +92,7 @@ if (process.argv.includes("--replay-log")) {
   void runEvalSets<SearchCase>("search", async (index, store, cases) => {
     const report = await scoreSearchCases(index, store, cases);
     return wantsMisses ? { ...report } : { ...report, misses: report.misses.length };
-  });
+  }, searchCaseProblem);
 } else {
   void runEvalSets<SearchCase>("search", async (index, store, cases, vault) => {
     const dial = await dialFor(index, store, vault);
@@ -103,5 +103,5 @@ if (process.argv.includes("--replay-log")) {
       out[`level_${level}`] = wantsMisses ? printed : { ...printed, misses: report.misses.length };
     }
     return out;
-  });
+  }, searchCaseProblem);
 }

@@ -19,7 +19,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { bundledNodeWorkers } from "../src/cli/node-workers";
-import { readEvalSet } from "../src/eval/eval-set";
+import { readEvalSet, relevantNotInVault, type CaseCheck } from "../src/eval/eval-set";
 import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-associations";
 import { DEFAULT_RANKING, VaultIndex, type RankingOptions } from "../src/index/vault-index";
 import { DEFAULT_VAULT_LANGUAGE } from "../src/index/vault-language/language-lane";
@@ -37,18 +37,35 @@ export function argValue(name: string): string | undefined {
   process.exit(2);
 }
 
-/** `kind` is the folder under evals/ ("search" or "judge"); `score` is also told the set's vault folder. */
-export async function runEvalSets<Case extends { question: string }>(
+/** The sets the scripts score, in order. */
+export const EVAL_SET_NAMES = ["sample-vault", "corpora", "heldout-paraphrase", "heldout-fresh"] as const;
+
+/** The sets `--set NAME` picks (all without it); a name that is no set stops the script, never scores nothing. */
+export function pickedSets(asked: string | undefined): readonly string[] {
+  if (asked === undefined) return EVAL_SET_NAMES;
+  if ((EVAL_SET_NAMES as readonly string[]).includes(asked)) return [asked];
+  process.stderr.write(`eval: --set ${asked} is no set; the sets are ${EVAL_SET_NAMES.join(", ")}.\n`);
+  process.exit(2);
+}
+
+/**
+ * `kind` is the folder under evals/ ("search" or "judge"); `score` is also told the set's vault
+ * folder; `check` refuses a case its scorer would misread. A set naming a note its vault does not
+ * have is refused too: that question would be a miss no ranking could mend.
+ */
+export async function runEvalSets<Case extends { question: string; id?: string; relevant?: readonly string[] }>(
   kind: string,
   score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
+  check?: CaseCheck,
 ): Promise<void> {
   const corpora = path.resolve(root, "../shared/corpora");
+  const picked = pickedSets(argValue("set"));
   const sets = [
     { name: "sample-vault", vault: path.join(root, "examples/vault"), file: path.join(root, `evals/${kind}/sample-vault.json`) },
     { name: "corpora", vault: corpora, file: path.join(root, `evals/${kind}/corpora.json`) },
     { name: "heldout-paraphrase", vault: corpora, file: path.join(root, `evals/${kind}/heldout-paraphrase.json`) },
     { name: "heldout-fresh", vault: corpora, file: path.join(root, `evals/${kind}/heldout-fresh.json`) },
-  ].filter((set) => argValue("set") === undefined || set.name === argValue("set"));
+  ].filter((set) => picked.includes(set.name));
   const out: Record<string, unknown> = {};
   const indexes = new Map<string, { index: VaultIndex; store: FsNoteStore }>();
   try {
@@ -57,10 +74,16 @@ export async function runEvalSets<Case extends { question: string }>(
         out[set.name] = { skipped: `${existsSync(set.vault) ? set.file : set.vault} is absent` };
         continue;
       }
-      const read = readEvalSet<Case>(JSON.parse(readFileSync(set.file, "utf8")), path.relative(root, set.file));
+      const read = readEvalSet<Case>(JSON.parse(readFileSync(set.file, "utf8")), path.relative(root, set.file), check);
       if (!read.ok) throw new Error(read.error.message);
       let built = indexes.get(set.vault);
       if (!built) indexes.set(set.vault, (built = await buildIndex(set.vault, [])));
+      const index = built.index;
+      const absent = relevantNotInVault(read.set.cases, (p) => index.note(p) !== undefined);
+      if (absent.length > 0) {
+        const shown = absent.slice(0, 5).map((a) => `${a.case}: ${a.path}`).join("; ");
+        throw new Error(`${path.relative(root, set.file)}: ${absent.length} note${absent.length === 1 ? "" : "s"} of \`relevant\` not in the index of ${set.vault} (absent, or left out by --exclude): ${shown}${absent.length > 5 ? "; …" : ""}`);
+      }
       const main = await score(built.index, built.store, read.set.cases, set.vault);
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...withoutGave(main) };
       if (process.argv.includes("--noise") && set.vault === corpora) {

@@ -14,7 +14,10 @@ import { noteSourceKey, parseSourceKey } from "../evidence/keys";
 const notePath = z
   .string()
   .min(1)
-  .refine((p) => p.endsWith(".md") && !p.startsWith("/"), "expected a vault-relative note path ending in .md, e.g. Libraries/Yjs.md");
+  .refine((p) => p.endsWith(".md") && !p.startsWith("/"), "expected a vault-relative note path ending in .md, e.g. Libraries/Yjs.md")
+  // The index names a note one way only: "Libraries/../Libraries/Yjs.md" exists on disk but is never
+  // evidence (the case could never pass), and "../x.md" is outside the vault.
+  .refine((p) => !p.includes("\\") && p.split("/").every((part) => part !== "" && part !== "." && part !== ".."), "expected a note path as the vault names it: folders joined by '/', without '.', '..' or empty parts");
 const sourceKey = z.string().refine((k) => parseSourceKey(k) !== null, "expected a source key like src:0123456789 or ext:brave:0123456789");
 const webUrl = z.string().refine((u) => canonicalizeUrl(u) !== null, "expected an http(s) URL");
 const provider = z.enum(providerNames);

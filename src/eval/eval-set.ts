@@ -11,8 +11,16 @@ export interface EvalSet<Case> {
 
 export type EvalSetRead<Case> = { ok: true; set: EvalSet<Case> } | { ok: false; error: { kind: "bad_set"; message: string } };
 
-/** The set in `json` (already parsed): an array of cases with a `question` each, or `{ about?, cases }`. */
-export function readEvalSet<Case extends { question: string }>(json: unknown, name: string): EvalSetRead<Case> {
+/** What makes one case of a set unusable for a scorer, in words, or null (`readEvalSet` names the case). */
+export type CaseCheck = (c: Record<string, unknown>) => string | null;
+
+/**
+ * The set in `json` (already parsed): an array of cases with a `question` each, or `{ about?, cases }`.
+ * Every case's `id`, `kind`, `corpus` and `relevant`, when given, must have their shape, ids must
+ * differ, and `check` (the scorer's own needs) must find nothing: a case a scorer would misread
+ * (an unknown kind in a group of its own, no `answerable` counted as unanswerable) is refused.
+ */
+export function readEvalSet<Case extends { question: string }>(json: unknown, name: string, check?: CaseCheck): EvalSetRead<Case> {
   const bad = (why: string): EvalSetRead<Case> => ({ ok: false, error: { kind: "bad_set", message: `${name}: ${why}` } });
   let about: string | undefined;
   let cases: unknown = json;
@@ -25,12 +33,35 @@ export function readEvalSet<Case extends { question: string }>(json: unknown, na
   if (!Array.isArray(cases)) return bad("expected an array of cases, or an object with `about` and a `cases` array");
   const unnamed = cases.findIndex((c) => c === null || typeof c !== "object" || typeof (c as { question?: unknown }).question !== "string");
   if (unnamed !== -1) return bad(`case ${unnamed + 1} has no \`question\``);
+  const ids = new Set<string>();
+  for (const [i, c] of (cases as Record<string, unknown>[]).entries()) {
+    const problem = shapeProblem(c, ids) ?? check?.(c) ?? null;
+    if (problem !== null) return bad(`case ${i + 1}${typeof c.id === "string" ? ` ("${c.id}")` : ""}: ${problem}`);
+  }
   return { ok: true, set: { ...(about !== undefined ? { about } : {}), cases: cases as Case[] } };
 }
 
 /** The kinds a question of the search and judge sets can be (closed; older sets leave it out). */
 export const QUESTION_KINDS = ["keyword", "paraphrase", "title", "multi_note", "hard_negative", "out_of_domain"] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+/** The fields every scorer reads, when a case gives them; `ids` collects the ids seen so far. */
+function shapeProblem(c: Record<string, unknown>, ids: Set<string>): string | null {
+  if (c.id !== undefined) {
+    if (typeof c.id !== "string" || c.id === "") return "`id` should be a name (a string)";
+    if (ids.has(c.id)) return "the same `id` is used by an earlier case";
+    ids.add(c.id);
+  }
+  if (c.kind !== undefined && !(QUESTION_KINDS as readonly unknown[]).includes(c.kind)) return `\`kind\` should be one of ${QUESTION_KINDS.join(", ")} (got ${JSON.stringify(c.kind)})`;
+  if (c.corpus !== undefined && c.corpus !== null && typeof c.corpus !== "string") return "`corpus` should be a folder's name (a string) or null";
+  if (c.relevant !== undefined && !(Array.isArray(c.relevant) && c.relevant.every((p) => typeof p === "string" && p !== ""))) return "`relevant` should be a list of vault paths";
+  return null;
+}
+
+/** Each path in a case's `relevant` that `has` does not know (the vault has no such note), with the case it is in. */
+export function relevantNotInVault(cases: readonly { question: string; id?: string; relevant?: readonly string[] }[], has: (path: string) => boolean): { case: string; path: string }[] {
+  return cases.flatMap((c, i) => (c.relevant ?? []).filter((p) => !has(p)).map((path) => ({ case: `case ${i + 1}${c.id ? ` ("${c.id}")` : ""}`, path })));
+}
 
 /**
  * Split by vault, not by question: the corpora of ../shared/corpora fall into two halves. Fold A

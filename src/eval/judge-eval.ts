@@ -27,6 +27,23 @@ export interface JudgeCase {
   kind?: string;
 }
 
+/** Kinds of question that have no answer in the vault, and kinds that do. */
+const UNANSWERABLE_KINDS: readonly unknown[] = ["hard_negative", "out_of_domain"];
+const ANSWERABLE_KINDS: readonly unknown[] = ["keyword", "paraphrase", "title", "multi_note"];
+
+/**
+ * What a judge case needs besides its question: `answerable` said (left out, it was counted as an
+ * unanswerable question), the notes that answer an answerable one, and a kind that agrees (a hard
+ * negative marked answerable fell out of the hard-negative figure).
+ */
+export function judgeCaseProblem(c: Record<string, unknown>): string | null {
+  if (typeof c.answerable !== "boolean") return "`answerable` should be true or false";
+  if (c.answerable && !(Array.isArray(c.relevant) && c.relevant.length > 0)) return "an answerable case should list in `relevant` the notes that answer it";
+  if (c.answerable && UNANSWERABLE_KINDS.includes(c.kind)) return `a ${String(c.kind)} question is unanswerable (\`answerable\` is true)`;
+  if (!c.answerable && ANSWERABLE_KINDS.includes(c.kind)) return `a ${String(c.kind)} question has an answer (\`answerable\` is false)`;
+  return null;
+}
+
 export interface JudgeSubsetFigures {
   cases: number;
   answerable_judged_enough: number | null;

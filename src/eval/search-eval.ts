@@ -20,6 +20,11 @@ export interface SearchCase {
   kind?: string;
 }
 
+/** What a search case needs besides its question: the notes that answer it (without them every search misses it). */
+export function searchCaseProblem(c: Record<string, unknown>): string | null {
+  return Array.isArray(c.relevant) && c.relevant.length > 0 ? null : "`relevant` should list the notes that answer it (a search case without them can only miss)";
+}
+
 export interface SearchFigures {
   cases: number;
   recall_at_5: number;

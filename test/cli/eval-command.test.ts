@@ -182,6 +182,15 @@ describe("usage errors (exit 2)", () => {
     expect(missing.stderr).toContain("--file CASES.json is required");
   });
 
+  it("refuses a note path outside the vault, or spelt with '..', as a usage error naming the case (it crashed the run, or failed forever)", async () => {
+    const outside = await runEval(evalArgs(casesFile("outside.json", { cases: [{ id: "up", question: "q", expect: { forbidden_note_paths: ["../README.md"] } }] })));
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain('case "up" (#1), field expect.forbidden_note_paths.0: expected a note path as the vault names it');
+    const roundabout = await runEval(evalArgs(casesFile("roundabout.json", { cases: [{ id: "via", question: "q", expect: { note_paths: ["Libraries/../Libraries/Yjs.md"] } }] })));
+    expect(roundabout.code).toBe(2);
+    expect(roundabout.stdout).toBe("");
+  });
+
   it("refuses a note path that is not in the vault and a replay folder that does not exist", async () => {
     const typo = await runEval(evalArgs(casesFile("typo.json", { cases: [{ id: "typo", question: "q", expect: { note_paths: ["Libraries/Yjss.md"] } }] })));
     expect(typo.code).toBe(2);

@@ -65,6 +65,16 @@ describe("reading a cases file", () => {
     expect(problemOf({ cases: [{ id: "a", question: "q", expect: { also_found_by: { Yjs: ["brave"] } } }] })).toContain("field expect.also_found_by.Yjs: bad key: expected a vault-relative note path");
   });
 
+  it("refuses a note path the vault would never name so: outside it, or with '.', '..', '//' or '\\' in it", () => {
+    for (const bad of ["../README.md", "Libraries/../Libraries/Yjs.md", "./Libraries/Yjs.md", "Libraries//Yjs.md", "Libraries\\Yjs.md"]) {
+      expect(problemOf({ cases: [{ id: "a", question: "q", expect: { note_paths: [bad] } }] })).toContain("field expect.note_paths.0: expected a note path as the vault names it");
+    }
+    expect(problemOf({ cases: [{ id: "a", question: "q", expect: { forbidden_note_paths: ["../x.md"] } }] })).toContain("field expect.forbidden_note_paths.0:");
+    expect(problemOf({ cases: [{ id: "a", question: "q", expect: { also_found_by: { "../x.md": ["brave"] } } }] })).toContain("field expect.also_found_by.../x.md: bad key:");
+    // A dot inside a name is a name.
+    expect(oneCase({ expect: { note_paths: ["Reading/v1.2 notes..md", ".hidden/a.md"] } }).expect.note_paths).toHaveLength(2);
+  });
+
   it("refuses a case that asserts nothing, since it could never fail", () => {
     expect(problemOf({ cases: [{ id: "a", question: "q", expect: {} }] })).toContain("no expectations");
     expect(problemOf({ cases: [{ id: "a", question: "q", expect: { note_paths: [], counts: {} } }] })).toContain("no expectations");

@@ -1,7 +1,7 @@
 // The eval scripts' --noise band: each figure's lowest and highest over the main run and the runs
 // with unrelated folders left out, and a refusal when a question points into one of those folders.
-import { describe, expect, it } from "vitest";
-import { NOISE_FOLDERS, noiseBand, seedBand } from "../../bench/eval-sets";
+import { describe, expect, it, vi } from "vitest";
+import { EVAL_SET_NAMES, NOISE_FOLDERS, noiseBand, pickedSets, seedBand } from "../../bench/eval-sets";
 
 describe("eval --noise", () => {
   it("bands every numeric figure over the main run and each run with folders left out", async () => {
@@ -47,5 +47,26 @@ describe("eval --noise", () => {
     expect(result.band).toEqual({ mrr: [0.6, 0.64] });
     expect((result.runs as { seed: number }[]).map((r) => r.seed)).toEqual([2, 3, 4]);
     expect(result.questions_moved).toBe(1);
+  });
+});
+
+describe("eval --set", () => {
+  it("picks the one set named, or every set without the flag", () => {
+    expect(pickedSets("heldout-fresh")).toEqual(["heldout-fresh"]);
+    expect(pickedSets(undefined)).toEqual(EVAL_SET_NAMES);
+  });
+
+  it("stops with exit 2 and the sets' names on a name that is no set (it printed {} and exit 0)", () => {
+    const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${String(code)}`);
+    });
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(() => pickedSets("heldout_fresh")).toThrow("exit 2");
+      expect(String(err.mock.calls[0]?.[0])).toContain("--set heldout_fresh is no set; the sets are sample-vault, corpora, heldout-paraphrase, heldout-fresh");
+    } finally {
+      exit.mockRestore();
+      err.mockRestore();
+    }
   });
 });
