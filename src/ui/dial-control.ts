@@ -13,6 +13,11 @@ export interface DialControlOptions {
   label?: string;
   /** The user moved the dial (already saved for the surface). */
   onChange?: (level: DialLevel) => void;
+  /**
+   * Where the dial says that the level searches run at changed without the user moving it ("Hybrid
+   * is ready."): the surface's own live region (the panel has one, and only one).
+   */
+  announce?: (words: string) => void;
 }
 
 /** Why a level is not ready, in the words the dial shows (a readiness notice names its reason). */
@@ -37,12 +42,21 @@ export function levelThatWillRun(wanted: DialLevel, readiness: readonly DialLeve
   return 1;
 }
 
+/** "Hybrid is not ready (…), so searches run at Lexical.", or "Hybrid is ready." when it runs. */
+function runningWords(level: DialLevel, runs: DialLevel, readiness: readonly DialLevelReadiness[]): string {
+  if (runs === level) return `${DIAL_LEVEL_NAMES[level]} is ready.`;
+  const notice = readiness.find((r) => r.level === level)?.notice ?? null;
+  return `${DIAL_LEVEL_NAMES[level]} is not ready (${notReadyReason(notice)}), so searches run at ${DIAL_LEVEL_NAMES[runs]}.`;
+}
+
 let controlCount = 0;
 
 export class DialControl {
   readonly el: HTMLElement;
   private readonly groupEl: HTMLElement;
   private readonly reasonEl: HTMLElement;
+  /** The level searches ran at when last shown; null before the first. */
+  private running: DialLevel | null = null;
   private readonly inputs = new Map<DialLevel, HTMLInputElement>();
   private readonly positions = new Map<DialLevel, { label: HTMLElement; state: HTMLElement }>();
   private current: DialLevel;
@@ -71,8 +85,13 @@ export class DialControl {
 
   /** Re-reads readiness (an embedding job finished, settings changed) and the remembered level. */
   refresh(): void {
+    const chosen = this.current;
     this.current = this.host.level(this.surface);
     const readiness = this.host.readiness();
+    // Said only when the level the dial shows stayed and what runs under it changed: the reason
+    // line is not a live region, as the embedding job's progress rewrites it every few seconds.
+    const runs = levelThatWillRun(this.current, readiness);
+    if (this.running !== null && chosen === this.current && runs !== this.running) this.options.announce?.(runningWords(this.current, runs, readiness));
     for (const level of DIAL_LEVELS) {
       const ready = readiness.find((r) => r.level === level);
       const position = this.positions.get(level)!;
@@ -117,8 +136,8 @@ export class DialControl {
       this.positions.get(l)!.label.toggleClass("is-checked", l === level);
     }
     const runs = levelThatWillRun(level, readiness);
-    const notice = readiness.find((r) => r.level === level)?.notice ?? null;
-    const words = runs === level ? "" : `${DIAL_LEVEL_NAMES[level]} is not ready (${notReadyReason(notice)}), so searches run at ${DIAL_LEVEL_NAMES[runs]}.`;
+    this.running = runs;
+    const words = runs === level ? "" : runningWords(level, runs, readiness);
     const status = this.host.embeddingStatus();
     this.reasonEl.setText(words && status ? `${words} ${status}` : words);
     this.reasonEl.toggle(words !== "");

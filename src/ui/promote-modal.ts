@@ -5,6 +5,7 @@ import { Notice, SuggestModal, type App, type TFile } from "obsidian";
 import { outsideVaultLabel } from "../evidence/labels";
 import type { PromotionError, PromotionResult, TraceOutsideRow } from "../promote/promote";
 import { hasProviderExcerpt } from "../promote/promoted-note";
+import { oneLine } from "../text/one-line";
 import { savedWords } from "./promotion-words";
 
 export interface TracePromotionHost {
@@ -35,7 +36,7 @@ export async function pickAndPromoteFromTrace(app: App, tracePath: string, host:
     return;
   }
   new PromoteResultModal(app, listed.rows, (choice) => {
-    const progress = new Notice(`Adding ${choice.row.title || choice.row.url} to the vault…`, 0);
+    const progress = new Notice(addingNotice(choice), 0);
     void host
       .promoteFromTrace(tracePath, choice.row.source_key)
       .then((result) => new Notice(promotionNotice(result, hasProviderExcerpt(choice.row)), result.status === "failed" ? 10_000 : 6_000))
@@ -50,6 +51,17 @@ export async function pickAndPromoteFromTrace(app: App, tracePath: string, host:
  */
 function isolated(text: string): string {
   return `\u2068${text}\u2069`;
+}
+
+/** The most of a result's title the progress notice shows: it stays up while the page is fetched, over a phone's screen. */
+const NOTICE_TITLE_CHARS = 120;
+
+/**
+ * The notice while the chosen result is added: its title on one line, cut, isolated like a note's
+ * name (a trace note is a note: its title may be edited to any length, or be Arabic or Hebrew).
+ */
+export function addingNotice({ row }: TraceOutsideRow): string {
+  return `Adding ${isolated(oneLine(row.title || row.url, NOTICE_TITLE_CHARS))} to the vault…`;
 }
 
 /** The notice after a promotion, in the words the panel's card uses. */

@@ -1,7 +1,7 @@
 // The settings tab: what leaves the device (said first, in plain words), external search and its
 // providers, the model that writes answers, and the notes and index. API keys are chosen with
 // Obsidian's SecretComponent, so data.json only ever holds the *id* of a secret.
-import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
+import { debounce, PluginSettingTab, requireApiVersion, SecretComponent, Setting, type App, type ButtonComponent, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
 import { addressWithoutPassword, externalModes, providerNames, settingsSchema, vaultFolder, whySourcesFolderHidden, type ExternalMode, type ProviderName, type Settings } from "../settings";
 import { FREE_SOURCES } from "../provider-names";
@@ -212,21 +212,61 @@ export class VaultResearchSettingTab extends PluginSettingTab {
    * even where it keeps a row it already drew.
    */
   #redraw(): void {
-    if (requireApiVersion("1.13.0") && this.#drawnBy === "definitions") {
-      for (const row of this.#sections().flatMap((s) => s.rows)) if (row.shown?.() ?? true) this.#fillDrawn(row);
-      this.update();
-      this.refreshDomState();
-    } else {
-      this.#drawAll();
-    }
+    this.#keepingFocus(() => {
+      if (requireApiVersion("1.13.0") && this.#drawnBy === "definitions") {
+        for (const row of this.#sections().flatMap((s) => s.rows)) if (row.shown?.() ?? true) this.#fillDrawn(row);
+        this.update();
+        this.refreshDomState();
+      } else {
+        this.#drawAll();
+      }
+    });
   }
 
-  /** Fills one row on screen anew, leaving every other (and the focus) where it is. */
+  /** Fills one row on screen anew, leaving every other where it is; its focused control's successor keeps the focus. */
   #refill(key: string): void {
     const row = this.#sections()
       .flatMap((s) => s.rows)
       .find((r) => r.key === key);
-    if (row) this.#fillDrawn(row);
+    if (row) this.#keepingFocus(() => this.#fillDrawn(row));
+  }
+
+  /**
+   * Runs `draw`, which replaces controls, and gives the focus back to the control that had it: the
+   * same place in the same row (found by name, so a provider moved up keeps it). Without this a
+   * keyboard user lands on the page's top after each choice, and a list moved with the arrow keys
+   * (which changes it at each press) is redrawn under them after the first.
+   */
+  #keepingFocus(draw: () => void): void {
+    const place = this.#focusPlace();
+    draw();
+    if (!place) return;
+    const settings = place.setting.settingEl.isConnected ? [place.setting] : this.#drawnNamed(place.name);
+    const setting = settings.find((s) => s.settingEl.isConnected);
+    if (!setting) return;
+    const controls = focusableControls(setting);
+    controls[Math.min(place.control, controls.length - 1)]?.focus();
+  }
+
+  /** The row and which of its controls has the focus, when one of the tab's rows has it. */
+  #focusPlace(): { setting: Setting; name: string; control: number } | null {
+    const active = this.containerEl.ownerDocument.activeElement;
+    if (!active) return null;
+    for (const settings of this.#drawn.values()) {
+      for (const setting of settings) {
+        if (!setting.controlEl.contains(active)) continue;
+        const control = focusableControls(setting).findIndex((c) => c === active || c.contains(active));
+        return { setting, name: setting.nameEl.textContent ?? "", control: Math.max(control, 0) };
+      }
+    }
+    return null;
+  }
+
+  #drawnNamed(name: string): Setting[] {
+    const row = this.#sections()
+      .flatMap((s) => s.rows)
+      .find((r) => r.name === name);
+    return row ? [...(this.#drawn.get(row.key) ?? [])] : [];
   }
 
   #fillDrawn(row: Row): void {
@@ -541,19 +581,14 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         desc: "Sends one tiny request to the model.",
         shown: chosen,
         fill: (setting) => {
-          setting.descEl.removeClass("vault-research-test-failed", "vault-research-test-passed");
+          const status = rowStatus(setting);
           setting.addButton((button) =>
-            button.setButtonText("Test").onClick(async () => {
-              button.setDisabled(true);
-              setting.setDesc("Testing…");
-              try {
-                const outcome = await this.#host.testModelConnection();
-                setting.setDesc(outcome.message);
-                setting.descEl.toggleClass("vault-research-test-failed", !outcome.ok);
-                setting.descEl.toggleClass("vault-research-test-passed", outcome.ok);
-              } finally {
-                button.setDisabled(false);
-              }
+            whenPressed(button.setButtonText("Test"), async () => {
+              status.removeClass("vault-research-test-failed", "vault-research-test-passed");
+              status.setText("Testing…");
+              const outcome = await this.#host.testModelConnection();
+              status.setText(outcome.message);
+              status.addClass(outcome.ok ? "vault-research-test-passed" : "vault-research-test-failed");
             }),
           );
         },
@@ -580,16 +615,8 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         name: "Clear the search query log",
         desc: "Deletes every line logged so far.",
         fill: (setting) => {
-          setting.addButton((button) =>
-            button.setButtonText("Clear").onClick(async () => {
-              button.setDisabled(true);
-              try {
-                setting.setDesc(await this.#host.clearQueryLog());
-              } finally {
-                button.setDisabled(false);
-              }
-            }),
-          );
+          const status = rowStatus(setting);
+          setting.addButton((button) => whenPressed(button.setButtonText("Clear"), async () => status.setText(await this.#host.clearQueryLog())));
         },
       },
     ];
@@ -728,7 +755,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
               .setValue(settings().index.excludedFolders.join(", "))
               .onChange(async (value) => {
                 const problem = await this.#applyChange((s) => (s.index.excludedFolders = parseFolderList(value)));
-                showProblem(setting, text.inputEl, EXCLUDED_FOLDERS_DESC, problem);
+                showProblem(setting, text.inputEl, problem);
                 if (!problem) this.#applyExclusions();
               }),
           );
@@ -745,16 +772,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         name: "Rebuild index",
         desc: "Reads every note again. Use it if search results look out of date.",
         fill: (setting) => {
-          setting.addButton((button) =>
-            button.setButtonText("Rebuild").onClick(async () => {
-              button.setDisabled(true);
-              try {
-                await this.#host.rebuildIndex();
-              } finally {
-                button.setDisabled(false);
-              }
-            }),
-          );
+          setting.addButton((button) => whenPressed(button.setButtonText("Rebuild"), () => this.#host.rebuildIndex()));
         },
       },
     ];
@@ -804,7 +822,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         setting.addText((text) =>
           text.setValue(value()).onChange(async (input) => {
             const problem = await this.#applyChange((s) => apply(s, input.trim()), { refuse });
-            showProblem(setting, text.inputEl, desc, problem);
+            showProblem(setting, text.inputEl, problem);
             if (!problem) after?.();
           }),
         );
@@ -823,7 +841,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
           text.setPlaceholder(placeholder).setValue(value());
           text.inputEl.addEventListener("change", () => {
             void this.#applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
-              showProblem(setting, text.inputEl, desc, problem);
+              showProblem(setting, text.inputEl, problem);
               // The consent line below says what the new server would receive.
               if (!problem) this.#refill("embedding.consent");
             });
@@ -851,7 +869,7 @@ export class VaultResearchSettingTab extends PluginSettingTab {
             const stored = perUnit === 1 ? n : Math.round(n * perUnit);
             const problem =
               input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.#applyChange((s) => apply(s, stored), { words: (issue) => numberProblem(issue, perUnit) });
-            showProblem(setting, text.inputEl, desc, problem);
+            showProblem(setting, text.inputEl, problem);
           });
         });
       },
@@ -881,6 +899,7 @@ function fillRow(setting: Setting, row: Row): void {
   setting.setName(row.name).setDesc(row.desc ?? "");
   row.fill(setting);
   nameControls(setting);
+  describeControls(setting);
 }
 
 /**
@@ -898,6 +917,55 @@ function nameControls(setting: Setting): void {
   });
 }
 
+let describedRows = 0;
+
+/**
+ * Ties a row's controls to its description and its live line (made now, empty, so what is written
+ * there later is read out): a field marked invalid is heard with why, in its own unit.
+ */
+function describeControls(setting: Setting): void {
+  const controls = focusableControls(setting);
+  if (controls.length === 0) return;
+  rowStatus(setting);
+  if (!setting.descEl.id) setting.descEl.id = `vault-research-setting-desc-${++describedRows}`;
+  for (const control of controls) if (!control.hasAttribute("aria-describedby")) control.setAttr("aria-describedby", setting.descEl.id);
+}
+
+/**
+ * Runs `work` when `button` is pressed, one at a time. While it runs the button says it is busy
+ * (`aria-disabled`) and a press does nothing; it is not disabled, which would drop the keyboard's
+ * focus to the page's top, where the outcome below it is out of reach.
+ */
+function whenPressed(button: ButtonComponent, work: () => Promise<unknown>): void {
+  let busy = false;
+  button.onClick(async () => {
+    if (busy) return;
+    busy = true;
+    button.buttonEl.setAttr("aria-disabled", "true");
+    try {
+      await work();
+    } finally {
+      busy = false;
+      button.buttonEl.removeAttribute("aria-disabled");
+    }
+  });
+}
+
+/**
+ * A line under a row's description for what its button did ("Connected to llama3.1"), in a live
+ * region so a screen reader says it: the press itself moves nothing the reader would follow.
+ */
+function rowStatus(setting: Setting): HTMLElement {
+  return setting.descEl.querySelector<HTMLElement>(".vault-research-row-status") ?? setting.descEl.createDiv({ cls: "vault-research-row-status", attr: { role: "status" } });
+}
+
+/** What the keyboard reaches in a row, in order: fields, lists, buttons, toggles, icon buttons. */
+function focusableControls(setting: Setting): HTMLElement[] {
+  return Array.from(setting.controlEl.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href], [tabindex]:not([tabindex="-1"])')).filter(
+    (el) => !el.hasAttribute("disabled"),
+  );
+}
+
 /** A number the schema refused, said in the field's unit (`perUnit` stored units make one shown). */
 function numberProblem(issue: SettingsIssue, perUnit: number): string {
   if (issue.code === "too_big") return `Enter ${Number(issue.maximum) / perUnit} or less.`;
@@ -906,8 +974,16 @@ function numberProblem(issue: SettingsIssue, perUnit: number): string {
   return issue.message;
 }
 
-function showProblem(setting: Setting, input: HTMLElement, desc: string, problem: string | null): void {
+/**
+ * Marks the field and says under it why its value was refused (the good one is kept), in the row's
+ * live line, so a screen reader says it as it appears; cleared once the value is good.
+ */
+function showProblem(setting: Setting, input: HTMLElement, problem: string | null): void {
   input.toggleClass("vault-research-invalid", problem !== null);
-  input.setAttr("aria-invalid", problem !== null);
-  setting.setDesc(problem ? `${desc} ${problem}` : desc);
+  // Spelled out: an empty aria-invalid (what `setAttr(name, true)` may write) means valid.
+  input.setAttr("aria-invalid", problem === null ? null : "true");
+  const status = rowStatus(setting);
+  // The same words are not written again: each keystroke would have them read out once more.
+  if (status.textContent !== (problem ?? "")) status.setText(problem ?? "");
+  status.toggleClass("is-problem", problem !== null);
 }

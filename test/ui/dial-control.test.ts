@@ -96,6 +96,34 @@ describe("the dial control", () => {
     expect(positions[1].hasAttribute("title")).toBe(false);
   });
 
+  it("says once, through its surface, when the level chosen becomes ready or stops being ready, and not when the user moves it", () => {
+    const host = new FakeDialHost();
+    host.levels["search-modal"] = 2;
+    host.ready = readinessUpTo(1, "no_vectors");
+    const said: string[] = [];
+    const parent = document.body.createDiv();
+    new DialControl(parent, host, "search-modal", { announce: (words) => said.push(words) });
+    // It has no live region of its own: the panel's one live region is the surface's.
+    expect(parent.querySelector("[role='status'], [aria-live]")).toBeNull();
+    expect(said).toEqual([]);
+    // The job's progress alone says nothing: what runs is the same.
+    host.status = "Embedding: 120 of 400 notes.";
+    host.changed();
+    expect(said).toEqual([]);
+    host.ready = readinessUpTo(3);
+    host.changed();
+    expect(said).toEqual(["Hybrid is ready."]);
+    host.ready = readinessUpTo(1, "no_embedder");
+    host.changed();
+    expect(said).toEqual(["Hybrid is ready.", "Hybrid is not ready (no embedding model is set in settings), so searches run at Lexical."]);
+    // The user's own move is said by the radio itself.
+    const radio = parent.querySelectorAll<HTMLInputElement>("input[type='radio']")[2];
+    radio.checked = true;
+    radio.dispatchEvent(new Event("change"));
+    host.changed();
+    expect(said).toHaveLength(2);
+  });
+
   it("stops listening when destroyed", () => {
     const host = new FakeDialHost();
     const { dial } = mount(host);

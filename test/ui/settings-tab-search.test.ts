@@ -65,6 +65,27 @@ describe.each(TAB_VERSIONS)("the settings tab's Search section, $shown", ({ vers
     expect(desc("Send notes to the embedding server")).toMatch(/Nothing is sent until you agree/);
   });
 
+  it("gives the focus to the row's new button after agreeing or stopping, not to the page's top", async () => {
+    const { tab, setting, settings } = openTab((s) => (s.search.embedding.kind = "ollama"));
+    document.body.appendChild(tab.containerEl);
+    try {
+      const agree = setting("Send notes to the embedding server")!.querySelector("button")!;
+      agree.focus();
+      agree.click();
+      await tick();
+      expect(settings.search.embedding.consentedTo).not.toBe("");
+      const stop = setting("Send notes to the embedding server")!.querySelector("button")!;
+      expect(stop.textContent).toBe("Stop embedding");
+      expect(document.activeElement).toBe(stop);
+      stop.click();
+      await tick();
+      expect(settings.search.embedding.consentedTo).toBe("");
+      expect(document.activeElement).toBe(setting("Send notes to the embedding server")!.querySelector("button"));
+    } finally {
+      tab.containerEl.remove();
+    }
+  });
+
   it("asks again when the server's address changes after agreeing, and saves the address only when the field is left", async () => {
     const { setting, desc, settings, host } = openTab((s) => {
       s.search.embedding.kind = "ollama";
@@ -115,7 +136,8 @@ describe.each(TAB_VERSIONS)("the settings tab's Search section, $shown", ({ vers
     button("Clear the search query log").click();
     await tick();
     expect(host.clearQueryLog).toHaveBeenCalledTimes(1);
-    expect(desc("Clear the search query log")).toBe("The search query log is cleared.");
+    expect(setting("Clear the search query log")!.querySelector("[role='status']")!.textContent).toBe("The search query log is cleared.");
+    expect(desc("Clear the search query log")).toBe("Deletes every line logged so far.The search query log is cleared.");
   });
 
   it("sets how many pages a question reads (0 is off) and whether they are summarized", async () => {

@@ -65,7 +65,7 @@ describe.each(TAB_VERSIONS)("free sources in the settings tab, $shown", ({ versi
   it("saves the SearXNG instance, the Wikipedia language and the Stack Exchange site only when valid", async () => {
     const { settings, setting } = openTab();
     const type = (name: string, value: string) => typeInto(setting, name, value);
-    expect((await type("SearXNG instance", "ftp://nope")).getAttribute("aria-invalid")).toBe("");
+    expect((await type("SearXNG instance", "ftp://nope")).getAttribute("aria-invalid")).toBe("true");
     expect(settings.external.searxng.baseUrl).toBe("");
     await type("SearXNG instance", "http://localhost:8888/");
     expect(settings.external.searxng.baseUrl).toBe("http://localhost:8888");

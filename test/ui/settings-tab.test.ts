@@ -50,7 +50,7 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     await new Promise((r) => setTimeout(r, 0));
     expect(settings.external.count).toBe(5);
     expect(host.saveSettings).not.toHaveBeenCalled();
-    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(row.querySelector(".setting-item-description")!.textContent).toMatch(/10/);
     input.value = "8";
     input.dispatchEvent(new Event("input"));
@@ -64,8 +64,9 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     const type = (name: string, value: string) => typeInto(setting, name, value);
     const desc = (name: string) => setting(name).querySelector(".setting-item-description")!.textContent;
     // The field is in seconds; the limit is 120 s, stored as 120,000 ms.
-    expect((await type("Web search timeout (seconds)", "500")).getAttribute("aria-invalid")).toBe("");
-    expect(desc("Web search timeout (seconds)")).toBe("After this, the answer uses what your vault has. Enter 120 or less.");
+    expect((await type("Web search timeout (seconds)", "500")).getAttribute("aria-invalid")).toBe("true");
+    expect(desc("Web search timeout (seconds)")).toBe("After this, the answer uses what your vault has.Enter 120 or less.");
+    expect(setting("Web search timeout (seconds)").querySelector("[role='status']")!.textContent).toBe("Enter 120 or less.");
     await type("Web search timeout (seconds)", "0.2");
     expect(desc("Web search timeout (seconds)")).toMatch(/Enter 1 or more\.$/);
     expect(settings.external.timeoutMs).toBe(15_000);
@@ -84,10 +85,36 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(desc("Web search timeout (seconds)")).toBe("After this, the answer uses what your vault has.");
   });
 
+  it("ties each field to its row's words, and says a refused value in a live line made before it, once per new problem", async () => {
+    const { setting } = openTab();
+    const row = setting("Web search timeout (seconds)");
+    const input = row.querySelector("input")!;
+    const words = row.querySelector(".setting-item-description")!;
+    expect(input.getAttribute("aria-describedby")).toBe(words.id);
+    expect(words.id).not.toBe("");
+    const line = words.querySelector("[role='status']")!;
+    expect(line.textContent).toBe("");
+    await typeInto(setting, "Web search timeout (seconds)", "500");
+    expect(row.querySelector("[role='status']")).toBe(line);
+    expect(line.textContent).toBe("Enter 120 or less.");
+    // The same problem at the next keystroke is not written again (it would be read out again).
+    const said = line.firstChild;
+    await typeInto(setting, "Web search timeout (seconds)", "5000");
+    expect(line.firstChild).toBe(said);
+    await typeInto(setting, "Web search timeout (seconds)", "30");
+    expect(line.textContent).toBe("");
+    expect(input.hasAttribute("aria-invalid")).toBe(false);
+    // A toggle and a list are described by their rows' words too.
+    for (const name of ["Allow web search", "Freshness"]) {
+      const control = setting(name).querySelector("input, select")!;
+      expect(control.getAttribute("aria-describedby"), name).toBe(setting(name).querySelector(".setting-item-description")!.id);
+    }
+  });
+
   it("never saves a base URL holding a key, says where a key goes, and keeps the address it had", async () => {
     const { setting, settings, saved } = openTab();
     const input = await typeInto(setting, "Brave base URL", "https://me:BSA-typed-into-the-address-0123@proxy.example");
-    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(setting("Brave base URL").querySelector(".setting-item-description")!.textContent).toMatch(/without a user name or password \(a key goes in secret storage/);
     await typeInto(setting, "Exa base URL", "https://proxy.example/exa?apiKey=exa-typed-into-the-query-0123");
     expect(settings.external.brave.baseUrl).toBe("https://api.search.brave.com");
@@ -98,8 +125,8 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
   it("never saves a SearXNG password in the address, says where it goes, and takes the user name alone", async () => {
     const { setting, settings, saved } = openTab();
     const input = await typeInto(setting, "SearXNG instance", "https://alice:searx-typed-into-the-address@search.example.net");
-    expect(input.getAttribute("aria-invalid")).toBe("");
-    expect(setting("SearXNG instance").querySelector(".setting-item-description")!.textContent).toMatch(/ No password in the address: it would be saved in the settings file\./);
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(setting("SearXNG instance").querySelector(".setting-item-description")!.textContent).toMatch(/\.No password in the address: it would be saved in the settings file\./);
     expect(settings.external.searxng.baseUrl).toBe("");
     expect(saved.join("\n")).not.toMatch(/typed-into/);
     await typeInto(setting, "SearXNG instance", "https://alice@search.example.net/");
@@ -129,11 +156,11 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
     const climbing = await type("Trace folder", "../Elsewhere");
     expect(settings.notes.traceFolder).toBe("AI Traces/Runs");
-    expect(climbing.getAttribute("aria-invalid")).toBe("");
+    expect(climbing.getAttribute("aria-invalid")).toBe("true");
     expect(setting("Trace folder").querySelector(".setting-item-description")!.textContent).toMatch(/climbs out of the vault/);
     const excluded = await type("Excluded folders", "Archive, ../Elsewhere");
     expect(settings.index.excludedFolders).toEqual(["Archive", "Daily"]);
-    expect(excluded.getAttribute("aria-invalid")).toBe("");
+    expect(excluded.getAttribute("aria-invalid")).toBe("true");
     expect(settingsSchema.safeParse(settings).success).toBe(true);
   });
 
@@ -145,7 +172,7 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     await new Promise((r) => setTimeout(r, 0));
     const fresh = (name: string) => shownRows(tab.containerEl).find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
     const input = await typeInto(fresh, "Model name", "sk-proj-pasted-into-the-name-0123");
-    expect(input.getAttribute("aria-invalid")).toBe("");
+    expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(fresh("Model name").querySelector(".setting-item-description")!.textContent).toMatch(/looks like an API key, not a model name/);
     expect(settings.model.model).toBe("");
     expect(saved.join("\n")).not.toContain("pasted-into-the-name");
@@ -155,9 +182,9 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     const { setting, settings, host } = openTab();
     const desc = (name: string) => setting(name).querySelector(".setting-item-description")!.textContent;
     const sources = await typeInto(setting, "Sources folder", "Research/Traces/Web");
-    expect(sources.getAttribute("aria-invalid")).toBe("");
+    expect(sources.getAttribute("aria-invalid")).toBe("true");
     expect(desc("Sources folder")).toBe(
-      'Where web pages you add to the vault go. The sources folder "Research/Traces/Web" would be inside the trace folder "Research/Traces", which is never searched: pages you add to the vault would not be found.',
+      'Where web pages you add to the vault go.The sources folder "Research/Traces/Web" would be inside the trace folder "Research/Traces", which is never searched: pages you add to the vault would not be found.',
     );
     // The trace folder moved over the sources folder is the same clash.
     await typeInto(setting, "Trace folder", "/Research/");
@@ -168,6 +195,37 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     await typeInto(setting, "Trace folder", "Research/Sources/Runs");
     expect(settings.notes.traceFolder).toBe("Research/Sources/Runs");
     expect(desc("Trace folder")).toBe("Where trace notes go.");
+  });
+
+  it("keeps the focus on the control the keyboard used when a choice draws rows anew, following a provider that moves", async () => {
+    const { tab, settings } = openTab();
+    document.body.appendChild(tab.containerEl);
+    const fresh = (name: string) => shownRows(tab.containerEl).find((s) => s.querySelector(".setting-item-name")?.textContent === name)!;
+    try {
+      // The model's kind chosen with the arrow keys: the list changes (and the rows below with it) at each press.
+      const kind = fresh("Model").querySelector("select")!;
+      kind.focus();
+      kind.value = "openai";
+      kind.dispatchEvent(new Event("change"));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(settings.model.kind).toBe("openai");
+      expect(document.activeElement).toBe(fresh("Model").querySelector("select"));
+      // A provider switched on moves to the end of the ones asked; the focus goes with it.
+      const wikipedia = fresh("Wikipedia").querySelector<HTMLElement>("input[type='checkbox']")!;
+      wikipedia.focus();
+      fresh("Wikipedia").querySelector<HTMLElement>(".checkbox-container")!.click();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(settings.external.providers).toEqual(["brave", "wikipedia"]);
+      expect(document.activeElement).toBe(fresh("Wikipedia").querySelector("input[type='checkbox']"));
+      // Its arrow moves it first: it has no arrow there, so its switch has the focus.
+      fresh("Wikipedia").querySelector<HTMLElement>(".clickable-icon")!.focus();
+      fresh("Wikipedia").querySelector<HTMLElement>(".clickable-icon")!.click();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(settings.external.providers).toEqual(["wikipedia", "brave"]);
+      expect(document.activeElement).toBe(fresh("Wikipedia").querySelector("input[type='checkbox']"));
+    } finally {
+      tab.containerEl.remove();
+    }
   });
 
   it("shows model fields for the chosen kind and reports the connection test in words", async () => {
@@ -182,9 +240,38 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(fresh("Base URL")).toBeDefined();
     fresh("Test connection").querySelector("button")!.click();
     await new Promise((r) => setTimeout(r, 0));
-    const desc = fresh("Test connection").querySelector(".setting-item-description")!;
-    expect(desc.textContent).toBe("Could not use llama: connection refused");
-    expect(desc.classList.contains("vault-research-test-failed")).toBe(true);
+    const outcome = fresh("Test connection").querySelector(".setting-item-description [role='status']")!;
+    expect(outcome.textContent).toBe("Could not use llama: connection refused");
+    expect(outcome.classList.contains("vault-research-test-failed")).toBe(true);
+  });
+
+  it("keeps the focus on a button while its work runs, runs it once however often it is pressed, and says the outcome in a live region", async () => {
+    let answer: (outcome: { ok: boolean; message: string }) => void = () => {};
+    const { tab, host, settings, setting, reopen } = openTab();
+    settings.model.kind = "openai";
+    const testConnection = vi.fn(() => new Promise<{ ok: boolean; message: string }>((resolve) => (answer = resolve)));
+    host.testModelConnection = testConnection;
+    reopen();
+    document.body.appendChild(tab.containerEl);
+    try {
+      const test = setting("Test connection").querySelector("button")!;
+      const status = setting("Test connection").querySelector(".setting-item-description [role='status']")!;
+      expect(status.textContent).toBe("");
+      test.focus();
+      test.click();
+      test.click();
+      expect(status.textContent).toBe("Testing…");
+      expect(test.getAttribute("aria-disabled")).toBe("true");
+      expect(document.activeElement).toBe(test);
+      answer({ ok: true, message: "The model answered." });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(testConnection).toHaveBeenCalledTimes(1);
+      expect(status.textContent).toBe("The model answered.");
+      expect(test.hasAttribute("aria-disabled")).toBe(false);
+      expect(document.activeElement).toBe(test);
+    } finally {
+      tab.containerEl.remove();
+    }
   });
 });
 
