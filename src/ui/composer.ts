@@ -20,6 +20,8 @@ export interface ComposerCallbacks {
   cancel(): void;
   /** Enter was pressed while a run is going: the question stays in the box. */
   busy(): void;
+  /** A change of what the dial's level runs as, said through the panel's one live region. */
+  announce?(words: string): void;
 }
 
 export const MODE_LABELS: Record<ExternalMode, string> = { never: "Off", "on-weak": "If vault is weak", always: "Always" };
@@ -91,7 +93,7 @@ export class Composer {
     if (dialHost) {
       const wrap = controls.createDiv({ cls: "vault-research-control vault-research-dial-control" });
       wrap.createSpan({ cls: "vault-research-control-label", text: "Vault search", attr: { "aria-hidden": "true" } });
-      this.dial = new DialControl(wrap, dialHost, "research-panel", { compact: true, label: "Vault search level" });
+      this.dial = new DialControl(wrap, dialHost, "research-panel", { compact: true, label: "Vault search level", ...(callbacks.announce ? { announce: (words: string) => callbacks.announce?.(words) } : {}) });
     }
 
     this.inputEl.addEventListener("keydown", (evt) => {

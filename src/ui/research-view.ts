@@ -126,6 +126,7 @@ export class ResearchView extends ItemView {
       send: (question, options) => void this.ask(question, options),
       cancel: () => this.cancel(),
       busy: () => this.status.say(BUSY_SENTENCE),
+      announce: (words) => this.status.aside(words),
     }, this.host.dial);
     this.registerDomEvent(this.containerEl, "keydown", (evt: KeyboardEvent) => {
       // An Esc that closes an input method's candidate list is the input method's, not a Stop.

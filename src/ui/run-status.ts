@@ -46,6 +46,11 @@ export class RunStatus {
     }, STEP_PAUSE_MS);
   }
 
+  /** Announces `text` without changing the line shown: news from beside the run (the dial's level became ready). */
+  aside(text: string): void {
+    this.announce(text);
+  }
+
   /** Shows and announces `text` at once. */
   say(text: string): void {
     this.cancelStep();

@@ -76,7 +76,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     // Beside the results, wherever the app nests them: between the query and the list.
     const toolbar = createDiv({ cls: "vault-research-search-toolbar" });
     this.resultContainerEl.insertAdjacentElement("beforebegin", toolbar);
-    this.dial = new DialControl(toolbar, host, "search-modal", { onChange: () => this.searchAgain() });
+    // A level that becomes ready (or stops being) while the modal is open is said on its status line.
+    this.dial = new DialControl(toolbar, host, "search-modal", { onChange: () => this.searchAgain(), announce: (words) => this.say(words) });
     const scores = toolbar.createEl("label", { cls: "vault-research-search-scores-toggle" });
     this.scoresInput = scores.createEl("input", { type: "checkbox" });
     scores.createSpan({ text: "Show scores" });

@@ -56,6 +56,19 @@ describe("the dial in the research panel", () => {
     expect(el.querySelector(".vault-research-dial-reason")?.textContent).toBe("Rerank is not ready (no embedding model is set in settings), so searches run at Lexical.");
   });
 
+  it("says through the panel's one live region when the level chosen becomes ready, leaving the status line as it is", async () => {
+    const dial = new FakeDialHost();
+    dial.levels["research-panel"] = 2;
+    dial.ready = readinessUpTo(1, "no_vectors");
+    const { el } = await openPanel(dial);
+    const shown = el.querySelector(".vault-research-run-text")?.textContent;
+    dial.ready = readinessUpTo(3);
+    dial.changed();
+    expect(el.querySelector(".vault-research-run-announcer")?.textContent).toBe("Hybrid is ready.");
+    expect(el.querySelector(".vault-research-run-text")?.textContent).toBe(shown);
+    expect(el.querySelectorAll("[role='status'], [aria-live]")).toHaveLength(1);
+  });
+
   it("is absent without a dial host, and stops listening when the panel closes", async () => {
     const without = await openPanel();
     expect(without.el.querySelector(".vault-research-dial")).toBeNull();

@@ -101,6 +101,19 @@ describe("vault search modal", () => {
     expect(host.requests.map((r) => ({ query: r.query, limit: r.limit, level: r.level, surface: r.surface }))).toEqual([{ query: "tar extract", limit: 20, level: 3, surface: "search-modal" }]);
   });
 
+  it("says on its status line when the level chosen becomes ready while the modal is open", () => {
+    const host = new FakeDialHost();
+    host.levels["search-modal"] = 2;
+    host.ready = readinessUpTo(1, "no_vectors");
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    host.ready = readinessUpTo(3);
+    host.changed();
+    const status = modal.modalEl.querySelector(".vault-research-search-status");
+    expect(status?.getAttribute("role")).toBe("status");
+    expect(status?.textContent).toBe("Hybrid is ready.");
+  });
+
   it("says what went wrong when the search fails", async () => {
     const host = new FakeDialHost(() => {
       throw new Error("index is being rebuilt");
