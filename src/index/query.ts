@@ -41,7 +41,8 @@ export function parseQuery(input: string): ParsedQuery {
   });
   const tags: string[] = [];
   rest = rest.replace(TAG_RE, (_m, lead: string, tag: string) => {
-    const clean = tag.toLowerCase().replace(/^\/+|\/+$/g, "");
+    // Spelled as a note's tags are kept (markdown.ts): no empty levels ("#a//b/" is #a/b).
+    const clean = tag.toLowerCase().split("/").filter((level) => level !== "").join("/");
     if (clean) tags.push(clean);
     return lead;
   });

@@ -43,6 +43,10 @@ describe("parseQuery", () => {
     expect(parseQuery("#a/b/ #a/b").tags).toEqual(["a/b"]);
   });
 
+  it("spells a tag as notes' tags are kept: no empty levels", () => {
+    expect(parseQuery("#Project//Alpha #project/alpha//").tags).toEqual(["project/alpha"]);
+  });
+
   it("does not read a # inside a word or a number as a tag", () => {
     const q = parseQuery("issue#12 C# #42");
     expect(q.tags).toEqual([]);

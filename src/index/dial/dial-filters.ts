@@ -9,11 +9,20 @@ export interface DialFilters {
   tags?: string[];
 }
 
-/** The filters in one canonical form (sorted, trimmed, lower-cased tags), for cache keys and logs. */
+/** The filters in one canonical form (sorted, trimmed, tags spelled as notes' tags are), for cache keys and logs. */
 export function normalizeFilters(filters: DialFilters | undefined): Required<DialFilters> {
   const folders = (filters?.folders ?? []).map((f) => f.trim().replace(/^\/+|\/+$/g, "")).filter(Boolean);
-  const tags = (filters?.tags ?? []).map((t) => t.trim().replace(/^#/, "").toLowerCase()).filter(Boolean);
+  const tags = (filters?.tags ?? []).map(asNoteTag).filter(Boolean);
   return { folders: [...new Set(folders)].sort(), tags: [...new Set(tags)].sort() };
+}
+
+/**
+ * A tag as a note's tags are kept (markdown.ts): no leading `#`s, lower-cased, no empty levels. An
+ * agent's "project/" or "##project" names the tag #project, as the query's `#project/` does; kept
+ * as typed, it matched no note and the search found nothing.
+ */
+function asNoteTag(tag: string): string {
+  return tag.trim().replace(/^#+/, "").toLowerCase().split("/").filter((level) => level !== "").join("/");
 }
 
 export function hasFilters(filters: Required<DialFilters>): boolean {

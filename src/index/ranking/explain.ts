@@ -35,6 +35,8 @@ export interface ExplainContext {
   terms: QueryTerm[];
   /** Tags the results were filtered by. */
   tags: string[];
+  /** Set when the query had more distinct words than were looked up (rank.ts MAX_QUERY_WORDS): how many it had. */
+  wordsAsked?: number;
   /** Per query word, the same for every result. */
   stats: Pick<SearchExplanation, "termWeights" | "termNotes" | "termClumping" | "vaultNotes" | "foldedWords">;
 }
@@ -76,6 +78,7 @@ export function explainCandidate(c: Candidate, coverage: number, note: IndexedNo
     parts.push({ ...title, weight: roundTo(title.weight, 3) });
   }
   if (ctx.tags.length > 0) parts.push({ name: "tag", detail: `has #${ctx.tags.join(", #")}`, weight: 0 });
+  if (ctx.wordsAsked !== undefined) parts.push({ name: "long query", detail: `its ${allWords.length} rarest words of ${ctx.wordsAsked} were looked up`, weight: 0 });
   const explanation: SearchExplanation = { matchedTerms: Array.from(matchedWords), missingTerms: allWords.filter((w) => !matchedWords.has(w)), fields, parts, ...ctx.stats };
   if (standInWords.length > 0) explanation.standIns = Object.fromEntries(standInWords.map((w) => [w, standIns[w]]));
   return { path: c.path, score: roundTo(score, 3), docTerms, explanation };

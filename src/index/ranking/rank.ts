@@ -44,20 +44,56 @@ interface Scored {
   coverage: number;
 }
 
+/**
+ * Distinct words of a query looked up at most (a search engine's classic limit). A pasted page of
+ * two thousand characters is some three hundred words: looked up one by one, typos tried for the
+ * rare ones and every posting of the common ones read, it held the thread the user types on for
+ * half a second, and longer the larger the vault. Its rarest words say what it is about.
+ */
+export const MAX_QUERY_WORDS = 32;
+
 /** The best candidates for the query, explained, best first; at least `limit` when there are that many. */
 export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: number, opts: RankOptions): RankedHit[] {
-  const { query, filterTags } = readTags(parsed, corpus.notes);
+  const { query: tagged, filterTags } = readTags(parsed, corpus.notes);
+  // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
+  const typedWord = opts.asYouType ? tagged.words[tagged.words.length - 1] : undefined;
+  const { query, wordsAsked } = rarestWords(tagged, corpus, typedWord);
   const terms = queryTerms(query, corpus.analyzer, corpus.synonyms, corpus.associatesOf ?? null, corpus.ranking.expansion ?? DEFAULT_EXPANSION);
   const tagFilter = filterTags.length > 0 ? (path: string) => hasAllTags(corpus.notes.get(path), filterTags) : null;
   if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
-  // The word being typed: all its own terms may be prefixes (not its synonyms, which come last).
-  const typedWord = opts.asYouType ? query.words[query.words.length - 1] : undefined;
   // While typing, words alone decide (as with the vault-language lane): names are whole words.
   const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
   const lookups = lookUpTerms(corpus, terms, tagFilter, typedWord, namedPaths);
   const scored = scoreByCoverage(lookups, terms, corpus.ranking.coveragePower);
-  return explainBest(corpus, scored, { terms, tags: filterTags, stats: termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms), opts.asYouType) }, limit, named);
+  const stats = termStats(corpus.engine, terms, lookups, foldedWords(query, corpus.analyzer, terms), opts.asYouType);
+  return explainBest(corpus, scored, { terms, tags: filterTags, stats, ...(wordsAsked > 0 ? { wordsAsked } : {}) }, limit, named);
+}
+
+/**
+ * A query of more than MAX_QUERY_WORDS distinct words as the MAX_QUERY_WORDS rarest the vault holds
+ * (in the order typed; the word being typed always among them), and how many it had (0 when none
+ * was left out). The commonest words go: they weigh least, and reading their postings is most of a
+ * long search.
+ */
+function rarestWords(query: ParsedQuery, corpus: RankingCorpus, typedWord: string | undefined): { query: ParsedQuery; wordsAsked: number } {
+  const distinct = [...new Set(query.words)];
+  if (distinct.length <= MAX_QUERY_WORDS) return { query, wordsAsked: 0 };
+  const { engine, analyzer } = corpus;
+  // A word's own term says how rare it is. A word no note holds is not rare but unknown (a typo, a
+  // foreign word, a name): it can only match as a typo, so the words the vault holds go before it,
+  // and a word with no term at all, which finds nothing, is the first to go.
+  const notesOf = (word: string) => {
+    const own = analyzer.analyzeWord(word)[0];
+    if (own === undefined) return Number.POSITIVE_INFINITY;
+    return notesWithTerm(engine, own) || Number.MAX_SAFE_INTEGER;
+  };
+  const others = distinct.filter((w) => w !== typedWord);
+  const rarity = new Map(others.map((w) => [w, notesOf(w)]));
+  // A stable sort: of equally rare words, the first typed stay.
+  const rarest = others.sort((a, b) => rarity.get(a)! - rarity.get(b)!).slice(0, typedWord === undefined ? MAX_QUERY_WORDS : MAX_QUERY_WORDS - 1);
+  const kept = new Set(typedWord === undefined ? rarest : [...rarest, typedWord]);
+  return { query: { ...query, words: query.words.filter((w) => kept.has(w)) }, wordsAsked: distinct.length };
 }
 
 /** Where a note's names are in the engine: its title, its aliases, its path (the file name). */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
 import { parseQuery } from "../../../src/index/query";
-import { rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
+import { MAX_QUERY_WORDS, rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
 import { DEFAULT_RANKING, fuzzyDistance, type RankingOptions } from "../../../src/index/ranking/ranking-options";
 import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
 import { synonymTable } from "../../../src/index/synonyms";
@@ -105,6 +105,58 @@ describe("rankNotes", () => {
     expect(hits).toHaveLength(50);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
     expect(rank(corpus(notes), "garden", { asYouType: false }, 12)).toHaveLength(60);
+  });
+});
+
+describe("a long query (a pasted page)", () => {
+  // Sixty words a few notes share each, and "zebra", which one note holds, typed last.
+  const everyday = Array.from({ length: 60 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+  function pasted(): RankingCorpus {
+    const notes: Record<string, string> = { "zebra.md": "# Stripes\n\nzebra\n" };
+    for (let i = 0; i < 12; i++) notes[`n${i}.md`] = `# Note ${i}\n\n${everyday.join(" ")}\n`;
+    return corpus(notes);
+  }
+  const lookupsOf = (c: RankingCorpus, query: string) => {
+    let lookups = 0;
+    const search = c.engine.search.bind(c.engine);
+    c.engine.search = (...args: Parameters<typeof search>) => {
+      lookups++;
+      return search(...args);
+    };
+    const hits = rank(c, query);
+    return { hits, lookups };
+  };
+
+  it(`looks up only its ${MAX_QUERY_WORDS} rarest words, the rare one typed last among them`, () => {
+    const { hits, lookups } = lookupsOf(pasted(), `${everyday.join(" ")} zebra`);
+    expect(lookups).toBeLessThanOrEqual(MAX_QUERY_WORDS * 2);
+    expect(hits.find((h) => h.path === "zebra.md")?.explanation.matchedTerms).toEqual(["zebra"]);
+    expect(hits[0].explanation.parts.at(-1)).toEqual({ name: "long query", detail: `its ${MAX_QUERY_WORDS} rarest words of 61 were looked up`, weight: 0 });
+  });
+
+  it("keeps the words the vault holds before words it never uses, which only a typo could match", () => {
+    const unknown = Array.from({ length: 40 }, (_, i) => `qx${i}`);
+    expect(paths(rank(pasted(), `${unknown.join(" ")} zebra`))).toEqual(["zebra.md"]);
+  });
+
+  it(`leaves a query of ${MAX_QUERY_WORDS} words or fewer as it is, however often a word is repeated`, () => {
+    const words = [...everyday.slice(0, MAX_QUERY_WORDS - 1), "zebra"];
+    const { hits } = lookupsOf(pasted(), [...words, ...words].join(" "));
+    expect(hits[0].explanation.missingTerms.length + hits[0].explanation.matchedTerms.length).toBe(MAX_QUERY_WORDS);
+    expect(hits.flatMap((h) => h.explanation.parts).some((p) => p.name === "long query")).toBe(false);
+  });
+});
+
+describe("#tags in the query", () => {
+  it("reads the notes once to learn which tags exist, however many tags the query has", () => {
+    const c = corpus({ "a.md": "---\ntags: [project/alpha]\n---\n# Alpha\n\nmeeting\n", "b.md": "# Beta\n\nmeeting\n" });
+    let passes = 0;
+    const notes = c.notes as Map<string, IndexedNote>;
+    const values = notes.values.bind(notes);
+    notes.values = () => (passes++, values());
+    const tags = Array.from({ length: 100 }, (_, i) => `#missing${i}`).join(" ");
+    expect(paths(rank(c, `${tags} #project meeting`))).toEqual(["a.md"]);
+    expect(passes).toBe(1);
   });
 });
 
