@@ -130,6 +130,8 @@ export interface SearchOptions {
   asYouType?: boolean;
   /** Nothing matched: look for the closest notes by spelling (ranking-options.ts looseRanking). */
   loose?: boolean;
+  /** Only notes it keeps are searched (the dial's folder and tag filters), applied while ranking. */
+  keep?: (path: string) => boolean;
 }
 
 export interface IndexStatus {

@@ -427,7 +427,7 @@ export class VaultIndex {
     const parsed = parseQuery(query);
     // The phrase check throws candidates away, so it needs more of them than the limit.
     const hasPhrases = parsed.phrases.length > 0;
-    const ranked = this.rank(parsed, hasPhrases ? phraseCandidateCount(limit) : limit, { asYouType: options.asYouType ?? false, loose: options.loose ?? false });
+    const ranked = this.rank(parsed, hasPhrases ? phraseCandidateCount(limit) : limit, { asYouType: options.asYouType ?? false, loose: options.loose ?? false, ...(options.keep ? { keep: options.keep } : {}) });
     const shown = hasPhrases ? await keepPhraseMatches(ranked, parsed.phrases, store, limit, (path) => this.namesOf(path)) : ranked.slice(0, limit);
     const texts = await readNotes(
       store,
@@ -467,18 +467,19 @@ export class VaultIndex {
   }
 
   /** Ranked candidates without reading any file (no snippets): the part that must be fast. */
-  rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean; loose?: boolean } = { asYouType: false }): RankedHit[] {
+  rank(parsed: ParsedQuery, limit: number, opts: { asYouType: boolean; loose?: boolean; keep?: (path: string) => boolean } = { asYouType: false }): RankedHit[] {
     const model = this.associations;
     const limits = this.ranking.associations;
     const associatesOf = model && limits ? (term: string) => model.associatesOf(term, limits) : null;
     const ranking = opts.loose ? looseRanking(this.ranking) : this.ranking;
     const corpus = { engine: this.engine, notes: this.notes, analyzer: this.analyzer, synonyms: this.synonyms, ranking, associatesOf };
-    const hits = rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType });
+    const hits = rankNotes(corpus, parsed, limit, { asYouType: opts.asYouType, ...(opts.keep ? { keep: opts.keep } : {}) });
     // While typing, in the loose "closest by spelling" search and under a tag filter, words alone decide.
     const language = this.language;
     if (!language?.ready || opts.asYouType || opts.loose || parsed.tags.length > 0) return hits;
     const terms = parsed.words.flatMap((w) => this.analyzer.analyzeWord(w));
-    const near = language.nearest(terms, this.engine, (path) => this.notes.has(path));
+    const keep = opts.keep;
+    const near = language.nearest(terms, this.engine, (path) => this.notes.has(path) && (keep?.(path) ?? true));
     return near.length === 0 ? hits : fuseLanes(hits, near, language.options.fusion, parsed.words, { engine: this.engine, analyzer: this.analyzer }).slice(0, limit);
   }
 

@@ -155,12 +155,14 @@ export class VaultSearch {
     }));
   }
 
-  /** VaultIndex.search as it is; with filters, asked for more and filtered, so the filters cannot empty the page. */
+  /**
+   * VaultIndex.search as it is; with filters, they are applied while ranking: a page asked for more
+   * and filtered afterwards lost every match ranked below it ("file" in notes tagged #glossary: none).
+   */
   private async lexicalResults(query: string, filters: Filters, limit: number, loose = false): Promise<SearchResult[]> {
     const { index, notes } = this.options;
     if (!hasFilters(filters)) return index.search(query, notes, { limit, loose });
-    const found = await index.search(query, notes, { limit: Math.max(limit * 5, this.laneDepth()), loose });
-    return found.filter((r) => passesFilters(index.note(r.path), filters)).slice(0, limit);
+    return index.search(query, notes, { limit, loose, keep: (path) => passesFilters(index.note(path), filters) });
   }
 
   // ── levels 2 and 3 ────────────────────────────────────────────────────────────────────────

@@ -27,6 +27,12 @@ export interface RankingCorpus {
 export interface RankOptions {
   /** The user is still typing: the last word may be a prefix even when short. */
   asYouType: boolean;
+  /**
+   * Only notes it keeps are ranked (the dial's folder and tag filters): applied while the terms are
+   * looked up, as a query's own #tags are, so a filtered page is the best notes that pass, not the
+   * few of the best notes overall that happen to.
+   */
+  keep?: (path: string) => boolean;
 }
 
 /** What looking up every term found. */
@@ -59,8 +65,8 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
   const typedWord = opts.asYouType ? tagged.words[tagged.words.length - 1] : undefined;
   const { query, wordsAsked } = rarestWords(tagged, corpus, typedWord);
   const terms = queryTerms(query, corpus.analyzer, corpus.synonyms, corpus.associatesOf ?? null, corpus.ranking.expansion ?? DEFAULT_EXPANSION);
-  const tagFilter = filterTags.length > 0 ? (path: string) => hasAllTags(corpus.notes.get(path), filterTags) : null;
-  if (terms.length === 0) return tagFilter ? tagOnlyHits(corpus.notes, filterTags) : [];
+  const tagFilter = bothFilters(filterTags.length > 0 ? (path: string) => hasAllTags(corpus.notes.get(path), filterTags) : null, opts.keep ?? null);
+  if (terms.length === 0) return filterTags.length > 0 ? tagOnlyHits(corpus.notes, filterTags).filter((hit) => opts.keep?.(hit.path) ?? true) : [];
   // While typing, words alone decide (as with the vault-language lane): names are whole words.
   const named = typeof corpus.ranking.namedPlace === "number" && !opts.asYouType ? namedIn(query, nameSource(corpus), tagFilter) : [];
   const namedPaths = new Set(named.map((n) => n.path));
@@ -249,4 +255,10 @@ function explainBest(corpus: RankingCorpus, scored: Scored[], query: Omit<Explai
   hits.sort((a, b) => b.score - a.score);
   const place = corpus.ranking.namedPlace;
   return named.length > 0 && typeof place === "number" ? liftNamed(hits, named, place) : hits;
+}
+
+/** A filter that keeps what both keep (either may be absent). */
+function bothFilters(a: ((path: string) => boolean) | null, b: ((path: string) => boolean) | null): ((path: string) => boolean) | null {
+  if (!a || !b) return a ?? b;
+  return (path) => a(path) && b(path);
 }

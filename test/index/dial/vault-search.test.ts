@@ -268,6 +268,18 @@ describe("filters", () => {
     expect(response.results.length).toBeGreaterThan(0);
     expect(response.results.every((r) => r.path.startsWith("Pets/"))).toBe(true);
   });
+
+  it("finds the notes that pass however far below the best notes overall they rank", async () => {
+    // Sixty notes say "file" more than the one tagged #glossary: a page asked for and filtered
+    // afterwards held none of it.
+    const notes: Record<string, string> = { "Glossary/Term.md": "---\ntags: [glossary]\n---\n# Term\n\nA file, once, among many other words here.\n" };
+    for (let i = 0; i < 60; i++) notes[`Docs/File ${i}.md`] = `# File ${i}\n\nThe file, the file and the file again.\n`;
+    const many = new MemoryNoteStore(notes);
+    const index = new VaultIndex({});
+    await index.sync(many, null);
+    const response = await new VaultSearch({ index, notes: many, vectors: null, embedder: null }).search({ query: "file", level: 1, limit: 10, filters: { tags: ["glossary"] } });
+    expect(paths(response.results)).toEqual(["Glossary/Term.md"]);
+  });
 });
 
 describe("query log", () => {
