@@ -537,8 +537,7 @@ function addTag(raw: string, out: string[], seen: Set<string>): void {
   }
 }
 
-/** The file name without folders and without `.md` (only that: `a.b.c.md` → `a.b.c`). */
-/** The note's file name without `.md`: its title when nothing else gives one, and what a `[[link]]` to it says. */
+/** The note's file name without folders and `.md` (only that: `a.b.c.md` → `a.b.c`): its title when nothing else gives one, and what a `[[link]]` to it says. */
 export function fileTitle(path: string): string {
   const slash = path.lastIndexOf("/");
   const name = slash >= 0 ? path.slice(slash + 1) : path;

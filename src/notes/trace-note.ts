@@ -16,6 +16,7 @@ import { inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
+import { fileTitle } from "../index/markdown";
 
 export type Promotion = NonNullable<ResearchTrace["promotions"]>[number];
 
@@ -159,7 +160,7 @@ function sectionCaption(row: OutsideVaultRow, section: ContentSection): string |
 /** The first line of an outside row; `recordPromotion` finds it again by the key on it. */
 export function outsideRowLabelLine(row: OutsideVaultRow, promotion: Promotion | undefined): string {
   const label = outsideVaultLabel(row.provider, promotion ? "promoted" : "ephemeral");
-  const saved = promotion ? ` · saved as ${wikilink(promotion.note_path, { alias: baseName(promotion.note_path) })}` : "";
+  const saved = promotion ? ` · saved as ${wikilink(promotion.note_path, { alias: fileTitle(promotion.note_path) })}` : "";
   return `**${label}** · \`${row.source_key}\`${saved}`;
 }
 
@@ -239,9 +240,6 @@ function tableCell(text: string): string {
   return escapeMarkdownText(oneLine(text));
 }
 
-function baseName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
 
 function sentence(text: string): string {
   const flat = oneLine(text);

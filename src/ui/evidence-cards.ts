@@ -11,6 +11,7 @@ import { renderSnippet } from "./search-modal";
 import { savedWords } from "./promotion-words";
 import { renderWhy } from "./why-matched";
 import { isoDay } from "../notes/source-note";
+import { fileTitle } from "../index/markdown";
 
 /** Characters of section or page text shown on a card. */
 const SNIPPET_CHARS = 280;
@@ -203,8 +204,7 @@ function showSaved(area: HTMLElement, status: HTMLElement, result: Exclude<Promo
 
 /** `[[Name]]` that opens the note, as Obsidian's own internal links look. */
 function noteLink(parent: HTMLElement, path: string, open: EvidenceActions["openPath"]): HTMLElement {
-  const name = (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-  const link = parent.createEl("a", { cls: "internal-link vault-research-promote-link", text: `[[${name}]]`, href: "#", attr: { "data-href": path } });
+  const link = parent.createEl("a", { cls: "internal-link vault-research-promote-link", text: `[[${fileTitle(path)}]]`, href: "#", attr: { "data-href": path } });
   link.addEventListener("click", (evt) => {
     evt.preventDefault();
     open?.(path, evt);

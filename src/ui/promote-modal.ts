@@ -7,6 +7,7 @@ import type { PromotionError, PromotionResult, TraceOutsideRow } from "../promot
 import { hasProviderExcerpt } from "../promote/promoted-note";
 import { oneLine } from "../text/one-line";
 import { savedWords } from "./promotion-words";
+import { fileTitle } from "../index/markdown";
 
 export interface TracePromotionHost {
   rowsOfTrace(tracePath: string): Promise<{ rows: TraceOutsideRow[] } | { error: PromotionError }>;
@@ -68,9 +69,9 @@ export function addingNotice({ row }: TraceOutsideRow): string {
 export function promotionNotice(result: PromotionResult, hasExcerpt = true): string {
   if (result.status === "created") {
     const holds = savedWords(result.extractStatus, hasExcerpt);
-    return [`Saved as [[${isolated(noteName(result.notePath))}]] (${isolated(result.notePath)})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
+    return [`Saved as [[${isolated(fileTitle(result.notePath))}]] (${isolated(result.notePath)})${holds ? ` ${holds}` : "."}`, ...result.warnings].join("\n");
   }
-  if (result.status === "already_in_vault") return `Already in your vault: [[${isolated(noteName(result.notePath))}]]. No new note was written.`;
+  if (result.status === "already_in_vault") return `Already in your vault: [[${isolated(fileTitle(result.notePath))}]]. No new note was written.`;
   return `The page could not be added to the vault: ${result.message}`;
 }
 
@@ -109,7 +110,7 @@ export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
     if (promotedTo !== undefined) {
       // Only the name reads in its own direction: the brackets stay around it in an Arabic or Hebrew name.
       const marker = el.createDiv({ cls: "vault-research-promoted-marker", text: "Already saved as [[" });
-      marker.createSpan({ text: noteName(promotedTo), attr: { dir: "auto" } });
+      marker.createSpan({ text: fileTitle(promotedTo), attr: { dir: "auto" } });
       marker.appendText("]]");
     }
   }
@@ -119,6 +120,3 @@ export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
   }
 }
 
-function noteName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}

@@ -15,6 +15,7 @@ import { errorMessage } from "../text/error-message";
 import { DialControl, levelThatWillRun, notReadyReason } from "./dial-control";
 import type { DialHost } from "./dial-host";
 import { renderDialScores, sectionWords, similarityOf } from "./dial-result-words";
+import { fileTitle } from "../index/markdown";
 
 const RESULT_LIMIT = 20;
 const CLOSEST_COUNT = 3;
@@ -285,7 +286,7 @@ const UNLINKABLE = /[#|^[\]]/;
 export async function openAtSection(app: App, path: string, section: Pick<SectionHit, "heading" | "line"> | undefined, newLeaf: PaneType | boolean = false): Promise<void> {
   const file = app.vault.getFileByPath(path);
   if (!file) {
-    new Notice(`${noteName(path)} is no longer in your vault: it was moved or deleted.`);
+    new Notice(`${fileTitle(path)} is no longer in your vault: it was moved or deleted.`);
     return;
   }
   // A link to `C# tips.md` would be read as the heading " tips.md" of a note named `C`.
@@ -303,7 +304,3 @@ export async function openAtSection(app: App, path: string, section: Pick<Sectio
   await app.workspace.getLeaf(newLeaf).openFile(file, { eState: { line: Math.max(0, section.line - 1) } });
 }
 
-/** "Kites" for `Notes/Kites.md`. */
-function noteName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
