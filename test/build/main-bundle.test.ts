@@ -157,6 +157,7 @@ describe("built plugin bundle", () => {
     expect([...app.commands.keys()]).toEqual([
       "vault-research:search-vault",
       "vault-research:rebuild-index",
+      "vault-research:show-index-status",
       "vault-research:open-research-panel",
       "vault-research:ask-question",
       "vault-research:research-selection",
