@@ -241,8 +241,9 @@ export class VaultResearchSettingTab extends PluginSettingTab {
     const place = this.#focusPlace();
     draw();
     if (!place) return;
-    const settings = place.setting.settingEl.isConnected ? [place.setting] : this.#drawnNamed(place.name);
-    const setting = settings.find((s) => s.settingEl.isConnected);
+    // By name first: an app that keeps the rows it drew refills them in place, so the row at the old
+    // place may now hold another provider while the one moved up sits elsewhere.
+    const setting = this.#drawnNamed(place.name).find((s) => s.settingEl.isConnected) ?? (place.setting.settingEl.isConnected ? place.setting : undefined);
     if (!setting) return;
     const controls = focusableControls(setting);
     controls[Math.min(place.control, controls.length - 1)]?.focus();

@@ -335,9 +335,14 @@ describe("the settings tab in Obsidian's settings search (1.13)", () => {
     // An app that keeps the rows it drew when the definitions change only in what they say.
     tab.update = () => {};
     const before = shownRows(tab.containerEl);
-    setting("Wikipedia")!.querySelector<HTMLElement>(".clickable-icon")!.click();
+    document.body.appendChild(tab.containerEl);
+    const up = setting("Wikipedia")!.querySelector<HTMLElement>(".clickable-icon")!;
+    up.focus();
+    up.click();
     await new Promise((r) => setTimeout(r, 0));
     expect(settings.external.providers).toEqual(["wikipedia", "brave"]);
+    // The focus went with Wikipedia to its new place, not to Brave, which now sits where it was.
+    expect(setting("Wikipedia")!.contains(document.activeElement)).toBe(true);
     const after = shownRows(tab.containerEl);
     expect(after).toHaveLength(before.length);
     after.forEach((row, i) => expect(row).toBe(before[i]));
