@@ -23,6 +23,16 @@ export function keyAsPasted(value: string | null | undefined): string | null {
 
 const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", "“": "”", "‘": "’" };
 
+/**
+ * A secret as it is read from secret storage or the environment: an API key as pasted (above); a
+ * password (SearXNG's login) exactly as stored, for spaces and quotes may be part of it — the move
+ * of an earlier version's address kept it so, and a trimmed one is another password.
+ */
+export function secretAsRead(name: SecretName, stored: string | null | undefined): string | null {
+  if (name === "searxng") return stored === null || stored === undefined || stored === "" ? null : stored;
+  return keyAsPasted(stored);
+}
+
 export const externalModes = ["never", "on-weak", "always"] as const;
 export type ExternalMode = (typeof externalModes)[number];
 

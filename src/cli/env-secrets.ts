@@ -1,6 +1,6 @@
 // The CLI's Secrets: API keys from environment variables, read when a provider asks, never stored.
 import type { SecretName, Secrets } from "../ports";
-import { keyAsPasted } from "../settings";
+import { secretAsRead } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 export const secretEnvNames: Record<SecretName, string> = {
@@ -16,15 +16,15 @@ export const secretEnvNames: Record<SecretName, string> = {
 export function envSecrets(env: Record<string, string | undefined>): Secrets {
   return {
     async get(name: SecretName): Promise<string | null> {
-      return keyAsPasted(env[secretEnvNames[name]]);
+      return secretAsRead(name, env[secretEnvNames[name]]);
     },
   };
 }
 
 /** Every secret set in the environment (placeholders skipped): what the CLI scrubs from all it prints and logs. */
 export function envSecretValues(env: Record<string, string | undefined>): string[] {
-  return Object.values(secretEnvNames).flatMap((name) => {
-    const value = keyAsPasted(env[name]);
+  return (Object.entries(secretEnvNames) as [SecretName, string][]).flatMap(([name, variable]) => {
+    const value = secretAsRead(name, env[variable]);
     return isCredential(value) ? [value] : [];
   });
 }

@@ -58,6 +58,15 @@ describe("secret storage secrets", () => {
     expect(scrub.text("the key BSA-pasted-0123456789 was refused")).toBe("the key [redacted] was refused");
   });
 
+  it("gives a SearXNG password exactly as stored: its spaces and quotes are its own", async () => {
+    const storage = new SecretStorage();
+    storage.setSecret("vault-research-searxng", " 'two words' ");
+    storage.setSecret("vault-research-brave", " 'BSA-pasted-0123456789' ");
+    const secrets = new SecretStorageSecrets(storage, () => defaultSettings());
+    expect(await secrets.get("searxng")).toBe(" 'two words' ");
+    expect(await secrets.get("brave")).toBe("BSA-pasted-0123456789");
+  });
+
   it("names the secret but never its value when storage fails", async () => {
     const storage = new SecretStorage();
     vi.spyOn(storage, "getSecret").mockImplementation(() => {

@@ -12,7 +12,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
-import { bodyExcerpt, failWith, looksLikeHtml, optionalKey, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -130,7 +130,8 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
   if (address.trim() === "") {
     throw new ProviderError("searxng", "unsupported", `No ${label} instance is set. Add its address in Vault Research settings (CLI: external.searxng.baseUrl in --config).`);
   }
-  const instance = searxngInstance(address, await optionalKey(context, "searxng"));
+  // Read as stored, not trimmed: a password's spaces are its own.
+  const instance = searxngInstance(address, (await context.secrets.get("searxng")) ?? "");
   if (!instance) throw new ProviderError("searxng", "unsupported", `The ${label} instance address in settings is not an http(s) address.`);
   const call = sourceCall("searxng", `${instance.base}/search?${searchParams(request, warnings).toString()}`, request, {
     secret: instance.password,

@@ -108,6 +108,12 @@ describe("SearXNG: the instance address as users type it", () => {
     expect(JSON.stringify(error.toJSON())).not.toContain(password);
   });
 
+  it("sends a kept password exactly: spaces around it are part of it", async () => {
+    const http = scriptedHttp(empty);
+    await runSource("searxng", http, { settings: at("https://alice@search.example.net/"), secrets: { searxng: " two words " } });
+    expect(http.requests[0].headers?.Authorization).toBe(`Basic ${btoa("alice: two words ")}`);
+  });
+
   it("a password in the address (a CLI config) wins over the kept one; a user name with no password says what is missing", async () => {
     const http = scriptedHttp(empty);
     await runSource("searxng", http, { settings: at("https://alice:typed-in-config@search.example.net/"), secrets: { searxng: "kept-one" } });
