@@ -26,6 +26,20 @@ export function indexIssues(status: IndexStatus | null, pluginIssues: readonly I
 
 export function describeIndexStatus(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], locale?: string): IndexStatusText {
   const problemCount = indexIssues(status, pluginIssues).length;
+  const text = indexStatusLine(status, problemCount, locale);
+
+  const language = status?.vaultLanguage;
+  const tooltipParts = [
+    lastUpdatedWords(status?.lastUpdated, locale),
+    ...(language === "learning" ? ["Learning which words this vault uses alike, on this device; search uses words alone until then"] : []),
+    ...(language === "ready" ? ["Search also finds notes that say it in other words, learned from this vault"] : []),
+    problemCount > 0 ? "Click to see the problems" : "Click for details",
+  ];
+  return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
+}
+
+/** The status bar's words for the index: its state, what it is learning, and how many problems (`problemCount`, counted by the caller). */
+export function indexStatusLine(status: IndexStatus | null, problemCount: number, locale?: string): string {
   const notes = status ? `${status.notes.toLocaleString(locale)} ${status.notes === 1 ? "note" : "notes"}` : "";
   let text: string;
   switch (status?.state ?? "empty") {
@@ -44,15 +58,7 @@ export function describeIndexStatus(status: IndexStatus | null, pluginIssues: re
   }
   if (status?.state === "ready" && status.vaultLanguage === "learning") text += " · learning its words…";
   if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
-
-  const language = status?.vaultLanguage;
-  const tooltipParts = [
-    lastUpdatedWords(status?.lastUpdated, locale),
-    ...(language === "learning" ? ["Learning which words this vault uses alike, on this device; search uses words alone until then"] : []),
-    ...(language === "ready" ? ["Search also finds notes that say it in other words, learned from this vault"] : []),
-    problemCount > 0 ? "Click to see the problems" : "Click for details",
-  ];
-  return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
+  return text;
 }
 
 /** When the index was last updated, in the user's date format: the tooltip's first sentence and the problems box's first line. */

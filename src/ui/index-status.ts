@@ -4,7 +4,7 @@
 import { Modal, type App } from "obsidian";
 import type { EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
-import { describeIndexStatus, lastUpdatedWords, type IndexIssue } from "../index/index-status-text";
+import { describeIndexStatus, indexStatusLine, lastUpdatedWords, type IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
 
 // main.ts lists the issues it hands to the modal through here.
@@ -97,7 +97,8 @@ export class IndexProblemsModal extends Modal {
     const { contentEl } = this;
     contentEl.empty();
     contentEl.addClass("vault-research-problems");
-    contentEl.createEl("p", { text: `${describeIndexStatus(this.status, this.issues).text}.`, cls: "vault-research-problems-state" });
+        // `issues` already holds the index's own problems: counted again, two problems read as four.
+    contentEl.createEl("p", { text: `${indexStatusLine(this.status, this.issues.length)}.`, cls: "vault-research-problems-state" });
     if (this.embedding) contentEl.createEl("p", { text: this.embedding, cls: "vault-research-problems-embedding" });
     contentEl.createEl("p", { text: lastUpdatedLine(this.status) });
     if (this.issues.length === 0) {

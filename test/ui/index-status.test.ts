@@ -8,6 +8,7 @@ import { App, openModals } from "../stubs/obsidian";
 import type { EmbeddingProgress } from "../../src/index/embeddings/embedding-job";
 import type { IndexStatus } from "../../src/index/types";
 import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar } from "../../src/ui/index-status";
+import { indexIssues } from "../../src/index/index-status-text";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -103,5 +104,11 @@ describe("IndexProblemsModal", () => {
   it("says first what the status bar says, then the embedding job's progress when there is one", () => {
     expect(lines({ ...ready, state: "updating" }, "Embedding 10 of 40 notes")).toEqual(["Updating index… 3 notes.", "Embedding 10 of 40 notes", expect.stringMatching(/^Last updated /), "No problems found."]);
     expect(lines(ready)[0]).toBe("3 notes indexed.");
+  });
+
+  it("counts each problem once: the issues it is given already hold the index's own", () => {
+    const withProblem: IndexStatus = { ...ready, problems: [{ path: "Odd.md", problem: { kind: "encoding", message: "Odd.md is not UTF-8." } }] };
+    new IndexProblemsModal(new App() as unknown as ObsidianApp, withProblem, indexIssues(withProblem, [{ message: "The cache could not be saved." }]), () => {}).open();
+    expect(openModals.at(-1)!.contentEl.querySelector("p")?.textContent).toBe("3 notes indexed · 2 problems.");
   });
 });
