@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { providerNames, type ProviderName } from "./provider-names";
 import type { SecretName } from "./ports";
+import { decodedUrlPart } from "./text/urls";
 
 export const SETTINGS_VERSION = 1;
 
@@ -531,12 +532,7 @@ export function secretIdFor(name: SecretName, settings: Settings): string {
 export function addressWithoutPassword(address: string): { address: string; password: string } | null {
   const url = URL.canParse(address) ? new URL(address) : null;
   if (!url || url.password === "") return null;
-  let password = url.password;
-  try {
-    password = decodeURIComponent(password);
-  } catch {
-    // Kept as typed: a lone `%` is part of the password.
-  }
+  const password = decodedUrlPart(url.password);
   url.password = "";
   // URL adds a `/` after a bare host; the address keeps the ending it was typed with.
   const kept = address.endsWith("/") ? url.href : url.href.replace(/\/$/, "");

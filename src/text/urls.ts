@@ -25,3 +25,12 @@ export function httpUrl(text: string): URL | null {
 export function isHttpUrl(text: string): boolean {
   return httpUrl(text) !== null;
 }
+
+/** A user name or password as an address holds it, as typed: `%40` is an `@`; a lone `%` stays itself. */
+export function decodedUrlPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

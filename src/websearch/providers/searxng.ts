@@ -16,7 +16,7 @@ import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderReq
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
-import { httpUrl } from "../../text/urls";
+import { decodedUrlPart, httpUrl } from "../../text/urls";
 
 const resultSchema = z.object({
   url: z.string(),
@@ -102,19 +102,10 @@ export function searxngInstance(address: string, storedPassword = ""): SearxngIn
   const path = url.pathname.replace(/\/+$/, "").replace(/\/search$/i, "");
   const base = `${url.origin}${path}`;
   if (url.username === "" && url.password === "") return { base, password: "" };
-  const user = decodedPart(url.username);
+  const user = decodedUrlPart(url.username);
   const fromAddress = url.password !== "";
-  const password = fromAddress ? decodedPart(url.password) : storedPassword;
+  const password = fromAddress ? decodedUrlPart(url.password) : storedPassword;
   return { base, authorization: `Basic ${base64(`${user}:${password}`)}`, password, passwordFrom: fromAddress ? "address" : "secret" };
-}
-
-/** A user name or password as typed: `%40` in an address is an `@` in the password. */
-function decodedPart(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
 }
 
 function base64(text: string): string {
