@@ -15,6 +15,7 @@ import { pipeline, type Readable, type Transform } from "node:stream";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import type { PinnedDns } from "./pinned-dns";
+import { hostOf } from "../text/urls";
 
 export interface TransferOptions {
   /** Runs the deadline's timer. */
@@ -164,7 +165,7 @@ export type TransferStage = "answer" | "body";
  */
 export function transferFailure(error: unknown, url: string, stage: TransferStage): HttpFailure {
   if (error instanceof HttpFailure) return error;
-  return new HttpFailure("network", `${hostOf(url)} ${whatWentWrong(causeOf(error), stage)}`);
+  return new HttpFailure("network", `${hostOf(url, "The address")} ${whatWentWrong(causeOf(error), stage)}`);
 }
 
 /** The code and words of the failure itself: Node's fetch wraps it ("fetch failed", "terminated") in `cause`. */
@@ -196,10 +197,3 @@ function whatWentWrong({ code, message }: { code: string; message: string }, sta
   return stage === "body" ? `broke off its answer: ${words}.` : `could not be reached: ${words}.`;
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "The address";
-  }
-}

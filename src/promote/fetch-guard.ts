@@ -15,6 +15,7 @@
 import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { BLOCKED_RANGE_WORDS, literalAddressRange, type BlockedRange } from "./address-ranges";
+import { hostOf } from "../text/urls";
 
 /** Every address a host name resolves to (IPv4 and IPv6). The CLI fills it with node:dns. */
 export type ResolveHost = (host: string, signal?: AbortSignal) => Promise<string[]>;
@@ -104,7 +105,7 @@ export async function guardedGet(request: GuardedGetRequest, http: Http, guard: 
 function timeLimit(request: GuardedGetRequest, clock: Clock) {
   const end = clock.now() + request.timeoutMs;
   const spent = (url: string, hop: number): HttpFailure => {
-    const host = hostOf(url);
+    const host = hostOf(url, "the address");
     const within = describeMs(request.timeoutMs);
     return new HttpFailure("timeout", hop === 0 ? `No answer from ${host} within ${within}.` : `The page did not arrive within ${within}: it redirected ${hop} time${hop === 1 ? "" : "s"}, the last to ${host}.`);
   };
@@ -129,13 +130,6 @@ function timeLimit(request: GuardedGetRequest, clock: Clock) {
   };
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "the address";
-  }
-}
 
 /** Whether the guard lets `url` be fetched, and the parsed URL that is then fetched as checked. */
 export async function checkFetchTarget(url: string, guard: FetchGuardOptions = {}, signal?: AbortSignal): Promise<{ ok: true; url: URL } | { ok: false; refusal: FetchRefusal }> {

@@ -21,6 +21,15 @@ export function httpUrl(text: string): URL | null {
   return url.protocol === "http:" || url.protocol === "https:" ? url : null;
 }
 
+/** `https://api.example.com:8443/x` → `api.example.com:8443`, how a message names the server; `fallback` for text that is no URL. */
+export function hostOf(url: string, fallback: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return fallback;
+  }
+}
+
 /** Whether `text` parses as an http: or https: URL. */
 export function isHttpUrl(text: string): boolean {
   return httpUrl(text) !== null;
