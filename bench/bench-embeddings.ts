@@ -6,7 +6,8 @@
 // node --expose-gc dist/bench-embeddings.cjs [--dimensions 768] [--queries 60] [--sizes 10000,50000,100000]
 import type { EmbeddingUnit } from "../src/index/embeddings/embedding-units";
 import { bytesPerVector, unitLength } from "../src/index/embeddings/quantize";
-import { readVectors, serializeVectors } from "../src/index/embeddings/vector-file";
+import type { VectorCache } from "../src/index/embeddings/vector-cache";
+import { loadStoredVectors, saveStoredVectors } from "../src/index/embeddings/vector-parts";
 import { VectorStore } from "../src/index/embeddings/vector-store";
 import { vectorLaneChecks } from "./bench-tools";
 
@@ -54,16 +55,24 @@ function buildStore(sections: number, dimensions: number, next: () => number): V
   store.adoptDimensions(dimensions);
   const notes = Math.ceil(sections / UNITS_PER_NOTE);
   for (let n = 0; n < notes; n++) {
-    const units: EmbeddingUnit[] = Array.from({ length: UNITS_PER_NOTE }, (_, u) =>
-      u === 0
-        ? { kind: "title", headingPath: [], line: 1, start: 0, end: 0, text: `Note number ${n}` }
-        : u === 1
-          ? { kind: "headings", headingPath: [], line: 1, start: 0, end: 0, text: `Heading ${u}` }
-          : { kind: "section", headingPath: [`Heading ${u}`], line: u * 12, start: u * 700, end: u * 700 + 650, text: `Section ${u} of note ${n}` },
-    );
-    store.put({ path: `Folder ${n % 40}/Note number ${n}.md`, mtime: 1_700_000_000_000 + n, size: 2000 + n }, units, units.map(() => randomUnit(dimensions, next)));
+    const units = unitsOf(n);
+    store.put({ path: notePath(n), mtime: 1_700_000_000_000 + n, size: 2000 + n }, units, units.map(() => randomUnit(dimensions, next)));
   }
   return store;
+}
+
+function notePath(n: number): string {
+  return `Folder ${n % 40}/Note number ${n}.md`;
+}
+
+function unitsOf(n: number): EmbeddingUnit[] {
+  return Array.from({ length: UNITS_PER_NOTE }, (_, u) =>
+    u === 0
+      ? { kind: "title", headingPath: [], line: 1, start: 0, end: 0, text: `Note number ${n}` }
+      : u === 1
+        ? { kind: "headings", headingPath: [], line: 1, start: 0, end: 0, text: `Heading ${u}` }
+        : { kind: "section", headingPath: [`Heading ${u}`], line: u * 12, start: u * 700, end: u * 700 + 650, text: `Section ${u} of note ${n}` },
+  );
 }
 
 function timeQueries(store: VectorStore, queries: Float32Array[]): { sections: number[]; notes: number[] } {
@@ -82,20 +91,57 @@ function timeQueries(store: VectorStore, queries: Float32Array[]): { sections: n
   return { sections, notes };
 }
 
-function measure(sections: number, dimensions: number, queryCount: number): Record<string, unknown> {
+/** The VectorCache port in memory, counting what a save writes: the parts format's cost without a disk's. */
+class CountingVectorCache implements VectorCache {
+  readonly parts = new Map<string, Uint8Array>();
+  bytesWritten = 0;
+  async read(name: string): Promise<Uint8Array | null> {
+    return this.parts.get(name) ?? null;
+  }
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    this.parts.set(name, bytes);
+    this.bytesWritten += bytes.length;
+  }
+  async names(): Promise<string[]> {
+    return [...this.parts.keys()];
+  }
+  async remove(names: string[]): Promise<void> {
+    for (const name of names) this.parts.delete(name);
+  }
+  async clear(): Promise<void> {
+    this.parts.clear();
+  }
+  storedBytes(): number {
+    let total = 0;
+    for (const bytes of this.parts.values()) total += bytes.length;
+    return total;
+  }
+}
+
+async function measure(sections: number, dimensions: number, queryCount: number): Promise<Record<string, unknown>> {
   const next = seeded(sections);
   const before = memoryUsed();
   const store = buildStore(sections, dimensions, next);
   const memoryBytes = memoryUsed() - before;
   const queries = Array.from({ length: queryCount }, () => randomUnit(dimensions, next));
   const times = timeQueries(store, queries);
+  const cache = new CountingVectorCache();
   let t = performance.now();
-  const bytes = serializeVectors(store);
+  await saveStoredVectors(cache, store);
   const saveMs = performance.now() - t;
+  const fileBytes = cache.storedBytes();
+  // The save after one note changed: what every edit costs once the vault is embedded.
+  const units = unitsOf(0);
+  store.put({ path: notePath(0), mtime: 1_800_000_000_000, size: 2001 }, units, units.map(() => randomUnit(dimensions, next)));
+  const written = cache.bytesWritten;
   t = performance.now();
-  const loaded = readVectors(bytes, "bench:random");
+  await saveStoredVectors(cache, store);
+  const oneNoteSaveMs = performance.now() - t;
+  const oneNoteSaveBytes = cache.bytesWritten - written;
+  t = performance.now();
+  const loaded = await loadStoredVectors(cache, "bench:random");
   const loadMs = performance.now() - t;
-  if (loaded.store.unitCount() !== store.unitCount()) throw new Error("the vector file did not round-trip");
+  if (loaded.store.unitCount() !== store.unitCount() || loaded.reset !== null) throw new Error("the stored vectors did not round-trip");
   const both = times.sections.map((s, i) => s + times.notes[i]);
   return {
     sections: store.unitCount(),
@@ -103,19 +149,22 @@ function measure(sections: number, dimensions: number, queryCount: number): Reco
     section_lane_ms: { p50: percentile(times.sections, 50), p95: percentile(times.sections, 95) },
     note_lane_ms: { p50: percentile(times.notes, 50), p95: percentile(times.notes, 95) },
     level3_vector_lanes_ms: { p50: percentile(both, 50), p95: percentile(both, 95) },
-    file_bytes: bytes.length,
-    file_bytes_per_section: round(bytes.length / store.unitCount(), 1),
+    file_bytes: fileBytes,
+    file_bytes_per_section: round(fileBytes / store.unitCount(), 1),
     memory_bytes_per_section: round(memoryBytes / store.unitCount(), 1),
     save_ms: round(saveMs),
+    one_note_save_bytes: oneNoteSaveBytes,
+    one_note_save_ms: round(oneNoteSaveMs),
     load_ms: round(loadMs),
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const dimensions = Number(arg("dimensions") ?? 768);
   const queries = Number(arg("queries") ?? 60);
   const sizes = (arg("sizes") ?? "10000,50000,100000").split(",").map(Number);
-  const runs = sizes.map((n) => measure(n, dimensions, queries));
+  const runs: Record<string, unknown>[] = [];
+  for (const n of sizes) runs.push(await measure(n, dimensions, queries));
   const figures = {
     bench: "embeddings",
     dimensions,
@@ -130,4 +179,7 @@ function main(): void {
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }
 
-main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

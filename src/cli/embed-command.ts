@@ -6,7 +6,7 @@
 // vectors away and says so. Vectors that could not be saved fail the run (exit 1, state "failed",
 // error "not_saved"): they are lost, and the next run sends the notes again; a vector file that
 // cannot be written at all (a folder in its place) fails it before anything is sent.
-import { stat } from "node:fs/promises";
+import path from "node:path";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
@@ -58,8 +58,8 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
     io.err(`${disclosure}\n`);
     progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
   }
-  // Only a file's size: a folder in its place has one too.
-  const bytes = await stat(cache.file).then((s) => (s.isFile() ? s.size : 0), () => 0);
+  // Every part's size, the root's included: the root alone is a few hundred bytes.
+  const bytes = await cache.storedBytes();
   const json = embedReportJson(progress, {
     model: embedder.name,
     dimensions: loaded.store.dimensions,
@@ -90,7 +90,7 @@ function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: n
     const lost = progress.notesDone > 0 ? `: the ${progress.notesDone.toLocaleString("en-US")} ${progress.notesDone === 1 ? "note" : "notes"} embedded by this run will be sent again next time` : "";
     return `Vectors: not saved in ${file}${lost}.`;
   }
-  return `Vectors: ${notes} notes of ${notesInVault}, ${bytes.toLocaleString("en-US")} bytes in ${file}`;
+  return `Vectors: ${notes} notes of ${notesInVault}, ${bytes.toLocaleString("en-US")} bytes in ${path.dirname(file)} (${path.basename(file)} and its parts)`;
 }
 
 /** Why the vector file could not be written over ("is a folder, not a file"), or null when it can (or is not there yet). */

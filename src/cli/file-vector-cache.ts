@@ -1,19 +1,27 @@
-// The VectorCache port as one file in the vault's cache folder (the folder the index cache uses,
-// never the vault: DESIGN invariant 8). Written to a temporary file that is renamed into place, so
-// a crash mid-write leaves the old vectors, not half of new ones, and a save that fails takes its
-// temporary file away and throws; the first save also takes away what a process killed mid-save
-// left (removeLeftoverTemporaryFiles). A file that cannot be read, or is
-// damaged, becomes an empty store and a reason (readVectors), never a crash.
-import { mkdir, readFile, rm } from "node:fs/promises";
+// The VectorCache port as files in the vault's cache folder (the folder the index cache uses,
+// never the vault: DESIGN invariant 8): `vectors.bin` (the root part, where earlier versions kept
+// every vector in one file) and `vectors-<save>-<bucket>.bin`, one a part (vector-parts.ts). Not
+// `.v8`, so the index, which takes away the parts it does not know, never lists them. Each is
+// written to a temporary file that is renamed into place, so a crash mid-write leaves the old part,
+// not half of a new one, and a save that fails takes its temporary file away and throws; the first
+// save also takes away what a process killed mid-save left (removeLeftoverTemporaryFiles). Parts
+// that cannot be read, or are damaged, become an empty store and a reason, never a crash.
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
-import { readVectors, type VectorLoad } from "../index/embeddings/vector-file";
+import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
+import type { VectorLoad } from "../index/embeddings/vector-file";
+import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
 import { removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
-export const VECTOR_FILE_NAME = "vectors.bin";
+const EXTENSION = ".bin";
+export const VECTOR_FILE_NAME = `${ROOT_PART}${EXTENSION}`;
+/** The port's names for the vectors' parts; anything else could climb out of the folder or be the index's. */
+const VECTOR_PART = /^vectors(-[0-9]{1,12}-[0-9]{1,12})?$/;
 
 export class FileVectorCache implements VectorCache {
+  /** The root part's file: where the vectors are, for people. */
   readonly file: string;
   /** Whether this cache looked for what a process killed mid-save left (once, at its first save). */
   private tidied = false;
@@ -23,34 +31,66 @@ export class FileVectorCache implements VectorCache {
     this.file = path.join(folder, VECTOR_FILE_NAME);
   }
 
-  async load(): Promise<Uint8Array | null> {
+  async read(name: string): Promise<Uint8Array | null> {
     try {
-      return new Uint8Array(await readFile(this.file));
+      return new Uint8Array(await readFile(this.partFile(name)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
   }
 
-  async save(bytes: Uint8Array): Promise<void> {
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    const file = this.partFile(name);
     await mkdir(this.folder, { recursive: true });
     if (!this.tidied) {
       this.tidied = true;
-      await removeLeftoverTemporaryFiles(this.folder, (file) => file === VECTOR_FILE_NAME);
+      await removeLeftoverTemporaryFiles(this.folder, isVectorFile);
     }
-    await replaceFileWhole(this.file, bytes);
+    await replaceFileWhole(file, bytes);
+  }
+
+  async names(): Promise<string[]> {
+    let files: string[];
+    try {
+      files = await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return files.filter(isVectorFile).map((f) => f.slice(0, -EXTENSION.length));
+  }
+
+  async remove(names: string[]): Promise<void> {
+    for (const name of names) await rm(this.partFile(name), { force: true });
   }
 
   async clear(): Promise<void> {
-    await rm(this.file, { force: true });
+    await this.remove(await this.names());
   }
+
+  /** Bytes the vectors take on disk: every part's file. */
+  async storedBytes(): Promise<number> {
+    let total = 0;
+    for (const name of await this.names()) total += await stat(this.partFile(name)).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    return total;
+  }
+
+  private partFile(name: string): string {
+    if (!VECTOR_PART.test(name)) throw new Error(`"${name}" is not a name for a part of the stored vectors.`);
+    return path.join(this.folder, `${name}${EXTENSION}`);
+  }
+}
+
+function isVectorFile(file: string): boolean {
+  return file.endsWith(EXTENSION) && VECTOR_PART.test(file.slice(0, -EXTENSION.length));
 }
 
 /** The stored vectors for `model`, or an empty store and why (a file that cannot even be read included). */
 export async function loadVectors(cache: VectorCache, model: string): Promise<VectorLoad> {
   try {
-    return readVectors(await cache.load(), model);
+    return await loadStoredVectors(cache, model);
   } catch (error) {
-    return { store: readVectors(null, model).store, reset: { kind: "unreadable", detail: errorMessage(error) } };
+    return { store: new VectorStore(model), reset: { kind: "unreadable", detail: errorMessage(error) } };
   }
 }

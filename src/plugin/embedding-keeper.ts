@@ -6,7 +6,7 @@
 import type { Embedder } from "../index/embeddings/embedder";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
 import type { VectorCache } from "../index/embeddings/vector-cache";
-import { readVectors } from "../index/embeddings/vector-file";
+import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import { vectorResetWords, type VectorReset } from "../index/embeddings/vector-reset";
 import type { VectorStore } from "../index/embeddings/vector-store";
 import type { EmbedConfig } from "../llm/embeddings/embed-spec";
@@ -71,16 +71,19 @@ export class EmbeddingKeeper {
 
   constructor(private readonly deps: EmbeddingKeeperDeps) {
     this.cache = {
-      load: () => deps.cache.load(),
+      read: (name) => deps.cache.read(name),
+      names: () => deps.cache.names(),
+      remove: (names) => deps.cache.remove(names),
       clear: () => deps.cache.clear(),
-      save: async (bytes) => {
+      write: async (name, bytes) => {
         try {
-          await deps.cache.save(bytes);
+          await deps.cache.write(name, bytes);
         } catch (error) {
           this.saveFailed(error);
           throw error;
         }
-        this.savesFailing = false;
+        // The root is written last: a save is done only then.
+        if (name === ROOT_PART) this.savesFailing = false;
       },
     };
     this.notes = {
@@ -171,7 +174,7 @@ export class EmbeddingKeeper {
     if (!wanted || !key) return;
     const [jobEmbedder, queryEmbedder] = await Promise.all([this.deps.createEmbedder(wanted, "job"), this.deps.createEmbedder(wanted, "query")]);
     if (!jobEmbedder || !queryEmbedder || this.disposed) return;
-    const loaded = readVectors(await this.deps.cache.load(), jobEmbedder.name);
+    const loaded = await loadStoredVectors(this.deps.cache, jobEmbedder.name);
     if (this.disposed) return;
     if (loaded.reset) this.tell(loaded.reset);
     this.active = { key, jobEmbedder, queryEmbedder, store: loaded.store };

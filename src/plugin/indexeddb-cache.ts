@@ -30,6 +30,10 @@ const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache",
 export class IndexedDbCache implements IndexCache {
   private readonly dbName: string;
   private db: Promise<IDBDatabase | null> | null = null;
+  /** `close` was called: the connection is let go whenever no work is under way. */
+  private closing = false;
+  /** Transactions under way or about to start (their connection is being opened). */
+  private busy = 0;
 
   /**
    * @param vaultId stable id of the vault (the app id, else its name), so two vaults never share a cache.
@@ -74,9 +78,12 @@ export class IndexedDbCache implements IndexCache {
   }
 
   async names(): Promise<string[]> {
-    const keys = await this.quietly(`list ${this.kind.what}`, [], () => this.run("readonly", (store) => [store.getAllKeys()]));
-    if (!Array.isArray(keys)) return [];
-    return keys.filter((k): k is string => typeof k === "string" && k.startsWith(KEY_PREFIX)).map((k) => k.slice(KEY_PREFIX.length));
+    return partNames(await this.quietly(`list ${this.kind.what}`, [], () => this.run("readonly", (store) => [store.getAllKeys()])));
+  }
+
+  /** As `names`, but a listing that fails rejects: for a caller that must not take "none" for "could not look". */
+  async namesOrFail(): Promise<string[]> {
+    return partNames(await this.run("readonly", (store) => [store.getAllKeys()]));
   }
 
   async remove(names: string[]): Promise<void> {
@@ -90,13 +97,24 @@ export class IndexedDbCache implements IndexCache {
 
   /** Whether the database can be opened (IndexedDB present, not blocked): without it a write keeps nothing. */
   async available(): Promise<boolean> {
-    return (await this.open()) !== null;
+    this.busy++;
+    try {
+      return (await this.open()) !== null;
+    } finally {
+      this.busy--;
+      this.releaseWhenIdle();
+    }
   }
 
-  /** Closes the database so another tab or a newer version can upgrade it. */
+  /**
+   * For the plugin's unload: the connection is closed as soon as the work under way is done (the
+   * last save an unload starts included), and any later work opens one for itself and closes it
+   * after, so no connection outlives the plugin. Before, a closed cache opened a new connection at
+   * its next use and kept it: disabled, or replaced by an update, the plugin left it open.
+   */
   close(): void {
-    void this.db?.then((db) => db?.close());
-    this.db = null;
+    this.closing = true;
+    this.releaseWhenIdle();
   }
 
   /** `work`'s result, or `fallback` (with a warning) when it fails. */
@@ -111,6 +129,16 @@ export class IndexedDbCache implements IndexCache {
 
   /** Runs requests in one transaction; the first request's result once it completes. Rejects without a database. */
   private async run(mode: IDBTransactionMode, requests: (store: IDBObjectStore) => IDBRequest[]): Promise<unknown> {
+    this.busy++;
+    try {
+      return await this.transact(mode, requests);
+    } finally {
+      this.busy--;
+      this.releaseWhenIdle();
+    }
+  }
+
+  private async transact(mode: IDBTransactionMode, requests: (store: IDBObjectStore) => IDBRequest[]): Promise<unknown> {
     const db = await this.open();
     if (!db) throw new Error(this.factory ? `${this.kind.what} could not be opened` : "IndexedDB is not available");
     return new Promise((resolve, reject) => {
@@ -124,6 +152,14 @@ export class IndexedDbCache implements IndexCache {
       tx.onerror = () => reject(asError(tx.error ?? first.error ?? rest.find((r) => r.error)?.error, "transaction failed"));
       tx.onabort = () => reject(asError(tx.error, "transaction aborted"));
     });
+  }
+
+  /** Closed, once closing and no work is under way; the next use opens a connection of its own. */
+  private releaseWhenIdle(): void {
+    if (!this.closing || this.busy > 0 || !this.db) return;
+    const db = this.db;
+    this.db = null;
+    void db.then((connection) => connection?.close());
   }
 
   private open(): Promise<IDBDatabase | null> {
@@ -189,6 +225,12 @@ export class IndexedDbCache implements IndexCache {
     const detail = error instanceof Error || error instanceof DOMException ? `: ${error.message}` : "";
     console.warn(`Vault Research: ${what}${detail}; ${this.kind.fallback}.`);
   }
+}
+
+/** This format's part names among a store's keys. */
+function partNames(keys: unknown): string[] {
+  if (!Array.isArray(keys)) return [];
+  return keys.filter((k): k is string => typeof k === "string" && k.startsWith(KEY_PREFIX)).map((k) => k.slice(KEY_PREFIX.length));
 }
 
 function asError(error: unknown, fallback: string): Error {

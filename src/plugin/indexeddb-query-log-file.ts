@@ -88,6 +88,11 @@ export class IndexedDbQueryLogFile implements QueryLogFile {
     await this.legacy?.clear();
   }
 
+  /** For the plugin's unload: see IndexedDbCache.close. */
+  close(): void {
+    this.db.close();
+  }
+
   /** The text `size` read for the step that follows it, once; null when that step has had it. */
   private takeJustRead(): string | null {
     const text = this.justRead;

@@ -1,12 +1,11 @@
-// VectorCache over IndexedDB: the dial's vectors, one blob per vault (index/embeddings/vector-file.ts
-// makes and checks it), in a database of their own beside the index cache's, so clearing or
-// rebuilding the index never throws the vectors away (embedding them again takes hours), and the
-// index's tidy-up of parts it does not know never sees them. Never the vault (DESIGN invariant 8).
+// VectorCache over IndexedDB: the dial's vectors, one record a part (index/embeddings/vector-parts.ts
+// makes and checks them; the root part keeps the key the one blob of earlier versions had), in a
+// database of their own beside the index cache's, so clearing or rebuilding the index never throws
+// the vectors away (embedding them again takes hours), and the index's tidy-up of parts it does not
+// know never sees them. Never the vault (DESIGN invariant 8).
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { errorMessage } from "../text/error-message";
 import { IndexedDbCache } from "./indexeddb-cache";
-
-const RECORD = "vectors";
 
 export class IndexedDbVectorCache implements VectorCache {
   private readonly records: IndexedDbCache;
@@ -24,16 +23,16 @@ export class IndexedDbVectorCache implements VectorCache {
   }
 
   /**
-   * The stored blob, or null (none, or not bytes: vector-file.ts says what it finds). A read that
-   * fails rejects: read as "nothing stored", the next save would put a few new notes' vectors over
-   * hours of embedding.
+   * The part's bytes, or null (none, or not bytes: vector-parts.ts says what it finds). A read
+   * that fails rejects: read as "nothing stored", the next save would put a few new notes' vectors
+   * over hours of embedding.
    */
-  async load(): Promise<Uint8Array | null> {
+  async read(name: string): Promise<Uint8Array | null> {
     // Without IndexedDB on this device nothing was ever stored.
     if (!this.hasIndexedDb) return null;
     let value: unknown;
     try {
-      value = await this.records.readOrFail(RECORD);
+      value = await this.records.readOrFail(name);
     } catch (error) {
       throw new Error(`the stored vectors could not be read (${errorMessage(error)}); they are kept, and embedding waits until they can be read (restart Obsidian to try again)`);
     }
@@ -43,14 +42,25 @@ export class IndexedDbVectorCache implements VectorCache {
   }
 
   /** Rejects when the write fails, so the embedding job reports the save as not done. */
-  async save(bytes: Uint8Array): Promise<void> {
-    await this.records.write(RECORD, bytes);
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    await this.records.write(name, bytes);
+  }
+
+  /** Rejects when the listing fails: a save must not take "none listed" for "none there". */
+  async names(): Promise<string[]> {
+    if (!this.hasIndexedDb) return [];
+    return this.records.namesOrFail();
+  }
+
+  async remove(names: string[]): Promise<void> {
+    await this.records.remove(names);
   }
 
   async clear(): Promise<void> {
     await this.records.clear();
   }
 
+  /** For the plugin's unload: see IndexedDbCache.close. */
   close(): void {
     this.records.close();
   }

@@ -2,7 +2,7 @@
 // progress line on a terminal's stderr, and its --json output checked against embed_report.v1
 // (the one CLI JSON object without a golden case: it needs an embedding server).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -94,7 +94,13 @@ describe("vault-research embed", () => {
     const run = io(true);
     expect(await embedCommand(embedArgs(), run.io, { http: fetchHttp })).toBe(0);
     expect(run.seen.err).toMatch(/Embedding notes: \d+ of 40/);
-    expect(run.seen.out).toMatch(/^Embedded 40 notes\.\nVectors: 40 notes of 40, [\d,]+ bytes in .*vectors\.bin\n$/);
+    const said = /^Embedded 40 notes\.\nVectors: 40 notes of 40, ([\d,]+) bytes in (.+) \(vectors\.bin and its parts\)\n$/.exec(run.seen.out);
+    expect(said).not.toBeNull();
+    // The bytes of every part, not only the root's few hundred: the root alone was once reported.
+    const folder = said![2];
+    const onDisk = readdirSync(folder).filter((f) => /^vectors(-\d+-\d+)?\.bin$/.test(f)).reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
+    expect(Number(said![1].replace(/,/g, ""))).toBe(onDisk);
+    expect(statSync(path.join(folder, "vectors.bin")).size).toBeLessThan(onDisk);
   });
 
   it("prints nothing of its progress with --quiet, but still says what leaves the device", async () => {

@@ -1,10 +1,11 @@
-// The vector file adapter: written atomically beside the index cache, read back whole; a missing
-// file is an empty store, a damaged or unreadable one an empty store and a reason — never a throw.
+// The vector files adapter: parts written atomically beside the index cache, read back whole; a
+// missing part is none, a damaged or unreadable store an empty store and a reason — never a throw.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileVectorCache, loadVectors, VECTOR_FILE_NAME } from "../../src/cli/file-vector-cache";
+import { saveStoredVectors } from "../../src/index/embeddings/vector-parts";
 import { serializeVectors } from "../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 
@@ -23,46 +24,67 @@ function storeWithOneNote(model = "ollama:m"): VectorStore {
 }
 
 describe("FileVectorCache", () => {
-  it("saves through a temporary file and loads the same vectors back", async () => {
+  it("saves through temporary files and loads the same vectors back", async () => {
     const cache = new FileVectorCache(folder);
     expect(await loadVectors(cache, "ollama:m")).toMatchObject({ reset: null });
-    await cache.save(serializeVectors(storeWithOneNote()));
-    expect(readdirSync(folder)).toEqual([VECTOR_FILE_NAME]);
+    await saveStoredVectors(cache, storeWithOneNote());
+    const files = readdirSync(folder).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^vectors-1-\d+\.bin$/);
+    expect(files[1]).toBe(VECTOR_FILE_NAME);
+    expect(await cache.storedBytes()).toBeGreaterThan(40 + 40);
     const loaded = await loadVectors(cache, "ollama:m");
     expect(loaded.reset).toBeNull();
     expect(loaded.store.size).toBe(1);
     expect(loaded.store.note("A.md")).toMatchObject({ mtime: 1, size: 10 });
   });
 
+  it("never lists or removes the index's parts, nor takes a name that could leave the folder", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "manifest.v8"), "the index's");
+    writeFileSync(path.join(folder, "vectors (1).bin"), "a sync tool's copy");
+    const cache = new FileVectorCache(folder);
+    await saveStoredVectors(cache, storeWithOneNote());
+    await cache.clear();
+    expect(readdirSync(folder).sort()).toEqual(["manifest.v8", "vectors (1).bin"]);
+    await expect(cache.write("../escape", new Uint8Array([1]))).rejects.toThrow(/not a name/);
+  });
+
   it("fails a save that cannot put the file in place, and takes its temporary file away", async () => {
     const cache = new FileVectorCache(folder);
     mkdirSync(cache.file, { recursive: true });
-    await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
-    await expect(cache.save(serializeVectors(storeWithOneNote()))).rejects.toThrow();
+    await expect(saveStoredVectors(cache, storeWithOneNote())).rejects.toThrow();
+    await expect(saveStoredVectors(cache, storeWithOneNote())).rejects.toThrow();
+    // The parts the failed saves wrote went with them: nothing but the folder in the root's place.
     expect(readdirSync(folder)).toEqual([VECTOR_FILE_NAME]);
   });
 
-  // An embed killed mid-save (the out-of-memory killer, SIGKILL) cannot clean up after itself, and
-  // its temporary file is as big as the vectors: nothing removed it, one more each time.
+  // An embed killed mid-save (the out-of-memory killer, SIGKILL) cannot clean up after itself.
   it("removes the temporary file a process that is gone left mid-save, not one of a process still running", async () => {
     mkdirSync(folder, { recursive: true });
-    const gone = path.join(folder, `${VECTOR_FILE_NAME}.99999999.tmp`);
+    const gone = path.join(folder, `vectors-3-7.bin.99999999.tmp`);
     const running = path.join(folder, `${VECTOR_FILE_NAME}.${process.ppid}.tmp`);
     const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
     for (const file of [gone, running]) {
       writeFileSync(file, "half the vectors");
       utimesSync(file, dayAgo, dayAgo);
     }
-    await new FileVectorCache(folder).save(serializeVectors(storeWithOneNote()));
-    expect(readdirSync(folder).sort()).toEqual([VECTOR_FILE_NAME, `${VECTOR_FILE_NAME}.${process.ppid}.tmp`]);
+    await saveStoredVectors(new FileVectorCache(folder), storeWithOneNote());
+    expect(readdirSync(folder).filter((f) => f.endsWith(".tmp"))).toEqual([`${VECTOR_FILE_NAME}.${process.ppid}.tmp`]);
   });
 
   it("another model's vectors are thrown away with the words that say so", async () => {
     const cache = new FileVectorCache(folder);
-    await cache.save(serializeVectors(storeWithOneNote("ollama:old")));
+    await saveStoredVectors(cache, storeWithOneNote("ollama:old"));
     const loaded = await loadVectors(cache, "ollama:new");
     expect(loaded.reset).toMatchObject({ kind: "model_changed", from: "ollama:old", to: "ollama:new", notes: 1 });
     expect(loaded.store.size).toBe(0);
+  });
+
+  it("reads the one file of earlier versions", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, VECTOR_FILE_NAME), serializeVectors(storeWithOneNote()));
+    expect((await loadVectors(new FileVectorCache(folder), "ollama:m")).store.size).toBe(1);
   });
 
   it("a damaged file or one that cannot be read is an empty store and a reason", async () => {

@@ -111,7 +111,7 @@ describe("EmbeddingKeeper", () => {
   it("stored vectors that cannot be read now are neither embedded again nor saved over; the next start uses them", async () => {
     const idb = new FakeIndexedDb();
     await harness({ settings: settingsFor(server.base, true), idb }).start();
-    const stored = await new IndexedDbVectorCache("garden", idb.asFactory()).load();
+    const stored = await new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors");
     server.embedCalls.length = 0;
     idb.faults.read = true;
     const blocked = harness({ settings: settingsFor(server.base, true), idb });
@@ -119,7 +119,7 @@ describe("EmbeddingKeeper", () => {
     expect(blocked.seen.notices).toEqual([expect.stringMatching(/^Vault Research: embedding could not start: the stored vectors could not be read .*they are kept/)]);
     expect(server.embedCalls).toHaveLength(0);
     idb.faults.read = false;
-    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(stored);
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors")).toEqual(stored);
     const later = harness({ settings: settingsFor(server.base, true), idb });
     await later.start();
     expect(later.seen.vectors?.size).toBe(3);

@@ -1,7 +1,9 @@
-// The vectors' IndexedDB cache: bytes in, the same bytes out, in a database of their own per
-// vault, so the index cache's clear and tidy-up never touch them; a failed write rejects.
+// The vectors' IndexedDB cache: parts of bytes in, the same bytes out, in a database of their own
+// per vault, so the index cache's clear and tidy-up never touch them; a failed write rejects.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
+import { loadStoredVectors, saveStoredVectors } from "../../src/index/embeddings/vector-parts";
+import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
 import { FakeIndexedDb } from "./fake-indexeddb";
 
@@ -19,22 +21,22 @@ afterEach(() => {
 describe("IndexedDbVectorCache", () => {
   it("keeps the bytes across instances (a restart), per vault", async () => {
     const idb = new FakeIndexedDb();
-    await new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
-    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
-    expect(await new IndexedDbVectorCache("kitchen", idb.asFactory()).load()).toBeNull();
+    await new IndexedDbVectorCache("garden", idb.asFactory()).write("vectors", new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors")).toEqual(new Uint8Array([86, 82, 86, 49, 1, 2, 3]));
+    expect(await new IndexedDbVectorCache("kitchen", idb.asFactory()).read("vectors")).toBeNull();
   });
 
   it("lives in its own database: clearing the index cache leaves the vectors, and the index never lists them", async () => {
     const idb = new FakeIndexedDb();
     const vectors = new IndexedDbVectorCache("garden", idb.asFactory());
     const index = new IndexedDbCache("garden", idb.asFactory());
-    await vectors.save(new Uint8Array([1, 2, 3]));
+    await vectors.write("vectors", new Uint8Array([1, 2, 3]));
     await index.write("manifest", { version: 1 });
     expect(await index.names()).toEqual(["manifest"]);
     await index.clear();
-    expect(await vectors.load()).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await vectors.read("vectors")).toEqual(new Uint8Array([1, 2, 3]));
     await vectors.clear();
-    expect(await vectors.load()).toBeNull();
+    expect(await vectors.read("vectors")).toBeNull();
     expect([...idb.databases.keys()].sort()).toEqual(["vault-research-cache/garden", "vault-research-vectors/garden"]);
   });
 
@@ -42,25 +44,25 @@ describe("IndexedDbVectorCache", () => {
     const idb = new FakeIndexedDb();
     const vectors = new IndexedDbVectorCache("garden", idb.asFactory());
     idb.faults.write = true;
-    await expect(vectors.save(new Uint8Array([1]))).rejects.toThrow(/Quota/);
+    await expect(vectors.write("vectors", new Uint8Array([1]))).rejects.toThrow(/Quota/);
     expect(warnings.join("\n")).toMatch(/could not save the stored vectors/);
   });
 
   // Read as "nothing stored", the next save would put a few notes' vectors over hours of embedding.
   it("rejects a load, saying the stored vectors are kept, when IndexedDB cannot be opened or the read fails", async () => {
     const idb = new FakeIndexedDb();
-    await new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([1, 2, 3]));
+    await new IndexedDbVectorCache("garden", idb.asFactory()).write("vectors", new Uint8Array([1, 2, 3]));
     idb.faults.open = "error";
-    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).load()).rejects.toThrow(/^the stored vectors could not be read \(.*\); they are kept/);
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors")).rejects.toThrow(/^the stored vectors could not be read \(.*\); they are kept/);
     idb.faults.open = undefined;
     idb.faults.read = true;
-    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).load()).rejects.toThrow(/they are kept/);
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors")).rejects.toThrow(/they are kept/);
     idb.faults.read = false;
-    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).load()).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).read("vectors")).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   it("loads nothing on a device without IndexedDB, where nothing was ever stored", async () => {
-    expect(await new IndexedDbVectorCache("garden", undefined).load()).toBeNull();
+    expect(await new IndexedDbVectorCache("garden", undefined).read("vectors")).toBeNull();
   });
 
   // Hours of embedding would otherwise be "saved" into nothing, and the keeper's notice that the
@@ -68,6 +70,29 @@ describe("IndexedDbVectorCache", () => {
   it("rejects a save when IndexedDB cannot be opened", async () => {
     const idb = new FakeIndexedDb();
     idb.faults.open = "error";
-    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).save(new Uint8Array([1]))).rejects.toThrow(/the stored vectors could not be opened/);
+    await expect(new IndexedDbVectorCache("garden", idb.asFactory()).write("vectors", new Uint8Array([1]))).rejects.toThrow(/the stored vectors could not be opened/);
+  });
+
+  it("keeps the vectors as parts, the root under the key the one blob of earlier versions had", async () => {
+    const idb = new FakeIndexedDb();
+    const store = new VectorStore("ollama:m");
+    store.adoptDimensions(4);
+    const unit = { kind: "section" as const, line: 1, start: 0, end: 10, headingPath: ["A"], text: "a" };
+    store.put({ path: "A.md", mtime: 1, size: 10 }, [unit], [new Float32Array([0.6, -0.8, 0, 0])]);
+    await saveStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory()), store);
+    const records = idb.databases.get("vault-research-vectors/garden")!.stores.get("index")!;
+    expect([...records.keys()].sort()).toEqual(["v2/vectors", expect.stringMatching(/^v2\/vectors-1-\d+$/)]);
+    const loaded = await loadStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory()), "ollama:m");
+    expect([loaded.reset, loaded.store.note("A.md")]).toEqual([null, store.note("A.md")]);
+  });
+
+  // Taken for "no parts", a save with no list of what is stored would write over parts the root names.
+  it("rejects a listing of the parts that fails", async () => {
+    const idb = new FakeIndexedDb();
+    const vectors = new IndexedDbVectorCache("garden", idb.asFactory());
+    await vectors.write("vectors-1-0", new Uint8Array([1]));
+    expect(await vectors.names()).toEqual(["vectors-1-0"]);
+    idb.faults.read = true;
+    await expect(vectors.names()).rejects.toThrow();
   });
 });

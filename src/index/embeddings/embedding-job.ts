@@ -14,7 +14,7 @@ import { readNotes } from "../read-notes";
 import type { EmbedRole, Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
 import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
 import type { VectorCache } from "./vector-cache";
-import { serializeVectors } from "./vector-file";
+import { saveStoredVectors } from "./vector-parts";
 import type { VectorReset } from "./vector-reset";
 import { FINGERPRINT_TEXT, type VectorPlan, type VectorStore } from "./vector-store";
 
@@ -319,7 +319,7 @@ export class EmbeddingJob {
     const cache = this.options.cache;
     if (!cache) return;
     try {
-      await cache.save(serializeVectors(this.options.store));
+      await saveStoredVectors(cache, this.options.store);
       if (this.current.saveProblem !== undefined) delete this.current.saveProblem;
     } catch (error) {
       this.current.saveProblem = `The vectors could not be saved: ${errorMessage(error)}`;

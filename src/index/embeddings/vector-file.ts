@@ -1,6 +1,7 @@
-// The vectors on disk (or in IndexedDB): one binary blob, checked part by part on load. A blob
-// that is missing is an empty store; one that is damaged, of another version or of another model
-// is an empty store with a VectorReset saying why — never an error.
+// The vectors as versions before VRV2 kept them: one binary blob, written whole at every save
+// (vector-parts.ts keeps them in parts now). Still read, so hours of embedding are not lost: the
+// first save after it writes the parts over it. A blob that is damaged, of another version or of
+// another model is an empty store with a VectorReset saying why — never an error.
 //
 // Layout (little-endian):
 //   "VRV1"                        4 bytes: magic and format version
@@ -27,27 +28,31 @@ const SCHEMA = "vault-research.vectors.v1";
 /** A unit's place, as a tuple to keep the header small: kind, line, start, end, heading path. */
 type UnitTuple = [UnitKind, number, number, number, string[]];
 
+/** A note's facts and unit places as a header lists them (here and in vector-parts.ts). */
+export const noteEntrySchema = z.object({
+  path: z.string(),
+  mtime: z.number(),
+  size: z.number(),
+  // Kept since the units' cut was recorded; a note without them is checked again (vector-store's plan).
+  cut: z.string().default(""),
+  hash: z.string().default(""),
+  units: z.array(z.tuple([z.enum(["title", "headings", "section"]), z.number(), z.number(), z.number(), z.array(z.string())])),
+});
+
+export type NoteEntry = z.infer<typeof noteEntrySchema>;
+
 const headerSchema = z.object({
   schema: z.literal(SCHEMA),
   model: z.string(),
   dimensions: z.number().int().nonnegative(),
   // The model's answer for FINGERPRINT_TEXT (vector-store.ts); files from before it was kept have none.
   fingerprint: z.array(z.number()).nullable().default(null),
-  notes: z.array(
-    z.object({
-      path: z.string(),
-      mtime: z.number(),
-      size: z.number(),
-      // Kept since the units' cut was recorded; a note without them is checked again (vector-store's plan).
-      cut: z.string().default(""),
-      hash: z.string().default(""),
-      units: z.array(z.tuple([z.enum(["title", "headings", "section"]), z.number(), z.number(), z.number(), z.array(z.string())])),
-    }),
-  ),
+  notes: z.array(noteEntrySchema),
 });
 
 type VectorFileHeader = z.infer<typeof headerSchema>;
 
+/** The blob as versions before VRV2 wrote it (the bench and the tests still make one, to read it). */
 export function serializeVectors(store: VectorStore): Uint8Array {
   const d = store.dimensions ?? 0;
   const notes = Array.from(store.entries());
@@ -57,7 +62,7 @@ export function serializeVectors(store: VectorStore): Uint8Array {
     dimensions: d,
     // Six decimals: the header stays small, and a cosine against it moves far less than the test's margin.
     fingerprint: store.fingerprint ? Array.from(store.fingerprint, (x) => Math.round(x * 1e6) / 1e6) : null,
-    notes: notes.map((n) => ({ path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, hash: n.textHash, units: n.units.map(toTuple) })),
+    notes: notes.map(noteEntryOf),
   };
   // Padding to 4 keeps the float32 part aligned for readers that map it straight into memory.
   const unpadded = new TextEncoder().encode(JSON.stringify(header));
@@ -85,7 +90,17 @@ export function serializeVectors(store: VectorStore): Uint8Array {
 
 export type VectorLoad = { store: VectorStore; reset: VectorReset | null };
 
-/** The stored vectors, or an empty store and why; `model` is the one in use now. */
+/** A note's header entry: its facts and its units' places as tuples. */
+export function noteEntryOf(n: NoteVectors): NoteEntry {
+  return { path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, hash: n.textHash, units: n.units.map(toTuple) };
+}
+
+/** A note back from its header entry and its rows (1 / |row| worked out from them, as `inverseNorms` says). */
+export function noteFromEntry(n: NoteEntry, values: Int8Array, dimensions: number): NoteVectors {
+  return { path: n.path, mtime: n.mtime, size: n.size, cut: n.cut, textHash: n.hash, units: n.units.map(fromTuple), values, invNorms: inverseNorms(values, n.units.length + 1, dimensions) };
+}
+
+/** The stored vectors of a blob, or an empty store and why; `model` is the one in use now. */
 export function readVectors(bytes: Uint8Array | null, model: string): VectorLoad {
   if (bytes === null || bytes.length === 0) return { store: new VectorStore(model), reset: null };
   const read = parseFile(bytes);

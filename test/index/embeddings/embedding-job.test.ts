@@ -7,7 +7,8 @@ import type { Embedder, EmbedderAnswer } from "../../../src/index/embeddings/emb
 import { EmbeddingJob, type EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 import { unitLength } from "../../../src/index/embeddings/quantize";
-import { readVectors } from "../../../src/index/embeddings/vector-file";
+import { readVectors, serializeVectors } from "../../../src/index/embeddings/vector-file";
+import { loadStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { FINGERPRINT_TEXT, VectorStore } from "../../../src/index/embeddings/vector-store";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
 import type { Clock } from "../../../src/ports";
@@ -102,7 +103,7 @@ describe("embedding job", () => {
     // The server now answers with another model of 64 dimensions too (llama.cpp ignores the model's name).
     server.script.variant = 1;
     notes.files.set("Notes/Note 0.md", { text: "# Note 0\n\nchanged", mtime: 1_800_000_000_000 });
-    const loaded = readVectors(cache.bytes, "ollama:nomic-embed-text");
+    const loaded = (await loadStoredVectors(cache, "ollama:nomic-embed-text"));
     expect(loaded.reset).toBeNull();
     const progress = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache }).run(await notes.list());
     expect(progress.resets).toEqual([{ kind: "model_swapped", model: "ollama:nomic-embed-text", notes: 4 }]);
@@ -111,7 +112,7 @@ describe("embedding job", () => {
     for (let i = 0; i < 4; i++) expect(loaded.store.nearestNotes(unitLength(hashedVector(`Note ${i}`, 64, 1)), 1)[0].path).toBe(`Notes/Note ${i}.md`);
     // The same model next time: only what changed, nothing thrown away.
     notes.files.set("Notes/Note 1.md", { text: "# Note 1\n\nchanged", mtime: 1_800_000_000_000 });
-    const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
+    const again = await new EmbeddingJob({ store: (await loadStoredVectors(cache, "ollama:nomic-embed-text")).store, embedder: ollama(), notes }).run(await notes.list());
     expect(again).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 3, resets: [] });
   });
 
@@ -146,7 +147,7 @@ describe("embedding job", () => {
     await new EmbeddingJob({ store, embedder: ollama(), notes, cache }).run(await notes.list());
     // As an older version would have left them: every note cut another way, and note 4's units
     // made from a text this version would no longer send.
-    const older = rewriteVectorHeader(cache.bytes!, (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === "Notes/Note 4.md" ? "0123456789abcdef" : n.hash })) }));
+    const older = rewriteVectorHeader(serializeVectors(store), (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === "Notes/Note 4.md" ? "0123456789abcdef" : n.hash })) }));
     const loaded = readVectors(older, "ollama:nomic-embed-text");
     expect(loaded.reset).toBeNull();
     notes.files.set("Notes/New.md", { text: "# New\n\nA note added since.\n", mtime: 1_800_000_000_000 });
@@ -170,13 +171,13 @@ describe("embedding job", () => {
     expect(embeddingProgressWords(running[0])).toBe("Checking notes after an update: 6 to go");
     // Saved as this version's: the next run reads nothing again.
     server.embedCalls.length = 0;
-    const again = await new EmbeddingJob({ store: readVectors(cache.bytes, "ollama:nomic-embed-text").store, embedder: ollama(), notes }).run(await notes.list());
+    const again = await new EmbeddingJob({ store: (await loadStoredVectors(cache, "ollama:nomic-embed-text")).store, embedder: ollama(), notes }).run(await notes.list());
     expect(again).toMatchObject({ notesRechecked: 0, notesDone: 0, notesUnchanged: 7 });
     // Only the model's fingerprint is asked for.
     expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
     // A second run over the same loaded vectors with nothing to embed (the plugin's after its build) asks nothing.
     server.embedCalls.length = 0;
-    const reloaded = readVectors(cache.bytes, "ollama:nomic-embed-text").store;
+    const reloaded = (await loadStoredVectors(cache, "ollama:nomic-embed-text")).store;
     await new EmbeddingJob({ store: reloaded, embedder: ollama(), notes }).run(await notes.list());
     await new EmbeddingJob({ store: reloaded, embedder: ollama(), notes }).run(await notes.list());
     expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
@@ -185,8 +186,10 @@ describe("embedding job", () => {
   it("vectors kept before their text was fingerprinted are all embedded again, and serve until each is", async () => {
     const notes = vault(3);
     const cache = new MemoryVectorCache();
-    await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache }).run(await notes.list());
-    const older = rewriteVectorHeader(cache.bytes!, (h) => ({ ...h, notes: h.notes.map(({ cut: _cut, hash: _hash, ...rest }) => rest) }));
+    const first = new VectorStore();
+    await new EmbeddingJob({ store: first, embedder: ollama(), notes, cache }).run(await notes.list());
+    // A file of the one-blob format (VRV1), as an older version left it.
+    const older = rewriteVectorHeader(serializeVectors(first), (h) => ({ ...h, notes: h.notes.map(({ cut: _cut, hash: _hash, ...rest }) => rest) }));
     const store = readVectors(older, "ollama:nomic-embed-text").store;
     expect(store.nearestNotes(unitLength(hashedVector("Note 1", 64)), 1)[0].path).toBe("Notes/Note 1.md");
     server.embedCalls.length = 0;
@@ -256,7 +259,7 @@ describe("embedding job", () => {
 
     // A restart: nothing in memory, only the cache.
     server.embedCalls.length = 0;
-    const loaded = readVectors(await cache.load(), "ollama:nomic-embed-text");
+    const loaded = await loadStoredVectors(cache, "ollama:nomic-embed-text");
     expect([loaded.reset, loaded.store.size]).toEqual([null, 3]);
     const resumed = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache }).run(await notes.list());
     expect(resumed).toMatchObject({ state: "done", notesDone: 5, notesTotal: 5, notesUnchanged: 3 });
@@ -297,7 +300,7 @@ describe("embedding job", () => {
     });
     const progress = await job.run(await notes.list());
     expect(progress).toMatchObject({ state: "failed", notesDone: 2, error: { kind: "http", message: expect.stringContaining("out of memory") } });
-    expect(readVectors(cache.bytes, "ollama:nomic-embed-text").store.size).toBe(2);
+    expect((await loadStoredVectors(cache, "ollama:nomic-embed-text")).store.size).toBe(2);
   });
 
   it("a note the server cannot embed is left for the next run and does not stop the notes after it", async () => {

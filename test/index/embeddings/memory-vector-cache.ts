@@ -1,22 +1,41 @@
-// The VectorCache port in memory: what the CLI's cache file and the plugin's IndexedDB do.
+// The VectorCache port in memory: what the CLI's cache folder and the plugin's IndexedDB do.
 import type { VectorCache } from "../../../src/index/embeddings/vector-cache";
+import { ROOT_PART } from "../../../src/index/embeddings/vector-parts";
 
 export class MemoryVectorCache implements VectorCache {
-  bytes: Uint8Array | null = null;
+  readonly parts = new Map<string, Uint8Array>();
+  /** Saves done: root parts written. */
   saves = 0;
+  /** Bytes written so far, over every part. */
+  bytesWritten = 0;
+  /** Parts written so far, by name, in order. */
+  readonly written: string[] = [];
   failSaves = false;
+  /** Writes that succeed before `failSaves`-like failure starts (null: no limit). */
+  writesLeft: number | null = null;
 
-  async load(): Promise<Uint8Array | null> {
-    return this.bytes;
+  async read(name: string): Promise<Uint8Array | null> {
+    return this.parts.get(name)?.slice() ?? null;
   }
 
-  async save(bytes: Uint8Array): Promise<void> {
-    if (this.failSaves) throw new Error("disk full");
-    this.saves++;
-    this.bytes = bytes.slice();
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    if (this.failSaves || this.writesLeft === 0) throw new Error("disk full");
+    if (this.writesLeft !== null) this.writesLeft--;
+    this.parts.set(name, bytes.slice());
+    this.written.push(name);
+    this.bytesWritten += bytes.length;
+    if (name === ROOT_PART) this.saves++;
+  }
+
+  async names(): Promise<string[]> {
+    return [...this.parts.keys()];
+  }
+
+  async remove(names: string[]): Promise<void> {
+    for (const name of names) this.parts.delete(name);
   }
 
   async clear(): Promise<void> {
-    this.bytes = null;
+    this.parts.clear();
   }
 }
