@@ -267,7 +267,9 @@ export function readProperties(data: Record<string, unknown>): NoteProperties {
         break;
       case "aliases":
       case "alias":
-        for (const alias of listOf(value, /,/)) props.aliases.push(alias);
+        // Item by item, as Obsidian reads them: a listed "Smith, John" is one name; only a plain
+        // string (the older way to write several) is split at its commas.
+        for (const alias of listOf(value, /,/, { splitItems: false })) props.aliases.push(alias);
         break;
       case "tags":
       case "tag":
@@ -338,19 +340,22 @@ function shownValue(value: unknown): ShownValue | null {
 /** Longer values with no letter are codes or blobs, not figures anyone types. */
 const MAX_FIGURE_CHARS = 32;
 
-/** A property that may be a list or a single value; strings are split on `separator` if given. */
-function listOf(value: unknown, separator: RegExp | null): string[] {
+/**
+ * A property that may be a list or a single value. Strings are split on `separator` if given; a
+ * list's items too, unless `splitItems` is false.
+ */
+function listOf(value: unknown, separator: RegExp | null, { splitItems = true } = {}): string[] {
   const out: string[] = [];
-  const add = (item: unknown): void => {
+  const add = (item: unknown, split: RegExp | null): void => {
     if (typeof item !== "string" && typeof item !== "number") return;
     const s = String(item);
-    for (const part of separator ? s.split(separator) : [s]) {
+    for (const part of split ? s.split(split) : [s]) {
       const t = part.trim();
       if (t) out.push(t);
     }
   };
-  if (Array.isArray(value)) value.forEach(add);
-  else add(value);
+  if (Array.isArray(value)) for (const item of value) add(item, splitItems ? separator : null);
+  else add(value, separator);
   return out;
 }
 

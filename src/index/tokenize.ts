@@ -6,14 +6,15 @@
 // - hyphen/underscore compounds yield their parts and the joined word ("e-mail" → e, mail, email);
 // - camelCase and PascalCase words yield the whole word and its parts ("MiniSearch" → minisearch,
 //   mini, search);
-// - Chinese, Japanese and Korean runs, which have no spaces, become overlapping character bigrams;
+// - runs of scripts without spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese: the one
+//   list in text/scripts.ts) become overlapping character bigrams;
 // - optionally, English words are reduced to their Porter stem.
 //
 // The hot path is `analyze`, called for every word of every note: it memoises per distinct word,
 // because a vault's vocabulary is far smaller than its word count.
 import { hasNonAscii } from "../text/control-chars";
 import { stemEnglish } from "./stemmer";
-import { CJK_CHAR, CJK_RUNS } from "../text/scripts";
+import { CJK_CHAR, CJK_RUNS, withoutAccents } from "../text/scripts";
 
 export interface AnalyzerOptions {
   stemming: boolean;
@@ -22,7 +23,6 @@ export interface AnalyzerOptions {
 // A word: letters/digits/marks, optionally joined by single - _ ' ’ (kept together so compounds can
 // be split deliberately below).
 const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:[-_'’][\p{L}\p{N}\p{M}]+)*/gu;
-const COMBINING_MARKS = /\p{M}/gu;
 const HAS_UPPER_AFTER_LOWER = /[a-z][A-Z]|[A-Z]{2}[a-z]/;
 
 /** A word in lowerCamelCase, as a setting, a property or a function is named: a small letter and a
@@ -43,11 +43,12 @@ const MAX_WORD = 40;
 const FULL_WIDTH = /[\uff01-\uff5e]/g;
 const toHalfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
 
-/** Lower-case, fold accents, and read full-width Latin as ASCII (a note's "ＰＤＦ" is the query's "pdf"). */
+/** Lower-case, fold accents (not the marks of Thai or kana: `withoutAccents`), and read full-width
+ * Latin as ASCII (a note's "ＰＤＦ" is the query's "pdf"). */
 export function foldCase(word: string): string {
   const lower = word.toLowerCase();
   if (!hasNonAscii(lower)) return lower;
-  return lower.replace(FULL_WIDTH, toHalfWidth).normalize("NFD").replace(COMBINING_MARKS, "").normalize("NFC");
+  return withoutAccents(lower.replace(FULL_WIDTH, toHalfWidth).normalize("NFD")).normalize("NFC");
 }
 
 /** A CJK run's overlapping character pairs, pushed onto `out` one by one (a run may be a whole

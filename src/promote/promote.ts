@@ -5,7 +5,7 @@
 // promotion in the trace note. From then on the page is vault evidence like any other note.
 import type { VaultIndex } from "../index/vault-index";
 import { locateFrontmatter, readFrontmatter, readProperties } from "../index/frontmatter";
-import type { Clock, Http, NoteStore } from "../ports";
+import type { Clock, Http, NoteFileInfo, NoteStore } from "../ports";
 import { vaultFolder, type Settings } from "../settings";
 import { canonicalizeUrl, samePageKey } from "../websearch/canonical-url";
 import type { OutsideVaultRow } from "../evidence/research-pack";
@@ -219,13 +219,13 @@ export async function outsideRowsOfTraceNote(
  * `http`/`https`, `www.`, AMP copies), so a page clipped years ago as `http://www.…` is the one
  * the run found as `https://…`. The index answers for the notes it holds; the notes it leaves out
  * (an excluded folder: the sources folder itself may be one) are read, as every note is without
- * an index, and so are notes it does not hold yet (written or moved a moment ago). A note the index
- * lists that is no longer there (trashed a moment ago) is not the page's note. Trace notes have no
- * source and are never read.
+ * an index, and so are notes it does not hold yet (written or moved a moment ago) — each once, and
+ * again only when it changed (`pagesOfNotes`). A note the index lists that is no longer there
+ * (trashed a moment ago) is not the page's note. Trace notes have no source and are never read.
  */
 async function notesWithSource(canonicalUrl: string, store: NoteStore, index: PromoteDeps["index"], traceFolder: string): Promise<string[]> {
   const page = samePageKey(canonicalUrl) ?? canonicalUrl;
-  const isPage = (url: string) => samePageKey(url) === page;
+  const isPage = (key: string) => key === page;
   // The index lags the vault by its update pause: a note just trashed ("Fetch the page again") or
   // moved is still listed where it was, and a note just written (a clipping, a moved note's new
   // place) is not listed yet. A listed note that is gone is not the page's note; the notes the index
@@ -236,18 +236,53 @@ async function notesWithSource(canonicalUrl: string, store: NoteStore, index: Pr
   }
   // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
   const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
-  const found: string[] = [];
-  for (const file of await store.list()) {
-    if (!/\.md$/i.test(file.path) || isTrace(file.path) || index?.note(file.path) !== undefined) continue;
-    let text: string;
-    try {
-      text = await store.read(file.path);
-    } catch {
-      continue;
-    }
-    if (sourceUrlsOf(text).some(isPage)) found.push(file.path);
+  const unindexed = (await store.list()).filter((file) => /\.md$/i.test(file.path) && !isTrace(file.path) && index?.note(file.path) === undefined);
+  const pages = await pagesOfNotes(store, unindexed);
+  return unindexed.filter((file) => pages.get(file.path)?.some(isPage)).map((file) => file.path);
+}
+
+/** The pages (`samePageKey`) a note's `source`/`url` name, as read when the note had this date and size. */
+interface SourcesRead {
+  mtime: number;
+  size: number;
+  pages: string[];
+}
+
+/**
+ * The sources of the notes the index leaves out, by store (the vault), kept between promotions: an
+ * excluded archive of 20,000 notes was read whole at every promotion. A note is read again when its
+ * date or size changed; one the store no longer lists is forgotten. Nothing but the pages is kept.
+ */
+const sourcesRead = new WeakMap<NoteStore, Map<string, SourcesRead>>();
+
+/** Reads in flight at once while looking through the left-out notes. */
+const SOURCE_READS_IN_FLIGHT = 8;
+
+async function pagesOfNotes(store: NoteStore, files: readonly NoteFileInfo[]): Promise<Map<string, string[]>> {
+  const before = sourcesRead.get(store);
+  const now = new Map<string, SourcesRead>();
+  const stale: NoteFileInfo[] = [];
+  for (const file of files) {
+    const known = before?.get(file.path);
+    // A store that gives no date (0) cannot say a note is unchanged.
+    if (known && file.mtime > 0 && known.mtime === file.mtime && known.size === file.size) now.set(file.path, known);
+    else stale.push(file);
   }
-  return found;
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < stale.length) {
+      const file = stale[next++];
+      try {
+        const pages = sourceUrlsOf(await store.read(file.path)).flatMap((url) => samePageKey(url) ?? []);
+        now.set(file.path, { mtime: file.mtime, size: file.size, pages });
+      } catch {
+        // Unreadable now: not the page's note, and read again next time.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SOURCE_READS_IN_FLIGHT, stale.length) }, reader));
+  sourcesRead.set(store, now);
+  return new Map(Array.from(now, ([path, read]) => [path, read.pages]));
 }
 
 async function notesThatExist(store: NoteStore, paths: string[]): Promise<string[]> {

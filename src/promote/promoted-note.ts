@@ -96,15 +96,15 @@ function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
   }
 }
 
-/**
- * The provider's own words about the page: snippets and summaries first, page text only if that is
- * all. What the run read of the page itself (`fetched`) is not the provider's, and is left out.
- */
 /** Whether a promoted note of this row keeps the provider's excerpt (the panel says what the note holds by it). */
 export function hasProviderExcerpt(row: OutsideVaultRow): boolean {
   return providerExcerpt(row) !== null;
 }
 
+/**
+ * The provider's own words about the page: snippets and summaries first, page text only if that is
+ * all. What the run read of the page itself (`fetched`) is not the provider's, and is left out.
+ */
 function providerExcerpt(row: OutsideVaultRow): string | null {
   const pick = (roles: string[]) =>
     row.content_sections

@@ -107,37 +107,85 @@ const editionLabels = new Set(["www", "m", "mobile", "amp"]);
 /** The AMP cache's copy of a page, `example-com.cdn.ampproject.org/c/s/example.com/post`: `s` is https. */
 const ampCachePath = /^\/[cvi]\/(s\/)?(?=[^/])/;
 
-/** The page an AMP cache address holds, canonical; the address itself when it is no such copy. */
-function outOfAmpCache(url: URL): URL {
-  if (!url.hostname.endsWith(".cdn.ampproject.org")) return url;
+/** The page an AMP cache address holds, canonical; null when it is no such copy. */
+function outOfAmpCache(url: URL): URL | null {
+  if (!url.hostname.endsWith(".cdn.ampproject.org")) return null;
   const prefix = ampCachePath.exec(url.pathname);
-  if (!prefix) return url;
+  if (!prefix) return null;
   const inner = canonicalizeUrl(`${prefix[1] ? "https" : "http"}://${url.pathname.slice(prefix[0].length)}${url.search}`);
-  return inner ? new URL(inner) : url;
+  return inner ? new URL(inner) : null;
+}
+
+/**
+ * The path of the page whose AMP copy this is (`/why-crdts-matter/amp` → `/why-crdts-matter`), or
+ * null. Only when what comes before `/amp` names an article: a slug of three words or more, a
+ * number (`/archives/4821`), or a path under a year (`/2024/05/post`). A path that really ends in
+ * "amp" — a repository or package of that name (`github.com/acme/amp`), a shop's amplifiers
+ * (`/guitar/amp`) — is a page of its own, and its parent another one.
+ */
+function ampCopyOf(path: string): string | null {
+  const match = /^(\/.+)\/amp$/.exec(path);
+  if (!match) return null;
+  const before = match[1];
+  const last = before.slice(before.lastIndexOf("/") + 1);
+  const article = /^\d{3,}$/.test(last) || last.split(/[-_]/).filter(Boolean).length >= 3 || /\/(?:19|20)\d\d\//.test(`${before}/`);
+  return article ? before : null;
+}
+
+/** `?amp`, `?amp=1`: the AMP edition asked for. `?amp=2` (a current, to a calculator) is a value like any. */
+const isAmpFlag = (part: string): boolean => /^amp(?:=(?:1|true)?)?$/i.test(part);
+
+/** An address read as one edition of a page: the page's key (`samePageKey`) and what marks it as a lesser door to it. */
+interface Edition {
+  key: string;
+  /** AMP copies 2, mobile hosts 1, plain http 1: a row keeps the address with the fewest. */
+  drawbacks: number;
+}
+
+function editionOf(canonical: string): Edition {
+  const given = new URL(canonical);
+  const cached = outOfAmpCache(given);
+  const url = cached ?? given;
+  let drawbacks = (cached ? 2 : 0) + (url.protocol === "http:" ? 1 : 0);
+  const labels = url.hostname.split(".");
+  const site = labels.slice(-2);
+  const doors = labels.slice(0, -2).filter((label) => editionLabels.has(label));
+  if (doors.includes("amp")) drawbacks += 2;
+  if (doors.includes("m") || doors.includes("mobile")) drawbacks += 1;
+  const editionless = [...labels.slice(0, -2).filter((label) => !editionLabels.has(label)), ...site].join(".");
+  const host = url.port ? `${editionless}:${url.port}` : editionless;
+  const ampPath = ampCopyOf(url.pathname);
+  if (ampPath !== null) drawbacks += 2;
+  const parts = url.search.replace(/^\?/, "").split("&").filter((part) => part !== "");
+  const params = parts.filter((part) => !isAmpFlag(part));
+  if (params.length < parts.length) drawbacks += 2;
+  return { key: `//${host}${ampPath ?? url.pathname}${params.length > 0 ? `?${params.join("&")}` : ""}`, drawbacks };
 }
 
 /**
  * What two results must share to be one page in a run's merged list: the canonical URL without its
  * scheme, without the edition labels of its host (`www.`, `m.`, `mobile.`, `amp.` — never the site's
- * own two last labels), out of the AMP cache, without a final `/amp` segment or an `amp` parameter.
+ * own two last labels), out of the AMP cache, without the `/amp` an article's AMP copy ends in
+ * (`ampCopyOf`) or an `amp` flag (`?amp`, `?amp=1`).
  * Looser than `canonicalizeUrl`, on purpose and only for merging: the row keeps its first finder's
- * address, and a page met as `http://www.…` and `https://…` is one row that both sources found,
- * not two that spend the run's count. Null when it is no http(s) URL.
+ * label (and the better address of the two, `isLesserAddress`), and a page met as `http://www.…` and
+ * `https://…` is one row that both sources found, not two that spend the run's count. Null when it
+ * is no http(s) URL.
  */
 export function samePageKey(input: string): string | null {
   const canonical = canonicalizeUrl(input);
-  if (!canonical) return null;
-  const url = outOfAmpCache(new URL(canonical));
-  const labels = url.hostname.split(".");
-  const site = labels.slice(-2);
-  const editionless = [...labels.slice(0, -2).filter((label) => !editionLabels.has(label)), ...site].join(".");
-  const host = url.port ? `${editionless}:${url.port}` : editionless;
-  const path = url.pathname.replace(/^(\/.+)\/amp$/, "$1");
-  const params = url.search
-    .replace(/^\?/, "")
-    .split("&")
-    .filter((part) => part !== "" && part.split("=")[0].toLowerCase() !== "amp");
-  return `//${host}${path}${params.length > 0 ? `?${params.join("&")}` : ""}`;
+  return canonical ? editionOf(canonical).key : null;
+}
+
+/**
+ * Whether `address` is a lesser door than `other` to what `samePageKey` reads as one page: an AMP
+ * copy, a mobile edition or plain http where `other` is the page's own address. A reader clicking
+ * the row, and a note promoted from it, get the page itself.
+ */
+export function isLesserAddress(address: string, other: string): boolean {
+  const a = canonicalizeUrl(address);
+  const b = canonicalizeUrl(other);
+  return a !== null && b !== null && editionOf(a).drawbacks > editionOf(b).drawbacks;
 }
 
 /** Host without `www.` for display ("automerge.org"), or "" when the URL cannot be parsed. */

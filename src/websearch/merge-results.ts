@@ -1,6 +1,7 @@
 // Many sources, one list: the same page under two addresses (`samePageKey`: http and https, `www.`
 // and `m.`, its AMP copy, as well as everything the canonical URL already folds) becomes one result
-// that remembers who else found it (`alsoFoundBy`), and the list is ordered by a score every source can be put on.
+// that remembers who else found it (`alsoFoundBy`), under the better of the addresses, and the list
+// is ordered by a score every source can be put on.
 //
 // Scores: a source's own relevance scores are not comparable across sources (Exa's 0–1, SearXNG's
 // sums, GitHub's near-constant 1.0), and most sources give none. Each result is normalised within
@@ -8,7 +9,7 @@
 // score and 1/rank, so a flat list of scores cannot lift a source's tail above another's head.
 // That is multiplied by the source's weight (below). A page found by several sources keeps its
 // best score. Equal scores keep the interleaved order: 1st of each source, then 2nd of each…
-import { samePageKey } from "./canonical-url";
+import { isLesserAddress, samePageKey } from "./canonical-url";
 import { PROVIDER_NAMES } from "../provider-names";
 import type { ProviderName, ProviderResponse, ProviderResult, SourceSignal } from "./types";
 
@@ -108,9 +109,18 @@ function toMerged(result: ProviderResult, provider: ProviderName, merge: MergeSc
   };
 }
 
-/** The first finder's fields win; what it lacked (a title too) is taken from the later finder. */
+/**
+ * The first finder's fields win; what it lacked (a title too) is taken from the later finder, and so
+ * is the address when the first sent a lesser one (an AMP copy, a mobile edition, plain http): the
+ * row links to, and promotes, the page itself.
+ */
 function foldInto(target: MergedResult, other: ProviderResult, provider: ProviderName, score: MergeScore): void {
   if (provider !== target.provider && !target.alsoFoundBy.includes(provider)) target.alsoFoundBy.push(provider);
+  if (isLesserAddress(target.canonicalUrl, other.canonicalUrl)) {
+    target.url = other.url;
+    target.canonicalUrl = other.canonicalUrl;
+    target.domain = other.domain;
+  }
   if (score.value > target.merge.value) target.merge = score;
   for (const highlight of other.highlights) {
     if (!target.highlights.includes(highlight)) target.highlights.push(highlight);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalizeUrl, displayDomain, distinctByCanonicalUrl, MAX_URL_CHARS } from "../../src/websearch/canonical-url";
+import { canonicalizeUrl, displayDomain, distinctByCanonicalUrl, isLesserAddress, MAX_URL_CHARS, samePageKey } from "../../src/websearch/canonical-url";
 import { wikipediaPageUrl } from "../../src/websearch/providers/wikipedia";
 
 const tracking = fc.constantFrom("utm_source", "utm_medium", "UTM_Campaign", "fbclid", "gclid", "ref", "mc_eid", "msclkid");
@@ -115,6 +115,60 @@ describe("canonicalizeUrl", () => {
         expect(canonicalizeUrl(one.toString())).not.toBe(canonicalizeUrl(two.toString()));
       }),
     );
+  });
+});
+
+describe("samePageKey", () => {
+  const key = (url: string) => samePageKey(canonicalizeUrl(url)!);
+
+  it("reads an article's AMP copy as the article", () => {
+    for (const [page, copy] of [
+      ["https://example.com/why-crdts-matter", "https://example.com/why-crdts-matter/amp/"],
+      ["https://example.com/2024/05/post", "https://example.com/2024/05/post/amp"],
+      ["https://example.com/archives/4821", "https://example.com/archives/4821/amp"],
+      ["https://example.com/post", "https://example.com/post?amp"],
+      ["https://example.com/post", "https://example.com/post?amp=1"],
+      ["https://www.theguardian.com/tech/crdts", "https://amp.theguardian.com/tech/crdts"],
+    ]) {
+      expect(key(copy), copy).toBe(key(page));
+    }
+  });
+
+  it("never makes one page of two whose address really ends in amp, or says amp= something", () => {
+    for (const [a, b] of [
+      // A repository named amp and its owner's page; a package named amp and the registry's list.
+      ["https://github.com/acme/amp", "https://github.com/acme"],
+      ["https://www.npmjs.com/package/amp", "https://www.npmjs.com/package"],
+      // A shop's amplifiers and its guitars.
+      ["https://shop.example/guitar/amp", "https://shop.example/guitar"],
+      ["https://shop.example/amp", "https://shop.example/"],
+      // A calculator asked for two currents.
+      ["https://calc.example/ohms?amp=2", "https://calc.example/ohms?amp=10"],
+      ["https://example.com/amp/story", "https://example.com/story"],
+    ]) {
+      expect(key(a), `${a} ${b}`).not.toBe(key(b));
+    }
+  });
+});
+
+describe("isLesserAddress", () => {
+  it("ranks an AMP copy, a mobile edition and plain http below the page's own https address", () => {
+    for (const [lesser, better] of [
+      ["https://amp.theguardian.com/tech/crdts", "https://www.theguardian.com/tech/crdts"],
+      ["https://example-com.cdn.ampproject.org/c/s/example.com/post", "https://example.com/post"],
+      ["https://example.com/why-crdts-matter/amp", "https://example.com/why-crdts-matter"],
+      ["https://example.com/post?amp=1", "https://example.com/post"],
+      ["https://en.m.wikipedia.org/wiki/CRDT", "https://en.wikipedia.org/wiki/CRDT"],
+      ["http://example.com/post", "https://example.com/post"],
+    ]) {
+      expect(isLesserAddress(canonicalizeUrl(lesser)!, canonicalizeUrl(better)!), lesser).toBe(true);
+      expect(isLesserAddress(canonicalizeUrl(better)!, canonicalizeUrl(lesser)!), better).toBe(false);
+    }
+  });
+
+  it("is no reason to change between two equal addresses", () => {
+    expect(isLesserAddress("https://www.example.com/post", "https://example.com/post")).toBe(false);
+    expect(isLesserAddress("https://example.com/post", "https://www.example.com/post")).toBe(false);
   });
 });
 

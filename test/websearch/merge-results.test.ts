@@ -94,6 +94,7 @@ describe("the same page under another address", () => {
     ["https://example.com/post", "https://m.example.com/post"],
     ["https://www.theguardian.com/tech/crdts", "https://amp.theguardian.com/tech/crdts"],
     ["https://example.com/2024/post/", "https://example.com/2024/post/amp/"],
+    ["https://example.com/why-crdts-matter", "https://example.com/why-crdts-matter/amp"],
     ["https://example.com/post", "https://example.com/post?amp=1"],
     ["https://example.com/post", "https://example-com.cdn.ampproject.org/c/s/example.com/post"],
   ];
@@ -111,8 +112,23 @@ describe("the same page under another address", () => {
       ["https://m.example.com/post", "https://n.example.com/post"],
       ["https://example.com/amp-guide", "https://example.com/guide"],
       ["https://example.com/amp/", "https://example.com/"],
+      ["https://github.com/acme/amp", "https://github.com/acme"],
+      ["https://calc.example/ohms?amp=2", "https://calc.example/ohms?amp=10"],
     ]) {
       expect(mergeResults([response("brave", [at(a)]), response("exa", [at(b)])]), `${a} ${b}`).toHaveLength(2);
+    }
+  });
+
+  it("keeps the page's own address when its first finder sent the AMP copy, the mobile edition or http", () => {
+    for (const [first, second] of [
+      ["https://amp.theguardian.com/tech/crdts", "https://www.theguardian.com/tech/crdts"],
+      ["https://example-com.cdn.ampproject.org/c/s/example.com/post", "https://example.com/post"],
+      ["https://example.com/why-crdts-matter/amp/", "https://example.com/why-crdts-matter"],
+      ["https://en.m.wikipedia.org/wiki/CRDT", "https://en.wikipedia.org/wiki/CRDT"],
+      ["http://example.com/post", "https://example.com/post"],
+    ]) {
+      const [row] = mergeResults([response("hackernews", [at(first)]), response("brave", [at(second)])]);
+      expect(row, first).toMatchObject({ url: second, canonicalUrl: canonicalizeUrl(second), domain: new URL(second).hostname, provider: "hackernews", alsoFoundBy: ["brave"] });
     }
   });
 });
