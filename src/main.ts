@@ -25,7 +25,7 @@ import { pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { keepUnusableSettingsFile, storedSpellsOtherwise } from "./plugin/stored-settings";
-import { moveSearxngPassword } from "./plugin/searxng-password";
+import { moveSearxngPassword, storedWithSearxngAddress } from "./plugin/searxng-password";
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
@@ -65,6 +65,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** The query log, the vectors, the embedding keeper and the dial the UI searches through. */
   searchDial!: SearchDialServices;
   private embeddingStatusBar: EmbeddingStatusBar | null = null;
+  /** The IndexedDB stores opened this session: closed at unload, so no connection outlives the plugin. */
+  private readonly databases: { close(): void }[] = [];
   /** Each prepared run's query-log line, found again by its dial when the run is over. */
   private readonly researchLogs = new WeakMap<ResearchDial, (question: string, result: ResearchResult) => Promise<void>>();
   private unloaded = false;
@@ -130,7 +132,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.secrets = new SecretStorageSecrets(this.app.secretStorage, () => this.settings);
     this.keeper = new IndexKeeper({
       store: this.store,
-      cache: new IndexedDbCache(vaultId(this.app)),
+      cache: this.database(new IndexedDbCache(vaultId(this.app))),
       clock: this.clock,
       settings: () => this.settings,
       onStatus: (status, issues) => this.statusBar?.render(status, issues, this.keeper?.indexingTotal() ?? null),
@@ -161,8 +163,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   private createSearchDial(): SearchDialServices {
     return new SearchDialServices({
       // The log of searches lives in IndexedDB; a file an earlier version kept in this plugin's folder is moved in.
-      queryLogFile: new IndexedDbQueryLogFile(vaultId(this.app), new AdapterQueryLogFile(this.app.vault.adapter, this.pluginDir)),
-      vectorCache: new IndexedDbVectorCache(vaultId(this.app)),
+      queryLogFile: this.database(new IndexedDbQueryLogFile(vaultId(this.app), new AdapterQueryLogFile(this.app.vault.adapter, this.pluginDir))),
+      vectorCache: this.database(new IndexedDbVectorCache(vaultId(this.app))),
       notes: this.store,
       http: this.http,
       clock: this.clock,
@@ -251,6 +253,14 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.searchDial?.dispose();
     this.keeper?.dispose();
     this.clock?.dispose();
+    // After the disposes: each lets its connection go once the last saves they started are done.
+    for (const database of this.databases) database.close();
+  }
+
+  /** `store`, remembered to be closed at unload. */
+  private database<T extends { close(): void }>(store: T): T {
+    this.databases.push(store);
+    return store;
   }
 
   /**
@@ -297,11 +307,16 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     const { settings, problems } = loadSettings(stored.raw);
     // The plugin's own write, or a file saying what is in use already: nothing to follow.
     if (JSON.stringify(settings) === JSON.stringify(this.settings)) return;
-    if (problems.length > 0) this.reportSettingsProblems(problems, await this.keepUnusableSettings(), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
-    if (this.unloaded) return;
     const before = this.settings;
     this.settings = settings;
-    if (this.movedSearxngPassword()) await this.saveSettings();
+    const moved = this.movedSearxngPassword();
+    if (problems.length > 0) {
+      // As at load: the password leaves the file before a copy of it is kept, and nothing else is written.
+      if (moved) await this.writePasswordOutOfFile(stored.raw);
+      this.reportSettingsProblems(problems, await this.keepUnusableSettings(), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
+    }
+    if (this.unloaded) return;
+    if (moved && problems.length === 0) await this.saveSettings();
     else this.followSettings();
     await this.followIndexSettings(before);
   }
@@ -465,7 +480,9 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     this.settings = settings;
     if (unreadable !== null || problems.length > 0) {
       // Not saved now; but the next change of a setting writes the settings in use over the file,
-      // so a copy of it as it is keeps the user's values to be fixed.
+      // so a copy of it as it is keeps the user's values to be fixed. A SearXNG password in it
+      // leaves it first, though, so neither the file nor its copy holds it.
+      if (this.movedSearxngPassword()) await this.writePasswordOutOfFile(raw);
       this.reportSettingsProblems([...(unreadable !== null ? [unreadable] : []), ...problems], await this.keepUnusableSettings());
       return;
     }
@@ -476,7 +493,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       await this.saveSettings();
       return;
     }
-    if ((raw as { version?: unknown }).version !== SETTINGS_VERSION || storedSpellsOtherwise(raw, settings)) await this.saveSettings();
+    if (isOlderSettingsVersion(raw) || storedSpellsOtherwise(raw, settings)) await this.saveSettings();
   }
 
   /** An earlier version's SearXNG address held its password: it now goes to secret storage (see searxng-password.ts). */
@@ -489,6 +506,19 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     }
     new Notice("Vault Research: the SearXNG password was moved out of the settings file into Obsidian's secret storage.");
     return true;
+  }
+
+  /**
+   * data.json as read, less the SearXNG password just moved into secret storage: the values loading
+   * could not use stay in it as the user wrote them (storedWithSearxngAddress).
+   */
+  private async writePasswordOutOfFile(stored: unknown): Promise<void> {
+    try {
+      await this.saveData(storedWithSearxngAddress(stored, this.settings.external.searxng.baseUrl));
+    } catch (error) {
+      console.warn("Vault Research: the settings file could not be written without the SearXNG password.", errorMessage(error));
+      new Notice(`Vault Research: the settings file could not be written (${errorMessage(error)}), so it still holds the SearXNG password until the settings are saved.`, 10_000);
+    }
   }
 
   private reportSettingsProblems(problems: string[], copy: string | null, headline = "some settings could not be used, so defaults apply."): void {
@@ -534,6 +564,16 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       embedding ? embeddingProgressWords(embedding) : null,
     ).open();
   }
+}
+
+/**
+ * data.json from before versioning, or of an earlier version: saved once under this one. A newer
+ * version's file is not: this version would write its own defaults into every field at every start,
+ * and the newer version, back again, would take them for the user's choices.
+ */
+function isOlderSettingsVersion(raw: unknown): boolean {
+  const version = (raw as { version?: unknown }).version;
+  return typeof version !== "number" || version < SETTINGS_VERSION;
 }
 
 /** A stable id for this vault, so each vault gets its own cache. `appId` is not in the typings. */

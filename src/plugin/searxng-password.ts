@@ -17,3 +17,30 @@ export function moveSearxngPassword(settings: Settings, storage: SecretStorage |
   settings.external.searxng.baseUrl = split.address;
   return true;
 }
+
+/**
+ * data.json as it was read, with only the SearXNG address replaced by `address` (its password moved
+ * out). Written when loading found values it could not use: the password leaves the file at once,
+ * and those values stay in it, as the user wrote them, to be fixed. Anything that holds no SearXNG
+ * address is returned as it is.
+ */
+export function storedWithSearxngAddress(stored: unknown, address: string): unknown {
+  const searxng = recordAt(stored, ["external", "searxng"]);
+  if (!searxng || typeof searxng.baseUrl !== "string") return stored;
+  const copy = structuredClone(stored) as Record<string, Record<string, Record<string, unknown>>>;
+  copy.external.searxng.baseUrl = address;
+  return copy;
+}
+
+function recordAt(value: unknown, path: string[]): Record<string, unknown> | null {
+  let node = value;
+  for (const key of path) {
+    if (!isRecord(node) || !Object.hasOwn(node, key)) return null;
+    node = node[key];
+  }
+  return isRecord(node) ? node : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -68,6 +68,12 @@ export class Composer {
   /** How hard the run's vault search tries (remembered for the panel); absent without a dial host. */
   private readonly dial: DialControl | null = null;
   private running = false;
+  /**
+   * The choices the user made here, kept when the settings are read again while they are still
+   * offered: any setting saved meanwhile (the dial remembering its level, a sync) would otherwise
+   * put the defaults back — the web on again for a question the user kept in the vault.
+   */
+  private readonly chosen = new Set<"mode" | "providers" | "freshness">();
 
   constructor(
     parent: HTMLElement,
@@ -104,32 +110,52 @@ export class Composer {
     });
     this.inputEl.addEventListener("input", () => this.updateSuggestion());
     this.modeEl.addEventListener("change", () => {
+      this.chosen.add("mode");
       this.syncEnabled();
       this.updateSuggestion();
     });
+    this.providerEl.addEventListener("change", () => this.chosen.add("providers"));
+    this.freshnessEl.addEventListener("change", () => this.chosen.add("freshness"));
     this.sendEl.addEventListener("click", () => (this.running ? this.callbacks.cancel() : this.submit()));
     this.refresh();
     this.setRunning(false);
   }
 
-  /** Re-reads settings: the choices offered and their defaults. */
+  /** Re-reads settings: the choices offered and their defaults; a choice the user made that is still offered stays. */
   refresh(): void {
     const external = this.settings().external;
+    // Web search turned off in settings ends a choice to use it; turned on again, the default applies.
+    if (!external.enabled) this.chosen.delete("mode");
+    const mode = this.modeEl.value;
     fill(this.modeEl, Object.entries(MODE_LABELS));
-    this.modeEl.value = external.enabled ? external.defaultMode : "never";
+    this.modeEl.value = !external.enabled ? "never" : this.chosen.has("mode") ? mode : external.defaultMode;
+    const providers = this.providerEl.value;
     fill(
       this.providerEl,
       providerChoices(external.providers).map((c) => [c.value, c.label]),
     );
-    this.providerEl.value = external.providers.join(",") || (external.providers[0] ?? "");
-    if (this.providerEl.selectedIndex < 0 && this.providerEl.options.length > 0) this.providerEl.selectedIndex = this.providerEl.options.length - 1;
+    if (!this.keepChoice("providers", this.providerEl, providers)) {
+      this.providerEl.value = external.providers.join(",") || (external.providers[0] ?? "");
+      if (this.providerEl.selectedIndex < 0 && this.providerEl.options.length > 0) this.providerEl.selectedIndex = this.providerEl.options.length - 1;
+    }
+    const fresh = this.freshnessEl.value;
     const freshness = Object.entries(FRESHNESS_LABELS);
     if (!(external.freshness in FRESHNESS_LABELS)) freshness.push([external.freshness, external.freshness.replace("to", " to ")]);
     fill(this.freshnessEl, freshness);
-    this.freshnessEl.value = external.freshness;
+    if (!this.keepChoice("freshness", this.freshnessEl, fresh)) this.freshnessEl.value = external.freshness;
     this.syncEnabled();
     this.updateSuggestion();
     this.dial?.refresh();
+  }
+
+  /** Selects the user's earlier `value` when they chose it and it is still offered; whether it did. */
+  private keepChoice(choice: "providers" | "freshness", select: HTMLSelectElement, value: string): boolean {
+    if (this.chosen.has(choice) && [...select.options].some((o) => o.value === value)) {
+      select.value = value;
+      return true;
+    }
+    this.chosen.delete(choice);
+    return false;
   }
 
   /** The panel is closing: the dial stops listening to the host. */
@@ -181,6 +207,7 @@ export class Composer {
     // Using the web was a choice for that turn; the next turn starts from the default again.
     const external = this.settings().external;
     this.modeEl.value = external.enabled ? external.defaultMode : "never";
+    this.chosen.delete("mode");
     this.syncEnabled();
     this.updateSuggestion();
   }
@@ -209,6 +236,7 @@ export class Composer {
     const use = this.suggestionEl.createEl("button", { cls: "vault-research-suggestion-action", text: "Use the web for this question", attr: { type: "button" } });
     use.addEventListener("click", () => {
       this.modeEl.value = "always";
+      this.chosen.add("mode");
       this.syncEnabled();
       this.updateSuggestion();
       this.focus();

@@ -10,8 +10,9 @@ import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research
 import type { PromotionResult } from "../promote/promote";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
-import { isProviderName } from "../provider-names";
-import { canAsk } from "../websearch/source-access";
+import { isProviderName, type ProviderName } from "../provider-names";
+import { SOURCE_ACCESS } from "../websearch/source-access";
+import type { SecretName } from "../ports";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
 import { Composer, FRESHNESS_LABELS, MODE_LABELS, withinSettings, type TurnOptions } from "./composer";
@@ -335,9 +336,12 @@ export class ResearchView extends ItemView {
 
   private problemContext(): ProblemContext {
     const settings = this.host.settings;
+    const isSet = (name: SecretName) => secretIsSet(this.app, settings, name);
     return {
       enabledProviders: settings.external.providers.length,
-      hasKey: (provider) => !isProviderName(provider) || canAsk(provider, settings, (name) => secretIsSet(this.app, settings, name)),
+      hasKey: (provider) => !isProviderName(provider) || secretOfSourceIsSet(provider, isSet),
+      hasModelKey: isSet(settings.model.kind === "anthropic" ? "anthropic" : "openai"),
+      hasSearxngAddress: settings.external.searxng.baseUrl.trim() !== "",
     };
   }
 
@@ -465,6 +469,20 @@ export function webSummary(result: Pick<ResearchResult, "pack" | "trace">): stri
   });
   for (const p of failed) parts.push(`${providerDisplayName(p)} failed`);
   return parts.join("; ") || "no answer";
+}
+
+/** Whether the secret a source sends is set: its key or token, SearXNG's password; true for a source that sends none. */
+function secretOfSourceIsSet(source: ProviderName, isSet: (name: SecretName) => boolean): boolean {
+  const access = SOURCE_ACCESS[source];
+  switch (access.kind) {
+    case "keyless":
+      return true;
+    case "instance":
+      return isSet("searxng");
+    case "key":
+    case "optional_key":
+      return isSet(access.secret);
+  }
 }
 
 /** Web pages open in the system browser (the app hands `window.open` of http(s) URLs to it). */

@@ -19,17 +19,29 @@ export interface RunProblem {
   /** What the user can do about it, when there is something. */
   hint?: string;
   action?: ProblemAction;
+  /**
+   * A second button, for an error whose kind does not tell which of two causes it was (a model
+   * server without that model, or still loading it): the hint says when to use which.
+   */
+  orAction?: ProblemAction;
 }
 
 /** What the words depend on besides the error: the settings as they are now. */
 export interface ProblemContext {
   /** How many web sources are enabled (another one is suggested only when there is one). */
   enabledProviders: number;
-  /** Whether a key for this provider is in secret storage (missing and refused keys read differently). */
+  /**
+   * Whether the secret this provider sends is in secret storage — its API key, GitHub's token,
+   * SearXNG's password (missing and refused ones read differently).
+   */
   hasKey(provider: string): boolean;
+  /** Whether the model's API key is in secret storage; unknown is worded as a key that was refused. */
+  hasModelKey?: boolean;
+  /** Whether the SearXNG instance's address is set; unknown is taken as set. */
+  hasSearxngAddress?: boolean;
 }
 
-type Advice = Pick<RunProblem, "message" | "hint" | "action">;
+type Advice = Pick<RunProblem, "message" | "hint" | "action" | "orAction">;
 
 /**
  * Per kind, what to say and offer. Without `message`, the provider's own sentence is shown ("Brave:
@@ -37,37 +49,63 @@ type Advice = Pick<RunProblem, "message" | "hint" | "action">;
  * panel's words: the provider's sentence also tells the command line what to set.
  */
 const PROVIDER_ADVICE: Record<ProviderErrorKind, (who: string, c: ProblemContext, provider: string) => Partial<Advice>> = {
-  auth: (who, c, provider) =>
-    c.hasKey(provider)
-      ? { message: `${who} did not accept the API key.`, hint: "Check the key in Settings → Vault Research.", action: "open_settings" }
-      : { message: `No ${who} API key is set.`, hint: "Add one in Settings → Vault Research.", action: "open_settings" },
+  auth: (who, c, provider) => {
+    if (provider === "searxng") return searxngLoginAdvice(c.hasKey(provider));
+    const key = provider === "github" ? "token" : "API key";
+    return c.hasKey(provider)
+      ? { message: `${who} did not accept the ${key}.`, hint: `Check the ${key} in Settings → Vault Research.`, action: "open_settings" }
+      : { message: `No ${who} ${key} is set.`, hint: "Add one in Settings → Vault Research.", action: "open_settings" };
+  },
   rate_limited: (_who, c) => ({
     hint: c.enabledProviders > 1 ? "Wait a moment and retry, or choose another source for this question." : "Wait a moment, then retry.",
     action: "retry",
   }),
   plan: () => ({ hint: "Choose another kind of search in settings.", action: "open_settings" }),
-  unsupported: (who) => ({ message: `${who} is not set up for this search.`, hint: "Check its options in Settings → Vault Research.", action: "open_settings" }),
+  unsupported: (who, c, provider) =>
+    // An instance that is set but does not serve JSON is changed on the instance (its settings.yml,
+    // which its own sentence names); nothing in these settings would fix it.
+    provider === "searxng" && c.hasSearxngAddress !== false
+      ? { hint: "This is changed on the instance itself; retry once it is.", action: "retry" }
+      : { message: `${who} is not set up for this search.`, hint: "Check its options in Settings → Vault Research.", action: "open_settings" },
   timeout: () => ({ hint: "Retry, or allow more time in settings.", action: "retry" }),
   http: () => ({ hint: "This is usually brief. Retry in a moment.", action: "retry" }),
   parse: () => ({ hint: "Retry; if it keeps happening, ask without this source.", action: "retry" }),
   network: () => ({ hint: "Check your internet connection, then retry.", action: "retry" }),
 };
 
+/** SearXNG's login is a user name in its address and a password in secret storage, not an API key. */
+function searxngLoginAdvice(passwordSet: boolean): Partial<Advice> {
+  return {
+    message: passwordSet ? "SearXNG did not accept the user name and password." : "SearXNG asks for a user name and password.",
+    hint: "Write the user name in its address (https://name@…) and the password under SearXNG password in Settings → Vault Research.",
+    action: "open_settings",
+  };
+}
+
 /**
  * Per kind, what to say and offer when the model could not answer. Without `message`, the model
- * error's own sentence is shown: `unavailable` is a server that was reached and could not serve the
- * model (busy or overloaded, as Anthropic's 529; still loading it, as Ollama's 503; or without a
- * model of that name), and only its own words tell which.
+ * error's own sentence is shown: it names the server, the status and what the server said, which
+ * is what tells a passing fault from a setting to change. `unavailable` is a server that was reached
+ * and could not serve the model (busy or overloaded, as Anthropic's 529; still loading it, as
+ * Ollama's 503; without a model of that name, a 404; or a base URL without its /v1), and only its
+ * own words tell which: so it, like the other kinds that may be either, offers both buttons.
  */
-const MODEL_ADVICE: Record<ModelErrorKind, Pick<RunProblem, "hint" | "action"> & { message?: string }> = {
-  auth: { message: "The model did not accept its API key.", hint: "Check the key under Model for answers in settings.", action: "open_settings" },
-  rate_limited: { message: "The model is limiting requests right now.", hint: "Wait a moment, then retry.", action: "retry" },
-  timeout: { message: "The model did not answer in time.", hint: "Retry, or allow the model more time in settings.", action: "retry" },
-  http: { message: "The model's server answered with an error.", hint: "Retry in a moment.", action: "retry" },
-  parse: { message: "The model's answer could not be read.", hint: "Retry, or choose another model in settings.", action: "retry" },
-  network: { message: "Could not reach the model's server.", hint: "Check that it is running and the base URL is right.", action: "open_settings" },
-  unavailable: { hint: "If it is busy or still loading the model, retry in a moment; if it has no model of that name, check the name in settings.", action: "retry" },
-  cancelled: { message: "The model call was cancelled." },
+const MODEL_ADVICE: Record<ModelErrorKind, (c: ProblemContext) => Pick<Advice, "hint" | "action" | "orAction"> & { message?: string }> = {
+  auth: (c) =>
+    c.hasModelKey === false
+      ? { message: "The model's server wants an API key, and none is set.", hint: "Add one under Model for answers in settings.", action: "open_settings" }
+      : { message: "The model did not accept its API key.", hint: "Check the key under Model for answers in settings.", action: "open_settings" },
+  rate_limited: () => ({ message: "The model is limiting requests right now.", hint: "Wait a moment, then retry.", action: "retry" }),
+  timeout: () => ({ message: "The model did not answer in time.", hint: "Retry, or allow the model more time in settings.", action: "retry" }),
+  http: () => ({ hint: "Retry in a moment; if it answers the same again, check the base URL and model name under Model for answers in settings.", action: "retry", orAction: "open_settings" }),
+  parse: () => ({ hint: "Retry; if it happens again, check the base URL and model name under Model for answers in settings.", action: "retry", orAction: "open_settings" }),
+  network: () => ({ message: "Could not reach the model's server.", hint: "Check that it is running, then retry; or check its base URL under Model for answers in settings.", action: "retry", orAction: "open_settings" }),
+  unavailable: () => ({
+    hint: "If it is busy or still loading the model, retry in a moment; if it says it has no such model, or what else is wrong, change that under Model for answers in settings.",
+    action: "retry",
+    orAction: "open_settings",
+  }),
+  cancelled: () => ({ message: "The model call was cancelled." }),
 };
 
 const isProviderErrorKind = (kind: string): kind is ProviderErrorKind => Object.hasOwn(PROVIDER_ADVICE, kind);
@@ -106,9 +144,11 @@ function problemOfTraceError(error: { stage: string; kind: string; message: stri
     return { severity: "error", kind: error.kind, ...advice, message: advice.message ?? `${who}: ${error.message}` };
   }
   if (error.stage === "synthesize" && isModelErrorKind(error.kind)) {
-    const advice = MODEL_ADVICE[error.kind];
+    const advice = MODEL_ADVICE[error.kind](context);
     return { severity: "error", kind: error.kind, ...advice, message: `${withFullStop(advice.message ?? error.message)} The evidence brief is shown instead.` };
   }
+  // The run out of time at some stage: what it found is shown; another try may well finish.
+  if (error.kind === "timeout") return { severity: "error", kind: error.kind, message: error.message, action: "retry" };
   return { severity: "error", kind: error.kind, message: error.message };
 }
 
@@ -150,12 +190,25 @@ function problemOfWarning(warning: PackWarning, reported: { web: boolean; model:
   }
 }
 
+/**
+ * A question refused before its run started, for it is or holds an API key (research/key-in-question.ts):
+ * asked again it is refused again, so no Retry; and the panel's words, for the error's name the CLI's variable.
+ */
+const QUESTION_IS_A_KEY: RunProblem = {
+  severity: "error",
+  kind: "question_is_a_key",
+  message: "This question looks like an API key, or holds one, so the run did not start: nothing was searched, sent or written.",
+  hint: "A key goes in its field in Settings → Vault Research; ask the question in words.",
+  action: "open_settings",
+};
+
 /** A run that did not finish at all: its error as a problem. */
 export function problemOfFailure(error: unknown): RunProblem {
   const field = (name: string): string | undefined => {
     const value = typeof error === "object" && error !== null ? (error as Record<string, unknown>)[name] : undefined;
     return typeof value === "string" ? value : undefined;
   };
+  if (field("kind") === QUESTION_IS_A_KEY.kind) return { ...QUESTION_IS_A_KEY };
   const message = error instanceof Error ? error.message : (field("message") ?? String(error));
   return { severity: "error", kind: field("kind") ?? "failed", message: `The research run failed: ${message}`, action: "retry" };
 }
@@ -176,9 +229,9 @@ export function renderProblems(parent: HTMLElement, problems: readonly RunProble
     const item = list.createDiv({ cls: ["vault-research-problem", `is-${p.severity}`], attr: { "data-kind": p.kind } });
     item.createDiv({ cls: "vault-research-problem-message", text: p.message });
     if (p.hint) item.createDiv({ cls: "vault-research-problem-hint", text: p.hint });
-    if (p.action && !offered.has(p.action)) {
-      offered.add(p.action);
-      const action = p.action;
+    for (const action of [p.action, p.orAction]) {
+      if (!action || offered.has(action)) continue;
+      offered.add(action);
       const button = item.createEl("button", { cls: "vault-research-problem-action", text: ACTION_LABELS[action], attr: { type: "button" } });
       button.addEventListener("click", () => (action === "retry" ? actions.retry() : actions.openSettings()));
     }

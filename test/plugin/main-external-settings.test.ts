@@ -95,6 +95,24 @@ describe("settings changed on disk by another device", () => {
     plugin.unload();
   });
 
+  it("holding a SearXNG password and a value the plugin cannot use lose the password before a copy is kept, and keep the rest as written", async () => {
+    const dir = ".obsidian/plugins/vault-research";
+    const { app, plugin, vault, stored, changedOnDisk } = await started({ version: SETTINGS_VERSION });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(stored, "saveData").mockImplementation(async (data: unknown) => {
+      stored.storedData = structuredClone(data);
+      await vault.adapter.write(`${dir}/data.json`, JSON.stringify(data));
+    });
+    const next = { version: SETTINGS_VERSION, external: { count: "many", searxng: { baseUrl: "https://alice:hunter2-from-laptop@search.example.net" } } };
+    await vault.adapter.write(`${dir}/data.json`, JSON.stringify(next));
+    await changedOnDisk(next);
+    expect(app.secretStorage.getSecret("vault-research-searxng")).toBe("hunter2-from-laptop");
+    expect(plugin.settings.external.searxng.baseUrl).toBe("https://alice@search.example.net");
+    expect(stored.storedData).toEqual({ version: SETTINGS_VERSION, external: { count: "many", searxng: { baseUrl: "https://alice@search.example.net" } } });
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).not.toContain("hunter2");
+    plugin.unload();
+  });
+
   it("that come before the workspace is ready leave the index to its first build", async () => {
     const { app, plugin, vault, changedOnDisk } = await started({ version: SETTINGS_VERSION }, { ready: false });
     const read = vi.spyOn(vault, "cachedRead");

@@ -8,6 +8,9 @@ import type { App as ObsidianApp } from "obsidian";
 import { App, notices, Platform, Vault, type Plugin as StandInPlugin } from "../stubs/obsidian";
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
+import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
+import { IndexedDbQueryLogFile } from "../../src/plugin/indexeddb-query-log-file";
+import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
 import { testManifest, usePluginGlobals } from "./plugin-globals";
 import { wait } from "./fake-time";
 
@@ -45,6 +48,22 @@ describe("the plugin's lifecycle", () => {
     expect(vault.listenerCount()).toBe(0);
     expect(saves).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("the plugin's databases", () => {
+  it("are each closed at unload, so no IndexedDB connection outlives the plugin (a disable, an update)", async () => {
+    const closes = [IndexedDbCache, IndexedDbVectorCache, IndexedDbQueryLogFile].map((kind) => vi.spyOn(kind.prototype, "close"));
+    try {
+      const { plugin } = await started({ version: SETTINGS_VERSION });
+      // The index cache, the vectors' and the query log's: none closed while the plugin runs.
+      expect(closes.map((close) => close.mock.calls.length)).toEqual([0, 0, 0]);
+      plugin.unload();
+      // The vectors' cache closes through the one it wraps, so the index cache's close is seen twice.
+      expect(closes.map((close) => close.mock.calls.length >= 1)).toEqual([true, true, true]);
+    } finally {
+      for (const close of closes) close.mockRestore();
+    }
   });
 });
 
@@ -90,6 +109,17 @@ describe("settings stored in another spelling", () => {
   });
 });
 
+describe("a settings file of a newer version", () => {
+  it("is not written at start: this version's defaults would be pinned into it, at every start", async () => {
+    const stored = { version: SETTINGS_VERSION + 1, notes: { traceFolder: "Runs" }, newerSetting: { on: true } };
+    const { saves, stored: data, plugin } = await started(stored);
+    expect(saves).not.toHaveBeenCalled();
+    expect(data.storedData).toEqual(stored);
+    expect(plugin.settings.notes.traceFolder).toBe("Runs");
+    plugin.unload();
+  });
+});
+
 describe("a settings file the plugin cannot use", () => {
   const dir = ".obsidian/plugins/vault-research";
 
@@ -127,6 +157,33 @@ describe("a settings file the plugin cannot use", () => {
     expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe("an older broken file");
     expect(await vault.adapter.read(`${dir}/data.unusable-2.json`)).toBe('{"version":1,"external":{"count":"many"}}');
     expect(notices.some((n) => n.message.includes("external.count") && n.message.includes("data.unusable-2.json"))).toBe(true);
+    plugin.unload();
+  });
+});
+
+describe("a SearXNG password in a settings file with a value the plugin cannot use", () => {
+  const dir = ".obsidian/plugins/vault-research";
+  const address = "https://alice:hunter2-in-data-json@search.example.net";
+
+  it("leaves the file, and the copy kept of it, at once; the other values stay in the file as written", async () => {
+    const file = { version: SETTINGS_VERSION, external: { count: "many", providers: ["searxng"], searxng: { baseUrl: address } }, notes: { traceFolder: "Runs" } };
+    const { app, vault, plugin, stored } = newPlugin(file);
+    // As in the app, saveData writes data.json itself, which the copy is made from.
+    await vault.adapter.write(`${dir}/data.json`, JSON.stringify(file));
+    vi.spyOn(stored, "saveData").mockImplementation(async (data: unknown) => {
+      stored.storedData = structuredClone(data);
+      await vault.adapter.write(`${dir}/data.json`, JSON.stringify(data));
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    plugin.load();
+    await wait();
+    expect(app.secretStorage.getSecret("vault-research-searxng")).toBe("hunter2-in-data-json");
+    expect(stored.storedData).toEqual({ ...file, external: { ...file.external, searxng: { baseUrl: "https://alice@search.example.net" } } });
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).not.toContain("hunter2");
+    expect(notices.some((n) => n.message.includes("external.count"))).toBe(true);
+    // The next change of a setting writes the settings in use: still no password.
+    await plugin.saveSettings();
+    expect(JSON.stringify(stored.storedData)).not.toContain("hunter2");
     plugin.unload();
   });
 });

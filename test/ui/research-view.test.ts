@@ -278,6 +278,46 @@ describe("the research panel", () => {
     expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toMatch(/^Finished in \d+\.\d s\. The model could not be used, so an evidence brief is shown in place of its answer\.$/);
   });
 
+  it("words a refused login by what secret storage holds now: no model key reads as none set, no SearXNG password as a login to give", async () => {
+    const failing = (errors: ResearchTrace["errors"]) => async (request: ResearchRequest) =>
+      result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { stop_reason: "synthesis_unavailable", trace: trace(errors) });
+    const model = await openPanel(failing([{ stage: "synthesize", kind: "auth", message: "The model server at https://api.openai.com refused the API key (HTTP 401): You didn't provide an API key." }]), {
+      settings: (s) => ((s.model.kind = "openai"), (s.model.model = "gpt-4o-mini")),
+    });
+    model.type("How do CRDTs merge?");
+    model.press("Enter");
+    await model.settled();
+    expect(texts(model.el, ".vault-research-problem-message")).toEqual(["The model's server wants an API key, and none is set. The evidence brief is shown instead."]);
+
+    // The address is set, the password is not: it is asked for, not refused.
+    const searxng = await openPanel(failing([{ stage: "external_retrieval", kind: "auth", provider: "searxng", message: "SearXNG at https://search.example refused the user name in its address with no password (HTTP 401)." }]), {
+      settings: (s) => ((s.external.enabled = true), (s.external.providers = ["searxng"]), (s.external.searxng.baseUrl = "https://alice@search.example")),
+    });
+    searxng.type("How do CRDTs merge?");
+    searxng.press("Enter");
+    await searxng.settled();
+    expect(texts(searxng.el, ".vault-research-problem-message")).toEqual(["SearXNG asks for a user name and password."]);
+    expect(texts(searxng.el, ".vault-research-problem-action")).toEqual(["Open settings"]);
+  });
+
+  it("offers Open settings, beside Retry, for a model server that has no model of the name in settings", async () => {
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, {
+        stop_reason: "synthesis_unavailable",
+        trace: trace([{ stage: "synthesize", kind: "unavailable", message: "The model server at http://localhost:11434 does not have that model (HTTP 404): model 'llama9' not found" }]),
+      }),
+    );
+    const opened: string[] = [];
+    (panel.app as unknown as { setting: unknown }).setting = { open: () => opened.push("settings"), openTabById: (id: string) => opened.push(id) };
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter");
+    await panel.settled();
+    const buttons = [...panel.el.querySelectorAll<HTMLButtonElement>(".vault-research-problem-action")];
+    expect(buttons.map((b) => b.textContent)).toEqual(["Retry", "Open settings"]);
+    buttons[1].click();
+    expect(opened).toEqual(["settings", "vault-research"]);
+  });
+
   it("shows an unverified answer as unverified, with its errors", async () => {
     const panel = await openPanel(async (request) =>
       result(pack(request.question, [crdt]), "Made up [src:0000000000].", {
@@ -492,6 +532,32 @@ describe("driving runs from earlier turns", () => {
     retryOf(panel).click();
     await panel.settled();
     expect(panel.calls[1].request.providers).toEqual(["wikipedia"]);
+  });
+
+  it("keeps the web choice made for this question when some setting is saved meanwhile (the dial remembering its level)", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), null), {
+      settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["brave", "wikipedia"]), (s.external.freshness = "pw")),
+    });
+    const choose = (cls: string, value: string) => {
+      const select = panel.el.querySelector<HTMLSelectElement>(cls)!;
+      select.value = value;
+      select.dispatchEvent(new Event("change"));
+    };
+    choose(".vault-research-mode", "never");
+    panel.type("what did I write about kites?");
+    panel.view.refreshSettings();
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[0].request.mode).toBe("never");
+
+    choose(".vault-research-mode", "always");
+    choose(".vault-research-provider", "wikipedia");
+    choose(".vault-research-freshness", "py");
+    panel.type("latest kite designs");
+    panel.view.refreshSettings();
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.calls[1].request).toMatchObject({ mode: "always", providers: ["wikipedia"], freshness: "py" });
   });
 
   it("Search the web for this does not search once the web is off in settings, and says why", async () => {

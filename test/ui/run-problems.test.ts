@@ -59,7 +59,8 @@ describe("run problems", () => {
 
   it("a model that could not answer says the brief stands in, and a run that failed offers Retry", () => {
     const [model] = problemsOf(run([{ stage: "synthesize", kind: "network", message: "Could not reach Ollama: connect ECONNREFUSED" }], [{ kind: "synthesis_unavailable", message: "The model could not answer (…)." }]), oneSource);
-    expect(model).toMatchObject({ message: "Could not reach the model's server. The evidence brief is shown instead.", action: "open_settings" });
+    // A server that is not running is started, then asked again: Retry, and Open settings for a wrong base URL.
+    expect(model).toMatchObject({ message: "Could not reach the model's server. The evidence brief is shown instead.", action: "retry", orAction: "open_settings" });
     expect(problemOfFailure(Object.assign(new Error("index exploded"), { kind: "bug" }))).toMatchObject({ kind: "bug", message: "The research run failed: index exploded", action: "retry" });
   });
 
@@ -70,6 +71,63 @@ describe("run problems", () => {
       expect(problem.hint).toMatch(/retry in a moment/);
       expect(problem.hint).not.toMatch(/running|base URL/);
     }
+  });
+
+  it("a model server without that model offers Open settings, where its name is changed, not only a Retry that fails the same way", () => {
+    for (const said of [
+      "The model server at http://localhost:11434 does not have that model (HTTP 404): model 'llama9' not found",
+      "The model server at https://api.openai.com does not have that model (HTTP 404): The model `gpt-9` does not exist or you do not have access to it.",
+    ]) {
+      const [problem] = problemsOf(run([{ stage: "synthesize", kind: "unavailable", message: said }]), oneSource);
+      expect(problem.message).toBe(`${said.replace(/\.$/, "")}. The evidence brief is shown instead.`);
+      expect([problem.action, problem.orAction]).toContain("open_settings");
+      expect(problem.hint).toMatch(/no such model.*Model for answers in settings/);
+    }
+  });
+
+  it("a model server's error says what the server said, and offers settings beside Retry: a 400 answers the same every time", () => {
+    const said = "The model server at http://localhost:1234 answered HTTP 400: This model's maximum context length is 4096 tokens";
+    const [problem] = problemsOf(run([{ stage: "synthesize", kind: "http", message: said }]), oneSource);
+    expect(problem.message).toBe(`${said}. The evidence brief is shown instead.`);
+    expect([problem.action, problem.orAction]).toEqual(["retry", "open_settings"]);
+  });
+
+  it("a model server that wants a key when none is set says none is set, not that the key was refused", () => {
+    const refused = run([{ stage: "synthesize", kind: "auth", message: "The model server at https://api.openai.com refused the API key (HTTP 401): You didn't provide an API key." }]);
+    expect(problemsOf(refused, { ...oneSource, hasModelKey: false })[0]).toMatchObject({ message: "The model's server wants an API key, and none is set. The evidence brief is shown instead.", action: "open_settings" });
+    expect(problemsOf(refused, { ...oneSource, hasModelKey: true })[0].message).toMatch(/^The model did not accept its API key\./);
+  });
+
+  it("SearXNG's login is a user name and password, never an API key", () => {
+    const login = run([{ stage: "external_retrieval", kind: "auth", provider: "searxng", message: "SearXNG at https://search.example asks for a user name and password (HTTP 401). (CLI: SEARXNG_PASSWORD)." }]);
+    const [none] = problemsOf(login, { enabledProviders: 1, hasKey: () => false });
+    expect(none).toMatchObject({ message: "SearXNG asks for a user name and password.", action: "open_settings" });
+    expect(none.hint).toMatch(/https:\/\/name@.*SearXNG password/);
+    expect(problemsOf(login, { enabledProviders: 1, hasKey: () => true })[0].message).toBe("SearXNG did not accept the user name and password.");
+    expect(JSON.stringify(none)).not.toMatch(/API key|CLI/);
+  });
+
+  it("a SearXNG instance that serves no JSON says to change the instance, and offers no settings that cannot fix it", () => {
+    const said = "SearXNG at https://search.example does not answer in JSON (HTTP 403): JSON output is turned off on this instance. Add `json` to `search: formats:` in its settings.yml and restart it.";
+    const off = run([{ stage: "external_retrieval", kind: "unsupported", provider: "searxng", message: said }]);
+    const [problem] = problemsOf(off, { ...oneSource, hasSearxngAddress: true });
+    expect(problem).toMatchObject({ message: `SearXNG: ${said}`, action: "retry" });
+    expect(problem.orAction).toBeUndefined();
+    const noAddress = run([{ stage: "external_retrieval", kind: "unsupported", provider: "searxng", message: "No SearXNG instance is set. Add its address in Vault Research settings (CLI: external.searxng.baseUrl in --config)." }]);
+    expect(problemsOf(noAddress, { ...oneSource, hasSearxngAddress: false })[0]).toMatchObject({ message: "SearXNG is not set up for this search.", action: "open_settings" });
+  });
+
+  it("a run out of time at one of its stages offers Retry", () => {
+    const [problem] = problemsOf(run([{ stage: "local_retrieval", kind: "timeout", message: "The local retrieval stage took longer than 20 s." }]), oneSource);
+    expect(problem).toMatchObject({ message: "The local retrieval stage took longer than 20 s.", action: "retry" });
+  });
+
+  it("a question refused for being an API key offers Open settings, not a Retry that is refused again, and no command-line words", () => {
+    const refused = Object.assign(new Error("The question looks like an API key, or holds one, so the run did not start. A key goes in settings (the CLI: its environment variable)."), { kind: "question_is_a_key" });
+    const problem = problemOfFailure(refused);
+    expect(problem).toMatchObject({ kind: "question_is_a_key", action: "open_settings" });
+    expect(problem.orAction).toBeUndefined();
+    expect(JSON.stringify(problem)).not.toMatch(/CLI|environment/);
   });
 
   it("a model cut off at its length limit and a search that was bounded are warnings worth knowing", () => {
@@ -98,6 +156,19 @@ describe("run problems", () => {
       ],
       { retry: () => void clicked.push("retry"), openSettings: () => void clicked.push("settings") },
     );
+    const buttons = [...el.querySelectorAll<HTMLButtonElement>(".vault-research-problem-action")];
+    expect(buttons.map((b) => b.textContent)).toEqual(["Retry", "Open settings"]);
+    buttons.forEach((b) => b.click());
+    expect(clicked).toEqual(["retry", "settings"]);
+  });
+
+  it("renders both buttons of a problem that offers two", () => {
+    const el = document.body.createDiv();
+    const clicked: string[] = [];
+    renderProblems(el, [{ severity: "error", kind: "unavailable", message: "No model llama9.", action: "retry", orAction: "open_settings" }], {
+      retry: () => void clicked.push("retry"),
+      openSettings: () => void clicked.push("settings"),
+    });
     const buttons = [...el.querySelectorAll<HTMLButtonElement>(".vault-research-problem-action")];
     expect(buttons.map((b) => b.textContent)).toEqual(["Retry", "Open settings"]);
     buttons.forEach((b) => b.click());
