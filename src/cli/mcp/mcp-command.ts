@@ -2,14 +2,15 @@
 // server over stdio (the official TypeScript SDK). The vault is indexed once, kept warm and current
 // by watching the folder, and answered from memory; the cache is saved when the index changed.
 // stdout carries only the protocol: everything for a person goes to stderr, and so does whatever a
-// library prints there (protocol-stdout.ts); a line in that is not JSON-RPC is answered with its
-// error, not dropped (protocol-stdin.ts). Every message out loses every key of the environment,
-// in every form (scrubbed-transport.ts).
+// library prints there (protocol-stdout.ts); each line in is read once, and one that is not JSON-RPC
+// is answered with its error, not dropped (protocol-stdin.ts, stdio-transport.ts). Every message out
+// loses every key of the environment, in every form (scrubbed-transport.ts). When the client closes
+// its end of stdin, what it asked before is answered, for up to ANSWER_GRACE_MS, then the server exits.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CLI_VERSION as version } from "../version";
-import { systemClock } from "../../ports";
+import { systemClock, type Clock } from "../../ports";
+import { DeadlineMissed, withDeadline } from "../../deadline";
 import { errorMessage } from "../../text/error-message";
 import { vectorResetWords } from "../../index/embeddings/vector-reset";
 import { embeddingDisclosure } from "../../llm/embeddings/embed-spec";
@@ -21,33 +22,42 @@ import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import type { ModelConfig } from "../../llm/model-spec";
 import { webAccess, type WebAccess } from "../web-access";
-import { checkedStdin } from "./protocol-stdin";
+import { countOpenRequests, type OpenRequests } from "./open-requests";
 import { keepStdoutForProtocol } from "./protocol-stdout";
 import { scrubbedTransport } from "./scrubbed-transport";
+import { StdioLineTransport } from "./stdio-transport";
 import { watchVault } from "./vault-watcher";
 import { registerVaultTools } from "./vault-tools";
 
 /** How often a changed index is saved to the cache while the server runs. */
 const CACHE_SAVE_MS = 30_000;
 
+/**
+ * How long requests already read are given to be answered once the client closed its end of stdin
+ * (a web search's stage takes 15 s at most by default); what still runs after it is stopped.
+ */
+export const ANSWER_GRACE_MS = 30_000;
+
 export async function mcpCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
   // The transport speaks on the process's own stdin and stdout: they are the protocol's channel.
   const stdout = keepStdoutForProtocol((text) => io.err(text));
-  // Lines that are not JSON-RPC are answered here (the SDK would drop them, or close on a huge one).
-  const stdin = checkedStdin(process.stdin, (line) => stdout.stream.write(line), (text) => io.err(text));
+  const transport = new StdioLineTransport(process.stdin, stdout.stream, (text) => io.err(text));
   try {
-    const transport = new StdioServerTransport(stdin.stream, stdout.stream);
-    const ended = new Promise<void>((resolve) => process.stdin.once("end", resolve));
-    return await serveVault(args, io, transport, { ended });
+    return await serveVault(args, io, transport, { ended: transport.inputEnded });
   } finally {
-    stdin.stop();
+    await transport.close();
     stdout.restore();
   }
 }
 
 export interface ServeOptions {
-  /** Settles when the client is gone (stdin ended): the server closes as if the transport had. */
+  /**
+   * Settles when the client's end of stdin closed, after its last message was handed on: the server
+   * answers what it read (for up to `answerGraceMs`), then closes as if the transport had.
+   */
   ended?: Promise<void>;
+  /** ANSWER_GRACE_MS unless a test gives less. */
+  answerGraceMs?: number;
   /** The web (Http, Secrets, fetch guard) instead of the one --replay or the network gives: tests fake it. */
   web?: WebAccess;
 }
@@ -88,11 +98,13 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   };
   const saver = setInterval(() => void saveIfChanged(), CACHE_SAVE_MS);
   saver.unref();
+  // Counted outside the scrubbing: an answer is matched to its request by the id the request had.
+  const open = countOpenRequests(scrubbedTransport(transport, knownSecrets));
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    void options.ended?.then(resolve);
+    void options.ended?.then(() => answerOpenRequests(open, clock, options.answerGraceMs ?? ANSWER_GRACE_MS, io)).then(resolve);
   });
-  await server.connect(scrubbedTransport(transport, knownSecrets));
+  await server.connect(transport);
   io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);
   await closed;
   clearInterval(saver);
@@ -100,6 +112,17 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   await saveIfChanged();
   await server.close().catch(() => undefined);
   return 0;
+}
+
+/** Waits for the requests read before the client's input ended, for `graceMs` at most; says what it gave up on. */
+async function answerOpenRequests(open: OpenRequests, clock: Clock, graceMs: number, io: CommandIo): Promise<void> {
+  try {
+    await withDeadline(open.allAnswered(), { clock, ms: graceMs });
+  } catch (error) {
+    if (!(error instanceof DeadlineMissed)) throw error;
+    const left = open.count();
+    io.err(`warning: the client closed its input; ${left} request${left === 1 ? "" : "s"} still unanswered after ${graceMs / 1000} s ${left === 1 ? "was" : "were"} stopped.\n`);
+  }
 }
 
 function serverInstructions(root: string, allowExternal: boolean, allowWrites: boolean): string {

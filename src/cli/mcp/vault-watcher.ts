@@ -3,9 +3,10 @@
 // update queue (index/update-queue.ts), which folds bursts into one ordered batch. A change the
 // watcher cannot name (a folder moved or removed — fs.watch names only the folder, and "Release
 // v1.2" looks like a file —, a burst longer than the system queues) is reconciled by comparing a
-// fresh listing with the index.
+// fresh listing with the index. A watch that could not cover the vault (the system's limit on
+// watches reached) makes every call compare a listing: slower, never stale.
 // Before answering, the server calls `settle()`, so a note saved just before a call is searched;
-// calls that settle at once all wait for the same reconcile.
+// calls that settle at once all wait for the same reconcile, and none for changes made after it.
 import fs, { watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { UpdateQueue, type IndexUpdate } from "../../index/update-queue";
@@ -67,7 +68,7 @@ export const folderByFolderWatch: FolderWatch = (root, onChange, onError) => {
     if (closed || watchers.has(rel)) return false;
     let watcher: FSWatcher;
     try {
-      watcher = watch(path.join(root, rel), (event, name) => {
+      watcher = fs.watch(path.join(root, rel), (event, name) => {
         if (closed) return;
         if (!name) return onChange(event, null);
         const child = join(rel, name.toString());
@@ -166,6 +167,14 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
     reconciling = done;
     return done;
   };
+  // A folder left unwatched (the system's watch limit reached, a watch that failed) sends no
+  // events: from then on every call lists the vault, and that is said once, not once a folder.
+  let listEveryCall = false;
+  const watchIncomplete = (error: unknown): void => {
+    if (listEveryCall) return;
+    listEveryCall = true;
+    options.onError(`Watching ${root} is incomplete (${errorMessage(error)}); each call lists the vault to find changed notes.`);
+  };
   let watcher: { close(): void } | null = null;
   try {
     watcher = (options.watch ?? systemFolderWatch)(
@@ -176,15 +185,20 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
         if (rel !== null && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
         else if (rel === null || mayHoldNotes(event, rel)) reconcileWanted = true;
       },
-      (error) => options.onError(`Watching ${root} stopped: ${errorMessage(error)}`),
+      watchIncomplete,
     );
   } catch (error) {
-    options.onError(`Could not watch ${root} for changes (${errorMessage(error)}); the index stays as it was at start-up.`);
+    watchIncomplete(error);
   }
   return {
     async settle() {
-      // A reconcile another call started is waited for too: its changes are not applied yet.
-      while (reconcileWanted || reconciling) await (reconciling ?? startReconcile());
+      if (listEveryCall) reconcileWanted = true;
+      // A call is owed the changes made before it, not those that keep coming after: a listing
+      // begun after the call covers it. One begun before may have missed the change that wants
+      // another, so it is waited out first. (Looping while anything was wanted held every call for
+      // as long as something kept renaming files in the vault.)
+      if (reconcileWanted && reconciling) await reconciling;
+      if (reconcileWanted || reconciling) await (reconciling ?? startReconcile());
       await queue.flush();
     },
     takeChanged() {

@@ -65,13 +65,13 @@ function heldWeb(): { web: WebAccess; requests: HttpRequest[]; firstRequest: Pro
   return { web, requests, firstRequest, answerAll: (response) => waiting.splice(0).forEach((answer) => answer(response)) };
 }
 
-async function start(flags: string[] = [], web?: WebAccess): Promise<Client> {
+async function start(flags: string[] = [], web?: WebAccess, answerGraceMs?: number): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const env = { HOME: tmp, BRAVE_SEARCH_API_KEY: BRAVE_KEY };
   const io = terminalOutput({ out: () => undefined, err: () => undefined, env, cwd: tmp }, [BRAVE_KEY]);
   const args = parseArgs(["--vault", vault, "--cache-dir", path.join(tmp, "cache"), ...flags], COMMANDS.mcp.flags);
   const ended = new Promise<void>((resolve) => (endClient = resolve));
-  served = serveVault(args, io, serverSide, { ended, ...(web ? { web } : {}) });
+  served = serveVault(args, io, serverSide, { ended, ...(web ? { web } : {}), ...(answerGraceMs !== undefined ? { answerGraceMs } : {}) });
   client = new Client({ name: "careless-agent", version: "1.0.0" });
   await client.connect(clientSide);
   return client;
@@ -112,9 +112,26 @@ describe("an agent that gives up on a call", () => {
     held.answerAll({ status: 200, headers: { "content-type": "application/json" }, text: "{}" });
   });
 
-  it("a client that goes mid-call (stdin ended) stops the run's web request, and the server returns", async () => {
+  it("a client whose input ends mid-call is answered when the run finishes, and the server returns after", async () => {
     const held = heldWeb();
     const mcp = await start(["--allow-external"], held.web);
+    const pending = call(mcp, "research_pack", { question: WEB_QUESTION, allow_external_search: true });
+    await held.firstRequest;
+    endClient!();
+    let returned = false;
+    void served!.then(() => (returned = true));
+    await mcp.ping().catch(() => undefined);
+    expect(returned).toBe(false);
+    // Every request the run makes from now on is answered (an empty result: it may retry or try another).
+    const answering = setInterval(() => held.answerAll({ status: 200, headers: { "content-type": "application/json" }, text: "{}" }), 10);
+    const answered = await pending.finally(() => clearInterval(answering));
+    expect(answered.structuredContent).toMatchObject({ schema: "research_result.v1" });
+    expect(await served).toBe(0);
+  });
+
+  it("a client whose input ends mid-call, with a run that outlasts the grace, has its web request stopped, and the server returns", async () => {
+    const held = heldWeb();
+    const mcp = await start(["--allow-external"], held.web, 0);
     void mcp.callTool({ name: "research_pack", arguments: { question: WEB_QUESTION, allow_external_search: true } }).catch(() => undefined);
     const first = await held.firstRequest;
     endClient!();

@@ -53,7 +53,7 @@ async function startServer(name: string, flags: string[] = []): Promise<Session>
 
 function requestsLogged(file: string): { method: string; url: string }[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { method: string; url: string });
 }
 
 type CallResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -70,7 +70,7 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
   afterAll(async () => session?.close());
 
   it("hands over its name and version, and offers three tools whose descriptions say when the network is used", async () => {
-    expect(session.client.getServerVersion()).toMatchObject({ name: "vault-research", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(session.client.getServerVersion()).toMatchObject({ name: "vault-research", version: expect.stringMatching(/^\d+\.\d+\.\d+/) as string });
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["read_note", "research_pack", "vault_search"]);
     const described = Object.fromEntries(tools.map((t) => [t.name, t.description ?? ""]));
@@ -139,6 +139,13 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toMatch(/promote_result/);
   });
+
+  it("a call of over 8 MB from the SDK's own client (its id written last) is refused at once, and the next call is answered", async () => {
+    // Given no answer with its id, the client would wait out this timeout instead.
+    const refused = session.client.callTool({ name: "vault_search", arguments: { query: "automerge ".repeat(900_000) } }, undefined, { timeout: 30_000 });
+    await expect(refused).rejects.toThrow(/-32600.*was not read: at most 8388608 bytes are/);
+    expect((await call(session, "vault_search", { query: "automerge" })).isError).toBeFalsy();
+  }, 60_000);
 
   it("a note written on disk is found by the next search", async () => {
     writeFileSync(path.join(vault, "Fresh note.md"), "# Fresh note\nThe zanzibarite sample arrived today.\n");

@@ -120,7 +120,7 @@ describe("vault-research mcp: stdout carries the protocol only", () => {
 
   it("a message of 12 MB is refused with its id, and the server goes on serving", async () => {
     send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "vault_search", arguments: { query: "automerge ".repeat(1_200_000) } } });
-    expect((await answer(7)).error).toMatchObject({ code: -32600, message: expect.stringContaining("was not read") });
+    expect((await answer(7)).error).toMatchObject({ code: -32600, message: expect.stringContaining("was not read") as string });
     send({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "vault_search", arguments: { query: "automerge" } } });
     expect((await answer(8)).result).toMatchObject({ structuredContent: { schema: "vault_search.v1" } });
   });

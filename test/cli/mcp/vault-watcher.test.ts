@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FsNoteStore } from "../../../src/cli/fs-note-store";
-import { systemFolderWatch, watchVault, type FolderWatch, type VaultWatcher } from "../../../src/cli/mcp/vault-watcher";
+import { folderByFolderWatch, systemFolderWatch, watchVault, type FolderWatch, type VaultWatcher } from "../../../src/cli/mcp/vault-watcher";
 import { VaultIndex } from "../../../src/index/vault-index";
 import type { NoteFileInfo } from "../../../src/ports";
 import { fakeClock } from "../../support/fake-clock";
@@ -104,6 +104,55 @@ describe("the MCP server's vault watcher", () => {
     setImmediate(release);
     expect(await second).toEqual(["A.md", "New folder/B.md"]);
     await first;
+  });
+
+  it("a call is not held by changes that keep coming after it was made: one listing after it, not one per new change", async () => {
+    write("A.md", "# A\n");
+    const real = new FsNoteStore(root);
+    const index = await indexed(real);
+    const events = handWatch();
+    let listings = 0;
+    // Something keeps renaming files in the vault (a sync client's downloads): a new event comes
+    // while every listing runs — for the first fifty, so the old endless wait ends for the test.
+    const store = Object.assign(Object.create(real) as FsNoteStore, {
+      list: async (): Promise<NoteFileInfo[]> => {
+        listings++;
+        if (listings <= 50) events.fire("rename", `Downloads/part-${listings}.bin`);
+        return real.list();
+      },
+    });
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    write("Downloads/B.md", "# B\n");
+    events.fire("rename", "Downloads");
+    await watcher.settle();
+    expect(listings).toBe(1);
+    expect([...index.paths()].sort()).toEqual(["A.md", "Downloads/B.md"]);
+    // A change that came while that listing ran is the next call's: it lists once more.
+    await watcher.settle();
+    expect(listings).toBe(2);
+  });
+
+  it("a folder past the system's watch limit: said once, and its notes' changes are still found by the next call", async () => {
+    write("A.md", "# A\n");
+    for (const folder of ["B", "C", "D"]) write(`${folder}/Old.md`, "# Old\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    const realWatch = fs.watch;
+    // What Linux says when the user's inotify watches are used up (an editor holds most of them).
+    vi.spyOn(fs, "watch").mockImplementation(((folder: string, ...rest: unknown[]) => {
+      if (path.basename(folder) !== path.basename(root) && path.basename(folder) !== "B") {
+        throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${folder}'`), { code: "ENOSPC" });
+      }
+      return (realWatch as (...args: unknown[]) => fs.FSWatcher)(folder, ...rest);
+    }) as typeof fs.watch);
+    const warnings: string[] = [];
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: folderByFolderWatch, onError: (message) => warnings.push(message) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/ENOSPC.*each call lists the vault/);
+    // No event comes for an unwatched folder: the call must look for itself.
+    write("C/New.md", "# New\nThe quokkarine moss.\n");
+    await watcher.settle();
+    expect([...index.paths()].sort()).toEqual(["A.md", "B/Old.md", "C/New.md", "C/Old.md", "D/Old.md"]);
   });
 
   it("an image edited is no reason to list the vault again", async () => {
