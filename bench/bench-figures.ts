@@ -1,8 +1,9 @@
 // The bench's figures from its children's runs, and the targets checked against them. Pure: bench.ts
 // runs the children and hands their JSON here. Each time, and each longest slice and block, is the
 // least of its runs (noise on a shared machine only ever adds to them); a ratio divides ours' least
-// by plain's least. A size whose measurement failed says so, and its targets are null, not false
-// and never true: a target with no figure was not met, nor missed.
+// by plain's least. A retained heap is ours' largest run (`retainedHeap`). A size whose measurement
+// failed says so, and its targets are null, not false and never true: a target with no figure was
+// not met, nor missed.
 import { round } from "./bench-tools";
 
 /** A child's JSON, read as it was written. */
@@ -58,6 +59,17 @@ export function firstSave(ours: Figures[], plain: Figures[]): Figures {
   };
 }
 
+/**
+ * The heap each side retains after its cold index, over all its runs: ours' largest against plain's
+ * least. Unlike a time, a larger heap is no noise (how far the vault's language had got when it was
+ * taken, say), and a run whose heap passed the line is one a user can meet; the first run's alone
+ * was reported, whichever it was.
+ */
+export function retainedHeap(ours: Figures[], plain: Figures[]): Figures {
+  const [o, p] = [Math.max(...ours.map((r) => r.heap_mb)), Math.min(...plain.map((r) => r.heap_mb))];
+  return { ours: o, plain: p, ratio: round(o / p), ours_runs_mb: ours.map((r) => r.heap_mb), plain_runs_mb: plain.map((r) => r.heap_mb), taken: "ours' largest run against plain's least" };
+}
+
 /** Cold indexes of each side (each run in its own process) and the first save after each. */
 export function coldFigures(ours: Figures[], plain: Figures[]): Figures {
   const [o, p] = [fastest(ours), fastest(plain)];
@@ -65,13 +77,13 @@ export function coldFigures(ours: Figures[], plain: Figures[]): Figures {
     notes: o.notes,
     megabytes: o.megabytes,
     cold_index: sideBySide(ours, plain),
-    heap_mb: { ours: ours[0].heap_mb, plain: plain[0].heap_mb, ratio: round(ours[0].heap_mb / plain[0].heap_mb) },
+    heap_mb: retainedHeap(ours, plain),
     save: firstSave(ours, plain),
     peak_rss_mb: { cold_index_and_save: { ours: o.peak_rss_mb, plain: p.peak_rss_mb } },
     // Learned behind the ready index, after the build measured above: its own figures, no baseline.
     vault_language_learning: {
       runs_ms: ours.map((r) => r.vault_language.learn_ms),
-      heap_mb_after: ours[0].vault_language.heap_mb_after,
+      heap_mb_after: Math.max(...ours.map((r) => r.vault_language.heap_mb_after)),
       longest_slice_ms: Math.min(...ours.map((r) => r.vault_language.longest_slice_ms)),
       longest_slice_in: leastOf(ours, (r) => r.vault_language.longest_slice_ms).vault_language.longest_slice_in,
       longest_block_ms: Math.min(...ours.map((r) => r.vault_language.longest_block_ms)),
@@ -101,20 +113,25 @@ export function failedSize(message: string): Figures {
   return { failed: message };
 }
 
-/** The issue's targets, each true or false per size where it applies; null for a size whose measurement failed. */
+/**
+ * The issue's targets, each keyed by the sizes it was checked on (so a size left out says so):
+ * true or false, or null for a size whose measurement failed. Growth is keyed by the two sizes
+ * compared ("9282 → 100000 notes"), the run under 512 MB by the size it ran at.
+ */
 export function targetsOf(bySize: Record<string, Figures>, limit: Figures, cli: Record<string, Figures>): Record<string, unknown> {
   const sizes = Object.entries(bySize);
-  const measured = sizes.filter(([, f]) => f.failed === undefined).map(([, f]) => f);
+  const measured = sizes.filter(([, f]) => f.failed === undefined);
   const check = (f: Figures, test: (f: Figures) => boolean) => (f.failed === undefined ? test(f) : null);
   const every = (test: (f: Figures) => boolean) => Object.fromEntries(sizes.map(([size, f]) => [size, check(f, test)]));
   const [first, last] = [measured[0], measured[measured.length - 1]];
   const slices = (f: Figures) => Math.max(f.cold_index.longest_slice_ms, f.warm_start.longest_slice_ms, f.save.longest_slice_ms, f.save_after_changes.notes_1.longest_slice_ms, f.save_after_changes.notes_500.longest_slice_ms);
   return {
     heap_le_1_3_plain: every((f) => f.heap_mb.ratio <= 1.3),
-    cold_index_le_1_2_plain: Object.fromEntries(sizes.slice(0, 2).map(([size, f]) => [size, check(f, (g) => g.cold_index.ratio <= 1.2)])),
+    // At every size, as the README's table claims it (it was checked at the first two only).
+    cold_index_le_1_2_plain: every((f) => f.cold_index.ratio <= 1.2),
     warm_start_le_plain_load: every((f) => f.warm_start.ratio <= 1),
     // Needs two sizes measured: one alone says nothing about growth.
-    warm_start_grows_no_faster_than_the_vault: measured.length < 2 ? null : last.warm_start.ms / first.warm_start.ms <= last.notes / first.notes,
+    warm_start_grows_no_faster_than_the_vault: measured.length < 2 ? null : { [`${first[0]} → ${last[0]}`]: last[1].warm_start.ms / first[1].warm_start.ms <= last[1].notes / first[1].notes },
     search_p95_le_plain_default: every((f) => f.search_ms.ratio_p95 <= 1),
     longest_slice_lt_50_ms: every((f) => slices(f) < 50),
     longest_block_lt_50_ms: every((f) => Math.max(f.cold_index.longest_block_ms, f.warm_start.longest_block_ms, f.save.longest_block_ms) < 50),
@@ -123,6 +140,6 @@ export function targetsOf(bySize: Record<string, Figures>, limit: Figures, cli: 
     vault_language_longest_block_lt_50_ms: every((f) => Math.max(f.vault_language_learning.longest_block_ms, f.warm_start.vault_language_fill_longest_block_ms) < 50),
     save_of_1_note_le_2_pct_of_full: every((f) => f.save_after_changes.notes_1.kilobytes * 1e3 <= 0.02 * f.save.megabytes * 1e6 || f.notes < 5000),
     cli_search_le_1_2_plain_process: Object.fromEntries(Object.entries(cli).map(([size, c]) => [size, c.failed === undefined ? c.ratio <= 1.2 : null])),
-    under_512_mb_one_core: limit.skipped !== undefined ? null : limit.ok === true,
+    under_512_mb_one_core: limit.skipped !== undefined || last === undefined ? null : { [last[0]]: limit.ok === true },
   };
 }

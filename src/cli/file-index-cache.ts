@@ -8,7 +8,7 @@
 // longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
 // is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, rmdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
@@ -89,9 +89,15 @@ export class FileIndexCache implements IndexCache {
     for (const name of names) await rm(this.partFile(name), { force: true });
   }
 
+  /**
+   * Drops every part, and the folder when nothing else is left in it: the vectors and the query log
+   * live there too (file-vector-cache.ts, file-query-log.ts), and a rebuilt index must not take
+   * hours of embeddings or the user's query history with it.
+   */
   async clear(): Promise<void> {
-    await rm(this.folder, { recursive: true, force: true });
+    await this.remove(await this.names());
     await rm(this.legacyFile, { force: true });
+    await rmdir(this.folder).catch(() => undefined);
   }
 
   private partFile(name: string): string {

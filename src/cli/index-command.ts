@@ -4,12 +4,14 @@ import { describeRebuildReason } from "../index/rebuild-reason";
 import { has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { indexReportJson, type LanguageReport } from "./json/index-report-json";
+import type { ReportingWorkers, WorkerOutcome } from "./node-workers";
 import { openVault } from "./open-vault";
 import { terminalJson, visibleName } from "./terminal-text";
 
-export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+/** `workers`: where the vault's language is learned (tests bring their own). */
+export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: ReportingWorkers): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`index takes no arguments besides options (got "${args.positionals.join(" ")}").`);
-  const opened = await openVault(args, io);
+  const opened = await openVault(args, io, undefined, workers);
   const status = opened.index.status();
   const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn() };
   if (has(args, "json")) {
@@ -21,7 +23,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<num
   io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
   io.out(`  cache: ${opened.cache.file}\n`);
-  io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready")}\n`);
+  io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready", opened.workers.lastOutcome())}\n`);
   if (status.problems.length > 0) {
     io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
     for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);
@@ -30,10 +32,18 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo): Promise<num
   return 0;
 }
 
-function languageLine(language: LanguageReport, ready: boolean): string {
+function languageLine(language: LanguageReport, ready: boolean, worker: WorkerOutcome | null): string {
   if (!language.on) return "off (index.vaultLanguage is false)";
   if (!ready) return "none (too few notes to learn from)";
   if (language.learnedIn === "worker") return "learned in a worker thread";
-  if (language.learnedIn === "this thread") return "learned in the CLI's own thread (no worker could be started)";
+  if (language.learnedIn === "this thread") return `learned in the CLI's own thread${whyNotInWorker(worker)}`;
   return "taken from the cache";
+}
+
+/** Why the worker thread did not learn it: one that never started is not one that started and failed. */
+function whyNotInWorker(worker: WorkerOutcome | null): string {
+  if (worker === null) return "";
+  if (worker.kind === "not_started") return ` (no worker could be started: ${worker.reason})`;
+  if (worker.kind === "failed") return ` (its worker thread started but did not finish: ${worker.reason})`;
+  return " (the worker thread's answer could not be used)";
 }

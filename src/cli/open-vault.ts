@@ -12,7 +12,7 @@ import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
 import { FsNoteStore, type LinkLeadingOut, type UnlistedFolder } from "./fs-note-store";
-import { bundledNodeWorkers } from "./node-workers";
+import { bundledNodeWorkers, type ReportingWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
 
@@ -46,6 +46,8 @@ export interface OpenedVault {
   cache: FileIndexCache;
   /** The cache folder, absolute, outside the vault. */
   cacheDir: string;
+  /** The worker threads the vault's language was learned in, and what became of the last. */
+  workers: ReportingWorkers;
 }
 
 export function readSettings(args: ParsedArgs, io: CliIo): Settings {
@@ -89,9 +91,12 @@ function warnLinksLeadingOut(links: readonly LinkLeadingOut[], io: CliIo): void 
   );
 }
 
-/** Resolves --vault, loads settings and the cache, and brings the index up to date. */
-/** `settings`: already read by the caller (so --config is read, and warned about, once). */
-export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io)): Promise<OpenedVault> {
+/**
+ * Resolves --vault, loads settings and the cache, and brings the index up to date. `settings`:
+ * already read by the caller (so --config is read, and warned about, once); `workers`: where the
+ * vault's language is learned (tests bring their own).
+ */
+export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io), workers: ReportingWorkers = bundledNodeWorkers()): Promise<OpenedVault> {
   const vault = flag(args, "vault");
   if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
   const root = path.resolve(io.cwd, vault);
@@ -112,7 +117,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     ranking: vaultLanguageRanking(settings.index.vaultLanguage),
     canonicalizeUrl,
     ...(io.clock ? { clock: io.clock } : {}),
-    workers: bundledNodeWorkers(),
+    workers,
   });
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
@@ -128,7 +133,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
       io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
     }
   }
-  return { root, store, index, settings, sync, cache, cacheDir };
+  return { root, store, index, settings, sync, cache, cacheDir, workers };
 }
 
 /**

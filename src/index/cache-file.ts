@@ -10,13 +10,13 @@
 import { MAX_NOTE_CHARS } from "./note-limit";
 import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
-import { lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
+import { appendSavedPostings, lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (14: full-width Latin read as ASCII, Chinese and Japanese runs of any length, files with NUL bytes left out, trace notes known by rewritten fences or a byte order mark, the tags of `%%` comment blocks). */
-export const INDEX_FORMAT_VERSION = 14;
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (15: Thai, Lao, Khmer and Burmese split into pairs, their marks and kana voicing kept when folding, a listed alias with a comma kept whole). */
+export const INDEX_FORMAT_VERSION = 15;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";
@@ -291,6 +291,8 @@ function withOneMore(averages: number[], notesBefore: number, fieldLengths: numb
 
 /** Decodes the postings (see SegmentPart), skipping notes that left; a description of the first thing wrong, or null. */
 async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: number[], engine: SearchEngine, slice: WorkSlice): Promise<string | null> {
+  /** One field's postings as read, before they join the engine's (reused: it only ever grows). */
+  const read: number[] = [];
   let at = 0;
   let visited = 0;
   let checkedAt = 0;
@@ -314,21 +316,18 @@ async function restorePostings(terms: unknown[], data: Uint32Array, shortIds: nu
       seenFields |= 1 << fieldId;
       if (n < 1 || at + 2 * n > data.length) return "are cut short";
       let previousRow = -1;
-      let list: number[] | null = null;
+      let kept = 0;
       for (let k = 0; k < n; k++, at += 2) {
         const row = data[at];
         const count = data[at + 1];
         if (row <= previousRow || row >= shortIds.length || count < 1 || count > MAX_COUNT) return "name a note out of order";
         previousRow = row;
-        if (shortIds[row] < 0) continue;
-        if (list === null) {
-          postings ??= engine.postingsFor(term);
-          // Segments and rows ascend, so only a term listed twice can come back to an earlier note.
-          list = engine.listAfter(postings, fieldId, shortIds[row]);
-          if (list === null) return "name a note out of order";
-        }
-        list.push(packPosting(shortIds[row], count));
+        if (shortIds[row] >= 0) read[kept++] = packPosting(shortIds[row], count);
       }
+      if (kept === 0) continue;
+      postings ??= engine.postingsFor(term);
+      // Segments and rows ascend, so only a term listed twice can come back to an earlier note.
+      if (!appendSavedPostings(postings, fieldId, read, kept)) return "name a note out of order";
     }
   }
   return at === data.length ? null : "do not match its terms";

@@ -83,6 +83,23 @@ export function removeOccurrence(term: TermPostings, fieldId: number, shortId: n
   return true;
 }
 
+/**
+ * Puts a field's saved postings `from[0..n)` (ascending, n ≥ 1) after those it holds; false, and
+ * nothing put, when they do not all come after them. A field that held none gets an array of exactly
+ * n: pushed one by one into an empty array, a note's one posting (most terms are in a single note)
+ * sat in room for many for the rest of the session (7.5 MB of a 47 MB engine loaded at 9,282 notes).
+ */
+export function appendSavedPostings(term: TermPostings, fieldId: number, from: number[], n: number): boolean {
+  const list = term[fieldId];
+  if (list === undefined) {
+    term[fieldId] = from.slice(0, n);
+    return true;
+  }
+  if (postingNote(list[list.length - 1]) >= postingNote(from[0])) return false;
+  for (let i = 0; i < n; i++) list.push(from[i]);
+  return true;
+}
+
 /** Drops every posting whose note `isLive` rejects, and fields left empty. */
 export function dropPostings(term: TermPostings, isLive: (shortId: number) => boolean): void {
   for (let f = 0; f < term.length; f++) {

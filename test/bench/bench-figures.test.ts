@@ -45,9 +45,9 @@ describe("the first save's figures", () => {
   });
 });
 
-/** A size's figures as bench.ts assembles them, every target met. */
-function measuredSize(notes: number, warmMs: number): Figures {
-  const cold = coldFigures([oursCold(1650, { ms: 300, slice: 18, block: 30 })], [plainCold(1470, 450)]);
+/** A size's figures as bench.ts assembles them, every target met (unless ours' cold index takes `coldMs`). */
+function measuredSize(notes: number, warmMs: number, coldMs = 1650): Figures {
+  const cold = coldFigures([oursCold(coldMs, { ms: 300, slice: 18, block: 30 })], [plainCold(1470, 450)]);
   const warm = warmFigures([{ ms: warmMs, notes, heap_mb: 20, peak_rss_mb: 160, longest_slice_ms: 13, longest_block_ms: 24, vault_language: language(30) }], [{ ms: warmMs * 1.2, heap_mb: 30, peak_rss_mb: 210, longest_slice_ms: 300, longest_block_ms: 300 }]);
   const changed = { ms: 20, kilobytes: 32, longest_slice_ms: 5, longest_block_ms: 8 };
   return { ...cold, notes, search_ms: { ratio_p95: 0.7 }, warm_start: warm, save_after_changes: { notes_1: changed, notes_500: changed } };
@@ -68,10 +68,29 @@ describe("the bench's targets", () => {
   it("check growth over the sizes measured, a failed CLI search as null, and no 512 MB run as null", () => {
     const bySize = { "9282 notes": measuredSize(9282, 270), "50000 notes": measuredSize(50000, 870) };
     const targets = targetsOf(bySize, { skipped: "no size was measured" }, { "9282 notes": failedSize("a search process failed (ours)") });
-    expect(targets.warm_start_grows_no_faster_than_the_vault).toBe(true);
+    expect(targets.warm_start_grows_no_faster_than_the_vault).toEqual({ "9282 notes → 50000 notes": true });
     expect(targets.cli_search_le_1_2_plain_process).toEqual({ "9282 notes": null });
     expect(targets.under_512_mb_one_core).toBeNull();
-    expect(targetsOf(bySize, { ok: false, exit: 134 }, {}).under_512_mb_one_core).toBe(false);
+    expect(targetsOf(bySize, { ok: false, exit: 134 }, {}).under_512_mb_one_core).toEqual({ "50000 notes": false });
+  });
+
+  // The README claims the cold index's ≤ 1.2 at all three sizes; it was checked at the first two,
+  // and a third size 1.5 times plain's passed unseen.
+  it("check the cold index at every size measured, the largest too", () => {
+    const bySize = { "9282 notes": measuredSize(9282, 270), "50000 notes": measuredSize(50000, 870), "100000 notes": measuredSize(100000, 1600, 2200) };
+    expect(targetsOf(bySize, { ok: true }, {}).cold_index_le_1_2_plain).toEqual({ "9282 notes": true, "50000 notes": true, "100000 notes": false });
+  });
+});
+
+describe("the retained heap", () => {
+  // It was the first run's of each side, whichever that was: a later run of ours over the line passed.
+  it("is ours' largest run against plain's least, with every run's figure", () => {
+    const ours = [40, 64, 41].map((heap) => ({ ...oursCold(1650, { ms: 300, slice: 18, block: 30 }), heap_mb: heap }));
+    const plain = [62, 61, 63].map((heap) => ({ ...plainCold(1470, 450), heap_mb: heap }));
+    const { heap_mb } = coldFigures(ours, plain);
+    expect(heap_mb).toMatchObject({ ours: 64, plain: 61, ratio: 1.049, ours_runs_mb: [40, 64, 41], plain_runs_mb: [62, 61, 63] });
+    const over = coldFigures([ours[0], { ...ours[1], heap_mb: 90 }], plain);
+    expect(targetsOf({ "9282 notes": { ...measuredSize(9282, 270), heap_mb: over.heap_mb } }, { ok: true }, {}).heap_le_1_3_plain).toEqual({ "9282 notes": false });
   });
 });
 

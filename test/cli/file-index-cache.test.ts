@@ -120,3 +120,23 @@ describe("FileIndexCache and a process killed mid-save", () => {
     expect(readdirSync(cache.folder).sort()).toEqual(["manifest.v8", "notes.txt.99999999.tmp", `segment-4-0.v8.${process.ppid}.tmp`, "segment-5-0.v8.99999998.tmp"]);
   });
 });
+
+describe("FileIndexCache.clear", () => {
+  // The vectors (hours of embedding calls) and the query log live in the same folder as the parts:
+  // clearing the index took the folder, and them with it.
+  it("takes the index's parts only: the vectors and the query log beside them stay", async () => {
+    const cache = await savedIndex();
+    const beside = { "vectors.bin": "hours of embeddings", "query-log.jsonl": '{"q":"recurring tasks"}\n', "query-log.1.jsonl": '{"q":"older"}\n' };
+    for (const [name, text] of Object.entries(beside)) writeFileSync(path.join(cache.folder, name), text);
+    await cache.clear();
+    expect(await cache.names()).toEqual([]);
+    for (const [name, text] of Object.entries(beside)) expect(readFileSync(path.join(cache.folder, name), "utf8")).toBe(text);
+  });
+
+  it("removes the folder when the index's parts were all it held, and clears a cache never saved", async () => {
+    const cache = await savedIndex();
+    await cache.clear();
+    expect(readdirSync(cacheDir)).toEqual([]);
+    await expect(new FileIndexCache(path.join(tmp, "never"), vault).clear()).resolves.toBeUndefined();
+  });
+});

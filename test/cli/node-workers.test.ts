@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { workerBundle } from "../../scripts/worker-bundle.mjs";
 import { bundledNodeWorkers, NodeWorkers } from "../../src/cli/node-workers";
+import { DEFAULT_WORKER_WATCH } from "../../src/index/worker-jobs";
 import { systemClock } from "../../src/ports";
 import { meaningsRequest, NOTES_END, readMeaningsAnswer } from "../../src/index/vault-language/meanings-job";
 import type { WordMeaningOptions } from "../../src/index/vault-language/word-meanings";
@@ -62,6 +63,43 @@ describe("NodeWorkers", () => {
   });
 
   it("carries no worker code when unbundled (the tests): a run rejects, and the lane then learns in its own thread", async () => {
-    await expect(bundledNodeWorkers().run({}, never())).rejects.toThrow("this build carries no worker code");
+    const workers = bundledNodeWorkers();
+    expect(workers.lastOutcome()).toBeNull();
+    await expect(workers.run({}, never())).rejects.toThrow("this build carries no worker code");
+    expect(workers.lastOutcome()).toEqual({ kind: "not_started", reason: "this build carries no worker code" });
+  });
+});
+
+describe("NodeWorkers' last outcome", () => {
+  // The index command said "no worker could be started" of a worker that had started and then
+  // crashed or thrown: the person looked for a missing thread, not for the failure.
+  it("tells a worker that started and then threw or stopped from one that could not start, and keeps an answer", async () => {
+    const threw = new NodeWorkers("throw new Error('broken bundle')");
+    await expect(threw.run({}, never())).rejects.toThrow();
+    expect(threw.lastOutcome()).toEqual({ kind: "failed", reason: "broken bundle" });
+    const stopped = new NodeWorkers("process.exit(3)");
+    await expect(stopped.run({}, never())).rejects.toThrow();
+    expect(stopped.lastOutcome()).toEqual({ kind: "failed", reason: "the worker stopped (exit code 3) before it answered" });
+    const refused = new NodeWorkers(code);
+    await expect(refused.run({ job: "learn-meanings", version: 2 }, never(), (async function* () {
+      yield NOTES_END;
+    })())).rejects.toThrow();
+    expect(refused.lastOutcome()).toEqual({ kind: "failed", reason: "the worker failed: not a request to learn meanings this worker can read" });
+    const answered = new NodeWorkers(code);
+    await answered.run(meaningsRequest(true, 60_000, 100, OPTIONS), never(), notesAsHanded(laneVaultNotes()));
+    expect(answered.lastOutcome()).toEqual({ kind: "answered" });
+  });
+
+  it("says a worker Node would not start (out of memory before its first line) was not started, and leaves an abandoned job out", async () => {
+    // Node refuses to start a worker whose heap limit is too small for its first line.
+    const tooSmall = new NodeWorkers("", DEFAULT_WORKER_WATCH, { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 });
+    await expect(tooSmall.run({}, never())).rejects.toThrow();
+    expect(tooSmall.lastOutcome()?.kind).toBe("not_started");
+    const controller = new AbortController();
+    const unwanted = new NodeWorkers("setInterval(() => {}, 1000)");
+    const running = unwanted.run({}, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await expect(running).rejects.toThrow("no longer wanted");
+    expect(unwanted.lastOutcome()).toBeNull();
   });
 });

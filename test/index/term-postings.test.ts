@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   addOccurrence,
+  appendSavedPostings,
   dropPostings,
   emptyTerm,
   isEmptyTerm,
@@ -85,6 +86,17 @@ describe("term postings", () => {
     expect(view(term)).toEqual(before);
     dropPostings(term, () => false);
     expect(isEmptyTerm(term)).toBe(true);
+  });
+
+  it("take saved postings after those a field holds, into a field of its own when it has none, and refuse them out of order", () => {
+    const term = emptyTerm(3);
+    const read = [packPosting(2, 1), packPosting(5, 3), packPosting(9, 9)];
+    expect(appendSavedPostings(term, 1, read, 2)).toBe(true);
+    expect(appendSavedPostings(term, 1, [packPosting(7, 2)], 1)).toBe(true);
+    expect(view(term)).toEqual({ 1: [[2, 1], [5, 3], [7, 2]] });
+    // A note the field already holds, or one before its last: nothing is taken.
+    expect(appendSavedPostings(term, 1, [packPosting(7, 1), packPosting(8, 1)], 2)).toBe(false);
+    expect(view(term)).toEqual({ 1: [[2, 1], [5, 3], [7, 2]] });
   });
 
   it("stop counting at the largest count a posting holds", () => {

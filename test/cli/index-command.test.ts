@@ -1,0 +1,47 @@
+// `vault-research index` says where the vault's language was learned, and when it was not in a
+// worker thread, why: one that never started is not one that started and then failed.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/cli/args";
+import { indexCommand } from "../../src/cli/index-command";
+import { COMMANDS } from "../../src/cli/run";
+import { bundledNodeWorkers, NodeWorkers, type ReportingWorkers } from "../../src/cli/node-workers";
+import { terminalOutput } from "../../src/cli/terminal-text";
+import { laneVault } from "../support/lane-vault";
+
+let tmp: string;
+let vault: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-index-command-"));
+  vault = path.join(tmp, "vault");
+  for (const [file, text] of Object.entries(laneVault())) {
+    mkdirSync(path.join(vault, path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(vault, file), text);
+  }
+});
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The index command's line about the vault's language, indexed from scratch with `workers`. */
+async function languageLine(workers: ReportingWorkers, cache: string): Promise<string> {
+  let out = "";
+  const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, []);
+  const code = await indexCommand(parseArgs(["--vault", vault, "--cache-dir", path.join(tmp, cache)], COMMANDS.index.flags), io, workers);
+  expect(code).toBe(0);
+  return out.split("\n").find((line) => line.includes("the vault's own language"))!.trim();
+}
+
+describe("the index command's words for where the vault's language was learned", () => {
+  it("names the failure of a worker that started and then threw, not a worker that could not start", async () => {
+    const line = await languageLine(new NodeWorkers("throw new Error('the worker ran out of room')"), "threw");
+    expect(line).toBe("the vault's own language: learned in the CLI's own thread (its worker thread started but did not finish: the worker ran out of room)");
+  }, 60_000);
+
+  it("says no worker could be started, and why, when none could", async () => {
+    const line = await languageLine(bundledNodeWorkers(), "unbundled");
+    expect(line).toBe("the vault's own language: learned in the CLI's own thread (no worker could be started: this build carries no worker code)");
+  }, 60_000);
+});
