@@ -11,7 +11,7 @@ import { promoteFromTraceNote, promoteOutsideRow, type PromoteDeps, type Promoti
 import { parseTraceNote } from "../notes/trace-note-read";
 import { parseSourceKey } from "../evidence/keys";
 import { VaultIndex } from "../index/vault-index";
-import { systemClock, type Http } from "../ports";
+import { systemClock, type Clock, type Http } from "../ports";
 import type { Settings } from "../settings";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import { dnsResolveHost } from "./dns-resolver";
@@ -49,6 +49,8 @@ export interface PromoteIo {
   cwd: string;
   /** Stand-in for the network (tests); a replay folder still wins. */
   http?: Http;
+  /** The Clock port (a golden test's); the system clock otherwise. */
+  clock?: Clock;
 }
 
 const USAGE_ERRORS = new Set(["trace_not_found", "trace_unreadable", "unknown_source_key"]);
@@ -107,7 +109,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
-  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env)), located, args.sourceKey);
+  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock), located, args.sourceKey);
   if (result.status === "created") {
     try {
       await index.save(cache);
@@ -151,13 +153,13 @@ export function askedOf(located: LocatedTrace, sourceKey: string) {
  * What promotion needs from the CLI: its store, index, web access and page reader, and the keys
  * in its environment (`knownSecrets`), which a page that echoes one never gets into the note.
  */
-export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = []): PromoteDeps {
+export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = [], clock: Clock = systemClock): PromoteDeps {
   return {
     store,
     knownSecrets,
     http,
     ...(resolveNames ? { fetchGuard: { resolve: dnsResolveHost } } : {}),
-    clock: systemClock,
+    clock,
     settings,
     index,
     readPage: nodePageReader,

@@ -99,6 +99,17 @@ describe("vault-research promote", () => {
     expect(parsed.trace.promotions?.map((p) => [p.source_key, p.note_path])).toEqual([[PAGE_ROWS["plain-article"].source_key, notePath]]);
   });
 
+  it("dates the promotion by the command's clock (a golden test's), in the trace and the note", async () => {
+    const at = Date.UTC(2031, 4, 6, 7, 8, 9);
+    const clock = { now: () => at, sleep: () => Promise.resolve() };
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), { ...io, clock })).toBe(0);
+    const parsed = parseTraceNote(readFileSync(path.join(vault, TRACE), "utf8"));
+    if ("error" in parsed) throw new Error(parsed.error.message);
+    expect(parsed.trace.promotions?.map((p) => p.at)).toEqual([new Date(at).toISOString()]);
+    const note = readFileSync(path.join(vault, "Research/Sources/Why local-first notes outlive their apps.md"), "utf8");
+    expect(note).toContain("2031-05-06");
+  });
+
   it("says the page is already in the vault on a second run, writes nothing and exits 0", async () => {
     expect(await promoteCommand(args(PAGE_ROWS["non-latin"].source_key), io)).toBe(0);
     const before = allFiles(vault).length;
