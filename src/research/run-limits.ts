@@ -21,11 +21,20 @@ export const RUN_LIMITS = {
   cancelGraceMs: 1000,
 };
 
+/** How far into the run it is: the trace recorder's count, the one the run's budget is measured in. */
+export interface RunTime {
+  /** ms since the run started; a clock set back does not give spent time back. */
+  elapsed(): number;
+}
+
 /**
- * When a stage's slow work (web searches, embedding or summarising pages) must be over: `workMs`
- * from now, and before the run's budget runs out. The work gives up on its own at that time and
- * keeps what it has, rather than meet the stage runner's limit, which throws it all away.
+ * The time left to a stage's slow work (web searches, embedding or summarising pages), asked as it
+ * goes: `workMs` from now, and never past the run's budget. The work gives up on its own at that
+ * time and keeps what it has, rather than meet the stage runner's limit, which throws it all away.
+ * Counted on the run's own time, as that limit is: a wall clock set back (a time sync, a laptop
+ * waking) gave the work its whole time again, past the limit that then threw its results away.
  */
-export function workEndsAt(now: number, runStartedAt: number, workMs: number): number {
-  return Math.min(now + workMs, runStartedAt + RUN_LIMITS.totalMs - RUN_LIMITS.runEndMarginMs);
+export function workTimeLeft(run: RunTime, workMs: number): () => number {
+  const endsAt = Math.min(run.elapsed() + workMs, RUN_LIMITS.totalMs - RUN_LIMITS.runEndMarginMs);
+  return () => endsAt - run.elapsed();
 }

@@ -6,6 +6,7 @@ import { providerList } from "../evidence/labels";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
 import { secretScrubber } from "../text/secret-scrub";
+import { keyInQuestion } from "./key-in-question";
 import { markSavedPages } from "./saved-pages";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
@@ -62,7 +63,8 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   const typed = held.text(asked.question);
   // The whole run, its trace and its pack read the question as planning reads it.
   const question = questionRead(typed);
-  const history = asked.history?.map((earlier) => held.text(earlier));
+  // An earlier question that was a key was refused, but the chat still holds it: it lends no terms.
+  const history = asked.history?.filter((earlier) => !keyInQuestion(earlier, deps.knownSecrets)).map((earlier) => held.text(earlier));
   const request: ResearchRequest = { ...asked, question, ...(history ? { history } : {}) };
   const mode = request.mode ?? "never";
   const providers = request.providers && request.providers.length > 0 ? [...new Set(request.providers)] : settings.external.providers;

@@ -14,6 +14,7 @@ import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import type { SearchResult } from "../index/types";
 import type { MergedResult } from "../websearch/search-providers";
+import { refuseKeyAsQuestion } from "./key-in-question";
 import { RUN_LIMITS } from "./run-limits";
 import { packOf, providersOf, startRun, type RunState } from "./run-state";
 import { RunStopped, StageTimedOut } from "./stage-runner";
@@ -30,7 +31,13 @@ import { synthesizeAnswer } from "./stages/synthesize";
 import { finishWithTrace } from "./stages/trace";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "./types";
 
+/**
+ * One run. A question that is an API key is refused with `QuestionRefused` before anything starts
+ * (key-in-question.ts); a run that starts ends with a result, however it went (a throw is a bug).
+ */
 export async function runResearch(request: ResearchRequest, deps: ResearchDeps): Promise<ResearchResult> {
+  // Before the run exists: its question would be the web query, the trace note's name and the log's line.
+  refuseKeyAsQuestion(request.question, deps.knownSecrets);
   const run = startRun(request, deps);
   try {
     await planStage(run);

@@ -113,6 +113,9 @@ export class StageRunner {
     const controller = new AbortController();
     const cancel = (): void => controller.abort();
     signal?.addEventListener("abort", cancel, { once: true });
+    // Stopped since checkStop (a progress listener may stop the run as the stage starts): an aborted
+    // signal fires no event, and the work would have run with a live one, requests and model call too.
+    if (signal?.aborted) cancel();
     const left = Math.max(1, this.init.totalMs - recorder.elapsed());
     const ms = Math.min(stage.limitMs, left);
     try {

@@ -35,7 +35,7 @@ export interface ResearchRequest {
   readPages?: number;
   /** Stop after retrieval and merging: no synthesis. */
   retrievalOnly?: boolean;
-  /** Write a trace note into the vault (default: settings.notes.writeTraceNotes). */
+  /** Write a trace note into the vault (default: settings.notes.writeTraceNotes); never once `signal` aborted: Stop writes nothing more. */
   writeTrace?: boolean;
 }
 

@@ -1,6 +1,6 @@
 // `vault-research research` in process, for what the child-process tests (research-cli.test.ts)
 // would be slow to set up: a trace note that cannot be written, and what the run keeps then.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -18,11 +18,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function research(extra: string[]) {
+async function research(extra: string[], question = QUESTION, env: Record<string, string> = {}) {
   let out = "";
   let err = "";
-  const argv = ["research", QUESTION, "--vault", vault, "--cache-dir", path.join(tmp, "cache"), ...extra];
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: tmp });
+  const argv = ["research", question, "--vault", vault, "--cache-dir", path.join(tmp, "cache"), ...extra];
+  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: tmp });
   return { code, out, err };
 }
 
@@ -48,5 +48,22 @@ describe("a trace note asked for (--trace) that cannot be written", () => {
     const run = await research(["--trace"]);
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/\nTrace note: not written; the trace is kept outside the vault in .+\.md \(promote --trace takes it\)\n$/);
+  });
+});
+
+describe("a question that is an API key", () => {
+  const KEY = "BSAbx9Zq3W7pLr2Kt8Vn4Yc6Hm1Jd5Fs0";
+
+  it.each([
+    ["of no service the CLI holds", KEY, {}],
+    ["the very key of the environment, pasted with its variable", `BRAVE_SEARCH_API_KEY=${KEY}`, { BRAVE_SEARCH_API_KEY: KEY }],
+  ])("is refused as bad input (exit 2) before the vault is opened, %s: no trace note, no cache folder, no query log, and the key is not repeated", async (_, question, env) => {
+    const before = readdirSync(vault, { recursive: true });
+    const run = await research(["--trace"], question, env);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("looks like an API key");
+    expect(`${run.out}${run.err}`).not.toContain(KEY.slice(0, 10));
+    expect(readdirSync(vault, { recursive: true })).toEqual(before);
+    expect(existsSync(path.join(tmp, "cache"))).toBe(false);
   });
 });

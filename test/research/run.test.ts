@@ -1,13 +1,18 @@
 // How a research run ends: normally (model or evidence brief), early on request (retrieval
 // only), or cut short (cancelled, out of time, model unavailable) — always with the pack it had
 // so far and a trace that says why.
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodePageReader } from "../../src/cli/dom-parser";
 import { researchPackSchema } from "../../src/evidence/research-pack";
+import { renderTraceNote } from "../../src/notes/trace-note";
+import { QuestionRefused } from "../../src/research/key-in-question";
 import { RUN_LIMITS } from "../../src/research/run-limits";
 import { stageNames, type ProgressEvent, type ResearchResult } from "../../src/research/types";
 import { ModelError } from "../../src/llm/chat-model";
 import { problemsOf } from "../../src/ui/run-problems";
 import { keysInPrompt, scriptedModel, stalledModel } from "../support/scripted-model";
+import { replayFolder, REPO_ROOT } from "../support/recording-http";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
 
 /** Lets pending promise callbacks and timers run, until `done` or a bound. */
@@ -93,7 +98,7 @@ describe("cancellation", () => {
     expect(result.answer).toBeUndefined();
     expect(model.calls).toHaveLength(0);
     expect(result.trace.stop_reason).toBe("cancelled");
-    expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
+    expect(renderTraceNote(result.trace)).toMatch(/stop_reason: cancelled/);
   });
 
   it("cancelled mid web search: the pack does not say the web was not used, since the query had left (it said 'Web search not used')", async () => {
@@ -118,7 +123,7 @@ describe("cancellation", () => {
     };
     const searched = await h.run({ question: FRESHNESS_QUESTION, writeTrace: true }, { signal: afterSearch.signal, onProgress: stopAtSearch });
     expect(searched.pack.warnings.find((w) => w.kind === "cancelled")?.message).toBe("The run was cancelled after the local retrieval stage.");
-    expect(h.store.text(searched.trace_path!)).toContain("The run was cancelled after the local retrieval stage.");
+    expect(renderTraceNote(searched.trace)).toContain("The run was cancelled after the local retrieval stage.");
   });
 
   it("cancelled once the vault was searched, before the judge: its rows stay, and nothing says the vault was not searched", async () => {
@@ -132,7 +137,7 @@ describe("cancellation", () => {
     expect(result.stop_reason).toBe("cancelled");
     expect(result.pack.evidence.length).toBeGreaterThan(0);
     expect(result.pack.judge.reason).toBe("The run stopped after the vault was searched, before its evidence was judged.");
-    const note = h.store.text(result.trace_path!);
+    const note = renderTraceNote(result.trace);
     expect(note).not.toMatch(/before the vault was searched/);
     expect(note).toMatch(/before its evidence was judged/);
   });
@@ -167,7 +172,7 @@ describe("cancellation", () => {
     expect(result.stop_reason).toBe("cancelled");
     expect(result.answer).toBeUndefined();
     expect(result.trace.errors).toEqual([]);
-    expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: cancelled/);
+    expect(renderTraceNote(result.trace)).toMatch(/stop_reason: cancelled/);
   });
 
   it("Stop while the vault search waits on a note read that never returns: cancelled within the grace, not after the stage's 20 s", async () => {
@@ -185,6 +190,75 @@ describe("cancellation", () => {
 
     expect(result?.stop_reason).toBe("cancelled");
     expect(result?.pack.warnings.map((w) => w.kind)).toEqual(["cancelled"]);
+  });
+});
+
+describe("a stopped run writes nothing into the vault", () => {
+  const traceNotes = (h: { store: { paths(): string[] }; settings: { notes: { traceFolder: string } } }) => h.store.paths().filter((p) => p.startsWith(`${h.settings.notes.traceFolder}/`));
+
+  it("Stop during the web search with trace notes on: no trace note (one was written after Stop), the result keeps the trace and says why there is no note", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness({ httpOptions: { beforeAnswer: () => controller.abort() } });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always" }, { signal: controller.signal });
+
+    expect(result.stop_reason).toBe("cancelled");
+    expect(traceNotes(h)).toEqual([]);
+    expect(result.trace_path).toBeUndefined();
+    expect(result.trace.queries_sent).toHaveLength(1);
+    expect(result.pack.warnings.find((w) => w.kind === "trace_not_written")?.message).toBe("The run was stopped, so no trace note was written into the vault.");
+    expect(h.progress.at(-1)).toMatchObject({ stage: "trace", status: "skipped", detail: "The run was stopped, so no trace note was written into the vault." });
+  });
+
+  it("Stop after the last stage, as the answer is checked: still no trace note", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness();
+    const stopAtVerify = (e: ProgressEvent) => {
+      h.progress.push(e);
+      if (e.stage === "verify" && e.status === "done") controller.abort();
+    };
+    const result = await h.run({ question: ANSWERED_QUESTION }, { signal: controller.signal, onProgress: stopAtVerify });
+
+    expect(result.answer).toBeDefined();
+    expect(traceNotes(h)).toEqual([]);
+    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["trace_not_written"]);
+  });
+
+  it("Stop heard as the note is about to be written: no note", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness();
+    const stopAtWrite = (e: ProgressEvent) => {
+      h.progress.push(e);
+      if (e.stage === "trace" && e.status === "started") controller.abort();
+    };
+    const result = await h.run({ question: ANSWERED_QUESTION }, { signal: controller.signal, onProgress: stopAtWrite });
+
+    expect(traceNotes(h)).toEqual([]);
+    expect(result.trace_path).toBeUndefined();
+    expect(result.trace.pack.warnings.map((w) => w.kind)).toEqual(["trace_not_written"]);
+  });
+
+  it("Stop heard as page reading starts: no page is fetched after it", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness({ exchanges: replayFolder(path.join(REPO_ROOT, "evals/research/replay/page-reading")) });
+    let requestsAtStop = -1;
+    const stopAtPages = (e: ProgressEvent) => {
+      h.progress.push(e);
+      if (e.stage !== "read_pages" || e.status !== "started" || controller.signal.aborted) return;
+      controller.abort();
+      requestsAtStop = h.http.requests.length;
+    };
+    const question = "How long does Quillsync keep tombstones before compacting them?";
+    const result = await h.run({ question, mode: "on-weak", providers: ["brave-web"] }, { signal: controller.signal, onProgress: stopAtPages, readPage: nodePageReader });
+
+    expect(requestsAtStop).toBeGreaterThan(0);
+    expect(h.http.requests).toHaveLength(requestsAtStop);
+    expect(result.stop_reason).toBe("cancelled");
+  });
+
+  it("a run not stopped still writes its note", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: ANSWERED_QUESTION }, { signal: new AbortController().signal });
+    expect(traceNotes(h)).toEqual([result.trace_path]);
   });
 });
 
@@ -265,5 +339,34 @@ describe("model unavailable", () => {
     expect(result.verification?.passed).toBe(true);
     expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toMatch(/Could not reach/);
     expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind: "network" }));
+  });
+});
+
+describe("a question that is an API key", () => {
+  const PASTED_KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+
+  it("is refused before anything starts: no request, no progress, no note, no model call, and the message does not repeat it (it was the web query and the trace note's title)", async () => {
+    const model = scriptedModel([]);
+    const h = await sampleVaultHarness({ model });
+    const before = h.store.paths();
+    const refused = await h.run({ question: PASTED_KEY, mode: "always", writeTrace: true }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect(refused).toBeInstanceOf(QuestionRefused);
+    expect(String((refused as Error).message)).not.toContain(PASTED_KEY.slice(0, 8));
+    expect(h.http.requests).toEqual([]);
+    expect(h.progress).toEqual([]);
+    expect(model.calls).toEqual([]);
+    expect(h.store.paths()).toEqual(before);
+  });
+
+  it("an earlier question of the chat that was a key lends the next one no terms", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: "and what about it?", history: [`Authorization: Bearer ${PASTED_KEY}`], writeTrace: false });
+
+    expect(JSON.stringify(result)).not.toContain(PASTED_KEY.slice(3, 15).toLowerCase());
+    expect(result.pack.query_plan.context_terms).toEqual([]);
   });
 });

@@ -156,6 +156,27 @@ describe("StageRunner", () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it("a run stopped as its stage starts (by a progress listener) gives the work an aborted signal (it ran with a live one: requests and a model call after Stop)", async () => {
+    const controller = new AbortController();
+    const clock = fakeClock();
+    const recorder = new TraceRecorder({ question: "q", mode: "never", providers: [], freshness: "any", clock });
+    const stages = new StageRunner({ clock, recorder, totalMs: 60_000, signal: controller.signal, onProgress: () => controller.abort() });
+    let seen: boolean | undefined;
+    await stages.run({
+      name: "synthesize",
+      start: "Writing",
+      limitMs: 60_000,
+      work: (s) => {
+        seen = s.aborted;
+        return "written";
+      },
+      done: (v) => v,
+    });
+    expect(seen).toBe(true);
+    // What the work handed back within the grace is kept; the run stops before the next stage.
+    expect(() => stages.checkStop()).toThrow(expect.objectContaining({ kind: "cancelled" }));
+  });
+
   it("a cancel stops waiting for work that ignores its signal: the stage ends as cancelled within the grace, not at its limit", async () => {
     const controller = new AbortController();
     const { clock, stages } = runner({ signal: controller.signal });

@@ -15,7 +15,7 @@ import { resolveSearchRequest, searchLimits } from "../../websearch/request-limi
 import { describeRoute, routeQuestion } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
 import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
-import { RUN_LIMITS, workEndsAt } from "../run-limits";
+import { RUN_LIMITS, workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
 import type { TraceRecorder } from "../trace-recorder";
 import { answerCarriesPageText } from "./read-pages";
@@ -74,13 +74,13 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
   const { recorder, providers, count, freshness } = run;
   const { settings } = run.deps;
   const gathered: Gathered = { results: [], failures: [], answered: 0 };
-  const endsAt = workEndsAt(run.deps.clock.now(), recorder.startedAt, settings.external.timeoutMs);
+  const timeLeft = workTimeLeft(recorder, settings.external.timeoutMs);
   // The dispatcher asks only the sources that fit the question; the trace says which and why.
   const routing = routeQuestion(run.request.question, providers).decisions;
   recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
   for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
     run.stages.checkStop();
-    const left = Math.floor(endsAt - run.deps.clock.now());
+    const left = Math.floor(timeLeft());
     if (left < searchLimits.timeoutMs.min) {
       recorder.event("external_query_built", { query, from: "question", not_sent: `only ${Math.max(0, left)} ms left of the search's ${settings.external.timeoutMs / 1000} s` });
       break;

@@ -53,6 +53,8 @@ export async function readPageText(url: string, deps: PageFetchDeps): Promise<Pa
   const key = canonicalizeUrl(url) ?? url;
   const cached = deps.cache.get(key);
   if (cached) return { kind: "read", page: cached, cached: true };
+  // Stopped already (the fetch below would be sent before the wait for it notices): nothing leaves.
+  if (deps.signal?.aborted) return skipped({ kind: "cancelled" }, "The run was cancelled before the page was read.", "fetch");
   // The page's own signal: the time limit stops its transfer too, not only the wait for it.
   const controller = new AbortController();
   const cancel = (): void => controller.abort();

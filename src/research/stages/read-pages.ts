@@ -11,7 +11,7 @@ import type { ContentSection, OutsideVaultRow } from "../../evidence/research-pa
 import type { ReadPage } from "../../promote/page-extract";
 import { canonicalizeUrl } from "../../websearch/canonical-url";
 import { PageCache } from "../page-cache";
-import { workEndsAt } from "../run-limits";
+import { workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
 import { StageTimedOut } from "../stage-runner";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps, type PageSkipReason, type PageText } from "./page-fetch";
@@ -112,8 +112,8 @@ async function readChosenPages(run: RunState, rows: OutsideVaultRow[], readPage:
   const { deps } = run;
   const fetchDeps: PageFetchDeps = { http: deps.http, clock: deps.clock, readPage, cache: deps.pageCache ?? new PageCache(deps.clock), signal, ...(deps.fetchGuard ? { guard: deps.fetchGuard } : {}) };
   const budgetOf = passageBudget(run, rows.length);
-  const endsAt = workEndsAt(deps.clock.now(), run.recorder.startedAt, PAGE_READ_LIMITS.stageMs - STAGE_END_MARGIN_MS);
-  return mapWithLimit(rows, PAGE_READ_LIMITS.concurrency, (row, i) => readRowPage(run, row, { fetchDeps, budgetChars: budgetOf(row), position: `${i + 1} of ${rows.length}`, endsAt }));
+  const timeLeft = workTimeLeft(run.recorder, PAGE_READ_LIMITS.stageMs - STAGE_END_MARGIN_MS);
+  return mapWithLimit(rows, PAGE_READ_LIMITS.concurrency, (row, i) => readRowPage(run, row, { fetchDeps, budgetChars: budgetOf(row), position: `${i + 1} of ${rows.length}`, timeLeft }));
 }
 
 /** Each page's share of what the outside-text budget has left, and of its row's room in the prompt. */
@@ -134,15 +134,15 @@ interface RowReading {
   budgetChars: number;
   /** "1 of 3", for progress. */
   position: string;
-  /** When the slow work on a read page (its meaning, its summary) must be over (clock ms). */
-  endsAt: number;
+  /** The time left (ms) to the slow work on a read page: its meaning, its summary. */
+  timeLeft: () => number;
 }
 
 async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowReading): Promise<PageRead> {
-  const started = run.deps.clock.now();
+  const started = run.recorder.elapsed();
   run.stages.progress("read_pages", "started", `Reading ${row.domain} (${reading.position})`);
   const text = await readPageText(row.url, reading.fetchDeps);
-  const ms = Math.max(0, run.deps.clock.now() - started);
+  const ms = run.recorder.elapsed() - started;
   if (text.kind === "skipped") return skippedPage(run, row, text, reading.budgetChars, ms);
   recordRead(run, row, text, ms);
   const ranked = rankPagePassages(text.page.text, run.plan, { stemming: run.deps.settings.index.stemming });
@@ -206,7 +206,7 @@ function attachPassages(row: OutsideVaultRow, kept: ScoredPassage[]): void {
  * left: a slow embedding server costs the meaning, never the words' choice of passages.
  */
 async function meaningInTime(run: RunState, ranked: readonly ScoredPassage[], reading: RowReading): Promise<PassageMeaning> {
-  const ms = reading.endsAt - run.deps.clock.now();
+  const ms = reading.timeLeft();
   const outOfTime: PassageMeaning = { kind: "failed", message: "The embedding model did not answer in time for page reading; the passages were chosen by their words." };
   if (ms <= 0) return outOfTime;
   const controller = new AbortController();
@@ -229,7 +229,7 @@ async function meaningInTime(run: RunState, ranked: readonly ScoredPassage[], re
 async function addSummary(run: RunState, row: OutsideVaultRow, kept: ScoredPassage[], reading: RowReading): Promise<boolean> {
   const { model, settings, clock } = run.deps;
   if (!settings.external.summarizePages || !model) return false;
-  const left = reading.endsAt - clock.now();
+  const left = reading.timeLeft();
   if (left <= 0) {
     run.recorder.error("read_pages", "summary_failed", `No time was left in page reading to summarise ${row.domain}.`);
     return false;

@@ -31,6 +31,7 @@ describe("external retrieval status", () => {
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"] }, { signal: controller.signal });
     expect(result.stop_reason).toBe("cancelled");
     expect(result.trace.errors.filter((e) => e.stage === "external_retrieval")).toEqual([]);
-    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["cancelled"]);
+    // And, trace notes being on, why there is none: Stop writes nothing into the vault.
+    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["cancelled", "trace_not_written"]);
   });
 });

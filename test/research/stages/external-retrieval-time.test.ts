@@ -2,7 +2,8 @@
 // first query is kept when the second query runs out of time, and the run goes on to its answer.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ResearchResult } from "../../../src/research/types";
+import { RUN_LIMITS } from "../../../src/research/run-limits";
+import type { ProgressEvent, ResearchResult } from "../../../src/research/types";
 import { replayFolder, REPO_ROOT } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-harness";
 
@@ -69,6 +70,35 @@ describe("external retrieval within its time", () => {
     expect(built[1]?.data).toMatchObject({ query: result.pack.query_plan.provider_queries[1], not_sent: "only 500 ms left of the search's 15 s" });
     expect(result.pack.external_evidence.length).toBeGreaterThan(0);
     expect(result.stop_reason).not.toBe("timeout");
+  });
+
+  it("a clock set back earlier in the run gives the search none of the run's spent budget back: it keeps its answers (it ran past the run's end and lost them all as a timeout)", async () => {
+    let asked = 0;
+    const h = await sampleVaultHarness({
+      settings: (s) => (s.external.sourceTimeoutMs = 15_000),
+      httpOptions: {
+        beforeAnswer: () => {
+          asked++;
+          h.clock.advance(10_500);
+        },
+      },
+    });
+    const onProgress = (e: ProgressEvent) => {
+      h.progress.push(e);
+      if (e.stage !== "external_policy") return;
+      // The run has 12 s of its budget left when it decides to search; then a time sync steps the clock back an hour.
+      if (e.status === "started") h.clock.advance(RUN_LIMITS.totalMs - 12_000);
+      else h.clock.set(h.clock.now() - 3_600_000);
+    };
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"], writeTrace: false }, { onProgress });
+
+    expect(asked).toBe(1);
+    expect(result.stop_reason).not.toBe("timeout");
+    expect(result.trace.queries_sent).toHaveLength(1);
+    const built = result.trace.events.filter((e) => e.type === "external_query_built");
+    // 11 s (the run's end less its margin), 10.5 s of them spent on the first query.
+    expect(built[1]?.data).toMatchObject({ not_sent: "only 500 ms left of the search's 15 s" });
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
   });
 
   it("a source given up on by its own deadline is told to stop once the search is over: no request of the run outlives it", async () => {

@@ -7,13 +7,14 @@ import { nodePageReader } from "../../../src/cli/dom-parser";
 import { researchPackSchema } from "../../../src/evidence/research-pack";
 import type { HttpRequest } from "../../../src/ports";
 import { PageCache } from "../../../src/research/page-cache";
+import { RUN_LIMITS } from "../../../src/research/run-limits";
 import { PAGE_READ_LIMITS } from "../../../src/research/stages/page-fetch";
 import { buildSynthesisPrompt } from "../../../src/research/stages/synthesis-prompt";
-import type { ResearchRequest } from "../../../src/research/types";
+import type { ProgressEvent, ResearchRequest, ResearchResult } from "../../../src/research/types";
 import type { RecordedExchange } from "../../../src/websearch/replay";
 import { replayFolder, REPO_ROOT } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness, type HarnessOptions } from "../../support/research-harness";
-import { keysInPrompt, scriptedModel } from "../../support/scripted-model";
+import { keysInPrompt, scriptedModel, stalledModel } from "../../support/scripted-model";
 
 const PAGES_DIR = path.join(REPO_ROOT, "evals/research/replay/page-reading");
 const GUIDE = "https://docs.quillsync.example/guide/compaction/";
@@ -26,6 +27,11 @@ const request = (extra: Partial<ResearchRequest> = {}): ResearchRequest => ({ qu
 
 async function harness(options: HarnessOptions = {}) {
   return sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR), ...options });
+}
+
+/** Lets pending promise callbacks and timers run, until `done` or a bound. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 const pageRequests = (requests: HttpRequest[]) => requests.filter((r) => !r.url.startsWith("https://api.search.brave.com/"));
@@ -244,5 +250,31 @@ describe("page reading's bounds and guard", () => {
     expect(guide.content_sections.some((s) => s.role === "external_text" && s.fetched)).toBe(true);
     expect(summaries[0]).toContain("<<<outside_vault_text");
     expect(model.calls[0].system).toMatch(/untrusted web content/);
+  });
+
+  it("a clock set back before the pages are read: a summary that never comes is given up on within the run's time, and the passages stay (the stage's limit threw them all away)", async () => {
+    const model = stalledModel();
+    const h = await harness({ model, settings: (s) => (s.external.summarizePages = true) });
+    const onProgress = (e: ProgressEvent) => {
+      h.progress.push(e);
+      if (e.stage !== "normalize") return;
+      // Ten seconds of the run's budget are left once outside rows are chosen; then a time sync steps the clock back an hour.
+      if (e.status === "started") h.clock.advance(RUN_LIMITS.totalMs - 10_000);
+      else h.clock.set(h.clock.now() - 3_600_000);
+    };
+    let result: ResearchResult | undefined;
+    void h.run(request({ readPages: 1, retrievalOnly: true }), { readPage: nodePageReader, onProgress }).then((r) => (result = r));
+    await until(() => model.calls.length > 0);
+    // Past what the run had left for the summary, short of the stage's own end...
+    h.clock.advance(10_000 - RUN_LIMITS.runEndMarginMs + 1);
+    await until(() => result !== undefined);
+    // ...and past that too, where the old count gave the summary its whole time.
+    if (result === undefined) h.clock.advance(RUN_LIMITS.runEndMarginMs);
+    await until(() => result !== undefined);
+
+    expect(model.calls).toHaveLength(1);
+    expect(result?.page_reads?.map((r) => [r.url, r.status])).toEqual([[GUIDE, "read"]]);
+    expect(result?.page_reads?.[0].passages_kept).toBeGreaterThan(0);
+    expect(result?.trace.errors.map((e) => `${e.stage} ${e.kind}`)).toEqual(["read_pages summary_failed"]);
   });
 });
