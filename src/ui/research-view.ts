@@ -8,6 +8,7 @@
 import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsidian";
 import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research-pack";
 import type { PromotionResult } from "../promote/promote";
+import { keyInQuestion } from "../research/key-in-question";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
 import { isProviderName, type ProviderName } from "../provider-names";
@@ -59,9 +60,12 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
   synthesis_unavailable: "The model could not be used, so no answer was written. The evidence is below.",
   timeout: "The run took too long and stopped. What was found is below.",
   retrieval_only: "Evidence only; no answer was written.",
-  cancelled: "Cancelled. What was found before stopping is below.",
+  cancelled: "Cancelled. What was found before stopping is below; no trace note was written.",
 };
 
+
+/** The heading of a turn whose question was an API key, in place of the key. */
+export const KEY_NOT_SHOWN = "A question that looked like an API key (not shown)";
 
 export const BUSY_SENTENCE = "A run is in progress. Stop it with Esc or the stop button, or wait for it to finish.";
 
@@ -245,7 +249,9 @@ export class ResearchView extends ItemView {
   private startTurn(question: string, options: TurnOptions): Turn {
     this.emptyEl.detach();
     const el = this.turnsEl.createDiv({ cls: "vault-research-turn is-running" });
-    el.createEl("h3", { cls: "vault-research-question", text: question, attr: { dir: "auto" } });
+    // A pasted key is refused by the run (research/key-in-question.ts); it is not left on screen either.
+    const heading = keyInQuestion(question) ? KEY_NOT_SHOWN : question;
+    el.createEl("h3", { cls: "vault-research-question", text: heading, attr: { dir: "auto" } });
     el.createDiv({ cls: "vault-research-turn-meta", text: describeOptions(options) });
     const timeline = new RunTimeline(el);
     const bodyEl = el.createDiv({ cls: "vault-research-turn-body" });
@@ -275,7 +281,10 @@ export class ResearchView extends ItemView {
   private async renderResult(turn: Turn, result: ResearchResult, cancelledEarlier: boolean): Promise<void> {
     const el = turn.bodyEl;
     if (cancelledEarlier) el.empty();
-    renderProblems(el, problemsOf(result, this.problemContext()), this.problemActions(turn));
+    // A stopped run writes no trace note by design (research/stages/trace.ts): the stop line says so
+    // calmly, and the warning that says it for the CLI is no problem here.
+    const problems = problemsOf(result, this.problemContext()).filter((p) => !(result.stop_reason === "cancelled" && p.kind === "trace_not_written"));
+    renderProblems(el, problems, this.problemActions(turn));
     const sentence = stopSentence(result);
     if (sentence) el.createDiv({ cls: ["vault-research-stop", `is-${result.stop_reason}`], text: sentence });
     // No evidence, no brief: quoting the nearest unrelated notes would contradict the sentence above.

@@ -134,7 +134,7 @@ export function panelStatesSuite(session: () => BrowserSession, report: (line: s
       await page().waitForFunction(() => document.querySelector(".vault-research-turn:last-child .vault-research-stop")?.textContent?.startsWith("Cancelled. "));
       const turn = lastTurn(page());
       expect(await turn.locator(".vault-research-problem").count()).toBe(0);
-      expect(await turn.locator(".vault-research-stop").allTextContents()).toEqual(["Cancelled. What was found before stopping is below."]);
+      expect(await turn.locator(".vault-research-stop").allTextContents()).toEqual(["Cancelled. What was found before stopping is below; no trace note was written."]);
       expect(await turn.textContent()).not.toMatch(/internet|network/i);
       expect(await page().locator(".vault-research-run-text").textContent()).toBe("Cancelled.");
       expect(await turn.locator(".vault-research-stage.is-started").count()).toBe(0);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, MarkdownView, notices, Vault, WorkspaceLeaf, type TFile } from "../stubs/obsidian";
-import { ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
+import { KEY_NOT_SHOWN, ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
 import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
@@ -118,6 +118,21 @@ describe("the research panel", () => {
     expect(panel.el.querySelector(".vault-research-input")!.getAttribute("value") ?? "").toBe("");
   });
 
+  it("leaves a pasted API key off the screen: the turn's heading says a key was not shown, and the refusal offers Open settings", async () => {
+    const key = "sk-proj-4fT9xQ2mZ8vL1cB7nR3wK6yH0";
+    const panel = await openPanel(async (request) => {
+      const { refuseKeyAsQuestion } = await import("../../src/research/key-in-question");
+      refuseKeyAsQuestion(request.question);
+      throw new Error("the run must refuse a key before this");
+    });
+    panel.type(key);
+    panel.press("Enter");
+    await panel.settled();
+    expect(texts(panel.el, ".vault-research-question")).toEqual([KEY_NOT_SHOWN]);
+    expect(panel.el.textContent).not.toContain(key);
+    expect(panel.el.textContent).toContain("looks like an API key");
+  });
+
   it("shows outside rows apart, labelled and counted, with web text as text", async () => {
     const panel = await openPanel(async (request) => {
       const p = pack(request.question, [crdt], [release]);
@@ -180,7 +195,7 @@ describe("the research panel", () => {
     finish(result(pack("slow question", [crdt]), null, { stop_reason: "cancelled" }));
     await panel.settled();
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row"]);
-    expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below.");
+    expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below; no trace note was written.");
   });
 
   it("keeps running when Esc only closes an input method's candidates in the question box", async () => {
