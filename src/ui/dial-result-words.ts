@@ -40,12 +40,23 @@ export function similarityOf(result: DialResult): number | null {
   return vector.length > 0 ? Math.max(...vector) : null;
 }
 
-/** One line per lane ("Words: 2nd · score 3.41"), the fused score, and the rerank's move. */
+/** The vault-language lane's line: it moves notes among the words' results (a note only it found has no words' line). */
+export const MEANING_WORDS = "Meaning in this vault";
+
+/**
+ * One line per lane ("Words: 2nd · score 3.41"), the vault language's rank when it moved the note
+ * (so a lower words' score above a higher one says why), the fused score, and the rerank's move.
+ */
 export function scoreLines(result: DialResult): string[] {
   const lines = result.explanation.lanes.map((lane) => {
     const score = lane.lane === "lexical" ? `score ${roundTo(lane.score, 2)}` : `similarity ${roundTo(lane.score, 2)}`;
     return `${LANE_WORDS[lane.lane]}: ${ordinal(lane.rank)} · ${score}`;
   });
+  const meaning = result.lexical?.explanation.vaultLanguage;
+  if (meaning) {
+    const after = result.explanation.lanes.findIndex((l) => l.lane === "lexical") + 1;
+    lines.splice(after, 0, `${MEANING_WORDS}: ${ordinal(meaning.rank)} · similarity ${roundTo(meaning.similarity, 2)}`);
+  }
   const fused = result.explanation.lanes.some((l) => l.contribution > 0);
   if (fused) lines.push(`Fused (RRF): ${roundTo(result.score, 4)}`);
   const rerank = result.explanation.rerank;

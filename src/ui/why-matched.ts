@@ -5,7 +5,7 @@ import type { Signal, VaultRow } from "../evidence/research-pack";
 import { NAMED_PART } from "../index/ranking/note-names";
 import { FIELDS, type Field } from "../index/search-engine";
 
-type Retrieval = Pick<VaultRow["retrieval"], "score" | "signals" | "matched_terms" | "missing_terms">;
+type Retrieval = Pick<VaultRow["retrieval"], "score" | "signals" | "matched_terms" | "missing_terms"> & { lanes?: readonly { name: string }[] };
 
 /** The index's fields as people call them. */
 const FIELD_WORDS: Record<Field, string> = {
@@ -52,7 +52,7 @@ export function renderWhy(card: HTMLElement, retrieval: Retrieval): void {
   const figures = body.createEl("details", { cls: "vault-research-scores" });
   figures.createEl("summary", { text: "Scores" });
   const list = figures.createEl("ul");
-  list.createEl("li", { text: `Score ${retrieval.score.toFixed(2)}` });
+  list.createEl("li", { text: scoreWords(retrieval) });
   for (const s of retrieval.signals) list.createEl("li", { text: signalFigure(s) });
 }
 
@@ -89,6 +89,21 @@ function joinWords(words: readonly string[]): string {
 
 function sentenceCase(text: string): string {
   return text === "" ? text : text[0].toUpperCase() + text.slice(1);
+}
+
+/**
+ * The score, named for what it measures: the cards are in the order the run found them (the words'
+ * ranking fused with this vault's meaning, or with the vectors at a dial level above 1), so a bare
+ * "Score 3.20" above a card's "Score 9.10" would read as a mistake. A vault row of a dial run above
+ * level 1 carries the fused RRF score (local-retrieval.ts withDialMatch); another vault row its words' score.
+ */
+function scoreWords(retrieval: Retrieval): string {
+  const lanes = retrieval.lanes?.map((l) => l.name) ?? [];
+  if (lanes.includes("external_search")) return `Score ${retrieval.score.toFixed(2)}`;
+  // Fused scores are all near 1/60: two decimals would show every card the same.
+  const score = retrieval.score.toFixed(retrieval.score !== 0 && Math.abs(retrieval.score) < 1 ? 4 : 2);
+  if (lanes.includes("note_vector")) return `Fused score (words and meaning, RRF) ${score}`;
+  return `Words score ${score}`;
 }
 
 function signalFigure(s: Signal): string {

@@ -26,6 +26,14 @@ describe("a dial result in words", () => {
     expect(scoreLines(dialResult({ explanation: { lanes: [{ lane: "lexical", rank: 1, contribution: 0, score: 2.345 }] } }))).toEqual(["Words: 1st · score 2.35"]);
   });
 
+  it("says the vault language's rank where it moved a note, so a lower words' score above a higher one says why", () => {
+    const lexical = (score: number, meaning: { rank: number; similarity: number }) => ({ path: "Notes/Kites.md", title: "Kites", score, tags: [], sections: [], explanation: { matchedTerms: [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {}, vaultLanguage: meaning } });
+    const lifted = dialResult({ score: 3, lexical: lexical(3, { rank: 1, similarity: 0.812 }), explanation: { lanes: [{ lane: "lexical", rank: 2, contribution: 0, score: 3 }] } });
+    expect(scoreLines(lifted)).toEqual(["Words: 2nd · score 3", "Meaning in this vault: 1st · similarity 0.81"]);
+    const byMeaningAlone = dialResult({ score: 0, lexical: lexical(0, { rank: 2, similarity: 0.74 }), explanation: { lanes: [] } });
+    expect(scoreLines(byMeaningAlone)).toEqual(["Meaning in this vault: 2nd · similarity 0.74"]);
+  });
+
   it("takes the best vector lane's similarity, none when only words matched", () => {
     expect(similarityOf(dialResult())).toBeNull();
     const both = dialResult({

@@ -147,12 +147,16 @@ export class VaultSearch {
   // ── level 1 ───────────────────────────────────────────────────────────────────────────────
 
   private async lexicalLevel(query: string, filters: Filters, limit: number, loose = false): Promise<DialResult[]> {
-    const found = await this.lexicalResults(query, filters, limit, loose);
-    return found.slice(0, limit).map((result, i) => ({
-      ...resultBase(result.path, result.title, result.tags, result.score, result),
-      section: lexicalSection(result),
-      explanation: { lanes: [{ lane: "lexical", rank: i + 1, contribution: 0, score: result.score }] },
-    }));
+    const found = (await this.lexicalResults(query, filters, limit, loose)).slice(0, limit);
+    const byWords = wordsRanks(found);
+    return found.map((result) => {
+      const rank = byWords.get(result.path);
+      return {
+        ...resultBase(result.path, result.title, result.tags, result.score, result),
+        section: lexicalSection(result),
+        explanation: { lanes: rank === undefined ? [] : [{ lane: "lexical", rank, contribution: 0, score: result.score }] },
+      };
+    });
   }
 
   /**
@@ -333,6 +337,17 @@ function embedOnce(embedder: Embedder, texts: string[], signal: AbortSignal | un
   const answer = embedder.embed(texts, "query", signal);
   shared.set(key, { embedder, answer });
   return answer;
+}
+
+/**
+ * Each result's rank by its words alone, among those shown: the index orders by its words' score,
+ * unless the vault-language lane moved a note (its `vaultLanguage` says where), so "Words: 1st" must
+ * be the best words' score, not the first place. A note only that lane found (words' score 0) has
+ * no words rank.
+ */
+function wordsRanks(results: readonly SearchResult[]): Map<string, number> {
+  const byWords = results.filter((r) => !(r.score === 0 && r.explanation.vaultLanguage)).sort((a, b) => b.score - a.score);
+  return new Map(byWords.map((r, i) => [r.path, i + 1]));
 }
 
 /** Whether a note's stored vectors were made from the note as the index has it (same mtime and size). */

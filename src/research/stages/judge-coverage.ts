@@ -71,6 +71,15 @@ export function termMatched(term: string, explanation: Pick<SearchResult["explan
   return parts.length > 0 && parts.every((p) => explanation.matchedTerms.includes(p));
 }
 
+/**
+ * A search result as the judge weighs it: the question's words the note holds only in a list of
+ * links (a hub's "- [[Attachments]] · [[Default location]]") are no longer among what it matched,
+ * and are named here for the reason (link-lists.ts). A plain search result is one too.
+ */
+export interface WeighedResult extends SearchResult {
+  linkListWords?: readonly string[];
+}
+
 /** What one note covers of the question: per concept, a share from 0 to 1. */
 export interface NoteCoverage {
   path: string;
@@ -83,6 +92,8 @@ export interface NoteCoverage {
   named: Map<string, number>;
   /** Concepts covered only through stand-ins, with the words that stood in. */
   standIns: Map<string, string[]>;
+  /** Concepts the note names only in a list of links to other notes (not counted as covered). */
+  linkListed?: Set<string>;
 }
 
 /** The question's concepts and their weights (never all zero). */
@@ -158,7 +169,7 @@ export function together(a: Map<string, number>, b: Map<string, number>): Map<st
   return out;
 }
 
-export function noteCoverage(result: SearchResult, concepts: Concepts, weights: CoverageWeights): NoteCoverage {
+export function noteCoverage(result: WeighedResult, concepts: Concepts, weights: CoverageWeights): NoteCoverage {
   const { explanation } = result;
   const inTitle = new Set([...(explanation.fields.title ?? []), ...(explanation.fields.aliases ?? [])]);
   const standInShare = standInShares(explanation.standIns ?? {}, weights);
@@ -191,7 +202,9 @@ export function noteCoverage(result: SearchResult, concepts: Concepts, weights: 
     const by = parts.flatMap((p) => (explanation.matchedTerms.includes(p) ? [] : (explanation.standIns?.[p] ?? []).map((s) => s.term)));
     if (by.length > 0 && (inNote.get(term) ?? 0) < 1) standIns.set(term, by);
   }
-  return { path: result.path, inNote, closeSection, looseSection, named, standIns };
+  const listed = new Set(result.linkListWords ?? []);
+  const linkListed = new Set(concepts.terms.filter((t) => (inNote.get(t) ?? 0) === 0 && (concepts.parts.get(t) ?? []).some((p) => listed.has(p))));
+  return { path: result.path, inNote, closeSection, looseSection, named, standIns, ...(linkListed.size > 0 ? { linkListed } : {}) };
 }
 
 /**

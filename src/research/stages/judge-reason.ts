@@ -9,8 +9,10 @@ import { relationWords, unsaidNames, type Examined, type JudgeLever } from "./ju
 /** At most this many words are listed; the rest are counted. */
 const LISTED = 5;
 
-export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan): string {
-  const reason = leverReason(lever, e, concepts, plan);
+/** `hub`: another top note that names words of the question only in a list of links (said too: it is what search ranked high). */
+export function reasonFor(lever: JudgeLever, e: Examined, concepts: Concepts, plan: QueryPlan, hub?: Examined): string {
+  const said = leverReason(lever, e, concepts, plan);
+  const reason = hub && hub !== e ? `${said.slice(0, -1)}${linkListPart(hub, concepts, concepts.terms)}.` : said;
   // A note found beyond the first search says how it was found.
   if (!e.found || lever === "related_note") return reason;
   const how = e.found.kind === "link" ? `${titled(e.found.fromTitle)} ${relationWords(e.found.relation)} it` : `a rewrite of the question ("${oneLine(e.found.rewrite)}") found it`;
@@ -62,13 +64,25 @@ function twoNotes(e: Examined, concepts: Concepts): string {
   return `${part(0, only(a, b))}; ${part(1, only(b, a))}${both.length > 0 ? `; both have ${listOf(both)}` : ""}`;
 }
 
-/** The missing words; those weighed as everyday words of the vault said apart, as counting little. */
+/**
+ * The missing words; those weighed as everyday words of the vault said apart, as counting little,
+ * and those the note names only in a list of links (a hub's) said as such: a user who opens it sees them.
+ */
 function missingPart(e: Examined, concepts: Concepts): string {
-  const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) === 0);
-  if (missing.length === 0) return "";
+  const absent = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) === 0);
+  const listed = absent.filter((t) => e.coverage.linkListed?.has(t));
+  const missing = absent.filter((t) => !listed.includes(t));
   const light = missing.filter((t) => concepts.everyday?.has(t));
   const why = light.length === 0 ? "" : ` (${listOf(light)} ${light.length === 1 ? "counts little: this vault uses it as an everyday word" : "count little: this vault uses them as everyday words"})`;
-  return `; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} missing${why}`;
+  return `${missing.length === 0 ? "" : `; ${listOf(missing)} ${missing.length === 1 ? "is" : "are"} missing${why}`}${linkListPart(e, concepts, absent)}`;
+}
+
+/** "; "Files and links" has "attachments" only in a list of links…" for those of `terms` the notes name so; "" for none. */
+export function linkListPart(e: Examined, concepts: Concepts, terms: readonly string[]): string {
+  const listed = terms.filter((t) => e.coverage.linkListed?.has(t) && (e.coverage.inNote.get(t) ?? 0) === 0);
+  if (listed.length === 0) return "";
+  const whose = e.notes.length === 1 ? `${titled(e.notes[0].title)} has` : "the notes have";
+  return `; ${whose} ${listOf(listed)} only in a list of links to other notes`;
 }
 
 function standInPart(e: Examined, concepts: Concepts): string {

@@ -19,7 +19,7 @@
 import type { SearchResult } from "../../index/types";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
-import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Concepts, type CoverageWeights, type NoteCoverage } from "./judge-coverage";
+import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Concepts, type CoverageWeights, type NoteCoverage, type WeighedResult } from "./judge-coverage";
 import { listOf, reasonFor } from "./judge-reason";
 import { namedTerms } from "./plan";
 
@@ -152,7 +152,7 @@ export function relationWords(relation: LinkRelation): string {
 
 /** A note found beyond the first search, and how. */
 export interface RelatedResult {
-  result: SearchResult;
+  result: WeighedResult;
   found: FoundBy;
 }
 
@@ -162,7 +162,7 @@ export interface RelatedResult {
  * along a link also with the note it was found from, as a pair (no two-part cue needed: the link
  * says they belong together).
  */
-export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options: JudgeOptions = DEFAULT_JUDGE, related: RelatedResult[] = []): JudgeVerdict {
+export function judgeEvidence(plan: QueryPlan, results: WeighedResult[], options: JudgeOptions = DEFAULT_JUDGE, related: RelatedResult[] = []): JudgeVerdict {
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
   if (results.length === 0) {
     const reason = required.length > 0 ? `No note matched ${quoteList(required)}.` : "No note matched the question.";
@@ -198,9 +198,18 @@ export function judgeEvidence(plan: QueryPlan, results: SearchResult[], options:
   if (pair) return verdictOf(plan, concepts, pair, "two_notes");
   const linked = related.length > 0 ? relatedVerdict(plan, concepts, examined, related, options) : null;
   if (linked) return linked;
-  if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing");
-  if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage");
-  return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out");
+  // A top note that would cover more than the verdict's note if its list of links counted (a hub) is
+  // named in the reason too: a user sees those words in it, and should see why they do not answer.
+  const hub = singles.find((e) => e !== best && withLinkLists(concepts, e) > best.note);
+  if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing", hub);
+  if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage", hub);
+  return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out", hub);
+}
+
+/** What a note would cover if the words it has only in a list of links counted (0 when it has none). */
+function withLinkLists(concepts: Concepts, e: Examined): number {
+  const listed = [...(e.coverage.linkListed ?? [])];
+  return listed.length === 0 ? 0 : coveredShare(concepts, new Map([...e.coverage.inNote, ...listed.map((t) => [t, 1] as const)]));
 }
 
 /**
@@ -243,6 +252,7 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
     looseSection: together(a.looseSection, b.looseSection),
     named: together(a.named, b.named),
     standIns: new Map([...b.standIns, ...a.standIns]),
+    linkListed: new Set([...(a.linkListed ?? []), ...(b.linkListed ?? [])]),
   }));
   return {
     notes: results.map((r) => ({ path: r.path, title: r.title })),
@@ -344,7 +354,7 @@ function relatedVerdict(plan: QueryPlan, concepts: Concepts, examined: Examined[
   return best ? verdictOf(plan, concepts, best.e, best.lever) : null;
 }
 
-function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: JudgeLever): JudgeVerdict {
+function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: JudgeLever, hub?: Examined): JudgeVerdict {
   const enough = lever === "one_section" || lever === "named_note" || lever === "spread_in_note" || lever === "two_notes" || lever === "related_note";
   const decidedBy: JudgeLever = enough && plan.freshness.flagged ? "current_state" : lever;
   const figures: JudgeFigures = {
@@ -359,7 +369,7 @@ function verdictOf(plan: QueryPlan, concepts: Concepts, e: Examined, lever: Judg
   };
   const missing = concepts.terms.filter((t) => (e.coverage.inNote.get(t) ?? 0) < 1);
   const verdict = decidedBy === "current_state" || (!enough && lever !== "little_coverage") ? "weak_evidence" : enough ? "enough_evidence" : "no_evidence";
-  return { verdict, reason: reasonFor(decidedBy, e, concepts, plan), missing_terms: missing, figures };
+  return { verdict, reason: reasonFor(decidedBy, e, concepts, plan, hub), missing_terms: missing, figures };
 }
 
 export function quoteList(terms: string[]): string {

@@ -24,7 +24,9 @@ import { oneLine } from "../../text/one-line";
 import { questionForIndex } from "./plan";
 import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
-import { termMatched, termParts } from "./judge-coverage";
+import { termMatched, termParts, type WeighedResult } from "./judge-coverage";
+import { withoutLinkListWords } from "./link-lists";
+import { createAnalyzer, type Analyzer } from "../../index/tokenize";
 
 export interface LocalRetrievalOptions {
   /** Notes to keep (default 8). */
@@ -35,6 +37,8 @@ export interface LocalRetrievalOptions {
   focusedRetry?: boolean;
   /** The search dial; level 1 (or none) is the index alone. */
   dial?: ResearchDial | null;
+  /** Whether the index matches word forms (settings' `index.stemming`, default on): how a note's link lists are read for the judge. */
+  stemming?: boolean;
   signal?: AbortSignal;
 }
 
@@ -47,8 +51,9 @@ export interface RetrievalLevel {
 
 export interface LocalRetrieval {
   rows: VaultRow[];
-  /** The search results behind the rows (for the judge: term weights, section terms). */
-  results: SearchResult[];
+  /** The search results behind the rows, as the judge weighs them (term weights, section terms; a
+   * hub's link lists not counted: link-lists.ts). The rows show what search found. */
+  results: WeighedResult[];
   /** The query string the index was asked. */
   query: string;
   notesSearched: number;
@@ -88,16 +93,29 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
     results = [...rest.slice(0, RETRY_LIMIT), retried, ...rest.slice(RETRY_LIMIT)].slice(0, limit);
     lanes.push({ name: "focused_retry", status: "used" });
   }
-  // Notes far below the best one matched a stray word; they would only dilute the pack.
+  // Notes far below the best one matched a stray word; they would only dilute the pack. A note that
+  // has every word of the question matched none by chance, however far below a note it scores whose
+  // name or opening says them (a hub's list of links scores high).
   const floor = (results[0]?.score ?? 0) * MIN_SHARE_OF_BEST;
-  const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined);
+  const hasEveryWord = (r: SearchResult) => required.length > 0 && required.every((term) => termMatched(term, r.explanation));
+  const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined || hasEveryWord(r));
   const vaultPaths = index.paths();
   const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags, vaultPaths));
-  const lexical: LocalRetrieval = { rows, results, query, notesSearched: index.status().notes, level: null };
+  // The judge weighs the notes of the pack, and only those: a verdict resting on a note the pack
+  // leaves out names evidence no one can read, and the answer cannot cite it.
+  const lexical: LocalRetrieval = { rows, results: kept, query, notesSearched: index.status().notes, level: null };
   const dial = options.dial;
-  if (!dial) return lexical;
-  if (dial.level === 1) return { ...lexical, level: { asked: 1, ran: 1, notices: [] } };
-  return withDialResults(lexical, dial, { plan, required, lanes, limit, store, vaultPaths, signal: options.signal });
+  const found: LocalRetrieval = !dial ? lexical : dial.level === 1 ? { ...lexical, level: { asked: 1, ran: 1, notices: [] } } : await withDialResults(lexical, dial, { plan, required, lanes, limit, store, vaultPaths, signal: options.signal });
+  return { ...found, results: await weighedForJudge(found.results, store, createAnalyzer({ stemming: options.stemming ?? true })) };
+}
+
+/** The results with what each note says only in lists of links taken out of what it matched (link-lists.ts). */
+export async function weighedForJudge(results: SearchResult[], store: NoteStore, analyzer: Analyzer): Promise<WeighedResult[]> {
+  const texts = await readNotes(store, results.map((r) => r.path));
+  return results.map((r, i) => {
+    const text = texts[i];
+    return typeof text === "string" ? withoutLinkListWords(r, text, analyzer) : r;
+  });
 }
 
 /** " at level 3 (multi-field)" for a dial run above level 1 (the stage's progress and trace detail); "" otherwise. */

@@ -13,9 +13,9 @@ import type { SearchResult } from "../../index/types";
 import type { VaultIndex } from "../../index/vault-index";
 import type { QueryPlan } from "../../evidence/research-pack";
 import type { NoteStore } from "../../ports";
-import { termMatched } from "./judge-coverage";
+import { termMatched, type WeighedResult } from "./judge-coverage";
 import { DEFAULT_JUDGE, judgeEvidence, type JudgeOptions, type FoundBy, type JudgeVerdict, type LinkRelation, type RelatedResult } from "./judge";
-import { indexQueryFor } from "./local-retrieval";
+import { indexQueryFor, weighedForJudge } from "./local-retrieval";
 
 export interface RelatedExpansionOptions {
   /** Top notes whose neighbours are looked at (default 2). */
@@ -54,7 +54,7 @@ export interface RelatedExpansionDeps {
   analyzer: Analyzer;
 }
 
-export async function expandAlongLinks(plan: QueryPlan, results: SearchResult[], deps: RelatedExpansionDeps, options: RelatedExpansionOptions = DEFAULT_RELATED_EXPANSION, judge: JudgeOptions = DEFAULT_JUDGE): Promise<RelatedExpansion> {
+export async function expandAlongLinks(plan: QueryPlan, results: WeighedResult[], deps: RelatedExpansionDeps, options: RelatedExpansionOptions = DEFAULT_RELATED_EXPANSION, judge: JudgeOptions = DEFAULT_JUDGE): Promise<RelatedExpansion> {
   const lexical = judgeEvidence(plan, results, judge);
   const unchanged: RelatedExpansion = { lexical, verdict: lexical, related: [], added: [], results, considered: 0, decided: false };
   if (lexical.verdict === "enough_evidence" || results.length === 0 || lexical.missing_terms.length === 0) return unchanged;
@@ -69,7 +69,9 @@ export async function expandAlongLinks(plan: QueryPlan, results: SearchResult[],
     const seed = seedOf.get(neighbours.get(r.path)!.from)!;
     return required.some((term) => !termMatched(term, seed.explanation) && termMatched(term, r.explanation));
   };
-  const related = found
+  // Weighed as the judge weighs the first search's notes: a word a neighbour has only in a list of links is not the part it adds.
+  const weighed = await weighedForJudge(found.filter(holdsMissing), deps.store, deps.analyzer);
+  const related = weighed
     .filter(holdsMissing)
     .slice(0, options.maxAdded)
     .map((result) => ({ result, found: neighbours.get(result.path)! }));

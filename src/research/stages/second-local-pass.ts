@@ -13,7 +13,7 @@ import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
 import { StageTimedOut } from "../stage-runner";
 import { relationWords, type RelatedResult } from "./judge";
-import { toVaultRow } from "./local-retrieval";
+import { toVaultRow, weighedForJudge } from "./local-retrieval";
 import { rewriteForLocalSearch } from "./question-rewrites";
 import { expandAlongLinks } from "./related-expansion";
 
@@ -62,7 +62,9 @@ async function rewritesPass(run: RunState, searched: SearchResult[]): Promise<Re
   }
   run.recorder.event("local_retrieval", { lever: "question_rewrite", status: "used", model: outcome.model, rewrites: outcome.rewrites, added: outcome.added.map((a) => a.result.path) });
   addRows(run, outcome.added);
-  return outcome.added;
+  // Weighed as the first search's notes are: what a note says only in a list of links is not counted.
+  const weighed = await weighedForJudge(outcome.added.map((a) => a.result), run.deps.store, createAnalyzer({ stemming: run.deps.settings.index.stemming }));
+  return outcome.added.map((a, i) => ({ ...a, result: weighed[i] }));
 }
 
 async function relatedPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {

@@ -67,6 +67,24 @@ describe("level 1: lexical", () => {
     expect(server.chatCalls).toHaveLength(0);
   });
 
+  it("ranks each note by its words' score where the vault's language moved it, and gives a note only that lane found no words rank", async () => {
+    // The index's order after the vault-language lane's fusion: a lower words' score first, a note with none of the words third.
+    const explanation = (score: number, meaning?: { rank: number; similarity: number }) => ({ matchedTerms: score > 0 ? ["kite"] : [], missingTerms: [], fields: {}, parts: [], termWeights: {}, termNotes: {}, ...(meaning ? { vaultLanguage: meaning } : {}) });
+    const found = [
+      { path: "Lifted.md", title: "Lifted", score: 3, tags: [], sections: [], explanation: explanation(3, { rank: 1, similarity: 0.81 }) },
+      { path: "Words.md", title: "Words", score: 9, tags: [], sections: [], explanation: explanation(9) },
+      { path: "Meaning.md", title: "Meaning", score: 0, tags: [], sections: [], explanation: explanation(0, { rank: 2, similarity: 0.74 }) },
+    ];
+    const fused = { search: async () => found, note: () => undefined, paths: () => [] } as unknown as VaultIndex;
+    const response = await new VaultSearch({ index: fused, notes: store }).search({ query: "kite", level: 1 });
+    expect(paths(response.results)).toEqual(["Lifted.md", "Words.md", "Meaning.md"]);
+    expect(response.results.map((r) => r.explanation.lanes)).toEqual([
+      [{ lane: "lexical", rank: 2, contribution: 0, score: 3 }],
+      [{ lane: "lexical", rank: 1, contribution: 0, score: 9 }],
+      [],
+    ]);
+  });
+
   it("works with nothing configured", async () => {
     const response = await new VaultSearch({ index, notes: store }).search({ query: "soup", level: 1 });
     expect(paths(response.results)).toEqual(["Recipes/Soup.md"]);

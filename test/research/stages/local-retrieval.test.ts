@@ -2,7 +2,8 @@
 // question of two parts gets when its best note lacks one part.
 import { describe, expect, it } from "vitest";
 import { VaultIndex } from "../../../src/index/vault-index";
-import { retrieveLocal } from "../../../src/research/stages/local-retrieval";
+import { judgeEvidence } from "../../../src/research/stages/judge";
+import { MIN_SHARE_OF_BEST, retrieveLocal } from "../../../src/research/stages/local-retrieval";
 import { planQuestion } from "../../../src/research/stages/plan";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
@@ -22,6 +23,32 @@ describe("retrieveLocal", () => {
     expect(local.rows.map((r) => r.note_path)).toEqual(["tar.md"]);
     expect(local.rows[0].retrieval.lanes).toEqual([{ name: "full_text", status: "used" }]);
     expect(local.rows[0].retrieval.missing_terms).toContain("zfs");
+  });
+
+  it("keeps a note that has every word of the question however far below the best it scores, and the judge weighs only the pack's notes", async () => {
+    // A hub whose links' words stand in its opening outscores, many times over, a long note that says the answer once.
+    const filler = Array.from({ length: 40 }, () => "Obsidian keeps every kind of file you add in the vault, and the settings decide much of how it looks.").join(" ");
+    const { store, index } = await vault({
+      "Attachments hub.md": `# Attachments hub\n\n${"- [[Attachments]] · [[Default location]] · [[Attachment folder]]\n".repeat(3)}`,
+      "Storage.md": `# Storage\n\n${filler}\n\nNew attachments go to the default location, the attachment folder set in Files and links.\n\n${filler}`,
+      "Other.md": "# Other\n\nNothing here.",
+    });
+    const question = plan("what is the default location of the attachment folder");
+    const local = await retrieveLocal(question, index, store);
+    expect(local.results[0].score).toBeGreaterThan(local.results[1].score / MIN_SHARE_OF_BEST);
+    expect(local.rows.map((r) => r.note_path)).toEqual(["Attachments hub.md", "Storage.md"]);
+    expect(local.results.map((r) => r.path)).toEqual(local.rows.map((r) => r.note_path));
+    expect(judgeEvidence(question, local.results).figures.bestPath).toBe("Storage.md");
+  });
+
+  it("leaves out of the pack, and out of the judge's sight, a note far below the best that matched a stray word", async () => {
+    const { store, index } = await vault({
+      "tar.md": "# tar\n\nExtract a tar archive: tar -xf archive.tar. Extract, extract, extract.",
+      "Stray.md": `# Stray\n\n${"Words about other things entirely, a garden and a kite. ".repeat(30)} An archive.`,
+    });
+    const local = await retrieveLocal(plan("extract a tar archive"), index, store);
+    expect(local.rows.map((r) => r.note_path)).toEqual(["tar.md"]);
+    expect(local.results.map((r) => r.path)).toEqual(["tar.md"]);
   });
 
   it("searches once more for the part of a two-part question the best note lacks, on the same subject", async () => {
