@@ -77,7 +77,7 @@ async function localRetrievalStage(run: RunState): Promise<SearchResult[]> {
     name: "local_retrieval",
     start: "Searching the vault",
     limitMs: RUN_LIMITS.localStageMs,
-    work: (signal) => retrieveLocal(run.plan, run.deps.index, run.deps.store, { dial: run.deps.dial, signal }),
+    work: (signal) => retrieveLocal(run.plan, run.deps.index, run.deps.store, { dial: run.deps.dial, signal, stemming: run.deps.settings.index.stemming }),
     done: (l) => `${l.rows.length} of ${l.notesSearched} notes matched${retrievalLevelDetail(l.level)}`,
   });
   run.vaultRows = local.rows;
