@@ -1,7 +1,7 @@
 // `--replay DIR`: every `*.json` file in DIR holds one recorded exchange or an array of them; the
 // replay Http answers from them in file-name order. `VAULT_RESEARCH_REPLAY_LOG=FILE` appends one
 // JSON line per request (secrets masked) — how tests prove what would have left the machine.
-import { appendFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readdirSync, statSync } from "node:fs";
 import { readJsonFile } from "./json-file";
 import { whyNot } from "./path-kind";
 import path from "node:path";
@@ -28,13 +28,35 @@ export function loadReplayDirectory(dir: string): RecordedExchange[] {
   if (files.length === 0) throw new ReplayDirectoryError("empty", `Replay folder ${dir} holds no .json files.`);
   const exchanges: RecordedExchange[] = [];
   for (const file of files) {
+    const tooLarge = whyTooLarge(path.join(dir, file));
+    if (tooLarge) throw new ReplayDirectoryError("invalid", `Replay file ${file} ${tooLarge}.`);
     const read = readJsonFile(path.join(dir, file));
     if (!read.ok) throw new ReplayDirectoryError("invalid", `Replay file ${file} ${read.why}.`);
     const parsed = parseReplayFile(read.value);
     if (!parsed.ok) throw new ReplayDirectoryError("invalid", `Replay file ${file} is not a recorded exchange: ${parsed.message}.`);
-    exchanges.push(...parsed.exchanges);
+    // One at a time: spread into push, a file of 150,000 small exchanges (7 MB) overflowed the
+    // stack, and the command failed with "Maximum call stack size exceeded", naming no file.
+    for (const exchange of parsed.exchanges) exchanges.push(exchange);
   }
   return exchanges;
+}
+
+/**
+ * The most a replay file may hold. A recorded answer is read up to 5 MB (a page), so this holds a
+ * dozen of the largest; a file of hundreds of megabytes was read whole and parsed, a gigabyte of
+ * memory and seconds of work, before any search.
+ */
+export const maxReplayFileBytes = 64 * 1024 * 1024;
+
+/** Why `file` is too large to read as a recording, or null. */
+function whyTooLarge(file: string): string | null {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return null; // readJsonFile says what is wrong with it
+  }
+  return size > maxReplayFileBytes ? `is larger than the ${maxReplayFileBytes / (1024 * 1024)} MB a replay file may hold (${size.toLocaleString("en-US")} bytes)` : null;
 }
 
 /**

@@ -5,7 +5,7 @@
 // clamp in words. One source failing never spoils the others.
 import { PROVIDER_NAMES } from "../provider-names";
 import { askSource, type SearchSession } from "./ask-source";
-import { KEYWORD_SOURCES, searchOperators } from "./keyword-query";
+import { KEYWORD_SOURCES, onlyOperators, searchOperators } from "./keyword-query";
 import { mergeResults, type MergedResult } from "./merge-results";
 import { maxResponseBytes } from "./provider-http";
 import { resolveSearchRequest } from "./request-limits";
@@ -105,8 +105,13 @@ export async function dispatchSearch(
   return { query: resolved.query, topics, sources: sourceReports.map((s) => s.report), clamps, responses, errors, results: mergeResults(responses) };
 }
 
-/** "“site:github.com” left out for Wikipedia, GitHub: …", when a keyword source asked cannot honour an operator the user typed. */
+/**
+ * "“site:github.com” left out for Wikipedia, GitHub: …", when a keyword source asked cannot honour an
+ * operator the user typed. Never said of a query that is nothing but operators: routing asks no
+ * keyword source then, and one asked by name is sent the operators as its only words.
+ */
 function operatorsLeftOut(query: string, decisions: readonly RouteDecision[]): string | undefined {
+  if (onlyOperators(query).length > 0) return undefined;
   const operators = searchOperators(query);
   const sources = decisions.filter((d) => d.ask && KEYWORD_SOURCES.includes(d.source)).map((d) => PROVIDER_NAMES[d.source].choice);
   if (operators.length === 0 || sources.length === 0) return undefined;

@@ -31,6 +31,14 @@ export function searchOperators(question: string): string[] {
   return question.split(/\s+/).filter((word) => searchOperator.test(word));
 }
 
+/**
+ * The operators of a question that holds nothing else ("site:github.com"), else []: a keyword
+ * source has no word to search for then, and searched the operator itself as text.
+ */
+export function onlyOperators(question: string): string[] {
+  return withoutOperators(question) === "" ? searchOperators(question) : [];
+}
+
 function withoutOperators(question: string): string {
   return question
     .split(/\s+/)

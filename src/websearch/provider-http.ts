@@ -95,24 +95,22 @@ function seconds(ms: number): string {
 /** Sends one call with the run's deadline; a 4xx/5xx is returned, everything else throws. */
 export async function sendProviderRequest(call: ProviderCall, context: ProviderContext): Promise<HttpResponse> {
   const { clock, governor, log } = context;
+  // A run already cancelled claims no turn: it would hold back the next run's calls for nothing.
+  if (context.signal?.aborted) throw cancelled(call);
   if (governor) {
     const turn = governor.reserve(call.quota, call.timeoutMs);
-    if (!turn.ok) {
-      throw failWith(
-        call,
-        "rate_limited",
-        `${call.label} asked us to slow down; the next call is allowed in ${seconds(turn.retryAfterMs)}, later than this search may wait.`,
-        { retryAfterMs: turn.retryAfterMs },
-      );
-    }
+    if (!turn.ok) throw failWith(call, "rate_limited", turnRefused(call.label, turn.retryAfterMs, governor.pausedByProvider(call.quota)), { retryAfterMs: turn.retryAfterMs });
     if (turn.waitMs > 0) {
       log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs });
-      await clock.sleep(turn.waitMs);
+      if (!(await waitedUncancelled(clock, turn.waitMs, context.signal))) {
+        governor.giveBack(call.quota, turn);
+        throw cancelled(call);
+      }
     }
   }
   // The run may have been cancelled while this call waited its turn: then nothing is sent (an
   // adapter that cannot abort, or one that does not look at the signal, would send it anyway).
-  if (context.signal?.aborted) throw failWith(call, "network", `The ${call.label} search was cancelled.`);
+  if (context.signal?.aborted) throw cancelled(call);
 
   log?.({ type: "request", provider: call.provider, method: call.method, url: hideKey(call.url, call.secret) });
   const started = clock.now();
@@ -150,6 +148,40 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
   }
   // A proxy or error page may echo the key back; scrub it before anything reads the body.
   return { ...response, text: hideKey(response.text, call.secret) };
+}
+
+function cancelled(call: ProviderCall): ProviderError {
+  return failWith(call, "network", `The ${call.label} search was cancelled.`);
+}
+
+/** Who holds the quota, in words: the provider asked for the pause, or this session's own calls fill it. */
+function turnRefused(label: string, waitMs: number, pausedByProvider: boolean): string {
+  const when = `allowed in ${seconds(waitMs)}, later than this search may wait.`;
+  return pausedByProvider
+    ? `${label} asked us to slow down; the next call is ${when}`
+    : `${label}'s calls are spaced to the rate it allows, and this session's earlier calls come first; the next one is ${when}`;
+}
+
+/**
+ * Waits a rate turn unless the run is cancelled first: false then, at once, so the caller gives
+ * the turn back. The sleep is a plain one (pacing, which clocks may skip); the cancel is raced
+ * beside it, and a sleep left running ends on its own.
+ */
+async function waitedUncancelled(clock: ProviderContext["clock"], ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) {
+    await clock.sleep(ms);
+    return true;
+  }
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([clock.sleep(ms).then(() => !signal.aborted), aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 function utf8Length(text: string, cap: number): number {

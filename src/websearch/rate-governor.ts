@@ -7,11 +7,15 @@ import { quotaIntervals } from "./source-limits";
 /** Minimum milliseconds between two calls starting, per quota. */
 export const defaultMinIntervals: Record<string, number> = quotaIntervals();
 
+/** A claimed turn (given back with `giveBack` when its call is not made), or a refusal. */
 export type RateTurn = { ok: true; waitMs: number } | { ok: false; retryAfterMs: number };
+type ClaimedTurn = Extract<RateTurn, { ok: true }>;
 
 export class RateGovernor {
   private readonly nextAllowed = new Map<string, number>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Each quota's latest claimed turn and where the quota's next turn stood before it. */
+  private readonly lastClaim = new Map<string, { turn: ClaimedTurn; nextBefore: number | undefined }>();
   /** The latest time read, to notice the clock being set back. */
   private lastNow = Number.NEGATIVE_INFINITY;
 
@@ -33,6 +37,7 @@ export class RateGovernor {
       for (const times of [this.nextAllowed, this.blockedUntil]) {
         for (const [quota, at] of times) times.set(quota, at - setBack);
       }
+      for (const claim of this.lastClaim.values()) if (claim.nextBefore !== undefined) claim.nextBefore -= setBack;
     }
     this.lastNow = now;
     return now;
@@ -48,8 +53,34 @@ export class RateGovernor {
     const start = Math.max(now, this.nextAllowed.get(quota) ?? 0, blocked);
     const waitMs = start - now;
     if (waitMs > maxWaitMs) return { ok: false, retryAfterMs: waitMs };
+    const turn: ClaimedTurn = { ok: true, waitMs };
+    this.lastClaim.set(quota, { turn, nextBefore: this.nextAllowed.get(quota) });
     this.nextAllowed.set(quota, start + (this.minIntervals[quota] ?? 0));
-    return { ok: true, waitMs };
+    return turn;
+  }
+
+  /**
+   * A turn claimed by a call that was never made (its run was cancelled while it waited): free
+   * again, when no later call has claimed one after it. Kept, it pushed every later call of the
+   * quota back: after a Stop, the next question's GitHub search was refused for a turn no call used.
+   */
+  giveBack(quota: string, turn: RateTurn): void {
+    const last = this.lastClaim.get(quota);
+    if (last?.turn !== turn) return;
+    this.lastClaim.delete(quota);
+    if (last.nextBefore === undefined) this.nextAllowed.delete(quota);
+    else this.nextAllowed.set(quota, last.nextBefore);
+  }
+
+  /**
+   * Whether the provider's own request for a pause (a 429, a backoff) is what holds `quota` back
+   * now, rather than this session's earlier calls at the pace the service allows. The provider asked
+   * nothing in the second case, and a message saying it did sent the user looking for a limit they
+   * had not hit.
+   */
+  pausedByProvider(quota: string): boolean {
+    const blocked = this.blockedUntil.get(quota) ?? 0;
+    return blocked > this.now() && blocked >= (this.nextAllowed.get(quota) ?? 0);
   }
 
   /** After a 429: no call for this quota starts before `retryAfterMs` from now. */

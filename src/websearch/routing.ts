@@ -5,6 +5,7 @@
 // ("arXiv: question mentions a paper (“paper”)") for the trace, the CLI footer and the panel.
 import { PROVIDER_NAMES } from "../provider-names";
 import { questionRead } from "../text/cut-text";
+import { KEYWORD_SOURCES, onlyOperators } from "./keyword-query";
 import type { ProviderName, QuestionTopic } from "./types";
 
 /** One way a question shows a topic: the words that show it, and how the reason says it. */
@@ -14,9 +15,19 @@ interface TopicCue {
   says: string;
 }
 
+/**
+ * Words shaped like code: `quoted`, a named error, `call()`, camelCase, snake_case, a file name, a
+ * version. camelCase starts with two small letters and has a small one after the capital
+ * (`useEffect`, `getElementById`): with one letter, or capitals after, it is a name or a unit, and
+ * "Who founded eBay?", "pH of blood", "iPhone", "mRNA", "kWh", "macOS" went to GitHub and Stack
+ * Exchange only. A version is no day: "09.11.1989" (a day, a month, a year) is a date.
+ */
+const CODE_SHAPES =
+  /`[^`]+`|\b[A-Z]\w*(Error|Exception)\b|\b\w+\(\)|\b[a-z]{2,}[A-Z][a-z]\w*\b|\b\w+_\w+\b|\b\w+\.(js|ts|py|rs|go|java|rb|cpp|json|yaml|yml|toml)\b|\bv?(?!(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:1[89]|20)\d\d\b)\d+\.\d+\.\d+\b/;
+
 const TOPIC_CUES: TopicCue[] = [
   { topic: "code", says: "question quotes an error", pattern: /\b(errors?|exceptions?|traceback|stack ?trace|segfault|panic(ked)?|crash(es|ed)?|fails? to|undefined is not|cannot find module|not a function|errno|exit code)\b/i },
-  { topic: "code", says: "question looks like code", pattern: /`[^`]+`|\b[A-Z]\w*(Error|Exception)\b|\b\w+\(\)|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b\w+\.(js|ts|py|rs|go|java|rb|cpp|json|yaml|yml|toml)\b|\bv?\d+\.\d+\.\d+\b/ },
+  { topic: "code", says: "question looks like code", pattern: CODE_SHAPES },
   { topic: "code", says: "question is about programming", pattern: /\b(code|coding|program(ming)?|librar(y|ies)|packages?|npm|pip|cargo|api|sdk|framework|repo(sitor(y|ies))?|github|open[- ]source|compile[rd]?|function|method|class|regex|git|docker|kubernetes|python|javascript|typescript|rust|golang|java|c\+\+|sql|install(ing|ation)?|configure|implementation|implement|bug|debug(ging)?|deploy(ing|ment)?|upgrade|migrat(e|ion))\b/i },
   { topic: "papers", says: "question mentions a paper", pattern: /\b(papers?|preprints?|arxiv|stud(y|ies)|research(ers)?|journals?|peer[- ]reviewed|citations?|literature|survey|thes[ie]s|meta-analys[ie]s|publications?|published)\b/i },
   { topic: "science", says: "question is about science or mathematics", pattern: /\b(theorems?|proofs?|quantum|physics|mathemat\w*|algorithms?|neural|machine learning|deep learning|transformers?|datasets?|benchmarks?|equations?|statistic\w*|astronom\w*|chemistry|consensus|complexity)\b/i },
@@ -62,6 +73,8 @@ export type RouteReason =
   | { kind: "fits_topic"; topic: QuestionTopic; says: string; cue: string }
   /** None of the source's topics is in the question. */
   | { kind: "off_topic"; topics: QuestionTopic[] }
+  /** The question is search operators and nothing else (`site:github.com`): a keyword source has no word to search for. */
+  | { kind: "only_operators"; operators: string[] }
   /** No enabled source fit the question, so all of them are asked rather than none. */
   | { kind: "nothing_fit_better" }
   /** The caller named the sources and asked for no routing. */
@@ -85,7 +98,11 @@ const TOPIC_WORDS: Record<QuestionTopic, string> = {
 /** One decision per candidate, in the order given. */
 export function routeQuestion(question: string, candidates: readonly ProviderName[]): { reading: QuestionReading; decisions: RouteDecision[] } {
   const reading = readQuestion(question);
+  // Asked anyway, a keyword source searched "site:github.com" as text, while the answer said the
+  // operator had been left out for it.
+  const operators = onlyOperators(questionRead(question));
   const decisions = [...new Set(candidates)].map((source): RouteDecision => {
+    if (operators.length > 0 && KEYWORD_SOURCES.includes(source)) return { source, ask: false, reason: { kind: "only_operators", operators } };
     const topics = SOURCE_TOPICS[source];
     if (!topics) return { source, ask: true, reason: { kind: "takes_every_question" } };
     const topic = topics.find((t) => reading.evidence[t]);
@@ -93,7 +110,7 @@ export function routeQuestion(question: string, candidates: readonly ProviderNam
     const { says, cue } = reading.evidence[topic]!;
     return { source, ask: true, reason: { kind: "fits_topic", topic, says, cue } };
   });
-  if (decisions.length > 0 && decisions.every((d) => !d.ask)) {
+  if (decisions.length > 0 && operators.length === 0 && decisions.every((d) => !d.ask)) {
     return { reading, decisions: decisions.map((d) => ({ ...d, ask: true, reason: { kind: "nothing_fit_better" } })) };
   }
   return { reading, decisions };
@@ -110,6 +127,8 @@ export function describeRoute(decision: RouteDecision): string {
       return `${name}: ${reason.says} (“${reason.cue}”)`;
     case "off_topic":
       return `${name}: not asked — question is not about ${reason.topics.map((t) => TOPIC_WORDS[t]).join(" or ")}`;
+    case "only_operators":
+      return `${name}: not asked — the question is only search operators (${reason.operators.map((o) => `“${o}”`).join(", ")}), and it searches for words`;
     case "nothing_fit_better":
       return `${name}: no enabled source fits this question better, so each is asked`;
     case "asked_by_name":

@@ -1,10 +1,10 @@
 // The replay folder and its log as a script meets them: the log VAULT_RESEARCH_REPLAY_LOG names is
 // checked before the run, and a line that cannot be written is said as the log's failure.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
+import { loadReplayDirectory, maxReplayFileBytes, ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
 import { UsageError } from "../../src/cli/args";
 import { runCli } from "../../src/cli/run";
 import { webAccess } from "../../src/cli/web-access";
@@ -98,5 +98,28 @@ describe("VAULT_RESEARCH_REPLAY", () => {
     expect(asked).toEqual([]);
     expect(out).toBe("");
     expect(err).toContain("VAULT_RESEARCH_REPLAY is set but empty");
+  });
+});
+
+describe("the replay folder's files", () => {
+  it("a file of 200,000 small exchanges is read, not a stack overflow that names no file", () => {
+    const one = JSON.stringify({ method: "GET", url: "https://a.example/x", body: { ok: true } });
+    writeFileSync(path.join(tmp, "many.json"), `[${Array(200_000).fill(one).join(",")}]`);
+    expect(loadReplayDirectory(tmp)).toHaveLength(200_000);
+  });
+
+  it("a file larger than a replay file may hold is refused by name before it is read", () => {
+    const huge = path.join(tmp, "huge.json");
+    writeFileSync(huge, "");
+    truncateSync(huge, maxReplayFileBytes + 1); // sparse: nothing is written to the disk
+    const refused = (() => {
+      try {
+        loadReplayDirectory(tmp);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ReplayDirectoryError);
+    expect((refused as ReplayDirectoryError).message).toBe("Replay file huge.json is larger than the 64 MB a replay file may hold (67,108,865 bytes).");
   });
 });

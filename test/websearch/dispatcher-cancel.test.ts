@@ -7,7 +7,7 @@ import { createSearchSession } from "../../src/websearch/search-providers";
 import { fakeClock, jsonResponse, scriptedHttp, testContext } from "./helpers";
 
 /** A clock whose rate waits (plain sleeps) end only when the test says; deadline sleeps as the fake clock's. */
-function heldClock(): Clock & { release: () => void; held: () => number } {
+function heldClock(): Clock & { release: () => void; releaseNewest: () => void; held: () => number } {
   const base = fakeClock();
   const waiting: (() => void)[] = [];
   return {
@@ -22,6 +22,7 @@ function heldClock(): Clock & { release: () => void; held: () => number } {
             }),
           ),
     release: () => waiting.splice(0).forEach((wake) => wake()),
+    releaseNewest: () => waiting.pop()?.(),
     held: () => waiting.length,
   };
 }
@@ -47,6 +48,39 @@ describe("cancelling a run while a source waits its turn", () => {
     await settled();
 
     expect(outcome.sources[0]).toMatchObject({ status: "failed", error: { kind: "network" } });
+    expect(http.requests).toEqual([]);
+  });
+
+  it("gives the turn a cancelled call claimed back: the next question's call waits only for calls that went out", async () => {
+    const clock = heldClock();
+    const http = scriptedHttp(() => jsonResponse({ total_count: 0, incomplete_results: false, items: [] }));
+    const noToken = { get: async () => null };
+    const session = createSearchSession({ clock });
+    session.governor.reserve("github", 10_000); // another run's call just went out; GitHub's next turn is in 6 s
+    const controller = new AbortController();
+    const stopped = dispatchSearch(["github"], { query: "automerge error", count: 3 }, testContext(http, { clock, secrets: noToken, signal: controller.signal }), session, { route: false });
+    await settled();
+    expect(clock.held()).toBe(1);
+    controller.abort();
+    await stopped;
+
+    const next = dispatchSearch(["github"], { query: "yjs error", count: 3 }, testContext(http, { clock, secrets: noToken }), session, { route: false });
+    await settled();
+    clock.releaseNewest();
+    const outcome = await next;
+
+    expect(outcome.sources[0]).toMatchObject({ status: "answered" });
+    expect(http.requests.map((r) => new URL(r.url).searchParams.get("q"))).toEqual([expect.stringContaining("yjs")]);
+  });
+
+  it("a run cancelled before its source is asked claims no turn at all", async () => {
+    const clock = heldClock();
+    const http = scriptedHttp(() => jsonResponse({ hits: [] }));
+    const session = createSearchSession({ clock });
+    const controller = new AbortController();
+    controller.abort();
+    await dispatchSearch(["hackernews"], { query: "opinions on crdt", count: 3 }, testContext(http, { clock, signal: controller.signal }), session, { route: false });
+    expect(session.governor.reserve("hackernews", 0)).toMatchObject({ ok: true, waitMs: 0 });
     expect(http.requests).toEqual([]);
   });
 });

@@ -155,6 +155,15 @@ describe("the dispatcher", () => {
     expect(outcome.clamps).toContain("“site:github.com” left out for Wikipedia, Hacker News, arXiv, GitHub, Stack Exchange, PubMed: they search for words, not with search operators");
   });
 
+  it("asks no keyword source a question of search operators only, and does not say it left them out", async () => {
+    const http = scriptedHttp(() => jsonResponse({}));
+    const { context, session } = setup(http);
+    const outcome = await dispatchSearch([...KEYWORD_SOURCES, "searxng"], { query: "site:github.com", count: 5 }, context, session);
+    expect(http.requests.map((r) => new URL(r.url).host)).toEqual(["localhost:8888"]);
+    expect(outcome.sources.filter((s) => s.status === "skipped").map((s) => s.route.reason.kind)).toEqual(KEYWORD_SOURCES.map(() => "only_operators"));
+    expect(outcome.clamps.filter((c) => c.includes("left out"))).toEqual([]);
+  });
+
   it("with routing off, asks every named source and says it was asked by name", async () => {
     const http = byHost(hosts);
     const { context, session } = setup(http);

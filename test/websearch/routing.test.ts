@@ -13,6 +13,19 @@ describe("routing by question type", () => {
     expect(asked("Which npm library should I use for a collaborative editor?")).toEqual(["github", "stackexchange"]);
   });
 
+  it("names and units with a capital inside, and dates written with dots, are not code", () => {
+    for (const question of ["Who founded eBay?", "How many kWh does a fridge use?", "Is iCloud safe?", "What happened in Berlin on 09.11.1989?"]) {
+      expect(readQuestion(question).topics, question).toEqual([]);
+    }
+    expect(asked("What is the pH of blood?")).toEqual(["wikipedia"]);
+    expect(asked("How do mRNA vaccines work?")).toEqual(["pubmed"]);
+    expect(asked("Is the new iPhone worth it?")).toEqual(["hackernews"]);
+    // What code looks like still is.
+    for (const cue of ["useEffect", "getElementById", "isNaN", "3.1.0", "v2.0.14", "22.04.3"]) {
+      expect(readQuestion(`why does ${cue} behave so`).evidence.code, cue).toEqual({ says: "question looks like code", cue });
+    }
+  });
+
   it("papers and science go to arXiv; medicine to PubMed; a paper about either to both", () => {
     expect(asked("Is there a proof that this consensus algorithm terminates?")).toEqual(["arxiv"]);
     expect(asked("Do vaccines reduce infection in elderly patients?")).toEqual(["pubmed"]);
@@ -41,6 +54,16 @@ describe("routing by question type", () => {
       ["github", true, "nothing_fit_better"],
       ["arxiv", true, "nothing_fit_better"],
     ]);
+  });
+
+  it("a question of search operators only goes to no keyword source: it would search the operator as text", () => {
+    const { decisions } = routeQuestion("site:github.com", [...FREE, "brave"]);
+    expect(decisions.filter((d) => d.ask).map((d) => d.source)).toEqual(["brave"]);
+    expect(decisions[0]).toEqual({ source: "wikipedia", ask: false, reason: { kind: "only_operators", operators: ["site:github.com"] } });
+    expect(describeRoute(decisions[0])).toBe("Wikipedia: not asked — the question is only search operators (“site:github.com”), and it searches for words");
+    // Not even when nothing else is enabled; a word beside the operator is a question again.
+    expect(asked("site:github.com intitle:crdt")).toEqual([]);
+    expect(asked("site:example.org pizza dough")).toEqual(FREE);
   });
 
   it("keeps each reason as data and says it in words", () => {

@@ -129,11 +129,25 @@ describe("searchProviders", () => {
     clock.advance(10_000);
     const second = await searchProviders(["exa"], { query: "b", count: 3, timeoutMs: 5000 }, context, session);
     expect(second.errors[0].error.kind).toBe("rate_limited");
+    expect(second.errors[0].error.message).toBe("Exa asked us to slow down; the next call is allowed in 50 s, later than this search may wait.");
     expect(second.errors[0].error.retryAfterMs).toBe(50_000);
     expect(http.requests).toHaveLength(1);
     clock.advance(50_000);
     await searchProviders(["exa"], { query: "c", count: 3, timeoutMs: 5000 }, context, session);
     expect(http.requests).toHaveLength(2);
+  });
+
+  it("a source refused for this session's own pacing does not say the provider asked for a pause", async () => {
+    const clock = fakeClock();
+    const http = scriptedHttp(() => jsonResponse({ results: [] }));
+    const context = testContext(http, { clock });
+    const session = { ...createSearchSession(context), governor: new RateGovernor(clock, { exa: 6000 }) };
+    session.governor.reserve("exa", 10_000); // two calls of other runs: the next turn is 12 s away
+    session.governor.reserve("exa", 10_000);
+    const refused = await searchProviders(["exa"], { query: "a", count: 3, timeoutMs: 5000 }, context, session);
+    expect(refused.errors[0].error).toMatchObject({ kind: "rate_limited", retryAfterMs: 12_000 });
+    expect(refused.errors[0].error.message).toBe("Exa's calls are spaced to the rate it allows, and this session's earlier calls come first; the next one is allowed in 12 s, later than this search may wait.");
+    expect(http.requests).toHaveLength(0);
   });
 });
 
@@ -141,23 +155,50 @@ describe("RateGovernor", () => {
   it("queues concurrent callers of one quota one interval apart and leaves other quotas alone", () => {
     const clock = fakeClock();
     const governor = new RateGovernor(clock, { brave: 1000, exa: 100 });
-    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 0 });
-    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 1000 });
-    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 2000 });
-    expect(governor.reserve("exa", 5000)).toEqual({ ok: true, waitMs: 0 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 0 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 1000 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 2000 });
+    expect(governor.reserve("exa", 5000)).toMatchObject({ ok: true, waitMs: 0 });
     expect(governor.reserve("brave", 1500)).toEqual({ ok: false, retryAfterMs: 3000 });
     clock.advance(3000);
-    expect(governor.reserve("brave", 0)).toEqual({ ok: true, waitMs: 0 });
+    expect(governor.reserve("brave", 0)).toMatchObject({ ok: true, waitMs: 0 });
   });
 
   it("a clock set back an hour keeps the spacing and the back-off, and does not refuse every call for the hour", () => {
     const clock = fakeClock();
     const governor = new RateGovernor(clock, { brave: 1000, exa: 100 });
-    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 0 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 0 });
     governor.backOff("exa", 2000);
     clock.set(clock.now() - 3_600_000);
-    expect(governor.reserve("brave", 5000)).toEqual({ ok: true, waitMs: 1000 });
-    expect(governor.reserve("exa", 5000)).toEqual({ ok: true, waitMs: 2000 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 1000 });
+    expect(governor.reserve("exa", 5000)).toMatchObject({ ok: true, waitMs: 2000 });
+  });
+
+  it("takes back a turn no call used, unless a later call has claimed the one after it", () => {
+    const clock = fakeClock();
+    const governor = new RateGovernor(clock, { github: 6000 });
+    governor.reserve("github", 10_000);
+    const unused = governor.reserve("github", 10_000);
+    expect(unused).toMatchObject({ ok: true, waitMs: 6000 });
+    governor.giveBack("github", unused);
+    expect(governor.reserve("github", 10_000)).toMatchObject({ ok: true, waitMs: 6000 });
+    // Now a call is queued behind the one given back: its turn stays where it was.
+    const second = governor.reserve("github", 20_000);
+    const third = governor.reserve("github", 20_000);
+    governor.giveBack("github", second);
+    expect(third).toMatchObject({ ok: true, waitMs: 18_000 });
+    expect(governor.reserve("github", 30_000)).toMatchObject({ ok: true, waitMs: 24_000 });
+  });
+
+  it("says whether the provider asked for the pause or this session's own pacing holds the quota", () => {
+    const clock = fakeClock();
+    const governor = new RateGovernor(clock, { github: 6000 });
+    governor.reserve("github", 10_000);
+    expect(governor.pausedByProvider("github")).toBe(false);
+    governor.backOff("github", 60_000);
+    expect(governor.pausedByProvider("github")).toBe(true);
+    clock.advance(60_000);
+    expect(governor.pausedByProvider("github")).toBe(false);
   });
 });
 
