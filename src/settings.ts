@@ -52,6 +52,18 @@ export const freshnessSchema = z.union([
     }, "expected the first day not after the second"),
 ]);
 
+/**
+ * Why `text` is no freshness, in words for a flag's or a file's error: a range of the right shape is
+ * told what is wrong with its days rather than shown the shape it already has.
+ */
+export function freshnessProblem(text: string): string {
+  const shaped = /^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/.test(text);
+  if (!shaped) return "must be any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD";
+  const [from, to] = text.split("to");
+  if (!isCalendarDay(from) || !isCalendarDay(to)) return "must name real days (2025-13-45 is none)";
+  return "must give the first day first: the first is after the second";
+}
+
 /** `YYYY-MM-DD` naming a day that exists (no month 13, no February 30). */
 function isCalendarDay(day: string): boolean {
   const [year, month, date] = day.split("-").map(Number);

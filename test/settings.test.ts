@@ -1,6 +1,6 @@
 // Settings as read from data.json or --config: what could not be used is said, never dropped.
 import { describe, expect, it } from "vitest";
-import { freshnessSchema, loadSettings } from "../src/settings";
+import { freshnessProblem, freshnessSchema, loadSettings } from "../src/settings";
 
 describe("freshness", () => {
   it("takes a range of real days, the first not after the second", () => {
@@ -9,6 +9,12 @@ describe("freshness", () => {
     for (const bad of ["2025-13-45to2025-14-01", "2025-02-29to2025-03-01", "2025-04-31to2025-05-01", "2025-03-02to2025-03-01", "2025-00-10to2025-01-01"]) {
       expect(freshnessSchema.safeParse(bad).success, bad).toBe(false);
     }
+  });
+
+  it("says what is wrong with a range of the right shape, and the shape to one without it", () => {
+    expect(freshnessProblem("last week")).toContain("YYYY-MM-DDtoYYYY-MM-DD");
+    expect(freshnessProblem("2025-02-30to2025-03-01")).toContain("real days");
+    expect(freshnessProblem("2025-06-01to2025-01-01")).toContain("the first is after the second");
   });
 
   it("an impossible range in the settings is reported and replaced by the default", () => {

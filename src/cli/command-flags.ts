@@ -1,6 +1,6 @@
 // The flags of the commands that share them, and reading the web-search ones: light on purpose
 // (settings and the parser only), so the command table and help load without any command.
-import { externalModes, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
+import { externalModes, freshnessProblem, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
 import { flag, flagAll, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 
 export const RESEARCH_FLAGS: FlagSpecs = {
@@ -45,7 +45,7 @@ export function readExternalFlags(args: ParsedArgs, settings: Settings): Researc
   }
   const freshnessRaw = flag(args, "external-freshness") ?? settings.external.freshness;
   const freshness = freshnessSchema.safeParse(freshnessRaw);
-  if (!freshness.success) throw new UsageError(`--external-freshness must be any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD (got "${freshnessRaw}").`);
+  if (!freshness.success) throw new UsageError(`--external-freshness ${freshnessProblem(freshnessRaw)} (got "${freshnessRaw}").`);
   return {
     mode: modeRaw as ExternalMode,
     providers: providers.length > 0 ? (providers as ProviderName[]) : settings.external.providers,

@@ -133,11 +133,14 @@ describe("hostile settings are reported and replaced by defaults, one field at a
     expect(run.err).toMatch(/external\.freshness/);
   });
 
-  it("an impossible freshness date on the command line is a usage error", async () => {
-    for (const bad of ["2025-02-30to2025-03-01", "2025-13-01to2025-12-31", "2025-06-01to2025-01-01"]) {
+  it("an impossible freshness date on the command line is a usage error that says what is wrong with it", async () => {
+    const said = { "2025-02-30to2025-03-01": "real days", "2025-13-01to2025-12-31": "real days", "2025-06-01to2025-01-01": "the first is after the second" };
+    for (const [bad, why] of Object.entries(said)) {
       const run = await cli(place.box, ["research", VAULT_QUESTION, "--external-freshness", bad]);
       expect(run.code, bad).toBe(2);
       expect(run.err).toContain("--external-freshness");
+      // Not the shape the value already has, which read as if it had none.
+      expect(run.err, bad).toContain(why);
     }
   });
 
