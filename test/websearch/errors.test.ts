@@ -146,6 +146,22 @@ describe("Brave LLM Context fallback", () => {
     expect(http.requests.map((r) => new URL(r.url).pathname)).toEqual(["/res/v1/llm/context", "/res/v1/web/search", "/res/v1/web/search"]);
   });
 
+  it("tries LLM Context again once the key is changed: a plan without it is the key's, not the address's", async () => {
+    const keys: { brave: string } = { brave: "BSA-old-plan-key-0001" };
+    const http = scriptedHttp((req) =>
+      !req.url.includes("/llm/context")
+        ? toResponse(loadExchange("brave-web/crdt-news-videos.json"))
+        : toResponse(loadExchange(keys.brave.includes("old") ? "brave-llm-context/option-not-in-plan.json" : "brave-llm-context/local-first-crdt.json")),
+    );
+    const brave = createBraveProvider();
+    const context = testContext(http, { secrets: { get: async (name) => (name === "brave" ? keys.brave : null) } });
+    await brave.search({ query: "yjs vs automerge", count: 3 }, context);
+    await brave.search({ query: "yjs vs automerge", count: 3 }, context);
+    keys.brave = "BSA-new-plan-key-0002";
+    await brave.search({ query: "yjs vs automerge", count: 3 }, context);
+    expect(http.requests.map((r) => new URL(r.url).pathname)).toEqual(["/res/v1/llm/context", "/res/v1/web/search", "/res/v1/web/search", "/res/v1/llm/context"]);
+  });
+
   it("does not fall back on errors that web search would share (a bad key)", async () => {
     const http = scriptedHttp(() => toResponse(loadExchange("brave-web/token-invalid-422.json")));
     const error = await createBraveProvider().search({ query: "crdt", count: 3 }, testContext(http)).catch((e: unknown) => e);

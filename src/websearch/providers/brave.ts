@@ -11,6 +11,7 @@ import { readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { looseList, parseEach } from "./source-call";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type SearchRequest } from "../types";
+import { fnv1a32 } from "../../text/string-hash";
 
 // Snippets are documented as strings; one client saw `{text, relevance_score}`. Both are read.
 const snippetSchema = z.union([z.string(), z.object({ text: z.string() }).transform((s) => s.text)]);
@@ -41,30 +42,38 @@ const braveTokens = { total: { min: 1024, max: 32_768 }, perUrl: { min: 512, max
 export const braveLabel = PROVIDER_NAMES.brave.choice;
 
 export function createBraveProvider(): Provider {
-  // Remembered per base URL for the session, so a plan without LLM Context costs one failed call, not one per run.
-  const withoutLlmContext = new Map<string, string>();
+  // Remembered for the session, so a plan without LLM Context costs one failed call, not one per run:
+  // an endpoint that is not there per base URL; "not in this key's plan" per base URL and key (by a
+  // hash, never the key), so a key the user changes to a plan that has it is tried at once, not
+  // after a restart. The key is looked up for it only once some plan has been found without it.
+  const unsupportedAt = new Set<string>();
+  const plansWithout = new Set<string>();
+  const planOf = async (baseUrl: string, context: ProviderContext) => `${baseUrl}\n${fnv1a32((await context.secrets.get("brave"))?.trim() ?? "")}`;
   return {
     name: "brave",
     label: braveLabel,
     capabilities: { search: true, contents: false, freshness: true, domainFilters: false, highlights: true, fullText: false },
     async search(request, context) {
       const baseUrl = context.settings.external.brave.baseUrl;
-      const knownReason = withoutLlmContext.get(baseUrl);
-      if (knownReason) return fallBackToWebSearch(request, context, knownReason);
+      if (unsupportedAt.has(baseUrl)) return fallBackToWebSearch(request, context, NOT_AVAILABLE);
+      if (plansWithout.size > 0 && plansWithout.has(await planOf(baseUrl, context))) return fallBackToWebSearch(request, context, NOT_IN_PLAN);
       try {
         return await searchLlmContext(request, context);
       } catch (error) {
         if (error instanceof ProviderError && (error.kind === "plan" || error.kind === "unsupported")) {
-          const reason = error.kind === "plan" ? "it is not in this key's plan" : "the endpoint is not available";
-          withoutLlmContext.set(baseUrl, reason);
+          if (error.kind === "plan") plansWithout.add(await planOf(baseUrl, context));
+          else unsupportedAt.add(baseUrl);
           context.log?.({ type: "fallback", provider: "brave", from: "llm/context", to: "web/search", reason: error.message });
-          return fallBackToWebSearch(request, context, reason);
+          return fallBackToWebSearch(request, context, error.kind === "plan" ? NOT_IN_PLAN : NOT_AVAILABLE);
         }
         throw error;
       }
     },
   };
 }
+
+const NOT_IN_PLAN = "it is not in this key's plan";
+const NOT_AVAILABLE = "the endpoint is not available";
 
 async function fallBackToWebSearch(request: SearchRequest, context: ProviderContext, why: string): Promise<ProviderResponse> {
   const response = await searchBraveWeb(request, context, { provider: "brave", label: braveLabel });
