@@ -6,6 +6,7 @@ import {
   DEFAULT_MODEL_TIMEOUT_MS,
   DEFAULT_TEMPERATURE,
   ModelError,
+  withinLengthLimit,
   type ChatModel,
   type ChatRequest,
   type ChatResponse,
@@ -31,6 +32,7 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
     name: `anthropic:${options.model}`,
     async complete(req: ChatRequest): Promise<ChatResponse> {
       if (!options.apiKey) throw new ModelError("auth", "No Anthropic API key is set.");
+      const maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
       const body = await postJson({
         http: options.http,
         url: `${baseUrl}/v1/messages`,
@@ -39,7 +41,7 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
           model: options.model,
           system: req.system,
           messages: req.messages,
-          max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+          max_tokens: maxTokens,
           temperature: req.temperature ?? DEFAULT_TEMPERATURE,
         },
         timeoutMs,
@@ -47,8 +49,9 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
         serverName: "Anthropic",
         secrets: [options.apiKey],
         errorMessageOf: anthropicErrorMessage,
+        errorTypesOf: anthropicErrorTypes,
       });
-      return readScrubbed(() => parseAnthropicMessage(body, options.model), [options.apiKey]);
+      return withinLengthLimit(readScrubbed(() => parseAnthropicMessage(body, options.model), [options.apiKey]), maxTokens);
     },
   };
 }
@@ -57,7 +60,10 @@ export function anthropicModel(options: AnthropicOptions): ChatModel {
 export function parseAnthropicMessage(body: unknown, configuredModel: string): ChatResponse {
   if (!isRecord(body)) throw new ModelError("parse", "Anthropic sent JSON that is not a message.");
   if (body.type === "error") {
-    throw new ModelError("http", `Anthropic reported an error: ${serverSaid(anthropicErrorMessage(body) ?? "unknown error")}`);
+    const said = serverSaid(anthropicErrorMessage(body) ?? "unknown error");
+    // Overloaded is a wait, whichever status it came with (a proxy may pass it on in a 200).
+    if (anthropicErrorTypes(body).includes("overloaded_error")) throw new ModelError("unavailable", `Anthropic is overloaded: ${said}`, { reason: "busy" });
+    throw new ModelError("http", `Anthropic reported an error: ${said}`);
   }
   if (!Array.isArray(body.content)) throw new ModelError("parse", "Anthropic sent a message without content.");
   // Only text blocks are the answer; thinking and tool blocks are not.
@@ -80,6 +86,10 @@ function anthropicErrorMessage(body: unknown): string | undefined {
   if (!isRecord(body)) return undefined;
   if (isRecord(body.error) && typeof body.error.message === "string") return body.error.message;
   return undefined;
+}
+
+function anthropicErrorTypes(body: unknown): string[] {
+  return isRecord(body) && isRecord(body.error) && typeof body.error.type === "string" ? [body.error.type] : [];
 }
 
 function numberOr(value: unknown): number | undefined {

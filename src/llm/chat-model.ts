@@ -1,6 +1,7 @@
 // The chat-model contract: everything the research runner needs from a model, and nothing more.
 // Adapters (OpenAI-compatible, Anthropic) speak HTTP through the Http port; when no model is
 // configured the runner writes an extractive evidence brief instead (src/core/extractive-brief).
+import { cutText } from "../text/cut-text";
 
 export interface ChatMessage {
   role: "user" | "assistant";
@@ -45,18 +46,62 @@ export interface ChatModel {
 
 export type ModelErrorKind = "auth" | "rate_limited" | "timeout" | "http" | "parse" | "network" | "unavailable" | "cancelled";
 
+/**
+ * What a failure was, where its kind leaves two fixes open (closed; set where the failure is
+ * classified). A 404 and a 503 are both `unavailable`, a 400 and a 500 both `http`, yet one is
+ * fixed in settings and the other by asking again:
+ * - `model_not_found`: the server has no model of that name (settings);
+ * - `wrong_address`: the address answers, but not as a chat API — no such route, a base URL without /v1 (settings);
+ * - `busy`: overloaded, or still loading the model (ask again in a moment);
+ * - `request_refused`: the request as sent — too long for the model's context, a parameter it does
+ *   not take (asked again, it is refused again);
+ * - `server_error`: the server failed on its side (ask again);
+ * - `quota_exhausted`: the account has no credit left (a 429 that no wait ends).
+ */
+export type ModelErrorReason = "model_not_found" | "wrong_address" | "busy" | "request_refused" | "server_error" | "quota_exhausted";
+
+export interface ModelErrorDetails {
+  status?: number;
+  retryAfterMs?: number;
+  reason?: ModelErrorReason;
+}
+
 /** Why a model call failed, in words a user can act on. Never contains an API key. */
 export class ModelError extends Error {
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
-    readonly details: { status?: number; retryAfterMs?: number } = {},
+    readonly details: ModelErrorDetails = {},
   ) {
     super(message);
     this.name = "ModelError";
   }
 }
 
+/** The most telling word for a model's failure: its reason when it has one, else its kind (what a trace records). */
+export type ModelFailureKind = ModelErrorKind | ModelErrorReason;
+
+export function modelFailureKind(error: ModelError): ModelFailureKind {
+  return error.details.reason ?? error.kind;
+}
+
 export const DEFAULT_MAX_TOKENS = 1024;
+
+/**
+ * Characters a token may average before an answer is taken for one that ignored its length limit.
+ * English averages about four; a generous ceiling, for code, tables and runs of spaces.
+ */
+const MAX_CHARS_PER_TOKEN = 16;
+
+/**
+ * The answer within its length limit. A server that ignores `max_tokens` (a hostile one, a broken
+ * one looping) could send megabytes, which the panel, the trace note and a repair request would
+ * all carry: it is cut at the limit and marked as cut, as a model that stopped there is.
+ */
+export function withinLengthLimit(response: ChatResponse, maxTokens: number): ChatResponse {
+  const max = Math.max(1, maxTokens) * MAX_CHARS_PER_TOKEN;
+  if (response.text.length <= max) return response;
+  return { ...response, text: cutText(response.text, max), truncated: true };
+}
 export const DEFAULT_TEMPERATURE = 0.2;
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

@@ -7,6 +7,7 @@ import {
   DEFAULT_MODEL_TIMEOUT_MS,
   DEFAULT_TEMPERATURE,
   ModelError,
+  withinLengthLimit,
   type ChatModel,
   type ChatRequest,
   type ChatResponse,
@@ -37,6 +38,7 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
     name: `openai:${options.model}`,
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const secrets = apiKey ? [apiKey] : [];
+      const maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
       try {
         const body = await postJson({
           http: options.http,
@@ -45,7 +47,7 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
           body: {
             model: options.model,
             messages: [{ role: "system", content: req.system }, ...req.messages],
-            max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+            max_tokens: maxTokens,
             temperature: req.temperature ?? DEFAULT_TEMPERATURE,
             stream: false,
           },
@@ -54,8 +56,9 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
           serverName,
           secrets,
           errorMessageOf: openAiErrorMessage,
+          errorTypesOf: openAiErrorTypes,
         });
-        return readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets);
+        return withinLengthLimit(readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets), maxTokens);
       } catch (error) {
         throw withBaseUrlHint(error, baseUrl);
       }
@@ -78,7 +81,7 @@ function withBaseUrlHint(error: unknown, baseUrl: string): unknown {
   if (!(error instanceof ModelError) || !/^https?:\/\/[^/?#]+$/i.test(baseUrl)) return error;
   const missingRoute = (error.details.status === 404 && error.kind !== "unavailable") || (error.kind === "http" && error.details.status === undefined);
   if (!missingRoute) return error;
-  return new ModelError("unavailable", `${error.message.replace(/[.\s]*$/, "")}. The base URL ${baseUrl} has no path; OpenAI-compatible servers usually expect one ending in /v1 (${baseUrl}/v1).`, error.details);
+  return new ModelError("unavailable", `${error.message.replace(/[.\s]*$/, "")}. The base URL ${baseUrl} has no path; OpenAI-compatible servers usually expect one ending in /v1 (${baseUrl}/v1).`, { ...error.details, reason: "wrong_address" });
 }
 
 /** Reads a chat completion; exported for tests of odd server shapes. */
@@ -158,6 +161,12 @@ function openAiErrorMessage(body: unknown): string | undefined {
   if (isRecord(error) && typeof error.message === "string") return error.message;
   if (typeof body.message === "string") return body.message;
   return undefined;
+}
+
+/** OpenAI names an error twice, by `type` and `code` (`insufficient_quota`, `model_not_found`). */
+function openAiErrorTypes(body: unknown): string[] {
+  if (!isRecord(body) || !isRecord(body.error)) return [];
+  return [body.error.type, body.error.code].filter((t): t is string => typeof t === "string");
 }
 
 function numberOr(value: unknown): number | undefined {

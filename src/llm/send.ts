@@ -5,7 +5,7 @@
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { secretScrubber } from "../text/secret-scrub";
-import { ModelError } from "./chat-model";
+import { ModelError, type ModelErrorReason } from "./chat-model";
 import { retryAfterHeaderMs } from "../text/retry-after";
 
 export interface JsonPost {
@@ -23,6 +23,11 @@ export interface JsonPost {
   secrets: string[];
   /** Pulls a human message out of an error body; each API words it differently. */
   errorMessageOf: (body: unknown) => string | undefined;
+  /**
+   * The error's type or code as the API names it (Anthropic's `overloaded_error`, OpenAI's
+   * `insufficient_quota`): it tells apart what one status covers.
+   */
+  errorTypesOf?: (body: unknown) => string[];
 }
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -85,8 +90,11 @@ function transportError(post: JsonPost, error: unknown): ModelError {
 
 function statusError(post: JsonPost, response: HttpResponse): ModelError {
   let said: string | undefined;
+  let types: string[] = [];
   try {
-    said = post.errorMessageOf(JSON.parse(response.text));
+    const body: unknown = JSON.parse(response.text);
+    said = post.errorMessageOf(body);
+    types = post.errorTypesOf?.(body) ?? [];
   } catch {
     said = undefined;
   }
@@ -98,16 +106,36 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
     return new ModelError("auth", `${server} refused the API key (HTTP ${status}): ${detail}`, { status });
   }
   if (status === 429) {
+    // OpenAI's spent account answers 429 too, and no wait ends it.
+    if (types.includes("insufficient_quota")) {
+      return new ModelError("rate_limited", `${server} says the account has no quota left (HTTP 429): ${detail}`, { status, reason: "quota_exhausted" });
+    }
     const retryAfterMs = retryAfterHeaderMs(response.headers["retry-after"], (post.clock ?? systemClock).now());
     return new ModelError("rate_limited", `${server} is rate limiting requests (HTTP 429): ${detail}`, { status, retryAfterMs });
   }
-  if (status === 404 && /model/i.test(detail)) {
-    return new ModelError("unavailable", `${server} does not have that model (HTTP 404): ${detail}`, { status });
+  const reason = reasonOfStatus(status, detail, types);
+  switch (reason) {
+    case "model_not_found":
+      return new ModelError("unavailable", `${server} does not have that model (HTTP ${status}): ${detail}`, { status, reason });
+    case "busy":
+      return new ModelError("unavailable", `${server} is unavailable or overloaded (HTTP ${status}): ${detail}`, { status, reason });
+    default:
+      return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status, ...(reason ? { reason } : {}) });
   }
-  if (status === 502 || status === 503 || status === 529) {
-    return new ModelError("unavailable", `${server} is unavailable or overloaded (HTTP ${status}): ${detail}`, { status });
-  }
-  return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status });
+}
+
+/**
+ * What an error status says beyond its kind. A 404 is a missing model when the server's words or
+ * type name one (Ollama: `model 'llama9' not found`; OpenAI: `model_not_found`; Anthropic:
+ * `not_found_error` on `model: …`), else a route the address does not serve.
+ */
+function reasonOfStatus(status: number, detail: string, types: string[]): ModelErrorReason | undefined {
+  if (types.includes("overloaded_error") || status === 502 || status === 503 || status === 529) return "busy";
+  if (status === 404) return /model/i.test(detail) || types.includes("model_not_found") ? "model_not_found" : "wrong_address";
+  if (status === 405) return "wrong_address";
+  if (status === 400 || status === 413 || status === 422) return "request_refused";
+  if (status >= 500) return "server_error";
+  return undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 // line, which have no place here. Local results stay on screen beside these messages.
 import { providerDisplayName } from "../evidence/labels";
 import type { PackWarning } from "../evidence/research-pack";
-import type { ModelErrorKind } from "../llm/chat-model";
+import type { ModelFailureKind } from "../llm/chat-model";
 import type { ResearchResult } from "../research/types";
 import type { ProviderErrorKind } from "../websearch/types";
 
@@ -84,13 +84,13 @@ function searxngLoginAdvice(passwordSet: boolean): Partial<Advice> {
 
 /**
  * Per kind, what to say and offer when the model could not answer. Without `message`, the model
- * error's own sentence is shown: it names the server, the status and what the server said, which
- * is what tells a passing fault from a setting to change. `unavailable` is a server that was reached
- * and could not serve the model (busy or overloaded, as Anthropic's 529; still loading it, as
- * Ollama's 503; without a model of that name, a 404; or a base URL without its /v1), and only its
- * own words tell which: so it, like the other kinds that may be either, offers both buttons.
+ * error's own sentence is shown: it names the server, the status and what the server said. The
+ * trace records a failure's reason where its kind leaves two fixes open (llm/chat-model.ts,
+ * `ModelErrorReason`), and a reason gets the one button that can fix it: a model of another name
+ * or a base URL is changed in settings, a busy server is asked again. A kind without its reason (a
+ * trace written before reasons, a failure no status explains) may be either, and offers both.
  */
-const MODEL_ADVICE: Record<ModelErrorKind, (c: ProblemContext) => Pick<Advice, "hint" | "action" | "orAction"> & { message?: string }> = {
+const MODEL_ADVICE: Record<ModelFailureKind, (c: ProblemContext) => Pick<Advice, "hint" | "action" | "orAction"> & { message?: string }> = {
   auth: (c) =>
     c.hasModelKey === false
       ? { message: "The model's server wants an API key, and none is set.", hint: "Add one under Model for answers in settings.", action: "open_settings" }
@@ -106,10 +106,26 @@ const MODEL_ADVICE: Record<ModelErrorKind, (c: ProblemContext) => Pick<Advice, "
     orAction: "open_settings",
   }),
   cancelled: () => ({ message: "The model call was cancelled." }),
+  model_not_found: () => ({
+    hint: "Check the model's name under Model for answers in settings; a local server may need the model downloaded first (for Ollama: ollama pull, then ask again).",
+    action: "open_settings",
+  }),
+  wrong_address: () => ({ hint: "Check the base URL under Model for answers in settings.", action: "open_settings" }),
+  busy: () => ({ hint: "The server is busy or still loading the model: retry in a moment.", action: "retry" }),
+  request_refused: () => ({
+    hint: "Asked again, it is refused the same way. Choose another model under Model for answers in settings, or give this one a longer context on its server.",
+    action: "open_settings",
+  }),
+  server_error: () => ({ hint: "The server failed on its side; retry in a moment.", action: "retry" }),
+  quota_exhausted: () => ({
+    message: "The model's account has no quota left.",
+    hint: "Add credit with the model's provider, or choose another model under Model for answers in settings.",
+    action: "open_settings",
+  }),
 };
 
 const isProviderErrorKind = (kind: string): kind is ProviderErrorKind => Object.hasOwn(PROVIDER_ADVICE, kind);
-const isModelErrorKind = (kind: string): kind is ModelErrorKind => Object.hasOwn(MODEL_ADVICE, kind);
+const isModelFailureKind = (kind: string): kind is ModelFailureKind => Object.hasOwn(MODEL_ADVICE, kind);
 
 /**
  * The run's problems: errors from the trace first (they say which stage and provider), then the
@@ -143,7 +159,7 @@ function problemOfTraceError(error: { stage: string; kind: string; message: stri
     const advice = PROVIDER_ADVICE[error.kind](who, context, error.provider);
     return { severity: "error", kind: error.kind, ...advice, message: advice.message ?? `${who}: ${error.message}` };
   }
-  if (error.stage === "synthesize" && isModelErrorKind(error.kind)) {
+  if (error.stage === "synthesize" && isModelFailureKind(error.kind)) {
     const advice = MODEL_ADVICE[error.kind](context);
     return { severity: "error", kind: error.kind, ...advice, message: `${withFullStop(advice.message ?? error.message)} The evidence brief is shown instead.` };
   }

@@ -86,4 +86,31 @@ describe("Anthropic model", () => {
     expect((error as ModelError).kind).toBe("auth");
     expect(http.requests).toHaveLength(0);
   });
+
+  it.each([
+    [529, "overloaded_error", "unavailable", "busy"],
+    [404, "not_found_error", "unavailable", "model_not_found"],
+    [400, "invalid_request_error", "http", "request_refused"],
+    [500, "api_error", "http", "server_error"],
+  ])("names why HTTP %i (%s) failed: its kind %s, its reason %s", async (status, type, kind, reason) => {
+    const said = type === "not_found_error" ? "model: claude-9" : "problem";
+    const http = fakeHttp(() => json(status, { type: "error", error: { type, message: said } }));
+    const error = (await anthropicModel({ http, model: "claude-9", apiKey: "test-key-abc" }).complete(ask).catch((e: unknown) => e)) as ModelError;
+    expect(error).toMatchObject({ kind, details: { status, reason } });
+  });
+
+  it("an overloaded_error passed on inside a 200 is a busy server, not an error to check settings for", async () => {
+    const http = fakeHttp(() => json(200, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }));
+    const error = (await anthropicModel({ http, model: "m", apiKey: "test-key-abc" }).complete(ask).catch((e: unknown) => e)) as ModelError;
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: "unavailable", details: { reason: "busy" } });
+    expect(error.message).toBe("Anthropic is overloaded: Overloaded");
+  });
+
+  it("cuts an answer far past its max_tokens and marks it cut", async () => {
+    const http = fakeHttp(() => json(200, message("x".repeat(5_000_000))));
+    const response = await anthropicModel({ http, model: "m", apiKey: "test-key-abc" }).complete({ ...ask, maxTokens: 300 });
+    expect(response.text.length).toBeLessThanOrEqual(4_800);
+    expect(response.truncated).toBe(true);
+  });
 });

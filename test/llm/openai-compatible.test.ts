@@ -219,4 +219,58 @@ describe("OpenAI-compatible model", () => {
     controller.abort();
     expect((await failureOf(pending)).kind).toBe("cancelled");
   });
+
+  // The kind alone left two fixes open (a 404 and a 503 both `unavailable`, a 400 and a 500 both
+  // `http`), so the panel offered Retry and Open settings for each; the reason says which fixes it.
+  it.each([
+    ["Ollama without the model", 404, { error: { message: "model \"llama9\" not found, try pulling it first", type: "api_error" } }, "unavailable", "model_not_found"],
+    ["OpenAI without the model", 404, { error: { message: "The model `gpt-9` does not exist or you do not have access to it.", code: "model_not_found" } }, "unavailable", "model_not_found"],
+    ["a route the address does not serve", 404, { error: "not found" }, "http", "wrong_address"],
+    ["a method the route does not take", 405, { error: "Method Not Allowed" }, "http", "wrong_address"],
+    ["a server still loading the model", 503, { error: "loading model" }, "unavailable", "busy"],
+    ["a prompt too long for the context", 400, { error: { message: "This model's maximum context length is 4096 tokens", code: "context_length_exceeded" } }, "http", "request_refused"],
+    ["a server that failed", 500, { error: { message: "boom" } }, "http", "server_error"],
+    ["an account with no quota left", 429, { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } }, "rate_limited", "quota_exhausted"],
+  ])("names why a call failed where its kind leaves two fixes open: %s", async (_case, status, body, kind, reason) => {
+    const http = fakeHttp(() => json(status, body, { "retry-after": "7" }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", baseUrl: "http://localhost:11434/v1" }).complete(ask));
+    expect(error).toMatchObject({ kind, details: { status, reason } });
+    // No wait ends a spent quota: the server's Retry-After is not passed on as one.
+    if (reason === "quota_exhausted") expect(error.details.retryAfterMs).toBeUndefined();
+  });
+
+  it("a 429 that is only a rate limit has no reason beyond its kind", async () => {
+    const error = await failureOf(openAiCompatibleModel({ http: fakeHttp(() => json(429, { error: { message: "Rate limit reached", type: "requests" } })), model: "m" }).complete(ask));
+    expect(error.kind).toBe("rate_limited");
+    expect(error.details.reason).toBeUndefined();
+  });
+
+  it("a base URL without /v1 is a wrong address, whether the server said 404 or an error inside a 200", async () => {
+    const ollama = fakeHttp(() => ({ status: 404, headers: { "content-type": "text/plain" }, text: "404 page not found" }));
+    expect((await failureOf(openAiCompatibleModel({ http: ollama, model: "m", baseUrl: "http://localhost:11434" }).complete(ask))).details.reason).toBe("wrong_address");
+    const lmStudio = fakeHttp(() => json(200, { error: "Unexpected endpoint or method. (POST /chat/completions)" }));
+    expect((await failureOf(openAiCompatibleModel({ http: lmStudio, model: "m", baseUrl: "http://localhost:1234" }).complete(ask))).details.reason).toBe("wrong_address");
+  });
+
+  it("never repeats the key a spent account's answer echoes", async () => {
+    const key = "sk-live-abcdefghijklmnop";
+    const http = fakeHttp(() => json(429, { error: { message: `Quota exceeded for key ${key}`, type: "insufficient_quota" } }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", apiKey: key }).complete(ask));
+    expect(error.details.reason).toBe("quota_exhausted");
+    expect(error.message).toContain("Quota exceeded");
+    expect(error.message).not.toContain("abcdefghijklmnop");
+  });
+
+  it("cuts an answer far past the tokens it was given (a server that ignores max_tokens) and marks it cut", async () => {
+    const endless = `Automerge merges [src:0123456789]. ${"And on and on. ".repeat(70_000)}`;
+    const http = fakeHttp(() => json(200, completion(endless)));
+    const response = await openAiCompatibleModel({ http, model: "m" }).complete({ ...ask, maxTokens: 100 });
+    expect(response.text.length).toBeLessThanOrEqual(1_600);
+    expect(response.text.startsWith("Automerge merges [src:0123456789].")).toBe(true);
+    expect(response.truncated).toBe(true);
+    // Within its budget, an answer is left as it came.
+    const whole = await openAiCompatibleModel({ http: fakeHttp(() => json(200, completion("Short [src:0123456789]."))), model: "m" }).complete({ ...ask, maxTokens: 100 });
+    expect(whole).toMatchObject({ text: "Short [src:0123456789]." });
+    expect(whole.truncated).toBeUndefined();
+  });
 });

@@ -8,6 +8,8 @@ import { ModelError, type ChatModel, type ChatRequest, type ChatResponse } from 
 import { problemsOf } from "../../src/ui/run-problems";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { keysInPrompt, scriptedModel } from "../support/scripted-model";
+import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
+import { fakeHttp, json } from "../llm/fake-http";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
 
 /** A key of the right shape that names nothing in the sample vault. */
@@ -249,5 +251,23 @@ describe("what the model sent back, as the user meets it", () => {
     const said = problemsOf(result, { enabledProviders: 0, hasKey: () => false }).map((p) => p.message).join(" ");
     expect(said).toContain("its first answer is shown, unverified");
     expect(said).not.toContain("evidence brief");
+  });
+});
+
+describe("a model that cannot answer, as the panel offers to fix it", () => {
+  // The trace kept only the error's kind (`unavailable` for a 404 and a 503 alike), so the panel
+  // offered Retry and Open settings for both; the reason now travels as the trace's kind.
+  it.each([
+    ["a model the server does not have", 404, { error: { message: "model \"llama9\" not found, try pulling it first" } }, "model_not_found", "open_settings"],
+    ["a server still loading the model", 503, { error: "loading model" }, "busy", "retry"],
+  ])("%s: the trace names why, and the panel offers the one fix", async (_case, status, body, kind, action) => {
+    const model = openAiCompatibleModel({ http: fakeHttp(() => json(status, body)), model: "llama9" });
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", kind }));
+    const [problem] = problemsOf(result, { enabledProviders: 0, hasKey: () => false });
+    expect(problem).toMatchObject({ kind, action });
+    expect(problem.orAction).toBeUndefined();
   });
 });

@@ -92,6 +92,29 @@ describe("run problems", () => {
     expect([problem.action, problem.orAction]).toEqual(["retry", "open_settings"]);
   });
 
+  it("a model failure whose reason says what fixes it offers that one button, in the server's own words", () => {
+    const cases: [string, string, "retry" | "open_settings", RegExp][] = [
+      ["model_not_found", "The model server at http://localhost:11434 does not have that model (HTTP 404): model 'llama9' not found", "open_settings", /model's name.*ollama pull/],
+      ["wrong_address", "The model server at http://localhost:11434 answered HTTP 404: 404 page not found. The base URL http://localhost:11434 has no path", "open_settings", /base URL/],
+      ["busy", "Ollama is unavailable or overloaded (HTTP 503): model is loading", "retry", /busy or still loading/],
+      ["request_refused", "The model server at http://localhost:1234 answered HTTP 400: This model's maximum context length is 4096 tokens", "open_settings", /refused the same way/],
+      ["server_error", "Anthropic answered HTTP 500: Internal server error", "retry", /retry in a moment/],
+    ];
+    for (const [kind, said, action, hint] of cases) {
+      const [problem] = problemsOf(run([{ stage: "synthesize", kind, message: said }]), oneSource);
+      expect(problem, kind).toMatchObject({ kind, message: `${said.replace(/\.$/, "")}. The evidence brief is shown instead.`, action });
+      expect(problem.orAction, kind).toBeUndefined();
+      expect(problem.hint, kind).toMatch(hint);
+    }
+  });
+
+  it("a model account with no quota left says so, and offers settings, not a Retry no wait would fix", () => {
+    const [problem] = problemsOf(run([{ stage: "synthesize", kind: "quota_exhausted", message: "The model server at https://api.openai.com says the account has no quota left (HTTP 429): You exceeded your current quota" }]), oneSource);
+    expect(problem).toMatchObject({ message: "The model's account has no quota left. The evidence brief is shown instead.", action: "open_settings" });
+    expect(problem.orAction).toBeUndefined();
+    expect(problem.hint).not.toMatch(/retry|wait/i);
+  });
+
   it("a model server that wants a key when none is set says none is set, not that the key was refused", () => {
     const refused = run([{ stage: "synthesize", kind: "auth", message: "The model server at https://api.openai.com refused the API key (HTTP 401): You didn't provide an API key." }]);
     expect(problemsOf(refused, { ...oneSource, hasModelKey: false })[0]).toMatchObject({ message: "The model's server wants an API key, and none is set. The evidence brief is shown instead.", action: "open_settings" });

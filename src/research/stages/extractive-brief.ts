@@ -10,6 +10,7 @@ import { oneLine } from "../../text/one-line";
 import { CJK_CHAR } from "../../text/scripts";
 import { countWords } from "../../text/word-count";
 import { pairShare } from "./judge-coverage";
+import { NUMBERED_SOURCE } from "./verify-citations";
 
 export interface EvidenceBriefOptions {
   /** Only rows with these keys may be quoted (e.g. what the synthesis prompt admitted); default: every row. */
@@ -202,7 +203,8 @@ function shownTitle(text: string): string {
  * every brief that showed it fail verification, or cite a note it never quoted.
  */
 function notACitation(text: string): string {
-  return text.replace(/\[(?=\s*(?:src|ext):)/gi, "(");
+  // A note's own `[S1]` or `[ref 3]` too: the check fails a source cited by number.
+  return text.replace(/\[(?=\s*(?:src|ext):)/gi, "(").replace(NUMBERED_SOURCE, (bracket) => `(${bracket.slice(1, -1)})`);
 }
 
 /** Whose sentence a vault line quotes: the note's title, and how many notes of other titles say it too. */

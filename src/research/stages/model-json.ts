@@ -38,6 +38,7 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   call.signal?.addEventListener("abort", onRunAbort, { once: true });
   let text: string;
   let model: string;
+  let cut: boolean;
   try {
     const response = await withDeadline(call.model.complete({ system: call.system, messages: [{ role: "user", content: call.user }], maxTokens: call.maxTokens, temperature: 0, signal: abort.signal }), {
       clock: call.clock,
@@ -46,6 +47,7 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
     });
     text = response.text;
     model = response.model;
+    cut = response.truncated === true;
   } catch (error) {
     if (error instanceof DeadlineMissed) return fail(error.kind === "timeout" ? "timeout" : "cancelled", error.kind === "timeout" ? `The model did not answer within ${Math.round(call.ms / 1000)} s.` : "The run was cancelled.");
     if (error instanceof ModelError) return fail(error.kind === "timeout" ? "timeout" : error.kind === "cancelled" ? "cancelled" : "model_error", error.message);
@@ -58,6 +60,8 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   try {
     json = JSON.parse(unfenced(text));
   } catch {
+    // Cut at its token cap, the answer is no JSON for want of its end (a reasoning model spends the cap thinking): not for its words.
+    if (cut) return fail("bad_json", `The model stopped at its length limit (${call.maxTokens} tokens) before its JSON answer was complete${text.trim() === "" ? "; a reasoning model may have spent them thinking" : ""}.`);
     return fail("bad_json", `The model's answer is not JSON; it starts: ${oneLine(text, 80)}`);
   }
   const checked = call.schema.safeParse(json);

@@ -7,7 +7,7 @@
 // given with an `answer_cut` warning.
 import type { Citation, ResearchPack, StopReason } from "../../evidence/research-pack";
 import type { ResearchAnswer } from "../../evidence/trace-types";
-import { ModelError, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
+import { ModelError, modelFailureKind, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
 import { errorMessage } from "../../text/error-message";
 import { RUN_LIMITS } from "../run-limits";
 import type { RunState } from "../run-state";
@@ -104,7 +104,8 @@ async function firstDraft(run: RunState, model: ChatModel, system: string, messa
  */
 function noDraft(run: RunState, failure: ModelError | { kind: string; message: string }): null {
   const warning = `The model could not answer (${failure.message}); an extractive evidence brief is shown instead.`;
-  run.recorder.error("synthesize", failure.kind, failure instanceof ModelError ? failure.message : warning);
+  // A model error's reason, where it has one, is its trace kind: the panel offers the one fix for it.
+  run.recorder.error("synthesize", failure instanceof ModelError ? modelFailureKind(failure) : failure.kind, failure instanceof ModelError ? failure.message : warning);
   run.warnings.push({ kind: "synthesis_unavailable", message: warning });
   return null;
 }

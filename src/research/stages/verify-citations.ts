@@ -49,6 +49,19 @@ const BRACKET = /\[([^[\]\n]{1,400})\]/g;
 const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
 
 /**
+ * A source cited by number, the way papers do (`[S9]`, `[Source 2]`, `[ref 3]`): a model that
+ * numbered the evidence itself. It names no key, so nothing checks it, yet a reader takes it for a
+ * citation. Not after a word or a bracket (`rows[S1]` is code), not a bare `[1]` (notes quote footnotes),
+ * and not `[src:12]`, a mangled key reported as one.
+ */
+export const NUMBERED_SOURCE = /(?<![\w\])])\[((?:(?:s|source|ref)\s*[-#:]?|(?:src|ext)\s*[-#]?)\s*\d{1,3})\]/gi;
+
+/** Sources cited by number, as written, each once. */
+export function numberedSources(answer: string): string[] {
+  return [...new Set(Array.from(answer.matchAll(NUMBERED_SOURCE), (m) => m[1]))];
+}
+
+/**
  * Keys cited in bracketed form — `[src:0a1b2c3d4e]`, `[ext:brave:0a1b2c3d4e]`, or several in one
  * bracket separated by `;` or `,` — each once, in order of first appearance. Malformed attempts
  * (`[src:12]`) are returned too, lower-cased, so verification can report them.
@@ -56,8 +69,7 @@ const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
 export function extractCitations(answer: string): string[] {
   const keys: string[] = [];
   for (const match of answer.matchAll(BRACKET)) {
-    // `[text](url)` is a markdown link, not a citation.
-    if (answer[match.index + match[0].length] === "(") continue;
+    // `[src:…](url)` is still a citation (the panel shows it as one), whatever link the model put after it.
     const parts = match[1].split(/[;,]/).map((part) => part.trim());
     if (!parts.every((part) => KEY_ATTEMPT.test(part))) continue;
     for (const part of parts) keys.push(part.toLowerCase());
@@ -95,6 +107,13 @@ export function verifyCitations(
         ? `The answer cites [${key}], which was not among the evidence it was given; the nearest real key is [${suggestion}].`
         : `The answer cites [${key}], which was not among the evidence it was given.`,
     });
+  }
+  for (const numbered of numberedSources(answer)) {
+    if (errors.length >= MAX_UNKNOWN_KEYS_NAMED) {
+      unnamed++;
+      continue;
+    }
+    errors.push({ kind: "unknown_key", key: numbered, message: `The answer cites [${numbered}], which is not a key of the evidence it was given; cite each source by its bracketed key.` });
   }
   if (unnamed > 0) {
     errors.push({ kind: "unknown_key", message: `The answer cites ${unnamed} more ${unnamed === 1 ? "key" : "keys"} that ${unnamed === 1 ? "was" : "were"} not among the evidence it was given.` });

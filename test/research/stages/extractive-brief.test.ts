@@ -84,6 +84,14 @@ describe("writeEvidenceBrief", () => {
     expect(extractCitations(brief.text)).toEqual([sneaky.source_key]);
   });
 
+  // The check fails a source cited by number ([S1]); a note that cites its papers so is quoted, not failed.
+  it("quotes a note's own numbered references so that they pass the check as quotes", () => {
+    const paper = vaultRow("Papers/tar.md", "tar paper notes", [{ heading: "", text: "The tar archive format is older than zip [S1], as the survey says [ref 3]." }]);
+    const brief = writeEvidenceBrief(pack("tar archive format", [paper]));
+    expect(brief.text).toContain("older than zip (S1), as the survey says (ref 3).");
+    expect(verifyCitations(brief.text, brief.admitted, { evidenceExisted: true })).toMatchObject({ passed: true, errors: [] });
+  });
+
   it("quotes a Chinese or Japanese note, which has no spaces, by the sentences that share the question's characters", () => {
     const starter = vaultRow("酵头.md", "酸面团酵头", [
       { heading: "酸面团酵头", text: "面粉要用高筋粉。健康的酵头在室温下四到六小时内体积翻倍。" },

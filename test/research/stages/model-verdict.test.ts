@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Judgement, VaultRow } from "../../../src/evidence/research-pack";
+import type { ChatModel } from "../../../src/llm/chat-model";
 import { checkVerdictWithModel, NOTE_FENCE_CLOSE } from "../../../src/research/stages/model-verdict";
 import { planQuestion } from "../../../src/research/stages/plan";
 import { secretScrubber } from "../../../src/text/secret-scrub";
@@ -75,5 +76,14 @@ describe("checkVerdictWithModel", () => {
     const model = scriptedModel([]);
     const result = await checkVerdictWithModel(question, planQuestion(question), [row("text")], lexical, { model, clock: fakeClock(), ms: 20_000 });
     expect(result).toMatchObject({ kind: "kept_lexical", failure: { kind: "model_error" } });
+  });
+
+  // A reasoning model spends the 300 tokens thinking and sends nothing: the failure read "The
+  // model's answer is not JSON; it starts: " and quoted an empty answer.
+  it("a JSON answer cut at its token cap says so, not that the model wrote something else", async () => {
+    const cutModel = (text: string): ChatModel => ({ name: "openai:qwen3", complete: async () => ({ text, model: "qwen3", truncated: true }) });
+    const run = (text: string) => checkVerdictWithModel(question, planQuestion(question), [row("Yjs is faster.")], lexical, { model: cutModel(text), clock: fakeClock(), ms: 20_000 });
+    expect(await run("")).toEqual({ kind: "kept_lexical", failure: { kind: "bad_json", message: "The model stopped at its length limit (300 tokens) before its JSON answer was complete; a reasoning model may have spent them thinking." } });
+    expect(await run('{"verdict": "weak_evidence", "reason": "It compares')).toEqual({ kind: "kept_lexical", failure: { kind: "bad_json", message: "The model stopped at its length limit (300 tokens) before its JSON answer was complete." } });
   });
 });

@@ -26,7 +26,13 @@ describe("extractCitations", () => {
   });
 
   it("ignores markdown links, wikilinks, task boxes and ordinary brackets", () => {
-    expect(extractCitations(`See [docs](https://x.org), [[Note]], - [ ] todo, [1], [${A}](x) and [note, src:${A.slice(4)}].`)).toEqual([]);
+    expect(extractCitations(`See [docs](https://x.org), [[Note]], - [ ] todo, [1] and [note, src:${A.slice(4)}].`)).toEqual([]);
+  });
+
+  // A key written as a link's text was skipped as "a markdown link": a made-up one passed the
+  // check, though the panel shows it as a citation (of nothing).
+  it("reads a key written as a link's text as the citation it is shown as", () => {
+    expect(extractCitations(`Claim [${A}](Tools/tar.md) and [src:deadbeef00](https://evil.example).`)).toEqual([A, "src:deadbeef00"]);
   });
 });
 
@@ -117,5 +123,28 @@ describe("editDistance", () => {
     expect(editDistance("kitten", "sitting")).toBe(3);
     expect(editDistance("", "abc")).toBe(3);
     expect(editDistance("same", "same")).toBe(0);
+  });
+});
+
+describe("citations that name no key", () => {
+  it("fails a made-up key written as a link, though a real key beside it passes", () => {
+    const check = verifyCitations(`Extract with tar -xf [${A}]. Zip is older [src:deadbeef00](https://evil.example).`, admitted, { evidenceExisted: true });
+    expect(check.passed).toBe(false);
+    expect(check.errors).toEqual([expect.objectContaining({ kind: "unknown_key", key: "src:deadbeef00" })]);
+    expect(check.citations.map((c) => c.source_key)).toEqual([A]);
+  });
+
+  // Three sources, and the answer cites [S9]: it passed on the one real key beside it, and the
+  // reader took [S9] for a citation.
+  it("fails sources cited by number, the way papers do, and says to cite keys", () => {
+    const check = verifyCitations(`Extract with tar -xf [${A}]. Zip came later [S9]; see also [Source 2] and [ref #3].`, admitted, { evidenceExisted: true });
+    expect(check.passed).toBe(false);
+    expect(check.errors.map((e) => e.key)).toEqual(["S9", "Source 2", "ref #3"]);
+    expect(check.errors[0].message).toBe("The answer cites [S9], which is not a key of the evidence it was given; cite each source by its bracketed key.");
+  });
+
+  it("leaves code, footnotes and mangled keys to what they are", () => {
+    const check = verifyCitations(`Index with rows[S1] or arr[2] [${A}]. A footnote [1]. A mangled key [src:12].`, admitted, { evidenceExisted: true });
+    expect(check.errors).toEqual([expect.objectContaining({ kind: "unknown_key", key: "src:12" })]);
   });
 });
