@@ -40,10 +40,11 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
   words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1) }));
   const stats = words[0]?.explanation;
   const weight = fusion.weight * (1 - (fusion.damping ?? 0) * (stats ? coverageOf(stats) : 0));
+  const asked = wordsWeighed(allWords, stats);
   language.slice(0, fusion.depth).forEach((near, i) => {
     const share = weight / (fusion.k + i + 1);
     const known = fused.get(near.path);
-    const hit = withLanguage(known?.hit ?? languageOnlyHit(near, allWords, stats, index), near, i + 1);
+    const hit = withLanguage(known?.hit ?? languageOnlyHit(near, asked, stats, index), near, i + 1);
     fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
   });
   const ranked = Array.from(fused.values())
@@ -55,6 +56,17 @@ export function fuseLanes(words: readonly RankedHit[], language: readonly NearNo
   if (!(leads || first?.keepFirst === true) || ranked[0].path === first.path) return ranked;
   const i = ranked.findIndex((hit) => hit.path === first.path);
   return [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)];
+}
+
+/**
+ * The question's words as the words' ranking weighed them, each once, in the order asked: a word
+ * typed twice is one word, and of a pasted page only the rarest words it looked up (its best note
+ * says which: matched or missing). A note only this lane found is explained by the same words as
+ * every other note, not by every word of the page, some of them twice.
+ */
+function wordsWeighed(allWords: readonly string[], stats: SearchExplanation | undefined): string[] {
+  const weighed = stats ? new Set([...stats.matchedTerms, ...stats.missingTerms]) : null;
+  return [...new Set(allWords)].filter((word) => weighed?.has(word) ?? true);
 }
 
 /** The share of the question's weight (rare words weigh more) a note's words matched. */

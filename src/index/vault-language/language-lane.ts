@@ -23,7 +23,6 @@ import { encodeLanguage, encodeTooSmall, LANGUAGE_PART, readLanguagePart, type L
 import { meaningsRequest, notesBatch, NOTES_END, readMeaningsAnswer } from "./meanings-job";
 import { DEFAULT_WORD_MEANING, learnWordMeanings, type WordMeaningOptions, type WordMeanings } from "./word-meanings";
 import { wordRecord } from "../../text/word-record";
-import { grown } from "../typed-arrays";
 import { WorkerWentQuiet } from "../worker-jobs";
 
 export interface VaultLanguageOptions {
@@ -531,6 +530,10 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
   return readLanguagePart(part, fingerprint);
 }
 
+/** Notes whose sums share one block of memory while every note's vector is filled (512 KB at 128
+ * dimensions): the blocks come one at a time as notes are met, and go once their notes are set. */
+const SUM_ROWS = 1024;
+
 /**
  * Every note's vector, from the postings of the words that have a meaning: word by word, each note
  * that holds it gets (1 + log count) × rarity of its meaning added, the weighting `textVector` uses
@@ -539,20 +542,22 @@ async function loadPart(cache: IndexCache, fingerprint: string, work: WorkSlice)
 export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine, slice: WorkSlice): Promise<void> {
   const dims = model.dimensions;
   if (slice.over()) await slice.pause();
-  // Every note's sum in one block, a row a note (in the order first met), not an array a note;
-  // rows, counts and the notes a word is in by short id, in arrays made once: 100,000 small
-  // arrays, and a Map filled for each word, kept the garbage collector busy for the whole fill.
+  // Every note's sum a row (in the order first met) in blocks of SUM_ROWS rows, not an array a note
+  // nor one block for the vault: 100,000 small arrays kept the garbage collector busy for the whole
+  // fill, and one block of every note's sum was 51 MB at 100,000 notes, made in one step inside a
+  // slice (and the more notes, the longer that step). Rows, counts and the notes a word is in by
+  // short id, in arrays made once (a Map filled for each word was garbage too).
   const ids = engine.nextShortId;
   const rowOf = new Int32Array(ids).fill(-1);
   const noteOfRow = new Uint32Array(ids);
   let rows = 0;
-  let sums = new Float32Array(Math.max(1, engine.documentCount) * dims);
+  const sums: Float32Array[] = [];
   const counts = new Float64Array(ids);
   const notes = new Uint32Array(ids);
   const noteCount = engine.documentCount;
   for (const [word, row] of model.words) {
     if (slice.over()) await slice.pause();
-    const met = wordCountsInto(engine, word, counts, notes);
+    const met = await wordCountsInto(engine, word, counts, notes, slice);
     if (met === 0) continue;
     const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
     for (let i = 0; i < met; i++) {
@@ -560,18 +565,25 @@ export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine
       const note = notes[i];
       let at = rowOf[note];
       if (at < 0) {
-        rowOf[note] = at = rows;
-        noteOfRow[rows++] = note;
-        if ((at + 1) * dims > sums.length) sums = grown(sums, sums.length * 2);
+        rowOf[note] = at = rows++;
+        noteOfRow[at] = note;
+        if (at % SUM_ROWS === 0) sums.push(new Float32Array(SUM_ROWS * dims));
       }
-      model.addWord(sums, row, (1 + Math.log(counts[note])) * rarity, at * dims);
+      model.addWord(sums[Math.floor(at / SUM_ROWS)], row, (1 + Math.log(counts[note])) * rarity, (at % SUM_ROWS) * dims);
       counts[note] = 0;
     }
   }
   model.reserveNotes(rows);
   for (let at = 0; at < rows; at++) {
     if (at % 256 === 255 && slice.over()) await slice.pause();
+    const block = Math.floor(at / SUM_ROWS);
+    const from = (at % SUM_ROWS) * dims;
     const path = engine.pathOf(noteOfRow[at]);
-    if (path !== undefined) model.setNoteSum(path, sums.subarray(at * dims, (at + 1) * dims));
+    if (path !== undefined) model.setNoteSum(path, sums[block].subarray(from, from + dims));
+    // Its notes are set: the block goes while the notes' own block fills.
+    if (from + dims === SUM_ROWS * dims) sums[block] = NO_SUMS;
   }
 }
+
+/** A block of sums whose notes are set. */
+const NO_SUMS = new Float32Array(0);

@@ -6,8 +6,8 @@
 // a file).
 import { FIELDS, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
-import type { WorkSlice } from "../work-slice";
-import { postingCount, postingNote } from "../term-postings";
+import { NO_SLICES, type WorkSlice } from "../work-slice";
+import { lowerBound, postingCount, postingNote } from "../term-postings";
 import { TITLE_WEIGHT } from "./vault-language";
 
 export function fieldWeight(field: Field): number {
@@ -26,27 +26,45 @@ export function docTermCounts(doc: EngineDoc, analyzer: Analyzer): Map<string, n
   return counts;
 }
 
+/** Postings walked between two looks at the slice: a word most notes hold has as many postings as
+ * the vault has notes, and walked whole it ran the slice past its end by as much again (12 ms of
+ * work at 100,000 notes), and by more the larger the vault. */
+const POSTINGS_BETWEEN_LOOKS = 4096;
+
 /**
  * One word's count in each note that holds it (fields weighted as above), by short id: `counts[id]`
  * is added to (the caller sets it back to 0 after use), and each note met is listed once in
  * `notes`, in the order first met. Returns how many notes were listed. Typed arrays the size of
- * the engine's short ids (`nextShortId`), kept by the caller: a Map filled and cleared for each of
- * 20,000 words kept the garbage collector busy while every note's vector was filled.
+ * the engine's short ids (`nextShortId`) when the walk began, kept by the caller: a Map filled and
+ * cleared for each of 20,000 words kept the garbage collector busy while every note's vector was
+ * filled; a note added since (a larger short id) is left out, as a removed one is.
  */
-export function wordCountsInto(engine: SearchEngine, word: string, counts: Float64Array, notes: Uint32Array): number {
-  const postings = engine.terms.get(word);
-  if (!postings) return 0;
+export async function wordCountsInto(engine: SearchEngine, word: string, counts: Float64Array, notes: Uint32Array, slice: WorkSlice = NO_SLICES): Promise<number> {
   let met = 0;
-  postings.forEach((list, fieldId) => {
+  for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
     const weight = fieldWeight(FIELDS[fieldId]);
-    if (!list || weight === 0) return;
-    for (const posting of list) {
-      const note = postingNote(posting);
-      if (!engine.holds(note)) continue;
+    if (weight === 0) continue;
+    let list = engine.terms.get(word)?.[fieldId];
+    /** The short id of the last posting walked in this field. */
+    let last = -1;
+    for (let i = 0; list !== undefined && i < list.length; i++) {
+      if (i > 0 && i % POSTINGS_BETWEEN_LOOKS === 0 && slice.over()) {
+        await slice.pause();
+        // A search meanwhile may have taken a removed note's postings out of this list (or the list
+        // out of the index): the walk goes on after the last note walked, found by its short id (a
+        // list is in ascending order), so no note is skipped or counted twice.
+        list = engine.terms.get(word)?.[fieldId];
+        if (list === undefined) break;
+        i = lowerBound(list, last + 1);
+        if (i >= list.length) break;
+      }
+      const posting = list[i];
+      const note = (last = postingNote(posting));
+      if (note >= counts.length || !engine.holds(note)) continue;
       if (counts[note] === 0) notes[met++] = note;
       counts[note] += postingCount(posting) * weight;
     }
-  });
+  }
   return met;
 }
 
@@ -59,7 +77,7 @@ export async function postingTermCounts(engine: SearchEngine, words: Iterable<st
   let done = 0;
   for (const word of words) {
     if (++done % 16 === 0 && slice.over()) await slice.pause();
-    const met = wordCountsInto(engine, word, counts, notes);
+    const met = await wordCountsInto(engine, word, counts, notes, slice);
     for (let i = 0; i < met; i++) {
       const note = notes[i];
       let ofNote = byNote.get(note);

@@ -152,6 +152,18 @@ describe("fuseLanes", () => {
     expect(gone[0].explanation).toMatchObject({ matchedTerms: [], missingTerms: ["disk"] });
   });
 
+  it("explains a note only the language lane found by the words the words' ranking weighed, each once", () => {
+    // "disk" typed twice; of a long question the ranking looked up only "disk" and "quota" (its
+    // best note matched one and misses the other), not "weekly", "report" or "again".
+    const fused = fuseLanes([wordHit("a.md", 9)], [near("only.md", 0.5)], FUSION, ["disk", "weekly", "quota", "report", "disk", "again"]);
+    const only = fused.find((h) => h.path === "only.md")!;
+    expect(only.explanation.matchedTerms).toEqual([]);
+    expect(only.explanation.missingTerms).toEqual(["disk", "quota"]);
+    // With no word hit to say which words were weighed, each word of the question counts, once.
+    const alone = fuseLanes([], [near("only.md", 0.5)], FUSION, ["disk", "quota", "disk"]);
+    expect(alone[0].explanation.missingTerms).toEqual(["disk", "quota"]);
+  });
+
   it("keeps a note both lanes found its own score and explanation, with the vault language part added", () => {
     const words = [wordHit("a.md", 9), wordHit("b.md", 7)];
     const original = structuredClone(words[1]);
