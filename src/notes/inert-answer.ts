@@ -16,9 +16,13 @@
 import { BacktickRuns } from "../text/backtick-runs";
 import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
 
-/** One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,` (never an escaped one). */
-export const CITATION_BRACKET = /(?<!\\)\[((?:src|ext):[^[\]\\\n]{1,400})\]/g;
-const CITATION_AT = /\[((?:src|ext):[^[\]\\\n]{1,400})\]/y;
+/**
+ * One bracket of citations: `[src:…]`, `[ext:brave:…]`, or several separated by `;` or `,` (never an
+ * escaped one). In any case, as verification reads them (`[SRC:0A1B…]` passes it): a citation the
+ * check passed must show as one, with its entry under Sources.
+ */
+export const CITATION_BRACKET = /(?<!\\)\[((?:src|ext):[^[\]\\\n]{1,400})\]/gi;
+const CITATION_AT = /\[((?:src|ext):[^[\]\\\n]{1,400})\]/iy;
 const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
 
 /** The keys in a bracket's inside, or null when it is not a citation bracket. */

@@ -26,6 +26,13 @@ describe("the answer as copied or inserted", () => {
     expect(md).not.toMatch(/src:|ext:/);
   });
 
+  it("reads a citation written in capitals as the citation verification passed it as", () => {
+    const md = answerAsMarkdown(result(`Merging works offline [${note.source_key.toUpperCase()}].`));
+    expect(md).toContain("([[Concepts/CRDT#Merging|CRDT]])");
+    expect(md).toContain("Sources:\n- [[Concepts/CRDT#Merging|CRDT]]");
+    expect(md).not.toMatch(/src:/i);
+  });
+
   it("says so when the answer is unverified", () => {
     expect(answerAsMarkdown(result(`Claim [${note.source_key}].`, false))).toMatch(/^\*Unverified answer/);
   });

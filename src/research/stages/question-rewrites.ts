@@ -26,7 +26,8 @@ export const REWRITE_LIMITS = {
   perRewrite: 3,
 };
 
-const rewritesSchema = z.object({ rewrites: z.array(z.string()).max(10) });
+// More rewrites than asked for are not a broken answer: the first ten are read and three used.
+const rewritesSchema = z.object({ rewrites: z.array(z.string()).transform((all) => all.slice(0, 10)) });
 
 export const REWRITE_SYSTEM = `You help search a user's own notes. Rewrite the question in up to ${REWRITE_LIMITS.rewrites} different ways, each a short search phrase in the words a note about it would likely use (technical terms, command names, synonyms).
 Answer with one JSON object and nothing else: {"rewrites": ["...", "..."]}.`;

@@ -2,6 +2,7 @@
 // key, an uncited answer when evidence existed, or a confident answer when none existed fails.
 // Pure: the runner decides about repair attempts and how a failed answer is shown.
 import type { Citation } from "../../evidence/research-pack";
+import { citationKeys } from "../../notes/inert-answer";
 import { straightApostrophes } from "../../text/apostrophes";
 
 export type CitationErrorKind = "unknown_key" | "no_citations" | "answer_without_evidence";
@@ -44,9 +45,8 @@ export interface VerifyOptions {
  */
 export const MAX_UNKNOWN_KEYS_NAMED = 10;
 
+/** Any bracket: its inside is a citation when every part is an attempt at a key, well-formed or not (`citationKeys`), so mangled keys are caught. */
 const BRACKET = /\[([^[\]\n]{1,400})\]/g;
-/** Anything that looks like an attempt at a key, well-formed or not (so mangled keys are caught). */
-const KEY_ATTEMPT = /^(?:src|ext):\S*$/i;
 
 /**
  * A source cited by number, the way papers do (`[S9]`, `[Source 2]`, `[ref 3]`): a model that
@@ -70,9 +70,7 @@ export function extractCitations(answer: string): string[] {
   const keys: string[] = [];
   for (const match of answer.matchAll(BRACKET)) {
     // `[src:…](url)` is still a citation (the panel shows it as one), whatever link the model put after it.
-    const parts = match[1].split(/[;,]/).map((part) => part.trim());
-    if (!parts.every((part) => KEY_ATTEMPT.test(part))) continue;
-    for (const part of parts) keys.push(part.toLowerCase());
+    keys.push(...(citationKeys(match[1]) ?? []));
   }
   return [...new Set(keys)];
 }
