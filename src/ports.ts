@@ -111,8 +111,19 @@ export interface Secrets {
 export type SecretName = "brave" | "exa" | "openai" | "anthropic" | "github" | "tavily" | "searxng";
 
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /**
+   * Milliseconds since the epoch: the wall clock, for what is shown and written (dates, run ids).
+   * A user or a time sync may set it back or forward at any moment, so durations are measured on
+   * `monotonicNow` (read through `monotonicReading`), never as the difference of two of these.
+   */
   now(): number;
+  /**
+   * Milliseconds on a monotonic clock, which setting the wall clock does not move (`performance.now()`);
+   * its origin means nothing, only differences do. Optional so a clock made for a test or a replay
+   * needs only `now`: such a clock is measured on its `now`. A clock that moves `now` on its own (one
+   * that skips sleeps) must move this with it, or leave it out.
+   */
+  monotonicNow?(): number;
   /**
    * Resolves after `ms`. With a signal the sleep can be cancelled: its timer is cleared and the
    * promise rejects (with `sleepCancelled(signal)`) as soon as the signal aborts.
@@ -124,6 +135,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** A reading to measure durations on: the clock's monotonic one, else its wall time. */
+export function monotonicReading(clock: Pick<Clock, "now" | "monotonicNow">): number {
+  return clock.monotonicNow ? clock.monotonicNow() : clock.now();
+}
+
 /** What a cancelled sleep rejects with: the signal's own reason when it is an error. */
 export function sleepCancelled(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
@@ -132,6 +148,8 @@ export function sleepCancelled(signal: AbortSignal): Error {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  // The same in Node, Electron and mobile WebViews; Node's timers run on this time too.
+  monotonicNow: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(sleepCancelled(signal));

@@ -10,6 +10,11 @@ export class TimerClock implements Clock {
     return Date.now();
   }
 
+  /** What a run's durations are measured on: setting the device's clock does not move it (see `Clock`). */
+  monotonicNow(): number {
+    return window.performance.now();
+  }
+
   /** A sleep whose signal aborts clears its timer and rejects (see `Clock.sleep`). */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(sleepCancelled(signal));

@@ -23,7 +23,7 @@ export const RUN_LIMITS = {
 
 /** How far into the run it is: the trace recorder's count, the one the run's budget is measured in. */
 export interface RunTime {
-  /** ms since the run started; a clock set back does not give spent time back. */
+  /** ms since the run started, on the clock's monotonic reading: setting the wall clock, even during a wait, moves it not at all. */
   elapsed(): number;
 }
 

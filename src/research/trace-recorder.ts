@@ -3,7 +3,7 @@
 // event count, copied evidence text) so a trace can always be written into a note, and scrubs
 // known secrets so an API key can never reach a trace, a note or a log through it.
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
-import type { Clock, SecretName, Secrets } from "../ports";
+import { monotonicReading, type Clock, type SecretName, type Secrets } from "../ports";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { shortHash } from "../evidence/hash";
 import { boundOutsideRowFields, boundStrings, cutText, OUTSIDE_ROW_LIMITS } from "../evidence/trace-bounds";
@@ -48,14 +48,17 @@ export class TraceRecorder {
   private readonly openStages = new Map<StageName, number>();
   private readonly secrets = new Set<string>();
   private scrubber: SecretScrubber = secretScrubber([]);
-  /** The latest clock reading, and how far the clock has been set back since the run started. */
-  private lastNow: number;
+  /** The run's start on the clock's monotonic reading, what its durations are measured on. */
+  private readonly startedReading: number;
+  /** The latest such reading, and how far it has gone back since the run started (a clock with no monotonic reading). */
+  private lastReading: number;
   private setBackMs = 0;
 
   constructor(init: TraceRecorderInit) {
     this.clock = init.clock;
     this.startedAt = init.clock.now();
-    this.lastNow = this.startedAt;
+    this.startedReading = monotonicReading(init.clock);
+    this.lastReading = this.startedReading;
     this.question = init.question;
     this.mode = init.mode;
     this.providers = [...init.providers];
@@ -65,15 +68,16 @@ export class TraceRecorder {
 
   /**
    * ms since the run started: the `at` of progress events and trace events alike, and what the
-   * run's budget is counted in. The clock is the wall clock, which can be set back (by hand, by a
-   * time sync): time already spent stays spent, so the run does not get its budget again and no
-   * stage lasts less than nothing.
+   * run's budget is counted in. Measured on the clock's monotonic reading: the wall clock may be set
+   * back or forward (by hand, a time sync, a laptop waking) in the middle of a wait, and the recorder
+   * would then see a wait that took no time, or a run a day old. A clock with wall time only (a
+   * test's, a replay's) is measured on it, and a set-back it sees gives no time back.
    */
   elapsed(): number {
-    const now = this.clock.now();
-    if (now < this.lastNow) this.setBackMs += this.lastNow - now;
-    this.lastNow = now;
-    return Math.max(0, now + this.setBackMs - this.startedAt);
+    const reading = monotonicReading(this.clock);
+    if (reading < this.lastReading) this.setBackMs += this.lastReading - reading;
+    this.lastReading = reading;
+    return Math.max(0, reading + this.setBackMs - this.startedReading);
   }
 
   /**

@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TimerClock } from "../../src/plugin/timer-clock";
+import { TraceRecorder } from "../../src/research/trace-recorder";
 
 describe("TimerClock", () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
   });
 
   it("sleeps on a window timer", async () => {
@@ -43,5 +45,18 @@ describe("TimerClock", () => {
     expect(vi.getTimerCount()).toBe(0);
     await clock.sleep(5000);
     expect(clock.pending).toBe(0);
+  });
+
+  it("a run on it counts a wait during which the wall clock went back an hour as the time that passed, on the window's monotonic time (it counted none)", () => {
+    let wall = Date.UTC(2026, 10, 30, 14, 12, 3);
+    let monotonic = 1_000;
+    vi.spyOn(Date, "now").mockImplementation(() => wall);
+    vi.spyOn(window.performance, "now").mockImplementation(() => monotonic);
+    const clock = new TimerClock();
+    const recorder = new TraceRecorder({ question: "q", mode: "never", providers: [], freshness: "any", clock });
+    wall -= 3_600_000;
+    monotonic += 30_000;
+    expect(recorder.elapsed()).toBe(30_000);
+    expect(clock.now()).toBe(wall);
   });
 });

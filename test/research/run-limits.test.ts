@@ -30,4 +30,15 @@ describe("workTimeLeft", () => {
     clock.set(clock.now() - 3_600_000);
     expect(workTimeLeft(recorder, 28_000)()).toBe(10_000 - RUN_LIMITS.runEndMarginMs);
   });
+
+  it("a wall clock stepped during the work's wait, back an hour or forward a day, moves the time left only by what really passed (back: the wait was free; forward: none was left)", () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      const { clock, recorder } = recorderOn();
+      const left = workTimeLeft(recorder, 15_000);
+      clock.advance(4_000);
+      clock.set(clock.now() + step);
+      clock.advance(6_000);
+      expect(left()).toBe(5_000);
+    }
+  });
 });

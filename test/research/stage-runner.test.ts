@@ -114,6 +114,48 @@ describe("StageRunner", () => {
     expect(() => stages.checkStop()).toThrow(expect.objectContaining({ kind: "timeout" }));
   });
 
+  it("a wall clock set back an hour during a stage's wait: the wait is spent, and the next stage has only what is really left, to the ms (it had the whole budget again)", async () => {
+    const { clock, stages } = runner({ totalMs: 10_000 });
+    await stages.run({
+      name: "external_retrieval",
+      start: "Searching the web",
+      limitMs: 20_000,
+      work: () => {
+        clock.advance(6_000);
+        clock.set(clock.now() - 3_600_000);
+        clock.advance(3_000);
+      },
+      done: () => "",
+    });
+    let settled: unknown = "waiting";
+    void failureOf(stages.run({ name: "synthesize", start: "Writing", limitMs: 120_000, work: () => new Promise<never>(() => {}), done: () => "" })).then((e) => (settled = e));
+    await Promise.resolve();
+    clock.advance(999);
+    await until(() => settled !== "waiting");
+    expect(settled).toBe("waiting");
+    clock.advance(1);
+    await until(() => settled !== "waiting");
+    expect(settled).toMatchObject({ name: "StageTimedOut", message: "The run's time (10 s in all) ran out during the synthesize stage." });
+  });
+
+  it("a wall clock stepped forward a day during a stage's wait: the run goes on, and the stage's own limit still ends it to the ms (the run stopped as a day late)", async () => {
+    const { clock, stages, progress } = runner({ totalMs: 60_000 });
+    let settled: unknown = "waiting";
+    void failureOf(stages.run({ name: "synthesize", start: "Writing", limitMs: 5_000, work: () => new Promise<never>(() => {}), done: () => "" })).then((e) => (settled = e));
+    await Promise.resolve();
+    clock.advance(2_000);
+    clock.set(clock.now() + 24 * 3_600_000);
+    expect(() => stages.checkStop()).not.toThrow();
+    clock.advance(2_999);
+    await until(() => settled !== "waiting");
+    expect(settled).toBe("waiting");
+    clock.advance(1);
+    await until(() => settled !== "waiting");
+    expect(settled).toMatchObject({ name: "StageTimedOut", message: "The synthesize stage took longer than 5 s." });
+    expect(() => stages.checkStop()).not.toThrow();
+    expect(progress.at(-1)).toMatchObject({ stage: "synthesize", status: "failed", at: 5_000 });
+  });
+
   it("a stage limit under a second is said in milliseconds", async () => {
     const { clock, stages } = runner();
     const outcome = failureOf(stages.run({ name: "verify", start: "Checking", limitMs: 400, work: () => new Promise<never>(() => {}), done: () => "" }));

@@ -4,7 +4,10 @@ import { makeRunId, TRACE_LIMITS, TraceRecorder } from "../../src/research/trace
 import { OUTSIDE_ROW_LIMITS } from "../../src/evidence/trace-bounds";
 import { REDACTED } from "../../src/text/secret-scrub";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
+import { fakeClock as steadyFakeClock } from "../support/fake-clock";
 
+// A clock with a wall time only, as a caller's own clock may be: the recorder then counts on the
+// wall time, and a set-back it sees gives no time back.
 function fakeClock(start = Date.UTC(2026, 10, 30, 14, 12, 3)): Clock & { advance(ms: number): void } {
   let now = start;
   return {
@@ -156,6 +159,51 @@ describe("TraceRecorder", () => {
     expect(json).not.toContain(secret);
     expect(json).not.toContain(secret.slice(0, 8));
     expect(json).toContain(REDACTED);
+  });
+});
+
+describe("TraceRecorder on a clock with a steady reading", () => {
+  const WALL = Date.UTC(2026, 10, 30, 14, 12, 3);
+
+  it("a wall clock set back an hour during one wait: the wait's 30 s count, to the ms (they were lost)", () => {
+    const clock = steadyFakeClock(WALL);
+    const trace = recorder(clock);
+    clock.advance(1_000);
+    trace.stageStart("external_retrieval");
+    // A provider call: 10 s in, a time sync steps the wall clock back an hour; the answer comes 20 s later.
+    clock.advance(10_000);
+    clock.set(clock.now() - 3_600_000);
+    clock.advance(20_000);
+    trace.stageEnd("external_retrieval");
+    const done = trace.finish("enough_evidence", emptyPack);
+
+    expect(done.timings_ms.external_retrieval).toBe(30_000);
+    expect(done.timings_ms.total).toBe(31_000);
+    expect(done.events[0]?.at).toBe(31_000);
+  });
+
+  it("a wall clock stepped forward a day during one wait: only the time that passed counts (the run was a day old at once)", () => {
+    const clock = steadyFakeClock(WALL);
+    const trace = recorder(clock);
+    trace.stageStart("synthesize");
+    clock.advance(2_000);
+    clock.set(clock.now() + 24 * 3_600_000);
+    clock.advance(3_000);
+    expect(trace.elapsed()).toBe(5_000);
+    trace.stageEnd("synthesize");
+    expect(trace.finish("enough_evidence", emptyPack).timings_ms).toEqual({ synthesize: 5_000, total: 5_000 });
+  });
+
+  it("the trace's date and run id are still the wall clock's when the run started", () => {
+    const clock = steadyFakeClock(WALL);
+    const trace = recorder(clock);
+    clock.set(clock.now() - 3_600_000);
+    clock.advance(500);
+    const done = trace.finish("enough_evidence", emptyPack);
+
+    expect(done.started_at).toBe("2026-11-30T14:12:03.000Z");
+    expect(done.run_id.startsWith("20261130-141203-")).toBe(true);
+    expect(done.timings_ms.total).toBe(500);
   });
 });
 

@@ -1,6 +1,11 @@
 // A clock at the Clock port that moves only when a test (or `sleep`) moves it, so run ids, trace
 // file names and "published N days ago" signals are the same on every machine.
 //
+// It keeps two times, as a real device does: the wall clock (`now`, what dates are written from),
+// which a user or a time sync may set (`set`), and the monotonic reading (`monotonicNow`, what
+// durations are measured on), which only time passing moves (`advance`, a plain sleep). Deadline
+// timers run on the monotonic reading, as a real timer does.
+//
 // Two kinds of sleep, as `Clock.sleep` describes them:
 // - a plain sleep (rate pacing, debounce) moves the clock at once and returns: nothing waits;
 // - a sleep given a signal is a deadline racing other work. Skipping it would make every race lost
@@ -10,10 +15,15 @@ import { sleepCancelled, type Clock } from "../../src/ports";
 
 export const FAKE_NOW = Date.parse("2025-09-21T10:00:00Z");
 
+/** Where the fake's monotonic reading starts: far from any wall time, so a test cannot mistake one for the other. */
+export const FAKE_MONOTONIC_START = 5_000;
+
 export interface FakeClock extends Clock {
-  /** Moves the clock forward; deadline sleeps now due end. */
+  /** Time passes: the wall clock and the monotonic reading move forward together; deadline sleeps now due end. */
   advance(ms: number): void;
+  /** Sets the wall clock only (by hand, a time sync): dates jump, durations and deadline sleeps do not. */
   set(ms: number): void;
+  monotonicNow(): number;
   /** Every plain sleep asked for (those that moved the clock), in order. */
   readonly sleeps: number[];
   /** Deadline sleeps (given a signal) still waiting. */
@@ -21,17 +31,20 @@ export interface FakeClock extends Clock {
 }
 
 interface Timer {
+  /** On the monotonic reading. */
   due: number;
   wake: () => void;
 }
 
 export function fakeClock(start = FAKE_NOW): FakeClock {
-  let now = start;
+  let wall = start;
+  let monotonic = FAKE_MONOTONIC_START;
   const sleeps: number[] = [];
   const timers = new Set<Timer>();
-  const moveTo = (ms: number): void => {
-    now = ms;
-    for (const timer of [...timers].sort((a, b) => a.due - b.due)) if (timer.due <= now) timer.wake();
+  const pass = (ms: number): void => {
+    wall += ms;
+    monotonic += ms;
+    for (const timer of [...timers].sort((a, b) => a.due - b.due)) if (timer.due <= monotonic) timer.wake();
   };
   const deadlineSleep = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -42,7 +55,7 @@ export function fakeClock(start = FAKE_NOW): FakeClock {
         signal.removeEventListener("abort", onAbort);
       };
       const timer: Timer = {
-        due: now + ms,
+        due: monotonic + ms,
         wake: () => {
           end();
           resolve();
@@ -57,15 +70,16 @@ export function fakeClock(start = FAKE_NOW): FakeClock {
       signal.addEventListener("abort", onAbort, { once: true });
     });
   return {
-    now: () => now,
+    now: () => wall,
+    monotonicNow: () => monotonic,
     sleep: (ms, signal) => {
       if (signal) return deadlineSleep(ms, signal);
       sleeps.push(ms);
-      moveTo(now + ms);
+      pass(ms);
       return Promise.resolve();
     },
-    advance: (ms) => moveTo(now + ms),
-    set: (ms) => moveTo(ms),
+    advance: pass,
+    set: (ms) => void (wall = ms),
     sleeps,
     pendingTimers: () => timers.size,
   };

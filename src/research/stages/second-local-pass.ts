@@ -9,7 +9,7 @@ import type { VaultRow } from "../../evidence/research-pack";
 import type { SearchResult } from "../../index/types";
 import { createAnalyzer } from "../../index/tokenize";
 import { oneLine } from "../../text/one-line";
-import { RUN_LIMITS } from "../run-limits";
+import { RUN_LIMITS, workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
 import { StageTimedOut } from "../stage-runner";
 import { relationWords, type RelatedResult } from "./judge";
@@ -109,7 +109,7 @@ function addRows(run: RunState, added: RelatedResult[]): Set<string> {
   return joined;
 }
 
-/** What is left of the run's budget for one model call, a second kept for the stages after it. */
+/** What is left of the run's budget for one model call, the run's end margin kept for the stages after it. */
 export function timeLeft(run: RunState): number {
-  return Math.max(0, RUN_LIMITS.totalMs - run.recorder.elapsed() - 1_000);
+  return Math.max(0, workTimeLeft(run.recorder, Number.POSITIVE_INFINITY)());
 }
