@@ -1,6 +1,6 @@
 // A stretch of synchronous work that must let the UI breathe: long jobs (building, loading, saving)
 // ask `over()` as they go and `await pause()` when it says so. One home for the slice length.
-import type { Clock } from "../ports";
+import { monotonicReading, type Clock } from "../ports";
 
 export interface WorkSlice {
   // Function-valued fields, not methods: long jobs pass them on as callbacks.
@@ -16,19 +16,21 @@ export interface WorkSlice {
 export const SLICE_MS = 12;
 
 /**
- * Slices of SLICE_MS on `clock`; `yieldNow` is the pause itself (a UI's next frame, a macrotask),
- * told how long the slice before it ran.
+ * Slices of SLICE_MS on `clock`'s monotonic reading (a wall clock set back an hour kept `over()`
+ * false for that hour: a build never yielded, the UI froze); `yieldNow` is the pause itself (a
+ * UI's next frame, a macrotask), told how long the slice before it ran.
  */
 export function timeSlices(clock: Clock, yieldNow: (sliceMs: number) => Promise<void>): WorkSlice {
-  let start = clock.now();
+  const now = () => monotonicReading(clock);
+  let start = now();
   return {
-    over: () => clock.now() - start >= SLICE_MS,
+    over: () => now() - start >= SLICE_MS,
     pause: async () => {
-      await yieldNow(clock.now() - start);
-      start = clock.now();
+      await yieldNow(now() - start);
+      start = now();
     },
     restart: () => {
-      start = clock.now();
+      start = now();
     },
   };
 }

@@ -1,7 +1,7 @@
 // The settings tab's "Test connection" button: one tiny request that proves the endpoint, model
 // name and key work together, reported in words (never with the key).
 import { DeadlineMissed, withDeadline } from "../deadline";
-import { systemClock, type Clock } from "../ports";
+import { monotonicReading, systemClock, type Clock } from "../ports";
 import { ModelError, type ChatModel } from "./chat-model";
 
 export type ConnectionTest =
@@ -18,7 +18,8 @@ export interface ConnectionTestOptions {
 export async function testConnection(model: ChatModel, options: ConnectionTestOptions = {}): Promise<ConnectionTest> {
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const started = clock.now();
+  // On the monotonic reading: the wall clock set back during the call read "in -3599200 ms".
+  const started = monotonicReading(clock);
   try {
     const response = await withDeadline(
       model.complete({
@@ -31,7 +32,7 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
       }),
       { clock, ms: timeoutMs },
     );
-    const ms = clock.now() - started;
+    const ms = Math.round(monotonicReading(clock) - started);
     const reply = response.text.trim().slice(0, 80);
     return {
       ok: true,
@@ -41,7 +42,7 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
       message: `Connected to ${response.model} in ${ms} ms.`,
     };
   } catch (error) {
-    const ms = clock.now() - started;
+    const ms = Math.round(monotonicReading(clock) - started);
     const modelError = asModelError(error, timeoutMs);
     return { ok: false, ms, error: modelError, message: `Could not use ${model.name}: ${modelError.message}` };
   }

@@ -20,6 +20,22 @@ describe("testConnection", () => {
     expect(JSON.parse(http.requests[0].body ?? "{}").max_tokens).toBeGreaterThanOrEqual(16);
   });
 
+  it("says how long the call took on the monotonic reading, whatever the wall clock did meanwhile", async () => {
+    let monotonic = 7_000;
+    const wall = { at: 1_000_000 };
+    const clock: Clock = { now: () => wall.at, monotonicNow: () => monotonic, sleep: (ms, signal) => systemClock.sleep(ms, signal) };
+    const model: ChatModel = {
+      name: "m",
+      complete: async () => {
+        wall.at -= 3_600_000; // set back an hour while the model answers
+        monotonic += 800;
+        return { text: "ok", model: "m" };
+      },
+    };
+    const result = await testConnection(model, { clock });
+    expect(result.message).toBe("Connected to m in 800 ms.");
+  });
+
   it("reports the model's error in words, without the key", async () => {
     const http = fakeHttp(() => json(401, { error: { message: "bad key sk-secret-0000000000" } }));
     const result = await testConnection(openAiCompatibleModel({ http, model: "m", apiKey: "sk-secret-0000000000" }));

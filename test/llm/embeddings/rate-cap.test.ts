@@ -16,6 +16,15 @@ describe("rate cap", () => {
     expect(clock.sleeps).toEqual([250, 250]);
   });
 
+  it("spaces starts on the monotonic reading: a wall clock set back an hour does not make the next wait an hour", async () => {
+    const clock = fakeClock();
+    const cap = rateCap(2, clock);
+    await cap.wait();
+    clock.set(clock.now() - 3_600_000);
+    await cap.wait();
+    expect(clock.sleeps).toEqual([500]);
+  });
+
   it("queues concurrent callers instead of letting them burst", async () => {
     // A clock standing still, as a real one nearly does while three callers arrive together.
     const waits: number[] = [];
