@@ -148,6 +148,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       readPage: this.readPage,
       vault: this.app.vault,
       store: this.store,
+      // Notes in excluded folders: their sources are taken from the app's metadata, not read.
+      metadata: this.app.metadataCache,
       pages: () => this.pages,
       clock: this.clock,
       secrets: this.secrets,

@@ -53,6 +53,11 @@ export class UpdateQueue {
   private waiting = false;
   private running: Promise<void> | null = null;
   private disposed = false;
+  /** Batches taken from `pending` so far, and how many of them have been applied (or failed). */
+  private batchesTaken = 0;
+  private batchesDone = 0;
+  /** Flushes waiting, each for the batch that holds the changes made before it was asked. */
+  private waiters: { batch: number; resolve: () => void }[] = [];
 
   constructor(options: UpdateQueueOptions) {
     this.clock = options.clock;
@@ -79,22 +84,26 @@ export class UpdateQueue {
   }
 
   /**
-   * Applies everything pending now, without waiting for quiet. Resolves when the queue is empty,
-   * including changes that arrived while earlier batches were being applied.
+   * Applies everything pending now, without waiting for quiet. Resolves once the changes made before
+   * the call are in: the batch running (if any) and the one that takes what is pending. Changes that
+   * keep arriving meanwhile are applied too, in order, but not waited for: a sync client downloading
+   * 20,000 notes, or a script writing one a millisecond, held every caller (the MCP server's calls,
+   * an exclusion change) for as long as it kept writing.
    */
   flush(): Promise<void> {
-    if (!this.running) {
-      this.running = this.drain().finally(() => {
-        this.running = null;
-      });
-    }
-    return this.running;
+    const batch = this.pending.size > 0 ? this.batchesTaken + 1 : this.batchesTaken;
+    if (this.disposed || batch <= this.batchesDone) return Promise.resolve();
+    const applied = new Promise<void>((resolve) => this.waiters.push({ batch, resolve }));
+    this.startDraining();
+    return applied;
   }
 
   /** Drops pending changes and stops scheduling; a batch already running finishes on its own. */
   dispose(): void {
     this.disposed = true;
     this.pending.clear();
+    // Nothing more will be applied: no flush waits for a batch that will never come.
+    if (!this.running) this.release(Number.POSITIVE_INFINITY);
   }
 
   private schedule(): void {
@@ -114,17 +123,38 @@ export class UpdateQueue {
     if (!this.disposed) await this.flush();
   }
 
+  private startDraining(): void {
+    if (this.running) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      // A flush asked after the loop last looked, before this ran, still has its changes pending.
+      if (!this.disposed && this.pending.size > 0 && this.waiters.length > 0) this.startDraining();
+      else this.release(Number.POSITIVE_INFINITY);
+    });
+  }
+
   private async drain(): Promise<void> {
     while (!this.disposed && this.pending.size > 0) {
       const updates = planUpdates(this.pending);
       this.pending = new Map();
       this.firstEventAt = null;
+      this.batchesTaken++;
       try {
         await this.apply(updates);
       } catch (error) {
         this.onError?.(error, updates);
       }
+      this.batchesDone++;
+      this.release(this.batchesDone);
     }
+  }
+
+  /** Resolves the flushes whose batch is applied. */
+  private release(upTo: number): void {
+    const due = this.waiters.filter((w) => w.batch <= upTo);
+    if (due.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.batch > upTo);
+    for (const w of due) w.resolve();
   }
 }
 
@@ -154,11 +184,13 @@ function record(pending: Map<string, PendingPath>, change: VaultChange): void {
       if (moved?.replaces) indexedNoteGone(pending, change.oldPath);
       // A note that came to `path` during it is replaced by this one: its old name must go too.
       if (replaced?.from !== undefined && replaced.from !== from) indexedNoteGone(pending, replaced.from);
+      const cameBack = from === change.path;
       pending.set(change.path, {
-        from: from === change.path ? undefined : from,
+        from: cameBack ? undefined : from,
         // A file created during this batch is unknown to the index, and one renamed onto a path
-        // with pending news replaces it: both need reading, not just moving.
-        changed: (moved?.changed ?? false) || replaced !== undefined || moved?.deleted === true,
+        // with pending news replaces it: both need reading, not just moving. A note back at the name
+        // it left is read too: a batch applied while it was away may have read that name empty.
+        changed: (moved?.changed ?? false) || replaced !== undefined || moved?.deleted === true || cameBack,
         deleted: false,
         // What the index holds at `path` (news of it pending) is replaced, unless it too came by a
         // rename that replaced nothing.

@@ -4,7 +4,7 @@
 // DOMParser, the trace note rewritten in one step by Vault.process, and the new note put into the
 // plugin's index at once so the very next search finds it. Every key the plugin holds is handed to
 // promotion, so a page that echoes one (it may guess, or have been sent one) never gets it into a note.
-import type { Vault } from "obsidian";
+import type { MetadataCache, Vault } from "obsidian";
 import { ObsidianNoteStore } from "./obsidian-note-store";
 import { createDefuddleReader } from "../promote/defuddle-reader";
 import type { OutsideVaultRow } from "../evidence/research-pack";
@@ -19,7 +19,7 @@ import {
 } from "../promote/promote";
 import type { ResearchResult } from "../research/types";
 import type { VaultIndex } from "../index/vault-index";
-import type { Clock, NoteStore } from "../ports";
+import type { Clock, NoteFileInfo, NoteStore } from "../ports";
 import type { PageAccess } from "./desktop-pages";
 import type { Settings } from "../settings";
 import { keysHeld, type HeldSecrets } from "./keys-held";
@@ -30,9 +30,32 @@ export function vaultTraceNoteUpdater(vault: Vault): TraceNoteUpdater {
   return (path, update) => store.rewrite(path, update);
 }
 
+/** What promotion asks of Obsidian's metadata cache: a note's properties, parsed when the vault loaded or changed. */
+export type NoteMetadata = Pick<MetadataCache, "getCache">;
+
+/**
+ * A note's properties from the metadata cache, when they are the note's as listed: the cache's own
+ * record of the date and size it parsed each note at (`fileCache`, not in the API's typings but in
+ * every release; without it nothing is vouched for) must be the note's. A note changed a moment ago
+ * is parsed a moment later, so until then it is read; so is one the cache has not parsed.
+ */
+export function metadataProperties(metadata: NoteMetadata): (file: NoteFileInfo) => Record<string, unknown> | null {
+  return (file) => {
+    const parsedAt = (metadata as { fileCache?: Record<string, { mtime?: unknown; size?: unknown } | undefined> }).fileCache;
+    // A plain object: only its own entries are notes.
+    const parsed = parsedAt && Object.hasOwn(parsedAt, file.path) ? parsedAt[file.path] : undefined;
+    if (!parsed || file.mtime <= 0 || parsed.mtime !== file.mtime || parsed.size !== file.size) return null;
+    const cached = metadata.getCache(file.path);
+    if (!cached) return null;
+    return cached.frontmatter ?? {};
+  };
+}
+
 export interface PromoterDeps {
   vault: Vault;
   store: NoteStore;
+  /** The app's metadata cache: the properties of notes the index leaves out are taken from it rather than read. */
+  metadata?: NoteMetadata;
   /** Where a page is fetched from, and how the fetch guard looks names up there (desktop-pages.ts). */
   pages(): Promise<Pick<PageAccess, "http" | "fetchGuard">>;
   clock: Clock;
@@ -85,6 +108,7 @@ export class Promoter {
       knownSecrets: await keysHeld(this.deps.secrets, this.deps.settings()),
       settings: this.deps.settings(),
       index: this.deps.index(),
+      ...(this.deps.metadata ? { propertiesOf: metadataProperties(this.deps.metadata) } : {}),
       readPage: this.readPage,
       ...(hasTraceNote ? { updateTraceNote: vaultTraceNoteUpdater(vault) } : {}),
     };

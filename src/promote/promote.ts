@@ -37,6 +37,12 @@ export interface PromoteDeps {
    * is indexed at once.
    */
   index?: Pick<VaultIndex, "notesWithSourceUrl" | "paths" | "note" | "updateFile">;
+  /**
+   * A note's properties as the app already holds them (Obsidian's metadata cache), or null when it
+   * cannot vouch for them at the date and size the store lists (parsed before its last change, or
+   * not yet): that note is read. Without it (the CLI) every note the index leaves out is read.
+   */
+  propertiesOf?: (file: NoteFileInfo) => Record<string, unknown> | null;
   /** Defuddle over the platform's DOM (see page-extract.ts). */
   readPage: ReadPage;
   /** Without it the note is still written, and the result says the trace note was not updated. */
@@ -120,7 +126,7 @@ async function onePromotionAtATime<T>(store: NoteStore, page: string, promote: (
 
 async function promoteWebPage(input: PromoteRowInput, canonical: string): Promise<PromotionResult> {
   const { row, trace, tracePath, store, clock, settings } = input;
-  const existing = await notesWithSource(canonical, store, input.index, input.settings.notes.traceFolder);
+  const existing = await notesWithSource(canonical, input);
   if (existing.length > 0) return alreadyInVault(input, existing);
 
   const outcome = await fetchAndReadPage(row.url, input.http, input.readPage, {
@@ -220,25 +226,37 @@ export async function outsideRowsOfTraceNote(
  * the run found as `https://…`. The index answers for the notes it holds; the notes it leaves out
  * (an excluded folder: the sources folder itself may be one) are read, as every note is without
  * an index, and so are notes it does not hold yet (written or moved a moment ago) — each once, and
- * again only when it changed (`pagesOfNotes`). A note the index lists that is no longer there
+ * again only when it changed (`pagesOfNotes`), and not at all where the app's metadata already
+ * holds its properties as of its last change (`propertiesOf`). A note the index lists that is no longer there
  * (trashed a moment ago) is not the page's note. Trace notes have no source and are never read.
  */
-async function notesWithSource(canonicalUrl: string, store: NoteStore, index: PromoteDeps["index"], traceFolder: string): Promise<string[]> {
+async function notesWithSource(
+  canonicalUrl: string,
+  { store, index, settings, propertiesOf }: Pick<PromoteDeps, "store" | "index" | "settings" | "propertiesOf">,
+): Promise<string[]> {
+  const traceFolder = settings.notes.traceFolder;
   const page = samePageKey(canonicalUrl) ?? canonicalUrl;
   const isPage = (key: string) => key === page;
-  // The index lags the vault by its update pause: a note just trashed ("Fetch the page again") or
-  // moved is still listed where it was, and a note just written (a clipping, a moved note's new
-  // place) is not listed yet. A listed note that is gone is not the page's note; the notes the index
-  // does not hold are read below.
+  // The index lags the vault by its update pause (a sync's thousands of changes, far longer): a note
+  // just trashed ("Fetch the page again") or moved is still listed where it was, a note just written
+  // (a clipping, a moved note's new place) is not listed yet, and a note just edited (its source
+  // pasted in, or taken out) is held as it was. A listed note that is gone is not the page's note;
+  // the notes the index does not hold as they are now are looked at below.
   if (index) {
-    const present = await notesThatExist(store, indexedNotesOfPage(index)(canonicalUrl));
+    const present = await notesAsIndexed(store, index, indexedNotesOfPage(index)(canonicalUrl));
     if (present.length > 0) return present;
   }
   // The vault's top is never the trace folder (settings refuse it); were it, no note would be read.
   const isTrace = (path: string) => vaultFolder(traceFolder) !== "" && isInFolder(path, traceFolder);
-  const unindexed = (await store.list()).filter((file) => /\.md$/i.test(file.path) && !isTrace(file.path) && index?.note(file.path) === undefined);
-  const pages = await pagesOfNotes(store, unindexed);
-  return unindexed.filter((file) => pages.get(file.path)?.some(isPage)).map((file) => file.path);
+  const unheld = (await store.list()).filter((file) => /\.md$/i.test(file.path) && !isTrace(file.path) && !(index && holdsAsListed(index, file)));
+  const pages = await pagesOfNotes(store, unheld, propertiesOf);
+  return unheld.filter((file) => pages.get(file.path)?.some(isPage)).map((file) => file.path);
+}
+
+/** Whether the index holds the note as it is now, not a copy from before its last change. */
+function holdsAsListed(index: Pick<VaultIndex, "note">, file: NoteFileInfo): boolean {
+  const note = index.note(file.path);
+  return note !== undefined && note.mtime === file.mtime && note.size === file.size;
 }
 
 /** The pages (`samePageKey`) a note's `source`/`url` name, as read when the note had this date and size. */
@@ -258,14 +276,20 @@ const sourcesRead = new WeakMap<NoteStore, Map<string, SourcesRead>>();
 /** Reads in flight at once while looking through the left-out notes. */
 const SOURCE_READS_IN_FLIGHT = 8;
 
-async function pagesOfNotes(store: NoteStore, files: readonly NoteFileInfo[]): Promise<Map<string, string[]>> {
+async function pagesOfNotes(store: NoteStore, files: readonly NoteFileInfo[], propertiesOf: PromoteDeps["propertiesOf"]): Promise<Map<string, string[]>> {
   const before = sourcesRead.get(store);
   const now = new Map<string, SourcesRead>();
   const stale: NoteFileInfo[] = [];
   for (const file of files) {
     const known = before?.get(file.path);
     // A store that gives no date (0) cannot say a note is unchanged.
-    if (known && file.mtime > 0 && known.mtime === file.mtime && known.size === file.size) now.set(file.path, known);
+    if (known && file.mtime > 0 && known.mtime === file.mtime && known.size === file.size) {
+      now.set(file.path, known);
+      continue;
+    }
+    // The app's own reading of the note's properties, when it is of the note as listed: nothing is read.
+    const properties = propertiesOf?.(file) ?? null;
+    if (properties) now.set(file.path, { mtime: file.mtime, size: file.size, pages: pagesOf(readProperties(properties).sourceUrls) });
     else stale.push(file);
   }
   let next = 0;
@@ -273,8 +297,7 @@ async function pagesOfNotes(store: NoteStore, files: readonly NoteFileInfo[]): P
     while (next < stale.length) {
       const file = stale[next++];
       try {
-        const pages = sourceUrlsOf(await store.read(file.path)).flatMap((url) => samePageKey(url) ?? []);
-        now.set(file.path, { mtime: file.mtime, size: file.size, pages });
+        now.set(file.path, { mtime: file.mtime, size: file.size, pages: pagesOf(sourceUrlsOf(await store.read(file.path))) });
       } catch {
         // Unreadable now: not the page's note, and read again next time.
       }
@@ -285,9 +308,17 @@ async function pagesOfNotes(store: NoteStore, files: readonly NoteFileInfo[]): P
   return new Map(Array.from(now, ([path, read]) => [path, read.pages]));
 }
 
-async function notesThatExist(store: NoteStore, paths: string[]): Promise<string[]> {
+/** The index's notes of the page that are still there as it read them (a store that gives no dates: still there). */
+async function notesAsIndexed(store: NoteStore, index: Pick<VaultIndex, "note">, paths: string[]): Promise<string[]> {
   const present: string[] = [];
-  for (const path of paths) if (await store.exists(path).catch(() => false)) present.push(path);
+  for (const path of paths) {
+    if (!store.stat) {
+      if (await store.exists(path).catch(() => false)) present.push(path);
+      continue;
+    }
+    const file = await store.stat(path).catch(() => null);
+    if (file && holdsAsListed(index, file)) present.push(path);
+  }
   return present;
 }
 
@@ -318,6 +349,11 @@ function notesByPage(index: Pick<VaultIndex, "paths" | "note">): Map<string, str
     }
   }
   return byPage;
+}
+
+/** The pages (`samePageKey`) a note's sources name. */
+function pagesOf(sourceUrls: readonly string[]): string[] {
+  return sourceUrls.flatMap((url) => samePageKey(url) ?? []);
 }
 
 /** A note's `source`/`url` properties, read from its frontmatter alone (a long note's body is not parsed). */

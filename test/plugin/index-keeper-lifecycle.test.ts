@@ -186,6 +186,46 @@ describe("IndexKeeper and a cache that cannot be written", () => {
 });
 
 describe("IndexKeeper and excluded folders", () => {
+  it("a folder no longer excluded is in the index while a sync keeps writing notes, and the change returns", async () => {
+    vi.useFakeTimers();
+    const vault = new Vault("Garden");
+    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater deeply.\n", 1);
+    vault.seed("Private/Diary.md", "# Diary\n\nDear diary.\n", 1);
+    await vault.createFolder("Synced");
+    const settings = defaultSettings();
+    settings.index.excludedFolders = ["Private"];
+    const keeper = new IndexKeeper({
+      store: new ObsidianNoteStore(vault as unknown as ObsidianVault),
+      cache: new MemoryIndexCache(),
+      clock: new TimerClock(),
+      settings: () => settings,
+      onStatus: () => {},
+      notify: () => {},
+      yieldToUi: () => Promise.resolve(),
+    });
+    keeper.start(vault as unknown as ObsidianVault, () => {});
+    await vi.advanceTimersByTimeAsync(10);
+    await keeper.ready();
+    // A sync client downloads a note for each one the index reads: the stream outlasts any batch
+    // (cut off at 2,000 notes, so the test ends either way).
+    let written = 0;
+    const read = vault.cachedRead.bind(vault);
+    vi.spyOn(vault, "cachedRead").mockImplementation(async (file) => {
+      if (written < 2_000) void vault.create(`Synced/${++written}.md`, `# Synced ${written}\n`);
+      return read(file);
+    });
+
+    settings.index.excludedFolders = [];
+    let writtenWhenDone: number | null = null;
+    const applied = keeper.applyExclusions().then(() => (writtenWhenDone = written));
+    for (let i = 0; i < 200 && writtenWhenDone === null; i++) await vi.advanceTimersByTimeAsync(10);
+    await applied;
+    expect(keeper.index.note("Private/Diary.md")).toBeDefined();
+    // Only the batch holding the diary was waited for, not the sync behind it.
+    expect(writtenWhenDone).toBeLessThan(10);
+    keeper.dispose();
+  });
+
   it("excluding a folder tells the vectors, and saves the cache so the next start need not rebuild", async () => {
     vi.useFakeTimers();
     const vault = new Vault("Garden");

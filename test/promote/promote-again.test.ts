@@ -145,6 +145,26 @@ describe("a note the index still lists where it no longer is", () => {
   });
 });
 
+describe("a note the index holds as it was before a change of a moment ago", () => {
+  it("is found once it was given the page as its source, before the index has caught up: no second note", async () => {
+    const { store, input } = setUp({ "Reading/Local-first notes.md": "---\ntags: [reading]\n---\nNotes on local-first software.\n" });
+    const index = await indexOf(store);
+    // The user pastes the page's address into the note's properties, then clicks "Add to vault".
+    store.files.set("Reading/Local-first notes.md", { text: `---\ntags: [reading]\nsource: ${ROW.url}\n---\nNotes on local-first software.\n`, mtime: 1_800_000_000_000 });
+    const result = await promoteOutsideRow({ ...input, index });
+    expect(result).toMatchObject({ status: "already_in_vault", notePath: "Reading/Local-first notes.md" });
+    expect(store.created).toEqual([]);
+  });
+
+  it("is not named as the page's note once its source was taken out: the page is saved", async () => {
+    const { store, input } = setUp({ "Reading/Local-first notes.md": `---\nsource: ${ROW.url}\n---\nNotes on local-first software.\n` });
+    const index = await indexOf(store);
+    store.files.set("Reading/Local-first notes.md", { text: "---\nsource: https://elsewhere.example.org/other\n---\nNotes on something else now.\n", mtime: 1_800_000_000_000 });
+    const result = await promoteOutsideRow({ ...input, index });
+    expect(result).toMatchObject({ status: "created", notePath: NOTE_PATH });
+  });
+});
+
 describe("a trace note outside the trace folder", () => {
   it("records the promotion when it was moved (or the setting changed), keeping the user's words", async () => {
     const moved = "Projects/Sync research/Trace of the readability question.md";

@@ -8,8 +8,10 @@
 // accents do not matter. One-word names are left to the title bonus: too many notes are called
 // "Index" or "Tasks" for one word to name one of them; but a name written in lowerCamelCase, as a
 // setting, a property or a function is ("assetsPrefix", "duplicateNoteBehavior"), is one word that
-// names its note when the question writes it so too. Chinese and Japanese, written without
-// spaces, have no names of two words here.
+// names its note when the question writes it so too. Scripts written without spaces (Chinese,
+// Japanese, Thai…: text/scripts.ts) are matched character by character, and a name in them is
+// measured in the words its characters make: a title of one such run was one "word", so it never
+// named its note, and the question holding it was one "word" too, never the name word for word.
 import { fileTitle } from "../markdown";
 import { isStopWord } from "../stopwords";
 import { compoundParts, foldCase, isIdentifier, words } from "../tokenize";
@@ -17,6 +19,7 @@ import type { ParsedQuery } from "../query";
 import type { ScorePart } from "../types";
 import type { RankedHit } from "./explain";
 import { roundTo } from "../../text/numbers";
+import { CJK_CHAR, CJK_RUNS } from "../../text/scripts";
 
 /** The score part of a note lifted because the question names it (the CLI and the panel say it in words). */
 export const NAMED_PART = "named in the question";
@@ -36,15 +39,51 @@ const MAX_QUESTION_WORDS = 256;
 export const MAX_NOTES_A_WORD = 2000;
 /** Notes looked at a question, the question's rarest words first. */
 export const MAX_CANDIDATES = 5000;
+/** Pieces of a question a name is looked for in (a pasted page of Chinese is one word of thousands of characters). */
+const MAX_QUESTION_PIECES = 1024;
+
+/** Chinese and Korean characters that make about one word: most of their words are two. */
+const HAN_PER_WORD = 2;
+/** Letters of kana, Thai, Lao, Khmer and Burmese that make about one word (as text/word-count.ts counts Thai). */
+const LETTERS_PER_WORD = 3;
+const HAN_OR_HANGUL = /[\p{Script=Han}\p{Script=Hangul}]/u;
+const LETTER = /\p{L}/u;
+/** A character with the marks written on it (Thai's tones and vowels), or marks alone. */
+const CHARACTER = /\P{M}\p{M}*|\p{M}+/gu;
+
+/**
+ * A folded word as names are matched: its parts ("git-stash" → git, stash), and in a script written
+ * without spaces each character on its own ("机器学习" → 机, 器, 学, 习), so a name inside a run
+ * of them is found wherever the run holds it.
+ */
+function namePieces(word: string): string[] {
+  const parts = compoundParts(word);
+  if (!CJK_CHAR.test(word)) return parts;
+  return parts.flatMap((part) => (part.match(CJK_RUNS) ?? []).flatMap((run) => (CJK_CHAR.test(run) ? (run.match(CHARACTER) ?? []) : [run])));
+}
+
+/** How many words a name's pieces make: a spaced word is one; characters of the unspaced scripts, a share of one each (rounded over the name). */
+function wordsOfName(pieces: readonly string[]): number {
+  let spaced = 0;
+  let han = 0;
+  let letters = 0;
+  for (const piece of pieces) {
+    if (!CJK_CHAR.test(piece)) spaced++;
+    else if (HAN_OR_HANGUL.test(piece)) han++;
+    else if (LETTER.test(piece)) letters++;
+  }
+  return spaced + Math.round(han / HAN_PER_WORD + letters / LETTERS_PER_WORD);
+}
 
 /** The key a name is looked up by (its words joined by spaces), or null when it cannot name a note. */
 export function nameWordsKey(text: string): string | null {
   if (text.length > MAX_NAME_CHARS) return null;
   const typed = words(text);
-  // As a name says them: folded, compounds parted ("git-stash" → git, stash).
-  const w = typed.flatMap((t) => compoundParts(foldCase(t)));
+  // As a name says them: folded, compounds parted ("git-stash" → git, stash), unspaced scripts by character.
+  const w = typed.flatMap((t) => namePieces(foldCase(t)));
   if (w.length === 1 && isIdentifier(typed[0])) return w[0];
-  return w.length < 2 || w.length > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
+  const size = wordsOfName(w);
+  return size < 2 || size > MAX_NAME_WORDS || w.every(isStopWord) ? null : w.join(" ");
 }
 
 /** A note the question names, and the name it used. */
@@ -104,7 +143,7 @@ function keysOf(note: NoteCalled): readonly string[] {
  */
 export function namedIn(query: Pick<ParsedQuery, "sequence" | "identifiers">, source: NameSource, keep: ((path: string) => boolean) | null = null): NamedNote[] {
   const sequence = query.sequence.slice(0, MAX_QUESTION_WORDS);
-  const said = sequence.flatMap(compoundParts);
+  const said = sequence.flatMap(namePieces).slice(0, MAX_QUESTION_PIECES);
   const identifiers = new Set(query.identifiers);
   // A stop word's parts ask nothing: "what's" is not "what" and "s" ("What's Space Lua?" is its name).
   const asked = [...new Set(sequence.filter((w) => !isStopWord(w)).flatMap(compoundParts).filter((w) => !isStopWord(w)))];
@@ -147,13 +186,22 @@ export function namedIn(query: Pick<ParsedQuery, "sequence" | "identifiers">, so
   // when there are more notes than are lifted ("siteUrl and assetsPrefix" beside "GitHub Pages").
   const kept = chosen.map((f) => ({ name: f.name, paths: keep ? f.paths.filter(keep) : f.paths }));
   kept.sort((a, b) => a.paths.length - b.paths.length);
+  const askedPieces = asked.flatMap(namePieces);
   const named: NamedNote[] = [];
   for (const f of kept) {
     const inName = new Set(f.name.split(" "));
-    const whole = asked.every((w) => inName.has(w));
-    for (const path of f.paths) if (!named.some((n) => n.path === path)) named.push({ path, name: f.name, whole });
+    const whole = askedPieces.every((w) => inName.has(w));
+    for (const path of f.paths) if (!named.some((n) => n.path === path)) named.push({ path, name: asWritten(f.name), whole });
   }
   return named.slice(0, MAX_NAMED);
+}
+
+/** A name's key as a reader writes it: no space between two characters of a script written without spaces ("机器学习", not "机 器 学 习"). */
+function asWritten(key: string): string {
+  const pieces = key.split(" ");
+  let out = pieces[0];
+  for (let i = 1; i < pieces.length; i++) out += (CJK_CHAR.test(pieces[i - 1]) && CJK_CHAR.test(pieces[i]) ? "" : " ") + pieces[i];
+  return out;
 }
 
 /**

@@ -30,6 +30,24 @@ describe("nameWordsKey", () => {
     expect(nameWordsKey(`a ${"b".repeat(500)}`)).toBeNull();
   });
 
+  it("keys a name in a script written without spaces by its characters, measured in the words they make", () => {
+    // Chinese: about two characters a word. "索引" (index) is one word, as "Tasks" is; "周杰伦" and
+    // "机器学习" (machine learning) are names, as two English words are.
+    expect(nameWordsKey("索引")).toBeNull();
+    expect(nameWordsKey("周杰伦")).toBe("周 杰 伦");
+    expect(nameWordsKey("机器学习")).toBe("机 器 学 习");
+    expect(nameWordsKey("Git管理")).toBe("git 管 理");
+    // Sixteen characters are eight words; eighteen are a sentence.
+    expect(nameWordsKey("一二三四五六七八九十一二三四五六")).not.toBeNull();
+    expect(nameWordsKey("一二三四五六七八九十一二三四五六七八")).toBeNull();
+    // Kana and Thai: about three letters a word, a tone or vowel mark none. "コーヒー" (coffee) and
+    // "ข้าว" (rice) are one word; "カレーライス" (curry rice) and "ข้าวผัดกุ้ง" (shrimp fried rice) are names.
+    expect(nameWordsKey("コーヒー")).toBeNull();
+    expect(nameWordsKey("ข้าว")).toBeNull();
+    expect(nameWordsKey("カレーライス")).toBe("カ レ ー ラ イ ス");
+    expect(nameWordsKey("ข้าวผัดกุ้ง")).toBe("ข้ า ว ผั ด กุ้ ง");
+  });
+
   it("keys one word written in lowerCamelCase, as a setting or a function is named, and no other one word", () => {
     expect(nameWordsKey("assetsPrefix")).toBe("assetsprefix");
     expect(nameWordsKey("enableSmartRefs")).toBe("enablesmartrefs");
@@ -192,6 +210,30 @@ describe("liftNamed", () => {
 });
 
 describe("named notes through the index", () => {
+  it("names a note by a title in a script written without spaces, said inside a longer run, as an English title is", async () => {
+    const store = new MemoryNoteStore({
+      "Thai/Recipe.md": "# ข้าวผัดกุ้ง\n\nวิธีทำอาหารง่ายๆ\n",
+      "Thai/Cooking.md": "# อาหารไทย\n\nข้าวผัด ข้าวผัด ข้าวผัดกุ้ง วิธีทำข้าวผัด ข้าวผัดอร่อย ทำข้าวผัดกุ้งอย่างไร\n",
+      "Thai/Shrimp.md": "# กุ้ง\n\nกุ้ง กุ้ง ข้าวผัดกุ้ง วิธีทำ ข้าวผัดกุ้งอย่างไร\n",
+      "Thai/Rice.md": "# ข้าว\n\nข้าวผัด ข้าวผัดกุ้ง ทำอย่างไร ข้าวผัดกุ้งอย่างไร\n",
+      "AI/机器学习.md": "# 机器学习\n\n从数据中学习规律的方法。\n",
+      "Notes/机器人.md": "# 机器人\n\n机器人的基本概念是什么？机器和机器人，机器学习。\n",
+      "Notes/学习方法.md": "# 学习方法\n\n学习的基本方法：学习，复习，再学习。机器学习是什么？\n",
+      "Notes/概念图.md": "# 概念图\n\n概念图的基本概念是什么？概念和概念图。\n",
+    });
+    const index = new VaultIndex({ ranking: { vaultLanguage: null } });
+    await index.sync(store, null);
+    const search = async (question: string) => (await index.search(question, store, { limit: 5 })).map((r) => ({ path: r.path, named: r.explanation.parts.find((p) => p.name === "named in the question")?.detail }));
+    // "How do you make shrimp fried rice": the note called "shrimp fried rice" comes third, and says why.
+    const thai = await search("ข้าวผัดกุ้งทำอย่างไร");
+    expect(thai[2]).toEqual({ path: "Thai/Recipe.md", named: 'the question says "ข้าวผัดกุ้ง"' });
+    // "What are the basic concepts of machine learning": the note called "machine learning" comes third.
+    const chinese = await search("机器学习的基本概念是什么");
+    expect(chinese[2]).toEqual({ path: "AI/机器学习.md", named: 'the question says "机器学习"' });
+    // One word ("rice") names no note.
+    expect((await search("ข้าว ทำอย่างไร")).some((r) => r.named !== undefined)).toBe(false);
+  });
+
   it("lifts the notes of two settings a question names into the top five, past two notes called alike", async () => {
     const notes: Record<string, string> = {
       "config.siteUrl.md": "---\ntitle: siteUrl\n---\nThe URL the site is published under.",
