@@ -2,7 +2,7 @@
 // files, a sync client replaying a day of changes). This queue folds them into one ordered batch
 // per quiet period, so the index does each path's work once and never works on a stale picture.
 // It knows nothing of Obsidian or of the index: events in, a plan out to an async `apply`.
-import type { Clock } from "../ports";
+import { monotonicReading, type Clock } from "../ports";
 
 /** A change to one file as the vault reports it. */
 export type VaultChange =
@@ -106,8 +106,13 @@ export class UpdateQueue {
     if (!this.running) this.release(Number.POSITIVE_INFINITY);
   }
 
+  /** The debounce's time: on the monotonic reading, so a wall clock set back does not hold changes for that long. */
+  private now(): number {
+    return monotonicReading(this.clock);
+  }
+
   private schedule(): void {
-    const now = this.clock.now();
+    const now = this.now();
     this.firstEventAt ??= now;
     this.dueAt = Math.min(now + this.delayMs, this.firstEventAt + this.maxDelayMs);
     if (this.waiting) return;
@@ -116,8 +121,8 @@ export class UpdateQueue {
   }
 
   private async waitForQuiet(): Promise<void> {
-    while (!this.disposed && this.clock.now() < this.dueAt) {
-      await this.clock.sleep(this.dueAt - this.clock.now());
+    while (!this.disposed && this.now() < this.dueAt) {
+      await this.clock.sleep(this.dueAt - this.now());
     }
     this.waiting = false;
     if (!this.disposed) await this.flush();

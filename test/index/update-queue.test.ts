@@ -5,10 +5,21 @@ import { UpdateQueue, type IndexUpdate, type VaultChange } from "../../src/index
 /** A clock whose time moves only when the test says so. */
 class FakeClock implements Clock {
   private time = 1_000_000;
+  /** How far the wall clock was set from the time that passed (a time sync, by hand). */
+  private wallSetBy = 0;
   private sleepers: { at: number; wake: () => void }[] = [];
 
   now(): number {
+    return this.time + this.wallSetBy;
+  }
+
+  monotonicNow(): number {
     return this.time;
+  }
+
+  /** Sets the wall clock only: durations and sleeps go on as before. */
+  setWall(by: number): void {
+    this.wallSetBy += by;
   }
 
   sleep(ms: number): Promise<void> {
@@ -68,6 +79,14 @@ describe("update queue", () => {
     await clock.advance(999);
     expect(batches).toEqual([]);
     await clock.advance(1);
+    expect(batches).toEqual([[{ kind: "update", path: "a.md" }]]);
+  });
+
+  it("applies a change after the quiet period though the wall clock was set back an hour meanwhile", async () => {
+    const { clock, batches, push } = setup();
+    push({ kind: "modify", path: "a.md" });
+    clock.setWall(-3_600_000);
+    await clock.advance(1000);
     expect(batches).toEqual([[{ kind: "update", path: "a.md" }]]);
   });
 
