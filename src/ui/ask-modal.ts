@@ -2,6 +2,9 @@
 // the run can be watched, cancelled and followed up.
 import { Modal, type App } from "obsidian";
 
+/** Each opening's ids are its own: a closing box's may still be in the document as the next opens. */
+let askCount = 0;
+
 export class AskQuestionModal extends Modal {
   constructor(
     app: App,
@@ -21,15 +24,29 @@ export class AskQuestionModal extends Modal {
       attr: { rows: 3, placeholder: "What do my notes say about…", "aria-label": "Research question", dir: "auto" },
     });
     input.value = this.initial;
-    contentEl.createDiv({ cls: "vault-research-ask-hint", text: "Enter to ask, Shift+Enter for a new line. The answer opens in the research panel." });
+    const ids = `vault-research-ask-${++askCount}`;
+    // Both said with the box: Enter in a box of several lines would start a new one, and a press
+    // that asked nothing must say why nothing happened.
+    const hint = contentEl.createDiv({ cls: "vault-research-ask-hint", text: "Enter to ask, Shift+Enter for a new line. The answer opens in the research panel.", attr: { id: `${ids}-hint` } });
+    const problem = contentEl.createDiv({ cls: ["vault-research-ask-hint", "vault-research-ask-problem"], attr: { id: `${ids}-problem`, role: "status" } });
+    input.setAttr("aria-describedby", `${hint.id} ${problem.id}`);
     const buttons = contentEl.createDiv({ cls: "modal-button-container" });
     const ask = buttons.createEl("button", { cls: "mod-cta", text: "Ask", attr: { type: "button" } });
     const submit = () => {
       const question = input.value.trim();
-      if (question === "") return;
+      if (question === "") {
+        input.setAttr("aria-invalid", "true");
+        problem.setText("Type a question first.");
+        input.focus();
+        return;
+      }
       this.close();
       this.onAsk(question);
     };
+    input.addEventListener("input", () => {
+      input.removeAttribute("aria-invalid");
+      problem.setText("");
+    });
     ask.addEventListener("click", submit);
     input.addEventListener("keydown", (evt) => {
       if (evt.key === "Enter" && !evt.shiftKey && !evt.isComposing) {

@@ -45,6 +45,22 @@ export interface EvidenceOptions {
   vaultRowsAreClosestOnly?: boolean;
 }
 
+/** Ids for `aria-describedby` and `aria-labelledby`: one panel shows many turns, each with its cards. */
+let idCount = 0;
+function nextId(): string {
+  return `vault-research-evidence-${++idCount}`;
+}
+
+/**
+ * A group of cards named by its counter: a screen reader says "Outside vault: 3 rows from Brave"
+ * on entering it, so a title reached by Tab alone is known to be a vault note or a web page.
+ */
+function labelledGroup(group: HTMLElement, counter: string): void {
+  const id = nextId();
+  group.createDiv({ cls: "vault-research-counter", text: counter, attr: { id } });
+  group.setAttrs({ role: "group", "aria-labelledby": id });
+}
+
 export const EPHEMERAL_LEGEND = "Ephemeral: used for this question only and not saved. Add to vault keeps a page as a note.";
 
 export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions: EvidenceActions, options: EvidenceOptions): void {
@@ -58,7 +74,7 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
     }
   } else {
     const vault = root.createDiv({ cls: "vault-research-evidence-group is-vault" });
-    vault.createDiv({ cls: "vault-research-counter", text: vaultEvidenceCounter(pack.evidence.length) });
+    labelledGroup(vault, vaultEvidenceCounter(pack.evidence.length));
     for (const row of pack.evidence) renderVaultCard(vault, row, actions);
   }
 
@@ -66,7 +82,7 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
   const outside = root.createDiv({ cls: "vault-research-evidence-group is-outside" });
   const found = pack.coverage.external_by_provider.filter((p) => p.count > 0).map((p) => p.key);
   const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : options.providersAsked;
-  outside.createDiv({ cls: "vault-research-counter", text: outsideVaultCounter(pack.external_evidence.length, providers) });
+  labelledGroup(outside, outsideVaultCounter(pack.external_evidence.length, providers));
   if (options.webNotSearched && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-not-asked", text: options.webNotSearched });
   if (options.explainEphemeral && pack.external_evidence.length > 0) outside.createDiv({ cls: "vault-research-legend", text: EPHEMERAL_LEGEND });
   for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
@@ -97,8 +113,9 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
   const badge = card.createDiv({ cls: "vault-research-badge" });
   setIcon(badge.createSpan({ cls: "vault-research-badge-icon" }), "globe");
-  const badgeText = badge.createSpan({ cls: "vault-research-badge-text", text: outsideVaultLabel(row.provider, store) });
-  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button", dir: "auto" } });
+  const badgeText = badge.createSpan({ cls: "vault-research-badge-text", text: outsideVaultLabel(row.provider, store), attr: { id: nextId() } });
+  // The label is read with the title wherever the title is reached: Tab skips the badge above it.
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title || row.url, attr: { type: "button", dir: "auto", id: nextId(), "aria-describedby": badgeText.id } });
   title.addEventListener("click", (evt) => actions.openUrl(row, evt));
   const meta = card.createDiv({ cls: "vault-research-card-path" });
   meta.createSpan({ cls: "vault-research-card-domain", text: row.domain });
@@ -110,7 +127,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
   renderPagePassages(card, row);
   if (actions.promote && store === "ephemeral") {
     const promote = actions.promote;
-    renderAddToVault(card, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)), hasProviderExcerpt(row));
+    renderAddToVault(card, title, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)), hasProviderExcerpt(row));
   }
   renderWhy(card, row.retrieval);
   return card;
@@ -121,9 +138,10 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
  * saved note and what it holds (the page, or only the provider's excerpt and why, with a retry),
  * the note that already had the page, or the error in words with a retry.
  */
-function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void, hasExcerpt: boolean): void {
+function renderAddToVault(card: HTMLElement, title: HTMLElement, actions: EvidenceActions, promote: () => Promise<PromotionResult>, setStore: (store: OutsideStore) => void, hasExcerpt: boolean): void {
   const area = card.createDiv({ cls: "vault-research-promote" });
-  const add = area.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button" } });
+  // Every web card has one: named alone, five read "Add to vault" and nothing says which page.
+  const add = area.createEl("button", { cls: "vault-research-card-action", text: "Add to vault", attr: { type: "button", "aria-describedby": title.id } });
   const status = area.createDiv({ cls: "vault-research-promote-status" });
   const say = (text: string) => {
     status.setText(text);
@@ -136,7 +154,6 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
   const attempt = async (): Promise<void> => {
     // Marked busy rather than disabled: a disabled or removed button drops keyboard focus to the
     // top of the app, so a keyboard user who pressed it is led on to what it became instead.
-    const hadFocus = add.ownerDocument.activeElement === add;
     busy = true;
     add.setAttr("aria-disabled", "true");
     add.removeAttribute("aria-label");
@@ -152,6 +169,8 @@ function renderAddToVault(card: HTMLElement, actions: EvidenceActions, promote: 
     }));
     card.removeClass("is-promoting");
     busy = false;
+    // Asked now, not when pressed: a user who went on to read while the page was fetched keeps their place.
+    const hadFocus = add.ownerDocument.activeElement === add;
     add.removeAttribute("aria-disabled");
     if (result.status === "failed") {
       add.setText("Try again");

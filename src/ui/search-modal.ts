@@ -43,6 +43,9 @@ export const BY_MEANING = "By meaning in this vault · none of your words is in 
 export class VaultSearchModal extends SuggestModal<DialResult> {
   private readonly dial: DialControl;
   private readonly statusEl: HTMLElement;
+  /** What a screen reader hears: only how a search ended, and only when that changed (see `sayAloud`). */
+  private readonly liveEl: HTMLElement;
+  private saidAloud = "";
   private readonly scoresInput: HTMLInputElement;
   /** The search each shown result came from, for its click-through. */
   private readonly responses = new WeakMap<DialResult, DialResponse>();
@@ -78,7 +81,13 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     const toolbar = createDiv({ cls: "vault-research-search-toolbar" });
     this.resultContainerEl.insertAdjacentElement("beforebegin", toolbar);
     // A level that becomes ready (or stops being) while the modal is open is said on its status line.
-    this.dial = new DialControl(toolbar, host, "search-modal", { onChange: () => this.searchAgain(), announce: (words) => this.say(words) });
+    this.dial = new DialControl(toolbar, host, "search-modal", {
+      onChange: () => this.searchAgain(),
+      announce: (words) => {
+        this.say(words);
+        this.sayAloud(words);
+      },
+    });
     const scores = toolbar.createEl("label", { cls: "vault-research-search-scores-toggle" });
     this.scoresInput = scores.createEl("input", { type: "checkbox" });
     scores.createSpan({ text: "Show scores" });
@@ -88,8 +97,11 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       void this.host.saveShowScores(this.scoresInput.checked);
     });
     this.modalEl.toggleClass("is-showing-scores", this.scoresInput.checked);
-    this.statusEl = createDiv({ cls: "vault-research-search-status", attr: { role: "status", "aria-live": "polite" } });
+    // The line is seen, not spoken: it is cleared and rewritten on every search, which a live region
+    // would read out after each keystroke. What is spoken goes to `liveEl`.
+    this.statusEl = createDiv({ cls: "vault-research-search-status" });
     this.resultContainerEl.insertAdjacentElement("beforebegin", this.statusEl);
+    this.liveEl = this.modalEl.createDiv({ cls: "vault-research-visually-hidden", attr: { role: "status", "aria-live": "polite" } });
     this.offerEl = createDiv({ cls: "vault-research-search-offer" });
     this.offerEl.hide();
     this.resultContainerEl.insertAdjacentElement("afterend", this.offerEl);
@@ -106,6 +118,13 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
 
   async getSuggestions(query: string): Promise<DialResult[]> {
     const count = ++this.searchCount;
+    const results = await this.search(query, count);
+    // A search a newer one (or the close) overtook says nothing: its words are no longer true.
+    if (count === this.searchCount) this.sayAloud(this.outcomeWords(query, results));
+    return results;
+  }
+
+  private async search(query: string, count: number): Promise<DialResult[]> {
     this.pending?.abort();
     this.pending = null;
     this.offerEl.hide();
@@ -238,6 +257,23 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.say(lines.join(" "));
     if (emptyText) this.emptyStateText = emptyText;
     return response.results;
+  }
+
+  /**
+   * How a search ended, in words: the status line, or when nothing is listed, what the list says
+   * instead (no match, what finding the closest notes needs, the failure). Plain results say nothing.
+   */
+  private outcomeWords(query: string, results: readonly DialResult[]): string {
+    const line = this.statusEl.textContent ?? "";
+    const empty = results.length === 0 && query.trim() !== "" ? this.emptyStateText : "";
+    return [line, empty].filter((w) => w !== "").join(" ");
+  }
+
+  /** Speaks `text` once: the same words after the next keystroke's search are not read out again. */
+  private sayAloud(text: string): void {
+    if (text === this.saidAloud) return;
+    this.saidAloud = text;
+    this.liveEl.setText(text);
   }
 
   private say(text: string, busy = false): void {

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import "../stubs/obsidian";
-import { renderOutsideCard, renderVaultCard } from "../../src/ui/evidence-cards";
-import { outsideRow, vaultRow } from "../support/pack-fixtures";
+import { renderEvidence, renderOutsideCard, renderVaultCard } from "../../src/ui/evidence-cards";
+import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const noActions = { openNote: () => undefined, openUrl: () => undefined };
 
@@ -68,5 +68,40 @@ describe("vault evidence cards", () => {
     };
     expect(dateOf("2025-09-18T01:00:00+05:30")).toBe("2025-09-18");
     expect(dateOf("soon <b>x</b>")).toBeNull();
+  });
+});
+
+/** What a screen reader adds after an element's name: the text of the elements `aria-describedby` names. */
+function description(el: Element | null): string {
+  const ids = el?.getAttribute("aria-describedby")?.split(/\s+/) ?? [];
+  return ids.map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+}
+
+/** The name of the group `el` sits in, as a screen reader says it on entering. */
+function groupName(el: Element | null): string {
+  const group = el?.closest("[role=group]");
+  return document.getElementById(group?.getAttribute("aria-labelledby") ?? "")?.textContent ?? "";
+}
+
+describe("evidence for a screen reader", () => {
+  const web = outsideRow("brave", "https://automerge.org/blog", "Automerge 3.0", "Automerge 3.0 is out.");
+  const note = vaultRow("Libraries/Automerge.md", "Automerge", [{ heading: "History", text: "Automerge 2.0 moved to Rust." }]);
+
+  it("names each group by its counter, so a title reached by Tab says which side it is on", () => {
+    const parent = document.body.createDiv();
+    renderEvidence(parent, pack("automerge", [note], [web]), { ...noActions, promote: async () => ({ status: "failed", error: { kind: "write_failed", message: "x" }, message: "x" }) }, { outsideAsked: true, providersAsked: ["brave"] });
+    const [vaultTitle, webTitle] = Array.from(parent.querySelectorAll(".vault-research-card-title"));
+    expect(groupName(vaultTitle)).toBe("Vault evidence: 1 row");
+    expect(groupName(webTitle)).toBe("Outside vault: 1 row from Brave");
+  });
+
+  it("describes a web result's title and its Add to vault button by the outside-vault label and the page", () => {
+    const parent = document.body.createDiv();
+    const card = renderOutsideCard(parent, web, { ...noActions, promote: async () => ({ status: "failed", error: { kind: "write_failed", message: "x" }, message: "x" }) });
+    expect(description(card.querySelector(".vault-research-card-title"))).toBe("Outside vault · Brave · ephemeral");
+    expect(description(card.querySelector(".vault-research-card-action"))).toBe("Automerge 3.0");
+    // Two cards never share an id.
+    const other = renderOutsideCard(parent, web, noActions);
+    expect(other.querySelector(".vault-research-card-title")?.getAttribute("aria-describedby")).not.toBe(card.querySelector(".vault-research-card-title")?.getAttribute("aria-describedby"));
   });
 });

@@ -183,6 +183,21 @@ describe("Add to vault on outside cards", () => {
     expect(document.activeElement).toBe(c.querySelector(".vault-research-promote-link"));
   });
 
+  it("leaves the focus where the user took it while the page was fetched: it is not pulled back to the card", async () => {
+    const pending = deferred<PromotionResult>();
+    const { card } = await panelWith(() => pending.promise);
+    const c = card(blog);
+    addButton(c)!.focus();
+    addButton(c)!.click();
+    // The user reads on: Tab to the next web result while this page is fetched.
+    const next = card(releases).querySelector<HTMLElement>(".vault-research-card-title")!;
+    next.focus();
+    pending.resolve({ status: "created", notePath: SAVED, extractStatus: { kind: "extracted" }, message: "Saved.", traceUpdated: true, warnings: [] });
+    for (let i = 0; i < 3; i++) await settle();
+    expect(addButton(c)).toBeNull();
+    expect(document.activeElement).toBe(next);
+  });
+
   it("says when only the provider's excerpt was saved, and why, and fetches the page again in place of that note", async () => {
     const { c, app } = await excerptThenExtracted();
     addButton(c)!.click();

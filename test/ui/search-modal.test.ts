@@ -57,6 +57,11 @@ function result(over: Partial<SearchResult> = {}): DialResult {
   });
 }
 
+/** What the modal's live region holds: what a screen reader reads out. */
+function spoken(modal: VaultSearchModal): string {
+  return modal.modalEl.querySelector("[role=status]")?.textContent ?? "";
+}
+
 async function shown(modal: VaultSearchModal): Promise<HTMLElement[]> {
   return vi.waitFor(() => {
     const items = [...modal.resultContainerEl.querySelectorAll<HTMLElement>(".suggestion-item")];
@@ -109,9 +114,46 @@ describe("vault search modal", () => {
     modal.open();
     host.ready = readinessUpTo(3);
     host.changed();
-    const status = modal.modalEl.querySelector(".vault-research-search-status");
-    expect(status?.getAttribute("role")).toBe("status");
-    expect(status?.textContent).toBe("Hybrid is ready.");
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toBe("Hybrid is ready.");
+    expect(spoken(modal)).toBe("Hybrid is ready.");
+  });
+
+  it("says how a search ended once: the same words after the next keystroke are not read out again", async () => {
+    const close = dialResult({ path: "Descaling.md", key: "Descaling.md", title: "Descaling", score: 0.3 });
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: r.loose ? [close] : [] }));
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    const live = modal.modalEl.querySelector<HTMLElement>("[role=status]")!;
+    const said: string[] = [];
+    new MutationObserver(() => said.push(live.textContent ?? "")).observe(live, { childList: true, characterData: true, subtree: true });
+    for (const query of ["desc", "desca", "descal"]) {
+      type(modal, query);
+      await vi.waitFor(() => expect(host.requests.filter((r) => r.query === query && r.loose)).toHaveLength(1));
+      await shown(modal);
+    }
+    await vi.waitFor(() => expect(said.length).toBeGreaterThan(0));
+    expect(said).toEqual([
+      "No note contains these words. The 1 closest by spelling, with their low scores. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings).",
+    ]);
+    // The line the eye reads still says it, and is no live region of its own.
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.getAttribute("role")).toBeNull();
+  });
+
+  it("says aloud a search that found nothing to list, and one that failed, not only in the empty list", async () => {
+    let fail = false;
+    const host = new FakeDialHost((r) => {
+      if (fail) throw new Error("index is being rebuilt");
+      return dialResponse({ query: r.query, results: [] });
+    });
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "descale espresso");
+    await vi.waitFor(() => expect(spoken(modal)).toBe("No note contains these words. Finding the closest notes by meaning needs Hybrid, which is not ready (no embedding model is set in settings)."));
+    fail = true;
+    type(modal, "descale");
+    await vi.waitFor(() => expect(spoken(modal)).toBe("Search failed: index is being rebuilt"));
   });
 
   it("says what went wrong when the search fails", async () => {
@@ -239,8 +281,9 @@ describe("the dial in the search modal", () => {
     type(modal, "kite");
     const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
     await vi.waitFor(() => expect(status.textContent).toBe("Rerank: embedding the query, then reranking…"));
-    expect(status.getAttribute("role")).toBe("status");
     expect(modal.resultContainerEl.getAttribute("aria-busy")).toBe("true");
+    // Seen, not spoken: said after every pause in typing, it would talk over the user's own typing.
+    expect(spoken(modal)).toBe("");
     finish();
     await shown(modal);
     expect(status.textContent).toBe("");
