@@ -76,6 +76,11 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       { command: "Ctrl ↵", purpose: "to open in a new tab" },
       { command: "Esc", purpose: "to dismiss" },
     ]);
+    // The app's list chooses on a plain Enter only: Ctrl (Cmd) ↵, which the line above promises, is ours.
+    this.scope.register(["Mod"], "Enter", (evt) => {
+      this.selectActiveSuggestion(evt);
+      return false;
+    });
     this.modalEl.addClass("vault-research-search");
     // Beside the results, wherever the app nests them: between the query and the list.
     const toolbar = createDiv({ cls: "vault-research-search-toolbar" });

@@ -1021,8 +1021,47 @@ export class Menu extends Component {
 /** Stand-in only: every modal currently open, oldest first. */
 export const openModals: Modal[] = [];
 
+export type Modifier = "Mod" | "Ctrl" | "Meta" | "Shift" | "Alt";
+
+/**
+ * A modal's (or the app's) keys, as the app runs them: on keydown in the active scope, a handler
+ * whose modifiers and key match exactly is called, and one that returns false stops the key.
+ * "Mod" is Ctrl here (Cmd on macOS, which the stand-in does not play).
+ */
+export class Scope {
+  private readonly handlers: { modifiers: Modifier[]; key: string | null; func: (evt: KeyboardEvent) => false | any }[] = [];
+
+  register(modifiers: Modifier[] | null, key: string | null, func: (evt: KeyboardEvent, ctx: unknown) => false | any): object {
+    const handler = { modifiers: modifiers ?? [], key, func: (evt: KeyboardEvent) => func(evt, {}) };
+    this.handlers.push(handler);
+    return handler;
+  }
+
+  unregister(handler: object): void {
+    const i = this.handlers.indexOf(handler as (typeof this.handlers)[number]);
+    if (i >= 0) this.handlers.splice(i, 1);
+  }
+
+  /** Stand-in only: runs the matching handler; true when it stopped the key. */
+  handle(evt: KeyboardEvent): boolean {
+    const held = new Set<Modifier>([...(evt.ctrlKey ? (["Mod", "Ctrl"] as const) : []), ...(evt.metaKey ? (["Meta"] as const) : []), ...(evt.shiftKey ? (["Shift"] as const) : []), ...(evt.altKey ? (["Alt"] as const) : [])]);
+    for (const h of this.handlers) {
+      if (h.key !== null && h.key !== evt.key) continue;
+      const wanted = new Set(h.modifiers.flatMap((m) => (m === "Mod" ? ["Mod", "Ctrl"] : [m])));
+      if (wanted.size !== held.size || [...wanted].some((m) => !held.has(m as Modifier))) continue;
+      if (h.func(evt) === false) {
+        evt.preventDefault();
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
 export class Modal {
   app: App;
+  /** Its keys while it is open (Esc is the app's own, below). */
+  scope = new Scope();
   containerEl: HTMLElement;
   modalEl: HTMLElement;
   titleEl: HTMLElement;
@@ -1057,7 +1096,11 @@ export class Modal {
   }
 
   private readonly onEscape = (evt: KeyboardEvent): void => {
-    if (evt.key !== "Escape" || openModals[openModals.length - 1] !== this) return;
+    if (openModals[openModals.length - 1] !== this) return;
+    if (evt.key !== "Escape") {
+      if (this.scope.handle(evt)) evt.stopPropagation();
+      return;
+    }
     evt.preventDefault();
     evt.stopPropagation();
     this.close();
@@ -1136,7 +1179,8 @@ export abstract class SuggestModal<T> extends Modal {
       evt.preventDefault();
       this.selectedIndex = (this.selectedIndex + (evt.key === "ArrowDown" ? 1 : count - 1)) % count;
       this.markSelected();
-    } else if (evt.key === "Enter" && !evt.isComposing) {
+    } else if (evt.key === "Enter" && !evt.isComposing && !evt.ctrlKey && !evt.metaKey && !evt.altKey) {
+      // As in the app: Enter with a modifier is left to the modal's scope (obsidian-api#85).
       evt.preventDefault();
       this.selectSuggestion(this.shownSuggestions[this.selectedIndex], evt);
     }
@@ -1175,9 +1219,10 @@ export abstract class SuggestModal<T> extends Modal {
     this.onChooseSuggestion(value, evt);
   }
 
+  /** As in the app: the suggestion ↑↓ has chosen. */
   selectActiveSuggestion(evt: MouseEvent | KeyboardEvent): void {
-    const first = this.shownSuggestions[0];
-    if (first !== undefined) this.selectSuggestion(first, evt);
+    const chosen = this.shownSuggestions[this.selectedIndex];
+    if (chosen !== undefined) this.selectSuggestion(chosen, evt);
   }
 
   abstract getSuggestions(query: string): T[] | Promise<T[]>;

@@ -219,6 +219,24 @@ describe("vault search modal", () => {
     expect(app.workspace.openedLinks).toEqual([expect.objectContaining({ linktext: "Notes/Kites.md", newLeaf: "tab" })]);
   });
 
+  it("Ctrl ↵ on the chosen result opens it in a new tab, as its instructions say (the app's list chooses on a plain Enter only)", async () => {
+    const vault = app.vault;
+    vault.seed("Hobbies/Kites.md", "# Kites\n\nA delta kite flies in wind.\n");
+    vault.seed("Hobbies/Boats.md", "# Boats\n\nA kite can pull a boat.\n");
+    const store = new ObsidianNoteStore(real(app).vault);
+    const index = new VaultIndex();
+    await index.sync(store, null);
+    const modal = new VaultSearchModal(real(app), engineDialHost(new VaultSearch({ index, notes: store })), { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    const items = await shown(modal);
+    expect(items.length).toBe(2);
+    modal.inputEl.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    const second = items[1].querySelector(".vault-research-search-result-path")?.textContent;
+    modal.inputEl.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
+    await vi.waitFor(() => expect(app.workspace.openedLinks.map((l) => [l.linktext.split("#")[0], l.newLeaf])).toEqual([[second, "tab"]]));
+  });
+
   it("never makes a note that is gone since it was found: it says so instead", async () => {
     const modal = new VaultSearchModal(real(app), new FakeDialHost());
     modal.onChooseSuggestion(result({ sections: [section({ heading: "Flying in wind", line: 3 })] }), new KeyboardEvent("keydown"));
