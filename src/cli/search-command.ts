@@ -82,7 +82,7 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
   if (results.length === 0) return [`No notes match "${queryShown(query)}".\n`];
   const parts: StyledText = [`${results.length} note${results.length === 1 ? "" : "s"} for "${queryShown(query)}":\n\n`];
   results.forEach((r, i) => {
-    parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (score ${r.score.toFixed(2)})\n`);
+    parts.push(`${i + 1}. `, styled("bold", visibleName(r.title)), ` — ${visibleName(r.path)} (${scoreWords(r)})\n`);
     for (const s of r.sections.slice(0, 2)) {
       if (s.heading) parts.push(`   § ${s.headingPath.join(" › ") || s.heading}\n`);
       parts.push("   ", ...highlighted(s.snippet, s.highlights), "\n");
@@ -97,6 +97,18 @@ export function searchResultText(query: string, results: SearchResult[]): Styled
     parts.push(styled("dim", `   why: ${why}${e.missingTerms.length ? ` · missing: ${e.missingTerms.join(", ")}` : ""}`), "\n\n");
   });
   return parts;
+}
+
+/**
+ * The score the list is in the order of. Fused with the vault-language lane, that is the fused
+ * score (four decimals: fused scores are small fractions), with the words' own rank and score
+ * beside it, so a note above one with a higher words' score, or one only that lane found, says why.
+ */
+function scoreWords(r: SearchResult): string {
+  const fusion = r.explanation.fusion;
+  if (!fusion) return `score ${r.score.toFixed(2)}`;
+  const words = fusion.wordsRank === null ? "not ranked by its words" : `words #${fusion.wordsRank}, score ${r.score.toFixed(2)}`;
+  return `fused score ${fusion.score.toFixed(4)} · ${words}${fusion.keptFirst ? ", kept first" : ""}`;
 }
 
 /**

@@ -88,6 +88,20 @@ export interface SearchExplanation {
   /** Set when the vault-language lane found the note near the question (see vault-language/):
    * its rank in that lane and the cosine similarity. */
   vaultLanguage?: { rank: number; similarity: number };
+  /** Set on every result of a search the vault-language lane was fused into (see vault-language/fuse-lanes.ts):
+   * the results are in the order of this fused score (RRF), not of `SearchResult.score`, which stays the words'. */
+  fusion?: SearchFusion;
+}
+
+/** A result's place in the fusion of the words' ranking with the vault-language lane's. */
+export interface SearchFusion {
+  /** The fused score the results are ordered by: 1 / (k + words' rank) + the lane's share / (k + its rank). */
+  score: number;
+  /** The note's rank in the words' ranking; null when only the vault-language lane found it. */
+  wordsRank: number | null;
+  /** The words put it far ahead of the rest, or the question is its name: it was kept first, and
+   * takes the fused score of the note it passed. */
+  keptFirst?: true;
 }
 
 /** A span to highlight inside a snippet: [start, end) offsets into `snippet`. */
@@ -114,6 +128,9 @@ export interface SectionHit {
 export interface SearchResult {
   path: string;
   title: string;
+  /** The words' score (BM25 over the fields × coverage, title and name lifts). The order is this
+   * score's unless the vault-language lane was fused in: then `explanation.fusion` gives the order's
+   * score (and a note only that lane found scores 0 here). */
   score: number;
   tags: string[];
   /** Best sections first; at most a few. */

@@ -1,5 +1,5 @@
 // What `vault-research search` prints for a person: the "why" line names the vault-language lane
-// when it found the note.
+// when it found the note, and the score shown is the one the order follows.
 import { describe, expect, it } from "vitest";
 import { dialResultText, searchResultText } from "../../src/cli/search-command";
 import { renderStyled } from "../../src/cli/terminal-style";
@@ -36,6 +36,17 @@ describe("search text", () => {
     const parts = [{ name: "named in the question", detail: 'the question says "out of control"', weight: 12 }];
     const text = plainText(searchResultText("who wrote out of control", [result({ fields: { title: ["control"] }, parts })]));
     expect(text).toContain('why: title: control · the question says "out of control" · missing: cores');
+  });
+
+  it("shows the fused score the order follows, with the words' rank and score, when the vault-language lane was fused in", () => {
+    const moved = { ...result({ fields: { title: ["cpu"] }, vaultLanguage: { rank: 1, similarity: 0.7 }, fusion: { score: 0.032787, wordsRank: 3 } }), score: 21.5 };
+    const laneOnly = result({ vaultLanguage: { rank: 2, similarity: 0.6 }, fusion: { score: 0.016129, wordsRank: null } });
+    const kept = { ...result({ fusion: { score: 0.04, wordsRank: 1, keptFirst: true } }), score: 80 };
+    const text = plainText(searchResultText("cpu cores", [kept, moved, laneOnly]));
+    expect(text).toContain("1. nproc — tldr/nproc.md (fused score 0.0400 · words #1, score 80.00, kept first)");
+    expect(text).toContain("2. nproc — tldr/nproc.md (fused score 0.0328 · words #3, score 21.50)");
+    expect(text).toContain("3. nproc — tldr/nproc.md (fused score 0.0161 · not ranked by its words)");
+    expect(text).not.toContain("score 0.00");
   });
 
   it("writes a note's name with a line break in it visibly, so it cannot fake a result line", () => {

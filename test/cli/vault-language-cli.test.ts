@@ -1,6 +1,6 @@
 // The CLI with the vault-language lane: on by default it finds a note that says the question in
-// other words, and says so in the JSON; a warm start gives the same answer from the cache; the
-// config's index.vaultLanguage false turns it off. The built CLI learns it in a worker thread, and
+// other words, and says so in the JSON; the scores shown (JSON and text) are the fused order's; a
+// warm start gives the same answer from the cache; the config's index.vaultLanguage false turns it off. The built CLI learns it in a worker thread, and
 // its index report says so.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +19,14 @@ function writeVault(dir: string): void {
     mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
+}
+
+async function run(args: string[], cache: string): Promise<{ out: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli([...args, "--vault", vault, "--cache-dir", path.join(tmp, cache)], { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: tmp });
+  expect(code, err).toBe(0);
+  return { out };
 }
 
 async function search(config: object | null, cache: string): Promise<{ path: string; explanation: { missing_terms: string[]; vault_language?: { rank: number } } }[]> {
@@ -50,6 +58,30 @@ describe("the CLI's vault-language lane", () => {
     for (const r of byMeaning) expect(r.path.startsWith("t0/")).toBe(true);
     const warm = await search(null, "cache-on");
     expect(warm.map((r) => r.path)).toEqual(cold.map((r) => r.path));
+  }, 60_000);
+
+  it("shows the scores the results are in the order of, with the words' own rank and score beside them", async () => {
+    // "quartz violin": the lane puts a note with a lower words' score above a higher one;
+    // "pelican": it adds notes the words never ranked (their words' score is 0).
+    for (const query of ["quartz violin", "pelican"]) {
+      const { out: json } = await run(["search", query, "--json", "--limit", "10"], "cache-order");
+      const results = (JSON.parse(json) as { results: { score: number; explanation: { fusion?: { score: number; words_rank: number | null; words_score: number | null } } }[] }).results;
+      const scores = results.map((r) => r.score);
+      expect(scores, query).toEqual([...scores].sort((a, b) => b - a));
+      for (const r of results) expect(r.explanation.fusion?.score, query).toBe(r.score);
+      const byWords = results.filter((r) => r.explanation.fusion?.words_rank !== null);
+      const laneOnly = results.filter((r) => r.explanation.fusion?.words_rank === null);
+      expect(byWords.length, query).toBeGreaterThan(0);
+      for (const r of byWords) expect(r.explanation.fusion?.words_score, query).toBeGreaterThan(0);
+      for (const r of laneOnly) expect(r.explanation.fusion?.words_score, query).toBeNull();
+      if (query === "pelican") expect(laneOnly.length).toBeGreaterThan(0);
+      // The text shows the same figures, in the same order, and no words' score of 0 for a note the words did not rank.
+      const { out: text } = await run(["search", query, "--limit", "10"], "cache-order");
+      const shown = [...text.matchAll(/^\d+\. .* \(fused score (\d+\.\d{4}) · (.*)\)$/gm)];
+      expect(shown.map((m) => Number(m[1])), query).toEqual(scores.map((s) => Number(s.toFixed(4))));
+      expect(shown.filter((m) => m[2] === "not ranked by its words").length, query).toBe(laneOnly.length);
+      expect(text).not.toContain("score 0.00");
+    }
   }, 60_000);
 
   it("is off with index.vaultLanguage false in the config: words alone", async () => {

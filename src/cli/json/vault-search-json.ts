@@ -4,7 +4,8 @@ import * as z from "zod";
 import { questionRead } from "../../text/cut-text";
 import { noteSourceKey } from "../../evidence/keys";
 import type { DialResponse, DialResult } from "../../index/dial/dial-types";
-import type { SearchExplanation, SearchResult } from "../../index/types";
+import type { SearchExplanation, SearchFusion, SearchResult } from "../../index/types";
+import { orderedScore } from "../../index/vault-language/fuse-lanes";
 
 const span = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
 
@@ -21,7 +22,11 @@ export const vaultSearchSchema = z.strictObject({
       source_key: z.string().describe("src: and 10 hex digits: the key a research pack cites this note by."),
       path: z.string().describe("Vault-relative path of the note."),
       title: z.string(),
-      score: z.number(),
+      score: z
+        .number()
+        .describe(
+          "What the results are ordered by, best first: the words' score (BM25 over the note's fields × the query's coverage, plus title and name lifts), or a fused RRF score when a second lane took part. That is the vault-language lane (on by default in a vault of 2,000 passages or more; explanation.fusion then keeps the words' score and rank), or a level above 1 (dial).",
+        ),
       tags: z.array(z.string()),
       sections: z.array(
         z.strictObject({
@@ -53,6 +58,15 @@ export const vaultSearchSchema = z.strictObject({
           .strictObject({ rank: z.number().int().positive(), similarity: z.number() })
           .optional()
           .describe("Set when the vault-language lane found the note near the question: its rank there and the cosine similarity."),
+        fusion: z
+          .strictObject({
+            score: z.number().describe("The fused RRF score of the words' ranking and the vault-language lane's: at level 1 the result's score."),
+            words_rank: z.number().int().positive().nullable().describe("The note's rank in the words' ranking; null when only the vault-language lane found it."),
+            words_score: z.number().nullable().describe("The note's score in the words' ranking (what score is when the words alone rank); null when only the vault-language lane found it."),
+            kept_first: z.boolean().describe("The words put it far ahead of the rest, or the question is its name: it was kept first, with the fused score of the note it passed."),
+          })
+          .optional()
+          .describe("Set on every result when the vault-language lane was fused with the words' ranking: why a note with a lower words' score can come first."),
       }),
       dial: z
         .strictObject({
@@ -114,7 +128,7 @@ function searchResultJson(r: SearchResult): VaultSearchJson["results"][number] {
     source_key: noteSourceKey(r.path),
     path: r.path,
     title: r.title,
-    score: r.score,
+    score: orderedScore(r),
     tags: r.tags,
     sections: r.sections.map((s) => ({
       heading: s.heading,
@@ -138,8 +152,15 @@ function searchResultJson(r: SearchResult): VaultSearchJson["results"][number] {
       term_notes: e.termNotes,
       ...(e.termClumping ? { term_clumping: e.termClumping } : {}),
       ...(e.vaultLanguage ? { vault_language: e.vaultLanguage } : {}),
+      ...(e.fusion ? { fusion: fusionJson(r.score, e.fusion) } : {}),
     },
   };
+}
+
+/** The fusion's figures, the words' own score beside their rank (neither for a note only the lane found). */
+function fusionJson(wordsScore: number, fusion: SearchFusion): NonNullable<VaultSearchJson["results"][number]["explanation"]["fusion"]> {
+  const byWords = fusion.wordsRank !== null;
+  return { score: fusion.score, words_rank: fusion.wordsRank, words_score: byWords ? wordsScore : null, kept_first: fusion.keptFirst === true };
 }
 
 /** A dial's answer as vault_search.v1: level 1 exactly as the index's own results; above it each result carries `dial`. */

@@ -122,7 +122,7 @@ function vaultSearchDescription(ctx: VaultToolsContext): string {
     : "Never uses the network: it reads only the index on this machine, kept current as notes change. ";
   return (
     `Search over the notes of the vault at ${ctx.opened.root}. ${network}` +
-    "Returns the best notes first (vault_search.v1): path, title, score, matched sections with highlight offsets, why each matched, and above level 1 how each lane ranked it (dial)."
+    "Returns the best notes first (vault_search.v1): path, title, score (what the order follows: a fused score when this vault's own language or a level above 1 took part), matched sections with highlight offsets, why each matched (with the words' own rank and score when fused), and above level 1 how each lane ranked it (dial)."
   );
 }
 

@@ -80,9 +80,9 @@ export function rankNotes(corpus: RankingCorpus, parsed: ParsedQuery, limit: num
  * A query of more than MAX_QUERY_WORDS distinct words as the MAX_QUERY_WORDS rarest the vault holds
  * (in the order typed; the word being typed always among them), and how many it had (0 when none
  * was left out). The commonest words go: they weigh least, and reading their postings is most of a
- * long search.
+ * long search. Exported so the vault-language lane can ask with the same words the ranking weighed.
  */
-function rarestWords(query: ParsedQuery, corpus: RankingCorpus, typedWord: string | undefined): { query: ParsedQuery; wordsAsked: number } {
+export function rarestWords(query: ParsedQuery, corpus: Pick<RankingCorpus, "engine" | "analyzer">, typedWord?: string): { query: ParsedQuery; wordsAsked: number } {
   const distinct = [...new Set(query.words)];
   if (distinct.length <= MAX_QUERY_WORDS) return { query, wordsAsked: 0 };
   const { engine, analyzer } = corpus;

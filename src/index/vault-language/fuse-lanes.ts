@@ -3,7 +3,9 @@
 // the result. A note both lanes rank high leads; a note only the language lane finds can join the
 // top when its words are another way of saying the question's; but a note the words put far ahead
 // of all others, or whose name the question is (`keepFirst`), keeps first place. Each note keeps
-// its own score and explanation; the language lane adds its rank and similarity to it.
+// its own (words') score and explanation; the language lane adds its rank and similarity to it, and
+// the fusion its fused score and words' rank (`explanation.fusion`): the order is the fused score's,
+// so a surface showing one score per note shows that one (`orderedScore`).
 import { roundTo } from "../../text/numbers";
 import type { RankedHit } from "../ranking/explain";
 import { noteHoldsTerm, type SearchEngine } from "../search-engine";
@@ -33,29 +35,57 @@ export interface LaneFusion {
   lead?: number;
 }
 
-
+/** A note's place in the fused order: its fused score and, when the words ranked it, its rank there. */
+interface Fused {
+  hit: RankedHit;
+  score: number;
+  wordsRank: number | null;
+}
 
 export function fuseLanes(words: readonly RankedHit[], language: readonly NearNote[], fusion: LaneFusion, allWords: readonly string[], index?: WordsIndex): RankedHit[] {
-  const fused = new Map<string, { hit: RankedHit; score: number }>();
-  words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1) }));
+  const nearest = language.slice(0, fusion.depth);
+  // Nothing to fuse with: the words' ranking, its scores its order's.
+  if (nearest.length === 0) return [...words];
+  const fused = new Map<string, Fused>();
+  words.forEach((hit, i) => fused.set(hit.path, { hit, score: 1 / (fusion.k + i + 1), wordsRank: i + 1 }));
   const stats = words[0]?.explanation;
   const weight = fusion.weight * (1 - (fusion.damping ?? 0) * (stats ? coverageOf(stats) : 0));
   const asked = wordsWeighed(allWords, stats);
-  language.slice(0, fusion.depth).forEach((near, i) => {
+  nearest.forEach((near, i) => {
     const share = weight / (fusion.k + i + 1);
     const known = fused.get(near.path);
     const hit = withLanguage(known?.hit ?? languageOnlyHit(near, asked, stats, index), near, i + 1);
-    fused.set(near.path, { hit, score: (known?.score ?? 0) + share });
+    fused.set(near.path, { hit, score: (known?.score ?? 0) + share, wordsRank: known?.wordsRank ?? null });
   });
-  const ranked = Array.from(fused.values())
-    .sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1))
-    .map((f) => f.hit);
+  const ranked = Array.from(fused.values()).sort((a, b) => b.score - a.score || b.hit.score - a.hit.score || (a.hit.path < b.hit.path ? -1 : 1));
+  return withFusion(wordsFirstKept(ranked, words, fusion));
+}
+
+/**
+ * The fused order with the words' first note moved to the top when it must stay there: it leads
+ * the words by `lead` times their second's score, or the question is its name. Moved, it takes the
+ * fused score of the note it passes (the order and the scores agree) and says why (`keptFirst`).
+ */
+function wordsFirstKept(ranked: Fused[], words: readonly RankedHit[], fusion: LaneFusion): (Fused & { keptFirst?: true })[] {
   const first = words[0];
   // A second note scoring nothing (rounded to 0) is no measure of a lead.
   const leads = fusion.lead !== undefined && words.length >= 2 && words[1].score > 0 && first.score >= fusion.lead * words[1].score;
-  if (!(leads || first?.keepFirst === true) || ranked[0].path === first.path) return ranked;
-  const i = ranked.findIndex((hit) => hit.path === first.path);
-  return [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)];
+  if (!(leads || first?.keepFirst === true) || ranked[0].hit.path === first.path) return ranked;
+  const i = ranked.findIndex((f) => f.hit.path === first.path);
+  return [{ ...ranked[i], score: ranked[0].score, keptFirst: true }, ...ranked.slice(0, i), ...ranked.slice(i + 1)];
+}
+
+/** Each note with its place in the fusion in its explanation; its own (words') score is left as it was. */
+function withFusion(ranked: (Fused & { keptFirst?: true })[]): RankedHit[] {
+  return ranked.map(({ hit, score, wordsRank, keptFirst }) => {
+    const fusion = { score: roundTo(score, 6), wordsRank, ...(keptFirst ? { keptFirst } : {}) };
+    return { ...hit, explanation: { ...hit.explanation, fusion } };
+  });
+}
+
+/** The score a result's place follows: the fused one when the vault-language lane was fused in, else its own. */
+export function orderedScore(result: { score: number; explanation: SearchExplanation }): number {
+  return result.explanation.fusion?.score ?? result.score;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
 import { parseQuery } from "../../../src/index/query";
-import { MAX_QUERY_WORDS, rankNotes, type RankingCorpus } from "../../../src/index/ranking/rank";
+import { MAX_QUERY_WORDS, rankNotes, rarestWords, type RankingCorpus } from "../../../src/index/ranking/rank";
 import { DEFAULT_RANKING, fuzzyDistance, type RankingOptions } from "../../../src/index/ranking/ranking-options";
 import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
 import { synonymTable } from "../../../src/index/synonyms";
@@ -132,6 +132,16 @@ describe("a long query (a pasted page)", () => {
     expect(lookups).toBeLessThanOrEqual(MAX_QUERY_WORDS * 2);
     expect(hits.find((h) => h.path === "zebra.md")?.explanation.matchedTerms).toEqual(["zebra"]);
     expect(hits[0].explanation.parts.at(-1)).toEqual({ name: "long query", detail: `its ${MAX_QUERY_WORDS} rarest words of 61 were looked up`, weight: 0 });
+  });
+
+  it("hands out the words it weighed, for the vault-language lane to ask with the same", () => {
+    const c = pasted();
+    const query = parseQuery(`${everyday.join(" ")} zebra`);
+    const { query: kept, wordsAsked } = rarestWords(query, c);
+    expect(wordsAsked).toBe(61);
+    expect(kept.words).toHaveLength(MAX_QUERY_WORDS);
+    const weighed = rankNotes(c, query, 10, { asYouType: false })[0].explanation;
+    expect([...kept.words].sort()).toEqual([...weighed.matchedTerms, ...weighed.missingTerms].sort());
   });
 
   it("keeps the words the vault holds before words it never uses, which only a typo could match", () => {

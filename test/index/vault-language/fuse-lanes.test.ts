@@ -1,13 +1,15 @@
 // The words' ranking and the vault language's made one by reciprocal rank fusion: scores computed
 // here by hand, a note only the language lane found (score 0, missing the words it lacks), the language
-// lane's rank and similarity in each explanation, and only `depth` of its notes taken.
+// lane's rank and similarity and the fused score the order follows in each explanation, and only
+// `depth` of its notes taken.
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
+import { roundTo } from "../../../src/text/numbers";
 import type { RankedHit } from "../../../src/index/ranking/explain";
 import { createEngine, toEngineDoc } from "../../../src/index/search-engine";
 import { createAnalyzer } from "../../../src/index/tokenize";
 import type { ScorePart } from "../../../src/index/types";
-import { fuseLanes, type LaneFusion } from "../../../src/index/vault-language/fuse-lanes";
+import { fuseLanes, orderedScore, type LaneFusion } from "../../../src/index/vault-language/fuse-lanes";
 import type { NearNote } from "../../../src/index/vault-language/vault-language";
 
 /** A note the words found, with its own explanation. */
@@ -129,6 +131,8 @@ describe("fuseLanes", () => {
       termClumping: { disk: { clumping: 1.2, notes: 4 } },
       vaultNotes: 9000,
       vaultLanguage: { rank: 1, similarity: 0.612 },
+      // k = 10, weight 0.5: 0.5 / 11; the words did not rank it.
+      fusion: { score: roundTo(0.5 / 11, 6), wordsRank: null },
     });
     expectLanguagePart(parts, "rank 1, similarity 0.612");
     // With no word hit at all there are no statistics to borrow.
@@ -172,12 +176,44 @@ describe("fuseLanes", () => {
     expect(b.score).toBe(7);
     expect(b.docTerms).toEqual(original.docTerms);
     const { parts, ...rest } = b.explanation;
-    expect(rest).toEqual({ ...original.explanation, parts: undefined, vaultLanguage: { rank: 2, similarity: 0.25 } });
+    const fusion = { score: roundTo(1 / 12 + 0.5 / 12, 6), wordsRank: 2 };
+    expect(rest).toEqual({ ...original.explanation, parts: undefined, vaultLanguage: { rank: 2, similarity: 0.25 }, fusion });
     expect(parts.slice(0, -1)).toEqual(original.explanation.parts);
     expectLanguagePart(parts.slice(-1), "rank 2, similarity 0.25");
-    // A note only the words found is left exactly as it was; the caller's hits are not changed.
-    expect(fused.find((h) => h.path === "a.md")).toEqual(wordHit("a.md", 9));
+    // A note only the words found is left as it was but for its place in the fusion; the caller's hits are not changed.
+    const a = wordHit("a.md", 9);
+    expect(fused.find((h) => h.path === "a.md")).toEqual({ ...a, explanation: { ...a.explanation, fusion: { score: roundTo(1 / 11, 6), wordsRank: 1 } } });
     expect(words[1]).toEqual(original);
+  });
+
+  it("gives every note its fused score, the one the order follows, and its rank by the words", () => {
+    const words = [wordHit("a.md", 9), wordHit("b.md", 7), wordHit("c.md", 5)];
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    const fused = fuseLanes(words, language, { ...FUSION, weight: 2 }, ["disk", "quota"]);
+    // By hand (see the first test): c 0.2587, a 0.2448, d 0.1667, b 0.0833; the words' scores 5, 9, 0, 7 are no order.
+    expect(fused.map((h) => [h.path, h.score, h.explanation.fusion])).toEqual([
+      ["c.md", 5, { score: roundTo(1 / 13 + 2 / 11, 6), wordsRank: 3 }],
+      ["a.md", 9, { score: roundTo(1 / 11 + 2 / 13, 6), wordsRank: 1 }],
+      ["d.md", 0, { score: roundTo(2 / 12, 6), wordsRank: null }],
+      ["b.md", 7, { score: roundTo(1 / 12, 6), wordsRank: 2 }],
+    ]);
+    expect(fused.map(orderedScore)).toEqual(fused.map((h) => h.explanation.fusion!.score));
+  });
+
+  it("gives the words' first note, kept first, the fused score of the note it passed, and says so", () => {
+    const language = [near("c.md", 0.9), near("d.md", 0.8), near("a.md", 0.7)];
+    const far = [wordHit("a.md", 28), wordHit("b.md", 7), wordHit("c.md", 5)];
+    const fused = fuseLanes(far, language, { ...FUSION, weight: 2, lead: 4 }, ["disk", "quota"]);
+    // c leads the fusion at 0.2587; a (0.2448) is kept above it and takes that score.
+    expect(fused.map((h) => [h.path, h.explanation.fusion])).toEqual([
+      ["a.md", { score: roundTo(1 / 13 + 2 / 11, 6), wordsRank: 1, keptFirst: true }],
+      ["c.md", { score: roundTo(1 / 13 + 2 / 11, 6), wordsRank: 3 }],
+      ["d.md", { score: roundTo(2 / 12, 6), wordsRank: null }],
+      ["b.md", { score: roundTo(1 / 12, 6), wordsRank: 2 }],
+    ]);
+    // Already first by the fusion, it is not said to be kept there.
+    const first = fuseLanes(far, language, { ...FUSION, lead: 4 }, ["disk", "quota"]);
+    expect(first[0].explanation.fusion).toEqual({ score: roundTo(1 / 11 + 0.5 / 13, 6), wordsRank: 1 });
   });
 
   it("takes only `depth` notes of the language lane", () => {
