@@ -29,6 +29,7 @@ import { moveSearxngPassword, storedWithSearxngAddress } from "./plugin/searxng-
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
+import { stopwatch } from "./ports";
 import type { DialHost } from "./ui/dial-host";
 import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues, waitingForIndexText } from "./ui/index-status";
 import { embeddingProgressWords } from "./index/embeddings/progress-words";
@@ -452,11 +453,12 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       new Notice("The index is already being built.");
       return;
     }
-    const started = Date.now();
+    // On the monotonic reading: a wall clock set back during the build read "in -3599.2 s".
+    const elapsed = stopwatch(this.clock);
     const built = await this.keeper.rebuild();
     if (built && !this.unloaded) {
       const notes = this.index.status().notes;
-      new Notice(`Index rebuilt: ${notes.toLocaleString()} notes in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      new Notice(`Index rebuilt: ${notes.toLocaleString()} notes in ${(elapsed() / 1000).toFixed(1)} s.`);
     }
   }
 

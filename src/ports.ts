@@ -140,6 +140,15 @@ export function monotonicReading(clock: Pick<Clock, "now" | "monotonicNow">): nu
   return clock.monotonicNow ? clock.monotonicNow() : clock.now();
 }
 
+/**
+ * A stopwatch started now: the ms since, on the clock's monotonic reading. Never below 0, so a clock
+ * with wall time only that is set back shows a short duration, not a negative one.
+ */
+export function stopwatch(clock: Pick<Clock, "now" | "monotonicNow">): () => number {
+  const started = monotonicReading(clock);
+  return () => Math.max(0, monotonicReading(clock) - started);
+}
+
 /** What a cancelled sleep rejects with: the signal's own reason when it is an error. */
 export function sleepCancelled(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;

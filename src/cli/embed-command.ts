@@ -11,7 +11,7 @@ import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedd
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
 import { createEmbeddingModel, embeddingDisclosure, embedSecretNameFor } from "../llm/embeddings/embed-spec";
-import { systemClock, type Http, type NoteFileInfo } from "../ports";
+import { monotonicReading, systemClock, type Http, type NoteFileInfo } from "../ports";
 import { has, UsageError, type ParsedArgs } from "./args";
 import { chattiness, type CommandIo } from "./cli-io";
 import { envSecrets } from "./env-secrets";
@@ -115,8 +115,9 @@ async function runWithProgress(job: EmbeddingJob, files: NoteFileInfo[], args: P
   const unsubscribe = job.onProgress((p) => {
     if (!talk.progress || p.state !== "running") return;
     if (talk.liveLine) return io.statusLine!(embeddingProgressWords(p));
-    if (clock.now() - lastLineAt < PROGRESS_EVERY_MS) return;
-    lastLineAt = clock.now();
+    // On the monotonic reading: on the wall clock, one set back an hour held every line back for the hour.
+    if (monotonicReading(clock) - lastLineAt < PROGRESS_EVERY_MS) return;
+    lastLineAt = monotonicReading(clock);
     io.err(`${embeddingProgressWords(p)}\n`);
   });
   // The first Ctrl-C stops gently (what was embedded is saved); a second one is Node's own.

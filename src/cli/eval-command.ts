@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
 import { runResearch } from "../research/run";
 import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
-import { HttpFailure, systemClock, type Clock, type Http, type Secrets } from "../ports";
+import { HttpFailure, monotonicReading, systemClock, type Clock, type Http, type Secrets } from "../ports";
 import { maskSecretParams } from "../websearch/replay";
 import { PageCache } from "../research/page-cache";
 import type { PageRead } from "../research/stages/read-pages";
@@ -256,12 +256,15 @@ type ModelKeyName = NonNullable<ReturnType<typeof secretNameFor>>;
 /**
  * Recorded answers carry no rate limit, so waiting out Brave's one-call-a-second pacing or a
  * recorded retry-after would only slow the eval down. Sleeps return at once but move this clock
- * forward, so the rate governor and deadlines still see the time pass.
+ * forward, both its wall time and its monotonic reading (what durations are measured on), so the
+ * rate governor and deadlines still see the time pass, and a wall clock set meanwhile moves no
+ * budget. Exported for its test.
  */
-function replayClock(): Clock {
+export function replayClock(): Clock {
   let skipped = 0;
   return {
     now: () => Date.now() + skipped,
+    monotonicNow: () => monotonicReading(systemClock) + skipped,
     sleep: async (ms, signal) => {
       // A sleep with a signal is a deadline racing work (see Clock.sleep): it must really wait.
       if (signal) return systemClock.sleep(ms, signal);

@@ -4,7 +4,7 @@
 // It watches the index from outside: a NoteStore that counts reads, and the index's own view of
 // which listed files it will have to read (new, or changed by mtime or size).
 import type { VaultIndex } from "../index/vault-index";
-import { systemClock, type Clock, type NoteStore } from "../ports";
+import { monotonicReading, systemClock, type Clock, type NoteStore } from "../ports";
 import { has, type ParsedArgs } from "./args";
 import { chattiness, type CliIo } from "./cli-io";
 
@@ -33,7 +33,7 @@ class LiveReadProgress implements ReadProgress {
   private readonly startedAt: number;
   /** When the listing was in and reading began: the rate counts from here, not from loading the cache. */
   private readingSince: number | null = null;
-  private lastDrawAt = 0;
+  private lastDrawAt = Number.NEGATIVE_INFINITY;
   private shown = false;
   /**
    * Set by `finish`. The index keeps the watched store after its sync: learning the vault's
@@ -47,7 +47,15 @@ class LiveReadProgress implements ReadProgress {
     private readonly draw: (text: string | null) => void,
     private readonly clock: Clock,
   ) {
-    this.startedAt = clock.now();
+    this.startedAt = this.now();
+  }
+
+  /**
+   * Times here are on the clock's monotonic reading: on the wall clock, one set back an hour froze the
+   * line for that hour, and one stepped forward showed a rate of next to nothing and days left.
+   */
+  private now(): number {
+    return monotonicReading(this.clock);
   }
 
   watch(store: NoteStore): NoteStore {
@@ -59,7 +67,7 @@ class LiveReadProgress implements ReadProgress {
           const known = this.index.note(f.path);
           return !known || known.mtime !== f.mtime || known.size !== f.size;
         }).length;
-        this.readingSince = this.clock.now();
+        this.readingSince = this.now();
         return files;
       },
       read: async (path) => {
@@ -85,7 +93,7 @@ class LiveReadProgress implements ReadProgress {
   }
 
   private redraw(): void {
-    const now = this.clock.now();
+    const now = this.now();
     const since = this.readingSince ?? this.startedAt;
     // A rate over the first few reads says nothing yet: one redraw interval of reading first.
     if (now - this.startedAt < SHOW_AFTER_MS || now - since < REDRAW_MS || now - this.lastDrawAt < REDRAW_MS) return;

@@ -13,7 +13,7 @@ import { lookup } from "node:dns/promises";
 import { Resolver } from "node:dns/promises";
 import { literalAddressRange } from "../promote/address-ranges";
 import type { ResolveHost } from "../promote/fetch-guard";
-import { HttpFailure, systemClock, type Clock } from "../ports";
+import { HttpFailure, monotonicReading, systemClock, type Clock } from "../ports";
 import { errorMessage } from "../text/error-message";
 
 /** How long a checked name's addresses stay the only ones its connections may use. */
@@ -51,12 +51,16 @@ export interface PinnedDns {
   connectAddresses(host: string): Promise<string[]>;
 }
 
-/** Pins over `lookupHost`. */
+/**
+ * Pins over `lookupHost`, each for PIN_MS on the clock's monotonic reading: on the wall clock, one
+ * set back an hour kept a name's addresses pinned an hour past their time, long after its DNS answer
+ * had changed.
+ */
 export function pinnedDns(lookupHost: ResolveHost = systemLookup, clock: Clock = systemClock): PinnedDns {
   const pins = new Map<string, { addresses: string[]; until: number }>();
   const pinned = (host: string): string[] | null => {
     const pin = pins.get(host);
-    if (pin && pin.until > clock.now()) return pin.addresses;
+    if (pin && pin.until > monotonicReading(clock)) return pin.addresses;
     pins.delete(host);
     return null;
   };
@@ -65,7 +69,7 @@ export function pinnedDns(lookupHost: ResolveHost = systemLookup, clock: Clock =
       const addresses = await lookupHost(host, signal);
       pins.delete(host);
       if (pins.size >= PINS_KEPT) pins.delete(pins.keys().next().value as string);
-      pins.set(host, { addresses, until: clock.now() + PIN_MS });
+      pins.set(host, { addresses, until: monotonicReading(clock) + PIN_MS });
       return addresses;
     },
     async connectAddresses(host) {

@@ -13,7 +13,7 @@
 // Where the Http adapter follows redirects itself (Obsidian's requestUrl), only the first address
 // can be checked; adapters that honour `redirect: "manual"` (fetch, replay) hand every hop back.
 import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
-import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
+import { HttpFailure, stopwatch, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
 import { BLOCKED_RANGE_WORDS, literalAddressRange, type BlockedRange } from "./address-ranges";
 import { hostOf } from "../text/urls";
 
@@ -101,16 +101,20 @@ export async function guardedGet(request: GuardedGetRequest, http: Http, guard: 
   }
 }
 
-/** What is left of one fetch's time limit, for each hop's lookup and request. */
+/**
+ * What is left of one fetch's time limit, for each hop's lookup and request. Counted on the clock's
+ * monotonic reading: on the wall clock, one set back mid-redirect gave the later hops an hour more,
+ * and one stepped forward failed the next hop at once.
+ */
 function timeLimit(request: GuardedGetRequest, clock: Clock) {
-  const end = clock.now() + request.timeoutMs;
+  const elapsed = stopwatch(clock);
   const spent = (url: string, hop: number): HttpFailure => {
     const host = hostOf(url, "the address");
     const within = describeMs(request.timeoutMs);
     return new HttpFailure("timeout", hop === 0 ? `No answer from ${host} within ${within}.` : `The page did not arrive within ${within}: it redirected ${hop} time${hop === 1 ? "" : "s"}, the last to ${host}.`);
   };
   const ms = (url: string, hop: number): number => {
-    const left = end - clock.now();
+    const left = request.timeoutMs - elapsed();
     if (left <= 0) throw spent(url, hop);
     return left;
   };

@@ -5,6 +5,7 @@
 // still going after STEP_PAUSE_MS (the web search or the model a user is waiting on). The start,
 // the outcome and answers to what the user did (a busy Enter, "Add to vault") are said at once.
 // The ticking time sits beside the text, outside the live region, so it is never read out.
+import { stopwatch, systemClock } from "../ports";
 import { seconds } from "./run-timeline";
 
 /** How long a step must last before it is announced. */
@@ -17,7 +18,11 @@ export class RunStatus {
   private readonly announcerEl: HTMLElement;
   private timer: number | null = null;
   private stepTimer: number | null = null;
-  private startedAt = 0;
+  /**
+   * ms since the run started, on the monotonic reading: on the wall clock, one set back during a run
+   * showed "-3597 s" ticking and "Finished in -3597.0 s".
+   */
+  private sinceStart: () => number = () => 0;
 
   constructor(parent: HTMLElement) {
     this.el = parent.createDiv({ cls: "vault-research-run-status" });
@@ -30,7 +35,7 @@ export class RunStatus {
   start(text: string): void {
     this.stopTimer();
     this.el.addClass("is-running");
-    this.startedAt = Date.now();
+    this.sinceStart = stopwatch(systemClock);
     this.say(text);
     this.tick();
     this.timer = window.setInterval(() => this.tick(), 1000);
@@ -67,7 +72,7 @@ export class RunStatus {
 
   /** Seconds since the run started, for the closing words ("Finished in 1.2 s"). */
   elapsed(): string {
-    return seconds(Date.now() - this.startedAt);
+    return seconds(this.sinceStart());
   }
 
   clear(): void {
@@ -87,7 +92,7 @@ export class RunStatus {
   }
 
   private tick(): void {
-    this.elapsedEl.setText(`${Math.floor((Date.now() - this.startedAt) / 1000)} s`);
+    this.elapsedEl.setText(`${Math.floor(this.sinceStart() / 1000)} s`);
   }
 
   private cancelStep(): void {

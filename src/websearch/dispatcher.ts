@@ -3,6 +3,7 @@
 // 2 × the wanted results kept), asks them concurrently, merges what came back (merge-results.ts)
 // and reports, per source, whether it answered, failed or was skipped — and why — with every
 // clamp in words. One source failing never spoils the others.
+import { stopwatch } from "../ports";
 import { PROVIDER_NAMES } from "../provider-names";
 import { askSource, type SearchSession } from "./ask-source";
 import { KEYWORD_SOURCES, onlyOperators, searchOperators } from "./keyword-query";
@@ -125,9 +126,10 @@ interface BoundedAnswer {
 
 /** One source under its bounds: timed, and cut to its share of results. */
 async function askBounded(route: RouteDecision, request: SearchRequest, bounds: SourceBounds, context: ProviderContext, session: SearchSession): Promise<BoundedAnswer> {
-  const started = context.clock.now();
+  // On the monotonic reading: on the wall clock, one set back during the call hid its time, one stepped forward made it a day.
+  const elapsed = stopwatch(context.clock);
   const outcome = await askSource(route.source, request, bounds.timeoutMs, context, session);
-  const ms = Math.max(0, context.clock.now() - started);
+  const ms = elapsed();
   if (outcome instanceof ProviderError) return { report: { source: route.source, status: "failed", route, bounds, ms, error: outcome } };
   const returned = outcome.results.length;
   const kept = Math.min(returned, bounds.maxResults);

@@ -2,7 +2,7 @@
 // bodies, and turn every failure into a ProviderError whose text never contains the key (in any
 // form: `hideKey`, text/secret-scrub.ts, the one scrubber).
 import * as z from "zod";
-import { HttpFailure, type HttpResponse } from "../ports";
+import { HttpFailure, stopwatch, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { hideKey } from "../text/secret-scrub";
@@ -113,7 +113,8 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
   if (context.signal?.aborted) throw cancelled(call);
 
   log?.({ type: "request", provider: call.provider, method: call.method, url: hideKey(call.url, call.secret) });
-  const started = clock.now();
+  // The call's time on the monotonic reading (see dispatcher.ts); a Retry-After date below is read against the wall clock.
+  const elapsed = stopwatch(clock);
   let response: HttpResponse;
   try {
     response = await withDeadline(
@@ -139,7 +140,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
 
   const cap = call.maxBytes ?? maxResponseBytes;
   const bytes = utf8Length(response.text, cap);
-  log?.({ type: "response", provider: call.provider, url: hideKey(call.url, call.secret), status: response.status, ms: clock.now() - started, bytes });
+  log?.({ type: "response", provider: call.provider, url: hideKey(call.url, call.secret), status: response.status, ms: elapsed(), bytes });
   if (bytes > cap) {
     throw failWith(call, "parse", `${call.label}'s answer was ${Math.round(bytes / 1000)} kB, over the ${describeBytes(cap)} limit; it was not read.`, { status: response.status });
   }

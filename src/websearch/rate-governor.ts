@@ -1,7 +1,7 @@
 // Spaces out calls that share a quota (Brave's free plan allows one per second, arXiv one every
 // three) and, after a 429 or a backoff request, holds every call until the provider's wait has
 // passed. In memory, per session. The intervals come from source-limits.ts.
-import type { Clock } from "../ports";
+import { monotonicReading, type Clock } from "../ports";
 import { quotaIntervals } from "./source-limits";
 
 /** Minimum milliseconds between two calls starting, per quota. */
@@ -25,13 +25,15 @@ export class RateGovernor {
   ) {}
 
   /**
-   * The clock's time. The system clock is the wall clock, which can be set back (by hand, by a
-   * time sync); the times kept are moved back with it, so a wait stays as long as it was. Left
-   * where they were, they lay an hour ahead after the clock went back an hour, and every call of
-   * the session was refused for that hour.
+   * The clock's monotonic reading, which setting the wall clock does not move. On the wall clock, one
+   * stepped forward (a time sync, a laptop waking) released every wait at once: a burst against a
+   * provider's limit (arXiv's one call in 3 s). A clock with wall time only (a test's) may still be
+   * set back: the times kept are moved back with it, so a wait stays as long as it was. Left where
+   * they were, they lay an hour ahead after the clock went back an hour, and every call of the
+   * session was refused for that hour.
    */
   private now(): number {
-    const now = this.clock.now();
+    const now = monotonicReading(this.clock);
     const setBack = this.lastNow - now;
     if (setBack > 0) {
       for (const times of [this.nextAllowed, this.blockedUntil]) {

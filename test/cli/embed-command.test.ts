@@ -14,6 +14,7 @@ import { embedReportSchema } from "../../src/cli/json/embed-report-json";
 import { COMMANDS, runCli } from "../../src/cli/run";
 import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
+import { fakeClock } from "../support/fake-clock";
 import { ensureBuiltCli } from "../support/built-cli";
 import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 
@@ -101,6 +102,23 @@ describe("vault-research embed", () => {
     const onDisk = readdirSync(folder).filter((f) => /^vectors(-\d+-\d+)?\.bin$/.test(f)).reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
     expect(Number(said![1].replace(/,/g, ""))).toBe(onDisk);
     expect(statSync(path.join(folder, "vectors.bin")).size).toBeLessThan(onDisk);
+  });
+
+  it("keeps printing its progress lines every 2 s when the wall clock is set back an hour (they stopped for the hour)", async () => {
+    const clock = fakeClock();
+    const seen = { err: "" };
+    const raw = { out: () => undefined, err: (t: string) => (seen.err += t), env: {}, cwd: tmp, stderrIsTerminal: true, clock };
+    let calls = 0;
+    // Each call to the server takes 2.5 s; the wall clock goes back an hour during the first batch.
+    const http: Http = {
+      request: async (req) => {
+        clock.advance(2_500);
+        if (++calls === 2) clock.set(clock.now() - 3_600_000);
+        return fetchHttp.request(req);
+      },
+    };
+    expect(await embedCommand(embedArgs(), terminalOutput(raw, []), { http })).toBe(0);
+    expect(seen.err.match(/^Embedding notes: .*$/gm)?.map((line) => line.slice(0, 25))).toEqual(["Embedding notes: 0 of 40", "Embedding notes: 16 of 40", "Embedding notes: 32 of 40", "Embedding notes: 40 of 40"]);
   });
 
   it("prints nothing of its progress with --quiet, but still says what leaves the device", async () => {

@@ -3,9 +3,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseArgs, UsageError, type FlagSpecs } from "../../src/cli/args";
-import { EVAL_FLAGS, evalCommand } from "../../src/cli/eval-command";
+import { EVAL_FLAGS, evalCommand, replayClock } from "../../src/cli/eval-command";
+import { monotonicReading } from "../../src/ports";
 import { noteSourceKey } from "../../src/evidence/keys";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -198,5 +199,24 @@ describe("usage errors (exit 2)", () => {
     const noReplay = await runEval(evalArgs(casesFile("no-replay.json", { cases: [{ id: "r", question: "q", replay: "nowhere", expect: { no_requests: true } }] })));
     expect(noReplay.code).toBe(2);
     expect(noReplay.stderr).toContain('case "r", field replay: Replay folder');
+  });
+});
+
+describe("the replay clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("measures a run's time on its monotonic reading, moved by the sleeps it skips, not by the wall clock being set", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "performance"], now: Date.UTC(2026, 10, 30, 14, 0, 0) });
+    const clock = replayClock();
+    const wallBefore = clock.now();
+    const started = monotonicReading(clock);
+    vi.advanceTimersByTime(1_000);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await clock.sleep(2_000);
+    expect(monotonicReading(clock) - started).toBe(3_000);
+    // Its dates still follow the wall clock, skipped sleeps included.
+    expect(clock.now()).toBe(wallBefore + 3_000 - 3_600_000);
   });
 });

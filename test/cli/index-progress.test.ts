@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { indexReadProgress, readProgressLine } from "../../src/cli/index-progress";
 import type { Clock, NoteStore } from "../../src/ports";
+import { fakeClock } from "../support/fake-clock";
 
 describe("readProgressLine", () => {
   it("says how many of how many, how fast and how long is left", () => {
@@ -48,5 +49,24 @@ describe("the live line while a vault is indexed", () => {
     // it drew "Indexing: 40 of 20 notes" over the command's own output, and nothing cleared it.
     for (const f of files) await watched.read(f.path);
     expect(drawn.slice(cleared)).toEqual([]);
+  });
+
+  it("keeps its rate when the wall clock is set back an hour or forward a day while notes are read (the line froze, or said days left)", async () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      const clock = fakeClock();
+      const drawn: (string | null)[] = [];
+      const io = { out: () => undefined, err: () => undefined, env: {}, cwd: "/", stderrIsTerminal: true, statusLine: (t: string | null) => drawn.push(t), clock };
+      const progress = indexReadProgress(emptyIndex, io, { flags: new Map(), positionals: [] })!;
+      const watched = progress.watch(store);
+      const listed = await watched.list();
+      clock.set(clock.now() + step);
+      // A note each 100 ms: 10 notes a second, 2 s for the 20.
+      for (const f of listed) {
+        clock.advance(100);
+        await watched.read(f.path);
+      }
+      expect(drawn.at(-2)).toBe("Indexing: 19 of 20 notes · 10 notes/s · about 1 s left");
+      progress.finish();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { dnsResolveHost } from "../../src/cli/dns-resolver";
 import { PIN_MS, pinnedDns } from "../../src/node/pinned-dns";
 import { checkFetchTarget } from "../../src/promote/fetch-guard";
 import { HttpFailure } from "../../src/ports";
+import { fakeClock } from "../support/fake-clock";
 
 describe("dnsResolveHost: the fetch guard's lookup in the CLI", () => {
   it("gives every address of a name, which the guard then checks", async () => {
@@ -45,5 +46,15 @@ describe("pinnedDns: what the guard checked is what a page connection uses", () 
     // Past the pin, a connection looks again, and a loopback answer is refused.
     await expect(dns.connectAddresses("rebind.example")).rejects.toThrow("127.0.0.1, which is not a public address");
     expect(await dns.connectAddresses("rebind.example")).toEqual(["93.184.216.35"]);
+  });
+
+  it("lets a pin run out on time when the wall clock was set back an hour meanwhile", async () => {
+    const s = scripted([["93.184.216.34"], ["127.0.0.1"]]);
+    const clock = fakeClock();
+    const dns = pinnedDns(s.lookupHost, clock);
+    await dns.resolve("rebind.example");
+    clock.set(clock.now() - 3_600_000);
+    clock.advance(PIN_MS + 1);
+    await expect(dns.connectAddresses("rebind.example")).rejects.toThrow("127.0.0.1, which is not a public address");
   });
 });

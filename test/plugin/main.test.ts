@@ -207,6 +207,26 @@ describe("the plugin", () => {
     expect(notices.at(-1)?.message).toMatch(/^Index rebuilt: 3 notes in/);
   });
 
+  it("says how long a rebuild took when the wall clock was set back an hour or forward a day during it (it said -3600.0 s, or a day)", async () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      // Date and performance faked: `setSystemTime` then moves the wall clock only, as a time sync does.
+      vi.useFakeTimers({ toFake: ["Date", "performance", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate"] });
+      const { plugin, vault } = await startPlugin();
+      const read = vault.cachedRead.bind(vault);
+      vi.spyOn(vault, "cachedRead").mockImplementation(async (file) => {
+        vi.advanceTimersByTime(400);
+        vi.setSystemTime(Date.now() + step / 3);
+        return read(file);
+      });
+      const done = plugin.rebuildIndex();
+      await wait();
+      await done;
+      expect(notices.at(-1)?.message).toBe("Index rebuilt: 3 notes in 1.2 s.");
+      plugin.unload();
+      vi.useRealTimers();
+    }
+  });
+
   it("saves the index to the vault's cache and starts the next session from it", async () => {
     const first = await startPlugin();
     await wait(10_000);

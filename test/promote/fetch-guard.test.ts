@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkFetchTarget, guardedGet, MAX_REDIRECTS, type FetchGuardOptions, type FetchRefusal } from "../../src/promote/fetch-guard";
 import { HttpFailure, type HttpRequest, type HttpResponse } from "../../src/ports";
+import { fakeClock } from "../support/fake-clock";
 
 async function refusalOf(url: string, guard: FetchGuardOptions = {}): Promise<FetchRefusal | null> {
   const checked = await checkFetchTarget(url, guard);
@@ -221,6 +222,27 @@ describe("guardedGet: one time limit for the page, its redirects and its lookups
     expect(http.requests.map((r) => r.timeoutMs)).toEqual([20_000, 5_000]);
     expect(error).toBeInstanceOf(HttpFailure);
     expect(error).toMatchObject({ kind: "timeout", message: "The page did not arrive within 20 s: it redirected 2 times, the last to slow.example.org." });
+  });
+
+  it("gives a redirect's next hop what is left when the wall clock was set back an hour or forward a day meanwhile (it gave an hour more, or failed at once)", async () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      const clock = fakeClock();
+      const answers = tableHttp({
+        "https://example.org/first": { status: 302, headers: { location: "/second" } },
+        "https://example.org/second": { status: 200, text: "page" },
+      });
+      const http = {
+        requests: answers.requests,
+        request: async (req: HttpRequest) => {
+          clock.advance(5_000);
+          clock.set(clock.now() + step);
+          return answers.request(req);
+        },
+      };
+      const answered = await guardedGet({ url: "https://example.org/first", accept: "text/html", timeoutMs: 20_000, maxBytes: 1000, clock }, http);
+      expect(answered).toMatchObject({ kind: "answered", redirects: 1 });
+      expect(http.requests.map((r) => r.timeoutMs)).toEqual([20_000, 15_000]);
+    }
   });
 
   it("says a hop's own timeout in the page's limit, not in what the hop had left", async () => {

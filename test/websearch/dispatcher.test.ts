@@ -55,6 +55,22 @@ describe("the dispatcher", () => {
     expect(outcome.results.every((r) => r.provider === "arxiv")).toBe(true);
   });
 
+  it("reports a source's time, and the logged answer's, when the wall clock was set back an hour or forward a day during the call", async () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      const clock = fakeClock();
+      const answer = recorded("arxiv/query-sequence-crdts.json");
+      const http = scriptedHttp(() => {
+        clock.advance(700);
+        clock.set(clock.now() + step);
+        return answer();
+      });
+      const context = testContext(http, { clock, settings: fixtureSettings() });
+      const outcome = await dispatchSearch(["arxiv"], { query: "sequence CRDTs papers", count: 5 }, context, createSearchSession(context));
+      expect(outcome.sources.map((s) => [s.source, s.status, s.status === "skipped" ? null : s.ms])).toEqual([["arxiv", "answered", 700]]);
+      expect(context.events.flatMap((e) => (e.type === "response" ? [e.ms] : []))).toEqual([700]);
+    }
+  });
+
   it("merges across sources: the repository Hacker News linked and GitHub found is one row, also found by the other", async () => {
     const { context, session } = setup(byHost(hosts));
     const question = "What are sequence CRDTs, which papers and libraries implement them, and what do developers think of them?";

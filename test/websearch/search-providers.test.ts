@@ -174,6 +174,26 @@ describe("RateGovernor", () => {
     expect(governor.reserve("exa", 5000)).toMatchObject({ ok: true, waitMs: 2000 });
   });
 
+  it("a clock stepped forward a day keeps the spacing and the back-off: the waiting calls do not all go at once", () => {
+    const clock = fakeClock();
+    const governor = new RateGovernor(clock, { arxiv: 3000, exa: 100 });
+    expect(governor.reserve("arxiv", 10_000)).toMatchObject({ ok: true, waitMs: 0 });
+    expect(governor.reserve("arxiv", 10_000)).toMatchObject({ ok: true, waitMs: 3000 });
+    governor.backOff("exa", 2000);
+    clock.set(clock.now() + 24 * 3_600_000);
+    expect(governor.reserve("arxiv", 10_000)).toMatchObject({ ok: true, waitMs: 6000 });
+    expect(governor.pausedByProvider("exa")).toBe(true);
+    expect(governor.reserve("exa", 5000)).toMatchObject({ ok: true, waitMs: 2000 });
+  });
+
+  it("on a clock with wall time only, set back an hour, keeps the spacing without refusing every call for the hour", () => {
+    let wall = Date.parse("2026-03-01T12:00:00Z");
+    const governor = new RateGovernor({ now: () => wall, sleep: async () => undefined }, { brave: 1000 });
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 0 });
+    wall -= 3_600_000;
+    expect(governor.reserve("brave", 5000)).toMatchObject({ ok: true, waitMs: 1000 });
+  });
+
   it("takes back a turn no call used, unless a later call has claimed the one after it", () => {
     const clock = fakeClock();
     const governor = new RateGovernor(clock, { github: 6000 });

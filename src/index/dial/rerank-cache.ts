@@ -1,7 +1,9 @@
 // Reranking is the one slow, paid step of a search, and people repeat searches (typing, going
 // back, comparing levels). Its order is kept by (query, level, filters) — and the candidates it
-// ordered, so a changed index never gets an old order — for a while, in memory only.
-import type { Clock } from "../../ports";
+// ordered, so a changed index never gets an old order — for a while, in memory only. The while is
+// counted on the clock's monotonic reading: on the wall clock, one set back an hour kept every order
+// an hour longer.
+import { monotonicReading, type Clock } from "../../ports";
 
 export const DEFAULT_RERANK_TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 200;
@@ -10,7 +12,7 @@ export class RerankCache {
   private readonly entries = new Map<string, { order: number[]; expires: number }>();
 
   constructor(
-    private readonly clock: Pick<Clock, "now">,
+    private readonly clock: Pick<Clock, "now" | "monotonicNow">,
     private readonly ttlMs = DEFAULT_RERANK_TTL_MS,
   ) {}
 
@@ -21,7 +23,7 @@ export class RerankCache {
   get(key: string): number[] | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (entry.expires <= this.clock.now()) {
+    if (entry.expires <= monotonicReading(this.clock)) {
       this.entries.delete(key);
       return null;
     }
@@ -30,7 +32,7 @@ export class RerankCache {
 
   set(key: string, order: readonly number[]): void {
     this.entries.delete(key);
-    this.entries.set(key, { order: [...order], expires: this.clock.now() + this.ttlMs });
+    this.entries.set(key, { order: [...order], expires: monotonicReading(this.clock) + this.ttlMs });
     // Oldest first out: a Map keeps insertion order.
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }

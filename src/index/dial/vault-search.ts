@@ -7,7 +7,7 @@
 // A level that cannot run (no embedding model, no vectors yet, no chat model, a failed call)
 // runs the highest one that can and says why in `notices`. Every search goes to the query log (one
 // given up on does not: no one saw it).
-import { systemClock, type Clock, type NoteStore } from "../../ports";
+import { stopwatch, systemClock, type Clock, type NoteStore } from "../../ports";
 import type { Embedder, EmbedderAnswer } from "../embeddings/embedder";
 import type { UnitPlace } from "../embeddings/embedding-units";
 import { FINGERPRINT_TEXT, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
@@ -96,7 +96,8 @@ export class VaultSearch {
   }
 
   private async searchSharing(asked: DialRequest, shared: SharedEmbeddings | null): Promise<DialResponse> {
-    const started = this.clock.now();
+    // On the monotonic reading: on the wall clock, one set back during a search logged a latency of minus an hour.
+    const elapsed = stopwatch(this.clock);
     // Taken first: a log cleared while this search runs (an embedding call, a rerank) stays clear of it.
     const logMark = this.options.log?.mark() ?? null;
     const filters = normalizeFilters(asked.filters);
@@ -125,7 +126,7 @@ export class VaultSearch {
       const partial = this.coverageNotice();
       if (partial) notices.push(partial);
     }
-    const latencyMs = this.clock.now() - started;
+    const latencyMs = elapsed();
     // Given up on (the user typed on, the view closed): no one saw these results, and its cancelled
     // embedding or rerank would read in the log as a level that could not run.
     const logId = request.signal?.aborted ? null : await this.logSearch(request, ranLevel, filters, results, latencyMs, logMark);

@@ -6,7 +6,7 @@
 //
 // The notes to embed come from the index (its paths with mtime and size), so trace notes and
 // excluded folders are left out exactly as the index leaves them out.
-import { systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
+import { monotonicReading, systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
 import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseNoteSafely } from "../parse-note-safely";
@@ -332,7 +332,7 @@ export class EmbeddingJob {
   }
 
   private emit(): void {
-    const elapsed = this.activeMs + (this.activeSince === null ? 0 : this.clock.now() - this.activeSince);
+    const elapsed = this.activeMs + (this.activeSince === null ? 0 : this.reading() - this.activeSince);
     const { notesDone, notesUnreadable, notesTotal } = this.current;
     const processed = notesDone + notesUnreadable + (this.current.refused?.notes ?? 0);
     if (processed > 0 && elapsed > 0) {
@@ -345,12 +345,21 @@ export class EmbeddingJob {
   }
 
   private startClock(): void {
-    this.activeSince = this.clock.now();
+    this.activeSince = this.reading();
   }
 
   private stopClock(): void {
-    if (this.activeSince !== null) this.activeMs += this.clock.now() - this.activeSince;
+    if (this.activeSince !== null) this.activeMs += this.reading() - this.activeSince;
     this.activeSince = null;
+  }
+
+  /**
+   * The running time's reading: the clock's monotonic one. On the wall clock, one set back during a
+   * batch made the running time negative (the rate and the time left stopped changing), one stepped
+   * forward a day made the time left days.
+   */
+  private reading(): number {
+    return monotonicReading(this.clock);
   }
 }
 

@@ -3,7 +3,7 @@
 // (mtime or size changed), and dropped when the index dropped it. The index keeps no note text and
 // its cache holds no links, so after a warm start the graph is rebuilt here from the notes
 // themselves, on first use; after that a call costs one pass over the index's note list.
-import type { NoteStore } from "../../ports";
+import { stopwatch, systemClock, type Clock, type NoteStore } from "../../ports";
 import { fileTitle } from "../markdown";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
@@ -31,7 +31,8 @@ export class VaultLinks {
   /** A catch-up in progress: a second caller waits for it instead of reading the same notes. */
   private running: Promise<LinkSyncReport> | null = null;
 
-  constructor(private readonly now: () => number = () => Date.now()) {}
+  /** `clock` times a catch-up on its monotonic reading: on the wall clock, one set back during it reported minus an hour. */
+  constructor(private readonly clock: Pick<Clock, "now" | "monotonicNow"> = systemClock) {}
 
   /** Brings the graph in line with what `index` holds now. */
   sync(index: Pick<VaultIndex, "paths" | "note">, store: NoteStore): Promise<LinkSyncReport> {
@@ -44,7 +45,7 @@ export class VaultLinks {
   }
 
   private async catchUp(index: Pick<VaultIndex, "paths" | "note">, store: NoteStore): Promise<LinkSyncReport> {
-    const started = this.now();
+    const elapsed = stopwatch(this.clock);
     const inIndex = new Set(index.paths());
     let removed = 0;
     for (const path of this.versions.keys()) {
@@ -61,7 +62,7 @@ export class VaultLinks {
       if (note && (!held || held.mtime !== note.mtime || held.size !== note.size)) stale.push(path);
     }
     for (let at = 0; at < stale.length; at += BATCH) await this.readBatch(index, store, stale.slice(at, at + BATCH));
-    return { read: stale.length, removed, ms: this.now() - started };
+    return { read: stale.length, removed, ms: elapsed() };
   }
 
   /** The notes carrying `tag` (lower-case, without `#`). */

@@ -100,4 +100,13 @@ describe("rerank cache", () => {
     clock.advance(1);
     expect(cache.get(key)).toBeNull();
   });
+
+  it("does not keep an order past its TTL when the wall clock was set back an hour", () => {
+    const clock = fakeClock();
+    const cache = new RerankCache(clock, 60_000);
+    cache.set("key", [1, 0]);
+    clock.set(clock.now() - 3_600_000);
+    clock.advance(60_000);
+    expect(cache.get("key")).toBeNull();
+  });
 });

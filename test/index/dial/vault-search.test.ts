@@ -15,6 +15,7 @@ import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embeddi
 import { openAiCompatibleModel } from "../../../src/llm/openai-compatible";
 import { fetchHttp, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
 import { MemoryNoteStore } from "../../support/memory-note-store";
+import { fakeClock } from "../../support/fake-clock";
 import { MemoryQueryLogFile } from "../query-log/memory-query-log-file";
 import { MAX_QUESTION_CHARS, questionRead } from "../../../src/text/cut-text";
 
@@ -83,6 +84,21 @@ describe("level 1: lexical", () => {
       [{ lane: "lexical", rank: 1, contribution: 0, score: 9 }],
       [],
     ]);
+  });
+
+  it("says the time a search took when the wall clock was set back an hour during it (it said minus an hour)", async () => {
+    const clock = fakeClock();
+    const slow = {
+      search: async () => {
+        clock.advance(40);
+        clock.set(clock.now() - 3_600_000);
+        return [];
+      },
+      note: () => undefined,
+      paths: () => [],
+    } as unknown as VaultIndex;
+    const response = await new VaultSearch({ index: slow, notes: store, clock }).search({ query: "kite", level: 1 });
+    expect(response.latencyMs).toBe(40);
   });
 
   it("works with nothing configured", async () => {

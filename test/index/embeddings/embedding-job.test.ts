@@ -222,6 +222,27 @@ describe("embedding job", () => {
     expect(seen.at(-1)).toMatchObject({ state: "done", notesDone: 6, etaMs: 0 });
   });
 
+  it("keeps its rate and time left when the wall clock is set back an hour or forward a day during a batch", async () => {
+    for (const step of [-3_600_000, 24 * 3_600_000]) {
+      const clock = fakeClock();
+      const notes = vault(6);
+      const embedder = scriptedEmbedder(clock);
+      const seen: EmbeddingProgress[] = [];
+      const job = new EmbeddingJob({ store: new VectorStore(), embedder, notes, clock, notesPerBatch: 2 });
+      job.onProgress((p) => {
+        seen.push(p);
+        if (p.notesDone === 2 && seen.filter((s) => s.notesDone === 2).length === 1) clock.set(clock.now() + step);
+      });
+      await job.run(await notes.list());
+      const afterBatches = seen.filter((p) => p.state === "running" && p.notesDone > 0);
+      expect(afterBatches.map((p) => [p.notesDone, p.notesPerSecond, p.etaMs])).toEqual([
+        [2, 2, 2000],
+        [4, 2, 1000],
+        [6, 2, 0],
+      ]);
+    }
+  });
+
   it("pauses between batches, leaves paused time out of the rate, and resumes where it stopped", async () => {
     const clock = fakeClock();
     const notes = vault(6);

@@ -3,6 +3,8 @@ import { VaultIndex } from "../../../src/index/vault-index";
 import { VaultLinks } from "../../../src/index/links/vault-links";
 import { resultsAmong } from "../../../src/index/links/results-among";
 import { createAnalyzer } from "../../../src/index/tokenize";
+import type { NoteStore } from "../../../src/ports";
+import { fakeClock } from "../../support/fake-clock";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
 function vault(): MemoryNoteStore {
@@ -42,6 +44,26 @@ describe("VaultLinks keeps the link graph in step with the vault index", () => {
     expect(links.graph.backlinks("Compression.md")).toEqual([]);
     expect([...links.notesTagged("archive")]).toEqual(["Compression.md"]);
     expect((await links.sync(index, store)).read).toBe(0);
+  });
+
+  it("says how long a catch-up took when the wall clock was set back an hour during it (it said minus an hour)", async () => {
+    const store = vault();
+    const index = new VaultIndex();
+    await index.sync(store, null);
+    const clock = fakeClock();
+    const slow: NoteStore = {
+      ...store,
+      list: () => store.list(),
+      exists: (path) => store.exists(path),
+      create: (path, text) => store.create(path, text),
+      read: async (path) => {
+        clock.advance(10);
+        clock.set(clock.now() - 3_600_000);
+        return store.read(path);
+      },
+    };
+    const report = await new VaultLinks(clock).sync(index, slow);
+    expect(report).toEqual({ read: 4, removed: 0, ms: 40 });
   });
 });
 
