@@ -13,6 +13,7 @@ import { foldCase, words } from "../../index/tokenize";
 import { CJK_CHAR, CJK_RUNS } from "../../text/scripts";
 import { ownValue } from "../../text/word-record";
 import { wordSet } from "../../text/word-set";
+import type { BareNote } from "./bare-notes";
 
 export interface CoverageWeights {
   /** Weight, relative to its rarity, of a word the vault never uses anywhere. */
@@ -74,10 +75,13 @@ export function termMatched(term: string, explanation: Pick<SearchResult["explan
 /**
  * A search result as the judge weighs it: the question's words the note holds only in a list of
  * links (a hub's "- [[Attachments]] · [[Default location]]") are no longer among what it matched,
- * and are named here for the reason (link-lists.ts). A plain search result is one too.
+ * and are named here for the reason (link-lists.ts); and a note that says nothing of its own but
+ * its name is marked bare (bare-notes.ts). A plain search result is one too.
  */
 export interface WeighedResult extends SearchResult {
   linkListWords?: readonly string[];
+  /** The note says nothing beyond its name (bare-notes.ts): it is not enough evidence, whatever its title covers. */
+  bare?: BareNote;
 }
 
 /** What one note covers of the question: per concept, a share from 0 to 1. */
@@ -94,6 +98,8 @@ export interface NoteCoverage {
   standIns: Map<string, string[]>;
   /** Concepts the note names only in a list of links to other notes (not counted as covered). */
   linkListed?: Set<string>;
+  /** The note says nothing beyond its name (bare-notes.ts). */
+  bare?: BareNote;
 }
 
 /** The question's concepts and their weights (never all zero). */
@@ -204,7 +210,7 @@ export function noteCoverage(result: WeighedResult, concepts: Concepts, weights:
   }
   const listed = new Set(result.linkListWords ?? []);
   const linkListed = new Set(concepts.terms.filter((t) => (inNote.get(t) ?? 0) === 0 && (concepts.parts.get(t) ?? []).some((p) => listed.has(p))));
-  return { path: result.path, inNote, closeSection, looseSection, named, standIns, ...(linkListed.size > 0 ? { linkListed } : {}) };
+  return { path: result.path, inNote, closeSection, looseSection, named, standIns, ...(linkListed.size > 0 ? { linkListed } : {}), ...(result.bare ? { bare: result.bare } : {}) };
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { QueryPlan } from "../../evidence/research-pack";
 import { oneLine } from "../../text/one-line";
 import type { Concepts } from "./judge-coverage";
-import { relationWords, unsaidNames, type Examined, type JudgeLever } from "./judge";
+import { bareOf, relationWords, unsaidNames, type Examined, type JudgeLever } from "./judge";
 
 /** At most this many words are listed; the rest are counted. */
 const LISTED = 5;
@@ -42,10 +42,33 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
       return `Partial evidence: ${title} covers ${has} (${pct(e.note)} of the question's weight), but never says ${listOf(unsaidNames(concepts, e))}, which the question names.`;
     case "little_coverage":
       return `Notes share at most ${pct(e.note)} of the question's content words${has === "none of its words" ? "" : ` (${title} has ${has})`}${missing}.`;
+    case "bare_note":
+      return `Partial evidence: ${title} has ${has} (${pct(e.note)} of the question's weight), but says nothing of its own: ${bareWhat(e)}${missing}.`;
     case "partial_coverage":
       return `Partial evidence: ${title} covers only ${has} (${pct(e.note)} of the question's weight)${standIns}${missing}.`;
     default:
       return `Partial evidence: ${title} has ${has}, but spread out: no passage holds more than ${pct(e.close)} of the question's weight together${missing}.`;
+  }
+}
+
+/** What a bare note holds instead of words of its own (bare-notes.ts), as the reason says it. */
+function bareWhat(e: Examined): string {
+  const bare = bareOf(e)?.bare;
+  switch (bare?.kind) {
+    case "stub":
+      return `it is a stub ("${bare.mark}")`;
+    case "template":
+      return `it is a template's placeholders ("${bare.placeholder}")`;
+    case "embeds":
+      return `it only embeds other notes or files ("${bare.embed}"), which were not read`;
+    case "query":
+      return `it only runs a query ("${bare.language}"), whose results were not read`;
+    case "links":
+      return "it is only links to other notes";
+    case "headings":
+      return "it is headings with nothing under them";
+    default:
+      return "the note is empty but for its title";
   }
 }
 

@@ -12,15 +12,18 @@
 // is it?") is `weak_evidence`, whatever notes share them. A note that never says a name the
 // question writes (a capital mid-sentence: "Microsoft", "PDF"; plan.ts namedTerms) is not enough,
 // whatever else it shares, unless a quarter of the vault says that name (the vault's own subject,
-// which notes leave unsaid). When unsure it says weak: a confident
-// "enough" for a note that does not answer sends nobody to the web and misleads. A question about
-// the current state ("latest", "today"…) is at most weak: notes record the past.
+// which notes leave unsaid). A note that says nothing beyond its name (bare-notes.ts: "TODO" under
+// a title that is the question) is not enough either, alone or as half of a pair. When unsure it
+// says weak: a confident "enough" for a note that does not answer sends nobody to the web and
+// misleads. A question about the current state ("latest", "today"…) is at most weak: notes record
+// the past.
 // The thresholds are tuned by vault split (evals/README.md, `npm run eval:judge`).
 import type { SearchResult } from "../../index/types";
 import type { Judgement, QueryPlan } from "../../evidence/research-pack";
 import { roundTo } from "../../text/numbers";
 import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Concepts, type CoverageWeights, type NoteCoverage, type WeighedResult } from "./judge-coverage";
 import { listOf, reasonFor } from "./judge-reason";
+import type { BareNote } from "./bare-notes";
 import { namedTerms } from "./plan";
 
 export interface JudgeOptions extends CoverageWeights {
@@ -100,6 +103,7 @@ export type JudgeLever =
   | "current_state"
   | "little_coverage"
   | "name_missing"
+  | "bare_note"
   | "partial_coverage"
   | "spread_out";
 
@@ -186,10 +190,11 @@ export function judgeEvidence(plan: QueryPlan, results: WeighedResult[], options
   const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
   // Enough by its words, but it never says a name the question asks about: the note is about
-  // something else ("sync with Microsoft To Do"), unless another top note answers and says it, or
-  // two notes or a related one do.
-  const unnamed = singleLever(concepts, best, options, false) ? best : null;
-  const other = unnamed ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
+  // something else ("sync with Microsoft To Do"); or it says nothing beyond its name (bare: "TODO"
+  // under a title that is the question). Unless another top note answers, or two notes or a related one do.
+  const unnamed = singleLever(concepts, best, options, { names: false }) ? best : null;
+  const bare = !unnamed && singleLever(concepts, best, options, { names: false, body: false }) && bareOf(best) ? best : null;
+  const other = unnamed || bare ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
   if (other.length > 0) {
     const next = fullest(other);
     return verdictOf(plan, concepts, next, singleLever(concepts, next, options)!);
@@ -202,6 +207,7 @@ export function judgeEvidence(plan: QueryPlan, results: WeighedResult[], options
   // named in the reason too: a user sees those words in it, and should see why they do not answer.
   const hub = singles.find((e) => e !== best && withLinkLists(concepts, e) > best.note);
   if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing", hub);
+  if (bare) return verdictOf(plan, concepts, bare, "bare_note", hub);
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage", hub);
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out", hub);
 }
@@ -265,8 +271,16 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
   };
 }
 
-function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions, checkNames = true): JudgeLever | null {
-  if (heaviestMissing(concepts, e) > o.maxMissingShare || (checkNames && unsaidNames(concepts, e).length > 0)) return null;
+/** What singleLever asks besides coverage: that the notes say the names the question writes, and
+ * something of their own beyond their names (not bare). Both unless told otherwise. */
+interface LeverChecks {
+  names?: boolean;
+  body?: boolean;
+}
+
+function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions, checks: LeverChecks = {}): JudgeLever | null {
+  const { names = true, body = true } = checks;
+  if (heaviestMissing(concepts, e) > o.maxMissingShare || (names && unsaidNames(concepts, e).length > 0) || (body && bareOf(e))) return null;
   if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
   if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
   if (!concepts.amount && e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
@@ -290,6 +304,11 @@ function namesToSay(plan: QueryPlan, explanation: SearchResult["explanation"]): 
 /** The names the question writes (namedTerms) that the examined notes do not say. */
 export function unsaidNames(concepts: Concepts, e: Pick<Examined, "coverage">): string[] {
   return (concepts.names ?? []).filter((t) => (e.coverage.inNote.get(t) ?? 0) < 1);
+}
+
+/** The first of the examined notes that says nothing beyond its name (bare-notes.ts), if any. */
+export function bareOf(e: Pick<Examined, "each">): NoteCoverage & { bare: BareNote } | undefined {
+  return e.each.find((c): c is NoteCoverage & { bare: BareNote } => c.bare !== undefined);
 }
 
 /** The share of the question carried by the heaviest word the examined notes lack entirely. */
@@ -335,7 +354,8 @@ function pairOf(concepts: Concepts, a: Examined, b: Examined, o: JudgeOptions, l
   // What each adds that the other lacks: a second note that only repeats the first is no pair.
   const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
   const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
-  if (heaviestMissing(concepts, pair) > o.maxMissingShare || unsaidNames(concepts, pair).length > 0 || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
+  // A bare note adds only its name, which is no part of an answer.
+  if (bareOf(pair) || heaviestMissing(concepts, pair) > o.maxMissingShare || unsaidNames(concepts, pair).length > 0 || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
   return pair;
 }
 

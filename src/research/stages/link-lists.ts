@@ -17,8 +17,13 @@ import type { SearchResult } from "../../index/types";
 import { wordSet } from "../../text/word-set";
 import type { WeighedResult } from "./judge-coverage";
 
-/** `[[wikilink]]`, `![[embed]]`, `[text](target)`, `![alt](src)`, Logseq's `[text]([[Page]])`. */
-const LINK = /!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\((?:\[\[[^\]\n]*\]\]|[^)\n]*)\)/g;
+/**
+ * `[[wikilink]]`, `![[embed]]`, `[text](target)`, `![alt](src)`, Logseq's `[text]([[Page]])`; a
+ * target may hold parentheses in pairs (`Foo_(bar)`). No bracket inside a link's text or target and
+ * no lone parenthesis inside a target: each try then stops at the next one, so a line of 20,000
+ * unclosed `![[` is read once (it was read once for each, which held the judge up for half a minute).
+ */
+const LINK = /!?\[\[[^[\]\n]*\]\]|!?\[[^[\]\n]*\]\((?:\[\[[^[\]\n]*\]\]|[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)/g;
 
 /** What may open a line before its links: quote marks, a list mark, a task's box, a heading's hashes. */
 const LINE_OPENING = /^\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?/;

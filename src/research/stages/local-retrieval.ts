@@ -26,6 +26,7 @@ import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
 import { termMatched, termParts, type WeighedResult } from "./judge-coverage";
 import { withoutLinkListWords } from "./link-lists";
+import { bareNote } from "./bare-notes";
 import { createAnalyzer, type Analyzer } from "../../index/tokenize";
 
 export interface LocalRetrievalOptions {
@@ -52,7 +53,8 @@ export interface RetrievalLevel {
 export interface LocalRetrieval {
   rows: VaultRow[];
   /** The search results behind the rows, as the judge weighs them (term weights, section terms; a
-   * hub's link lists not counted: link-lists.ts). The rows show what search found. */
+   * hub's link lists not counted: link-lists.ts; a note with nothing but its name marked: bare-notes.ts).
+   * The rows show what search found. */
   results: WeighedResult[];
   /** The query string the index was asked. */
   query: string;
@@ -109,12 +111,18 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   return { ...found, results: await weighedForJudge(found.results, store, createAnalyzer({ stemming: options.stemming ?? true })) };
 }
 
-/** The results with what each note says only in lists of links taken out of what it matched (link-lists.ts). */
+/**
+ * The results with what each note says only in lists of links taken out of what it matched
+ * (link-lists.ts), and a note that says nothing beyond its name marked bare (bare-notes.ts).
+ */
 export async function weighedForJudge(results: SearchResult[], store: NoteStore, analyzer: Analyzer): Promise<WeighedResult[]> {
   const texts = await readNotes(store, results.map((r) => r.path));
   return results.map((r, i) => {
     const text = texts[i];
-    return typeof text === "string" ? withoutLinkListWords(r, text, analyzer) : r;
+    if (typeof text !== "string") return r;
+    const weighed = withoutLinkListWords(r, text, analyzer);
+    const bare = bareNote(r.path, text, analyzer);
+    return bare ? { ...weighed, bare } : weighed;
   });
 }
 

@@ -185,6 +185,16 @@ describe("judgeEvidence: levers and reasons", () => {
     expect(j.reason).toMatch(/"grep.md" has "grep"; "search.md" has "search"; both have "foam"/);
   });
 
+  it("does not count a note that says nothing beyond its name as half of a two-note answer", () => {
+    const p = plan("what is the difference between foam grep and foam search");
+    const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };
+    const grep = { ...result("grep.md", { note: ["foam", "grep"], section: ["foam", "grep"] }, weights), bare: { kind: "stub" as const, mark: "TODO" } };
+    const search = result("search.md", { note: ["foam", "search"], section: ["foam", "search"] }, weights);
+    const j = judgeEvidence(p, [grep, search]);
+    expect(j.verdict).toBe("weak_evidence");
+    expect(j.figures.pairedPath).toBeUndefined();
+  });
+
   it("weighs the question's words as the whole question's search did, even when a focused retry's note comes first", () => {
     const p = plan("what is the difference between foam grep and foam search");
     const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };

@@ -27,6 +27,15 @@ describe("isLinkListLine", () => {
     }
   });
 
+  it("reads a link whose target holds parentheses in pairs, and a Logseq link, as links", () => {
+    expect(isLinkListLine("- [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) · [[Bar]]")).toBe(true);
+    expect(isLinkListLine("- [label]([[Page name]]) and [[Other]]")).toBe(true);
+  });
+
+  it("reads a line of unclosed links once, however many it holds", () => {
+    for (const mark of ["![[", "[[", "[a](", "[a]((x)", "![alt]("]) expect(isLinkListLine(mark.repeat(200_000)), mark).toBe(false);
+  });
+
   it("reads a link inside a sentence, or a fact's value, as the note's own words", () => {
     for (const line of ["Set the [[Default location]] for images in settings.", "director:: [[Ridley Scott]]", "Use [[Templates]]", "- [[tar]] extracts archives", "No links here at all"]) {
       expect(isLinkListLine(line), line).toBe(false);
@@ -57,6 +66,13 @@ describe("a hub note before the judge", () => {
     const j = judgeEvidence(question, local.results);
     expect(j).toMatchObject({ verdict: "enough_evidence", figures: { bestPath: "Attachment folder.md" } });
     expect(j.reason).not.toContain("list of links");
+  });
+
+  it("a note holding a line of 200,000 unclosed embeds is judged without holding up the run", async () => {
+    const { store, index } = await vault({ "Default location.md": `# Default location\n\nThe default location for new attachments is the vault's root.\n\n${"![[".repeat(200_000)}\n` });
+    const question = plan("what is the default location for new attachments?");
+    const local = await retrieveLocal(question, index, store);
+    expect(judgeEvidence(question, local.results)).toMatchObject({ verdict: "enough_evidence", figures: { bestPath: "Default location.md" } });
   });
 
   it("leaves a note alone whose words are in its sentences and its links, and a property's linked value", () => {
