@@ -70,6 +70,9 @@ export class FsNoteStore implements NoteStore {
    * times faster than one promise per file (a vault of 9,000 notes lists in about 0.1 s instead of
    * 0.6 s), in slices with a yield between, so a long-lived process (the MCP server) still answers
    * meanwhile. Folders are walked in order, so the list comes out sorted without one sort of it all.
+   * Paths are joined by hand, not by `path.join`: a folder's own path is already normal and a name
+   * from its listing holds no separator, and normalising each note's path again was a third of a
+   * warm search's listing (and 8 MB of garbage at 9,000 notes).
    */
   async list(): Promise<NoteFileInfo[]> {
     const out: NoteFileInfo[] = [];
@@ -80,7 +83,9 @@ export class FsNoteStore implements NoteStore {
         unreadable: (code) => unlisted.push({ path: rel === "" ? "." : rel, code }),
         link: (name) => this.noteLinkLeadingOut(path.join(abs, name), rel ? `${rel}/${name}` : name, linksOut),
       });
-    const walk = [{ abs: this.root, rel: "", entries: entriesOf(this.root, ""), next: 0 }];
+    // Each folder with its absolute path and its vault path, each ready for a name (ending in a separator, or empty at the top).
+    const top = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
+    const walk = [{ abs: top, rel: "", entries: entriesOf(this.root, ""), next: 0 }];
     let sliceStart = Date.now();
     while (walk.length > 0) {
       const folder = walk[walk.length - 1];
@@ -89,9 +94,9 @@ export class FsNoteStore implements NoteStore {
         continue;
       }
       const entry = folder.entries[folder.next++];
-      const abs = path.join(folder.abs, entry.name);
-      const rel = folder.rel ? `${folder.rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk.push({ abs, rel, entries: entriesOf(abs, rel), next: 0 });
+      const abs = folder.abs + entry.name;
+      const rel = folder.rel + entry.name;
+      if (entry.isDirectory()) walk.push({ abs: abs + path.sep, rel: `${rel}/`, entries: entriesOf(abs, rel), next: 0 });
       else {
         const info = statOf(abs, rel);
         if (info) out.push(info);
@@ -290,6 +295,9 @@ interface ListingNews {
   link?: (name: string) => void;
 }
 
+/** A note's file name (not `toLowerCase().endsWith`, which copied every name of the vault). */
+const MARKDOWN_NAME = /\.md$/i;
+
 /** A folder's notes and the folders worth walking into (hidden ones, node_modules and links are not). */
 function noteEntries(dir: string, news: ListingNews = {}): Dirent[] {
   let entries: Dirent[];
@@ -302,7 +310,7 @@ function noteEntries(dir: string, news: ListingNews = {}): Dirent[] {
     return [];
   }
   if (news.link) for (const e of entries) if (e.isSymbolicLink() && !isSkippedName(e.name)) news.link(e.name);
-  const kept = entries.filter((e) => !isSkippedName(e.name) && (e.isDirectory() || (e.isFile() && e.name.toLowerCase().endsWith(".md"))));
+  const kept = entries.filter((e) => !isSkippedName(e.name) && (e.isDirectory() || (e.isFile() && MARKDOWN_NAME.test(e.name))));
   // A folder sorts as its name and a slash, where its notes' paths put it ("a.md" < "a/x.md" < "a0.md").
   const key = (e: Dirent) => (e.isDirectory() ? `${e.name}/` : e.name);
   return kept.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

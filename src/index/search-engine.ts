@@ -72,15 +72,131 @@ export interface EngineNote {
   fieldLengths: number[];
 }
 
+/** What of MiniSearch's radix tree (its SearchableMap) the engine and MiniSearch's search use. */
+interface RadixTree {
+  get(term: string): TermPostings | undefined;
+  has(term: string): boolean;
+  set(term: string, postings: TermPostings): unknown;
+  delete(term: string): unknown;
+  atPrefix(prefix: string): unknown;
+  fuzzyGet(term: string, maxDistance: number): unknown;
+  readonly size: number;
+  [Symbol.iterator](): Iterator<[string, TermPostings]>;
+}
+
+/**
+ * When the radix tree is made: kept from the start, as MiniSearch keeps it, or only when a lookup
+ * first needs it (see TermTree).
+ */
+export type RadixTreeMaking = "kept" | "when needed";
+
+/**
+ * The engine's `_index`: MiniSearch's radix tree, kept from the start or made only when a lookup
+ * needs it. An exact lookup (every search makes one per term) is answered from the term map; only a
+ * prefix lookup (a word being typed) or a fuzzy one (a word few notes hold as typed) walks the tree.
+ * A warm start put 41,000 terms into the tree one at a time, about a quarter of a `search`
+ * process's time, for searches two in three of which never walked it.
+ *
+ * A tree made late is made from the term map, whose order is the order the terms were first put in.
+ * Until a term leaves, that is the very history a tree kept all along would have had (same nodes,
+ * same order of children, so the same results in the same order); so a term leaving makes it first.
+ */
+class TermTree implements RadixTree {
+  private tree: RadixTree | null;
+
+  constructor(
+    private readonly terms: ReadonlyMap<string, TermPostings>,
+    private readonly makeTree: () => RadixTree,
+    making: RadixTreeMaking,
+  ) {
+    this.tree = making === "kept" ? makeTree() : null;
+  }
+
+  get size(): number {
+    return this.terms.size;
+  }
+
+  /** Whether the tree was made (tests count the work a warm start does). */
+  get made(): boolean {
+    return this.tree !== null;
+  }
+
+  get(term: string): TermPostings | undefined {
+    return this.terms.get(term);
+  }
+
+  has(term: string): boolean {
+    return this.terms.has(term);
+  }
+
+  /** A new term (the term map holds it already): into the tree when there is one. */
+  set(term: string, postings: TermPostings): this {
+    this.tree?.set(term, postings);
+    return this;
+  }
+
+  /** A term leaving (the term map still holds it). */
+  delete(term: string): unknown {
+    return this.built().delete(term);
+  }
+
+  atPrefix(prefix: string): unknown {
+    return this.built().atPrefix(prefix);
+  }
+
+  fuzzyGet(term: string, maxDistance: number): unknown {
+    return this.built().fuzzyGet(term, maxDistance);
+  }
+
+  [Symbol.iterator](): Iterator<[string, TermPostings]> {
+    return this.built()[Symbol.iterator]();
+  }
+
+  private built(): RadixTree {
+    if (this.tree) return this.tree;
+    const tree = this.makeTree();
+    for (const [term, postings] of this.terms) tree.set(term, postings);
+    return (this.tree = tree);
+  }
+}
+
+/**
+ * What `trimPostings` trims: the terms looked up again since the engine was made (only their lists
+ * can have been pushed onto, and so hold spare room), or "every term" once over half of them were
+ * (a build: listing them would cost more than it saves) or after a first trim (nothing is noted
+ * then: the index's later edits are a few notes at a time).
+ */
+type TermsToTrim = Set<TermPostings> | "every term";
+
 export class SearchEngine extends MiniSearch<EngineDoc> {
   /** Term → its postings: the same arrays the radix tree holds. */
   readonly terms = new Map<string, TermPostings>();
   private readonly analysis: Analysis;
+  /**
+   * Lists made from one saved segment, or holding one posting, are exactly their size already: a warm
+   * load copied all 25,600 lists of 9,282 notes to free the room of the 17,700 that spanned segments.
+   */
+  private toTrim: TermsToTrim = new Set();
 
-  constructor(analyzer: Analyzer) {
+  constructor(
+    analyzer: Analyzer,
+    private readonly radixTree: RadixTreeMaking = "kept",
+  ) {
     const analysis = { analyzer };
     super(engineOptions(analysis));
     this.analysis = analysis;
+    this.useTermTree();
+  }
+
+  /** Puts a `TermTree` in the place of the empty tree MiniSearch has just made, of the same class. */
+  private useTermTree(): void {
+    const Tree = (this._index as object).constructor as new () => RadixTree;
+    (this as unknown as { _index: RadixTree })._index = new TermTree(this.terms, () => new Tree(), this.radixTree);
+  }
+
+  /** Whether the radix tree was made: only prefix and fuzzy lookups, and terms leaving, need it. */
+  get radixTreeMade(): boolean {
+    return this.termTree().made;
   }
 
   /** Notes added from now on are analysed by `analyzer` (same options, an empty memo). */
@@ -141,22 +257,36 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
 
   override removeAll(documents?: readonly EngineDoc[]): void {
     super.removeAll(documents);
-    if (!documents) this.terms.clear();
+    if (documents) return;
+    this.terms.clear();
+    // MiniSearch made itself a new tree.
+    this.useTermTree();
   }
 
   override toJSON(): AsPlainObject {
     throw new Error("The index is saved by cache-file.ts, not as MiniSearch JSON.");
   }
 
-  /** The term's postings, created (in the map and the radix tree) when it is new. */
+  /**
+   * The term's postings, created (in the map and the radix tree) when it is new. Every push onto a
+   * list comes through here first, so a term looked up again is one whose lists may need a trim.
+   */
   postingsFor(term: string): TermPostings {
-    let postings = this.terms.get(term);
-    if (postings === undefined) {
-      postings = emptyTerm(FIELDS.length);
-      this.terms.set(term, postings);
-      this.tree().set(term, postings);
+    const postings = this.terms.get(term);
+    if (postings !== undefined) {
+      if (this.toTrim !== "every term") this.mayNeedTrim(postings);
+      return postings;
     }
-    return postings;
+    const made = emptyTerm(FIELDS.length);
+    this.terms.set(term, made);
+    this.termTree().set(term, made);
+    return made;
+  }
+
+  private mayNeedTrim(postings: TermPostings): void {
+    const toTrim = this.toTrim as Set<TermPostings>;
+    toTrim.add(postings);
+    if (toTrim.size * 2 > this.terms.size) this.toTrim = "every term";
   }
 
   // ── what the cache reads and restores (cache-file.ts owns the format) ──────────────────────
@@ -194,21 +324,15 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   }
 
   /**
-   * The field's posting list for saved postings from `shortId` on (created when the field has none),
-   * or null when its last posting is not before `shortId`: saved postings only ever come in order.
-   */
-  listAfter(postings: TermPostings, fieldId: number, shortId: number): number[] | null {
-    const list = postings[fieldId];
-    if (list === undefined) return (postings[fieldId] = []);
-    return postingNote(list[list.length - 1]) < shortId ? list : null;
-  }
-
-  /**
-   * Trims every posting list to its length (lists grown one push at a time keep up to half their
-   * room unused), a slice at a time: `pause` is awaited whenever `sliceOver` says so.
+   * Trims the posting lists that may hold spare room to their length (lists grown one push at a
+   * time keep up to half their room unused), a slice at a time: `pause` is awaited whenever
+   * `sliceOver` says so. The first trim takes the terms looked up again since the engine was made;
+   * any later one, every term.
    */
   async trimPostings(sliceOver: () => boolean, pause: () => Promise<void>): Promise<void> {
-    for (const postings of this.terms.values()) {
+    const toTrim = this.toTrim;
+    this.toTrim = "every term";
+    for (const postings of toTrim === "every term" ? this.terms.values() : toTrim) {
       trimTerm(postings);
       if (sliceOver()) await pause();
     }
@@ -242,8 +366,8 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     return this._idToShortId.get(path);
   }
 
-  private tree() {
-    return this._index as unknown as { set(term: string, value: TermPostings): void; delete(term: string): void };
+  private termTree(): TermTree {
+    return this._index as unknown as TermTree;
   }
 }
 
@@ -352,9 +476,10 @@ function removeTerm(this: SearchEngine, fieldId: number, shortId: number, term: 
   if (isEmptyTerm(postings)) dropTerm(this, term);
 }
 
+/** The tree first: a tree not made yet is made from the term map while the term is still in it (see TermTree). */
 function dropTerm(engine: SearchEngine, term: string): void {
+  (engine as unknown as { _index: RadixTree })._index.delete(term);
   engine.terms.delete(term);
-  (engine as unknown as { _index: { delete(term: string): void } })._index.delete(term);
 }
 
 /** MiniSearch's `performVacuuming`, over the term map instead of the radix tree. */
@@ -383,8 +508,9 @@ async function performVacuuming(this: SearchEngine, options: { batchSize?: numbe
 // MiniSearch calls these by name; they are private in its types, so they are put in place here.
 Object.assign(SearchEngine.prototype, { termResults, addTerm, removeTerm, performVacuuming });
 
-export function createEngine(analyzer: Analyzer): SearchEngine {
-  return new SearchEngine(analyzer);
+/** `radixTree`: kept from the start (the default), or made when a prefix or fuzzy lookup first needs it. */
+export function createEngine(analyzer: Analyzer, radixTree: RadixTreeMaking = "kept"): SearchEngine {
+  return new SearchEngine(analyzer, radixTree);
 }
 
 export function toEngineDoc(note: ParsedNote): EngineDoc {

@@ -25,7 +25,7 @@ import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ra
 import { readNotes } from "./read-notes";
 import type { RebuildReason } from "./rebuild-reason";
 import { SavedIndex, type PersistedIndex } from "./saved-index";
-import { createEngine, notesWithTerm, toEngineDoc, type SearchEngine } from "./search-engine";
+import { createEngine, notesWithTerm, toEngineDoc, type RadixTreeMaking, type SearchEngine } from "./search-engine";
 import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
@@ -58,6 +58,13 @@ export interface VaultIndexOptions {
   /** Where the vault's language is learned: a worker of its own, so its seconds of arithmetic and
    * its garbage stay off this thread; absent, null or failing, it is learned here between pauses. */
   workers?: Workers | null;
+  /**
+   * When the tree that prefix and fuzzy lookups walk is made: "kept" from the start, built along
+   * with the index a slice at a time (the default with `yieldToUi`: a thread that paints must not
+   * stop to make it at a keystroke), or "when needed", at the first such lookup (the default without:
+   * a process that loads the index, answers a search and exits mostly never needs it).
+   */
+  radixTree?: RadixTreeMaking;
 }
 
 /** Notes read at once while building. */
@@ -74,8 +81,8 @@ const NONE: never[] = [];
 
 /** What a sync found by comparing the store's list with the index. */
 interface SyncPlan {
-  files: Map<string, NoteFileInfo>;
-  toRead: string[];
+  /** The listed notes to read: new, or changed by mtime or size. */
+  toRead: NoteFileInfo[];
   added: number;
   updated: number;
   removed: number;
@@ -90,6 +97,7 @@ export class VaultIndex {
   private readonly canonicalize: (url: string) => string | null;
   private readonly maxNoteChars: number;
   private readonly yieldToUi: (sliceMs: number) => Promise<void>;
+  private readonly radixTree: RadixTreeMaking;
   private excluded: string[];
   /** Ranking knobs; may be changed between searches (evaluation sweeps do). */
   ranking: RankingOptions;
@@ -98,6 +106,8 @@ export class VaultIndex {
   private readonly bySource = new Map<string, Set<string>>();
   private readonly fileProblems = new Map<string, NoteProblem>();
 
+  /** Bumped whenever `notes` gains or loses a note: a sync's plan sees whether the index changed at its pauses. */
+  private notesChanged = 0;
   /** Paths of notes indexed with problems, so the status need not visit every note. */
   private readonly notesWithProblems = new Set<string>();
   /** What the cache holds, and what changed since it was saved. */
@@ -121,11 +131,12 @@ export class VaultIndex {
     this.canonicalize = options.canonicalizeUrl ?? basicCanonicalUrl;
     this.maxNoteChars = options.maxNoteChars ?? MAX_NOTE_CHARS;
     this.yieldToUi = options.yieldToUi ?? (() => Promise.resolve());
+    this.radixTree = options.radixTree ?? (options.yieldToUi ? "kept" : "when needed");
     this.excluded = normalizeFolders(options.excludedFolders ?? []);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.associations = this.ranking.associations ? new TermAssociations() : null;
     this.language = this.ranking.vaultLanguage ? new LanguageLane(this.ranking.vaultLanguage, options.workers ?? null) : null;
-    this.engine = createEngine(this.analyzer);
+    this.engine = createEngine(this.analyzer, this.radixTree);
   }
 
   // ── building and keeping current ───────────────────────────────────────────────────────────
@@ -177,48 +188,66 @@ export class VaultIndex {
     return { ...report, mode: "rebuild", rebuildReason: { kind: "asked_for" } };
   }
 
-  /** Compares the store's files with the index: what to read, and drops notes that are gone; a slice at a time. */
+  /**
+   * Compares the store's files with the index: what to read, and drops notes that are gone; a slice
+   * at a time. When every indexed note was listed (and the index did not change at a pause), none is
+   * gone, and the listing is not made into a map of every path to find that out.
+   */
   private async planSync(listed: NoteFileInfo[]): Promise<SyncPlan> {
-    const plan: SyncPlan = { files: new Map(), toRead: [], added: 0, updated: 0, removed: 0, unchanged: 0 };
+    const plan: SyncPlan = { toRead: [], added: 0, updated: 0, removed: 0, unchanged: 0 };
     const slice = this.slice();
+    const changesBefore = this.notesChanged;
+    let listedAndIndexed = 0;
     for (let i = 0; i < listed.length; i++) {
       if (i % PLAN_CHECK === 0 && slice.over()) await slice.pause();
       const file = listed[i];
       if (!this.isIndexable(file.path)) continue;
-      plan.files.set(file.path, file);
       const known = this.notes.get(file.path);
+      if (known) listedAndIndexed++;
       if (known && known.mtime === file.mtime && known.size === file.size) {
         plan.unchanged++;
         continue;
       }
       if (known) plan.updated++;
       else plan.added++;
-      plan.toRead.push(file.path);
+      plan.toRead.push(file);
+    }
+    if (listedAndIndexed < this.notes.size || this.notesChanged !== changesBefore) plan.removed = await this.dropUnlisted(listed, slice);
+    return plan;
+  }
+
+  /** Drops the indexed notes `listed` does not hold (they left the vault, or became unindexable); how many. */
+  private async dropUnlisted(listed: NoteFileInfo[], slice: WorkSlice): Promise<number> {
+    const listedPaths = new Set<string>();
+    for (let i = 0; i < listed.length; i++) {
+      if (i % PLAN_CHECK === 0 && slice.over()) await slice.pause();
+      if (this.isIndexable(listed[i].path)) listedPaths.add(listed[i].path);
     }
     const indexed = Array.from(this.notes.keys());
+    let dropped = 0;
     for (let i = 0; i < indexed.length; i++) {
       if (i % PLAN_CHECK === 0 && slice.over()) await slice.pause();
-      const path = indexed[i];
-      if (!plan.files.has(path)) {
-        this.discardNote(path);
-        plan.removed++;
+      if (!listedPaths.has(indexed[i])) {
+        this.discardNote(indexed[i]);
+        dropped++;
       }
     }
-    return plan;
+    return dropped;
   }
 
   /** Reads and indexes in batches, yielding every SLICE_MS (the status counts up meanwhile). */
   private async readAndIndex(store: NoteStore, plan: SyncPlan): Promise<void> {
     const { toRead } = plan;
     for (let i = 0; i < toRead.length; i += BATCH) {
-      const batch = toRead.slice(i, i + BATCH);
+      const infos = toRead.slice(i, i + BATCH);
+      const batch = infos.map((info) => info.path);
       const generations = batch.map((path) => this.generation.get(path) ?? 0);
       const texts = await readNotes(store, batch);
       const slice = this.slice();
       for (let j = 0; j < batch.length; j++) {
         // An update or removal that arrived while the batch was read (or at a yield) is newer than the read.
         if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
-        const info = plan.files.get(batch[j])!;
+        const info = infos[j];
         const text = notBinary(texts[j]);
         // A research trace outside the trace folder (trace-marks.ts) is read at each sync, never
         // indexed: there are few, and remembering them would be one more thing to save.
@@ -520,10 +549,11 @@ export class VaultIndex {
   // ── internals ─────────────────────────────────────────────────────────────────────────────
 
   private reset(): void {
-    this.engine = createEngine(this.analyzer);
+    this.engine = createEngine(this.analyzer, this.radixTree);
     this.associations?.clear();
     this.language?.reset();
     this.notes.clear();
+    this.notesChanged++;
     this.bySource.clear();
     this.fileProblems.clear();
     this.notesWithProblems.clear();
@@ -586,6 +616,7 @@ export class VaultIndex {
   private rememberNote(given: IndexedNote): void {
     const note = compactNote(given);
     this.notes.set(note.path, note);
+    this.notesChanged++;
     if (note.problems.length > 0) this.notesWithProblems.add(note.path);
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
@@ -606,6 +637,7 @@ export class VaultIndex {
     const note = this.notes.get(path);
     if (!note) return;
     this.notes.delete(path);
+    this.notesChanged++;
     this.notesWithProblems.delete(path);
     this.associations?.removeNote(path);
     this.language?.noteRemoved(path);

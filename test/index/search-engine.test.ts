@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import MiniSearch, { type SearchOptions } from "minisearch";
 import { describe, expect, it, vi } from "vitest";
-import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, termClumping, type EngineDoc } from "../../src/index/search-engine";
+import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, termClumping, type EngineDoc, type SearchEngine } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 
 const analyzer = createAnalyzer({ stemming: false });
@@ -69,11 +69,12 @@ async function apply(engines: MiniSearch<EngineDoc>[], steps: Step[]): Promise<v
 }
 
 describe("SearchEngine", () => {
-  it("answers every lookup exactly as MiniSearch does, after any adds, discards, replaces and vacuums", async () => {
+  // With its radix tree kept, or made at the first prefix or fuzzy lookup (or a term leaving): same answers, same order.
+  it.each(["kept", "when needed"] as const)("answers every lookup exactly as MiniSearch does, after any adds, discards, replaces and vacuums (radix tree %s)", async (making) => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 14 }), fc.array(lookup, { minLength: 1, maxLength: 6 }), async (steps, lookups) => {
-        const ours = createEngine(analyzer);
+        const ours = createEngine(analyzer, making);
         (ours as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
         const stock = stockEngine();
         await apply([ours, stock], steps);
@@ -82,6 +83,24 @@ describe("SearchEngine", () => {
         for (let pass = 0; pass < 2; pass++) {
           for (const q of lookups) expect(ours.search(q.term, optionsOf(q))).toEqual(stock.search(q.term, optionsOf(q)));
         }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("makes its radix tree, when first needed, exactly as the one kept all along: same terms in the same order, whatever left before", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const treeOrder = (engine: SearchEngine) => [...(engine as unknown as { _index: Iterable<[string, unknown]> })._index].map(([term]) => term);
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 14 }), fc.array(lookup, { maxLength: 3 }), async (steps, lookups) => {
+        const [kept, late] = [createEngine(analyzer, "kept"), createEngine(analyzer, "when needed")];
+        for (const engine of [kept, late]) (engine as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
+        await apply([kept, late], steps);
+        // Exact lookups clean up after discarded notes, and may take terms away.
+        for (const q of lookups) for (const engine of [kept, late]) engine.search(q.term, { ...optionsOf(q), prefix: false, fuzzy: false });
+        // Walking the tree makes it; the order it walks in is the order of every node's children.
+        expect(treeOrder(late)).toEqual(treeOrder(kept));
+        expect(late.radixTreeMade).toBe(true);
       }),
       { numRuns: 400 },
     );
@@ -106,7 +125,7 @@ describe("SearchEngine", () => {
     expect(added).toBe(false);
     expect(engine.has("long.md")).toBe(false);
     expect(engine.documentCount).toBe(1);
-    expect(engine.search("garden").map((r) => r.id)).toEqual(["a.md"]);
+    expect(engine.search("garden").map((r) => r.id as string)).toEqual(["a.md"]);
   });
 
   it("counts the notes holding a term, the way the radix tree's postings would", () => {

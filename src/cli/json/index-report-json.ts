@@ -1,9 +1,18 @@
 // `index_report.v1`: what `index --json` prints — how many notes, what the sync did and why it
-// rebuilt (in words), where the cache is, the vault's language (and where it was learned), and the
-// notes indexed with problems.
+// rebuilt (in words), where the cache is, the vault's language (where it was learned, and when not
+// in a worker thread, what kept it from one), and the notes indexed with problems.
 import * as z from "zod";
 import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
+import type { WorkerOutcome } from "../node-workers";
+
+/** Why the language was learned on the CLI's own thread: no worker started, the one started failed, or its answer was of no use. */
+const workerProblemSchema = z
+  .strictObject({
+    kind: z.enum(["not_started", "failed", "answer_unusable"]).describe("not_started: no worker thread could be started; failed: one started and did not finish; answer_unusable: it answered, but not with anything the CLI could use."),
+    message: z.string().describe("What went wrong: the worker's own error message where there was one."),
+  })
+  .describe("Present only when learned_in is \"this thread\" because of a worker thread (added after the first release of v1: absent in older output).");
 
 export const indexReportSchema = z.strictObject({
   schema: z.literal("index_report.v1"),
@@ -22,17 +31,33 @@ export const indexReportSchema = z.strictObject({
   vault_language: z
     .strictObject({
       state: z.enum(["ready", "none", "off"]).describe("ready: learned or taken from the cache; none: the vault is too small to learn from; off: index.vaultLanguage is false."),
-      learned_in: z.enum(["worker", "this thread"]).nullable().describe("Where it was learned by this run: a worker thread, or the CLI's own (no worker could be had); null when it was not learned by this run."),
+      learned_in: z
+        .enum(["worker", "this thread"])
+        .nullable()
+        .describe("Where it was learned by this run: a worker thread, or the CLI's own (when no worker thread could be started, the one started failed or gave no usable answer — worker_problem says which — or none was offered); null when it was not learned by this run."),
+      worker_problem: workerProblemSchema.optional(),
     })
     .describe("The vault's own language, the search lane that finds notes saying the question in other words."),
   problems: z.array(z.strictObject({ path: z.string(), problem: z.strictObject({ kind: z.string(), message: z.string() }) })),
 });
 export type IndexReportJson = z.infer<typeof indexReportSchema>;
 
-/** What the report says of the vault's language: on or off in the settings, and where it was learned. */
+/** What the report says of the vault's language: on or off in the settings, where it was learned, and what became of the worker thread asked to. */
 export interface LanguageReport {
   on: boolean;
   learnedIn: "worker" | "this thread" | null;
+  /** The last worker job's outcome (`ReportingWorkers.lastOutcome()`); null or absent when none was tried. */
+  worker?: WorkerOutcome | null;
+}
+
+type WorkerProblem = z.infer<typeof workerProblemSchema>;
+
+/** Why the language was not learned in a worker, when a worker was tried: only for a language learned on this thread. */
+function workerProblem(language: LanguageReport): WorkerProblem | null {
+  const worker = language.worker;
+  if (language.learnedIn !== "this thread" || !worker) return null;
+  if (worker.kind === "answered") return { kind: "answer_unusable", message: "The worker thread's answer could not be used." };
+  return { kind: worker.kind, message: worker.reason };
 }
 
 export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string, language: LanguageReport): IndexReportJson {
@@ -50,7 +75,13 @@ export function indexReportJson(vault: string, status: IndexStatus, sync: SyncRe
       ms: sync.ms,
     },
     cache_file: cacheFile,
-    vault_language: { state: !language.on ? "off" : status.vaultLanguage === "ready" ? "ready" : "none", learned_in: language.learnedIn },
+    vault_language: languageJson(language, status),
     problems: status.problems.map((p) => ({ path: p.path, problem: { kind: p.problem.kind, message: p.problem.message } })),
   };
+}
+
+function languageJson(language: LanguageReport, status: IndexStatus): IndexReportJson["vault_language"] {
+  const state = !language.on ? "off" : status.vaultLanguage === "ready" ? "ready" : "none";
+  const problem = workerProblem(language);
+  return problem ? { state, learned_in: language.learnedIn, worker_problem: problem } : { state, learned_in: language.learnedIn };
 }
