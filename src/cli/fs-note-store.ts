@@ -86,7 +86,7 @@ export class FsNoteStore implements NoteStore {
     // Each folder with its absolute path and its vault path, each ready for a name (ending in a separator, or empty at the top).
     const top = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
     const walk = [{ abs: top, rel: "", entries: entriesOf(this.root, ""), next: 0 }];
-    let sliceStart = Date.now();
+    let sliceStart = performance.now();
     while (walk.length > 0) {
       const folder = walk[walk.length - 1];
       if (folder.next === folder.entries.length) {
@@ -101,9 +101,9 @@ export class FsNoteStore implements NoteStore {
         const info = statOf(abs, rel);
         if (info) out.push(info);
       }
-      if (Date.now() - sliceStart >= LIST_SLICE_MS) {
+      if (performance.now() - sliceStart >= LIST_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = Date.now();
+        sliceStart = performance.now();
       }
     }
     this.unlisted = unlisted;
@@ -362,7 +362,8 @@ const LOCK_TOUCH_DIVISOR = 3;
 export async function withLock(file: string, work: (stillHeld: () => Promise<boolean>) => Promise<void>, staleMs = STALE_LOCK_MS): Promise<void> {
   const lock = path.join(path.dirname(file), `.${path.basename(file)}.vault-research-lock`);
   const token = `${process.pid}-${randomBytes(8).toString("hex")}`;
-  const giveUpAt = Date.now() + LOCK_WAIT_MS;
+  // On the monotonic clock: a wall clock set back while waiting kept a writer waiting an hour.
+  const giveUpAt = performance.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
       holdTemporaryFile(lock, token);
@@ -373,7 +374,7 @@ export async function withLock(file: string, work: (stillHeld: () => Promise<boo
       if (codeOf(error) !== "EEXIST") throw error;
       const held = (await ageOf(lock)) ?? 0;
       if (held > staleMs && (await removeStaleLock(lock, staleMs))) continue;
-      if (Date.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
+      if (performance.now() > giveUpAt) throw new NoteWriteError("busy", `${path.basename(file)} is being rewritten by another process; try again.`);
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 20));
     }
   }

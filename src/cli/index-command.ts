@@ -13,7 +13,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
   if (args.positionals.length > 0) throw new UsageError(`index takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const opened = await openVault(args, io, undefined, workers);
   const status = opened.index.status();
-  const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn() };
+  const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn(), worker: opened.workers.lastOutcome() };
   if (has(args, "json")) {
     io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language))}\n`);
     return 0;

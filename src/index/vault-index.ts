@@ -12,7 +12,7 @@
 import type { Clock, IndexCache, NoteFileInfo, NoteStore, Workers } from "../ports";
 import { notePassages } from "./associations/passages";
 import { TermAssociations } from "./associations/term-associations";
-import { systemClock } from "../ports";
+import { stopwatch, systemClock } from "../ports";
 import { folderPartsInside } from "../settings";
 import { errorMessage } from "../text/error-message";
 import { parseNoteSafely } from "./parse-note-safely";
@@ -20,7 +20,7 @@ import { keepPhraseMatches, phraseCandidateCount } from "./phrase-filter";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { RankedHit } from "./ranking/explain";
 import { namesOf } from "./ranking/note-names";
-import { rankNotes } from "./ranking/rank";
+import { rankNotes, rarestWords } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
 import type { RebuildReason } from "./rebuild-reason";
@@ -148,7 +148,7 @@ export class VaultIndex {
    * has just listed them (a second listing of a large vault is not free).
    */
   async sync(store: NoteStore, cache: IndexCache | null, listed?: NoteFileInfo[]): Promise<SyncReport> {
-    const started = this.clock.now();
+    const took = stopwatch(this.clock);
     if (cache) this.setState("updating");
     const rebuildReason: RebuildReason | null = cache ? await this.tryLoadCache(cache) : { kind: "no_cache" };
     if (rebuildReason) this.reset();
@@ -177,7 +177,7 @@ export class VaultIndex {
       this.emit();
       void learning?.then(() => this.emit());
     }
-    const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: this.clock.now() - started };
+    const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: took() };
     return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
   }
 
@@ -506,7 +506,8 @@ export class VaultIndex {
     // While typing, in the loose "closest by spelling" search and under a tag filter, words alone decide.
     const language = this.language;
     if (!language?.ready || opts.asYouType || opts.loose || parsed.tags.length > 0) return hits;
-    const terms = parsed.words.flatMap((w) => this.analyzer.analyzeWord(w));
+    // The words the ranking weighed (a long query's 32 rarest), so both lanes ask the same question.
+    const terms = rarestWords(parsed, corpus).query.words.flatMap((w) => this.analyzer.analyzeWord(w));
     const keep = opts.keep;
     const near = language.nearest(terms, this.engine, (path) => this.notes.has(path) && (keep?.(path) ?? true));
     return near.length === 0 ? hits : fuseLanes(hits, near, language.options.fusion, parsed.words, { engine: this.engine, analyzer: this.analyzer }).slice(0, limit);

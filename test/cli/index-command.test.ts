@@ -44,4 +44,13 @@ describe("the index command's words for where the vault's language was learned",
     const line = await languageLine(bundledNodeWorkers(), "unbundled");
     expect(line).toBe("the vault's own language: learned in the CLI's own thread (no worker could be started: this build carries no worker code)");
   }, 60_000);
+
+  it("puts the same in --json, as worker_problem", async () => {
+    let out = "";
+    const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, []);
+    const args = parseArgs(["--vault", vault, "--cache-dir", path.join(tmp, "threw-json"), "--json"], COMMANDS.index.flags);
+    expect(await indexCommand(args, io, new NodeWorkers("throw new Error('the worker ran out of room')"))).toBe(0);
+    const report = JSON.parse(out) as { vault_language: { learned_in: string; worker_problem?: { kind: string; message: string } } };
+    expect(report.vault_language).toMatchObject({ learned_in: "this thread", worker_problem: { kind: "failed", message: expect.stringContaining("ran out of room") } });
+  }, 60_000);
 });

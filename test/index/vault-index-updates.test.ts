@@ -357,3 +357,18 @@ describe("long notes", () => {
     expect(sliced.status().notes).toBe(3);
   });
 });
+
+describe("sync's report", () => {
+  it("says how long a sync took on the monotonic reading, though the wall clock was set back an hour during it", async () => {
+    const local = new VaultIndex({ clock });
+    const reads = store.read.bind(store);
+    store.read = async (path: string) => {
+      clock.set(clock.now() - 3_600_000);
+      clock.advance(20);
+      return reads(path);
+    };
+    store.holdReads = false;
+    const report = await local.sync(store, null);
+    expect(report.ms).toBe(40);
+  });
+});
