@@ -374,12 +374,15 @@ function sourceUrlsOf(text: string): string[] {
 async function alreadyInVault(input: PromoteRowInput, existing: string[]): Promise<PromotionResult> {
   const recorded = (input.trace.promotions ?? []).find((p) => p.source_key === input.row.source_key)?.note_path;
   const notePath = recorded !== undefined && existing.includes(recorded) ? recorded : existing[0];
-  const trace = recorded === notePath || (await traceNoteRecords(input, notePath)) ? "was_recorded" : await recordInTrace(input, notePath, new Date(input.clock.now()).toISOString(), []);
+  const warnings: string[] = [];
+  const trace = recorded === notePath || (await traceNoteRecords(input, notePath)) ? "was_recorded" : await recordInTrace(input, notePath, new Date(input.clock.now()).toISOString(), warnings);
+  // When the trace note could not record it, why: else the row stays offered as not saved, unexplained.
+  const traceWords = trace === "recorded" ? " The trace note now records it." : warnings.length > 0 ? ` ${warnings.join(" ")}` : "";
   return {
     status: "already_in_vault",
     notePath,
     extractStatus: null,
-    message: `Already in the vault: ${notePath} has this page as its source, so no new note was written.${trace === "recorded" ? " The trace note now records it." : ""}`,
+    message: `Already in the vault: ${notePath} has this page as its source, so no new note was written.${traceWords}`,
     traceUpdated: input.tracePath === null ? null : trace !== "not_recorded",
   };
 }

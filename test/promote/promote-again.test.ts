@@ -56,6 +56,18 @@ describe("a promotion cut short after its note was written", () => {
     expect(store.text(TRACE_PATH)).toContain(`saved as [[${NOTE_PATH.replace(/\.md$/, "")}|`);
   });
 
+  it("says why, when the page is already in the vault and the trace note cannot record it either", async () => {
+    const { store, input } = setUp();
+    const fail = async () => {
+      throw new Error("the app was closed");
+    };
+    await promoteOutsideRow({ ...input, updateTraceNote: fail });
+    const again = await promoteFromTraceNote({ ...input, tracePath: TRACE_PATH, sourceKey: ROW.source_key, updateTraceNote: fail });
+    expect(again).toMatchObject({ status: "already_in_vault", notePath: NOTE_PATH, traceUpdated: false });
+    expect(again.message).toContain("the app was closed");
+    expect(store.created).toEqual([NOTE_PATH]);
+  });
+
   it("leaves a trace note that records the promotion already as it is", async () => {
     const { store, input } = setUp();
     await promoteOutsideRow(input);
