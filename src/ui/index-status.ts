@@ -24,8 +24,9 @@ export class IndexStatusBar {
   /** @param total while a build runs, the notes it will hold: the text says "N of M notes", not only a rising count. */
   render(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], total: number | null = null): void {
     const described = describeIndexStatus(status, pluginIssues);
-    this.el.setText(status?.state === "building" && total !== null ? buildingText(status.notes, total, described.problemCount) : described.text);
-    this.el.setAttr("aria-label", described.tooltip);
+    const text = status?.state === "building" && total !== null ? buildingText(status.notes, total, described.problemCount) : described.text;
+    this.el.setText(text);
+    this.el.setAttr("aria-label", withShownText(text, described.tooltip));
     this.el.toggleClass("vault-research-status-has-problems", described.problemCount > 0);
     const state = status?.state ?? "empty";
     this.el.toggleClass("vault-research-status-busy", state === "building" || state === "updating");
@@ -63,10 +64,21 @@ export class EmbeddingStatusBar {
     // Done (or never started): the dial's readiness says what is ready; the bar stays quiet.
     const shown = progress !== null && progress.state !== "idle" && progress.state !== "done";
     this.el.toggle(shown);
-    this.el.setText(shown ? embeddingProgressWords(progress) : "");
+    const text = shown ? embeddingProgressWords(progress) : "";
+    this.el.setText(text);
     const action = progress?.state === "running" ? "Click to pause embedding." : progress?.state === "paused" || progress?.state === "cancelled" || progress?.state === "failed" ? "Click to resume embedding." : "";
-    this.el.setAttr("aria-label", action);
+    this.el.setAttr("aria-label", text ? withShownText(text, action) : action);
   }
+}
+
+/**
+ * The item's aria-label — the app's tooltip, and what a screen reader reads in place of the item's
+ * text: the text first, then the tooltip, so neither the progress nor the problem count is lost to
+ * "Click to pause embedding." alone.
+ */
+function withShownText(text: string, tooltip: string): string {
+  if (!tooltip || tooltip.startsWith(text)) return tooltip || text;
+  return `${/[.!?…]$/.test(text) ? text : `${text}.`} ${tooltip}`;
 }
 
 /**

@@ -44,6 +44,13 @@ describe("IndexStatusBar", () => {
     bar.render({ ...building, state: "ready" }, [], 9282);
     expect(el.textContent).toBe("1,200 notes indexed");
   });
+
+  it("is named by what it shows, then its tooltip: a screen reader reads the aria-label in place of the text", () => {
+    const el = createDiv();
+    const bar = new IndexStatusBar(el, () => {});
+    bar.render({ notes: 1200, lastUpdated: null, state: "building", problems: [] }, [{ message: "The index could not be built" }], 9282);
+    expect(el.getAttribute("aria-label")).toMatch(/^Indexing… 1,200 of 9,282 notes · 1 problem\. \S/);
+  });
 });
 
 describe("EmbeddingStatusBar", () => {
@@ -62,7 +69,8 @@ describe("EmbeddingStatusBar", () => {
     bar.render(progress({ notesDone: 1200, notesTotal: 9282, notesPerSecond: 2.5, etaMs: 3_240_000 }));
     expect(el.style.display).toBe("");
     expect(el.textContent).toBe("Embedding notes: 1,200 of 9,282 · 2.5 notes/s · about 54 min left");
-    expect(el.getAttribute("aria-label")).toBe("Click to pause embedding.");
+    // The app's tooltip, and a screen reader's name for the item: its progress first, then the click.
+    expect(el.getAttribute("aria-label")).toBe("Embedding notes: 1,200 of 9,282 · 2.5 notes/s · about 54 min left. Click to pause embedding.");
     el.click();
     expect(clicked).toHaveBeenLastCalledWith("running");
   });
@@ -73,7 +81,7 @@ describe("EmbeddingStatusBar", () => {
     const bar = new EmbeddingStatusBar(el, clicked);
     bar.render(progress({ state: "paused", notesDone: 10, notesTotal: 40 }));
     expect(el.textContent).toBe("Embedding paused at 10 of 40 notes.");
-    expect(el.getAttribute("aria-label")).toBe("Click to resume embedding.");
+    expect(el.getAttribute("aria-label")).toBe("Embedding paused at 10 of 40 notes. Click to resume embedding.");
     bar.render(progress({ state: "failed", notesDone: 10, notesTotal: 40, error: { kind: "network", message: "Ollama at http://localhost:11434 did not answer." } }));
     expect(el.textContent).toBe("Embedding stopped at 10 of 40 notes: Ollama at http://localhost:11434 did not answer.");
     el.click();
