@@ -109,6 +109,8 @@ describe("built plugin bundle", () => {
       URL,
       // Every Obsidian platform (Electron, iOS and Android web views) has atob; the entities decoder uses it.
       atob,
+      // Every platform's window has performance.now(): the plugin's clock measures durations on it.
+      performance,
       AbortController,
       DOMException,
       Intl,
