@@ -8,13 +8,13 @@
 // longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
 // is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, rmdir } from "node:fs/promises";
+import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
+import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
 export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -75,14 +75,7 @@ export class FileIndexCache implements IndexCache {
 
   /** The parts saved: files named as parts only (a sync tool's "manifest (1).v8" is not one). */
   async names(): Promise<string[]> {
-    let files: string[];
-    try {
-      files = await readdir(this.folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
-    return files.filter(isPartFile).map((f) => f.slice(0, -PART_EXTENSION.length));
+    return ownFilesIn(this.folder, isPartFile, PART_EXTENSION);
   }
 
   async remove(names: string[]): Promise<void> {

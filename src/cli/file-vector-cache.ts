@@ -6,14 +6,14 @@
 // not half of a new one, and a save that fails takes its temporary file away and throws; the first
 // save also takes away what a process killed mid-save left (removeLeftoverTemporaryFiles). Parts
 // that cannot be read, or are damaged, become an empty store and a reason, never a crash.
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
-import { removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
+import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 const EXTENSION = ".bin";
 export const VECTOR_FILE_NAME = `${ROOT_PART}${EXTENSION}`;
@@ -51,14 +51,7 @@ export class FileVectorCache implements VectorCache {
   }
 
   async names(): Promise<string[]> {
-    let files: string[];
-    try {
-      files = await readdir(this.folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
-    return files.filter(isVectorFile).map((f) => f.slice(0, -EXTENSION.length));
+    return ownFilesIn(this.folder, isVectorFile, EXTENSION);
   }
 
   async remove(names: string[]): Promise<void> {

@@ -64,6 +64,21 @@ const TEMPORARY_NAME = /^(.+)\.([1-9][0-9]{0,9})\.tmp$/;
 const LEFTOVER_AGE_MS = 60 * 60 * 1000;
 
 /**
+ * The names (without `extension`) of a cache folder's files that `isOurs` claims: the index's parts,
+ * the vectors' parts. A folder not made yet holds none; any other failure to list it is thrown.
+ */
+export async function ownFilesIn(folder: string, isOurs: (file: string) => boolean, extension: string): Promise<string[]> {
+  let files: string[];
+  try {
+    files = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  return files.filter(isOurs).map((f) => f.slice(0, -extension.length));
+}
+
+/**
  * Takes away the temporary files in `folder` that `replaceFileWhole` left for the files `isOurs`
  * names, when the process that made them is gone: one killed mid-save (SIGKILL, the out-of-memory
  * killer, a power cut) never ran its cleanup, and nothing else would ever remove them — the
