@@ -57,6 +57,21 @@ export const vaultSectionSchema = z.object({
 });
 export type VaultSection = z.infer<typeof vaultSectionSchema>;
 
+/**
+ * The fused ranking a vault row's place follows, beside the row's own `score` (which keeps its
+ * meaning): the rows carrying it are in its order among themselves.
+ */
+export const rowFusionSchema = z.object({
+  score: z.number().describe("The fused score (reciprocal rank fusion) the row's place follows: the rows carrying it are in its order, best first (at level 4 the model's rerank moves the first ten: their rerank signal says from where)."),
+  fused_with: z
+    .enum(["vault_language", "vectors"])
+    .describe("What the words' ranking was fused with: the vault's own language (level 1, on in a vault of 2,000 passages or more) or the dial's vector lanes (levels 2–4)."),
+  words_rank: z.number().int().positive().nullable().describe("The note's rank in the words' ranking; null when the words did not rank it (only the other lane found it)."),
+  words_score: z.number().nullable().describe("The note's words' score (what the judge weighs); null when the words did not rank it."),
+  kept_first: z.boolean().describe("The words put it far ahead of the rest, or the question is its name: it was kept first, with the fused score of the note it passed."),
+});
+export type RowFusion = z.infer<typeof rowFusionSchema>;
+
 /** Local evidence: one note with its best sections. */
 export const vaultRowSchema = z.object({
   source_key: noteKey,
@@ -65,7 +80,18 @@ export const vaultRowSchema = z.object({
   note_path: z.string(),
   title: z.string(),
   sections: z.array(vaultSectionSchema),
-  retrieval: z.object({ ...retrievalFields, lanes: z.array(vaultLaneSchema) }),
+  retrieval: z.object({
+    ...retrievalFields,
+    score: z
+      .number()
+      .describe(
+        "At level 1 the note's words' score (BM25 over its fields × the question's coverage, title and name lifts; 0 for a note only the vault-language lane found); at a dial level above 1 the dial's fused score. Rows from another search (the exact-tag lane, the focused retry, the second local pass, a note the dial did not show) carry their own search's. When `fusion` is set, the row's place follows fusion.score, not this.",
+      ),
+    lanes: z.array(vaultLaneSchema),
+    fusion: rowFusionSchema
+      .optional()
+      .describe("Set on the rows of the question's own search when its words' ranking was fused with another lane: the score their order follows. Absent on a row another search added, which was placed by rule: at level 1 the focused retry after the first three rows, any other after the fused rows."),
+  }),
   /** Providers whose web results turned out to be this note's own source (the `src:` row won). */
   also_found_by: z.array(providerName).optional(),
   /**

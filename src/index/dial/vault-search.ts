@@ -341,14 +341,21 @@ function embedOnce(embedder: Embedder, texts: string[], signal: AbortSignal | un
 }
 
 /**
- * Each result's rank by its words alone, among those shown: the index orders by its words' score,
- * unless the vault-language lane moved a note (its `vaultLanguage` says where), so "Words: 1st" must
- * be the best words' score, not the first place. A note only that lane found (words' score 0) has
- * no words rank.
+ * Each result's rank by its words alone: the index orders by its words' score, unless the
+ * vault-language lane was fused in, so "Words: 1st" must be the words' first, not the first place.
+ * A fused result says its words' rank (`explanation.fusion.wordsRank`; null: only that lane found
+ * it), counted over every note the words ranked, shown or not: a words' note the lane pushed out of
+ * the shown ones still holds its rank. A result without it is ranked by its words' score among
+ * those shown, a note only that lane found (words' score 0) with none.
  */
 function wordsRanks(results: readonly SearchResult[]): Map<string, number> {
-  const byWords = results.filter((r) => !(r.score === 0 && r.explanation.vaultLanguage)).sort((a, b) => b.score - a.score);
-  return new Map(byWords.map((r, i) => [r.path, i + 1]));
+  const unfused = results.filter((r) => !r.explanation.fusion && !(r.score === 0 && r.explanation.vaultLanguage)).sort((a, b) => b.score - a.score);
+  const ranks = new Map(unfused.map((r, i) => [r.path, i + 1]));
+  for (const r of results) {
+    const rank = r.explanation.fusion?.wordsRank;
+    if (rank != null) ranks.set(r.path, rank);
+  }
+  return ranks;
 }
 
 /** Whether a note's stored vectors were made from the note as the index has it (same mtime and size). */

@@ -18,7 +18,7 @@ import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
 import type { NoteStore } from "../../ports";
-import type { QueryPlan, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
+import type { QueryPlan, RowFusion, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
 import { oneLine } from "../../text/one-line";
 import { questionForIndex } from "./plan";
@@ -79,6 +79,8 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   const sectionsPerNote = options.sectionsPerNote ?? 2;
   const query = indexQueryFor(plan);
   let results = await index.search(query, store, { limit, sectionsPerNote });
+  // The question's own search: only its rows' fused scores are of the one scale their order follows.
+  const ownSearch = new Set(results);
   const lanes: VaultRow["retrieval"]["lanes"] = [{ name: "full_text", status: "used" }];
   if (plan.tags.length > 0) {
     // The exact-tag lane: notes carrying the tags, even when the words matched elsewhere better.
@@ -102,7 +104,10 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   const hasEveryWord = (r: SearchResult) => required.length > 0 && required.every((term) => termMatched(term, r.explanation));
   const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined || hasEveryWord(r));
   const vaultPaths = index.paths();
-  const rows = kept.map((r) => toVaultRow(r, required, lanes, plan.tags, vaultPaths));
+  const rows = kept.map((r) => {
+    const row = toVaultRow(r, required, lanes, plan.tags, vaultPaths);
+    return ownSearch.has(r) ? withLanguageFusion(row, r) : row;
+  });
   // The judge weighs the notes of the pack, and only those: a verdict resting on a note the pack
   // leaves out names evidence no one can read, and the answer cannot cite it.
   const lexical: LocalRetrieval = { rows, results: kept, query, notesSearched: index.status().notes, level: null };
@@ -156,7 +161,8 @@ async function withDialResults(lexical: LocalRetrieval, dial: ResearchDial, merg
     return withDialMatch(base, r, lanes);
   });
   const shown = new Set(answer.results.map((r) => r.path));
-  const rows = [...dialRows, ...lexical.rows.filter((r) => !shown.has(r.note_path))].slice(0, merge.limit);
+  // Placed after the dial's rows by rule: the index's fused score is not the dial's.
+  const rows = [...dialRows, ...lexical.rows.filter((r) => !shown.has(r.note_path)).map(withoutFusion)].slice(0, merge.limit);
   const searched = new Map(lexical.results.map((r) => [r.path, r]));
   for (const r of answer.results) if (r.lexical && !searched.has(r.path)) searched.set(r.path, r.lexical);
   const results = rows.flatMap((row) => searched.get(row.note_path) ?? []);
@@ -197,7 +203,38 @@ function withDialMatch(row: VaultRow, r: DialResult, lanes: VaultRow["retrieval"
       ? [{ heading: s.headingPath.at(-1) ?? "", text: s.snippet, start: s.start, end: s.end, line: Math.max(1, s.line) }]
       : [];
   const sections = [...vectorSection, ...row.sections.filter((x) => !vectorSection.some((v) => v.start === x.start))];
-  return { ...row, sections, retrieval: { ...row.retrieval, score: r.score, lanes, signals: [...row.retrieval.signals, ...signals] } };
+  return { ...row, sections, retrieval: { ...row.retrieval, score: r.score, lanes, signals: [...row.retrieval.signals, ...signals], fusion: dialFusion(r) } };
+}
+
+/**
+ * The dial's fused score as the score the row's place follows (its `score` too, as before), with the
+ * note's place in the words' ranking: the fusion's words' rank when the vault's language was fused
+ * into the words' lane (its lane rank is then a fused place), else that lane's rank.
+ */
+function dialFusion(r: DialResult): RowFusion {
+  const wordsLane = r.explanation.lanes.find((l) => l.lane === "lexical");
+  const fused = r.lexical?.explanation.fusion;
+  const wordsRank = fused ? fused.wordsRank : (wordsLane?.rank ?? null);
+  const wordsScore = wordsRank !== null && r.lexical ? r.lexical.score : null;
+  return { score: r.score, fused_with: "vectors", words_rank: wordsRank, words_score: wordsScore, kept_first: false };
+}
+
+/**
+ * The row with the fused score its place follows, when the vault's language was fused into the
+ * question's search (`explanation.fusion`); its `score` stays the words' (what the judge weighs).
+ */
+function withLanguageFusion(row: VaultRow, result: SearchResult): VaultRow {
+  const fusion = result.explanation.fusion;
+  if (!fusion) return row;
+  const wordsScore = fusion.wordsRank !== null ? result.score : null;
+  const rowFusion: RowFusion = { score: fusion.score, fused_with: "vault_language", words_rank: fusion.wordsRank, words_score: wordsScore, kept_first: fusion.keptFirst === true };
+  return { ...row, retrieval: { ...row.retrieval, fusion: rowFusion } };
+}
+
+function withoutFusion(row: VaultRow): VaultRow {
+  if (!row.retrieval.fusion) return row;
+  const { fusion: _placed, ...retrieval } = row.retrieval;
+  return { ...row, retrieval };
 }
 
 /** The opening section with words of each note (what a note found by its vector as a whole cites). */

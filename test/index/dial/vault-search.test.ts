@@ -86,6 +86,32 @@ describe("level 1: lexical", () => {
     ]);
   });
 
+  it("gives each note the words' rank the fusion says, when the vault's language pushed a words' note out of the shown ones", async () => {
+    // The words ranked Kite (9), Pushed (7), String (5); the lane's note Meaning came first, and
+    // Pushed fell below the three shown. String is the words' third, not the second of those shown.
+    const explanation = (score: number, wordsRank: number | null, fused: number) => ({
+      matchedTerms: score > 0 ? ["kite"] : [],
+      missingTerms: [],
+      fields: {},
+      parts: [],
+      termWeights: {},
+      termNotes: {},
+      fusion: { score: fused, wordsRank },
+    });
+    const found = [
+      { path: "Meaning.md", title: "Meaning", score: 0, tags: [], sections: [], explanation: { ...explanation(0, null, 0.0325), vaultLanguage: { rank: 1, similarity: 0.8 } } },
+      { path: "Kite.md", title: "Kite", score: 9, tags: [], sections: [], explanation: explanation(9, 1, 0.0164) },
+      { path: "String.md", title: "String", score: 5, tags: [], sections: [], explanation: explanation(5, 3, 0.0159) },
+    ];
+    const fused = { search: async () => found, note: () => undefined, paths: () => [] } as unknown as VaultIndex;
+    const response = await new VaultSearch({ index: fused, notes: store }).search({ query: "kite", level: 1, limit: 3 });
+    expect(response.results.map((r) => [r.path, r.explanation.lanes.map((l) => l.rank)])).toEqual([
+      ["Meaning.md", []],
+      ["Kite.md", [1]],
+      ["String.md", [3]],
+    ]);
+  });
+
   it("says the time a search took when the wall clock was set back an hour during it (it said minus an hour)", async () => {
     const clock = fakeClock();
     const slow = {

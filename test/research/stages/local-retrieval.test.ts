@@ -6,6 +6,8 @@ import { judgeEvidence } from "../../../src/research/stages/judge";
 import { MIN_SHARE_OF_BEST, retrieveLocal } from "../../../src/research/stages/local-retrieval";
 import { planQuestion } from "../../../src/research/stages/plan";
 import { MemoryNoteStore } from "../../support/memory-note-store";
+import type { SearchResult } from "../../../src/index/types";
+import type { DialResponse } from "../../../src/index/dial/dial-types";
 
 async function vault(notes: Record<string, string>) {
   const store = new MemoryNoteStore(notes);
@@ -114,5 +116,66 @@ describe("retrieveLocal", () => {
     expect(one.rows[0].retrieval.lanes.map((l) => l.name)).toEqual(["full_text"]);
     const off = await retrieveLocal(plan("difference between alpha and gamma"), index, store, { focusedRetry: false });
     expect(off.rows[0].retrieval.lanes.map((l) => l.name)).toEqual(["full_text"]);
+  });
+
+  describe("the score a row's place follows", () => {
+    // A search the vault's language was fused into: its meaning's first note (no words at all)
+    // leads, the words' first second, their third third (their second fell below the shown).
+    const words = (score: number, wordsRank: number | null, fused: number, path: string, tags: string[] = []): SearchResult => ({
+      path,
+      title: path.replace(/\.md$/, ""),
+      score,
+      tags,
+      sections: [],
+      explanation: { matchedTerms: score > 0 ? ["kite"] : [], missingTerms: score > 0 ? [] : ["kite"], fields: {}, parts: [], termWeights: { kite: 1 }, termNotes: { kite: 3 }, fusion: { score: fused, wordsRank } },
+    });
+    const asked = [words(0, null, 0.0325, "Meaning.md"), words(9, 1, 0.0164, "Kite.md"), words(5, 3, 0.0159, "String.md")];
+    // The exact-tag lane's search skips the vault's language: no fusion.
+    const tagged: SearchResult = { ...words(2, 1, 0, "Tagged.md", ["outdoors"]), explanation: { ...words(2, 1, 0, "x").explanation, fusion: undefined } };
+    const store = new MemoryNoteStore(Object.fromEntries([...asked, tagged].map((r) => [r.path, `# ${r.title}\n\nA kite on a string.`])));
+    const fusedIndex = { search: async (query: string) => (query.startsWith("#") ? [tagged] : asked), paths: () => [...asked, tagged].map((r) => r.path), status: () => ({ notes: 4 }) } as unknown as VaultIndex;
+
+    it("a row of a fused search carries the fused score its order follows beside its words' score; a row the exact-tag lane added carries none", async () => {
+      const local = await retrieveLocal(plan("kite #outdoors"), fusedIndex, store);
+      expect(local.rows.map((r) => [r.note_path, r.retrieval.score, r.retrieval.fusion])).toEqual([
+        ["Meaning.md", 0, { score: 0.0325, fused_with: "vault_language", words_rank: null, words_score: null, kept_first: false }],
+        ["Kite.md", 9, { score: 0.0164, fused_with: "vault_language", words_rank: 1, words_score: 9, kept_first: false }],
+        ["String.md", 5, { score: 0.0159, fused_with: "vault_language", words_rank: 3, words_score: 5, kept_first: false }],
+        ["Tagged.md", 2, undefined],
+      ]);
+      // What the judge weighs is the words' score, as before.
+      expect(local.results.map((r) => r.score)).toEqual([0, 9, 5, 2]);
+    });
+
+    it("above level 1 a row the dial placed carries the dial's fused score and the words' own rank; a row it did not show carries no other search's", async () => {
+      // The dial's lexical lane ranks by the index's fused order (Kite second), not the words'.
+      const answer: DialResponse = {
+        query: "kite",
+        level: 2,
+        ranLevel: 2,
+        notices: [],
+        latencyMs: 0,
+        logId: null,
+        results: [
+          {
+            key: "Kite.md",
+            path: "Kite.md",
+            title: "Kite",
+            tags: [],
+            score: 0.0325,
+            section: null,
+            lexical: asked[1],
+            explanation: { lanes: [{ lane: "lexical", rank: 2, contribution: 0.0161, score: 9 }, { lane: "note_vector", rank: 1, contribution: 0.0164, score: 0.9 }] },
+          },
+        ],
+      };
+      const dial = { search: { search: async () => answer }, level: 2 as const };
+      const local = await retrieveLocal(plan("kite"), fusedIndex, store, { dial });
+      expect(local.rows.map((r) => [r.note_path, r.retrieval.score, r.retrieval.fusion])).toEqual([
+        ["Kite.md", 0.0325, { score: 0.0325, fused_with: "vectors", words_rank: 1, words_score: 9, kept_first: false }],
+        ["Meaning.md", 0, undefined],
+        ["String.md", 5, undefined],
+      ]);
+    });
   });
 });
