@@ -68,3 +68,11 @@ export function providerList(providers: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? "";
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
+
+/**
+ * A fused score as figures: all lie near 1/60 (or 1/10 for the vault's language), so two decimals
+ * would show every row the same; a words' score keeps two.
+ */
+export function scoreFigure(score: number, fused: boolean): string {
+  return score.toFixed(fused && score !== 0 && Math.abs(score) < 1 ? 4 : 2);
+}

@@ -5,7 +5,7 @@
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
 import type { ContentSection, OutsideVaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { cutText } from "../evidence/trace-bounds";
 import { TRACE_NOTE_TYPE } from "../index/trace-marks";
@@ -100,7 +100,10 @@ function vaultSection(trace: ResearchTrace): string {
     const shown = heading ? `${row.title} › ${heading}` : row.title;
     // A page someone saved is vault evidence in the page's words, not the owner's: said as the panel and the CLI say it.
     const saved = row.saved_from !== undefined ? [escapeMarkdownText(oneLine(savedPageLabel(row.saved_from)))] : [];
-    const facts = [...saved, `\`${row.source_key}\``, `score ${roundTo(row.retrieval.score, 1)}`];
+    // A fused score (all near 1/60) to one decimal read "score 0" on every row: it says what it is, to four places.
+    const fused = row.retrieval.fusion ?? (row.retrieval.lanes?.some((l) => l.name === "note_vector") ? { score: row.retrieval.score } : null);
+    const score = fused ? `fused score ${scoreFigure(fused.score, true)}` : `score ${roundTo(row.retrieval.score, 1)}`;
+    const facts = [...saved, `\`${row.source_key}\``, score];
     if (row.also_found_by && row.also_found_by.length > 0) facts.push(alsoFoundByLabel(row.also_found_by));
     lines.push(`- ${wikilink(row.note_path, { heading, alias: shown })} · ${facts.join(" · ")}`);
   }

@@ -1,11 +1,12 @@
 // "Why it matched" on an evidence card: the reasons in words ("Matches crdt in the title and
 // headings; missing server"), and the raw figures behind them (score, each signal's weight) one
 // more click away, for whoever wants to see how the rank was made.
+import { scoreFigure } from "../evidence/labels";
 import type { Signal, VaultRow } from "../evidence/research-pack";
 import { NAMED_PART } from "../index/ranking/note-names";
 import { FIELDS, type Field } from "../index/search-engine";
 
-type Retrieval = Pick<VaultRow["retrieval"], "score" | "signals" | "matched_terms" | "missing_terms"> & { lanes?: readonly { name: string }[] };
+type Retrieval = Pick<VaultRow["retrieval"], "score" | "signals" | "matched_terms" | "missing_terms" | "fusion"> & { lanes?: readonly { name: string }[] };
 
 /** The index's fields as people call them. */
 const FIELD_WORDS: Record<Field, string> = {
@@ -100,10 +101,15 @@ function sentenceCase(text: string): string {
 function scoreWords(retrieval: Retrieval): string {
   const lanes = retrieval.lanes?.map((l) => l.name) ?? [];
   if (lanes.includes("external_search")) return `Score ${retrieval.score.toFixed(2)}`;
-  // Fused scores are all near 1/60: two decimals would show every card the same.
-  const score = retrieval.score.toFixed(retrieval.score !== 0 && Math.abs(retrieval.score) < 1 ? 4 : 2);
-  if (lanes.includes("note_vector")) return `Fused score (words and meaning, RRF) ${score}`;
-  return `Words score ${score}`;
+  const fusion = retrieval.fusion;
+  // At level 1 the vault's language reorders the words' ranking: the score the cards are in the
+  // order of is the fused one, the words' own beside it (it is what the judge weighs).
+  if (fusion && fusion.fused_with === "vault_language") {
+    const words = fusion.words_rank === null ? "not ranked by its words" : `words #${fusion.words_rank}, words score ${scoreFigure(fusion.words_score ?? 0, false)}`;
+    return `Fused score (words and the vault's language) ${scoreFigure(fusion.score, true)} · ${words}`;
+  }
+  if (lanes.includes("note_vector")) return `Fused score (words and meaning, RRF) ${scoreFigure(retrieval.score, true)}`;
+  return `Words score ${scoreFigure(retrieval.score, true)}`;
 }
 
 function signalFigure(s: Signal): string {

@@ -169,6 +169,15 @@ describe("renderTraceNote", () => {
     expectTraceGolden("trace-outside-vault.md", renderTraceNote(outsideTrace()));
   });
 
+  it("names a fused score as such, to four places: to one decimal every fused row read \"score 0\"", () => {
+    const trace = vaultOnlyTrace();
+    const [first, second] = trace.pack.evidence;
+    first.retrieval = { ...first.retrieval, fusion: { score: 0.128223, fused_with: "vault_language", words_rank: 1, words_score: 54.108, kept_first: false } };
+    const note = visiblePart(renderTraceNote(trace));
+    expect(note).toContain(`\`${first.source_key}\` · fused score 0.1282`);
+    expect(note).toContain(`\`${second.source_key}\` · score 6.1`);
+  });
+
   it("starts with frontmatter a person can search by", () => {
     const note = renderTraceNote(outsideTrace());
     const front = note.slice(0, note.indexOf("\n---\n", 4));
