@@ -141,12 +141,13 @@ export function monotonicReading(clock: Pick<Clock, "now" | "monotonicNow">): nu
 }
 
 /**
- * A stopwatch started now: the ms since, on the clock's monotonic reading. Never below 0, so a clock
- * with wall time only that is set back shows a short duration, not a negative one.
+ * A stopwatch started now: the whole ms since, on the clock's monotonic reading (`performance.now()`
+ * has fractions no one reads: "in 64.5765840000001 ms"). Never below 0, so a clock with wall time
+ * only that is set back shows a short duration, not a negative one.
  */
 export function stopwatch(clock: Pick<Clock, "now" | "monotonicNow">): () => number {
   const started = monotonicReading(clock);
-  return () => Math.max(0, monotonicReading(clock) - started);
+  return () => Math.max(0, Math.round(monotonicReading(clock) - started));
 }
 
 /** What a cancelled sleep rejects with: the signal's own reason when it is an error. */

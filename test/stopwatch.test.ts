@@ -25,3 +25,12 @@ describe("stopwatch", () => {
     expect(elapsed()).toBe(0);
   });
 });
+
+describe("stopwatch's figures", () => {
+  it("reads whole ms: a monotonic reading's fractions are no figure anyone reads", () => {
+    let monotonic = 1_000.25;
+    const elapsed = stopwatch({ now: () => 0, monotonicNow: () => monotonic });
+    monotonic += 64.5765840000001;
+    expect(elapsed()).toBe(65);
+  });
+});
