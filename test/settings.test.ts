@@ -56,11 +56,13 @@ describe("unknown keys", () => {
   it("named like an object's own member, or too deep to be written back, are named and not kept", () => {
     let deep: Record<string, unknown> = {};
     const top = deep;
-    for (let i = 0; i < 100_000; i++) deep = (deep.a = {}) as Record<string, unknown>;
+    for (let i = 0; i < 100_000; i++) deep = deep.a = {};
     const raw = JSON.parse('{"toString":2,"index":{"hasOwnProperty":1}}') as Record<string, unknown>;
     const { settings, problems } = loadSettings({ ...raw, deep: top });
     expect(problems).toEqual(["toString: not a setting; it was ignored.", "index.hasOwnProperty: not a setting; it was ignored.", "deep: not a setting; it was ignored."]);
-    expect(String(settings)).toBe("[object Object]");
+    // Still a plain object: no "toString" of its own, its prototype untouched (String(settings) is "[object Object]").
+    expect(Object.hasOwn(settings, "toString")).toBe(false);
+    expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
     expect(Object.hasOwn(settings.index, "hasOwnProperty")).toBe(false);
     expect(() => JSON.stringify(settings)).not.toThrow();
   });

@@ -26,7 +26,7 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
   afterAll(async () => {
     await closeComparer();
     await bench?.close();
-    console.log(`dial: axe violations ${violations.length}; screenshots ${shots.length} (${shots.filter((s) => s.status === "written").length} written, ${shots.filter((s) => s.status === "different").length} different)`);
+    console.debug(`dial: axe violations ${violations.length}; screenshots ${shots.length} (${shots.filter((s) => s.status === "written").length} written, ${shots.filter((s) => s.status === "different").length} different)`);
   });
 
   const open = (query = "", viewport = { width: 1000, height: 700 }) => bench.open(query, viewport);

@@ -20,7 +20,7 @@ type Handle = {
     app: { vault: { getMarkdownFiles(): { path: string }[] } };
   };
 };
-const inPage = <T>(page: Page, fn: (w: Handle["workbench"]) => T) => page.evaluate(`(${fn.toString()})(window.workbench)`) as Promise<T>;
+const inPage = <T>(page: Page, fn: (w: Handle["workbench"]) => T) => page.evaluate<T>(`(${fn.toString()})(window.workbench)`);
 
 export function panelStatesSuite(session: () => BrowserSession, report: (line: string) => void): void {
   describe("every state of the panel, at 300 px and 390 px, light and dark", () => {
@@ -122,7 +122,7 @@ export function panelStatesSuite(session: () => BrowserSession, report: (line: s
       await page().fill(".vault-research-input", "");
       // Only the status line's announcer is live; the chat, the timeline and the ticking time are not.
       const live = ".vault-research-panel [aria-live], .vault-research-panel [role='status'], .vault-research-panel [role='alert'], .vault-research-panel [role='log']";
-      expect(await page().locator(live).evaluateAll((els) => els.map((e) => e.className))).toEqual(["vault-research-run-announcer vault-research-visually-hidden"]);
+      expect(await page().locator(live).evaluateAll((els: Element[]) => els.map((e) => e.className))).toEqual(["vault-research-run-announcer vault-research-visually-hidden"]);
       await shoot("running");
     });
 

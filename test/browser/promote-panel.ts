@@ -18,7 +18,7 @@ interface WorkbenchHandle {
   app: { vault: { getMarkdownFiles(): { path: string }[]; adapter: { read(path: string): Promise<string> } } };
 }
 const wb = (page: Page) => <T>(fn: (w: WorkbenchHandle) => T | Promise<T>) =>
-  page.evaluate(`(${fn.toString()})(window.workbench)`) as Promise<T>;
+  page.evaluate<T>(`(${fn.toString()})(window.workbench)`);
 
 export function promotePanelSuite(session: () => BrowserSession): void {
 describe("Add to vault in Chromium", () => {

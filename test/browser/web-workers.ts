@@ -70,7 +70,7 @@ export function webWorkersSuite(session: () => BrowserSession): void {
       await page.keyboard.insertText("pelican");
       await page.waitForSelector(".vault-research-search-result");
       const shown = await page.locator(".vault-research-search-result").evaluateAll((items) =>
-        items.map((i) => ({ path: i.querySelector(".vault-research-search-result-path")!.textContent!, said: i.querySelector(".vault-research-search-result-closeness")?.textContent ?? null })),
+        items.map((i) => ({ path: i.querySelector(".vault-research-search-result-path")!.textContent, said: i.querySelector(".vault-research-search-result-closeness")?.textContent ?? null })),
       );
       const paths = shown.map((s) => s.path);
       // Notes 0–15 of topic 0 say "pelican"; the others of that topic say "kestrel" and are found by meaning only, and say so.

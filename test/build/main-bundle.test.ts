@@ -9,6 +9,8 @@ import vm from "node:vm";
 import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeIndexedDb } from "../plugin/fake-indexeddb";
+import type * as StandIn from "../stubs/obsidian";
+import type VaultResearchPlugin from "../../src/main";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -137,7 +139,7 @@ describe("built plugin bundle", () => {
     };
     const obsidian = load(stubCode, (name) => {
       throw new Error(`the stand-in must not require ${name}`);
-    }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    }) as typeof StandIn;
     // As on a phone: no Node. The bundle must load, run and unload without asking for any of it.
     Object.assign(obsidian.Platform, { isDesktop: false, isDesktopApp: false, isMobile: true, isMobileApp: true });
     const asked: string[] = [];
@@ -151,7 +153,7 @@ describe("built plugin bundle", () => {
     vault.seed("Welcome.md", "# Welcome\n\nThis vault talks about kites.");
     vault.seed("Folder/Second.md", "# Second\n\nAnd about boats.");
     const app = new obsidian.App({ vault, appId: "sandbox" });
-    const PluginClass = pluginModule.default as new (app: unknown, manifest: unknown) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const PluginClass = pluginModule.default as new (app: StandIn.App, manifest: StandIn.PluginManifest) => Pick<VaultResearchPlugin, "load" | "unload" | "index">;
     const plugin = new PluginClass(app, { id: "vault-research", name: "Vault Research", version: "0.1.0", minAppVersion: "1.11.4", author: "", description: "" });
 
     plugin.load();
@@ -183,9 +185,10 @@ describe("built plugin bundle", () => {
     expect(vault.listenerCount()).toBeGreaterThan(0);
     expect(timers.live.size).toBeGreaterThan(0); // the pending update, at least
 
-    app.commands.get("vault-research:open-research-panel").callback();
+    app.commands.get("vault-research:open-research-panel")!.callback!();
     await until(() => app.workspace.getLeavesOfType("vault-research-panel").length === 1, "the research panel");
     const panel = app.workspace.getLeavesOfType("vault-research-panel")[0].view;
+    if (!(panel instanceof obsidian.ItemView)) throw new Error("the research panel is not an item view");
     expect(panel.getDisplayText()).toBe("Research");
     expect(panel.contentEl.querySelector(".vault-research-composer textarea")).not.toBeNull();
 
@@ -202,7 +205,7 @@ describe("built plugin bundle", () => {
     expect(app.workspace.viewCreators.size).toBe(0);
     expect(app.workspace.getLeavesOfType("vault-research-panel")).toHaveLength(0);
     expect(app.workspace.leaves).toHaveLength(0);
-    expect(app.statusBarEl.children.length).toBe(0);
+    expect(app.statusBarEl!.children.length).toBe(0);
     expect(warnings).toEqual([]);
   });
 });

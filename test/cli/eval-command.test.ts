@@ -8,6 +8,7 @@ import { parseArgs, UsageError, type FlagSpecs } from "../../src/cli/args";
 import { EVAL_FLAGS, evalCommand, replayClock } from "../../src/cli/eval-command";
 import { monotonicReading } from "../../src/ports";
 import { noteSourceKey } from "../../src/evidence/keys";
+import { readEvalReport } from "../support/cli-json";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const vault = path.join(repoRoot, "examples/vault");
@@ -62,11 +63,11 @@ describe("the shipped research eval set", () => {
   it("reports each case as JSON with its stop reason, verdict and the requests it made", async () => {
     const { code, stdout } = await runEval(evalArgs(shippedCases, "--json"));
     expect(code).toBe(0);
-    const report = JSON.parse(stdout);
+    const report = readEvalReport(stdout);
     expect(report).toMatchObject({ passed: shipped.cases.length, failed: 0 });
-    const byId = new Map(report.cases.map((c: { id: string }) => [c.id, c]));
+    const byId = new Map(report.cases.map((c) => [c.id, c]));
     expect(byId.get("vault-only-automerge-over-yjs")).toMatchObject({ passed: true, failures: [], stop_reason: "enough_evidence", verdict: "enough_evidence", requests: [] });
-    const failed = byId.get("provider-rate-limited-keeps-vault") as { stop_reason: string; requests: { url: string; status: number; channel: string }[] };
+    const failed = byId.get("provider-rate-limited-keeps-vault")!;
     expect(failed.stop_reason).toBe("external_failed_local_used");
     expect(failed.requests).toHaveLength(1);
     expect(failed.requests[0]).toMatchObject({ channel: "web", outcome: "answered", status: 429 });
@@ -113,8 +114,8 @@ describe("a case that does not hold", () => {
     });
     const { code, stdout } = await runEval(evalArgs(file, "--json"));
     expect(code).toBe(1);
-    const [only] = JSON.parse(stdout).cases;
-    expect(only.requests.map((r: { outcome: string }) => r.outcome)).toEqual(["refused_offline"]);
+    const [only] = readEvalReport(stdout).cases;
+    expect(only.requests.map((r) => r.outcome)).toEqual(["refused_offline"]);
     expect(only.failures[0]).toMatch(/^needed the web but has no replay folder: GET https:\/\/api\.search\.brave\.com\/res\/v1\/llm\/context was not sent/);
     expect(only.failures).toContain('expected outside-vault rows from "brave"; they came from no provider');
   });
@@ -149,7 +150,7 @@ describe("a case that does not hold", () => {
         ],
       });
       const { code, stdout } = await runEval(evalArgs(file, "--json"));
-      const [withModel, noRequests] = JSON.parse(stdout).cases;
+      const [withModel, noRequests] = readEvalReport(stdout).cases;
       expect(withModel).toMatchObject({ passed: true, requests: [{ method: "POST", channel: "model", url: `${base}/chat/completions`, status: 200 }] });
       expect(noRequests.passed).toBe(false);
       expect(noRequests.failures).toEqual([`expected no requests; 1 left: "POST ${base}/chat/completions"`]);

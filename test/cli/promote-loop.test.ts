@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideVaultLabel } from "../../src/evidence/labels";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { ensureBuiltCli, newestMtime } from "../support/built-cli";
+import { readPromoteResult } from "../support/cli-json";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli.cjs");
@@ -68,10 +69,10 @@ describe("research → promote → research, through the built command", () => {
 
     const log = path.join(tmp, "promote-requests.jsonl");
     const promoted = run(["promote", "--vault", vault, "--trace", tracePath, "--source-key", outside!.source_key, "--replay", DEMO_PAGES, "--json"], log);
-    const result = JSON.parse(promoted.stdout) as { status: string; note_path: string; extract_status: string; trace_updated: boolean };
+    const result = readPromoteResult(promoted.stdout);
     expect(result).toMatchObject({ status: "created", extract_status: "extracted", trace_updated: true });
     expect(result.note_path).toMatch(/^Research\/Sources\/.+\.md$/);
-    expect(existsSync(path.join(vault, result.note_path))).toBe(true);
+    expect(existsSync(path.join(vault, result.note_path!))).toBe(true);
     // Promotion fetched the page and nothing else.
     const requested = readFileSync(log, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { url: string }).url);
     expect(requested.map((u) => new URL(u).origin)).toEqual(["https://automerge.org"]);
@@ -79,7 +80,7 @@ describe("research → promote → research, through the built command", () => {
     const traceNote = readFileSync(path.join(vault, tracePath), "utf8");
     const labelLine = traceNote.split("\n").find((line) => line.includes(`\`${outside!.source_key}\``));
     expect(labelLine).toContain(outsideVaultLabel("brave", "promoted"));
-    expect(labelLine).toContain(`[[${result.note_path.replace(/\.md$/, "")}|`);
+    expect(labelLine).toContain(`[[${result.note_path!.replace(/\.md$/, "")}|`);
 
     const second = research();
     const asNote = second.pack.evidence.find((r) => r.note_path === result.note_path);
@@ -102,12 +103,12 @@ describe("research without --trace → promote from the kept trace", () => {
     const outside = first.pack.external_evidence.find((r) => sameUrl(r.url, PAGE_URL))!;
 
     const runId = path.basename(first.trace_file!, ".md");
-    const promoted = JSON.parse(run(["promote", "--vault", kept, "--trace", runId, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
+    const promoted = readPromoteResult(run(["promote", "--vault", kept, "--trace", runId, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
     expect(promoted).toMatchObject({ schema: "promote_result.v1", status: "created", trace_source: "kept_trace", trace: first.trace_file, trace_updated: true });
-    expect(existsSync(path.join(kept, promoted.note_path))).toBe(true);
+    expect(existsSync(path.join(kept, promoted.note_path!))).toBe(true);
     expect(readFileSync(first.trace_file!, "utf8")).toContain(outsideVaultLabel("brave", "promoted"));
 
-    const again = JSON.parse(run(["promote", "--vault", kept, "--trace", first.trace_file!, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
+    const again = readPromoteResult(run(["promote", "--vault", kept, "--trace", first.trace_file!, "--source-key", outside.source_key, "--replay", DEMO_PAGES, "--json"]).stdout);
     expect(again).toMatchObject({ status: "already_in_vault", note_path: promoted.note_path });
   });
 });

@@ -13,6 +13,8 @@ import { searchCommand } from "../../src/cli/search-command";
 import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
 import { FINGERPRINT_TEXT } from "../../src/index/embeddings/vector-store";
+import type { QueryLogSearch } from "../../src/index/query-log/query-log";
+import { readEmbedReport, readIndexReport, readLevelComparison, readResearchResult, readVaultSearch } from "../support/cli-json";
 import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 
 let server: StandInServer;
@@ -57,6 +59,9 @@ async function cli(...argv: string[]): Promise<Run> {
   return { code, out, err };
 }
 
+/** The query log's lines; every one these tests make is a search. */
+const logLines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as QueryLogSearch);
+
 const embedSpec = () => `ollama:nomic-embed-text@${server.base}`;
 
 function vaultCacheFolder(): string {
@@ -71,7 +76,7 @@ describe("vault-research embed", () => {
     expect(first.code, first.err).toBe(0);
     expect(first.err).toContain(`Embedding sends the text of every note`);
     expect(first.err).toContain("That address is this computer.");
-    const report = JSON.parse(first.out);
+    const report = readEmbedReport(first.out);
     expect(report).toMatchObject({ schema: "embed_report.v1", model: "ollama:nomic-embed-text", dimensions: 64, state: "done", notes_in_vault: 4, notes_embedded: 4, notes_unchanged: 0 });
     expect(report.vector_file.startsWith(cache)).toBe(true);
     expect(existsSync(report.vector_file)).toBe(true);
@@ -87,7 +92,7 @@ describe("vault-research embed", () => {
     note("Dogs.md", "# Dogs\n\nA puppy needs a walk twice a day, and a bath once a month.\n");
     const later = new Date(Date.now() + 5_000);
     utimesSync(path.join(vault, "Dogs.md"), later, later);
-    const third = JSON.parse((await cli("embed", "--embed", embedSpec(), "--json")).out);
+    const third = readEmbedReport((await cli("embed", "--embed", embedSpec(), "--json")).out);
     expect(third).toMatchObject({ notes_embedded: 1, notes_unchanged: 3 });
     expect(server.embeddedTexts().filter((t) => t.includes("bath")).length).toBeGreaterThan(0);
   });
@@ -97,14 +102,14 @@ describe("vault-research embed", () => {
     const other = await cli("embed", "--embed", `ollama:all-minilm@${server.base}`, "--json");
     expect(other.code).toBe(0);
     expect(other.err).toContain("The stored vectors were made by ollama:nomic-embed-text; the embedding model is now ollama:all-minilm, so all 4 embedded notes will be embedded again.");
-    expect(JSON.parse(other.out)).toMatchObject({ model: "ollama:all-minilm", notes_embedded: 4, resets: [{ kind: "model_changed" }] });
+    expect(readEmbedReport(other.out)).toMatchObject({ model: "ollama:all-minilm", notes_embedded: 4, resets: [{ kind: "model_changed" }] });
   });
 
   it("the vectors and the query log outlive an index rebuild in the same folder", async () => {
     await cli("embed", "--embed", embedSpec());
     await cli("search", "repair");
     writeFileSync(path.join(tmp, "config.json"), JSON.stringify({ index: { stemming: false } }));
-    const rebuilt = JSON.parse((await cli("index", "--config", "config.json", "--json")).out);
+    const rebuilt = readIndexReport((await cli("index", "--config", "config.json", "--json")).out);
     expect(rebuilt.sync.mode).toBe("rebuild");
     expect(readdirSync(vaultCacheFolder())).toEqual(expect.arrayContaining(["vectors.bin", "query-log.jsonl"]));
     expect((await cli("embed", "--embed", embedSpec())).out).toContain("Embedded 0 notes; 4 already up to date.");
@@ -117,11 +122,12 @@ describe("vault-research embed", () => {
     expect(search.code).toBe(0);
     expect(search.out).toContain("The stored vectors were damaged (not a vector file)");
     expect(search.out).toContain("Searched at level 1 (lexical); level 2 (hybrid) was asked.");
-    const json = JSON.parse((await cli("search", "automobile", "--level", "2", "--embed", embedSpec(), "--json")).out);
-    expect(json.notices[0]).toMatchObject({ kind: "vectors_reset", message: expect.stringContaining("damaged") });
+    const json = readVaultSearch((await cli("search", "automobile", "--level", "2", "--embed", embedSpec(), "--json")).out);
+    expect(json.notices[0].kind).toBe("vectors_reset");
+    expect(json.notices[0].message).toContain("damaged");
     const again = await cli("embed", "--embed", embedSpec(), "--json");
     expect(again.err).toContain("The stored vectors were damaged (not a vector file); every note will be embedded again.");
-    expect(JSON.parse(again.out)).toMatchObject({ notes_embedded: 4 });
+    expect(readEmbedReport(again.out)).toMatchObject({ notes_embedded: 4 });
   });
 
   it("a server that fails is a failed run with its words, exit 1", async () => {
@@ -129,7 +135,7 @@ describe("vault-research embed", () => {
     try {
       const run = await cli("embed", "--embed", embedSpec(), "--json");
       expect(run.code).toBe(1);
-      expect(JSON.parse(run.out)).toMatchObject({ state: "failed", error: { kind: "model_missing" } });
+      expect(readEmbedReport(run.out)).toMatchObject({ state: "failed", error: { kind: "model_missing" } });
     } finally {
       delete server.script.embedFailure;
     }
@@ -148,18 +154,18 @@ describe("search through the dial", () => {
     await cli("embed", "--embed", embedSpec());
     const run = await cli("search", "fixing an automobile", "--level", "2", "--embed", embedSpec(), "--json");
     expect(run.code, run.err).toBe(0);
-    const json = JSON.parse(run.out);
+    const json = readVaultSearch(run.out);
     expect(json).toMatchObject({ schema: "vault_search.v1", level: 2, ran_level: 2, notices: [] });
     expect(json.results[0].path).toBe("Car repair.md");
     // RRF: each score is the sum of its lanes' 1 / (60 + rank), and the results are in that order.
     for (const r of json.results) {
-      const sum = r.dial.lanes.reduce((s: number, l: { contribution: number }) => s + l.contribution, 0);
+      const sum = r.dial!.lanes.reduce((s, l) => s + l.contribution, 0);
       expect(r.score).toBeCloseTo(sum, 10);
-      for (const l of r.dial.lanes) expect(l.contribution).toBeCloseTo(1 / (60 + l.rank), 10);
+      for (const l of r.dial!.lanes) expect(l.contribution).toBeCloseTo(1 / (60 + l.rank), 10);
     }
     const scores = json.results.map((r: { score: number }) => r.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(json.results[0].dial.lanes.map((l: { lane: string }) => l.lane)).toContain("note_vector");
+    expect(json.results[0].dial!.lanes.map((l) => l.lane)).toContain("note_vector");
 
     const text = await cli("search", "fixing an automobile", "--level", "2", "--embed", embedSpec());
     expect(text.out).toMatch(/^1\. Car repair — Car repair\.md \(fused score 0\.\d{4}\)/m);
@@ -168,19 +174,20 @@ describe("search through the dial", () => {
 
   it("level 3 names the section that matched", async () => {
     await cli("embed", "--embed", embedSpec());
-    const json = JSON.parse((await cli("search", "when does the engine oil go", "--level", "3", "--embed", embedSpec(), "--json")).out);
+    const json = readVaultSearch((await cli("search", "when does the engine oil go", "--level", "3", "--embed", embedSpec(), "--json")).out);
     expect(json.ran_level).toBe(3);
-    const car = json.results.find((r: { path: string }) => r.path === "Car repair.md");
-    expect(car.dial.section, JSON.stringify(car.dial.section)).toMatchObject({ from: "section_vector", unit: "section", heading_path: ["Car repair", "Engine"] });
-    expect(car.dial.section.snippet).toContain("engine oil");
+    const car = json.results.find((r) => r.path === "Car repair.md")!;
+    expect(car.dial!.section, JSON.stringify(car.dial!.section)).toMatchObject({ from: "section_vector", unit: "section", heading_path: ["Car repair", "Engine"] });
+    expect(car.dial!.section!.snippet).toContain("engine oil");
   });
 
   it("level 4 reorders level 3's top results with the chat model, and says which model moved what", async () => {
     await cli("embed", "--embed", embedSpec());
-    const json = JSON.parse((await cli("search", "repair", "--level", "4", "--embed", embedSpec(), "--model", `openai:stand-in@${server.base}/v1`, "--json")).out);
+    const json = readVaultSearch((await cli("search", "repair", "--level", "4", "--embed", embedSpec(), "--model", `openai:stand-in@${server.base}/v1`, "--json")).out);
     expect(server.chatCalls.length).toBe(1);
     expect(json.ran_level).toBe(4);
-    expect(json.results[0].dial.rerank).toMatchObject({ after: 1, model: expect.stringContaining("stand-in") });
+    expect(json.results[0].dial!.rerank).toMatchObject({ after: 1 });
+    expect(json.results[0].dial!.rerank!.model).toContain("stand-in");
   });
 
   it("level 4 without a chat model runs level 3 and says why", async () => {
@@ -191,7 +198,7 @@ describe("search through the dial", () => {
   });
 
   it("level 2 before the vault was embedded runs level 1 and says to embed first", async () => {
-    const json = JSON.parse((await cli("search", "repair", "--level", "2", "--embed", embedSpec(), "--json")).out);
+    const json = readVaultSearch((await cli("search", "repair", "--level", "2", "--embed", embedSpec(), "--json")).out);
     expect(json).toMatchObject({ level: 2, ran_level: 1, notices: [{ kind: "level_unavailable" }] });
     expect(json.notices[0].message).toContain("Embed the vault first");
   });
@@ -222,7 +229,7 @@ describe("search through the dial", () => {
   it("logs every search in the cache folder, never in the vault; the config's search.queryLog: false turns it off", async () => {
     await cli("search", "repair", "--level", "3");
     await cli("search", "kitten");
-    const lines = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = logLines(readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8"));
     expect(lines.map((l) => [l.query, l.level, l.ran_level, l.surface])).toEqual([
       ["repair", 3, 1, "cli"],
       ["kitten", 1, 1, "cli"],
@@ -241,21 +248,21 @@ describe("research through the dial", () => {
     await cli("embed", "--embed", embedSpec());
     const run = await cli("research", "repair automobile", "--level", "3", "--embed", embedSpec(), "--retrieval-only", "--json", "--no-trace");
     expect(run.code, run.err).toBe(0);
-    const json = JSON.parse(run.out);
+    const json = readResearchResult(run.out);
     expect(json.pack.coverage.recall_note).toMatch(/at level 3 \(multi-field\)/);
     expect(json.search_level).toEqual({ level: 3, ran_level: 3, notices: [] });
-    const car = json.pack.evidence.find((r: { note_path: string }) => r.note_path === "Car repair.md");
-    expect(car.retrieval.lanes.map((l: { name: string }) => l.name)).toContain("section_vector");
-    const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const car = json.pack.evidence.find((r) => r.note_path === "Car repair.md")!;
+    expect(car.retrieval.lanes.map((l) => l.name)).toContain("section_vector");
+    const log = logLines(readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8"));
     expect(log.at(-1)).toMatchObject({ surface: "research", query: "repair automobile", level: 3, ran_level: 3 });
-    expect(log.at(-1).results).toContain("Car repair.md");
+    expect(log.at(-1)!.results).toContain("Car repair.md");
     const text = await cli("research", "repair automobile", "--level", "4", "--embed", embedSpec(), "--retrieval-only", "--no-trace");
     expect(text.out).toContain("Vault searched at level 3 (multi-field); level 4 (rerank) was asked.\nnote: No chat model is set");
   });
 
   it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
     const run = await cli("research", "brake pads", "--retrieval-only", "--json", "--no-trace");
-    const json = JSON.parse(run.out);
+    const json = readResearchResult(run.out);
     expect(json.pack.coverage.recall_note).toMatch(/^Searched 4 notes; \d+ matched\./);
     expect(json).not.toHaveProperty("search_level");
     const log = readFileSync(path.join(vaultCacheFolder(), "query-log.jsonl"), "utf8");
@@ -275,7 +282,7 @@ describe("vault-research compare", () => {
     await cli("embed", "--embed", embedSpec());
     const run = await cli("compare", "fixing an automobile", "--embed", embedSpec(), "--json");
     expect(run.code, run.err).toBe(0);
-    const json = JSON.parse(run.out);
+    const json = readLevelComparison(run.out);
     expect(json.schema).toBe("level_comparison.v1");
     expect(json.levels.map((l: { level: number; ran_level: number }) => [l.level, l.ran_level])).toEqual([
       [1, 1],
@@ -283,7 +290,7 @@ describe("vault-research compare", () => {
       [3, 3],
       [4, 3],
     ]);
-    const car = json.rows.find((r: { path: string }) => r.path === "Car repair.md");
+    const car = json.rows.find((r) => r.path === "Car repair.md")!;
     expect(car.ranks[1]).toBe(1);
     expect(car.moves[1].kind).toMatch(/new|up|same/);
     for (const row of json.rows) expect(row.ranks).toHaveLength(4);

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bareCli, braveBody, braveReplay, cli, completion, firstAdmittedKey, hostileServer, sandboxEachTest, modelFlag, WEB_QUESTION } from "./hostile-kit";
+import { readResearchResult } from "../support/cli-json";
 
 const ESC = "\u001b";
 const TERMINAL_ATTACKS = [
@@ -20,7 +21,7 @@ const TERMINAL_ATTACKS = [
 ].join(" ");
 
 /** Bytes a terminal acts on: ESC, other C0 controls but \n and \t, C1 controls, bidi overrides, a carriage return. */
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const TERMINAL_CONTROL = new RegExp(String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]`);
 
 const place = sandboxEachTest();
 
@@ -44,7 +45,7 @@ describe("terminal escapes from the web never reach the terminal", () => {
     expectInert(text);
     const json = await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, "--json"]);
     expectInert(json, true);
-    expect(JSON.parse(json.out).pack.external_evidence[0].title).toContain("\u009b31m");
+    expect(readResearchResult(json.out).pack.external_evidence[0].title).toContain("\u009b31m");
   });
 
   it("websearch, as text and as JSON", async () => {

@@ -10,6 +10,7 @@ import { serialize } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { decodePart, encodePart } from "../../src/cli/file-index-cache";
 import { partsOf, type JsonPath } from "../index/json-parts";
+import { readIndexReport, readResearchResult, readVaultSearch } from "../support/cli-json";
 import { braveReplay, cli, completion, config, filesUnder, hostileServer, sandboxEachTest, modelFlag, VAULT_QUESTION, WEB_QUESTION } from "./hostile-kit";
 
 const place = sandboxEachTest();
@@ -18,7 +19,7 @@ const QUERY = "why did we choose Automerge over Yjs";
 
 async function searchPaths(): Promise<{ code: number; paths: string[]; err: string }> {
   const run = await cli(place.box, ["search", QUERY, "--json"]);
-  return { code: run.code, paths: run.code === 0 ? (JSON.parse(run.out).results as { path: string }[]).map((r) => r.path) : [], err: run.err };
+  return { code: run.code, paths: run.code === 0 ? readVaultSearch(run.out).results.map((r) => r.path) : [], err: run.err };
 }
 
 /** The files of the vault's saved index (a manifest and its segments, in a folder per vault). */
@@ -113,9 +114,9 @@ describe("a hostile index cache is a rebuild with a reason, never a crash or a c
         attack();
         const index = await cli(place.box, ["index", "--json"]);
         expect(index.code, `${path.basename(file)}: ${index.err}`).toBe(0);
-        const sync = JSON.parse(index.out).sync as { mode: string; rebuild_reason?: string; rebuildReason?: string };
+        const sync = readIndexReport(index.out).sync;
         expect(sync.mode, path.basename(file)).toBe("rebuild");
-        expect(sync.rebuild_reason ?? sync.rebuildReason).toBeTruthy();
+        expect(sync.rebuild_reason).toBeTruthy();
         restoreCache(saved);
         attack();
         expect((await searchPaths()).paths, path.basename(file)).toEqual(fresh);
@@ -150,7 +151,7 @@ describe("hostile settings are reported and replaced by defaults, one field at a
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/extrnal/);
     expect(run.err).toMatch(/notes\.writeTraceNote/);
-    expect(JSON.parse(run.out).trace_path).toMatch(/^Runs\//);
+    expect(readResearchResult(run.out).trace_path).toMatch(/^Runs\//);
   });
 
   it("wrong types and settings that are not an object", async () => {
@@ -239,7 +240,7 @@ describe("hostile provider answers lose no vault evidence", () => {
     try {
       const run = await cli(place.box, ["research", WEB_QUESTION, "--external-search", "always", "--config", settings, "--json"], { BRAVE_SEARCH_API_KEY: "BSA-stall" });
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.out).pack.evidence.length).toBeGreaterThan(0);
+      expect(readResearchResult(run.out).pack.evidence.length).toBeGreaterThan(0);
     } finally {
       await stall.close();
     }
@@ -285,7 +286,7 @@ describe("hostile notes", () => {
     const search = await cli(place.box, ["search", QUERY]);
     expect(search.code).toBe(0);
     const cycle = await cli(place.box, ["search", "1999", "--json"]);
-    expect((JSON.parse(cycle.out).results as { path: string }[]).map((r) => r.path)).toContain("Broken/Cycle.md");
+    expect(readVaultSearch(cycle.out).results.map((r) => r.path)).toContain("Broken/Cycle.md");
   });
 
   it("properties named like an object's own members are searched by name, like any other (a __proto__ key too, as a plain property: nothing is polluted)", async () => {
@@ -293,22 +294,22 @@ describe("hostile notes", () => {
     for (const word of ["constructor", "string"]) {
       const search = await cli(place.box, ["search", word, "--json"]);
       expect(search.code, word).toBe(0);
-      expect((JSON.parse(search.out).results as { path: string }[]).map((r) => r.path), word).toContain("Odd/Keys.md");
+      expect(readVaultSearch(search.out).results.map((r) => r.path), word).toContain("Odd/Keys.md");
     }
     // Read as the YAML library reads it, an own key: its value is the note's, and no other note is touched.
     const kept = await cli(place.box, ["search", "polluted", "--json"]);
-    expect((JSON.parse(kept.out).results as { path: string }[]).map((r) => r.path)).toEqual(["Odd/Keys.md"]);
+    expect(readVaultSearch(kept.out).results.map((r) => r.path)).toEqual(["Odd/Keys.md"]);
   });
 
   it("café.md spelled composed and decomposed are two notes with two keys, each cited as itself", async () => {
     place.box.write("vault/Cafe/Caf\u00e9.md", "# Café composed\n\nThe composed café note says Automerge beat Yjs on history.\n");
     place.box.write("vault/Cafe/Cafe\u0301.md", "# Café decomposed\n\nThe decomposed café note says Automerge beat Yjs on history too.\n");
     const run = await cli(place.box, ["research", "which café note says Automerge beat Yjs on history", "--json"]);
-    const rows = (JSON.parse(run.out).pack.evidence as { source_key: string; note_path: string }[]).filter((r) => r.note_path.startsWith("Cafe/"));
+    const result = readResearchResult(run.out);
+    const rows = result.pack.evidence.filter((r) => r.note_path.startsWith("Cafe/"));
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.source_key)).size).toBe(2);
-    const citations = JSON.parse(run.out).citations as { source_key: string; note_path?: string }[];
-    for (const c of citations.filter((x) => x.note_path?.startsWith("Cafe/"))) expect(rows.find((r) => r.source_key === c.source_key)?.note_path).toBe(c.note_path);
+    for (const c of result.citations!.filter((x) => x.note_path?.startsWith("Cafe/"))) expect(rows.find((r) => r.source_key === c.source_key)?.note_path).toBe(c.note_path);
   });
 });
 

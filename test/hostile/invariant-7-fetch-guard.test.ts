@@ -15,6 +15,7 @@ import { outsideRow } from "../support/pack-fixtures";
 import { MemoryNoteStore } from "../support/memory-note-store";
 import { traceWith } from "../support/promote-fixtures";
 import { fakeClock } from "../support/fake-clock";
+import { readPromoteResult, readResearchResult } from "../support/cli-json";
 import { braveBody, cli, config, hostileServer, sandbox, WEB_QUESTION, type HostileServer, type Sandbox } from "./hostile-kit";
 
 let box: Sandbox;
@@ -43,9 +44,9 @@ async function rowAt(url: string, extra: string[] = []): Promise<{ tracePath: st
     const settings = config(box, { external: { enabled: true, providers: ["brave"], brave: { baseUrl: brave.url } } });
     const run = await cli(box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--config", settings, ...extra, "--json"], { BRAVE_SEARCH_API_KEY: "BSA-guard-test" });
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.out);
+    const json = readResearchResult(run.out);
     expect(json.pack.external_evidence).toHaveLength(1);
-    return { tracePath: json.trace_path, key: json.pack.external_evidence[0].source_key, json };
+    return { tracePath: json.trace_path!, key: json.pack.external_evidence[0].source_key, json };
   } finally {
     await brave.close();
   }
@@ -75,7 +76,7 @@ describe("promotion of an outside row at an internal address", () => {
       const { tracePath, key } = await rowAt(url());
       const result = await promote(tracePath, key);
       expect(result.code).toBe(1);
-      expect(JSON.parse(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
+      expect(readPromoteResult(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
       expect(server.requests).toEqual([]);
       expect(sources()).toEqual([]);
     });
@@ -86,8 +87,8 @@ describe("promotion of an outside row at an internal address", () => {
     box.write("pages/redirect.json", JSON.stringify({ method: "GET", url: "https://public.example.org/article", status: 302, headers: { location: `http://127.0.0.1:${new URL(server.url).port}/admin` }, body: "" }));
     const result = await promote(tracePath, key, ["--replay", path.join(box.dir, "pages")]);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
-    expect(JSON.parse(result.out).message).toMatch(/redirected/);
+    expect(readPromoteResult(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
+    expect(readPromoteResult(result.out).message).toMatch(/redirected/);
     expect(server.requests).toEqual([]);
     expect(sources()).toEqual([]);
   });
@@ -99,7 +100,7 @@ describe("promotion of an outside row at an internal address", () => {
       { method: "GET", url: "https://public.example.org/b", status: 307, headers: { location: "http://169.254.169.254/latest/meta-data/" }, body: "" },
     ]));
     const result = await promote(tracePath, key, ["--replay", path.join(box.dir, "pages")]);
-    expect(JSON.parse(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
+    expect(readPromoteResult(result.out)).toMatchObject({ status: "failed", error: { kind: "fetch_refused" } });
     expect(sources()).toEqual([]);
   });
 });

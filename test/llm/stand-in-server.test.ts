@@ -54,7 +54,7 @@ beforeAll(async () => {
           res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
           return;
         }
-        res.end(JSON.stringify({ type: "message", model: body.model, content: [{ type: "text", text: `system was: ${body.system}` }] }));
+        res.end(JSON.stringify({ type: "message", model: body.model, content: [{ type: "text", text: `system was: ${String(body.system)}` }] }));
       } else {
         res.statusCode = 404;
         res.end(JSON.stringify({ error: "no such route" }));

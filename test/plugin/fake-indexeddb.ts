@@ -1,6 +1,23 @@
 // Just enough of IndexedDB for IndexedDbCache: open with upgrade, one object store, get/put/delete/
 // getAllKeys/clear in transactions, all asynchronous like the real thing. Knobs make each step fail on demand.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** A request as the fake answers it: IndexedDbCache sets the handlers, the fake calls them (without an event). */
+interface FakeRequest {
+  result: unknown;
+  error: DOMException | null;
+  onsuccess?: () => void;
+  onerror?: () => void;
+  onblocked?: () => void;
+  onupgradeneeded?: () => void;
+}
+
+/** A transaction as the fake runs it: one store, and the handlers IndexedDbCache sets. */
+interface FakeTransaction {
+  error: DOMException | null;
+  oncomplete?: () => void;
+  onerror?: () => void;
+  objectStore?: () => Record<string, (...args: never[]) => FakeRequest>;
+}
 
 export interface FakeIdbFaults {
   open?: "error" | "blocked" | "throw";
@@ -20,7 +37,7 @@ export class FakeIndexedDb {
 
   /** Another window deletes or upgrades the database: each open connection hears `versionchange`. */
   versionChangeElsewhere(name: string): void {
-    for (const connection of [...(this.open_.get(name) ?? [])]) (connection as any).onversionchange?.({});
+    for (const connection of [...(this.open_.get(name) ?? [])]) connection.onversionchange?.call(connection, new Event("versionchange") as IDBVersionChangeEvent);
   }
 
   /** How many connections to `name` are open. */
@@ -35,7 +52,7 @@ export class FakeIndexedDb {
   private open(name: string, version: number): IDBOpenDBRequest {
     this.openCalls++;
     if (this.faults.open === "throw") throw new DOMException("The operation is insecure.", "SecurityError");
-    const request: any = { result: undefined, error: null };
+    const request: FakeRequest = { result: undefined, error: null };
     setTimeout(() => {
       if (this.faults.open === "error") {
         request.error = new DOMException("Quota exceeded", "QuotaExceededError");
@@ -57,7 +74,7 @@ export class FakeIndexedDb {
       if (upgrading) request.onupgradeneeded?.();
       request.onsuccess?.();
     }, 0);
-    return request as IDBOpenDBRequest;
+    return request as unknown as IDBOpenDBRequest;
   }
 
   private connection(db: { stores: Map<string, Records> }, name: string): IDBDatabase {
@@ -75,10 +92,11 @@ export class FakeIndexedDb {
       onversionchange: null,
       transaction: (storeName: string, mode: IDBTransactionMode) => {
         if (closed) throw new DOMException("The database connection is closing.", "InvalidStateError");
-        const tx: any = { error: null };
+        const tx: FakeTransaction = { error: null };
         const records = db.stores.get(storeName);
         if (!records) throw new DOMException("No such store", "NotFoundError");
-        const finish = (request: any, work: () => unknown) => {
+        const finish = (work: () => unknown): FakeRequest => {
+          const request: FakeRequest = { result: undefined, error: null };
           setTimeout(() => {
             if ((mode === "readwrite" && faults().write) || (mode === "readonly" && faults().read)) {
               tx.error = mode === "readwrite" ? new DOMException("Quota exceeded", "QuotaExceededError") : new DOMException("The read failed.", "UnknownError");
@@ -94,11 +112,11 @@ export class FakeIndexedDb {
           return request;
         };
         tx.objectStore = () => ({
-          get: (key: IDBValidKey) => finish({}, () => records.get(key)),
-          put: (value: unknown, key: IDBValidKey) => finish({}, () => (records.set(key, structuredClone(value)), key)),
-          delete: (key: IDBValidKey) => finish({}, () => void records.delete(key)),
-          getAllKeys: () => finish({}, () => [...records.keys()]),
-          clear: () => finish({}, () => records.clear()),
+          get: (key: IDBValidKey) => finish(() => records.get(key)),
+          put: (value: unknown, key: IDBValidKey) => finish(() => (records.set(key, structuredClone(value)), key)),
+          delete: (key: IDBValidKey) => finish(() => void records.delete(key)),
+          getAllKeys: () => finish(() => [...records.keys()]),
+          clear: () => finish(() => records.clear()),
         });
         return tx;
       },

@@ -152,7 +152,8 @@ describe("IndexKeeper and vault events during a build", () => {
       read: (path) => {
         const reading = notes.read(path);
         if (!hold) return reading;
-        return new Promise((resolve, reject) => held.push(() => reading.then(resolve, reject)));
+        // Releasing settles the read's own promise: its outcome goes to resolve or reject, none is lost.
+        return new Promise((resolve, reject) => held.push(() => void reading.then(resolve, reject)));
       },
     };
     const keeper = new IndexKeeper({ store, cache: new MemoryIndexCache(), clock: new TimerClock(), settings: defaultSettings, onStatus: () => {}, notify: () => {}, yieldToUi: () => new Promise((resolve) => setTimeout(resolve, 0)) });

@@ -86,7 +86,7 @@ describe("settings changed on disk by another device", () => {
     const { plugin, vault, stored, changedOnDisk } = await started({ version: SETTINGS_VERSION, search: { showScores: true } });
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const conflict = '{\n<<<<<<< laptop\n  "search": { "showScores": false }\n}\n';
-    vault.adapter.write(`${dir}/data.json`, conflict);
+    await vault.adapter.write(`${dir}/data.json`, conflict);
     vi.spyOn(stored, "loadData").mockRejectedValue(new SyntaxError("Unexpected token '<' in JSON at position 2"));
     await changedOnDisk(null);
     expect(plugin.settings.search.showScores).toBe(true);

@@ -126,7 +126,7 @@ describe("a settings file the plugin cannot use", () => {
   it("that is not JSON (a sync conflict) is kept as a copy before any save writes over it, and the notice says where", async () => {
     const broken = '{\n<<<<<<< laptop\n  "notes": { "traceFolder": "Mine" }\n=======\n  "notes": { "traceFolder": "Theirs" }\n>>>>>>> phone\n}\n';
     const { vault, plugin, stored } = newPlugin(null);
-    vault.adapter.write(`${dir}/data.json`, broken);
+    await vault.adapter.write(`${dir}/data.json`, broken);
     vi.spyOn(stored, "loadData").mockRejectedValue(new SyntaxError("Unexpected token '<' in JSON at position 2"));
     plugin.load();
     await wait();
@@ -139,8 +139,8 @@ describe("a settings file the plugin cannot use", () => {
 
     // Started again with the same file: the copy already kept is named, no second one is made.
     const again = newPlugin(null);
-    again.vault.adapter.write(`${dir}/data.json`, broken);
-    again.vault.adapter.write(`${dir}/data.unusable.json`, broken);
+    await again.vault.adapter.write(`${dir}/data.json`, broken);
+    await again.vault.adapter.write(`${dir}/data.unusable.json`, broken);
     vi.spyOn(again.stored, "loadData").mockRejectedValue(new SyntaxError("Unexpected token"));
     again.plugin.load();
     await wait();
@@ -150,8 +150,8 @@ describe("a settings file the plugin cannot use", () => {
 
   it("with values it cannot use is kept as a copy too; another unusable file gets a copy of its own", async () => {
     const { vault, plugin } = newPlugin({ version: SETTINGS_VERSION, external: { count: "many" } });
-    vault.adapter.write(`${dir}/data.json`, '{"version":1,"external":{"count":"many"}}');
-    vault.adapter.write(`${dir}/data.unusable.json`, "an older broken file");
+    await vault.adapter.write(`${dir}/data.json`, '{"version":1,"external":{"count":"many"}}');
+    await vault.adapter.write(`${dir}/data.unusable.json`, "an older broken file");
     plugin.load();
     await wait();
     expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe("an older broken file");

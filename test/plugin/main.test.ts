@@ -159,12 +159,14 @@ describe("the plugin", () => {
   });
 
   it("shows notes that could not be read in the status bar and lists them on click", async () => {
-    const real = Vault.prototype.cachedRead;
-    vi.spyOn(Vault.prototype, "cachedRead").mockImplementation(function (this: Vault, file: TFile) {
+    const vault = new Vault("Garden");
+    for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);
+    const read = vault.cachedRead.bind(vault);
+    vi.spyOn(vault, "cachedRead").mockImplementation((file: TFile) => {
       if (file.path === "Travel/Lisbon.md") return Promise.reject(new Error("EACCES: permission denied"));
-      return real.call(this, file);
+      return read(file);
     });
-    const { app, statusText } = await startPlugin();
+    const { app, statusText } = await startPlugin({ vault });
     expect(statusText()).toBe("2 notes indexed · 1 problem");
     (app.statusBarEl!.querySelector(".vault-research-status") as HTMLElement).click();
     expect(openModals).toHaveLength(1);

@@ -1,12 +1,16 @@
 // The settings tab as the tests open it: a host whose every call is a spy (over it what a test
 // needs), the tab displayed, and its rows found by name.
-import { vi } from "vitest";
+import { vi, type Mock } from "vitest";
 import type { App as ObsidianApp, Plugin as ObsidianPlugin } from "obsidian";
 import type { App, SettingTab as StandInSettingTab } from "../stubs/obsidian";
 import { VaultResearchSettingTab, type SettingsHost } from "../../src/ui/settings-tab";
 import type { Settings } from "../../src/settings";
 
-export function fakeSettingsHost(settings: Settings, over: Partial<SettingsHost> = {}): SettingsHost {
+/** The host's calls a test looks at afterwards: each is a spy (a property, so `expect(host.saveSettings)` takes no method off its object). */
+type SpiedCall = "saveSettings" | "applyIndexSettings" | "rebuildIndex" | "testModelConnection" | "clearQueryLog";
+export type FakeSettingsHost = Omit<SettingsHost, SpiedCall> & { [K in SpiedCall]: Mock<SettingsHost[K]> };
+
+export function fakeSettingsHost(settings: Settings, over: Partial<FakeSettingsHost> = {}): FakeSettingsHost {
   return {
     settings,
     saveSettings: vi.fn(async () => {}),

@@ -9,7 +9,7 @@ describe("wordRecord and ownValue", () => {
     (record["__proto__"] ??= []).push("title");
     expect(Object.keys(record).sort()).toEqual(["__proto__", "constructor"]);
     expect(record["__proto__"]).toEqual(["title"]);
-    expect(ownValue({} as Record<string, number>, "toString")).toBeUndefined();
-    expect(ownValue({ toString: 3 } as Record<string, number>, "toString")).toBe(3);
+    expect(ownValue<number>({}, "toString")).toBeUndefined();
+    expect(ownValue<number>({ toString: 3 }, "toString")).toBe(3);
   });
 });

@@ -102,7 +102,9 @@ describe("answer rendering", () => {
     // Pasted into a note, the same words show: the copy escapes the syntax instead of rewriting it.
     const copied = answerAsMarkdown({ pack: embedPack, answer: { text: brief.text, kind: "extractive", verified: true } });
     const pasted = document.createElement("div");
-    await MarkdownRenderer.render(new App(), copied, pasted, "", new Component());
+    const owner = new Component();
+    await MarkdownRenderer.render(new App(), copied, pasted, "", owner);
+    owner.unload();
     expect(pasted.textContent).toContain(sentence);
     expect(pasted.querySelectorAll("img, .internal-embed")).toHaveLength(0);
   });

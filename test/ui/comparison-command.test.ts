@@ -28,7 +28,7 @@ describe("the compare search levels command", () => {
     const view = await vi.waitFor(() => {
       const found = app.workspace.leaves.map((l) => l.view).find((v) => v instanceof ComparisonView);
       if (!found) throw new Error("no comparison view yet");
-      return found as ComparisonView;
+      return found;
     });
     expect(view.getViewType()).toBe(COMPARISON_VIEW_TYPE);
     await view.compare("tomatoes");

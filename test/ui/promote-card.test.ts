@@ -73,7 +73,7 @@ async function excerptThenExtracted() {
     vault?.seed(SAVED, "Memory use drops.");
     return results.shift()!;
   });
-  vault = app.vault as unknown as Vault;
+  vault = app.vault;
   return { app, c: card(blog) };
 }
 
@@ -239,7 +239,7 @@ describe("Add to vault on outside cards", () => {
       vault?.seed(SAVED, "Memory use drops.");
       return { status: "created", notePath: SAVED, extractStatus: { kind: "link_only", reason: { kind: "timeout" } }, message: "Saved.", traceUpdated: true, warnings: [] };
     });
-    vault = app.vault as unknown as Vault;
+    vault = app.vault;
     const c = card(blog);
     addButton(c)!.click();
     await settle();

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
-import { App, MarkdownView, notices, Vault, WorkspaceLeaf, type TFile } from "../stubs/obsidian";
+import { App, MarkdownView, notices, Vault, WorkspaceLeaf } from "../stubs/obsidian";
 import { KEY_NOT_SHOWN, ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
 import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
@@ -391,7 +391,7 @@ describe("the research panel", () => {
     action("Insert at cursor").click();
     expect(notices.at(-1)?.message).toMatch(/Open a note first/);
     const noteLeaf = new WorkspaceLeaf(panel.app);
-    const markdown = new MarkdownView(noteLeaf, panel.app.vault.seed("Draft.md", "") as TFile, "Intro\n");
+    const markdown = new MarkdownView(noteLeaf, panel.app.vault.seed("Draft.md", ""), "Intro\n");
     markdown.editor.setCursor({ line: 1, ch: 0 });
     noteLeaf.view = markdown;
     panel.app.workspace.mostRecentLeaf = noteLeaf;
@@ -418,10 +418,11 @@ describe("what the panel says to a screen reader", () => {
     };
     new MutationObserver(record).observe(live[0], { childList: true, characterData: true, subtree: true });
     // Reads each change as it is made, not only the last of a batch.
-    const original = HTMLElement.prototype.setText;
-    vi.spyOn(HTMLElement.prototype, "setText").mockImplementation(function (this: HTMLElement, text: string | DocumentFragment) {
-      original.call(this, text);
-      if (this === live[0]) record();
+    const region = live[0] as HTMLElement;
+    const setText = region.setText.bind(region);
+    vi.spyOn(region, "setText").mockImplementation((text: string | DocumentFragment) => {
+      setText(text);
+      record();
     });
     return said;
   }

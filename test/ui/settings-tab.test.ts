@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from "vitest";
-import { App } from "../stubs/obsidian";
+import { App, type SettingTab as StandInSettingTab } from "../stubs/obsidian";
 import { PRIVACY_NOTE } from "../../src/ui/settings-tab";
 import { displayedTab, fakeSettingsHost, shownRows, TAB_VERSIONS } from "../support/settings-tab-harness";
 import { defaultSettings, settingsSchema, type Settings } from "../../src/settings";
@@ -332,8 +332,9 @@ describe("the settings tab in Obsidian's settings search (1.13)", () => {
     const settings = defaultSettings();
     settings.external.providers = ["brave", "wikipedia"];
     const { tab, setting } = displayedTab(new App(), fakeSettingsHost(settings));
-    // An app that keeps the rows it drew when the definitions change only in what they say.
-    tab.update = () => {};
+    // An app that keeps the rows it drew when the definitions change only in what they say: the
+    // stand-in app's update() (Obsidian 1.13's), not the plugin's, is what changes here.
+    (tab as unknown as StandInSettingTab).update = () => {};
     const before = shownRows(tab.containerEl);
     document.body.appendChild(tab.containerEl);
     const up = setting("Wikipedia")!.querySelector<HTMLElement>(".clickable-icon")!;

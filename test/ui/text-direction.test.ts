@@ -42,7 +42,7 @@ describe("right-to-left text", () => {
     const note = vaultRow("Notes/a.md", ARABIC, [{ heading: "", text: "x" }]);
     const el = document.body.createDiv();
     const markdown = `${ARABIC} [${note.source_key}]\n\n- ${ARABIC}\n- English item`;
-    await renderAnswer(new App() as unknown as ObsidianApp, markdown, el, citationTargets(pack("q", [note])), noActions as never, new Component() as never);
+    await renderAnswer(new App() as unknown as ObsidianApp, markdown, el, citationTargets(pack("q", [note])), noActions, new Component() as never);
     expect(el.querySelectorAll("p, ul, li").length).toBe(4);
     expect([...el.querySelectorAll("p, ul, li")].map((b) => b.getAttribute("dir"))).toEqual(["auto", "auto", "auto", "auto"]);
     expect(el.querySelector(".vault-research-chip-title")!.getAttribute("dir")).toBe("auto");

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { websearchCommand, type WebsearchOptions } from "../../src/cli/websearch-command";
 import { PROVIDER_NAMES } from "../../src/provider-names";
 import type { ProviderName } from "../../src/websearch/types";
-import { fakeClock, jsonResponse, ownFixtures, repoRoot, scriptedHttp } from "./helpers";
+import { fakeClock, jsonResponse, ownFixtures, replayLogEntries, repoRoot, scriptedHttp } from "./helpers";
+import { readWebsearch } from "../support/cli-json";
 import { fixtureSettings, GITHUB_TOKEN, TAVILY_KEY } from "./providers/source-harness";
 import { recordingHttp, replayFolder } from "../support/recording-http";
 
@@ -61,10 +62,10 @@ describe("websearch over the free sources", () => {
   it("--json carries the results with their signals as data and in words, the per-source reports and the topics", async () => {
     const io = capture();
     await websearchCommand(options({ replayDir: FREE_DEMO, json: true }), io);
-    const out = JSON.parse(io.stdout);
+    const out = readWebsearch(io.stdout);
     expect(out.schema).toBe("websearch.v1");
     expect(out.topics).toEqual(["code", "papers", "news", "background"]);
-    const yjs = out.results.find((r: { url: string }) => r.url === "https://github.com/yjs/yjs");
+    const yjs = out.results.find((r) => r.url === "https://github.com/yjs/yjs")!;
     expect(yjs).toMatchObject({ label: "Outside vault · GitHub · ephemeral", provider: "github", also_found_by: ["hackernews"], merge: { weight: 0.9, basis: "score_and_rank" } });
     expect(yjs.source_signals).toContainEqual({ kind: "stars", value: 18000 });
     expect(yjs.source_signals_in_words).toBe("18,000 stars · JavaScript · last push 2025-09-10 · 305 points · 96 comments");
@@ -124,7 +125,7 @@ describe("keys never leak", () => {
       expect(io.stdout + io.stderr).not.toContain(GITHUB_TOKEN);
       expect(io.stdout + io.stderr).not.toContain(TAVILY_KEY);
     }
-    const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = replayLogEntries(log);
     expect(entries.map((e) => [new URL(e.url).host, e.headers.Authorization])).toEqual([
       ["api.github.com", "***"],
       ["api.tavily.com", "***"],

@@ -10,7 +10,8 @@ import { loadReplayDirectory, ReplayDirectoryError } from "../../src/cli/replay-
 import { websearchCommand, type WebsearchOptions } from "../../src/cli/websearch-command";
 import { HttpFailure, type Http } from "../../src/ports";
 import { defaultSettings } from "../../src/settings";
-import { braveKey, jsonResponse, repoRoot, scriptedHttp } from "./helpers";
+import { braveKey, jsonResponse, replayLogEntries, repoRoot, scriptedHttp } from "./helpers";
+import { readWebsearch } from "../support/cli-json";
 
 const demoDir = path.join(repoRoot, "fixtures/replay/brave-demo");
 
@@ -46,7 +47,7 @@ describe("websearch command over the brave-demo replay", () => {
   it("answers any question, since replay matches on origin and path", async () => {
     const io = capture();
     expect(await websearchCommand(options({ query: "automerge 2 release notes", replayDir: demoDir, json: true }), io)).toBe(0);
-    const out = JSON.parse(io.stdout);
+    const out = readWebsearch(io.stdout);
     expect(out.replay).toEqual({ dir: demoDir, note: "recorded responses, not a live search" });
     expect(out.results).toHaveLength(5);
     expect(out.results[0]).toMatchObject({
@@ -56,7 +57,7 @@ describe("websearch command over the brave-demo replay", () => {
       also_found_by: [],
       url: "https://github.com/automerge/automerge/releases",
     });
-    expect(out.results.map((r: { canonical_url: string }) => r.canonical_url)).toContain("https://automerge.org/docs/hello");
+    expect(out.results.map((r) => r.canonical_url)).toContain("https://automerge.org/docs/hello");
     expect(out.responses[0]).toMatchObject({ provider: "brave", endpoint: "llm/context", query: "automerge 2 release notes", count: 5 });
     expect(out.errors).toEqual([]);
   });
@@ -64,8 +65,8 @@ describe("websearch command over the brave-demo replay", () => {
   it("merges brave and brave-web answers for the same page into one row", async () => {
     const io = capture();
     await websearchCommand(options({ providers: ["brave", "brave-web"], replayDir: demoDir, json: true }), io);
-    const out = JSON.parse(io.stdout);
-    const hello = out.results.find((r: { canonical_url: string }) => r.canonical_url === "https://automerge.org/docs/hello");
+    const out = readWebsearch(io.stdout);
+    const hello = out.results.find((r) => r.canonical_url === "https://automerge.org/docs/hello")!;
     expect(hello.provider).toBe("brave");
     expect(hello.also_found_by).toEqual(["brave-web"]);
   });
@@ -74,7 +75,7 @@ describe("websearch command over the brave-demo replay", () => {
     const log = path.join(mkdtempSync(path.join(os.tmpdir(), "vr-replay-")), "requests.jsonl");
     const io = capture({ VAULT_RESEARCH_REPLAY_LOG: log, BRAVE_SEARCH_API_KEY: braveKey });
     await websearchCommand(options({ replayDir: demoDir }), io);
-    const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = replayLogEntries(log);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: "GET", matched: true, headers: { "X-Subscription-Token": "***" } });
     expect(new URL(entries[0].url).searchParams.get("q")).toBe("What changed in the latest Automerge release?");
@@ -114,7 +115,7 @@ describe("websearch command over the network port", () => {
     const io = capture({ BRAVE_SEARCH_API_KEY: braveKey }, http);
     expect(await websearchCommand(options(), io)).toBe(0);
     expect(io.stdout).toContain("1. Nice red title\n");
-    expect(io.stdout).not.toMatch(/[\u0007\u001b]/);
+    expect(io.stdout).not.toMatch(new RegExp(String.raw`[\u0007\u001b]`));
   });
 });
 

@@ -99,7 +99,7 @@ describe("what the parsers read out of our fixtures", () => {
     });
     expect(essay.highlights).toHaveLength(2);
     expect(essay.snippet).toMatch(/^Local-first software keeps/);
-    expect(JSON.parse(table.highlights[0]).caption).toBe("CRDT libraries");
+    expect((JSON.parse(table.highlights[0]) as { caption: string }).caption).toBe("CRDT libraries");
     expect(table.highlights[1]).toMatch(/^Yjs is a high-performance CRDT/);
     expect(table.publishedAt).toBeUndefined();
     expect(japanese.title).toBe("CRDT入門 — 衝突のない複製データ型");
@@ -156,6 +156,14 @@ describe("what the parsers read out of our fixtures", () => {
 });
 
 const sharedPresent = existsSync(sharedFixtures);
+
+/** What these tests count in a recorded answer: Brave LLM context's grounding, Brave web's and news' results, or another provider's results. */
+interface RecordedAnswer {
+  grounding?: { generic: unknown[] };
+  web?: { results: unknown[] };
+  news?: { results: unknown[] };
+  results?: unknown[];
+}
 if (!sharedPresent) console.warn(`Skipping real provider captures: ${sharedFixtures} is not present.`);
 
 describe.skipIf(!sharedPresent)("real recorded responses in ../shared/provider-fixtures", () => {
@@ -184,12 +192,12 @@ describe.skipIf(!sharedPresent)("real recorded responses in ../shared/provider-f
       }
       expect(outcome).not.toBeInstanceOf(ProviderError);
       const parsed = outcome as ProviderResponse;
-      const raw = JSON.parse(read(file));
+      const raw = JSON.parse(read(file)) as RecordedAnswer;
       const available = file.startsWith("brave-llm-context/")
-        ? raw.grounding.generic.length
+        ? raw.grounding!.generic.length
         : file.startsWith("brave/")
           ? (raw.web?.results.length ?? 0) + Math.min(3, raw.news?.results.length ?? 0)
-          : raw.results.length;
+          : raw.results!.length;
       expect(parsed.results.length).toBe(Math.min(10, available));
       for (const result of parsed.results) {
         expect(result.url).toMatch(/^https?:\/\//);

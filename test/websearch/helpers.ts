@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse, type SecretName, type Secrets } from "../../src/ports";
 import { defaultSettings, type Settings } from "../../src/settings";
-import { parseReplayFile, type RecordedExchange } from "../../src/websearch/replay";
+import { parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../../src/websearch/replay";
 import type { ProviderContext, ProviderLogEvent } from "../../src/websearch/types";
 
 export const repoRoot = path.resolve(__dirname, "../..");
@@ -35,6 +35,11 @@ export function loadExchange(relative: string, base = ownFixtures): RecordedExch
   const parsed = parseReplayFile(JSON.parse(readFileSync(path.join(base, relative), "utf8")));
   if (!parsed.ok) throw new Error(`${relative}: ${parsed.message}`);
   return parsed.exchanges[0];
+}
+
+/** The requests a replay logged to VAULT_RESEARCH_REPLAY_LOG, one a line. */
+export function replayLogEntries(file: string): ReplayLogEntry[] {
+  return readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as ReplayLogEntry);
 }
 
 export function ownFixtureFiles(folder: string): string[] {

@@ -8,6 +8,14 @@ import { braveKey, exaKey, fakeSecrets, jsonResponse, loadExchange, scriptedHttp
 
 const emptyLlm = { grounding: { generic: [], map: [] }, sources: {} };
 
+/** The fields of an Exa search request these tests read. */
+interface ExaSearchBody {
+  query: string;
+  startPublishedDate?: string;
+  endPublishedDate?: string;
+  contents?: unknown;
+}
+
 describe("request shape", () => {
   it("brave asks LLM Context with the key header, the run's budget and the Brave settings", async () => {
     const http = scriptedHttp(() => jsonResponse(emptyLlm));
@@ -84,7 +92,7 @@ describe("request shape", () => {
     const http = scriptedHttp((req) => (req.url.endsWith("/contents") ? toResponse(loadExchange("exa/contents-partial.json")) : jsonResponse({ results: [] })));
     const exa = createExaProvider();
     await exa.search({ query: "crdt", count: 2, freshness: "2025-01-01to2025-03-31" }, testContext(http));
-    const body = JSON.parse(http.requests[0].body!);
+    const body = JSON.parse(http.requests[0].body!) as ExaSearchBody;
     expect(body.startPublishedDate).toBe("2025-01-01T00:00:00.000Z");
     expect(body.endPublishedDate).toBe("2025-03-31T23:59:59.999Z");
     expect(body.contents).toEqual({ highlights: true });
@@ -141,7 +149,7 @@ describe("clamps", () => {
     const http = scriptedHttp(() => jsonResponse({ results: [] }));
     const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(" ");
     const response = await createExaProvider().search({ query: long, count: 3 }, testContext(http));
-    expect(JSON.parse(http.requests[0].body!).query.split(" ")).toHaveLength(50);
+    expect((JSON.parse(http.requests[0].body!) as ExaSearchBody).query.split(" ")).toHaveLength(50);
     expect(response.warnings[0]).toMatch(/^query shortened to 50 words/);
   });
 

@@ -86,7 +86,7 @@ async function start() {
   if (ready > 1) await new EmbeddingJob({ store: vectors, embedder: hashingEmbedder, notes }).run(index.paths().map((p) => index.note(p)!));
   // A clock that moves 4 ms each time it is read: latencies read the same on every run, so screenshots compare.
   let readings = 0;
-  const clock: Clock = { now: () => (readings += 4), sleep: systemClock.sleep };
+  const clock: Clock = { now: () => (readings += 4), sleep: (ms, signal) => systemClock.sleep(ms, signal) };
   const search = new VaultSearch({
     index,
     notes,

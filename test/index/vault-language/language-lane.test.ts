@@ -243,19 +243,17 @@ describe("the vault-language lane in VaultIndex", () => {
   });
 
   it("takes the saved notes' vectors back a few hundred at a time, pausing between (400 notes at once blocked a 100,000-note vault for 600 ms)", async () => {
-    let yields = 0;
-    const restoredAt: number[] = [];
-    const original = VaultLanguage.prototype.restoreNote;
-    const spy = vi.spyOn(VaultLanguage.prototype, "restoreNote").mockImplementation(function (this: VaultLanguage, path, vector) {
-      restoredAt.push(yields);
-      original.call(this, path, vector);
-    });
+    const spy = vi.spyOn(VaultLanguage.prototype, "restoreNote");
+    const yieldToUi = vi.fn(() => Promise.resolve());
     try {
       // Every look at the clock finds the slice over: the work pauses wherever it looks.
       let now = 0;
-      const warm = new VaultIndex({ clock: { now: () => (now += 20), sleep: () => Promise.resolve() }, yieldToUi: () => Promise.resolve(void yields++) });
+      const warm = new VaultIndex({ clock: { now: () => (now += 20), sleep: () => Promise.resolve() }, yieldToUi });
       await warm.sync(store, recordingCache(saved));
       await warm.languageSettled();
+      // How many pauses came before each note's vector was taken back.
+      const pausedAt = yieldToUi.mock.invocationCallOrder;
+      const restoredAt = spy.mock.invocationCallOrder.map((order) => pausedAt.filter((p) => p < order).length);
       expect(restoredAt).toHaveLength(NOTE_COUNT);
       const perPause = new Map<number, number>();
       for (const at of restoredAt) perPause.set(at, (perPause.get(at) ?? 0) + 1);

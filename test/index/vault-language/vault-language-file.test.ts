@@ -36,13 +36,13 @@ describe("encodeLanguage and decodeLanguage", () => {
     expect(LANGUAGE_PART).toBe("vault-language");
   });
 
-  it("keep the words and dimensions, and every vector as the lane keeps it (int8), still of length 1", async () => {
+  it("keep the words and dimensions, and every vector as the lane keeps it (int8), still of length 1", () => {
     // (vault-language.test.ts pins the int8 rows within int8's error of the learned vectors.)
     const original = model().meanings();
     const part = saved();
     expect(part.values).toBeInstanceOf(Int8Array);
     expect(part.values.length).toBe(WORDS.length * DIMENSIONS);
-    const back = (await decodeLanguage(part, FINGERPRINT))!.meanings();
+    const back = (decodeLanguage(part, FINGERPRINT))!.meanings();
     expect(back.words).toEqual(WORDS);
     expect(back.dimensions).toBe(DIMENSIONS);
     for (let w = 0; w < WORDS.length; w++) {
@@ -53,9 +53,9 @@ describe("encodeLanguage and decodeLanguage", () => {
     }
   });
 
-  it("give the same nearest notes for a question, as near, after the round trip", async () => {
+  it("give the same nearest notes for a question, as near, after the round trip", () => {
     const before = withNotes(model());
-    const after = withNotes((await decodeLanguage(saved(), FINGERPRINT))!);
+    const after = withNotes((decodeLanguage(saved(), FINGERPRINT))!);
     for (const words of [["word3"], ["word10", "word22"], ["word39", "word1", "word17"]]) {
       const counts = new Map(words.map((w) => [w, 1]));
       const ask = (m: VaultLanguage) => m.nearest(m.textVector(counts, () => 1, 12)!, 12);
@@ -66,11 +66,11 @@ describe("encodeLanguage and decodeLanguage", () => {
     }
   });
 
-  it("keep a word whose vector is zero as zeros, not as NaN", async () => {
+  it("keep a word whose vector is zero as zeros, not as NaN", () => {
     const vectors = new Float32Array(3 * 2);
     vectors.set([1, 0, 0, 0, 0, 1]);
     const part = structuredClone(encodeLanguage(new VaultLanguage({ words: ["a", "b", "c"], dimensions: 2, vectors }), FINGERPRINT));
-    expect(Array.from((await decodeLanguage(part, FINGERPRINT))!.meanings().vectors)).toEqual([1, 0, 0, 0, 0, 1]);
+    expect(Array.from((decodeLanguage(part, FINGERPRINT))!.meanings().vectors)).toEqual([1, 0, 0, 0, 0, 1]);
   });
 
   const broken: [string, (part: LanguagePart) => unknown][] = [
@@ -102,14 +102,14 @@ describe("encodeLanguage and decodeLanguage", () => {
     ["a list", (p) => [p]],
   ];
 
-  it.each(broken)("give no model for a part %s", async (_, breakIt) => {
+  it.each(broken)("give no model for a part %s", (_, breakIt) => {
     const part = saved();
-    expect(await decodeLanguage(part, FINGERPRINT)).not.toBeNull();
-    expect(await decodeLanguage(breakIt(part), FINGERPRINT)).toBeNull();
+    expect(decodeLanguage(part, FINGERPRINT)).not.toBeNull();
+    expect(decodeLanguage(breakIt(part), FINGERPRINT)).toBeNull();
   });
 
-  it("give no model for a part saved under other index settings", async () => {
-    expect(await decodeLanguage(saved(), JSON.stringify({ stemming: false, excluded: [] }))).toBeNull();
-    expect(await decodeLanguage(undefined, FINGERPRINT)).toBeNull();
+  it("give no model for a part saved under other index settings", () => {
+    expect(decodeLanguage(saved(), JSON.stringify({ stemming: false, excluded: [] }))).toBeNull();
+    expect(decodeLanguage(undefined, FINGERPRINT)).toBeNull();
   });
 });
