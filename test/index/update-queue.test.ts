@@ -51,6 +51,36 @@ function seeded(seed: number): () => number {
   };
 }
 
+/**
+ * One random change to the vault of the seeded tests: a create or edit, a delete, or a rename (one
+ * over a file is reported as that file's delete first, as a watcher sees it). `disk` follows it.
+ */
+function randomChange(random: () => number, pick: () => string, disk: Map<string, string>, version: { n: number }): VaultChange[] {
+  const [p, q, roll] = [pick(), pick(), random()];
+  const events: VaultChange[] = [];
+  if (roll < 0.25) {
+    events.push({ kind: disk.has(p) ? "modify" : "create", path: p });
+    disk.set(p, `v${++version.n}`);
+  } else if (roll < 0.45 && disk.has(p)) {
+    disk.delete(p);
+    events.push({ kind: "delete", path: p });
+  } else if (roll >= 0.45 && disk.has(p) && p !== q && (random() < 0.3 || !disk.has(q))) {
+    if (disk.has(q)) events.push({ kind: "delete", path: q });
+    disk.set(q, disk.get(p)!);
+    disk.delete(p);
+    events.push({ kind: "rename", oldPath: p, path: q });
+  }
+  return events;
+}
+
+/** A planned step applied as the index applies it: a rename takes the old path out and reads the new; a read takes what the disk holds now. */
+function applyStep(step: IndexUpdate, disk: ReadonlyMap<string, string>, indexed: Map<string, string>): void {
+  if (step.kind === "rename") indexed.delete(step.oldPath);
+  if (step.kind === "remove") indexed.delete(step.path);
+  else if (disk.has(step.path)) indexed.set(step.path, disk.get(step.path)!);
+  else indexed.delete(step.path);
+}
+
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 }
@@ -311,31 +341,12 @@ describe("update queue", () => {
       for (const name of names) if (random() < 0.6) disk.set(name, `${name}0`);
       const indexed = new Map(disk);
       const events: VaultChange[] = [];
-      let version = 0;
-      for (let n = 1 + Math.floor(random() * 9); n > 0; n--) {
-        const [p, q, roll] = [pick(), pick(), random()];
-        if (roll < 0.25) {
-          events.push({ kind: disk.has(p) ? "modify" : "create", path: p });
-          disk.set(p, `v${++version}`);
-        } else if (roll < 0.45 && disk.has(p)) {
-          disk.delete(p);
-          events.push({ kind: "delete", path: p });
-        } else if (roll >= 0.45 && disk.has(p) && p !== q && (random() < 0.3 || !disk.has(q))) {
-          if (disk.has(q)) events.push({ kind: "delete", path: q });
-          disk.set(q, disk.get(p)!);
-          disk.delete(p);
-          events.push({ kind: "rename", oldPath: p, path: q });
-        }
-      }
+      const version = { n: 0 };
+      for (let n = 1 + Math.floor(random() * 9); n > 0; n--) events.push(...randomChange(random, pick, disk, version));
       const { queue, batches, push } = setup();
       push(...events);
       await queue.flush();
-      const read = (path: string) => (disk.has(path) ? indexed.set(path, disk.get(path)!) : indexed.delete(path));
-      for (const step of batches[0] ?? []) {
-        if (step.kind === "rename") indexed.delete(step.oldPath);
-        if (step.kind === "remove") indexed.delete(step.path);
-        else read(step.path);
-      }
+      for (const step of batches[0] ?? []) applyStep(step, disk, indexed);
       const sorted = (m: Map<string, string>) => JSON.stringify([...m].sort());
       if (sorted(indexed) !== sorted(disk)) failed = `seed ${seed}: ${JSON.stringify(events)} → ${JSON.stringify(batches[0])}`;
     }
@@ -356,42 +367,25 @@ describe("update queue", () => {
       const indexed = new Map(disk);
       const log: VaultChange[] = [];
       const lastTouched = new Map<string, number>();
-      let version = 0;
+      const version = { n: 0 };
       let budget = 30;
       let queue: UpdateQueue | null = null;
       const change = (): void => {
         if (budget-- <= 0) return;
-        const [p, q, roll] = [pick(), pick(), random()];
-        const events: VaultChange[] = [];
-        if (roll < 0.25) {
-          events.push({ kind: disk.has(p) ? "modify" : "create", path: p });
-          disk.set(p, `v${++version}`);
-        } else if (roll < 0.45 && disk.has(p)) {
-          disk.delete(p);
-          events.push({ kind: "delete", path: p });
-        } else if (roll >= 0.45 && disk.has(p) && p !== q && (random() < 0.3 || !disk.has(q))) {
-          if (disk.has(q)) events.push({ kind: "delete", path: q });
-          disk.set(q, disk.get(p)!);
-          disk.delete(p);
-          events.push({ kind: "rename", oldPath: p, path: q });
-        }
-        for (const event of events) {
+        for (const event of randomChange(random, pick, disk, version)) {
           log.push(event);
           lastTouched.set(event.path, log.length);
           if (event.kind === "rename") lastTouched.set(event.oldPath, log.length);
           queue!.push(event);
         }
       };
-      const read = (path: string) => (disk.has(path) ? indexed.set(path, disk.get(path)!) : indexed.delete(path));
       queue = new UpdateQueue({
         clock: new FakeClock(),
         apply: async (steps) => {
           for (const step of steps) {
             if (random() < 0.3) change();
             await Promise.resolve();
-            if (step.kind === "rename") indexed.delete(step.oldPath);
-            if (step.kind === "remove") indexed.delete(step.path);
-            else read(step.path);
+            applyStep(step, disk, indexed);
           }
         },
       });
