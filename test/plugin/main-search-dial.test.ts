@@ -119,6 +119,9 @@ describe("the plugin's search dial", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     server.embedCalls.length = 0;
     const { plugin } = await startPlugin(settingsData(true));
+    // The job starts once the index is built, which on a busy machine can be after startPlugin's
+    // settling: wait for it to have said how it ended, then look at what it sent.
+    await until(() => /^Embedded /.test(plugin.dialHost.embeddingStatus() ?? ""));
     // Only the model's fingerprint is asked for, to be sure the vectors are still its own.
     expect(server.embeddedTexts().length).toBeGreaterThan(0);
     expect(server.embeddedTexts().every((text) => text === FINGERPRINT_TEXT)).toBe(true);
