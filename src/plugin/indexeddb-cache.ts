@@ -4,7 +4,12 @@
 // on without it (a warning in the console, a rebuild from the notes) and never crashes. A write that
 // fails (a full disk, or a database that could not be opened) says so, so the index does not record
 // a save that did not happen and the embedding keeper can tell the user the vectors are not kept.
+//
+// The index's parts are kept with their SHA-256 (part-digest.ts), as the CLI's are: a part that
+// comes back changed is refused, and the index is built again from the notes rather than loaded
+// with wrong postings. The vectors carry their own (vector-parts.ts); the query log is text.
 import type { IndexCache } from "../ports";
+import { digestOfValue, sameDigest } from "./part-digest";
 
 /** Bump when the stored shape changes in a way the index cannot detect itself. */
 export const INDEX_CACHE_FORMAT = 2;
@@ -23,9 +28,17 @@ export interface IndexedDbCacheKind {
   what: string;
   /** What happens without it, in warnings: "the index is built from the notes instead". */
   fallback: string;
+  /** Each record is the value and its SHA-256, checked when it is read (the index's parts). */
+  checksummed?: boolean;
 }
 
-const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache", what: "the index cache", fallback: "the index is built from the notes instead" };
+const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache", what: "the index cache", fallback: "the index is built from the notes instead", checksummed: true };
+
+/** A checksummed record: the part, and the SHA-256 of it as part-digest.ts writes it out. */
+interface CheckedRecord {
+  sha256: Uint8Array;
+  part: unknown;
+}
 
 export class IndexedDbCache implements IndexCache {
   private readonly dbName: string;
@@ -49,9 +62,10 @@ export class IndexedDbCache implements IndexCache {
   }
 
   async read(name: string): Promise<unknown> {
-    const value = await this.quietly(`read ${this.kind.what}`, undefined, () => this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]));
-    if (value === undefined || value === null) return null;
-    if (typeof value !== "object") {
+    const record = await this.quietly(`read ${this.kind.what}`, undefined, () => this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]));
+    if (record === undefined || record === null) return null;
+    const value = await this.partOf(name, record);
+    if (typeof value !== "object" || value === null) {
       console.warn(`Vault Research: ${this.kind.what} held something unexpected; ${this.kind.fallback}.`);
       return null;
     }
@@ -64,13 +78,16 @@ export class IndexedDbCache implements IndexCache {
    * everything stored with its one new line.
    */
   async readOrFail(name: string): Promise<unknown> {
-    const value = await this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]);
+    const record = await this.run("readonly", (store) => [store.get(KEY_PREFIX + name)]);
+    if (record === undefined || record === null) return null;
+    const value = await this.partOf(name, record);
     return value !== null && typeof value === "object" ? value : null;
   }
 
   async write(name: string, value: unknown): Promise<void> {
     try {
-      await this.run("readwrite", (store) => [store.put(value, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);
+      const record = this.kind.checksummed ? ({ sha256: await digestOfValue(value), part: value } satisfies CheckedRecord) : value;
+      await this.run("readwrite", (store) => [store.put(record, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);
     } catch (error) {
       this.warn(`could not save ${this.kind.what}`, error);
       throw error;
@@ -115,6 +132,22 @@ export class IndexedDbCache implements IndexCache {
   close(): void {
     this.closing = true;
     this.releaseWhenIdle();
+  }
+
+  /**
+   * The part a record holds, once its checksum says it is as written (for a checksummed kind).
+   * Rejects, and says so in the console, when it is not: the index then rebuilds what it held from
+   * the notes (the reason is its rebuild's), where loading it would have searched with wrong postings.
+   */
+  private async partOf(name: string, record: unknown): Promise<unknown> {
+    if (!this.kind.checksummed) return record;
+    let problem: string | null;
+    if (!isCheckedRecord(record)) problem = "was saved by an earlier version, without a checksum";
+    else problem = (await digestMatches(record)) ? null : "is corrupt (its checksum does not match)";
+    if (problem === null) return (record as CheckedRecord).part;
+    const refusal = new Error(`the part ${name} ${problem}`);
+    console.warn(`Vault Research: ${this.kind.what}: ${refusal.message}; what it held is made again from the notes.`);
+    throw refusal;
   }
 
   /** `work`'s result, or `fallback` (with a warning) when it fails. */
@@ -224,6 +257,21 @@ export class IndexedDbCache implements IndexCache {
   private warn(what: string, error: unknown): void {
     const detail = error instanceof Error || error instanceof DOMException ? `: ${error.message}` : "";
     console.warn(`Vault Research: ${what}${detail}; ${this.kind.fallback}.`);
+  }
+}
+
+function isCheckedRecord(record: unknown): record is CheckedRecord {
+  if (typeof record !== "object" || record === null) return false;
+  const { sha256 } = record as Partial<CheckedRecord>;
+  return sha256 instanceof Uint8Array && sha256.length === 32 && Object.hasOwn(record, "part");
+}
+
+/** Whether the part is as its checksum says; a part that cannot even be written out is not. */
+async function digestMatches(record: CheckedRecord): Promise<boolean> {
+  try {
+    return sameDigest(await digestOfValue(record.part), record.sha256);
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
+import { VaultIndex } from "../../src/index/vault-index";
+import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import { ControlledStore } from "../support/controlled-note-store";
+import { fakeClock } from "../support/fake-clock";
 import { FakeIndexedDb } from "./fake-indexeddb";
 
 describe("IndexedDB index cache", () => {
@@ -44,16 +48,17 @@ describe("IndexedDB index cache", () => {
     expect(await cache.read("manifest")).toBeNull();
   });
 
-  it("treats a record that is not a part as no cache, and drops the earlier format's record", async () => {
+  it("refuses a record that is not a part, and drops the earlier format's record", async () => {
     const cache = new IndexedDbCache("v", idb.asFactory());
     await cache.write("manifest", { m: 1 });
     records("v").set("index-v1", '{"the old":"single record"}');
     records("v").set("v2/manifest", "not a part");
-    expect(await cache.read("manifest")).toBeNull();
-    expect(warnings.join("\n")).toMatch(/unexpected/);
+    await expect(cache.read("manifest")).rejects.toThrow(/the part manifest .*without a checksum/);
+    expect(warnings.join("\n")).toMatch(/index cache.*made again from the notes/);
     expect(await cache.names()).toEqual(["manifest"]);
     await cache.write("manifest", { m: 2 });
     expect(records("v").has("index-v1")).toBe(false);
+    expect(await cache.read("manifest")).toEqual({ m: 2 });
   });
 
   // A write that kept nothing must not say it was kept: the index would record a save that never
@@ -102,5 +107,69 @@ describe("IndexedDB index cache", () => {
     await cache.read("manifest");
     await cache.names();
     expect(idb.openCalls).toBe(1);
+  });
+
+  describe("a part damaged where it is stored", () => {
+    /** A vault of four notes, indexed and saved into the fake IndexedDB. */
+    async function savedVault(): Promise<ControlledStore> {
+      const store = new ControlledStore();
+      store.write("Alpha.md", "# Alpha\n\nAbout aardvarks.\n");
+      store.write("Beta.md", "# Beta\n\nAbout badgers.\n");
+      store.write("Gamma.md", "# Gamma\n\nAbout gazelles.\n");
+      store.write("Delta.md", "# Delta\n\nAbout dolphins.\n");
+      const index = new VaultIndex({ clock: fakeClock() });
+      await index.sync(store, new IndexedDbCache("v", idb.asFactory()));
+      await index.save(new IndexedDbCache("v", idb.asFactory()));
+      return store;
+    }
+
+    /** The stored segment (a checksummed record holds it as `part`): its terms, as the disk holds them. */
+    function storedTerms(): string[] {
+      const key = [...records("v").keys()].find((k) => typeof k === "string" && k.startsWith("v2/segment-"))!;
+      const record = records("v").get(key) as { part?: { terms: string[] }; terms?: string[] };
+      return (record.part ?? (record as { terms: string[] })).terms;
+    }
+
+    // Two words trade places on disk: each is still a possible term, so the part has a possible
+    // shape, and without a checksum a search for badgers found the note about aardvarks.
+    it("is refused, and the index is built from the notes, so a search finds the right note", async () => {
+      const store = await savedVault();
+      const terms = storedTerms();
+      const [a, b] = [terms.indexOf("aardvark"), terms.indexOf("badger")];
+      expect(a).toBeGreaterThanOrEqual(0);
+      expect(b).toBeGreaterThanOrEqual(0);
+      [terms[a], terms[b]] = [terms[b], terms[a]];
+
+      const index = new VaultIndex({ clock: fakeClock() });
+      const report = await index.sync(store, new IndexedDbCache("v", idb.asFactory()));
+      expect(report.mode).toBe("rebuild");
+      expect(report.rebuildReason && describeRebuildReason(report.rebuildReason)).toMatch(/the part segment-1-0 is corrupt \(its checksum does not match\)/);
+      expect(warnings.join("\n")).toMatch(/segment-1-0 is corrupt/);
+      expect((await index.search("badgers", store)).map((r) => r.path)).toEqual(["Beta.md"]);
+    });
+
+    it("is replaced by the rebuild's save, after which the cache loads again", async () => {
+      const store = await savedVault();
+      const terms = storedTerms();
+      terms[0] = `${terms[0]}x`;
+      const rebuilt = new VaultIndex({ clock: fakeClock() });
+      expect((await rebuilt.sync(store, new IndexedDbCache("v", idb.asFactory()))).mode).toBe("rebuild");
+      await rebuilt.save(new IndexedDbCache("v", idb.asFactory()));
+      const next = new VaultIndex({ clock: fakeClock() });
+      expect((await next.sync(store, new IndexedDbCache("v", idb.asFactory()))).mode).toBe("cache");
+    });
+
+    // A cache saved before parts had a checksum is rebuilt once, with its reason, then loads.
+    it("saved by an earlier version, without a checksum, is a rebuild once, with its reason", async () => {
+      const store = await savedVault();
+      for (const [key, record] of records("v")) records("v").set(key, (record as { part: unknown }).part);
+      const first = new VaultIndex({ clock: fakeClock() });
+      const report = await first.sync(store, new IndexedDbCache("v", idb.asFactory()));
+      expect(report.rebuildReason && describeRebuildReason(report.rebuildReason)).toMatch(/the part manifest was saved by an earlier version, without a checksum/);
+      await first.save(new IndexedDbCache("v", idb.asFactory()));
+      const next = new VaultIndex({ clock: fakeClock() });
+      expect((await next.sync(store, new IndexedDbCache("v", idb.asFactory()))).mode).toBe("cache");
+      expect((await next.search("badgers", store)).map((r) => r.path)).toEqual(["Beta.md"]);
+    });
   });
 });
