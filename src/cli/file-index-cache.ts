@@ -24,6 +24,12 @@ export function defaultCacheDir(env: Record<string, string | undefined> = proces
   return path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "vault-research");
 }
 
+/** The folder of one vault's cache (its index, vectors and query log): named after the vault's path. */
+export function vaultCacheFolder(cacheDir: string, vaultRoot: string): string {
+  const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
+  return path.join(cacheDir, `index-${id}`);
+}
+
 const PART_EXTENSION = ".v8";
 /** The port's part names; anything else could climb out of the folder. */
 const PART_NAME = /^[a-z0-9-]{1,64}$/;
@@ -45,10 +51,9 @@ export class FileIndexCache implements IndexCache {
   private tidied = false;
 
   constructor(cacheDir: string, vaultRoot: string) {
-    const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
-    this.folder = path.join(cacheDir, `index-${id}`);
+    this.folder = vaultCacheFolder(cacheDir, vaultRoot);
     this.file = this.partFile("manifest");
-    this.legacyFile = path.join(cacheDir, `index-${id}.json`);
+    this.legacyFile = `${this.folder}.json`;
   }
 
   async read(name: string): Promise<unknown> {

@@ -4,6 +4,7 @@ import { describeRebuildReason } from "../index/rebuild-reason";
 import { has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { indexReportJson, type LanguageReport } from "./json/index-report-json";
+import { cachesLeftBehind, type CacheLeftBehind } from "./moved-vault-cache";
 import type { ReportingWorkers, WorkerOutcome } from "./node-workers";
 import { openVault } from "./open-vault";
 import { terminalJson, visibleName } from "./terminal-text";
@@ -29,7 +30,21 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
     for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }
+  for (const line of leftBehindLines(await cachesLeftBehind(opened.cacheDir))) io.out(`${line}\n`);
   return 0;
+}
+
+/**
+ * The cache folders of vaults no longer at their path, each with the path it was made for: a vault
+ * moved is followed by its cache at its first run, so these are of vaults deleted (or moved and not
+ * opened since). Nothing else would ever remove them.
+ */
+function leftBehindLines(left: CacheLeftBehind[]): string[] {
+  if (left.length === 0) return [];
+  const shown = left.slice(0, 10).map((c) => `    ${visibleName(c.folder)} (was ${visibleName(c.vault)})`);
+  const more = left.length > shown.length ? [`    … and ${left.length - shown.length} more`] : [];
+  const count = left.length === 1 ? "1 cache folder" : `${left.length} cache folders`;
+  return [`  ${count} of vaults no longer at their path (a moved vault takes its own at its next run; remove a folder once its vault is gone for good):`, ...shown, ...more];
 }
 
 function languageLine(language: LanguageReport, ready: boolean, worker: WorkerOutcome | null): string {

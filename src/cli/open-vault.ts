@@ -11,10 +11,12 @@ import { loadSettings, type Settings } from "../settings";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
+import { adoptCacheOfMovedVault, recordVaultOfCache } from "./moved-vault-cache";
 import { FsNoteStore, type LinkLeadingOut, type UnlistedFolder } from "./fs-note-store";
 import { bundledNodeWorkers, type ReportingWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
+import { visibleName } from "./terminal-text";
 
 export type { CliIo } from "./cli-io";
 
@@ -110,7 +112,6 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md)${why}.`);
   }
   const cacheDir = cacheDirOutside(flag(args, "cache-dir"), root, io);
-  const cache = new FileIndexCache(cacheDir, root);
   const index = new VaultIndex({
     excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
     stemming: settings.index.stemming,
@@ -119,6 +120,8 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     ...(io.clock ? { clock: io.clock } : {}),
     workers,
   });
+  await takeOverCacheOfMovedVault(cacheDir, root, store, index, io);
+  const cache = new FileIndexCache(cacheDir, root);
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
   warnUnlisted(store.unlistedFolders(), io);
@@ -133,7 +136,18 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
       io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
     }
   }
+  // Whose the cache folder is, so it can follow the vault when it moves (moved-vault-cache.ts);
+  // without a folder (a save that failed, said above) there is nothing to record it in.
+  await recordVaultOfCache(cache.folder, root, index.paths()).catch(() => undefined);
   return { root, store, index, settings, sync, cache, cacheDir, workers };
+}
+
+/** A vault seen for the first time may be one that moved: its old cache folder (vectors and query log too) is taken over, and the user told. */
+async function takeOverCacheOfMovedVault(cacheDir: string, root: string, store: FsNoteStore, index: VaultIndex, io: CliIo): Promise<void> {
+  const notePaths = async () => (await store.list()).map((f) => f.path).filter((p) => index.isIndexable(p));
+  const movedFrom = await adoptCacheOfMovedVault(cacheDir, root, notePaths);
+  if (movedFrom === null) return;
+  io.err(`warning: this vault's cache was found under its old path ${visibleName(movedFrom)}, which no longer exists: it is used here (its vectors and query log too), and notes that differ are read again.\n`);
 }
 
 /**

@@ -1,0 +1,166 @@
+// A vault's cache folder is named after the vault's path, so a vault renamed or moved found none
+// of its own: the whole vault was indexed again and the embeddings already paid for (hours, or
+// money) were lost, while the old folder stayed on disk for ever. Each cache folder now records
+// whose it is (`vault.json`: the vault's path and a sample of its notes' paths); a vault without a
+// cache folder takes over one whose vault is gone from its recorded path and whose notes match its
+// own, by renaming it (the index's freshness check then reads again what differs). A cache whose
+// vault is still at its path is never taken, and one folder is only ever renamed, never merged.
+import { lstat, readdir, readFile, rename } from "node:fs/promises";
+import path from "node:path";
+import { fnv1a32 } from "../text/string-hash";
+import { keptTraceFolder } from "./kept-trace";
+import { vaultCacheFolder } from "./file-index-cache";
+import { replaceFileWhole } from "./temporary-files";
+
+/** The record's file in a vault's cache folder: not a part of any cache (`.v8`, `.bin`, `.jsonl`). */
+export const VAULT_RECORD_NAME = "vault.json";
+const RECORD_SCHEMA = "vault-research-cache-owner.v1";
+/** Paths a record keeps: the ones of lowest hash, so two listings of one vault keep the same ones. */
+const SAMPLE_SIZE = 64;
+/** How alike two vaults' notes must be (estimated share of paths in common, of all paths) for one to take the other's cache. */
+const SAME_VAULT_LIKENESS = 0.5;
+
+interface VaultRecord {
+  schema: typeof RECORD_SCHEMA;
+  /** The vault's path, absolute, as the CLI resolved it. */
+  vault: string;
+  /** Up to SAMPLE_SIZE of its notes' paths (the lowest by hash). */
+  sample: string[];
+}
+
+/** A cache folder whose recorded vault is no longer at its path. */
+export interface CacheLeftBehind {
+  folder: string;
+  vault: string;
+}
+
+/**
+ * Records in `folder` (a vault's cache folder, which exists) that it is `vaultRoot`'s and which
+ * notes it holds; written only when that changed. `paths`: the notes the index holds.
+ */
+export async function recordVaultOfCache(folder: string, vaultRoot: string, paths: readonly string[]): Promise<void> {
+  await writeRecord(folder, { schema: RECORD_SCHEMA, vault: vaultRoot, sample: sampleOf(paths) });
+}
+
+async function writeRecord(folder: string, record: VaultRecord): Promise<void> {
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  const file = path.join(folder, VAULT_RECORD_NAME);
+  const before = await readFile(file, "utf8").catch(() => null);
+  if (before !== text) await replaceFileWhole(file, text);
+}
+
+/**
+ * When `vaultRoot` has no cache folder yet, takes over the cache folder of the moved vault it is, if
+ * one is found: the folder whose vault is gone from its recorded path and whose notes match best.
+ * `notePaths` lists the vault's notes (called only when there is a candidate). Returns the path the
+ * vault had, or null when nothing was taken. Never throws: a cache not taken over is only a rebuild.
+ */
+export async function adoptCacheOfMovedVault(cacheDir: string, vaultRoot: string, notePaths: () => Promise<readonly string[]>): Promise<string | null> {
+  try {
+    const folder = vaultCacheFolder(cacheDir, vaultRoot);
+    if (await entryExists(folder)) return null;
+    const candidates = (await recordsLeftBehind(cacheDir)).filter((c) => c.record.vault !== vaultRoot);
+    if (candidates.length === 0) return null;
+    const best = bestMatch(candidates, sampleOf(await notePaths()));
+    if (!best) return null;
+    // Renamed as a whole or not at all; a folder another process made meanwhile, or took first, stays as it is.
+    await rename(best.folder, folder);
+    // Its record says whose it is now at once: left naming the gone vault, it could be taken again.
+    await writeRecord(folder, { ...best.record, vault: vaultRoot }).catch(() => undefined);
+    await moveKeptTraces(cacheDir, best.record.vault, vaultRoot);
+    return best.record.vault;
+  } catch {
+    return null;
+  }
+}
+
+/** The cache folders under `cacheDir` whose recorded vault is gone from its path (those of older versions, which recorded none, are not known). */
+export async function cachesLeftBehind(cacheDir: string): Promise<CacheLeftBehind[]> {
+  return (await recordsLeftBehind(cacheDir)).map(({ folder, record }) => ({ folder, vault: record.vault }));
+}
+
+async function recordsLeftBehind(cacheDir: string): Promise<{ folder: string; record: VaultRecord }[]> {
+  let names: string[];
+  try {
+    names = await readdir(cacheDir);
+  } catch {
+    return [];
+  }
+  const left: { folder: string; record: VaultRecord }[] = [];
+  for (const name of names.filter((n) => n.startsWith("index-")).sort()) {
+    const folder = path.join(cacheDir, name);
+    const record = await readRecord(folder);
+    if (record && (await isGone(record.vault))) left.push({ folder, record });
+  }
+  return left;
+}
+
+/** The candidate whose recorded sample is most like this vault's, when alike enough and alone in being so. */
+function bestMatch(candidates: { folder: string; record: VaultRecord }[], sample: string[]): { folder: string; record: VaultRecord } | null {
+  const scored = candidates.map((c) => ({ c, likeness: estimatedLikeness(c.record.sample, sample) })).filter((s) => s.likeness >= SAME_VAULT_LIKENESS);
+  if (scored.length === 0) return null;
+  const top = Math.max(...scored.map((s) => s.likeness));
+  const best = scored.filter((s) => s.likeness === top);
+  // Two gone vaults this one is as like: which one it is cannot be told, so neither is taken.
+  return best.length === 1 ? best[0].c : null;
+}
+
+/**
+ * The share of two vaults' paths they have in common (Jaccard's), estimated from their samples:
+ * among the lowest-hashed paths of both together, the share that is in each.
+ */
+export function estimatedLikeness(a: readonly string[], b: readonly string[]): number {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const union = sampleOf([...new Set([...a, ...b])]);
+  if (union.length === 0) return 0;
+  return union.filter((p) => inA.has(p) && inB.has(p)).length / union.length;
+}
+
+/** The SAMPLE_SIZE paths of lowest hash (ties by name): the same ones for every listing of the same notes. */
+export function sampleOf(paths: readonly string[]): string[] {
+  return paths
+    .map((p) => ({ p, h: fnv1a32(p) }))
+    .sort((x, y) => x.h - y.h || (x.p < y.p ? -1 : x.p > y.p ? 1 : 0))
+    .slice(0, SAMPLE_SIZE)
+    .map((x) => x.p);
+}
+
+async function readRecord(folder: string): Promise<VaultRecord | null> {
+  try {
+    const value = JSON.parse(await readFile(path.join(folder, VAULT_RECORD_NAME), "utf8")) as Partial<VaultRecord>;
+    if (value.schema !== RECORD_SCHEMA || typeof value.vault !== "string" || !path.isAbsolute(value.vault)) return null;
+    if (!Array.isArray(value.sample) || !value.sample.every((p) => typeof p === "string")) return null;
+    return value as VaultRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** Only a path that is not there counts as gone: one that cannot be looked at (a permission, a disk) may still hold the vault. */
+async function isGone(vault: string): Promise<boolean> {
+  try {
+    await lstat(vault);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR";
+  }
+}
+
+async function entryExists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** The traces the CLI kept for the vault at its old path go with it (promote finds them by the vault). */
+async function moveKeptTraces(cacheDir: string, from: string, to: string): Promise<void> {
+  const [old, next] = [keptTraceFolder(cacheDir, from), keptTraceFolder(cacheDir, to)];
+  if (!(await entryExists(old)) || (await entryExists(next))) return;
+  await rename(old, next).catch(() => undefined);
+}
