@@ -4,7 +4,8 @@
 // (offered only with --allow-writes) fetches the page only with --allow-external too. Results are
 // the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
 // with their labels; a call that fails says so (isError) in a plain sentence first. A call the
-// agent cancels (or a client that goes) stops its run: no further request leaves for it.
+// agent cancels (or a client that goes) stops its run: no further request leaves for it, and no
+// trace is kept for it (the SDK sends a cancelled call no answer, so no one could name its file).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
@@ -160,7 +161,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
         { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
       );
-      const traceFile = await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
+      const traceFile = signal.aborted ? undefined : await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);
       return jsonResult(json, researchLead(allow_external_search, ctx.allowExternal, json.providers_asked, json.pack.external_evidence));
     },
