@@ -2,6 +2,7 @@
 // text a person reads (answer, then labelled evidence, then where the trace is) or as one
 // `research_result.v1` object. The trace goes into the vault only when asked (--trace, or the
 // config's notes.writeTraceNotes); otherwise it is kept in the cache folder (kept-trace.ts).
+// Ctrl-C stops the run gently (exit 130): what it found is printed, its trace kept in the cache folder.
 import path from "node:path";
 import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
@@ -45,7 +46,12 @@ export function traceDestination(args: ParsedArgs, settings: Settings): TraceDes
   return written?.notes?.writeTraceNotes === true ? "vault" : "cache";
 }
 
-export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<number> {
+export interface ResearchCommandHooks {
+  /** Aborting it is Ctrl-C (tests); the command also listens for SIGINT itself while the run goes. */
+  stop?: AbortSignal;
+}
+
+export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: ResearchCommandHooks = {}): Promise<number> {
   const question = await readQuestion(args, io);
   if (!question) throw new UsageError('research needs a question, e.g. vault-research research "what did we decide about sync?" --vault DIR');
   // Every flag is checked before the vault is indexed: a typo should not cost an indexing run.
@@ -69,6 +75,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
   const json = has(args, "json");
   const talk = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });
   const dial = await researchDial(dialChoice, io, opened);
+  const stop = stopOnCtrlC(io, talk.progress, hooks.stop);
   const result = await runResearch(
     { question, mode: external.mode, providers: choice.providers, freshness: external.freshness, count: external.count, readPages: external.readPages, retrievalOnly: has(args, "retrieval-only"), writeTrace: destination === "vault" },
     {
@@ -85,17 +92,45 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo): Promise<
       fetchGuard: web.fetchGuard,
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
       dial: dial.deps,
+      signal: stop.signal,
       ...(web.replayDir ? { replayedFrom: web.replayDir } : {}),
     },
-  );
-  await dial.log(question, result);
+  ).finally(stop.done);
+  const stopped = stop.signal.aborted;
+  // A stopped run is no search to replay: it may have stopped before the vault was searched at all.
+  if (!stopped) await dial.log(question, result);
   const kept = await keepTraceAsChosen(result, destination, opened, args, io);
   if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir, dial.seen()))}\n`);
   else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined, searchLevel: dial.seen() }));
   printMissingKeyHints(result, web, io);
+  // Stopped, not failed (as every command's help says): what it found is printed and its trace kept.
+  if (stopped) return 130;
   if (traceNoteAsAsked(destination === "vault", result)) return 0;
   for (const w of result.pack.warnings.filter((w) => w.kind === "trace_not_written")) io.err(`vault-research research: ${w.message}\n`);
   return 1;
+}
+
+/**
+ * The first Ctrl-C stops the run gently: it ends within the stage runner's grace with what it found,
+ * which is printed, and its trace is kept in the cache folder (no note goes into the vault: stop means
+ * stop). A second Ctrl-C is Node's own (temporary-files.ts): the process ends at once. `done` stops listening.
+ */
+function stopOnCtrlC(io: CommandIo, talk: boolean, hook?: AbortSignal): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const stop = (): void => {
+    if (talk) io.err("Stopping the run; what it found so far follows. Press Ctrl-C again to quit at once.\n");
+    controller.abort();
+  };
+  process.once("SIGINT", stop);
+  if (hook?.aborted) stop();
+  else hook?.addEventListener("abort", stop, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      process.removeListener("SIGINT", stop);
+      hook?.removeEventListener("abort", stop);
+    },
+  };
 }
 
 interface ResearchDialUse {

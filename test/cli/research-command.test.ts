@@ -4,7 +4,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "../../src/cli/args";
+import { researchCommand } from "../../src/cli/research-command";
+import { COMMANDS, runCli } from "../../src/cli/run";
+import { terminalOutput } from "../../src/cli/terminal-text";
 
 const ROOT = path.resolve(__dirname, "../..");
 const QUESTION = "why did we choose Automerge over Yjs";
@@ -65,5 +70,60 @@ describe("a question that is an API key", () => {
     expect(`${run.out}${run.err}`).not.toContain(KEY.slice(0, 10));
     expect(readdirSync(vault, { recursive: true })).toEqual(before);
     expect(existsSync(path.join(tmp, "cache"))).toBe(false);
+  });
+});
+
+describe("a run stopped with Ctrl-C", () => {
+  let server: Server;
+  let base: string;
+  let modelAsked: Promise<void>;
+
+  beforeEach(async () => {
+    // A model server that takes the request and never answers: the run waits on it until it is stopped.
+    let asked!: () => void;
+    modelAsked = new Promise((resolve) => (asked = resolve));
+    server = createServer((req) => {
+      req.resume();
+      asked();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** The command in process, stopped (its Ctrl-C hook) as soon as the model has the question. */
+  async function stoppedAtTheModel(extra: string[]) {
+    const seen = { out: "", err: "" };
+    const io = terminalOutput({ out: (t: string) => (seen.out += t), err: (t: string) => (seen.err += t), env: {}, cwd: tmp }, [], { out: false, err: false });
+    const stop = new AbortController();
+    void modelAsked.then(() => stop.abort());
+    const args = parseArgs(["research", QUESTION, "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--model", `openai:stand-in@${base}`, ...extra].slice(1), COMMANDS.research.flags);
+    const code = await researchCommand(args, io, { stop: stop.signal });
+    return { code, ...seen };
+  }
+
+  it("prints what it found as JSON, exits 130, keeps its trace outside the vault, and logs no search", async () => {
+    const run = await stoppedAtTheModel(["--json", "--trace"]);
+    expect(run.code).toBe(130);
+    const out = JSON.parse(run.out) as { stop_reason: string; pack: { evidence: unknown[] }; trace_path: string | null; trace_file: string };
+    expect(out.stop_reason).toBe("cancelled");
+    expect(out.pack.evidence.length).toBeGreaterThan(0);
+    // Stop means stop: no note in the vault, even with --trace; the trace is kept where promote finds it.
+    expect(out.trace_path).toBeNull();
+    expect(existsSync(path.join(vault, "Research", "Traces"))).toBe(false);
+    expect(readFileSync(out.trace_file, "utf8")).toContain("> [!warning] Stopped before it finished");
+    const logs = readdirSync(path.join(tmp, "cache"), { recursive: true }).map(String).filter((f) => f.includes("query-log"));
+    const lines = logs.flatMap((f) => readFileSync(path.join(tmp, "cache", f), "utf8").split("\n").filter(Boolean));
+    expect(lines).toEqual([]);
+  });
+
+  it("says in text where it stopped and where the trace is", async () => {
+    const run = await stoppedAtTheModel([]);
+    expect(run.code).toBe(130);
+    expect(run.out).toContain("The run was cancelled during the synthesize stage.");
+    expect(run.out).toMatch(/\nTrace: kept outside the vault in .+\.md/);
   });
 });
