@@ -28,6 +28,7 @@ export function renderTraceNote(trace: ResearchTrace): string {
   const parts = [
     frontmatter(trace),
     `# Research: ${escapeMarkdownText(oneLine(trace.question))}`,
+    ...stoppedCallout(trace),
     answerSection(trace),
     vaultSection(trace),
     outsideSection(trace),
@@ -53,6 +54,23 @@ function frontmatter(trace: ResearchTrace): string {
     tags: ["research/trace"],
   };
   return `---\n${toYaml(data, { lineWidth: 0 })}---`;
+}
+
+/**
+ * Above everything else in the note of a run that was stopped (the panel's Stop, a cancelled call):
+ * what follows is what it had found by then, not a finished run. Where it stopped is said in the
+ * stage runner's words, the run's `cancelled` warning (research/stage-runner.ts), the one place
+ * that knows it.
+ */
+function stoppedCallout(trace: ResearchTrace): string[] {
+  if (trace.stop_reason !== "cancelled") return [];
+  const where = trace.pack.warnings.find((w) => w.kind === "cancelled")?.message ?? "The run was cancelled before it finished.";
+  return [
+    [
+      "> [!warning] Stopped before it finished",
+      `> ${escapeMarkdownText(sentence(where))} What it had found by then is below; the stages after that did not run.`,
+    ].join("\n"),
+  ];
 }
 
 const NO_ANSWER_REASONS: Record<ResearchTrace["stop_reason"], string> = {

@@ -13,7 +13,9 @@ import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/
 import type { Settings } from "../settings";
 import { isProviderName, type ProviderName } from "../provider-names";
 import { SOURCE_ACCESS } from "../websearch/source-access";
-import type { SecretName } from "../ports";
+import type { NoteStore, SecretName } from "../ports";
+import { saveStoppedTraceNote } from "../research/stopped-trace-note";
+import { errorMessage } from "../text/error-message";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
 import { Composer, FRESHNESS_LABELS, MODE_LABELS, withinSettings, type TurnOptions } from "./composer";
@@ -60,7 +62,8 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
   synthesis_unavailable: "The model could not be used, so no answer was written. The evidence is below.",
   timeout: "The run took too long and stopped. What was found is below.",
   retrieval_only: "Evidence only; no answer was written.",
-  cancelled: "Cancelled. What was found before stopping is below; no trace note was written.",
+  // No word on the trace note: a stopped run writes none, and the turn offers to save one (then it is written).
+  cancelled: "Cancelled. What was found before stopping is below.",
 };
 
 
@@ -194,7 +197,7 @@ export class ResearchView extends ItemView {
       if (!this.turns.includes(turn)) return;
       const cancelled = turn.state === "cancelled";
       if (!cancelled) this.finishTurn(turn, "done", result);
-      await this.renderResult(turn, result, cancelled);
+      await this.renderResult(turn, result, cancelled, prepared.store);
     } catch (error) {
       if (turn.state === "cancelled") return;
       this.finishTurn(turn, "failed");
@@ -278,24 +281,21 @@ export class ResearchView extends ItemView {
     }
   }
 
-  private async renderResult(turn: Turn, result: ResearchResult, cancelledEarlier: boolean): Promise<void> {
+  /** `store`: the vault the run read, where "Save trace note" writes a stopped run's trace. */
+  private async renderResult(turn: Turn, result: ResearchResult, cancelledEarlier: boolean, store: NoteStore): Promise<void> {
     const el = turn.bodyEl;
     if (cancelledEarlier) el.empty();
-    // A stopped run writes no trace note by design (research/stages/trace.ts): the stop line says so
-    // calmly, and the warning that says it for the CLI is no problem here.
-    const problems = problemsOf(result, this.problemContext()).filter((p) => !(result.stop_reason === "cancelled" && p.kind === "trace_not_written"));
+    // A stopped run writes no trace note by design (research/stages/trace.ts), also when Stop came as
+    // the note was about to be written: the stop line says so calmly and "Save trace note" is offered,
+    // so the warning that says it for the CLI is no problem here.
+    const problems = problemsOf(result, this.problemContext()).filter((p) => !(cancelledEarlier && p.kind === "trace_not_written"));
     renderProblems(el, problems, this.problemActions(turn));
     const sentence = stopSentence(result);
     if (sentence) el.createDiv({ cls: ["vault-research-stop", `is-${result.stop_reason}`], text: sentence });
     // No evidence, no brief: quoting the nearest unrelated notes would contradict the sentence above.
     const noEvidence = result.stop_reason === "no_evidence" && result.pack.external_evidence.length === 0;
     if (result.answer && !noEvidence) await this.renderAnswerBox(el, result);
-    const trace = result.trace_path;
-    renderTurnActions(el, {
-      ...(noEvidence && this.webCanHelp(turn.options) ? { searchWeb: () => this.searchWeb(turn) } : {}),
-      ...(result.answer && !noEvidence ? { copy: () => void this.copyAnswer(result), insert: () => this.insertAnswer(result) } : {}),
-      ...(trace ? { openTrace: () => void openAtSection(this.app, trace, undefined) } : {}),
-    });
+    this.renderActions(el, turn, result, { noEvidence, stoppedBeforeNote: cancelledEarlier && !result.trace_path && notWrittenWarning(result), store });
     const explainEphemeral = !this.ephemeralExplained && result.pack.external_evidence.length > 0;
     if (explainEphemeral) this.ephemeralExplained = true;
     const searched = webSearched(result);
@@ -307,6 +307,42 @@ export class ResearchView extends ItemView {
       explainEphemeral,
       vaultRowsAreClosestOnly: noEvidence,
     });
+  }
+
+  /**
+   * The turn's actions. A turn the user stopped before its trace note was written offers to save
+   * it; once saved, the row is drawn again with "Trace" in its place, which takes the focus.
+   */
+  private renderActions(el: HTMLElement, turn: Turn, result: ResearchResult, how: { noEvidence: boolean; stoppedBeforeNote: boolean; store: NoteStore }): HTMLElement | null {
+    const trace = result.trace_path;
+    const { noEvidence } = how;
+    let row: HTMLElement | null = null;
+    let saving = false;
+    const saveTrace = async (): Promise<void> => {
+      if (saving) return;
+      saving = true;
+      try {
+        result.trace_path = await saveStoppedTraceNote(how.store, this.host.settings.notes.traceFolder, result.trace);
+      } catch (error) {
+        new Notice(`The trace note could not be saved: ${errorMessage(error)}`);
+        return;
+      } finally {
+        saving = false;
+      }
+      new Notice(`Trace note saved: ${result.trace_path}`);
+      const again = this.renderActions(el, turn, result, { ...how, stoppedBeforeNote: false });
+      if (row && again) {
+        row.replaceWith(again);
+        again.querySelector<HTMLElement>(".is-openTrace")?.focus();
+      }
+    };
+    row = renderTurnActions(el, {
+      ...(noEvidence && this.webCanHelp(turn.options) ? { searchWeb: () => this.searchWeb(turn) } : {}),
+      ...(result.answer && !noEvidence ? { copy: () => void this.copyAnswer(result), insert: () => this.insertAnswer(result) } : {}),
+      ...(trace ? { openTrace: () => void openAtSection(this.app, trace, undefined) } : {}),
+      ...(how.stoppedBeforeNote ? { saveTrace: () => void saveTrace() } : {}),
+    });
+    return row;
   }
 
   private async renderAnswerBox(parent: HTMLElement, result: ResearchResult): Promise<void> {
@@ -433,6 +469,11 @@ export class ResearchView extends ItemView {
   private scrollToTurn(turn: Turn): void {
     this.turnsEl.scrollTop = Math.max(0, turn.el.offsetTop - this.turnsEl.offsetTop);
   }
+}
+
+/** The run wanted a trace note and wrote none: the stop kept it back (or, on a finished run, the write failed). */
+function notWrittenWarning(result: ResearchResult): boolean {
+  return result.pack.warnings.some((w) => w.kind === "trace_not_written");
 }
 
 /** A model that could not answer leaves the evidence brief in its place, shown as the answer. */

@@ -134,11 +134,29 @@ export function panelStatesSuite(session: () => BrowserSession, report: (line: s
       await page().waitForFunction(() => document.querySelector(".vault-research-turn:last-child .vault-research-stop")?.textContent?.startsWith("Cancelled. "));
       const turn = lastTurn(page());
       expect(await turn.locator(".vault-research-problem").count()).toBe(0);
-      expect(await turn.locator(".vault-research-stop").allTextContents()).toEqual(["Cancelled. What was found before stopping is below; no trace note was written."]);
+      expect(await turn.locator(".vault-research-stop").allTextContents()).toEqual(["Cancelled. What was found before stopping is below."]);
       expect(await turn.textContent()).not.toMatch(/internet|network/i);
       expect(await page().locator(".vault-research-run-text").textContent()).toBe("Cancelled.");
       expect(await turn.locator(".vault-research-stage.is-started").count()).toBe(0);
+      // The run wrote no trace note, being stopped; the user may keep its trace all the same.
+      const save = turn.getByRole("button", { name: "Save trace note" });
+      expect(await save.count()).toBe(1);
       await shoot("cancelled", scrollTurnIntoView);
+      const traces = () =>
+        page().evaluate(async () => {
+          const w = (window as unknown as { workbench: { app: { vault: { getMarkdownFiles(): { path: string }[]; adapter: { read(p: string): Promise<string> } } } } }).workbench;
+          const files = w.app.vault.getMarkdownFiles().filter((f) => f.path.startsWith("Research/Traces/"));
+          return Promise.all(files.map(async (f) => ({ path: f.path, text: await w.app.vault.adapter.read(f.path) })));
+        });
+      const before = (await traces()).map((t) => t.path);
+      await save.click();
+      const open = turn.getByRole("button", { name: "Open trace note" });
+      await open.waitFor({ state: "visible" });
+      expect(await open.evaluate((b) => b === document.activeElement)).toBe(true);
+      const saved = (await traces()).filter((t) => !before.includes(t.path));
+      expect(saved.map((t) => t.text.match(/^stop_reason: (\w+)$/m)?.[1])).toEqual(["cancelled"]);
+      expect(saved[0].text).toContain("> [!warning] Stopped before it finished\n> The run was cancelled during the external retrieval stage.");
+      await page().locator(".notice").evaluateAll((n) => n.forEach((x) => x.remove()));
     });
 
     it("a missing key: says which, offers Open settings, and never a command-line hint", async () => {

@@ -7,6 +7,7 @@ import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
 import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/research/types";
+import type { NoteStore } from "../../src/ports";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const crdt = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "A CRDT merges edits from many devices without a server." }]);
@@ -195,7 +196,7 @@ describe("the research panel", () => {
     finish(result(pack("slow question", [crdt]), null, { stop_reason: "cancelled" }));
     await panel.settled();
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row"]);
-    expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below; no trace note was written.");
+    expect(panel.el.textContent).toContain("Cancelled. What was found before stopping is below.");
   });
 
   it("keeps running when Esc only closes an input method's candidates in the question box", async () => {
@@ -663,5 +664,118 @@ describe("a run that ends after the user moved on", () => {
     finishes[1](result(pack("second", [crdt]), `Answer [${crdt.source_key}].`));
     await panel.settled();
     expect(turns.scrollTop).toBe(890);
+  });
+});
+
+describe("a run the user stopped, and the trace note it did not write", () => {
+  const STOPPED_WHERE = "The run was cancelled during the external retrieval stage.";
+  const NOT_WRITTEN = "The run was stopped, so no trace note was written into the vault.";
+
+  /** A vault that holds what is created in it; `create` refuses a path that is taken, as the port says. */
+  function memoryStore(): NoteStore & { files: Map<string, string> } {
+    const files = new Map<string, string>();
+    return {
+      files,
+      list: async () => [],
+      read: async (path) => files.get(path) ?? "",
+      exists: async (path) => files.has(path),
+      create: async (path, content) => {
+        if (files.has(path)) throw new Error(`${path} exists`);
+        files.set(path, content);
+      },
+    };
+  }
+
+  /** What the run returns when it was stopped: the pack so far, and a trace it did not write as a note. */
+  function stoppedResult(question: string, extra: Partial<ResearchResult> = {}): ResearchResult {
+    const p = pack(question, [crdt]);
+    p.warnings = [
+      { kind: "cancelled", message: STOPPED_WHERE },
+      { kind: "trace_not_written", message: NOT_WRITTEN },
+    ];
+    return { pack: p, stop_reason: "cancelled", trace: { ...trace(), question, started_at: "2026-11-30T14:12:03.000Z", stop_reason: "cancelled", pack: p }, ...extra };
+  }
+
+  async function stopRun(answer: (question: string) => ResearchResult, store: NoteStore, settings?: (s: Settings) => void): Promise<Panel> {
+    let finish: (r: ResearchResult) => void = () => {};
+    const panel = await openPanel(
+      (request, deps) => {
+        deps.onProgress?.({ stage: "external_retrieval", status: "started", detail: "", at: 0 });
+        return new Promise((resolve) => (finish = () => resolve(answer(request.question))));
+      },
+      { host: { prepareRun: async () => ({ ok: true, deps: { store } as RunDeps }) }, ...(settings ? { settings } : {}) },
+    );
+    panel.type("What changed in Automerge 3?");
+    panel.press("Enter");
+    await new Promise((r) => setTimeout(r, 0));
+    panel.press("Escape");
+    finish(answer(""));
+    await panel.settled();
+    return panel;
+  }
+
+  const button = (panel: Panel, name: string) => [...panel.el.querySelectorAll<HTMLElement>(".vault-research-turn-action")].find((b) => b.getAttribute("aria-label") === name) ?? null;
+
+  it("offers Save trace note; the note says the run was stopped and where, and never that it was not written", async () => {
+    const store = memoryStore();
+    const panel = await stopRun((q) => stoppedResult(q), store, (s) => (s.notes.traceFolder = "Research/Stopped"));
+    expect(texts(panel.el, ".vault-research-problem")).toEqual([]);
+    const save = button(panel, "Save trace note")!;
+    expect(save).not.toBeNull();
+    // Pressed twice before the first write ends: one note.
+    save.click();
+    save.click();
+    await panel.settled();
+    expect([...store.files.keys()]).toEqual([expect.stringMatching(/^Research\/Stopped\/.+What changed in Automerge 3\.md$/)]);
+    const note = [...store.files.values()][0];
+    expect(note).toContain("stop_reason: cancelled");
+    expect(note).toContain(`> [!warning] Stopped before it finished\n> ${STOPPED_WHERE}`);
+    expect(note).not.toContain("no trace note was written");
+    expect(notices.at(-1)?.message).toBe(`Trace note saved: ${[...store.files.keys()][0]}`);
+    // The row now opens the note it saved, and the focus is on that button, not lost with the one pressed.
+    expect(button(panel, "Save trace note")).toBeNull();
+    const open = button(panel, "Open trace note")!;
+    expect(document.activeElement).toBe(open);
+    panel.app.vault.seed([...store.files.keys()][0], note);
+    open.click();
+    expect(panel.app.workspace.openedLinks.at(-1)?.linktext).toBe([...store.files.keys()][0]);
+    // The stop line stays true once the note exists.
+    expect(panel.el.textContent).not.toContain("no trace note was written");
+  });
+
+  it("a stop that came as the note was due (the answer already written) also offers it, and shows no problem for it", async () => {
+    const store = memoryStore();
+    const panel = await stopRun((q) => {
+      const r = stoppedResult(q, { stop_reason: "enough_evidence", answer: { text: `Merges offline [${crdt.source_key}].`, kind: "model", verified: true } });
+      r.pack.warnings = [{ kind: "trace_not_written", message: NOT_WRITTEN }];
+      return r;
+    }, store);
+    expect(texts(panel.el, ".vault-research-problem")).toEqual([]);
+    expect(button(panel, "Save trace note")).not.toBeNull();
+  });
+
+  it("is not offered when the run wrote its note, nor when trace notes are off (the run wanted none)", async () => {
+    const written = await stopRun((q) => ({ ...stoppedResult(q, { trace_path: "Research/Traces/run.md" }), stop_reason: "enough_evidence" }), memoryStore());
+    expect(button(written, "Save trace note")).toBeNull();
+    expect(button(written, "Open trace note")).not.toBeNull();
+    document.body.empty();
+    const off = await stopRun((q) => {
+      const r = stoppedResult(q);
+      r.pack.warnings = r.pack.warnings.filter((w) => w.kind !== "trace_not_written");
+      return r;
+    }, memoryStore());
+    expect(button(off, "Save trace note")).toBeNull();
+  });
+
+  it("says a note that could not be saved could not, and keeps the button to try again", async () => {
+    const store = memoryStore();
+    store.create = async () => {
+      throw new Error("the folder is read-only");
+    };
+    const panel = await stopRun((q) => stoppedResult(q), store);
+    button(panel, "Save trace note")!.click();
+    await panel.settled();
+    expect(notices.at(-1)?.message).toBe("The trace note could not be saved: the folder is read-only");
+    expect(button(panel, "Save trace note")).not.toBeNull();
   });
 });
