@@ -1,0 +1,111 @@
+import { Parser } from "commonmark";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { closesFence, fenceLanguage, fenceLine, fenceOpening, FenceReader, type FencePart } from "../../src/text/code-fences";
+
+const parts = (text: string): FencePart[] => {
+  const reader = new FenceReader();
+  return text.split("\n").map((line) => reader.read(line));
+};
+
+/** The lines CommonMark's reference parser puts in fenced code blocks, opener and closer included (1-based). */
+function fencedLinesByCommonMark(text: string): Set<number> {
+  const lines = new Set<number>();
+  const walker = new Parser().parse(text).walker();
+  for (let step = walker.next(); step; step = walker.next()) {
+    const node = step.node;
+    if (!step.entering || node.type !== "code_block" || node.info === null) continue;
+    const [[from], [to]] = node.sourcepos;
+    for (let line = from; line <= to; line++) lines.add(line);
+  }
+  return lines;
+}
+
+describe("fence lines", () => {
+  it("reads up to three spaces and a run of three or more backticks or tildes, taken whole", () => {
+    expect(fenceLine("   ````js x")).toEqual({ indent: "   ", marker: "````", rest: "js x" });
+    expect(fenceLine("~~~")).toEqual({ indent: "", marker: "~~~", rest: "" });
+    expect(fenceLine("    ```")).toBeNull();
+    expect(fenceLine("\t```")).toBeNull();
+    expect(fenceLine("``")).toBeNull();
+    expect(fenceLine("> ```")).toBeNull();
+  });
+
+  it("a backtick fence whose info string holds a backtick opens nothing; a tilde fence's may", () => {
+    expect(fenceOpening("```a`b")).toBeNull();
+    expect(fenceOpening("~~~a`b")?.rest).toBe("a`b");
+  });
+
+  it("closes only on its own character, as long or longer, with nothing but spaces and tabs after", () => {
+    const open = { marker: "````" };
+    expect(closesFence(open, "````")).toBe(true);
+    expect(closesFence(open, "  `````  \t")).toBe(true);
+    expect(closesFence(open, "```")).toBe(false);
+    expect(closesFence(open, "~~~~")).toBe(false);
+    expect(closesFence(open, "````js")).toBe(false);
+    expect(closesFence(open, "````\u00a0")).toBe(false);
+    expect(closesFence(open, "````\f")).toBe(false);
+    expect(closesFence(open, "    ````")).toBe(false);
+  });
+
+  it("a language is the info string's first word", () => {
+    expect(fenceLanguage("  dataviewjs  x")).toBe("dataviewjs");
+    expect(fenceLanguage("")).toBe("");
+  });
+});
+
+describe("FenceReader", () => {
+  it("a ~~~ or a shorter run inside a block is code, not its end", () => {
+    expect(parts("````md\n```\n~~~\n# not a heading\n````\nafter")).toEqual(["opener", "code", "code", "code", "closer", "outside"]);
+  });
+
+  it("a block never closed runs to the end", () => {
+    expect(parts("text\n~~~\ncode\n\ncode")).toEqual(["outside", "opener", "code", "code", "code"]);
+  });
+
+  it("reads fences behind quote, callout and list markers, and ends them with their container", () => {
+    expect(parts("> [!note]\n> ```tasks\n> not done\n>\n> ```\nafter")).toEqual(["outside", "opener", "code", "code", "closer", "outside"]);
+    expect(parts("> ```js\n> code\nnot quoted\n```")).toEqual(["opener", "code", "outside", "opener"]);
+    expect(parts("- ```tasks\n  not done\n\n  ```\n- next")).toEqual(["opener", "code", "code", "closer", "outside"]);
+    expect(parts("- ```js\n  code\nout of the item")).toEqual(["opener", "code", "outside"]);
+    expect(parts("1. > ~~~\n   > code\n   > ~~~")).toEqual(["opener", "code", "closer"]);
+  });
+
+  it("a fence indented under a list item ends with the item and closes up to three spaces past its indent", () => {
+    expect(parts("- item\n  ```js\n  code\n     ```\nafter")).toEqual(["outside", "opener", "code", "closer", "outside"]);
+    expect(parts("- item\n  ```js\n  code\nnext paragraph")).toEqual(["outside", "opener", "code", "outside"]);
+  });
+
+  it("agrees with CommonMark's reference parser on which lines are fenced code", () => {
+    const line = fc.constantFrom(
+      "```", "````", "~~~", "~~~~", "```js", "~~~ tasks", "``` `", "```\u00a0", "```a`b", "    ```", "\t```",
+      "code", "# heading", "", "   ", "> ```", "> ````", "> code", ">", "> ~~~", "- ```", "- ~~~", "  code", "  ```", "- item",
+      "> - ```", ">   code", ">   ```",
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
+        const text = lines.join("\n");
+        const expected = fencedLinesByCommonMark(text);
+        const reader = new FenceReader();
+        const read = lines.map((l) => reader.read(l) !== "outside");
+        // Blank lines aside: the reference parser's positions leave those at an unclosed block's end out.
+        const shown = (i: number) => !/^[>\s]*$/.test(lines[i]);
+        expect(lines.flatMap((_, i) => (shown(i) && read[i] ? [i + 1] : []))).toEqual(lines.flatMap((_, i) => (shown(i) && expected.has(i + 1) ? [i + 1] : [])));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads hostile texts line by line: a run of 100,000 backticks, 50,000 alternating openers, deep quotes, CRLF and NUL", () => {
+    expect(parts("`".repeat(100_000))).toEqual(["opener"]);
+    expect(parts(`x\n${"`".repeat(100_000)}a\`\n\`\`\``)).toEqual(["outside", "outside", "opener"]);
+    // ``` opens, ~~~ is its code, ``` closes, ~~~ opens the next: four parts a cycle.
+    const alternating = parts("```\n~~~\n".repeat(25_000).slice(0, -1));
+    expect(alternating).toEqual(Array.from({ length: 50_000 }, (_, i) => (["opener", "code", "closer", "opener", "code", "closer"] as const)[i % 6]));
+    const deep = `${"> ".repeat(20_000)}\`\`\`\n${`${"> ".repeat(20_000)}x\n`.repeat(200)}${">".repeat(20_000)}\`\`\``;
+    expect(parts(deep)).toEqual(["opener", ...Array<FencePart>(200).fill("code"), "closer"]);
+    const crlf = "```\0\r\ncode\0\r\n```\r".split("\n").map((l) => l.replace(/\r$/, ""));
+    const reader = new FenceReader();
+    expect(crlf.map((l) => reader.read(l))).toEqual(["opener", "code", "closer"]);
+  });
+});
