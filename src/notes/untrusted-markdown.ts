@@ -7,6 +7,7 @@
 // through the one escaper in markdown-escape.ts instead.)
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
 import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
+import { FenceReader, type FencePart } from "../text/code-fences";
 import { linkDestination } from "./note-links";
 
 /** Elements whose whole content goes: they run code, frame other pages or submit data. */
@@ -40,14 +41,30 @@ export interface SanitizedMarkdown {
  * Templater's `<%`, which runs wherever it appears); everything outside code is cleaned.
  */
 export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOptions = {}): SanitizedMarkdown {
-  const removed = { elements: 0, links: 0, handlers: 0 };
   const text = removeControlChars(removeBidiControls(markdown.replace(/\r\n?/g, "\n")), true);
-  const out: string[] = [];
-  for (const segment of splitFences(text)) {
+  const kept = sanitizedLines(splitFences(text), options);
+  if (readsAsWritten(kept.lines)) return { markdown: kept.lines.map((l) => l.text).join("\n"), removed: kept.removed };
+  // A reader would end a code block where this did not, and read its code as markdown: the whole
+  // page is cleaned as prose instead (its code shows escapes, nothing in it becomes live).
+  const prose = sanitizedLines([{ kind: "prose", text }], options);
+  return { markdown: prose.lines.map((l) => l.text).join("\n"), removed: prose.removed };
+}
+
+/** A written line and what it is to be: a fence's opener, its code as written, its closer, or cleaned text. */
+interface WrittenLine {
+  text: string;
+  part: FencePart;
+}
+
+function sanitizedLines(segments: Segment[], options: SanitizeOptions): { lines: WrittenLine[]; removed: Removed } {
+  const removed = { elements: 0, links: 0, handlers: 0 };
+  const out: WrittenLine[] = [];
+  const write = (text: string, part: FencePart) => out.push(...text.split("\n").map((line) => ({ text: line, part })));
+  for (const segment of segments) {
     if (segment.kind === "fence") {
-      out.push(fenceOpener(segment));
-      out.push(...segment.body.map(neutralizeCodeLine));
-      out.push(`${segment.indent}${segment.marker}`);
+      write(fenceOpener(segment), "opener");
+      for (const line of segment.body) write(neutralizeCodeLine(line), "code");
+      write(`${segment.indent}${segment.marker}`, "closer");
       continue;
     }
     let prose = dropElementBlocks(segment.text, removed);
@@ -59,13 +76,43 @@ export function sanitizeExtractedMarkdown(markdown: string, options: SanitizeOpt
         removed.elements++;
         return "";
       }) + prose.slice(lastTagEnd);
-    out.push(unlinkAcrossLines(prose.split("\n").map((line) => sanitizeProseLine(line, options, removed)).join("\n")));
+    write(unlinkAcrossLines(prose.split("\n").map((line) => sanitizeProseLine(line, options, removed)).join("\n")), "outside");
   }
-  const markdownOut = out
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-  return { markdown: markdownOut, removed };
+  return { lines: withoutExtraBlankLines(out), removed };
+}
+
+/**
+ * At most one blank line in a row, none at the start or end, no spaces at either end. But for a
+ * first line indented four columns or more: it is indented code, and taken to the margin
+ * (`    ````) it became a fence that every block after it was read against.
+ */
+function withoutExtraBlankLines(lines: WrittenLine[]): WrittenLine[] {
+  const blank = (line: WrittenLine | undefined) => line !== undefined && line.text.trim() === "";
+  const kept: WrittenLine[] = [];
+  for (const line of lines) {
+    if (line.text === "" && (kept.length === 0 || kept[kept.length - 1].text === "")) continue;
+    kept.push(line);
+  }
+  while (blank(kept[kept.length - 1])) kept.pop();
+  while (blank(kept[0])) kept.shift();
+  if (kept.length > 0 && columnsOfIndent(kept[0].text) < 4) kept[0] = { ...kept[0], text: kept[0].text.trimStart() };
+  if (kept.length > 0) kept[kept.length - 1] = { ...kept[kept.length - 1], text: kept[kept.length - 1].text.trimEnd() };
+  return kept;
+}
+
+/**
+ * Whether a reader (code-fences.ts: CommonMark, as Obsidian renders it) opens, keeps and closes each
+ * code block where this wrote it. A fence this read as a container's text can leave the reader in
+ * a block (`> > ```` over `   ```` ended the quote and opened one), and then a page's own opener
+ * closed it and its "code" was read as markdown, links and `dataviewjs` blocks live.
+ */
+function readsAsWritten(lines: WrittenLine[]): boolean {
+  const reader = new FenceReader();
+  for (const line of lines) {
+    const part = reader.read(line.text);
+    if (line.part !== "outside" && part !== line.part) return false;
+  }
+  return true;
 }
 
 /**

@@ -364,3 +364,33 @@ describe("sanitizeExtractedMarkdown on pages built to be slow", () => {
     expect(sanitizeExtractedMarkdown("<script>".repeat(18_750))).toEqual({ markdown: "", removed: { elements: 18_750, links: 0, handlers: 0 } });
   });
 });
+
+describe("code blocks end where a reader ends them (code-fences.ts)", () => {
+  /** What CommonMark makes live in the cleaned page: links other than http(s), raw HTML, code that a plugin runs. */
+  function liveIn(markdown: string): string[] {
+    const live: string[] = [];
+    const walker = new Parser().parse(markdown).walker();
+    for (let step = walker.next(); step; step = walker.next()) {
+      const node = step.node;
+      if (!step.entering) continue;
+      if (node.type === "link" && !/^https?:/.test(node.destination ?? "")) live.push(`link ${node.destination}`);
+      if (node.type === "html_inline" || node.type === "html_block") live.push(`html ${node.literal}`);
+      if (node.type === "code_block" && node.info && /dataview/i.test(node.info)) live.push(`code ${node.info}`);
+    }
+    return live;
+  }
+
+  it.each([
+    ["a first line of indented code, taken to the margin, became a fence", ["    ```", "- item", "```", "``` `", "    ```", "[x](obsidian://evil)"]],
+    ["a fence in a quote, ended by a line outside it, opened a block the page's next opener closed", ["> > ```dataviewjs", "   ```", "[x](obsidian://evil)", "````", "~~~dataviewjs", "dv.el('b', 'x')"]],
+    ["the same behind a list item's marker", ["> ```", "  ```", "x", "```", "<img src=x onerror=alert(1)>"]],
+  ])("%s: nothing in its code is live", (_, lines) => {
+    const out = clean(lines.join("\n"));
+    expect(liveIn(out), out).toEqual([]);
+  });
+
+  it("a page whose fences every reader reads alike keeps its code as written", () => {
+    expect(clean("Intro\n\n````md\n```dataviewjs\n[x](obsidian://a)\n```\n````\n\nAfter")).toBe("Intro\n\n````md\n```dataviewjs\n[x](obsidian://a)\n```\n````\n\nAfter");
+  });
+});
+
