@@ -14,6 +14,7 @@
 // answer inserted into a user's note sits under the user's headings, not beside them.
 
 import { BacktickRuns } from "../text/backtick-runs";
+import { fenceLine as readFenceLine, isCloserOf, opensBlock, type FenceLine } from "../text/code-fences";
 import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
 
 /**
@@ -31,9 +32,6 @@ export function citationKeys(inside: string): string[] | null {
   return parts.every((part) => KEY_ATTEMPT.test(part)) ? parts.map((p) => p.toLowerCase()) : null;
 }
 
-// The marker is taken whole (a lookahead and its backreference): on a line that `.` cannot read to
-// its end (a U+2028 in it), giving back one backtick at a time reread the line for each of them.
-const FENCE = /^( {0,3})(?=(`{3,}|~{3,}))\2(.*)$/;
 /**
  * A heading may stand behind quote and list markers (`\t#` or `    ##` after one is a heading). A
  * line that is really indented code is moved down too: only its text changes.
@@ -43,6 +41,21 @@ const SETEXT_UNDERLINE = new RegExp(String.raw`^(${CONTAINER_MARKERS}[ \t]*)([=-
 /** How far an answer's headings go down: below the trace note's `##` sections. */
 const HEADING_DEMOTION = 2;
 
+/**
+ * The run of backticks or tildes a line inside a fence starts with, where it may close the fence:
+ * up to three columns past the fence's indent (a tab counted to the next multiple of four). Under a
+ * list item (`1. x` over `   ````), CommonMark closes the item's fence there; read as no closer, the
+ * lines after it were code here and markdown to a reader, a `dataviewjs` block live among them.
+ */
+function closingRun(line: string, fenceIndent: string): FenceLine | null {
+  const spaces = /^[ \t]*/.exec(line)![0];
+  if (columnsOfIndent(line) > fenceIndent.length + 3) return null;
+  return readFenceLine(line.slice(spaces.length));
+}
+
+/** A line separator or paragraph separator: some readers break a line there, so a fence line holding one is shown as text. */
+const LINE_SEPARATOR = /[\u2028\u2029]/;
+
 export function inertAnswerMarkdown(markdown: string): string {
   const out: string[] = [];
   /** The open fence: its backticks or tildes, and the spaces it was indented by. */
@@ -51,27 +64,36 @@ export function inertAnswerMarkdown(markdown: string): string {
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const fenceLine = FENCE.exec(line);
-    if (fence === null && fenceLine) {
+    const fenceLine = readFenceLine(line);
+    if (fence === null && fenceLine !== null && opensBlock(fenceLine) && !LINE_SEPARATOR.test(fenceLine.rest)) {
       // The info string would hand the code to another plugin's processor (dataviewjs…).
-      fence = { marker: fenceLine[2], indent: fenceLine[1] };
-      out.push(`${fenceLine[1]}${fenceLine[2]}`);
+      fence = { marker: fenceLine.marker, indent: fenceLine.indent };
+      out.push(`${fenceLine.indent}${fenceLine.marker}`);
     } else if (fence !== null) {
-      const closes = fenceLine !== null && fenceLine[2][0] === fence.marker[0] && fenceLine[2].length >= fence.marker.length;
+      const run = closingRun(line, fence.indent);
+      const closes = run !== null && isCloserOf(fence, run);
+      const closesLaxly = run !== null && !closes && isCloserOf(fence, { ...run, rest: "" });
       const outdented = line.trim() !== "" && columnsOfIndent(line) < fence.indent.length;
-      if (outdented || (closes && fenceLine[3].trim() !== "")) {
+      if (outdented || closesLaxly) {
         // Closed here for every reader, and the line read again as a line of its own (it may open a
         // fence, be a heading or the text over an underline). Less indented than an indented fence:
         // under a list item the fence was the item's and ended with it, so what follows is markdown.
-        // A close with text after it: not one in CommonMark, but one in laxer readers.
-        out.push(`${outdented ? fence.indent : fenceLine![1]}${fence.marker}`);
-        lines[i--] = outdented ? line : fenceLine![3];
+        // A run with more after it than spaces and tabs (text, a no-break space, a form feed): no
+        // close in CommonMark, but one in laxer readers, and kept open here it read as one and
+        // left the block open to swallow the note's sections.
+        out.push(`${fence.indent}${fence.marker}`);
+        lines[i--] = outdented ? line : run!.rest;
         fence = null;
         afterText = false;
         continue;
       }
-      if (closes) fence = null;
-      out.push(inertCode(line));
+      if (closes) {
+        // Four columns in or more, it closes only under a list item: the fence's own closer closes it for every reader.
+        out.push(columnsOfIndent(line) > 3 ? `${fence.indent}${fence.marker}` : line);
+        fence = null;
+      } else {
+        out.push(inertCode(line));
+      }
     } else {
       const shown = inertLine(fenceInContainerAsText(headingsDown(line, afterText)));
       out.push(shown);

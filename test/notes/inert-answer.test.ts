@@ -131,6 +131,31 @@ describe("inertAnswerMarkdown", () => {
     expect(inertAnswerMarkdown("1. Run:\n   ```bash\n   npm i\n   ```\n2. Done")).toBe("1. Run:\n   ```\n   npm i\n   ```\n2. Done");
   });
 
+  it("ends its code where every reader does: a closer followed by a no-break space or a form feed is none, and is not left open to swallow the note's sections", () => {
+    for (const after of ["\u00a0", "\f", "\u2003", "\v"]) {
+      const answer = `Run this:\n\n\`\`\`js\nx()\n\`\`\`${after}\nDone [src:0123456789].`;
+      const note = `${inertAnswerMarkdown(answer)}\n\n## Vault evidence`;
+      expect(headingsIn(note), JSON.stringify(after)).toEqual([{ level: 2, text: "Vault evidence" }]);
+      expect(inertAnswerMarkdown(answer)).toBe(`Run this:\n\n\`\`\`\nx()\n\`\`\`\n${after}\nDone [src:0123456789].`);
+    }
+  });
+
+  it("closes a list item's fence where CommonMark does, up to three columns past its indent, so no code after it is live", () => {
+    for (const answer of ["1. x\n   ```\n    ```\n     ```dataviewjs\n     dv.el('b', 'x')\n   ```", "- a\n\n  ```\n\t```\n     ```dataviewjs\n     dv.el('b', 'x')"]) {
+      const out = inertAnswerMarkdown(answer);
+      expect(markupIn(out).code ?? 0, out).toBeLessThanOrEqual(2);
+      expect(out).not.toContain("```dataviewjs");
+    }
+  });
+
+  it("a line of backticks with a backtick after them is text with a code span, as CommonMark reads it, not an opener", () => {
+    expect(inertAnswerMarkdown("```a`b` [x](https://e.example)\n## Sources")).toBe("\\`\\`\\`a`b` \\[x\\](https://e.example)\n#### Sources");
+    expect(headingsIn(`${inertAnswerMarkdown("```a`b`\n## Sources")}\n\n## Trace data`)).toEqual([
+      { level: 4, text: "Sources" },
+      { level: 2, text: "Trace data" },
+    ]);
+  });
+
   it("moves a heading down behind a tab, or indented under a list item (CommonMark's reading found them)", () => {
     expect(inertAnswerMarkdown("> \t## Trace data")).toBe("> \t#### Trace data");
     expect(inertAnswerMarkdown("\n-\n\t#")).toBe("\n-\n\t###");
