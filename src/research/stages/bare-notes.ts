@@ -17,6 +17,7 @@ import { parseNoteSafely } from "../../index/parse-note-safely";
 import { isStopWord } from "../../index/stopwords";
 import { foldCase, words, type Analyzer } from "../../index/tokenize";
 import type { NoteSection } from "../../index/types";
+import { FenceReader, fenceLanguage } from "../../text/code-fences";
 import { oneLine } from "../../text/one-line";
 import { isLinkListLine } from "./link-lists";
 
@@ -100,29 +101,27 @@ function withoutPlaceholders(text: string, found: Placeholders = { comments: [],
  * Dataview, a search, a base): the words of the query are not what the note says. */
 const QUERY_LANGUAGES: ReadonlySet<string> = new Set(["tasks", "dataview", "dataviewjs", "query", "base", "bases"]);
 
-/** An opening or closing fence: its marker (three or more backticks or tildes) and its language. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)/;
-
 /**
  * The text without its query blocks (QUERY_LANGUAGES), their languages pushed to `found.queries`.
  * Other code blocks are the note's own words, and a query written down inside one (a note about
- * Tasks showing a ```tasks example in a ````text block) stays with them.
+ * Tasks showing a ```tasks example in a ````text block) stays with them. Fences are read as
+ * Obsidian shows them (code-fences.ts): a query in a callout or a list item runs too.
  */
 function withoutQueries(text: string, found: Placeholders): string {
   const kept: string[] = [];
-  let open: { marker: string; query: boolean } | null = null;
+  const reader = new FenceReader();
+  let inQuery = false;
   for (const line of text.split("\n")) {
-    const fence = FENCE.exec(line);
-    if (open === null && fence) {
-      const language = fence[2].toLowerCase();
-      open = { marker: fence[1], query: QUERY_LANGUAGES.has(language) };
-      if (open.query) found.queries.push(language);
-    } else if (open !== null && fence && fence[1][0] === open.marker[0] && fence[1].length >= open.marker.length && fence[2] === "") {
-      const closed = open;
-      open = null;
-      if (closed.query) continue;
+    const part = reader.read(line.endsWith("\r") ? line.slice(0, -1) : line);
+    if (part === "opener") {
+      const language = fenceLanguage(reader.fence!.rest).toLowerCase();
+      inQuery = QUERY_LANGUAGES.has(language);
+      if (inQuery) found.queries.push(language);
+    } else if (part === "outside") {
+      inQuery = false;
     }
-    if (open === null || !open.query) kept.push(line);
+    if (!inQuery) kept.push(line);
+    if (part === "closer") inQuery = false;
   }
   return kept.join("\n");
 }

@@ -10,6 +10,7 @@
 // times how much of the question the passage covers, plus a bonus per quoted phrase it holds.
 import type { QueryPlan } from "../../evidence/research-pack";
 import { createAnalyzer, type Analyzer } from "../../index/tokenize";
+import { FenceReader } from "../../text/code-fences";
 import { cutText } from "../../text/cut-text";
 import { countWords } from "../../text/word-count";
 
@@ -85,7 +86,7 @@ function blocksOf(text: string): Block[] {
   const blocks: Block[] = [];
   let start = -1;
   let end = 0;
-  let inFence = false;
+  const fences = new FenceReader();
   const flush = () => {
     if (start >= 0) blocks.push({ start, end, words: countWords(text.slice(start, end)) });
     start = -1;
@@ -94,7 +95,7 @@ function blocksOf(text: string): Block[] {
     if (line[0] === "") break;
     const lineStart = line.index;
     const content = line[0].replace(/\r?\n$/, "");
-    if (/^\s{0,3}(```|~~~)/.test(content)) inFence = !inFence;
+    const inFence = fences.read(content) !== "outside";
     const heading = inFence ? null : atxHeading(content);
     if (heading) {
       flush();

@@ -101,6 +101,22 @@ describe("bareNote", () => {
     expect(bareNote("a.md", "# A\n\n{{ the default location is the vault's root", analyzer)).toBeNull();
   });
 
+  it.each([
+    ["in a block quote", "# A\n\n> ```tasks\n> not done\n> path includes projects\n> ```\n"],
+    ["in a list item", "# A\n\n- ```tasks\n  not done\n  path includes projects\n  ```\n"],
+    ["under a line that holds a code span of three backticks", "# A\n\n```a`b`\n```tasks\nnot done\npath includes projects\n```\n"],
+    ["holding a line that looks like a closer and is none (```, then a backtick)", "# A\n\n```tasks\nnot done\n``` `\npath includes projects\n```\n"],
+    ["closed by a longer tilde run, as CommonMark closes it", "# A\n\n~~~tasks\nnot done\n~~~~\n"],
+    ["with CRLF line ends", "# A\r\n\r\n```tasks\r\nnot done\r\npath includes projects\r\n```\r\n"],
+  ])("a body that is only a Tasks query %s is bare, as Obsidian shows it", (_, text) => {
+    expect(bareNote("a.md", text, analyzer)).toEqual({ kind: "query", language: "tasks" });
+  });
+
+  it("a query block quoted inside a longer fence, or indented as code, is the note's own words", () => {
+    expect(bareNote("a.md", "# A\n\n~~~~markdown\n~~~tasks\nnot done\n~~~\n~~~~\n", analyzer)).toBeNull();
+    expect(bareNote("a.md", "# A\n\n    ```tasks\n    not done here\n    ```\n", analyzer)).toBeNull();
+  });
+
   it("reads a body of unclosed markers once, however many it holds", () => {
     const many = `# A\n\n${"<%".repeat(50_000)}\n${"{{".repeat(50_000)}\n${"![[".repeat(50_000)}\n${"<!--".repeat(50_000)} the vault's root`;
     expect(bareNote("a.md", many, analyzer)).toBeNull();

@@ -56,6 +56,23 @@ describe("splitPassages", () => {
     expect(passages[3].text).toContain("# not a heading inside code");
   });
 
+  it("keeps a code block whole that shows other fences: a ~~~ or a shorter run inside it is code, and so is a # line", () => {
+    for (const [open, inner, close] of [["```markdown", "~~~", "```"], ["````", "```", "````"]]) {
+      const code = [open, inner, "# Not a heading", "", "still code", inner, close].join("\n");
+      const page = `Intro words here.\n\n${code}\n\nAfter the code.`;
+      const passages = splitPassages(page);
+      expect(passages.every((p) => p.heading_path.length === 0)).toBe(true);
+      expect(passages.map((p) => p.text).join("\n\n")).toBe(page);
+    }
+  });
+
+  it("a line that only looks like a fence (a backtick in its info, a tab before it) opens no code", () => {
+    for (const line of ["```a`b` said", "\t```"]) {
+      const passages = splitPassages(`${line}\n\n# Setup\n\nInstall it first.`);
+      expect(passages.at(-1)).toMatchObject({ text: "Install it first.", heading_path: ["Setup"] });
+    }
+  });
+
   it("never makes a passage over 300 words: a long paragraph is split between sentences", () => {
     const sentence = `${words(49)} end.`;
     const long = Array.from({ length: 14 }, () => sentence).join(" ");
