@@ -97,8 +97,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: Re
     },
   ).finally(stop.done);
   const stopped = stop.signal.aborted;
-  // A stopped run is no search to replay: it may have stopped before the vault was searched at all.
-  if (!stopped) await dial.log(question, result);
+  await dial.log(question, result);
   const kept = await keepTraceAsChosen(result, destination, opened, args, io);
   if (json) io.out(`${terminalJson(researchResultJson(result, kept, web.replayDir, dial.seen()))}\n`);
   else io.out(formatResearchText(result, web.replayDir, { ...kept, providersNote: providersAsked(result.trace).length > 0 ? choice.note : undefined, searchLevel: dial.seen() }));
@@ -160,7 +159,9 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
   };
   const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices });
   const log = async (question: string, result: ResearchResult): Promise<void> => {
-    await openedDial.queryLog.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research"));
+    const entry = researchLogEntry(question, { level, ranLevel }, result, "research");
+    if (!entry) return;
+    await openedDial.queryLog.recordSearch(entry);
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
   return { deps: { search: watched, level, embedder: openedDial.embedder }, log, seen };

@@ -88,7 +88,9 @@ export class DialService {
       },
     };
     const record = async (question: string, result: ResearchResult): Promise<void> => {
-      await this.deps.log.recordSearch(researchLogEntry(question, { level, ranLevel }, result, "research-panel"), began);
+      const entry = researchLogEntry(question, { level, ranLevel }, result, "research-panel");
+      if (!entry) return;
+      await this.deps.log.recordSearch(entry, began);
       this.tellLogProblem();
     };
     return { dial, record };

@@ -111,6 +111,17 @@ describe("DialService", () => {
     expect(lines()).toMatchObject([{ surface: "research-panel", query: "How often do tomatoes need water?", level: 3, ran_level: 1, results: ["Garden/Tomatoes.md"], latency_ms: 12 }]);
   });
 
+  it("a research run the user stopped is not logged: it may have stopped before any search, and the log is replayed as searches", async () => {
+    const { dial, lines } = await service();
+    const run = dial.researchRun();
+    const stopped = { stop_reason: "cancelled", pack: { evidence: [] }, trace: { events: [] } } as unknown as ResearchResult;
+    await run.record("How often do tomatoes need water?", stopped);
+    expect(lines()).toEqual([]);
+    const finished = { stop_reason: "enough_evidence", pack: { evidence: [] }, trace: { events: [] } } as unknown as ResearchResult;
+    await dial.researchRun().record("What goes in compost?", finished);
+    expect(lines()).toMatchObject([{ query: "What goes in compost?" }]);
+  });
+
   it("a research run that began before the log was cleared is not written after the clear", async () => {
     const { dial, log, lines } = await service();
     const run = dial.researchRun();
