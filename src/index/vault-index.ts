@@ -23,6 +23,7 @@ import { namesOf } from "./ranking/note-names";
 import { rankNotes, rarestWords } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
+import { fromSavedDate, readTooSoon, savedDate } from "./read-too-soon";
 import type { RebuildReason } from "./rebuild-reason";
 import { SavedIndex, type PersistedIndex } from "./saved-index";
 import { createEngine, notesWithTerm, toEngineDoc, type RadixTreeMaking, type SearchEngine } from "./search-engine";
@@ -81,8 +82,12 @@ const NONE: never[] = [];
 
 /** What a sync found by comparing the store's list with the index. */
 interface SyncPlan {
-  /** The listed notes to read: new, or changed by mtime or size. */
+  /** The listed notes to read: new, changed by mtime or size, or not yet proven by them (`rechecked`). */
   toRead: NoteFileInfo[];
+  /** Each note's generation when it was planned: a change that arrives after it (a rename, a removal) is newer than the read. */
+  generations: number[];
+  /** Notes unchanged by mtime and size, read again because their text was read too soon after their date. */
+  rechecked: Set<string>;
   added: number;
   updated: number;
   removed: number;
@@ -114,6 +119,8 @@ export class VaultIndex {
   private readonly savedIndex = new SavedIndex();
   /** Per path, a counter bumped by every change: a read that started before the last change is stale. */
   private readonly generation = new Map<string, number>();
+  /** Indexed notes whose text was read too soon after their date for date and size to vouch for it (read-too-soon.ts). */
+  private readonly unproven = new Set<string>();
   private readonly shownNotes = new ShownNotes();
   /** Which words the vault's notes use together (associations/), kept current with the notes;
    * only kept when the ranking asks for associations (it does not by default). */
@@ -194,7 +201,7 @@ export class VaultIndex {
    * gone, and the listing is not made into a map of every path to find that out.
    */
   private async planSync(listed: NoteFileInfo[]): Promise<SyncPlan> {
-    const plan: SyncPlan = { toRead: [], added: 0, updated: 0, removed: 0, unchanged: 0 };
+    const plan: SyncPlan = { toRead: [], generations: [], rechecked: new Set(), added: 0, updated: 0, removed: 0, unchanged: 0 };
     const slice = this.slice();
     const changesBefore = this.notesChanged;
     let listedAndIndexed = 0;
@@ -206,11 +213,13 @@ export class VaultIndex {
       if (known) listedAndIndexed++;
       if (known && known.mtime === file.mtime && known.size === file.size) {
         plan.unchanged++;
-        continue;
-      }
-      if (known) plan.updated++;
+        if (!this.unproven.has(file.path)) continue;
+        // Unchanged by date and size, which do not vouch for a text read too soon after that date.
+        plan.rechecked.add(file.path);
+      } else if (known) plan.updated++;
       else plan.added++;
       plan.toRead.push(file);
+      plan.generations.push(this.generation.get(file.path) ?? 0);
     }
     if (listedAndIndexed < this.notes.size || this.notesChanged !== changesBefore) plan.removed = await this.dropUnlisted(listed, slice);
     return plan;
@@ -238,39 +247,45 @@ export class VaultIndex {
   /** Reads and indexes in batches, yielding every SLICE_MS (the status counts up meanwhile). */
   private async readAndIndex(store: NoteStore, plan: SyncPlan): Promise<void> {
     const { toRead } = plan;
+    // An update, rename or removal that arrived since the plan (at a yield, or while a batch was
+    // read) is newer than this read: the note is left to it, and not read if it is not read yet.
+    const current = (k: number) => (this.generation.get(toRead[k].path) ?? 0) === plan.generations[k];
     for (let i = 0; i < toRead.length; i += BATCH) {
-      const infos = toRead.slice(i, i + BATCH);
-      const batch = infos.map((info) => info.path);
-      const generations = batch.map((path) => this.generation.get(path) ?? 0);
-      const texts = await readNotes(store, batch);
+      const batch: number[] = [];
+      for (let k = i; k < Math.min(i + BATCH, toRead.length); k++) if (current(k)) batch.push(k);
+      const texts = await readNotes(store, batch.map((k) => toRead[k].path));
+      const readAt = this.clock.now();
       const slice = this.slice();
-      for (let j = 0; j < batch.length; j++) {
-        // An update or removal that arrived while the batch was read (or at a yield) is newer than the read.
-        if ((this.generation.get(batch[j]) ?? 0) !== generations[j]) continue;
-        const info = infos[j];
+      for (const [j, k] of batch.entries()) {
+        if (!current(k)) continue;
+        const info = toRead[k];
         const text = notBinary(texts[j]);
         // A research trace outside the trace folder (trace-marks.ts) is read at each sync, never
         // indexed: there are few, and remembering them would be one more thing to save.
         if (typeof text === "string" && isResearchTrace(text)) {
-          // Not a note of the vault after all: a new one was not added, and a known one leaves.
-          if (this.notes.has(info.path)) {
-            plan.updated--;
-            plan.removed++;
-          } else plan.added--;
+          // Not a note of the vault after all.
+          this.countNotIndexed(plan, info.path);
           this.dropNote(info.path);
-        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, slice, generations[j]);
+        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, readAt, slice, plan.generations[k]);
         else {
-          // Not indexed after all: a new note that cannot be read was not added, and a known one leaves.
-          if (this.notes.has(info.path)) {
-            plan.updated--;
-            plan.removed++;
-          } else plan.added--;
+          this.countNotIndexed(plan, info.path);
           this.recordUnreadable(info.path, text);
         }
         if (slice.over()) await slice.pause();
       }
       if (i + BATCH < toRead.length) await slice.pause();
     }
+  }
+
+  /** A note read that is not indexed after all (a research trace, unreadable): a new one was not added, and a known one leaves. */
+  private countNotIndexed(plan: SyncPlan, path: string): void {
+    if (!this.notes.has(path)) {
+      plan.added--;
+      return;
+    }
+    if (plan.rechecked.has(path)) plan.unchanged--;
+    else plan.updated--;
+    plan.removed++;
   }
 
   /** Shows how far the work has come and lets the UI breathe. */
@@ -311,15 +326,22 @@ export class VaultIndex {
       }
       // The date and size are taken before the text, as a sync's listing is: a change made during
       // the read then leaves them older than the text, and the next comparison reads it again.
-      info = store.stat ? ((await store.stat(path)) ?? undefined) : (await store.list()).find((f) => f.path === path);
+      const facts = store.stat ? await store.stat(path) : (await store.list()).find((f) => f.path === path);
+      if (facts === null) {
+        // No note by this name after all (gone meanwhile, or a folder that took its name): reading it would name a problem that is none.
+        if (this.generation.get(path) === gen) this.removeFile(path);
+        return;
+      }
+      info = facts;
       text = notBinary(await store.read(path));
     } catch (error) {
       text = { kind: "read", message: errorMessage(error) };
     }
     if (this.generation.get(path) !== gen) return;
-    const mtime = info?.mtime ?? this.clock.now();
+    const readAt = this.clock.now();
+    const mtime = info?.mtime ?? readAt;
     if (typeof text === "string" && isResearchTrace(text)) this.dropNote(path);
-    else if (typeof text === "string") await this.indexTextInSlices(path, text, mtime, info?.size ?? text.length, this.slice(), gen);
+    else if (typeof text === "string") await this.indexTextInSlices(path, text, mtime, info?.size ?? text.length, readAt, this.slice(), gen);
     else this.recordUnreadable(path, text);
     this.touch();
   }
@@ -334,7 +356,7 @@ export class VaultIndex {
     const problem = binaryProblem(text);
     if (problem) this.recordUnreadable(path, problem);
     else if (isResearchTrace(text)) this.dropNote(path);
-    else this.indexText(path, text, mtime, size);
+    else this.indexText(path, text, mtime, size, this.clock.now());
     this.touch();
   }
 
@@ -361,6 +383,12 @@ export class VaultIndex {
       }
     }
     if (changed) this.touch();
+  }
+
+  /** Whether the index holds `file`'s text as listed: same date and size, and read clearly after that date. */
+  isCurrent(file: NoteFileInfo): boolean {
+    const known = this.notes.get(file.path);
+    return known !== undefined && known.mtime === file.mtime && known.size === file.size && !this.unproven.has(file.path);
   }
 
   isIndexable(path: string): boolean {
@@ -437,10 +465,20 @@ export class VaultIndex {
   private persisted(): PersistedIndex {
     return {
       engine: this.engine,
-      note: (path) => this.notes.get(path),
-      remember: (note) => this.rememberNote(note),
+      note: (path) => this.savedNote(path),
+      remember: (saved) => {
+        const { mtime, unproven } = fromSavedDate(saved.mtime);
+        this.rememberNote(unproven ? { ...saved, mtime } : saved);
+        if (unproven) this.unproven.add(saved.path);
+      },
       slice: () => this.slice(),
     };
+  }
+
+  /** A note as the cache keeps it: one read too soon after its date is saved so (read-too-soon.ts). */
+  private savedNote(path: string): IndexedNote | undefined {
+    const note = this.notes.get(path);
+    return note && this.unproven.has(path) ? { ...note, mtime: savedDate(note.mtime, true) } : note;
   }
 
   /** The settings that shape what is indexed: a cache saved under others is rebuilt. */
@@ -558,23 +596,25 @@ export class VaultIndex {
     this.bySource.clear();
     this.fileProblems.clear();
     this.notesWithProblems.clear();
+    this.unproven.clear();
     this.savedIndex.forget();
   }
 
-  private indexText(path: string, text: string, mtime: number, size: number): void {
+  /** Indexes a note's text, read by `readAt` (the clock after the read). */
+  private indexText(path: string, text: string, mtime: number, size: number, readAt: number): void {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
-    this.rememberNote(note);
+    this.rememberRead(note, readAt);
   }
 
   /**
    * `indexText`, a long note a slice at a time. `generation` is the path's when its text was read:
    * a change that arrives at a yield is newer, and the rest is left to it.
    */
-  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, slice: WorkSlice, generation: number): Promise<void> {
-    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size);
+  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, readAt: number, slice: WorkSlice, generation: number): Promise<void> {
+    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size, readAt);
     const current = () => (this.generation.get(path) ?? 0) === generation;
     // Parsing a long note cannot be cut short: it gets a slice of its own.
     await slice.pause();
@@ -584,7 +624,7 @@ export class VaultIndex {
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
-    this.rememberNote(note);
+    this.rememberRead(note, readAt);
   }
 
   /** Parses the note and takes its earlier version out: what is left is adding the result. */
@@ -614,6 +654,12 @@ export class VaultIndex {
     this.fileProblems.set(path, problem);
   }
 
+  /** Remembers a note read by `readAt`: one read too soon after its date is read again at the next look. */
+  private rememberRead(note: IndexedNote, readAt: number): void {
+    this.rememberNote(note);
+    if (readTooSoon(note.mtime, readAt)) this.unproven.add(note.path);
+  }
+
   private rememberNote(given: IndexedNote): void {
     const note = compactNote(given);
     this.notes.set(note.path, note);
@@ -629,6 +675,7 @@ export class VaultIndex {
   }
 
   private discardNote(path: string): void {
+    this.unproven.delete(path);
     // First the engine: a long note being added in slices is there before it is in `notes`.
     const shortId = this.engine.shortIdOf(path);
     if (shortId !== undefined) {

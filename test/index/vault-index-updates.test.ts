@@ -157,6 +157,30 @@ describe("sync racing single-file updates", () => {
     expect(fresh.note("Plan.md")?.mtime).toBe(FAKE_NOW + 40);
   });
 
+  it("does not read, nor name as unreadable, a note renamed after the sync planned to read it", async () => {
+    const many = new ControlledStore();
+    for (let n = 0; n < 300; n++) many.write(`n${String(n).padStart(4, "0")}.md`, `# Note ${n}\n\nAbout otters.\n`);
+    let renamed = false;
+    const fresh: VaultIndex = new VaultIndex({
+      clock,
+      // Between two batches of reads, the last note is renamed and the events are applied.
+      yieldToUi: async () => {
+        if (renamed || many.reads.length === 0) return;
+        renamed = true;
+        const { text } = many.files.get("n0299.md")!;
+        many.files.delete("n0299.md");
+        many.write("Moved.md", text);
+        await fresh.renameFile(many, "n0299.md", "Moved.md");
+      },
+    });
+    await fresh.sync(many, null);
+    expect(renamed).toBe(true);
+    expect(many.reads).not.toContain("n0299.md");
+    expect(fresh.status().problems).toEqual([]);
+    expect(fresh.paths()).toContain("Moved.md");
+    expect(fresh.paths()).not.toContain("n0299.md");
+  });
+
   it("says so when the vault cannot be listed, and is not left building", async () => {
     const fresh = new VaultIndex({ clock });
     store.list = async () => {

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { SearchEngine } from "../../src/index/search-engine";
 import { VaultIndex, type VaultIndexOptions } from "../../src/index/vault-index";
 import { ControlledStore } from "../support/controlled-note-store";
-import { fakeClock } from "../support/fake-clock";
+import { fakeClock, FAKE_NOW } from "../support/fake-clock";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 
 let store: ControlledStore;
@@ -18,7 +18,8 @@ beforeEach(async () => {
   store.write("Beta.md", "# Beta\n\nAbout badgers and their setts.\n");
   store.write("Gamma.md", "# Gamma\n\nAbout gazelles on the plains.\n");
   cache = new MemoryIndexCache();
-  const first = new VaultIndex({ clock: fakeClock() });
+  // Indexed a minute after the notes were written: read clearly after their dates (read-too-soon.ts).
+  const first = new VaultIndex({ clock: fakeClock(FAKE_NOW + 60_000) });
   await first.sync(store, cache);
   await first.save(cache);
 });
@@ -40,10 +41,10 @@ describe("a warm start without a UI thread", () => {
     expect(engine().radixTreeMade).toBe(false);
   });
 
-  it("makes it at the first lookup that walks it (a typo), and finds the note", async () => {
+  it("finds a typo's note without making it (the term map read instead: fuzzy-terms.ts)", async () => {
     const { index, engine } = await warmIndex();
     expect(await paths(index, "gazzelles")).toEqual(["Gamma.md"]);
-    expect(engine().radixTreeMade).toBe(true);
+    expect(engine().radixTreeMade).toBe(false);
   });
 
   it("finds a word being typed by its beginning", async () => {
@@ -87,7 +88,7 @@ describe("a warm start's plan", () => {
     const many = new ControlledStore();
     for (let n = 0; n < 600; n++) many.write(`n${String(n).padStart(4, "0")}.md`, `note ${n}\n`);
     const saved = new MemoryIndexCache();
-    const first = new VaultIndex({ clock: fakeClock() });
+    const first = new VaultIndex({ clock: fakeClock(FAKE_NOW + 60_000) });
     await first.sync(many, saved);
     await first.save(saved);
     many.files.delete("n0599.md");
