@@ -168,10 +168,14 @@ export class FsNoteStore implements NoteStore {
     return readFile(real, "utf8");
   }
 
+  /**
+   * A note's facts as `list` gives them, or null when `list` would not give it: nothing there, a
+   * folder (a note replaced by a folder of its name), or a link (not followed when listing).
+   */
   async stat(notePath: string): Promise<NoteFileInfo | null> {
     try {
-      const s = await stat(this.resolve(notePath));
-      return { path: notePath, mtime: Math.floor(s.mtimeMs), size: s.size };
+      const s = await lstat(this.resolve(notePath));
+      return s.isFile() ? { path: notePath, mtime: Math.floor(s.mtimeMs), size: s.size } : null;
     } catch {
       return null;
     }

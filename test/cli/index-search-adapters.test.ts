@@ -96,6 +96,22 @@ describe("FsNoteStore", () => {
     expect(await store.stat("Nope.md")).toBeNull();
     expect(await store.stat("Home.md")).toMatchObject({ path: "Home.md", size: 7 });
   });
+
+  it("gives no facts for what it does not list: a link to a note, a folder named like one", async () => {
+    symlinkSync(path.join(vault, "Home.md"), path.join(vault, "Alias.md"));
+    mkdirSync(path.join(vault, "Ideas.md"));
+    const store = new FsNoteStore(vault);
+    expect((await store.list()).map((f) => f.path)).toEqual(["Home.md", "Projects/Plan.md"]);
+    expect(await store.stat("Alias.md")).toBeNull();
+    expect(await store.stat("Ideas.md")).toBeNull();
+    // So a watcher's event for either adds nothing to the index, and names no problem.
+    const index = new VaultIndex();
+    await index.sync(store, null);
+    await index.updateFile(store, "Alias.md");
+    await index.updateFile(store, "Ideas.md");
+    expect(index.paths().sort()).toEqual(["Home.md", "Projects/Plan.md"]);
+    expect(index.status().problems).toEqual([]);
+  });
 });
 
 describe("FileIndexCache", () => {

@@ -126,6 +126,15 @@ function isNotePath(rel: string): boolean {
   return rel.toLowerCase().endsWith(".md") && !isSkippedPath(rel);
 }
 
+/** Whether `rel` is a folder now: one named like a note ("Ideas.md/", in the place of the note) came with notes no event names. */
+function isFolder(root: string, rel: string): boolean {
+  try {
+    return fs.lstatSync(path.join(root, rel)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Any other name that appeared or went ("rename") may be a folder that moved or went, whatever its
  * name looks like ("Release v1.2"), with its notes: the next call reconciles. A file's content
@@ -182,7 +191,7 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
       (event, name) => {
         if (++eventsSinceReconcile > EVENTS_TRUSTED) reconcileWanted = true;
         const rel = name === null ? null : name.split("\\").join("/");
-        if (rel !== null && isNotePath(rel)) queue.push({ kind: "modify", path: rel });
+        if (rel !== null && isNotePath(rel) && !(event === "rename" && isFolder(root, rel))) queue.push({ kind: "modify", path: rel });
         else if (rel === null || mayHoldNotes(event, rel)) reconcileWanted = true;
       },
       watchIncomplete,
@@ -222,14 +231,13 @@ async function applyUpdates(index: VaultIndex, store: NoteStore, updates: IndexU
   }
 }
 
-/** Every listed note the index lacks or holds an older copy of, and every indexed note gone from the listing. */
+/** Every listed note the index lacks or cannot vouch for (an older copy, or one read too soon after its date), and every indexed note gone from the listing. */
 async function reconcile(index: VaultIndex, store: NoteStore, changedPath: (path: string) => void): Promise<void> {
   const files = await store.list();
   const listed = new Set<string>();
   for (const f of files) {
     listed.add(f.path);
-    const known = index.note(f.path);
-    if (index.isIndexable(f.path) && (!known || known.mtime !== f.mtime || known.size !== f.size)) changedPath(f.path);
+    if (index.isIndexable(f.path) && !index.isCurrent(f)) changedPath(f.path);
   }
   for (const path of index.paths()) if (!listed.has(path)) changedPath(path);
 }

@@ -81,6 +81,27 @@ describe("the MCP server's vault watcher", () => {
     expect([...index.paths()]).toEqual(["Keep.md"]);
   });
 
+  it("a note replaced by a folder of the same name ('Ideas.md/'), moved in whole: its notes are found, and no problem is named", async () => {
+    write("Ideas.md", "# Ideas\nA note about lighthouses.\n");
+    write("Keep.md", "# Keep\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "vr-elsewhere-"));
+    mkdirSync(path.join(elsewhere, "Ideas.md"));
+    writeFileSync(path.join(elsewhere, "Ideas.md", "Part one.md"), "# Part one\nThe quokkarine plan.\n");
+    rmSync(path.join(root, "Ideas.md"));
+    renameSync(path.join(elsewhere, "Ideas.md"), path.join(root, "Ideas.md"));
+    rmSync(elsewhere, { recursive: true, force: true });
+    // What fs.watch reports: the name went, and came back (as a folder, its notes unreported).
+    events.fire("rename", "Ideas.md");
+    events.fire("rename", "Ideas.md");
+    await watcher.settle();
+    expect([...index.paths()].sort()).toEqual(["Ideas.md/Part one.md", "Keep.md"]);
+    expect(index.status().problems).toEqual([]);
+  });
+
   it("a call that settles while another call's reconcile is still listing waits for it", async () => {
     write("A.md", "# A\n");
     const real = new FsNoteStore(root);
