@@ -10,7 +10,7 @@ import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import { vectorResetWords, type VectorReset } from "../index/embeddings/vector-reset";
 import type { VectorStore } from "../index/embeddings/vector-store";
 import type { EmbedConfig } from "../llm/embeddings/embed-spec";
-import type { Clock, NoteFileInfo, NoteStore } from "../ports";
+import { monotonicReading, type Clock, type NoteFileInfo, type NoteStore } from "../ports";
 import type { Settings } from "../settings";
 import { errorMessage } from "../text/error-message";
 import { embeddingChoice } from "./embedding-choice";
@@ -59,6 +59,12 @@ export class EmbeddingKeeper {
   private again = false;
   /** The user cancelled: no run starts by itself until they resume (or the backend changes). */
   private cancelledByUser = false;
+  /**
+   * The server asked for no requests until then (a Retry-After longer than the job waits, on the
+   * clock's monotonic reading): no run starts by itself before it. Each note edited started one,
+   * whose first request the server had asked not to get.
+   */
+  private quietUntil: number | null = null;
   private last: EmbeddingProgress | null = null;
   private settingsApplied: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -108,7 +114,7 @@ export class EmbeddingKeeper {
 
   /** The index changed (a build ended, notes were edited): embed what is new. */
   notesChanged(): void {
-    if (!this.active || this.cancelledByUser || this.disposed) return;
+    if (!this.active || this.cancelledByUser || this.disposed || this.askedToWait()) return;
     if (this.running) this.again = true;
     else this.startRun();
   }
@@ -128,6 +134,8 @@ export class EmbeddingKeeper {
     }
     if (this.running) return false;
     this.cancelledByUser = false;
+    // The user's own word goes before the server's.
+    this.quietUntil = null;
     this.startRun();
     return true;
   }
@@ -179,6 +187,7 @@ export class EmbeddingKeeper {
     if (loaded.reset) this.tell(loaded.reset);
     this.active = { key, jobEmbedder, queryEmbedder, store: loaded.store };
     this.cancelledByUser = false;
+    this.quietUntil = null;
     this.deps.onVectors(loaded.store, queryEmbedder);
     this.startRun();
   }
@@ -205,11 +214,24 @@ export class EmbeddingKeeper {
       const files = await this.deps.indexFiles();
       if (this.active !== active || this.disposed) return;
       const outcome = await this.runJob(active, files);
-      if (outcome !== "done") return;
+      if (outcome.state !== "done") return this.noteAskedWait(outcome);
     } while (this.again && this.active === active && !this.disposed);
   }
 
-  private async runJob(active: ActiveBackend, files: NoteFileInfo[]): Promise<EmbeddingProgress["state"]> {
+  /** A run the server stopped with a wait longer than the job's: remembered, so edits do not start another meanwhile. */
+  private noteAskedWait(outcome: EmbeddingProgress): void {
+    const asked = outcome.error?.kind === "rate_limited" ? outcome.error.retryAfterMs : undefined;
+    if (asked !== undefined && asked > 0) this.quietUntil = monotonicReading(this.deps.clock) + asked;
+  }
+
+  private askedToWait(): boolean {
+    if (this.quietUntil === null) return false;
+    if (monotonicReading(this.deps.clock) < this.quietUntil) return true;
+    this.quietUntil = null;
+    return false;
+  }
+
+  private async runJob(active: ActiveBackend, files: NoteFileInfo[]): Promise<EmbeddingProgress> {
     const job = new EmbeddingJob({ store: active.store, embedder: active.jobEmbedder, notes: this.notes, cache: this.cache, clock: this.deps.clock, yieldToUi: this.deps.yieldToUi });
     this.job = job;
     let told = 0;
@@ -223,7 +245,7 @@ export class EmbeddingKeeper {
     stopListening();
     // The vectors filled in place; telling the dial again clears its rerank cache and its readiness follows.
     if (this.active === active) this.deps.onVectors(active.store, active.queryEmbedder);
-    return final.state;
+    return final;
   }
 
   private tell(reset: VectorReset): void {

@@ -2,13 +2,14 @@
 // the real Ollama client) and the IndexedDB stand-in at the port: nothing is sent before the user
 // agrees, a changed backend needs agreeing again, vectors survive a restart, changes re-embed only
 // what changed, and pause / resume / cancel do what they say.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/index/embeddings/embedder";
 import type { EmbeddingProgress } from "../../src/index/embeddings/embedding-job";
 import { FINGERPRINT_TEXT, type VectorStore } from "../../src/index/embeddings/vector-store";
 import { createEmbeddingModel } from "../../src/llm/embeddings/embed-spec";
 import { EmbeddingKeeper } from "../../src/plugin/embedding-keeper";
 import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
+import type { Clock } from "../../src/ports";
 import { defaultSettings, type Settings } from "../../src/settings";
 import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { MemoryNoteStore } from "../support/memory-note-store";
@@ -45,7 +46,7 @@ function settingsFor(base: string, consented: boolean): Settings {
   return settings;
 }
 
-function harness(options: { settings: Settings; idb?: FakeIndexedDb; notes?: MemoryNoteStore }) {
+function harness(options: { settings: Settings; idb?: FakeIndexedDb; notes?: MemoryNoteStore; clock?: Clock }) {
   const idb = options.idb ?? new FakeIndexedDb();
   const notes = options.notes ?? new MemoryNoteStore(NOTES);
   const seen = { vectors: null as VectorStore | null, embedder: null as Embedder | null, notices: [] as string[], progress: [] as (EmbeddingProgress | null)[] };
@@ -53,7 +54,7 @@ function harness(options: { settings: Settings; idb?: FakeIndexedDb; notes?: Mem
   const keeper = new EmbeddingKeeper({
     notes,
     cache: new IndexedDbVectorCache("garden", idb.asFactory()),
-    clock: { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    clock: options.clock ?? { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     settings: () => settings,
     createEmbedder: async (config) => createEmbeddingModel(config, { http: fetchHttp, requestsPerSecond: 0, timeoutMs: 5000 }),
     indexFiles: () => notes.list(),
@@ -207,6 +208,46 @@ describe("EmbeddingKeeper", () => {
     expect(keeper.resume()).toBe(true);
     await keeper.idle();
     expect(keeper.progress()).toMatchObject({ state: "done", notesDone: 40 - kept });
+  });
+});
+
+describe("EmbeddingKeeper and a server that asks for a long wait", () => {
+  afterEach(() => {
+    server.script.embedFailure = undefined;
+  });
+
+  // Each note edited started a run, and each run's first request went to a server that had asked for none for a day.
+  it("starts no run by itself before the server's Retry-After has passed", async () => {
+    let now = 1_000;
+    const clock: Clock = { now: () => now, monotonicNow: () => now, sleep: () => Promise.resolve() };
+    const { start, keeper, notes } = harness({ settings: settingsFor(server.base, true), clock });
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "86400" } };
+    await start();
+    expect(keeper.progress()).toMatchObject({ state: "failed", error: { kind: "rate_limited" } });
+    expect(server.embedCalls).toHaveLength(1);
+    server.script.embedFailure = undefined;
+    notes.files.set("Cars.md", { text: "# Cars\n\nEdited.\n", mtime: 1_800_000_000_000 });
+    now += 3_600_000;
+    keeper.notesChanged();
+    await keeper.idle();
+    expect(server.embedCalls).toHaveLength(1);
+    // A day later, an edit starts a run again.
+    now += 86_400_000;
+    keeper.notesChanged();
+    await keeper.idle();
+    expect(keeper.progress()).toMatchObject({ state: "done", notesDone: 3 });
+  });
+
+  it("the user's resume goes before the server's wait", async () => {
+    let now = 1_000;
+    const clock: Clock = { now: () => now, monotonicNow: () => now, sleep: () => Promise.resolve() };
+    const { start, keeper } = harness({ settings: settingsFor(server.base, true), clock });
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "86400" } };
+    await start();
+    server.script.embedFailure = undefined;
+    expect(keeper.resume()).toBe(true);
+    await keeper.idle();
+    expect(keeper.progress()).toMatchObject({ state: "done", notesDone: 3 });
   });
 });
 

@@ -13,7 +13,9 @@ import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import type { EmbedRole, Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
 import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
+import { durationWords } from "./progress-words";
 import type { VectorCache } from "./vector-cache";
+import { partOrder } from "../vault-language/note-vector-file";
 import { saveStoredVectors } from "./vector-parts";
 import type { VectorReset } from "./vector-reset";
 import { FINGERPRINT_TEXT, type VectorPlan, type VectorStore } from "./vector-store";
@@ -73,8 +75,9 @@ export interface EmbeddingJobOptions {
   maxNoteChars?: number;
 }
 
-/** A rate-limited batch is tried again this many times, after the server's Retry-After (or 5 s). */
+/** A rate-limited batch is tried again this many times, after the server's Retry-After (or 5 s) when it is a minute at most. */
 const RATE_LIMIT_RETRIES = 3;
+const ZEROS_MESSAGE = "The embedding server answered a test text with a vector of zeros, which no embedding model gives; embedding stopped and the stored vectors were kept. Check the server's model and settings, then resume.";
 const RATE_LIMIT_WAIT_MS = 5_000;
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
@@ -86,8 +89,8 @@ export class EmbeddingJob {
   private resumeGate: { promise: Promise<void>; open: () => void } | null = null;
   private activeMs = 0;
   private activeSince: number | null = null;
-  /** This run already threw stored vectors away for another number of dimensions. */
-  private dimensionsChanged = false;
+  /** The notes the store holds once this run is done: what its parts are laid out for. */
+  private notesComing = 0;
 
   constructor(private readonly options: EmbeddingJobOptions) {
     this.clock = options.clock ?? systemClock;
@@ -132,6 +135,7 @@ export class EmbeddingJob {
   async run(files: readonly NoteFileInfo[]): Promise<EmbeddingProgress> {
     const { store, embedder } = this.options;
     const modelReset = store.adoptModel(embedder.name);
+    this.notesComing = files.length;
     let plan = store.plan(files);
     let work = workList(plan);
     this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
@@ -160,16 +164,7 @@ export class EmbeddingJob {
       const batch = work.slice(next, next + batchSize);
       const outcome = await this.embedBatch(batch);
       if (outcome.kind === "cancelled") return this.finish("cancelled");
-      if (outcome.kind === "failed") return this.finish("failed", outcome.error);
-      if (outcome.kind === "dimensions_changed") {
-        // Every vector stored before this batch just went: plan again (this batch's are kept).
-        plan = store.plan(files);
-        work = workList(plan);
-        const done = this.current.notesDone + this.current.notesUnreadable + (this.current.refused?.notes ?? 0);
-        this.update({ notesTotal: done + work.length, notesUnchanged: 0, checksLeft: plan.toCheck.length, resets: [...this.current.resets, outcome.reset] });
-        next = 0;
-        continue;
-      }
+      if (outcome.kind !== "embedded") return this.finish("failed", outcome.error);
       next += batch.length;
       if (++batches % (this.options.saveEveryBatches ?? 10) === 0) {
         await this.save();
@@ -180,31 +175,27 @@ export class EmbeddingJob {
     return this.finish("done");
   }
 
-  private async embedBatch(batch: WorkItem[]): Promise<BatchOutcome> {
+  private async embedBatch(batch: WorkItem[]): Promise<NotesOutcome> {
     const notes = (await this.readUnits(batch)).filter(({ file, units, check }) => !(check && this.confirmed(file, units)));
     return this.embedNotes(notes);
   }
 
   /** `alone`: one note of a batch tried by itself (`embedOneByOne`), whose failure is its own. */
-  private async embedNotes(notes: ReadNote[], alone = false): Promise<BatchOutcome> {
+  private async embedNotes(notes: ReadNote[], alone = false): Promise<NotesOutcome> {
     const { store } = this.options;
     const texts = notes.flatMap((n) => n.units.map((u) => u.text));
     const answer = await this.embedWithRetries(texts);
     if (this.abort.signal.aborted) return { kind: "cancelled" };
     if (!answer.ok && answer.error.kind !== "cancelled" && !alone && notes.length > 0 && mayBeOneText(answer.error)) return this.embedOneByOne(notes, answer.error);
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
-    const flipped = texts.length > 0 ? this.dimensionsFlipped(answer.dimensions) : null;
-    if (flipped) return { kind: "failed", error: flipped };
-    const reset = texts.length > 0 ? store.adoptDimensions(answer.dimensions) : null;
+    if (texts.length > 0 && answer.dimensions !== store.dimensions) return { kind: "failed", error: otherDimensions(store.dimensions, answer.dimensions) };
     let at = 0;
     for (const { file, units } of notes) {
       store.put(file, units, answer.vectors.slice(at, at + units.length));
       at += units.length;
     }
     this.update({ notesDone: this.current.notesDone + notes.length, unitsDone: this.current.unitsDone + texts.length });
-    if (!reset) return { kind: "embedded" };
-    this.dimensionsChanged = true;
-    return { kind: "dimensions_changed", reset };
+    return { kind: "embedded" };
   }
 
   /**
@@ -214,7 +205,7 @@ export class EmbeddingJob {
    * its words. A batch of one note (the only note changed, or one long enough to fill a batch) is
    * that note's failure: the server embedded the run's fingerprint a moment before.
    */
-  private async embedOneByOne(notes: ReadNote[], batchError: EmbedderFailure): Promise<BatchOutcome> {
+  private async embedOneByOne(notes: ReadNote[], batchError: EmbedderFailure): Promise<NotesOutcome> {
     const refused: { path: string; error: EmbedderFailure }[] = [];
     let embedded = 0;
     for (const note of notes) {
@@ -234,35 +225,22 @@ export class EmbeddingJob {
   }
 
   /**
-   * A second change of dimensions in one run: the server answers with two models (a balancer over
-   * two servers, a model swapped back and forth). Each change throws every stored vector away and
-   * plans again, so going on would never end; the run stops instead and keeps what it has.
-   */
-  private dimensionsFlipped(dimensions: number): EmbedderFailure | null {
-    const stored = this.options.store.dimensions;
-    if (!this.dimensionsChanged || stored === null || stored === dimensions) return null;
-    return {
-      kind: "dimension_mismatch",
-      message: `The embedding server answered with ${stored} dimensions and then ${dimensions} in one run, as if two models answered in turn; embedding stopped. Make sure one model answers at that address, then resume.`,
-    };
-  }
-
-  /**
    * Asks the model for FINGERPRINT_TEXT before the run's first batch and lets the store compare it
    * with the answer its vectors were made with: another number of dimensions, or another model of
    * the same number, throws them away here, before a single new vector could be mixed with them.
    */
-  private async checkFingerprint(): Promise<BatchOutcome> {
+  private async checkFingerprint(): Promise<FingerprintOutcome> {
     const { store } = this.options;
     // As a query: the dial compares its searches' answers for the same text with it (vault-search.ts).
     const answer = await this.embedWithRetries([FINGERPRINT_TEXT], "query");
     if (this.abort.signal.aborted) return { kind: "cancelled" };
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
+    // Zeros are no model's answer (a server misconfigured, a proxy's filler): compared, they would
+    // throw every stored vector away as another model's.
+    if (answer.vectors[0].every((x) => x === 0)) return { kind: "failed", error: { kind: "parse", message: ZEROS_MESSAGE } };
     const resized = store.adoptDimensions(answer.dimensions);
     const reset = store.adoptFingerprint(answer.vectors[0]) ?? resized;
-    if (!reset) return { kind: "embedded" };
-    this.dimensionsChanged = true;
-    return { kind: "dimensions_changed", reset };
+    return reset ? { kind: "dimensions_changed", reset } : { kind: "embedded" };
   }
 
   /** A note only to be checked whose units send what its vectors were made from: kept, not embedded. */
@@ -299,7 +277,11 @@ export class EmbeddingJob {
     for (let attempt = 0; ; attempt++) {
       const answer = await this.options.embedder.embed(texts, role, this.abort.signal);
       if (answer.ok || answer.error.kind !== "rate_limited" || attempt >= RATE_LIMIT_RETRIES) return answer;
-      const waitMs = Math.min(answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS);
+      const asked = answer.error.retryAfterMs;
+      // Asked again after our longest wait, a server that said a day was sent three more requests
+      // in three minutes (a hosted API may lock the key for it), and the run stopped without saying when.
+      if (asked !== undefined && asked > MAX_RATE_LIMIT_WAIT_MS) return { ok: false, error: { ...answer.error, message: `${answer.error.message} It asks for no more requests for ${durationWords(asked)}; embedding stopped, and what was embedded is kept.` } };
+      const waitMs = asked ?? RATE_LIMIT_WAIT_MS;
       try {
         await this.clock.sleep(waitMs, this.abort.signal);
       } catch {
@@ -319,7 +301,7 @@ export class EmbeddingJob {
     const cache = this.options.cache;
     if (!cache) return;
     try {
-      await saveStoredVectors(cache, this.options.store);
+      await saveStoredVectors(cache, this.options.store, this.notesComing);
       if (this.current.saveProblem !== undefined) delete this.current.saveProblem;
     } catch (error) {
       this.current.saveProblem = `The vectors could not be saved: ${errorMessage(error)}`;
@@ -363,7 +345,22 @@ export class EmbeddingJob {
   }
 }
 
-type BatchOutcome = { kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure } | { kind: "dimensions_changed"; reset: VectorReset };
+type NotesOutcome = { kind: "embedded" } | { kind: "cancelled" } | { kind: "failed"; error: EmbedderFailure };
+/** The fingerprint's answer may throw the stored vectors away (another model): the one place a run does. */
+type FingerprintOutcome = NotesOutcome | { kind: "dimensions_changed"; reset: VectorReset };
+
+/**
+ * A batch answered with another number of dimensions than the run's fingerprint: two models answer
+ * at that address (a balancer over two servers, a model swapped midway). Taken for a model swapped,
+ * one batch sent to the other threw every stored vector away; the run stops instead, and the next
+ * one's fingerprint tells which model answers then.
+ */
+function otherDimensions(expected: number | null, got: number): EmbedderFailure {
+  return {
+    kind: "dimension_mismatch",
+    message: `The embedding server answered with ${got} dimensions where it answered ${expected ?? "none"} at the start of this run, as if two models answered in turn; embedding stopped and the stored vectors were kept. Make sure one model answers at that address, then resume.`,
+  };
+}
 
 /** A note read and cut into the units to embed. */
 interface ReadNote {
@@ -388,10 +385,19 @@ interface WorkItem {
 
 /**
  * The notes to check come first: most are only read, so the total falls to what must really be
- * embedded within seconds, before the rate and the time left are worked out from it.
+ * embedded within seconds, before the rate and the time left are worked out from it. Each kind goes
+ * part by part (`partOrder`): in the index's order, the notes done between two saves fell into
+ * nearly every part of the vectors, so each save of a first embedding rewrote almost all of them
+ * (8,000 notes wrote 20 times what they take); part by part, a save writes the one or two filled since.
  */
 function workList(plan: VectorPlan): WorkItem[] {
-  return [...plan.toCheck.map((file) => ({ file, check: true })), ...plan.toEmbed.map((file) => ({ file, check: false }))];
+  return [...inPartOrder(plan.toCheck).map((file) => ({ file, check: true })), ...inPartOrder(plan.toEmbed).map((file) => ({ file, check: false }))];
+}
+
+function inPartOrder(files: readonly NoteFileInfo[]): NoteFileInfo[] {
+  const keyed = files.map((file) => ({ file, key: partOrder(file.path) }));
+  keyed.sort((a, b) => a.key - b.key || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+  return keyed.map((k) => k.file);
 }
 
 function emptyProgress(): EmbeddingProgress {

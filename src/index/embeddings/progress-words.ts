@@ -41,11 +41,15 @@ function rateWords(perSecond: number): string {
 }
 
 function etaWords(ms: number): string {
-  if (ms <= 0) return "finishing";
+  return ms <= 0 ? "finishing" : `${durationWords(ms)} left`;
+}
+
+/** A stretch of time as a person plans with it: "under a minute", "about 7 min", "about 2 h 5 min". */
+export function durationWords(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  if (ms < 60_000) return "under a minute left";
-  if (minutes < 60) return `about ${minutes} min left`;
+  if (ms < 60_000) return "under a minute";
+  if (minutes < 60) return `about ${minutes} min`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest === 0 ? `about ${hours} h left` : `about ${hours} h ${rest} min left`;
+  return rest === 0 ? `about ${hours} h` : `about ${hours} h ${rest} min`;
 }

@@ -19,6 +19,7 @@
 import * as z from "zod";
 import { errorMessage } from "../../text/error-message";
 import type { UnitKind, UnitPlace } from "./embedding-units";
+import { inverseNorm } from "./quantize";
 import { VectorStore, type NoteVectors } from "./vector-store";
 import type { VectorReset } from "./vector-reset";
 
@@ -159,29 +160,10 @@ function agreesWithStored(invNorms: Float32Array, view: DataView, at: number): b
   return true;
 }
 
-/**
- * Each row's 1 / |row| exactly as `quantize` made it (its float32; 0 for a row of zeros): the sums
- * are of whole numbers, so they come out the same in any order. Four sums a turn, as `rowCosine`.
- */
+/** Each row's 1 / |row| exactly as `quantize` made it, as the store keeps it (float32). */
 function inverseNorms(values: Int8Array, rows: number, d: number): Float32Array {
   const out = new Float32Array(rows);
-  for (let row = 0; row < rows; row++) {
-    const end = (row + 1) * d;
-    let i = row * d;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (; i + 3 < end; i += 4) {
-      s0 += values[i] * values[i];
-      s1 += values[i + 1] * values[i + 1];
-      s2 += values[i + 2] * values[i + 2];
-      s3 += values[i + 3] * values[i + 3];
-    }
-    for (; i < end; i++) s0 += values[i] * values[i];
-    const sum = s0 + s1 + s2 + s3;
-    out[row] = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-  }
+  for (let row = 0; row < rows; row++) out[row] = inverseNorm(values, row * d, (row + 1) * d);
   return out;
 }
 

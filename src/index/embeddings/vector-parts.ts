@@ -102,11 +102,14 @@ export async function loadStoredVectors(cache: VectorCache, model: string): Prom
 /**
  * Saves the store: the parts whose notes changed since its last load or save, then the root. Rejects
  * when a write fails; what this save wrote is taken away again, and the next save tries once more.
+ * `notesComing`: how many notes the store will hold once the run saving it is done (the vault's), so
+ * the parts are laid out for them from a first embedding's first save, not laid out anew (every part
+ * rewritten) once it has grown past what its first layout holds.
  */
-export async function saveStoredVectors(cache: VectorCache, store: VectorStore): Promise<void> {
+export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0): Promise<void> {
   const before = layouts.get(store);
   const saves = (before?.saves ?? highestSave(await cache.names())) + 1;
-  const buckets = bucketsFor(store.size, before?.buckets ?? null);
+  const buckets = bucketsFor(Math.max(store.size, notesComing), before?.buckets ?? null);
   const kept = before?.buckets === buckets ? before.parts : new Map<number, SavedPart>();
   const dimensions = store.dimensions ?? 0;
   const parts = new Map<number, SavedPart>();

@@ -203,10 +203,14 @@ export class VectorStore {
     return true;
   }
 
-  /** Whether this answer for FINGERPRINT_TEXT is the model's these vectors were made with (true when that is not known). */
+  /**
+   * Whether this answer for FINGERPRINT_TEXT is the model's these vectors were made with (true when
+   * that is not known: none kept, or zeros, which a version before the job refused them kept).
+   */
   sameModelAs(fingerprint: Float32Array): boolean {
     const known = this.print;
-    return known === null || known.length !== fingerprint.length || dot(known, fingerprint) >= SAME_MODEL_COSINE;
+    if (known === null || known.length !== fingerprint.length || known.every((x) => x === 0)) return true;
+    return dot(known, fingerprint) >= SAME_MODEL_COSINE;
   }
 
   /** Puts back a note exactly as it was stored (loading from the cache file). */

@@ -5,7 +5,7 @@
 // as it was indexed, and the meanings it was made with (their id): a vector of another version of
 // the note, or of other meanings, is not used. A part that is missing or not the shape it claims is
 // worked out again, never an error.
-import type { QuantizedVector } from "../embeddings/quantize";
+import { inverseNorm, type QuantizedVector } from "../embeddings/quantize";
 import type { WorkSlice } from "../work-slice";
 import { LANGUAGE_PART } from "./vault-language-file";
 import { fnv1a32 } from "../../text/string-hash";
@@ -69,6 +69,19 @@ export function bucketOf(path: string, buckets: number): number {
   return fnv1a32(path) % buckets;
 }
 
+/**
+ * A path's place in the order that fills the parts one after another: every part's paths together,
+ * at any number of parts `bucketsFor` gives (a power of two). `bucketOf` is then the hash's lowest
+ * bits, so the hash read from its lowest bit up sorts by part at 64 parts, at 128, and so on. Work
+ * done in this order and saved as it goes (the embedding job) rewrites few parts at each save.
+ */
+export function partOrder(path: string): number {
+  let hash = fnv1a32(path);
+  let reversed = 0;
+  for (let bit = 0; bit < 32; bit++, hash >>>= 1) reversed = (reversed << 1) | (hash & 1);
+  return reversed >>> 0;
+}
+
 /** How many parts `notes` vectors are spread over: the layout `current` while each part holds a
  * fair number of them, else a power of two near NOTES_PER_PART notes a part (NOTE_BUCKETS at least). */
 export function bucketsFor(notes: number, current: number | null): number {
@@ -107,7 +120,11 @@ export interface ReadNotesPart {
   notes: SavedNoteVector[];
 }
 
-/** The vectors of a saved part made with these meanings, or null when the part cannot be used. */
+/**
+ * The vectors of a saved part made with these meanings, or null when the part cannot be used. Each
+ * 1 / |v| is worked out again from the values (the lane multiplies every similarity of the note by
+ * it): one stored that disagrees with them means the part is damaged, and it is none.
+ */
 export async function readNotesPart(part: unknown, dimensions: number, meanings: number, fingerprint: string, slice: WorkSlice): Promise<ReadNotesPart | null> {
   if (!isNotesPart(part) || part.fingerprint !== fingerprint || part.meanings !== meanings || part.dimensions !== dimensions) return null;
   const out: SavedNoteVector[] = [];
@@ -115,7 +132,10 @@ export async function readNotesPart(part: unknown, dimensions: number, meanings:
     if (i % 512 === 0 && slice.over()) await slice.pause();
     // A view, not a copy: the vector is copied once, into the lane's block (note-vectors.ts).
     const values = part.values.subarray(i * dimensions, (i + 1) * dimensions);
-    out.push({ path: part.paths[i], version: { mtime: part.versions[i * 2], size: part.versions[i * 2 + 1] }, vector: { values, invNorm: part.norms[i * 2], scale: part.norms[i * 2 + 1] } });
+    // Stored as float32, so compared as one; kept as quantize made it, so a restart ranks as a lane just learned.
+    const invNorm = inverseNorm(values);
+    if (Math.fround(invNorm) !== part.norms[i * 2]) return null;
+    out.push({ path: part.paths[i], version: { mtime: part.versions[i * 2], size: part.versions[i * 2 + 1] }, vector: { values, invNorm, scale: part.norms[i * 2 + 1] } });
   }
   return { buckets: part.buckets ?? NOTE_BUCKETS, notes: out };
 }

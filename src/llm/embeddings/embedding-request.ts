@@ -166,19 +166,24 @@ export async function embedInBatches(
   return { ok: true, vectors, dimensions: dimensions ?? 0 };
 }
 
-/** The vector scaled to length 1 (a zero vector stays zero), or null when it is not numbers. */
+/**
+ * The vector scaled to length 1 (a zero vector stays zero), or null when it is not numbers. Divided
+ * by its largest component first, in doubles: a number past float32's range (1e39) cast first was
+ * Infinity, and one whose square passes a double's (1e200) made the norm Infinity; either way the
+ * vector came out NaN, and every similarity with it.
+ */
 function unitVector(raw: unknown): Float32Array | null {
   if (!Array.isArray(raw) || raw.length === 0) return null;
-  const out = new Float32Array(raw.length);
-  let sum = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const x: unknown = raw[i];
+  let max = 0;
+  for (const x of raw as unknown[]) {
     if (typeof x !== "number" || !Number.isFinite(x)) return null;
-    out[i] = x;
-    sum += x * x;
+    max = Math.max(max, Math.abs(x));
   }
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] /= norm;
+  const out = new Float32Array(raw.length);
+  if (max === 0) return out;
+  const scaled = (raw as number[]).map((x) => x / max);
+  const norm = Math.sqrt(scaled.reduce((sum, x) => sum + x * x, 0));
+  for (let i = 0; i < out.length; i++) out[i] = scaled[i] / norm;
   return out;
 }
 

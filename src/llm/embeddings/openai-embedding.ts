@@ -11,6 +11,7 @@ import {
 import { embeddingPrefixes } from "./embedding-prefixes";
 import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
+import { scrub, serverSaid } from "../send";
 
 export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OPENAI_COMPATIBLE_BASE_URL, (origin) => `the embedding server at ${origin}`);
@@ -26,7 +27,7 @@ export function openAiEmbeddingModel(options: EmbeddingClientOptions): Embedding
       errorMessageOf: openAiErrorMessage,
     });
     if (!answer.ok) return answer;
-    return readEmbeddingList(answer.body, input.length, server.serverName);
+    return readEmbeddingList(answer.body, input.length, server.serverName, server.secrets);
   };
   return {
     name: `openai:${options.model}`,
@@ -41,11 +42,12 @@ export function openAiEmbeddingModel(options: EmbeddingClientOptions): Embedding
   };
 }
 
-/** `data[]` back in input order; exported for tests of odd server shapes. */
-export function readEmbeddingList(body: unknown, count: number, serverName: string): BatchAnswer {
+/** `data[]` back in input order; exported for tests of odd server shapes. `secrets` never appear in a message. */
+export function readEmbeddingList(body: unknown, count: number, serverName: string, secrets: string[] = []): BatchAnswer {
   if (isRecord(body) && body.error !== undefined) {
-    // Some servers report errors with a 200 status.
-    return { ok: false, error: embeddingError("http", `${serverName} reported an error: ${openAiErrorMessage(body) ?? "unknown error"}`) };
+    // Some servers report errors with a 200 status: their words are scrubbed and cut as an error status's are (send.ts).
+    const said = serverSaid(scrub(openAiErrorMessage(body) ?? "unknown error", secrets));
+    return { ok: false, error: embeddingError("http", `${serverName} reported an error: ${said}`) };
   }
   if (!isRecord(body) || !Array.isArray(body.data)) {
     return { ok: false, error: embeddingError("parse", `${serverName} sent JSON without "data".`) };

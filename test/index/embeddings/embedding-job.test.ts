@@ -11,11 +11,12 @@ import { readVectors, serializeVectors } from "../../../src/index/embeddings/vec
 import { loadStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { FINGERPRINT_TEXT, VectorStore } from "../../../src/index/embeddings/vector-store";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
-import type { Clock, Http } from "../../../src/ports";
+import { partOrder } from "../../../src/index/vault-language/note-vector-file";
+import type { Clock, Http, NoteFileInfo } from "../../../src/ports";
 import { fetchHttp, hashedVector, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
 import { fakeClock } from "../../support/fake-clock";
 import { MemoryNoteStore } from "../../support/memory-note-store";
-import { MemoryVectorCache } from "./memory-vector-cache";
+import { MemoryVectorCache, rootOf } from "./memory-vector-cache";
 import { rewriteVectorHeader } from "./rewrite-vector-header";
 
 let server: StandInServer;
@@ -33,6 +34,24 @@ function vault(count: number): MemoryNoteStore {
   for (let i = 0; i < count; i++) notes[`Notes/Note ${i}.md`] = `# Note ${i}\n\nBody of note number ${i}.\n\n## Part\n\nMore words ${i}.\n`;
   return new MemoryNoteStore(notes);
 }
+
+function storedBytes(cache: MemoryVectorCache): number {
+  let total = 0;
+  for (const bytes of cache.parts.values()) total += bytes.length;
+  return total;
+}
+
+/** "Note 3" for "Notes/Note 3.md": the title the stand-in server is sent first for it. */
+function titleOf(path: string): string {
+  return path.replace(/^Notes\//, "").replace(/\.md$/, "");
+}
+
+function inPartOrder(files: readonly NoteFileInfo[]): string[] {
+  return files.map((f) => f.path).sort((a, b) => partOrder(a) - partOrder(b));
+}
+
+const firstInPartOrder = (files: readonly NoteFileInfo[]): string => inPartOrder(files)[0];
+const lastInPartOrder = (files: readonly NoteFileInfo[]): string => inPartOrder(files).at(-1)!;
 
 const ollama = (model = "nomic-embed-text") => ollamaEmbeddingModel({ http: fetchHttp, model, baseUrl: server.base, requestsPerSecond: 0, timeoutMs: 5000 });
 
@@ -116,29 +135,45 @@ describe("embedding job", () => {
     expect(again).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 3, resets: [] });
   });
 
-  it("a server whose answers flip between two numbers of dimensions stops the run after one reset instead of starting over for ever", async () => {
-    const notes = vault(6);
-    let calls = 0;
-    const flipping: Embedder = {
+  // Taken for another model's answer, zeros threw every stored vector away; kept as the fingerprint,
+  // they threw the next run's away too, once the server answered rightly again.
+  it("a server that answers the fingerprint with zeros stops the run and throws nothing away", async () => {
+    const notes = vault(4);
+    const cache = new MemoryVectorCache();
+    await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, cache }).run(await notes.list());
+    const loaded = await loadStoredVectors(cache, "ollama:nomic-embed-text");
+    notes.files.set("Notes/Note 0.md", { text: "# Note 0\n\nchanged", mtime: 1_800_000_000_000 });
+    const zeros: Embedder = { name: "ollama:nomic-embed-text", embed: async (texts) => ({ ok: true, vectors: texts.map(() => new Float32Array(64)), dimensions: 64 }) };
+    const progress = await new EmbeddingJob({ store: loaded.store, embedder: zeros, notes, cache }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", resets: [], error: { kind: "parse" } });
+    expect(progress.error?.message).toContain("zeros");
+    expect(loaded.store.size).toBe(4);
+    // The server answers rightly again: nothing thrown away then either.
+    const again = await new EmbeddingJob({ store: (await loadStoredVectors(cache, "ollama:nomic-embed-text")).store, embedder: ollama(), notes, cache }).run(await notes.list());
+    expect(again).toMatchObject({ state: "done", resets: [], notesDone: 1, notesUnchanged: 3 });
+  });
+
+  // Taken mid-run for a model swapped, one batch a balancer sent to another model threw every stored
+  // vector away (hours of embedding), and the save at the end put that on disk.
+  it("a batch answered with other dimensions than the run's fingerprint stops the run and throws nothing away", async () => {
+    const notes = vault(4);
+    const cache = new MemoryVectorCache();
+    await new EmbeddingJob({ store: new VectorStore(), embedder: scriptedEmbedder(fakeClock(), 0), notes, cache }).run(await notes.list());
+    notes.files.set("Notes/Note 0.md", { text: "# Note 0\n\nchanged", mtime: 1_800_000_000_000 });
+    // The fingerprint as before (8 dimensions), the notes from another model (16).
+    const twoModels: Embedder = {
       name: "scripted:m",
-      async embed(texts): Promise<EmbedderAnswer> {
-        calls++;
-        // A guard for the old behaviour, which asked again and again.
-        if (calls > 50) return { ok: false, error: { kind: "http", message: "asked too often" } };
-        const d = calls % 2 === 1 ? 8 : 16;
+      embed: async (texts) => {
+        const d = texts[0] === FINGERPRINT_TEXT ? 8 : 16;
         return { ok: true, vectors: texts.map((t) => unitLength(hashedVector(t, d))), dimensions: d };
       },
     };
-    const store = new VectorStore();
-    const progress = await new EmbeddingJob({ store, embedder: flipping, notes, notesPerBatch: 2 }).run(await notes.list());
-    // The fingerprint (8), the first batch (16: nothing stored to lose yet), the second (8: the first's thrown away), the third (16).
-    expect(calls).toBe(4);
-    expect(progress.resets).toEqual([{ kind: "dimension_changed", from: 16, to: 8, notes: 2 }]);
-    expect(progress).toMatchObject({ state: "failed", error: { kind: "dimension_mismatch" } });
-    expect(progress.error?.message).toContain("8 dimensions and then 16 in one run");
-    // What the one model gave is kept, never mixed with the other's.
-    expect(store.dimensions).toBe(8);
-    expect(store.size).toBe(2);
+    const loaded = await loadStoredVectors(cache, "scripted:m");
+    const progress = await new EmbeddingJob({ store: loaded.store, embedder: twoModels, notes, cache }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", resets: [], error: { kind: "dimension_mismatch" } });
+    expect(progress.error?.message).toContain("16 dimensions where it answered 8");
+    expect([loaded.store.size, loaded.store.dimensions]).toEqual([4, 8]);
+    expect((await loadStoredVectors(cache, "scripted:m")).store.size).toBe(4);
   });
 
   it("after an update that cuts notes differently, reads each note again and embeds only those whose units now send other text", async () => {
@@ -148,7 +183,9 @@ describe("embedding job", () => {
     await new EmbeddingJob({ store, embedder: ollama(), notes, cache }).run(await notes.list());
     // As an older version would have left them: every note cut another way, and note 4's units
     // made from a text this version would no longer send.
-    const older = rewriteVectorHeader(serializeVectors(store), (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === "Notes/Note 4.md" ? "0123456789abcdef" : n.hash })) }));
+    // The note the job checks last (it goes part by part: `partOrder`).
+    const changed = lastInPartOrder(await notes.list());
+    const older = rewriteVectorHeader(serializeVectors(store), (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1", hash: n.path === changed ? "0123456789abcdef" : n.hash })) }));
     const loaded = readVectors(older, "ollama:nomic-embed-text");
     expect(loaded.reset).toBeNull();
     notes.files.set("Notes/New.md", { text: "# New\n\nA note added since.\n", mtime: 1_800_000_000_000 });
@@ -159,7 +196,7 @@ describe("embedding job", () => {
     const progress = await job.run(await notes.list());
     expect(progress).toMatchObject({ state: "done", notesRechecked: 6, notesDone: 2, notesUnchanged: 5, notesTotal: 2, checksLeft: 0, resets: [] });
     // The notes to check come first, then the new one.
-    expect(server.embeddedTexts().filter((t) => /^(Note \d+|New)$/.test(t))).toEqual(["Note 4", "New"]);
+    expect(server.embeddedTexts().filter((t) => /^(Note \d+|New)$/.test(t))).toEqual([titleOf(changed), "New"]);
     // The total starts at every note to read and falls as notes are found unchanged; the status says it is checking meanwhile.
     const running = seen.filter((p) => p.state === "running");
     expect(running.map((p) => [p.checksLeft, p.notesTotal])).toEqual([
@@ -205,6 +242,46 @@ describe("embedding job", () => {
     expect(texts.length).toBeGreaterThan(0);
     expect(texts.some((t) => t.includes("TAIL"))).toBe(false);
     expect(texts.some((t) => t.includes("word"))).toBe(true);
+  });
+
+  // In the index's order, the notes embedded between two saves fell into nearly every part, so each
+  // save of a first embedding rewrote almost all of them: 8,000 notes wrote 20 times what they take.
+  it("a first embedding writes the vectors' parts about once each, not once a save", async () => {
+    const clock = fakeClock();
+    const notes = vault(1_280);
+    const cache = new MemoryVectorCache();
+    // A save every 32 notes: 40 saves, over 64 parts of about 20 notes.
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: scriptedEmbedder(clock, 0), notes, cache, notesPerBatch: 8, saveEveryBatches: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesDone: 1_280 });
+    expect(cache.saves).toBeGreaterThanOrEqual(40);
+    expect(cache.bytesWritten).toBeLessThan(2 * storedBytes(cache));
+  });
+
+  it("a first embedding lays the vectors' parts out for the whole vault from its first save", async () => {
+    const clock = fakeClock();
+    const notes = vault(40_000);
+    const cache = new MemoryVectorCache();
+    const job = new EmbeddingJob({ store: new VectorStore(), embedder: scriptedEmbedder(clock, 0), notes, cache, notesPerBatch: 16, saveEveryBatches: 1 });
+    job.onProgress(() => {
+      if (cache.saves === 1) job.cancel();
+    });
+    expect(await job.run(await notes.list())).toMatchObject({ state: "cancelled" });
+    // 256 parts hold 40,000 notes; 64 (what a few notes get) would all be written again at 38,400.
+    expect(rootOf(cache).buckets).toBe(256);
+  });
+
+  it("reading every note again after an update writes the vectors' parts about once each too", async () => {
+    const clock = fakeClock();
+    const notes = vault(1_280);
+    const first = new VectorStore();
+    await new EmbeddingJob({ store: first, embedder: scriptedEmbedder(clock, 0), notes, notesPerBatch: 64 }).run(await notes.list());
+    const older = rewriteVectorHeader(serializeVectors(first), (h) => ({ ...h, notes: h.notes.map((n) => ({ ...n, cut: "10.1" })) }));
+    const cache = new MemoryVectorCache();
+    const progress = await new EmbeddingJob({ store: readVectors(older, "scripted:m").store, embedder: scriptedEmbedder(clock, 0), notes, cache, notesPerBatch: 8, saveEveryBatches: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesRechecked: 1_280, notesUnchanged: 1_280, notesDone: 0 });
+    // The first save writes every part (the one-blob file had none); each later one the few checked since.
+    expect(cache.saves).toBeGreaterThanOrEqual(40);
+    expect(cache.bytesWritten).toBeLessThan(3 * storedBytes(cache));
   });
 
   it("reports notes done, total, rate and ETA after every batch", async () => {
@@ -283,11 +360,11 @@ describe("embedding job", () => {
     server.embedCalls.length = 0;
     const loaded = await loadStoredVectors(cache, "ollama:nomic-embed-text");
     expect([loaded.reset, loaded.store.size]).toEqual([null, 3]);
+    const kept = new Set(Array.from(loaded.store.entries(), (n) => titleOf(n.path)));
     const resumed = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes, cache }).run(await notes.list());
     expect(resumed).toMatchObject({ state: "done", notesDone: 5, notesTotal: 5, notesUnchanged: 3 });
-    expect(new Set(server.embeddedTexts().filter((t) => /^Note \d+$/.test(t)))).toEqual(
-      new Set(["Note 3", "Note 4", "Note 5", "Note 6", "Note 7"]),
-    );
+    const rest = Array.from({ length: 8 }, (_, i) => `Note ${i}`).filter((title) => !kept.has(title));
+    expect(new Set(server.embeddedTexts().filter((t) => /^Note \d+$/.test(t)))).toEqual(new Set(rest));
   });
 
   it("cancel abandons the request in flight instead of waiting for it", async () => {
@@ -325,6 +402,18 @@ describe("embedding job", () => {
     expect(slept).toEqual([3000]);
   });
 
+  it("a Retry-After longer than it waits for stops the run at once, saying how long, and sends nothing more", async () => {
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "86400" } };
+    const slept: number[] = [];
+    const clock: Clock = { now: () => 0, sleep: (ms) => (slept.push(ms), Promise.resolve()) };
+    const notes = vault(2);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, clock }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", error: { kind: "rate_limited", retryAfterMs: 86_400_000 } });
+    expect(progress.error?.message).toContain("It asks for no more requests for about 24 h; embedding stopped, and what was embedded is kept.");
+    expect(server.embedCalls).toHaveLength(1);
+    expect(slept).toEqual([]);
+  });
+
   it("a failure stops the job with the client's own words and keeps what was done for next time", async () => {
     const notes = vault(4);
     const store = new VectorStore();
@@ -341,17 +430,19 @@ describe("embedding job", () => {
 
   it("a note the server cannot embed is left for the next run and does not stop the notes after it", async () => {
     const notes = vault(6);
-    notes.files.set("Notes/Note 1.md", { text: "# Note 1\n\nA word the server chokes on: zqxpoison.\n", mtime: 1 });
+    // The first note the job sends (it goes part by part: `partOrder`).
+    const poisoned = firstInPartOrder(await notes.list());
+    notes.files.set(poisoned, { text: `# ${titleOf(poisoned)}\n\nA word the server chokes on: zqxpoison.\n`, mtime: 1 });
     server.script.nullFor = "zqxpoison";
     const store = new VectorStore();
     const progress = await new EmbeddingJob({ store, embedder: ollama(), notes, notesPerBatch: 4 }).run(await notes.list());
-    expect(progress).toMatchObject({ state: "done", notesDone: 5, notesTotal: 6, refused: { notes: 1, first: "Notes/Note 1.md" } });
+    expect(progress).toMatchObject({ state: "done", notesDone: 5, notesTotal: 6, refused: { notes: 1, first: poisoned } });
     expect(progress.refused?.message).toContain("not a list of numbers");
-    expect([...store.entries()].map((n) => n.path).sort()).toEqual(["Notes/Note 0.md", "Notes/Note 2.md", "Notes/Note 3.md", "Notes/Note 4.md", "Notes/Note 5.md"]);
+    expect([...store.entries()].map((n) => n.path).sort()).toEqual([...notes.files.keys()].filter((p) => p !== poisoned).sort());
     // The fingerprint, the first batch as one request, then each of its notes alone; the second batch as usual.
     expect(server.embedCalls).toHaveLength(1 + 1 + 4 + 1);
     expect(embeddingProgressWords(progress)).toBe(
-      "Embedded 5 notes; 1 the embedding server could not embed (first Notes/Note 1.md: Ollama at " + server.base + " sent a vector that is not a list of numbers.) and will be tried again.",
+      `Embedded 5 notes; 1 the embedding server could not embed (first ${poisoned}: Ollama at ${server.base} sent a vector that is not a list of numbers.) and will be tried again.`,
     );
     // The next run tries it again, and only it.
     server.embedCalls.length = 0;

@@ -39,3 +39,10 @@ export class MemoryVectorCache implements VectorCache {
     this.parts.clear();
   }
 }
+
+/** The root's list of parts, as JSON (after magic, digest and its length). */
+export function rootOf(cache: MemoryVectorCache): { buckets: number; parts: { name: string }[] } {
+  const bytes = cache.parts.get(ROOT_PART)!;
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(36, true);
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length))) as { buckets: number; parts: { name: string }[] };
+}

@@ -7,7 +7,7 @@ import { readVectors, serializeVectors } from "../../../src/index/embeddings/vec
 import { loadStoredVectors, ROOT_PART, saveStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
-import { MemoryVectorCache } from "./memory-vector-cache";
+import { MemoryVectorCache, rootOf } from "./memory-vector-cache";
 import { randomUnitVector } from "./random-vectors";
 
 const MODEL = "ollama:nomic-embed-text";
@@ -93,6 +93,30 @@ describe("vectors in parts", () => {
     await saveStoredVectors(cache, s);
     expect(cache.parts.has(name)).toBe(false);
     expect((await loadStoredVectors(cache, MODEL)).store.note("Folder 0/Note 0.md")).toBeUndefined();
+  });
+
+  // Laid out for the notes already there, a first embedding's parts were all written again once it
+  // grew past what 64 parts hold (38,400 notes), and each part held up to 600 notes meanwhile.
+  it("a save told how many notes are coming lays the parts out for them at once, and keeps that layout", async () => {
+    const cache = new MemoryVectorCache();
+    const s = store(40, 8);
+    await saveStoredVectors(cache, s, 40_000);
+    expect(rootOf(cache).buckets).toBe(256);
+    put(s, 40);
+    cache.written.length = 0;
+    await saveStoredVectors(cache, s, 40_000);
+    expect(cache.written).toHaveLength(2);
+    expect(rootOf(cache).buckets).toBe(256);
+    // A restart midway goes on with the same layout.
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.store.size).toBe(41);
+    put(loaded.store, 41);
+    cache.written.length = 0;
+    await saveStoredVectors(cache, loaded.store, 40_000);
+    expect([cache.written.length, rootOf(cache).buckets]).toEqual([2, 256]);
+    // Told nothing, a store this small is laid out for what it holds.
+    await saveStoredVectors(cache, loaded.store);
+    expect(rootOf(cache).buckets).toBe(64);
   });
 
   // A norm check passes both: the sum of squares does not change.

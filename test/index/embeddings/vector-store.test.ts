@@ -122,6 +122,13 @@ describe("vector store", () => {
     );
   });
 
+  it("a fingerprint of zeros kept by an older version is no fingerprint: the vectors are trusted, not thrown away", () => {
+    const store = new VectorStore("ollama:m", 3, new Float32Array(3));
+    store.put(file("a.md"), [title], [v(1, 0, 0)]);
+    expect(store.adoptFingerprint(v(1, 0.2, 0))).toBeNull();
+    expect(store.size).toBe(1);
+  });
+
   it("a model or dimension change forgets the fingerprint with the vectors", () => {
     const store = storeWithThree();
     store.adoptFingerprint(v(1, 0, 0));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { quantize } from "../../../src/index/embeddings/quantize";
 import { NO_SLICES } from "../../../src/index/work-slice";
-import { bucketOf, bucketsFor, encodeNotesPart, isLanguagePartName, isNotesPartName, meaningsId, NOTE_BUCKETS, notesPartName, readNotesPart } from "../../../src/index/vault-language/note-vector-file";
+import { bucketOf, bucketsFor, encodeNotesPart, isLanguagePartName, isNotesPartName, meaningsId, NOTE_BUCKETS, notesPartName, partOrder, readNotesPart } from "../../../src/index/vault-language/note-vector-file";
 import { LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 
 const notes = [0, 1, 2].map((i) => ({ path: `n${i}.md`, version: { mtime: 1000 + i, size: 10 * i }, vector: quantize([i + 1, -1, 0.5, 2 - i]) }));
@@ -27,6 +27,20 @@ describe("notes' vector parts", () => {
     const read = await readNotesPart(older, 4, 77, "fp", NO_SLICES);
     expect(read!.buckets).toBe(NOTE_BUCKETS);
     expect(read!.notes.map((n) => n.path)).toEqual(["n0.md", "n1.md", "n2.md"]);
+  });
+
+  // The lane multiplies a note's every similarity by it: 1,000 times too large, the note came first for any question.
+  it("give none when a stored 1 / |v| disagrees with its values, and otherwise the very one quantize made", async () => {
+    const part = encodeNotesPart(notes, 4, 77, "fp", 64);
+    const read = await readNotesPart(structuredClone(part), 4, 77, "fp", NO_SLICES);
+    // Worked out again from the values, as quantize worked it out: not its float32 rounding, which a restart gave.
+    read!.notes.forEach((n, i) => expect(n.vector.invNorm).toBe(notes[i].vector.invNorm));
+    const damaged = structuredClone(part);
+    damaged.norms[2] *= 1000;
+    expect(await readNotesPart(damaged, 4, 77, "fp", NO_SLICES)).toBeNull();
+    // A note kept without a vector (its values zero) says so with 0, and keeps saying it.
+    const none = encodeNotesPart([{ ...notes[0], vector: { values: new Int8Array(4), invNorm: 0, scale: 0 } }], 4, 77, "fp", 64);
+    expect((await readNotesPart(none, 4, 77, "fp", NO_SLICES))!.notes[0].vector.invNorm).toBe(0);
   });
 
   it("give none for other meanings, other settings, other dimensions or a wrong shape", async () => {
@@ -64,6 +78,16 @@ describe("notes' vector parts", () => {
       expect(seen.size).toBe(buckets);
     }
     expect(bucketOf("a/b.md", 64)).toBe(bucketOf("a/b.md", 64));
+  });
+
+  it("put paths in an order that keeps each part's paths together, at any number of parts bucketsFor gives", () => {
+    const paths = Array.from({ length: 5_000 }, (_, i) => `folder ${i % 9}/note ${i}.md`).sort((a, b) => partOrder(a) - partOrder(b));
+    for (const buckets of [NOTE_BUCKETS, 128, 512, 4_096]) {
+      // Each part's paths in one run: a part met again after another began would be a second run.
+      const runs = paths.filter((p, i) => i === 0 || bucketOf(p, buckets) !== bucketOf(paths[i - 1], buckets));
+      expect(new Set(runs.map((p) => bucketOf(p, buckets))).size).toBe(runs.length);
+    }
+    expect(partOrder("a/b.md")).toBe(partOrder("a/b.md"));
   });
 
   it("grow in number with the vault, a power of two near 300 notes a part, and hold still while a part holds 100 to 600", () => {

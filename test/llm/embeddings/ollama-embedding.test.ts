@@ -115,6 +115,25 @@ describe("Ollama /api/embed", () => {
     expect(await model().embed(["x", "y"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: expect.stringContaining("1 vectors for 2 texts") } });
   });
 
+  // Cast to float32 first, 1e39 became Infinity and the vector NaN: a similarity of NaN for that note,
+  // and for a fingerprint answered so, every stored vector thrown away as another model's.
+  it("numbers too large for float32, or whose squares are too large for a double, still make a unit vector in their direction", async () => {
+    for (const [sent, expected] of [
+      [[1e39, 1, 2, 3], [1, 0, 0, 0]],
+      [[-1e200, 0, 1e200, 0], [-Math.SQRT1_2, 0, Math.SQRT1_2, 0]],
+      [[3e-310, 4e-310, 0, 0], [0.6, 0.8, 0, 0]],
+    ]) {
+      server.script.embedFailure = { status: 200, body: { embeddings: [sent] } };
+      const result = await model().embed(["x"], "document");
+      expect(result.ok, JSON.stringify(sent)).toBe(true);
+      if (!result.ok) continue;
+      Array.from(result.vectors[0]).forEach((x, i) => expect(x, JSON.stringify(sent)).toBeCloseTo(expected[i], 6));
+    }
+    // Zeros stay zeros: no direction to scale.
+    server.script.embedFailure = { status: 200, body: { embeddings: [[0, 0, 0, 0]] } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: true, vectors: [Float32Array.from([0, 0, 0, 0])] });
+  });
+
   it("vectors of another length than the stored ones are dimension_mismatch", async () => {
     const result = await model({ expectedDimensions: 768 }).embed(["x"], "document");
     expect(result).toMatchObject({ ok: false, error: { kind: "dimension_mismatch", message: expect.stringContaining("64 dimensions where 768") } });

@@ -49,6 +49,20 @@ describe("OpenAI-compatible /v1/embeddings", () => {
     expect(JSON.stringify(result)).not.toContain("3Vn6Hj1Df9Gs4Bc7");
   });
 
+  // Reported with a 200, the server's words skipped the scrubbing every error status gets, and went
+  // whole into the status line: a proxy that echoes the request's header, or 400,000 characters.
+  it("keeps the key out of an error reported with a 200 too, and cuts the server's words short", async () => {
+    const key = "proxy-token-9Lk2Hd7Qw4Zx";
+    server.script.embedFailure = { status: 200, body: { error: { message: `Rejected Authorization: Bearer ${key}` } } };
+    const result = await model({ apiKey: key }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "http" } });
+    expect(!result.ok && result.error.message).toContain("reported an error: Rejected Authorization");
+    expect(JSON.stringify(result)).not.toContain(key);
+    server.script.embedFailure = { status: 200, body: { error: "busy ".repeat(80_000) } };
+    const long = await model().embed(["x"], "document");
+    expect(!long.ok && long.error.message.length).toBeLessThan(1_000);
+  });
+
   it("paces the job's batches by the rate cap, never a search's query", async () => {
     const clock = fakeClock();
     const client = model({ batchSize: 1, requestsPerSecond: 4, clock });
