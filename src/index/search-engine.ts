@@ -10,6 +10,7 @@
 // changes them fails loudly).
 import MiniSearch, { type AsPlainObject, type BM25Params, type MatchInfo, type Options } from "minisearch";
 import { propertyWords } from "./frontmatter";
+import { fuzzyTerms } from "./fuzzy-terms";
 import type { Analyzer } from "./tokenize";
 import { addOccurrence, dropPostings, emptyTerm, isEmptyTerm, lowerBound, postingCount, postingNote, removeOccurrence, trimTerm, type TermPostings } from "./term-postings";
 import type { ParsedNote, TermClumping } from "./types";
@@ -92,8 +93,9 @@ export type RadixTreeMaking = "kept" | "when needed";
 
 /**
  * The engine's `_index`: MiniSearch's radix tree, kept from the start or made only when a lookup
- * needs it. An exact lookup (every search makes one per term) is answered from the term map; only a
- * prefix lookup (a word being typed) or a fuzzy one (a word few notes hold as typed) walks the tree.
+ * needs it. An exact lookup (every search makes one per term) is answered from the term map, and so
+ * is a fuzzy one (a word few notes hold as typed) while there is no tree; only a prefix lookup (a
+ * word being typed) walks the tree.
  * A warm start put 41,000 terms into the tree one at a time, about a quarter of a `search`
  * process's time, for searches two in three of which never walked it.
  *
@@ -144,8 +146,9 @@ class TermTree implements RadixTree {
     return this.built().atPrefix(prefix);
   }
 
+  /** Without a tree, the term map read twice: the same answer, order included (fuzzy-terms.ts). */
   fuzzyGet(term: string, maxDistance: number): unknown {
-    return this.built().fuzzyGet(term, maxDistance);
+    return this.tree ? this.tree.fuzzyGet(term, maxDistance) : fuzzyTerms(this.terms, term, maxDistance);
   }
 
   [Symbol.iterator](): Iterator<[string, TermPostings]> {
