@@ -113,6 +113,8 @@ describe("built plugin bundle", () => {
       atob,
       // Every platform's window has performance.now(): the plugin's clock measures durations on it.
       performance,
+      // And Web Crypto (Obsidian's pages are a secure context): the saved parts' checksums are SHA-256 on it.
+      crypto: globalThis.crypto,
       AbortController,
       DOMException,
       Intl,
