@@ -4,6 +4,7 @@
 // the run to search the web; `on-weak` over a question the vault answers; an eval case with no
 // replay folder. The provider counts every request that reached it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readEvalReport } from "../support/cli-json";
 import { bareCli, braveBody, cli, config, hostileServer, sandbox, VAULT_QUESTION, WEB_QUESTION, type HostileServer, type Sandbox } from "./hostile-kit";
 
 let box: Sandbox;
@@ -65,7 +66,10 @@ describe("nothing reaches a provider unless the run's mode allows it", () => {
   it("an eval case with no replay folder has its web requests refused, never sent", async () => {
     const cases = config(box, { cases: [{ id: "web", question: WEB_QUESTION, mode: "always", providers: ["brave"], expect: { answer_kind: "extractive" } }] }, "cases.json");
     const run = await cli(box, ["eval", "--file", cases, "--config", settingsOn, "--json"], KEY);
-    expect(JSON.parse(run.out).cases[0].requests.every((r: { outcome: string }) => r.outcome === "refused_offline")).toBe(true);
+    const { requests } = readEvalReport(run.out).cases[0];
+    // Every of none is true: the case must have tried to reach the web for its refusal to count.
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((r) => r.outcome === "refused_offline")).toBe(true);
     expect(brave.requests).toEqual([]);
   });
 

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readResearchResult, readVaultSearch } from "../support/cli-json";
 import { bareCli, cli, config, filesUnder, ROOT, sandbox, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
 
 const BRAVE_DEMO = path.join(ROOT, "fixtures/replay/brave-demo");
@@ -117,11 +118,11 @@ describe("trace notes are never evidence", () => {
     for (let i = 0; i < 5; i++) box.write(`vault/Research/Traces/Run ${i}.md`, `# ${VAULT_QUESTION}\n\n${VAULT_QUESTION} ${VAULT_QUESTION} Automerge Yjs choose.\n`);
     await cli(box, ["research", VAULT_QUESTION, "--trace"]);
     const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--json"]);
-    const paths = (JSON.parse(run.out).pack.evidence as { note_path: string }[]).map((r) => r.note_path);
+    const paths = readResearchResult(run.out).pack.evidence.map((r) => r.note_path);
     expect(paths.length).toBeGreaterThan(0);
     expect(paths.filter((p) => p.startsWith("Research/Traces/"))).toEqual([]);
     const search = await cli(box, ["search", VAULT_QUESTION, "--json"]);
-    expect((JSON.parse(search.out).results as { path: string }[]).filter((r) => r.path.startsWith("Research/Traces/"))).toEqual([]);
+    expect(readVaultSearch(search.out).results.filter((r) => r.path.startsWith("Research/Traces/"))).toEqual([]);
   });
 });
 

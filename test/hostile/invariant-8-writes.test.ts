@@ -6,6 +6,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readResearchResult } from "../support/cli-json";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { cli, config, filesUnder, ROOT, sandbox, traceNotes, VAULT_QUESTION, WEB_QUESTION, type Sandbox } from "./hostile-kit";
 
@@ -38,7 +39,7 @@ describe("a folder of the vault that links out of it", () => {
     symlinkSync(box.outside, path.join(box.vault, "Research/Traces"));
     const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--json"]);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.out).trace_path).toBeNull();
+    expect(readResearchResult(run.out).trace_path).toBeNull();
     outsideIsEmpty();
   });
 
@@ -68,9 +69,9 @@ describe("a folder of the vault that links out of it", () => {
     // `..` is refused with a word (the default folder is used); a leading `/` is the vault's top.
     expect(run.err).toMatch(/notes\.traceFolder: "\.\.\/outside\/\.\.\/\.\.\/x\/Traces" climbs out of the vault/);
     expect(run.err).not.toMatch(/sourcesFolder/);
-    const tracePath = JSON.parse(run.out).trace_path as string;
-    expect(tracePath.startsWith("Research/Traces/")).toBe(true);
-    expect(existsSync(path.join(box.vault, tracePath))).toBe(true);
+    const tracePath = readResearchResult(run.out).trace_path;
+    expect(tracePath).toMatch(/^Research\/Traces\//);
+    expect(existsSync(path.join(box.vault, tracePath!))).toBe(true);
     outsideIsEmpty();
   });
 });
@@ -78,7 +79,9 @@ describe("a folder of the vault that links out of it", () => {
 describe("a note's name already taken by something that is not a note", () => {
   async function tracePathOf(): Promise<string> {
     const run = await cli(box, ["research", VAULT_QUESTION, "--trace", "--json"]);
-    return JSON.parse(run.out).trace_path as string;
+    const tracePath = readResearchResult(run.out).trace_path;
+    if (tracePath === null) throw new Error(`the run wrote no trace note: ${run.err}`);
+    return tracePath;
   }
 
   it("a dangling link where the trace note would go: left alone, the note written at the next name", async () => {
@@ -151,7 +154,7 @@ describe("ten runs of one question at once", () => {
   it("leave ten trace notes, each whole, and every run exits 0", async () => {
     const runs = await Promise.all(Array.from({ length: 10 }, () => cli(box, ["research", VAULT_QUESTION, "--trace", "--json"])));
     expect(runs.map((r) => r.code)).toEqual(Array(10).fill(0));
-    const paths = runs.map((r) => JSON.parse(r.out).trace_path as string);
+    const paths = runs.map((r) => readResearchResult(r.out).trace_path);
     expect(new Set(paths).size).toBe(10);
     const notes = traceNotes(box);
     expect(notes).toHaveLength(10);

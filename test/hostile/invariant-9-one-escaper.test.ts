@@ -16,6 +16,7 @@ import { TraceRecorder } from "../../src/research/trace-recorder";
 import { writeEvidenceBrief } from "../../src/research/stages/extractive-brief";
 import { addedMarkup, markupIn } from "../notes/obsidian-markup";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
+import { readResearchResult } from "../support/cli-json";
 import { fakeClock } from "../support/fake-clock";
 import { braveBody, braveReplay, cli, completion, firstAdmittedKey, hostileServer, sandboxEachTest, modelFlag, traceNotes, VAULT_QUESTION, WEB_QUESTION } from "./hostile-kit";
 
@@ -57,7 +58,8 @@ async function traceNoteWith(say: (i: number) => { title: string; snippet: strin
   const replay = braveReplay(place.box, braveBody(results));
   const run = await cli(place.box, ["research", WEB_QUESTION, "--trace", "--external-search", "always", "--replay", replay, ...extra, "--json"]);
   expect(run.code).toBe(0);
-  const tracePath = JSON.parse(run.out).trace_path as string;
+  const tracePath = readResearchResult(run.out).trace_path;
+  if (tracePath === null) throw new Error(`the run wrote no trace note: ${run.err}`);
   const note = readFileSync(path.join(place.box.vault, tracePath), "utf8");
   // The next run must not find this one's note by name.
   writeFileSync(path.join(place.box.vault, tracePath), note);
@@ -113,7 +115,9 @@ describe("a model's answer in a trace note", () => {
   it("a hostile model name (the server's `model` field) adds no markup and no Templater command", async () => {
     place.server = await hostileServer((req) => ({ body: completion(`Automerge keeps full history [${firstAdmittedKey(req)}].`, "m`\n\n![p](https://evil.example/p.png) <% tp.file.title %> [[Secrets]]") }));
     const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", ...modelFlag(place.server), "--json"]);
-    const note = readFileSync(path.join(place.box.vault, JSON.parse(run.out).trace_path as string), "utf8");
+    const tracePath = readResearchResult(run.out).trace_path;
+    if (tracePath === null) throw new Error(`the run wrote no trace note: ${run.err}`);
+    const note = readFileSync(path.join(place.box.vault, tracePath), "utf8");
     const by = note.split("\n").find((line) => line.startsWith("*Written by"))!;
     expect(markupIn(by.replace(/`[^`]*`/, "``"))).toEqual({});
     expect(note).not.toContain("<%");
@@ -134,7 +138,7 @@ describe("vault text in a trace note", () => {
     place.box.write("vault/Libraries/x]] ![[Secrets.md", "# Automerge over Yjs\n\nWe chose Automerge over Yjs for its history.\n");
     const run = await cli(place.box, ["research", VAULT_QUESTION, "--trace", "--json"]);
     const note = traceNotes(place.box)[0].text;
-    expect(JSON.parse(run.out).pack.evidence.some((r: { note_path: string }) => r.note_path.includes("]]"))).toBe(true);
+    expect(readResearchResult(run.out).pack.evidence.some((r) => r.note_path.includes("]]"))).toBe(true);
     expect(markupIn(visible(note)).embed).toBeUndefined();
   });
 });

@@ -3,7 +3,6 @@
 // behaviour follows the app where tests depend on it (events fire after writes, create refuses to
 // overwrite, onLayoutReady runs at once when the layout is ready). Test-only helpers are marked
 // "Stand-in only" and do not exist in the real module.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 // ---------------------------------------------------------------------------------------------
 // DOM helpers Obsidian adds to Node/Element/HTMLElement
@@ -46,6 +45,16 @@ function setAttribute(el: Element, name: string, value: string | number | boolea
   else el.setAttribute(name, value === true ? "" : String(value));
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Puts a new element where `createEl` and `createSvg` put it: in `info.parent`, else in `parent`, first if `prepend`. */
+function place(el: Element, parent: Node | null, info: DomElementInfo | SvgElementInfo | undefined): void {
+  const target = info?.parent ?? parent;
+  if (!target) return;
+  if (info?.prepend) target.insertBefore(el, target.firstChild);
+  else target.appendChild(el);
+}
+
 function makeEl<K extends keyof HTMLElementTagNameMap>(
   doc: Document,
   parent: Node | null,
@@ -55,15 +64,39 @@ function makeEl<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const el = doc.createElement(tag);
   applyInfo(el, o);
-  const info = typeof o === "object" ? o : undefined;
-  const target = info?.parent ?? parent;
-  if (target) {
-    if (info?.prepend) target.insertBefore(el, target.firstChild);
-    else target.appendChild(el);
-  }
+  place(el, parent, typeof o === "object" ? o : undefined);
   callback?.(el);
   return el;
 }
+
+export interface SvgElementInfo {
+  cls?: string | string[];
+  attr?: Record<string, string | number | boolean | null>;
+  parent?: Node;
+  prepend?: boolean;
+}
+
+function makeSvg<K extends keyof SVGElementTagNameMap>(
+  doc: Document,
+  parent: Node | null,
+  tag: K,
+  o?: SvgElementInfo | string,
+  callback?: (el: SVGElementTagNameMap[K]) => void,
+): SVGElementTagNameMap[K] {
+  const el = doc.createElementNS(SVG_NS, tag);
+  const info: SvgElementInfo = typeof o === "string" ? { cls: o } : (o ?? {});
+  if (info.cls !== undefined) {
+    const classes = Array.isArray(info.cls) ? info.cls : info.cls.split(" ");
+    el.classList.add(...classes.filter((c) => c.length > 0));
+  }
+  if (info.attr) for (const [k, v] of Object.entries(info.attr)) setAttribute(el, k, v);
+  place(el, parent, info);
+  callback?.(el);
+  return el;
+}
+
+/** The global scope the helpers go on: the browser's window, or happy-dom's in tests. */
+type DomScope = typeof window;
 
 let domHelpersInstalled = false;
 
@@ -71,20 +104,24 @@ let domHelpersInstalled = false;
  * Stand-in only. Adds Obsidian's DOM helpers to the DOM classes of the current global scope.
  * Runs on import when a DOM exists; call it again after creating a DOM later.
  */
-export function installDomHelpers(scope: any = typeof window !== "undefined" ? window : undefined): boolean {
+export function installDomHelpers(scope: DomScope | undefined = typeof window !== "undefined" ? window : undefined): boolean {
   if (!scope || typeof scope.Node !== "function" || !scope.document) return false;
-  const nodeProto = scope.Node.prototype;
+  const nodeProto: Partial<Node> = scope.Node.prototype;
   if (nodeProto.createEl && domHelpersInstalled) return true;
-  const docOf = (node: Node): Document => (node.ownerDocument ?? (node as unknown as Document)) as Document;
+  // A document is its own; any other node belongs to its owner.
+  const docOf = (node: Node): Document => node.ownerDocument ?? (node as Document);
   Object.assign(nodeProto, {
-    createEl(this: Node, tag: any, o?: any, cb?: any) {
+    createEl<K extends keyof HTMLElementTagNameMap>(this: Node, tag: K, o?: DomElementInfo | string, cb?: (el: HTMLElementTagNameMap[K]) => void) {
       return makeEl(docOf(this), this, tag, o, cb);
     },
-    createDiv(this: Node, o?: any, cb?: any) {
+    createDiv(this: Node, o?: DomElementInfo | string, cb?: (el: HTMLDivElement) => void) {
       return makeEl(docOf(this), this, "div", o, cb);
     },
-    createSpan(this: Node, o?: any, cb?: any) {
+    createSpan(this: Node, o?: DomElementInfo | string, cb?: (el: HTMLSpanElement) => void) {
       return makeEl(docOf(this), this, "span", o, cb);
+    },
+    createSvg<K extends keyof SVGElementTagNameMap>(this: Node, tag: K, o?: SvgElementInfo | string, cb?: (el: SVGElementTagNameMap[K]) => void) {
+      return makeSvg(docOf(this), this, tag, o, cb);
     },
     empty(this: Node) {
       while (this.firstChild) this.removeChild(this.firstChild);
@@ -95,11 +132,11 @@ export function installDomHelpers(scope: any = typeof window !== "undefined" ? w
     appendText(this: Node, val: string) {
       this.appendChild(docOf(this).createTextNode(val));
     },
-    instanceOf(this: Node, type: any) {
+    instanceOf<T>(this: Node, type: new () => T): boolean {
       return this instanceof type;
     },
   });
-  const elProto = scope.Element.prototype;
+  const elProto: Partial<Element> = scope.Element.prototype;
   Object.assign(elProto, {
     getText(this: Element) {
       return this.textContent ?? "";
@@ -149,22 +186,29 @@ export function installDomHelpers(scope: any = typeof window !== "undefined" ? w
     // The app hides with `display: none` (what its `isShown` looks for), which an element's own
     // CSS `display` cannot undo, as it would undo the `hidden` attribute.
     show(this: HTMLElement) {
-      this.style.display = "";
+      this.setCssStyles({ display: "" });
     },
     hide(this: HTMLElement) {
-      this.style.display = "none";
+      this.setCssStyles({ display: "none" });
     },
     toggle(this: HTMLElement, show: boolean) {
-      this.style.display = show ? "" : "none";
+      this.setCssStyles({ display: show ? "" : "none" });
     },
-    onClickEvent(this: HTMLElement, listener: (ev: MouseEvent) => any, options?: boolean | AddEventListenerOptions) {
+    setCssStyles(this: HTMLElement, styles: Partial<CSSStyleDeclaration>) {
+      Object.assign(this.style, styles);
+    },
+    setCssProps(this: HTMLElement, props: Record<string, string>) {
+      for (const [name, value] of Object.entries(props)) this.style.setProperty(name, value);
+    },
+    onClickEvent(this: HTMLElement, listener: (ev: MouseEvent) => unknown, options?: boolean | AddEventListenerOptions) {
       this.addEventListener("click", listener, options);
     },
   });
-  const doc = scope.document as Document;
-  scope.createEl = (tag: any, o?: any, cb?: any) => makeEl(doc, null, tag, o, cb);
-  scope.createDiv = (o?: any, cb?: any) => makeEl(doc, null, "div", o, cb);
-  scope.createSpan = (o?: any, cb?: any) => makeEl(doc, null, "span", o, cb);
+  const doc = scope.document;
+  scope.createEl = (tag, o, cb) => makeEl(doc, null, tag, o, cb);
+  scope.createDiv = (o, cb) => makeEl(doc, null, "div", o, cb);
+  scope.createSpan = (o, cb) => makeEl(doc, null, "span", o, cb);
+  scope.createSvg = (tag, o, cb) => makeSvg(doc, null, tag, o, cb);
   scope.createFragment = (cb?: (el: DocumentFragment) => void) => {
     const fragment = doc.createDocumentFragment();
     cb?.(fragment);
@@ -196,21 +240,21 @@ export interface EventRef {
 
 interface Listener {
   name: string;
-  callback: (...data: any[]) => unknown;
-  ctx?: any;
+  callback: (...data: unknown[]) => unknown;
+  ctx?: unknown;
   ref: EventRef;
 }
 
 export class Events {
   private listeners: Listener[] = [];
 
-  on(name: string, callback: (...data: any[]) => unknown, ctx?: any): EventRef {
+  on(name: string, callback: (...data: unknown[]) => unknown, ctx?: unknown): EventRef {
     const ref: EventRef = { owner: this };
     this.listeners.push({ name, callback, ctx, ref });
     return ref;
   }
 
-  off(name: string, callback: (...data: any[]) => unknown): void {
+  off(name: string, callback: (...data: unknown[]) => unknown): void {
     this.listeners = this.listeners.filter((l) => !(l.name === name && l.callback === callback));
   }
 
@@ -240,7 +284,7 @@ export class Events {
 
 export class Component {
   private loaded = false;
-  private cleanups: (() => any)[] = [];
+  private cleanups: (() => unknown)[] = [];
   private children: Component[] = [];
 
   load(): void {
@@ -277,7 +321,7 @@ export class Component {
     return component;
   }
 
-  register(cb: () => any): void {
+  register(cb: () => unknown): void {
     this.cleanups.push(cb);
   }
 
@@ -285,13 +329,17 @@ export class Component {
     this.register(() => eventRef.owner?.offref(eventRef));
   }
 
-  registerDomEvent(el: any, type: string, callback: (ev: any) => any, options?: boolean | AddEventListenerOptions): void {
+  registerDomEvent<K extends keyof WindowEventMap>(el: Window, type: K, callback: (this: HTMLElement, ev: WindowEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  registerDomEvent<K extends keyof DocumentEventMap>(el: Document, type: K, callback: (this: HTMLElement, ev: DocumentEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  registerDomEvent<K extends keyof HTMLElementEventMap>(el: HTMLElement, type: K, callback: (this: HTMLElement, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  registerDomEvent(el: EventTarget, type: string, callback: (this: HTMLElement, ev: Event) => unknown, options?: boolean | AddEventListenerOptions): void {
     el.addEventListener(type, callback, options);
     this.register(() => el.removeEventListener(type, callback, options));
   }
 
+  /** The interval is the window's (`window.setInterval`, as the app asks plugins to write it). */
   registerInterval(id: number): number {
-    this.register(() => clearInterval(id));
+    this.register(() => window.clearInterval(id));
     return id;
   }
 }
@@ -513,17 +561,22 @@ export class Vault extends Events {
   }
 
   async delete(file: TAbstractFile, _force?: boolean): Promise<void> {
+    this.takeOut(file);
+  }
+
+  async trash(file: TAbstractFile, _system: boolean): Promise<void> {
+    this.takeOut(file);
+  }
+
+  /** What deleting and trashing share here: the file, or the folder and all in it, gone, each with a `delete` event. */
+  private takeOut(file: TAbstractFile): void {
     if (file instanceof TFolder) {
-      for (const child of [...file.children]) await this.delete(child, true);
+      for (const child of [...file.children]) this.takeOut(child);
     }
     this.files.delete(file.path);
     this.contents.delete(file.path);
     if (file.parent) file.parent.children.remove(file);
     this.trigger("delete", file);
-  }
-
-  async trash(file: TAbstractFile, _system: boolean): Promise<void> {
-    await this.delete(file, true);
   }
 
   async rename(file: TAbstractFile, newPath: string): Promise<void> {
@@ -644,13 +697,14 @@ export class WorkspaceLeaf extends Events {
     this.view = view;
     return view;
   }
-  async setViewState(viewState: { type: string; active?: boolean; state?: any }): Promise<void> {
+  async setViewState(viewState: { type: string; active?: boolean; state?: Record<string, unknown> }): Promise<void> {
     const creator = this.app.workspace.viewCreators.get(viewState.type);
     if (creator) {
       const view = creator(this);
       this.view = view;
       view.load();
-      await (view as any).onOpen?.();
+      // The leaf opens and closes its view, as the app's does; to plugins the two are protected.
+      await view["onOpen"]();
     }
   }
   getViewState(): { type: string } {
@@ -661,7 +715,7 @@ export class WorkspaceLeaf extends Events {
   }
   detach(): void {
     if (this.view) {
-      void (this.view as any).onClose?.();
+      void this.view["onClose"]();
       this.view.unload();
     }
     this.app.workspace.leaves.remove(this);
@@ -677,13 +731,13 @@ export class Workspace extends Events {
   viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
   /** Stand-in only: every openLinkText call. */
   openedLinks: { linktext: string; sourcePath: string; newLeaf?: PaneType | boolean; state?: OpenViewState }[] = [];
-  private readyCallbacks: (() => any)[] = [];
+  private readyCallbacks: (() => unknown)[] = [];
 
   constructor(readonly app: App) {
     super();
   }
 
-  onLayoutReady(callback: () => any): void {
+  onLayoutReady(callback: () => unknown): void {
     if (this.layoutReady) callback();
     else this.readyCallbacks.push(callback);
   }
@@ -730,7 +784,7 @@ export class Workspace extends Events {
     return this.mostRecentLeaf;
   }
 
-  getActiveViewOfType<T extends View>(type: abstract new (...args: any[]) => T): T | null {
+  getActiveViewOfType<T extends View>(type: abstract new (...args: never[]) => T): T | null {
     const view = this.mostRecentLeaf?.view;
     return view instanceof type ? view : null;
   }
@@ -749,9 +803,10 @@ export interface Command {
   id: string;
   name: string;
   icon?: string;
-  callback?: () => any;
+  callback?: () => unknown;
   checkCallback?: (checking: boolean) => boolean | void;
-  editorCallback?: (editor: any, ctx: any) => any;
+  /** The stand-in never calls it: a test hands it as much of an editor and a view as it needs. */
+  editorCallback?: (editor: unknown, ctx: unknown) => unknown;
   hotkeys?: { modifiers: string[]; key: string }[];
 }
 
@@ -819,7 +874,7 @@ export abstract class Plugin extends Component {
     return el;
   }
 
-  addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => any): HTMLElement {
+  addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
     const el = newEl("div", "side-dock-ribbon-action");
     el.setAttribute("aria-label", title);
     el.addEventListener("click", callback);
@@ -854,11 +909,11 @@ export abstract class Plugin extends Component {
     });
   }
 
-  async loadData(): Promise<any> {
+  async loadData(): Promise<unknown> {
     return this.storedData === null ? null : structuredClone(this.storedData);
   }
 
-  async saveData(data: any): Promise<void> {
+  async saveData(data: unknown): Promise<void> {
     this.storedData = structuredClone(data);
   }
 
@@ -905,7 +960,7 @@ export abstract class ItemView extends View {
     this.containerEl.createDiv("view-header");
     this.contentEl = this.containerEl.createDiv("view-content");
   }
-  addAction(icon: string, title: string, callback: (evt: MouseEvent) => any): HTMLElement {
+  addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
     const el = this.containerEl.createEl("a", { cls: "view-action", attr: { "aria-label": title } });
     el.addEventListener("click", callback);
     return el;
@@ -973,7 +1028,7 @@ export class MenuItem {
   /** Stand-in only. */
   title = "";
   /** Stand-in only. */
-  callback: ((evt: MouseEvent | KeyboardEvent) => any) | null = null;
+  callback: ((evt: MouseEvent | KeyboardEvent) => unknown) | null = null;
   setTitle(title: string | DocumentFragment): this {
     this.title = typeof title === "string" ? title : (title.textContent ?? "");
     return this;
@@ -981,7 +1036,7 @@ export class MenuItem {
   setIcon(_icon: string | null): this {
     return this;
   }
-  onClick(callback: (evt: MouseEvent | KeyboardEvent) => any): this {
+  onClick(callback: (evt: MouseEvent | KeyboardEvent) => unknown): this {
     this.callback = callback;
     return this;
   }
@@ -992,7 +1047,7 @@ export class Menu extends Component {
   items: MenuItem[] = [];
   /** Stand-in only: menus currently shown. */
   static shown: Menu[] = [];
-  addItem(cb: (item: MenuItem) => any): this {
+  addItem(cb: (item: MenuItem) => unknown): this {
     const item = new MenuItem();
     cb(item);
     this.items.push(item);
@@ -1029,9 +1084,9 @@ export type Modifier = "Mod" | "Ctrl" | "Meta" | "Shift" | "Alt";
  * "Mod" is Ctrl here (Cmd on macOS, which the stand-in does not play).
  */
 export class Scope {
-  private readonly handlers: { modifiers: Modifier[]; key: string | null; func: (evt: KeyboardEvent) => false | any }[] = [];
+  private readonly handlers: { modifiers: Modifier[]; key: string | null; func: (evt: KeyboardEvent) => unknown }[] = [];
 
-  register(modifiers: Modifier[] | null, key: string | null, func: (evt: KeyboardEvent, ctx: unknown) => false | any): object {
+  register(modifiers: Modifier[] | null, key: string | null, func: (evt: KeyboardEvent, ctx: unknown) => unknown): object {
     const handler = { modifiers: modifiers ?? [], key, func: (evt: KeyboardEvent) => func(evt, {}) };
     this.handlers.push(handler);
     return handler;
@@ -1067,7 +1122,7 @@ export class Modal {
   titleEl: HTMLElement;
   contentEl: HTMLElement;
   shouldRestoreSelection = true;
-  private closeCallback: (() => any) | null = null;
+  private closeCallback: (() => unknown) | null = null;
 
   constructor(app: App) {
     this.app = app;
@@ -1119,7 +1174,7 @@ export class Modal {
     return this;
   }
 
-  setCloseCallback(callback: () => any): this {
+  setCloseCallback(callback: () => unknown): this {
     this.closeCallback = callback;
     return this;
   }
@@ -1277,7 +1332,7 @@ function noticeContainer(): HTMLElement {
 
 export abstract class BaseComponent {
   disabled = false;
-  then(cb: (component: this) => any): this {
+  then(cb: (component: this) => unknown): this {
     cb(this);
     return this;
   }
@@ -1295,7 +1350,7 @@ export abstract class ValueComponent<T> extends BaseComponent {
 /** What text inputs and text areas share, as in the app. */
 export class AbstractTextComponent<T extends HTMLInputElement | HTMLTextAreaElement> extends ValueComponent<string> {
   inputEl: T;
-  private changeCallback: ((value: string) => any) | null = null;
+  private changeCallback: ((value: string) => unknown) | null = null;
   constructor(inputEl: T) {
     super();
     this.inputEl = inputEl;
@@ -1320,7 +1375,7 @@ export class AbstractTextComponent<T extends HTMLInputElement | HTMLTextAreaElem
   onChanged(): void {
     this.changeCallback?.(this.getValue());
   }
-  onChange(callback: (value: string) => any): this {
+  onChange(callback: (value: string) => unknown): this {
     this.changeCallback = callback;
     return this;
   }
@@ -1335,7 +1390,7 @@ export class TextComponent extends AbstractTextComponent<HTMLInputElement> {
 export class ToggleComponent extends ValueComponent<boolean> {
   toggleEl: HTMLElement;
   private on = false;
-  private changeCallback: ((value: boolean) => any) | null = null;
+  private changeCallback: ((value: boolean) => unknown) | null = null;
   /** As in the app: the switch is a container around a real checkbox. */
   private readonly inputEl: HTMLInputElement;
   constructor(containerEl: HTMLElement) {
@@ -1370,7 +1425,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
     this.setValue(!this.on);
     this.changeCallback?.(this.on);
   }
-  onChange(callback: (value: boolean) => any): this {
+  onChange(callback: (value: boolean) => unknown): this {
     this.changeCallback = callback;
     return this;
   }
@@ -1378,7 +1433,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
 
 export class DropdownComponent extends ValueComponent<string> {
   selectEl: HTMLSelectElement;
-  private changeCallback: ((value: string) => any) | null = null;
+  private changeCallback: ((value: string) => unknown) | null = null;
   constructor(containerEl: HTMLElement) {
     super();
     this.selectEl = containerEl.createEl("select", { cls: "dropdown" });
@@ -1399,7 +1454,7 @@ export class DropdownComponent extends ValueComponent<string> {
     this.selectEl.value = value;
     return this;
   }
-  onChange(callback: (value: string) => any): this {
+  onChange(callback: (value: string) => unknown): this {
     this.changeCallback = callback;
     return this;
   }
@@ -1444,7 +1499,7 @@ export class ButtonComponent extends BaseComponent {
     this.buttonEl.addClass(cls);
     return this;
   }
-  onClick(callback: (evt: MouseEvent) => unknown | Promise<unknown>): this {
+  onClick(callback: (evt: MouseEvent) => unknown): this {
     this.buttonEl.addEventListener("click", (evt) => void callback(evt));
     return this;
   }
@@ -1475,7 +1530,7 @@ export class ExtraButtonComponent extends BaseComponent {
     setIcon(this.extraSettingsEl, icon);
     return this;
   }
-  onClick(callback: () => any): this {
+  onClick(callback: () => unknown): this {
     this.extraSettingsEl.addEventListener("click", () => {
       if (!this.disabled) callback();
     });
@@ -1574,29 +1629,29 @@ export class Setting {
     for (const c of this.components) c.setDisabled(disabled);
     return this;
   }
-  addText(cb: (component: TextComponent) => any): this {
+  addText(cb: (component: TextComponent) => unknown): this {
     return this.add(new TextComponent(this.controlEl), cb);
   }
-  addToggle(cb: (component: ToggleComponent) => any): this {
+  addToggle(cb: (component: ToggleComponent) => unknown): this {
     return this.add(new ToggleComponent(this.controlEl), cb);
   }
-  addDropdown(cb: (component: DropdownComponent) => any): this {
+  addDropdown(cb: (component: DropdownComponent) => unknown): this {
     return this.add(new DropdownComponent(this.controlEl), cb);
   }
-  addButton(cb: (component: ButtonComponent) => any): this {
+  addButton(cb: (component: ButtonComponent) => unknown): this {
     return this.add(new ButtonComponent(this.controlEl), cb);
   }
-  addTextArea(cb: (component: TextAreaComponent) => any): this {
+  addTextArea(cb: (component: TextAreaComponent) => unknown): this {
     return this.add(new TextAreaComponent(this.controlEl), cb);
   }
-  addExtraButton(cb: (component: ExtraButtonComponent) => any): this {
+  addExtraButton(cb: (component: ExtraButtonComponent) => unknown): this {
     return this.add(new ExtraButtonComponent(this.controlEl), cb);
   }
   addComponent<T extends BaseComponent>(cb: (el: HTMLElement) => T): this {
     this.components.push(cb(this.controlEl));
     return this;
   }
-  then(cb: (setting: this) => any): this {
+  then(cb: (setting: this) => unknown): this {
     cb(this);
     return this;
   }
@@ -1605,7 +1660,7 @@ export class Setting {
     this.components = [];
     return this;
   }
-  private add<C extends BaseComponent>(component: C, cb: (component: C) => any): this {
+  private add<C extends BaseComponent>(component: C, cb: (component: C) => unknown): this {
     this.components.push(component);
     cb(component);
     return this;
@@ -1618,11 +1673,30 @@ export class Setting {
  * called), one that returns none by its `display()`. The stand-in draws groups and `render` rows;
  * `control`, `action`, list and page rows throw, so a test cannot pass on rows it never drew.
  */
+/**
+ * A definition from `getSettingDefinitions()`, as far as the stand-in reads one: obsidian.d.ts's
+ * SettingDefinitionItem (a row, or a group, list or page of them) with every kind's fields optional,
+ * since the stand-in checks a definition's kind before it draws it.
+ */
+export interface SettingDefinitionItem {
+  type?: "group" | "list" | "page";
+  name?: string;
+  desc?: string | DocumentFragment;
+  heading?: string;
+  aliases?: string[];
+  items?: SettingDefinitionItem[];
+  /** The stand-in draws a row into no group of its own: `group` is null. */
+  render?: (setting: Setting, group: null) => void | (() => void);
+  control?: unknown;
+  action?: unknown;
+  visible?: boolean | (() => boolean);
+}
+
 export abstract class SettingTab {
   icon = "";
   app: App;
   containerEl: HTMLElement;
-  settingItems: any[] = [];
+  settingItems: SettingDefinitionItem[] = [];
   /** The rows drawn from definitions: each with its `visible` and the cleanup its `render` gave back. */
   #drawnRows: { setting: Setting; visible: boolean | (() => boolean) | undefined; cleanup: (() => void) | undefined }[] = [];
   /** True while the tab is on screen drawn from its definitions (so `update` draws it again). */
@@ -1631,7 +1705,7 @@ export abstract class SettingTab {
     this.app = app;
     this.containerEl = newEl("div", "vertical-tab-content");
   }
-  getSettingDefinitions(): any[] {
+  getSettingDefinitions(): SettingDefinitionItem[] {
     return [];
   }
   /** Stores the definitions; a tab on screen drawn from them is drawn again. */
@@ -1676,7 +1750,7 @@ export abstract class SettingTab {
       else this.#drawRow(this.containerEl, item);
     }
   }
-  #drawGroup(group: any): void {
+  #drawGroup(group: SettingDefinitionItem): void {
     if (group.type !== "group") throw new Error(`The stand-in does not draw "${String(group.type)}" definitions.`);
     if (!isTrue(group.visible)) return;
     const groupEl = this.containerEl.createDiv("setting-group");
@@ -1684,7 +1758,7 @@ export abstract class SettingTab {
     const itemsEl = groupEl.createDiv("setting-items");
     for (const item of group.items ?? []) this.#drawRow(itemsEl, item);
   }
-  #drawRow(parent: HTMLElement, item: any): void {
+  #drawRow(parent: HTMLElement, item: SettingDefinitionItem): void {
     if (typeof item.render !== "function") throw new Error(`The stand-in draws only render rows ("${String(item.name)}" has none).`);
     if (typeof item.name !== "string") throw new Error("A setting definition needs a name.");
     const setting = new Setting(parent).setName(item.name);
@@ -1727,7 +1801,7 @@ export class MarkdownRenderer {
   static async render(_app: App, markdown: string, el: HTMLElement, _sourcePath: string, _component: Component): Promise<void> {
     /** Stand-in only: every call, so tests can check what went through the renderer. */
     MarkdownRenderer.calls.push(markdown);
-    const template = el.ownerDocument.createElement("template");
+    const template = createEl("template");
     template.innerHTML = markdownToHtml(markdown);
     // The app sanitises rendered HTML: scripts and event handler attributes do not survive.
     for (const bad of Array.from(template.content.querySelectorAll("script"))) bad.remove();
@@ -1907,28 +1981,16 @@ const ICON_PATHS: Record<string, string> = {
   copy: "M9 9h11v11H9ZM5 15H4V4h11v1",
   "text-cursor-input": "M13 20h-1a3 3 0 0 1-3-3V7a3 3 0 0 1 3-3h1M5 4h1a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H5M13 8h7v8h-7",
   "file-text": "M14 3H6v18h12V7ZM14 3v4h4M9 13h6M9 17h6",
+  "file-plus": "M14 3H6v18h12V7ZM14 3v4h4M12 11v6M9 14h6",
   "arrow-up": "M12 19V5M5 12l7-7 7 7",
 };
 
 /** Like the app: replaces the element's content with the icon (an `svg.svg-icon`). */
 export function setIcon(parent: HTMLElement, iconId: string): void {
   parent.empty();
-  const svg = parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", `svg-icon lucide-${iconId}`);
-  svg.setAttribute("data-icon", iconId);
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "16");
-  svg.setAttribute("height", "16");
+  const svg = parent.createSvg("svg", { cls: ["svg-icon", `lucide-${iconId}`], attr: { "data-icon": iconId, viewBox: "0 0 24 24", width: 16, height: 16 } });
   const shape = ICON_PATHS[iconId];
-  if (shape) {
-    const path = parent.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "path");
-    path.setAttribute("d", shape);
-    path.setAttribute("stroke-width", "2");
-    path.setAttribute("stroke-linecap", "round");
-    path.setAttribute("stroke-linejoin", "round");
-    svg.appendChild(path);
-  }
-  parent.appendChild(svg);
+  if (shape) svg.createSvg("path", { attr: { d: shape, "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round" } });
 }
 
 export function setTooltip(el: HTMLElement, tooltip: string): void {
@@ -1948,13 +2010,13 @@ export interface RequestUrlResponse {
   status: number;
   headers: Record<string, string>;
   arrayBuffer: ArrayBuffer;
-  json: any;
+  json: unknown;
   text: string;
 }
 
 export interface RequestUrlResponsePromise extends Promise<RequestUrlResponse> {
   arrayBuffer: Promise<ArrayBuffer>;
-  json: Promise<any>;
+  json: Promise<unknown>;
   text: Promise<string>;
 }
 
@@ -1987,7 +2049,7 @@ export function requestUrl(request: RequestUrlParam | string): RequestUrlRespons
       headers: { ...(answer.headers ?? {}) },
       arrayBuffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
       get json() {
-        return JSON.parse(body);
+        return JSON.parse(body) as unknown;
       },
       text: body,
     };
@@ -2017,7 +2079,7 @@ export interface Debouncer<T extends unknown[], V> {
 }
 
 export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: number | null = null;
   let lastArgs: T | null = null;
   const fire = (): V | void => {
     timer = null;
@@ -2029,20 +2091,20 @@ export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, tim
   const debounced = ((...args: T) => {
     lastArgs = args;
     if (timer !== null && resetTimer) {
-      clearTimeout(timer);
+      window.clearTimeout(timer);
       timer = null;
     }
-    timer ??= setTimeout(fire, timeout);
+    timer ??= window.setTimeout(fire, timeout);
     return debounced;
   }) as Debouncer<T, V>;
   debounced.cancel = () => {
-    if (timer !== null) clearTimeout(timer);
+    if (timer !== null) window.clearTimeout(timer);
     timer = null;
     lastArgs = null;
     return debounced;
   };
   debounced.run = () => {
-    if (timer !== null) clearTimeout(timer);
+    if (timer !== null) window.clearTimeout(timer);
     return fire();
   };
   return debounced;
