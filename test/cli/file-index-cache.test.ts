@@ -24,6 +24,10 @@ beforeEach(() => {
   mkdirSync(vault);
   writeFileSync(path.join(vault, "Network.md"), "# Network\n\nThe network partition heals overnight.\n");
   writeFileSync(path.join(vault, "Garden.md"), "# Garden\n\nTomatoes and beans.\n");
+  // Dated an hour back: a note read within a tick of its date is read again at the next sync
+  // (index/read-too-soon.ts), which would change what a later save writes.
+  const hourAgo = new Date(Date.now() - 3600 * 1000);
+  for (const note of ["Network.md", "Garden.md"]) utimesSync(path.join(vault, note), hourAgo, hourAgo);
 });
 
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
