@@ -10,7 +10,7 @@
 import { MAX_NOTE_CHARS } from "./note-limit";
 import type { RebuildReason } from "./rebuild-reason";
 import { FIELDS, type EngineNote, type SearchEngine } from "./search-engine";
-import { appendSavedPostings, lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
+import { appendSavedPostings, hasPostingsIn, lowerBound, MAX_COUNT, MAX_SHORT_ID, packPosting, postingCount, postingNote, type TermPostings } from "./term-postings";
 import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
@@ -161,8 +161,11 @@ export async function writeSegment(
   out.length = 0;
   let visited = 0;
   let checkedAt = 0;
-  for (const [term, postings] of engine.termsIn(first, end)) {
-    if (encodeTerm(postings, rowOf, first, end, out)) terms.push(term);
+  // Every term is walked, and counted as walked: the segment of a save after one edit holds a few
+  // dozen of the index's terms, and looking at the clock only at those walked all 41,000 terms of
+  // 100,000 notes in one slice (26–36 ms of work where a slice is 12).
+  for (const [term, postings] of engine.terms) {
+    if (hasPostingsIn(postings, first, end) && encodeTerm(postings, rowOf, first, end, out)) terms.push(term);
     if (++visited % TERMS_PER_CHECK === 0 || out.length - checkedAt > NUMBERS_PER_CHECK) {
       checkedAt = out.length;
       if (slice.over()) await slice.pause();

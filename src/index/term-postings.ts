@@ -120,6 +120,17 @@ export function trimTerm(term: TermPostings): void {
   }
 }
 
+/** Whether any field of `term` has a posting of a note with a short id in [first, end). */
+export function hasPostingsIn(term: TermPostings, first: number, end: number): boolean {
+  for (const list of term) {
+    // Most lists end before a range of new notes, or begin after an old one: no search needed.
+    if (list === undefined || postingNote(list[list.length - 1]) < first || postingNote(list[0]) >= end) continue;
+    const at = lowerBound(list, first);
+    if (at < list.length && postingNote(list[at]) < end) return true;
+  }
+  return false;
+}
+
 /** The first position in `list` whose note is `shortId` or later. */
 export function lowerBound(list: number[], shortId: number): number {
   const key = shortId * COUNT_SPAN;

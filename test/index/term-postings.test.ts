@@ -6,6 +6,7 @@ import {
   appendSavedPostings,
   dropPostings,
   emptyTerm,
+  hasPostingsIn,
   isEmptyTerm,
   lowerBound,
   MAX_COUNT,
@@ -97,6 +98,13 @@ describe("term postings", () => {
     // A note the field already holds, or one before its last: nothing is taken.
     expect(appendSavedPostings(term, 1, [packPosting(7, 1), packPosting(8, 1)], 2)).toBe(false);
     expect(view(term)).toEqual({ 1: [[2, 1], [5, 3], [7, 2]] });
+  });
+
+  it("say whether a note in a range of short ids holds the term, in any field", () => {
+    const term: TermPostings = [undefined, [packPosting(3, 1), packPosting(10, 2)], [packPosting(7, 1)]];
+    const inRange = (first: number, end: number) => hasPostingsIn(term, first, end);
+    expect([inRange(0, 3), inRange(3, 4), inRange(4, 7), inRange(4, 8), inRange(8, 10), inRange(8, 11), inRange(11, 99)]).toEqual([false, true, false, true, false, true, false]);
+    expect(hasPostingsIn(emptyTerm(3), 0, 99)).toBe(false);
   });
 
   it("stop counting at the largest count a posting holds", () => {
