@@ -1,6 +1,9 @@
 // Start-up from a saved index, each in a fresh process as an app or a CLI run starts: ours (read
 // the cache, list the vault, diff) against plain MiniSearch's own cache load (read the JSON,
 // loadJSON); then, from that warm start, the save after 1 and after 500 changed notes.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { FileIndexCache } from "../src/cli/file-index-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { describeRebuildReason } from "../src/index/rebuild-reason";
@@ -49,8 +52,23 @@ export async function warmPlain(file: string): Promise<Record<string, unknown>> 
   return { ms: loaded.ms, notes: loaded.value.documentCount, heap_mb: megabytes(heapUsed() - before), peak_rss_mb: peakRssMb(), longest_slice_ms: block, longest_block_ms: block };
 }
 
-/** From a warm start, `changed` notes edited (text already in hand, as the plugin has it), then saved. */
+/**
+ * From a warm start, `changed` notes edited (text already in hand, as the plugin has it), then saved.
+ * The saves go to a copy of `work`, dropped after: saved into `work` itself, the edits (under mtimes
+ * the files do not have) were read again by the next run's warm start, whose "1 note" save then
+ * wrote 500 notes and most of the lane's parts, so runs of one cache measured different things.
+ */
 export async function changedNoteSaves(vault: string, work: string): Promise<Record<string, unknown>> {
+  const copy = mkdtempSync(path.join(os.tmpdir(), "vault-research-changes-"));
+  try {
+    cpSync(work, copy, { recursive: true });
+    return await savesAfterChanges(vault, copy);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+async function savesAfterChanges(vault: string, work: string): Promise<Record<string, unknown>> {
   const store = new FsNoteStore(vault);
   const cache = new CountingCache(new FileIndexCache(work, vault));
   let slices = sliceRecorder();
