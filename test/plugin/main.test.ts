@@ -8,6 +8,7 @@ import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { SETTINGS_VERSION } from "../../src/settings";
 import { FakeIndexedDb } from "./fake-indexeddb";
 import { wait } from "./fake-time";
+import { digestsAnsweredAtOnce } from "./plugin-globals";
 
 const manifest: PluginManifest = {
   id: "vault-research",
@@ -29,6 +30,7 @@ let idb: FakeIndexedDb;
 
 beforeEach(() => {
   vi.useFakeTimers();
+  digestsAnsweredAtOnce();
   idb = new FakeIndexedDb();
   vi.stubGlobal("indexedDB", idb.asFactory());
   notices.length = 0;
