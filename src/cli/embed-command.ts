@@ -5,11 +5,13 @@
 // keeps what was embedded (exit 130, as for any command stopped so), so running it again resumes. A model or dimension change throws the old
 // vectors away and says so. Vectors that could not be saved fail the run (exit 1, state "failed",
 // error "not_saved"): they are lost, and the next run sends the notes again; a vector file that
-// cannot be written at all (a folder in its place) fails it before anything is sent.
+// cannot be written at all (a folder in its place) fails it before anything is sent, as do stored
+// vectors that are there but cannot be read (error "vectors_unreadable"; damaged ones are embedded again).
 import path from "node:path";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
+import type { VectorLoad } from "../index/embeddings/vector-file";
 import { createEmbeddingModel, embeddingDisclosure, embedSecretNameFor } from "../llm/embeddings/embed-spec";
 import { monotonicReading, systemClock, type Http, type NoteFileInfo } from "../ports";
 import { has, UsageError, type ParsedArgs } from "./args";
@@ -18,7 +20,7 @@ import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileVectorCache, loadVectors } from "./file-vector-cache";
 import { whyNot } from "./path-kind";
-import { embedReportJson } from "./json/embed-report-json";
+import { embedReportJson, type EmbedRefusal } from "./json/embed-report-json";
 import { openVault, readSettings, type OpenedVault } from "./open-vault";
 import { readEmbedConfig } from "./search-dial";
 import { terminalJson } from "./terminal-text";
@@ -43,17 +45,16 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
   const apiKey = secret ? await envSecrets(io.env).get(secret) : null;
   const embedder = createEmbeddingModel(config, { http: hooks.http ?? createFetchHttp(), apiKey, requestsPerSecond: settings.search.embedding.requestsPerSecond })!;
   const cache = new FileVectorCache(opened.cache.folder);
-  const unwritable = whyVectorFileUnwritable(cache.file);
   const loaded = await loadVectors(cache, embedder.name);
-  // What stands in the file's place cannot be read either: the run is refused below, so no note
-  // "will be embedded again", and the refusal is the first thing said.
-  const loadResets = loaded.reset && !unwritable ? [loaded.reset] : [];
+  const refusal = refusalOf(cache, loaded);
+  // A run refused sends nothing, so no note "will be embedded again", and the refusal is the first thing said.
+  const loadResets = loaded.reset && !refusal ? [loaded.reset] : [];
   for (const reset of loadResets) io.err(`${vectorResetWords(reset)}\n`);
   const disclosure = embeddingDisclosure(config);
   const job = new EmbeddingJob({ store: loaded.store, embedder, notes: opened.store, cache, clock: io.clock ?? systemClock });
   let progress: EmbeddingProgress;
-  if (unwritable) {
-    progress = { ...job.progress(), state: "failed", saveProblem: `The vectors could not be saved: ${cache.file} ${unwritable}. Nothing was sent; move it out of the way and run again.` };
+  if (refusal) {
+    progress = { ...job.progress(), state: "failed" };
   } else {
     io.err(`${disclosure}\n`);
     progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
@@ -68,13 +69,35 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
     vectorFile: cache.file,
     vectorBytes: bytes,
     disclosure,
+    refusal,
   });
   for (const reset of progress.resets) io.err(`${vectorResetWords(reset)}\n`);
-  if (progress.saveProblem !== undefined) io.err(`error: ${progress.saveProblem}\n`);
+  const problem = refusal?.message ?? progress.saveProblem;
+  if (problem !== undefined) io.err(`error: ${problem}\n`);
   if (has(args, "json")) io.out(`${terminalJson(json)}\n`);
-  else io.out(`${unwritable ? "" : `${embeddingProgressWords(progress)}\n`}${vectorsLine(progress, loaded.store.size, json.notes_in_vault, bytes, cache.file)}\n`);
+  else if (refusal) io.out(`${refusedLine(refusal, cache.file)}\n`);
+  else io.out(`${embeddingProgressWords(progress)}\n${vectorsLine(progress, loaded.store.size, json.notes_in_vault, bytes, cache.file)}\n`);
   if (progress.state === "cancelled" && progress.saveProblem === undefined) io.err("Stopped: run the same command again to go on from here.\n");
-  return exitCode(progress);
+  return refusal ? 1 : exitCode(progress);
+}
+
+/**
+ * Why the run is refused before anything is sent, or null. Vectors that are there and cannot be
+ * read (a permission, a moment of EIO, a sync tool's placeholder) are not damaged: embedding every
+ * note again over them would pay for hours of work that may read fine tomorrow.
+ */
+function refusalOf(cache: FileVectorCache, loaded: VectorLoad): EmbedRefusal | null {
+  const unwritable = whyVectorFileUnwritable(cache.file);
+  if (unwritable) return { kind: "not_saved", message: `The vectors could not be saved: ${cache.file} ${unwritable}. Nothing was sent; move it out of the way and run again.` };
+  if (loaded.reset?.kind !== "unreadable") return null;
+  return {
+    kind: "vectors_unreadable",
+    message: `The stored vectors could not be read (${loaded.reset.detail}). Nothing was sent and they are left as they are: make the file readable and run again (or move the vectors out of the way to embed every note again).`,
+  };
+}
+
+function refusedLine(refusal: EmbedRefusal, file: string): string {
+  return refusal.kind === "not_saved" ? `Vectors: not saved in ${file}.` : `Vectors: left as they are in ${path.dirname(file)}: they could not be read.`;
 }
 
 /** 0 done; 130 stopped with Ctrl-C, what was embedded kept (as every command's help says: stopped, not failed); 1 failed or not saved. */

@@ -5,7 +5,9 @@
 // written to a temporary file that is renamed into place, so a crash mid-write leaves the old part,
 // not half of a new one, and a save that fails takes its temporary file away and throws; the first
 // save also takes away what a process killed mid-save left (removeLeftoverTemporaryFiles). Parts
-// that cannot be read, or are damaged, become an empty store and a reason, never a crash.
+// that cannot be read, or are damaged, become an empty store and a reason, never a crash; the two
+// differ (`reset.kind` "unreadable" names the file): vectors that cannot be read now may be read
+// again later, and `embed` refuses rather than pay to embed every note again over them.
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
@@ -13,6 +15,7 @@ import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
+import { whyNot } from "./path-kind";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 const EXTENSION = ".bin";
@@ -31,12 +34,16 @@ export class FileVectorCache implements VectorCache {
     this.file = path.join(folder, VECTOR_FILE_NAME);
   }
 
+  /** A part's bytes, or null when it is not there; rejects naming the file when it is there and cannot be read. */
   async read(name: string): Promise<Uint8Array | null> {
+    const file = this.partFile(name);
     try {
-      return new Uint8Array(await readFile(this.partFile(name)));
+      return new Uint8Array(await readFile(file));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return null;
+      // Node's words for a folder in the part's place ("EISDIR: illegal operation on a directory, read") name no file.
+      throw new Error(`${file} ${whyNot("file", file) ?? `cannot be read (${code ?? errorMessage(error)})`}`);
     }
   }
 

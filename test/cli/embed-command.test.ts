@@ -145,6 +145,36 @@ describe("vault-research embed", () => {
     expect(readdirSync(path.dirname(vectorFile)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("refuses, sending nothing and touching nothing, when a stored part cannot be read (a folder in its place): it re-sent all 40 notes", async () => {
+    expect(await embedCommand(embedArgs(), io().io, { http: fetchHttp })).toBe(0);
+    const folder = new FileIndexCache(cache, vault).folder;
+    const part = readdirSync(folder).find((f) => /^vectors-\d+-\d+\.bin$/.test(f))!;
+    rmSync(path.join(folder, part));
+    mkdirSync(path.join(folder, part));
+    const before = readdirSync(folder).map((f) => [f, statSync(path.join(folder, f)).mtimeMs]);
+    server.embedCalls.length = 0;
+
+    const text = io();
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(1);
+    expect(text.seen.err).toMatch(new RegExp(`^error: The stored vectors could not be read \\(.*${part.replace(/\./g, "\\.")} is a folder, not a file\\)\\. Nothing was sent`));
+    expect(text.seen.err).not.toContain("embedded again");
+    expect(text.seen.err).not.toContain("Embedding sends");
+    expect(text.seen.out).toBe(`Vectors: left as they are in ${folder}: they could not be read.\n`);
+    const json = io();
+    expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(1);
+    const report = embedReportSchema.parse(JSON.parse(json.seen.out));
+    expect(report).toMatchObject({ state: "failed", notes_embedded: 0, resets: [], error: { kind: "vectors_unreadable" } });
+    expect(report.error?.message).toContain(part);
+    expect(server.embedCalls).toEqual([]);
+    expect(readdirSync(folder).map((f) => [f, statSync(path.join(folder, f)).mtimeMs])).toEqual(before);
+
+    // Once it can be read again, every note is found current: nothing was lost.
+    rmSync(path.join(folder, part), { recursive: true });
+    const after = io();
+    expect(await embedCommand(embedArgs("--json"), after.io, { http: fetchHttp })).toBe(0);
+    expect(embedReportSchema.parse(JSON.parse(after.seen.out)).notes_unchanged).toBeGreaterThan(0);
+  });
+
   it("fails when the vectors it embedded could not be saved, and says they will be sent again", async () => {
     const vectorFile = path.join(new FileIndexCache(cache, vault).folder, VECTOR_FILE_NAME);
     // The file becomes a folder once the run has begun: every save of the run fails.

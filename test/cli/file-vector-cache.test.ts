@@ -1,5 +1,5 @@
 // The vector files adapter: parts written atomically beside the index cache, read back whole; a
-// missing part is none, a damaged or unreadable store an empty store and a reason — never a throw.
+// missing part is none, a damaged or unreadable store an empty store and a reason (the file named) — never a throw.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -85,6 +85,16 @@ describe("FileVectorCache", () => {
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, VECTOR_FILE_NAME), serializeVectors(storeWithOneNote()));
     expect((await loadVectors(new FileVectorCache(folder), "ollama:m")).store.size).toBe(1);
+  });
+
+  it("a part that is there and cannot be read is 'unreadable', naming its file (Node's words for a folder name none)", async () => {
+    const cache = new FileVectorCache(folder);
+    await saveStoredVectors(cache, storeWithOneNote());
+    const part = readdirSync(folder).find((f) => f !== VECTOR_FILE_NAME)!;
+    rmSync(path.join(folder, part));
+    mkdirSync(path.join(folder, part));
+    const loaded = await loadVectors(cache, "ollama:m");
+    expect(loaded.reset).toEqual({ kind: "unreadable", detail: `${path.join(folder, part)} is a folder, not a file` });
   });
 
   it("a damaged file or one that cannot be read is an empty store and a reason", async () => {

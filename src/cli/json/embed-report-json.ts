@@ -11,7 +11,9 @@ export const embedReportSchema = z.strictObject({
   dimensions: z.number().int().nonnegative().nullable().describe("Dimensions of the stored vectors; null before the first one."),
   state: z
     .enum(["done", "cancelled", "failed"])
-    .describe("cancelled: stopped (Ctrl-C); what was embedded is kept and a rerun resumes. failed: the embedding server failed, or the vectors could not be saved (error.kind not_saved; a rerun sends those notes again)."),
+    .describe(
+      "cancelled: stopped (Ctrl-C); what was embedded is kept and a rerun resumes. failed: the embedding server failed, the vectors could not be saved (error.kind not_saved; a rerun sends those notes again), or the stored vectors are there but could not be read (error.kind vectors_unreadable: nothing was sent, they are left as they are).",
+    ),
   notes_in_vault: z.number().int().nonnegative(),
   notes_to_embed: z.number().int().nonnegative().describe("Added or changed (by path, mtime and size) since their vectors were made."),
   notes_embedded: z.number().int().nonnegative(),
@@ -49,12 +51,21 @@ export interface EmbedReportFacts {
   vectorFile: string;
   vectorBytes: number;
   disclosure: string;
+  /** Why the run was refused before anything was sent, if it was. */
+  refusal?: EmbedRefusal | null;
+}
+
+/** A run refused before anything was sent: the vector file cannot be written, or the stored vectors cannot be read. */
+export interface EmbedRefusal {
+  kind: "not_saved" | "vectors_unreadable";
+  message: string;
 }
 
 export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportFacts): EmbedReportJson {
   const notSaved = progress.saveProblem;
+  const refusal = facts.refusal ?? null;
   // Vectors that were not saved are lost, however the run ended: the run failed.
-  const state = notSaved !== undefined || progress.state === "failed" ? "failed" : progress.state === "cancelled" ? "cancelled" : "done";
+  const state = refusal || notSaved !== undefined || progress.state === "failed" ? "failed" : progress.state === "cancelled" ? "cancelled" : "done";
   return {
     schema: "embed_report.v1",
     model: facts.model,
@@ -71,7 +82,9 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
     refused: progress.refused ? { first_note: progress.refused.first, message: progress.refused.message } : null,
     units_embedded: progress.unitsDone,
     resets: [...facts.loadResets, ...progress.resets].map((r) => ({ kind: r.kind, message: vectorResetWords(r) })),
-    error: progress.error
+    error: refusal
+      ? { kind: refusal.kind, message: refusal.message }
+      : progress.error
       ? { kind: progress.error.kind, message: notSaved === undefined ? progress.error.message : `${progress.error.message} ${notSaved}` }
       : notSaved !== undefined
         ? { kind: "not_saved", message: notSaved }
