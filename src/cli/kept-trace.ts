@@ -1,15 +1,19 @@
 // The run's trace when no trace note goes into the vault: the same markdown a trace note holds,
 // kept in the cache folder (<cache>/traces/<vault id>/<run id>.md), outside the folder the CLI was
 // pointed at. `promote --trace` takes such a file (by path or by run id) as well as a trace note.
-// Written to a temporary file and renamed into place, so a reader never sees half of one.
-import { createHash } from "node:crypto";
+// Written to a temporary file and renamed into place, so a reader never sees half of one. Every
+// research run without --trace and every MCP research_pack keeps one (tens of KB): each time one is
+// kept, the vault's older ones past KEPT_TRACES (kept-trace-retention.ts) are removed, or an agent's
+// loop of calls would grow the cache for ever.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { renderTraceNote } from "../notes/trace-note";
 import { recordPromotion } from "../notes/trace-note-read";
 import type { Promotion } from "../notes/trace-note";
+import { vaultCacheFolder } from "./file-index-cache";
+import { KEPT_TRACES } from "./kept-trace-retention";
 import { isSkippedName } from "./fs-note-store";
 import { replaceFileWhole } from "./temporary-files";
 
@@ -18,10 +22,17 @@ import { replaceFileWhole } from "./temporary-files";
  * folder before a run; this is the last guard): a trace kept there would be read back as a note.
  */
 export function keptTraceFolder(cacheDir: string, vaultRoot: string): string {
-  const id = createHash("sha256").update(path.resolve(vaultRoot)).digest("hex").slice(0, 16);
-  const folder = path.join(cacheDir, "traces", id);
+  const folder = path.join(cacheDir, "traces", vaultIdOf(cacheDir, vaultRoot));
   if (!outOfNotesReach(placeOnDisk(vaultRoot, folder))) throw new Error(`the cache folder ${cacheDir} is inside the vault, and a trace kept there would be read as a note`);
   return folder;
+}
+
+/**
+ * The vault's id as its cache folder (`index-<id>`) is named: one rule for both, so the kept traces
+ * of a vault renamed or moved are found where moved-vault-cache.ts moves them with its cache folder.
+ */
+function vaultIdOf(cacheDir: string, vaultRoot: string): string {
+  return path.basename(vaultCacheFolder(cacheDir, vaultRoot)).replace(/^index-/, "");
 }
 
 /**
@@ -59,15 +70,50 @@ function realPathAsFarAsItExists(p: string): string {
   }
 }
 
-/** Keeps the trace; returns the file's absolute path. */
-export async function keepTrace(folder: string, trace: ResearchTrace): Promise<string> {
+/** Keeps the trace; returns the file's absolute path. Then removes the vault's traces past KEPT_TRACES. */
+export async function keepTrace(folder: string, trace: ResearchTrace, now = Date.now()): Promise<string> {
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, `${trace.run_id.replace(/[^\w.-]/g, "_")}.md`);
   await writeAtomically(file, renderTraceNote(trace));
+  await removeOldKeptTraces(folder, now, path.basename(file));
   return file;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether `given` is a run id (`20250101-120000-abcdef`), as `promote --trace` may name a kept trace. */
+export function isRunId(given: string): boolean {
+  return RUN_ID.test(given);
+}
+
+/**
+ * Takes away the traces of `folder` (one vault's) that KEPT_TRACES no longer keeps, never `kept`
+ * (the one just written). Only files named as a run's trace: never a link, a folder, a temporary
+ * file or any other name. Never throws: a trace not removed now is removed at the next keep.
+ */
+async function removeOldKeptTraces(folder: string, now: number, kept = ""): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const traces = names.filter((name) => name.endsWith(".md") && RUN_ID.test(name.slice(0, -3)));
+  // Nothing can be past the newest N: no file is looked at (the common case, every run).
+  if (traces.length <= KEPT_TRACES.newest) return;
+  const dated: { name: string; mtime: number }[] = [];
+  for (const name of traces) {
+    const stats = await lstat(path.join(folder, name)).catch(() => null);
+    if (stats?.isFile()) dated.push({ name, mtime: stats.mtimeMs });
+  }
+  dated.sort((a, b) => b.mtime - a.mtime || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  for (const [rank, trace] of dated.entries()) {
+    if (trace.name === kept || !pastKeeping(rank, now - trace.mtime)) continue;
+    await unlink(path.join(folder, trace.name)).catch(() => undefined);
+  }
+}
+
+/** Whether the trace of this rank (0 the newest) and age is one KEPT_TRACES no longer keeps. */
+function pastKeeping(rank: number, ageMs: number): boolean {
+  if (rank < KEPT_TRACES.newest) return false;
+  return rank >= KEPT_TRACES.atMost || ageMs > KEPT_TRACES.days * DAY_MS;
+}
 
 /**
  * Where a kept trace may be: for a person at the CLI, any file they name; for an agent (the MCP
@@ -81,7 +127,7 @@ export type KeptTraceScope = "any_file" | "kept_folder";
  * null when it names neither (then it is read as a trace note in the vault).
  */
 export function findKeptTrace(given: string, cwd: string, vaultRoot: string, folder: string, scope: KeptTraceScope = "any_file"): string | null {
-  if (RUN_ID.test(given)) {
+  if (isRunId(given)) {
     const byId = path.join(folder, `${given}.md`);
     if (existsSync(byId)) return byId;
   }

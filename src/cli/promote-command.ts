@@ -24,7 +24,8 @@ import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
 import { cacheDirOutside, readSettings } from "./open-vault";
-import { findKeptTrace, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
+import { findKeptTrace, isRunId, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
+import { keptTracesWords } from "./kept-trace-retention";
 import { webAccess, type WebAccess } from "./web-access";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
@@ -137,10 +138,18 @@ export function locateTrace(args: Pick<PromoteArgs, "trace" | "sourceKey" | "vau
   if (!key || key.origin !== "outside_vault") {
     return { usage: `"${args.sourceKey}" is not an outside-vault key (expected ext:<provider>:<10 hex digits>, as printed in the trace note).` };
   }
-  const keptFile = findKeptTrace(args.trace, cwd, root, keptTraceFolder(cacheDir, root), scope);
+  const folder = keptTraceFolder(cacheDir, root);
+  const keptFile = findKeptTrace(args.trace, cwd, root, folder, scope);
   if (keptFile) return { keptFile };
   const tracePath = vaultPathOf(root, cwd, args.trace);
-  return tracePath === null ? { usage: `trace note ${args.trace} is not a note inside ${args.vault}, nor a trace kept in ${cacheDir}.` } : { tracePath };
+  if (tracePath === null) return { usage: `trace note ${args.trace} is not a note inside ${args.vault}, nor a trace kept in ${cacheDir}.` };
+  // A run id that is no note of the vault either: said plainly, not as a trace note that is missing.
+  if (isRunId(args.trace) && !existsSync(path.join(root, tracePath))) return { usage: runNoLongerKept(args.trace, folder) };
+  return { tracePath };
+}
+
+function runNoLongerKept(runId: string, folder: string): string {
+  return `the trace of run ${runId} is not kept in ${folder} (any more): ${keptTracesWords()}. Run the research again to promote from it (with --trace, its trace note stays in the vault).`;
 }
 
 export function askedOf(located: LocatedTrace, sourceKey: string) {

@@ -1,10 +1,19 @@
-// Kept traces live in the cache folder, never in the vault: one kept there would be read back as a note.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// Kept traces live in the cache folder, never in the vault: one kept there would be read back as a
+// note; they follow the vault's cache folder's name, and only so many are kept.
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import * as indexCache from "../../src/cli/file-index-cache";
 import { keepTrace, keptTraceFolder, placeOnDisk } from "../../src/cli/kept-trace";
+import { KEPT_TRACES } from "../../src/cli/kept-trace-retention";
 import { traceWith } from "../support/promote-fixtures";
+
+// The cache folder's naming, spied on: kept traces must follow it, not a copy of its hash.
+vi.mock("../../src/cli/file-index-cache", async (importOriginal) => {
+  const actual = await importOriginal<typeof indexCache>();
+  return { ...actual, vaultCacheFolder: vi.fn(actual.vaultCacheFolder) };
+});
 
 let tmp: string;
 let vault: string;
@@ -21,6 +30,14 @@ describe("the kept traces' folder", () => {
   it("is in the cache folder when that is outside the vault, even one whose name starts alike", () => {
     expect(keptTraceFolder(path.join(tmp, "cache"), vault).startsWith(path.join(tmp, "cache", "traces"))).toBe(true);
     expect(() => keptTraceFolder(`${vault}-cache`, vault)).not.toThrow();
+  });
+
+  it("is named after the vault's id as its cache folder is, by the one rule (a second copy of the hash could disagree)", () => {
+    const cache = path.join(tmp, "cache");
+    const id = path.basename(indexCache.vaultCacheFolder(cache, vault)).replace(/^index-/, "");
+    expect(keptTraceFolder(cache, vault)).toBe(path.join(cache, "traces", id));
+    vi.mocked(indexCache.vaultCacheFolder).mockReturnValueOnce(path.join(cache, "index-0123456789abcdef"));
+    expect(keptTraceFolder(cache, vault)).toBe(path.join(cache, "traces", "0123456789abcdef"));
   });
 
   it("is refused inside the vault, as written, through a link, or not made yet", () => {
@@ -58,5 +75,68 @@ describe("keeping a trace", () => {
     await expect(keepTrace(folder, trace)).rejects.toThrow();
     expect(readdirSync(folder)).toEqual([`${trace.run_id}.md`]);
     expect(readdirSync(path.join(folder, `${trace.run_id}.md`))).toEqual(["someone else's.md"]);
+  });
+});
+
+describe("how many kept traces a vault keeps", () => {
+  const NOW = Date.parse("2025-06-01T12:00:00Z");
+  const DAY = 24 * 60 * 60 * 1000;
+  const kept = (folder: string) => readdirSync(folder).filter((f) => /^\d{8}-\d{6}-[0-9a-f]{6}\.md$/.test(f));
+
+  /** `count` traces in `folder`, the first the newest, one a minute apart from `newestAge` back. */
+  function tracesIn(folder: string, count: number, newestAge: number): string[] {
+    mkdirSync(folder, { recursive: true });
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const name = `20250101-${String(100000 + i).slice(1)}0-${i.toString(16).padStart(6, "0")}.md`;
+      const file = path.join(folder, name);
+      writeFileSync(file, "a kept trace");
+      const date = new Date(NOW - newestAge - i * 60_000);
+      utimesSync(file, date, date);
+      names.push(name);
+    }
+    return names;
+  }
+
+  const newTrace = () => ({ ...traceWith("what changed?", []), run_id: "20250601-120000-ffffff" });
+
+  it("keeps the newest 500 whatever their age, removing older ones as a new one is kept: they were never removed", async () => {
+    const folder = path.join(tmp, "traces", "a");
+    const old = tracesIn(folder, 550, 30 * DAY);
+    await keepTrace(folder, newTrace(), NOW);
+    expect(kept(folder).sort()).toEqual(["20250601-120000-ffffff.md", ...old.slice(0, KEPT_TRACES.newest - 1)].sort());
+  });
+
+  it("keeps those of the last days besides the newest 500, up to 2,000 in all", async () => {
+    const folder = path.join(tmp, "traces", "a");
+    const recent = tracesIn(folder, 900, DAY);
+    await keepTrace(folder, newTrace(), NOW);
+    expect(kept(folder)).toHaveLength(901);
+    const burst = path.join(tmp, "traces", "b");
+    const many = tracesIn(burst, KEPT_TRACES.atMost + 50, 60_000);
+    await keepTrace(burst, newTrace(), NOW);
+    expect(kept(burst).sort()).toEqual(["20250601-120000-ffffff.md", ...many.slice(0, KEPT_TRACES.atMost - 1)].sort());
+    expect(recent).toHaveLength(900);
+  });
+
+  it("removes nothing but this vault's trace files: not another vault's, a link, a folder, a temporary file or another name", async () => {
+    const folder = path.join(tmp, "traces", "a");
+    tracesIn(folder, 600, 30 * DAY);
+    const other = path.join(tmp, "traces", "b");
+    tracesIn(other, 600, 30 * DAY);
+    const aged = new Date(NOW - 365 * DAY);
+    const strangers = ["notes.md", "20240101-000000-abcdef.md.123.456.tmp", "20240101-000000-abcdef (1).md"];
+    for (const name of strangers) {
+      writeFileSync(path.join(folder, name), "not a kept trace");
+      utimesSync(path.join(folder, name), aged, aged);
+    }
+    mkdirSync(path.join(folder, "20240101-000000-000001.md"));
+    writeFileSync(path.join(tmp, "elsewhere.md"), "someone's file");
+    symlinkSync(path.join(tmp, "elsewhere.md"), path.join(folder, "20240101-000000-000002.md"));
+    await keepTrace(folder, newTrace(), NOW);
+    for (const name of [...strangers, "20240101-000000-000001.md", "20240101-000000-000002.md"]) expect(() => lstatSync(path.join(folder, name)), name).not.toThrow();
+    expect(readdirSync(path.join(tmp))).toContain("elsewhere.md");
+    expect(readdirSync(other)).toHaveLength(600);
+    expect(kept(folder)).toHaveLength(KEPT_TRACES.newest + 2);
   });
 });

@@ -216,6 +216,18 @@ describe("vault-research promote from a kept trace, a second time", () => {
     expect(parsed.trace.promotions?.map((p) => p.note_path)).toEqual([notePath]);
   });
 
+  it("names a run whose kept trace is gone as no longer kept, and says how long traces are kept (it read as a trace note missing from the vault)", async () => {
+    const trace = { ...traceWith("How do local-first notes stay readable?", [peritext]), run_id: "20250601-120000-abcdef" };
+    const file = await keepTrace(keptTraceFolder(path.join(tmp, "cache"), vault), trace);
+    expect(await promoteCommand(args(peritext.source_key, { trace: trace.run_id }), io)).toBe(0);
+    rmSync(file);
+    err = [];
+    expect(await promoteCommand(args(peritext.source_key, { trace: trace.run_id }), io)).toBe(2);
+    expect(err.join("")).toBe(
+      `vault-research promote: the trace of run 20250601-120000-abcdef is not kept in ${path.dirname(file)} (any more): each vault's newest 500 traces are kept, and those of the last 7 days up to 2,000; older ones are removed as new ones are kept. Run the research again to promote from it (with --trace, its trace note stays in the vault).\n`,
+    );
+  });
+
   it("says nothing of the replay when no page was asked for", async () => {
     expect(await promoteCommand(args(peritext.source_key), io)).toBe(0);
     expect(out.join("")).not.toContain("Replay:");
