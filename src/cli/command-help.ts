@@ -3,6 +3,7 @@
 // flag). Flag words live in one table here, keyed by flag name, because a flag means the same in
 // every command; a command may override one (promote's `--trace NOTE`).
 import type { FlagSpec, FlagSpecs } from "./args";
+import { keptTracesWords } from "./kept-trace-retention";
 
 export interface CommandHelp {
   /** After `vault-research `: `search "<query>" --vault DIR [options]`. */
@@ -42,6 +43,16 @@ export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<
   "allow-writes": { about: "offer the promote_result tool, which writes source notes into the vault" },
 };
 
+/** What a command's help says after its flags: what it keeps, or finds, in the cache folder. */
+const COMMAND_NOTES: Record<string, string[]> = {
+  research: [`Without --trace the run's trace is kept in the cache folder, for promote: ${keptTracesWords()}.`],
+  promote: [`A trace kept in the cache folder is found by its file or its run id: ${keptTracesWords()}.`],
+  index: [
+    "It also lists the cache folders of vaults no longer at their path (cache_folders_left_behind in --json): a vault",
+    "moved takes its own back at its next run; remove a folder once its vault is gone for good.",
+  ],
+};
+
 /** Where the flags' words start. */
 const FLAG_COLUMN = 30;
 
@@ -61,6 +72,8 @@ export function commandHelpText(name: string, help: CommandHelp): string {
   for (const [flag, spec] of Object.entries(help.flags)) {
     lines.push(flagLine(flag, flag === "json" && help.jsonSchema ? { ...spec, about: `print one ${help.jsonSchema} object instead of text` } : spec));
   }
+  const notes = COMMAND_NOTES[name];
+  if (notes) lines.push("", ...notes);
   if (name !== "mcp") lines.push("", "Exit 0 for a completed run, 1 for a failed one, 2 for a usage error, 130 when stopped with Ctrl-C.");
   return `${lines.join("\n")}\n`;
 }

@@ -15,8 +15,9 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
   const opened = await openVault(args, io, undefined, workers);
   const status = opened.index.status();
   const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn(), worker: opened.workers.lastOutcome() };
+  const leftBehind = await cachesLeftBehind(opened.cacheDir);
   if (has(args, "json")) {
-    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language))}\n`);
+    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language, leftBehind))}\n`);
     return 0;
   }
   const s = opened.sync;
@@ -30,7 +31,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
     for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }
-  for (const line of leftBehindLines(await cachesLeftBehind(opened.cacheDir))) io.out(`${line}\n`);
+  for (const line of leftBehindLines(leftBehind)) io.out(`${line}\n`);
   return 0;
 }
 
@@ -41,7 +42,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
  */
 function leftBehindLines(left: CacheLeftBehind[]): string[] {
   if (left.length === 0) return [];
-  const shown = left.slice(0, 10).map((c) => `    ${visibleName(c.folder)} (was ${visibleName(c.vault)})`);
+  const shown = left.slice(0, 10).map((c) => `    ${visibleName(c.folder)} (was ${visibleName(c.vault)})${c.keptTraces ? `, its kept traces in ${visibleName(c.keptTraces)}` : ""}`);
   const more = left.length > shown.length ? [`    … and ${left.length - shown.length} more`] : [];
   const count = left.length === 1 ? "1 cache folder" : `${left.length} cache folders`;
   return [`  ${count} of vaults no longer at their path (a moved vault takes its own at its next run; remove a folder once its vault is gone for good):`, ...shown, ...more];

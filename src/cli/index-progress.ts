@@ -1,8 +1,9 @@
 // The live line while a vault is indexed: notes read of those to read, the rate and the time left,
 // redrawn in place on a terminal and cleared when done. Nothing at all when stderr is not a
 // terminal, with --quiet, or when the work is over before a person would notice (0.3 s).
-// It watches the index from outside: a NoteStore that counts reads, and the index's own view of
-// which listed files it will have to read (new, or changed by mtime or size).
+// It watches the index from outside: a NoteStore that counts reads, and the index's own rule for
+// which listed files it will have to read (`isCurrent`: a note read too soon after its date is read
+// again, though its date and size match; a copy of the rule without that counted more read than in all).
 import type { VaultIndex } from "../index/vault-index";
 import { monotonicReading, systemClock, type Clock, type NoteStore } from "../ports";
 import { has, type ParsedArgs } from "./args";
@@ -21,7 +22,7 @@ export interface ReadProgress {
 }
 
 /** The live line for this command, or null when it must not be shown. */
-export function indexReadProgress(index: Pick<VaultIndex, "isIndexable" | "note">, io: CliIo, args: ParsedArgs): ReadProgress | null {
+export function indexReadProgress(index: Pick<VaultIndex, "isIndexable" | "isCurrent">, io: CliIo, args: ParsedArgs): ReadProgress | null {
   const { liveLine } = chattiness(io, { quiet: has(args, "quiet"), noColor: has(args, "no-color") });
   if (!liveLine || !io.statusLine) return null;
   return new LiveReadProgress(index, io.statusLine, io.clock ?? systemClock);
@@ -43,7 +44,7 @@ class LiveReadProgress implements ReadProgress {
   private over = false;
 
   constructor(
-    private readonly index: Pick<VaultIndex, "isIndexable" | "note">,
+    private readonly index: Pick<VaultIndex, "isIndexable" | "isCurrent">,
     private readonly draw: (text: string | null) => void,
     private readonly clock: Clock,
   ) {
@@ -62,11 +63,7 @@ class LiveReadProgress implements ReadProgress {
     return {
       list: async () => {
         const files = await store.list();
-        this.total = files.filter((f) => {
-          if (!this.index.isIndexable(f.path)) return false;
-          const known = this.index.note(f.path);
-          return !known || known.mtime !== f.mtime || known.size !== f.size;
-        }).length;
+        this.total = files.filter((f) => this.index.isIndexable(f.path) && !this.index.isCurrent(f)).length;
         this.readingSince = this.now();
         return files;
       },

@@ -32,6 +32,8 @@ interface VaultRecord {
 export interface CacheLeftBehind {
   folder: string;
   vault: string;
+  /** The gone vault's kept traces, when it has any: a folder of their own, to remove with this one. */
+  keptTraces: string | null;
 }
 
 /**
@@ -76,7 +78,19 @@ export async function adoptCacheOfMovedVault(cacheDir: string, vaultRoot: string
 
 /** The cache folders under `cacheDir` whose recorded vault is gone from its path (those of older versions, which recorded none, are not known). */
 export async function cachesLeftBehind(cacheDir: string): Promise<CacheLeftBehind[]> {
-  return (await recordsLeftBehind(cacheDir)).map(({ folder, record }) => ({ folder, vault: record.vault }));
+  const left: CacheLeftBehind[] = [];
+  for (const { folder, record } of await recordsLeftBehind(cacheDir)) left.push({ folder, vault: record.vault, keptTraces: await keptTracesOf(cacheDir, record.vault) });
+  return left;
+}
+
+/** The kept traces' folder of a vault, when it is there. */
+async function keptTracesOf(cacheDir: string, vault: string): Promise<string | null> {
+  try {
+    const folder = keptTraceFolder(cacheDir, vault);
+    return (await entryExists(folder)) ? folder : null;
+  } catch {
+    return null;
+  }
 }
 
 async function recordsLeftBehind(cacheDir: string): Promise<{ folder: string; record: VaultRecord }[]> {

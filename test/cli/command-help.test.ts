@@ -51,6 +51,13 @@ describe("command help", () => {
     expect(commandHelpText("research", COMMANDS.research)).toContain("print one research_result.v1 object");
   });
 
+  it("says what index lists of vaults gone from their path, and how long research and promote's kept traces are kept (neither was said)", () => {
+    expect(commandHelpText("index", COMMANDS.index)).toContain("the cache folders of vaults no longer at their path (cache_folders_left_behind in --json)");
+    for (const command of ["research", "promote"]) {
+      expect(commandHelpText(command, COMMANDS[command]), command).toContain("each vault's newest 500 traces are kept, and those of the last 7 days up to 2,000");
+    }
+  });
+
   it("the overview shows every command's usage and what it does", () => {
     const text = overviewHelpText(COMMANDS);
     for (const [name, c] of Object.entries(COMMANDS)) {

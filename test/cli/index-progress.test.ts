@@ -1,6 +1,8 @@
 // The live indexing line: read of total, the rate, the time left — in words a person reads.
 import { describe, expect, it } from "vitest";
 import { indexReadProgress, readProgressLine } from "../../src/cli/index-progress";
+import { VaultIndex } from "../../src/index/vault-index";
+import { MemoryIndexCache } from "../support/memory-index-cache";
 import type { Clock, NoteStore } from "../../src/ports";
 import { fakeClock } from "../support/fake-clock";
 
@@ -33,7 +35,7 @@ describe("the live line while a vault is indexed", () => {
     exists: async () => true,
     create: async () => undefined,
   };
-  const emptyIndex = { isIndexable: () => true, note: () => undefined };
+  const emptyIndex = { isIndexable: () => true, isCurrent: () => false };
 
   it("stays cleared once indexing is over, though the vault's language reads every note again after", async () => {
     const drawn: (string | null)[] = [];
@@ -49,6 +51,25 @@ describe("the live line while a vault is indexed", () => {
     // it drew "Indexing: 40 of 20 notes" over the command's own output, and nothing cleared it.
     for (const f of files) await watched.read(f.path);
     expect(drawn.slice(cleared)).toEqual([]);
+  });
+
+  it("counts the notes the index reads again because they were read too soon after their date (it said \"20 of 0 notes\")", async () => {
+    // The last run read them within a tick of their date (1 ms): their text is read again at the next.
+    const cache = new MemoryIndexCache();
+    const before = new VaultIndex({ clock: { now: () => 1_000, sleep: async () => undefined }, ranking: { vaultLanguage: null } });
+    await before.sync(store, cache);
+    await before.save(cache);
+    const clock = tickingClock();
+    const index = new VaultIndex({ clock, ranking: { vaultLanguage: null } });
+    const drawn: (string | null)[] = [];
+    const io = { out: () => undefined, err: () => undefined, env: {}, cwd: "/", stderrIsTerminal: true, statusLine: (t: string | null) => drawn.push(t), clock };
+    const progress = indexReadProgress(index, io, { flags: new Map(), positionals: [] })!;
+    const sync = await index.sync(progress.watch(store), cache);
+    expect(sync).toMatchObject({ mode: "cache", unchanged: 20 });
+    progress.finish();
+    const lines = drawn.filter((t) => t !== null);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^Indexing: \d+ of 20 notes/);
   });
 
   it("keeps its rate when the wall clock is set back an hour or forward a day while notes are read (the line froze, or said days left)", async () => {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/cli/args";
 import { vaultCacheFolder } from "../../src/cli/file-index-cache";
 import { indexCommand } from "../../src/cli/index-command";
+import { indexReportSchema } from "../../src/cli/json/index-report-json";
 import { keptTraceFolder } from "../../src/cli/kept-trace";
 import { adoptCacheOfMovedVault, cachesLeftBehind, estimatedLikeness, recordVaultOfCache, sampleOf } from "../../src/cli/moved-vault-cache";
 import { bundledNodeWorkers } from "../../src/cli/node-workers";
@@ -100,6 +101,22 @@ describe("a vault renamed or moved", () => {
     expect(out).toContain("1 cache folder of vaults no longer at their path");
     expect(out).toContain(`${vaultCacheFolder(cacheDir, gone)} (was ${gone})`);
     expect(existsSync(vaultCacheFolder(cacheDir, gone))).toBe(true);
+  }, 60_000);
+
+  it("lists those folders in index --json too, each with its vault and kept traces (the text listed them, the JSON had no field)", async () => {
+    const gone = makeVault("Old", NOTES);
+    await indexVault(gone);
+    mkdirSync(keptTraceFolder(cacheDir, gone), { recursive: true });
+    rmSync(gone, { recursive: true });
+    const other = makeVault("Other", ["iguanas", "jackals", "koalas", "lemurs", "badgers"]);
+
+    let out = "";
+    const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, []);
+    expect(await indexCommand(parseArgs(["--vault", other, "--cache-dir", cacheDir, "--json"], COMMANDS.index.flags), io, bundledNodeWorkers())).toBe(0);
+    const report = indexReportSchema.parse(JSON.parse(out));
+    expect(report.cache_folders_left_behind).toEqual([{ folder: vaultCacheFolder(cacheDir, gone), vault: gone, kept_traces_folder: keptTraceFolder(cacheDir, gone) }]);
+    const { out: text } = await indexVault(other);
+    expect(text).toContain(`${vaultCacheFolder(cacheDir, gone)} (was ${gone}), its kept traces in ${keptTraceFolder(cacheDir, gone)}`);
   }, 60_000);
 });
 

@@ -1,9 +1,11 @@
 // `index_report.v1`: what `index --json` prints — how many notes, what the sync did and why it
-// rebuilt (in words), where the cache is, the vault's language (where it was learned, and when not
-// in a worker thread, what kept it from one), and the notes indexed with problems.
+// rebuilt (in words), where the cache is, the cache folders of vaults gone from their path (as the
+// text lists them), the vault's language (where it was learned, and when not in a worker thread,
+// what kept it from one), and the notes indexed with problems.
 import * as z from "zod";
 import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
+import type { CacheLeftBehind } from "../moved-vault-cache";
 import type { WorkerOutcome } from "../node-workers";
 
 /** Why the language was learned on the CLI's own thread: no worker started, the one started failed, or its answer was of no use. */
@@ -28,6 +30,17 @@ export const indexReportSchema = z.strictObject({
     ms: z.number().nonnegative(),
   }),
   cache_file: z.string(),
+  cache_folders_left_behind: z
+    .array(
+      z.strictObject({
+        folder: z.string().describe("The cache folder, absolute: its index, vectors and query log."),
+        vault: z.string().describe("The path of the vault it was made for, where there is nothing now."),
+        kept_traces_folder: z.string().nullable().describe("That vault's kept traces, to remove with the folder; null when it has none."),
+      }),
+    )
+    .describe(
+      "Cache folders (under the same cache directory) of vaults no longer at their path: a vault moved takes its own back at its next run, so these are of vaults deleted or not opened since; nothing removes them but the user. Added after the first release of v1: absent in older output.",
+    ),
   vault_language: z
     .strictObject({
       state: z.enum(["ready", "none", "off"]).describe("ready: learned or taken from the cache; none: the vault is too small to learn from; off: index.vaultLanguage is false."),
@@ -60,7 +73,7 @@ function workerProblem(language: LanguageReport): WorkerProblem | null {
   return { kind: worker.kind, message: worker.reason };
 }
 
-export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string, language: LanguageReport): IndexReportJson {
+export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string, language: LanguageReport, leftBehind: readonly CacheLeftBehind[]): IndexReportJson {
   return {
     schema: "index_report.v1",
     vault,
@@ -75,6 +88,7 @@ export function indexReportJson(vault: string, status: IndexStatus, sync: SyncRe
       ms: sync.ms,
     },
     cache_file: cacheFile,
+    cache_folders_left_behind: leftBehind.map((c) => ({ folder: c.folder, vault: c.vault, kept_traces_folder: c.keptTraces })),
     vault_language: languageJson(language, status),
     problems: status.problems.map((p) => ({ path: p.path, problem: { kind: p.problem.kind, message: p.problem.message } })),
   };

@@ -9,7 +9,7 @@ const status: IndexStatus = { notes: 3000, lastUpdated: 1, state: "ready", probl
 const sync: SyncReport = { mode: "rebuild", rebuildReason: { kind: "no_cache" }, added: 3000, updated: 0, removed: 0, unchanged: 0, ms: 10 };
 
 function languageOf(language: LanguageReport) {
-  const json = indexReportJson("/vault", status, sync, "/cache/manifest.v8", language);
+  const json = indexReportJson("/vault", status, sync, "/cache/manifest.v8", language, []);
   // Whatever it says, it says it in the documented shape.
   expect(indexReportSchema.safeParse(json).success).toBe(true);
   return json.vault_language;
