@@ -30,7 +30,7 @@ export function vectorResetWords(reset: VectorReset): string {
     case "notes_damaged":
       return `The stored vectors of ${reset.notes === 1 ? "1 note were" : `${reset.notes} notes were`} damaged; ${reset.notes === 1 ? "that note" : "those notes"} will be embedded again, the others are kept.`;
     case "unreadable":
-      return `The stored vectors could not be read (${reset.detail}); every note will be embedded again.`;
+      return `The stored vectors could not be read (${reset.detail}); they are left as they are, and searches go by words alone until they can be read.`;
   }
 }
 

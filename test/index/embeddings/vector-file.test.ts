@@ -174,6 +174,13 @@ describe("vector file", () => {
     expect(vectorResetWords(reset)).toBe("The stored vectors are in a newer format (VRV2) than this version of Vault Research reads; every note will be embedded again, in this version's format.");
   });
 
+  // `embed` refuses vectors it cannot read (nothing sent, nothing written), so search and the MCP
+  // server must not say every note will be embedded again.
+  it("says vectors that cannot be read are left as they are, not embedded again", () => {
+    const words = vectorResetWords({ kind: "unreadable", detail: "vectors-1-0.bin is a folder, not a file" });
+    expect(words).toBe("The stored vectors could not be read (vectors-1-0.bin is a folder, not a file); they are left as they are, and searches go by words alone until they can be read.");
+  });
+
   it("a header of the wrong shape is corrupt", () => {
     const header = new TextEncoder().encode(JSON.stringify({ schema: "vault-research.vectors.v1", model: "m", dimensions: -1, notes: [] }));
     const bytes = new Uint8Array(8 + header.length);
