@@ -79,28 +79,33 @@ interface OpenBlock {
   containers: Container[];
 }
 
-/** A list item's marker and the spaces after it: `-`, `+`, `*`, `1.`, `1)`. */
-const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t])/;
+/** A list item's marker: `-`, `+`, `*`, `1.`, `1)`, then spaces, or nothing (an empty item, Logseq's empty bullet). */
+const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)/;
 
 /**
  * Reads a text's lines in order and says which are fenced code: `read(line)` for each line, with
  * line ends already taken off (`\r` too). Fences behind block quote markers (callouts too) and list
  * markers count, and end with their quote or item. A fence indented under the list item above it
  * (`- x` over `  ```js`) is the item's: it ends at a line less indented than the item's text, and
- * closes up to three spaces past it. (Which item a line is in is kept simply: the last list marker
- * seen, until a line outside code is less indented than its text.) Where a block is never closed,
+ * closes up to three spaces past it. Lists nest to any depth, by spaces or tabs (Logseq's outlines
+ * are nothing else): a line is in each item above it whose text it is indented as far as, and a
+ * marker up to three columns past the deepest of those starts an item inside it. (Quote markers
+ * aside: items are followed by columns from the start of the line.) Where a block is never closed,
  * it runs to the end.
  */
 export class FenceReader {
   private open: OpenBlock | null = null;
-  /** Where the text of the last list item seen starts, while lines may still be in it; null when none. */
-  private itemColumn: number | null = null;
+  /** Where the text of each list item the next line may be in starts, outermost first (so ascending). */
+  private items: number[] = [];
   /** Whether the last line was paragraph text, which a less indented line may go on (a lazy line). */
   private inParagraph = false;
   /** The block the last line opened, was in or closed; null outside one. */
   fence: FenceLine | null = null;
+  /** Whether the last line, read as "outside", is indented code (four columns past its list item's text, where no paragraph goes on). */
+  indentedCode = false;
 
   read(line: string): FencePart {
+    this.indentedCode = false;
     if (this.open !== null) {
       this.inParagraph = false;
       const inside = withinContainers(line, this.open.containers);
@@ -115,11 +120,16 @@ export class FenceReader {
       // Its quote or list item ended, and the block with it: the line is read anew.
       this.open = null;
     }
-    this.open = openedBlock(line, this.itemColumn);
+    this.open = openedBlock(line, this.items);
     this.fence = this.open?.fence ?? null;
-    const lazy = this.open === null && this.inParagraph && !startsBlock(line);
-    if (!lazy) this.itemColumn = itemColumnAfter(line, this.itemColumn);
-    this.inParagraph = this.open === null && !NO_PARAGRAPH.test(line);
+    // What a line is, is read on the item's text it stands on: `\t- b` under `- a` starts an item.
+    const inItem = inDeepestItem(line, this.items).rest;
+    const lazy = this.open === null && this.inParagraph && !startsBlock(inItem);
+    if (!lazy) this.items = itemsAfter(line, this.items);
+    // Four columns in, where no paragraph goes on, is indented code: no paragraph a lazy line could go on either.
+    const indented = leadingColumns(inItem);
+    this.indentedCode = this.open === null && !this.inParagraph && indented.length < inItem.length && indented.columns >= 4;
+    this.inParagraph = this.open === null && !this.indentedCode && !NO_PARAGRAPH.test(line);
     return this.open === null ? "outside" : "opener";
   }
 }
@@ -134,25 +144,34 @@ function startsBlock(line: string): boolean {
   return BLOCK_START.test(line) || fenceOpening(line) !== null;
 }
 
-/** The list item a line read outside code leaves the next lines in: its own, the one before it, or none. */
-function itemColumnAfter(line: string, itemColumn: number | null): number | null {
+/** The list items a line read outside code leaves the next lines in: those it stands in, and the one it starts. */
+function itemsAfter(line: string, items: number[]): number[] {
   const spaces = leadingColumns(line);
-  if (spaces.length === line.length) return itemColumn;
-  const marker = spaces.columns <= 3 ? LIST_MARKER.exec(line.slice(spaces.length)) : null;
-  if (marker !== null) return spaces.columns + marker[0].length + itemGap(line.slice(spaces.length + marker[0].length)).columns;
-  return itemColumn !== null && spaces.columns >= itemColumn ? itemColumn : null;
+  if (spaces.length === line.length) return items;
+  const kept = itemsHolding(spaces.columns, items);
+  const marker = spaces.columns - (kept.at(-1) ?? 0) <= 3 ? LIST_MARKER.exec(line.slice(spaces.length)) : null;
+  if (marker === null) return kept;
+  return [...kept, spaces.columns + marker[0].length + itemGap(line.slice(spaces.length + marker[0].length)).columns];
 }
 
-/** The spaces after a list marker that belong to it: one to four; five or more start indented code one space in. */
+/** The items a line indented `columns` stands in: those whose text starts no further in. */
+function itemsHolding(columns: number, items: number[]): number[] {
+  let count = 0;
+  while (count < items.length && items[count] <= columns) count++;
+  return count === items.length ? items : items.slice(0, count);
+}
+
+/** The spaces after a list marker that belong to it: one to four; five or more start indented code one space in, and an empty item's text starts one space in. */
 function itemGap(text: string): { length: number; columns: number } {
   const gap = leadingColumns(text);
-  return gap.columns > 4 ? { length: 1, columns: 1 } : gap;
+  return gap.columns > 4 || gap.length === text.length ? { length: Math.min(1, gap.length), columns: 1 } : gap;
 }
 
-/** The block a line opens, behind whatever quote and list markers it stands (or under the item above). */
-function openedBlock(line: string, itemColumn: number | null): OpenBlock | null {
-  const containers: Container[] = [];
-  let rest = line;
+/** The block a line opens, behind whatever quote and list markers it stands, in the deepest item above it that holds it. */
+function openedBlock(line: string, items: number[]): OpenBlock | null {
+  const inItem = inDeepestItem(line, items);
+  const containers: Container[] = inItem.item === null ? [] : [inItem.item];
+  let rest = inItem.rest;
   for (;;) {
     const spaces = leadingColumns(rest);
     const after = rest.slice(spaces.length);
@@ -171,13 +190,19 @@ function openedBlock(line: string, itemColumn: number | null): OpenBlock | null 
     }
     break;
   }
-  if (containers.length === 0 && itemColumn !== null && leadingColumns(rest).columns >= itemColumn) {
-    // Under the list item above: the fence stands on the item's text, up to three spaces in.
-    containers.push({ kind: "item", column: itemColumn });
-    rest = withinContainers(rest, containers)!;
-  }
   const fence = fenceOpening(rest);
   return fence === null ? null : { fence, containers };
+}
+
+/**
+ * The line as the deepest list item above that holds it sees it (a fence up to three spaces in, or a
+ * nested item, stands on the item's text), with that item; the line itself when none holds it.
+ */
+function inDeepestItem(line: string, items: number[]): { item: Container | null; rest: string } {
+  const column = itemsHolding(leadingColumns(line).columns, items).at(-1);
+  if (column === undefined) return { item: null, rest: line };
+  const item: Container = { kind: "item", column };
+  return { item, rest: withinContainers(line, [item])! };
 }
 
 /** The line as its block sees it, behind its containers' markers and indents; null when a container ended. */

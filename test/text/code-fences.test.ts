@@ -83,15 +83,20 @@ describe("FenceReader", () => {
       "> - ```", ">   code", ">   ```",
     );
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
-        const text = lines.join("\n");
-        const expected = fencedLinesByCommonMark(text);
-        const reader = new FenceReader();
-        const read = lines.map((l) => reader.read(l) !== "outside");
-        // Blank lines aside: the reference parser's positions leave those at an unclosed block's end out.
-        const shown = (i: number) => !/^[>\s]*$/.test(lines[i]);
-        expect(lines.flatMap((_, i) => (shown(i) && read[i] ? [i + 1] : []))).toEqual(lines.flatMap((_, i) => (shown(i) && expected.has(i + 1) ? [i + 1] : [])));
-      }),
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), expectFencedAsCommonMarkReadsThem),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads a fence in a list nested at any depth, by spaces or by tabs (Logseq's outlines), as CommonMark does", () => {
+    expect(parts("- a\n\t- b\n\t\t- ```edn\n\t\t  {:a 1}\n\t\t  ```\n\t- c")).toEqual(["outside", "outside", "opener", "code", "closer", "outside"]);
+    expect(parts("- a\n  - b\n    - c\n      ```js\n      code\n  - d\n    ```")).toEqual(["outside", "outside", "outside", "opener", "code", "outside", "opener"]);
+    const line = fc.constantFrom(
+      "- a", "  - b", "    - c", "      - d", "\t- e", "\t\t- f", "1. g", "   1) h", "```", "~~~", "  ```", "    ```", "      ```", "\t```", "\t\t```",
+      "- ```", "  - ```", "    - ```", "\t- ```", "\t\t- ~~~", "code", "  code", "    code", "\t\tcode", "", "> ```", "  > ```", "# heading",
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), expectFencedAsCommonMarkReadsThem),
       { numRuns: 3000 },
     );
   });
@@ -109,3 +114,13 @@ describe("FenceReader", () => {
     expect(crlf.map((l) => reader.read(l))).toEqual(["opener", "code", "closer"]);
   });
 });
+
+/** The lines the reader calls code are those CommonMark's reference parser puts in a code block. */
+function expectFencedAsCommonMarkReadsThem(lines: string[]): void {
+  const expected = fencedLinesByCommonMark(lines.join("\n"));
+  const reader = new FenceReader();
+  const read = lines.map((l) => reader.read(l) !== "outside");
+  // Blank lines aside: the reference parser's positions leave those at an unclosed block's end out.
+  const shown = (i: number) => !/^[>\s]*$/.test(lines[i]);
+  expect(lines.flatMap((_, i) => (shown(i) && read[i] ? [i + 1] : []))).toEqual(lines.flatMap((_, i) => (shown(i) && expected.has(i + 1) ? [i + 1] : [])));
+}
