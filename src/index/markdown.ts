@@ -13,6 +13,7 @@ import {
   shownProperties,
   type NoteProperties,
 } from "./frontmatter";
+import { closesFence, FenceReader, fenceOpening, type FenceLine } from "../text/code-fences";
 import { inlineToText, NextOf, type InlineSink } from "./inline-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
@@ -124,7 +125,14 @@ class SectionScanner {
 
   private current: OpenSection;
   private readonly stack: { level: number; heading: string }[] = [];
-  private fence: { char: number; length: number } | null = null;
+  /**
+   * Which lines are fenced code, as Obsidian renders them (CommonMark's rule, in text/code-fences);
+   * none for a note without three backticks or tildes in a row (most notes), which no line of can open
+   * a fence: reading every line for one made parsing half again slower.
+   */
+  private readonly fences: FenceReader | null;
+  /** A fence shown inside indented code (docs show a query so), whose lines are read as code up to its closer. */
+  private shownFence: FenceLine | null = null;
   /** The marker that closes the comment block the scanner is in (`-->` or `%%`), or null. */
   private comment: "-->" | "%%" | null = null;
   /** Where an HTML comment's tags and links go: nowhere. Obsidian reads no markdown in HTML, but a
@@ -150,6 +158,7 @@ class SectionScanner {
   ) {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
     this.closers = new NextOf(text);
+    this.fences = text.includes("```") || text.includes("~~~") ? new FenceReader() : null;
   }
 
   run(from: number, firstLine: number): void {
@@ -179,14 +188,22 @@ class SectionScanner {
     const n = raw.length;
     for (let c = raw.charCodeAt(0); i < n && isIndent(c); c = raw.charCodeAt(++i)) indent = c === 9 ? indent + 4 - (indent % 4) : indent + 1;
 
-    if (this.fence) {
-      this.fencedLine(raw, i);
-      return;
-    }
     if (this.comment) {
       this.commentLine(raw);
       return;
     }
+    // Inside a comment nothing is markdown, so the fence reader never sees its lines: a ``` there opens nothing.
+    const fenced = this.fences?.read(raw) ?? "outside";
+    if (fenced === "code") {
+      this.codeLine(raw, i);
+      return;
+    }
+    if (fenced !== "outside") {
+      // An opener ends the paragraph above it; an opener's info string and a closer are no words.
+      this.paragraph = null;
+      return;
+    }
+    if ((this.shownFence !== null || this.fences?.indentedCode === true) && this.shownFenceLine(raw, i)) return;
     if (i === n) {
       this.paragraph = null;
       this.inListItem = false;
@@ -235,11 +252,6 @@ class SectionScanner {
     }
 
     const c = raw.charCodeAt(i);
-    if (this.opensFence(raw, i)) {
-      this.paragraph = null;
-      return;
-    }
-
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
       const after = raw.charCodeAt(i + level);
@@ -309,19 +321,33 @@ class SectionScanner {
     return this.h1Count === 1 ? this.openingH1 : null;
   }
 
-  private fencedLine(raw: string, indent: number): void {
-    const fence = this.fence!;
+  /** A line of fenced code, `indent` its leading spaces and tabs: searchable as written, without its quote markers (no tag, link or heading read in it). */
+  private codeLine(raw: string, indent: number): void {
     let i = indent;
     while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
-    const afterMarker = listMarkerEnd(raw, i);
-    const j = afterMarker > 0 ? afterMarker : i;
-    const run = runLength(raw, j, fence.char);
-    if (run >= fence.length && raw.slice(j + run).trim() === "") {
-      this.fence = null;
-      return;
-    }
-    // Code is searchable as written: no tag, link or heading parsing inside it.
     this.pushBody(i > indent ? raw.slice(i).trimEnd() : raw.trim());
+  }
+
+  /**
+   * Indented code is read as text (its words, tags and links count), but where it shows a fence
+   * (`    ```tasks` over an example query) the fence's lines are code, as the whole block is in
+   * Obsidian: an example's `#tag` or `# comment` is no tag or heading. Whether the line was one.
+   */
+  private shownFenceLine(raw: string, indent: number): boolean {
+    const blank = indent === raw.length;
+    // The indented code ended (a line less indented), and the fence shown in it with it.
+    if (this.shownFence !== null && !blank && this.fences?.indentedCode !== true) this.shownFence = null;
+    const fence = raw.slice(afterBlockMarkers(raw, indent));
+    if (this.shownFence !== null) {
+      if (closesFence(this.shownFence, fence)) this.shownFence = null;
+      else this.codeLine(raw, indent);
+      return true;
+    }
+    const opener = fenceOpening(fence);
+    if (opener === null) return false;
+    this.shownFence = opener;
+    this.paragraph = null;
+    return true;
   }
 
   /**
@@ -354,16 +380,6 @@ class SectionScanner {
     if (raw.startsWith("%%", i)) return raw.indexOf("%%", i + 2) < 0 && this.closers.at("%%", after) >= 0 ? "%%" : null;
     if (raw.startsWith("<!--", i)) return raw.indexOf("-->", i + 4) < 0 && this.closers.at("-->", after) >= 0 ? "-->" : null;
     return null;
-  }
-
-  /** Opens a code fence when the line has one at `i`. */
-  private opensFence(raw: string, i: number): boolean {
-    const c = raw.charCodeAt(i);
-    if (c !== 96 /* ` */ && c !== 126 /* ~ */) return false;
-    const run = runLength(raw, i, c);
-    if (run < 3 || (c === 96 && raw.indexOf("`", i + run) >= 0)) return false;
-    this.fence = { char: c, length: run };
-    return true;
   }
 
   private commentText(s: string): void {
@@ -476,6 +492,17 @@ function listMarkerEnd(raw: string, i: number): number {
   const d = raw.charCodeAt(j);
   if ((d === 46 || d === 41) && (j + 1 === raw.length || isIndent(raw.charCodeAt(j + 1)))) return j + 1;
   return -1;
+}
+
+/** Where a line's text starts past its indent (`indent`), quote markers and one list marker. */
+function afterBlockMarkers(raw: string, indent: number): number {
+  let i = indent;
+  while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
+  const afterMarker = listMarkerEnd(raw, i);
+  if (afterMarker < 0) return i;
+  i = afterMarker;
+  while (isIndent(raw.charCodeAt(i))) i++;
+  return i;
 }
 
 function stripClosingHashes(s: string): string {

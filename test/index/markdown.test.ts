@@ -229,6 +229,49 @@ describe("parseNote: sections", () => {
     expect(note.sections[0].text).toBe("# a shell comment\n## also code");
   });
 
+  describe("reads code fences as Obsidian renders them (CommonMark)", () => {
+    const headings = (text: string) => parseNote("Fences.md", text).sections.map((s) => s.heading);
+
+    it("a run of backticks indented four spaces or more neither opens nor closes a fence", () => {
+      // Indented code, not a fence: it ends at the first line less indented, and the headings below it are headings.
+      const opened = parseNote("Fences.md", "Some prose.\n\n        ```js\n# Usage\nrun it\n");
+      expect(opened.sections.map((s) => [s.heading, s.text])).toEqual([["", "Some prose."], ["Usage", "run it"]]);
+      // Inside a fence, an indented run is a line of its code: the fence runs on to the end.
+      const closed = parseNote("Fences.md", "# Setup\n```sh\nnpm i\n        ```\n# Usage\nrun it\n");
+      expect(closed.sections.map((s) => s.heading)).toEqual(["Setup"]);
+      expect(closed.title).toBe("Setup");
+    });
+
+    it("a closer followed by a no-break space is a line of code, not the end", () => {
+      expect(headings("# Setup\n```sh\nnpm i\n```\u00a0\n# Usage\nrun it\n")).toEqual(["Setup"]);
+      expect(headings("# Setup\n```sh\nnpm i\n``` \t\n# Usage\nrun it\n")).toEqual(["Setup", "Usage"]);
+    });
+
+    it("a fence in a quote, callout or list item ends with it, closed or not", () => {
+      expect(headings("# Setup\n> [!tip]\n> ```sh\n> npm i\n\n# Usage\nrun it\n")).toEqual(["Setup", "Usage"]);
+      expect(headings("# Setup\n- ```sh\n  npm i\n\n# Usage\nrun it\n")).toEqual(["Setup", "Usage"]);
+      const closedInItem = parseNote("Fences.md", "# Setup\n- step\n  ```sh\n  npm i\n  ```\n# Usage\n");
+      expect(closedInItem.sections.map((s) => [s.heading, s.text])).toEqual([["Setup", "step\nnpm i"], ["Usage", ""]]);
+    });
+
+    it("reads a fence in a bullet nested by tabs as code, as Logseq writes them: its links and tags are none", () => {
+      const note = parseNote("Fences.md", '- Config\n\t- Capture\n\t\t- ```edn\n\t\t  {:text "[[quick capture]] #inbox"}\n\t\t  ```\n# After\n');
+      expect([note.links, note.tags, note.sections.map((s) => s.heading)]).toEqual([[], [], ["", "After"]]);
+    });
+
+    it("reads a fence shown in indented code (docs show an example query so) as code: its `#tag` and `# comment` are none", () => {
+      const note = parseNote("Fences.md", "Example:\n\n    ```tasks\n    tags include #todo\n    # short mode\n    ```\n\n#real\n## After\n");
+      expect([note.tags, note.sections.map((s) => s.heading)]).toEqual([["real"], ["", "After"]]);
+      expect(note.sections[0].text).toContain("# short mode");
+    });
+
+    it("a quoted run of backticks does not close a fence opened outside the quote", () => {
+      const note = parseNote("Fences.md", "# Setup\n```md\n> ```\n# Quoted heading, still code\n```\n# Usage\n");
+      expect(note.sections.map((s) => s.heading)).toEqual(["Setup", "Usage"]);
+      expect(note.sections[0].text).toContain("# Quoted heading, still code");
+    });
+  });
+
   it("reads no heading or setext underline inside a comment block, as Obsidian hides them; its words stay", () => {
     const html = parseNote("a.md", "# Real\n<!--\nDraft line\n---\n# Old heading\n#draft see [[Linked]]\n-->\nAfter\n");
     expect(html.sections.map((s) => s.heading)).toEqual(["Real"]);
