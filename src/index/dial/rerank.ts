@@ -11,6 +11,7 @@ import { DeadlineMissed, withDeadline } from "../../deadline";
 import type { Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";
 import { errorMessage } from "../../text/error-message";
+import { jsonInModelReply } from "../../text/model-reply-json";
 
 export interface RerankModel {
   readonly name: string;
@@ -90,20 +91,9 @@ export async function rerankWithModel(
 
 const answerSchema = z.object({ order: z.array(z.number().int()).min(1) });
 
-/**
- * Inside a ```json … ``` fence, as `replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, "$1")` left it
- * but for spaces at its ends (the caller trims them). As that pattern, a fence and a long run of
- * line breaks with no closer was read again from each of them.
- */
-function unfenced(text: string): string {
-  if (text.length < 6 || !text.startsWith("```") || !text.endsWith("```")) return text;
-  const inner = text.slice(3, -3);
-  return /^json/i.test(inner) ? inner.slice(4) : inner;
-}
-
-/** The model's answer as a full order: JSON only (one ```json fence tolerated), known numbers, no repeats; unnamed ones follow in their old order. */
+/** The model's answer as a full order: JSON only (a fence around it tolerated, as `jsonInModelReply` says), known numbers, no repeats; unnamed ones follow in their old order. */
 export function parseRerankAnswer(text: string, count: number): RerankOutcome {
-  const json = unfenced(text.trim()).trim();
+  const json = jsonInModelReply(text);
   let raw: unknown;
   try {
     raw = JSON.parse(json);

@@ -1,12 +1,13 @@
 // One bounded call to the chat model whose answer must be one strict JSON object: temperature 0,
 // a token cap, a time limit (the one deadline helper, raced against the run's clock and signal),
-// the answer read as JSON (a ```json fence around it is tolerated, nothing else) and checked with
+// the answer read as JSON (a fence around it is tolerated, as `jsonInModelReply` says) and checked with
 // zod. Any failure is a value with a kind and a message, so the caller keeps what it had.
 import type * as z from "zod";
 import { DeadlineMissed, withDeadline } from "../../deadline";
 import { ModelError, type ChatModel } from "../../llm/chat-model";
 import type { Clock } from "../../ports";
 import { errorMessage } from "../../text/error-message";
+import { jsonInModelReply } from "../../text/model-reply-json";
 import { oneLine } from "../../text/one-line";
 
 export type ModelJsonFailureKind = "timeout" | "cancelled" | "model_error" | "bad_json" | "bad_shape";
@@ -58,7 +59,7 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   }
   let json: unknown;
   try {
-    json = JSON.parse(unfenced(text));
+    json = JSON.parse(jsonInModelReply(text));
   } catch {
     // Cut at its token cap, the answer is no JSON for want of its end (a reasoning model spends the cap thinking): not for its words.
     if (cut) return fail("bad_json", `The model stopped at its length limit (${call.maxTokens} tokens) before its JSON answer was complete${text.trim() === "" ? "; a reasoning model may have spent them thinking" : ""}.`);
@@ -67,22 +68,4 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   const checked = call.schema.safeParse(json);
   if (!checked.success) return fail("bad_shape", `The model's JSON does not have the expected shape: ${checked.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; ")}.`);
   return { ok: true, value: checked.data, model };
-}
-
-/**
- * The answer without a ```json … ``` fence around it (models add one even when told not to): what
- * `/^```(?:json)?\s*\n([\s\S]*?)\n?```$/i` keeps, its code after the opening line's last line
- * break. Read in steps: as that pattern, an answer of a fence and a long run of line breaks with
- * no closer was read again from each of them.
- */
-function unfenced(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed.length < 6 || !trimmed.startsWith("```") || !trimmed.endsWith("```")) return trimmed;
-  let inner = trimmed.slice(3, -3);
-  if (/^json/i.test(inner)) inner = inner.slice(4);
-  const spaces = /^\s*/.exec(inner)![0];
-  const lineBreak = spaces.lastIndexOf("\n");
-  if (lineBreak < 0) return trimmed;
-  const code = inner.slice(lineBreak + 1);
-  return code.endsWith("\n") ? code.slice(0, -1) : code;
 }

@@ -31,6 +31,12 @@ describe("rerank answer", () => {
     expect(parseRerankAnswer('```\n\n{"order": [2]}\n\n```', 2)).toEqual({ ok: true, order: [1, 0] });
   });
 
+  // The model check called a one-line fence "not JSON" and took none of these: one rule now (text/model-reply-json.ts).
+  it("takes the order out of a ~~~ fence, or a fence with a sentence before it and a remark after it", () => {
+    expect(parseRerankAnswer('~~~json\n{"order": [2, 1]}\n~~~', 2)).toEqual({ ok: true, order: [1, 0] });
+    expect(parseRerankAnswer('Here is the order:\r\n```json\r\n{"order": [2, 1]}\r\n```\r\nResult 2 names the part.', 2)).toEqual({ ok: true, order: [1, 0] });
+  });
+
   it.each([
     ["prose", "Result 2 is best, then 1.", /not JSON/],
     ["JSON of another shape", '{"ranking": [1, 2]}', /not \{"order": \[numbers\]\}/],

@@ -34,6 +34,15 @@ describe("checkVerdictWithModel", () => {
     expect(await done).toEqual({ kind: "checked", model: "scripted:test-model", changed: true, judgement: { verdict: "enough_evidence", reason: "Checked by the model scripted:test-model: It compares them.", missing_terms: [] } });
   });
 
+  // The reranker took these and the model check called them "not JSON": one rule now (text/model-reply-json.ts).
+  it.each([
+    ["a fence on one line", '```json {"verdict": "enough_evidence", "reason": "It compares them.", "missing": []}```'],
+    ["a ~~~ fence", '~~~json\n{"verdict": "enough_evidence", "reason": "It compares them.", "missing": []}\n~~~'],
+    ["a sentence before the fence and a remark after it", 'Here is my check:\r\n```json\r\n{"verdict": "enough_evidence", "reason": "It compares them.", "missing": []}\r\n```\r\nThe note measures both.'],
+  ])("takes JSON sent in %s", async (_, answer) => {
+    expect(await check(answer).done).toMatchObject({ kind: "checked", changed: true });
+  });
+
   // As one pattern, a fence and a run of line breaks with no closer was read again from each of
   // them: 20,000 took 0.3 s, and the 1,000,000 here would take some 11 minutes.
   it("reads an answer of a fence and 1,000,000 line breaks with no closer at once, and a fence with spaces as before", async () => {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { jsonInModelReply } from "../../src/text/model-reply-json";
+
+const ORDER = '{"order": [2, 1]}';
+
+describe("jsonInModelReply", () => {
+  it("takes a reply that is JSON as it is, trimmed", () => {
+    expect(jsonInModelReply(`  ${ORDER}\n`)).toBe(ORDER);
+    expect(jsonInModelReply('[1, "```"]')).toBe('[1, "```"]');
+  });
+
+  it("takes the JSON out of the fences models send: ```json, ```, ~~~, on one line or several, with CRLF", () => {
+    expect(jsonInModelReply(`\`\`\`json\n${ORDER}\n\`\`\``)).toBe(ORDER);
+    expect(jsonInModelReply(`\`\`\`JSON\r\n${ORDER}\r\n\`\`\`\r\n`)).toBe(ORDER);
+    expect(jsonInModelReply(`~~~json\n${ORDER}\n~~~`)).toBe(ORDER);
+    expect(jsonInModelReply(`\`\`\`\n\n${ORDER}\n\n\`\`\``)).toBe(`\n${ORDER}\n`);
+    expect(jsonInModelReply(`\`\`\`json ${ORDER}\`\`\``)).toBe(ORDER);
+    expect(jsonInModelReply(`\`\`\`JSON ${ORDER} \`\`\``)).toBe(ORDER);
+    expect(jsonInModelReply(`\`\`\`json\n${ORDER}\`\`\``)).toBe(ORDER);
+  });
+
+  it("takes a fenced block with a sentence before it or a remark after it", () => {
+    expect(jsonInModelReply(`Here is the order:\n\n\`\`\`json\n${ORDER}\n\`\`\`\n\nResult 2 answers the question best.`)).toBe(ORDER);
+  });
+
+  it("leaves bare JSON in prose as the reply, for JSON.parse to refuse", () => {
+    expect(jsonInModelReply(`Here you go: ${ORDER}`)).toBe(`Here you go: ${ORDER}`);
+    expect(jsonInModelReply("Result 2 is best.")).toBe("Result 2 is best.");
+  });
+
+  it("reads a fence never closed to the end, and hostile replies in one pass", () => {
+    expect(jsonInModelReply('```json\n{"order": [2')).toBe('{"order": [2');
+    expect(jsonInModelReply(`\`\`\`\n${"\n".repeat(1_000_000)}x`)).toBe(`${"\n".repeat(1_000_000)}x`);
+    expect(jsonInModelReply(`${"`".repeat(100_000)}x`)).toBe("");
+    expect(jsonInModelReply("`".repeat(100_000))).toBe("");
+  });
+});
