@@ -3,6 +3,9 @@
 
 export type PartPath = (string | number)[];
 
+/** An object or an array, by the keys a PartPath holds. */
+type Container = Record<string | number, unknown>;
+
 /** The path of every value inside `value`, the root excluded; a typed array is one value. */
 export function partsOf(value: unknown, at: PartPath = []): PartPath[] {
   if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return [];
@@ -12,9 +15,10 @@ export function partsOf(value: unknown, at: PartPath = []): PartPath[] {
 
 /** A copy of `value` with the value at `path` replaced; `undefined` removes an object's key. */
 export function withReplaced(value: unknown, path: PartPath, replacement: unknown): unknown {
-  const root: any = structuredClone(value);
-  let node = root;
-  for (const key of path.slice(0, -1)) node = node[key];
+  const root = structuredClone(value);
+  // partsOf found the path, so every step on it is an object or an array.
+  let node = root as Container;
+  for (const key of path.slice(0, -1)) node = node[key] as Container;
   const last = path[path.length - 1];
   if (replacement === undefined && !Array.isArray(node)) delete node[last];
   else node[last] = replacement;

@@ -20,7 +20,7 @@ function heapAfterCollecting(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** 300 notes of 100 words each that no other note holds: 30,000 terms of one posting each. */
+/** 1,200 notes of 25 words each that no other note holds: 30,000 terms of one posting each. */
 function notes(): [string, string][] {
   return Array.from({ length: 1200 }, (_, n) => [`n${n}.md`, Array.from({ length: 25 }, (_, w) => `zq${n.toString(36)}x${w.toString(36)}`).join(" ")]);
 }

@@ -132,7 +132,7 @@ describe("updateFile", () => {
     store.failing.add("Ideas.md");
     await index.updateFile(store, "Ideas.md");
     expect(index.paths()).not.toContain("Ideas.md");
-    expect(index.status().problems).toEqual([{ path: "Ideas.md", problem: { kind: "read", message: expect.stringContaining("permission denied") } }]);
+    expect(index.status().problems).toEqual([{ path: "Ideas.md", problem: { kind: "read", message: "EACCES: permission denied, open 'Ideas.md'" } }]);
     store.failing.delete("Ideas.md");
     await index.updateFile(store, "Ideas.md");
     expect(index.status().problems).toEqual([]);
