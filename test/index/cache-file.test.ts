@@ -3,7 +3,7 @@
 // to rebuild, never an exception.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INDEX_FORMAT_VERSION, readManifest, readSegment, Uint32Appender, writeSegment, type Manifest, type SegmentEntry } from "../../src/index/cache-file";
+import { INDEX_FORMAT_VERSION, readManifest, readSegment, Uint32Appender, writeSegment, type SegmentEntry } from "../../src/index/cache-file";
 import { describeRebuildReason, type RebuildReason } from "../../src/index/rebuild-reason";
 import { parseNote } from "../../src/index/markdown";
 import { createEngine, toEngineDoc } from "../../src/index/search-engine";
@@ -31,7 +31,7 @@ async function savedIndex(): Promise<MemoryIndexCache> {
 }
 
 const CACHE = await savedIndex();
-const MANIFEST = CACHE.manifest() as Manifest;
+const MANIFEST = CACHE.manifest();
 const ENTRY: SegmentEntry = MANIFEST.segments[0];
 const SEGMENT = CACHE.parts.get(ENTRY.name) as Record<string, any>;
 

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ControlledStore } from "../support/controlled-note-store";
-import { INDEX_FORMAT_VERSION, type Manifest } from "../../src/index/cache-file";
+import { INDEX_FORMAT_VERSION } from "../../src/index/cache-file";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import type { SyncReport } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -84,7 +84,7 @@ describe("loading a saved index", () => {
     await saved.save(cache);
     const scores = async (index: VaultIndex) => (await index.search("about aardvarks", store)).map((r) => [r.path, r.score]);
     const expected = await scores(saved);
-    const manifest = cache.manifest() as Manifest;
+    const manifest = cache.manifest();
     cache.parts.set("manifest", { ...manifest, averageFieldLength: manifest.averageFieldLength.map(() => value) });
     const loaded = new VaultIndex({ clock: fakeClock() });
     expect((await loaded.sync(store, cache)).mode).toBe("cache");
@@ -142,7 +142,7 @@ describe("the notes a question names", () => {
 
 describe("an unusable cache means a rebuild with a reason", () => {
   /** The one segment's name (four notes fit in one). */
-  const segment = () => (cache.manifest() as Manifest).segments[0].name;
+  const segment = () => cache.manifest().segments[0].name;
   const corruptions: [string, (c: MemoryIndexCache) => void, RegExp][] = [
     ["garbage", (c) => c.parts.set("manifest", "\u0000not an index at all{"), /not a Vault Research index/],
     ["a segment cut short", (c) => c.parts.set(segment(), { ...(c.parts.get(segment()) as object), postings: new Uint32Array(3) }), /corrupt/],
@@ -167,7 +167,7 @@ describe("an unusable cache means a rebuild with a reason", () => {
       c.parts.set(segment(), { ...part, postings });
     }, /^cache is corrupt \(the postings of segment segment-1-0 name a note out of order\)$/],
     ["a segment said to hold more notes than its range has room for", (c) => {
-      const manifest = c.manifest() as Manifest;
+      const manifest = c.manifest();
       c.parts.set("manifest", { ...manifest, segments: [{ ...manifest.segments[0], notes: 5 }] });
     }, /^cache is corrupt \(segment 1 of 1 has the wrong shape\)$/],
     ["notes that disagree with the manifest", (c) => {

@@ -1,6 +1,7 @@
 // The IndexCache port in memory: parts are copied in and out (as IndexedDB copies them), writes are
 // counted by name, and a read or a write can be made to fail on demand.
 import type { IndexCache } from "../../src/ports";
+import type { Manifest } from "../../src/index/cache-file";
 
 export class MemoryIndexCache implements IndexCache {
   readonly parts = new Map<string, unknown>();
@@ -34,7 +35,7 @@ export class MemoryIndexCache implements IndexCache {
   }
 
   /** The manifest as saved (a test's view into it). */
-  manifest(): Record<string, any> {
-    return this.parts.get("manifest") as Record<string, any>;
+  manifest(): Manifest {
+    return this.parts.get("manifest") as Manifest;
   }
 }
