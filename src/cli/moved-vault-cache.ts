@@ -5,7 +5,7 @@
 // cache folder takes over one whose vault is gone from its recorded path and whose notes match its
 // own, by renaming it (the index's freshness check then reads again what differs). A cache whose
 // vault is still at its path is never taken, and one folder is only ever renamed, never merged.
-import { lstat, readdir, readFile, rename } from "node:fs/promises";
+import { lstat, open, readdir, readFile, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import { fnv1a32 } from "../text/string-hash";
 import { keptTraceFolder } from "./kept-trace";
@@ -19,6 +19,8 @@ const RECORD_SCHEMA = "vault-research-cache-owner.v1";
 const SAMPLE_SIZE = 64;
 /** How alike two vaults' notes must be (estimated share of paths in common, of all paths) for one to take the other's cache. */
 const SAME_VAULT_LIKENESS = 0.5;
+/** More than a record of SAMPLE_SIZE paths ever takes: a bigger `vault.json` is damaged, and is not read whole at every run. */
+const MAX_RECORD_BYTES = 256 * 1024;
 
 interface VaultRecord {
   schema: typeof RECORD_SCHEMA;
@@ -26,6 +28,12 @@ interface VaultRecord {
   vault: string;
   /** Up to SAMPLE_SIZE of its notes' paths (the lowest by hash). */
   sample: string[];
+  /**
+   * The device the vault was on (`stat().dev`): a vault on a drive since unmounted is not gone, and
+   * the folder that held it, now on another device (an empty mount point), says so. Absent in the
+   * records of the first version.
+   */
+  device?: number;
 }
 
 /** A cache folder whose recorded vault is no longer at its path. */
@@ -41,7 +49,8 @@ export interface CacheLeftBehind {
  * notes it holds; written only when that changed. `paths`: the notes the index holds.
  */
 export async function recordVaultOfCache(folder: string, vaultRoot: string, paths: readonly string[]): Promise<void> {
-  await writeRecord(folder, { schema: RECORD_SCHEMA, vault: vaultRoot, sample: sampleOf(paths) });
+  const device = (await stat(vaultRoot)).dev;
+  await writeRecord(folder, { schema: RECORD_SCHEMA, vault: vaultRoot, sample: sampleOf(paths), device });
 }
 
 async function writeRecord(folder: string, record: VaultRecord): Promise<void> {
@@ -68,7 +77,7 @@ export async function adoptCacheOfMovedVault(cacheDir: string, vaultRoot: string
     // Renamed as a whole or not at all; a folder another process made meanwhile, or took first, stays as it is.
     await rename(best.folder, folder);
     // Its record says whose it is now at once: left naming the gone vault, it could be taken again.
-    await writeRecord(folder, { ...best.record, vault: vaultRoot }).catch(() => undefined);
+    await recordVaultOfCache(folder, vaultRoot, best.record.sample).catch(() => undefined);
     await moveKeptTraces(cacheDir, best.record.vault, vaultRoot);
     return best.record.vault;
   } catch {
@@ -102,11 +111,19 @@ async function recordsLeftBehind(cacheDir: string): Promise<{ folder: string; re
   }
   const left: { folder: string; record: VaultRecord }[] = [];
   for (const name of names.filter((n) => n.startsWith("index-")).sort()) {
-    const folder = path.join(cacheDir, name);
-    const record = await readRecord(folder);
-    if (record && (await isGone(record.vault))) left.push({ folder, record });
+    const found = await recordLeftBehind(path.join(cacheDir, name));
+    if (found) left.push(found);
   }
   return left;
+}
+
+/** The folder's record, when the vault it names is gone. */
+async function recordLeftBehind(folder: string): Promise<{ folder: string; record: VaultRecord } | null> {
+  const record = await readRecord(folder);
+  // A folder not named after the vault its record names is no gone vault's own: one taken over by a
+  // process stopped before it wrote its record (in use by the vault it is named after), or a copy.
+  if (!record || folder !== vaultCacheFolder(path.dirname(folder), record.vault)) return null;
+  return (await isGone(record)) ? { folder, record } : null;
 }
 
 /** The candidate whose recorded sample is most like this vault's, when alike enough and alone in being so. */
@@ -142,24 +159,47 @@ export function sampleOf(paths: readonly string[]): string[] {
 
 async function readRecord(folder: string): Promise<VaultRecord | null> {
   try {
-    const value = JSON.parse(await readFile(path.join(folder, VAULT_RECORD_NAME), "utf8")) as Partial<VaultRecord>;
+    const text = await readSmallFile(path.join(folder, VAULT_RECORD_NAME), MAX_RECORD_BYTES);
+    if (text === null) return null;
+    const value = JSON.parse(text) as Partial<VaultRecord>;
     if (value.schema !== RECORD_SCHEMA || typeof value.vault !== "string" || !path.isAbsolute(value.vault)) return null;
     if (!Array.isArray(value.sample) || !value.sample.every((p) => typeof p === "string")) return null;
-    return value as VaultRecord;
+    if (value.device !== undefined && !Number.isSafeInteger(value.device)) return null;
+    return { schema: RECORD_SCHEMA, vault: value.vault, sample: sampleOf(value.sample), ...(value.device !== undefined ? { device: value.device } : {}) };
   } catch {
     return null;
   }
 }
 
-/** Only a path that is not there counts as gone: one that cannot be looked at (a permission, a disk) may still hold the vault. */
-async function isGone(vault: string): Promise<boolean> {
+/** The file's text, or null when it is longer than `limit` bytes (then none of it is read). */
+async function readSmallFile(file: string, limit: number): Promise<string | null> {
+  const handle = await open(file, "r");
   try {
-    await lstat(vault);
+    if ((await handle.stat()).size > limit) return null;
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Whether the record's vault is gone, not merely out of reach. Nothing at its path is not enough: a
+ * vault on a drive that is unmounted, or a network share that is offline, is not there either, and
+ * its cache taken by a copy of it would be lost to it when it comes back. So the folder that held
+ * it must be there, on the device the vault was on: an unmounted drive's folder is gone with it
+ * (/Volumes/Drive), or an empty mount point on another device (/mnt/usb). One that cannot be looked
+ * at (a permission, a disk) may still hold the vault.
+ */
+async function isGone(record: VaultRecord): Promise<boolean> {
+  try {
+    await lstat(record.vault);
     return false;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR";
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return false;
   }
+  const parent = await stat(path.dirname(record.vault)).catch(() => null);
+  if (!parent?.isDirectory()) return false;
+  return record.device === undefined || parent.dev === record.device;
 }
 
 async function entryExists(file: string): Promise<boolean> {

@@ -142,8 +142,12 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   return { root, store, index, settings, sync, cache, cacheDir, workers };
 }
 
-/** A vault seen for the first time may be one that moved: its old cache folder (vectors and query log too) is taken over, and the user told. */
-async function takeOverCacheOfMovedVault(cacheDir: string, root: string, store: FsNoteStore, index: VaultIndex, io: CliIo): Promise<void> {
+/**
+ * A vault seen for the first time may be one that moved: its old cache folder (vectors, query log
+ * and kept traces too) is taken over, and the user told. Every command that opens a vault's cache
+ * does this first (`promote` too): one that made a new folder first would leave the old one for good.
+ */
+export async function takeOverCacheOfMovedVault(cacheDir: string, root: string, store: FsNoteStore, index: VaultIndex, io: Pick<CliIo, "err">): Promise<void> {
   const notePaths = async () => (await store.list()).map((f) => f.path).filter((p) => index.isIndexable(p));
   const movedFrom = await adoptCacheOfMovedVault(cacheDir, root, notePaths);
   if (movedFrom === null) return;

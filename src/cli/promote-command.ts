@@ -23,7 +23,7 @@ import { FsNoteStore } from "./fs-note-store";
 import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
-import { cacheDirOutside, readSettings } from "./open-vault";
+import { cacheDirOutside, readSettings, takeOverCacheOfMovedVault } from "./open-vault";
 import { findKeptTrace, isRunId, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
 import { keptTracesWords } from "./kept-trace-retention";
 import { webAccess, type WebAccess } from "./web-access";
@@ -83,6 +83,18 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     if (error instanceof UsageError) return usage(error.message);
     throw error;
   }
+  const { settings } = args;
+  const store = new FsNoteStore(root);
+  const index = new VaultIndex({
+    excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
+    stemming: settings.index.stemming,
+    // Promotion only looks notes up by their source address: it has no use for the vault's language.
+    ranking: { vaultLanguage: null },
+    canonicalizeUrl,
+  });
+  // Before the kept traces are looked for (they move with the cache folder) and before a save could
+  // make the vault a new cache folder, leaving its vectors in the old one for good.
+  await takeOverCacheOfMovedVault(cacheDir, root, store, index, io);
   const located = locateTrace(args, io.cwd, root, cacheDir);
   if ("usage" in located) return usage(located.usage);
 
@@ -97,16 +109,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   }
   const { http, replayDir } = web;
 
-  const { settings } = args;
-  const store = new FsNoteStore(root);
   const cache = new FileIndexCache(cacheDir, root);
-  const index = new VaultIndex({
-    excludedFolders: [...settings.index.excludedFolders, settings.notes.traceFolder],
-    stemming: settings.index.stemming,
-    // Promotion only looks notes up by their source address: it has no use for the vault's language.
-    ranking: { vaultLanguage: null },
-    canonicalizeUrl,
-  });
   await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).

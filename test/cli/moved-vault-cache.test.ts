@@ -1,7 +1,7 @@
 // A vault renamed or moved keeps its cache folder (index, vectors, query log, kept traces): it is
 // taken over at the first run from the new path, when the old path is gone and the notes match.
 // A cache whose vault is still at its path, or whose notes are another vault's, is never taken.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -121,18 +121,21 @@ describe("a vault renamed or moved", () => {
 });
 
 describe("which cache a vault takes over", () => {
-  /** A cache folder recorded as `vault`'s, holding `notes`. */
-  async function recordedCache(id: string, vault: string, notes: string[]): Promise<string> {
-    const folder = path.join(cacheDir, `index-${id}`);
+  /** The cache folder of `vault`, holding `notes`, recorded while the vault was there (then removed, unless `keep`). */
+  async function recordedCache(vault: string, notes: string[], keep = false): Promise<string> {
+    const folder = vaultCacheFolder(cacheDir, vault);
     mkdirSync(folder, { recursive: true });
+    const made = !existsSync(vault);
+    mkdirSync(vault, { recursive: true });
     await recordVaultOfCache(folder, vault, notes);
+    if (made && !keep) rmSync(vault, { recursive: true });
     return folder;
   }
 
   it("takes neither of two gone vaults' caches that this vault is equally like (they cannot be told apart)", async () => {
     const notes = NOTES.map((n) => `${n}.md`);
-    await recordedCache("aaaa", path.join(tmp, "gone-1"), notes);
-    await recordedCache("bbbb", path.join(tmp, "gone-2"), notes);
+    await recordedCache(path.join(tmp, "gone-1"), notes);
+    await recordedCache(path.join(tmp, "gone-2"), notes);
     const root = path.join(tmp, "here");
     expect(await adoptCacheOfMovedVault(cacheDir, root, async () => notes)).toBeNull();
     expect(await cachesLeftBehind(cacheDir)).toHaveLength(2);
@@ -140,19 +143,19 @@ describe("which cache a vault takes over", () => {
 
   it("takes the one most like it, and lists the vault's notes only when there is a cache to take", async () => {
     const notes = NOTES.map((n) => `${n}.md`);
-    await recordedCache("aaaa", path.join(tmp, "gone-1"), notes.slice(0, 5));
-    await recordedCache("bbbb", path.join(tmp, "gone-2"), notes);
+    const lessLike = await recordedCache(path.join(tmp, "gone-1"), notes.slice(0, 5));
+    const mostLike = await recordedCache(path.join(tmp, "gone-2"), notes);
     const root = path.join(tmp, "here");
     mkdirSync(root);
     expect(await adoptCacheOfMovedVault(cacheDir, root, async () => notes)).toBe(path.join(tmp, "gone-2"));
-    expect(existsSync(path.join(cacheDir, "index-bbbb"))).toBe(false);
-    expect(existsSync(path.join(cacheDir, "index-aaaa"))).toBe(true);
+    expect(existsSync(mostLike)).toBe(false);
+    expect(existsSync(lessLike)).toBe(true);
     // Taken over, it is this vault's at once: no other vault can take it again.
     expect((await cachesLeftBehind(cacheDir)).map((c) => c.vault)).toEqual([path.join(tmp, "gone-1")]);
 
     let listed = false;
     const fresh = path.join(tmp, "fresh");
-    rmSync(path.join(cacheDir, "index-aaaa"), { recursive: true });
+    rmSync(lessLike, { recursive: true });
     expect(
       await adoptCacheOfMovedVault(cacheDir, fresh, async () => {
         listed = true;
@@ -162,14 +165,70 @@ describe("which cache a vault takes over", () => {
     expect(listed).toBe(false);
   });
 
-  it("counts a vault as gone only when nothing is at its path", async () => {
-    const file = path.join(tmp, "a-file");
-    writeFileSync(file, "");
-    await recordedCache("aaaa", path.join(file, "vault"), ["a.md"]);
-    // Through a file: not there, so gone.
+  it("counts a vault as gone only when nothing is at its path and the folder that held it is still there", async () => {
+    const gone = path.join(tmp, "Vaults", "gone");
+    await recordedCache(gone, ["a.md"]);
+    await recordedCache(path.join(tmp, "Vaults", "here"), ["a.md"], true);
+    expect((await cachesLeftBehind(cacheDir)).map((c) => c.vault)).toEqual([gone]);
+    // The folder that held it gone too (a path through a file included): out of reach, not known gone.
+    rmSync(path.join(tmp, "Vaults"), { recursive: true });
+    writeFileSync(path.join(tmp, "Vaults"), "");
+    expect(await cachesLeftBehind(cacheDir)).toEqual([]);
+  });
+
+  it("never takes the cache of a vault on a drive that is unmounted, or a share that is offline (out of reach, not gone)", async () => {
+    const notes = NOTES.map((n) => `${n}.md`);
+    /** Each way a vault is out of reach, undone afterwards: the folder its cache was recorded for. */
+    const outOfReach: (() => Promise<string>)[] = [
+      // macOS, a desktop's automounter, a share: the drive's folder goes with it (/Volumes/Drive/Vault).
+      async () => {
+        const folder = await recordedCache(path.join(tmp, "Volumes", "Drive", "Vault"), notes, true);
+        rmSync(path.join(tmp, "Volumes", "Drive"), { recursive: true });
+        return folder;
+      },
+      // fstab's mount point stays behind, empty, on the disk below (/mnt/usb/Vault): the record names the drive's device.
+      async () => {
+        const mountPoint = path.join(tmp, "mnt", "usb");
+        const folder = await recordedCache(path.join(mountPoint, "Vault"), notes);
+        const record = JSON.parse(readFileSync(path.join(folder, "vault.json"), "utf8")) as { device: number };
+        writeFileSync(path.join(folder, "vault.json"), JSON.stringify({ ...record, device: statSync(mountPoint).dev + 1 }));
+        return folder;
+      },
+    ];
+    for (const [i, makeOutOfReach] of outOfReach.entries()) {
+      const folder = await makeOutOfReach();
+      // A copy of that vault, opened for the first time, makes a cache of its own.
+      const copy = path.join(tmp, `Vault copy ${i}`);
+      mkdirSync(copy);
+      expect(await adoptCacheOfMovedVault(cacheDir, copy, async () => notes), folder).toBeNull();
+      expect(await cachesLeftBehind(cacheDir), folder).toEqual([]);
+      expect(existsSync(folder)).toBe(true);
+      rmSync(folder, { recursive: true });
+    }
+  });
+
+  it("leaves alone a folder whose record names another vault than the one it is named after (taken over, its record not yet written)", async () => {
+    const notes = NOTES.map((n) => `${n}.md`);
+    const before = path.join(tmp, "before");
+    const after = path.join(tmp, "after");
+    const folder = await recordedCache(before, notes);
+    // A run from `after` renamed the folder, and was stopped before it wrote the record: it is `after`'s now.
+    renameSync(folder, vaultCacheFolder(cacheDir, after));
+    mkdirSync(after);
+    expect(await cachesLeftBehind(cacheDir)).toEqual([]);
+    expect(await adoptCacheOfMovedVault(cacheDir, path.join(tmp, "a third"), async () => notes)).toBeNull();
+    expect(existsSync(vaultCacheFolder(cacheDir, after))).toBe(true);
+  });
+
+  it("reads no record larger than any it writes (a damaged vault.json is not read whole at every run)", async () => {
+    const notes = NOTES.map((n) => `${n}.md`);
+    const folder = await recordedCache(path.join(tmp, "gone"), notes);
+    const record = readFileSync(path.join(folder, "vault.json"), "utf8");
+    writeFileSync(path.join(folder, "vault.json"), `${record}${" ".repeat(1024 * 1024)}`);
+    expect(await cachesLeftBehind(cacheDir)).toEqual([]);
+    expect(await adoptCacheOfMovedVault(cacheDir, path.join(tmp, "here"), async () => notes)).toBeNull();
+    writeFileSync(path.join(folder, "vault.json"), record);
     expect(await cachesLeftBehind(cacheDir)).toHaveLength(1);
-    await recordedCache("bbbb", tmp, ["a.md"]);
-    expect((await cachesLeftBehind(cacheDir)).map((c) => c.vault)).toEqual([path.join(file, "vault")]);
   });
 
   it("estimates how alike two vaults' notes are from their samples", () => {

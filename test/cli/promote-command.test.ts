@@ -1,11 +1,17 @@
 // `vault-research promote` over a temporary copy of the sample vault, with pages answered from
 // fixtures/pages: the note is written, indexed, found by search and known by its source URL;
 // the trace note records it; usage mistakes exit 2; keys never reach the page or the vault.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/cli/args";
+import { vaultCacheFolder } from "../../src/cli/file-index-cache";
+import { indexCommand } from "../../src/cli/index-command";
+import { bundledNodeWorkers } from "../../src/cli/node-workers";
 import { promoteCommand, type PromoteArgs } from "../../src/cli/promote-command";
+import { COMMANDS } from "../../src/cli/run";
+import { terminalOutput } from "../../src/cli/terminal-text";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
 import { keepTrace, keptTraceFolder } from "../../src/cli/kept-trace";
 import { renderTraceNote } from "../../src/notes/trace-note";
@@ -232,4 +238,35 @@ describe("vault-research promote from a kept trace, a second time", () => {
     expect(await promoteCommand(args(peritext.source_key), io)).toBe(0);
     expect(out.join("")).not.toContain("Replay:");
   });
+});
+
+describe("vault-research promote in a vault renamed or moved", () => {
+  it("takes over the vault's old cache folder first: its kept traces are found, its vectors not orphaned by a new folder", async () => {
+    const cacheDir = path.join(tmp, "cache");
+    const io2 = { ...io, env: {} };
+    expect(await indexCommand(parseArgs(["--vault", vault, "--cache-dir", cacheDir, "--quiet"], COMMANDS.index.flags), terminalOutput(io2, []), bundledNodeWorkers())).toBe(0);
+    writeFileSync(path.join(vaultCacheFolder(cacheDir, vault), "vectors.bin"), "hours of embedding");
+    const trace = { ...traceWith("How do local-first notes stay readable?", [peritext]), run_id: "20250601-120000-abcdef" };
+    await keepTrace(keptTraceFolder(cacheDir, vault), trace);
+    const moved = path.join(tmp, "vault (moved)");
+    renameSync(vault, moved);
+
+    expect(await promoteCommand(args(peritext.source_key, { vault: moved, trace: trace.run_id }), io)).toBe(0);
+    expect(err.join("")).toContain(`this vault's cache was found under its old path ${vault}`);
+    expect(readFileSync(path.join(vaultCacheFolder(cacheDir, moved), "vectors.bin"), "utf8")).toBe("hours of embedding");
+    expect(existsSync(vaultCacheFolder(cacheDir, vault))).toBe(false);
+  }, 60_000);
+
+  it("promoting from a trace note of the moved vault does not start a new cache folder beside the old one", async () => {
+    const cacheDir = path.join(tmp, "cache");
+    expect(await indexCommand(parseArgs(["--vault", vault, "--cache-dir", cacheDir, "--quiet"], COMMANDS.index.flags), terminalOutput({ ...io, env: {} }, []), bundledNodeWorkers())).toBe(0);
+    writeFileSync(path.join(vaultCacheFolder(cacheDir, vault), "vectors.bin"), "hours of embedding");
+    const moved = path.join(tmp, "vault (moved)");
+    renameSync(vault, moved);
+
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key, { vault: moved }), io)).toBe(0);
+    // It saved its index (a note was written) into the folder it took over, vectors and all.
+    expect(readFileSync(path.join(vaultCacheFolder(cacheDir, moved), "vectors.bin"), "utf8")).toBe("hours of embedding");
+    expect(existsSync(vaultCacheFolder(cacheDir, vault))).toBe(false);
+  }, 60_000);
 });
