@@ -6,7 +6,7 @@
 // kept, the vault's older ones past KEPT_TRACES (kept-trace-retention.ts) are removed, or an agent's
 // loop of calls would grow the cache for ever.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { renderTraceNote } from "../notes/trace-note";
@@ -97,6 +97,7 @@ async function removeOldKeptTraces(folder: string, now: number, kept = ""): Prom
   const traces = names.filter((name) => name.endsWith(".md") && RUN_ID.test(name.slice(0, -3)));
   // Nothing can be past the newest N: no file is looked at (the common case, every run).
   if (traces.length <= KEPT_TRACES.newest) return;
+  if (!(await isFolderOfItsOwn(folder))) return;
   const dated: { name: string; mtime: number }[] = [];
   for (const name of traces) {
     const stats = await lstat(path.join(folder, name)).catch(() => null);
@@ -106,6 +107,20 @@ async function removeOldKeptTraces(folder: string, now: number, kept = ""): Prom
   for (const [rank, trace] of dated.entries()) {
     if (trace.name === kept || !pastKeeping(rank, now - trace.mtime)) continue;
     await unlink(path.join(folder, trace.name)).catch(() => undefined);
+  }
+}
+
+/**
+ * Whether `folder` and the folder of all vaults' traces above it are where their path says, not
+ * links to somewhere else: a person who linked them to an archive of their own keeps every trace
+ * there, and nothing is removed outside the cache folder.
+ */
+async function isFolderOfItsOwn(folder: string): Promise<boolean> {
+  const above = path.dirname(path.dirname(folder));
+  try {
+    return (await realpath(folder)) === path.join(await realpath(above), path.basename(path.dirname(folder)), path.basename(folder));
+  } catch {
+    return false;
   }
 }
 

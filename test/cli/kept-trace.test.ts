@@ -139,4 +139,24 @@ describe("how many kept traces a vault keeps", () => {
     expect(readdirSync(other)).toHaveLength(600);
     expect(kept(folder)).toHaveLength(KEPT_TRACES.newest + 2);
   });
+
+  it("removes nothing through a link: a vault's traces folder, or the folder of all of them, linked to an archive elsewhere", async () => {
+    for (const linked of ["vault's folder", "folder of all"] as const) {
+      const archive = path.join(tmp, `archive of the ${linked}`);
+      const old = tracesIn(linked === "vault's folder" ? archive : path.join(archive, "a"), 600, 30 * DAY);
+      const cache = path.join(tmp, `cache for the ${linked}`);
+      mkdirSync(linked === "vault's folder" ? path.join(cache, "traces") : cache, { recursive: true });
+      if (linked === "vault's folder") symlinkSync(archive, path.join(cache, "traces", "a"));
+      else symlinkSync(archive, path.join(cache, "traces"));
+      const inArchive = linked === "vault's folder" ? archive : path.join(archive, "a");
+      await keepTrace(path.join(cache, "traces", "a"), newTrace(), NOW);
+      expect(kept(inArchive).sort(), linked).toEqual(["20250601-120000-ffffff.md", ...old].sort());
+    }
+    // The cache folder itself may be a link (~/.cache on another disk): what is below it is its own.
+    const disk = path.join(tmp, "other disk");
+    tracesIn(path.join(disk, "traces", "a"), 600, 30 * DAY);
+    symlinkSync(disk, path.join(tmp, "linked cache"));
+    await keepTrace(path.join(tmp, "linked cache", "traces", "a"), newTrace(), NOW);
+    expect(kept(path.join(disk, "traces", "a"))).toHaveLength(KEPT_TRACES.newest);
+  });
 });

@@ -101,7 +101,10 @@ describe("a run stopped with Ctrl-C", () => {
     const stop = new AbortController();
     void modelAsked.then(() => stop.abort());
     const args = parseArgs(["research", QUESTION, "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--model", `openai:stand-in@${base}`, ...extra].slice(1), COMMANDS.research.flags);
+    const listening = process.listenerCount("SIGINT");
     const code = await researchCommand(args, io, { stop: stop.signal });
+    // Its own Ctrl-C listener goes with the run: a script or test that runs it again in one process gathers none.
+    expect(process.listenerCount("SIGINT")).toBe(listening);
     return { code, ...seen };
   }
 
