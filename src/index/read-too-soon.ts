@@ -8,9 +8,13 @@
 /** The coarsest tick of file dates allowed for: FAT's two seconds. */
 export const DATE_TICK_MS = 2_000;
 
-/** Whether a text read by `readAt` (the clock after the read) may be older than an edit dated `mtime`. */
-export function readTooSoon(mtime: number, readAt: number): boolean {
-  return !(mtime <= readAt - DATE_TICK_MS);
+/**
+ * Whether a text whose read began at `readFrom` may be older than an edit dated `mtime`. The start
+ * of the read, not its end: an edit made while a slow read (or a batch of them) was under way, in
+ * the tick of `mtime`, keeps that date, and the end of the read is then already past the tick.
+ */
+export function readTooSoon(mtime: number, readFrom: number): boolean {
+  return !(mtime <= readFrom - DATE_TICK_MS);
 }
 
 /**

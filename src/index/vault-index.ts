@@ -24,7 +24,7 @@ import { rankNotes, rarestWords } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
 import { readNotes } from "./read-notes";
 import { fromSavedDate, readTooSoon, savedDate } from "./read-too-soon";
-import type { RebuildReason } from "./rebuild-reason";
+import { PartRefused, type RebuildReason } from "./rebuild-reason";
 import { SavedIndex, type PersistedIndex } from "./saved-index";
 import { createEngine, notesWithTerm, toEngineDoc, type RadixTreeMaking, type SearchEngine } from "./search-engine";
 import { buildSectionHits } from "./section-hits";
@@ -253,8 +253,10 @@ export class VaultIndex {
     for (let i = 0; i < toRead.length; i += BATCH) {
       const batch: number[] = [];
       for (let k = i; k < Math.min(i + BATCH, toRead.length); k++) if (current(k)) batch.push(k);
+      // The batch's reads begin now: an edit in this tick after any of them keeps the date and size
+      // listed, so a note is judged by this moment, not by the end of a batch a slow disk stretched.
+      const readFrom = this.clock.now();
       const texts = await readNotes(store, batch.map((k) => toRead[k].path));
-      const readAt = this.clock.now();
       const slice = this.slice();
       for (const [j, k] of batch.entries()) {
         if (!current(k)) continue;
@@ -266,7 +268,7 @@ export class VaultIndex {
           // Not a note of the vault after all.
           this.countNotIndexed(plan, info.path);
           this.dropNote(info.path);
-        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, readAt, slice, plan.generations[k]);
+        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, readFrom, slice, plan.generations[k]);
         else {
           this.countNotIndexed(plan, info.path);
           this.recordUnreadable(info.path, text);
@@ -319,6 +321,7 @@ export class VaultIndex {
     }
     let text: string | NoteProblem;
     let info: { mtime: number; size: number } | undefined;
+    let readFrom = this.clock.now();
     try {
       if (!(await store.exists(path))) {
         if (this.generation.get(path) === gen) this.removeFile(path);
@@ -333,15 +336,15 @@ export class VaultIndex {
         return;
       }
       info = facts;
+      readFrom = this.clock.now();
       text = notBinary(await store.read(path));
     } catch (error) {
       text = { kind: "read", message: errorMessage(error) };
     }
     if (this.generation.get(path) !== gen) return;
-    const readAt = this.clock.now();
-    const mtime = info?.mtime ?? readAt;
+    const mtime = info?.mtime ?? readFrom;
     if (typeof text === "string" && isResearchTrace(text)) this.dropNote(path);
-    else if (typeof text === "string") await this.indexTextInSlices(path, text, mtime, info?.size ?? text.length, readAt, this.slice(), gen);
+    else if (typeof text === "string") await this.indexTextInSlices(path, text, mtime, info?.size ?? text.length, readFrom, this.slice(), gen);
     else this.recordUnreadable(path, text);
     this.touch();
   }
@@ -428,12 +431,16 @@ export class VaultIndex {
   private async tryLoadCache(cache: IndexCache): Promise<RebuildReason | null> {
     this.reset();
     let reason: RebuildReason | null;
+    const reading = noticingRefusals(cache);
     try {
-      reason = await this.savedIndex.load(cache, this.fingerprint(), this.persisted());
+      reason = await this.savedIndex.load(reading.cache, this.fingerprint(), this.persisted());
     } catch (error) {
       // The checks in cache-file.ts are meant to leave nothing to throw; should one slip through, it is a rebuild.
       reason = { kind: "corrupt", detail: errorMessage(error) };
     }
+    // A part the cache refused for a reason it named (an earlier version's, one that fails its
+    // checksum) is reported by that reason: "could not be read" would call an upgrade damage.
+    if (reason?.kind === "unreadable") reason = reading.refusal() ?? reason;
     if (reason) this.reset();
     else this.language?.loadFrom(cache, this.fingerprint());
     return reason;
@@ -600,21 +607,21 @@ export class VaultIndex {
     this.savedIndex.forget();
   }
 
-  /** Indexes a note's text, read by `readAt` (the clock after the read). */
-  private indexText(path: string, text: string, mtime: number, size: number, readAt: number): void {
+  /** Indexes a note's text, whose read began at `readFrom` (the clock then). */
+  private indexText(path: string, text: string, mtime: number, size: number, readFrom: number): void {
     const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
-    this.rememberRead(note, readAt);
+    this.rememberRead(note, readFrom);
   }
 
   /**
    * `indexText`, a long note a slice at a time. `generation` is the path's when its text was read:
    * a change that arrives at a yield is newer, and the rest is left to it.
    */
-  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, readAt: number, slice: WorkSlice, generation: number): Promise<void> {
-    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size, readAt);
+  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, readFrom: number, slice: WorkSlice, generation: number): Promise<void> {
+    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size, readFrom);
     const current = () => (this.generation.get(path) ?? 0) === generation;
     // Parsing a long note cannot be cut short: it gets a slice of its own.
     await slice.pause();
@@ -624,7 +631,7 @@ export class VaultIndex {
     if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
-    this.rememberRead(note, readAt);
+    this.rememberRead(note, readFrom);
   }
 
   /** Parses the note and takes its earlier version out: what is left is adding the result. */
@@ -654,10 +661,10 @@ export class VaultIndex {
     this.fileProblems.set(path, problem);
   }
 
-  /** Remembers a note read by `readAt`: one read too soon after its date is read again at the next look. */
-  private rememberRead(note: IndexedNote, readAt: number): void {
+  /** Remembers a note whose read began at `readFrom`: one read too soon after its date is read again at the next look. */
+  private rememberRead(note: IndexedNote, readFrom: number): void {
     this.rememberNote(note);
-    if (readTooSoon(note.mtime, readAt)) this.unproven.add(note.path);
+    if (readTooSoon(note.mtime, readFrom)) this.unproven.add(note.path);
   }
 
   private rememberNote(given: IndexedNote): void {
@@ -755,6 +762,23 @@ function binaryProblem(text: string): NoteProblem | null {
 /** A note's text, or the problem that makes it no text to index (a binary file), or the read's own problem. */
 function notBinary(text: string | NoteProblem): string | NoteProblem {
   return typeof text === "string" ? (binaryProblem(text) ?? text) : text;
+}
+
+/** `cache` as the load reads it, keeping the reason of the first part it refused (`PartRefused`). */
+function noticingRefusals(cache: IndexCache): { cache: IndexCache; refusal: () => RebuildReason | null } {
+  let refusal: RebuildReason | null = null;
+  const noticing: IndexCache = {
+    read: (name) =>
+      cache.read(name).catch((error: unknown) => {
+        if (error instanceof PartRefused) refusal ??= error.reason;
+        throw error;
+      }),
+    write: (name, value) => cache.write(name, value),
+    names: () => cache.names(),
+    remove: (names) => cache.remove(names),
+    clear: () => cache.clear(),
+  };
+  return { cache: noticing, refusal: () => refusal };
 }
 
 function basicCanonicalUrl(url: string): string | null {

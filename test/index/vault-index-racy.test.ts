@@ -64,6 +64,42 @@ describe("a same-size edit in the tick the index read the note in", () => {
   });
 });
 
+describe("a read that a slow disk stretched past the tick", () => {
+  /** Lets the reads begin, then edits Fresh.md within its tick (same size) while they are held, and ends them 3 s later. */
+  async function editDuringSlowRead(reading: Promise<unknown>): Promise<void> {
+    while (store.held.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    clock.advance(300);
+    edit("Fresh.md", "# Fresh\n\nThe draft mentions omega.\n");
+    clock.advance(3_000);
+    store.holdReads = false;
+    for (const read of store.held.splice(0)) read.release();
+    await reading;
+  }
+
+  it("is judged by when it began: a sync's note edited meanwhile is found at the next start", async () => {
+    const cache = new MemoryIndexCache();
+    const index = new VaultIndex({ clock });
+    store.holdReads = true;
+    await editDuringSlowRead(index.sync(store, cache));
+    await index.save(cache);
+    clock.advance(60_000);
+    const next = new VaultIndex({ clock });
+    await next.sync(store, cache);
+    expect(await found(next, "omega")).toEqual(["Fresh.md"]);
+  });
+
+  it("is judged by when it began: an update's note edited meanwhile is not current", async () => {
+    const index = new VaultIndex({ clock });
+    clock.advance(TICK * 2);
+    await index.sync(store, null);
+    clock.set(coarse(clock.now()) + 500);
+    edit("Fresh.md", "# Fresh\n\nThe draft mentions gamma.\n");
+    store.holdReads = true;
+    await editDuringSlowRead(index.updateFile(store, "Fresh.md"));
+    expect(index.isCurrent((await store.stat("Fresh.md"))!)).toBe(false);
+  });
+});
+
 describe("re-reading stops once a read proves the note", () => {
   it("reads the note once more after its tick, then never again", async () => {
     const cache = new MemoryIndexCache();
