@@ -19,7 +19,9 @@ export type RebuildReason =
   /** The note list and the search engine's data disagree about which notes exist. */
   | { kind: "inconsistent" }
   /** Unparseable, or parseable but of the wrong shape. */
-  | { kind: "corrupt"; detail: string };
+  | { kind: "corrupt"; detail: string }
+  /** Saved by an earlier version that kept no checksum beside each part (the plugin's IndexedDB cache): an upgrade, as a format change is. */
+  | { kind: "saved_without_checksums" };
 
 /** The reason in the words the CLI and the plugin show ("built from scratch (…)"). */
 export function describeRebuildReason(reason: RebuildReason): string {
@@ -42,5 +44,43 @@ export function describeRebuildReason(reason: RebuildReason): string {
       return "cache is inconsistent";
     case "corrupt":
       return `cache is corrupt (${reason.detail})`;
+    case "saved_without_checksums":
+      return "cache was saved by an earlier version, without checksums";
+  }
+}
+
+/**
+ * Whether the reason means the saved index was damaged where it is kept (not missing, not from
+ * another version, not set aside by a settings change or the user): worth telling the user, since
+ * only they can see whether the disk or a sync tool is at fault.
+ */
+export function meansDamage(reason: RebuildReason): boolean {
+  switch (reason.kind) {
+    case "unreadable":
+    case "corrupt":
+    case "incomplete":
+    case "inconsistent":
+    case "not_an_index":
+      return true;
+    case "no_cache":
+    case "asked_for":
+    case "format_changed":
+    case "settings_changed":
+    case "saved_without_checksums":
+      return false;
+  }
+}
+
+/**
+ * What an `IndexCache` read rejects with when it refuses a part for a reason it can name (the
+ * plugin's checksums): the sync reports that reason, where any other failed read is "unreadable".
+ */
+export class PartRefused extends Error {
+  constructor(
+    readonly reason: RebuildReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PartRefused";
   }
 }

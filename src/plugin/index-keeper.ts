@@ -4,7 +4,8 @@
 // shows; nothing here throws at Obsidian.
 import { debounce, TFile, type Debouncer, type EventRef, type TAbstractFile, type Vault } from "obsidian";
 import type { IndexIssue } from "../index/index-status-text";
-import type { IndexStatus } from "../index/types";
+import { describeRebuildReason, meansDamage } from "../index/rebuild-reason";
+import type { IndexStatus, SyncReport } from "../index/types";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
 import { VaultIndex } from "../index/vault-index";
 import { vaultLanguageRanking } from "../index/ranking/ranking-options";
@@ -47,6 +48,8 @@ export class IndexKeeper {
   private stopWatchingIndex: () => void = () => {};
   /** Why the last build failed, if it did. */
   private buildFailure: IndexIssue | null = null;
+  /** Why the last build could not use the saved index, when that was damaged (an upgrade or a first start is no issue). */
+  private cacheDamage: IndexIssue | null = null;
   /** Updates that failed, by path (a later successful update clears them). */
   private readonly updateFailures = new Map<string, IndexIssue>();
   /** Settles when the current build (start-up sync or rebuild) is over; updates wait for it. */
@@ -145,7 +148,7 @@ export class IndexKeeper {
   }
 
   issues(): IndexIssue[] {
-    return [...(this.buildFailure ? [this.buildFailure] : []), ...this.updateFailures.values()];
+    return [...(this.buildFailure ? [this.buildFailure] : []), ...(this.cacheDamage ? [this.cacheDamage] : []), ...this.updateFailures.values()];
   }
 
   dispose(): void {
@@ -255,15 +258,17 @@ export class IndexKeeper {
     await this.queue.flush();
   }
 
-  private runBuild(build: () => Promise<unknown>): Promise<void> {
+  private runBuild(build: () => Promise<SyncReport>): Promise<void> {
     this.buildFailure = null;
+    this.cacheDamage = null;
     this.updateFailures.clear();
     this.buildTotal = null;
     this.report();
     void this.countBuildTotal();
     return build()
-      .then(() => {
+      .then((report) => {
         if (this.disposed) return;
+        this.cacheDamage = cacheDamageIssue(report);
         this.markCacheDirty();
         this.deps.onNotesChanged?.();
         // The vault's language is learned behind the ready index: saved once it is there.
@@ -317,6 +322,13 @@ export class IndexKeeper {
   private report(): void {
     this.deps.onStatus(this.status(), this.issues());
   }
+}
+
+/** The issue a build that found the saved index damaged leaves (it went only to the console before), else null. */
+function cacheDamageIssue(report: SyncReport): IndexIssue | null {
+  if (report.mode !== "rebuild" || !meansDamage(report.rebuildReason)) return null;
+  // Each damage reason's words start with "cache" (rebuild-reason.test.ts pins them).
+  return { message: `The index was built again from the notes: the ${describeRebuildReason(report.rebuildReason)}.` };
 }
 
 /** Thrown at a build's pause once the plugin is unloaded: the build ends there, unreported. */

@@ -9,6 +9,7 @@
 // comes back changed is refused, and the index is built again from the notes rather than loaded
 // with wrong postings. The vectors carry their own (vector-parts.ts); the query log is text.
 import type { IndexCache } from "../ports";
+import { PartRefused } from "../index/rebuild-reason";
 import { digestOfValue, sameDigest } from "./part-digest";
 
 /** Bump when the stored shape changes in a way the index cannot detect itself. */
@@ -136,18 +137,17 @@ export class IndexedDbCache implements IndexCache {
 
   /**
    * The part a record holds, once its checksum says it is as written (for a checksummed kind).
-   * Rejects, and says so in the console, when it is not: the index then rebuilds what it held from
-   * the notes (the reason is its rebuild's), where loading it would have searched with wrong postings.
+   * Rejects with the reason when it is not (`PartRefused`): the index then rebuilds what it held from
+   * the notes, where loading it would have searched with wrong postings. A record of an earlier
+   * version, which kept no checksums, is an upgrade and says nothing; a damaged one is warned of.
    */
   private async partOf(name: string, record: unknown): Promise<unknown> {
     if (!this.kind.checksummed) return record;
-    let problem: string | null;
-    if (!isCheckedRecord(record)) problem = "was saved by an earlier version, without a checksum";
-    else problem = (await digestMatches(record)) ? null : "is corrupt (its checksum does not match)";
-    if (problem === null) return (record as CheckedRecord).part;
-    const refusal = new Error(`the part ${name} ${problem}`);
-    console.warn(`Vault Research: ${this.kind.what}: ${refusal.message}; what it held is made again from the notes.`);
-    throw refusal;
+    if (isCheckedRecord(record) && (await digestMatches(record))) return record.part;
+    if (isEarlierVersionsPart(record)) throw new PartRefused({ kind: "saved_without_checksums" }, `the part ${name} was saved by an earlier version, without a checksum`);
+    const detail = isCheckedRecord(record) ? `the part ${name} does not match its checksum` : `the part ${name} is not stored with its checksum`;
+    console.warn(`Vault Research: ${this.kind.what}: ${detail}; what it held is made again from the notes.`);
+    throw new PartRefused({ kind: "corrupt", detail }, detail);
   }
 
   /** `work`'s result, or `fallback` (with a warning) when it fails. */
@@ -258,6 +258,11 @@ export class IndexedDbCache implements IndexCache {
     const detail = error instanceof Error || error instanceof DOMException ? `: ${error.message}` : "";
     console.warn(`Vault Research: ${what}${detail}; ${this.kind.fallback}.`);
   }
+}
+
+/** A part as versions before checksums stored it: the part's own object, holding no checksum. */
+function isEarlierVersionsPart(record: unknown): boolean {
+  return typeof record === "object" && record !== null && !Array.isArray(record) && !ArrayBuffer.isView(record) && !Object.hasOwn(record, "sha256");
 }
 
 function isCheckedRecord(record: unknown): record is CheckedRecord {

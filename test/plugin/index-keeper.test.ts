@@ -7,6 +7,7 @@ import type { Vault as ObsidianVault, EventRef } from "obsidian";
 import { Vault } from "../stubs/obsidian";
 import type { IndexIssue } from "../../src/index/index-status-text";
 import type { IndexStatus } from "../../src/index/types";
+import { PartRefused, type RebuildReason } from "../../src/index/rebuild-reason";
 import { IndexKeeper } from "../../src/plugin/index-keeper";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
 import { TimerClock } from "../../src/plugin/timer-clock";
@@ -30,11 +31,11 @@ interface Harness {
   notices: string[];
 }
 
-function startKeeper(options: { store?: NoteStore } = {}): Harness {
+function startKeeper(options: { store?: NoteStore; cache?: MemoryCache } = {}): Harness {
   const vault = new Vault("Garden");
   vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
   vault.seed("Research/Traces/run-1.md", "# Trace\n\nTomatoes came up in a run.\n", 1);
-  const cache = new MemoryCache();
+  const cache = options.cache ?? new MemoryCache();
   const statuses: Harness["statuses"] = [];
   const notices: string[] = [];
   const keeper = new IndexKeeper({
@@ -102,5 +103,35 @@ describe("IndexKeeper", () => {
     expect(notices).toEqual(["Vault Research: The index could not be built: vault is locked"]);
     expect(keeper.status()).toMatchObject({ state: "empty" });
     keeper.dispose();
+  });
+
+  describe("a saved index it could not use", () => {
+    /** A cache whose every part is refused for `reason`, as the IndexedDB cache refuses them. */
+    function refusing(reason: RebuildReason): MemoryCache {
+      const cache = new MemoryCache();
+      cache.failRead = new PartRefused(reason, "the part manifest was refused");
+      return cache;
+    }
+
+    // A damaged cache's rebuild reached the console only: the user never learnt why start-up was slow, or that their disk or sync tool damaged files.
+    it("leaves an issue naming the damage until the next build", async () => {
+      const { keeper, statuses } = startKeeper({ cache: refusing({ kind: "corrupt", detail: "the part segment-1-0 does not match its checksum" }) });
+      await keeper.ready();
+      const issue = { message: "The index was built again from the notes: the cache is corrupt (the part segment-1-0 does not match its checksum)." };
+      expect(keeper.issues()).toEqual([issue]);
+      expect(statuses.at(-1)?.[1]).toEqual([issue]);
+      expect(keeper.index.paths()).toEqual(["Gardening/Tomatoes.md"]);
+      expect(await keeper.rebuild()).toBe(true);
+      expect(keeper.issues()).toEqual([]);
+      keeper.dispose();
+    });
+
+    it.each<RebuildReason>([{ kind: "saved_without_checksums" }, { kind: "format_changed", from: "15", to: 16 }, { kind: "settings_changed" }])("rebuilds quietly after an upgrade or a settings change (%j)", async (reason) => {
+      const { keeper, notices } = startKeeper({ cache: refusing(reason) });
+      await keeper.ready();
+      expect(keeper.issues()).toEqual([]);
+      expect(notices).toEqual([]);
+      keeper.dispose();
+    });
   });
 });
