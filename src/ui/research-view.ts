@@ -15,6 +15,7 @@ import { isProviderName, type ProviderName } from "../provider-names";
 import { SOURCE_ACCESS } from "../websearch/source-access";
 import type { NoteStore, SecretName } from "../ports";
 import { saveStoppedTraceNote } from "../research/stopped-trace-note";
+import type { Promotion } from "../notes/trace-note";
 import { errorMessage } from "../text/error-message";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
@@ -93,6 +94,8 @@ export class ResearchView extends ItemView {
   private ephemeralExplained = false;
   /** Notes promotions wrote in this session, as written: "Fetch the page again" trashes only an untouched one. */
   private readonly promotedAsWritten = new Map<string, string>();
+  /** Each run's rows added to the vault, by source key: a stopped run's note saved afterwards records them. */
+  private readonly promotionsOf = new WeakMap<ResearchResult, Map<string, Promotion>>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -322,7 +325,8 @@ export class ResearchView extends ItemView {
       if (saving) return;
       saving = true;
       try {
-        result.trace_path = await saveStoppedTraceNote(how.store, this.host.settings.notes.traceFolder, result.trace);
+        const promoted = [...(this.promotionsOf.get(result)?.values() ?? [])];
+        result.trace_path = await saveStoppedTraceNote(how.store, this.host.settings.notes.traceFolder, result.trace, promoted);
       } catch (error) {
         new Notice(`The trace note could not be saved: ${errorMessage(error)}`);
         return;
@@ -402,17 +406,28 @@ export class ResearchView extends ItemView {
     return {
       openNote: (row, evt) => this.openVaultRow(row, evt),
       openUrl: (row) => openExternal(row.url),
-      ...(promote ? { promote: (row: OutsideVaultRow) => this.promoteAndRemember(() => promote(row, result)) } : {}),
+      ...(promote ? { promote: (row: OutsideVaultRow) => this.promoteAndRemember(() => promote(row, result), row, result) } : {}),
       openPath: (path, evt) => void openAtSection(this.app, path, undefined, Keymap.isModEvent(evt)),
-      discardPromoted: (path) => this.discardPromoted(path),
+      discardPromoted: async (path) => {
+        const gone = await this.discardPromoted(path);
+        const promoted = this.promotionsOf.get(result);
+        if (gone && promoted) for (const [key, p] of promoted) if (p.note_path === path) promoted.delete(key);
+        return gone;
+      },
       announce: (text) => this.status.say(text),
     };
   }
 
-  private async promoteAndRemember(promote: () => Promise<PromotionResult>): Promise<PromotionResult> {
+  /** `row` of `run` promoted; what it became is kept for the run's trace note, should a stopped run's be saved later. */
+  private async promoteAndRemember(promote: () => Promise<PromotionResult>, row: OutsideVaultRow, run: ResearchResult): Promise<PromotionResult> {
     // Just after "Fetch the page again" trashed a note the index still lists it; promotion looks
     // for the note on disk first (promote.ts), so the page is fetched again at once.
     const result = await promote();
+    if (result.status !== "failed") {
+      const promoted = this.promotionsOf.get(run) ?? new Map<string, Promotion>();
+      promoted.set(row.source_key, { source_key: row.source_key, note_path: result.notePath, at: new Date().toISOString() });
+      this.promotionsOf.set(run, promoted);
+    }
     const file = result.status === "created" ? this.app.vault.getFileByPath(result.notePath) : null;
     if (file) this.promotedAsWritten.set(file.path, await this.app.vault.read(file));
     return result;

@@ -12,7 +12,7 @@ import type { ResearchTrace } from "../../src/research/types";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { expectGolden } from "../support/golden";
 import { fakeClock } from "../support/fake-clock";
-import { vaultRow } from "../support/pack-fixtures";
+import { outsideRow, vaultRow } from "../support/pack-fixtures";
 
 const QUESTION = "What changed in the latest Automerge release?";
 const automerge = vaultRow("Research/Automerge.md", "Automerge notes", [{ heading: "Sync protocol", text: "Automerge 2 sync uses bloom filters." }], 9.4);
@@ -103,5 +103,22 @@ describe("saveStoppedTraceNote", () => {
     const second = await saveStoppedTraceNote(store, "Research/Traces", trace);
     expect(second).toBe(first.replace(/\.md$/, " 2.md"));
     expect(store.files.size).toBe(2);
+  });
+
+  it("records the pages added to the vault before it was saved, and none of another run's rows", async () => {
+    const trace = await stoppedTrace();
+    const page = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3.0", "Lower memory.");
+    const withPage: ResearchTrace = { ...trace, pack: { ...trace.pack, external_evidence: [page] } };
+    const store = memoryStore();
+    const at = "2026-11-30T14:15:00.000Z";
+    const written = await saveStoppedTraceNote(store, "Research/Traces", withPage, [
+      { source_key: page.source_key, note_path: "Sources/Automerge 3.0.md", at },
+      { source_key: "ext:brave:0000000000", note_path: "Sources/Elsewhere.md", at },
+    ]);
+    const read = parseTraceNote(store.files.get(written)!);
+    if (!("trace" in read)) throw new Error(read.error.message);
+    expect(read.trace.promotions).toEqual([{ source_key: page.source_key, note_path: "Sources/Automerge 3.0.md", at }]);
+    expect(store.files.get(written)).toContain("**Outside vault · Brave · promoted**");
+    expect(store.files.get(written)).not.toContain("Elsewhere");
   });
 });

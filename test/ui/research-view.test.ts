@@ -8,6 +8,7 @@ import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
 import type { ProgressEvent, ResearchDeps, ResearchRequest, ResearchResult, ResearchTrace } from "../../src/research/types";
 import type { NoteStore } from "../../src/ports";
+import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const crdt = vaultRow("Concepts/CRDT.md", "CRDT", [{ heading: "Merging", text: "A CRDT merges edits from many devices without a server." }]);
@@ -765,6 +766,40 @@ describe("a run the user stopped, and the trace note it did not write", () => {
       return r;
     }, memoryStore());
     expect(button(off, "Save trace note")).toBeNull();
+  });
+
+  // A page added to the vault before the note was saved had no note to be recorded in: the note
+  // then called it "ephemeral", linked no source note, and the trace's promote command offered it again.
+  it("records in the saved note a page added to the vault before it was saved, as the note of a finished run would", async () => {
+    const store = memoryStore();
+    const vault: NoteStore = store;
+    let finish: (r: ResearchResult) => void = () => {};
+    const stopped = (): ResearchResult => {
+      const r = stoppedResult("What changed in Automerge 3?");
+      r.pack.external_evidence = [release];
+      r.trace.pack = r.pack;
+      return r;
+    };
+    const panel = await openPanel(() => new Promise((resolve) => (finish = () => resolve(stopped()))), {
+      host: {
+        prepareRun: async () => ({ ok: true, deps: { store: vault } as RunDeps }),
+        promote: async () => ({ status: "created", notePath: "Sources/Automerge 3.0.md", extractStatus: { kind: "extracted" }, message: "Saved", traceUpdated: false, warnings: [] }),
+      },
+    });
+    panel.type("What changed in Automerge 3?");
+    panel.press("Enter");
+    await new Promise((r) => window.setTimeout(r, 0));
+    panel.press("Escape");
+    finish(stopped());
+    await panel.settled();
+    panel.el.querySelector<HTMLElement>(".vault-research-promote button")!.click();
+    await panel.settled();
+    button(panel, "Save trace note")!.click();
+    await panel.settled();
+    const note = [...store.files.values()][0];
+    expect(note).toContain(`**Outside vault · Brave · promoted** · \`${release.source_key}\` · saved as [[Sources/Automerge 3.0|Automerge 3.0]]`);
+    const kept = parseTraceNote(note);
+    expect("trace" in kept && kept.trace.promotions?.map((p) => [p.source_key, p.note_path])).toEqual([[release.source_key, "Sources/Automerge 3.0.md"]]);
   });
 
   it("says a note that could not be saved could not, and keeps the button to try again", async () => {
