@@ -1,6 +1,6 @@
 // Fenced code blocks as CommonMark reads them, which is how Obsidian renders them: the one home of
-// that rule. The answer's escaper, the web page cleaner, the bare-note reader and the page's
-// passages each read fences; with a copy each, they disagreed on the same text (a `~~~` inside a
+// that rule. The answer's escaper, the web page cleaner, the bare-note reader, the page's passages
+// and the index's note parser each read fences; with a copy each, they disagreed on the same text (a `~~~` inside a
 // ``` block ended it for one of them, a closer followed by a no-break space for another).
 //
 // The rule: a fence is up to three spaces, then three or more backticks or tildes, taken whole; an
@@ -69,171 +69,293 @@ export function fenceLanguage(info: string): string {
 export type FencePart = "opener" | "code" | "closer" | "outside";
 
 /**
- * What a fence stands behind: a block quote's `>`, or a list item whose text starts `column`
- * columns in. Each later line of its block must stand behind the same, or the block has ended.
+ * What a block stands in: a block quote, or a list item whose text starts `width` columns past the
+ * text of what holds it (the marker's indent, the marker, the spaces after it). Lists themselves
+ * are left out: they hold items and nothing else, so no line ends one that did not end its item.
  */
-type Container = { kind: "quote" } | { kind: "item"; column: number };
+type Container = { kind: "quote" } | { kind: "item"; width: number };
 
-interface OpenBlock {
-  fence: FenceLine;
-  containers: Container[];
-}
-
-/** A list item's marker: `-`, `+`, `*`, `1.`, `1)`, then spaces, or nothing (an empty item, Logseq's empty bullet). */
-const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)/;
+/** The block open inside the deepest container, which a line may go on. */
+type Leaf = "none" | "paragraph" | "indented code" | "fenced code";
 
 /**
  * Reads a text's lines in order and says which are fenced code: `read(line)` for each line, with
- * line ends already taken off (`\r` too). Fences behind block quote markers (callouts too) and list
- * markers count, and end with their quote or item. A fence indented under the list item above it
- * (`- x` over `  ```js`) is the item's: it ends at a line less indented than the item's text, and
- * closes up to three spaces past it. Lists nest to any depth, by spaces or tabs (Logseq's outlines
- * are nothing else): a line is in each item above it whose text it is indented as far as, and a
- * marker up to three columns past the deepest of those starts an item inside it. (Quote markers
- * aside: items are followed by columns from the start of the line.) Where a block is never closed,
- * it runs to the end.
+ * line ends already taken off (`\r` too). It follows CommonMark's block structure as its reference
+ * parser does, for what can hold or hide a fence: block quotes (callouts too) and list items,
+ * nested in each other to any depth by spaces or tabs (Logseq's outlines are nothing else), and
+ * the paragraphs, headings, rules and indented code beside them. So a fence stands behind its
+ * containers' markers or indented under its item, and ends with them; a paragraph is interrupted
+ * only by what may interrupt one (not an item numbered other than 1, nor an empty one) and goes
+ * on, lazily, on a line that leaves its quote. Where a block is never closed, it runs to the end.
+ * Not read: HTML blocks and link reference definitions (a ``` inside a `<div>` counts as a fence).
  */
 export class FenceReader {
-  private open: OpenBlock | null = null;
-  /** Where the text of each list item the next line may be in starts, outermost first (so ascending). */
-  private items: number[] = [];
-  /** Whether the last line was paragraph text, which a less indented line may go on (a lazy line). */
-  private inParagraph = false;
+  /** The open quotes and items, outermost first. */
+  private containers: Container[] = [];
+  /** Where in `containers` the quotes stand, ascending: a blank line keeps every item open up to the first of them. */
+  private quotes: number[] = [];
+  /** Whether the deepest container is an item with nothing in it yet, which a blank line ends. */
+  private emptyItem = false;
+  private leaf: Leaf = "none";
   /** The block the last line opened, was in or closed; null outside one. */
   fence: FenceLine | null = null;
-  /** Whether the last line, read as "outside", is indented code (four columns past its list item's text, where no paragraph goes on). */
+  /** Whether the last line, read as "outside", is indented code (four columns past its container's text, where no paragraph goes on). */
   indentedCode = false;
 
   read(line: string): FencePart {
     this.indentedCode = false;
-    if (this.open !== null) {
-      this.inParagraph = false;
-      const inside = withinContainers(line, this.open.containers);
-      if (inside !== null) {
-        const fence = fenceLine(inside);
-        if (fence !== null && isCloserOf(this.open.fence, fence)) {
-          this.open = null;
-          return "closer";
-        }
-        return "code";
+    const at = new LineCursor(line);
+    const matched = this.matchContainers(at);
+    const allMatched = matched === this.containers.length;
+    if (allMatched && this.leaf === "fenced code") return this.fencedLine(at);
+    if (allMatched && this.leaf === "indented code" && (at.indent() >= 4 || at.blank())) {
+      this.indentedCode = !at.blank();
+      return "outside";
+    }
+    return this.newBlocks(at, matched, allMatched);
+  }
+
+  /**
+   * Goes past the markers and indents of the open containers the line stays in; how many it does.
+   * A blank rest stays in every item up to the next quote (each item's walk would make a thousand
+   * blank lines under an outline a thousand deep a million steps).
+   */
+  private matchContainers(at: LineCursor): number {
+    let quotesPassed = 0;
+    for (let i = 0; i < this.containers.length; i++) {
+      if (at.blank()) {
+        const nextQuote = this.quotes[quotesPassed] ?? this.containers.length;
+        if (nextQuote < this.containers.length) return nextQuote;
+        return this.emptyItem ? this.containers.length - 1 : this.containers.length;
       }
-      // Its quote or list item ended, and the block with it: the line is read anew.
-      this.open = null;
+      const container = this.containers[i];
+      if (container.kind === "quote") {
+        if (!at.passQuoteMarker()) return i;
+        quotesPassed++;
+      } else {
+        if (at.indent() < container.width) return i;
+        at.advanceOffset(container.width, true);
+      }
     }
-    this.open = openedBlock(line, this.items);
-    this.fence = this.open?.fence ?? null;
-    // What a line is, is read on the item's text it stands on: `\t- b` under `- a` starts an item.
-    const inItem = inDeepestItem(line, this.items).rest;
-    const lazy = this.open === null && this.inParagraph && !startsBlock(inItem);
-    if (!lazy) this.items = itemsAfter(line, this.items);
-    // Four columns in, where no paragraph goes on, is indented code: no paragraph a lazy line could go on either.
-    const indented = leadingColumns(inItem);
-    this.indentedCode = this.open === null && !this.inParagraph && indented.length < inItem.length && indented.columns >= 4;
-    this.inParagraph = this.open === null && !this.indentedCode && !NO_PARAGRAPH.test(line);
-    return this.open === null ? "outside" : "opener";
+    return this.containers.length;
+  }
+
+  /** A line in the open fenced block's containers: its closer, or its code. */
+  private fencedLine(at: LineCursor): FencePart {
+    if (at.indent() > 3) return "code";
+    const fence = fenceLine(at.line.slice(at.nonspace()));
+    if (fence === null || !isCloserOf(this.fence!, fence)) return "code";
+    this.leaf = "none";
+    return "closer";
+  }
+
+  /**
+   * The quotes and items a line starts where its open containers leave it, and the block it
+   * starts in them (a fence, a heading, a rule, indented code), or the paragraph it is text of.
+   */
+  private newBlocks(at: LineCursor, matched: number, allMatched: boolean): FencePart {
+    const tipWasParagraph = this.leaf === "paragraph";
+    // A paragraph the line goes on in its own containers may be interrupted by less.
+    let interrupting = allMatched && tipWasParagraph && !at.blank();
+    let started = false;
+    let leaf: LeafStart | null = null;
+    for (;;) {
+      const start = blockStart(at, interrupting, tipWasParagraph && !started);
+      if (start === null) break;
+      if (start.kind === "leaf") {
+        leaf = start;
+        break;
+      }
+      // The first container a line starts ends those it did not stay in.
+      if (!started) this.closeContainersFrom(matched);
+      this.enter(start.container);
+      started = true;
+      interrupting = false;
+    }
+    // A lazy line: text that leaves some container of a paragraph is still that paragraph's.
+    if (!started && leaf === null && !allMatched && !at.blank() && tipWasParagraph) return "outside";
+    if (!started) this.closeContainersFrom(matched);
+    this.emptyItem = started && leaf === null && at.blank() && this.containers.at(-1)!.kind === "item";
+    this.leaf = leaf?.leaf ?? (at.blank() ? "none" : "paragraph");
+    this.fence = leaf?.fence ?? null;
+    this.indentedCode = this.leaf === "indented code";
+    return this.leaf === "fenced code" ? "opener" : "outside";
+  }
+
+  private enter(container: Container): void {
+    if (container.kind === "quote") this.quotes.push(this.containers.length);
+    this.containers.push(container);
+  }
+
+  /** Ends the open containers past the first `kept` (the quotes' places with them). */
+  private closeContainersFrom(kept: number): void {
+    if (kept >= this.containers.length) return;
+    this.containers.length = kept;
+    while (this.quotes.length > 0 && this.quotes[this.quotes.length - 1] >= kept) this.quotes.pop();
   }
 }
 
-/** A heading, a quote, a rule or a list item: what ends a paragraph instead of going on with it (a fence too). */
-const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$|(?:[-+*]|\d{1,9}[.)])[ \t]+\S)/;
+/** A block a line starts: a heading or a rule (which hold no fence), indented code, or a fenced block and its fence. */
+type LeafStart = { kind: "leaf"; leaf: Leaf; fence?: FenceLine };
 
-/** A line with no paragraph text that a lazy line could go on: blank, a heading or a rule. */
-const NO_PARAGRAPH = /^(?:[ \t]*|(?: {0,3}(?:#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})))$/;
-
-function startsBlock(line: string): boolean {
-  return BLOCK_START.test(line) || fenceOpening(line) !== null;
-}
-
-/** The list items a line read outside code leaves the next lines in: those it stands in, and the one it starts. */
-function itemsAfter(line: string, items: number[]): number[] {
-  const spaces = leadingColumns(line);
-  if (spaces.length === line.length) return items;
-  const kept = itemsHolding(spaces.columns, items);
-  const marker = spaces.columns - (kept.at(-1) ?? 0) <= 3 ? LIST_MARKER.exec(line.slice(spaces.length)) : null;
-  if (marker === null) return kept;
-  return [...kept, spaces.columns + marker[0].length + itemGap(line.slice(spaces.length + marker[0].length)).columns];
-}
-
-/** The items a line indented `columns` stands in: those whose text starts no further in. */
-function itemsHolding(columns: number, items: number[]): number[] {
-  let count = 0;
-  while (count < items.length && items[count] <= columns) count++;
-  return count === items.length ? items : items.slice(0, count);
-}
-
-/** The spaces after a list marker that belong to it: one to four; five or more start indented code one space in, and an empty item's text starts one space in. */
-function itemGap(text: string): { length: number; columns: number } {
-  const gap = leadingColumns(text);
-  return gap.columns > 4 || gap.length === text.length ? { length: Math.min(1, gap.length), columns: 1 } : gap;
-}
-
-/** The block a line opens, behind whatever quote and list markers it stands, in the deepest item above it that holds it. */
-function openedBlock(line: string, items: number[]): OpenBlock | null {
-  const inItem = inDeepestItem(line, items);
-  const containers: Container[] = inItem.item === null ? [] : [inItem.item];
-  let rest = inItem.rest;
-  for (;;) {
-    const spaces = leadingColumns(rest);
-    const after = rest.slice(spaces.length);
-    if (spaces.columns <= 3 && after[0] === ">") {
-      containers.push({ kind: "quote" });
-      rest = after.slice(after[1] === " " || after[1] === "\t" ? 2 : 1);
-      continue;
-    }
-    const marker = spaces.columns <= 3 ? LIST_MARKER.exec(after) : null;
-    if (marker !== null) {
-      const text = after.slice(marker[0].length);
-      const gap = itemGap(text);
-      containers.push({ kind: "item", column: spaces.columns + marker[0].length + gap.columns });
-      rest = text.slice(gap.length);
-      continue;
-    }
-    break;
+/**
+ * What starts where `at` stands, passed if it is a container: a quote or a list item, or a leaf
+ * block; null for text. `interrupting`: the line goes on a paragraph in its own containers, which
+ * only a bullet or an item numbered 1 with text after it interrupts, and a setext underline ends.
+ * `paragraphTip`: a paragraph is still open, which indented code does not interrupt.
+ */
+function blockStart(at: LineCursor, interrupting: boolean, paragraphTip: boolean): { kind: "container"; container: Container } | LeafStart | null {
+  if (at.indent() >= 4) return at.blank() || paragraphTip ? null : { kind: "leaf", leaf: "indented code" };
+  const rest = at.nonspace();
+  const char = at.line[rest];
+  if (char === ">") {
+    at.passQuoteMarker();
+    return { kind: "container", container: { kind: "quote" } };
   }
-  const fence = fenceOpening(rest);
-  return fence === null ? null : { fence, containers };
+  if (char === "#" && ATX_HEADING.test(at.line.slice(rest, rest + 8))) return { kind: "leaf", leaf: "none" };
+  const fence = char === "`" || char === "~" ? fenceOpening(at.line.slice(rest)) : null;
+  if (fence !== null) return { kind: "leaf", leaf: "fenced code", fence: { ...fence, indent: " ".repeat(at.indent()) } };
+  if (interrupting && SETEXT_UNDERLINE.test(at.line.slice(rest))) return { kind: "leaf", leaf: "none" };
+  if (at.thematicBreakHere()) return { kind: "leaf", leaf: "none" };
+  const item = enterListItem(at, interrupting);
+  return item === null ? null : { kind: "container", container: item };
+}
+
+/** An ATX heading's opening: one to six `#`, then a space, a tab or the line's end. */
+const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
+/** A setext heading's underline, which only a paragraph's next line can be. */
+const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
+/** A list marker: `-`, `+`, `*`, or a number of up to nine digits and `.` or `)`. */
+const LIST_MARKER = /[-+*]|(\d{1,9})[.)]/y;
+
+/** The list item a line starts where `at` stands, its marker and the spaces that go with it passed; or null. */
+function enterListItem(at: LineCursor, interrupting: boolean): Container | null {
+  const line = at.line;
+  LIST_MARKER.lastIndex = at.nonspace();
+  const marker = LIST_MARKER.exec(line);
+  if (marker === null) return null;
+  const after = at.nonspace() + marker[0].length;
+  if (after < line.length && !isSpaceOrTab(line.charCodeAt(after))) return null;
+  if (interrupting && (Number(marker[1] ?? 1) !== 1 || /^[ \t]*$/.test(line.slice(after)))) return null;
+  const markerIndent = at.indent();
+  at.advanceNextNonspace();
+  at.advanceOffset(marker[0].length, true);
+  return { kind: "item", width: markerIndent + marker[0].length + at.passItemGap() };
+}
+
+function isSpaceOrTab(char: number): boolean {
+  return char === 32 || char === 9;
 }
 
 /**
- * The line as the deepest list item above that holds it sees it (a fence up to three spaces in, or a
- * nested item, stands on the item's text), with that item; the line itself when none holds it.
+ * A place on a line as CommonMark's parser keeps one: a character offset and a column (a tab
+ * reaches the next multiple of four, and containers may take part of one).
  */
-function inDeepestItem(line: string, items: number[]): { item: Container | null; rest: string } {
-  const column = itemsHolding(leadingColumns(line).columns, items).at(-1);
-  if (column === undefined) return { item: null, rest: line };
-  const item: Container = { kind: "item", column };
-  return { item, rest: withinContainers(line, [item])! };
-}
+class LineCursor {
+  offset = 0;
+  column = 0;
+  /** Where the run of spaces and tabs from `offset` ends, and its column: read once per run, however many containers stand on it. */
+  private runFrom = -1;
+  private runEnd = -1;
+  private runEndColumn = 0;
+  /** The last characters of a line that could be a thematic break from some place on: their character, where they start, and the last place three of them follow. */
+  private breakTail: { char: string; from: number; lastStart: number } | null | undefined;
 
-/** The line as its block sees it, behind its containers' markers and indents; null when a container ended. */
-function withinContainers(line: string, containers: Container[]): string | null {
-  let rest = line;
-  for (const container of containers) {
-    const spaces = leadingColumns(rest);
-    if (container.kind === "quote") {
-      if (spaces.columns > 3 || rest[spaces.length] !== ">") return null;
-      const after = rest.slice(spaces.length + 1);
-      rest = after[0] === " " || after[0] === "\t" ? after.slice(1) : after;
-    } else if (spaces.length === rest.length) {
-      rest = "";
-    } else if (spaces.columns < container.column) {
-      return null;
-    } else {
-      rest = " ".repeat(spaces.columns - container.column) + rest.slice(spaces.length);
+  constructor(readonly line: string) {}
+
+  /** The first character from here that is not a space or a tab (the line's length when none is). */
+  nonspace(): number {
+    if (this.offset < this.runFrom || this.offset > this.runEnd) {
+      let at = this.offset;
+      let columns = this.column;
+      for (let char = this.line.charCodeAt(at); isSpaceOrTab(char); char = this.line.charCodeAt(++at)) columns = char === 9 ? columns + 4 - (columns % 4) : columns + 1;
+      this.runFrom = this.offset;
+      this.runEnd = at;
+      this.runEndColumn = columns;
+    }
+    return this.runEnd;
+  }
+
+  /** How many columns of spaces and tabs stand before the next other character. */
+  indent(): number {
+    this.nonspace();
+    return this.runEndColumn - this.column;
+  }
+
+  /** Whether nothing but spaces and tabs is left. */
+  blank(): boolean {
+    return this.nonspace() >= this.line.length;
+  }
+
+  advanceNextNonspace(): void {
+    this.offset = this.nonspace();
+    this.column = this.runEndColumn;
+  }
+
+  /** Passes `count` characters, or with `columns` that many columns (a tab then taken in part, where it must be). */
+  advanceOffset(count: number, columns: boolean): void {
+    while (count > 0 && this.offset < this.line.length) {
+      if (this.line.charCodeAt(this.offset) === 9) {
+        const toTab = 4 - (this.column % 4);
+        const taken = columns ? Math.min(toTab, count) : 1;
+        this.column += columns ? taken : toTab;
+        if (!columns || taken === toTab) this.offset++;
+        count -= taken;
+      } else {
+        this.offset++;
+        this.column++;
+        count--;
+      }
     }
   }
-  return rest;
+
+  /** Passes a quote marker up to three columns in and one space or tab after it; whether there was one. */
+  passQuoteMarker(): boolean {
+    if (this.indent() >= 4 || this.line[this.nonspace()] !== ">") return false;
+    this.advanceNextNonspace();
+    this.advanceOffset(1, false);
+    if (isSpaceOrTab(this.line.charCodeAt(this.offset))) this.advanceOffset(1, true);
+    return true;
+  }
+
+  /**
+   * Passes the spaces after a list marker that belong to it, and says how many columns they are:
+   * one to four; five or more start indented code one column in, and an item with nothing after
+   * its marker has its text one column in.
+   */
+  passItemGap(): number {
+    const { offset, column } = this;
+    do this.advanceOffset(1, true);
+    while (this.column - column < 5 && isSpaceOrTab(this.line.charCodeAt(this.offset)));
+    const gap = this.column - column;
+    if (gap >= 1 && gap < 5 && this.offset < this.line.length) return gap;
+    this.offset = offset;
+    this.column = column;
+    if (isSpaceOrTab(this.line.charCodeAt(this.offset))) this.advanceOffset(1, true);
+    return 1;
+  }
+
+  /**
+   * Whether the rest of the line is a thematic break (three or more `-`, `*` or `_`, spaces and
+   * tabs between). The line's end is read once: a line of a thousand `- ` markers asks a thousand times.
+   */
+  thematicBreakHere(): boolean {
+    this.breakTail ??= thematicBreakTail(this.line);
+    const at = this.nonspace();
+    return this.breakTail !== null && this.line[at] === this.breakTail.char && at >= this.breakTail.from && at <= this.breakTail.lastStart;
+  }
 }
 
-/** The spaces and tabs a text starts with: how many characters, and how many columns (a tab to the next multiple of four). */
-function leadingColumns(text: string): { length: number; columns: number } {
-  let length = 0;
-  let columns = 0;
-  for (;;) {
-    const char = text.charCodeAt(length);
-    if (char === 32) columns++;
-    else if (char === 9) columns += 4 - (columns % 4);
-    else return { length, columns };
-    length++;
+/** The end of a line made of one of `-`, `*`, `_` with spaces and tabs: where it starts, and the last place three of them still follow. */
+function thematicBreakTail(line: string): { char: string; from: number; lastStart: number } | null {
+  let at = line.length - 1;
+  while (at >= 0 && isSpaceOrTab(line.charCodeAt(at))) at--;
+  const char = line[at];
+  if (char !== "-" && char !== "*" && char !== "_") return null;
+  let count = 0;
+  let lastStart = -1;
+  for (; at >= 0 && (line[at] === char || isSpaceOrTab(line.charCodeAt(at))); at--) {
+    if (line[at] === char && ++count === 3) lastStart = at;
   }
+  return { char, from: at + 1, lastStart };
 }

@@ -81,6 +81,8 @@ describe("FenceReader", () => {
       "```", "````", "~~~", "~~~~", "```js", "~~~ tasks", "``` `", "```\u00a0", "```a`b", "    ```", "\t```",
       "code", "# heading", "", "   ", "> ```", "> ````", "> code", ">", "> ~~~", "- ```", "- ~~~", "  code", "  ```", "- item",
       "> - ```", ">   code", ">   ```",
+      // What may interrupt a paragraph, and what goes on with one: an item numbered 2, an empty item.
+      "text", "2. item", "1. item", "-", "- ", "> text", "===",
     );
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), expectFencedAsCommonMarkReadsThem),
@@ -94,6 +96,7 @@ describe("FenceReader", () => {
     const line = fc.constantFrom(
       "- a", "  - b", "    - c", "      - d", "\t- e", "\t\t- f", "1. g", "   1) h", "```", "~~~", "  ```", "    ```", "      ```", "\t```", "\t\t```",
       "- ```", "  - ```", "    - ```", "\t- ```", "\t\t- ~~~", "code", "  code", "    code", "\t\tcode", "", "> ```", "  > ```", "# heading",
+      "2. i", "-", "  -", "\t2) j",
     );
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), expectFencedAsCommonMarkReadsThem),
@@ -101,7 +104,46 @@ describe("FenceReader", () => {
     );
   });
 
-  it("reads hostile texts line by line: a run of 100,000 backticks, 50,000 alternating openers, deep quotes, CRLF and NUL", () => {
+  it("reads a fence in a list inside a quote (obsidian-tasks-docs' Report a Bug)", () => {
+    const steps = "> 3. Paste in to it the following content.\n>     - **Note:** hold down the shift key\n>\n>         ````text\n>         ```tasks\n>         ```\n>         ````\n>\n> 4. View in **Reading Mode**:";
+    expect(parts(steps)).toEqual(["outside", "outside", "outside", "opener", "code", "code", "closer", "outside", "outside"]);
+    expect(parts("- > - ```js\n  >   code\n  > x")).toEqual(["opener", "code", "outside"]);
+  });
+
+  it("lets only an item numbered 1, with text after its marker, interrupt a paragraph", () => {
+    expect(parts("text\n2. item\n    ```js\n    code")).toEqual(["outside", "outside", "outside", "outside"]);
+    // `*` alone is the paragraph's text, so the fence after it stands at the margin, in no item.
+    expect(parts("text\n*\n  ```js\nafter")).toEqual(["outside", "outside", "opener", "code"]);
+    expect(parts("text\n1. item\n    ```js\n    code")).toEqual(["outside", "outside", "opener", "code"]);
+  });
+
+  it("starts a list at an empty item after a quoted paragraph: the paragraph does not go on lazily there", () => {
+    expect(parts("> text\n-\n  ```js\n  code\nafter")).toEqual(["outside", "outside", "opener", "code", "outside"]);
+    expect(parts("> text\n2. item\n   ```js\n   code\nafter")).toEqual(["outside", "outside", "opener", "code", "outside"]);
+  });
+
+  it("reads a list inside a quote, and a quote inside a list, as CommonMark does", () => {
+    const line = fc.constantFrom(
+      "> - a", ">   - b", "> 1. c", ">     - d", "> > - e", "- > f", "  > - g", ">\t- h", "> -", ">",
+      "> ```", ">   ```", ">     ```", ">       ```", ">         ````", "> > ```", "- > ```", ">\t```", "  >   ~~~",
+      "> code", ">     code", ">   code", "code", "  code", "", "```", "- i", "> # heading", "> ---",
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), expectFencedAsCommonMarkReadsThem),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("agrees with CommonMark on lines made of the characters its blocks turn on", () => {
+    const char = fc.constantFrom(" ", " ", " ", "\t", ">", "-", "*", "+", "1", "2", ".", ")", "`", "`", "`", "~", "#", "=", "_", "x");
+    const line = fc.array(char, { maxLength: 10 }).map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), expectFencedAsCommonMarkReadsThem),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads hostile texts line by line: a run of 100,000 backticks, 50,000 alternating openers, deep quotes, a deep outline, CRLF and NUL", () => {
     expect(parts("`".repeat(100_000))).toEqual(["opener"]);
     expect(parts(`x\n${"`".repeat(100_000)}a\`\n\`\`\``)).toEqual(["outside", "outside", "opener"]);
     // ``` opens, ~~~ is its code, ``` closes, ~~~ opens the next: four parts a cycle.
@@ -109,6 +151,9 @@ describe("FenceReader", () => {
     expect(alternating).toEqual(Array.from({ length: 50_000 }, (_, i) => (["opener", "code", "closer", "opener", "code", "closer"] as const)[i % 6]));
     const deep = `${"> ".repeat(20_000)}\`\`\`\n${`${"> ".repeat(20_000)}x\n`.repeat(200)}${">".repeat(20_000)}\`\`\``;
     expect(parts(deep)).toEqual(["opener", ...Array<FencePart>(200).fill("code"), "closer"]);
+    // An outline 50,000 deep: each blank line under it stays in every item at once, not item by item.
+    const outline = `${"- ".repeat(50_000)}x\n${"\n".repeat(50_000)}${" ".repeat(100_000)}\`\`\`js\n${" ".repeat(100_000)}code\nafter`;
+    expect(parts(outline)).toEqual(["outside", ...Array<FencePart>(50_000).fill("outside"), "opener", "code", "outside"]);
     const crlf = "```\0\r\ncode\0\r\n```\r".split("\n").map((l) => l.replace(/\r$/, ""));
     const reader = new FenceReader();
     expect(crlf.map((l) => reader.read(l))).toEqual(["opener", "code", "closer"]);
