@@ -100,18 +100,43 @@ export function meaningsId(length: number, valueAt: (i: number) => number, words
   return hash >>> 0;
 }
 
-export function encodeNotesPart(notes: readonly SavedNoteVector[], dimensions: number, meanings: number, fingerprint: string, buckets: number): NotesPart {
-  const versions = new Float64Array(notes.length * 2);
-  const values = new Int8Array(notes.length * dimensions);
-  const norms = new Float32Array(notes.length * 2);
-  notes.forEach((n, i) => {
-    versions[i * 2] = n.version.mtime;
-    versions[i * 2 + 1] = n.version.size;
-    values.set(n.vector.values, i * dimensions);
-    norms[i * 2] = n.vector.invNorm;
-    norms[i * 2 + 1] = n.vector.scale;
-  });
-  return { format: FORMAT, version: VERSION, fingerprint, meanings, dimensions, buckets, paths: notes.map((n) => n.path), versions, values, norms };
+/** The notes a part is written from, in its order: each one's version, and its vector written
+ * straight into the part's arrays by the lane's block (no copy of each on the way). */
+export interface NotesToSave {
+  /** Taken as the part's own list (a packed array: v8 writes a holey one in another form). */
+  paths: string[];
+  version(i: number): NoteVersion;
+  /** Writes the `i`th note's values at row `i` of `values` and its 1 / |v| and scale at `norms[i × 2]`
+   * and the next; false for a note without a vector (its row stays zeros, as a zero vector's). */
+  vectorInto(i: number, values: Int8Array, norms: Float32Array): boolean;
+}
+
+/** Vectors in hand (as `readNotesPart` gives them) as notes to save. */
+export function savedNotes(notes: readonly SavedNoteVector[]): NotesToSave {
+  return {
+    paths: notes.map((n) => n.path),
+    version: (i) => notes[i].version,
+    vectorInto: (i, values, norms) => {
+      values.set(notes[i].vector.values, i * notes[i].vector.values.length);
+      norms[i * 2] = notes[i].vector.invNorm;
+      norms[i * 2 + 1] = notes[i].vector.scale;
+      return true;
+    },
+  };
+}
+
+export function encodeNotesPart(notes: NotesToSave, dimensions: number, meanings: number, fingerprint: string, buckets: number): NotesPart {
+  const count = notes.paths.length;
+  const versions = new Float64Array(count * 2);
+  const values = new Int8Array(count * dimensions);
+  const norms = new Float32Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    const version = notes.version(i);
+    versions[i * 2] = version.mtime;
+    versions[i * 2 + 1] = version.size;
+    notes.vectorInto(i, values, norms);
+  }
+  return { format: FORMAT, version: VERSION, fingerprint, meanings, dimensions, buckets, paths: notes.paths, versions, values, norms };
 }
 
 /** A saved part's vectors, and the number of parts it was written among. */

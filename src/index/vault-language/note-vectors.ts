@@ -73,6 +73,23 @@ export class NoteVectors {
     return { values: this.values.slice(start, start + this.dimensions), invNorm: this.invNorms[row], scale: this.scales[row] };
   }
 
+  /**
+   * Writes `path`'s vector where a saved part keeps it (note-vector-file.ts), straight from this
+   * block: its values into `values` from `at` × dimensions, its 1 / |v| and scale into `norms` at
+   * `at` × 2 and the next; false (nothing written) when it has none. A save after 500 edits at
+   * 100,000 notes writes about 62,000 vectors: a copy of each on the way was 62,000 small buffers.
+   */
+  writeInto(path: string, values: Int8Array, norms: Float32Array, at: number): boolean {
+    const row = this.rowOf.get(path);
+    if (row === undefined) return false;
+    const dims = this.dimensions;
+    // A loop rather than set(subarray): a view is an object too.
+    for (let j = 0, from = row * dims, to = at * dims; j < dims; j++) values[to + j] = this.values[from + j];
+    norms[at * 2] = this.invNorms[row];
+    norms[at * 2 + 1] = this.scales[row];
+    return true;
+  }
+
   delete(path: string): void {
     const row = this.rowOf.get(path);
     if (row === undefined) return;

@@ -146,6 +146,11 @@ export class VaultLanguage {
     return this.notes.get(path);
   }
 
+  /** Writes a note's vector into a part being saved, without a copy (see NoteVectors.writeInto). */
+  writeNoteVector(path: string, values: Int8Array, norms: Float32Array, at: number): boolean {
+    return this.notes.writeInto(path, values, norms, at);
+  }
+
   /** Room for `count` more notes' vectors (see NoteVectors.reserve). */
   reserveNotes(count: number): void {
     this.notes.reserve(this.notes.size + count);

@@ -4,6 +4,7 @@
 // the cache part without learning again; a changed note moves in it, a removed one never comes
 // back; a lane turned off, a vault too small or a corrupt part is the words' ranking alone; typing
 // and #tag filters are never fused. Then the lane on its own: sampling, resets while learning.
+import { serialize } from "node:v8";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { notePassages } from "../../../src/index/associations/passages";
 import { parseNote } from "../../../src/index/markdown";
@@ -16,7 +17,8 @@ import { DEFAULT_VAULT_LANGUAGE, LanguageLane, type LaneSource, type VaultLangua
 import { docTermCounts } from "../../../src/index/vault-language/note-term-counts";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
-import { encodeNotesPart, readNotesPart, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
+import { encodeNotesPart, isNotesPartName, readNotesPart, savedNotes, type SavedNoteVector } from "../../../src/index/vault-language/note-vector-file";
+import { NoteVectors } from "../../../src/index/vault-language/note-vectors";
 import { encodeLanguage, LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 import { learnWordMeanings } from "../../../src/index/vault-language/word-meanings";
 import { NO_SLICES, timeSlices, type WorkSlice } from "../../../src/index/work-slice";
@@ -323,7 +325,7 @@ describe("the vault-language lane in VaultIndex", () => {
     for (const n of old) all.push(...(await readNotesPart(cache.parts.get(n), first.dimensions, first.meanings, first.fingerprint, NO_SLICES))!.notes);
     expect(all.length).toBe(Object.keys(notes).length);
     for (const n of old) cache.parts.delete(n);
-    cache.parts.set("vault-language-notes-900", encodeNotesPart(all, first.dimensions, first.meanings, first.fingerprint, 1024));
+    cache.parts.set("vault-language-notes-900", encodeNotesPart(savedNotes(all), first.dimensions, first.meanings, first.fingerprint, 1024));
     const warm = new VaultIndex();
     await warm.sync(store, cache);
     await warm.languageSettled();
@@ -347,7 +349,7 @@ describe("the vault-language lane in VaultIndex", () => {
     const some = [...cache.parts.keys()].find((n) => n.startsWith("vault-language-notes-"))!;
     const part = cache.parts.get(some) as { fingerprint: string; meanings: number; dimensions: number };
     const read = (await readNotesPart(part, part.dimensions, part.meanings, part.fingerprint, NO_SLICES))!;
-    cache.parts.set("vault-language-notes-77", encodeNotesPart(read.notes.slice(0, 1), part.dimensions, part.meanings, part.fingerprint, 128));
+    cache.parts.set("vault-language-notes-77", encodeNotesPart(savedNotes(read.notes.slice(0, 1)), part.dimensions, part.meanings, part.fingerprint, 128));
     const warm = new VaultIndex();
     await warm.sync(store, cache);
     await warm.languageSettled();
@@ -839,6 +841,36 @@ describe("LanguageLane", () => {
     const elsewhere = lane.nearest([FIRST_WORD], engine, (p) => !p.startsWith("topic0/"));
     expect(elsewhere).toHaveLength(SMALL.fusion.depth);
     expect(elsewhere.every((n) => !n.path.startsWith("topic0/"))).toBe(true);
+  });
+
+  it("writes each part of notes' vectors straight from its block: no vector copied on the way, and the very parts copies of them made", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    // A note removed, and one known without a vector (no word of it has a meaning): its row stays zeros.
+    world.remove(pathOf(7));
+    world.index("odd/unknown.md", "zzzqqq");
+    // The parts as handed to the cache (a structured clone's arrays are written by v8 in another form).
+    const cache = new MemoryIndexCache();
+    const handed = new Map<string, unknown>();
+    const write = cache.write.bind(cache);
+    cache.write = (name, value) => {
+      handed.set(name, value);
+      return write(name, value);
+    };
+    const copies = vi.spyOn(NoteVectors.prototype, "get");
+    await savedTo(world.lane, cache);
+    expect(copies).not.toHaveBeenCalled();
+    copies.mockRestore();
+    const model = world.lane.current()!;
+    expect(model.noteVector("odd/unknown.md")).toBeUndefined();
+    const zero = { values: new Int8Array(model.dimensions), invNorm: 0, scale: 0 };
+    const parts = [...handed].filter(([name]) => isNotesPartName(name)).map(([, part]) => part as { paths: string[]; versions: Float64Array; buckets: number });
+    expect(parts.length).toBeGreaterThan(10);
+    for (const part of parts) {
+      const copied = part.paths.map((path, i) => ({ path, version: { mtime: part.versions[i * 2], size: part.versions[i * 2 + 1] }, vector: model.noteVector(path) ?? zero }));
+      expect(serialize(part)).toEqual(serialize(encodeNotesPart(savedNotes(copied), model.dimensions, model.meaningsId(), FINGERPRINT, part.buckets)));
+    }
+    expect(parts.flatMap((p) => p.paths).sort()).toEqual([...world.docs.keys()].sort());
   });
 
   it("learns once: a second call waits on the same work", async () => {

@@ -4,14 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { quantize } from "../../../src/index/embeddings/quantize";
 import { NO_SLICES } from "../../../src/index/work-slice";
-import { bucketOf, bucketsFor, encodeNotesPart, isLanguagePartName, isNotesPartName, meaningsId, NOTE_BUCKETS, notesPartName, partOrder, readNotesPart } from "../../../src/index/vault-language/note-vector-file";
+import { bucketOf, bucketsFor, encodeNotesPart, isLanguagePartName, isNotesPartName, meaningsId, NOTE_BUCKETS, notesPartName, partOrder, readNotesPart, savedNotes } from "../../../src/index/vault-language/note-vector-file";
 import { LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
 
 const notes = [0, 1, 2].map((i) => ({ path: `n${i}.md`, version: { mtime: 1000 + i, size: 10 * i }, vector: quantize([i + 1, -1, 0.5, 2 - i]) }));
 
 describe("notes' vector parts", () => {
   it("keep every vector and version through a save and a load", async () => {
-    const part = encodeNotesPart(notes, 4, 77, "fp", 128);
+    const part = encodeNotesPart(savedNotes(notes), 4, 77, "fp", 128);
     const read = await readNotesPart(structuredClone(part), 4, 77, "fp", NO_SLICES);
     expect(read!.buckets).toBe(128);
     const back = read!.notes;
@@ -23,7 +23,7 @@ describe("notes' vector parts", () => {
   });
 
   it("read a part saved before the number of parts was kept as one of 64", async () => {
-    const { buckets: _, ...older } = encodeNotesPart(notes, 4, 77, "fp", 256);
+    const { buckets: _, ...older } = encodeNotesPart(savedNotes(notes), 4, 77, "fp", 256);
     const read = await readNotesPart(older, 4, 77, "fp", NO_SLICES);
     expect(read!.buckets).toBe(NOTE_BUCKETS);
     expect(read!.notes.map((n) => n.path)).toEqual(["n0.md", "n1.md", "n2.md"]);
@@ -31,7 +31,7 @@ describe("notes' vector parts", () => {
 
   // The lane multiplies a note's every similarity by it: 1,000 times too large, the note came first for any question.
   it("give none when a stored 1 / |v| disagrees with its values, and otherwise the very one quantize made", async () => {
-    const part = encodeNotesPart(notes, 4, 77, "fp", 64);
+    const part = encodeNotesPart(savedNotes(notes), 4, 77, "fp", 64);
     const read = await readNotesPart(structuredClone(part), 4, 77, "fp", NO_SLICES);
     // Worked out again from the values, as quantize worked it out: not its float32 rounding, which a restart gave.
     read!.notes.forEach((n, i) => expect(n.vector.invNorm).toBe(notes[i].vector.invNorm));
@@ -39,12 +39,12 @@ describe("notes' vector parts", () => {
     damaged.norms[2] *= 1000;
     expect(await readNotesPart(damaged, 4, 77, "fp", NO_SLICES)).toBeNull();
     // A note kept without a vector (its values zero) says so with 0, and keeps saying it.
-    const none = encodeNotesPart([{ ...notes[0], vector: { values: new Int8Array(4), invNorm: 0, scale: 0 } }], 4, 77, "fp", 64);
+    const none = encodeNotesPart(savedNotes([{ ...notes[0], vector: { values: new Int8Array(4), invNorm: 0, scale: 0 } }]), 4, 77, "fp", 64);
     expect((await readNotesPart(none, 4, 77, "fp", NO_SLICES))!.notes[0].vector.invNorm).toBe(0);
   });
 
   it("give none for other meanings, other settings, other dimensions or a wrong shape", async () => {
-    const part = encodeNotesPart(notes, 4, 77, "fp", 64);
+    const part = encodeNotesPart(savedNotes(notes), 4, 77, "fp", 64);
     expect(await readNotesPart(part, 4, 78, "fp", NO_SLICES)).toBeNull();
     expect(await readNotesPart(part, 4, 77, "other", NO_SLICES)).toBeNull();
     expect(await readNotesPart(part, 8, 77, "fp", NO_SLICES)).toBeNull();

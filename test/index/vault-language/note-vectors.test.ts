@@ -111,6 +111,20 @@ describe("NoteVectors storage", () => {
     expect(store.size).toBe(0);
   });
 
+  it("writes a vector as a saved part keeps it, at the row asked, and nothing for a note it does not hold", () => {
+    const store = new NoteVectors(4);
+    const set = quantize([0.5, -0.25, 0, 1]);
+    store.set("a.md", set);
+    const values = new Int8Array(12);
+    const norms = new Float32Array(6);
+    expect(store.writeInto("a.md", values, norms, 1)).toBe(true);
+    expect(Array.from(values)).toEqual([0, 0, 0, 0, ...set.values, 0, 0, 0, 0]);
+    expect(Array.from(norms)).toEqual([0, 0, Math.fround(set.invNorm), Math.fround(set.scale), 0, 0]);
+    expect(store.writeInto("b.md", values, norms, 2)).toBe(false);
+    expect(Array.from(values.subarray(8))).toEqual([0, 0, 0, 0]);
+    expect(Array.from(norms.subarray(4))).toEqual([0, 0]);
+  });
+
   it("keeps every vector and finds the same nearest notes when room was reserved first, before or after some were set", () => {
     const all = vectors(300, 16, 5);
     const grown = new NoteVectors(16);
