@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { deserialize, serialize } from "node:v8";
+import { DefaultSerializer, deserialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
@@ -37,6 +37,8 @@ const PART_NAME = /^[a-z0-9-]{1,64}$/;
 const PART_TAG = Buffer.from("VRP1");
 const DIGEST_BYTES = 32;
 const HEAD_BYTES = PART_TAG.length + DIGEST_BYTES;
+/** Room for the head, written before the value and filled in after (see `encodePart`). */
+const EMPTY_HEAD = new Uint8Array(HEAD_BYTES);
 /** The first byte of what v8's serializer writes (its version tag): a part saved before the checksum. */
 const V8_VERSION_TAG = 0xff;
 
@@ -49,6 +51,9 @@ export class FileIndexCache implements IndexCache {
   private readonly legacyFile: string;
   /** Whether this cache looked for what a process killed mid-save left (once, at its first write). */
   private tidied = false;
+  /** Whether the folder was made and the legacy file removed: once, not at each part (a save after
+   * 500 edits at 100,000 notes writes 313 parts). */
+  private ready = false;
 
   constructor(cacheDir: string, vaultRoot: string) {
     this.folder = vaultCacheFolder(cacheDir, vaultRoot);
@@ -69,13 +74,29 @@ export class FileIndexCache implements IndexCache {
 
   async write(name: string, value: unknown): Promise<void> {
     const file = this.partFile(name);
+    // Encoded in the turn it is handed over (the index pauses before a write for that).
+    const bytes = encodePart(value);
+    if (!this.ready) await this.makeFolder();
+    try {
+      await replaceFileWhole(file, bytes);
+    } catch (error) {
+      // The folder went since it was made (by hand, or another process's `clear`): made again, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await this.makeFolder();
+      await replaceFileWhole(file, bytes);
+    }
+    if (!this.ready) {
+      await rm(this.legacyFile, { force: true });
+      this.ready = true;
+    }
+  }
+
+  private async makeFolder(): Promise<void> {
     await mkdir(this.folder, { recursive: true });
     if (!this.tidied) {
       this.tidied = true;
       await removeLeftoverTemporaryFiles(this.folder, isPartFile);
     }
-    await replaceFileWhole(file, encodePart(value));
-    await rm(this.legacyFile, { force: true });
   }
 
   /** The parts saved: files named as parts only (a sync tool's "manifest (1).v8" is not one). */
@@ -96,6 +117,7 @@ export class FileIndexCache implements IndexCache {
     await this.remove(await this.names());
     await rm(this.legacyFile, { force: true });
     await rmdir(this.folder).catch(() => undefined);
+    this.ready = false;
   }
 
   private partFile(name: string): string {
@@ -112,10 +134,21 @@ function digestOf(bytes: Uint8Array): Buffer {
   return createHash("sha256").update(bytes).digest();
 }
 
-/** A part's file as it is written: its tag, the checksum, then the value as v8 serialises it. */
+/**
+ * A part's file as it is written: its tag, the checksum, then the value as v8 serialises it. The
+ * serialiser is handed room for the head first and fills it in after, so the part's bytes are made
+ * once (`serialize` then `Buffer.concat` held each part twice). Its payload is `serialize(value)`'s
+ * to the byte: the head is of even length, and v8 aligns a two-byte string only to an even offset.
+ */
 export function encodePart(value: unknown): Buffer {
-  const payload = serialize(value);
-  return Buffer.concat([PART_TAG, digestOf(payload), payload]);
+  const serializer = new DefaultSerializer();
+  serializer.writeRawBytes(EMPTY_HEAD);
+  serializer.writeHeader();
+  serializer.writeValue(value);
+  const bytes = serializer.releaseBuffer();
+  PART_TAG.copy(bytes, 0);
+  digestOf(bytes.subarray(HEAD_BYTES)).copy(bytes, PART_TAG.length);
+  return bytes;
 }
 
 /** The value a part's file holds; throws, saying what is wrong, when it is not as written. */
