@@ -4,6 +4,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { FileIndexCache } from "../src/cli/file-index-cache";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { describeRebuildReason } from "../src/index/rebuild-reason";
@@ -84,9 +85,34 @@ async function savesAfterChanges(vault: string, work: string): Promise<Record<st
     }
     cache.written = [];
     slices = sliceRecorder();
+    const heapAtSave = heapUsed();
+    const collections = gcCounter();
     const loop = blockedLoop();
     const saved = await timed(() => index.save(cache));
-    out[`notes_${changed}`] = { ms: saved.ms, kilobytes: round(cache.bytesWritten() / 1e3, 1), parts_written: cache.written.length, longest_slice_ms: slices.longest(), longest_slice_in: slices.longestEndedIn(), longest_block_ms: await loop.stop() };
+    const block = await loop.stop();
+    out[`notes_${changed}`] = { ms: saved.ms, kilobytes: round(cache.bytesWritten() / 1e3, 1), parts_written: cache.written.length, longest_slice_ms: slices.longest(), longest_slice_in: slices.longestEndedIn(), longest_block_ms: block, heap_mb_at_save: megabytes(heapAtSave), gc: await collections.stop() };
   }
   return out;
+}
+
+/** The garbage collections from now to `stop`: how many of each kind (a load does not change these,
+ * only how long they take) and the longest. */
+function gcCounter(): { stop: () => Promise<{ minor: number; major: number; longest_ms: number }> } {
+  const seen = { minor: 0, major: 0, longest_ms: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) seen.minor++;
+      else seen.major++;
+      seen.longest_ms = Math.max(seen.longest_ms, round(entry.duration, 1));
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    stop: async () => {
+      // Entries are handed to the observer a turn later.
+      await new Promise((resolve) => setImmediate(resolve));
+      observer.disconnect();
+      return seen;
+    },
+  };
 }

@@ -153,9 +153,14 @@ export class SavedIndex {
 /** The segments after this save: kept ones, rewritten ones, and the notes added since as new ones. */
 function planSegments(existing: SegmentEntry[] | null, left: ReadonlySet<number>, engine: SearchEngine, savedEnd: number, end: number): PlannedSegment[] {
   const plan: { planned: PlannedSegment; first: number; end: number; live: number }[] = [];
+  // An array walked by index: a Set walked once a segment (500 left, 100 segments) made 2 MB of iterator steps.
+  const leftIds = Array.from(left);
   for (const entry of existing ?? []) {
     let live = entry.notes - entry.left.length;
-    for (const id of left) if (id >= entry.first && id < entry.end && !entry.left.includes(id)) live--;
+    for (let i = 0; i < leftIds.length; i++) {
+      const id = leftIds[i];
+      if (id >= entry.first && id < entry.end && !entry.left.includes(id)) live--;
+    }
     // A segment half emptied is written again with what is left, and one emptied is dropped.
     if (live <= 0) continue;
     const planned = live * 2 <= entry.notes ? { first: entry.first, end: entry.end } : { keep: entry };
