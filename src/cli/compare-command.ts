@@ -1,8 +1,9 @@
 // `vault-research compare "<query>"`: one query at all four levels of the search dial, side by
 // side — a table of each note's rank per level with its move from the level before (↑2, ↓1, new),
-// and the level each column really ran at, so a user sees what each level buys on their vault.
+// and for a level that could not run, that it did not (its column says "not run", never a lower
+// level's ranks as its own), so a user sees what each level buys on their vault.
 // Each level's search goes to the query log, as any search does.
-import { compareLevels, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
+import { compareLevels, ranAsAsked, type ComparedLevel, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
 import { DIAL_LEVEL_NAMES } from "../index/dial/dial-types";
 import type { Http } from "../ports";
 import { has, intFlag, UsageError, type ParsedArgs } from "./args";
@@ -33,24 +34,31 @@ export async function compareCommand(args: ParsedArgs, io: CommandIo, http?: Htt
 
 const RANK_WIDTH = 9;
 
-/** What a person reads: which level each column ran at, then one line per note with its ranks and moves. */
+/** What a person reads: whether each level ran (and what ran instead), then one line per note with its ranks and moves. */
 export function comparisonText(comparison: LevelComparison): StyledText {
   const parts: StyledText = [`"${comparison.query}" at the four levels of the search dial:\n`];
   for (const l of comparison.levels) {
-    const ran = l.ranLevel === l.level ? "ran" : styled("fail", `ran at ${levelWords(l.ranLevel)}`);
-    parts.push(`  L${l.level} ${DIAL_LEVEL_NAMES[l.level].toLowerCase()}: `, ran, ` · ${l.keys.length} result${l.keys.length === 1 ? "" : "s"} · ${Math.round(l.latencyMs)} ms\n`);
+    const results = ` · ${l.keys.length} result${l.keys.length === 1 ? "" : "s"}`;
+    // A level that fell back gave a lower level's results: counted there, not here.
+    const ran = ranAsAsked(l) ? ["ran", results] : [styled("fail", `did not run; ${levelWords(l.ranLevel)} ran instead`)];
+    parts.push(`  L${l.level} ${DIAL_LEVEL_NAMES[l.level].toLowerCase()}: `, ...ran, ` · ${Math.round(l.latencyMs)} ms\n`);
     for (const n of l.notices) parts.push(styled("dim", `     ${n.message}`), "\n");
   }
   if (comparison.rows.length === 0) return [...parts, `\nNo notes match "${comparison.query}" at any level.\n`];
   parts.push("\n", styled("bold", `  ${["L1", "L2", "L3", "L4"].map((h) => h.padEnd(RANK_WIDTH)).join("")}note`), "\n");
-  for (const row of comparison.rows) parts.push(...rowText(row));
-  parts.push(styled("dim", "\n  ↑n moved up n places from the level before, ↓n down; new: not shown at the level before; gone: shown at the level before, not at this one; -: not shown."), "\n");
+  for (const row of comparison.rows) parts.push(...rowText(row, comparison.levels));
+  const notRun = comparison.levels.some((l) => !ranAsAsked(l)) ? " not run: the level could not run (the lines above say why), and moves are from the last level before it that ran;" : "";
+  parts.push(styled("dim", `\n  ↑n moved up n places from the level before, ↓n down; new: not shown at the level before; gone: shown at the level before, not at this one;${notRun} -: not shown.`), "\n");
   return parts;
 }
 
-function rowText(row: ComparisonRow): StyledText {
+function rowText(row: ComparisonRow, levels: readonly ComparedLevel[]): StyledText {
   const parts: StyledText = ["  "];
   row.ranks.forEach((rank, i) => {
+    if (levels[i] && !ranAsAsked(levels[i])) {
+      parts.push(styled("dim", "not run".padEnd(RANK_WIDTH)));
+      return;
+    }
     const cell = `${rank ?? "-"}${i === 0 ? "" : moveMark(row.moves[i])}`;
     const move = row.moves[i];
     const style = i > 0 && move.kind === "up" ? "ok" : i > 0 && (move.kind === "down" || move.kind === "gone") ? "fail" : null;

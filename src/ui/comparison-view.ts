@@ -1,19 +1,21 @@
 // "Compare search levels": one query run at all four levels of the dial, side by side, so a user
 // can see on their own vault what each level buys. One row per note, one column per level: its
 // rank there, and how it moved from the level to its left — up, down, new (not found before) or
-// gone (dropped) — in a badge with the words for screen readers. Under each level's heading: the
-// level that actually ran (lower when a model or vectors were missing) and its latency; below the
-// table, each level's notices in words. The runs are the dial's own (`compareLevels`).
+// gone (dropped) — in a badge with the words for screen readers. Under each level's heading: its
+// latency, and for a level that could not run (a model or vectors missing, a rerank that failed),
+// that it did not run and which level ran instead: its cells say "not run", never that lower
+// level's ranks as its own. Below the table, each level's notices in words. The runs are the
+// dial's own (`compareLevels`).
 import { ItemView, Keymap, type WorkspaceLeaf } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
-import type { ComparisonRow, LevelComparison, RankMove } from "../index/dial/level-comparison";
+import { ranAsAsked, type ComparedLevel, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
 import { errorMessage } from "../text/error-message";
 import type { DialHost } from "./dial-host";
 import { openAtSection } from "./search-modal";
 
 export const COMPARISON_VIEW_TYPE = "vault-research-comparison";
 
-/** The badge's text and the words a screen reader hears, for a move into a level; null when there is nothing to mark. */
+/** The badge's text and the words a screen reader hears, for a move into a level from level `from`; null when there is nothing to mark. */
 export function moveWords(move: RankMove, from: DialLevel): { badge: string; words: string } | null {
   const before = DIAL_LEVEL_NAMES[from];
   switch (move.kind) {
@@ -99,8 +101,7 @@ export class ComparisonView extends ItemView {
       const comparison = await this.host.compare(trimmed, { signal: controller.signal });
       if (this.running !== controller) return;
       this.shown = comparison;
-      const count = comparison.rows.length;
-      this.statusEl.setText(count === 0 ? "No level found a note for this query." : `${count} ${count === 1 ? "note" : "notes"} across the four levels.`);
+      this.statusEl.setText(comparisonStatus(comparison));
       if (comparison.rows.length > 0) this.renderTable(comparison);
       this.renderNotices(comparison);
     } catch (error) {
@@ -122,14 +123,14 @@ export class ComparisonView extends ItemView {
     for (const level of comparison.levels) {
       const th = head.createEl("th", { attr: { scope: "col" } });
       th.createDiv({ cls: "vault-research-comparison-level", text: DIAL_LEVEL_NAMES[level.level] });
-      const ran = level.ranLevel === level.level ? "" : `ran as ${DIAL_LEVEL_NAMES[level.ranLevel]} · `;
+      const ran = ranAsAsked(level) ? "" : `did not run: ${DIAL_LEVEL_NAMES[level.ranLevel]} ran instead · `;
       th.createDiv({ cls: "vault-research-comparison-level-meta", text: `${ran}${Math.round(level.latencyMs)} ms` });
     }
     const body = table.createEl("tbody");
-    for (const row of comparison.rows) this.renderRow(body, row);
+    for (const row of comparison.rows) this.renderRow(body, row, comparison.levels);
   }
 
-  private renderRow(body: HTMLElement, row: ComparisonRow): void {
+  private renderRow(body: HTMLElement, row: ComparisonRow, levels: readonly ComparedLevel[]): void {
     const tr = body.createEl("tr");
     const th = tr.createEl("th", { attr: { scope: "row" } });
     const link = th.createEl("a", { cls: "vault-research-comparison-note", text: row.title, href: "#", attr: { title: row.key, dir: "auto" } });
@@ -138,8 +139,17 @@ export class ComparisonView extends ItemView {
       void openAtSection(this.app, row.key, undefined, Keymap.isModEvent(evt));
     });
     DIAL_LEVELS.forEach((level, i) => {
+      const compared = levels[i];
+      if (compared && !ranAsAsked(compared)) {
+        // Its results were the lower level's, in that level's column: not ranks of this level.
+        const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", "is-not-run"] });
+        td.createSpan({ cls: "vault-research-comparison-rank", text: "not run", attr: { "aria-hidden": "true" } });
+        td.createSpan({ cls: "vault-research-visually-hidden", text: `${DIAL_LEVEL_NAMES[level]} did not run` });
+        return;
+      }
       const rank = row.ranks[i] ?? null;
-      const move = i === 0 ? null : moveWords(row.moves[i], DIAL_LEVELS[i - 1]);
+      const from = compared?.comparedWith ?? null;
+      const move = from === null ? null : moveWords(row.moves[i], from);
       const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", ...(move ? [`is-${row.moves[i].kind}`] : [])] });
       td.createSpan({ cls: "vault-research-comparison-rank", text: rank === null ? "–" : String(rank) });
       if (rank === null) td.createSpan({ cls: "vault-research-visually-hidden", text: `not in ${DIAL_LEVEL_NAMES[level]}'s results` });
@@ -155,4 +165,18 @@ export class ComparisonView extends ItemView {
     const list = this.resultEl.createEl("ul", { cls: "vault-research-comparison-notices" });
     for (const line of lines) list.createEl("li", { text: line });
   }
+}
+
+/** "4 notes across the four levels.", and which levels did not run when some could not. */
+export function comparisonStatus(comparison: LevelComparison): string {
+  const count = comparison.rows.length;
+  const notRun = comparison.levels.filter((l) => !ranAsAsked(l)).map((l) => DIAL_LEVEL_NAMES[l.level]);
+  const found = count === 0 ? "No level found a note for this query." : `${count} ${count === 1 ? "note" : "notes"} across the ${notRun.length === 0 ? "four levels" : "levels that ran"}.`;
+  if (notRun.length === 0) return found;
+  return `${found} ${listWords(notRun)} could not run; why is said below.`;
+}
+
+/** "Hybrid", "Hybrid and Rerank", "Hybrid, Multi-field and Rerank". */
+function listWords(names: readonly string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }

@@ -183,6 +183,21 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await page.close();
   });
 
+  it("the comparison view when the rerank fails: Rerank says it did not run, and shows no ranks as its own", async () => {
+    const { page, errors } = await open("rerank=fail", { width: 1000, height: 800 });
+    await inBench(page, (b) => b.openComparison("crdt merge"));
+    await page.waitForSelector(".vault-research-comparison-table");
+    const metas = await page.locator(".vault-research-comparison-level-meta").allTextContents();
+    expect(metas[3]).toMatch(/^did not run: Multi-field ran instead · \d+ ms$/);
+    const rerankCells = await page.locator(".vault-research-comparison-table tbody td:nth-child(5)").allTextContents();
+    expect(rerankCells.length).toBeGreaterThan(0);
+    expect(new Set(rerankCells)).toEqual(new Set(["not runRerank did not run"]));
+    expect(await page.locator(".vault-research-comparison-status").textContent()).toMatch(/Rerank could not run; why is said below\.$/);
+    await check(page, "comparison-rerank-failed", ".bench-main", ".bench-main");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("the research panel's compact dial at 300 px, a level not ready marked and explained", async () => {
     const { page, errors } = await open("ready=3");
     await inBench(page, (b) => b.openPanel());

@@ -31,13 +31,37 @@ describe("vault-research compare", () => {
     // Shown at level 1, dropped at level 2, back at level 3: "new" at level 3, though not first shown there.
     const comparison: LevelComparison = {
       query: "tomatoes",
-      levels: [1, 2, 3, 4].map((level) => ({ level: level as 1 | 2 | 3 | 4, ranLevel: level as 1 | 2 | 3 | 4, latencyMs: 1, notices: [], keys: level === 2 ? [] : ["Tomatoes.md"] })),
+      levels: [1, 2, 3, 4].map((level) => ({ level: level as 1 | 2 | 3 | 4, ranLevel: level as 1 | 2 | 3 | 4, comparedWith: level === 1 ? null : ((level - 1) as 1 | 2 | 3), latencyMs: 1, notices: [], keys: level === 2 ? [] : ["Tomatoes.md"] })),
       rows: [{ key: "Tomatoes.md", title: "Tomatoes", ranks: [1, null, 1, 1], moves: [{ kind: "same" }, { kind: "gone" }, { kind: "new" }, { kind: "same" }] }],
     };
     const text = renderStyled(comparisonText(comparison), false);
     expect(text).toContain("1        - gone   1 new    1        Tomatoes — Tomatoes.md");
     expect(text).toContain("new: not shown at the level before; gone: shown at the level before, not at this one;");
     expect(text).not.toContain("first shown");
+  });
+
+  it("says a level that fell back did not run, and gives it no ranks: a failed rerank is not 'every note kept its place'", async () => {
+    const ranks: Record<string, (number | null)[]> = { "Tomatoes.md": [1, 2, 1, null], "Basil.md": [2, 1, 2, null] };
+    const comparison: LevelComparison = {
+      query: "tomatoes",
+      levels: [
+        { level: 1, ranLevel: 1, comparedWith: null, latencyMs: 1, notices: [], keys: ["Tomatoes.md", "Basil.md"] },
+        { level: 2, ranLevel: 2, comparedWith: 1, latencyMs: 1, notices: [], keys: ["Basil.md", "Tomatoes.md"] },
+        { level: 3, ranLevel: 3, comparedWith: 2, latencyMs: 1, notices: [], keys: ["Tomatoes.md", "Basil.md"] },
+        { level: 4, ranLevel: 3, comparedWith: null, latencyMs: 1, notices: [{ kind: "rerank_failed", reason: "model_error", message: "m could not reorder the results; level 3's order stands." }], keys: ["Tomatoes.md", "Basil.md"] },
+      ],
+      rows: Object.entries(ranks).map(([key, r]) => ({
+        key,
+        title: key.slice(0, -3),
+        ranks: r,
+        moves: [{ kind: "same" }, key === "Basil.md" ? { kind: "up", by: 1 } : { kind: "down", by: 1 }, key === "Basil.md" ? { kind: "down", by: 1 } : { kind: "up", by: 1 }, { kind: "absent" }],
+      })),
+    };
+    const text = renderStyled(comparisonText(comparison), false);
+    expect(text).toContain("  L4 rerank: did not run; level 3 (multi-field) ran instead · 1 ms\n");
+    expect(text).toContain("  L3 multi-field: ran · 2 results · 1 ms\n");
+    expect(text).toContain("1        2 ↓1     1 ↑1     not run  Tomatoes — Tomatoes.md");
+    expect(text).toContain("not run: the level could not run (the lines above say why)");
   });
 
   it("warns when its searches could not go to the query log, and still compares", async () => {

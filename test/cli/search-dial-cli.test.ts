@@ -296,7 +296,7 @@ describe("vault-research compare", () => {
     for (const row of json.rows) expect(row.ranks).toHaveLength(4);
 
     const text = await cli("compare", "fixing an automobile", "--embed", embedSpec());
-    expect(text.out).toContain("L4 rerank: ran at level 3 (multi-field)");
+    expect(text.out).toContain("L4 rerank: did not run; level 3 (multi-field) ran instead");
     expect(text.out).toMatch(/Car repair — Car repair\.md/);
   });
 });

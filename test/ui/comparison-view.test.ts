@@ -55,7 +55,7 @@ describe("the comparison view", () => {
     expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe("4 notes across the four levels.");
   });
 
-  it("says which level actually ran, and each level's notices in words", async () => {
+  it("says plainly that a level did not run, and shows no ranks of a lower level as its own", async () => {
     const host = new FakeDialHost((r) =>
       r.level === 1
         ? dialResponse({ query: r.query, results: [note("A")] })
@@ -63,13 +63,45 @@ describe("the comparison view", () => {
     );
     const { view, el } = await openView(host);
     await view.compare("crdt");
-    expect(el.querySelectorAll("thead th")[2].textContent).toBe("Hybridran as Lexical · 12 ms");
-    expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe("1 note across the four levels.");
+    expect(el.querySelectorAll("thead th")[2].textContent).toBe("Hybriddid not run: Lexical ran instead · 12 ms");
+    expect(cells(el)).toEqual([["A", "1", "not runHybrid did not run", "not runMulti-field did not run", "not runRerank did not run"]]);
+    expect(el.querySelectorAll(".vault-research-comparison-cell.is-not-run [aria-hidden='true']")).toHaveLength(3);
+    expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe("1 note across the levels that ran. Hybrid, Multi-field and Rerank could not run; why is said below.");
     expect([...el.querySelectorAll(".vault-research-comparison-notices li")].map((li) => li.textContent)).toEqual([
       "Hybrid: No embedding model is set, so this search used words only (level 1).",
       "Multi-field: No embedding model is set, so this search used words only (level 1).",
       "Rerank: No embedding model is set, so this search used words only (level 1).",
     ]);
+  });
+
+  it("a rerank that failed is not shown as one that kept every note in place", async () => {
+    const rerankFailed = { kind: "rerank_failed" as const, reason: "model_error" as const, message: "stand-in could not reorder the results (HTTP 500); level 3's order stands." };
+    const host = new FakeDialHost((r) =>
+      r.level === 4
+        ? dialResponse({ query: r.query, level: 4, ranLevel: 3, results: ORDERS[3].map(note), notices: [rerankFailed] })
+        : dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: ORDERS[r.level].map(note) }),
+    );
+    const { view, el } = await openView(host);
+    await view.compare("merge edits");
+    expect(el.querySelectorAll("thead th")[4].textContent).toBe("Rerankdid not run: Multi-field ran instead · 12 ms");
+    expect(cells(el).map((row) => row[4])).toEqual(["not runRerank did not run", "not runRerank did not run", "not runRerank did not run", "not runRerank did not run"]);
+    expect(el.querySelectorAll("td.is-same, td:nth-child(5).is-up, td:nth-child(5).is-down")).toHaveLength(0);
+    // Ordered by Multi-field, the highest level that ran.
+    expect(cells(el).map((row) => row[0])).toEqual(["B", "A", "D", "C"]);
+    expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe("4 notes across the levels that ran. Rerank could not run; why is said below.");
+  });
+
+  it("measures a move from the last level that ran, and names that level", async () => {
+    // Level 2 fell back to words; the vectors were ready by the time level 3 ran.
+    const host = new FakeDialHost((r) =>
+      r.level === 2
+        ? dialResponse({ query: r.query, level: 2, ranLevel: 1, results: ORDERS[1].map(note), notices: [unavailableNotice(2, "no_vectors")] })
+        : dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: ORDERS[r.level].map(note) }),
+    );
+    const { view, el } = await openView(host);
+    await view.compare("merge edits");
+    const b = cells(el).find((row) => row[0] === "B")!;
+    expect(b[3]).toBe("1↑1, up 1 from Lexical");
   });
 
   it("says so when no level found anything, and when the comparison failed", async () => {
