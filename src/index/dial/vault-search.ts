@@ -82,24 +82,26 @@ export class VaultSearch {
   }
 
   async search(asked: DialRequest): Promise<DialResponse> {
-    return this.searchSharing(asked, null);
+    return this.searchSharing(asked, null, null);
   }
 
   /**
    * The dial for one query asked at several levels (the comparison, the replay): levels 2–4 share one
    * answer from the embedding model, a failure included, so a paid API is asked once and a server
-   * that is down is waited for once. Ask a new one for each query.
+   * that is down is waited for once. Ask a new one for each query. The query log's mark is taken
+   * here, once: a log cleared while level 2 runs gets none of the levels the user asked for before it.
    */
   forOneQuery(): { search(request: DialRequest): Promise<DialResponse> } {
     const shared: SharedEmbeddings = new Map();
-    return { search: (request) => this.searchSharing(request, shared) };
+    const began = this.options.log?.mark() ?? null;
+    return { search: (request) => this.searchSharing(request, shared, began) };
   }
 
-  private async searchSharing(asked: DialRequest, shared: SharedEmbeddings | null): Promise<DialResponse> {
+  private async searchSharing(asked: DialRequest, shared: SharedEmbeddings | null, began: QueryLogMark | null): Promise<DialResponse> {
     // On the monotonic reading: on the wall clock, one set back during a search logged a latency of minus an hour.
     const elapsed = stopwatch(this.clock);
     // Taken first: a log cleared while this search runs (an embedding call, a rerank) stays clear of it.
-    const logMark = this.options.log?.mark() ?? null;
+    const logMark = began ?? this.options.log?.mark() ?? null;
     const filters = normalizeFilters(asked.filters);
     const limit = Math.max(1, asked.limit ?? 10);
     const notices: DialNotice[] = [];

@@ -218,7 +218,7 @@ describe("level 4: rerank", () => {
     const four = await dial().search({ query: "automobile repair", level: 4 });
     expect(four.ranLevel).toBe(3);
     expect(paths(four.results)).toEqual(paths(three.results));
-    expect(four.notices).toEqual([expect.objectContaining({ kind: "rerank_failed", reason: "invalid_json", message: expect.stringContaining("level 3's order stands") })]);
+    expect(four.notices).toEqual([expect.objectContaining({ kind: "rerank_failed", reason: "invalid_json", message: expect.stringContaining("level 3's order stands") as string })]);
   });
 
   it("keeps level 3's order when the model is too slow", async () => {
@@ -254,7 +254,7 @@ describe("when a level cannot run", () => {
     for (const level of [2, 3, 4] as DialLevel[]) {
       const response = await dial().search({ query: "automobile repair", level });
       expect(response.ranLevel).toBe(1);
-      expect(response.notices).toEqual([expect.objectContaining({ kind: "level_unavailable", reason: "no_vectors", ran: 1, message: expect.stringContaining("answers differently") })]);
+      expect(response.notices).toEqual([expect.objectContaining({ kind: "level_unavailable", reason: "no_vectors", ran: 1, message: expect.stringContaining("answers differently") as string })]);
     }
     expect(server.chatCalls).toHaveLength(0);
   });
@@ -265,7 +265,7 @@ describe("when a level cannot run", () => {
     const own = await index.search("automobile repair", store, { limit: 10 });
     expect(response.ranLevel).toBe(1);
     expect(paths(response.results)).toEqual(paths(own));
-    expect(response.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "http", message: expect.stringContaining("model crashed") })]);
+    expect(response.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "http", message: expect.stringContaining("model crashed") as string })]);
   });
 
   it("says how many notes the vectors cover while embedding catches up", async () => {
@@ -433,6 +433,22 @@ describe("query log and clear", () => {
     expect(response.logId).toBeNull();
     expect(file.current).toBe("");
     expect(log.problem).toBeNull();
+  });
+
+  it("a comparison that began before the log was cleared writes none of its levels after the clear", async () => {
+    const file = new MemoryQueryLogFile();
+    const log = new QueryLog({ file });
+    const held = heldEmbedder();
+    const running = compareLevels(dial({ log, embedder: held.model, surface: "comparison-view" }), { query: "automobile repair" });
+    // Level 1 is logged; level 2's query is at the embedding server when the user clears the log.
+    await held.called;
+    await log.clear();
+    held.release();
+    const comparison = await running;
+    expect(comparison.levels.map((l) => l.ranLevel)).toEqual([1, 2, 3, 4]);
+    // Levels 3 and 4 began after the clear, but the user asked for them before it.
+    expect(file.current).toBe("");
+    expect((await log.read()).lines).toEqual([]);
   });
 
   it("a search given up on while the query was at the embedding server is not logged as one that fell back to words", async () => {
