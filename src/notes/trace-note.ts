@@ -4,15 +4,15 @@
 // (trace-note-read.ts). Web and model text reaches the note only through the one escaper
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
-import type { ContentSection, OutsideVaultRow } from "../evidence/research-pack";
+import type { ContentSection, OutsideVaultRow, PackWarning, PackWarningKind } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
-import { cutText } from "../evidence/trace-bounds";
+import { CUT_MARK, cutText } from "../evidence/trace-bounds";
 import { TRACE_NOTE_TYPE } from "../index/trace-marks";
 import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
-import { inertAnswerMarkdown } from "./inert-answer";
+import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
@@ -43,7 +43,9 @@ function frontmatter(trace: ResearchTrace): string {
   const data = {
     type: TRACE_NOTE_TYPE,
     question: plainLine(trace.question),
-    created: trace.started_at,
+    // The local day, as the source notes and the user's own notes write `created` (a date property in
+    // Obsidian, one type per vault: a UTC instant there reads as a wrong value); the exact start is `started_at` below.
+    created: localStamp(trace.started_at).slice(0, 10),
     mode: trace.mode,
     providers: trace.providers,
     stop_reason: trace.stop_reason,
@@ -101,16 +103,31 @@ function answerSection(trace: ResearchTrace): string {
     );
   }
   lines.push(inertAnswerMarkdown(answer.text.trim()), "");
-  const by = answer.kind === "extractive" ? "Evidence brief quoted from the evidence; no model wrote it." : `Written by ${answer.model ? `\`${modelName(answer.model)}\`` : "a model"}.`;
-  lines.push(`*${by} Citations ${answer.verified ? "verified" : "not verified"}.*`);
+  lines.push(`*${answerFooter(answer)}*`);
   return lines.join("\n");
+}
+
+/**
+ * Who wrote the answer and what its check found. An answer that cites nothing (the vault had nothing,
+ * the model wrote none) passed a check with nothing to check: "Citations verified" there claimed a check
+ * of citations no one saw, and "quoted from the evidence" a quote that is not there.
+ */
+function answerFooter(answer: NonNullable<ResearchTrace["answer"]>): string {
+  const cites = citesAnything(answer.text);
+  const extractive = cites ? "Evidence brief quoted from the evidence; no model wrote it." : "Evidence brief; no model wrote it.";
+  const by = answer.kind === "extractive" ? extractive : `Written by ${answer.model ? `\`${modelName(answer.model)}\`` : "a model"}.`;
+  if (!answer.verified) return `${by} Citations not verified.`;
+  return `${by} ${cites ? "Citations verified." : "It cites no source, so there was no citation to check."}`;
+}
+
+function citesAnything(text: string): boolean {
+  return [...text.matchAll(CITATION_BRACKET)].some((m) => (citationKeys(m[1]) ?? []).length > 0);
 }
 
 function vaultSection(trace: ResearchTrace): string {
   const { evidence, judge } = trace.pack;
   const lines = ["## Vault evidence", "", vaultEvidenceCounter(evidence.length), ""];
-  const missing = judge.missing_terms.length > 0 ? ` Missing: ${judge.missing_terms.map(escapeMarkdownText).join(", ")}.` : "";
-  lines.push(`Judge: **${judge.verdict}** — ${escapeMarkdownText(sentence(judge.reason))}${missing}`);
+  lines.push(`Judge: **${judge.verdict.replace(/_/g, " ")}** — ${escapeMarkdownText(sentence(judge.reason))}${missingBeyondReason(judge)}`);
   if (evidence.length > 0) lines.push("");
   for (const row of evidence) {
     const section = row.sections[0];
@@ -128,21 +145,63 @@ function vaultSection(trace: ResearchTrace): string {
   return lines.join("\n");
 }
 
+/**
+ * The missing words the judge's reason does not already name. The reason quotes the words it speaks
+ * of ("papers" is missing, "sync" only through "replication"); said again after it, unquoted, the
+ * same words read as a second finding. What it left out (past its first five, or a model's reason
+ * that names none) is still said.
+ */
+function missingBeyondReason(judge: ResearchTrace["pack"]["judge"]): string {
+  const named = (term: string) => judge.reason.includes(`"${term}"`);
+  const unsaid = judge.missing_terms.filter((t) => !named(t));
+  if (unsaid.length === 0) return "";
+  const label = unsaid.length < judge.missing_terms.length ? "Also missing" : "Missing";
+  return ` ${label}: ${unsaid.map(escapeMarkdownText).join(", ")}.`;
+}
+
 function outsideSection(trace: ResearchTrace): string {
   const rows = trace.pack.external_evidence;
   const rowProviders = [...new Set(rows.map((r) => r.provider))];
   const counterProviders = rows.length > 0 ? rowProviders : trace.queries_sent.length > 0 ? trace.providers : [];
   const lines = ["## Outside vault", ""];
-  if (trace.replayed_from !== undefined) lines.push(replayCallout(trace.replayed_from), "");
+  // Only a run that asked the web has answers that were replayed; a run that asked nothing has none to call recorded.
+  if (trace.replayed_from !== undefined && trace.queries_sent.length > 0) lines.push(replayCallout(trace.replayed_from), "");
   lines.push(outsideVaultCounter(rows.length, counterProviders), "");
+  const why = eventText(trace, "external_policy", "detail");
   if (trace.queries_sent.length > 0) {
+    if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
     lines.push(`Queries sent: ${trace.queries_sent.map((q) => `“${escapeMarkdownText(oneLine(q))}”`).join(" · ")}`);
   } else {
-    lines.push(`Nothing left the device: web search ${trace.mode === "never" ? "is off for this run" : "was not used"}.`);
+    lines.push(nothingSent(trace));
   }
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
-  for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key)));
+  for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key), pageNotRead(trace, row.source_key)));
   return lines.join("\n");
+}
+
+/**
+ * Why nothing left the device, in the policy's words when it spoke (on-weak with enough in the vault,
+ * no source turned on): "web search was not used" alone left a reader of an on-weak run guessing.
+ */
+function nothingSent(trace: ResearchTrace): string {
+  if (trace.mode === "never") return "Nothing left the device: web search is off for this run.";
+  const skipped = eventText(trace, "external_search_skipped", "reason");
+  return skipped ? `Nothing left the device. ${escapeMarkdownText(capitalized(sentence(skipped)))}` : "Nothing left the device: web search was not used.";
+}
+
+/** A text fact of the run's first event of `type` (the trace's events keep the policy's and pages' words). */
+function eventText(trace: ResearchTrace, type: string, key: string, where: (data: Record<string, unknown>) => boolean = () => true): string | null {
+  for (const e of trace.events) {
+    const value = e.type === type && e.data && where(e.data) ? e.data[key] : undefined;
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return null;
+}
+
+/** Why the run did not read the page behind a row it tried to read, or null (read, or never tried). */
+function pageNotRead(trace: ResearchTrace, key: string): string | null {
+  const skipped = (data: Record<string, unknown>) => data.key === key && data.outcome === "skipped";
+  return eventText(trace, "page_fetch", "message", skipped) ?? eventText(trace, "page_extract", "message", skipped);
 }
 
 /** Said above the outside rows of a replayed run: they are recorded samples, not a live search. */
@@ -153,11 +212,13 @@ function replayCallout(folder: string): string {
   ].join("\n");
 }
 
-function outsideRowBlock(row: OutsideVaultRow, promotion: Promotion | undefined): string {
+/** `notRead`: why the run could not read the row's page, when it tried (said as the CLI says it under the row). */
+function outsideRowBlock(row: OutsideVaultRow, promotion: Promotion | undefined, notRead: string | null = null): string {
   const facts = [escapeMarkdownText(oneLine(row.domain))];
   if (row.published_at) facts.push(escapeMarkdownText(oneLine(row.published_at)));
   if (row.also_found_by.length > 0) facts.push(alsoFoundByLabel(row.also_found_by));
   const lines = [outsideRowLabelLine(row, promotion), `${webLink(row.title, row.url)} · ${facts.join(" · ")}`];
+  if (notRead !== null) lines.push(`*Page not read: ${escapeMarkdownText(sentence(notRead))}*`);
   for (const section of row.content_sections) {
     if (section.text.trim() === "") continue;
     const caption = sectionCaption(row, section);
@@ -185,35 +246,91 @@ export function outsideRowLabelLine(row: OutsideVaultRow, promotion: Promotion |
   return `**${label}** · \`${row.source_key}\`${saved}`;
 }
 
+/**
+ * The run's warnings and errors, each said once and in words. A provider's failure, a timeout, a model
+ * that could not answer is both a pack warning and a trace error, and two queries fail the same way:
+ * listed as they were, one failure read as two or three, under names (`provider_network`,
+ * `external_retrieval`) a reader never chose. The kinds stay in the trace data.
+ */
 function warningsSection(trace: ResearchTrace, truncated: readonly string[]): string {
-  const lines = ["## Warnings", ""];
-  for (const w of trace.pack.warnings) lines.push(`- **${escapeMarkdownText(w.kind)}** — ${escapeMarkdownText(oneLine(w.message))}`);
+  const said: string[] = [];
+  const items: string[] = [];
+  const say = (text: string) => {
+    said.push(text);
+    items.push(`- ${escapeMarkdownText(sentence(text))}`);
+  };
+  for (const w of trace.pack.warnings) if (!said.includes(oneLine(w.message)) && !toldByStop(trace, w)) say(oneLine(w.message));
   for (const e of trace.errors) {
-    const where = [e.provider ? providerDisplayName(e.provider) : "", e.stage].filter(Boolean).join(", ");
-    lines.push(`- **${escapeMarkdownText(e.kind)}** (${escapeMarkdownText(where)}) — ${escapeMarkdownText(oneLine(e.message))}`);
+    const message = oneLine(e.message);
+    if (said.some((text) => text.includes(uncut(message)))) continue;
+    say(`${e.provider ? `${providerDisplayName(e.provider)}, during` : "During"} the ${e.stage.replace(/_/g, " ")} stage: ${message}`);
   }
-  for (const t of truncated) lines.push(`- **trace_cut** — ${escapeMarkdownText(oneLine(t))}`);
-  if (lines.length === 2) lines.push("None.");
-  return lines.join("\n");
+  for (const t of truncated) items.push(`- Cut from the trace data below: ${escapeMarkdownText(sentence(oneLine(t)))}`);
+  return ["## Warnings", "", ...(items.length > 0 ? items : ["None."])].join("\n");
 }
 
+/** How a source's failure is a pack warning (each one ends "Vault results are kept."). */
+const PROVIDER_FAILURES: ReadonlySet<PackWarningKind> = new Set<PackWarningKind>([
+  "provider_auth",
+  "provider_rate_limited",
+  "provider_plan",
+  "provider_unsupported",
+  "provider_timeout",
+  "provider_http",
+  "provider_parse",
+  "provider_network",
+]);
+
+/**
+ * A run that ended because the web was needed and failed has one warning that names every failure;
+ * each source's own adds that "vault results are kept" of a vault that had none.
+ */
+function toldByStop(trace: ResearchTrace, warning: PackWarning): boolean {
+  return trace.stop_reason === "external_required_failed" && PROVIDER_FAILURES.has(warning.kind);
+}
+
+/** A message without the mark the trace's bound left on it, to find it inside the whole sentence. */
+function uncut(message: string): string {
+  return message.endsWith(CUT_MARK) ? message.slice(0, -CUT_MARK.length) : message;
+}
+
+/**
+ * Every event at its time since the run started, and each stage's time; what the stages do not add up
+ * to (before the first one and between them) is said, so the total is accounted for.
+ */
 function timelineSection(trace: ResearchTrace): string {
-  const lines = ["## Timeline", "", "| ms | Event | Details |", "| ---: | --- | --- |"];
+  const lines = ["## Timeline", "", "Times are milliseconds since the run started; *took* is how long a stage ran.", "", "| At (ms) | Event | Details |", "| ---: | --- | --- |"];
   for (const e of trace.events) {
     lines.push(`| ${Math.round(e.at)} | ${tableCell(e.type)} | ${tableCell(eventDetails(e.data))} |`);
   }
-  const timings = Object.entries(trace.timings_ms)
-    .filter(([stage]) => stage !== "total")
-    .map(([stage, ms]) => `${stage} ${Math.round(ms ?? 0)} ms`);
-  if (trace.timings_ms.total !== undefined) timings.push(`total ${Math.round(trace.timings_ms.total)} ms`);
+  const stages = Object.entries(trace.timings_ms).filter(([stage]) => stage !== "total");
+  const timings = stages.map(([stage, ms]) => `${stage} ${figure(ms ?? 0)} ms`);
+  const total = trace.timings_ms.total;
+  if (total !== undefined) {
+    const outside = total - stages.reduce((sum, [, ms]) => sum + (ms ?? 0), 0);
+    if (outside >= 0.05) timings.push(`outside the stages ${figure(outside)} ms`);
+    timings.push(`total ${figure(total)} ms`);
+  }
   if (timings.length > 0) lines.push("", `Timings: ${timings.join(" · ")}`);
   return lines.join("\n");
 }
 
+/**
+ * An event's facts on one line. A stage's duration is said as "took 2 ms", last: "ms: 1.8015530000000126"
+ * was the clock's reading to the nanosecond, in a column of times of another kind.
+ */
 function eventDetails(data: Record<string, unknown> | undefined): string {
   if (!data) return "";
-  const parts = Object.entries(data).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+  const parts = Object.entries(data)
+    .filter(([k]) => k !== "ms")
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(typeof v === "number" ? roundTo(v, 1) : v)}`);
+  if (typeof data.ms === "number") parts.push(`took ${figure(data.ms)} ms`);
   return cutText(parts.join("; "), 240);
+}
+
+/** A duration as a reader reads it: whole milliseconds, or one decimal under ten. */
+function figure(ms: number): string {
+  return String(ms < 10 ? roundTo(ms, 1) : Math.round(ms));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +378,10 @@ function tableCell(text: string): string {
   return escapeMarkdownText(oneLine(text));
 }
 
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 function sentence(text: string): string {
   const flat = oneLine(text);

@@ -121,7 +121,7 @@ function outsideTrace(): ResearchTrace {
   rec.stageStart("plan"); step(1); rec.stageEnd("plan", { freshness_cues: ["latest"] });
   rec.stageStart("local_retrieval"); step(9); rec.stageEnd("local_retrieval", { notes_matched: 1 });
   rec.stageStart("judge"); step(1); rec.stageEnd("judge", { verdict: "weak_evidence", missing: ["release"] });
-  rec.stageStart("external_policy"); rec.stageEnd("external_policy", { decision: "search", reason: "weak evidence and mode on-weak" });
+  rec.stageStart("external_policy"); rec.stageEnd("external_policy", { detail: "The vault's evidence is weak, so the web is searched (mode: if vault is weak)." });
   rec.event("external_query_built", { query: "automerge latest release" });
   rec.stageStart("external_retrieval");
   rec.querySent("automerge latest release");
@@ -183,7 +183,10 @@ describe("renderTraceNote", () => {
     const front = note.slice(0, note.indexOf("\n---\n", 4));
     expect(front).toContain("type: research-trace");
     expect(front).toContain("question: What changed in the latest Automerge release?");
-    expect(front).toContain("created: 2026-11-30T14:12:03.000Z");
+    // The local day, as source notes and the user's notes write `created` (a date property): not a UTC instant.
+    const start = new Date(Date.UTC(2026, 10, 30, 14, 12, 3));
+    const day = [start.getFullYear(), start.getMonth() + 1, start.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
+    expect(front).toMatch(new RegExp(`^created: ${day}$`, "m"));
     expect(front).toMatch(/mode: on-weak/);
     expect(front).toMatch(/providers:\n {2}- brave\n {2}- exa/);
     expect(front).toContain("stop_reason: verification_failed");
@@ -232,8 +235,8 @@ describe("renderTraceNote", () => {
   it("lists provider failures and pack warnings under Warnings", () => {
     const note = visiblePart(renderTraceNote(outsideTrace()));
     const warnings = note.slice(note.indexOf("## Warnings"), note.indexOf("## Timeline"));
-    expect(warnings).toContain("**rate_limited** (Exa, external_retrieval)");
-    expect(warnings).toContain("Exa was rate limited (429)");
+    expect(warnings).toContain("- Exa, during the external retrieval stage: Exa answered 429 Too Many Requests; retry after 30 s.");
+    expect(warnings).toContain("- Exa was rate limited (429); results come from Brave only.");
     expect(visiblePart(renderTraceNote(vaultOnlyTrace()))).toMatch(/## Warnings\n\nNone\./);
   });
 
@@ -243,6 +246,52 @@ describe("renderTraceNote", () => {
     const rows = note.split("\n").filter((l) => /^\| \d+ \|/.test(l));
     expect(rows).toHaveLength(trace.events.length);
     expect(rows.find((r) => r.includes("external_provider_response") && r.includes("exa"))).toMatch(/^\| 286 \|/);
+  });
+
+  it("says each stage's time in whole units, and the time outside the stages, so the timings add up to the total", () => {
+    const clock = fakeClock();
+    const rec = new TraceRecorder({ question: "q", mode: "never", providers: [], freshness: "any", clock });
+    clock.advance(5); // before the first stage, as the run opens
+    rec.stageStart("plan");
+    clock.advance(1.8015530000000126);
+    rec.stageEnd("plan", { detail: "2 search terms" });
+    rec.stageStart("local_retrieval");
+    clock.advance(36.76839599999994);
+    rec.stageEnd("local_retrieval", { detail: "7 of 35 notes matched" });
+    const thePack = packOf("q", plan("q", ["q"]), [], []);
+    const note = visiblePart(renderTraceNote(rec.finish("no_evidence", thePack)));
+    const timeline = note.slice(note.indexOf("## Timeline"));
+    expect(timeline).toContain("Times are milliseconds since the run started");
+    expect(timeline).toContain("| At (ms) | Event | Details |");
+    expect(timeline).toContain("| 7 | plan | detail: 2 search terms; took 1.8 ms |");
+    expect(timeline).toContain("| 44 | local_retrieval | detail: 7 of 35 notes matched; took 37 ms |");
+    expect(timeline).toContain("Timings: plan 1.8 ms · local_retrieval 37 ms · outside the stages 5 ms · total 44 ms");
+    expect(timeline).not.toMatch(/\d\.\d{2,}/);
+  });
+
+  it("claims no verified citations, and no quotes, for an answer that cites nothing", () => {
+    const none: ResearchTrace = {
+      ...vaultOnlyTrace(),
+      answer: { text: "**Evidence brief (extractive, no model)**\n\nThe vault has no evidence on this question, so there is nothing to quote.", kind: "extractive", verified: true },
+    };
+    const answer = visiblePart(renderTraceNote(none));
+    expect(answer).toContain("*Evidence brief; no model wrote it. It cites no source, so there was no citation to check.*");
+    expect(answer).not.toContain("Citations verified");
+    expect(visiblePart(renderTraceNote(vaultOnlyTrace()))).toContain("*Evidence brief quoted from the evidence; no model wrote it. Citations verified.*");
+  });
+
+  it("gives the verdict in words and says the missing words once: those the judge's reason names are not listed again", () => {
+    const judged = (reason: string, missing: string[]) => {
+      const trace = vaultOnlyTrace();
+      const note = visiblePart(renderTraceNote({ ...trace, pack: { ...trace.pack, judge: { verdict: "weak_evidence", reason, missing_terms: missing } } }));
+      return note.split("\n").find((l) => l.startsWith("Judge:"));
+    };
+    expect(judged('Partial evidence: "Automerge" covers only "sequence" (32% of the question\'s weight); "papers" and "developers" are missing.', ["papers", "developers"])).toBe(
+      'Judge: **weak evidence** — Partial evidence: "Automerge" covers only "sequence" (32% of the question\'s weight); "papers" and "developers" are missing.',
+    );
+    expect(judged('No note matched "penguins", "body".', ["penguins", "body"])).toBe('Judge: **weak evidence** — No note matched "penguins", "body".');
+    expect(judged('"A" covers "x"; "b", "c", "d", "e" and "f" and 1 more are missing.', ["b", "c", "d", "e", "f", "g"])).toMatch(/are missing\. Also missing: g\.$/);
+    expect(judged("Checked by the model m: the notes never mention a release.", ["release"])).toMatch(/release\. Missing: release\.$/);
   });
 
   it("says who wrote each quoted text of an outside row: a passage read from the page, or a summary that is not the page's words", () => {
@@ -370,7 +419,7 @@ describe("the trace data block", () => {
     expect(parsed.pack).toEqual(JSON.parse(JSON.stringify(base.pack)));
     const note = renderTraceNote(chatty);
     expect(parseTraceNote(note)).toHaveProperty("trace");
-    expect(visiblePart(note)).toContain("**trace_cut** — event data dropped");
+    expect(visiblePart(note)).toContain("- Cut from the trace data below: event data dropped to fit 60000 characters.");
   });
 
   it("drops pack section texts next, keeping the rows", () => {

@@ -1,13 +1,14 @@
 // What a run leaves behind: the trace (its external events, and never a key) and the trace note
 // (in the trace folder, never overwriting anything, never indexed as evidence).
 import { describe, expect, it } from "vitest";
+import { nodePageReader } from "../../src/cli/dom-parser";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { VaultIndex } from "../../src/index/vault-index";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { BRAVE_TEST_KEY, EXA_TEST_KEY, recordingSecrets } from "../support/fake-secrets";
 import { MemoryNoteStore } from "../support/memory-note-store";
 import { errorExchange, replayFolder } from "../support/recording-http";
-import { ANSWERED_QUESTION, FRESHNESS_QUESTION, SAMPLE_VAULT_DIR, sampleVaultHarness } from "../support/research-harness";
+import { ANSWERED_QUESTION, FRESHNESS_QUESTION, SAMPLE_VAULT_DIR, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
 
 const EXTERNAL_EVENTS = [
   "external_query_built",
@@ -210,5 +211,68 @@ describe("the trace note", () => {
     // And the next run's evidence holds no trace note either.
     const next = await h.run({ question: ANSWERED_QUESTION, writeTrace: false });
     expect(next.pack.evidence.map((r) => r.note_path).filter((p) => p.startsWith("Research/"))).toEqual([]);
+  });
+});
+
+/** The part of a trace note between two of its headings: what a reader sees of that section. */
+function section(note: string, heading: string, next: string): string {
+  return note.slice(note.indexOf(`## ${heading}`), note.indexOf(`## ${next}`));
+}
+
+describe("the trace note explains itself to someone who never saw the run", () => {
+  it("says a failed source once, in words: not as its pack kind, its trace kind and each query again", async () => {
+    const exaDown = errorExchange("POST", "https://api.exa.ai/search", 503, "<html><body>Service Unavailable</body></html>");
+    const h = await sampleVaultHarness({ secrets: recordingSecrets({ brave: BRAVE_TEST_KEY, exa: EXA_TEST_KEY }), exchanges: [...replayFolder(), exaDown] });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave", "exa"], writeTrace: true });
+    // The premise: Exa failed on both queries, and the pack says it once too.
+    expect(result.trace.errors.filter((e) => e.provider === "exa").length).toBeGreaterThan(1);
+    expect(result.pack.warnings.filter((w) => w.message.startsWith("Exa failed"))).toHaveLength(1);
+
+    const warnings = section(h.store.text(result.trace_path!)!, "Warnings", "Timeline");
+    expect(warnings.split("\n").filter((l) => l.includes("Exa"))).toHaveLength(1);
+    expect(warnings).toContain("- Exa failed (");
+    expect(warnings).not.toMatch(/provider_|external_retrieval|\*\*/);
+  });
+
+  it("does not say vault results are kept when the vault had none and the web it needed failed", async () => {
+    const braveDown = errorExchange("GET", "https://api.search.brave.com/res/v1/llm/context", 503, "<html><body>Service Unavailable</body></html>");
+    const h = await sampleVaultHarness({ exchanges: [braveDown] });
+    const result = await h.run({ question: UNKNOWN_QUESTION, mode: "on-weak", writeTrace: true });
+    expect(result.stop_reason).toBe("external_required_failed");
+    const warnings = section(h.store.text(result.trace_path!)!, "Warnings", "Timeline");
+    expect(warnings).toMatch(/^- External search was needed because the vault has nothing on this, and it failed\. Brave failed \(/m);
+    expect(warnings).not.toContain("Vault results are kept");
+    expect(warnings.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(1);
+  });
+
+  it("says why nothing left the device when the vault had enough, and calls nothing replayed when nothing was asked", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: ANSWERED_QUESTION, mode: "on-weak", writeTrace: true }, { replayedFrom: "fixtures/replay/brave-demo" });
+    expect(result.trace.queries_sent).toEqual([]);
+    const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
+    expect(outside).toContain("Nothing left the device. The vault has enough evidence; the web was not searched.");
+    expect(outside).not.toContain("Recorded sample responses");
+  });
+
+  it("says why the web was asked, above the queries it sent", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: true });
+    const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
+    expect(outside).toMatch(/Why the web was asked: The question asks about the current state \(.*latest.*\); the vault may be out of date, so the web is searched\.\n\nQueries sent: /);
+  });
+
+  it("says under an outside row that its page could not be read, and why, as the CLI does", async () => {
+    // Brave Web's answer without the one page recording it has: every page the run tries is missing.
+    const searchOnly = replayFolder().filter((x) => x.url.includes("api.search.brave.com"));
+    const h = await sampleVaultHarness({ exchanges: searchOnly });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave-web"], readPages: 2, writeTrace: true }, { readPage: nodePageReader });
+    const skipped = result.trace.events.filter((e) => e.type === "page_fetch" && e.data?.outcome === "skipped");
+    expect(skipped.length).toBeGreaterThan(0);
+
+    const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
+    for (const e of skipped) {
+      const row = outside.slice(outside.indexOf(`\`${String(e.data?.key)}\``));
+      expect(row.split("\n")[2]).toMatch(/^\*Page not read: .+\.\*$/);
+    }
   });
 });
