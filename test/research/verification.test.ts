@@ -196,6 +196,18 @@ describe("what the model sent back, as the user meets it", () => {
     expect(result.pack.warnings.map((w) => w.kind)).not.toContain("answer_cut");
   });
 
+  it("the evidence brief's own framing is not reported as uncited paragraphs, with no model or in place of one", async () => {
+    const noModel = await (await sampleVaultHarness()).run({ question: FRESHNESS_QUESTION });
+    const silent = modelOf([() => ({ text: "", model: "m" })], "openai:m");
+    const fallback = await (await sampleVaultHarness({ model: silent })).run({ question: FRESHNESS_QUESTION });
+    for (const result of [noModel, fallback]) {
+      expect(result.answer?.kind).toBe("extractive");
+      // The brief has paragraphs of its own (what it is, the judge's reason, where the vault's evidence ends): none a claim.
+      expect(result.answer?.text.split(/\n\s*\n/).filter((p) => p.length > 40 && !p.includes("[src:")).length).toBeGreaterThan(1);
+      expect(result.verification).toMatchObject({ passed: true, warnings: [] });
+    }
+  });
+
   it("an empty answer (a reasoning model that thought until its limit) is no answer: the evidence brief, a warning that says why, no repair", async () => {
     const model = modelOf([() => ({ text: "  ", model: "deepseek-r1:8b", truncated: true })], "openai:deepseek-r1:8b");
     const h = await sampleVaultHarness({ model });

@@ -2,7 +2,7 @@
 // relevant sentences of the best rows, each cited with its key. It is headed as extractive so it
 // is never mistaken for a model's answer, keeps vault and outside-vault sentences apart, and says
 // plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
-import { citationFor, type Citation, type EvidenceRow, type ResearchPack } from "../../evidence/research-pack";
+import { citationFor, type Citation, type EvidenceRow, type OutsideVaultRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
 import { escapeMarkdownText } from "../../notes/markdown-escape";
 import { cutText } from "../../text/cut-text";
@@ -36,12 +36,19 @@ export interface EvidenceBrief {
 export const EVIDENCE_BRIEF_HEADING = "Evidence brief (extractive, no model)";
 
 const SENTENCES_PER_ROW = 2;
+/**
+ * A property's score beside a sentence's: it names the note's bookkeeping ("references: client/space_lua.ts"),
+ * so it is quoted when it alone holds the question's words ("rating: 7"), not in place of a sentence that says as much.
+ */
+const PROPERTY_WEIGHT = 0.5;
 
 interface Candidate {
   row: EvidenceRow;
   rowIndex: number;
   position: number;
   text: string;
+  /** A property of the note ("rating: 7"): a whole fact, however few its words. */
+  property: boolean;
   score: number;
   /** Other rows that say this very sentence (copies of a note): cited on its line, not quoted again. */
   alsoIn: EvidenceRow[];
@@ -69,24 +76,25 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
   const vaultPicks = pick(vaultRows.slice(0, rowsPerKind), weights, options.maxVaultSentences ?? 5, maxChars);
   const outsidePicks = pick(outsideRows.slice(0, rowsPerKind), weights, options.maxOutsideSentences ?? 3, maxChars);
 
+  const answersNot = pack.judge.verdict === "no_evidence";
   if (pack.judge.verdict !== "enough_evidence" && vaultRows.length > 0) {
-    lines.push("", `The vault's evidence is ${pack.judge.verdict === "weak_evidence" ? "weak" : "thin"} here: ${notACitation(sentence(pack.judge.reason))}`);
+    const verdict = answersNot ? "The vault has no note that answers this question" : "The vault's evidence is weak here";
+    lines.push("", `${verdict}: ${notACitation(sentence(pack.judge.reason))}`);
   }
-  lines.push("", "Vault evidence:");
+  // Notes the judge found do not answer are what the search came nearest with, never "evidence".
+  lines.push("", answersNot && vaultRows.length > 0 ? "Closest vault notes (they do not answer the question):" : "Vault evidence:");
   // A note found by its name alone (empty, or a title and properties) is cited without a quote.
   const unquoted = vaultPicks.length === 0 ? vaultRows[0] : undefined;
   if (unquoted) lines.push(`- ${shownTitle(unquoted.title)}: matched, but holds no sentence to quote [${unquoted.source_key}]`);
   else if (vaultPicks.length === 0) lines.push("- No vault note matched this question.");
   for (const c of vaultPicks) lines.push(`- ${quotedFrom(c)}: “${c.text}” ${[c.row, ...c.alsoIn].map((r) => `[${r.source_key}]`).join(" ")}`);
 
+  // A result whose text holds no sentence (a title-only hit) is cited by name, with its label, as a note is.
+  const unquotedOutside = outsidePicks.length === 0 ? outsideRows[0] : undefined;
   if (outsideRows.length > 0) {
     lines.push("", "Outside vault (web results for this run, not your notes):");
-    for (const c of outsidePicks) {
-      const row = c.row;
-      if (row.kind !== "external") continue;
-      const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
-      lines.push(`- ${shownTitle(row.title)} (${shownTitle(row.domain)}): “${c.text}” [${row.source_key}] — ${outsideVaultLabel(row.provider, store)}`);
-    }
+    if (unquotedOutside) lines.push(outsideLine(unquotedOutside, "matched, but holds no sentence to quote"));
+    for (const c of outsidePicks) if (c.row.kind === "external") lines.push(outsideLine(c.row, `“${c.text}”`));
   }
 
   const freshness = pack.query_plan.freshness;
@@ -99,28 +107,35 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
     );
   }
 
-  const quotedRows = [...(unquoted ? [unquoted] : []), ...[...vaultPicks, ...outsidePicks].flatMap((c) => [c.row, ...c.alsoIn])];
+  const quotedRows = [...(unquoted ? [unquoted] : []), ...[...vaultPicks, ...(unquotedOutside ? [{ row: unquotedOutside, alsoIn: [] }] : []), ...outsidePicks].flatMap((c) => [c.row, ...c.alsoIn])];
   const citations = [...new Map(quotedRows.map((row) => [row.source_key, citationFor(row)])).values()];
   return { text: lines.join("\n"), citations, admitted };
 }
 
+/** An outside row's line: what it says, its key, and the label every outside row carries. */
+function outsideLine(row: OutsideVaultRow, says: string): string {
+  const store = row.retrieval.lanes[0]?.store ?? "ephemeral";
+  return `- ${shownTitle(row.title)} (${shownTitle(row.domain)}): ${says} [${row.source_key}] — ${outsideVaultLabel(row.provider, store)}`;
+}
+
 /**
- * The best sentences (of three words or more) of these rows by query-term overlap, at most two per
- * row, shown in row order. A row with no overlapping sentence can still lend its first one when
- * nothing else was found (a shorter one when it has no other), so a brief over existing evidence
- * always cites something. A sentence already chosen is not quoted twice (two sections' snippets
- * overlap, a note was copied 3,000 times): a note saying it again is cited beside it, and the
- * place goes to another sentence.
+ * The best sentences (of three words or more) and properties of these rows by query-term overlap,
+ * at most two per row, shown in row order. A row with no overlapping sentence can still lend its
+ * first one when nothing else was found (a property when it has no other). A shorter line is never
+ * quoted: what is left of embeds, "![[Daily.base]]", is a file's name, not the note's finding, and
+ * the best row is then cited by name instead. A sentence already chosen is not quoted twice (two
+ * sections' snippets overlap, a note was copied 3,000 times): a note saying it again is cited
+ * beside it, and the place goes to another sentence.
  */
 function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, maxChars: number): Candidate[] {
   if (rows.length === 0 || max <= 0) return [];
   const all = rows.flatMap((row, rowIndex) =>
-    sentencesOf(row).map((text, position): Candidate => ({ row, rowIndex, position, text, score: scoreSentence(text, weights), alsoIn: [] })),
+    sentencesOf(row).map(({ text, property }, position): Candidate => ({ row, rowIndex, position, text, property, score: scoreSentence(text, weights) * (property ? PROPERTY_WEIGHT : 1), alsoIn: [] })),
   );
-  const candidates = all.filter((c) => wordsIn(c.text) >= 3);
+  const candidates = all.filter((c) => c.property || wordsIn(c.text) >= 3);
   const ranked = candidates
     .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.rowIndex - b.rowIndex || a.position - b.position);
+    .sort((a, b) => b.score - a.score || Number(a.property) - Number(b.property) || a.rowIndex - b.rowIndex || a.position - b.position);
   const perRow = new Map<number, number>();
   const chosen: Candidate[] = [];
   for (const c of ranked) {
@@ -134,21 +149,63 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
     perRow.set(c.rowIndex, used + 1);
     chosen.push(c);
   }
-  // Nothing of three words or more (a note of properties, "cone: 6"): its best short line.
-  const fallback = candidates[0] ?? [...all].sort((a, b) => b.score - a.score)[0];
+  // Nothing shares a word with the question: the first sentence, else the first property ("cone: 6").
+  const fallback = candidates.find((c) => !c.property) ?? candidates[0];
   if (chosen.length === 0 && fallback) chosen.push(fallback);
   return chosen
     .sort((a, b) => a.rowIndex - b.rowIndex || a.position - b.position)
     .map((c) => ({ ...c, text: quoteable(c.text, maxChars) }));
 }
 
-function sentencesOf(row: EvidenceRow): string[] {
+function sentencesOf(row: EvidenceRow): { text: string; property: boolean }[] {
   // A model's summary of a read page is not evidence to quote: the passages it summarises are.
-  const texts = row.kind === "note" ? row.sections.map((s) => s.text) : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => s.text);
+  const texts =
+    row.kind === "note"
+      ? row.sections.flatMap((s) => (s.heading === "" ? propertyPieces(s.text) : [{ prose: s.text }]))
+      : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => ({ prose: s.text }));
   return texts
-    .flatMap((text) => text.replace(/([.!?])\s+(?=[\p{Lu}\p{N}"“(])/gu, "$1\n").replace(/([。！？])\s*/gu, "$1\n").split(/\n+/))
-    .map((s) => s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
-    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+    .flatMap((piece) => ("property" in piece ? [{ text: piece.property, property: true }] : sentencesIn(piece.prose).map((text) => ({ text, property: false }))))
+    .map((s) => ({ ...s, text: s.text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() }))
+    .filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+}
+
+/**
+ * Where sentences end. A full stop, "!" or "?" (or Arabic's "؟") before a space and a capital, a
+ * figure, a quotation mark or a letter of a script without capitals (Arabic, Hebrew, Hindi: there
+ * no capital ever followed, and a whole paragraph was one "sentence"); the full stops of Chinese and
+ * Japanese, Hindi (।), Urdu (۔), Khmer (។) and Burmese (။) wherever they stand; and in Thai and
+ * Lao, which end a sentence with a space and no mark, a space between two of their letters.
+ */
+function sentencesIn(text: string): string[] {
+  return text
+    .replace(/([.!?؟])\s+(?=[\p{Lu}\p{Lt}\p{Lo}\p{N}"“(])/gu, "$1\n")
+    .replace(/([。！？।॥۔។။])\s*/gu, "$1\n")
+    .replace(/([\p{Script=Thai}\p{Script=Lao}])\s+(?=[\p{Script=Thai}\p{Script=Lao}])/gu, "$1\n")
+    .split(/\n+/);
+}
+
+/**
+ * A property as the index shows it before a note's first words (index/frontmatter.ts
+ * `propertyLine`): "name: value;". The name holds no colon, semicolon or sentence stop.
+ */
+const PROPERTY_LINE = /^([^\s:;…][^:;.!?]{0,59}: [^;]*);(?:\s+|$)/u;
+/** A snippet that begins inside the properties: the end of a value, then a whole property. */
+const CUT_VALUE = /^…[^;]*;\s+(?=[^\s:;…][^:;.!?]{0,59}: [^;]*;(?:\s|$))/u;
+
+/**
+ * A note's opening text, its properties apart: a snippet runs them into the first sentence
+ * ("description: …; references: a.md; Space Lua is…" was quoted as one sentence). Each property is a
+ * piece of its own (not split at its full stops: a value is one fact), without the semicolon the
+ * index put there to keep properties apart; the end of a value the snippet cut is no sentence at all.
+ */
+function propertyPieces(text: string): ({ property: string } | { prose: string })[] {
+  const pieces: ({ property: string } | { prose: string })[] = [];
+  let rest = text.replace(CUT_VALUE, "");
+  for (let line = PROPERTY_LINE.exec(rest); line; line = PROPERTY_LINE.exec(rest)) {
+    pieces.push({ property: line[1] });
+    rest = rest.slice(line[0].length);
+  }
+  return [...pieces, { prose: rest }];
 }
 
 /** Chinese and Japanese put no spaces between words: there each character counts as one. */
@@ -213,10 +270,28 @@ function quotedFrom(c: Candidate): string {
   return others === 0 ? shownTitle(c.row.title) : `${shownTitle(c.row.title)} and ${others} other note${others === 1 ? "" : "s"}`;
 }
 
-/** Quoted text must not look like a citation, nor run on forever. */
+/** Quoted text must not look like a citation, nor run on forever, nor turn its code inside out. */
 function quoteable(sentence: string, maxChars: number): string {
   const flat = notACitation(oneLine(sentence)).replace(/[“”]/g, '"');
-  return cutText(flat, maxChars, { atWord: true });
+  return wholeCodeSpans(cutText(flat, maxChars, { atWord: true }));
+}
+
+/** A quote that begins after a cut with the end of a code span: "…kubeconfig}}` Specify". */
+const CUT_CODE_START = /^…[^`]*[^\s`]`(?=[\s\p{P}]|$)/u;
+
+/**
+ * A quote cut inside a code span, at its start (the snippet began in one) or its end, has one
+ * backtick without its pair. Rendered, that one paired with the next: the prose between became
+ * code and the commands plain text, `[[…]]` and `#…` in them read as links and tags. The cut span
+ * is opened again after the leading "…", or closed before the trailing one.
+ */
+function wholeCodeSpans(quote: string): string {
+  // Runs of one backtick open and close the spans a note writes.
+  const lone = (quote.match(/`+/g) ?? []).filter((run) => run.length === 1).length;
+  if (lone % 2 === 0) return quote;
+  if (CUT_CODE_START.test(quote)) return `…\`${quote.slice(1)}`;
+  if (quote.endsWith("…")) return `${quote.slice(0, -1)}\`…`;
+  return quote;
 }
 
 function sentence(text: string): string {

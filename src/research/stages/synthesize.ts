@@ -51,7 +51,7 @@ async function briefAnswer(run: RunState, pack: ResearchPack, prompt: SynthesisP
     work: () => writeEvidenceBrief(pack, { admitted: prompt.admitted }),
     done: () => "Extractive evidence brief written",
   });
-  const check = await verifyStage(run, brief.text, prompt, "Checking citations", { evidenceExisted, claimedNoEvidence: !evidenceExisted });
+  const check = await verifyStage(run, brief.text, prompt, "Checking citations", { evidenceExisted, claimedNoEvidence: !evidenceExisted, extractive: true });
   return { stop: answeredStop(run), answer: { text: brief.text, kind: "extractive", verified: true }, check };
 }
 
@@ -172,7 +172,7 @@ function fallbackBrief(pack: ResearchPack, prompt: SynthesisPrompt): Synthesis {
   return {
     stop: "synthesis_unavailable",
     answer: { text: brief.text, kind: "extractive", verified: true },
-    check: verifyCitations(brief.text, prompt.admitted, { evidenceExisted, claimedNoEvidence: !evidenceExisted }),
+    check: verifyCitations(brief.text, prompt.admitted, { evidenceExisted, claimedNoEvidence: !evidenceExisted, extractive: true }),
   };
 }
 

@@ -36,6 +36,12 @@ export interface VerifyOptions {
   evidenceExisted: boolean;
   /** The answer is known to be a "there is no evidence" answer (the runner wrote it itself). */
   claimedNoEvidence?: boolean;
+  /**
+   * The answer is the run's extractive brief: every quote carries its key, and its uncited
+   * paragraphs are its own framing (what it is, the judge's reason, where the vault's evidence
+   * ends), not claims. "4 paragraphs have no citation" under every brief told a reader otherwise.
+   */
+  extractive?: boolean;
 }
 
 /**
@@ -124,7 +130,7 @@ export function verifyCitations(
         message: "The answer cites no evidence although evidence was found; every claim needs a bracketed key.",
       });
     } else {
-      const uncited = uncitedParagraphs(answer);
+      const uncited = opts.extractive ? 0 : uncitedParagraphs(answer);
       if (uncited > 0) {
         warnings.push({
           kind: "uncited_paragraph",

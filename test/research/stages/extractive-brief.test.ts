@@ -140,7 +140,7 @@ describe("writeEvidenceBrief", () => {
   it("cites a note of properties only by its short line, and one with no text at all by name: never 'no vault note matched'", () => {
     const kiln = vaultRow("kiln.md", "Kiln cone", [{ heading: "", text: "cone: 6;" }]);
     const quoted = writeEvidenceBrief(pack("kiln cone", [kiln]));
-    expect(quoted.text).toContain(`- Kiln cone: “cone: 6;” [${kiln.source_key}]`);
+    expect(quoted.text).toContain(`- Kiln cone: “cone: 6” [${kiln.source_key}]`);
     const empty = vaultRow("Kiln.md", "Kiln", []);
     const named = writeEvidenceBrief(pack("kiln", [empty]));
     expect(named.text).toContain(`- Kiln: matched, but holds no sentence to quote [${empty.source_key}]`);
@@ -148,6 +148,95 @@ describe("writeEvidenceBrief", () => {
       expect(brief.text).not.toContain("No vault note matched");
       expect(verifyCitations(brief.text, brief.admitted, { evidenceExisted: true }).passed).toBe(true);
     }
+  });
+
+  it("quotes a note's properties apart from its first sentence, without the index's semicolons", () => {
+    // The index shows properties as "name: value;" lines before the note's first words, and its snippet runs them together.
+    const lua = vaultRow("Space Lua.md", "Space Lua", [
+      { heading: "", text: "description: The embedded Space Lua scripting environment.; references: client/runtime.ts, client/parse.ts; Space Lua is a custom dialect of the Lua programming language." },
+    ]);
+    const lines = writeEvidenceBrief(pack("what is space lua", [lua])).text.split("\n").filter((l) => l.startsWith("- "));
+    expect(lines).toEqual([
+      `- Space Lua: “description: The embedded Space Lua scripting environment.” [${lua.source_key}]`,
+      `- Space Lua: “Space Lua is a custom dialect of the Lua programming language.” [${lua.source_key}]`,
+    ]);
+    // A snippet that begins inside the properties: the cut end of a value is no sentence; a short property is a whole fact.
+    const tart = vaultRow("tart.md", "Nectarine tart", [
+      { heading: "", text: "…Steph Ango; servings: 8 slices; rating: 7; It seems like every summer I smell ripe nectarines in the air." },
+    ]);
+    const tartLines = writeEvidenceBrief(pack("what is the tart's rating", [tart])).text.split("\n").filter((l) => l.startsWith("- "));
+    expect(tartLines).toEqual([`- Nectarine tart: “rating: 7” [${tart.source_key}]`]);
+    // A property of file names that holds the question's words gives way to a sentence that holds as many.
+    const runtime = vaultRow("Architecture/Space Lua.md", "Space Lua", [
+      { heading: "", text: "references: client/space_lua.ts, client/space_lua/parse.ts; The Lua runtime is written in TypeScript. It implements most of Lua." },
+    ]);
+    const runtimeLines = writeEvidenceBrief(pack("what is space lua", [runtime])).text.split("\n").filter((l) => l.startsWith("- "));
+    expect(runtimeLines).toEqual([
+      `- Space Lua: “The Lua runtime is written in TypeScript.” [${runtime.source_key}]`,
+      `- Space Lua: “It implements most of Lua.” [${runtime.source_key}]`,
+    ]);
+    // Under a heading the same words are prose, not properties.
+    const prose = vaultRow("n.md", "Notes", [{ heading: "Setup", text: "Note: the lua runtime starts first; then plugins load." }]);
+    expect(writeEvidenceBrief(pack("lua runtime plugins", [prose])).text).toContain("“Note: the lua runtime starts first; then plugins load.”");
+  });
+
+  it("quotes one sentence at a time in scripts without capitals: Arabic, Hindi and Thai", () => {
+    const cases = [
+      { q: "ما هو التخمير", text: "التخمير عملية قديمة جدا. الطقس كان جميلا اليوم في المدينة. يستخدم التخمير في صنع الخبز والجبن." },
+      { q: "किण्वन क्या होता", text: "किण्वन एक पुरानी प्रक्रिया। आज मौसम अच्छा था और हम बाहर गए। किण्वन से रोटी बनती।" },
+      { q: "การหมักขนมปัง", text: "การหมักเป็นกระบวนการเก่าแก่ วันนี้อากาศดีมากและเราไปเที่ยวทะเล การหมักใช้ทำขนมปังและชีส" },
+    ];
+    for (const { q, text } of cases) {
+      const note = vaultRow("n.md", "n", [{ heading: "h", text }]);
+      const quotes = writeEvidenceBrief(pack(q, [note])).text.split("\n").filter((l) => l.startsWith("- "));
+      // The weather sentence in the middle shares no word with the question: it is never quoted.
+      expect(quotes, q).toHaveLength(2);
+      for (const quote of quotes) expect(quote, q).not.toMatch(/الطقس|मौसम|อากาศ/);
+    }
+  });
+
+  it("does not present notes the judge found do not answer as the vault's evidence", () => {
+    const judge = { verdict: "no_evidence" as const, reason: 'Notes share at most 26% of the question\'s words; "bake" and "bread" are missing.', missing_terms: ["bake", "bread"] };
+    const kube = vaultRow("k.md", "kubectl", [{ heading: "Usage", text: "Manage Kubernetes clusters from the command line." }]);
+    const brief = writeEvidenceBrief(pack("how do I bake bread with kubernetes", [kube], [], judge));
+    expect(brief.text).toContain("The vault has no note that answers this question: Notes share at most 26%");
+    expect(brief.text).toContain("Closest vault notes (they do not answer the question):");
+    expect(brief.text).not.toMatch(/^Vault evidence:$/m);
+    expect(brief.text).not.toContain("thin");
+    expect(verifyCitations(brief.text, brief.admitted, { evidenceExisted: true }).passed).toBe(true);
+  });
+
+  it("cites a note whose only line is an embed's file name by name, not by quoting the name", () => {
+    // "![[Daily.base]]" reaches the pack as "Daily.base".
+    const template = vaultRow("Templates/Daily Note Template.md", "Daily Note Template", [{ heading: "Notes", text: "Daily.base" }]);
+    const brief = writeEvidenceBrief(pack("daily note template", [template], [], { verdict: "weak_evidence", reason: "It only embeds other notes.", missing_terms: [] }));
+    expect(brief.text).toContain(`- Daily Note Template: matched, but holds no sentence to quote [${template.source_key}]`);
+    expect(brief.text).not.toContain("“Daily.base”");
+    expect(verifyCitations(brief.text, brief.admitted, { evidenceExisted: true }).passed).toBe(true);
+  });
+
+  it("keeps a code span whole when the quote was cut inside one, at its start or its end", () => {
+    // The index's snippet began inside `prowler kubernetes --kubeconfig {{path/to/kubeconfig}}`.
+    const started = vaultRow("prowler.md", "prowler kubernetes", [
+      { heading: "prowler", text: "…{{path/to/kubeconfig}}` Scan a specific Kubernetes context: `prowler kubernetes --context {{my-context}}` with the default checks." },
+    ]);
+    const first = writeEvidenceBrief(pack("scan kubernetes context", [started])).text;
+    expect(first).toContain("“…`{{path/to/kubeconfig}}` Scan a specific Kubernetes context: `prowler kubernetes --context {{my-context}}` with the default checks.”");
+    // Cut to fit inside a span: it is closed before the mark.
+    const long = vaultRow("eza.md", "eza", [{ heading: "eza", text: `List files one per line with \`eza --oneline ${"--flag ".repeat(60)}\` in any folder.` }]);
+    const cut = writeEvidenceBrief(pack("list files eza", [long])).text.split("\n").find((l) => l.startsWith("- eza:"))!;
+    expect(cut).toMatch(/`…” \[src:/);
+    expect(cut.match(/`/g)).toHaveLength(2);
+    // A note's own stray backtick is left as it is.
+    const stray = vaultRow("s.md", "s", [{ heading: "h", text: "Press the ` key to open the kubernetes console." }]);
+    expect(writeEvidenceBrief(pack("kubernetes console", [stray])).text).toContain("“Press the ` key to open the kubernetes console.”");
+  });
+
+  it("cites an outside result with no sentence to quote by name, with its label", () => {
+    const titleOnly = outsideRow("brave", "https://example.org/tar", "tar archives explained", "tar");
+    const brief = writeEvidenceBrief(pack("tar archive", [tarNote], [titleOnly]));
+    expect(brief.text).toContain(`- tar archives explained (example.org): matched, but holds no sentence to quote [${titleOnly.source_key}] — Outside vault · Brave · ephemeral`);
+    expect(brief.citations.map((c) => c.source_key)).toContain(titleOnly.source_key);
   });
 
   it("caps the number of sentences per kind and per row", () => {
