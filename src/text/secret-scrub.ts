@@ -19,7 +19,11 @@ export const REDACTED = "[redacted]";
  */
 export const KEY_HIDDEN = "[key hidden]";
 
-/** A provider key shorter than this is no key (a test's `x`): `hideKey` leaves text alone. */
+/**
+ * A secret shorter than this is no key (a test's `x`, a placeholder), and cannot be hidden without
+ * hiding the letters of every word: a key of `x` made `"kind":"extractive"` into `"e[redacted]tractive"`
+ * and scrubbed the field names a reader then looked for (the CLI stopped on `text`). Left alone.
+ */
 const MIN_HIDDEN_KEY = 4;
 
 /** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
@@ -55,7 +59,7 @@ export interface ScrubberOptions {
 
 /** A scrubber for these secrets; null, undefined, empty and blank ones are ignored. */
 export function secretScrubber(secrets: Iterable<string | null | undefined>, options: ScrubberOptions = {}): SecretScrubber {
-  const known = [...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.trim() !== ""))].sort((a, b) => b.length - a.length);
+  const known = [...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.trim().length >= MIN_HIDDEN_KEY))].sort((a, b) => b.length - a.length);
   if (known.length === 0) return { empty: true, text: (t) => t, value: (v) => v };
   const mark = options.mark ?? REDACTED;
   const pattern = new RegExp(known.flatMap(secretForms).join("|"), "g");
