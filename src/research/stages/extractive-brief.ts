@@ -225,7 +225,7 @@ function termWeights(pack: ResearchPack): Map<string, number> {
 
 /** A Chinese or Japanese term (a whole run of the question, "酵头多久喂一次") counts by the share of its character pairs the sentence holds. */
 function scoreSentence(sentence: string, weights: Map<string, number>): number {
-  const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'.+-]*/gu) ?? []).map(stem));
+  const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'.+-]*/gu) ?? []).map(stem));
   let score = 0;
   for (const [term, weight] of weights) {
     if (words.has(term)) score += weight;

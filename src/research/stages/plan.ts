@@ -71,7 +71,8 @@ const META_PHRASES = [
 /** Pronouns and openers that mark a question as leaning on the one before it. */
 const FOLLOW_UP_MARKERS = /^(?:and|also|what about|how about|and what about|then|so)\b|\b(?:it|its|it's|they|them|their|that|those|this|these|he|she|him|her)\b/;
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_.+\-/]*[\p{L}\p{N}+]|[\p{L}\p{N}]/gu;
+// Marks (\p{M}) belong to their word: Hindi's vowel signs and Thai's tone marks cut "पनीर" into "पन", "र".
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’_.+\-/]*[\p{L}\p{M}\p{N}+]|[\p{L}\p{N}]/gu;
 const TAG = /(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu;
 const PHRASE = /["“”„]([^"“”„]{1,200})["“”„]/g;
 

@@ -15,6 +15,12 @@ describe("planQuestion", () => {
     expect(p.normalized).toBe("how do i extract a tar archive into another folder?");
   });
 
+  it("keeps a word's marks in it: Hindi's vowel signs, Thai's tone marks", () => {
+    expect(planQuestion("पनीर कैसे बनता है").terms).toEqual(expect.arrayContaining(["पनीर", "बनता"]));
+    expect(planQuestion("पनीर कैसे बनता है").terms.every((t) => !["पन", "र", "क", "स"].includes(t))).toBe(true);
+    expect(planQuestion("ขนมปังทำอย่างไร").terms.join(" ")).toContain("ขนมปัง");
+  });
+
   it("requires topic words but not generic or time words", () => {
     const p = plan("What is the best way to compare the latest Obsidian sync options?");
     expect(p.required_terms).toEqual(["obsidian", "sync", "options"]);
