@@ -4,7 +4,7 @@
 // `npm run eval:search` and by the quality tests.
 import type { NoteStore } from "../ports";
 import { DIAL_LEVELS, type DialLevel, type DialNotice, type DialRequest, type DialResponse } from "../index/dial/dial-types";
-import type { QueryReplay } from "../index/dial/query-replay";
+import type { QueryReplay, ReplayedQuery } from "../index/dial/query-replay";
 import type { VaultIndex } from "../index/vault-index";
 import { roundTo } from "../text/numbers";
 import { groupCases } from "./eval-set";
@@ -57,12 +57,12 @@ export async function scoreSearchCases(index: VaultIndex, store: NoteStore, case
 }
 
 /** The figures of any search that gives vault paths best first (the index, a level of the dial). */
-export async function scoreSearchWith(search: (question: string) => Promise<string[]>, cases: SearchCase[]): Promise<SearchEvalReport> {
+export async function scoreSearchWith(search: (question: string, c: SearchCase) => Promise<string[]>, cases: SearchCase[]): Promise<SearchEvalReport> {
   const outcomes: SearchOutcome[] = [];
   const misses: SearchEvalReport["misses"] = [];
   const gave: string[] = [];
   for (const c of cases) {
-    const paths = await search(c.question);
+    const paths = await search(c.question, c);
     gave.push(paths.slice(0, 5).join("\n"));
     const rank = paths.findIndex((p) => c.relevant.includes(p));
     const top5 = new Set(paths.slice(0, 5));
@@ -90,29 +90,55 @@ function figuresOf(outcomes: SearchOutcome[]): SearchFigures {
   return figures;
 }
 
-export interface DialLevelReport extends SearchEvalReport {
+export interface DialLevelReport extends Omit<SearchEvalReport, "recall_at_5" | "mrr"> {
   level: DialLevel;
+  /**
+   * The figures of the questions this level ran for (`cases` of them); null when it ran for none. A
+   * question it could not run ran a lower level's search: those results are that level's, not this one's.
+   */
+  recall_at_5: number | null;
+  mrr: number | null;
+  /** Questions this level could not run (it ran lower): left out of every figure above. */
+  not_run: number;
   /** Per level that actually ran, how many questions ran there (a level that cannot run runs lower). */
   ran_levels: Partial<Record<DialLevel, number>>;
   /** The distinct notices, with how many questions each was given. */
   notices: { kind: DialNotice["kind"]; message: string; count: number }[];
 }
 
-/** One level of the search dial over the labelled questions: recall@5 and MRR, and which level really ran. */
+/** One level of the search dial over the labelled questions: recall@5 and MRR where it ran, and which level really ran. */
 export async function scoreDialLevel(dial: { search(request: DialRequest): Promise<DialResponse> }, level: DialLevel, cases: SearchCase[], depth = 10): Promise<DialLevelReport> {
   const ran: Partial<Record<DialLevel, number>> = {};
   const notices = new Map<string, { kind: DialNotice["kind"]; message: string; count: number }>();
-  const report = await scoreSearchWith(async (question) => {
-    const answer = await dial.search({ query: question, level, limit: depth });
+  const ranHere: { c: SearchCase; paths: string[] }[] = [];
+  for (const c of cases) {
+    const answer = await dial.search({ query: c.question, level, limit: depth });
     ran[answer.ranLevel] = (ran[answer.ranLevel] ?? 0) + 1;
     for (const n of answer.notices) {
       const seen = notices.get(n.message) ?? { kind: n.kind, message: n.message, count: 0 };
       seen.count++;
       notices.set(n.message, seen);
     }
-    return answer.results.map((r) => r.path);
-  }, cases);
-  return { level, ...report, ran_levels: ran, notices: Array.from(notices.values()) };
+    if (answer.ranLevel === level) ranHere.push({ c, paths: answer.results.map((r) => r.path) });
+  }
+  const pathsOf = new Map(ranHere.map((r) => [r.c, r.paths]));
+  const report = await scoreSearchWith(async (_question, c) => pathsOf.get(c)!, ranHere.map((r) => r.c));
+  const none = ranHere.length === 0;
+  return { level, ...report, recall_at_5: none ? null : report.recall_at_5, mrr: none ? null : report.mrr, not_run: cases.length - ranHere.length, ran_levels: ran, notices: Array.from(notices.values()) };
+}
+
+/** One level of the replay: figures only over the scored queries it ran for (`ran`), null when none. */
+export interface ReplayLevelDeltas {
+  level: DialLevel;
+  /** Scored queries this level ran for; the others ran a lower level's search and are left out. */
+  ran: number;
+  /** Replayed queries (scored or not) that ran at a lower level than this one. */
+  ran_lower: number;
+  mrr: number | null;
+  recall_at_5: number | null;
+  /** From level 1's figures over the same queries: a level that ran for few is not set against all of them. */
+  mrr_delta: number | null;
+  recall_at_5_delta: number | null;
 }
 
 export interface ReplayDeltas {
@@ -120,27 +146,46 @@ export interface ReplayDeltas {
   scored: number;
   /** Notes opened then that the vault no longer has at that path: set aside, not scored as misses. */
   opened_gone: number;
-  /** Per level: MRR and recall@5 of the notes the user opened, and each one's change from level 1. */
-  levels: { level: DialLevel; mrr: number; recall_at_5: number; mrr_delta: number; recall_at_5_delta: number; ran_lower: number }[];
+  levels: ReplayLevelDeltas[];
 }
 
-/** The query log's replay (replayLoggedQueries) as figures per level with their deltas from level 1. */
+/**
+ * The query log's replay (replayLoggedQueries) as figures per level with their deltas from level 1.
+ * A query a level could not run (no vectors, a rerank that failed) ran a lower level's search: it is
+ * not scored at that level, so a level that never ran reads as not run, not as a copy of the one below.
+ */
 export function replayDeltas(replay: QueryReplay): ReplayDeltas {
-  const base = replay.levels.find((l) => l.level === 1);
+  const scored = replay.replayed.filter((r) => r.opened.length > 0);
   return {
     queries: replay.queries,
     scored: replay.scored,
     opened_gone: replay.openedGone,
-    levels: DIAL_LEVELS.map((level) => {
-      const l = replay.levels.find((x) => x.level === level)!;
+    levels: DIAL_LEVELS.map((level, i) => {
+      const ranHere = scored.filter((r) => r.ranLevels[i] === level);
+      const ran_lower = replay.replayed.filter((r) => r.ranLevels[i] < level).length;
+      if (ranHere.length === 0) return { level, ran: 0, ran_lower, mrr: null, recall_at_5: null, mrr_delta: null, recall_at_5_delta: null };
+      const here = openedFigures(ranHere, i);
+      const base = openedFigures(ranHere, 0);
       return {
         level,
-        mrr: roundTo(l.mrr, 3),
-        recall_at_5: roundTo(l.recallAt5, 3),
-        mrr_delta: roundTo(l.mrr - (base?.mrr ?? 0), 3),
-        recall_at_5_delta: roundTo(l.recallAt5 - (base?.recallAt5 ?? 0), 3),
-        ran_lower: l.ranLower,
+        ran: ranHere.length,
+        ran_lower,
+        mrr: roundTo(here.mrr, 3),
+        recall_at_5: roundTo(here.recallAt5, 3),
+        mrr_delta: roundTo(here.mrr - base.mrr, 3),
+        recall_at_5_delta: roundTo(here.recallAt5 - base.recallAt5, 3),
       };
     }),
   };
+}
+
+/** MRR of the best opened note and recall@5 of all opened notes, at level index `i`, over `queries`. */
+function openedFigures(queries: readonly ReplayedQuery[], i: number): { mrr: number; recallAt5: number } {
+  const reciprocal = queries.reduce((sum, r) => {
+    const rank = r.bestOpenedRank[i];
+    return sum + (rank === null ? 0 : 1 / rank);
+  }, 0);
+  const opened = queries.reduce((sum, r) => sum + r.opened.length, 0);
+  const found = queries.reduce((sum, r) => sum + r.openedInTop5[i], 0);
+  return { mrr: reciprocal / queries.length, recallAt5: opened === 0 ? 0 : found / opened };
 }
