@@ -5,12 +5,17 @@
 // The search dial: `--level 1|2|3|4|all` scores those levels of the dial instead (2–3 need
 // `--embed SPEC`, 4 also `--model SPEC`); each set's vault is embedded first, incrementally, with
 // its vectors kept in `--cache-dir DIR` (default: the CLI's cache folder), and each level says
-// which level really ran. `--requests-per-second N` lifts the client's cap of 4 (a local server). `--replay-log [--vault DIR]` re-runs the queries of the vault's query log
+// which level really ran. A question a level could not run (no vectors, a rerank that failed) ran a
+// lower level's search: it is left out of that level's figures and counted (`not_run`; the replay's
+// `ran`), and a level that ran for none has null figures. `--requests-per-second N` lifts the client's cap of 4 (a local server). `--replay-log [--vault DIR]` re-runs the queries of the vault's query log
 // (the CLI's cache folder) at every level: MRR and recall@5 of the notes the user opened, and each
-// level's delta from level 1. No real embedding model ran while this was written: the figures are
+// level's delta from level 1 over the same queries. Every key of the environment is scrubbed from the
+// queries the dial sends and from all it prints, as the CLI does (the log knew only the keys set when
+// it was written). No real embedding model ran while this was written: the figures are
 // for a user with Ollama (or another server) to measure on their own vault.
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { envSecrets } from "../src/cli/env-secrets";
 import { createFetchHttp } from "../src/cli/fetch-http";
 import { defaultCacheDir, FileIndexCache } from "../src/cli/file-index-cache";
 import { FileQueryLogFile } from "../src/cli/file-query-log";
@@ -25,14 +30,14 @@ import { embeddingProgressWords } from "../src/index/embeddings/progress-words";
 import { vectorResetWords } from "../src/index/embeddings/vector-reset";
 import { QueryLog } from "../src/index/query-log/query-log";
 import { VaultIndex } from "../src/index/vault-index";
-import { createEmbeddingModel, embeddingDisclosure, parseEmbedSpec } from "../src/llm/embeddings/embed-spec";
-import { createChatModel, parseModelSpec } from "../src/llm/model-spec";
-import { argValue, runEvalSets, wantsMisses } from "./eval-sets";
+import { createEmbeddingModel, embeddingDisclosure, embedSecretNameFor, parseEmbedSpec } from "../src/llm/embeddings/embed-spec";
+import { createChatModel, parseModelSpec, secretNameFor } from "../src/llm/model-spec";
+import { argValue, keysScrubbed, runEvalSets, wantsMisses } from "./eval-sets";
 
 const root = path.resolve(__dirname, "..");
 
 function fail(message: string): never {
-  process.stderr.write(`eval:search: ${message}\n`);
+  process.stderr.write(keysScrubbed.text(`eval:search: ${message}\n`));
   process.exit(2);
 }
 
@@ -54,10 +59,16 @@ async function dialFor(index: VaultIndex, store: FsNoteStore, vault: string): Pr
   // The client's cap (4 requests a second by default) spaces the queries too: a local server can take more.
   const requestsPerSecond = Number(argValue("requests-per-second") ?? 4);
   if (!(requestsPerSecond > 0)) fail("--requests-per-second must be a number above 0.");
-  const embedder = createEmbeddingModel(embedSpec.config, { http, apiKey: process.env.OPENAI_API_KEY ?? null, requestsPerSecond });
-  const chat = createChatModel(modelSpec.config, { http, apiKey: process.env.OPENAI_API_KEY ?? process.env.ANTHROPIC_API_KEY ?? null });
+  // Each server gets its own kind's key, as the CLI's dial does: never the OpenAI key to Ollama, nor to Anthropic.
+  const secrets = envSecrets(process.env);
+  const embedSecret = embedSecretNameFor(embedSpec.config);
+  const chatSecret = secretNameFor(modelSpec.config);
+  const embedder = createEmbeddingModel(embedSpec.config, { http, apiKey: embedSecret ? await secrets.get(embedSecret) : null, requestsPerSecond });
+  const chat = createChatModel(modelSpec.config, { http, apiKey: chatSecret ? await secrets.get(chatSecret) : null });
   if (!chat.ok) fail(chat.error.message);
-  if (!embedder) return new VaultSearch({ index, notes: store, rerankModel: chat.model });
+  // A key in a question or a logged query is gone before the embedding server or the rerank model reads it.
+  const scrubber = () => keysScrubbed;
+  if (!embedder) return new VaultSearch({ index, notes: store, rerankModel: chat.model, scrubber });
   const folder = new FileIndexCache(path.resolve(argValue("cache-dir") ?? defaultCacheDir()), vault).folder;
   const cache = new FileVectorCache(folder);
   const loaded = await loadVectors(cache, embedder.name);
@@ -67,7 +78,7 @@ async function dialFor(index: VaultIndex, store: FsNoteStore, vault: string): Pr
   job.onProgress((p) => p.state === "running" && p.notesDone % 100 === 0 && process.stderr.write(`${embeddingProgressWords(p)}\n`));
   const done = await job.run(index.paths().map((p) => ({ path: p, mtime: index.note(p)!.mtime, size: index.note(p)!.size })));
   process.stderr.write(`${path.relative(root, vault) || vault}: ${embeddingProgressWords(done)}\n`);
-  return new VaultSearch({ index, notes: store, vectors: loaded.store, embedder, rerankModel: chat.model });
+  return new VaultSearch({ index, notes: store, vectors: loaded.store, embedder, rerankModel: chat.model, scrubber });
 }
 
 /** --replay-log: the logged queries of one vault at every level, and the deltas from level 1. */
@@ -82,12 +93,16 @@ async function replayLog(): Promise<void> {
   // A dial without a log: the replay must not log itself.
   const replay = await replayLoggedQueries(await dialFor(index, store, vault), lines);
   const out = { vault, log: folder, lines: lines.length, skipped_lines: skipped, ...replayDeltas(replay), ...(wantsMisses ? { replayed: replay.replayed } : {}) };
-  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  // The log scrubbed only the keys it knew when each line was written.
+  process.stdout.write(`${JSON.stringify(keysScrubbed.value(out), null, 2)}\n`);
 }
 
 const levels = levelsAsked();
 if (process.argv.includes("--replay-log")) {
-  void replayLog();
+  replayLog().catch((error: unknown) => {
+    process.stderr.write(keysScrubbed.text(`eval:search failed: ${error instanceof Error ? error.message : String(error)}\n`));
+    process.exitCode = 1;
+  });
 } else if (levels === null) {
   void runEvalSets<SearchCase>("search", async (index, store, cases) => {
     const report = await scoreSearchCases(index, store, cases);

@@ -17,6 +17,7 @@
 // (the same band: how much of a figure is the draw of the start).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { envSecretValues } from "../src/cli/env-secrets";
 import { FsNoteStore } from "../src/cli/fs-note-store";
 import { bundledNodeWorkers } from "../src/cli/node-workers";
 import { readEvalSet, relevantNotInVault, type CaseCheck } from "../src/eval/eval-set";
@@ -24,8 +25,15 @@ import { DEFAULT_ASSOCIATION_LIMITS } from "../src/index/associations/term-assoc
 import { DEFAULT_RANKING, VaultIndex, type RankingOptions } from "../src/index/vault-index";
 import { DEFAULT_VAULT_LANGUAGE } from "../src/index/vault-language/language-lane";
 import { DEFAULT_WORD_MEANING } from "../src/index/vault-language/word-meanings";
+import { secretScrubber } from "../src/text/secret-scrub";
 
 const root = path.resolve(__dirname, "..");
+
+/**
+ * Every key of the environment, as the CLI scrubs them: out of what the scripts print, and (eval:search)
+ * out of the queries its dial sends — a question or a logged query may hold one the log never knew.
+ */
+export const keysScrubbed = secretScrubber(envSecretValues(process.env));
 
 /** The value after `--name`, or undefined when the flag is absent; a flag given without a value stops the script (exit 2), never falls back to its default. */
 export function argValue(name: string): string | undefined {
@@ -93,9 +101,9 @@ export async function runEvalSets<Case extends { question: string; id?: string; 
         out[set.name] = { ...(out[set.name] as Record<string, unknown>), seeds: await seedBand(main, (seed) => scoreVariant({ left: [], seed }, set.vault, read.set.cases, score)) };
       }
     }
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(keysScrubbed.value(out), null, 2)}\n`);
   } catch (error) {
-    process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(keysScrubbed.text(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`));
     process.exitCode = 1;
   }
 }
