@@ -91,6 +91,12 @@ interface RadixTree {
  */
 export type RadixTreeMaking = "kept" | "when needed";
 
+/** A radix tree being made from the term map, and the terms not yet put into it. */
+interface TreeInMaking {
+  tree: RadixTree;
+  rest: Iterator<[string, TermPostings]>;
+}
+
 /**
  * The engine's `_index`: MiniSearch's radix tree, kept from the start or made only when a lookup
  * needs it. An exact lookup (every search makes one per term) is answered from the term map, and so
@@ -102,9 +108,15 @@ export type RadixTreeMaking = "kept" | "when needed";
  * A tree made late is made from the term map, whose order is the order the terms were first put in.
  * Until a term leaves, that is the very history a tree kept all along would have had (same nodes,
  * same order of children, so the same results in the same order); so a term leaving makes it first.
+ *
+ * It can also be made ahead, a slice at a time (`makeInSlices`): the terms go into a tree of its own
+ * in the map's order, read by one live iterator (a term put in meanwhile comes last, where it would
+ * have gone), and lookups keep reading the map until the last term is in and the tree is swapped in
+ * whole. A lookup that needs the tree meanwhile, or a term leaving, puts in the rest at once.
  */
 class TermTree implements RadixTree {
   private tree: RadixTree | null;
+  private making: TreeInMaking | null = null;
 
   constructor(
     private readonly terms: ReadonlyMap<string, TermPostings>,
@@ -155,11 +167,36 @@ class TermTree implements RadixTree {
     return this.built()[Symbol.iterator]();
   }
 
+  /**
+   * Makes the tree ahead, `pause` awaited whenever `sliceOver` says so; stops at a pause after which
+   * it is no longer `wanted` (what it put in stays for whoever goes on). Whether the tree is made.
+   */
+  async makeInSlices(sliceOver: () => boolean, pause: () => Promise<void>, wanted: () => boolean): Promise<boolean> {
+    while (this.tree === null) {
+      this.making ??= { tree: this.makeTree(), rest: this.terms.entries() };
+      if (!this.putIn(this.making, sliceOver)) continue;
+      await pause();
+      if (!wanted()) break;
+    }
+    return this.tree !== null;
+  }
+
   private built(): RadixTree {
     if (this.tree) return this.tree;
-    const tree = this.makeTree();
-    for (const [term, postings] of this.terms) tree.set(term, postings);
-    return (this.tree = tree);
+    const making = (this.making ??= { tree: this.makeTree(), rest: this.terms.entries() });
+    this.putIn(making, () => false);
+    return making.tree;
+  }
+
+  /** Puts terms into the tree being made until `stop` says so (true) or none is left (the tree swapped in; false). */
+  private putIn(making: TreeInMaking, stop: () => boolean): boolean {
+    for (let next = making.rest.next(); !next.done; next = making.rest.next()) {
+      making.tree.set(next.value[0], next.value[1]);
+      if (stop()) return true;
+    }
+    this.tree = making.tree;
+    this.making = null;
+    return false;
   }
 }
 
@@ -200,6 +237,16 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   /** Whether the radix tree was made: only prefix and fuzzy lookups, and terms leaving, need it. */
   get radixTreeMade(): boolean {
     return this.termTree().made;
+  }
+
+  /**
+   * Makes the radix tree ahead of the first lookup that needs it, a slice at a time (`pause` awaited
+   * whenever `sliceOver` says so), swapped in whole at the end; stops at a pause after which it is no
+   * longer `wanted`, or after which the engine was emptied. Whether the tree is made.
+   */
+  async makeRadixTreeInSlices(sliceOver: () => boolean, pause: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
+    const tree = this.termTree();
+    return tree.makeInSlices(sliceOver, pause, () => wanted() && this.termTree() === tree);
   }
 
   /** Notes added from now on are analysed by `analyzer` (same options, an empty memo). */
@@ -259,8 +306,9 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
   }
 
   override removeAll(documents?: readonly EngineDoc[]): void {
-    super.removeAll(documents);
-    if (documents) return;
+    // MiniSearch refuses an argument given as undefined: "all" is no argument at all.
+    if (documents) return super.removeAll(documents);
+    super.removeAll();
     this.terms.clear();
     // MiniSearch made itself a new tree.
     this.useTermTree();

@@ -63,7 +63,8 @@ export interface VaultIndexOptions {
    * When the tree that prefix and fuzzy lookups walk is made: "kept" from the start, built along
    * with the index a slice at a time (the default with `yieldToUi`: a thread that paints must not
    * stop to make it at a keystroke), or "when needed", at the first such lookup (the default without:
-   * a process that loads the index, answers a search and exits mostly never needs it).
+   * a process that loads the index, answers a search and exits mostly never needs it; a long-lived
+   * one has it made ahead when idle: `makeRadixTreeAhead`).
    */
   radixTree?: RadixTreeMaking;
 }
@@ -399,6 +400,19 @@ export class VaultIndex {
     if (!MARKDOWN_PATH.test(path)) return false;
     for (const folder of this.excluded) if (path.startsWith(folder)) return false;
     return true;
+  }
+
+  /**
+   * Makes the radix tree (prefix lookups, terms leaving) ahead of the first lookup that needs it, in
+   * slices with `pause` awaited between them: for a long-lived process without a UI thread (the MCP
+   * server), when it is idle. Searches meanwhile read the term map, and the tree is swapped in whole.
+   * Stops at a pause once `wanted` says no or the index was rebuilt; what it made waits for the next
+   * lookup to finish it. Nothing to do when the tree is kept from the start. Whether the tree is made.
+   */
+  async makeRadixTreeAhead(pause: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
+    const engine = this.engine;
+    const slice = timeSlices(this.clock, pause);
+    return engine.makeRadixTreeInSlices(slice.over, slice.pause, () => wanted() && this.engine === engine);
   }
 
   // ── persistence (saved-index.ts decides what to write, cache-file.ts how it looks) ─────────

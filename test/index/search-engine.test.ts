@@ -4,7 +4,7 @@
 // the MiniSearch internals search-engine.ts replaces: an upgrade that changes them fails here.
 import fc from "fast-check";
 import MiniSearch, { type SearchOptions } from "minisearch";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { createEngine, FIELDS, notesWithTerm, notesWithTermIn, termClumping, type EngineDoc, type SearchEngine } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 
@@ -190,5 +190,117 @@ describe("termClumping: how a word's uses bunch together in note bodies", () => 
     expect(termClumping(engine, "nothing")).toBeUndefined();
     engine.discard("n0.md");
     expect(termClumping(engine, "zebra")?.notes).toBe(2);
+  });
+});
+
+describe("the radix tree made ahead, in slices", () => {
+  interface TreePrototype {
+    set(term: string, postings: unknown): unknown;
+    fuzzyGet(term: string, maxDistance: number): unknown;
+  }
+  /** MiniSearch's radix tree class (its SearchableMap), whose methods the counts below spy on. */
+  const Tree = (stockEngine() as unknown as { _index: { constructor: { prototype: TreePrototype } } })._index.constructor;
+  const treeOrder = (engine: SearchEngine) => [...(engine as unknown as { _index: Iterable<[string, unknown]> })._index].map(([term]) => term);
+  const note = (path: string, body: string): EngineDoc => ({ path, title: "", lead: "", aliases: "", headings: "", tags: "", location: "", properties: "", body });
+  const GARDENS = [note("a.md", "garden gardens garlic compost"), note("b.md", "kitchen knife knives seed seeds"), note("c.md", "tar tarball tax zebra")];
+
+  /** An engine of GARDENS whose tree is made when needed, and spies counting the tree's work. */
+  function gardens(): { engine: SearchEngine; sets: MockInstance<TreePrototype["set"]>; fuzzyGets: MockInstance<TreePrototype["fuzzyGet"]> } {
+    const engine = createEngine(analyzer, "when needed");
+    for (const doc of GARDENS) engine.add(doc);
+    return { engine, sets: vi.spyOn(Tree.prototype, "set"), fuzzyGets: vi.spyOn(Tree.prototype, "fuzzyGet") };
+  }
+  const afterEveryTerm = () => true;
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("makes the tree kept all along, whatever is added, discarded, vacuumed or looked up between its slices", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    type Between = { step: Step } | { lookup: Parameters<typeof optionsOf>[0] & { term: string } };
+    const between: fc.Arbitrary<Between> = fc.oneof(step.map((s) => ({ step: s })), lookup.map((q) => ({ lookup: q })));
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 10 }), fc.array(between, { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), async (before, meanwhile, termsASlice) => {
+        const [kept, ahead] = [createEngine(analyzer, "kept"), createEngine(analyzer, "when needed")];
+        for (const engine of [kept, ahead]) (engine as unknown as { _options: { autoVacuum: boolean } })._options.autoVacuum = false;
+        await apply([kept, ahead], before);
+        const queue = [...meanwhile];
+        let putIn = 0;
+        const pause = async () => {
+          const next = queue.shift();
+          if (next === undefined) return;
+          if ("step" in next) await apply([kept, ahead], [next.step]);
+          else expect(ahead.search(next.lookup.term, optionsOf(next.lookup))).toEqual(kept.search(next.lookup.term, optionsOf(next.lookup)));
+        };
+        expect(await ahead.makeRadixTreeInSlices(() => ++putIn % termsASlice === 0, pause)).toBe(true);
+        for (const rest of queue) if ("step" in rest) await apply([kept, ahead], [rest.step]);
+        expect(treeOrder(ahead)).toEqual(treeOrder(kept));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("answers lookups from the term map until the last term is in, then from the tree swapped in whole", async () => {
+    const stock = stockEngine();
+    for (const doc of GARDENS) stock.add(doc);
+    const typo = stock.search("gardem", { fuzzy: 1 });
+    const { engine, sets, fuzzyGets } = gardens();
+    const terms = engine.terms.size;
+    let pauses = 0;
+    const made = await engine.makeRadixTreeInSlices(afterEveryTerm, async () => {
+      pauses++;
+      expect(engine.radixTreeMade).toBe(false);
+      expect(engine.search("gardem", { fuzzy: 1 })).toEqual(typo);
+    });
+    expect(made).toBe(true);
+    expect(pauses).toBe(terms);
+    // Every term put in once; no typo lookup walked the tree while it was being made.
+    expect(sets).toHaveBeenCalledTimes(terms);
+    expect(fuzzyGets).not.toHaveBeenCalled();
+    expect(engine.radixTreeMade).toBe(true);
+    expect(engine.search("gardem", { fuzzy: 1 })).toEqual(typo);
+    expect(fuzzyGets).toHaveBeenCalledTimes(1);
+  });
+
+  it("lets a prefix lookup meanwhile put in only the terms not yet in, not make the tree again", async () => {
+    const { engine, sets } = gardens();
+    const terms = engine.terms.size;
+    let pauses = 0;
+    const made = await engine.makeRadixTreeInSlices(afterEveryTerm, async () => {
+      if (++pauses === 2) expect(engine.search("gard", { prefix: true }).map((r) => r.id as string)).toEqual(["a.md"]);
+    });
+    expect(made).toBe(true);
+    expect(pauses).toBe(2);
+    expect(sets).toHaveBeenCalledTimes(terms);
+  });
+
+  it("stops when no longer wanted, and the next lookup that needs the tree finishes what it began", async () => {
+    const { engine, sets } = gardens();
+    const terms = engine.terms.size;
+    let wanted = true;
+    expect(await engine.makeRadixTreeInSlices(afterEveryTerm, async () => void (wanted = sets.mock.calls.length < 3), () => wanted)).toBe(false);
+    expect(sets).toHaveBeenCalledTimes(3);
+    expect(engine.radixTreeMade).toBe(false);
+    expect(engine.search("tarb", { prefix: true }).map((r) => r.id as string)).toEqual(["c.md"]);
+    expect(sets).toHaveBeenCalledTimes(terms);
+  });
+
+  it("stops once the engine was emptied: the old terms' tree is never swapped in", async () => {
+    const { engine, sets } = gardens();
+    const made = await engine.makeRadixTreeInSlices(afterEveryTerm, async () => {
+      if (engine.documentCount > 0) engine.removeAll();
+    });
+    expect(made).toBe(false);
+    expect(sets).toHaveBeenCalledTimes(1);
+    expect(engine.radixTreeMade).toBe(false);
+  });
+
+  it("has nothing to do when the tree is kept from the start", async () => {
+    const engine = createEngine(analyzer, "kept");
+    for (const doc of GARDENS) engine.add(doc);
+    const sets = vi.spyOn(Tree.prototype, "set");
+    let pauses = 0;
+    expect(await engine.makeRadixTreeInSlices(afterEveryTerm, async () => void pauses++)).toBe(true);
+    expect(pauses).toBe(0);
+    expect(sets).not.toHaveBeenCalled();
   });
 });

@@ -2,9 +2,12 @@
 // CLI, the MCP server) the radix tree that prefix and fuzzy lookups walk is made only when one is
 // asked for; a UI thread gets it kept from the start, as before, so no keystroke waits for it. And
 // when every indexed note is still listed, the plan does not go over the notes again to find none gone.
+// A long-lived process (the MCP server) may have the tree made ahead, in slices, when it is idle.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { SearchEngine } from "../../src/index/search-engine";
 import { VaultIndex, type VaultIndexOptions } from "../../src/index/vault-index";
+import { SLICE_MS } from "../../src/index/work-slice";
+import type { Clock } from "../../src/ports";
 import { ControlledStore } from "../support/controlled-note-store";
 import { fakeClock, FAKE_NOW } from "../support/fake-clock";
 import { MemoryIndexCache } from "../support/memory-index-cache";
@@ -63,6 +66,65 @@ describe("a warm start with a UI thread", () => {
   it("does so without one too when asked", async () => {
     const { engine } = await warmIndex({ radixTree: "kept" });
     expect(engine().radixTreeMade).toBe(true);
+  });
+});
+
+describe("the radix tree made ahead (a long-lived process without a UI thread, when idle)", () => {
+  /** A clock whose monotonic reading moves a slice's length at every look once `ticking`: every look ends a slice. */
+  function slicingClock(): { clock: Clock; tick: () => void } {
+    const clock = fakeClock();
+    let ticking = false;
+    const monotonicNow = (): number => {
+      if (ticking) clock.advance(SLICE_MS);
+      return clock.monotonicNow();
+    };
+    return { clock: { ...clock, monotonicNow }, tick: () => (ticking = true) };
+  }
+
+  it("is made a slice at a time, searches meanwhile finding what they found before, and then serves the prefix lookup without a build", async () => {
+    const { clock, tick } = slicingClock();
+    const { index, engine } = await warmIndex({ clock });
+    tick();
+    const terms = engine().terms.size;
+    let pauses = 0;
+    const made = await index.makeRadixTreeAhead(async () => {
+      pauses++;
+      expect(engine().radixTreeMade).toBe(false);
+      expect(await paths(index, "gazzelles")).toEqual(["Gamma.md"]);
+    });
+    expect(made).toBe(true);
+    expect(pauses).toBe(terms);
+    expect(engine().radixTreeMade).toBe(true);
+    expect((await index.search("aardv", store, { asYouType: true })).map((r) => r.path)).toEqual(["Alpha.md"]);
+  });
+
+  it("stops at a pause once it is no longer wanted, and leaves the tree unmade", async () => {
+    const { clock, tick } = slicingClock();
+    const { index, engine } = await warmIndex({ clock });
+    tick();
+    let pauses = 0;
+    expect(await index.makeRadixTreeAhead(async () => void pauses++, () => pauses < 2)).toBe(false);
+    expect(pauses).toBe(2);
+    expect(engine().radixTreeMade).toBe(false);
+  });
+
+  it("stops once the index was rebuilt meanwhile: the new one is not the one it was making", async () => {
+    const { clock, tick } = slicingClock();
+    const { index, engine } = await warmIndex({ clock });
+    tick();
+    let rebuilt: Promise<unknown> | undefined;
+    expect(await index.makeRadixTreeAhead(async () => void (rebuilt ??= index.rebuild(store)))).toBe(false);
+    await rebuilt;
+    expect(engine().radixTreeMade).toBe(false);
+  });
+
+  it("has nothing to do with a UI thread: the tree was kept from the start", async () => {
+    const { clock, tick } = slicingClock();
+    const { index } = await warmIndex({ clock, yieldToUi: () => Promise.resolve() });
+    tick();
+    let pauses = 0;
+    expect(await index.makeRadixTreeAhead(async () => void pauses++)).toBe(true);
+    expect(pauses).toBe(0);
   });
 });
 

@@ -6,6 +6,7 @@
 // is answered with its error, not dropped (protocol-stdin.ts, stdio-transport.ts). Every message out
 // loses every key of the environment, in every form (scrubbed-transport.ts). When the client closes
 // its end of stdin, what it asked before is answered, for up to ANSWER_GRACE_MS, then the server exits.
+// Once the client is connected and the server idle, the index's radix tree is made ahead, in slices.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CLI_VERSION as version } from "../version";
@@ -14,6 +15,7 @@ import { DeadlineMissed, withDeadline } from "../../deadline";
 import { errorMessage } from "../../text/error-message";
 import { vectorResetWords } from "../../index/embeddings/vector-reset";
 import { embeddingDisclosure } from "../../llm/embeddings/embed-spec";
+import type { VaultIndex } from "../../index/vault-index";
 import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
@@ -104,14 +106,32 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     transport.onclose = resolve;
     void options.ended?.then(() => answerOpenRequests(open, clock, options.answerGraceMs ?? ANSWER_GRACE_MS, io)).then(resolve);
   });
+  let serving = true;
+  // Once the client has finished its handshake (never before: the server is ready without it).
+  server.server.oninitialized = () => void makeRadixTreeWhenIdle(opened.index, open, () => serving).catch((error: unknown) => io.err(`warning: the index's prefix lookups could not be readied ahead (${errorMessage(error)}).\n`));
   await server.connect(transport);
   io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);
   await closed;
+  serving = false;
   clearInterval(saver);
   watcher.close();
   await saveIfChanged();
   await server.close().catch(() => undefined);
   return 0;
+}
+
+/**
+ * Has the index make its radix tree (prefix lookups, terms leaving: 100 ms at 9,000 notes, in one go)
+ * before a call needs it, a slice at a time, only while no request is open: between slices, what
+ * arrived is read (a macrotask) and answered first, from the term map; the tree is swapped in whole.
+ */
+async function makeRadixTreeWhenIdle(index: VaultIndex, open: OpenRequests, serving: () => boolean): Promise<void> {
+  const idle = async (): Promise<void> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await open.allAnswered();
+  };
+  await idle();
+  if (serving()) await index.makeRadixTreeAhead(idle, serving);
 }
 
 /** Waits for the requests read before the client's input ended, for `graceMs` at most; says what it gave up on. */
