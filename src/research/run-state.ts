@@ -41,6 +41,10 @@ export interface RunState {
   readonly count: number;
   readonly recorder: TraceRecorder;
   readonly stages: StageRunner;
+  /**
+   * The question's plan, made when first read: by the plan stage (run.ts), so that the planning is
+   * timed as that stage's; a run stopped before it plans its question for the pack it returns.
+   */
   plan: QueryPlan;
   vaultRows: VaultRow[];
   notesSearched: number;
@@ -75,6 +79,7 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
   recorder.addSecrets(...deps.knownSecrets);
   if (deps.replayedFrom !== undefined) recorder.replayedFrom(deps.replayedFrom);
   const stages = new StageRunner({ clock, recorder, totalMs: RUN_LIMITS.totalMs, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
+  let plan: QueryPlan | undefined;
   return {
     request,
     deps,
@@ -84,7 +89,13 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
     count,
     recorder,
     stages,
-    plan: planQuestion(request.question, { history: request.history, clock }),
+    get plan(): QueryPlan {
+      plan ??= planQuestion(request.question, { history: request.history, clock });
+      return plan;
+    },
+    set plan(planned: QueryPlan) {
+      plan = planned;
+    },
     vaultRows: [],
     notesSearched: 0,
     retrievalLevel: null,

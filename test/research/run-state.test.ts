@@ -5,6 +5,7 @@ import { RUN_LIMITS } from "../../src/research/run-limits";
 import { MAX_QUESTION_CHARS, questionRead } from "../../src/text/cut-text";
 import { packOf, startRun } from "../../src/research/run-state";
 import { ANSWERED_QUESTION, sampleVaultHarness } from "../support/research-harness";
+import { fakeClock } from "../support/fake-clock";
 
 describe("startRun", () => {
   it("takes mode, providers, freshness and count from the request, else the settings, within the run's limits", async () => {
@@ -41,8 +42,18 @@ describe("startRun", () => {
     const pack = packOf(run);
     expect(pack.question).toBe(questionRead(asked));
     expect(pack.question.length).toBeLessThanOrEqual(MAX_QUESTION_CHARS);
-    expect(run.plan.question).toBe(pack.question);
+    expect(pack.query_plan.question).toBe(pack.question);
     expect(pack.warnings).toEqual([{ kind: "question_cut", message: `The question is ${asked.length.toLocaleString("en-US")} characters long; only its first 2,000 were read.` }]);
     expect(packOf(startRun({ question: ANSWERED_QUESTION }, h.deps)).warnings).toEqual([]);
+  });
+
+  it("plans the question in the plan stage, whose time in the trace is the planning's", async () => {
+    const h = await sampleVaultHarness();
+    // Planning reads the clock's date (which years are "now"); here each reading of it takes 20 ms.
+    const clock = fakeClock();
+    const slowDates = { ...clock, now: () => (clock.advance(20), clock.now()) };
+    const result = await h.run({ question: ANSWERED_QUESTION, writeTrace: false }, { clock: slowDates });
+    expect(result.pack.query_plan.terms).toContain("automerge");
+    expect(result.trace.timings_ms.plan).toBeGreaterThanOrEqual(20);
   });
 });
