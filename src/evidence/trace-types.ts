@@ -48,6 +48,13 @@ export interface TraceEvent {
   data?: Record<string, unknown>;
 }
 
+/**
+ * How a stage ended, in its own event's data (`type` a stage name, beside `ms`, how long it ran):
+ * finished (`detail`), threw (`failed: true`: its error, or its time or the run's ran out), or
+ * stopped by the user (`stopped: "cancelled"`; traces before this field said `failed: true` for it).
+ */
+export type StageEnding = { detail?: string } | { failed: true } | { stopped: "cancelled" };
+
 export interface ResearchAnswer {
   /** Markdown with bracketed key citations. */
   text: string;

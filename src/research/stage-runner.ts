@@ -10,7 +10,7 @@
 import { DeadlineMissed, describeMs, withDeadline } from "../deadline";
 import type { Clock } from "../ports";
 import type { ProviderName } from "../settings";
-import type { StageName } from "../evidence/trace-types";
+import type { StageEnding, StageName } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
 import { RUN_LIMITS } from "./run-limits";
 import type { TraceRecorder } from "./trace-recorder";
@@ -126,7 +126,7 @@ export class StageRunner {
       return value;
     } catch (error) {
       const failure = this.failureOf(error, stage, ms, left);
-      recorder.stageEnd(stage.name, { failed: true });
+      recorder.stageEnd(stage.name, endOf(failure));
       this.progress(stage.name, "failed", errorMessage(failure));
       throw failure;
     } finally {
@@ -156,4 +156,9 @@ export class StageRunner {
     if (error instanceof DeadlineMissed) return new StageTimedOut(stage.name, ms, left < stage.limitMs ? this.init.totalMs : undefined);
     return error;
   }
+}
+
+/** How a stage that threw is recorded: stopped by the user, which is no failure, or failed. */
+function endOf(failure: unknown): StageEnding {
+  return failure instanceof RunStopped && failure.kind === "cancelled" ? { stopped: "cancelled" } : { failed: true };
 }

@@ -254,6 +254,25 @@ describe("StageRunner", () => {
     expect(progress.at(-1)).toMatchObject({ stage: "synthesize", status: "failed", detail: "The run was cancelled during the synthesize stage." });
   });
 
+  it("a stage the user stopped is recorded as stopped, not failed; one out of time still as failed", async () => {
+    const controller = new AbortController();
+    const { clock, recorder, stages } = runner({ signal: controller.signal });
+    const stopped = failureOf(stages.run({ name: "external_retrieval", start: "Searching the web", limitMs: 20_000, work: (s) => new Promise<never>((_, reject) => s.addEventListener("abort", () => reject(new Error("aborted")))), done: () => "" }));
+    await Promise.resolve();
+    clock.advance(120);
+    controller.abort();
+    expect(await stopped).toMatchObject({ name: "RunStopped", kind: "cancelled" });
+
+    const late = runner();
+    const timedOut = failureOf(late.stages.run({ name: "local_retrieval", start: "Searching", limitMs: 5000, work: () => new Promise<never>(() => {}), done: () => "" }));
+    await Promise.resolve();
+    late.clock.advance(5000);
+    expect(await timedOut).toBeInstanceOf(StageTimedOut);
+
+    expect(recorder.finish("cancelled", emptyPack()).events).toEqual([{ type: "external_retrieval", at: 120, data: { stopped: "cancelled", ms: 120 } }]);
+    expect(late.recorder.finish("timeout", emptyPack()).events).toEqual([{ type: "local_retrieval", at: 5000, data: { failed: true, ms: 5000 } }]);
+  });
+
   it("a finished stage aborts its work's signal: what the work left running (a source past its own deadline) stops with it", async () => {
     const { stages } = runner();
     let signal: AbortSignal | undefined;
