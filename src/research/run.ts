@@ -66,6 +66,7 @@ async function planStage(run: RunState): Promise<void> {
     name: "plan",
     start: "Planning",
     limitMs: RUN_LIMITS.localStageMs,
+    // The plan is made as it is first read, here: the stage's time is the planning's.
     work: () => run.plan,
     done: (p) => `${p.terms.length} search terms${p.freshness.flagged ? "; asks about the current state" : ""}`,
   });
@@ -168,7 +169,8 @@ async function mergeStage(run: RunState): Promise<void> {
 
 /** The vault has nothing and the web failed: the run ends here, saying why. */
 function externalRequiredFailed(run: RunState): StopReason {
-  // Not the provider warnings themselves: they promise vault results that do not exist here.
+  // Every failure in one sentence: the trace note shows it in place of each source's own warning.
+  // Those stay in the pack, for their kinds (what evals and the CLI's missing-key hint read).
   const why = run.external.failures.join(" ");
   run.warnings.push({ kind: "external_required_failed", message: `External search was needed because the vault has nothing on this, and it failed. ${why}`.trim() });
   return "external_required_failed";

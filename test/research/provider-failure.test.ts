@@ -84,9 +84,23 @@ describe("a provider failure keeps local answers", () => {
     expect(why?.message).toMatch(/vault has nothing/);
     // The reason names the provider and what went wrong with it.
     expect(why?.message).toMatch(/Exa failed \(\w+\)/);
-    // It must not promise vault results that do not exist.
-    expect(why?.message).not.toMatch(/vault results are kept/i);
+    // Neither it nor the source's own warning (its kind kept for the pack's readers) promises vault results that do not exist.
+    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_http", "external_required_failed"]);
+    for (const w of result.pack.warnings) expect(w.message).not.toMatch(/vault results are kept/i);
     expect(h.store.text(result.trace_path!)).toMatch(/stop_reason: external_required_failed/);
+  });
+
+  it("with nothing local, a source that fails beside one that answers promises no vault results", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...replayFolder(), ...replayFile("exa/server-error-500-html.json")] });
+    // No note of the sample vault matches a word of it (the espresso question matches a few, weakly).
+    const result = await h.run({ question: "How do penguins regulate body temperature?", mode: "always", providers: ["brave", "exa"] });
+
+    // The vault search found nothing (rows the web's pages fold into come later, from notes that cite them).
+    expect(result.trace.events.find((e) => e.type === "local_retrieval")?.data?.detail).toMatch(/^0 of \d+ notes matched/);
+    expect(result.pack.external_evidence.length).toBeGreaterThan(0);
+    const exa = result.pack.warnings.filter((w) => /^Exa failed/.test(w.message));
+    expect(exa).toHaveLength(1);
+    expect(exa[0].message).not.toMatch(/vault results are kept/i);
   });
 
   it("with nothing local, no provider enabled and mode always, stops with external_required_failed", async () => {

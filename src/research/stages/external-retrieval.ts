@@ -1,7 +1,8 @@
 // External retrieval: one bounded pass over the web. Each provider is asked each query built from
 // the question (never from note text), and everything that left the device and came back is
 // written into the trace as it happens. A provider that fails leaves a warning and the vault's
-// rows stand; only when every provider failed does the run count web search as failed.
+// rows stand (and it says so only when there are some); only when every provider failed does the
+// run count web search as failed.
 //
 // The pass has the search's time (settings.external.timeoutMs, and never past the run's budget),
 // shared by its queries: each is given what is left, so a slow source is given up on by its own
@@ -59,12 +60,14 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
     done: describeGathered,
     outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
   });
+  // Said only of a vault that has rows: with none, "kept" promises what does not exist.
+  const kept = run.vaultRows.length > 0 ? " Vault results are kept." : "";
   for (const f of gathered.failures) {
     const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
     // A source that fails both queries the same way is said once (the trace keeps each failure).
     if (run.external.failures.includes(failed)) continue;
     run.external.failures.push(failed);
-    run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed} Vault results are kept.` });
+    run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed}${kept}` });
   }
   if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
   return gathered.results;
