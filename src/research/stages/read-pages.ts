@@ -167,19 +167,21 @@ async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowRead
   return summarised ? { ...read, summarised } : read;
 }
 
+// A page event's facts in the order a reader needs them, as the trace note's timeline cuts its cell
+// at 240 characters: what became of the page, and why in words, before the page's address, its key
+// and the reason as data (with `reason` first, the words were cut off behind its `{"kind":"unusable",…}`).
 function recordRead(run: RunState, row: OutsideVaultRow, text: Extract<PageText, { kind: "read" }>, ms: number): void {
   const { page } = text;
-  run.recorder.event("page_fetch", { key: row.source_key, url: row.url, outcome: text.cached ? "cached" : "fetched", ms, bytes: page.bytes, ...(page.url !== row.url ? { final_url: page.url } : {}) });
-  run.recorder.event("page_extract", { key: row.source_key, outcome: "extracted", kind: page.kind, chars: page.text.length, charset: page.charset, ...(page.warnings.length ? { warnings: page.warnings } : {}) });
+  run.recorder.event("page_fetch", { outcome: text.cached ? "cached" : "fetched", bytes: page.bytes, url: row.url, ...(page.url !== row.url ? { final_url: page.url } : {}), key: row.source_key, ms });
+  run.recorder.event("page_extract", { outcome: "extracted", kind: page.kind, chars: page.text.length, charset: page.charset, ...(page.warnings.length ? { warnings: page.warnings } : {}), key: row.source_key });
 }
 
 function skippedPage(run: RunState, row: OutsideVaultRow, text: Extract<PageText, { kind: "skipped" }>, budgetChars: number, ms: number): PageRead {
-  const facts = { key: row.source_key, reason: text.reason, message: text.message };
   if (text.at === "extract") {
-    run.recorder.event("page_fetch", { key: row.source_key, url: row.url, outcome: "fetched", ms, ...(text.bytes !== undefined ? { bytes: text.bytes } : {}) });
-    run.recorder.event("page_extract", { ...facts, outcome: "skipped" });
+    run.recorder.event("page_fetch", { outcome: "fetched", ...(text.bytes !== undefined ? { bytes: text.bytes } : {}), url: row.url, key: row.source_key, ms });
+    run.recorder.event("page_extract", { outcome: "skipped", message: text.message, key: row.source_key, reason: text.reason });
   } else {
-    run.recorder.event("page_fetch", { ...facts, url: row.url, outcome: "skipped", ms });
+    run.recorder.event("page_fetch", { outcome: "skipped", message: text.message, url: row.url, key: row.source_key, reason: text.reason, ms });
   }
   run.stages.progress("read_pages", "skipped", `Did not read ${row.domain}: ${text.message}`);
   const read: PageRead = { source_key: row.source_key, url: row.url, status: "skipped", reason: text.reason, message: text.message, passages_found: 0, passages_kept: 0, chars: 0, budget_chars: budgetChars, ms };

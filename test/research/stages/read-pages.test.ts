@@ -131,6 +131,20 @@ describe("reading the pages behind outside results", () => {
     expect(result.trace.timings_ms.read_pages).toBeGreaterThanOrEqual(0);
   });
 
+  it("says first what became of a page not read and why, so the trace note's timeline cell (240 characters) keeps it", async () => {
+    const local = "http://127.0.0.1:8080/admin";
+    const exchanges: RecordedExchange[] = [...replayFolder(PAGES_DIR).filter((e) => !e.url.startsWith("https://api.search.brave.com/")), searchAnswer([local, FORUM])];
+    const h = await sampleVaultHarness({ exchanges });
+    const result = await h.run(request({ retrievalOnly: true, writeTrace: true }), { readPage: nodePageReader });
+    const rows = h.store.text(result.trace_path!)!.split("\n").filter((l) => /^\| \d+ \| page_(fetch|extract) \|/.test(l));
+    const cell = (type: string, outcome: string) => rows.find((l) => l.includes(`| ${type} | outcome: ${outcome};`));
+    // Refused at the fetch: the words, then the address and key, the reason as data last.
+    expect(cell("page_fetch", "skipped")).toMatch(/\| outcome: skipped; message: The address is 127\.0\.0\.1[^|]*never fetched\.; url: http:\/\/127\.0\.0\.1:8080\/admin; key: ext:/);
+    // Fetched, and no text in it: the extract's event says so in words before its reason.
+    expect(cell("page_extract", "skipped")).toMatch(/\| outcome: skipped; message: The page has almost no text of its own[^|]*JavaScript[^|]*; key: ext:[^;]+; reason: \{"kind":"unusable"/);
+    expect(cell("page_fetch", "fetched")).toMatch(/\| outcome: fetched; bytes: \d+; url: https:\/\/community/);
+  });
+
   it("writes nothing into the vault, trace note aside", async () => {
     const h = await harness();
     await h.run(request(), { readPage: nodePageReader });
