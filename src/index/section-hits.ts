@@ -199,9 +199,14 @@ function densestWindow(positions: { at: number; word: string }[], width: number,
   return Array.from(best);
 }
 
-/** The window of `text` (about SNIPPET_CHARS long) holding the most `spans`, with offsets re-based. */
+/**
+ * The window of `text` (about SNIPPET_CHARS long) holding the most `spans`, with offsets re-based.
+ * Each run of whitespace becomes one character: a line break where it holds a blank line (a shown
+ * note's blocks end there, `shown-notes.ts`), so a quote can stop where a paragraph, an item, a
+ * table row or a code block does; a space otherwise.
+ */
 export function snippetAround(text: string, spans: { start: number; end: number }[], size = SNIPPET_CHARS): { snippet: string; highlights: Highlight[] } {
-  const clean = text.replace(/\s+/g, " ");
+  const clean = text.replace(/\s+/g, (run) => (BLOCK_BREAK.test(run) ? "\n" : " "));
   // Collapsing whitespace shifts offsets; recompute spans on the collapsed text when needed.
   const spansClean = clean.length === text.length ? spans : remapSpans(text, spans);
   if (clean.length <= size) {
@@ -217,25 +222,44 @@ export function snippetAround(text: string, spans: { start: number; end: number 
       bestStart = spansClean[i].start;
     }
   }
-  // Start a little before the first match, on a word boundary.
+  // Start a little before the first match, on a word boundary, or where the match's block starts:
+  // the end of a code block or a paragraph before it is only noise.
   let start = Math.max(0, bestStart - Math.floor(size / 5));
-  if (start > 0) {
-    const space = clean.indexOf(" ", start);
+  const blockStart = clean.lastIndexOf("\n", bestStart) + 1;
+  if (blockStart > start) start = blockStart;
+  else if (start > 0) {
+    const space = nextSpace(clean, start);
     if (space !== -1 && space < bestStart) start = space + 1;
   }
   let end = Math.min(clean.length, start + size);
   if (end < clean.length) {
-    const space = clean.lastIndexOf(" ", end);
+    const space = lastSpace(clean, end);
     if (space > start + size / 2) end = space;
   }
   // Text without spaces (Japanese, a row of emoji) is cut where the window ends: never inside a
   // character written as two UTF-16 units, which would show as "�" and is no valid UTF-8 in JSON.
   if (start > 0 && isLowSurrogate(clean.charCodeAt(start))) start++;
   if (end < clean.length && isLowSurrogate(clean.charCodeAt(end))) end--;
-  const prefix = start > 0 ? "…" : "";
+  // Blocks left out above are a line of their own: the block shown is whole, not the end of a cut one.
+  const prefix = start === 0 ? "" : clean[start - 1] === "\n" ? "…\n" : "…";
   const suffix = end < clean.length ? "…" : "";
   const snippet = prefix + clean.slice(start, end) + suffix;
   return { snippet, highlights: shift(spansClean, start, end, start - prefix.length) };
+}
+
+/** A run of whitespace holding a blank line: where one block of a shown note ends and the next begins. */
+const BLOCK_BREAK = /\n[^\S\n]*\n/;
+
+/** Where the first space or line break at or after `from` is, or -1. */
+function nextSpace(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (text[i] === " " || text[i] === "\n") return i;
+  return -1;
+}
+
+/** Where the last space or line break at or before `from` is, or -1. */
+function lastSpace(text: string, from: number): number {
+  for (let i = Math.min(from, text.length - 1); i >= 0; i--) if (text[i] === " " || text[i] === "\n") return i;
+  return -1;
 }
 
 /** The second half of a character written as two UTF-16 units (an emoji, a rare CJK character). */

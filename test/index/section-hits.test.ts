@@ -46,6 +46,17 @@ describe("snippetAround", () => {
     expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["target"]);
   });
 
+  it("keeps a blank line as one line break where a shown note's blocks end, and other runs of whitespace as a space", () => {
+    const text = "`RELAY_PORT=8787 node dist/relay.js`\n\nDesign review:\n  sync relay. " + filler(60);
+    const { snippet, highlights } = snippetAround(text, spansOf(text, "relay").slice(1));
+    // The window starts where the match's block does, not inside the code block before it.
+    expect(snippet.startsWith("…\nDesign review: sync relay. lorem")).toBe(true);
+    const short = snippetAround("`node dist/relay.js`\n\nDesign review:\n  sync relay.", []).snippet;
+    expect(short).toBe("`node dist/relay.js`\nDesign review: sync relay.");
+    expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["relay"]);
+    expect(snippet.indexOf("relay.")).toBe(highlights[0][0]);
+  });
+
   it("keeps highlights right when leading whitespace is trimmed", () => {
     const text = "   \n  leading space then match";
     const { snippet, highlights } = snippetAround(text, spansOf(text, "match"));
