@@ -121,13 +121,16 @@ function queryShown(query: string): string {
 
 /** The snippet with its matched words as highlight parts («word» without colour). */
 function highlighted(snippet: string, highlights: [number, number][]): StyledText {
+  // A snippet keeps a line break where a block of the note ends (a table row, a paragraph, code):
+  // its next line is indented as the first is, under the result it belongs to.
+  const indented = (text: string) => text.replace(/\n/g, "\n   ");
   const parts: StyledText = [];
   let at = 0;
   for (const [start, end] of highlights) {
     if (start < at) continue;
-    parts.push(snippet.slice(at, start), styled("highlight", snippet.slice(start, end)));
+    parts.push(indented(snippet.slice(at, start)), styled("highlight", indented(snippet.slice(start, end))));
     at = end;
   }
-  parts.push(snippet.slice(at));
+  parts.push(indented(snippet.slice(at)));
   return parts;
 }

@@ -164,9 +164,33 @@ function sentencesOf(row: EvidenceRow): { text: string; property: boolean }[] {
       ? row.sections.flatMap((s) => (s.heading === "" ? propertyPieces(s.text) : [{ prose: s.text }]))
       : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => ({ prose: s.text }));
   return texts
-    .flatMap((piece) => ("property" in piece ? [{ text: piece.property, property: true }] : sentencesIn(piece.prose).map((text) => ({ text, property: false }))))
+    .flatMap((piece) => ("property" in piece ? [{ text: piece.property, property: true }] : proseBlocks(piece.prose).flatMap(sentencesIn).map((text) => ({ text, property: false }))))
     .map((s) => ({ ...s, text: s.text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() }))
     .filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+}
+
+/**
+ * The blocks of a text that may be quoted: a section's text has a line break where a paragraph, an
+ * item, a table row or a code block ends (index/section-hits.ts), and no quote runs across one.
+ * A code block, shown as one code span (whole, or cut by the snippet at either end), is no sentence:
+ * a command glued to the prose after it, or an embed shown as an example, is not what the note says.
+ */
+function proseBlocks(text: string): string[] {
+  return text.split("\n").filter((block) => !isCodeBlock(block.trim()));
+}
+
+/** One code span from end to end, or its start or end where the snippet's window cut it ("…relay.js`"). */
+function isCodeBlock(block: string): boolean {
+  const cutBefore = block.startsWith("…");
+  const cutAfter = block.endsWith("…");
+  const body = block.slice(cutBefore ? 1 : 0, cutAfter ? -1 : undefined);
+  const opens = /^(`+)(?!`)/.exec(body)?.[1];
+  const closes = /(?<!`)(`+)$/.exec(body)?.[1];
+  const run = opens ?? closes;
+  if (!run) return false;
+  const runs = (body.match(/`+/g) ?? []).filter((r) => r === run).length;
+  if (opens && closes && opens === closes && runs === 2) return true;
+  return runs === 1 && (opens ? cutAfter : cutBefore);
 }
 
 /**
