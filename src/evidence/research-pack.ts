@@ -197,11 +197,10 @@ export const coverageSchema = z.object({
 export type Coverage = z.infer<typeof coverageSchema>;
 
 /**
- * Every kind of warning a run leaves in its pack. A provider failure is `provider_` and the
- * provider error's kind, from a typed table in research/stages/external-retrieval.ts.
+ * The warnings that say a web source failed: `provider_` and the provider error's kind, from a
+ * typed table in research/stages/external-retrieval.ts (a source's notice, `provider_warning`, is none).
  */
-export const packWarningKinds = [
-  "provider_warning",
+export const providerFailureKinds = [
   "provider_auth",
   "provider_rate_limited",
   "provider_plan",
@@ -210,6 +209,12 @@ export const packWarningKinds = [
   "provider_http",
   "provider_parse",
   "provider_network",
+] as const;
+
+/** Every kind of warning a run leaves in its pack. */
+export const packWarningKinds = [
+  "provider_warning",
+  ...providerFailureKinds,
   /** The web search was bounded: results cut per source, an operator left out, the query shortened. */
   "search_clamped",
   "no_provider",

@@ -4,7 +4,7 @@
 // (trace-note-read.ts). Web and model text reaches the note only through the one escaper
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
-import type { ContentSection, OutsideVaultRow, PackWarning, PackWarningKind } from "../evidence/research-pack";
+import { providerFailureKinds, type ContentSection, type OutsideVaultRow, type PackWarning, type PackWarningKind } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { CUT_MARK, cutText } from "../evidence/trace-bounds";
@@ -269,17 +269,8 @@ function warningsSection(trace: ResearchTrace, truncated: readonly string[]): st
   return ["## Warnings", "", ...(items.length > 0 ? items : ["None."])].join("\n");
 }
 
-/** How a source's failure is a pack warning (each one ends "Vault results are kept."). */
-const PROVIDER_FAILURES: ReadonlySet<PackWarningKind> = new Set<PackWarningKind>([
-  "provider_auth",
-  "provider_rate_limited",
-  "provider_plan",
-  "provider_unsupported",
-  "provider_timeout",
-  "provider_http",
-  "provider_parse",
-  "provider_network",
-]);
+/** The pack warnings that say a web source failed. */
+const PROVIDER_FAILURES: ReadonlySet<PackWarningKind> = new Set<PackWarningKind>(providerFailureKinds);
 
 /**
  * A run that ended because the web was needed and failed has one warning that names every failure;

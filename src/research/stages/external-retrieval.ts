@@ -7,7 +7,7 @@
 // The pass has the search's time (settings.external.timeoutMs, and never past the run's budget),
 // shared by its queries: each is given what is left, so a slow source is given up on by its own
 // deadline, with the answers of the others kept, before the stage's limit throws them all away.
-import type { PackWarningKind } from "../../evidence/research-pack";
+import type { providerFailureKinds } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
 import type { ProviderName } from "../../settings";
@@ -22,7 +22,7 @@ import type { TraceRecorder } from "../trace-recorder";
 import { answerCarriesPageText } from "./read-pages";
 
 /** The pack warning of each way a provider can fail. */
-const providerFailureWarning: Record<ProviderErrorKind, PackWarningKind> = {
+const providerFailureWarning: Record<ProviderErrorKind, (typeof providerFailureKinds)[number]> = {
   auth: "provider_auth",
   rate_limited: "provider_rate_limited",
   plan: "provider_plan",
