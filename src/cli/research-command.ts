@@ -4,7 +4,7 @@
 // config's notes.writeTraceNotes); otherwise it is kept in the cache folder (kept-trace.ts).
 // Ctrl-C stops the run gently (exit 130): what it found is printed, its trace kept in the cache folder.
 import path from "node:path";
-import type { Citation, OutsideVaultRow } from "../evidence/research-pack";
+import { warningsToShow, type Citation, type OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
 import type { DialLevel, DialNotice } from "../index/dial/dial-types";
@@ -256,9 +256,10 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
     lines.push(`     ${row.url}`);
     lines.push(...pageReadLines(result, row));
   });
-  if (pack.warnings.length > 0) {
+  const warnings = warningsToShow(result.stop_reason, pack.warnings);
+  if (warnings.length > 0) {
     lines.push("", "Warnings:");
-    for (const w of pack.warnings) lines.push(`  - ${w.message}`);
+    for (const w of warnings) lines.push(`  - ${w.message}`);
   }
   lines.push("", `Stop reason: ${result.stop_reason}`);
   lines.push(traceLine(result, extras, pack.warnings.some((w) => w.kind === "trace_not_written")));

@@ -275,6 +275,17 @@ export const stopReasons = [
 export const stopReasonSchema = z.enum(stopReasons);
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
+/**
+ * The warnings a person is shown of a run: when it stopped because the web was needed and every
+ * source failed, its stop warning names each failure, so the sources' own are not said again (the
+ * CLI printed each failure twice). The pack keeps them all, for programs that read their kinds.
+ */
+export function warningsToShow(stopReason: StopReason, warnings: readonly PackWarning[]): PackWarning[] {
+  if (stopReason !== "external_required_failed") return [...warnings];
+  const failures: ReadonlySet<string> = new Set(providerFailureKinds);
+  return warnings.filter((w) => !failures.has(w.kind));
+}
+
 export type EvidenceRow = VaultRow | OutsideVaultRow;
 
 

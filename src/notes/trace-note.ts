@@ -4,7 +4,7 @@
 // (trace-note-read.ts). Web and model text reaches the note only through the one escaper
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
-import { providerFailureKinds, type ContentSection, type OutsideVaultRow, type PackWarning, type PackWarningKind } from "../evidence/research-pack";
+import { warningsToShow, type ContentSection, type OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { CUT_MARK, cutText } from "../evidence/trace-bounds";
@@ -259,7 +259,7 @@ function warningsSection(trace: ResearchTrace, truncated: readonly string[]): st
     said.push(text);
     items.push(`- ${escapeMarkdownText(sentence(text))}`);
   };
-  for (const w of trace.pack.warnings) if (!said.includes(oneLine(w.message)) && !toldByStop(trace, w)) say(oneLine(w.message));
+  for (const w of warningsToShow(trace.stop_reason, trace.pack.warnings)) if (!said.includes(oneLine(w.message))) say(oneLine(w.message));
   for (const e of trace.errors) {
     const message = oneLine(e.message);
     if (said.some((text) => text.includes(uncut(message)))) continue;
@@ -267,17 +267,6 @@ function warningsSection(trace: ResearchTrace, truncated: readonly string[]): st
   }
   for (const t of truncated) items.push(`- Cut from the trace data below: ${escapeMarkdownText(sentence(oneLine(t)))}`);
   return ["## Warnings", "", ...(items.length > 0 ? items : ["None."])].join("\n");
-}
-
-/** The pack warnings that say a web source failed. */
-const PROVIDER_FAILURES: ReadonlySet<PackWarningKind> = new Set<PackWarningKind>(providerFailureKinds);
-
-/**
- * A run that ended because the web was needed and failed has one warning that names every failure;
- * each source's own adds that "vault results are kept" of a vault that had none.
- */
-function toldByStop(trace: ResearchTrace, warning: PackWarning): boolean {
-  return trace.stop_reason === "external_required_failed" && PROVIDER_FAILURES.has(warning.kind);
 }
 
 /** A message without the mark the trace's bound left on it, to find it inside the whole sentence. */

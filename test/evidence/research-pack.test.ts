@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citationsOfPack, researchPackSchema } from "../../src/evidence/research-pack";
+import { citationsOfPack, researchPackSchema, warningsToShow, type PackWarning } from "../../src/evidence/research-pack";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
 
 const note = vaultRow("Tools/tar.md", "tar", [{ heading: "Extract", text: "Use tar -xf archive.tar to extract." }]);
@@ -47,5 +47,19 @@ describe("citationsOfPack", () => {
       provider: "brave",
       url: "https://man7.org/tar",
     });
+  });
+});
+
+describe("warningsToShow", () => {
+  const failed: PackWarning = { kind: "provider_http", message: "GitHub failed (HTTP 502)." };
+  const stop: PackWarning = { kind: "external_required_failed", message: "External search was needed, but every source failed: GitHub (HTTP 502)." };
+  const clamped: PackWarning = { kind: "search_clamped", message: "Results were cut to 5 per source." };
+
+  it("says each failure once when the run stopped for them: the stop's warning names them", () => {
+    expect(warningsToShow("external_required_failed", [failed, stop, clamped])).toEqual([stop, clamped]);
+  });
+
+  it("keeps a source's failure on any other run, where nothing else names it", () => {
+    expect(warningsToShow("enough_evidence", [failed, clamped])).toEqual([failed, clamped]);
   });
 });
