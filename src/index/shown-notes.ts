@@ -174,7 +174,7 @@ const MATCHED_LETTERS = 12;
 
 function lettersOf(text: string): string {
   // Most lines are ASCII, where the plain classes say the same and cost a fraction of the Unicode ones.
-  return ASCII_ONLY.test(text) ? text.replace(/[^A-Za-z0-9]+/g, "") : text.replace(/[^\p{L}\p{N}]+/gu, "");
+  return !NOT_ASCII.test(text) ? text.replace(/[^A-Za-z0-9]+/g, "") : text.replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NOT_ASCII = /[^\p{ASCII}]/u;
