@@ -4,7 +4,7 @@
 // `npm run eval:search` and by the quality tests.
 import type { NoteStore } from "../ports";
 import { DIAL_LEVELS, type DialLevel, type DialNotice, type DialRequest, type DialResponse } from "../index/dial/dial-types";
-import type { QueryReplay, ReplayedQuery } from "../index/dial/query-replay";
+import { openedFigures, type QueryReplay } from "../index/dial/query-replay";
 import type { VaultIndex } from "../index/vault-index";
 import { roundTo } from "../text/numbers";
 import { groupCases } from "./eval-set";
@@ -177,15 +177,4 @@ export function replayDeltas(replay: QueryReplay): ReplayDeltas {
       };
     }),
   };
-}
-
-/** MRR of the best opened note and recall@5 of all opened notes, at level index `i`, over `queries`. */
-function openedFigures(queries: readonly ReplayedQuery[], i: number): { mrr: number; recallAt5: number } {
-  const reciprocal = queries.reduce((sum, r) => {
-    const rank = r.bestOpenedRank[i];
-    return sum + (rank === null ? 0 : 1 / rank);
-  }, 0);
-  const opened = queries.reduce((sum, r) => sum + r.opened.length, 0);
-  const found = queries.reduce((sum, r) => sum + r.openedInTop5[i], 0);
-  return { mrr: reciprocal / queries.length, recallAt5: opened === 0 ? 0 : found / opened };
 }

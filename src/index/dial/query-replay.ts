@@ -105,16 +105,17 @@ function distinctQueries(lines: readonly QueryLogLine[]): LoggedQuery[] {
 }
 
 function levelFigures(level: DialLevel, i: number, replayed: ReplayedQuery[], scored: ReplayedQuery[]): ReplayLevelFigures {
-  const reciprocal = scored.reduce((sum, r) => {
+  const { mrr, recallAt5 } = openedFigures(scored, i);
+  return { level, mrr, recallAt5, ranLower: replayed.filter((r) => r.ranLevels[i] < level).length };
+}
+
+/** MRR of the best opened note and recall@5 of all opened notes, at level index `i`, over `queries` (0 for none). */
+export function openedFigures(queries: readonly ReplayedQuery[], i: number): { mrr: number; recallAt5: number } {
+  const reciprocal = queries.reduce((sum, r) => {
     const rank = r.bestOpenedRank[i];
     return sum + (rank === null ? 0 : 1 / rank);
   }, 0);
-  const opened = scored.reduce((sum, r) => sum + r.opened.length, 0);
-  const found = scored.reduce((sum, r) => sum + r.openedInTop5[i], 0);
-  return {
-    level,
-    mrr: scored.length === 0 ? 0 : reciprocal / scored.length,
-    recallAt5: opened === 0 ? 0 : found / opened,
-    ranLower: replayed.filter((r) => r.ranLevels[i] < level).length,
-  };
+  const opened = queries.reduce((sum, r) => sum + r.opened.length, 0);
+  const found = queries.reduce((sum, r) => sum + r.openedInTop5[i], 0);
+  return { mrr: queries.length === 0 ? 0 : reciprocal / queries.length, recallAt5: opened === 0 ? 0 : found / opened };
 }
