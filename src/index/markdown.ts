@@ -15,6 +15,7 @@ import {
 } from "./frontmatter";
 import { closesFence, FenceReader, fenceOpening, type FenceLine } from "../text/code-fences";
 import { inlineToText, NextOf, type InlineSink } from "./inline-text";
+import { blockText, CODE_LINE, STARTS_BLOCK } from "./block-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
 export interface ParseOptions {
@@ -22,6 +23,10 @@ export interface ParseOptions {
    * "artist: Paul Chambers;", where the index reads only the prose values ("Paul Chambers"): the
    * names belong to their own field there, and would make every note with a `year` alike. */
   propertyLines?: boolean;
+  /** For a note about to be shown: each section's text keeps where its blocks end (`block-text.ts`),
+   * so a snippet never quotes code glued to prose, or a table's rows as one run of words. The index
+   * reads words only: its parse keeps no marks, and costs nothing more. */
+  blocks?: boolean;
 }
 
 /** Parses one note. `path` is vault-relative; `text` is the whole file as read. Never throws. */
@@ -77,7 +82,7 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
     problems.push(frontmatterProblem("opens with `---` but is never closed"));
   }
 
-  const scan = new SectionScanner(text, sink, preambleStart, preambleStart === 0 ? 1 : bodyLine, preambleLines);
+  const scan = new SectionScanner(text, sink, preambleStart, preambleStart === 0 ? 1 : bodyLine, preambleLines, options.blocks === true);
   scan.run(bodyStart, bodyLine);
 
   const tags: string[] = [];
@@ -106,6 +111,8 @@ interface OpenSection {
   start: number;
   line: number;
   lines: string[];
+  /** In a shown parse, each line's `STARTS_BLOCK` and `CODE_LINE` bits (`block-text.ts`); null in the index's. */
+  marks: number[] | null;
 }
 
 /** The last plain paragraph line, which a following `===`/`---` turns into a heading. */
@@ -148,6 +155,12 @@ class SectionScanner {
   private h1Count = 0;
   /** Whether a body line gave text yet (properties and Logseq's `key:: value` lines aside). */
   private bodyText = false;
+  /** In a shown parse: whether the next text kept starts a block (the preamble's properties are one). */
+  private blockEnded = true;
+  /** Whether the lines are a table's rows (a divider line came, and no blank line or other block since). */
+  private inTable = false;
+  /** Whether the last line read for text stood in a block quote: a quote's first line starts a block, a line after one goes on in it (CommonMark's lazy continuation). */
+  private quotedBefore = false;
 
   constructor(
     private readonly text: string,
@@ -155,8 +168,10 @@ class SectionScanner {
     preambleStart: number,
     preambleLine: number,
     preambleLines: string[],
+    private readonly blocks: boolean,
   ) {
-    this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines };
+    const marks = blocks ? preambleLines.map(() => 0) : null;
+    this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines, marks };
     this.closers = new NextOf(text);
     this.fences = text.includes("```") || text.includes("~~~") ? new FenceReader() : null;
   }
@@ -189,7 +204,7 @@ class SectionScanner {
     for (let c = raw.charCodeAt(0); i < n && isIndent(c); c = raw.charCodeAt(++i)) indent = c === 9 ? indent + 4 - (indent % 4) : indent + 1;
 
     if (this.comment) {
-      this.commentLine(raw);
+      this.commentLine(raw, i);
       return;
     }
     // Inside a comment nothing is markdown, so the fence reader never sees its lines: a ``` there opens nothing.
@@ -201,18 +216,22 @@ class SectionScanner {
     if (fenced !== "outside") {
       // An opener ends the paragraph above it; an opener's info string and a closer are no words.
       this.paragraph = null;
+      this.endBlock();
       return;
     }
     if ((this.shownFence !== null || this.fences?.indentedCode === true) && this.shownFenceLine(raw, i)) return;
     if (i === n) {
       this.paragraph = null;
       this.inListItem = false;
+      this.endBlock();
       return;
     }
     const comment = this.commentOpening(raw, i, start);
     if (comment) {
       this.comment = comment;
       this.paragraph = null;
+      // A comment block interrupts a paragraph, as an HTML block does.
+      this.endBlock();
       this.commentText(raw.slice(i + (comment === "%%" ? 2 : 4)));
       return;
     }
@@ -224,6 +243,9 @@ class SectionScanner {
       i++;
       while (i < n && isIndent(raw.charCodeAt(i))) i++;
     }
+    // A quote interrupts a paragraph, and an empty quote line ends its block as a blank line does.
+    if ((quoted && !this.quotedBefore) || (quoted && i === n)) this.endBlock();
+    this.quotedBefore = quoted;
 
     const first = raw.charCodeAt(i);
     // Setext underlines and thematic breaks: a line of only `=`, `-`, `*` or `_`.
@@ -238,6 +260,7 @@ class SectionScanner {
         if (first !== 61 && rule.count >= 3) {
           this.paragraph = null;
           this.inListItem = false;
+          this.endBlock();
           return;
         }
       }
@@ -247,11 +270,14 @@ class SectionScanner {
     const afterMarker = listMarkerEnd(raw, i);
     if (afterMarker > 0) {
       listed = true;
+      this.endBlock();
       i = afterMarker;
       while (i < n && isIndent(raw.charCodeAt(i))) i++;
     }
 
     const c = raw.charCodeAt(i);
+    // A table's row is a block of its own: its cells are no sentence that goes on in the next row.
+    if (c === 124 /* | */ || this.inTable) this.blockEnded = true;
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
       const after = raw.charCodeAt(i + level);
@@ -265,7 +291,10 @@ class SectionScanner {
           this.inListItem = listed;
           return;
         }
+        // A heading is a block of one line.
+        this.endBlock();
         this.pushBody(heading);
+        this.endBlock();
         this.paragraph = null;
         return;
       }
@@ -297,6 +326,7 @@ class SectionScanner {
     }
 
     if (rest.indexOf("|") >= 0 && isTableDivider(rest)) {
+      this.startTable();
       this.paragraph = null;
       return;
     }
@@ -304,7 +334,7 @@ class SectionScanner {
     if (caret >= 0 && isBlockId(rest, caret + 2)) rest = rest.slice(0, caret);
 
     const words = this.inline(rest);
-    const pushed = property ? pushText(this.current.lines, words) : this.pushBody(words);
+    const pushed = property ? this.keep(words) : this.pushBody(words);
     // A line under a list item continues it, indented or not: a `-` below it is the next item
     // (Logseq's empty bullet), or a rule, never the underline of a heading.
     if (listed) this.inListItem = true;
@@ -325,7 +355,7 @@ class SectionScanner {
   private codeLine(raw: string, indent: number): void {
     let i = indent;
     while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
-    this.pushBody(i > indent ? raw.slice(i).trimEnd() : raw.trim());
+    this.pushBody(i > indent ? raw.slice(i).trimEnd() : raw.trim(), true);
   }
 
   /**
@@ -339,14 +369,18 @@ class SectionScanner {
     if (this.shownFence !== null && !blank && this.fences?.indentedCode !== true) this.shownFence = null;
     const fence = raw.slice(afterBlockMarkers(raw, indent));
     if (this.shownFence !== null) {
-      if (closesFence(this.shownFence, fence)) this.shownFence = null;
-      else this.codeLine(raw, indent);
+      if (!closesFence(this.shownFence, fence)) this.codeLine(raw, indent);
+      else {
+        this.shownFence = null;
+        this.endBlock();
+      }
       return true;
     }
     const opener = fenceOpening(fence);
     if (opener === null) return false;
     this.shownFence = opener;
     this.paragraph = null;
+    this.endBlock();
     return true;
   }
 
@@ -356,8 +390,10 @@ class SectionScanner {
    * section, and could become the title); tags and links only as `commentText` says. Its words stay
    * searchable, as Obsidian's own search finds them.
    */
-  private commentLine(raw: string): void {
+  private commentLine(raw: string, textStart: number): void {
     const close = this.comment!;
+    // Nothing in a comment is markdown, but a commented-out draft's paragraphs and list items stay apart when shown.
+    if (this.blocks && (textStart === raw.length || listMarkerEnd(raw, textStart) > 0)) this.endBlock();
     const at = raw.indexOf(close);
     if (at < 0) {
       // Nothing inside is markdown, a code fence neither: `<!-- ```sh` … ``` -->` is one comment.
@@ -366,8 +402,9 @@ class SectionScanner {
     }
     this.commentText(raw.slice(0, at));
     this.comment = null;
-    // What follows the closing marker on its line is inline text, never the start of a block.
+    // What follows the closing marker on its line is inline text, never the start of a block; the next line starts one.
     this.pushBody(this.inline(raw.slice(at + close.length)));
+    this.endBlock();
   }
 
   /**
@@ -384,15 +421,44 @@ class SectionScanner {
 
   private commentText(s: string): void {
     const html = this.comment === "-->";
-    pushText(this.current.lines, inlineToText(s, html ? this.htmlCommentSink : this.sink).trim());
+    this.keep(inlineToText(s, html ? this.htmlCommentSink : this.sink).trim());
     if (html) this.htmlCommentSink.tags.length = this.htmlCommentSink.links.length = 0;
   }
 
   /** Adds a body line's text to the open section. */
-  private pushBody(s: string): boolean {
-    const pushed = pushText(this.current.lines, s);
+  private pushBody(s: string, code = false): boolean {
+    const pushed = this.keep(s, code);
     if (pushed) this.bodyText = true;
     return pushed;
+  }
+
+  /** In a shown parse, the next text starts a block of its own; a table's rows end with it. */
+  private endBlock(): void {
+    this.blockEnded = true;
+    this.inTable = false;
+  }
+
+  /**
+   * A table's divider: the header row above it and each row below are blocks of their own, with or
+   * without pipes around them (`Name | Value` over `--- | ---`), never one run of words.
+   */
+  private startTable(): void {
+    const { marks } = this.current;
+    if (marks !== null && marks.length > 0 && !this.blockEnded) marks[marks.length - 1] |= STARTS_BLOCK;
+    this.blockEnded = true;
+    this.inTable = true;
+  }
+
+  /** Adds a line of text to the open section, and in a shown parse where it stands among the blocks; whether there was text. */
+  private keep(s: string, code = false): boolean {
+    if (s === "") return false;
+    const { lines, marks } = this.current;
+    lines.push(s);
+    if (marks !== null) {
+      marks.push((this.blockEnded ? STARTS_BLOCK : 0) | (code ? CODE_LINE : 0));
+      this.blockEnded = false;
+    }
+    return true;
   }
 
   private inline(s: string): string {
@@ -423,23 +489,27 @@ class SectionScanner {
 
   private setextHeading(p: ParagraphLine, level: number): void {
     // The paragraph line was taken as body text; it is the heading after all.
-    if (p.pushed) this.current.lines.pop();
+    if (p.pushed) {
+      this.current.lines.pop();
+      this.current.marks?.pop();
+    }
     this.openSection(level, p.text, p.start, p.line);
     this.paragraph = null;
   }
 
   private openSection(level: number, heading: string, start: number, line: number): void {
     this.close(start);
+    this.inTable = false;
     const stack = this.stack;
     while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
     stack.push({ level, heading });
     if (level === 1 && ++this.h1Count === 1 && !this.bodyText && heading) this.openingH1 = heading;
-    this.current = { heading, level, headingPath: stack.map((h) => h.heading), start, line, lines: [] };
+    this.current = { heading, level, headingPath: stack.map((h) => h.heading), start, line, lines: [], marks: this.blocks ? [] : null };
   }
 
   private close(end: number): void {
     const c = this.current;
-    const text = c.lines.join("\n");
+    const text = c.marks === null ? c.lines.join("\n") : blockText(c.lines, c.marks);
     // An empty preamble (the note opens with a heading) is not worth a section.
     if (c.level === 0 && text === "") return;
     this.sections.push({ heading: c.heading, level: c.level, headingPath: c.headingPath, start: c.start, end, text, line: c.line });

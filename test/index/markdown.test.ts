@@ -219,6 +219,12 @@ describe("parseNote: sections", () => {
     expect(parseNote("a.md", "# Only\ntext\n").sections.map((s) => s.heading)).toEqual(["Only"]);
   });
 
+  it("keeps where blocks end only in a shown parse: the index's text is the same lines, one line break apart, with no code span", () => {
+    const note = "# Setup\nRun it:\n\n```sh\nnpm i\n```\n- one\n- two\n";
+    expect(parseNote("a.md", note).sections[0].text).toBe("Run it:\nnpm i\none\ntwo");
+    expect(parseNote("a.md", note, { blocks: true }).sections[0].text).toBe("Run it:\n\n`npm i`\n\none\n\ntwo");
+  });
+
   it("still gives an empty note one section", () => {
     expect(parseNote("a.md", "").sections).toEqual([{ heading: "", level: 0, headingPath: [], start: 0, end: 0, text: "", line: 1 }]);
   });

@@ -47,3 +47,56 @@ describe("ShownNotes", () => {
     expect(sectionText(note, "Running it")).toBe("`` RELAY_PORT=8787 node dist/relay.js\necho `date` ``\n\nDesign review. sync");
   });
 });
+
+// Where blocks end is the parser's to say (`ParseOptions.blocks`), line by line as it reads them: a
+// copy that found each text line again in the note by its letters lost the lines it could not find
+// (no letters, or a link's target dropped mid-line) into the block above, and read fences in comments.
+describe("ShownNotes: where a shown note's blocks end", () => {
+  it("keeps a code block whole when its first and last lines have no letters (a JSON object's braces)", () => {
+    const note = ["# Setup", "Set it in the config:", "", "```json", "{", '  "port": 8787', "}", "```", "", "Then restart."].join("\n");
+    expect(sectionText(note, "Setup")).toBe('Set it in the config:\n\n`{\n"port": 8787\n}`\n\nThen restart.');
+  });
+
+  it("keeps a list item holding a link apart from the paragraph above it", () => {
+    const note = ["# Guide", "Read this first.", "", "- see [the guide](https://example.com/guide) here", "- second item"].join("\n");
+    expect(sectionText(note, "Guide")).toBe("Read this first.\n\nsee the guide here\n\nsecond item");
+  });
+
+  it("reads no fence inside a comment: the prose after the comment stays prose, and the comment a block of its own", () => {
+    const note = ["# Notes", "Text before.", "<!--", "```sh", "rm -rf build", "``` -->", "After the comment.", "More prose."].join("\n");
+    expect(sectionText(note, "Notes")).toBe("Text before.\n\n```sh\nrm -rf build\n```\n\nAfter the comment.\nMore prose.");
+  });
+
+  it("keeps a commented-out draft's list items and paragraphs apart", () => {
+    const note = ["# Draft", "<!-- - first idea", "- second idea", "", "a paragraph -->"].join("\n");
+    expect(sectionText(note, "Draft")).toBe("- first idea\n\n- second idea\n\na paragraph");
+  });
+
+  it("shows a code block of 200,000 backtick runs as one code span", () => {
+    const note = "# Log\n```\n" + "` tick\n".repeat(200_000) + "```\n";
+    const text = sectionText(note, "Log");
+    expect(text.startsWith("`` ` tick\n")).toBe(true);
+    expect(text.endsWith("` tick ``")).toBe(true);
+  });
+
+  it("keeps a table's rows apart, with or without pipes around them", () => {
+    const note = ["# Ports", "Name | Value", "--- | ---", "port | 8787", "host | local", "", "After the table."].join("\n");
+    expect(sectionText(note, "Ports")).toBe("Name   Value\n\nport   8787\n\nhost   local\n\nAfter the table.");
+  });
+
+  it("ends a block at a thematic break, and a heading in a quote is a block of its own", () => {
+    expect(sectionText("# Rule\nFirst paragraph.\n***\nSecond paragraph.", "Rule")).toBe("First paragraph.\n\nSecond paragraph.");
+    expect(sectionText("# Quote\n> ## Setup\n> Run the installer.", "Quote")).toBe("Setup\n\nRun the installer.");
+  });
+
+  it("shows a one-line code block, and a fence shown in indented code, as code", () => {
+    expect(sectionText("# Install\n```sh\nnpm install -g foam-cli\n```", "Install")).toBe("`npm install -g foam-cli`");
+    const tasks = ["# Query", "All open tasks:", "", "    ```tasks", "    not done", "    due today", "    ```", "", "More."].join("\n");
+    expect(sectionText(tasks, "Query")).toBe("All open tasks:\n\n`not done\ndue today`\n\nMore.");
+  });
+
+  it("keeps properties one block, and a body line shaped like one in its paragraph", () => {
+    const note = ["---", "director: Ridley Scott", "year: 1982", "---", "Warning: spoilers ahead;", "the ending is discussed."].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe("director: Ridley Scott;\nyear: 1982;\n\nWarning: spoilers ahead;\nthe ending is discussed.");
+  });
+});
