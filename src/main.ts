@@ -21,7 +21,7 @@ import { SearchDialServices } from "./plugin/search-dial-services";
 import { ObsidianNoteStore } from "./plugin/obsidian-note-store";
 import { Promoter } from "./plugin/promoter";
 import { keysHeld } from "./plugin/keys-held";
-import { pageAccess, type PageAccess } from "./plugin/desktop-pages";
+import { httpOnceSettled, pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
 import { keepUnusableSettingsFile, storedSpellsOtherwise } from "./plugin/stored-settings";
@@ -29,7 +29,7 @@ import { moveSearxngPassword, storedWithSearxngAddress } from "./plugin/searxng-
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
 import { defaultSettings, loadSettings, SETTINGS_VERSION, type Settings } from "./settings";
-import { stopwatch } from "./ports";
+import { stopwatch, type Http } from "./ports";
 import type { DialHost } from "./ui/dial-host";
 import { EmbeddingStatusBar, IndexProblemsModal, IndexStatusBar, indexIssues, waitingForIndexText } from "./ui/index-status";
 import { embeddingProgressWords } from "./index/embeddings/progress-words";
@@ -45,14 +45,16 @@ import { errorMessage } from "./text/error-message";
 export default class VaultResearchPlugin extends Plugin implements SettingsHost {
   override settings: Settings = defaultSettings();
   store!: ObsidianNoteStore;
-  http!: RequestUrlHttp;
+  /** What models, embeddings and runs send through: requestUrl, and on desktop Node for pages and keyed requests. */
+  http!: Http;
   secrets!: SecretStorageSecrets;
   promoter!: Promoter;
 
   private clock!: TimerClock;
   /**
-   * The Http runs and promotions use: pages over Node on desktop (plugin/desktop-pages.ts), the rest
-   * `http`. Settled in the background at load; a run or a promotion waits for it.
+   * The Http runs and promotions use, and the fetch guard's lookup: pages and keyed requests over Node
+   * on desktop (plugin/desktop-pages.ts). Settled in the background at load; a run, a promotion and
+   * every request through `http` wait for it.
    */
   private pages!: Promise<PageAccess>;
   /** One per plugin session: the web cache and the rate governor outlive a single run. */
@@ -94,9 +96,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     // Disabled while the settings were read: nothing may be added that no unload would take away.
     if (this.unloaded) return;
     this.clock = new TimerClock();
-    this.http = new RequestUrlHttp();
-    // Page fetches over Node on desktop, so every redirect and name is checked (not on mobile).
-    this.pages = pageAccess(this.http, this.clock);
+    // On desktop, page fetches over Node (every redirect and name checked) and so are requests that
+    // carry a key (redirects followed on the same site only, so the key reaches no other); not on mobile.
+    this.pages = pageAccess(new RequestUrlHttp(), this.clock, { keysHeld: () => keysHeld(this.secrets, this.settings) });
+    this.http = httpOnceSettled(this.pages);
     this.createServices();
     this.servicesReady = true;
 

@@ -6,7 +6,7 @@
 import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import type { PinnedDns } from "../node/pinned-dns";
 import { joined, pagesOverNode, transferFailure, transferred } from "../node/page-request";
-import { redirectLocation } from "../promote/fetch-guard";
+import { followedOnSameSite } from "../node/same-site-redirects";
 import { cliPageDns } from "./dns-resolver";
 
 export interface FetchHttpOptions {
@@ -28,58 +28,25 @@ export function createFetchHttp(options: FetchHttpOptions = {}): Http {
   return pageDns ? pagesOverNode(fetched, pageDns, transfer) : fetched;
 }
 
-async function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: AbortController): Promise<HttpResponse> {
-  let url = req.url;
-  let method = req.method;
-  let body = req.body;
-  for (let hop = 0; ; hop++) {
-    // Redirects are followed here, not by fetch: fetch drops only `authorization` on the way to
-    // another site, and a provider's key rides in its own header (`x-api-key`, Brave's token).
-    const response = await doFetch(url, {
-      method,
+/** Node's fetch with redirects handed back to the same-site rule (node/same-site-redirects.ts). */
+function fetchAll(doFetch: typeof fetch, req: HttpRequest, controller: AbortController): Promise<HttpResponse> {
+  return followedOnSameSite(req, async (hop) => {
+    // Redirects are followed by the rule, not by fetch: fetch drops only `authorization` on the way
+    // to another site, and a provider's key rides in its own header (`x-api-key`, Brave's token).
+    const response = await doFetch(hop.url, {
+      method: hop.method,
       ...(req.headers ? { headers: req.headers } : {}),
-      ...(body !== undefined ? { body } : {}),
+      ...(hop.body !== undefined ? { body: hop.body } : {}),
       redirect: "manual",
       signal: controller.signal,
     });
-    const next = req.redirect === "manual" ? null : redirectTarget(response, url);
-    if (next === null) return responseOf(response, req, url, controller);
-    await response.body?.cancel().catch(() => undefined);
-    if (hop >= MAX_REDIRECTS) throw new HttpFailure("network", `${new URL(req.url).host} redirected more than ${MAX_REDIRECTS} times.`);
-    if (!sameSite(url, next)) {
-      throw new HttpFailure("network", `${new URL(url).host} redirected to another site (${next.host}); the request was not sent there, so nothing it carried (a key among it) left for a site you did not name.`);
-    }
-    // As browsers do: a 303, or a 301/302 after a POST, asks for the new address with a GET and no body.
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
-      method = "GET";
-      body = undefined;
-    }
-    url = next.href;
-  }
-}
-
-/** Redirects followed before a request is given up on. */
-const MAX_REDIRECTS = 5;
-
-function redirectTarget(response: Response, from: string): URL | null {
-  const location = redirectLocation(response.status, response.headers.get("location"));
-  if (location === null) return null;
-  try {
-    return new URL(location, from);
-  } catch {
-    return null;
-  }
-}
-
-/** Where a request may follow a redirect with all it carries: the same host and port, or the same host from http up to https. */
-function sameSite(from: string, to: URL): boolean {
-  const origin = new URL(from);
-  if (to.protocol !== "http:" && to.protocol !== "https:") return false;
-  if (to.username !== "" || to.password !== "") return false;
-  if (to.hostname !== origin.hostname) return false;
-  if (to.protocol === origin.protocol) return to.port === origin.port;
-  // http → https on the same host (an upgrade), at the default ports.
-  return origin.protocol === "http:" && to.protocol === "https:" && origin.port === "" && to.port === "";
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      read: () => responseOf(response, req, hop.url, controller),
+      discard: async () => void (await response.body?.cancel().catch(() => undefined)),
+    };
+  });
 }
 
 async function responseOf(response: Response, req: HttpRequest, url: string, controller: AbortController): Promise<HttpResponse> {

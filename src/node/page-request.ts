@@ -7,7 +7,7 @@
 // swap in 127.0.0.1 between the check and the connection. The transfer runs under the one deadline
 // (`src/deadline.ts`), is really aborted when the deadline or the caller gives up, and its bytes
 // are capped while read, so a huge or endless body is cut off instead of filling memory.
-import http, { maxHeaderSize } from "node:http";
+import http, { maxHeaderSize, type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
@@ -15,6 +15,7 @@ import { pipeline, type Readable, type Transform } from "node:stream";
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import type { PinnedDns } from "./pinned-dns";
+import type { Hop, HopAnswer } from "./same-site-redirects";
 import { hostOf } from "../text/urls";
 
 export interface TransferOptions {
@@ -60,25 +61,84 @@ export async function transferred(req: HttpRequest, transfer: (controller: Abort
 
 /** One request over node:http(s), connecting only to the addresses `dns` gives for the name; redirects handed back. */
 function pinnedRequest(req: HttpRequest, controller: AbortController, dns: PinnedDns): Promise<HttpResponse> {
-  const url = new URL(req.url);
-  const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: req.method, headers: req.headers ?? {}, signal: controller.signal, lookup: pinnedLookup(dns), agent: false }, (response) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-      const status = response.statusCode ?? 0;
-      // A body refused at the cap rejects first and only then stops the transfer, so the refusal is what the caller hears.
-      readStreamCapped(decoded(response, headers["content-encoding"]), headers["content-length"], req.maxBytes, req.url).then(
-        (bytes) => resolve({ status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes }),
-        (error: unknown) => {
-          reject(transferFailure(error, req.url, "body"));
-          controller.abort();
-        },
-      );
+  const hop = { url: req.url, method: req.method, index: 0, ...(req.body !== undefined ? { body: req.body } : {}) };
+  return sendOverNode(hop, req, controller, { lookup: pinnedLookup(dns) }).then((answer) => answer.read());
+}
+
+/** How a request over node:http(s) finds its addresses, and how long it may take to connect. */
+export interface NodeConnect {
+  /** Where the connection gets its addresses (default: Node's own lookup, the system's). */
+  lookup?: LookupFunction;
+  /** Gives up connecting after `ms` on `clock` (NotConnected); default: only the request's deadline bounds it. */
+  within?: { clock: Clock; ms: number };
+}
+
+/**
+ * The request failed before the connection was up — the name could not be looked up, the
+ * connection was refused, unreachable or not made in time, its TLS handshake failed — so not one
+ * byte of it (its key neither) left this device. Node writes a request only once it is connected.
+ */
+export class NotConnected extends HttpFailure {
+  constructor(message: string) {
+    super("network", message);
+    this.name = "NotConnected";
+  }
+}
+
+/**
+ * One hop over node:http(s): its answer's status and Location as soon as they come, the body read
+ * (capped, decoded) only when asked. A failure before the connection was up is a NotConnected.
+ */
+export function sendOverNode(hop: Hop, req: HttpRequest, controller: AbortController, connect: NodeConnect = {}): Promise<HopAnswer> {
+  const url = new URL(hop.url);
+  const secure = url.protocol === "https:";
+  const client = secure ? https : http;
+  const connecting = new AbortController();
+  return new Promise<HopAnswer>((resolve, reject) => {
+    let connected = false;
+    const options = { method: hop.method, headers: req.headers ?? {}, signal: controller.signal, agent: false, ...(connect.lookup ? { lookup: connect.lookup } : {}) };
+    const request = client.request(url, options, (response) => resolve(answerOf(response, req, hop.url, controller)));
+    request.on("socket", (socket) =>
+      socket.once(secure ? "secureConnect" : "connect", () => {
+        connected = true;
+        connecting.abort();
+      }),
+    );
+    request.on("error", (error) => {
+      connecting.abort();
+      // A cancelled transfer is the deadline's or the caller's to name, never a connection that failed.
+      reject(connected || controller.signal.aborted ? error : new NotConnected(transferFailure(error, hop.url, "answer").message));
     });
-    request.on("error", reject);
-    request.end(req.body);
+    if (connect.within) {
+      const seconds = Math.round(connect.within.ms / 1000);
+      connect.within.clock.sleep(connect.within.ms, connecting.signal).then(
+        () => request.destroy(Object.assign(new Error(`no connection within ${seconds} s`), { code: "ETIMEDOUT" })),
+        () => undefined,
+      );
+    }
+    request.end(hop.body);
   });
+}
+
+function answerOf(response: IncomingMessage, req: HttpRequest, url: string, controller: AbortController): HopAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  const status = response.statusCode ?? 0;
+  return {
+    status,
+    location: headers["location"] ?? null,
+    read: () =>
+      readStreamCapped(decoded(response, headers["content-encoding"]), headers["content-length"], req.maxBytes, url).then(
+        (bytes) => ({ status, headers, text: new TextDecoder("utf-8").decode(bytes), bytes }),
+        (error: unknown) => {
+          // The refusal at the cap is what the caller hears; only then does the transfer stop.
+          const failure = transferFailure(error, url, "body");
+          controller.abort();
+          throw failure;
+        },
+      ),
+    discard: async () => void response.destroy(),
+  };
 }
 
 /** `lookup` for a connection: the addresses `dns` allows, in the shape net asks for (one, or all with `all`). */

@@ -8,6 +8,9 @@ import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpRequest, type HttpResponse } from "../ports";
 import { errorMessage } from "../text/error-message";
 
+/** The size cap of a request that sets none: the plugin's, over requestUrl and over Node alike (desktop-pages.ts). */
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
 export interface RequestUrlHttpOptions {
   /** Used when a request sets no timeout (default 30 s). */
   timeoutMs?: number;
@@ -24,7 +27,7 @@ export class RequestUrlHttp implements Http {
 
   constructor(options: RequestUrlHttpOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.clock = options.clock ?? systemClock;
   }
 

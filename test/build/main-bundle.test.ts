@@ -1,6 +1,6 @@
 // The plugin as Obsidian will load it: one CommonJS file that requires `obsidian` and nothing else
-// as it loads (anything more fails on mobile; Node's built-ins are required only when a page is
-// read on desktop, plugin/desktop-pages.ts), which loads, registers its commands and settings tab,
+// as it loads (anything more fails on mobile; Node's built-ins are required only on desktop, for page
+// reads and requests that carry a key, plugin/desktop-pages.ts), which loads, registers its commands and settings tab,
 // opens its research panel, and on unload leaves no timer running, no event handler attached and
 // no view open.
 import { build } from "esbuild";
@@ -93,7 +93,7 @@ describe("built plugin bundle", () => {
     await win.happyDOM.close();
   });
 
-  it("requires obsidian, and Node's built-ins only for page fetches on desktop (loaded there, when a page is read)", () => {
+  it("requires obsidian, and Node's built-ins only on desktop, for page fetches and requests that carry a key (loaded at start there)", () => {
     expect(requiredModules(code).sort()).toEqual(["node:dns/promises", "node:http", "node:https", "node:net", "node:stream", "node:zlib", "obsidian"]);
     expect(code).not.toMatch(/\brequire\s*\(\s*[^"'`\s)]/); // no computed require(name)
   });

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Platform, setRequestUrlHandler, type RequestUrlParam, type StandInResponse } from "../stubs/obsidian";
 import * as pageRequest from "../../src/node/page-request";
 import * as pinned from "../../src/node/pinned-dns";
+import * as apiRequest from "../../src/node/api-request";
 import { pageAccess } from "../../src/plugin/desktop-pages";
 import { RequestUrlHttp } from "../../src/plugin/request-url-http";
 import { guardedGet } from "../../src/promote/fetch-guard";
@@ -81,13 +82,13 @@ describe("page fetches in the plugin", () => {
   it("on desktop, names are looked up and one that resolves to a private address is refused", async () => {
     const lookups: string[] = [];
     const systemLookup = async (host: string) => (lookups.push(host), host === "intranet.example.com" ? ["10.0.0.5"] : ["93.184.216.34"]);
-    const access = await pageAccess(new RequestUrlHttp(), systemClock, { loadNode: async () => ({ ...pageRequest, ...pinned, systemLookup }) });
+    const access = await pageAccess(new RequestUrlHttp(), systemClock, { loadNode: async () => ({ ...pageRequest, ...pinned, ...apiRequest, systemLookup }) });
     const result = await guardedGet(get("http://intranet.example.com/wiki"), access.http, access.fetchGuard);
     expect(result.kind === "refused" && result.refusal).toMatchObject({ kind: "blocked_address", address: "10.0.0.5", how: "resolved" });
     expect(lookups).toEqual(["intranet.example.com"]);
   });
 
-  it("on desktop, everything but a page (web sources, models) still goes through requestUrl", async () => {
+  it("on desktop, everything but a page and a keyed request (keyless web sources and models) still goes through requestUrl", async () => {
     const asked: HttpRequest[] = [];
     const base: Http = { request: async (req) => (asked.push(req), { status: 200, headers: {}, text: "ok" }) };
     const access = await pageAccess(base, systemClock);

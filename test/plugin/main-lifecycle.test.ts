@@ -5,7 +5,10 @@
 // or when loading found values it could not use.
 import { describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, Platform, Vault, type Plugin as StandInPlugin } from "../stubs/obsidian";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, notices, Platform, setRequestUrlHandler, Vault, type Plugin as StandInPlugin } from "../stubs/obsidian";
+import { RequestUrlHttp } from "../../src/plugin/request-url-http";
 import VaultResearchPlugin from "../../src/main";
 import { SETTINGS_VERSION } from "../../src/settings";
 import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
@@ -188,8 +191,9 @@ describe("a SearXNG password in a settings file with a value the plugin cannot u
   });
 });
 
-describe("page fetches", () => {
-  // What a run and a promotion are given; desktop-pages.test.ts shows what each path does with a page.
+describe("page fetches and keyed requests", () => {
+  // What a run and a promotion are given; desktop-pages.test.ts shows what each path does with a
+  // page, desktop-keys.test.ts with a key.
   type Wired = { http: unknown; fetchGuard?: { resolve?: unknown } };
   const runDeps = async (plugin: VaultResearchPlugin): Promise<Wired> => {
     const prepared = (await (plugin as unknown as { prepareRun(): Promise<{ ok: boolean; deps: Wired }> }).prepareRun());
@@ -200,10 +204,29 @@ describe("page fetches", () => {
   it("on desktop, runs and promotions get the Node page path and the guard's name lookup", async () => {
     const { plugin } = await started(null);
     for (const deps of [await runDeps(plugin), await promoterDeps(plugin)]) {
-      expect(deps.http).not.toBe(plugin.http);
+      expect(deps.http).not.toBeInstanceOf(RequestUrlHttp);
       expect(typeof deps.fetchGuard?.resolve).toBe("function");
     }
     plugin.unload();
+  });
+
+  it("on desktop, what models and embeddings send through sends a keyed request over Node, a keyless one through requestUrl", async () => {
+    const server = createServer((req, res) => res.writeHead(200).end(req.headers.authorization ?? "no key"));
+    const origin = await new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+    const viaRequestUrl: string[] = [];
+    setRequestUrlHandler(async (param) => (viaRequestUrl.push(param.url), { status: 200, body: "via requestUrl" }));
+    try {
+      const { plugin } = await started(null);
+      const keyed = await plugin.http.request({ method: "POST", url: `${origin}/v1/chat/completions`, headers: { authorization: "Bearer sk-0123456789abcdef" }, body: "{}" });
+      expect(keyed.text).toBe("Bearer sk-0123456789abcdef");
+      const keyless = await plugin.http.request({ method: "GET", url: `${origin}/api/tags` });
+      expect(keyless.text).toBe("via requestUrl");
+      expect(viaRequestUrl).toEqual([`${origin}/api/tags`]);
+      plugin.unload();
+    } finally {
+      setRequestUrlHandler(null);
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("on mobile, they get requestUrl and no lookup", async () => {
@@ -211,7 +234,7 @@ describe("page fetches", () => {
     try {
       const { plugin } = await started(null);
       for (const deps of [await runDeps(plugin), await promoterDeps(plugin)]) {
-        expect(deps.http).toBe(plugin.http);
+        expect(deps.http).toBeInstanceOf(RequestUrlHttp);
         expect(deps.fetchGuard).toBeUndefined();
       }
       plugin.unload();
