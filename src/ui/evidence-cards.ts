@@ -231,19 +231,25 @@ function noteLink(parent: HTMLElement, path: string, open: EvidenceActions["open
   return link;
 }
 
-/** A window of `text` around the first matched term, with every matched term marked. */
+/**
+ * A window of `text` around the first matched term, with every matched term marked. A section that
+ * came without marks (one found by its vector) is the index's snippet, whose line breaks are where
+ * the note's blocks end: a run of whitespace holding one stays one line break, as on a marked card.
+ */
 export function snippetAround(text: string, terms: readonly string[]): { snippet: string; highlights: Highlight[] } {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = text.replace(/\s+/g, (run) => (run.includes("\n") ? "\n" : " ")).trim();
   const lower = flat.toLowerCase();
   const words = terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0);
   const first = Math.min(...words.map((w) => lower.indexOf(w)).filter((i) => i >= 0), Number.POSITIVE_INFINITY);
   let start = 0;
   if (Number.isFinite(first) && first > SNIPPET_CHARS / 3) {
-    const space = flat.lastIndexOf(" ", first - SNIPPET_CHARS / 4);
+    const before = first - SNIPPET_CHARS / 4;
+    const space = Math.max(flat.lastIndexOf(" ", before), flat.lastIndexOf("\n", before));
     start = space > 0 ? space + 1 : 0;
   }
-  let snippet = flat.slice(start, start + SNIPPET_CHARS);
-  if (start > 0) snippet = `…${snippet}`;
+  // Never a last line of "…" alone: a window that ends at a block's end ends there.
+  let snippet = flat.slice(start, start + SNIPPET_CHARS).trimEnd();
+  if (start > 0) snippet = `${flat[start - 1] === "\n" ? "…\n" : "…"}${snippet}`;
   if (start + SNIPPET_CHARS < flat.length) snippet = `${snippet}…`;
   const highlights: Highlight[] = [];
   const snippetLower = snippet.toLowerCase();

@@ -308,7 +308,8 @@ export class ResearchView extends ItemView {
       providersAsked: searched ? turn.options.providers : [],
       ...(searched ? {} : { webNotSearched: webNotSearchedSentence(result) }),
       explainEphemeral,
-      vaultRowsAreClosestOnly: noEvidence,
+      // With no row at all, a web answer keeps its "Vault evidence: 0 rows" beside the outside counter.
+      vaultRowsAreClosestOnly: noEvidence || (judgedNoEvidence(result) && result.pack.evidence.length > 0),
     });
   }
 
@@ -489,6 +490,16 @@ export class ResearchView extends ItemView {
 /** The run wanted a trace note and wrote none: the stop kept it back (or, on a finished run, the write failed). */
 function notWrittenWarning(result: ResearchResult): boolean {
   return result.pack.warnings.some((w) => w.kind === "trace_not_written");
+}
+
+/**
+ * The judge found that no vault row answers the question: the rows are only what came closest, also
+ * when the web answered instead ("Your vault has no notes on this" above "Vault evidence: 1 row" said
+ * both). A run stopped before its judge spoke carries "no evidence" as a placeholder, not a verdict.
+ */
+function judgedNoEvidence(result: ResearchResult): boolean {
+  if (result.stop_reason === "no_evidence") return true;
+  return result.pack.judge.verdict === "no_evidence" && result.stop_reason !== "cancelled" && result.stop_reason !== "timeout";
 }
 
 /** A model that could not answer leaves the evidence brief in its place, shown as the answer. */

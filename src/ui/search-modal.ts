@@ -290,8 +290,15 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   }
 }
 
-/** Writes `snippet` into `el` as text, wrapping each highlighted span in a marked span. Never HTML. */
-export function renderSnippet(el: HTMLElement, snippet: string, highlights: readonly Highlight[]): void {
+/**
+ * Writes `snippet` into `el` as text, wrapping each highlighted span in a marked span. Never HTML.
+ * Its line breaks are where the note's blocks end (a paragraph, a table row, a code block), shown
+ * as lines by the stylesheet; the "…" that says blocks were left out above goes in front of the
+ * first one rather than on a line of its own, which a card or a two-line suggestion cannot spare.
+ */
+export function renderSnippet(el: HTMLElement, raw: string, highlights: readonly Highlight[]): void {
+  // One character for one: the highlights' offsets stay right.
+  const snippet = raw.startsWith("…\n") ? `… ${raw.slice(2)}` : raw;
   let at = 0;
   for (const [start, end] of mergeHighlights(highlights, snippet.length)) {
     if (start > at) el.appendText(snippet.slice(at, start));

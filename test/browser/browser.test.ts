@@ -10,6 +10,7 @@ import { modalsAndSettingsSuite } from "./modals-and-settings";
 import { panelStatesSuite } from "./panel-states";
 import { promotePanelSuite } from "./promote-panel";
 import { researchPanelSuite } from "./research-panel";
+import { snippetLinesSuite } from "./snippet-lines";
 import { webWorkersSuite } from "./web-workers";
 import { closeComparer } from "./screenshots";
 import { artifacts, CHROMIUM, chromiumAvailable, startSession, type BrowserSession } from "./workbench-server";
@@ -46,5 +47,6 @@ describe.skipIf(!chromiumAvailable)("the plugin in Chromium", () => {
   panelStatesSuite(session, report);
   modalsAndSettingsSuite(session, report);
   longAndNarrowSuite(session);
+  snippetLinesSuite(session);
   webWorkersSuite(session);
 });

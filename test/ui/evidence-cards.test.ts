@@ -28,6 +28,22 @@ describe("vault evidence cards", () => {
     expect(marked(card)).toEqual(["Automerge", "released"]);
   });
 
+  it("keep a block's line break in a section that came without marks (a section found by its vector), and mark the words there", () => {
+    const row = vaultRow("Libraries/Automerge vs Yjs.md", "Automerge vs Yjs", []);
+    // The index's snippet: one line break where a block of the note ends, here between table rows.
+    const text = "Question Automerge Yjs\nData model JSON-like document Shared types inside a Y.Doc\n\nFull history Yes, by design";
+    row.sections = [{ heading: "Automerge vs Yjs", text, start: 0, end: text.length, line: 3 }];
+    row.retrieval.matched_terms = ["automerge", "history"];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    expect(card.querySelector(".vault-research-card-snippet")?.textContent).toBe("Question Automerge Yjs\nData model JSON-like document Shared types inside a Y.Doc\nFull history Yes, by design");
+    expect(marked(card)).toEqual(["Automerge", "history"]);
+    // A window that ends where a block does ends there: no last line of "…" alone.
+    const long = `${"word ".repeat(55)}ends\n${"more ".repeat(20)}`;
+    row.sections = [{ heading: "", text: long, start: 0, end: long.length, line: 3 }];
+    const cut = renderVaultCard(document.body.createDiv(), row, noActions).querySelector(".vault-research-card-snippet")?.textContent ?? "";
+    expect(cut.endsWith("ends…")).toBe(true);
+  });
+
   it("say in words that the question named the note, and keep its lift among the figures", () => {
     const row = vaultRow("References/Out of Control.md", "Out of Control", []);
     row.retrieval.signals = [

@@ -163,6 +163,34 @@ describe("the research panel", () => {
     expect(mode.value).toBe("never");
   });
 
+  it("shows vault rows the judge found do not answer as the closest notes, also when the web answered, and never as evidence", async () => {
+    const noNote = { verdict: "no_evidence" as const, reason: "no note is about this", missing_terms: [] };
+    const answers: ResearchResult[] = [
+      result(pack("q", [crdt], [release], noNote), `Descale with citric acid [${release.source_key}].`, { stop_reason: "no_evidence" }),
+      // The web failed: the stop line says so, and the notes are still not evidence.
+      result(pack("q", [crdt], [], noNote), null, { stop_reason: "external_required_failed" }),
+      // Stopped before the judge spoke: "no evidence" is only its placeholder, so the rows are not called unrelated.
+      result(pack("q", [crdt], [], noNote), null, { stop_reason: "cancelled" }),
+      // No vault row at all: the web's answer keeps the vault's counter beside its own.
+      result(pack("q", [], [release], noNote), `Descale with citric acid [${release.source_key}].`, { stop_reason: "no_evidence" }),
+    ];
+    const panel = await openPanel(async () => answers.shift()!, { settings: (s) => (s.external.enabled = true) });
+    const counters: (string | null)[][] = [];
+    for (let i = 0; i < 4; i++) {
+      panel.el.querySelector<HTMLElement>(".vault-research-new-chat")!.click();
+      panel.type("How do I descale an espresso machine?");
+      panel.press("Enter");
+      await panel.settled();
+      counters.push(texts(panel.el, ".vault-research-counter").map((t) => t?.replace(/ from Brave$/, "") ?? null));
+    }
+    expect(counters).toEqual([
+      ["Closest notes: 1, none about this question", "Outside vault: 1 row"],
+      ["Closest notes: 1, none about this question"],
+      ["Vault evidence: 1 row"],
+      ["Vault evidence: 0 rows", "Outside vault: 1 row"],
+    ]);
+  });
+
   it("passes earlier questions of the chat as history, and New chat forgets them", async () => {
     const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Answer [${crdt.source_key}].`));
     for (const q of ["What is a CRDT?", "And how does it merge?"]) {

@@ -534,4 +534,12 @@ describe("snippet highlights", () => {
     expect(el.querySelectorAll(".vault-research-match")).toHaveLength(2);
     expect(el.childNodes).toHaveLength(5);
   });
+
+  it("keeps a block's line break, and puts the ellipsis of blocks left out above in front of the first block, not on a line of its own", () => {
+    const el = createDiv();
+    const snippet = "…\nQuestion Automerge Yjs\nData model JSON-like";
+    renderSnippet(el, snippet, [at(snippet, "Automerge"), at(snippet, "Yjs")]);
+    expect(el.textContent).toBe("… Question Automerge Yjs\nData model JSON-like");
+    expect([...el.querySelectorAll(".vault-research-match")].map((m) => m.textContent)).toEqual(["Automerge", "Yjs"]);
+  });
 });
