@@ -4,10 +4,12 @@
 // before the first call; progress goes to stderr; Ctrl-C stops after the request in flight and
 // keeps what was embedded (exit 130, as for any command stopped so), so running it again resumes. A model or dimension change throws the old
 // vectors away and says so. Vectors that could not be saved fail the run (exit 1, state "failed",
-// error "not_saved"): they are lost, and the next run sends the notes again; a vector file that
-// cannot be written at all (a folder in its place) fails it before anything is sent, as do stored
+// error "not_saved"): they are lost, and the next run sends the notes again; a vector file or cache
+// folder that cannot be written at all (a folder in its place, a read-only disk) fails it before anything is sent, as do stored
 // vectors that are there but cannot be read (error "vectors_unreadable"; damaged ones are embedded again).
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { errorMessage } from "../text/error-message";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
@@ -87,6 +89,10 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
  * note again over them would pay for hours of work that may read fine tomorrow.
  */
 function refusalOf(cache: FileVectorCache, loaded: VectorLoad): EmbedRefusal | null {
+  const folderUnwritable = whyFolderUnwritable(cache.folder);
+  if (folderUnwritable) {
+    return { kind: "not_saved", message: `The vectors could not be saved: ${cache.folder} ${folderUnwritable}. Nothing was sent; make it writable, or choose another cache folder with --cache-dir, and run again.` };
+  }
   const unwritable = whyVectorFileUnwritable(cache.file);
   if (unwritable) return { kind: "not_saved", message: `The vectors could not be saved: ${cache.file} ${unwritable}. Nothing was sent; move it out of the way and run again.` };
   if (loaded.reset?.kind !== "unreadable") return null;
@@ -114,6 +120,36 @@ function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: n
     return `Vectors: not saved in ${file}${lost}.`;
   }
   return `Vectors: ${notes} notes of ${notesInVault}, ${bytes.toLocaleString("en-US")} bytes in ${path.dirname(file)} (${path.basename(file)} and its parts)`;
+}
+
+/**
+ * Why nothing can be saved in the vectors' folder — a read-only disk or folder, a path through a
+ * file — or null. Found only at the first save, it cost every note of the vault sent, then lost.
+ */
+function whyFolderUnwritable(folder: string): string | null {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+    return null;
+  } catch (error) {
+    return `cannot be written (${codeOf(error) === "ENOENT" ? whyNoFolderMade(folder) : codeOf(error)})`;
+  }
+}
+
+/** Node's recursive mkdir says ENOENT on a read-only disk: the nearest folder that is there says why. */
+function whyNoFolderMade(folder: string): string {
+  let at = path.dirname(folder);
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  try {
+    accessSync(at, constants.W_OK);
+    return "ENOENT";
+  } catch (error) {
+    return codeOf(error);
+  }
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? errorMessage(error);
 }
 
 /** Why the vector file could not be written over ("is a folder, not a file"), or null when it can (or is not there yet). */

@@ -4,6 +4,7 @@
 import { format } from "node:util";
 import { envSecretValues } from "./env-secrets";
 import { runCli } from "./run";
+import { processOutput } from "./output-streams";
 import { removeTemporaryFilesOnSignal } from "./temporary-files";
 import { terminalOutput } from "./terminal-text";
 
@@ -31,29 +32,30 @@ function readStdin(): Promise<string> {
   });
 }
 
+// A reader that stops early (`| head`) closes its pipe: what is left for it is dropped, the command
+// ends as it would have, and the exit code is still the run's (output-streams.ts). Only the MCP
+// server, whose stdout is its client's channel, ends at once when that client is gone.
+const output = processOutput(process.stdout, process.stderr, {
+  stdoutIsChannel: process.argv[2] === "mcp",
+  endNow: (code) => process.exit(code),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+});
+
 /** Redraws one line in place: carriage return, the text, erase to the end of the line. */
 function statusLine(text: string | null): void {
   const width = process.stderr.columns || 80;
-  process.stderr.write(text === null ? "\r\u001b[2K" : `\r${text.slice(0, width - 1)}\u001b[K`);
+  output.err(text === null ? "\r\u001b[2K" : `\r${text.slice(0, width - 1)}\u001b[K`);
 }
 
 const stderrIsTerminal = process.stderr.isTTY === true;
-
-// A reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, so the
-// process ends there, as other command-line tools do, rather than with an unhandled error's stack.
-// Writes into the vault are whole or not at all (a temporary file renamed), so none is left half done.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`vault-research: could not write the output (${error.code ?? error.message})\n`);
-    process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 1);
-  });
-}
 
 // Results reach stdout only through a command's own output. A library that prints — Defuddle logs a
 // page it could not convert with console.log, page text and all — would break `--json` and pipes and
 // could drive the terminal: whatever any library logs goes to stderr, sanitised and scrubbed of keys
 // like every other line.
-const libraryLog = terminalOutput({ out: (text) => process.stderr.write(text), err: (text) => process.stderr.write(text) }, envSecretValues(process.env));
+const libraryLog = terminalOutput({ out: output.err, err: output.err }, envSecretValues(process.env));
 for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
   Object.defineProperty(console, method, { value: (...args: unknown[]) => libraryLog.err(`${format(...args)}\n`), configurable: true, writable: true });
 }
@@ -62,8 +64,8 @@ for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const
 removeTemporaryFilesOnSignal();
 
 runCli(process.argv.slice(2), {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: output.out,
+  err: output.err,
   env: process.env,
   cwd: process.cwd(),
   stdoutIsTerminal: process.stdout.isTTY === true,
@@ -71,11 +73,9 @@ runCli(process.argv.slice(2), {
   ...(process.stdin.isTTY ? {} : { readStdin }),
   ...(stderrIsTerminal ? { statusLine } : {}),
 }).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => output.commandEnded(code),
   (error: unknown) => {
-    process.stderr.write(`vault-research: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    output.err(`vault-research: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.commandEnded(1);
   },
 );

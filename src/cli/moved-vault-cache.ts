@@ -4,8 +4,9 @@
 // whose it is (`vault.json`: the vault's path and a sample of its notes' paths); a vault without a
 // cache folder takes over one whose vault is gone from its recorded path and whose notes match its
 // own, by renaming it (the index's freshness check then reads again what differs). A cache whose
-// vault is still at its path is never taken, and one folder is only ever renamed, never merged.
-import { lstat, open, readdir, readFile, rename, stat } from "node:fs/promises";
+// vault is still at its path is never taken, and a cache folder is only ever renamed, never merged
+// (kept traces are: the new path may have some of its own, and each old one is moved in beside them).
+import { lstat, open, readdir, readFile, rename, rmdir, stat, statfs } from "node:fs/promises";
 import path from "node:path";
 import { fnv1a32 } from "../text/string-hash";
 import { keptTraceFolder } from "./kept-trace";
@@ -188,7 +189,9 @@ async function readSmallFile(file: string, limit: number): Promise<string | null
  * its cache taken by a copy of it would be lost to it when it comes back. So the folder that held
  * it must be there, on the device the vault was on: an unmounted drive's folder is gone with it
  * (/Volumes/Drive), or an empty mount point on another device (/mnt/usb). One that cannot be looked
- * at (a permission, a disk) may still hold the vault.
+ * at (a permission, a disk, a share that does not answer) may still hold the vault. Nor is a folder
+ * on a network or FUSE filesystem a witness: GNOME's gvfs shows every share as a folder of one FUSE
+ * mount, on one device, and a share that is offline is simply not listed there.
  */
 async function isGone(record: VaultRecord): Promise<boolean> {
   try {
@@ -197,10 +200,19 @@ async function isGone(record: VaultRecord): Promise<boolean> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") return false;
   }
-  const parent = await stat(path.dirname(record.vault)).catch(() => null);
+  const parentPath = path.dirname(record.vault);
+  const parent = await stat(parentPath).catch(() => null);
   if (!parent?.isDirectory()) return false;
-  return record.device === undefined || parent.dev === record.device;
+  if (record.device !== undefined && parent.dev !== record.device) return false;
+  const filesystem = await statfs(parentPath).catch(() => null);
+  return filesystem !== null && !MAY_HIDE_WHAT_IS_OFFLINE.has(filesystem.type);
 }
+
+/**
+ * Filesystems (Linux's magic numbers, `statfs().type`) whose folders show only what answers now:
+ * FUSE (gvfs, sshfs, rclone), NFS, SMB/CIFS, AFS, Coda, 9P, Ceph and the automounter's folders.
+ */
+const MAY_HIDE_WHAT_IS_OFFLINE: ReadonlySet<number> = new Set([0x65735546, 0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x5346414f, 0x73757245, 0x01021997, 0x00c36400, 0x0187]);
 
 async function entryExists(file: string): Promise<boolean> {
   try {
@@ -212,9 +224,40 @@ async function entryExists(file: string): Promise<boolean> {
   }
 }
 
-/** The traces the CLI kept for the vault at its old path go with it (promote finds them by the vault). */
+/**
+ * The traces the CLI kept for the vault at its old path go with it (promote finds them by the vault):
+ * the folder renamed whole, or — when the new path has kept traces of its own already (its index
+ * folder removed, or never saved) — each trace moved into theirs. Left behind there, they belonged to
+ * no cache folder any more: promote could not reach them, nor `index` list them for removal.
+ */
 async function moveKeptTraces(cacheDir: string, from: string, to: string): Promise<void> {
   const [old, next] = [keptTraceFolder(cacheDir, from), keptTraceFolder(cacheDir, to)];
-  if (!(await entryExists(old)) || (await entryExists(next))) return;
-  await rename(old, next).catch(() => undefined);
+  if (!(await entryExists(old))) return;
+  if (!(await entryExists(next))) {
+    await rename(old, next).catch(() => undefined);
+    return;
+  }
+  await mergeKeptTraces(old, next).catch(() => undefined);
+}
+
+/**
+ * Moves each file of `old` into `next`, never over one of the same name (then both stay where they
+ * are), never a link (it leads elsewhere, to no trace of this vault's), and only between two real
+ * folders: through a link, the files would go to or come from a place the cache folder does not own.
+ * `old` is removed once empty.
+ */
+async function mergeKeptTraces(old: string, next: string): Promise<void> {
+  if (!(await isRealFolder(old)) || !(await isRealFolder(next))) return;
+  for (const name of await readdir(old)) {
+    const from = path.join(old, name);
+    const to = path.join(next, name);
+    if (!(await lstat(from)).isFile() || (await entryExists(to))) continue;
+    await rename(from, to);
+  }
+  // Not recursive: what stayed (a trace of the same name, a link) stays with its folder.
+  await rmdir(old).catch(() => undefined);
+}
+
+async function isRealFolder(folder: string): Promise<boolean> {
+  return (await lstat(folder)).isDirectory();
 }

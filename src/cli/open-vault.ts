@@ -50,6 +50,11 @@ export interface OpenedVault {
   cacheDir: string;
   /** The worker threads the vault's language was learned in, and what became of the last. */
   workers: ReportingWorkers;
+  /**
+   * Why the index could not be saved in the cache folder (said on stderr already), or null: a run
+   * goes on without it, but `index`, whose whole work the saved cache is, must not report success.
+   */
+  cacheNotSaved: string | null;
 }
 
 export function readSettings(args: ParsedArgs, io: CliIo): Settings {
@@ -129,17 +134,19 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   // A run's searches and the saved cache both want the vault's language: learned after a full
   // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
   await index.languageSettled();
+  let cacheNotSaved: string | null = null;
   if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
     try {
       await index.save(cache);
     } catch (error) {
-      io.err(`warning: the index cache could not be written (${error instanceof Error ? error.message : String(error)}); the next run will index again.\n`);
+      cacheNotSaved = error instanceof Error ? error.message : String(error);
+      io.err(`warning: the index cache could not be written (${cacheNotSaved}); the next run will index again.\n`);
     }
   }
   // Whose the cache folder is, so it can follow the vault when it moves (moved-vault-cache.ts);
   // without a folder (a save that failed, said above) there is nothing to record it in.
   await recordVaultOfCache(cache.folder, root, index.paths()).catch(() => undefined);
-  return { root, store, index, settings, sync, cache, cacheDir, workers };
+  return { root, store, index, settings, sync, cache, cacheDir, workers, cacheNotSaved };
 }
 
 /**

@@ -58,6 +58,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: Re
   const settings = readSettings(args, io);
   const external = readExternalFlags(args, settings);
   if (external.mode !== "never") requireWebSearchAllowed(settings, `--external-search ${external.mode}`);
+  else if (!has(args, "quiet")) noteWebFlagsUnused(args, io);
   const destination = traceDestination(args, settings);
   const modelSpec = flag(args, "model");
   const config = modelSpec ? parseModelSpec(modelSpec) : { ok: true as const, config: modelConfigFromSettings(settings.model) };
@@ -107,6 +108,20 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: Re
   if (traceNoteAsAsked(destination === "vault", result)) return 0;
   for (const w of result.pack.warnings.filter((w) => w.kind === "trace_not_written")) io.err(`vault-research research: ${w.message}\n`);
   return 1;
+}
+
+/** The flags that shape a look outside the vault: with --external-search never, none of them does anything. */
+const WEB_ONLY_FLAGS = ["external-provider", "external-freshness", "external-count", "read-pages"] as const;
+
+/**
+ * `--external-provider brave` without `--external-search`: the web stays off (the default), and the
+ * text said only "Outside vault: 0 rows", which reads as Brave having found nothing.
+ */
+function noteWebFlagsUnused(args: ParsedArgs, io: CommandIo): void {
+  const given = WEB_ONLY_FLAGS.filter((name) => has(args, name));
+  if (given.length === 0) return;
+  const named = given.map((name) => `--${name}`).join(", ");
+  io.err(`note: web search is off for this run (--external-search never, the default), so ${named} ${given.length === 1 ? "does" : "do"} nothing; add --external-search on-weak or always to search the web.\n`);
 }
 
 /**
@@ -206,6 +221,8 @@ function traceNoteAsAsked(writeTrace: boolean, result: ResearchResult): boolean 
 function progressLine(e: ProgressEvent): StyledText {
   if (e.status === "started") return [styled("dim", `… ${e.detail}`), "\n"];
   if (e.status === "failed") return [styled("fail", "✗"), ` ${e.stage.replace(/_/g, " ")}: ${e.detail}\n`];
+  // The user's own Ctrl-C: said as a stop, not marked as a failure.
+  if (e.status === "stopped") return [styled("dim", "■"), ` ${e.detail}\n`];
   if (e.status === "skipped") return [styled("dim", `- ${e.detail}`), "\n"];
   return [styled("ok", "✓"), ` ${e.detail}\n`];
 }

@@ -126,8 +126,10 @@ export class StageRunner {
       return value;
     } catch (error) {
       const failure = this.failureOf(error, stage, ms, left);
-      recorder.stageEnd(stage.name, endOf(failure));
-      this.progress(stage.name, "failed", errorMessage(failure));
+      const stopped = stoppedByUser(failure);
+      const ending: StageEnding = stopped ? { stopped: "cancelled" } : { failed: true };
+      recorder.stageEnd(stage.name, ending);
+      this.progress(stage.name, stopped ? "stopped" : "failed", errorMessage(failure));
       throw failure;
     } finally {
       current.over = true;
@@ -158,7 +160,10 @@ export class StageRunner {
   }
 }
 
-/** How a stage that threw is recorded: stopped by the user, which is no failure, or failed. */
-function endOf(failure: unknown): StageEnding {
-  return failure instanceof RunStopped && failure.kind === "cancelled" ? { stopped: "cancelled" } : { failed: true };
+/**
+ * Whether a stage that threw was stopped by the user, which is no failure: its trace event says
+ * `stopped: "cancelled"` and its progress event `stopped`, from this one answer. Out of time is a failure.
+ */
+function stoppedByUser(failure: unknown): boolean {
+  return failure instanceof RunStopped && failure.kind === "cancelled";
 }

@@ -78,11 +78,13 @@ export interface ResearchDeps {
 
 /**
  * What the panel's live timeline shows. `partial`: the stage finished but part of its work failed (one
- * of two providers answered); `failed` also ends a stage that gave up without throwing, why in `detail`.
+ * of two providers answered); `failed` also ends a stage that gave up without throwing, why in `detail`;
+ * `stopped`: the user cancelled the run during the stage, which is no failure (its trace event says
+ * `stopped: "cancelled"`).
  */
 export interface ProgressEvent {
   stage: StageName;
-  status: "started" | "done" | "partial" | "skipped" | "failed";
+  status: "started" | "done" | "partial" | "skipped" | "failed" | "stopped";
   /** Human sentence: "Searching the web with Brave", "12 notes matched". */
   detail: string;
   /** ms since the run started. */

@@ -17,6 +17,7 @@ import type { Http } from "../../src/ports";
 import { fakeClock } from "../support/fake-clock";
 import { ensureBuiltCli } from "../support/built-cli";
 import { fetchHttp, startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { stringContaining, stringMatching } from "../support/typed-matchers";
 
 let server: StandInServer;
 let tmp: string;
@@ -133,7 +134,7 @@ describe("vault-research embed", () => {
     mkdirSync(vectorFile, { recursive: true });
     const json = io();
     expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(1);
-    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, vector_bytes: 0, resets: [], error: { kind: "not_saved", message: expect.stringContaining("is a folder, not a file") } });
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, vector_bytes: 0, resets: [], error: { kind: "not_saved", message: stringContaining("is a folder, not a file") } });
     const text = io();
     expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(1);
     expect(text.seen.out).toBe(`Vectors: not saved in ${vectorFile}.\n`);
@@ -143,6 +144,16 @@ describe("vault-research embed", () => {
     expect(json.seen.err).not.toContain("embedded again");
     expect(server.embedCalls).toEqual([]);
     expect(readdirSync(path.dirname(vectorFile)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("fails, sending nothing, when the cache folder cannot be written at all (it sent every note, then lost every vector)", async () => {
+    // A path through a file: no folder can be made there, as on a read-only disk or a folder not one's own.
+    writeFileSync(path.join(tmp, "a file"), "");
+    const args = parseArgs(["--vault", vault, "--cache-dir", path.join(tmp, "a file", "cache"), "--embed", spec(), "--json"], COMMANDS.embed.flags);
+    const json = io();
+    expect(await embedCommand(args, json.io, { http: fetchHttp })).toBe(1);
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "failed", notes_embedded: 0, error: { kind: "not_saved", message: stringMatching(/cannot be written \(ENOTDIR\)\. Nothing was sent/) } });
+    expect(server.embedCalls).toEqual([]);
   });
 
   it("refuses, sending nothing and touching nothing, when a stored part cannot be read (a folder in its place): it re-sent all 40 notes", async () => {

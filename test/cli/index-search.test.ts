@@ -4,7 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli, type CliIo } from "../../src/cli/run";
+import { parseArgs } from "../../src/cli/args";
+import { openVault } from "../../src/cli/open-vault";
+import { COMMANDS, runCli, type CliIo } from "../../src/cli/run";
+import { terminalOutput } from "../../src/cli/terminal-text";
 import { readIndexReport, readVaultSearch } from "../support/cli-json";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -128,6 +131,16 @@ describe("search", () => {
     expect(code).toBe(0);
     expect(err).toMatch(/^warning: the index cache could not be written/);
     expect(readVaultSearch(out).results.length).toBeGreaterThan(0);
+  });
+
+  it("tells the command that the index was not saved, so that `index` can say so (it reported success and named a cache file that was not there)", async () => {
+    const blocked = path.join(tmp, "not-a-folder");
+    writeFileSync(blocked, "a file where the cache folder should be");
+    const io = terminalOutput({ out: () => undefined, err: () => undefined, env: {}, cwd: tmp }, []);
+    const notSaved = await openVault(parseArgs(["--vault", SAMPLE_VAULT, "--cache-dir", blocked], COMMANDS.index.flags), io);
+    expect(notSaved.cacheNotSaved).toMatch(/ENOTDIR/);
+    const saved = await openVault(parseArgs(["--vault", SAMPLE_VAULT, "--cache-dir", cacheDir()], COMMANDS.index.flags), io);
+    expect(saved.cacheNotSaved).toBeNull();
   });
 
   it("prints results best first as JSON with path, title, score and the explanation", async () => {

@@ -1,10 +1,10 @@
 // A vault renamed or moved keeps its cache folder (index, vectors, query log, kept traces): it is
 // taken over at the first run from the new path, when the old path is gone and the notes match.
 // A cache whose vault is still at its path, or whose notes are another vault's, is never taken.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseArgs } from "../../src/cli/args";
 import { vaultCacheFolder } from "../../src/cli/file-index-cache";
 import { indexCommand } from "../../src/cli/index-command";
@@ -14,6 +14,22 @@ import { adoptCacheOfMovedVault, cachesLeftBehind, estimatedLikeness, recordVaul
 import { bundledNodeWorkers } from "../../src/cli/node-workers";
 import { COMMANDS } from "../../src/cli/run";
 import { terminalOutput } from "../../src/cli/terminal-text";
+
+/**
+ * Folders this test says are on a FUSE filesystem (GNOME's gvfs): statfs answers so for them; and
+ * paths whose lstat and stat fail with an error code (a share that does not answer: ENOTCONN, EIO…).
+ */
+const onFuse = vi.hoisted(() => new Set<string>());
+const failing = vi.hoisted(() => new Map<string, string>());
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs/promises")>();
+  const fail = (file: string) => Object.assign(new Error(`${failing.get(file)}: ${file}`), { code: failing.get(file) });
+  const statfs = async (folder: string) => (onFuse.has(folder) ? { ...(await fs.statfs(folder)), type: 0x65735546 } : fs.statfs(folder));
+  const lstat = async (file: string) => (failing.has(file) ? Promise.reject(fail(file)) : fs.lstat(file));
+  const stat = async (file: string) => (failing.has(file) ? Promise.reject(fail(file)) : fs.stat(file));
+  const mocked = { statfs, lstat, stat };
+  return { ...fs, ...mocked, default: { ...fs, ...mocked } };
+});
 
 let tmp: string;
 let cacheDir: string;
@@ -73,6 +89,53 @@ describe("a vault renamed or moved", () => {
     // The folder now says whose it is: the next run is an ordinary warm start, with nothing to say.
     expect(JSON.parse(readFileSync(path.join(folder, "vault.json"), "utf8"))).toMatchObject({ vault: after });
     expect((await indexVault(after)).err).toBe("");
+  }, 60_000);
+
+  it("brings its kept traces to those it already had at the new path, overwriting none and following no link", async () => {
+    const before = makeVault("Research", NOTES);
+    await indexVault(before);
+    const oldTraces = keptTraceFolder(cacheDir, before);
+    mkdirSync(oldTraces, { recursive: true });
+    writeFileSync(path.join(oldTraces, "20250101-120000-aaaaaa.md"), "kept before the move");
+    writeFileSync(path.join(oldTraces, "20250102-120000-bbbbbb.md"), "the old path's copy");
+    // A link in the old folder leads elsewhere: it is no trace of this vault's, and is not moved.
+    const elsewhere = path.join(tmp, "elsewhere.md");
+    writeFileSync(elsewhere, "someone else's file");
+    symlinkSync(elsewhere, path.join(oldTraces, "20250103-120000-cccccc.md"));
+
+    const after = path.join(tmp, "Research (moved)");
+    renameSync(before, after);
+    // The new path already has kept traces (its index folder since removed, or never saved).
+    const newTraces = keptTraceFolder(cacheDir, after);
+    mkdirSync(newTraces, { recursive: true });
+    writeFileSync(path.join(newTraces, "20250201-120000-dddddd.md"), "kept at the new path");
+    writeFileSync(path.join(newTraces, "20250102-120000-bbbbbb.md"), "the new path's copy");
+    await indexVault(after);
+
+    expect(readFileSync(path.join(newTraces, "20250101-120000-aaaaaa.md"), "utf8")).toBe("kept before the move");
+    expect(readFileSync(path.join(newTraces, "20250201-120000-dddddd.md"), "utf8")).toBe("kept at the new path");
+    // Two traces of one name: the one at the new path stays, the other stays where it was — none is lost.
+    expect(readFileSync(path.join(newTraces, "20250102-120000-bbbbbb.md"), "utf8")).toBe("the new path's copy");
+    expect(readFileSync(path.join(oldTraces, "20250102-120000-bbbbbb.md"), "utf8")).toBe("the old path's copy");
+    expect(existsSync(path.join(newTraces, "20250103-120000-cccccc.md"))).toBe(false);
+    expect(lstatSync(path.join(oldTraces, "20250103-120000-cccccc.md")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(elsewhere, "utf8")).toBe("someone else's file");
+  }, 60_000);
+
+  it("moves no trace into a kept-traces folder at the new path that is a link to elsewhere", async () => {
+    const before = makeVault("Research", NOTES);
+    await indexVault(before);
+    const oldTraces = keptTraceFolder(cacheDir, before);
+    mkdirSync(oldTraces, { recursive: true });
+    writeFileSync(path.join(oldTraces, "20250101-120000-aaaaaa.md"), "kept before the move");
+    const after = path.join(tmp, "Research (moved)");
+    renameSync(before, after);
+    const archive = path.join(tmp, "archive");
+    mkdirSync(archive);
+    symlinkSync(archive, keptTraceFolder(cacheDir, after));
+    await indexVault(after);
+    expect(readdirSync(archive)).toEqual([]);
+    expect(readFileSync(path.join(oldTraces, "20250101-120000-aaaaaa.md"), "utf8")).toBe("kept before the move");
   }, 60_000);
 
   it("never takes the cache of a vault that is still at its path (a copy is indexed on its own)", async () => {
@@ -204,6 +267,42 @@ describe("which cache a vault takes over", () => {
       expect(await cachesLeftBehind(cacheDir), folder).toEqual([]);
       expect(existsSync(folder)).toBe(true);
       rmSync(folder, { recursive: true });
+    }
+  });
+
+  it("never takes the cache of a vault at the root of a gvfs share that is offline (the share is just not listed on the one FUSE mount)", async () => {
+    const notes = NOTES.map((n) => `${n}.md`);
+    const gvfs = path.join(tmp, "run", "user", "1000", "gvfs");
+    const share = path.join(gvfs, "smb-share:server=nas,share=notes");
+    // Recorded while the share was online: the share's folder is on gvfs's device, as gvfs itself is.
+    const folder = await recordedCache(share, notes);
+    onFuse.add(gvfs);
+    try {
+      const copy = path.join(tmp, "Vault copy");
+      mkdirSync(copy);
+      expect(await cachesLeftBehind(cacheDir)).toEqual([]);
+      expect(await adoptCacheOfMovedVault(cacheDir, copy, async () => notes)).toBeNull();
+      expect(existsSync(folder)).toBe(true);
+    } finally {
+      onFuse.delete(gvfs);
+    }
+    // The same folder on a local disk: the vault is gone, and its cache is listed as left behind.
+    expect((await cachesLeftBehind(cacheDir)).map((c) => c.vault)).toEqual([share]);
+  });
+
+  it("counts a vault as out of reach, not gone, when its path or the folder that held it does not answer (ENOTCONN, EIO, EHOSTDOWN)", async () => {
+    const notes = NOTES.map((n) => `${n}.md`);
+    const vault = path.join(tmp, "share", "Vault");
+    await recordedCache(vault, notes);
+    expect((await cachesLeftBehind(cacheDir)).map((c) => c.vault)).toEqual([vault]);
+    for (const [file, code] of [[vault, "ENOTCONN"], [vault, "EIO"], [path.dirname(vault), "EHOSTDOWN"]]) {
+      failing.set(file, code);
+      try {
+        expect(await cachesLeftBehind(cacheDir), code).toEqual([]);
+        expect(await adoptCacheOfMovedVault(cacheDir, path.join(tmp, "copy"), async () => notes), code).toBeNull();
+      } finally {
+        failing.delete(file);
+      }
     }
   });
 

@@ -95,9 +95,9 @@ describe("a run stopped with Ctrl-C", () => {
   });
 
   /** The command in process, stopped (its Ctrl-C hook) as soon as the model has the question. */
-  async function stoppedAtTheModel(extra: string[]) {
+  async function stoppedAtTheModel(extra: string[], stderrIsTerminal = false) {
     const seen = { out: "", err: "" };
-    const io = terminalOutput({ out: (t: string) => (seen.out += t), err: (t: string) => (seen.err += t), env: {}, cwd: tmp }, [], { out: false, err: false });
+    const io = terminalOutput({ out: (t: string) => (seen.out += t), err: (t: string) => (seen.err += t), env: {}, cwd: tmp, stderrIsTerminal }, [], { out: false, err: false });
     const stop = new AbortController();
     void modelAsked.then(() => stop.abort());
     const args = parseArgs(["research", QUESTION, "--vault", vault, "--cache-dir", path.join(tmp, "cache"), "--model", `openai:stand-in@${base}`, ...extra].slice(1), COMMANDS.research.flags);
@@ -128,5 +128,26 @@ describe("a run stopped with Ctrl-C", () => {
     expect(run.code).toBe(130);
     expect(run.out).toContain("The run was cancelled during the synthesize stage.");
     expect(run.out).toMatch(/\nTrace: kept outside the vault in .+\.md/);
+  });
+
+  it("says in its progress lines that the stage was stopped, not that it failed", async () => {
+    const run = await stoppedAtTheModel([], true);
+    expect(run.code).toBe(130);
+    expect(run.err).toContain("■ The run was cancelled during the synthesize stage.\n");
+    expect(run.err).not.toContain("✗");
+  });
+});
+
+describe("web flags given while web search is off", () => {
+  it("says that --external-provider does nothing without --external-search (the text read as Brave having found nothing)", async () => {
+    const run = await research(["--external-provider", "brave", "--external-count", "3"]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("Outside vault: 0 rows");
+    expect(run.err).toContain("note: web search is off for this run (--external-search never, the default), so --external-provider, --external-count do nothing");
+  });
+
+  it("says nothing when no such flag was given, or with --quiet", async () => {
+    expect((await research([])).err).toBe("");
+    expect((await research(["--external-provider", "brave", "--quiet"])).err).toBe("");
   });
 });

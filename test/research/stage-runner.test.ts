@@ -251,12 +251,12 @@ describe("StageRunner", () => {
     await Promise.resolve();
     controller.abort();
     expect(await outcome).toMatchObject({ name: "RunStopped", kind: "cancelled" });
-    expect(progress.at(-1)).toMatchObject({ stage: "synthesize", status: "failed", detail: "The run was cancelled during the synthesize stage." });
+    expect(progress.at(-1)).toMatchObject({ stage: "synthesize", status: "stopped", detail: "The run was cancelled during the synthesize stage." });
   });
 
-  it("a stage the user stopped is recorded as stopped, not failed; one out of time still as failed", async () => {
+  it("a stage the user stopped is recorded and shown as stopped, not failed; one out of time still as failed", async () => {
     const controller = new AbortController();
-    const { clock, recorder, stages } = runner({ signal: controller.signal });
+    const { clock, recorder, stages, progress } = runner({ signal: controller.signal });
     const stopped = failureOf(stages.run({ name: "external_retrieval", start: "Searching the web", limitMs: 20_000, work: (s) => new Promise<never>((_, reject) => s.addEventListener("abort", () => reject(new Error("aborted")))), done: () => "" }));
     await Promise.resolve();
     clock.advance(120);
@@ -271,6 +271,9 @@ describe("StageRunner", () => {
 
     expect(recorder.finish("cancelled", emptyPack()).events).toEqual([{ type: "external_retrieval", at: 120, data: { stopped: "cancelled", ms: 120 } }]);
     expect(late.recorder.finish("timeout", emptyPack()).events).toEqual([{ type: "local_retrieval", at: 5000, data: { failed: true, ms: 5000 } }]);
+    // The panel's timeline and the CLI's progress lines read the same ending from the event.
+    expect(progress.at(-1)).toMatchObject({ stage: "external_retrieval", status: "stopped" });
+    expect(late.progress.at(-1)).toMatchObject({ stage: "local_retrieval", status: "failed" });
   });
 
   it("a finished stage aborts its work's signal: what the work left running (a source past its own deadline) stops with it", async () => {
