@@ -13,7 +13,7 @@ export interface InlineSink {
 
 // Characters that can start inline markup. A line without any of them is already plain text,
 // which is the common case for prose, so it skips the scan entirely.
-const MARKUP = /[[\]*_`<#=~\\|%!]/;
+const MARKUP = /[[\]*_`<#=\\|%!]/;
 
 const BACKSLASH = 92;
 const HASH = 35;
@@ -22,12 +22,17 @@ const BACKTICK = 96;
 /** Reduces one line of inline markdown to plain text, collecting tags and links into `sink`. */
 export function inlineToText(line: string, sink: InlineSink): string {
   if (!MARKUP.test(line)) return line;
+  // `[1]: https://… "Title"` defines where `[text][1]` goes: Obsidian shows none of it, and its
+  // address and title read as a finding of the note.
+  if (line.charCodeAt(0) === 91 /* [ */ && LINK_DEFINITION.test(line)) return "";
   const n = line.length;
   const next = new NextOf(line);
   let runs: BacktickRuns | null = null;
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
-  let i = 0;
+  // A footnote's text, `[^1]: Hard water means…`, without its marker: ": Hard water means…" was quoted.
+  let i = footnoteTextStart(line);
+  if (i > 0) copyFrom = i;
   while (i < n) {
     const c = line.charCodeAt(i);
     switch (c) {
@@ -106,6 +111,13 @@ export function inlineToText(line: string, sink: InlineSink): string {
         break;
       }
       case 60 /* < */: {
+        // An HTML comment ends at `-->`, not at a `>` inside it: "<!-- if temp > 30 -->" left "30 -->" shown.
+        const commentEnd = line.startsWith("<!--", i) ? next.at("-->", i + 4) : -1;
+        if (commentEnd > 0) {
+          out += `${line.slice(copyFrom, i)} `;
+          copyFrom = i = commentEnd + 3;
+          continue;
+        }
         const after = line.charCodeAt(i + 1);
         if (isAsciiLetter(after) || after === 47 /* / */ || after === 33 /* ! */) {
           const close = next.at(">", i + 2);
@@ -148,10 +160,11 @@ export function inlineToText(line: string, sink: InlineSink): string {
         }
         break;
       }
-      case 126 /* ~ */:
+      // `~~struck out~~` keeps its marks (the analyser splits on them): a quote of it must not pass
+      // off what the note withdrew as what it says ("~~Descale with vinegar.~~ Use citric acid.").
       case 61 /* = */:
       case 37 /* % */: {
-        // `~~strike~~`, `==highlight==`, `%%comment%%`: only doubled markers are markup.
+        // `==highlight==`, `%%comment%%`: only doubled markers are markup.
         if (line.charCodeAt(i + 1) === c) {
           out += line.slice(copyFrom, i);
           copyFrom = i = i + 2;
@@ -163,6 +176,22 @@ export function inlineToText(line: string, sink: InlineSink): string {
     i++;
   }
   return copyFrom === 0 ? line : out + line.slice(copyFrom);
+}
+
+/**
+ * A link reference definition, the whole line: a label (no brackets, not a footnote's `^`), a colon,
+ * a destination and an optional title. A line with more words after the destination is prose.
+ */
+const LINK_DEFINITION = /^\[(?!\^)[^[\]]{1,999}\]:[ \t]*(?:<[^<>]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*$/;
+
+/** Where a footnote definition's text starts (`[^1]: text`), or 0 when the line is none. */
+function footnoteTextStart(line: string): number {
+  if (line.charCodeAt(0) !== 91 || line.charCodeAt(1) !== 94 /* ^ */) return 0;
+  const close = line.indexOf("]:", 2);
+  if (close < 3 || /[\s[\]]/.test(line.slice(2, close))) return 0;
+  let i = close + 2;
+  while (isSpace(line.charCodeAt(i))) i++;
+  return i;
 }
 
 const DOTTED_NOTE = /^[\w-]+(?:\.[\w-]+)+(?:#.*)?$/;

@@ -391,8 +391,8 @@ describe("parseNote: inline markup becomes plain words", () => {
     expect(note.links).toEqual(["Projects/Sync plan.md"]);
   });
 
-  it("removes emphasis, highlights, strikethrough and HTML, keeping snake_case intact", () => {
-    expect(textOf("**bold** _it_ ==mark== ~~gone~~ <b>tag</b> keep_this_name")).toBe("bold it mark gone  tag  keep_this_name");
+  it("removes emphasis, highlights and HTML, keeping snake_case intact and struck-out text marked as struck out", () => {
+    expect(textOf("**bold** _it_ ==mark== ~~gone~~ <b>tag</b> keep_this_name")).toBe("bold it mark ~~gone~~  tag  keep_this_name");
   });
 
   it("keeps callout titles and bodies but not the callout marker", () => {

@@ -10,6 +10,7 @@ import { oneLine } from "../../text/one-line";
 import { CJK_CHAR } from "../../text/scripts";
 import { countWords } from "../../text/word-count";
 import { pairShare } from "./judge-coverage";
+import { ABBREVIATIONS } from "./plan";
 import { NUMBERED_SOURCE } from "./verify-citations";
 
 export interface EvidenceBriefOptions {
@@ -49,6 +50,8 @@ interface Candidate {
   text: string;
   /** A property of the note ("rating: 7"): a whole fact, however few its words. */
   property: boolean;
+  /** What the block this sentence is in hangs on ("These are myths:"), quoted before it. */
+  leadIn?: string;
   score: number;
   /** Other rows that say this very sentence (copies of a note): cited on its line, not quoted again. */
   alsoIn: EvidenceRow[];
@@ -130,7 +133,7 @@ function outsideLine(row: OutsideVaultRow, says: string): string {
 function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, maxChars: number): Candidate[] {
   if (rows.length === 0 || max <= 0) return [];
   const all = rows.flatMap((row, rowIndex) =>
-    sentencesOf(row).map(({ text, property }, position): Candidate => ({ row, rowIndex, position, text, property, score: scoreSentence(text, weights) * (property ? PROPERTY_WEIGHT : 1), alsoIn: [] })),
+    sentencesOf(row).map(({ text, property, leadIn }, position): Candidate => ({ row, rowIndex, position, text, property, leadIn, score: scoreSentence(text, weights) * (property ? PROPERTY_WEIGHT : 1), alsoIn: [] })),
   );
   const candidates = all.filter((c) => c.property || wordsIn(c.text) >= 3);
   const ranked = candidates
@@ -140,7 +143,7 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
   const chosen: Candidate[] = [];
   for (const c of ranked) {
     if (chosen.length >= max) break;
-    const same = chosen.find((x) => x.text === c.text);
+    const same = chosen.find((x) => x.text === c.text && x.leadIn === c.leadIn);
     // An outside line carries one source's label, so only notes share a line.
     if (same && same.row !== c.row && c.row.kind === "note" && !same.alsoIn.includes(c.row)) same.alsoIn.push(c.row);
     if (same && (same.row === c.row || c.row.kind === "note")) continue;
@@ -154,29 +157,96 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
   if (chosen.length === 0 && fallback) chosen.push(fallback);
   return chosen
     .sort((a, b) => a.rowIndex - b.rowIndex || a.position - b.position)
-    .map((c) => ({ ...c, text: quoteable(c.text, maxChars) }));
+    .map((c) => ({ ...c, text: quoteable(c.leadIn === undefined ? c.text : `${c.leadIn}${c.text}`, maxChars) }));
 }
 
-function sentencesOf(row: EvidenceRow): { text: string; property: boolean }[] {
+interface Sentence {
+  text: string;
+  property: boolean;
+  leadIn?: string;
+}
+
+function sentencesOf(row: EvidenceRow): Sentence[] {
   // A model's summary of a read page is not evidence to quote: the passages it summarises are.
   const texts =
     row.kind === "note"
       ? row.sections.flatMap((s) => (s.heading === "" ? propertyPieces(s.text) : [{ prose: s.text }]))
       : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => ({ prose: s.text }));
   return texts
-    .flatMap((piece) => ("property" in piece ? [{ text: piece.property, property: true }] : proseBlocks(piece.prose).flatMap(sentencesIn).map((text) => ({ text, property: false }))))
-    .map((s) => ({ ...s, text: s.text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim() }))
+    .flatMap((piece): Sentence[] => ("property" in piece ? [{ text: piece.property, property: true }] : proseSentences(piece.prose, row.kind === "note")))
+    .map((s) => ({ ...s, text: s.text.replace(LIST_ITEM, "").trim() }))
     .filter((s) => /[\p{L}\p{N}]/u.test(s.text));
 }
 
+/** A block that ends as a sentence does; a list item or a table row often ends with none. */
+const ENDS_WITH_STOP = /[.!?。！？।؟]["”’')\]]*$/u;
+/** A block that shows its list marker (a web page's passage): an item, whatever it ends with. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+/** A lead-in longer than this is cut (at a word, its start kept), so the quote still reaches the item. */
+const MAX_LEAD_IN_CHARS = 120;
+
 /**
- * The blocks of a text that may be quoted: a section's text has a line break where a paragraph, an
+ * The sentences of a text, block by block: a section's text has a line break where a paragraph, an
  * item, a table row or a code block ends (index/section-hits.ts), and no quote runs across one.
+ *
  * A code block, shown as one code span (whole, or cut by the snippet at either end), is no sentence:
  * a command glued to the prose after it, or an embed shown as an example, is not what the note says.
+ *
+ * A block that ends with a colon ("These are myths that do not work:") is what the blocks after it
+ * hang on: the next one, and those after it that are items (a marker, or no stop at the end), are
+ * quoted with it — "garlic cures colds" alone said the opposite of the note.
+ *
+ * A note's snippet that begins inside a sentence ("…put a seasoned cast iron skillet into the
+ * dishwasher.") lost the sentence's start, and with it perhaps a "never", a "not" or a "critics claim
+ * that": that first piece is not quoted. (An outside row's text is the provider's, cut or not.)
  */
-function proseBlocks(text: string): string[] {
-  return text.split("\n").filter((block) => !isCodeBlock(block.trim()));
+function proseSentences(text: string, cutByOurWindow: boolean): Sentence[] {
+  const out: Sentence[] = [];
+  let leadIn: string | undefined;
+  let next = false; // whether this block comes right after its lead-in
+  text.split("\n").forEach((raw, index) => {
+    const block = raw.trim();
+    const sentences = isCodeBlock(block) ? [] : struckWhole(sentencesIn(block));
+    const last = sentences.at(-1)?.trim() ?? "";
+    // A lead-in hangs on none before it: tldr's items ("Extract files from an archive:") follow each other.
+    const opens = last.endsWith(":") && /[\p{L}\p{N}]/u.test(last);
+    // A block the snippet cut at its end may have ended as a sentence, or as a lead-in.
+    const item = LIST_ITEM.test(block) || !(ENDS_WITH_STOP.test(block) || block.endsWith("…"));
+    const governed = leadIn !== undefined && !opens && (next || item);
+    const prefix = governed ? `${leadIn}${next ? " " : " … "}` : undefined;
+    const cutStart = cutByOurWindow && index === 0 && cutInSentence(block) ? 1 : 0;
+    for (const sentence of sentences.slice(cutStart)) out.push({ text: sentence, property: false, leadIn: prefix });
+    if (opens) {
+      leadIn = cutText(last, MAX_LEAD_IN_CHARS, { atWord: true });
+      next = true;
+    } else if (governed) next = false;
+    else leadIn = undefined;
+  });
+  return out;
+}
+
+/**
+ * A block's sentences with the struck-out text (`~~…~~`) each holds marked as struck out, when a
+ * sentence ends inside it or begins in it: "It works.~~ Use acid." would pass off as the note's what
+ * the note withdrew.
+ */
+function struckWhole(sentences: string[]): string[] {
+  let struck = false;
+  return sentences.map((sentence) => {
+    const opened = struck;
+    struck = (sentence.match(/~~/g)?.length ?? 0) % 2 === 1 ? !struck : struck;
+    return `${opened ? "~~" : ""}${sentence}${struck ? "~~" : ""}`;
+  });
+}
+
+/**
+ * Whether a block the snippet's window cut at its start ("…") begins inside a sentence: not when
+ * the cut fell in a code span and a capital starts what follows it ("…kubeconfig}}` Scan a…").
+ */
+function cutInSentence(block: string): boolean {
+  if (!block.startsWith("…")) return false;
+  const span = CUT_CODE_START.exec(block);
+  return span === null || !/^\s+\p{Lu}/u.test(block.slice(span[0].length));
 }
 
 /** One code span from end to end, or its start or end where the snippet's window cut it ("…relay.js`"). */
@@ -198,14 +268,26 @@ function isCodeBlock(block: string): boolean {
  * figure, a quotation mark or a letter of a script without capitals (Arabic, Hebrew, Hindi: there
  * no capital ever followed, and a whole paragraph was one "sentence"); the full stops of Chinese and
  * Japanese, Hindi (।), Urdu (۔), Khmer (។) and Burmese (။) wherever they stand; and in Thai and
- * Lao, which end a sentence with a space and no mark, a space between two of their letters.
+ * Lao, which end a sentence with a space and no mark, a space between two of their letters. Not
+ * the dot of an abbreviation or an initial: "a plugin, e.g. Dataview, which…" was quoted as
+ * "Dataview, which…", and "by J. R. R. Tolkien" as "The trilogy by J.".
  */
 function sentencesIn(text: string): string[] {
   return text
-    .replace(/([.!?؟])\s+(?=[\p{Lu}\p{Lt}\p{Lo}\p{N}"“(])/gu, "$1\n")
+    .replace(/([.!?؟])\s+(?=[\p{Lu}\p{Lt}\p{Lo}\p{N}"“(])/gu, (stop: string, mark: string, at: number, whole: string) =>
+      mark === "." && abbreviationBefore(whole, at) ? stop : `${mark}\n`,
+    )
     .replace(/([。！？।॥۔។။])\s*/gu, "$1\n")
     .replace(/([\p{Script=Thai}\p{Script=Lao}])\s+(?=[\p{Script=Thai}\p{Script=Lao}])/gu, "$1\n")
     .split(/\n+/);
+}
+
+/** Whether the word before the dot at `at` is an abbreviation ("e.g", "vs", "Dr", "U.S") or an initial ("J"). */
+function abbreviationBefore(text: string, at: number): boolean {
+  const word = /[\p{L}.]+$/u.exec(text.slice(Math.max(0, at - 16), at))?.[0];
+  if (word === undefined) return false;
+  // Short parts between dots ("e.g", "U.S", "Ph.D"), not a file's or a site's name ("config.json").
+  return word.length === 1 || (word.includes(".") && word.split(".").every((part) => part.length <= 3)) || ABBREVIATIONS.has(word.toLowerCase());
 }
 
 /**
@@ -297,7 +379,13 @@ function quotedFrom(c: Candidate): string {
 /** Quoted text must not look like a citation, nor run on forever, nor turn its code inside out. */
 function quoteable(sentence: string, maxChars: number): string {
   const flat = notACitation(oneLine(sentence)).replace(/[“”]/g, '"');
-  return wholeCodeSpans(cutText(flat, maxChars, { atWord: true }));
+  return wholeStrikes(wholeCodeSpans(cutText(flat, maxChars, { atWord: true })));
+}
+
+/** A quote cut inside struck-out text keeps it marked: its `~~` is closed before the trailing "…". */
+function wholeStrikes(quote: string): string {
+  const marks = quote.match(/~~/g)?.length ?? 0;
+  return marks % 2 === 1 && quote.endsWith("…") ? `${quote.slice(0, -1)}~~…` : quote;
 }
 
 /** A quote that begins after a cut with the end of a code span: "…kubeconfig}}` Specify". */

@@ -73,7 +73,10 @@ const FOLLOW_UP_MARKERS = /^(?:and|also|what about|how about|and what about|then
 
 // Marks (\p{M}) belong to their word: Hindi's vowel signs and Thai's tone marks cut "पनीर" into "पन", "र".
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’_.+\-/]*[\p{L}\p{M}\p{N}+]|[\p{L}\p{N}]/gu;
-const TAG = /(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu;
+// A tag's marks are its own too: "#पनीर" was the tag "पन" and the word "र", and found no note. A tag
+// holds something besides figures, as Obsidian's and the index's do: "issue #123" asks about an issue
+// number, which a note must hold (read as a tag, "123" was no required word and #456's note answered).
+const TAG = /(?:^|\s)#([\p{L}\p{M}\p{N}_\-/]*[\p{L}\p{M}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const PHRASE = /["“”„]([^"“”„]{1,200})["“”„]/g;
 
 export function planQuestion(asked: string, options: PlanOptions = {}): QueryPlan {
@@ -181,8 +184,8 @@ const GERMAN_WORDS = wordSet(
    meinem kein keine habe haben bei nach über unter zwischen`,
 );
 
-/** Words whose dot ends no sentence. */
-const ABBREVIATIONS = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "approx", "incl", "no", "vol", "ver", "v", "mr", "mrs", "ms", "dr", "st"]);
+/** Words whose dot ends no sentence (lower case, without the dot); the extractive brief splits no sentence after them either. */
+export const ABBREVIATIONS: ReadonlySet<string> = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "approx", "incl", "no", "vol", "ver", "v", "mr", "mrs", "ms", "dr", "st", "prof", "jr", "sr", "fig", "al", "pp", "ca"]);
 
 /**
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
@@ -262,7 +265,7 @@ function providerQueries(
 ): string[] {
   const first = clip(
     stripMeta(question.normalize("NFKC").replace(/\s+/g, " "))
-      .replace(/(?:^|\s)#([\p{L}\p{N}_\-/]+)/gu, " $1")
+      .replace(TAG, " $1")
       .replace(/\s+/g, " ")
       .replace(/\s+([?!.,;:])/g, "$1")
       .replace(/^[\s,;:.\-–—]+/, "")

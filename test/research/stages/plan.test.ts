@@ -54,6 +54,21 @@ describe("planQuestion", () => {
     expect(p.required_terms).not.toContain("project");
   });
 
+  it("keeps a tag's combining marks in the tag (Hindi's vowel signs, Thai's tone marks)", () => {
+    const hindi = plan("#पनीर recipes");
+    expect(hindi.tags).toEqual(["पनीर"]);
+    expect(hindi.terms).toEqual(["recipes", "पनीर"]);
+    expect(plan("notes tagged #ไม้เอก").tags).toEqual(["ไม้เอก"]);
+    expect(plan("#पनीर recipes").provider_queries).toEqual(["पनीर recipes"]);
+  });
+
+  it("reads '#123' as an issue number the notes must hold, not as a tag", () => {
+    const p = plan("what was the decision on issue #123");
+    expect(p.tags).toEqual([]);
+    expect(p.required_terms).toContain("123");
+    expect(plan("#2024-review notes").tags).toEqual(["2024-review"]);
+  });
+
   it("takes no quoted run of no words for a phrase, so the judge is not sure of 'what is it \"—\"'", () => {
     expect(plan('filters "—" and "!!!"').phrases).toEqual([]);
     expect(plan('the "1982" tour').phrases).toEqual(["1982"]);
