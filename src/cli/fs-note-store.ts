@@ -151,8 +151,11 @@ export class FsNoteStore implements NoteStore {
     let real: string;
     let isFolder: boolean;
     try {
-      this.realRoot ??= realpathSync(this.root);
-      real = realpathSync(abs);
+      // The system's own realpath, as `realInside` uses: Node's other one keeps the case a path was
+      // typed in, and a vault opened as `~/notes` on a disk that holds `~/Notes` then had every
+      // note's real path (in the disk's case) refused as lying outside it.
+      this.realRoot ??= realpathSync.native(this.root);
+      real = realpathSync.native(abs);
       isFolder = statSync(real).isDirectory();
     } catch {
       return; // dangling, a loop, or gone meanwhile: no note lies behind it
@@ -170,15 +173,30 @@ export class FsNoteStore implements NoteStore {
 
   /**
    * A note's facts as `list` gives them, or null when `list` would not give it: nothing there, a
-   * folder (a note replaced by a folder of its name), or a link (not followed when listing).
+   * folder (a note replaced by a folder of its name), a link (not followed when listing), or a name
+   * the disk answers to but does not hold (below).
    */
   async stat(notePath: string): Promise<NoteFileInfo | null> {
     try {
-      const s = await lstat(this.resolve(notePath));
-      return s.isFile() ? { path: notePath, mtime: Math.floor(s.mtimeMs), size: s.size } : null;
+      const abs = this.resolve(notePath);
+      const s = await lstat(abs);
+      if (!s.isFile() || !(await this.listedAs(abs, notePath))) return null;
+      return { path: notePath, mtime: Math.floor(s.mtimeMs), size: s.size };
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Whether the file at `abs` is listed as `notePath`. A disk that ignores case (APFS, NTFS) still
+   * answers to `Note.md` after a rename to `note.md`, and the index, asked about the old name, kept
+   * both. The system's realpath gives the name as the disk holds it (case, and where a folder link
+   * inside the vault really leads, which `list` does not follow either).
+   */
+  private async listedAs(abs: string, notePath: string): Promise<boolean> {
+    const realRoot = (this.realRoot ??= await realpath(this.root));
+    const real = await realpath(abs);
+    return path.relative(realRoot, real).split(path.sep).join("/") === notePath;
   }
 
   /** Any entry counts, a dangling link included: a name is free only when nothing holds it. */

@@ -26,7 +26,8 @@ import { readNotes } from "./read-notes";
 import { fromSavedDate, readTooSoon, savedDate } from "./read-too-soon";
 import { PartRefused, type RebuildReason } from "./rebuild-reason";
 import { SavedIndex, type PersistedIndex } from "./saved-index";
-import { createEngine, notesWithTerm, toEngineDoc, type RadixTreeMaking, type SearchEngine } from "./search-engine";
+import { createEngine, notesWithTerm, toEngineDoc, type EngineDoc, type RadixTreeMaking, type SearchEngine } from "./search-engine";
+import { holdsSameWords } from "./same-words";
 import { buildSectionHits } from "./section-hits";
 import { ShownNotes } from "./shown-notes";
 import { synonymTable } from "./synonyms";
@@ -80,6 +81,11 @@ const PLAN_CHECK = 512;
 const TRIM_AFTER_NOTES = 200;
 /** Shared by every note without aliases, tags, source URLs or problems (most notes); never mutated. */
 const NONE: never[] = [];
+
+/** A note read again though its date and size were unchanged: whether its text changed after all. */
+interface Reread {
+  changed: boolean;
+}
 
 /** What a sync found by comparing the store's list with the index. */
 interface SyncPlan {
@@ -258,6 +264,7 @@ export class VaultIndex {
       // listed, so a note is judged by this moment, not by the end of a batch a slow disk stretched.
       const readFrom = this.clock.now();
       const texts = await readNotes(store, batch.map((k) => toRead[k].path));
+      const gone = await vanished(store, batch.flatMap((k, j) => (typeof texts[j] === "string" ? [] : [toRead[k].path])));
       const slice = this.slice();
       for (const [j, k] of batch.entries()) {
         if (!current(k)) continue;
@@ -269,8 +276,19 @@ export class VaultIndex {
           // Not a note of the vault after all.
           this.countNotIndexed(plan, info.path);
           this.dropNote(info.path);
-        } else if (typeof text === "string") await this.indexTextInSlices(info.path, text, info.mtime, info.size, readFrom, slice, plan.generations[k]);
-        else {
+        } else if (typeof text === "string") {
+          const reread = plan.rechecked.has(info.path) ? { changed: false } : undefined;
+          await this.indexTextInSlices(info.path, text, info.mtime, info.size, readFrom, slice, plan.generations[k], reread);
+          // Counted unchanged by date and size when planned; its words say whether an edit in its tick changed it.
+          if (reread?.changed) {
+            plan.unchanged--;
+            plan.updated++;
+          }
+        } else if (gone.has(info.path)) {
+          // Deleted (or made a folder) between the listing and the read: gone, not a note that cannot be read.
+          this.countNotIndexed(plan, info.path);
+          this.dropNote(info.path);
+        } else {
           this.countNotIndexed(plan, info.path);
           this.recordUnreadable(info.path, text);
         }
@@ -331,7 +349,10 @@ export class VaultIndex {
       // The date and size are taken before the text, as a sync's listing is: a change made during
       // the read then leaves them older than the text, and the next comparison reads it again.
       const facts = store.stat ? await store.stat(path) : (await store.list()).find((f) => f.path === path);
-      if (facts === null) {
+      // A store without `stat` is asked for its listing, which holds the name exactly as the note
+      // has it: a name it lacks (the old one of a note renamed in case only, on a disk that ignores
+      // case and so still "has" it) is as gone as one `stat` knows nothing of.
+      if (!facts) {
         // No note by this name after all (gone meanwhile, or a folder that took its name): reading it would name a problem that is none.
         if (this.generation.get(path) === gen) this.removeFile(path);
         return;
@@ -621,9 +642,10 @@ export class VaultIndex {
     this.savedIndex.forget();
   }
 
-  /** Indexes a note's text, whose read began at `readFrom` (the clock then). */
+  /** Indexes a note's text, whose read began at `readFrom` (the clock then), in place of its earlier version. */
   private indexText(path: string, text: string, mtime: number, size: number, readFrom: number): void {
-    const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
+    const { parsed, doc, note } = this.parseForIndex(path, text, mtime, size);
+    this.dropNote(path);
     this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
@@ -632,24 +654,33 @@ export class VaultIndex {
 
   /**
    * `indexText`, a long note a slice at a time. `generation` is the path's when its text was read:
-   * a change that arrives at a yield is newer, and the rest is left to it.
+   * a change that arrives at a yield is newer, and the rest is left to it. A note read again only to
+   * prove it (`reread`) is first compared with what the index holds, a slice at a time too.
    */
-  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, readFrom: number, slice: WorkSlice, generation: number): Promise<void> {
-    if (text.length < LONG_NOTE_CHARS) return this.indexText(path, text, mtime, size, readFrom);
+  private async indexTextInSlices(path: string, text: string, mtime: number, size: number, readFrom: number, slice: WorkSlice, generation: number, reread?: Reread): Promise<void> {
+    const long = text.length >= LONG_NOTE_CHARS;
+    if (!long && !reread) return this.indexText(path, text, mtime, size, readFrom);
     const current = () => (this.generation.get(path) ?? 0) === generation;
     // Parsing a long note cannot be cut short: it gets a slice of its own.
-    await slice.pause();
+    if (long) await slice.pause();
     if (!current()) return;
-    const { parsed, doc, note } = this.prepareNote(path, text, mtime, size);
-    await slice.pause();
-    if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
+    const { parsed, doc, note } = this.parseForIndex(path, text, mtime, size);
+    if (reread) {
+      reread.changed = !(await this.holdsAsIndexed(note, doc, slice));
+      if (!current()) return;
+    }
+    this.dropNote(path);
+    if (long) {
+      await slice.pause();
+      if (!current() || !(await this.engine.addInSlices(doc, slice))) return;
+    } else this.engine.add(doc);
     this.associations?.setNote(path, notePassages(parsed, this.analyzer));
     this.language?.noteIndexed(path, doc, this.analyzer, this.engine, { mtime, size });
     this.rememberRead(note, readFrom);
   }
 
-  /** Parses the note and takes its earlier version out: what is left is adding the result. */
-  private prepareNote(path: string, text: string, mtime: number, size: number) {
+  /** The note parsed, as the engine and the index will hold it (its earlier version is still in). */
+  private parseForIndex(path: string, text: string, mtime: number, size: number) {
     const problems: NoteProblem[] = [];
     const body = indexedPart(text, this.maxNoteChars);
     if (body !== text) {
@@ -657,11 +688,17 @@ export class VaultIndex {
     }
     const parsed = parseNoteSafely(path, body);
     problems.push(...parsed.problems);
-    this.discardNote(path);
-    this.fileProblems.delete(path);
     const doc = toEngineDoc(parsed);
     const { title, aliases, tags, sourceUrls } = parsed;
     return { parsed, doc, note: { path, mtime, size, title, aliases, tags, sourceUrls, problems } };
+  }
+
+  /** Whether the index holds `note` as it would index it now: the same names, tags, sources, problems and words. */
+  private async holdsAsIndexed(note: IndexedNote, doc: EngineDoc, slice: WorkSlice): Promise<boolean> {
+    const held = this.notes.get(note.path);
+    if (!held) return false;
+    const facts = (n: IndexedNote) => JSON.stringify([n.title, n.aliases, n.tags, n.sourceUrls, n.problems]);
+    return facts(held) === facts(note) && (await holdsSameWords(this.engine, this.analyzer, doc, slice));
   }
 
   /** The note and any problem of reading it leave the index (gone, excluded, or a research trace). */
@@ -776,6 +813,21 @@ function binaryProblem(text: string): NoteProblem | null {
 /** A note's text, or the problem that makes it no text to index (a binary file), or the read's own problem. */
 function notBinary(text: string | NoteProblem): string | NoteProblem {
   return typeof text === "string" ? (binaryProblem(text) ?? text) : text;
+}
+
+/**
+ * Of notes whose read failed, those no longer there: the store knows nothing of them now (`stat`, else
+ * `exists`). One whose check fails too is taken to be there, and its read's problem is reported.
+ */
+async function vanished(store: NoteStore, paths: string[]): Promise<Set<string>> {
+  const gone = new Set<string>();
+  await Promise.all(
+    paths.map(async (path) => {
+      const there = await (store.stat ? store.stat(path).then((facts) => facts !== null) : store.exists(path)).catch(() => true);
+      if (!there) gone.add(path);
+    }),
+  );
+  return gone;
 }
 
 /** `cache` as the load reads it, keeping the reason of the first part it refused (`PartRefused`). */

@@ -45,8 +45,8 @@ describe("a same-size edit in the tick the index read the note in", () => {
     clock.advance(60_000);
     const next = new VaultIndex({ clock });
     store.reads.length = 0;
-    // Read again as a precaution, not reported as changed: by date and size it is not.
-    expect(await next.sync(store, cache)).toMatchObject({ mode: "cache", added: 0, updated: 0, unchanged: 2 });
+    // Read again as a precaution; its words changed, so it is reported as changed, though its date and size are not.
+    expect(await next.sync(store, cache)).toMatchObject({ mode: "cache", added: 0, updated: 1, unchanged: 1 });
     expect(store.reads).toEqual(["Fresh.md"]);
     expect(await found(next, "omega")).toEqual(["Fresh.md"]);
     expect(await found(next, "alpha")).toEqual([]);
@@ -61,6 +61,42 @@ describe("a same-size edit in the tick the index read the note in", () => {
       ["Old.md", true],
       ["Fresh.md", false],
     ]);
+  });
+});
+
+describe("what a sync reports of a note read again to prove it", () => {
+  /** Indexes the vault (Fresh.md read too soon), saves, and lets `change` edit it within its tick; the report of a sync from the cache a minute later. */
+  async function nextSyncAfter(change: () => void) {
+    const cache = new MemoryIndexCache();
+    const first = new VaultIndex({ clock });
+    await first.sync(store, cache);
+    await first.save(cache);
+    clock.advance(300);
+    change();
+    expect(store.files.get("Fresh.md")!.mtime).toBe(first.note("Fresh.md")!.mtime);
+    clock.advance(60_000);
+    return new VaultIndex({ clock }).sync(store, cache);
+  }
+
+  it("counts it changed when a same-size edit swapped a word (the CLI's `changed 0` after an edit it took in)", async () => {
+    expect(await nextSyncAfter(() => edit("Fresh.md", "# Fresh\n\nThe draft mentions omega.\n"))).toMatchObject({ updated: 1, unchanged: 1 });
+  });
+
+  it("counts it changed when only the title's spelling changed, which its words alone do not show", async () => {
+    expect(await nextSyncAfter(() => edit("Fresh.md", "# FRESH\n\nThe draft mentions alpha.\n"))).toMatchObject({ updated: 1, unchanged: 1 });
+  });
+
+  it("counts it changed when its words stayed but one is said more often and another less, keeping the size", async () => {
+    store.write("Fresh.md", "# Fresh\n\nlion bear bear wolf.\n", coarse(clock.now()));
+    expect(await nextSyncAfter(() => edit("Fresh.md", "# Fresh\n\nlion lion bear wolf.\n"))).toMatchObject({ updated: 1, unchanged: 1 });
+  });
+
+  it("counts a long note (indexed in slices) changed by a same-size edit, and unchanged when written back as it was", async () => {
+    const long = (word: string) => `# Long\n\n${"filler words for a long note. ".repeat(400)}${word}\n`;
+    store.write("Fresh.md", long("alpha"), coarse(clock.now()));
+    expect(await nextSyncAfter(() => edit("Fresh.md", long("omega")))).toMatchObject({ updated: 1, unchanged: 1 });
+    store.write("Fresh.md", long("alpha"), coarse(clock.now()));
+    expect(await nextSyncAfter(() => edit("Fresh.md", long("alpha")))).toMatchObject({ updated: 0, unchanged: 2 });
   });
 });
 
@@ -108,7 +144,8 @@ describe("re-reading stops once a read proves the note", () => {
     await index.save(cache);
     clock.advance(TICK * 2);
     store.reads.length = 0;
-    await index.sync(store, cache);
+    // Read again, and found as it was: unchanged.
+    expect(await index.sync(store, cache)).toMatchObject({ updated: 0, unchanged: 2 });
     expect(store.reads).toEqual(["Fresh.md"]);
     await index.save(cache);
     store.reads.length = 0;

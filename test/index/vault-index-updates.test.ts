@@ -63,6 +63,18 @@ describe("updateFile", () => {
     expect(await found("lighthouses")).toEqual(["Archive/Ideas.md"]);
   });
 
+  it("drops the old name of a note renamed in case only, with a store that has no `stat` and a disk that ignores case", async () => {
+    // As APFS and NTFS answer: the old name still "exists" and reads the note; only the listing holds the name as it is now.
+    const folded = (p: string) => [...store.files.keys()].find((k) => k.toLowerCase() === p.toLowerCase()) ?? p;
+    const noStat = { list: () => store.list(), read: (p: string) => store.read(folded(p)), exists: async (p: string) => store.files.has(folded(p)), create: (p: string, t: string) => store.create(p, t) };
+    const text = store.files.get("Ideas.md")!.text;
+    store.files.delete("Ideas.md");
+    store.write("ideas.md", text);
+    await index.updateFile(noStat, "Ideas.md");
+    await index.updateFile(noStat, "ideas.md");
+    expect(index.paths().sort()).toEqual(["Plan.md", "ideas.md"]);
+  });
+
   it("drops a note moved into an excluded folder and never reads notes created there", async () => {
     const local = new VaultIndex({ clock, excludedFolders: ["Research/Traces"] });
     await local.sync(store, null);
@@ -179,6 +191,35 @@ describe("sync racing single-file updates", () => {
     expect(fresh.status().problems).toEqual([]);
     expect(fresh.paths()).toContain("Moved.md");
     expect(fresh.paths()).not.toContain("n0299.md");
+  });
+
+  it("does not name as unreadable a note deleted between the listing and its read (no event tells the CLI), and counts it gone", async () => {
+    const fresh = new VaultIndex({ clock });
+    // Built from nothing: Ideas.md is listed, then deleted before it is read.
+    const listed = await store.list();
+    store.files.delete("Ideas.md");
+    expect(await fresh.sync(store, null, listed)).toMatchObject({ added: 1, removed: 0 });
+    expect(fresh.status().problems).toEqual([]);
+    // From the cache: a known note edited, listed, then deleted is counted removed, not changed.
+    const cache = new MemoryIndexCache();
+    store.write("Ideas.md", "# Ideas\n\nBack again.\n", FAKE_NOW + 9);
+    const warm = new VaultIndex({ clock });
+    await warm.sync(store, cache);
+    await warm.save(cache);
+    store.write("Ideas.md", "# Ideas\n\nEdited, then deleted.\n", FAKE_NOW + 20);
+    const listedNow = await store.list();
+    store.files.delete("Ideas.md");
+    const next = new VaultIndex({ clock });
+    expect(await next.sync(store, cache, listedNow)).toMatchObject({ added: 0, updated: 0, removed: 1 });
+    expect(next.status().problems).toEqual([]);
+    expect(next.paths()).toEqual(["Plan.md"]);
+  });
+
+  it("still names a note that is there but cannot be read", async () => {
+    store.failing.add("Ideas.md");
+    store.write("Ideas.md", "# Ideas\n\nLocked now.\n", FAKE_NOW + 5);
+    await index.sync(store, null);
+    expect(index.status().problems.map((p) => p.path)).toEqual(["Ideas.md"]);
   });
 
   it("says so when the vault cannot be listed, and is not left building", async () => {

@@ -31,10 +31,12 @@ interface Harness {
   notices: string[];
 }
 
-function startKeeper(options: { store?: NoteStore; cache?: MemoryCache } = {}): Harness {
-  const vault = new Vault("Garden");
-  vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
-  vault.seed("Research/Traces/run-1.md", "# Trace\n\nTomatoes came up in a run.\n", 1);
+function startKeeper(options: { store?: NoteStore; cache?: MemoryCache; vault?: Vault } = {}): Harness {
+  const vault = options.vault ?? new Vault("Garden");
+  if (!options.vault) {
+    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
+    vault.seed("Research/Traces/run-1.md", "# Trace\n\nTomatoes came up in a run.\n", 1);
+  }
   const cache = options.cache ?? new MemoryCache();
   const statuses: Harness["statuses"] = [];
   const notices: string[] = [];
@@ -83,6 +85,21 @@ describe("IndexKeeper", () => {
     await vault.rename(file, "Gardening/Sweet basil.md");
     await wait(1600);
     expect(keeper.index.paths().sort()).toEqual(["Gardening/Sweet basil.md", "Gardening/Tomatoes.md"]);
+    keeper.dispose();
+  });
+
+  it("keeps only the new name of a note renamed in case only, though the disk still answers to the old one", async () => {
+    const vault = new Vault("Garden");
+    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
+    const store = new ObsidianNoteStore(vault as unknown as ObsidianVault);
+    // As the desktop adapter on APFS or NTFS: `exists` asks the disk, which ignores case.
+    const exists = store.exists.bind(store);
+    store.exists = async (path) => (await exists(path)) || (await exists(path.toLowerCase()));
+    const { keeper } = startKeeper({ store, vault });
+    await keeper.ready();
+    await vault.rename(vault.getAbstractFileByPath("Gardening/Tomatoes.md")!, "Gardening/tomatoes.md");
+    await wait(1600);
+    expect(keeper.index.paths()).toEqual(["Gardening/tomatoes.md"]);
     keeper.dispose();
   });
 

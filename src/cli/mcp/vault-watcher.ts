@@ -5,6 +5,8 @@
 // v1.2" looks like a file —, a burst longer than the system queues) is reconciled by comparing a
 // fresh listing with the index. A watch that could not cover the vault (the system's limit on
 // watches reached) makes every call compare a listing: slower, never stale.
+// The watch begins after the start-up sync, so the first call compares a listing too: what changed
+// while the server started sent no event.
 // Before answering, the server calls `settle()`, so a note saved just before a call is searched;
 // calls that settle at once all wait for the same reconcile, and none for changes made after it.
 import fs, { watch, type FSWatcher } from "node:fs";
@@ -53,7 +55,12 @@ export const folderByFolderWatch: FolderWatch = (root, onChange, onError) => {
       }
     }
   };
-  /** A name that appeared or went: a folder now there is watched with all under it, one gone no longer. */
+  /**
+   * A name that appeared or went: what was watched under it is let go, and a folder there now is
+   * watched with all under it. Even one watched already: a folder removed and made again before its
+   * events were read (a checkout does that) is another folder under the same name, often with the
+   * same inode, and a watch stays with the folder it was made on: no event of the new one came.
+   */
   const follow = (rel: string): void => {
     let isFolder = false;
     try {
@@ -61,8 +68,8 @@ export const folderByFolderWatch: FolderWatch = (root, onChange, onError) => {
     } catch {
       // Gone: what was watched under that name goes with it.
     }
+    unwatchTree(rel);
     if (isFolder) watchTree(rel);
-    else unwatchTree(rel);
   };
   const watchFolder = (rel: string): boolean => {
     if (closed || watchers.has(rel)) return false;
@@ -153,7 +160,9 @@ const EVENTS_TRUSTED = 2_000;
 
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {
   let changed = false;
-  let reconcileWanted = false;
+  // The index was synced before this watch began (the server's start: a build of minutes, the
+  // vault's language learned): what changed meanwhile sent no event here. The first call lists.
+  let reconcileWanted = true;
   let eventsSinceReconcile = 0;
   const queue = new UpdateQueue({
     clock: options.clock,

@@ -189,10 +189,25 @@ describe("the MCP server's vault watcher", () => {
     });
     const events = handWatch();
     watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    await watcher.settle(); // the first call's listing, of what changed before the watch began
+    listings = 0;
     events.fire("change", "Pictures/cat.png");
     events.fire("rename", ".obsidian/workspace.json");
     await watcher.settle();
     expect(listings).toBe(0);
+  });
+
+  it("a note changed after the start-up sync listed the vault, before the watch began (no event came): the first call finds it", async () => {
+    write("A.md", "# A\n\nThe first draft.\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    // While the server started (its sync over, its watch not yet begun): an edit and a new note.
+    write("A.md", "# A\n\nThe quokkarine draft, longer now.\n");
+    write("B.md", "# B\n\nAlso quokkarine.\n");
+    const events = handWatch();
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: events.watch, onError: () => undefined });
+    await watcher.settle();
+    expect((await index.search("quokkarine", store)).map((r) => r.path).sort()).toEqual(["A.md", "B.md"]);
   });
 });
 
@@ -218,6 +233,21 @@ describe("the system's folder watch", () => {
       await events.until("Drafts");
       write("Drafts old/Next.md", "# Next\n");
       await events.until("Drafts old/Next.md");
+    } finally {
+      events.close();
+    }
+  });
+
+  it("a folder removed and made again before its events are read (a checkout does that): a note written in it later is still seen", async () => {
+    write("Drafts/Plan.md", "# Plan\n");
+    const events = systemWatch();
+    try {
+      rmSync(path.join(root, "Drafts"), { recursive: true });
+      mkdirSync(path.join(root, "Drafts"));
+      await events.until("Drafts");
+      // Its watch had stayed with the folder removed (the new one often gets the same inode): this never came.
+      write("Drafts/Next.md", "# Next\n");
+      await events.until("Drafts/Next.md");
     } finally {
       events.close();
     }
