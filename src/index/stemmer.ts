@@ -48,8 +48,32 @@ function endsCvc(w: string, end: number): boolean {
 /** Replaces `suffix` by `replacement` when the remaining stem has measure > minMeasure. */
 type Rule = [suffix: string, replacement: string];
 
-function applyFirstMatching(w: string, rules: Rule[], minMeasure: number): string {
-  for (const [suffix, replacement] of rules) {
+/**
+ * A table of suffixes split by their last letter, each part in the table's order: a word is tried
+ * only against the suffixes it could end with, and the first of them that it ends with is the
+ * first of the whole table. Trying every suffix of the three tables was about fifty `endsWith`
+ * calls a word, for each distinct word of the vault: 4 % of the instructions of a cold index.
+ */
+type ByLastLetter<T> = readonly (readonly T[])[];
+
+const NONE: readonly never[] = [];
+
+function byLastLetter<T>(items: readonly T[], suffixOf: (item: T) => string): ByLastLetter<T> {
+  const groups: T[][] = Array.from({ length: 26 }, () => []);
+  for (const item of items) {
+    const suffix = suffixOf(item);
+    groups[suffix.charCodeAt(suffix.length - 1) - 97].push(item);
+  }
+  return groups;
+}
+
+/** The part of `table` whose suffixes end as `w` does (`w` is lower-case ASCII, as stemEnglish checks). */
+function endingAs<T>(table: ByLastLetter<T>, w: string): readonly T[] {
+  return table[w.charCodeAt(w.length - 1) - 97] ?? NONE;
+}
+
+function applyFirstMatching(w: string, rules: ByLastLetter<Rule>, minMeasure: number): string {
+  for (const [suffix, replacement] of endingAs(rules, w)) {
     if (w.endsWith(suffix)) {
       const stemEnd = w.length - suffix.length;
       return measure(w, stemEnd) > minMeasure ? w.slice(0, stemEnd) + replacement : w;
@@ -58,7 +82,7 @@ function applyFirstMatching(w: string, rules: Rule[], minMeasure: number): strin
   return w;
 }
 
-const STEP2: Rule[] = [
+const STEP2_RULES: Rule[] = [
   ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"],
   ["bli", "ble"], ["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"],
   ["ization", "ize"], ["ation", "ate"], ["ator", "ate"], ["alism", "al"], ["iveness", "ive"],
@@ -66,17 +90,20 @@ const STEP2: Rule[] = [
   ["logi", "log"],
 ];
 // Longest suffixes must be tried first where one ends another ("ational" before "tional").
-STEP2.sort((a, b) => b[0].length - a[0].length);
+STEP2_RULES.sort((a, b) => b[0].length - a[0].length);
+const STEP2 = byLastLetter(STEP2_RULES, (rule) => rule[0]);
 
-const STEP3: Rule[] = [
+const STEP3_RULES: Rule[] = [
   ["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""],
 ];
-STEP3.sort((a, b) => b[0].length - a[0].length);
+STEP3_RULES.sort((a, b) => b[0].length - a[0].length);
+const STEP3 = byLastLetter(STEP3_RULES, (rule) => rule[0]);
 
-const STEP4 = [
+const STEP4_SUFFIXES = [
   "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou",
   "ism", "ate", "iti", "ous", "ive", "ize",
 ].sort((a, b) => b.length - a.length);
+const STEP4 = byLastLetter(STEP4_SUFFIXES, (suffix) => suffix);
 
 function step1a(w: string): string {
   if (w.endsWith("sses")) return w.slice(0, -2);
@@ -110,7 +137,7 @@ function step1c(w: string): string {
 }
 
 function step4(w: string): string {
-  for (const suffix of STEP4) {
+  for (const suffix of endingAs(STEP4, w)) {
     if (!w.endsWith(suffix)) continue;
     const stemEnd = w.length - suffix.length;
     if (measure(w, stemEnd) <= 1) return w;
