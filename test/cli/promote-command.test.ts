@@ -19,7 +19,10 @@ import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { VaultIndex } from "../../src/index/vault-index";
 import { defaultSettings } from "../../src/settings";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
+import type { ReplayLogEntry } from "../../src/websearch/replay";
+import { readPromoteResult } from "../support/cli-json";
 import { PAGES_DIR, PAGE_ROWS, traceWith, webRow } from "../support/promote-fixtures";
+import { replayLogEntries } from "../websearch/helpers";
 
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE_VAULT = path.join(ROOT, "examples/vault");
@@ -62,13 +65,10 @@ function args(sourceKey: string, extra: Partial<PromoteArgs> = {}): PromoteArgs 
   return { vault: "vault", trace: TRACE, sourceKey, replayDir: PAGES_DIR, settings: defaultSettings(), cacheDir: path.join(tmp, "cache"), ...extra };
 }
 
-function requestLog(): { url: string; headers: Record<string, string> }[] {
+/** The pages the replay was asked for; none when it wrote no log or an empty one. */
+function requestLog(): ReplayLogEntry[] {
   try {
-    return readFileSync(path.join(tmp, "requests.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
+    return replayLogEntries(path.join(tmp, "requests.jsonl"));
   } catch {
     return [];
   }
@@ -196,7 +196,7 @@ describe("vault-research promote", () => {
 
   it("prints the result as JSON when asked", async () => {
     expect(await promoteCommand(args(PAGE_ROWS.forbidden.source_key, { json: true }), io)).toBe(0);
-    const result = JSON.parse(out.join(""));
+    const result = readPromoteResult(out.join(""));
     expect(result).toMatchObject({ schema: "promote_result.v1", status: "created", extract_status: "fallback_snippet:http_403", source_key: PAGE_ROWS.forbidden.source_key });
   });
 });

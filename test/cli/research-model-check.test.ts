@@ -7,10 +7,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ResearchResultJson } from "../../src/cli/json/research-result-json";
 import { runCli, type CliIo } from "../../src/cli/run";
 import { MODEL_CHECK_SYSTEM } from "../../src/research/stages/model-verdict";
 import { REWRITE_SYSTEM } from "../../src/research/stages/question-rewrites";
+import { readResearchResult } from "../support/cli-json";
 import { startStandInServer, type StandInServer } from "../llm/embeddings/stand-in-embedding-server";
+import { stringContaining } from "../support/typed-matchers";
 
 let server: StandInServer;
 let tmp: string;
@@ -32,7 +35,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function research(config: unknown): Promise<{ code: number; json: { verification: unknown; pack: { judge: { verdict: string; reason: string } } } }> {
+async function research(config: unknown): Promise<{ code: number; json: ResearchResultJson }> {
   writeFileSync(path.join(tmp, "config.json"), JSON.stringify(config));
   let out = "";
   const io: CliIo = { out: (t) => (out += t), err: () => {}, env: {}, cwd: tmp };
@@ -40,7 +43,7 @@ async function research(config: unknown): Promise<{ code: number; json: { verifi
     ["research", "Where does the laptop's backup go?", "--vault", path.join(tmp, "vault"), "--cache-dir", path.join(tmp, "cache"), "--config", path.join(tmp, "config.json"), "--model", `openai:stand-in@${server.base}/v1`, "--retrieval-only", "--json"],
     io,
   );
-  return { code, json: JSON.parse(out) };
+  return { code, json: readResearchResult(out) };
 }
 
 const systemsAsked = () => server.chatCalls.map((c) => c.body.messages.find((m) => m.role === "system")?.content ?? "");
@@ -58,6 +61,6 @@ describe("research: model.checkVaultEvidence", () => {
     expect(code).toBe(0);
     expect(systemsAsked().filter((s) => s === MODEL_CHECK_SYSTEM)).toHaveLength(1);
     expect(systemsAsked().filter((s) => s === REWRITE_SYSTEM).length).toBeLessThanOrEqual(1);
-    expect(json.pack.judge).toMatchObject({ verdict: "enough_evidence", reason: expect.stringContaining("restic backs the laptop up nightly") });
+    expect(json.pack.judge).toMatchObject({ verdict: "enough_evidence", reason: stringContaining("restic backs the laptop up nightly") });
   });
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run";
 import { fakeClock } from "../support/fake-clock";
+import { anyNumber } from "../support/typed-matchers";
 
 const ROOT = path.resolve(__dirname, "../..");
 const REPLAY = path.join(ROOT, "evals/research/replay/page-reading");
@@ -60,7 +61,7 @@ describe("research --read-pages", () => {
     const { out } = await research("--json", "--read-pages", "1");
     const json = JSON.parse(out) as { page_reads: { status: string; passages_kept: number }[]; pack: { external_evidence: { content_sections: { fetched?: boolean; start?: number }[] }[] } };
     expect(json.page_reads).toHaveLength(1);
-    expect(json.page_reads[0]).toMatchObject({ status: "read", passages_kept: expect.any(Number) });
+    expect(json.page_reads[0]).toMatchObject({ status: "read", passages_kept: anyNumber() });
     const fetched = json.pack.external_evidence.flatMap((r) => r.content_sections).filter((s) => s.fetched);
     expect(fetched.length).toBe(json.page_reads[0].passages_kept);
     expect(fetched.every((s) => typeof s.start === "number")).toBe(true);

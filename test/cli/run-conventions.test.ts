@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import { runCli, type CliIo } from "../../src/cli/run";
 import type { Clock } from "../../src/ports";
+import { readVaultSearch } from "../support/cli-json";
 
 const SAMPLE_VAULT = path.resolve(__dirname, "../../examples/vault");
 let tmp: string;
@@ -90,7 +91,7 @@ describe("the question from standard input", () => {
     for (const argv of [["search", "--json", ...vaultArgs()], ["search", "-", "--json", ...vaultArgs()]]) {
       const run = await cli(argv, { readStdin: async () => "  relay server\noffline peers\n" });
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.out).query).toBe("relay server offline peers");
+      expect(readVaultSearch(run.out).query).toBe("relay server offline peers");
     }
   });
 

@@ -3,7 +3,8 @@
 // to rebuild, never an exception.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INDEX_FORMAT_VERSION, readManifest, readSegment, Uint32Appender, writeSegment, type SegmentEntry } from "../../src/index/cache-file";
+import * as z from "zod";
+import { INDEX_FORMAT_VERSION, readManifest, readSegment, Uint32Appender, writeSegment, type Manifest, type SegmentEntry } from "../../src/index/cache-file";
 import { describeRebuildReason, type RebuildReason } from "../../src/index/rebuild-reason";
 import { parseNote } from "../../src/index/markdown";
 import { createEngine, toEngineDoc } from "../../src/index/search-engine";
@@ -19,6 +20,36 @@ const valueOrNothing = fc.oneof(fc.jsonValue(), fc.constant(undefined));
 
 const FINGERPRINT = JSON.stringify({ stemming: true, excluded: [] });
 
+/**
+ * A saved segment as this file reads and breaks it: cache-file.ts's SegmentPart, which it keeps to
+ * itself, field by field (a note row in its order: short id, path, mtime, size, title, aliases,
+ * tags, source URLs, problems, field lengths). A change of the format is a change here too.
+ */
+const noteRowSchema = z.tuple([
+  z.number(),
+  z.string(),
+  z.number(),
+  z.number(),
+  z.string(),
+  z.array(z.string()),
+  z.array(z.string()),
+  z.array(z.string()),
+  z.array(z.looseObject({ kind: z.string(), message: z.string() })),
+  z.array(z.number()),
+]);
+const segmentSchema = z.looseObject({ first: z.number(), end: z.number(), notes: z.array(noteRowSchema), terms: z.array(z.string()), postings: z.instanceof(Uint32Array) });
+type SavedSegment = z.infer<typeof segmentSchema>;
+
+/** Sets `key` of a part to a value its type does not allow, as a damaged cache holds. */
+function put(part: object, key: string | number, value: unknown): void {
+  Reflect.set(part, key, value);
+}
+
+/** Takes away `key` of a part: a field its type says is always there, or a list's item (a hole). */
+function remove(part: object, key: string | number): void {
+  Reflect.deleteProperty(part, key);
+}
+
 async function savedIndex(): Promise<MemoryIndexCache> {
   const index = new VaultIndex();
   index.applyText("Alpha.md", "---\ntags: [zoo]\nsource: https://example.com/a\n---\n# Alpha\n\nAbout aardvarks.\n", 1, 10);
@@ -33,7 +64,7 @@ async function savedIndex(): Promise<MemoryIndexCache> {
 const CACHE = await savedIndex();
 const MANIFEST = CACHE.manifest();
 const ENTRY: SegmentEntry = MANIFEST.segments[0];
-const SEGMENT = CACHE.parts.get(ENTRY.name) as Record<string, any>;
+const SEGMENT: SavedSegment = segmentSchema.parse(CACHE.parts.get(ENTRY.name));
 
 function manifestWords(value: unknown): string {
   const read = readManifest(value, FINGERPRINT);
@@ -53,13 +84,13 @@ async function segmentWords(segment: unknown, entry: SegmentEntry = ENTRY): Prom
   return reason ? describeRebuildReason(reason) : "ok";
 }
 
-const changedSegment = (edit: (s: Record<string, any>) => void) => {
+const changedSegment = (edit: (s: SavedSegment) => void) => {
   const copy = structuredClone(SEGMENT);
   edit(copy);
   return copy;
 };
-const changedManifest = (edit: (m: Record<string, any>) => void) => {
-  const copy = structuredClone(MANIFEST) as unknown as Record<string, any>;
+const changedManifest = (edit: (m: Manifest) => void) => {
+  const copy = structuredClone(MANIFEST);
   edit(copy);
   return copy;
 };
@@ -84,27 +115,27 @@ describe("readManifest and readSegment", () => {
     expect(readManifest(null, FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
     expect(readManifest([1, 2], FINGERPRINT)).toEqual({ ok: false, reason: { kind: "not_an_index" } });
     expect(readManifest(changedManifest((m) => (m.version = 2)), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "format_changed", from: "2", to: INDEX_FORMAT_VERSION } });
-    expect(manifestWords(changedManifest((m) => delete m.version))).toBe(`cache version undefined ≠ ${INDEX_FORMAT_VERSION}`);
-    expect(manifestWords(changedManifest((m) => (m.version = JSON.parse('{"toString":1}'))))).toBe(`cache version {"toString":1} ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(manifestWords(changedManifest((m) => remove(m, "version")))).toBe(`cache version undefined ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(manifestWords(changedManifest((m) => put(m, "version", JSON.parse('{"toString":1}'))))).toBe(`cache version {"toString":1} ≠ ${INDEX_FORMAT_VERSION}`);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(manifestWords(changedManifest((m) => (m.version = cyclic)))).toBe(`cache version an object ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(manifestWords(changedManifest((m) => put(m, "version", cyclic)))).toBe(`cache version an object ≠ ${INDEX_FORMAT_VERSION}`);
     expect(readManifest(MANIFEST, JSON.stringify({ stemming: false, excluded: [] }))).toEqual({ ok: false, reason: { kind: "settings_changed" } });
-    expect(readManifest(changedManifest((m) => (m.segments = {})), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
-    expect(readManifest(changedManifest((m) => delete m.averageFieldLength), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
+    expect(readManifest(changedManifest((m) => put(m, "segments", {})), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
+    expect(readManifest(changedManifest((m) => remove(m, "averageFieldLength")), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
   });
 
-  const wrongManifests: [string, (m: Record<string, any>) => void, string][] = [
+  const wrongManifests: [string, (m: Manifest) => void, string][] = [
     ["a negative next id", (m) => (m.nextId = -1), "the manifest's counters have"],
     ["field lengths of the wrong count", (m) => m.averageFieldLength.pop(), "the manifest's field lengths have"],
-    ["a segment without a name", (m) => delete m.segments[0].name, "segment 1 of 1 has"],
+    ["a segment without a name", (m) => remove(m.segments[0], "name"), "segment 1 of 1 has"],
     ["a segment name that is a path", (m) => (m.segments[0].name = "../../etc"), "segment 1 of 1 has"],
     ["a segment past the next id", (m) => (m.segments[0].end = m.nextId + 1), "segment 1 of 1 has"],
     ["segments out of order", (m) => m.segments.push({ ...m.segments[0], name: "segment-9-0" }), "segment 2 of 2 has"],
     ["a note that left outside its segment", (m) => (m.segments[0].left = [99]), "segment 1 of 1 has"],
     // Right in type, impossible in value.
     ["a save time that is no time", (m) => (m.savedAt = Number.NaN), "the manifest's counters have"],
-    ["field lengths with a hole", (m) => delete m.averageFieldLength[2], "the manifest's field lengths have"],
+    ["field lengths with a hole", (m) => remove(m.averageFieldLength, 2), "the manifest's field lengths have"],
     // Loaded into an index of no notes, MiniSearch would make NaN of it at the first note added.
     ["an infinite field length", (m) => (m.averageFieldLength[2] = Number.POSITIVE_INFINITY), "the manifest's field lengths have"],
     ["a segment of no notes", (m) => (m.segments[0].notes = 0), "segment 1 of 1 has"],
@@ -117,17 +148,17 @@ describe("readManifest and readSegment", () => {
     expect(manifestWords(changedManifest(edit))).toBe(`cache is corrupt (${part} the wrong shape)`);
   });
 
-  const wrongRows: [string, (s: Record<string, any>) => void][] = [
-    ["a row that is not a list", (s) => (s.notes[0] = "Alpha.md")],
+  const wrongRows: [string, (s: SavedSegment) => void][] = [
+    ["a row that is not a list", (s) => put(s.notes, 0, "Alpha.md")],
     ["a row missing its field lengths", (s) => s.notes[0].pop()],
-    ["a number for a path", (s) => (s.notes[0][1] = 7)],
-    ["a string for an mtime", (s) => (s.notes[0][2] = "yesterday")],
-    ["a tag that is not text", (s) => (s.notes[0][6] = ["zoo", 3])],
-    ["aliases that are not a list", (s) => (s.notes[0][5] = "Alpha")],
-    ["a problem without a message", (s) => (s.notes[1][8] = [{ kind: "frontmatter" }])],
+    ["a number for a path", (s) => put(s.notes[0], 1, 7)],
+    ["a string for an mtime", (s) => put(s.notes[0], 2, "yesterday")],
+    ["a tag that is not text", (s) => put(s.notes[0], 6, ["zoo", 3])],
+    ["aliases that are not a list", (s) => put(s.notes[0], 5, "Alpha")],
+    ["a problem without a message", (s) => put(s.notes[1], 8, [{ kind: "frontmatter" }])],
     ["a problem of an unknown kind", (s) => (s.notes[1][8] = [{ kind: "gremlins", message: "?" }])],
-    ["a problem that is null", (s) => (s.notes[1][8] = [null])],
-    ["field lengths that are not numbers", (s) => (s.notes[0][9] = ["x", 1, 1, 1, 1, 1, 1])],
+    ["a problem that is null", (s) => put(s.notes[1], 8, [null])],
+    ["field lengths that are not numbers", (s) => put(s.notes[0], 9, ["x", 1, 1, 1, 1, 1, 1])],
     ["a short id outside the segment", (s) => (s.notes[1][0] = 99)],
     ["short ids out of order", (s) => (s.notes[1][0] = s.notes[0][0])],
     // Right in type, impossible in value.
@@ -139,10 +170,10 @@ describe("readManifest and readSegment", () => {
     ["a field length of no number at all", (s) => (s.notes[0][9][2] = Number.POSITIVE_INFINITY)],
     // More distinct terms than a note the index reads in part (2,000,000 characters) can hold.
     ["a field length no note could have", (s) => (s.notes[0][9][2] = 2 ** 40)],
-    ["field lengths with a hole", (s) => delete s.notes[0][9][2]],
+    ["field lengths with a hole", (s) => remove(s.notes[0][9], 2)],
     ["tags with a hole", (s) => {
       s.notes[0][6] = ["zoo", "bird"];
-      delete s.notes[0][6][0];
+      remove(s.notes[0][6], 0);
     }],
   ];
 
@@ -150,11 +181,11 @@ describe("readManifest and readSegment", () => {
     expect(await segmentWords(changedSegment(edit))).toMatch(new RegExp(`^cache is corrupt \\(note [12] of 2 of segment ${ENTRY.name} has the wrong shape\\)$`));
   });
 
-  const wrongPostings: [string, (s: Record<string, any>) => void, RegExp][] = [
-    ["postings that are a list", (s) => (s.postings = Array.from(s.postings)), /has the wrong shape/],
+  const wrongPostings: [string, (s: SavedSegment) => void, RegExp][] = [
+    ["postings that are a list", (s) => put(s, "postings", Array.from(s.postings)), /has the wrong shape/],
     ["postings cut short", (s) => (s.postings = s.postings.slice(0, s.postings.length - 3)), /postings .* (are cut short|do not match its terms|name)/],
     ["postings longer than the terms", (s) => (s.postings = Uint32Array.from([...s.postings, 1])), /postings .* do not match its terms/],
-    ["a term that is not text", (s) => (s.terms[0] = 5), /postings .* do not match its terms/],
+    ["a term that is not text", (s) => put(s.terms, 0, 5), /postings .* do not match its terms/],
     ["a field that does not exist", (s) => (s.postings[1] = 9), /postings .* name an unknown field/],
     ["a note row that does not exist", (s) => (s.postings[3] = 7), /postings .* name a note out of order/],
     ["a note row past the end of the rows", (s) => (s.postings[3] = s.notes.length), /postings .* name a note out of order/],
@@ -177,13 +208,13 @@ describe("readManifest and readSegment", () => {
     expect(await segmentWords(changedSegment((s) => (s.first = 1)))).toBe("cache is inconsistent");
     expect(await segmentWords(changedSegment((s) => s.notes.pop()))).toBe("cache is inconsistent");
     // Gamma.md (the last short id) was removed before the save: it is no row of the segment.
-    expect(SEGMENT.notes.map((row: unknown[]) => row[1])).toEqual(["Alpha.md", "Beta.md"]);
+    expect(SEGMENT.notes.map((row) => row[1])).toEqual(["Alpha.md", "Beta.md"]);
     expect(await segmentWords(SEGMENT, { ...ENTRY, left: [ENTRY.end - 1] })).toBe("cache is inconsistent");
     expect(await segmentWords({ documentCount: 3 })).toBe(`cache is corrupt (segment ${ENTRY.name} is not a segment)`);
   });
 
   it("leaves out the notes the manifest says have left", async () => {
-    const alpha = SEGMENT.notes[0][0] as number;
+    const alpha = SEGMENT.notes[0][0];
     const { reason, notes, documents } = await loaded(SEGMENT, { ...ENTRY, left: [alpha] });
     expect(reason).toBeNull();
     expect(notes.map((n) => n.path)).toEqual(["Beta.md"]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createChatModel, formatModelSpec, modelConfigFromSettings, parseModelSpec } from "../../src/llm/model-spec";
 import { defaultSettings } from "../../src/settings";
 import { fakeHttp, json } from "./fake-http";
+import { stringContaining } from "../support/typed-matchers";
 
 describe("parseModelSpec", () => {
   it.each([
@@ -89,6 +90,6 @@ describe("createChatModel", () => {
 
   it("refuses an Anthropic model without a key", () => {
     const result = createChatModel({ kind: "anthropic", model: "m" }, { http, apiKey: null });
-    expect(result).toEqual({ ok: false, error: { kind: "missing_key", message: expect.stringContaining("API key") } });
+    expect(result).toEqual({ ok: false, error: { kind: "missing_key", message: stringContaining("API key") } });
   });
 });

@@ -388,7 +388,7 @@ describe("the trace data block", () => {
   it("reads back exactly the trace that was rendered", () => {
     for (const trace of [vaultOnlyTrace(), outsideTrace()]) {
       const parsed = parseTraceNote(renderTraceNote(trace));
-      expect(parsed).toEqual({ trace: JSON.parse(JSON.stringify(trace)) });
+      expect(parsed).toEqual({ trace: JSON.parse(JSON.stringify(trace)) as ResearchTrace });
     }
   });
 

@@ -5,14 +5,18 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { createDefuddleReader } from "../../src/promote/defuddle-reader";
 import { sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
 import { PAGES_DIR } from "../support/promote-fixtures";
 
 const browserReader = createDefuddleReader((html) => new DOMParser().parseFromString(html, "text/html"));
 
+/** A recorded page of fixtures/pages: its address and its HTML. */
+const recordedPage = z.object({ url: z.string(), body: z.string() });
+
 function recorded(file: string): { url: string; body: string } {
-  return JSON.parse(readFileSync(path.join(PAGES_DIR, file), "utf8"));
+  return recordedPage.parse(JSON.parse(readFileSync(path.join(PAGES_DIR, file), "utf8")));
 }
 
 describe("createDefuddleReader (browser DOM)", () => {

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import type { ProviderName } from "../../src/websearch/types";
 import { scriptedHttp, sharedFixtures } from "./helpers";
 import { answer, failure, runSource } from "./providers/source-harness";
@@ -16,6 +17,10 @@ const folders: Record<string, { source: ProviderName; type: string }> = {
   hn: { source: "hackernews", type: "application/json" },
   arxiv: { source: "arxiv", type: "application/atom+xml" },
 };
+
+/** The list each JSON answer holds its results in (Wikipedia's pages, Hacker News' hits). */
+const wikipediaAnswer = z.object({ pages: z.array(z.unknown()) });
+const hackerNewsAnswer = z.object({ hits: z.array(z.unknown()) });
 
 describe.skipIf(!sharedPresent)("real recorded answers of the free sources in ../shared/provider-fixtures", () => {
   const read = (file: string): string => readFileSync(path.join(sharedFixtures, file), "utf8");
@@ -31,8 +36,8 @@ describe.skipIf(!sharedPresent)("real recorded answers of the free sources in ..
   const available = (file: string): number => {
     const text = read(file);
     if (file.startsWith("arxiv/")) return (text.match(/<entry>/g) ?? []).length;
-    const body = JSON.parse(text);
-    return file.startsWith("wikipedia/") ? body.pages.length : body.hits.length;
+    const body: unknown = JSON.parse(text);
+    return file.startsWith("wikipedia/") ? wikipediaAnswer.parse(body).pages.length : hackerNewsAnswer.parse(body).hits.length;
   };
 
   it("finds captures for all three sources", () => {

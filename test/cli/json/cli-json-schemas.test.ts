@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { CLI_JSON_SCHEMAS, cliJsonSchemaDocument, type CliJsonSchemaName } from "../../../src/cli/json/cli-json-schemas";
 import { expectGolden } from "../../support/golden";
 
@@ -12,6 +13,8 @@ const GOLDEN_CLI = path.join(ROOT, "test/golden/cli");
 const names = Object.keys(CLI_JSON_SCHEMAS) as CliJsonSchemaName[];
 /** Tags whose output needs a server a golden case cannot start; the named test checks their output against the schema. */
 const CHECKED_WITHOUT_GOLDEN: Partial<Record<CliJsonSchemaName, string>> = { "embed_report.v1": "test/cli/embed-command.test.ts" };
+/** What every CLI JSON object carries: the tag naming its schema. */
+const taggedOutput = z.looseObject({ schema: z.string() });
 
 describe("CLI JSON schemas", () => {
   for (const name of names) {
@@ -27,8 +30,8 @@ describe("CLI JSON schemas", () => {
   it("every tag has a golden CLI case, and every golden JSON output matches its tag's schema", () => {
     const seen = new Set<string>();
     for (const file of readdirSync(GOLDEN_CLI).filter((f) => f.endsWith(".json") && !f.endsWith(".args.json"))) {
-      const output = JSON.parse(readFileSync(path.join(GOLDEN_CLI, file), "utf8"));
-      const tag = output.schema as CliJsonSchemaName;
+      const output: unknown = JSON.parse(readFileSync(path.join(GOLDEN_CLI, file), "utf8"));
+      const tag = taggedOutput.safeParse(output).data?.schema as CliJsonSchemaName;
       expect(names, `${file}: schema tag ${tag}`).toContain(tag);
       const parsed = CLI_JSON_SCHEMAS[tag].safeParse(output);
       expect(parsed.success ? [] : parsed.error.issues.slice(0, 5), file).toEqual([]);

@@ -8,6 +8,7 @@ import { ModelError } from "../../../src/llm/chat-model";
 import { fakeHttp } from "../../llm/fake-http";
 import { fakeClock } from "../../support/fake-clock";
 import { systemClock } from "../../../src/ports";
+import { stringContaining } from "../../support/typed-matchers";
 
 const candidates = [
   { title: "Brakes", headingPath: ["Pads"], snippet: "Replace the pads when they squeal." },
@@ -75,7 +76,7 @@ describe("rerank prompt and call", () => {
 
   it("a model error is model_error in the model's words; a slow model is timeout; a cancel is cancelled", async () => {
     const failing: RerankModel = { name: "openai:m", complete: () => Promise.reject(new ModelError("auth", "The server refused the API key (HTTP 401).")) };
-    expect(await rerankWithModel(failing, "q", candidates, { clock: systemClock })).toMatchObject({ ok: false, reason: "model_error", message: expect.stringContaining("refused the API key") });
+    expect(await rerankWithModel(failing, "q", candidates, { clock: systemClock })).toMatchObject({ ok: false, reason: "model_error", message: stringContaining("refused the API key") });
 
     const clock = fakeClock();
     let seen: AbortSignal | undefined;

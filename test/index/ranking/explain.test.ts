@@ -6,6 +6,7 @@ import type { QueryTerm } from "../../../src/index/ranking/query-terms";
 import { DEFAULT_RANKING } from "../../../src/index/ranking/ranking-options";
 import { createAnalyzer } from "../../../src/index/tokenize";
 import type { IndexedNote } from "../../../src/index/types";
+import { stringContaining } from "../../support/typed-matchers";
 
 const analyzer = createAnalyzer({ stemming: false });
 
@@ -55,7 +56,7 @@ describe("explainCandidate", () => {
     const hit = explainCandidate(CANDIDATE, 0.5, note("Garden tools"), ctx({ tags: ["home"] }));
     const parts = hit.explanation.parts;
     expect(parts.map((p) => p.name)).toEqual(["text match", "query coverage", "title match", "tag"]);
-    expect(parts[0]).toMatchObject({ weight: 10, detail: expect.stringContaining("title ×5") });
+    expect(parts[0]).toMatchObject({ weight: 10, detail: stringContaining("title ×5") });
     // 10 × 0.5² = 2.5; the title has one of its two words in the query: 2.5 × 0.5 × 0.5² ≈ 0.313.
     expect(parts[1]).toMatchObject({ weight: -7.5, detail: "2 of 2 query words matched, 50% of the query's weight (rare words weigh more)" });
     expect(parts[2]).toEqual({ name: "title match", detail: "50% of the title's words are in the query", weight: 0.313 });

@@ -58,7 +58,7 @@ describe("docTermCounts and postingTermCounts", () => {
     const [director] = analyzer.terms("director");
     expect(film.properties).toContain("director");
     expect(docTermCounts(film, analyzer).has(director)).toBe(false);
-    expect(engine.search(director, { tokenize: (s) => [s], processTerm: (t) => t }).map((r) => r.id)).toEqual(["References/Bread film.md"]);
+    expect(engine.search(director, { tokenize: (s) => [s], processTerm: (t) => t }).map((r) => r.id as string)).toEqual(["References/Bread film.md"]);
   });
 
   it("read only the words asked for, and never a removed note", async () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
 import { fakeClock } from "../../support/fake-clock";
 import { fetchHttp, startStandInServer, type StandInServer } from "./stand-in-embedding-server";
+import { stringContaining } from "../../support/typed-matchers";
 
 let server: StandInServer;
 
@@ -102,7 +103,7 @@ describe("Ollama /api/embed", () => {
   it("a single text the server finds too large fails with the server's words", async () => {
     server.script.maxTexts = 0;
     const result = await model({ batchSize: 4 }).embed(["a", "b", "c"], "document");
-    expect(result).toMatchObject({ ok: false, error: { kind: "http", status: 413, message: expect.stringContaining("request entity too large") } });
+    expect(result).toMatchObject({ ok: false, error: { kind: "http", status: 413, message: stringContaining("request entity too large") } });
     expect(server.embedCalls.map((c) => c.input.length)).toEqual([3, 2, 1]);
   });
 
@@ -112,7 +113,7 @@ describe("Ollama /api/embed", () => {
     server.script.embedFailure = { status: 200, body: { embeddings: [["a", "b"]] } };
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse" } });
     server.script.embedFailure = { status: 200, body: { embeddings: [[1, 2]] } };
-    expect(await model().embed(["x", "y"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: expect.stringContaining("1 vectors for 2 texts") } });
+    expect(await model().embed(["x", "y"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: stringContaining("1 vectors for 2 texts") } });
   });
 
   // Cast to float32 first, 1e39 became Infinity and the vector NaN: a similarity of NaN for that note,
@@ -136,7 +137,7 @@ describe("Ollama /api/embed", () => {
 
   it("vectors of another length than the stored ones are dimension_mismatch", async () => {
     const result = await model({ expectedDimensions: 768 }).embed(["x"], "document");
-    expect(result).toMatchObject({ ok: false, error: { kind: "dimension_mismatch", message: expect.stringContaining("64 dimensions where 768") } });
+    expect(result).toMatchObject({ ok: false, error: { kind: "dimension_mismatch", message: stringContaining("64 dimensions where 768") } });
   });
 
   it("a server slower than the per-request timeout is timeout", async () => {
@@ -158,7 +159,7 @@ describe("Ollama /api/embed", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const result = await model({ baseUrl: `http://127.0.0.1:${port}` }).embed(["x"], "document");
-    expect(result).toMatchObject({ ok: false, error: { kind: "network", message: expect.stringContaining(`Could not reach Ollama at http://127.0.0.1:${port}`) } });
+    expect(result).toMatchObject({ ok: false, error: { kind: "network", message: stringContaining(`Could not reach Ollama at http://127.0.0.1:${port}`) } });
   });
 
   it("paces requests by the rate cap", async () => {

@@ -5,6 +5,7 @@ import { fetchAndReadPage } from "../../../src/promote/page-extract";
 import { PageCache } from "../../../src/research/page-cache";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps } from "../../../src/research/stages/page-fetch";
 import { fakeClock, type FakeClock } from "../../support/fake-clock";
+import { anyString, stringContaining } from "../../support/typed-matchers";
 
 const ARTICLE = `<!doctype html><html><head><title>Guide</title><meta name="author" content="Ana"></head><body><nav>Home · Docs</nav><article><h1>Guide</h1><p>${"The relay keeps encrypted blobs for thirty days and then deletes them for good. ".repeat(4)}</p></article></body></html>`;
 
@@ -77,7 +78,7 @@ describe("readPageText", () => {
   it("asks for the page with a size cap before anything is parsed", async () => {
     const http = answering({ "https://docs.example.org/guide": { text: ARTICLE } });
     await readPageText("https://docs.example.org/guide", deps(http));
-    expect(http.requests[0]).toMatchObject({ maxBytes: PAGE_READ_LIMITS.maxBytes, redirect: "manual", headers: { accept: expect.any(String) } });
+    expect(http.requests[0]).toMatchObject({ maxBytes: PAGE_READ_LIMITS.maxBytes, redirect: "manual", headers: { accept: anyString() } });
     expect(Object.keys(http.requests[0].headers ?? {})).toEqual(["accept"]);
   });
 
@@ -103,9 +104,9 @@ describe("readPageText", () => {
       return read.kind === "skipped" ? { reason: read.reason, at: read.at, message: read.message } : read;
     };
     expect(await reasons("https://x.example.org/a.pdf")).toMatchObject({ reason: { kind: "pdf" }, at: "fetch" });
-    expect(await reasons("https://x.example.org/api")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "not_html" } }, message: expect.stringContaining("application/json") });
+    expect(await reasons("https://x.example.org/api")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "not_html" } }, message: stringContaining("application/json") });
     expect(await reasons("https://x.example.org/gone")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "http_error", status: 404 } } });
-    expect(await reasons("https://x.example.org/huge")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "too_large" } }, message: expect.stringContaining("2 MB") });
+    expect(await reasons("https://x.example.org/huge")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "too_large" } }, message: stringContaining("2 MB") });
     expect(await reasons("https://x.example.org/app")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "no_readable_text" } }, at: "extract" });
     expect(await reasons("https://x.example.org/not-recorded")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "replay_miss" } }, message: "The replay recordings hold no copy of this page." });
   });

@@ -15,6 +15,7 @@ import { MAX_EMBEDDED_PASSAGES } from "../../../src/research/stages/passage-mean
 import { hashedVector } from "../../llm/embeddings/stand-in-embedding-server";
 import { replayFolder, REPO_ROOT } from "../../support/recording-http";
 import { sampleVaultHarness, type Harness } from "../../support/research-harness";
+import { stringContaining } from "../../support/typed-matchers";
 
 const PAGES_DIR = path.join(REPO_ROOT, "evals/research/replay/page-reading");
 const request: ResearchRequest = { question: "How long does Quillsync keep tombstones before compacting them?", mode: "on-weak", providers: ["brave-web"], writeTrace: false, retrievalOnly: true };
@@ -79,7 +80,7 @@ describe("read pages' passages weighed by meaning (the dial's embedder, level 2 
   it("keeps the words' choice when the embedder fails, and the trace says why", async () => {
     const h = await sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR) });
     const failed = await runAt(h, 2, hashingEmbedder([], true));
-    for (const page of selected(failed)) expect(page).toMatchObject({ by_meaning: false, meaning_problem: expect.stringContaining("Could not reach the embedding server") });
+    for (const page of selected(failed)) expect(page).toMatchObject({ by_meaning: false, meaning_problem: stringContaining("Could not reach the embedding server") });
     const plain = await (await sampleVaultHarness({ exchanges: replayFolder(PAGES_DIR) })).run(request, { readPage: nodePageReader });
     expect(keptPassages(failed)).toEqual(keptPassages(plain));
   });

@@ -15,6 +15,7 @@ import type { RecordedExchange } from "../../../src/websearch/replay";
 import { replayFolder, REPO_ROOT } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness, type HarnessOptions } from "../../support/research-harness";
 import { keysInPrompt, scriptedModel, stalledModel } from "../../support/scripted-model";
+import { anyNumber, objectContaining } from "../../support/typed-matchers";
 
 const PAGES_DIR = path.join(REPO_ROOT, "evals/research/replay/page-reading");
 const GUIDE = "https://docs.quillsync.example/guide/compaction/";
@@ -80,7 +81,7 @@ describe("reading the pages behind outside results", () => {
     const passages = guide.content_sections.filter((s) => s.fetched);
     expect(passages.length).toBeGreaterThan(0);
     for (const p of passages) {
-      expect(p).toMatchObject({ role: "external_text", fetched: true, start: expect.any(Number), end: expect.any(Number) });
+      expect(p).toMatchObject({ role: "external_text", fetched: true, start: anyNumber(), end: anyNumber() });
       expect(p.end! - p.start!).toBe(p.text.length - (p.truncated ? 1 : 0));
     }
     const starts = passages.map((p) => p.start!);
@@ -123,11 +124,11 @@ describe("reading the pages behind outside results", () => {
     const result = await h.run(request({ retrievalOnly: true }), { readPage: nodePageReader });
     const of = (type: string) => result.trace.events.filter((e) => e.type === type).map((e) => e.data ?? {});
     expect(of("page_fetch")).toHaveLength(3);
-    expect(of("page_fetch").find((d) => d.url === GUIDE)).toMatchObject({ outcome: "fetched", bytes: expect.any(Number), ms: expect.any(Number) });
+    expect(of("page_fetch").find((d) => d.url === GUIDE)).toMatchObject({ outcome: "fetched", bytes: anyNumber(), ms: anyNumber() });
     expect(of("page_extract").find((d) => d.outcome === "skipped")).toMatchObject({ reason: { kind: "unusable", problem: { kind: "no_readable_text" } } });
     const selected = of("passages_selected");
     expect(selected).toHaveLength(2);
-    for (const d of selected) expect(d).toMatchObject({ found: expect.any(Number), kept: expect.any(Number), chars: expect.any(Number), budget_chars: expect.any(Number) });
+    for (const d of selected) expect(d).toMatchObject({ found: anyNumber(), kept: anyNumber(), chars: anyNumber(), budget_chars: anyNumber() });
     expect(result.trace.timings_ms.read_pages).toBeGreaterThanOrEqual(0);
   });
 
@@ -159,7 +160,7 @@ describe("reading the pages behind outside results", () => {
     const result = await demo.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: false }, { readPage: nodePageReader });
     expect(pageRequests(demo.http.requests)).toEqual([]);
     expect(result.page_reads).toBeUndefined();
-    expect(demo.progress).toContainEqual(expect.objectContaining({ stage: "read_pages", status: "skipped", detail: "Every outside row came with page text from its provider" }));
+    expect(demo.progress).toContainEqual(objectContaining({ stage: "read_pages", status: "skipped", detail: "Every outside row came with page text from its provider" }));
 
     const bare = await harness();
     await bare.run(request());
@@ -196,8 +197,8 @@ describe("page reading's bounds and guard", () => {
     expect(pageRequests(h.http.requests).map((r) => r.url)).toEqual(["https://ok.example.org/a"]);
     const refused = (result.page_reads ?? []).filter((r) => r.status === "skipped");
     expect(refused.map((r) => r.reason)).toEqual([
-      { kind: "refused", refusal: expect.objectContaining({ kind: "blocked_address", range: "loopback" }) },
-      { kind: "refused", refusal: expect.objectContaining({ kind: "blocked_address", range: "private" }) },
+      { kind: "refused", refusal: objectContaining({ kind: "blocked_address", range: "loopback" }) },
+      { kind: "refused", refusal: objectContaining({ kind: "blocked_address", range: "private" }) },
     ]);
     expect(refused[0].message).toContain("pages on this device or a local network are never fetched");
   });
