@@ -17,6 +17,7 @@ import { fetchHttp, type StandInServer } from "../llm/embeddings/stand-in-embedd
 import { fakeClock } from "../support/fake-clock";
 import { recordingSecrets } from "../support/fake-secrets";
 import { MemoryNoteStore } from "../support/memory-note-store";
+import { anyString, stringMatching } from "../support/typed-matchers";
 
 const NOTES: Record<string, string> = {
   "Fixing cars.md": "# Fixing cars\n\nNotes from the garage.\n\n## Brakes\n\nMending the vehicle brakes: new pads and a check of the discs.\n",
@@ -62,7 +63,7 @@ describe("local retrieval through the dial", () => {
     expect(fixing).toBeDefined();
     expect(fixing.retrieval.lanes.map((l) => l.name)).toEqual(["full_text", "note_vector", "section_vector"]);
     expect(fixing.retrieval.matched_terms).toEqual([]);
-    expect(fixing.sections[0]).toMatchObject({ heading: expect.any(String), text: expect.stringMatching(/\w/) });
+    expect(fixing.sections[0]).toMatchObject({ heading: anyString(), text: stringMatching(/\w/) });
     expect(fixing.retrieval.signals.some((s) => s.name === "lane:section_vector")).toBe(true);
     expect(fixing.source_key).toMatch(/^src:[0-9a-f]{10}$/);
     const car = local.rows.find((r) => r.note_path === "Car history.md")!;
@@ -107,5 +108,30 @@ describe("local retrieval through the dial", () => {
     const stage = result.trace.events.find((e) => e.type === "local_retrieval");
     expect(String(stage?.data?.detail)).toContain("at level 3 (multi-field)");
     expect(result.pack.evidence.some((r) => r.note_path === "Fixing cars.md")).toBe(true);
+  });
+});
+
+describe("a section only its vector found", () => {
+  const GARAGE: Record<string, string> = {
+    "Garage.md": "# Garage\n\nNotes from the garage.\n\n## Brakes\n\nMending the vehicle brakes took two visits,\nnew pads and a check of the discs.\n\n| Part | Cost |\n|---|---|\n| Pads | 40 EUR |\n| Discs | 90 EUR |\n",
+    "Dogs.md": "# Dogs\n\nMy puppy likes long walks in the park.\n",
+    "Soup.md": "# Soup\n\nLeek and potato soup with bread.\n",
+  };
+  let garage: Awaited<ReturnType<typeof embeddedVault>>;
+  beforeAll(async () => {
+    garage = await embeddedVault(GARAGE, 256);
+  });
+  afterAll(() => garage.server.close());
+
+  it("is cited as search shows a section: a wrapped line joined, each table row a line of its own", async () => {
+    const search = new VaultSearch({ index: garage.index, notes: garage.store, vectors: garage.vectors, embedder: standInEmbedder(garage.server) });
+    const local = await retrieveLocal(plan("repair automobile"), garage.index, garage.store, { dial: { search, level: 3 } });
+    const row = local.rows.find((r) => r.note_path === "Garage.md")!;
+    expect(row.retrieval.signals.some((s) => s.name === "lane:section_vector")).toBe(true);
+    const cited = row.sections[0];
+    expect(cited.heading).toBe("Brakes");
+    expect(cited.text).toContain("took two visits, new pads");
+    expect(cited.text.split("\n").filter((line) => line.includes("EUR"))).toHaveLength(2);
+    expect(cited.highlights).toEqual([]);
   });
 });

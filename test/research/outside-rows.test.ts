@@ -10,6 +10,9 @@ import type { MergedResult } from "../../src/websearch/search-providers";
 import type { ProviderName } from "../../src/settings";
 import { replayFile, replayFolder } from "../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../support/research-harness";
+import { objectContaining } from "../support/typed-matchers";
+import { MemoryNoteStore } from "../support/memory-note-store";
+import { VaultIndex } from "../../src/index/vault-index";
 
 const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";
 const HELLO_URL = "https://automerge.org/docs/hello/";
@@ -112,7 +115,7 @@ describe("duplicates of local URLs collapse to src: rows", () => {
     expect(result.pack.evidence.filter((r) => r.also_found_by?.length).map((r) => r.note_path)).toEqual([HELLO_NOTE]);
 
     const deduped = result.trace.events.filter((e) => e.type === "external_result_deduped" && e.data?.kept === "vault");
-    expect(deduped).toContainEqual(expect.objectContaining({ data: expect.objectContaining({ url: HELLO_URL, note: HELLO_NOTE, provider: "brave" }) }));
+    expect(deduped).toContainEqual(objectContaining({ data: objectContaining({ url: HELLO_URL, note: HELLO_NOTE, provider: "brave" }) }));
     expect(noteSection(h.store.text(result.trace_path!)!, "Vault evidence")).toMatch(/Automerge - Hello.*also found by Brave/);
   });
 
@@ -204,3 +207,115 @@ describe("the same page from the run's two queries", () => {
     expect(outside.vaultRows.find((r) => r.note_path === HELLO_NOTE)?.also_found_by).toEqual(["brave", "exa"]);
   });
 });
+
+describe("a vault row added because a web result is the note's source", () => {
+  const PAGE = "https://example.org/crdt-bench";
+  const NOTE = [
+    "---",
+    `source: ${PAGE}`,
+    "---",
+    "# Sync benchmark",
+    "",
+    "Simulated 2,000 observations with 5 edits each,",
+    "typed by 4 devices, merged in random order.",
+    "",
+    "| Library | Saved document |",
+    "|---|---|",
+    "| Yjs | 1.3 MB |",
+    "| Automerge | 1.9 MB |",
+    "",
+  ].join("\n");
+
+  async function sourceRow(question: string) {
+    const store = new MemoryNoteStore({ "Sync benchmark.md": NOTE, "Other.md": "# Other\n\nNothing about it.\n" });
+    const index = new VaultIndex({ canonicalizeUrl });
+    await index.sync(store, null);
+    const merge = { value: 1, normalised: 1, weight: 1, basis: "rank" as const };
+    const result: MergedResult = { url: PAGE, canonicalUrl: canonical(PAGE), title: "Bench", domain: "example.org", snippet: "", highlights: [], rank: 1, provider: "brave", providerLabel: "Brave", alsoFoundBy: [], providerRank: 1, merge };
+    const outside = await buildOutsideEvidence([result], planQuestion(question), [], index, store, { count: 5, tokenBudget: 8192, now: Date.UTC(2026, 0, 1) });
+    const row = outside.vaultRows.find((r) => r.note_path === "Sync benchmark.md");
+    expect(row).toBeDefined();
+    return row!;
+  }
+
+  it("quotes the note as search shows it: a hand-wrapped paragraph on one line, each table row a line, the question's words marked", async () => {
+    const row = await sourceRow("How many edits did the simulated devices make?");
+    const section = row.sections[0];
+    // The line the writer wrapped by hand is no block break; the table's rows are.
+    expect(section.text).toContain("with 5 edits each, typed by 4 devices");
+    expect(section.text.split("\n").filter((line) => line.includes("MB"))).toHaveLength(2);
+    const marked = (section.highlights ?? []).map(([start, end]) => section.text.slice(start, end).toLowerCase());
+    expect(marked).toContain("edits");
+    expect(row.retrieval.matched_terms).toContain("edits");
+  });
+
+  it("a note that holds none of the question's words still quotes its opening with its blocks apart, and says the words are missing", async () => {
+    const row = await sourceRow("Which zeppelin airships flew?");
+    const section = row.sections[0];
+    expect(section.text).toContain("with 5 edits each, typed by 4 devices");
+    expect(section.text).toMatch(/merged in random order\.\n/);
+    expect(section.highlights).toEqual([]);
+    expect(row.retrieval.matched_terms).toEqual([]);
+    expect(row.retrieval.missing_terms.length).toBeGreaterThan(0);
+  });
+});
+
+describe("vault rows added for notes whose sources the web returned", () => {
+  it("each says the place it takes: the second is row 2, not row 1 again", async () => {
+    const h = await sampleVaultHarness();
+    const merge = { value: 1, normalised: 1, weight: 1, basis: "rank" as const };
+    const page = (url: string, rank: number): MergedResult => ({ url, canonicalUrl: canonical(url), title: `Page ${rank}`, domain: new URL(url).hostname, snippet: "", highlights: [], rank, provider: "brave", providerLabel: "Brave", alsoFoundBy: [], providerRank: rank, merge });
+    const yjs = "https://docs.yjs.dev/getting-started/working-with-shared-types";
+    const outside = await buildOutsideEvidence([page(HELLO_URL, 1), page(yjs, 2)], planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, { count: 5, tokenBudget: 8192, now: Date.UTC(2026, 0, 1) });
+    const said = outside.vaultRows.map((r) => r.retrieval.signals.find((s) => s.name === "source_url")?.detail);
+    expect(said).toEqual(["added as vault row 1: a web result is this note's source", "added as vault row 2: a web result is this note's source"]);
+  });
+});
+
+describe("an outside row's text cut to the run's budget", () => {
+  it("is never cut inside a character written as two UTF-16 units (half of one is no character in the note nor valid UTF-8 in the JSON)", async () => {
+    const h = await sampleVaultHarness();
+    const merge = { value: 1, normalised: 1, weight: 1, basis: "rank" as const };
+    // 400 characters a row at the smallest budget: the cut falls between the halves of the emoji.
+    const snippet = `${"a".repeat(398)}\u{1F600} and more words after it`;
+    const url = "https://example.org/emoji";
+    const result: MergedResult = { url, canonicalUrl: canonical(url), title: "Emoji", domain: "example.org", snippet, highlights: [], rank: 1, provider: "brave", providerLabel: "Brave", alsoFoundBy: [], providerRank: 1, merge };
+    const outside = await buildOutsideEvidence([result], planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, { count: 1, tokenBudget: 1, now: Date.UTC(2026, 0, 1) });
+    const [section] = outside.rows[0].content_sections;
+    expect(section.truncated).toBe(true);
+    expect(section.text.endsWith("…")).toBe(true);
+    expect(section.text.length).toBeLessThanOrEqual(400);
+    // A first half with no second after it.
+    expect(section.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});
+
+describe("a web result whose page a vault note names as its source, when that note has nothing to quote", () => {
+  const merge = { value: 1, normalised: 1, weight: 1, basis: "rank" as const };
+  const page = (url: string): MergedResult => ({ url, canonicalUrl: canonical(url), title: "Saved page", domain: "example.org", snippet: "What the page says.", highlights: [], rank: 1, provider: "brave", providerLabel: "Brave", alsoFoundBy: [], providerRank: 1, merge });
+  const options = { count: 5, tokenBudget: 8192, now: Date.UTC(2026, 0, 1) };
+
+  async function vaultOf(notes: Record<string, string>) {
+    const store = new MemoryNoteStore(notes);
+    const index = new VaultIndex({ canonicalizeUrl });
+    await index.sync(store, null);
+    return { store, index };
+  }
+
+  it("a bookmark (properties only) is still the vault's row for it", async () => {
+    const { store, index } = await vaultOf({ "Bookmark.md": "---\nsource: https://example.org/saved\n---\n", "Other.md": "# Other\n\nZeppelins.\n" });
+    const outside = await buildOutsideEvidence([page("https://example.org/saved")], planQuestion("Which zeppelin airships flew?"), [], index, store, options);
+    expect(outside.vaultRows.map((r) => r.note_path)).toEqual(["Bookmark.md"]);
+    expect(outside.rows).toEqual([]);
+  });
+
+  it("a note gone since it was indexed leaves the page to the web: an outside row, not nothing at all", async () => {
+    const { store, index } = await vaultOf({ "Saved.md": "---\nsource: https://example.org/saved\n---\n# Saved\n\nNotes on the page.\n", "Other.md": "# Other\n\nZeppelins.\n" });
+    store.files.delete("Saved.md");
+    const outside = await buildOutsideEvidence([page("https://example.org/saved")], planQuestion("Which zeppelin airships flew?"), [], index, store, options);
+    expect(outside.vaultRows).toEqual([]);
+    expect(outside.rows.map((r) => r.url)).toEqual(["https://example.org/saved"]);
+    expect(outside.decisions).toEqual([]);
+  });
+});
+

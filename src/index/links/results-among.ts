@@ -1,12 +1,15 @@
 // A search over a few given notes only (the neighbours of the best notes): the vault index ranks
 // the query as usual, the hits outside `paths` are dropped, and the few left are read and given
 // sections the way a search shows them. Ranking stays the index's own, so a neighbour's score,
-// matched words and weights compare with the first search's.
+// matched words and weights compare with the first search's. The sections are quoted from the
+// shown parse (`ShownNotes`), as the search quotes them: a note's blocks stay apart, code never runs
+// into the prose after it, nor a table's rows into one line.
 import type { NoteStore } from "../../ports";
-import { parseShownNote } from "../parse-note-safely";
+import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseQuery } from "../query";
 import { readNotes } from "../read-notes";
 import { buildSectionHits } from "../section-hits";
+import { ShownNotes } from "../shown-notes";
 import type { Analyzer } from "../tokenize";
 import type { SearchResult } from "../types";
 import type { VaultIndex } from "../vault-index";
@@ -28,11 +31,13 @@ export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note">, sto
     hits.map((h) => h.path),
   );
   const results: SearchResult[] = [];
+  const shown = new ShownNotes();
   for (const [i, hit] of hits.entries()) {
     const note = index.note(hit.path);
     const text = texts[i];
     if (!note || typeof text !== "string") continue;
-    const sections = buildSectionHits(parseShownNote(hit.path, text), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
+    // Only the part the index holds (its default limit), as the search: a huge note parsed whole held the run up for seconds.
+    const sections = buildSectionHits(shown.parse(hit.path, indexedPart(text, MAX_NOTE_CHARS)), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
     results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation: hit.explanation });
   }
   return results;

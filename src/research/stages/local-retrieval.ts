@@ -13,14 +13,12 @@
 // every row names the lanes that found it. A dial that ran at level 1 (no vectors, a failed call)
 // leaves the rows exactly as the index alone makes them.
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialNotice, type DialResult } from "../../index/dial/dial-types";
-import { parseShownNote } from "../../index/parse-note-safely";
 import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
 import type { NoteStore } from "../../ports";
 import type { QueryPlan, RowFusion, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
-import { oneLine } from "../../text/one-line";
 import { questionForIndex } from "./plan";
 import type { ResearchDial } from "../types";
 import { asksTwoThings } from "./judge";
@@ -28,6 +26,7 @@ import { termMatched, termParts, type WeighedResult } from "./judge-coverage";
 import { withoutLinkListWords } from "./link-lists";
 import { bareNote } from "./bare-notes";
 import { createAnalyzer, type Analyzer } from "../../index/tokenize";
+import { shownSections, type WantedSection } from "./shown-sections";
 
 export interface LocalRetrievalOptions {
   /** Notes to keep (default 8). */
@@ -104,6 +103,7 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   const hasEveryWord = (r: SearchResult) => required.length > 0 && required.every((term) => termMatched(term, r.explanation));
   const kept = results.filter((r, i) => i === 0 || r === retried || r.score >= floor || r.explanation.fields.tags !== undefined || hasEveryWord(r));
   const vaultPaths = index.paths();
+  const analyzer = createAnalyzer({ stemming: options.stemming ?? true });
   const rows = kept.map((r) => {
     const row = toVaultRow(r, required, lanes, plan.tags, vaultPaths);
     return ownSearch.has(r) ? withLanguageFusion(row, r) : row;
@@ -112,8 +112,8 @@ export async function retrieveLocal(plan: QueryPlan, index: VaultIndex, store: N
   // leaves out names evidence no one can read, and the answer cannot cite it.
   const lexical: LocalRetrieval = { rows, results: kept, query, notesSearched: index.status().notes, level: null };
   const dial = options.dial;
-  const found: LocalRetrieval = !dial ? lexical : dial.level === 1 ? { ...lexical, level: { asked: 1, ran: 1, notices: [] } } : await withDialResults(lexical, dial, { plan, required, lanes, limit, store, vaultPaths, signal: options.signal });
-  return { ...found, results: await weighedForJudge(found.results, store, createAnalyzer({ stemming: options.stemming ?? true })) };
+  const found: LocalRetrieval = !dial ? lexical : dial.level === 1 ? { ...lexical, level: { asked: 1, ran: 1, notices: [] } } : await withDialResults(lexical, dial, { plan, required, lanes, limit, index, store, analyzer, vaultPaths, signal: options.signal });
+  return { ...found, results: await weighedForJudge(found.results, store, analyzer) };
 }
 
 /**
@@ -143,7 +143,10 @@ interface DialMerge {
   required: string[];
   lanes: VaultRow["retrieval"]["lanes"];
   limit: number;
+  index: VaultIndex;
   store: NoteStore;
+  /** The analyser the index was built with: the words a lead marks are the index's. */
+  analyzer: Analyzer;
   vaultPaths: readonly string[];
   signal?: AbortSignal;
 }
@@ -155,10 +158,10 @@ async function withDialResults(lexical: LocalRetrieval, dial: ResearchDial, merg
   if (answer.ranLevel === 1) return { ...lexical, level };
   const lanes = dialLanes(merge.lanes, dial.level, answer.ranLevel);
   const byPath = new Map(lexical.rows.map((r) => [r.note_path, r]));
-  const leads = await leadSections(merge.store, answer.results.filter((r) => !byPath.has(r.path) && !r.lexical && r.section?.unit !== "section").map((r) => r.path));
+  const { leads, matched } = await vectorCited(answer.results, byPath, merge, lexical.query);
   const dialRows = answer.results.map((r) => {
     const base = byPath.get(r.path) ?? (r.lexical ? toVaultRow(r.lexical, merge.required, lanes, merge.plan.tags, merge.vaultPaths) : vectorOnlyRow(r, merge, leads.get(r.path)));
-    return withDialMatch(base, r, lanes);
+    return withDialMatch(base, r, lanes, matched.get(r.path));
   });
   const shown = new Set(answer.results.map((r) => r.path));
   // Placed after the dial's rows by rule: the index's fused score is not the dial's.
@@ -190,18 +193,33 @@ function vectorOnlyRow(r: DialResult, merge: DialMerge, lead: VaultSection | und
   };
 }
 
-/** The row with the dial's score, lanes and signals, and the section whose vector matched cited first. */
-function withDialMatch(row: VaultRow, r: DialResult, lanes: VaultRow["retrieval"]["lanes"]): VaultRow {
+/**
+ * What the vectors' finds cite, read as a search shows a section (shown-sections.ts), the question's
+ * words marked: the opening of each note found as a whole and no other way (`leads`), and the
+ * section whose vector matched (`matched`). The dial's own snippet of that section is one flat line.
+ */
+async function vectorCited(results: DialResult[], byPath: Map<string, VaultRow>, merge: DialMerge, query: string): Promise<{ leads: Map<string, VaultSection>; matched: Map<string, VaultSection> }> {
+  const wholeNotes: WantedSection[] = results.filter((r) => !byPath.has(r.path) && !r.lexical && r.section?.unit !== "section").map((r) => ({ path: r.path }));
+  const sections: WantedSection[] = results.flatMap((r) => (vectorMatched(r) ? [{ path: r.path, start: r.section!.start, line: r.section!.line }] : []));
+  const shown = await shownSections(merge.store, [...wholeNotes, ...sections], { index: merge.index, query, analyzer: merge.analyzer });
+  const byNote = (wanted: WantedSection[], from: number) => new Map(wanted.flatMap((w, i) => (shown[from + i] ? [[w.path, shown[from + i]!] as const] : [])));
+  return { leads: byNote(wholeNotes, 0), matched: byNote(sections, wholeNotes.length) };
+}
+
+/** The dial found the note by one section's vector, and has that section's place. */
+function vectorMatched(r: DialResult): boolean {
+  return r.section?.from === "section_vector" && r.section.unit === "section";
+}
+
+/** The row with the dial's score, lanes and signals, and the section whose vector matched cited first (`shown`: as a search shows it). */
+function withDialMatch(row: VaultRow, r: DialResult, lanes: VaultRow["retrieval"]["lanes"], shown: VaultSection | undefined): VaultRow {
   const signals: Signal[] = r.explanation.lanes
     .filter((l) => l.lane !== "lexical")
     .map((l) => ({ name: `lane:${l.lane}`, detail: `rank ${l.rank} by ${l.lane === "note_vector" ? "the note's vector" : "a section's vector"} (cosine ${l.score.toFixed(3)})`, weight: l.contribution }));
   const rerank = r.explanation.rerank;
   if (rerank) signals.push({ name: "rerank", detail: `moved from ${rerank.before} to ${rerank.after} by ${rerank.model}`, weight: 0 });
   const s = r.section;
-  const vectorSection: VaultSection[] =
-    s?.from === "section_vector" && s.unit === "section" && s.snippet
-      ? [{ heading: s.headingPath.at(-1) ?? "", text: s.snippet, start: s.start, end: s.end, line: Math.max(1, s.line) }]
-      : [];
+  const vectorSection: VaultSection[] = !s || !vectorMatched(r) ? [] : shown?.text ? [shown] : s.snippet ? [{ heading: s.headingPath.at(-1) ?? "", text: s.snippet, start: s.start, end: s.end, line: Math.max(1, s.line) }] : [];
   const sections = [...vectorSection, ...row.sections.filter((x) => !vectorSection.some((v) => v.start === x.start))];
   return { ...row, sections, retrieval: { ...row.retrieval, score: r.score, lanes, signals: [...row.retrieval.signals, ...signals], fusion: dialFusion(r) } };
 }
@@ -236,22 +254,6 @@ function withoutFusion(row: VaultRow): VaultRow {
   const { fusion: _placed, ...retrieval } = row.retrieval;
   return { ...row, retrieval };
 }
-
-/** The opening section with words of each note (what a note found by its vector as a whole cites). */
-async function leadSections(store: NoteStore, paths: string[]): Promise<Map<string, VaultSection>> {
-  const texts = await readNotes(store, paths);
-  const out = new Map<string, VaultSection>();
-  paths.forEach((path, i) => {
-    const text = texts[i];
-    if (typeof text !== "string") return;
-    const section = parseShownNote(path, text).sections.find((x) => x.text.trim() !== "");
-    if (section) out.set(path, { heading: section.heading, text: oneLine(section.text, LEAD_CHARS), start: section.start, end: section.end, line: Math.max(1, section.line) });
-  });
-  return out;
-}
-
-/** How much of a note's opening section a vector-only row cites. */
-const LEAD_CHARS = 400;
 
 /** Words a two-part question's best note lacks, searched once on their own: the best note for them, if new. */
 async function focusedRetry(plan: QueryPlan, required: string[], results: SearchResult[], index: VaultIndex, store: NoteStore, sectionsPerNote: number): Promise<SearchResult | null> {

@@ -1,22 +1,26 @@
 // Turning web results into outside-vault rows, and keeping them apart from the vault:
 // - a page the vault already holds (a note's `source`/`url` property is that page) collapses into
-//   that note's `src:` row, which gains an "also found by <provider>" signal;
+//   that note's `src:` row, which gains an "also found by <provider>" signal (a note that can no
+//   longer be read holds nothing: the page stays the web's);
 // - the same page from two providers or two queries is one row (first finder keeps the key).
 //   "The same page" is the dispatcher's merging rule (`samePageKey`: http and https, `www.`/`m.`,
 //   AMP copies), so a page met as `http://www.x/post` is the note saved from `https://x/post`;
 // - rows are ranked conservatively and every one says why it is there;
 // - their text is cut to the run's token budget, and marked when cut.
 import type { VaultIndex } from "../../index/vault-index";
-import { parseNote } from "../../index/markdown";
 import type { NoteStore } from "../../ports";
 import type { MergedResult } from "../../websearch/search-providers";
 import type { ContentSection, OutsideVaultRow, QueryPlan, Signal, VaultRow } from "../../evidence/research-pack";
 import { noteSourceKey, outsideSourceKey } from "../../evidence/keys";
 import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../evidence/labels";
+import { cutText } from "../../text/cut-text";
 import { roundTo } from "../../text/numbers";
 import { indexedNotesOfPage } from "../../promote/promote";
 import { samePageKey } from "../../websearch/canonical-url";
 import { signalsInWords } from "../../websearch/source-signals";
+import { readNotes } from "../../index/read-notes";
+import { indexQueryFor, toVaultRow } from "./local-retrieval";
+import { shownSections } from "./shown-sections";
 
 export interface DedupeDecision {
   url: string;
@@ -57,14 +61,24 @@ export async function buildOutsideEvidence(
   options: OutsideEvidenceOptions,
 ): Promise<OutsideEvidence> {
   const decisions: DedupeDecision[] = [];
-  const rowsByPath = new Map(vaultRows.map((r) => [r.note_path, r]));
   const updatedVault = vaultRows.map((r) => ({ ...r, retrieval: { ...r.retrieval, signals: [...r.retrieval.signals] } }));
   const updatedByPath = new Map(updatedVault.map((r) => [r.note_path, r]));
   // What each page became the first time: a vault note's row, or a result kept (a copy, so that
   // the finders of a later query can join it).
-  const seen = new Map<string, { kind: "vault"; note_path: string; row: VaultRow | null } | { kind: "outside"; result: MergedResult }>();
+  const seen = new Map<string, { kind: "vault"; note_path: string; row: VaultRow } | { kind: "outside"; result: MergedResult }>();
   const kept: MergedResult[] = [];
   const notesHolding = indexedNotesOfPage(index);
+  // The row of a note holding a page: the pack's own, or one added after every row so far (null: the note cannot be read).
+  const rowOfNote = async (path: string): Promise<VaultRow | null> => {
+    const known = updatedByPath.get(path);
+    if (known) return known;
+    const added = await sourceNoteRow(path, plan, index, store, updatedVault.length);
+    if (added) {
+      updatedVault.push(added);
+      updatedByPath.set(path, added);
+    }
+    return added;
+  };
 
   for (const result of results) {
     const canonical = result.canonicalUrl;
@@ -79,24 +93,16 @@ export async function buildOutsideEvidence(
     }
     if (first?.kind === "vault") {
       // Kept as the vault's note the first time, so again: the trace must not say a web row kept it.
-      if (first.row) first.row.also_found_by = Array.from(new Set([...(first.row.also_found_by ?? []), ...finders]));
+      first.row.also_found_by = Array.from(new Set([...(first.row.also_found_by ?? []), ...finders]));
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: first.note_path });
       continue;
     }
-    const notes = notesHolding(canonical);
-    if (notes.length > 0) {
-      const path = notes[0];
+    const path = notesHolding(canonical)[0];
+    // A note gone from the vault since it was indexed holds nothing: the page is the web's again.
+    const row = path === undefined ? null : await rowOfNote(path);
+    if (path !== undefined && row) {
       decisions.push({ url: result.url, provider: result.provider, kind: "local_source", note_path: path });
-      let row = updatedByPath.get(path) ?? null;
-      if (!row) {
-        row = await sourceNoteRow(path, index, store, rowsByPath.size);
-        if (row) {
-          updatedVault.push(row);
-          updatedByPath.set(path, row);
-        }
-      }
       seen.set(page, { kind: "vault", note_path: path, row });
-      if (!row) continue;
       row.also_found_by = Array.from(new Set([...(row.also_found_by ?? []), ...finders]));
       row.retrieval.signals.push({
         name: "also_found_by",
@@ -177,7 +183,7 @@ function toOutsideRow(r: MergedResult, signals: Signal[], plan: QueryPlan, charB
     const clean = (text ?? "").trim();
     if (!clean || left <= 0) return;
     const cut = clean.length > left;
-    const kept = cut ? `${clean.slice(0, Math.max(0, left - 1))}…` : clean;
+    const kept = cut ? cutText(clean, left) : clean;
     left -= kept.length;
     sections.push({ role, text: kept, truncated: cut || alreadyCut });
   };
@@ -210,32 +216,34 @@ function toOutsideRow(r: MergedResult, signals: Signal[], plan: QueryPlan, charB
   return row;
 }
 
-/** A vault row for a note found only because a web result was its source. */
-async function sourceNoteRow(path: string, index: VaultIndex, store: NoteStore, rank: number): Promise<VaultRow | null> {
+/**
+ * A vault row for a note found only because a web result was its source. Its sections are what a
+ * search for the question shows of it (the question's words marked, the note's blocks apart); a note
+ * holding none of its words quotes its opening, the same way, and says every word is missing.
+ */
+async function sourceNoteRow(path: string, plan: QueryPlan, index: VaultIndex, store: NoteStore, rank: number): Promise<VaultRow | null> {
   const info = index.note(path);
   if (!info) return null;
-  let text: string;
-  try {
-    text = await store.read(path);
-  } catch {
-    return null;
-  }
-  const parsed = parseNote(path, text);
-  const first = parsed.sections.find((s) => s.text.trim()) ?? parsed.sections[0];
+  const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
+  const [found] = await index.search(indexQueryFor(plan), store, { limit: 1, sectionsPerNote: 2, keep: (p) => p === path });
+  // A search that could not read the note gives it no sections.
+  const searched = found && found.sections.length > 0 ? toVaultRow(found, required, [], plan.tags, index.paths()) : null;
+  const [lead] = searched ? [null] : await shownSections(store, [{ path }]);
+  // A note with nothing to quote (a bookmark: properties only) is still the vault's copy; one that cannot be read is not.
+  if (!searched && !lead && typeof (await readNotes(store, [path]))[0] !== "string") return null;
   return {
     source_key: noteSourceKey(path, index.paths()),
     kind: "note",
     source_type: "vault_note",
     note_path: path,
     title: info.title,
-    sections: first ? [{ heading: first.heading, text: first.text.slice(0, 600), start: first.start, end: first.end, line: first.line }] : [],
+    sections: searched ? searched.sections : lead ? [lead] : [],
     retrieval: {
       score: 0,
       lanes: [{ name: "source_url", status: "used" }],
       signals: [{ name: "source_url", detail: `added as vault row ${rank + 1}: a web result is this note's source`, weight: 0 }],
-      matched_terms: [],
-      missing_terms: [],
+      matched_terms: searched ? searched.retrieval.matched_terms : [],
+      missing_terms: searched ? searched.retrieval.missing_terms : [...required],
     },
   };
 }
-

@@ -77,4 +77,17 @@ describe("resultsAmong searches only the given notes", () => {
     expect(found[0].sections.length).toBeGreaterThan(0);
     expect(found[0].explanation.matchedTerms).toContain("compress");
   });
+
+  it("quotes a note's sections as the search does: code apart from the prose after it, each table row a line", async () => {
+    const note = "# Packing\n\nCompress the folder first,\nthen check it:\n\n```\ntar -cJf out.tar.xz dir\n```\nThe compress step is slow.\n\n| Tool | Ratio |\n|---|---|\n| xz | 5.1 |\n| gzip | 3.2 |\n";
+    const store = new MemoryNoteStore({ "Packing.md": note, "Other.md": "# Other\n\nNothing.\n" });
+    const { index } = await built(store);
+    const [found] = await resultsAmong(index, store, "compress ratio", new Set(["Packing.md"]), { analyzer: createAnalyzer({ stemming: true }) });
+    const [searched] = await index.search("compress ratio", store, { sectionsPerNote: 2 });
+    expect(found.sections.map((s) => s.snippet)).toEqual(searched.sections.map((s) => s.snippet));
+    const snippet = found.sections[0].snippet;
+    expect(snippet).toContain("Compress the folder first, then check it:\n`tar -cJf out.tar.xz dir`\nThe compress step is slow.\n");
+    expect(snippet).toContain("\nxz 5.1\ngzip 3.2");
+  });
 });
+

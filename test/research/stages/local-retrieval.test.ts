@@ -179,3 +179,40 @@ describe("retrieveLocal", () => {
     });
   });
 });
+
+describe("a note only the vectors found", () => {
+  const BENCH = [
+    "# Bench",
+    "",
+    "Simulated 2,000 observations with 5 edits each,",
+    "typed by 4 devices, one of them tied to a kite.",
+    "",
+    "| Library | Saved document |",
+    "|---|---|",
+    "| Yjs | 1.3 MB |",
+    "| Automerge | 1.9 MB |",
+    "",
+  ].join("\n");
+
+  it("cites its opening as search shows a section: a wrapped line joined, each table row a line, the question's words marked", async () => {
+    const { store, index } = await vault({ "Kite.md": "# Kite\n\nA kite flies on a kite string.\n", "Bench.md": BENCH });
+    const answer: DialResponse = {
+      query: "kite",
+      level: 2,
+      ranLevel: 2,
+      notices: [],
+      latencyMs: 0,
+      logId: null,
+      results: [{ key: "Bench.md", path: "Bench.md", title: "Bench", tags: [], score: 0.0164, section: null, lexical: null, explanation: { lanes: [{ lane: "note_vector", rank: 1, contribution: 0.0164, score: 0.9 }] } }],
+    };
+    const dial = { search: { search: async () => answer }, level: 2 as const };
+    // One row: the words' best note (Kite) is not shown, so Bench is the dial's alone.
+    const local = await retrieveLocal(plan("kite"), index, store, { dial, limit: 1 });
+    expect(local.rows.map((r) => r.note_path)).toEqual(["Bench.md"]);
+    const lead = local.rows[0].sections[0];
+    expect(lead.text).toContain("with 5 edits each, typed by 4 devices");
+    expect(lead.text.split("\n").filter((line) => line.includes("MB"))).toHaveLength(2);
+    expect((lead.highlights ?? []).map(([start, end]) => lead.text.slice(start, end))).toEqual(["kite"]);
+  });
+});
+
