@@ -52,16 +52,16 @@ function race<T>(work: Promise<T>, { clock, ms, signal, onLate }: Deadline): Pro
   return new Promise((settle) => {
     const timer = new AbortController();
     let settled = false;
+    let stopListening = (): void => undefined;
     const finish = (outcome: Outcome<T>): boolean => {
       if (settled) return false;
       settled = true;
       timer.abort();
-      signal?.removeEventListener("abort", onAbort);
+      stopListening();
       settle(outcome);
       return true;
     };
-    const onAbort = (): void => void finish({ kind: "missed", missed: aborted() });
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal) stopListening = whenAborted(signal, () => void finish({ kind: "missed", missed: aborted() }));
     clock.sleep(ms, timer.signal).then(
       () => finish({ kind: "missed", missed: new DeadlineMissed("timeout", `No answer within ${describeMs(ms)}.`) }),
       // The sleep was cancelled because the race is over: nothing to do.
@@ -76,6 +76,43 @@ function race<T>(work: Promise<T>, { clock, ms, signal, onLate }: Deadline): Pro
       },
     );
   });
+}
+
+/** The callbacks waiting on each signal, and the one listener that calls them. */
+const waitsOn = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
+
+/**
+ * Calls `callback` once when `signal` aborts; the function returned stops waiting. However many
+ * waits share a signal, it holds one "abort" listener, gone once none waits. A run's stage signal is
+ * shared by every source's deadline and every request's: with five free sources, one listener
+ * each made Node print "Possible EventTarget memory leak detected" on every web run, over waits
+ * that were all concurrent and all cleaned up. A signal already aborted calls back at once.
+ */
+export function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) {
+    callback();
+    return () => undefined;
+  }
+  let waits = waitsOn.get(signal);
+  if (!waits) {
+    const callbacks = new Set<() => void>();
+    const listener = (): void => {
+      waitsOn.delete(signal);
+      for (const call of [...callbacks]) call();
+    };
+    waits = { callbacks, listener };
+    waitsOn.set(signal, waits);
+    signal.addEventListener("abort", listener, { once: true });
+  }
+  const entry = waits;
+  // A wrapper of its own, so the same callback given twice is two waits, each stopped by its own call.
+  const call = (): void => callback();
+  entry.callbacks.add(call);
+  return () => {
+    if (!entry.callbacks.delete(call) || entry.callbacks.size > 0) return;
+    signal.removeEventListener("abort", entry.listener);
+    if (waitsOn.get(signal) === entry) waitsOn.delete(signal);
+  };
 }
 
 function aborted(): DeadlineMissed {

@@ -179,13 +179,21 @@ export function samePageKey(input: string): string | null {
 
 /**
  * Whether `address` is a lesser door than `other` to what `samePageKey` reads as one page: an AMP
- * copy, a mobile edition or plain http where `other` is the page's own address. A reader clicking
- * the row, and a note promoted from it, get the page itself.
+ * copy, a mobile edition or plain http where `other` is the page's own address, or one that carries
+ * click tracking (`utm_*`, `fbclid`…) where `other` does not. A reader clicking the row, and a note
+ * promoted from it, get the page itself: one source's `?utm_source=…&fbclid=…` no longer won over
+ * another's clean address to the same page, to be clicked and kept in the vault's `source`.
  */
 export function isLesserAddress(address: string, other: string): boolean {
   const a = canonicalizeUrl(address);
   const b = canonicalizeUrl(other);
-  return a !== null && b !== null && editionOf(a).drawbacks > editionOf(b).drawbacks;
+  return a !== null && b !== null && editionOf(a).drawbacks + trackingDrawback(address) > editionOf(b).drawbacks + trackingDrawback(other);
+}
+
+/** 1 when the address as sent carries a tracking parameter (which its canonical form has dropped). */
+function trackingDrawback(address: string): number {
+  const query = /\?([^#]*)/.exec(address)?.[1] ?? "";
+  return query.split("&").some((part) => part !== "" && isTrackingParam(part.split("=")[0])) ? 1 : 0;
 }
 
 /** Host without `www.` for display ("automerge.org"), or "" when the URL cannot be parsed. */

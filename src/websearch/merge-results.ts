@@ -116,7 +116,8 @@ function toMerged(result: ProviderResult, provider: ProviderName, merge: MergeSc
  */
 function foldInto(target: MergedResult, other: ProviderResult, provider: ProviderName, score: MergeScore): void {
   if (provider !== target.provider && !target.alsoFoundBy.includes(provider)) target.alsoFoundBy.push(provider);
-  if (isLesserAddress(target.canonicalUrl, other.canonicalUrl)) {
+  // The addresses as sent: a canonical URL has dropped the tracking that makes one a lesser door.
+  if (isLesserAddress(target.url, other.url)) {
     target.url = other.url;
     target.canonicalUrl = other.canonicalUrl;
     target.domain = other.domain;

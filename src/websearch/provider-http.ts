@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { HttpFailure, stopwatch, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
-import { DeadlineMissed, withDeadline } from "../deadline";
+import { DeadlineMissed, whenAborted, withDeadline } from "../deadline";
 import { hideKey } from "../text/secret-scrub";
 import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
@@ -88,7 +88,13 @@ export async function optionalKey(context: ProviderContext, name: SecretName): P
   return (await context.secrets.get(name))?.trim() ?? "";
 }
 
+/**
+ * A time in words: "1.5 s", "42 s", and past two minutes in minutes or hours, rounded up so a
+ * retry at the time said is not early. A day's Retry-After read "try again in 86400 s".
+ */
 function seconds(ms: number): string {
+  if (ms >= 7_200_000) return `${Math.ceil(ms / 3_600_000)} h`;
+  if (ms >= 120_000) return `${Math.ceil(ms / 60_000)} min`;
   return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
 }
 
@@ -98,10 +104,12 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
   // A run already cancelled claims no turn: it would hold back the next run's calls for nothing.
   if (context.signal?.aborted) throw cancelled(call);
   if (governor) {
+    // Read before the turn is claimed: a claimed turn moves the quota's next one past the pause.
+    const pausedByProvider = governor.pausedByProvider(call.quota);
     const turn = governor.reserve(call.quota, call.timeoutMs);
-    if (!turn.ok) throw failWith(call, "rate_limited", turnRefused(call.label, turn.retryAfterMs, governor.pausedByProvider(call.quota)), { retryAfterMs: turn.retryAfterMs });
+    if (!turn.ok) throw failWith(call, "rate_limited", turnRefused(call.label, turn.retryAfterMs, pausedByProvider), { retryAfterMs: turn.retryAfterMs });
     if (turn.waitMs > 0) {
-      log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs });
+      log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs, why: pausedByProvider ? "provider_asked" : "pacing" });
       if (!(await waitedUncancelled(clock, turn.waitMs, context.signal))) {
         governor.giveBack(call.quota, turn);
         throw cancelled(call);
@@ -173,15 +181,15 @@ async function waitedUncancelled(clock: ProviderContext["clock"], ms: number, si
     await clock.sleep(ms);
     return true;
   }
-  let onAbort = (): void => undefined;
+  let stopListening = (): void => undefined;
+  // One listener per signal however many sources wait on it (whenAborted, ../deadline.ts).
   const aborted = new Promise<false>((resolve) => {
-    onAbort = () => resolve(false);
-    signal.addEventListener("abort", onAbort, { once: true });
+    stopListening = whenAborted(signal, () => resolve(false));
   });
   try {
     return await Promise.race([clock.sleep(ms).then(() => !signal.aborted), aborted]);
   } finally {
-    signal.removeEventListener("abort", onAbort);
+    stopListening();
   }
 }
 

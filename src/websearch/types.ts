@@ -152,7 +152,13 @@ export type ProviderLogEvent =
   | { type: "late_answer_discarded"; provider: ProviderName; url: string }
   | { type: "fallback"; provider: ProviderName; from: string; to: string; reason: string }
   | { type: "cache_hit"; provider: ProviderName }
-  | { type: "rate_wait"; provider: ProviderName; ms: number };
+  | { type: "rate_wait"; provider: ProviderName; ms: number; why: RateWaitReason };
+
+/**
+ * Why a call waits its turn: this session's earlier calls at the pace the service allows (`pacing`:
+ * Brave's one a second), or the service asked for a pause (`provider_asked`: a 429's Retry-After).
+ */
+export type RateWaitReason = "pacing" | "provider_asked";
 
 export interface ProviderContext {
   http: Http;

@@ -9,6 +9,7 @@ import { BRAVE_TEST_KEY, EXA_TEST_KEY, recordingSecrets } from "../support/fake-
 import { MemoryNoteStore } from "../support/memory-note-store";
 import { errorExchange, replayFolder } from "../support/recording-http";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, SAMPLE_VAULT_DIR, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
+import { stringContaining, stringMatching } from "../support/typed-matchers";
 
 const EXTERNAL_EVENTS = [
   "external_query_built",
@@ -75,8 +76,31 @@ describe("traces hold the external events", () => {
     expect(left).toBe(words.slice(0, 50).join(" "));
     expect(result.trace.queries_sent[0]).toBe(left);
     const built = result.trace.events.find((e) => e.type === "external_query_built");
-    expect(built?.data).toMatchObject({ query: left, clamps: [expect.stringMatching(/^query shortened to 50 words/)] });
+    expect(built?.data).toMatchObject({ query: left, clamps: [stringMatching(/^query shortened to 50 words/)] });
     expect(result.trace.events.find((e) => e.type === "external_provider_request")?.data?.query).toBe(left);
+  });
+
+  it("each query built says where it came from: the question as typed, or its keywords with this year added for freshness", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always" });
+    const year = new Date(h.clock.now()).getUTCFullYear();
+    const built = result.trace.events.filter((e) => e.type === "external_query_built").map((e) => e.data);
+    expect(built).toHaveLength(2);
+    expect(built[0]).toMatchObject({ query: FRESHNESS_QUESTION, from: "question", why: "the question as typed" });
+    expect(built[1]).toMatchObject({ query: stringMatching(new RegExp(` ${year}$`)), from: "question_keywords", year_added: year, why: stringContaining(`“latest”`) });
+    expect(built[1]?.why).toContain(`the year ${year} added`);
+  });
+
+  it("a question that names its year gets no year added, and one tidied of vault talk says so", async () => {
+    const h = await sampleVaultHarness();
+    const named = await h.run({ question: "What changed in the latest Automerge release of 2025?", mode: "always" });
+    const keywords = named.trace.events.filter((e) => e.type === "external_query_built")[1]?.data;
+    expect(keywords).toMatchObject({ from: "question_keywords" });
+    expect(keywords).not.toHaveProperty("year_added");
+    const tidied = await h.run({ question: "What do my notes say about #automerge sync?", mode: "always" });
+    const first = tidied.trace.events.find((e) => e.type === "external_query_built")?.data;
+    expect(first?.query).not.toBe("What do my notes say about #automerge sync?");
+    expect(first).toMatchObject({ from: "question_tidied" });
   });
 
   it("a run that did not search records external_search_skipped and nothing that implies a request", async () => {
@@ -183,7 +207,7 @@ describe("the trace note", () => {
     const result = await broken.run({ question: ANSWERED_QUESTION });
     expect(result.trace_path).toBeUndefined();
     expect(result.stop_reason).toBe("enough_evidence");
-    expect(result.pack.warnings).toContainEqual({ kind: "trace_not_written", message: expect.stringContaining("disk full") });
+    expect(result.pack.warnings).toContainEqual({ kind: "trace_not_written", message: stringContaining("disk full") });
   });
 
   it("is excluded from the index: searching after the run does not find it", async () => {

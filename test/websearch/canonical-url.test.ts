@@ -166,6 +166,13 @@ describe("isLesserAddress", () => {
     }
   });
 
+  it("ranks an address with click tracking below the same one without, even though their canonical forms are one", () => {
+    expect(isLesserAddress("https://example.com/post?utm_source=x", "https://example.com/post")).toBe(true);
+    expect(isLesserAddress("https://example.com/post?id=3&fbclid=IwAR0", "https://example.com/post?id=3")).toBe(true);
+    expect(isLesserAddress("https://example.com/post", "https://example.com/post?utm_source=x")).toBe(false);
+    expect(isLesserAddress("https://example.com/post?id=3", "https://example.com/post?id=3&utm_medium=y")).toBe(false);
+  });
+
   it("is no reason to change between two equal addresses", () => {
     expect(isLesserAddress("https://www.example.com/post", "https://example.com/post")).toBe(false);
     expect(isLesserAddress("https://example.com/post", "https://www.example.com/post")).toBe(false);

@@ -1,5 +1,6 @@
 // A run cancelled while a source waits its turn at the rate governor: nothing is sent once the user
 // has cancelled, whatever the Http adapter does with the signal (requestUrl cannot abort at all).
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ports";
 import { dispatchSearch } from "../../src/websearch/dispatcher";
@@ -82,5 +83,21 @@ describe("cancelling a run while a source waits its turn", () => {
     await dispatchSearch(["hackernews"], { query: "opinions on crdt", count: 3 }, testContext(http, { clock, signal: controller.signal }), session, { route: false });
     expect(session.governor.reserve("hackernews", 0)).toMatchObject({ ok: true, waitMs: 0 });
     expect(http.requests).toEqual([]);
+  });
+
+  it("five sources waiting their turns on the run's one signal hold one abort listener on it, and none after", async () => {
+    const clock = heldClock();
+    const http = scriptedHttp(() => jsonResponse({}));
+    const session = createSearchSession({ clock });
+    const sources = ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"] as const;
+    for (const quota of ["wikipedia", "hackernews", "arxiv", "github", "stackexchange"]) session.governor.reserve(quota, 10_000); // the run's first query just went out
+    const controller = new AbortController();
+    const run = dispatchSearch([...sources], { query: "sequence crdt", count: 3 }, testContext(http, { clock, signal: controller.signal, secrets: { get: async () => null } }), session, { route: false });
+    await settled();
+    expect(clock.held()).toBe(5);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    clock.release();
+    await run;
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });

@@ -188,6 +188,13 @@ describe("dates, counts and waits out of range", () => {
     expect(retryAfterMs({ "retry-after": "120" }, NOW)).toBe(120_000);
   });
 
+  it("a long wait is said in hours or minutes, rounded up, never in tens of thousands of seconds", async () => {
+    const day = await runSource("tavily", always(jsonResponse({ detail: "slow down" }, 429, { "retry-after": "86400" })), { secrets });
+    expect(failure(day).message).toBe("Tavily rate limit reached; try again in 24 h.");
+    const minutes = await runSource("tavily", always(jsonResponse({ detail: "slow down" }, 429, { "retry-after": "601" })), { secrets });
+    expect(failure(minutes).message).toBe("Tavily rate limit reached; try again in 11 min.");
+  });
+
   it("after an absurd Retry-After the source is asked again the next day, not never", async () => {
     let calls = 0;
     const http = scriptedHttp(() => (++calls === 1 ? jsonResponse({ detail: "slow down" }, 429, { "retry-after": "99999999999" }) : jsonResponse({ results: [] })));

@@ -131,4 +131,14 @@ describe("the same page under another address", () => {
       expect(row, first).toMatchObject({ url: second, canonicalUrl: canonicalizeUrl(second), domain: new URL(second).hostname, provider: "hackernews", alsoFoundBy: ["brave"] });
     }
   });
+
+  it("keeps the clean address when its first finder sent one with click tracking (utm_*, fbclid), and the tracked one when it is all there is", () => {
+    const tracked = "https://example.com/post?utm_source=feed&fbclid=IwAR0abc";
+    const [row] = mergeResults([response("searxng", [at(tracked)]), response("brave", [at("https://www.example.com/post/")])]);
+    expect(row).toMatchObject({ url: "https://www.example.com/post/", provider: "searxng", alsoFoundBy: ["brave"] });
+    const [kept] = mergeResults([response("brave", [at("https://example.com/post")]), response("searxng", [at(tracked)])]);
+    expect(kept.url).toBe("https://example.com/post");
+    const [only] = mergeResults([response("searxng", [at(tracked)])]);
+    expect(only.url).toBe(tracked);
+  });
 });

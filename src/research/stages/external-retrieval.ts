@@ -7,15 +7,15 @@
 // The pass has the search's time (settings.external.timeoutMs, and never past the run's budget),
 // shared by its queries: each is given what is left, so a slow source is given up on by its own
 // deadline, with the answers of the others kept, before the stage's limit throws them all away.
-import type { providerFailureKinds } from "../../evidence/research-pack";
+import type { providerFailureKinds, QueryPlan } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
 import type { ProviderName } from "../../settings";
 import { dispatchSearch } from "../../websearch/dispatcher";
 import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
-import { describeRoute, routeQuestion } from "../../websearch/routing";
+import { describeRoute, routeQuestion, type RouteDecision } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
-import type { ProviderContext, ProviderErrorKind } from "../../websearch/types";
+import type { ProviderContext, ProviderErrorKind, ProviderLogEvent, RateWaitReason } from "../../websearch/types";
 import { RUN_LIMITS, workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
 import type { TraceRecorder } from "../trace-recorder";
@@ -52,11 +52,13 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
   const session = deps.searchSession ?? createSearchSession({ clock: deps.clock });
   const secrets = recordingSecrets(deps.secrets, run.recorder);
   const context: ProviderContext = { http: deps.http, secrets, clock: deps.clock, settings: deps.settings, governor: session.governor };
+  // The dispatcher asks only the sources that fit the question; the trace says which and why.
+  const routing = routeQuestion(run.request.question, run.providers).decisions;
   const gathered = await run.stages.run({
     name: "external_retrieval",
-    start: `Searching the web with ${providerList(run.providers)}`,
+    start: searchStart(run.providers, routing),
     limitMs: deps.settings.external.timeoutMs + 5000,
-    work: (signal) => askProviders(run, { ...context, signal }, session),
+    work: (signal) => askProviders(run, { ...context, signal }, session, routing),
     done: describeGathered,
     outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
   });
@@ -73,26 +75,36 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
   return gathered.results;
 }
 
-async function askProviders(run: RunState, context: ProviderContext, session: SearchSession): Promise<Gathered> {
+/**
+ * The stage's opening words: the sources asked, and those the question does not fit. Naming every
+ * enabled source told a CLI user watching a code question that Wikipedia and arXiv were searched.
+ */
+function searchStart(providers: readonly ProviderName[], routing: readonly RouteDecision[]): string {
+  const asked = routing.filter((d) => d.ask).map((d) => d.source);
+  const notAsked = routing.filter((d) => !d.ask).map((d) => d.source);
+  if (asked.length === 0 || notAsked.length === 0) return `Searching the web with ${providerList(providers)}`;
+  return `Searching the web with ${providerList(asked)} (not asked, as the question does not fit ${notAsked.length === 1 ? "it" : "them"}: ${providerList(notAsked)})`;
+}
+
+async function askProviders(run: RunState, context: ProviderContext, session: SearchSession, routing: readonly RouteDecision[]): Promise<Gathered> {
   const { recorder, providers, count, freshness } = run;
   const { settings } = run.deps;
   const gathered: Gathered = { results: [], failures: [], answered: 0 };
   const timeLeft = workTimeLeft(recorder, settings.external.timeoutMs);
-  // The dispatcher asks only the sources that fit the question; the trace says which and why.
-  const routing = routeQuestion(run.request.question, providers).decisions;
   recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
-  for (const query of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries)) {
+  for (const [i, query] of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries).entries()) {
     run.stages.checkStop();
+    const origin = queryOrigin(query, i, run.plan, run.request.question);
     const left = Math.floor(timeLeft());
     if (left < searchLimits.timeoutMs.min) {
-      recorder.event("external_query_built", { query, from: "question", not_sent: `only ${Math.max(0, left)} ms left of the search's ${settings.external.timeoutMs / 1000} s` });
+      recorder.event("external_query_built", { query, ...origin, not_sent: `only ${Math.max(0, left)} ms left of the search's ${settings.external.timeoutMs / 1000} s` });
       break;
     }
     const request = { question: run.request.question, query, count, freshness, timeoutMs: Math.min(settings.external.timeoutMs, left), maxTokens: settings.external.tokenBudget };
     // The trace says what leaves: the query as the dispatcher clamps it (providers take 50 words,
     // 400 characters), and each clamp in words. Said before the request, so a cancel cannot lose it.
     const { request: sent, warnings: clamps } = resolveSearchRequest(request, settings);
-    recorder.event("external_query_built", { query: sent.query, from: "question", ...(clamps.length > 0 ? { clamps } : {}) });
+    recorder.event("external_query_built", { query: sent.query, ...origin, ...(clamps.length > 0 ? { clamps } : {}) });
     for (const provider of routing.filter((d) => d.ask).map((d) => d.source)) {
       run.stages.progress("external_retrieval", "started", `Asking ${providerDisplayName(provider)}`, provider);
       recorder.event("external_provider_request", { provider, query: sent.query, count, freshness });
@@ -100,16 +112,79 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     recorder.querySent(sent.query);
     // Said as the query leaves, not once the stage is done: a run stopped mid-search did search the web.
     run.external.used = true;
-    const outcome = await dispatchSearch(providers, request, context, session);
+    const waits = new Map<ProviderName, RateWait>();
+    const outcome = await dispatchSearch(providers, request, { ...context, log: (e) => sayRateWait(run, e, waits) }, session);
     // Searches cut off by a cancel come back as failures; they are the cancel, not the provider's fault.
     run.stages.checkStop();
-    gathered.answered += recordResponses(run, outcome);
-    gathered.failures.push(...recordFailures(recorder, outcome));
+    gathered.answered += recordResponses(run, outcome, waits);
+    gathered.failures.push(...recordFailures(recorder, outcome, waits));
     gathered.results.push(...outcome.results);
     reportEachProvider(run, outcome);
     warnOfClamps(run, outcome.clamps);
   }
   return gathered;
+}
+
+/**
+ * Where a query came from, for the trace: a reader of the note saw "automerge release 2026", a query
+ * they never typed, and the trace said only that it came from the question. The plan (plan.ts)
+ * sends the question itself, tidied for a search engine, and for a question about the current state
+ * a second one of its keywords, pinned to this year unless the question names one.
+ */
+interface QueryOrigin {
+  from: "question" | "question_tidied" | "question_keywords";
+  /** The year the plan added to the keywords, which the question does not hold. */
+  year_added?: number;
+  why: string;
+}
+
+function queryOrigin(query: string, index: number, plan: QueryPlan, question: string): QueryOrigin {
+  if (index === 0) {
+    return sameWords(query, question)
+      ? { from: "question", why: "the question as typed" }
+      : { from: "question_tidied", why: "the question, tidied for a search engine: words about the vault (“in my notes”), a tag's # or what ran past 300 characters left out" };
+  }
+  const cues = plan.freshness.cues.length > 0 ? ` (“${plan.freshness.cues.join("”, “")}”)` : "";
+  const keywords = `the question's keywords: it asks about the current state${cues}`;
+  const year = /(?:^|\s)((?:19|20)\d{2})$/.exec(query)?.[1];
+  if (year === undefined || new RegExp(`\\b${year}\\b`).test(question)) return { from: "question_keywords", why: keywords };
+  return { from: "question_keywords", year_added: Number(year), why: `${keywords}, with the year ${year} added so pages of past years do not crowd out this year's` };
+}
+
+/** Whether two texts are the same words, spaced and composed alike. */
+function sameWords(a: string, b: string): boolean {
+  const words = (text: string) => text.normalize("NFKC").replace(/\s+/g, " ").trim();
+  return words(a) === words(b);
+}
+
+/** How long a source waited its turn at the rate governor before this query's call, and why. */
+interface RateWait {
+  ms: number;
+  why: RateWaitReason;
+}
+
+/**
+ * A source waiting its turn, said as the wait starts: without it a run that asks Brave twice sat a
+ * second with nothing said, and looked hung. The wait is kept for that source's answer in the trace.
+ */
+function sayRateWait(run: RunState, event: ProviderLogEvent, waits: Map<ProviderName, RateWait>): void {
+  if (event.type !== "rate_wait") return;
+  const name = providerDisplayName(event.provider);
+  const why = event.why === "provider_asked" ? `: ${name} asked us to slow down` : ` for ${name}'s rate limit`;
+  run.stages.progress("external_retrieval", "started", `Waiting ${waitWords(event.ms)}${why}`, event.provider);
+  // A source that calls twice (Brave's fallback) may wait twice: the trace keeps the sum.
+  const before = waits.get(event.provider);
+  waits.set(event.provider, { ms: (before?.ms ?? 0) + Math.round(event.ms), why: before?.why === "provider_asked" ? before.why : event.why });
+}
+
+/** "1 s" for Brave's 975 ms left of its second: what a person reads while waiting, not a measurement. */
+function waitWords(ms: number): string {
+  return ms < 500 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
+}
+
+/** A rate wait as trace data, beside the source's answer or failure. */
+function rateWaitData(wait: RateWait | undefined): Record<string, unknown> {
+  return wait ? { rate_wait_ms: wait.ms, rate_wait: wait.why } : {};
 }
 
 /** What each provider did, in words, for its line under the stage. */
@@ -133,10 +208,11 @@ function reportEachProvider(run: RunState, outcome: MultiSearchResult): void {
 }
 
 /** Writes each answer into the trace, its warnings into the pack and its freshness into coverage. */
-function recordResponses(run: RunState, outcome: MultiSearchResult): number {
+function recordResponses(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>): number {
   for (const response of outcome.responses) {
     run.recorder.event("external_provider_response", {
       provider: response.provider,
+      ...rateWaitData(waits.get(response.provider)),
       endpoint: response.endpoint,
       results: response.results.length,
       urls: response.results.slice(0, 10).map((r) => r.url),
@@ -164,10 +240,10 @@ function warnOfClamps(run: RunState, clamps: readonly string[]): void {
   }
 }
 
-function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult): ProviderFailed[] {
+function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
   return outcome.errors.map(({ provider, error }) => {
     recorder.error("external_retrieval", error.kind, error.message, provider);
-    recorder.event("external_provider_response", { provider, error: error.kind, message: error.message });
+    recorder.event("external_provider_response", { provider, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
     return { provider, kind: error.kind, message: error.message };
   });
 }
