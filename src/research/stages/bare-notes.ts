@@ -6,9 +6,10 @@
 // default location?" was enough on `# Default location` + "TODO", "in one passage".
 //
 // So before the judge weighs the best notes, each is read for words of its own: its body without
-// its headings, lists of links, embeds, queries, template placeholders, comments and stub marks,
-// less the words of its title and stop words. A note with none (or a stub mark and hardly any) is
-// bare, and the judge will not call it enough (judge.ts). Its properties are its own words: a film
+// its headings, lists of links, embeds, queries, template placeholders and a form's empty fields
+// ("Status:"), comments, stub marks and a to-do line opening it ("TODO: write down where…"), less
+// the words of its title and stop words. A note with none (or a stub mark and hardly any: "This
+// page will explain that later.") is bare, and the judge will not call it enough (judge.ts). Its properties are its own words: a film
 // note that is nothing but `director`, `year` and `cast` says a great deal. A short real answer
 // ("Default location: the vault's root folder.") is not bare.
 import { shownProperties } from "../../index/frontmatter";
@@ -26,13 +27,30 @@ export type BareNote =
   | { kind: "empty" }
   | { kind: "stub"; mark: string }
   | { kind: "template"; placeholder: string }
+  | { kind: "empty_fields"; field: string }
   | { kind: "embeds"; embed: string }
   | { kind: "query"; language: string }
   | { kind: "links" }
   | { kind: "headings" };
 
-/** A stub mark says the note is still to be written ("TODO", "coming soon"). */
-const STUB_MARK = /\b(?:todo|to-do|tbd|tbc|tba|wip|fixme|stub|placeholder|coming soon|work in progress|to be (?:written|done|added|continued)|lorem ipsum)\b/gi;
+/** A stub mark says the note is still to be written ("TODO", "coming soon"), in a word or in a
+ * sentence that promises the text ("this page will explain that later", "more to come"). */
+const STUB_MARK =
+  /\b(?:todo|to-do|tbd|tbc|tba|wip|fixme|stub|placeholder|coming soon|work in progress|under construction|to be (?:written|done|added|continued|explained|filled in)|not (?:yet )?written|nothing (?:here )?yet|(?:more|details) (?:to come|later|soon)|(?:will|to) (?:be )?(?:explain|write|fill|add|expand|finish|document)(?:ed|s)?(?: (?:this|that|it|in|out|up|more|here))* later|lorem ipsum)\b/gi;
+
+/** A stub mark that opens the body, then what is still to be done to it ("TODO: write down where
+ * attachments go and how to change it"): that line is a to-do, not what the note says, however many
+ * words it takes. A mark before a statement ("TODO: the default location is the root folder") is
+ * the note's words, as is one that is itself the subject ("TODO is a task marker"). */
+const OPENING_STUB = new RegExp(
+  String.raw`^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+)?(?:\[[ xX]\][ \t]+)?(?:\*\*|__|\*|_)?(?:${STUB_MARK.source})(?:\*\*|__|\*|_)?[ \t]*[:\-–—]?[ \t]*` +
+    String.raw`(?:write|add|fill|explain|document|describe|finish|expand|complete|flesh|research|look|find|figure|cover|check|update)\b`,
+  "i",
+);
+
+/** A form's empty field: a label, its colon and nothing after it ("Status:", "- **Owner:**",
+ * Logseq's "source::"), as a template leaves it. The label is the form's word, not the note's. */
+const EMPTY_FIELD = /^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[\p{L}][\p{L}\p{N} '’/-]{0,40}?(?:\*\*|__)?[ \t]*::?[ \t]*(?:\*\*|__)?[ \t]*$/u;
 
 /** With a stub mark, fewer than this many words of its own is still a stub ("TODO: write this"). */
 const STUB_WORDS = 3;
@@ -55,12 +73,15 @@ export function bareNote(path: string, text: string, analyzer: Analyzer): BareNo
   const note = parseNoteSafely(path, text);
   const found: Placeholders = { comments: [], templates: [], queries: [] };
   if (note.problems.some((p) => p.kind === "frontmatter") || hasOwnProperty(note.frontmatter, found)) return null;
-  const body = withoutQueries(withoutPlaceholders(note.sections.map((s) => sectionBody(text, s)).join("\n"), found), found);
-  const mark = body.match(STUB_MARK)?.[0];
+  const fields: string[] = [];
+  const read = withoutEmptyFields(withoutQueries(withoutPlaceholders(note.sections.map((s) => sectionBody(text, s)).join("\n"), found), found), fields);
+  const { body, opening } = withoutOpeningStub(read);
+  const mark = opening ?? body.match(STUB_MARK)?.[0];
   const own = ownWords(body, [note.title, ...note.aliases, fileTitle(path)].join(" "), analyzer);
   if (own > 0 && (mark === undefined || own >= STUB_WORDS)) return null;
-  if (mark !== undefined) return { kind: "stub", mark };
+  if (mark !== undefined) return { kind: "stub", mark: oneLine(mark, 40) };
   if (found.templates.length > 0) return { kind: "template", placeholder: oneLine(found.templates[0], 40) };
+  if (fields.length > 0) return { kind: "empty_fields", field: oneLine(fields[0], 40) };
   const embed = body.match(EMBED)?.[0];
   if (embed) return { kind: "embeds", embed: oneLine(embed, 60) };
   if (found.queries.length > 0) return { kind: "query", language: found.queries[0] };
@@ -124,6 +145,30 @@ function withoutQueries(text: string, found: Placeholders): string {
     if (part === "closer") inQuery = false;
   }
   return kept.join("\n");
+}
+
+/** The text without its empty fields (EMPTY_FIELD), each pushed to `fields`; a field in a code block is code, and stays. */
+function withoutEmptyFields(text: string, fields: string[]): string {
+  const reader = new FenceReader();
+  return text
+    .split("\n")
+    .filter((line) => {
+      const plain = line.endsWith("\r") ? line.slice(0, -1) : line;
+      if (reader.read(plain) !== "outside" || !EMPTY_FIELD.test(plain)) return true;
+      fields.push(plain.trim());
+      return false;
+    })
+    .join("\n");
+}
+
+/** The body without the first line that has words when a stub mark opens it (OPENING_STUB), and that mark. */
+function withoutOpeningStub(body: string): { body: string; opening?: string } {
+  const lines = body.split("\n");
+  const first = lines.findIndex((line) => /[\p{L}\p{N}]/u.test(line));
+  const opened = first < 0 ? null : OPENING_STUB.exec(lines[first]);
+  if (!opened) return { body };
+  const mark = lines[first].match(STUB_MARK)?.[0] ?? opened[0].trim();
+  return { body: [...lines.slice(0, first), ...lines.slice(first + 1)].join("\n"), opening: mark };
 }
 
 /** An inline code span: `{{date}}` written down, not a placeholder. */

@@ -36,12 +36,16 @@ export interface CoverageWeights {
   standInCap: number;
 }
 
-/** Everyday words of how-to questions that an answering note need not contain. */
+/** Everyday words of how-to questions that an answering note need not contain; and the words that
+ * ask how two things relate or differ ("how do libraries relate to repositories?"): the question's
+ * shape, not its subject, which a note that answers need not say either (one that does is no
+ * likelier to answer: "relate" in a note about development). */
 const LIGHT_WORDS: ReadonlySet<string> = wordSet(
   `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
    give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
    instead whole entire several various large small big little long short full fully possible able current automatic
-   automatically manual manually right wrong proper properly correct correctly following stuff`,
+   automatically manual manually right wrong proper properly correct correctly following stuff
+   relate relates related relation relationship relationships differ differs compared comparing contrast together`,
 );
 
 /** Words that ask for an extreme or a limit ("the longest name", "the largest PDF"): everyday words,
@@ -117,6 +121,8 @@ export interface Concepts {
   everyday?: Set<string>;
   /** The question asks for a count or an amount ("how many", "how much"): it is answered in one place. */
   amount?: boolean;
+  /** A question that compares or relates two things: each side's own concepts (question-sides.ts). An answer says something of both. */
+  sides?: [string[], string[]];
 }
 
 export function conceptsOf(required: string[], explanation: SearchResult["explanation"], weights: CoverageWeights): Concepts {

@@ -4,7 +4,7 @@
 import type { QueryPlan } from "../../evidence/research-pack";
 import { oneLine } from "../../text/one-line";
 import type { Concepts } from "./judge-coverage";
-import { bareOf, relationWords, unsaidNames, type Examined, type JudgeLever } from "./judge";
+import { bareOf, relationWords, unsaidNames, unsaidSide, type Examined, type JudgeLever } from "./judge";
 
 /** At most this many words are listed; the rest are counted. */
 const LISTED = 5;
@@ -44,6 +44,8 @@ function leverReason(lever: JudgeLever, e: Examined, concepts: Concepts, plan: Q
       return `Notes share at most ${pct(e.note)} of the question's content words${has === "none of its words" ? "" : ` (${title} has ${has})`}${missing}.`;
     case "bare_note":
       return `Partial evidence: ${title} has ${has} (${pct(e.note)} of the question's weight), but says nothing of its own: ${bareWhat(e)}${missing}.`;
+    case "side_missing":
+      return `Partial evidence: ${title} covers ${has} (${pct(e.note)} of the question's weight), but never says ${listOf(unsaidSide(concepts, e) ?? [])}, one of the two things the question asks about${missing}.`;
     case "partial_coverage":
       return `Partial evidence: ${title} covers only ${has} (${pct(e.note)} of the question's weight)${standIns}${missing}.`;
     default:
@@ -59,6 +61,8 @@ function bareWhat(e: Examined): string {
       return `it is a stub ("${bare.mark}")`;
     case "template":
       return `it is a template's placeholders ("${bare.placeholder}")`;
+    case "empty_fields":
+      return `it is a form whose fields are empty ("${bare.field}")`;
     case "embeds":
       return `it only embeds other notes or files ("${bare.embed}"), which were not read`;
     case "query":

@@ -13,7 +13,9 @@
 // question writes (a capital mid-sentence: "Microsoft", "PDF"; plan.ts namedTerms) is not enough,
 // whatever else it shares, unless a quarter of the vault says that name (the vault's own subject,
 // which notes leave unsaid). A note that says nothing beyond its name (bare-notes.ts: "TODO" under
-// a title that is the question) is not enough either, alone or as half of a pair. When unsure it
+// a title that is the question) is not enough either, alone or as half of a pair; nor, for a
+// question that compares or relates two things ("foam grep vs foam search", question-sides.ts), a
+// note or pair that never says one side: the notes together must say both. When unsure it
 // says weak: a confident "enough" for a note that does not answer sends nobody to the web and
 // misleads. A question about the current state ("latest", "today"…) is at most weak: notes record
 // the past.
@@ -25,6 +27,7 @@ import { conceptsOf, coveredShare, noteCoverage, termParts, together, type Conce
 import { listOf, reasonFor } from "./judge-reason";
 import type { BareNote } from "./bare-notes";
 import { namedTerms } from "./plan";
+import { questionSides, sideConcepts } from "./question-sides";
 
 export interface JudgeOptions extends CoverageWeights {
   /** Note coverage at or above which (with section coverage) the evidence is enough. */
@@ -104,6 +107,7 @@ export type JudgeLever =
   | "little_coverage"
   | "name_missing"
   | "bare_note"
+  | "side_missing"
   | "partial_coverage"
   | "spread_out";
 
@@ -183,18 +187,17 @@ export function judgeEvidence(plan: QueryPlan, results: WeighedResult[], options
   const found = conceptsOf(required, stats, options);
   // A name said twice in other words ("task … Tasks") is its concept's name.
   const names = options.namesSaid ? namesToSay(plan, stats).map((t) => found.sameAs.get(t) ?? t) : [];
-  const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)), amount: options.amountInOnePlace && AMOUNT.test(plan.normalized) };
+  const asked = questionSides(plan.normalized);
+  const sides = asked ? sideConcepts(asked, found, required) : null;
+  const concepts: Concepts = { ...found, names: [...new Set(names)].filter((t) => found.parts.has(t)), amount: options.amountInOnePlace && AMOUNT.test(plan.normalized), ...(sides ? { sides } : {}) };
   const examined = results.slice(0, Math.max(options.topNotes, options.pairNotes)).map((r) => examine(concepts, [r], [noteCoverage(r, concepts, options)]));
   const singles = examined.slice(0, options.topNotes);
   const best = fullest(singles);
   const lever = singleLever(concepts, best, options);
   if (lever) return verdictOf(plan, concepts, best, lever);
-  // Enough by its words, but it never says a name the question asks about: the note is about
-  // something else ("sync with Microsoft To Do"); or it says nothing beyond its name (bare: "TODO"
-  // under a title that is the question). Unless another top note answers, or two notes or a related one do.
-  const unnamed = singleLever(concepts, best, options, { names: false }) ? best : null;
-  const bare = !unnamed && singleLever(concepts, best, options, { names: false, body: false }) && bareOf(best) ? best : null;
-  const other = unnamed || bare ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
+  // Enough by its words, but held back (heldBack): unless another top note answers, or two notes or a related one do.
+  const held = heldBack(concepts, best, options);
+  const other = held ? singles.filter((e) => e !== best && singleLever(concepts, e, options)) : [];
   if (other.length > 0) {
     const next = fullest(other);
     return verdictOf(plan, concepts, next, singleLever(concepts, next, options)!);
@@ -206,8 +209,7 @@ export function judgeEvidence(plan: QueryPlan, results: WeighedResult[], options
   // A top note that would cover more than the verdict's note if its list of links counted (a hub) is
   // named in the reason too: a user sees those words in it, and should see why they do not answer.
   const hub = singles.find((e) => e !== best && withLinkLists(concepts, e) > best.note);
-  if (unnamed) return verdictOf(plan, concepts, unnamed, "name_missing", hub);
-  if (bare) return verdictOf(plan, concepts, bare, "bare_note", hub);
+  if (held) return verdictOf(plan, concepts, best, held, hub);
   if (best.note < options.noneBelow) return verdictOf(plan, concepts, best, "little_coverage", hub);
   return verdictOf(plan, concepts, best, best.note < options.enoughNote ? "partial_coverage" : "spread_out", hub);
 }
@@ -271,20 +273,42 @@ function examine(concepts: Concepts, results: SearchResult[], coverage: NoteCove
   };
 }
 
-/** What singleLever asks besides coverage: that the notes say the names the question writes, and
- * something of their own beyond their names (not bare). Both unless told otherwise. */
+/** What singleLever asks besides coverage: that the notes say the names the question writes,
+ * something of their own beyond their names (not bare), and something of each side of a question
+ * that compares or relates two things. All unless told otherwise. */
 interface LeverChecks {
   names?: boolean;
   body?: boolean;
+  sides?: boolean;
 }
 
 function singleLever(concepts: Concepts, e: Examined, o: JudgeOptions, checks: LeverChecks = {}): JudgeLever | null {
-  const { names = true, body = true } = checks;
-  if (heaviestMissing(concepts, e) > o.maxMissingShare || (names && unsaidNames(concepts, e).length > 0) || (body && bareOf(e))) return null;
+  const { names = true, body = true, sides = true } = checks;
+  if (heaviestMissing(concepts, e) > o.maxMissingShare || (names && unsaidNames(concepts, e).length > 0) || (body && bareOf(e)) || (sides && unsaidSide(concepts, e))) return null;
   if (e.note >= o.enoughNote && e.close >= o.enoughSection) return "one_section";
   if (e.named >= o.namedShare && e.note >= o.namedNote) return "named_note";
   if (!concepts.amount && e.note >= o.broadNote && e.loose >= o.broadSection && e.close >= o.broadClose) return "spread_in_note";
   return null;
+}
+
+/**
+ * Why a note that covers enough of the question is still not enough alone, the first check it
+ * fails: it never says a name the question asks about (the note is about something else: "sync with
+ * Microsoft To Do"); it says nothing beyond its name (bare: "TODO" under a title that is the
+ * question); or it never says one side of what the question compares or relates ("foam search" for
+ * "foam grep vs foam search"). Null when it is enough, or not near.
+ */
+function heldBack(concepts: Concepts, e: Examined, o: JudgeOptions): "name_missing" | "bare_note" | "side_missing" | null {
+  if (singleLever(concepts, e, o)) return null;
+  if (singleLever(concepts, e, o, { names: false })) return "name_missing";
+  if (singleLever(concepts, e, o, { names: false, body: false })) return bareOf(e) ? "bare_note" : null;
+  if (singleLever(concepts, e, o, { names: false, body: false, sides: false })) return unsaidSide(concepts, e) ? "side_missing" : null;
+  return null;
+}
+
+/** The side of a two-sided question (its own concepts) that the examined notes never say, if any. */
+export function unsaidSide(concepts: Concepts, e: Pick<Examined, "coverage">): string[] | undefined {
+  return concepts.sides?.find((side) => side.every((t) => (e.coverage.inNote.get(t) ?? 0) < 1));
 }
 
 /** "How many…", "how much…": a count or an amount, which a note says in one place. */
@@ -354,8 +378,8 @@ function pairOf(concepts: Concepts, a: Examined, b: Examined, o: JudgeOptions, l
   // What each adds that the other lacks: a second note that only repeats the first is no pair.
   const adds = (x: Examined, y: Examined) => pair.note - coveredShare(concepts, y.coverage.inNote) >= o.pairEach && x.note >= o.pairEach;
   const shared = new Map([...a.coverage.inNote].map(([t, share]) => [t, Math.min(share, b.coverage.inNote.get(t) ?? 0)]));
-  // A bare note adds only its name, which is no part of an answer.
-  if (bareOf(pair) || heaviestMissing(concepts, pair) > o.maxMissingShare || unsaidNames(concepts, pair).length > 0 || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
+  // A bare note adds only its name, which is no part of an answer; and the two together say something of each side.
+  if (bareOf(pair) || unsaidSide(concepts, pair) || heaviestMissing(concepts, pair) > o.maxMissingShare || unsaidNames(concepts, pair).length > 0 || pair.note < o.pairNote || pair.close < o.pairSection || (!linked && coveredShare(concepts, shared) < o.pairShared) || !adds(a, b) || !adds(b, a)) return null;
   return pair;
 }
 

@@ -45,6 +45,11 @@ describe("a note that says nothing beyond its name, before the judge", () => {
     ["a body that only embeds another note", "# Default location\n\n![[Other note]]\n", 'it only embeds other notes or files ("![[Other note]]"), which were not read'],
     ["a body of links to other notes", "# Default location\n\n- [[Attachments]]\n- [[New notes]]\n", "it is only links to other notes"],
     ["a body that is only a Tasks query", "# Default location\n\n```tasks\nnot done\npath includes default location settings\n```\n", 'it only runs a query ("tasks"), whose results were not read'],
+    // A heading and one line that promises the text, with no mark a word long.
+    ["a line that promises the text later", "# Default location\n\nThis page will explain that later.\n", 'it is a stub ("will explain that later")'],
+    // The to-do says what the answer will be about, in many words of the question's own.
+    ["a to-do line of what is still to be written", "# Default location\n\nTODO: write down where new attachments go and how to change the folder for them.\n", 'it is a stub ("TODO")'],
+    ["a form whose fields were never filled in", "# Default location\n\n## Folder\n\nPath:\n- **Changed on:**\nsource::\n", 'it is a form whose fields are empty ("Path:")'],
   ])("%s is found but not enough evidence", async (_, text, what) => {
     const { first, verdict } = await judged({ "Default location.md": text }, "what is the default location?");
     expect(first).toBe("Default location.md");
@@ -92,6 +97,12 @@ describe("bareNote", () => {
     expect(bareNote("Date placeholder.md", "# Date placeholder\n\nWrite `{{date}}` for today's date.", analyzer)).toBeNull();
     expect(bareNote("pages/Right sidebar.md", "type:: [[UI Element]]", analyzer)).toBeNull();
     expect(bareNote("a.md", "# A\n\nTODO: the default location is the vault's root folder.", analyzer)).toBeNull();
+    // A mark that is the note's subject, a field with its value, a label over what it labels: the note's words.
+    expect(bareNote("Task markers.md", "# Task markers\n\nTODO: marks a task not yet started.", analyzer)).toBeNull();
+    expect(bareNote("Task markers.md", "# Task markers\n\nTODO is the marker of a task nobody has begun; DONE marks one finished.", analyzer)).toBeNull();
+    expect(bareNote("Review.md", "# Review\n\nStatus: done\nOwner: Ana\n", analyzer)).toBeNull();
+    expect(bareNote("Review.md", "# Review\n\nSteps:\n\n1. Empty the inbox.\n2. Plan the week.\n", analyzer)).toBeNull();
+    expect(bareNote("Review.md", "# Review\n\n```yaml\nstatus:\nowner:\n```\n", analyzer)).toBeNull();
     // A query written down inside another code block is a note about queries; prose beside a query is the note's.
     expect(bareNote("Queries.md", "# Queries\n\n````text\n```tasks\nnot done\ndue before tomorrow\n```\n````\n", analyzer)).toBeNull();
     expect(bareNote("Open tasks.md", "# Open tasks\n\nEverything due this week.\n\n```dataview\nTASK FROM #project\n```\n", analyzer)).toBeNull();

@@ -185,6 +185,33 @@ describe("judgeEvidence: levers and reasons", () => {
     expect(j.reason).toMatch(/"grep.md" has "grep"; "search.md" has "search"; both have "foam"/);
   });
 
+  it("is not enough on a note named after one side of a comparison that never says the other; both notes together are", () => {
+    const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };
+    // Each note is named after its own side: its title and opening say it, its text never says the other.
+    const named = (path: string, words: string[]) => result(path, { note: words, section: words, title: words }, weights);
+    const search = named("foam search.md", ["foam", "search"]);
+    const grep = named("foam grep.md", ["foam", "grep"]);
+    for (const question of ["what is the difference between foam grep and foam search?", "foam grep vs foam search", "how does foam grep compare with foam search?"]) {
+      const alone = judgeEvidence(plan(question), [search]);
+      expect(alone.verdict, question).toBe("weak_evidence");
+      expect(alone.figures.decidedBy).toBe("side_missing");
+      expect(alone.reason).toBe('Partial evidence: "foam search.md" covers "foam" and "search" (63% of the question\'s weight), but never says "grep", one of the two things the question asks about; "grep" is missing.');
+      const both = judgeEvidence(plan(question), [search, grep]);
+      expect(both).toMatchObject({ verdict: "enough_evidence", figures: { decidedBy: "two_notes", bestPath: "foam search.md", pairedPath: "foam grep.md" } });
+    }
+    // A question that compares nothing is judged on its words, as before.
+    expect(judgeEvidence(plan("foam search grep"), [search]).figures.decidedBy).toBe("named_note");
+  });
+
+  it("does not need a note to say the word that asks how two things relate: it is the question's shape, not its subject", () => {
+    // "relate" is rare in the vault, so it weighed as much as either thing asked about.
+    const weights: Record<string, number> = { libraries: 3, relate: 4, repositories: 3 };
+    const repository = result("Repository.md", { note: ["libraries", "repositories"], section: ["libraries", "repositories"] }, weights);
+    const j = judgeEvidence(plan("how do libraries relate to repositories?"), [repository]);
+    expect(j).toMatchObject({ verdict: "enough_evidence", figures: { decidedBy: "one_section" } });
+    expect(j.missing_terms).toEqual(["relate"]);
+  });
+
   it("does not count a note that says nothing beyond its name as half of a two-note answer", () => {
     const p = plan("what is the difference between foam grep and foam search");
     const weights: Record<string, number> = { foam: 2, grep: 3, search: 3 };
