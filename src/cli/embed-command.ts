@@ -7,7 +7,7 @@
 // error "not_saved"): they are lost, and the next run sends the notes again; a vector file or cache
 // folder that cannot be written at all (a folder in its place, a read-only disk) fails it before anything is sent, as do stored
 // vectors that are there but cannot be read (error "vectors_unreadable"; damaged ones are embedded again).
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { errorMessage } from "../text/error-message";
 import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedding-job";
@@ -21,6 +21,7 @@ import { chattiness, type CommandIo } from "./cli-io";
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileVectorCache, loadVectors } from "./file-vector-cache";
+import { makeFolderSync } from "./make-folder";
 import { whyNot } from "./path-kind";
 import { embedReportJson, type EmbedRefusal } from "./json/embed-report-json";
 import { openVault, readSettings, type OpenedVault } from "./open-vault";
@@ -128,23 +129,12 @@ function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: n
  */
 function whyFolderUnwritable(folder: string): string | null {
   try {
-    mkdirSync(folder, { recursive: true });
+    // Its true reason when Node's recursive mkdir hides it (a read-only disk says ENOENT): make-folder.ts.
+    makeFolderSync(folder);
     accessSync(folder, constants.W_OK);
     return null;
   } catch (error) {
-    return `cannot be written (${codeOf(error) === "ENOENT" ? whyNoFolderMade(folder) : codeOf(error)})`;
-  }
-}
-
-/** Node's recursive mkdir says ENOENT on a read-only disk: the nearest folder that is there says why. */
-function whyNoFolderMade(folder: string): string {
-  let at = path.dirname(folder);
-  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
-  try {
-    accessSync(at, constants.W_OK);
-    return "ENOENT";
-  } catch (error) {
-    return codeOf(error);
+    return `cannot be written (${codeOf(error)})`;
   }
 }
 

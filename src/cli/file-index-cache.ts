@@ -8,12 +8,13 @@
 // longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
 // is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, rmdir } from "node:fs/promises";
+import { readFile, rm, rmdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DefaultSerializer, deserialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
+import { makeFolder } from "./make-folder";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
@@ -92,7 +93,7 @@ export class FileIndexCache implements IndexCache {
   }
 
   private async makeFolder(): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
+    await makeFolder(this.folder);
     if (!this.tidied) {
       this.tidied = true;
       await removeLeftoverTemporaryFiles(this.folder, isPartFile);

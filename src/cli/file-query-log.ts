@@ -2,11 +2,12 @@
 // DESIGN invariant 8): `query-log.jsonl` (current) and `query-log.1.jsonl` (previous). Lines are
 // appended; rotation renames current over previous, so the log stays within twice the rotation
 // size. A missing file reads as empty.
-import { appendFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { QueryLog, type QueryLogOptions } from "../index/query-log/query-log";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { Settings } from "../settings";
+import { makeFolder } from "./make-folder";
 
 export const QUERY_LOG_NAME = "query-log.jsonl";
 export const PREVIOUS_QUERY_LOG_NAME = "query-log.1.jsonl";
@@ -22,7 +23,7 @@ export class FileQueryLogFile implements QueryLogFile {
   }
 
   async append(text: string): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
+    await makeFolder(this.folder);
     await appendFile(this.current, text, "utf8");
   }
 

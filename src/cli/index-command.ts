@@ -1,5 +1,6 @@
 // `vault-research index`: brings the vault's index up to date and says what that took — or prints
-// one `index_report.v1` object. On a terminal the indexing itself shows a live line.
+// one `index_report.v1` object. On a terminal the indexing itself shows a live line. An index that
+// could not be saved in the cache folder fails the command (exit 1): saving it is all it is for.
 import { describeRebuildReason } from "../index/rebuild-reason";
 import { has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
@@ -16,15 +17,17 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
   const status = opened.index.status();
   const language = { on: opened.settings.index.vaultLanguage, learnedIn: opened.index.languageLearnedIn(), worker: opened.workers.lastOutcome() };
   const leftBehind = await cachesLeftBehind(opened.cacheDir);
+  // Saving the index is this command's one job: a run that could not (said on stderr already) failed.
+  const exitCode = opened.cacheNotSaved === null ? 0 : 1;
   if (has(args, "json")) {
-    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language, leftBehind))}\n`);
-    return 0;
+    io.out(`${terminalJson(indexReportJson(opened.root, status, opened.sync, opened.cache.file, language, leftBehind, opened.cacheNotSaved))}\n`);
+    return exitCode;
   }
   const s = opened.sync;
   const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${describeRebuildReason(s.rebuildReason)})`;
   io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
-  io.out(`  cache: ${opened.cache.file}\n`);
+  io.out(`${cacheLine(opened.cache.file, opened.cacheNotSaved)}\n`);
   io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready", opened.workers.lastOutcome())}\n`);
   if (status.problems.length > 0) {
     io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
@@ -32,7 +35,12 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }
   for (const line of leftBehindLines(leftBehind)) io.out(`${line}\n`);
-  return 0;
+  return exitCode;
+}
+
+/** Where the index was saved; when it could not be, why (its cost was said with the warning), and no file named as though it held it. */
+function cacheLine(file: string, notSaved: string | null): string {
+  return notSaved === null ? `  cache: ${file}` : `  cache: not saved (${visibleName(notSaved)})`;
 }
 
 /**

@@ -6,7 +6,7 @@
 // kept, the vault's older ones past KEPT_TRACES (kept-trace-retention.ts) are removed, or an agent's
 // loop of calls would grow the cache for ever.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, realpath, unlink } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { renderTraceNote } from "../notes/trace-note";
@@ -14,6 +14,7 @@ import { recordPromotion } from "../notes/trace-note-read";
 import type { Promotion } from "../notes/trace-note";
 import { vaultCacheFolder } from "./file-index-cache";
 import { KEPT_TRACES } from "./kept-trace-retention";
+import { makeFolder } from "./make-folder";
 import { isSkippedName } from "./fs-note-store";
 import { replaceFileWhole } from "./temporary-files";
 
@@ -72,7 +73,7 @@ function realPathAsFarAsItExists(p: string): string {
 
 /** Keeps the trace; returns the file's absolute path. Then removes the vault's traces past KEPT_TRACES. */
 export async function keepTrace(folder: string, trace: ResearchTrace, now = Date.now()): Promise<string> {
-  await mkdir(folder, { recursive: true });
+  await makeFolder(folder);
   const file = path.join(folder, `${trace.run_id.replace(/[^\w.-]/g, "_")}.md`);
   await writeAtomically(file, renderTraceNote(trace));
   await removeOldKeptTraces(folder, now, path.basename(file));

@@ -135,18 +135,30 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
   await index.languageSettled();
   let cacheNotSaved: string | null = null;
-  if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild") {
+  // A note read again only to prove its text (read-too-soon.ts), or the vault's language learned
+  // for a cache that lacked it, changes no count; unsaved, every later run read or learned it again.
+  // A run with nothing new saves nothing.
+  if (sync.added + sync.updated + sync.removed > 0 || sync.mode === "rebuild" || index.hasUnsavedChanges()) {
     try {
       await index.save(cache);
     } catch (error) {
       cacheNotSaved = error instanceof Error ? error.message : String(error);
-      io.err(`warning: the index cache could not be written (${cacheNotSaved}); the next run will index again.\n`);
+      io.err(`warning: the index cache could not be written (${cacheNotSaved}); ${whatTheNextRunDoes(sync)}.\n`);
     }
   }
   // Whose the cache folder is, so it can follow the vault when it moves (moved-vault-cache.ts);
   // without a folder (a save that failed, said above) there is nothing to record it in.
   await recordVaultOfCache(cache.folder, root, index.paths()).catch(() => undefined);
   return { root, store, index, settings, sync, cache, cacheDir, workers, cacheNotSaved };
+}
+
+/**
+ * What an index not saved costs the next run: a build saves it whole, so without it the next run
+ * builds again; an update leaves the cache as it was (its manifest is written last), and only
+ * this run's changes are read again.
+ */
+function whatTheNextRunDoes(sync: SyncReport): string {
+  return sync.mode === "rebuild" ? "the next run will index the vault again" : "it stays as it was, and the next run will read this run's changes again";
 }
 
 /**

@@ -128,6 +128,12 @@ export class VaultIndex {
   private readonly generation = new Map<string, number>();
   /** Indexed notes whose text was read too soon after their date for date and size to vouch for it (read-too-soon.ts). */
   private readonly unproven = new Set<string>();
+  /**
+   * Notes a sync read again only to prove them, proved and found unchanged since the last save or
+   * load: no count of the sync's says so, yet the cache still holds them unproven, and a command
+   * that saves only on counts would have every later run read them again.
+   */
+  private provenUnsaved = 0;
   private readonly shownNotes = new ShownNotes();
   /** Which words the vault's notes use together (associations/), kept current with the notes;
    * only kept when the ranking asks for associations (it does not by default). */
@@ -283,7 +289,7 @@ export class VaultIndex {
           if (reread?.changed) {
             plan.unchanged--;
             plan.updated++;
-          }
+          } else if (reread && this.notes.has(info.path) && !this.unproven.has(info.path)) this.provenUnsaved++;
         } else if (gone.has(info.path)) {
           // Deleted (or made a folder) between the listing and the read: gone, not a note that cannot be read.
           this.countNotIndexed(plan, info.path);
@@ -440,10 +446,21 @@ export class VaultIndex {
 
   /** Saves what changed since the last save or load, in slices; the whole index only the first time. */
   async save(cache: IndexCache): Promise<void> {
+    const proven = this.provenUnsaved;
     await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
+    this.provenUnsaved = Math.max(0, this.provenUnsaved - proven);
     const language = this.language;
     if (!language?.unsaved) return;
     await language.save(cache, this.fingerprint(), this.slice());
+  }
+
+  /**
+   * Whether a save would keep what no count of a sync shows: notes a re-read proved unchanged
+   * (read-too-soon.ts), or the vault's language learned or brought up to date after a load (a cache
+   * saved with it off, or whose part of it was damaged). False after a load that found nothing new.
+   */
+  hasUnsavedChanges(): boolean {
+    return this.provenUnsaved > 0 || (this.language?.unsaved ?? false);
   }
 
   /** Stops learning the vault's language (at its next pause): the plugin is being unloaded. */
@@ -639,6 +656,7 @@ export class VaultIndex {
     this.fileProblems.clear();
     this.notesWithProblems.clear();
     this.unproven.clear();
+    this.provenUnsaved = 0;
     this.savedIndex.forget();
   }
 

@@ -154,6 +154,25 @@ describe("re-reading stops once a read proves the note", () => {
     expect(store.reads).toEqual([]);
   });
 
+  it("says a re-read proved a note since the save (no count of the sync's does), and nothing once saved", async () => {
+    const cache = new MemoryIndexCache();
+    const first = new VaultIndex({ clock });
+    await first.sync(store, cache);
+    await first.save(cache);
+    expect(first.hasUnsavedChanges()).toBe(false);
+    // Read again within its tick: nothing proven, so nothing the cache does not hold already.
+    clock.advance(100);
+    const tooSoon = new VaultIndex({ clock });
+    expect(await tooSoon.sync(store, cache)).toMatchObject({ added: 0, updated: 0, removed: 0 });
+    expect(tooSoon.hasUnsavedChanges()).toBe(false);
+    clock.advance(TICK * 2);
+    const later = new VaultIndex({ clock });
+    expect(await later.sync(store, cache)).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 2 });
+    expect(later.hasUnsavedChanges()).toBe(true);
+    await later.save(cache);
+    expect(later.hasUnsavedChanges()).toBe(false);
+  });
+
   it("trusts a note updated one by one only once it was read clearly after its date", async () => {
     const index = new VaultIndex({ clock });
     clock.advance(TICK * 2);

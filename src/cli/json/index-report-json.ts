@@ -1,7 +1,8 @@
 // `index_report.v1`: what `index --json` prints — how many notes, what the sync did and why it
-// rebuilt (in words), where the cache is, the cache folders of vaults gone from their path (as the
-// text lists them), the vault's language (where it was learned, and when not in a worker thread,
-// what kept it from one), and the notes indexed with problems.
+// rebuilt (in words), where the cache is (and why the index could not be saved there, when it could
+// not), the cache folders of vaults gone from their path (as the text lists them), the vault's
+// language (where it was learned, and when not in a worker thread, what kept it from one), and the
+// notes indexed with problems.
 import * as z from "zod";
 import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
@@ -29,7 +30,13 @@ export const indexReportSchema = z.strictObject({
     unchanged: z.number().int().nonnegative(),
     ms: z.number().nonnegative(),
   }),
-  cache_file: z.string(),
+  cache_file: z.string().describe("The saved index's manifest: there once the index was saved (not when cache_not_saved says why it could not be)."),
+  cache_not_saved: z
+    .string()
+    .optional()
+    .describe(
+      "Present only when the index could not be saved in the cache folder, saying why (a read-only disk, a full one, a file where a folder should be): cache_file is then not the index just built, and the command exits 1. Added after the first release of v1: absent in older output.",
+    ),
   cache_folders_left_behind: z
     .array(
       z.strictObject({
@@ -73,7 +80,16 @@ function workerProblem(language: LanguageReport): WorkerProblem | null {
   return { kind: worker.kind, message: worker.reason };
 }
 
-export function indexReportJson(vault: string, status: IndexStatus, sync: SyncReport, cacheFile: string, language: LanguageReport, leftBehind: readonly CacheLeftBehind[]): IndexReportJson {
+/** `cacheNotSaved`: why the index could not be saved in `cacheFile`'s folder, or null when it was (or had nothing new to save). */
+export function indexReportJson(
+  vault: string,
+  status: IndexStatus,
+  sync: SyncReport,
+  cacheFile: string,
+  language: LanguageReport,
+  leftBehind: readonly CacheLeftBehind[],
+  cacheNotSaved: string | null = null,
+): IndexReportJson {
   return {
     schema: "index_report.v1",
     vault,
@@ -88,6 +104,7 @@ export function indexReportJson(vault: string, status: IndexStatus, sync: SyncRe
       ms: sync.ms,
     },
     cache_file: cacheFile,
+    ...(cacheNotSaved === null ? {} : { cache_not_saved: cacheNotSaved }),
     cache_folders_left_behind: leftBehind.map((c) => ({ folder: c.folder, vault: c.vault, kept_traces_folder: c.keptTraces })),
     vault_language: languageJson(language, status),
     problems: status.problems.map((p) => ({ path: p.path, problem: { kind: p.problem.kind, message: p.problem.message } })),

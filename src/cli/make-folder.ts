@@ -1,0 +1,55 @@
+// Making a folder and the folders above it, with the true reason when it cannot be made. Node's
+// recursive mkdir, refused by a read-only disk (EROFS), looks whether the folder is there, finds it
+// is not, and reports that: "ENOENT: no such file or directory" for the very folder it was asked to
+// make. The nearest folder that is there says why nothing can be made below it.
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { getSystemErrorMap } from "node:util";
+
+/** Makes `folder` and its parents; throws mkdir's error, with its true reason where Node's hides it. */
+export async function makeFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (error) {
+    throw mkdirErrorAsItIs(folder, error);
+  }
+}
+
+/** `makeFolder`, at once: for a check made before anything is sent. */
+export function makeFolderSync(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw mkdirErrorAsItIs(folder, error);
+  }
+}
+
+/**
+ * A recursive mkdir's error as the disk meant it: an ENOENT whose nearest existing folder cannot be
+ * written to becomes that folder's reason (EROFS, EACCES), named after the folder asked for. Any
+ * other error, or an ENOENT that stands (a folder above removed meanwhile), is given back as it is.
+ */
+export function mkdirErrorAsItIs(folder: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException | null)?.code !== "ENOENT") return error;
+  const refusal = whyNotWritable(nearestExisting(path.dirname(path.resolve(folder))));
+  if (!refusal?.code || refusal.errno === undefined) return error;
+  const words = getSystemErrorMap().get(refusal.errno)?.[1] ?? refusal.code;
+  return Object.assign(new Error(`${refusal.code}: ${words}, mkdir '${folder}'`), { code: refusal.code, errno: refusal.errno, syscall: "mkdir", path: folder });
+}
+
+/** `at`, or the nearest folder above it that is there (the root at worst). */
+function nearestExisting(at: string): string {
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+/** The error writing into `folder` meets, or null when it can be written. */
+function whyNotWritable(folder: string): NodeJS.ErrnoException | null {
+  try {
+    accessSync(folder, constants.W_OK);
+    return null;
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+}

@@ -1,0 +1,120 @@
+// A cache folder on a read-only disk: Node's recursive mkdir says "ENOENT: no such file or
+// directory" there (it looks for the folder it could not make, and finds none), and every warning
+// repeated that. The disk is faked at node:fs as Linux and Node meet it: under `ro`, mkdir fails as
+// Node reports it and the nearest folder that is there refuses writes (EROFS).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseArgs } from "../../src/cli/args";
+import { embedCommand } from "../../src/cli/embed-command";
+import { FileIndexCache } from "../../src/cli/file-index-cache";
+import { FileQueryLogFile } from "../../src/cli/file-query-log";
+import { keepTrace } from "../../src/cli/kept-trace";
+import { makeFolder, makeFolderSync } from "../../src/cli/make-folder";
+import { COMMANDS } from "../../src/cli/run";
+import { terminalOutput } from "../../src/cli/terminal-text";
+import type { Http } from "../../src/ports";
+import { traceWith } from "../support/promote-fixtures";
+
+/** The read-only disk's top folder (there, as a mount point is), and a folder on a writable disk
+ * whose parent goes as it is made; empty until a test sets them. */
+const disk = vi.hoisted(() => ({ readOnly: "", parentGoes: "" }));
+
+vi.mock("node:fs", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs")>();
+  return {
+    ...actual,
+    mkdirSync: (folder: string, options?: object) => (onReadOnlyDisk(folder) ? throwAsNodeDoes(folder) : actual.mkdirSync(folder, options)),
+    accessSync: (at: string, mode?: number) => {
+      if (onReadOnlyDisk(at, true) && mode !== undefined && (mode & actual.constants.W_OK) !== 0) throw errnoError("EROFS", "read-only file system", "access", at);
+      return actual.accessSync(at, mode);
+    },
+  };
+});
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs/promises")>();
+  const refused = (folder: string) => onReadOnlyDisk(folder) || (disk.parentGoes !== "" && path.resolve(folder) === disk.parentGoes);
+  return { ...actual, mkdir: (folder: string, options?: object) => (refused(folder) ? Promise.reject(nodeMkdirError(folder)) : actual.mkdir(folder, options)) };
+});
+
+function onReadOnlyDisk(at: string, orTop = false): boolean {
+  if (disk.readOnly === "") return false;
+  const resolved = path.resolve(at);
+  return resolved.startsWith(`${disk.readOnly}${path.sep}`) || (orTop && resolved === disk.readOnly);
+}
+
+function errnoError(code: string, words: string, syscall: string, at: string): NodeJS.ErrnoException {
+  const errno = -(os.constants.errno as Record<string, number>)[code];
+  return Object.assign(new Error(`${code}: ${words}, ${syscall} '${at}'`), { code, errno, syscall, path: at });
+}
+
+/** What Node's recursive mkdir reports on a read-only disk: not EROFS, but ENOENT for the folder. */
+function nodeMkdirError(folder: string): NodeJS.ErrnoException {
+  return errnoError("ENOENT", "no such file or directory", "mkdir", folder);
+}
+
+function throwAsNodeDoes(folder: string): never {
+  throw nodeMkdirError(folder);
+}
+
+let tmp: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "vr-make-folder-"));
+  disk.readOnly = path.join(tmp, "ro");
+  mkdirSync(disk.readOnly);
+});
+
+afterEach(() => {
+  disk.readOnly = "";
+  disk.parentGoes = "";
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const readOnlyError = (folder: string) => ({ code: "EROFS", message: `EROFS: read-only file system, mkdir '${folder}'` });
+
+describe("a folder that cannot be made on a read-only disk", () => {
+  it("is refused with the disk's reason, EROFS, not Node's ENOENT, and names the folder asked for", async () => {
+    const folder = path.join(disk.readOnly, "cache", "index-0123456789abcdef");
+    await expect(makeFolder(folder)).rejects.toMatchObject(readOnlyError(folder));
+    expect(() => makeFolderSync(folder)).toThrow(expect.objectContaining(readOnlyError(folder)));
+  });
+
+  it("keeps an ENOENT that stands: the disk takes writes, so a folder above went meanwhile", async () => {
+    disk.parentGoes = path.join(tmp, "went", "cache");
+    await expect(makeFolder(disk.parentGoes)).rejects.toMatchObject({ code: "ENOENT", message: `ENOENT: no such file or directory, mkdir '${disk.parentGoes}'` });
+  });
+
+  it("is said so by the index cache's save", async () => {
+    const cache = new FileIndexCache(path.join(disk.readOnly, "cache"), path.join(tmp, "vault"));
+    await expect(cache.write("manifest", { any: "thing" })).rejects.toMatchObject(readOnlyError(cache.folder));
+  });
+
+  it("is said so by a kept trace", async () => {
+    const folder = path.join(disk.readOnly, "cache", "traces", "0123456789abcdef");
+    await expect(keepTrace(folder, traceWith("what changed?", []))).rejects.toMatchObject(readOnlyError(folder));
+  });
+
+  it("is said so by the query log", async () => {
+    const folder = path.join(disk.readOnly, "cache", "index-0123456789abcdef");
+    await expect(new FileQueryLogFile(folder).append("{}\n")).rejects.toMatchObject(readOnlyError(folder));
+  });
+
+  it("is said so by embed, which refuses before sending anything", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    writeFileSync(path.join(vault, "Note.md"), "# Note\n\nAbout walruses.\n");
+    let out = "";
+    let err = "";
+    const io = terminalOutput({ out: (t: string) => (out += t), err: (t: string) => (err += t), env: {}, cwd: tmp }, [], { out: false, err: false });
+    const sent: string[] = [];
+    const http: Http = { request: (req) => (sent.push(req.url), Promise.reject(new Error("nothing should be sent"))) };
+    const args = parseArgs(["--vault", vault, "--cache-dir", path.join(disk.readOnly, "cache"), "--embed", "ollama:nomic-embed-text@http://127.0.0.1:9/v1", "--json"], COMMANDS.embed.flags);
+    expect(await embedCommand(args, io, { http })).toBe(1);
+    expect(sent).toEqual([]);
+    expect((JSON.parse(out) as { error: { message: string } }).error.message).toMatch(/cannot be written \(EROFS\)\. Nothing was sent/);
+    // The index cache's warning, made before, says the same.
+    expect(err).toMatch(/^warning: the index cache could not be written \(EROFS: read-only file system, mkdir /);
+  });
+});
