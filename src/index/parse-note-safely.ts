@@ -23,8 +23,3 @@ export function parseNoteSafely(path: string, text: string, options: ParseOption
     };
   }
 }
-
-/** The parse of a note about to be shown: each property a line of its own ("director: Ridley Scott;"). */
-export function parseShownNote(path: string, text: string): ParsedNote {
-  return parseNoteSafely(path, text, { propertyLines: true });
-}
