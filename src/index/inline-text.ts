@@ -9,6 +9,14 @@ export interface InlineSink {
   tags: string[];
   /** Link targets (`[[target]]`, `![[target]]`, relative markdown links), without `#heading`. */
   links: string[];
+  /**
+   * For a note about to be shown: no text for what Obsidian's reading view hides or shows as no words,
+   * a `%%comment%%` and an image or embed (`![alt](x.png)`, `![[x.png]]`, `![[Other note]]`, whose
+   * content the text cannot hold). Their tags and links are still collected. The index reads their
+   * words: Obsidian's search finds a comment's, and alt text and file names help find a note. An HTML
+   * entity (`&lt;`) shows as its character; the index reads it as written.
+   */
+  readingView?: boolean;
 }
 
 // Characters that can start inline markup. A line without any of them is already plain text,
@@ -21,7 +29,7 @@ const BACKTICK = 96;
 
 /** Reduces one line of inline markdown to plain text, collecting tags and links into `sink`. */
 export function inlineToText(line: string, sink: InlineSink): string {
-  if (!MARKUP.test(line)) return line;
+  if (!MARKUP.test(line) && !(sink.readingView === true && line.includes("&"))) return line;
   // `[1]: https://… "Title"` defines where `[text][1]` goes: Obsidian shows none of it, and its
   // address and title read as a finding of the note.
   if (line.charCodeAt(0) === 91 /* [ */ && LINK_DEFINITION.test(line)) return "";
@@ -64,6 +72,12 @@ export function inlineToText(line: string, sink: InlineSink): string {
         if (line.charCodeAt(i + 1) === 91 /* [ */) {
           // `![[embed]]` and `![alt](src)` read as their link text; the `!` goes.
           const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1, next) : markdownLinkEnd(line, i + 1, next);
+          if (end > 0 && sink.readingView === true) {
+            inlineToText(line.slice(i + 1, end), sink);
+            out += line.slice(copyFrom, i);
+            copyFrom = i = end;
+            continue;
+          }
           if (end > 0) {
             out += line.slice(copyFrom, i);
             copyFrom = i + 1;
@@ -145,6 +159,16 @@ export function inlineToText(line: string, sink: InlineSink): string {
         }
         break;
       }
+      case 38 /* & */: {
+        // `&lt;` shows as "<" (the escaper writes web text's "<" so into a source note), `&#8212;` as "—".
+        const entity = sink.readingView === true ? entityAt(line, i) : null;
+        if (entity !== null) {
+          out += line.slice(copyFrom, i) + entity.text;
+          copyFrom = i = entity.end;
+          continue;
+        }
+        break;
+      }
       case 42 /* * */:
       case 124 /* | */: {
         // Emphasis stars go; table pipes become spaces so cells do not run together.
@@ -165,6 +189,13 @@ export function inlineToText(line: string, sink: InlineSink): string {
       case 61 /* = */:
       case 37 /* % */: {
         // `==highlight==`, `%%comment%%`: only doubled markers are markup.
+        const commentEnd = c === 37 && sink.readingView === true && line.charCodeAt(i + 1) === c ? next.at("%%", i + 2) : -1;
+        if (commentEnd > 0) {
+          inlineToText(line.slice(i + 2, commentEnd), sink);
+          out += line.slice(copyFrom, i);
+          copyFrom = i = commentEnd + 2;
+          continue;
+        }
         if (line.charCodeAt(i + 1) === c) {
           out += line.slice(copyFrom, i);
           copyFrom = i = i + 2;
@@ -176,6 +207,26 @@ export function inlineToText(line: string, sink: InlineSink): string {
     i++;
   }
   return copyFrom === 0 ? line : out + line.slice(copyFrom);
+}
+
+/** The HTML entities notes hold (web pages' and the escaper's), as the characters they show. */
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", mdash: "—", ndash: "–", hellip: "…",
+  lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", copy: "©", reg: "®", trade: "™",
+  times: "×", middot: "·", bull: "•", deg: "°", euro: "€", pound: "£",
+};
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([A-Za-z]{2,8}));/y;
+
+/** The character an entity at `at` (`&lt;`, `&#60;`, `&#x3C;`) shows and where it ends; null for none this reads. */
+function entityAt(line: string, at: number): { text: string; end: number } | null {
+  ENTITY.lastIndex = at;
+  const m = ENTITY.exec(line);
+  if (m === null) return null;
+  const end = at + m[0].length;
+  if (m[3] !== undefined) return Object.hasOwn(NAMED_ENTITIES, m[3]) ? { text: NAMED_ENTITIES[m[3]], end } : null;
+  const code = m[1] !== undefined ? Number(m[1]) : parseInt(m[2], 16);
+  // No NUL, surrogate or code point past Unicode: CommonMark shows those as U+FFFD; left as written here.
+  return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? { text: String.fromCodePoint(code), end } : null;
 }
 
 /**

@@ -27,6 +27,13 @@ export interface ParseOptions {
    * so a snippet never quotes code glued to prose, or a table's rows as one run of words. The index
    * reads words only: its parse keeps no marks, and costs nothing more. */
   blocks?: boolean;
+  /**
+   * For a note about to be shown: only what Obsidian's reading view shows. No comment's text (`%%…%%`,
+   * `<!-- -->`), no image or embed, an entity as its character (`inline-text.ts`); a Logseq/Dataview
+   * `key:: value` line as a property, "type: Feature;", in a block of properties (none for Logseq's UI
+   * state, `collapsed:: true`); a callout's title a block of its own. The index keeps their words searchable.
+   */
+  readingView?: boolean;
 }
 
 /** Parses one note. `path` is vault-relative; `text` is the whole file as read. Never throws. */
@@ -45,10 +52,11 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
     });
   }
 
-  const sink: InlineSink = { tags: [], links: [] };
+  const readingView = options.readingView === true;
+  const sink: InlineSink = { tags: [], links: [], readingView };
   // Obsidian takes a note's tags from its `tags` property and its body only: a `#word` in another
   // property's text (a saved page's description) is no tag. A link in a property is a link.
-  const propertySink: InlineSink = { tags: [], links: sink.links };
+  const propertySink: InlineSink = { tags: [], links: sink.links, readingView };
   let frontmatter: Record<string, unknown> = {};
   let props: NoteProperties | null = null;
   // Text that belongs to the preamble before any body line: prose properties, or the lines of
@@ -82,7 +90,7 @@ export function parseNote(path: string, text: string, options: ParseOptions = {}
     problems.push(frontmatterProblem("opens with `---` but is never closed"));
   }
 
-  const scan = new SectionScanner(text, sink, preambleStart, preambleStart === 0 ? 1 : bodyLine, preambleLines, options.blocks === true);
+  const scan = new SectionScanner(text, sink, preambleStart, preambleStart === 0 ? 1 : bodyLine, preambleLines, options.blocks === true, readingView);
   scan.run(bodyStart, bodyLine);
 
   const tags: string[] = [];
@@ -161,6 +169,8 @@ class SectionScanner {
   private inTable = false;
   /** Whether the last line read for text stood in a block quote: a quote's first line starts a block, a line after one goes on in it (CommonMark's lazy continuation). */
   private quotedBefore = false;
+  /** In a shown parse: whether the last text kept was a `key:: value` property, which stands in a block of properties, apart from prose. */
+  private propertyBefore = false;
 
   constructor(
     private readonly text: string,
@@ -169,6 +179,7 @@ class SectionScanner {
     preambleLine: number,
     preambleLines: string[],
     private readonly blocks: boolean,
+    private readonly readingView: boolean,
   ) {
     const marks = blocks ? preambleLines.map(() => 0) : null;
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines, marks };
@@ -301,7 +312,8 @@ class SectionScanner {
     }
 
     let rest = i === 0 ? raw : raw.slice(i);
-    let property = false;
+    let property: string | null = null;
+    let calloutTitle = false;
     if (quoted && c === 91 /* [ */ && raw.charCodeAt(i + 1) === 33 /* ! */) {
       // Callout `> [!note]- Title`: keep the title, drop the marker.
       const close = raw.indexOf("]", i + 2);
@@ -310,6 +322,7 @@ class SectionScanner {
         const fold = raw.charCodeAt(j);
         if (fold === 43 || fold === 45) j++;
         rest = raw.slice(j);
+        calloutTitle = true;
       }
     } else if (listed && c === 91 && raw.charCodeAt(i + 2) === 93 && (i + 3 === n || isIndent(raw.charCodeAt(i + 3)))) {
       // Task checkbox `- [ ]` / `- [x]`.
@@ -319,8 +332,8 @@ class SectionScanner {
       if (colons > 0 && (colons + 2 === rest.length || isIndent(rest.charCodeAt(colons + 2)))) {
         const value = this.logseqProperty(rest, colons, indent === 0 && !listed);
         if (value !== null) {
+          property = rest.slice(0, colons);
           rest = value;
-          property = true;
         }
       }
     }
@@ -334,11 +347,13 @@ class SectionScanner {
     if (caret >= 0 && isBlockId(rest, caret + 2)) rest = rest.slice(0, caret);
 
     const words = this.inline(rest);
-    const pushed = property ? this.keep(words) : this.pushBody(words);
+    const pushed = property !== null ? this.keep(this.readingView ? shownLogseqProperty(property, rest, words) : words, false, true) : this.pushBody(words);
+    // The text under a callout's title is no part of a sentence the title begins ("Never mix vinegar with bleach Descale…").
+    if (calloutTitle) this.endBlock();
     // A line under a list item continues it, indented or not: a `-` below it is the next item
     // (Logseq's empty bullet), or a rule, never the underline of a heading.
     if (listed) this.inListItem = true;
-    const heading = !quoted && !listed && !property && !this.inListItem && indent <= 3;
+    const heading = !quoted && !listed && property === null && !this.inListItem && indent <= 3;
     this.paragraph = heading ? { start, line: lineNo, text: words, pushed } : null;
   }
 
@@ -421,7 +436,9 @@ class SectionScanner {
 
   private commentText(s: string): void {
     const html = this.comment === "-->";
-    this.keep(inlineToText(s, html ? this.htmlCommentSink : this.sink).trim());
+    const words = inlineToText(s, html ? this.htmlCommentSink : this.sink).trim();
+    // Reading view shows none of a comment; its tags and links were still read.
+    if (!this.readingView) this.keep(words);
     if (html) this.htmlCommentSink.tags.length = this.htmlCommentSink.links.length = 0;
   }
 
@@ -449,14 +466,19 @@ class SectionScanner {
     this.inTable = true;
   }
 
-  /** Adds a line of text to the open section, and in a shown parse where it stands among the blocks; whether there was text. */
-  private keep(s: string, code = false): boolean {
+  /**
+   * Adds a line of text to the open section, and in a shown parse where it stands among the blocks
+   * (a `key:: value` property's line in a block of properties); whether there was text.
+   */
+  private keep(s: string, code = false, property = false): boolean {
     if (s === "") return false;
     const { lines, marks } = this.current;
     lines.push(s);
     if (marks !== null) {
-      marks.push((this.blockEnded ? STARTS_BLOCK : 0) | (code ? CODE_LINE : 0));
+      const starts = this.blockEnded || property !== this.propertyBefore;
+      marks.push((starts ? STARTS_BLOCK : 0) | (code ? CODE_LINE : 0));
       this.blockEnded = false;
+      this.propertyBefore = property;
     }
     return true;
   }
@@ -514,6 +536,23 @@ class SectionScanner {
     if (c.level === 0 && text === "") return;
     this.sections.push({ heading: c.heading, level: c.level, headingPath: c.headingPath, start: c.start, end, text, line: c.line });
   }
+}
+
+/**
+ * Logseq's properties that are the outliner's own state, which it never shows: whether a block is
+ * folded, its heading style, a highlight's page, a flash card's schedule… "collapsed: true;" is
+ * nothing the note says.
+ */
+const LOGSEQ_STATE = /^(?:custom-id|collapsed|heading|background[-_]color|created[-_]at|updated[-_]at|last[-_]modified[-_]at|query-(?:table|properties|sort-by|sort-desc)|ls-type|hl-(?:type|page|stamp|color)|card-[\w-]+)$/i;
+
+/**
+ * A `key:: value` line as a shown note gives it: as the frontmatter's properties are shown, by the
+ * same rule ("type: Feature;", no id, url or tags, no blob), its value as `words` read it; or nothing.
+ */
+function shownLogseqProperty(name: string, value: string, words: string): string {
+  if (LOGSEQ_STATE.test(name)) return "";
+  const [property] = shownProperties({ [name]: value });
+  return property === undefined ? "" : (propertyLine(property, () => words) ?? "");
 }
 
 function pushText(lines: string[], s: string): boolean {

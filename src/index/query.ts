@@ -4,6 +4,7 @@ import { isStopWord } from "./stopwords";
 import { foldCase, isIdentifier, words } from "./tokenize";
 import { straightApostrophes } from "../text/apostrophes";
 import { questionRead } from "../text/cut-text";
+import { TYPED_TAG } from "../text/typed-tags";
 
 export interface ParsedQuery {
   /** Free words, case-folded, in order, a possessive's "'s" dropped, stop words removed unless nothing else is left. */
@@ -23,8 +24,6 @@ export interface ParsedQuery {
 // `*`, not `+`: an empty pair of quotes must be consumed whole, or it pairs with the next phrase's
 // opening quote. Curly and German quotes count (a phone types “ ” as you type ").
 const PHRASE_RE = /["“”„]([^"“”„]*)["“”„]/g;
-// A tag starts after whitespace or at the start; it may hold letters, digits, _ - and /.
-const TAG_RE = /(^|\s)#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
 
 /** "mac's display" asks about a mac's display: the word searched is "mac", as the plan's terms have it. */
 function withoutPossessive(word: string): string {
@@ -40,7 +39,7 @@ export function parseQuery(input: string): ParsedQuery {
     return ` ${phrase} `;
   });
   const tags: string[] = [];
-  rest = rest.replace(TAG_RE, (_m, lead: string, tag: string) => {
+  rest = rest.replace(TYPED_TAG, (_m, lead: string, tag: string) => {
     // Spelled as a note's tags are kept (markdown.ts): no empty levels ("#a//b/" is #a/b).
     const clean = tag.toLowerCase().split("/").filter((level) => level !== "").join("/");
     if (clean) tags.push(clean);

@@ -6,6 +6,7 @@ import type { Analyzer } from "./tokenize";
 import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";
 import { CJK_CHAR } from "../text/scripts";
+import { abbreviationBefore } from "../text/abbreviations";
 
 /** Characters in a snippet window. */
 export const SNIPPET_CHARS = 240;
@@ -222,15 +223,10 @@ export function snippetAround(text: string, spans: { start: number; end: number 
       bestStart = spansClean[i].start;
     }
   }
-  // Start a little before the first match, on a word boundary, or where the match's block starts:
-  // the end of a code block or a paragraph before it is only noise.
-  let start = Math.max(0, bestStart - Math.floor(size / 5));
-  const blockStart = clean.lastIndexOf("\n", bestStart) + 1;
-  if (blockStart > start) start = blockStart;
-  else if (start > 0) {
-    const space = nextSpace(clean, start);
-    if (space !== -1 && space < bestStart) start = space + 1;
-  }
+  // Start where the first match's sentence starts (or its list's lead-in) when that is within reach: a
+  // quote cut inside its sentence may have lost a "never" or a "not", and the evidence brief quotes none.
+  const whole = wholeStart(clean, bestStart, Math.floor((size * 2) / 3));
+  let start = whole ?? nearStart(clean, bestStart, size);
   let end = Math.min(clean.length, start + size);
   if (end < clean.length) {
     const space = lastSpace(clean, end);
@@ -240,11 +236,59 @@ export function snippetAround(text: string, spans: { start: number; end: number 
   // character written as two UTF-16 units, which would show as "�" and is no valid UTF-8 in JSON.
   if (start > 0 && isLowSurrogate(clean.charCodeAt(start))) start++;
   if (end < clean.length && isLowSurrogate(clean.charCodeAt(end))) end--;
-  // Blocks left out above are a line of their own: the block shown is whole, not the end of a cut one.
-  const prefix = start === 0 ? "" : clean[start - 1] === "\n" ? "…\n" : "…";
+  // What was left out above is a line of its own when the window starts where a block or a sentence
+  // does: what is shown is whole, not the end of a cut one. "…" alone says the cut fell inside a sentence.
+  const prefix = start === 0 ? "" : clean[start - 1] === "\n" || whole === start ? "…\n" : "…";
   const suffix = end < clean.length ? "…" : "";
   const snippet = prefix + clean.slice(start, end) + suffix;
   return { snippet, highlights: shift(spansClean, start, end, start - prefix.length) };
+}
+
+/**
+ * A little before the first match at `at`, on a word boundary, or where the match's block starts: the
+ * end of a code block or a paragraph before it is only noise.
+ */
+function nearStart(clean: string, at: number, size: number): number {
+  const start = Math.max(0, at - Math.floor(size / 5));
+  const blockStart = clean.lastIndexOf("\n", at) + 1;
+  if (blockStart > start) return blockStart;
+  if (start === 0) return 0;
+  const space = nextSpace(clean, start);
+  return space !== -1 && space < at ? space + 1 : start;
+}
+
+/**
+ * Where the sentence holding `at` starts, in `clean` (blocks apart by one line break), when that is no
+ * more than `reach` characters before it; or, when that sentence opens its block, where the lead-in
+ * its list hangs on starts ("Never do this:" over the items, the items between it and this one
+ * ending with no stop), within the same reach. Null when the sentence starts further back.
+ */
+function wholeStart(clean: string, at: number, reach: number): number | null {
+  const floor = at - reach;
+  const blockStart = clean.lastIndexOf("\n", at - 1) + 1;
+  let sentence = -1;
+  // With the match's first character: a sentence that starts with the match ends the one before right there.
+  const before = clean.slice(Math.max(blockStart, floor), at + 1);
+  for (const end of before.matchAll(SENTENCE_END)) if (!(end[0][0] === "." && abbreviationBefore(before, end.index))) sentence = end.index + end[0].length;
+  if (sentence >= 0) return Math.max(blockStart, floor) + sentence;
+  if (blockStart < floor) return null;
+  return leadInStart(clean, blockStart, floor) ?? blockStart;
+}
+
+/** Where a sentence ends, as the evidence brief reads one: a stop, a space and what may start a sentence, or a stop of a script that needs no space. */
+const SENTENCE_END = /[.!?؟]["”’')\]]* (?=["“(\p{Lu}\p{Lt}\p{Lo}\p{N}])|[。！？।॥۔។။] ?/gu;
+
+/** The start of the lead-in (a block ending with ":") above the block at `blockStart`, over items that end with no stop; null when none within `floor`. */
+function leadInStart(clean: string, blockStart: number, floor: number): number | null {
+  for (let start = blockStart; start > 0; ) {
+    const above = clean.lastIndexOf("\n", start - 2) + 1;
+    if (above < floor) return null;
+    const block = clean.slice(above, start - 1).trimEnd();
+    if (block.endsWith(":")) return above;
+    if (/[.!?。！？]["”’')\]]*$/u.test(block) || block === "") return null;
+    start = above;
+  }
+  return null;
 }
 
 /** A run of whitespace holding a blank line: where one block of a shown note ends and the next begins. */

@@ -10,7 +10,7 @@ import type { ParsedNote } from "./types";
 const SHOWN_NOTES_CHARS = 2_000_000;
 
 /** A shown note's parse: each property a line of its own ("director: Ridley Scott;"), and its blocks kept apart. */
-const SHOWN_PARSE = { propertyLines: true, blocks: true } as const;
+const SHOWN_PARSE = { propertyLines: true, blocks: true, readingView: true } as const;
 
 export class ShownNotes {
   /** Oldest first: a Map iterates in insertion order, and a hit is re-inserted at the end. */

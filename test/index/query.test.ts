@@ -47,6 +47,13 @@ describe("parseQuery", () => {
     expect(parseQuery("#Project//Alpha #project/alpha//").tags).toEqual(["project/alpha"]);
   });
 
+  it("reads a tag with its marks, as the plan does: #पनीर is no #पन and a word र", () => {
+    const q = parseQuery("#पनीर recipes");
+    expect(q.tags).toEqual(["पनीर"]);
+    expect(q.words).toEqual(["recipes"]);
+    expect(parseQuery("issue #123").tags).toEqual([]);
+  });
+
   it("does not read a # inside a word or a number as a tag", () => {
     const q = parseQuery("issue#12 C# #42");
     expect(q.tags).toEqual([]);

@@ -78,6 +78,47 @@ describe("snippetAround", () => {
   });
 });
 
+// The evidence brief quotes no sentence a snippet cut at its start (its "never" may be what was cut),
+// so a window starts where the match's sentence does when that is near, and says so with "…" on a line of its own.
+describe("snippetAround: where the window starts", () => {
+  const snippetFor = (text: string, word: string) => {
+    const { snippet, highlights } = snippetAround(text, spansOf(text, word));
+    expect(highlights.map(([s, e]) => snippet.slice(s, e).toLowerCase())).toContain(word);
+    expect(snippet.length).toBeLessThanOrEqual(SNIPPET_CHARS + 3);
+    return snippet;
+  };
+
+  it("starts at the sentence that holds the first match, not a few words before it", () => {
+    const text = `Cast iron lasts for generations. Rinse it with hot water, dry it at once and oil it lightly after each use. You should never put a seasoned cast iron skillet into the dishwasher, whatever its label says. ${filler(60)}`;
+    expect(snippetFor(text, "dishwasher").startsWith("…\nYou should never put a seasoned cast iron skillet into the dishwasher,")).toBe(true);
+  });
+
+  it("starts at the match when its sentence starts with it", () => {
+    const text = `Cast iron lasts for generations. Rinse it with hot water and oil it lightly after each use. Dishwashers strip the seasoning off a skillet in one wash. ${filler(60)}`;
+    expect(snippetFor(text, "dishwashers").startsWith("…\nDishwashers strip the seasoning")).toBe(true);
+  });
+
+  it("starts at the lead-in a list item hangs on, over the items before it", () => {
+    const text = `${"An opening paragraph long enough to be left out. ".repeat(4)}\n\nThese are myths that do not work:\n\nGarlic cures colds\n\nVitamin C prevents flu\n\nCold weather causes colds ${filler(60)}`;
+    expect(snippetFor(text, "flu").startsWith("…\nThese are myths that do not work:\nGarlic cures colds\nVitamin C prevents flu")).toBe(true);
+  });
+
+  it("takes no abbreviation's or initial's dot for a sentence's end", () => {
+    const text = `We compared two plugins, e.g. Dataview and Tasks, and found the index never loses a note when the vault is synced from a phone. ${filler(60)}`;
+    expect(snippetFor(text, "synced").startsWith("We compared two plugins, e.g. Dataview")).toBe(true);
+    const initials = `${filler(30)}. The trilogy by J. R. R. Tolkien was first printed in three volumes in a small run. ${filler(60)}`;
+    expect(snippetFor(initials, "volumes").startsWith("…\nThe trilogy by J. R. R. Tolkien")).toBe(true);
+  });
+
+  it("starts near the match as before, marked as a cut inside a sentence, when the sentence starts too far back", () => {
+    const text = `Start ${filler(80)} match ${filler(60)}`;
+    const snippet = snippetFor(text, "match");
+    expect(snippet.startsWith("…")).toBe(true);
+    expect(snippet.startsWith("…\n")).toBe(false);
+    expect(snippet.indexOf("match")).toBeLessThan(SNIPPET_CHARS / 4);
+  });
+});
+
 describe("buildSectionHits", () => {
   const note = parseNote(
     "Guide.md",

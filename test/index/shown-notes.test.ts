@@ -2,6 +2,7 @@
 // cache stays within its character budget by dropping the least recently shown.
 import { describe, expect, it } from "vitest";
 import { ShownNotes } from "../../src/index/shown-notes";
+import { parseNote } from "../../src/index/markdown";
 
 const sectionText = (note: string, heading: string) => new ShownNotes().parse("n.md", note).sections.find((s) => s.heading === heading)!.text;
 
@@ -62,14 +63,9 @@ describe("ShownNotes: where a shown note's blocks end", () => {
     expect(sectionText(note, "Guide")).toBe("Read this first.\n\nsee the guide here\n\nsecond item");
   });
 
-  it("reads no fence inside a comment: the prose after the comment stays prose, and the comment a block of its own", () => {
+  it("reads no fence inside a comment: the prose after the comment stays prose, apart from the prose before it", () => {
     const note = ["# Notes", "Text before.", "<!--", "```sh", "rm -rf build", "``` -->", "After the comment.", "More prose."].join("\n");
-    expect(sectionText(note, "Notes")).toBe("Text before.\n\n```sh\nrm -rf build\n```\n\nAfter the comment.\nMore prose.");
-  });
-
-  it("keeps a commented-out draft's list items and paragraphs apart", () => {
-    const note = ["# Draft", "<!-- - first idea", "- second idea", "", "a paragraph -->"].join("\n");
-    expect(sectionText(note, "Draft")).toBe("- first idea\n\n- second idea\n\na paragraph");
+    expect(sectionText(note, "Notes")).toBe("Text before.\n\nAfter the comment.\nMore prose.");
   });
 
   it("shows a code block of 200,000 backtick runs as one code span", () => {
@@ -98,5 +94,48 @@ describe("ShownNotes: where a shown note's blocks end", () => {
   it("keeps properties one block, and a body line shaped like one in its paragraph", () => {
     const note = ["---", "director: Ridley Scott", "year: 1982", "---", "Warning: spoilers ahead;", "the ending is discussed."].join("\n");
     expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe("director: Ridley Scott;\nyear: 1982;\n\nWarning: spoilers ahead;\nthe ending is discussed.");
+  });
+});
+
+// What Obsidian's reading view shows is what a card, the CLI and the evidence brief quote: a comment,
+// an image, Logseq's folding state are nothing the note says, and a callout's title ends where it ends.
+describe("ShownNotes: only what reading view shows", () => {
+  it("shows no comment, inline or a block of either kind, and the index still finds its words", () => {
+    const note = ["# Garden", "Water twice a week. %%private: the neighbour steals tomatoes%% Mulch in May.", "", "%%", "a draft about #compost", "%%", "", "<!--", "an old plan", "-->", "Harvest in August."].join("\n");
+    expect(sectionText(note, "Garden")).toBe("Water twice a week.  Mulch in May.\n\nHarvest in August.");
+    const shown = new ShownNotes().parse("n.md", note);
+    expect(shown.tags).toEqual(["compost"]);
+    const indexed = parseNote("n.md", note).sections[0].text;
+    expect(indexed).toContain("neighbour steals tomatoes");
+    expect(indexed).toContain("a draft about compost");
+    expect(indexed).toContain("an old plan");
+  });
+
+  it("gives Logseq's `key:: value` lines as frontmatter's properties are shown, in a block of their own, without the outliner's state", () => {
+    const note = ["type:: [[Feature]]", "platforms:: [[All Platforms]]", "alias:: term/embedded page", "collapsed:: true", "", "- Page embed", "  id:: 64a1f0c2-0000-4000-8000-000000000000", "  description:: term/embedded page embed", "\t- Allows an entire page to be embedded."].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe(
+      "type: Feature;\nplatforms: All Platforms;\n\nPage embed\n\ndescription: term/embedded page embed;\n\nAllows an entire page to be embedded.",
+    );
+    expect(parseNote("n.md", note).sections[0].text).toBe("Feature\nAll Platforms\nterm/embedded page\ntrue\nPage embed\n64a1f0c2-0000-4000-8000-000000000000\nterm/embedded page embed\nAllows an entire page to be embedded.");
+  });
+
+  it("shows an HTML entity as the character Obsidian shows (a promoted page's escaped \"<\"), and code as written", () => {
+    const note = ["# Relay", "Migrate to a client &lt;-> server design, Tom &amp; Jerry &#8212; see `&lt;div&gt;` and &bogus;."].join("\n");
+    expect(sectionText(note, "Relay")).toBe("Migrate to a client <-> server design, Tom & Jerry — see `&lt;div&gt;` and &bogus;.");
+    expect(parseNote("n.md", note).sections[0].text).toBe("Migrate to a client &lt;-> server design, Tom &amp; Jerry &#8212; see `&lt;div&gt;` and &bogus;.");
+  });
+
+  it("shows a callout's title as a block of its own, not the start of the sentence under it", () => {
+    const note = ["# Kettle", "> [!warning] Never mix vinegar with bleach", "> Descale the kettle with citric acid."].join("\n");
+    expect(sectionText(note, "Kettle")).toBe("Never mix vinegar with bleach\n\nDescale the kettle with citric acid.");
+  });
+
+  it("shows no image or embed, and keeps their links and their words for the index", () => {
+    const note = ["# Swarms", "![A flock of starlings forming a swarm](swarm-diagram.png) The swarm diagram shows the flock.", "![[x.png]]", "![[Murmuration]]", "[![build](badge.svg)](https://ci.example.com) Builds nightly."].join("\n");
+    const shown = new ShownNotes().parse("n.md", note);
+    expect(shown.sections[0].text).toBe("The swarm diagram shows the flock.\nBuilds nightly.");
+    const indexed = parseNote("n.md", note);
+    expect(shown.links).toEqual(indexed.links);
+    expect(indexed.sections[0].text).toBe("A flock of starlings forming a swarm The swarm diagram shows the flock.\nx.png\nMurmuration\nbuild Builds nightly.");
   });
 });

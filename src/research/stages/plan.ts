@@ -7,6 +7,8 @@ import type { QueryPlan } from "../../evidence/research-pack";
 import { straightApostrophes } from "../../text/apostrophes";
 import { questionRead } from "../../text/cut-text";
 import { wordSet } from "../../text/word-set";
+import { ABBREVIATIONS } from "../../text/abbreviations";
+import { TYPED_TAG } from "../../text/typed-tags";
 
 export interface PlanOptions {
   /** Earlier questions of this conversation, oldest first. They may lend context terms, never evidence. */
@@ -73,10 +75,6 @@ const FOLLOW_UP_MARKERS = /^(?:and|also|what about|how about|and what about|then
 
 // Marks (\p{M}) belong to their word: Hindi's vowel signs and Thai's tone marks cut "पनीर" into "पन", "र".
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’_.+\-/]*[\p{L}\p{M}\p{N}+]|[\p{L}\p{N}]/gu;
-// A tag's marks are its own too: "#पनीर" was the tag "पन" and the word "र", and found no note. A tag
-// holds something besides figures, as Obsidian's and the index's do: "issue #123" asks about an issue
-// number, which a note must hold (read as a tag, "123" was no required word and #456's note answered).
-const TAG = /(?:^|\s)#([\p{L}\p{M}\p{N}_\-/]*[\p{L}\p{M}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const PHRASE = /["“”„]([^"“”„]{1,200})["“”„]/g;
 
 export function planQuestion(asked: string, options: PlanOptions = {}): QueryPlan {
@@ -84,12 +82,13 @@ export function planQuestion(asked: string, options: PlanOptions = {}): QueryPla
   const currentYear = options.currentYear ?? new Date((options.clock ?? systemClock).now()).getUTCFullYear();
   const normalized = normalize(question);
 
-  const tags = unique([...normalized.matchAll(TAG)].map((m) => m[1].replace(/\/+$/, "")).filter(Boolean));
+  // Tags as the index's search reads them (text/typed-tags.ts): "#पनीर" keeps its marks, "issue #123" is no tag.
+  const tags = unique([...normalized.matchAll(TYPED_TAG)].map((m) => m[2].replace(/\/+$/, "")).filter(Boolean));
   // A quoted run of no words ("—") is no phrase: nothing can be looked for in it.
   const phrases = unique([...normalized.matchAll(PHRASE)].map((m) => m[1].trim()).filter((p) => /[\p{L}\p{N}]/u.test(p)));
   const freshness = freshnessOf(normalized, currentYear);
 
-  const withoutMeta = stripMeta(normalized.replace(TAG, " "));
+  const withoutMeta = stripMeta(normalized.replace(TYPED_TAG, " "));
   const terms = contentWords(withoutMeta);
   const tagWords = new Set(tags.flatMap((tag) => tag.split("/")));
   const cueWords = new Set(freshness.cues.flatMap((cue) => cue.split(/\s+/)));
@@ -184,8 +183,9 @@ const GERMAN_WORDS = wordSet(
    meinem kein keine habe haben bei nach über unter zwischen`,
 );
 
-/** Words whose dot ends no sentence (lower case, without the dot); the extractive brief splits no sentence after them either. */
-export const ABBREVIATIONS: ReadonlySet<string> = new Set(["vs", "e.g", "i.e", "etc", "cf", "eg", "ie", "approx", "incl", "no", "vol", "ver", "v", "mr", "mrs", "ms", "dr", "st", "prof", "jr", "sr", "fig", "al", "pp", "ca"]);
+// Words whose dot ends no sentence: one list with the index's snippets (text/abbreviations.ts), kept
+// exported here for the extractive brief, which splits no sentence after them either.
+export { ABBREVIATIONS };
 
 /**
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
@@ -245,7 +245,7 @@ function contextTermsFrom(history: readonly string[], normalized: string, terms:
   const looksLikeFollowUp = FOLLOW_UP_MARKERS.test(normalized) || ownContent.length <= 1;
   if (!looksLikeFollowUp) return [];
   const own = new Set(terms);
-  const previousTerms = contentWords(stripMeta(normalize(previous)).replace(TAG, " "));
+  const previousTerms = contentWords(stripMeta(normalize(previous)).replace(TYPED_TAG, " "));
   return previousTerms.filter((term) => !own.has(term) && !GENERIC_WORDS.has(term) && !isYear(term));
 }
 
@@ -265,7 +265,7 @@ function providerQueries(
 ): string[] {
   const first = clip(
     stripMeta(question.normalize("NFKC").replace(/\s+/g, " "))
-      .replace(TAG, " $1")
+      .replace(TYPED_TAG, " $2")
       .replace(/\s+/g, " ")
       .replace(/\s+([?!.,;:])/g, "$1")
       .replace(/^[\s,;:.\-–—]+/, "")
