@@ -61,11 +61,19 @@ export function dialResultText(query: string, response: DialResponse): StyledTex
     if (s) {
       const where = s.unit === "section" ? s.headingPath.join(" › ") : s.unit === "title" ? "the title" : "the headings";
       if (where) parts.push(`   § ${where}${s.from === "section_vector" ? " (closest section vector)" : ""}\n`);
-      if (s.snippet) parts.push(`   ${s.snippet.replace(/\s+/g, " ").trim().slice(0, 240)}\n`);
+      // Already cut by the dial (the words' snippet rule): printed as level 1 prints a section, blocks on their own lines.
+      if (s.snippet) parts.push("   ", ...highlighted(s.snippet, wordsHighlights(r)), "\n");
     }
     parts.push(styled("dim", `   why: ${laneWords(r)}`), "\n\n");
   });
   return parts;
+}
+
+/** The marks of the words the section matched, when the words found it: its snippet is then the lexical lane's best section's. */
+function wordsHighlights(r: DialResult): [number, number][] {
+  const best = r.lexical?.sections[0];
+  // Offsets into that very snippet only: a section the vectors named has no marks.
+  return r.section?.from === "lexical" && best && best.snippet === r.section.snippet ? best.highlights : [];
 }
 
 const LANE_NAMES = { lexical: "words", note_vector: "note vector", section_vector: "section vector" } as const;

@@ -37,7 +37,7 @@ import { LanguageLane, type LaneSource, type LearnedIn } from "./vault-language/
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { isResearchTrace } from "./trace-marks";
 import { timeSlices, type WorkSlice } from "./work-slice";
-import type { IndexedNote, IndexStatus, NoteProblem, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
+import type { IndexedNote, IndexStatus, NoteProblem, ParsedNote, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
 
 export type { RankedHit } from "./ranking/explain";
 export { DEFAULT_RANKING, type RankingOptions } from "./ranking/ranking-options";
@@ -564,13 +564,21 @@ export class VaultIndex {
       const note = this.notes.get(hit.path);
       if (!note) continue;
       const text = texts[i];
-      // Only the part that was indexed: a 50 MB note parsed whole at every keystroke froze the app for seconds.
-      const parsedNote = typeof text === "string" ? this.shownNotes.parse(hit.path, indexedPart(text, this.maxNoteChars)) : null;
+      const parsedNote = typeof text === "string" ? this.shownNote(hit.path, text) : null;
       const sections = parsedNote ? buildSectionHits(parsedNote, hit.docTerms, this.analyzer, sectionsPerNote) : [];
       const explanation = options.asYouType || options.loose ? hit.explanation : this.withLanguageStandIns(hit);
       results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation });
     }
     return results;
+  }
+
+  /**
+   * A note as a search shows it (`ShownNotes`), from its part the index holds: a 50 MB note parsed
+   * whole at every keystroke froze the app for seconds. The parses are kept for whoever shows the
+   * vault's notes (the dial's sections, research's cited ones), so a note shown twice is parsed once.
+   */
+  shownNote(path: string, text: string): ParsedNote {
+    return this.shownNotes.parse(path, indexedPart(text, this.maxNoteChars));
   }
 
   /** What the note is called: its title, file name and aliases. */

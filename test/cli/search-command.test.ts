@@ -67,3 +67,37 @@ describe("the query as the text echoes it", () => {
     }
   });
 });
+
+describe("levels 2–4 as text", () => {
+  const section = (snippet: string, from: "lexical" | "section_vector") => ({ from, unit: "section" as const, headingPath: ["Prices"], line: 3, start: 10, end: 90, snippet });
+  const dialResult = (snippet: string, from: "lexical" | "section_vector", lexical: SearchResult | null = null) => ({
+    key: "Fuel.md",
+    path: "Fuel.md",
+    title: "Fuel",
+    tags: [],
+    score: 0.0325,
+    section: section(snippet, from),
+    lexical,
+    explanation: { lanes: [{ lane: from === "lexical" ? ("lexical" as const) : ("section_vector" as const), rank: 1, contribution: 0.016, score: 0.8 }] },
+  });
+  const response = (results: ReturnType<typeof dialResult>[]) => ({ query: "diesel", level: 3 as const, ranLevel: 3 as const, notices: [], results, latencyMs: 0, logId: null });
+
+  it("keeps a snippet's blocks on lines of their own, under the result, as level 1 does (it printed one line)", () => {
+    const text = plainText(dialResultText("diesel", response([dialResult("What each costs:\nfuel price\ndiesel 1.60", "section_vector")])));
+    expect(text).toContain("   What each costs:\n   fuel price\n   diesel 1.60\n");
+  });
+
+  it("marks the words a section found by the words matched, as level 1 does (the marks were dropped)", () => {
+    const snippet = "What each costs:\ndiesel 1.60";
+    const words: SearchResult = { ...result({}), path: "Fuel.md", sections: [{ heading: "Prices", headingPath: ["Prices"], level: 2, line: 3, start: 10, end: 90, snippet, highlights: [[17, 23]], matchedTerms: ["diesel"], closeTerms: [], score: 1 }] };
+    const text = plainText(dialResultText("diesel", response([dialResult(snippet, "lexical", words)])));
+    expect(text).toContain("   What each costs:\n   «diesel» 1.60\n");
+  });
+
+  it("prints a snippet the dial already cut whole, never half an emoji", () => {
+    const snippet = `${"a".repeat(239)}😀 and on`;
+    const text = plainText(dialResultText("diesel", response([dialResult(snippet, "section_vector")])));
+    expect(text).toContain(`   ${snippet}\n`);
+    expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

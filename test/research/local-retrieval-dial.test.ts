@@ -2,7 +2,7 @@
 // 127.0.0.1: level 1 is byte for byte the index alone; at level 2 and above the dial's notes lead
 // the pack in its order, a note only the vectors found joins as a row citing the section that
 // matched, every row names the lanes that found it, and the pack says which level ran.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { embeddedVault, standInEmbedder } from "../support/embedded-vault";
 import { VaultSearch } from "../../src/index/dial/vault-search";
 import type { DialLevel } from "../../src/index/dial/dial-types";
@@ -10,6 +10,7 @@ import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { VaultIndex } from "../../src/index/vault-index";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
 import { retrieveLocal } from "../../src/research/stages/local-retrieval";
+import type { VaultRow } from "../../src/evidence/research-pack";
 import { planQuestion } from "../../src/research/stages/plan";
 import { runResearch } from "../../src/research/run";
 import { defaultSettings } from "../../src/settings";
@@ -133,5 +134,33 @@ describe("a section only its vector found", () => {
     expect(cited.text).toContain("took two visits, new pads");
     expect(cited.text.split("\n").filter((line) => line.includes("EUR"))).toHaveLength(2);
     expect(cited.highlights).toEqual([]);
+  });
+});
+
+describe("a section its vector found, in a note edited before the index caught up", () => {
+  const DIARY = "# Diary\n\n## Monday\n\nGroceries and bread.\n\n## Tuesday\n\nMend the vehicle brakes.\n\n## Wednesday\n\nA book about gardens.\n";
+  let diary: Awaited<ReturnType<typeof embeddedVault>>;
+  beforeEach(async () => {
+    diary = await embeddedVault({ "Diary.md": DIARY, "Dogs.md": "# Dogs\n\nMy puppy likes long walks in the park.\n", "Soup.md": "# Soup\n\nLeek and potato soup with bread.\n" }, 256);
+  });
+  afterEach(() => diary.server.close());
+
+  async function citedAfter(edit: (text: string) => string): Promise<VaultRow["sections"]> {
+    // The note changes on disk; the index (and so the vectors it vouches for) still has the old one.
+    await diary.store.update("Diary.md", edit);
+    const search = new VaultSearch({ index: diary.index, notes: diary.store, vectors: diary.vectors, embedder: standInEmbedder(diary.server) });
+    const local = await retrieveLocal(plan("repair automobile"), diary.index, diary.store, { dial: { search, level: 3 } });
+    return local.rows.find((r) => r.note_path === "Diary.md")?.sections ?? [];
+  }
+
+  it("cites the section of the matched heading, found by its heading path (another section's words came under its name)", async () => {
+    const cited = await citedAfter((text) => text.replace("## Monday\n\nGroceries and bread.\n\n", ""));
+    expect(cited[0]).toMatchObject({ heading: "Tuesday", text: "Mend the vehicle brakes." });
+    expect(cited.map((s) => s.text).join("\n")).not.toContain("gardens");
+  });
+
+  it("cites nothing of a section that is gone", async () => {
+    const cited = await citedAfter((text) => text.replace("## Tuesday\n\nMend the vehicle brakes.\n\n", ""));
+    expect(cited.map((s) => s.text).join("\n")).not.toMatch(/gardens|brakes/);
   });
 });

@@ -1,22 +1,20 @@
 // The vectors know where a matched unit sits, not what it says (the index keeps no note text), so
 // the few results shown are re-read for their snippet, as the lexical lane re-reads its own: through
-// the shown parse (`ShownNotes`: a property as "name: value;", the note's blocks apart) and the lexical
+// the index's shown parse (`VaultIndex.shownNote`: a property as "name: value;", the note's blocks
+// apart, no more of a note than the index holds, the parse kept for the next search) and the lexical
 // lane's snippet rule (`snippetAround`), so a table's rows or a code block are not one run of words.
 import type { NoteStore } from "../../ports";
 import { oneLine } from "../../text/one-line";
 import type { UnitPlace } from "../embeddings/embedding-units";
-import { indexedPart } from "../note-limit";
 import { readNotes } from "../read-notes";
+import { sectionAt } from "../section-at";
 import { SNIPPET_CHARS, snippetAround } from "../section-hits";
-import type { ShownNotes } from "../shown-notes";
-import type { ParsedNote } from "../types";
+import type { VaultIndex } from "../vault-index";
 
-/** Where the snippets' notes come from, and how much of each the index holds. */
+/** Where the snippets' notes come from, and the index that shows them. */
 export interface UnitSnippetSource {
   notes: NoteStore;
-  shown: ShownNotes;
-  /** The index's limit on a note's text (`note-limit.ts`): no unit sits past it, and no more of a note is parsed. */
-  maxNoteChars: number;
+  index: Pick<VaultIndex, "shownNote">;
 }
 
 /** One snippet per wanted unit, in order: the section's words, the note's title or its headings; "" when the note cannot be read or no longer has that section. */
@@ -29,29 +27,11 @@ export async function unitSnippets(source: UnitSnippetSource, wanted: readonly {
   return wanted.map(({ path, unit }, i) => {
     const text = texts[i];
     if (typeof text !== "string") return "";
-    // Only the part the index holds, as its own search reads it: no unit sits past it, and a huge note is not parsed whole at every search.
-    const note = source.shown.parse(path, indexedPart(text, source.maxNoteChars));
+    const note = source.index.shownNote(path, text);
     if (unit.kind === "title") return oneLine(note.title, SNIPPET_CHARS);
     if (unit.kind === "headings") return oneLine(note.sections.filter((s) => s.heading !== "").map((s) => s.heading).join(" · "), SNIPPET_CHARS);
+    // Found again by its heading path: a note edited since must not show another section's words under this one's heading.
     const section = sectionAt(note, unit);
     return section ? snippetAround(section.text, []).snippet : "";
   });
-}
-
-/**
- * The section the unit names: the one at its offset, or (the note was edited since the index read it,
- * and the sections moved) the one with its heading path nearest its line. Never another section's
- * words under this one's heading: a note edited since may have lost the section, and then there is none.
- */
-function sectionAt(note: ParsedNote, unit: UnitPlace): ParsedNote["sections"][number] | undefined {
-  const samePath = note.sections.filter((s) => sameHeadings(s.headingPath, unit.headingPath));
-  const exact = samePath.find((s) => s.start === unit.start);
-  if (exact) return exact;
-  let nearest: ParsedNote["sections"][number] | undefined;
-  for (const s of samePath) if (!nearest || Math.abs(s.line - unit.line) < Math.abs(nearest.line - unit.line)) nearest = s;
-  return nearest;
-}
-
-function sameHeadings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((heading, i) => heading === b[i]);
 }

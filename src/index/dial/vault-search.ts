@@ -20,8 +20,6 @@ import { RerankCache } from "./rerank-cache";
 import { RERANK_COUNT, rerankWithModel, type RerankModel } from "./rerank";
 import { reciprocalRankFusion, type FusedKey, type RankedLane } from "./rrf";
 import { unitSnippets } from "./unit-snippets";
-import { MAX_NOTE_CHARS } from "../note-limit";
-import { ShownNotes } from "../shown-notes";
 import { questionCutMessage, questionRead } from "../../text/cut-text";
 import type { SecretScrubber } from "../../text/secret-scrub";
 
@@ -49,14 +47,9 @@ export interface VaultSearchOptions {
   laneDepth?: number;
   rerankTimeoutMs?: number;
   rerankTtlMs?: number;
-  /** The index's limit on a note's text (default: the index's, `MAX_NOTE_CHARS`): a snippet reads no more of a note. */
-  maxNoteChars?: number;
 }
 
 type Filters = Required<DialFilters>;
-
-/** Characters of the section lane's recently shown notes whose parse is kept (the last one stays, however long). */
-const SECTION_NOTES_CHARS = 500_000;
 
 /** A lane's keys, best first, with each key's own score and (section lane) matched unit. */
 interface Lane {
@@ -67,11 +60,6 @@ interface Lane {
 export class VaultSearch {
   private readonly clock: Clock;
   private readonly rerankCache: RerankCache;
-  /**
-   * The shown parses of the notes the section lane named: the same long note is shown search after
-   * search, as the user types. Each surface has its own dial, so each keeps a quarter of what the index keeps.
-   */
-  private readonly shownNotes = new ShownNotes(SECTION_NOTES_CHARS);
 
   constructor(private readonly options: VaultSearchOptions) {
     this.clock = options.clock ?? systemClock;
@@ -255,9 +243,9 @@ export class VaultSearch {
   /** Fills the snippets of sections named by the section lane (the vectors hold no text). */
   private async withUnitSnippets(results: DialResult[]): Promise<DialResult[]> {
     const wanted = results.filter((r) => r.section?.from === "section_vector");
-    const source = { notes: this.options.notes, shown: this.shownNotes, maxNoteChars: this.options.maxNoteChars ?? MAX_NOTE_CHARS };
+    // The index's shown parses: the same long note is shown search after search as the user types, by every surface's dial and the words' lane alike.
     const snippets = await unitSnippets(
-      source,
+      { notes: this.options.notes, index: this.options.index },
       wanted.map((r) => ({ path: r.path, unit: { kind: r.section!.unit, headingPath: r.section!.headingPath, line: r.section!.line, start: r.section!.start, end: r.section!.end } })),
     );
     wanted.forEach((r, i) => (r.section!.snippet = snippets[i]));

@@ -196,11 +196,12 @@ function vectorOnlyRow(r: DialResult, merge: DialMerge, lead: VaultSection | und
 /**
  * What the vectors' finds cite, read as a search shows a section (shown-sections.ts), the question's
  * words marked: the opening of each note found as a whole and no other way (`leads`), and the
- * section whose vector matched (`matched`). The dial's own snippet of that section is one flat line.
+ * section whose vector matched (`matched`). Read again, not taken from the dial's snippet: that marks
+ * none of the question's words, and a note found as a whole (or by its title or outline) has no opening in it.
  */
 async function vectorCited(results: DialResult[], byPath: Map<string, VaultRow>, merge: DialMerge, query: string): Promise<{ leads: Map<string, VaultSection>; matched: Map<string, VaultSection> }> {
   const wholeNotes: WantedSection[] = results.filter((r) => !byPath.has(r.path) && !r.lexical && r.section?.unit !== "section").map((r) => ({ path: r.path }));
-  const sections: WantedSection[] = results.flatMap((r) => (vectorMatched(r) ? [{ path: r.path, start: r.section!.start, line: r.section!.line }] : []));
+  const sections: WantedSection[] = results.flatMap((r) => (vectorMatched(r) ? [{ path: r.path, place: r.section! }] : []));
   const shown = await shownSections(merge.store, [...wholeNotes, ...sections], { index: merge.index, query, analyzer: merge.analyzer });
   const byNote = (wanted: WantedSection[], from: number) => new Map(wanted.flatMap((w, i) => (shown[from + i] ? [[w.path, shown[from + i]!] as const] : [])));
   return { leads: byNote(wholeNotes, 0), matched: byNote(sections, wholeNotes.length) };

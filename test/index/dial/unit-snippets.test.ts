@@ -7,12 +7,12 @@ import { unitSnippets, type UnitSnippetSource } from "../../../src/index/dial/un
 import { embeddingUnits, type UnitPlace } from "../../../src/index/embeddings/embedding-units";
 import { MAX_NOTE_CHARS } from "../../../src/index/note-limit";
 import { parseNoteSafely } from "../../../src/index/parse-note-safely";
-import { ShownNotes } from "../../../src/index/shown-notes";
+import { VaultIndex } from "../../../src/index/vault-index";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
-function source(notes: Record<string, string>, maxNoteChars = MAX_NOTE_CHARS): UnitSnippetSource & { store: MemoryNoteStore } {
-  const store = new MemoryNoteStore(notes);
-  return { store, notes: store, shown: new ShownNotes(), maxNoteChars };
+/** The notes and an index of the given limit to show them (its shown parse needs no sync). */
+function source(notes: Record<string, string>, maxNoteChars = MAX_NOTE_CHARS): UnitSnippetSource {
+  return { notes: new MemoryNoteStore(notes), index: new VaultIndex({ maxNoteChars }) };
 }
 
 /** The places of a note's section units, as the embedding job cuts them from the text it read. */
@@ -60,6 +60,13 @@ describe("unitSnippets", () => {
     expect(await unitSnippets(edited, [{ path: "Diary.md", unit: tuesday }])).toEqual(["The car brakes mended."]);
     const withoutWednesday = source({ "Diary.md": "# Diary\n\n## Monday\n\nGroceries and bread.\n\n## Tuesday\n\nThe car brakes mended.\n" });
     expect(await unitSnippets(withoutWednesday, [{ path: "Diary.md", unit: wednesday }])).toEqual([""]);
+  });
+
+  it("finds a section whose heading reads otherwise when shown (an entity, a comment, an embed), in a note unchanged (its snippet was empty)", async () => {
+    const text = "# Shop\n\n## Q&amp;A <!-- draft -->\n\nAsk about returns.\n\n## Plans %%later%%\n\nOpen on Sundays.\n\n## ![[logo.png]] Brand\n\nA green leaf.\n";
+    const wanted = sectionUnits("Shop.md", text).map((unit) => ({ path: "Shop.md", unit }));
+    expect(wanted.map((w) => w.unit.headingPath.at(-1))).toEqual(["Q&amp;A", "Plans later", "logo.png Brand"]);
+    expect(await unitSnippets(source({ "Shop.md": text }), wanted)).toEqual(["Ask about returns.", "Open on Sundays.", "A green leaf."]);
   });
 
   it("gives the title, the outline, and nothing for a note it cannot read", async () => {
