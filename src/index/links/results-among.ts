@@ -2,14 +2,13 @@
 // the query as usual, the hits outside `paths` are dropped, and the few left are read and given
 // sections the way a search shows them. Ranking stays the index's own, so a neighbour's score,
 // matched words and weights compare with the first search's. The sections are quoted from the
-// shown parse (`ShownNotes`), as the search quotes them: a note's blocks stay apart, code never runs
-// into the prose after it, nor a table's rows into one line.
+// index's shown parse (`VaultIndex.shownNote`: its cache and its note size limit), as the search
+// quotes them: a note's blocks stay apart, code never runs into the prose after it, nor a table's
+// rows into one line.
 import type { NoteStore } from "../../ports";
-import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseQuery } from "../query";
 import { readNotes } from "../read-notes";
 import { buildSectionHits } from "../section-hits";
-import { ShownNotes } from "../shown-notes";
 import type { Analyzer } from "../tokenize";
 import type { SearchResult } from "../types";
 import type { VaultIndex } from "../vault-index";
@@ -23,7 +22,7 @@ export interface ResultsAmongOptions {
 }
 
 /** The notes of `paths` that match `query`, best first, as search results. */
-export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note">, store: NoteStore, query: string, paths: ReadonlySet<string>, options: ResultsAmongOptions): Promise<SearchResult[]> {
+export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note" | "shownNote">, store: NoteStore, query: string, paths: ReadonlySet<string>, options: ResultsAmongOptions): Promise<SearchResult[]> {
   if (paths.size === 0) return [];
   const hits = index.rank(parseQuery(query), options.depth ?? 200).filter((h) => paths.has(h.path));
   const texts = await readNotes(
@@ -31,13 +30,12 @@ export async function resultsAmong(index: Pick<VaultIndex, "rank" | "note">, sto
     hits.map((h) => h.path),
   );
   const results: SearchResult[] = [];
-  const shown = new ShownNotes();
   for (const [i, hit] of hits.entries()) {
     const note = index.note(hit.path);
     const text = texts[i];
     if (!note || typeof text !== "string") continue;
-    // Only the part the index holds (its default limit), as the search: a huge note parsed whole held the run up for seconds.
-    const sections = buildSectionHits(shown.parse(hit.path, indexedPart(text, MAX_NOTE_CHARS)), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
+    // Only the part the index holds, as the search: a huge note parsed whole held the run up for seconds.
+    const sections = buildSectionHits(index.shownNote(hit.path, text), hit.docTerms, options.analyzer, options.sectionsPerNote ?? 2);
     results.push({ path: hit.path, title: note.title, score: hit.score, tags: note.tags, sections, explanation: hit.explanation });
   }
   return results;

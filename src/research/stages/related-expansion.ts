@@ -48,7 +48,7 @@ export interface RelatedExpansion {
 }
 
 export interface RelatedExpansionDeps {
-  index: Pick<VaultIndex, "rank" | "note">;
+  index: Pick<VaultIndex, "rank" | "note" | "shownNote">;
   store: NoteStore;
   links: VaultLinks;
   analyzer: Analyzer;
