@@ -6,7 +6,7 @@ import type { Analyzer } from "./tokenize";
 import { wordSpans, type WordSpan } from "./tokenize";
 import type { Highlight, ParsedNote, SectionHit } from "./types";
 import { CJK_CHAR } from "../text/scripts";
-import { abbreviationBefore } from "../text/abbreviations";
+import { ENDS_WITH_STOP, sentenceStarts } from "../text/sentence-ends";
 
 /** Characters in a snippet window. */
 export const SNIPPET_CHARS = 240;
@@ -266,17 +266,14 @@ function nearStart(clean: string, at: number, size: number): number {
 function wholeStart(clean: string, at: number, reach: number): number | null {
   const floor = at - reach;
   const blockStart = clean.lastIndexOf("\n", at - 1) + 1;
-  let sentence = -1;
   // With the match's first character: a sentence that starts with the match ends the one before right there.
+  // Sentences end as the evidence brief reads them (one rule), so it quotes the one the window starts at.
   const before = clean.slice(Math.max(blockStart, floor), at + 1);
-  for (const end of before.matchAll(SENTENCE_END)) if (!(end[0][0] === "." && abbreviationBefore(before, end.index))) sentence = end.index + end[0].length;
-  if (sentence >= 0) return Math.max(blockStart, floor) + sentence;
+  const sentence = sentenceStarts(before).at(-1);
+  if (sentence !== undefined) return Math.max(blockStart, floor) + sentence;
   if (blockStart < floor) return null;
   return leadInStart(clean, blockStart, floor) ?? blockStart;
 }
-
-/** Where a sentence ends, as the evidence brief reads one: a stop, a space and what may start a sentence, or a stop of a script that needs no space. */
-const SENTENCE_END = /[.!?؟]["”’')\]]* (?=["“(\p{Lu}\p{Lt}\p{Lo}\p{N}])|[。！？।॥۔។။] ?/gu;
 
 /** The start of the lead-in (a block ending with ":") above the block at `blockStart`, over items that end with no stop; null when none within `floor`. */
 function leadInStart(clean: string, blockStart: number, floor: number): number | null {
@@ -285,7 +282,7 @@ function leadInStart(clean: string, blockStart: number, floor: number): number |
     if (above < floor) return null;
     const block = clean.slice(above, start - 1).trimEnd();
     if (block.endsWith(":")) return above;
-    if (/[.!?。！？]["”’')\]]*$/u.test(block) || block === "") return null;
+    if (ENDS_WITH_STOP.test(block) || block === "") return null;
     start = above;
   }
   return null;

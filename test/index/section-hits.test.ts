@@ -110,6 +110,14 @@ describe("snippetAround: where the window starts", () => {
     expect(snippetFor(initials, "volumes").startsWith("…\nThe trilogy by J. R. R. Tolkien")).toBe(true);
   });
 
+  it("starts where the evidence brief reads a sentence start (text/sentence-ends.ts): after a closing quotation mark, at a Thai space", () => {
+    const quoted = `${filler(30)}. The sign said "Keep out." Dogs bark at the gate every night. ${filler(60)}`;
+    expect(snippetFor(quoted, "dogs").startsWith("…\nDogs bark at the gate")).toBe(true);
+    const weather = "วันนี้อากาศดีมากและเราไปเที่ยวทะเล ";
+    const thai = `${weather.repeat(8)}การหมักใช้ทำขนมปังและชีส ${weather.repeat(8)}`;
+    expect(snippetFor(thai, "การหมักใช้ทำขนมปังและชีส").startsWith("…\nการหมักใช้ทำขนมปังและชีส")).toBe(true);
+  });
+
   it("starts near the match as before, marked as a cut inside a sentence, when the sentence starts too far back", () => {
     const text = `Start ${filler(80)} match ${filler(60)}`;
     const snippet = snippetFor(text, "match");

@@ -9,8 +9,8 @@ import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 import { CJK_CHAR } from "../../text/scripts";
 import { countWords } from "../../text/word-count";
+import { ENDS_WITH_STOP, sentencesIn } from "../../text/sentence-ends";
 import { pairShare } from "./judge-coverage";
-import { ABBREVIATIONS } from "./plan";
 import { NUMBERED_SOURCE } from "./verify-citations";
 
 export interface EvidenceBriefOptions {
@@ -168,18 +168,13 @@ interface Sentence {
 
 function sentencesOf(row: EvidenceRow): Sentence[] {
   // A model's summary of a read page is not evidence to quote: the passages it summarises are.
-  const texts =
+  const sentences =
     row.kind === "note"
-      ? row.sections.flatMap((s) => (s.heading === "" ? propertyPieces(s.text) : [{ prose: s.text }]))
-      : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => ({ prose: s.text }));
-  return texts
-    .flatMap((piece): Sentence[] => ("property" in piece ? [{ text: piece.property, property: true }] : proseSentences(piece.prose, row.kind === "note")))
-    .map((s) => ({ ...s, text: s.text.replace(LIST_ITEM, "").trim() }))
-    .filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+      ? row.sections.flatMap((s) => blockSentences(s.text, { note: true, opening: s.heading === "" }))
+      : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).flatMap((s) => blockSentences(s.text, { note: false, opening: false }));
+  return sentences.map((s) => ({ ...s, text: s.text.replace(LIST_ITEM, "").trim() })).filter((s) => /[\p{L}\p{N}]/u.test(s.text));
 }
 
-/** A block that ends as a sentence does; a list item or a table row often ends with none. */
-const ENDS_WITH_STOP = /[.!?。！？।؟]["”’')\]]*$/u;
 /** A block that shows its list marker (a web page's passage): an item, whatever it ends with. */
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 /** A lead-in longer than this is cut (at a word, its start kept), so the quote still reaches the item. */
@@ -198,23 +193,38 @@ const MAX_LEAD_IN_CHARS = 120;
  *
  * A note's snippet that begins inside a sentence ("…put a seasoned cast iron skillet into the
  * dishwasher.") lost the sentence's start, and with it perhaps a "never", a "not" or a "critics claim
- * that": that first piece is not quoted. (An outside row's text is the provider's, cut or not.)
+ * that": that first piece is not quoted. (An outside row's text is the provider's, cut or not.) One
+ * that begins with "…" on a line of its own begins at a whole sentence, which is quoted.
+ *
+ * A note's block of properties ("type: Command; name: Page embed;", a Logseq block's `key::` lines)
+ * is read as properties wherever it stands (`notePieces`): never a sentence, nor hung on a lead-in.
  */
-function proseSentences(text: string, cutByOurWindow: boolean): Sentence[] {
+function blockSentences(text: string, from: { note: boolean; opening: boolean }): Sentence[] {
   const out: Sentence[] = [];
   let leadIn: string | undefined;
   let next = false; // whether this block comes right after its lead-in
-  text.split("\n").forEach((raw, index) => {
-    const block = raw.trim();
-    const sentences = isCodeBlock(block) ? [] : struckWhole(sentencesIn(block));
+  // "…" alone on the first line: the window starts at a whole sentence or block, and no cut is in the text.
+  const blocks = text.split("\n").map((raw) => raw.trim());
+  const wholeStart = blocks[0] === "…";
+  blocks.forEach((block, index) => {
+    const first = index === (wholeStart ? 1 : 0);
+    const pieces = from.note ? notePieces(block, { first, opening: from.opening && first }) : { properties: [], prose: block };
+    if (pieces.properties.length > 0) {
+      out.push(...pieces.properties.map((text) => ({ text, property: true })));
+      // The properties are what a lead-in right above them introduced: the block after them is not its object.
+      next = false;
+      if (pieces.prose === "") return;
+    }
+    const prose = pieces.prose;
+    const sentences = isCodeBlock(prose) ? [] : struckWhole(sentencesIn(prose));
     const last = sentences.at(-1)?.trim() ?? "";
     // A lead-in hangs on none before it: tldr's items ("Extract files from an archive:") follow each other.
     const opens = last.endsWith(":") && /[\p{L}\p{N}]/u.test(last);
     // A block the snippet cut at its end may have ended as a sentence, or as a lead-in.
-    const item = LIST_ITEM.test(block) || !(ENDS_WITH_STOP.test(block) || block.endsWith("…"));
+    const item = LIST_ITEM.test(prose) || !(ENDS_WITH_STOP.test(prose) || prose.endsWith("…"));
     const governed = leadIn !== undefined && !opens && (next || item);
     const prefix = governed ? `${leadIn}${next ? " " : " … "}` : undefined;
-    const cutStart = cutByOurWindow && index === 0 && cutInSentence(block) ? 1 : 0;
+    const cutStart = from.note && first && cutInSentence(prose) ? 1 : 0;
     for (const sentence of sentences.slice(cutStart)) out.push({ text: sentence, property: false, leadIn: prefix });
     if (opens) {
       leadIn = cutText(last, MAX_LEAD_IN_CHARS, { atWord: true });
@@ -264,54 +274,33 @@ function isCodeBlock(block: string): boolean {
 }
 
 /**
- * Where sentences end. A full stop, "!" or "?" (or Arabic's "؟") before a space and a capital, a
- * figure, a quotation mark or a letter of a script without capitals (Arabic, Hebrew, Hindi: there
- * no capital ever followed, and a whole paragraph was one "sentence"); the full stops of Chinese and
- * Japanese, Hindi (।), Urdu (۔), Khmer (។) and Burmese (။) wherever they stand; and in Thai and
- * Lao, which end a sentence with a space and no mark, a space between two of their letters. Not
- * the dot of an abbreviation or an initial: "a plugin, e.g. Dataview, which…" was quoted as
- * "Dataview, which…", and "by J. R. R. Tolkien" as "The trilogy by J.".
- */
-function sentencesIn(text: string): string[] {
-  return text
-    .replace(/([.!?؟])\s+(?=[\p{Lu}\p{Lt}\p{Lo}\p{N}"“(])/gu, (stop: string, mark: string, at: number, whole: string) =>
-      mark === "." && abbreviationBefore(whole, at) ? stop : `${mark}\n`,
-    )
-    .replace(/([。！？।॥۔។။])\s*/gu, "$1\n")
-    .replace(/([\p{Script=Thai}\p{Script=Lao}])\s+(?=[\p{Script=Thai}\p{Script=Lao}])/gu, "$1\n")
-    .split(/\n+/);
-}
-
-/** Whether the word before the dot at `at` is an abbreviation ("e.g", "vs", "Dr", "U.S") or an initial ("J"). */
-function abbreviationBefore(text: string, at: number): boolean {
-  const word = /[\p{L}.]+$/u.exec(text.slice(Math.max(0, at - 16), at))?.[0];
-  if (word === undefined) return false;
-  // Short parts between dots ("e.g", "U.S", "Ph.D"), not a file's or a site's name ("config.json").
-  return word.length === 1 || (word.includes(".") && word.split(".").every((part) => part.length <= 3)) || ABBREVIATIONS.has(word.toLowerCase());
-}
-
-/**
- * A property as the index shows it before a note's first words (index/frontmatter.ts
- * `propertyLine`): "name: value;". The name holds no colon, semicolon or sentence stop.
+ * A property as the index shows it (index/frontmatter.ts `propertyLine`; a Logseq block's `key::`
+ * lines too, index/shown-notes.ts): "name: value;". The name holds no colon, semicolon or sentence stop.
  */
 const PROPERTY_LINE = /^([^\s:;…][^:;.!?]{0,59}: [^;]*);(?:\s+|$)/u;
 /** A snippet that begins inside the properties: the end of a value, then a whole property. */
 const CUT_VALUE = /^…[^;]*;\s+(?=[^\s:;…][^:;.!?]{0,59}: [^;]*;(?:\s|$))/u;
+/** The last property of a block the snippet cut inside its value: "description: Finds blocks by…". */
+const CUT_PROPERTY = /^[^\s:;…][^:;.!?]{0,59}: [^;]*…$/u;
 
 /**
- * A note's opening text, its properties apart: a snippet runs them into the first sentence
- * ("description: …; references: a.md; Space Lua is…" was quoted as one sentence). Each property is a
- * piece of its own (not split at its full stops: a value is one fact), without the semicolon the
- * index put there to keep properties apart; the end of a value the snippet cut is no sentence at all.
+ * A note's block, its properties apart: each a piece of its own (not split at its full stops: a value
+ * is one fact), without the semicolon the index put there to keep properties apart. A block is
+ * properties only when it holds nothing else ("Note: the runtime starts first; then plugins load." is
+ * prose), but a note's opening block may run its properties into the first sentence ("description: …;
+ * references: a.md; Space Lua is…"). In the first block, the end of a value the snippet cut is no
+ * sentence at all.
  */
-function propertyPieces(text: string): ({ property: string } | { prose: string })[] {
-  const pieces: ({ property: string } | { prose: string })[] = [];
-  let rest = text.replace(CUT_VALUE, "");
+function notePieces(block: string, at: { first: boolean; opening: boolean }): { properties: string[]; prose: string } {
+  const properties: string[] = [];
+  let rest = at.first ? block.replace(CUT_VALUE, "") : block;
   for (let line = PROPERTY_LINE.exec(rest); line; line = PROPERTY_LINE.exec(rest)) {
-    pieces.push({ property: line[1] });
+    properties.push(line[1]);
     rest = rest.slice(line[0].length);
   }
-  return [...pieces, { prose: rest }];
+  if (properties.length > 0 && CUT_PROPERTY.test(rest)) return { properties: [...properties, rest], prose: "" };
+  if (rest === "" || at.opening) return { properties, prose: rest };
+  return { properties: [], prose: block };
 }
 
 /** Chinese and Japanese put no spaces between words: there each character counts as one. */

@@ -1,0 +1,44 @@
+// Where sentences end: the index's snippets start at one, and the evidence brief quotes them whole.
+import { describe, expect, it } from "vitest";
+import { ENDS_WITH_STOP, sentenceStarts, sentencesIn } from "../../src/text/sentence-ends";
+
+describe("sentencesIn", () => {
+  it("ends a sentence at a stop before a space and a capital, a figure or a quotation mark", () => {
+    expect(sentencesIn('It works. 3 notes did. "Yes," he said! Why? (Maybe.) Fine.')).toEqual(["It works.", "3 notes did.", '"Yes," he said!', "Why?", "(Maybe.)", "Fine."]);
+  });
+
+  it("ends one after the quotation marks and brackets that close on its stop", () => {
+    expect(sentencesIn('The sign said "Keep out." Dogs bark. See (the index.) Then go.')).toEqual(['The sign said "Keep out."', "Dogs bark.", "See (the index.)", "Then go."]);
+  });
+
+  it("ends none at an abbreviation's or an initial's dot, nor before a small letter", () => {
+    expect(sentencesIn("A plugin, e.g. Dataview, by J. R. R. Tolkien. Open config.json. then more")).toEqual(["A plugin, e.g. Dataview, by J. R. R. Tolkien.", "Open config.json. then more"]);
+  });
+
+  it("reads scripts without capitals or spaces: Arabic, Chinese, Hindi, Thai", () => {
+    expect(sentencesIn("التخمير عملية قديمة. الطقس كان جميلا؟ نعم")).toEqual(["التخمير عملية قديمة.", "الطقس كان جميلا؟", "نعم"]);
+    expect(sentencesIn("酵头要喂。每天一次！好")).toEqual(["酵头要喂。", "每天一次！", "好"]);
+    expect(sentencesIn("किण्वन पुरानी प्रक्रिया। आज मौसम अच्छा")).toEqual(["किण्वन पुरानी प्रक्रिया।", "आज मौसम अच्छा"]);
+    expect(sentencesIn("การหมักเป็นกระบวนการเก่าแก่ วันนี้อากาศดี")).toEqual(["การหมักเป็นกระบวนการเก่าแก่", "วันนี้อากาศดี"]);
+  });
+
+  it("gives no empty sentence, and the text whole when nothing ends in it", () => {
+    expect(sentencesIn("")).toEqual([]);
+    expect(sentencesIn("一句。")).toEqual(["一句。"]);
+    expect(sentencesIn("no stop here")).toEqual(["no stop here"]);
+  });
+});
+
+describe("sentenceStarts", () => {
+  it("gives where each sentence after the first starts, in order", () => {
+    const text = "One. Two。Three";
+    expect(sentenceStarts(text)).toEqual([text.indexOf("Two"), text.indexOf("Three")]);
+  });
+});
+
+describe("ENDS_WITH_STOP", () => {
+  it("knows a block that ends as a sentence does, in any of the rule's scripts", () => {
+    for (const block of ["Done.", 'He said "done."', "完成。", "पूरा।", "Really?)"]) expect(ENDS_WITH_STOP.test(block), block).toBe(true);
+    for (const block of ["Garlic cures colds", "These are myths:", "cut here…"]) expect(ENDS_WITH_STOP.test(block), block).toBe(false);
+  });
+});
