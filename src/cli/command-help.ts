@@ -50,6 +50,8 @@ const COMMAND_NOTES: Record<string, string[]> = {
   index: [
     "It also lists the cache folders of vaults no longer at their path (cache_folders_left_behind in --json): a vault",
     "moved takes its own back at its next run; remove a folder once its vault is gone for good.",
+    "Saving the index is its one job: when the cache cannot be written (a full or read-only disk) it exits 1 and",
+    "says why (cache_not_saved in --json).",
   ],
 };
 

@@ -8,13 +8,14 @@
 // that cannot be read, or are damaged, become an empty store and a reason, never a crash; the two
 // differ (`reset.kind` "unreadable" names the file): vectors that cannot be read now may be read
 // again later, and `embed` refuses rather than pay to embed every note again over them.
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
+import { makeFolder } from "./make-folder";
 import { whyNot } from "./path-kind";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
@@ -49,7 +50,8 @@ export class FileVectorCache implements VectorCache {
 
   async write(name: string, bytes: Uint8Array): Promise<void> {
     const file = this.partFile(name);
-    await mkdir(this.folder, { recursive: true });
+    // On a read-only disk Node's recursive mkdir says ENOENT; makeFolder gives the disk's reason.
+    await makeFolder(this.folder);
     if (!this.tidied) {
       this.tidied = true;
       await removeLeftoverTemporaryFiles(this.folder, isVectorFile);

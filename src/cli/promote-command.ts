@@ -19,6 +19,7 @@ import { nodePageReader } from "./dom-parser";
 import { envSecretValues } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileIndexCache } from "./file-index-cache";
+import { indexNotSavedWarning } from "./index-not-saved";
 import { FsNoteStore } from "./fs-note-store";
 import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
@@ -110,7 +111,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const { http, replayDir } = web;
 
   const cache = new FileIndexCache(cacheDir, root);
-  await index.sync(store, cache);
+  const sync = await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
   const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock), located, args.sourceKey);
@@ -118,7 +119,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     try {
       await index.save(cache);
     } catch (error) {
-      io.err(`warning: the index cache could not be written (${errorMessage(error)}); the next run will index again.\n`);
+      io.err(indexNotSavedWarning(errorMessage(error), sync));
     }
   }
 

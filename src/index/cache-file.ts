@@ -15,8 +15,8 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (16: code fences read as Obsidian renders them, `text/code-fences.ts`, in nested lists too; 15: Thai, Lao, Khmer and Burmese split into pairs, their marks and kana voicing kept when folding, a listed alias with a comma kept whole). */
-export const INDEX_FORMAT_VERSION = 16;
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (17: a link reference definition leaves no words, a footnote's marker none, an inline HTML comment ends at `-->`, struck-out text keeps its `~~`; segments named by a token of their save, never by a count a rebuild starts again, and the manifest keeps no count; 16: code fences read as Obsidian renders them, `text/code-fences.ts`, in nested lists too; 15: Thai, Lao, Khmer and Burmese split into pairs, their marks and kana voicing kept when folding, a listed alias with a comma kept whole). */
+export const INDEX_FORMAT_VERSION = 17;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";
@@ -53,8 +53,6 @@ export interface Manifest {
   /** What the settings that shape the index were (see VaultIndex's fingerprint). */
   fingerprint: string;
   savedAt: number;
-  /** Saves so far: each save names its new segments after it, so no name is ever reused. */
-  saves: number;
   /**
    * The short id the next note gets, and MiniSearch's running average of each field's length. The
    * averages are written for the format's sake only: a load computes them again from the rows.
@@ -81,20 +79,35 @@ export type ManifestRead = { ok: true; manifest: Manifest } | { ok: false; reaso
 /** Every problem kind, so a saved problem of a kind this version does not know is caught. */
 const PROBLEM_KINDS: Record<NoteProblemKind, true> = { frontmatter: true, encoding: true, read: true, too_large: true };
 
-export function segmentName(saves: number, first: number): string {
-  return `segment-${saves}-${first}`;
+/** Random bytes in a save's token: 64 bits, so two saves of any processes drawing the same one is not to be expected. */
+const TOKEN_BYTES = 8;
+
+/**
+ * A token for one save's new segments that no other save, of this process or another, has used. A
+ * segment's name must never be given to other contents: another process sharing the cache (the MCP
+ * server beside `vault-research index`), or the plugin reloaded while its last save ran, may still
+ * list the old contents under that name in its manifest, and load or keep them as its own. A count
+ * of saves could not promise that: a rebuild, or a cache another process overwrote, starts it again.
+ */
+export function newSaveToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(TOKEN_BYTES));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const SEGMENT_NAME = /^segment-([1-9][0-9]*)-(0|[1-9][0-9]*)$/;
+export function segmentName(saveToken: string, first: number): string {
+  return `segment-${saveToken}-${first}`;
+}
 
-/** Whether `name` is what `segmentName` gives for `first` at one of the saves up to `saves`. */
-function isSegmentNameOf(name: string, first: number, saves: number): boolean {
+const SEGMENT_NAME = new RegExp(`^segment-[0-9a-f]{${2 * TOKEN_BYTES}}-(0|[1-9][0-9]*)$`);
+
+/** Whether `name` is what `segmentName` gives for `first` at some save. */
+function isSegmentNameOf(name: string, first: number): boolean {
   const match = SEGMENT_NAME.exec(name);
-  return match !== null && Number(match[1]) <= saves && Number(match[2]) === first;
+  return match !== null && Number(match[1]) === first;
 }
 
-export function createManifest(fingerprint: string, savedAt: number, saves: number, engine: SearchEngine, segments: SegmentEntry[]): Manifest {
-  return { format: FORMAT, version: INDEX_FORMAT_VERSION, fingerprint, savedAt, saves, nextId: engine.nextShortId, averageFieldLength: engine.averageFieldLengths, segments };
+export function createManifest(fingerprint: string, savedAt: number, engine: SearchEngine, segments: SegmentEntry[]): Manifest {
+  return { format: FORMAT, version: INDEX_FORMAT_VERSION, fingerprint, savedAt, nextId: engine.nextShortId, averageFieldLength: engine.averageFieldLengths, segments };
 }
 
 /** The manifest, or why the cache cannot be used. `fingerprint` is the current settings'. */
@@ -102,28 +115,27 @@ export function readManifest(value: unknown, fingerprint: string): ManifestRead 
   if (!isRecord(value) || value.format !== FORMAT) return rebuild({ kind: "not_an_index" });
   if (value.version !== INDEX_FORMAT_VERSION) return rebuild({ kind: "format_changed", from: versionAsWritten(value.version), to: INDEX_FORMAT_VERSION });
   if (value.fingerprint !== fingerprint) return rebuild({ kind: "settings_changed" });
-  const { savedAt, saves, nextId, averageFieldLength, segments } = value;
+  const { savedAt, nextId, averageFieldLength, segments } = value;
   if (!Array.isArray(segments) || !Array.isArray(averageFieldLength)) return rebuild({ kind: "incomplete" });
-  if (!Number.isFinite(savedAt) || !isCount(saves) || !isCount(nextId) || nextId > MAX_SHORT_ID) return corrupt("the manifest's counters have the wrong shape");
+  if (!Number.isFinite(savedAt) || !isCount(nextId) || nextId > MAX_SHORT_ID) return corrupt("the manifest's counters have the wrong shape");
   if (averageFieldLength.length !== FIELDS.length || !isAverageLengthList(averageFieldLength)) return corrupt("the manifest's field lengths have the wrong shape");
   let end = 0;
   const names = new Set<string>();
   for (let i = 0; i < segments.length; i++) {
     const entry: unknown = segments[i];
-    if (!isSegmentEntry(entry, saves) || entry.first < end || entry.end > nextId || names.has(entry.name)) return corrupt(`segment ${i + 1} of ${segments.length} has the wrong shape`);
+    if (!isSegmentEntry(entry) || entry.first < end || entry.end > nextId || names.has(entry.name)) return corrupt(`segment ${i + 1} of ${segments.length} has the wrong shape`);
     names.add(entry.name);
     end = entry.end;
   }
   return { ok: true, manifest: value as unknown as Manifest };
 }
 
-/** Right in shape and possible: named after its first note by a save so far, holding at least one note and no more than its range has room for. */
-function isSegmentEntry(value: unknown, saves: number): value is SegmentEntry {
+/** Right in shape and possible: named after its first note by a save, holding at least one note and no more than its range has room for. */
+function isSegmentEntry(value: unknown): value is SegmentEntry {
   if (!isRecord(value)) return false;
   const { name, first, end, notes, left } = value;
   if (typeof name !== "string" || !PART_NAME.test(name) || !isCount(first) || !isCount(end) || first >= end || !isCount(notes)) return false;
-  // A later save's name would be written again by the next save, over this segment.
-  if (notes < 1 || notes > end - first || !isSegmentNameOf(name, first, saves)) return false;
+  if (notes < 1 || notes > end - first || !isSegmentNameOf(name, first)) return false;
   if (!Array.isArray(left) || left.length > notes) return false;
   let previous = first - 1;
   for (const id of left) {

@@ -4,9 +4,14 @@
 // manifest goes last, so a save cut short leaves the previous cache whole. A load reads the
 // manifest, then one segment at a time (the next one already on its way), pausing between them.
 // The shapes and their checks live in cache-file.ts.
+//
+// Another process may save into the same cache (the MCP server beside `vault-research index`, or
+// the plugin reloaded while its last save ran). Each save names its segments with a token of its
+// own, so no name ever holds other contents than a manifest listing it expects, and writes again a
+// segment it would keep that the other's save took away as unlisted.
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
-import { createManifest, MANIFEST_PART, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
+import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
@@ -36,7 +41,6 @@ type PartRead = { ok: true; value: unknown } | { ok: false; error: unknown };
 export class SavedIndex {
   /** The cache's segments as its manifest lists them; null when unknown (the next save writes all). */
   private segments: SegmentEntry[] | null = null;
-  private saves = 0;
   /** Notes with short ids below this were in the index when the cache was last saved or loaded. */
   private savedEnd = 0;
   /** While a save runs, the end it saves up to. */
@@ -67,7 +71,7 @@ export class SavedIndex {
     if (manifestRead.value === null || manifestRead.value === undefined) return { kind: "no_cache" };
     const read = readManifest(manifestRead.value, fingerprint);
     if (!read.ok) return read.reason;
-    const { segments, nextId, averageFieldLength, saves } = read.manifest;
+    const { segments, nextId, averageFieldLength } = read.manifest;
     index.engine.restoreCounters(nextId, [...averageFieldLength]);
     const slice = index.slice();
     let next = segments.length > 0 ? readAhead(cache, segments[0].name) : null;
@@ -87,7 +91,6 @@ export class SavedIndex {
     }
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
-    this.saves = saves;
     this.savedEnd = nextId;
     return null;
   }
@@ -100,14 +103,17 @@ export class SavedIndex {
   }
 
   private async saveNow(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
+    // A listing that fails checks nothing: the writes then name what is wrong with the cache's
+    // place in their own words (a folder that cannot be made), as they did before it was listed.
+    const stored = await cache.names().then((names) => new Set(names), () => null);
     const { engine } = index;
     const epoch = this.epoch;
     const end = engine.nextShortId;
-    const saves = this.saves + 1;
+    const token = newSaveToken();
     const slice = index.slice();
     this.savingEnd = end;
     try {
-      const plan = planSegments(this.segments, this.leftSinceSave, engine, this.savedEnd, end);
+      const plan = planSegments(this.segments, stored, this.leftSinceSave, engine, this.savedEnd, end);
       const written = new Map<string, Set<number>>();
       const room = new Uint32Appender();
       const entries: SegmentEntry[] = [];
@@ -118,7 +124,7 @@ export class SavedIndex {
         }
         const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice, room);
         if (notes === 0) continue;
-        const name = segmentName(saves, planned.first);
+        const name = segmentName(token, planned.first);
         // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
         await slice.pause();
         await cache.write(name, part);
@@ -128,7 +134,7 @@ export class SavedIndex {
         await slice.pause();
       }
       const applied = [...this.leftSinceSave];
-      const manifest = createManifest(fingerprint, savedAt, saves, engine, withLeft(entries, applied, written));
+      const manifest = createManifest(fingerprint, savedAt, engine, withLeft(entries, applied, written));
       for (const id of applied) this.leftSinceSave.delete(id);
       try {
         await cache.write(MANIFEST_PART, manifest);
@@ -136,9 +142,6 @@ export class SavedIndex {
         for (const id of applied) this.leftSinceSave.add(id);
         throw error;
       }
-      // The count moves on even when the index was rebuilt meanwhile: the manifest just written
-      // names its segments after it, and the next save must not write over them before its own.
-      this.saves = Math.max(this.saves, saves);
       if (epoch === this.epoch) {
         this.segments = manifest.segments;
         this.savedEnd = end;
@@ -150,8 +153,8 @@ export class SavedIndex {
   }
 }
 
-/** The segments after this save: kept ones, rewritten ones, and the notes added since as new ones. */
-function planSegments(existing: SegmentEntry[] | null, left: ReadonlySet<number>, engine: SearchEngine, savedEnd: number, end: number): PlannedSegment[] {
+/** The segments after this save: kept ones, rewritten ones, and the notes added since as new ones. `stored` names the parts the cache holds (null: unknown). */
+function planSegments(existing: SegmentEntry[] | null, stored: ReadonlySet<string> | null, left: ReadonlySet<number>, engine: SearchEngine, savedEnd: number, end: number): PlannedSegment[] {
   const plan: { planned: PlannedSegment; first: number; end: number; live: number }[] = [];
   // An array walked by index: a Set walked once a segment (500 left, 100 segments) made 2 MB of iterator steps.
   const leftIds = Array.from(left);
@@ -161,9 +164,10 @@ function planSegments(existing: SegmentEntry[] | null, left: ReadonlySet<number>
       const id = leftIds[i];
       if (id >= entry.first && id < entry.end && !entry.left.includes(id)) live--;
     }
-    // A segment half emptied is written again with what is left, and one emptied is dropped.
+    // A segment half emptied is written again with what is left, and one emptied is dropped; one
+    // that is gone (another process's save removed it) is written again whole.
     if (live <= 0) continue;
-    const planned = live * 2 <= entry.notes ? { first: entry.first, end: entry.end } : { keep: entry };
+    const planned = live * 2 <= entry.notes || (stored !== null && !stored.has(entry.name)) ? { first: entry.first, end: entry.end } : { keep: entry };
     plan.push({ planned, first: entry.first, end: entry.end, live });
   }
   for (const range of chunkLiveNotes(engine, existing ? savedEnd : 0, end)) plan.push({ planned: range, ...range });

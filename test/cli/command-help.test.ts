@@ -58,6 +58,11 @@ describe("command help", () => {
     }
   });
 
+  it("says that index exits 1 when it could not save its cache, and where --json says why", () => {
+    const text = commandHelpText("index", COMMANDS.index);
+    expect(text).toContain("when the cache cannot be written (a full or read-only disk) it exits 1 and\nsays why (cache_not_saved in --json)");
+  });
+
   it("the overview shows every command's usage and what it does", () => {
     const text = overviewHelpText(COMMANDS);
     for (const [name, c] of Object.entries(COMMANDS)) {

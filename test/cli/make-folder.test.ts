@@ -10,6 +10,7 @@ import { parseArgs } from "../../src/cli/args";
 import { embedCommand } from "../../src/cli/embed-command";
 import { FileIndexCache } from "../../src/cli/file-index-cache";
 import { FileQueryLogFile } from "../../src/cli/file-query-log";
+import { FileVectorCache } from "../../src/cli/file-vector-cache";
 import { keepTrace } from "../../src/cli/kept-trace";
 import { makeFolder, makeFolderSync } from "../../src/cli/make-folder";
 import { COMMANDS } from "../../src/cli/run";
@@ -99,6 +100,11 @@ describe("a folder that cannot be made on a read-only disk", () => {
   it("is said so by the query log", async () => {
     const folder = path.join(disk.readOnly, "cache", "index-0123456789abcdef");
     await expect(new FileQueryLogFile(folder).append("{}\n")).rejects.toMatchObject(readOnlyError(folder));
+  });
+
+  it("is said so by the vectors' save", async () => {
+    const folder = path.join(disk.readOnly, "cache", "index-0123456789abcdef");
+    await expect(new FileVectorCache(folder).write("vectors", new Uint8Array([1, 2, 3]))).rejects.toMatchObject(readOnlyError(folder));
   });
 
   it("is said so by embed, which refuses before sending anything", async () => {

@@ -4,9 +4,9 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseArgs } from "../../src/cli/args";
-import { vaultCacheFolder } from "../../src/cli/file-index-cache";
+import { FileIndexCache, vaultCacheFolder } from "../../src/cli/file-index-cache";
 import { indexCommand } from "../../src/cli/index-command";
 import { bundledNodeWorkers } from "../../src/cli/node-workers";
 import { promoteCommand, type PromoteArgs } from "../../src/cli/promote-command";
@@ -269,4 +269,27 @@ describe("vault-research promote in a vault renamed or moved", () => {
     expect(readFileSync(path.join(vaultCacheFolder(cacheDir, moved), "vectors.bin"), "utf8")).toBe("hours of embedding");
     expect(existsSync(vaultCacheFolder(cacheDir, vault))).toBe(false);
   }, 60_000);
+});
+
+// The promotion's note is in the vault either way; what a failed save costs is the next run's
+// reading. It said "the next run will index again" after an update too, where only this run's
+// changes are read again (the cache stays as it was: its manifest is written last).
+describe("vault-research promote when the index cache could not be saved", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("says the cache stays as it was after an update, in the index command's words", async () => {
+    // A first promotion writes its note and saves the index.
+    expect(await promoteCommand(args(PAGE_ROWS.pdf.source_key), io)).toBe(0);
+    expect(existsSync(path.join(vaultCacheFolder(path.join(tmp, "cache"), vault), "manifest.v8"))).toBe(true);
+    err.length = 0;
+    vi.spyOn(FileIndexCache.prototype, "write").mockRejectedValue(new Error("ENOSPC: no space left on device, write"));
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), io)).toBe(0);
+    expect(err.join("")).toBe("warning: the index cache could not be written (ENOSPC: no space left on device, write); it stays as it was, and the next run will read this run's changes again.\n");
+  });
+
+  it("says the next run indexes the vault again when this run built it", async () => {
+    vi.spyOn(FileIndexCache.prototype, "write").mockRejectedValue(new Error("ENOSPC: no space left on device, write"));
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), io)).toBe(0);
+    expect(err.join("")).toBe("warning: the index cache could not be written (ENOSPC: no space left on device, write); the next run will index the vault again.\n");
+  });
 });

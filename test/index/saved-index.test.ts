@@ -9,7 +9,7 @@ import { parseQuery } from "../../src/index/query";
 import type { IndexStatus } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ControlledStore } from "../support/controlled-note-store";
-import { FAKE_NOW } from "../support/fake-clock";
+import { fakeClock, FAKE_NOW } from "../support/fake-clock";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 
 const NOTES = 2500;
@@ -122,6 +122,8 @@ describe("saving the index", () => {
     const again = new VaultIndex();
     expect(await again.sync(store, cache)).toMatchObject({ mode: "cache", updated: 0, added: 0 });
     expect(ranked(again, "otters beavers")).toEqual(ranked(index, "otters beavers"));
+    // What the failed save wrote under its own names, no manifest lists: the next save took it away.
+    expect([...cache.parts.keys()].sort()).toEqual([...segmentNames(), "manifest"].sort());
   });
 
   // A rebuild while a save ran kept the save's count from moving on, though its manifest was
@@ -235,5 +237,56 @@ describe("building the index", () => {
     expect(found.length).toBeGreaterThan(NOTES / 250);
     expect(found[0]).toBeGreaterThan(0);
     expect(found[0]).toBeLessThan(found.at(-1)!);
+  });
+});
+
+// Two processes on one cache folder (the MCP server and `vault-research index`), or a plugin
+// reloaded while its last save ran: each saves by the manifest it knows. Segments were named after
+// a count of saves that a rebuild starts again, so one process wrote its `segment-1-0` over the
+// other's, whose next manifest listed it: a warm start loaded the wrong postings without a word.
+describe("two processes saving into one cache", () => {
+  function sharedVault(): { store: ControlledStore; cache: MemoryIndexCache; clock: Clock } {
+    const shared = new ControlledStore();
+    shared.write("Runner.md", "# Jogging\n\nShe runs every morning.\n");
+    shared.write("Other.md", "# Other\n\nNothing here about that.\n");
+    return { store: shared, cache: new MemoryIndexCache(), clock: fakeClock(FAKE_NOW + 3_600_000) };
+  }
+
+  it("never gives a segment's name to other contents, even after the other process rebuilt under other settings", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock, stemming: true });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const unstemmed = new VaultIndex({ clock: shared.clock, stemming: false });
+    expect((await unstemmed.sync(shared.store, shared.cache)).rebuildReason).toEqual({ kind: "settings_changed" });
+    await unstemmed.save(shared.cache);
+    shared.store.write("New.md", "# New\n\nA new note.\n", FAKE_NOW + 10);
+    await server.updateFile(shared.store, "New.md");
+    await server.save(shared.cache);
+    const next = new VaultIndex({ clock: shared.clock, stemming: true });
+    await next.sync(shared.store, shared.cache);
+    expect((await next.search("running", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+  });
+
+  it("writes again a segment it kept that the other process's save removed, so the next start loads", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const reloaded = new VaultIndex({ clock: shared.clock });
+    expect((await reloaded.sync(shared.store, shared.cache)).mode).toBe("cache");
+    shared.store.write("Later.md", "# Later\n\nKingfishers by the river.\n", FAKE_NOW + 10);
+    await reloaded.updateFile(shared.store, "Later.md");
+    await reloaded.rebuild(shared.store);
+    await reloaded.save(shared.cache);
+    // The server's manifest keeps the segment the reloaded plugin's save took away as unlisted.
+    shared.store.write("New.md", "# New\n\nA new note.\n", FAKE_NOW + 20);
+    await server.updateFile(shared.store, "New.md");
+    await server.updateFile(shared.store, "Later.md");
+    await server.save(shared.cache);
+    const next = new VaultIndex({ clock: shared.clock });
+    expect(await next.sync(shared.store, shared.cache)).toMatchObject({ mode: "cache", added: 0, updated: 0 });
+    expect((await next.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+    expect((await next.search("kingfishers", shared.store)).map((r) => r.path)).toEqual(["Later.md"]);
   });
 });

@@ -148,8 +148,8 @@ describe("an unusable cache means a rebuild with a reason", () => {
     ["a segment cut short", (c) => c.parts.set(segment(), { ...(c.parts.get(segment()) as object), postings: new Uint32Array(3) }), /corrupt/],
     ["another program's data", (c) => c.parts.set("manifest", { format: "something-else", version: INDEX_FORMAT_VERSION }), /not a Vault Research index/],
     ["an older format version", (c) => c.parts.set("manifest", { ...c.manifest(), version: INDEX_FORMAT_VERSION - 1 }), /version/],
-    // An integer too large to write as digits: the next save's segment names would not read back.
-    ["a save counter beyond a safe integer", (c) => c.parts.set("manifest", { ...c.manifest(), saves: 1e21 }), /counters have the wrong shape/],
+    // An integer too large to count in exactly: the next note's short id would be one already given.
+    ["a next id beyond a safe integer", (c) => c.parts.set("manifest", { ...c.manifest(), nextId: 1e21 }), /counters have the wrong shape/],
     ["a missing segment", (c) => c.parts.delete(segment()), /incomplete/],
     ["a broken segment", (c) => c.parts.set(segment(), { nonsense: true }), /corrupt/],
     ["note rows of the wrong shape", (c) => {
@@ -159,13 +159,13 @@ describe("an unusable cache means a rebuild with a reason", () => {
     ["a note of a negative size", (c) => {
       const part = c.parts.get(segment()) as { notes: unknown[][] };
       c.parts.set(segment(), { ...part, notes: part.notes.map((row, i) => (i === 0 ? [...row.slice(0, 3), -1, ...row.slice(4)] : row)) });
-    }, /^cache is corrupt \(note 1 of 4 of segment segment-1-0 has the wrong shape\)$/],
+    }, /^cache is corrupt \(note 1 of 4 of segment segment-[0-9a-f]{16}-0 has the wrong shape\)$/],
     ["a posting of a note the segment does not hold", (c) => {
       const part = c.parts.get(segment()) as { postings: Uint32Array; notes: unknown[] };
       const postings = part.postings.slice();
       postings[3] = part.notes.length;
       c.parts.set(segment(), { ...part, postings });
-    }, /^cache is corrupt \(the postings of segment segment-1-0 name a note out of order\)$/],
+    }, /^cache is corrupt \(the postings of segment segment-[0-9a-f]{16}-0 name a note out of order\)$/],
     ["a segment said to hold more notes than its range has room for", (c) => {
       const manifest = c.manifest();
       c.parts.set("manifest", { ...manifest, segments: [{ ...manifest.segments[0], notes: 5 }] });
