@@ -1,7 +1,7 @@
 import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { closesFence, fenceLanguage, fenceLine, fenceOpening, FenceReader, type FencePart } from "../../src/text/code-fences";
+import { closesFence, fenceLanguage, fenceLine, fenceOpening, FenceReader, fenceReaderFor, type FenceLines, type FencePart } from "../../src/text/code-fences";
 
 const parts = (text: string): FencePart[] => {
   const reader = new FenceReader();
@@ -162,10 +162,80 @@ describe("FenceReader", () => {
 
 /** The lines the reader calls code are those CommonMark's reference parser puts in a code block. */
 function expectFencedAsCommonMarkReadsThem(lines: string[]): void {
+  expectReadAsCommonMark(lines, new FenceReader());
+}
+
+/** The lines `reader` calls code are those CommonMark's reference parser puts in a code block. */
+function expectReadAsCommonMark(lines: string[], reader: FenceLines): void {
   const expected = fencedLinesByCommonMark(lines.join("\n"));
-  const reader = new FenceReader();
   const read = lines.map((l) => reader.read(l) !== "outside");
   // Blank lines aside: the reference parser's positions leave those at an unclosed block's end out.
   const shown = (i: number) => !/^[>\s]*$/.test(lines[i]);
   expect(lines.flatMap((_, i) => (shown(i) && read[i] ? [i + 1] : []))).toEqual(lines.flatMap((_, i) => (shown(i) && expected.has(i + 1) ? [i + 1] : [])));
+}
+
+describe("fenceReaderFor", () => {
+  const readerKind = (text: string) => {
+    const reader = fenceReaderFor(text);
+    return reader === null ? "none" : reader instanceof FenceReader ? "full" : "margin";
+  };
+
+  it("gives no reader to a text without three backticks or tildes in a row", () => {
+    expect(readerKind("text `` code ``\n~~ struck ~~")).toBe("none");
+  });
+
+  it("gives the full reader where a quote's or a list item's marker or an indent could stand before a fence", () => {
+    for (const text of ["> ```js", "- ```js", "1. ~~~", "2) ```", "  ```", "\t~~~", "x\n   ```", "```\n  ```", "* + ```", "x\r  ```"]) expect(readerKind(text), text).toBe("full");
+  });
+
+  it("gives the margin reader where every run starts a line or stands behind text", () => {
+    for (const text of ["```js\ncode\n```", "text ``` x", "a```\n~~~", "> quote\n- item\n```\ncode\n```", "```\nx ```\n```"]) expect(readerKind(text), text).toBe("margin");
+  });
+
+  it("the margin reader reads as the full one around blocks that end before a fence: a quoted paragraph (no lazy line), list items, indented code", () => {
+    const texts = [
+      "> quoted paragraph\n```js\ncode\n```\nafter",
+      "- item\n```js\ncode\n```\nafter",
+      "- item\n\n  text in the item\n~~~\ncode\n~~~~\n~~~",
+      "1. item\n   > quoted\n```\n> code\n```",
+      "    indented code\n```\ncode\n````",
+      "text\n```a`b\nstill text\n```",
+    ];
+    for (const text of texts) {
+      expect(readerKind(text), text).toBe("margin");
+      expectSameAsFullReader(text.split("\n"));
+    }
+  });
+
+  it("says what the full reader says of every line of a text, on lines made of the characters blocks turn on", () => {
+    const char = fc.constantFrom(" ", " ", "\t", ">", "-", "*", "+", "1", "2", ".", ")", "`", "`", "`", "~", "#", "=", "x");
+    const line = fc.array(char, { maxLength: 8 }).map((chars) => chars.join(""));
+    fc.assert(fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), expectSameAsFullReader), { numRuns: 3000 });
+  });
+
+  it("the margin reader agrees with CommonMark's reference parser on texts where it is given", () => {
+    const line = fc.constantFrom(
+      "```", "````", "~~~", "```js", "~~~ tasks", "```a`b", "```\u00a0", "text ```", "code", "", "   ", "# heading", "text",
+      "> text", ">", "> - item", "- item", "-", "1. item", "2. item", "  text", "    indented", "\tindented", "===", "---",
+    );
+    const qualifying = fc.array(line, { minLength: 1, maxLength: 12 }).filter((lines) => readerKind(lines.join("\n")) === "margin");
+    fc.assert(
+      fc.property(qualifying, (lines) => {
+        expectReadAsCommonMark(lines, fenceReaderFor(lines.join("\n"))!);
+        expectSameAsFullReader(lines);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** The reader `fenceReaderFor` gives a text says of each of its lines what FenceReader says: the same part, fence and indented code (which the margin reader never reports: a text it reads shows no fence there). */
+function expectSameAsFullReader(lines: string[]): void {
+  const full = new FenceReader();
+  const chosen = fenceReaderFor(lines.join("\n"));
+  if (chosen === null) return;
+  for (const line of lines) {
+    expect(chosen.read(line), line).toBe(full.read(line));
+    expect(chosen.fence).toEqual(full.fence);
+  }
 }
