@@ -17,6 +17,7 @@ import { bundledNodeWorkers, type ReportingWorkers } from "./node-workers";
 import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
 import { visibleName } from "./terminal-text";
+import { indexNotSavedWarning } from "./index-not-saved";
 
 export type { CliIo } from "./cli-io";
 
@@ -143,22 +144,13 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
       await index.save(cache);
     } catch (error) {
       cacheNotSaved = error instanceof Error ? error.message : String(error);
-      io.err(`warning: the index cache could not be written (${cacheNotSaved}); ${whatTheNextRunDoes(sync)}.\n`);
+      io.err(indexNotSavedWarning(cacheNotSaved, sync));
     }
   }
   // Whose the cache folder is, so it can follow the vault when it moves (moved-vault-cache.ts);
   // without a folder (a save that failed, said above) there is nothing to record it in.
   await recordVaultOfCache(cache.folder, root, index.paths()).catch(() => undefined);
   return { root, store, index, settings, sync, cache, cacheDir, workers, cacheNotSaved };
-}
-
-/**
- * What an index not saved costs the next run: a build saves it whole, so without it the next run
- * builds again; an update leaves the cache as it was (its manifest is written last), and only
- * this run's changes are read again.
- */
-function whatTheNextRunDoes(sync: SyncReport): string {
-  return sync.mode === "rebuild" ? "the next run will index the vault again" : "it stays as it was, and the next run will read this run's changes again";
 }
 
 /**
