@@ -5,7 +5,7 @@
 // Ctrl-C stops the run gently (exit 130): what it found is printed, its trace kept in the cache folder.
 import path from "node:path";
 import { warningsToShow, type Citation, type OutsideVaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, providerDisplayName, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
 import { runResearch } from "../research/run";
 import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
@@ -30,7 +30,7 @@ import { readQuestion } from "./question-input";
 import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
 import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
-import { webAccess, type WebAccess } from "./web-access";
+import { searchSessionFor, webAccess, type WebAccess } from "./web-access";
 
 export { readExternalFlags, RESEARCH_FLAGS, type ResearchCliOptions } from "./command-flags";
 
@@ -91,6 +91,7 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: Re
       modelLevers: opened.settings.model.checkVaultEvidence,
       readPage: nodePageReader,
       fetchGuard: web.fetchGuard,
+      searchSession: searchSessionFor(web, io.clock ?? systemClock),
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
       dial: dial.deps,
       signal: stop.signal,
@@ -220,11 +221,20 @@ function traceNoteAsAsked(writeTrace: boolean, result: ResearchResult): boolean 
 
 function progressLine(e: ProgressEvent): StyledText {
   if (e.status === "started") return [styled("dim", `… ${e.detail}`), "\n"];
-  if (e.status === "failed") return [styled("fail", "✗"), ` ${e.stage.replace(/_/g, " ")}: ${e.detail}\n`];
+  const detail = whoseDetail(e);
+  if (e.status === "failed") return [styled("fail", "✗"), ` ${e.provider ? detail : `${e.stage.replace(/_/g, " ")}: ${detail}`}\n`];
   // The user's own Ctrl-C: said as a stop, not marked as a failure.
-  if (e.status === "stopped") return [styled("dim", "■"), ` ${e.detail}\n`];
-  if (e.status === "skipped") return [styled("dim", `- ${e.detail}`), "\n"];
-  return [styled("ok", "✓"), ` ${e.detail}\n`];
+  if (e.status === "stopped") return [styled("dim", "■"), ` ${detail}\n`];
+  if (e.status === "skipped") return [styled("dim", `- ${detail}`), "\n"];
+  return [styled("ok", "✓"), ` ${detail}\n`];
+}
+
+/**
+ * A web source's outcome says whose it is ("GitHub: 2 results"): two sources' lines read "✓ 2 results",
+ * "✓ 1 result", and nothing told which found what. A source's opening and waiting words name it already.
+ */
+function whoseDetail(e: ProgressEvent): string {
+  return e.provider ? `${providerDisplayName(e.provider)}: ${e.detail}` : e.detail;
 }
 
 /** Where the trace went, and a note on the sources asked, for the text output. */

@@ -1,9 +1,11 @@
 // How a command reaches the web: recorded exchanges when a replay folder is given (--replay DIR or
 // VAULT_RESEARCH_REPLAY), else the network. Model calls are not web access: they always go to the
-// configured model endpoint (DESIGN.md, "CLI contract").
+// configured model endpoint (DESIGN.md, "CLI contract"). A search session for either: paced at each
+// service's rate for the network, unpaced for recordings.
 import path from "node:path";
-import type { Http, Secrets } from "../ports";
+import type { Clock, Http, Secrets } from "../ports";
 import type { FetchGuardOptions } from "../promote/fetch-guard";
+import { createSearchSession, NO_PACING, type SearchSession } from "../websearch/search-providers";
 import { UsageError } from "./args";
 import { dnsResolveHost } from "./dns-resolver";
 import { envSecrets } from "./env-secrets";
@@ -18,6 +20,15 @@ export interface WebAccess {
   fetchGuard: FetchGuardOptions;
   /** The replay folder as given (how output names it), when answers are recorded ones. */
   replayDir?: string;
+}
+
+/**
+ * A search session for a run over `web`. Replayed answers reach no service, so none is paced: a
+ * replayed run asking Brave twice sat a second "for Brave's rate limit", and said so. A pause a
+ * recorded 429 asks for is still kept, as the recording says.
+ */
+export function searchSessionFor(web: Pick<WebAccess, "replayDir">, clock: Clock): SearchSession {
+  return web.replayDir === undefined ? createSearchSession({ clock }) : createSearchSession({ clock }, NO_PACING);
 }
 
 /** `given`: the --replay value, if any. A replay folder that is missing, empty or broken is a usage error. */

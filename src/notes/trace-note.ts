@@ -170,13 +170,38 @@ function outsideSection(trace: ResearchTrace): string {
   const why = eventText(trace, "external_policy", "detail");
   if (trace.queries_sent.length > 0) {
     if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
-    lines.push(`Queries sent: ${trace.queries_sent.map((q) => `“${escapeMarkdownText(oneLine(q))}”`).join(" · ")}`);
+    lines.push(...queriesSent(trace));
   } else {
     lines.push(nothingSent(trace));
   }
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
   for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key), pageNotRead(trace, row.source_key)));
   return lines.join("\n");
+}
+
+/**
+ * Each query that left, and where it came from. A reader saw "automerge release 2026", a query they
+ * never typed, with nothing saying it was the question's keywords and why the year was added.
+ */
+function queriesSent(trace: ResearchTrace): string[] {
+  const built = trace.events.filter((e) => e.type === "external_query_built" && e.data?.not_sent === undefined).map((e) => e.data ?? {});
+  const lines = ["Queries sent:"];
+  for (const query of trace.queries_sent) {
+    // The query built as it was sent, once: a second query of the same words has an event of its own.
+    const at = built.findIndex((data) => data.query === query);
+    const origin = at < 0 ? null : queryOrigin(built.splice(at, 1)[0], trace.pack.query_plan.freshness.cues);
+    lines.push(`- “${escapeMarkdownText(oneLine(query))}”${origin ? ` — ${origin}` : ""}`);
+  }
+  return lines;
+}
+
+/** A query's origin in words, from its `external_query_built` event (research/stages/external-retrieval.ts). */
+function queryOrigin(data: Record<string, unknown>, cues: readonly string[]): string | null {
+  if (data.from === "question") return "the question as typed";
+  if (data.from === "question_tidied") return "the question, tidied for a search engine";
+  if (data.from !== "question_keywords") return null;
+  const current = `the question asks about the current state${cues.length > 0 ? ` (${cues.map((c) => `“${escapeMarkdownText(oneLine(c))}”`).join(", ")})` : ""}`;
+  return typeof data.year_added === "number" ? `the question's keywords; ${data.year_added} added because ${current}` : `the question's keywords, sent because ${current}`;
 }
 
 /**
@@ -301,11 +326,22 @@ function timelineSection(trace: ResearchTrace): string {
  */
 function eventDetails(data: Record<string, unknown> | undefined): string {
   if (!data) return "";
+  const waited = typeof data.rate_wait_ms === "number";
   const parts = Object.entries(data)
-    .filter(([k]) => k !== "ms")
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(typeof v === "number" ? roundTo(v, 1) : v)}`);
+    .filter(([k]) => k !== "ms" && !(waited && k === "rate_wait"))
+    .map(([k, v]) => (waited && k === "rate_wait_ms" ? rateWaitWords(data.rate_wait_ms as number, data) : `${k}: ${typeof v === "string" ? v : JSON.stringify(typeof v === "number" ? roundTo(v, 1) : v)}`));
   if (typeof data.ms === "number") parts.push(`took ${figure(data.ms)} ms`);
   return cutText(parts.join("; "), 240);
+}
+
+/**
+ * A source's wait for its rate turn before it was asked, beside its answer, as the run said it while
+ * it waited: "rate_wait_ms: 975; rate_wait: pacing" named neither whose limit it was nor who asked.
+ */
+function rateWaitWords(ms: number, data: Record<string, unknown>): string {
+  const who = typeof data.provider === "string" ? providerDisplayName(data.provider) : "the source";
+  const waited = `waited ${figure(ms)} ms`;
+  return data.rate_wait === "provider_asked" ? `${waited}: ${who} asked us to slow down` : `${waited} for ${who}'s rate limit`;
 }
 
 /** A duration as a reader reads it: whole milliseconds, or one decimal under ten. */

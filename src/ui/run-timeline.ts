@@ -1,7 +1,8 @@
 // The stage timeline of a run: one line per stage as progress events arrive, in the words the
 // user reads ("Searching the web with Brave"), its status in text as well as an icon, its detail
 // indented under it, and — when several web sources are asked — a line per source under the web
-// stage. A finished run folds it into one summary line ("9 steps · 1.2 s · web: Brave, 4
+// stage. A source waiting its rate turn says so on its line, or, as the only source, in the stage's
+// detail. A finished run folds it into one summary line ("9 steps · 1.2 s · web: Brave, 4
 // results") that opens it again.
 import { setIcon } from "obsidian";
 import { providerDisplayName, providerList } from "../evidence/labels";
@@ -96,7 +97,7 @@ export class RunTimeline {
       this.rows.set(event.stage, row);
     }
     if (event.provider) {
-      row.parts.set(event.provider, { status: event.status, detail: event.status === "started" ? "" : event.detail });
+      row.parts.set(event.provider, { status: event.status, detail: partDetail(row.parts.get(event.provider), event) });
     } else {
       row.status = event.status;
       // A stage's opening words repeat its title; its closing words say what it found.
@@ -141,7 +142,8 @@ export class RunTimeline {
     el.empty();
     el.className = `vault-research-stage is-${row.status}`;
     statusLine(el, "vault-research-stage-line", stageTitle(stage, [...row.parts.keys()]), row.status);
-    if (row.detail && SHOWS_DETAIL[stage]) el.createDiv({ cls: "vault-research-stage-detail", text: row.detail });
+    const detail = row.parts.size === 1 ? loneSourceNews(row) ?? row.detail : row.detail;
+    if (detail && SHOWS_DETAIL[stage]) el.createDiv({ cls: "vault-research-stage-detail", text: detail });
     // One source says all it has to say in the stage's own line.
     if (row.parts.size < 2) return;
     const list = el.createEl("ul", { cls: "vault-research-stage-parts" });
@@ -150,6 +152,25 @@ export class RunTimeline {
       statusLine(item, "vault-research-stage-line", providerDisplayName(provider), part.status, part.detail);
     }
   }
+}
+
+/**
+ * What a source's line says. Its opening words ("Asking Brave") repeat its name and are left out;
+ * what it says while still running ("Waiting 1 s for Brave's rate limit") is news, and replaces the
+ * line's words until its answer does. Without it, a run that waits its turn sat silent and looked hung.
+ */
+function partDetail(before: { status: StageStatus } | undefined, event: ProgressEvent): string {
+  if (event.status !== "started") return event.detail;
+  return before?.status === "started" ? event.detail : "";
+}
+
+/**
+ * The news of a stage's only source while it runs, for the stage's own line (one source has no line
+ * of its own); its answer is left to the stage's closing words, which count every query's.
+ */
+function loneSourceNews(row: StageRow): string | null {
+  const [only] = row.parts.values();
+  return only.status === "started" && only.detail !== "" ? only.detail : null;
 }
 
 function statusLine(parent: HTMLElement, cls: string, title: string, status: StageStatus, detail?: string): void {

@@ -2,7 +2,7 @@
 // provider asked concurrently, no routing. The dispatcher (dispatcher.ts) does the work; this is
 // its shape for callers that name their providers exactly.
 import { dispatchSearch, type MultiSearchResult } from "./dispatcher";
-import { RateGovernor } from "./rate-governor";
+import { defaultMinIntervals, RateGovernor } from "./rate-governor";
 import { createProviderRegistry } from "./registry";
 import { SearchCache } from "./search-cache";
 import type { SearchSession } from "./ask-source";
@@ -12,13 +12,20 @@ export type { SearchSession } from "./ask-source";
 export type { MultiSearchResult, ProviderFailure } from "./dispatcher";
 export { mergeResults, type MergedResult } from "./merge-results";
 
-export function createSearchSession(context: Pick<ProviderContext, "clock">): SearchSession {
+/**
+ * `minIntervals`: the least time between two calls of each quota (source-limits.ts). A replayed run
+ * gives none (`NO_PACING`): its calls reach no service, so keeping one's pace only kept the user waiting.
+ */
+export function createSearchSession(context: Pick<ProviderContext, "clock">, minIntervals: Record<string, number> = defaultMinIntervals): SearchSession {
   return {
     registry: createProviderRegistry(),
     cache: new SearchCache(context.clock),
-    governor: new RateGovernor(context.clock),
+    governor: new RateGovernor(context.clock, minIntervals),
   };
 }
+
+/** No least time between calls: for answers that come from recordings, not from a service. */
+export const NO_PACING: Readonly<Record<string, number>> = Object.freeze({});
 
 /** Queries `names` concurrently with the same request; without a session, nothing is remembered. */
 export async function searchProviders(

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadReplayDirectory, maxReplayFileBytes, ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
 import { UsageError } from "../../src/cli/args";
 import { runCli } from "../../src/cli/run";
-import { webAccess } from "../../src/cli/web-access";
+import { searchSessionFor, webAccess } from "../../src/cli/web-access";
 import { websearchCommand } from "../../src/cli/websearch-command";
 import { defaultSettings } from "../../src/settings";
 
@@ -121,5 +121,16 @@ describe("the replay folder's files", () => {
     })();
     expect(refused).toBeInstanceOf(ReplayDirectoryError);
     expect((refused as ReplayDirectoryError).message).toBe("Replay file huge.json is larger than the 64 MB a replay file may hold (67,108,865 bytes).");
+  });
+});
+
+describe("the search session a run is given", () => {
+  it("paces Brave's second call on the network, and not for recordings, which reach no service", () => {
+    const clock = { now: () => 0, sleep: async () => undefined };
+    const live = searchSessionFor(webAccess(undefined, { env: {}, cwd: tmp }, { request: async () => { throw new Error("no network in tests"); } }), clock);
+    const replayed = searchSessionFor(webAccess(DEMO_REPLAY, { env: {}, cwd: tmp }), clock);
+    for (const session of [live, replayed]) expect(session.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 0 });
+    expect(live.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 1000 });
+    expect(replayed.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 0 });
   });
 });

@@ -122,7 +122,7 @@ function outsideTrace(): ResearchTrace {
   rec.stageStart("local_retrieval"); step(9); rec.stageEnd("local_retrieval", { notes_matched: 1 });
   rec.stageStart("judge"); step(1); rec.stageEnd("judge", { verdict: "weak_evidence", missing: ["release"] });
   rec.stageStart("external_policy"); rec.stageEnd("external_policy", { detail: "The vault's evidence is weak, so the web is searched (mode: if vault is weak)." });
-  rec.event("external_query_built", { query: "automerge latest release" });
+  rec.event("external_query_built", { query: "automerge latest release", from: "question_keywords", why: "the question's keywords: it asks about the current state (“latest”)" });
   rec.stageStart("external_retrieval");
   rec.querySent("automerge latest release");
   rec.event("external_provider_request", { provider: "brave", count: 5, freshness: "pm" });
@@ -383,6 +383,62 @@ describe("renderTraceNote", () => {
     expect(note).toContain("\\[redacted\\]");
   });
 });
+
+/** A freshness run of one source asked twice: the question as typed, then its keywords with the year; Brave waits its turn. */
+function twoQueryTrace(cues = ["latest"], wait: Record<string, unknown> = { rate_wait_ms: 975, rate_wait: "pacing" }): ResearchTrace {
+  const question = "What changed in the latest Automerge release?";
+  const clock = fakeClock();
+  const rec = new TraceRecorder({ question, mode: "always", providers: ["brave"], freshness: "any", clock });
+  rec.stageStart("external_retrieval");
+  rec.event("external_query_built", { query: question, from: "question", why: "the question as typed" });
+  rec.querySent(question);
+  rec.event("external_provider_response", { provider: "brave", endpoint: "llm_context", results: 5 });
+  rec.event("external_query_built", { query: "automerge release 2026", from: "question_keywords", year_added: 2026, why: "the question's keywords" });
+  rec.querySent("automerge release 2026");
+  clock.advance(975);
+  rec.event("external_provider_response", { provider: "brave", ...wait, endpoint: "llm_context", results: 5 });
+  rec.stageEnd("external_retrieval");
+  const queries = [question, "automerge release 2026"];
+  return rec.finish("enough_evidence", packOf(question, plan(question, ["automerge", "release"], cues, queries), [], [braveBlog]));
+}
+
+describe("where each query sent came from, and a source's rate wait", () => {
+  it("says under Queries sent each query's origin: as typed, or the keywords with the year added and why", () => {
+    const outside = section(renderTraceNote(twoQueryTrace()), "## Outside vault", "**Outside vault ·");
+    expect(outside).toContain([
+      "Queries sent:",
+      "- “What changed in the latest Automerge release?” — the question as typed",
+      "- “automerge release 2026” — the question's keywords; 2026 added because the question asks about the current state (“latest”)",
+    ].join("\n"));
+  });
+
+  it("says a source's rate wait in words on its answer's row of the timeline", () => {
+    const timeline = section(renderTraceNote(twoQueryTrace()), "## Timeline", "## Trace data");
+    expect(timeline).toContain("| 975 | external_provider_response | provider: brave; waited 975 ms for Brave's rate limit; endpoint: llm_context; results: 5 |");
+    const asked = section(renderTraceNote(twoQueryTrace(undefined, { rate_wait_ms: 30000, rate_wait: "provider_asked" })), "## Timeline", "## Trace data");
+    expect(asked).toContain("provider: brave; waited 30000 ms: Brave asked us to slow down; endpoint");
+  });
+
+  it("puts the question's own words in an origin through the escaper", () => {
+    const outside = section(renderTraceNote(twoQueryTrace(["[[Secret plans]] #now"])), "## Outside vault", "**Outside vault ·");
+    const line = outside.split("\n").find((l) => l.includes("2026 added"))!;
+    expect(line).toContain("Secret plans");
+    expect(markupIn(line)).toEqual({});
+  });
+
+  it("says no origin for a query the trace gives none (a trace kept by an older version)", () => {
+    const trace = twoQueryTrace();
+    trace.events = trace.events.filter((e) => e.type !== "external_query_built");
+    const outside = section(renderTraceNote(trace), "## Outside vault", "**Outside vault ·");
+    expect(outside).toContain("Queries sent:\n- “What changed in the latest Automerge release?”\n- “automerge release 2026”\n");
+  });
+});
+
+/** The text from the line starting `from` up to the next line starting `to`. */
+function section(note: string, from: string, to: string): string {
+  const start = note.indexOf(`\n${from}`);
+  return note.slice(start, note.indexOf(`\n${to}`, start + 1));
+}
 
 describe("the trace data block", () => {
   it("reads back exactly the trace that was rendered", () => {

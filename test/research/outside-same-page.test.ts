@@ -45,6 +45,27 @@ describe("the same page under another address", () => {
     expect(outside.decisions).toEqual([{ url: "http://www.example.org/post/", provider: "exa", kind: "duplicate" }]);
   });
 
+  it("when the first query met a lesser address of the page, the row takes the second's: https, not mobile, not AMP, no tracking", async () => {
+    const h = await sampleVaultHarness();
+    const pairs: [string, string][] = [
+      ["http://example.org/post", "https://example.org/post"],
+      ["https://m.example.org/post", "https://example.org/post"],
+      ["https://example.org/post?amp=1", "https://example.org/post"],
+      ["https://example.org/post?utm_source=feed&fbclid=abc", "https://example.org/post"],
+    ];
+    for (const [lesser, better] of pairs) {
+      const outside = await buildOutsideEvidence([found("brave", lesser, 1), found("exa", better, 1)], planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, options);
+      expect(outside.rows.map((r) => [r.url, r.domain, r.provider, r.also_found_by])).toEqual([[better, "example.org", "brave", ["exa"]]]);
+      expect(outside.decisions).toEqual([{ url: better, provider: "exa", kind: "duplicate" }]);
+    }
+  });
+
+  it("a first address as good as the second's is kept", async () => {
+    const h = await sampleVaultHarness();
+    const outside = await buildOutsideEvidence([found("brave", "https://example.org/post", 1), found("exa", "https://m.example.org/post?utm_source=x", 1)], planQuestion(FRESHNESS_QUESTION), [], h.index, h.store, options);
+    expect(outside.rows.map((r) => r.url)).toEqual(["https://example.org/post"]);
+  });
+
   it("another page of the same site is not folded", async () => {
     const h = await sampleVaultHarness();
     const results = [found("brave", "https://automerge.org/docs/hello-world/", 1), found("exa", "https://example.org/a", 1), found("exa", "https://example.org/b", 2)];

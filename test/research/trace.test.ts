@@ -282,7 +282,16 @@ describe("the trace note explains itself to someone who never saw the run", () =
     const h = await sampleVaultHarness();
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: true });
     const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
-    expect(outside).toMatch(/Why the web was asked: The question asks about the current state \(.*latest.*\); the vault may be out of date, so the web is searched\.\n\nQueries sent: /);
+    expect(outside).toMatch(/Why the web was asked: The question asks about the current state \(.*latest.*\); the vault may be out of date, so the web is searched\.\n\nQueries sent:\n- “/);
+  });
+
+  it("says under Queries sent where each query came from, as the run built it", async () => {
+    const h = await sampleVaultHarness();
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "on-weak", writeTrace: true });
+    const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
+    const [first, second] = result.trace.queries_sent;
+    expect(outside).toContain(`- “${first}” — the question as typed\n`);
+    expect(outside).toMatch(new RegExp(`- “${second}” — the question's keywords; \\d{4} added because the question asks about the current state \\(“latest”, “what changed”\\)\\n`));
   });
 
   it("says under an outside row that its page could not be read, and why, as the CLI does", async () => {

@@ -46,3 +46,38 @@ describe("run timeline", () => {
     expect(el.querySelectorAll(".vault-research-stage.is-stopped")).toHaveLength(2);
   });
 });
+
+describe("run timeline: a source waiting its rate turn", () => {
+  it("says the wait in the web stage's own line when one source is asked, and drops it once the source answers", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave", 50));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 50, "brave"));
+    timeline.add(at("external_retrieval", "done", "5 results", 400, "brave"));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 410, "brave"));
+    const web = () => el.querySelector<HTMLElement>("[data-stage='external_retrieval']")!;
+    const detail = () => web().querySelector(".vault-research-stage-detail")?.textContent ?? null;
+    // Its opening words repeat the title: nothing under it yet.
+    expect(detail()).toBeNull();
+    timeline.add(at("external_retrieval", "started", "Waiting 1 s for Brave's rate limit", 410, "brave"));
+    expect(detail()).toBe("Waiting 1 s for Brave's rate limit");
+    // One line, replaced: no list of sources for one source.
+    expect(web().querySelectorAll(".vault-research-stage-part")).toHaveLength(0);
+    timeline.add(at("external_retrieval", "done", "5 results", 1500, "brave"));
+    expect(detail()).toBeNull();
+    timeline.add(at("external_retrieval", "done", "10 web results from 2 answers", 1500));
+    expect(detail()).toBe("10 web results from 2 answers");
+  });
+
+  it("says the wait on the waiting source's own line when several are asked", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave and Exa", 50));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 50, "brave"));
+    timeline.add(at("external_retrieval", "started", "Asking Exa", 50, "exa"));
+    timeline.add(at("external_retrieval", "started", "Waiting 30 s: Brave asked us to slow down", 60, "brave"));
+    const parts = () => [...el.querySelectorAll(".vault-research-stage-part")].map((p) => p.textContent);
+    expect(parts()).toEqual(["Brave, runningWaiting 30 s: Brave asked us to slow down", "Exa, running"]);
+    expect(el.querySelector(".vault-research-stage-detail")).toBeNull();
+  });
+});

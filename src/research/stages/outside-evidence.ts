@@ -2,7 +2,8 @@
 // - a page the vault already holds (a note's `source`/`url` property is that page) collapses into
 //   that note's `src:` row, which gains an "also found by <provider>" signal (a note that can no
 //   longer be read holds nothing: the page stays the web's);
-// - the same page from two providers or two queries is one row (first finder keeps the key).
+// - the same page from two providers or two queries is one row (first finder keeps the key; the
+//   page's own address wins over an AMP, mobile, http or tracked one, `isLesserAddress`).
 //   "The same page" is the dispatcher's merging rule (`samePageKey`: http and https, `www.`/`m.`,
 //   AMP copies), so a page met as `http://www.x/post` is the note saved from `https://x/post`;
 // - rows are ranked conservatively and every one says why it is there;
@@ -16,7 +17,7 @@ import { alsoFoundByLabel, outsideVaultLabel, providerDisplayName } from "../../
 import { cutText } from "../../text/cut-text";
 import { roundTo } from "../../text/numbers";
 import { indexedNotesOfPage } from "../../promote/promote";
-import { samePageKey } from "../../websearch/canonical-url";
+import { isLesserAddress, samePageKey } from "../../websearch/canonical-url";
 import { signalsInWords } from "../../websearch/source-signals";
 import { readNotes } from "../../index/read-notes";
 import { indexQueryFor, toVaultRow } from "./local-retrieval";
@@ -88,6 +89,7 @@ export async function buildOutsideEvidence(
     if (first?.kind === "outside") {
       // The same page from the run's other query: one row, which says who else found it.
       first.result.alsoFoundBy = [...new Set([...first.result.alsoFoundBy, ...finders])].filter((p) => p !== first.result.provider);
+      takeBetterAddress(first.result, result);
       decisions.push({ url: result.url, provider: result.provider, kind: "duplicate" });
       continue;
     }
@@ -123,6 +125,19 @@ export async function buildOutsideEvidence(
   const perRow = Math.floor(charBudget / Math.max(1, chosen.length));
   const rows = chosen.map(({ r, signals }) => toOutsideRow(r, signals, plan, perRow));
   return { rows, vaultRows: updatedVault, decisions, overflow: Math.max(0, ranked.length - chosen.length) };
+}
+
+/**
+ * The page's own address over a lesser one (an AMP copy, a mobile edition, plain http, click
+ * tracking), by the dispatcher's rule: the first query's `http://m.…?utm_source=…` stayed on the row,
+ * to be clicked and kept as a promoted note's `source`, though the second query found the page itself.
+ * The addresses as sent: a canonical URL has dropped the tracking.
+ */
+function takeBetterAddress(kept: MergedResult, other: MergedResult): void {
+  if (!isLesserAddress(kept.url, other.url)) return;
+  kept.url = other.url;
+  kept.canonicalUrl = other.canonicalUrl;
+  kept.domain = other.domain;
 }
 
 function total(signals: Signal[]): number {
