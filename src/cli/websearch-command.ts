@@ -10,7 +10,6 @@ import type { Freshness, ProviderName, Settings } from "../settings";
 import { dispatchSearch, type DispatchOutcome } from "../websearch/dispatcher";
 import type { MergedResult } from "../websearch/merge-results";
 import { describeRoute } from "../websearch/routing";
-import { createSearchSession } from "../websearch/search-providers";
 import { signalsInWords } from "../websearch/source-signals";
 import { flag, flagAll, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
@@ -21,7 +20,7 @@ import { createFetchHttp } from "./fetch-http";
 import { websearchJson } from "./json/websearch-json";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { terminalJson, terminalText } from "./terminal-text";
-import { webAccess } from "./web-access";
+import { searchSessionFor, webAccess } from "./web-access";
 import { oneLine } from "../text/one-line";
 
 export interface WebsearchOptions {
@@ -101,7 +100,7 @@ export async function websearchCommand(opts: WebsearchOptions, io: WebsearchIo):
 
   const clock = io.clock ?? systemClock;
   const context = { http, secrets, clock, settings: opts.settings };
-  const outcome = await dispatchSearch(providers, { query: opts.query, count: opts.count, freshness: opts.freshness }, context, createSearchSession(context));
+  const outcome = await dispatchSearch(providers, { query: opts.query, count: opts.count, freshness: opts.freshness }, context, searchSessionFor(web, clock));
 
   if (opts.json) io.out(`${terminalJson(websearchJson(opts.query, replayDir, outcome, note))}\n`);
   else io.out(toText(replayDir, outcome, note, replayDir ? {} : io.env));

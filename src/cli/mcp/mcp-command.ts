@@ -16,14 +16,13 @@ import { errorMessage } from "../../text/error-message";
 import { vectorResetWords } from "../../index/embeddings/vector-reset";
 import { embeddingDisclosure } from "../../llm/embeddings/embed-spec";
 import type { VaultIndex } from "../../index/vault-index";
-import { createSearchSession } from "../../websearch/search-providers";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
 import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import type { ModelConfig } from "../../llm/model-spec";
-import { webAccess, type WebAccess } from "../web-access";
+import { searchSessionFor, webAccess, type WebAccess } from "../web-access";
 import { countOpenRequests, type OpenRequests } from "./open-requests";
 import { keepStdoutForProtocol } from "./protocol-stdout";
 import { scrubbedTransport } from "./scrubbed-transport";
@@ -86,7 +85,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     web,
     cacheDir: opened.cacheDir,
     clock,
-    searchSession: createSearchSession({ clock }),
+    searchSession: searchSessionFor(web, clock),
     dial: dial.search,
     embedding: dial.embedder ? embeddingDisclosure(choice.embed) : null,
     rerank: dial.rerankModel && choice.model.kind !== "none" ? rerankDisclosure(choice.model) : null,
