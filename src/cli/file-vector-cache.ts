@@ -1,6 +1,7 @@
 // The VectorCache port as files in the vault's cache folder (the folder the index cache uses,
 // never the vault: DESIGN invariant 8): `vectors.bin` (the root part, where earlier versions kept
-// every vector in one file) and `vectors-<save>-<bucket>.bin`, one a part (vector-parts.ts). Not
+// every vector in one file) and `vectors-<token>-<bucket>.bin`, one a part (vector-parts.ts names
+// them, and knows the names earlier versions gave: isVectorPartName). Not
 // `.v8`, so the index, which takes away the parts it does not know, never lists them. Each is
 // written to a temporary file that is renamed into place, so a crash mid-write leaves the old part,
 // not half of a new one, and a save that fails takes its temporary file away and throws; the first
@@ -11,7 +12,7 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
-import { loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
+import { isVectorPartName, loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
 import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
@@ -21,8 +22,6 @@ import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./te
 
 const EXTENSION = ".bin";
 export const VECTOR_FILE_NAME = `${ROOT_PART}${EXTENSION}`;
-/** The port's names for the vectors' parts; anything else could climb out of the folder or be the index's. */
-const VECTOR_PART = /^vectors(-[0-9]{1,12}-[0-9]{1,12})?$/;
 
 export class FileVectorCache implements VectorCache {
   /** The root part's file: where the vectors are, for people. */
@@ -79,13 +78,18 @@ export class FileVectorCache implements VectorCache {
   }
 
   private partFile(name: string): string {
-    if (!VECTOR_PART.test(name)) throw new Error(`"${name}" is not a name for a part of the stored vectors.`);
+    if (!isVectorName(name)) throw new Error(`"${name}" is not a name for a part of the stored vectors.`);
     return path.join(this.folder, `${name}${EXTENSION}`);
   }
 }
 
+/** The port's names for the vectors' parts; anything else could climb out of the folder or be the index's. */
+function isVectorName(name: string): boolean {
+  return name === ROOT_PART || isVectorPartName(name);
+}
+
 function isVectorFile(file: string): boolean {
-  return file.endsWith(EXTENSION) && VECTOR_PART.test(file.slice(0, -EXTENSION.length));
+  return file.endsWith(EXTENSION) && isVectorName(file.slice(0, -EXTENSION.length));
 }
 
 /** The stored vectors for `model`, or an empty store and why (a file that cannot even be read included). */

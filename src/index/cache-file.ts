@@ -94,11 +94,14 @@ export function newSaveToken(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A save's token as a pattern, for every part named after one (segments here, saved vectors). */
+export const SAVE_TOKEN_PATTERN = `[0-9a-f]{${2 * TOKEN_BYTES}}`;
+
 export function segmentName(saveToken: string, first: number): string {
   return `segment-${saveToken}-${first}`;
 }
 
-const SEGMENT_NAME = new RegExp(`^segment-[0-9a-f]{${2 * TOKEN_BYTES}}-(0|[1-9][0-9]*)$`);
+const SEGMENT_NAME = new RegExp(`^segment-${SAVE_TOKEN_PATTERN}-(0|[1-9][0-9]*)$`);
 
 /** Whether `name` is what `segmentName` gives for `first` at some save. */
 function isSegmentNameOf(name: string, first: number): boolean {

@@ -100,7 +100,7 @@ describe("vault-research embed", () => {
     expect(said).not.toBeNull();
     // The bytes of every part, not only the root's few hundred: the root alone was once reported.
     const folder = said![2];
-    const onDisk = readdirSync(folder).filter((f) => /^vectors(-\d+-\d+)?\.bin$/.test(f)).reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
+    const onDisk = readdirSync(folder).filter((f) => /^vectors(-[0-9a-f]{16}-\d+)?\.bin$/.test(f)).reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
     expect(Number(said![1].replace(/,/g, ""))).toBe(onDisk);
     expect(statSync(path.join(folder, "vectors.bin")).size).toBeLessThan(onDisk);
   });
@@ -159,7 +159,7 @@ describe("vault-research embed", () => {
   it("refuses, sending nothing and touching nothing, when a stored part cannot be read (a folder in its place): it re-sent all 40 notes", async () => {
     expect(await embedCommand(embedArgs(), io().io, { http: fetchHttp })).toBe(0);
     const folder = new FileIndexCache(cache, vault).folder;
-    const part = readdirSync(folder).find((f) => /^vectors-\d+-\d+\.bin$/.test(f))!;
+    const part = readdirSync(folder).find((f) => /^vectors-[0-9a-f]{16}-\d+\.bin$/.test(f))!;
     rmSync(path.join(folder, part));
     mkdirSync(path.join(folder, part));
     const before = readdirSync(folder).map((f) => [f, statSync(path.join(folder, f)).mtimeMs]);

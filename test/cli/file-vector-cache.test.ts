@@ -30,7 +30,7 @@ describe("FileVectorCache", () => {
     await saveStoredVectors(cache, storeWithOneNote());
     const files = readdirSync(folder).sort();
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^vectors-1-\d+\.bin$/);
+    expect(files[0]).toMatch(/^vectors-[0-9a-f]{16}-\d+\.bin$/);
     expect(files[1]).toBe(VECTOR_FILE_NAME);
     expect(await cache.storedBytes()).toBeGreaterThan(40 + 40);
     const loaded = await loadVectors(cache, "ollama:m");
@@ -48,6 +48,32 @@ describe("FileVectorCache", () => {
     await cache.clear();
     expect(readdirSync(folder).sort()).toEqual(["manifest.v8", "vectors (1).bin"]);
     await expect(cache.write("../escape", new Uint8Array([1]))).rejects.toThrow(/not a name/);
+  });
+
+  // `vault-research embed` beside the MCP server: each loads the vectors, both save note A, then the
+  // first saves again. Parts named after a count of saves gave the second's rows under the first's root.
+  it("two processes saving into one folder: the load gives back what the last root's save held", async () => {
+    await saveStoredVectors(new FileVectorCache(folder), storeWithOneNote());
+    const first = (await loadVectors(new FileVectorCache(folder), "ollama:m")).store;
+    const second = (await loadVectors(new FileVectorCache(folder), "ollama:m")).store;
+    const unit = { kind: "section" as const, line: 1, start: 0, end: 10, headingPath: ["A"], text: "a" };
+    first.put({ path: "A.md", mtime: 2, size: 11 }, [unit], [new Float32Array([0, 0, 1, 0])]);
+    await saveStoredVectors(new FileVectorCache(folder), first);
+    second.put({ path: "A.md", mtime: 3, size: 12 }, [unit], [new Float32Array([0, 1, 0, 0])]);
+    await saveStoredVectors(new FileVectorCache(folder), second);
+    await saveStoredVectors(new FileVectorCache(folder), first);
+    const loaded = await loadVectors(new FileVectorCache(folder), "ollama:m");
+    expect([loaded.reset, loaded.store.note("A.md")]).toEqual([null, first.note("A.md")]);
+    expect(readdirSync(folder)).toHaveLength(2);
+  });
+
+  it("takes the part names of earlier versions (counted saves), and a save takes such a leftover away", async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "vectors-3-7.bin"), "an earlier version's part no root names");
+    const cache = new FileVectorCache(folder);
+    expect(await cache.names()).toEqual(["vectors-3-7"]);
+    await saveStoredVectors(cache, storeWithOneNote());
+    expect(readdirSync(folder).filter((f) => f.startsWith("vectors-"))).toEqual([expect.stringMatching(/^vectors-[0-9a-f]{16}-\d+\.bin$/)]);
   });
 
   it("fails a save that cannot put the file in place, and takes its temporary file away", async () => {

@@ -1,26 +1,36 @@
-// The vectors in parts (format VRV2), through the VectorCache port: a root part, "vectors", that
+// The vectors in parts (format VRV3), through the VectorCache port: a root part, "vectors", that
 // names the model, the dimensions, the model's fingerprint and the parts; and per bucket of notes
 // (a hash of the path, spread as the vault language spreads its note vectors: bucketOf, bucketsFor)
 // a part with their places and int8 rows. A save writes only the parts whose notes changed since
 // the last save or load, then the root, then takes away the parts no root names. A save killed
-// midway leaves the old root naming old parts, all still there; part names are never reused
-// (`vectors-<save>-<bucket>`), so no write lands on a part the root in place names.
+// midway leaves the old root naming old parts, all still there.
+//
+// Another process may save into the same cache (`vault-research embed` beside the MCP server, or the
+// plugin reloaded while its last save ran). Each save names its parts `vectors-<token>-<bucket>` with a
+// token of its own (newSaveToken, as the index's segments), so a name is never given other contents:
+// named after a count of saves, which both processes counted, one's part was written over with the
+// other's, and a root naming it loaded the other's rows as its own, another model's included (a part
+// records no model). A save writes again a part it would keep that the other's save took away, and
+// a load that finds a part gone reads the root again, since another save has most likely just
+// replaced it; still gone, its notes are `notes_missing`, not damaged. VRV2 roots named parts by a
+// count (`vectors-<save>-<bucket>`): read as before, and the next save writes every part anew.
 //
 // Every part and the root start with a SHA-256 of what follows. A row's norm, which is all VRV1
 // checked, stays the same when a component's sign flips or two components swap places: such a
-// vector loaded without a word and ranked notes. A part whose digest does not match, that is
-// missing or not the shape the root says is left out and its notes are embedded again (a
-// `notes_damaged` reset says how many); the other parts are kept. SHA-256 is the platform's (Web
+// vector loaded without a word and ranked notes. A part whose digest does not match or that is
+// not the shape the root says is left out and its notes are embedded again (a `notes_damaged`
+// reset says how many); the other parts are kept. SHA-256 is the platform's (Web
 // Crypto, in Node, Electron and the mobile apps alike); the CLI's index parts hash with node:crypto
 // (cli/file-index-cache.ts), which this layer cannot import and the plugin does not have.
 //
-// Root:  "VRV2" | SHA-256 (32 bytes) | uint32 H | H bytes of JSON (Manifest), padded with spaces to 4
+// Root:  "VRV3" | SHA-256 (32 bytes) | uint32 H | H bytes of JSON (Manifest), padded with spaces to 4
 // Part:  "VRP2" | SHA-256 (32 bytes) | uint32 H | H bytes of JSON ({ notes }), padded | int8 rows
 // Rows are each note's in header order: its own vector, then one per unit; 1 / |row| is worked
 // out from them on load, never stored. A root in the older one-blob format (VRV1, vector-file.ts)
-// is read as before, and the next save writes parts and a VRV2 root over it; a version that only
-// knows VRV1 reads VRV2 as a newer format and embeds again rather than misread it.
+// is read as before, and the next save writes parts and a VRV3 root over it; a version that knows
+// only VRV1 or VRV2 reads VRV3 as a newer format and embeds again rather than misread it.
 import * as z from "zod";
+import { newSaveToken, SAVE_TOKEN_PATTERN } from "../cache-file";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
@@ -29,22 +39,30 @@ import type { VectorReset } from "./vector-reset";
 
 /** The root part's name: where VRV1 kept its one blob too. */
 export const ROOT_PART = "vectors";
-const ROOT_MAGIC = "VRV2";
+const ROOT_MAGIC = "VRV3";
+/** The root while parts were named by a count of saves: read, never written. */
+const COUNTED_ROOT_MAGIC = "VRV2";
 const PART_MAGIC = "VRP2";
-const SCHEMA = "vault-research.vectors.v2";
-/** A bucket's part, named after the save that wrote it. */
-const PART_NAME = /^vectors-([1-9][0-9]*)-(0|[1-9][0-9]*)$/;
+const SCHEMA = "vault-research.vectors.v3";
+const COUNTED_SCHEMA = "vault-research.vectors.v2";
+/** A bucket's part, named by its save's token (newSaveToken: 8 random bytes in hex). */
+const PART_NAME = new RegExp(`^vectors-${SAVE_TOKEN_PATTERN}-(0|[1-9][0-9]*)$`);
+/** A bucket's part as VRV2 roots named it, after a count of saves. */
+const COUNTED_PART_NAME = /^vectors-([1-9][0-9]*)-(0|[1-9][0-9]*)$/;
+/** Roots read when a part named by the one before was gone: another save replaced them that often meanwhile. */
+const LOAD_ATTEMPTS = 3;
 const DIGEST_BYTES = 32;
 /** Magic and digest: the digest covers every byte after them. */
 const HEAD_BYTES = 4 + DIGEST_BYTES;
 
 const count = z.number().int().nonnegative();
 const manifestSchema = z.object({
-  schema: z.literal(SCHEMA),
+  schema: z.enum([SCHEMA, COUNTED_SCHEMA]),
   model: z.string(),
   dimensions: count,
   fingerprint: z.array(z.number()).nullable(),
-  saves: count,
+  /** VRV2's count of saves, which its part names held; VRV3 keeps none. */
+  saves: count.optional(),
   buckets: z.number().int().positive(),
   parts: z.array(z.object({ name: z.string(), bucket: count, notes: z.number().int().positive() })),
 });
@@ -60,43 +78,67 @@ interface SavedPart {
 
 /** What the cache holds for a store, as its last load or save left it: what the next save compares with. */
 interface Layout {
-  saves: number;
   buckets: number;
+  /** The parts a save may keep: none from a VRV2 root, whose names a process of an earlier version may still count to. */
   parts: Map<number, SavedPart>;
 }
 
 /** Per store loaded or saved in this session. A store that has none (new, or loaded from VRV1) writes every part at its first save. */
 const layouts = new WeakMap<VectorStore, Layout>();
 
+/** Whether `name` is a part of the stored vectors other than the root, as this version or VRV2 names them. */
+export function isVectorPartName(name: string): boolean {
+  return PART_NAME.test(name) || COUNTED_PART_NAME.test(name);
+}
+
 /**
  * The stored vectors for `model`, or an empty store and why. Rejects when the cache cannot be read
  * (a part included): read as none, the next save would put a few notes over hours of embedding.
  */
 export async function loadStoredVectors(cache: VectorCache, model: string): Promise<VectorLoad> {
-  const root = await cache.read(ROOT_PART);
-  if (root === null || !hasMagic(root, ROOT_MAGIC)) return readVectors(root, model);
-  const read = await readManifest(root);
-  if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
-  const manifest = read.manifest;
+  for (let attempt = 1; ; attempt++) {
+    const root = await cache.read(ROOT_PART);
+    if (root === null || !isPartsRoot(root)) return readVectors(root, model);
+    const read = await readManifest(root);
+    if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
+    const load = await loadParts(cache, read.manifest, model);
+    // A root that changed since it was read named parts of its own: those are read instead.
+    if (load.missing === 0 || attempt === LOAD_ATTEMPTS || !(await rootChanged(cache, root))) return load.vectors;
+  }
+}
+
+/** The notes of every part the root names that is there and as written; `missing`: notes of parts that are not there. */
+async function loadParts(cache: VectorCache, manifest: Manifest, model: string): Promise<{ vectors: VectorLoad; missing: number }> {
   if (manifest.model !== model) {
     const notes = manifest.parts.reduce((sum, p) => sum + p.notes, 0);
-    return { store: new VectorStore(model), reset: notes > 0 ? { kind: "model_changed", from: manifest.model, to: model, notes } : null };
+    return { vectors: { store: new VectorStore(model), reset: notes > 0 ? { kind: "model_changed", from: manifest.model, to: model, notes } : null }, missing: 0 };
   }
   const print = manifest.fingerprint !== null && manifest.fingerprint.length === manifest.dimensions ? Float32Array.from(manifest.fingerprint) : null;
   const store = new VectorStore(model, manifest.dimensions || null, print);
-  const layout: Layout = { saves: manifest.saves, buckets: manifest.buckets, parts: new Map() };
+  const layout: Layout = { buckets: manifest.buckets, parts: new Map() };
   let damaged = 0;
+  let missing = 0;
   for (const entry of manifest.parts) {
-    const notes = await notesOfPart(await cache.read(entry.name), entry, manifest);
+    const bytes = await cache.read(entry.name);
+    const notes = bytes && (await notesOfPart(bytes, entry, manifest));
     if (!notes) {
-      damaged += entry.notes;
+      if (bytes === null) missing += entry.notes;
+      else damaged += entry.notes;
       continue;
     }
     for (const note of notes) store.restore(note);
-    layout.parts.set(entry.bucket, { name: entry.name, notes: new Set(notes) });
+    if (manifest.schema === SCHEMA) layout.parts.set(entry.bucket, { name: entry.name, notes: new Set(notes) });
   }
   layouts.set(store, layout);
-  return { store, reset: damaged > 0 ? { kind: "notes_damaged", notes: damaged } : null };
+  // One reset says why: damage, which may be the disk's, before parts another save took away.
+  const reset: VectorReset | null = damaged > 0 ? { kind: "notes_damaged", notes: damaged } : missing > 0 ? { kind: "notes_missing", notes: missing } : null;
+  return { vectors: { store, reset }, missing };
+}
+
+/** Whether the root is no longer the one read: each save's root names parts of a token of its own, so its bytes differ. */
+async function rootChanged(cache: VectorCache, before: Uint8Array): Promise<boolean> {
+  const now = await cache.read(ROOT_PART);
+  return now === null || now.length !== before.length || now.some((byte, i) => byte !== before[i]);
 }
 
 /**
@@ -108,7 +150,9 @@ export async function loadStoredVectors(cache: VectorCache, model: string): Prom
  */
 export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0): Promise<void> {
   const before = layouts.get(store);
-  const saves = (before?.saves ?? highestSave(await cache.names())) + 1;
+  const token = newSaveToken();
+  // A listing that fails checks nothing: the writes then say what is wrong with the cache.
+  const stored = await cache.names().then((names) => new Set(names), () => null);
   const buckets = bucketsFor(Math.max(store.size, notesComing), before?.buckets ?? null);
   const kept = before?.buckets === buckets ? before.parts : new Map<number, SavedPart>();
   const dimensions = store.dimensions ?? 0;
@@ -117,44 +161,35 @@ export async function saveStoredVectors(cache: VectorCache, store: VectorStore, 
   try {
     for (const [bucket, notes] of notesByBucket(store, buckets)) {
       const old = kept.get(bucket);
-      if (old && sameNotes(old.notes, notes)) {
+      // One that another process's save took away (it named none of ours) is written again.
+      if (old && sameNotes(old.notes, notes) && (stored === null || stored.has(old.name))) {
         parts.set(bucket, old);
         continue;
       }
-      const name = `vectors-${saves}-${bucket}`;
+      const name = `vectors-${token}-${bucket}`;
       await cache.write(name, await encodePart(notes, dimensions));
       written.push(name);
       parts.set(bucket, { name, notes: new Set(notes) });
     }
-    await cache.write(ROOT_PART, await encodeRoot(store, saves, buckets, parts));
+    await cache.write(ROOT_PART, await encodeRoot(store, buckets, parts));
   } catch (error) {
     // No root names them, and they take room (a full disk's, a quota's): away now rather than at the next save.
     await cache.remove(written).catch(() => undefined);
     throw error;
   }
-  layouts.set(store, { saves, buckets, parts });
+  layouts.set(store, { buckets, parts });
   await removeUnnamedParts(cache, parts);
 }
 
-/** The parts no root names (replaced now, or left by a save killed midway); a failure waits for the next save. */
+/** The parts no root names (replaced now, left by a save killed midway, or named by VRV2); a failure waits for the next save. */
 async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPart>): Promise<void> {
   const named = new Set(Array.from(parts.values(), (p) => p.name));
   try {
-    const stale = (await cache.names()).filter((name) => PART_NAME.test(name) && !named.has(name));
+    const stale = (await cache.names()).filter((name) => isVectorPartName(name) && !named.has(name));
     if (stale.length > 0) await cache.remove(stale);
   } catch {
     // The save itself is done; they are tried again next time.
   }
-}
-
-/** The highest save a part's name holds: a store with no layout must not write over any of them. */
-function highestSave(names: string[]): number {
-  let highest = 0;
-  for (const name of names) {
-    const match = PART_NAME.exec(name);
-    if (match) highest = Math.max(highest, Number(match[1]));
-  }
-  return highest;
 }
 
 function notesByBucket(store: VectorStore, buckets: number): Map<number, NoteVectors[]> {
@@ -175,14 +210,13 @@ function sameNotes(saved: Set<NoteVectors>, notes: NoteVectors[]): boolean {
 
 // ── encoding ───────────────────────────────────────────────────────────────────────────────
 
-async function encodeRoot(store: VectorStore, saves: number, buckets: number, parts: Map<number, SavedPart>): Promise<Uint8Array> {
+async function encodeRoot(store: VectorStore, buckets: number, parts: Map<number, SavedPart>): Promise<Uint8Array> {
   const manifest: Manifest = {
     schema: SCHEMA,
     model: store.model ?? "",
     dimensions: store.dimensions ?? 0,
     // Six decimals: the root stays small, and a cosine against it moves far less than SAME_MODEL_COSINE's margin.
     fingerprint: store.fingerprint ? Array.from(store.fingerprint, (x) => Math.round(x * 1e6) / 1e6) : null,
-    saves,
     buckets,
     parts: Array.from(parts, ([bucket, part]) => ({ name: part.name, bucket, notes: part.notes.size })).sort((a, b) => a.bucket - b.bucket),
   };
@@ -222,27 +256,39 @@ function paddedJson(value: unknown): Uint8Array {
 
 type ManifestRead = { ok: true; manifest: Manifest } | { ok: false; reset: VectorReset };
 
+/** Whether the bytes are a root of parts, of this version or VRV2 (else they are VRV1's blob, or no vectors at all). */
+function isPartsRoot(bytes: Uint8Array): boolean {
+  return hasMagic(bytes, ROOT_MAGIC) || hasMagic(bytes, COUNTED_ROOT_MAGIC);
+}
+
 async function readManifest(bytes: Uint8Array): Promise<ManifestRead> {
-  const body = await checkedBody(bytes, ROOT_MAGIC);
+  const counted = hasMagic(bytes, COUNTED_ROOT_MAGIC);
+  const body = await checkedBody(bytes, counted ? COUNTED_ROOT_MAGIC : ROOT_MAGIC);
   if (typeof body === "string") return corrupt(`the list of parts ${body}`);
   const header = headerOf(body);
   if (header === null) return corrupt("the list of parts is not JSON");
   const checked = manifestSchema.safeParse(header.json);
   if (!checked.success) return corrupt(`the list of parts is not in the expected shape (${checked.error.issues[0]?.message ?? "unknown"})`);
   const manifest = checked.data;
+  if ((manifest.schema === COUNTED_SCHEMA) !== counted) return corrupt(`the list of parts says ${manifest.schema} in a ${counted ? COUNTED_ROOT_MAGIC : ROOT_MAGIC} root`);
   const buckets = new Set<number>();
   for (const part of manifest.parts) {
-    const match = PART_NAME.exec(part.name);
-    const possible = match !== null && Number(match[1]) <= manifest.saves && Number(match[2]) === part.bucket && part.bucket < manifest.buckets;
+    const possible = isPossibleName(part, manifest) && part.bucket < manifest.buckets;
     if (!possible || buckets.has(part.bucket) || manifest.dimensions === 0) return corrupt(`part ${part.name} is not possible in the list of parts`);
     buckets.add(part.bucket);
   }
   return { ok: true, manifest };
 }
 
-/** The part's notes, or null when it is missing, damaged or not what the root says it holds. */
-async function notesOfPart(bytes: Uint8Array | null, entry: PartEntry, manifest: Manifest): Promise<NoteVectors[] | null> {
-  if (bytes === null) return null;
+/** Whether the part's name is one its root's version gives its bucket (VRV2: at a save it had counted to). */
+function isPossibleName(part: PartEntry, manifest: Manifest): boolean {
+  if (manifest.schema === SCHEMA) return PART_NAME.exec(part.name)?.[1] === String(part.bucket);
+  const match = COUNTED_PART_NAME.exec(part.name);
+  return match !== null && manifest.saves !== undefined && Number(match[1]) <= manifest.saves && match[2] === String(part.bucket);
+}
+
+/** The part's notes, or null when it is damaged or not what the root says it holds. */
+async function notesOfPart(bytes: Uint8Array, entry: PartEntry, manifest: Manifest): Promise<NoteVectors[] | null> {
   const body = await checkedBody(bytes, PART_MAGIC);
   if (typeof body === "string") return null;
   const header = headerOf(body);

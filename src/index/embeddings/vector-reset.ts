@@ -11,6 +11,8 @@ export type VectorReset =
   | { kind: "corrupt"; detail: string }
   /** Some notes' rows were damaged (the rest of the file is kept). */
   | { kind: "notes_damaged"; notes: number }
+  /** Some notes' parts were not there: another process saving into the same cache took them away (the rest is kept). */
+  | { kind: "notes_missing"; notes: number }
   | { kind: "unreadable"; detail: string };
 
 export function vectorResetWords(reset: VectorReset): string {
@@ -29,6 +31,8 @@ export function vectorResetWords(reset: VectorReset): string {
       return `The stored vectors were damaged (${reset.detail}); every note will be embedded again.`;
     case "notes_damaged":
       return `The stored vectors of ${reset.notes === 1 ? "1 note were" : `${reset.notes} notes were`} damaged; ${reset.notes === 1 ? "that note" : "those notes"} will be embedded again, the others are kept.`;
+    case "notes_missing":
+      return `The stored vectors of ${reset.notes === 1 ? "1 note were" : `${reset.notes} notes were`} not found (another process saving vectors for this vault may have replaced them); ${reset.notes === 1 ? "that note" : "those notes"} will be embedded again, the others are kept.`;
     case "unreadable":
       return `The stored vectors could not be read (${reset.detail}); they are left as they are, and searches go by words alone until they can be read.`;
   }

@@ -41,8 +41,31 @@ export class MemoryVectorCache implements VectorCache {
 }
 
 /** The root's list of parts, as JSON (after magic, digest and its length). */
-export function rootOf(cache: MemoryVectorCache): { buckets: number; parts: { name: string }[] } {
+export function rootOf(cache: MemoryVectorCache): { buckets: number; parts: { name: string; bucket: number }[] } {
   const bytes = cache.parts.get(ROOT_PART)!;
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(36, true);
-  return JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length))) as { buckets: number; parts: { name: string }[] };
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length))) as { buckets: number; parts: { name: string; bucket: number }[] };
+}
+
+/**
+ * The cache as versions before save tokens left it: a VRV2 root naming each part after a count of
+ * saves (`vectors-<save>-<bucket>`), the parts' bytes as they are (their format did not change).
+ */
+export async function nameByCount(cache: MemoryVectorCache, save: number): Promise<void> {
+  const root = rootOf(cache);
+  const parts = root.parts.map((part) => {
+    const name = `vectors-${save}-${part.bucket}`;
+    cache.parts.set(name, cache.parts.get(part.name)!);
+    cache.parts.delete(part.name);
+    return { ...part, name };
+  });
+  const json = new TextEncoder().encode(JSON.stringify({ ...root, schema: "vault-research.vectors.v2", saves: save, parts }));
+  const header = new Uint8Array(Math.ceil(json.length / 4) * 4).fill(0x20);
+  header.set(json);
+  const bytes = new Uint8Array(40 + header.length);
+  bytes.set(new TextEncoder().encode("VRV2"));
+  new DataView(bytes.buffer).setUint32(36, header.length, true);
+  bytes.set(header, 40);
+  bytes.set(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes.subarray(36))), 4);
+  cache.parts.set(ROOT_PART, bytes);
 }

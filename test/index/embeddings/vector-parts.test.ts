@@ -7,7 +7,7 @@ import { readVectors, serializeVectors } from "../../../src/index/embeddings/vec
 import { loadStoredVectors, ROOT_PART, saveStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
-import { MemoryVectorCache, rootOf } from "./memory-vector-cache";
+import { MemoryVectorCache, nameByCount, rootOf } from "./memory-vector-cache";
 import { randomUnitVector } from "./random-vectors";
 
 const MODEL = "ollama:nomic-embed-text";
@@ -204,15 +204,37 @@ describe("vectors in parts", () => {
     const loaded = await loadStoredVectors(cache, MODEL);
     expect([loaded.reset, loaded.store.size]).toEqual([null, 12]);
     await saveStoredVectors(cache, loaded.store);
-    expect(new TextDecoder().decode(cache.parts.get(ROOT_PART)!.subarray(0, 4))).toBe("VRV2");
+    expect(new TextDecoder().decode(cache.parts.get(ROOT_PART)!.subarray(0, 4))).toBe("VRV3");
     const again = await loadStoredVectors(cache, MODEL);
     for (const note of s.entries()) expect(again.store.note(note.path)).toEqual(note);
   });
 
-  it("a version that reads only the one-blob file takes the parts' root for a newer format, and embeds again rather than misread it", async () => {
+  // Versions that read VRV2 read whatever root is not VRV2 as the one blob.
+  // Parts named by a count could be written over by a process of that version still running.
+  it("a root naming parts by a count of saves (VRV2) loads without a word, and the next save names every part anew, embedding nothing", async () => {
+    const cache = new MemoryVectorCache();
+    const s = store(200, 8);
+    await saveStoredVectors(cache, s);
+    await nameByCount(cache, 4);
+    expect([...cache.parts.keys()].filter((name) => name !== ROOT_PART)).toEqual(expect.arrayContaining([expect.stringMatching(/^vectors-4-\d+$/)]));
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    for (const note of s.entries()) expect(loaded.store.note(note.path)).toEqual(note);
+    expect(loaded.store.plan(filesOf(s)).toEmbed).toEqual([]);
+    await saveStoredVectors(cache, loaded.store);
+    expect(new TextDecoder().decode(cache.parts.get(ROOT_PART)!.subarray(0, 4))).toBe("VRV3");
+    const names = [...cache.parts.keys()].filter((name) => name !== ROOT_PART);
+    expect(names.sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
+    for (const name of names) expect(name).toMatch(/^vectors-[0-9a-f]{16}-\d+$/);
+    const again = await loadStoredVectors(cache, MODEL);
+    expect(again.reset).toBeNull();
+    for (const note of s.entries()) expect(again.store.note(note.path)).toEqual(note);
+  });
+
+  it("a version that reads only the one-blob file, or parts named by a count, takes the root for a newer format, and embeds again rather than misread it", async () => {
     const cache = new MemoryVectorCache();
     await saveStoredVectors(cache, store(3, 8));
-    expect(readVectors(cache.parts.get(ROOT_PART)!, MODEL)).toMatchObject({ reset: { kind: "newer_version", found: "VRV2" } });
+    expect(readVectors(cache.parts.get(ROOT_PART)!, MODEL)).toMatchObject({ reset: { kind: "newer_version", found: "VRV3" } });
   });
 
   it("another model's vectors are thrown away, counted, and their parts taken away at the next save", async () => {
@@ -223,5 +245,113 @@ describe("vectors in parts", () => {
     expect(loaded.store.size).toBe(0);
     await saveStoredVectors(cache, loaded.store);
     expect([...cache.parts.keys()]).toEqual([ROOT_PART]);
+  });
+});
+
+// The CLI's `embed` beside the MCP server, or the plugin reloaded while its last save ran: two
+// stores loaded from one cache, each saving as if it were alone. Parts were named after a count of
+// saves, which the other process counted too: a part one root named was written over with the
+// other's contents, and loaded as its own with no word.
+describe("two processes saving into one cache", () => {
+  const OTHER = "ollama:mxbai-embed-large";
+
+  /** Note `n` as embedded by the model `vectorSeed` stands for, at the file's date and size (`edit` moves them). */
+  function embedNote(s: VectorStore, n: number, vectorSeed: number, edit = 0): void {
+    const units: EmbeddingUnit[] = [0, 1].map((u) => ({ kind: "section", headingPath: [`Part ${u}`], line: u * 5 + 1, start: u * 100, end: u * 100 + 90, text: `Part ${u} of note ${n}` }));
+    s.put({ path: `Note ${n}.md`, mtime: 1_700_000_000_000 + n + edit, size: 1000 + n + edit }, units, units.map((_, u) => randomUnitVector(8, n * 31 + u + 1 + vectorSeed)));
+  }
+
+  function embedded(model: string, notes: number, vectorSeed: number): VectorStore {
+    const s = new VectorStore(model);
+    s.adoptDimensions(8);
+    for (let n = 0; n < notes; n++) embedNote(s, n, vectorSeed);
+    return s;
+  }
+
+  function expectLoadedAs(loaded: { store: VectorStore }, s: VectorStore): void {
+    expect(loaded.store.size).toBe(s.size);
+    for (const note of s.entries()) expect(loaded.store.note(note.path)).toEqual(note);
+  }
+
+  it("both save note 3, then the first saves again: the load gives back the first's note 3", async () => {
+    const cache = new MemoryVectorCache();
+    await saveStoredVectors(cache, embedded(MODEL, 200, 0));
+    const first = (await loadStoredVectors(cache, MODEL)).store;
+    const second = (await loadStoredVectors(cache, MODEL)).store;
+    embedNote(first, 3, 1, 1);
+    await saveStoredVectors(cache, first);
+    embedNote(second, 3, 2, 2);
+    await saveStoredVectors(cache, second);
+    await saveStoredVectors(cache, first);
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, first);
+  });
+
+  // Another model of the same dimensions (or another model behind the same name, told apart only by
+  // the fingerprint the root keeps): a part records no model, so the other's rows loaded as this
+  // model's under the very dates and sizes of the notes, and were never embedded again.
+  it("a process on another model of the same dimensions: no load gives one model's vectors under the other's root", async () => {
+    const cache = new MemoryVectorCache();
+    await saveStoredVectors(cache, embedded(MODEL, 200, 0));
+    const first = (await loadStoredVectors(cache, MODEL)).store;
+    const other = await loadStoredVectors(cache, OTHER);
+    expect(other.reset?.kind).toBe("model_changed");
+    const second = other.store;
+    second.adoptDimensions(8);
+    for (let n = 0; n < 200; n++) embedNote(second, n, 5000);
+    embedNote(first, 3, 1, 1);
+    await saveStoredVectors(cache, first);
+    await saveStoredVectors(cache, second);
+    embedNote(first, 5, 1, 1);
+    await saveStoredVectors(cache, first);
+    embedNote(second, 7, 5000, 1);
+    await saveStoredVectors(cache, second);
+    const loaded = await loadStoredVectors(cache, OTHER);
+    for (const note of loaded.store.entries()) expect(note.values).toEqual(second.note(note.path)!.values);
+    // The parts the first's saves took away are written again: nothing to embed again either.
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, second);
+  });
+
+  it("a part another process took away is not called damage: its notes are said to be missing", async () => {
+    const cache = new MemoryVectorCache();
+    await saveStoredVectors(cache, embedded(MODEL, 100, 0));
+    const gone = [...cache.parts.keys()].find((name) => name !== ROOT_PART)!;
+    const notes = (await loadStoredVectors(cache, MODEL)).store.size;
+    cache.parts.delete(gone);
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toEqual({ kind: "notes_missing", notes: notes - loaded.store.size });
+    expect(vectorResetWords(loaded.reset!)).not.toMatch(/damaged/);
+  });
+
+  it("a load that meets a part replaced by another process's save since it read the root loads that save instead", async () => {
+    const cache = new MemoryVectorCache();
+    await saveStoredVectors(cache, embedded(MODEL, 100, 0));
+    const other = (await loadStoredVectors(cache, MODEL)).store;
+    for (let n = 0; n < 100; n++) embedNote(other, n, 9, 1);
+    const read = cache.read.bind(cache);
+    let saved = false;
+    cache.read = async (name) => {
+      if (name !== ROOT_PART && !saved) {
+        saved = true;
+        await saveStoredVectors(cache, other);
+      }
+      return read(name);
+    };
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, other);
+  });
+
+  it("parts no root names are taken away at the next save, under the names of old saves too", async () => {
+    const cache = new MemoryVectorCache();
+    const s = embedded(MODEL, 50, 0);
+    await saveStoredVectors(cache, s);
+    const some = cache.parts.get([...cache.parts.keys()].find((name) => name !== ROOT_PART)!)!;
+    cache.parts.set("vectors-7-3", some);
+    cache.parts.set("vectors-00112233445566ff-3", some);
+    await saveStoredVectors(cache, s);
+    expect([...cache.parts.keys()].filter((name) => name.startsWith("vectors-")).sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
   });
 });
