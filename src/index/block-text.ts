@@ -8,16 +8,27 @@ export const STARTS_BLOCK = 1;
 /** The line is code (fenced, or a fence shown in indented code); a run of code lines is one block. */
 export const CODE_LINE = 2;
 
-/** The lines joined as blocks; `marks[i]` holds `STARTS_BLOCK` and `CODE_LINE` bits of `lines[i]`. */
+/**
+ * The lines joined as blocks; `marks[i]` holds `STARTS_BLOCK` and `CODE_LINE` bits of `lines[i]`. An
+ * empty line that starts a block stands for a block that shows no words (an image, an embed): between
+ * two blocks it leaves an empty block, three blank lines, so no lead-in ("You get this shortcode:") is
+ * read as hanging on the block after its object. At either end, or twice in a row, it says nothing more.
+ */
 export function blockText(lines: string[], marks: number[]): string {
   let text = "";
   let block: string[] = [];
   let code = false;
+  let hidden = false;
   const flush = () => {
     if (block.length === 0) return;
     const joined = block.join("\n");
-    text += (text === "" ? "" : "\n\n") + (code ? codeSpan(joined) : joined);
     block = [];
+    if (joined === "") {
+      hidden = text !== "";
+      return;
+    }
+    text += (text === "" ? "" : hidden ? HIDDEN_BLOCK_GAP : "\n\n") + (code ? codeSpan(joined) : joined);
+    hidden = false;
   };
   for (let i = 0; i < lines.length; i++) {
     const isCode = (marks[i] & CODE_LINE) !== 0;
@@ -28,6 +39,9 @@ export function blockText(lines: string[], marks: number[]): string {
   flush();
   return text;
 }
+
+/** Where a block that shows no words stood between two blocks: an empty block, blank lines around it. */
+export const HIDDEN_BLOCK_GAP = "\n\n\n\n";
 
 /** Code as one code span, fenced by more backticks than any run inside it. */
 export function codeSpan(code: string): string {

@@ -14,14 +14,21 @@ export interface InlineSink {
    * a `%%comment%%` and an image or embed (`![alt](x.png)`, `![[x.png]]`, `![[Other note]]`, whose
    * content the text cannot hold). Their tags and links are still collected. The index reads their
    * words: Obsidian's search finds a comment's, and alt text and file names help find a note. An HTML
-   * entity (`&lt;`) shows as its character; the index reads it as written.
+   * entity (`&lt;`) shows as its character; the index reads it as written. A wiki-link shows as Obsidian
+   * shows it: its alias, else its text as written, folders too, a heading after " > " (`[[API/index#Usage]]`
+   * is "API/index > Usage"; the index reads "index Usage"). Logseq's `{{embed …}}`, `{{query …}}` and
+   * `{{renderer …}}` show what they fetch, none of the note's words: nothing, as an embed.
    */
   readingView?: boolean;
+  /** In a shown parse, how many images, embeds and such macros were read (and shown as no words). */
+  objects?: number;
 }
 
 // Characters that can start inline markup. A line without any of them is already plain text,
 // which is the common case for prose, so it skips the scan entirely.
 const MARKUP = /[[\]*_`<#=\\|%!]/;
+/** What only a shown parse reads as more than text: an entity, a Logseq macro. */
+const SHOWN_MARKUP = /&|\{\{/;
 
 const BACKSLASH = 92;
 const HASH = 35;
@@ -29,7 +36,7 @@ const BACKTICK = 96;
 
 /** Reduces one line of inline markdown to plain text, collecting tags and links into `sink`. */
 export function inlineToText(line: string, sink: InlineSink): string {
-  if (!MARKUP.test(line) && !(sink.readingView === true && line.includes("&"))) return line;
+  if (!MARKUP.test(line) && !(sink.readingView === true && SHOWN_MARKUP.test(line))) return line;
   // `[1]: https://… "Title"` defines where `[text][1]` goes: Obsidian shows none of it, and its
   // address and title read as a finding of the note.
   if (line.charCodeAt(0) === 91 /* [ */ && LINK_DEFINITION.test(line)) return "";
@@ -74,6 +81,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
           const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1, next) : markdownLinkEnd(line, i + 1, next);
           if (end > 0 && sink.readingView === true) {
             inlineToText(line.slice(i + 1, end), sink);
+            sink.objects = (sink.objects ?? 0) + 1;
             out += line.slice(copyFrom, i);
             copyFrom = i = end;
             continue;
@@ -91,7 +99,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
         if (line.charCodeAt(i + 1) === 91) {
           const end = wikilinkEnd(line, i, next);
           if (end > 0) {
-            out += line.slice(copyFrom, i) + wikilinkText(line.slice(i + 2, end - 2), sink);
+            const inner = line.slice(i + 2, end - 2);
+            out += line.slice(copyFrom, i) + (sink.readingView === true ? shownWikilinkText(inner, sink) : wikilinkText(inner, sink));
             copyFrom = i = end;
             continue;
           }
@@ -156,6 +165,18 @@ export function inlineToText(line: string, sink: InlineSink): string {
             copyFrom = i = end;
             continue;
           }
+        }
+        break;
+      }
+      case 123 /* { */: {
+        const end = sink.readingView === true ? hiddenMacroEnd(line, i, next) : -1;
+        if (end > 0) {
+          // Its page or block reference is still one of the note's links.
+          inlineToText(line.slice(i + 2, end - 2), sink);
+          sink.objects = (sink.objects ?? 0) + 1;
+          out += line.slice(copyFrom, i);
+          copyFrom = i = end;
+          continue;
         }
         break;
       }
@@ -245,11 +266,30 @@ function footnoteTextStart(line: string): number {
   return i;
 }
 
+/**
+ * Logseq's macros that show what they fetch (a page or block embedded, a query's results, a plugin's
+ * view, a deck of cards, a video), never the words written in them: `{{embed [[Page]]}}`, `{{query (task TODO)}}`.
+ */
+const HIDDEN_MACRO = /^\{\{(?:embed|query|renderer|cards|video|youtube|tweet|twitter|pdf)(?=[\s}])/;
+
+/** End (exclusive) of a macro at `start` that a shown note hides, or -1; its braces may be more than two (`{{{embed …}}}`), and all go. */
+function hiddenMacroEnd(line: string, start: number, next: NextOf): number {
+  let open = start;
+  while (line.charCodeAt(open) === 123) open++;
+  const braces = open - start;
+  if (braces < 2 || !HIDDEN_MACRO.test(line.slice(open - 2, open + 10))) return -1;
+  const close = next.at("}}", open);
+  if (close < 0) return -1;
+  let end = close + 2;
+  while (end - close < braces && line.charCodeAt(end) === 125) end++;
+  return end;
+}
+
 const DOTTED_NOTE = /^[\w-]+(?:\.[\w-]+)+(?:#.*)?$/;
 const DENDRON_VAULT = /^dendron:\/\/[^/|]*\//;
 
-/** Turns the inside of `[[…]]` into readable text and records its target. */
-function wikilinkText(inner: string, sink: InlineSink): string {
+/** The inside of `[[…]]` read: the note it names (Dendron's way round too) and its alias; its target recorded. */
+function readWikilink(inner: string, sink: InlineSink): { target: string; alias: string; hash: number; file: string } {
   const bar = inner.indexOf("|");
   // Inside tables the alias bar is escaped as `\|`.
   const targetEnd = bar > 0 && inner.charCodeAt(bar - 1) === BACKSLASH ? bar - 1 : bar;
@@ -263,6 +303,23 @@ function wikilinkText(inner: string, sink: InlineSink): string {
   const hash = target.indexOf("#");
   const file = (hash >= 0 ? target.slice(0, hash) : target).trim();
   if (file) sink.links.push(file);
+  return { target, alias, hash, file };
+}
+
+/**
+ * A wiki-link as reading view shows it: its alias, else its text as written ("term/page", folders and
+ * all), each `#` part after " > " ("API/index > index.indexObjects()"; `[[#Usage]]` is "Usage").
+ */
+function shownWikilinkText(inner: string, sink: InlineSink): string {
+  const { target, alias, hash, file } = readWikilink(inner, sink);
+  if (alias) return alias;
+  const parts = hash >= 0 ? target.slice(hash + 1).split("#").map((part) => part.trim()).filter((part) => part !== "") : [];
+  return (file ? [stripMd(file), ...parts] : parts).join(" > ");
+}
+
+/** Turns the inside of `[[…]]` into the words the index reads, and records its target. */
+function wikilinkText(inner: string, sink: InlineSink): string {
+  const { target, alias, hash, file } = readWikilink(inner, sink);
   if (alias) return alias;
   const slash = file.lastIndexOf("/");
   const name = stripMd(slash >= 0 ? file.slice(slash + 1) : file);

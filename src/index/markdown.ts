@@ -31,7 +31,10 @@ export interface ParseOptions {
    * For a note about to be shown: only what Obsidian's reading view shows. No comment's text (`%%…%%`,
    * `<!-- -->`), no image or embed, an entity as its character (`inline-text.ts`); a Logseq/Dataview
    * `key:: value` line as a property, "type: Feature;", in a block of properties (none for Logseq's UI
-   * state, `collapsed:: true`); a callout's title a block of its own. The index keeps their words searchable.
+   * state, `collapsed:: true`, nor its settings, `logseq.order-list-type:: number`); a callout's title a
+   * block of its own; Logseq's `#+BEGIN_SRC`/`QUERY`/`EXAMPLE` block as code, a `#+BEGIN_NOTE`/`TIP`/…
+   * block as a block of its text, without the markers; a line that shows only an image or an embed as an
+   * empty block (`block-text.ts`). The index keeps their words searchable.
    */
   readingView?: boolean;
 }
@@ -171,6 +174,8 @@ class SectionScanner {
   private quotedBefore = false;
   /** In a shown parse: whether the last text kept was a `key:: value` property, which stands in a block of properties, apart from prose. */
   private propertyBefore = false;
+  /** In a shown parse: the Logseq (org-mode) `#+BEGIN_…` block the lines are in, its closing line, and whether it shows as code. */
+  private orgBlock: { closer: string; code: boolean } | null = null;
 
   constructor(
     private readonly text: string,
@@ -231,6 +236,7 @@ class SectionScanner {
       return;
     }
     if ((this.shownFence !== null || this.fences?.indentedCode === true) && this.shownFenceLine(raw, i)) return;
+    if (this.orgBlock !== null && this.orgBlockLine(raw, i)) return;
     if (i === n) {
       this.paragraph = null;
       this.inListItem = false;
@@ -289,6 +295,10 @@ class SectionScanner {
     const c = raw.charCodeAt(i);
     // A table's row is a block of its own: its cells are no sentence that goes on in the next row.
     if (c === 124 /* | */ || this.inTable) this.blockEnded = true;
+    if (c === 35 /* # */ && this.readingView && this.opensOrgBlock(raw, i, start)) {
+      if (listed) this.inListItem = true;
+      return;
+    }
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
       const after = raw.charCodeAt(i + level);
@@ -346,7 +356,10 @@ class SectionScanner {
     const caret = rest.lastIndexOf(" ^");
     if (caret >= 0 && isBlockId(rest, caret + 2)) rest = rest.slice(0, caret);
 
+    const objectsBefore = this.sink.objects ?? 0;
     const words = this.inline(rest);
+    // A line that shows only an image or an embed is what a lead-in above it introduced, not the text after it.
+    if (words === "" && property === null && (this.sink.objects ?? 0) > objectsBefore) this.keepHiddenBlock();
     const pushed = property !== null ? this.keep(this.readingView ? shownLogseqProperty(property, rest, words) : words, false, true) : this.pushBody(words);
     // The text under a callout's title is no part of a sentence the title begins ("Never mix vinegar with bleach Descale…").
     if (calloutTitle) this.endBlock();
@@ -400,6 +413,35 @@ class SectionScanner {
   }
 
   /**
+   * A Logseq (org-mode) block's opening line at `i` (`#+BEGIN_SRC clojure`, `#+BEGIN_NOTE`), when a later
+   * line closes it (`#+END_SRC`): its lines are then code, or a block of their own. Whether it was one.
+   */
+  private opensOrgBlock(raw: string, i: number, start: number): boolean {
+    const opening = ORG_BLOCK_OPENING.exec(raw.slice(i, i + 40));
+    if (opening === null) return false;
+    const closer = `#+${opening[1] === "BEGIN" ? "END" : "end"}_${opening[2]}`;
+    if (this.closers.at(closer, start + raw.length) < 0) return false;
+    this.orgBlock = { closer, code: ORG_CODE_BLOCKS.has(opening[2].toUpperCase()) };
+    this.paragraph = null;
+    this.endBlock();
+    return true;
+  }
+
+  /** A line inside a Logseq block: its closing line, or a line of its code, ends here (true); its text is read as any line is (false). */
+  private orgBlockLine(raw: string, indent: number): boolean {
+    const block = this.orgBlock!;
+    // Closed in a quote or a list item as it was opened there (`> #+END_SRC`).
+    if (raw.startsWith(block.closer, afterBlockMarkers(raw, indent))) {
+      this.orgBlock = null;
+      this.paragraph = null;
+      this.endBlock();
+      return true;
+    }
+    if (block.code) this.codeLine(raw, indent);
+    return block.code;
+  }
+
+  /**
    * A line inside an HTML (`<!-- … -->`) or Obsidian (`%% … %%`) comment block. Obsidian shows none of
    * it: no heading or setext underline is read there (a commented-out draft's `# Heading` made a
    * section, and could become the title); tags and links only as `commentText` says. Its words stay
@@ -449,6 +491,18 @@ class SectionScanner {
     return pushed;
   }
 
+  /**
+   * In a shown parse, a line that showed only an image or an embed: an empty block (`block-text.ts`),
+   * and the next text starts a block of its own.
+   */
+  private keepHiddenBlock(): void {
+    const { lines, marks } = this.current;
+    if (marks === null) return;
+    lines.push("");
+    marks.push(STARTS_BLOCK);
+    this.endBlock();
+  }
+
   /** In a shown parse, the next text starts a block of its own; a table's rows end with it. */
   private endBlock(): void {
     this.blockEnded = true;
@@ -490,7 +544,8 @@ class SectionScanner {
   /** Reads a Logseq/Dataview `key:: value` line; returns the value as text, or null if not one. */
   private logseqProperty(line: string, colons: number, topLevel: boolean): string | null {
     const key = line.slice(0, colons);
-    if (!/^[A-Za-z][\w-]*$/.test(key)) return null;
+    // Logseq's own settings (`logseq.order-list-type:: number`) are properties only a shown parse reads: the index reads the line as written.
+    if (!/^[A-Za-z][\w-]*$/.test(key) && !(this.readingView && LOGSEQ_SETTING.test(key))) return null;
     const value = line.slice(colons + 2).trim();
     const name = key.toLowerCase();
     if (name === "tags" || name === "tag") {
@@ -543,7 +598,16 @@ class SectionScanner {
  * folded, its heading style, a highlight's page, a flash card's schedule… "collapsed: true;" is
  * nothing the note says.
  */
-const LOGSEQ_STATE = /^(?:custom-id|collapsed|heading|background[-_]color|created[-_]at|updated[-_]at|last[-_]modified[-_]at|query-(?:table|properties|sort-by|sort-desc)|ls-type|hl-(?:type|page|stamp|color)|card-[\w-]+)$/i;
+const LOGSEQ_STATE = /^(?:logseq\.[\w.-]+|custom-id|collapsed|heading|background[-_]color|created[-_]at|updated[-_]at|last[-_]modified[-_]at|query-(?:table|properties|sort-by|sort-desc)|ls-type|hl-(?:type|page|stamp|color)|card-[\w-]+)$/i;
+
+/** Logseq's settings of a block, `logseq.order-list-type:: number`: how the outliner draws it. */
+const LOGSEQ_SETTING = /^logseq\.[\w.-]+$/;
+
+/** A Logseq (org-mode) block's opening marker at the start of a line: `#+BEGIN_SRC`, `#+begin_note`. */
+const ORG_BLOCK_OPENING = /^#\+(BEGIN|begin)_([A-Za-z]+)(?![\w-])/;
+
+/** The Logseq blocks shown as code (a query shows its results, and its text is no prose). */
+const ORG_CODE_BLOCKS = new Set(["SRC", "QUERY", "EXAMPLE", "EXPORT"]);
 
 /**
  * A `key:: value` line as a shown note gives it: as the frontmatter's properties are shown, by the

@@ -207,7 +207,7 @@ function densestWindow(positions: { at: number; word: string }[], width: number,
  * table row or a code block does; a space otherwise.
  */
 export function snippetAround(text: string, spans: { start: number; end: number }[], size = SNIPPET_CHARS): { snippet: string; highlights: Highlight[] } {
-  const clean = text.replace(/\s+/g, (run) => (BLOCK_BREAK.test(run) ? "\n" : " "));
+  const clean = text.replace(/\s+/g, shownRun);
   // Collapsing whitespace shifts offsets; recompute spans on the collapsed text when needed.
   const spansClean = clean.length === text.length ? spans : remapSpans(text, spans);
   if (clean.length <= size) {
@@ -225,20 +225,24 @@ export function snippetAround(text: string, spans: { start: number; end: number 
   }
   // Start where the first match's sentence starts (or its list's lead-in) when that is within reach: a
   // quote cut inside its sentence may have lost a "never" or a "not", and the evidence brief quotes none.
-  const whole = wholeStart(clean, bestStart, Math.floor((size * 2) / 3));
-  let start = whole ?? nearStart(clean, bestStart, size);
+  const sentence = sentenceStart(clean, bestStart, Math.floor((size * 2) / 3));
+  let start = sentence?.at ?? nearStart(clean, bestStart, size);
   let end = Math.min(clean.length, start + size);
   if (end < clean.length) {
     const space = lastSpace(clean, end);
     if (space > start + size / 2) end = space;
   }
+  // Never end on the gap a hidden block leaves ("\n\n"): the text shown ends where its last block does.
+  while (end > start && clean[end - 1] === "\n") end--;
   // Text without spaces (Japanese, a row of emoji) is cut where the window ends: never inside a
   // character written as two UTF-16 units, which would show as "�" and is no valid UTF-8 in JSON.
   if (start > 0 && isLowSurrogate(clean.charCodeAt(start))) start++;
   if (end < clean.length && isLowSurrogate(clean.charCodeAt(end))) end--;
   // What was left out above is a line of its own when the window starts where a block or a sentence
-  // does: what is shown is whole, not the end of a cut one. "…" alone says the cut fell inside a sentence.
-  const prefix = start === 0 ? "" : clean[start - 1] === "\n" || whole === start ? "…\n" : "…";
+  // does: what is shown is whole, not the end of a cut one. "…" alone says the cut fell inside a sentence,
+  // or that what is shown hangs on a lead-in left out ("These are myths:" … "Garlic cures colds").
+  const whole = sentence === null ? clean[start - 1] === "\n" : sentence.whole && sentence.at === start;
+  const prefix = start === 0 ? "" : whole ? "…\n" : "…";
   const suffix = end < clean.length ? "…" : "";
   const snippet = prefix + clean.slice(start, end) + suffix;
   return { snippet, highlights: shift(spansClean, start, end, start - prefix.length) };
@@ -257,29 +261,40 @@ function nearStart(clean: string, at: number, size: number): number {
   return space !== -1 && space < at ? space + 1 : start;
 }
 
-/**
- * Where the sentence holding `at` starts, in `clean` (blocks apart by one line break), when that is no
- * more than `reach` characters before it; or, when that sentence opens its block, where the lead-in
- * its list hangs on starts ("Never do this:" over the items, the items between it and this one
- * ending with no stop), within the same reach. Null when the sentence starts further back.
- */
-function wholeStart(clean: string, at: number, reach: number): number | null {
-  const floor = at - reach;
-  const blockStart = clean.lastIndexOf("\n", at - 1) + 1;
-  // With the match's first character: a sentence that starts with the match ends the one before right there.
-  // Sentences end as the evidence brief reads them (one rule), so it quotes the one the window starts at.
-  const before = clean.slice(Math.max(blockStart, floor), at + 1);
-  const sentence = sentenceStarts(before).at(-1);
-  if (sentence !== undefined) return Math.max(blockStart, floor) + sentence;
-  if (blockStart < floor) return null;
-  return leadInStart(clean, blockStart, floor) ?? blockStart;
+/** Where a snippet's window starts, and whether what it shows from there is whole (not cut from what it hangs on). */
+interface WindowStart {
+  at: number;
+  whole: boolean;
 }
 
-/** The start of the lead-in (a block ending with ":") above the block at `blockStart`, over items that end with no stop; null when none within `floor`. */
-function leadInStart(clean: string, blockStart: number, floor: number): number | null {
+/**
+ * Where the sentence holding `at` starts, in `clean` (blocks apart by one line break), when that is no
+ * more than `reach` characters before it; or where the lead-in its block hangs on starts ("Never do
+ * this:" over the items, the items between it and this one ending with no stop), within the same
+ * reach. Null when the sentence starts further back. A block that hangs on a lead-in out of reach is
+ * no whole statement: shown without it, "Garlic cures colds" says the opposite of the note.
+ */
+function sentenceStart(clean: string, at: number, reach: number): WindowStart | null {
+  const floor = at - reach;
+  const blockStart = clean.lastIndexOf("\n", at - 1) + 1;
+  const from = Math.max(blockStart, floor);
+  // With the match's first character: a sentence that starts with the match ends the one before right there.
+  // Sentences end as the evidence brief reads them (one rule), so it quotes the one the window starts at.
+  const sentence = sentenceStarts(clean.slice(from, at + 1)).at(-1);
+  if (sentence === undefined && blockStart < floor) return null;
+  const leadIn = leadInStart(clean, blockStart);
+  if (leadIn !== null && leadIn >= floor) return { at: leadIn, whole: true };
+  return { at: sentence === undefined ? blockStart : from + sentence, whole: leadIn === null };
+}
+
+/**
+ * The start of the lead-in (a block ending with ":") the block at `blockStart` hangs on, over items
+ * above it that end with no stop, however far back; null when a block that ends as a sentence does, or
+ * the gap a hidden block leaves (an image was the lead-in's object), comes first.
+ */
+function leadInStart(clean: string, blockStart: number): number | null {
   for (let start = blockStart; start > 0; ) {
     const above = clean.lastIndexOf("\n", start - 2) + 1;
-    if (above < floor) return null;
     const block = clean.slice(above, start - 1).trimEnd();
     if (block.endsWith(":")) return above;
     if (ENDS_WITH_STOP.test(block) || block === "") return null;
@@ -287,6 +302,17 @@ function leadInStart(clean: string, blockStart: number, floor: number): number |
   }
   return null;
 }
+
+/**
+ * A run of whitespace as a snippet shows it: two line breaks where a hidden block stood between two
+ * blocks (`block-text.ts`), one where a block ends, else a space.
+ */
+function shownRun(run: string): string {
+  return HIDDEN_BLOCK_GAP.test(run) ? "\n\n" : BLOCK_BREAK.test(run) ? "\n" : " ";
+}
+
+/** A run holding three blank lines: the empty block `block-text.ts` leaves where a block showing no words (an image) stood. */
+const HIDDEN_BLOCK_GAP = /(?:\n[^\S\n]*){4}/;
 
 /** A run of whitespace holding a blank line: where one block of a shown note ends and the next begins. */
 const BLOCK_BREAK = /\n[^\S\n]*\n/;
@@ -318,21 +344,17 @@ function shift(spans: { start: number; end: number }[], from: number, to: number
 }
 
 function remapSpans(text: string, spans: { start: number; end: number }[]): { start: number; end: number }[] {
-  // Map each original offset to its offset after collapsing whitespace runs to one space.
+  // Map each original offset to its offset after each whitespace run became what `shownRun` makes of it.
   const map = new Int32Array(text.length + 1);
   let out = 0;
-  let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    map[i] = out;
-    const isSpace = /\s/.test(text[i]);
-    if (isSpace) {
-      if (!inSpace) out++;
-      inSpace = true;
-    } else {
-      out++;
-      inSpace = false;
-    }
+  let at = 0;
+  for (const run of text.matchAll(/\s+/g)) {
+    for (; at < run.index; at++) map[at] = out++;
+    map[at] = out;
+    out += shownRun(run[0]).length;
+    for (at++; at < run.index + run[0].length; at++) map[at] = out;
   }
+  for (; at < text.length; at++) map[at] = out++;
   map[text.length] = out;
   return spans.map((s) => ({ start: map[s.start], end: map[s.end] }));
 }

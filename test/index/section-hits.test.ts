@@ -103,6 +103,37 @@ describe("snippetAround: where the window starts", () => {
     expect(snippetFor(text, "flu").startsWith("…\nThese are myths that do not work:\nGarlic cures colds\nVitamin C prevents flu")).toBe(true);
   });
 
+  it("marks an item whose list's lead-in is out of reach as cut from it, never as a whole statement", () => {
+    const items = [
+      "Vitamin C megadoses prevent every cold you might ever catch in a long winter season at home",
+      "Chicken soup cures the flu outright if eaten three times a day for a whole week without any break at all",
+      "Cold weather itself causes colds directly rather than the viruses that spread more easily indoors in winter",
+    ];
+    const text = ["These are myths that do not work:", ...items, "Garlic cures colds"].join("\n\n");
+    expect(snippetFor(text, "garlic")).toBe("…Garlic cures colds");
+    // A list with no lead-in above it: the item is whole.
+    expect(snippetFor(text.replace("These are myths that do not work:", "Notes from the clinic."), "garlic")).toBe("…\nGarlic cures colds");
+  });
+
+  it("marks a later sentence of an item whose lead-in is out of reach as cut too, and starts at a lead-in within reach", () => {
+    const item = `Garlic cures colds. ${filler(40)}. Onions cure the flu`;
+    const far = `These are myths that do not work:\n\n${item}`;
+    expect(snippetFor(far, "onions").startsWith("…Onions cure the flu")).toBe(true);
+    const near = `${filler(60)}.\n\nThese are myths:\n\nGarlic cures colds. Onions cure the flu. ${filler(50)}`;
+    expect(snippetFor(near, "onions").startsWith("…\nThese are myths:\nGarlic cures colds. Onions")).toBe(true);
+  });
+
+  it("keeps the gap a hidden block leaves (an image after a lead-in) as an empty line, which no lead-in reaches across", () => {
+    const text = `${filler(60)}.\n\nNow you get the following shortcode:\n\n\n\nType the name of the page inside the brackets ${filler(40)}`;
+    const { snippet, highlights } = snippetAround(text, spansOf(text, "brackets"));
+    expect(snippet.startsWith("…\nType the name of the page")).toBe(true);
+    expect(highlights.map(([s, e]) => snippet.slice(s, e))).toEqual(["brackets"]);
+    const whole = snippetAround(`Now you get the following shortcode:\n\n\n\nType the name inside the brackets.`, []).snippet;
+    expect(whole).toBe("Now you get the following shortcode:\n\nType the name inside the brackets.");
+    const marked = snippetAround(`${filler(10)}:\n\n\n\nThe brackets ${filler(60)}`, spansOf(`${filler(10)}:\n\n\n\nThe brackets ${filler(60)}`, "brackets"));
+    expect(marked.highlights.map(([s, e]) => marked.snippet.slice(s, e))).toEqual(["brackets"]);
+  });
+
   it("takes no abbreviation's or initial's dot for a sentence's end", () => {
     const text = `We compared two plugins, e.g. Dataview and Tasks, and found the index never loses a note when the vault is synced from a phone. ${filler(60)}`;
     expect(snippetFor(text, "synced").startsWith("We compared two plugins, e.g. Dataview")).toBe(true);

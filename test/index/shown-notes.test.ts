@@ -133,9 +133,88 @@ describe("ShownNotes: only what reading view shows", () => {
   it("shows no image or embed, and keeps their links and their words for the index", () => {
     const note = ["# Swarms", "![A flock of starlings forming a swarm](swarm-diagram.png) The swarm diagram shows the flock.", "![[x.png]]", "![[Murmuration]]", "[![build](badge.svg)](https://ci.example.com) Builds nightly."].join("\n");
     const shown = new ShownNotes().parse("n.md", note);
-    expect(shown.sections[0].text).toBe("The swarm diagram shows the flock.\nBuilds nightly.");
+    // The image and the embed stand between the two lines: an empty block (block-text.ts).
+    expect(shown.sections[0].text).toBe("The swarm diagram shows the flock.\n\n\n\nBuilds nightly.");
     const indexed = parseNote("n.md", note);
     expect(shown.links).toEqual(indexed.links);
     expect(indexed.sections[0].text).toBe("A flock of starlings forming a swarm The swarm diagram shows the flock.\nx.png\nMurmuration\nbuild Builds nightly.");
+  });
+
+  it("leaves an empty block where a block shows only an image, so a lead-in is not read as hanging on the block after its object", () => {
+    const note = [
+      "- ## Page embeds",
+      "\t- Now, you get the following shortcode:",
+      "\t\t- ![page-embed-shortcode.png](../assets/page-embed-shortcode.png)",
+      "\t- Inside the `[[double brackets]]`, type the name of the page you wish to embed.",
+      "\t- See this:",
+      "\t  ![[diagram.png]]",
+      "\t  {{embed [[Parent A]]}}",
+      "\t- Page embeds show the page name on top.",
+    ].join("\n");
+    expect(sectionText(note, "Page embeds")).toBe(
+      "Now, you get the following shortcode:\n\n\n\nInside the `[[double brackets]]`, type the name of the page you wish to embed.\n\nSee this:\n\n\n\nPage embeds show the page name on top.",
+    );
+    expect(parseNote("n.md", note).sections[0].text).not.toContain("\n\n");
+  });
+
+  it("shows none of Logseq's settings of a block (`logseq.order-list-type:: number`), which the index reads as written", () => {
+    const note = ["- To create a card:", "\t- You can add `#card` to any block to make it a card.", "\t  logseq.order-list-type:: number", "\t- Right click the bullet.", "\t  logseq.order-list-type:: number"].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe("To create a card:\n\nYou can add `#card` to any block to make it a card.\n\nRight click the bullet.");
+    expect(parseNote("n.md", note).sections[0].text).toContain("make it a card.\nlogseq.order-list-type:: number");
+  });
+
+  it("shows Logseq's source, query and example blocks as code, and a note or tip block as a block of its text", () => {
+    const note = [
+      "- Add your date format to config.edn:",
+      "  #+BEGIN_SRC clojure",
+      "  :journal/page-title-format \"yyyy-MM-dd\"",
+      "  - not an item",
+      "  #+END_SRC",
+      "- #+BEGIN_NOTE",
+      "  This only works on the desktop app.",
+      "  #+END_NOTE",
+      "- All tasks",
+      "  #+BEGIN_QUERY",
+      "  {:title \"All tasks\" :query [:find (pull ?b [*]) :where [?b :block/marker _]]}",
+      "  #+END_QUERY",
+      "- Written #+BEGIN_SRC in prose stays prose.",
+    ].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe(
+      [
+        "Add your date format to config.edn:",
+        '`:journal/page-title-format "yyyy-MM-dd"\n- not an item`',
+        "This only works on the desktop app.",
+        "All tasks",
+        '`{:title "All tasks" :query [:find (pull ?b [*]) :where [?b :block/marker _]]}`',
+        "Written #+BEGIN_SRC in prose stays prose.",
+      ].join("\n\n"),
+    );
+    // The index reads the markers' words as written: they are searchable on purpose.
+    const indexed = parseNote("n.md", note).sections[0].text;
+    expect(indexed).toContain("#+BEGIN_SRC clojure");
+    expect(indexed).toContain("#+END_NOTE");
+  });
+
+  it("reads a `#+BEGIN_SRC` no line closes as prose, and closes one in a quote at its closing line", () => {
+    const note = ["- Open with #+BEGIN_SRC", "  #+BEGIN_SRC", "  Then the text goes on."].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe("Open with #+BEGIN_SRC\n#+BEGIN_SRC\nThen the text goes on.");
+    const quoted = ["> #+BEGIN_SRC sh", "> make relay", "> #+END_SRC", "", "The relay runs."].join("\n");
+    expect(new ShownNotes().parse("n.md", quoted).sections[0].text).toBe("`make relay`\n\nThe relay runs.");
+  });
+
+  it("shows no `{{embed …}}`, `{{query …}}` or `{{renderer …}}` macro, keeps their links, and shows other macros as written", () => {
+    const note = ["# Embeds", "Before {{embed [[Parent A]]}} after {{{embed ((5fbf4fbf-82c5-4d81-ba82-b66726bda00c)) }}} end.", "{{query (and [[tag1]] (task TODO))}}", "{{renderer :todomaton}} {{cloze hidden answer}} and `{{query x}}`."].join("\n");
+    const shown = new ShownNotes().parse("n.md", note);
+    // The query's line shows its results, none of the note's words: an empty block.
+    expect(shown.sections[0].text).toBe("Before  after  end.\n\n\n\n{{cloze hidden answer}} and `{{query x}}`.");
+    const indexed = parseNote("n.md", note);
+    expect(shown.links).toEqual(indexed.links);
+    expect(indexed.sections[0].text).toContain("{{embed Parent A}}");
+  });
+
+  it("shows a wiki-link's text as reading view does: folders as written, a heading after \" > \"; the index's words stay", () => {
+    const note = ["# Links", "See [[term/page]], [[API/index#index.indexObjects(…)]], [[#Usage]], [[Guide.md#Setup#Sync]], [[Guide#^b15695]] and [[term/page|the page]]."].join("\n");
+    expect(sectionText(note, "Links")).toBe("See term/page, API/index > index.indexObjects(…), Usage, Guide > Setup > Sync, Guide > ^b15695 and the page.");
+    expect(parseNote("n.md", note).sections[0].text).toBe("See page, index index.indexObjects(…), Usage, Guide Setup Sync, Guide and the page.");
   });
 });
