@@ -13,7 +13,7 @@ import {
   shownProperties,
   type NoteProperties,
 } from "./frontmatter";
-import { closesFence, FenceReader, fenceOpening, type FenceLine } from "../text/code-fences";
+import { closesFence, fenceOpening, fenceReaderFor, type FenceLine, type FenceLines } from "../text/code-fences";
 import { inlineToText, NextOf, type InlineSink } from "./inline-text";
 import { blockText, CODE_LINE, STARTS_BLOCK } from "./block-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
@@ -148,7 +148,7 @@ class SectionScanner {
    * none for a note without three backticks or tildes in a row (most notes), which no line of can open
    * a fence: reading every line for one made parsing half again slower.
    */
-  private readonly fences: FenceReader | null;
+  private readonly fences: FenceLines | null;
   /** A fence shown inside indented code (docs show a query so), whose lines are read as code up to its closer. */
   private shownFence: FenceLine | null = null;
   /** The marker that closes the comment block the scanner is in (`-->` or `%%`), or null. */
@@ -189,7 +189,7 @@ class SectionScanner {
     const marks = blocks ? preambleLines.map(() => 0) : null;
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines, marks };
     this.closers = new NextOf(text);
-    this.fences = text.includes("```") || text.includes("~~~") ? new FenceReader() : null;
+    this.fences = fenceReaderFor(text);
   }
 
   run(from: number, firstLine: number): void {
