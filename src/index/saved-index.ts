@@ -217,11 +217,18 @@ function withLeft(entries: SegmentEntry[], left: number[], written: Map<string, 
 }
 
 /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
- * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change). */
+ * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
+ * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
+ * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
+ * takes away, and must not have the save reported as failed, its cache "not saved". */
 async function removeUnlisted(cache: IndexCache, segments: SegmentEntry[]): Promise<void> {
   const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
-  const unlisted = (await cache.names()).filter((name) => !listed.has(name) && !isLanguagePartName(name));
-  if (unlisted.length > 0) await cache.remove(unlisted);
+  try {
+    const unlisted = (await cache.names()).filter((name) => !listed.has(name) && !isLanguagePartName(name));
+    if (unlisted.length > 0) await cache.remove(unlisted);
+  } catch {
+    // Left for the next save.
+  }
 }
 
 /** A part on its way, and whether it has arrived. */

@@ -155,6 +155,20 @@ describe("saving the index", () => {
     expect(await new VaultIndex().sync(store, cache)).toMatchObject({ mode: "cache" });
   });
 
+  // A cache folder that can be written but not listed (permissions, a flaky network share): the
+  // manifest and its segments were written, yet the tidy-up's listing rejected the save, and the
+  // index command said the cache was not saved.
+  it("is done once its manifest is written, though listing the cache to tidy it fails", async () => {
+    await edit(12, " Herons.");
+    const names = cache.names.bind(cache);
+    cache.names = () => Promise.reject(new Error("permission denied, scandir"));
+    await expect(index.save(cache)).resolves.toBeUndefined();
+    cache.names = names;
+    const loaded = new VaultIndex();
+    expect(await loaded.sync(store, cache)).toMatchObject({ mode: "cache", updated: 0, added: 0 });
+    expect(ranked(loaded, "herons")).toEqual(ranked(index, "herons"));
+  });
+
   it("runs one save at a time, however often it is asked", async () => {
     await edit(3, " Owls.");
     const saves = [index.save(cache), index.save(cache)];

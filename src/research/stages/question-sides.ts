@@ -16,6 +16,9 @@ const START = String.raw`(?:^|[?!;:,.]\s*|\s[-–—]\s)`;
  * never runs on into the next clause, and a try never reads past its own clause. */
 const SIDE = String.raw`((?:[^?!;:,.]|\.(?=\S))+?)`;
 
+/** "vs" or "versus" as a cue: not the "VS" of "VS Code" ("catch typos in vs code" asks of one editor, it sets "code" against nothing). */
+const VERSUS = String.raw`(?:vs\.?(?! cod(?:e|ium)\b)|versus)`;
+
 /** The first of two sides joined by "and": up to the clause's first "and" ("how do rock and roll and
  * jazz differ" reads "rock" and "roll and jazz"), so a question of many "and"s is tried once at each. */
 const SIDE_BEFORE_AND = String.raw`((?:(?! and )(?:[^?!;:,.]|\.(?=\S)))+?)`;
@@ -29,9 +32,9 @@ const SIDE_PATTERNS: readonly RegExp[] = [
   // "how does X relate to Y", "how is X different from Y", "how does X compare with Y"
   new RegExp(String.raw`\bhow (?:do|does|are|is|did) ${SIDE} (?:relate|relates|related|compare|compares|differ|differs|different|connect|connects|connected) (?:to|with|from|against) ${SIDE}${END}`),
   // "compare X with Y", "compare X and Y"
-  new RegExp(String.raw`\b(?:compare|comparing|contrast|contrasting) ${SIDE} (?:with|to|and|against|vs\.?|versus) ${SIDE}${END}`),
+  new RegExp(String.raw`\b(?:compare|comparing|contrast|contrasting) ${SIDE} (?:with|to|and|against|${VERSUS}) ${SIDE}${END}`),
   // "X vs Y", "X versus Y", "X compared to Y"
-  new RegExp(String.raw`${START}${SIDE} (?:vs\.?|versus|compared (?:to|with)) ${SIDE}${END}`),
+  new RegExp(String.raw`${START}${SIDE} (?:${VERSUS}|compared (?:to|with)) ${SIDE}${END}`),
   // "should I use X or Y", "whether X or Y", "choose between X or Y"
   new RegExp(String.raw`\b(?:use|choose|pick|prefer|between|whether) ${SIDE} or ${SIDE}${END}`),
 ];

@@ -25,11 +25,12 @@ describe("questionSides", () => {
     ["compare the checkbox symbols of the things theme with the minimal theme", ["the checkbox symbols of the things theme", "the minimal theme"]],
     ["fd compared to find for finding files - how do you do it with each?", ["fd", "find for finding files"]],
     ["should i use share or export to get a page out, and what is the difference?", ["share", "export to get a page out"]],
+    ["obsidian vs vs code for writing notes", ["obsidian", "vs code for writing notes"]],
   ])("%s", (question, sides) => {
     expect(questionSides(question)).toEqual(sides);
   });
 
-  it.each([["how do i sync silverbullet and logseq so both apps edit the same files?"], ["extract a tar archive"], ["tasks due today or tomorrow"]])("a question that compares nothing has no sides: %s", (question) => {
+  it.each([["how do i sync silverbullet and logseq so both apps edit the same files?"], ["extract a tar archive"], ["tasks due today or tomorrow"], ["catch typos while i write my notes in vs code"], ["use it in the browser without installing vs. code"]])("a question that compares nothing has no sides: %s", (question) => {
     expect(questionSides(question)).toBeNull();
   });
 });
