@@ -98,7 +98,23 @@ export function whenAborted(signal: AbortSignal, callback: () => void): () => vo
     const callbacks = new Set<() => void>();
     const listener = (): void => {
       waitsOn.delete(signal);
-      for (const call of [...callbacks]) call();
+      // Each wait is called as if it held a listener of its own: one stopped by an earlier one's
+      // callback is not called, and one that throws leaves the rest their call (a race not told of
+      // the abort waits forever); its error is thrown afterwards, as a listener's would be reported.
+      const errors: unknown[] = [];
+      for (const call of [...callbacks]) {
+        if (!callbacks.has(call)) continue;
+        try {
+          call();
+        } catch (error) {
+          errors.push(error);
+        }
+      }
+      for (const error of errors) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     };
     waits = { callbacks, listener };
     waitsOn.set(signal, waits);

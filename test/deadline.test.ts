@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeadlineMissed, withDeadline } from "../src/deadline";
+import { DeadlineMissed, whenAborted, withDeadline } from "../src/deadline";
 import { systemClock } from "../src/ports";
 import { fakeClock } from "./support/fake-clock";
 
@@ -177,5 +177,62 @@ describe("Clock.sleep with a signal", () => {
     await slept;
     expect(woke).toBe(true);
     expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+describe("whenAborted", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("a wait stopped by another's callback during the abort is not called", () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    let stopSecond = (): void => undefined;
+    whenAborted(controller.signal, () => {
+      calls.push("first");
+      stopSecond();
+    });
+    stopSecond = whenAborted(controller.signal, () => calls.push("second"));
+    controller.abort();
+    expect(calls).toEqual(["first"]);
+  });
+
+  it("a callback that throws leaves the other waits their call, and its error is still reported", () => {
+    const reported = vi.spyOn(globalThis, "queueMicrotask").mockImplementation(() => undefined);
+    const controller = new AbortController();
+    const calls: string[] = [];
+    whenAborted(controller.signal, () => {
+      throw new Error("boom");
+    });
+    whenAborted(controller.signal, () => calls.push("second"));
+    controller.abort();
+    expect(calls).toEqual(["second"]);
+    expect(reported).toHaveBeenCalledTimes(1);
+    expect(() => reported.mock.calls[0][0]()).toThrow("boom");
+  });
+
+  it("a wait added by a callback while the abort is told, or after it, is called at once", () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    whenAborted(controller.signal, () => {
+      calls.push("first");
+      whenAborted(controller.signal, () => calls.push("added during"));
+    });
+    controller.abort();
+    whenAborted(controller.signal, () => calls.push("added after"));
+    expect(calls).toEqual(["first", "added during", "added after"]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a long-lived signal (the MCP server's) holds no listener after thousands of waits that ended, and still tells the next", () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 5_000; i++) whenAborted(controller.signal, () => undefined)();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    let told = false;
+    whenAborted(controller.signal, () => (told = true));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort();
+    expect(told).toBe(true);
   });
 });

@@ -5,8 +5,11 @@
 // replay log masks as a credential (`authorization`, `x-api-key`, Brave's `x-subscription-token`,
 // `api_key`), or a user or password in the address — and by value: a key the plugin holds, anywhere
 // in the address, the headers or the body (a key a future source sends in its JSON body, or under a
-// header name no list foresaw).
+// header name no list foresaw), in every form the secret scrubber knows — percent-encoded (a form
+// body, an address with a stray `%` elsewhere), base64 (a Basic credential), JSON-escaped, in another
+// case. A form only the scrubber knew would have kept that request on requestUrl, key and all.
 import type { HttpRequest } from "../ports";
+import { secretScrubber, type SecretScrubber } from "../text/secret-scrub";
 import { maskSecretHeaders, maskSecretParams } from "../websearch/replay";
 
 export function carriesSecret(req: HttpRequest, keysHeld: readonly string[]): boolean {
@@ -14,15 +17,17 @@ export function carriesSecret(req: HttpRequest, keysHeld: readonly string[]): bo
   const masked = maskSecretHeaders(headers);
   if (Object.entries(headers).some(([name, value]) => masked[name] !== value)) return true;
   if (maskSecretParams(req.url) !== req.url) return true;
-  const carried = [req.url, decoded(req.url), ...Object.values(headers), req.body ?? ""];
-  return keysHeld.some((key) => carried.some((text) => text.includes(key)));
+  const scrubber = scrubberFor(keysHeld);
+  if (scrubber.empty) return false;
+  return [req.url, ...Object.keys(headers), ...Object.values(headers), req.body ?? ""].some((text) => scrubber.text(text) !== text);
 }
 
-/** The address with its escapes undone: a key with `+` or `/` travels in a query as `%2B`, `%2F`. */
-function decoded(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url;
-  }
+/** The last keys' scrubber: every request asks, and the keys held change only when the user edits one. */
+let last: { keys: string; scrubber: SecretScrubber } | null = null;
+
+function scrubberFor(keysHeld: readonly string[]): SecretScrubber {
+  // A separator no key holds (keys are trimmed text), so two lists never read as one.
+  const keys = keysHeld.join("\u0000");
+  if (last?.keys !== keys) last = { keys, scrubber: secretScrubber(keysHeld) };
+  return last.scrubber;
 }

@@ -10,7 +10,8 @@
 // is no Node, everything stays on requestUrl: a page's first address is the only one checked, and a
 // keyed service that redirects to another site takes the key there.
 import { Platform } from "obsidian";
-import type { Clock, Http, HttpRequest } from "../ports";
+import { whenAborted } from "../deadline";
+import { HttpFailure, type Clock, type Http, type HttpRequest } from "../ports";
 import type { FetchGuardOptions } from "../promote/fetch-guard";
 import { carriesSecret } from "./carries-secret";
 import { DEFAULT_MAX_BYTES } from "./request-url-http";
@@ -38,15 +39,17 @@ type NodeAdapters = typeof import("../node/page-request") & typeof import("../no
 /** `base` for everything; on desktop, page fetches and requests carrying a key over Node. */
 export async function pageAccess(base: Http, clock: Clock, options: PageAccessOptions = {}): Promise<PageAccess> {
   if (!Platform.isDesktopApp) return { http: base, pages: "request_url" };
-  const node = await (options.loadNode ?? loadNodeAdapters)().catch((error: unknown) => {
-    console.warn("Vault Research: pages and keyed requests go through requestUrl, which follows redirects unchecked, keys and all; the Node adapters did not load.", error);
-    return null;
-  });
-  if (!node) return { http: base, pages: "request_url" };
-  const transfer = { clock, defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000 };
-  const keyed = node.keyedOverNode(base, { ...transfer, defaultMaxBytes: DEFAULT_MAX_BYTES, carriesSecret: keyCarriedBy(options.keysHeld) });
-  const dns = node.pinnedDns(node.systemLookup, clock);
-  return { http: node.pagesOverNode(keyed, dns, transfer), fetchGuard: { resolve: dns.resolve }, pages: "node" };
+  // Never a rejection: every request of the plugin waits on this (httpOnceSettled), and would fail with it.
+  try {
+    const node = await (options.loadNode ?? loadNodeAdapters)();
+    const transfer = { clock, defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000 };
+    const keyed = node.keyedOverNode(base, { ...transfer, defaultMaxBytes: DEFAULT_MAX_BYTES, carriesSecret: keyCarriedBy(options.keysHeld) });
+    const dns = node.pinnedDns(node.systemLookup, clock);
+    return { http: node.pagesOverNode(keyed, dns, transfer), fetchGuard: { resolve: dns.resolve }, pages: "node" };
+  } catch (error) {
+    console.warn("Vault Research: pages and keyed requests go through requestUrl, which follows redirects unchecked, keys and all; the Node adapters did not load or could not be set up.", error);
+    return { http: base, pages: "request_url" };
+  }
 }
 
 /** Keys unreadable at the moment: the request is taken to carry one (Node costs it nothing but the proxy's fallback). */
@@ -57,9 +60,28 @@ function keyCarriedBy(keysHeld: (() => Promise<string[]>) | undefined): (req: Ht
   };
 }
 
-/** The Http everything uses, ready at once: each request waits for the access `pageAccess` settles on. */
+/**
+ * The Http everything uses, ready at once: each request waits for the access `pageAccess` settles on
+ * — or for its own signal: a run stopped meanwhile is not left waiting on an access that never comes.
+ */
 export function httpOnceSettled(access: Promise<Pick<PageAccess, "http">>): Http {
-  return { request: async (req) => (await access).http.request(req) };
+  return {
+    request: async (req) => {
+      if (!req.signal) return (await access).http.request(req);
+      const signal = req.signal;
+      let stopWaiting = (): void => undefined;
+      const cancelled = new Promise<never>((_, reject) => {
+        stopWaiting = whenAborted(signal, () => reject(new HttpFailure("aborted", "The request was cancelled.")));
+      });
+      let settled: Pick<PageAccess, "http">;
+      try {
+        settled = await Promise.race([access, cancelled]);
+      } finally {
+        stopWaiting();
+      }
+      return settled.http.request(req);
+    },
+  };
 }
 
 /** Called only on desktop: the bundle loads these modules, and Node's built-ins with them, nowhere else. */

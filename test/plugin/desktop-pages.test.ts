@@ -3,6 +3,7 @@
 // public page could lead the plugin to this device or the local network. Two servers on 127.0.0.1
 // stand in: the "public" page (let through by the guard's test-only allowedOrigins) and a local
 // service it redirects to, which counts what reaches it.
+import { getEventListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -10,7 +11,7 @@ import { Platform, setRequestUrlHandler, type RequestUrlParam, type StandInRespo
 import * as pageRequest from "../../src/node/page-request";
 import * as pinned from "../../src/node/pinned-dns";
 import * as apiRequest from "../../src/node/api-request";
-import { pageAccess } from "../../src/plugin/desktop-pages";
+import { httpOnceSettled, pageAccess } from "../../src/plugin/desktop-pages";
 import { RequestUrlHttp } from "../../src/plugin/request-url-http";
 import { guardedGet } from "../../src/promote/fetch-guard";
 import { systemClock, type Http, type HttpRequest } from "../../src/ports";
@@ -107,6 +108,35 @@ describe("page fetches in the plugin", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const failed = await pageAccess(base, systemClock, { loadNode: () => Promise.reject(new Error("no node here")) });
     expect(failed).toEqual({ http: base, pages: "request_url" });
+    expect(warn).toHaveBeenCalledOnce();
+  });
+});
+
+describe("httpOnceSettled", () => {
+  it("a request stopped while the access is still being settled is cancelled, not left waiting for good", async () => {
+    const http = httpOnceSettled(new Promise<never>(() => undefined));
+    const controller = new AbortController();
+    const answer = http.request({ method: "GET", url: `${pageOrigin}/`, signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await answer).toMatchObject({ name: "HttpFailure", kind: "aborted" });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("once the access is settled the request goes through it, and its signal holds no listener of the wait", async () => {
+    const asked: HttpRequest[] = [];
+    const http = httpOnceSettled(Promise.resolve({ http: { request: async (req: HttpRequest) => (asked.push(req), { status: 200, headers: {}, text: "ok" }) } }));
+    const controller = new AbortController();
+    expect((await http.request({ method: "GET", url: `${pageOrigin}/`, signal: controller.signal })).text).toBe("ok");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    controller.abort();
+    expect(asked).toHaveLength(1);
+  });
+
+  it("Node adapters that load but cannot be set up leave requestUrl, with a warning: the access never fails every request", async () => {
+    const base = new RequestUrlHttp();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const broken = { ...pageRequest, ...pinned, ...apiRequest, pinnedDns: () => { throw new Error("no resolver"); } };
+    expect(await pageAccess(base, systemClock, { loadNode: async () => broken })).toEqual({ http: base, pages: "request_url" });
     expect(warn).toHaveBeenCalledOnce();
   });
 });
