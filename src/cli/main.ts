@@ -5,7 +5,7 @@ import { format } from "node:util";
 import { envSecretValues } from "./env-secrets";
 import { runCli } from "./run";
 import { processOutput } from "./output-streams";
-import { removeTemporaryFilesOnSignal } from "./temporary-files";
+import { removeTemporaryFiles, removeTemporaryFilesOnSignal } from "./temporary-files";
 import { terminalOutput } from "./terminal-text";
 
 /**
@@ -37,7 +37,11 @@ function readStdin(): Promise<string> {
 // server, whose stdout is its client's channel, ends at once when that client is gone.
 const output = processOutput(process.stdout, process.stderr, {
   stdoutIsChannel: process.argv[2] === "mcp",
-  endNow: (code) => process.exit(code),
+  // The client is gone mid-write: what a promotion was writing, and its note lock, go with the process.
+  endNow: (code) => {
+    removeTemporaryFiles();
+    process.exit(code);
+  },
   setExitCode: (code) => {
     process.exitCode = code;
   },
