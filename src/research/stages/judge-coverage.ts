@@ -14,6 +14,7 @@ import { CJK_CHAR, CJK_RUNS } from "../../text/scripts";
 import { ownValue } from "../../text/word-record";
 import { wordSet } from "../../text/word-set";
 import type { BareNote } from "./bare-notes";
+import { SHAPE_WORDS } from "./shape-words";
 
 export interface CoverageWeights {
   /** Weight, relative to its rarity, of a word the vault never uses anywhere. */
@@ -37,16 +38,16 @@ export interface CoverageWeights {
 }
 
 /** Everyday words of how-to questions that an answering note need not contain; and the words that
- * ask how two things relate or differ ("how do libraries relate to repositories?"): the question's
- * shape, not its subject, which a note that answers need not say either (one that does is no
- * likelier to answer: "relate" in a note about development). */
-const LIGHT_WORDS: ReadonlySet<string> = wordSet(
-  `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
-   give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
-   instead whole entire several various large small big little long short full fully possible able current automatic
-   automatically manual manually right wrong proper properly correct correctly following stuff
-   relate relates related relation relationship relationships differ differs compared comparing contrast together`,
-);
+ * ask how two things relate or differ, where the plan still asks for them (shape-words.ts). */
+const LIGHT_WORDS: ReadonlySet<string> = new Set([
+  ...wordSet(
+    `check see put turn make get set run use show find keep start stop stops open close add try work help change move take
+     give go let call bring look looking read write going able quick quickly easy easily simple simply specific certain
+     instead whole entire several various large small big little long short full fully possible able current automatic
+     automatically manual manually right wrong proper properly correct correctly following stuff`,
+  ),
+  ...SHAPE_WORDS,
+]);
 
 /** Words that ask for an extreme or a limit ("the longest name", "the largest PDF"): everyday words,
  * but the point of the question, so they keep their whole weight however unclumped. */

@@ -9,6 +9,8 @@ import { questionRead } from "../../text/cut-text";
 import { wordSet } from "../../text/word-set";
 import { ABBREVIATIONS } from "../../text/abbreviations";
 import { TYPED_TAG } from "../../text/typed-tags";
+import { questionSides } from "./question-sides";
+import { SHAPE_WORDS } from "./shape-words";
 
 export interface PlanOptions {
   /** Earlier questions of this conversation, oldest first. They may lend context terms, never evidence. */
@@ -60,6 +62,20 @@ const GENERIC_WORDS = wordSet(
    someone anyone somebody without instead across inside within year years sort go goes`,
 );
 
+/**
+ * The words a question that relates two things asks it with ("relate" in "how do libraries relate to
+ * repositories", "together" in "how do X and Y work together"): the shape words (shape-words.ts) that
+ * are neither side's (question-sides.ts). A shape word in a question that relates nothing, or within
+ * a side, may be what is asked about ("what does a relation object hold", "squash commits together"):
+ * it stays required, and the judge weighs it light.
+ */
+function shapeWordsOf(normalized: string): Set<string> {
+  const sides = questionSides(normalized);
+  if (sides === null) return new Set();
+  const sideWords = new Set(sides.flatMap((side) => contentWords(side)));
+  return new Set(contentWords(normalized).filter((word) => SHAPE_WORDS.has(word) && !sideWords.has(word)));
+}
+
 /** Ways of saying "in my notes" that are about where to look, not what to look for. */
 const META_PHRASES = [
   // "from the note" is one note the question is about ("delete a task from the note"), not where to look.
@@ -93,10 +109,11 @@ export function planQuestion(asked: string, options: PlanOptions = {}): QueryPla
   const tagWords = new Set(tags.flatMap((tag) => tag.split("/")));
   const cueWords = new Set(freshness.cues.flatMap((cue) => cue.split(/\s+/)));
   const phraseWords = new Set(phrases.flatMap((phrase) => contentWords(phrase)));
+  const shapeWords = shapeWordsOf(normalized);
   const required = terms.filter(
     (term) =>
       phraseWords.has(term) ||
-      (!GENERIC_WORDS.has(term) && !cueWords.has(term) && !tagWords.has(term) && !isYear(term) && term.length > 1),
+      (!GENERIC_WORDS.has(term) && !shapeWords.has(term) && !cueWords.has(term) && !tagWords.has(term) && !isYear(term) && term.length > 1),
   );
 
   const contextTerms = contextTermsFrom(options.history ?? [], normalized, terms);

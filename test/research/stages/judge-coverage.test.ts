@@ -24,6 +24,13 @@ describe("judge coverage", () => {
     expect(coveredShare(concepts, noteCoverage(r, concepts, DEFAULT_JUDGE).inNote)).toBeCloseTo(3 / 6, 5);
   });
 
+  it("weighs light a word that asks how things relate where the plan still asks for it ('squash commits together')", () => {
+    const r = result(["squash", "commits", "together"], [], { termWeights: { squash: 2, commits: 2, together: 2 } });
+    const concepts = conceptsOf(["squash", "commits", "together"], r.explanation, DEFAULT_JUDGE);
+    expect(concepts.weight.get("together")).toBeCloseTo(2 * DEFAULT_JUDGE.lightWordWeight, 5);
+    expect(concepts.weight.get("commits")).toBe(2);
+  });
+
   it("counts a word the note only has a stand-in for as partly covered, never fully", () => {
     const r = result(["git", "discard"], ["git", "discard"], { standIns: { uncommitted: [{ term: "unstag", strength: 0.9 }] } });
     const concepts = conceptsOf(required, r.explanation, DEFAULT_JUDGE);

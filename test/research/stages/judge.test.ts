@@ -209,7 +209,10 @@ describe("judgeEvidence: levers and reasons", () => {
     const repository = result("Repository.md", { note: ["libraries", "repositories"], section: ["libraries", "repositories"] }, weights);
     const j = judgeEvidence(plan("how do libraries relate to repositories?"), [repository]);
     expect(j).toMatchObject({ verdict: "enough_evidence", figures: { decidedBy: "one_section" } });
-    expect(j.missing_terms).toEqual(["relate"]);
+    expect(j.missing_terms).toEqual([]);
+    // Nor does a note that says it in passing ("a few Share related keys") answer better than one about both things.
+    const development = result("Development.md", { note: ["libraries", "relate", "repositories"], section: ["libraries", "relate", "repositories"] }, weights);
+    expect(judgeEvidence(plan("how do libraries relate to repositories?"), [repository, development]).figures.bestPath).toBe("Repository.md");
   });
 
   it("does not count a note that says nothing beyond its name as half of a two-note answer", () => {

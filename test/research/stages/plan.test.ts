@@ -46,6 +46,18 @@ describe("planQuestion", () => {
     expect(plan("How do I keep my notes private?").required_terms).toEqual(["notes", "private"]);
   });
 
+  it("does not require the word a question relates two things with: it is the question's shape, not its subject", () => {
+    expect(plan("how do libraries relate to repositories in SilverBullet?").required_terms).toEqual(["libraries", "repositories", "silverbullet"]);
+    expect(plan("how do group by function and sort by function differ?").required_terms).toEqual(["group", "function"]);
+    expect(plan("how do siteUrl and assetsPrefix work together?").required_terms).toEqual(["siteurl", "assetsprefix"]);
+    expect(plan("what is the relationship between libraries and repositories?").required_terms).toEqual(["libraries", "repositories"]);
+    expect(plan("how are tags and folders related?").required_terms).toEqual(["tags", "folders"]);
+    // Still asked for where nothing is related, or inside a side: there it may be the subject.
+    expect(plan("what does a relation object hold?").required_terms).toEqual(["relation", "object", "hold"]);
+    expect(plan("squash the last commits together").required_terms).toContain("together");
+    expect(plan("how does the relation object relate to the link object?").required_terms).toEqual(["relation", "object", "link"]);
+  });
+
   it("picks out #tags and quoted phrases", () => {
     const p = plan('Which #project/alpha notes mention "error budget" or “burn rate”?');
     expect(p.tags).toEqual(["project/alpha"]);
