@@ -4,12 +4,10 @@
 // the note's postings: per field, each word and how often. Those are compared, so a sync can report
 // such a note as changed when an edit in that tick changed its words, and as unchanged when not.
 import type { Analyzer } from "./tokenize";
-import { FIELDS, type EngineDoc, type SearchEngine } from "./search-engine";
+import { FIELDS, textPieces, type EngineDoc, type SearchEngine } from "./search-engine";
 import { lowerBound, MAX_COUNT, postingCount, postingNote } from "./term-postings";
 import type { WorkSlice } from "./work-slice";
 
-/** Characters of a field analysed between two looks at the clock (the engine adds a long note in such pieces too). */
-const PIECE_CHARS = 4096;
 /** Words looked up between two looks at the clock. */
 const TERMS_PER_LOOK = 1024;
 
@@ -22,7 +20,7 @@ const TERMS_PER_LOOK = 1024;
 export async function holdsSameWords(engine: SearchEngine, analyzer: Analyzer, doc: EngineDoc, slice: WorkSlice): Promise<boolean> {
   for (const [fieldId, field] of FIELDS.entries()) {
     const counts = { words: new Map<string, number>(), empty: false };
-    for (const piece of pieces(doc[field])) {
+    for (const piece of textPieces(doc[field])) {
       countWords(analyzer.terms(piece), counts);
       if (slice.over()) await slice.pause();
     }
@@ -42,20 +40,6 @@ export async function holdsSameWords(engine: SearchEngine, analyzer: Analyzer, d
     }
   }
   return true;
-}
-
-/** `text` in pieces of about PIECE_CHARS, each cut at white space: no word spans white space, so the pieces' words are the text's. */
-function pieces(text: string): string[] {
-  const out: string[] = [];
-  let from = 0;
-  while (text.length - from > PIECE_CHARS) {
-    let cut = from + PIECE_CHARS;
-    while (cut < text.length && !/\s/.test(text[cut])) cut++;
-    out.push(text.slice(from, cut));
-    from = cut;
-  }
-  out.push(text.slice(from));
-  return out;
 }
 
 /** Adds `terms` to the counts of each word, and notes an empty token (the engine counts it, indexes it not). */

@@ -426,7 +426,7 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
  * A field's text in pieces of about PIECE_CHARS, cut only at white space: no word (nor CJK run)
  * holds white space, so the pieces' terms are the whole text's terms.
  */
-function textPieces(text: string): string[] {
+export function textPieces(text: string): string[] {
   const pieces: string[] = [];
   let from = 0;
   while (text.length - from > PIECE_CHARS) {
