@@ -14,4 +14,10 @@ describe("abbreviationBefore", () => {
     const text = "after each use. Open config.json. It was 1982. Then";
     for (const word of ["use", "config.json", "1982"]) expect(abbreviationBefore(text, dotAfter(text, word))).toBe(false);
   });
+
+  it("takes No, Ms and St for abbreviations only as written with a capital: in lower case they end sentences", () => {
+    const text = "See No. 5 and Ms. Lee on Main St. today; it took 200 ms. I said no. The 1st. Then";
+    for (const word of ["No", "Ms", "St"]) expect(abbreviationBefore(text, dotAfter(text, word))).toBe(true);
+    for (const word of ["200 ms", "said no", "1st"]) expect(abbreviationBefore(text, dotAfter(text, word))).toBe(false);
+  });
 });

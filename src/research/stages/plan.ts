@@ -7,7 +7,7 @@ import type { QueryPlan } from "../../evidence/research-pack";
 import { straightApostrophes } from "../../text/apostrophes";
 import { questionRead } from "../../text/cut-text";
 import { wordSet } from "../../text/word-set";
-import { ABBREVIATIONS } from "../../text/abbreviations";
+import { isAbbreviation } from "../../text/abbreviations";
 import { TYPED_TAG } from "../../text/typed-tags";
 import { questionSides } from "./question-sides";
 import { SHAPE_WORDS } from "./shape-words";
@@ -178,7 +178,7 @@ export function namedTerms(plan: Pick<QueryPlan, "question" | "required_terms">)
   for (const m of question.matchAll(WORD)) {
     const gap = question.slice(end, m.index);
     const stop = /[.!?:;]/.exec(gap);
-    const startsSentence = end === 0 || gap.includes("\n") || (stop !== null && !(stop[0] === "." && ABBREVIATIONS.has(previous.toLowerCase())));
+    const startsSentence = end === 0 || gap.includes("\n") || (stop !== null && !(stop[0] === "." && isAbbreviation(previous)));
     end = m.index + m[0].length;
     previous = m[0];
     const text = m[0].replace(/['’]s$/i, "").replace(/\.+$/, "");
@@ -199,10 +199,6 @@ const GERMAN_WORDS = wordSet(
    meinen mein meiner sich oder aber auch wo wann warum welche welcher welches gibt es mich mir
    meinem kein keine habe haben bei nach über unter zwischen`,
 );
-
-// Words whose dot ends no sentence: one list with the index's snippets (text/abbreviations.ts), kept
-// exported here for the extractive brief, which splits no sentence after them either.
-export { ABBREVIATIONS };
 
 /**
  * Things in the user's own tools that "current", "today" or "this week" often qualify: "my current
