@@ -2,7 +2,9 @@
 // judges `enough_evidence`, and of unanswerable ones it judges weak or none (hard negatives — those
 // that share the vault's keywords — counted separately), overall, per kind, per corpus and per half
 // of the vault split (eval-set.ts). Also: how often an `enough` came with no answering note in the
-// pack (a confident wrong answer), and for two-note questions whether both notes reached the pack.
+// pack (a confident wrong answer), and how often an `enough` rests on notes none of which answers,
+// whatever else reached the pack (the same wrong answer, hidden when an answering note came along);
+// and for two-note questions whether both notes reached the pack.
 // Runs the research run's own stages (plan → local retrieval → judge; with `related`, the related
 // expansion between the last two, as a run with the link graph has it). Used by `npm run eval:judge`.
 import type { VaultLinks } from "../index/links/vault-links";
@@ -51,6 +53,12 @@ export interface JudgeSubsetFigures {
   hard_negatives_judged_weak_or_none: number | null;
   /** Answerable questions judged enough although no note in `relevant` reached the pack. */
   enough_without_answering_note: number;
+  /**
+   * Answerable questions judged enough on notes (the verdict's `bestPath` and `pairedPath`, which
+   * its reason names) none of which is in `relevant`: the above, and those where an answering note
+   * sat in the pack but the verdict did not rest on it.
+   */
+  enough_resting_on_other_note: number;
   /** multi_note only: share with every relevant note in the pack. */
   all_notes_in_pack: number | null;
   /** Answerable questions with an answering note in the pack: the share judged enough (the judge's part of the loss, apart from search's). */
@@ -63,6 +71,8 @@ export interface JudgeEvalReport extends JudgeSubsetFigures {
   by_fold: Record<string, JudgeSubsetFigures>;
   /** Which part of the judge decided each verdict, counted. */
   decided_by: Record<string, number>;
+  /** The questions `enough_resting_on_other_note` counts, for a reader to check against the notes. */
+  enough_resting_on_other_note_cases: { id?: string; question: string; deciding_notes: string[]; answering_notes: string[] }[];
   /** Wrong verdicts, and "enough"s on an answerable question with no answering note in the pack (right by count, wrong by note). */
   misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures; answering_note_rank: number | null }[];
   /** Per question, in the set's order, its verdict and the note it rests on: how `--noise` sees which moved. */
@@ -77,6 +87,7 @@ interface JudgeOutcome {
   answerable: boolean;
   enough: boolean;
   answeringNoteInPack: boolean | null;
+  restsOnOtherNote: boolean;
   allNotesInPack: boolean | null;
 }
 
@@ -91,6 +102,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
   const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
   const decided_by: Record<string, number> = {};
+  const restingOnOther: JudgeEvalReport["enough_resting_on_other_note_cases"] = [];
   const gave: string[] = [];
   const added = { questions_with_related_notes: 0, related_notes: 0, notes_added: 0, answering_notes_added: 0 };
   for (const c of cases) {
@@ -109,12 +121,17 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     const inPack = new Set([...local.rows.map((r) => r.note_path), ...(expansion?.added ?? []).map((a) => a.result.path)]);
     const relevant = c.relevant ?? [];
     const answeringNoteInPack = relevant.length > 0 ? relevant.some((p) => inPack.has(p)) : null;
+    // Every enough names the note it rests on (judge.ts verdictOf), so an empty list here is no verdict to count.
+    const deciding = [verdict.figures.bestPath, verdict.figures.pairedPath].filter((p): p is string => p !== undefined);
+    const restsOnOtherNote = enough && c.answerable && relevant.length > 0 && deciding.length > 0 && !deciding.some((p) => relevant.includes(p));
+    if (restsOnOtherNote) restingOnOther.push({ id: c.id, question: c.question, deciding_notes: deciding, answering_notes: relevant });
     outcomes.push({
       corpus: c.corpus,
       kind: c.kind,
       answerable: c.answerable,
       enough,
       answeringNoteInPack,
+      restsOnOtherNote,
       allNotesInPack: c.kind === "multi_note" && relevant.length > 0 ? relevant.every((p) => inPack.has(p)) : null,
     });
     const lever = `${verdict.verdict}: ${expansion?.decided ? "related expansion, " : ""}${verdict.figures.decidedBy ?? "coverage"}`;
@@ -131,7 +148,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     else if (name.startsWith("kind:")) by_kind[name.slice(5)] = figuresOf(group);
     else by_corpus[name.slice(7)] = figuresOf(group);
   }
-  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), misses, gave, ...(related ? { related_expansion: added } : {}) };
+  return { ...figuresOf(outcomes), by_kind, by_corpus, by_fold, decided_by: sortedCounts(decided_by), enough_resting_on_other_note_cases: restingOnOther, misses, gave, ...(related ? { related_expansion: added } : {}) };
 }
 
 function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
@@ -146,6 +163,7 @@ function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
     unanswerable_judged_weak_or_none: share(unanswerable.filter((o) => !o.enough).length, unanswerable.length),
     hard_negatives_judged_weak_or_none: share(hard.filter((o) => !o.enough).length, hard.length),
     enough_without_answering_note: answerable.filter((o) => o.enough && o.answeringNoteInPack === false).length,
+    enough_resting_on_other_note: answerable.filter((o) => o.restsOnOtherNote).length,
     all_notes_in_pack: share(multi.filter((o) => o.allNotesInPack).length, multi.length),
     in_pack_judged_enough: share(answerable.filter((o) => o.answeringNoteInPack && o.enough).length, answerable.filter((o) => o.answeringNoteInPack).length),
   };
