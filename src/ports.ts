@@ -83,8 +83,11 @@ export interface IndexCache {
   read(name: string): Promise<unknown>;
   /** Saves one part whole: a reader sees the old value or the new, never half. Rejects when it fails. */
   write(name: string, value: unknown): Promise<void>;
-  /** The names of the saved parts. */
+  /** The names of the saved parts. Rejects when they cannot be listed (an empty list says none are there). */
   names(): Promise<string[]>;
+  /** When the part was last written (wall-clock milliseconds), or null when that is not known; left
+   * out by a store that keeps no such time. A save tidying the cache leaves a part written recently. */
+  writtenAt?(name: string): Promise<number | null>;
   /** Drops the named parts; names that are not there are skipped. */
   remove(names: string[]): Promise<void>;
   clear(): Promise<void>;

@@ -8,7 +8,7 @@
 // longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
 // is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
-import { readFile, rm, rmdir } from "node:fs/promises";
+import { readFile, rm, rmdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DefaultSerializer, deserialize } from "node:v8";
@@ -103,6 +103,11 @@ export class FileIndexCache implements IndexCache {
   /** The parts saved: files named as parts only (a sync tool's "manifest (1).v8" is not one). */
   async names(): Promise<string[]> {
     return ownFilesIn(this.folder, isPartFile, PART_EXTENSION);
+  }
+
+  /** The part's file's modification time: a save of another process may still be writing its segments. */
+  async writtenAt(name: string): Promise<number | null> {
+    return stat(this.partFile(name)).then((s) => s.mtimeMs, () => null);
   }
 
   async remove(names: string[]): Promise<void> {

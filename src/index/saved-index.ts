@@ -8,7 +8,11 @@
 // Another process may save into the same cache (the MCP server beside `vault-research index`, or
 // the plugin reloaded while its last save ran). Each save names its segments with a token of its
 // own, so no name ever holds other contents than a manifest listing it expects, and writes again a
-// segment it would keep that the other's save took away as unlisted.
+// segment it would keep that the other's save took away as unlisted. A save takes away at once only
+// the unlisted parts this process wrote or loaded: a part of another's is left until it was written
+// ten minutes ago (when the cache can tell) or has lain unlisted that long, since the other's save
+// writes its segments before the manifest that names them, and taking one away in between left a
+// manifest naming a missing part ("incomplete").
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
@@ -22,6 +26,10 @@ import { isLanguagePartName } from "./vault-language/note-vector-file";
 const SEGMENT_NOTES = 1000;
 /** Segments under half full that may pile up before they are merged. */
 const MAX_SMALL_SEGMENTS = 4;
+/** How long an unlisted part this process did not write or load stays, from its writing (when the cache
+ * can tell) or the save that first found it: longer than another process's save takes from its first
+ * segment to its manifest. */
+const FOREIGN_PART_GRACE_MS = 10 * 60_000;
 
 /** What loading and saving need of the index. */
 export interface PersistedIndex {
@@ -50,6 +58,10 @@ export class SavedIndex {
   /** Bumped by `forget`: a save that began before it does not record what it wrote. */
   private epoch = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** Parts no other process is about to name: those this one wrote, and those a manifest it loaded listed. */
+  private readonly known = new Set<string>();
+  /** Unlisted parts of other processes' saves, by the wall time a save of ours first found them. */
+  private readonly unlistedSince = new Map<string, number>();
 
   /** The index was emptied or rebuilt: the cache no longer describes it. */
   forget(): void {
@@ -92,6 +104,7 @@ export class SavedIndex {
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
     this.savedEnd = nextId;
+    for (const entry of segments) this.known.add(entry.name);
     return null;
   }
 
@@ -127,6 +140,7 @@ export class SavedIndex {
         const name = segmentName(token, planned.first);
         // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
         await slice.pause();
+        this.known.add(name);
         await cache.write(name, part);
         slice.restart();
         written.set(name, new Set(part.notes.map((row) => row[0])));
@@ -146,10 +160,54 @@ export class SavedIndex {
         this.segments = manifest.segments;
         this.savedEnd = end;
       }
-      await removeUnlisted(cache, manifest.segments);
+      await this.removeUnlisted(cache, manifest.segments, savedAt);
     } finally {
       this.savingEnd = 0;
     }
+  }
+
+  /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
+   * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
+   * Another process's part goes only once it is FOREIGN_PART_GRACE_MS old (`now` is the save's wall
+   * time): until its manifest is written, it is unlisted by every manifest.
+   * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
+   * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
+   * takes away, and must not have the save reported as failed, its cache "not saved". */
+  private async removeUnlisted(cache: IndexCache, segments: SegmentEntry[], now: number): Promise<void> {
+    const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
+    try {
+      const stored = await cache.names();
+      const present = new Set(stored);
+      for (const name of this.known) if (!present.has(name)) this.known.delete(name);
+      for (const name of this.unlistedSince.keys()) if (!present.has(name) || listed.has(name)) this.unlistedSince.delete(name);
+      const unlisted: string[] = [];
+      for (const name of stored) {
+        if (listed.has(name) || isLanguagePartName(name)) continue;
+        if (this.known.has(name) || (await this.oldEnough(cache, name, now))) unlisted.push(name);
+      }
+      if (unlisted.length === 0) return;
+      await cache.remove(unlisted);
+      for (const name of unlisted) {
+        this.known.delete(name);
+        this.unlistedSince.delete(name);
+      }
+    } catch {
+      // Left for the next save.
+    }
+  }
+
+  /** Whether another process's part was written, or found unlisted by a save of ours, at least
+   * FOREIGN_PART_GRACE_MS ago; notes one first found now. */
+  private async oldEnough(cache: IndexCache, name: string, now: number): Promise<boolean> {
+    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
+    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= FOREIGN_PART_GRACE_MS) return true;
+    const since = this.unlistedSince.get(name);
+    // A wall clock set back counts from now, rather than waiting until it has caught up again.
+    if (since === undefined || since > now) {
+      this.unlistedSince.set(name, now);
+      return false;
+    }
+    return now - since >= FOREIGN_PART_GRACE_MS;
   }
 }
 
@@ -214,21 +272,6 @@ function withLeft(entries: SegmentEntry[], left: number[], written: Map<string, 
     const gone = left.filter((id) => id >= entry.first && id < entry.end && (rows ? rows.has(id) : !entry.left.includes(id)));
     return gone.length === 0 ? entry : { ...entry, left: [...entry.left, ...gone].sort((a, b) => a - b) };
   });
-}
-
-/** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
- * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
- * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
- * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
- * takes away, and must not have the save reported as failed, its cache "not saved". */
-async function removeUnlisted(cache: IndexCache, segments: SegmentEntry[]): Promise<void> {
-  const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
-  try {
-    const unlisted = (await cache.names()).filter((name) => !listed.has(name) && !isLanguagePartName(name));
-    if (unlisted.length > 0) await cache.remove(unlisted);
-  } catch {
-    // Left for the next save.
-  }
 }
 
 /** A part on its way, and whether it has arrived. */

@@ -3,7 +3,8 @@
 // The cache is only ever a shortcut: when IndexedDB is missing, blocked or corrupt, the plugin carries
 // on without it (a warning in the console, a rebuild from the notes) and never crashes. A write that
 // fails (a full disk, or a database that could not be opened) says so, so the index does not record
-// a save that did not happen and the embedding keeper can tell the user the vectors are not kept.
+// a save that did not happen and the embedding keeper can tell the user the vectors are not kept;
+// so does a listing that fails, which the index's save would take for a cache holding nothing.
 //
 // The index's parts are kept with their SHA-256 (part-digest.ts), as the CLI's are: a part that
 // comes back changed is refused, and the index is built again from the notes rather than loaded
@@ -95,11 +96,20 @@ export class IndexedDbCache implements IndexCache {
     }
   }
 
+  /**
+   * Rejects (with a warning) when the listing fails: read as "nothing stored", it had the index's
+   * save take every segment it keeps as taken away by another save, and write the whole index again.
+   */
   async names(): Promise<string[]> {
-    return partNames(await this.quietly(`list ${this.kind.what}`, [], () => this.run("readonly", (store) => [store.getAllKeys()])));
+    try {
+      return await this.namesOrFail();
+    } catch (error) {
+      this.warn(`could not list ${this.kind.what}`, error);
+      throw error;
+    }
   }
 
-  /** As `names`, but a listing that fails rejects: for a caller that must not take "none" for "could not look". */
+  /** As `names`, without the warning (the vectors' cache lists through this). */
   async namesOrFail(): Promise<string[]> {
     return partNames(await this.run("readonly", (store) => [store.getAllKeys()]));
   }

@@ -1,7 +1,8 @@
 // The CLI's index cache on disk, as damage and other programs meet it: a part whose bytes changed
 // after it was written (a flipped bit, a hand edit) is refused by its checksum rather than loaded as
 // wrong postings; a file in the folder that is not a part never stops a save; and what a process
-// killed mid-save left behind is taken away by the next one. (Round trips and the atomic write:
+// killed mid-save left behind is taken away by the next one (a segment, once ten minutes old: a save
+// still under way writes its segments before its manifest). (Round trips and the atomic write:
 // test/cli/index-search-adapters.test.ts.)
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -118,6 +119,25 @@ describe("FileIndexCache and other files in its folder", () => {
 });
 
 describe("FileIndexCache and a process killed mid-save", () => {
+  // The MCP server's save took away, as unlisted, a segment `vault-research index` had just written
+  // and not yet named in its manifest: the next start found the cache "incomplete" and rebuilt it.
+  it("takes away another save's segment its manifest never named once the file is ten minutes old, and keeps one written just now", async () => {
+    const cache = await savedIndex();
+    const killed = "segment-0011223344556677-0";
+    const saving = "segment-8899aabbccddeeff-0";
+    await cache.write(killed, { left: "by a save killed before its manifest" });
+    await cache.write(saving, { written: "by a save still under way" });
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+    utimesSync(path.join(cache.folder, `${killed}.v8`), elevenMinutesAgo, elevenMinutesAgo);
+    writeFileSync(path.join(vault, "Garden.md"), "# Garden\n\nTomatoes, beans and squash.\n");
+    const index = new VaultIndex();
+    await index.sync(new FsNoteStore(vault), cache);
+    await index.save(cache);
+    const names = await cache.names();
+    expect(names).not.toContain(killed);
+    expect(names).toContain(saving);
+  });
+
   it("removes the temporary files a process that is gone left, and keeps those of one still running", async () => {
     const cache = new FileIndexCache(cacheDir, vault);
     mkdirSync(cache.folder, { recursive: true });

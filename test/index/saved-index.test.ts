@@ -4,7 +4,7 @@
 // leaves the previous cache whole, and what loads finds what the saved index found. Loading and
 // building yield between slices and count the notes up as they go.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Clock } from "../../src/ports";
+import type { Clock, IndexCache } from "../../src/ports";
 import { parseQuery } from "../../src/index/query";
 import type { IndexStatus } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -258,6 +258,28 @@ describe("building the index", () => {
 // reloaded while its last save ran: each saves by the manifest it knows. Segments were named after
 // a count of saves that a rebuild starts again, so one process wrote its `segment-1-0` over the
 // other's, whose next manifest listed it: a warm start loaded the wrong postings without a word.
+/** The cache as a second process sees it: its save waits before writing the manifest until released. */
+function holdingManifest(shared: MemoryIndexCache): { cache: IndexCache; manifestDue: Promise<void>; release: () => void } {
+  let due!: () => void;
+  let release!: () => void;
+  const manifestDue = new Promise<void>((resolve) => (due = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const cache: IndexCache = {
+    read: (name) => shared.read(name),
+    write: async (name, value) => {
+      if (name === "manifest") {
+        due();
+        await released;
+      }
+      await shared.write(name, value);
+    },
+    names: () => shared.names(),
+    remove: (names) => shared.remove(names),
+    clear: () => shared.clear(),
+  };
+  return { cache, manifestDue, release };
+}
+
 describe("two processes saving into one cache", () => {
   function sharedVault(): { store: ControlledStore; cache: MemoryIndexCache; clock: Clock } {
     const shared = new ControlledStore();
@@ -302,5 +324,54 @@ describe("two processes saving into one cache", () => {
     expect(await next.sync(shared.store, shared.cache)).toMatchObject({ mode: "cache", added: 0, updated: 0 });
     expect((await next.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
     expect((await next.search("kingfishers", shared.store)).map((r) => r.path)).toEqual(["Later.md"]);
+  });
+
+  // The server's save took away, as unlisted, the segment `vault-research index` had just written
+  // and not yet named in its manifest: the next start found a manifest naming a missing part,
+  // reported the cache damaged ("incomplete") and built the whole vault again.
+  it("does not take away a segment the other process has written and is about to name", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const command = new VaultIndex({ clock: shared.clock });
+    expect((await command.sync(shared.store, shared.cache)).mode).toBe("cache");
+    shared.store.write("Later.md", "# Later\n\nKingfishers by the river.\n", FAKE_NOW + 10);
+    await command.updateFile(shared.store, "Later.md");
+    const held = holdingManifest(shared.cache);
+    const commandSave = command.save(held.cache);
+    await held.manifestDue;
+    shared.store.write("New.md", "# New\n\nA new note.\n", FAKE_NOW + 20);
+    await server.updateFile(shared.store, "New.md");
+    await server.save(shared.cache);
+    held.release();
+    await commandSave;
+    const next = new VaultIndex({ clock: shared.clock });
+    expect(await next.sync(shared.store, shared.cache)).toMatchObject({ mode: "cache", rebuildReason: undefined });
+    expect((await next.search("kingfishers", shared.store)).map((r) => r.path)).toEqual(["Later.md"]);
+  });
+
+  it("takes away another process's unlisted segment only once it has stayed unlisted for ten minutes", async () => {
+    const shared = sharedVault();
+    const clock = fakeClock(FAKE_NOW + 3_600_000);
+    const server = new VaultIndex({ clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    // Left by a save of another process that was cut short before its manifest.
+    const leftover = "segment-0011223344556677-0";
+    await shared.cache.write(leftover, { left: "by a save cut short" });
+    const saveAfter = async (ms: number, note: string) => {
+      clock.advance(ms);
+      shared.store.write(note, `# ${note}\n\nWords.\n`, clock.now());
+      await server.updateFile(shared.store, note);
+      await server.save(shared.cache);
+    };
+    await saveAfter(1000, "One.md");
+    expect(shared.cache.parts.has(leftover)).toBe(true);
+    await saveAfter(9 * 60_000, "Two.md");
+    expect(shared.cache.parts.has(leftover)).toBe(true);
+    await saveAfter(60_000, "Three.md");
+    expect(shared.cache.parts.has(leftover)).toBe(false);
+    expect([...shared.cache.parts.keys()].sort()).toEqual([...shared.cache.manifest().segments.map((s) => s.name), "manifest"].sort());
   });
 });

@@ -64,12 +64,12 @@ describe("IndexedDB index cache", () => {
 
   // A write that kept nothing must not say it was kept: the index would record a save that never
   // happened, and the embedding keeper would never tell the user the vectors are not being saved.
-  it.each(["error", "blocked", "throw"] as const)("works as no cache when opening fails (%s), and a write says it kept nothing", async (fault) => {
+  it.each(["error", "blocked", "throw"] as const)("works as no cache when opening fails (%s), and a write or a listing says it could not", async (fault) => {
     idb.faults.open = fault;
     const cache = new IndexedDbCache("v", idb.asFactory());
     await expect(cache.write("manifest", { m: 1 })).rejects.toThrow(/could not be opened/);
     await expect(cache.read("manifest")).resolves.toBeNull();
-    await expect(cache.names()).resolves.toEqual([]);
+    await expect(cache.names()).rejects.toThrow(/could not be opened/);
     await expect(cache.clear()).resolves.toBeUndefined();
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings[0]).toMatch(/Vault Research/);
@@ -100,6 +100,31 @@ describe("IndexedDB index cache", () => {
     expect(warnings.join("\n")).toMatch(/could not save/);
     idb.faults.write = false;
     expect(await cache.read("manifest")).toEqual({ version: "old" });
+  });
+
+  // A listing that failed read as an empty cache: the save took every segment it kept for one another
+  // process had taken away, and wrote the whole index again.
+  it("says a listing failed, so a save writes only what changed rather than every segment again", async () => {
+    const store = new ControlledStore();
+    for (const name of ["One", "Two", "Three"]) store.write(`${name}.md`, `# ${name}\n\nA note called ${name}.\n`);
+    const clock = fakeClock(FAKE_NOW + 3_600_000);
+    const index = new VaultIndex({ clock });
+    const cache = new IndexedDbCache("v", idb.asFactory());
+    await index.sync(store, cache);
+    await index.save(cache);
+    store.write("Four.md", "# Four\n\nA note called Four.\n", FAKE_NOW + 10);
+    await index.updateFile(store, "Four.md");
+    idb.faults.read = true;
+    const written: string[] = [];
+    const write = cache.write.bind(cache);
+    cache.write = (name, value) => {
+      written.push(name);
+      return write(name, value);
+    };
+    await index.save(cache);
+    idb.faults.read = false;
+    expect(written).toEqual([stringMatching(/^segment-[0-9a-f]{16}-3$/), "manifest"]);
+    expect(await new VaultIndex({ clock }).sync(store, new IndexedDbCache("v", idb.asFactory()))).toMatchObject({ mode: "cache", added: 0, updated: 0 });
   });
 
   it("opens the database once per session", async () => {
