@@ -76,9 +76,9 @@ export function inlineToText(line: string, sink: InlineSink): string {
         continue;
       }
       case 33 /* ! */: {
-        if (line.charCodeAt(i + 1) === 91 /* [ */) {
+        if (codeAt(line, i + 1) === 91 /* [ */) {
           // `![[embed]]` and `![alt](src)` read as their link text; the `!` goes.
-          const end = line.charCodeAt(i + 2) === 91 ? wikilinkEnd(line, i + 1, next) : markdownLinkEnd(line, i + 1, next);
+          const end = codeAt(line, i + 2) === 91 ? wikilinkEnd(line, i + 1, next) : markdownLinkEnd(line, i + 1, next);
           if (end > 0 && sink.readingView === true) {
             inlineToText(line.slice(i + 1, end), sink);
             sink.objects = (sink.objects ?? 0) + 1;
@@ -96,7 +96,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
         break;
       }
       case 91 /* [ */: {
-        if (line.charCodeAt(i + 1) === 91) {
+        if (codeAt(line, i + 1) === 91) {
           const end = wikilinkEnd(line, i, next);
           if (end > 0) {
             const inner = line.slice(i + 2, end - 2);
@@ -104,7 +104,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
             copyFrom = i = end;
             continue;
           }
-        } else if (line.charCodeAt(i + 1) === 94 /* ^ */) {
+        } else if (codeAt(line, i + 1) === 94 /* ^ */) {
           // Footnote reference `[^1]`: not words.
           const close = next.at("]", i + 2);
           if (close > 0) {
@@ -141,7 +141,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
           copyFrom = i = commentEnd + 3;
           continue;
         }
-        const after = line.charCodeAt(i + 1);
+        const after = codeAt(line, i + 1);
         if (isAsciiLetter(after) || after === 47 /* / */ || after === 33 /* ! */) {
           const close = next.at(">", i + 2);
           if (close > 0) {
@@ -199,7 +199,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
       }
       case 95 /* _ */: {
         // `_emphasis_` goes, but `snake_case` keeps its underscore.
-        if (!isWordChar(line.charCodeAt(i - 1)) || !isWordChar(line.charCodeAt(i + 1))) {
+        if (!isWordChar(codeAt(line, i - 1)) || !isWordChar(codeAt(line, i + 1))) {
           out += line.slice(copyFrom, i);
           copyFrom = i + 1;
         }
@@ -210,14 +210,14 @@ export function inlineToText(line: string, sink: InlineSink): string {
       case 61 /* = */:
       case 37 /* % */: {
         // `==highlight==`, `%%comment%%`: only doubled markers are markup.
-        const commentEnd = c === 37 && sink.readingView === true && line.charCodeAt(i + 1) === c ? next.at("%%", i + 2) : -1;
+        const commentEnd = c === 37 && sink.readingView === true && codeAt(line, i + 1) === c ? next.at("%%", i + 2) : -1;
         if (commentEnd > 0) {
           inlineToText(line.slice(i + 2, commentEnd), sink);
           out += line.slice(copyFrom, i);
           copyFrom = i = commentEnd + 2;
           continue;
         }
-        if (line.charCodeAt(i + 1) === c) {
+        if (codeAt(line, i + 1) === c) {
           out += line.slice(copyFrom, i);
           copyFrom = i = i + 2;
           continue;
@@ -258,11 +258,11 @@ const LINK_DEFINITION = /^\[(?!\^)[^[\]]{1,999}\]:[ \t]*(?:<[^<>]*>|[^\s<]\S*)(?
 
 /** Where a footnote definition's text starts (`[^1]: text`), or 0 when the line is none. */
 function footnoteTextStart(line: string): number {
-  if (line.charCodeAt(0) !== 91 || line.charCodeAt(1) !== 94 /* ^ */) return 0;
+  if (line.charCodeAt(0) !== 91 || codeAt(line, 1) !== 94 /* ^ */) return 0;
   const close = line.indexOf("]:", 2);
   if (close < 3 || /[\s[\]]/.test(line.slice(2, close))) return 0;
   let i = close + 2;
-  while (isSpace(line.charCodeAt(i))) i++;
+  while (isSpace(codeAt(line, i))) i++;
   return i;
 }
 
@@ -275,13 +275,13 @@ const HIDDEN_MACRO = /^\{\{(?:embed|query|renderer|cards|video|youtube|tweet|twi
 /** End (exclusive) of a macro at `start` that a shown note hides, or -1; its braces may be more than two (`{{{embed …}}}`), and all go. */
 function hiddenMacroEnd(line: string, start: number, next: NextOf): number {
   let open = start;
-  while (line.charCodeAt(open) === 123) open++;
+  while (codeAt(line, open) === 123) open++;
   const braces = open - start;
   if (braces < 2 || !HIDDEN_MACRO.test(line.slice(open - 2, open + 10))) return -1;
   const close = next.at("}}", open);
   if (close < 0) return -1;
   let end = close + 2;
-  while (end - close < braces && line.charCodeAt(end) === 125) end++;
+  while (end - close < braces && codeAt(line, end) === 125) end++;
   return end;
 }
 
@@ -396,8 +396,8 @@ export function escapesDecode(s: string): boolean {
 
 /** The byte written as two hex digits at `at`, or -1. */
 function hexByte(s: string, at: number): number {
-  const high = hexDigit(s.charCodeAt(at));
-  const low = hexDigit(s.charCodeAt(at + 1));
+  const high = hexDigit(codeAt(s, at));
+  const low = hexDigit(codeAt(s, at + 1));
   return high < 0 || low < 0 ? -1 : high * 16 + low;
 }
 
@@ -472,14 +472,14 @@ function markdownLinkEnd(line: string, start: number, next: NextOf): number {
       depth--;
     }
   }
-  if (i >= n || line.charCodeAt(i + 1) !== 40 /* ( */) return -1;
+  if (i >= n || codeAt(line, i + 1) !== 40 /* ( */) return -1;
   labelClose = i;
   depth = 0;
   n = Math.min(line.length, i + MAX_TARGET);
   i += 2;
   // `(<path with spaces.md>)`, as Obsidian writes such a path, and Logseq's `([[Page name]])`:
   // their spaces are no prose.
-  const wrapped = line.charCodeAt(i) === 60 /* < */ ? ">" : line.startsWith("[[", i) ? "]]" : null;
+  const wrapped = codeAt(line, i) === 60 /* < */ ? ">" : line.startsWith("[[", i) ? "]]" : null;
   if (wrapped) {
     const close = next.at(wrapped, i + 1);
     if (close < 0 || close >= n) return -1;
@@ -492,7 +492,7 @@ function markdownLinkEnd(line: string, start: number, next: NextOf): number {
     } else if (c === 41) {
       if (depth === 0) return i + 1;
       depth--;
-    } else if (c === 32 && depth === 0 && line.charCodeAt(i + 1) !== 34 /* " */) {
+    } else if (c === 32 && depth === 0 && codeAt(line, i + 1) !== 34 /* " */) {
       // A space outside a title means this was prose in brackets, not a link.
       return -1;
     }
@@ -503,7 +503,7 @@ function markdownLinkEnd(line: string, start: number, next: NextOf): number {
 /** End (exclusive) of an inline code span opening at `start`, or -1 when it never closes. */
 function inlineCodeEnd(line: string, start: number, runs: BacktickRuns): number {
   let ticks = 0;
-  while (line.charCodeAt(start + ticks) === BACKTICK) ticks++;
+  while (codeAt(line, start + ticks) === BACKTICK) ticks++;
   // Looked for along the rest of the line, each run with no closer read it again: a line of runs
   // of 1, 2, 3 … backticks (2 MB) took 17 s.
   const close = runs.closing(start + ticks, ticks);
@@ -550,6 +550,15 @@ function isUnicodeBreak(c: number): boolean {
   );
 }
 
+/**
+ * The code unit at `i`, or -1 outside `s` (where `charCodeAt` gives NaN, which no test here takes for a
+ * character either). V8 throws a function's optimised code away at a read past a string's end: a
+ * fresh process compiled the line readers again and again. A read that may fall outside goes through here.
+ */
+export function codeAt(s: string, i: number): number {
+  return i >= 0 && i < s.length ? s.charCodeAt(i) : -1;
+}
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 0xa0;
 }
@@ -559,7 +568,7 @@ function isAsciiLetter(c: number): boolean {
 }
 
 function isWordChar(c: number): boolean {
-  // NaN (outside the line) is not a word character.
+  // -1 (outside the line) is not a word character.
   return isAsciiLetter(c) || (c >= 48 && c <= 57) || c > 127;
 }
 
@@ -572,7 +581,8 @@ function isMnemonicBracket(line: string, open: number): boolean {
   let close = open + 1;
   while (close < line.length && close - open <= 4 && isAsciiLetter(line.charCodeAt(close))) close++;
   const letters = close - open - 1;
-  if (letters < 1 || letters > 3 || line.charCodeAt(close) !== 93 /* ] */) return false;
-  if (line.charCodeAt(close + 1) === 40 /* ( */ || line.charCodeAt(close + 1) === 91 /* [ */) return false;
-  return isAsciiLetter(line.charCodeAt(open - 1)) || isAsciiLetter(line.charCodeAt(close + 1));
+  if (letters < 1 || letters > 3 || codeAt(line, close) !== 93 /* ] */) return false;
+  const after = codeAt(line, close + 1);
+  if (after === 40 /* ( */ || after === 91 /* [ */) return false;
+  return isAsciiLetter(codeAt(line, open - 1)) || isAsciiLetter(after);
 }

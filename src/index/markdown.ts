@@ -14,7 +14,7 @@ import {
   type NoteProperties,
 } from "./frontmatter";
 import { closesFence, fenceOpening, fenceReaderFor, type FenceLine, type FenceLines } from "../text/code-fences";
-import { inlineToText, NextOf, type InlineSink } from "./inline-text";
+import { codeAt, inlineToText, NextOf, type InlineSink } from "./inline-text";
 import { blockText, CODE_LINE, STARTS_BLOCK } from "./block-text";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
@@ -43,7 +43,7 @@ export interface ParseOptions {
 export function parseNote(path: string, text: string, options: ParseOptions = {}): ParsedNote {
   const problems: NoteProblem[] = [];
   let from = 0;
-  if (text.charCodeAt(0) === 0xfeff) {
+  if (codeAt(text, 0) === 0xfeff) {
     from = 1;
     problems.push({ kind: "encoding", message: "The file starts with a byte order mark (BOM); it was ignored." });
   }
@@ -193,6 +193,22 @@ class SectionScanner {
   }
 
   run(from: number, firstLine: number): void {
+    const n = this.text.length;
+    this.readLines(from, firstLine);
+    this.close(n);
+    // A note with nothing searchable still gets one (empty) section, so it can be shown.
+    if (this.sections.length === 0) {
+      const c = this.current;
+      this.sections.push({ heading: "", level: 0, headingPath: [], start: c.start, end: n, text: "", line: c.line });
+    }
+  }
+
+  /**
+   * Reads every line from `from` on: a loop with nothing after it. V8 compiles a long note's loop while
+   * the first such note is still in it, before anything after the loop has run; code there then threw the
+   * compiled loop away on leaving it, and in some fresh processes once per long note of the vault.
+   */
+  private readLines(from: number, firstLine: number): void {
     const { text } = this;
     const n = text.length;
     let pos = from;
@@ -205,19 +221,13 @@ class SectionScanner {
       pos = end + 1;
       lineNo++;
     }
-    this.close(n);
-    // A note with nothing searchable still gets one (empty) section, so it can be shown.
-    if (this.sections.length === 0) {
-      const c = this.current;
-      this.sections.push({ heading: "", level: 0, headingPath: [], start: c.start, end: n, text: "", line: c.line });
-    }
   }
 
   private line(raw: string, start: number, lineNo: number): void {
     let i = 0;
     let indent = 0; // in columns: a tab reaches the next multiple of 4, as in CommonMark
     const n = raw.length;
-    for (let c = raw.charCodeAt(0); i < n && isIndent(c); c = raw.charCodeAt(++i)) indent = c === 9 ? indent + 4 - (indent % 4) : indent + 1;
+    for (let c = codeAt(raw, 0); i < n && isIndent(c); c = codeAt(raw, ++i)) indent = c === 9 ? indent + 4 - (indent % 4) : indent + 1;
 
     if (this.comment) {
       this.commentLine(raw, i);
@@ -255,7 +265,7 @@ class SectionScanner {
 
     // Blockquote markers (callouts live inside them).
     let quoted = false;
-    while (raw.charCodeAt(i) === 62 /* > */) {
+    while (codeAt(raw, i) === 62 /* > */) {
       quoted = true;
       i++;
       while (i < n && isIndent(raw.charCodeAt(i))) i++;
@@ -264,7 +274,7 @@ class SectionScanner {
     if ((quoted && !this.quotedBefore) || (quoted && i === n)) this.endBlock();
     this.quotedBefore = quoted;
 
-    const first = raw.charCodeAt(i);
+    const first = codeAt(raw, i);
     // Setext underlines and thematic breaks: a line of only `=`, `-`, `*` or `_`.
     if (!quoted && indent <= 3 && (first === 45 || first === 61 || first === 42 || first === 95)) {
       const rule = ruleLine(raw, i, first);
@@ -292,7 +302,7 @@ class SectionScanner {
       while (i < n && isIndent(raw.charCodeAt(i))) i++;
     }
 
-    const c = raw.charCodeAt(i);
+    const c = codeAt(raw, i);
     // A table's row is a block of its own: its cells are no sentence that goes on in the next row.
     if (c === 124 /* | */ || this.inTable) this.blockEnded = true;
     if (c === 35 /* # */ && this.readingView && this.opensOrgBlock(raw, i, start)) {
@@ -301,7 +311,7 @@ class SectionScanner {
     }
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
-      const after = raw.charCodeAt(i + level);
+      const after = codeAt(raw, i + level);
       if (level <= 6 && (i + level === n || isIndent(after))) {
         const heading = this.inline(stripClosingHashes(raw.slice(i + level)));
         // Logseq writes headings as top-level bullets (`- ## Usage`); those count too.
@@ -324,22 +334,22 @@ class SectionScanner {
     let rest = i === 0 ? raw : raw.slice(i);
     let property: string | null = null;
     let calloutTitle = false;
-    if (quoted && c === 91 /* [ */ && raw.charCodeAt(i + 1) === 33 /* ! */) {
+    if (quoted && c === 91 /* [ */ && codeAt(raw, i + 1) === 33 /* ! */) {
       // Callout `> [!note]- Title`: keep the title, drop the marker.
       const close = raw.indexOf("]", i + 2);
       if (close > 0) {
         let j = close + 1;
-        const fold = raw.charCodeAt(j);
+        const fold = codeAt(raw, j);
         if (fold === 43 || fold === 45) j++;
         rest = raw.slice(j);
         calloutTitle = true;
       }
-    } else if (listed && c === 91 && raw.charCodeAt(i + 2) === 93 && (i + 3 === n || isIndent(raw.charCodeAt(i + 3)))) {
+    } else if (listed && c === 91 && codeAt(raw, i + 2) === 93 && (i + 3 === n || isIndent(codeAt(raw, i + 3)))) {
       // Task checkbox `- [ ]` / `- [x]`.
       rest = raw.slice(i + 3);
     } else {
       const colons = rest.indexOf("::");
-      if (colons > 0 && (colons + 2 === rest.length || isIndent(rest.charCodeAt(colons + 2)))) {
+      if (colons > 0 && (colons + 2 === rest.length || isIndent(codeAt(rest, colons + 2)))) {
         const value = this.logseqProperty(rest, colons, indent === 0 && !listed);
         if (value !== null) {
           property = rest.slice(0, colons);
@@ -382,7 +392,7 @@ class SectionScanner {
   /** A line of fenced code, `indent` its leading spaces and tabs: searchable as written, without its quote markers (no tag, link or heading read in it). */
   private codeLine(raw: string, indent: number): void {
     let i = indent;
-    while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
+    while (codeAt(raw, i) === 62 /* > */ || (i > indent && isIndent(codeAt(raw, i)))) i++;
     this.pushBody(i > indent ? raw.slice(i).trimEnd() : raw.trim(), true);
   }
 
@@ -631,7 +641,7 @@ function isIndent(c: number): boolean {
 
 function runLength(s: string, at: number, c: number): number {
   let i = at;
-  while (s.charCodeAt(i) === c) i++;
+  while (codeAt(s, i) === c) i++;
   return i - at;
 }
 
@@ -654,27 +664,27 @@ function ruleLine(raw: string, from: number, marker: number): { count: number; s
 
 /** End of a list marker (`- `, `* `, `+ `, `1. `, `1) `) at `i`, or -1. */
 function listMarkerEnd(raw: string, i: number): number {
-  const c = raw.charCodeAt(i);
+  const c = codeAt(raw, i);
   if (c === 45 || c === 42 || c === 43) {
-    const next = raw.charCodeAt(i + 1);
+    const next = codeAt(raw, i + 1);
     return i + 1 === raw.length || isIndent(next) ? i + 1 : -1;
   }
   let j = i;
-  while (j - i < 9 && raw.charCodeAt(j) >= 48 && raw.charCodeAt(j) <= 57) j++;
+  while (j - i < 9 && codeAt(raw, j) >= 48 && codeAt(raw, j) <= 57) j++;
   if (j === i) return -1;
-  const d = raw.charCodeAt(j);
-  if ((d === 46 || d === 41) && (j + 1 === raw.length || isIndent(raw.charCodeAt(j + 1)))) return j + 1;
+  const d = codeAt(raw, j);
+  if ((d === 46 || d === 41) && (j + 1 === raw.length || isIndent(codeAt(raw, j + 1)))) return j + 1;
   return -1;
 }
 
 /** Where a line's text starts past its indent (`indent`), quote markers and one list marker. */
 function afterBlockMarkers(raw: string, indent: number): number {
   let i = indent;
-  while (raw.charCodeAt(i) === 62 /* > */ || (i > indent && isIndent(raw.charCodeAt(i)))) i++;
+  while (codeAt(raw, i) === 62 /* > */ || (i > indent && isIndent(codeAt(raw, i)))) i++;
   const afterMarker = listMarkerEnd(raw, i);
   if (afterMarker < 0) return i;
   i = afterMarker;
-  while (isIndent(raw.charCodeAt(i))) i++;
+  while (isIndent(codeAt(raw, i))) i++;
   return i;
 }
 

@@ -1,7 +1,7 @@
 // What a line of markdown leaves for the index and for what a snippet (and the extractive brief)
 // quotes: the words a reader sees, never the markup around them or what Obsidian hides.
 import { describe, expect, it } from "vitest";
-import { inlineToText, type InlineSink } from "../../src/index/inline-text";
+import { codeAt, inlineToText, type InlineSink } from "../../src/index/inline-text";
 
 function read(line: string): { text: string; sink: InlineSink } {
   const sink: InlineSink = { tags: [], links: [] };
@@ -43,5 +43,14 @@ describe("inlineToText", () => {
 
   it("keeps struck-out text marked as struck out, where the other marks go", () => {
     expect(read("~~Descale with vinegar.~~ Use ==citric acid==.").text).toBe("~~Descale with vinegar.~~ Use citric acid.");
+  });
+
+  it("reads markup cut off at a line's edge as text, never as a character beyond it", () => {
+    // The readers ask `codeAt` past both ends; what is outside a line is no character (-1), as `charCodeAt`'s NaN was.
+    expect([codeAt("ab", -1), codeAt("ab", 0), codeAt("ab", 1), codeAt("ab", 2), codeAt("", 0)]).toEqual([-1, 97, 98, -1, -1]);
+    for (const line of ["a!", "a[", "![", "[[", "a[^", "a<", "a%", "a=", "a`", "``", "\\", "{{", "&", "&#x4", "[^1", "[x]", "[a](", "[a](<", '[a](b "', "[a](%e"]) {
+      expect(read(line).text).toBe(line);
+    }
+    expect([read("a_").text, read("_a").text, read("e[x]").text, read("[ab]c").text, read("%%").text, read("*").text]).toEqual(["a", "a", "ex", "abc", "", ""]);
   });
 });
