@@ -58,12 +58,12 @@ export function pickedSets(asked: string | undefined): readonly string[] {
 
 /**
  * `kind` is the folder under evals/ ("search" or "judge"); `score` is also told the set's vault
- * folder; `check` refuses a case its scorer would misread. A set naming a note its vault does not
+ * folder and the set's name; `check` refuses a case its scorer would misread. A set naming a note its vault does not
  * have is refused too: that question would be a miss no ranking could mend.
  */
 export async function runEvalSets<Case extends { question: string; id?: string; relevant?: readonly string[] }>(
   kind: string,
-  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
+  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string, set: string) => Promise<Record<string, unknown>>,
   check?: CaseCheck,
 ): Promise<void> {
   const corpora = path.resolve(root, "../shared/corpora");
@@ -92,13 +92,13 @@ export async function runEvalSets<Case extends { question: string; id?: string; 
         const shown = absent.slice(0, 5).map((a) => `${a.case}: ${a.path}`).join("; ");
         throw new Error(`${path.relative(root, set.file)}: ${absent.length} note${absent.length === 1 ? "" : "s"} of \`relevant\` not in the index of ${set.vault} (absent, or left out by --exclude): ${shown}${absent.length > 5 ? "; …" : ""}`);
       }
-      const main = await score(built.index, built.store, read.set.cases, set.vault);
+      const main = await score(built.index, built.store, read.set.cases, set.vault, set.name);
       out[set.name] = { ...(read.set.about ? { about: read.set.about } : {}), ...withoutGave(main) };
       if (process.argv.includes("--noise") && set.vault === corpora) {
-        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, main, (left) => scoreVariant({ left }, set.vault, read.set.cases, score)) };
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), noise: await noiseBand(read.set.cases, main, (left) => scoreVariant({ left }, set.vault, set.name, read.set.cases, score)) };
       }
       if (process.argv.includes("--seeds") && set.vault === corpora) {
-        out[set.name] = { ...(out[set.name] as Record<string, unknown>), seeds: await seedBand(main, (seed) => scoreVariant({ left: [], seed }, set.vault, read.set.cases, score)) };
+        out[set.name] = { ...(out[set.name] as Record<string, unknown>), seeds: await seedBand(main, (seed) => scoreVariant({ left: [], seed }, set.vault, set.name, read.set.cases, score)) };
       }
     }
     process.stdout.write(`${JSON.stringify(keysScrubbed.value(out), null, 2)}\n`);
@@ -130,13 +130,14 @@ interface Variant {
 async function scoreVariant<Case>(
   variant: Variant,
   vault: string,
+  name: string,
   cases: Case[],
-  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string) => Promise<Record<string, unknown>>,
+  score: (index: VaultIndex, store: FsNoteStore, cases: Case[], vault: string, set: string) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const key = `${variant.left.join("\n")}\u0000${variant.seed ?? ""}`;
   let built = variantIndexes.get(key);
   if (!built) variantIndexes.set(key, (built = await buildIndex(vault, variant.left, variant.seed)));
-  return score(built.index, built.store, cases, vault);
+  return score(built.index, built.store, cases, vault, name);
 }
 
 /** The vault indexed as the flags ask, `left` left out besides what `--exclude` names, its language learned (with `seed`, when given). */

@@ -4,7 +4,9 @@
 // of the vault split (eval-set.ts). Also: how often an `enough` came with no answering note in the
 // pack (a confident wrong answer), and how often an `enough` rests on notes none of which answers,
 // whatever else reached the pack (the same wrong answer, hidden when an answering note came along);
-// and for two-note questions whether both notes reached the pack.
+// and for two-note questions whether both notes reached the pack. With the audit of those resting
+// enoughs (resting-audit.ts; the script reads the file and passes it in), how many of them rest on
+// notes a reader found to answer after all, and the rate of enoughs on an answering note it gives.
 // Runs the research run's own stages (plan → local retrieval → judge; with `related`, the related
 // expansion between the last two, as a run with the link graph has it). Used by `npm run eval:judge`.
 import type { VaultLinks } from "../index/links/vault-links";
@@ -17,6 +19,7 @@ import { expandAlongLinks } from "../research/stages/related-expansion";
 import { planQuestion } from "../research/stages/plan";
 import { roundTo } from "../text/numbers";
 import { groupCases } from "./eval-set";
+import { auditedVerdict, type AuditVerdict, type RestingAuditEntry } from "./resting-audit";
 
 export interface JudgeCase {
   id?: string;
@@ -59,6 +62,13 @@ export interface JudgeSubsetFigures {
    * sat in the pack but the verdict did not rest on it.
    */
   enough_resting_on_other_note: number;
+  /**
+   * Those resting enoughs by what the audit says of their deciding notes; `unaudited`: no entry for
+   * that question with those very notes (a judge that now rests on another note shows up here).
+   */
+  enough_resting_on_other_note_by_audit: Record<AuditVerdict | "unaudited", number>;
+  /** Share of answerable questions judged enough on a note of `relevant` or on notes the audit says answer. */
+  answerable_enough_on_answering_note_by_audit: number | null;
   /** multi_note only: share with every relevant note in the pack. */
   all_notes_in_pack: number | null;
   /** Answerable questions with an answering note in the pack: the share judged enough (the judge's part of the loss, apart from search's). */
@@ -72,7 +82,7 @@ export interface JudgeEvalReport extends JudgeSubsetFigures {
   /** Which part of the judge decided each verdict, counted. */
   decided_by: Record<string, number>;
   /** The questions `enough_resting_on_other_note` counts, for a reader to check against the notes. */
-  enough_resting_on_other_note_cases: { id?: string; question: string; deciding_notes: string[]; answering_notes: string[] }[];
+  enough_resting_on_other_note_cases: { id?: string; question: string; deciding_notes: string[]; answering_notes: string[]; audit: AuditVerdict | "unaudited" }[];
   /** Wrong verdicts, and "enough"s on an answerable question with no answering note in the pack (right by count, wrong by note). */
   misses: { id?: string; question: string; answerable: boolean; verdict: string; reason: string; figures: JudgeFigures; answering_note_rank: number | null }[];
   /** Per question, in the set's order, its verdict and the note it rests on: how `--noise` sees which moved. */
@@ -88,6 +98,8 @@ interface JudgeOutcome {
   enough: boolean;
   answeringNoteInPack: boolean | null;
   restsOnOtherNote: boolean;
+  /** For an enough resting on other notes: what the audit says of them. */
+  restingAudit: AuditVerdict | "unaudited" | null;
   allNotesInPack: boolean | null;
 }
 
@@ -97,8 +109,18 @@ export interface JudgeEvalRelated {
   analyzer: Analyzer;
 }
 
-/** `currentYear` pins "this year" so a set plans the same way on every day; `judge`: the judge's options (the defaults unless measuring). */
-export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026, related?: JudgeEvalRelated, judge: JudgeOptions = DEFAULT_JUDGE): Promise<JudgeEvalReport> {
+/** The audit of resting enoughs for one set: the set's name (as the entries spell it) and the entries. */
+export interface JudgeEvalAudit {
+  set: string;
+  entries: readonly RestingAuditEntry[];
+}
+
+/**
+ * `currentYear` pins "this year" so a set plans the same way on every day; `judge`: the judge's
+ * options (the defaults unless measuring); `audit`: the set's audited resting enoughs (without it,
+ * every resting enough is unaudited).
+ */
+export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases: JudgeCase[], currentYear = 2026, related?: JudgeEvalRelated, judge: JudgeOptions = DEFAULT_JUDGE, audit?: JudgeEvalAudit): Promise<JudgeEvalReport> {
   const outcomes: JudgeOutcome[] = [];
   const misses: JudgeEvalReport["misses"] = [];
   const decided_by: Record<string, number> = {};
@@ -124,7 +146,8 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
     // Every enough names the note it rests on (judge.ts verdictOf), so an empty list here is no verdict to count.
     const deciding = [verdict.figures.bestPath, verdict.figures.pairedPath].filter((p): p is string => p !== undefined);
     const restsOnOtherNote = enough && c.answerable && relevant.length > 0 && deciding.length > 0 && !deciding.some((p) => relevant.includes(p));
-    if (restsOnOtherNote) restingOnOther.push({ id: c.id, question: c.question, deciding_notes: deciding, answering_notes: relevant });
+    const restingAudit = restsOnOtherNote ? ((audit && auditedVerdict(audit.entries, audit.set, c.id, deciding)) ?? "unaudited") : null;
+    if (restingAudit !== null) restingOnOther.push({ id: c.id, question: c.question, deciding_notes: deciding, answering_notes: relevant, audit: restingAudit });
     outcomes.push({
       corpus: c.corpus,
       kind: c.kind,
@@ -132,6 +155,7 @@ export async function scoreJudgeCases(index: VaultIndex, store: NoteStore, cases
       enough,
       answeringNoteInPack,
       restsOnOtherNote,
+      restingAudit,
       allNotesInPack: c.kind === "multi_note" && relevant.length > 0 ? relevant.every((p) => inPack.has(p)) : null,
     });
     const lever = `${verdict.verdict}: ${expansion?.decided ? "related expansion, " : ""}${verdict.figures.decidedBy ?? "coverage"}`;
@@ -157,6 +181,8 @@ function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
   const unanswerable = outcomes.filter((o) => !o.answerable);
   const hard = unanswerable.filter((o) => o.kind === "hard_negative");
   const multi = outcomes.filter((o) => o.allNotesInPack !== null);
+  const resting = (v: AuditVerdict | "unaudited") => answerable.filter((o) => o.restingAudit === v).length;
+  const onAnsweringNote = answerable.filter((o) => o.enough && (!o.restsOnOtherNote || o.restingAudit === "answers")).length;
   return {
     cases: outcomes.length,
     answerable_judged_enough: share(answerable.filter((o) => o.enough).length, answerable.length),
@@ -164,6 +190,8 @@ function figuresOf(outcomes: JudgeOutcome[]): JudgeSubsetFigures {
     hard_negatives_judged_weak_or_none: share(hard.filter((o) => !o.enough).length, hard.length),
     enough_without_answering_note: answerable.filter((o) => o.enough && o.answeringNoteInPack === false).length,
     enough_resting_on_other_note: answerable.filter((o) => o.restsOnOtherNote).length,
+    enough_resting_on_other_note_by_audit: { answers: resting("answers"), partial: resting("partial"), does_not_answer: resting("does_not_answer"), unaudited: resting("unaudited") },
+    answerable_enough_on_answering_note_by_audit: share(onAnsweringNote, answerable.length),
     all_notes_in_pack: share(multi.filter((o) => o.allNotesInPack).length, multi.length),
     in_pack_judged_enough: share(answerable.filter((o) => o.answeringNoteInPack && o.enough).length, answerable.filter((o) => o.answeringNoteInPack).length),
   };

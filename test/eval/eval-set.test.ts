@@ -56,7 +56,8 @@ describe("a case a scorer would misread is refused, with its place and id", () =
 
   it("the shipped search and judge sets pass their scorer's checks", () => {
     for (const [kind, check] of [["search", searchCaseProblem], ["judge", judgeCaseProblem]] as const) {
-      for (const file of readdirSync(path.join(ROOT, "evals", kind))) {
+      // evals/judge/resting-audit.json is no set: the audit of resting enoughs (test/eval/resting-audit.test.ts reads it).
+      for (const file of readdirSync(path.join(ROOT, "evals", kind)).filter((f) => f !== "resting-audit.json")) {
         const read = readEvalSet(JSON.parse(readFileSync(path.join(ROOT, "evals", kind, file), "utf8")), file, check);
         expect(read.ok ? "" : read.error.message).toBe("");
       }
