@@ -7,12 +7,14 @@
 //
 // Another process may save into the same cache (the MCP server beside `vault-research index`, or
 // the plugin reloaded while its last save ran). Each save names its segments with a token of its
-// own, so no name ever holds other contents than a manifest listing it expects, and writes again a
-// segment it would keep that the other's save took away as unlisted. A save takes away at once only
-// the unlisted parts this process wrote or loaded: a part of another's is left until it was written
-// ten minutes ago (when the cache can tell) or has lain unlisted that long, since the other's save
-// writes its segments before the manifest that names them, and taking one away in between left a
-// manifest naming a missing part ("incomplete").
+// own, so no name ever holds other contents than a manifest listing it expects. A segment a manifest
+// named may be loaded or kept by any process that read that manifest, so a save takes one away only
+// ten minutes after its own manifest stopped naming it, and writes again a segment it keeps that
+// is gone: at its start, and once more just before its manifest (another's save may take one away
+// meanwhile). At once it takes away only the parts it wrote that no manifest named (a save of its
+// own cut short); another process's unlisted part is left until it was written ten minutes ago
+// (when the cache can tell) or has lain unlisted that long, since the other's save writes its
+// segments before the manifest that names them.
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
@@ -26,10 +28,11 @@ import { isLanguagePartName } from "./vault-language/note-vector-file";
 const SEGMENT_NOTES = 1000;
 /** Segments under half full that may pile up before they are merged. */
 const MAX_SMALL_SEGMENTS = 4;
-/** How long an unlisted part this process did not write or load stays, from its writing (when the cache
- * can tell) or the save that first found it: longer than another process's save takes from its first
- * segment to its manifest. */
-const FOREIGN_PART_GRACE_MS = 10 * 60_000;
+/** How long an unlisted part someone may still name stays: from the manifest of ours that stopped
+ * naming it, or else from its writing (when the cache can tell) or the save of ours that first found
+ * it. Longer than another process's save or load takes from reading or writing its first part to its
+ * last. */
+const UNLISTED_PART_GRACE_MS = 10 * 60_000;
 
 /** What loading and saving need of the index. */
 export interface PersistedIndex {
@@ -43,6 +46,16 @@ export interface PersistedIndex {
 
 /** A segment the save keeps as it is, or a range it writes afresh from the index. */
 type PlannedSegment = { keep: SegmentEntry } | { first: number; end: number };
+
+/** What one save writes with: its token, its slices, its room for postings, and the rows of each segment it wrote. */
+interface SaveRun {
+  cache: IndexCache;
+  index: PersistedIndex;
+  token: string;
+  slice: WorkSlice;
+  room: Uint32Appender;
+  written: Map<string, Set<number>>;
+}
 
 type PartRead = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -58,8 +71,12 @@ export class SavedIndex {
   /** Bumped by `forget`: a save that began before it does not record what it wrote. */
   private epoch = 0;
   private queue: Promise<void> = Promise.resolve();
-  /** Parts no other process is about to name: those this one wrote, and those a manifest it loaded listed. */
-  private readonly known = new Set<string>();
+  /** Parts this process wrote that no manifest named yet: no other process can hold them. */
+  private readonly unnamed = new Set<string>();
+  /** The parts the last manifest this process wrote or loaded names: any process that read it may hold them. */
+  private named = new Set<string>();
+  /** Parts a manifest of ours stopped naming, by that save's wall time. */
+  private readonly droppedAt = new Map<string, number>();
   /** Unlisted parts of other processes' saves, by the wall time a save of ours first found them. */
   private readonly unlistedSince = new Map<string, number>();
 
@@ -104,7 +121,7 @@ export class SavedIndex {
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
     this.savedEnd = nextId;
-    for (const entry of segments) this.known.add(entry.name);
+    this.named = new Set(segments.map((s) => s.name));
     return null;
   }
 
@@ -118,37 +135,22 @@ export class SavedIndex {
   private async saveNow(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
     // A listing that fails checks nothing: the writes then name what is wrong with the cache's
     // place in their own words (a folder that cannot be made), as they did before it was listed.
-    const stored = await cache.names().then((names) => new Set(names), () => null);
+    const stored = await storedNames(cache);
     const { engine } = index;
     const epoch = this.epoch;
     const end = engine.nextShortId;
-    const token = newSaveToken();
-    const slice = index.slice();
+    const run: SaveRun = { cache, index, token: newSaveToken(), slice: index.slice(), room: new Uint32Appender(), written: new Map() };
     this.savingEnd = end;
     try {
       const plan = planSegments(this.segments, stored, this.leftSinceSave, engine, this.savedEnd, end);
-      const written = new Map<string, Set<number>>();
-      const room = new Uint32Appender();
       const entries: SegmentEntry[] = [];
       for (const planned of plan) {
-        if ("keep" in planned) {
-          entries.push(planned.keep);
-          continue;
-        }
-        const { part, notes } = await writeSegment(engine, (path) => index.note(path), planned.first, planned.end, slice, room);
-        if (notes === 0) continue;
-        const name = segmentName(token, planned.first);
-        // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
-        await slice.pause();
-        this.known.add(name);
-        await cache.write(name, part);
-        slice.restart();
-        written.set(name, new Set(part.notes.map((row) => row[0])));
-        entries.push({ name, first: planned.first, end: planned.end, notes, left: [] });
-        await slice.pause();
+        const entry = "keep" in planned ? planned.keep : await this.writeRange(run, planned.first, planned.end);
+        if (entry) entries.push(entry);
       }
+      const segments = await this.writeGoneAgain(run, entries);
       const applied = [...this.leftSinceSave];
-      const manifest = createManifest(fingerprint, savedAt, engine, withLeft(entries, applied, written));
+      const manifest = createManifest(fingerprint, savedAt, engine, withLeft(segments, applied, run.written));
       for (const id of applied) this.leftSinceSave.delete(id);
       try {
         await cache.write(MANIFEST_PART, manifest);
@@ -156,6 +158,7 @@ export class SavedIndex {
         for (const id of applied) this.leftSinceSave.add(id);
         throw error;
       }
+      this.nameParts(manifest.segments, savedAt);
       if (epoch === this.epoch) {
         this.segments = manifest.segments;
         this.savedEnd = end;
@@ -166,10 +169,54 @@ export class SavedIndex {
     }
   }
 
+  /** Writes the live notes in [first, end) as a segment of this save; its entry, or null when none is live. */
+  private async writeRange(run: SaveRun, first: number, end: number): Promise<SegmentEntry | null> {
+    const { part, notes } = await writeSegment(run.index.engine, (path) => run.index.note(path), first, end, run.slice, run.room);
+    if (notes === 0) return null;
+    const name = segmentName(run.token, first);
+    // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
+    await run.slice.pause();
+    this.unnamed.add(name);
+    await run.cache.write(name, part);
+    run.slice.restart();
+    run.written.set(name, new Set(part.notes.map((row) => row[0])));
+    await run.slice.pause();
+    return { name, first, end, notes, left: [] };
+  }
+
+  /**
+   * The entries, each kept segment that is no longer stored written again from the index: another
+   * process's save may have taken it away since this save listed the cache (one that read an older
+   * manifest, and dates the part by its writing). Named missing, it cost the next start a rebuild of
+   * the whole vault. A listing that fails checks nothing, as at the save's start.
+   */
+  private async writeGoneAgain(run: SaveRun, entries: SegmentEntry[]): Promise<SegmentEntry[]> {
+    if (entries.every((entry) => run.written.has(entry.name))) return entries;
+    const stored = await storedNames(run.cache);
+    if (stored === null || entries.every((entry) => stored.has(entry.name))) return entries;
+    const out: SegmentEntry[] = [];
+    for (const entry of entries) {
+      const again = stored.has(entry.name) ? entry : await this.writeRange(run, entry.first, entry.end);
+      if (again) out.push(again);
+    }
+    return out;
+  }
+
+  /** A manifest of ours names `segments` now: what the one before named and this one does not is dropped as of `now`. */
+  private nameParts(segments: SegmentEntry[], now: number): void {
+    const names = new Set(segments.map((s) => s.name));
+    for (const name of this.named) if (!names.has(name)) this.droppedAt.set(name, now);
+    for (const name of names) {
+      this.unnamed.delete(name);
+      this.droppedAt.delete(name);
+    }
+    this.named = names;
+  }
+
   /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
    * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
-   * Another process's part goes only once it is FOREIGN_PART_GRACE_MS old (`now` is the save's wall
-   * time): until its manifest is written, it is unlisted by every manifest.
+   * A part someone may still name goes only once UNLISTED_PART_GRACE_MS old (`now` is the save's
+   * wall time; see `mayGo`).
    * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
    * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
    * takes away, and must not have the save reported as failed, its cache "not saved". */
@@ -177,18 +224,17 @@ export class SavedIndex {
     const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
     try {
       const stored = await cache.names();
-      const present = new Set(stored);
-      for (const name of this.known) if (!present.has(name)) this.known.delete(name);
-      for (const name of this.unlistedSince.keys()) if (!present.has(name) || listed.has(name)) this.unlistedSince.delete(name);
+      this.forgetAbsent(new Set(stored), listed);
       const unlisted: string[] = [];
       for (const name of stored) {
         if (listed.has(name) || isLanguagePartName(name)) continue;
-        if (this.known.has(name) || (await this.oldEnough(cache, name, now))) unlisted.push(name);
+        if (await this.mayGo(cache, name, now)) unlisted.push(name);
       }
       if (unlisted.length === 0) return;
       await cache.remove(unlisted);
       for (const name of unlisted) {
-        this.known.delete(name);
+        this.unnamed.delete(name);
+        this.droppedAt.delete(name);
         this.unlistedSince.delete(name);
       }
     } catch {
@@ -196,19 +242,45 @@ export class SavedIndex {
     }
   }
 
-  /** Whether another process's part was written, or found unlisted by a save of ours, at least
-   * FOREIGN_PART_GRACE_MS ago; notes one first found now. */
-  private async oldEnough(cache: IndexCache, name: string, now: number): Promise<boolean> {
-    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
-    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= FOREIGN_PART_GRACE_MS) return true;
-    const since = this.unlistedSince.get(name);
-    // A wall clock set back counts from now, rather than waiting until it has caught up again.
-    if (since === undefined || since > now) {
-      this.unlistedSince.set(name, now);
-      return false;
-    }
-    return now - since >= FOREIGN_PART_GRACE_MS;
+  /** Lets go of the dates of parts no longer stored, and of parts listed again. */
+  private forgetAbsent(present: ReadonlySet<string>, listed: ReadonlySet<string>): void {
+    for (const name of this.unnamed) if (!present.has(name)) this.unnamed.delete(name);
+    for (const name of this.droppedAt.keys()) if (!present.has(name)) this.droppedAt.delete(name);
+    for (const name of this.unlistedSince.keys()) if (!present.has(name) || listed.has(name)) this.unlistedSince.delete(name);
   }
+
+  /**
+   * Whether an unlisted part may go now: at once when this process wrote it and no manifest named it
+   * (a save of ours cut short); once a manifest of ours stopped naming it UNLISTED_PART_GRACE_MS ago
+   * (another process that read an older manifest may be loading or keeping it; its file's date says
+   * nothing of that); another process's part once written, or found unlisted by a save of ours, that long ago.
+   */
+  private async mayGo(cache: IndexCache, name: string, now: number): Promise<boolean> {
+    if (this.unnamed.has(name)) return true;
+    if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now);
+    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
+    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
+    return lainLongEnough(this.unlistedSince, name, now);
+  }
+}
+
+/** Whether the part's date in `since` is UNLISTED_PART_GRACE_MS before `now`; dates one first found now. */
+function lainLongEnough(since: Map<string, number>, name: string, now: number): boolean {
+  const from = since.get(name);
+  // A wall clock set back counts from now, rather than waiting until it has caught up again.
+  if (from === undefined || from > now) {
+    since.set(name, now);
+    return false;
+  }
+  return now - from >= UNLISTED_PART_GRACE_MS;
+}
+
+/** The names of the stored parts, or null when they cannot be listed. */
+function storedNames(cache: IndexCache): Promise<Set<string> | null> {
+  return cache.names().then(
+    (names) => new Set(names),
+    () => null,
+  );
 }
 
 /** The segments after this save: kept ones, rewritten ones, and the notes added since as new ones. `stored` names the parts the cache holds (null: unknown). */

@@ -6,6 +6,11 @@
 // a save that did not happen and the embedding keeper can tell the user the vectors are not kept;
 // so does a listing that fails, which the index's save would take for a cache holding nothing.
 //
+// Each part's write time is kept beside it (a record of its own, written in the same transaction):
+// the index's save takes away a part another session left unlisted (killed mid-save) once it was
+// written ten minutes ago. Without it, such a part went only after two saves of one session ten
+// minutes apart, which a short session never makes, and every session killed mid-save added its own.
+//
 // The index's parts are kept with their SHA-256 (part-digest.ts), as the CLI's are: a part that
 // comes back changed is refused, and the index is built again from the notes rather than loaded
 // with wrong postings. The vectors carry their own (vector-parts.ts); the query log is text.
@@ -19,6 +24,8 @@ export const INDEX_CACHE_FORMAT = 2;
 const STORE = "index";
 /** Every key of this format starts so; other keys are earlier formats' records. */
 const KEY_PREFIX = `v${INDEX_CACHE_FORMAT}/`;
+/** Each part's write time (wall-clock milliseconds) is a record under this prefix and its name. */
+const WRITTEN_AT_PREFIX = `written-at-v${INDEX_CACHE_FORMAT}/`;
 /** The single record of format 1, dropped at the first write. */
 const LEGACY_KEY = "index-v1";
 
@@ -32,9 +39,11 @@ export interface IndexedDbCacheKind {
   fallback: string;
   /** Each record is the value and its SHA-256, checked when it is read (the index's parts). */
   checksummed?: boolean;
+  /** Each part's write time is kept beside it, for `writtenAt` (the index's parts: its save tidies by it). */
+  dated?: boolean;
 }
 
-const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache", what: "the index cache", fallback: "the index is built from the notes instead", checksummed: true };
+const INDEX_CACHE_KIND: IndexedDbCacheKind = { database: "vault-research-cache", what: "the index cache", fallback: "the index is built from the notes instead", checksummed: true, dated: true };
 
 /** A checksummed record: the part, and the SHA-256 of it as part-digest.ts writes it out. */
 interface CheckedRecord {
@@ -54,11 +63,13 @@ export class IndexedDbCache implements IndexCache {
    * @param vaultId stable id of the vault (the app id, else its name), so two vaults never share a cache.
    * @param factory IndexedDB itself; tests pass a stand-in.
    * @param kind another database of the same shape (the vectors have their own).
+   * @param now the wall clock a part's write time is read from (the one the index's saves are dated by).
    */
   constructor(
     vaultId: string,
     private readonly factory: IDBFactory | undefined = typeof indexedDB === "undefined" ? undefined : indexedDB,
     private readonly kind: IndexedDbCacheKind = INDEX_CACHE_KIND,
+    private readonly now: () => number = Date.now,
   ) {
     this.dbName = `${kind.database}/${vaultId}`;
   }
@@ -89,7 +100,8 @@ export class IndexedDbCache implements IndexCache {
   async write(name: string, value: unknown): Promise<void> {
     try {
       const record = this.kind.checksummed ? ({ sha256: await digestOfValue(value), part: value } satisfies CheckedRecord) : value;
-      await this.run("readwrite", (store) => [store.put(record, KEY_PREFIX + name), store.delete(LEGACY_KEY)]);
+      const writtenAt = this.kind.dated ? this.now() : null;
+      await this.run("readwrite", (store) => [store.put(record, KEY_PREFIX + name), store.delete(LEGACY_KEY), ...(writtenAt === null ? [] : [store.put(writtenAt, WRITTEN_AT_PREFIX + name)])]);
     } catch (error) {
       this.warn(`could not save ${this.kind.what}`, error);
       throw error;
@@ -114,9 +126,16 @@ export class IndexedDbCache implements IndexCache {
     return partNames(await this.run("readonly", (store) => [store.getAllKeys()]));
   }
 
+  /** When the part was written, or null when that is not known (a part of a version that kept no time, or a read that failed). */
+  async writtenAt(name: string): Promise<number | null> {
+    if (!this.kind.dated) return null;
+    const time = await this.run("readonly", (store) => [store.get(WRITTEN_AT_PREFIX + name)]).catch(() => null);
+    return typeof time === "number" && Number.isFinite(time) ? time : null;
+  }
+
   async remove(names: string[]): Promise<void> {
     if (names.length === 0) return;
-    await this.quietly(`tidy ${this.kind.what}`, undefined, () => this.run("readwrite", (store) => names.map((name) => store.delete(KEY_PREFIX + name))));
+    await this.quietly(`tidy ${this.kind.what}`, undefined, () => this.run("readwrite", (store) => names.flatMap((name) => (this.kind.dated ? [store.delete(KEY_PREFIX + name), store.delete(WRITTEN_AT_PREFIX + name)] : [store.delete(KEY_PREFIX + name)]))));
   }
 
   async clear(): Promise<void> {

@@ -94,7 +94,8 @@ describe("saving the index", () => {
     ]);
     expect(segmentNames()[1]).toBe(kept);
     expect(cache.written).toHaveLength(2);
-    expect(cache.parts.size).toBe(3);
+    // The two it replaced stay ten minutes, for a process that read the manifest naming them.
+    expect(cache.parts.size).toBe(3 + 2);
   });
 
   it("merges small segments before more than four pile up", async () => {
@@ -375,3 +376,156 @@ describe("two processes saving into one cache", () => {
     expect([...shared.cache.parts.keys()].sort()).toEqual([...shared.cache.manifest().segments.map((s) => s.name), "manifest"].sort());
   });
 });
+
+/** The shared cache as one process sees it: `hook` runs once, after that process's first write of a segment. */
+function afterFirstSegment(shared: MemoryIndexCache, hook: () => Promise<void>): IndexCache {
+  let ran = false;
+  return {
+    read: (name) => shared.read(name),
+    write: async (name, value) => {
+      await shared.write(name, value);
+      if (ran || !name.startsWith("segment-")) return;
+      ran = true;
+      await hook();
+    },
+    names: () => shared.names(),
+    remove: (names) => shared.remove(names),
+    clear: () => shared.clear(),
+  };
+}
+
+/** The shared cache as a process starting up sees it: `hook` runs once, after its manifest was read. */
+function afterManifestRead(shared: MemoryIndexCache, hook: () => Promise<void>): IndexCache {
+  let ran = false;
+  return {
+    read: async (name) => {
+      const value = await shared.read(name);
+      if (name === "manifest" && !ran) {
+        ran = true;
+        await hook();
+      }
+      return value;
+    },
+    write: (name, value) => shared.write(name, value),
+    names: () => shared.names(),
+    remove: (names) => shared.remove(names),
+    clear: () => shared.clear(),
+  };
+}
+
+describe("two processes saving into one cache, mid-save", () => {
+  function sharedVault(): { store: ControlledStore; cache: MemoryIndexCache; clock: Clock & { advance(ms: number): void } } {
+    const shared = new ControlledStore();
+    shared.write("Runner.md", "# Jogging\n\nShe runs every morning.\n");
+    shared.write("Other.md", "# Other\n\nNothing here about that.\n");
+    return { store: shared, cache: new MemoryIndexCache(), clock: fakeClock(FAKE_NOW + 3_600_000) };
+  }
+
+  // The server kept the segment it had loaded; `vault-research index`, a run later, took it away
+  // (by its file's date, long past) while the server's save wrote its new segment: the server's
+  // manifest named a missing part, and the next start built the whole vault again ("incomplete").
+  it("writes again, before naming it, a kept segment another process took away during this save", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const [kept] = shared.cache.manifest().segments;
+    shared.store.write("New.md", "# New\n\nA new note about herons.\n", FAKE_NOW + 10);
+    await server.updateFile(shared.store, "New.md");
+    await server.save(afterFirstSegment(shared.cache, () => shared.cache.remove([kept.name])));
+    const next = new VaultIndex({ clock: shared.clock });
+    expect(await next.sync(shared.store, shared.cache)).toMatchObject({ mode: "cache", rebuildReason: undefined, added: 0, updated: 0 });
+    expect((await next.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+    expect((await next.search("herons", shared.store)).map((r) => r.path)).toEqual(["New.md"]);
+  });
+
+  // The plugin reloaded while its last save ran: the new one read the manifest, the old one's save
+  // then replaced a segment that manifest names and took it away at once, and the new one's load
+  // found it missing and built the whole vault again, saying the cache was damaged.
+  it("leaves a replaced segment for a process that read the manifest naming it", async () => {
+    const shared = sharedVault();
+    const old = new VaultIndex({ clock: shared.clock });
+    await old.sync(shared.store, shared.cache);
+    await old.save(shared.cache);
+    shared.store.files.delete("Other.md");
+    old.removeFile("Other.md");
+    const reloaded = new VaultIndex({ clock: shared.clock });
+    const report = await reloaded.sync(shared.store, afterManifestRead(shared.cache, () => old.save(shared.cache)));
+    expect(report).toMatchObject({ mode: "cache", rebuildReason: undefined, removed: 1 });
+    expect((await reloaded.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+  });
+
+  it("takes away a segment it replaced once ten minutes have passed since", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const [replaced] = shared.cache.manifest().segments;
+    shared.store.files.delete("Other.md");
+    server.removeFile("Other.md");
+    await server.save(shared.cache);
+    expect(shared.cache.parts.has(replaced.name)).toBe(true);
+    shared.clock.advance(10 * 60_000);
+    await server.save(shared.cache);
+    expect([...shared.cache.parts.keys()].sort()).toEqual([...shared.cache.manifest().segments.map((s) => s.name), "manifest"].sort());
+  });
+});
+
+// A save killed at any step (the app closed, the disk full at one part): the next start loads the
+// cache the last whole save left (the one before it, or its own), and reads the notes changed since;
+// never a rebuild, a search with wrong postings or a note lost.
+describe("a save cut short at every step", () => {
+  it("leaves a cache the next start loads, finding what the saving index found, then a save that loads", async () => {
+    const base = new ControlledStore();
+    for (let i = 0; i < 30; i++) base.write(`n/${i}.md`, noteText(i));
+    const steps = ["write", "names", "remove"] as const;
+    for (const step of steps) {
+      for (let nth = 1; nth <= 8; nth++) {
+        const shared = new MemoryIndexCache();
+        const clock = fakeClock(FAKE_NOW + 3_600_000);
+        const vault = new ControlledStore();
+        for (const [path, file] of base.files) vault.files.set(path, { ...file });
+        const first = new VaultIndex({ clock });
+        await first.sync(vault, shared);
+        await first.save(shared);
+        // A few notes go, one changes and two come: a save that keeps a segment, lists what left it, and adds one.
+        for (let i = 0; i < 5; i++) {
+          vault.files.delete(`n/${i}.md`);
+          first.removeFile(`n/${i}.md`);
+        }
+        for (const [path, text] of [["n/20.md", noteText(20, " Otters.")], ["n/new-a.md", "# New a\n\nKingfishers.\n"], ["n/new-b.md", "# New b\n\nHerons.\n"]]) {
+          vault.write(path, text, FAKE_NOW + 10);
+          await first.updateFile(vault, path);
+        }
+        await first.save(cutShort(shared, step, nth)).catch(() => undefined);
+        const next = new VaultIndex({ clock });
+        const report = await next.sync(vault, shared);
+        expect(report, `${step} ${nth}`).toMatchObject({ mode: "cache" });
+        for (const query of ["otters", "kingfishers", "herons", "garden", "entry"]) expect(ranked(next, query), `${step} ${nth}: ${query}`).toEqual(ranked(first, query));
+        expect(next.status().notes, `${step} ${nth}`).toBe(27);
+        await next.save(shared);
+        const after = new VaultIndex({ clock });
+        expect(await after.sync(vault, shared), `${step} ${nth}`).toMatchObject({ mode: "cache", added: 0, updated: 0, removed: 0 });
+        expect(ranked(after, "entry")).toEqual(ranked(first, "entry"));
+      }
+    }
+  });
+});
+
+/** The shared cache with its `nth` call of `step` failing, and every call of any kind after it (the process died there). */
+function cutShort(shared: MemoryIndexCache, step: "write" | "names" | "remove", nth: number): IndexCache {
+  let calls = 0;
+  let dead = false;
+  const gate = async <T>(kind: string, work: () => Promise<T>): Promise<T> => {
+    if (kind === step && ++calls === nth) dead = true;
+    if (dead) throw new Error(`killed at ${step} ${nth}`);
+    return work();
+  };
+  return {
+    read: (name) => gate("read", () => shared.read(name)),
+    write: (name, value) => gate("write", () => shared.write(name, value)),
+    names: () => gate("names", () => shared.names()),
+    remove: (names) => gate("remove", () => shared.remove(names)),
+    clear: () => gate("clear", () => shared.clear()),
+  };
+}

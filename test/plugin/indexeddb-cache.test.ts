@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { IndexCache } from "../../src/ports";
 import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
 import { VaultIndex } from "../../src/index/vault-index";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
@@ -125,6 +126,43 @@ describe("IndexedDB index cache", () => {
     idb.faults.read = false;
     expect(written).toEqual([stringMatching(/^segment-[0-9a-f]{16}-3$/), "manifest"]);
     expect(await new VaultIndex({ clock }).sync(store, new IndexedDbCache("v", idb.asFactory()))).toMatchObject({ mode: "cache", added: 0, updated: 0 });
+  });
+
+  // Obsidian closed (or, on a phone, put away) while a save wrote its segments: the next session
+  // found them unlisted with no date to go by, and left them until two of its saves ten minutes
+  // apart; a session shorter than that never took them away, and each such session added its own.
+  it("takes away at the next session's first save the segments a session killed mid-save left, by their write time", async () => {
+    const store = new ControlledStore();
+    for (const name of ["One", "Two", "Three"]) store.write(`${name}.md`, `# ${name}\n\nA note called ${name}.\n`);
+    const clock = fakeClock(FAKE_NOW + 3_600_000);
+    const session = async (): Promise<{ index: VaultIndex; cache: IndexedDbCache }> => {
+      const cache = new IndexedDbCache("v", idb.asFactory(), undefined, () => clock.now());
+      const index = new VaultIndex({ clock });
+      await index.sync(store, cache);
+      return { index, cache };
+    };
+    const first = await session();
+    await first.index.save(first.cache);
+    store.write("Four.md", "# Four\n\nA note called Four.\n", clock.now());
+    await first.index.updateFile(store, "Four.md");
+    const killed: IndexCache = { read: (n) => first.cache.read(n), names: () => first.cache.names(), remove: (n) => first.cache.remove(n), clear: () => first.cache.clear(), write: (n, v) => (n === "manifest" ? Promise.reject(new Error("killed")) : first.cache.write(n, v)) };
+    await expect(first.index.save(killed)).rejects.toThrow(/killed/);
+    const unlisted = async (cache: IndexedDbCache) => {
+      const manifest = (await cache.read("manifest")) as { segments: { name: string }[] };
+      const listed = new Set(["manifest", ...manifest.segments.map((s) => s.name)]);
+      return (await cache.names()).filter((name) => !listed.has(name));
+    };
+    expect(await unlisted(first.cache)).toHaveLength(1);
+
+    clock.advance(3_600_000);
+    const second = await session();
+    for (const note of ["Five", "Six"]) {
+      clock.advance(60_000);
+      store.write(`${note}.md`, `# ${note}\n\nA note called ${note}.\n`, clock.now());
+      await second.index.updateFile(store, `${note}.md`);
+      await second.index.save(second.cache);
+    }
+    expect(await unlisted(second.cache)).toEqual([]);
   });
 
   it("opens the database once per session", async () => {
