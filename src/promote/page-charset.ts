@@ -34,14 +34,58 @@ function decodeBytes(bytes: Uint8Array, fromHeader: string | null): DecodedPage 
   // TextDecoder drops a mark of its own encoding, and a mark always picks its own encoding here.
   if (mark) return { html: decodeAs(bytes, mark.encoding) ?? "", charset: mark.encoding, warnings: [] };
   const passedOver: string[] = [];
-  for (const label of [fromHeader, prescanEncoding(bytes)]) {
+  for (const [label, from] of [[fromHeader, "header"], [prescanEncoding(bytes), "page"]] as const) {
     if (label === null) continue;
     const encoding = getEncoding(label);
     const html = encoding === null ? null : decodeAs(bytes, encoding);
-    if (encoding !== null && html !== null) return { html, charset: encoding, warnings: passedOverWarnings(passedOver, encoding) };
+    if (encoding !== null && html !== null) {
+      const contradicted = from === "header" ? headerContradicted(bytes, encoding) : null;
+      return contradicted ?? { html, charset: encoding, warnings: passedOverWarnings(passedOver, encoding) };
+    }
     passedOver.push(label);
   }
   return undeclaredBytes(bytes, passedOver);
+}
+
+/**
+ * The page read otherwise, with a warning, when its bytes say the server's charset is wrong (a
+ * server's default, not the page's: Tomcat's ISO-8859-1, an Apache `AddDefaultCharset UTF-8` over
+ * old pages), else null. A browser believes the header and shows mojibake; a note kept it for good,
+ * with no word of it: a windows-1251 page served as UTF-8 became "\uFFFD\uFFFD", its title and file
+ * name too. Only the bytes and the page's own declaration together overrule the header.
+ */
+function headerContradicted(bytes: Uint8Array, fromHeader: string): DecodedPage | null {
+  if (fromHeader === "utf-8") {
+    if (isUtf8(bytes)) return null;
+    const declared = prescanEncoding(bytes) ?? laterMetaEncoding(bytes);
+    const html = declared !== null && declared !== "utf-8" ? decodeAs(bytes, declared) : null;
+    if (declared !== null && html !== null) {
+      return { html, charset: declared, warnings: [`The server says the page is in utf-8, but its bytes are not; it was read as ${declared}, the charset the page itself declares.`] };
+    }
+    const lost = "The server says the page is in utf-8, but its bytes are not, and the page names no other charset; characters shown as \uFFFD could not be read.";
+    return { html: decodeAs(bytes, "utf-8") ?? "", charset: "utf-8", warnings: [lost] };
+  }
+  // A single-byte charset reads any bytes, so only UTF-8's own sequences, and the page's word, tell.
+  if (SINGLE_BYTE.test(fromHeader) && prescanEncoding(bytes) === "utf-8" && !isAscii(bytes) && isUtf8(bytes)) {
+    return { html: decodeAs(bytes, "utf-8") ?? "", charset: "utf-8", warnings: [`The server says the page is in ${fromHeader}, but it is UTF-8, as the page itself declares; it was read as UTF-8.`] };
+  }
+  return null;
+}
+
+/** Encodings with one byte a character, which decode any bytes at all (as the Encoding Standard names them). */
+const SINGLE_BYTE = /^(windows-125\d|iso-8859-\d+|koi8-[ru]|ibm866|macintosh|x-mac-cyrillic|windows-874)$/;
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  return bytes.every((byte) => byte < 0x80);
 }
 
 /**

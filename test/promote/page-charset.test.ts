@@ -189,3 +189,37 @@ describe("headerCharset", () => {
     expect(headerCharset("charset=koi8-r")).toBeNull();
   });
 });
+
+describe("decodeBody: a Content-Type charset the page's own bytes contradict (a server default, a lying header)", () => {
+  it("reads a windows-1251 page served as UTF-8 by the charset the page declares, and says the header was wrong", () => {
+    const bytes = concat(ascii('<html><head><meta charset="windows-1251"></head><body><p>'), DA, ascii("</p></body></html>"));
+    const decoded = decodeBody(served(bytes, "text/html; charset=utf-8"));
+    expect(decoded.html).toContain("<p>Да</p>");
+    expect(decoded.charset).toBe("windows-1251");
+    expect(decoded.warnings).toEqual(["The server says the page is in utf-8, but its bytes are not; it was read as windows-1251, the charset the page itself declares."]);
+  });
+
+  it("reads a UTF-8 page served as ISO-8859-1 (a server's default) as UTF-8 when the page declares UTF-8", () => {
+    const bytes = concat(ascii('<html><head><meta charset="utf-8"></head><body><p>'), utf8("Привет, café"), ascii("</p></body></html>"));
+    const decoded = decodeBody(served(bytes, "text/html; charset=ISO-8859-1"));
+    expect(decoded.html).toContain("<p>Привет, café</p>");
+    expect(decoded.charset).toBe("utf-8");
+    expect(decoded.warnings).toEqual(["The server says the page is in windows-1252, but it is UTF-8, as the page itself declares; it was read as UTF-8."]);
+  });
+
+  it("says characters were lost when a page served as UTF-8 is not UTF-8 and declares nothing else", () => {
+    const decoded = decodeBody(served(concat(ascii("<p>"), NIHONGO, ascii("</p>")), "text/html; charset=utf-8"));
+    expect(decoded.charset).toBe("utf-8");
+    expect(decoded.html).toContain("\uFFFD");
+    expect(decoded.warnings).toEqual(["The server says the page is in utf-8, but its bytes are not, and the page names no other charset; characters shown as \uFFFD could not be read."]);
+  });
+
+  it("keeps the header's charset when the bytes agree with it, or when the page's own declaration does not fit them either", () => {
+    const cyrillic = concat(ascii('<meta charset="utf-8"><p>'), DA, ascii("</p>"));
+    expect(decodeBody(served(cyrillic, "text/html; charset=windows-1251"))).toEqual({ html: '<meta charset="utf-8"><p>Да</p>', charset: "windows-1251", warnings: [] });
+    const plain = concat(ascii('<meta charset="windows-1251"><p>'), utf8("Да"), ascii("</p>"));
+    expect(decodeBody(served(plain, "text/html; charset=utf-8"))).toEqual({ html: '<meta charset="windows-1251"><p>Да</p>', charset: "utf-8", warnings: [] });
+    const ascii7 = ascii('<meta charset="utf-8"><p>plain</p>');
+    expect(decodeBody(served(ascii7, "text/html; charset=windows-1252"))).toMatchObject({ charset: "windows-1252", warnings: [] });
+  });
+});
