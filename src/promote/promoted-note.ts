@@ -6,11 +6,22 @@ import type { ResearchTrace } from "../evidence/trace-types";
 import type { ExtractStatus } from "../notes/extract-status";
 import { isoDay, SOURCE_TAG, type SourceNote } from "../notes/source-note";
 import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
+import { cutText } from "../text/cut-text";
 import { canonicalizeUrl } from "../websearch/canonical-url";
 import type { PageOutcome } from "./page-extract";
 
 /** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
 export const MAX_EXTRACTED_CHARS = 150_000;
+
+/**
+ * What a note's properties keep of a page's head, as untrusted as its body: a page of 3.6 MB, all of
+ * it <title> and <meta>, made a note of 4.2 MB with a title of 1 MB, a description of 2 MB and
+ * 200,000 authors, each a property Obsidian shows in full and a plugin such as Dataview reads.
+ */
+export const MAX_TITLE_CHARS = 300;
+export const MAX_DESCRIPTION_CHARS = 1_000;
+export const MAX_AUTHOR_CHARS = 200;
+export const MAX_AUTHORS = 20;
 
 /** A page outcome other than a cancelled or refused fetch, which write no note. */
 export type NoteOutcome = Exclude<PageOutcome, { kind: "cancelled" } | { kind: "refused" }>;
@@ -39,14 +50,16 @@ function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt }: Promoted
     // long run, `\s*` read the rest of the run every time.
     .split(/(?<!\s)\s+[;,]\s*|[;,]\s*|(?<!\s)\s+and\s+/)
     .map((a) => a.trim())
-    .filter((a) => a !== "");
+    .filter((a) => a !== "")
+    .slice(0, MAX_AUTHORS)
+    .map((a) => cutText(a, MAX_AUTHOR_CHARS, { atWord: true }));
   return {
-    title: reading?.title.trim() || row.title.trim() || row.domain,
+    title: cutText(reading?.title.trim() || row.title.trim() || row.domain, MAX_TITLE_CHARS, { atWord: true }),
     source: canonicalizeUrl(row.url) ?? row.url,
     authors,
     published: isoDay(reading?.published) || isoDay(row.published_at),
     created: localDay(retrievedAt),
-    description: reading?.description ?? "",
+    description: cutText(reading?.description ?? "", MAX_DESCRIPTION_CHARS, { atWord: true }),
     tags: [SOURCE_TAG],
     provider: row.provider,
     retrieved: new Date(retrievedAt).toISOString(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_EXTRACTED_CHARS, promotedNote, type NoteOutcome } from "../../src/promote/promoted-note";
+import { MAX_AUTHORS, MAX_DESCRIPTION_CHARS, MAX_EXTRACTED_CHARS, MAX_TITLE_CHARS, promotedNote, type NoteOutcome } from "../../src/promote/promoted-note";
 import type { PageReading } from "../../src/promote/page-extract";
 import { FIXED_NOW, traceWith, webRow } from "../support/promote-fixtures";
 
@@ -31,9 +31,26 @@ describe("promotedNote", () => {
   // 1 s, and the 1,000,000 here would take some 20 minutes.
   it("splits a page's author of 1,000,000 spaces in one reading, and names as before", () => {
     const authors = (author: string) => noteOf({ kind: "extracted", reading: reading("Body.", { author }), charset: "utf-8", warnings: [] }).note.authors;
-    expect(authors(`Ann${" ".repeat(1_000_000)}Lee`)).toEqual([`Ann${" ".repeat(1_000_000)}Lee`]);
+    const spaced = authors(`Ann${" ".repeat(1_000_000)}Lee`);
+    // The start of each only: a failure's diff of a million spaces would take minutes to print.
+    expect(spaced.map((a) => a.slice(0, 10))).toEqual(["Ann…"]);
     expect(authors("Ann ;  ; Bo,Cy and  Di  and Ed;")).toEqual(["Ann", "Bo", "Cy", "Di", "Ed"]);
     expect(authors("Alexander Anderson, band members")).toEqual(["Alexander Anderson", "band members"]);
+  });
+
+  // A page's head is as untrusted as its body: 3.6 MB of <title>, <meta name="description"> and
+  // <meta name="author"> made a note of 4.2 MB whose properties were a title of 1 MB, a description
+  // of 2 MB and 200,000 authors, while its text was cut at 150,000 characters.
+  it("keeps a page's title, description and authors to sizes a note's properties can show", () => {
+    const huge = reading("Body.", { title: "Title ".repeat(200_000), description: "Words ".repeat(400_000), author: "Ann Lee, ".repeat(200_000) });
+    const { note } = noteOf({ kind: "extracted", reading: huge, charset: "utf-8", warnings: [] });
+    // Lengths first: a failure's diff of megabytes would take minutes to print.
+    expect(note.title.length <= MAX_TITLE_CHARS && note.title.endsWith("Title…")).toBe(true);
+    expect(note.description.length <= MAX_DESCRIPTION_CHARS && note.description.endsWith("Words…")).toBe(true);
+    expect(note.authors.length).toBe(MAX_AUTHORS);
+    expect(note.authors.every((a) => a === "Ann Lee")).toBe(true);
+    const longRowTitle = noteOf({ kind: "unusable", problem: { kind: "http_error", status: 403 }, message: "The page answered 403 Forbidden." }, { ...row, title: "x".repeat(100_000) });
+    expect(longRowTitle.note.title).toBe(`${"x".repeat(MAX_TITLE_CHARS - 1)}…`);
   });
 
   it("cuts very long page text at a paragraph and says so", () => {
