@@ -154,7 +154,13 @@ function dropElementBlocks(prose: string, removed: Removed): string {
  * reads the same. (A code span holding `](` shows the backslash.)
  */
 const UNSAFE_DESTINATION = /\]\((?!\s*<?(?:https?:\/\/|mailto:))/gi;
-const DEFINITION_AT_LINE_END = /^( {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)/gm;
+const DEFINITION_AT_LINE_END = new RegExp(String.raw`^(${CONTAINER_MARKERS} {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)`, "gm");
+
+/**
+ * A link reference definition, behind any quote and list markers (group 1): CommonMark reads one
+ * there as the whole page's, so `[x][a]` above `> [a]: javascript:…` was a live link.
+ */
+const DEFINITION = new RegExp(String.raw`^(${CONTAINER_MARKERS})( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$`);
 
 function unlinkAcrossLines(prose: string): string {
   return prose.replace(UNSAFE_DESTINATION, "]\\(").replace(DEFINITION_AT_LINE_END, "$1]\\:");
@@ -264,14 +270,16 @@ type Removed = SanitizedMarkdown["removed"];
 function sanitizeProseLine(line: string, options: SanitizeOptions, removed: Removed): string {
   const fence = fenceOpening(FENCE_OPEN_IN_CONTAINER, line);
   if (fence) return fenceOpener(fence);
-  const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
-  if (definition && !isFootnoteText(definition[1], definition[2])) {
-    const target = safeTarget(definition[2], LINK_SCHEMES, options);
+  const definition = DEFINITION.exec(line);
+  if (definition && !isFootnoteText(definition[2], definition[3])) {
+    const [, containers, opening, address, rest] = definition;
+    const target = safeTarget(address, LINK_SCHEMES, options);
     if (target === null) {
       removed.links++;
-      return "";
+      // The quote or list it stood in stays as it was: only the definition goes.
+      return containers.trimEnd();
     }
-    return `${definition[1]}${target}${definition[3] ?? ""}`;
+    return `${containers}${opening}${target}${rest ?? ""}`;
   }
   return mapOutsideCodeSpans(line, (text) => sanitizeInline(text, options, removed), neutralizeCodeSpan);
 }

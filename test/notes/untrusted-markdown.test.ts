@@ -2,6 +2,7 @@ import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../src/index/markdown";
+import { CONTAINER_MARKERS } from "../../src/notes/markdown-escape";
 import { linkDestination } from "../../src/notes/note-links";
 import { sanitizeExtractedMarkdown, type SanitizedMarkdown } from "../../src/notes/untrusted-markdown";
 
@@ -92,6 +93,17 @@ describe("sanitizeExtractedMarkdown", () => {
 
   it("drops unsafe reference-style link definitions", () => {
     expect(clean("See [x][1].\n\n[1]: javascript:alert(1)\n[2]: https://ok.example")).toBe("See [x][1].\n\n[2]: https://ok.example");
+  });
+
+  // CommonMark reads a definition behind a quote or a list marker as the document's own: the
+  // `[x][a]` of the text above linked to javascript:, obsidian:// and a vault note through it.
+  it("drops unsafe link definitions behind quotes and list markers too, where CommonMark still reads them", () => {
+    for (const md of ["[x][a]\n\n> [a]: javascript:alert(1)", "[x][a]\n\n- [a]: Secret.md", "[x][a]\n\n1. > [a]: <obsidian://open?file=x> \"t\"", "[x][a]\n\n>[a]:\n>Secret.md", "[x][a]\n\n  - [a]: file:///etc/passwd"]) {
+      expect(destinations(md).length, md).toBe(1);
+      expect(destinations(clean(md)), md).toEqual([]);
+    }
+    expect(clean("See [x][a].\n\n> [a]: https://ok.example\n> [b]: javascript:x")).toBe("See [x][a].\n\n> [a]: https://ok.example\n>");
+    expect(destinations(clean("See [x][a].\n\n> [a]: https://ok.example"))).toEqual(["https://ok.example"]);
   });
 
   it("rewrites link targets through the given function (tracking parameters out)", () => {
@@ -253,11 +265,12 @@ function cleanAsBefore(markdown: string): SanitizedMarkdown {
     .replace(new RegExp(`(?<!\\\\)<(${dropped})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi"), drop)
     .replace(new RegExp(`(?<!\\\\)<\\/?(?:${dropped})\\b[^>]*>`, "gi"), drop);
   const lines = prose.split("\n").map((line) => {
-    const definition = /^( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/.exec(line);
+    // A definition behind quote and list markers too (CommonMark reads one there): they stay, it goes.
+    const definition = new RegExp(String.raw`^(${CONTAINER_MARKERS})( {0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$`).exec(line);
     if (definition) {
-      const url = target(definition[2], ["http:", "https:", "mailto:"]);
+      const url = target(definition[3], ["http:", "https:", "mailto:"]);
       if (url === null) removed.links++;
-      return url === null ? "" : `${definition[1]}${url}${definition[3] ?? ""}`;
+      return url === null ? definition[1].trimEnd() : `${definition[1]}${definition[2]}${url}${definition[4] ?? ""}`;
     }
     return line
       .replace(/(!?)\[((?:\\.|[^\]\\])*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/g, (_m, bang: string, label: string, raw: string, title: string) => {
@@ -285,7 +298,7 @@ function cleanAsBefore(markdown: string): SanitizedMarkdown {
   const cleaned = lines
     .join("\n")
     .replace(/\]\((?!\s*<?(?:https?:\/\/|mailto:))/gi, "]\\(")
-    .replace(/^( {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)/gm, "$1]\\:")
+    .replace(new RegExp(String.raw`^(${CONTAINER_MARKERS} {0,3}\[[^\]\n]+)\]:(?=[ \t]*$)`, "gm"), "$1]\\:")
     .replace(/\n{3,}/g, "\n\n")
     .trimEnd()
     .replace(/^\s*\n/, "");
