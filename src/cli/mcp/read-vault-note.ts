@@ -60,10 +60,13 @@ export function whyLeftOut(rel: string, leftOut: readonly string[]): string | nu
  */
 export async function readVaultNote(root: string, given: string, notes: Iterable<string> = [], leftOut: readonly string[] = []): Promise<NoteRead> {
   if (given.length > MAX_PATH_CHARS) return refused("not_found", `There is no note with a path of ${given.length} characters: no disk takes a path that long.`);
-  const asked = given.replace(/\\/g, "/").replace(/^\.\//, "");
-  if (asked === "" || asked.includes("\0") || path.isAbsolute(asked) || /^[a-z]:/i.test(asked) || asked.split("/").includes("..")) {
+  const written = given.replace(/\\/g, "/");
+  if (written.includes("\0") || path.isAbsolute(written) || /^[a-z]:/i.test(written) || written.split("/").includes("..")) {
     return refused("outside_vault", `"${given}" is not a path inside the vault: give it relative to the vault, without "..".`);
   }
+  // `.` and empty parts name no folder: `Libraries/./x.md` is the note `Libraries/x.md`, not a hidden one.
+  const asked = written.split("/").filter((part) => part !== "" && part !== ".").join("/");
+  if (asked === "") return refused("outside_vault", `"${given}" is not a path inside the vault: give it relative to the vault, without "..".`);
   if (!asked.toLowerCase().endsWith(".md")) return refused("not_a_note", `"${given}" is not a markdown note (.md).`);
   const known = [...notes];
   let rel = asked;

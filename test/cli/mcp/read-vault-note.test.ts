@@ -80,6 +80,16 @@ describe("readVaultNote", () => {
     expect(read.error.message).toContain('Did you mean "Libraries/Automerge.md"?');
   });
 
+  // A "." part is no hidden name: told "hidden", an agent took a note it may read for one kept from it.
+  it("reads a note whose path has '.' or empty parts, and names it as the vault does", async () => {
+    for (const given of ["Libraries/./Automerge.md", "Libraries//Automerge.md", "././Libraries\\.\\Automerge.md"]) {
+      expect(await readVaultNote(vault, given), given).toMatchObject({ ok: true, path: "Libraries/Automerge.md", text: "# Automerge\n" });
+    }
+    mkdirSync(path.join(vault, ".trash"));
+    writeFileSync(path.join(vault, ".trash", "Gone.md"), "# Gone\n");
+    expect(await readVaultNote(vault, "./.trash/./Gone.md")).toMatchObject({ ok: false, error: { kind: "left_out" } });
+  });
+
   it("a path that is not a file of the vault is not found, in words that name no place on the disk", async () => {
     const read = await readVaultNote(vault, "Libraries/Gone.md", ["Libraries/Automerge.md"]);
     expect(read).toMatchObject({ ok: false, error: { kind: "not_found" } });
