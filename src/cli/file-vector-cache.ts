@@ -62,6 +62,11 @@ export class FileVectorCache implements VectorCache {
     return ownFilesIn(this.folder, isVectorFile, EXTENSION);
   }
 
+  /** The part's file's modification time: another process's save may be writing its parts before its root. */
+  async writtenAt(name: string): Promise<number | null> {
+    return stat(this.partFile(name)).then((s) => s.mtimeMs, () => null);
+  }
+
   async remove(names: string[]): Promise<void> {
     for (const name of names) await rm(this.partFile(name), { force: true });
   }

@@ -21,6 +21,7 @@ import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment,
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
+import { UnlistedParts } from "./unlisted-parts";
 import type { WorkSlice } from "./work-slice";
 import { isLanguagePartName } from "./vault-language/note-vector-file";
 
@@ -28,11 +29,6 @@ import { isLanguagePartName } from "./vault-language/note-vector-file";
 const SEGMENT_NOTES = 1000;
 /** Segments under half full that may pile up before they are merged. */
 const MAX_SMALL_SEGMENTS = 4;
-/** How long an unlisted part someone may still name stays: from the manifest of ours that stopped
- * naming it, or else from its writing (when the cache can tell) or the save of ours that first found
- * it. Longer than another process's save or load takes from reading or writing its first part to its
- * last. */
-const UNLISTED_PART_GRACE_MS = 10 * 60_000;
 
 /** What loading and saving need of the index. */
 export interface PersistedIndex {
@@ -71,14 +67,8 @@ export class SavedIndex {
   /** Bumped by `forget`: a save that began before it does not record what it wrote. */
   private epoch = 0;
   private queue: Promise<void> = Promise.resolve();
-  /** Parts this process wrote that no manifest named yet: no other process can hold them. */
-  private readonly unnamed = new Set<string>();
-  /** The parts the last manifest this process wrote or loaded names: any process that read it may hold them. */
-  private named = new Set<string>();
-  /** Parts a manifest of ours stopped naming, by that save's wall time. */
-  private readonly droppedAt = new Map<string, number>();
-  /** Unlisted parts of other processes' saves, by the wall time a save of ours first found them. */
-  private readonly unlistedSince = new Map<string, number>();
+  /** Which unlisted parts a save may take away, and when (unlisted-parts.ts, the vectors' rule too). */
+  private readonly unlisted = new UnlistedParts();
 
   /** The index was emptied or rebuilt: the cache no longer describes it. */
   forget(): void {
@@ -121,7 +111,7 @@ export class SavedIndex {
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
     this.savedEnd = nextId;
-    this.named = new Set(segments.map((s) => s.name));
+    this.unlisted.loaded(segments.map((s) => s.name));
     return null;
   }
 
@@ -158,7 +148,7 @@ export class SavedIndex {
         for (const id of applied) this.leftSinceSave.add(id);
         throw error;
       }
-      this.nameParts(manifest.segments, savedAt);
+      this.unlisted.nameParts(manifest.segments.map((s) => s.name), savedAt);
       if (epoch === this.epoch) {
         this.segments = manifest.segments;
         this.savedEnd = end;
@@ -176,7 +166,7 @@ export class SavedIndex {
     const name = segmentName(run.token, first);
     // The adapter encodes the part as soon as it is handed over: that gets a turn of its own.
     await run.slice.pause();
-    this.unnamed.add(name);
+    this.unlisted.writing(name);
     await run.cache.write(name, part);
     run.slice.restart();
     run.written.set(name, new Set(part.notes.map((row) => row[0])));
@@ -202,77 +192,24 @@ export class SavedIndex {
     return out;
   }
 
-  /** A manifest of ours names `segments` now: what the one before named and this one does not is dropped as of `now`. */
-  private nameParts(segments: SegmentEntry[], now: number): void {
-    const names = new Set(segments.map((s) => s.name));
-    for (const name of this.named) if (!names.has(name)) this.droppedAt.set(name, now);
-    for (const name of names) {
-      this.unnamed.delete(name);
-      this.droppedAt.delete(name);
-    }
-    this.named = names;
-  }
-
   /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
    * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
    * A part someone may still name goes only once UNLISTED_PART_GRACE_MS old (`now` is the save's
-   * wall time; see `mayGo`).
+   * wall time; see unlisted-parts.ts).
    * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
    * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
    * takes away, and must not have the save reported as failed, its cache "not saved". */
   private async removeUnlisted(cache: IndexCache, segments: SegmentEntry[], now: number): Promise<void> {
     const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
     try {
-      const stored = await cache.names();
-      this.forgetAbsent(new Set(stored), listed);
-      const unlisted: string[] = [];
-      for (const name of stored) {
-        if (listed.has(name) || isLanguagePartName(name)) continue;
-        if (await this.mayGo(cache, name, now)) unlisted.push(name);
-      }
-      if (unlisted.length === 0) return;
-      await cache.remove(unlisted);
-      for (const name of unlisted) {
-        this.unnamed.delete(name);
-        this.droppedAt.delete(name);
-        this.unlistedSince.delete(name);
-      }
+      const going = await this.unlisted.partsToGo(cache, await cache.names(), listed, (name) => !isLanguagePartName(name), now);
+      if (going.length === 0) return;
+      await cache.remove(going);
+      this.unlisted.removed(going);
     } catch {
       // Left for the next save.
     }
   }
-
-  /** Lets go of the dates of parts no longer stored, and of parts listed again. */
-  private forgetAbsent(present: ReadonlySet<string>, listed: ReadonlySet<string>): void {
-    for (const name of this.unnamed) if (!present.has(name)) this.unnamed.delete(name);
-    for (const name of this.droppedAt.keys()) if (!present.has(name)) this.droppedAt.delete(name);
-    for (const name of this.unlistedSince.keys()) if (!present.has(name) || listed.has(name)) this.unlistedSince.delete(name);
-  }
-
-  /**
-   * Whether an unlisted part may go now: at once when this process wrote it and no manifest named it
-   * (a save of ours cut short); once a manifest of ours stopped naming it UNLISTED_PART_GRACE_MS ago
-   * (another process that read an older manifest may be loading or keeping it; its file's date says
-   * nothing of that); another process's part once written, or found unlisted by a save of ours, that long ago.
-   */
-  private async mayGo(cache: IndexCache, name: string, now: number): Promise<boolean> {
-    if (this.unnamed.has(name)) return true;
-    if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now);
-    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
-    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
-    return lainLongEnough(this.unlistedSince, name, now);
-  }
-}
-
-/** Whether the part's date in `since` is UNLISTED_PART_GRACE_MS before `now`; dates one first found now. */
-function lainLongEnough(since: Map<string, number>, name: string, now: number): boolean {
-  const from = since.get(name);
-  // A wall clock set back counts from now, rather than waiting until it has caught up again.
-  if (from === undefined || from > now) {
-    since.set(name, now);
-    return false;
-  }
-  return now - from >= UNLISTED_PART_GRACE_MS;
 }
 
 /** The names of the stored parts, or null when they cannot be listed. */

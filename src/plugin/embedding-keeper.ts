@@ -81,6 +81,8 @@ export class EmbeddingKeeper {
       names: () => deps.cache.names(),
       remove: (names) => deps.cache.remove(names),
       clear: () => deps.cache.clear(),
+      // Without it, the save dated another session's leftovers only by when it first found them.
+      writtenAt: (name) => (deps.cache.writtenAt ? deps.cache.writtenAt(name) : Promise.resolve(null)),
       write: async (name, bytes) => {
         try {
           await deps.cache.write(name, bytes);

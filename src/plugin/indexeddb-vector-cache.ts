@@ -2,7 +2,9 @@
 // makes and checks them; the root part keeps the key the one blob of earlier versions had), in a
 // database of their own beside the index cache's, so clearing or rebuilding the index never throws
 // the vectors away (embedding them again takes hours), and the index's tidy-up of parts it does not
-// know never sees them. Never the vault (DESIGN invariant 8).
+// know never sees them. Never the vault (DESIGN invariant 8). Each part's write time is kept beside it
+// (`written-at-v2/<part>`, as the index's parts): a save takes away a part a session killed mid-save
+// left once it was written ten minutes ago, not only after two saves of one session that far apart.
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { errorMessage } from "../text/error-message";
 import { IndexedDbCache } from "./indexeddb-cache";
@@ -11,15 +13,24 @@ export class IndexedDbVectorCache implements VectorCache {
   private readonly records: IndexedDbCache;
   private readonly hasIndexedDb: boolean;
 
-  /** @param factory IndexedDB itself; tests pass a stand-in. */
-  constructor(vaultId: string, factory?: IDBFactory) {
+  /**
+   * @param factory IndexedDB itself; tests pass a stand-in.
+   * @param now the wall clock a part's write time is read from (the one the vectors' saves are dated by).
+   */
+  constructor(vaultId: string, factory?: IDBFactory, now: () => number = Date.now) {
     const idb = factory ?? (typeof indexedDB === "undefined" ? undefined : indexedDB);
     this.hasIndexedDb = idb !== undefined;
-    this.records = new IndexedDbCache(vaultId, idb, {
-      database: "vault-research-vectors",
-      what: "the stored vectors",
-      fallback: "notes are embedded again as needed",
-    });
+    this.records = new IndexedDbCache(
+      vaultId,
+      idb,
+      {
+        database: "vault-research-vectors",
+        what: "the stored vectors",
+        fallback: "notes are embedded again as needed",
+        dated: true,
+      },
+      now,
+    );
   }
 
   /**
@@ -50,6 +61,12 @@ export class IndexedDbVectorCache implements VectorCache {
   async names(): Promise<string[]> {
     if (!this.hasIndexedDb) return [];
     return this.records.namesOrFail();
+  }
+
+  /** When the part was written, or null when that is not known (a part of a version that kept no time). */
+  async writtenAt(name: string): Promise<number | null> {
+    if (!this.hasIndexedDb) return null;
+    return this.records.writtenAt(name);
   }
 
   async remove(names: string[]): Promise<void> {

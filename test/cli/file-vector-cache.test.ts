@@ -8,6 +8,7 @@ import { FileVectorCache, loadVectors, VECTOR_FILE_NAME } from "../../src/cli/fi
 import { saveStoredVectors } from "../../src/index/embeddings/vector-parts";
 import { serializeVectors } from "../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
+import { UNLISTED_PART_GRACE_MS } from "../../src/index/unlisted-parts";
 
 let folder: string;
 beforeEach(() => {
@@ -64,16 +65,30 @@ describe("FileVectorCache", () => {
     await saveStoredVectors(new FileVectorCache(folder), first);
     const loaded = await loadVectors(new FileVectorCache(folder), "ollama:m");
     expect([loaded.reset, loaded.store.note("A.md")]).toEqual([null, first.note("A.md")]);
+    // The parts the last root does not name stay ten minutes (another process may be about to name
+    // them, or loading them), then go.
+    expect(readdirSync(folder)).toHaveLength(4);
+    await saveStoredVectors(new FileVectorCache(folder), first, 0, Date.now() + UNLISTED_PART_GRACE_MS);
     expect(readdirSync(folder)).toHaveLength(2);
   });
 
-  it("takes the part names of earlier versions (counted saves), and a save takes such a leftover away", async () => {
+  // An embed killed mid-save leaves parts no root names; another embed's save under way has written
+  // parts its root does not name yet. The file's date tells them apart.
+  it("takes a part no root names away once its file was written ten minutes ago, under the names of earlier versions too", async () => {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, "vectors-3-7.bin"), "an earlier version's part no root names");
+    const leftovers = ["vectors-3-7.bin", "vectors-00112233445566ff-2.bin"];
+    const underWay = "vectors-8899aabbccddeeff-2.bin";
+    // Whole seconds: every file system keeps them as they are.
+    const longAgo = new Date(Math.floor((Date.now() - UNLISTED_PART_GRACE_MS - 60_000) / 1000) * 1000);
+    for (const file of [...leftovers, underWay]) writeFileSync(path.join(folder, file), "a part no root names");
+    for (const file of leftovers) utimesSync(path.join(folder, file), longAgo, longAgo);
     const cache = new FileVectorCache(folder);
-    expect(await cache.names()).toEqual(["vectors-3-7"]);
-    await saveStoredVectors(cache, storeWithOneNote());
-    expect(readdirSync(folder).filter((f) => f.startsWith("vectors-"))).toEqual([expect.stringMatching(/^vectors-[0-9a-f]{16}-\d+\.bin$/)]);
+    expect((await cache.names()).sort()).toEqual(["vectors-00112233445566ff-2", "vectors-3-7", "vectors-8899aabbccddeeff-2"]);
+    expect(await cache.writtenAt("vectors-3-7")).toBe(longAgo.getTime());
+    await saveStoredVectors(cache, storeWithOneNote(), 0, Date.now());
+    const parts = readdirSync(folder).filter((f) => f.startsWith("vectors-"));
+    expect(parts).toContain(underWay);
+    expect(parts.filter((f) => f !== underWay)).toEqual([expect.stringMatching(/^vectors-[0-9a-f]{16}-\d+\.bin$/)]);
   });
 
   it("fails a save that cannot put the file in place, and takes its temporary file away", async () => {

@@ -138,6 +138,21 @@ describe("EmbeddingKeeper under change", () => {
     expect(seen.notices).toHaveLength(2);
   });
 
+  // The keeper hands the job its own view of the cache; without the parts' write times there, a part
+  // a session killed mid-save left went only after two saves of one session ten minutes apart.
+  it("a run's save takes away the parts a session killed mid-save wrote more than ten minutes ago", async () => {
+    const idb = new FakeIndexedDb();
+    const leftover = "vectors-00112233445566ff-3";
+    const longAgo = Date.now() - 20 * 60_000;
+    await new IndexedDbVectorCache("garden", idb.asFactory(), () => longAgo).write(leftover, new Uint8Array([1, 2, 3]));
+    const notes = new MemoryNoteStore(notesIn("Notes", 5, "topic"));
+    const { keeper, seen } = harness({ notes, idb });
+    await keeper.applySettings();
+    await keeper.idle();
+    expect(seen.vectors?.size).toBe(5);
+    expect(await new IndexedDbVectorCache("garden", idb.asFactory()).names()).not.toContain(leftover);
+  });
+
   it("says nothing of a failed save after it was unloaded", async () => {
     const idb = new FakeIndexedDb();
     const notes = new MemoryNoteStore(notesIn("Notes", 40, "topic"));

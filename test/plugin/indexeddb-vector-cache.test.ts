@@ -5,6 +5,7 @@ import { IndexedDbCache } from "../../src/plugin/indexeddb-cache";
 import { loadStoredVectors, saveStoredVectors } from "../../src/index/embeddings/vector-parts";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
+import { UNLISTED_PART_GRACE_MS } from "../../src/index/unlisted-parts";
 import { FakeIndexedDb } from "./fake-indexeddb";
 
 let warnings: string[];
@@ -81,9 +82,32 @@ describe("IndexedDbVectorCache", () => {
     store.put({ path: "A.md", mtime: 1, size: 10 }, [unit], [new Float32Array([0.6, -0.8, 0, 0])]);
     await saveStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory()), store);
     const records = idb.databases.get("vault-research-vectors/garden")!.stores.get("index")!;
-    expect([...records.keys()].sort()).toEqual(["v2/vectors", expect.stringMatching(/^v2\/vectors-[0-9a-f]{16}-\d+$/)]);
+    expect([...records.keys()].sort()).toEqual(["v2/vectors", expect.stringMatching(/^v2\/vectors-[0-9a-f]{16}-\d+$/), "written-at-v2/vectors", expect.stringMatching(/^written-at-v2\/vectors-[0-9a-f]{16}-\d+$/)]);
     const loaded = await loadStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory()), "ollama:m");
     expect([loaded.reset, loaded.store.note("A.md")]).toEqual([null, store.note("A.md")]);
+  });
+
+  // A session killed mid-save (Obsidian quit, the plugin reloaded) leaves parts no root names. Dated only
+  // by when a save first found them, they went only after two saves of one session ten minutes apart.
+  it("dates each part, so the next session's first save takes away the parts a session killed mid-save wrote ten minutes ago", async () => {
+    const idb = new FakeIndexedDb();
+    let now = 1_800_000_000_000;
+    const clock = () => now;
+    const store = new VectorStore("ollama:m");
+    store.adoptDimensions(4);
+    const unit = { kind: "section" as const, line: 1, start: 0, end: 10, headingPath: ["A"], text: "a" };
+    store.put({ path: "A.md", mtime: 1, size: 10 }, [unit], [new Float32Array([0.6, -0.8, 0, 0])]);
+    await saveStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory(), clock), store, 0, now);
+    const killed = new IndexedDbVectorCache("garden", idb.asFactory(), clock);
+    await killed.write("vectors-00112233445566ff-3", new Uint8Array([1, 2, 3]));
+    expect(await killed.writtenAt("vectors-00112233445566ff-3")).toBe(now);
+    now += UNLISTED_PART_GRACE_MS;
+    const next = new IndexedDbVectorCache("garden", idb.asFactory(), clock);
+    const loaded = await loadStoredVectors(next, "ollama:m");
+    await saveStoredVectors(next, loaded.store, 0, now);
+    expect(await next.names()).not.toContain("vectors-00112233445566ff-3");
+    const records = idb.databases.get("vault-research-vectors/garden")!.stores.get("index")!;
+    expect([...records.keys()].map(String).filter((key) => key.includes("00112233445566ff"))).toEqual([]);
   });
 
   // Taken for "no parts", a save with no list of what is stored would write over parts the root names.

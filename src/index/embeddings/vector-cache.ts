@@ -9,6 +9,11 @@ export interface VectorCache {
   write(name: string, bytes: Uint8Array): Promise<void>;
   /** The parts stored. */
   names(): Promise<string[]>;
+  /** When the part was last written (wall-clock milliseconds), or null when that is not known; left out
+   * by a store that keeps no such time. A save takes away a part no root names that another process
+   * wrote only once it was written ten minutes ago (or found unlisted that long ago): that process's
+   * save writes its parts before the root naming them. */
+  writtenAt?(name: string): Promise<number | null>;
   remove(names: string[]): Promise<void>;
   clear(): Promise<void>;
 }

@@ -2,8 +2,8 @@
 // names the model, the dimensions, the model's fingerprint and the parts; and per bucket of notes
 // (a hash of the path, spread as the vault language spreads its note vectors: bucketOf, bucketsFor)
 // a part with their places and int8 rows. A save writes only the parts whose notes changed since
-// the last save or load, then the root, then takes away the parts no root names. A save killed
-// midway leaves the old root naming old parts, all still there.
+// the last save or load, then the root, then takes away the parts no root names once no process can
+// still need them (below). A save killed midway leaves the old root naming old parts, all still there.
 //
 // Another process may save into the same cache (`vault-research embed` beside the MCP server, or the
 // plugin reloaded while its last save ran). Each save names its parts `vectors-<token>-<bucket>` with a
@@ -14,6 +14,14 @@
 // a load that finds a part gone reads the root again, since another save has most likely just
 // replaced it; still gone, its notes are `notes_missing`, not damaged. VRV2 roots named parts by a
 // count (`vectors-<save>-<bucket>`): read as before, and the next save writes every part anew.
+//
+// Which parts no root names a save takes away, and when, is the index's rule (index/unlisted-parts.ts):
+// the other process's save writes its parts before the root naming them, so a part this process did
+// not write goes only once written (VectorCache.writtenAt) or found unlisted ten minutes ago, and a
+// part a root this process wrote or loaded named goes ten minutes after a root of its own stopped
+// naming it. Taking away every part its own root did not name, a save removed the parts of another's
+// save under way, whose root then named parts that were gone: every note embedded again. A kept part
+// is looked for once more just before the root, and written again when another's save took it away.
 //
 // Every part and the root start with a SHA-256 of what follows. A row's norm, which is all VRV1
 // checked, stays the same when a component's sign flips or two components swap places: such a
@@ -30,7 +38,9 @@
 // is read as before, and the next save writes parts and a VRV3 root over it; a version that knows
 // only VRV1 or VRV2 reads VRV3 as a newer format and embeds again rather than misread it.
 import * as z from "zod";
+import { systemClock } from "../../ports";
 import { newSaveToken, SAVE_TOKEN_PATTERN } from "../cache-file";
+import { UnlistedParts } from "../unlisted-parts";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
@@ -85,6 +95,14 @@ interface Layout {
 
 /** Per store loaded or saved in this session. A store that has none (new, or loaded from VRV1) writes every part at its first save. */
 const layouts = new WeakMap<VectorStore, Layout>();
+/** Per store: the parts its saves wrote and its roots named, by which its saves take unnamed parts away. */
+const unlistedOf = new WeakMap<VectorStore, UnlistedParts>();
+
+function unlistedPartsOf(store: VectorStore): UnlistedParts {
+  let unlisted = unlistedOf.get(store);
+  if (!unlisted) unlistedOf.set(store, (unlisted = new UnlistedParts()));
+  return unlisted;
+}
 
 /** Whether `name` is a part of the stored vectors other than the root, as this version or VRV2 names them. */
 export function isVectorPartName(name: string): boolean {
@@ -109,12 +127,17 @@ export async function loadStoredVectors(cache: VectorCache, model: string): Prom
 
 /** The notes of every part the root names that is there and as written; `missing`: notes of parts that are not there. */
 async function loadParts(cache: VectorCache, manifest: Manifest, model: string): Promise<{ vectors: VectorLoad; missing: number }> {
+  // A process that read this root (another model's included) may be loading or keeping its parts.
+  const named = manifest.parts.map((p) => p.name);
   if (manifest.model !== model) {
     const notes = manifest.parts.reduce((sum, p) => sum + p.notes, 0);
-    return { vectors: { store: new VectorStore(model), reset: notes > 0 ? { kind: "model_changed", from: manifest.model, to: model, notes } : null }, missing: 0 };
+    const store = new VectorStore(model);
+    unlistedPartsOf(store).loaded(named);
+    return { vectors: { store, reset: notes > 0 ? { kind: "model_changed", from: manifest.model, to: model, notes } : null }, missing: 0 };
   }
   const print = manifest.fingerprint !== null && manifest.fingerprint.length === manifest.dimensions ? Float32Array.from(manifest.fingerprint) : null;
   const store = new VectorStore(model, manifest.dimensions || null, print);
+  unlistedPartsOf(store).loaded(named);
   const layout: Layout = { buckets: manifest.buckets, parts: new Map() };
   let damaged = 0;
   let missing = 0;
@@ -146,50 +169,82 @@ async function rootChanged(cache: VectorCache, before: Uint8Array): Promise<bool
  * when a write fails; what this save wrote is taken away again, and the next save tries once more.
  * `notesComing`: how many notes the store will hold once the run saving it is done (the vault's), so
  * the parts are laid out for them from a first embedding's first save, not laid out anew (every part
- * rewritten) once it has grown past what its first layout holds.
+ * rewritten) once it has grown past what its first layout holds. `now`: the save's wall time, which
+ * dates the parts its root stops naming.
  */
-export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0): Promise<void> {
+export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0, now = systemClock.now()): Promise<void> {
   const before = layouts.get(store);
+  const unlisted = unlistedPartsOf(store);
   const token = newSaveToken();
   // A listing that fails checks nothing: the writes then say what is wrong with the cache.
-  const stored = await cache.names().then((names) => new Set(names), () => null);
+  const stored = await storedNames(cache);
   const buckets = bucketsFor(Math.max(store.size, notesComing), before?.buckets ?? null);
   const kept = before?.buckets === buckets ? before.parts : new Map<number, SavedPart>();
   const dimensions = store.dimensions ?? 0;
   const parts = new Map<number, SavedPart>();
-  const written: string[] = [];
+  const written = new Set<string>();
+  const writePart = async (bucket: number, notes: NoteVectors[]): Promise<void> => {
+    const name = `vectors-${token}-${bucket}`;
+    unlisted.writing(name);
+    await cache.write(name, await encodePart(notes, dimensions));
+    written.add(name);
+    parts.set(bucket, { name, notes: new Set(notes) });
+  };
   try {
     for (const [bucket, notes] of notesByBucket(store, buckets)) {
       const old = kept.get(bucket);
       // One that another process's save took away (it named none of ours) is written again.
-      if (old && sameNotes(old.notes, notes) && (stored === null || stored.has(old.name))) {
-        parts.set(bucket, old);
-        continue;
-      }
-      const name = `vectors-${token}-${bucket}`;
-      await cache.write(name, await encodePart(notes, dimensions));
-      written.push(name);
-      parts.set(bucket, { name, notes: new Set(notes) });
+      if (old && sameNotes(old.notes, notes) && (stored === null || stored.has(old.name))) parts.set(bucket, old);
+      else await writePart(bucket, notes);
     }
+    await writeGoneAgain(cache, parts, written, writePart);
     await cache.write(ROOT_PART, await encodeRoot(store, buckets, parts));
   } catch (error) {
     // No root names them, and they take room (a full disk's, a quota's): away now rather than at the next save.
-    await cache.remove(written).catch(() => undefined);
+    await cache.remove([...written]).catch(() => undefined);
     throw error;
   }
+  unlisted.nameParts(Array.from(parts.values(), (p) => p.name), now);
   layouts.set(store, { buckets, parts });
-  await removeUnnamedParts(cache, parts);
+  await removeUnnamedParts(cache, parts, unlisted, now);
 }
 
-/** The parts no root names (replaced now, left by a save killed midway, or named by VRV2); a failure waits for the next save. */
-async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPart>): Promise<void> {
-  const named = new Set(Array.from(parts.values(), (p) => p.name));
+/**
+ * Each kept part that is no longer stored, written again: another process's save may have taken it
+ * away since this save listed the cache (one that read an older root, and dates the part by its
+ * writing). Named by the root, it would be missing at the next load. A listing that fails checks nothing.
+ */
+async function writeGoneAgain(cache: VectorCache, parts: Map<number, SavedPart>, written: ReadonlySet<string>, writePart: (bucket: number, notes: NoteVectors[]) => Promise<void>): Promise<void> {
+  const keptParts = [...parts].filter(([, part]) => !written.has(part.name));
+  if (keptParts.length === 0) return;
+  const stored = await storedNames(cache);
+  if (stored === null) return;
+  for (const [bucket, part] of keptParts) if (!stored.has(part.name)) await writePart(bucket, [...part.notes]);
+}
+
+/**
+ * Takes away the parts no root names that may go now (replaced by this save or an earlier one, left
+ * by a save killed midway, named by VRV2 or by another model's root): see unlisted-parts.ts for when.
+ * Best effort: the save is done; a failure leaves them to the next save.
+ */
+async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPart>, unlisted: UnlistedParts, now: number): Promise<void> {
+  const listed = new Set([ROOT_PART, ...Array.from(parts.values(), (p) => p.name)]);
   try {
-    const stale = (await cache.names()).filter((name) => isVectorPartName(name) && !named.has(name));
-    if (stale.length > 0) await cache.remove(stale);
+    const going = await unlisted.partsToGo(cache, await cache.names(), listed, isVectorPartName, now);
+    if (going.length === 0) return;
+    await cache.remove(going);
+    unlisted.removed(going);
   } catch {
     // The save itself is done; they are tried again next time.
   }
+}
+
+/** The names of the stored parts, or null when they cannot be listed. */
+function storedNames(cache: VectorCache): Promise<Set<string> | null> {
+  return cache.names().then(
+    (names) => new Set(names),
+    () => null,
+  );
 }
 
 function notesByBucket(store: VectorStore, buckets: number): Map<number, NoteVectors[]> {

@@ -13,6 +13,9 @@ export class MemoryVectorCache implements VectorCache {
   failSaves = false;
   /** Writes that succeed before `failSaves`-like failure starts (null: no limit). */
   writesLeft: number | null = null;
+  /** The wall clock each write is dated by, as the CLI's files and the plugin's records are; null: none kept. */
+  now: (() => number) | null = null;
+  private readonly dates = new Map<string, number>();
 
   async read(name: string): Promise<Uint8Array | null> {
     return this.parts.get(name)?.slice() ?? null;
@@ -22,6 +25,7 @@ export class MemoryVectorCache implements VectorCache {
     if (this.failSaves || this.writesLeft === 0) throw new Error("disk full");
     if (this.writesLeft !== null) this.writesLeft--;
     this.parts.set(name, bytes.slice());
+    if (this.now) this.dates.set(name, this.now());
     this.written.push(name);
     this.bytesWritten += bytes.length;
     if (name === ROOT_PART) this.saves++;
@@ -31,12 +35,20 @@ export class MemoryVectorCache implements VectorCache {
     return [...this.parts.keys()];
   }
 
+  async writtenAt(name: string): Promise<number | null> {
+    return this.parts.has(name) ? (this.dates.get(name) ?? null) : null;
+  }
+
   async remove(names: string[]): Promise<void> {
-    for (const name of names) this.parts.delete(name);
+    for (const name of names) {
+      this.parts.delete(name);
+      this.dates.delete(name);
+    }
   }
 
   async clear(): Promise<void> {
     this.parts.clear();
+    this.dates.clear();
   }
 }
 

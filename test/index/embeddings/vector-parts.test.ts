@@ -3,14 +3,18 @@
 // embedded again, the rest kept; a save killed midway leaves what the last save wrote.
 import { describe, expect, it } from "vitest";
 import type { EmbeddingUnit } from "../../../src/index/embeddings/embedding-units";
+import type { VectorCache } from "../../../src/index/embeddings/vector-cache";
 import { readVectors, serializeVectors } from "../../../src/index/embeddings/vector-file";
 import { loadStoredVectors, ROOT_PART, saveStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
+import { UNLISTED_PART_GRACE_MS } from "../../../src/index/unlisted-parts";
 import { MemoryVectorCache, nameByCount, rootOf } from "./memory-vector-cache";
 import { randomUnitVector } from "./random-vectors";
 
 const MODEL = "ollama:nomic-embed-text";
+/** A save's wall time; a part no root names any more stays UNLISTED_PART_GRACE_MS after it. */
+const T0 = 1_800_000_000_000;
 
 function put(s: VectorStore, n: number, seed = 0): void {
   const d = s.dimensions!;
@@ -27,6 +31,11 @@ function store(notes: number, dimensions: number): VectorStore {
 
 function filesOf(s: VectorStore): { path: string; mtime: number; size: number }[] {
   return Array.from(s.entries(), (n) => ({ path: n.path, mtime: n.mtime, size: n.size }));
+}
+
+/** The stored parts other than the root, sorted. */
+function vectorPartsIn(cache: MemoryVectorCache): string[] {
+  return [...cache.parts.keys()].filter((name) => name !== ROOT_PART).sort();
 }
 
 /** The part a note is kept in, and where its rows start there (rows are the part's last bytes, in header order). */
@@ -69,15 +78,17 @@ describe("vectors in parts", () => {
     cache.written.length = 0;
     cache.bytesWritten = 0;
     put(s, 17, 1);
-    await saveStoredVectors(cache, s);
+    await saveStoredVectors(cache, s, 0, T0);
     expect(cache.written).toHaveLength(2);
     expect(cache.written[1]).toBe(ROOT_PART);
     expect(cache.bytesWritten).toBeLessThan(whole / 20);
-    // The part it replaced is gone; what is left loads as the store is.
     const loaded = await loadStoredVectors(cache, MODEL);
     expect([loaded.reset, loaded.store.size]).toEqual([null, 2000]);
     expect(loaded.store.note("Folder 3/Note 17.md")).toEqual(s.note("Folder 3/Note 17.md"));
-    // 2,000 notes fill every one of the 64 buckets: 64 parts and the root, nothing left over.
+    // The part it replaced stays ten minutes (a process that read the older root may be loading it),
+    // then goes: 2,000 notes fill every one of the 64 buckets, 64 parts and the root, nothing left over.
+    expect(cache.parts.size).toBe(66);
+    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
     expect(cache.parts.size).toBe(65);
   });
 
@@ -90,7 +101,8 @@ describe("vectors in parts", () => {
     expect(cache.written).toEqual([ROOT_PART]);
     const { name } = partHolding(cache, "Folder 0/Note 0.md");
     s.remove("Folder 0/Note 0.md");
-    await saveStoredVectors(cache, s);
+    await saveStoredVectors(cache, s, 0, T0);
+    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
     expect(cache.parts.has(name)).toBe(false);
     expect((await loadStoredVectors(cache, MODEL)).store.note("Folder 0/Note 0.md")).toBeUndefined();
   });
@@ -221,8 +233,11 @@ describe("vectors in parts", () => {
     expect(loaded.reset).toBeNull();
     for (const note of s.entries()) expect(loaded.store.note(note.path)).toEqual(note);
     expect(loaded.store.plan(filesOf(s)).toEmbed).toEqual([]);
-    await saveStoredVectors(cache, loaded.store);
+    await saveStoredVectors(cache, loaded.store, 0, T0);
     expect(new TextDecoder().decode(cache.parts.get(ROOT_PART)!.subarray(0, 4))).toBe("VRV3");
+    // The counted parts stay ten minutes for a process that read the VRV2 root, then go.
+    expect([...cache.parts.keys()]).toEqual(expect.arrayContaining([expect.stringMatching(/^vectors-4-\d+$/)]));
+    await saveStoredVectors(cache, loaded.store, 0, T0 + UNLISTED_PART_GRACE_MS);
     const names = [...cache.parts.keys()].filter((name) => name !== ROOT_PART);
     expect(names.sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
     for (const name of names) expect(name).toMatch(/^vectors-[0-9a-f]{16}-\d+$/);
@@ -237,13 +252,16 @@ describe("vectors in parts", () => {
     expect(readVectors(cache.parts.get(ROOT_PART)!, MODEL)).toMatchObject({ reset: { kind: "newer_version", found: "VRV3" } });
   });
 
-  it("another model's vectors are thrown away, counted, and their parts taken away at the next save", async () => {
+  it("another model's vectors are thrown away, counted, and their parts taken away ten minutes after the save that stopped naming them", async () => {
     const cache = new MemoryVectorCache();
     await saveStoredVectors(cache, store(9, 8));
     const loaded = await loadStoredVectors(cache, "openai:text-embedding-3-small");
     expect(loaded.reset).toEqual({ kind: "model_changed", from: MODEL, to: "openai:text-embedding-3-small", notes: 9 });
     expect(loaded.store.size).toBe(0);
-    await saveStoredVectors(cache, loaded.store);
+    await saveStoredVectors(cache, loaded.store, 0, T0);
+    // A process on the other model that read its root may be loading them.
+    expect(cache.parts.size).toBeGreaterThan(1);
+    await saveStoredVectors(cache, loaded.store, 0, T0 + UNLISTED_PART_GRACE_MS);
     expect([...cache.parts.keys()]).toEqual([ROOT_PART]);
   });
 });
@@ -325,6 +343,8 @@ describe("two processes saving into one cache", () => {
     expect(vectorResetWords(loaded.reset!)).not.toMatch(/damaged/);
   });
 
+  // A load held up ten minutes between the root and its parts (a machine asleep): the other's saves
+  // replaced every part, and the second took away those the root it read named.
   it("a load that meets a part replaced by another process's save since it read the root loads that save instead", async () => {
     const cache = new MemoryVectorCache();
     await saveStoredVectors(cache, embedded(MODEL, 100, 0));
@@ -335,7 +355,8 @@ describe("two processes saving into one cache", () => {
     cache.read = async (name) => {
       if (name !== ROOT_PART && !saved) {
         saved = true;
-        await saveStoredVectors(cache, other);
+        await saveStoredVectors(cache, other, 0, T0);
+        await saveStoredVectors(cache, other, 0, T0 + UNLISTED_PART_GRACE_MS);
       }
       return read(name);
     };
@@ -344,14 +365,129 @@ describe("two processes saving into one cache", () => {
     expectLoadedAs(loaded, other);
   });
 
-  it("parts no root names are taken away at the next save, under the names of old saves too", async () => {
+  // Process A's save has written its parts; before its root, process B's save takes away every part
+  // its own root does not name, A's included; A's root then named parts that were gone, and the next
+  // load embedded all 50 notes again (`notes_missing`).
+  it("a save of another process between this one's parts and its root leaves them: the root names parts that are there", async () => {
+    const cache = new MemoryVectorCache();
+    const a = embedded(MODEL, 50, 0);
+    const b = embedded(MODEL, 50, 7);
+    const aSaving: VectorCache = {
+      read: (name) => cache.read(name),
+      names: () => cache.names(),
+      remove: (names) => cache.remove(names),
+      clear: () => cache.clear(),
+      write: async (name, bytes) => {
+        if (name === ROOT_PART) await saveStoredVectors(cache, b, 0, T0);
+        await cache.write(name, bytes);
+      },
+    };
+    await saveStoredVectors(aSaving, a, 0, T0);
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, a);
+    // B's parts, which no root names now, go ten minutes after A's save found them.
+    const named = () => rootOf(cache).parts.map((p) => p.name).sort();
+    expect(vectorPartsIn(cache)).not.toEqual(named());
+    await saveStoredVectors(cache, a, 0, T0 + UNLISTED_PART_GRACE_MS);
+    expect(vectorPartsIn(cache)).toEqual(named());
+  });
+
+  // A process that read an older root (A) sees parts another wrote long ago (by their date) as
+  // leftovers, and takes them away at once: mid-save of B, which keeps them and listed them at its start.
+  it("a kept part another process takes away while this one saves is written again before the root", async () => {
+    const cache = new MemoryVectorCache();
+    let now = T0;
+    cache.now = () => now;
+    const a = embedded(MODEL, 60, 3);
+    await saveStoredVectors(cache, embedded(MODEL, 60, 0), 0, now);
+    const b = (await loadStoredVectors(cache, MODEL)).store;
+    now = T0 + UNLISTED_PART_GRACE_MS;
+    embedNote(b, 3, 1, 1);
+    let aSaved = false;
+    const bSaving: VectorCache = {
+      read: (name) => cache.read(name),
+      names: () => cache.names(),
+      remove: (names) => cache.remove(names),
+      clear: () => cache.clear(),
+      writtenAt: (name) => cache.writtenAt(name),
+      write: async (name, bytes) => {
+        await cache.write(name, bytes);
+        if (aSaved) return;
+        aSaved = true;
+        await saveStoredVectors(cache, a, 0, now);
+      },
+    };
+    await saveStoredVectors(bSaving, b, 0, now);
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, b);
+  });
+
+  // A process killed mid-save leaves parts no root names and no process of its will ever name.
+  it("parts of a save killed midway go at the first save after they were written ten minutes ago, when the cache dates its parts", async () => {
+    const cache = new MemoryVectorCache();
+    let now = T0;
+    cache.now = () => now;
+    const s = embedded(MODEL, 50, 0);
+    await saveStoredVectors(cache, s, 0, now);
+    const kept = vectorPartsIn(cache);
+    let killedAtRoot = (): void => undefined;
+    const atRoot = new Promise<void>((resolve) => (killedAtRoot = resolve));
+    const dying: VectorCache = {
+      read: (name) => cache.read(name),
+      names: () => cache.names(),
+      remove: (names) => cache.remove(names),
+      clear: () => cache.clear(),
+      // Its root is never written: the process is gone.
+      write: (name, bytes) => (name === ROOT_PART ? (killedAtRoot(), new Promise<void>(() => undefined)) : cache.write(name, bytes)),
+    };
+    void saveStoredVectors(dying, embedded(MODEL, 50, 4), 0, now);
+    await atRoot;
+    expect(vectorPartsIn(cache).length).toBeGreaterThan(kept.length);
+    // The next session: a save a minute later leaves them (they may be a save under way), one ten minutes after their writing takes them away.
+    const next = (await loadStoredVectors(cache, MODEL)).store;
+    now = T0 + 60_000;
+    await saveStoredVectors(cache, next, 0, now);
+    expect(vectorPartsIn(cache).length).toBeGreaterThan(kept.length);
+    now = T0 + UNLISTED_PART_GRACE_MS;
+    await saveStoredVectors(cache, next, 0, now);
+    expect(vectorPartsIn(cache)).toEqual(kept);
+  });
+
+  // A process that read the root a save replaced may be loading its parts, or keep them in its next save.
+  it("a process loading the root another's save replaced still finds every part it names", async () => {
+    const cache = new MemoryVectorCache();
+    await saveStoredVectors(cache, embedded(MODEL, 100, 0), 0, T0);
+    const other = (await loadStoredVectors(cache, MODEL)).store;
+    for (let n = 0; n < 100; n++) embedNote(other, n, 9, 1);
+    const read = cache.read.bind(cache);
+    const rootsRead: string[] = [];
+    let saved = false;
+    cache.read = async (name) => {
+      if (name === ROOT_PART) rootsRead.push(name);
+      else if (!saved) {
+        saved = true;
+        await saveStoredVectors(cache, other, 0, T0 + 60_000);
+      }
+      return read(name);
+    };
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expect(rootsRead).toHaveLength(1);
+    expectLoadedAs(loaded, embedded(MODEL, 100, 0));
+  });
+
+  it("parts no root names are taken away once a save found them ten minutes ago, under the names of old saves too", async () => {
     const cache = new MemoryVectorCache();
     const s = embedded(MODEL, 50, 0);
     await saveStoredVectors(cache, s);
     const some = cache.parts.get([...cache.parts.keys()].find((name) => name !== ROOT_PART)!)!;
     cache.parts.set("vectors-7-3", some);
     cache.parts.set("vectors-00112233445566ff-3", some);
-    await saveStoredVectors(cache, s);
+    await saveStoredVectors(cache, s, 0, T0);
+    expect(cache.parts.has("vectors-7-3")).toBe(true);
+    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
     expect([...cache.parts.keys()].filter((name) => name.startsWith("vectors-")).sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
   });
 });

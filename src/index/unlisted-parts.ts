@@ -1,0 +1,110 @@
+// When a save may take away a part of a cache its manifest does not list: the one rule of the index's
+// saves (saved-index.ts) and the vectors' (embeddings/vector-parts.ts), both of which another process
+// may save into at the same time (the MCP server beside the CLI, the plugin reloaded mid-save).
+//
+// Such a save writes its parts first and the manifest naming them last, so a part no manifest lists
+// may be one it is still writing; and a part a manifest stopped naming may be one a process that read
+// the older manifest is loading, or keeps in its next save. So a part goes at once only when this
+// process wrote it and no manifest named it (a save of its own cut short); a part a manifest of ours
+// (or one we loaded) named goes ten minutes after a manifest of ours stopped naming it; any other once
+// it was written ten minutes ago (when the cache can tell) or a save of ours first found it unlisted
+// that long ago.
+
+/** How long an unlisted part someone may still name stays. Longer than another process's save or load
+ * takes from reading or writing its first part to its last. */
+export const UNLISTED_PART_GRACE_MS = 10 * 60_000;
+
+/** The part of a cache port that dates its parts (`IndexCache`, `VectorCache`): left out by one that keeps no such time. */
+export interface DatedParts {
+  /** When the part was last written (wall-clock milliseconds), or null when that is not known. */
+  writtenAt?(name: string): Promise<number | null>;
+}
+
+/** One process's record of the parts of one cache: which it wrote, which a manifest named, and since when. */
+export class UnlistedParts {
+  /** Parts this process wrote that no manifest named yet: no other process can hold them. */
+  private readonly unnamed = new Set<string>();
+  /** The parts the last manifest this process wrote or loaded names: any process that read it may hold them. */
+  private named = new Set<string>();
+  /** Parts a manifest of ours stopped naming, by that save's wall time. */
+  private readonly droppedAt = new Map<string, number>();
+  /** Unlisted parts of other processes' saves, by the wall time a save of ours first found them. */
+  private readonly unlistedSince = new Map<string, number>();
+
+  /** This process is about to write `name` (before the write: a write cut short may still leave it). */
+  writing(name: string): void {
+    this.unnamed.add(name);
+  }
+
+  /** A manifest this process loaded names `names`: another process may hold them too. */
+  loaded(names: Iterable<string>): void {
+    this.named = new Set(names);
+  }
+
+  /** A manifest of ours names `names` now: what the one before named and this one does not is dropped as of `now`. */
+  nameParts(names: Iterable<string>, now: number): void {
+    const next = new Set(names);
+    for (const name of this.named) if (!next.has(name)) this.droppedAt.set(name, now);
+    for (const name of next) {
+      this.unnamed.delete(name);
+      this.droppedAt.delete(name);
+    }
+    this.named = next;
+  }
+
+  /**
+   * Of the `stored` parts that are `ours` (the cache's kind of part) and not `listed` by the manifest
+   * just written, those that may go now (`now`: the save's wall time). Parts it first finds unlisted
+   * are dated now.
+   */
+  async partsToGo(cache: DatedParts, stored: readonly string[], listed: ReadonlySet<string>, ours: (name: string) => boolean, now: number): Promise<string[]> {
+    this.forgetAbsent(new Set(stored), listed);
+    const going: string[] = [];
+    for (const name of stored) {
+      if (listed.has(name) || !ours(name)) continue;
+      if (await this.mayGo(cache, name, now)) going.push(name);
+    }
+    return going;
+  }
+
+  /** The parts were taken away. */
+  removed(names: Iterable<string>): void {
+    for (const name of names) {
+      this.unnamed.delete(name);
+      this.droppedAt.delete(name);
+      this.unlistedSince.delete(name);
+    }
+  }
+
+  /** Lets go of the dates of parts no longer stored, and of parts listed again. */
+  private forgetAbsent(present: ReadonlySet<string>, listed: ReadonlySet<string>): void {
+    for (const name of this.unnamed) if (!present.has(name)) this.unnamed.delete(name);
+    for (const name of this.droppedAt.keys()) if (!present.has(name)) this.droppedAt.delete(name);
+    for (const name of this.unlistedSince.keys()) if (!present.has(name) || listed.has(name)) this.unlistedSince.delete(name);
+  }
+
+  /**
+   * Whether an unlisted part may go now: at once when this process wrote it and no manifest named it;
+   * once a manifest of ours stopped naming it UNLISTED_PART_GRACE_MS ago (its write date says nothing
+   * of who read the manifest that named it); another process's part once written, or found unlisted
+   * by a save of ours, that long ago.
+   */
+  private async mayGo(cache: DatedParts, name: string, now: number): Promise<boolean> {
+    if (this.unnamed.has(name)) return true;
+    if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now);
+    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
+    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
+    return lainLongEnough(this.unlistedSince, name, now);
+  }
+}
+
+/** Whether the part's date in `since` is UNLISTED_PART_GRACE_MS before `now`; dates one first found now. */
+function lainLongEnough(since: Map<string, number>, name: string, now: number): boolean {
+  const from = since.get(name);
+  // A wall clock set back counts from now, rather than waiting until it has caught up again.
+  if (from === undefined || from > now) {
+    since.set(name, now);
+    return false;
+  }
+  return now - from >= UNLISTED_PART_GRACE_MS;
+}

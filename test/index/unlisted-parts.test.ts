@@ -1,0 +1,67 @@
+// The one rule by which the index's and the vectors' saves take away parts their manifest does not
+// list: another process's save writes its parts before the manifest naming them, and a process that
+// read an older manifest may be loading its parts.
+import { describe, expect, it } from "vitest";
+import { UNLISTED_PART_GRACE_MS, UnlistedParts, type DatedParts } from "../../src/index/unlisted-parts";
+
+const T0 = 1_800_000_000_000;
+const MINUTE = 60_000;
+const undated: DatedParts = {};
+const all = () => true;
+
+function datedAt(dates: Record<string, number>): DatedParts {
+  return { writtenAt: async (name) => dates[name] ?? null };
+}
+
+describe("which unlisted parts a save may take away", () => {
+  it("at once, a part this process wrote that no manifest named (a save of its own cut short)", async () => {
+    const parts = new UnlistedParts();
+    parts.writing("p-1");
+    expect(await parts.partsToGo(undated, ["p-1"], new Set(), all, T0)).toEqual(["p-1"]);
+  });
+
+  it("a part a manifest of ours named, ten minutes after a manifest of ours stopped naming it, whenever it was written", async () => {
+    const parts = new UnlistedParts();
+    parts.writing("old");
+    parts.nameParts(["old"], T0);
+    parts.nameParts(["new"], T0 + MINUTE);
+    const longAgo = datedAt({ old: T0 - 60 * MINUTE });
+    expect(await parts.partsToGo(longAgo, ["old", "new"], new Set(["new"]), all, T0 + MINUTE)).toEqual([]);
+    expect(await parts.partsToGo(longAgo, ["old", "new"], new Set(["new"]), all, T0 + MINUTE + UNLISTED_PART_GRACE_MS)).toEqual(["old"]);
+  });
+
+  it("a part a manifest we loaded named is kept as long as one we wrote", async () => {
+    const parts = new UnlistedParts();
+    parts.loaded(["theirs"]);
+    parts.nameParts(["ours"], T0);
+    expect(await parts.partsToGo(datedAt({ theirs: T0 - 60 * MINUTE }), ["theirs", "ours"], new Set(["ours"]), all, T0)).toEqual([]);
+  });
+
+  it("another process's part once written ten minutes ago, when the cache can tell", async () => {
+    const parts = new UnlistedParts();
+    const cache = datedAt({ fresh: T0 - MINUTE, stale: T0 - UNLISTED_PART_GRACE_MS });
+    expect(await parts.partsToGo(cache, ["fresh", "stale"], new Set(), all, T0)).toEqual(["stale"]);
+  });
+
+  it("another process's part, when the cache cannot tell, ten minutes after a save first found it; a clock set back counts again from now", async () => {
+    const parts = new UnlistedParts();
+    expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0)).toEqual([]);
+    expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0 - MINUTE)).toEqual([]);
+    expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0 - MINUTE + UNLISTED_PART_GRACE_MS - 1)).toEqual([]);
+    expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0 - MINUTE + UNLISTED_PART_GRACE_MS)).toEqual(["theirs"]);
+  });
+
+  it("a part listed again, or gone, loses its date: found unlisted later, it waits anew", async () => {
+    const parts = new UnlistedParts();
+    await parts.partsToGo(undated, ["theirs"], new Set(), all, T0);
+    await parts.partsToGo(undated, ["theirs"], new Set(["theirs"]), all, T0 + MINUTE);
+    expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0 + UNLISTED_PART_GRACE_MS)).toEqual([]);
+  });
+
+  it("never a part of another kind, nor one the manifest lists", async () => {
+    const parts = new UnlistedParts();
+    parts.writing("mine");
+    parts.writing("listed");
+    expect(await parts.partsToGo(undated, ["mine", "listed", "language-1"], new Set(["listed"]), (name) => name !== "language-1", T0)).toEqual(["mine"]);
+  });
+});
