@@ -1,11 +1,13 @@
 // Making a folder and the folders above it, with the true reason when it cannot be made. Node's
 // recursive mkdir, refused by a read-only disk (EROFS), looks whether the folder is there, finds it
 // is not, and reports that: "ENOENT: no such file or directory" for the very folder it was asked to
-// make. The nearest folder that is there says why nothing can be made below it.
+// make. The nearest folder that is there says why nothing can be made below it. A file in the
+// folder's place is said to be one: Node's "EEXIST: file already exists" reads as if the folder were there.
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { getSystemErrorMap } from "node:util";
+import { whyNot } from "./path-kind";
 
 /** Makes `folder` and its parents; throws mkdir's error, with its true reason where Node's hides it. */
 export async function makeFolder(folder: string): Promise<void> {
@@ -28,14 +30,24 @@ export function makeFolderSync(folder: string): void {
 /**
  * A recursive mkdir's error as the disk meant it: an ENOENT whose nearest existing folder cannot be
  * written to becomes that folder's reason (EROFS, EACCES), named after the folder asked for. Any
- * other error, or an ENOENT that stands (a folder above removed meanwhile), is given back as it is.
+ * other error, or an ENOENT that stands (a folder above removed meanwhile), is given back as it is;
+ * an EEXIST says what stands in the folder's place ("… is a file, not a folder").
  */
 export function mkdirErrorAsItIs(folder: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException | null)?.code === "EEXIST") return inTheFoldersPlace(folder, error as NodeJS.ErrnoException);
   if ((error as NodeJS.ErrnoException | null)?.code !== "ENOENT") return error;
   const refusal = whyNotWritable(nearestExisting(path.dirname(path.resolve(folder))));
   if (!refusal?.code || refusal.errno === undefined) return error;
   const words = getSystemErrorMap().get(refusal.errno)?.[1] ?? refusal.code;
   return Object.assign(new Error(`${refusal.code}: ${words}, mkdir '${folder}'`), { code: refusal.code, errno: refusal.errno, syscall: "mkdir", path: folder });
+}
+
+/** A recursive mkdir's EEXIST: something other than a folder is at `folder` (a file, a link to one); its code kept. */
+function inTheFoldersPlace(folder: string, error: NodeJS.ErrnoException): unknown {
+  const why = whyNot("folder", folder);
+  // Gone or made a folder meanwhile, or a link to nothing ("does not exist"): Node's words stand.
+  if (why === null || !existsSync(folder)) return error;
+  return Object.assign(new Error(`${folder} ${why}`), { code: error.code, errno: error.errno, syscall: "mkdir", path: folder });
 }
 
 /** `at`, or the nearest folder above it that is there (the root at worst). */

@@ -2,7 +2,7 @@
 // directory" there (it looks for the folder it could not make, and finds none), and every warning
 // repeated that. The disk is faked at node:fs as Linux and Node meet it: under `ro`, mkdir fails as
 // Node reports it and the nearest folder that is there refuses writes (EROFS).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,8 +11,10 @@ import { embedCommand } from "../../src/cli/embed-command";
 import { FileIndexCache } from "../../src/cli/file-index-cache";
 import { FileQueryLogFile } from "../../src/cli/file-query-log";
 import { FileVectorCache } from "../../src/cli/file-vector-cache";
+import { indexCommand } from "../../src/cli/index-command";
 import { keepTrace } from "../../src/cli/kept-trace";
 import { makeFolder, makeFolderSync } from "../../src/cli/make-folder";
+import { bundledNodeWorkers } from "../../src/cli/node-workers";
 import { COMMANDS } from "../../src/cli/run";
 import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
@@ -123,4 +125,39 @@ describe("a folder that cannot be made on a read-only disk", () => {
     // The index cache's warning, made before, says the same.
     expect(err).toMatch(/^warning: the index cache could not be written \(EROFS: read-only file system, mkdir /);
   });
+});
+
+// A file where the cache folder should be: Node's recursive mkdir says "EEXIST: file already exists",
+// which reads as if the folder were there, and `index` printed "cache: not saved (EEXIST: file already
+// exists, mkdir '…/index-…')".
+describe("a file in the folder's place", () => {
+  it("is said to be a file, not a folder, naming it; the code stays EEXIST", async () => {
+    const folder = path.join(tmp, "cache", "index-0123456789abcdef");
+    mkdirSync(path.dirname(folder));
+    writeFileSync(folder, "not a folder");
+    const plainly = { code: "EEXIST", message: `${folder} is a file, not a folder` };
+    await expect(makeFolder(folder)).rejects.toMatchObject(plainly);
+    expect(() => makeFolderSync(folder)).toThrow(expect.objectContaining(plainly));
+  });
+
+  it("is said so by index, whose cache is not saved", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    writeFileSync(path.join(vault, "Note.md"), "# Note\n\nAbout walruses.\n");
+    const cacheDir = path.join(tmp, "cache");
+    const index = async () => {
+      let out = "";
+      const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, [], { out: false, err: false });
+      const code = await indexCommand(parseArgs(["--vault", vault, "--cache-dir", cacheDir], COMMANDS.index.flags), io, bundledNodeWorkers());
+      return { code, out };
+    };
+    expect((await index()).code).toBe(0);
+    const [folderName] = readdirSync(cacheDir);
+    const folder = path.join(cacheDir, folderName);
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, "a file where the cache folder should be");
+    const { code, out } = await index();
+    expect(code).toBe(1);
+    expect(out).toContain(`  cache: not saved (${folder} is a file, not a folder)\n`);
+  }, 60_000);
 });
