@@ -226,6 +226,8 @@ function progressLine(e: ProgressEvent): StyledText {
   // The user's own Ctrl-C: said as a stop, not marked as a failure.
   if (e.status === "stopped") return [styled("dim", "■"), ` ${detail}\n`];
   if (e.status === "skipped") return [styled("dim", `- ${detail}`), "\n"];
+  // Part of it failed (one of two sources): a green tick said it went well, where the panel says "partly failed".
+  if (e.status === "partial") return [styled("warn", "!"), ` ${detail}\n`];
   return [styled("ok", "✓"), ` ${detail}\n`];
 }
 

@@ -10,6 +10,7 @@
 // The run's state is one object (run-state.ts); each stage below reads it and adds to it, under
 // the stage runner (stage-runner.ts: progress, timings, limits, cancellation). Bigger stages live
 // in stages/.
+import { DeadlineMissed, withDeadline } from "../deadline";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import type { SearchResult } from "../index/types";
@@ -25,7 +26,7 @@ import { deciderOf, modelCheckStage, recordLexicalDecision, wantsModelCheck, typ
 import { readPagesStage } from "./stages/read-pages";
 import { retrievalLevelDetail, retrieveLocal } from "./stages/local-retrieval";
 import { secondLocalPass } from "./stages/second-local-pass";
-import { buildOutsideEvidence, type DedupeDecision } from "./stages/outside-evidence";
+import { buildOutsideEvidence, type DedupeDecision, type OutsideEvidence } from "./stages/outside-evidence";
 import { buildSynthesisPrompt, type SynthesisPrompt } from "./stages/synthesis-prompt";
 import { synthesizeAnswer } from "./stages/synthesize";
 import { finishWithTrace } from "./stages/trace";
@@ -127,20 +128,47 @@ async function externalPolicyStage(run: RunState): Promise<boolean> {
 
 /** External retrieval → outside evidence → reading the best pages behind it. */
 async function lookOutside(run: RunState): Promise<void> {
-  await outsideEvidenceStage(run, await retrieveExternal(run));
+  const searched = await retrieveExternal(run);
+  if (searched.stop) {
+    await keepFoundBeforeStop(run, searched.found);
+    throw searched.stop;
+  }
+  await outsideEvidenceStage(run, searched.found);
   if (run.outsideRows.length > 0) await readPagesStage(run);
 }
 
 /** Web results → outside rows: normalised, cut to the count, pages the vault already holds folded in. */
 async function outsideEvidenceStage(run: RunState, found: MergedResult[]): Promise<void> {
-  const { deps } = run;
   const outside = await run.stages.run({
     name: "normalize",
     start: "Normalising and removing duplicates",
     limitMs: RUN_LIMITS.localStageMs,
-    work: () => buildOutsideEvidence(found, run.plan, run.vaultRows, deps.index, deps.store, { count: run.count, tokenBudget: deps.settings.external.tokenBudget, now: deps.clock.now() }),
+    work: () => outsideEvidenceOf(run, found),
     done: (o) => `${o.rows.length} outside rows; ${o.decisions.length} duplicates folded${o.overflow > 0 ? `; ${o.overflow} more left out (${run.count} at most)` : ""}`,
   });
+  keepOutside(run, outside);
+}
+
+/**
+ * What the sources that answered before a stop found, as outside rows like any others (labelled,
+ * deduplicated against the vault), for the pack the stopped run returns. No stage runs once the run
+ * has stopped, so this is bounded by the cancel's grace; past it, they are left out.
+ */
+async function keepFoundBeforeStop(run: RunState, found: MergedResult[]): Promise<void> {
+  if (found.length === 0) return;
+  try {
+    keepOutside(run, await withDeadline(outsideEvidenceOf(run, found), { clock: run.deps.clock, ms: RUN_LIMITS.cancelGraceMs }));
+  } catch (error) {
+    if (!(error instanceof DeadlineMissed)) throw error;
+  }
+}
+
+function outsideEvidenceOf(run: RunState, found: MergedResult[]): Promise<OutsideEvidence> {
+  const { deps } = run;
+  return buildOutsideEvidence(found, run.plan, run.vaultRows, deps.index, deps.store, { count: run.count, tokenBudget: deps.settings.external.tokenBudget, now: deps.clock.now() });
+}
+
+function keepOutside(run: RunState, outside: OutsideEvidence): void {
   for (const d of outside.decisions) recordDedupe(run, d);
   run.vaultRows = outside.vaultRows;
   run.outsideRows = outside.rows;

@@ -2,8 +2,9 @@
 // user reads ("Searching the web with Brave"), its status in text as well as an icon, its detail
 // indented under it, and — when several web sources are asked — a line per source under the web
 // stage. A source waiting its rate turn says so on its line, or, as the only source, in the stage's
-// detail. A finished run folds it into one summary line ("9 steps · 1.2 s · web: Brave, 4
-// results") that opens it again.
+// detail, then that its answer is awaited once the wait is over; the status line says the same
+// (`currentStep`). A finished run folds it into one summary line ("9 steps · 1.2 s · web: Brave,
+// 4 results") that opens it again.
 import { setIcon } from "obsidian";
 import { providerDisplayName, providerList } from "../evidence/labels";
 import type { ProgressEvent, StageName } from "../research/types";
@@ -107,10 +108,17 @@ export class RunTimeline {
     this.draw(event.stage, row);
   }
 
-  /** What the run is doing now, for the status line: "Searching the web with Brave". */
+  /**
+   * What the run is doing now, for the status line: "Searching the web with Brave", or what its
+   * sources still at work say ("Waiting 30 s: Brave asked us to slow down", then "Waiting for Brave's
+   * answer (…)"). The title alone stood through a rate wait, and a source held back by its limit
+   * looked the same as one slow to answer.
+   */
   currentStep(): string | null {
     if (!this.current) return null;
-    return stageTitle(this.current, [...(this.rows.get(this.current)?.parts.keys() ?? [])]);
+    const row = this.rows.get(this.current);
+    const news = row ? [...row.parts.values()].filter((p) => p.status === "started" && p.detail !== "").map((p) => p.detail) : [];
+    return news.length > 0 ? news.join("; ") : stageTitle(this.current, [...(row?.parts.keys() ?? [])]);
   }
 
   /** The run ended: nothing is left spinning, and the steps fold into their summary line. */

@@ -1,11 +1,12 @@
 // One source asked once: from the session cache when it answered the same request recently,
 // else under its own deadline. Every outcome is a value — an answer or a ProviderError — so one
 // source failing (or a bug in its parser) never spoils the others.
-import { DeadlineMissed, withDeadline } from "../deadline";
+import { DeadlineMissed, whenAborted, withDeadline } from "../deadline";
+import { stopwatch } from "../ports";
 import type { RateGovernor } from "./rate-governor";
 import type { ProviderRegistry } from "./registry";
 import { stableKey, type SearchCache } from "./search-cache";
-import { ProviderError, type ProviderContext, type ProviderName, type ProviderResponse, type SearchRequest } from "./types";
+import { ProviderError, type ProviderContext, type ProviderLogEvent, type ProviderName, type ProviderResponse, type SearchRequest } from "./types";
 
 /** What outlives one run: the registry, the answer cache and the rate governor. */
 export interface SearchSession {
@@ -42,10 +43,16 @@ export async function askSource(
     return { ...cached, cached: true };
   }
 
+  const waits = rateWaitsOf(context);
+  // The source's own signal, aborted with the run's and once the source is done, however it ended:
+  // a call of a source given up on by its deadline, still waiting its rate turn, was sent anyway
+  // when its turn came, its answer thrown away and the turn lost to the next call.
+  const own = new AbortController();
+  const stopFollowing = context.signal ? whenAborted(context.signal, () => own.abort()) : () => undefined;
   try {
     // Providers enforce the deadline per HTTP call; this one bounds the whole source (Brave's
     // fallback and PubMed make two calls, the governor may make them wait).
-    const response = await withDeadline(provider.search(request, { ...context, governor: context.governor ?? session.governor }), {
+    const response = await withDeadline(provider.search(request, { ...context, signal: own.signal, log: waits.log, governor: context.governor ?? session.governor }), {
       clock: context.clock,
       ms: timeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
@@ -57,11 +64,40 @@ export async function askSource(
     if (error instanceof ProviderError) return error;
     if (error instanceof DeadlineMissed) {
       return error.kind === "timeout"
-        ? new ProviderError(name, "timeout", `${provider.label} did not answer within ${Math.round(timeoutMs / 1000)} s.`)
+        ? new ProviderError(name, "timeout", `${provider.label} did not answer within ${Math.round(timeoutMs / 1000)} s${waitedWords(waits.waitedMs())}.`)
         : new ProviderError(name, "network", `The ${provider.label} search was cancelled.`);
     }
     // A bug in a parser must not take the run down; the message has no key (providers scrub theirs).
     const message = error instanceof Error ? error.message : String(error);
     return new ProviderError(name, "parse", `${provider.label}'s answer could not be read: ${message}`);
+  } finally {
+    stopFollowing();
+    own.abort();
   }
+}
+
+/**
+ * The time a source's calls spent waiting their rate turn, read from what they log. A source given
+ * 8 s that waited 7 of them for a pause it asked for was said to have "not answered within 8 s",
+ * and the user raised a time limit that was not the trouble.
+ */
+function rateWaitsOf(context: ProviderContext): { log: (event: ProviderLogEvent) => void; waitedMs: () => number } {
+  let waited = 0;
+  let waiting: (() => number) | null = null;
+  return {
+    log: (event) => {
+      if (event.type === "rate_wait") waiting = stopwatch(context.clock);
+      if (event.type === "rate_wait_over") {
+        waited += event.ms;
+        waiting = null;
+      }
+      context.log?.(event);
+    },
+    waitedMs: () => waited + (waiting?.() ?? 0),
+  };
+}
+
+/** ", 7 s of which went on waiting its rate turn": said from half a second on. */
+function waitedWords(ms: number): string {
+  return ms >= 500 ? `, ${Math.round(ms / 1000)} s of which went on waiting its rate turn` : "";
 }

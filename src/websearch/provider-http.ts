@@ -109,8 +109,13 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
     const turn = governor.reserve(call.quota, call.timeoutMs);
     if (!turn.ok) throw failWith(call, "rate_limited", turnRefused(call.label, turn.retryAfterMs, pausedByProvider), { retryAfterMs: turn.retryAfterMs });
     if (turn.waitMs > 0) {
-      log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs, why: pausedByProvider ? "provider_asked" : "pacing" });
-      if (!(await waitedUncancelled(clock, turn.waitMs, context.signal))) {
+      const why = pausedByProvider ? "provider_asked" : "pacing";
+      log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs, why });
+      const waited = stopwatch(clock);
+      const turnCame = await waitedUncancelled(clock, turn.waitMs, context.signal);
+      // Said either way: the words "Waiting…" stand until something replaces them.
+      log?.({ type: "rate_wait_over", provider: call.provider, ms: waited(), why, ended: turnCame ? "turn_came" : "cancelled" });
+      if (!turnCame) {
         governor.giveBack(call.quota, turn);
         throw cancelled(call);
       }

@@ -152,13 +152,21 @@ export type ProviderLogEvent =
   | { type: "late_answer_discarded"; provider: ProviderName; url: string }
   | { type: "fallback"; provider: ProviderName; from: string; to: string; reason: string }
   | { type: "cache_hit"; provider: ProviderName }
-  | { type: "rate_wait"; provider: ProviderName; ms: number; why: RateWaitReason };
+  | { type: "rate_wait"; provider: ProviderName; ms: number; why: RateWaitReason }
+  | { type: "rate_wait_over"; provider: ProviderName; ms: number; why: RateWaitReason; ended: RateWaitEnding };
 
 /**
  * Why a call waits its turn: this session's earlier calls at the pace the service allows (`pacing`:
  * Brave's one a second), or the service asked for a pause (`provider_asked`: a 429's Retry-After).
  */
 export type RateWaitReason = "pacing" | "provider_asked";
+
+/**
+ * How a rate wait ended (`rate_wait_over`, with the time it really lasted): the turn came and the
+ * call is sent now, or the run was cancelled first and nothing was sent. Without it, "Waiting…"
+ * stayed on screen until the answer came, and a source still held back looked like a slow one.
+ */
+export type RateWaitEnding = "turn_came" | "cancelled";
 
 export interface ProviderContext {
   http: Http;

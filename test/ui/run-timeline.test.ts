@@ -80,4 +80,31 @@ describe("run timeline: a source waiting its rate turn", () => {
     expect(parts()).toEqual(["Brave, runningWaiting 30 s: Brave asked us to slow down", "Exa, running"]);
     expect(el.querySelector(".vault-research-stage-detail")).toBeNull();
   });
+
+  it("says the wait's end, in the source's line and the status line, so a source held back reads apart from a slow one", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave and Exa", 50));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 50, "brave"));
+    timeline.add(at("external_retrieval", "started", "Asking Exa", 50, "exa"));
+    expect(timeline.currentStep()).toBe("Searching the web with Brave and Exa");
+    timeline.add(at("external_retrieval", "started", "Waiting 30 s: Brave asked us to slow down", 60, "brave"));
+    expect(timeline.currentStep()).toBe("Waiting 30 s: Brave asked us to slow down");
+    timeline.add(at("external_retrieval", "started", "Waiting for Brave's answer (after the 30 s pause it asked for)", 30_060, "brave"));
+    const parts = () => [...el.querySelectorAll(".vault-research-stage-part")].map((p) => p.textContent);
+    expect(parts()).toEqual(["Brave, runningWaiting for Brave's answer (after the 30 s pause it asked for)", "Exa, running"]);
+    expect(timeline.currentStep()).toBe("Waiting for Brave's answer (after the 30 s pause it asked for)");
+    timeline.add(at("external_retrieval", "done", "4 results", 31_000, "brave"));
+    expect(timeline.currentStep()).toBe("Searching the web with Brave and Exa");
+  });
+
+  it("says two sources held back at once, both", () => {
+    const timeline = new RunTimeline(document.body.createDiv());
+    timeline.add(at("external_retrieval", "started", "Searching the web with Wikipedia and arXiv", 50));
+    timeline.add(at("external_retrieval", "started", "Asking Wikipedia", 50, "wikipedia"));
+    timeline.add(at("external_retrieval", "started", "Asking arXiv", 50, "arxiv"));
+    timeline.add(at("external_retrieval", "started", "Waiting 3 s for arXiv's rate limit", 60, "arxiv"));
+    timeline.add(at("external_retrieval", "started", "Waiting 5 s: Wikipedia asked us to slow down", 60, "wikipedia"));
+    expect(timeline.currentStep()).toBe("Waiting 5 s: Wikipedia asked us to slow down; Waiting 3 s for arXiv's rate limit");
+  });
 });

@@ -18,6 +18,7 @@ import { createSearchSession, type MergedResult, type MultiSearchResult, type Se
 import type { ProviderContext, ProviderErrorKind, ProviderLogEvent, RateWaitReason } from "../../websearch/types";
 import { RUN_LIMITS, workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
+import { RunStopped } from "../stage-runner";
 import type { TraceRecorder } from "../trace-recorder";
 import { answerCarriesPageText } from "./read-pages";
 
@@ -46,22 +47,40 @@ interface Gathered {
   answered: number;
 }
 
+/**
+ * What the pass found. `stop`: the run stopped during it (Stop, or out of its time); `found` then
+ * holds what the sources that had answered found, which the run keeps as its pack so far. Thrown
+ * away with the stage, a Stop pressed while arXiv was slow lost Wikipedia's results, already there,
+ * under a panel line saying "What was found before stopping is below".
+ */
+export interface WebSearched {
+  found: MergedResult[];
+  stop?: RunStopped;
+}
+
 /** Every web result of the pass, best first per query; failures become warnings on the run. */
-export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
+export async function retrieveExternal(run: RunState): Promise<WebSearched> {
   const { deps } = run;
   const session = deps.searchSession ?? createSearchSession({ clock: deps.clock });
   const secrets = recordingSecrets(deps.secrets, run.recorder);
   const context: ProviderContext = { http: deps.http, secrets, clock: deps.clock, settings: deps.settings, governor: session.governor };
   // The dispatcher asks only the sources that fit the question; the trace says which and why.
   const routing = routeQuestion(run.request.question, run.providers).decisions;
-  const gathered = await run.stages.run({
-    name: "external_retrieval",
-    start: searchStart(run.providers, routing),
-    limitMs: deps.settings.external.timeoutMs + 5000,
-    work: (signal) => askProviders(run, { ...context, signal }, session, routing),
-    done: describeGathered,
-    outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
-  });
+  // Filled as each query's sources answer, so a stop leaves what came before it.
+  const gathered: Gathered = { results: [], failures: [], answered: 0 };
+  try {
+    await run.stages.run({
+      name: "external_retrieval",
+      start: searchStart(run.providers, routing),
+      limitMs: deps.settings.external.timeoutMs + 5000,
+      work: (signal) => askProviders(run, { ...context, signal }, session, routing, gathered),
+      done: describeGathered,
+      outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
+    });
+  } catch (error) {
+    if (error instanceof RunStopped) return { found: gathered.results, stop: error };
+    throw error;
+  }
   // Said only of a vault that has rows: with none, "kept" promises what does not exist.
   const kept = run.vaultRows.length > 0 ? " Vault results are kept." : "";
   for (const f of gathered.failures) {
@@ -72,7 +91,7 @@ export async function retrieveExternal(run: RunState): Promise<MergedResult[]> {
     run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed}${kept}` });
   }
   if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
-  return gathered.results;
+  return { found: gathered.results };
 }
 
 /**
@@ -86,10 +105,9 @@ function searchStart(providers: readonly ProviderName[], routing: readonly Route
   return `Searching the web with ${providerList(asked)} (not asked, as the question does not fit ${notAsked.length === 1 ? "it" : "them"}: ${providerList(notAsked)})`;
 }
 
-async function askProviders(run: RunState, context: ProviderContext, session: SearchSession, routing: readonly RouteDecision[]): Promise<Gathered> {
+async function askProviders(run: RunState, context: ProviderContext, session: SearchSession, routing: readonly RouteDecision[], gathered: Gathered): Promise<Gathered> {
   const { recorder, providers, count, freshness } = run;
   const { settings } = run.deps;
-  const gathered: Gathered = { results: [], failures: [], answered: 0 };
   const timeLeft = workTimeLeft(recorder, settings.external.timeoutMs);
   recorder.event("external_sources_routed", { asked: routing.filter((d) => d.ask).map((d) => d.source), skipped: routing.filter((d) => !d.ask).map((d) => d.source), reasons: routing.map(describeRoute) });
   for (const [i, query] of run.plan.provider_queries.slice(0, RUN_LIMITS.maxQueries).entries()) {
@@ -113,12 +131,20 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     // Said as the query leaves, not once the stage is done: a run stopped mid-search did search the web.
     run.external.used = true;
     const waits = new Map<ProviderName, RateWait>();
-    const outcome = await dispatchSearch(providers, request, { ...context, log: (e) => sayRateWait(run, e, waits) }, session);
-    // Searches cut off by a cancel come back as failures; they are the cancel, not the provider's fault.
-    run.stages.checkStop();
+    // Open while this query's sources are asked: a wait left behind by a source given up on would
+    // otherwise say "Waiting…" under a line that already gave its outcome, or under the next query.
+    let asking = true;
+    const log = (e: ProviderLogEvent): void => {
+      if (asking) sayRateWait(run, e, waits);
+    };
+    const outcome = await dispatchSearch(providers, request, { ...context, log }, session);
+    asking = false;
     gathered.answered += recordResponses(run, outcome, waits);
-    gathered.failures.push(...recordFailures(recorder, outcome, waits));
     gathered.results.push(...outcome.results);
+    // Stopped meanwhile: what answered is in the trace and said, each source cut off is said as stopped.
+    const stopped = stopOf(run);
+    if (stopped) throw sayStopped(run, outcome, waits, stopped);
+    gathered.failures.push(...recordFailures(recorder, outcome.errors, waits));
     reportEachProvider(run, outcome);
     warnOfClamps(run, outcome.clamps);
   }
@@ -157,24 +183,45 @@ function sameWords(a: string, b: string): boolean {
   return words(a) === words(b);
 }
 
-/** How long a source waited its turn at the rate governor before this query's call, and why. */
+/**
+ * How long a source waited its turn at the rate governor before this query's call, and why; `cut`
+ * when the run was stopped during the wait (then `ms` is the part it waited).
+ */
 interface RateWait {
   ms: number;
   why: RateWaitReason;
+  cut?: true;
+  /** The wait under way, counted in `ms` as asked until its end says how long it lasted. */
+  underWay?: number;
 }
 
 /**
  * A source waiting its turn, said as the wait starts: without it a run that asks Brave twice sat a
- * second with nothing said, and looked hung. The wait is kept for that source's answer in the trace.
+ * second with nothing said, and looked hung. And said as it ends, when the source is asked: without
+ * that, "Waiting…" stood until the answer came, and a source still held back looked like a slow one.
+ * The wait, as long as it really lasted, is kept for that source's answer in the trace.
  */
 function sayRateWait(run: RunState, event: ProviderLogEvent, waits: Map<ProviderName, RateWait>): void {
-  if (event.type !== "rate_wait") return;
-  const name = providerDisplayName(event.provider);
-  const why = event.why === "provider_asked" ? `: ${name} asked us to slow down` : ` for ${name}'s rate limit`;
-  run.stages.progress("external_retrieval", "started", `Waiting ${waitWords(event.ms)}${why}`, event.provider);
-  // A source that calls twice (Brave's fallback) may wait twice: the trace keeps the sum.
   const before = waits.get(event.provider);
-  waits.set(event.provider, { ms: (before?.ms ?? 0) + Math.round(event.ms), why: before?.why === "provider_asked" ? before.why : event.why });
+  if (event.type === "rate_wait") {
+    const name = providerDisplayName(event.provider);
+    const why = event.why === "provider_asked" ? `: ${name} asked us to slow down` : ` for ${name}'s rate limit`;
+    run.stages.progress("external_retrieval", "started", `Waiting ${waitWords(event.ms)}${why}`, event.provider);
+    // A source that calls twice (Brave's fallback) may wait twice: the trace keeps the sum.
+    const ms = Math.round(event.ms);
+    waits.set(event.provider, { ms: (before?.ms ?? 0) + ms, why: before?.why === "provider_asked" ? before.why : event.why, underWay: ms });
+  } else if (event.type === "rate_wait_over" && before) {
+    // A wait cut short by a stop is said with the source's other news of the stop (sayStopped).
+    if (event.ended === "turn_came") run.stages.progress("external_retrieval", "started", answerAwaited(event.provider, event.ms, event.why), event.provider);
+    const ms = before.ms - (before.underWay ?? 0) + Math.round(event.ms);
+    waits.set(event.provider, { ms, why: before.why, ...(event.ended === "cancelled" ? { cut: true as const } : {}) });
+  }
+}
+
+/** "Waiting for Brave's answer (after 1 s for its rate limit)": asked now, so any wait from here is the source's. */
+function answerAwaited(provider: ProviderName, ms: number, why: RateWaitReason): string {
+  const after = why === "provider_asked" ? `after the ${waitWords(ms)} pause it asked for` : `after ${waitWords(ms)} for its rate limit`;
+  return `Waiting for ${providerDisplayName(provider)}'s answer (${after})`;
 }
 
 /** "1 s" for Brave's 975 ms left of its second: what a person reads while waiting, not a measurement. */
@@ -182,9 +229,10 @@ function waitWords(ms: number): string {
   return ms < 500 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
 }
 
-/** A rate wait as trace data, beside the source's answer or failure. */
+/** A rate wait as trace data, beside the source's answer or failure; `rate_wait_cut` when a stop ended it. */
 function rateWaitData(wait: RateWait | undefined): Record<string, unknown> {
-  return wait ? { rate_wait_ms: wait.ms, rate_wait: wait.why } : {};
+  if (!wait) return {};
+  return { rate_wait_ms: wait.ms, rate_wait: wait.why, ...(wait.cut ? { rate_wait_cut: "cancelled" } : {}) };
 }
 
 /** What each provider did, in words, for its line under the stage. */
@@ -200,11 +248,46 @@ const failureWords: Record<ProviderErrorKind, string> = {
 };
 
 function reportEachProvider(run: RunState, outcome: MultiSearchResult): void {
+  reportAnswers(run, outcome);
+  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
+}
+
+function reportAnswers(run: RunState, outcome: MultiSearchResult): void {
   for (const response of outcome.responses) {
     const n = response.results.length;
     run.stages.progress("external_retrieval", "done", `${n} result${n === 1 ? "" : "s"}`, response.provider);
   }
-  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
+}
+
+/** The run's stop (cancelled, or past its budget) when it has stopped, else null. */
+function stopOf(run: RunState): unknown {
+  try {
+    run.stages.checkStop();
+    return null;
+  } catch (stop) {
+    return stop;
+  }
+}
+
+/**
+ * A search the run stopped during. Before, every source's outcome was dropped: a source that had
+ * answered was neither said nor traced (its request had left and its answer come back), and one cut
+ * off had no line of its own. A source cut off comes back as a failure of the network kind, which is
+ * the stop and no fault of the source's; any other failure happened before the stop, and is kept.
+ */
+function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>, stop: unknown): unknown {
+  reportAnswers(run, outcome);
+  const cutOff = outcome.errors.filter((f) => f.error.kind === "network");
+  recordFailures(run.recorder, outcome.errors.filter((f) => !cutOff.includes(f)), waits);
+  for (const { provider } of cutOff) {
+    const wait = waits.get(provider);
+    run.recorder.event("external_provider_response", { provider, stopped: "cancelled", ...rateWaitData(wait) });
+    run.stages.progress("external_retrieval", "stopped", wait?.cut ? "stopped while it waited its rate turn" : "stopped before it answered", provider);
+  }
+  for (const { provider, error } of outcome.errors) {
+    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
+  }
+  return stop;
 }
 
 /** Writes each answer into the trace, its warnings into the pack and its freshness into coverage. */
@@ -240,8 +323,8 @@ function warnOfClamps(run: RunState, clamps: readonly string[]): void {
   }
 }
 
-function recordFailures(recorder: TraceRecorder, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
-  return outcome.errors.map(({ provider, error }) => {
+function recordFailures(recorder: TraceRecorder, errors: MultiSearchResult["errors"], waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
+  return errors.map(({ provider, error }) => {
     recorder.error("external_retrieval", error.kind, error.message, provider);
     recorder.event("external_provider_response", { provider, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
     return { provider, kind: error.kind, message: error.message };

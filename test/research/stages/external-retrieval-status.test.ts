@@ -1,9 +1,11 @@
 // How the web search stage reports itself to the panel: a failed or partly failed search is never
-// shown as done, each provider has its own line, and a cancel is not reported as a provider failure.
+// shown as done, each provider has its own line, a rate wait is said as it starts and as it ends, and
+// a cancel is not reported as a provider failure, nor loses what the sources that answered found.
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { errorExchange, REPO_ROOT, replayFile, replayFolder } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-harness";
+import { fakeClock } from "../../support/fake-clock";
 import { stringMatching } from "../../support/typed-matchers";
 
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
@@ -42,10 +44,58 @@ describe("external retrieval status", () => {
     const h = await sampleVaultHarness();
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"] });
     const brave = h.progress.filter((e) => e.provider === "brave").map((e) => `${e.status}: ${e.detail}`);
-    expect(brave).toEqual(["started: Asking Brave", stringMatching(/^done: /), "started: Asking Brave", "started: Waiting 1 s for Brave's rate limit", stringMatching(/^done: /)]);
+    expect(brave).toEqual([
+      "started: Asking Brave",
+      stringMatching(/^done: /),
+      "started: Asking Brave",
+      "started: Waiting 1 s for Brave's rate limit",
+      // The wait's end is said as well: from here on, any wait is Brave's answer's, not its rate limit's.
+      "started: Waiting for Brave's answer (after 1 s for its rate limit)",
+      stringMatching(/^done: /),
+    ]);
     const answers = result.trace.events.filter((e) => e.type === "external_provider_response");
     expect(answers.map((e) => e.data?.rate_wait_ms)).toEqual([undefined, 1000]);
     expect(answers[1].data?.rate_wait).toBe("pacing");
+  });
+
+  it("a stop during a rate wait ends the wait at once, says the source stopped while waiting, and the trace keeps the part waited", async () => {
+    const controller = new AbortController();
+    const clock = fakeClock();
+    // Brave's second query must wait its turn; this wait never ends by itself, and Stop is pressed during it.
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms, signal) => {
+      if (signal || ms === 0) return sleep(ms, signal);
+      clock.advance(250);
+      controller.abort();
+      return new Promise(() => undefined);
+    };
+    const h = await sampleVaultHarness({ clock });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"] }, { signal: controller.signal });
+    expect(result.stop_reason).toBe("cancelled");
+    const brave = h.progress.filter((e) => e.provider === "brave").map((e) => `${e.status}: ${e.detail}`);
+    expect(brave.slice(-2)).toEqual(["started: Waiting 1 s for Brave's rate limit", "stopped: stopped while it waited its rate turn"]);
+    const answers = result.trace.events.filter((e) => e.type === "external_provider_response").map((e) => e.data);
+    expect(answers.at(-1)).toEqual({ provider: "brave", stopped: "cancelled", rate_wait_ms: 250, rate_wait: "pacing", rate_wait_cut: "cancelled" });
+    // The stop is no fault of Brave's.
+    expect(result.trace.errors).toEqual([]);
+  });
+
+  it("a stop while one source is slow to answer says and traces the one that answered, and says the slow one stopped", async () => {
+    const { h, result } = await stoppedWhileArxivIsSlow();
+    expect(result.stop_reason).toBe("cancelled");
+    const lines = h.progress.filter((e) => e.provider).map((e) => `${e.provider} ${e.status}: ${e.detail}`);
+    expect(lines).toEqual(["wikipedia started: Asking Wikipedia", "arxiv started: Asking arXiv", "wikipedia done: 3 results", "arxiv stopped: stopped before it answered"]);
+    const answers = result.trace.events.filter((e) => e.type === "external_provider_response").map((e) => e.data);
+    expect(answers).toEqual([expect.objectContaining({ provider: "wikipedia", results: 3 }), { provider: "arxiv", stopped: "cancelled" }]);
+    expect(result.trace.errors).toEqual([]);
+  });
+
+  it("a stop while one source is slow to answer keeps what the others found, labelled outside vault: the stopped run's pack so far", async () => {
+    const { result } = await stoppedWhileArxivIsSlow();
+    // The panel says "What was found before stopping is below"; Wikipedia's results had come back.
+    expect(result.pack.external_evidence.map((r) => r.label)).toEqual(Array(3).fill("Outside vault · Wikipedia · ephemeral"));
+    expect(result.pack.evidence.every((r) => r.kind === "note")).toBe(true);
+    expect(result.pack.coverage.external_by_provider).toEqual([{ key: "wikipedia", count: 3 }]);
   });
 
   it("a wait the provider asked for (a 429's Retry-After) is said as the provider's", async () => {
@@ -66,3 +116,20 @@ describe("external retrieval status", () => {
     expect(new Set(h.progress.filter((e) => e.stage === "external_retrieval" && e.provider).map((e) => e.provider))).toEqual(new Set(["github", "stackexchange"]));
   });
 });
+
+/** Wikipedia and arXiv asked; Wikipedia answers, arXiv does not until the run is stopped, just after it was asked. */
+async function stoppedWhileArxivIsSlow() {
+  const controller = new AbortController();
+  const h = await sampleVaultHarness({
+    exchanges: replayFolder(path.join(REPO_ROOT, "fixtures/replay/free-sources-demo")),
+    httpOptions: {
+      beforeAnswer: async (req) => {
+        if (!req.url.includes("arxiv")) return;
+        setTimeout(() => controller.abort(), 0);
+        await new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+      },
+    },
+  });
+  const result = await h.run({ question: "What is the history of CRDT research?", mode: "always", providers: ["wikipedia", "arxiv"] }, { signal: controller.signal });
+  return { h, result };
+}
