@@ -22,6 +22,8 @@ import type { RankedHit } from "./ranking/explain";
 import { namesOf } from "./ranking/note-names";
 import { rankNotes, rarestWords } from "./ranking/rank";
 import { DEFAULT_RANKING, looseRanking, type RankingOptions } from "./ranking/ranking-options";
+import { fileTitle } from "./markdown";
+import { addMovedNote, alreadyAnalysed, movedNoteFields, postingsOfNotes, type NotePostings } from "./moved-notes";
 import { readNotes } from "./read-notes";
 import { fromSavedDate, readTooSoon, savedDate } from "./read-too-soon";
 import { PartRefused, type RebuildReason } from "./rebuild-reason";
@@ -79,8 +81,30 @@ const MARKDOWN_PATH = /\.md$/i;
 const PLAN_CHECK = 512;
 /** A sync that read this many notes trims the posting lists afterwards. */
 const TRIM_AFTER_NOTES = 200;
+/** Renames in one batch from which notes move unread: fewer are read sooner than every posting is walked. */
+const MOVE_UNREAD_FROM = 16;
+/** ...and at least one for this many indexed notes: a larger vault has more postings to walk. */
+const NOTES_PER_MOVE_UNREAD = 1_000;
+/** Notes moved unread after one walk over the postings: what is held of their postings stays bounded. */
+const MOVE_GROUP = 1_000;
+const NO_PATHS: ReadonlySet<string> = new Set();
 /** Shared by every note without aliases, tags, source URLs or problems (most notes); never mutated. */
 const NONE: never[] = [];
+
+/** A note that now lives at `path`, known to the index at `oldPath`. */
+export interface Rename {
+  oldPath: string;
+  path: string;
+}
+
+/** A renamed note that may move unread, as it was when planned: the move happens only if nothing changed it since. */
+interface MovableNote {
+  note: IndexedNote;
+  shortId: number;
+  engine: SearchEngine;
+  /** The generations of its old and its new name. */
+  generations: [number, number];
+}
 
 /** A note read again though its date and size were unchanged: whether its text changed after all. */
 interface Reread {
@@ -398,9 +422,117 @@ export class VaultIndex {
     if (had) this.touch();
   }
 
+  /** A note renamed or moved (see `renameFiles`). */
   async renameFile(store: NoteStore, oldPath: string, newPath: string): Promise<void> {
+    await this.renameFiles(store, [{ oldPath, path: newPath }]);
+  }
+
+  /**
+   * Notes renamed or moved, applied in order, with pauses for the UI. When enough of them are worth one
+   * walk over every posting (a folder renamed), a note the rename left as it was moves unread
+   * (`movesUnread`): its postings are copied to its new name (moved-notes.ts). Any other is read again
+   * at its new name, unless it is in `readAfter`: read by a later step of the batch.
+   */
+  async renameFiles(store: NoteStore, renames: readonly Rename[], readAfter: ReadonlySet<string> = NO_PATHS): Promise<void> {
+    const slice = this.slice();
+    for (let i = 0; i < renames.length; i += MOVE_GROUP) await this.renameGroup(store, renames.slice(i, i + MOVE_GROUP), readAfter, slice);
+    if (renames.length > 0) this.touch();
+  }
+
+  /**
+   * Renames in order: those that may move unread, after one walk over the postings, when enough may;
+   * the others read, but for a note the batch reads again after its renames (edited too: Obsidian
+   * rewrote its links), which only leaves its old name.
+   */
+  private async renameGroup(store: NoteStore, group: readonly Rename[], readAfter: ReadonlySet<string>, slice: WorkSlice): Promise<void> {
+    const movable = await this.movableNotes(store, group.filter((r) => !readAfter.has(r.path)));
+    // A few notes are read sooner than every posting is walked, and a larger vault has more postings.
+    const walkPays = movable.size >= Math.max(MOVE_UNREAD_FROM, this.notes.size / NOTES_PER_MOVE_UNREAD);
+    const postings = walkPays ? await postingsOfNotes(this.engine, Array.from(movable.values(), (m) => m.shortId), slice) : null;
+    for (const rename of group) {
+      const move = movable.get(rename);
+      const held = move && postings?.get(move.shortId);
+      if (readAfter.has(rename.path)) this.removeFile(rename.oldPath);
+      else if (move && held && this.stillAsPlanned(rename, move)) this.moveUnread(rename, move, held);
+      else await this.renameByReading(store, rename);
+      if (slice.over()) await slice.pause();
+    }
+  }
+
+  private async renameByReading(store: NoteStore, { oldPath, path }: Rename): Promise<void> {
     this.removeFile(oldPath);
-    await this.updateFile(store, newPath);
+    await this.updateFile(store, path);
+  }
+
+  /**
+   * The renamed notes that may move unread (`movesUnread`), as they are now. None when too few were
+   * renamed for a walk over the postings to pay, or when the vault's associations are kept: they
+   * need a note's passages, which only its text gives.
+   */
+  private async movableNotes(store: NoteStore, group: readonly Rename[]): Promise<Map<Rename, MovableNote>> {
+    const movable = new Map<Rename, MovableNote>();
+    if (group.length < MOVE_UNREAD_FROM || this.associations) return movable;
+    // Taken before the dates are asked for: a change that arrives meanwhile is newer than the plan.
+    const generations = group.map((r): [number, number] => [this.generation.get(r.oldPath) ?? 0, this.generation.get(r.path) ?? 0]);
+    // A store that cannot say leaves every note to be read, as one it cannot list would.
+    const facts = await this.factsOf(store, group.map((r) => r.path)).catch(() => group.map(() => null));
+    for (const [k, rename] of group.entries()) {
+      const note = this.notes.get(rename.oldPath);
+      const shortId = this.engine.shortIdOf(rename.oldPath);
+      if (note && shortId !== undefined && this.movesUnread(rename, note, facts[k])) movable.set(rename, { note, shortId, engine: this.engine, generations: generations[k] });
+    }
+    return movable;
+  }
+
+  /**
+   * Whether a renamed note can move without being read: the index holds it proven (read clearly after
+   * its date), its new name lists the same date and size (a rename keeps a file's date; an edit since
+   * changes it), it is indexed there, and its title stays (a title taken from the old file name would
+   * not; the same name in another folder, or a title its text gives, does).
+   */
+  private movesUnread({ oldPath, path }: Rename, note: IndexedNote, facts: NoteFileInfo | null): boolean {
+    if (!facts || facts.mtime !== note.mtime || facts.size !== note.size) return false;
+    if (this.unproven.has(oldPath) || !this.isIndexable(path)) return false;
+    return fileTitle(oldPath) === fileTitle(path) || note.title !== fileTitle(oldPath);
+  }
+
+  /** Nothing touched the note, or its new name, while the postings were walked (an edit, a rebuild, an exclusion). */
+  private stillAsPlanned({ oldPath, path }: Rename, move: MovableNote): boolean {
+    const [oldGeneration, newGeneration] = move.generations;
+    return (
+      this.engine === move.engine &&
+      this.notes.get(oldPath) === move.note &&
+      this.engine.shortIdOf(oldPath) === move.shortId &&
+      (this.generation.get(oldPath) ?? 0) === oldGeneration &&
+      (this.generation.get(path) ?? 0) === newGeneration
+    );
+  }
+
+  /** The note at `oldPath` becomes the one at `path`, from its postings: the same words, dates and facts. */
+  private moveUnread({ oldPath, path }: Rename, move: MovableNote, postings: NotePostings): void {
+    this.generation.set(oldPath, move.generations[0] + 1);
+    this.generation.set(path, move.generations[1] + 1);
+    // What the index held at the new name (a note the renamed one replaced) goes first.
+    this.dropNote(path);
+    const fieldLengths = this.engine.notesInRange(move.shortId, move.shortId + 1)[0]?.fieldLengths ?? [];
+    addMovedNote(this.engine, this.analyzer, postings, fieldLengths, path);
+    this.dropNote(oldPath);
+    const { mtime, size } = move.note;
+    this.rememberNote({ ...move.note, path });
+    const language = this.language;
+    if (language && (language.ready || language.working)) {
+      language.noteIndexed(path, movedNoteFields(this.analyzer, postings, path), alreadyAnalysed(this.analyzer.options), this.engine, { mtime, size });
+    }
+  }
+
+  /** Each path's date and size as the store lists it now (null: no note by that name), as `updateFile` asks. */
+  private async factsOf(store: NoteStore, paths: readonly string[]): Promise<(NoteFileInfo | null)[]> {
+    if (!store.stat) {
+      const listed = new Map((await store.list()).map((f) => [f.path, f]));
+      return paths.map((p) => listed.get(p) ?? null);
+    }
+    const stat = store.stat.bind(store);
+    return Promise.all(paths.map((p) => stat(p).catch(() => null)));
   }
 
   /** Changes the excluded folders: notes inside them leave the index at once; call `sync` to add back notes that are no longer excluded. */

@@ -22,6 +22,8 @@ const UPDATE_DELAY_MS = 1500;
 const CACHE_SAVE_DELAY_MS = 10_000;
 /** Index steps between yields to the UI during a large batch (a folder rename, a sync). */
 const STEPS_PER_YIELD = 25;
+/** Renames handed to the index at once (it pauses for the UI within): a folder's notes move a thousand to a walk over the postings, and unloading stops the batch between two such steps. */
+const RENAMES_PER_STEP = 1000;
 
 export interface IndexKeeperDeps {
   store: NoteStore;
@@ -227,20 +229,38 @@ export class IndexKeeper {
 
   /** Applies the batch's steps in order, yielding to the UI between groups; false when the plugin was unloaded meanwhile. */
   private async applyEach(updates: IndexUpdate[]): Promise<boolean> {
-    for (const [i, update] of updates.entries()) {
+    // The renames come first, and go to the index together: a folder renamed moves its notes unread.
+    const renames = updates.filter((u): u is Extract<IndexUpdate, { kind: "rename" }> => u.kind === "rename");
+    const readAfter = new Set(updates.flatMap((u) => (u.kind === "update" ? [u.path] : [])));
+    for (let i = 0; i < renames.length; i += RENAMES_PER_STEP) {
+      if (this.disposed) return false;
+      await this.applyRenames(renames.slice(i, i + RENAMES_PER_STEP), readAfter);
+    }
+    for (const [i, update] of updates.filter((u) => u.kind !== "rename").entries()) {
       if (this.disposed) return false;
       try {
-        if (update.kind === "rename") await this.index.renameFile(this.deps.store, update.oldPath, update.path);
-        else if (update.kind === "remove") this.index.removeFile(update.path);
+        if (update.kind === "remove") this.index.removeFile(update.path);
         else await this.index.updateFile(this.deps.store, update.path);
         this.updateFailures.delete(update.path);
-        if (update.kind === "rename") this.updateFailures.delete(update.oldPath);
       } catch (error) {
         this.updateFailures.set(update.path, { path: update.path, message: `Could not update the index: ${errorMessage(error)}` });
       }
       if ((i + 1) % STEPS_PER_YIELD === 0) await this.yieldToUi();
     }
     return true;
+  }
+
+  /** The batch's renames, in its order (`readAfter`: the notes it reads after them); the index pauses for the UI between its slices. */
+  private async applyRenames(renames: Extract<IndexUpdate, { kind: "rename" }>[], readAfter: ReadonlySet<string>): Promise<void> {
+    try {
+      await this.index.renameFiles(this.deps.store, renames, readAfter);
+      for (const { oldPath, path } of renames) {
+        this.updateFailures.delete(path);
+        this.updateFailures.delete(oldPath);
+      }
+    } catch (error) {
+      for (const { path } of renames) this.updateFailures.set(path, { path, message: `Could not update the index: ${errorMessage(error)}` });
+    }
   }
 
   /** The index's pause between slices; a build still running once the plugin is unloaded ends there. */

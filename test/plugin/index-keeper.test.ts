@@ -103,6 +103,50 @@ describe("IndexKeeper", () => {
     keeper.dispose();
   });
 
+  it("moves a renamed folder's notes in the index without reading them again", async () => {
+    const vault = new Vault("Garden");
+    for (let i = 0; i < 200; i++) vault.seed(`Projects/Plot ${i}.md`, `# Plot ${i}\n\nRaised bed number${i} with [[Plot ${(i + 1) % 200}]].\n`, 1);
+    vault.seed("Gardening/Tomatoes.md", "# Tomatoes\n\nWater tomatoes deeply.\n", 1);
+    const store = new ObsidianNoteStore(vault as unknown as ObsidianVault);
+    const reads: string[] = [];
+    const read = store.read.bind(store);
+    store.read = (path) => (reads.push(path), read(path));
+    const { keeper } = startKeeper({ store, vault });
+    await keeper.ready();
+    reads.length = 0;
+    // Obsidian reports the folder, then each file in it, renamed.
+    await vault.createFolder("Archive");
+    await vault.rename(vault.getAbstractFileByPath("Projects")!, "Archive/Projects");
+    await wait(1600);
+    expect(reads).toEqual([]);
+    expect(keeper.index.paths().filter((p) => p.startsWith("Archive/Projects/"))).toHaveLength(200);
+    expect(keeper.index.paths().filter((p) => p.startsWith("Projects/"))).toEqual([]);
+    expect((await keeper.index.search("number17", store))[0].path).toBe("Archive/Projects/Plot 17.md");
+    expect((await keeper.index.search("archive", store, { limit: 1 }))[0].path).toMatch(/^Archive\/Projects\//);
+    keeper.dispose();
+  });
+
+  it("reads a renamed note once when it was also edited in the same quiet time (Obsidian rewriting its links)", async () => {
+    const vault = new Vault("Garden");
+    for (let i = 0; i < 3; i++) vault.seed(`Projects/Plot ${i}.md`, `# Plot ${i}\n\nSee [Plot](Plot ${(i + 1) % 3}.md).\n`, 1);
+    const store = new ObsidianNoteStore(vault as unknown as ObsidianVault);
+    const reads: string[] = [];
+    const read = store.read.bind(store);
+    store.read = (path) => (reads.push(path), read(path));
+    const { keeper } = startKeeper({ store, vault });
+    await keeper.ready();
+    reads.length = 0;
+    await vault.createFolder("Archive");
+    await vault.rename(vault.getAbstractFileByPath("Projects")!, "Archive/Projects");
+    const file = vault.getFileByPath("Archive/Projects/Plot 0.md")!;
+    await vault.process(file, (text) => text.replace("(Plot 1.md)", "(Archive/Projects/Plot 1.md)"));
+    await wait(1600);
+    expect(reads.filter((p) => p === "Archive/Projects/Plot 0.md")).toHaveLength(1);
+    expect(keeper.index.paths().sort()).toEqual(["Archive/Projects/Plot 0.md", "Archive/Projects/Plot 1.md", "Archive/Projects/Plot 2.md"]);
+    expect((await keeper.index.search("archive", store, { limit: 1 }))[0].path).toBe("Archive/Projects/Plot 0.md");
+    keeper.dispose();
+  });
+
   it("turns a failed build into an issue and a notice, and will not start a second build meanwhile", async () => {
     let release: () => void = () => {};
     const failing: NoteStore = {
