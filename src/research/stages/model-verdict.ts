@@ -4,7 +4,8 @@
 // the model's words marked as the model's; a question about the current state stays at most weak,
 // as the lexical judge has it. On any failure (timeout, an answer that is not JSON, a verdict
 // outside the closed set, no answer) the lexical verdict stands and the result says why.
-// Note text is fenced as data and the model is told to ignore instructions inside it.
+// Note text is fenced as data and the model is told to ignore instructions inside it; no run of
+// angle brackets in a note's text, title or heading survives to close the fence (synthesis-prompt.ts's rule).
 import * as z from "zod";
 import type { Judgement, QueryPlan, VaultRow } from "../../evidence/research-pack";
 import type { ChatModel } from "../../llm/chat-model";
@@ -12,6 +13,7 @@ import type { Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 import { askModelForJson, type ModelJsonFailure } from "./model-json";
+import { defuseFence } from "./synthesis-prompt";
 
 export const MODEL_CHECK_LIMITS = {
   /** The answer is a verdict and a sentence or two. */
@@ -30,10 +32,21 @@ function spelledAsTheSet(value: unknown): unknown {
   return typeof value === "string" ? value.trim().toLowerCase().replace(/[\s-]+/g, "_") : value;
 }
 
+/**
+ * The verdict is what the check is for: a reason or a list of missing parts longer than asked is cut
+ * to size, not a broken answer (a reason of 601 characters threw a good verdict away). Of the wrong
+ * type, they still are.
+ */
 const modelVerdictSchema = z.object({
   verdict: z.preprocess(spelledAsTheSet, z.enum(VERDICTS)),
-  reason: z.string().trim().min(1).max(600),
-  missing: z.array(z.string().trim().min(1).max(80)).max(12),
+  reason: z.string().trim().min(1).transform((reason) => cutText(oneLine(reason), 600, { atWord: true })),
+  missing: z.array(z.string()).transform((parts) =>
+    parts
+      .map((part) => oneLine(part))
+      .filter((part) => part !== "")
+      .slice(0, 12)
+      .map((part) => cutText(part, 80, { atWord: true })),
+  ),
 });
 
 export const NOTE_FENCE_OPEN = "<<<VAULT_EXCERPTS";
@@ -95,8 +108,8 @@ function checkRequest(question: string, rows: VaultRow[]): string {
     for (const section of row.sections) {
       if (excerpts.length >= MODEL_CHECK_LIMITS.excerpts) break;
       const heading = section.heading ? ` › ${section.heading}` : "";
-      const text = cutText(section.text.replaceAll(NOTE_FENCE_CLOSE, "VAULT_EXCERPTS"), MODEL_CHECK_LIMITS.excerptChars, { atWord: true });
-      excerpts.push(`[${row.source_key}] ${oneLine(row.title)}${oneLine(heading)}\n${text}`);
+      const text = cutText(defuseFence(section.text), MODEL_CHECK_LIMITS.excerptChars, { atWord: true });
+      excerpts.push(`[${row.source_key}] ${defuseFence(oneLine(row.title))}${defuseFence(oneLine(heading))}\n${text}`);
     }
   }
   return `Question: ${oneLine(question)}\n\n${NOTE_FENCE_OPEN}\n${excerpts.join("\n\n")}\n${NOTE_FENCE_CLOSE}`;

@@ -4,6 +4,7 @@
 // be cited, which is what verifyCitations later checks.
 import { citationFor, type Citation, type ContentSection, type OutsideVaultRow, type ResearchPack, type VaultRow } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
+import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 
 export interface SynthesisPromptOptions {
@@ -173,16 +174,19 @@ function instructions(pack: ResearchPack, anyEvidence: boolean, anyOutside: bool
   return lines.join("\n");
 }
 
-/** Cuts at a word boundary and marks the cut. */
+/**
+ * Cuts at a word boundary near the end and marks the cut: the one cut rule (`cutText`), which never
+ * splits a character. This file's own copy did, where no space was near (emoji, unspaced scripts),
+ * and the lone surrogate it left made a strict JSON reader refuse the whole request.
+ */
 function clip(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const room = Math.max(0, limit - 1);
-  const cut = text.slice(0, room);
-  const space = cut.lastIndexOf(" ");
-  return `${space > room * 0.6 ? cut.slice(0, space) : cut}…`;
+  return cutText(text, Math.max(0, limit), { atWord: true });
 }
 
-/** Web text must not be able to close its own fence and speak outside it. */
+/**
+ * Web text must not be able to close its own fence and speak outside it. A whole run is spaced out:
+ * spacing three of a longer one left the rest beside them (">>>>>" read "> > >>>", a fence).
+ */
 export function defuseFence(text: string): string {
-  return text.replace(/<<<|>>>/g, (m) => m.split("").join(" "));
+  return text.replace(/<{3,}|>{3,}/g, (m) => m.split("").join(" "));
 }

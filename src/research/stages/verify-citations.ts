@@ -11,7 +11,7 @@ export interface CitationError {
   kind: CitationErrorKind;
   /** The cited key, for `unknown_key`. */
   key?: string;
-  /** The nearest admitted key, when there is one (a model often mangles a digit or two). */
+  /** The admitted key this one is a near miss of (a model often mangles a digit or two), when there is one. */
   suggestion?: string;
   message: string;
 }
@@ -172,9 +172,16 @@ function uncitedParagraphs(answer: string): number {
     .filter((paragraph) => extractCitations(paragraph).length === 0).length;
 }
 
+/**
+ * Edits at most between a cited key and the admitted one it is taken for: a digit or three mangled.
+ * Past that, the "nearest" key is any key, and the repair request offering it had a model cite a
+ * note that says nothing of its claim, which then verified.
+ */
+const MAX_SUGGESTION_EDITS = 3;
+
 function nearestKey(key: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
-  let bestDistance = Infinity;
+  let bestDistance = MAX_SUGGESTION_EDITS + 1;
   for (const candidate of candidates) {
     const distance = editDistance(key, candidate);
     if (distance < bestDistance) {

@@ -67,6 +67,19 @@ describe("verifyCitations", () => {
     expect(result.errors[0].message).toContain(A);
   });
 
+  // A made-up key was given the "nearest" real one, however far: the repair request passed that on,
+  // and a model that took it cited a note that says nothing of its claim, which then verified.
+  it("suggests no key for one made up far from every admitted key, so a repair is not steered to an unrelated note", () => {
+    const madeUp = `src:${[...A.slice(4)].map((c) => ((parseInt(c, 16) + 8) % 16).toString(16)).join("")}`;
+    const result = verifyCitations(`Claim [${madeUp}].`, admitted, { evidenceExisted: true });
+    expect(result.errors).toEqual([expect.objectContaining({ kind: "unknown_key", key: madeUp })]);
+    expect(result.errors[0].suggestion).toBeUndefined();
+    expect(result.errors[0].message).toBe(`The answer cites [${madeUp}], which was not among the evidence it was given.`);
+    // Three characters mangled is still a near miss.
+    const nearMiss = `${A.slice(0, -3)}${[...A.slice(-3)].map((c) => (c === "0" ? "1" : "0")).join("")}`;
+    expect(verifyCitations(`Claim [${nearMiss}].`, admitted, { evidenceExisted: true }).errors[0].suggestion).toBe(A);
+  });
+
   it("fails an outside key that was found but not admitted to the prompt", () => {
     const notAdmitted = outsideRow("exa", "https://example.org/other", "Other", "text").source_key;
     const result = verifyCitations(`Claim [${A}] and [${notAdmitted}].`, admitted, { evidenceExisted: true });
