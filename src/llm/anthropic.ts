@@ -6,6 +6,7 @@ import {
   DEFAULT_MODEL_TIMEOUT_MS,
   DEFAULT_TEMPERATURE,
   ModelError,
+  reportedModelName,
   withinLengthLimit,
   type ChatModel,
   type ChatRequest,
@@ -75,7 +76,7 @@ export function parseAnthropicMessage(body: unknown, configuredModel: string): C
     : undefined;
   return {
     text,
-    model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
+    model: reportedModelName(body.model, configuredModel),
     ...(usage ? { usage } : {}),
     ...(body.stop_reason === "max_tokens" ? { truncated: true } : {}),
     ...(body.stop_reason === "refusal" ? { refused: true } : {}),

@@ -1,7 +1,9 @@
 // The chat-model contract: everything the research runner needs from a model, and nothing more.
 // Adapters (OpenAI-compatible, Anthropic) speak HTTP through the Http port; when no model is
 // configured the runner writes an extractive evidence brief instead (src/core/extractive-brief).
+import { removeControlChars } from "../text/control-chars";
 import { cutText } from "../text/cut-text";
+import { oneLine } from "../text/one-line";
 
 export interface ChatMessage {
   role: "user" | "assistant";
@@ -64,6 +66,8 @@ export interface ModelErrorDetails {
   status?: number;
   retryAfterMs?: number;
   reason?: ModelErrorReason;
+  /** The request's parameter a 400 named as one the model does not take (OpenAI's `param`: `max_tokens`, `temperature`). */
+  rejectedParameter?: string;
 }
 
 /** Why a model call failed, in words a user can act on. Never contains an API key. */
@@ -103,5 +107,21 @@ export function withinLengthLimit(response: ChatResponse, maxTokens: number): Ch
   if (response.text.length <= max) return response;
   return { ...response, text: cutText(response.text, max), truncated: true };
 }
+
+/** The longest model name a server may report before the configured one is used instead (llama.cpp reports the model file's whole path). */
+const MAX_REPORTED_NAME = 200;
+
+/**
+ * The model's name as the server reported it, when it is one: a short line. Shown as "Written by …",
+ * in the judge's reason and the JSON, a hostile server's megabytes or lines of instructions are not
+ * a name, and the name the user configured stands.
+ */
+export function reportedModelName(reported: unknown, configured: string): string {
+  if (typeof reported !== "string") return configured;
+  const name = reported.trim();
+  const oneShortLine = name !== "" && name.length <= MAX_REPORTED_NAME && oneLine(name) === name && removeControlChars(name) === name;
+  return oneShortLine ? name : configured;
+}
+
 export const DEFAULT_TEMPERATURE = 0.2;
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

@@ -6,7 +6,7 @@ import { httpUrl } from "../text/urls";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
-  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" | "key_as_model" }
+  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" | "query" | "key_as_model" }
   | { ok: false; problem: "bad_url"; baseUrl: string };
 
 /** `llama3.1:8b@http://localhost:1234/v1/` → model `llama3.1:8b`, base `http://localhost:1234/v1`. */
@@ -22,6 +22,9 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   if (!url) return { ok: false, problem: "bad_url", baseUrl };
   // Node's fetch refuses such an address and names it whole, password and all, in its error.
   if (url.username !== "" || url.password !== "") return { ok: false, problem: "credentials" };
+  // As settings refuse it (settings.ts): the client adds its paths after it (`…/v1?key=…/chat/completions`),
+  // and what follows `?` is often a key, which the places that name the server would print.
+  if (url.search !== "" || url.hash !== "" || /[?#]/.test(baseUrl)) return { ok: false, problem: "query" };
   return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
 }
 
@@ -37,6 +40,9 @@ export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: tr
     case "credentials":
       // The spec is not repeated: it holds a password.
       return "The base URL holds a user name or password; a key goes in its environment variable, never in the address.";
+    case "query":
+      // Nor here: what follows `?` or `#` may be a key.
+      return "The base URL holds a ?query or #fragment; the client adds its paths after the address, and a key goes in its environment variable.";
     case "key_as_model":
       // Nor here: it holds a key.
       return `The model name looks like an API key, not a model; a key goes in its environment variable. ${help}.`;

@@ -7,6 +7,7 @@ import {
   DEFAULT_MODEL_TIMEOUT_MS,
   DEFAULT_TEMPERATURE,
   ModelError,
+  reportedModelName,
   withinLengthLimit,
   type ChatModel,
   type ChatRequest,
@@ -33,37 +34,74 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
   const apiKey = options.apiKey ?? undefined;
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const serverName = `the model server at ${originOf(baseUrl)}`;
+  // What this model refused to take, learned from its first 400 and kept for every later call.
+  const refused: RefusedParameters = { maxTokens: false, temperature: false };
 
   return {
     name: `openai:${options.model}`,
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const secrets = apiKey ? [apiKey] : [];
       const maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
-      try {
-        const body = await postJson({
-          http: options.http,
-          url: `${baseUrl}/chat/completions`,
-          headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-          body: {
-            model: options.model,
-            messages: [{ role: "system", content: req.system }, ...req.messages],
-            max_tokens: maxTokens,
-            temperature: req.temperature ?? DEFAULT_TEMPERATURE,
-            stream: false,
-          },
-          timeoutMs,
-          signal: req.signal,
-          serverName,
-          secrets,
-          errorMessageOf: openAiErrorMessage,
-          errorTypesOf: openAiErrorTypes,
-        });
-        return withinLengthLimit(readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets), maxTokens);
-      } catch (error) {
-        throw withBaseUrlHint(error, baseUrl);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const body = await postJson({
+            http: options.http,
+            url: `${baseUrl}/chat/completions`,
+            headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+            body: completionRequest(options.model, req, maxTokens, refused),
+            timeoutMs,
+            signal: req.signal,
+            serverName,
+            secrets,
+            keySent: Boolean(apiKey),
+            errorMessageOf: openAiErrorMessage,
+            errorTypesOf: openAiErrorTypes,
+            rejectedParameterOf: openAiRejectedParameter,
+          });
+          return withinLengthLimit(readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets), maxTokens);
+        } catch (error) {
+          // Each parameter is given up once: two refusals at most, then the server's words stand.
+          if (attempt < 2 && learnedRefusal(error, refused)) continue;
+          throw withBaseUrlHint(error, baseUrl);
+        }
       }
     },
   };
+}
+
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…) refuse `max_tokens` ("Use
+ * 'max_completion_tokens' instead") and any temperature but their default, with a 400 that names
+ * the parameter: every model call failed, and "choose another model" was the only way out.
+ */
+interface RefusedParameters {
+  maxTokens: boolean;
+  temperature: boolean;
+}
+
+function completionRequest(model: string, req: ChatRequest, maxTokens: number, refused: RefusedParameters): Record<string, unknown> {
+  return {
+    model,
+    messages: [{ role: "system", content: req.system }, ...req.messages],
+    ...(refused.maxTokens ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
+    ...(refused.temperature ? {} : { temperature: req.temperature ?? DEFAULT_TEMPERATURE }),
+    stream: false,
+  };
+}
+
+/** Whether the error is a parameter refused for the first time (now marked, so the request is sent again without it). */
+function learnedRefusal(error: unknown, refused: RefusedParameters): boolean {
+  if (!(error instanceof ModelError)) return false;
+  const parameter = error.details.rejectedParameter;
+  if (parameter === "max_tokens" && !refused.maxTokens) {
+    refused.maxTokens = true;
+    return true;
+  }
+  if (parameter === "temperature" && !refused.temperature) {
+    refused.temperature = true;
+    return true;
+  }
+  return false;
 }
 
 /** The base URL as the adapter uses it: no trailing slash, and no `/chat/completions` when the whole endpoint was pasted. */
@@ -87,8 +125,8 @@ function withBaseUrlHint(error: unknown, baseUrl: string): unknown {
 /** Reads a chat completion; exported for tests of odd server shapes. */
 export function parseChatCompletion(body: unknown, configuredModel: string, serverName = "the model server"): ChatResponse {
   if (!isRecord(body)) throw new ModelError("parse", `${serverName} sent JSON that is not a chat completion.`);
-  if (body.error !== undefined) {
-    // Some servers report errors with a 200 status.
+  if (body.error !== undefined && body.error !== null) {
+    // Some servers report errors with a 200 status (and some name no error as `error: null`).
     throw new ModelError("http", `${serverName} reported an error: ${serverSaid(openAiErrorMessage(body) ?? "unknown error")}`);
   }
   const choices = body.choices;
@@ -108,7 +146,7 @@ export function parseChatCompletion(body: unknown, configuredModel: string, serv
     : undefined;
   return {
     text,
-    model: typeof body.model === "string" && body.model !== "" ? body.model : configuredModel,
+    model: reportedModelName(body.model, configuredModel),
     ...(usage ? { usage } : {}),
     ...(choice.finish_reason === "length" ? { truncated: true } : {}),
     ...(choice.finish_reason === "content_filter" ? { refused: true } : {}),
@@ -167,6 +205,12 @@ function openAiErrorMessage(body: unknown): string | undefined {
 function openAiErrorTypes(body: unknown): string[] {
   if (!isRecord(body) || !isRecord(body.error)) return [];
   return [body.error.type, body.error.code].filter((t): t is string => typeof t === "string");
+}
+
+/** The parameter an `unsupported_parameter` or `unsupported_value` error names (`{error: {param: "max_tokens"}}`). */
+function openAiRejectedParameter(body: unknown): string | undefined {
+  if (!isRecord(body) || !isRecord(body.error) || typeof body.error.param !== "string") return undefined;
+  return openAiErrorTypes(body).some((t) => t === "unsupported_parameter" || t === "unsupported_value") ? body.error.param : undefined;
 }
 
 function numberOr(value: unknown): number | undefined {

@@ -21,6 +21,8 @@ export interface JsonPost {
   serverName: string;
   /** Strings that must never appear in an error message (the API key). */
   secrets: string[];
+  /** Whether the request carries an API key (default: it does); a 401 or 403 to one without is worded so. */
+  keySent?: boolean;
   /** Pulls a human message out of an error body; each API words it differently. */
   errorMessageOf: (body: unknown) => string | undefined;
   /**
@@ -28,6 +30,8 @@ export interface JsonPost {
    * `insufficient_quota`): it tells apart what one status covers.
    */
   errorTypesOf?: (body: unknown) => string[];
+  /** The parameter a refused request named as one the model does not take (OpenAI's `param`). */
+  rejectedParameterOf?: (body: unknown) => string | undefined;
 }
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -91,10 +95,12 @@ function transportError(post: JsonPost, error: unknown): ModelError {
 function statusError(post: JsonPost, response: HttpResponse): ModelError {
   let said: string | undefined;
   let types: string[] = [];
+  let rejectedParameter: string | undefined;
   try {
     const body: unknown = JSON.parse(response.text);
     said = post.errorMessageOf(body);
     types = post.errorTypesOf?.(body) ?? [];
+    rejectedParameter = post.rejectedParameterOf?.(body);
   } catch {
     said = undefined;
   }
@@ -103,7 +109,9 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
   const server = capitalise(post.serverName);
   const status = response.status;
   if (status === 401 || status === 403) {
-    return new ModelError("auth", `${server} refused the API key (HTTP ${status}): ${detail}`, { status });
+    // Sent without a key (none set), "refused the API key" sends the user to check a key they never gave.
+    const refused = post.keySent === false ? `asks for an API key (HTTP ${status}), and none is set` : `refused the API key (HTTP ${status})`;
+    return new ModelError("auth", `${server} ${refused}: ${detail}`, { status });
   }
   if (status === 429) {
     // OpenAI's spent account answers 429 too, and no wait ends it.
@@ -120,7 +128,7 @@ function statusError(post: JsonPost, response: HttpResponse): ModelError {
     case "busy":
       return new ModelError("unavailable", `${server} is unavailable or overloaded (HTTP ${status}): ${detail}`, { status, reason });
     default:
-      return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status, ...(reason ? { reason } : {}) });
+      return new ModelError("http", `${server} answered HTTP ${status}: ${detail}`, { status, ...(reason ? { reason } : {}), ...(status === 400 && rejectedParameter ? { rejectedParameter } : {}) });
   }
 }
 

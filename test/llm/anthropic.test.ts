@@ -44,6 +44,11 @@ describe("Anthropic model", () => {
     expect(parseAnthropicMessage(body, "m").text).toBe("AB");
   });
 
+  it("takes the model's name from the answer only when it is one short line", () => {
+    expect(parseAnthropicMessage({ ...message("A"), model: "claude-sonnet-4-5-20250929" }, "m").model).toBe("claude-sonnet-4-5-20250929");
+    expect(parseAnthropicMessage({ ...message("A"), model: "c".repeat(5_000) }, "m").model).toBe("m");
+  });
+
   it("marks an answer cut at max_tokens, and one stopped as a refusal", () => {
     expect(parseAnthropicMessage({ ...message("part"), stop_reason: "max_tokens" }, "m").truncated).toBe(true);
     expect(parseAnthropicMessage({ ...message("I can start on th"), stop_reason: "refusal" }, "m")).toMatchObject({ text: "I can start on th", refused: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEmbedSpec } from "../../src/llm/embeddings/embed-spec";
 import { createChatModel, formatModelSpec, modelConfigFromSettings, parseModelSpec } from "../../src/llm/model-spec";
 import { defaultSettings } from "../../src/settings";
 import { fakeHttp, json } from "./fake-http";
@@ -41,6 +42,19 @@ describe("parseModelSpec", () => {
       expect(JSON.stringify(parsed), spec).not.toContain("s3cret-pw");
       expect(JSON.stringify(parsed), spec).toContain("user name or password");
     }
+  });
+
+  // Settings refuse such an address; the spec took it, called `…/v1?api_key=…/chat/completions` and
+  // printed it whole where it names the model's server (the MCP server's description of level 4).
+  it("refuses a base URL with a ?query or #fragment, as settings do, without repeating it", () => {
+    for (const spec of ["openai:m@https://proxy.example/v1?api_key=s3cret-pw", "openai:m@https://proxy.example/v1#s3cret-pw", "openai:m@https://proxy.example/v1?"]) {
+      const parsed = parseModelSpec(spec);
+      expect(parsed.ok, spec).toBe(false);
+      expect(JSON.stringify(parsed), spec).not.toContain("s3cret-pw");
+      expect(JSON.stringify(parsed), spec).toContain("?query or #fragment");
+    }
+    expect(parseEmbedSpec("openai:e@https://proxy.example/v1?key=s3cret-pw")).toMatchObject({ ok: false, error: { message: expect.not.stringContaining("s3cret-pw") as unknown } });
+    expect(parseModelSpec("openai:m@https://proxy.example/v1")).toMatchObject({ ok: true });
   });
 
   it("refuses an API key given as the model's name (sent in every request, written into every trace), without repeating it", () => {

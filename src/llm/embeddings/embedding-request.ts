@@ -3,7 +3,7 @@
 // the batch loop that paces requests, checks every vector and scales it to unit length.
 import { systemClock, type Clock, type Http } from "../../ports";
 import { ModelError } from "../chat-model";
-import { postJson, scrub } from "../send";
+import { postJson, scrub, serverSaid } from "../send";
 import {
   DEFAULT_EMBEDDING_REQUESTS_PER_SECOND,
   DEFAULT_EMBEDDING_TIMEOUT_MS,
@@ -25,6 +25,8 @@ export interface EmbeddingServer {
   serverName: string;
   /** Strings that must never appear in a message (the API key). */
   secrets: string[];
+  /** Whether requests carry a key: a 401 to one without says none is set. */
+  keySent: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export function embeddingServer(options: EmbeddingClientOptions, defaultBaseUrl:
       rate: rateCap(options.requestsPerSecond ?? DEFAULT_EMBEDDING_REQUESTS_PER_SECOND, clock),
       serverName: name(originOf(baseUrl)),
       secrets: apiKey ? [apiKey] : [],
+      keySent: Boolean(apiKey),
     },
   };
 }
@@ -89,7 +92,7 @@ export async function postEmbeddingJson(
   if (request.paced !== false) await server.rate.wait();
   if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
   try {
-    const body = await postJson({ ...request, http: server.http, clock: server.clock, timeoutMs: server.timeoutMs, serverName: server.serverName, secrets: server.secrets });
+    const body = await postJson({ ...request, http: server.http, clock: server.clock, timeoutMs: server.timeoutMs, serverName: server.serverName, secrets: server.secrets, keySent: server.keySent });
     return { ok: true, body };
   } catch (error) {
     return { ok: false, error: fromModelError(error, server.secrets) };
@@ -118,12 +121,26 @@ function fromModelError(error: unknown, secrets: string[]): EmbeddingError {
 }
 
 /**
+ * An error a server reported with a 200 (LM Studio for a route it does not serve, proxies): its
+ * words, scrubbed of the key and cut short as an error status's are (send.ts).
+ */
+export function errorReportedWith200(serverName: string, said: string | undefined, secrets: string[]): EmbeddingError {
+  return embeddingError("http", `${serverName} reported an error: ${serverSaid(scrub(said ?? "unknown error", secrets))}`);
+}
+
+/**
  * Texts per request, owned by one client and shared by its calls: a server that refuses a batch
  * as too large (413) is sent halves from then on, not the size it refused at every call.
  */
 export interface BatchSize {
   texts: number;
 }
+
+/**
+ * More dimensions than any embedding model gives (most give 384 to 4,096, the largest 12,288): kept, one server's 60,000
+ * a text would be 60 KB a section of the vault, in memory and in the saved vectors.
+ */
+export const MAX_DIMENSIONS = 16_384;
 
 /**
  * Embeds `texts` in batches of `batch.texts`, one request each, in order. Every answer must hold
@@ -151,6 +168,9 @@ export async function embedInBatches(
       return { ok: false, error: embeddingError("parse", `${options.serverName} sent ${answer.vectors.length} vectors for ${batch.length} texts.`) };
     }
     for (const raw of answer.vectors) {
+      if (Array.isArray(raw) && raw.length > MAX_DIMENSIONS) {
+        return { ok: false, error: embeddingError("parse", `${options.serverName} sent a vector of ${raw.length} dimensions; no embedding model gives more than ${MAX_DIMENSIONS.toLocaleString("en-US")}.`) };
+      }
       const vector = unitVector(raw);
       if (!vector) return { ok: false, error: embeddingError("parse", `${options.serverName} sent a vector that is not a list of numbers.`) };
       dimensions ??= vector.length;

@@ -9,7 +9,7 @@ import {
   type EmbeddingModel,
 } from "./embedding-model";
 import { embeddingPrefixes } from "./embedding-prefixes";
-import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
+import { embedInBatches, embeddingServer, errorReportedWith200, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
 
 export const DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434";
 export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
@@ -29,6 +29,10 @@ export function ollamaEmbeddingModel(options: EmbeddingClientOptions): Embedding
     });
     if (!answer.ok) return answer;
     const body = answer.body;
+    // LM Studio answers a route it does not serve (an OpenAI-compatible base given as Ollama's) with a 200 and an error.
+    if (isRecord(body) && !Array.isArray(body.embeddings) && body.error !== undefined && body.error !== null) {
+      return { ok: false, error: errorReportedWith200(server.serverName, ollamaErrorMessage(body), server.secrets) };
+    }
     if (!isRecord(body) || !Array.isArray(body.embeddings)) {
       return { ok: false, error: embeddingError("parse", `${server.serverName} sent JSON without "embeddings".`) };
     }
@@ -47,6 +51,9 @@ export function ollamaEmbeddingModel(options: EmbeddingClientOptions): Embedding
   };
 }
 
+/** Ollama's `{error: "…"}`, or the `{error: {message}}` of a server in front of it that speaks OpenAI's way. */
 function ollamaErrorMessage(body: unknown): string | undefined {
-  return isRecord(body) && typeof body.error === "string" ? body.error : undefined;
+  if (!isRecord(body)) return undefined;
+  if (typeof body.error === "string") return body.error;
+  return isRecord(body.error) && typeof body.error.message === "string" ? body.error.message : undefined;
 }

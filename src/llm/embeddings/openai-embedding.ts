@@ -9,9 +9,8 @@ import {
   type EmbeddingModel,
 } from "./embedding-model";
 import { embeddingPrefixes } from "./embedding-prefixes";
-import { embedInBatches, embeddingServer, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
+import { embedInBatches, embeddingServer, errorReportedWith200, isRecord, postEmbeddingJson, type BatchAnswer, type BatchSize } from "./embedding-request";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
-import { scrub, serverSaid } from "../send";
 
 export function openAiEmbeddingModel(options: EmbeddingClientOptions): EmbeddingModel {
   const { baseUrl, server } = embeddingServer(options, DEFAULT_OPENAI_COMPATIBLE_BASE_URL, (origin) => `the embedding server at ${origin}`);
@@ -44,11 +43,8 @@ export function openAiEmbeddingModel(options: EmbeddingClientOptions): Embedding
 
 /** `data[]` back in input order; exported for tests of odd server shapes. `secrets` never appear in a message. */
 export function readEmbeddingList(body: unknown, count: number, serverName: string, secrets: string[] = []): BatchAnswer {
-  if (isRecord(body) && body.error !== undefined) {
-    // Some servers report errors with a 200 status: their words are scrubbed and cut as an error status's are (send.ts).
-    const said = serverSaid(scrub(openAiErrorMessage(body) ?? "unknown error", secrets));
-    return { ok: false, error: embeddingError("http", `${serverName} reported an error: ${said}`) };
-  }
+  // Some servers report errors with a 200 status (and some name no error as `error: null`).
+  if (isRecord(body) && body.error !== undefined && body.error !== null) return { ok: false, error: errorReportedWith200(serverName, openAiErrorMessage(body), secrets) };
   if (!isRecord(body) || !Array.isArray(body.data)) {
     return { ok: false, error: embeddingError("parse", `${serverName} sent JSON without "data".`) };
   }

@@ -66,6 +66,18 @@ describe("Ollama /api/embed", () => {
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "model_missing" } });
   });
 
+  // LM Studio answers a route it does not serve (an OpenAI-compatible base given as Ollama's) with a 200 and an error;
+  // "sent JSON without embeddings" hid the server's words that say what is wrong.
+  it("an error reported with a 200 is the server's error, in its words, scrubbed and cut short", async () => {
+    const key = "sk-ollama-proxy-key-7Qz9Xw4Kp2Lm";
+    server.script.embedFailure = { status: 200, body: { error: `Unexpected endpoint or method. (POST /api/embed) ${key} ${"x".repeat(5_000)}` } };
+    const result = await model({ apiKey: key }).embed(["x"], "document");
+    expect(result).toMatchObject({ ok: false, error: { kind: "http", message: stringContaining("reported an error: Unexpected endpoint or method. (POST /api/embed)") } });
+    const message = result.ok ? "" : result.error.message;
+    expect(message).not.toContain(key);
+    expect(message.length).toBeLessThan(300);
+  });
+
   it("401 is auth, 429 is rate_limited with Retry-After, 500 is http — and the key is never in the message", async () => {
     const key = "sk-ollama-proxy-key-7Qz9Xw4Kp2Lm";
     server.script.embedFailure = { status: 401, body: { error: `bad key ${key}` } };
@@ -73,6 +85,10 @@ describe("Ollama /api/embed", () => {
     expect(auth).toMatchObject({ ok: false, error: { kind: "auth", status: 401 } });
     expect(JSON.stringify(auth)).not.toContain(key);
     expect(server.embedCalls[0].authorization).toBe(`Bearer ${key}`);
+    expect(auth.ok ? "" : auth.error.message).toContain("refused the API key");
+    // A proxy asking for a key the user never set is told as that, not as a key refused.
+    const noKey = await model().embed(["x"], "document");
+    expect(noKey).toMatchObject({ ok: false, error: { kind: "auth", message: stringContaining("asks for an API key (HTTP 401), and none is set") } });
 
     server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "7" } };
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "rate_limited", retryAfterMs: 7000 } });
@@ -114,6 +130,15 @@ describe("Ollama /api/embed", () => {
     expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse" } });
     server.script.embedFailure = { status: 200, body: { embeddings: [[1, 2]] } };
     expect(await model().embed(["x", "y"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: stringContaining("1 vectors for 2 texts") } });
+  });
+
+  // No embedding model gives more than a few thousand: a server sending 60,000 a text had every note
+  // of a vault kept at 60 KB a section (gigabytes held in memory and saved to the cache).
+  it("a vector longer than any embedding model's is parse, not a store of gigabytes", async () => {
+    server.script.embedFailure = { status: 200, body: { embeddings: [new Array(60_000).fill(0.5)] } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: false, error: { kind: "parse", message: stringContaining("60000 dimensions") } });
+    server.script.embedFailure = { status: 200, body: { embeddings: [new Array(4096).fill(0.5)] } };
+    expect(await model().embed(["x"], "document")).toMatchObject({ ok: true, dimensions: 4096 });
   });
 
   // Cast to float32 first, 1e39 became Infinity and the vector NaN: a similarity of NaN for that note,

@@ -90,5 +90,7 @@ describe("OpenAI-compatible /v1/embeddings", () => {
     expect(readEmbeddingList({ data: [{ index: 3, embedding: [1] }] }, 1, "s")).toMatchObject({ ok: false, error: { kind: "parse" } });
     expect(readEmbeddingList({ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }] }, 2, "s")).toMatchObject({ ok: false, error: { kind: "parse" } });
     expect(readEmbeddingList({ data: [{ embedding: [1] }, { embedding: [2] }] }, 2, "s")).toEqual({ ok: true, vectors: [[1], [2]] });
+    // A server that names no error as `error: null` beside its data sent vectors, not an error.
+    expect(readEmbeddingList({ data: [{ index: 0, embedding: [1] }], error: null }, 1, "s")).toEqual({ ok: true, vectors: [[1]] });
   });
 });
