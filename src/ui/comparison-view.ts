@@ -9,9 +9,10 @@
 import { ItemView, Keymap, type WorkspaceLeaf } from "obsidian";
 import { DIAL_LEVEL_NAMES, DIAL_LEVELS, type DialLevel } from "../index/dial/dial-types";
 import { ranAsAsked, type ComparedLevel, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
+import { keyInQuestion } from "../research/key-in-question";
 import { errorMessage } from "../text/error-message";
 import type { DialHost } from "./dial-host";
-import { openAtSection } from "./search-modal";
+import { KEY_IN_QUERY, openAtSection } from "./search-modal";
 
 export const COMPARISON_VIEW_TYPE = "vault-research-comparison";
 
@@ -91,6 +92,11 @@ export class ComparisonView extends ItemView {
     this.resultEl.empty();
     if (trimmed === "") {
       this.statusEl.setText("Type a query to compare.");
+      return;
+    }
+    // Four searches would send it to the embedding and chat models and log it four times (see the search modal).
+    if (keyInQuestion(trimmed)) {
+      this.statusEl.setText(KEY_IN_QUERY);
       return;
     }
     const controller = new AbortController();

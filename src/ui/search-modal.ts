@@ -11,6 +11,7 @@
 import { Keymap, Notice, SuggestModal, type App, type PaneType } from "obsidian";
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
 import type { Highlight, SectionHit } from "../index/types";
+import { keyInQuestion } from "../research/key-in-question";
 import { errorMessage } from "../text/error-message";
 import { DialControl, levelThatWillRun, notReadyReason } from "./dial-control";
 import type { DialHost } from "./dial-host";
@@ -36,6 +37,18 @@ export function runningWords(level: DialLevel): string {
   if (level === 4) return "Rerank: embedding the query, then reranking…";
   return `${DIAL_LEVEL_NAMES[level]}: embedding the query…`;
 }
+
+/**
+ * What an overtaken search answers: never settled, so the app keeps the newer search's list rather
+ * than drawing this one's (an empty list, or the same list again with the selection moved back).
+ * A new one each time: one shared promise would hold every abandoned caller's reaction for good.
+ */
+function overtaken(): Promise<DialResult[]> {
+  return new Promise<DialResult[]>(() => undefined);
+}
+
+/** Said instead of searching a query that is, or holds, an API key (a paste into the wrong box). */
+export const KEY_IN_QUERY = "This looks like an API key, so it was not searched: nothing was sent to a model or written to the query log. A key goes in settings.";
 
 /** Under a note found by the vault's own language alone (none of the query's words is in it). */
 export const BY_MEANING = "By meaning in this vault · none of your words is in this note";
@@ -124,8 +137,11 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   async getSuggestions(query: string): Promise<DialResult[]> {
     const count = ++this.searchCount;
     const results = await this.search(query, count);
-    // A search a newer one (or the close) overtook says nothing: its words are no longer true.
-    if (count === this.searchCount) this.sayAloud(this.outcomeWords(query, results));
+    // A search a newer one (or the close) overtook says nothing, and shows nothing: the app lists
+    // whatever it answers for the same query, and a dial moved during Rerank's long typing pause
+    // let its empty answer wipe the list Lexical had shown since.
+    if (count !== this.searchCount) return overtaken();
+    this.sayAloud(this.outcomeWords(query, results));
     return results;
   }
 
@@ -136,6 +152,13 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     if (query.trim() === "") {
       this.say("");
       this.emptyStateText = "Type to search your vault.";
+      return [];
+    }
+    // The dial scrubs only the keys secret storage holds: one it does not hold (another service's)
+    // would go to the embedding and chat models and into the query log, as research refuses to let it.
+    if (keyInQuestion(query)) {
+      this.say("");
+      this.emptyStateText = KEY_IN_QUERY;
       return [];
     }
     const level = this.dial.level();
@@ -213,6 +236,13 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.say(runningWords(vectorLevel), true);
     const closest = await this.host.search({ query, level: vectorLevel, limit: CLOSEST_COUNT, surface: "search-modal", signal });
     if (count !== this.searchCount) return [];
+    // It fell back to words, which had found nothing: that says no note is close, which nobody measured.
+    if (closest.ranLevel === 1) {
+      const why = closest.notices.map((n) => n.message).join(" ");
+      this.say(`No note contains these words. The closest notes by meaning could not be found${why ? `: ${why}` : "."}`);
+      this.emptyStateText = "No notes match.";
+      return [];
+    }
     // The closest first, by the similarity shown beside each.
     const results = closest.results.slice(0, CLOSEST_COUNT).sort((a, b) => (similarityOf(b) ?? 0) - (similarityOf(a) ?? 0));
     for (const r of results) {
@@ -234,7 +264,9 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
       this.responses.set(r, closest);
       this.closest.add(r);
     }
-    this.say(`No note contains these words. The ${results.length} closest by spelling, with their low scores.${byMeaning ? ` ${byMeaning}` : ""}`);
+    // The word search may have stood in for a level that could not run: that is said first, as `shown` says it.
+    const words = [...levelLines(response), `No note contains these words. The ${results.length} closest by spelling, with their low scores.`, ...(byMeaning ? [byMeaning] : [])];
+    this.say(words.join(" "));
     this.emptyStateText = "No notes match.";
     return results;
   }
@@ -254,9 +286,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   /** Shows a finished search: which level ran and why, its notices, and the results. */
   private shown(response: DialResponse, emptyText: string): DialResult[] {
     for (const r of response.results) this.responses.set(r, response);
-    const lines: string[] = [];
-    if (response.ranLevel !== response.level) lines.push(`Ran at ${DIAL_LEVEL_NAMES[response.ranLevel]} instead of ${DIAL_LEVEL_NAMES[response.level]}.`);
-    for (const notice of response.notices) lines.push(notice.message);
+    const lines = levelLines(response);
     const byMeaningOnly = response.results.length > 0 && response.results.every((r) => !r.explanation.lanes.some((l) => l.lane === "lexical"));
     if (byMeaningOnly) lines.push("No note contains these words; these were found by meaning alone.");
     this.say(lines.join(" "));
@@ -288,6 +318,14 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.modalEl.toggleClass("is-searching", busy);
     this.resultContainerEl.setAttr("aria-busy", busy ? "true" : "false");
   }
+}
+
+/** Which level ran when it was not the one asked for, and the search's notices, one sentence each. */
+function levelLines(response: DialResponse): string[] {
+  const lines: string[] = [];
+  if (response.ranLevel !== response.level) lines.push(`Ran at ${DIAL_LEVEL_NAMES[response.ranLevel]} instead of ${DIAL_LEVEL_NAMES[response.level]}.`);
+  for (const notice of response.notices) lines.push(notice.message);
+  return lines;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, Vault, WorkspaceLeaf } from "../stubs/obsidian";
 import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
 import { COMPARISON_VIEW_TYPE, ComparisonView, moveWords } from "../../src/ui/comparison-view";
+import { KEY_IN_QUERY } from "../../src/ui/search-modal";
 import { dialResponse, dialResult, FakeDialHost, unavailableNotice } from "./dial/fake-dial-host";
 
 const note = (name: string): DialResult => dialResult({ path: `${name}.md`, key: `${name}.md`, title: name });
@@ -31,6 +32,15 @@ describe("the comparison view", () => {
     expect(view.getDisplayText()).toBe("Compare search levels");
     expect(el.querySelector("input")?.getAttribute("aria-label")).toBe("Query to compare");
     expect(document.activeElement).toBe(el.querySelector("input"));
+  });
+
+  it("does not compare a query holding an API key pasted by mistake: no level runs, so nothing is sent or logged", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: ORDERS[r.level].map(note) }));
+    const { view, el } = await openView(host);
+    await view.compare("merge edits ghp_R2d2C3po4Bb8Xy7Wq1Lm6Nz5Kt9Vs0Hj3");
+    expect(host.requests).toEqual([]);
+    expect(el.querySelector(".vault-research-comparison-status")?.textContent).toBe(KEY_IN_QUERY);
+    expect(el.querySelectorAll("tbody tr")).toHaveLength(0);
   });
 
   it("runs all four levels for the query typed and shows each note's rank and move side by side", async () => {

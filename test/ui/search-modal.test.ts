@@ -7,7 +7,7 @@ import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
 import { VaultSearch } from "../../src/index/dial/vault-search";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
-import { BY_MEANING, mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
+import { BY_MEANING, KEY_IN_QUERY, mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
 import { dialResponse, dialResult, engineDialHost, FakeDialHost, readinessUpTo, unavailableNotice } from "./dial/fake-dial-host";
 
 /** The stand-in as the type the code under test expects. */
@@ -433,6 +433,47 @@ describe("the dial in the search modal", () => {
     await vi.waitFor(() => expect(host.clicks).toEqual([{ logId: "log-meaning", key: "Bread.md", rank: 2 }]));
   });
 
+  it("asked for the closest notes by meaning when the embedding server fails, says it failed and why, not that no note is close", async () => {
+    const failed = "The embedding server at http://127.0.0.1:11434 did not answer. Searched by words only (level 1).";
+    const host = new FakeDialHost((r) =>
+      r.level === 1
+        ? dialResponse({ query: r.query, results: [] })
+        : dialResponse({ query: r.query, level: r.level, ranLevel: 1, results: [], notices: [{ kind: "embedding_failed", wanted: r.level, ran: 1, errorKind: "network", message: failed }] }),
+    );
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "descale espresso");
+    const offer = await vi.waitFor(() => {
+      const button = modal.modalEl.querySelector<HTMLButtonElement>(".vault-research-search-offer-button");
+      if (!button || button.closest<HTMLElement>(".vault-research-search-offer")!.style.display === "none") throw new Error("no offer yet");
+      return button;
+    });
+    offer.click();
+    await vi.waitFor(() => expect(host.requests.map((r) => r.level)).toEqual([1, 1, 3]));
+    const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
+    await vi.waitFor(() => expect(status.textContent).toBe(`No note contains these words. The closest notes by meaning could not be found: ${failed}`));
+    expect(spoken(modal)).toContain(failed);
+  });
+
+  it("asked at Hybrid when the embedding server fails and no word matches, still says Hybrid did not run and why beside the closest by spelling", async () => {
+    const failed = "The embedding server at http://127.0.0.1:11434 did not answer. Searched by words only (level 1).";
+    const spelled = dialResult({ path: "Espresso machine.md", key: "Espresso machine.md", title: "Espresso machine", score: 0.42 });
+    const host = new FakeDialHost((r) =>
+      r.loose
+        ? dialResponse({ query: r.query, results: [spelled] })
+        : dialResponse({ query: r.query, level: r.level, ranLevel: 1, results: [], notices: [{ kind: "embedding_failed", wanted: r.level, ran: 1, errorKind: "network", message: failed }] }),
+    );
+    host.levels["search-modal"] = 2;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "expresso descalling");
+    await shown(modal);
+    const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
+    expect(status.textContent).toContain("Ran at Lexical instead of Hybrid.");
+    expect(status.textContent).toContain(failed);
+    expect(status.textContent).toContain("The 1 closest by spelling");
+  });
+
   it("with no word in any note and no vectors, says what finding the closest notes needs", async () => {
     const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: [] }));
     host.ready = readinessUpTo(1);
@@ -494,6 +535,45 @@ describe("the dial in the search modal", () => {
     await vi.waitFor(() => expect(host.requests[0].signal?.aborted).toBe(true));
     const items = await shown(modal);
     expect(items.map((i) => i.querySelector(".vault-research-search-result-title")?.textContent)).toEqual(["kite"]);
+  });
+
+  it("a search overtaken while in its typing pause does not empty the list the newer one showed (Rerank's pause outlasts Lexical's)", async () => {
+    vi.useFakeTimers();
+    try {
+      const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: [kites] }));
+      host.levels["search-modal"] = 4;
+      const modal = new VaultSearchModal(real(app), host, { typingPauseMs: { 1: 120, 2: 250, 3: 250, 4: 600 } });
+      modal.open();
+      type(modal, "kite");
+      await vi.advanceTimersByTimeAsync(10);
+      const lexical = modal.modalEl.querySelector<HTMLInputElement>(".vault-research-dial-input[value='1']")!;
+      lexical.checked = true;
+      lexical.dispatchEvent(new Event("change"));
+      await vi.advanceTimersByTimeAsync(200);
+      expect(host.requests.map((r) => r.level)).toEqual([1]);
+      expect(modal.resultContainerEl.querySelectorAll(".suggestion-item")).toHaveLength(1);
+      // The Rerank search's pause ends: it was overtaken, and must not replace the list with nothing.
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(host.requests.map((r) => r.level)).toEqual([1]);
+      expect(modal.resultContainerEl.querySelectorAll(".suggestion-item")).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a key pasted into the query by mistake is not searched: it reaches no model and no query log line, and the modal says why", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: [kites] }));
+    host.levels["search-modal"] = 2;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kites sk-ant-api03-Zq8x2Lm4Vt7Rp1Ws9Ky3Nb6");
+    await vi.waitFor(() => expect(modal.resultContainerEl.textContent).toBe(KEY_IN_QUERY));
+    expect(host.requests).toEqual([]);
+    expect(spoken(modal)).toBe(KEY_IN_QUERY);
+    // The key gone, the words are searched as ever.
+    type(modal, "kites");
+    await shown(modal);
+    expect(host.requests.map((r) => r.query)).toEqual(["kites"]);
   });
 
   it("dismissed while the typing pause runs, searches nothing: no model, no log line for a query the user let go", async () => {
