@@ -133,6 +133,8 @@ export class DialService {
 
   private tellLogProblem(): void {
     const problem = this.deps.log.problem;
+    // Written since: the same failure later (the disk full again) is a new episode, and is said.
+    if (problem === null) this.toldLogProblem = null;
     if (problem === null || problem === this.toldLogProblem) return;
     this.toldLogProblem = problem;
     this.deps.notify?.(`Vault Research: ${problem}. Search still works.`);

@@ -120,7 +120,11 @@ export class SearchDialServices {
     const from = JSON.stringify(this.deps.settings().model);
     if (from === this.rerankFrom) return;
     this.rerankFrom = from;
-    this.dial.configure({ rerankModel: await this.deps.chatModel() });
+    const model = await this.deps.chatModel();
+    // The settings changed again while it was made: the newer call configures theirs. Set last, this
+    // one would rerank, sending the snippets, with a model the user had since replaced or turned off.
+    if (this.rerankFrom !== from) return;
+    this.dial.configure({ rerankModel: model });
   }
 
   private async createEmbedder(config: Exclude<EmbedConfig, { kind: "none" }>, purpose: "job" | "query"): Promise<Embedder | null> {

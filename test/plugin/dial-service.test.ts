@@ -39,7 +39,7 @@ async function service(options: { failingLog?: boolean } = {}) {
   const log = new QueryLog({ file });
   const dial = new DialService({ index: () => index, notes, clock: { now: () => 1_764_590_000_000, sleep: async () => {} }, settings: () => settings, saveSettings, log, embeddingStatus: () => null, notify: (m) => notices.push(m) });
   const lines = () => file.text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { dial, log, settings, saveSettings, lines, notes, notices, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
+  return { dial, log, file, settings, saveSettings, lines, notes, notices, replaceIndex: async () => ((index = new VaultIndex()), await index.sync(notes, null)) };
 }
 
 describe("DialService", () => {
@@ -57,6 +57,19 @@ describe("DialService", () => {
     expect(first.results.map((r) => r.path)).toEqual(["Garden/Tomatoes.md"]);
     expect(first.logId).toBeNull();
     expect(notices).toEqual(["Vault Research: The query log could not be written: EACCES: permission denied. Search still works."]);
+  });
+
+  it("says it again when the log fails again after it had been written: a second full disk is not kept quiet", async () => {
+    const { dial, file, notices } = await service();
+    const append = file.append.bind(file);
+    file.append = async () => Promise.reject(new Error("ENOSPC: no space left on device"));
+    await dial.search({ query: "tomatoes", level: 1, surface: "search-modal" });
+    file.append = append;
+    await dial.search({ query: "compost", level: 1, surface: "search-modal" });
+    file.append = async () => Promise.reject(new Error("ENOSPC: no space left on device"));
+    await dial.search({ query: "beans", level: 1, surface: "search-modal" });
+    const full = "Vault Research: The query log could not be written: ENOSPC: no space left on device. Search still works.";
+    expect(notices).toEqual([full, full]);
   });
 
   it("a comparison whose searches cannot go to the log says so too, and still compares", async () => {
