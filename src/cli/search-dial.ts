@@ -119,7 +119,7 @@ async function chatModelFor(config: ModelConfig, http: Http, secrets: ReturnType
   return created.model;
 }
 
-/** "Level 3 (multi-field)". */
+/** "level 3 (multi-field)", as it goes inside a sentence. */
 export function levelWords(level: DialLevel): string {
   return `level ${level} (${DIAL_LEVEL_NAMES[level].toLowerCase()})`;
 }

@@ -79,6 +79,7 @@ export type DialNotice =
   | { kind: "embedding_failed"; wanted: DialLevel; ran: 1; errorKind: string; message: string }
   | { kind: "vectors_partial"; embedded: number; notes: number; message: string }
   | { kind: "rerank_failed"; reason: "timeout" | "invalid_json" | "model_error" | "cancelled"; message: string }
+  | { kind: "rerank_partial"; named: number; candidates: number; message: string }
   | { kind: "rerank_cached"; message: string }
   | { kind: "query_cut"; message: string };
 

@@ -4,12 +4,13 @@
 // counted on the clock's monotonic reading: on the wall clock, one set back an hour kept every order
 // an hour longer.
 import { monotonicReading, type Clock } from "../../ports";
+import type { RerankOrder } from "./rerank";
 
 export const DEFAULT_RERANK_TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 200;
 
 export class RerankCache {
-  private readonly entries = new Map<string, { order: number[]; expires: number }>();
+  private readonly entries = new Map<string, { kept: RerankOrder; expires: number }>();
 
   constructor(
     private readonly clock: Pick<Clock, "now" | "monotonicNow">,
@@ -20,19 +21,19 @@ export class RerankCache {
     return JSON.stringify([parts.query.trim(), parts.level, parts.filters, parts.candidates]);
   }
 
-  get(key: string): number[] | null {
+  get(key: string): RerankOrder | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (entry.expires <= monotonicReading(this.clock)) {
       this.entries.delete(key);
       return null;
     }
-    return [...entry.order];
+    return { order: [...entry.kept.order], named: entry.kept.named };
   }
 
-  set(key: string, order: readonly number[]): void {
+  set(key: string, kept: RerankOrder): void {
     this.entries.delete(key);
-    this.entries.set(key, { order: [...order], expires: monotonicReading(this.clock) + this.ttlMs });
+    this.entries.set(key, { kept: { order: [...kept.order], named: kept.named }, expires: monotonicReading(this.clock) + this.ttlMs });
     // Oldest first out: a Map keeps insertion order.
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }

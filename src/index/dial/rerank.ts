@@ -32,8 +32,16 @@ export interface RerankCandidate {
 
 export type RerankFailureReason = "timeout" | "invalid_json" | "model_error" | "cancelled";
 
-/** `order`: indices into the candidates, best first, every one exactly once. */
-export type RerankOutcome = { ok: true; order: number[] } | { ok: false; reason: RerankFailureReason; message: string };
+/**
+ * `order`: indices into the candidates, best first, every one exactly once. `named`: how many of them
+ * the model placed (the first `named` of `order`); the rest follow in their old order, unranked by it.
+ */
+export interface RerankOrder {
+  order: number[];
+  named: number;
+}
+
+export type RerankOutcome = ({ ok: true } & RerankOrder) | { ok: false; reason: RerankFailureReason; message: string };
 
 /** How many of level 3's results the model reorders. */
 export const RERANK_COUNT = 10;
@@ -108,8 +116,9 @@ export function parseRerankAnswer(text: string, count: number): RerankOutcome {
     if (order.includes(n - 1)) return invalid(`the answer named result ${n} twice`);
     order.push(n - 1);
   }
+  const named = order.length;
   for (let i = 0; i < count; i++) if (!order.includes(i)) order.push(i);
-  return { ok: true, order };
+  return { ok: true, order, named };
 }
 
 function invalid(why: string): RerankOutcome {

@@ -263,8 +263,8 @@ export class VaultSearch {
     const top = results.slice(0, RERANK_COUNT);
     if (top.length < 2) return { results, ranLevel: 4 };
     const key = RerankCache.key({ query: request.query, level: 4, filters, candidates: top.map((r) => r.key) });
-    let order = this.rerankCache.get(key);
-    if (order) {
+    let kept = this.rerankCache.get(key);
+    if (kept) {
       notices.push({ kind: "rerank_cached", message: `Reordered by ${model.name} earlier (kept for a few minutes).` });
     } else {
       const candidates = top.map((r) => ({ title: r.title, headingPath: r.section?.headingPath ?? [], snippet: r.section?.snippet || r.title }));
@@ -273,10 +273,12 @@ export class VaultSearch {
         notices.push({ kind: "rerank_failed", reason: outcome.reason, message: outcome.message });
         return { results, ranLevel: 3 };
       }
-      order = outcome.order;
-      this.rerankCache.set(key, order);
+      kept = { order: outcome.order, named: outcome.named };
+      this.rerankCache.set(key, kept);
     }
-    const reordered = order.map((from, to) => ({ ...top[from], explanation: { ...top[from].explanation, rerank: { before: from + 1, after: to + 1, model: model.name } } }));
+    // The model placed only some: the rest follow in level 3's order, which no one should read as its judgement.
+    if (kept.named < top.length) notices.push(partialRerank(model.name, kept.named, top.length));
+    const reordered = kept.order.map((from, to) => ({ ...top[from], explanation: { ...top[from].explanation, rerank: { before: from + 1, after: to + 1, model: model.name } } }));
     return { results: [...reordered, ...results.slice(top.length)], ranLevel: 4 };
   }
 
@@ -384,6 +386,17 @@ const UNAVAILABLE_WORDS: Record<"no_embedder" | "no_vectors" | "no_chat_model", 
 
 const OTHER_MODEL_WORDS =
   "The embedding model answers differently than when the vault's vectors were made (another model behind the same name?), so this search used words only (level 1). Embed the vault again.";
+
+function partialRerank(model: string, named: number, candidates: number): DialNotice {
+  const rest = candidates - named;
+  const others = rest === 1 ? "the last follows" : `the other ${rest} follow`;
+  return {
+    kind: "rerank_partial",
+    named,
+    candidates,
+    message: `${model} ranked only ${named} of the ${candidates} results; ${others} ${named === 1 ? "it" : "them"} in level 3's order.`,
+  };
+}
 
 function unavailable(wanted: DialLevel, ran: DialLevel, reason: "no_embedder" | "no_vectors" | "no_chat_model"): DialNotice {
   return { kind: "level_unavailable", wanted, ran, reason, message: UNAVAILABLE_WORDS[reason] };

@@ -18,24 +18,24 @@ const candidates = [
 
 describe("rerank answer", () => {
   it("reads {order: [...]} as a full order, unnamed results after in their old order", () => {
-    expect(parseRerankAnswer('{"order": [3, 1, 2]}', 3)).toEqual({ ok: true, order: [2, 0, 1] });
-    expect(parseRerankAnswer('{"order": [2]}', 3)).toEqual({ ok: true, order: [1, 0, 2] });
-    expect(parseRerankAnswer('```json\n{"order": [2, 1]}\n```', 2)).toEqual({ ok: true, order: [1, 0] });
-    expect(parseRerankAnswer('{"order": [2, 1], "why": "closer"}', 2)).toEqual({ ok: true, order: [1, 0] });
+    expect(parseRerankAnswer('{"order": [3, 1, 2]}', 3)).toEqual({ ok: true, order: [2, 0, 1], named: 3 });
+    expect(parseRerankAnswer('{"order": [2]}', 3)).toEqual({ ok: true, order: [1, 0, 2], named: 1 });
+    expect(parseRerankAnswer('```json\n{"order": [2, 1]}\n```', 2)).toEqual({ ok: true, order: [1, 0], named: 2 });
+    expect(parseRerankAnswer('{"order": [2, 1], "why": "closer"}', 2)).toEqual({ ok: true, order: [1, 0], named: 2 });
   });
 
   // As one pattern, a fence and a run of line breaks with no closer was read again from each of
   // them: 20,000 took 0.3 s, and the 1,000,000 here would take some 13 minutes.
   it("reads an answer of a fence and 1,000,000 line breaks with no closer at once, and fences as before", () => {
     expect(parseRerankAnswer(`\`\`\`\n${"\n".repeat(1_000_000)}x`, 3)).toMatchObject({ ok: false, reason: "invalid_json" });
-    expect(parseRerankAnswer('```JSON {"order": [2]} ```', 2)).toEqual({ ok: true, order: [1, 0] });
-    expect(parseRerankAnswer('```\n\n{"order": [2]}\n\n```', 2)).toEqual({ ok: true, order: [1, 0] });
+    expect(parseRerankAnswer('```JSON {"order": [2]} ```', 2)).toEqual({ ok: true, order: [1, 0], named: 1 });
+    expect(parseRerankAnswer('```\n\n{"order": [2]}\n\n```', 2)).toEqual({ ok: true, order: [1, 0], named: 1 });
   });
 
   // The model check called a one-line fence "not JSON" and took none of these: one rule now (text/model-reply-json.ts).
   it("takes the order out of a ~~~ fence, or a fence with a sentence before it and a remark after it", () => {
-    expect(parseRerankAnswer('~~~json\n{"order": [2, 1]}\n~~~', 2)).toEqual({ ok: true, order: [1, 0] });
-    expect(parseRerankAnswer('Here is the order:\r\n```json\r\n{"order": [2, 1]}\r\n```\r\nResult 2 names the part.', 2)).toEqual({ ok: true, order: [1, 0] });
+    expect(parseRerankAnswer('~~~json\n{"order": [2, 1]}\n~~~', 2)).toEqual({ ok: true, order: [1, 0], named: 2 });
+    expect(parseRerankAnswer('Here is the order:\r\n```json\r\n{"order": [2, 1]}\r\n```\r\nResult 2 names the part.', 2)).toEqual({ ok: true, order: [1, 0], named: 2 });
   });
 
   it.each([
@@ -67,7 +67,7 @@ describe("rerank prompt and call", () => {
     const http = fakeHttp(() => ({ status: 200, headers: {}, text: JSON.stringify({ choices: [{ message: { content: '{"order": [2, 3, 1]}' } }] }) }));
     const model: RerankModel = openAiCompatibleModel({ http, model: "m", baseUrl: "http://127.0.0.1:1/v1" });
     const outcome = await rerankWithModel(model, "q", candidates, { clock: systemClock });
-    expect(outcome).toEqual({ ok: true, order: [1, 2, 0] });
+    expect(outcome).toEqual({ ok: true, order: [1, 2, 0], named: 3 });
     const body = http.lastBody();
     expect(body).toMatchObject({ temperature: 0, max_tokens: 200 });
     expect(JSON.stringify(body.messages)).toContain('{\\"order\\": [numbers of the results, best first]}');
@@ -101,9 +101,9 @@ describe("rerank cache", () => {
     const key = RerankCache.key({ query: "q ", level: 4, filters: { folders: [], tags: [] }, candidates: ["a", "b"] });
     expect(RerankCache.key({ query: "q", level: 4, filters: { folders: [], tags: [] }, candidates: ["a", "b"] })).toBe(key);
     expect(RerankCache.key({ query: "q", level: 4, filters: { folders: [], tags: [] }, candidates: ["b", "a"] })).not.toBe(key);
-    cache.set(key, [1, 0]);
+    cache.set(key, { order: [1, 0], named: 1 });
     clock.advance(59_999);
-    expect(cache.get(key)).toEqual([1, 0]);
+    expect(cache.get(key)).toEqual({ order: [1, 0], named: 1 });
     clock.advance(1);
     expect(cache.get(key)).toBeNull();
   });
@@ -111,7 +111,7 @@ describe("rerank cache", () => {
   it("does not keep an order past its TTL when the wall clock was set back an hour", () => {
     const clock = fakeClock();
     const cache = new RerankCache(clock, 60_000);
-    cache.set("key", [1, 0]);
+    cache.set("key", { order: [1, 0], named: 2 });
     clock.set(clock.now() - 3_600_000);
     clock.advance(60_000);
     expect(cache.get("key")).toBeNull();

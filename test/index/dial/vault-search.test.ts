@@ -212,6 +212,20 @@ describe("level 4: rerank", () => {
     expect(second.notices.map((n) => n.kind)).toContain("rerank_cached");
   });
 
+  it("says when the model ranked only some of the results, and that the rest keep level 3's order — from the cache too", async () => {
+    server.script.chatAnswer = () => '{"order": [2]}';
+    const search = dial();
+    const three = await search.search({ query: "automobile repair", level: 3 });
+    const four = await search.search({ query: "automobile repair", level: 4 });
+    const shown = three.results.length;
+    expect(four.ranLevel).toBe(4);
+    expect(paths(four.results)).toEqual([paths(three.results)[1], paths(three.results)[0], ...paths(three.results).slice(2)]);
+    const partial = { kind: "rerank_partial", named: 1, candidates: shown, message: `openai:stand-in ranked only 1 of the ${shown} results; the other ${shown - 1} follow it in level 3's order.` };
+    expect(four.notices).toEqual([partial]);
+    const again = await search.search({ query: "automobile repair", level: 4 });
+    expect(again.notices).toEqual([expect.objectContaining({ kind: "rerank_cached" }), partial]);
+  });
+
   it("keeps level 3's order, and says so, when the model's answer is not the JSON asked for", async () => {
     server.script.chatAnswer = () => "Sure! The best is 2, then 1.";
     const three = await dial().search({ query: "automobile repair", level: 3 });
