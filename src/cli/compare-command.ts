@@ -36,7 +36,9 @@ const RANK_WIDTH = 9;
 
 /** What a person reads: whether each level ran (and what ran instead), then one line per note with its ranks and moves. */
 export function comparisonText(comparison: LevelComparison): StyledText {
-  const parts: StyledText = [`"${comparison.query}" at the four levels of the search dial:\n`];
+  // As search shows it: a line break in the query, written visibly, cannot start a line of its own.
+  const query = visibleName(comparison.query);
+  const parts: StyledText = [`"${query}" at the four levels of the search dial:\n`];
   for (const l of comparison.levels) {
     const results = ` · ${l.keys.length} result${l.keys.length === 1 ? "" : "s"}`;
     // A level that fell back gave a lower level's results: counted there, not here.
@@ -44,7 +46,7 @@ export function comparisonText(comparison: LevelComparison): StyledText {
     parts.push(`  L${l.level} ${DIAL_LEVEL_NAMES[l.level].toLowerCase()}: `, ...ran, ` · ${Math.round(l.latencyMs)} ms\n`);
     for (const n of l.notices) parts.push(styled("dim", `     ${n.message}`), "\n");
   }
-  if (comparison.rows.length === 0) return [...parts, `\nNo notes match "${comparison.query}" at any level.\n`];
+  if (comparison.rows.length === 0) return [...parts, `\nNo notes match "${query}" at any level.\n`];
   parts.push("\n", styled("bold", `  ${["L1", "L2", "L3", "L4"].map((h) => h.padEnd(RANK_WIDTH)).join("")}note`), "\n");
   for (const row of comparison.rows) parts.push(...rowText(row, comparison.levels));
   const notRun = comparison.levels.some((l) => !ranAsAsked(l)) ? " not run: the level could not run (the lines above say why), and moves are from the last level before it that ran;" : "";

@@ -87,3 +87,14 @@ describe("vault-research compare", () => {
     expect(json.query.length).toBeLessThanOrEqual(2000);
   });
 });
+
+describe("vault-research compare, the query on its line", () => {
+  it("writes a line break in the query visibly, as search does: it cannot start a line that looks like a level's", async () => {
+    const query = "basil\n  L4 rerank: ran · 9 results · 1 ms";
+    const run = await compare(query);
+    expect(run.code).toBe(0);
+    expect(run.out.split("\n")[0]).toBe('"basil\\n  L4 rerank: ran · 9 results · 1 ms" at the four levels of the search dial:');
+    expect(run.out).toContain('No notes match "basil\\n  L4 rerank: ran · 9 results · 1 ms" at any level.');
+    expect(run.out).not.toContain("\n  L4 rerank: ran · 9");
+  });
+});
