@@ -5,7 +5,7 @@
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
 import { warningsToShow, type ContentSection, type OutsideVaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, providerList, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { CUT_MARK, cutText } from "../evidence/trace-bounds";
 import { TRACE_NOTE_TYPE } from "../index/trace-marks";
@@ -162,11 +162,14 @@ function missingBeyondReason(judge: ResearchTrace["pack"]["judge"]): string {
 function outsideSection(trace: ResearchTrace): string {
   const rows = trace.pack.external_evidence;
   const rowProviders = [...new Set(rows.map((r) => r.provider))];
-  const counterProviders = rows.length > 0 ? rowProviders : trace.queries_sent.length > 0 ? trace.providers : [];
+  // With no rows, the sources that answered with nothing: "0 rows from Hacker News" was said of one that never answered.
+  const counterProviders = rows.length > 0 ? rowProviders : answeredSources(trace);
   const lines = ["## Outside vault", ""];
   // Only a run that asked the web has answers that were replayed; a run that asked nothing has none to call recorded.
   if (trace.replayed_from !== undefined && trace.queries_sent.length > 0) lines.push(replayCallout(trace.replayed_from), "");
   lines.push(outsideVaultCounter(rows.length, counterProviders), "");
+  const failed = failedSources(trace);
+  if (failed !== "") lines.push(failed, "");
   const why = eventText(trace, "external_policy", "detail");
   if (trace.queries_sent.length > 0) {
     if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
@@ -177,6 +180,24 @@ function outsideSection(trace: ResearchTrace): string {
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
   for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key), pageNotRead(trace, row.source_key)));
   return lines.join("\n");
+}
+
+/** The sources that answered the run's web search, with results or none: each has its freshness entry (and any rows). */
+function answeredSources(trace: ResearchTrace): string[] {
+  const { coverage, external_evidence: rows } = trace.pack;
+  return [...new Set([...coverage.external_freshness.map((f) => f.provider), ...rows.map((r) => r.provider)])];
+}
+
+/**
+ * The sources that failed and never answered, said beside the counter: with none answering, the
+ * search failed, which "Outside vault: 0 rows" alone reads as a search that found nothing.
+ */
+function failedSources(trace: ResearchTrace): string {
+  const answered = answeredSources(trace);
+  const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined && !answered.includes(e.provider) ? [e.provider] : [])))];
+  if (failed.length === 0) return "";
+  if (answered.length === 0) return `The web search failed: no source answered (${providerList(failed)} failed; see Warnings below).`;
+  return `${providerList(failed)} failed (see Warnings below); only ${providerList(answered)} answered.`;
 }
 
 /**
@@ -328,7 +349,7 @@ function eventDetails(data: Record<string, unknown> | undefined): string {
   if (!data) return "";
   const waited = typeof data.rate_wait_ms === "number";
   const parts = Object.entries(data)
-    .filter(([k]) => k !== "ms" && !(waited && k === "rate_wait"))
+    .filter(([k]) => k !== "ms" && !(waited && (k === "rate_wait" || k === "rate_wait_cut")))
     .map(([k, v]) => (waited && k === "rate_wait_ms" ? rateWaitWords(data.rate_wait_ms as number, data) : `${k}: ${typeof v === "string" ? v : JSON.stringify(typeof v === "number" ? roundTo(v, 1) : v)}`));
   if (typeof data.ms === "number") parts.push(`took ${figure(data.ms)} ms`);
   return cutText(parts.join("; "), 240);
@@ -337,11 +358,14 @@ function eventDetails(data: Record<string, unknown> | undefined): string {
 /**
  * A source's wait for its rate turn before it was asked, beside its answer, as the run said it while
  * it waited: "rate_wait_ms: 975; rate_wait: pacing" named neither whose limit it was nor who asked.
+ * A wait a stop cut short (`rate_wait_cut`) says so in words: the field's name read as a code.
  */
 function rateWaitWords(ms: number, data: Record<string, unknown>): string {
   const who = typeof data.provider === "string" ? providerDisplayName(data.provider) : "the source";
+  const asked = data.rate_wait === "provider_asked";
+  if (data.rate_wait_cut !== undefined) return `stopped after ${figure(ms)} ms of ${asked ? `the pause ${who} asked for` : `its wait for ${who}'s rate limit`}`;
   const waited = `waited ${figure(ms)} ms`;
-  return data.rate_wait === "provider_asked" ? `${waited}: ${who} asked us to slow down` : `${waited} for ${who}'s rate limit`;
+  return asked ? `${waited}: ${who} asked us to slow down` : `${waited} for ${who}'s rate limit`;
 }
 
 /** A duration as a reader reads it: whole milliseconds, or one decimal under ten. */

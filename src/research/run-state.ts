@@ -141,9 +141,22 @@ function countByProvider(rows: OutsideVaultRow[]): { key: string; count: number 
 
 function recallNote(run: RunState): string {
   const notes = run.notesSearched;
-  const outside = run.outsideRows;
   // Level 1 (or no dial) says nothing of the dial: the words every trace and golden already hold.
   const vault = `Searched ${notes} note${notes === 1 ? "" : "s"}${retrievalLevelDetail(run.retrievalLevel)}; ${run.vaultRows.length} matched.`;
-  if (!run.external.used) return `${vault} Web search not used (mode: ${run.mode}).`;
-  return `${vault} Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}.`;
+  return `${vault} ${webRecall(run)}`;
+}
+
+/**
+ * What the web added, and whether it answered. "Web search added 0 outside rows." was all a run said
+ * when no source had answered: the panel, an agent and the trace read it as "the web found nothing".
+ */
+function webRecall(run: RunState): string {
+  const { external, outsideRows: outside } = run;
+  // Wanted but never asked: no source was enabled (run.ts, the external policy stage).
+  if (!external.used) return external.failed ? `Web search allowed (mode: ${run.mode}), but no source is enabled.` : `Web search not used (mode: ${run.mode}).`;
+  if (external.failed) return "Web search failed: no source answered, so it added no outside rows.";
+  const added = `Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}`;
+  if (external.failures.length === 0) return `${added}.`;
+  // Each source that answered has its freshness entry, with results or none.
+  return `${added}; ${providerList(external.freshness.map((f) => f.provider))} answered, but some requests failed.`;
 }

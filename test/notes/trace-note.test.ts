@@ -419,6 +419,17 @@ describe("where each query sent came from, and a source's rate wait", () => {
     expect(asked).toContain("provider: brave; waited 30000 ms: Brave asked us to slow down; endpoint");
   });
 
+  it("says a rate wait a stop cut short in words, without the field's name (it read 'waited 250 ms for Brave's rate limit; rate_wait_cut: cancelled')", () => {
+    const cut = renderTraceNote(twoQueryTrace(undefined, { rate_wait_ms: 250, rate_wait: "pacing", rate_wait_cut: "cancelled" }));
+    const timeline = section(cut, "## Timeline", "## Trace data");
+    expect(timeline).toContain("provider: brave; stopped after 250 ms of its wait for Brave's rate limit; endpoint");
+    expect(timeline).not.toContain("rate_wait_cut");
+    const asked = section(renderTraceNote(twoQueryTrace(undefined, { rate_wait_ms: 12000, rate_wait: "provider_asked", rate_wait_cut: "cancelled" })), "## Timeline", "## Trace data");
+    expect(asked).toContain("provider: brave; stopped after 12000 ms of the pause Brave asked for; endpoint");
+    // The trace data below keeps the field, for programs.
+    expect(cut.slice(cut.indexOf("## Trace data"))).toContain('"rate_wait_cut": "cancelled"');
+  });
+
   it("puts the question's own words in an origin through the escaper", () => {
     const outside = section(renderTraceNote(twoQueryTrace(["[[Secret plans]] #now"])), "## Outside vault", "**Outside vault ·");
     const line = outside.split("\n").find((l) => l.includes("2026 added"))!;
@@ -431,6 +442,35 @@ describe("where each query sent came from, and a source's rate wait", () => {
     trace.events = trace.events.filter((e) => e.type !== "external_query_built");
     const outside = section(renderTraceNote(trace), "## Outside vault", "**Outside vault ·");
     expect(outside).toContain("Queries sent:\n- “What changed in the latest Automerge release?”\n- “automerge release 2026”\n");
+  });
+});
+
+describe("the outside section of a run whose web search failed", () => {
+  /** Hacker News and Wikipedia asked; those in `failed` answered 5xx, the others answered with nothing. */
+  function webTrace(failed: ("hackernews" | "wikipedia")[]): ResearchTrace {
+    const question = "What is the history of Automerge and its latest release?";
+    const rec = new TraceRecorder({ question, mode: "always", providers: ["hackernews", "wikipedia"], freshness: "any", clock: fakeClock() });
+    rec.querySent(question);
+    for (const provider of failed) rec.error("external_retrieval", "http", `${provider} answered HTTP 503`, provider);
+    const answered = (["hackernews", "wikipedia"] as const).filter((p) => !failed.includes(p));
+    const pack = packOf(question, plan(question, ["history", "automerge", "release"], ["latest"]), [], [], {
+      coverage: { local_evidence_count: 0, external_evidence_count: 0, external_by_provider: [], external_freshness: answered.map((provider) => ({ provider, requested: "any" })), recall_note: "" },
+    });
+    return rec.finish("external_failed_local_used", pack);
+  }
+  const outside = (trace: ResearchTrace) => section(renderTraceNote(trace), "## Outside vault", "## Warnings");
+
+  it("says no source answered, and names none as having found nothing (it said 'Outside vault: 0 rows from Hacker News and Wikipedia')", () => {
+    const note = outside(webTrace(["hackernews", "wikipedia"]));
+    expect(note).toContain("Outside vault: 0 rows\n\nThe web search failed: no source answered (Hacker News and Wikipedia failed; see Warnings below).");
+  });
+
+  it("names the sources that answered with nothing apart from those that failed", () => {
+    expect(outside(webTrace(["hackernews"]))).toContain("Outside vault: 0 rows from Wikipedia\n\nHacker News failed (see Warnings below); only Wikipedia answered.");
+    // Every source answered: the search found nothing, and says no more than that.
+    const none = outside(webTrace([]));
+    expect(none).toContain("Outside vault: 0 rows from Hacker News and Wikipedia\n\nQueries sent:");
+    expect(none).not.toMatch(/failed|answered/);
   });
 });
 

@@ -112,3 +112,55 @@ describe("a provider failure keeps local answers", () => {
     expect(result.pack.warnings.find((w) => w.kind === "external_required_failed")?.message).toMatch(/no provider is enabled/i);
   });
 });
+
+/** A question about the current state that Hacker News (news) and Wikipedia (background) both fit. */
+const HISTORY_AND_LATEST = "What is the history of Automerge and its latest release?";
+const HN_503 = () => [errorExchange("GET", "https://hn.algolia.com/api/v1/search", 503, "<html><body>Service Unavailable</body></html>")];
+const WIKIPEDIA_500 = () => [errorExchange("GET", "https://en.wikipedia.org/w/rest.php/v1/search/page", 500, "<html><body>Internal error</body></html>")];
+/** The brief's line on a question about the current state, from its "may be out of date" on. */
+const freshnessLine = (text: string | undefined) => /^This question asks about the current state: .*?(may be out of date.*)$/m.exec(text ?? "")?.[1];
+
+describe("a web search that failed reads as failed, never as 'found nothing' or 'not used'", () => {
+  it("every source failing: the recall note says the search failed (it said 'Web search added 0 outside rows.'), and so does the brief (it said 'no outside-vault search was used')", async () => {
+    for (const [providers, exchanges] of [
+      [["hackernews"], HN_503()],
+      [["hackernews", "wikipedia"], [...HN_503(), ...WIKIPEDIA_500()]],
+    ] as const) {
+      const h = await sampleVaultHarness({ exchanges: [...exchanges] });
+      const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: [...providers], writeTrace: false });
+      expect(result.stop_reason).toBe("external_failed_local_used");
+      expect(result.pack.coverage.recall_note).toMatch(/^Searched \d+ notes; \d+ matched\. Web search failed: no source answered, so it added no outside rows\.$/);
+      expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search failed: no web source answered.");
+    }
+  });
+
+  it("some sources failing: the recall note names those that answered", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/search-crdt.json")] });
+    const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
+    const rows = result.pack.external_evidence.length;
+    expect(rows).toBeGreaterThan(0);
+    expect(result.pack.coverage.recall_note).toMatch(new RegExp(`Web search added ${rows} outside rows from Wikipedia; Wikipedia answered, but some requests failed\\.$`));
+  });
+
+  it("sources that answered with nothing, beside one that failed: both are said", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/empty.json")] });
+    const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows; Wikipedia answered, but some requests failed\.$/);
+    expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add, and some of its requests failed.");
+  });
+
+  it("a search that ran and found nothing, and one not run, each read as what happened", async () => {
+    const h = await sampleVaultHarness({ exchanges: replayFile("hackernews/empty.json") });
+    const empty = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews"], writeTrace: false });
+    expect(empty.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows\.$/);
+    expect(freshnessLine(empty.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add.");
+
+    const never = await h.run({ question: HISTORY_AND_LATEST, mode: "never", writeTrace: false });
+    expect(never.pack.coverage.recall_note).toMatch(/Web search not used \(mode: never\)\.$/);
+    expect(freshnessLine(never.answer?.text)).toBe("may be out of date; no outside-vault search was used.");
+
+    const noSource = await (await sampleVaultHarness({ settings: (s) => (s.external.providers = []) })).run({ question: HISTORY_AND_LATEST, mode: "always", writeTrace: false });
+    expect(noSource.pack.coverage.recall_note).toMatch(/Web search allowed \(mode: always\), but no source is enabled\.$/);
+    expect(freshnessLine(noSource.answer?.text)).toBe("may be out of date; outside-vault search was allowed, but no web source is enabled.");
+  });
+});

@@ -337,7 +337,8 @@ function describeGathered(g: Gathered): string {
   }
   const answers = `${g.answered} answer${g.answered === 1 ? "" : "s"}`;
   const errors = g.failures.length ? `; ${g.failures.length} provider error${g.failures.length === 1 ? "" : "s"}` : "";
-  return `${g.results.length} web results from ${answers}${errors}`;
+  const results = `${g.results.length} web result${g.results.length === 1 ? "" : "s"}`;
+  return `${results} from ${answers}${errors}`;
 }
 
 /** Secrets that tell the trace which values to scrub as soon as they are looked up. */

@@ -2,7 +2,7 @@
 // relevant sentences of the best rows, each cited with its key. It is headed as extractive so it
 // is never mistaken for a model's answer, keeps vault and outside-vault sentences apart, and says
 // plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
-import { citationFor, type Citation, type EvidenceRow, type OutsideVaultRow, type ResearchPack } from "../../evidence/research-pack";
+import { citationFor, providerFailureKinds, type Citation, type EvidenceRow, type OutsideVaultRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
 import { escapeMarkdownText } from "../../notes/markdown-escape";
 import { cutText } from "../../text/cut-text";
@@ -106,13 +106,29 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
       "",
       outsideRows.length > 0
         ? "This question asks about the current state: the vault's evidence ends with the notes quoted above; anything newer comes only from the outside-vault results."
-        : "This question asks about the current state: the vault's evidence ends with the notes quoted above and may be out of date; no outside-vault search was used.",
+        : `This question asks about the current state: the vault's evidence ends with the notes quoted above and may be out of date; ${nothingFromOutside(pack)}`,
     );
   }
 
   const quotedRows = [...(unquoted ? [unquoted] : []), ...[...vaultPicks, ...(unquotedOutside ? [{ row: unquotedOutside, alsoIn: [] }] : []), ...outsidePicks].flatMap((c) => [c.row, ...c.alsoIn])];
   const citations = [...new Map(quotedRows.map((row) => [row.source_key, citationFor(row)])).values()];
   return { text: lines.join("\n"), citations, admitted };
+}
+
+/**
+ * Why no outside-vault result is quoted, as the pack tells it: a source that answered has its
+ * freshness entry, one that failed its warning. "No outside-vault search was used" was said of a
+ * search every source of which had failed, and of one that had found nothing.
+ */
+function nothingFromOutside(pack: ResearchPack): string {
+  const failures: ReadonlySet<string> = new Set(providerFailureKinds);
+  const failed = pack.warnings.some((w) => failures.has(w.kind));
+  // The synthesis prompt may leave rows out for room.
+  if (pack.external_evidence.length > 0) return "the outside-vault search found results, but none is quoted here.";
+  if (pack.coverage.external_freshness.length > 0) return failed ? "the outside-vault search found nothing to add, and some of its requests failed." : "the outside-vault search found nothing to add.";
+  if (failed) return "the outside-vault search failed: no web source answered.";
+  if (pack.warnings.some((w) => w.kind === "no_provider")) return "outside-vault search was allowed, but no web source is enabled.";
+  return "no outside-vault search was used.";
 }
 
 /** An outside row's line: what it says, its key, and the label every outside row carries. */

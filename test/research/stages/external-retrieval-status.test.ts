@@ -115,7 +115,23 @@ describe("external retrieval status", () => {
     expect(opening?.detail).toBe("Searching the web with GitHub and Stack Exchange (not asked, as the question does not fit them: Wikipedia, Hacker News and arXiv)");
     expect(new Set(h.progress.filter((e) => e.stage === "external_retrieval" && e.provider).map((e) => e.provider))).toEqual(new Set(["github", "stackexchange"]));
   });
+
+  it("the stage's closing line counts one web result in the singular (it said '1 web results')", async () => {
+    const h = await sampleVaultHarness({ exchanges: oneHackerNewsHit() });
+    // One query (the question does not ask about the current state), one source, one hit.
+    await h.run({ question: "What do people think of sequence CRDTs?", mode: "always", providers: ["hackernews"] });
+    const closing = h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider).at(-1);
+    expect(closing).toMatchObject({ status: "done", detail: "1 web result from 1 answer" });
+  });
 });
+
+/** Hacker News answering any search with the first story of its CRDT recording only. */
+function oneHackerNewsHit() {
+  return replayFile("hackernews/search-crdt.json").map((x) => {
+    const body = x.body as { hits: unknown[] };
+    return { ...x, url: "https://hn.algolia.com/api/v1/search", body: { ...body, hits: body.hits.slice(0, 1), nbHits: 1 } };
+  });
+}
 
 /** Wikipedia and arXiv asked; Wikipedia answers, arXiv does not until the run is stopped, just after it was asked. */
 async function stoppedWhileArxivIsSlow() {

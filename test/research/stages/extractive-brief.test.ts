@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVIDENCE_BRIEF_HEADING, writeEvidenceBrief } from "../../../src/research/stages/extractive-brief";
 import { buildSynthesisPrompt } from "../../../src/research/stages/synthesis-prompt";
 import { extractCitations, verifyCitations } from "../../../src/research/stages/verify-citations";
+import { citationFor, type ResearchPack } from "../../../src/evidence/research-pack";
 import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
 
 const tarNote = vaultRow("Tools/tar.md", "tar cheatsheet", [
@@ -76,6 +77,26 @@ describe("writeEvidenceBrief", () => {
   it("says where the vault's evidence ends for a freshness question", () => {
     expect(writeEvidenceBrief(pack("latest tar archive release", [tarNote], [manPage])).text).toMatch(/vault's evidence ends/);
     expect(writeEvidenceBrief(pack("latest tar archive release", [tarNote])).text).toMatch(/may be out of date/);
+  });
+
+  it("tells apart a web search not used, one that found nothing and one that failed (each said 'no outside-vault search was used')", () => {
+    const said = (change: (p: ResearchPack) => void) => {
+      const p = pack("latest tar archive release", [tarNote]);
+      change(p);
+      return /may be out of date; (.*)$/m.exec(writeEvidenceBrief(p).text)?.[1];
+    };
+    const answered = (p: ResearchPack) => p.coverage.external_freshness.push({ provider: "brave", requested: "any" });
+    const failed = (p: ResearchPack) => p.warnings.push({ kind: "provider_http", message: "Brave failed (http): Brave answered HTTP 503." });
+    expect(said(() => undefined)).toBe("no outside-vault search was used.");
+    expect(said(answered)).toBe("the outside-vault search found nothing to add.");
+    expect(said(failed)).toBe("the outside-vault search failed: no web source answered.");
+    expect(said((p) => (answered(p), failed(p)))).toBe("the outside-vault search found nothing to add, and some of its requests failed.");
+    expect(said((p) => p.warnings.push({ kind: "no_provider", message: "External search was allowed but no provider is enabled in settings." }))).toBe("outside-vault search was allowed, but no web source is enabled.");
+    // Found, but none of it admitted to the brief (left out of the prompt for room): not "found nothing".
+    const found = pack("latest tar archive release", [tarNote], [manPage]);
+    answered(found);
+    const brief = writeEvidenceBrief(found, { admitted: new Map([[tarNote.source_key, citationFor(tarNote)]]) });
+    expect(/may be out of date; (.*)$/m.exec(brief.text)?.[1]).toBe("the outside-vault search found results, but none is quoted here.");
   });
 
   it("does not let quoted text pose as a citation", () => {
