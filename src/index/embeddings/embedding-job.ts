@@ -18,7 +18,7 @@ import type { VectorCache } from "./vector-cache";
 import { partOrder } from "../vault-language/note-vector-file";
 import { saveStoredVectors } from "./vector-parts";
 import type { VectorReset } from "./vector-reset";
-import { FINGERPRINT_TEXT, type VectorPlan, type VectorStore } from "./vector-store";
+import { FINGERPRINT_TEXT, type VectorStore } from "./vector-store";
 
 export type EmbeddingJobState = "idle" | "running" | "paused" | "done" | "cancelled" | "failed";
 
@@ -37,6 +37,11 @@ export interface EmbeddingProgress {
   notesRechecked: number;
   /** Of the notes this run reads again, those not read yet (they come first: see `workList`). */
   checksLeft: number;
+  /**
+   * Notes whose vectors followed them from another name (a folder renamed): read, found to send the
+   * text those vectors were made from, and counted in notesUnchanged too. Absent in older progress.
+   */
+  notesMoved?: number;
   /** Notes that could not be read; they are tried again next run. */
   notesUnreadable: number;
   /**
@@ -137,10 +142,13 @@ export class EmbeddingJob {
     const modelReset = store.adoptModel(embedder.name);
     this.notesComing = files.length;
     let plan = store.plan(files);
-    let work = workList(plan);
-    this.current = { ...emptyProgress(), state: "running", notesTotal: work.length, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
+    const notesTotal = plan.toCheck.length + plan.toEmbed.length + plan.toMove.length;
+    this.current = { ...emptyProgress(), state: "running", notesTotal, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
     this.startClock();
     this.emit();
+    const notMoved = await this.carryMoved(plan.toMove);
+    if (notMoved === null) return this.finish("cancelled");
+    let work = workList(plan.toCheck, [...plan.toEmbed, ...notMoved]);
     // Asked even when nothing changed, so a model swapped since the last run is found at the next
     // one (the plugin's at start-up), not only once a note changes — once per loaded store then:
     // the plugin's second run of a start (the index's build ended) asks nothing. With nothing to
@@ -152,11 +160,11 @@ export class EmbeddingJob {
       if (checked.kind === "dimensions_changed") {
         // Every stored vector went: every note is to embed.
         plan = store.plan(files);
-        work = workList(plan);
+        work = workList(plan.toCheck, [...plan.toEmbed, ...plan.toMove]);
         this.update({ notesTotal: work.length, notesUnchanged: 0, checksLeft: plan.toCheck.length, resets: [...this.current.resets, checked.reset] });
       }
     }
-    const batchSize = Math.max(1, this.options.notesPerBatch ?? 16);
+    const batchSize = this.batchSize();
     let batches = 0;
     for (let next = 0; next < work.length; ) {
       if (this.resumeGate) await this.resumeGate.promise;
@@ -175,9 +183,35 @@ export class EmbeddingJob {
     return this.finish("done");
   }
 
+  /**
+   * Notes new at their path with the date and size of a note whose vectors left (`toMove`): read, and
+   * each that sends the text of such vectors takes them; the others, returned, are read again when
+   * their turn to embed comes (null: cancelled). Before the fingerprint, since carrying sends nothing: a server that is down leaves no
+   * renamed note without its vectors, and another model found next throws them all away anyway.
+   */
+  private async carryMoved(files: readonly NoteFileInfo[]): Promise<NoteFileInfo[] | null> {
+    const notMoved: NoteFileInfo[] = [];
+    const ordered = inPartOrder(files).map((file) => ({ file, check: false }));
+    for (let next = 0; next < ordered.length; next += this.batchSize()) {
+      if (this.resumeGate) await this.resumeGate.promise;
+      if (this.abort.signal.aborted) return null;
+      const read = await this.readUnits(ordered.slice(next, next + this.batchSize()));
+      for (const { file, units } of read) if (!this.followed(file, units)) notMoved.push(file);
+      this.emit();
+      await (this.options.yieldToUi ?? noWait)();
+    }
+    return notMoved;
+  }
+
   private async embedBatch(batch: WorkItem[]): Promise<NotesOutcome> {
-    const notes = (await this.readUnits(batch)).filter(({ file, units, check }) => !(check && this.confirmed(file, units)));
+    // A note whose date changed may still be one renamed (a sync tool dating it anew): its text says.
+    const read = await this.readUnits(batch);
+    const notes = read.filter(({ file, units, check }) => (check ? !this.confirmed(file, units) : !this.followed(file, units)));
     return this.embedNotes(notes);
+  }
+
+  private batchSize(): number {
+    return Math.max(1, this.options.notesPerBatch ?? 16);
   }
 
   /** `alone`: one note of a batch tried by itself (`embedOneByOne`), whose failure is its own. */
@@ -252,6 +286,15 @@ export class EmbeddingJob {
     return true;
   }
 
+  /** A note that took the vectors a departed note made from the same text: moved, not embedded. */
+  private followed(file: NoteFileInfo, units: EmbeddingUnit[]): boolean {
+    if (!this.options.store.follow(file, units)) return false;
+    this.current.notesMoved = (this.current.notesMoved ?? 0) + 1;
+    this.current.notesUnchanged++;
+    this.current.notesTotal--;
+    return true;
+  }
+
   /** Each readable note's units; unreadable notes are counted and left for the next run. */
   private async readUnits(batch: WorkItem[]): Promise<ReadNote[]> {
     const maxChars = this.options.maxNoteChars ?? MAX_NOTE_CHARS;
@@ -292,6 +335,8 @@ export class EmbeddingJob {
 
   private async finish(state: "done" | "cancelled" | "failed", error?: EmbedderFailure): Promise<EmbeddingProgress> {
     this.stopClock();
+    // Done, every note that could take departed vectors was read; stopped, the next run may still.
+    if (state === "done") this.options.store.forgetDeparted();
     await this.save();
     this.update({ state, ...(error ? { error } : {}), ...(state === "done" ? { etaMs: 0 } : {}) });
     return this.progress();
@@ -390,8 +435,8 @@ interface WorkItem {
  * nearly every part of the vectors, so each save of a first embedding rewrote almost all of them
  * (8,000 notes wrote 20 times what they take); part by part, a save writes the one or two filled since.
  */
-function workList(plan: VectorPlan): WorkItem[] {
-  return [...inPartOrder(plan.toCheck).map((file) => ({ file, check: true })), ...inPartOrder(plan.toEmbed).map((file) => ({ file, check: false }))];
+function workList(toCheck: readonly NoteFileInfo[], toEmbed: readonly NoteFileInfo[]): WorkItem[] {
+  return [...inPartOrder(toCheck).map((file) => ({ file, check: true })), ...inPartOrder(toEmbed).map((file) => ({ file, check: false }))];
 }
 
 function inPartOrder(files: readonly NoteFileInfo[]): NoteFileInfo[] {
@@ -401,7 +446,7 @@ function inPartOrder(files: readonly NoteFileInfo[]): NoteFileInfo[] {
 }
 
 function emptyProgress(): EmbeddingProgress {
-  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
+  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesMoved: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
 }
 
 function noWait(): Promise<void> {

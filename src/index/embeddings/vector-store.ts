@@ -43,7 +43,13 @@ export interface VectorPlan {
    * again and embedded again only if its units' text now differs. Their old vectors serve until then.
    */
   toCheck: NoteFileInfo[];
-  /** Paths whose vectors were dropped: the note is gone. */
+  /**
+   * New at their path, with the date and size of a note whose vectors left (a folder renamed keeps
+   * both): each is read, and takes those vectors when its units send what they were made from
+   * (`follow`); any other is embedded.
+   */
+  toMove: NoteFileInfo[];
+  /** Paths whose vectors were dropped: the note is gone (or renamed: see `toMove`). */
   removed: string[];
   unchanged: number;
 }
@@ -63,6 +69,13 @@ const SAME_MODEL_COSINE = 0.9;
 
 export class VectorStore {
   private readonly notes = new Map<string, NoteVectors>();
+  /**
+   * Vectors of notes the index no longer lists, by the hash of the text they were made from, until
+   * a run is done (`forgetDeparted`): a note renamed is listed under a new name, and matched by
+   * path its vectors went and it was embedded again (a folder of 3,000 notes renamed, 3,000 notes'
+   * requests). Never searched, never saved.
+   */
+  private readonly departed = new Map<string, NoteVectors[]>();
   private modelName: string | null;
   private dims: number | null;
   private print: Float32Array | null;
@@ -121,6 +134,7 @@ export class VectorStore {
     this.modelName = model;
     if (previous === null || notes === 0) {
       this.notes.clear();
+      this.departed.clear();
       this.dims = null;
       this.print = null;
       return null;
@@ -135,6 +149,7 @@ export class VectorStore {
     const previous = this.dims;
     const notes = this.notes.size;
     this.notes.clear();
+    this.departed.clear();
     this.dims = dimensions;
     this.print = null;
     return previous === null || notes === 0 ? null : { kind: "dimension_changed", from: previous, to: dimensions, notes };
@@ -152,26 +167,66 @@ export class VectorStore {
     if (same) return null;
     const notes = this.notes.size;
     this.notes.clear();
+    this.departed.clear();
     return notes === 0 ? null : { kind: "model_swapped", model: this.modelName ?? "the embedding model", notes };
   }
 
-  /** Compares the index's notes with the stored vectors (by path, mtime and size) and drops the vectors of notes that are gone. */
+  /**
+   * Compares the index's notes with the stored vectors (by path, mtime and size). The vectors of
+   * notes that are gone leave the store, but are kept aside by their text (`follow`) until a run is
+   * done: a note of the same date and size new at another path is planned `toMove`.
+   */
   plan(files: readonly NoteFileInfo[]): VectorPlan {
-    const plan: VectorPlan = { toEmbed: [], toCheck: [], removed: [], unchanged: 0 };
-    const present = new Set<string>();
+    const plan: VectorPlan = { toEmbed: [], toCheck: [], toMove: [], removed: this.departNotesNotIn(files), unchanged: 0 };
+    const departedFacts = new Set(Array.from(this.departed.values(), (same) => same.map(factsKey)).flat());
     for (const file of files) {
-      present.add(file.path);
       const known = this.notes.get(file.path);
-      if (!known || known.mtime !== file.mtime || known.size !== file.size) plan.toEmbed.push(file);
+      if (!known) (departedFacts.has(factsKey(file)) ? plan.toMove : plan.toEmbed).push(file);
+      else if (known.mtime !== file.mtime || known.size !== file.size) plan.toEmbed.push(file);
       else if (known.cut !== UNITS_CUT) plan.toCheck.push(file);
       else plan.unchanged++;
     }
-    for (const path of Array.from(this.notes.keys())) {
-      if (present.has(path)) continue;
-      this.notes.delete(path);
-      plan.removed.push(path);
-    }
     return plan;
+  }
+
+  /** Drops the vectors of notes not among `files`, keeping them aside by their text hash; their paths. */
+  private departNotesNotIn(files: readonly NoteFileInfo[]): string[] {
+    const present = new Set(files.map((f) => f.path));
+    const removed: string[] = [];
+    for (const note of Array.from(this.notes.values())) {
+      if (present.has(note.path)) continue;
+      this.notes.delete(note.path);
+      removed.push(note.path);
+      // Without a hash nothing proves a note the same; such vectors were cut by an older version
+      // and are embedded again at their own path too (`confirm`).
+      if (note.textHash === "") continue;
+      const same = this.departed.get(note.textHash);
+      if (same) same.push(note);
+      else this.departed.set(note.textHash, [note]);
+    }
+    return removed;
+  }
+
+  /**
+   * A note read and cut into `units` takes the vectors of a departed note whose units sent the very
+   * same text (true): a note renamed or moved, its text unchanged. Its title is in that text, so a
+   * note titled by its old file name sends other text now, and is embedded again (false).
+   */
+  follow(file: NoteFileInfo, units: readonly EmbeddingUnit[]): boolean {
+    const hash = unitsTextHash(units);
+    const same = this.departed.get(hash);
+    const index = same?.findIndex((n) => n.units.length === units.length) ?? -1;
+    if (!same || index < 0) return false;
+    const [known] = same.splice(index, 1);
+    if (same.length === 0) this.departed.delete(hash);
+    // A new object, as `put` makes: the saved parts rewrite the buckets whose notes are not the ones they wrote.
+    this.notes.set(file.path, { ...known, path: file.path, mtime: file.mtime, size: file.size, units: placesOf(units), cut: UNITS_CUT });
+    return true;
+  }
+
+  /** A run is done: every note that could take the departed vectors has been read; they go for good. */
+  forgetDeparted(): void {
+    this.departed.clear();
   }
 
   /** Stores a note's unit vectors (unit length, `dimensions` long); replaces what it had. */
@@ -224,6 +279,7 @@ export class VectorStore {
 
   clear(): void {
     this.notes.clear();
+    this.departed.clear();
     this.dims = null;
     this.print = null;
   }
@@ -266,6 +322,11 @@ function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
+}
+
+/** A note's date and size as one key: what a rename keeps. */
+function factsKey(file: { mtime: number; size: number }): string {
+  return `${file.mtime}:${file.size}`;
 }
 
 /** The units' places without their text: what a note keeps. */

@@ -23,7 +23,8 @@ function storeWithThree(): VectorStore {
 describe("vector store", () => {
   it("plans like the index: new and changed notes are embedded, unchanged kept, gone ones dropped", () => {
     const store = storeWithThree();
-    const plan = store.plan([file("a.md"), file("b.md", 2), file("d.md")]);
+    // d.md is dated otherwise than c.md, which went: it is no renamed c.md.
+    const plan = store.plan([file("a.md"), file("b.md", 2), file("d.md", 3)]);
     expect(plan.toEmbed.map((f) => f.path)).toEqual(["b.md", "d.md"]);
     expect(plan.unchanged).toBe(1);
     expect(plan.removed).toEqual(["c.md"]);
@@ -32,6 +33,37 @@ describe("vector store", () => {
     expect(store.note("a.md")!.units[1]).toEqual({ kind: "section", headingPath: ["A1"], line: 3, start: 10, end: 20 });
     // A size change alone is a change too.
     expect(store.plan([file("a.md", 1, 11)]).toEmbed.map((f) => f.path)).toEqual(["a.md"]);
+  });
+
+  it("a note new at its path with the date and size of one that went is to move; it takes that note's vectors only for the same text", () => {
+    const store = storeWithThree();
+    const before = store.note("b.md")!;
+    const plan = store.plan([file("a.md"), file("c.md"), file("Archive/b.md"), file("d.md", 5)]);
+    expect(plan).toMatchObject({ toMove: [file("Archive/b.md")], toEmbed: [file("d.md", 5)], removed: ["b.md"], unchanged: 2 });
+    // Gone from searches at once: the departed vectors are kept aside, not under either name.
+    expect(store.nearestNotes(v(0, 1, 0), 3).map((n) => n.path)).toEqual(["c.md", "a.md"]);
+    // Other text (a title from its old file name, an edit) is no proof: nothing follows.
+    expect(store.follow(file("Archive/b.md"), [title, section("B1", 10), { ...section("B2", 40), text: "B2 says that" }])).toBe(false);
+    expect(store.follow(file("Archive/b.md"), [title, section("B1", 12), section("B2", 42)])).toBe(true);
+    expect(store.note("Archive/b.md")).toMatchObject({ path: "Archive/b.md", cut: UNITS_CUT, textHash: before.textHash, values: before.values, invNorms: before.invNorms });
+    expect(store.note("Archive/b.md")!.units[1]).toMatchObject({ start: 12 });
+    expect(store.nearestNotes(v(0, 1, 0), 1)[0].path).toBe("Archive/b.md");
+    // The vectors followed one note: a second copy of that text is embedded.
+    expect(store.follow(file("Copy/b.md"), [title, section("B1", 10), section("B2", 40)])).toBe(false);
+  });
+
+  it("departed vectors are kept until a run is done, and go with every vector another model makes stale", () => {
+    const store = storeWithThree();
+    const units = [title, section("A1", 10)];
+    store.plan([file("b.md"), file("c.md")]);
+    // A second plan (a run cancelled, another begun) still knows a note that went before it.
+    expect(store.plan([file("b.md"), file("c.md"), file("New/a.md")]).toMove).toEqual([file("New/a.md")]);
+    store.forgetDeparted();
+    expect(store.follow(file("New/a.md"), units)).toBe(false);
+    store.put(file("a.md"), units, [v(1, 0, 0), v(1, 0.1, 0)]);
+    store.plan([file("b.md"), file("c.md")]);
+    expect(store.adoptDimensions(4)).not.toBeNull();
+    expect(store.follow(file("New/a.md"), units)).toBe(false);
   });
 
   it("a note whose units were cut by an older version is to be checked, neither embedded nor called current", () => {
