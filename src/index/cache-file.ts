@@ -172,22 +172,51 @@ export async function writeSegment(
     rowOf.set(shortId, rows.length);
     rows.push([shortId, n.path, n.mtime, n.size, n.title, n.aliases, n.tags, n.sourceUrls, n.problems, fieldLengths]);
   }
-  const terms: string[] = [];
+  const walk: TermWalk = { names: engine.terms.keys(), lists: engine.terms.values(), rowOf, first, end, out, terms: [] };
   out.length = 0;
-  let visited = 0;
-  let checkedAt = 0;
-  // Every term is walked, and counted as walked: the segment of a save after one edit holds a few
-  // dozen of the index's terms, and looking at the clock only at those walked all 41,000 terms of
-  // 100,000 notes in one slice (26–36 ms of work where a slice is 12).
-  for (const [term, postings] of engine.terms) {
-    if (hasPostingsIn(postings, first, end) && encodeTerm(postings, rowOf, first, end, out)) terms.push(term);
-    if (++visited % TERMS_PER_CHECK === 0 || out.length - checkedAt > NUMBERS_PER_CHECK) {
-      checkedAt = out.length;
-      if (slice.over()) await slice.pause();
-    }
-  }
+  while (encodeSomeTerms(walk)) if (slice.over()) await slice.pause();
+  const terms = walk.terms;
   const part: SegmentPart = { format: SEGMENT_FORMAT, version: INDEX_FORMAT_VERSION, first, end, notes: rows, terms, postings: out.written() };
   return { part, notes: rows.length };
+}
+
+/**
+ * A segment's walk over every term of the engine, in the term map's order. The map is walked by its
+ * names and its postings side by side, two iterators that stay at the same entry whatever changes
+ * between chunks (a Map's iterators advance by position, skipping entries deleted, reaching entries
+ * added). Walked by entries, every term of the index made a [term, postings] pair at every segment:
+ * 550 MB of garbage in a first save of 50,000 notes, nine tenths of all it allocated, and a
+ * collection of the young generation every 60 ms.
+ */
+interface TermWalk {
+  readonly names: Iterator<string>;
+  readonly lists: Iterator<TermPostings>;
+  readonly rowOf: Map<number, number>;
+  readonly first: number;
+  readonly end: number;
+  readonly out: Uint32Appender;
+  /** The segment's terms found so far. */
+  readonly terms: string[];
+}
+
+/**
+ * Walks the next TERMS_PER_CHECK terms (fewer once NUMBERS_PER_CHECK numbers are written), encoding
+ * those with postings in the segment's range; false once every term was walked. Every term is
+ * counted as walked: the segment of a save after one edit holds a few dozen of the index's terms,
+ * and looking at the clock only at those walked all 41,000 terms of 100,000 notes in one slice
+ * (26–36 ms of work where a slice is 12). Synchronous, so the optimiser sees each step's result
+ * object die in it and allocates none.
+ */
+function encodeSomeTerms(walk: TermWalk): boolean {
+  const { names, lists, rowOf, first, end, out, terms } = walk;
+  const numbersBefore = out.length;
+  for (let visited = 0; visited < TERMS_PER_CHECK && out.length - numbersBefore <= NUMBERS_PER_CHECK; visited++) {
+    const list = lists.next();
+    const name = names.next();
+    if (list.done === true || name.done === true) return false;
+    if (hasPostingsIn(list.value, first, end) && encodeTerm(list.value, rowOf, first, end, out)) terms.push(name.value);
+  }
+  return true;
 }
 
 /** Appends one term's postings of the rows in `rowOf`; false (nothing appended) when it has none. */

@@ -304,4 +304,41 @@ describe("writeSegment", () => {
     // About one look every 64 terms walked (TERMS_PER_CHECK).
     expect(looks).toBeGreaterThanOrEqual(Math.floor(terms / 64) - 1);
   });
+
+  it("keeps each term with its own postings while notes come and go between its slices", async () => {
+    // The term map is walked by its names and its postings side by side: a note leaving between two
+    // slices takes its terms out of the map, and one coming puts new ones at its end.
+    const engine = createEngine(createAnalyzer({ stemming: false }));
+    const notes = new Map<string, IndexedNote>();
+    const texts = new Map<string, string>();
+    const add = (path: string, text: string) => {
+      engine.add(toEngineDoc(parseNote(path, text)));
+      notes.set(path, { path, mtime: 1, size: text.length, title: path, aliases: [], tags: [], sourceUrls: [], problems: [] });
+      texts.set(path, text);
+    };
+    for (let i = 0; i < 600; i++) add(`note-${i}.md`, `shared own${i} group${i % 7} word${(i * 13) % 600}`);
+    const [first, end] = [200, 400];
+    const noteOf = (path: string) => notes.get(path);
+    const quiet = await writeSegment(engine, noteOf, first, end, NO_SLICES);
+    let pauses = 0;
+    const busy: WorkSlice = {
+      ...NO_SLICES,
+      over: () => true,
+      pause: async () => {
+        pauses++;
+        // A note before the range leaves, its own words with it, some of them not walked yet; and a new
+        // one comes, with words old and new.
+        const leaving = `note-${150 + (pauses % 50)}.md`;
+        const text = texts.get(leaving);
+        if (text !== undefined && notes.delete(leaving)) engine.remove(toEngineDoc(parseNote(leaving, text)));
+        add(`late-${pauses}.md`, `shared word${first + (pauses % 200)} fresh${pauses}`);
+      },
+    };
+    const changing = await writeSegment(engine, noteOf, first, end, busy);
+    expect(pauses).toBeGreaterThan(10);
+    expect(engine.terms.has("own170")).toBe(false);
+    expect(changing.part.terms).toEqual(quiet.part.terms);
+    expect(changing.part.postings).toEqual(quiet.part.postings);
+    expect(changing.part.notes).toEqual(quiet.part.notes);
+  });
 });
