@@ -3,8 +3,9 @@
 // by watching the folder, and answered from memory; the cache is saved when the index changed.
 // stdout carries only the protocol: everything for a person goes to stderr, and so does whatever a
 // library prints there (protocol-stdout.ts); each line in is read once, and one that is not JSON-RPC
-// is answered with its error, not dropped (protocol-stdin.ts, stdio-transport.ts). Every message out
-// loses every key of the environment, in every form (scrubbed-transport.ts). When the client closes
+// is answered with its error, not dropped (protocol-stdin.ts, stdio-transport.ts); a tools/call the
+// SDK cannot read is answered as invalid params in a sentence (malformed-tool-calls.ts). Every message
+// out loses every key of the environment, in every form (scrubbed-transport.ts). When the client closes
 // its end of stdin, what it asked before is answered, for up to ANSWER_GRACE_MS, then the server exits.
 // Once the client is connected and the server idle, the index's radix tree is made ahead, in slices.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -23,6 +24,7 @@ import { openVault, readSettings } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import type { ModelConfig } from "../../llm/model-spec";
 import { searchSessionFor, webAccess, type WebAccess } from "../web-access";
+import { answerMalformedToolCalls } from "./malformed-tool-calls";
 import { countOpenRequests, type OpenRequests } from "./open-requests";
 import { keepStdoutForProtocol } from "./protocol-stdout";
 import { scrubbedTransport } from "./scrubbed-transport";
@@ -101,6 +103,8 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   saver.unref();
   // Counted outside the scrubbing: an answer is matched to its request by the id the request had.
   const open = countOpenRequests(scrubbedTransport(transport, knownSecrets));
+  // Wrapped last, so it sees each request once it is counted, and its answer is counted and scrubbed.
+  answerMalformedToolCalls(transport);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     void options.ended?.then(() => answerOpenRequests(open, clock, options.answerGraceMs ?? ANSWER_GRACE_MS, io)).then(resolve);
