@@ -11,6 +11,7 @@ import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
+import { normalizeFilters } from "../../index/dial/dial-filters";
 import type { DialResponse } from "../../index/dial/dial-types";
 import type { VaultSearch } from "../../index/dial/vault-search";
 import { HttpFailure, type Clock, type Http } from "../../ports";
@@ -99,7 +100,13 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
           .describe("The search dial: 1 lexical; 2 hybrid and 3 multi-field need the server's embedding model and the vault's vectors, 4 rerank also its chat model; a level that cannot run runs lower and says so (ran_level, notices)."),
         limit: z.number().int().min(1).max(50).default(10),
         // Bounded as the query log bounds them: no note holds 50 tags of 200 characters that all must match.
-        tags: z.array(z.string().max(200)).max(50).default([]).describe("Only notes with every one of these tags (without #); at most 50, each up to 200 characters."),
+        // A tag that names none ("#", "", spaces) is refused as any bad argument is: the dial drops it,
+        // and the call searched every note while the reply echoed it as a filter. The SDK adds " at tags[N]".
+        tags: z
+          .array(z.string().max(200).refine(namesATag, "a tag needs a name (\"#\", nothing or spaces alone name none): give one or remove the tag"))
+          .max(50)
+          .default([])
+          .describe("Only notes with every one of these tags (without #); at most 50, each up to 200 characters."),
       },
       outputSchema: vaultSearchSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -115,6 +122,11 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
   );
+}
+
+/** Whether the dial reads `tag` as a tag: the one rule of how tags are spelled (dial-filters.ts) leaves something of it. */
+function namesATag(tag: string): boolean {
+  return normalizeFilters({ tags: [tag] }).tags.length > 0;
 }
 
 function vaultSearchDescription(ctx: VaultToolsContext): string {

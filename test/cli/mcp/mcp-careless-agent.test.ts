@@ -175,6 +175,22 @@ describe("what a failed call says", () => {
       expect(result.content[0].text).not.toMatch(/\n\s+at /);
     }
   });
+
+  it("vault_search with a tag that names no tag (#, empty, spaces) is refused as a bad argument, not searched unfiltered", async () => {
+    const mcp = await start();
+    for (const tags of [["#"], [""], [" "], ["crdt", "#/"]]) {
+      const result = await call(mcp, "vault_search", { query: "automerge", tags });
+      expect(result.isError, JSON.stringify(tags)).toBe(true);
+      expect(result.structuredContent, JSON.stringify(tags)).toBeUndefined();
+      expect(result.content[0].text).toMatch(/Invalid arguments for tool vault_search: a tag needs a name .*: give one or remove the tag at tags\[\d\]$/);
+    }
+    // What a tag may be written as still filters: a leading #, any case.
+    const tagged = await call(mcp, "vault_search", { query: "automerge", tags: ["#CRDT"] });
+    expect(tagged.isError).toBeFalsy();
+    const body = tagged.structuredContent as { results: { tags: string[] }[] };
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const r of body.results) expect(r.tags.some((t) => t === "crdt" || t.startsWith("crdt/"))).toBe(true);
+  });
 });
 
 describe("huge and strange arguments", () => {
