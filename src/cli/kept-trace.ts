@@ -16,7 +16,7 @@ import { vaultCacheFolder } from "./file-index-cache";
 import { KEPT_TRACES } from "./kept-trace-retention";
 import { makeFolder } from "./make-folder";
 import { isSkippedName } from "./fs-note-store";
-import { replaceFileWhole } from "./temporary-files";
+import { inTurn, replaceFileWhole, uniqueTemporaryName } from "./temporary-files";
 
 /**
  * The folder of one vault's kept traces. Never inside the vault (the CLI refuses such a cache
@@ -163,19 +163,27 @@ export async function readKeptTrace(file: string): Promise<string> {
   return readFile(file, "utf8");
 }
 
-/** Records a promotion in a kept trace, as promotion does in a trace note; false when it could not. */
+/**
+ * Records a promotion in a kept trace, as promotion does in a trace note; false when it could not.
+ * Updates of one trace take turns (by its real path, however it was named): the MCP server runs two
+ * promote_result calls for rows of one run at once, and each wrote back the trace it had read before
+ * the other's promotion was in it, losing that record.
+ */
 export async function recordPromotionInKeptTrace(file: string, promotion: Promotion): Promise<boolean> {
-  try {
-    const updated = recordPromotion(await readFile(file, "utf8"), promotion);
-    if ("error" in updated) return false;
-    await writeAtomically(file, updated.markdown);
-    return true;
-  } catch {
-    return false;
-  }
+  const key = await realpath(file).catch(() => path.resolve(file));
+  return inTurn(key, async () => {
+    try {
+      const updated = recordPromotion(await readFile(file, "utf8"), promotion);
+      if ("error" in updated) return false;
+      await writeAtomically(file, updated.markdown);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
-/** Whole or not at all (replaceFileWhole), under a temporary name of its own for each write. */
+/** Whole or not at all (replaceFileWhole), under a temporary name no other write shares. */
 function writeAtomically(file: string, content: string): Promise<void> {
-  return replaceFileWhole(file, content, `${file}.${process.pid}.${Date.now()}.tmp`);
+  return replaceFileWhole(file, content, uniqueTemporaryName(file));
 }

@@ -5,6 +5,7 @@
 // the next promotion wait. On SIGINT or SIGTERM the binary removes them, then raises the signal
 // again, so the process still ends as interrupted (130 in a shell). A command that stops gently
 // on Ctrl-C (embed) listens itself; the signal is then left to it.
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -22,8 +23,27 @@ export function releaseTemporaryFile(file: string): void {
   held.delete(file);
 }
 
-/** Writes under way, by temporary file: one that shares it waits its turn. */
-const writing = new Map<string, Promise<void>>();
+/** Work under way in this process, by what it works on (a file's path): the last of each key, settled or not. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Runs `work` once every earlier work of `key` in this process has settled, failed or not: the one
+ * way two updates of one file take turns (a write through a shared temporary name, a read-change-write
+ * of a kept trace). Not across processes: for that, a lock file (fs-note-store.ts's `withLock`).
+ */
+export async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const run = (turns.get(key) ?? Promise.resolve()).then(work);
+  const done = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(key, done);
+  try {
+    return await run;
+  } finally {
+    if (turns.get(key) === done) turns.delete(key);
+  }
+}
 
 /**
  * Writes `file` whole or not at all: the data goes to `temp`, held here, and is renamed into place.
@@ -31,15 +51,17 @@ const writing = new Map<string, Promise<void>>();
  * not recursively, so a folder of that name, someone else's, stays. Two writes of one file at once
  * (they share `temp`) take turns: together they put a mix of both in place, and one failed.
  */
-export async function replaceFileWhole(file: string, data: string | Uint8Array, temp = `${file}.${process.pid}.tmp`): Promise<void> {
-  const run = (writing.get(temp) ?? Promise.resolve()).then(() => writeThenRename(file, data, temp));
-  const done = run.catch(() => undefined);
-  writing.set(temp, done);
-  try {
-    await run;
-  } finally {
-    if (writing.get(temp) === done) writing.delete(temp);
-  }
+export function replaceFileWhole(file: string, data: string | Uint8Array, temp = `${file}.${process.pid}.tmp`): Promise<void> {
+  return inTurn(temp, () => writeThenRename(file, data, temp));
+}
+
+/**
+ * A temporary name beside `file` that no other write shares, in this process or another: its id and
+ * random bytes. The default `<file>.<pid>.tmp` takes turns within a process, but a process of the same
+ * id in another container sharing the cache folder writes the same name at the same time.
+ */
+export function uniqueTemporaryName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
 }
 
 async function writeThenRename(file: string, data: string | Uint8Array, temp: string): Promise<void> {

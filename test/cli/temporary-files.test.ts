@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { holdTemporaryFile, releaseTemporaryFile, removeTemporaryFilesOnSignal, replaceFileWhole, type SignalledProcess } from "../../src/cli/temporary-files";
+import { holdTemporaryFile, inTurn, releaseTemporaryFile, removeTemporaryFilesOnSignal, replaceFileWhole, type SignalledProcess } from "../../src/cli/temporary-files";
 import { ensureBuiltCli } from "../support/built-cli";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -65,7 +65,7 @@ describe("Ctrl-C while a file is on its way into place", () => {
 
   it("leaves no temporary file beside the kept traces", () => {
     const { vault, cache } = freshVault("kept-trace");
-    const stopped = run(["research", QUESTION, "--vault", vault, "--cache-dir", cache, "--retrieval-only"], /[\\/]traces[\\/].*\.md\.\d+\.\d+\.tmp$/);
+    const stopped = run(["research", QUESTION, "--vault", vault, "--cache-dir", cache, "--retrieval-only"], /[\\/]traces[\\/].*\.md\.\d+\.[0-9a-f]+\.tmp$/);
     expect(stopped.signal, stopped.stderr).toBe("SIGINT");
     expect(leftovers(cache)).toEqual([]);
   });
@@ -150,5 +150,31 @@ describe("replaceFileWhole", () => {
     await Promise.all([replaceFileWhole(file, first), replaceFileWhole(file, second)]);
     expect(readFileSync(file).equals(second)).toBe(true);
     expect(readdirSync(dir)).toEqual(["part.v8"]);
+  });
+});
+
+describe("inTurn", () => {
+  it("starts each work of a key when the one before settled, and a failed one holds up none after it", async () => {
+    const steps: string[] = [];
+    let finishFirst!: () => void;
+    const first = inTurn("key", async () => {
+      steps.push("first starts");
+      await new Promise<void>((resolve) => (finishFirst = resolve));
+      throw new Error("first failed");
+    });
+    const second = inTurn("key", async () => {
+      steps.push("second starts");
+      return 2;
+    });
+    const other = inTurn("other key", async () => {
+      steps.push("other starts");
+      return 3;
+    });
+    expect(await other).toBe(3);
+    expect(steps).toEqual(["first starts", "other starts"]);
+    finishFirst();
+    await expect(first).rejects.toThrow("first failed");
+    expect(await second).toBe(2);
+    expect(steps).toEqual(["first starts", "other starts", "second starts"]);
   });
 });
