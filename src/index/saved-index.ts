@@ -9,7 +9,8 @@
 // the plugin reloaded while its last save ran). Each save names its segments with a token of its
 // own, so no name ever holds other contents than a manifest listing it expects. A segment a manifest
 // named may be loaded or kept by any process that read that manifest, so a save takes one away only
-// ten minutes after its own manifest stopped naming it, and writes again a segment it keeps that
+// ten minutes after its own manifest stopped naming it (the manifest it replaces, another process's
+// too, is read just before it is written over), and writes again a segment it keeps that
 // is gone: at its start, and once more just before its manifest (another's save may take one away
 // meanwhile). At once it takes away only the parts it wrote that no manifest named (a save of its
 // own cut short); another process's unlisted part is left until it was written ten minutes ago
@@ -142,6 +143,7 @@ export class SavedIndex {
       const applied = [...this.leftSinceSave];
       const manifest = createManifest(fingerprint, savedAt, engine, withLeft(segments, applied, run.written));
       for (const id of applied) this.leftSinceSave.delete(id);
+      this.unlisted.replacing(await namesInStoredManifest(cache));
       try {
         await cache.write(MANIFEST_PART, manifest);
       } catch (error) {
@@ -210,6 +212,22 @@ export class SavedIndex {
       // Left for the next save.
     }
   }
+}
+
+/**
+ * The segments the stored manifest names, which this save's manifest is about to replace: another
+ * process's (under any settings) as well as ours. None when there is none or it cannot be read, when
+ * no load could read it either.
+ */
+async function namesInStoredManifest(cache: IndexCache): Promise<string[]> {
+  // Its names only: one saved under other settings, or by another version, names parts all the same.
+  const read = await readPart(cache, MANIFEST_PART);
+  const segments = read.ok ? (read.value as { segments?: unknown } | null)?.segments : undefined;
+  if (!Array.isArray(segments)) return [];
+  return segments.flatMap((segment: unknown) => {
+    const name = (segment as { name?: unknown } | null)?.name;
+    return typeof name === "string" ? [name] : [];
+  });
 }
 
 /** The names of the stored parts, or null when they cannot be listed. */

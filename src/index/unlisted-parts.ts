@@ -6,9 +6,9 @@
 // may be one it is still writing; and a part a manifest stopped naming may be one a process that read
 // the older manifest is loading, or keeps in its next save. So a part goes at once only when this
 // process wrote it and no manifest named it (a save of its own cut short); a part a manifest of ours
-// (or one we loaded) named goes ten minutes after a manifest of ours stopped naming it; any other once
-// it was written ten minutes ago (when the cache can tell) or a save of ours first found it unlisted
-// that long ago.
+// (or one we loaded, or the one a save of ours replaced: another process's) named goes ten minutes
+// after a manifest of ours stopped naming it; any other once it was written ten minutes ago (when the
+// cache can tell) or a save of ours first found it unlisted that long ago.
 
 /** How long an unlisted part someone may still name stays. Longer than another process's save or load
  * takes from reading or writing its first part to its last. */
@@ -24,7 +24,7 @@ export interface DatedParts {
 export class UnlistedParts {
   /** Parts this process wrote that no manifest named yet: no other process can hold them. */
   private readonly unnamed = new Set<string>();
-  /** The parts the last manifest this process wrote or loaded names: any process that read it may hold them. */
+  /** The parts the last manifest this process wrote or loaded names (and the one it is replacing): any process that read it may hold them. */
   private named = new Set<string>();
   /** Parts a manifest of ours stopped naming, by that save's wall time. */
   private readonly droppedAt = new Map<string, number>();
@@ -39,6 +39,18 @@ export class UnlistedParts {
   /** A manifest this process loaded names `names`: another process may hold them too. */
   loaded(names: Iterable<string>): void {
     this.named = new Set(names);
+  }
+
+  /**
+   * The manifest a save of ours is about to replace names `names`: read just before, it may be another
+   * process's, whose parts a process that read it may be loading (written long ago, they went at once,
+   * and that load found one missing). They are dropped with the manifest, as of the save's `nameParts`.
+   */
+  replacing(names: Iterable<string>): void {
+    for (const name of names) {
+      this.unnamed.delete(name);
+      this.named.add(name);
+    }
   }
 
   /** A manifest of ours names `names` now: what the one before named and this one does not is dropped as of `now`. */
@@ -92,7 +104,8 @@ export class UnlistedParts {
   private async mayGo(cache: DatedParts, name: string, now: number): Promise<boolean> {
     if (this.unnamed.has(name)) return true;
     if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now);
-    const writtenAt = cache.writtenAt ? await cache.writtenAt(name) : null;
+    // A date that cannot be read is none: a rejection here kept every unlisted part, at every save.
+    const writtenAt = cache.writtenAt ? await cache.writtenAt(name).catch(() => null) : null;
     if (writtenAt !== null && writtenAt <= now && now - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
     return lainLongEnough(this.unlistedSince, name, now);
   }

@@ -395,7 +395,7 @@ function afterFirstSegment(shared: MemoryIndexCache, hook: () => Promise<void>):
 }
 
 /** The shared cache as a process starting up sees it: `hook` runs once, after its manifest was read. */
-function afterManifestRead(shared: MemoryIndexCache, hook: () => Promise<void>): IndexCache {
+function afterManifestRead(shared: IndexCache, hook: () => Promise<void>): IndexCache {
   let ran = false;
   return {
     read: async (name) => {
@@ -469,7 +469,51 @@ describe("two processes saving into one cache, mid-save", () => {
     await server.save(shared.cache);
     expect([...shared.cache.parts.keys()].sort()).toEqual([...shared.cache.manifest().segments.map((s) => s.name), "manifest"].sort());
   });
+  // `vault-research index` rebuilt and named segments of its own; ten minutes on, the server's save
+  // replaced that manifest and took those segments away at once by their files' dates, while a
+  // search starting up was loading them: it found one missing and built the whole vault again.
+  it("leaves another process's segments for a process that read its manifest, when this save replaces it", async () => {
+    const shared = sharedVault();
+    const cache = datedParts(shared.cache, shared.clock);
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, cache);
+    await server.save(cache);
+    const command = new VaultIndex({ clock: shared.clock });
+    await command.sync(shared.store, cache);
+    await command.rebuild(shared.store);
+    await command.save(cache);
+    const commandSegments = shared.cache.manifest().segments.map((s) => s.name);
+    shared.clock.advance(11 * 60_000);
+    const serverSave = async () => {
+      shared.store.write("New.md", "# New\n\nA new note about herons.\n", FAKE_NOW + 10);
+      await server.updateFile(shared.store, "New.md");
+      await server.save(cache);
+    };
+    const search = new VaultIndex({ clock: shared.clock });
+    expect(await search.sync(shared.store, afterManifestRead(cache, serverSave))).toMatchObject({ mode: "cache", rebuildReason: undefined });
+    expect((await search.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+    // Still bounded: ten minutes after the save that replaced that manifest, they go.
+    shared.clock.advance(10 * 60_000);
+    await server.save(cache);
+    expect(commandSegments.filter((name) => shared.cache.parts.has(name))).toEqual([]);
+  });
 });
+
+/** The shared cache dating each part by the clock when written, as the CLI's files and the plugin's records do. */
+function datedParts(shared: MemoryIndexCache, clock: Clock): IndexCache {
+  const dates = new Map<string, number>();
+  return {
+    read: (name) => shared.read(name),
+    write: async (name, value) => {
+      await shared.write(name, value);
+      dates.set(name, clock.now());
+    },
+    names: () => shared.names(),
+    writtenAt: async (name) => (shared.parts.has(name) ? (dates.get(name) ?? null) : null),
+    remove: (names) => shared.remove(names),
+    clear: () => shared.clear(),
+  };
+}
 
 // A save killed at any step (the app closed, the disk full at one part): the next start loads the
 // cache the last whole save left (the one before it, or its own), and reads the notes changed since;

@@ -58,6 +58,37 @@ describe("which unlisted parts a save may take away", () => {
     expect(await parts.partsToGo(undated, ["theirs"], new Set(), all, T0 + UNLISTED_PART_GRACE_MS)).toEqual([]);
   });
 
+  it("a part the manifest this save replaces named (another process's), ten minutes after this save, however long ago it was written", async () => {
+    const parts = new UnlistedParts();
+    parts.nameParts(["ours"], T0 - 60 * MINUTE);
+    parts.replacing(["theirs", "ours"]);
+    parts.nameParts(["ours"], T0);
+    const longAgo = datedAt({ theirs: T0 - 60 * MINUTE });
+    expect(await parts.partsToGo(longAgo, ["theirs", "ours"], new Set(["ours"]), all, T0)).toEqual([]);
+    expect(await parts.partsToGo(longAgo, ["theirs", "ours"], new Set(["ours"]), all, T0 + UNLISTED_PART_GRACE_MS)).toEqual(["theirs"]);
+  });
+
+  it("a part of ours a manifest named after all (one whose write was reported failed) is no longer taken for a save cut short", async () => {
+    const parts = new UnlistedParts();
+    parts.writing("mine");
+    parts.replacing(["mine"]);
+    parts.nameParts(["next"], T0);
+    expect(await parts.partsToGo(undated, ["mine", "next"], new Set(["next"]), all, T0)).toEqual([]);
+  });
+
+  it("a part whose write date cannot be read waits as an undated one, and holds back no other part", async () => {
+    const parts = new UnlistedParts();
+    parts.writing("mine");
+    const failing: DatedParts = {
+      writtenAt: async (name) => {
+        if (name === "unreadable") throw new Error("EACCES");
+        return T0 - 60 * MINUTE;
+      },
+    };
+    expect(await parts.partsToGo(failing, ["mine", "unreadable", "stale"], new Set(), all, T0)).toEqual(["mine", "stale"]);
+    expect(await parts.partsToGo(failing, ["unreadable"], new Set(), all, T0 + UNLISTED_PART_GRACE_MS)).toEqual(["unreadable"]);
+  });
+
   it("never a part of another kind, nor one the manifest lists", async () => {
     const parts = new UnlistedParts();
     parts.writing("mine");

@@ -18,9 +18,10 @@
 // Which parts no root names a save takes away, and when, is the index's rule (index/unlisted-parts.ts):
 // the other process's save writes its parts before the root naming them, so a part this process did
 // not write goes only once written (VectorCache.writtenAt) or found unlisted ten minutes ago, and a
-// part a root this process wrote or loaded named goes ten minutes after a root of its own stopped
-// naming it. Taking away every part its own root did not name, a save removed the parts of another's
-// save under way, whose root then named parts that were gone: every note embedded again. A kept part
+// part a root this process wrote or loaded named, or the root its save replaced (read just before,
+// another process's too), goes ten minutes after a root of its own stopped naming it. Taking away
+// every part its own root did not name, a save removed the parts of another's save under way, whose
+// root then named parts that were gone: every note embedded again. A kept part
 // is looked for once more just before the root, and written again when another's save took it away.
 //
 // Every part and the root start with a SHA-256 of what follows. A row's norm, which is all VRV1
@@ -198,6 +199,7 @@ export async function saveStoredVectors(cache: VectorCache, store: VectorStore, 
       else await writePart(bucket, notes);
     }
     await writeGoneAgain(cache, parts, written, writePart);
+    unlisted.replacing(await namesInStoredRoot(cache));
     await cache.write(ROOT_PART, await encodeRoot(store, buckets, parts));
   } catch (error) {
     // No root names them, and they take room (a full disk's, a quota's): away now rather than at the next save.
@@ -237,6 +239,18 @@ async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPa
   } catch {
     // The save itself is done; they are tried again next time.
   }
+}
+
+/**
+ * The parts the stored root names, which this save's root is about to replace: another process's
+ * (of any model) as well as ours. None when there is none, it holds the one blob of VRV1, or it
+ * cannot be read or is damaged (no load could use it either).
+ */
+async function namesInStoredRoot(cache: VectorCache): Promise<string[]> {
+  const root = await cache.read(ROOT_PART).catch(() => null);
+  if (root === null || !isPartsRoot(root)) return [];
+  const read = await readManifest(root).catch(() => null);
+  return read?.ok ? read.manifest.parts.map((p) => p.name) : [];
 }
 
 /** The names of the stored parts, or null when they cannot be listed. */

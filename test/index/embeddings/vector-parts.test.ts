@@ -464,11 +464,15 @@ describe("two processes saving into one cache", () => {
     const read = cache.read.bind(cache);
     const rootsRead: string[] = [];
     let saved = false;
+    let saving = false;
     cache.read = async (name) => {
-      if (name === ROOT_PART) rootsRead.push(name);
-      else if (!saved) {
-        saved = true;
+      // The save reads the root it replaces too: only the load's reads are counted.
+      if (name === ROOT_PART) {
+        if (!saving) rootsRead.push(name);
+      } else if (!saved) {
+        saved = saving = true;
         await saveStoredVectors(cache, other, 0, T0 + 60_000);
+        saving = false;
       }
       return read(name);
     };
@@ -476,6 +480,46 @@ describe("two processes saving into one cache", () => {
     expect(loaded.reset).toBeNull();
     expect(rootsRead).toHaveLength(1);
     expectLoadedAs(loaded, embedded(MODEL, 100, 0));
+  });
+
+  // `embed` beside the MCP server: ten minutes after `embed` saved, the server's save replaced its root
+  // and took its parts away at once by their dates, while a search was loading them.
+  it("a process loading another's root still finds every part it names when this process's save replaces that root", async () => {
+    let wall = T0;
+    const cache = new MemoryVectorCache();
+    cache.now = () => wall;
+    const server = embedded(MODEL, 100, 0);
+    await saveStoredVectors(cache, server, 0, wall);
+    const command = (await loadStoredVectors(cache, MODEL)).store;
+    for (let n = 0; n < 100; n++) embedNote(command, n, 9, 1);
+    await saveStoredVectors(cache, command, 0, wall);
+    const commandParts = rootOf(cache).parts.map((p) => p.name);
+    wall += 11 * 60_000;
+    embedNote(server, 3, 0, 2);
+    const read = cache.read.bind(cache);
+    const rootsRead: string[] = [];
+    let saved = false;
+    let saving = false;
+    cache.read = async (name) => {
+      // The save reads the root it replaces too: only the load's reads are counted.
+      if (name === ROOT_PART) {
+        if (!saving) rootsRead.push(name);
+      } else if (!saved) {
+        saved = saving = true;
+        await saveStoredVectors(cache, server, 0, wall);
+        saving = false;
+      }
+      return read(name);
+    };
+    const loaded = await loadStoredVectors(cache, MODEL);
+    cache.read = read;
+    expect(loaded.reset).toBeNull();
+    expect(rootsRead).toHaveLength(1);
+    expectLoadedAs(loaded, command);
+    // Ten minutes after the save that replaced that root, they go.
+    wall += UNLISTED_PART_GRACE_MS;
+    await saveStoredVectors(cache, server, 0, wall);
+    expect(commandParts.filter((name) => cache.parts.has(name))).toEqual([]);
   });
 
   it("parts no root names are taken away once a save found them ten minutes ago, under the names of old saves too", async () => {
