@@ -13,7 +13,9 @@ export const MAX_EMBEDDED_PASSAGES = 64;
 export type PassageMeaning =
   | { kind: "off" }
   | { kind: "ok"; /** Per passage, its cosine with the question; NaN where it was not embedded. */ similarity: number[] }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string }
+  /** Cut off by the user's Stop: no fault of the embedding model's (read-pages.ts says so). */
+  | { kind: "stopped" };
 
 /** The dial's embedding model when the run searches at level 2 or above, else null. */
 export function passageEmbedder(run: Pick<RunState, "deps">): Embedder | null {

@@ -13,7 +13,7 @@ import { canonicalizeUrl } from "../../websearch/canonical-url";
 import { PageCache } from "../page-cache";
 import { workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
-import { StageTimedOut } from "../stage-runner";
+import { RunStopped, StageTimedOut } from "../stage-runner";
 import { PAGE_READ_LIMITS, readPageText, type PageFetchDeps, type PageSkipReason, type PageText } from "./page-fetch";
 import { fuseBySimilarity, rankPagePassages, selectPassages, type ScoredPassage } from "./page-passages";
 import { passageMeaning, type PassageMeaning } from "./passage-meaning";
@@ -77,16 +77,24 @@ export async function readPagesStage(run: RunState): Promise<void> {
     run.recorder.event("read_pages", { skipped: plan.why });
     return;
   }
+  let reads: PageRead[] = [];
   try {
     run.pageReads = await run.stages.run({
       name: "read_pages",
       start: `Reading ${plan.rows.length} outside page${plan.rows.length === 1 ? "" : "s"}`,
       limitMs: PAGE_READ_LIMITS.stageMs,
-      work: (signal) => readChosenPages(run, plan.rows, plan.readPage, signal),
+      work: async (signal) => {
+        reads = await readChosenPages(run, plan.rows, plan.readPage, signal);
+        // Handed back within the cancel's grace, the reads are what the stage had: it ends stopped, not done.
+        if (signal.aborted) run.stages.checkStop();
+        return reads;
+      },
       done: describeReads,
       outcome: (reads) => (reads.some((r) => r.status === "skipped") ? "partial" : "done"),
     });
   } catch (error) {
+    // Stopped: the pages read before the stop stay with the run, as their passages stay with their rows.
+    if (error instanceof RunStopped && error.kind === "cancelled") run.pageReads = reads;
     // The snippets are still there: a stage that ran out of time costs the passages, not the run.
     if (!(error instanceof StageTimedOut)) throw error;
     run.recorder.error("read_pages", "timeout", error.message);
@@ -158,7 +166,7 @@ async function readRowPage(run: RunState, row: OutsideVaultRow, reading: RowRead
     chars,
     budget_chars: reading.budgetChars,
     offsets: chosen.kept.map((p) => [p.start, p.end]),
-    ...(meaning.kind === "ok" ? { by_meaning: true } : meaning.kind === "failed" ? { by_meaning: false, meaning_problem: meaning.message } : {}),
+    ...meaningData(meaning),
     ...(summarised ? { summary: true } : {}),
   });
   const detail = `${row.domain}: ${chosen.kept.length} passage${chosen.kept.length === 1 ? "" : "s"}${text.cached ? " (cached)" : ""}`;
@@ -183,7 +191,8 @@ function skippedPage(run: RunState, row: OutsideVaultRow, text: Extract<PageText
   } else {
     run.recorder.event("page_fetch", { outcome: "skipped", message: text.message, url: row.url, key: row.source_key, reason: text.reason, ms });
   }
-  run.stages.progress("read_pages", "skipped", `Did not read ${row.domain}: ${text.message}`);
+  // A page the user's Stop cut off is stopped, as a web source cut off is: not a page that could not be read.
+  run.stages.progress("read_pages", text.reason.kind === "cancelled" ? "stopped" : "skipped", `Did not read ${row.domain}: ${text.message}`);
   const read: PageRead = { source_key: row.source_key, url: row.url, status: "skipped", reason: text.reason, message: text.message, passages_found: 0, passages_kept: 0, chars: 0, budget_chars: budgetChars, ms };
   return text.bytes !== undefined ? { ...read, bytes: text.bytes } : read;
 }
@@ -216,7 +225,8 @@ async function meaningInTime(run: RunState, ranked: readonly ScoredPassage[], re
   const { signal } = reading.fetchDeps;
   signal?.addEventListener("abort", cancel, { once: true });
   try {
-    return await withDeadline(passageMeaning(run, ranked, controller.signal), { clock: run.deps.clock, ms });
+    const meaning = await withDeadline(passageMeaning(run, ranked, controller.signal), { clock: run.deps.clock, ms });
+    return meaning.kind === "failed" && run.deps.signal?.aborted ? { kind: "stopped" } : meaning;
   } catch (error) {
     if (!(error instanceof DeadlineMissed)) throw error;
     return outOfTime;
@@ -224,6 +234,20 @@ async function meaningInTime(run: RunState, ranked: readonly ScoredPassage[], re
     // Given up on (or done): the embedding call stops too.
     controller.abort();
     signal?.removeEventListener("abort", cancel);
+  }
+}
+
+/** How the passages' meaning went, as the page's `passages_selected` event says it. */
+function meaningData(meaning: PassageMeaning): Record<string, unknown> {
+  switch (meaning.kind) {
+    case "off":
+      return {};
+    case "ok":
+      return { by_meaning: true };
+    case "failed":
+      return { by_meaning: false, meaning_problem: meaning.message };
+    case "stopped":
+      return { by_meaning: false, meaning_stopped: "cancelled" };
   }
 }
 
@@ -239,7 +263,8 @@ async function addSummary(run: RunState, row: OutsideVaultRow, kept: ScoredPassa
   const { signal } = reading.fetchDeps;
   const summary = await summarisePage(run.request.question, kept.map((p) => p.text), { model, clock, timeoutMs: Math.min(settings.model.timeoutMs, left), ...(signal ? { signal } : {}) });
   if (summary.kind === "failed") {
-    run.recorder.error("read_pages", "summary_failed", summary.message);
+    // Cut short by the stage's end (a Stop, its limit): the stage says so, the model did not fail.
+    if (!signal?.aborted) run.recorder.error("read_pages", "summary_failed", summary.message);
     return false;
   }
   row.content_sections.push(summary.section);

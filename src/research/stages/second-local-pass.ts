@@ -11,7 +11,7 @@ import { createAnalyzer } from "../../index/tokenize";
 import { oneLine } from "../../text/one-line";
 import { RUN_LIMITS, workTimeLeft } from "../run-limits";
 import type { RunState } from "../run-state";
-import { StageTimedOut } from "../stage-runner";
+import { RunStopped, StageTimedOut } from "../stage-runner";
 import { relationWords, type RelatedResult } from "./judge";
 import { toVaultRow, weighedForJudge } from "./local-retrieval";
 import { rewriteForLocalSearch } from "./question-rewrites";
@@ -31,16 +31,22 @@ export function secondPassLevers(run: RunState): SecondPassLevers {
 export async function secondLocalPass(run: RunState, searched: SearchResult[]): Promise<RelatedResult[]> {
   const levers = secondPassLevers(run);
   const added: RelatedResult[] = [];
-  if (levers.rewrites) added.push(...(await unlessTimedOut(run, "question_rewrite", () => rewritesPass(run, searched))));
-  if (levers.related) added.push(...(await unlessTimedOut(run, "related_expansion", () => relatedPass(run, [...searched, ...added.map((a) => a.result)]))));
+  if (levers.rewrites) added.push(...(await leverPass(run, "question_rewrite", () => rewritesPass(run, searched))));
+  if (levers.related) added.push(...(await leverPass(run, "related_expansion", () => relatedPass(run, [...searched, ...added.map((a) => a.result)]))));
   return added;
 }
 
-/** A lever that ran out of its stage's time adds nothing, and says so in the trace; the run goes on. */
-async function unlessTimedOut(run: RunState, lever: "question_rewrite" | "related_expansion", pass: () => Promise<RelatedResult[]>): Promise<RelatedResult[]> {
+/**
+ * One lever's pass. Out of its stage's time it adds nothing, says so in the trace, and the run goes
+ * on; stopped by the user, the trace says it was stopped (no failure of the lever's) and the run stops.
+ */
+async function leverPass(run: RunState, lever: "question_rewrite" | "related_expansion", pass: () => Promise<RelatedResult[]>): Promise<RelatedResult[]> {
+  // A run stopped before the lever began: the lever never ran, and its trace says nothing of it.
+  run.stages.checkStop();
   try {
     return await pass();
   } catch (error) {
+    if (error instanceof RunStopped && error.kind === "cancelled") run.recorder.event("local_retrieval", { lever, status: "stopped" });
     if (!(error instanceof StageTimedOut)) throw error;
     run.recorder.event("local_retrieval", { lever, status: "failed", why: "timeout", message: error.message });
     return [];
@@ -53,7 +59,12 @@ async function rewritesPass(run: RunState, searched: SearchResult[]): Promise<Re
     name: "local_retrieval",
     start: "Searching the vault with other words for the question",
     limitMs: RUN_LIMITS.localStageMs,
-    work: (signal) => rewriteForLocalSearch(run.request.question, run.plan, searched, { model, index: run.deps.index, store: run.deps.store, clock: run.deps.clock, ms: timeLeft(run), signal }),
+    work: async (signal) => {
+      const rewritten = await rewriteForLocalSearch(run.request.question, run.plan, searched, { model, index: run.deps.index, store: run.deps.store, clock: run.deps.clock, ms: timeLeft(run), signal });
+      // A call cut short by the user's Stop is the stop, not a model that failed: the stage ends stopped.
+      if (rewritten.kind === "failed" && rewritten.failure.kind === "cancelled") run.stages.checkStop();
+      return rewritten;
+    },
     done: (o) => (o.kind === "rewritten" ? `${o.rewrites.length} rewrites searched in the vault only; ${o.added.length} notes added` : `No rewrites: ${o.failure.message}`),
   });
   if (outcome.kind === "failed") {
