@@ -2,6 +2,9 @@
 // that copies runs of ordinary text by slicing, so a line of prose costs one `slice`, not one
 // concatenation per character. Tags and link targets found on the way are collected for the note.
 import { BacktickRuns } from "../text/backtick-runs";
+import { codeSpan } from "./block-text";
+import { opensHiccup, readHiccup } from "./hiccup";
+import { expressionEnd, opensExpression } from "./space-lua";
 
 /** Where one line's tags and link targets go; shared by every line of a note. */
 export interface InlineSink {
@@ -27,8 +30,8 @@ export interface InlineSink {
 // Characters that can start inline markup. A line without any of them is already plain text,
 // which is the common case for prose, so it skips the scan entirely.
 const MARKUP = /[[\]*_`<#=\\|%!]/;
-/** What only a shown parse reads as more than text: an entity, a Logseq macro. */
-const SHOWN_MARKUP = /&|\{\{/;
+/** What only a shown parse reads as more than text: an entity, a Logseq macro, a SilverBullet expression. */
+const SHOWN_MARKUP = /&|\{\{|\$\{/;
 
 const BACKSLASH = 92;
 const HASH = 35;
@@ -43,6 +46,10 @@ export function inlineToText(line: string, sink: InlineSink): string {
   const n = line.length;
   const next = new NextOf(line);
   let runs: BacktickRuns | null = null;
+  // Characters Logseq's hiccup may read on this line: about once each, so a line of many `[:a` no bracket closes stays linear.
+  let hiccupBudget = sink.readingView === true ? n + MAX_HICCUP : 0;
+  // Characters SilverBullet's `${…}` expressions may read on this line, for the same reason.
+  let expressionBudget = sink.readingView === true ? n + MAX_EXPRESSION : 0;
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
   // A footnote's text, `[^1]: Hard water means…`, without its marker: ": Hard water means…" was quoted.
@@ -121,6 +128,17 @@ export function inlineToText(line: string, sink: InlineSink): string {
           copyFrom = i = close + 1;
           continue;
         } else {
+          if (hiccupBudget > 0 && opensHiccup(line, i)) {
+            // Logseq's `[:a {:href "…"} "@EdTravelling"]` shows as HTML: its words, or an object.
+            const { form, read } = readHiccup(line, i, i + MAX_HICCUP);
+            hiccupBudget -= read;
+            if (form !== null) {
+              if (form.text === "") sink.objects = (sink.objects ?? 0) + 1;
+              out += line.slice(copyFrom, i) + form.text;
+              copyFrom = i = form.end;
+              continue;
+            }
+          }
           const end = markdownLinkEnd(line, i, next);
           if (end > 0) {
             const close = labelClose;
@@ -167,6 +185,17 @@ export function inlineToText(line: string, sink: InlineSink): string {
           }
         }
         break;
+      }
+      case 36 /* $ */: {
+        // SilverBullet's `${query[[…]]}` is code: shown as written, as a code span, never its `[[` as a
+        // link or its `==` as a highlight. The index reads it as any text (a "link" there names no note).
+        if (expressionBudget <= 0 || !opensExpression(line, i)) break;
+        const { end, read } = expressionEnd(line, i, i + MAX_EXPRESSION);
+        expressionBudget -= read;
+        if (end < 0) break;
+        out += line.slice(copyFrom, i) + codeSpan(line.slice(i, end));
+        copyFrom = i = end;
+        continue;
       }
       case 123 /* { */: {
         const end = sink.readingView === true ? hiddenMacroEnd(line, i, next) : -1;
@@ -308,13 +337,14 @@ function readWikilink(inner: string, sink: InlineSink): { target: string; alias:
 
 /**
  * A wiki-link as reading view shows it: its alias, else its text as written ("term/page", folders and
- * all), each `#` part after " > " ("API/index > index.indexObjects()"; `[[#Usage]]` is "Usage").
+ * all, and a `.md` the writer typed: "Guide.md"), each `#` part after " > " ("API/index >
+ * index.indexObjects()"; `[[#Usage]]` is "Usage"). Only the index reads the name without `.md`.
  */
 function shownWikilinkText(inner: string, sink: InlineSink): string {
   const { target, alias, hash, file } = readWikilink(inner, sink);
   if (alias) return alias;
   const parts = hash >= 0 ? target.slice(hash + 1).split("#").map((part) => part.trim()).filter((part) => part !== "") : [];
-  return (file ? [stripMd(file), ...parts] : parts).join(" > ");
+  return (file ? [file, ...parts] : parts).join(" > ");
 }
 
 /** Turns the inside of `[[…]]` into the words the index reads, and records its target. */
@@ -431,6 +461,12 @@ export class NextOf {
     return at;
   }
 }
+
+/** Characters a SilverBullet expression on one line may span. */
+const MAX_EXPRESSION = 2000;
+
+/** Characters a hiccup form on one line may span (Logseq's inline HTML). */
+const MAX_HICCUP = 2000;
 
 // Link labels and targets longer than this are prose in brackets, not links; the bound keeps a
 // line of many `[` linear.

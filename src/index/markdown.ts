@@ -16,6 +16,8 @@ import {
 import { closesFence, fenceOpening, fenceReaderFor, type FenceLine, type FenceLines } from "../text/code-fences";
 import { codeAt, inlineToText, NextOf, type InlineSink } from "./inline-text";
 import { blockText, CODE_LINE, STARTS_BLOCK } from "./block-text";
+import { opensHiccup, readHiccup } from "./hiccup";
+import { expressionEnd, opensExpression } from "./space-lua";
 import type { NoteProblem, NoteSection, ParsedNote } from "./types";
 
 export interface ParseOptions {
@@ -33,8 +35,9 @@ export interface ParseOptions {
    * `key:: value` line as a property, "type: Feature;", in a block of properties (none for Logseq's UI
    * state, `collapsed:: true`, nor its settings, `logseq.order-list-type:: number`); a callout's title a
    * block of its own; Logseq's `#+BEGIN_SRC`/`QUERY`/`EXAMPLE` block as code, a `#+BEGIN_NOTE`/`TIP`/…
-   * block as a block of its text, without the markers; a line that shows only an image or an embed as an
-   * empty block (`block-text.ts`). The index keeps their words searchable.
+   * block as a block of its text, without the markers; Logseq's hiccup as the words it renders
+   * (`hiccup.ts`), a SilverBullet `${…}` expression as code (`space-lua.ts`); a line that shows only an
+   * image or an embed as an empty block (`block-text.ts`). The index keeps their words searchable.
    */
   readingView?: boolean;
 }
@@ -174,8 +177,27 @@ class SectionScanner {
   private quotedBefore = false;
   /** In a shown parse: whether the last text kept was a `key:: value` property, which stands in a block of properties, apart from prose. */
   private propertyBefore = false;
-  /** In a shown parse: the Logseq (org-mode) `#+BEGIN_…` block the lines are in, its closing line, and whether it shows as code. */
+  /**
+   * The Logseq (org-mode) `#+BEGIN_…` block the lines are in, its closing line, and whether it shows as
+   * code; in the index's parse only a block of code, whose lines it reads as written text.
+   */
   private orgBlock: { closer: string; code: boolean } | null = null;
+  /**
+   * Where the index's parse reads the lines of a Logseq code block: their tags as any line's, their links
+   * nowhere. A query's `[[Command]]` is what it looks for, an example's `[[page]]` what it shows: no link
+   * the note makes (Logseq counts no reference there), yet they filled its links and backlinks.
+   */
+  private readonly quietSink: InlineSink;
+  /** Where the lines' links go: the note's, or nowhere in a Logseq code block. */
+  private linkSink: InlineSink;
+  /**
+   * In a shown parse: where a Logseq hiccup form or a SilverBullet expression that went on past its first
+   * line ends (`hiccup.ts`, `space-lua.ts`), and whether it is code; the lines before it are its own.
+   */
+  private spanEnd = -1;
+  private spanIsCode = false;
+  /** Characters a shown parse may still read for such forms: a note of `[:div` lines none closes is read once over, not once a line. */
+  private spanBudget: number;
 
   constructor(
     private readonly text: string,
@@ -190,6 +212,9 @@ class SectionScanner {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines, marks };
     this.closers = new NextOf(text);
     this.fences = fenceReaderFor(text);
+    this.quietSink = { tags: sink.tags, links: [] };
+    this.linkSink = sink;
+    this.spanBudget = readingView ? text.length + MAX_SPAN : 0;
   }
 
   run(from: number, firstLine: number): void {
@@ -235,6 +260,10 @@ class SectionScanner {
     }
     // Inside a comment nothing is markdown, so the fence reader never sees its lines: a ``` there opens nothing.
     const fenced = this.fences?.read(raw) ?? "outside";
+    if (this.spanEnd > start) {
+      this.spanLine(raw, start);
+      return;
+    }
     if (fenced === "code") {
       this.codeLine(raw, i);
       return;
@@ -305,10 +334,16 @@ class SectionScanner {
     const c = codeAt(raw, i);
     // A table's row is a block of its own: its cells are no sentence that goes on in the next row.
     if (c === 124 /* | */ || this.inTable) this.blockEnded = true;
+    if ((c === 91 /* [ */ || c === 36 /* $ */) && this.spanBudget > 0 && this.opensSpan(raw, i, start)) {
+      if (listed) this.inListItem = true;
+      return;
+    }
     if (c === 35 /* # */ && this.readingView && this.opensOrgBlock(raw, i, start)) {
       if (listed) this.inListItem = true;
       return;
     }
+    // The index reads the block's lines, its markers too, as text: only their links are none of the note's.
+    if (c === 35 /* # */ && !this.readingView && this.orgBlock === null && codeAt(raw, i + 1) === 43 /* + */) this.opensOrgCodeBlock(raw, i, start);
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
       const after = codeAt(raw, i + level);
@@ -437,16 +472,78 @@ class SectionScanner {
     return true;
   }
 
-  /** A line inside a Logseq block: its closing line, or a line of its code, ends here (true); its text is read as any line is (false). */
+  /**
+   * In a shown parse, a Logseq hiccup form (`[:div.videoWrapper` over its `[:iframe {…}]`) or a SilverBullet
+   * expression (`${query[[` over its query) opening at `i` and closing on a later line: a block of the
+   * words the form shows (or of none, as an image is), or of the expression's code, as a `#+BEGIN_QUERY`
+   * is. Whether it was one; one that closes on its own line is read with the line's text (`inline-text.ts`).
+   */
+  private opensSpan(raw: string, i: number, start: number): boolean {
+    const hiccup = opensHiccup(raw, i);
+    if (!hiccup && !opensExpression(raw, i)) return false;
+    const at = start + i;
+    let end = -1;
+    let words = "";
+    if (hiccup) {
+      const { form, read } = readHiccup(this.text, at, at + MAX_SPAN);
+      this.spanBudget -= read;
+      if (form !== null) ({ end, text: words } = form);
+    } else {
+      const expression = expressionEnd(this.text, at, at + MAX_SPAN);
+      this.spanBudget -= expression.read;
+      end = expression.end;
+    }
+    if (end <= start + raw.length) return false;
+    this.spanEnd = end;
+    this.spanIsCode = !hiccup;
+    this.paragraph = null;
+    this.endBlock();
+    if (!hiccup) this.pushBody(raw.slice(i).trim(), true);
+    else if (words === "") this.keepHiddenBlock();
+    else this.pushBody(words);
+    if (hiccup) this.endBlock();
+    return true;
+  }
+
+  /** In a shown parse, a later line of such a form: an expression's code, none of a hiccup form's text; on its last line, the text after it. */
+  private spanLine(raw: string, start: number): void {
+    const end = this.spanEnd - start;
+    let indent = 0;
+    while (isIndent(codeAt(raw, indent))) indent++;
+    if (this.spanIsCode) this.codeLine(end < raw.length ? raw.slice(0, end) : raw, indent);
+    if (end > raw.length) return;
+    this.endBlock();
+    this.pushBody(this.inline(raw.slice(end)));
+  }
+
+  /** In the index's parse, a Logseq code block's opening line at `i` (`#+BEGIN_QUERY`) that a later line closes: its lines' links are none. */
+  private opensOrgCodeBlock(raw: string, i: number, start: number): void {
+    const opening = ORG_BLOCK_OPENING.exec(raw.slice(i, i + 40));
+    if (opening === null || !ORG_CODE_BLOCKS.has(opening[2].toUpperCase())) return;
+    const closer = `#+${opening[1] === "BEGIN" ? "END" : "end"}_${opening[2]}`;
+    if (this.closers.at(closer, start + raw.length) < 0) return;
+    this.orgBlock = { closer, code: true };
+    this.linkSink = this.quietSink;
+  }
+
+  /**
+   * A line inside a Logseq block: its closing line, or a line of its code, ends here (true); its text is
+   * read as any line is (false). The index's parse reads every line as text (`inline` sends a code
+   * block's links nowhere), the closing one too.
+   */
   private orgBlockLine(raw: string, indent: number): boolean {
     const block = this.orgBlock!;
     // Closed in a quote or a list item as it was opened there (`> #+END_SRC`).
     if (raw.startsWith(block.closer, afterBlockMarkers(raw, indent))) {
       this.orgBlock = null;
+      this.quietSink.links.length = 0;
+      this.linkSink = this.sink;
+      if (!this.readingView) return false;
       this.paragraph = null;
       this.endBlock();
       return true;
     }
+    if (!this.readingView) return false;
     if (block.code) this.codeLine(raw, indent);
     return block.code;
   }
@@ -548,7 +645,7 @@ class SectionScanner {
   }
 
   private inline(s: string): string {
-    return inlineToText(s, this.sink).trim();
+    return inlineToText(s, this.linkSink).trim();
   }
 
   /** Reads a Logseq/Dataview `key:: value` line; returns the value as text, or null if not one. */
@@ -609,6 +706,9 @@ class SectionScanner {
  * nothing the note says.
  */
 const LOGSEQ_STATE = /^(?:logseq\.[\w.-]+|custom-id|collapsed|heading|background[-_]color|created[-_]at|updated[-_]at|last[-_]modified[-_]at|query-(?:table|properties|sort-by|sort-desc)|ls-type|hl-(?:type|page|stamp|color)|card-[\w-]+)$/i;
+
+/** Characters a hiccup form or an expression of many lines may span. */
+const MAX_SPAN = 20_000;
 
 /** Logseq's settings of a block, `logseq.order-list-type:: number`: how the outliner draws it. */
 const LOGSEQ_SETTING = /^logseq\.[\w.-]+$/;

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ShownNotes } from "../../src/index/shown-notes";
 import { parseNote } from "../../src/index/markdown";
+import { LinkGraph } from "../../src/index/links/link-graph";
 
 const sectionText = (note: string, heading: string) => new ShownNotes().parse("n.md", note).sections.find((s) => s.heading === heading)!.text;
 
@@ -214,7 +215,69 @@ describe("ShownNotes: only what reading view shows", () => {
 
   it("shows a wiki-link's text as reading view does: folders as written, a heading after \" > \"; the index's words stay", () => {
     const note = ["# Links", "See [[term/page]], [[API/index#index.indexObjects(…)]], [[#Usage]], [[Guide.md#Setup#Sync]], [[Guide#^b15695]] and [[term/page|the page]]."].join("\n");
-    expect(sectionText(note, "Links")).toBe("See term/page, API/index > index.indexObjects(…), Usage, Guide > Setup > Sync, Guide > ^b15695 and the page.");
+    expect(sectionText(note, "Links")).toBe("See term/page, API/index > index.indexObjects(…), Usage, Guide.md > Setup > Sync, Guide > ^b15695 and the page.");
     expect(parseNote("n.md", note).sections[0].text).toBe("See page, index index.indexObjects(…), Usage, Guide Setup Sync, Guide and the page.");
+  });
+
+  it("shows Logseq's hiccup as Logseq renders it: its words, a code element as code, one that shows an object as an empty block; the index reads it as written", () => {
+    const note = [
+      "- Watch the video by [:a {:href \"https://twitter.com/EdTravelling\" :target \"_blank\"} \"@EdTravelling\"], which shows the install.",
+      "\t  [:div.videoWrapper.mb-4",
+      "\t        [:iframe",
+      "\t         {:allow",
+      "\t          \"accelerometer; autoplay; encrypted-media\"",
+      "\t        :src \"https://www.youtube.com/embed/Vw-x7yTTO0s\"}]]",
+      "- Example:",
+      "\t- [:h2 {:style {:color \"red\"}} \"h2 title\"]",
+      "\t  [:p \"Hello \" [:em \"World!\"]]",
+      "- [:code \"template-including-parent:: false\"] is a template property.",
+    ].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe(
+      [
+        "Watch the video by @EdTravelling, which shows the install.",
+        "",
+        "Example:",
+        "h2 title\nHello World!",
+        "`template-including-parent:: false` is a template property.",
+      ].join("\n\n"),
+    );
+    const indexed = parseNote("n.md", note).sections[0].text;
+    expect(indexed).toContain("[:iframe");
+    expect(indexed).toContain('[:p "Hello " [:em "World!"]]');
+  });
+
+  it("shows SilverBullet's `${…}` expressions as code, as written (no `[[` read as a link, no `==` as a highlight); the index still reads their words", () => {
+    const note = [
+      "Records are listed below. See [[Health]] for reviews.",
+      "${query[[",
+      "  from p = index.pages(\"adr\")",
+      "  where p.status == \"superseded\"",
+      "  select { ADR = \"[[\" .. p.name .. \"]]\", Count = #group }",
+      "]]}",
+      "Run the ${widgets.commandButton(\"System: Reload\")} command, or ${query[[from index.tags()]]} inline.",
+    ].join("\n");
+    expect(new ShownNotes().parse("n.md", note).sections[0].text).toBe(
+      [
+        "Records are listed below. See Health for reviews.",
+        '`${query[[\nfrom p = index.pages("adr")\nwhere p.status == "superseded"\nselect { ADR = "[[" .. p.name .. "]]", Count = #group }\n]]}`',
+        'Run the `${widgets.commandButton("System: Reload")}` command, or `${query[[from index.tags()]]}` inline.',
+      ].join("\n\n"),
+    );
+    expect(parseNote("n.md", note).sections[0].text).toContain('from p = index.pages("adr")');
+    // Inline math is no expression.
+    expect(sectionText("# Math\nPick ${n \\choose k}$ of them.", "Math")).toBe("Pick ${n \\choose k}$ of them.");
+  });
+
+  it("shows a wiki-link's `.md` as the writer typed it, as reading view does, and the link still goes to the note", () => {
+    const note = ["# Links", "Read [[Some Note.md]], [[folder/Note.md|the folder's note]] and [[Note.md#Heading]]."].join("\n");
+    expect(sectionText(note, "Links")).toBe("Read Some Note.md, the folder's note and Note.md > Heading.");
+    const shown = new ShownNotes().parse("n.md", note);
+    expect(shown.links).toEqual(["Some Note.md", "folder/Note.md", "Note.md"]);
+    const graph = new LinkGraph();
+    for (const path of ["Some Note.md", "folder/Note.md"]) graph.setNote({ path, links: [], names: [] });
+    graph.setNote({ path: "n.md", links: shown.links, names: [] });
+    expect(graph.outlinks("n.md")).toEqual(["Some Note.md", "folder/Note.md"]);
+    // The index reads the note's name, not the file's extension.
+    expect(parseNote("n.md", note).sections[0].text).toBe("Read Some Note, the folder's note and Note Heading.");
   });
 });

@@ -32,6 +32,27 @@ describe("VaultLinks keeps the link graph in step with the vault index", () => {
     expect([...links.notesTagged("archive")].sort()).toEqual(["Compression.md", "Other.md"]);
   });
 
+  it("takes no link from a Logseq query or example block (what a query looks for is no link the note makes), and the index still finds its words", async () => {
+    const overview = [
+      "- ## Commands",
+      "\t- See [[Feature]] for what they are.",
+      "\t  #+BEGIN_QUERY",
+      "\t  {:query (property :type [[Command]])",
+      "\t   :title \"Documented commands\"}",
+      "\t  #+END_QUERY",
+      "\t- #+BEGIN_EXAMPLE",
+      "\t  - a [[Page]] (level 1)",
+      "\t  #+END_EXAMPLE",
+      "\t- After the blocks, [[Slash]] is a link again.",
+    ].join("\n");
+    const store = new MemoryNoteStore({ "Overview.md": overview, "Command.md": "type:: [[Feature]]\n", "Feature.md": "A feature.\n", "Slash.md": "The slash menu.\n", "Page.md": "A page.\n" });
+    const { index, links } = await built(store);
+    expect(links.graph.outlinks("Overview.md")).toEqual(["Feature.md", "Slash.md"]);
+    expect(links.graph.backlinks("Command.md")).toEqual([]);
+    expect(links.graph.backlinks("Page.md")).toEqual([]);
+    expect((await index.search("documented commands", store, { limit: 3 })).map((r) => r.path)).toContain("Overview.md");
+  });
+
   it("afterwards reads only the notes the index holds a newer version of, and drops the ones it dropped", async () => {
     const store = vault();
     const { index, links } = await built(store);
