@@ -8,6 +8,7 @@ import type { PromotionResult } from "../promote/promote";
 import { hasProviderExcerpt } from "../promote/promoted-note";
 import type { Highlight } from "../index/types";
 import { renderSnippet } from "./search-modal";
+import { snippetAround as sectionSnippet } from "../index/section-hits";
 import { savedWords } from "./promotion-words";
 import { renderWhy } from "./why-matched";
 import { isoDay } from "../notes/source-note";
@@ -232,34 +233,28 @@ function noteLink(parent: HTMLElement, path: string, open: EvidenceActions["open
 }
 
 /**
- * A window of `text` around the first matched term, with every matched term marked. A section that
- * came without marks (one found by its vector) is the index's snippet, whose line breaks are where
- * the note's blocks end: a run of whitespace holding one stays one line break, as on a marked card.
+ * The snippet of a section that came without marks (one found by its vector), with every matched term
+ * marked where a word starts. Its text is the index's snippet, whose line breaks are where the note's
+ * blocks end; a longer one is cut by the index's own rule (`section-hits.ts`): from where the first
+ * match's sentence or its list's lead-in starts, as the search, research and the CLI cut theirs, never
+ * a window of words of its own that began mid-sentence or lost the lead-in its items hang on.
  */
 export function snippetAround(text: string, terms: readonly string[]): { snippet: string; highlights: Highlight[] } {
-  const flat = text.replace(/\s+/g, (run) => (run.includes("\n") ? "\n" : " ")).trim();
-  const lower = flat.toLowerCase();
-  const words = terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0);
-  const first = Math.min(...words.map((w) => lower.indexOf(w)).filter((i) => i >= 0), Number.POSITIVE_INFINITY);
-  let start = 0;
-  if (Number.isFinite(first) && first > SNIPPET_CHARS / 3) {
-    const before = first - SNIPPET_CHARS / 4;
-    const space = Math.max(flat.lastIndexOf(" ", before), flat.lastIndexOf("\n", before));
-    start = space > 0 ? space + 1 : 0;
-  }
-  // Never a last line of "…" alone: a window that ends at a block's end ends there.
-  let snippet = flat.slice(start, start + SNIPPET_CHARS).trimEnd();
-  if (start > 0) snippet = `${flat[start - 1] === "\n" ? "…\n" : "…"}${snippet}`;
-  if (start + SNIPPET_CHARS < flat.length) snippet = `${snippet}…`;
-  const highlights: Highlight[] = [];
-  const snippetLower = snippet.toLowerCase();
-  for (const w of words) {
-    for (let i = snippetLower.indexOf(w); i >= 0; i = snippetLower.indexOf(w, i + w.length)) {
-      const before = i === 0 ? " " : snippetLower[i - 1];
-      if (!/[\p{L}\p{N}]/u.test(before)) highlights.push([i, i + w.length]);
+  // Each block's end a blank line, as in a shown section, which the index's rule reads as one line break.
+  const section = text.replace(/\s+/g, (run) => (run.includes("\n") ? "\n\n" : " ")).trim();
+  return sectionSnippet(section, termSpans(section, terms), SNIPPET_CHARS);
+}
+
+/** Where each term starts a word of `text` (stems and typos are the index's to mark, not these). */
+function termSpans(text: string, terms: readonly string[]): { start: number; end: number }[] {
+  const lower = text.toLowerCase();
+  const spans: { start: number; end: number }[] = [];
+  for (const term of terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0)) {
+    for (let i = lower.indexOf(term); i >= 0; i = lower.indexOf(term, i + term.length)) {
+      if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1])) spans.push({ start: i, end: i + term.length });
     }
   }
-  return { snippet, highlights };
+  return spans.sort((a, b) => a.start - b.start);
 }
 
 function clip(text: string, max: number): string {

@@ -68,6 +68,23 @@ describe("vault evidence cards", () => {
     expect(card.querySelector(".vault-research-why-words")?.textContent).toBe("Matches bass and artist in the title and properties; missing come.");
   });
 
+  it("cut a long section that came without marks by the index's rule: from the lead-in its list hangs on, or its sentence's start, never mid-sentence", () => {
+    const row = vaultRow("Health/Colds.md", "Colds", []);
+    const intro = "Colds come from more than two hundred viruses, and most of them pass within a week or ten days whatever one takes for them, so patience is the main cure.";
+    const list = "These are myths, not advice:\nGarlic cures colds\nVitamin C prevents every cold\nZinc lozenges stop a cold at once";
+    const text = `${intro}\n${list}\n${"More words about rest and sleep follow here. ".repeat(4)}`;
+    row.sections = [{ heading: "Myths", text, start: 0, end: text.length, line: 3 }];
+    row.retrieval.matched_terms = ["zinc"];
+    const card = renderVaultCard(document.body.createDiv(), row, noActions);
+    expect(card.querySelector(".vault-research-card-snippet")?.textContent?.startsWith("… These are myths, not advice:\nGarlic cures colds")).toBe(true);
+    expect(marked(card)).toEqual(["Zinc"]);
+    const prose = `${"Rest helps. ".repeat(12)}Most colds pass within a week, and doctors agree that zinc taken early shortens them a little. ${"Sleep more. ".repeat(20)}`;
+    row.sections = [{ heading: "Myths", text: prose, start: 0, end: prose.length, line: 3 }];
+    const cut = renderVaultCard(document.body.createDiv(), row, noActions).querySelector(".vault-research-card-snippet")?.textContent ?? "";
+    // The panel shows the "…" of a whole sentence's start before it on the same line (`renderSnippet`).
+    expect(cut.startsWith("… Most colds pass within a week")).toBe(true);
+  });
+
   it("fall back to marking the matched terms when a pack carries no highlights", () => {
     const row = vaultRow("Libraries/Automerge.md", "Automerge", []);
     const text = "Automerge moved the core to Rust.";
