@@ -3,12 +3,17 @@
 // allow_external_search: true AND the server was started with --allow-external; promote_result
 // (offered only with --allow-writes) fetches the page only with --allow-external too. Results are
 // the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
-// with their labels; a call that fails says so (isError) in a plain sentence first. A call the
+// with their labels; research_pack's adds one optional field of its own, external_search: whether
+// the call asked for the web, and why it was refused when it was. A call that fails says so
+// (isError) in a plain sentence first. Text an agent sends on to a model, the web or the query log
+// (vault_search's query and tags, research_pack's question) that is, or holds, an API key the
+// environment does not hold is refused as research refuses it (key-in-question.ts). A call the
 // agent cancels (or a client that goes) stops its run: no further request leaves for it, and no
 // trace is kept for it (the SDK sends a cancelled call no answer, so no one could name its file).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
+import { keyInQuestion, QuestionRefused } from "../../research/key-in-question";
 import { runResearch } from "../../research/run";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
 import { normalizeFilters } from "../../index/dial/dial-filters";
@@ -59,6 +64,15 @@ function jsonResult(value: Record<string, unknown>, lead?: string): ToolResult {
 
 function refusal(message: string): ToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/**
+ * The failed call for text that is, or holds, an API key: the environment's own keys are scrubbed
+ * (the dial, the query log, the run), but another service's, pasted by mistake, could not be, and
+ * would reach the embedding and chat models, the web sources and the query log. The key is not repeated.
+ */
+function refusedIfKey(texts: readonly string[], knownSecrets: readonly string[]): ToolResult | null {
+  return texts.some((text) => keyInQuestion(text, knownSecrets)) ? refusal(new QuestionRefused().message) : null;
 }
 
 /** The web when the server may not use it: every request fails at once, and nothing is sent. */
@@ -112,6 +126,9 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, level, limit, tags }, { signal }) => {
+      // Tags are logged with the query; level 1 embeds nothing, but logs it.
+      const keyRefused = refusedIfKey([query, ...tags], ctx.knownSecrets);
+      if (keyRefused) return keyRefused;
       await ctx.watcher.settle();
       const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
       const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted }, signal });
@@ -146,7 +163,7 @@ function researchDescription(ctx: VaultToolsContext): string {
   return (
     "The research pack for a question (research_result.v1, retrieval only: evidence, no written answer): vault rows in pack.evidence, " +
     "outside-vault rows apart in pack.external_evidence, each labelled 'Outside vault · <source> · ephemeral', and the judge's verdict. " +
-    `Local-only unless the call sets allow_external_search: true AND the server allows it. ${web} providers_asked lists every source that was sent the query ([] when nothing left the machine).`
+    `Local-only unless the call sets allow_external_search: true AND the server allows it. ${web} providers_asked lists every source that was sent the query ([] when nothing left the machine); external_search says whether the call asked for the web and, when it was refused, why.`
   );
 }
 
@@ -160,10 +177,13 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
         question: z.string().min(1),
         allow_external_search: z.boolean().default(false).describe("Let this call search the web when the vault's evidence is weak (needs a server started with --allow-external)."),
       },
-      outputSchema: researchResultSchema,
+      outputSchema: researchPackResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: ctx.allowExternal },
     },
     async ({ question, allow_external_search }, { signal }) => {
+      // The run refuses it too (as a thrown error); refused here, it is refused before anything is looked up.
+      const keyRefused = refusedIfKey([question], ctx.knownSecrets);
+      if (keyRefused) return keyRefused;
       await ctx.watcher.settle();
       const external = allow_external_search && ctx.allowExternal;
       const { opened, web } = ctx;
@@ -174,18 +194,48 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
         { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
       );
       const traceFile = signal.aborted ? undefined : await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
-      const json = researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir);
-      return jsonResult(json, researchLead(allow_external_search, ctx.allowExternal, json.providers_asked, json.pack.external_evidence));
+      const externalSearch = externalSearchOf(allow_external_search, ctx.allowExternal);
+      const json: ResearchPackResult = { ...researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir), external_search: externalSearch };
+      return jsonResult(json, researchLead(externalSearch, json.providers_asked, json.pack.external_evidence));
     },
   );
 }
 
+/**
+ * research_pack's object: research_result.v1 with one optional field of the MCP server's own. Its
+ * other fields cannot tell a web search refused from one not asked for (providers_asked is [] and
+ * the recall note says "mode: never" for both); the first text does, but an agent may read only this.
+ */
+const researchPackResultSchema = researchResultSchema.extend({
+  external_search: z
+    .strictObject({
+      asked: z.boolean().describe("The call set allow_external_search: true."),
+      refused: z
+        .strictObject({
+          kind: z.enum(["server_without_allow_external"]),
+          message: z.string(),
+        })
+        .nullable()
+        .describe("Why the web was not used although the call asked for it; null when it was not asked for, or was allowed (providers_asked names the sources sent the question)."),
+    })
+    .optional()
+    .describe("What became of the call's allow_external_search (the MCP server's research_pack only; the CLI's research --json has no such field)."),
+});
+type ResearchPackResult = z.infer<typeof researchPackResultSchema>;
+type ExternalSearchAsked = NonNullable<ResearchPackResult["external_search"]>;
+
+const REFUSED_WITHOUT_ALLOW_EXTERNAL = "External search was asked for, but this server was started without --allow-external: nothing left the machine.";
+
+function externalSearchOf(asked: boolean, allowed: boolean): ExternalSearchAsked {
+  return { asked, refused: asked && !allowed ? { kind: "server_without_allow_external", message: REFUSED_WITHOUT_ALLOW_EXTERNAL } : null };
+}
+
 /** One sentence before the JSON: what happened with the web, and the labels of the outside rows. */
-function researchLead(asked: boolean, allowed: boolean, providersAsked: string[], rows: OutsideVaultRow[]): string {
-  const web = !asked
+function researchLead(external: ExternalSearchAsked, providersAsked: string[], rows: OutsideVaultRow[]): string {
+  const web = !external.asked
     ? "Local only: external search was not asked for; nothing left the machine."
-    : !allowed
-      ? "External search was asked for, but this server was started without --allow-external: nothing left the machine."
+    : external.refused
+      ? external.refused.message
       : providersAsked.length === 0
         ? "External search was allowed, but the vault's evidence sufficed: no web source was asked."
         : `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as Parameters<typeof providerChoiceName>[0])).join(", ")}.`;
