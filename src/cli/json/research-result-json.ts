@@ -41,6 +41,19 @@ export const researchResultSchema = z.strictObject({
     })
     .optional()
     .describe("Only when the search dial was set above level 1 (--level): the level asked for local retrieval, the one that ran, and why it ran lower."),
+  external_search: z
+    .strictObject({
+      asked: z.boolean().describe("The call set allow_external_search: true."),
+      refused: z
+        .strictObject({
+          kind: z.enum(["server_without_allow_external"]),
+          message: z.string(),
+        })
+        .nullable()
+        .describe("Why the web was not used although the call asked for it; null when it was not asked for, or was allowed (providers_asked names the sources sent the question)."),
+    })
+    .optional()
+    .describe("What became of the call's allow_external_search (the MCP server's research_pack only; the CLI's research --json has no such field)."),
 });
 export type ResearchResultJson = z.infer<typeof researchResultSchema>;
 

@@ -202,25 +202,11 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
 }
 
 /**
- * research_pack's object: research_result.v1 with one optional field of the MCP server's own. Its
- * other fields cannot tell a web search refused from one not asked for (providers_asked is [] and
+ * research_pack's object: research_result.v1, whose optional external_search only this server sets.
+ * Its other fields cannot tell a web search refused from one not asked for (providers_asked is [] and
  * the recall note says "mode: never" for both); the first text does, but an agent may read only this.
  */
-const researchPackResultSchema = researchResultSchema.extend({
-  external_search: z
-    .strictObject({
-      asked: z.boolean().describe("The call set allow_external_search: true."),
-      refused: z
-        .strictObject({
-          kind: z.enum(["server_without_allow_external"]),
-          message: z.string(),
-        })
-        .nullable()
-        .describe("Why the web was not used although the call asked for it; null when it was not asked for, or was allowed (providers_asked names the sources sent the question)."),
-    })
-    .optional()
-    .describe("What became of the call's allow_external_search (the MCP server's research_pack only; the CLI's research --json has no such field)."),
-});
+const researchPackResultSchema = researchResultSchema;
 type ResearchPackResult = z.infer<typeof researchPackResultSchema>;
 type ExternalSearchAsked = NonNullable<ResearchPackResult["external_search"]>;
 
