@@ -2,7 +2,7 @@
 // progress line on a terminal's stderr, and its --json output checked against embed_report.v1
 // (the one CLI JSON object without a golden case: it needs an embedding server).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -89,6 +89,23 @@ describe("vault-research embed", () => {
     } finally {
       server.script.nullFor = undefined;
     }
+  });
+
+  it("counts the notes whose vectors followed them to a new name, in --json and in its words", async () => {
+    expect(await embedCommand(embedArgs(), io().io, { http: fetchHttp })).toBe(0);
+    // A folder made and the notes moved into it: a rename keeps each note's date and size.
+    mkdirSync(path.join(vault, "Archive"));
+    for (const name of readdirSync(vault).filter((f) => f.endsWith(".md")).slice(0, 25)) renameSync(path.join(vault, name), path.join(vault, "Archive", name));
+    server.embedCalls.length = 0;
+    const json = io();
+    expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(0);
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out))).toMatchObject({ state: "done", notes_embedded: 0, notes_unchanged: 40, notes_moved: 25, notes_to_embed: 0 });
+    expect(server.embeddedTexts().filter((t) => t.includes("Note number"))).toEqual([]);
+    // Moved back: the text says as much.
+    for (const name of readdirSync(path.join(vault, "Archive"))) renameSync(path.join(vault, "Archive", name), path.join(vault, name));
+    const text = io();
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(0);
+    expect(text.seen.out).toMatch(/^Embedded 0 notes; 40 already up to date \(25 renamed, their vectors moved with them\)\.\n/);
   });
 
   it("shows its progress on a terminal's stderr, and says what was done on stdout", async () => {

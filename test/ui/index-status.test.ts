@@ -75,6 +75,16 @@ describe("EmbeddingStatusBar", () => {
     expect(clicked).toHaveBeenLastCalledWith("running");
   });
 
+  it("says vectors are being moved to renamed notes while they are, not embedding 0 of a falling total", () => {
+    const el = createDiv();
+    const bar = new EmbeddingStatusBar(el, () => {});
+    bar.render(progress({ notesTotal: 88, movesLeft: 120 - 32, notesMoved: 32, notesUnchanged: 4032 }));
+    expect(el.textContent).toBe("Moving the vectors of renamed notes: 88 to go");
+    expect(el.getAttribute("aria-label")).toBe("Moving the vectors of renamed notes: 88 to go. Click to pause embedding.");
+    bar.render(progress({ state: "paused", notesTotal: 88, movesLeft: 88 }));
+    expect(el.textContent).toBe("Paused while moving the vectors of renamed notes: 88 to go.");
+  });
+
   it("says where a paused or failed run stopped, and a click resumes", () => {
     const el = createDiv();
     const clicked = vi.fn();

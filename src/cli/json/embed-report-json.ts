@@ -1,6 +1,6 @@
 // `embed_report.v1`: what `vault-research embed --json` prints — how the vectors of the vault were
-// brought up to date (embedded, already current, unreadable), what was thrown away and why, and
-// where the vectors are kept (the cache folder, never the vault).
+// brought up to date (embedded, already current, moved with a renamed note, unreadable), what was
+// thrown away and why, and where the vectors are kept (the cache folder, never the vault).
 import * as z from "zod";
 import type { EmbeddingProgress } from "../../index/embeddings/embedding-job";
 import { vectorResetWords, type VectorReset } from "../../index/embeddings/vector-reset";
@@ -18,6 +18,12 @@ export const embedReportSchema = z.strictObject({
   notes_to_embed: z.number().int().nonnegative().describe("Added or changed (by path, mtime and size) since their vectors were made."),
   notes_embedded: z.number().int().nonnegative(),
   notes_unchanged: z.number().int().nonnegative().describe("Notes whose vectors were still good, those found so when read again included."),
+  notes_moved: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Of notes_unchanged, those renamed or moved whose vectors followed them: read, found to send the text the vectors were made from, and not sent to the model. Always written by this version; absent in older reports."),
   notes_rechecked: z
     .number()
     .int()
@@ -76,6 +82,7 @@ export function embedReportJson(progress: EmbeddingProgress, facts: EmbedReportF
     notes_to_embed: progress.notesTotal,
     notes_embedded: progress.notesDone,
     notes_unchanged: progress.notesUnchanged,
+    notes_moved: progress.notesMoved ?? 0,
     notes_rechecked: progress.notesRechecked,
     notes_unreadable: progress.notesUnreadable,
     notes_refused: progress.refused?.notes ?? 0,

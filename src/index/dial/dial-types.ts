@@ -77,7 +77,20 @@ export interface DialResult {
 export type DialNotice =
   | { kind: "level_unavailable"; wanted: DialLevel; ran: DialLevel; reason: "no_embedder" | "no_vectors" | "no_chat_model"; message: string }
   | { kind: "embedding_failed"; wanted: DialLevel; ran: 1; errorKind: string; message: string }
-  | { kind: "vectors_partial"; embedded: number; notes: number; message: string }
+  | {
+      kind: "vectors_partial";
+      embedded: number;
+      notes: number;
+      /**
+       * Of the notes without current vectors: those still to embed (added or edited since), those the
+       * embedding server refused when last tried, and those that could not be read. Only the first
+       * catch up as embedding goes on; the message says which are which.
+       */
+      waiting?: number;
+      refused?: number;
+      unreadable?: number;
+      message: string;
+    }
   | { kind: "rerank_failed"; reason: "timeout" | "invalid_json" | "model_error" | "cancelled"; message: string }
   | { kind: "rerank_partial"; named: number; candidates: number; message: string }
   | { kind: "rerank_cached"; message: string }

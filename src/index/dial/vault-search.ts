@@ -10,7 +10,7 @@
 import { stopwatch, systemClock, type Clock, type NoteStore } from "../../ports";
 import type { Embedder, EmbedderAnswer } from "../embeddings/embedder";
 import type { UnitPlace } from "../embeddings/embedding-units";
-import { FINGERPRINT_TEXT, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
+import { FINGERPRINT_TEXT, type LeftOutReason, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
 import type { QueryLog, QueryLogMark } from "../query-log/query-log";
 import type { IndexedNote, SearchResult } from "../types";
 import type { VaultIndex } from "../vault-index";
@@ -292,21 +292,24 @@ export class VaultSearch {
     return null;
   }
 
-  /** Said while embedding is under way: notes without current vectors are found by their words only. */
+  /**
+   * Said when notes lack current vectors: they are found by their words only. Those the embedding job
+   * tried as they are now and left out (refused by the server, unreadable) are said apart: embedding
+   * going on does not catch them up, and "until embedding catches up" was said of them on every search.
+   */
   private coverageNotice(): DialNotice | null {
     const { index, vectors } = this.options;
     const paths = index.paths();
+    const left: Record<LeftOutReason | "waiting", number> = { waiting: 0, server_error: 0, not_a_vector: 0, unreadable: 0 };
     let embedded = 0;
     for (const path of paths) {
-      if (vectorsAreCurrent(index.note(path)!, vectors?.note(path))) embedded++;
+      const note = index.note(path)!;
+      if (vectorsAreCurrent(note, vectors?.note(path))) embedded++;
+      else left[vectors?.leftOutAs({ path, mtime: note.mtime, size: note.size }) ?? "waiting"]++;
     }
     if (embedded >= paths.length) return null;
-    return {
-      kind: "vectors_partial",
-      embedded,
-      notes: paths.length,
-      message: `Vectors cover ${embedded} of ${paths.length} notes; the others are found by their words only until embedding catches up.`,
-    };
+    const refused = left.server_error + left.not_a_vector;
+    return { kind: "vectors_partial", embedded, notes: paths.length, waiting: left.waiting, refused, unreadable: left.unreadable, message: coverageWords(embedded, paths.length, left) };
   }
 
   private async logSearch(request: DialRequest, ranLevel: DialLevel, filters: Filters, results: DialResult[], latencyMs: number, began: QueryLogMark | null): Promise<string | null> {
@@ -361,6 +364,19 @@ function wordsRanks(results: readonly SearchResult[]): Map<string, number> {
     if (rank != null) ranks.set(r.path, rank);
   }
   return ranks;
+}
+
+/** The notes the vectors cover, and why the others are found by their words only. */
+function coverageWords(embedded: number, notes: number, left: Record<LeftOutReason | "waiting", number>): string {
+  const covered = `Vectors cover ${embedded} of ${notes} notes; the others are found by their words only`;
+  if (left.waiting === notes - embedded) return `${covered} until embedding catches up.`;
+  const parts = [
+    left.waiting > 0 ? `${left.waiting} until embedding catches up` : "",
+    left.server_error > 0 ? `${left.server_error} the embedding server refused (an error for ${left.server_error === 1 ? "its" : "their"} text)` : "",
+    left.not_a_vector > 0 ? `${left.not_a_vector} the embedding server refused (${left.not_a_vector === 1 ? "its answer was not a vector" : "its answers were not vectors"})` : "",
+    left.unreadable > 0 ? `${left.unreadable} that could not be read` : "",
+  ];
+  return `${covered}: ${parts.filter((p) => p !== "").join(", ")}.`;
 }
 
 /** Whether a note's stored vectors were made from the note as the index has it (same mtime and size). */

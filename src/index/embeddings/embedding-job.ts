@@ -42,6 +42,11 @@ export interface EmbeddingProgress {
    * text those vectors were made from, and counted in notesUnchanged too. Absent in older progress.
    */
   notesMoved?: number;
+  /**
+   * Of the notes planned to take a departed note's vectors, those not read yet: they are read before
+   * any note is embedded, and meanwhile the progress says vectors are being moved. Absent in older progress.
+   */
+  movesLeft?: number;
   /** Notes that could not be read; they are tried again next run. */
   notesUnreadable: number;
   /**
@@ -143,7 +148,7 @@ export class EmbeddingJob {
     this.notesComing = files.length;
     let plan = store.plan(files);
     const notesTotal = plan.toCheck.length + plan.toEmbed.length + plan.toMove.length;
-    this.current = { ...emptyProgress(), state: "running", notesTotal, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, resets: modelReset ? [modelReset] : [] };
+    this.current = { ...emptyProgress(), state: "running", notesTotal, notesUnchanged: plan.unchanged, checksLeft: plan.toCheck.length, movesLeft: plan.toMove.length, resets: modelReset ? [modelReset] : [] };
     this.startClock();
     this.emit();
     const notMoved = await this.carryMoved(plan.toMove);
@@ -195,9 +200,12 @@ export class EmbeddingJob {
     for (let next = 0; next < ordered.length; next += this.batchSize()) {
       if (this.resumeGate) await this.resumeGate.promise;
       if (this.abort.signal.aborted) return null;
-      const read = await this.readUnits(ordered.slice(next, next + this.batchSize()));
+      const batch = ordered.slice(next, next + this.batchSize());
+      const read = await this.readUnits(batch);
       for (const { file, units } of read) if (!this.followed(file, units)) notMoved.push(file);
-      this.emit();
+      this.current.movesLeft = (this.current.movesLeft ?? 0) - batch.length;
+      // The last carried with nothing left to embed: the run is as good as done, not "embedding 0 of 0".
+      if (this.current.movesLeft > 0 || this.current.notesTotal > 0) this.emit();
       await (this.options.yieldToUi ?? noWait)();
     }
     return notMoved;
@@ -246,6 +254,8 @@ export class EmbeddingJob {
       const outcome = notes.length === 1 ? ({ kind: "failed", error: batchError } as const) : await this.embedNotes([note], true);
       if (outcome.kind === "failed" && mayBeOneText(outcome.error)) {
         refused.push({ path: note.file.path, error: outcome.error });
+        // Kept by its date and size, so a search can say it was refused, not that it is waiting.
+        this.options.store.leaveOut(note.file, outcome.error.kind === "parse" ? "not_a_vector" : "server_error");
         continue;
       }
       if (outcome.kind !== "embedded") return outcome;
@@ -308,6 +318,7 @@ export class EmbeddingJob {
       const text = texts[i];
       if (typeof text !== "string") {
         this.current.notesUnreadable++;
+        this.options.store.leaveOut(file, "unreadable");
         return;
       }
       out.push({ file, check, units: embeddingUnits(parseNoteSafely(file.path, indexedPart(text, maxChars))) });
@@ -446,7 +457,7 @@ function inPartOrder(files: readonly NoteFileInfo[]): NoteFileInfo[] {
 }
 
 function emptyProgress(): EmbeddingProgress {
-  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesMoved: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
+  return { state: "idle", notesDone: 0, notesTotal: 0, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesMoved: 0, movesLeft: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: null, etaMs: null, resets: [] };
 }
 
 function noWait(): Promise<void> {

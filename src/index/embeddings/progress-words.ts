@@ -10,15 +10,19 @@ export function embeddingProgressWords(p: EmbeddingProgress): string {
     case "idle":
       return "Embedding has not started.";
     case "running": {
+      // Carried before any note is embedded; counted as "0 of" a total that fell, it read as stuck.
+      if ((p.movesLeft ?? 0) > 0) return `Moving the vectors of renamed notes: ${count(p.movesLeft ?? 0)} to go`;
       if (p.checksLeft > 0) return `Checking notes after an update: ${count(p.checksLeft)} to go`;
       const rate = p.notesPerSecond === null ? "" : ` · ${rateWords(p.notesPerSecond)}`;
       const eta = p.etaMs === null ? "" : ` · ${etaWords(p.etaMs)}`;
       return `Embedding notes: ${done} of ${total}${rate}${eta}`;
     }
     case "paused":
+      if ((p.movesLeft ?? 0) > 0) return `Paused while moving the vectors of renamed notes: ${count(p.movesLeft ?? 0)} to go.`;
       return `Embedding paused at ${done} of ${total} notes.`;
     case "done": {
-      const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date` : "";
+      const moved = (p.notesMoved ?? 0) > 0 ? ` (${count(p.notesMoved ?? 0)} renamed, their vectors moved with them)` : "";
+      const kept = p.notesUnchanged > 0 ? `; ${count(p.notesUnchanged)} already up to date${moved}` : "";
       const rechecked = p.notesRechecked > 0 ? `; ${count(p.notesRechecked)} read again because this version cuts notes differently` : "";
       const unreadable = p.notesUnreadable > 0 ? `; ${count(p.notesUnreadable)} could not be read and will be tried again` : "";
       const refused = p.refused ? `; ${count(p.refused.notes)} the embedding server could not embed (first ${p.refused.first}: ${p.refused.message}) and will be tried again` : "";

@@ -34,6 +34,21 @@ export interface NearSection extends NearNote {
   unit: UnitPlace;
 }
 
+/**
+ * Why the job left a note without vectors of its text as it is now: the server refused it (an error
+ * for its text, or an answer that is no vector), or it could not be read. Each run tries it again,
+ * but it is not waiting its turn: the dial says so instead of "until embedding catches up".
+ */
+export type LeftOutReason = "server_error" | "not_a_vector" | "unreadable";
+
+/** A note the job tried and left out, with the date and size it had then. */
+export interface LeftOutNote {
+  path: string;
+  mtime: number;
+  size: number;
+  reason: LeftOutReason;
+}
+
 /** What a sync of the vectors against the index's notes has to do. */
 export interface VectorPlan {
   /** Added or changed since their vectors were made, in the order given. */
@@ -76,6 +91,8 @@ export class VectorStore {
    * requests). Never searched, never saved.
    */
   private readonly departed = new Map<string, NoteVectors[]>();
+  /** Notes the last run that tried them left out, by path (`leaveOut`); never searched, not saved. */
+  private readonly leftOut = new Map<string, LeftOutNote>();
   private modelName: string | null;
   private dims: number | null;
   private print: Float32Array | null;
@@ -135,6 +152,7 @@ export class VectorStore {
     if (previous === null || notes === 0) {
       this.notes.clear();
       this.departed.clear();
+      this.leftOut.clear();
       this.dims = null;
       this.print = null;
       return null;
@@ -150,6 +168,7 @@ export class VectorStore {
     const notes = this.notes.size;
     this.notes.clear();
     this.departed.clear();
+    this.leftOut.clear();
     this.dims = dimensions;
     this.print = null;
     return previous === null || notes === 0 ? null : { kind: "dimension_changed", from: previous, to: dimensions, notes };
@@ -168,6 +187,7 @@ export class VectorStore {
     const notes = this.notes.size;
     this.notes.clear();
     this.departed.clear();
+    this.leftOut.clear();
     return notes === 0 ? null : { kind: "model_swapped", model: this.modelName ?? "the embedding model", notes };
   }
 
@@ -192,6 +212,7 @@ export class VectorStore {
   /** Drops the vectors of notes not among `files`, keeping them aside by their text hash; their paths. */
   private departNotesNotIn(files: readonly NoteFileInfo[]): string[] {
     const present = new Set(files.map((f) => f.path));
+    for (const path of Array.from(this.leftOut.keys())) if (!present.has(path)) this.leftOut.delete(path);
     const removed: string[] = [];
     for (const note of Array.from(this.notes.values())) {
       if (present.has(note.path)) continue;
@@ -221,6 +242,7 @@ export class VectorStore {
     if (same.length === 0) this.departed.delete(hash);
     // A new object, as `put` makes: the saved parts rewrite the buckets whose notes are not the ones they wrote.
     this.notes.set(file.path, { ...known, path: file.path, mtime: file.mtime, size: file.size, units: placesOf(units), cut: UNITS_CUT });
+    this.leftOut.delete(file.path);
     return true;
   }
 
@@ -243,6 +265,23 @@ export class VectorStore {
       invNorms[i] = q.invNorm;
     });
     this.notes.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, units: placesOf(units), cut: UNITS_CUT, textHash: unitsTextHash(units), values, invNorms });
+    this.leftOut.delete(file.path);
+  }
+
+  /** The job tried this note as it is (`file`'s date and size) and left it out, for `reason`; its old vectors, if any, stay. */
+  leaveOut(file: NoteFileInfo, reason: LeftOutReason): void {
+    this.leftOut.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, reason });
+  }
+
+  /** Why the note as it is now (same date and size) was left out by the run that last tried it; null when it was not, or it changed since. */
+  leftOutAs(file: { path: string; mtime: number; size: number }): LeftOutReason | null {
+    const known = this.leftOut.get(file.path);
+    return known && known.mtime === file.mtime && known.size === file.size ? known.reason : null;
+  }
+
+  /** The notes left out (`leaveOut`), for a caller that keeps them beside the vectors. */
+  leftOutNotes(): IterableIterator<LeftOutNote> {
+    return this.leftOut.values();
   }
 
   /**
@@ -255,6 +294,7 @@ export class VectorStore {
     if (!known || known.textHash === "" || known.textHash !== unitsTextHash(units)) return false;
     // The places are taken anew too: a parser's change can move a section without changing its text.
     this.notes.set(path, { ...known, units: placesOf(units), cut: UNITS_CUT });
+    this.leftOut.delete(path);
     return true;
   }
 
@@ -274,12 +314,14 @@ export class VectorStore {
   }
 
   remove(path: string): boolean {
+    this.leftOut.delete(path);
     return this.notes.delete(path);
   }
 
   clear(): void {
     this.notes.clear();
     this.departed.clear();
+    this.leftOut.clear();
     this.dims = null;
     this.print = null;
   }

@@ -15,6 +15,9 @@ import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embeddi
 import { openAiCompatibleModel } from "../../../src/llm/openai-compatible";
 import { fetchHttp, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
 import { MemoryNoteStore } from "../../support/memory-note-store";
+import { ControlledStore } from "../../support/controlled-note-store";
+import { EmbeddingJob } from "../../../src/index/embeddings/embedding-job";
+import type { Embedder } from "../../../src/index/embeddings/embedder";
 import { fakeClock } from "../../support/fake-clock";
 import { MemoryQueryLogFile } from "../query-log/memory-query-log-file";
 import { MAX_QUESTION_CHARS, questionRead } from "../../../src/text/cut-text";
@@ -309,6 +312,65 @@ describe("when a level cannot run", () => {
     }
     // Its words still find it.
     expect(paths((await search.search({ query: "cake sister", level: 3 })).results)).toContain("Journal/Garage diary.md");
+  });
+
+  it("tells notes the embedding server refused, and notes that could not be read, from notes still waiting", async () => {
+    const vault = new ControlledStore();
+    for (const [path, text] of Object.entries(NOTES)) vault.write(path, text, 1_000);
+    vault.write("Notes/Poisoned.md", "# Poisoned\n\nA word the server chokes on: zqxpoison.\n", 1_000);
+    vault.write("Notes/Locked.md", "# Locked\n\nNo one may read this.\n", 1_000);
+    vault.write("Notes/Long.md", "# Long\n\nA text the server says is too long: zqxlong.\n", 1_000);
+    const withHoles = new VaultIndex();
+    await withHoles.sync(vault, null);
+    const held = new VectorStore();
+    server.script.nullFor = "zqxpoison";
+    // The index read the locked note before it was locked: the job cannot.
+    vault.failing.add("Notes/Locked.md");
+    const files = withHoles.paths().map((p) => ({ path: p, mtime: withHoles.note(p)!.mtime, size: withHoles.note(p)!.size }));
+    // A server that answers an error for one text (a context length exceeded), as an HTTP 400.
+    const real = embedder();
+    const strict: Embedder = {
+      name: real.name,
+      embed: (texts, role, signal) => (texts.some((t) => t.includes("zqxlong")) ? Promise.resolve({ ok: false, error: { kind: "http", message: "The server answered HTTP 400: input too long" } }) : real.embed(texts, role, signal)),
+    };
+    expect(await new EmbeddingJob({ store: held, embedder: strict, notes: vault }).run(files)).toMatchObject({ state: "done", notesDone: 7, notesUnreadable: 1, refused: { notes: 2 } });
+    server.script.nullFor = undefined;
+    // And one note added since the run: that one is still waiting.
+    withHoles.applyText("New/Unembedded.md", "# Unembedded\n\nNot yet.\n", 1, 22);
+    const response = await new VaultSearch({ index: withHoles, notes: vault, vectors: held, embedder: embedder() }).search({ query: "soup", level: 2 });
+    expect(response.notices).toEqual([
+      expect.objectContaining({
+        kind: "vectors_partial",
+        embedded: 7,
+        notes: 11,
+        waiting: 1,
+        refused: 2,
+        unreadable: 1,
+        message:
+          "Vectors cover 7 of 11 notes; the others are found by their words only: 1 until embedding catches up, 1 the embedding server refused (an error for its text), 1 the embedding server refused (its answer was not a vector), 1 that could not be read.",
+      }),
+    ]);
+    // None waiting: nothing said of catching up.
+    withHoles.removeFile("New/Unembedded.md");
+    const refusedOnly = await new VaultSearch({ index: withHoles, notes: vault, vectors: held, embedder: embedder() }).search({ query: "soup", level: 2 });
+    expect(refusedOnly.notices[0].message).toBe(
+      "Vectors cover 7 of 10 notes; the others are found by their words only: 1 the embedding server refused (an error for its text), 1 the embedding server refused (its answer was not a vector), 1 that could not be read.",
+    );
+  });
+
+  it("a refused note edited since is waiting again, not refused", async () => {
+    const vault = new ControlledStore();
+    for (const [path, text] of Object.entries(NOTES)) vault.write(path, text, 1_000);
+    vault.write("Notes/Poisoned.md", "# Poisoned\n\nA word the server chokes on: zqxpoison.\n", 1_000);
+    const withHoles = new VaultIndex();
+    await withHoles.sync(vault, null);
+    const held = new VectorStore();
+    server.script.nullFor = "zqxpoison";
+    await new EmbeddingJob({ store: held, embedder: embedder(), notes: vault }).run(withHoles.paths().map((p) => ({ path: p, mtime: withHoles.note(p)!.mtime, size: withHoles.note(p)!.size })));
+    server.script.nullFor = undefined;
+    withHoles.applyText("Notes/Poisoned.md", "# Poisoned\n\nNo longer.\n", 2_000, 23);
+    const response = await new VaultSearch({ index: withHoles, notes: vault, vectors: held, embedder: embedder() }).search({ query: "soup", level: 2 });
+    expect(response.notices).toEqual([expect.objectContaining({ kind: "vectors_partial", embedded: 7, notes: 8, message: "Vectors cover 7 of 8 notes; the others are found by their words only until embedding catches up." })]);
   });
 
   it("tells the dial which levels are ready", () => {

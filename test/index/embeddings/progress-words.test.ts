@@ -13,6 +13,12 @@ describe("embedding progress in words", () => {
     [{ notesDone: 0, notesPerSecond: null, etaMs: null }, "Embedding notes: 0 of 12,000"],
     [{ notesDone: 0, checksLeft: 9_282, notesPerSecond: null, etaMs: null }, "Checking notes after an update: 9,282 to go"],
     [{ state: "paused" }, "Embedding paused at 1,200 of 12,000 notes."],
+    // Vectors carried to renamed notes come first, and are said as such: "0 of" a falling total read as stuck.
+    [{ notesDone: 0, notesTotal: 3_000, movesLeft: 2_640, notesPerSecond: null, etaMs: null }, "Moving the vectors of renamed notes: 2,640 to go"],
+    [{ notesDone: 0, notesTotal: 3_000, movesLeft: 2_640, checksLeft: 10 }, "Moving the vectors of renamed notes: 2,640 to go"],
+    [{ state: "paused", notesDone: 0, movesLeft: 12 }, "Paused while moving the vectors of renamed notes: 12 to go."],
+    [{ state: "done", notesDone: 2, notesUnchanged: 3_040, notesMoved: 3_000 }, "Embedded 2 notes; 3,040 already up to date (3,000 renamed, their vectors moved with them)."],
+    [{ state: "done", notesDone: 2, notesUnchanged: 40, notesMoved: 0 }, "Embedded 2 notes; 40 already up to date."],
     [{ state: "cancelled" }, "Embedding stopped at 1,200 of 12,000 notes; what was embedded is kept."],
     [{ state: "failed", error: { kind: "network", message: "Could not reach Ollama at http://localhost:11434: connection refused" } }, "Embedding stopped at 1,200 of 12,000 notes: Could not reach Ollama at http://localhost:11434: connection refused"],
     [{ state: "done", notesDone: 12_000, notesUnchanged: 300, notesUnreadable: 2 }, "Embedded 12,000 notes; 300 already up to date; 2 could not be read and will be tried again."],

@@ -5,6 +5,7 @@
 // socket to the stand-in embedding server, with the index moving the notes as the plugin does.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EmbeddingJob } from "../../../src/index/embeddings/embedding-job";
+import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 import { loadStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { FINGERPRINT_TEXT, VectorStore, type NoteVectors } from "../../../src/index/embeddings/vector-store";
 import { VaultIndex, type Rename } from "../../../src/index/vault-index";
@@ -93,6 +94,25 @@ describe("vectors of renamed notes", () => {
     expect([...vectors.entries()].filter((n) => n.path.startsWith("Projects/"))).toEqual([]);
     expect(vectorsOf(vectors.note("Archive/Projects 2024/Notes 4.md"))).toEqual(before);
     expect(vectors.nearestNotes(new Float32Array(before!.values.slice(0, 64)).map((x) => x / 127), 1)[0].path).toBe("Archive/Projects 2024/Notes 4.md");
+  });
+
+  it("says while it carries vectors to renamed notes that it is moving them, not embedding 0 of a falling count", async () => {
+    const { store, index, vectors, cache } = await embeddedVault();
+    await index.renameFiles(store, renameFolder(store, "Projects", "Archive"));
+    const said: string[] = [];
+    const job = new EmbeddingJob({ store: vectors, embedder: ollama(), notes: store, cache, notesPerBatch: 8 });
+    job.onProgress((p) => said.push(embeddingProgressWords(p)));
+    const progress = await job.run(indexFiles(index));
+    expect(said.filter((w) => w.startsWith("Embedding notes"))).toEqual([]);
+    expect(said.slice(0, 5)).toEqual([
+      "Moving the vectors of renamed notes: 30 to go",
+      "Moving the vectors of renamed notes: 22 to go",
+      "Moving the vectors of renamed notes: 14 to go",
+      "Moving the vectors of renamed notes: 6 to go",
+      // Each note read: its count goes, whatever it was.
+      expect.stringMatching(/^(Embedded|Moving)/) as unknown as string,
+    ]);
+    expect(embeddingProgressWords(progress)).toBe("Embedded 0 notes; 33 already up to date (30 renamed, their vectors moved with them).");
   });
 
   it("saves the moved vectors under the new names, and a load finds them there and nothing to embed", async () => {

@@ -66,6 +66,25 @@ describe("vector store", () => {
     expect(store.follow(file("New/a.md"), units)).toBe(false);
   });
 
+  it("remembers a note left out as it was then: not once it changed, was embedded, went, or another model came", () => {
+    const store = storeWithThree();
+    store.leaveOut(file("d.md", 4), "server_error");
+    store.leaveOut(file("e.md", 4), "unreadable");
+    store.leaveOut(file("b.md", 2), "not_a_vector");
+    expect(store.leftOutAs(file("d.md", 4))).toBe("server_error");
+    // Edited since it was tried: waiting its turn again, not refused.
+    expect(store.leftOutAs(file("d.md", 5))).toBeNull();
+    expect(store.leftOutAs(file("d.md", 4, 11))).toBeNull();
+    store.put(file("d.md", 5), [title], [v(1, 0, 0)]);
+    expect(store.leftOutAs(file("d.md", 4))).toBeNull();
+    // Gone from the vault: forgotten at the next plan.
+    store.plan([file("a.md"), file("b.md", 2), file("c.md"), file("d.md", 5)]);
+    expect(store.leftOutAs(file("e.md", 4))).toBeNull();
+    expect([...store.leftOutNotes()].map((n) => [n.path, n.reason])).toEqual([["b.md", "not_a_vector"]]);
+    store.adoptModel("ollama:other");
+    expect([...store.leftOutNotes()]).toEqual([]);
+  });
+
   it("a note whose units were cut by an older version is to be checked, neither embedded nor called current", () => {
     const store = storeWithThree();
     store.restore({ ...store.note("a.md")!, cut: "1.0" });
