@@ -196,8 +196,19 @@ function failedSources(trace: ResearchTrace): string {
   const answered = answeredSources(trace);
   const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined && !answered.includes(e.provider) ? [e.provider] : [])))];
   if (failed.length === 0) return "";
-  if (answered.length === 0) return `The web search failed: no source answered (${providerList(failed)} failed; see Warnings below).`;
-  return `${providerList(failed)} failed (see Warnings below); only ${providerList(answered)} answered.`;
+  if (answered.length === 0) return `${webSourcesFailed(failed, answered)} (see Warnings below).`;
+  return `${webSourcesFailed(failed, answered)} (see Warnings below); only ${providerList(answered)} answered.`;
+}
+
+/**
+ * The web sources that failed and never answered, in the words this note and the pack's recall note
+ * share (research/run-state.ts): with none of the sources answering, the search failed, "Web search
+ * failed: Hacker News and Wikipedia did not answer"; beside some that did, "Hacker News failed".
+ * Empty when none failed.
+ */
+export function webSourcesFailed(failed: readonly string[], answered: readonly string[]): string {
+  if (failed.length === 0) return "";
+  return answered.length === 0 ? `Web search failed: ${providerList(failed)} did not answer` : `${providerList(failed)} failed`;
 }
 
 /**

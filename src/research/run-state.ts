@@ -3,9 +3,11 @@
 import type { Coverage, Judgement, OutsideVaultRow, PackWarning, QueryPlan, ResearchPack, VaultRow } from "../evidence/research-pack";
 import { RESEARCH_PACK_VERSION } from "../evidence/research-pack";
 import { providerList } from "../evidence/labels";
+import { webSourcesFailed } from "../notes/trace-note";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
 import { secretScrubber } from "../text/secret-scrub";
+import type { ProviderErrorKind } from "../websearch/types";
 import { keyInQuestion } from "./key-in-question";
 import { markSavedPages } from "./saved-pages";
 import { RUN_LIMITS } from "./run-limits";
@@ -22,12 +24,20 @@ export interface ExternalOutcome {
   used: boolean;
   /** External search was wanted and gave nothing: no provider, or every provider failed. */
   failed: boolean;
-  /** Why web search failed, provider by provider, for the stop reason's message. */
+  /** Why web search failed, provider by provider, each a sentence, for the stop reason's message. */
   failures: string[];
+  /** Each source that failed a query, and how, once per way it failed: the recall note names them. */
+  sourceFailures: SourceFailure[];
   /** What recency each provider was asked for and the newest date it returned. */
   freshness: Coverage["external_freshness"];
   /** Canonical URLs whose provider answer already held the page's own text: they are not read again. */
   withPageText: Set<string>;
+}
+
+/** A web source that failed a query of the run (it may have answered another: see `freshness`). */
+export interface SourceFailure {
+  provider: ProviderName;
+  kind: ProviderErrorKind;
 }
 
 export interface RunState {
@@ -101,7 +111,7 @@ export function startRun(asked: ResearchRequest, deps: ResearchDeps): RunState {
     retrievalLevel: null,
     judgement: { verdict: "no_evidence", reason: "The run stopped before the vault was searched.", missing_terms: [] },
     outsideRows: [],
-    external: { used: false, failed: false, failures: [], freshness: [], withPageText: new Set() },
+    external: { used: false, failed: false, failures: [], sourceFailures: [], freshness: [], withPageText: new Set() },
     pageReads: [],
     warnings: question === typed ? [] : [{ kind: "question_cut", message: questionCutMessage(typed, "question") }],
   };
@@ -149,14 +159,20 @@ function recallNote(run: RunState): string {
 /**
  * What the web added, and whether it answered. "Web search added 0 outside rows." was all a run said
  * when no source had answered: the panel, an agent and the trace read it as "the web found nothing".
+ * The sources that failed are named from the run's typed failures, in the trace note's words.
  */
 function webRecall(run: RunState): string {
   const { external, outsideRows: outside } = run;
   // Wanted but never asked: no source was enabled (run.ts, the external policy stage).
   if (!external.used) return external.failed ? `Web search allowed (mode: ${run.mode}), but no source is enabled.` : `Web search not used (mode: ${run.mode}).`;
-  if (external.failed) return "Web search failed: no source answered, so it added no outside rows.";
-  const added = `Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}`;
-  if (external.failures.length === 0) return `${added}.`;
   // Each source that answered has its freshness entry, with results or none.
-  return `${added}; ${providerList(external.freshness.map((f) => f.provider))} answered, but some requests failed.`;
+  const answered = [...new Set([...external.freshness.map((f) => f.provider), ...providersOf(outside)])];
+  const failedSources = [...new Set(external.sourceFailures.map((f) => f.provider))];
+  const neverAnswered = failedSources.filter((p) => !answered.includes(p));
+  if (external.failed) return `${webSourcesFailed(neverAnswered, answered) || "Web search failed: no source answered"}, so it added no outside rows.`;
+  const added = `Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}`;
+  // A source that failed one query and answered the other is no source that failed.
+  const answeredPartly = failedSources.filter((p) => answered.includes(p));
+  const failures = [webSourcesFailed(neverAnswered, answered), answeredPartly.length > 0 ? `some requests to ${providerList(answeredPartly)} failed` : ""].filter((c) => c !== "");
+  return failures.length === 0 ? `${added}.` : `${added}; ${failures.join(", and ")}.`;
 }

@@ -41,3 +41,26 @@ export function sentencesIn(text: string): string[] {
     .map((start, i) => text.slice(start, bounds[i + 1]).trim())
     .filter((sentence) => sentence !== "");
 }
+
+/** What a sentence may be left ending with that ends none: a full stop takes its place. */
+const DANGLING = /[\s,;:]+$/u;
+
+/**
+ * `text` as a sentence that another may follow: ended as it was (a stop, the quotation marks closing
+ * on it, "…"), else with a full stop. Error messages come without one: "…HTTP 503: Service
+ * Unavailable Vault results are kept." ran two sentences into one.
+ */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "" || ENDS_WITH_STOP.test(trimmed) || trimmed.endsWith("…")) return trimmed;
+  const bare = trimmed.replace(DANGLING, "");
+  return bare === "" ? "" : `${bare}.`;
+}
+
+/** Sentences one after another, each ended (`asSentence`), the empty ones left out. */
+export function joinSentences(...texts: string[]): string {
+  return texts
+    .map(asSentence)
+    .filter((s) => s !== "")
+    .join(" ");
+}

@@ -460,9 +460,9 @@ describe("the outside section of a run whose web search failed", () => {
   }
   const outside = (trace: ResearchTrace) => section(renderTraceNote(trace), "## Outside vault", "## Warnings");
 
-  it("says no source answered, and names none as having found nothing (it said 'Outside vault: 0 rows from Hacker News and Wikipedia')", () => {
+  it("says the sources that did not answer, and names none as having found nothing (it said 'Outside vault: 0 rows from Hacker News and Wikipedia')", () => {
     const note = outside(webTrace(["hackernews", "wikipedia"]));
-    expect(note).toContain("Outside vault: 0 rows\n\nThe web search failed: no source answered (Hacker News and Wikipedia failed; see Warnings below).");
+    expect(note).toContain("Outside vault: 0 rows\n\nWeb search failed: Hacker News and Wikipedia did not answer (see Warnings below).");
   });
 
   it("names the sources that answered with nothing apart from those that failed", () => {

@@ -103,6 +103,22 @@ describe("a provider failure keeps local answers", () => {
     expect(exa[0].message).not.toMatch(/vault results are kept/i);
   });
 
+  it("a failure's warning is its own sentence before 'Vault results are kept.' (it read 'HTTP 503: Service Unavailable Vault results are kept.')", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/search-crdt.json")] });
+    const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"] });
+    const warnings = result.pack.warnings.filter((w) => w.kind === "provider_http").map((w) => w.message);
+    expect(warnings).toEqual(["Hacker News failed (http): Hacker News answered HTTP 503: Service Unavailable. Vault results are kept."]);
+    expect(h.store.text(result.trace_path!)).toContain("- Hacker News failed (http): Hacker News answered HTTP 503: Service Unavailable. Vault results are kept.\n");
+  });
+
+  it("with nothing local, every source's failure is a sentence of its own in the reason the run stopped", async () => {
+    const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...WIKIPEDIA_500()] });
+    const result = await h.run({ question: UNKNOWN_QUESTION, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
+    expect(result.stop_reason).toBe("external_required_failed");
+    const why = result.pack.warnings.find((w) => w.kind === "external_required_failed")?.message;
+    expect(why).toMatch(/^External search was needed because the vault has nothing on this, and it failed\. Hacker News failed \(http\): Hacker News answered HTTP 503: Service Unavailable\. Wikipedia failed \(http\): .*[^.]\.$/);
+  });
+
   it("with nothing local, no provider enabled and mode always, stops with external_required_failed", async () => {
     const h = await sampleVaultHarness({ settings: (s) => (s.external.providers = []) });
     const result = await h.run({ question: UNKNOWN_QUESTION, mode: "always" });
@@ -129,23 +145,27 @@ describe("a web search that failed reads as failed, never as 'found nothing' or 
       const h = await sampleVaultHarness({ exchanges: [...exchanges] });
       const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: [...providers], writeTrace: false });
       expect(result.stop_reason).toBe("external_failed_local_used");
-      expect(result.pack.coverage.recall_note).toMatch(/^Searched \d+ notes; \d+ matched\. Web search failed: no source answered, so it added no outside rows\.$/);
+      // It names the sources that did not answer, as typed data of the run, not read back from warnings.
+      const named = providers.length === 1 ? "Hacker News did not answer" : "Hacker News and Wikipedia did not answer";
+      expect(result.pack.coverage.recall_note).toMatch(new RegExp(`^Searched \\d+ notes; \\d+ matched\\. Web search failed: ${named}, so it added no outside rows\\.$`));
       expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search failed: no web source answered.");
     }
   });
 
-  it("some sources failing: the recall note names those that answered", async () => {
+  it("some sources failing: the recall note names those that failed (it said 'Wikipedia answered, but some requests failed')", async () => {
     const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/search-crdt.json")] });
-    const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
+    const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"] });
     const rows = result.pack.external_evidence.length;
     expect(rows).toBeGreaterThan(0);
-    expect(result.pack.coverage.recall_note).toMatch(new RegExp(`Web search added ${rows} outside rows from Wikipedia; Wikipedia answered, but some requests failed\\.$`));
+    expect(result.pack.coverage.recall_note).toMatch(new RegExp(`Web search added ${rows} outside rows from Wikipedia; Hacker News failed\\.$`));
+    // The trace note says it in the same words.
+    expect(h.store.text(result.trace_path!)).toContain("Hacker News failed (see Warnings below); only Wikipedia answered.");
   });
 
   it("sources that answered with nothing, beside one that failed: both are said", async () => {
     const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/empty.json")] });
     const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
-    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows; Wikipedia answered, but some requests failed\.$/);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows; Hacker News failed\.$/);
     expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add, and some of its requests failed.");
   });
 

@@ -57,3 +57,27 @@ describe("startRun", () => {
     expect(result.trace.timings_ms.plan).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe("the recall note on web sources that failed", () => {
+  /** A run that asked Hacker News and Wikipedia: `answered` gave their freshness entries, `failed` failed a query. */
+  async function webRun(answered: ("hackernews" | "wikipedia")[], failed: ("hackernews" | "wikipedia")[]) {
+    const h = await sampleVaultHarness();
+    const run = startRun({ question: ANSWERED_QUESTION, mode: "always", providers: ["hackernews", "wikipedia"] }, h.deps);
+    run.external.used = true;
+    run.external.freshness = answered.map((provider) => ({ provider, requested: "any" }));
+    run.external.sourceFailures = failed.map((provider) => ({ provider, kind: "http" }));
+    run.external.failed = answered.length === 0;
+    return run;
+  }
+  const webPart = (note: string) => note.slice(note.indexOf("Web search"));
+
+  it("names each source that did not answer, from the run's typed failures", async () => {
+    expect(webPart(packOf(await webRun([], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe("Web search failed: Hacker News and Wikipedia did not answer, so it added no outside rows.");
+    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews"])).coverage.recall_note)).toBe("Web search added 0 outside rows; Hacker News failed.");
+  });
+
+  it("calls no source that answered another query failed, and still says some of its requests failed", async () => {
+    expect(webPart(packOf(await webRun(["wikipedia"], ["wikipedia"])).coverage.recall_note)).toBe("Web search added 0 outside rows; some requests to Wikipedia failed.");
+    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe("Web search added 0 outside rows; Hacker News failed, and some requests to Wikipedia failed.");
+  });
+});

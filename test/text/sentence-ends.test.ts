@@ -1,6 +1,6 @@
 // Where sentences end: the index's snippets start at one, and the evidence brief quotes them whole.
 import { describe, expect, it } from "vitest";
-import { ENDS_WITH_STOP, sentenceStarts, sentencesIn } from "../../src/text/sentence-ends";
+import { asSentence, ENDS_WITH_STOP, joinSentences, sentenceStarts, sentencesIn } from "../../src/text/sentence-ends";
 
 describe("sentencesIn", () => {
   it("ends a sentence at a stop before a space and a capital, a figure or a quotation mark", () => {
@@ -40,5 +40,29 @@ describe("ENDS_WITH_STOP", () => {
   it("knows a block that ends as a sentence does, in any of the rule's scripts", () => {
     for (const block of ["Done.", 'He said "done."', "完成。", "पूरा।", "Really?)"]) expect(ENDS_WITH_STOP.test(block), block).toBe(true);
     for (const block of ["Garlic cures colds", "These are myths:", "cut here…"]) expect(ENDS_WITH_STOP.test(block), block).toBe(false);
+  });
+});
+
+describe("asSentence and joinSentences", () => {
+  it("end a text that ends no sentence with a full stop, and leave one that does as it is", () => {
+    expect(asSentence("Hacker News answered HTTP 503: Service Unavailable")).toBe("Hacker News answered HTTP 503: Service Unavailable.");
+    for (const ended of ["Brave did not answer within 5 s.", "Is the key right?", 'Brave said "Quota exceeded."', "Stop!", "完成。", "The page was cut…"]) expect(asSentence(ended), ended).toBe(ended);
+    // A closing quotation mark or bracket with no stop before it ends nothing.
+    expect(asSentence('Brave said "Quota exceeded"')).toBe('Brave said "Quota exceeded".');
+    expect(asSentence("Exa refused the request (HTTP 403)")).toBe("Exa refused the request (HTTP 403).");
+  });
+
+  it("put a full stop in place of a colon, semicolon or comma left at the end, and trim white space", () => {
+    expect(asSentence("Brave answered HTTP 502: ")).toBe("Brave answered HTTP 502.");
+    expect(asSentence("  one; ")).toBe("one.");
+    expect(asSentence(" \n")).toBe("");
+  });
+
+  it("join sentences with one space, each ended, leaving out empty ones", () => {
+    expect(joinSentences("Hacker News failed (http): Hacker News answered HTTP 503: Service Unavailable", "Vault results are kept.")).toBe(
+      "Hacker News failed (http): Hacker News answered HTTP 503: Service Unavailable. Vault results are kept.",
+    );
+    expect(joinSentences("Is it down?", "", "Vault results are kept")).toBe("Is it down? Vault results are kept.");
+    expect(joinSentences("", " ")).toBe("");
   });
 });

@@ -10,6 +10,7 @@
 import type { providerFailureKinds, QueryPlan } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
 import type { SecretName, Secrets } from "../../ports";
+import { asSentence, joinSentences } from "../../text/sentence-ends";
 import type { ProviderName } from "../../settings";
 import { dispatchSearch } from "../../websearch/dispatcher";
 import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
@@ -82,13 +83,16 @@ export async function retrieveExternal(run: RunState): Promise<WebSearched> {
     throw error;
   }
   // Said only of a vault that has rows: with none, "kept" promises what does not exist.
-  const kept = run.vaultRows.length > 0 ? " Vault results are kept." : "";
+  const kept = run.vaultRows.length > 0 ? "Vault results are kept." : "";
   for (const f of gathered.failures) {
-    const failed = `${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`;
+    const { sourceFailures } = run.external;
+    if (!sourceFailures.some((s) => s.provider === f.provider && s.kind === f.kind)) sourceFailures.push({ provider: f.provider, kind: f.kind });
+    // A sentence of its own: a provider's message ends with no stop, and the next one ran into it.
+    const failed = asSentence(`${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`);
     // A source that fails both queries the same way is said once (the trace keeps each failure).
     if (run.external.failures.includes(failed)) continue;
     run.external.failures.push(failed);
-    run.warnings.push({ kind: providerFailureWarning[f.kind], message: `${failed}${kept}` });
+    run.warnings.push({ kind: providerFailureWarning[f.kind], message: joinSentences(failed, kept) });
   }
   if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
   return { found: gathered.results };
