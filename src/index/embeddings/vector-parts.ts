@@ -45,7 +45,7 @@ import { UnlistedParts } from "../unlisted-parts";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
-import { VectorStore, type NoteVectors } from "./vector-store";
+import { VectorStore, type LeftOutReason, type NoteVectors } from "./vector-store";
 import type { VectorReset } from "./vector-reset";
 
 /** The root part's name: where VRV1 kept its one blob too. */
@@ -76,10 +76,21 @@ const manifestSchema = z.object({
   saves: count.optional(),
   buckets: z.number().int().positive(),
   parts: z.array(z.object({ name: z.string(), bucket: count, notes: z.number().int().positive() })),
+  /**
+   * The notes the embedding job tried as they were and left out (vector-store's `leaveOut`), so a
+   * process that only loads the vectors tells them from notes waiting. Absent in roots from before
+   * it was kept and when none was left out; checked on its own (`restoreLeftOut`), so a list not of
+   * its shape costs the record, never the vectors. A reader that predates it drops it unread.
+   */
+  leftOut: z.unknown().optional(),
 });
 type Manifest = z.infer<typeof manifestSchema>;
 type PartEntry = Manifest["parts"][number];
 const partSchema = z.object({ notes: z.array(noteEntrySchema) });
+/** Every reason the store knows, as a record so a reason added there must be added here. */
+const LEFT_OUT_REASONS: Record<LeftOutReason, true> = { server_error: true, not_a_vector: true, unreadable: true };
+/** A reason is any string: one a newer version added leaves only its note out of the record. */
+const leftOutSchema = z.array(z.object({ path: z.string(), mtime: z.number(), size: count, reason: z.string() }));
 
 /** A part as the cache holds it now: its name and the very note objects written to it. */
 interface SavedPart {
@@ -153,10 +164,27 @@ async function loadParts(cache: VectorCache, manifest: Manifest, model: string):
     for (const note of notes) store.restore(note);
     if (manifest.schema === SCHEMA) layout.parts.set(entry.bucket, { name: entry.name, notes: new Set(notes) });
   }
+  restoreLeftOut(store, manifest.leftOut);
   layouts.set(store, layout);
   // One reset says why: damage, which may be the disk's, before parts another save took away.
   const reset: VectorReset | null = damaged > 0 ? { kind: "notes_damaged", notes: damaged } : missing > 0 ? { kind: "notes_missing", notes: missing } : null;
   return { vectors: { store, reset }, missing };
+}
+
+/**
+ * Puts the root's record of notes left out back into the store. A list not of its shape is ignored
+ * whole: the notes then read as waiting, which is what a root without one says. A note edited since
+ * reads as waiting too, by the store's own rule (`leftOutAs` compares its date and size).
+ */
+function restoreLeftOut(store: VectorStore, saved: unknown): void {
+  if (saved === undefined) return;
+  const checked = leftOutSchema.safeParse(saved);
+  if (!checked.success) return;
+  for (const { path, mtime, size, reason } of checked.data) if (isLeftOutReason(reason)) store.leaveOut({ path, mtime, size }, reason);
+}
+
+function isLeftOutReason(reason: string): reason is LeftOutReason {
+  return Object.hasOwn(LEFT_OUT_REASONS, reason);
 }
 
 /** Whether the root is no longer the one read: each save's root names parts of a token of its own, so its bytes differ. */
@@ -289,6 +317,8 @@ async function encodeRoot(store: VectorStore, buckets: number, parts: Map<number
     buckets,
     parts: Array.from(parts, ([bucket, part]) => ({ name: part.name, bucket, notes: part.notes.size })).sort((a, b) => a.bucket - b.bucket),
   };
+  const leftOut = Array.from(store.leftOutNotes(), ({ path, mtime, size, reason }) => ({ path, mtime, size, reason }));
+  if (leftOut.length > 0) manifest.leftOut = leftOut;
   return signed(ROOT_MAGIC, paddedJson(manifest), []);
 }
 

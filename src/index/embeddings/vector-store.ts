@@ -91,7 +91,7 @@ export class VectorStore {
    * requests). Never searched, never saved.
    */
   private readonly departed = new Map<string, NoteVectors[]>();
-  /** Notes the last run that tried them left out, by path (`leaveOut`); never searched, not saved. */
+  /** Notes the last run that tried them left out, by path (`leaveOut`); never searched, saved in the vectors' root (vector-parts.ts). */
   private readonly leftOut = new Map<string, LeftOutNote>();
   private modelName: string | null;
   private dims: number | null;
@@ -268,7 +268,10 @@ export class VectorStore {
     this.leftOut.delete(file.path);
   }
 
-  /** The job tried this note as it is (`file`'s date and size) and left it out, for `reason`; its old vectors, if any, stay. */
+  /**
+   * The job tried this note as it is (`file`'s date and size) and left it out, for `reason`; its old
+   * vectors, if any, stay. A load puts back what a save kept the same way, after the vectors.
+   */
   leaveOut(file: NoteFileInfo, reason: LeftOutReason): void {
     this.leftOut.set(file.path, { path: file.path, mtime: file.mtime, size: file.size, reason });
   }

@@ -71,11 +71,19 @@ export async function nameByCount(cache: MemoryVectorCache, save: number): Promi
     cache.parts.delete(part.name);
     return { ...part, name };
   });
-  const json = new TextEncoder().encode(JSON.stringify({ ...root, schema: "vault-research.vectors.v2", saves: save, parts }));
+  await rewriteRoot(cache, () => ({ ...root, schema: "vault-research.vectors.v2", saves: save, parts }), "VRV2");
+}
+
+/**
+ * The root with its JSON changed, as an older version or a hand edit would leave it, signed again
+ * (magic, SHA-256 of the rest, the JSON's length, the JSON padded to 4) so only the JSON differs.
+ */
+export async function rewriteRoot(cache: MemoryVectorCache, change: (root: Record<string, unknown>) => unknown, magic = "VRV3"): Promise<void> {
+  const json = new TextEncoder().encode(JSON.stringify(change(rootOf(cache))));
   const header = new Uint8Array(Math.ceil(json.length / 4) * 4).fill(0x20);
   header.set(json);
   const bytes = new Uint8Array(40 + header.length);
-  bytes.set(new TextEncoder().encode("VRV2"));
+  bytes.set(new TextEncoder().encode(magic));
   new DataView(bytes.buffer).setUint32(36, header.length, true);
   bytes.set(header, 40);
   bytes.set(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes.subarray(36))), 4);
