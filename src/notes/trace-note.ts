@@ -11,6 +11,7 @@ import { CUT_MARK, cutText } from "../evidence/trace-bounds";
 import { TRACE_NOTE_TYPE } from "../index/trace-marks";
 import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
+import { asSentence } from "../text/sentence-ends";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
 import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
@@ -434,7 +435,7 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** `text` ended as a sentence (`asSentence`), on one line: a line break would end the list item or callout it stands in. */
 function sentence(text: string): string {
-  const flat = oneLine(text);
-  return flat === "" || /[.!?]$/.test(flat) ? flat : `${flat}.`;
+  return asSentence(oneLine(text));
 }

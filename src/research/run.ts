@@ -14,6 +14,7 @@ import { DeadlineMissed, withDeadline } from "../deadline";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
 import { outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
 import type { SearchResult } from "../index/types";
+import { joinSentences } from "../text/sentence-ends";
 import type { MergedResult } from "../websearch/search-providers";
 import { refuseKeyAsQuestion } from "./key-in-question";
 import { RUN_LIMITS } from "./run-limits";
@@ -197,10 +198,10 @@ async function mergeStage(run: RunState): Promise<void> {
 
 /** The vault has nothing and the web failed: the run ends here, saying why. */
 function externalRequiredFailed(run: RunState): StopReason {
-  // Every failure in one sentence: the trace note shows it in place of each source's own warning.
-  // Those stay in the pack, for their kinds (what evals and the CLI's missing-key hint read).
-  const why = run.external.failures.join(" ");
-  run.warnings.push({ kind: "external_required_failed", message: `External search was needed because the vault has nothing on this, and it failed. ${why}`.trim() });
+  // Every failure in one message, each its own sentence: the trace note shows it in place of each
+  // source's own warning. Those stay in the pack, for their kinds (what evals and the CLI's missing-key hint read).
+  const message = joinSentences("External search was needed because the vault has nothing on this, and it failed.", ...run.external.failures);
+  run.warnings.push({ kind: "external_required_failed", message });
   return "external_required_failed";
 }
 

@@ -42,6 +42,14 @@ export function sentencesIn(text: string): string[] {
     .filter((sentence) => sentence !== "");
 }
 
+/**
+ * Whether `text` (trimmed) may end there as a sentence: with a stop (`ENDS_WITH_STOP`), or with "…",
+ * a text cut there or trailing off, which a full stop after it would end no better.
+ */
+export function endsAsSentence(text: string): boolean {
+  return ENDS_WITH_STOP.test(text) || text.endsWith("…");
+}
+
 /** What a sentence may be left ending with that ends none: a full stop takes its place. */
 const DANGLING = /[\s,;:]+$/u;
 
@@ -52,7 +60,7 @@ const DANGLING = /[\s,;:]+$/u;
  */
 export function asSentence(text: string): string {
   const trimmed = text.trim();
-  if (trimmed === "" || ENDS_WITH_STOP.test(trimmed) || trimmed.endsWith("…")) return trimmed;
+  if (trimmed === "" || endsAsSentence(trimmed)) return trimmed;
   const bare = trimmed.replace(DANGLING, "");
   return bare === "" ? "" : `${bare}.`;
 }

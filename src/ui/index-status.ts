@@ -6,6 +6,7 @@ import type { EmbeddingProgress } from "../index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { describeIndexStatus, indexStatusLine, lastUpdatedWords, type IndexIssue } from "../index/index-status-text";
 import type { IndexStatus } from "../index/types";
+import { asSentence } from "../text/sentence-ends";
 
 // main.ts lists the issues it hands to the modal through here.
 export { indexIssues } from "../index/index-status-text";
@@ -78,7 +79,7 @@ export class EmbeddingStatusBar {
  */
 function withShownText(text: string, tooltip: string): string {
   if (!tooltip || tooltip.startsWith(text)) return tooltip || text;
-  return `${/[.!?…]$/.test(text) ? text : `${text}.`} ${tooltip}`;
+  return `${asSentence(text)} ${tooltip}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { PackWarning } from "../evidence/research-pack";
 import type { ModelFailureKind } from "../llm/chat-model";
 import type { ResearchResult } from "../research/types";
 import type { ProviderErrorKind } from "../websearch/types";
+import { joinSentences } from "../text/sentence-ends";
 
 /** What a problem's button does. */
 export type ProblemAction = "open_settings" | "retry";
@@ -161,17 +162,11 @@ function problemOfTraceError(error: { stage: string; kind: string; message: stri
   }
   if (error.stage === "synthesize" && isModelFailureKind(error.kind)) {
     const advice = MODEL_ADVICE[error.kind](context);
-    return { severity: "error", kind: error.kind, ...advice, message: `${withFullStop(advice.message ?? error.message)} The evidence brief is shown instead.` };
+    return { severity: "error", kind: error.kind, ...advice, message: joinSentences(advice.message ?? error.message, "The evidence brief is shown instead.") };
   }
   // The run out of time at some stage: what it found is shown; another try may well finish.
   if (error.kind === "timeout") return { severity: "error", kind: error.kind, message: error.message, action: "retry" };
   return { severity: "error", kind: error.kind, message: error.message };
-}
-
-/** "…(HTTP 529): Overloaded" → "…(HTTP 529): Overloaded." — a sentence follows it. */
-function withFullStop(sentence: string): string {
-  const trimmed = sentence.trim();
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** A pack warning in the panel's words, or null when the trace's error or the stop sentence says it. */

@@ -240,6 +240,19 @@ describe("renderTraceNote", () => {
     expect(visiblePart(renderTraceNote(vaultOnlyTrace()))).toMatch(/## Warnings\n\nNone\./);
   });
 
+  it("ends each warning as a sentence once: a stop before a closing quote or bracket is an end (it read 'said \"done.\".'), a colon is not", () => {
+    const trace = vaultOnlyTrace();
+    trace.pack.warnings.push(
+      { kind: "provider_warning", message: 'Brave said "Quota nearly used."' },
+      { kind: "provider_warning", message: "Exa sent fewer results (see above.)" },
+      { kind: "provider_warning", message: "Wikipedia answered:" },
+    );
+    const warnings = section(renderTraceNote(trace), "## Warnings", "## Timeline");
+    expect(warnings).toContain('- Brave said "Quota nearly used."\n');
+    expect(warnings).toContain("- Exa sent fewer results (see above.)\n");
+    expect(warnings).toContain("- Wikipedia answered.\n");
+  });
+
   it("shows every event with its time in the timeline", () => {
     const trace = outsideTrace();
     const note = visiblePart(renderTraceNote(trace));

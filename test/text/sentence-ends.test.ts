@@ -1,6 +1,6 @@
 // Where sentences end: the index's snippets start at one, and the evidence brief quotes them whole.
 import { describe, expect, it } from "vitest";
-import { asSentence, ENDS_WITH_STOP, joinSentences, sentenceStarts, sentencesIn } from "../../src/text/sentence-ends";
+import { asSentence, endsAsSentence, ENDS_WITH_STOP, joinSentences, sentenceStarts, sentencesIn } from "../../src/text/sentence-ends";
 
 describe("sentencesIn", () => {
   it("ends a sentence at a stop before a space and a capital, a figure or a quotation mark", () => {
@@ -40,6 +40,13 @@ describe("ENDS_WITH_STOP", () => {
   it("knows a block that ends as a sentence does, in any of the rule's scripts", () => {
     for (const block of ["Done.", 'He said "done."', "完成。", "पूरा।", "Really?)"]) expect(ENDS_WITH_STOP.test(block), block).toBe(true);
     for (const block of ["Garlic cures colds", "These are myths:", "cut here…"]) expect(ENDS_WITH_STOP.test(block), block).toBe(false);
+  });
+});
+
+describe("endsAsSentence", () => {
+  it("holds for a stop, one before closing quotation marks or brackets, and a cut (…), not for a colon, comma or bare quote", () => {
+    for (const ended of ['He said "done."', "(see above.)", "Is it down?", "完成。", "cut here…"]) expect(endsAsSentence(ended), ended).toBe(true);
+    for (const open of ["These are myths:", "one,", 'He said "done"', "(HTTP 403)"]) expect(endsAsSentence(open), open).toBe(false);
   });
 });
 

@@ -99,6 +99,17 @@ describe("EmbeddingStatusBar", () => {
   });
 });
 
+describe("EmbeddingStatusBar's aria-label", () => {
+  it("ends the shown text once before the tooltip: a stop before a closing quote or bracket is its end (it read 'not found.\". Click…')", () => {
+    const el = createDiv();
+    const bar = new EmbeddingStatusBar(el, () => {});
+    for (const message of ['Ollama said "model not found."', "Ollama did not answer (is it running?)"]) {
+      bar.render(progress({ state: "failed", notesDone: 10, notesTotal: 40, error: { kind: "network", message } }));
+      expect(el.getAttribute("aria-label")).toBe(`Embedding stopped at 10 of 40 notes: ${message} Click to resume embedding.`);
+    }
+  });
+});
+
 describe("IndexProblemsModal", () => {
   const ready: IndexStatus = { notes: 3, lastUpdated: 1_700_000_000_000, state: "ready", problems: [] };
   const lines = (status: IndexStatus | null, embedding: string | null = null) => {

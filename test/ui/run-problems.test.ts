@@ -47,7 +47,7 @@ describe("run problems", () => {
           { stage: "external_retrieval", kind: "network", provider: "brave", message: "Could not reach Brave: offline" },
         ],
         [
-          { kind: "provider_network", message: "Brave failed (network): Could not reach Brave: offline Vault results are kept." },
+          { kind: "provider_network", message: "Brave failed (network): Could not reach Brave: offline. Vault results are kept." },
           { kind: "cancelled", message: "The run was cancelled." },
           { kind: "timeout", message: "The run took longer than 90 s." },
         ],
@@ -90,6 +90,13 @@ describe("run problems", () => {
     const [problem] = problemsOf(run([{ stage: "synthesize", kind: "http", message: said }]), oneSource);
     expect(problem.message).toBe(`${said}. The evidence brief is shown instead.`);
     expect([problem.action, problem.orAction]).toEqual(["retry", "open_settings"]);
+  });
+
+  it("a model server's message that ends in a stop before a closing quote or bracket gets no second stop (it read 'said \"done.\". The evidence brief…')", () => {
+    for (const said of ['The model server at http://localhost:1234 answered HTTP 500: it said "out of memory."', "The model server at http://localhost:1234 answered HTTP 500 (see its log.)"]) {
+      const [problem] = problemsOf(run([{ stage: "synthesize", kind: "http", message: said }]), oneSource);
+      expect(problem.message).toBe(`${said} The evidence brief is shown instead.`);
+    }
   });
 
   it("a model failure whose reason says what fixes it offers that one button, in the server's own words", () => {

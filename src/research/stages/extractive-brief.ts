@@ -9,7 +9,7 @@ import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 import { CJK_CHAR } from "../../text/scripts";
 import { countWords } from "../../text/word-count";
-import { ENDS_WITH_STOP, sentencesIn } from "../../text/sentence-ends";
+import { asSentence, endsAsSentence, sentencesIn } from "../../text/sentence-ends";
 import { pairShare } from "./judge-coverage";
 import { NUMBERED_SOURCE } from "./verify-citations";
 
@@ -82,7 +82,7 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
   const answersNot = pack.judge.verdict === "no_evidence";
   if (pack.judge.verdict !== "enough_evidence" && vaultRows.length > 0) {
     const verdict = answersNot ? "The vault has no note that answers this question" : "The vault's evidence is weak here";
-    lines.push("", `${verdict}: ${notACitation(sentence(pack.judge.reason))}`);
+    lines.push("", `${verdict}: ${notACitation(asSentence(pack.judge.reason))}`);
   }
   // Notes the judge found do not answer are what the search came nearest with, never "evidence".
   lines.push("", answersNot && vaultRows.length > 0 ? "Closest vault notes (they do not answer the question):" : "Vault evidence:");
@@ -237,7 +237,7 @@ function blockSentences(text: string, from: { note: boolean; opening: boolean })
     // A lead-in hangs on none before it: tldr's items ("Extract files from an archive:") follow each other.
     const opens = last.endsWith(":") && /[\p{L}\p{N}]/u.test(last);
     // A block the snippet cut at its end may have ended as a sentence, or as a lead-in.
-    const item = LIST_ITEM.test(prose) || !(ENDS_WITH_STOP.test(prose) || prose.endsWith("…"));
+    const item = LIST_ITEM.test(prose) || !endsAsSentence(prose);
     const governed = leadIn !== undefined && !opens && (next || item);
     const prefix = governed ? `${leadIn}${next ? " " : " … "}` : undefined;
     const cutStart = from.note && first && cutInSentence(prose) ? 1 : 0;
@@ -410,9 +410,3 @@ function wholeCodeSpans(quote: string): string {
   if (quote.endsWith("…")) return `${quote.slice(0, -1)}\`…`;
   return quote;
 }
-
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-

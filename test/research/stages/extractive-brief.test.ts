@@ -227,6 +227,16 @@ describe("writeEvidenceBrief", () => {
     expect(verifyCitations(brief.text, brief.admitted, { evidenceExisted: true }).passed).toBe(true);
   });
 
+  it("ends the judge's reason once: a stop before a closing quote or bracket is its end (it read 'says \"use tar.\".'), a colon is not", () => {
+    const said = (reason: string) => {
+      const brief = writeEvidenceBrief(pack("extract tar archive", [tarNote], [], { verdict: "weak_evidence", reason, missing_terms: [] }));
+      return brief.text.split("\n").find((l) => l.startsWith("The vault's evidence is weak here: "));
+    };
+    expect(said('The closest note only says "use tar."')).toBe('The vault\'s evidence is weak here: The closest note only says "use tar."');
+    expect(said("Only one note matched (see above.)")).toBe("The vault's evidence is weak here: Only one note matched (see above.)");
+    expect(said("Only one note matched:")).toBe("The vault's evidence is weak here: Only one note matched.");
+  });
+
   it("cites a note whose only line is an embed's file name by name, not by quoting the name", () => {
     // "![[Daily.base]]" reaches the pack as "Daily.base".
     const template = vaultRow("Templates/Daily Note Template.md", "Daily Note Template", [{ heading: "Notes", text: "Daily.base" }]);
