@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../src/index/markdown";
 import { buildSectionHits, SNIPPET_CHARS, snippetAround } from "../../src/index/section-hits";
+import { ShownNotes } from "../../src/index/shown-notes";
 import { createAnalyzer, wordSpans } from "../../src/index/tokenize";
 
 const analyzer = createAnalyzer({ stemming: true });
@@ -37,6 +38,22 @@ describe("snippetAround", () => {
     expect(snippet).toContain("beta gamma beta gamma");
     const marked = highlights.map(([s, e]) => snippet.slice(s, e));
     expect(marked).toEqual(["beta", "gamma", "beta", "gamma"]);
+  });
+
+  it("prefers the window showing more distinct words to one repeating a word, and then the one with more matches", () => {
+    const marked = (text: string, ...words: string[]) => {
+      const spans = wordSpans(text).filter((s) => words.includes(s.word));
+      const { snippet, highlights } = snippetAround(text, spans);
+      return highlights.map(([s, e]) => snippet.slice(s, e));
+    };
+    const repeats = `${filler(10)}. alpha alpha alpha alpha alpha. ${filler(60)}. Then alpha and beta. ${filler(60)}`;
+    expect(marked(repeats, "alpha", "beta")).toEqual(["alpha", "beta"]);
+    // Spans that do not say their word count each as a word: the most matches win, as before.
+    const unnamed = wordSpans(repeats).filter((s) => s.word === "alpha" || s.word === "beta").map(({ start, end }) => ({ start, end }));
+    const old = snippetAround(repeats, unnamed);
+    expect(old.highlights.map(([s, e]) => old.snippet.slice(s, e))).toEqual(Array(5).fill("alpha"));
+    const ties = `alpha beta ${filler(60)}. Then alpha, beta, alpha and beta. ${filler(60)}`;
+    expect(marked(ties, "alpha", "beta")).toEqual(["alpha", "beta", "alpha", "beta"]);
   });
 
   it("keeps highlights on the words when runs of whitespace are collapsed", () => {
@@ -238,6 +255,33 @@ describe("buildSectionHits", () => {
     const [hit] = buildSectionHits(note, docTermsFor("alpha", "aardvark"), analyzer, 1);
     expect(hit.matchedTerms).toEqual(["alpha"]);
     expect(hit.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(["alpha"]);
+  });
+
+  // A tldr page says its command on every example line: the window with the most matches is the
+  // one repeating the command, and the word asked about (a flag, a setting) was left out of it.
+  it("shows the window holding more of the asked words over one repeating the command", () => {
+    const page = [
+      "# lumctl",
+      "",
+      "> Change how bright the screen is and when it dims.",
+      "> More information: <https://example.org/man/lumctl.1.html>.",
+      "",
+      ...[
+        ["Show the settings", "lumctl -g"],
+        ["Show the battery", "lumctl -g batt"],
+        ["Dim now", "lumctl dimnow"],
+        ["Brighten a step", "lumctl up"],
+        ["Darken a step", "lumctl down"],
+        ["Make the screen go dark after a quarter of an hour without any use while it runs on its battery", "sudo lumctl -b dimafter 15"],
+        ["Wake the computer up by itself every weekday morning at nine", "sudo lumctl repeat wake MTWRF 09:00:00"],
+      ].flatMap(([what, command]) => [`- ${what}:`, "", `\`${command}\``, ""]),
+    ].join("\n");
+    for (const parsed of [parseNote("lumctl.md", page), new ShownNotes().parse("lumctl.md", page)]) {
+      const [hit] = buildSectionHits(parsed, docTermsFor("lumctl", "dimafter"), analyzer, 1);
+      const marked = hit.highlights.map(([s, e]) => hit.snippet.slice(s, e));
+      expect(marked).toContain("dimafter");
+      expect(marked).toContain("lumctl");
+    }
   });
 
   it("names only the words that sit close together as close terms", () => {
