@@ -8,6 +8,9 @@
 // Links are kept as written and resolved when asked, so a note added or renamed later changes
 // what older links point to without touching the notes that wrote them. Case does not matter;
 // `.md` is optional. Kept note by note (setNote / removeNote); it holds no note text.
+// So a note moved with its text and file name unchanged (`moveNote`) needs no reading: its targets
+// as written are what its parse gives at the new path too, and each is resolved from there when asked
+// (`../x.md` from its new folder); links to it by path find it at the new one, by name as before.
 
 /** What the graph needs of one note. */
 export interface LinkedNote {
@@ -62,6 +65,24 @@ export class LinkGraph {
     for (const link of links) for (const key of targetKeys(link)) removeFrom(this.byTargetName, key, path);
   }
 
+  /**
+   * The note at `oldPath` is now at `path`, its text and file name unchanged (a folder renamed): it
+   * writes the same targets and carries the same names there. False when no note is held at `oldPath`.
+   */
+  moveNote(oldPath: string, path: string): boolean {
+    const links = this.written.get(oldPath);
+    if (!links) return false;
+    const names = this.namesOf.get(oldPath) ?? [];
+    this.removeNote(oldPath);
+    this.setNote({ path, links, names });
+    return true;
+  }
+
+  /** The other names links may use for the note at `path`, as given (none when it is not held). */
+  namesFor(path: string): readonly string[] {
+    return this.namesOf.get(path) ?? [];
+  }
+
   clear(): void {
     for (const map of [this.written, this.namesOf, this.byPath, this.byBasename, this.byName, this.byTargetName]) map.clear();
   }
@@ -100,6 +121,11 @@ export class LinkGraph {
       if (to && to !== path) out.add(to);
     }
     return [...out];
+  }
+
+  /** The targets `path` writes that point to no note, in the order written. */
+  unresolved(path: string): string[] {
+    return (this.written.get(path) ?? []).filter((link) => this.resolve(link, path) === null);
   }
 
   /** The notes that link to `path`, in path order. */
