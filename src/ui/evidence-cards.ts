@@ -2,7 +2,7 @@
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
 import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerList, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
 import { renderPagePassages } from "./page-passages";
 import type { PromotionResult } from "../promote/promote";
 import { hasProviderExcerpt } from "../promote/promoted-note";
@@ -36,8 +36,12 @@ export interface EvidenceActions {
 export interface EvidenceOptions {
   /** Show the outside group even when empty (the run was allowed to use the web). */
   outsideAsked: boolean;
-  /** Providers the run asked, for the counter when no outside row came back (none when it asked none). */
-  providersAsked: readonly string[];
+  /**
+   * The sources the run's web search asked that failed and never answered (trace errors). With no
+   * outside row, the counter names only the sources that answered (`coverage.external_freshness`),
+   * and these are said under it: "0 rows" from a search that failed read as the web having nothing.
+   */
+  sourcesFailed?: readonly string[];
   /** The run was allowed the web and did not search it: why, under the empty outside counter. */
   webNotSearched?: string;
   /** Say once, under the outside counter, what "ephemeral" means. */
@@ -82,11 +86,20 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
   if (pack.external_evidence.length === 0 && !options.outsideAsked) return;
   const outside = root.createDiv({ cls: "vault-research-evidence-group is-outside" });
   const found = pack.coverage.external_by_provider.filter((p) => p.count > 0).map((p) => p.key);
-  const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : options.providersAsked;
+  const answered = [...new Set(pack.coverage.external_freshness.map((f) => f.provider))];
+  const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : answered;
   labelledGroup(outside, outsideVaultCounter(pack.external_evidence.length, providers));
   if (options.webNotSearched && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-not-asked", text: options.webNotSearched });
+  const failed = (options.sourcesFailed ?? []).filter((p) => !answered.includes(p));
+  if (failed.length > 0 && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-failed", text: failedSearchSentence(failed, answered) });
   if (options.explainEphemeral && pack.external_evidence.length > 0) outside.createDiv({ cls: "vault-research-legend", text: EPHEMERAL_LEGEND });
   for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
+}
+
+/** Under an empty outside counter, the sources that failed: with none answering, the search failed rather than found nothing. */
+function failedSearchSentence(failed: readonly string[], answered: readonly string[]): string {
+  if (answered.length === 0) return `The web search failed: no source answered (${providerList(failed)} failed).`;
+  return `${providerList(failed)} failed; only ${providerList(answered)} answered.`;
 }
 
 export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: EvidenceActions): HTMLElement {

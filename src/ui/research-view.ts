@@ -304,8 +304,8 @@ export class ResearchView extends ItemView {
     const searched = webSearched(result);
     renderEvidence(el, result.pack, this.evidenceActions(result), {
       outsideAsked: turn.options.mode !== "never",
-      // Allowed is not asked: no source is named for a search that never went out.
-      providersAsked: searched ? turn.options.providers : [],
+      // A source is named on the counter only when it answered: one that failed is said failed under it.
+      sourcesFailed: sourcesThatFailed(result),
       ...(searched ? {} : { webNotSearched: webNotSearchedSentence(result) }),
       explainEphemeral,
       // With no row at all, a web answer keeps its "Vault evidence: 0 rows" beside the outside counter.
@@ -537,14 +537,19 @@ export function webSummary(result: Pick<ResearchResult, "pack" | "trace">): stri
   if (!trace || trace.mode === "never") return undefined;
   if (!webSearched(result)) return "not needed";
   const answered = result.pack.coverage.external_freshness.map((f) => f.provider);
-  const answeredSet = new Set<string>(answered);
-  const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider && !answeredSet.has(e.provider) ? [e.provider] : [])))];
+  const failed = sourcesThatFailed(result);
   const parts = answered.map((p) => {
     const n = result.pack.coverage.external_by_provider.find((c) => c.key === p)?.count ?? 0;
     return `${providerDisplayName(p)}, ${n} result${n === 1 ? "" : "s"}`;
   });
   for (const p of failed) parts.push(`${providerDisplayName(p)} failed`);
   return parts.join("; ") || "no answer";
+}
+
+/** The web sources whose search failed and that never answered (a source with one query answered is no failure). */
+function sourcesThatFailed(result: Pick<ResearchResult, "pack" | "trace">): string[] {
+  const answered = new Set<string>(result.pack.coverage.external_freshness.map((f) => f.provider));
+  return [...new Set(result.trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider && !answered.has(e.provider) ? [e.provider] : [])))];
 }
 
 /** Whether the secret a source sends is set: its key or token, SearXNG's password; true for a source that sends none. */

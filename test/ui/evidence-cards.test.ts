@@ -122,7 +122,7 @@ describe("evidence for a screen reader", () => {
 
   it("names each group by its counter, so a title reached by Tab says which side it is on", () => {
     const parent = document.body.createDiv();
-    renderEvidence(parent, pack("automerge", [note], [web]), { ...noActions, promote: async () => ({ status: "failed", error: { kind: "write_failed", message: "x" }, message: "x" }) }, { outsideAsked: true, providersAsked: ["brave"] });
+    renderEvidence(parent, pack("automerge", [note], [web]), { ...noActions, promote: async () => ({ status: "failed", error: { kind: "write_failed", message: "x" }, message: "x" }) }, { outsideAsked: true });
     const [vaultTitle, webTitle] = Array.from(parent.querySelectorAll(".vault-research-card-title"));
     expect(groupName(vaultTitle)).toBe("Vault evidence: 1 row");
     expect(groupName(webTitle)).toBe("Outside vault: 1 row from Brave");

@@ -255,7 +255,38 @@ describe("the research panel", () => {
     expect(problem.getAttribute("data-kind")).toBe("rate_limited");
     expect(problem.textContent).toContain("Brave: Too many requests; try again in 3 s.");
     expect(problem.querySelector(".vault-research-problem-hint")!.textContent).toMatch(/Wait a moment/);
-    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows from Brave"]);
+    // Brave never answered: "0 rows from Brave" read as Brave having found nothing.
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["The web search failed: no source answered (Brave failed)."]);
+  });
+
+  it("names no source on the outside counter when every enabled source failed, and says the web search failed", async () => {
+    const failures: ResearchTrace["errors"] = [
+      { stage: "external_retrieval", kind: "network", provider: "hackernews", message: "The request failed." },
+      { stage: "external_retrieval", kind: "parse", provider: "wikipedia", message: "The answer could not be read." },
+    ];
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: trace(failures) }), {
+      settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["hackernews", "wikipedia"])),
+    });
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await panel.settled();
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["The web search failed: no source answered (Hacker News and Wikipedia failed)."]);
+  });
+
+  it("names on the outside counter only the source that answered with nothing, and the one that failed under it", async () => {
+    const answered = pack("latest automerge", [crdt]);
+    answered.coverage.external_freshness = [{ provider: "wikipedia", requested: "any" }];
+    const failures: ResearchTrace["errors"] = [{ stage: "external_retrieval", kind: "network", provider: "hackernews", message: "The request failed." }];
+    const panel = await openPanel(async () => result(answered, `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: trace(failures) }), {
+      settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["hackernews", "wikipedia"])),
+    });
+    panel.type("latest automerge");
+    panel.press("Enter");
+    await panel.settled();
+    expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows from Wikipedia"]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["Hacker News failed; only Wikipedia answered."]);
   });
 
   it("names no web source under the outside counter when the web was allowed but never asked", async () => {
