@@ -52,6 +52,8 @@ export interface RelatedExpansionDeps {
   store: NoteStore;
   links: VaultLinks;
   analyzer: Analyzer;
+  /** The run's: a Stop ends the wait for the related notes' reads at once. */
+  signal?: AbortSignal;
 }
 
 export async function expandAlongLinks(plan: QueryPlan, results: WeighedResult[], deps: RelatedExpansionDeps, options: RelatedExpansionOptions = DEFAULT_RELATED_EXPANSION, judge: JudgeOptions = DEFAULT_JUDGE): Promise<RelatedExpansion> {
@@ -61,7 +63,7 @@ export async function expandAlongLinks(plan: QueryPlan, results: WeighedResult[]
   const seeds = results.slice(0, options.seeds);
   const neighbours = neighboursOf(seeds, deps.links, options);
   if (neighbours.size === 0) return unchanged;
-  const found = await resultsAmong(deps.index, deps.store, indexQueryFor(plan), new Set(neighbours.keys()), { analyzer: deps.analyzer, depth: options.depth });
+  const found = await resultsAmong(deps.index, deps.store, indexQueryFor(plan), new Set(neighbours.keys()), { analyzer: deps.analyzer, depth: options.depth, signal: deps.signal });
   const required = plan.required_terms.length > 0 ? plan.required_terms : plan.terms;
   const seedOf = new Map(seeds.map((s) => [s.path, s]));
   // A neighbour must hold a word of the question its own seed lacks: the part that note misses.

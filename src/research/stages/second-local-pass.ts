@@ -84,10 +84,10 @@ async function relatedPass(run: RunState, searched: SearchResult[]): Promise<Rel
     name: "local_retrieval",
     start: "Looking along the best notes' links and tags",
     limitMs: RUN_LIMITS.localStageMs,
-    work: async () => {
-      await links.sync(run.deps.index, run.deps.store);
+    work: async (signal) => {
+      await links.sync(run.deps.index, run.deps.store, signal);
       const analyzer = createAnalyzer({ stemming: run.deps.settings.index.stemming });
-      return expandAlongLinks(run.plan, searched, { index: run.deps.index, store: run.deps.store, links, analyzer });
+      return expandAlongLinks(run.plan, searched, { index: run.deps.index, store: run.deps.store, links, analyzer, signal });
     },
     done: (x) => `${x.related.length} related notes weighed (${x.added.length} new) of ${x.considered} linked or tagged`,
   });
