@@ -43,12 +43,19 @@ export async function askSource(
     return { ...cached, cached: true };
   }
 
-  const waits = rateWaitsOf(context);
   // The source's own signal, aborted with the run's and once the source is done, however it ended:
   // a call of a source given up on by its deadline, still waiting its rate turn, was sent anyway
   // when its turn came, its answer thrown away and the turn lost to the next call.
   const own = new AbortController();
-  const stopFollowing = context.signal ? whenAborted(context.signal, () => own.abort()) : () => undefined;
+  // Who aborted it first: the run (a Stop, the stage's end), or this source, done or given up on.
+  let abortedBy: "run" | "source" | undefined;
+  const waits = rateWaitsOf(context, () => abortedBy === "source");
+  const stopFollowing = context.signal
+    ? whenAborted(context.signal, () => {
+        abortedBy ??= "run";
+        own.abort();
+      })
+    : () => undefined;
   try {
     // Providers enforce the deadline per HTTP call; this one bounds the whole source (Brave's
     // fallback and PubMed make two calls, the governor may make them wait).
@@ -65,13 +72,14 @@ export async function askSource(
     if (error instanceof DeadlineMissed) {
       return error.kind === "timeout"
         ? new ProviderError(name, "timeout", `${provider.label} did not answer within ${Math.round(timeoutMs / 1000)} s${waitedWords(waits.waitedMs())}.`)
-        : new ProviderError(name, "network", `The ${provider.label} search was cancelled.`);
+        : new ProviderError(name, "network", `The ${provider.label} search was cancelled.`, { cancelled: true });
     }
     // A bug in a parser must not take the run down; the message has no key (providers scrub theirs).
     const message = error instanceof Error ? error.message : String(error);
     return new ProviderError(name, "parse", `${provider.label}'s answer could not be read: ${message}`);
   } finally {
     stopFollowing();
+    abortedBy ??= "source";
     own.abort();
   }
 }
@@ -81,7 +89,7 @@ export async function askSource(
  * 8 s that waited 7 of them for a pause it asked for was said to have "not answered within 8 s",
  * and the user raised a time limit that was not the trouble.
  */
-function rateWaitsOf(context: ProviderContext): { log: (event: ProviderLogEvent) => void; waitedMs: () => number } {
+function rateWaitsOf(context: ProviderContext, givenUp: () => boolean): { log: (event: ProviderLogEvent) => void; waitedMs: () => number } {
   let waited = 0;
   let waiting: (() => number) | null = null;
   return {
@@ -90,6 +98,12 @@ function rateWaitsOf(context: ProviderContext): { log: (event: ProviderLogEvent)
       if (event.type === "rate_wait_over") {
         waited += event.ms;
         waiting = null;
+        // Cut by the source's own signal while the run goes on: its deadline passed, no one stopped
+        // it. Said as a cancel, the trace note told of a source that timed out "stopped after 8000 ms".
+        if (event.ended === "cancelled" && givenUp()) {
+          context.log?.({ ...event, ended: "given_up" });
+          return;
+        }
       }
       context.log?.(event);
     },

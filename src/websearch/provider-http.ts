@@ -55,7 +55,7 @@ export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
   kind: ProviderErrorKind,
   message: string,
-  extra: { status?: number; retryAfterMs?: number } = {},
+  extra: { status?: number; retryAfterMs?: number; cancelled?: true } = {},
 ): ProviderError {
   // Cut before scrubbing: the scrubber also hides a key's first characters left at a cut.
   return new ProviderError(call.provider, kind, hideKey(cutText(message, maxMessageChars), call.secret), extra);
@@ -165,7 +165,7 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
 }
 
 function cancelled(call: ProviderCall): ProviderError {
-  return failWith(call, "network", `The ${call.label} search was cancelled.`);
+  return failWith(call, "network", `The ${call.label} search was cancelled.`, { cancelled: true });
 }
 
 /** Who holds the quota, in words: the provider asked for the pause, or this session's own calls fill it. */
@@ -213,7 +213,7 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
   if (error instanceof DeadlineMissed) {
     return error.kind === "timeout"
       ? failWith(call, "timeout", `${call.label} did not answer within ${seconds(call.timeoutMs)}.`)
-      : failWith(call, "network", `The ${call.label} search was cancelled.`);
+      : cancelled(call);
   }
   if (error instanceof HttpFailure) {
     switch (error.kind) {
@@ -222,7 +222,7 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
       case "too_large":
         return failWith(call, "parse", `${call.label}'s answer was over the ${describeBytes(call.maxBytes ?? maxResponseBytes)} limit; it was not read.`);
       case "aborted":
-        return failWith(call, "network", `The ${call.label} search was cancelled.`);
+        return cancelled(call);
       case "replay_miss":
         return failWith(call, "network", error.message);
       case "network":

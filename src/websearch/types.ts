@@ -118,12 +118,18 @@ export class ProviderError extends Error {
   readonly provider: ProviderName;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /**
+   * The call was cut off by a cancel (the run's Stop, or the source's own signal), not failed by the
+   * source: its kind is `network`, as is a server that could not be reached, which a stopped run
+   * took for part of the stop and said "stopped before it answered" of.
+   */
+  readonly cancelled?: true;
 
   constructor(
     provider: ProviderName,
     kind: ProviderErrorKind,
     message: string,
-    extra: { status?: number; retryAfterMs?: number } = {},
+    extra: { status?: number; retryAfterMs?: number; cancelled?: true } = {},
   ) {
     super(message);
     this.name = "ProviderError";
@@ -131,6 +137,7 @@ export class ProviderError extends Error {
     this.kind = kind;
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
+    if (extra.cancelled) this.cancelled = true;
   }
 
   /** Plain data for packs, traces and `--json` output. */
@@ -163,10 +170,11 @@ export type RateWaitReason = "pacing" | "provider_asked";
 
 /**
  * How a rate wait ended (`rate_wait_over`, with the time it really lasted): the turn came and the
- * call is sent now, or the run was cancelled first and nothing was sent. Without it, "Waiting…"
- * stayed on screen until the answer came, and a source still held back looked like a slow one.
+ * call is sent now, or the run was cancelled first and nothing was sent, or the source was given up
+ * on first (its own deadline passed: `given_up`, no stop of the user's) and nothing was sent. Without
+ * it, "Waiting…" stayed on screen until the answer came, and a source still held back looked like a slow one.
  */
-export type RateWaitEnding = "turn_came" | "cancelled";
+export type RateWaitEnding = "turn_came" | "cancelled" | "given_up";
 
 export interface ProviderContext {
   http: Http;

@@ -1,7 +1,7 @@
 // A rate wait's end, as the dispatcher's callers hear it: logged when the turn comes (with the time
 // it really lasted) and when a cancel cuts it short, and counted in a source's time-out message, so
 // a source held back by its limit is not taken for one slow to answer; and a wait that outlasts its
-// source's deadline sends nothing when it ends.
+// source's deadline sends nothing when it ends, and is no cancel.
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ports";
 import { dispatchSearch } from "../../src/websearch/dispatcher";
@@ -100,5 +100,20 @@ describe("a source given up on by its deadline while its call waits its rate tur
     clock.pass(0);
     await settled();
     expect(http.requests).toEqual([]);
+  });
+
+  it("logs the wait's end as given up, not cancelled: no one stopped the run", async () => {
+    const clock = heldClock();
+    const http = scriptedHttp(hnAnswer);
+    const session = createSearchSession({ clock });
+    session.governor.backOff("hackernews", 7500);
+    // The run's signal, never aborted: a wait said "cancelled" read in the trace note as "stopped after 8000 ms".
+    const context = testContext(http, { clock, signal: new AbortController().signal });
+    const search = dispatchSearch(["hackernews"], { query: "opinions on crdt", count: 3 }, context, session, { route: false });
+    await settled();
+    clock.advance(8000);
+    await search;
+    await settled();
+    expect(context.events.filter((e) => e.type === "rate_wait_over")).toEqual([{ type: "rate_wait_over", provider: "hackernews", ms: 8000, why: "provider_asked", ended: "given_up" }]);
   });
 });

@@ -79,9 +79,21 @@ export async function retrieveExternal(run: RunState): Promise<WebSearched> {
       outcome: (g) => (g.failures.length === 0 ? "done" : g.answered === 0 ? "failed" : "partial"),
     });
   } catch (error) {
-    if (error instanceof RunStopped) return { found: gathered.results, stop: error };
-    throw error;
+    if (!(error instanceof RunStopped)) throw error;
+    // The sources that failed before the stop failed all the same: the panel said so on their lines,
+    // and the pack, the recall note and the trace note ("see Warnings below") say it too.
+    keepFailures(run, gathered);
+    return { found: gathered.results, stop: error };
   }
+  keepFailures(run, gathered);
+  return { found: gathered.results };
+}
+
+/**
+ * Each source's failure, once per way it failed, as a pack warning and in the run's typed failures;
+ * with no answer at all, the web search failed (a source a stop cut off is neither).
+ */
+function keepFailures(run: RunState, gathered: Gathered): void {
   // Said only of a vault that has rows: with none, "kept" promises what does not exist.
   const kept = run.vaultRows.length > 0 ? "Vault results are kept." : "";
   for (const f of gathered.failures) {
@@ -95,7 +107,6 @@ export async function retrieveExternal(run: RunState): Promise<WebSearched> {
     run.warnings.push({ kind: providerFailureWarning[f.kind], message: joinSentences(failed, kept) });
   }
   if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
-  return { found: gathered.results };
 }
 
 /**
@@ -147,7 +158,12 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     gathered.results.push(...outcome.results);
     // Stopped meanwhile: what answered is in the trace and said, each source cut off is said as stopped.
     const stopped = stopOf(run);
-    if (stopped) throw sayStopped(run, outcome, waits, stopped);
+    if (stopped) {
+      gathered.failures.push(...sayStopped(run, outcome, waits));
+      // What the dispatcher bounded shaped what the stopped run keeps (an answer cut to its share).
+      warnOfClamps(run, outcome.clamps);
+      throw stopped;
+    }
     gathered.failures.push(...recordFailures(recorder, outcome.errors, waits));
     reportEachProvider(run, outcome);
     warnOfClamps(run, outcome.clamps);
@@ -264,25 +280,27 @@ function reportAnswers(run: RunState, outcome: MultiSearchResult): void {
 }
 
 /** The run's stop (cancelled, or past its budget) when it has stopped, else null. */
-function stopOf(run: RunState): unknown {
+function stopOf(run: RunState): RunStopped | null {
   try {
     run.stages.checkStop();
     return null;
   } catch (stop) {
-    return stop;
+    if (stop instanceof RunStopped) return stop;
+    throw stop;
   }
 }
 
 /**
  * A search the run stopped during. Before, every source's outcome was dropped: a source that had
  * answered was neither said nor traced (its request had left and its answer come back), and one cut
- * off had no line of its own. A source cut off comes back as a failure of the network kind, which is
- * the stop and no fault of the source's; any other failure happened before the stop, and is kept.
+ * off had no line of its own. A source cut off comes back as a failure marked `cancelled`, which is
+ * the stop and no fault of the source's; any other failure (one that could not reach its server
+ * too) happened before the stop, and is returned to be kept with the others.
  */
-function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>, stop: unknown): unknown {
+function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
   reportAnswers(run, outcome);
-  const cutOff = outcome.errors.filter((f) => f.error.kind === "network");
-  recordFailures(run.recorder, outcome.errors.filter((f) => !cutOff.includes(f)), waits);
+  const cutOff = outcome.errors.filter((f) => f.error.cancelled);
+  const failed = recordFailures(run.recorder, outcome.errors.filter((f) => !cutOff.includes(f)), waits);
   for (const { provider } of cutOff) {
     const wait = waits.get(provider);
     run.recorder.event("external_provider_response", { provider, stopped: "cancelled", ...rateWaitData(wait) });
@@ -291,7 +309,7 @@ function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMa
   for (const { provider, error } of outcome.errors) {
     if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
   }
-  return stop;
+  return failed;
 }
 
 /** Writes each answer into the trace, its warnings into the pack and its freshness into coverage. */

@@ -1,12 +1,15 @@
 // How the web search stage reports itself to the panel: a failed or partly failed search is never
 // shown as done, each provider has its own line, a rate wait is said as it starts and as it ends, and
-// a cancel is not reported as a provider failure, nor loses what the sources that answered found.
+// a cancel is not reported as a provider failure, nor loses what the sources that answered found,
+// nor hides a failure that came before it.
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { errorExchange, REPO_ROOT, replayFile, replayFolder } from "../../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-harness";
 import { fakeClock } from "../../support/fake-clock";
 import { stringMatching } from "../../support/typed-matchers";
+import { researchResultJson, researchResultSchema } from "../../../src/cli/json/research-result-json";
+import { HttpFailure } from "../../../src/ports";
 
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
 const rateLimited = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 429, JSON.stringify({ error: { code: "RATE_LIMITED" } }), { "content-type": "application/json" })];
@@ -80,6 +83,23 @@ describe("external retrieval status", () => {
     expect(result.trace.errors).toEqual([]);
   });
 
+  it("a source given up on by its own deadline while it waited its rate turn timed out: the trace says so, not that it was stopped", async () => {
+    const clock = fakeClock();
+    // Brave's second query waits its turn; the wait outlasts Brave's 8 s, and no one presses Stop.
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms, signal) => {
+      if (signal || ms === 0) return sleep(ms, signal);
+      clock.advance(8000);
+      return new Promise(() => undefined);
+    };
+    const h = await sampleVaultHarness({ clock });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"] });
+    expect(h.progress.filter((e) => e.provider === "brave").at(-1)).toMatchObject({ status: "failed", detail: "timed out" });
+    const answers = result.trace.events.filter((e) => e.type === "external_provider_response").map((e) => e.data);
+    expect(answers.at(-1)).toMatchObject({ provider: "brave", error: "timeout", rate_wait_ms: 8000, rate_wait: "pacing" });
+    expect(answers.at(-1)).not.toHaveProperty("rate_wait_cut");
+  });
+
   it("a stop while one source is slow to answer says and traces the one that answered, and says the slow one stopped", async () => {
     const { h, result } = await stoppedWhileArxivIsSlow();
     expect(result.stop_reason).toBe("cancelled");
@@ -96,6 +116,61 @@ describe("external retrieval status", () => {
     expect(result.pack.external_evidence.map((r) => r.label)).toEqual(Array(3).fill("Outside vault · Wikipedia · ephemeral"));
     expect(result.pack.evidence.every((r) => r.kind === "note")).toBe(true);
     expect(result.pack.coverage.external_by_provider).toEqual([{ key: "wikipedia", count: 3 }]);
+  });
+
+  it("a source that failed before a stop is still a failure of the stopped run: a warning in its pack, named in its recall note", async () => {
+    // Exa fails the first query (HTTP 500) and the second; Stop is pressed while Brave answers the second.
+    const controller = new AbortController();
+    let braveAsked = 0;
+    const h = await sampleVaultHarness({
+      exchanges: [...replayFolder(), ...replayFile("exa/server-error-500-html.json")],
+      httpOptions: {
+        beforeAnswer: async (req) => {
+          if (!req.url.includes("brave") || ++braveAsked < 2) return;
+          setTimeout(() => controller.abort(), 0);
+          await new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+        },
+      },
+    });
+    const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave", "exa"] }, { signal: controller.signal });
+    expect(result.stop_reason).toBe("cancelled");
+    // The panel said so on Exa's line, twice; the pack said nothing, and the trace note's "see Warnings below" pointed at none.
+    expect(h.progress.filter((e) => e.provider === "exa" && e.status === "failed").map((e) => e.detail)).toEqual(["server error", "server error"]);
+    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_http", "cancelled", "trace_not_written"]);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added 4 outside rows from Brave; Exa failed\.$/);
+    // Brave's first answer is kept, labelled, and the stopped run's JSON holds to its schema.
+    expect(result.pack.external_evidence.map((r) => r.label)).toEqual(Array(4).fill("Outside vault · Brave · ephemeral"));
+    const json = researchResultSchema.safeParse(JSON.parse(JSON.stringify(researchResultJson(result, {}, undefined))));
+    expect(json.success ? [] : json.error.issues).toEqual([]);
+  });
+
+  it("a source that could not reach its server before a stop is said to have failed, not to have been stopped", async () => {
+    const controller = new AbortController();
+    const h = await sampleVaultHarness({
+      httpOptions: {
+        beforeAnswer: async (req) => {
+          if (req.url.includes("exa")) throw new HttpFailure("network", "getaddrinfo ENOTFOUND api.exa.ai");
+          setTimeout(() => controller.abort(), 0);
+          await new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+        },
+      },
+    });
+    // One query: Exa's lookup fails at once, Brave is slow and Stop is pressed while it is awaited.
+    const result = await h.run({ question: "What is Automerge?", mode: "always", providers: ["brave", "exa"] }, { signal: controller.signal });
+    expect(result.stop_reason).toBe("cancelled");
+    const lines = h.progress.filter((e) => e.provider && e.status !== "started").map((e) => `${e.provider} ${e.status}: ${e.detail}`);
+    expect(lines).toEqual(["brave stopped: stopped before it answered", "exa failed: could not be reached"]);
+    expect(result.trace.errors).toEqual([{ stage: "external_retrieval", kind: "network", message: "Could not reach Exa: getaddrinfo ENOTFOUND api.exa.ai", provider: "exa" }]);
+    expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_network", "cancelled", "trace_not_written"]);
+    expect(result.pack.coverage.recall_note).toMatch(/ Web search failed: Exa did not answer, so it added no outside rows\.$/);
+  });
+
+  it("a stop keeps the warning of what the dispatcher bounded in the query it stopped, as a finished search does", async () => {
+    // Sixty words: the query that left was cut to fifty, and Wikipedia answered it before arXiv was stopped.
+    const long = `What is the history of CRDT research? ${Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ")}`;
+    const { result } = await stoppedWhileArxivIsSlow(long);
+    expect(result.pack.external_evidence).toHaveLength(3);
+    expect(result.pack.warnings.filter((w) => w.kind === "search_clamped").map((w) => w.message)).toEqual([stringMatching(/^query shortened to 50 words/)]);
   });
 
   it("a wait the provider asked for (a 429's Retry-After) is said as the provider's", async () => {
@@ -134,7 +209,7 @@ function oneHackerNewsHit() {
 }
 
 /** Wikipedia and arXiv asked; Wikipedia answers, arXiv does not until the run is stopped, just after it was asked. */
-async function stoppedWhileArxivIsSlow() {
+async function stoppedWhileArxivIsSlow(question = "What is the history of CRDT research?") {
   const controller = new AbortController();
   const h = await sampleVaultHarness({
     exchanges: replayFolder(path.join(REPO_ROOT, "fixtures/replay/free-sources-demo")),
@@ -146,6 +221,6 @@ async function stoppedWhileArxivIsSlow() {
       },
     },
   });
-  const result = await h.run({ question: "What is the history of CRDT research?", mode: "always", providers: ["wikipedia", "arxiv"] }, { signal: controller.signal });
+  const result = await h.run({ question, mode: "always", providers: ["wikipedia", "arxiv"] }, { signal: controller.signal });
   return { h, result };
 }
