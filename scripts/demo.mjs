@@ -46,7 +46,10 @@ function research(asked, providers, replayFolder) {
 
 console.log(`Sample vault copied to ${vault}`);
 console.log(`Asking: ${question}`);
-console.log("External search: on-weak, answered from recorded Brave sample responses (not a live search).\n");
+console.log(
+  "External search: on-weak, from Brave. " +
+    "Its answers are sample responses we wrote in Brave's real response format and replay here: not a live search, not real results.\n",
+);
 const first = research(question, ["brave"], "brave-demo");
 if (first.status !== 0) process.exit(first.status ?? 1);
 

@@ -114,7 +114,7 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
   const sync = await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
-  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock), located, args.sourceKey);
+  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock, replayDir), located, args.sourceKey);
   if (result.status === "created") {
     try {
       await index.save(cache);
@@ -165,9 +165,11 @@ export function askedOf(located: LocatedTrace, sourceKey: string) {
 /**
  * What promotion needs from the CLI: its store, index, web access and page reader, and the keys
  * in its environment (`knownSecrets`), which a page that echoes one never gets into the note.
+ * `replayDir`: the folder `http` answers from, so the note calls its page text a recorded sample.
  */
-export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = [], clock: Clock = systemClock): PromoteDeps {
+export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = [], clock: Clock = systemClock, replayDir?: string): PromoteDeps {
   return {
+    ...(replayDir !== undefined ? { pagesReplayedFrom: replayDir } : {}),
     store,
     knownSecrets,
     http,

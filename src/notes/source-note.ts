@@ -1,13 +1,16 @@
 // The note a promoted web result becomes: Web Clipper–compatible properties (title, source,
 // author, published, created, description, tags) plus where it came from (provider, retrieved,
 // query, extract_status, trace), then the provider's excerpt and the page's extracted text as
-// two separate sections. Its file name is safe on every OS and never replaces an existing file.
+// two separate sections. A note made of recorded sample responses (a replayed run, a replayed page)
+// says so in its properties and above its text. Its file name is safe on every OS and never
+// replaces an existing file.
 import { stringify } from "yaml";
 import { providerDisplayName } from "../evidence/labels";
 import { extractStatusText, type ExtractStatus } from "./extract-status";
 import { noteFileName } from "./file-names";
 import { escapeMarkdownText, plainLine, quoteParagraphs } from "./markdown-escape";
 import { webLink, wikilink } from "./note-links";
+import { oneLine } from "../text/one-line";
 
 export const SOURCE_TAG = "research/source";
 
@@ -37,6 +40,20 @@ export interface SourceNote {
   extracted: string | null;
   /** Why there is no page text, or what was odd about it (one sentence each). */
   notes: string[];
+  /** Set when some of the note is a recorded sample response rather than the live web. */
+  sample?: SampleOrigin;
+}
+
+/**
+ * Which of a note's web text was replayed from recordings (sample responses we wrote, as the demo's
+ * are) and which came from the live web. A search result and its page are apart: a result of a
+ * replayed run can be promoted with the page fetched from its site.
+ */
+export interface SampleOrigin {
+  /** The folder the run's search answers were replayed from (the result, its excerpt); null: a live search. */
+  searchReplayedFrom: string | null;
+  /** The folder the page fetch was answered from; null: the page was asked of its site. */
+  pageReplayedFrom: string | null;
 }
 
 export function renderSourceNote(note: SourceNote): string {
@@ -53,14 +70,17 @@ export function renderSourceNote(note: SourceNote): string {
     query: plainLine(note.query),
     extract_status: extractStatusText(note.extractStatus),
     ...(note.tracePath ? { trace: wikilink(note.tracePath) } : {}),
+    ...sampleProperties(note.sample),
   };
   const yaml = stringify(properties, { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" });
 
   const lines: string[] = [];
+  const foundBy = note.sample?.searchReplayedFrom ? `a recorded sample of ${providerDisplayName(note.provider)}'s responses` : providerDisplayName(note.provider);
   lines.push(
     `Web page saved into the vault on ${note.created}: ${webLink(displayHost(note.source), note.source)}. ` +
-      `Found by ${providerDisplayName(note.provider)} during ${note.tracePath ? wikilink(note.tracePath, { alias: "a research run" }) : "a research run (no trace note was written)"}.`,
+      `Found by ${foundBy} during ${note.tracePath ? wikilink(note.tracePath, { alias: "a research run" }) : "a research run (no trace note was written)"}.`,
   );
+  if (isSample(note.sample)) lines.push("", sampleCallout(note, note.sample));
   lines.push("", "## Provider excerpt", "");
   lines.push(note.excerpt && note.excerpt.trim() !== "" ? quoteParagraphs(note.excerpt) : "_The provider gave no excerpt._");
   lines.push("", "## Extracted text", "");
@@ -68,6 +88,40 @@ export function renderSourceNote(note: SourceNote): string {
   if (note.extracted !== null && note.extracted.trim() !== "") lines.push(note.extracted);
   else if (note.notes.length === 0) lines.push("_No page text was kept._");
   return `---\n${yaml}---\n\n${lines.join("\n").trimEnd()}\n`;
+}
+
+/** `sample: true`, and the folders the recordings were replayed from: what a query over the vault can tell apart. */
+function sampleProperties(sample: SampleOrigin | undefined): Record<string, unknown> {
+  if (!isSample(sample)) return {};
+  return {
+    sample: true,
+    ...(sample.searchReplayedFrom !== null ? { replayed_from: plainLine(sample.searchReplayedFrom) } : {}),
+    ...(sample.pageReplayedFrom !== null ? { page_replayed_from: plainLine(sample.pageReplayedFrom) } : {}),
+  };
+}
+
+function isSample(sample: SampleOrigin | undefined): sample is SampleOrigin {
+  return sample !== undefined && (sample.searchReplayedFrom !== null || sample.pageReplayedFrom !== null);
+}
+
+/** Said above the excerpt: what of the note is a recorded sample, and what (if anything) is live. */
+function sampleCallout(note: SourceNote, sample: SampleOrigin): string {
+  const search = sample.searchReplayedFrom;
+  const page = sample.pageReplayedFrom;
+  const hasText = note.extracted !== null && note.extracted.trim() !== "";
+  const lines: string[] = [];
+  if (search !== null) {
+    lines.push(
+      "[!note] Recorded sample response, not a live search",
+      `${providerDisplayName(note.provider)}'s answer that found this page, and the excerpt below, are a sample response replayed from recordings in ${escapeMarkdownText(oneLine(search))}; nothing was searched on the web.`,
+    );
+  } else {
+    lines.push("[!note] Recorded sample page, not the live site");
+  }
+  if (!hasText) lines.push("No page text was kept, so nothing in this note came from the live web.");
+  else if (page !== null) lines.push(`The page text below was read from recordings in ${escapeMarkdownText(oneLine(page))}, not fetched from the site: it is a sample page${search !== null ? " too" : ""}.`);
+  else lines.push(`The page text below, and its title and dates, were fetched live from the page's address on ${note.created}: they are not part of the sample.`);
+  return lines.map((line) => `> ${line}`).join("\n");
 }
 
 /** The source note's name (without `.md`): the page's title, else `fallback` (the site's domain). */

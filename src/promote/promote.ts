@@ -56,6 +56,11 @@ export interface PromoteDeps {
   knownSecrets?: readonly string[];
   /** How the fetch guard looks names up (the CLI: DNS); its rules apply with or without it. */
   fetchGuard?: FetchGuardOptions;
+  /**
+   * The folder of recordings `http` answers page fetches from (the CLI's `--replay`): the note says
+   * its page text is a recorded sample, not the live site. Unset: the page was asked of its site.
+   */
+  pagesReplayedFrom?: string;
   signal?: AbortSignal;
 }
 
@@ -141,7 +146,7 @@ async function promoteWebPage(input: PromoteRowInput, canonical: string): Promis
   const scrub = secretScrubber(input.knownSecrets ?? []);
   // Scrubbed before it is named or rendered: the title becomes the file name, and the path is
   // written into the trace note and the index.
-  const { note, summary } = scrub.value(promotedNote({ row, trace, tracePath, outcome, retrievedAt }));
+  const { note, summary } = scrub.value(promotedNote({ row, trace, tracePath, outcome, retrievedAt, pagesReplayedFrom: input.pagesReplayedFrom }));
   const content = scrub.text(renderSourceNote(note));
 
   let notePath: string;

@@ -34,16 +34,27 @@ export interface PromotedNoteInput {
   outcome: NoteOutcome;
   /** When the page was fetched (ms since the epoch). */
   retrievedAt: number;
+  /** The folder of recordings the page fetch was answered from (a replay), when it was not the site. */
+  pagesReplayedFrom?: string;
 }
 
 /** The source note, and what it holds in a few words for the promotion's message. */
 export function promotedNote(input: PromotedNoteInput): { note: SourceNote; summary: string } {
   const excerpt = providerExcerpt(input.row);
   const kept = noteText(input.outcome, excerpt !== null);
-  return { note: sourceNoteFor(input, excerpt, kept), summary: kept.summary };
+  const note = sourceNoteFor(input, excerpt, kept);
+  return { note, summary: `${kept.summary}${sampleWords(note)}` };
 }
 
-function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt }: PromotedNoteInput, excerpt: string | null, kept: NoteText): SourceNote {
+/** The promotion's message says what the note says of samples, so no surface shows the note as live. */
+function sampleWords({ sample, extracted }: SourceNote): string {
+  if (!sample) return "";
+  const page = extracted === null ? "" : sample.pageReplayedFrom !== null ? "its page text is a recorded sample page" : "its page text was fetched live";
+  if (sample.searchReplayedFrom === null) return ` The note says ${page}.`;
+  return ` The note says the result is a recorded sample response, not a live search${page ? `, and ${page}` : ""}.`;
+}
+
+function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt, pagesReplayedFrom }: PromotedNoteInput, excerpt: string | null, kept: NoteText): SourceNote {
   const reading = outcome.kind === "extracted" ? outcome.reading : null;
   const authors = (reading?.author ?? "")
     // Spaces before a separator are taken from where their run starts: tried from each space of a
@@ -69,7 +80,19 @@ function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt }: Promoted
     excerpt,
     extracted: kept.extracted,
     notes: kept.notes,
+    ...sampleOrigin(trace, reading !== null ? pagesReplayedFrom : undefined),
   };
+}
+
+/**
+ * What of the note is a recorded sample: the row, when its run's web answers were replayed (the
+ * trace says so), and the page text, when its fetch was. A replayed page that gave no text put
+ * nothing of it into the note. Nothing at all for a live search and a live page.
+ */
+function sampleOrigin(trace: ResearchTrace, pageReplayedFrom: string | undefined): Pick<SourceNote, "sample"> {
+  const searchReplayedFrom = trace.replayed_from ?? null;
+  if (searchReplayedFrom === null && pageReplayedFrom === undefined) return {};
+  return { sample: { searchReplayedFrom, pageReplayedFrom: pageReplayedFrom ?? null } };
 }
 
 interface NoteText {

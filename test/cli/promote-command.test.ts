@@ -21,7 +21,8 @@ import { defaultSettings } from "../../src/settings";
 import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import type { ReplayLogEntry } from "../../src/websearch/replay";
 import { readPromoteResult } from "../support/cli-json";
-import { PAGES_DIR, PAGE_ROWS, traceWith, webRow } from "../support/promote-fixtures";
+import { createReplayHttp } from "../../src/websearch/replay";
+import { PAGES_DIR, PAGE_ROWS, recordedPages, traceWith, webRow } from "../support/promote-fixtures";
 import { replayLogEntries } from "../websearch/helpers";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -291,5 +292,34 @@ describe("vault-research promote when the index cache could not be saved", () =>
     vi.spyOn(FileIndexCache.prototype, "write").mockRejectedValue(new Error("ENOSPC: no space left on device, write"));
     expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), io)).toBe(0);
     expect(err.join("")).toBe("warning: the index cache could not be written (ENOSPC: no space left on device, write); the next run will index the vault again.\n");
+  });
+});
+
+describe("vault-research promote of a result from a replayed run", () => {
+  const NOTE = "Research/Sources/Why local-first notes outlive their apps.md";
+  beforeEach(() => {
+    const trace = { ...traceWith("How do local-first notes stay readable?", [PAGE_ROWS["plain-article"]]), replayed_from: "fixtures/replay/brave-demo" };
+    writeFileSync(path.join(vault, TRACE), renderTraceNote(trace));
+  });
+
+  it("writes a note that says, in its properties and its text, that the result and the replayed page are recorded samples", async () => {
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key), io)).toBe(0);
+    const note = readFileSync(path.join(vault, NOTE), "utf8");
+    expect(note).toContain("\nsample: true\nreplayed_from: fixtures/replay/brave-demo\npage_replayed_from: ");
+    expect(note).toContain("> [!note] Recorded sample response, not a live search");
+    expect(note).toContain("not fetched from the site: it is a sample page too.");
+    expect(out.join("")).toContain("The note says the result is a recorded sample response, not a live search, and its page text is a recorded sample page.");
+  });
+
+  it("says what is sample and what is live when the page is fetched from its site", async () => {
+    const network = createReplayHttp(recordedPages());
+    const env = { BRAVE_SEARCH_API_KEY: SECRET };
+    expect(await promoteCommand(args(PAGE_ROWS["plain-article"].source_key, { replayDir: undefined }), { ...io, env, http: network })).toBe(0);
+    const note = readFileSync(path.join(vault, NOTE), "utf8");
+    expect(note).toContain("\nsample: true\nreplayed_from: fixtures/replay/brave-demo\n");
+    expect(note).not.toContain("page_replayed_from");
+    expect(note).toContain("a sample response replayed from recordings in fixtures/replay/brave-demo; nothing was searched on the web.");
+    expect(note).toContain("were fetched live from the page's address on");
+    expect(out.join("")).toContain("The note says the result is a recorded sample response, not a live search, and its page text was fetched live.");
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_AUTHORS, MAX_DESCRIPTION_CHARS, MAX_EXTRACTED_CHARS, MAX_TITLE_CHARS, promotedNote, type NoteOutcome } from "../../src/promote/promoted-note";
 import type { PageReading } from "../../src/promote/page-extract";
+import { parseNote } from "../../src/index/markdown";
+import { renderSourceNote } from "../../src/notes/source-note";
 import { FIXED_NOW, traceWith, webRow } from "../support/promote-fixtures";
 
 const row = webRow("brave", "https://example.org/a?utm_source=x", "Row title", "The <strong>provider's</strong> words.");
@@ -86,5 +88,59 @@ describe("promotedNote", () => {
     const { note, summary } = noteOf({ kind: "pdf" }, bare);
     expect(note.excerpt).toBeNull();
     expect(summary).toBe("a PDF, saved as a link only (the provider gave no excerpt).");
+  });
+});
+
+describe("promotedNote: a result of a replayed run", () => {
+  const replayedTrace = { ...traceWith("q", [row]), replayed_from: "fixtures/replay/brave-demo" };
+  const extracted: NoteOutcome = { kind: "extracted", reading: reading("Body."), charset: "utf-8", warnings: [] };
+  const render = (input: Partial<Parameters<typeof promotedNote>[0]>, outcome: NoteOutcome = extracted) => {
+    const made = promotedNote({ row, trace: replayedTrace, tracePath: null, outcome, retrievedAt: FIXED_NOW, ...input });
+    return { ...made, markdown: renderSourceNote(made.note), properties: parseNote("n.md", renderSourceNote(made.note)).frontmatter };
+  };
+
+  it("says in its properties and above its text that the result is a recorded sample, and that its page text was fetched live", () => {
+    const { markdown, properties, summary } = render({});
+    expect(properties).toMatchObject({ sample: true, replayed_from: "fixtures/replay/brave-demo" });
+    expect(properties.page_replayed_from).toBeUndefined();
+    expect(markdown).toContain("Found by a recorded sample of Brave's responses during a research run");
+    expect(markdown).toContain("> [!note] Recorded sample response, not a live search");
+    expect(markdown).toContain("a sample response replayed from recordings in fixtures/replay/brave-demo; nothing was searched on the web.");
+    expect(markdown).toContain("were fetched live from the page's address on 2026-03-05: they are not part of the sample.");
+    expect(summary).toBe("page text extracted. The note says the result is a recorded sample response, not a live search, and its page text was fetched live.");
+  });
+
+  it("calls the page text a sample too when its fetch was replayed", () => {
+    const { markdown, properties, summary } = render({ pagesReplayedFrom: "fixtures/replay/brave-demo-pages" });
+    expect(properties).toMatchObject({ sample: true, replayed_from: "fixtures/replay/brave-demo", page_replayed_from: "fixtures/replay/brave-demo-pages" });
+    expect(markdown).toContain("The page text below was read from recordings in fixtures/replay/brave-demo-pages, not fetched from the site: it is a sample page too.");
+    expect(markdown).not.toContain("fetched live");
+    expect(summary).toContain("its page text is a recorded sample page");
+  });
+
+  it("with no page text kept, claims nothing of a live page", () => {
+    const { markdown, properties } = render({ pagesReplayedFrom: "pages" }, { kind: "unusable", problem: { kind: "http_error", status: 403 }, message: "The page answered 403 Forbidden." });
+    expect(properties.sample).toBe(true);
+    expect(properties.page_replayed_from).toBeUndefined();
+    expect(markdown).toContain("No page text was kept, so nothing in this note came from the live web.");
+  });
+
+  it("a replayed page of a live search is a sample page; a live search and a live page say nothing of samples", () => {
+    const live = traceWith("q", [row]);
+    const pageOnly = render({ trace: live, pagesReplayedFrom: "pages" });
+    expect(pageOnly.properties).toMatchObject({ sample: true, page_replayed_from: "pages" });
+    expect(pageOnly.properties.replayed_from).toBeUndefined();
+    expect(pageOnly.markdown).toContain("> [!note] Recorded sample page, not the live site");
+    expect(pageOnly.markdown).toContain("Found by Brave during");
+    const none = render({ trace: live });
+    expect(none.note.sample).toBeUndefined();
+    expect(none.markdown).not.toMatch(/sample/i);
+  });
+
+  it("keeps a hostile folder name inert in the callout and the properties", () => {
+    const { markdown, properties } = render({ trace: { ...replayedTrace, replayed_from: "[[Secret]]\n> [!danger] #tag" } });
+    expect(markdown).not.toContain("[[Secret]]");
+    expect(markdown).not.toContain("\n> [!danger]");
+    expect(String(properties.replayed_from)).not.toContain("[[");
   });
 });
