@@ -4,7 +4,7 @@
 import { BacktickRuns } from "../text/backtick-runs";
 import { codeSpan } from "./block-text";
 import { opensHiccup, readHiccup } from "./hiccup";
-import { expressionEnd, opensExpression } from "./space-lua";
+import { expressionEnd, ExpressionSpans, MAX_EXPRESSION, opensExpression } from "./space-lua";
 
 /** Where one line's tags and link targets go; shared by every line of a note. */
 export interface InlineSink {
@@ -50,6 +50,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
   let hiccupBudget = sink.readingView === true ? n + MAX_HICCUP : 0;
   // Characters SilverBullet's `${…}` expressions may read on this line, for the same reason.
   let expressionBudget = sink.readingView === true ? n + MAX_EXPRESSION : 0;
+  // Where the line's SilverBullet expressions lie, looked for only once a tag is read: a `#group` in one is Lua.
+  let expressions: ExpressionSpans | null = null;
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
   // A footnote's text, `[^1]: Hard water means…`, without its marker: ": Hard water means…" was quoted.
@@ -178,7 +180,7 @@ export function inlineToText(line: string, sink: InlineSink): string {
           const end = tagEnd(line, i + 1);
           if (end > 0) {
             const tag = line.slice(i + 1, end);
-            sink.tags.push(tag);
+            if (!(expressions ??= new ExpressionSpans(line)).holds(i)) sink.tags.push(tag);
             out += line.slice(copyFrom, i) + tag.replace(/\//g, " ");
             copyFrom = i = end;
             continue;
@@ -188,7 +190,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
       }
       case 36 /* $ */: {
         // SilverBullet's `${query[[…]]}` is code: shown as written, as a code span, never its `[[` as a
-        // link or its `==` as a highlight. The index reads it as any text (a "link" there names no note).
+        // link or its `==` as a highlight. The index reads it as any text (a "link" there names no note),
+        // but takes no tag from it (`ExpressionSpans`).
         if (expressionBudget <= 0 || !opensExpression(line, i)) break;
         const { end, read } = expressionEnd(line, i, i + MAX_EXPRESSION);
         expressionBudget -= read;
@@ -461,9 +464,6 @@ export class NextOf {
     return at;
   }
 }
-
-/** Characters a SilverBullet expression on one line may span. */
-const MAX_EXPRESSION = 2000;
 
 /** Characters a hiccup form on one line may span (Logseq's inline HTML). */
 const MAX_HICCUP = 2000;

@@ -183,20 +183,27 @@ class SectionScanner {
    */
   private orgBlock: { closer: string; code: boolean } | null = null;
   /**
-   * Where the index's parse reads the lines of a Logseq code block: their tags as any line's, their links
-   * nowhere. A query's `[[Command]]` is what it looks for, an example's `[[page]]` what it shows: no link
-   * the note makes (Logseq counts no reference there), yet they filled its links and backlinks.
+   * Where the index's parse reads the lines of a Logseq code block: their tags and links nowhere. A query's
+   * `[[Command]]` is what it looks for, an example's `[[page]]` what it shows, a C source's `#include` a
+   * directive: no link or tag the note makes (Logseq reads none there), yet they filled its links, backlinks
+   * and tags.
    */
   private readonly quietSink: InlineSink;
-  /** Where the lines' links go: the note's, or nowhere in a Logseq code block. */
-  private linkSink: InlineSink;
   /**
-   * In a shown parse: where a Logseq hiccup form or a SilverBullet expression that went on past its first
-   * line ends (`hiccup.ts`, `space-lua.ts`), and whether it is code; the lines before it are its own.
+   * Where the index's parse reads the lines of a SilverBullet expression of many lines: their links as any
+   * line's, their tags nowhere (SilverBullet reads none in Lua code, where `#group` is the length of `group`).
+   */
+  private readonly expressionSink: InlineSink;
+  /** Where the lines' tags and links go: the note's, or the quieter sinks above. */
+  private lineSink: InlineSink;
+  /**
+   * Where a Logseq hiccup form (in a shown parse) or a SilverBullet expression that went on past its first
+   * line ends (`hiccup.ts`, `space-lua.ts`), and whether it is code; the lines before it are its own. The
+   * index's parse reads those lines as text, and sets it back to -1 after the closing line.
    */
   private spanEnd = -1;
   private spanIsCode = false;
-  /** Characters a shown parse may still read for such forms: a note of `[:div` lines none closes is read once over, not once a line. */
+  /** Characters a parse may still read for such forms: a note of `[:div` lines none closes is read once over, not once a line. */
   private spanBudget: number;
 
   constructor(
@@ -212,9 +219,10 @@ class SectionScanner {
     this.current = { heading: "", level: 0, headingPath: [], start: preambleStart, line: preambleLine, lines: preambleLines, marks };
     this.closers = new NextOf(text);
     this.fences = fenceReaderFor(text);
-    this.quietSink = { tags: sink.tags, links: [] };
-    this.linkSink = sink;
-    this.spanBudget = readingView ? text.length + MAX_SPAN : 0;
+    this.quietSink = { tags: [], links: [] };
+    this.expressionSink = { tags: [], links: sink.links };
+    this.lineSink = sink;
+    this.spanBudget = text.length + MAX_SPAN;
   }
 
   run(from: number, firstLine: number): void {
@@ -249,6 +257,10 @@ class SectionScanner {
   }
 
   private line(raw: string, start: number, lineNo: number): void {
+    if (this.spanEnd > start && this.spanEnd <= start + raw.length && !this.readingView) {
+      this.expressionClosingLine(raw, start, lineNo);
+      return;
+    }
     let i = 0;
     let indent = 0; // in columns: a tab reaches the next multiple of 4, as in CommonMark
     const n = raw.length;
@@ -260,7 +272,7 @@ class SectionScanner {
     }
     // Inside a comment nothing is markdown, so the fence reader never sees its lines: a ``` there opens nothing.
     const fenced = this.fences?.read(raw) ?? "outside";
-    if (this.spanEnd > start) {
+    if (this.spanEnd > start && this.readingView) {
       this.spanLine(raw, start);
       return;
     }
@@ -334,7 +346,7 @@ class SectionScanner {
     const c = codeAt(raw, i);
     // A table's row is a block of its own: its cells are no sentence that goes on in the next row.
     if (c === 124 /* | */ || this.inTable) this.blockEnded = true;
-    if ((c === 91 /* [ */ || c === 36 /* $ */) && this.spanBudget > 0 && this.opensSpan(raw, i, start)) {
+    if ((c === 36 /* $ */ || (c === 91 /* [ */ && this.readingView)) && this.spanBudget > 0 && this.opensSpan(raw, i, start)) {
       if (listed) this.inListItem = true;
       return;
     }
@@ -343,7 +355,7 @@ class SectionScanner {
       return;
     }
     // The index reads the block's lines, its markers too, as text: only their links are none of the note's.
-    if (c === 35 /* # */ && !this.readingView && this.orgBlock === null && codeAt(raw, i + 1) === 43 /* + */) this.opensOrgCodeBlock(raw, i, start);
+    if (c === 35 /* # */ && !this.readingView && this.orgBlock === null && this.spanEnd < start && codeAt(raw, i + 1) === 43 /* + */) this.opensOrgCodeBlock(raw, i, start);
     if (c === 35 /* # */) {
       const level = runLength(raw, i, 35);
       const after = codeAt(raw, i + level);
@@ -477,10 +489,14 @@ class SectionScanner {
    * expression (`${query[[` over its query) opening at `i` and closing on a later line: a block of the
    * words the form shows (or of none, as an image is), or of the expression's code, as a `#+BEGIN_QUERY`
    * is. Whether it was one; one that closes on its own line is read with the line's text (`inline-text.ts`).
+   * The index's parse reads such an expression's lines as text, as it always has (false): only their tags
+   * are none, up to its close (`expressionClosingLine`).
    */
   private opensSpan(raw: string, i: number, start: number): boolean {
-    const hiccup = opensHiccup(raw, i);
+    const hiccup = this.readingView && opensHiccup(raw, i);
     if (!hiccup && !opensExpression(raw, i)) return false;
+    // In the index's parse, none opens inside a Logseq code block's lines or another expression's.
+    if (!this.readingView && (this.orgBlock !== null || this.spanEnd >= start)) return false;
     const at = start + i;
     let end = -1;
     let words = "";
@@ -495,6 +511,10 @@ class SectionScanner {
     }
     if (end <= start + raw.length) return false;
     this.spanEnd = end;
+    if (!this.readingView) {
+      this.lineSink = this.expressionSink;
+      return false;
+    }
     this.spanIsCode = !hiccup;
     this.paragraph = null;
     this.endBlock();
@@ -516,28 +536,43 @@ class SectionScanner {
     this.pushBody(this.inline(raw.slice(end)));
   }
 
-  /** In the index's parse, a Logseq code block's opening line at `i` (`#+BEGIN_QUERY`) that a later line closes: its lines' links are none. */
+  /**
+   * In the index's parse, the line such an expression closes on: read as any of its lines (the same words
+   * and links), and then its tags after the close, from the closing `}` on (`}#x` is no tag, as on the line).
+   */
+  private expressionClosingLine(raw: string, start: number, lineNo: number): void {
+    const end = this.spanEnd - start;
+    // Still in the expression while the line is read (no block or expression opens on it), but no longer closing.
+    this.spanEnd = start;
+    this.line(raw, start, lineNo);
+    this.spanEnd = -1;
+    this.expressionSink.tags.length = 0;
+    this.lineSink = this.sink;
+    inlineToText(raw.slice(end - 1), { tags: this.sink.tags, links: [] });
+  }
+
+  /** In the index's parse, a Logseq code block's opening line at `i` (`#+BEGIN_QUERY`) that a later line closes: its lines' tags and links are none. */
   private opensOrgCodeBlock(raw: string, i: number, start: number): void {
     const opening = ORG_BLOCK_OPENING.exec(raw.slice(i, i + 40));
     if (opening === null || !ORG_CODE_BLOCKS.has(opening[2].toUpperCase())) return;
     const closer = `#+${opening[1] === "BEGIN" ? "END" : "end"}_${opening[2]}`;
     if (this.closers.at(closer, start + raw.length) < 0) return;
     this.orgBlock = { closer, code: true };
-    this.linkSink = this.quietSink;
+    this.lineSink = this.quietSink;
   }
 
   /**
    * A line inside a Logseq block: its closing line, or a line of its code, ends here (true); its text is
    * read as any line is (false). The index's parse reads every line as text (`inline` sends a code
-   * block's links nowhere), the closing one too.
+   * block's tags and links nowhere), the closing one too.
    */
   private orgBlockLine(raw: string, indent: number): boolean {
     const block = this.orgBlock!;
     // Closed in a quote or a list item as it was opened there (`> #+END_SRC`).
     if (raw.startsWith(block.closer, afterBlockMarkers(raw, indent))) {
       this.orgBlock = null;
-      this.quietSink.links.length = 0;
-      this.linkSink = this.sink;
+      this.quietSink.tags.length = this.quietSink.links.length = 0;
+      this.lineSink = this.sink;
       if (!this.readingView) return false;
       this.paragraph = null;
       this.endBlock();
@@ -645,7 +680,7 @@ class SectionScanner {
   }
 
   private inline(s: string): string {
-    return inlineToText(s, this.linkSink).trim();
+    return inlineToText(s, this.lineSink).trim();
   }
 
   /** Reads a Logseq/Dataview `key:: value` line; returns the value as text, or null if not one. */
@@ -656,6 +691,8 @@ class SectionScanner {
     const value = line.slice(colons + 2).trim();
     const name = key.toLowerCase();
     if (name === "tags" || name === "tag") {
+      // An example's `tags:: motor` shows how tags are written: no tag of this note.
+      if (this.lineSink !== this.sink) return value;
       for (const item of value.split(",")) {
         const tag = item.trim().replace(/^#/, "").replace(/^\[\[(.*)\]\]$/, "$1");
         if (tag) this.propertyTags.push(tag);

@@ -7,6 +7,46 @@ import { codeAt } from "./inline-text";
 /** Brackets nest no deeper than this in an expression; deeper is none (and keeps each read short). */
 const MAX_NESTING = 32;
 
+/** Characters an expression on one line may span. */
+export const MAX_EXPRESSION = 2000;
+
+/**
+ * Where one line's expressions that close on it lie, found left to right only as far as asked: a line's
+ * tags ask (a `#group` in one is Lua, no tag: SilverBullet reads none there), and a line without a tag
+ * is never searched. Asked at offsets that grow; each character is read about once.
+ */
+export class ExpressionSpans {
+  /** Where the next `${` is looked for. */
+  private from = 0;
+  /** The furthest end of those found so far. */
+  private end = 0;
+  private budget: number;
+
+  constructor(private readonly line: string) {
+    this.budget = line.length + MAX_EXPRESSION;
+  }
+
+  /** Whether the character at `at` lies inside an expression. */
+  holds(at: number): boolean {
+    const { line } = this;
+    while (this.from < at && this.budget > 0) {
+      const open = line.indexOf("${", this.from);
+      if (open < 0 || open >= at) {
+        this.from = open < 0 ? line.length : open;
+        break;
+      }
+      this.from = open + 2;
+      if (!opensExpression(line, open)) continue;
+      const { end, read } = expressionEnd(line, open, open + MAX_EXPRESSION);
+      this.budget -= read;
+      if (end < 0) continue;
+      this.from = end;
+      if (end > this.end) this.end = end;
+    }
+    return at < this.end;
+  }
+}
+
 /** Whether an expression may open at `at`: `${` and the first letter of a name. */
 export function opensExpression(s: string, at: number): boolean {
   if (codeAt(s, at) !== 36 /* $ */ || codeAt(s, at + 1) !== 123 /* { */) return false;

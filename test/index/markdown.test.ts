@@ -187,6 +187,55 @@ describe("parseNote: tags", () => {
     expect(note.tags).toEqual(["local first", "sync", "offline"]);
   });
 
+  it("takes no tag from a Logseq source, query, example or export block (code, as Logseq renders it); their words stay", () => {
+    const text = [
+      "- Compile it with #gcc:",
+      "\t  #+BEGIN_SRC c",
+      "\t  #include <stdio.h>",
+      "\t  #define SIZE 10",
+      "\t  #+END_SRC",
+      "\t- #+BEGIN_QUERY",
+      "\t  {:query [:find (pull ?b [*]) :where [?b :block/refs #project]]}",
+      "\t  #+END_QUERY",
+      "\t- #+begin_example",
+      "\t  - a #shown-tag in an example",
+      "\t    tags:: motor, steering wheel",
+      "\t  #+end_example",
+      "- #+BEGIN_EXPORT html",
+      "  <p>#raw</p>",
+      "  #+END_EXPORT",
+      "- #+BEGIN_NOTE",
+      "  A note's #kept-in-note is a tag: Logseq renders its markdown.",
+      "  #+END_NOTE",
+      "- After the blocks, #after is a tag again.",
+      "- #+BEGIN_SRC never closed, so #open-src is read as any line is",
+    ].join("\n");
+    const note = parseNote("a.md", text);
+    expect(note.tags).toEqual(["gcc", "kept-in-note", "after", "open-src"]);
+    expect(note.sections[0].text).toContain("include\ndefine SIZE 10");
+    expect(note.sections[0].text).toContain("a shown-tag in an example");
+  });
+
+  it("takes no tag from a SilverBullet `${…}` expression (Lua: `#group` is a length), on one line or many; their words stay", () => {
+    const text = [
+      "Records by #status below.",
+      "${query[[",
+      "  from p = index.pages(\"adr\")",
+      "  group by p.status",
+      "  select { Status = key, Count = #group }",
+      "#heading-like line inside",
+      "]]} and #after-close on its closing line",
+      "Inline ${#items} items, ${count(t, #rows)}, then #inline-after.",
+      "Math ${n \\choose #k}$ is no expression: #k counts.",
+      "- ${widgets.button(\"x\",",
+      "  #in-list)} #list-after",
+    ].join("\n");
+    const note = parseNote("ADR.md", text);
+    expect(note.tags).toEqual(["status", "after-close", "inline-after", "k", "list-after"]);
+    expect(note.sections[0].text).toContain("select { Status = key, Count = group }");
+    expect(note.sections[0].text).toContain("Inline ${#items} items, ${count(t, rows)}");
+  });
+
   it("reads tags written in other scripts", () => {
     expect(parseNote("a.md", "メモ #日本語/ノート と #тег.\n").tags).toEqual(["日本語/ノート", "日本語", "тег"]);
   });
