@@ -276,7 +276,7 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
       const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir, "kept_folder");
       if ("usage" in located) return refusal(located.usage);
       const http = ctx.allowExternal ? web.http : NO_NETWORK;
-      const deps = { ...promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets, ctx.clock), signal };
+      const deps = { ...promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets, ctx.clock, web.replayDir), signal };
       const result = await promoteLocated(deps, located, source_key);
       const json = promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir });
       // Nothing was written: the agent is told so as a failed call, the reason first, the object after.
