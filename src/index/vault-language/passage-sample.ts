@@ -14,7 +14,7 @@ import { indexedPart } from "../note-limit";
 import { readNotes } from "../read-notes";
 import { BestKept } from "./best-kept";
 import { createAnalyzer, type Analyzer } from "../tokenize";
-import type { WorkSlice } from "../work-slice";
+import { waitOn, type WorkSlice } from "../work-slice";
 
 /** Notes read at a time while sampling passages. */
 const READ_BATCH = 64;
@@ -96,8 +96,9 @@ export async function* notesReadAgain(source: PassageSource, work: WorkSlice, st
   const paths = source.paths().sort();
   for (let at = 0; at < paths.length; at += READ_BATCH) {
     const batch = paths.slice(at, at + READ_BATCH);
-    const texts = await readNotes(source.store, batch);
-    work.restart();
+    // The reads' wait is no work of this slice; the work on both sides of it is (a store answering
+    // without a turn would otherwise run many batches in one stretch).
+    const texts = await waitOn(work, readNotes(source.store, batch));
     if (stale()) return;
     let out: [string, string][] = [];
     let chars = 0;

@@ -158,6 +158,29 @@ describe("notesReadAgain", () => {
     return batches;
   }
 
+  it("waits for each batch's reads through the slice, so a store answering without a turn still pauses between batches", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`n${String(i).padStart(3, "0")}.md`] = `note ${i}`;
+    const paths = Object.keys(files);
+    const source = { store: new MemoryNoteStore(files), analyzer, paths: () => paths, holds: (p: string) => p in files, maxNoteChars: 1000 };
+    let waits = 0;
+    let restarts = 0;
+    const slice = {
+      ...NO_SLICES,
+      restart: () => void restarts++,
+      waitFor: <T>(wait: Promise<T>): Promise<T> => {
+        waits++;
+        return wait;
+      },
+    };
+    let notes = 0;
+    for await (const batch of notesReadAgain(source, slice, () => false)) notes += batch.length;
+    expect(notes).toBe(300);
+    // One wait a batch of reads, and no restart that would forget the work done before the read.
+    expect(waits).toBeGreaterThan(1);
+    expect(restarts).toBe(0);
+  });
+
   it("hands on the part of a note the index indexed, cut where the index cuts it", async () => {
     const long = `## Start\n\nkestrel ${"a ".repeat(600)}\n\n## Past the limit\n\npelican`;
     const [batch] = await readAgain({ "long.md": long, "short.md": "pelican" }, 1000);
