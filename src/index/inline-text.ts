@@ -50,7 +50,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
   let hiccupBudget = sink.readingView === true ? n + MAX_HICCUP : 0;
   // Characters SilverBullet's `${…}` expressions may read on this line, for the same reason.
   let expressionBudget = sink.readingView === true ? n + MAX_EXPRESSION : 0;
-  // Where the line's SilverBullet expressions lie, looked for only once a tag is read: a `#group` in one is Lua.
+  // Where the line's SilverBullet expressions lie, looked for only once a tag or a link is read: in one,
+  // `#group` is Lua's length and `[[` opens a query or a string (`"[[" .. p.name .. "]]"`).
   let expressions: ExpressionSpans | null = null;
   let out = "";
   let copyFrom = 0; // start of the ordinary text not yet copied to `out`
@@ -109,7 +110,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
           const end = wikilinkEnd(line, i, next);
           if (end > 0) {
             const inner = line.slice(i + 2, end - 2);
-            out += line.slice(copyFrom, i) + (sink.readingView === true ? shownWikilinkText(inner, sink) : wikilinkText(inner, sink));
+            const into = (expressions ??= new ExpressionSpans(line)).holds(i) ? codeSink(sink) : sink;
+            out += line.slice(copyFrom, i) + (sink.readingView === true ? shownWikilinkText(inner, into) : wikilinkText(inner, into));
             copyFrom = i = end;
             continue;
           }
@@ -145,8 +147,9 @@ export function inlineToText(line: string, sink: InlineSink): string {
           if (end > 0) {
             const close = labelClose;
             const label = line.slice(i + 1, close);
-            addMarkdownLinkTarget(line.slice(close + 2, end - 1), sink);
-            out += line.slice(copyFrom, i) + inlineToText(label, sink);
+            const into = (expressions ??= new ExpressionSpans(line)).holds(i) ? codeSink(sink) : sink;
+            addMarkdownLinkTarget(line.slice(close + 2, end - 1), into);
+            out += line.slice(copyFrom, i) + inlineToText(label, into);
             copyFrom = i = end;
             continue;
           }
@@ -190,8 +193,8 @@ export function inlineToText(line: string, sink: InlineSink): string {
       }
       case 36 /* $ */: {
         // SilverBullet's `${query[[…]]}` is code: shown as written, as a code span, never its `[[` as a
-        // link or its `==` as a highlight. The index reads it as any text (a "link" there names no note),
-        // but takes no tag from it (`ExpressionSpans`).
+        // link or its `==` as a highlight. The index reads it as any text, but takes no tag or link from it
+        // (`ExpressionSpans`: a "link" there names no note).
         if (expressionBudget <= 0 || !opensExpression(line, i)) break;
         const { end, read } = expressionEnd(line, i, i + MAX_EXPRESSION);
         expressionBudget -= read;
@@ -463,6 +466,11 @@ export class NextOf {
     this.found.set(needle, { from, at });
     return at;
   }
+}
+
+/** Where what a SilverBullet expression's code holds goes: a link's label read as any, its tags and links nowhere. */
+function codeSink(sink: InlineSink): InlineSink {
+  return { tags: [], links: [], readingView: sink.readingView };
 }
 
 /** Characters a hiccup form on one line may span (Logseq's inline HTML). */

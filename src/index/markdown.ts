@@ -183,18 +183,14 @@ class SectionScanner {
    */
   private orgBlock: { closer: string; code: boolean } | null = null;
   /**
-   * Where the index's parse reads the lines of a Logseq code block: their tags and links nowhere. A query's
-   * `[[Command]]` is what it looks for, an example's `[[page]]` what it shows, a C source's `#include` a
-   * directive: no link or tag the note makes (Logseq reads none there), yet they filled its links, backlinks
-   * and tags.
+   * Where the index's parse reads the lines of a Logseq code block or of a SilverBullet expression of many
+   * lines: their tags and links nowhere. A query's `[[Command]]` is what it looks for, an example's `[[page]]`
+   * what it shows, a C source's `#include` a directive, Lua's `#group` a length and its `"[[" .. p.name`
+   * a string: no link or tag the note makes (neither app reads one there), yet they filled its links,
+   * backlinks and tags.
    */
   private readonly quietSink: InlineSink;
-  /**
-   * Where the index's parse reads the lines of a SilverBullet expression of many lines: their links as any
-   * line's, their tags nowhere (SilverBullet reads none in Lua code, where `#group` is the length of `group`).
-   */
-  private readonly expressionSink: InlineSink;
-  /** Where the lines' tags and links go: the note's, or the quieter sinks above. */
+  /** Where the lines' tags and links go: the note's, or the quiet sink above. */
   private lineSink: InlineSink;
   /**
    * Where a Logseq hiccup form (in a shown parse) or a SilverBullet expression that went on past its first
@@ -220,7 +216,6 @@ class SectionScanner {
     this.closers = new NextOf(text);
     this.fences = fenceReaderFor(text);
     this.quietSink = { tags: [], links: [] };
-    this.expressionSink = { tags: [], links: sink.links };
     this.lineSink = sink;
     this.spanBudget = text.length + MAX_SPAN;
   }
@@ -490,7 +485,7 @@ class SectionScanner {
    * words the form shows (or of none, as an image is), or of the expression's code, as a `#+BEGIN_QUERY`
    * is. Whether it was one; one that closes on its own line is read with the line's text (`inline-text.ts`).
    * The index's parse reads such an expression's lines as text, as it always has (false): only their tags
-   * are none, up to its close (`expressionClosingLine`).
+   * and links are none, up to its close (`expressionClosingLine`).
    */
   private opensSpan(raw: string, i: number, start: number): boolean {
     const hiccup = this.readingView && opensHiccup(raw, i);
@@ -512,7 +507,7 @@ class SectionScanner {
     if (end <= start + raw.length) return false;
     this.spanEnd = end;
     if (!this.readingView) {
-      this.lineSink = this.expressionSink;
+      this.lineSink = this.quietSink;
       return false;
     }
     this.spanIsCode = !hiccup;
@@ -537,8 +532,8 @@ class SectionScanner {
   }
 
   /**
-   * In the index's parse, the line such an expression closes on: read as any of its lines (the same words
-   * and links), and then its tags after the close, from the closing `}` on (`}#x` is no tag, as on the line).
+   * In the index's parse, the line such an expression closes on: read as any of its lines (the same words),
+   * and then its tags and links after the close, from the closing `}` on (`}#x` is no tag, as on the line).
    */
   private expressionClosingLine(raw: string, start: number, lineNo: number): void {
     const end = this.spanEnd - start;
@@ -546,9 +541,9 @@ class SectionScanner {
     this.spanEnd = start;
     this.line(raw, start, lineNo);
     this.spanEnd = -1;
-    this.expressionSink.tags.length = 0;
+    this.quietSink.tags.length = this.quietSink.links.length = 0;
     this.lineSink = this.sink;
-    inlineToText(raw.slice(end - 1), { tags: this.sink.tags, links: [] });
+    inlineToText(raw.slice(end - 1), this.sink);
   }
 
   /** In the index's parse, a Logseq code block's opening line at `i` (`#+BEGIN_QUERY`) that a later line closes: its lines' tags and links are none. */

@@ -12,8 +12,9 @@ export const MAX_EXPRESSION = 2000;
 
 /**
  * Where one line's expressions that close on it lie, found left to right only as far as asked: a line's
- * tags ask (a `#group` in one is Lua, no tag: SilverBullet reads none there), and a line without a tag
- * is never searched. Asked at offsets that grow; each character is read about once.
+ * tags and links ask (a `#group` in one is Lua, no tag, and `"[[" .. p.name` a string, no link:
+ * SilverBullet reads neither there), and a line without either is never searched. Asked at offsets that
+ * grow; each character is read about once.
  */
 export class ExpressionSpans {
   /** Where the next `${` is looked for. */

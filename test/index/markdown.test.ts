@@ -236,6 +236,27 @@ describe("parseNote: tags", () => {
     expect(note.sections[0].text).toContain("Inline ${#items} items, ${count(t, rows)}");
   });
 
+  it("takes no link from a SilverBullet `${…}` expression (its `[[` opens a query or a string), on one line or many; their words stay", () => {
+    const text = [
+      "Decisions about [[Architecture]] below.",
+      "${query[[",
+      "  from p = index.pages(\"adr\")",
+      "  select { ADR = \"[[\" .. p.name .. \"]]\", Doc = \"[spec](Spec.md)\" }",
+      "]]} and [[After Close]] on its closing line",
+      "${mermaid.diagram(mermaid.timeline{",
+      "  pages = query[[from index.pages(\"adr\")]],",
+      "})}",
+      "Inline ${query[[from index.tags()]]} then [[Inline After]], ${t(\"![[Embedded]] [see [[Labelled]]](Target.md)\")}.",
+      "Math ${n \\choose [[k]]}$ is no expression: [[k]] is a link.",
+      "- ${widgets.button(\"[[In List]]\",",
+      "  [[Also In List]])} [[List After]]",
+    ].join("\n");
+    const note = parseNote("ADR.md", text);
+    expect(note.links).toEqual(["Architecture", "After Close", "Inline After", "k", "List After"]);
+    expect(note.sections[0].text).toContain("select { ADR = \"\" .. p.name .. \"\", Doc = \"spec\" }");
+    expect(note.sections[0].text).toContain("${t(\"Embedded see Labelled\")}");
+  });
+
   it("reads tags written in other scripts", () => {
     expect(parseNote("a.md", "メモ #日本語/ノート と #тег.\n").tags).toEqual(["日本語/ノート", "日本語", "тег"]);
   });
