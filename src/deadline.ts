@@ -6,6 +6,9 @@
 //
 // It raises one error, `DeadlineMissed { kind: "timeout" | "aborted" }`; each caller turns it into
 // its own domain's error (ModelError, HttpFailure, ProviderError, a stage timeout) and words.
+//
+// Beside it, the one pacing wait that a signal cuts short (`pacedUnlessAborted`, a rate turn), and
+// the one abort listener per signal that every race and wait shares (`whenAborted`).
 import type { Clock } from "./ports";
 
 export type DeadlineMissedKind = "timeout" | "aborted";
@@ -76,6 +79,34 @@ function race<T>(work: Promise<T>, { clock, ms, signal, onLate }: Deadline): Pro
       },
     );
   });
+}
+
+/**
+ * Waits `ms` of pacing (a rate turn) unless `signal` aborts first: true when the time passed, false
+ * at once when the signal aborts (or had already), with the clock's timer cleared. Raced on the
+ * signal too, so a clock that holds a sleep it was told to cancel cannot hold the caller. Left to
+ * end on its own, a cancelled rate wait's timer kept a stopped CLI run alive until the turn came.
+ * A pacing sleep (`SleepKind`): clocks that skip waits still skip it.
+ */
+export async function pacedUnlessAborted(clock: Pick<Clock, "sleep">, ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (!signal) {
+    await clock.sleep(ms);
+    return true;
+  }
+  if (signal.aborted) return false;
+  // A timer of its own, cancelled through the one listener on the signal (`whenAborted`).
+  const timer = new AbortController();
+  let stopListening = (): void => undefined;
+  const aborted = new Promise<false>((resolve) => {
+    stopListening = whenAborted(signal, () => resolve(false));
+  });
+  try {
+    return await Promise.race([clock.sleep(ms, timer.signal, "pacing").then(() => !signal.aborted), aborted]);
+  } finally {
+    stopListening();
+    // Cleared now, whichever side won; its rejection is the race's, already heard.
+    timer.abort();
+  }
 }
 
 /** The callbacks waiting on each signal, and the one listener that calls them. */

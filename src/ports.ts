@@ -131,11 +131,24 @@ export interface Clock {
    * Resolves after `ms`. With a signal the sleep can be cancelled: its timer is cleared and the
    * promise rejects (with `sleepCancelled(signal)`) as soon as the signal aborts.
    *
-   * A sleep given a signal is a timer that other work races (a deadline, `src/deadline.ts`). Clocks
-   * that skip waits — tests, replays — may skip the others, but must let this one take its time,
-   * or every race would be lost before the work had a chance.
+   * `kind` says what the sleep is for (`SleepKind`), and so whether a clock that skips waits —
+   * tests, replays — may skip it (`maySkip`): a pacing sleep, yes, with a signal or without; a
+   * deadline, never. A sleep given a signal is a deadline unless it says `"pacing"`.
    */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal, kind?: SleepKind): Promise<void>;
+}
+
+/**
+ * What a sleep is for. A `deadline` is a timer that other work races (`src/deadline.ts`): skipped,
+ * every race would be lost before the work had a chance. A `pacing` sleep only spaces work out (a
+ * rate turn, a debounce), so nothing is lost when a test or a replay skips it; given a signal it is
+ * still cancelled at once, so a stopped run holds no timer (a CLI process that would not exit).
+ */
+export type SleepKind = "deadline" | "pacing";
+
+/** Whether a clock that skips waits may skip this sleep: a pacing one, never a deadline (see `Clock.sleep`). */
+export function maySkip(signal: AbortSignal | undefined, kind: SleepKind | undefined): boolean {
+  return (kind ?? (signal ? "deadline" : "pacing")) === "pacing";
 }
 
 /** A reading to measure durations on: the clock's monotonic one, else its wall time. */

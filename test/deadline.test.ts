@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeadlineMissed, whenAborted, withDeadline } from "../src/deadline";
-import { systemClock } from "../src/ports";
+import { DeadlineMissed, pacedUnlessAborted, whenAborted, withDeadline } from "../src/deadline";
+import { systemClock, type Clock } from "../src/ports";
 import { fakeClock } from "./support/fake-clock";
 
 /** A promise the test settles by hand. */
@@ -177,6 +177,82 @@ describe("Clock.sleep with a signal", () => {
     await slept;
     expect(woke).toBe(true);
     expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+describe("Clock.sleep for pacing, given a signal", () => {
+  it("fake clock: still skipped (moves the clock at once, no timer left), and refused once its signal aborted", async () => {
+    const clock = fakeClock(0);
+    await clock.sleep(6000, new AbortController().signal, "pacing");
+    expect(clock.now()).toBe(6000);
+    expect(clock.sleeps).toEqual([6000]);
+    expect(clock.pendingTimers()).toBe(0);
+
+    const controller = new AbortController();
+    controller.abort();
+    expect(await failureOf(clock.sleep(6000, controller.signal, "pacing"))).toBeInstanceOf(Error);
+    expect(clock.now()).toBe(6000);
+    expect(clock.sleeps).toEqual([6000]);
+  });
+});
+
+describe("pacedUnlessAborted", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("on the system clock, an abort during the wait ends it at once and clears its timer (a stopped CLI run exits)", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const paced = pacedUnlessAborted(systemClock, 6000, controller.signal);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    expect(await paced).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("on the system clock, true when the time passed, with no listener left on the signal", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const paced = pacedUnlessAborted(systemClock, 6000, controller.signal);
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(await paced).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("on the fake clock, skipped as any pacing is: the clock moves, no timer waits, the turn came", async () => {
+    const clock = fakeClock(0);
+    expect(await pacedUnlessAborted(clock, 6000, new AbortController().signal)).toBe(true);
+    expect(clock.sleeps).toEqual([6000]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a signal aborted before the start: false, and no sleep asked for", async () => {
+    const clock = fakeClock(0);
+    const controller = new AbortController();
+    controller.abort();
+    expect(await pacedUnlessAborted(clock, 6000, controller.signal)).toBe(false);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it("ends at the abort even on a clock that holds the sleep and ignores its signal", async () => {
+    const held: Pick<Clock, "sleep"> = { sleep: () => new Promise(() => undefined) };
+    const controller = new AbortController();
+    const paced = pacedUnlessAborted(held, 6000, controller.signal);
+    controller.abort();
+    expect(await paced).toBe(false);
+  });
+
+  it("many waits on one signal hold one abort listener, and none once they end", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const waits = Array.from({ length: 12 }, () => pacedUnlessAborted(systemClock, 1000, controller.signal));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await Promise.all(waits)).toEqual(Array.from({ length: 12 }, () => true));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });
 

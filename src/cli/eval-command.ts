@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkEvalCase, notePathsOf, parseEvalCases, providerHosts, type EvalCase, type EvalRequest } from "../eval/eval-cases";
 import { runResearch } from "../research/run";
 import { createChatModel, parseModelSpec, secretNameFor, type ModelConfig } from "../llm/model-spec";
-import { HttpFailure, monotonicReading, systemClock, type Clock, type Http, type Secrets } from "../ports";
+import { HttpFailure, maySkip, monotonicReading, sleepCancelled, systemClock, type Clock, type Http, type Secrets } from "../ports";
 import { maskSecretParams } from "../websearch/replay";
 import { PageCache } from "../research/page-cache";
 import type { PageRead } from "../research/stages/read-pages";
@@ -265,9 +265,11 @@ export function replayClock(): Clock {
   return {
     now: () => Date.now() + skipped,
     monotonicNow: () => monotonicReading(systemClock) + skipped,
-    sleep: async (ms, signal) => {
-      // A sleep with a signal is a deadline racing work (see Clock.sleep): it must really wait.
-      if (signal) return systemClock.sleep(ms, signal);
+    sleep: async (ms, signal, kind) => {
+      // A deadline races work (see Clock.sleep): it must really wait. A pacing sleep is skipped,
+      // unless its signal has already aborted it.
+      if (!maySkip(signal, kind)) return systemClock.sleep(ms, signal, kind);
+      if (signal?.aborted) throw sleepCancelled(signal);
       skipped += Math.max(0, ms);
     },
   };

@@ -1,6 +1,6 @@
 // The plugin's Clock. Unlike `systemClock` it remembers its timers, so unloading the plugin can
 // cancel every pending sleep instead of leaving callbacks to fire into a dead plugin.
-import { sleepCancelled, type Clock } from "../ports";
+import { sleepCancelled, type Clock, type SleepKind } from "../ports";
 
 export class TimerClock implements Clock {
   private readonly sleeping = new Map<number, () => void>();
@@ -15,8 +15,11 @@ export class TimerClock implements Clock {
     return window.performance.now();
   }
 
-  /** A sleep whose signal aborts clears its timer and rejects (see `Clock.sleep`). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * A sleep whose signal aborts clears its timer and rejects (see `Clock.sleep`). A real timer: a
+   * pacing sleep (`_kind`) waits its time as a deadline does, and its signal cancels it the same way.
+   */
+  sleep(ms: number, signal?: AbortSignal, _kind?: SleepKind): Promise<void> {
     if (signal?.aborted) return Promise.reject(sleepCancelled(signal));
     if (this.disposed) return Promise.resolve();
     return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { HttpFailure, stopwatch, type HttpResponse } from "../ports";
 import type { SecretName } from "../ports";
-import { DeadlineMissed, whenAborted, withDeadline } from "../deadline";
+import { DeadlineMissed, pacedUnlessAborted, withDeadline } from "../deadline";
 import { hideKey } from "../text/secret-scrub";
 import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
@@ -112,7 +112,8 @@ export async function sendProviderRequest(call: ProviderCall, context: ProviderC
       const why = pausedByProvider ? "provider_asked" : "pacing";
       log?.({ type: "rate_wait", provider: call.provider, ms: turn.waitMs, why });
       const waited = stopwatch(clock);
-      const turnCame = await waitedUncancelled(clock, turn.waitMs, context.signal);
+      // The source's own signal (ask-source.ts): a stop, or the source given up on, clears the timer at once.
+      const turnCame = await pacedUnlessAborted(clock, turn.waitMs, context.signal);
       // Said either way: the words "Waiting…" stand until something replaces them.
       log?.({ type: "rate_wait_over", provider: call.provider, ms: waited(), why, ended: turnCame ? "turn_came" : "cancelled" });
       if (!turnCame) {
@@ -174,28 +175,6 @@ function turnRefused(label: string, waitMs: number, pausedByProvider: boolean): 
   return pausedByProvider
     ? `${label} asked us to slow down; the next call is ${when}`
     : `${label}'s calls are spaced to the rate it allows, and this session's earlier calls come first; the next one is ${when}`;
-}
-
-/**
- * Waits a rate turn unless the run is cancelled first: false then, at once, so the caller gives
- * the turn back. The sleep is a plain one (pacing, which clocks may skip); the cancel is raced
- * beside it, and a sleep left running ends on its own.
- */
-async function waitedUncancelled(clock: ProviderContext["clock"], ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (!signal) {
-    await clock.sleep(ms);
-    return true;
-  }
-  let stopListening = (): void => undefined;
-  // One listener per signal however many sources wait on it (whenAborted, ../deadline.ts).
-  const aborted = new Promise<false>((resolve) => {
-    stopListening = whenAborted(signal, () => resolve(false));
-  });
-  try {
-    return await Promise.race([clock.sleep(ms).then(() => !signal.aborted), aborted]);
-  } finally {
-    stopListening();
-  }
 }
 
 function utf8Length(text: string, cap: number): number {

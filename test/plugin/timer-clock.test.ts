@@ -36,6 +36,21 @@ describe("TimerClock", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("a pacing sleep given a signal is cancelled the same way: timer cleared at once, not left to end on its own", async () => {
+    vi.useFakeTimers();
+    const clock = new TimerClock();
+    const controller = new AbortController();
+    const slept = clock.sleep(6000, controller.signal, "pacing").then(
+      () => "woke",
+      (e: unknown) => e,
+    );
+    expect(clock.pending).toBe(1);
+    controller.abort();
+    expect(await slept).toBeInstanceOf(Error);
+    expect(clock.pending).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("dispose wakes every sleeper at once and later sleeps return immediately", async () => {
     vi.useFakeTimers();
     const clock = new TimerClock();

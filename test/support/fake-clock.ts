@@ -6,12 +6,13 @@
 // durations are measured on), which only time passing moves (`advance`, a plain sleep). Deadline
 // timers run on the monotonic reading, as a real timer does.
 //
-// Two kinds of sleep, as `Clock.sleep` describes them:
-// - a plain sleep (rate pacing, debounce) moves the clock at once and returns: nothing waits;
-// - a sleep given a signal is a deadline racing other work. Skipping it would make every race lost
-//   before the work could answer, so it ends when the test moves the clock past it — or, for a
-//   test that never moves the clock, after the same time really passed. Its signal cancels it.
-import { sleepCancelled, type Clock } from "../../src/ports";
+// Two kinds of sleep, as `Clock.sleep` describes them (`SleepKind`):
+// - a pacing sleep (a rate turn, a debounce; any sleep given no signal) moves the clock at once and
+//   returns: nothing waits. Given a signal already aborted, it rejects and moves nothing;
+// - a deadline (a sleep given a signal, unless it says "pacing") races other work. Skipping it would
+//   make every race lost before the work could answer, so it ends when the test moves the clock past
+//   it — or, for a test that never moves the clock, after the same time really passed. Its signal cancels it.
+import { maySkip, sleepCancelled, type Clock } from "../../src/ports";
 
 export const FAKE_NOW = Date.parse("2025-09-21T10:00:00Z");
 
@@ -24,9 +25,9 @@ export interface FakeClock extends Clock {
   /** Sets the wall clock only (by hand, a time sync): dates jump, durations and deadline sleeps do not. */
   set(ms: number): void;
   monotonicNow(): number;
-  /** Every plain sleep asked for (those that moved the clock), in order. */
+  /** Every pacing sleep asked for (those that moved the clock), in order. */
   readonly sleeps: number[];
-  /** Deadline sleeps (given a signal) still waiting. */
+  /** Deadline sleeps still waiting (pacing ones never wait). */
   pendingTimers(): number;
 }
 
@@ -72,8 +73,9 @@ export function fakeClock(start = FAKE_NOW): FakeClock {
   return {
     now: () => wall,
     monotonicNow: () => monotonic,
-    sleep: (ms, signal) => {
-      if (signal) return deadlineSleep(ms, signal);
+    sleep: (ms, signal, kind) => {
+      if (signal && !maySkip(signal, kind)) return deadlineSleep(ms, signal);
+      if (signal?.aborted) return Promise.reject(sleepCancelled(signal));
       sleeps.push(ms);
       pass(ms);
       return Promise.resolve();

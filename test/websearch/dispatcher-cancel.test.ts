@@ -1,21 +1,21 @@
 // A run cancelled while a source waits its turn at the rate governor: nothing is sent once the user
 // has cancelled, whatever the Http adapter does with the signal (requestUrl cannot abort at all).
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
-import type { Clock } from "../../src/ports";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { maySkip, systemClock, type Clock } from "../../src/ports";
 import { dispatchSearch } from "../../src/websearch/dispatcher";
 import { createSearchSession } from "../../src/websearch/search-providers";
 import { fakeClock, jsonResponse, scriptedHttp, testContext } from "./helpers";
 
-/** A clock whose rate waits (plain sleeps) end only when the test says; deadline sleeps as the fake clock's. */
+/** A clock whose rate waits (pacing sleeps) end only when the test says; deadline sleeps as the fake clock's. */
 function heldClock(): Clock & { release: () => void; releaseNewest: () => void; held: () => number } {
   const base = fakeClock();
   const waiting: (() => void)[] = [];
   return {
     now: () => base.now(),
-    sleep: (ms, signal) =>
-      signal
-        ? base.sleep(ms, signal)
+    sleep: (ms, signal, kind) =>
+      !maySkip(signal, kind)
+        ? base.sleep(ms, signal, kind)
         : new Promise<void>((resolve) =>
             waiting.push(() => {
               base.advance(ms);
@@ -99,5 +99,31 @@ describe("cancelling a run while a source waits its turn", () => {
     clock.release();
     await run;
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("a stop during a rate wait on a real clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("clears the wait's timer at once: nothing is left that would keep a stopped CLI run alive until the turn came", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout", "performance"] });
+    const http = scriptedHttp(() => jsonResponse({ hits: [] }));
+    const session = createSearchSession({ clock: systemClock });
+    session.governor.backOff("hackernews", 6000); // a 429 with Retry-After: 6
+    const controller = new AbortController();
+    const context = testContext(http, { clock: systemClock, signal: controller.signal });
+    const run = dispatchSearch(["hackernews"], { query: "opinions on crdt", count: 3 }, context, session, { route: false });
+    await vi.advanceTimersByTimeAsync(1800);
+    expect(context.events.map((e) => e.type)).toEqual(["rate_wait"]);
+
+    controller.abort();
+    const outcome = await run;
+
+    expect(outcome.sources[0]).toMatchObject({ status: "failed", error: { kind: "network", cancelled: true } });
+    expect(context.events.filter((e) => e.type === "rate_wait_over")).toMatchObject([{ ended: "cancelled" }]);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(http.requests).toEqual([]);
   });
 });

@@ -3,19 +3,19 @@
 // a source held back by its limit is not taken for one slow to answer; and a wait that outlasts its
 // source's deadline sends nothing when it ends, and is no cancel.
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../../src/ports";
+import { maySkip, type Clock } from "../../src/ports";
 import { dispatchSearch } from "../../src/websearch/dispatcher";
 import { createSearchSession } from "../../src/websearch/search-providers";
 import { fakeClock, jsonResponse, scriptedHttp, testContext } from "./helpers";
 
-/** A clock whose rate waits (plain sleeps) are held until the test moves it on; deadline sleeps as the fake clock's. */
+/** A clock whose rate waits (pacing sleeps) are held until the test moves it on; deadline sleeps as the fake clock's. */
 function heldClock(): Clock & { pass: (ms: number) => void; held: () => number; advance: (ms: number) => void } {
   const base = fakeClock();
   const waiting: (() => void)[] = [];
   return {
     now: () => base.now(),
     monotonicNow: () => base.monotonicNow(),
-    sleep: (ms, signal) => (signal ? base.sleep(ms, signal) : new Promise<void>((resolve) => waiting.push(resolve))),
+    sleep: (ms, signal, kind) => (maySkip(signal, kind) ? new Promise<void>((resolve) => waiting.push(resolve)) : base.sleep(ms, signal, kind)),
     pass: (ms) => {
       base.advance(ms);
       waiting.splice(0).forEach((wake) => wake());

@@ -9,7 +9,7 @@ import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-h
 import { fakeClock } from "../../support/fake-clock";
 import { stringMatching } from "../../support/typed-matchers";
 import { researchResultJson, researchResultSchema } from "../../../src/cli/json/research-result-json";
-import { HttpFailure } from "../../../src/ports";
+import { HttpFailure, maySkip } from "../../../src/ports";
 
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
 const rateLimited = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 429, JSON.stringify({ error: { code: "RATE_LIMITED" } }), { "content-type": "application/json" })];
@@ -66,8 +66,8 @@ describe("external retrieval status", () => {
     const clock = fakeClock();
     // Brave's second query must wait its turn; this wait never ends by itself, and Stop is pressed during it.
     const sleep = clock.sleep.bind(clock);
-    clock.sleep = (ms, signal) => {
-      if (signal || ms === 0) return sleep(ms, signal);
+    clock.sleep = (ms, signal, kind) => {
+      if (!maySkip(signal, kind) || ms === 0) return sleep(ms, signal, kind);
       clock.advance(250);
       controller.abort();
       return new Promise(() => undefined);
@@ -87,8 +87,8 @@ describe("external retrieval status", () => {
     const clock = fakeClock();
     // Brave's second query waits its turn; the wait outlasts Brave's 8 s, and no one presses Stop.
     const sleep = clock.sleep.bind(clock);
-    clock.sleep = (ms, signal) => {
-      if (signal || ms === 0) return sleep(ms, signal);
+    clock.sleep = (ms, signal, kind) => {
+      if (!maySkip(signal, kind) || ms === 0) return sleep(ms, signal, kind);
       clock.advance(8000);
       return new Promise(() => undefined);
     };
