@@ -170,3 +170,22 @@ function aborted(): DeadlineMissed {
 export function describeMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
+
+/**
+ * Runs `work` once every earlier work of `key` in `turns` has settled, failed or not, and keeps the
+ * last of each key in `turns` until it settles: the one way work on one thing takes turns within a
+ * process (two updates of one file, two promotions of one page).
+ */
+export async function inTurnOf<T>(turns: Map<string, Promise<void>>, key: string, work: () => Promise<T>): Promise<T> {
+  const run = (turns.get(key) ?? Promise.resolve()).then(work);
+  const done = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(key, done);
+  try {
+    return await run;
+  } finally {
+    if (turns.get(key) === done) turns.delete(key);
+  }
+}

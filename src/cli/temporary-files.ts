@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { inTurnOf } from "../deadline";
 
 /** Each file, and what it must still hold to be this process's (a lock's token), or null. */
 const held = new Map<string, string | null>();
@@ -31,18 +32,8 @@ const turns = new Map<string, Promise<void>>();
  * way two updates of one file take turns (a write through a shared temporary name, a read-change-write
  * of a kept trace). Not across processes: for that, a lock file (fs-note-store.ts's `withLock`).
  */
-export async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const run = (turns.get(key) ?? Promise.resolve()).then(work);
-  const done = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  turns.set(key, done);
-  try {
-    return await run;
-  } finally {
-    if (turns.get(key) === done) turns.delete(key);
-  }
+export function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  return inTurnOf(turns, key, work);
 }
 
 /**

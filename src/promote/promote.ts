@@ -6,6 +6,7 @@
 import type { VaultIndex } from "../index/vault-index";
 import { locateFrontmatter, readFrontmatter, readProperties } from "../index/frontmatter";
 import type { Clock, Http, NoteFileInfo, NoteStore } from "../ports";
+import { inTurnOf } from "../deadline";
 import { vaultFolder, type Settings } from "../settings";
 import { canonicalizeUrl, samePageKey } from "../websearch/canonical-url";
 import type { OutsideVaultRow } from "../evidence/research-pack";
@@ -111,22 +112,12 @@ export async function promoteOutsideRow(input: PromoteRowInput): Promise<Promoti
  * command at once) waits for the first and then finds its note, rather than write a second one.
  * Keyed by the store, which is the vault, so nothing outlives it.
  */
-const promotionsInFlight = new WeakMap<NoteStore, Map<string, Promise<unknown>>>();
+const promotionsInFlight = new WeakMap<NoteStore, Map<string, Promise<void>>>();
 
-async function onePromotionAtATime<T>(store: NoteStore, page: string, promote: () => Promise<T>): Promise<T> {
+function onePromotionAtATime<T>(store: NoteStore, page: string, promote: () => Promise<T>): Promise<T> {
   let pages = promotionsInFlight.get(store);
-  if (!pages) promotionsInFlight.set(store, (pages = new Map<string, Promise<unknown>>()));
-  const mine = (pages.get(page) ?? Promise.resolve()).then(promote, promote);
-  const done = mine.then(
-    () => undefined,
-    () => undefined,
-  );
-  pages.set(page, done);
-  try {
-    return await mine;
-  } finally {
-    if (pages.get(page) === done) pages.delete(page);
-  }
+  if (!pages) promotionsInFlight.set(store, (pages = new Map<string, Promise<void>>()));
+  return inTurnOf(pages, page, promote);
 }
 
 async function promoteWebPage(input: PromoteRowInput, canonical: string): Promise<PromotionResult> {
