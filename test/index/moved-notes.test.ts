@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../src/index/query";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../../src/index/update-queue";
-import { VaultIndex, type Rename } from "../../src/index/vault-index";
-import { ControlledStore } from "../support/controlled-note-store";
+import { VaultIndex } from "../../src/index/vault-index";
+import { ControlledStore, renameFolder } from "../support/controlled-note-store";
 import { laneVault } from "../support/lane-vault";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 import { MemoryNoteStore } from "../support/memory-note-store";
@@ -31,18 +31,6 @@ function seededStore(): ControlledStore {
   return store;
 }
 
-/** Moves every file under `from` to `to` in the store (dates kept, as a rename keeps them); the renames, as the vault reports them. */
-function renameFolder(store: ControlledStore, from: string, to: string): Rename[] {
-  const renames: Rename[] = [];
-  for (const [path, file] of [...store.files]) {
-    if (!path.startsWith(`${from}/`)) continue;
-    const moved = `${to}/${path.slice(from.length + 1)}`;
-    store.files.delete(path);
-    store.files.set(moved, file);
-    renames.push({ oldPath: path, path: moved });
-  }
-  return renames;
-}
 
 const QUERIES = ["lighthouse", "sourdough starter", "archive", "projects", "2024", "Study 3", "Heading 4", "notes 5", "number17", "#tag2", "details varnish", "field1"];
 

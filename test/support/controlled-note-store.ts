@@ -1,6 +1,7 @@
 // An in-memory vault whose mtimes a test sets, whose reads are counted, and which can fail a read
 // or hold reads until the test releases them (for overlapping updates).
 import type { NoteFileInfo, NoteStore } from "../../src/ports";
+import type { Rename } from "../../src/index/vault-index";
 import { FAKE_NOW } from "./fake-clock";
 
 /** A vault in memory with controllable mtimes, failing reads and reads held until released. */
@@ -45,3 +46,16 @@ export class ControlledStore implements NoteStore {
   }
 }
 
+
+/** Moves every file under `from` to `to` in the store, dates kept as a rename keeps them; the renames, as the vault reports them. */
+export function renameFolder(store: ControlledStore, from: string, to: string): Rename[] {
+  const renames: Rename[] = [];
+  for (const [path, file] of [...store.files]) {
+    if (!path.startsWith(`${from}/`)) continue;
+    const moved = `${to}/${path.slice(from.length + 1)}`;
+    store.files.delete(path);
+    store.files.set(moved, file);
+    renames.push({ oldPath: path, path: moved });
+  }
+  return renames;
+}

@@ -8,11 +8,11 @@ import { EmbeddingJob } from "../../../src/index/embeddings/embedding-job";
 import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
 import { loadStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { FINGERPRINT_TEXT, VectorStore, type NoteVectors } from "../../../src/index/embeddings/vector-store";
-import { VaultIndex, type Rename } from "../../../src/index/vault-index";
+import { VaultIndex } from "../../../src/index/vault-index";
 import { ollamaEmbeddingModel } from "../../../src/llm/embeddings/ollama-embedding";
 import type { NoteFileInfo } from "../../../src/ports";
 import { fetchHttp, startStandInServer, type StandInServer } from "../../llm/embeddings/stand-in-embedding-server";
-import { ControlledStore } from "../../support/controlled-note-store";
+import { ControlledStore, renameFolder } from "../../support/controlled-note-store";
 import { fakeClock, FAKE_NOW } from "../../support/fake-clock";
 import { MemoryVectorCache } from "./memory-vector-cache";
 
@@ -42,18 +42,6 @@ function seededStore(): ControlledStore {
   return store;
 }
 
-/** Moves every file under `from` to `to` (dates kept, as a rename keeps them); the renames, as the vault reports them. */
-function renameFolder(store: ControlledStore, from: string, to: string): Rename[] {
-  const renames: Rename[] = [];
-  for (const [path, file] of [...store.files]) {
-    if (!path.startsWith(`${from}/`)) continue;
-    const moved = `${to}/${path.slice(from.length + 1)}`;
-    store.files.delete(path);
-    store.files.set(moved, file);
-    renames.push({ oldPath: path, path: moved });
-  }
-  return renames;
-}
 
 /** The index's notes as the plugin hands them to the job (search-dial-services.ts). */
 function indexFiles(index: VaultIndex): NoteFileInfo[] {

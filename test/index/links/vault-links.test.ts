@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DeadlineMissed } from "../../../src/deadline";
-import { VaultIndex, type Rename } from "../../../src/index/vault-index";
+import { VaultIndex } from "../../../src/index/vault-index";
 import { VaultLinks } from "../../../src/index/links/vault-links";
 import { resultsAmong } from "../../../src/index/links/results-among";
 import { createAnalyzer } from "../../../src/index/tokenize";
 import type { NoteStore } from "../../../src/ports";
-import { ControlledStore } from "../../support/controlled-note-store";
+import { ControlledStore, renameFolder } from "../../support/controlled-note-store";
 import { fakeClock, FAKE_NOW } from "../../support/fake-clock";
 import { MemoryNoteStore } from "../../support/memory-note-store";
 
@@ -113,18 +113,6 @@ function folderVault(): ControlledStore {
   return store;
 }
 
-/** Moves every file under `from` to `to` in the store, dates kept as a rename keeps them; the renames, as the vault reports them. */
-function renameFolder(store: ControlledStore, from: string, to: string): Rename[] {
-  const renames: Rename[] = [];
-  for (const [path, file] of [...store.files]) {
-    if (!path.startsWith(`${from}/`)) continue;
-    const moved = `${to}/${path.slice(from.length + 1)}`;
-    store.files.delete(path);
-    store.files.set(moved, file);
-    renames.push({ oldPath: path, path: moved });
-  }
-  return renames;
-}
 
 /** Everything the graph answers about the indexed notes: each note's outgoing links, backlinks, links to nothing, and the tags' notes. */
 function graphOf(links: VaultLinks, index: VaultIndex) {
