@@ -22,7 +22,7 @@ import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment,
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
-import { UnlistedParts } from "./unlisted-parts";
+import { UnlistedParts, type SaveClock } from "./unlisted-parts";
 import { waitOn, type WorkSlice } from "./work-slice";
 import { isLanguagePartName } from "./vault-language/note-vector-file";
 
@@ -115,14 +115,18 @@ export class SavedIndex {
     return null;
   }
 
-  /** Saves what changed since the last save or load (everything, the first time). One save at a time. */
-  save(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
-    const run = this.queue.then(() => this.saveNow(cache, fingerprint, savedAt, index));
+  /**
+   * Saves what changed since the last save or load (everything, the first time). One save at a time.
+   * `clock`: its wall time now dates the manifest; the waits before unlisted parts go are measured on it too.
+   */
+  save(cache: IndexCache, fingerprint: string, clock: SaveClock, index: PersistedIndex): Promise<void> {
+    const savedAt = clock.now();
+    const run = this.queue.then(() => this.saveNow(cache, fingerprint, savedAt, clock, index));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async saveNow(cache: IndexCache, fingerprint: string, savedAt: number, index: PersistedIndex): Promise<void> {
+  private async saveNow(cache: IndexCache, fingerprint: string, savedAt: number, clock: SaveClock, index: PersistedIndex): Promise<void> {
     // A listing that fails checks nothing: the writes then name what is wrong with the cache's
     // place in their own words (a folder that cannot be made), as they did before it was listed.
     const stored = await storedNames(cache);
@@ -149,12 +153,12 @@ export class SavedIndex {
         for (const id of applied) this.leftSinceSave.add(id);
         throw error;
       }
-      this.unlisted.nameParts(manifest.segments.map((s) => s.name), savedAt);
+      this.unlisted.nameParts(manifest.segments.map((s) => s.name), clock);
       if (epoch === this.epoch) {
         this.segments = manifest.segments;
         this.savedEnd = end;
       }
-      await this.removeUnlisted(cache, manifest.segments, savedAt);
+      await this.removeUnlisted(cache, manifest.segments, clock);
     } finally {
       this.savingEnd = 0;
     }
@@ -197,15 +201,15 @@ export class SavedIndex {
 
   /** Drops parts the manifest does not list: replaced segments, and leftovers of saves cut short
    * (not the vault language's meanings: VaultIndex saves them beside the index, and only when they change).
-   * A part someone may still name goes only once UNLISTED_PART_GRACE_MS old (`now` is the save's
-   * wall time; see unlisted-parts.ts).
+   * A part someone may still name goes only once UNLISTED_PART_GRACE_MS old (read on the save's
+   * clock; see unlisted-parts.ts).
    * Best effort: the manifest is written by then, so the save is done; a listing or removal that fails
    * (a cache folder that can be written but not listed) leaves only unlisted parts, which the next save
    * takes away, and must not have the save reported as failed, its cache "not saved". */
-  private async removeUnlisted(cache: IndexCache, segments: SegmentEntry[], now: number): Promise<void> {
+  private async removeUnlisted(cache: IndexCache, segments: SegmentEntry[], clock: SaveClock): Promise<void> {
     const listed = new Set([MANIFEST_PART, ...segments.map((s) => s.name)]);
     try {
-      const going = await this.unlisted.partsToGo(cache, await cache.names(), listed, (name) => !isLanguagePartName(name), now);
+      const going = await this.unlisted.partsToGo(cache, await cache.names(), listed, (name) => !isLanguagePartName(name), clock);
       if (going.length === 0) return;
       await cache.remove(going);
       this.unlisted.removed(going);

@@ -9,10 +9,18 @@
 // (or one we loaded, or the one a save of ours replaced: another process's) named goes ten minutes
 // after a manifest of ours stopped naming it; any other once it was written ten minutes ago (when the
 // cache can tell) or a save of ours first found it unlisted that long ago.
+//
+// The two waits of ours are measured on the clock's monotonic reading: a wall clock set forward (by
+// hand, a time sync, a machine waking) made them nothing, and a part went while a process that read
+// the manifest naming it was loading it. Only a part's write date, a wall time, is compared with the wall clock.
+import { monotonicReading, type Clock } from "../ports";
 
 /** How long an unlisted part someone may still name stays. Longer than another process's save or load
  * takes from reading or writing its first part to its last. */
 export const UNLISTED_PART_GRACE_MS = 10 * 60_000;
+
+/** The readings a save's clock gives: its wall time (to compare with a part's write date) and its monotonic one (for the waits). */
+export type SaveClock = Pick<Clock, "now" | "monotonicNow">;
 
 /** The part of a cache port that dates its parts (`IndexCache`, `VectorCache`): left out by one that keeps no such time. */
 export interface DatedParts {
@@ -26,9 +34,9 @@ export class UnlistedParts {
   private readonly unnamed = new Set<string>();
   /** The parts the last manifest this process wrote or loaded names (and the one it is replacing): any process that read it may hold them. */
   private named = new Set<string>();
-  /** Parts a manifest of ours stopped naming, by that save's wall time. */
+  /** Parts a manifest of ours stopped naming, by that save's monotonic reading. */
   private readonly droppedAt = new Map<string, number>();
-  /** Unlisted parts of other processes' saves, by the wall time a save of ours first found them. */
+  /** Unlisted parts of other processes' saves, by the monotonic reading when a save of ours first found them. */
   private readonly unlistedSince = new Map<string, number>();
 
   /** This process is about to write `name` (before the write: a write cut short may still leave it). */
@@ -53,8 +61,9 @@ export class UnlistedParts {
     }
   }
 
-  /** A manifest of ours names `names` now: what the one before named and this one does not is dropped as of `now`. */
-  nameParts(names: Iterable<string>, now: number): void {
+  /** A manifest of ours names `names` now: what the one before named and this one does not is dropped as of the clock's reading now. */
+  nameParts(names: Iterable<string>, clock: SaveClock): void {
+    const now = monotonicReading(clock);
     const next = new Set(names);
     for (const name of this.named) if (!next.has(name)) this.droppedAt.set(name, now);
     for (const name of next) {
@@ -66,10 +75,11 @@ export class UnlistedParts {
 
   /**
    * Of the `stored` parts that are `ours` (the cache's kind of part) and not `listed` by the manifest
-   * just written, those that may go now (`now`: the save's wall time). Parts it first finds unlisted
+   * just written, those that may go now (read on the save's `clock`). Parts it first finds unlisted
    * are dated now.
    */
-  async partsToGo(cache: DatedParts, stored: readonly string[], listed: ReadonlySet<string>, ours: (name: string) => boolean, now: number): Promise<string[]> {
+  async partsToGo(cache: DatedParts, stored: readonly string[], listed: ReadonlySet<string>, ours: (name: string) => boolean, clock: SaveClock): Promise<string[]> {
+    const now: Readings = { wall: clock.now(), monotonic: monotonicReading(clock) };
     this.forgetAbsent(new Set(stored), listed);
     const going: string[] = [];
     for (const name of stored) {
@@ -101,20 +111,27 @@ export class UnlistedParts {
    * of who read the manifest that named it); another process's part once written, or found unlisted
    * by a save of ours, that long ago.
    */
-  private async mayGo(cache: DatedParts, name: string, now: number): Promise<boolean> {
+  private async mayGo(cache: DatedParts, name: string, now: Readings): Promise<boolean> {
     if (this.unnamed.has(name)) return true;
-    if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now);
+    if (this.droppedAt.has(name)) return lainLongEnough(this.droppedAt, name, now.monotonic);
     // A date that cannot be read is none: a rejection here kept every unlisted part, at every save.
     const writtenAt = cache.writtenAt ? await cache.writtenAt(name).catch(() => null) : null;
-    if (writtenAt !== null && writtenAt <= now && now - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
-    return lainLongEnough(this.unlistedSince, name, now);
+    if (writtenAt !== null && writtenAt <= now.wall && now.wall - writtenAt >= UNLISTED_PART_GRACE_MS) return true;
+    return lainLongEnough(this.unlistedSince, name, now.monotonic);
   }
 }
 
-/** Whether the part's date in `since` is UNLISTED_PART_GRACE_MS before `now`; dates one first found now. */
+/** One look at a save's clock: its wall time and its monotonic reading. */
+interface Readings {
+  wall: number;
+  monotonic: number;
+}
+
+/** Whether the part's date in `since` is UNLISTED_PART_GRACE_MS before `now` (monotonic readings); dates one first found now. */
 function lainLongEnough(since: Map<string, number>, name: string, now: number): boolean {
   const from = since.get(name);
-  // A wall clock set back counts from now, rather than waiting until it has caught up again.
+  // A reading that went back (a clock with wall time only, set back) counts from now: the part waits
+  // at most the grace again, rather than until the clock has caught up with its date.
   if (from === undefined || from > now) {
     since.set(name, now);
     return false;

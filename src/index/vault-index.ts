@@ -579,7 +579,7 @@ export class VaultIndex {
   /** Saves what changed since the last save or load, in slices; the whole index only the first time. */
   async save(cache: IndexCache): Promise<void> {
     const proven = this.provenUnsaved;
-    await this.savedIndex.save(cache, this.fingerprint(), this.clock.now(), this.persisted());
+    await this.savedIndex.save(cache, this.fingerprint(), this.clock, this.persisted());
     this.provenUnsaved = Math.max(0, this.provenUnsaved - proven);
     const language = this.language;
     if (!language?.unsaved) return;

@@ -9,6 +9,7 @@ import { saveStoredVectors } from "../../src/index/embeddings/vector-parts";
 import { serializeVectors } from "../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { UNLISTED_PART_GRACE_MS } from "../../src/index/unlisted-parts";
+import { fakeClock } from "../support/fake-clock";
 
 let folder: string;
 beforeEach(() => {
@@ -58,17 +59,19 @@ describe("FileVectorCache", () => {
     const first = (await loadVectors(new FileVectorCache(folder), "ollama:m")).store;
     const second = (await loadVectors(new FileVectorCache(folder), "ollama:m")).store;
     const unit = { kind: "section" as const, line: 1, start: 0, end: 10, headingPath: ["A"], text: "a" };
+    const clock = fakeClock(Date.now());
     first.put({ path: "A.md", mtime: 2, size: 11 }, [unit], [new Float32Array([0, 0, 1, 0])]);
-    await saveStoredVectors(new FileVectorCache(folder), first);
+    await saveStoredVectors(new FileVectorCache(folder), first, 0, clock);
     second.put({ path: "A.md", mtime: 3, size: 12 }, [unit], [new Float32Array([0, 1, 0, 0])]);
-    await saveStoredVectors(new FileVectorCache(folder), second);
-    await saveStoredVectors(new FileVectorCache(folder), first);
+    await saveStoredVectors(new FileVectorCache(folder), second, 0, clock);
+    await saveStoredVectors(new FileVectorCache(folder), first, 0, clock);
     const loaded = await loadVectors(new FileVectorCache(folder), "ollama:m");
     expect([loaded.reset, loaded.store.note("A.md")]).toEqual([null, first.note("A.md")]);
     // The parts the last root does not name stay ten minutes (another process may be about to name
     // them, or loading them), then go.
     expect(readdirSync(folder)).toHaveLength(4);
-    await saveStoredVectors(new FileVectorCache(folder), first, 0, Date.now() + UNLISTED_PART_GRACE_MS);
+    clock.advance(UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(new FileVectorCache(folder), first, 0, clock);
     expect(readdirSync(folder)).toHaveLength(2);
   });
 
@@ -85,7 +88,7 @@ describe("FileVectorCache", () => {
     const cache = new FileVectorCache(folder);
     expect((await cache.names()).sort()).toEqual(["vectors-00112233445566ff-2", "vectors-3-7", "vectors-8899aabbccddeeff-2"]);
     expect(await cache.writtenAt("vectors-3-7")).toBe(longAgo.getTime());
-    await saveStoredVectors(cache, storeWithOneNote(), 0, Date.now());
+    await saveStoredVectors(cache, storeWithOneNote());
     const parts = readdirSync(folder).filter((f) => f.startsWith("vectors-"));
     expect(parts).toContain(underWay);
     expect(parts.filter((f) => f !== underWay)).toEqual([expect.stringMatching(/^vectors-[0-9a-f]{16}-\d+\.bin$/)]);

@@ -9,7 +9,7 @@ import { parseQuery } from "../../src/index/query";
 import type { IndexStatus } from "../../src/index/types";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ControlledStore } from "../support/controlled-note-store";
-import { fakeClock, FAKE_NOW } from "../support/fake-clock";
+import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 import { parseNote } from "../../src/index/markdown";
 import { SavedIndex } from "../../src/index/saved-index";
@@ -264,7 +264,7 @@ describe("the slices of a first save", () => {
     engine.holds = (shortId) => (lookups++, holds(shortId));
     const pausing: WorkSlice = { ...NO_SLICES, over: () => true, pause: async () => void ((most = Math.max(most, lookups)), (lookups = 0)) };
     const written = new MemoryIndexCache();
-    await new SavedIndex().save(written, "settings", FAKE_NOW, { engine, note: (path) => notes.get(path), remember: () => undefined, slice: () => pausing });
+    await new SavedIndex().save(written, "settings", fakeClock(), { engine, note: (path) => notes.get(path), remember: () => undefined, slice: () => pausing });
     expect(written.manifest().segments).toHaveLength(5);
     expect(Math.max(most, lookups)).toBeGreaterThan(0);
     expect(Math.max(most, lookups)).toBeLessThanOrEqual(1024);
@@ -444,7 +444,7 @@ function afterManifestRead(shared: IndexCache, hook: () => Promise<void>): Index
 }
 
 describe("two processes saving into one cache, mid-save", () => {
-  function sharedVault(): { store: ControlledStore; cache: MemoryIndexCache; clock: Clock & { advance(ms: number): void } } {
+  function sharedVault(): { store: ControlledStore; cache: MemoryIndexCache; clock: FakeClock } {
     const shared = new ControlledStore();
     shared.write("Runner.md", "# Jogging\n\nShe runs every morning.\n");
     shared.write("Other.md", "# Other\n\nNothing here about that.\n");
@@ -481,6 +481,27 @@ describe("two processes saving into one cache, mid-save", () => {
     old.removeFile("Other.md");
     const reloaded = new VaultIndex({ clock: shared.clock });
     const report = await reloaded.sync(shared.store, afterManifestRead(shared.cache, () => old.save(shared.cache)));
+    expect(report).toMatchObject({ mode: "cache", rebuildReason: undefined, removed: 1 });
+    expect((await reloaded.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+  });
+
+  // A wall clock set forward (by hand, a time sync, a machine waking) made a replaced segment's
+  // ten minutes nothing: the old instance's next save took it away while the reloaded plugin was
+  // loading it, and that load built the whole vault again, saying the cache was incomplete.
+  it("leaves a replaced segment ten minutes however far the wall clock is set forward meanwhile", async () => {
+    const shared = sharedVault();
+    const old = new VaultIndex({ clock: shared.clock });
+    await old.sync(shared.store, shared.cache);
+    await old.save(shared.cache);
+    shared.store.files.delete("Other.md");
+    old.removeFile("Other.md");
+    const reloaded = new VaultIndex({ clock: shared.clock });
+    const saveTwice = async (): Promise<void> => {
+      await old.save(shared.cache);
+      shared.clock.set(shared.clock.now() + 24 * 3_600_000);
+      await old.save(shared.cache);
+    };
+    const report = await reloaded.sync(shared.store, afterManifestRead(shared.cache, saveTwice));
     expect(report).toMatchObject({ mode: "cache", rebuildReason: undefined, removed: 1 });
     expect((await reloaded.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
   });

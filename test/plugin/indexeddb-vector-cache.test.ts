@@ -97,14 +97,14 @@ describe("IndexedDbVectorCache", () => {
     store.adoptDimensions(4);
     const unit = { kind: "section" as const, line: 1, start: 0, end: 10, headingPath: ["A"], text: "a" };
     store.put({ path: "A.md", mtime: 1, size: 10 }, [unit], [new Float32Array([0.6, -0.8, 0, 0])]);
-    await saveStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory(), clock), store, 0, now);
+    await saveStoredVectors(new IndexedDbVectorCache("garden", idb.asFactory(), clock), store, 0, { now: clock });
     const killed = new IndexedDbVectorCache("garden", idb.asFactory(), clock);
     await killed.write("vectors-00112233445566ff-3", new Uint8Array([1, 2, 3]));
     expect(await killed.writtenAt("vectors-00112233445566ff-3")).toBe(now);
     now += UNLISTED_PART_GRACE_MS;
     const next = new IndexedDbVectorCache("garden", idb.asFactory(), clock);
     const loaded = await loadStoredVectors(next, "ollama:m");
-    await saveStoredVectors(next, loaded.store, 0, now);
+    await saveStoredVectors(next, loaded.store, 0, { now: clock });
     expect(await next.names()).not.toContain("vectors-00112233445566ff-3");
     const records = idb.databases.get("vault-research-vectors/garden")!.stores.get("index")!;
     expect([...records.keys()].map(String).filter((key) => key.includes("00112233445566ff"))).toEqual([]);

@@ -357,7 +357,7 @@ export class EmbeddingJob {
     const cache = this.options.cache;
     if (!cache) return;
     try {
-      await saveStoredVectors(cache, this.options.store, this.notesComing, this.clock.now());
+      await saveStoredVectors(cache, this.options.store, this.notesComing, this.clock);
       if (this.current.saveProblem !== undefined) delete this.current.saveProblem;
     } catch (error) {
       this.current.saveProblem = `The vectors could not be saved: ${errorMessage(error)}`;

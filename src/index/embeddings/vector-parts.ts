@@ -41,7 +41,7 @@
 import * as z from "zod";
 import { systemClock } from "../../ports";
 import { newSaveToken, SAVE_TOKEN_PATTERN } from "../cache-file";
-import { UnlistedParts } from "../unlisted-parts";
+import { UnlistedParts, type SaveClock } from "../unlisted-parts";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
@@ -198,10 +198,10 @@ async function rootChanged(cache: VectorCache, before: Uint8Array): Promise<bool
  * when a write fails; what this save wrote is taken away again, and the next save tries once more.
  * `notesComing`: how many notes the store will hold once the run saving it is done (the vault's), so
  * the parts are laid out for them from a first embedding's first save, not laid out anew (every part
- * rewritten) once it has grown past what its first layout holds. `now`: the save's wall time, which
- * dates the parts its root stops naming.
+ * rewritten) once it has grown past what its first layout holds. `clock`: the save's, on which the
+ * parts its root stops naming wait before they go (unlisted-parts.ts).
  */
-export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0, now = systemClock.now()): Promise<void> {
+export async function saveStoredVectors(cache: VectorCache, store: VectorStore, notesComing = 0, clock: SaveClock = systemClock): Promise<void> {
   const before = layouts.get(store);
   const unlisted = unlistedPartsOf(store);
   const token = newSaveToken();
@@ -234,9 +234,9 @@ export async function saveStoredVectors(cache: VectorCache, store: VectorStore, 
     await cache.remove([...written]).catch(() => undefined);
     throw error;
   }
-  unlisted.nameParts(Array.from(parts.values(), (p) => p.name), now);
+  unlisted.nameParts(Array.from(parts.values(), (p) => p.name), clock);
   layouts.set(store, { buckets, parts });
-  await removeUnnamedParts(cache, parts, unlisted, now);
+  await removeUnnamedParts(cache, parts, unlisted, clock);
 }
 
 /**
@@ -257,10 +257,10 @@ async function writeGoneAgain(cache: VectorCache, parts: Map<number, SavedPart>,
  * by a save killed midway, named by VRV2 or by another model's root): see unlisted-parts.ts for when.
  * Best effort: the save is done; a failure leaves them to the next save.
  */
-async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPart>, unlisted: UnlistedParts, now: number): Promise<void> {
+async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPart>, unlisted: UnlistedParts, clock: SaveClock): Promise<void> {
   const listed = new Set([ROOT_PART, ...Array.from(parts.values(), (p) => p.name)]);
   try {
-    const going = await unlisted.partsToGo(cache, await cache.names(), listed, isVectorPartName, now);
+    const going = await unlisted.partsToGo(cache, await cache.names(), listed, isVectorPartName, clock);
     if (going.length === 0) return;
     await cache.remove(going);
     unlisted.removed(going);

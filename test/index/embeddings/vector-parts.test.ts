@@ -8,13 +8,17 @@ import { readVectors, serializeVectors } from "../../../src/index/embeddings/vec
 import { loadStoredVectors, ROOT_PART, saveStoredVectors } from "../../../src/index/embeddings/vector-parts";
 import { vectorResetWords } from "../../../src/index/embeddings/vector-reset";
 import { VectorStore } from "../../../src/index/embeddings/vector-store";
-import { UNLISTED_PART_GRACE_MS } from "../../../src/index/unlisted-parts";
+import { UNLISTED_PART_GRACE_MS, type SaveClock } from "../../../src/index/unlisted-parts";
+import { fakeClock } from "../../support/fake-clock";
 import { MemoryVectorCache, nameByCount, rootOf } from "./memory-vector-cache";
 import { randomUnitVector } from "./random-vectors";
 
 const MODEL = "ollama:nomic-embed-text";
 /** A save's wall time; a part no root names any more stays UNLISTED_PART_GRACE_MS after it. */
 const T0 = 1_800_000_000_000;
+
+/** A save's clock reading `ms`: wall time only, which its waits are then measured on too. */
+const at = (ms: number): SaveClock => ({ now: () => ms });
 
 function put(s: VectorStore, n: number, seed = 0): void {
   const d = s.dimensions!;
@@ -78,7 +82,7 @@ describe("vectors in parts", () => {
     cache.written.length = 0;
     cache.bytesWritten = 0;
     put(s, 17, 1);
-    await saveStoredVectors(cache, s, 0, T0);
+    await saveStoredVectors(cache, s, 0, at(T0));
     expect(cache.written).toHaveLength(2);
     expect(cache.written[1]).toBe(ROOT_PART);
     expect(cache.bytesWritten).toBeLessThan(whole / 20);
@@ -88,8 +92,26 @@ describe("vectors in parts", () => {
     // The part it replaced stays ten minutes (a process that read the older root may be loading it),
     // then goes: 2,000 notes fill every one of the 64 buckets, 64 parts and the root, nothing left over.
     expect(cache.parts.size).toBe(66);
-    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, s, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     expect(cache.parts.size).toBe(65);
+  });
+
+  // The plugin reloaded mid-save, then the wall clock set forward a day: the part the old instance's
+  // root stopped naming went at its next save, while the new instance may still be loading it.
+  it("a part its root stopped naming stays ten minutes however far the wall clock is set forward", async () => {
+    const cache = new MemoryVectorCache();
+    const clock = fakeClock(T0);
+    const s = store(30, 8);
+    await saveStoredVectors(cache, s, 0, clock);
+    const { name } = partHolding(cache, "Folder 0/Note 0.md");
+    put(s, 0, 1);
+    await saveStoredVectors(cache, s, 0, clock);
+    clock.set(T0 + 24 * 60 * 60_000);
+    await saveStoredVectors(cache, s, 0, clock);
+    expect(cache.parts.has(name)).toBe(true);
+    clock.advance(UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, s, 0, clock);
+    expect(cache.parts.has(name)).toBe(false);
   });
 
   it("writes nothing but the root when nothing changed, and drops a removed note's part", async () => {
@@ -101,8 +123,8 @@ describe("vectors in parts", () => {
     expect(cache.written).toEqual([ROOT_PART]);
     const { name } = partHolding(cache, "Folder 0/Note 0.md");
     s.remove("Folder 0/Note 0.md");
-    await saveStoredVectors(cache, s, 0, T0);
-    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, s, 0, at(T0));
+    await saveStoredVectors(cache, s, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     expect(cache.parts.has(name)).toBe(false);
     expect((await loadStoredVectors(cache, MODEL)).store.note("Folder 0/Note 0.md")).toBeUndefined();
   });
@@ -233,11 +255,11 @@ describe("vectors in parts", () => {
     expect(loaded.reset).toBeNull();
     for (const note of s.entries()) expect(loaded.store.note(note.path)).toEqual(note);
     expect(loaded.store.plan(filesOf(s)).toEmbed).toEqual([]);
-    await saveStoredVectors(cache, loaded.store, 0, T0);
+    await saveStoredVectors(cache, loaded.store, 0, at(T0));
     expect(new TextDecoder().decode(cache.parts.get(ROOT_PART)!.subarray(0, 4))).toBe("VRV3");
     // The counted parts stay ten minutes for a process that read the VRV2 root, then go.
     expect([...cache.parts.keys()]).toEqual(expect.arrayContaining([expect.stringMatching(/^vectors-4-\d+$/)]));
-    await saveStoredVectors(cache, loaded.store, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, loaded.store, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     const names = [...cache.parts.keys()].filter((name) => name !== ROOT_PART);
     expect(names.sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
     for (const name of names) expect(name).toMatch(/^vectors-[0-9a-f]{16}-\d+$/);
@@ -258,10 +280,10 @@ describe("vectors in parts", () => {
     const loaded = await loadStoredVectors(cache, "openai:text-embedding-3-small");
     expect(loaded.reset).toEqual({ kind: "model_changed", from: MODEL, to: "openai:text-embedding-3-small", notes: 9 });
     expect(loaded.store.size).toBe(0);
-    await saveStoredVectors(cache, loaded.store, 0, T0);
+    await saveStoredVectors(cache, loaded.store, 0, at(T0));
     // A process on the other model that read its root may be loading them.
     expect(cache.parts.size).toBeGreaterThan(1);
-    await saveStoredVectors(cache, loaded.store, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, loaded.store, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     expect([...cache.parts.keys()]).toEqual([ROOT_PART]);
   });
 });
@@ -355,8 +377,8 @@ describe("two processes saving into one cache", () => {
     cache.read = async (name) => {
       if (name !== ROOT_PART && !saved) {
         saved = true;
-        await saveStoredVectors(cache, other, 0, T0);
-        await saveStoredVectors(cache, other, 0, T0 + UNLISTED_PART_GRACE_MS);
+        await saveStoredVectors(cache, other, 0, at(T0));
+        await saveStoredVectors(cache, other, 0, at(T0 + UNLISTED_PART_GRACE_MS));
       }
       return read(name);
     };
@@ -378,18 +400,18 @@ describe("two processes saving into one cache", () => {
       remove: (names) => cache.remove(names),
       clear: () => cache.clear(),
       write: async (name, bytes) => {
-        if (name === ROOT_PART) await saveStoredVectors(cache, b, 0, T0);
+        if (name === ROOT_PART) await saveStoredVectors(cache, b, 0, at(T0));
         await cache.write(name, bytes);
       },
     };
-    await saveStoredVectors(aSaving, a, 0, T0);
+    await saveStoredVectors(aSaving, a, 0, at(T0));
     const loaded = await loadStoredVectors(cache, MODEL);
     expect(loaded.reset).toBeNull();
     expectLoadedAs(loaded, a);
     // B's parts, which no root names now, go ten minutes after A's save found them.
     const named = () => rootOf(cache).parts.map((p) => p.name).sort();
     expect(vectorPartsIn(cache)).not.toEqual(named());
-    await saveStoredVectors(cache, a, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, a, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     expect(vectorPartsIn(cache)).toEqual(named());
   });
 
@@ -400,7 +422,7 @@ describe("two processes saving into one cache", () => {
     let now = T0;
     cache.now = () => now;
     const a = embedded(MODEL, 60, 3);
-    await saveStoredVectors(cache, embedded(MODEL, 60, 0), 0, now);
+    await saveStoredVectors(cache, embedded(MODEL, 60, 0), 0, at(now));
     const b = (await loadStoredVectors(cache, MODEL)).store;
     now = T0 + UNLISTED_PART_GRACE_MS;
     embedNote(b, 3, 1, 1);
@@ -415,10 +437,10 @@ describe("two processes saving into one cache", () => {
         await cache.write(name, bytes);
         if (aSaved) return;
         aSaved = true;
-        await saveStoredVectors(cache, a, 0, now);
+        await saveStoredVectors(cache, a, 0, at(now));
       },
     };
-    await saveStoredVectors(bSaving, b, 0, now);
+    await saveStoredVectors(bSaving, b, 0, at(now));
     const loaded = await loadStoredVectors(cache, MODEL);
     expect(loaded.reset).toBeNull();
     expectLoadedAs(loaded, b);
@@ -430,7 +452,7 @@ describe("two processes saving into one cache", () => {
     let now = T0;
     cache.now = () => now;
     const s = embedded(MODEL, 50, 0);
-    await saveStoredVectors(cache, s, 0, now);
+    await saveStoredVectors(cache, s, 0, at(now));
     const kept = vectorPartsIn(cache);
     let killedAtRoot = (): void => undefined;
     const atRoot = new Promise<void>((resolve) => (killedAtRoot = resolve));
@@ -442,23 +464,23 @@ describe("two processes saving into one cache", () => {
       // Its root is never written: the process is gone.
       write: (name, bytes) => (name === ROOT_PART ? (killedAtRoot(), new Promise<void>(() => undefined)) : cache.write(name, bytes)),
     };
-    void saveStoredVectors(dying, embedded(MODEL, 50, 4), 0, now);
+    void saveStoredVectors(dying, embedded(MODEL, 50, 4), 0, at(now));
     await atRoot;
     expect(vectorPartsIn(cache).length).toBeGreaterThan(kept.length);
     // The next session: a save a minute later leaves them (they may be a save under way), one ten minutes after their writing takes them away.
     const next = (await loadStoredVectors(cache, MODEL)).store;
     now = T0 + 60_000;
-    await saveStoredVectors(cache, next, 0, now);
+    await saveStoredVectors(cache, next, 0, at(now));
     expect(vectorPartsIn(cache).length).toBeGreaterThan(kept.length);
     now = T0 + UNLISTED_PART_GRACE_MS;
-    await saveStoredVectors(cache, next, 0, now);
+    await saveStoredVectors(cache, next, 0, at(now));
     expect(vectorPartsIn(cache)).toEqual(kept);
   });
 
   // A process that read the root a save replaced may be loading its parts, or keep them in its next save.
   it("a process loading the root another's save replaced still finds every part it names", async () => {
     const cache = new MemoryVectorCache();
-    await saveStoredVectors(cache, embedded(MODEL, 100, 0), 0, T0);
+    await saveStoredVectors(cache, embedded(MODEL, 100, 0), 0, at(T0));
     const other = (await loadStoredVectors(cache, MODEL)).store;
     for (let n = 0; n < 100; n++) embedNote(other, n, 9, 1);
     const read = cache.read.bind(cache);
@@ -471,7 +493,7 @@ describe("two processes saving into one cache", () => {
         if (!saving) rootsRead.push(name);
       } else if (!saved) {
         saved = saving = true;
-        await saveStoredVectors(cache, other, 0, T0 + 60_000);
+        await saveStoredVectors(cache, other, 0, at(T0 + 60_000));
         saving = false;
       }
       return read(name);
@@ -489,10 +511,10 @@ describe("two processes saving into one cache", () => {
     const cache = new MemoryVectorCache();
     cache.now = () => wall;
     const server = embedded(MODEL, 100, 0);
-    await saveStoredVectors(cache, server, 0, wall);
+    await saveStoredVectors(cache, server, 0, at(wall));
     const command = (await loadStoredVectors(cache, MODEL)).store;
     for (let n = 0; n < 100; n++) embedNote(command, n, 9, 1);
-    await saveStoredVectors(cache, command, 0, wall);
+    await saveStoredVectors(cache, command, 0, at(wall));
     const commandParts = rootOf(cache).parts.map((p) => p.name);
     wall += 11 * 60_000;
     embedNote(server, 3, 0, 2);
@@ -506,7 +528,7 @@ describe("two processes saving into one cache", () => {
         if (!saving) rootsRead.push(name);
       } else if (!saved) {
         saved = saving = true;
-        await saveStoredVectors(cache, server, 0, wall);
+        await saveStoredVectors(cache, server, 0, at(wall));
         saving = false;
       }
       return read(name);
@@ -518,7 +540,7 @@ describe("two processes saving into one cache", () => {
     expectLoadedAs(loaded, command);
     // Ten minutes after the save that replaced that root, they go.
     wall += UNLISTED_PART_GRACE_MS;
-    await saveStoredVectors(cache, server, 0, wall);
+    await saveStoredVectors(cache, server, 0, at(wall));
     expect(commandParts.filter((name) => cache.parts.has(name))).toEqual([]);
   });
 
@@ -529,9 +551,9 @@ describe("two processes saving into one cache", () => {
     const some = cache.parts.get([...cache.parts.keys()].find((name) => name !== ROOT_PART)!)!;
     cache.parts.set("vectors-7-3", some);
     cache.parts.set("vectors-00112233445566ff-3", some);
-    await saveStoredVectors(cache, s, 0, T0);
+    await saveStoredVectors(cache, s, 0, at(T0));
     expect(cache.parts.has("vectors-7-3")).toBe(true);
-    await saveStoredVectors(cache, s, 0, T0 + UNLISTED_PART_GRACE_MS);
+    await saveStoredVectors(cache, s, 0, at(T0 + UNLISTED_PART_GRACE_MS));
     expect([...cache.parts.keys()].filter((name) => name.startsWith("vectors-")).sort()).toEqual(rootOf(cache).parts.map((p) => p.name).sort());
   });
 });
