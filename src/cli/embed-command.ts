@@ -14,6 +14,7 @@ import { EmbeddingJob, type EmbeddingProgress } from "../index/embeddings/embedd
 import { embeddingProgressWords } from "../index/embeddings/progress-words";
 import { vectorResetWords } from "../index/embeddings/vector-reset";
 import type { VectorLoad } from "../index/embeddings/vector-file";
+import { namesInStoredRoot, ROOT_PART } from "../index/embeddings/vector-parts";
 import { createEmbeddingModel, embeddingDisclosure, embedSecretNameFor } from "../llm/embeddings/embed-spec";
 import { monotonicReading, systemClock, type Http, type NoteFileInfo } from "../ports";
 import { has, UsageError, type ParsedArgs } from "./args";
@@ -62,15 +63,14 @@ export async function embedCommand(args: ParsedArgs, io: CommandIo, hooks: Embed
     io.err(`${disclosure}\n`);
     progress = await runWithProgress(job, indexedFiles(opened), args, io, hooks.stop);
   }
-  // Every part's size, the root's included: the root alone is a few hundred bytes.
-  const bytes = await cache.storedBytes();
+  const bytes = await vectorBytes(cache);
   const json = embedReportJson(progress, {
     model: embedder.name,
     dimensions: loaded.store.dimensions,
     notesInVault: opened.index.paths().length,
     loadResets,
     vectorFile: cache.file,
-    vectorBytes: bytes,
+    vectorBytes: bytes.named,
     disclosure,
     refusal,
   });
@@ -115,12 +115,46 @@ function exitCode(progress: EmbeddingProgress): number {
 }
 
 /** Where the vectors are, or that this run's were not saved (never a claim about a file that was not written). */
-function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: number, bytes: number, file: string): string {
+function vectorsLine(progress: EmbeddingProgress, notes: number, notesInVault: number, bytes: VectorBytes, file: string): string {
   if (progress.saveProblem !== undefined) {
     const lost = progress.notesDone > 0 ? `: the ${progress.notesDone.toLocaleString("en-US")} ${progress.notesDone === 1 ? "note" : "notes"} embedded by this run will be sent again next time` : "";
     return `Vectors: not saved in ${file}${lost}.`;
   }
-  return `Vectors: ${notes} notes of ${notesInVault}, ${bytes.toLocaleString("en-US")} bytes in ${path.dirname(file)} (${path.basename(file)} and its parts)`;
+  const where = `Vectors: ${notes} notes of ${notesInVault}, ${bytes.named.toLocaleString("en-US")} bytes in ${path.dirname(file)} (${path.basename(file)} and its parts)`;
+  if (bytes.kept === 0) return where;
+  return `${where}; ${bytes.kept.toLocaleString("en-US")} bytes more are earlier vectors kept for other processes, until a save ten minutes or more from now takes them away`;
+}
+
+/** The bytes of the vectors the stored root names, itself included, and of the parts it no longer names. */
+interface VectorBytes {
+  named: number;
+  /** Parts a root stopped naming: another process may still load or save them, so a save takes them away only ten minutes on (index/unlisted-parts.ts). */
+  kept: number;
+}
+
+/**
+ * The vectors' bytes on disk, those the root names apart from the rest: counting every part, a
+ * re-embed with another model and back reported three sets of vectors, two of them on their way out.
+ */
+async function vectorBytes(cache: FileVectorCache): Promise<VectorBytes> {
+  const named = await new NamedVectors(cache.folder, await partsTheRootNames(cache)).storedBytes();
+  return { named, kept: Math.max(0, (await cache.storedBytes()) - named) };
+}
+
+/** The root and the parts it names, whichever model's it is (a run refused before anything was sent leaves another's). */
+async function partsTheRootNames(cache: FileVectorCache): Promise<Set<string>> {
+  return new Set([ROOT_PART, ...(await namesInStoredRoot(cache))]);
+}
+
+/** The vectors' folder with only the `named` parts in it: what `storedBytes` counts of them. */
+class NamedVectors extends FileVectorCache {
+  constructor(folder: string, private readonly named: ReadonlySet<string>) {
+    super(folder);
+  }
+
+  override async names(): Promise<string[]> {
+    return (await super.names()).filter((name) => this.named.has(name));
+  }
 }
 
 /**

@@ -122,6 +122,48 @@ describe("vault-research embed", () => {
     expect(statSync(path.join(folder, "vectors.bin")).size).toBeLessThan(onDisk);
   });
 
+  it("counts only the vectors the root names after embedding again with another model and back (it counted three sets of them)", async () => {
+    const folder = new FileIndexCache(cache, vault).folder;
+    const vectorFiles = () => new Set(readdirSync(folder).filter((f) => /^vectors(-[0-9a-f]{16}-\d+)?\.bin$/.test(f)));
+    const bytesOf = (files: Iterable<string>) => [...files].reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
+    const other = parseArgs(["--vault", vault, "--cache-dir", cache, "--embed", `ollama:all-minilm@${server.base}`], COMMANDS.embed.flags);
+    expect(await embedCommand(embedArgs(), io().io, { http: fetchHttp })).toBe(0);
+    expect(await embedCommand(other, io().io, { http: fetchHttp })).toBe(0);
+    const before = vectorFiles();
+    const json = io();
+    expect(await embedCommand(embedArgs("--json"), json.io, { http: fetchHttp })).toBe(0);
+    // This save wrote every part anew (the model changed back); the two earlier sets wait ten minutes for other processes.
+    const named = ["vectors.bin", ...[...vectorFiles()].filter((f) => !before.has(f))];
+    const kept = [...vectorFiles()].filter((f) => !named.includes(f));
+    expect(kept.length).toBeGreaterThan(named.length);
+    expect(embedReportSchema.parse(JSON.parse(json.seen.out)).vector_bytes).toBe(bytesOf(named));
+    const text = io();
+    expect(await embedCommand(embedArgs(), text.io, { http: fetchHttp })).toBe(0);
+    expect(text.seen.out).toContain(
+      `Vectors: 40 notes of 40, ${bytesOf(named).toLocaleString("en-US")} bytes in ${folder} (vectors.bin and its parts); ${bytesOf(kept).toLocaleString("en-US")} bytes more are earlier vectors kept for other processes, until a save ten minutes or more from now takes them away\n`,
+    );
+  });
+
+  it("counts none of the old model's vectors as the new one's when a run with a new model failed: its root names none of them", async () => {
+    const folder = new FileIndexCache(cache, vault).folder;
+    expect(await embedCommand(embedArgs(), io().io, { http: fetchHttp })).toBe(0);
+    const vectorFiles = () => readdirSync(folder).filter((f) => /^vectors(-[0-9a-f]{16}-\d+)?\.bin$/.test(f));
+    const oldParts = vectorFiles().filter((f) => f !== "vectors.bin");
+    server.script.embedFailure = { status: 400, body: { error: "no such model" } };
+    try {
+      const other = parseArgs(["--vault", vault, "--cache-dir", cache, "--embed", `ollama:all-minilm@${server.base}`], COMMANDS.embed.flags);
+      const text = io();
+      expect(await embedCommand(other, text.io, { http: fetchHttp })).toBe(1);
+      // The failed run saved a root of its own, naming no part: the old parts only wait for other processes.
+      expect(vectorFiles().sort()).toEqual([...oldParts, "vectors.bin"].sort());
+      const size = (f: string) => statSync(path.join(folder, f)).size;
+      const kept = oldParts.reduce((sum, f) => sum + size(f), 0);
+      expect(text.seen.out).toContain(`Vectors: 0 notes of 40, ${size("vectors.bin").toLocaleString("en-US")} bytes in ${folder} (vectors.bin and its parts); ${kept.toLocaleString("en-US")} bytes more are earlier vectors kept`);
+    } finally {
+      delete server.script.embedFailure;
+    }
+  });
+
   it("keeps printing its progress lines every 2 s when the wall clock is set back an hour (they stopped for the hour)", async () => {
     const clock = fakeClock();
     const seen = { err: "" };

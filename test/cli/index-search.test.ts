@@ -138,7 +138,8 @@ describe("search", () => {
     writeFileSync(blocked, "a file where the cache folder should be");
     const io = terminalOutput({ out: () => undefined, err: () => undefined, env: {}, cwd: tmp }, []);
     const notSaved = await openVault(parseArgs(["--vault", SAMPLE_VAULT, "--cache-dir", blocked], COMMANDS.index.flags), io);
-    expect(notSaved.cacheNotSaved).toMatch(/ENOTDIR/);
+    // The file in the way is named, no longer Node's "ENOTDIR: not a directory, mkdir '…/index-…'".
+    expect(notSaved.cacheNotSaved).toBe(`${blocked} is a file, not a folder`);
     const saved = await openVault(parseArgs(["--vault", SAMPLE_VAULT, "--cache-dir", cacheDir()], COMMANDS.index.flags), io);
     expect(saved.cacheNotSaved).toBeNull();
   });

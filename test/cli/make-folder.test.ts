@@ -2,7 +2,7 @@
 // directory" there (it looks for the folder it could not make, and finds none), and every warning
 // repeated that. The disk is faked at node:fs as Linux and Node meet it: under `ro`, mkdir fails as
 // Node reports it and the nearest folder that is there refuses writes (EROFS).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -18,6 +18,7 @@ import { bundledNodeWorkers } from "../../src/cli/node-workers";
 import { COMMANDS } from "../../src/cli/run";
 import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
+import { fetchHttp, startStandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { traceWith } from "../support/promote-fixtures";
 
 /** The read-only disk's top folder (there, as a mount point is), and a folder on a writable disk
@@ -125,6 +126,36 @@ describe("a folder that cannot be made on a read-only disk", () => {
     // The index cache's warning, made before, says the same.
     expect(err).toMatch(/^warning: the index cache could not be written \(EROFS: read-only file system, mkdir /);
   });
+
+  it("leaves embed's count of the vectors there, another model's, whole when it refuses (their root names them to that model only)", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    for (let i = 0; i < 12; i++) writeFileSync(path.join(vault, `Note ${i}.md`), `# Note ${i}\n\nAbout walrus number ${i}.\n`);
+    const server = await startStandInServer({ dimensions: 16 });
+    try {
+      const cacheDir = path.join(disk.readOnly, "cache");
+      const embed = async (model: string) => {
+        let out = "";
+        const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, [], { out: false, err: false });
+        const args = parseArgs(["--vault", vault, "--cache-dir", cacheDir, "--embed", `ollama:${model}@${server.base}`, "--json"], COMMANDS.embed.flags);
+        const code = await embedCommand(args, io, { http: fetchHttp });
+        return { code, report: JSON.parse(out) as { vector_bytes: number; error: { kind: string } | null } };
+      };
+      // Embedded while the disk still took writes.
+      const readOnly = disk.readOnly;
+      disk.readOnly = "";
+      expect((await embed("nomic-embed-text")).code).toBe(0);
+      disk.readOnly = readOnly;
+      const folder = path.join(cacheDir, readdirSync(cacheDir).find((f) => f.startsWith("index-"))!);
+      const vectors = readdirSync(folder).filter((f) => f.startsWith("vectors"));
+      expect(vectors.length).toBeGreaterThan(1);
+      const onDisk = vectors.reduce((sum, f) => sum + statSync(path.join(folder, f)).size, 0);
+      const refused = await embed("all-minilm");
+      expect(refused).toMatchObject({ code: 1, report: { error: { kind: "not_saved" }, vector_bytes: onDisk } });
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 // A file where the cache folder should be: Node's recursive mkdir says "EEXIST: file already exists",
@@ -159,5 +190,33 @@ describe("a file in the folder's place", () => {
     const { code, out } = await index();
     expect(code).toBe(1);
     expect(out).toContain(`  cache: not saved (${folder} is a file, not a folder)\n`);
+  }, 60_000);
+});
+
+// A file above the cache folder, or `--cache-dir` naming a file: Node's recursive mkdir says "ENOTDIR:
+// not a directory, mkdir '…/a-file/cache/index-…'", which names the folder it could not make, not the
+// file in its way, and `index` printed just that.
+describe("a file above the folder", () => {
+  it("is named as a file, not a folder, walking up from the folder asked for; the code stays ENOTDIR", async () => {
+    const file = path.join(tmp, "a-file");
+    writeFileSync(file, "a file where a folder should be");
+    const folder = path.join(file, "cache", "index-0123456789abcdef");
+    const plainly = { code: "ENOTDIR", path: folder, message: `${file} is a file, not a folder` };
+    await expect(makeFolder(folder)).rejects.toMatchObject(plainly);
+    expect(() => makeFolderSync(folder)).toThrow(expect.objectContaining(plainly));
+  });
+
+  it("is said so by index when --cache-dir names a file", async () => {
+    const vault = path.join(tmp, "vault");
+    mkdirSync(vault);
+    writeFileSync(path.join(vault, "Note.md"), "# Note\n\nAbout walruses.\n");
+    const cacheDir = path.join(tmp, "cache-file");
+    writeFileSync(cacheDir, "not a folder");
+    let out = "";
+    let err = "";
+    const io = terminalOutput({ out: (t: string) => (out += t), err: (t: string) => (err += t), env: {}, cwd: tmp }, [], { out: false, err: false });
+    expect(await indexCommand(parseArgs(["--vault", vault, "--cache-dir", cacheDir], COMMANDS.index.flags), io, bundledNodeWorkers())).toBe(1);
+    expect(out).toContain(`  cache: not saved (${cacheDir} is a file, not a folder)\n`);
+    expect(err).toContain(`warning: the index cache could not be written (${cacheDir} is a file, not a folder); the next run will index the vault again.\n`);
   }, 60_000);
 });

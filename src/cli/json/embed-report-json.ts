@@ -43,7 +43,11 @@ export const embedReportSchema = z.strictObject({
   resets: z.array(z.strictObject({ kind: z.string(), message: z.string() })).describe("Stored vectors thrown away, and why (another model, other dimensions, a damaged file)."),
   error: z.strictObject({ kind: z.string(), message: z.string() }).nullable(),
   vector_file: z.string().describe("Where the vectors are kept: the cache folder, never the vault."),
-  vector_bytes: z.number().int().nonnegative(),
+  vector_bytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Bytes of the vectors on disk: the root (vector_file) and the parts it names. Parts of earlier vectors that no root names any more, kept for other processes until a save at least ten minutes later takes them away, are not counted."),
   disclosure: z.string().describe("What left the device: the text of every note, to the embedding endpoint."),
 });
 export type EmbedReportJson = z.infer<typeof embedReportSchema>;

@@ -270,11 +270,11 @@ async function removeUnnamedParts(cache: VectorCache, parts: Map<number, SavedPa
 }
 
 /**
- * The parts the stored root names, which this save's root is about to replace: another process's
- * (of any model) as well as ours. None when there is none, it holds the one blob of VRV1, or it
+ * The parts the stored root names (of any model): those this save's root is about to replace,
+ * another process's as well as ours; and what `embed` counts as the vectors on disk. None when there is none, it holds the one blob of VRV1, or it
  * cannot be read or is damaged (no load could use it either).
  */
-async function namesInStoredRoot(cache: VectorCache): Promise<string[]> {
+export async function namesInStoredRoot(cache: VectorCache): Promise<string[]> {
   const root = await cache.read(ROOT_PART).catch(() => null);
   if (root === null || !isPartsRoot(root)) return [];
   const read = await readManifest(root).catch(() => null);
