@@ -10,8 +10,9 @@ import { App, MarkdownView, notices, Platform, PluginSettingTab, setRequestUrlHa
 import data from "workbench:data";
 import VaultResearchPlugin from "../src/main";
 import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../src/websearch/replay";
-import { RESEARCH_VIEW_TYPE } from "../src/ui/research-view";
+import { RESEARCH_VIEW_TYPE, type PreparedRun } from "../src/ui/research-view";
 import { PromoteResultModal } from "../src/ui/promote-modal";
+import type { PromoteDeps } from "../src/promote/promote";
 import type { Settings } from "../src/settings";
 import { laneVault } from "../test/support/lane-vault";
 
@@ -87,6 +88,33 @@ const originOf = (url: string) => {
     return "";
   }
 };
+
+/** Where the web's recorded answers come from in this situation, in the words a trace note shows. */
+function replayedFrom(web: Web): string {
+  const search = web === "rate-limited" ? "fixtures/websearch/brave-web/rate-limited-with-retry-after.json" : "fixtures/replay/brave-demo";
+  return `${search} and fixtures/replay/brave-demo-pages (the workbench's recordings)`;
+}
+const PAGES_REPLAYED_FROM = "fixtures/replay/brave-demo-pages (the workbench's recordings)";
+
+/**
+ * Every run and promotion here is answered from the recordings above, so they say so as the CLI's do
+ * with `--replay`: each run's trace records `replayed_from` (the trace note's "Recorded sample
+ * responses" callout, and `replayed_from` on a note promoted from it), and a promoted note says its
+ * page text is a recorded sample page, not one fetched live. The plugin has no setting for either,
+ * so the workbench adds them to what it prepares for each run and each promotion.
+ */
+function markReplayed(target: VaultResearchPlugin): void {
+  const host = target as unknown as { prepareRun?: (onWait?: (text: string) => void) => Promise<PreparedRun> };
+  const prepareRun = host.prepareRun?.bind(target);
+  const promoter = target.promoter as unknown as { promoteDeps?: (hasTraceNote: boolean) => Promise<PromoteDeps> };
+  const promoteDeps = promoter.promoteDeps?.bind(target.promoter);
+  if (!prepareRun || !promoteDeps) throw new Error("The plugin has changed: the workbench cannot mark its runs and promotions as replayed.");
+  host.prepareRun = async (onWait) => {
+    const prepared = await prepareRun(onWait);
+    return prepared.ok ? { ok: true, deps: { ...prepared.deps, replayedFrom: replayedFrom(situation.web) } } : prepared;
+  };
+  promoter.promoteDeps = async (hasTraceNote) => ({ ...(await promoteDeps(hasTraceNote)), pagesReplayedFrom: PAGES_REPLAYED_FROM });
+}
 
 async function answerRequest(request: RequestUrlParam): Promise<StandInResponse> {
   if (request.url.startsWith(MODEL_BASE)) return answerAsModel(request);
@@ -269,6 +297,7 @@ plugin.load();
 void (async () => {
   // onload is async: wait until it has registered the view.
   while (!app.workspace.viewCreators.has(RESEARCH_VIEW_TYPE)) await sleep(5);
+  markReplayed(plugin);
   app.workspace.triggerLayoutReady();
   while (plugin.index.status().state !== "ready") await sleep(20);
   await plugin.openResearchPanel();
