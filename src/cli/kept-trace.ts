@@ -15,7 +15,7 @@ import type { Promotion } from "../notes/trace-note";
 import { vaultCacheFolder } from "./file-index-cache";
 import { KEPT_TRACES } from "./kept-trace-retention";
 import { makeFolder } from "./make-folder";
-import { isSkippedName } from "./fs-note-store";
+import { isSkippedName, withLock } from "./fs-note-store";
 import { inTurn, replaceFileWhole, uniqueTemporaryName } from "./temporary-files";
 
 /**
@@ -167,19 +167,27 @@ export async function readKeptTrace(file: string): Promise<string> {
  * Records a promotion in a kept trace, as promotion does in a trace note; false when it could not.
  * Updates of one trace take turns (by its real path, however it was named): the MCP server runs two
  * promote_result calls for rows of one run at once, and each wrote back the trace it had read before
- * the other's promotion was in it, losing that record.
+ * the other's promotion was in it, losing that record. Within a process by `inTurn`; across
+ * processes (a CLI `promote` while the MCP server records one) by the lock file notes are rewritten
+ * under, which a process killed holding it does not keep for ever.
  */
 export async function recordPromotionInKeptTrace(file: string, promotion: Promotion): Promise<boolean> {
   const key = await realpath(file).catch(() => path.resolve(file));
   return inTurn(key, async () => {
+    let recorded = false;
     try {
-      const updated = recordPromotion(await readFile(file, "utf8"), promotion);
-      if ("error" in updated) return false;
-      await writeAtomically(file, updated.markdown);
-      return true;
+      await withLock(key, async (stillHeld) => {
+        const updated = recordPromotion(await readFile(key, "utf8"), promotion);
+        if ("error" in updated) return;
+        // Taken over by another process while this one was held up: its record must stay.
+        if (!(await stillHeld())) return;
+        await writeAtomically(key, updated.markdown);
+        recorded = true;
+      });
     } catch {
       return false;
     }
+    return recorded;
   });
 }
 
