@@ -137,24 +137,9 @@ interface VectorBytes {
  * re-embed with another model and back reported three sets of vectors, two of them on their way out.
  */
 async function vectorBytes(cache: FileVectorCache): Promise<VectorBytes> {
-  const named = await new NamedVectors(cache.folder, await partsTheRootNames(cache)).storedBytes();
+  // The root and the parts it names, whichever model's it is (a run refused before anything was sent leaves another's).
+  const named = await cache.storedBytes(new Set([ROOT_PART, ...(await namesInStoredRoot(cache))]));
   return { named, kept: Math.max(0, (await cache.storedBytes()) - named) };
-}
-
-/** The root and the parts it names, whichever model's it is (a run refused before anything was sent leaves another's). */
-async function partsTheRootNames(cache: FileVectorCache): Promise<Set<string>> {
-  return new Set([ROOT_PART, ...(await namesInStoredRoot(cache))]);
-}
-
-/** The vectors' folder with only the `named` parts in it: what `storedBytes` counts of them. */
-class NamedVectors extends FileVectorCache {
-  constructor(folder: string, private readonly named: ReadonlySet<string>) {
-    super(folder);
-  }
-
-  override async names(): Promise<string[]> {
-    return (await super.names()).filter((name) => this.named.has(name));
-  }
 }
 
 /**

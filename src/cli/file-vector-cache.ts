@@ -75,10 +75,16 @@ export class FileVectorCache implements VectorCache {
     await this.remove(await this.names());
   }
 
-  /** Bytes the vectors take on disk: every part's file (0 for a folder that cannot be listed: a report of sizes is no reason to fail). */
-  async storedBytes(): Promise<number> {
+  /**
+   * Bytes the vectors take on disk: every part's file, or only those `among` names (0 for a folder
+   * that cannot be listed: a report of sizes is no reason to fail).
+   */
+  async storedBytes(among?: ReadonlySet<string>): Promise<number> {
     let total = 0;
-    for (const name of await this.names().catch(() => [] as string[])) total += await stat(this.partFile(name)).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    for (const name of await this.names().catch(() => [] as string[])) {
+      if (among && !among.has(name)) continue;
+      total += await stat(this.partFile(name)).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    }
     return total;
   }
 
