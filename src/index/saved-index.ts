@@ -22,7 +22,7 @@ import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment,
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
-import { UnlistedParts, type SaveClock } from "./unlisted-parts";
+import { storedNames, UnlistedParts, type SaveClock } from "./unlisted-parts";
 import { waitOn, type WorkSlice } from "./work-slice";
 import { isLanguagePartName } from "./vault-language/note-vector-file";
 
@@ -233,14 +233,6 @@ async function namesInStoredManifest(cache: IndexCache): Promise<string[]> {
     const name = (segment as { name?: unknown } | null)?.name;
     return typeof name === "string" ? [name] : [];
   });
-}
-
-/** The names of the stored parts, or null when they cannot be listed. */
-function storedNames(cache: IndexCache): Promise<Set<string> | null> {
-  return cache.names().then(
-    (names) => new Set(names),
-    () => null,
-  );
 }
 
 /**

@@ -138,3 +138,11 @@ function lainLongEnough(since: Map<string, number>, name: string, now: number): 
   }
   return now - from >= UNLISTED_PART_GRACE_MS;
 }
+
+/** The names of the stored parts (the index's or the vectors'), or null when they cannot be listed. */
+export function storedNames(cache: { names(): Promise<string[]> }): Promise<Set<string> | null> {
+  return cache.names().then(
+    (names) => new Set(names),
+    () => null,
+  );
+}

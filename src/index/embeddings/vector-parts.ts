@@ -41,7 +41,7 @@
 import * as z from "zod";
 import { systemClock } from "../../ports";
 import { newSaveToken, SAVE_TOKEN_PATTERN } from "../cache-file";
-import { UnlistedParts, type SaveClock } from "../unlisted-parts";
+import { storedNames, UnlistedParts, type SaveClock } from "../unlisted-parts";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
@@ -279,14 +279,6 @@ export async function namesInStoredRoot(cache: VectorCache): Promise<string[]> {
   if (root === null || !isPartsRoot(root)) return [];
   const read = await readManifest(root).catch(() => null);
   return read?.ok ? read.manifest.parts.map((p) => p.name) : [];
-}
-
-/** The names of the stored parts, or null when they cannot be listed. */
-function storedNames(cache: VectorCache): Promise<Set<string> | null> {
-  return cache.names().then(
-    (names) => new Set(names),
-    () => null,
-  );
 }
 
 function notesByBucket(store: VectorStore, buckets: number): Map<number, NoteVectors[]> {
