@@ -40,7 +40,8 @@ describe("research --read-pages", () => {
   it("reads three pages by default and says so under each row, with its passages and why a page was not read", async () => {
     const { code, out, err } = await research();
     expect(code).toBe(0);
-    expect(out).toMatch(/page read · \d passages\n {7}§ Compaction \(\d+–\d+\): Every edit/);
+    // Each passage shown opens with the sample mark its page carries (the replay's pages are ours).
+    expect(out).toMatch(/page read · \d passages\n {7}§ Compaction \(\d+–\d+\): \(Sample page written for the Vault Research demo\.\) Every edit/);
     expect(out).toContain("§ Tombstones and deleted text");
     expect(out).toContain("page not read: The page has almost no text of its own (0 words)");
     expect(out).toContain("Quillsync keeps each tombstone for 14 days.");

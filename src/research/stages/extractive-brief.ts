@@ -55,6 +55,8 @@ interface Candidate {
   score: number;
   /** Other rows that say this very sentence (copies of a note): cited on its line, not quoted again. */
   alsoIn: EvidenceRow[];
+  /** The sample mark its source carries, quoted with it. */
+  sample?: SampleMark;
 }
 
 export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOptions = {}): EvidenceBrief {
@@ -149,7 +151,7 @@ function outsideLine(row: OutsideVaultRow, says: string): string {
 function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, maxChars: number): Candidate[] {
   if (rows.length === 0 || max <= 0) return [];
   const all = rows.flatMap((row, rowIndex) =>
-    sentencesOf(row).map(({ text, property, leadIn }, position): Candidate => ({ row, rowIndex, position, text, property, leadIn, score: scoreSentence(text, weights) * (property ? PROPERTY_WEIGHT : 1), alsoIn: [] })),
+    sentencesOf(row).map(({ text, property, leadIn, sample }, position): Candidate => ({ row, rowIndex, position, text, property, leadIn, sample, score: scoreSentence(text, weights) * (property ? PROPERTY_WEIGHT : 1), alsoIn: [] })),
   );
   const candidates = all.filter((c) => c.property || wordsIn(c.text) >= 3);
   const ranked = candidates
@@ -173,22 +175,113 @@ function pick(rows: EvidenceRow[], weights: Map<string, number>, max: number, ma
   if (chosen.length === 0 && fallback) chosen.push(fallback);
   return chosen
     .sort((a, b) => a.rowIndex - b.rowIndex || a.position - b.position)
-    .map((c) => ({ ...c, text: quoteable(c.leadIn === undefined ? c.text : `${c.leadIn}${c.text}`, maxChars) }));
+    .map((c) => ({ ...c, text: withSampleMark(quoteable(c.leadIn === undefined ? c.text : `${c.leadIn}${c.text}`, maxChars), c.sample) }));
 }
 
 interface Sentence {
   text: string;
   property: boolean;
   leadIn?: string;
+  sample?: SampleMark;
 }
 
 function sentencesOf(row: EvidenceRow): Sentence[] {
   // A model's summary of a read page is not evidence to quote: the passages it summarises are.
-  const sentences =
+  const sections =
     row.kind === "note"
-      ? row.sections.flatMap((s) => blockSentences(s.text, { note: true, opening: s.heading === "" }))
-      : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).flatMap((s) => blockSentences(s.text, { note: false, opening: false }));
-  return sentences.map((s) => ({ ...s, text: s.text.replace(LIST_ITEM, "").trim() })).filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+      ? row.sections.map((s) => blockSentences(s.text, { note: true, opening: s.heading === "" }))
+      : row.content_sections.filter((s) => !(s.fetched && s.role === "external_summary")).map((s) => blockSentences(s.text, { note: false, opening: false }));
+  return withSampleMarks(sections)
+    .flat()
+    .map((s) => ({ ...s, text: s.text.replace(LIST_ITEM, "").trim() }))
+    .filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+}
+
+// ── sample marks ───────────────────────────────────────────────────────────────────────────
+//
+// The sample responses we wrote (the demo's, the evals') say so in their own text: each snippet,
+// description, abstract or page paragraph carries "(Sample snippet written for the Vault Research
+// demo.)". The sentence splitter makes that mark a sentence of its own before a capital, so the
+// sentence after it was quoted alone, and a reader who copied the quote copied a sample as a finding.
+// A quote from a source that carries the mark carries it too; the mark is never quoted as a finding.
+
+/** The mark our sample texts carry; its middle word names what it marks (snippet, description, page…). */
+const SAMPLE_MARK = /\(Sample [\p{L} ]{1,40}? written for the Vault Research demo\.\)/u;
+
+interface SampleMark {
+  /** The mark as the source writes it. */
+  text: string;
+  /** It stands before the quoted sentence (else after it). */
+  before: boolean;
+  /** Nothing of the source stands between the mark and the quote. */
+  adjacent: boolean;
+}
+
+/**
+ * Each section's sentences, the marks taken out of them: a sentence that was only a mark goes, and
+ * every other sentence of a row that carries one is given the mark nearest it in its section (the one
+ * it held itself, else the closest before it, else after it), or the row's first.
+ */
+function withSampleMarks(sections: Sentence[][]): Sentence[][] {
+  const split = sections.map((sentences) => sentences.map(splitMark));
+  const rowMark = split.flat().find((p) => p.mark !== undefined)?.mark;
+  if (rowMark === undefined) return sections;
+  return split.map((parts) =>
+    parts.flatMap((part, i): Sentence[] => {
+      if (part.markOnly) return [];
+      const sample = part.own ?? nearestMark(parts, i) ?? { text: rowMark, before: true, adjacent: false };
+      return [{ ...part.sentence, sample }];
+    }),
+  );
+}
+
+interface MarkedSentence {
+  /** The sentence less its mark. */
+  sentence: Sentence;
+  mark?: string;
+  /** The sentence held the mark and text of its own (the splitter keeps "(Sample …) automerge 3.1.0" one sentence). */
+  own?: SampleMark;
+  /** The sentence was the mark alone. */
+  markOnly: boolean;
+}
+
+function splitMark(sentence: Sentence): MarkedSentence {
+  const whole = `${sentence.leadIn ?? ""}${sentence.text}`;
+  const found = SAMPLE_MARK.exec(whole);
+  if (!found) return { sentence, markOnly: false };
+  const text = withoutMark(sentence.text);
+  const leadIn = sentence.leadIn === undefined ? "" : withoutMark(sentence.leadIn);
+  const kept: Sentence = { ...sentence, text, leadIn: /[\p{L}\p{N}]/u.test(leadIn) ? leadIn : undefined };
+  if (!/[\p{L}\p{N}]/u.test(`${leadIn}${text}`)) return { sentence: kept, mark: found[0], markOnly: true };
+  return { sentence: kept, mark: found[0], own: { text: found[0], before: found.index < whole.length / 2, adjacent: true }, markOnly: false };
+}
+
+function withoutMark(text: string): string {
+  const found = SAMPLE_MARK.exec(text);
+  if (!found) return text;
+  const head = text.slice(0, found.index).trimEnd();
+  const tail = text.slice(found.index + found[0].length).trimStart();
+  return head !== "" && tail !== "" ? `${head} ${tail}` : `${head}${tail}`;
+}
+
+/** The closest mark before the sentence in its section, else after it. */
+function nearestMark(parts: MarkedSentence[], i: number): SampleMark | undefined {
+  for (let j = i - 1; j >= 0; j--) {
+    const mark = parts[j].mark;
+    if (mark !== undefined) return { text: mark, before: true, adjacent: j === i - 1 && parts[j].markOnly };
+  }
+  for (let j = i + 1; j < parts.length; j++) {
+    const mark = parts[j].mark;
+    if (mark !== undefined) return { text: mark, before: false, adjacent: j === i + 1 && parts[j].markOnly };
+  }
+  return undefined;
+}
+
+/** A quote with its source's sample mark where the mark stood, "…" between them when the source had more there. */
+function withSampleMark(quote: string, sample: SampleMark | undefined): string {
+  if (!sample) return quote;
+  if (sample.before) return `${sample.text}${sample.adjacent || quote.startsWith("…") ? " " : " … "}${quote}`;
+  return `${quote}${sample.adjacent || quote.endsWith("…") ? " " : " … "}${sample.text}`;
 }
 
 /** A block that shows its list marker (a web page's passage): an item, whatever it ends with. */
