@@ -19,6 +19,7 @@ import { readQuestion } from "./question-input";
 import { createFetchHttp } from "./fetch-http";
 import { websearchJson } from "./json/websearch-json";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
+import { replayNoticeLine } from "./replay-notice";
 import { terminalJson, terminalText } from "./terminal-text";
 import { searchSessionFor, webAccess } from "./web-access";
 import { oneLine } from "../text/one-line";
@@ -144,7 +145,7 @@ function resultLines(r: MergedResult): string[] {
 /** `env`: where missing keys are looked up for the CLI's hint ({} under replay, which needs none). */
 function toText(replayDir: string | undefined, outcome: DispatchOutcome, note: string | undefined, env: Record<string, string | undefined>): string {
   const lines: string[] = [];
-  if (replayDir) lines.push(`Replay: these answers are recorded responses from ${replayDir}, not a live search.`, "");
+  if (replayDir) lines.push(replayNoticeLine(replayDir), "");
   if (note) lines.push(note, "");
   lines.push(counter(outcome.results), "");
   for (const r of outcome.results) lines.push(...resultLines(r), "");

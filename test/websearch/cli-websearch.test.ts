@@ -31,13 +31,13 @@ const options = (over: Partial<WebsearchOptions> = {}): WebsearchOptions => ({
 });
 
 describe("websearch command over the brave-demo replay", () => {
-  it("prints labelled outside-vault rows and says plainly that the answers are recorded", async () => {
+  it("prints labelled outside-vault rows and says plainly that the answers are recorded samples", async () => {
     const io = capture();
     const code = await websearchCommand(options({ replayDir: demoDir }), io);
     expect(code).toBe(0);
     expect(io.stderr).toBe("");
     const lines = io.stdout.split("\n");
-    expect(lines[0]).toBe(`Replay: these answers are recorded responses from ${demoDir}, not a live search.`);
+    expect(lines[0]).toBe(`Note: web results below are recorded sample responses replayed from ${demoDir}, not a live search.`);
     expect(io.stdout).toContain("Outside vault: 5 rows from Brave");
     expect(io.stdout).toContain("1. Releases · automerge/automerge\n   https://github.com/automerge/automerge/releases\n   Outside vault · Brave · ephemeral · 2025-09-09\n");
     expect(io.stdout.match(/Outside vault · Brave · ephemeral/g)).toHaveLength(5);
@@ -48,7 +48,7 @@ describe("websearch command over the brave-demo replay", () => {
     const io = capture();
     expect(await websearchCommand(options({ query: "automerge 2 release notes", replayDir: demoDir, json: true }), io)).toBe(0);
     const out = readWebsearch(io.stdout);
-    expect(out.replay).toEqual({ dir: demoDir, note: "recorded responses, not a live search" });
+    expect(out.replay).toEqual({ dir: demoDir, note: "recorded sample responses, not a live search" });
     expect(out.results).toHaveLength(5);
     expect(out.results[0]).toMatchObject({
       label: "Outside vault · Brave · ephemeral",

@@ -1,0 +1,15 @@
+// The one wording, in every CLI output, of a run whose web answers came from a replay folder: they
+// are sample responses we wrote, replayed, not a live search. Said once here, so the JSON `replay.note`
+// and the text lines above the results cannot drift apart (two copies already had: one said "sample",
+// the other did not).
+
+const WHAT = "recorded sample responses";
+const NOT_LIVE = "not a live search";
+
+/** `replay.note` in every `--json` object of a replayed run (a `const` in docs/cli-json). */
+export const REPLAY_NOTE = `${WHAT}, ${NOT_LIVE}`;
+
+/** The line above a replayed run's web results in text output. */
+export function replayNoticeLine(dir: string): string {
+  return `Note: web results below are ${WHAT} replayed from ${dir}, ${NOT_LIVE}.`;
+}
