@@ -8,6 +8,8 @@
 // out loses every key of the environment, in every form (scrubbed-transport.ts). When the client closes
 // its end of stdin, what it asked before is answered, for up to ANSWER_GRACE_MS, then the server exits.
 // Once the client is connected and the server idle, the index's radix tree is made ahead, in slices.
+// --allow-external with a config that switches web search off (external.enabled: false) is a usage
+// error, as research --external-search is: the server does not start.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CLI_VERSION as version } from "../version";
@@ -20,7 +22,7 @@ import type { VaultIndex } from "../../index/vault-index";
 import { flag, has, UsageError, type ParsedArgs } from "../args";
 import type { CommandIo } from "../cli-io";
 import { envSecretValues } from "../env-secrets";
-import { openVault, readSettings } from "../open-vault";
+import { openVault, readSettings, requireWebSearchAllowed } from "../open-vault";
 import { openDial, readEmbedConfig, readModelConfig } from "../search-dial";
 import type { ModelConfig } from "../../llm/model-spec";
 import { searchSessionFor, webAccess, type WebAccess } from "../web-access";
@@ -70,6 +72,9 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   if (args.positionals.length > 0) throw new UsageError(`mcp takes no arguments besides options (got "${args.positionals.join(" ")}").`);
   const web = options.web ?? webAccess(flag(args, "replay"), io);
   const settings = readSettings(args, io);
+  // The config's master switch wins over the command line, as for research --external-search: a
+  // server that offered the web while the config switches it off sent questions to Brave.
+  if (has(args, "allow-external")) requireWebSearchAllowed(settings, "--allow-external");
   // The dial goes as high as the server was given models for: --embed (or the config's embedding)
   // and --model only — the config's chat model is for research, and a key it lacks must not stop the server.
   const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: flag(args, "model") ? readModelConfig(args, settings) : { kind: "none" as const } };

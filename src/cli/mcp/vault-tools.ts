@@ -1,5 +1,6 @@
 // The MCP server's tools over one vault. Each description says exactly when the network is used:
-// vault_search and read_note never; research_pack only when the call sets
+// read_note never; vault_search only above level 1, to the models the server was given (its
+// openWorldHint says so then); research_pack's web search only when the call sets
 // allow_external_search: true AND the server was started with --allow-external; promote_result
 // (offered only with --allow-writes) fetches the page only with --allow-external too. Results are
 // the CLI's JSON objects (vault_search.v1, research_result.v1, promote_result.v1), outside rows
@@ -10,11 +11,17 @@
 // environment does not hold is refused as research refuses it (key-in-question.ts). A call the
 // agent cancels (or a client that goes) stops its run: no further request leaves for it, and no
 // trace is kept for it (the SDK sends a cancelled call no answer, so no one could name its file).
+// vault_search echoes its tags as the filter applied; a blank query or question is a bad argument,
+// as the CLI's; research_pack reports its stages as progress to a call that gives a progressToken.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { providerChoiceName } from "../../evidence/labels";
+import type { ProviderName } from "../../provider-names";
 import { keyInQuestion, QuestionRefused } from "../../research/key-in-question";
 import { runResearch } from "../../research/run";
+import type { ProgressEvent } from "../../research/types";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
 import { normalizeFilters } from "../../index/dial/dial-filters";
 import type { DialResponse } from "../../index/dial/dial-types";
@@ -55,6 +62,9 @@ export interface VaultToolsContext {
   allowExternal: boolean;
   allowWrites: boolean;
 }
+
+/** What the SDK hands a tool with its arguments: the call's signal, its _meta, a way to notify the client. */
+type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 type ToolResult = { content: { type: "text"; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -104,7 +114,7 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       title: "Search the vault",
       description: vaultSearchDescription(ctx),
       inputSchema: {
-        query: z.string().min(1).describe("Words to look for; \"quoted phrases\" must appear as written."),
+        query: notBlank("query").describe("Words to look for; \"quoted phrases\" must appear as written."),
         level: z
           .number()
           .int()
@@ -120,17 +130,21 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
           .array(z.string().max(200).refine(namesATag, "a tag needs a name (\"#\", nothing or spaces alone name none): give one or remove the tag"))
           .max(50)
           .default([])
-          .describe("Only notes with every one of these tags (without #); at most 50, each up to 200 characters."),
+          .describe("Only notes with every one of these tags (a leading # and case do not matter: the reply's tags are the filter as applied); at most 50, each up to 200 characters."),
       },
       outputSchema: vaultSearchSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      // Levels 2–4 send the query (level 4 note excerpts too) to the server's models, which may be
+      // another company's: a client that trusts a closed-world tool more must not be told this one is.
+      annotations: { readOnlyHint: true, openWorldHint: ctx.embedding !== null || Boolean(ctx.rerank) },
     },
     async ({ query, level, limit, tags }, { signal }) => {
       // Tags are logged with the query; level 1 embeds nothing, but logs it.
       const keyRefused = refusedIfKey([query, ...tags], ctx.knownSecrets);
       if (keyRefused) return keyRefused;
       await ctx.watcher.settle();
-      const wanted = tags.map((t) => t.replace(/^#/, "").toLowerCase());
+      // Echoed as the filter the dial applies (dial-filters.ts): "##CRDT", " crdt/ " and "crdt" all
+      // name #crdt, once; echoed as typed, an agent read a filter that was never applied.
+      const wanted = normalizeFilters({ tags }).tags;
       const answer = await ctx.dial.search({ query, level: level as 1 | 2 | 3 | 4, limit, filters: { tags: wanted }, signal });
       recent.unshift(answer);
       recent.length = Math.min(recent.length, RECENT_SEARCHES);
@@ -139,6 +153,15 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
     },
   );
+}
+
+/**
+ * Text with something besides spaces in it, as the CLI's search and research ask for: a blank
+ * question ran as one, reported Brave as asked though Brave refused the empty query unsent, and
+ * found nothing. A pattern, so the tool list says it too.
+ */
+function notBlank(what: "query" | "question"): z.ZodString {
+  return z.string().regex(/\S/, `the ${what} is blank: give it words`);
 }
 
 /** Whether the dial reads `tag` as a tag: the one rule of how tags are spelled (dial-filters.ts) leaves something of it. */
@@ -174,31 +197,57 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       title: "Research pack for a question",
       description: researchDescription(ctx),
       inputSchema: {
-        question: z.string().min(1),
+        question: notBlank("question"),
         allow_external_search: z.boolean().default(false).describe("Let this call search the web when the vault's evidence is weak (needs a server started with --allow-external)."),
       },
       outputSchema: researchPackResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: ctx.allowExternal },
     },
-    async ({ question, allow_external_search }, { signal }) => {
+    async ({ question, allow_external_search }, extra) => {
+      const { signal } = extra;
       // The run refuses it too (as a thrown error); refused here, it is refused before anything is looked up.
       const keyRefused = refusedIfKey([question], ctx.knownSecrets);
       if (keyRefused) return keyRefused;
       await ctx.watcher.settle();
       const external = allow_external_search && ctx.allowExternal;
       const { opened, web } = ctx;
-      const choice = external ? await chooseProviders([], opened.settings, web.secrets) : { providers: [] };
+      const choice: { providers: ProviderName[]; note?: string } = external ? await chooseProviders([], opened.settings, web.secrets) : { providers: [] };
       const http = external ? web.http : NO_NETWORK;
       const result = await runResearch(
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
-        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, onProgress: progressReporter(extra), ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
       );
       const traceFile = signal.aborted ? undefined : await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const externalSearch = externalSearchOf(allow_external_search, ctx.allowExternal);
       const json: ResearchPackResult = { ...researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir), external_search: externalSearch };
-      return jsonResult(json, researchLead(externalSearch, json.providers_asked, json.pack.external_evidence));
+      return jsonResult(json, researchLead(externalSearch, json.providers_asked, json.pack.external_evidence, choice.note));
     },
   );
+}
+
+/**
+ * The run's stages as MCP progress, when the call asked for it (a progressToken): a run that
+ * searches the web may outlast a client's request timeout (60 s in the SDK's client), and a client
+ * that extends it on progress heard nothing, so it gave up on a run still going. The text is the
+ * stage's own sentence, every key already taken out of it (stage-runner.ts), and out of all output
+ * again at the transport. Nothing is sent for a call the client cancelled.
+ */
+function progressReporter(extra: ToolCallExtra): ((event: ProgressEvent) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let step = 0;
+  return (event) => {
+    if (extra.signal.aborted) return;
+    step += 1;
+    void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, message: progressMessage(event) } }).catch(() => undefined);
+  };
+}
+
+/** The stage's sentence, naming its source when it does not ("could not be reached" said which of them). */
+function progressMessage(event: ProgressEvent): string {
+  if (!event.provider) return event.detail;
+  const source = providerChoiceName(event.provider);
+  return event.detail.includes(source) ? event.detail : `${source}: ${event.detail}`;
 }
 
 /**
@@ -216,15 +265,20 @@ function externalSearchOf(asked: boolean, allowed: boolean): ExternalSearchAsked
   return { asked, refused: asked && !allowed ? { kind: "server_without_allow_external", message: REFUSED_WITHOUT_ALLOW_EXTERNAL } : null };
 }
 
-/** One sentence before the JSON: what happened with the web, and the labels of the outside rows. */
-function researchLead(external: ExternalSearchAsked, providersAsked: string[], rows: OutsideVaultRow[]): string {
+/**
+ * One sentence before the JSON: what happened with the web, and the labels of the outside rows.
+ * `providersNote`: why the free sources stood in for the configured ones (no key), said as the CLI
+ * says it when they were asked: an agent whose config names Brave saw Wikipedia asked, and no why.
+ */
+function researchLead(external: ExternalSearchAsked, providersAsked: string[], rows: OutsideVaultRow[], providersNote?: string): string {
+  const asked = () => `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as ProviderName)).join(", ")}.${providersNote ? ` ${providersNote}` : ""}`;
   const web = !external.asked
     ? "Local only: external search was not asked for; nothing left the machine."
     : external.refused
       ? external.refused.message
       : providersAsked.length === 0
         ? "External search was allowed, but the vault's evidence sufficed: no web source was asked."
-        : `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as Parameters<typeof providerChoiceName>[0])).join(", ")}.`;
+        : asked();
   const labels = rows.map((r) => `[${r.source_key}] ${r.label}: ${r.title}`);
   return [web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
 }

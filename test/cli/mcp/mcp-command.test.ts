@@ -79,6 +79,8 @@ describe("vault-research mcp (local only: no --allow-external, no --allow-writes
     expect(described.research_pack).toContain("allow_external_search: true AND the server allows it");
     expect(described.research_pack).toContain("started without --allow-external, so it never uses the network");
     expect(tools.find((t) => t.name === "vault_search")?.inputSchema.properties).toHaveProperty("tags");
+    // With no model to send a query to, searching is a closed world.
+    expect(tools.find((t) => t.name === "vault_search")?.annotations?.openWorldHint).toBe(false);
   });
 
   it("vault_search answers from the vault with the vault_search.v1 object, tags filtering", async () => {

@@ -53,6 +53,8 @@ describe("vault-research mcp --embed", () => {
     const description = tools.find((t) => t.name === "vault_search")?.description ?? "";
     expect(description).toContain("Level 1 never uses the network");
     expect(description).toContain(`to ${server.base} (nomic-embed-text)`);
+    // Not a closed world: levels 2–4 send the query to the embedding model.
+    expect(tools.find((t) => t.name === "vault_search")?.annotations?.openWorldHint).toBe(true);
   });
 
   it("level 2 finds the note the words miss, and says level 2 ran; level 1 asks the server nothing", async () => {
