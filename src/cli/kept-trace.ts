@@ -16,7 +16,7 @@ import { vaultCacheFolder } from "./file-index-cache";
 import { KEPT_TRACES } from "./kept-trace-retention";
 import { makeFolder } from "./make-folder";
 import { isSkippedName, withLock } from "./fs-note-store";
-import { inTurn, replaceFileWhole, uniqueTemporaryName } from "./temporary-files";
+import { inTurn, removeLeftoverTemporaryFiles, replaceFileWhole, uniqueTemporaryName } from "./temporary-files";
 
 /**
  * The folder of one vault's kept traces. Never inside the vault (the CLI refuses such a cache
@@ -88,17 +88,27 @@ export function isRunId(given: string): boolean {
   return RUN_ID.test(given);
 }
 
+/** Whether `name` is a kept trace's file: a run id and `.md`. */
+function isKeptTraceName(name: string): boolean {
+  return name.endsWith(".md") && RUN_ID.test(name.slice(0, -3));
+}
+
 /**
  * Takes away the traces of `folder` (one vault's) that KEPT_TRACES no longer keeps, never `kept`
- * (the one just written). Only files named as a run's trace: never a link, a folder, a temporary
- * file or any other name. Never throws: a trace not removed now is removed at the next keep.
+ * (the one just written), and the temporary files of traces a process killed mid-write left
+ * (`removeLeftoverTemporaryFiles`: its process gone and the file an hour old, so never one another
+ * process is writing). Only files named as a run's trace or such a file: never a link, a folder or
+ * any other name. Never throws: what is not removed now is removed at the next keep.
  */
 async function removeOldKeptTraces(folder: string, now: number, kept = ""): Promise<void> {
   const names = await readdir(folder).catch(() => [] as string[]);
-  const traces = names.filter((name) => name.endsWith(".md") && RUN_ID.test(name.slice(0, -3)));
-  // Nothing can be past the newest N: no file is looked at (the common case, every run).
-  if (traces.length <= KEPT_TRACES.newest) return;
+  const traces = names.filter(isKeptTraceName);
+  const leftovers = names.some((name) => name.endsWith(".tmp"));
+  // Nothing can be past the newest N and nothing was left: no file is looked at (the common case, every run).
+  if (traces.length <= KEPT_TRACES.newest && !leftovers) return;
   if (!(await isFolderOfItsOwn(folder))) return;
+  if (leftovers) await removeLeftoverTemporaryFiles(folder, isKeptTraceName, now);
+  if (traces.length <= KEPT_TRACES.newest) return;
   const dated: { name: string; mtime: number }[] = [];
   for (const name of traces) {
     const stats = await lstat(path.join(folder, name)).catch(() => null);

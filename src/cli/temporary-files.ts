@@ -68,8 +68,12 @@ async function writeThenRename(file: string, data: string | Uint8Array, temp: st
   }
 }
 
-/** `<file>.<pid>.tmp`: how replaceFileWhole names a temporary file by default. */
-const TEMPORARY_NAME = /^(.+)\.([1-9][0-9]{0,9})\.tmp$/;
+/**
+ * `<file>.<pid>.tmp`, how replaceFileWhole names a temporary file by default, or
+ * `<file>.<pid>.<12 hex>.tmp`, as `uniqueTemporaryName` does (a kept trace's). A pid has at most 10
+ * digits, so the 12 random ones are never read as one.
+ */
+const TEMPORARY_NAME = /^(.+)\.([1-9][0-9]{0,9})(?:\.[0-9a-f]{12})?\.tmp$/;
 /**
  * How old a leftover must be before it is taken: a process in another pid namespace (a container
  * sharing the cache folder) looks gone from here while it writes, and a file being written is young.
@@ -95,7 +99,8 @@ export async function ownFilesIn(folder: string, isOurs: (file: string) => boole
  * Takes away the temporary files in `folder` that `replaceFileWhole` left for the files `isOurs`
  * names, when the process that made them is gone: one killed mid-save (SIGKILL, the out-of-memory
  * killer, a power cut) never ran its cleanup, and nothing else would ever remove them — the
- * vectors' is as big as the vectors. Best effort: a file that cannot be looked at stays.
+ * vectors' is as big as the vectors, and a kept trace's stayed beside the traces for good. Best
+ * effort: a file that cannot be looked at stays.
  */
 export async function removeLeftoverTemporaryFiles(folder: string, isOurs: (file: string) => boolean, now = Date.now()): Promise<void> {
   let names: string[];

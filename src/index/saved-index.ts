@@ -11,18 +11,20 @@
 // named may be loaded or kept by any process that read that manifest, so a save takes one away only
 // ten minutes after its own manifest stopped naming it (the manifest it replaces, another process's
 // too, is read just before it is written over), and writes again a segment it keeps that
-// is gone: at its start, and once more just before its manifest (another's save may take one away
-// meanwhile). At once it takes away only the parts it wrote that no manifest named (a save of its
-// own cut short); another process's unlisted part is left until it was written ten minutes ago
+// is gone: at its start, and once more just before its manifest, with those it wrote (another's save
+// may take one away meanwhile). At once it takes away only the parts it wrote that no manifest named
+// (a save of its own cut short); another process's unlisted part is left until it was written ten minutes ago
 // (when the cache can tell) or has lain unlisted that long, since the other's save writes its
-// segments before the manifest that names them.
+// segments before the manifest that names them. A load that finds a segment gone starts again from
+// the manifest as it is now, when another save has replaced the one it read (unlisted-parts.ts, the
+// vectors' rule too).
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { createManifest, MANIFEST_PART, newSaveToken, readManifest, readSegment, segmentName, Uint32Appender, writeSegment, type SegmentEntry } from "./cache-file";
 import type { RebuildReason } from "./rebuild-reason";
 import type { SearchEngine } from "./search-engine";
 import type { IndexedNote } from "./types";
-import { storedNames, UnlistedParts, type SaveClock } from "./unlisted-parts";
+import { loadFromLatestManifest, storedNames, UnlistedParts, type SaveClock } from "./unlisted-parts";
 import { waitOn, type WorkSlice } from "./work-slice";
 import { isLanguagePartName } from "./vault-language/note-vector-file";
 
@@ -39,6 +41,12 @@ export interface PersistedIndex {
   remember(note: IndexedNote): void;
   /** Slices of work with yields to the UI between (where a status bar counts the notes loaded so far). */
   slice(): WorkSlice;
+  /**
+   * The index emptied, for a load to start again from a manifest that replaced the one it began with
+   * (a part that one named was gone meanwhile). Without it, a part found gone once others are in the
+   * index is a rebuild; one found gone before (the load lists the cache first) is read again all the same.
+   */
+  startOver?(): PersistedIndex;
 }
 
 /** A segment the save keeps as it is, or a range it writes afresh from the index. */
@@ -84,14 +92,35 @@ export class SavedIndex {
     if ((this.segments !== null || this.savingEnd > 0) && shortId < Math.max(this.savedEnd, this.savingEnd)) this.leftSinceSave.add(shortId);
   }
 
-  /** Loads the cache into `index` (an empty one); null when it loaded, else why not (the index is then partly filled). */
+  /**
+   * Loads the cache into `index` (an empty one); null when it loaded, else why not (the index is then
+   * partly filled). A segment gone since the manifest was read is looked for in the manifest as it is
+   * now (`loadFromLatestManifest`): another process's save replaced it, and a rebuild would say "incomplete".
+   */
   async load(cache: IndexCache, fingerprint: string, index: PersistedIndex): Promise<RebuildReason | null> {
+    let into = index;
+    let filled = false;
+    return loadFromLatestManifest(async () => {
+      if (filled) into = into.startOver!();
+      const attempt = await this.loadOnce(cache, fingerprint, into);
+      filled = attempt.filled;
+      const again = attempt.missing && (!filled || into.startOver !== undefined);
+      return { outcome: attempt.reason, replaced: again ? () => manifestReplaced(cache, attempt.manifest) : null };
+    });
+  }
+
+  /** One load from the manifest as it is now: why not, if it did not load; whether a segment it names was gone, and whether any was put into the index. */
+  private async loadOnce(cache: IndexCache, fingerprint: string, index: PersistedIndex): Promise<{ reason: RebuildReason | null; manifest: unknown; missing: boolean; filled: boolean }> {
     const manifestRead = await readPart(cache, MANIFEST_PART);
-    if (!manifestRead.ok) return { kind: "unreadable", detail: errorMessage(manifestRead.error) };
-    if (manifestRead.value === null || manifestRead.value === undefined) return { kind: "no_cache" };
+    const stop = (reason: RebuildReason, missing = false, filled = false) => ({ reason, manifest: manifestRead.ok ? manifestRead.value : null, missing, filled });
+    if (!manifestRead.ok) return stop({ kind: "unreadable", detail: errorMessage(manifestRead.error) });
+    if (manifestRead.value === null || manifestRead.value === undefined) return stop({ kind: "no_cache" });
     const read = readManifest(manifestRead.value, fingerprint);
-    if (!read.ok) return read.reason;
+    if (!read.ok) return stop(read.reason);
     const { segments, nextId, averageFieldLength } = read.manifest;
+    // Looked for before any is read: one gone is known before the index holds anything (a listing that fails checks nothing).
+    const stored = await storedNames(cache);
+    if (stored !== null && segments.some((s) => !stored.has(s.name))) return stop({ kind: "incomplete" }, true);
     index.engine.restoreCounters(nextId, [...averageFieldLength]);
     const slice = index.slice();
     let next = segments.length > 0 ? readAhead(cache, segments[0].name) : null;
@@ -102,17 +131,17 @@ export class SavedIndex {
       // event loop: the UI gets a turn before a slice of ours is added to that.
       if (waited) await slice.pause();
       next = i + 1 < segments.length ? readAhead(cache, segments[i + 1].name) : null;
-      if (!part.ok) return { kind: "unreadable", detail: errorMessage(part.error) };
-      if (part.value === null || part.value === undefined) return { kind: "incomplete" };
+      if (!part.ok) return stop({ kind: "unreadable", detail: errorMessage(part.error) }, false, true);
+      if (part.value === null || part.value === undefined) return stop({ kind: "incomplete" }, true, i > 0);
       const problem = await readSegment(part.value, entry, index.engine, (note) => index.remember(note), slice);
-      if (problem) return problem;
+      if (problem) return stop(problem, false, true);
       await slice.pause();
     }
     this.forget();
     this.segments = segments.map((s) => ({ ...s, left: [...s.left] }));
     this.savedEnd = nextId;
     this.unlisted.loaded(segments.map((s) => s.name));
-    return null;
+    return { reason: null, manifest: manifestRead.value, missing: false, filled: true };
   }
 
   /**
@@ -182,13 +211,15 @@ export class SavedIndex {
   }
 
   /**
-   * The entries, each kept segment that is no longer stored written again from the index: another
-   * process's save may have taken it away since this save listed the cache (one that read an older
-   * manifest, and dates the part by its writing). Named missing, it cost the next start a rebuild of
-   * the whole vault. A listing that fails checks nothing, as at the save's start.
+   * The entries, each segment that is no longer stored written again from the index: another
+   * process's save may have taken it away since this save listed the cache (a kept one, by a process
+   * that read an older manifest and dates the part by its writing) or since this save wrote it (its
+   * date read against a wall clock set forward since: a rebuild's save writes every segment, and
+   * looking only at kept ones it named them all, gone or not). Named missing, it cost the next start a
+   * rebuild of the whole vault. A listing that fails checks nothing, as at the save's start.
    */
   private async writeGoneAgain(run: SaveRun, entries: SegmentEntry[]): Promise<SegmentEntry[]> {
-    if (entries.every((entry) => run.written.has(entry.name))) return entries;
+    if (entries.length === 0) return entries;
     const stored = await storedNames(run.cache);
     if (stored === null || entries.every((entry) => stored.has(entry.name))) return entries;
     const out: SegmentEntry[] = [];
@@ -217,6 +248,15 @@ export class SavedIndex {
       // Left for the next save.
     }
   }
+}
+
+/**
+ * Whether the stored manifest is no longer `before` (the one a load began with): each save's names
+ * segments of its own token, or at least dates itself. One that cannot be read is not known to be another.
+ */
+async function manifestReplaced(cache: IndexCache, before: unknown): Promise<boolean> {
+  const now = await readPart(cache, MANIFEST_PART);
+  return now.ok && JSON.stringify(now.value) !== JSON.stringify(before);
 }
 
 /**

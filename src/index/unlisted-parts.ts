@@ -10,9 +10,19 @@
 // after a manifest of ours stopped naming it; any other once it was written ten minutes ago (when the
 // cache can tell) or a save of ours first found it unlisted that long ago.
 //
+// A load reads the manifest, then the parts it names; when one is gone, another save has most likely
+// replaced that manifest meanwhile (and a process that broke the rule above, or a load held up past
+// the ten minutes, let the part go): the load starts again from the manifest as it is now
+// (`loadFromLatestManifest`), rather than building or embedding everything again.
+//
 // The two waits of ours are measured on the clock's monotonic reading: a wall clock set forward (by
 // hand, a time sync, a machine waking) made them nothing, and a part went while a process that read
-// the manifest naming it was loading it. Only a part's write date, a wall time, is compared with the wall clock.
+// the manifest naming it was loading it. Only a part's write date, a wall time, is compared with the
+// wall clock, less how far this process has seen it set forward since its first look (the wall clock
+// gone further than the monotonic one): set forward an hour, a part another process had written a
+// moment before read as an hour old, and went before that process's manifest named it. A clock set
+// forward before this process's first look it cannot see; for that, a save looks for every part it
+// names once more just before its manifest, and writes again one that went.
 import { monotonicReading, type Clock } from "../ports";
 
 /** How long an unlisted part someone may still name stays. Longer than another process's save or load
@@ -38,6 +48,8 @@ export class UnlistedParts {
   private readonly droppedAt = new Map<string, number>();
   /** Unlisted parts of other processes' saves, by the monotonic reading when a save of ours first found them. */
   private readonly unlistedSince = new Map<string, number>();
+  /** This process's first look at a save's clock: how far the wall clock has been set forward since is measured from it. */
+  private firstLook: Readings | null = null;
 
   /** This process is about to write `name` (before the write: a write cut short may still leave it). */
   writing(name: string): void {
@@ -63,7 +75,7 @@ export class UnlistedParts {
 
   /** A manifest of ours names `names` now: what the one before named and this one does not is dropped as of the clock's reading now. */
   nameParts(names: Iterable<string>, clock: SaveClock): void {
-    const now = monotonicReading(clock);
+    const now = this.look(clock).monotonic;
     const next = new Set(names);
     for (const name of this.named) if (!next.has(name)) this.droppedAt.set(name, now);
     for (const name of next) {
@@ -79,7 +91,7 @@ export class UnlistedParts {
    * are dated now.
    */
   async partsToGo(cache: DatedParts, stored: readonly string[], listed: ReadonlySet<string>, ours: (name: string) => boolean, clock: SaveClock): Promise<string[]> {
-    const now: Readings = { wall: clock.now(), monotonic: monotonicReading(clock) };
+    const now = this.look(clock);
     this.forgetAbsent(new Set(stored), listed);
     const going: string[] = [];
     for (const name of stored) {
@@ -96,6 +108,17 @@ export class UnlistedParts {
       this.droppedAt.delete(name);
       this.unlistedSince.delete(name);
     }
+  }
+
+  /**
+   * The clock's readings now, its wall time less how far it has been set forward since this process's
+   * first look (never more: a clock set back leaves dates as they are, and a part "from the future" waits).
+   */
+  private look(clock: SaveClock): Readings {
+    const now: Readings = { wall: clock.now(), monotonic: monotonicReading(clock) };
+    this.firstLook ??= now;
+    const setForward = now.wall - this.firstLook.wall - (now.monotonic - this.firstLook.monotonic);
+    return setForward > 0 ? { ...now, wall: now.wall - setForward } : now;
   }
 
   /** Lets go of the dates of parts no longer stored, and of parts listed again. */
@@ -145,4 +168,29 @@ export function storedNames(cache: { names(): Promise<string[]> }): Promise<Set<
     (names) => new Set(names),
     () => null,
   );
+}
+
+/** Manifests a load reads when a part the one before named was gone: another save replaced them that often meanwhile. */
+export const LOAD_ATTEMPTS = 3;
+
+/**
+ * One load from the manifest as it was read (the index's, the vectors' root): what it came to, and,
+ * when a part that manifest named was not there, how to tell whether the manifest has been replaced
+ * since (null: no part was missing, or the load cannot be made again).
+ */
+export interface ManifestLoad<T> {
+  outcome: T;
+  replaced: (() => Promise<boolean>) | null;
+}
+
+/**
+ * The outcome of `load`, made again (up to LOAD_ATTEMPTS times in all) while a part its manifest
+ * named was gone and another save has replaced that manifest since: the new one names parts of its
+ * own. The one home of that rule, for the index's load and the vectors'.
+ */
+export async function loadFromLatestManifest<T>(load: () => Promise<ManifestLoad<T>>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const { outcome, replaced } = await load();
+    if (replaced === null || attempt === LOAD_ATTEMPTS || !(await replaced())) return outcome;
+  }
 }

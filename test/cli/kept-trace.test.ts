@@ -78,6 +78,50 @@ describe("keeping a trace", () => {
   });
 });
 
+describe("what a process killed while keeping a trace left", () => {
+  const NOW = Date.parse("2025-06-01T12:00:00Z");
+  const HOUR = 60 * 60 * 1000;
+  const newTrace = () => ({ ...traceWith("what changed?", []), run_id: "20250601-120000-ffffff" });
+
+  /** A file in `folder` written `age` before NOW. */
+  function leftIn(folder: string, name: string, age: number): void {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, name), "half a trace");
+    const date = new Date(NOW - age);
+    utimesSync(path.join(folder, name), date, date);
+  }
+
+  it("is taken away at the next keep once its process is gone and it is an hour old; another's write under way stays", async () => {
+    const folder = path.join(tmp, "traces", "a");
+    // 99999999: no process has that id (Linux's ids stop at 4,194,304).
+    const killed = ["20250101-120000-abcdef.md.99999999.0123456789ab.tmp", "20250101-120000-abcdef.md.99999999.tmp"];
+    const stays = [
+      // Its process gone, but written a moment ago: one in another container sharing the cache looks gone from here.
+      "20250101-120000-abcde0.md.99999999.ba9876543210.tmp",
+      // Its process is alive (this one's parent), however old.
+      `20250101-120000-abcde1.md.${process.ppid}.0123456789ab.tmp`,
+      // Not a kept trace's temporary file: someone else's.
+      "notes.md.99999999.0123456789ab.tmp",
+    ];
+    for (const name of killed) leftIn(folder, name, 2 * HOUR);
+    leftIn(folder, stays[0], 60_000);
+    leftIn(folder, stays[1], 2 * HOUR);
+    leftIn(folder, stays[2], 2 * HOUR);
+    leftIn(folder, "20250101-120000-abcdef.md", 2 * HOUR);
+    await keepTrace(folder, newTrace(), NOW);
+    expect(readdirSync(folder).sort()).toEqual(["20250101-120000-abcdef.md", "20250601-120000-ffffff.md", ...stays].sort());
+  });
+
+  it("is not taken from a kept traces' folder linked to an archive elsewhere", async () => {
+    const archive = path.join(tmp, "archive");
+    leftIn(archive, "20250101-120000-abcdef.md.99999999.0123456789ab.tmp", 2 * HOUR);
+    mkdirSync(path.join(tmp, "cache", "traces"), { recursive: true });
+    symlinkSync(archive, path.join(tmp, "cache", "traces", "a"));
+    await keepTrace(path.join(tmp, "cache", "traces", "a"), newTrace(), NOW);
+    expect(readdirSync(archive).sort()).toEqual(["20250101-120000-abcdef.md.99999999.0123456789ab.tmp", "20250601-120000-ffffff.md"]);
+  });
+});
+
 describe("how many kept traces a vault keeps", () => {
   const NOW = Date.parse("2025-06-01T12:00:00Z");
   const DAY = 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ import { ControlledStore } from "../support/controlled-note-store";
 import { fakeClock, FAKE_NOW, type FakeClock } from "../support/fake-clock";
 import { MemoryIndexCache } from "../support/memory-index-cache";
 import { parseNote } from "../../src/index/markdown";
-import { SavedIndex } from "../../src/index/saved-index";
+import { SavedIndex, type PersistedIndex } from "../../src/index/saved-index";
 import { createEngine, toEngineDoc } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 import type { IndexedNote } from "../../src/index/types";
@@ -244,6 +244,50 @@ describe("loading the saved index", () => {
     const segmentWrites = events.flatMap((e, i) => (e.startsWith("write segment") ? [i] : []));
     expect(segmentWrites).toHaveLength(3);
     for (const at of segmentWrites) expect(events[at - 1]).toBe("yield");
+  });
+});
+
+describe("a segment gone while the load reads the others", () => {
+  /** An empty index to load into, and each index it started over with. */
+  function loadTarget(made: { notes: Map<string, IndexedNote> }[]): PersistedIndex {
+    const notes = new Map<string, IndexedNote>();
+    made.push({ notes });
+    return {
+      engine: createEngine(createAnalyzer({ stemming: false })),
+      note: (path) => notes.get(path),
+      remember: (note) => void notes.set(note.path, note),
+      slice: () => NO_SLICES,
+      startOver: () => loadTarget(made),
+    };
+  }
+
+  // Another process's save replaced every segment after the load had read the first: the one it
+  // read next was gone, and the load was a rebuild, "incomplete", where the new manifest was whole.
+  it("starts over in an emptied index from the manifest that replaced the one it began with", async () => {
+    const old = segmentNames();
+    const second = old[1];
+    const read = cache.read.bind(cache);
+    let replaced = false;
+    cache.read = async (name) => {
+      if (name === second && !replaced) {
+        replaced = true;
+        // A process that built the index itself saves every segment under a token of its own; its
+        // next save, ten minutes on, takes away those of the manifest it replaced.
+        const other = new VaultIndex();
+        await other.sync(store, null);
+        await other.save(cache);
+        await cache.remove(old);
+      }
+      return read(name);
+    };
+    const made: { notes: Map<string, IndexedNote> }[] = [];
+    const reason = await new SavedIndex().load(cache, cache.manifest().fingerprint, loadTarget(made));
+    expect(reason).toBeNull();
+    // It read the first segment of the old manifest, then met the second gone: two indexes, the last one whole.
+    expect(segmentNames().filter((n) => old.includes(n))).toEqual([]);
+    expect(made).toHaveLength(2);
+    expect(made[0].notes.size).toBe(1000);
+    expect(made[1].notes.size).toBe(NOTES);
   });
 });
 
@@ -504,6 +548,65 @@ describe("two processes saving into one cache, mid-save", () => {
     const report = await reloaded.sync(shared.store, afterManifestRead(shared.cache, saveTwice));
     expect(report).toMatchObject({ mode: "cache", rebuildReason: undefined, removed: 1 });
     expect((await reloaded.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+  });
+
+  // A load held up ten minutes between the manifest and its segments (a machine asleep, a process
+  // stopped): the other process's saves replaced every segment and, the second ten minutes on, took
+  // away those the manifest it read named. It built the whole vault again, saying "incomplete".
+  it("a load that finds the segments of the manifest it read gone loads the manifest that replaced it", async () => {
+    const shared = sharedVault();
+    const server = new VaultIndex({ clock: shared.clock });
+    await server.sync(shared.store, shared.cache);
+    await server.save(shared.cache);
+    const [replaced] = shared.cache.manifest().segments;
+    shared.store.files.delete("Other.md");
+    server.removeFile("Other.md");
+    const saveTwice = async (): Promise<void> => {
+      await server.save(shared.cache);
+      shared.clock.advance(10 * 60_000);
+      await server.save(shared.cache);
+    };
+    const starting = new VaultIndex({ clock: shared.clock });
+    const report = await starting.sync(shared.store, afterManifestRead(shared.cache, saveTwice));
+    expect(shared.cache.parts.has(replaced.name)).toBe(false);
+    expect(report).toMatchObject({ mode: "cache", rebuildReason: undefined, added: 0, updated: 0, removed: 0 });
+    expect((await starting.search("jogging", shared.store)).map((r) => r.path)).toEqual(["Runner.md"]);
+  });
+
+  // `vault-research index` rebuilt the index (after a settings change) and wrote its first segment;
+  // the wall clock was then set forward an hour (a time sync as the machine woke); the MCP server, or
+  // a search starting up, saved, read that segment's file date as an hour old and took it away; the
+  // index's manifest then named it, and every later start built the whole vault again ("incomplete").
+  it("a segment of its own another process took away before its manifest, in a save that wrote every segment, is written again", async () => {
+    for (const started of ["before the clock was set", "after it"] as const) {
+      const shared = sharedVault();
+      const dated = datedParts(shared.cache, shared.clock);
+      let searcher = new VaultIndex({ clock: shared.clock });
+      await searcher.sync(shared.store, dated);
+      await searcher.save(dated);
+      shared.store.write("New.md", "# New\n\nA new note about herons.\n", FAKE_NOW + 10);
+      const indexer = new VaultIndex({ clock: shared.clock });
+      await indexer.sync(shared.store, null);
+      let hooked = false;
+      const saving: IndexCache = {
+        ...dated,
+        write: async (name, value) => {
+          await dated.write(name, value);
+          if (hooked || !name.startsWith("segment-")) return;
+          hooked = true;
+          shared.clock.set(shared.clock.now() + 60 * 60_000);
+          if (started === "after it") {
+            searcher = new VaultIndex({ clock: shared.clock });
+            await searcher.sync(shared.store, dated);
+          }
+          await searcher.save(dated);
+        },
+      };
+      await indexer.save(saving);
+      const next = new VaultIndex({ clock: shared.clock });
+      expect(await next.sync(shared.store, dated), started).toMatchObject({ mode: "cache", rebuildReason: undefined, added: 0 });
+      expect((await next.search("herons", shared.store)).map((r) => r.path), started).toEqual(["New.md"]);
+    }
   });
 
   it("takes away a segment it replaced once ten minutes have passed since", async () => {

@@ -79,6 +79,22 @@ describe("which unlisted parts a save may take away", () => {
     expect(await parts.partsToGo(cache, ["theirs"], new Set(), all, clock)).toEqual(["theirs"]);
   });
 
+  // The wall clock set forward an hour: a part another process wrote a moment before read as an hour
+  // old, and went before that process's manifest could name it.
+  it("a part's write date is read against the wall clock less how far it was set forward since this process first looked", async () => {
+    const clock = fakeClock(T0);
+    const parts = new UnlistedParts();
+    const cache = datedAt({ theirs: T0 - MINUTE, old: T0 - UNLISTED_PART_GRACE_MS });
+    expect(await parts.partsToGo(cache, ["theirs"], new Set(), all, clock)).toEqual([]);
+    clock.set(T0 + 60 * MINUTE);
+    expect(await parts.partsToGo(cache, ["theirs", "old"], new Set(), all, clock)).toEqual(["old"]);
+    clock.advance(UNLISTED_PART_GRACE_MS - 2 * MINUTE);
+    expect(await parts.partsToGo(cache, ["theirs"], new Set(), all, clock)).toEqual([]);
+    // Time passed since: its date and the monotonic wait agree.
+    clock.advance(MINUTE);
+    expect(await parts.partsToGo(cache, ["theirs"], new Set(), all, clock)).toEqual(["theirs"]);
+  });
+
   it("a part listed again, or gone, loses its date: found unlisted later, it waits anew", async () => {
     const parts = new UnlistedParts();
     await parts.partsToGo(undated, ["theirs"], new Set(), all, at(T0));

@@ -21,8 +21,9 @@
 // part a root this process wrote or loaded named, or the root its save replaced (read just before,
 // another process's too), goes ten minutes after a root of its own stopped naming it. Taking away
 // every part its own root did not name, a save removed the parts of another's save under way, whose
-// root then named parts that were gone: every note embedded again. A kept part
-// is looked for once more just before the root, and written again when another's save took it away.
+// root then named parts that were gone: every note embedded again. Every part the root
+// will name (kept, or written by this save) is looked for once more just before the root, and written
+// again when another's save took it away.
 //
 // Every part and the root start with a SHA-256 of what follows. A row's norm, which is all VRV1
 // checked, stays the same when a component's sign flips or two components swap places: such a
@@ -41,7 +42,7 @@
 import * as z from "zod";
 import { systemClock } from "../../ports";
 import { newSaveToken, SAVE_TOKEN_PATTERN } from "../cache-file";
-import { storedNames, UnlistedParts, type SaveClock } from "../unlisted-parts";
+import { loadFromLatestManifest, storedNames, UnlistedParts, type SaveClock } from "../unlisted-parts";
 import { bucketOf, bucketsFor } from "../vault-language/note-vector-file";
 import type { VectorCache } from "./vector-cache";
 import { noteEntryOf, noteEntrySchema, noteFromEntry, readVectors, type VectorLoad } from "./vector-file";
@@ -60,8 +61,6 @@ const COUNTED_SCHEMA = "vault-research.vectors.v2";
 const PART_NAME = new RegExp(`^vectors-${SAVE_TOKEN_PATTERN}-(0|[1-9][0-9]*)$`);
 /** A bucket's part as VRV2 roots named it, after a count of saves. */
 const COUNTED_PART_NAME = /^vectors-([1-9][0-9]*)-(0|[1-9][0-9]*)$/;
-/** Roots read when a part named by the one before was gone: another save replaced them that often meanwhile. */
-const LOAD_ATTEMPTS = 3;
 const DIGEST_BYTES = 32;
 /** Magic and digest: the digest covers every byte after them. */
 const HEAD_BYTES = 4 + DIGEST_BYTES;
@@ -125,16 +124,16 @@ export function isVectorPartName(name: string): boolean {
  * The stored vectors for `model`, or an empty store and why. Rejects when the cache cannot be read
  * (a part included): read as none, the next save would put a few notes over hours of embedding.
  */
-export async function loadStoredVectors(cache: VectorCache, model: string): Promise<VectorLoad> {
-  for (let attempt = 1; ; attempt++) {
+export function loadStoredVectors(cache: VectorCache, model: string): Promise<VectorLoad> {
+  return loadFromLatestManifest(async () => {
     const root = await cache.read(ROOT_PART);
-    if (root === null || !isPartsRoot(root)) return readVectors(root, model);
+    if (root === null || !isPartsRoot(root)) return { outcome: readVectors(root, model), replaced: null };
     const read = await readManifest(root);
-    if (!read.ok) return { store: new VectorStore(model), reset: read.reset };
+    if (!read.ok) return { outcome: { store: new VectorStore(model), reset: read.reset }, replaced: null };
     const load = await loadParts(cache, read.manifest, model);
     // A root that changed since it was read named parts of its own: those are read instead.
-    if (load.missing === 0 || attempt === LOAD_ATTEMPTS || !(await rootChanged(cache, root))) return load.vectors;
-  }
+    return { outcome: load.vectors, replaced: load.missing === 0 ? null : () => rootChanged(cache, root) };
+  });
 }
 
 /** The notes of every part the root names that is there and as written; `missing`: notes of parts that are not there. */
@@ -226,7 +225,7 @@ export async function saveStoredVectors(cache: VectorCache, store: VectorStore, 
       if (old && sameNotes(old.notes, notes) && (stored === null || stored.has(old.name))) parts.set(bucket, old);
       else await writePart(bucket, notes);
     }
-    await writeGoneAgain(cache, parts, written, writePart);
+    await writeGoneAgain(cache, parts, writePart);
     unlisted.replacing(await namesInStoredRoot(cache));
     await cache.write(ROOT_PART, await encodeRoot(store, buckets, parts));
   } catch (error) {
@@ -240,16 +239,17 @@ export async function saveStoredVectors(cache: VectorCache, store: VectorStore, 
 }
 
 /**
- * Each kept part that is no longer stored, written again: another process's save may have taken it
- * away since this save listed the cache (one that read an older root, and dates the part by its
- * writing). Named by the root, it would be missing at the next load. A listing that fails checks nothing.
+ * Each part the root will name that is no longer stored, written again: another process's save may
+ * have taken it away since this save listed the cache (a kept one, by a process that read an older
+ * root and dates the part by its writing) or since this save wrote it (its date read against a wall
+ * clock set forward since). Named by the root, it would be missing at the next load. A listing that
+ * fails checks nothing.
  */
-async function writeGoneAgain(cache: VectorCache, parts: Map<number, SavedPart>, written: ReadonlySet<string>, writePart: (bucket: number, notes: NoteVectors[]) => Promise<void>): Promise<void> {
-  const keptParts = [...parts].filter(([, part]) => !written.has(part.name));
-  if (keptParts.length === 0) return;
+async function writeGoneAgain(cache: VectorCache, parts: Map<number, SavedPart>, writePart: (bucket: number, notes: NoteVectors[]) => Promise<void>): Promise<void> {
+  if (parts.size === 0) return;
   const stored = await storedNames(cache);
   if (stored === null) return;
-  for (const [bucket, part] of keptParts) if (!stored.has(part.name)) await writePart(bucket, [...part.notes]);
+  for (const [bucket, part] of [...parts]) if (!stored.has(part.name)) await writePart(bucket, [...part.notes]);
 }
 
 /**
@@ -283,7 +283,7 @@ export async function namesInStoredRoot(cache: VectorCache): Promise<string[]> {
 
 function notesByBucket(store: VectorStore, buckets: number): Map<number, NoteVectors[]> {
   const out = new Map<number, NoteVectors[]>();
-  for (const note of store.entries()) {
+  for (const note of store.savedEntries()) {
     const bucket = bucketOf(note.path, buckets);
     const list = out.get(bucket);
     if (list) list.push(note);

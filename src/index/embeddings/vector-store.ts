@@ -88,7 +88,8 @@ export class VectorStore {
    * Vectors of notes the index no longer lists, by the hash of the text they were made from, until
    * a run is done (`forgetDeparted`): a note renamed is listed under a new name, and matched by
    * path its vectors went and it was embedded again (a folder of 3,000 notes renamed, 3,000 notes'
-   * requests). Never searched, never saved.
+   * requests). Never searched; saved at their old paths (`savedEntries`) until then, so a process
+   * ended before its run was done leaves them to the next one's plan, as they were before it.
    */
   private readonly departed = new Map<string, NoteVectors[]>();
   /** Notes the last run that tried them left out, by path (`leaveOut`); never searched, saved in the vectors' root (vector-parts.ts). */
@@ -141,6 +142,25 @@ export class VectorStore {
 
   entries(): IterableIterator<NoteVectors> {
     return this.notes.values();
+  }
+
+  /**
+   * What a save keeps: every note's vectors, and those set aside for a renamed note at the path they
+   * left, where no note is now. A run cancelled (Ctrl-C, the plugin unloaded) or failed (a server
+   * down while notes moved and dated anew wait to embed) saves before it is done; saved without them,
+   * the next process found those notes new and sent every one to the model again. Loaded, they are
+   * set aside again by that process's plan. One left where a note is now is let go: a path holds one note.
+   */
+  *savedEntries(): IterableIterator<NoteVectors> {
+    yield* this.notes.values();
+    const paths = new Set<string>();
+    for (const same of this.departed.values()) {
+      for (const note of same) {
+        if (this.notes.has(note.path) || paths.has(note.path)) continue;
+        paths.add(note.path);
+        yield note;
+      }
+    }
   }
 
   /** Vectors are for this model from now on; another model's are thrown away (and said so). */

@@ -164,6 +164,40 @@ describe("vectors of renamed notes", () => {
     expect(vectors.size).toBe(33);
   });
 
+  it("a renamed folder's run cancelled midway, then another process: the notes not carried yet still follow, nothing sent but the fingerprint", async () => {
+    const { store, index, vectors, cache } = await embeddedVault();
+    await index.renameFiles(store, renameFolder(store, "Projects", "Archive"));
+    const job: EmbeddingJob = new EmbeddingJob({ store: vectors, embedder: ollama(), notes: store, cache, notesPerBatch: 4, yieldToUi: async (): Promise<void> => job.cancel() });
+    expect(await job.run(indexFiles(index))).toMatchObject({ state: "cancelled", notesMoved: 4 });
+
+    // The process ended (Ctrl-C, the plugin unloaded): the next one has only what the cancel saved.
+    const loaded = await loadStoredVectors(cache, "ollama:nomic-embed-text");
+    expect(loaded.reset).toBeNull();
+    const again = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes: store, cache }).run(indexFiles(index));
+    expect(again).toMatchObject({ state: "done", notesDone: 0, notesMoved: 26 });
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
+    expect([...loaded.store.entries()].map((n) => n.path).sort()).toEqual(indexFiles(index).map((f) => f.path).sort());
+    // Done, the set-aside vectors go for good: the next load holds the vault's notes only.
+    const last = await loadStoredVectors(cache, "ollama:nomic-embed-text");
+    expect(last.store.size).toBe(33);
+  });
+
+  it("notes moved and dated anew while the server is down: a later process still carries their vectors", async () => {
+    const { store, index, cache } = await embeddedVault();
+    const renames = renameFolder(store, "Projects", "Archive");
+    for (const { path } of renames) store.write(path, store.files.get(path)!.text, WRITTEN + 5_000);
+    await index.renameFiles(store, renames);
+    const down = ollamaEmbeddingModel({ http: fetchHttp, model: "nomic-embed-text", baseUrl: "http://127.0.0.1:9", requestsPerSecond: 0, timeoutMs: 5000 });
+    const failed = await new EmbeddingJob({ store: (await loadStoredVectors(cache, down.name)).store, embedder: down, notes: store, cache }).run(indexFiles(index));
+    // Planned to embed (their dates changed), so the fingerprint comes first, and it could not be asked.
+    expect(failed.state).toBe("failed");
+
+    const loaded = await loadStoredVectors(cache, "ollama:nomic-embed-text");
+    const again = await new EmbeddingJob({ store: loaded.store, embedder: ollama(), notes: store, cache }).run(indexFiles(index));
+    expect(again).toMatchObject({ state: "done", notesDone: 0, notesMoved: 30 });
+    expect(server.embeddedTexts()).toEqual([FINGERPRINT_TEXT]);
+  });
+
   it("does not give a new note the vectors of one that went with its date and size but other text", async () => {
     const { store, index, vectors, cache } = await embeddedVault();
     const gone = store.files.get("Elsewhere 1.md")!;

@@ -415,6 +415,37 @@ describe("two processes saving into one cache", () => {
     expect(vectorPartsIn(cache)).toEqual(named());
   });
 
+  // A's first save (every part new) had written its first part when the wall clock was set forward an
+  // hour; B's save then read that part's date as an hour old and took it away; A's root named it, and
+  // the next load embedded those notes again (`notes_missing`).
+  it("a part of its own another process takes away before the root, in a save that wrote every part, is written again", async () => {
+    const cache = new MemoryVectorCache();
+    let wall = T0;
+    cache.now = () => wall;
+    const b = embedded(MODEL, 50, 7);
+    await saveStoredVectors(cache, b, 0, at(wall));
+    const a = embedded(MODEL, 50, 0);
+    let hooked = false;
+    const aSaving: VectorCache = {
+      read: (name) => cache.read(name),
+      names: () => cache.names(),
+      writtenAt: (name) => cache.writtenAt(name),
+      remove: (names) => cache.remove(names),
+      clear: () => cache.clear(),
+      write: async (name, bytes) => {
+        await cache.write(name, bytes);
+        if (hooked || name === ROOT_PART) return;
+        hooked = true;
+        wall += 60 * 60_000;
+        await saveStoredVectors(cache, b, 0, at(wall));
+      },
+    };
+    await saveStoredVectors(aSaving, a, 0, at(T0));
+    const loaded = await loadStoredVectors(cache, MODEL);
+    expect(loaded.reset).toBeNull();
+    expectLoadedAs(loaded, a);
+  });
+
   // A process that read an older root (A) sees parts another wrote long ago (by their date) as
   // leftovers, and takes them away at once: mid-save of B, which keeps them and listed them at its start.
   it("a kept part another process takes away while this one saves is written again before the root", async () => {

@@ -66,6 +66,22 @@ describe("vector store", () => {
     expect(store.follow(file("New/a.md"), units)).toBe(false);
   });
 
+  it("a save keeps departed vectors at the path they left until a run is done, never a second note at a path a note holds now", () => {
+    const store = storeWithThree();
+    const b = store.note("b.md")!;
+    const c = store.note("c.md")!;
+    store.plan([file("a.md")]);
+    // c.md is back with other text and was embedded: the path is its now.
+    store.put(file("c.md", 7), [title], [v(0, 0, 1)]);
+    const saved = [...store.savedEntries()];
+    expect(saved.map((n) => n.path).sort()).toEqual(["a.md", "b.md", "c.md"]);
+    expect(saved.find((n) => n.path === "b.md")).toBe(b);
+    expect(saved.find((n) => n.path === "c.md")).not.toBe(c);
+    expect([...store.entries()].map((n) => n.path).sort()).toEqual(["a.md", "c.md"]);
+    store.forgetDeparted();
+    expect([...store.savedEntries()].map((n) => n.path).sort()).toEqual(["a.md", "c.md"]);
+  });
+
   it("remembers a note left out as it was then: not once it changed, was embedded, went, or another model came", () => {
     const store = storeWithThree();
     store.leaveOut(file("d.md", 4), "server_error");
