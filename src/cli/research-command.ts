@@ -6,6 +6,7 @@
 import path from "node:path";
 import { warningsToShow, type Citation, type OutsideVaultRow } from "../evidence/research-pack";
 import { alsoFoundByLabel, outsideVaultCounter, providerDisplayName, savedPageLabel, vaultEvidenceCounter } from "../evidence/labels";
+import { webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence } from "../notes/web-outcome";
 import { runResearch } from "../research/run";
 import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { ProgressEvent, ResearchDial, ResearchResult } from "../research/types";
@@ -279,6 +280,7 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
   });
   const providers = Array.from(new Set(pack.external_evidence.map((r) => r.provider)));
   lines.push(outsideVaultCounter(pack.external_evidence.length, providers));
+  lines.push(...webOutcomeLines(result));
   pack.external_evidence.forEach((row, i) => {
     lines.push(`  ${i + 1}. [${row.source_key}] ${visibleName(row.title)} — ${visibleName(row.domain)}${row.published_at ? ` (${row.published_at.slice(0, 10)})` : ""}`);
     lines.push(`     ${row.label}`);
@@ -293,6 +295,19 @@ export function formatResearchText(result: ResearchResult, replayDir?: string, e
   lines.push("", `Stop reason: ${result.stop_reason}`);
   lines.push(traceLine(result, extras, pack.warnings.some((w) => w.kind === "trace_not_written")));
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Under the outside counter, how the web search went, in the trace note's and the panel's words
+ * (notes/web-outcome.ts): "Outside vault: 0 rows" said the same of a search every source failed, one
+ * stopped before any answered, and one that found nothing. Nothing for a run not allowed the web (the
+ * default), nor for rows found with no source failing: the counter says it all.
+ */
+function webOutcomeLines(result: ResearchResult): string[] {
+  if (!result.trace) return [];
+  // Read with the pack printed above it (the trace's is a bounded copy).
+  const outcome = webOutcomeOfTrace({ ...result.trace, pack: result.pack });
+  return outcome.kind !== "not_allowed" && webOutcomeSaysMore(outcome) ? [`  ${webOutcomeSentence(outcome)}`] : [];
 }
 
 /** Nothing at level 1 (the output people and scripts know); above it, the level that ran and why it ran lower. */

@@ -5,7 +5,7 @@
 // (markdown-escape.ts). Everything here is pure: the caller writes the note through NoteStore.
 import { stringify as toYaml } from "yaml";
 import { warningsToShow, type ContentSection, type OutsideVaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, providerList, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerDisplayName, savedPageLabel, scoreFigure, vaultEvidenceCounter } from "../evidence/labels";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { CUT_MARK, cutText } from "../evidence/trace-bounds";
 import { TRACE_NOTE_TYPE } from "../index/trace-marks";
@@ -17,6 +17,7 @@ import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-ans
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
+import { webOutcomeHasFailures, webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence } from "./web-outcome";
 import { fileTitle } from "../index/markdown";
 
 export type Promotion = NonNullable<ResearchTrace["promotions"]>[number];
@@ -169,15 +170,15 @@ function outsideSection(trace: ResearchTrace): string {
   // Only a run that asked the web has answers that were replayed; a run that asked nothing has none to call recorded.
   if (trace.replayed_from !== undefined && trace.queries_sent.length > 0) lines.push(replayCallout(trace.replayed_from), "");
   lines.push(outsideVaultCounter(rows.length, counterProviders), "");
-  const failed = failedSources(trace);
-  if (failed !== "") lines.push(failed, "");
+  const outcome = webOutcomeOfTrace(trace);
+  // The web search's outcome in the words the panel, the CLI and the recall note use (web-outcome.ts).
+  if (webOutcomeSaysMore(outcome)) lines.push(`${webOutcomeSentence(outcome)}${webOutcomeHasFailures(outcome) ? " How each failed is under Warnings below." : ""}`, "");
   const why = eventText(trace, "external_policy", "detail");
   if (trace.queries_sent.length > 0) {
     if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
     lines.push(...queriesSent(trace));
-  } else {
-    lines.push(nothingSent(trace));
   }
+  while (lines[lines.length - 1] === "") lines.pop();
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
   for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key), pageNotRead(trace, row.source_key)));
   return lines.join("\n");
@@ -187,29 +188,6 @@ function outsideSection(trace: ResearchTrace): string {
 function answeredSources(trace: ResearchTrace): string[] {
   const { coverage, external_evidence: rows } = trace.pack;
   return [...new Set([...coverage.external_freshness.map((f) => f.provider), ...rows.map((r) => r.provider)])];
-}
-
-/**
- * The sources that failed and never answered, said beside the counter: with none answering, the
- * search failed, which "Outside vault: 0 rows" alone reads as a search that found nothing.
- */
-function failedSources(trace: ResearchTrace): string {
-  const answered = answeredSources(trace);
-  const failed = [...new Set(trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined && !answered.includes(e.provider) ? [e.provider] : [])))];
-  if (failed.length === 0) return "";
-  if (answered.length === 0) return `${webSourcesFailed(failed, answered)} (see Warnings below).`;
-  return `${webSourcesFailed(failed, answered)} (see Warnings below); only ${providerList(answered)} answered.`;
-}
-
-/**
- * The web sources that failed and never answered, in the words this note and the pack's recall note
- * share (research/run-state.ts): with none of the sources answering, the search failed, "Web search
- * failed: Hacker News and Wikipedia did not answer"; beside some that did, "Hacker News failed".
- * Empty when none failed.
- */
-export function webSourcesFailed(failed: readonly string[], answered: readonly string[]): string {
-  if (failed.length === 0) return "";
-  return answered.length === 0 ? `Web search failed: ${providerList(failed)} did not answer` : `${providerList(failed)} failed`;
 }
 
 /**
@@ -235,16 +213,6 @@ function queryOrigin(data: Record<string, unknown>, cues: readonly string[]): st
   if (data.from !== "question_keywords") return null;
   const current = `the question asks about the current state${cues.length > 0 ? ` (${cues.map((c) => `“${escapeMarkdownText(oneLine(c))}”`).join(", ")})` : ""}`;
   return typeof data.year_added === "number" ? `the question's keywords; ${data.year_added} added because ${current}` : `the question's keywords, sent because ${current}`;
-}
-
-/**
- * Why nothing left the device, in the policy's words when it spoke (on-weak with enough in the vault,
- * no source turned on): "web search was not used" alone left a reader of an on-weak run guessing.
- */
-function nothingSent(trace: ResearchTrace): string {
-  if (trace.mode === "never") return "Nothing left the device: web search is off for this run.";
-  const skipped = eventText(trace, "external_search_skipped", "reason");
-  return skipped ? `Nothing left the device. ${escapeMarkdownText(capitalized(sentence(skipped)))}` : "Nothing left the device: web search was not used.";
 }
 
 /** A text fact of the run's first event of `type` (the trace's events keep the policy's and pages' words). */
@@ -430,10 +398,6 @@ function tableCell(text: string): string {
   return escapeMarkdownText(oneLine(text));
 }
 
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** `text` ended as a sentence (`asSentence`), on one line: a line break would end the list item or callout it stands in. */
 function sentence(text: string): string {

@@ -2,16 +2,17 @@
 // that stops mid-way still returns the pack it describes, with its trace.
 import type { Coverage, Judgement, OutsideVaultRow, PackWarning, QueryPlan, ResearchPack, VaultRow } from "../evidence/research-pack";
 import { RESEARCH_PACK_VERSION } from "../evidence/research-pack";
-import { providerList } from "../evidence/labels";
-import { webSourcesFailed } from "../notes/trace-note";
+import { webOutcomeOf, webOutcomeSentence, type WebOutcome } from "../notes/web-outcome";
 import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
 import { secretScrubber } from "../text/secret-scrub";
+import { routeQuestion } from "../websearch/routing";
 import type { ProviderErrorKind } from "../websearch/types";
 import { keyInQuestion } from "./key-in-question";
 import { markSavedPages } from "./saved-pages";
 import { RUN_LIMITS } from "./run-limits";
 import { StageRunner } from "./stage-runner";
+import { decideExternal } from "./stages/external-policy";
 import { planQuestion } from "./stages/plan";
 import { retrievalLevelDetail, type RetrievalLevel } from "./stages/local-retrieval";
 import type { PageRead } from "./stages/read-pages";
@@ -157,22 +158,34 @@ function recallNote(run: RunState): string {
 }
 
 /**
- * What the web added, and whether it answered. "Web search added 0 outside rows." was all a run said
- * when no source had answered: the panel, an agent and the trace read it as "the web found nothing".
- * The sources that failed are named from the run's typed failures, in the trace note's words.
+ * What the web added, and whether it answered, in the words every surface shares (notes/web-outcome.ts).
+ * "Web search added 0 outside rows." was all a run said when no source had answered, or when a stop
+ * cut them all off: the panel, an agent and the trace read it as "the web found nothing".
  */
 function webRecall(run: RunState): string {
-  const { external, outsideRows: outside } = run;
-  // Wanted but never asked: no source was enabled (run.ts, the external policy stage).
-  if (!external.used) return external.failed ? `Web search allowed (mode: ${run.mode}), but no source is enabled.` : `Web search not used (mode: ${run.mode}).`;
-  // Each source that answered has its freshness entry, with results or none.
-  const answered = [...new Set([...external.freshness.map((f) => f.provider), ...providersOf(outside)])];
-  const failedSources = [...new Set(external.sourceFailures.map((f) => f.provider))];
-  const neverAnswered = failedSources.filter((p) => !answered.includes(p));
-  if (external.failed) return `${webSourcesFailed(neverAnswered, answered) || "Web search failed: no source answered"}, so it added no outside rows.`;
-  const added = `Web search added ${outside.length} outside row${outside.length === 1 ? "" : "s"}${outside.length ? ` from ${providerList(providersOf(outside))}` : ""}`;
-  // A source that failed one query and answered the other is no source that failed.
-  const answeredPartly = failedSources.filter((p) => answered.includes(p));
-  const failures = [webSourcesFailed(neverAnswered, answered), answeredPartly.length > 0 ? `some requests to ${providerList(answeredPartly)} failed` : ""].filter((c) => c !== "");
-  return failures.length === 0 ? `${added}.` : `${added}; ${failures.join(", and ")}.`;
+  return webOutcomeSentence(webOutcomeOfRun(run));
+}
+
+/** The run's web outcome from its typed state: the same facts its trace gives the trace note and the panel. */
+export function webOutcomeOfRun(run: RunState): WebOutcome {
+  const { external } = run;
+  // A source the user's stop cut off is one the search asked that neither answered nor failed.
+  const stopped = run.warnings.some((w) => w.kind === "cancelled");
+  return webOutcomeOf({
+    mode: run.mode,
+    searched: external.used,
+    // Wanted but never asked: no source was enabled (run.ts, the external policy stage).
+    noSource: !external.used && external.failed,
+    notNeeded: !decideExternal(run.mode, run.judgement, run.plan).search,
+    rowProviders: run.outsideRows.map((r) => r.provider),
+    answered: external.freshness.map((f) => f.provider),
+    failures: external.sourceFailures,
+    cutOff: stopped && external.used ? sourcesAsked(run) : [],
+    stopped,
+  });
+}
+
+/** The sources the web search asks: the ones that fit the question, as the external retrieval stage routes them. */
+function sourcesAsked(run: RunState): string[] {
+  return routeQuestion(run.request.question, run.providers).decisions.filter((d) => d.ask).map((d) => d.source);
 }

@@ -2,7 +2,7 @@
 // each group under its counter. Web text is written as text (never HTML, never markdown).
 import { setIcon } from "obsidian";
 import type { OutsideVaultRow, ResearchPack, VaultRow } from "../evidence/research-pack";
-import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, providerList, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
+import { alsoFoundByLabel, outsideVaultCounter, outsideVaultLabel, savedPageLabel, vaultEvidenceCounter, type OutsideStore } from "../evidence/labels";
 import { renderPagePassages } from "./page-passages";
 import type { PromotionResult } from "../promote/promote";
 import { hasProviderExcerpt } from "../promote/promoted-note";
@@ -13,6 +13,7 @@ import { savedWords } from "./promotion-words";
 import { renderWhy } from "./why-matched";
 import { isoDay } from "../notes/source-note";
 import { fileTitle } from "../index/markdown";
+import { webOutcomeSaysMore, webOutcomeSentence, type WebOutcome } from "../notes/web-outcome";
 
 /** Characters of section or page text shown on a card. */
 const SNIPPET_CHARS = 280;
@@ -37,13 +38,12 @@ export interface EvidenceOptions {
   /** Show the outside group even when empty (the run was allowed to use the web). */
   outsideAsked: boolean;
   /**
-   * The sources the run's web search asked that failed and never answered (trace errors). With no
-   * outside row, the counter names only the sources that answered (`coverage.external_freshness`),
-   * and these are said under it: "0 rows" from a search that failed read as the web having nothing.
+   * How the run's web search went (notes/web-outcome.ts), said under the outside counter in the trace
+   * note's words when the counter does not say it all: not searched and why, failed, found nothing,
+   * stopped. The counter names only the sources that answered: "0 rows" from a search that failed
+   * read as the web having nothing.
    */
-  sourcesFailed?: readonly string[];
-  /** The run was allowed the web and did not search it: why, under the empty outside counter. */
-  webNotSearched?: string;
+  webOutcome?: WebOutcome;
   /** Say once, under the outside counter, what "ephemeral" means. */
   explainEphemeral?: boolean;
   /** The vault has no evidence: its nearest rows are shown folded, as what came closest. */
@@ -89,17 +89,13 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
   const answered = [...new Set(pack.coverage.external_freshness.map((f) => f.provider))];
   const providers = found.length > 0 ? found : pack.external_evidence.length > 0 ? pack.external_evidence.map((r) => r.provider) : answered;
   labelledGroup(outside, outsideVaultCounter(pack.external_evidence.length, providers));
-  if (options.webNotSearched && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-not-asked", text: options.webNotSearched });
-  const failed = (options.sourcesFailed ?? []).filter((p) => !answered.includes(p));
-  if (failed.length > 0 && pack.external_evidence.length === 0) outside.createDiv({ cls: "vault-research-outside-failed", text: failedSearchSentence(failed, answered) });
+  const outcome = options.webOutcome;
+  if (outcome && outcome.kind !== "not_allowed" && webOutcomeSaysMore(outcome)) {
+    const searched = outcome.kind === "searched";
+    outside.createDiv({ cls: ["vault-research-outside-outcome", searched ? "vault-research-outside-failed" : "vault-research-outside-not-asked"], text: webOutcomeSentence(outcome) });
+  }
   if (options.explainEphemeral && pack.external_evidence.length > 0) outside.createDiv({ cls: "vault-research-legend", text: EPHEMERAL_LEGEND });
   for (const row of pack.external_evidence) renderOutsideCard(outside, row, actions);
-}
-
-/** Under an empty outside counter, the sources that failed: with none answering, the search failed rather than found nothing. */
-function failedSearchSentence(failed: readonly string[], answered: readonly string[]): string {
-  if (answered.length === 0) return `The web search failed: no source answered (${providerList(failed)} failed).`;
-  return `${providerList(failed)} failed; only ${providerList(answered)} answered.`;
 }
 
 export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: EvidenceActions): HTMLElement {

@@ -16,6 +16,7 @@ import { SOURCE_ACCESS } from "../websearch/source-access";
 import type { NoteStore, SecretName } from "../ports";
 import { saveStoppedTraceNote } from "../research/stopped-trace-note";
 import type { Promotion } from "../notes/trace-note";
+import { webOutcomeOfTrace, webOutcomeSummary, type WebOutcome } from "../notes/web-outcome";
 import { errorMessage } from "../text/error-message";
 import { answerAsMarkdown } from "./answer-markdown";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
@@ -28,7 +29,7 @@ import { RunTimeline } from "./run-timeline";
 import { openAtSection } from "./search-modal";
 import { secretIsSet } from "./secret-presence";
 import { renderTurnActions } from "./turn-actions";
-import { providerChoiceName, providerDisplayName } from "../evidence/labels";
+import { providerChoiceName } from "../evidence/labels";
 import type { DialHost } from "./dial-host";
 
 export const RESEARCH_VIEW_TYPE = "vault-research-panel";
@@ -301,12 +302,10 @@ export class ResearchView extends ItemView {
     this.renderActions(el, turn, result, { noEvidence, stoppedBeforeNote: cancelledEarlier && !result.trace_path && notWrittenWarning(result), store });
     const explainEphemeral = !this.ephemeralExplained && result.pack.external_evidence.length > 0;
     if (explainEphemeral) this.ephemeralExplained = true;
-    const searched = webSearched(result);
     renderEvidence(el, result.pack, this.evidenceActions(result), {
       outsideAsked: turn.options.mode !== "never",
-      // A source is named on the counter only when it answered: one that failed is said failed under it.
-      sourcesFailed: sourcesThatFailed(result),
-      ...(searched ? {} : { webNotSearched: webNotSearchedSentence(result) }),
+      // Under the outside counter, in the trace note's words: a source named on the counter answered.
+      ...(result.trace ? { webOutcome: webOutcomeOfResult(result) } : {}),
       explainEphemeral,
       // With no row at all, a web answer keeps its "Vault evidence: 0 rows" beside the outside counter.
       vaultRowsAreClosestOnly: noEvidence || (judgedNoEvidence(result) && result.pack.evidence.length > 0),
@@ -519,37 +518,14 @@ export function describeOptions(options: TurnOptions): string {
   return `External web: ${MODE_LABELS[options.mode]} · ${options.providers.map(providerChoiceName).join(" + ")} · ${freshness}`;
 }
 
-/** Whether the run searched the web: its web stage ran, failed or found something. */
-function webSearched(result: Pick<ResearchResult, "pack" | "trace">): boolean {
-  const trace = result.trace;
-  return trace.timings_ms.external_retrieval !== undefined || trace.errors.some((e) => e.stage === "external_retrieval") || result.pack.external_evidence.length > 0;
-}
-
-/** Under an empty outside group of a run allowed the web that never searched it: why, when it is known. */
-function webNotSearchedSentence(result: Pick<ResearchResult, "pack" | "trace">): string {
-  const enough = result.trace.mode === "on-weak" && result.pack.judge.verdict === "enough_evidence";
-  return enough ? "The web was not searched: your vault had enough on this." : "The web was not searched for this question.";
-}
-
-/** The web part of a finished timeline's summary: "Brave, 4 results", "Brave failed", or "not needed". */
+/** The web part of a finished timeline's summary ("Brave, 4 results", "Brave failed", "not needed"): the trace note's facts, shorter. */
 export function webSummary(result: Pick<ResearchResult, "pack" | "trace">): string | undefined {
-  const trace = result.trace;
-  if (!trace || trace.mode === "never") return undefined;
-  if (!webSearched(result)) return "not needed";
-  const answered = result.pack.coverage.external_freshness.map((f) => f.provider);
-  const failed = sourcesThatFailed(result);
-  const parts = answered.map((p) => {
-    const n = result.pack.coverage.external_by_provider.find((c) => c.key === p)?.count ?? 0;
-    return `${providerDisplayName(p)}, ${n} result${n === 1 ? "" : "s"}`;
-  });
-  for (const p of failed) parts.push(`${providerDisplayName(p)} failed`);
-  return parts.join("; ") || "no answer";
+  return result.trace ? webOutcomeSummary(webOutcomeOfResult(result)) : undefined;
 }
 
-/** The web sources whose search failed and that never answered (a source with one query answered is no failure). */
-function sourcesThatFailed(result: Pick<ResearchResult, "pack" | "trace">): string[] {
-  const answered = new Set<string>(result.pack.coverage.external_freshness.map((f) => f.provider));
-  return [...new Set(result.trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider && !answered.has(e.provider) ? [e.provider] : [])))];
+/** The run's web outcome as its trace tells it, read with the pack the turn shows (the trace's is a bounded copy). */
+function webOutcomeOfResult(result: Pick<ResearchResult, "pack" | "trace">): WebOutcome {
+  return webOutcomeOfTrace({ ...result.trace, pack: result.pack });
 }
 
 /** Whether the secret a source sends is set: its key or token, SearXNG's password; true for a source that sends none. */

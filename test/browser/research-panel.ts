@@ -193,7 +193,7 @@ describe("research panel in Chromium", () => {
     expect(await rate.first().locator(".vault-research-problem-hint").textContent()).toContain("Wait a moment");
     // Brave never answered: the counter names no source, and the line under it says the search failed.
     expect(await turn.locator(".vault-research-counter").allTextContents()).toContain("Outside vault: 0 rows");
-    expect(await turn.locator(".vault-research-outside-failed").allTextContents()).toEqual(["The web search failed: no source answered (Brave failed)."]);
+    expect(await turn.locator(".vault-research-outside-outcome").allTextContents()).toEqual(["Web search failed: Brave was rate limited."]);
     expect(await turn.locator(".vault-research-card.is-vault").count()).toBeGreaterThan(0);
     await turn.locator(".vault-research-evidence-group.is-outside").scrollIntoViewIfNeeded();
     await shot(limited.page, "error-rate-limited");

@@ -475,15 +475,17 @@ describe("the outside section of a run whose web search failed", () => {
 
   it("says the sources that did not answer, and names none as having found nothing (it said 'Outside vault: 0 rows from Hacker News and Wikipedia')", () => {
     const note = outside(webTrace(["hackernews", "wikipedia"]));
-    expect(note).toContain("Outside vault: 0 rows\n\nWeb search failed: Hacker News and Wikipedia did not answer (see Warnings below).");
+    expect(note).toContain("Outside vault: 0 rows\n\nWeb search failed: Hacker News answered with a server error; Wikipedia answered with a server error. How each failed is under Warnings below.");
   });
 
   it("names the sources that answered with nothing apart from those that failed", () => {
-    expect(outside(webTrace(["hackernews"]))).toContain("Outside vault: 0 rows from Wikipedia\n\nHacker News failed (see Warnings below); only Wikipedia answered.");
+    expect(outside(webTrace(["hackernews"]))).toContain(
+      "Outside vault: 0 rows from Wikipedia\n\nWeb search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error. How each failed is under Warnings below.",
+    );
     // Every source answered: the search found nothing, and says no more than that.
     const none = outside(webTrace([]));
-    expect(none).toContain("Outside vault: 0 rows from Hacker News and Wikipedia\n\nQueries sent:");
-    expect(none).not.toMatch(/failed|answered/);
+    expect(none).toContain("Outside vault: 0 rows from Hacker News and Wikipedia\n\nWeb search added no outside rows: Hacker News and Wikipedia answered with nothing to add.\n\nQueries sent:");
+    expect(none).not.toMatch(/failed/);
   });
 });
 

@@ -146,8 +146,8 @@ describe("a web search that failed reads as failed, never as 'found nothing' or 
       const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: [...providers], writeTrace: false });
       expect(result.stop_reason).toBe("external_failed_local_used");
       // It names the sources that did not answer, as typed data of the run, not read back from warnings.
-      const named = providers.length === 1 ? "Hacker News did not answer" : "Hacker News and Wikipedia did not answer";
-      expect(result.pack.coverage.recall_note).toMatch(new RegExp(`^Searched \\d+ notes; \\d+ matched\\. Web search failed: ${named}, so it added no outside rows\\.$`));
+      const named = providers.length === 1 ? "Hacker News answered with a server error" : "Hacker News answered with a server error; Wikipedia answered with a server error";
+      expect(result.pack.coverage.recall_note).toMatch(new RegExp(`^Searched \\d+ notes; \\d+ matched\\. Web search failed: ${named}\\.$`));
       expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search failed: no web source answered.");
     }
   });
@@ -157,30 +157,31 @@ describe("a web search that failed reads as failed, never as 'found nothing' or 
     const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"] });
     const rows = result.pack.external_evidence.length;
     expect(rows).toBeGreaterThan(0);
-    expect(result.pack.coverage.recall_note).toMatch(new RegExp(`Web search added ${rows} outside rows from Wikipedia; Hacker News failed\\.$`));
+    const said = `Web search added ${rows} outside rows from Wikipedia; Hacker News answered with a server error.`;
+    expect(result.pack.coverage.recall_note).toMatch(new RegExp(`${said}$`));
     // The trace note says it in the same words.
-    expect(h.store.text(result.trace_path!)).toContain("Hacker News failed (see Warnings below); only Wikipedia answered.");
+    expect(h.store.text(result.trace_path!)).toContain(`${said} How each failed is under Warnings below.`);
   });
 
   it("sources that answered with nothing, beside one that failed: both are said", async () => {
     const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/empty.json")] });
     const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
-    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows; Hacker News failed\.$/);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error\.$/);
     expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add, and some of its requests failed.");
   });
 
   it("a search that ran and found nothing, and one not run, each read as what happened", async () => {
     const h = await sampleVaultHarness({ exchanges: replayFile("hackernews/empty.json") });
     const empty = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews"], writeTrace: false });
-    expect(empty.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows\.$/);
+    expect(empty.pack.coverage.recall_note).toMatch(/Web search added no outside rows: Hacker News answered with nothing to add\.$/);
     expect(freshnessLine(empty.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add.");
 
     const never = await h.run({ question: HISTORY_AND_LATEST, mode: "never", writeTrace: false });
-    expect(never.pack.coverage.recall_note).toMatch(/Web search not used \(mode: never\)\.$/);
+    expect(never.pack.coverage.recall_note).toMatch(/Nothing left the device: web search is off for this run\.$/);
     expect(freshnessLine(never.answer?.text)).toBe("may be out of date; no outside-vault search was used.");
 
     const noSource = await (await sampleVaultHarness({ settings: (s) => (s.external.providers = []) })).run({ question: HISTORY_AND_LATEST, mode: "always", writeTrace: false });
-    expect(noSource.pack.coverage.recall_note).toMatch(/Web search allowed \(mode: always\), but no source is enabled\.$/);
+    expect(noSource.pack.coverage.recall_note).toMatch(/Nothing left the device: web search was allowed, but no source is turned on\.$/);
     expect(freshnessLine(noSource.answer?.text)).toBe("may be out of date; outside-vault search was allowed, but no web source is enabled.");
   });
 });

@@ -24,7 +24,7 @@ describe("startRun", () => {
     const pack = packOf(startRun({ question: ANSWERED_QUESTION }, h.deps));
     expect(() => researchPackSchema.parse(pack)).not.toThrow();
     expect(pack.judge).toMatchObject({ verdict: "no_evidence", reason: "The run stopped before the vault was searched." });
-    expect(pack.coverage.recall_note).toBe("Searched 0 notes; 0 matched. Web search not used (mode: never).");
+    expect(pack.coverage.recall_note).toBe("Searched 0 notes; 0 matched. Nothing left the device: web search is off for this run.");
   });
 
   it("the pack shares the run's warnings, so a warning added at the end still reaches it", async () => {
@@ -72,12 +72,14 @@ describe("the recall note on web sources that failed", () => {
   const webPart = (note: string) => note.slice(note.indexOf("Web search"));
 
   it("names each source that did not answer, from the run's typed failures", async () => {
-    expect(webPart(packOf(await webRun([], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe("Web search failed: Hacker News and Wikipedia did not answer, so it added no outside rows.");
-    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews"])).coverage.recall_note)).toBe("Web search added 0 outside rows; Hacker News failed.");
+    expect(webPart(packOf(await webRun([], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe("Web search failed: Hacker News answered with a server error; Wikipedia answered with a server error.");
+    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews"])).coverage.recall_note)).toBe("Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error.");
   });
 
   it("calls no source that answered another query failed, and still says some of its requests failed", async () => {
-    expect(webPart(packOf(await webRun(["wikipedia"], ["wikipedia"])).coverage.recall_note)).toBe("Web search added 0 outside rows; some requests to Wikipedia failed.");
-    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe("Web search added 0 outside rows; Hacker News failed, and some requests to Wikipedia failed.");
+    expect(webPart(packOf(await webRun(["wikipedia"], ["wikipedia"])).coverage.recall_note)).toBe("Web search added no outside rows: Wikipedia answered with nothing to add; some requests to Wikipedia failed.");
+    expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe(
+      "Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error; some requests to Wikipedia failed.",
+    );
   });
 });

@@ -101,14 +101,14 @@ describe("cancellation", () => {
     expect(renderTraceNote(result.trace)).toMatch(/stop_reason: cancelled/);
   });
 
-  it("cancelled mid web search: the pack does not say the web was not used, since the query had left (it said 'Web search not used')", async () => {
+  it("cancelled mid web search: the pack says the search was stopped, neither that the web was not used (it said 'Web search not used') nor that it found nothing (it said 'Web search added 0 outside rows.')", async () => {
     const controller = new AbortController();
     const h = await sampleVaultHarness({ httpOptions: { beforeAnswer: () => controller.abort() } });
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", writeTrace: false }, { signal: controller.signal });
 
     expect(result.stop_reason).toBe("cancelled");
     expect(result.trace.queries_sent).toHaveLength(1);
-    expect(result.pack.coverage.recall_note).toMatch(/Web search added 0 outside rows\.$/);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search stopped before Brave answered\.$/);
   });
 
   it("a cancelled run says where it stopped: during a stage, or after the last one that finished (it said only 'The run was cancelled.')", async () => {

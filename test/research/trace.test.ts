@@ -274,7 +274,7 @@ describe("the trace note explains itself to someone who never saw the run", () =
     const result = await h.run({ question: ANSWERED_QUESTION, mode: "on-weak", writeTrace: true }, { replayedFrom: "fixtures/replay/brave-demo" });
     expect(result.trace.queries_sent).toEqual([]);
     const outside = section(h.store.text(result.trace_path!)!, "Outside vault", "Warnings");
-    expect(outside).toContain("Nothing left the device. The vault has enough evidence; the web was not searched.");
+    expect(outside).toContain("Nothing left the device: the vault had enough on this, so the web was not searched.");
     expect(outside).not.toContain("Recorded sample responses");
   });
 

@@ -20,6 +20,11 @@ function trace(errors: ResearchTrace["errors"] = []): ResearchTrace {
   return { schema: "research_trace.v1", run_id: "r", started_at: "", question: "", mode: "never", providers: [], freshness: "any", queries_sent: [], stop_reason: "enough_evidence", timings_ms: {}, events: [], errors, pack: pack("q", []) };
 }
 
+/** The trace of a run allowed the web that sent its query: `errors` are the sources that failed. */
+function searchedTrace(errors: ResearchTrace["errors"] = []): ResearchTrace {
+  return { ...trace(errors), mode: "always", providers: ["brave"], queries_sent: ["latest automerge"] };
+}
+
 function result(p: ResearchPack, text: string | null, extra: Partial<ResearchResult> = {}): ResearchResult {
   return {
     pack: p,
@@ -245,7 +250,7 @@ describe("the research panel", () => {
     const panel = await openPanel(async (request) =>
       result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, {
         stop_reason: "external_failed_local_used",
-        trace: trace([{ stage: "external_retrieval", kind: "rate_limited", provider: "brave", message: "Too many requests; try again in 3 s." }]),
+        trace: searchedTrace([{ stage: "external_retrieval", kind: "rate_limited", provider: "brave", message: "Too many requests; try again in 3 s." }]),
       }),
     { settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always")) });
     panel.type("latest automerge");
@@ -257,7 +262,7 @@ describe("the research panel", () => {
     expect(problem.querySelector(".vault-research-problem-hint")!.textContent).toMatch(/Wait a moment/);
     // Brave never answered: "0 rows from Brave" read as Brave having found nothing.
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
-    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["The web search failed: no source answered (Brave failed)."]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["Web search failed: Brave was rate limited."]);
   });
 
   it("names no source on the outside counter when every enabled source failed, and says the web search failed", async () => {
@@ -265,28 +270,28 @@ describe("the research panel", () => {
       { stage: "external_retrieval", kind: "network", provider: "hackernews", message: "The request failed." },
       { stage: "external_retrieval", kind: "parse", provider: "wikipedia", message: "The answer could not be read." },
     ];
-    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: trace(failures) }), {
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: searchedTrace(failures) }), {
       settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["hackernews", "wikipedia"])),
     });
     panel.type("latest automerge");
     panel.press("Enter");
     await panel.settled();
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
-    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["The web search failed: no source answered (Hacker News and Wikipedia failed)."]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["Web search failed: Hacker News could not be reached; Wikipedia sent an answer that could not be read."]);
   });
 
   it("names on the outside counter only the source that answered with nothing, and the one that failed under it", async () => {
     const answered = pack("latest automerge", [crdt]);
     answered.coverage.external_freshness = [{ provider: "wikipedia", requested: "any" }];
     const failures: ResearchTrace["errors"] = [{ stage: "external_retrieval", kind: "network", provider: "hackernews", message: "The request failed." }];
-    const panel = await openPanel(async () => result(answered, `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: trace(failures) }), {
+    const panel = await openPanel(async () => result(answered, `Vault says [${crdt.source_key}].`, { stop_reason: "external_failed_local_used", trace: searchedTrace(failures) }), {
       settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "always"), (s.external.providers = ["hackernews", "wikipedia"])),
     });
     panel.type("latest automerge");
     panel.press("Enter");
     await panel.settled();
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows from Wikipedia"]);
-    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["Hacker News failed; only Wikipedia answered."]);
+    expect(texts(panel.el, ".vault-research-outside-failed")).toEqual(["Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News could not be reached."]);
   });
 
   it("names no web source under the outside counter when the web was allowed but never asked", async () => {
@@ -294,13 +299,14 @@ describe("the research panel", () => {
       const t = trace();
       t.mode = "on-weak";
       t.providers = ["brave"];
+      t.events = [{ type: "external_search_skipped", at: 3, data: { reason: "The vault has enough evidence; the web was not searched.", mode: "on-weak" } }];
       return result(pack(request.question, [crdt]), `Vault says [${crdt.source_key}].`, { trace: t });
     }, { settings: (s) => ((s.external.enabled = true), (s.external.defaultMode = "on-weak")) });
     panel.type("How do CRDTs merge?");
     panel.press("Enter");
     await panel.settled();
     expect(texts(panel.el, ".vault-research-counter")).toEqual(["Vault evidence: 1 row", "Outside vault: 0 rows"]);
-    expect(texts(panel.el, ".vault-research-outside-not-asked")).toEqual(["The web was not searched: your vault had enough on this."]);
+    expect(texts(panel.el, ".vault-research-outside-not-asked")).toEqual(["Nothing left the device: the vault had enough on this, so the web was not searched."]);
     expect(panel.el.querySelector(".vault-research-timeline-web")!.textContent).toBe("web: not needed");
   });
 

@@ -43,7 +43,7 @@ describe("external search is off by default", () => {
       expect(result.trace.mode).toBe("never");
       expect(result.trace.queries_sent).toEqual([]);
       expect(result.trace.events.map((e) => e.type)).toContain("external_search_skipped");
-      expect(result.pack.coverage.recall_note).toMatch(/web search not used/i);
+      expect(result.pack.coverage.recall_note).toMatch(/Nothing left the device: web search is off for this run\.$/);
     });
   }
 });

@@ -137,7 +137,7 @@ describe("external retrieval status", () => {
     // The panel said so on Exa's line, twice; the pack said nothing, and the trace note's "see Warnings below" pointed at none.
     expect(h.progress.filter((e) => e.provider === "exa" && e.status === "failed").map((e) => e.detail)).toEqual(["server error", "server error"]);
     expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_http", "cancelled", "trace_not_written"]);
-    expect(result.pack.coverage.recall_note).toMatch(/Web search added 4 outside rows from Brave; Exa failed\.$/);
+    expect(result.pack.coverage.recall_note).toMatch(/Web search added 4 outside rows from Brave; Exa answered with a server error\.$/);
     // Brave's first answer is kept, labelled, and the stopped run's JSON holds to its schema.
     expect(result.pack.external_evidence.map((r) => r.label)).toEqual(Array(4).fill("Outside vault · Brave · ephemeral"));
     const json = researchResultSchema.safeParse(JSON.parse(JSON.stringify(researchResultJson(result, {}, undefined))));
@@ -162,7 +162,8 @@ describe("external retrieval status", () => {
     expect(lines).toEqual(["brave stopped: stopped before it answered", "exa failed: could not be reached"]);
     expect(result.trace.errors).toEqual([{ stage: "external_retrieval", kind: "network", message: "Could not reach Exa: getaddrinfo ENOTFOUND api.exa.ai", provider: "exa" }]);
     expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_network", "cancelled", "trace_not_written"]);
-    expect(result.pack.coverage.recall_note).toMatch(/ Web search failed: Exa did not answer, so it added no outside rows\.$/);
+    // Brave was stopped, not failed: "Web search failed: Exa did not answer" left it out.
+    expect(result.pack.coverage.recall_note).toMatch(/ Web search stopped before Brave answered; Exa could not be reached\.$/);
   });
 
   it("a stop keeps the warning of what the dispatcher bounded in the query it stopped, as a finished search does", async () => {

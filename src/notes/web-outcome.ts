@@ -1,0 +1,200 @@
+// How a run's web search went, in the one set of words every surface uses: the trace note under its
+// outside counter, the pack's recall note, the panel under its outside group and on its folded
+// timeline, the CLI's text. The panel said "The web search failed: no source answered (Brave failed)."
+// where the note of the same run said "Web search failed: Brave did not answer", and a run stopped
+// mid-search said "Web search added 0 outside rows.", which reads as the web having found nothing.
+// Here the outcome is first made a closed union from the run's facts, then worded; a surface may
+// say less (the timeline's summary), never other facts.
+import type { ResearchTrace } from "../evidence/trace-types";
+import { providerDisplayName, providerList } from "../evidence/labels";
+
+/** A web source that failed a query of the run; `kind` is the provider error's closed kind (`websearch/types.ts`). */
+export interface SourceFailed {
+  provider: string;
+  kind: string;
+}
+
+/** What a run's look outside the vault came to. */
+export type WebOutcome =
+  /** The run was not allowed the web (mode never). */
+  | { kind: "not_allowed" }
+  /** Allowed only if the vault fell short (on-weak), and it did not. */
+  | { kind: "not_needed" }
+  /** Allowed, but no source is turned on. */
+  | { kind: "no_source" }
+  /** Allowed and wanted, but the run ended (stopped, out of time) before a query left. */
+  | { kind: "not_reached" }
+  | {
+      kind: "searched";
+      /** Outside rows kept, per source, in the order the pack holds them. */
+      rows: readonly { provider: string; count: number }[];
+      /** Sources that answered, with results or none. */
+      answered: readonly string[];
+      /** Sources that never answered, with how each failed (once per way). */
+      failed: readonly SourceFailed[];
+      /** Sources that answered one query and failed another. */
+      partlyFailed: readonly string[];
+      /** Sources the user's stop cut off before they answered. */
+      cutOff: readonly string[];
+      /** The user stopped the run (during the search, or after it). */
+      stopped: boolean;
+    };
+
+/** The facts a run knows of its web stage, from its state (`research/run-state.ts`) or its trace. */
+export interface WebStageFacts {
+  mode: ResearchTrace["mode"];
+  /** A query left the device. */
+  searched: boolean;
+  /** The web was allowed, but no source is turned on. */
+  noSource: boolean;
+  /** The policy decided the vault had enough (on-weak). */
+  notNeeded: boolean;
+  rowProviders: readonly string[];
+  answered: readonly string[];
+  failures: readonly SourceFailed[];
+  cutOff: readonly string[];
+  /** The user stopped the run. */
+  stopped: boolean;
+}
+
+export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
+  if (facts.mode === "never") return { kind: "not_allowed" };
+  if (!facts.searched) return facts.noSource ? { kind: "no_source" } : facts.notNeeded ? { kind: "not_needed" } : { kind: "not_reached" };
+  const answered = unique([...facts.answered, ...facts.rowProviders]);
+  const failed: SourceFailed[] = [];
+  for (const f of facts.failures) {
+    if (!answered.includes(f.provider) && !failed.some((s) => s.provider === f.provider && s.kind === f.kind)) failed.push({ provider: f.provider, kind: f.kind });
+  }
+  const partlyFailed = unique(facts.failures.map((f) => f.provider).filter((p) => answered.includes(p)));
+  const cutOff = unique(facts.cutOff).filter((p) => !answered.includes(p) && !failed.some((f) => f.provider === p));
+  const rows: { provider: string; count: number }[] = [];
+  for (const p of facts.rowProviders) {
+    const row = rows.find((r) => r.provider === p);
+    if (row) row.count += 1;
+    else rows.push({ provider: p, count: 1 });
+  }
+  return { kind: "searched", rows, answered, failed, partlyFailed, cutOff, stopped: facts.stopped };
+}
+
+/**
+ * The outcome as a finished trace records it: the queries sent, the sources' answers (freshness
+ * entries, rows), failures (trace errors of the web stage) and the sources a stop cut off (their
+ * `external_provider_response` event says `stopped`).
+ */
+export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
+  const { pack } = trace;
+  const failures = trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined ? [{ provider: e.provider, kind: e.kind }] : []));
+  const cutOff = trace.events.flatMap((e) => (e.type === "external_provider_response" && e.data?.stopped !== undefined && typeof e.data.provider === "string" ? [e.data.provider] : []));
+  return webOutcomeOf({
+    mode: trace.mode,
+    searched: trace.queries_sent.length > 0 || failures.length > 0 || pack.external_evidence.length > 0,
+    noSource: pack.warnings.some((w) => w.kind === "no_provider"),
+    notNeeded: trace.events.some((e) => e.type === "external_search_skipped") && !pack.warnings.some((w) => w.kind === "no_provider"),
+    rowProviders: pack.external_evidence.map((r) => r.provider),
+    answered: pack.coverage.external_freshness.map((f) => f.provider),
+    failures,
+    cutOff,
+    stopped: trace.stop_reason === "cancelled",
+  });
+}
+
+/** How a source failed, said after its name: "Brave timed out". */
+const FAILED_HOW: Record<string, string> = {
+  // No key and a key refused are one kind; the warning's own message tells which.
+  auth: "could not be used without a valid key",
+  rate_limited: "was rate limited",
+  plan: "does not offer this search on your plan",
+  unsupported: "is not set up for this search",
+  timeout: "timed out",
+  http: "answered with a server error",
+  parse: "sent an answer that could not be read",
+  network: "could not be reached",
+};
+
+/**
+ * The outcome in one sentence, the same for every surface: "Web search failed: Brave timed out.",
+ * "Web search added 3 outside rows from Brave; Exa could not be reached.", "Web search stopped
+ * before Exa answered; it added 2 outside rows from Brave.", "Nothing left the device: …".
+ */
+export function webOutcomeSentence(outcome: WebOutcome): string {
+  switch (outcome.kind) {
+    case "not_allowed":
+      return "Nothing left the device: web search is off for this run.";
+    case "not_needed":
+      return "Nothing left the device: the vault had enough on this, so the web was not searched.";
+    case "no_source":
+      return "Nothing left the device: web search was allowed, but no source is turned on.";
+    case "not_reached":
+      return "Nothing left the device: the web search never started (the run stopped or ran out of time first).";
+    case "searched":
+      return searchedSentence(outcome);
+  }
+}
+
+function searchedSentence(o: Extract<WebOutcome, { kind: "searched" }>): string {
+  const failures = [...failedClauses(o.failed), ...(o.partlyFailed.length > 0 ? [`some requests to ${providerList(o.partlyFailed)} failed`] : [])];
+  const total = o.rows.reduce((sum, r) => sum + r.count, 0);
+  const added = total > 0 ? `${total} outside row${total === 1 ? "" : "s"} from ${providerList(o.rows.map((r) => r.provider))}` : null;
+  if (o.cutOff.length > 0) {
+    const kept = added ? `it added ${added}` : o.answered.length > 0 ? `${providerList(o.answered)} answered with nothing to add` : null;
+    return clauses(`Web search stopped before ${providerList(o.cutOff)} answered`, kept, ...failures);
+  }
+  if (o.answered.length === 0 && o.failed.length > 0) return `Web search failed: ${failedClauses(o.failed).join("; ")}.`;
+  // Neither answered nor failed: a stop came first (a trace that names no source it cut off).
+  if (o.answered.length === 0) return o.stopped ? "Web search stopped before any source answered." : "Web search failed: no source answered.";
+  if (added) return clauses(`Web search added ${added}`, ...failures);
+  return clauses(`Web search added no outside rows: ${providerList(o.answered)} answered with nothing to add`, ...failures);
+}
+
+/** "Brave timed out", "Exa timed out and was rate limited": each source once, with each way it failed. */
+function failedClauses(failed: readonly SourceFailed[]): string[] {
+  return unique(failed.map((f) => f.provider)).map((p) => {
+    const how = unique(failed.filter((f) => f.provider === p).map((f) => FAILED_HOW[f.kind] ?? "failed"));
+    return `${providerDisplayName(p)} ${how.join(" and ")}`;
+  });
+}
+
+function clauses(first: string, ...rest: (string | null)[]): string {
+  return `${[first, ...rest.filter((c): c is string => c !== null)].join("; ")}.`;
+}
+
+/** Whether a surface that shows its counter has more to say: anything but rows found with no source failing. */
+export function webOutcomeSaysMore(outcome: WebOutcome): boolean {
+  if (outcome.kind !== "searched") return true;
+  return outcome.rows.length === 0 || webOutcomeHasFailures(outcome) || outcome.cutOff.length > 0;
+}
+
+/** Whether a source failed (the warnings say how, in its own message). */
+export function webOutcomeHasFailures(outcome: WebOutcome): boolean {
+  return outcome.kind === "searched" && (outcome.failed.length > 0 || outcome.partlyFailed.length > 0);
+}
+
+/**
+ * The short form for a folded timeline ("web: Brave, 4 results; Exa failed"), the same facts as the
+ * sentence; none for a run not allowed the web.
+ */
+export function webOutcomeSummary(outcome: WebOutcome): string | undefined {
+  switch (outcome.kind) {
+    case "not_allowed":
+      return undefined;
+    case "not_needed":
+      return "not needed";
+    case "no_source":
+      return "no source turned on";
+    case "not_reached":
+      return "not reached";
+    case "searched": {
+      const parts = outcome.answered.map((p) => {
+        const n = outcome.rows.find((r) => r.provider === p)?.count ?? 0;
+        return `${providerDisplayName(p)}, ${n} result${n === 1 ? "" : "s"}`;
+      });
+      for (const p of unique(outcome.failed.map((f) => f.provider))) parts.push(`${providerDisplayName(p)} failed`);
+      for (const p of outcome.cutOff) parts.push(`${providerDisplayName(p)} stopped`);
+      return parts.join("; ") || (outcome.stopped ? "stopped" : "no answer");
+    }
+  }
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
