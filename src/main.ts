@@ -24,7 +24,7 @@ import { keysHeld } from "./plugin/keys-held";
 import { httpOnceSettled, pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
-import { keepUnusableSettingsFile, storedSpellsOtherwise } from "./plugin/stored-settings";
+import { keepUnusableSettingsFile, storedSpellsOtherwise, takeOutKeysOutOfPlace } from "./plugin/stored-settings";
 import { moveSearxngPassword, storedWithSearxngAddress } from "./plugin/searxng-password";
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
@@ -73,12 +73,26 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   /** Each prepared run's query-log line, found again by its dial when the run is over. */
   private readonly researchLogs = new WeakMap<ResearchDial, (question: string, result: ResearchResult) => Promise<void>>();
   private unloaded = false;
+  /** Aborted at unload: a promotion still fetching its page then writes nothing, now or later. */
+  private session = new AbortController();
+  /**
+   * Where the answers of runs and promotions are recorded rather than live (the workbench answers
+   * from recordings, as the CLI does with `--replay`): each run's trace then names them (`runs`, read
+   * at each run), and a promoted note says its page text is a recorded sample (`pages`). Null in
+   * Obsidian, where every answer is live.
+   */
+  replayed: { runs(): string; pages(): string } | null = null;
   /** The services exist (onload got past reading data.json). */
   private servicesReady = false;
   /** The index was started once the workspace was ready, and follows settings changes since. */
   private indexStarted = false;
   /** The last settings write failed and the user was told. */
   private settingsSaveFailing = false;
+  /**
+   * data.json could not be read, nor a copy of it kept (a file another program holds locked, a sync
+   * still bringing it): it holds the user's values, so no save writes over it until a copy is kept.
+   */
+  private settingsFileUnkept = false;
 
   /** The plugin's own folder (data.json, the query log): Obsidian sets `manifest.dir`. */
   private get pluginDir(): string {
@@ -92,6 +106,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   override async onload(): Promise<void> {
     this.unloaded = false;
+    this.session = new AbortController();
     await this.loadPluginSettings();
     // Disabled while the settings were read: nothing may be added that no unload would take away.
     if (this.unloaded) return;
@@ -162,6 +177,8 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       indexReady: () => this.keeper.ready(),
       // The note is already in the index; the cache and the status bar follow.
       onNoteCreated: () => this.keeper.noteAdded(),
+      signal: this.session.signal,
+      pagesReplayedFrom: () => this.replayed?.pages(),
     });
   }
 
@@ -256,6 +273,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   override onunload(): void {
     this.unloaded = true;
+    this.session.abort();
     this.searchDial?.dispose();
     this.keeper?.dispose();
     this.clock?.dispose();
@@ -277,6 +295,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   async saveSettings(): Promise<void> {
     let failure: unknown = null;
     try {
+      await this.keepUnreadSettingsFile();
       await this.saveData(this.settings);
     } catch (error) {
       failure = error;
@@ -307,10 +326,11 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     const stored = await this.readStoredSettings();
     if (this.unloaded) return;
     if (stored.unreadable !== null) {
-      this.reportSettingsProblems([stored.unreadable], await this.keepUnusableSettings(), "the settings file changed on disk; the settings in use are kept.");
+      this.reportSettingsProblems([stored.unreadable], await this.keepUnusableSettings({ unread: true }), "the settings file changed on disk; the settings in use are kept.");
       return;
     }
     const { settings, problems } = loadSettings(stored.raw);
+    reportKeysOutOfPlace(takeOutKeysOutOfPlace(settings));
     // The plugin's own write, or a file saying what is in use already: nothing to follow.
     if (JSON.stringify(settings) === JSON.stringify(this.settings)) return;
     const before = this.settings;
@@ -319,7 +339,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     if (problems.length > 0) {
       // As at load: the password leaves the file before a copy of it is kept, and nothing else is written.
       if (moved) await this.writePasswordOutOfFile(stored.raw);
-      this.reportSettingsProblems(problems, await this.keepUnusableSettings(), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
+      this.reportSettingsProblems(problems, await this.keepUnusableSettings({ unread: false }), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
     }
     if (this.unloaded) return;
     if (moved && problems.length === 0) await this.saveSettings();
@@ -355,15 +375,15 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     return testConnection(prepared.model, { clock: this.clock });
   }
 
-  /** Opens (or reveals) the research panel in the right sidebar. */
+  /** Opens (or reveals) the research panel in the right sidebar, or in a tab where there is no right sidebar to have. */
   async openResearchPanel(): Promise<ResearchView | null> {
     const workspace = this.app.workspace;
     let leaf = workspace.getLeavesOfType(RESEARCH_VIEW_TYPE)[0] ?? null;
     if (!leaf) {
-      const side = workspace.getRightLeaf(false);
-      if (!side) return null;
-      await side.setViewState({ type: RESEARCH_VIEW_TYPE, active: true });
-      leaf = side;
+      // The right sidebar may give no leaf (the API allows it): a question asked from the palette
+      // was then dropped without a word.
+      leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf("tab");
+      await leaf.setViewState({ type: RESEARCH_VIEW_TYPE, active: true });
     }
     await workspace.revealLeaf(leaf);
     const view = leaf.view instanceof ResearchView ? leaf.view : null;
@@ -429,6 +449,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
         readPage: this.readPage,
         pageCache: this.pageCache,
         dial: research.dial,
+        ...(this.replayed ? { replayedFrom: this.replayed.runs() } : {}),
       },
     };
   }
@@ -484,13 +505,14 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
     // A newer version's settings (`unknownKept`) are carried along and written back: nothing was
     // replaced, so they are no problem to warn of at every start, and no reason for a copy.
     const { settings, problems } = loadSettings(raw);
+    reportKeysOutOfPlace(takeOutKeysOutOfPlace(settings));
     this.settings = settings;
     if (unreadable !== null || problems.length > 0) {
       // Not saved now; but the next change of a setting writes the settings in use over the file,
       // so a copy of it as it is keeps the user's values to be fixed. A SearXNG password in it
       // leaves it first, though, so neither the file nor its copy holds it.
       if (this.movedSearxngPassword()) await this.writePasswordOutOfFile(raw);
-      this.reportSettingsProblems([...(unreadable !== null ? [unreadable] : []), ...problems], await this.keepUnusableSettings());
+      this.reportSettingsProblems([...(unreadable !== null ? [unreadable] : []), ...problems], await this.keepUnusableSettings({ unread: unreadable !== null }));
       return;
     }
     // Saved once when the file is of an older version or spells a value otherwise (`./AI Traces`),
@@ -521,7 +543,7 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
    */
   private async writePasswordOutOfFile(stored: unknown): Promise<void> {
     try {
-      await this.saveData(storedWithSearxngAddress(stored, this.settings.external.searxng.baseUrl));
+      await this.saveData(storedWithSearxngAddress(stored, this.settings.external.searxng));
     } catch (error) {
       console.warn("Vault Research: the settings file could not be written without the SearXNG password.", errorMessage(error));
       new Notice(`Vault Research: the settings file could not be written (${errorMessage(error)}), so it still holds the SearXNG password until the settings are saved.`, 10_000);
@@ -530,18 +552,41 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 
   private reportSettingsProblems(problems: string[], copy: string | null, headline = "some settings could not be used, so defaults apply."): void {
     console.warn("Vault Research: settings problems", problems);
-    const kept = copy ? `\nThe file as it was is kept as ${copy}.` : "";
+    const kept = copy ? `\nThe file as it was is kept as ${copy}.` : this.settingsFileUnkept ? "\nNothing is saved over the file until it can be read." : "";
     new Notice(`Vault Research: ${headline}\n${problems.join("\n")}${kept}`, 15_000);
   }
 
-  /** A copy of data.json as it is, beside it (see keepUnusableSettingsFile); null when there is none to keep. */
-  private async keepUnusableSettings(): Promise<string | null> {
+  /**
+   * A copy of data.json as it is, beside it (see keepUnusableSettingsFile); null when there is none to
+   * keep, or it could not be kept — then, for a file that could not be `unread`, saves leave it alone
+   * until a copy of it is kept (`settingsFileUnkept`).
+   */
+  private async keepUnusableSettings(options: { unread: boolean }): Promise<string | null> {
     try {
-      return await keepUnusableSettingsFile(this.app.vault.adapter, this.pluginDir);
+      const copy = await keepUnusableSettingsFile(this.app.vault.adapter, this.pluginDir);
+      this.settingsFileUnkept = false;
+      return copy;
     } catch (error) {
       console.warn("Vault Research: could not keep a copy of the settings file.", error);
+      if (options.unread) this.settingsFileUnkept = true;
       return null;
     }
+  }
+
+  /**
+   * Before a save writes over a data.json that could not be read: a copy of it, now it can be, and
+   * where it is said once. Throws while it still cannot be read, so the save writes nothing.
+   */
+  private async keepUnreadSettingsFile(): Promise<void> {
+    if (!this.settingsFileUnkept) return;
+    let copy: string | null;
+    try {
+      copy = await keepUnusableSettingsFile(this.app.vault.adapter, this.pluginDir);
+    } catch (error) {
+      throw new Error(`the settings file could not be read at start, and no copy of it can be kept yet (${errorMessage(error)}), so it was not written over`, { cause: error });
+    }
+    this.settingsFileUnkept = false;
+    if (copy !== null) new Notice(`Vault Research: the settings file could be read again; it is kept as ${copy} before the settings in use are saved over it.`, 15_000);
   }
 
   /** Settles when the index is built; meanwhile says every half second how far the build is. */
@@ -581,6 +626,20 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
 function isOlderSettingsVersion(raw: unknown): boolean {
   const version = (raw as { version?: unknown }).version;
   return typeof version !== "number" || version < SETTINGS_VERSION;
+}
+
+/**
+ * Keys typed into data.json by hand under names that are no setting (taken out of the settings in
+ * use, so no save writes them back): where they are, never what they hold, and where keys belong.
+ */
+function reportKeysOutOfPlace(paths: string[]): void {
+  if (paths.length === 0) return;
+  const where = paths.join(", ");
+  console.warn(`Vault Research: the settings file holds what looks like an API key or password under ${where}; it is not used, and not written back.`);
+  new Notice(
+    `Vault Research: the settings file holds what looks like an API key or password under ${where}, which is no setting. Keys are read only from Obsidian's secret storage: choose or add yours at its field in Settings → Vault Research. It is not used, and no save of the plugin's writes it back.`,
+    15_000,
+  );
 }
 
 /** A stable id for this vault, so each vault gets its own cache. `appId` is not in the typings. */

@@ -10,9 +10,8 @@ import { App, MarkdownView, notices, Platform, PluginSettingTab, setRequestUrlHa
 import data from "workbench:data";
 import VaultResearchPlugin from "../src/main";
 import { createReplayHttp, parseReplayFile, type RecordedExchange, type ReplayLogEntry } from "../src/websearch/replay";
-import { RESEARCH_VIEW_TYPE, type PreparedRun } from "../src/ui/research-view";
+import { RESEARCH_VIEW_TYPE } from "../src/ui/research-view";
 import { PromoteResultModal } from "../src/ui/promote-modal";
-import type { PromoteDeps } from "../src/promote/promote";
 import type { Settings } from "../src/settings";
 import { laneVault } from "../test/support/lane-vault";
 
@@ -57,7 +56,7 @@ const record = {
 window.open = ((url?: string | URL) => {
   record.openedUrls.push(String(url));
   return null;
-}) as typeof window.open;
+});
 Object.defineProperty(navigator, "clipboard", {
   configurable: true,
   value: { writeText: async (text: string) => void record.clipboard.push(text) },
@@ -100,21 +99,9 @@ const PAGES_REPLAYED_FROM = "fixtures/replay/brave-demo-pages (the workbench's r
  * Every run and promotion here is answered from the recordings above, so they say so as the CLI's do
  * with `--replay`: each run's trace records `replayed_from` (the trace note's "Recorded sample
  * responses" callout, and `replayed_from` on a note promoted from it), and a promoted note says its
- * page text is a recorded sample page, not one fetched live. The plugin has no setting for either,
- * so the workbench adds them to what it prepares for each run and each promotion.
+ * page text is a recorded sample page, not one fetched live (the plugin's `replayed`).
  */
-function markReplayed(target: VaultResearchPlugin): void {
-  const host = target as unknown as { prepareRun?: (onWait?: (text: string) => void) => Promise<PreparedRun> };
-  const prepareRun = host.prepareRun?.bind(target);
-  const promoter = target.promoter as unknown as { promoteDeps?: (hasTraceNote: boolean) => Promise<PromoteDeps> };
-  const promoteDeps = promoter.promoteDeps?.bind(target.promoter);
-  if (!prepareRun || !promoteDeps) throw new Error("The plugin has changed: the workbench cannot mark its runs and promotions as replayed.");
-  host.prepareRun = async (onWait) => {
-    const prepared = await prepareRun(onWait);
-    return prepared.ok ? { ok: true, deps: { ...prepared.deps, replayedFrom: replayedFrom(situation.web) } } : prepared;
-  };
-  promoter.promoteDeps = async (hasTraceNote) => ({ ...(await promoteDeps(hasTraceNote)), pagesReplayedFrom: PAGES_REPLAYED_FROM });
-}
+const replayed = { runs: () => replayedFrom(situation.web), pages: () => PAGES_REPLAYED_FROM };
 
 async function answerRequest(request: RequestUrlParam): Promise<StandInResponse> {
   if (request.url.startsWith(MODEL_BASE)) return answerAsModel(request);
@@ -198,7 +185,8 @@ const draftText = noteEl.createEl("pre", { cls: "workbench-note-text" });
 const showDraft = () => draftText.setText(draft.editor.getValue());
 showDraft();
 
-const plugin = new VaultResearchPlugin(app as never, manifest as never);
+const plugin = new VaultResearchPlugin(app as never, manifest);
+plugin.replayed = replayed;
 const standInPlugin = plugin as unknown as { storedData: unknown; settings: Settings };
 const modelSettings = (model: Model): Partial<Settings["model"]> =>
   model === "none" ? { kind: "none" } : { kind: "openai", baseUrl: MODEL_BASE, model: "workbench-model", timeoutMs: 120_000 };
@@ -242,7 +230,7 @@ const workbench = {
   },
   /** The settings window; `obsidianVersion` below 1.13 has the tab draw itself (`display()`), as older apps do. */
   openSettings(obsidianVersion?: string): void {
-    const tab = app.settingTabs[0] as PluginSettingTab;
+    const tab = app.settingTabs[0];
     settingsEl?.remove();
     settingsEl = document.body.createDiv("modal-container workbench-settings");
     settingsEl.createDiv("modal-bg");
@@ -297,7 +285,6 @@ plugin.load();
 void (async () => {
   // onload is async: wait until it has registered the view.
   while (!app.workspace.viewCreators.has(RESEARCH_VIEW_TYPE)) await sleep(5);
-  markReplayed(plugin);
   app.workspace.triggerLayoutReady();
   while (plugin.index.status().state !== "ready") await sleep(20);
   await plugin.openResearchPanel();

@@ -70,6 +70,10 @@ export interface PromoterDeps {
   onNoteCreated?(path: string): void;
   /** Defaults to Defuddle over the window's DOMParser. */
   readPage?: ReadPage;
+  /** The recordings page fetches are answered from (the workbench's), when they are: the note says its page text is a sample. */
+  pagesReplayedFrom?(): string | undefined;
+  /** The plugin's session: once it aborts (the plugin unloaded), a promotion under way stops and writes nothing. */
+  signal?: AbortSignal;
 }
 
 export class Promoter {
@@ -100,6 +104,7 @@ export class Promoter {
     await this.deps.indexReady();
     const { store, clock, vault } = this.deps;
     const { http, fetchGuard } = await this.deps.pages();
+    const pagesReplayedFrom = this.deps.pagesReplayedFrom?.();
     return {
       store,
       http,
@@ -111,6 +116,8 @@ export class Promoter {
       ...(this.deps.metadata ? { propertiesOf: metadataProperties(this.deps.metadata) } : {}),
       readPage: this.readPage,
       ...(hasTraceNote ? { updateTraceNote: vaultTraceNoteUpdater(vault) } : {}),
+      ...(this.deps.signal ? { signal: this.deps.signal } : {}),
+      ...(pagesReplayedFrom !== undefined ? { pagesReplayedFrom } : {}),
     };
   }
 

@@ -3,32 +3,44 @@
 // storage (under the settings' `searxng.secretId`) and the address keeps only the user name.
 import type { SecretStorage } from "obsidian";
 import type { Settings } from "../settings";
-import { addressWithoutPassword } from "../settings";
+import { addressWithoutPassword, defaultSettings } from "../settings";
 
 /**
  * Moves the password out of the SearXNG address into secret storage. True when the settings
  * changed (the caller saves them); false when there was no password, or no secret storage to hold
- * it (the address is then left as it is: the instance must keep working).
+ * it (the address is then left as it is: the instance must keep working). An id secret storage
+ * refuses (it takes lowercase letters, digits and dashes; a hand-edited data.json may hold another)
+ * could never have held the password: it goes under the default id, which the settings then name.
  */
 export function moveSearxngPassword(settings: Settings, storage: SecretStorage | undefined): boolean {
-  const split = addressWithoutPassword(settings.external.searxng.baseUrl);
+  const searxng = settings.external.searxng;
+  const split = addressWithoutPassword(searxng.baseUrl);
   if (!split || !storage) return false;
-  storage.setSecret(settings.external.searxng.secretId, split.password);
-  settings.external.searxng.baseUrl = split.address;
+  try {
+    storage.setSecret(searxng.secretId, split.password);
+  } catch (refused) {
+    const fallback = defaultSettings().external.searxng.secretId;
+    if (searxng.secretId === fallback) throw refused;
+    storage.setSecret(fallback, split.password);
+    searxng.secretId = fallback;
+  }
+  searxng.baseUrl = split.address;
   return true;
 }
 
 /**
- * data.json as it was read, with only the SearXNG address replaced by `address` (its password moved
- * out). Written when loading found values it could not use: the password leaves the file at once,
- * and those values stay in it, as the user wrote them, to be fixed. Anything that holds no SearXNG
- * address is returned as it is.
+ * data.json as it was read, with only the SearXNG address replaced by `moved.baseUrl` (its password
+ * moved out) and the secret's id by the one now holding it. Written when loading found values it
+ * could not use: the password leaves the file at once, and those values stay in it, as the user
+ * wrote them, to be fixed. Anything that holds no SearXNG address is returned as it is.
  */
-export function storedWithSearxngAddress(stored: unknown, address: string): unknown {
+export function storedWithSearxngAddress(stored: unknown, moved: Pick<Settings["external"]["searxng"], "baseUrl" | "secretId">): unknown {
   const searxng = recordAt(stored, ["external", "searxng"]);
   if (!searxng || typeof searxng.baseUrl !== "string") return stored;
   const copy = structuredClone(stored) as Record<string, Record<string, Record<string, unknown>>>;
-  copy.external.searxng.baseUrl = address;
+  copy.external.searxng.baseUrl = moved.baseUrl;
+  // Read back from the file next time, an id secret storage refused would find no password.
+  if (Object.hasOwn(searxng, "secretId")) copy.external.searxng.secretId = moved.secretId;
   return copy;
 }
 

@@ -3,6 +3,10 @@
 // folder listed twice): the plugin then saves the settings once, so the file says what is in use.
 // Only values the file holds are compared: a setting it leaves out is not written in just to pin
 // today's default. And a copy of a file the plugin could not use, kept before anything overwrites it.
+// And an API key typed into the file by hand under a name that is no setting (`model.apiKey`): taken
+// out of the settings in use, so no save of the plugin's writes it back.
+import { looksLikeApiKey, settingsSchema, type Settings } from "../settings";
+import { isCredential } from "../text/secret-scrub";
 
 /** True when some value `stored` holds reads differently in `used` (keys `used` lacks are not looked at). */
 export function storedSpellsOtherwise(stored: unknown, used: unknown): boolean {
@@ -47,4 +51,44 @@ export async function keepUnusableSettingsFile(folder: SettingsFolder, pluginDir
     if ((await folder.read(copy)) === text) return copy;
   }
   throw new Error(`${COPY_NAMES} copies of unusable settings files are already kept in ${pluginDir}`);
+}
+
+/**
+ * A name under which a value is a credential (`apiKey`, `braveApiKey`, `token`, `password`…): not
+ * `secretId` (the id of a secret, which the settings hold) nor `tokenBudget` (what it ends with counts).
+ */
+const CREDENTIAL_NAME = /(?:^key|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|token|secret|password|passwd|credentials?|authorization|bearer)$/i;
+
+/**
+ * Takes out of `settings` every key loading kept that is no setting (loading keeps a newer version's
+ * settings, to write them back) and holds what looks like an API key or password: one pasted into
+ * data.json by hand (`model.apiKey: "sk-…"`) is never used (keys are read from secret storage), and
+ * written back at every save it would sit in the file, which sync and backups carry, for good.
+ * Returns where each one was (`model.apiKey`), never what it held.
+ */
+export function takeOutKeysOutOfPlace(settings: Settings): string[] {
+  // The settings as the schema knows them: what it drops is what loading kept unknown.
+  const known = settingsSchema.safeParse(JSON.parse(JSON.stringify(settings)));
+  // Settings loading made always parse; should they not, nothing is told apart, and nothing taken.
+  if (!known.success) return [];
+  const taken: string[] = [];
+  const walk = (used: unknown, schemaKnows: unknown, at: string[]): void => {
+    if (!isRecord(used) || !isRecord(schemaKnows)) return;
+    for (const [key, value] of Object.entries(used)) {
+      if (Object.hasOwn(schemaKnows, key)) walk(value, schemaKnows[key], [...at, key]);
+      else if (holdsKey(key, value)) {
+        delete used[key];
+        taken.push([...at, key].join("."));
+      }
+    }
+  };
+  walk(settings, known.data, []);
+  return taken;
+}
+
+/** Whether `value`, stored under `name`, is or holds a credential (a nested object's, under its own names). */
+function holdsKey(name: string, value: unknown): boolean {
+  if (typeof value === "string") return looksLikeApiKey(value) || (CREDENTIAL_NAME.test(name) && isCredential(value));
+  if (Array.isArray(value)) return value.some((item) => holdsKey(name, item));
+  return isRecord(value) && Object.entries(value).some(([key, inner]) => holdsKey(key, inner));
 }

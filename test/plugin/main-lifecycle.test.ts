@@ -16,6 +16,8 @@ import { IndexedDbQueryLogFile } from "../../src/plugin/indexeddb-query-log-file
 import { IndexedDbVectorCache } from "../../src/plugin/indexeddb-vector-cache";
 import { testManifest, usePluginGlobals } from "./plugin-globals";
 import { wait } from "./fake-time";
+import type { ResearchResult } from "../../src/research/types";
+import { traceWith, webRow } from "../support/promote-fixtures";
 
 const manifest = testManifest;
 usePluginGlobals();
@@ -51,6 +53,68 @@ describe("the plugin's lifecycle", () => {
     expect(vault.listenerCount()).toBe(0);
     expect(saves).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("a promotion under way when the plugin is disabled", () => {
+  it("writes no note, then or when its page answers later, and says it was cancelled", async () => {
+    Platform.isDesktopApp = false; // the page goes through the stand-in requestUrl
+    let answer: (response: { status: number; headers: Record<string, string>; body: string }) => void = () => {};
+    setRequestUrlHandler(() => new Promise((resolve) => (answer = resolve)));
+    try {
+      const { plugin, vault } = await started({ version: SETTINGS_VERSION });
+      const notesBefore = vault.getFiles().length;
+      const row = webRow("brave", "https://news.example.org/release", "Automerge release", "The latest Automerge release.");
+      const promoting = plugin.promoter.promoteRow(row, { trace: traceWith("What changed?", [row]) } as ResearchResult);
+      await wait(100); // the page is being fetched
+      plugin.unload();
+      answer({ status: 200, headers: { "content-type": "text/html" }, body: `<html><body><article><h1>Release</h1><p>${"Release text. ".repeat(60)}</p></article></body></html>` });
+      await wait(60_000); // past every page timeout
+      const result = await promoting;
+      expect(result.status).toBe("failed");
+      expect(result.status === "failed" ? result.error.kind : null).toBe("cancelled");
+      expect(vault.getFiles()).toHaveLength(notesBefore);
+    } finally {
+      Platform.isDesktopApp = true;
+      setRequestUrlHandler(null);
+    }
+  });
+});
+
+describe("a plugin answering from recordings (the workbench's `replayed`)", () => {
+  const page = `<html><head><title>Release</title></head><body><article><h1>Release notes</h1><p>${"Automerge release text with real sentences. ".repeat(12)}</p></article></body></html>`;
+
+  async function promoteAndPrepare(replayed: VaultResearchPlugin["replayed"]) {
+    Platform.isDesktopApp = false; // the page goes through the stand-in requestUrl
+    setRequestUrlHandler(() => ({ status: 200, headers: { "content-type": "text/html" }, body: page }));
+    try {
+      const { plugin, vault } = newPlugin({ version: SETTINGS_VERSION });
+      plugin.replayed = replayed;
+      plugin.load();
+      await wait();
+      const prepared = await (plugin as unknown as { prepareRun(): Promise<{ ok: boolean; deps: { replayedFrom?: string } }> }).prepareRun();
+      const row = webRow("brave", "https://news.example.org/release", "Automerge release", "The latest Automerge release.");
+      const result = await plugin.promoter.promoteRow(row, { trace: traceWith("What changed?", [row]) } as ResearchResult);
+      const note = result.status === "created" ? await vault.read(vault.getFileByPath(result.notePath)!) : "";
+      plugin.unload();
+      return { replayedFrom: prepared.deps.replayedFrom, note };
+    } finally {
+      Platform.isDesktopApp = true;
+      setRequestUrlHandler(null);
+    }
+  }
+
+  it("marks each run's trace and each promoted note as recorded", async () => {
+    const { replayedFrom, note } = await promoteAndPrepare({ runs: () => "fixtures/replay/runs", pages: () => "fixtures/replay/pages" });
+    expect(replayedFrom).toBe("fixtures/replay/runs");
+    expect(note).toContain("fixtures/replay/pages");
+  });
+
+  it("marks nothing in Obsidian, where every answer is live", async () => {
+    const { replayedFrom, note } = await promoteAndPrepare(null);
+    expect(replayedFrom).toBeUndefined();
+    expect(note).toContain("Release notes");
+    expect(note).not.toMatch(/replayed|sample/i);
   });
 });
 
@@ -112,6 +176,41 @@ describe("settings stored in another spelling", () => {
   });
 });
 
+describe("an API key typed into the settings file by hand", () => {
+  const KEY = "sk-proj-Hq72Lx95WzNs41Tc68Pe";
+
+  it("is not written back by any save, and the notice says where it is and where keys go, never the key", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { plugin, stored, app } = await started({ version: SETTINGS_VERSION, model: { kind: "openai", apiKey: KEY }, search: { futureSetting: "kept" } });
+    const told = notices.map((n) => n.message).join("\n");
+    expect(told).toContain("under model.apiKey");
+    expect(told).toContain("secret storage");
+    expect(told).not.toContain(KEY);
+    expect(JSON.stringify(vi.mocked(console.warn).mock.calls)).not.toContain(KEY);
+    // No copy of the file either: a copy would hold the key a second time.
+    expect(await app.vault.adapter.exists(`${app.vault.configDir}/plugins/vault-research/data.unusable.json`)).toBe(false);
+    plugin.settings.search.showScores = true;
+    await plugin.saveSettings();
+    expect(JSON.stringify(stored.storedData)).not.toContain(KEY);
+    // The settings a newer version wrote are still carried along.
+    expect((stored.storedData as { search: { futureSetting?: string } }).search.futureSetting).toBe("kept");
+    plugin.unload();
+  });
+
+  it("brought by a change on disk is not taken up either", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { plugin, stored } = await started({ version: SETTINGS_VERSION });
+    stored.storedData = { version: SETTINGS_VERSION, search: { showScores: true }, external: { braveApiKey: "BSAq8Lw2Zr5Tn0Vx7Mk3" } };
+    await plugin.onExternalSettingsChange();
+    expect(plugin.settings.search.showScores).toBe(true);
+    expect(notices.map((n) => n.message).join("\n")).toContain("under external.braveApiKey");
+    plugin.settings.search.queryLog = false;
+    await plugin.saveSettings();
+    expect(JSON.stringify(stored.storedData)).not.toContain("BSAq8Lw2Zr5Tn0Vx7Mk3");
+    plugin.unload();
+  });
+});
+
 describe("a settings file of a newer version", () => {
   it("is not written at start: this version's defaults would be pinned into it, at every start", async () => {
     const stored = { version: SETTINGS_VERSION + 1, notes: { traceFolder: "Runs" }, newerSetting: { on: true } };
@@ -151,6 +250,33 @@ describe("a settings file the plugin cannot use", () => {
     again.plugin.unload();
   });
 
+  it("that cannot be read at all (another program holds it locked) is not written over until a copy of it is kept", async () => {
+    const mine = '{"version":1,"notes":{"traceFolder":"Mine"},"search":{"showScores":true}}';
+    const { vault, plugin, stored, saves } = newPlugin(null);
+    await vault.adapter.write(`${dir}/data.json`, mine);
+    const locked = () => Promise.reject(new Error("EBUSY: resource busy or locked"));
+    vi.spyOn(stored, "loadData").mockImplementation(locked);
+    const read = vi.spyOn(vault.adapter, "read").mockImplementation(locked);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    plugin.load();
+    await wait();
+    expect(notices.some((n) => n.message.includes("EBUSY") && n.message.includes("Nothing is saved over the file until it can be read."))).toBe(true);
+    // A setting changed meanwhile (the search dial remembers its level by a save) applies, and writes nothing over the user's file.
+    plugin.settings.search.searchLevel = 2;
+    await plugin.saveSettings();
+    expect(saves).not.toHaveBeenCalled();
+    expect(plugin.searchDial.dial.level("search-modal")).toBe(2);
+    expect(notices.some((n) => n.message.includes("could not be saved") && n.message.includes("not written over"))).toBe(true);
+
+    // Readable again: a copy of it is kept first, and said, then the settings in use are saved.
+    read.mockRestore();
+    await plugin.saveSettings();
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe(mine);
+    expect(notices.some((n) => n.message.includes(`kept as ${dir}/data.unusable.json`))).toBe(true);
+    expect(saves).toHaveBeenCalledTimes(1);
+    plugin.unload();
+  });
+
   it("with values it cannot use is kept as a copy too; another unusable file gets a copy of its own", async () => {
     const { vault, plugin } = newPlugin({ version: SETTINGS_VERSION, external: { count: "many" } });
     await vault.adapter.write(`${dir}/data.json`, '{"version":1,"external":{"count":"many"}}');
@@ -188,6 +314,24 @@ describe("a SearXNG password in a settings file with a value the plugin cannot u
     await plugin.saveSettings();
     expect(JSON.stringify(stored.storedData)).not.toContain("hunter2");
     plugin.unload();
+  });
+
+  it("under an id secret storage refuses: the file names the id the password went to, so the next start finds it", async () => {
+    const file = { version: SETTINGS_VERSION, external: { count: "many", searxng: { baseUrl: address, secretId: "My SearXNG login" } } };
+    const first = newPlugin(file);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    first.plugin.load();
+    await wait();
+    expect(first.stored.storedData).toEqual({ ...file, external: { ...file.external, searxng: { baseUrl: "https://alice@search.example.net", secretId: "vault-research-searxng" } } });
+    first.plugin.unload();
+
+    // Started again from the file as written, with the same secret storage: the password is found.
+    const again = newPlugin(first.stored.storedData);
+    again.app.secretStorage = first.app.secretStorage;
+    again.plugin.load();
+    await wait();
+    expect(await again.plugin.secrets.get("searxng")).toBe("hunter2-in-data-json");
+    again.plugin.unload();
   });
 });
 

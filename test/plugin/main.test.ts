@@ -160,6 +160,15 @@ describe("the plugin", () => {
     expect(notices.map((n) => n.message)).toEqual(["Vault Research: the SearXNG password was moved out of the settings file into Obsidian's secret storage."]);
   });
 
+  it("moves a SearXNG password under the default id when the settings name an id secret storage refuses, so it leaves the file all the same", async () => {
+    const address = "https://alice:hunter2-in-data-json@search.example.net";
+    const { app, data, plugin } = await startPlugin({ data: { version: SETTINGS_VERSION, external: { searxng: { baseUrl: address, secretId: "My SearXNG login" } } } });
+    expect(JSON.stringify(data.storedData)).not.toContain("hunter2-in-data-json");
+    expect(plugin.settings.external.searxng).toMatchObject({ baseUrl: "https://alice@search.example.net", secretId: "vault-research-searxng" });
+    expect(app.secretStorage.getSecret("vault-research-searxng")).toBe("hunter2-in-data-json");
+    expect(await plugin.secrets.get("searxng")).toBe("hunter2-in-data-json");
+  });
+
   it("shows notes that could not be read in the status bar and lists them on click", async () => {
     const vault = new Vault("Garden");
     for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);
@@ -200,6 +209,19 @@ describe("the plugin", () => {
     // A phone has no status bar: the same box is a command.
     app.commands.get("vault-research:show-index-status")!.callback!();
     expect(openModals[1].contentEl.querySelector("p")?.textContent).toBe("3 notes indexed.");
+  });
+
+  it("asks a question from the palette where the right sidebar gives no leaf: the panel opens in a tab, the question is not dropped", async () => {
+    const { app } = await startPlugin();
+    app.workspace.getRightLeaf = () => null; // the API allows it
+    app.commands.get("vault-research:ask-question")!.callback!();
+    const modal = openModals.at(-1)!;
+    modal.contentEl.querySelector("textarea")!.value = "How often do I water tomatoes?";
+    modal.contentEl.querySelector<HTMLButtonElement>("button.mod-cta")!.click();
+    await wait(5_000);
+    const panels = app.workspace.getLeavesOfType("vault-research-panel");
+    expect(panels).toHaveLength(1);
+    expect(panels[0].view?.containerEl.querySelector(".vault-research-question")?.textContent).toBe("How often do I water tomatoes?");
   });
 
   it("rebuilds on command and reports how many notes it read", async () => {

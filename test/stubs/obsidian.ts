@@ -663,7 +663,9 @@ if (!("remove" in Array.prototype)) {
 
 export class SecretStorage extends Events {
   private secrets = new Map<string, string>();
+  /** As the app's (obsidian.d.ts): an id of lowercase letters, digits and dashes, else it throws. */
   setSecret(id: string, secret: string): void {
+    if (!/^[a-z0-9-]+$/.test(id)) throw new Error(`Invalid secret ID "${id}": use lowercase letters, digits and dashes.`);
     this.secrets.set(id, secret);
   }
   getSecret(id: string): string | null {
