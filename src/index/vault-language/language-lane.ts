@@ -15,7 +15,7 @@ import { noteHoldsTerm, notesWithTerm, toEngineDoc, type EngineDoc, type SearchE
 import type { Analyzer } from "../tokenize";
 import { waitOn, type WorkSlice } from "../work-slice";
 import type { LaneFusion } from "./fuse-lanes";
-import { docTermCounts, wordCountsInto } from "./note-term-counts";
+import { docTermCounts, notesHolding, notesHoldingInSlices, wordCountsInto } from "./note-term-counts";
 import { notesReadAgain, samplePassages, type PassageSource } from "./passage-sample";
 import { keepMeanings, VaultLanguage, type NearNote } from "./vault-language";
 import { bucketOf, bucketsFor, encodeNotesPart, isNotesPartName, NOTE_BUCKETS, notesPartName, readNotesPart, type NoteVersion, type SavedNoteVector } from "./note-vector-file";
@@ -173,6 +173,9 @@ export class LanguageLane {
   noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine, version: NoteVersion): void {
     this.pending?.set(path, { doc, analyzer, engine, version });
     if (!this.model) return;
+    // Weighed by the postings' lengths (its old version's still among them), not `notesHolding`:
+    // that walks every word's postings, a quarter of a second for a note of 170 words in a made-up
+    // vault of 50,000, at each edit. Its vector is saved as made: a later run ranks with the same one.
     this.model.setNote(path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
     this.known(path, version);
   }
@@ -446,7 +449,9 @@ export class LanguageLane {
     if (!this.model) return [];
     const counts = new Map<string, number>();
     for (const t of terms) counts.set(t, 1);
-    const query = this.model.textVector(counts, (t) => notesWithTerm(engine, t), engine.documentCount);
+    // Made anew at every search, so weighed by the notes that hold each word now, as every later
+    // run weighs it (not by postings a note read again left behind: note-term-counts.ts).
+    const query = this.model.textVector(counts, (t) => notesHolding(engine, t), engine.documentCount);
     return query ? this.model.nearest(query, this.options.fusion.depth, keep) : [];
   }
 }
@@ -572,7 +577,9 @@ export async function fillNoteVectors(model: VaultLanguage, engine: SearchEngine
     if (slice.over()) await slice.pause();
     const met = await wordCountsInto(engine, word, counts, notes, slice);
     if (met === 0) continue;
-    const rarity = Math.log(1 + noteCount / Math.max(1, notesWithTerm(engine, word)));
+    // The notes that hold it, not its postings' length (a walk of them only while a discarded
+    // note's may be among them): the vectors of a clean index, whatever the engine kept.
+    const rarity = Math.log(1 + noteCount / Math.max(1, await notesHoldingInSlices(engine, word, slice)));
     for (let i = 0; i < met; i++) {
       if (i % 1024 === 1023 && slice.over()) await slice.pause();
       const note = notes[i];

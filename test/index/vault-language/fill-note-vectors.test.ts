@@ -1,7 +1,8 @@
 // Every note's vault-language vector filled from the postings (`fillNoteVectors`, language-lane.ts)
 // in a vault larger than one block of sums, with meanings made up for a few words (no learning):
 // each note gets the vector its own words give it, no memory is made at once for the whole vault,
-// and a word every note holds is walked in pieces, with the slice looked at between them.
+// a word every note holds is walked in pieces, with the slice looked at between them, and notes read
+// again (their old postings still listed) weigh no word less than a clean index does.
 import { describe, expect, it, vi } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
 import { createEngine, notesWithTerm, toEngineDoc, type EngineDoc } from "../../../src/index/search-engine";
@@ -45,6 +46,21 @@ describe("fillNoteVectors", () => {
       own.setNote(doc.path, docTermCounts(doc, analyzer), (t) => notesWithTerm(engine, t), engine.documentCount);
       expect(cosine(filled.noteVector(doc.path)!.values, own.noteVector(doc.path)!.values), doc.path).toBeGreaterThan(0.9999);
     }
+  });
+
+  it("gives the notes of an index with notes read again (their old postings not cleaned up yet) the vectors a clean index gives", async () => {
+    const { engine, docs, language } = vault(300);
+    const clean = language();
+    await fillNoteVectors(clean, engine, NO_SLICES);
+    // Fewer than the engine cleans up after: their discarded postings stay listed.
+    for (const doc of docs.slice(0, 60)) {
+      engine.discard(doc.path);
+      engine.add(doc);
+    }
+    expect(notesWithTerm(engine, WORDS[0])).toBe(360);
+    const reread = language();
+    await fillNoteVectors(reread, engine, NO_SLICES);
+    for (const doc of docs) expect(reread.noteVector(doc.path), doc.path).toEqual(clean.noteVector(doc.path));
   });
 
   it("makes no array as large as the vault's sums at once: they come a block of notes at a time (at 100,000 notes, 51 MB in one step)", async () => {

@@ -3,9 +3,10 @@
 // that FIELDS is in the order the engine numbers its fields (a title's words count three times).
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/index/markdown";
-import { createEngine, FIELDS, toEngineDoc } from "../../../src/index/search-engine";
+import { createEngine, FIELDS, notesWithTerm, toEngineDoc } from "../../../src/index/search-engine";
 import { createAnalyzer } from "../../../src/index/tokenize";
-import { docTermCounts, postingTermCounts } from "../../../src/index/vault-language/note-term-counts";
+import { docTermCounts, notesHolding, notesHoldingInSlices, postingTermCounts } from "../../../src/index/vault-language/note-term-counts";
+import { dropPostings } from "../../../src/index/term-postings";
 import { TITLE_WEIGHT } from "../../../src/index/vault-language/vault-language";
 import { NO_SLICES, type WorkSlice } from "../../../src/index/work-slice";
 
@@ -86,5 +87,54 @@ describe("docTermCounts and postingTermCounts", () => {
     const fromPostings = await postingTermCounts(engine, expected.keys(), slice);
     expect(pauses).toBeGreaterThan(0);
     expect(plain(fromPostings.get("Long.md")!)).toEqual(plain(expected));
+  });
+});
+
+describe("notesHolding", () => {
+  it("counts the notes that hold a word, not a discarded note's postings the engine has not cleaned up yet", () => {
+    const { analyzer, engine, docs } = build();
+    const [disk] = analyzer.terms("disk");
+    const [backup] = analyzer.terms("backup");
+    expect(notesHolding(engine, disk)).toBe(2);
+    // A note read again: discarded, then added anew (under a new short id), its old postings still listed.
+    engine.discard("Journal/Tuesday.md");
+    engine.add(docs.find((d) => d.path === "Journal/Tuesday.md")!);
+    expect(engine.dirtCount).toBe(1);
+    expect(notesWithTerm(engine, disk)).toBe(3);
+    expect(notesHolding(engine, disk)).toBe(2);
+    expect(notesHolding(engine, backup)).toBe(1);
+    // And one removed for good is none.
+    engine.discard("Projects/Disk quota.md");
+    expect(notesHolding(engine, disk)).toBe(1);
+    expect(notesHolding(engine, "nosuchword")).toBe(0);
+  });
+
+  it("counts the same in slices when the discarded notes' postings leave the list while it pauses (a search, a vacuum)", async () => {
+    const analyzer = createAnalyzer({ stemming: false });
+    const engine = createEngine(analyzer);
+    // "meadow" past the lead: in one field only, whose walk alone says how many hold it.
+    const docs = Array.from({ length: 10_000 }, (_, n) => toEngineDoc(parseNote(`notes/${n}.md`, `${"Lorem ipsum. ".repeat(40)}\n\nMeadow number ${n}.\n`)));
+    for (const doc of docs) engine.add(doc);
+    // Read again: each discarded and added anew; 150 stay listed twice (fewer than the engine cleans up after).
+    for (const doc of docs.slice(0, 150)) {
+      engine.discard(doc.path);
+      engine.add(doc);
+    }
+    engine.discard(docs[9_999].path);
+    expect(engine.terms.get("meadow")!.filter(Boolean)).toHaveLength(1);
+    expect(notesWithTerm(engine, "meadow")).toBe(10_150);
+    expect(notesHolding(engine, "meadow")).toBe(9_999);
+    let pauses = 0;
+    const slice: WorkSlice = {
+      over: () => true,
+      pause: async () => {
+        // What a search or a vacuum does meanwhile: the discarded notes' postings leave the lists.
+        if (pauses++ === 0) dropPostings(engine.terms.get("meadow")!, (id) => engine.holds(id));
+      },
+      restart: () => undefined,
+    };
+    expect(await notesHoldingInSlices(engine, "meadow", slice)).toBe(9_999);
+    expect(pauses).toBeGreaterThan(1);
+    expect(notesWithTerm(engine, "meadow")).toBe(9_999);
   });
 });
