@@ -2,6 +2,7 @@
 // files, a sync client replaying a day of changes). This queue folds them into one ordered batch
 // per quiet period, so the index does each path's work once and never works on a stale picture.
 // It knows nothing of Obsidian or of the index: events in, a plan out to an async `apply`.
+import { pacedUnlessAborted } from "../deadline";
 import { monotonicReading, type Clock } from "../ports";
 
 /** A change to one file as the vault reports it. */
@@ -53,6 +54,8 @@ export class UpdateQueue {
   private waiting = false;
   private running: Promise<void> | null = null;
   private disposed = false;
+  /** Aborted by `dispose`: the quiet wait ends then, its timer cleared, rather than holding a closing process. */
+  private readonly stopped = new AbortController();
   /** Batches taken from `pending` so far, and how many of them have been applied (or failed). */
   private batchesTaken = 0;
   private batchesDone = 0;
@@ -101,6 +104,7 @@ export class UpdateQueue {
   /** Drops pending changes and stops scheduling; a batch already running finishes on its own. */
   dispose(): void {
     this.disposed = true;
+    this.stopped.abort();
     this.pending.clear();
     // Nothing more will be applied: no flush waits for a batch that will never come.
     if (!this.running) this.release(Number.POSITIVE_INFINITY);
@@ -122,7 +126,7 @@ export class UpdateQueue {
 
   private async waitForQuiet(): Promise<void> {
     while (!this.disposed && this.now() < this.dueAt) {
-      await this.clock.sleep(this.dueAt - this.now());
+      if (!(await pacedUnlessAborted(this.clock, this.dueAt - this.now(), this.stopped.signal))) break;
     }
     this.waiting = false;
     if (!this.disposed) await this.flush();

@@ -51,6 +51,35 @@ export function quoted(text: string, max = maxQuotedChars): string {
   return cutText(htmlToLine(text), max);
 }
 
+/**
+ * A server's words (or code) as an aside in a sentence of ours, " (…)", or "" when it said none:
+ * quoted (one line, cut short) and without a full stop of its own, which the closing bracket left
+ * standing before ours: Tavily's refused key read "…(Unauthorized: missing or invalid API key.). Check…".
+ */
+export function aside(words: string | undefined): string {
+  const line = withoutFinalStops(quoted(words ?? ""));
+  return line === "" ? "" : ` (${line})`;
+}
+
+/**
+ * A server's words with its error code after them as an aside: "…between 1 and 100
+ * (paramvalidator-outofrange-minmax)". The words' own full stop goes: it read "100. (paramvalidator-…)".
+ */
+export function saidWithCode(words: string, code: string | undefined): string {
+  return code ? `${withoutFinalStops(words)}${aside(code)}` : words;
+}
+
+/**
+ * `text` without the full stops and white space at its end. Walked back by hand: a pattern such as
+ * /[.\s]+$/ tries again from every dot of a long run that does not end the text, and an error body
+ * of 50,000 dots and a letter held the thread for seconds (a megabyte of them, for hours).
+ */
+function withoutFinalStops(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === "." || /\s/.test(text[end - 1]))) end--;
+  return text.slice(0, end);
+}
+
 export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
   kind: ProviderErrorKind,
@@ -352,8 +381,11 @@ export function kindForStatus(status: number): ProviderErrorKind {
   return "http";
 }
 
-export function rateLimitedMessage(label: string, waitMs: number | undefined): string {
-  return waitMs !== undefined
-    ? `${label} rate limit reached; try again in ${seconds(waitMs)}.`
-    : `${label} rate limit reached; try again shortly.`;
+/**
+ * `detail`: what the server said of it, as an aside (`aside`) before the time to wait. A wait too
+ * short to show (a Retry-After date already past, "0.0001") is "now": it read "try again in 0 s".
+ */
+export function rateLimitedMessage(label: string, waitMs: number | undefined, detail?: string): string {
+  const when = waitMs === undefined ? "shortly" : waitMs < 50 ? "now" : `in ${seconds(waitMs)}`;
+  return `${label} rate limit reached${aside(detail)}; try again ${when}.`;
 }

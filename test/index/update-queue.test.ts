@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import type { Clock } from "../../src/ports";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { systemClock, type Clock } from "../../src/ports";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../../src/index/update-queue";
 
 /** A clock whose time moves only when the test says so. */
@@ -546,6 +546,25 @@ describe("update queue", () => {
     await clock.advance(10);
     expect(errors).toHaveLength(1);
     expect(seen.map((b) => b[0].path)).toEqual(["a.md", "b.md"]);
+  });
+
+  describe("on the system clock", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("dispose ends the quiet wait at once, its timer cleared: a closing plugin or MCP server is not held by it", async () => {
+      vi.useFakeTimers();
+      const batches: IndexUpdate[][] = [];
+      const queue = new UpdateQueue({ clock: systemClock, delayMs: 1500, apply: async (updates) => void batches.push(updates) });
+      queue.push({ kind: "modify", path: "a.md" });
+      expect(vi.getTimerCount()).toBe(1);
+      queue.dispose();
+      await settle();
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(batches).toEqual([]);
+    });
   });
 
   it("applies nothing after it is disposed", async () => {

@@ -3,7 +3,7 @@ import { HttpFailure, type HttpResponse } from "../../src/ports";
 import { createBraveProvider } from "../../src/websearch/providers/brave";
 import { createBraveWebProvider } from "../../src/websearch/providers/brave-web";
 import { createExaProvider } from "../../src/websearch/providers/exa";
-import { bodyExcerpt, maxResponseBytes } from "../../src/websearch/provider-http";
+import { aside, bodyExcerpt, maxResponseBytes, saidWithCode } from "../../src/websearch/provider-http";
 import { ProviderError, type Provider, type ProviderLogEvent, type ProviderResponse } from "../../src/websearch/types";
 import { braveKey, exaKey, jsonResponse, loadExchange, networkDown, scriptedHttp, testContext, toResponse } from "./helpers";
 
@@ -201,5 +201,27 @@ describe("keys never leak", () => {
       expect(output).not.toContain(braveKey);
       expect(output).not.toContain(exaKey);
     }
+  });
+});
+
+describe("a server's words inside a sentence of ours", () => {
+  it("an aside keeps no full stop of its own, and is nothing when the server said nothing", () => {
+    expect(`Tavily rejected the API key${aside("Unauthorized: missing or invalid API key.")}.`).toBe("Tavily rejected the API key (Unauthorized: missing or invalid API key).");
+    expect(aside("Why not?")).toBe(" (Why not?)");
+    expect(aside("cut short…")).toBe(" (cut short…)");
+    for (const none of [undefined, "", " . ", "\n"]) expect(aside(none)).toBe("");
+  });
+
+  it("words followed by their code lose the stop that stood before the bracket; without a code they stay as said", () => {
+    expect(saidWithCode("The title is invalid.", "badtitle")).toBe("The title is invalid (badtitle)");
+    expect(saidWithCode("The title is invalid.", undefined)).toBe("The title is invalid.");
+    expect(saidWithCode("The title is invalid.", "")).toBe("The title is invalid.");
+  });
+
+  it("a server's words of a million dots and a letter are read in one pass, not once for every dot", () => {
+    const hostile = `${".".repeat(1_000_000)}x`;
+    // Linear work finishes at once; a pattern retried from every dot would run for hours, and this test with it.
+    expect(saidWithCode(hostile, "code").endsWith("x (code)")).toBe(true);
+    expect(saidWithCode(`${hostile}.. `, "code").endsWith("x (code)")).toBe(true);
   });
 });

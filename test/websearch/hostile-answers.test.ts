@@ -195,6 +195,15 @@ describe("dates, counts and waits out of range", () => {
     expect(failure(minutes).message).toBe("Tavily rate limit reached; try again in 11 min.");
   });
 
+  it("a Retry-After already past, or too short to show, says try again now; a negative or wordy one says shortly", async () => {
+    const said = async (retryAfter: string) => failure(await runSource("tavily", always(jsonResponse({ detail: "slow down" }, 429, { "retry-after": retryAfter })), { secrets, now: NOW })).message;
+    expect(await said("Wed, 21 Oct 2015 07:28:00 GMT")).toBe("Tavily rate limit reached; try again now.");
+    expect(await said("0.0001")).toBe("Tavily rate limit reached; try again now.");
+    expect(await said("0.5")).toBe("Tavily rate limit reached; try again in 0.5 s.");
+    expect(await said("-5")).toBe("Tavily rate limit reached; try again shortly.");
+    expect(await said("soon")).toBe("Tavily rate limit reached; try again shortly.");
+  });
+
   it("after an absurd Retry-After the source is asked again the next day, not never", async () => {
     let calls = 0;
     const http = scriptedHttp(() => (++calls === 1 ? jsonResponse({ detail: "slow down" }, 429, { "retry-after": "99999999999" }) : jsonResponse({ results: [] })));

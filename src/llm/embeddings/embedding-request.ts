@@ -89,8 +89,9 @@ export async function postEmbeddingJson(
   },
 ): Promise<{ ok: true; body: unknown } | { ok: false; error: EmbeddingError }> {
   if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
-  if (request.paced !== false) await server.rate.wait();
-  if (request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
+  // A stop during the rate wait ends it at once, its turn given back (rate-cap.ts).
+  const turnCame = request.paced === false || (await server.rate.wait(request.signal));
+  if (!turnCame || request.signal?.aborted) return { ok: false, error: embeddingError("cancelled", "The embedding call was cancelled.") };
   try {
     const body = await postJson({ ...request, http: server.http, clock: server.clock, timeoutMs: server.timeoutMs, serverName: server.serverName, secrets: server.secrets, keySent: server.keySent });
     return { ok: true, body };

@@ -3,12 +3,13 @@
 // reference and first publication date. The abstract is the text. Keyless; arXiv asks for one call
 // every three seconds (source-limits.ts). Errors come back as a feed with one entry titled "Error".
 import { PROVIDER_NAMES } from "../../provider-names";
+import { asSentence } from "../../text/sentence-ends";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
 import { cutText, maxTitleChars, toPublishedDate } from "../plain-text";
-import { bodyExcerpt, failWith, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { bodyExcerpt, failWith, quoted, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
 import { parseAtomFeed, type AtomEntry } from "./atom-feed";
@@ -55,10 +56,17 @@ async function searchArxiv(input: SearchRequest, context: ProviderContext): Prom
   const response = await sendProviderRequest(call, context);
   const feed = parseAtomFeed(response.text);
   const failure = feed ? errorEntry(feed.entries) : undefined;
-  if (failure) throw failWith(call, "http", `${label} refused the query: ${failure}.`, { status: response.status });
+  if (failure) throw failWith(call, "http", asSentence(`${label} refused the query: ${quoted(failure)}`), { status: response.status });
   if (!isSuccess(response)) throw arxivError(call, response, context.clock.now());
-  if (!feed) throw failWith(call, "parse", `${label} did not send an Atom feed: “${bodyExcerpt(response, "")}”.`, { status: response.status });
+  if (!feed) throw notAFeed(call, response);
   return { provider: "arxiv", endpoint: "api/query", query: searchQuery, results: toResults(feed.entries, request, context.clock.now(), warnings), warnings };
+}
+
+/** What came instead of a feed, quoted; an empty body said as empty, not as the quotes “”. */
+function notAFeed(call: ProviderCall, response: HttpResponse): ProviderError {
+  const excerpt = bodyExcerpt(response, "");
+  const message = excerpt === "" ? `${label} sent an empty answer where an Atom feed was expected.` : `${label} did not send an Atom feed: “${excerpt}”.`;
+  return failWith(call, "parse", message, { status: response.status });
 }
 
 /** arXiv's error feed: one entry titled "Error" whose id points into `/api/errors`. */

@@ -5,11 +5,13 @@
 import * as z from "zod";
 import type { HttpResponse } from "../../ports";
 import {
+  aside,
   describeStatus,
   failWith,
   kindForStatus,
   rateLimitedMessage,
   retryAfterMs,
+  saidWithCode,
   tryJson,
   type ProviderCall,
 } from "../provider-http";
@@ -65,17 +67,17 @@ export function braveError(call: ProviderCall, response: HttpResponse, now: numb
   const extra = { status, ...(wait !== undefined && status === 429 ? { retryAfterMs: wait } : {}) };
 
   if (code === "SUBSCRIPTION_TOKEN_INVALID" || status === 401) {
-    return failWith(call, "auth", `${call.label} rejected the API key${code ? ` (${code})` : ""}. Check the key in Vault Research settings.`, extra);
+    return failWith(call, "auth", `${call.label} rejected the API key${aside(code)}. Check the key in Vault Research settings.`, extra);
   }
   if (status === 429 || code === "RATE_LIMITED") {
     return failWith(call, "rate_limited", rateLimitedMessage(call.label, wait), extra);
   }
   if (/NOT_IN_PLAN|NOT_SUBSCRIBED|NOT_ALLOWED/.test(code)) {
-    return failWith(call, "plan", `${call.label}: this endpoint or option is not in the key's plan (${code}).`, extra);
+    return failWith(call, "plan", `${call.label}: this endpoint or option is not in the key's plan${aside(code)}.`, extra);
   }
   let detail = error?.detail;
   const first = error?.meta?.errors?.[0];
   if (detail && first?.msg) detail = `${detail} — ${first.loc ? `${first.loc.join(".")}: ` : ""}${first.msg}`;
-  if (detail && code) detail = `${detail} (${code})`;
+  if (detail) detail = saidWithCode(detail, code);
   return failWith(call, kindForStatus(status), describeStatus(call, response, detail), extra);
 }

@@ -8,11 +8,13 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, plainTitleLine, toPublishedDate } from "../plain-text";
 import {
+  aside,
   describeStatus,
   quoted,
   failWith,
   kindForStatus,
   rateLimitedMessage,
+  saidWithCode,
   readJson,
   requireKey,
   retryAfterMs,
@@ -209,14 +211,14 @@ function exaError(call: ProviderCall, response: HttpResponse, now: number): Prov
     return failWith(call, "rate_limited", rateLimitedMessage(exaLabel, wait), { status, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
   }
   if (tag === "INVALID_API_KEY" || status === 401) {
-    return failWith(call, "auth", `${exaLabel} rejected the API key${tag ? ` (${tag})` : ""}. Check the key in Vault Research settings.`, { status });
+    return failWith(call, "auth", `${exaLabel} rejected the API key${aside(tag)}. Check the key in Vault Research settings.`, { status });
   }
   if (status === 402 || tag === "NO_MORE_CREDITS" || tag === "API_KEY_BUDGET_EXCEEDED") {
-    return failWith(call, "plan", `${exaLabel} has no credits left for this key${tag ? ` (${tag})` : ""}.`, { status });
+    return failWith(call, "plan", `${exaLabel} has no credits left for this key${aside(tag)}.`, { status });
   }
   if (tag === "FEATURE_DISABLED" || tag === "ACCESS_DENIED") {
-    return failWith(call, "plan", `${exaLabel} does not allow this for the key's plan (${tag}).`, { status });
+    return failWith(call, "plan", `${exaLabel} does not allow this for the key's plan${aside(tag)}.`, { status });
   }
-  const detail = message ? `${message}${tag ? ` (${tag})` : ""}` : undefined;
+  const detail = message ? saidWithCode(message, tag) : undefined;
   return failWith(call, kindForStatus(status), describeStatus(call, response, detail), { status });
 }

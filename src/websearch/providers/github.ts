@@ -9,7 +9,7 @@ import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
 import { cutText, maxTitleChars, textToLine } from "../plain-text";
-import { failWith, optionalKey, rateLimitedMessage, readJson, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
+import { aside, failWith, optionalKey, rateLimitedMessage, readJson, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { githubWithToken } from "../source-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
@@ -123,7 +123,7 @@ function githubError(call: ProviderCall, response: HttpResponse, context: Provid
     return failWith(call, "rate_limited", `${rateLimitedMessage(label, wait)}${hint}`, { status, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
   }
   if (status === 401) {
-    return failWith(call, "auth", `${label} rejected the token${message ? ` (${message})` : ""}. Check it in Vault Research settings, or remove it: search works without one.`, { status });
+    return failWith(call, "auth", `${label} rejected the token${aside(message)}. Check it in Vault Research settings, or remove it: search works without one.`, { status });
   }
   const first = parsed.success ? parsed.data.errors?.[0] : undefined;
   const detail = message && first ? `${message} — ${[first.field, first.message ?? first.code].filter(Boolean).join(": ")}` : message;

@@ -12,7 +12,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
-import { bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
+import { aside, bodyExcerpt, failWith, looksLikeHtml, quoted, readJson, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import { ProviderError, type Provider, type ProviderContext, type ProviderResponse, type ProviderResult, type QuestionTopic, type SearchRequest } from "../types";
 import { isSuccess, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -147,7 +147,9 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
 /** The engines that did not answer, in words ("google (timeout), bing (CAPTCHA) and 3 more"), or "". */
 function silentEngines(listed: readonly unknown[], warnings: string[]): string {
   const silent = parseEach(listed, silentEngineSchema, warnings, "unresponsive engine");
-  const named = silent.slice(0, enginesNamed).map(([engine, reason]) => quoted(reason ? `${engine} (${reason})` : engine, 80));
+  // Name and reason cut apart, so a long one never cuts off the bracket; the reason's own full stop
+  // left out, as in every aside: "bing (Suspended: access denied.). Try again later" read so.
+  const named = silent.slice(0, enginesNamed).map(([engine, reason]) => `${quoted(engine, 40)}${aside(reason ?? undefined)}`);
   const more = silent.length > enginesNamed ? ` and ${silent.length - enginesNamed} more` : "";
   return silent.length > 0 ? `${named.join(", ")}${more}` : "";
 }

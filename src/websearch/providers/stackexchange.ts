@@ -10,7 +10,7 @@ import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { freshnessWindow } from "../freshness-window";
 import { keywordQuery } from "../keyword-query";
 import { cutText, htmlBlocksToLine, htmlToLine, publishedAtMs, titleLine } from "../plain-text";
-import { failWith, maxRetryAfterMs, rateLimitedMessage, readJson, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
+import { failWith, maxRetryAfterMs, rateLimitedMessage, readJson, saidWithCode, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
 import { isSuccess, looseCount, looseNumber, looseStrings, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -129,11 +129,11 @@ function stackExchangeError(call: ProviderCall, response: HttpResponse, context:
   if (!parsed.success) return statusError(call, response, context.clock.now());
   const { error_id: id, error_name: name, error_message: message } = parsed.data;
   const status = response.status;
-  const detail = `${message ?? "no message"} (${name ?? "error"} ${id})`;
+  const detail = saidWithCode(message ?? "no message", `${name ?? "error"} ${id}`);
   if (id === 502 || name === "throttle_violation") {
     const wait = throttleWaitMs(message);
     if (wait !== undefined) context.governor?.backOff(call.quota, wait);
-    return failWith(call, "rate_limited", `${rateLimitedMessage(label, wait)} (${detail})`, { status, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+    return failWith(call, "rate_limited", rateLimitedMessage(label, wait, detail), { status, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
   }
   if (id === 404 || name === "no_method") return failWith(call, "unsupported", `${label} has no such method: ${detail}.`, { status });
   if (id === 400 || name === "bad_parameter") {

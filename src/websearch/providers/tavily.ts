@@ -7,7 +7,7 @@ import { PROVIDER_NAMES } from "../../provider-names";
 import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
-import { describeStatus, failWith, rateLimitedMessage, readJson, requireKey, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
+import { aside, describeStatus, failWith, rateLimitedMessage, readJson, requireKey, retryAfterMs, sendProviderRequest, tryJson, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 import { isSuccess, looseNumber, parseEach, sourceCall } from "./source-call";
@@ -114,7 +114,7 @@ function tavilyError(call: ProviderCall, response: HttpResponse, now: number): P
   const detail = parsed.success ? (typeof parsed.data.detail === "string" ? parsed.data.detail : parsed.data.detail?.error) : undefined;
   const status = response.status;
   if (status === 401 || status === 403) {
-    return failWith(call, "auth", `${label} rejected the API key${detail ? ` (${detail})` : ""}. Check the key in Vault Research settings.`, { status });
+    return failWith(call, "auth", `${label} rejected the API key${aside(detail)}. Check the key in Vault Research settings.`, { status });
   }
   if (status === 429) {
     const wait = retryAfterMs(response.headers, now);
@@ -123,7 +123,7 @@ function tavilyError(call: ProviderCall, response: HttpResponse, now: number): P
   // 432: the plan's monthly credits are used up; 433: the pay-as-you-go spending limit is reached.
   if (status === 432 || status === 433) {
     const what = status === 432 ? "the plan's usage limit" : "the pay-as-you-go limit";
-    return failWith(call, "plan", `${label} refused the search: ${what} is reached${detail ? ` (${detail})` : ""}.`, { status });
+    return failWith(call, "plan", `${label} refused the search: ${what} is reached${aside(detail)}.`, { status });
   }
   return failWith(call, "http", describeStatus(call, response, detail), { status });
 }

@@ -8,7 +8,7 @@ import type { HttpResponse } from "../../ports";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
 import { keywordQuery } from "../keyword-query";
 import { cutText, htmlToLine, plainTitleLine, textToLine } from "../plain-text";
-import { readJson, sendProviderRequest, tryJson, userAgent, type ProviderCall } from "../provider-http";
+import { readJson, saidWithCode, sendProviderRequest, tryJson, userAgent, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 import { isSuccess, parseEach, sourceCall, statusError, warnUnsupported } from "./source-call";
@@ -93,6 +93,6 @@ function wikipediaError(call: ProviderCall, response: HttpResponse, now: number)
   const parsed = errorSchema.safeParse(tryJson(response.text));
   const error = parsed.success ? parsed.data : undefined;
   const message = error?.messageTranslations?.en ?? error?.message ?? error?.httpReason;
-  const detail = message ? `${message}${error?.errorKey ? ` (${error.errorKey})` : ""}` : undefined;
+  const detail = message ? saidWithCode(message, error?.errorKey) : undefined;
   return statusError(call, response, now, detail);
 }

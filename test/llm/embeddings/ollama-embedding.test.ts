@@ -194,6 +194,21 @@ describe("Ollama /api/embed", () => {
     expect(clock.sleeps).toEqual([500, 500]);
   });
 
+  it("a stop while a batch waits its rate turn ends the call at once, cancelled, and sends nothing more", async () => {
+    const clock = fakeClock();
+    // Rate turns that end only when stopped: the stop, not the time, must end the wait.
+    const held = { ...clock, sleep: (_ms: number, signal?: AbortSignal) => new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped")))) };
+    const client = model({ batchSize: 1, requestsPerSecond: 0.1, clock: held });
+    expect((await client.embed(["a"], "document")).ok).toBe(true);
+    const stop = new AbortController();
+    let result: unknown = "waiting";
+    void client.embed(["b"], "document", stop.signal).then((r) => (result = r));
+    stop.abort();
+    for (let turn = 0; turn < 5 && result === "waiting"; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(result).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+    expect(server.embedCalls).toHaveLength(1);
+  });
+
   it("does not pace a search's query behind the embedding job's batches", async () => {
     const clock = fakeClock();
     const client = model({ batchSize: 1, requestsPerSecond: 2, clock });

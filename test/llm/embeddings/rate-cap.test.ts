@@ -1,9 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { rateCap } from "../../../src/llm/embeddings/rate-cap";
+import { systemClock } from "../../../src/ports";
 import { embeddingPrefixes } from "../../../src/llm/embeddings/embedding-prefixes";
 import { fakeClock } from "../../support/fake-clock";
 
 describe("rate cap", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("spaces request starts by 1 / rate, and lets a request through at once after a quiet spell", async () => {
     const clock = fakeClock();
     const cap = rateCap(4, clock);
@@ -32,6 +37,57 @@ describe("rate cap", () => {
     const cap = rateCap(2, still);
     await Promise.all([cap.wait(), cap.wait(), cap.wait()]);
     expect(waits).toEqual([500, 1000]);
+  });
+
+  it("a stop during a turn's wait ends it at once, its timer cleared (an embed run's Ctrl-C at 0.1 a second)", async () => {
+    vi.useFakeTimers();
+    const cap = rateCap(0.1, systemClock);
+    expect(await cap.wait()).toBe(true);
+    const stop = new AbortController();
+    let outcome: boolean | "waiting" = "waiting";
+    void cap.wait(stop.signal).then((turnCame) => (outcome = turnCame));
+    expect(vi.getTimerCount()).toBe(1);
+    stop.abort();
+    // A millisecond on, not ten seconds: with a plain sleep the caller was still waiting its turn.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a turn a stopped caller never used is given back, unless a later caller already queued behind it", async () => {
+    const clock = fakeClock();
+    const waits: number[] = [];
+    // Pacing sleeps that end only at their signal, so the test decides which turn is stopped.
+    const holding = { now: () => clock.now(), monotonicNow: () => clock.monotonicNow(), sleep: (ms: number, signal?: AbortSignal) => (waits.push(ms), new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(new Error("stopped"))))) };
+    const cap = rateCap(1, holding);
+    await cap.wait();
+    const first = new AbortController();
+    const stopped = cap.wait(first.signal);
+    first.abort();
+    expect(await stopped).toBe(false);
+    // The next caller takes the turn the stopped one left, not the one after it.
+    const second = new AbortController();
+    void cap.wait(second.signal);
+    const third = new AbortController();
+    void cap.wait(third.signal);
+    second.abort();
+    await Promise.resolve();
+    const fourth = new AbortController();
+    void cap.wait(fourth.signal);
+    expect(waits).toEqual([1000, 1000, 2000, 3000]);
+    third.abort();
+    fourth.abort();
+  });
+
+  it("an already stopped caller is refused without a wait", async () => {
+    const clock = fakeClock();
+    const cap = rateCap(2, clock);
+    await cap.wait();
+    const stop = new AbortController();
+    stop.abort();
+    expect(await cap.wait(stop.signal)).toBe(false);
+    expect(await rateCap(0, clock).wait(stop.signal)).toBe(false);
+    expect(clock.sleeps).toEqual([]);
   });
 
   it("0 (or nonsense) means no cap", async () => {

@@ -52,9 +52,23 @@ describe("arXiv: answers", () => {
     expect(peritext.snippet).toContain("keep marks attached");
   });
 
+  it("an empty body is said to be empty, not quoted as “”", async () => {
+    for (const text of ["", "  \n"]) {
+      const empty = failure(await runSource("arxiv", scriptedHttp(() => ({ status: 200, headers: { "content-type": "application/atom+xml" }, text }))));
+      expect(empty).toMatchObject({ kind: "parse", message: "arXiv sent an empty answer where an Atom feed was expected." });
+    }
+  });
+
   it("words each real error: the error feed's own reason, 'Rate exceeded.' as a rate limit, a web page as not a feed", async () => {
     const refused = failure(await runSource("arxiv", "arxiv/error-400-malformed-query.json"));
     expect(refused).toMatchObject({ kind: "http", status: 400, message: "arXiv refused the query: max_results must be non-negative." });
+    // The feed's reason ending with a full stop of its own gets no second one; told on two lines, it is one line.
+    const dotted = scriptedHttp(() => ({
+      status: 400,
+      headers: { "content-type": "application/atom+xml" },
+      text: '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#bad</id><title>Error</title><summary>Malformed query.\n  Check the field prefixes.</summary></entry></feed>',
+    }));
+    expect(failure(await runSource("arxiv", dotted)).message).toBe("arXiv refused the query: Malformed query. Check the field prefixes.");
     expect(failure(await runSource("arxiv", "arxiv/rate-exceeded-503.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 3000 });
     expect(failure(await runSource("arxiv", "arxiv/html-200.json")).message).toBe("arXiv did not send an Atom feed: “arXiv is down for maintenance”.");
   });

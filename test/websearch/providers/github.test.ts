@@ -65,6 +65,9 @@ describe("GitHub: answers", () => {
     expect(failure(await runSource("github", "github/secondary-rate-limit-403.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 60_000 });
     const bad = failure(await runSource("github", "github/bad-credentials-401.json", { secrets: { github: GITHUB_TOKEN } }));
     expect(bad).toMatchObject({ kind: "auth", message: "GitHub rejected the token (Bad credentials). Check it in Vault Research settings, or remove it: search works without one." });
+    // Words that end a sentence of their own lose that full stop inside our brackets.
+    const dotted = scriptedHttp(() => ({ status: 401, headers: { "content-type": "application/json" }, text: JSON.stringify({ message: "Bad credentials." }) }));
+    expect(failure(await runSource("github", dotted, { secrets: { github: GITHUB_TOKEN } })).message).toBe("GitHub rejected the token (Bad credentials). Check it in Vault Research settings, or remove it: search works without one.");
     expect(failure(await runSource("github", "github/validation-failed-422.json")).message).toBe("GitHub answered HTTP 422: Validation Failed — q: The search is longer than 256 characters.");
     expect(failure(await runSource("github", "github/unavailable-503.json"))).toMatchObject({ kind: "http", status: 503 });
   });

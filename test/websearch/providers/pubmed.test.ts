@@ -56,6 +56,9 @@ describe("PubMed: answers", () => {
 
   it("words esearch's ERROR and the 429 without repeating the address NCBI puts in it", async () => {
     expect(failure(await runSource("pubmed", "pubmed/esearch-error.json")).message).toBe("PubMed could not run the search: Invalid query: term contains unbalanced parentheses.");
+    // Words that end with their own full stop get no second one.
+    const dotted = scriptedHttp(() => jsonResponse({ esearchresult: { ERROR: "Empty term and query_key - nothing todo." } }));
+    expect(failure(await runSource("pubmed", dotted)).message).toBe("PubMed could not run the search: Empty term and query_key - nothing todo.");
     const limited = failure(await runSource("pubmed", "pubmed/rate-limited-429.json"));
     expect(limited).toMatchObject({ kind: "rate_limited", retryAfterMs: 1000 });
     expect(limited.message).not.toContain("192.0.2.10");

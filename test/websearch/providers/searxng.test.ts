@@ -139,6 +139,12 @@ describe("SearXNG: answers that are not results", () => {
     expect(error.message).toBe("SearXNG at http://localhost:8888 answered, but found nothing because its engines did not answer: google (timeout), duckduckgo (CAPTCHA). Try again later, or turn on other engines in its settings.");
   });
 
+  it("an engine's reason that ends with a stop, or is long, still reads as one aside with its bracket closed", async () => {
+    const http = scriptedHttp(() => jsonResponse({ results: [], unresponsive_engines: [["bing", "Suspended: access denied."], ["wiki", `too slow ${"very ".repeat(50)}slow`]] }));
+    const error = failure(await runSource("searxng", http));
+    expect(error.message).toMatch(/^SearXNG at http:\/\/localhost:8888 answered, but found nothing because its engines did not answer: bing \(Suspended: access denied\), wiki \(too slow very [a-z ]+…\)\. Try again later/);
+  });
+
   it("no results with every engine answering is an empty answer", async () => {
     expect(answer(await runSource("searxng", scriptedHttp(empty))).results).toEqual([]);
   });

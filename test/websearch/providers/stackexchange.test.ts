@@ -59,10 +59,10 @@ describe("Stack Exchange: answers", () => {
   it("maps each error_id: throttle_violation to a rate limit with its wait, bad_parameter to a settings hint, no_method to unsupported", async () => {
     const throttled = await runSource("stackexchange", "stackexchange/throttle-violation-400.json");
     expect(failure(throttled)).toMatchObject({ kind: "rate_limited", status: 400, retryAfterMs: 82_400_000 });
-    expect(failure(throttled).message).toBe("Stack Exchange rate limit reached; try again in 23 h. (too many requests from this IP, more requests available in 82400 seconds (throttle_violation 502))");
+    expect(failure(throttled).message).toBe("Stack Exchange rate limit reached (too many requests from this IP, more requests available in 82400 seconds (throttle_violation 502)); try again in 23 h.");
     expect(throttled.governor.reserve("stackexchange", 60_000).ok).toBe(false);
     expect(failure(await runSource("stackexchange", "stackexchange/bad-site-400.json")).message).toBe("Stack Exchange refused the search: site is required (bad_parameter 400). Check the Stack Exchange site name in settings.");
     expect(failure(await runSource("stackexchange", "stackexchange/no-method-404.json")).kind).toBe("unsupported");
-    expect(failure(await runSource("stackexchange", "stackexchange/temporarily-unavailable-503.json")).message).toBe("Stack Exchange answered HTTP 503: The API is temporarily unavailable. (temporarily_unavailable 503).");
+    expect(failure(await runSource("stackexchange", "stackexchange/temporarily-unavailable-503.json")).message).toBe("Stack Exchange answered HTTP 503: The API is temporarily unavailable (temporarily_unavailable 503).");
   });
 });

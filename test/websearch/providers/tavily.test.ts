@@ -57,9 +57,10 @@ describe("Tavily: answers", () => {
   });
 
   it("maps 401 to auth, 429 to a rate limit, 432 and 433 to plan limits", async () => {
-    expect(failure(await runSource("tavily", "tavily/invalid-key-401.json")).message).toBe("Tavily rejected the API key (Unauthorized: missing or invalid API key.). Check the key in Vault Research settings.");
+    // Tavily's words end with a full stop of their own: it is dropped inside the brackets, not doubled as "key.). Check".
+    expect(failure(await runSource("tavily", "tavily/invalid-key-401.json")).message).toBe("Tavily rejected the API key (Unauthorized: missing or invalid API key). Check the key in Vault Research settings.");
     expect(failure(await runSource("tavily", "tavily/rate-limited-429.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 20_000 });
-    expect(failure(await runSource("tavily", "tavily/plan-limit-432.json")).message).toMatch(/^Tavily refused the search: the plan's usage limit is reached \(This request exceeds your plan's set usage limit/);
+    expect(failure(await runSource("tavily", "tavily/plan-limit-432.json")).message).toBe("Tavily refused the search: the plan's usage limit is reached (This request exceeds your plan's set usage limit. Please upgrade your plan or contact support@tavily.com).");
     expect(failure(await runSource("tavily", "tavily/payg-limit-433.json")).message).toMatch(/^Tavily refused the search: the pay-as-you-go limit is reached/);
     expect(failure(await runSource("tavily", "tavily/bad-request-400.json")).message).toBe("Tavily answered HTTP 400: Invalid topic. Must be 'general', 'news' or 'finance'.");
   });

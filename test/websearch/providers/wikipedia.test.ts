@@ -45,7 +45,7 @@ describe("Wikipedia: answers", () => {
 
   it("words each real error: the REST error's own message, a rate limit with its wait, a blocked client as http", async () => {
     const bad = failure(await runSource("wikipedia", "wikipedia/bad-limit-400.json"));
-    expect(bad.message).toBe('Wikipedia answered HTTP 400: Invalid value "500" for integer parameter "limit": must be between 1 and 100. (paramvalidator-outofrange-minmax)');
+    expect(bad.message).toBe('Wikipedia answered HTTP 400: Invalid value "500" for integer parameter "limit": must be between 1 and 100 (paramvalidator-outofrange-minmax)');
     expect(failure(await runSource("wikipedia", "wikipedia/too-many-requests-429.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 30_000 });
     const blocked = failure(await runSource("wikipedia", "wikipedia/blocked-403-html.json"));
     expect(blocked).toMatchObject({ kind: "http", status: 403 });
