@@ -1,19 +1,10 @@
-// The evidence judge: behaviour on hand-made search results, and quality floors on the labelled
-// sets (sample vault always; ../shared/corpora when present). The floors sit at the figures the
-// issue asks for; `npm run eval:judge -- --misses` shows which questions a change lost.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+// The evidence judge: behaviour on hand-made search results. Its quality floors on the labelled
+// sets, counted on the note an enough rests on, are in test/eval/judge-quality-floors.test.ts;
+// `npm run eval:judge -- --misses` shows which questions a change lost.
 import { describe, expect, it } from "vitest";
-import { FsNoteStore } from "../../../src/cli/fs-note-store";
 import { DEFAULT_JUDGE, judgeEvidence } from "../../../src/research/stages/judge";
-import { readEvalSet } from "../../../src/eval/eval-set";
-import { scoreJudgeCases, type JudgeCase } from "../../../src/eval/judge-eval";
 import { planQuestion } from "../../../src/research/stages/plan";
 import type { SearchResult } from "../../../src/index/types";
-import { VaultIndex } from "../../../src/index/vault-index";
-
-const ROOT = path.resolve(__dirname, "../../..");
-const CORPORA = path.resolve(ROOT, "../shared/corpora");
 
 /** A search result whose words were found where the test says. */
 function result(path: string, found: { note: string[]; section: string[]; close?: string[]; title?: string[] }, weights: Record<string, number>, notes: Record<string, number> = {}): SearchResult {
@@ -314,51 +305,4 @@ describe("judgeEvidence: levers and reasons", () => {
     const ad = result("ad.md", { note: ["active", "directory"], section: ["active", "directory"] }, weights);
     expect(judgeEvidence(p, [ldap, ad]).figures.decidedBy).not.toBe("two_notes");
   });
-});
-
-function judgeCases(file: string): JudgeCase[] {
-  const read = readEvalSet<JudgeCase>(JSON.parse(readFileSync(path.join(ROOT, "evals/judge", file), "utf8")), file);
-  if (!read.ok) throw new Error(read.error.message);
-  return read.set.cases;
-}
-
-async function evaluate(vault: string, file: string) {
-  const store = new FsNoteStore(vault);
-  const index = new VaultIndex();
-  await index.sync(store, null);
-  return scoreJudgeCases(index, store, judgeCases(file));
-}
-
-describe("judge quality on the sample vault", () => {
-  it("judges answerable questions enough and unanswerable ones weak or none", async () => {
-    const report = await evaluate(path.join(ROOT, "examples/vault"), "sample-vault.json");
-    expect(report.answerable_judged_enough, JSON.stringify(report.misses, null, 1)).toBeGreaterThanOrEqual(0.85);
-    expect(report.unanswerable_judged_weak_or_none, JSON.stringify(report.misses, null, 1)).toBeGreaterThanOrEqual(0.8);
-  });
-});
-
-const corpora = existsSync(CORPORA);
-if (!corpora) console.warn(`judge quality: ${CORPORA} is absent; the corpora floors are skipped.`);
-
-describe.skipIf(!corpora)("judge quality on ../shared/corpora", () => {
-  it("meets the issue's figures: 85% of answerable questions enough, 80% of unanswerable weak or none", async () => {
-    const report = await evaluate(CORPORA, "corpora.json");
-    const misses = report.misses.map((m) => `${m.answerable ? "answerable" : "unanswerable"} → ${m.verdict}: ${m.question}`).join("\n");
-    expect(report.answerable_judged_enough, misses).toBeGreaterThanOrEqual(0.85);
-    expect(report.unanswerable_judged_weak_or_none, misses).toBeGreaterThanOrEqual(0.8);
-  });
-});
-
-// The held-out set (issue 10): floors a little under its figures (0.704 / 0.875 / hard negatives
-// 0.80, 18 confident answers with no answering note), the answerable one far from the issue's
-// target; a change that makes the judge bolder on notes that do not answer fails the last three.
-describe.skipIf(!corpora)("judge quality on the held-out paraphrase set", () => {
-  it("holds its figures, and is not more often confidently wrong", async () => {
-    const report = await evaluate(CORPORA, "heldout-paraphrase.json");
-    expect(report.answerable_judged_enough).toBeGreaterThanOrEqual(0.67);
-    expect(report.unanswerable_judged_weak_or_none).toBeGreaterThanOrEqual(0.8);
-    expect(report.hard_negatives_judged_weak_or_none).toBeGreaterThanOrEqual(0.7);
-    expect(report.enough_without_answering_note).toBeLessThanOrEqual(19);
-    expect(Object.keys(report.decided_by).length).toBeGreaterThan(2);
-  }, 180_000);
 });
