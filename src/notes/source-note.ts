@@ -10,7 +10,7 @@ import { extractStatusText, type ExtractStatus } from "./extract-status";
 import { noteFileName } from "./file-names";
 import { escapeMarkdownText, plainLine, quoteParagraphs } from "./markdown-escape";
 import { webLink, wikilink } from "./note-links";
-import { oneLine } from "../text/one-line";
+import { recordingsIn, SAMPLE_PAGE_TITLE, SAMPLE_RESPONSE_TITLE, sampleProperties } from "./recorded-sample";
 
 export const SOURCE_TAG = "research/source";
 
@@ -70,7 +70,8 @@ export function renderSourceNote(note: SourceNote): string {
     query: plainLine(note.query),
     extract_status: extractStatusText(note.extractStatus),
     ...(note.tracePath ? { trace: wikilink(note.tracePath) } : {}),
-    ...sampleProperties(note.sample),
+    // `sample: true` and the folders replayed from: what a query over the vault can tell apart.
+    ...sampleProperties(note.sample?.searchReplayedFrom ?? null, note.sample?.pageReplayedFrom ?? null),
   };
   const yaml = stringify(properties, { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" });
 
@@ -90,16 +91,6 @@ export function renderSourceNote(note: SourceNote): string {
   return `---\n${yaml}---\n\n${lines.join("\n").trimEnd()}\n`;
 }
 
-/** `sample: true`, and the folders the recordings were replayed from: what a query over the vault can tell apart. */
-function sampleProperties(sample: SampleOrigin | undefined): Record<string, unknown> {
-  if (!isSample(sample)) return {};
-  return {
-    sample: true,
-    ...(sample.searchReplayedFrom !== null ? { replayed_from: plainLine(sample.searchReplayedFrom) } : {}),
-    ...(sample.pageReplayedFrom !== null ? { page_replayed_from: plainLine(sample.pageReplayedFrom) } : {}),
-  };
-}
-
 function isSample(sample: SampleOrigin | undefined): sample is SampleOrigin {
   return sample !== undefined && (sample.searchReplayedFrom !== null || sample.pageReplayedFrom !== null);
 }
@@ -112,14 +103,14 @@ function sampleCallout(note: SourceNote, sample: SampleOrigin): string {
   const lines: string[] = [];
   if (search !== null) {
     lines.push(
-      "[!note] Recorded sample response, not a live search",
-      `${providerDisplayName(note.provider)}'s answer that found this page, and the excerpt below, are a sample response replayed from recordings in ${escapeMarkdownText(oneLine(search))}; nothing was searched on the web.`,
+      SAMPLE_RESPONSE_TITLE,
+      `${providerDisplayName(note.provider)}'s answer that found this page, and the excerpt below, are a sample response replayed from ${recordingsIn(search)}; nothing was searched on the web.`,
     );
   } else {
-    lines.push("[!note] Recorded sample page, not the live site");
+    lines.push(SAMPLE_PAGE_TITLE);
   }
   if (!hasText) lines.push("No page text was kept, so nothing in this note came from the live web.");
-  else if (page !== null) lines.push(`The page text below was read from recordings in ${escapeMarkdownText(oneLine(page))}, not fetched from the site: it is a sample page${search !== null ? " too" : ""}.`);
+  else if (page !== null) lines.push(`The page text below was read from ${recordingsIn(page)}, not fetched from the site: it is a sample page${search !== null ? " too" : ""}.`);
   else lines.push(`The page text below, and its title and dates, were fetched live from the page's address on ${note.created}: they are not part of the sample.`);
   return lines.map((line) => `> ${line}`).join("\n");
 }

@@ -16,6 +16,7 @@ import { freeNotePath, notePathIn, noteFileName } from "./file-names";
 import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
+import { recordingsIn, SAMPLE_RESPONSES_TITLE, sampleProperties } from "./recorded-sample";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
 import { webOutcomeHasFailures, webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence } from "./web-outcome";
 import { fileTitle } from "../index/markdown";
@@ -54,6 +55,8 @@ function frontmatter(trace: ResearchTrace): string {
     verdict: trace.pack.judge.verdict,
     vault_rows: trace.pack.evidence.length,
     outside_rows: trace.pack.external_evidence.length,
+    // As a source note promoted from such a run says it: a query over the vault tells samples from the live web.
+    ...sampleProperties(replayedWebFolder(trace)),
     run_id: trace.run_id,
     tags: ["research/trace"],
   };
@@ -97,6 +100,8 @@ function answerSection(trace: ResearchTrace): string {
     lines.push(`No answer was written (${NO_ANSWER_REASONS[trace.stop_reason]}).`);
     return lines.join("\n");
   }
+  const replayed = replayedWebFolder(trace);
+  if (replayed !== null) lines.push(answerReplayCallout(replayed), "");
   if (!answer.verified) {
     lines.push(
       "> [!warning] Unverified answer",
@@ -167,8 +172,8 @@ function outsideSection(trace: ResearchTrace): string {
   // With no rows, the sources that answered with nothing: "0 rows from Hacker News" was said of one that never answered.
   const counterProviders = rows.length > 0 ? rowProviders : answeredSources(trace);
   const lines = ["## Outside vault", ""];
-  // Only a run that asked the web has answers that were replayed; a run that asked nothing has none to call recorded.
-  if (trace.replayed_from !== undefined && trace.queries_sent.length > 0) lines.push(replayCallout(trace.replayed_from), "");
+  const replayed = replayedWebFolder(trace);
+  if (replayed !== null) lines.push(replayCallout(replayed), "");
   lines.push(outsideVaultCounter(rows.length, counterProviders), "");
   const outcome = webOutcomeOfTrace(trace);
   // The web search's outcome in the words the panel, the CLI and the recall note use (web-outcome.ts).
@@ -230,11 +235,28 @@ function pageNotRead(trace: ResearchTrace, key: string): string | null {
   return eventText(trace, "page_fetch", "message", skipped) ?? eventText(trace, "page_extract", "message", skipped);
 }
 
+/**
+ * The folder a run's web answers were replayed from, or null for a live run. Only a run that asked
+ * the web has answers that were replayed; a run that asked nothing has none to call recorded.
+ */
+function replayedWebFolder(trace: ResearchTrace): string | null {
+  return trace.replayed_from !== undefined && trace.queries_sent.length > 0 ? trace.replayed_from : null;
+}
+
 /** Said above the outside rows of a replayed run: they are recorded samples, not a live search. */
 function replayCallout(folder: string): string {
+  return [`> ${SAMPLE_RESPONSES_TITLE}`, `> The web's answers in this run were replayed from ${recordingsIn(folder)}; nothing here was searched on the web.`].join("\n");
+}
+
+/**
+ * Said first in the Answer of a replayed run: the answer may quote outside rows, or a model may
+ * have put them in its own words with no quote marks, and a reader meets it before the Outside
+ * vault section says where they came from.
+ */
+function answerReplayCallout(folder: string): string {
   return [
-    "> [!note] Recorded sample responses, not a live search",
-    `> The web's answers in this run were replayed from recordings in ${escapeMarkdownText(oneLine(folder))}; nothing here was searched on the web.`,
+    `> ${SAMPLE_RESPONSES_TITLE}`,
+    `> The web's answers in this run were replayed from ${recordingsIn(folder)}, not searched live: what this answer takes from outside the vault comes from those samples.`,
   ].join("\n");
 }
 

@@ -143,6 +143,47 @@ describe("only a trace note the plugin wrote is rewritten", () => {
   });
 });
 
+describe("a replayed run's note, as this version writes it and as earlier ones did", () => {
+  const folder = "fixtures/replay/brave-demo";
+  function replayedTrace() {
+    const recorder = new TraceRecorder({ question: "what changed", mode: "always", providers: ["brave"], freshness: "any", clock: fakeClock() });
+    recorder.replayedFrom(folder);
+    recorder.querySent("what changed");
+    return recorder.finish("enough_evidence", pack("what changed", [], [row]), { text: `Automerge 3 uses less memory [${row.source_key}].`, kind: "model", verified: true, model: "m" });
+  }
+  const answerCallout = /> \[!note\] Recorded sample responses, not a live search\n> The web's answers in this run were replayed from [^\n]*not searched live[^\n]*\n\n/;
+  /** The note an earlier version wrote of the same run: no sample properties, its mark only above the outside rows. */
+  const earlierNote = (text: string) => text.replace(/^sample: true\n^replayed_from: .*\n/m, "").replace(answerCallout, "");
+
+  it("says it is a sample in its properties and its Answer, where an earlier version's note did not", () => {
+    const text = renderTraceNote(replayedTrace());
+    expect(text).toMatch(/^sample: true\nreplayed_from: fixtures\/replay\/brave-demo$/m);
+    expect(text).toMatch(answerCallout);
+    const earlier = earlierNote(text);
+    expect(earlier).not.toMatch(/^sample:/m);
+    expect(earlier.match(/Recorded sample responses/g)).toHaveLength(1);
+  });
+
+  it("reads back the same trace from either, the folder it was replayed from included", () => {
+    const trace = replayedTrace();
+    const text = renderTraceNote(trace);
+    for (const markdown of [text, earlierNote(text)]) {
+      const parsed = parseTraceNote(markdown);
+      expect(parsed).toEqual({ trace: JSON.parse(JSON.stringify(trace)) as unknown });
+      expect("trace" in parsed && parsed.trace.replayed_from).toBe(folder);
+      expect("trace" in parsed && isWrittenTraceNote(markdown, parsed.trace)).toBe(true);
+    }
+  });
+
+  it("records a promotion in either, keeping the note's marks as they were", () => {
+    const trace = replayedTrace();
+    const text = renderTraceNote(trace);
+    expect(recordPromotion(text, promotion)).toEqual({ markdown: renderTraceNote({ ...trace, promotions: [promotion] }) });
+    const earlier = recordPromotion(earlierNote(text), promotion);
+    expect(earlier).toEqual({ markdown: earlierNote(renderTraceNote({ ...trace, promotions: [promotion] })) });
+  });
+});
+
 describe("a trace note built to be slow", () => {
   // As one pattern, each opener with no closer read the rest of the note: 40,000 took 20 s, and
   // the 200,000 here would take some 8 minutes (a 2,000,000-character note holds 69,000: a minute).

@@ -111,11 +111,15 @@ const braveRelease: OutsideVaultRow = {
 const braveBlog = outsideRow("brave", "https://automerge.org/blog/2026/11/", "Automerge [blog] (November)", "Version 3.2 is out. <b>Upgrade</b> soon.", { published_at: "2026-11-04" });
 const exaTalk = outsideRow("exa", "https://example.org/talks/automerge-3", "Local-first conf: Automerge 3", "# A talk\nAbout `compaction` and **memory**.");
 
-/** A freshness run: Brave and Exa, one URL found by both, a vault duplicate, an Exa failure, an unverified answer. */
-function outsideTrace(): ResearchTrace {
+/**
+ * A freshness run: Brave and Exa, one URL found by both, a vault duplicate, an Exa failure, an unverified answer.
+ * `replayedFrom`: the web's answers came from that folder of recorded sample responses (`--replay`).
+ */
+function outsideTrace(replayedFrom?: string): ResearchTrace {
   const question = "What changed in the latest Automerge release?";
   const clock = fakeClock();
   const rec = new TraceRecorder({ question, mode: "on-weak", providers: ["brave", "exa"], freshness: "pm", clock });
+  if (replayedFrom !== undefined) rec.replayedFrom(replayedFrom);
   rec.addSecrets("BSA-secret-key-123456", "exa-secret-key-654321");
   const step = (ms: number) => clock.advance(ms);
   rec.stageStart("plan"); step(1); rec.stageEnd("plan", { freshness_cues: ["latest"] });
@@ -458,6 +462,52 @@ describe("where each query sent came from, and a source's rate wait", () => {
   });
 });
 
+describe("the note of a run whose web answers were replayed (the demo, --replay)", () => {
+  const folder = "fixtures/replay/brave-demo";
+  const properties = (note: string) => note.slice(0, note.indexOf("\n---\n", 4));
+  const answerPart = (note: string) => note.slice(note.indexOf("## Answer\n"), note.indexOf("## Vault evidence"));
+
+  it("renders the golden note: marked in its properties, at the top of its Answer and above its outside rows", () => {
+    expectTraceGolden("trace-replayed.md", renderTraceNote(outsideTrace(folder)));
+  });
+
+  it("says it in the properties a query over traces reads, with the names a promoted source note uses", () => {
+    const front = properties(renderTraceNote(outsideTrace(folder)));
+    expect(front).toMatch(/^sample: true$/m);
+    expect(front).toMatch(new RegExp(`^replayed_from: ${folder}$`, "m"));
+    // A live run's note carries neither: `sample: false` would be a claim about every note that lacks it.
+    const live = properties(renderTraceNote(outsideTrace()));
+    expect(live).not.toMatch(/^sample:/m);
+    expect(live).not.toMatch(/^replayed_from:/m);
+  });
+
+  it("says it first in the Answer, before the answer a model may have put in its own words, and above its unverified warning", () => {
+    const answer = answerPart(renderTraceNote(outsideTrace(folder)));
+    expect(answer).toMatch(/^## Answer\n\n> \[!note\] Recorded sample responses, not a live search\n> The web's answers in this run were replayed from recordings in fixtures\/replay\/brave-demo, not searched live/);
+    expect(answer.indexOf("Recorded sample responses")).toBeLessThan(answer.indexOf("Automerge 3.2 adds"));
+    expect(answer.indexOf("Recorded sample responses")).toBeLessThan(answer.indexOf("[!warning] Unverified answer"));
+    expect(answerPart(renderTraceNote(outsideTrace()))).not.toContain("Recorded sample");
+  });
+
+  it("calls nothing a sample when the run asked the web nothing, though the replay folder was set", () => {
+    const trace: ResearchTrace = { ...vaultOnlyTrace(), replayed_from: folder };
+    const note = renderTraceNote(trace);
+    expect(properties(note)).not.toMatch(/^(sample|replayed_from):/m);
+    expect(visiblePart(note)).not.toContain("Recorded sample");
+  });
+
+  it("keeps a folder's line breaks, brackets and Templater marks out of the properties and the callout", () => {
+    const note = renderTraceNote(outsideTrace("replays/[[Secret]]\n<% tp.file %>"));
+    const front = properties(note);
+    expect(front).not.toContain("[[");
+    expect(front).not.toContain("<%");
+    expect(front).toMatch(/^replayed_from: .*Secret/m);
+    const answer = answerPart(note);
+    expect(answer).not.toContain("[[Secret]]");
+    expect(answer).not.toContain("<%");
+  });
+});
+
 describe("the outside section of a run whose web search failed", () => {
   /** Hacker News and Wikipedia asked; those in `failed` answered 5xx, the others answered with nothing. */
   function webTrace(failed: ("hackernews" | "wikipedia")[]): ResearchTrace {
@@ -497,7 +547,7 @@ function section(note: string, from: string, to: string): string {
 
 describe("the trace data block", () => {
   it("reads back exactly the trace that was rendered", () => {
-    for (const trace of [vaultOnlyTrace(), outsideTrace()]) {
+    for (const trace of [vaultOnlyTrace(), outsideTrace(), outsideTrace("fixtures/replay/brave-demo")]) {
       const parsed = parseTraceNote(renderTraceNote(trace));
       expect(parsed).toEqual({ trace: JSON.parse(JSON.stringify(trace)) as ResearchTrace });
     }
