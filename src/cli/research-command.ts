@@ -28,6 +28,7 @@ import { keepTrace, keptTraceFolder } from "./kept-trace";
 import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type OpenedVault } from "./open-vault";
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
+import { replayNoticeLine } from "./replay-notice";
 import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
 import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
@@ -251,7 +252,7 @@ export interface ResearchTextExtras extends TraceKept {
 export function formatResearchText(result: ResearchResult, replayDir?: string, extras: ResearchTextExtras = {}): string {
   const { pack } = result;
   const lines: string[] = [];
-  if (replayDir) lines.push(`Note: web results below are recorded sample responses replayed from ${replayDir}, not a live search.`, "");
+  if (replayDir) lines.push(replayNoticeLine(replayDir), "");
   if (extras.providersNote) lines.push(extras.providersNote, "");
   lines.push(`Question: ${pack.question}`, "");
   if (result.answer) {

@@ -98,7 +98,11 @@ export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
   });
 }
 
-/** How a source failed, said after its name: "Brave timed out". */
+/**
+ * How a source failed, said after its name: "Brave timed out". The one table of these words: the web
+ * stage's progress lines say them too (`research/stages/external-retrieval.ts`), where a second table
+ * had said "server error" and "no key, or the key was refused" for what the note called otherwise.
+ */
 const FAILED_HOW: Record<string, string> = {
   // No key and a key refused are one kind; the warning's own message tells which.
   auth: "could not be used without a valid key",
@@ -146,10 +150,15 @@ function searchedSentence(o: Extract<WebOutcome, { kind: "searched" }>): string 
   return clauses(`Web search added no outside rows: ${providerList(o.answered)} answered with nothing to add`, ...failures);
 }
 
+/** How a source failed, in the words said after its name: `sourceFailedHow("http")` is "answered with a server error". */
+export function sourceFailedHow(kind: string): string {
+  return FAILED_HOW[kind] ?? "failed";
+}
+
 /** "Brave timed out", "Exa timed out and was rate limited": each source once, with each way it failed. */
-function failedClauses(failed: readonly SourceFailed[]): string[] {
+export function failedClauses(failed: readonly SourceFailed[]): string[] {
   return unique(failed.map((f) => f.provider)).map((p) => {
-    const how = unique(failed.filter((f) => f.provider === p).map((f) => FAILED_HOW[f.kind] ?? "failed"));
+    const how = unique(failed.filter((f) => f.provider === p).map((f) => sourceFailedHow(f.kind)));
     return `${providerDisplayName(p)} ${how.join(" and ")}`;
   });
 }

@@ -50,7 +50,7 @@ describe("research progress lines for the web stage", () => {
     const { code, lines } = await research("TypeError: cannot read properties of undefined in yjs observeDeep", "--external-provider", "github", "--external-provider", "stackexchange", "--replay", replay);
     expect(code).toBe(0);
     expect(lines).toContain("✓ GitHub: 2 results");
-    expect(lines).toContain("✗ Stack Exchange: server error");
+    expect(lines).toContain("✗ Stack Exchange: answered with a server error");
     expect(lines).toContain("! 2 web results from 1 answer; 1 provider error");
   });
 

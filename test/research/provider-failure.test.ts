@@ -6,6 +6,7 @@ import type { RecordedExchange } from "../../src/websearch/replay";
 import { errorExchange, replayFile, replayFolder } from "../support/recording-http";
 import { FRESHNESS_QUESTION, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
 import type { ProviderName } from "../../src/settings";
+import { renderTraceNote } from "../../src/notes/trace-note";
 
 const WEAK_QUESTION = "How do I configure y-websocket authentication with JWT tokens?";
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
@@ -137,7 +138,7 @@ const WIKIPEDIA_500 = () => [errorExchange("GET", "https://en.wikipedia.org/w/re
 const freshnessLine = (text: string | undefined) => /^This question asks about the current state: .*?(may be out of date.*)$/m.exec(text ?? "")?.[1];
 
 describe("a web search that failed reads as failed, never as 'found nothing' or 'not used'", () => {
-  it("every source failing: the recall note says the search failed (it said 'Web search added 0 outside rows.'), and so does the brief (it said 'no outside-vault search was used')", async () => {
+  it("every source failing: the recall note says the search failed (it said 'Web search added 0 outside rows.'), and the brief in the same words (it said 'the outside-vault search failed: no web source answered.')", async () => {
     for (const [providers, exchanges] of [
       [["hackernews"], HN_503()],
       [["hackernews", "wikipedia"], [...HN_503(), ...WIKIPEDIA_500()]],
@@ -148,7 +149,9 @@ describe("a web search that failed reads as failed, never as 'found nothing' or 
       // It names the sources that did not answer, as typed data of the run, not read back from warnings.
       const named = providers.length === 1 ? "Hacker News answered with a server error" : "Hacker News answered with a server error; Wikipedia answered with a server error";
       expect(result.pack.coverage.recall_note).toMatch(new RegExp(`^Searched \\d+ notes; \\d+ matched\\. Web search failed: ${named}\\.$`));
-      expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search failed: no web source answered.");
+      expect(freshnessLine(result.answer?.text)).toBe(`may be out of date. Web search failed: ${named}.`);
+      // The trace note of the same run says it so too.
+      expect(renderTraceNote(result.trace)).toContain(`Web search failed: ${named}.`);
     }
   });
 
@@ -167,21 +170,21 @@ describe("a web search that failed reads as failed, never as 'found nothing' or 
     const h = await sampleVaultHarness({ exchanges: [...HN_503(), ...replayFile("wikipedia/empty.json")] });
     const result = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews", "wikipedia"], writeTrace: false });
     expect(result.pack.coverage.recall_note).toMatch(/Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error\.$/);
-    expect(freshnessLine(result.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add, and some of its requests failed.");
+    expect(freshnessLine(result.answer?.text)).toBe("may be out of date. Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error.");
   });
 
   it("a search that ran and found nothing, and one not run, each read as what happened", async () => {
     const h = await sampleVaultHarness({ exchanges: replayFile("hackernews/empty.json") });
     const empty = await h.run({ question: HISTORY_AND_LATEST, mode: "always", providers: ["hackernews"], writeTrace: false });
     expect(empty.pack.coverage.recall_note).toMatch(/Web search added no outside rows: Hacker News answered with nothing to add\.$/);
-    expect(freshnessLine(empty.answer?.text)).toBe("may be out of date; the outside-vault search found nothing to add.");
+    expect(freshnessLine(empty.answer?.text)).toBe("may be out of date. Web search added no outside rows: Hacker News answered with nothing to add.");
 
     const never = await h.run({ question: HISTORY_AND_LATEST, mode: "never", writeTrace: false });
     expect(never.pack.coverage.recall_note).toMatch(/Nothing left the device: web search is off for this run\.$/);
-    expect(freshnessLine(never.answer?.text)).toBe("may be out of date; no outside-vault search was used.");
+    expect(freshnessLine(never.answer?.text)).toBe("may be out of date. Nothing left the device: web search is off for this run.");
 
     const noSource = await (await sampleVaultHarness({ settings: (s) => (s.external.providers = []) })).run({ question: HISTORY_AND_LATEST, mode: "always", writeTrace: false });
     expect(noSource.pack.coverage.recall_note).toMatch(/Nothing left the device: web search was allowed, but no source is turned on\.$/);
-    expect(freshnessLine(noSource.answer?.text)).toBe("may be out of date; outside-vault search was allowed, but no web source is enabled.");
+    expect(freshnessLine(noSource.answer?.text)).toBe("may be out of date. Nothing left the device: web search was allowed, but no source is turned on.");
   });
 });

@@ -21,7 +21,8 @@ import { providerChoiceName } from "../../evidence/labels";
 import type { ProviderName } from "../../provider-names";
 import { keyInQuestion, QuestionRefused } from "../../research/key-in-question";
 import { runResearch } from "../../research/run";
-import type { ProgressEvent } from "../../research/types";
+import type { ProgressEvent, ResearchResult } from "../../research/types";
+import { webOutcomeOfTrace, webOutcomeSentence } from "../../notes/web-outcome";
 import type { OutsideVaultRow } from "../../evidence/research-pack";
 import { normalizeFilters } from "../../index/dial/dial-filters";
 import type { DialResponse } from "../../index/dial/dial-types";
@@ -220,7 +221,7 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       const traceFile = signal.aborted ? undefined : await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const externalSearch = externalSearchOf(allow_external_search, ctx.allowExternal);
       const json: ResearchPackResult = { ...researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir), external_search: externalSearch };
-      return jsonResult(json, researchLead(externalSearch, json.providers_asked, json.pack.external_evidence, choice.note));
+      return jsonResult(json, researchLead(externalSearch, result, json.providers_asked, json.pack.external_evidence, choice.note));
     },
   );
 }
@@ -266,21 +267,23 @@ function externalSearchOf(asked: boolean, allowed: boolean): ExternalSearchAsked
 }
 
 /**
- * One sentence before the JSON: what happened with the web, and the labels of the outside rows.
+ * The lines before the JSON: what happened with the web, and the labels of the outside rows. A call
+ * the server let search says how the search went in the sentence the trace note and the recall note
+ * say (notes/web-outcome.ts), then the sources asked. The lead had words of its own: "the vault's
+ * evidence sufficed: no web source was asked" for a run that ran out of time before its search too,
+ * and only "Web sources asked: Brave." for a search in which Brave failed.
  * `providersNote`: why the free sources stood in for the configured ones (no key), said as the CLI
  * says it when they were asked: an agent whose config names Brave saw Wikipedia asked, and no why.
  */
-function researchLead(external: ExternalSearchAsked, providersAsked: string[], rows: OutsideVaultRow[], providersNote?: string): string {
-  const asked = () => `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as ProviderName)).join(", ")}.${providersNote ? ` ${providersNote}` : ""}`;
+function researchLead(external: ExternalSearchAsked, result: ResearchResult, providersAsked: string[], rows: OutsideVaultRow[], providersNote?: string): string {
+  const asked = `Web sources asked: ${providersAsked.map((p) => providerChoiceName(p as ProviderName)).join(", ")}.${providersNote ? ` ${providersNote}` : ""}`;
   const web = !external.asked
-    ? "Local only: external search was not asked for; nothing left the machine."
+    ? ["Local only: external search was not asked for; nothing left the machine."]
     : external.refused
-      ? external.refused.message
-      : providersAsked.length === 0
-        ? "External search was allowed, but the vault's evidence sufficed: no web source was asked."
-        : asked();
+      ? [external.refused.message]
+      : [webOutcomeSentence(webOutcomeOfTrace({ ...result.trace, pack: result.pack })), ...(providersAsked.length > 0 ? [asked] : [])];
   const labels = rows.map((r) => `[${r.source_key}] ${r.label}: ${r.title}`);
-  return [web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
+  return [...web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
 }
 
 function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches): void {

@@ -9,6 +9,7 @@
 // deadline, with the answers of the others kept, before the stage's limit throws them all away.
 import type { providerFailureKinds, QueryPlan } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
+import { failedClauses, sourceFailedHow } from "../../notes/web-outcome";
 import type { SecretName, Secrets } from "../../ports";
 import { asSentence, joinSentences } from "../../text/sentence-ends";
 import type { ProviderName } from "../../settings";
@@ -255,21 +256,9 @@ function rateWaitData(wait: RateWait | undefined): Record<string, unknown> {
   return { rate_wait_ms: wait.ms, rate_wait: wait.why, ...(wait.cut ? { rate_wait_cut: "cancelled" } : {}) };
 }
 
-/** What each provider did, in words, for its line under the stage. */
-const failureWords: Record<ProviderErrorKind, string> = {
-  auth: "no key, or the key was refused",
-  rate_limited: "rate limited",
-  plan: "not in your plan",
-  unsupported: "not set up",
-  timeout: "timed out",
-  http: "server error",
-  parse: "answer could not be read",
-  network: "could not be reached",
-};
-
 function reportEachProvider(run: RunState, outcome: MultiSearchResult): void {
   reportAnswers(run, outcome);
-  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
+  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", sourceFailedHow(error.kind), provider);
 }
 
 function reportAnswers(run: RunState, outcome: MultiSearchResult): void {
@@ -307,7 +296,7 @@ function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMa
     run.stages.progress("external_retrieval", "stopped", wait?.cut ? "stopped while it waited its rate turn" : "stopped before it answered", provider);
   }
   for (const { provider, error } of outcome.errors) {
-    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failureWords[error.kind], provider);
+    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", sourceFailedHow(error.kind), provider);
   }
   return failed;
 }
@@ -355,7 +344,7 @@ function recordFailures(recorder: TraceRecorder, errors: MultiSearchResult["erro
 
 function describeGathered(g: Gathered): string {
   if (g.answered === 0 && g.failures.length > 0) {
-    return `No web results: ${[...new Set(g.failures.map((f) => `${providerDisplayName(f.provider)} ${failureWords[f.kind]}`))].join("; ")}`;
+    return `No web results: ${failedClauses(g.failures).join("; ")}`;
   }
   const answers = `${g.answered} answer${g.answered === 1 ? "" : "s"}`;
   const errors = g.failures.length ? `; ${g.failures.length} provider error${g.failures.length === 1 ? "" : "s"}` : "";

@@ -2,9 +2,10 @@
 // relevant sentences of the best rows, each cited with its key. It is headed as extractive so it
 // is never mistaken for a model's answer, keeps vault and outside-vault sentences apart, and says
 // plainly when there is nothing. Its citations pass verifyCitations like any model answer's.
-import { citationFor, providerFailureKinds, type Citation, type EvidenceRow, type OutsideVaultRow, type ResearchPack } from "../../evidence/research-pack";
+import { citationFor, type Citation, type EvidenceRow, type OutsideVaultRow, type ResearchPack } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
 import { escapeMarkdownText } from "../../notes/markdown-escape";
+import { webOutcomeSentence, type WebOutcome } from "../../notes/web-outcome";
 import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 import { CJK_CHAR } from "../../text/scripts";
@@ -23,6 +24,12 @@ export interface EvidenceBriefOptions {
   rowsPerKind?: number;
   /** Longer sentences are cut (default 280 characters). */
   maxSentenceChars?: number;
+  /**
+   * How the run's web search went (`webOutcomeOfRun`): said, in the words of every other surface, when a
+   * question about the current state has no outside row to quote. Without it (a pack from no run) the
+   * brief says nothing of the web.
+   */
+  webOutcome?: WebOutcome;
 }
 
 export interface EvidenceBrief {
@@ -108,7 +115,7 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
       "",
       outsideRows.length > 0
         ? "This question asks about the current state: the vault's evidence ends with the notes quoted above; anything newer comes only from the outside-vault results."
-        : `This question asks about the current state: the vault's evidence ends with the notes quoted above and may be out of date; ${nothingFromOutside(pack)}`,
+        : `This question asks about the current state: the vault's evidence ends with the notes quoted above and may be out of date.${nothingFromOutside(pack, options.webOutcome)}`,
     );
   }
 
@@ -118,19 +125,16 @@ export function writeEvidenceBrief(pack: ResearchPack, options: EvidenceBriefOpt
 }
 
 /**
- * Why no outside-vault result is quoted, as the pack tells it: a source that answered has its
- * freshness entry, one that failed its warning. "No outside-vault search was used" was said of a
- * search every source of which had failed, and of one that had found nothing.
+ * Why no outside-vault result is quoted: the run's web outcome in the sentence the trace note, the
+ * recall note, the panel and the CLI say (notes/web-outcome.ts). The brief had words of its own, read
+ * from the pack's warnings: "the outside-vault search failed: no web source answered." where the
+ * trace note of the same run said "Web search failed: Hacker News answered with a server error."
  */
-function nothingFromOutside(pack: ResearchPack): string {
-  const failures: ReadonlySet<string> = new Set(providerFailureKinds);
-  const failed = pack.warnings.some((w) => failures.has(w.kind));
+function nothingFromOutside(pack: ResearchPack, outcome: WebOutcome | undefined): string {
+  if (!outcome) return "";
   // The synthesis prompt may leave rows out for room.
-  if (pack.external_evidence.length > 0) return "the outside-vault search found results, but none is quoted here.";
-  if (pack.coverage.external_freshness.length > 0) return failed ? "the outside-vault search found nothing to add, and some of its requests failed." : "the outside-vault search found nothing to add.";
-  if (failed) return "the outside-vault search failed: no web source answered.";
-  if (pack.warnings.some((w) => w.kind === "no_provider")) return "outside-vault search was allowed, but no web source is enabled.";
-  return "no outside-vault search was used.";
+  const unquoted = pack.external_evidence.length > 0 ? " None of them is quoted here." : "";
+  return ` ${webOutcomeSentence(outcome)}${unquoted}`;
 }
 
 /** An outside row's line: what it says, its key, and the label every outside row carries. */

@@ -10,7 +10,7 @@ import type { ResearchAnswer } from "../../evidence/trace-types";
 import { ModelError, modelFailureKind, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
 import { errorMessage } from "../../text/error-message";
 import { RUN_LIMITS } from "../run-limits";
-import type { RunState } from "../run-state";
+import { webOutcomeOfRun, type RunState } from "../run-state";
 import { RunStopped, StageTimedOut } from "../stage-runner";
 import { learnModelSecrets } from "../trace-recorder";
 import { writeEvidenceBrief } from "./extractive-brief";
@@ -48,7 +48,7 @@ async function briefAnswer(run: RunState, pack: ResearchPack, prompt: SynthesisP
     name: "synthesize",
     start: "Writing an evidence brief (no model)",
     limitMs: RUN_LIMITS.localStageMs,
-    work: () => writeEvidenceBrief(pack, { admitted: prompt.admitted }),
+    work: () => writeEvidenceBrief(pack, { admitted: prompt.admitted, webOutcome: webOutcomeOfRun(run) }),
     done: () => "Extractive evidence brief written",
   });
   const check = await verifyStage(run, brief.text, prompt, "Checking citations", { evidenceExisted, claimedNoEvidence: !evidenceExisted, extractive: true });
@@ -61,7 +61,7 @@ async function modelAnswer(run: RunState, model: ChatModel, pack: ResearchPack, 
   await learnModelSecrets(run.recorder, run.deps.secrets);
   const messages: ChatMessage[] = [{ role: "user", content: prompt.user }];
   const first = await firstDraft(run, model, prompt.system, messages);
-  if (!first) return fallbackBrief(pack, prompt);
+  if (!first) return fallbackBrief(run, pack, prompt);
   let draft: Draft = { text: first.text, truncated: first.truncated === true, check: await verifyStage(run, first.text, prompt, "Checking citations", { evidenceExisted }) };
   if (!draft.check.passed) draft = await repairDraft(run, model, prompt, messages, draft);
   if (draft.truncated) {
@@ -166,9 +166,9 @@ function worseThan(repair: Draft, draft: Draft): boolean {
 }
 
 /** The evidence brief in place of a model that could not answer (not a stage of its own). */
-function fallbackBrief(pack: ResearchPack, prompt: SynthesisPrompt): Synthesis {
+function fallbackBrief(run: RunState, pack: ResearchPack, prompt: SynthesisPrompt): Synthesis {
   const evidenceExisted = prompt.admitted.size > 0;
-  const brief = writeEvidenceBrief(pack, { admitted: prompt.admitted });
+  const brief = writeEvidenceBrief(pack, { admitted: prompt.admitted, webOutcome: webOutcomeOfRun(run) });
   return {
     stop: "synthesis_unavailable",
     answer: { text: brief.text, kind: "extractive", verified: true },

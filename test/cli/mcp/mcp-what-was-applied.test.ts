@@ -4,7 +4,7 @@
 // every request, so "nothing was sent" is seen, not assumed.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { serveVault } from "../../../src/cli/mcp/mcp-command";
 import { COMMANDS } from "../../../src/cli/run";
 import { terminalOutput } from "../../../src/cli/terminal-text";
 import type { WebAccess } from "../../../src/cli/web-access";
-import { HttpFailure, type HttpRequest } from "../../../src/ports";
+import { HttpFailure, systemClock, type Clock, type HttpRequest } from "../../../src/ports";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const WEB_QUESTION = "What changed in the latest Automerge release?";
@@ -55,9 +55,9 @@ function recordingWeb(braveKey = true): { web: WebAccess; requests: HttpRequest[
   return { web, requests };
 }
 
-function serve(flags: string[], web: WebAccess): { served: Promise<number>; connected: Promise<Client> } {
+function serve(flags: string[], web: WebAccess, clock?: Clock): { served: Promise<number>; connected: Promise<Client> } {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const io = terminalOutput({ out: () => undefined, err: () => undefined, env: { HOME: tmp }, cwd: tmp }, []);
+  const io = terminalOutput({ out: () => undefined, err: () => undefined, env: { HOME: tmp }, cwd: tmp, ...(clock ? { clock } : {}) }, []);
   const args = parseArgs(["--vault", vault, "--cache-dir", path.join(tmp, "cache"), ...flags], COMMANDS.mcp.flags);
   const ended = new Promise<void>((resolve) => (endClient = resolve));
   served = serveVault(args, io, serverSide, { ended, web });
@@ -165,4 +165,33 @@ describe("a research_pack whose configured source has no key", () => {
     expect(requests.map((r) => new URL(r.url).host)).not.toContain("api.search.brave.com");
     expect(result.content[0].text).toMatch(/^Web sources asked: .+\. No API key is set for Brave, so the free sources were asked\.$/m);
   });
+});
+
+describe("research_pack's first lines, on how its web search went", () => {
+  // The lead had words of its own: "External search was allowed, but the vault's evidence sufficed: no
+  // web source was asked." for a run that ran out of time before its search, and only "Web sources
+  // asked: Brave." when Brave had failed, where the run's recall note and trace note said otherwise.
+  /** A clock whose monotonic reading moves a minute at each look: the run's five minutes are gone before its search. */
+  const racingClock = (): Clock => {
+    let t = 0;
+    return { ...systemClock, monotonicNow: () => (t += 61_000) };
+  };
+  const cases: { name: string; question: string; clock?: () => Clock; says: string; asked: string | null }[] = [
+    { name: "every source failed", question: WEB_QUESTION, says: "Web search failed: Brave could not be reached.", asked: "Web sources asked: Brave." },
+    { name: "the run ran out of time before its search", question: WEB_QUESTION, clock: racingClock, says: "Nothing left the device: the web search never started (the run stopped or ran out of time first).", asked: null },
+    { name: "the vault had enough", question: "How does Automerge merge concurrent edits?", says: "Nothing left the device: the vault had enough on this, so the web was not searched.", asked: null },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: says it as the recall note and the kept trace note say it`, async () => {
+      const mcp = await serve(["--allow-external", "--config", configFile({ external: { enabled: true, providers: ["brave"] } })], recordingWeb().web, c.clock?.()).connected;
+      const result = (await mcp.callTool({ name: "research_pack", arguments: { question: c.question, allow_external_search: true } })) as CallResult;
+      const body = result.structuredContent as { pack: { coverage: { recall_note: string } }; trace_file: string };
+      const [first, second] = result.content[0].text.split("\n");
+      expect(first).toBe(c.says);
+      expect(body.pack.coverage.recall_note.endsWith(` ${c.says}`)).toBe(true);
+      expect(readFileSync(body.trace_file, "utf8")).toContain(c.says);
+      if (c.asked) expect(second).toBe(c.asked);
+      else expect(result.content[0].text).not.toContain("Web sources asked");
+    });
+  }
 });

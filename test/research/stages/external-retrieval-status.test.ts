@@ -10,6 +10,7 @@ import { fakeClock } from "../../support/fake-clock";
 import { stringMatching } from "../../support/typed-matchers";
 import { researchResultJson, researchResultSchema } from "../../../src/cli/json/research-result-json";
 import { HttpFailure, maySkip } from "../../../src/ports";
+import { sourceFailedHow } from "../../../src/notes/web-outcome";
 
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
 const rateLimited = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 429, JSON.stringify({ error: { code: "RATE_LIMITED" } }), { "content-type": "application/json" })];
@@ -19,8 +20,28 @@ describe("external retrieval status", () => {
     const h = await sampleVaultHarness({ exchanges: rateLimited() });
     await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"] });
     const stage = h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider);
-    expect(stage.at(-1)).toMatchObject({ status: "failed", detail: "No web results: Brave rate limited" });
-    expect(h.progress.filter((e) => e.provider === "brave").at(-1)).toMatchObject({ status: "failed", detail: "rate limited" });
+    expect(stage.at(-1)).toMatchObject({ status: "failed", detail: "No web results: Brave was rate limited" });
+    expect(h.progress.filter((e) => e.provider === "brave").at(-1)).toMatchObject({ status: "failed", detail: "was rate limited" });
+  });
+
+  // A second table of failure words here said "Brave: server error" and "no key, or the key was
+  // refused" on the progress lines, where the trace note and the recall note of the same run said
+  // "Brave answered with a server error" and "could not be used without a valid key".
+  it("says how each source failed in the words of the run's outcome sentence, for every kind", async () => {
+    const keyRefused = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 401, JSON.stringify({ error: { code: "SUBSCRIPTION_TOKEN_INVALID" } }), { "content-type": "application/json" })];
+    const serverError = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 502, "<html><body>Bad Gateway</body></html>")];
+    const unreadable = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 200, "<html><body>not json</body></html>", { "content-type": "text/html" })];
+    for (const [exchanges, kind] of [[keyRefused(), "auth"], [rateLimited(), "rate_limited"], [serverError(), "http"], [unreadable(), "parse"]] as const) {
+      const h = await sampleVaultHarness({ exchanges: [...exchanges] });
+      const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"], writeTrace: false });
+      expect(result.trace.errors.map((e) => e.kind)).toContain(kind);
+      const line = h.progress.filter((e) => e.provider === "brave" && e.status === "failed").at(-1)?.detail;
+      expect(line).toBe(sourceFailedHow(kind));
+      const stage = h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider).at(-1)?.detail;
+      expect(stage).toBe(`No web results: Brave ${line}`);
+      // The recall note (and the trace note, the panel, the CLI text: notes/web-outcome.ts) say the same words.
+      expect(result.pack.coverage.recall_note).toContain(`Web search failed: Brave ${line}.`);
+    }
   });
 
   it("one of two providers failing ends the stage as partial; the other has its count", async () => {
@@ -28,7 +49,7 @@ describe("external retrieval status", () => {
     await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave", "exa"] });
     const stage = h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider);
     expect(stage.at(-1)?.status).toBe("partial");
-    expect(h.progress.filter((e) => e.provider === "exa").at(-1)).toMatchObject({ status: "failed", detail: "server error" });
+    expect(h.progress.filter((e) => e.provider === "exa").at(-1)).toMatchObject({ status: "failed", detail: "answered with a server error" });
     expect(h.progress.filter((e) => e.provider === "brave").at(-1)).toMatchObject({ status: "done", detail: stringMatching(/^\d+ results?$/) });
   });
 
@@ -135,7 +156,7 @@ describe("external retrieval status", () => {
     const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave", "exa"] }, { signal: controller.signal });
     expect(result.stop_reason).toBe("cancelled");
     // The panel said so on Exa's line, twice; the pack said nothing, and the trace note's "see Warnings below" pointed at none.
-    expect(h.progress.filter((e) => e.provider === "exa" && e.status === "failed").map((e) => e.detail)).toEqual(["server error", "server error"]);
+    expect(h.progress.filter((e) => e.provider === "exa" && e.status === "failed").map((e) => e.detail)).toEqual(["answered with a server error", "answered with a server error"]);
     expect(result.pack.warnings.map((w) => w.kind)).toEqual(["provider_http", "cancelled", "trace_not_written"]);
     expect(result.pack.coverage.recall_note).toMatch(/Web search added 4 outside rows from Brave; Exa answered with a server error\.$/);
     // Brave's first answer is kept, labelled, and the stopped run's JSON holds to its schema.

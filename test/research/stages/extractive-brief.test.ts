@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { EVIDENCE_BRIEF_HEADING, writeEvidenceBrief } from "../../../src/research/stages/extractive-brief";
 import { buildSynthesisPrompt } from "../../../src/research/stages/synthesis-prompt";
 import { extractCitations, verifyCitations } from "../../../src/research/stages/verify-citations";
-import { citationFor, type ResearchPack } from "../../../src/evidence/research-pack";
+import { citationFor } from "../../../src/evidence/research-pack";
+import { webOutcomeSentence, type WebOutcome } from "../../../src/notes/web-outcome";
 import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
 
 const tarNote = vaultRow("Tools/tar.md", "tar cheatsheet", [
@@ -79,24 +80,29 @@ describe("writeEvidenceBrief", () => {
     expect(writeEvidenceBrief(pack("latest tar archive release", [tarNote])).text).toMatch(/may be out of date/);
   });
 
-  it("tells apart a web search not used, one that found nothing and one that failed (each said 'no outside-vault search was used')", () => {
-    const said = (change: (p: ResearchPack) => void) => {
-      const p = pack("latest tar archive release", [tarNote]);
-      change(p);
-      return /may be out of date; (.*)$/m.exec(writeEvidenceBrief(p).text)?.[1];
-    };
-    const answered = (p: ResearchPack) => p.coverage.external_freshness.push({ provider: "brave", requested: "any" });
-    const failed = (p: ResearchPack) => p.warnings.push({ kind: "provider_http", message: "Brave failed (http): Brave answered HTTP 503." });
-    expect(said(() => undefined)).toBe("no outside-vault search was used.");
-    expect(said(answered)).toBe("the outside-vault search found nothing to add.");
-    expect(said(failed)).toBe("the outside-vault search failed: no web source answered.");
-    expect(said((p) => (answered(p), failed(p)))).toBe("the outside-vault search found nothing to add, and some of its requests failed.");
-    expect(said((p) => p.warnings.push({ kind: "no_provider", message: "External search was allowed but no provider is enabled in settings." }))).toBe("outside-vault search was allowed, but no web source is enabled.");
+  // The brief had its own words for the web's outcome, read from the pack's warnings ("the outside-vault
+  // search failed: no web source answered."), where the trace note of the same run named the source and how.
+  it("says how the run's web search went in the outcome's own sentence, for each outcome", () => {
+    const after = (outcome: WebOutcome | undefined, p = pack("latest tar archive release", [tarNote])) => /may be out of date\.(.*)$/m.exec(writeEvidenceBrief(p, { webOutcome: outcome }).text)?.[1];
+    const searched = { kind: "searched", rows: [], answered: [], failed: [], partlyFailed: [], cutOff: [], stopped: false } as const;
+    const outcomes: WebOutcome[] = [
+      { kind: "not_allowed" },
+      { kind: "not_needed" },
+      { kind: "no_source" },
+      { kind: "not_reached" },
+      { ...searched, failed: [{ provider: "hackernews", kind: "http" }] },
+      { ...searched, answered: ["brave"] },
+      { ...searched, answered: ["wikipedia"], failed: [{ provider: "hackernews", kind: "timeout" }] },
+    ];
+    for (const outcome of outcomes) expect(after(outcome)).toBe(` ${webOutcomeSentence(outcome)}`);
+    expect(after({ ...searched, failed: [{ provider: "hackernews", kind: "http" }] })).toBe(" Web search failed: Hacker News answered with a server error.");
+    // A pack from no run: the brief does not guess how the web went.
+    expect(after(undefined)).toBe("");
     // Found, but none of it admitted to the brief (left out of the prompt for room): not "found nothing".
     const found = pack("latest tar archive release", [tarNote], [manPage]);
-    answered(found);
-    const brief = writeEvidenceBrief(found, { admitted: new Map([[tarNote.source_key, citationFor(tarNote)]]) });
-    expect(/may be out of date; (.*)$/m.exec(brief.text)?.[1]).toBe("the outside-vault search found results, but none is quoted here.");
+    const foundOutcome: WebOutcome = { ...searched, rows: [{ provider: "brave", count: 1 }], answered: ["brave"] };
+    const brief = writeEvidenceBrief(found, { admitted: new Map([[tarNote.source_key, citationFor(tarNote)]]), webOutcome: foundOutcome });
+    expect(/may be out of date\.(.*)$/m.exec(brief.text)?.[1]).toBe(" Web search added 1 outside row from Brave. None of them is quoted here.");
   });
 
   it("does not let quoted text pose as a citation", () => {
