@@ -39,7 +39,7 @@ export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<
   "no-trace": { about: "keep no trace at all: no note in the vault (whatever the config says), no file in the cache folder" },
   file: { arg: "CASES.json", about: "the research cases to run" },
   "source-key": { arg: "KEY", about: "the outside row to save (ext:<provider>:<hash>, as the trace shows it)" },
-  "allow-external": { about: "let a research_pack call that asks for it search the web" },
+  "allow-external": { about: "let a research_pack call that asks for it search the web; refused at start (exit 2) when the config sets external.enabled: false" },
   "allow-writes": { about: "offer the promote_result tool, which writes source notes into the vault" },
 };
 
@@ -47,6 +47,10 @@ export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<
 const COMMAND_NOTES: Record<string, string[]> = {
   research: [`Without --trace the run's trace is kept in the cache folder, for promote: ${keptTracesWords()}.`],
   promote: [`A trace kept in the cache folder is found by its file or its run id: ${keptTracesWords()}.`],
+  mcp: [
+    "research_pack sends each stage as MCP progress when the call gives a progressToken. vault_search's",
+    "reply echoes its tags as the filter applied (#CRDT as crdt).",
+  ],
   index: [
     "It also lists the cache folders of vaults no longer at their path (cache_folders_left_behind in --json): a vault",
     "moved takes its own back at its next run; remove a folder once its vault is gone for good.",

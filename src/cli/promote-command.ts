@@ -215,8 +215,9 @@ async function promoteFromKeptTrace(deps: PromoteDeps, file: string, sourceKey: 
 
 function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDir: string | undefined): string {
   const lines: string[] = [];
-  // Said only when a page was asked for; whether the recordings held it, the message says.
-  if (replayDir && result.status === "created") lines.push(`Replay: the page was asked of the recorded responses in ${replayDir}, never of the network.`);
+  // Said only when a page was asked for; whether the recordings held it, the message says. The
+  // recordings are sample responses we wrote, as every replay line says (replay-notice.ts).
+  if (replayDir && result.status === "created") lines.push(`Replay: the page was asked of the recorded sample responses in ${replayDir}, never of the network.`);
   lines.push(result.message);
   if (result.status === "created") {
     lines.push(`  extract_status: ${extractStatusText(result.extractStatus)}`);

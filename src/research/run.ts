@@ -12,7 +12,7 @@
 // in stages/.
 import { DeadlineMissed, withDeadline } from "../deadline";
 import type { ResearchPack, StopReason } from "../evidence/research-pack";
-import { outsideVaultCounter, vaultEvidenceCounter } from "../evidence/labels";
+import { outsideVaultCounter, rowCount, vaultEvidenceCounter } from "../evidence/labels";
 import type { SearchResult } from "../index/types";
 import { joinSentences } from "../text/sentence-ends";
 import type { MergedResult } from "../websearch/search-providers";
@@ -70,7 +70,7 @@ async function planStage(run: RunState): Promise<void> {
     limitMs: RUN_LIMITS.localStageMs,
     // The plan is made as it is first read, here: the stage's time is the planning's.
     work: () => run.plan,
-    done: (p) => `${p.terms.length} search terms${p.freshness.flagged ? "; asks about the current state" : ""}`,
+    done: (p) => `${p.terms.length} search ${p.terms.length === 1 ? "term" : "terms"}${p.freshness.flagged ? "; asks about the current state" : ""}`,
   });
 }
 
@@ -81,7 +81,7 @@ async function localRetrievalStage(run: RunState): Promise<SearchResult[]> {
     start: "Searching the vault",
     limitMs: RUN_LIMITS.localStageMs,
     work: (signal) => retrieveLocal(run.plan, run.deps.index, run.deps.store, { dial: run.deps.dial, signal, stemming: run.deps.settings.index.stemming }),
-    done: (l) => `${l.rows.length} of ${l.notesSearched} notes matched${retrievalLevelDetail(l.level)}`,
+    done: (l) => `${l.rows.length} of ${l.notesSearched} ${l.notesSearched === 1 ? "note" : "notes"} matched${retrievalLevelDetail(l.level)}`,
   });
   run.vaultRows = local.rows;
   run.notesSearched = local.notesSearched;
@@ -145,7 +145,7 @@ async function outsideEvidenceStage(run: RunState, found: MergedResult[]): Promi
     start: "Normalising and removing duplicates",
     limitMs: RUN_LIMITS.localStageMs,
     work: () => outsideEvidenceOf(run, found),
-    done: (o) => `${o.rows.length} outside rows; ${o.decisions.length} duplicates folded${o.overflow > 0 ? `; ${o.overflow} more left out (${run.count} at most)` : ""}`,
+    done: (o) => `${o.rows.length} outside ${o.rows.length === 1 ? "row" : "rows"}; ${o.decisions.length} ${o.decisions.length === 1 ? "duplicate" : "duplicates"} folded${o.overflow > 0 ? `; ${o.overflow} more left out (${run.count} at most)` : ""}`,
   });
   keepOutside(run, outside);
 }
@@ -211,7 +211,7 @@ async function synthesisPromptStage(run: RunState, pack: ResearchPack): Promise<
     start: "Preparing the evidence for the answer",
     limitMs: RUN_LIMITS.localStageMs,
     work: () => buildSynthesisPrompt(pack),
-    done: (p) => `${p.admitted.size} rows admitted${p.dropped.length ? `, ${p.dropped.length} left out for room` : ""}${p.trimmed.length ? `, ${p.trimmed.length} trimmed` : ""}`,
+    done: (p) => `${rowCount(p.admitted.size)} admitted${p.dropped.length ? `, ${p.dropped.length} left out for room` : ""}${p.trimmed.length ? `, ${p.trimmed.length} trimmed` : ""}`,
   });
   if (prompt.dropped.length || prompt.trimmed.length) run.recorder.event("prepare_synthesis", { dropped: prompt.dropped, trimmed: prompt.trimmed });
   return prompt;

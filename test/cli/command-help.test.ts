@@ -63,6 +63,14 @@ describe("command help", () => {
     expect(text).toContain("when the cache cannot be written (a full or read-only disk) it exits 1 and\nsays why (cache_not_saved in --json)");
   });
 
+  it("says where users read of mcp's --allow-external that a config switching the web off refuses it, and what the tools report as they run", () => {
+    // The server refuses the flag under external.enabled: false (exit 2, as research --external-search is); its help did not say so.
+    expect(helpLine("mcp", "allow-external")).toContain("refused at start (exit 2) when the config sets external.enabled: false");
+    const text = commandHelpText("mcp", COMMANDS.mcp);
+    expect(text).toContain("research_pack sends each stage as MCP progress when the call gives a progressToken");
+    expect(text).toContain("echoes its tags as the filter applied");
+  });
+
   it("the overview shows every command's usage and what it does", () => {
     const text = overviewHelpText(COMMANDS);
     for (const [name, c] of Object.entries(COMMANDS)) {

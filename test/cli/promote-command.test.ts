@@ -88,7 +88,8 @@ describe("vault-research promote", () => {
     expect(err.join("")).toBe("");
     expect(code).toBe(0);
     const text = out.join("");
-    expect(text).toContain("Replay:");
+    // The recordings are sample responses we wrote: the line says so, as every replay line does.
+    expect(text).toContain(`Replay: the page was asked of the recorded sample responses in ${PAGES_DIR}, never of the network.`);
     expect(text).toContain("Saved Research/Sources/Why local-first notes outlive their apps.md");
     expect(text).toContain("extract_status: extracted");
 

@@ -30,7 +30,11 @@ export const researchResultSchema = z.strictObject({
   stop_reason: stopReasonSchema,
   trace_path: z.string().nullable().describe("Vault path of the trace note, when one was written into the vault (--trace)."),
   trace_file: z.string().nullable().describe("The trace kept in the cache folder instead; promote --trace takes either."),
-  providers_asked: z.array(z.string()).describe("Web sources the run sent a query to; [] when nothing left the device."),
+  providers_asked: z
+    .array(z.string())
+    .describe(
+      "Web sources the run asked for the query, in the order asked. Every source that was sent it is named, so [] means nothing left the device; a source that refused it before sending anything (no key set for it, an empty query) is named too, its failure in pack.warnings.",
+    ),
   page_reads: z.array(z.looseObject({ source_key: z.string(), url: z.string(), status: z.enum(["read", "cached", "skipped"]) })).nullable(),
   replay: replayJsonSchema,
   search_level: z
@@ -96,7 +100,11 @@ export function researchResultJson(result: ResearchResult, kept: TraceKept, repl
   };
 }
 
-/** The sources a query was sent to, in the order asked, from the trace's request events. */
+/**
+ * The sources the run asked, in order, from the trace's request events. The run records a request as
+ * it hands the query to a source, before the source sends it: one that refuses it unsent (no key, an
+ * empty query) is named too, as the schema's description says. The trace does not tell those apart.
+ */
 export function providersAsked(trace: Pick<ResearchTrace, "events">): string[] {
   const asked = new Set<string>();
   for (const e of trace.events) {
