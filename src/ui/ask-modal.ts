@@ -5,7 +5,21 @@ import { Modal, type App } from "obsidian";
 /** Each opening's ids are its own: a closing box's may still be in the document as the next opens. */
 let askCount = 0;
 
+/**
+ * A question typed and not asked (Esc, a click outside): the next opening starts with it. Esc is
+ * how a keyboard user leaves the box to look something up, and it took their words with it.
+ */
+let unsent = "";
+
+/** Forgets a kept question (tests; a new session starts empty anyway). */
+export function forgetUnsentQuestion(): void {
+  unsent = "";
+}
+
 export class AskQuestionModal extends Modal {
+  private input: HTMLTextAreaElement | null = null;
+  private asked = false;
+
   constructor(
     app: App,
     private readonly onAsk: (question: string) => void,
@@ -16,6 +30,7 @@ export class AskQuestionModal extends Modal {
 
   override onOpen(): void {
     this.setTitle("Ask a research question");
+    this.asked = false;
     const { contentEl } = this;
     contentEl.empty();
     contentEl.addClass("vault-research-ask");
@@ -23,7 +38,10 @@ export class AskQuestionModal extends Modal {
       cls: "vault-research-ask-input",
       attr: { rows: 3, placeholder: "What do my notes say about…", "aria-label": "Research question", dir: "auto" },
     });
-    input.value = this.initial;
+    // Text handed in (a selection) wins; otherwise what was typed last time, selected, so typing replaces it.
+    const kept = this.initial === "" ? unsent : "";
+    input.value = this.initial || kept;
+    this.input = input;
     const ids = `vault-research-ask-${++askCount}`;
     // Both said with the box: Enter in a box of several lines would start a new one, and a press
     // that asked nothing must say why nothing happened.
@@ -40,6 +58,8 @@ export class AskQuestionModal extends Modal {
         input.focus();
         return;
       }
+      unsent = "";
+      this.asked = true;
       this.close();
       this.onAsk(question);
     };
@@ -56,10 +76,13 @@ export class AskQuestionModal extends Modal {
     });
     // At once, so the first keystrokes land in the box; and again after the app has placed its own focus.
     input.focus();
+    if (kept !== "") input.select();
     window.setTimeout(() => input.focus(), 0);
   }
 
   override onClose(): void {
+    if (!this.asked && this.input) unsent = this.input.value.trim() === "" ? "" : this.input.value;
+    this.input = null;
     this.contentEl.empty();
   }
 }

@@ -20,7 +20,10 @@ export interface ComposerCallbacks {
   cancel(): void;
   /** Enter was pressed while a run is going: the question stays in the box. */
   busy(): void;
-  /** A change of what the dial's level runs as, said through the panel's one live region. */
+  /**
+   * Said through the panel's one live region: a change of what the dial's level runs as, the
+   * suggestion to use the web as it appears, and that the web was chosen through it.
+   */
   announce?(words: string): void;
 }
 
@@ -68,6 +71,8 @@ export class Composer {
   /** How hard the run's vault search tries (remembered for the panel); absent without a dial host. */
   private readonly dial: DialControl | null = null;
   private running = false;
+  /** The suggestion to use the web is showing (said once as it appears). */
+  private suggesting = false;
   /**
    * The choices the user made here, kept when the settings are read again while they are still
    * offered: any setting saved meanwhile (the dial remembering its level, a sync) would otherwise
@@ -221,25 +226,37 @@ export class Composer {
     this.freshnessEl.disabled = webOff;
   }
 
-  /** Suggests, never switches: the user decides whether this question may leave the device. */
+  /**
+   * Suggests, never switches: the user decides whether this question may leave the device. The
+   * suggestion appears above the box as the question is typed, where a screen reader's user, whose
+   * focus is in the box, would never come across it: it is said once as it appears.
+   */
   private updateSuggestion(): void {
     const question = this.inputEl.value.trim();
     const flagged = question !== "" && this.modeEl.value === "never" && planQuestion(question).freshness.flagged;
+    const appeared = flagged && !this.suggesting;
+    this.suggesting = flagged;
     this.suggestionEl.empty();
     this.suggestionEl.toggle(flagged);
     if (!flagged) return;
-    this.suggestionEl.createSpan({ text: "This looks like a question about the current state of things; your notes may be out of date. " });
+    const why = "This looks like a question about the current state of things; your notes may be out of date.";
+    this.suggestionEl.createSpan({ text: `${why} ` });
     if (!this.settings().external.enabled) {
-      this.suggestionEl.createSpan({ text: "Turn on external search in settings to look it up on the web." });
+      const off = "Turn on external search in settings to look it up on the web.";
+      this.suggestionEl.createSpan({ text: off });
+      if (appeared) this.callbacks.announce?.(`${why} ${off}`);
       return;
     }
     const use = this.suggestionEl.createEl("button", { cls: "vault-research-suggestion-action", text: "Use the web for this question", attr: { type: "button" } });
+    if (appeared) this.callbacks.announce?.(`${why} The button “Use the web for this question” is above the box.`);
     use.addEventListener("click", () => {
       this.modeEl.value = "always";
       this.chosen.add("mode");
       this.syncEnabled();
       this.updateSuggestion();
       this.focus();
+      // The button is gone and the focus back in the box: what changed is said, not only shown in the menu.
+      this.callbacks.announce?.("The web will be searched for this question (External web: Always).");
     });
   }
 }

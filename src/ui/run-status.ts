@@ -18,6 +18,8 @@ export class RunStatus {
   private readonly announcerEl: HTMLElement;
   private timer: number | null = null;
   private stepTimer: number | null = null;
+  /** The step last announced in this run. */
+  private stepSaid = "";
   /**
    * ms since the run started, on the monotonic reading: on the wall clock, one set back during a run
    * showed "-3597 s" ticking and "Finished in -3597.0 s".
@@ -36,18 +38,25 @@ export class RunStatus {
     this.stopTimer();
     this.el.addClass("is-running");
     this.sinceStart = stopwatch(systemClock);
+    this.stepSaid = "";
     this.say(text);
     this.tick();
     this.timer = window.setInterval(() => this.tick(), 1000);
   }
 
-  /** A step of the run: shown at once, announced only if it is still the step after STEP_PAUSE_MS. */
+  /**
+   * A step of the run: shown at once, announced only if it is still the step after STEP_PAUSE_MS,
+   * and not again when it was the last step announced: words said in between (a busy Enter, the
+   * dial's news) left the step going, and hearing it twice sounded like a new one had started.
+   */
   progress(text: string): void {
     this.show(text);
     this.cancelStep();
     this.stepTimer = window.setTimeout(() => {
       this.stepTimer = null;
-      if (this.textEl.textContent === text) this.announce(text);
+      if (this.textEl.textContent !== text || text === this.stepSaid) return;
+      this.stepSaid = text;
+      this.announce(text);
     }, STEP_PAUSE_MS);
   }
 

@@ -13,6 +13,7 @@ import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } 
 import type { Highlight, SectionHit } from "../index/types";
 import { keyInQuestion } from "../research/key-in-question";
 import { errorMessage } from "../text/error-message";
+import { joinSentences } from "../text/sentence-ends";
 import { DialControl, levelThatWillRun, notReadyReason } from "./dial-control";
 import type { DialHost } from "./dial-host";
 import { renderDialScores, sectionWords, similarityOf } from "./dial-result-words";
@@ -238,7 +239,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     if (count !== this.searchCount) return [];
     // It fell back to words, which had found nothing: that says no note is close, which nobody measured.
     if (closest.ranLevel === 1) {
-      const why = closest.notices.map((n) => n.message).join(" ");
+      const why = joinSentences(...closest.notices.map((n) => n.message));
       this.say(`No note contains these words. The closest notes by meaning could not be found${why ? `: ${why}` : "."}`);
       this.emptyStateText = "No notes match.";
       return [];
@@ -266,7 +267,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     }
     // The word search may have stood in for a level that could not run: that is said first, as `shown` says it.
     const words = [...levelLines(response), `No note contains these words. The ${results.length} closest by spelling, with their low scores.`, ...(byMeaning ? [byMeaning] : [])];
-    this.say(words.join(" "));
+    this.say(joinSentences(...words));
     this.emptyStateText = "No notes match.";
     return results;
   }
@@ -289,19 +290,24 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     const lines = levelLines(response);
     const byMeaningOnly = response.results.length > 0 && response.results.every((r) => !r.explanation.lanes.some((l) => l.lane === "lexical"));
     if (byMeaningOnly) lines.push("No note contains these words; these were found by meaning alone.");
-    this.say(lines.join(" "));
+    this.say(joinSentences(...lines));
     if (emptyText) this.emptyStateText = emptyText;
     return response.results;
   }
 
   /**
-   * How a search ended, in words: the status line, or when nothing is listed, what the list says
-   * instead (no match, what finding the closest notes needs, the failure). Plain results say nothing.
+   * How a search ended, in words: how many notes it lists and the status line, or when nothing is
+   * listed, what the list says instead (no match, what finding the closest notes needs, the failure).
+   * The closest notes are counted by the line itself. Without the count, a search that found notes
+   * said nothing, and a screen reader's user typing in the box could not tell it had ended.
    */
   private outcomeWords(query: string, results: readonly DialResult[]): string {
-    const line = this.statusEl.textContent ?? "";
+    const counted = results.length > 0 && !results.some((r) => this.closest.has(r));
+    const shownLine = this.statusEl.textContent ?? "";
+    const line = counted ? joinSentences(foundWords(results.length), shownLine) : shownLine;
     const empty = results.length === 0 && query.trim() !== "" ? this.emptyStateText : "";
-    return [line, empty].filter((w) => w !== "").join(" ");
+    // Either alone is said as shown (the line may end with ":", the list following it).
+    return line === "" || empty === "" ? line || empty : joinSentences(line, empty);
   }
 
   /** Speaks `text` once: the same words after the next keystroke's search are not read out again. */
@@ -318,6 +324,11 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.modalEl.toggleClass("is-searching", busy);
     this.resultContainerEl.setAttr("aria-busy", busy ? "true" : "false");
   }
+}
+
+/** "1 note found.", "12 notes found.": what a search that lists notes says first. */
+function foundWords(count: number): string {
+  return `${count} ${count === 1 ? "note" : "notes"} found.`;
 }
 
 /** Which level ran when it was not the one asked for, and the search's notices, one sentence each. */

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, openModals, Vault } from "../stubs/obsidian";
-import { AskQuestionModal } from "../../src/ui/ask-modal";
+import { AskQuestionModal, forgetUnsentQuestion } from "../../src/ui/ask-modal";
 
 function openAsk(asked: string[], initial = ""): { modal: AskQuestionModal; input: HTMLTextAreaElement } {
   const modal = new AskQuestionModal(new App({ vault: new Vault() }) as unknown as ObsidianApp, (q) => asked.push(q), initial);
@@ -23,6 +23,7 @@ function description(el: Element): string {
 describe("ask a research question", () => {
   beforeEach(() => {
     openModals.length = 0;
+    forgetUnsentQuestion();
   });
   afterEach(() => openModals.forEach((m) => m.close()));
 
@@ -62,5 +63,28 @@ describe("ask a research question", () => {
     input.dispatchEvent(new Event("input"));
     expect(input.hasAttribute("aria-invalid")).toBe(false);
     expect(problem.textContent).toBe("");
+  });
+
+  it("keeps a question closed unasked (Esc) for the next opening, selected, so Enter asks it or typing replaces it", () => {
+    const asked: string[] = [];
+    const first = openAsk(asked);
+    first.input.value = "What do my notes say about kites?";
+    first.input.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    expect(openModals).toHaveLength(0);
+    expect(asked).toEqual([]);
+
+    const again = openAsk(asked);
+    expect(again.input.value).toBe("What do my notes say about kites?");
+    expect([again.input.selectionStart, again.input.selectionEnd]).toEqual([0, again.input.value.length]);
+    pressEnter(again.input);
+    expect(asked).toEqual(["What do my notes say about kites?"]);
+
+    // Asked, it is gone; a blank box closed keeps nothing; text handed in (a selection) wins over a kept one.
+    expect(openAsk(asked).input.value).toBe("");
+    openModals.forEach((m) => m.close());
+    const kept = openAsk(asked);
+    kept.input.value = "half a thought";
+    kept.modal.close();
+    expect(openAsk(asked, "the selection").input.value).toBe("the selection");
   });
 });

@@ -523,14 +523,17 @@ describe("what the panel says to a screen reader", () => {
       });
       const said = announcements(panel);
       panel.type("latest automerge");
+      // A question about the current state: the composer's suggestion is said as it appears (the web is off in these settings).
+      const suggestion = "This looks like a question about the current state of things; your notes may be out of date. Turn on external search in settings to look it up on the web.";
+      expect(said).toEqual([suggestion]);
       panel.press("Enter");
       await vi.advanceTimersByTimeAsync(0);
       expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toBe("Searching the web with Brave…");
-      expect(said).toEqual(["Starting…"]);
+      expect(said).toEqual([suggestion, "Starting…"]);
       await vi.advanceTimersByTimeAsync(STEP_PAUSE_MS * 3);
-      expect(said).toEqual(["Starting…", "Searching the web with Brave…"]);
+      expect(said).toEqual([suggestion, "Starting…", "Searching the web with Brave…"]);
       panel.press("Escape");
-      expect(said).toEqual(["Starting…", "Searching the web with Brave…", "Cancelled."]);
+      expect(said).toEqual([suggestion, "Starting…", "Searching the web with Brave…", "Cancelled."]);
     } finally {
       vi.useRealTimers();
     }

@@ -30,3 +30,46 @@ describe("run status", () => {
     }
   });
 });
+
+describe("what the run status says aloud", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Every text the live region was given, in order. */
+  function listen(parent: HTMLElement): string[] {
+    const said: string[] = [];
+    const region = parent.querySelector<HTMLElement>("[aria-live]")!;
+    const setText = region.setText.bind(region);
+    region.setText = (text: string | DocumentFragment) => {
+      setText(text);
+      said.push(region.textContent ?? "");
+    };
+    return said;
+  }
+
+  it("says a long step once, also when something else was said while it went on (a busy Enter)", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    const parent = document.body.createDiv();
+    const status = new RunStatus(parent);
+    const said = listen(parent);
+    status.start("Starting…");
+    status.progress("Searching the web with Brave…");
+    vi.advanceTimersByTime(2_500);
+    status.say("A run is in progress.");
+    // The same step's next event (a source's news that left the title as it was).
+    status.progress("Searching the web with Brave…");
+    vi.advanceTimersByTime(2_500);
+    status.progress("Writing…");
+    vi.advanceTimersByTime(2_500);
+    status.finish("Finished in 7.5 s.");
+    expect(said).toEqual(["Starting…", "Searching the web with Brave…", "A run is in progress.", "Writing…", "Finished in 7.5 s."]);
+
+    // The next run says its steps afresh.
+    said.length = 0;
+    status.start("Starting…");
+    status.progress("Searching the web with Brave…");
+    vi.advanceTimersByTime(2_500);
+    expect(said).toEqual(["Starting…", "Searching the web with Brave…"]);
+  });
+});

@@ -156,6 +156,22 @@ describe("vault search modal", () => {
     await vi.waitFor(() => expect(spoken(modal)).toBe("Search failed: index is being rebuilt"));
   });
 
+  it("says how many notes a search found, with the line above the list: a search that lists notes is heard to end", async () => {
+    const kites = dialResult({ path: "Hobbies/Kites.md", key: "Hobbies/Kites.md", title: "Kites" });
+    const boats = dialResult({ path: "Hobbies/Boats.md", key: "Hobbies/Boats.md", title: "Boats", score: 0.5 });
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: 1, results: r.query === "kite" ? [kites] : [kites, boats], notices: r.level === 1 ? [] : [unavailableNotice(2, "no_embedder")] }));
+    host.ready = readinessUpTo(1);
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    await vi.waitFor(() => expect(spoken(modal)).toBe("1 note found."));
+    type(modal, "wind");
+    await vi.waitFor(() => expect(spoken(modal)).toBe("2 notes found."));
+    // The dial moved to a level that cannot run: the count, then why.
+    modal.modalEl.querySelector<HTMLInputElement>(".vault-research-dial-input[value='2']")!.click();
+    await vi.waitFor(() => expect(spoken(modal)).toBe("2 notes found. Ran at Lexical instead of Hybrid. No embedding model is set, so this search used words only (level 1)."));
+  });
+
   it("says what went wrong when the search fails", async () => {
     const host = new FakeDialHost(() => {
       throw new Error("index is being rebuilt");
@@ -341,6 +357,22 @@ describe("the dial in the search modal", () => {
     );
   });
 
+  it("reads two notices as two sentences when one comes without a full stop of its own", async () => {
+    const notices = [
+      { kind: "rerank_failed" as const, reason: "model_error" as const, message: "stand-in could not reorder the results: Too many requests" },
+      { kind: "rerank_cached" as const, message: "Reordered by stand-in earlier (kept for a few minutes)." },
+    ];
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: 4, ranLevel: 3, results: [kites], notices }));
+    host.levels["search-modal"] = 4;
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "kite");
+    await shown(modal);
+    expect(modal.modalEl.querySelector(".vault-research-search-status")?.textContent).toBe(
+      "Ran at Multi-field instead of Rerank. stand-in could not reorder the results: Too many requests. Reordered by stand-in earlier (kept for a few minutes).",
+    );
+  });
+
   it("names the section that matched by meaning (level 3) and shows its words unmarked", () => {
     const modal = new VaultSearchModal(real(app), new FakeDialHost());
     const el = createDiv();
@@ -453,6 +485,37 @@ describe("the dial in the search modal", () => {
     const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
     await vi.waitFor(() => expect(status.textContent).toBe(`No note contains these words. The closest notes by meaning could not be found: ${failed}`));
     expect(spoken(modal)).toContain(failed);
+  });
+
+  it("asked for the closest notes by meaning, says each failure as a sentence of its own, and what the empty list says after them", async () => {
+    const failed = "Ollama at http://127.0.0.1:11434 is rate limiting requests (HTTP 429): slow down";
+    const host = new FakeDialHost((r) =>
+      r.level === 1
+        ? dialResponse({ query: r.query, results: [] })
+        : dialResponse({
+            query: r.query,
+            level: r.level,
+            ranLevel: 1,
+            results: [],
+            notices: [
+              { kind: "embedding_failed", wanted: r.level, ran: 1, errorKind: "rate_limited", message: failed },
+              { kind: "query_cut", message: "The query is 2,400 characters long; only its first 2,000 were read." },
+            ],
+          }),
+    );
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    type(modal, "descale espresso");
+    const offer = await vi.waitFor(() => {
+      const button = modal.modalEl.querySelector<HTMLButtonElement>(".vault-research-search-offer-button");
+      if (!button || button.closest<HTMLElement>(".vault-research-search-offer")!.style.display === "none") throw new Error("no offer yet");
+      return button;
+    });
+    offer.click();
+    const status = modal.modalEl.querySelector<HTMLElement>(".vault-research-search-status")!;
+    const said = `No note contains these words. The closest notes by meaning could not be found: ${failed}. The query is 2,400 characters long; only its first 2,000 were read.`;
+    await vi.waitFor(() => expect(status.textContent).toBe(said));
+    await vi.waitFor(() => expect(spoken(modal)).toBe(`${said} No notes match.`));
   });
 
   it("asked at Hybrid when the embedding server fails and no word matches, still says Hybrid did not run and why beside the closest by spelling", async () => {
