@@ -1,9 +1,13 @@
 // The prompt that turns a research pack into an answer. Vault evidence and outside-vault evidence
 // sit in separate sections; web text is fenced and declared untrusted; every claim must carry a
 // bracketed key. A character budget decides which rows are admitted — and only admitted keys may
-// be cited, which is what verifyCitations later checks.
+// be cited, which is what verifyCitations later checks. With no outside row in it, the prompt says how
+// the run's web search went, in the sentence every other surface says (`notes/web-outcome.ts`): told
+// only "no outside-vault evidence was used", a model answered "I did not search the web" beside a
+// trace note saying "Web search failed: Brave timed out."
 import { citationFor, type Citation, type ContentSection, type OutsideVaultRow, type ResearchPack, type VaultRow } from "../../evidence/research-pack";
 import { outsideVaultLabel } from "../../evidence/labels";
+import { webOutcomeSentence, type WebOutcome } from "../../notes/web-outcome";
 import { cutText } from "../../text/cut-text";
 import { oneLine } from "../../text/one-line";
 
@@ -12,6 +16,12 @@ export interface SynthesisPromptOptions {
   charBudget?: number;
   /** Characters one row may take before it is trimmed (default 3 000). */
   maxRowChars?: number;
+  /**
+   * How the run's web search went (`webOutcomeOfRun`), told when no outside row is in the prompt. Its
+   * sentence holds only source names, failure kinds and counts, never what a server sent, so it stands
+   * in the prompt's own words. Without it (a pack from no run) the prompt says nothing of the web search.
+   */
+  webOutcome?: WebOutcome;
 }
 
 export interface SynthesisPrompt {
@@ -23,6 +33,8 @@ export interface SynthesisPrompt {
   dropped: string[];
   /** Rows admitted with part of their text cut. */
   trimmed: string[];
+  /** The admitted rows as the prompt shows them, in order: what `withWebOutcome` writes the message again from. */
+  blocks: { vault: string[]; outside: string[] };
 }
 
 export const DEFAULT_PROMPT_CHAR_BUDGET = 12_000;
@@ -74,19 +86,38 @@ export function buildSynthesisPrompt(pack: ResearchPack, options: SynthesisPromp
     (entry.origin === "vault" ? vaultBlocks : outsideBlocks).push(block);
   }
 
+  const blocks = { vault: vaultBlocks, outside: outsideBlocks };
+  return { system: SYNTHESIS_SYSTEM_PROMPT, user: userMessage(pack, blocks, dropped.length, options.webOutcome), admitted, dropped, trimmed, blocks };
+}
+
+/**
+ * The prompt built before the run's web outcome was at hand (run.ts builds it as a stage of its own),
+ * now telling it: the same rows and keys, the message written again.
+ */
+export function withWebOutcome(prompt: SynthesisPrompt, pack: ResearchPack, outcome: WebOutcome): SynthesisPrompt {
+  return { ...prompt, user: userMessage(pack, prompt.blocks, prompt.dropped.length, outcome) };
+}
+
+function userMessage(pack: ResearchPack, blocks: SynthesisPrompt["blocks"], droppedCount: number, outcome: WebOutcome | undefined): string {
+  const anyOutside = blocks.outside.length > 0;
+  // Told only where no outside row is shown: a run with outside rows reads as it always did.
+  const web = anyOutside || outcome === undefined ? undefined : webOutcomeSentence(outcome);
+  const none = "No outside-vault evidence in this run.";
+  // Rows the search added but the budget left out: said so, not "none in this run".
+  const empty = web === undefined ? none : pack.external_evidence.length > 0 ? `${web} None of its rows fit in this prompt.` : `${none} ${web}`;
   const parts = [`Question: ${pack.question.trim()}`];
-  parts.push(section(`Vault evidence (${vaultBlocks.length} of ${pack.evidence.length} rows)`, vaultBlocks, "No vault notes were found for this question."));
+  parts.push(section(`Vault evidence (${blocks.vault.length} of ${pack.evidence.length} rows)`, blocks.vault, "No vault notes were found for this question."));
   parts.push(
     section(
-      `Outside-vault evidence (${outsideBlocks.length} of ${pack.external_evidence.length} rows)`,
-      outsideBlocks,
-      "No outside-vault evidence in this run.",
+      `Outside-vault evidence (${blocks.outside.length} of ${pack.external_evidence.length} rows)`,
+      blocks.outside,
+      empty,
     ),
   );
-  if (dropped.length > 0) parts.push(`(${dropped.length} more ${dropped.length === 1 ? "row was" : "rows were"} left out for length.)`);
-  parts.push(`## What to write\n\n${instructions(pack, admitted.size > 0, outsideBlocks.length > 0)}`);
-
-  return { system: SYNTHESIS_SYSTEM_PROMPT, user: parts.join("\n\n"), admitted, dropped, trimmed };
+  if (droppedCount > 0) parts.push(`(${droppedCount} more ${droppedCount === 1 ? "row was" : "rows were"} left out for length.)`);
+  const anyEvidence = blocks.vault.length > 0 || anyOutside;
+  parts.push(`## What to write\n\n${instructions(pack, anyEvidence, anyOutside, web !== undefined)}`);
+  return parts.join("\n\n");
 }
 
 /**
@@ -155,9 +186,12 @@ function section(title: string, blocks: string[], empty: string): string {
   return `## ${title}\n\n${blocks.length > 0 ? blocks.join("\n\n") : empty}`;
 }
 
-function instructions(pack: ResearchPack, anyEvidence: boolean, anyOutside: boolean): string {
+/** `webTold`: the outside-vault section says how the web search went (no outside row is shown). */
+function instructions(pack: ResearchPack, anyEvidence: boolean, anyOutside: boolean, webTold: boolean): string {
   if (!anyEvidence) {
-    return "There is no evidence for this question. Say plainly that the vault has no evidence on it, in one or two sentences, and do not answer from memory.";
+    return webTold
+      ? "There is no evidence for this question. Say plainly, in one or two sentences, that the vault has no evidence on it and how the web search went, as the outside-vault section says, and do not answer from memory."
+      : "There is no evidence for this question. Say plainly that the vault has no evidence on it, in one or two sentences, and do not answer from memory.";
   }
   const lines = ["Answer the question from the evidence above. Put a bracketed key after every claim."];
   if (pack.judge.verdict !== "enough_evidence" && pack.judge.missing_terms.length > 0) {
@@ -168,9 +202,10 @@ function instructions(pack: ResearchPack, anyEvidence: boolean, anyOutside: bool
     lines.push(
       anyOutside
         ? `This question asks about the current state (${freshness.cues.join(", ")}). Say plainly where the vault's evidence ends — what the notes cover and how recent they are — and which newer points come only from outside the vault.`
-        : `This question asks about the current state (${freshness.cues.join(", ")}). Say plainly where the vault's evidence ends and that the answer may be out of date, since no outside-vault evidence was used.`,
+        : `This question asks about the current state (${freshness.cues.join(", ")}). Say plainly where the vault's evidence ends and that the answer may be out of date, since no outside-vault evidence was used${webTold ? ", and why, as the outside-vault section says of the web search" : ""}.`,
     );
   }
+  if (webTold) lines.push("Of the web search, say only what the outside-vault section says: never that the web was not searched when it was, nor that it found nothing when it failed.");
   return lines.join("\n");
 }
 

@@ -14,7 +14,7 @@ import { webOutcomeOfRun, type RunState } from "../run-state";
 import { RunStopped, StageTimedOut } from "../stage-runner";
 import { learnModelSecrets } from "../trace-recorder";
 import { writeEvidenceBrief } from "./extractive-brief";
-import type { SynthesisPrompt } from "./synthesis-prompt";
+import { withWebOutcome, type SynthesisPrompt } from "./synthesis-prompt";
 import { verifyCitations, type CitationCheck, type VerifyOptions } from "./verify-citations";
 
 export interface Synthesis {
@@ -59,7 +59,8 @@ async function modelAnswer(run: RunState, model: ChatModel, pack: ResearchPack, 
   const evidenceExisted = prompt.admitted.size > 0;
   // Known before the call: a server that echoes the key must not get it into any output.
   await learnModelSecrets(run.recorder, run.deps.secrets);
-  const messages: ChatMessage[] = [{ role: "user", content: prompt.user }];
+  // How the web search went, as the brief and the trace note say it: the model must not answer "I did not search the web" when it failed.
+  const messages: ChatMessage[] = [{ role: "user", content: withWebOutcome(prompt, pack, webOutcomeOfRun(run)).user }];
   const first = await firstDraft(run, model, prompt.system, messages);
   if (!first) return fallbackBrief(run, pack, prompt);
   let draft: Draft = { text: first.text, truncated: first.truncated === true, check: await verifyStage(run, first.text, prompt, "Checking citations", { evidenceExisted }) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import path from "node:path";
-import { buildSynthesisPrompt, OUTSIDE_FENCE_CLOSE, OUTSIDE_FENCE_OPEN } from "../../../src/research/stages/synthesis-prompt";
+import type { WebOutcome } from "../../../src/notes/web-outcome";
+import { buildSynthesisPrompt, OUTSIDE_FENCE_CLOSE, OUTSIDE_FENCE_OPEN, withWebOutcome } from "../../../src/research/stages/synthesis-prompt";
 import { verifyCitations } from "../../../src/research/stages/verify-citations";
 import { outsideRow, pack, vaultRow } from "../../support/pack-fixtures";
 import { expectGolden } from "../../support/golden";
@@ -153,5 +154,68 @@ describe("buildSynthesisPrompt", () => {
     const prompt = buildSynthesisPrompt(pack("syncthing", []));
     expect(prompt.admitted.size).toBe(0);
     expect(prompt.user).toMatch(/Say plainly that the vault has no evidence/);
+  });
+});
+
+describe("how the web search went, told when no outside row is in the prompt", () => {
+  const searched = (o: Partial<Extract<WebOutcome, { kind: "searched" }>>): WebOutcome => ({ kind: "searched", rows: [], answered: [], failed: [], partlyFailed: [], cutOff: [], stopped: false, ...o });
+  const outcomes: { outcome: WebOutcome; sentence: string }[] = [
+    { outcome: { kind: "not_allowed" }, sentence: "Nothing left the device: web search is off for this run." },
+    { outcome: { kind: "not_needed" }, sentence: "Nothing left the device: the vault had enough on this, so the web was not searched." },
+    { outcome: { kind: "no_source" }, sentence: "Nothing left the device: web search was allowed, but no source is turned on." },
+    { outcome: { kind: "not_reached" }, sentence: "Nothing left the device: the web search never started (the run stopped or ran out of time first)." },
+    { outcome: searched({ failed: [{ provider: "brave", kind: "timeout" }] }), sentence: "Web search failed: Brave timed out." },
+    { outcome: searched({ answered: ["brave"] }), sentence: "Web search added no outside rows: Brave answered with nothing to add." },
+    { outcome: searched({ cutOff: ["exa"], stopped: true }), sentence: "Web search stopped before Exa answered." },
+  ];
+  const latest = () => pack("What is the latest on Syncthing versioning?", [syncNote]);
+
+  for (const { outcome, sentence } of outcomes) {
+    it(`${outcome.kind}${outcome.kind === "searched" ? ` (${sentence})` : ""}: the outside-vault section says it, and the freshness line asks why there is none`, () => {
+      const { user } = buildSynthesisPrompt(latest(), { webOutcome: outcome });
+      expect(user).toContain(`## Outside-vault evidence (0 of 0 rows)\n\nNo outside-vault evidence in this run. ${sentence}\n`);
+      expect(user).toContain("since no outside-vault evidence was used, and why, as the outside-vault section says of the web search.");
+      expect(user).toContain("Of the web search, say only what the outside-vault section says");
+      // Our own words, outside any fence: the sentence holds source names and failure kinds only.
+      expect(user).not.toContain(OUTSIDE_FENCE_OPEN);
+    });
+  }
+
+  it("with no evidence at all, the model is asked to say how the web search went too", () => {
+    const { user } = buildSynthesisPrompt(pack("syncthing", []), { webOutcome: searched({ failed: [{ provider: "brave", kind: "timeout" }] }) });
+    expect(user).toContain("No outside-vault evidence in this run. Web search failed: Brave timed out.");
+    expect(user).toContain("that the vault has no evidence on it and how the web search went, as the outside-vault section says");
+  });
+
+  it("outside rows the budget left out: the sentence, and that none of them fit, not 'no outside-vault evidence in this run'", () => {
+    const many = Array.from({ length: 3 }, (_, i) => vaultRow(`Notes/n${i}.md`, `N${i}`, [{ heading: "B", text: `syncthing ${"word ".repeat(100)}` }]));
+    const { user, dropped } = buildSynthesisPrompt(pack("syncthing", many, [releaseNotes]), {
+      charBudget: 2 * 700,
+      webOutcome: searched({ rows: [{ provider: "brave", count: 1 }], answered: ["brave"] }),
+    });
+    expect(dropped).toContain(releaseNotes.source_key);
+    expect(user).toContain("## Outside-vault evidence (0 of 1 rows)\n\nWeb search added 1 outside row from Brave. None of its rows fit in this prompt.");
+  });
+
+  it("a prompt with outside rows is the same with or without the outcome", () => {
+    const p = pack("What is the latest Syncthing versioning behaviour?", [syncNote], [releaseNotes]);
+    const outcome = searched({ rows: [{ provider: "brave", count: 1 }], answered: ["brave"], failed: [{ provider: "exa", kind: "timeout" }] });
+    expect(buildSynthesisPrompt(p, { webOutcome: outcome }).user).toBe(buildSynthesisPrompt(p).user);
+  });
+
+  it("withWebOutcome tells a prompt built without it: the same rows and keys, the message as if built with it", () => {
+    const p = latest();
+    const outcome: WebOutcome = { kind: "not_needed" };
+    const told = withWebOutcome(buildSynthesisPrompt(p), p, outcome);
+    const built = buildSynthesisPrompt(p, { webOutcome: outcome });
+    expect(told.user).toBe(built.user);
+    expect([...told.admitted.keys()]).toEqual([...built.admitted.keys()]);
+    expect(told.system).toBe(built.system);
+  });
+
+  it("without an outcome (a pack from no run) the prompt says nothing of the web search", () => {
+    const { user } = buildSynthesisPrompt(latest());
+    expect(user).toContain("No outside-vault evidence in this run.\n");
+    expect(user).not.toMatch(/Nothing left the device|Web search|Of the web search/);
   });
 });
