@@ -39,29 +39,42 @@ export type ExternalMode = (typeof externalModes)[number];
 
 export { providerNames, type ProviderName };
 
-/** `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range of real days, the first not after the second. */
-export const freshnessSchema = z.union([
-  z.enum(["any", "pd", "pw", "pm", "py"]),
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DDtoYYYY-MM-DD")
-    .refine((range) => range.split("to").every(isCalendarDay), "expected real days (2025-13-45 is none)")
-    .refine((range) => {
-      const [from, to] = range.split("to");
-      return from <= to;
-    }, "expected the first day not after the second"),
-]);
+/** What a freshness may be, in a message's words. */
+const FRESHNESS_CHOICES = "any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD";
+
+/**
+ * `any`, Brave's `pd|pw|pm|py`, or a `YYYY-MM-DDtoYYYY-MM-DD` range of real days, the first not after
+ * the second. One issue for one wrong value: checked as three rules, "yesterday" broke all three and
+ * a config's reader was told it needed real days and its first day first.
+ */
+export const freshnessSchema = z.union(
+  [
+    z.enum(["any", "pd", "pw", "pm", "py"]),
+    z.string().superRefine((text, ctx) => {
+      const why = rangeProblem(text);
+      if (why) ctx.addIssue({ code: "custom", message: `expected ${why}` });
+    }),
+  ],
+  { error: `expected ${FRESHNESS_CHOICES}` },
+);
 
 /**
  * Why `text` is no freshness, in words for a flag's or a file's error: a range of the right shape is
  * told what is wrong with its days rather than shown the shape it already has.
  */
 export function freshnessProblem(text: string): string {
-  const shaped = /^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/.test(text);
-  if (!shaped) return "must be any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD";
-  const [from, to] = text.split("to");
-  if (!isCalendarDay(from) || !isCalendarDay(to)) return "must name real days (2025-13-45 is none)";
+  const why = rangeProblem(text);
+  if (why === null || why === FRESHNESS_CHOICES) return `must be ${FRESHNESS_CHOICES}`;
+  if (why.startsWith("real days")) return "must name real days (2025-13-45 is none)";
   return "must give the first day first: the first is after the second";
+}
+
+/** What is wrong with `text` as a range of days (the choices, when it has not a range's shape), or null. */
+function rangeProblem(text: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$/.test(text)) return FRESHNESS_CHOICES;
+  const [from, to] = text.split("to");
+  if (!isCalendarDay(from) || !isCalendarDay(to)) return "real days (2025-13-45 is none)";
+  return from <= to ? null : "the first day not after the second";
 }
 
 /** `YYYY-MM-DD` naming a day that exists (no month 13, no February 30). */
@@ -74,6 +87,9 @@ export type Freshness = z.infer<typeof freshnessSchema>;
 
 /** An http(s) address: `javascript:`, `file:` and the rest are never a server to call. */
 const httpUrlSchema = z.url({ protocol: /^https?$/, error: "expected an http(s) address" });
+
+/** Said of an address that may be left empty (`""`) when it is neither (zod's own words: "Invalid input"). */
+const EMPTY_OR_ADDRESS = 'expected an http(s) address, or "" for none';
 
 /**
  * The address of an API the client adds its paths to (`…/chat/completions`). Nothing may follow the
@@ -153,7 +169,7 @@ const githubSchema = z.object({
 
 const searxngSchema = z.object({
   /** The user's SearXNG instance, e.g. `http://localhost:8888`; empty until set. It must allow `format=json`. */
-  baseUrl: z.union([z.literal(""), httpUrlSchema]).default(""),
+  baseUrl: z.union([z.literal(""), httpUrlSchema], { error: EMPTY_OR_ADDRESS }).default(""),
   /**
    * Id of the password in secret storage, for an instance behind a login: the user name is written in
    * the address (`https://alice@search.example`), the password never is in the plugin's data.json.
@@ -250,7 +266,7 @@ export function whySourcesFolderHidden(notes: { traceFolder: string; sourcesFold
 }
 
 /** A dial position: 1 lexical, 2 hybrid (+ embeddings), 3 multi-field (+ section vectors), 4 rerank (+ chat model). */
-export const dialLevelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export const dialLevelSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: "expected 1, 2, 3 or 4" });
 
 const embeddingSchema = z.object({
   /** `none`: nothing is embedded and the dial stays at level 1. */
@@ -258,7 +274,7 @@ const embeddingSchema = z.object({
   /** Empty: the backend's default (Ollama: nomic-embed-text). */
   model: modelNameSchema.default(""),
   /** Empty: the backend's default (Ollama http://localhost:11434, OpenAI-compatible http://localhost:11434/v1). */
-  baseUrl: z.union([z.literal(""), apiBaseUrlSchema]).default(""),
+  baseUrl: z.union([z.literal(""), apiBaseUrlSchema], { error: EMPTY_OR_ADDRESS }).default(""),
   /** Id of the (optional) key in secret storage, for an OpenAI-compatible server that wants one. */
   secretId: z.string().default("vault-research-embedding"),
   /** Requests per second the embedding job may make. */
@@ -388,9 +404,15 @@ function repairSettings(raw: object): SettingsLoad {
   // nothing a newer version wrote is dropped at all when it can be kept.
   const unknown = unknownKeys(raw, settingsSchema);
   const kept = unknown.filter(isKeepable);
-  const loaded = parsedSettings(raw, unknown.filter((key) => !kept.includes(key)).map((key) => `${key.path.join(".")}: not a setting; it was ignored.`));
+  const loaded = parsedSettings(raw, unknown.filter((key) => !kept.includes(key)).map((key) => `${pathShown(key.path)}: not a setting; it was ignored.`));
   for (const { path, value } of kept) keepAt(loaded.settings, path, value);
-  return kept.length === 0 ? loaded : { ...loaded, unknownKept: kept.map((key) => `${key.path.join(".")}: not a setting; kept as it is, unused.`) };
+  return kept.length === 0 ? loaded : { ...loaded, unknownKept: kept.map((key) => `${pathShown(key.path)}: not a setting; kept as it is, unused.`) };
+}
+
+/** A key's place as a message names it, on one line: a name that is an API key (pasted where a field's name goes) is not repeated. */
+function pathShown(path: string[]): string {
+  // Controls as `?`, as `quote` shows them: a name holding a line break printed a warning line of its own making.
+  return path.map((key) => (looksLikeApiKey(key) ? "(a name that looks like an API key)" : key.replace(/\p{Cc}/gu, "?"))).join(".");
 }
 
 /** The settings zod reads from what `raw` has for them, each value it refuses replaced, with `problems` said first. */
@@ -443,10 +465,12 @@ function unknownKeys(raw: unknown, schema: z.core.$ZodType, at: string[] = []): 
  * Whether a key this version does not know is carried along, so the next save writes it back: a
  * newer version's setting survives a downgrade and the upgrade after it. Not a key named like an
  * object's own member (`toString: 2` would break every object it sits on), nor a value the save
- * could not write (nested too deep for JSON.stringify).
+ * could not write (nested too deep for JSON.stringify), nor one named like an API key.
  */
 function isKeepable({ path, value }: UnknownKey): boolean {
   if (path[path.length - 1] in Object.prototype) return false;
+  // Kept, a key pasted as a field's name would be saved into data.json, where no key may be.
+  if (path.some(looksLikeApiKey)) return false;
   try {
     JSON.stringify(value);
     return true;

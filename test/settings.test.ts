@@ -25,6 +25,32 @@ describe("freshness", () => {
   });
 });
 
+describe("a value of the wrong kind or shape says what was expected, once", () => {
+  it("a freshness that is no range of days is told the choices, not three rules for ranges that contradict each other", () => {
+    for (const bad of ["yesterday", 5, "pd "]) {
+      const { settings, problems } = loadSettings({ external: { freshness: bad } });
+      expect(settings.external.freshness).toBe("any");
+      expect(problems, String(bad)).toEqual(["external.freshness: expected any, pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD; the default is used."]);
+    }
+    // A range of the right shape hears only what is wrong with it.
+    expect(loadSettings({ external: { freshness: "2025-13-01to2025-12-01" } }).problems).toEqual(["external.freshness: expected real days (2025-13-45 is none); the default is used."]);
+    expect(loadSettings({ external: { freshness: "2025-06-01to2025-01-01" } }).problems).toEqual(["external.freshness: expected the first day not after the second; the default is used."]);
+  });
+
+  it("a search level that is not 1 to 4 names the levels, not zod's bare \"Invalid input\"", () => {
+    const { problems } = loadSettings({ search: { searchLevel: 7, researchLevel: "2" } });
+    expect(problems).toEqual(["search.searchLevel: expected 1, 2, 3 or 4; the default is used.", "search.researchLevel: expected 1, 2, 3 or 4; the default is used."]);
+  });
+
+  it("an address that may be left empty, given as no text at all, says it wants an address or nothing", () => {
+    const { problems } = loadSettings({ external: { searxng: { baseUrl: 8888 } }, search: { embedding: { baseUrl: true } } });
+    expect(problems).toEqual([
+      'external.searxng.baseUrl: expected an http(s) address, or "" for none; the default is used.',
+      'search.embedding.baseUrl: expected an http(s) address, or "" for none; the default is used.',
+    ]);
+  });
+});
+
 describe("unknown keys", () => {
   it("are named at any depth, apart from the problems (nothing was replaced), and everything else is kept", () => {
     const { settings, problems, unknownKept } = loadSettings({ extrnal: { enabled: true }, notes: { traceFolder: "Runs", writeTraceNote: false }, external: { brave: { country: "DE", bogus: 1 } } });
@@ -65,6 +91,23 @@ describe("unknown keys", () => {
     expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
     expect(Object.hasOwn(settings.index, "hasOwnProperty")).toBe(false);
     expect(() => JSON.stringify(settings)).not.toThrow();
+  });
+
+  it("named like an API key are named without the key, and not kept to be saved again", () => {
+    // A key pasted where a field's name goes was printed whole in the warning, and kept for data.json.
+    const raw = { external: { brave: { "BSAwrongplace0123456789abcdef": true } }, "sk-proj-pasted-0123456789": "x" };
+    const { settings, problems, unknownKept } = loadSettings(raw);
+    expect(problems).toEqual([
+      "external.brave.(a name that looks like an API key): not a setting; it was ignored.",
+      "(a name that looks like an API key): not a setting; it was ignored.",
+    ]);
+    expect(unknownKept).toBeUndefined();
+    expect(JSON.stringify(settings)).not.toMatch(/BSAwrongplace|sk-proj-pasted/);
+  });
+
+  it("are named on one line, whatever control characters their names hold", () => {
+    const { unknownKept } = loadSettings({ notes: { "x\nerror: the vault was deleted": 1 } });
+    expect(unknownKept).toEqual(["notes.x?error: the vault was deleted: not a setting; kept as it is, unused."]);
   });
 
   it("are not looked for inside values that are not settings objects", () => {

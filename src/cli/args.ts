@@ -4,6 +4,7 @@
 // it is run non-strict with tokens so that every refusal below can say what was meant.
 import { parseArgs as splitArgs } from "node:util";
 import { editDistance } from "../research/stages/verify-citations";
+import { looksLikeApiKey } from "../settings";
 
 export interface FlagSpec {
   /** Takes a value (`--limit 5` / `--limit=5`), else a boolean switch. */
@@ -86,8 +87,9 @@ function optionValue(token: Extract<Token, { kind: "option" }>, word: string, sp
     return [name, "true"];
   }
   const value = token.value;
-  // `--vault --json`: the next word is a flag, so the value was forgotten.
-  if (value === undefined || (!token.inlineValue && value.startsWith("--") && value.length > 2)) throw new UsageError(`--${name} needs a value.`);
+  // `--vault --json`: the next word is a flag, so the value was forgotten. `--cache-dir $UNSET -- "$Q"`:
+  // the next word is the separator, and taken as the value it made a folder named `--` (`--cache-dir=--` still can).
+  if (value === undefined || (!token.inlineValue && value.startsWith("--"))) throw new UsageError(`--${name} needs a value.`);
   // `--replay "$DIR"` with DIR unset: read as absent, it would quietly search the live web instead.
   if (value.trim() === "") throw new UsageError(`--${name} is empty: give it a value, or leave the flag out.`);
   return [name, value];
@@ -102,7 +104,7 @@ function specOf(specs: FlagSpecs, name: string): FlagSpec | undefined {
 function singleDashRefusal(word: string, specs: FlagSpecs): UsageError {
   const meant = nearest(word.slice(1).split("=")[0].toLowerCase(), Object.keys(specs));
   if (meant) return new UsageError(`Unknown option ${word}. Options are written with two dashes: did you mean --${meant}?`);
-  return new UsageError(`Unknown option ${word}. Options are written with two dashes, e.g. --json; a question that starts with a dash goes after --: -- "${word}".`);
+  return new UsageError(`Unknown option ${word}. Options are written with two dashes, e.g. --json; a question that starts with a dash goes last, after the options and --: … -- "${word}".`);
 }
 
 /** Dashes a text editor's autocorrect makes of `--` or `-` (en dash, em dash, minus sign…). */
@@ -114,9 +116,19 @@ const TYPOGRAPHIC_FLAG = /^[\u2010-\u2015\u2212][\u2010-\u2015\u2212-]?([A-Za-z]
  * `--`, or naming none, it is a word.
  */
 function refuseTypographicDash(word: string, specs: FlagSpecs): void {
-  const name = TYPOGRAPHIC_FLAG.exec(word)?.[1]?.toLowerCase();
+  const name = typographicFlagName(word);
   const meant = name === undefined ? undefined : specOf(specs, name) ? name : nearest(name, Object.keys(specs));
-  if (meant) throw new UsageError(`"${word}" is written with a typographic dash: options take two hyphens, --${meant}.`);
+  if (meant) throw new UsageError(typographicDashMessage(word, meant));
+}
+
+/** The flag name a word written with a typographic dash spells (`—JSON` → `json`), or undefined for any other word. */
+export function typographicFlagName(word: string): string | undefined {
+  return TYPOGRAPHIC_FLAG.exec(word)?.[1]?.toLowerCase();
+}
+
+/** The refusal of a word that names the flag `--name` with a typographic dash. */
+export function typographicDashMessage(word: string, name: string): string {
+  return `"${word}" is written with a typographic dash: options take two hyphens, --${name}.`;
 }
 
 export function flag(args: ParsedArgs, name: string): string | undefined {
@@ -134,10 +146,18 @@ export function has(args: ParsedArgs, name: string): boolean {
 export function intFlag(args: ParsedArgs, name: string, min: number, max: number): number | undefined {
   const raw = flag(args, name);
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number, not "${raw}".`);
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number, not ${valueShown(raw)}.`);
   const n = Number(raw);
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max} (got ${n}).`);
   return n;
+}
+
+/**
+ * A flag's value as a refusal repeats it, quoted; a key pasted into the wrong flag (`--limit sk-…`) is
+ * not repeated: one the environment does not hold would reach the terminal, and any log of it, whole.
+ */
+export function valueShown(raw: string): string {
+  return looksLikeApiKey(raw) ? "a value that looks like an API key" : `"${raw}"`;
 }
 
 /** The option nearest to `name` (at most 2 edits away), for "did you mean". */

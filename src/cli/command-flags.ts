@@ -1,7 +1,7 @@
 // The flags of the commands that share them, and reading the web-search ones: light on purpose
 // (settings and the parser only), so the command table and help load without any command.
 import { externalModes, freshnessProblem, freshnessSchema, providerNames, type ExternalMode, type Freshness, type ProviderName, type Settings } from "../settings";
-import { flag, flagAll, intFlag, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { flag, flagAll, intFlag, UsageError, valueShown, type FlagSpecs, type ParsedArgs } from "./args";
 
 export const RESEARCH_FLAGS: FlagSpecs = {
   "external-search": { value: true },
@@ -38,14 +38,14 @@ export interface ResearchCliOptions {
 
 export function readExternalFlags(args: ParsedArgs, settings: Settings): ResearchCliOptions {
   const modeRaw = flag(args, "external-search") ?? "never";
-  if (!(externalModes as readonly string[]).includes(modeRaw)) throw new UsageError(`--external-search must be one of ${externalModes.join(", ")} (got "${modeRaw}").`);
+  if (!(externalModes as readonly string[]).includes(modeRaw)) throw new UsageError(`--external-search must be one of ${externalModes.join(", ")} (got ${valueShown(modeRaw)}).`);
   const providers = flagAll(args, "external-provider");
   for (const p of providers) {
-    if (!(providerNames as readonly string[]).includes(p)) throw new UsageError(`Unknown provider "${p}". Providers: ${providerNames.join(", ")}.`);
+    if (!(providerNames as readonly string[]).includes(p)) throw new UsageError(`Unknown provider ${valueShown(p)}. Providers: ${providerNames.join(", ")}.`);
   }
   const freshnessRaw = flag(args, "external-freshness") ?? settings.external.freshness;
   const freshness = freshnessSchema.safeParse(freshnessRaw);
-  if (!freshness.success) throw new UsageError(`--external-freshness ${freshnessProblem(freshnessRaw)} (got "${freshnessRaw}").`);
+  if (!freshness.success) throw new UsageError(`--external-freshness ${freshnessProblem(freshnessRaw)} (got ${valueShown(freshnessRaw)}).`);
   return {
     mode: modeRaw as ExternalMode,
     providers: providers.length > 0 ? (providers as ProviderName[]) : settings.external.providers,

@@ -80,12 +80,12 @@ export async function evalCommand(args: ParsedArgs, io: CliIo): Promise<number> 
   const file = path.resolve(io.cwd, fileFlag);
   const { cases } = readCasesFile(file, fileFlag);
   const prepared = prepareCases(cases, file, fileFlag, defaultReplayDir(args, io));
+  const readPages = intFlag(args, "read-pages", 0, 5);
 
-  // The vault is opened only once the cases file is known to be good: a usage error costs no indexing.
+  // The vault is opened only once the cases file and the flags are known to be good: a usage error costs no indexing.
   const opened = await openVault(args, io);
   await requireNotesExist(prepared, opened, fileFlag);
 
-  const readPages = intFlag(args, "read-pages", 0, 5);
   const session: EvalSession = { pageCache: new PageCache(systemClock), ...(readPages !== undefined ? { readPages } : {}) };
   const report: EvalReport = { file: fileFlag, vault: flag(args, "vault") ?? opened.root, ...(readPages !== undefined ? { read_pages: readPages } : {}), cases: [], passed: 0, failed: 0 };
   for (const p of prepared) {

@@ -4,7 +4,7 @@
 // not pay for the research run, page reading or the MCP SDK.
 import { CLI_VERSION as version } from "./version";
 import { errorMessage } from "../text/error-message";
-import { has, nearest, parseArgs, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
+import { has, nearest, parseArgs, typographicDashMessage, typographicFlagName, UsageError, type FlagSpecs, type ParsedArgs } from "./args";
 import { chattiness, type CliIo, type CommandIo } from "./cli-io";
 import { DIAL_FLAGS, EVAL_FLAGS, RESEARCH_FLAGS } from "./command-flags";
 import { commandHelpText, overviewHelpText, type CommandHelp } from "./command-help";
@@ -162,12 +162,19 @@ function commandNamed(name: string): CommandSpec | undefined {
 /** `rest`: the words after it, where a command given after its options (`--vault v search`) is found. */
 function unknownCommand(name: string, io: CommandIo, rest: string[] = []): number {
   const list = `Commands: ${Object.keys(COMMANDS).join(", ")}. Run "vault-research help" for what each does.\n`;
+  // `—version` pasted from a page: the dash is what went wrong, not the word.
+  const typed = typographicFlagName(name);
+  if (typed === "version" || typed === "help") {
+    io.errStyled([styled("fail", typographicDashMessage(name, typed)), `\n${list}`]);
+    return 2;
+  }
   if (name.startsWith("-")) {
     const given = rest.find((word) => commandNamed(word) !== undefined) ?? "<command>";
     io.errStyled([styled("fail", `"${name}" is an option:`), ` the command comes first, then its options, e.g. vault-research ${given} … ${name}.\n${list}`]);
     return 2;
   }
-  const suggestion = nearest(name, Object.keys(COMMANDS));
+  // `SEARCH` (caps lock) is six edits from search, and was suggested nothing.
+  const suggestion = nearest(name.toLowerCase(), Object.keys(COMMANDS));
   const meant = suggestion ? ` Did you mean "${suggestion}"?` : "";
   io.errStyled([styled("fail", `Unknown command "${name}".`), `${meant}\n${list}`]);
   return 2;

@@ -63,6 +63,12 @@ describe("parseArgs", () => {
     }
   });
 
+  it("takes -- after a valued flag as the separator it is, not as the value (`--cache-dir $UNSET -- query` made a folder named --)", () => {
+    expect(usageMessage(() => parseArgs(["--vault", "--", "daily"], SPECS))).toBe("--vault needs a value.");
+    // A folder that is really called -- can still be named, spelt so it is no separator.
+    expect(flag(parseArgs(["--vault=--", "daily"], SPECS), "vault")).toBe("--");
+  });
+
   it("refuses a value on a switch", () => {
     expect(usageMessage(() => parseArgs(["--json=yes"], SPECS))).toBe("--json is a switch and takes no value.");
   });
@@ -82,9 +88,12 @@ describe("parseArgs, as people mistype", () => {
     expect(usageMessage(() => parseArgs(["-limit=5"], SPECS))).toBe("Unknown option -limit=5. Options are written with two dashes: did you mean --limit?");
   });
 
-  it("tells a question that starts with a dash to come after --", () => {
+  it("tells a question that starts with a dash to come last, after the options and --", () => {
+    // "goes after --: -- "…"", put where the question was, left the options after -- as words of the
+    // question, and the run said --vault was missing though it was written.
     const message = usageMessage(() => parseArgs(["-fsanitize flags in gcc"], SPECS));
-    expect(message).toBe('Unknown option -fsanitize flags in gcc. Options are written with two dashes, e.g. --json; a question that starts with a dash goes after --: -- "-fsanitize flags in gcc".');
+    expect(message).toBe('Unknown option -fsanitize flags in gcc. Options are written with two dashes, e.g. --json; a question that starts with a dash goes last, after the options and --: … -- "-fsanitize flags in gcc".');
+    expect(parseArgs(["--", "-fsanitize flags in gcc", "--vault", "v"], SPECS).positionals).toEqual(["-fsanitize flags in gcc", "--vault", "v"]);
     expect(parseArgs(["--", "-fsanitize flags in gcc"], SPECS).positionals).toEqual(["-fsanitize flags in gcc"]);
   });
 
@@ -122,6 +131,11 @@ describe("intFlag", () => {
     expect(usageMessage(() => intFlag(withLimit("abc"), "limit", 1, 200))).toBe('--limit must be a whole number, not "abc".');
     expect(usageMessage(() => intFlag(withLimit("2.5"), "limit", 1, 200))).toMatch(/whole number/);
     expect(usageMessage(() => intFlag(parseArgs(["--limit=-3"], SPECS), "limit", 1, 200))).toMatch(/whole number/);
+  });
+
+  it("never repeats a value that is an API key, pasted into the wrong flag", () => {
+    const message = usageMessage(() => intFlag(withLimit("sk-proj-pasted0123456789abcdef"), "limit", 1, 200));
+    expect(message).toBe("--limit must be a whole number, not a value that looks like an API key.");
   });
 
   it("refuses numbers out of range", () => {

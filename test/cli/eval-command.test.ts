@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -191,6 +191,16 @@ describe("usage errors (exit 2)", () => {
     const roundabout = await runEval(evalArgs(casesFile("roundabout.json", { cases: [{ id: "via", question: "q", expect: { note_paths: ["Libraries/../Libraries/Yjs.md"] } }] })));
     expect(roundabout.code).toBe(2);
     expect(roundabout.stdout).toBe("");
+  });
+
+  it("refuses --read-pages out of range before the vault is indexed, as every other usage error", async () => {
+    const freshCache = path.join(work, "cache-never-made");
+    const { code, stdout, stderr } = await runEval(["--vault", vault, "--file", shippedCases, "--cache-dir", freshCache, "--read-pages", "9"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("--read-pages must be between 0 and 5 (got 9).");
+    // The whole vault was indexed into it first, then the flag refused.
+    expect(existsSync(freshCache)).toBe(false);
   });
 
   it("refuses a note path that is not in the vault and a replay folder that does not exist", async () => {

@@ -29,6 +29,18 @@ describe("readJsonFile", () => {
     expect(readJsonFile(be)).toEqual({ ok: true, value: { notes: { traceFolder: "Läufe" } } });
   });
 
+  it("refuses a file that is not UTF-8 (a Windows editor's ANSI), saying where, rather than read its letters as \uFFFD", () => {
+    // Read as it was, "Archivé" in Windows-1252 became "Archiv\uFFFD": a folder excluded by a name no folder has, without a word.
+    const file = path.join(tmp, "latin1.json");
+    writeFileSync(file, Buffer.from('{\n  "index": {"excludedFolders": ["Archiv\u00e9"]}\n}', "latin1"));
+    expect(readJsonFile(file)).toEqual({ ok: false, why: "is not UTF-8 text (at line 2, column 40): save it as UTF-8" });
+    // A byte that is never UTF-8, on the first line.
+    writeFileSync(path.join(tmp, "ff.json"), Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]));
+    expect(readJsonFile(path.join(tmp, "ff.json"))).toEqual({ ok: false, why: "is not UTF-8 text (at line 1, column 3): save it as UTF-8" });
+    // A letter that is UTF-8, and the replacement character written as such, are read as they are.
+    expect(readJsonFile(write("utf8.json", '{"a": "Archivé \uFFFD"}'))).toEqual({ ok: true, value: { a: "Archivé \uFFFD" } });
+  });
+
   it("says a file is empty rather than that its JSON ends early", () => {
     expect(readJsonFile(write("empty.json", ""))).toEqual({ ok: false, why: "is empty" });
     expect(readJsonFile(write("blank.json", "  \n\t\n"))).toEqual({ ok: false, why: "is empty" });

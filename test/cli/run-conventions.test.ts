@@ -76,6 +76,22 @@ describe("words that are no command", () => {
     }
   });
 
+  it("--version or --help written with a typographic dash is named as such, not as an unknown command", async () => {
+    // `—version` pasted from a page was "Unknown command "—version"": nothing said the dash was the trouble.
+    for (const [word, meant] of [["—version", "--version"], ["–help", "--help"], ["—Help", "--help"]]) {
+      const run = await cli([word]);
+      expect(run.code, word).toBe(2);
+      expect(run.out, word).toBe("");
+      expect(run.err, word).toMatch(new RegExp(`^"${word}" is written with a typographic dash: options take two hyphens, ${meant}\\.\n`));
+    }
+  });
+
+  it("a command in capitals is suggested in its own spelling", async () => {
+    const run = await cli(["SEARCH", "x"]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/^Unknown command "SEARCH"\. Did you mean "search"\?\n/);
+  });
+
   it("an option before the command says the command comes first, naming the one given", async () => {
     // "Unknown command "--vault"" said nothing of where the option belongs.
     const run = await cli(["--vault", SAMPLE_VAULT, "search", "sync"]);
