@@ -165,6 +165,8 @@ export class VaultIndex {
   /** The vault-language lane (vault-language/), learned after a full build; null when turned off. */
   private readonly language: LanguageLane | null;
   private readonly listeners = new Set<(status: IndexStatus) => void>();
+  /** The store the last sync read: where the vault's language is learned again from, once enough changed. */
+  private laneStore: NoteStore | null = null;
   private state: IndexStatus["state"] = "empty";
   private lastUpdated: number | null = null;
 
@@ -216,6 +218,7 @@ export class VaultIndex {
     this.lastUpdated = this.clock.now();
     this.setState("ready");
     // Searchable already; the vault's language is learned (or its notes' vectors filled) behind.
+    this.laneStore = store;
     const learning = this.language?.learn(this.laneSource(store));
     if (this.language?.working) {
       this.emit();
@@ -639,6 +642,7 @@ export class VaultIndex {
       paths: () => Array.from(this.notes.keys()),
       holds: (path) => this.notes.has(path),
       maxNoteChars: this.maxNoteChars,
+      now: () => this.clock.now(),
       bytes: () => {
         let total = 0;
         for (const note of this.notes.values()) total += note.size;
@@ -663,6 +667,14 @@ export class VaultIndex {
         if (unproven) this.unproven.add(saved.path);
       },
       slice: () => this.slice(),
+      // Another process's save replaced the manifest midway (a segment it named went): what this
+      // load put in goes (`reset`: the engine, notes, sources, problems, unproven marks; the lane
+      // and link graph hold nothing of a load yet, the lane's meanings are taken after it), and it
+      // loads afresh. The status's count starts again from 0 meanwhile.
+      startOver: () => {
+        this.reset();
+        return this.persisted();
+      },
     };
   }
 
@@ -917,7 +929,20 @@ export class VaultIndex {
   private touch(): void {
     this.lastUpdated = this.clock.now();
     if (this.state === "empty") this.state = "ready";
+    this.relearnWhenStale();
     this.emit();
+  }
+
+  /**
+   * Once enough of the vault changed since its language was learned (language-lane.ts `stale`), it is
+   * learned again behind, the old meanings serving meanwhile: a long-lived process (the MCP server, a
+   * plugin session) never gave a word the vault took up since a meaning, and searched worse than a
+   * fresh start for good.
+   */
+  private relearnWhenStale(): void {
+    const language = this.language;
+    if (!language?.stale || !this.laneStore) return;
+    void language.relearn(this.laneSource(this.laneStore)).then(() => this.emit());
   }
 
   private setState(state: IndexStatus["state"]): void {

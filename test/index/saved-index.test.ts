@@ -291,6 +291,48 @@ describe("a segment gone while the load reads the others", () => {
   });
 });
 
+describe("a VaultIndex whose cache another process replaces while it loads", () => {
+  // Another process (the MCP server beside \`vault-research index\`) saved a new manifest and took the
+  // old segments away after this load had read the first: the index did not say it could start over,
+  // so the second was "incomplete" and the whole vault was read and built again.
+  it("loads the replacing manifest into an emptied index, reading no note", async () => {
+    store.write("n/source.md", "---\nsource: https://example.org/page\n---\n# Sourced\n\nA clipped page.\n");
+    await index.updateFile(store, "n/source.md");
+    await index.save(cache);
+    const old = segmentNames();
+    const read = cache.read.bind(cache);
+    let replaced = false;
+    cache.read = async (name) => {
+      if (name === old[1] && !replaced) {
+        replaced = true;
+        const other = new VaultIndex();
+        await other.sync(store, null);
+        await other.save(cache);
+        await cache.remove(old);
+        // The other process's reads, not this load's.
+        store.reads.length = 0;
+      }
+      return read(name);
+    };
+    const counts: number[] = [];
+    const loading = new VaultIndex();
+    loading.onChange((status) => void counts.push(status.notes));
+    store.reads.length = 0;
+    const report = await loading.sync(store, cache);
+    expect(replaced).toBe(true);
+    expect(report).toMatchObject({ mode: "cache", added: 0, updated: 0, removed: 0, unchanged: NOTES + 1 });
+    expect(store.reads).toEqual([]);
+    // What the half-load put in went first: no note twice, nor more of them at any moment.
+    expect(loading.paths()).toHaveLength(NOTES + 1);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(NOTES + 1);
+    expect(loading.notesWithSourceUrl("https://example.org/page")).toEqual(["n/source.md"]);
+    expect(ranked(loading, "harbour log")).toEqual(ranked(index, "harbour log"));
+    // The next save keeps the manifest it loaded: nothing left over of the first attempt's.
+    await loading.save(cache);
+    expect(cache.manifest().segments.every((s: { name: string }) => cache.parts.has(s.name))).toBe(true);
+  });
+});
+
 describe("the slices of a first save", () => {
   // A first save plans its segments by looking up every short id the index has given: 50,000 of
   // them before its first look at the clock, most of its first slice's CPU (7–11 ms; 12 at 100,000).

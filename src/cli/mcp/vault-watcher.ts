@@ -160,6 +160,15 @@ const EVENTS_TRUSTED = 2_000;
 
 export function watchVault(root: string, store: NoteStore, index: VaultIndex, options: VaultWatcherOptions): VaultWatcher {
   let changed = false;
+  // The vault's language learned again behind, once enough of the vault changed (vault-index.ts
+  // `relearnWhenStale`), ends after the change that set it off was saved: its end is a change too,
+  // or the meanings were learned again at every start.
+  let learning = index.status().vaultLanguage === "learning";
+  const stopListening = index.onChange((status) => {
+    const now = status.vaultLanguage === "learning";
+    if (learning && !now) changed = true;
+    learning = now;
+  });
   // The index was synced before this watch began (the server's start: a build of minutes, the
   // vault's language learned): what changed meanwhile sent no event here. The first call lists.
   let reconcileWanted = true;
@@ -226,6 +235,7 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
     },
     close() {
       watcher?.close();
+      stopListening();
       queue.dispose();
     },
   };

@@ -4,8 +4,10 @@
 // go; nothing of this runs inside the build, so a build costs what it did. After a warm start it
 // decodes the meanings saved beside the index (vault-language-file.ts) and fills the notes' vectors
 // the same way. A note indexed later gets its vector from its own words at once; a note removed
-// loses it. A vault too small to learn from has no lane; nor does a cache saved without one (until
-// the next full build).
+// loses it. Once a tenth of the notes changed since the meanings were learned (counted as they are
+// indexed, or at a start by their dates), the meanings are learned again behind: a word taken up
+// since had none for as long as a process ran and at every start from the cache. A vault too small
+// to learn from has no lane; nor does a cache saved without one (until the next full build).
 import type { IndexCache, Workers } from "../../ports";
 import { roundTo } from "../../text/numbers";
 import { parseNoteSafely } from "../parse-note-safely";
@@ -55,6 +57,14 @@ const MAX_REREAD_SHARE = 0.02;
 /** A vault found too small is read again once it has grown by this factor. */
 const GROWN_AGAIN = 1.5;
 
+/** Meanings are learned again, behind, once this share of the vault's notes (and at least
+ * RELEARN_MIN_NOTES) were added, changed or removed since they were learned: a word the vault took
+ * up since (a new project's) has no meaning, so the lane never answered for it, however long a
+ * process ran or however often it started from its cache. A guess, not measured: a tenth of a
+ * 50,000-note vault is a worker's seconds every 5,000 notes. */
+const RELEARN_SHARE = 0.1;
+const RELEARN_MIN_NOTES = 50;
+
 /** Parts of notes' vectors being read at once at a start. */
 const PARTS_AHEAD = 8;
 
@@ -64,6 +74,8 @@ const NEAR_WORDS_KEPT = 2000;
 /** What learning needs of the index it sits beside (its notes, paths and analyser: passage-sample.ts). */
 export interface LaneSource extends PassageSource {
   engine: SearchEngine;
+  /** Wall time: when meanings are learned, to tell at a later start which notes changed since (by their dates). */
+  now: () => number;
   /** The indexed notes' size in bytes: a vault plainly too small to learn from is not read again. */
   bytes: () => number;
   /** The mtime and size a note was indexed at (a saved vector of another version is not used). */
@@ -111,6 +123,13 @@ export class LanguageLane {
   /** Set by `stop`, for good: a reset or load that comes after (a build that ends once the plugin
    * is unloaded) plans nothing, so no worker starts learning for an index no one will search. */
   private stopped = false;
+  /** When the meanings in use were learned (wall time; a part saved without it: when it was loaded). */
+  private learnedAt: number | null = null;
+  /** Notes added or changed since the meanings in use were learned: with those gone since (`leaving`), once enough, they are learned again. */
+  private readonly unseen = new Set<string>();
+  /** Notes that left since the meanings were learned, by the version they left at (null: not known).
+   * A note read again leaves first: back at the same date and size, it is the same note, not a change. */
+  private readonly leaving = new Map<string, NoteVersion | null>();
 
   constructor(
     readonly options: VaultLanguageOptions,
@@ -167,11 +186,16 @@ export class LanguageLane {
     this.pending = null;
     this.nearWordCache.clear();
     this.changed = false;
+    this.learnedAt = null;
+    this.unseen.clear();
+    this.leaving.clear();
   }
 
   /** A note was (re)indexed: once meanings are known, its vector follows its new words. */
   noteIndexed(path: string, doc: EngineDoc, analyzer: Analyzer, engine: SearchEngine, version: NoteVersion): void {
     this.pending?.set(path, { doc, analyzer, engine, version });
+    // Not while a build indexes every note before any learning: those are what it learns from.
+    if (this.model || this.workingOn) this.countChanged(path, version);
     if (!this.model) return;
     // Weighed by the postings' lengths (its old version's still among them), not `notesHolding`:
     // that walks every word's postings, a quarter of a second for a note of 170 words in a made-up
@@ -182,10 +206,19 @@ export class LanguageLane {
 
   noteRemoved(path: string): void {
     this.pending?.set(path, null);
+    if ((this.model || this.workingOn) && !this.unseen.has(path)) this.leaving.set(path, this.versions.get(path) ?? null);
     if (!this.model) return;
     this.model.removeNote(path);
     this.versions.delete(path);
     this.dirty(path);
+  }
+
+  /** A note indexed since the meanings were learned: unseen by them, unless it is one that left just
+   * now and came back as it was (read again to prove its text: the same date and size). */
+  private countChanged(path: string, version: NoteVersion): void {
+    const left = this.leaving.get(path);
+    this.leaving.delete(path);
+    if (!left || left.mtime !== version.mtime || left.size !== version.size) this.unseen.add(path);
   }
 
   private known(path: string, version: NoteVersion): void {
@@ -207,20 +240,10 @@ export class LanguageLane {
     const generation = this.generation;
     const learning = (async () => {
       const work = stoppable(source.slice(), () => generation !== this.generation);
-      const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
-      if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
-        this.tooSmallAt = loaded.bytes;
-        return;
-      }
-      const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
-      if (!model || generation !== this.generation) return;
-      const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : { notes: [], layout: null };
-      if (generation !== this.generation) return;
-      this.layout = saved.layout;
-      await this.fill(model, source, work, saved.notes);
-      if (generation !== this.generation) return;
-      this.model = model;
-      if (loaded?.kind !== "model") this.changed = true;
+      await this.learnOrLoad(plan, source, work, generation);
+      // Meanings saved before much of the vault changed (the notes dated since they were learned)
+      // are learned again at once, the loaded ones serving meanwhile.
+      if (plan.kind === "load" && generation === this.generation && this.changedSinceLearned()) await this.learnOrLoad({ kind: "learn" }, source, work, generation);
     })().catch(() => {
       // Nothing here is meant to throw (reads fail per note, parsing never throws); should
       // something slip through, the vault has no lane until the next build, and search is words alone.
@@ -231,6 +254,69 @@ export class LanguageLane {
       if (this.workingOn === learning) this.workingOn = null;
     });
     return learning;
+  }
+
+  /**
+   * Whether enough of the vault changed since its meanings were learned that they are to be learned
+   * again (`relearn`): a word taken up since has none, and the lane never answered for it.
+   */
+  get stale(): boolean {
+    return this.workingOn === null && this.changedSinceLearned();
+  }
+
+  private changedSinceLearned(): boolean {
+    return this.model !== null && !this.stopped && this.unseen.size + this.leaving.size >= Math.max(RELEARN_MIN_NOTES, RELEARN_SHARE * this.versions.size);
+  }
+
+  /** Learns the meanings again from the notes as they are now, when `stale`; the meanings in use
+   * serve until the new ones and every note's vector are ready. */
+  relearn(source: LaneSource): Promise<void> {
+    if (!this.stale) return Promise.resolve();
+    this.plan = { kind: "learn" };
+    this.learning = null;
+    return this.learn(source);
+  }
+
+  /** One plan carried out: the meanings taken from the cache or learned, then every note's vector. */
+  private async learnOrLoad(plan: Exclude<Plan, { kind: "none" }>, source: LaneSource, work: WorkSlice, generation: number): Promise<void> {
+    // What changes from here on, this learning may not see (counted again from 0 even if it learns
+    // nothing: a vault that shrank below learning size is not read again at every change).
+    const startedAt = plan.kind === "learn" ? source.now() : null;
+    if (startedAt !== null) {
+      this.unseen.clear();
+      this.leaving.clear();
+    }
+    const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
+    if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
+      this.tooSmallAt = loaded.bytes;
+      return;
+    }
+    const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
+    if (!model || generation !== this.generation) return;
+    const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : { notes: [], layout: null };
+    if (generation !== this.generation) return;
+    this.layout = saved.layout;
+    await this.fill(model, source, work, saved.notes);
+    if (generation !== this.generation) return;
+    this.model = model;
+    this.nearWordCache.clear();
+    if (loaded?.kind !== "model") {
+      this.learnedAt = startedAt;
+      this.changed = true;
+      return;
+    }
+    this.learnedAt = loaded.learnedAt ?? source.now();
+    await this.notesChangedSince(this.learnedAt, source, work);
+  }
+
+  /** The notes dated after `learnedAt` (changed or added since the meanings were learned, in this
+   * process or another) are counted unseen. */
+  private async notesChangedSince(learnedAt: number, source: LaneSource, work: WorkSlice): Promise<void> {
+    for (const [i, path] of source.paths().entries()) {
+      if (i % 1024 === 1023 && work.over()) await work.pause();
+      const version = source.noteVersion(path);
+      if (version && version.mtime > learnedAt) this.unseen.add(path);
+    }
   }
 
   /** Whether meanings are being learned, or taken back with the notes' vectors, right now. */
@@ -365,7 +451,7 @@ export class LanguageLane {
     this.layout = buckets;
     try {
       if (changed) {
-        if (model) await waitOn(slice, cache.write(LANGUAGE_PART, encodeLanguage(model, fingerprint)));
+        if (model) await waitOn(slice, cache.write(LANGUAGE_PART, encodeLanguage(model, fingerprint, this.learnedAt)));
         else if (this.tooSmallAt !== null) await waitOn(slice, cache.write(LANGUAGE_PART, encodeTooSmall(this.tooSmallAt, fingerprint)));
         else await waitOn(slice, cache.remove([LANGUAGE_PART]));
       }
@@ -416,7 +502,9 @@ export class LanguageLane {
 
   /** Resolves when a learning under way is done (at once when there is none). */
   async settled(): Promise<void> {
-    await this.learning;
+    // A learning may follow the one waited on (a loaded lane found stale learns again).
+    let waited: Promise<void> | null = null;
+    while (this.learning !== waited) await (waited = this.learning);
   }
 
   /**

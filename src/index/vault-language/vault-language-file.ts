@@ -1,6 +1,7 @@
 // The learned meanings as one cache part beside the index: the words, and their vectors as int8,
 // as the lane keeps them (a byte a dimension and one scale a word: 20,000 words of 128 dimensions
-// take 2.6 MB; the notes' vectors have parts of their own, note-vector-file.ts). Or, when the notes were
+// take 2.6 MB; the notes' vectors have parts of their own, note-vector-file.ts), and when they were
+// learned (notes dated after it changed since: language-lane.ts learns again once enough did). Or, when the notes were
 // read and held too little to learn from, that finding and the vault's size then, so a start does
 // not read them all again until the vault has grown. A part that is missing, of another format,
 // saved under other index settings or not the shape it claims is no lane (learned again), never an error.
@@ -20,6 +21,8 @@ export interface LanguagePart {
   values: Int8Array;
   /** Per word, what its values are multiplied by for its unit vector (max / 127 in older parts: only the direction is read). */
   scales: Float32Array;
+  /** When the meanings were learned (wall time): notes dated after it changed since. Absent in older parts. */
+  learnedAt?: number;
 }
 
 /** The notes were read and were too few to learn from, at `bytes` bytes of notes. */
@@ -31,22 +34,27 @@ export interface TooSmallPart {
 }
 
 /** What a saved part gives: meanings, or the finding that the vault was too small at that size. */
-export type LoadedLanguage = { kind: "model"; model: VaultLanguage } | { kind: "too_small"; bytes: number };
+export type LoadedLanguage = { kind: "model"; model: VaultLanguage; learnedAt: number | null } | { kind: "too_small"; bytes: number };
 
 export function encodeTooSmall(bytes: number, fingerprint: string): TooSmallPart {
   return { format: FORMAT, version: VERSION, fingerprint, tooSmallAt: bytes };
 }
 
-export function encodeLanguage(model: VaultLanguage, fingerprint: string): LanguagePart {
+export function encodeLanguage(model: VaultLanguage, fingerprint: string, learnedAt: number | null = null): LanguagePart {
   const { words, dimensions, values, units } = model.kept();
-  return { format: FORMAT, version: VERSION, fingerprint, words, dimensions, values, scales: Float32Array.from(units) };
+  const part: LanguagePart = { format: FORMAT, version: VERSION, fingerprint, words, dimensions, values, scales: Float32Array.from(units) };
+  if (learnedAt !== null) part.learnedAt = learnedAt;
+  return part;
 }
 
 /** What a saved part holds, or null when the part cannot be used. */
 export function readLanguagePart(part: unknown, fingerprint: string): LoadedLanguage | null {
   if (isTooSmallPart(part)) return part.fingerprint === fingerprint ? { kind: "too_small", bytes: part.tooSmallAt } : null;
   const model = decodeLanguage(part, fingerprint);
-  return model ? { kind: "model", model } : null;
+  if (!model) return null;
+  const learnedAt = (part as Partial<LanguagePart>).learnedAt;
+  // A date that is no number is read as none: the notes changed since are counted from the load.
+  return { kind: "model", model, learnedAt: typeof learnedAt === "number" && Number.isFinite(learnedAt) ? learnedAt : null };
 }
 
 function isTooSmallPart(part: unknown): part is TooSmallPart {

@@ -68,6 +68,23 @@ describe("the MCP server's vault watcher", () => {
     expect([...index.paths()].sort()).toEqual(["Archive 2.0/Notes.md", "Other.md"]);
   });
 
+  // Enough of the vault changed for its language to be learned again behind: that ended after the
+  // save of the change that set it off, and nothing saved it; every start learned it once more.
+  it("counts the end of a learning of the vault's language as a change to save", async () => {
+    write("A.md", "# A\n");
+    const store = new FsNoteStore(root);
+    const index = await indexed(store);
+    const status = vi.spyOn(index, "status");
+    status.mockReturnValue({ notes: 1, lastUpdated: null, state: "ready", problems: [], vaultLanguage: "learning" });
+    watcher = watchVault(root, store, index, { clock: fakeClock(), watch: handWatch().watch, onError: () => undefined });
+    index.applyText("B.md", "# B\n", 1, 4);
+    expect(watcher.takeChanged()).toBe(false);
+    status.mockReturnValue({ notes: 2, lastUpdated: null, state: "ready", problems: [], vaultLanguage: "ready" });
+    index.applyText("C.md", "# C\n", 1, 4);
+    expect(watcher.takeChanged()).toBe(true);
+    expect(watcher.takeChanged()).toBe(false);
+  });
+
   it("a folder named like a file ('Old.notes') deleted: its notes leave the index", async () => {
     write("Old.notes/A.md", "# A\n");
     write("Keep.md", "# Keep\n");

@@ -500,6 +500,88 @@ describe("the vault-language lane in VaultIndex", () => {
   });
 });
 
+describe("meanings learned again once much of the vault changed", () => {
+  // A ninth topic the vault takes up after its meanings were learned: its words had none, so the
+  // lane never answered for them. The MCP server and a plugin session kept those meanings for as long
+  // as they ran, and every start took them back from the cache: a fresh build searched better, for good.
+  const NEW_TOPIC = (() => {
+    const random = seededRandom(41);
+    const taken = TOPICS.flatMap((t) => [...t.context, ...t.pair]);
+    return { context: madeUpWords(40, random, taken), pair: madeUpWords(2, random, taken) as [string, string] };
+  })();
+  const [NEW_FIRST] = NEW_TOPIC.pair;
+  const newNote = (n: number) => {
+    const random = seededRandom(1000 + n);
+    const paragraphs = Array.from({ length: 7 }, () => {
+      const words = Array.from({ length: 29 }, () => NEW_TOPIC.context[Math.floor(random() * 40)]);
+      words.splice(Math.floor(random() * words.length), 0, NEW_TOPIC.pair[n % 2]);
+      return `${words.join(" ")}.`;
+    });
+    return `# ${NEW_TOPIC.context[n % 40]} ${NEW_TOPIC.context[(n * 7) % 40]}\n\n${paragraphs.join("\n\n")}\n`;
+  };
+  const newPath = (n: number) => `newtopic/note${n}.md`;
+  /** Notes of the new topic that say its second word: only the lane finds them for its first. */
+  const sayingSecond = (hits: RankedHit[]) => languageOnly(hits).filter((h) => h.path.startsWith("newtopic/")).length;
+
+  beforeEach(() => {
+    learned.mockClear();
+  });
+
+  it("a long-lived index learns them again behind once a tenth of its notes are new, and then finds the new topic's other word", async () => {
+    const { store, index } = await built(generatedVault());
+    learned.mockClear();
+    // Every note read again as it was (read too soon after its date to be vouched for): no change.
+    for (const path of index.paths()) await index.updateFile(store, path);
+    await index.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    // A few new notes: the meanings stay (learning costs seconds on a large vault), and say nothing of the new words.
+    for (let n = 0; n < 10; n++) {
+      store.files.set(newPath(n), { text: newNote(n), mtime: 1_700_000_100_000 + n });
+      await index.updateFile(store, newPath(n));
+    }
+    await index.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    expect(rankFor(index, NEW_FIRST).some((h) => h.explanation.vaultLanguage)).toBe(false);
+    for (let n = 10; n < 60; n++) {
+      store.files.set(newPath(n), { text: newNote(n), mtime: 1_700_000_100_000 + n });
+      await index.updateFile(store, newPath(n));
+    }
+    await index.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    const hits = rankFor(index, NEW_FIRST);
+    expect(hits.some((h) => h.explanation.vaultLanguage)).toBe(true);
+    expect(sayingSecond(hits)).toBeGreaterThan(0);
+    // As a fresh build of the same notes finds them.
+    const fresh = await built(Object.fromEntries([...store.files].map(([path, f]) => [path, f.text])));
+    expect(sayingSecond(hits)).toBe(sayingSecond(rankFor(fresh.index, NEW_FIRST)));
+  });
+
+  it("a start from the cache learns them again when a tenth of the notes are dated after they were learned", async () => {
+    const store = new MemoryNoteStore(generatedVault());
+    const first = new VaultIndex({ clock: fakeClock() });
+    await first.sync(store, null);
+    await first.languageSettled();
+    const cache = new MemoryIndexCache();
+    await first.save(cache);
+    // Written while no process ran (or by another), after the meanings were learned.
+    for (let n = 0; n < 60; n++) store.files.set(newPath(n), { text: newNote(n), mtime: FAKE_NOW + 60_000 + n });
+    learned.mockClear();
+    const next = new VaultIndex({ clock: fakeClock(FAKE_NOW + 3_600_000) });
+    expect((await next.sync(store, cache)).mode).toBe("cache");
+    await next.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    expect(sayingSecond(rankFor(next, NEW_FIRST))).toBeGreaterThan(0);
+    // Saved with their date: the start after takes them back without learning.
+    await next.save(cache);
+    learned.mockClear();
+    const third = new VaultIndex({ clock: fakeClock(FAKE_NOW + 7_200_000) });
+    await third.sync(store, cache);
+    await third.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    expect(sayingSecond(rankFor(third, NEW_FIRST))).toBeGreaterThan(0);
+  });
+});
+
 describe("a vault too small to learn from", () => {
   // (A block, not an arrow returning the mock: vitest would call a returned function as a clean-up.)
   beforeEach(() => {
@@ -640,7 +722,7 @@ function laneWorld(notes: Record<string, string>, options = SMALL, workers: Work
   };
   const bytes = () => [...docs.keys()].reduce((sum, p) => sum + store.files.get(p)!.text.length, 0);
   const noteVersion = (p: string) => (docs.has(p) ? { mtime: 1, size: store.files.get(p)!.text.length } : undefined);
-  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), maxNoteChars: MAX_NOTE_CHARS, bytes, noteVersion, slice: () => slice });
+  const source = (slice: WorkSlice = NO_SLICES): LaneSource => ({ engine, analyzer, store, paths: () => [...docs.keys()], holds: (p) => docs.has(p), maxNoteChars: MAX_NOTE_CHARS, now: () => FAKE_NOW, bytes, noteVersion, slice: () => slice });
   /** The vector `setNote` gives a note from its own fields, in a copy of the lane's meanings. */
   const ownVector = (path: string) => {
     const own = new VaultLanguage(lane.current()!.meanings());

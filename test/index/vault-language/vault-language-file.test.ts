@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
-import { decodeLanguage, encodeLanguage, LANGUAGE_PART, type LanguagePart } from "../../../src/index/vault-language/vault-language-file";
+import { decodeLanguage, encodeLanguage, LANGUAGE_PART, readLanguagePart, type LanguagePart } from "../../../src/index/vault-language/vault-language-file";
 
 const FINGERPRINT = JSON.stringify({ stemming: true, excluded: [] });
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i}`);
@@ -34,6 +34,18 @@ const saved = (): LanguagePart => structuredClone(encodeLanguage(model(), FINGER
 describe("encodeLanguage and decodeLanguage", () => {
   it("names its part", () => {
     expect(LANGUAGE_PART).toBe("vault-language");
+  });
+
+  // Notes dated after it changed since the meanings were learned: enough of them, and they are learned again.
+  it("keeps when the meanings were learned; a part without that date (an older one) or with one that is no number reads as none", () => {
+    const learnedAt = (part: unknown) => {
+      const read = readLanguagePart(part, FINGERPRINT);
+      return read?.kind === "model" ? read.learnedAt : "no model";
+    };
+    expect(learnedAt(structuredClone(encodeLanguage(model(), FINGERPRINT, 1_750_000_000_000)))).toBe(1_750_000_000_000);
+    expect(learnedAt(saved())).toBeNull();
+    expect(learnedAt({ ...saved(), learnedAt: "yesterday" })).toBeNull();
+    expect(learnedAt({ ...saved(), learnedAt: Number.NaN })).toBeNull();
   });
 
   it("keep the words and dimensions, and every vector as the lane keeps it (int8), still of length 1", () => {
