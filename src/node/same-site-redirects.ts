@@ -5,6 +5,7 @@
 // key rides in `x-api-key` or Brave's token), Obsidian's requestUrl drops nothing.
 import { HttpFailure, type HttpRequest, type HttpResponse } from "../ports";
 import { redirectLocation } from "../promote/fetch-guard";
+import { hostOf } from "../text/urls";
 
 /** Redirects followed before a request is given up on. */
 export const MAX_REDIRECTS = 5;
@@ -41,13 +42,22 @@ export async function followedOnSameSite(req: HttpRequest, send: (hop: Hop) => P
     const next = req.redirect === "manual" ? null : redirectTarget(answer, hop.url);
     if (next === null) return answer.read();
     await answer.discard();
-    if (hop.index >= MAX_REDIRECTS) throw new HttpFailure("network", `${new URL(req.url).host} redirected more than ${MAX_REDIRECTS} times.`);
+    if (hop.index >= MAX_REDIRECTS) throw redirectLoop(req.url);
     if (!sameSite(hop.url, next)) {
       throw new HttpFailure("network", `${new URL(hop.url).host} redirected to another site (${next.host}); the request was not sent there, so nothing it carried (a key among it) left for a site you did not name.`);
     }
     const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && hop.method === "POST");
     hop = asGet ? { url: next.href, method: "GET", index: hop.index + 1 } : { ...hop, url: next.href, index: hop.index + 1 };
   }
+}
+
+/**
+ * A server that answered every time, with a redirect: the words say what it did, as the plugin's
+ * requestUrl says Chromium's loop (request-url-http.ts). "127.0.0.1:8888 redirected more than 5
+ * times." followed "Could not reach SearXNG:", for a server that was reached six times.
+ */
+function redirectLoop(url: string): HttpFailure {
+  return new HttpFailure("network", `${hostOf(url, "The server")} kept redirecting (more than ${MAX_REDIRECTS} times); the request was given up on.`);
 }
 
 function redirectTarget(answer: HopAnswer, from: string): URL | null {

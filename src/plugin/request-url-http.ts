@@ -51,7 +51,7 @@ export class RequestUrlHttp implements Http {
         ...(req.signal ? { signal: req.signal } : {}),
       });
     } catch (error) {
-      if (!(error instanceof DeadlineMissed)) throw new HttpFailure("network", `Could not reach ${where}: ${errorMessage(error, "unknown network error")}`);
+      if (!(error instanceof DeadlineMissed)) throw unreached(where, error);
       if (error.kind === "timeout") throw new HttpFailure("timeout", `${where} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
       throw new HttpFailure("aborted", `The request to ${where} was cancelled.`);
     }
@@ -72,6 +72,19 @@ export class RequestUrlHttp implements Http {
     return bytes ? { status: response.status, headers, text: response.text, bytes } : { status: response.status, headers, text: response.text };
   }
 }
+
+/**
+ * Why requestUrl had no answer for us. A redirect loop was reached, each time: said as the Node
+ * path's rule says it (node/same-site-redirects.ts), not "Could not reach …: net::ERR_TOO_MANY_REDIRECTS".
+ * Chromium's words on desktop; iOS's and Android's (OkHttp) on mobile.
+ */
+function unreached(where: string, error: unknown): HttpFailure {
+  const said = errorMessage(error, "unknown network error");
+  if (REDIRECT_LOOP.test(said)) return new HttpFailure("network", `${where} kept redirecting; the request was given up on.`);
+  return new HttpFailure("network", `Could not reach ${where}: ${said}`);
+}
+
+const REDIRECT_LOOP = /ERR_TOO_MANY_REDIRECTS|too many (HTTP )?redirects|too many follow-up requests/i;
 
 /** Origin and path only: query strings can carry the user's question or a key. */
 function describeUrl(url: string): string {

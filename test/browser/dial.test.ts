@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable)("the search dial in Chromium", () => {
     await failing.page.waitForSelector(".vault-research-search-result");
     await failing.page.waitForFunction(() => /order stands/.test(document.querySelector(".vault-research-search-status")?.textContent ?? ""));
     expect(await failing.page.locator(".vault-research-search-status").textContent()).toBe(
-      "Ran at Multi-field instead of Rerank. bench-model could not reorder the results (the model server answered 500); level 3's order stands.",
+      "Ran at Multi-field instead of Rerank. bench-model could not reorder the results: the model server answered 500. Level 3's order stands.",
     );
     await check(failing.page, "modal-rerank-failed", ".modal-container", ".modal");
     expect([...slow.errors, ...failing.errors]).toEqual([]);

@@ -12,6 +12,7 @@ import type { Clock } from "../../ports";
 import { cutText } from "../../text/cut-text";
 import { errorMessage } from "../../text/error-message";
 import { jsonInModelReply } from "../../text/model-reply-json";
+import { joinSentences } from "../../text/sentence-ends";
 
 export interface RerankModel {
   readonly name: string;
@@ -47,6 +48,7 @@ export type RerankOutcome = ({ ok: true } & RerankOrder) | { ok: false; reason: 
 export const RERANK_COUNT = 10;
 export const DEFAULT_RERANK_TIMEOUT_MS = 20_000;
 const SNIPPET_CHARS = 400;
+const LEVEL_3_STANDS = "Level 3's order stands.";
 const ANSWER_TOKENS = 200;
 
 const SYSTEM = [
@@ -89,7 +91,9 @@ export async function rerankWithModel(
         ? { ok: false, reason: "timeout", message: `${model.name} did not reorder the results within ${Math.round(timeoutMs / 1000)} s; level 3's order stands.` }
         : { ok: false, reason: "cancelled", message: "Reranking was cancelled; level 3's order stands." };
     }
-    return { ok: false, reason: "model_error", message: `${model.name} could not reorder the results (${errorMessage(error)}); level 3's order stands.` };
+    // The model's error is a sentence of its own, not an aside: an aside held its full stop,
+    // "(… did not answer within 20 s.); level 3's order stands."
+    return { ok: false, reason: "model_error", message: joinSentences(`${model.name} could not reorder the results: ${errorMessage(error)}`, LEVEL_3_STANDS) };
   } finally {
     // The deadline stops the wait, not the call: tell the model client to stop too.
     stop.abort();
@@ -106,7 +110,7 @@ export function parseRerankAnswer(text: string, count: number): RerankOutcome {
   try {
     raw = JSON.parse(json);
   } catch {
-    return invalid(`the answer was not JSON: ${cutText(text.replace(/\s+/g, " ").trim(), 80)}`);
+    return invalid(`the answer was not JSON but "${cutText(text.replace(/\s+/g, " ").trim(), 80)}"`);
   }
   const checked = answerSchema.safeParse(raw);
   if (!checked.success) return invalid('the answer was JSON but not {"order": [numbers]}');
@@ -122,5 +126,5 @@ export function parseRerankAnswer(text: string, count: number): RerankOutcome {
 }
 
 function invalid(why: string): RerankOutcome {
-  return { ok: false, reason: "invalid_json", message: `The model's reordering was not usable (${why}); level 3's order stands.` };
+  return { ok: false, reason: "invalid_json", message: joinSentences(`The model's reordering was not usable: ${why}`, LEVEL_3_STANDS) };
 }

@@ -21,6 +21,7 @@ import { RERANK_COUNT, rerankWithModel, type RerankModel } from "./rerank";
 import { reciprocalRankFusion, type FusedKey, type RankedLane } from "./rrf";
 import { unitSnippets } from "./unit-snippets";
 import { questionCutMessage, questionRead } from "../../text/cut-text";
+import { joinSentences } from "../../text/sentence-ends";
 import type { SecretScrubber } from "../../text/secret-scrub";
 
 export interface VaultSearchOptions {
@@ -188,7 +189,7 @@ export class VaultSearch {
     const answer = await embedOnce(this.options.embedder!, texts, request.signal, shared);
     if (!answer.ok || answer.vectors.length !== texts.length || answer.dimensions !== vectors.dimensions) {
       const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${vectors.dimensions}: embed the vault again.` : answer.error.message;
-      notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: `${message} Searched by words only (level 1).` });
+      notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: joinSentences(message, "Searched by words only (level 1).") });
       return null;
     }
     if (texts.length === 2 && !vectors.sameModelAs(answer.vectors[1])) {

@@ -8,6 +8,8 @@
 // excluded folders are left out exactly as the index leaves them out.
 import { monotonicReading, systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
+import { maxRetryAfterMs } from "../../text/retry-after";
+import { joinSentences } from "../../text/sentence-ends";
 import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
@@ -90,6 +92,16 @@ const RATE_LIMIT_RETRIES = 3;
 const ZEROS_MESSAGE = "The embedding server answered a test text with a vector of zeros, which no embedding model gives; embedding stopped and the stored vectors were kept. Check the server's model and settings, then resume.";
 const RATE_LIMIT_WAIT_MS = 5_000;
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * The server's words, ended as a sentence, then how long it asks for: it read "…(HTTP 429): slow
+ * down It asks for no more requests for about Infinity h NaN min". A wait of a day or more (the most
+ * a Retry-After is believed, text/retry-after.ts) is said so, not as hours: it may be a mistake.
+ */
+function rateLimitStopMessage(said: string, askedMs: number): string {
+  const howLong = Number.isFinite(askedMs) && askedMs < maxRetryAfterMs ? durationWords(askedMs) : "a day or more";
+  return joinSentences(said, `It asks for no more requests for ${howLong}; embedding stopped, and what was embedded is kept.`);
+}
 
 export class EmbeddingJob {
   private readonly clock: Clock;
@@ -334,7 +346,7 @@ export class EmbeddingJob {
       const asked = answer.error.retryAfterMs;
       // Asked again after our longest wait, a server that said a day was sent three more requests
       // in three minutes (a hosted API may lock the key for it), and the run stopped without saying when.
-      if (asked !== undefined && asked > MAX_RATE_LIMIT_WAIT_MS) return { ok: false, error: { ...answer.error, message: `${answer.error.message} It asks for no more requests for ${durationWords(asked)}; embedding stopped, and what was embedded is kept.` } };
+      if (asked !== undefined && asked > MAX_RATE_LIMIT_WAIT_MS) return { ok: false, error: { ...answer.error, message: rateLimitStopMessage(answer.error.message, asked) } };
       const waitMs = asked ?? RATE_LIMIT_WAIT_MS;
       try {
         await this.clock.sleep(waitMs, this.abort.signal);

@@ -50,7 +50,7 @@ describe("rerank answer", () => {
     const outcome = parseRerankAnswer(text, 3);
     expect(outcome).toMatchObject({ ok: false, reason: "invalid_json" });
     expect(!outcome.ok && outcome.message).toMatch(why);
-    expect(!outcome.ok && outcome.message).toMatch(/level 3's order stands/);
+    expect(!outcome.ok && outcome.message).toMatch(/Level 3's order stands\.$/);
   });
 });
 
@@ -91,6 +91,22 @@ describe("rerank prompt and call", () => {
     const cancelled = rerankWithModel(slow, "q", candidates, { clock: systemClock, signal: stop.signal });
     stop.abort();
     expect(await cancelled).toMatchObject({ ok: false, reason: "cancelled" });
+  });
+});
+
+// A model error ends with a stop of its own; as an aside it read "(… within 20 s.); level 3's order stands."
+describe("rerank failure words", () => {
+  it.each([
+    ["with a stop", "Ollama at http://127.0.0.1:11434 did not answer within 20 s.", "openai:m could not reorder the results: Ollama at http://127.0.0.1:11434 did not answer within 20 s. Level 3's order stands."],
+    ["without one", "the model server answered 500", "openai:m could not reorder the results: the model server answered 500. Level 3's order stands."],
+  ])("says a model's error %s as one sentence, then that level 3's order stands", async (_, said, message) => {
+    const failing: RerankModel = { name: "openai:m", complete: () => Promise.reject(new ModelError("timeout", said)) };
+    expect(await rerankWithModel(failing, "q", candidates, { clock: systemClock })).toEqual({ ok: false, reason: "model_error", message });
+  });
+
+  it("says an answer that was not JSON in quotation marks, its stop inside them, never as an aside", () => {
+    const outcome = parseRerankAnswer("I would put 2 first.", 3);
+    expect(outcome).toEqual({ ok: false, reason: "invalid_json", message: 'The model\'s reordering was not usable: the answer was not JSON but "I would put 2 first." Level 3\'s order stands.' });
   });
 });
 

@@ -235,7 +235,9 @@ describe("level 4: rerank", () => {
     const four = await dial().search({ query: "automobile repair", level: 4 });
     expect(four.ranLevel).toBe(3);
     expect(paths(four.results)).toEqual(paths(three.results));
-    expect(four.notices).toEqual([expect.objectContaining({ kind: "rerank_failed", reason: "invalid_json", message: expect.stringContaining("level 3's order stands") as string })]);
+    expect(four.notices).toEqual([
+      expect.objectContaining({ kind: "rerank_failed", reason: "invalid_json", message: 'The model\'s reordering was not usable: the answer was not JSON but "Sure! The best is 2, then 1." Level 3\'s order stands.' }),
+    ]);
   });
 
   it("keeps level 3's order when the model is too slow", async () => {
@@ -283,6 +285,14 @@ describe("when a level cannot run", () => {
     expect(response.ranLevel).toBe(1);
     expect(paths(response.results)).toEqual(paths(own));
     expect(response.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "http", message: expect.stringContaining("model crashed") as string })]);
+  });
+
+  // The client's words have no stop of their own: "…HTTP 500: model crashed Searched by words only (level 1)."
+  it("ends the client's words as a sentence before saying the search used words only", async () => {
+    server.script.embedFailure = { status: 500, body: { error: "model crashed" } };
+    const response = await dial().search({ query: "automobile repair", level: 2 });
+    const [notice] = response.notices;
+    expect(notice.message).toMatch(/: model crashed\. Searched by words only \(level 1\)\.$/);
   });
 
   it("says how many notes the vectors cover while embedding catches up", async () => {

@@ -403,15 +403,39 @@ describe("embedding job", () => {
   });
 
   it("a Retry-After longer than it waits for stops the run at once, saying how long, and sends nothing more", async () => {
-    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "86400" } };
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": "7200" } };
     const slept: number[] = [];
     const clock: Clock = { now: () => 0, sleep: (ms) => (slept.push(ms), Promise.resolve()) };
     const notes = vault(2);
     const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, clock }).run(await notes.list());
-    expect(progress).toMatchObject({ state: "failed", error: { kind: "rate_limited", retryAfterMs: 86_400_000 } });
-    expect(progress.error?.message).toContain("It asks for no more requests for about 24 h; embedding stopped, and what was embedded is kept.");
+    expect(progress).toMatchObject({ state: "failed", error: { kind: "rate_limited", retryAfterMs: 7_200_000 } });
+    expect(progress.error?.message).toMatch(/: slow down\. It asks for no more requests for about 2 h; embedding stopped, and what was embedded is kept\.$/);
     expect(server.embedCalls).toHaveLength(1);
     expect(slept).toEqual([]);
+  });
+
+  // 400 nines were Infinity: "…(HTTP 429): slow down It asks for no more requests for about Infinity h NaN min; …".
+  it.each([
+    ["400 nines", "9".repeat(400)],
+    ["a day", "86400"],
+    ["a date in 2999", "Tue, 01 Jan 2999 00:00:00 GMT"],
+  ])("a Retry-After of %s is said as a day or more, after the server's words ended as a sentence", async (_, header) => {
+    server.script.embedFailure = { status: 429, body: { error: "slow down" }, headers: { "retry-after": header } };
+    const notes = vault(2);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder: ollama(), notes, clock: { now: () => 0, sleep: () => Promise.resolve() } }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "failed", error: { kind: "rate_limited", retryAfterMs: 86_400_000 } });
+    expect(progress.error?.message).toMatch(/: slow down\. It asks for no more requests for a day or more; embedding stopped, and what was embedded is kept\.$/);
+    expect(server.embedCalls).toHaveLength(1);
+  });
+
+  it("an embedder that says a wait of Infinity itself is told as a day or more, never in hours", async () => {
+    const embedder: Embedder = {
+      name: "stand-in",
+      embed: () => Promise.resolve<EmbedderAnswer>({ ok: false, error: { kind: "rate_limited", message: "Too many requests", retryAfterMs: Number.POSITIVE_INFINITY } }),
+    };
+    const notes = vault(2);
+    const progress = await new EmbeddingJob({ store: new VectorStore(), embedder, notes, clock: { now: () => 0, sleep: () => Promise.resolve() } }).run(await notes.list());
+    expect(progress.error?.message).toBe("Too many requests. It asks for no more requests for a day or more; embedding stopped, and what was embedded is kept.");
   });
 
   it("a failure stops the job with the client's own words and keeps what was done for next time", async () => {
