@@ -4,6 +4,7 @@
 // The trace note and the source note both say it from here, so the two cannot drift apart.
 import { escapeMarkdownText, plainLine } from "./markdown-escape";
 import { oneLine } from "../text/one-line";
+import type { ResearchTrace } from "../evidence/trace-types";
 
 /** Callout titles: a run's web answers, one result of such a run, a page read from recordings. */
 export const SAMPLE_RESPONSES_TITLE = "[!note] Recorded sample responses, not a live search";
@@ -26,4 +27,13 @@ export function sampleProperties(searchReplayedFrom: string | null, pageReplayed
 /** "recordings in fixtures/replay/brave-demo": the folder as note text, on one line and escaped. */
 export function recordingsIn(folder: string): string {
   return `recordings in ${escapeMarkdownText(oneLine(folder))}`;
+}
+
+/**
+ * The folder a run's web answers were replayed from, or null for a live run: the one test the trace
+ * note and the panel's copied answer both make. Only a run that asked the web has answers that were
+ * replayed; a run that asked nothing has none to call recorded.
+ */
+export function replayedWebFolder(trace: Pick<ResearchTrace, "replayed_from" | "queries_sent">): string | null {
+  return trace.replayed_from !== undefined && trace.queries_sent.length > 0 ? trace.replayed_from : null;
 }

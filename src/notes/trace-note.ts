@@ -16,7 +16,7 @@ import { freeNotePath, notePathIn, noteFileName } from "./file-names";
 import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
-import { recordingsIn, SAMPLE_RESPONSES_TITLE, sampleProperties } from "./recorded-sample";
+import { recordingsIn, replayedWebFolder, SAMPLE_RESPONSES_TITLE, sampleProperties } from "./recorded-sample";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
 import { webOutcomeHasFailures, webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence } from "./web-outcome";
 import { fileTitle } from "../index/markdown";
@@ -233,14 +233,6 @@ function eventText(trace: ResearchTrace, type: string, key: string, where: (data
 function pageNotRead(trace: ResearchTrace, key: string): string | null {
   const skipped = (data: Record<string, unknown>) => data.key === key && data.outcome === "skipped";
   return eventText(trace, "page_fetch", "message", skipped) ?? eventText(trace, "page_extract", "message", skipped);
-}
-
-/**
- * The folder a run's web answers were replayed from, or null for a live run. Only a run that asked
- * the web has answers that were replayed; a run that asked nothing has none to call recorded.
- */
-function replayedWebFolder(trace: ResearchTrace): string | null {
-  return trace.replayed_from !== undefined && trace.queries_sent.length > 0 ? trace.replayed_from : null;
 }
 
 /** Said above the outside rows of a replayed run: they are recorded samples, not a live search. */
