@@ -205,10 +205,15 @@ async function keepTraceAsChosen(result: ResearchResult, destination: TraceDesti
   }
 }
 
-/** A source refused for want of a key gets the CLI's hint (the websearch layer names no variables). */
+/**
+ * A source refused for want of a key gets the CLI's hint (the websearch layer names no variables).
+ * Read from the trace's failures of the `auth` kind, each naming its source: such a source sends
+ * nothing, so it is in no list of the sources sent the query (`providers_asked`).
+ */
 function printMissingKeyHints(result: ResearchResult, web: WebAccess, io: CommandIo): void {
-  if (web.replayDir || !result.pack.warnings.some((w) => w.kind === "provider_auth")) return;
-  const hints = new Set(providersAsked(result.trace).flatMap((p) => missingKeyHint(p as ProviderName, io.env) ?? []));
+  if (web.replayDir) return;
+  const refused = result.trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.kind === "auth" && e.provider !== undefined ? [e.provider] : []));
+  const hints = new Set(refused.flatMap((p) => missingKeyHint(p as ProviderName, io.env) ?? []));
   for (const hint of hints) io.err(`hint: ${hint}\n`);
 }
 

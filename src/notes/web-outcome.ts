@@ -43,7 +43,11 @@ export type WebOutcome =
 /** The facts a run knows of its web stage, from its state (`research/run-state.ts`) or its trace. */
 export interface WebStageFacts {
   mode: ResearchTrace["mode"];
-  /** A query left the device. */
+  /**
+   * A query was handed to the sources: the search started. It may have left no source (each refused
+   * it unsent, or a stop came while they waited their turn); the trace's `queries_sent` holds only
+   * what left.
+   */
   searched: boolean;
   /** The web was allowed, but no source is turned on. */
   noSource: boolean;
@@ -77,17 +81,20 @@ export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
 }
 
 /**
- * The outcome as a finished trace records it: the queries sent, the sources' answers (freshness
- * entries, rows), failures (trace errors of the web stage) and the sources a stop cut off (their
- * `external_provider_response` event says `stopped`).
+ * The outcome as a finished trace records it: the queries handed to the sources, the sources'
+ * answers (freshness entries, rows), failures (trace errors of the web stage) and the sources a stop
+ * cut off (their `external_provider_response` event says `stopped`).
  */
 export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
   const { pack } = trace;
   const failures = trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined ? [{ provider: e.provider, kind: e.kind }] : []));
   const cutOff = trace.events.flatMap((e) => (e.type === "external_provider_response" && e.data?.stopped !== undefined && typeof e.data.provider === "string" ? [e.data.provider] : []));
+  // The search started once a query was built for the sources: `queries_sent` holds only what left,
+  // and a stop while every source waited its turn left nothing, though the search was under way.
+  const handed = trace.events.some((e) => e.type === "external_query_built" && e.data?.not_sent === undefined);
   return webOutcomeOf({
     mode: trace.mode,
-    searched: trace.queries_sent.length > 0 || failures.length > 0 || pack.external_evidence.length > 0,
+    searched: handed || trace.queries_sent.length > 0 || failures.length > 0 || pack.external_evidence.length > 0,
     noSource: pack.warnings.some((w) => w.kind === "no_provider"),
     notNeeded: trace.events.some((e) => e.type === "external_search_skipped") && !pack.warnings.some((w) => w.kind === "no_provider"),
     rowProviders: pack.external_evidence.map((r) => r.provider),

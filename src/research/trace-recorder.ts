@@ -136,7 +136,11 @@ export class TraceRecorder {
     this.replayFolder = this.boundString(folder);
   }
 
-  /** A query that actually left the device. */
+  /**
+   * A query that actually left the device: said as a source's call is sent (or its answer comes from
+   * the session's cache, which sent it earlier), never as the query is handed to a source that may
+   * refuse it unsent (external-retrieval.ts, `recordSends`).
+   */
   querySent(query: string): void {
     this.queries.push(this.boundString(query));
   }

@@ -12,7 +12,7 @@ import { maxResponseBytes } from "./provider-http";
 import { resolveSearchRequest } from "./request-limits";
 import { routeQuestion, type RouteDecision } from "./routing";
 import { resultsPerSourceFactor, SOURCE_LIMITS } from "./source-limits";
-import { ProviderError, type ProviderContext, type ProviderName, type ProviderResponse, type QuestionTopic, type SearchRequest } from "./types";
+import { ProviderError, type ProviderContext, type ProviderLogEvent, type ProviderName, type ProviderResponse, type QuestionTopic, type SearchRequest } from "./types";
 
 export interface DispatchRequest extends SearchRequest {
   /** The user's question, which routing reads (default: the query). */
@@ -37,9 +37,15 @@ export interface SourceBounds {
   minIntervalMs: number;
 }
 
+/**
+ * One source's part in the search. `sent`: a call of this search left the device for it (its
+ * `request`, provider-http.ts's one send point). A source that answered from the session's cache, or
+ * refused before sending (no key, an empty query, a run cancelled while it waited its turn), sent
+ * nothing: asked is not sent.
+ */
 export type SourceReport =
-  | { source: ProviderName; status: "answered"; route: RouteDecision; bounds: SourceBounds; ms: number; returned: number; kept: number; cached: boolean }
-  | { source: ProviderName; status: "failed"; route: RouteDecision; bounds: SourceBounds; ms: number; error: ProviderError }
+  | { source: ProviderName; status: "answered"; route: RouteDecision; bounds: SourceBounds; ms: number; returned: number; kept: number; cached: boolean; sent: boolean }
+  | { source: ProviderName; status: "failed"; route: RouteDecision; bounds: SourceBounds; ms: number; error: ProviderError; sent: boolean }
   | { source: ProviderName; status: "skipped"; route: RouteDecision };
 
 export interface MultiSearchResult {
@@ -128,15 +134,20 @@ interface BoundedAnswer {
 async function askBounded(route: RouteDecision, request: SearchRequest, bounds: SourceBounds, context: ProviderContext, session: SearchSession): Promise<BoundedAnswer> {
   // On the monotonic reading: on the wall clock, one set back during the call hid its time, one stepped forward made it a day.
   const elapsed = stopwatch(context.clock);
-  const outcome = await askSource(route.source, request, bounds.timeoutMs, context, session);
+  let sent = false;
+  const log = (event: ProviderLogEvent): void => {
+    if (event.type === "request") sent = true;
+    context.log?.(event);
+  };
+  const outcome = await askSource(route.source, request, bounds.timeoutMs, { ...context, log }, session);
   const ms = elapsed();
-  if (outcome instanceof ProviderError) return { report: { source: route.source, status: "failed", route, bounds, ms, error: outcome } };
+  if (outcome instanceof ProviderError) return { report: { source: route.source, status: "failed", route, bounds, ms, error: outcome, sent } };
   const returned = outcome.results.length;
   const kept = Math.min(returned, bounds.maxResults);
   const answer = kept < returned ? { ...outcome, results: outcome.results.slice(0, kept) } : outcome;
   const clamp = kept < returned ? `${PROVIDER_NAMES[route.source].choice}: ${returned} results → ${kept} (at most ${resultsPerSourceFactor} × the ${bounds.maxResults / resultsPerSourceFactor} wanted)` : undefined;
   return {
-    report: { source: route.source, status: "answered", route, bounds, ms, returned, kept, cached: outcome.cached === true },
+    report: { source: route.source, status: "answered", route, bounds, ms, returned, kept, cached: outcome.cached === true, sent },
     response: { answer, ...(clamp ? { clamp } : {}) },
   };
 }

@@ -3,7 +3,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "../../src/cli/args";
@@ -149,5 +149,25 @@ describe("web flags given while web search is off", () => {
   it("says nothing when no such flag was given, or with --quiet", async () => {
     expect((await research([])).err).toBe("");
     expect((await research(["--external-provider", "brave", "--quiet"])).err).toBe("");
+  });
+});
+
+describe("a web source with no key set", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // The hint read the sources the run had recorded as asked; a source refused for want of a key is
+  // recorded as sent no more (it sent nothing), and the hint went with it. It reads the run's failures.
+  it("sends nothing, says so in its JSON and trace, and still hints at the variable to set", async () => {
+    const fetched = vi.spyOn(globalThis, "fetch").mockRejectedValue(new Error("no request should leave"));
+    const run = await research(["--external-search", "always", "--external-provider", "brave", "--json"], "why automerge");
+    expect(run.code).toBe(0);
+    expect(fetched).not.toHaveBeenCalled();
+    const out = JSON.parse(run.out) as { providers_asked: string[]; trace_file: string; pack: { coverage: { recall_note: string } } };
+    expect(out.providers_asked).toEqual([]);
+    expect(out.pack.coverage.recall_note).toContain("Web search failed: Brave could not be used without a valid key.");
+    const trace = readFileSync(out.trace_file, "utf8");
+    expect(trace).toContain('"queries_sent": []');
+    expect(trace).not.toContain("external_provider_request");
+    expect(run.err).toContain("hint: Set BRAVE_SEARCH_API_KEY for the CLI.\n");
   });
 });

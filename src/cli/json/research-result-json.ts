@@ -33,7 +33,7 @@ export const researchResultSchema = z.strictObject({
   providers_asked: z
     .array(z.string())
     .describe(
-      "Web sources the run asked for the query, in the order asked. Every source that was sent it is named, so [] means nothing left the device; a source that refused it before sending anything (no key set for it, an empty query) is named too, its failure in pack.warnings.",
+      "Every web source that was sent the query, in the order the run asked them; [] means nothing left the device. A source answered from the session's cache was sent the same query earlier in the session. A source that refused it before sending anything (no key set for it, an empty query) is not named: its failure is in pack.warnings.",
     ),
   page_reads: z.array(z.looseObject({ source_key: z.string(), url: z.string(), status: z.enum(["read", "cached", "skipped"]) })).nullable(),
   replay: replayJsonSchema,
@@ -54,7 +54,7 @@ export const researchResultSchema = z.strictObject({
           message: z.string(),
         })
         .nullable()
-        .describe("Why the web was not used although the call asked for it; null when it was not asked for, or was allowed (providers_asked names the sources sent the question)."),
+        .describe("Why the web was not used although the call asked for it; null when it was not asked for, or was allowed (then providers_asked names the sources that were sent the question, and pack.warnings says why any other was not)."),
     })
     .optional()
     .describe("What became of the call's allow_external_search (the MCP server's research_pack only; the CLI's research --json has no such field)."),
@@ -101,15 +101,18 @@ export function researchResultJson(result: ResearchResult, kept: TraceKept, repl
 }
 
 /**
- * The sources the run asked, in order, from the trace's request events. The run records a request as
- * it hands the query to a source, before the source sends it: one that refuses it unsent (no key, an
- * empty query) is named too, as the schema's description says. The trace does not tell those apart.
+ * The sources that were sent the query, from the trace's request events: the run records one as a
+ * source's call leaves (or its answer comes from the session's cache), never for a source that
+ * refused the query unsent (no key, an empty query). In the order the run asked them (its routing
+ * event), not the order their calls left: a source waiting for its key would move behind a free one.
  */
 export function providersAsked(trace: Pick<ResearchTrace, "events">): string[] {
-  const asked = new Set<string>();
+  const sent = new Set<string>();
   for (const e of trace.events) {
     const provider = e.data?.provider;
-    if (e.type === "external_provider_request" && typeof provider === "string") asked.add(provider);
+    if (e.type === "external_provider_request" && typeof provider === "string") sent.add(provider);
   }
-  return [...asked];
+  const routed = trace.events.find((e) => e.type === "external_sources_routed")?.data?.asked;
+  const order = Array.isArray(routed) ? routed.filter((p): p is string => typeof p === "string") : [];
+  return [...order.filter((p) => sent.has(p)), ...[...sent].filter((p) => !order.includes(p))];
 }

@@ -1,8 +1,8 @@
 // External retrieval: one bounded pass over the web. Each provider is asked each query built from
 // the question (never from note text), and everything that left the device and came back is
-// written into the trace as it happens. A provider that fails leaves a warning and the vault's
-// rows stand (and it says so only when there are some); only when every provider failed does the
-// run count web search as failed.
+// written into the trace as it happens: a query as a source sends it, never as it is handed over.
+// A provider that fails leaves a warning and the vault's rows stand (and it says so only when there
+// are some); only when every provider failed does the run count web search as failed.
 //
 // The pass has the search's time (settings.external.timeoutMs, and never past the run's budget),
 // shared by its queries: each is given what is left, so a slow source is given up on by its own
@@ -12,7 +12,7 @@ import { providerDisplayName, providerList } from "../../evidence/labels";
 import { failedClauses, sourceFailedHow } from "../../notes/web-outcome";
 import type { SecretName, Secrets } from "../../ports";
 import { asSentence, joinSentences } from "../../text/sentence-ends";
-import type { ProviderName } from "../../settings";
+import type { Freshness, ProviderName } from "../../settings";
 import { dispatchSearch } from "../../websearch/dispatcher";
 import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
 import { describeRoute, routeQuestion, type RouteDecision } from "../../websearch/routing";
@@ -141,16 +141,17 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     recorder.event("external_query_built", { query: sent.query, ...origin, ...(clamps.length > 0 ? { clamps } : {}) });
     for (const provider of routing.filter((d) => d.ask).map((d) => d.source)) {
       run.stages.progress("external_retrieval", "started", `Asking ${providerDisplayName(provider)}`, provider);
-      recorder.event("external_provider_request", { provider, query: sent.query, count, freshness });
     }
-    recorder.querySent(sent.query);
-    // Said as the query leaves, not once the stage is done: a run stopped mid-search did search the web.
+    // Said as the query is handed to the sources, not once the stage is done: a run stopped
+    // mid-search did search the web. What left the device is recorded as it leaves (`recordSends`).
     run.external.used = true;
     const waits = new Map<ProviderName, RateWait>();
+    const recordSend = recordSends(recorder, { query: sent.query, count, freshness });
     // Open while this query's sources are asked: a wait left behind by a source given up on would
     // otherwise say "Waiting…" under a line that already gave its outcome, or under the next query.
     let asking = true;
     const log = (e: ProviderLogEvent): void => {
+      recordSend(e);
       if (asking) sayRateWait(run, e, waits);
     };
     const outcome = await dispatchSearch(providers, request, { ...context, log }, session);
@@ -170,6 +171,25 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
     warnOfClamps(run, outcome.clamps);
   }
   return gathered;
+}
+
+/**
+ * The query as sent to each source, written into the trace when the source really sends it (its
+ * call's `request`, provider-http.ts's one send point), or answers it from the session's cache (the
+ * same query, sent by this session earlier: `cached: true`). Recorded as each source was handed the
+ * query, a source that refused it unsent (Brave with no key, a query empty once tidied) stood in the
+ * trace as sent: its timeline said "external_provider_request | provider: brave", `queries_sent` held
+ * the query and research --json's `providers_asked` named Brave, for a run that made no request.
+ * Each source once per query (Brave's fallback sends a second call), the query once.
+ */
+function recordSends(recorder: TraceRecorder, sent: { query: string; count: number; freshness: Freshness }): (event: ProviderLogEvent) => void {
+  const sentTo = new Set<ProviderName>();
+  return (event) => {
+    if ((event.type !== "request" && event.type !== "cache_hit") || sentTo.has(event.provider)) return;
+    if (sentTo.size === 0) recorder.querySent(sent.query);
+    sentTo.add(event.provider);
+    recorder.event("external_provider_request", { provider: event.provider, ...sent, ...(event.type === "cache_hit" ? { cached: true } : {}) });
+  };
 }
 
 /**
