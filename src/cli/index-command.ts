@@ -9,6 +9,7 @@ import { cachesLeftBehind, type CacheLeftBehind } from "./moved-vault-cache";
 import type { ReportingWorkers, WorkerOutcome } from "./node-workers";
 import { openVault } from "./open-vault";
 import { terminalJson, visibleName } from "./terminal-text";
+import { languageServes } from "../index/index-status-text";
 
 /** `workers`: where the vault's language is learned (tests bring their own). */
 export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: ReportingWorkers): Promise<number> {
@@ -28,7 +29,7 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
   io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
   io.out(`${cacheLine(opened.cache.file, opened.cacheNotSaved)}\n`);
-  io.out(`  the vault's own language: ${languageLine(language, status.vaultLanguage === "ready", opened.workers.lastOutcome())}\n`);
+  io.out(`  the vault's own language: ${languageLine(language, languageServes(status), opened.workers.lastOutcome())}\n`);
   if (status.problems.length > 0) {
     io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
     for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);

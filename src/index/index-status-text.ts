@@ -24,6 +24,14 @@ export function indexIssues(status: IndexStatus | null, pluginIssues: readonly I
   return [...fromIndex, ...pluginIssues];
 }
 
+/** What the vault-language lane adds, or will, in the tooltip's words. A relearning keeps the meanings
+ * learned before in use (language-lane.ts `relearn`): "words alone" would be untrue then. */
+const LANGUAGE_TOOLTIP: Record<NonNullable<IndexStatus["vaultLanguage"]>, string> = {
+  learning: "Learning which words this vault uses alike, on this device; search uses words alone until then",
+  relearning: "Learning again which words this vault uses alike, on this device, since much of it changed; search uses what it learned before until then",
+  ready: "Search also finds notes that say it in other words, learned from this vault",
+};
+
 export function describeIndexStatus(status: IndexStatus | null, pluginIssues: readonly IndexIssue[], locale?: string): IndexStatusText {
   const problemCount = indexIssues(status, pluginIssues).length;
   const text = indexStatusLine(status, problemCount, locale);
@@ -31,8 +39,7 @@ export function describeIndexStatus(status: IndexStatus | null, pluginIssues: re
   const language = status?.vaultLanguage;
   const tooltipParts = [
     lastUpdatedWords(status?.lastUpdated, locale),
-    ...(language === "learning" ? ["Learning which words this vault uses alike, on this device; search uses words alone until then"] : []),
-    ...(language === "ready" ? ["Search also finds notes that say it in other words, learned from this vault"] : []),
+    ...(language ? [LANGUAGE_TOOLTIP[language]] : []),
     problemCount > 0 ? "Click to see the problems" : "Click for details",
   ];
   return { text, tooltip: tooltipParts.join(". ") + ".", problemCount };
@@ -57,6 +64,7 @@ export function indexStatusLine(status: IndexStatus | null, problemCount: number
       break;
   }
   if (status?.state === "ready" && status.vaultLanguage === "learning") text += " · learning its words…";
+  if (status?.state === "ready" && status.vaultLanguage === "relearning") text += " · learning its words again…";
   if (problemCount > 0) text += ` · ${problemCount} ${problemCount === 1 ? "problem" : "problems"}`;
   return text;
 }

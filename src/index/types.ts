@@ -159,8 +159,10 @@ export interface IndexStatus {
   state: "empty" | "building" | "ready" | "updating";
   /** Notes indexed with problems, and files that could not be read at all. */
   problems: { path: string; problem: NoteProblem }[];
-  /** The vault-language lane: being learned (or taken back) behind the ready index, or ready; absent when there is none. */
-  vaultLanguage?: "learning" | "ready";
+  /** The vault-language lane: being learned (or taken back) behind the ready index while search has no meanings yet;
+   * learned again behind it (language-lane.ts `relearn`) while the meanings learned before still serve; or ready.
+   * Absent when there is none. */
+  vaultLanguage?: "learning" | "relearning" | "ready";
 }
 
 /** What the index remembers of a note besides its postings. */

@@ -774,7 +774,8 @@ export class VaultIndex {
     for (const [path, problem] of this.fileProblems) problems.push({ path, problem });
     for (const path of this.notesWithProblems) for (const problem of this.notes.get(path)!.problems) problems.push({ path, problem });
     const status: IndexStatus = { notes: this.notes.size, lastUpdated: this.lastUpdated, state: this.state, problems };
-    if (this.language?.working) status.vaultLanguage = "learning";
+    // Learning again behind, the meanings learned before still serve: not "words alone until then".
+    if (this.language?.working) status.vaultLanguage = this.language.ready ? "relearning" : "learning";
     else if (this.language?.ready) status.vaultLanguage = "ready";
     return status;
   }

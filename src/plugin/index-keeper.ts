@@ -180,7 +180,17 @@ export class IndexKeeper {
       yieldToUi: this.yieldToUi,
       workers: this.deps.workers ?? null,
     });
-    this.stopWatchingIndex = index.onChange((status) => this.deps.onStatus(this.shown(status), this.issues()));
+    // The vault's language learned again behind (vault-index.ts `relearnWhenStale`) ends after the
+    // edit that set it off was saved: its end is a change to save, as the MCP server's watcher
+    // counts it, or the next start learned it all once more. One that ends with no meanings (a
+    // rebuild's reset, the plugin unloaded) leaves nothing to save; a first build's is saved once settled (runBuild).
+    let learning = isLearning(index.status());
+    this.stopWatchingIndex = index.onChange((status) => {
+      const learnedNow = learning && !isLearning(status) && status.vaultLanguage === "ready";
+      learning = isLearning(status);
+      if (learnedNow) this.markCacheDirty();
+      this.deps.onStatus(this.shown(status), this.issues());
+    });
     return index;
   }
 
@@ -349,6 +359,11 @@ function cacheDamageIssue(report: SyncReport): IndexIssue | null {
   if (report.mode !== "rebuild" || !meansDamage(report.rebuildReason)) return null;
   // Each damage reason's words start with "cache" (rebuild-reason.test.ts pins them).
   return { message: `The index was built again from the notes: the ${describeRebuildReason(report.rebuildReason)}.` };
+}
+
+/** Whether the vault's language is being learned (a first time, or again) right now. */
+function isLearning(status: IndexStatus): boolean {
+  return status.vaultLanguage === "learning" || status.vaultLanguage === "relearning";
 }
 
 /** Thrown at a build's pause once the plugin is unloaded: the build ends there, unreported. */

@@ -43,6 +43,14 @@ describe("index status text", () => {
     expect(describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1 }), []).tooltip).not.toMatch(/other words|Learning/);
   });
 
+  // A relearning said "search uses words alone until then" while the meanings learned before served every search.
+  it("says the vault's language is learned again while what it learned before still serves, never that search uses words alone", () => {
+    const relearning = describeIndexStatus(status({ state: "ready", notes: 3, lastUpdated: 1, vaultLanguage: "relearning" }), []);
+    expect(relearning.text).toBe("3 notes indexed · learning its words again…");
+    expect(relearning.tooltip).toContain("Learning again which words this vault uses alike, on this device, since much of it changed; search uses what it learned before until then.");
+    expect(relearning.tooltip).not.toMatch(/words alone/);
+  });
+
   it("lists the index's note problems before the plugin's own", () => {
     const s = status({ problems: [{ path: "b.md", problem: { kind: "read", message: "Could not be read" } }] });
     expect(indexIssues(s, [{ message: "Update failed" }])).toEqual([{ path: "b.md", message: "Could not be read" }, { message: "Update failed" }]);

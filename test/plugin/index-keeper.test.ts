@@ -166,6 +166,41 @@ describe("IndexKeeper", () => {
     keeper.dispose();
   });
 
+  // Enough of the vault changed for its language to be learned again behind: that ended after the save
+  // of the edit that set it off, nothing marked it to save, and the next start learned it all once more.
+  it.each(["relearning", "learning"] as const)("saves the cache when a learning of the vault's language (%s) ends with meanings to keep", async (learning) => {
+    const { keeper, cache } = startKeeper();
+    await keeper.ready();
+    await wait(10_000);
+    expect(cache.saves).toBe(1);
+    const status = vi.spyOn(keeper.index, "status");
+    const ready: IndexStatus = { notes: 2, lastUpdated: 1, state: "ready", problems: [] };
+    // The index tells its listeners of a change (applyText): the lane is learning, then learned.
+    status.mockReturnValue({ ...ready, vaultLanguage: learning });
+    keeper.index.applyText("Gardening/Basil.md", "# Basil\n", 1, 8);
+    await wait(10_000);
+    expect(cache.saves).toBe(1);
+    status.mockReturnValue({ ...ready, vaultLanguage: "ready" });
+    keeper.index.applyText("Gardening/Sage.md", "# Sage\n", 1, 7);
+    await wait(10_000);
+    expect(cache.saves).toBe(2);
+    keeper.dispose();
+  });
+
+  it("saves nothing for a learning that ended with no meanings (a rebuild started over)", async () => {
+    const { keeper, cache } = startKeeper();
+    await keeper.ready();
+    await wait(10_000);
+    const status = vi.spyOn(keeper.index, "status");
+    status.mockReturnValue({ notes: 2, lastUpdated: 1, state: "ready", problems: [], vaultLanguage: "relearning" });
+    keeper.index.applyText("Gardening/Basil.md", "# Basil\n", 1, 8);
+    status.mockReturnValue({ notes: 0, lastUpdated: 1, state: "building", problems: [] });
+    keeper.index.applyText("Gardening/Sage.md", "# Sage\n", 1, 7);
+    await wait(10_000);
+    expect(cache.saves).toBe(1);
+    keeper.dispose();
+  });
+
   describe("a saved index it could not use", () => {
     /** A cache whose every part is refused for `reason`, as the IndexedDB cache refuses them. */
     function refusing(reason: RebuildReason): MemoryCache {

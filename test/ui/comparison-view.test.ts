@@ -85,7 +85,7 @@ describe("the comparison view", () => {
   });
 
   it("a rerank that failed is not shown as one that kept every note in place", async () => {
-    const rerankFailed = { kind: "rerank_failed" as const, reason: "model_error" as const, message: "stand-in could not reorder the results (HTTP 500); level 3's order stands." };
+    const rerankFailed = { kind: "rerank_failed" as const, reason: "model_error" as const, message: "stand-in could not reorder the results: the model server answered 500. Level 3's order stands." };
     const host = new FakeDialHost((r) =>
       r.level === 4
         ? dialResponse({ query: r.query, level: 4, ranLevel: 3, results: ORDERS[3].map(note), notices: [rerankFailed] })

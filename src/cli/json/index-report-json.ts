@@ -8,6 +8,7 @@ import { describeRebuildReason } from "../../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../../index/types";
 import type { CacheLeftBehind } from "../moved-vault-cache";
 import type { WorkerOutcome } from "../node-workers";
+import { languageServes } from "../../index/index-status-text";
 
 /** Why the language was learned on the CLI's own thread: no worker started, the one started failed, or its answer was of no use. */
 const workerProblemSchema = z
@@ -112,7 +113,7 @@ export function indexReportJson(
 }
 
 function languageJson(language: LanguageReport, status: IndexStatus): IndexReportJson["vault_language"] {
-  const state = !language.on ? "off" : status.vaultLanguage === "ready" ? "ready" : "none";
+  const state = !language.on ? "off" : languageServes(status) ? "ready" : "none";
   const problem = workerProblem(language);
   return problem ? { state, learned_in: language.learnedIn, worker_problem: problem } : { state, learned_in: language.learnedIn };
 }

@@ -16,6 +16,7 @@ import type { VaultIndex } from "../../index/vault-index";
 import type { Clock, NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
 import { isSkippedPath } from "../fs-note-store";
+import { languageLearning } from "../../index/index-status-text";
 
 export interface VaultWatcher {
   /** Applies every change seen so far (and a pending reconcile) before returning. */
@@ -163,9 +164,9 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
   // The vault's language learned again behind, once enough of the vault changed (vault-index.ts
   // `relearnWhenStale`), ends after the change that set it off was saved: its end is a change too,
   // or the meanings were learned again at every start.
-  let learning = index.status().vaultLanguage === "learning";
+  let learning = languageLearning(index.status());
   const stopListening = index.onChange((status) => {
-    const now = status.vaultLanguage === "learning";
+    const now = languageLearning(status);
     if (learning && !now) changed = true;
     learning = now;
   });

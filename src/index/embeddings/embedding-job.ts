@@ -8,7 +8,6 @@
 // excluded folders are left out exactly as the index leaves them out.
 import { monotonicReading, systemClock, type Clock, type NoteFileInfo, type NoteStore } from "../../ports";
 import { errorMessage } from "../../text/error-message";
-import { maxRetryAfterMs } from "../../text/retry-after";
 import { joinSentences } from "../../text/sentence-ends";
 import { indexedPart, MAX_NOTE_CHARS } from "../note-limit";
 import { parseNoteSafely } from "../parse-note-safely";
@@ -96,11 +95,10 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 /**
  * The server's words, ended as a sentence, then how long it asks for: it read "…(HTTP 429): slow
  * down It asks for no more requests for about Infinity h NaN min". A wait of a day or more (the most
- * a Retry-After is believed, text/retry-after.ts) is said so, not as hours: it may be a mistake.
+ * a Retry-After is believed, text/retry-after.ts) is said so by `durationWords`, not as hours: it may be a mistake.
  */
 function rateLimitStopMessage(said: string, askedMs: number): string {
-  const howLong = Number.isFinite(askedMs) && askedMs < maxRetryAfterMs ? durationWords(askedMs) : "a day or more";
-  return joinSentences(said, `It asks for no more requests for ${howLong}; embedding stopped, and what was embedded is kept.`);
+  return joinSentences(said, `It asks for no more requests for ${durationWords(askedMs)}; embedding stopped, and what was embedded is kept.`);
 }
 
 export class EmbeddingJob {

@@ -48,8 +48,16 @@ function etaWords(ms: number): string {
   return ms <= 0 ? "finishing" : `${durationWords(ms)} left`;
 }
 
-/** A stretch of time as a person plans with it: "under a minute", "about 7 min", "about 2 h 5 min". */
+/** From a day on, a stretch of time is said as "a day or more": text/retry-after.ts believes no wait longer
+ * (a longer one is a server's mistake), and an ETA that far off is no plan in hours. */
+const DAY_MS = 86_400_000;
+
+/**
+ * A stretch of time as a person plans with it: "under a minute", "about 7 min", "about 2 h 5 min", "a day
+ * or more". Infinity or NaN (400 nines in a Retry-After once read "about Infinity h NaN min") is the last.
+ */
 export function durationWords(ms: number): string {
+  if (!(ms < DAY_MS)) return "a day or more";
   const minutes = Math.round(ms / 60_000);
   if (ms < 60_000) return "under a minute";
   if (minutes < 60) return `about ${minutes} min`;

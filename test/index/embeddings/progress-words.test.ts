@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingProgress } from "../../../src/index/embeddings/embedding-job";
-import { embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
+import { durationWords, embeddingProgressWords } from "../../../src/index/embeddings/progress-words";
+import { maxRetryAfterMs } from "../../../src/text/retry-after";
 
 const base: EmbeddingProgress = { state: "running", notesDone: 1200, notesTotal: 12_000, notesUnchanged: 0, notesRechecked: 0, checksLeft: 0, notesUnreadable: 0, unitsDone: 0, notesPerSecond: 4.24, etaMs: 2_547_000, resets: [] };
 
@@ -28,7 +29,28 @@ describe("embedding progress in words", () => {
     [{ state: "done", notesDone: 12_000, saveProblem: "The vectors could not be saved: disk full" }, "Embedded 12,000 notes, but their vectors could not be saved."],
     [{ state: "cancelled", saveProblem: "The vectors could not be saved: disk full" }, "Embedding stopped at 1,200 of 12,000 notes; the vectors could not be saved."],
     [{ state: "idle" }, "Embedding has not started."],
+    [{ etaMs: 30 * 3_600_000 }, "Embedding notes: 1,200 of 12,000 · 4.2 notes/s · a day or more left"],
   ] as [Partial<EmbeddingProgress>, string][])("%j → %s", (change, words) => {
     expect(embeddingProgressWords({ ...base, ...change })).toBe(words);
+  });
+});
+
+// Nothing hands it such a value today; a Retry-After of 400 nines once read "about Infinity h NaN min".
+describe("a stretch of time in words", () => {
+  it.each([
+    [59_999, "under a minute"],
+    [7 * 60_000, "about 7 min"],
+    [2 * 3_600_000 + 5 * 60_000, "about 2 h 5 min"],
+    [86_399_999, "about 24 h"],
+    [86_400_000, "a day or more"],
+    [30 * 86_400_000, "a day or more"],
+    [Number.POSITIVE_INFINITY, "a day or more"],
+    [Number.NaN, "a day or more"],
+  ])("%d ms → %s", (ms, words) => {
+    expect(durationWords(ms)).toBe(words);
+  });
+
+  it("says the longest wait a Retry-After is believed for as a day or more", () => {
+    expect(durationWords(maxRetryAfterMs)).toBe("a day or more");
   });
 });

@@ -546,7 +546,10 @@ describe("meanings learned again once much of the vault changed", () => {
       store.files.set(newPath(n), { text: newNote(n), mtime: 1_700_000_100_000 + n });
       await index.updateFile(store, newPath(n));
     }
+    // While it learns again the old meanings serve, and the status says so: not "words alone".
+    expect(index.status().vaultLanguage).toBe("relearning");
     await index.languageSettled();
+    expect(index.status().vaultLanguage).toBe("ready");
     expect(learned).toHaveBeenCalledTimes(1);
     const hits = rankFor(index, NEW_FIRST);
     expect(hits.some((h) => h.explanation.vaultLanguage)).toBe(true);
