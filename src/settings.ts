@@ -307,8 +307,11 @@ export const settingsSchema = z.object({
     .prefault({}),
   external: z
     .object({
-      /** Master switch: while off, nothing ever leaves the device. */
-      enabled: z.boolean().default(false),
+      /**
+       * Master switch: while off, nothing ever leaves the device. A value that is not a boolean
+       * (`"false"`, written by hand) falls back to off, and the CLI refuses web search for it.
+       */
+      enabled: z.boolean({ error: "expected true or false (web search stays off)" }).default(false),
       defaultMode: z.enum(externalModes).default("never"),
       /**
        * Enabled providers, in the order they are offered. The settings tab's one "Free sources"

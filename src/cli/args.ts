@@ -5,6 +5,7 @@
 import { parseArgs as splitArgs } from "node:util";
 import { editDistance } from "../research/stages/verify-citations";
 import { looksLikeApiKey } from "../settings";
+import { valueShown as valueShownAs } from "../text/value-shown";
 
 export interface FlagSpec {
   /** Takes a value (`--limit 5` / `--limit=5`), else a boolean switch. */
@@ -155,9 +156,10 @@ export function intFlag(args: ParsedArgs, name: string, min: number, max: number
 /**
  * A flag's value as a refusal repeats it, quoted; a key pasted into the wrong flag (`--limit sk-…`) is
  * not repeated: one the environment does not hold would reach the terminal, and any log of it, whole.
+ * The rule is text/value-shown.ts's (the model and embedding specs in llm/ use it too).
  */
 export function valueShown(raw: string): string {
-  return looksLikeApiKey(raw) ? "a value that looks like an API key" : `"${raw}"`;
+  return valueShownAs(raw, looksLikeApiKey);
 }
 
 /** The option nearest to `name` (at most 2 edits away), for "did you mean". */

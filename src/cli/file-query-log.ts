@@ -1,13 +1,14 @@
 // The QueryLogFile port as two JSON-lines files in the vault's cache folder (never the vault:
 // DESIGN invariant 8): `query-log.jsonl` (current) and `query-log.1.jsonl` (previous). Lines are
 // appended; rotation renames current over previous, so the log stays within twice the rotation
-// size. A missing file reads as empty.
+// size. A missing file reads as empty; a file where a folder above it should be is named as one
+// ("… is a file, not a folder", make-folder.ts), never in Node's words about the log's own name.
 import { appendFile, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { QueryLog, type QueryLogOptions } from "../index/query-log/query-log";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { Settings } from "../settings";
-import { makeFolder } from "./make-folder";
+import { fileInTheWay, makeFolder } from "./make-folder";
 
 export const QUERY_LOG_NAME = "query-log.jsonl";
 export const PREVIOUS_QUERY_LOG_NAME = "query-log.1.jsonl";
@@ -32,7 +33,7 @@ export class FileQueryLogFile implements QueryLogFile {
       return (await stat(this.current)).size;
     } catch (error) {
       if (missing(error)) return 0;
-      throw error;
+      throw fileInTheWay(this.current, error);
     }
   }
 
@@ -40,7 +41,7 @@ export class FileQueryLogFile implements QueryLogFile {
     try {
       await rename(this.current, this.previous);
     } catch (error) {
-      if (!missing(error)) throw error;
+      if (!missing(error)) throw fileInTheWay(this.current, error);
     }
   }
 
@@ -67,7 +68,7 @@ async function readOrEmpty(file: string): Promise<string> {
     return await readFile(file, "utf8");
   } catch (error) {
     if (missing(error)) return "";
-    throw error;
+    throw fileInTheWay(file, error);
   }
 }
 

@@ -7,7 +7,8 @@ import { VaultIndex } from "../index/vault-index";
 import { vaultLanguageRanking } from "../index/ranking/ranking-options";
 import type { SyncReport } from "../index/types";
 import { canonicalizeUrl } from "../websearch/canonical-url";
-import { loadSettings, type Settings } from "../settings";
+import { loadSettings, looksLikeApiKey, type Settings } from "../settings";
+import { KEY_NOT_REPEATED } from "../text/value-shown";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
 import { defaultCacheDir, FileIndexCache } from "./file-index-cache";
@@ -32,12 +33,39 @@ export function configAsWritten(settings: Settings): unknown {
 /**
  * The settings' master switch (`external.enabled`) where the --config file sets it: switched off,
  * nothing leaves the device, so a command line asking for web search is a usage error rather than
- * a run that quietly stays home. (Without a config, or one that does not say, the flags decide.)
+ * a run that quietly stays home. Only `true`, or no word at all (no config, no `external`, no
+ * `enabled`), lets the flags decide: a value that is not a boolean (`"false"`, written by someone
+ * who meant off) keeps the web off, as does an `external` that is not an object.
  */
 export function requireWebSearchAllowed(settings: Settings, asked: string): void {
-  const written = configAsWritten(settings) as { external?: { enabled?: unknown } } | undefined;
-  if (written?.external?.enabled !== false) return;
-  throw new UsageError(`${asked} asks for web search, but the config switches it off (external.enabled: false). Switch it on there, or leave ${asked} out.`);
+  const off = masterSwitchOff(configAsWritten(settings));
+  if (off === null) return;
+  const howOn = off.writtenFalse ? "Switch it on there" : "Write external.enabled: true there to switch it on";
+  throw new UsageError(`${asked} asks for web search, but ${off.why}. ${howOn}, or leave ${asked} out.`);
+}
+
+/** Why the config as written keeps web search off, or null when it lets the flags decide. */
+function masterSwitchOff(written: unknown): { why: string; writtenFalse: boolean } | null {
+  if (!isPlainObject(written) || !Object.hasOwn(written, "external")) return null;
+  const external = written.external;
+  if (!isPlainObject(external)) return { why: `the config's external is ${kindOfValue(external)}, not an object, so web search stays off`, writtenFalse: false };
+  if (!Object.hasOwn(external, "enabled") || external.enabled === true) return null;
+  if (external.enabled === false) return { why: "the config switches it off (external.enabled: false)", writtenFalse: true };
+  return { why: `the config's external.enabled is ${kindOfValue(external.enabled)}, not true or false, so web search stays off`, writtenFalse: false };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** What a JSON value is, in words, without repeating it (a hand-edited config may hold a pasted key). */
+function kindOfValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return String(value);
+  return typeof value === "object" ? "an object" : typeof value;
 }
 
 export interface OpenedVault {
@@ -65,6 +93,9 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   const read = readJsonFile(abs);
   if (!read.ok) throw new UsageError(`Config file ${file} ${read.why}.`);
   const raw = read.value;
+  // Settings are an object's fields: `null`, `[]` or `42` hold none, and a run on defaults would
+  // quietly ignore what the person meant the file to say (web search off, folders left out).
+  if (!isPlainObject(raw)) throw new UsageError(`Config file ${file} holds ${kindOfValue(raw)}, not an object of settings ({ "index": …, "external": … }).`);
   const { settings, problems, unknownKept = [] } = loadSettings(raw);
   // A key no version knows is more often a typo in a config written by hand: named too.
   for (const problem of [...problems, ...unknownKept]) io.err(`warning: ${file}: ${problem}\n`);
@@ -99,6 +130,11 @@ function warnLinksLeadingOut(links: readonly LinkLeadingOut[], io: CliIo): void 
   );
 }
 
+/** "Vault folder Notes" as a refusal names it; a key pasted as --vault (`sk-…`) is not repeated. */
+function vaultFolderNamed(vault: string): string {
+  return looksLikeApiKey(vault) ? `Vault folder (${KEY_NOT_REPEATED})` : `Vault folder ${vault}`;
+}
+
 /**
  * Resolves --vault, loads settings and the cache, and brings the index up to date. `settings`:
  * already read by the caller (so --config is read, and warned about, once); `workers`: where the
@@ -109,13 +145,13 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
   const root = path.resolve(io.cwd, vault);
   const unusable = whyNot("folder", root);
-  if (unusable) throw new UsageError(`Vault folder ${vault} ${unusable}.`);
+  if (unusable) throw new UsageError(`${vaultFolderNamed(vault)} ${unusable}.`);
   const store = new FsNoteStore(root);
   // Only whether there is a note: the sync lists the vault (once) with each file's facts.
   if (!store.hasNotes()) {
     const links = store.linksLeadingOut();
     const why = links.length > 0 ? ` of its own; links leading out of it are not followed: ${linksNamed(links)}` : "";
-    throw new UsageError(`Vault folder ${vault} holds no markdown notes (.md)${why}.`);
+    throw new UsageError(`${vaultFolderNamed(vault)} holds no markdown notes (.md)${why}.`);
   }
   const cacheDir = cacheDirOutside(flag(args, "cache-dir"), root, io);
   const index = new VaultIndex({

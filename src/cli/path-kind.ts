@@ -1,7 +1,7 @@
 // What a path given on the command line is, in the words a refusal uses: the one home of "does not
 // exist", "is a file, not a folder" and the rest, for the vault, a config, a cases file and a
 // replay folder alike.
-import { opendirSync, statSync } from "node:fs";
+import { opendirSync, statSync, type Stats } from "node:fs";
 
 export type PathKind = "folder" | "file";
 
@@ -19,9 +19,19 @@ export function whyNot(kind: PathKind, abs: string): string | null {
     return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
   }
   if (!stats) return "does not exist";
-  if (kind === "folder") return stats.isDirectory() ? whyNotListable(abs) : "is a file, not a folder";
+  if (kind === "folder") return stats.isDirectory() ? whyNotListable(abs) : `is ${whatIsThere(stats)}, not a folder`;
   if (stats.isFile()) return null;
-  return stats.isDirectory() ? "is a folder, not a file" : "is not a regular file";
+  return `is ${whatIsThere(stats)}, not a file`;
+}
+
+/** What is at a path, as a refusal names it: `--vault` given a named pipe was told it "is a file". */
+function whatIsThere(stats: Stats): string {
+  if (stats.isFile()) return "a file";
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a named pipe (FIFO)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "something other than a file or folder";
 }
 
 function whyNotListable(abs: string): string | null {

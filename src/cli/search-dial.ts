@@ -13,7 +13,7 @@ import { createChatModel, modelConfigFromSettings, parseModelSpec, secretNameFor
 import type { Clock, Http } from "../ports";
 import type { Settings } from "../settings";
 import { secretScrubber } from "../text/secret-scrub";
-import { flag, UsageError, type ParsedArgs } from "./args";
+import { flag, UsageError, valueShown, type ParsedArgs } from "./args";
 import { envSecrets, envSecretValues, secretEnvNames } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { FileVectorCache, loadVectors } from "./file-vector-cache";
@@ -25,7 +25,7 @@ export function readLevel(args: ParsedArgs, settings: Settings, surface: "search
   const raw = flag(args, "level");
   if (raw === undefined) return surface === "search" ? settings.search.searchLevel : settings.search.researchLevel;
   if (!/^[1-4]$/.test(raw.trim())) {
-    throw new UsageError(`--level must be 1, 2, 3 or 4 (got "${raw}"): 1 lexical, 2 hybrid (needs --embed), 3 multi-field (needs --embed), 4 rerank (needs --embed and --model).`);
+    throw new UsageError(`--level must be 1, 2, 3 or 4 (got ${valueShown(raw)}): 1 lexical, 2 hybrid (needs --embed), 3 multi-field (needs --embed), 4 rerank (needs --embed and --model).`);
   }
   return Number(raw.trim()) as DialLevel;
 }

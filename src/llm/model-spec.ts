@@ -6,6 +6,7 @@ import { anthropicModel } from "./anthropic";
 import type { ChatModel } from "./chat-model";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL, openAiCompatibleModel } from "./openai-compatible";
 import { readModelAtBaseUrl, specProblem } from "./model-at-base-url";
+import { valueShown } from "../text/value-shown";
 
 export type ModelConfig =
   | { kind: "none" }
@@ -33,7 +34,9 @@ export function parseModelSpec(spec: string): ModelSpecResult {
   if (text.toLowerCase() === "none") return { ok: true, config: { kind: "none" } };
 
   const colon = text.indexOf(":");
-  const kind = colon < 0 ? text.toLowerCase() : text.slice(0, colon).toLowerCase();
+  // Named as written: `AIza…` lower-cased is no key's shape, and would be repeated.
+  const kindAsWritten = colon < 0 ? text : text.slice(0, colon);
+  const kind = kindAsWritten.toLowerCase();
   const rest = colon < 0 ? "" : text.slice(colon + 1);
 
   if (kind === "openai") {
@@ -45,10 +48,12 @@ export function parseModelSpec(spec: string): ModelSpecResult {
     const model = rest.trim();
     if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
     if (looksLikeApiKey(model)) return usage(specProblem(spec, { ok: false, problem: "key_as_model" }, SPEC_HELP));
-    if (model.includes("@")) return usage(`"${spec}": anthropic models take no base URL. ${SPEC_HELP}.`);
+    // The spec is not repeated: what follows @ is no address, and may be a key.
+    if (model.includes("@")) return usage(`"anthropic:${model.slice(0, model.indexOf("@"))}": anthropic models take no base URL (the part after @). ${SPEC_HELP}.`);
     return { ok: true, config: { kind: "anthropic", model } };
   }
-  return usage(`Unknown model kind "${kind}". ${SPEC_HELP}.`);
+  // `--model sk-proj-…` (a key pasted for the model) is refused without repeating it.
+  return usage(`Unknown model kind ${valueShown(kindAsWritten, looksLikeApiKey)}. ${SPEC_HELP}.`);
 }
 
 /** The plugin's model settings as a config; an empty model name means no model. */

@@ -53,6 +53,22 @@ describe("FileQueryLogFile", () => {
     expect(existsSync(path.join(folder, QUERY_LOG_NAME))).toBe(false);
   });
 
+  // `--cache-dir` naming a file: the log's stat met ENOTDIR, and the warning said "ENOTDIR: not a
+  // directory, stat '…/afile/index-…/query-log.jsonl'", unlike every other warning about that file.
+  it("names a file where a folder above it should be, in the words every other refusal uses", async () => {
+    const file = path.join(path.dirname(folder), "afile");
+    writeFileSync(file, "not a folder");
+    const inFile = new FileQueryLogFile(path.join(file, "index-abc"));
+    const plainly = { code: "ENOTDIR", message: `${file} is a file, not a folder` };
+    await expect(inFile.size()).rejects.toMatchObject(plainly);
+    await expect(inFile.read()).rejects.toMatchObject(plainly);
+    await expect(inFile.rotate()).rejects.toMatchObject(plainly);
+    await expect(inFile.append("one\n")).rejects.toMatchObject(plainly);
+    const log = new QueryLog({ file: inFile });
+    expect(await log.recordSearch(search("where"))).toBeNull();
+    expect(log.problem).toBe(`The query log could not be written: ${file} is a file, not a folder`);
+  });
+
   it("is off when the settings say so", async () => {
     const settings = defaultSettings();
     settings.search.queryLog = false;

@@ -2,7 +2,7 @@
 // directory" there (it looks for the folder it could not make, and finds none), and every warning
 // repeated that. The disk is faked at node:fs as Linux and Node meet it: under `ro`, mkdir fails as
 // Node reports it and the nearest folder that is there refuses writes (EROFS).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -20,16 +20,18 @@ import { terminalOutput } from "../../src/cli/terminal-text";
 import type { Http } from "../../src/ports";
 import { fetchHttp, startStandInServer } from "../llm/embeddings/stand-in-embedding-server";
 import { traceWith } from "../support/promote-fixtures";
+import { anyString } from "../support/typed-matchers";
 
 /** The read-only disk's top folder (there, as a mount point is), and a folder on a writable disk
  * whose parent goes as it is made; empty until a test sets them. */
-const disk = vi.hoisted(() => ({ readOnly: "", parentGoes: "" }));
+const disk = vi.hoisted(() => ({ readOnly: "", parentGoes: "", refusesFolders: "" }));
 
 vi.mock("node:fs", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:fs")>();
   return {
     ...actual,
-    mkdirSync: (folder: string, options?: object) => (onReadOnlyDisk(folder) ? throwAsNodeDoes(folder) : actual.mkdirSync(folder, options)),
+    mkdirSync: (folder: string, options?: { recursive?: boolean }) =>
+      onReadOnlyDisk(folder) || inFolderRefusingFolders(folder, options) ? throwAsNodeDoes(folder) : actual.mkdirSync(folder, options),
     accessSync: (at: string, mode?: number) => {
       if (onReadOnlyDisk(at, true) && mode !== undefined && (mode & actual.constants.W_OK) !== 0) throw errnoError("EROFS", "read-only file system", "access", at);
       return actual.accessSync(at, mode);
@@ -38,14 +40,35 @@ vi.mock("node:fs", async (importOriginal) => {
 });
 vi.mock("node:fs/promises", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:fs/promises")>();
-  const refused = (folder: string) => onReadOnlyDisk(folder) || (disk.parentGoes !== "" && path.resolve(folder) === disk.parentGoes);
-  return { ...actual, mkdir: (folder: string, options?: object) => (refused(folder) ? Promise.reject(nodeMkdirError(folder)) : actual.mkdir(folder, options)) };
+  const parentGoes = (folder: string) => disk.parentGoes !== "" && path.resolve(folder) === disk.parentGoes;
+  // The folder above `parentGoes` is removed by someone else just before its mkdir runs.
+  const goneAbove = (folder: string) => actual.rm(path.dirname(folder), { recursive: true, force: true }).then(() => Promise.reject(nodeMkdirError(folder)));
+  return {
+    ...actual,
+    mkdir: (folder: string, options?: { recursive?: boolean }) =>
+      onReadOnlyDisk(folder) || inFolderRefusingFolders(folder, options)
+        ? Promise.reject(nodeMkdirError(folder))
+        : parentGoes(folder)
+          ? goneAbove(folder)
+          : actual.mkdir(folder, options),
+  };
 });
 
 function onReadOnlyDisk(at: string, orTop = false): boolean {
   if (disk.readOnly === "") return false;
   const resolved = path.resolve(at);
   return resolved.startsWith(`${disk.readOnly}${path.sep}`) || (orTop && resolved === disk.readOnly);
+}
+
+/**
+ * Whether `folder` lies under a folder that, as /proc does, is there and takes writes but answers a
+ * folder made in it with ENOENT. Node's recursive mkdir spins there for ever at full CPU; the fake
+ * throws instead, so a test of code that still uses it fails rather than hangs.
+ */
+function inFolderRefusingFolders(folder: string, options?: { recursive?: boolean }): boolean {
+  if (disk.refusesFolders === "" || !path.resolve(folder).startsWith(`${disk.refusesFolders}${path.sep}`)) return false;
+  if (options?.recursive) throw new Error(`a recursive mkdir of ${folder} would spin here for ever`);
+  return true;
 }
 
 function errnoError(code: string, words: string, syscall: string, at: string): NodeJS.ErrnoException {
@@ -73,6 +96,7 @@ beforeEach(() => {
 afterEach(() => {
   disk.readOnly = "";
   disk.parentGoes = "";
+  disk.refusesFolders = "";
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -219,4 +243,36 @@ describe("a file above the folder", () => {
     expect(out).toContain(`  cache: not saved (${cacheDir} is a file, not a folder)\n`);
     expect(err).toContain(`warning: the index cache could not be written (${cacheDir} is a file, not a folder); the next run will index the vault again.\n`);
   }, 60_000);
+});
+
+// `--cache-dir /proc/self/x` or `/proc/nonexist/x`: mkdir under /proc says ENOENT though /proc is
+// there, and Node's recursive mkdir, which makes the parent and tries again, looped at 100% CPU with
+// no word. The folders are made one level at a time, and such a refusal is said.
+describe("a folder whose parent is there but lets no folder be made in it (/proc)", () => {
+  it("is refused, naming that parent, each level made on its own (the fake fails a recursive mkdir rather than spin)", async () => {
+    disk.refusesFolders = path.join(tmp, "proc");
+    mkdirSync(disk.refusesFolders);
+    const folder = path.join(disk.refusesFolders, "nonexist", "x");
+    const plainly = { code: "ENOENT", path: folder, message: `${disk.refusesFolders} does not let folders be made in it: mkdir says ENOENT` };
+    await expect(makeFolder(folder)).rejects.toMatchObject(plainly);
+    expect(() => makeFolderSync(folder)).toThrow(expect.objectContaining(plainly));
+    await expect(new FileQueryLogFile(folder).append("{}\n")).rejects.toMatchObject(plainly);
+  });
+
+  it("still makes every missing level of a folder that can be made, and takes one that is there", async () => {
+    const folder = path.join(tmp, "a", "b", "c");
+    await makeFolder(folder);
+    expect(statSync(folder).isDirectory()).toBe(true);
+    await makeFolder(folder);
+    makeFolderSync(path.join(folder, "d", "e"));
+    expect(statSync(path.join(folder, "d", "e")).isDirectory()).toBe(true);
+  });
+
+  const hasProc = existsSync("/proc/self");
+  it.skipIf(!hasProc)("under the real /proc: an error, not a hang (skipped where there is no /proc)", async () => {
+    for (const folder of ["/proc/self/x", "/proc/nonexist/x"]) {
+      await expect(makeFolder(folder), folder).rejects.toMatchObject({ code: anyString(), path: folder });
+      expect(() => makeFolderSync(folder), folder).toThrow(expect.objectContaining({ path: folder }));
+    }
+  });
 });

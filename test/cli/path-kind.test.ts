@@ -1,6 +1,6 @@
 // What a path given on the command line is, in the words a refusal uses (cli/path-kind.ts).
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,24 @@ describe("whyNot", () => {
     const dangling = path.join(tmp, "dangling");
     symlinkSync(path.join(tmp, "gone"), dangling);
     expect(whyNot("file", dangling)).toBe("does not exist");
+  });
+});
+
+// `--vault FIFO` was told the named pipe "is a file, not a folder". Made with mkfifo, which Windows lacks.
+describe("what is neither a file nor a folder", () => {
+  const hasMkfifo = process.platform !== "win32" && spawnSync("mkfifo", ["--version"]).status === 0;
+  it.skipIf(!hasMkfifo)("is named as what it is: a named pipe (skipped where there is no mkfifo)", () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vault-research-path-kind-"));
+    const fifo = path.join(tmp, "pipe");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    expect(whyNot("folder", fifo)).toBe("is a named pipe (FIFO), not a folder");
+    expect(whyNot("file", fifo)).toBe("is a named pipe (FIFO), not a file");
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it.skipIf(!existsSync("/dev/null"))("is named as what it is: a device", () => {
+    expect(whyNot("folder", "/dev/null")).toBe("is a device, not a folder");
+    expect(whyNot("file", "/dev/null")).toBe("is a device, not a file");
   });
 });
 

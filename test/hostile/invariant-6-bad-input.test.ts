@@ -154,12 +154,17 @@ describe("hostile settings are reported and replaced by defaults, one field at a
     expect(readResearchResult(run.out).trace_path).toMatch(/^Runs\//);
   });
 
-  it("wrong types and settings that are not an object", async () => {
-    for (const raw of [{ external: { count: "ten", providers: ["brave", 7] }, notes: "yes" }, [1, 2], "settings", 42]) {
-      const file = place.box.write("bad.json", JSON.stringify(raw));
+  it("wrong types are warned about and replaced; settings that are not an object refuse the run, naming the file", async () => {
+    const wrongTypes = place.box.write("bad.json", JSON.stringify({ external: { count: "ten", providers: ["brave", 7] }, notes: "yes" }));
+    const warned = await cli(place.box, ["search", QUERY, "--config", wrongTypes]);
+    expect(warned.code).toBe(0);
+    expect(warned.err).toMatch(/warning/);
+    // A run on defaults would quietly drop what the file was meant to say (web search off, folders left out).
+    for (const raw of [null, [1, 2], "settings", 42]) {
+      const file = place.box.write("not-settings.json", JSON.stringify(raw));
       const run = await cli(place.box, ["search", QUERY, "--config", file]);
-      expect(run.code).toBe(0);
-      expect(run.err).toMatch(/warning/);
+      expect(run.code, JSON.stringify(raw)).toBe(2);
+      expect(run.err).toMatch(/Config file .*not-settings\.json holds .*, not an object of settings/);
     }
   });
 });

@@ -35,6 +35,16 @@ describe("parseModelSpec", () => {
     }
   });
 
+  it("refuses a key given as the model (no kind), or after anthropic's @, without repeating it", () => {
+    for (const spec of ["sk-proj-Abcdefghijklmnop0123456789", "AIzaSyAbcdefghijklmnop0123456789", "anthropic:claude@sk-ant-api03-Abcdefghijklmnop0123456789"]) {
+      const parsed = parseModelSpec(spec);
+      expect(parsed.ok, spec).toBe(false);
+      expect(JSON.stringify(parsed), spec).not.toMatch(/Abcdefghijklmnop/i);
+    }
+    expect(parseModelSpec("sk-proj-Abcdefghijklmnop0123456789")).toMatchObject({ ok: false, error: { message: stringContaining("Unknown model kind a value that looks like an API key.") } });
+    expect(parseModelSpec("anthropic:claude@x")).toMatchObject({ ok: false, error: { message: stringContaining('"anthropic:claude": anthropic models take no base URL (the part after @)') } });
+  });
+
   it("refuses a base URL with a user name or password, in words that do not repeat it", () => {
     for (const spec of ["openai:llama3@http://me:s3cret-pw@localhost:1234/v1", "openai:m@https://s3cret-pw@proxy.example/v1"]) {
       const parsed = parseModelSpec(spec);

@@ -6,6 +6,8 @@ import type { Clock, Http } from "../../ports";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL } from "../openai-compatible";
 import type { EmbeddingModel } from "./embedding-model";
 import { originOf } from "../../text/urls";
+import { valueShown } from "../../text/value-shown";
+import { looksLikeApiKey } from "../../settings";
 import { readModelAtBaseUrl, specProblem } from "../model-at-base-url";
 import { DEFAULT_OLLAMA_BASE_URL, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaEmbeddingModel } from "./ollama-embedding";
 import { openAiEmbeddingModel } from "./openai-embedding";
@@ -26,9 +28,11 @@ export function parseEmbedSpec(spec: string): EmbedSpecResult {
   if (text === "") return usage(`The embedding spec is empty. ${SPEC_HELP}.`);
   if (text.toLowerCase() === "none") return { ok: true, config: { kind: "none" } };
   const colon = text.search(/[:@]/);
-  const kind = (colon < 0 ? text : text.slice(0, colon)).toLowerCase();
+  // Named as written: `AIza…` lower-cased is no key's shape, and would be repeated.
+  const kindAsWritten = colon < 0 ? text : text.slice(0, colon);
+  const kind = kindAsWritten.toLowerCase();
   const rest = colon < 0 ? "" : text[colon] === ":" ? text.slice(colon + 1) : text.slice(colon);
-  if (kind !== "ollama" && kind !== "openai") return usage(`Unknown embedding kind "${kind}". ${SPEC_HELP}.`);
+  if (kind !== "ollama" && kind !== "openai") return usage(`Unknown embedding kind ${valueShown(kindAsWritten, looksLikeApiKey)}. ${SPEC_HELP}.`);
 
   const read = kind === "ollama"
     ? readModelAtBaseUrl(rest, { baseUrl: DEFAULT_OLLAMA_BASE_URL, model: DEFAULT_OLLAMA_EMBEDDING_MODEL })

@@ -31,6 +31,15 @@ describe("--embed SPEC", () => {
     }
   });
 
+  it("refuses a key given as the embedding model, without a kind, without repeating it", () => {
+    for (const spec of ["sk-Abcdefghijklmnop0123456789", "AIzaSyAbcdefghijklmnop0123456789", "tvly-Abcdefghijklmnop0123456789@http://x"]) {
+      const parsed = parseEmbedSpec(spec);
+      expect(parsed, spec).toMatchObject({ ok: false, error: { kind: "usage" } });
+      expect(JSON.stringify(parsed), spec).not.toMatch(/Abcdefghijklmnop/i);
+      if (!parsed.ok) expect(parsed.error.message, spec).toContain("Unknown embedding kind a value that looks like an API key.");
+    }
+  });
+
   it("formats back to the shortest spec that gives the same config", () => {
     for (const spec of ["none", "ollama:nomic-embed-text", "ollama:x@http://gpu:1", "openai:m", "openai:m@https://api.openai.com/v1"]) {
       const parsed = parseEmbedSpec(spec);
