@@ -11,6 +11,14 @@ let askCount = 0;
  */
 let unsent = "";
 
+/**
+ * Keeps `question` for the next opening, as if its box had been closed unasked: the panel could not
+ * take it (a run going, and the panel's own box holding the user's draft, which it never replaces).
+ */
+export function keepUnsentQuestion(question: string): void {
+  if (question.trim() !== "") unsent = question;
+}
+
 /** Forgets a kept question (tests; a new session starts empty anyway). */
 export function forgetUnsentQuestion(): void {
   unsent = "";

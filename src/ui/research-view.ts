@@ -19,6 +19,7 @@ import type { Promotion } from "../notes/trace-note";
 import { webOutcomeOfTrace, webOutcomeSummary, type WebOutcome } from "../notes/web-outcome";
 import { errorMessage } from "../text/error-message";
 import { answerAsMarkdown } from "./answer-markdown";
+import { keepUnsentQuestion } from "./ask-modal";
 import { citationTargets, renderAnswer, type ChipActions } from "./answer-render";
 import { Composer, FRESHNESS_LABELS, MODE_LABELS, withinSettings, type TurnOptions } from "./composer";
 import { renderEvidence, type EvidenceActions } from "./evidence-cards";
@@ -73,6 +74,18 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
 export const KEY_NOT_SHOWN = "A question that looked like an API key (not shown)";
 
 export const BUSY_SENTENCE = "A run is in progress. Stop it with Esc or the stop button, or wait for it to finish.";
+
+/** A question asked from elsewhere mid-run, put in the panel's empty box. */
+export const KEPT_IN_BOX = "A run is in progress. Your question is in the box below: send it when the run ends, or stop the run first.";
+
+/**
+ * A question asked from elsewhere mid-run while the box holds the user's draft: neither replaces the
+ * other, and nothing is asked by itself; the question waits in the Ask box, where it was typed.
+ */
+export const KEPT_IN_ASK_BOX = "A run is in progress and the box below holds your draft, so your question is kept in the Ask box: it is there, ready to ask, the next time you open it.";
+
+/** The unverified banner's title, and what is said of such an answer when its run ends. */
+export const UNVERIFIED_SENTENCE = "Unverified answer: its citations did not check out. Read it with care.";
 
 interface Turn {
   question: string;
@@ -171,10 +184,13 @@ export class ResearchView extends ItemView {
   /** Asks a question as a new turn of this chat. Earlier questions travel along as history. */
   async ask(question: string, options: Partial<TurnOptions> = {}): Promise<void> {
     if (this.running) {
-      // Asked from elsewhere (the Ask modal, a selection): the question is kept, not dropped.
-      const kept = this.composer.keepForLater(question);
-      new Notice(kept ? "A research run is still going. Your question is in the box below: send it when the run ends, or stop the run first." : "A research run is still going. Stop it first.");
-      this.status.say(BUSY_SENTENCE);
+      // Asked from elsewhere (the Ask modal, a selection): the question is kept, not dropped, and the
+      // live region says where, since a notice reaches no screen reader.
+      const inBox = this.composer.keepForLater(question);
+      if (!inBox) keepUnsentQuestion(question);
+      const where = inBox ? KEPT_IN_BOX : KEPT_IN_ASK_BOX;
+      new Notice(where);
+      this.status.say(where);
       return;
     }
     // Choices from an earlier turn (Retry) are held to the settings as they are now.
@@ -204,8 +220,9 @@ export class ResearchView extends ItemView {
       await this.renderResult(turn, result, cancelled, prepared.store);
     } catch (error) {
       if (turn.state === "cancelled") return;
-      this.finishTurn(turn, "failed");
-      renderProblems(turn.bodyEl, [problemOfFailure(error)], this.problemActions(turn));
+      const problem = problemOfFailure(error);
+      this.finishTurn(turn, "failed", undefined, problem);
+      renderProblems(turn.bodyEl, [problem], this.problemActions(turn));
     }
     // A stopped run that ends late does not pull the panel back from a newer turn.
     if (this.turns.at(-1) === turn) this.scrollToTurn(turn);
@@ -226,7 +243,7 @@ export class ResearchView extends ItemView {
     // Stopped while the run was being prepared (the index still building): it never starts.
     if (turn.controller.signal.aborted) return null;
     if (!prepared.ok) {
-      this.finishTurn(turn, "failed");
+      this.finishTurn(turn, "failed", undefined, prepared.problem);
       // A run that cannot be prepared is a setting to fix (the model's key).
       renderProblems(turn.bodyEl, [{ ...prepared.problem, action: prepared.problem.action ?? "open_settings" }], this.problemActions(turn));
       return null;
@@ -271,7 +288,8 @@ export class ResearchView extends ItemView {
     return turn;
   }
 
-  private finishTurn(turn: Turn, state: Turn["state"], result?: ResearchResult): void {
+  /** `problem`: why a failed turn failed, said with its ending (a screen reader hears no problem box appear). */
+  private finishTurn(turn: Turn, state: Turn["state"], result?: ResearchResult, problem?: RunProblem): void {
     turn.state = state;
     turn.el.removeClass("is-running");
     turn.el.addClass(`is-${state}`);
@@ -279,10 +297,19 @@ export class ResearchView extends ItemView {
     if (this.running === turn) {
       this.running = null;
       this.composer.setRunning(false);
-      const sentence = result ? stopSentence(result) : undefined;
-      const ending = state === "cancelled" ? "Cancelled." : state === "failed" ? "The run failed." : `Finished in ${this.status.elapsed()}.`;
-      this.status.finish(sentence && state === "done" ? `${ending} ${sentence}` : ending);
+      this.status.finish(this.ending(state, result, problem));
     }
+  }
+
+  /** How a turn ended, in the words the status line shows and the live region says once. */
+  private ending(state: Turn["state"], result?: ResearchResult, problem?: RunProblem): string {
+    if (state === "cancelled") return "Cancelled.";
+    if (state === "failed") return problem ? failureSentence(problem) : "The run failed.";
+    const sentences = [`Finished in ${this.status.elapsed()}.`];
+    const stop = result ? stopSentence(result) : undefined;
+    if (stop) sentences.push(stop);
+    if (result && answerShown(result) && !answerVerified(result)) sentences.push(UNVERIFIED_SENTENCE);
+    return sentences.join(" ");
   }
 
   /** `store`: the vault the run read, where "Save trace note" writes a stopped run's trace. */
@@ -296,9 +323,8 @@ export class ResearchView extends ItemView {
     renderProblems(el, problems, this.problemActions(turn));
     const sentence = stopSentence(result);
     if (sentence) el.createDiv({ cls: ["vault-research-stop", `is-${result.stop_reason}`], text: sentence });
-    // No evidence, no brief: quoting the nearest unrelated notes would contradict the sentence above.
-    const noEvidence = result.stop_reason === "no_evidence" && result.pack.external_evidence.length === 0;
-    if (result.answer && !noEvidence) await this.renderAnswerBox(el, result);
+    const noEvidence = noEvidenceAnywhere(result);
+    if (answerShown(result)) await this.renderAnswerBox(el, result);
     this.renderActions(el, turn, result, { noEvidence, stoppedBeforeNote: cancelledEarlier && !result.trace_path && notWrittenWarning(result), store });
     const explainEphemeral = !this.ephemeralExplained && result.pack.external_evidence.length > 0;
     if (explainEphemeral) this.ephemeralExplained = true;
@@ -351,11 +377,11 @@ export class ResearchView extends ItemView {
 
   private async renderAnswerBox(parent: HTMLElement, result: ResearchResult): Promise<void> {
     const answer = result.answer!;
-    const verified = answer.verified && result.verification?.passed !== false;
+    const verified = answerVerified(result);
     const answerEl = parent.createDiv({ cls: ["vault-research-answer", verified ? "is-verified" : "is-unverified"] });
     if (!verified) {
       const banner = answerEl.createDiv({ cls: "vault-research-unverified" });
-      banner.createDiv({ cls: "vault-research-unverified-title", text: "Unverified answer: its citations did not check out. Read it with care." });
+      banner.createDiv({ cls: "vault-research-unverified-title", text: UNVERIFIED_SENTENCE });
       const errors = result.verification?.errors ?? [];
       if (errors.length > 0) {
         const list = banner.createEl("ul");
@@ -446,10 +472,19 @@ export class ResearchView extends ItemView {
   private async copyAnswer(result: ResearchResult): Promise<void> {
     try {
       await navigator.clipboard.writeText(answerAsMarkdown(result));
-      new Notice("Answer copied.");
+      this.tell("Answer copied.");
     } catch {
-      new Notice("Could not copy the answer to the clipboard.");
+      this.tell("Could not copy the answer to the clipboard.");
     }
+  }
+
+  /**
+   * The outcome of a turn's action: a notice for the eyes, and the live region for a screen reader
+   * (a notice is not read out), leaving the status line's ending in view.
+   */
+  private tell(text: string): void {
+    new Notice(text);
+    this.status.aside(text);
   }
 
   private insertAnswer(result: ResearchResult): void {
@@ -457,11 +492,11 @@ export class ResearchView extends ItemView {
     const view = this.app.workspace.getMostRecentLeaf()?.view ?? null;
     const editorView = view instanceof MarkdownView ? view : this.app.workspace.getActiveViewOfType(MarkdownView);
     if (!editorView) {
-      new Notice("Open a note first, then insert the answer at its cursor.");
+      this.tell("Open a note first, then insert the answer at its cursor.");
       return;
     }
     editorView.editor.replaceSelection(answerAsMarkdown(result));
-    new Notice(`Answer inserted into ${editorView.file?.basename ?? "the note"}.`);
+    this.tell(`Answer inserted into ${editorView.file?.basename ?? "the note"}.`);
   }
 
   private chipActions(): ChipActions {
@@ -499,6 +534,33 @@ function notWrittenWarning(result: ResearchResult): boolean {
 function judgedNoEvidence(result: ResearchResult): boolean {
   if (result.stop_reason === "no_evidence") return true;
   return result.pack.judge.verdict === "no_evidence" && result.stop_reason !== "cancelled" && result.stop_reason !== "timeout";
+}
+
+/** Nothing found, in the vault or outside it. */
+function noEvidenceAnywhere(result: ResearchResult): boolean {
+  return result.stop_reason === "no_evidence" && result.pack.external_evidence.length === 0;
+}
+
+/** Whether the turn shows an answer: no evidence, no brief, since quoting the nearest unrelated notes would contradict the stop line. */
+function answerShown(result: ResearchResult): boolean {
+  return result.answer !== undefined && !noEvidenceAnywhere(result);
+}
+
+/** Whether the answer passed verification; one that did not is shown, and said, as unverified. */
+function answerVerified(result: ResearchResult): boolean {
+  return result.answer?.verified === true && result.verification?.passed !== false;
+}
+
+/**
+ * A failed run's ending, in the sentence its problem box shows: "The research run failed: …" for a
+ * run that threw. A sentence holding what looks like an API key is not repeated, as a question that
+ * is one is not shown (KEY_NOT_SHOWN): the status line and the live region keep no key.
+ */
+function failureSentence(problem: RunProblem): string {
+  if (keyInQuestion(problem.message)) return "The run failed. Its error holds what looks like an API key, so it is not repeated here.";
+  const message = problem.message.trim();
+  const said = /[.!?…]$/.test(message) ? message : `${message}.`;
+  return said.startsWith("The research run failed") ? said : `The run failed. ${said}`;
 }
 
 /** A model that could not answer leaves the evidence brief in its place, shown as the answer. */

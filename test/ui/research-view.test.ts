@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { WorkspaceLeaf as ObsidianLeaf } from "obsidian";
+import type { App as ObsidianApp, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, MarkdownView, notices, Vault, WorkspaceLeaf } from "../stubs/obsidian";
-import { KEY_NOT_SHOWN, ResearchView, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
+import { AskQuestionModal, forgetUnsentQuestion } from "../../src/ui/ask-modal";
+import { KEPT_IN_ASK_BOX, KEPT_IN_BOX, KEY_NOT_SHOWN, ResearchView, UNVERIFIED_SENTENCE, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
 import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
@@ -512,6 +513,73 @@ describe("what the panel says to a screen reader", () => {
     expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toMatch(/^Finished in/);
   });
 
+  it("says an unverified answer is unverified when its run ends, once", async () => {
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), "Made up [src:0000000000].", {
+        answer: { text: "Made up [src:0000000000].", kind: "model", verified: false },
+        verification: { passed: false, errors: [{ kind: "unknown_key", key: "src:0000000000", message: "src:0000000000 is not a source of this answer." }], warnings: [] },
+        stop_reason: "verification_failed",
+      }),
+    );
+    const said = announcements(panel);
+    panel.type("How do CRDTs merge?");
+    panel.press("Enter");
+    await panel.settled();
+    expect(said).toEqual(["Starting…", expect.stringMatching(/^Finished in \d+\.\d s\. Unverified answer: its citations did not check out\. Read it with care\.$/)]);
+    expect(said.filter((s) => s.includes(UNVERIFIED_SENTENCE))).toHaveLength(1);
+    expect(panel.el.querySelector(".vault-research-unverified-title")!.textContent).toBe(UNVERIFIED_SENTENCE);
+  });
+
+  it("says why a run failed, in its problem's sentence, not only that it failed", async () => {
+    const broken = await openPanel(async () => {
+      throw new Error("index exploded");
+    });
+    const said = announcements(broken);
+    broken.type("anything");
+    broken.press("Enter");
+    await broken.settled();
+    expect(said).toEqual(["Starting…", "The research run failed: index exploded."]);
+
+    const missing = await openPanel(async () => result(pack("q", []), null), {
+      host: { prepareRun: async () => ({ ok: false, problem: { severity: "error", kind: "missing_key", message: "Anthropic models need an API key, and none is set." } }) },
+    });
+    const saidMissing = announcements(missing);
+    missing.type("anything");
+    missing.press("Enter");
+    await missing.settled();
+    expect(saidMissing).toEqual(["Starting…", "The run failed. Anthropic models need an API key, and none is set."]);
+  });
+
+  it("never says a key a failure's message holds", async () => {
+    const key = "sk-proj-4fT9xQ2mZ8vL1cB7nR3wK6yH0";
+    const panel = await openPanel(async () => {
+      throw new Error(`the server refused ${key}`);
+    });
+    const said = announcements(panel);
+    panel.type("anything");
+    panel.press("Enter");
+    await panel.settled();
+    expect(said.at(-1)).toBe("The run failed. Its error holds what looks like an API key, so it is not repeated here.");
+    expect(said.join(" ")).not.toContain(key);
+  });
+
+  it("says the answer was copied, and leaves the run's ending in view", async () => {
+    const panel = await openPanel(async (request) => result(pack(request.question, [crdt]), `Merges offline [${crdt.source_key}].`));
+    const said = announcements(panel);
+    panel.type("q");
+    panel.press("Enter");
+    await panel.settled();
+    vi.stubGlobal("navigator", { clipboard: { writeText: async () => {} } });
+    try {
+      panel.el.querySelector<HTMLElement>(".vault-research-turn-action.is-copy")!.click();
+      await panel.settled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(said).toEqual(["Starting…", expect.stringMatching(/^Finished in/), "Answer copied."]);
+    expect(panel.el.querySelector(".vault-research-run-text")!.textContent).toMatch(/^Finished in/);
+  });
+
   it("names a step the run is still on after a pause, once", async () => {
     vi.useFakeTimers();
     try {
@@ -676,15 +744,38 @@ describe("a question asked while a run is going", () => {
     expect(notices.at(-1)?.message).toMatch(/question is in the box/);
   });
 
-  it("never replaces what the user is typing in the box", async () => {
+  it("never replaces what the user is typing in the box, and keeps the question in the Ask box instead, saying so in the live region", async () => {
+    forgetUnsentQuestion();
     const panel = await openPanel(() => new Promise(() => {}));
     panel.type("first question");
     panel.press("Enter");
     await new Promise((r) => setTimeout(r, 0));
     panel.type("a draft of my own");
-    await panel.view.ask("a selection to research");
+    await panel.view.ask("a question typed in the Ask modal");
+    expect(panel.calls).toHaveLength(1);
     expect(panel.el.querySelector<HTMLTextAreaElement>(".vault-research-input")!.value).toBe("a draft of my own");
-    expect(notices.at(-1)?.message).toMatch(/Stop it first/);
+    expect(notices.at(-1)?.message).toBe(KEPT_IN_ASK_BOX);
+    expect(texts(panel.el, ".vault-research-run-announcer")).toEqual([KEPT_IN_ASK_BOX]);
+
+    // The next Ask box opens with it, selected, as after Esc: Enter asks it once the run is over.
+    const asked: string[] = [];
+    const modal = new AskQuestionModal(panel.app as unknown as ObsidianApp, (q) => asked.push(q));
+    modal.open();
+    const box = modal.contentEl.querySelector("textarea")!;
+    expect(box.value).toBe("a question typed in the Ask modal");
+    expect([box.selectionStart, box.selectionEnd]).toEqual([0, box.value.length]);
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    expect(asked).toEqual(["a question typed in the Ask modal"]);
+    forgetUnsentQuestion();
+  });
+
+  it("says where it put a question it took into the empty box, in the live region as well as a notice", async () => {
+    const panel = await openPanel(() => new Promise(() => {}));
+    panel.type("first question");
+    panel.press("Enter");
+    await new Promise((r) => window.setTimeout(r, 0));
+    await panel.view.ask("a selection to research");
+    expect(texts(panel.el, ".vault-research-run-announcer")).toEqual([KEPT_IN_BOX]);
   });
 });
 
