@@ -32,7 +32,12 @@ export interface HttpResponse {
   bytes?: Uint8Array;
 }
 
-export type HttpFailureKind = "network" | "timeout" | "too_large" | "aborted" | "replay_miss";
+/**
+ * `redirect`: the server answered, but with redirects the request did not follow to an end (it kept
+ * redirecting, or sent it to another site): it was reached, so it is never said as one that could not
+ * be (`network`), which put "Could not reach SearXNG:" before "… kept redirecting".
+ */
+export type HttpFailureKind = "network" | "timeout" | "too_large" | "aborted" | "replay_miss" | "redirect";
 
 /** Thrown by Http adapters when no response could be had at all (a 4xx/5xx is a response, not this). */
 export class HttpFailure extends Error {

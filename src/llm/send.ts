@@ -86,6 +86,12 @@ function transportError(post: JsonPost, error: unknown): ModelError {
         return new ModelError("network", `Could not reach ${post.serverName}: ${scrub(error.message, post.secrets)}`);
       case "replay_miss":
         return new ModelError("unavailable", scrub(error.message, post.secrets));
+      case "redirect":
+        // Reached, every time: "Could not reach the model server at …:" said otherwise, and the panel "Could not reach the model's server."
+        return new ModelError("http", `${capitalise(post.serverName)} answered, but ${scrub(error.message, post.secrets)}`);
+      default:
+        // A kind added to HttpFailure fails to compile here until it is worded above.
+        error.kind satisfies never;
     }
   }
   const message = error instanceof Error ? error.message : String(error);

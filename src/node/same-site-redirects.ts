@@ -32,7 +32,8 @@ export interface HopAnswer {
 /**
  * `req` sent through `send`, its redirects followed on the same site with its method, headers and
  * body (303, or 301/302 after a POST: a GET without a body, as browsers do); a redirect to another
- * site fails without sending anything there. A request that follows redirects itself
+ * site fails without sending anything there, and so do more than five: an `HttpFailure` of the
+ * `redirect` kind. A request that follows redirects itself
  * (`redirect: "manual"`, the fetch guard's) gets its first answer as it is.
  */
 export async function followedOnSameSite(req: HttpRequest, send: (hop: Hop) => Promise<HopAnswer>): Promise<HttpResponse> {
@@ -44,7 +45,7 @@ export async function followedOnSameSite(req: HttpRequest, send: (hop: Hop) => P
     await answer.discard();
     if (hop.index >= MAX_REDIRECTS) throw redirectLoop(req.url);
     if (!sameSite(hop.url, next)) {
-      throw new HttpFailure("network", `${new URL(hop.url).host} redirected to another site (${next.host}); the request was not sent there, so nothing it carried (a key among it) left for a site you did not name.`);
+      throw new HttpFailure("redirect", `${new URL(hop.url).host} redirected to another site (${next.host}); the request was not sent there, so nothing it carried (a key among it) left for a site you did not name.`);
     }
     const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && hop.method === "POST");
     hop = asGet ? { url: next.href, method: "GET", index: hop.index + 1 } : { ...hop, url: next.href, index: hop.index + 1 };
@@ -53,11 +54,11 @@ export async function followedOnSameSite(req: HttpRequest, send: (hop: Hop) => P
 
 /**
  * A server that answered every time, with a redirect: the words say what it did, as the plugin's
- * requestUrl says Chromium's loop (request-url-http.ts). "127.0.0.1:8888 redirected more than 5
- * times." followed "Could not reach SearXNG:", for a server that was reached six times.
+ * requestUrl says Chromium's loop (request-url-http.ts), and its kind that it was reached (`redirect`):
+ * as `network`, "Could not reach SearXNG:" stood before the words of a server reached six times.
  */
 function redirectLoop(url: string): HttpFailure {
-  return new HttpFailure("network", `${hostOf(url, "The server")} kept redirecting (more than ${MAX_REDIRECTS} times); the request was given up on.`);
+  return new HttpFailure("redirect", `${hostOf(url, "The server")} kept redirecting (more than ${MAX_REDIRECTS} times); the request was given up on.`);
 }
 
 function redirectTarget(answer: HopAnswer, from: string): URL | null {

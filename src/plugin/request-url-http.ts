@@ -75,12 +75,13 @@ export class RequestUrlHttp implements Http {
 
 /**
  * Why requestUrl had no answer for us. A redirect loop was reached, each time: said as the Node
- * path's rule says it (node/same-site-redirects.ts), not "Could not reach …: net::ERR_TOO_MANY_REDIRECTS".
+ * path's rule says it (node/same-site-redirects.ts), of the `redirect` kind, not "Could not reach …:
+ * net::ERR_TOO_MANY_REDIRECTS".
  * Chromium's words on desktop; iOS's and Android's (OkHttp) on mobile.
  */
 function unreached(where: string, error: unknown): HttpFailure {
   const said = errorMessage(error, "unknown network error");
-  if (REDIRECT_LOOP.test(said)) return new HttpFailure("network", `${where} kept redirecting; the request was given up on.`);
+  if (REDIRECT_LOOP.test(said)) return new HttpFailure("redirect", `${where} kept redirecting; the request was given up on.`);
   return new HttpFailure("network", `Could not reach ${where}: ${said}`);
 }
 

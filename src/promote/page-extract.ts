@@ -207,7 +207,10 @@ async function getPage(url: string, http: Http, options: FetchPageOptions & { ma
   } catch (error) {
     if (!(error instanceof HttpFailure)) return unusable({ kind: "network" }, errorMessage(error));
     const kind = error.kind;
-    return kind === "aborted" ? { kind: "cancelled" } : unusable({ kind }, error.message);
+    if (kind === "aborted") return { kind: "cancelled" };
+    // Pages have no problem kind of their own for a redirect loop (the guard follows a page's redirects and
+    // refuses more than it allows; requestUrl on mobile follows them itself): said as unreached, in its own words.
+    return unusable({ kind: kind === "redirect" ? "network" : kind }, error.message);
   }
 }
 

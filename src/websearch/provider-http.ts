@@ -9,7 +9,8 @@ import { hideKey } from "../text/secret-scrub";
 import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
 import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
-import { retryAfterHeaderMs } from "../text/retry-after";
+import { maxRetryAfterMs, retryAfterHeaderMs } from "../text/retry-after";
+import { aside as asideOf, saidWithCode } from "../text/asides";
 
 /** Bodies above this are refused before parsing: no search answer we ask for comes near it. */
 export const maxResponseBytes = 2_000_000;
@@ -52,33 +53,16 @@ export function quoted(text: string, max = maxQuotedChars): string {
 }
 
 /**
- * A server's words (or code) as an aside in a sentence of ours, " (…)", or "" when it said none:
- * quoted (one line, cut short) and without a full stop of its own, which the closing bracket left
- * standing before ours: Tavily's refused key read "…(Unauthorized: missing or invalid API key.). Check…".
+ * A server's words as an aside in a sentence of ours, " (…)", or "" when it said none: quoted first
+ * (its HTML and entities as plain text), then as every aside is (`../text/asides.ts`: one line, cut
+ * short, no full stop of its own before the bracket).
  */
 export function aside(words: string | undefined): string {
-  const line = withoutFinalStops(quoted(words ?? ""));
-  return line === "" ? "" : ` (${line})`;
+  return asideOf(quoted(words ?? ""));
 }
 
-/**
- * A server's words with its error code after them as an aside: "…between 1 and 100
- * (paramvalidator-outofrange-minmax)". The words' own full stop goes: it read "100. (paramvalidator-…)".
- */
-export function saidWithCode(words: string, code: string | undefined): string {
-  return code ? `${withoutFinalStops(words)}${aside(code)}` : words;
-}
-
-/**
- * `text` without the full stops and white space at its end. Walked back by hand: a pattern such as
- * /[.\s]+$/ tries again from every dot of a long run that does not end the text, and an error body
- * of 50,000 dots and a letter held the thread for seconds (a megabyte of them, for hours).
- */
-function withoutFinalStops(text: string): string {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === "." || /\s/.test(text[end - 1]))) end--;
-  return text.slice(0, end);
-}
+/** A server's words with its error code after them as an aside (`../text/asides.ts`). */
+export { saidWithCode };
 
 export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
@@ -235,6 +219,12 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
         return failWith(call, "network", error.message);
       case "network":
         return failWith(call, "network", `Could not reach ${call.label}: ${error.message}`);
+      case "redirect":
+        // Reached, every time: "Could not reach SearXNG:" and "SearXNG could not be reached" said otherwise.
+        return failWith(call, "http", `${call.label} answered, but ${error.message}`);
+      default:
+        // A kind added to HttpFailure fails to compile here until it is worded above.
+        error.kind satisfies never;
     }
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -251,12 +241,8 @@ export function retryAfterMs(headers: Record<string, string>, now: number): numb
   return wait === undefined ? undefined : Math.min(wait, maxRetryAfterMs);
 }
 
-/**
- * The longest wait a rate limit is believed to ask for: a day (Stack Exchange's daily quota resets
- * within one). A larger number is a server's mistake (milliseconds sent as seconds, a date in 2999),
- * and believed it held every later call of the session back, for good.
- */
-export const maxRetryAfterMs = 86_400_000;
+/** The longest wait a rate limit is believed to ask for, a day: its one home is `../text/retry-after.ts`. */
+export { maxRetryAfterMs };
 
 function askedWaitMs(headers: Record<string, string>, now: number): number | undefined {
   const retryAfter = retryAfterHeaderMs(headers["retry-after"], now);

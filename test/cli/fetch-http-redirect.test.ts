@@ -55,6 +55,8 @@ describe("redirects of a request that carries a key", () => {
   it("to another site are not followed: the other site never hears of the request", async () => {
     const failure = await http().request(post(`${askedOrigin}/away`)).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(HttpFailure);
+    // The asked server answered: of the `redirect` kind, never `network` ("Could not reach …").
+    expect(failure).toMatchObject({ kind: "redirect" });
     expect((failure as HttpFailure).message).toMatch(/redirected to another site \(localhost:\d+\); the request was not sent there/);
     expect(reachedOther).toEqual([]);
   });
@@ -73,6 +75,7 @@ describe("redirects of a request that carries a key", () => {
   it("that never end are given up on, saying the server kept redirecting", async () => {
     const failure = await http().request({ method: "GET", url: `${askedOrigin}/loop` }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(HttpFailure);
+    expect(failure).toMatchObject({ kind: "redirect" });
     expect((failure as HttpFailure).message).toBe(`${new URL(askedOrigin).host} kept redirecting (more than 5 times); the request was given up on.`);
     expect(reachedAsked).toHaveLength(6);
   });

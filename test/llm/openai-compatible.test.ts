@@ -230,6 +230,18 @@ describe("OpenAI-compatible model", () => {
     expect(error.message).toContain("http://localhost:11434");
   });
 
+  // Reached every time: "Could not reach the model server at …: … kept redirecting", and the panel "Could not reach the model's server."
+  it("says a server that kept redirecting, or redirected to another site, answered: an http failure, not a network one", async () => {
+    for (const said of ["localhost:11434 kept redirecting (more than 5 times); the request was given up on.", "localhost:11434 redirected to another site (example.org); the request was not sent there."]) {
+      const http = fakeHttp(() => {
+        throw new HttpFailure("redirect", said);
+      });
+      const error = await failureOf(openAiCompatibleModel({ http, model: "m" }).complete(ask));
+      expect(error.kind).toBe("http");
+      expect(error.message).toBe(`The model server at http://localhost:11434 answered, but ${said}`);
+    }
+  });
+
   it("gives up at its timeout even when the transport never answers", async () => {
     const http = fakeHttp(() => new Promise(() => undefined));
     const error = await failureOf(openAiCompatibleModel({ http, model: "m", timeoutMs: 50 }).complete(ask));

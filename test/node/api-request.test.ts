@@ -79,6 +79,7 @@ describe("a request that carries a key, over Node", () => {
   it("is not taken to another site by a redirect: the other site hears nothing, requestUrl is not asked", async () => {
     const failure = await keyed().request(post(`${serviceOrigin}/away?api_key=${KEY}`)).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(HttpFailure);
+    expect(failure).toMatchObject({ kind: "redirect" });
     expect((failure as Error).message).toMatch(/redirected to another site \(localhost:\d+\); the request was not sent there/);
     expect((failure as Error).message).not.toContain(KEY);
     expect(otherHeard).toEqual([]);

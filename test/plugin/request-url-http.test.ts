@@ -83,13 +83,15 @@ describe("requestUrl Http", () => {
     expect((error as Error).message).not.toContain("abc");
   });
 
-  // "Could not reach …: net::ERR_TOO_MANY_REDIRECTS" for a server that answered, every time.
-  it.each(["net::ERR_TOO_MANY_REDIRECTS", "Too many follow-up requests: 21", "too many HTTP redirects"])("says a redirect loop (%s) as one that kept redirecting, without its query", async (said) => {
+  // "Could not reach …: net::ERR_TOO_MANY_REDIRECTS" for a server that answered, every time; then, of
+  // the `network` kind, "Could not reach SearXNG:" before the right words.
+  it.each(["net::ERR_TOO_MANY_REDIRECTS", "Too many follow-up requests: 21", "too many HTTP redirects"])("says a redirect loop (%s) as one that kept redirecting, of the kind of a server reached, without its query", async (said) => {
     setRequestUrlHandler(() => {
       throw new Error(said);
     });
     const error = await new RequestUrlHttp().request({ method: "GET", url: "http://127.0.0.1:8888/search?q=kites" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpFailure);
+    expect(error).toMatchObject({ kind: "redirect" });
     expect((error as Error).message).toBe("http://127.0.0.1:8888/search kept redirecting; the request was given up on.");
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HttpFailure, type HttpResponse } from "../../src/ports";
 import { createBraveProvider } from "../../src/websearch/providers/brave";
@@ -124,6 +126,18 @@ describe("each error kind maps from its real-world trigger", () => {
     expect(error.kind).toBe("network");
     expect(error.message).toContain("ENOTFOUND");
   });
+
+  // Reached every time: "Could not reach Brave Web: … kept redirecting", and the panel said it could not be reached.
+  it("http, not network: a server that kept redirecting, or redirected to another site, answered", async () => {
+    for (const said of ["127.0.0.1:8888 kept redirecting (more than 5 times); the request was given up on.", "127.0.0.1:8888 redirected to another site (localhost:8888); the request was not sent there."]) {
+      const error = await failure(createBraveWebProvider(), () => {
+        throw new HttpFailure("redirect", said);
+      });
+      expect(error.kind).toBe("http");
+      expect(error.message).toBe(`Brave Web answered, but ${said}`);
+      expect(error.message).not.toMatch(/could not reach/i);
+    }
+  });
 });
 
 describe("Brave LLM Context fallback", () => {
@@ -205,6 +219,13 @@ describe("keys never leak", () => {
 });
 
 describe("a server's words inside a sentence of ours", () => {
+  // One home each (STYLE.md): the Retry-After cap is text/retry-after.ts's, the aside's rule text/asides.ts's.
+  it("are worded by text/'s rules, of which provider-http keeps no copy of its own", () => {
+    const source = readFileSync(path.join(__dirname, "../../src/websearch/provider-http.ts"), "utf8");
+    expect(source).not.toMatch(/\bconst maxRetryAfterMs\b|\bfunction withoutFinalStops\b/);
+    expect(source).toMatch(/from "\.\.\/text\/asides"/);
+  });
+
   it("an aside keeps no full stop of its own, and is nothing when the server said nothing", () => {
     expect(`Tavily rejected the API key${aside("Unauthorized: missing or invalid API key.")}.`).toBe("Tavily rejected the API key (Unauthorized: missing or invalid API key).");
     expect(aside("Why not?")).toBe(" (Why not?)");
