@@ -18,7 +18,7 @@ import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { recordingsIn, replayedWebFolder, SAMPLE_RESPONSES_TITLE, sampleProperties } from "./recorded-sample";
 import { boundTraceJson, traceBlock } from "./trace-note-json";
-import { webOutcomeHasFailures, webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence } from "./web-outcome";
+import { webOutcomeHasFailures, webOutcomeOfTrace, webOutcomeSaysMore, webOutcomeSentence, type WebOutcome } from "./web-outcome";
 import { fileTitle } from "../index/markdown";
 
 export type Promotion = NonNullable<ResearchTrace["promotions"]>[number];
@@ -178,15 +178,25 @@ function outsideSection(trace: ResearchTrace): string {
   const outcome = webOutcomeOfTrace(trace);
   // The web search's outcome in the words the panel, the CLI and the recall note use (web-outcome.ts).
   if (webOutcomeSaysMore(outcome)) lines.push(`${webOutcomeSentence(outcome)}${webOutcomeHasFailures(outcome) ? " How each failed is under Warnings below." : ""}`, "");
-  const why = eventText(trace, "external_policy", "detail");
-  if (trace.queries_sent.length > 0) {
-    if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
-    lines.push(...queriesSent(trace));
-  }
+  // Said whenever the policy sent the run to the web, whatever became of it: shown only with a query
+  // sent, a run whose one source had no key (nothing left) lost why the web was asked at all.
+  const why = webWasAsked(outcome) ? eventText(trace, "external_policy", "detail") : null;
+  if (why) lines.push(`Why the web was asked: ${escapeMarkdownText(sentence(why))}`, "");
+  if (trace.queries_sent.length > 0) lines.push(...queriesSent(trace));
   while (lines[lines.length - 1] === "") lines.pop();
   const promotions = new Map((trace.promotions ?? []).map((p) => [p.source_key, p]));
   for (const row of rows) lines.push("", outsideRowBlock(row, promotions.get(row.source_key), pageNotRead(trace, row.source_key)));
   return lines.join("\n");
+}
+
+/**
+ * Whether the policy sent the run to the web: the search started (a query was handed to the sources,
+ * sent or not), or the run stopped or ran out of time after the policy decided and before one was.
+ * Not for a run not allowed the web, one the vault answered (on-weak) or one with no source turned on:
+ * the policy's detail there says why the web was not asked.
+ */
+function webWasAsked(outcome: WebOutcome): boolean {
+  return outcome.kind === "searched" || outcome.kind === "not_reached";
 }
 
 /** The sources that answered the run's web search, with results or none: each has its freshness entry (and any rows). */

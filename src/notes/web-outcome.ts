@@ -12,6 +12,13 @@ import { providerDisplayName, providerList } from "../evidence/labels";
 export interface SourceFailed {
   provider: string;
   kind: string;
+  /**
+   * Whether a call of the source's had left the device when it failed (the dispatcher's `sent`, on the
+   * failure's timeline event). It tells the two refusals of kind `auth` apart: unsent, no key is set
+   * for the source; sent, the source refused the key it was given (401/403). Unknown (a trace kept
+   * before it was recorded, or a surface not told) is worded as either.
+   */
+  sent?: boolean;
 }
 
 /** What a run's look outside the vault came to. */
@@ -67,7 +74,7 @@ export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
   const answered = unique([...facts.answered, ...facts.rowProviders]);
   const failed: SourceFailed[] = [];
   for (const f of facts.failures) {
-    if (!answered.includes(f.provider) && !failed.some((s) => s.provider === f.provider && s.kind === f.kind)) failed.push({ provider: f.provider, kind: f.kind });
+    if (!answered.includes(f.provider) && !failed.some((s) => s.provider === f.provider && s.kind === f.kind && s.sent === f.sent)) failed.push(sourceFailed(f));
   }
   const partlyFailed = unique(facts.failures.map((f) => f.provider).filter((p) => answered.includes(p)));
   const cutOff = unique(facts.cutOff).filter((p) => !answered.includes(p) && !failed.some((f) => f.provider === p));
@@ -87,7 +94,10 @@ export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
  */
 export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
   const { pack } = trace;
-  const failures = trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined ? [{ provider: e.provider, kind: e.kind }] : []));
+  const failures = withSent(
+    trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined ? [{ provider: e.provider, kind: e.kind }] : [])),
+    trace.events,
+  );
   const cutOff = trace.events.flatMap((e) => (e.type === "external_provider_response" && e.data?.stopped !== undefined && typeof e.data.provider === "string" ? [e.data.provider] : []));
   // The search started once a query was built for the sources: `queries_sent` holds only what left,
   // and a stop while every source waited its turn left nothing, though the search was under way.
@@ -106,12 +116,30 @@ export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
 }
 
 /**
+ * Each failure with whether its call had left, read from its `external_provider_response` event (the
+ * web stage writes one beside each trace error, in the same order, with `sent`). Matched by source and
+ * kind, each event once: a source that failed both queries has an event for each.
+ */
+function withSent(failures: readonly SourceFailed[], events: ResearchTrace["events"]): SourceFailed[] {
+  const told = events.flatMap((e) => (e.type === "external_provider_response" && typeof e.data?.error === "string" ? [e.data] : []));
+  return failures.map((f) => {
+    const at = told.findIndex((d) => d.provider === f.provider && d.error === f.kind);
+    const sent = at < 0 ? undefined : told.splice(at, 1)[0].sent;
+    return typeof sent === "boolean" ? { ...f, sent } : f;
+  });
+}
+
+function sourceFailed(f: SourceFailed): SourceFailed {
+  return f.sent === undefined ? { provider: f.provider, kind: f.kind } : { provider: f.provider, kind: f.kind, sent: f.sent };
+}
+
+/**
  * How a source failed, said after its name: "Brave timed out". The one table of these words: the web
  * stage's progress lines say them too (`research/stages/external-retrieval.ts`), where a second table
  * had said "server error" and "no key, or the key was refused" for what the note called otherwise.
  */
 const FAILED_HOW: Record<string, string> = {
-  // No key and a key refused are one kind; the warning's own message tells which.
+  // Said when it is not known whether the source was sent anything: no key, or a key refused.
   auth: "could not be used without a valid key",
   rate_limited: "was rate limited",
   plan: "does not offer this search on your plan",
@@ -157,15 +185,34 @@ function searchedSentence(o: Extract<WebOutcome, { kind: "searched" }>): string 
   return clauses(`Web search added no outside rows: ${providerList(o.answered)} answered with nothing to add`, ...failures);
 }
 
-/** How a source failed, in the words said after its name: `sourceFailedHow("http")` is "answered with a server error". */
-export function sourceFailedHow(kind: string): string {
+/**
+ * What a source that turned its call away for its credentials wanted, by source, where it is no API
+ * key: SearXNG a user name and password, GitHub a token (optional: without one none is sent, and a
+ * 401 is no refusal of a key, `source-call.ts`).
+ */
+const KEY_REFUSED: Record<string, string> = {
+  github: "refused the token",
+  // Its 401 comes with or without a user name in the instance's address: asked, never refused, is true of both.
+  searxng: "asked for a valid user name and password",
+};
+
+/**
+ * How a source failed, in the words said after its name: `sourceFailedHow("http")` is "answered with a
+ * server error". An `auth` failure is told apart when it is known whether the source was sent
+ * anything: "Brave has no API key set" (it refused before sending: no key is set for it) and "Brave
+ * refused the API key" (a 401/403). Both read "could not be used without a valid key", and a user with
+ * no key looked for a wrong one.
+ */
+export function sourceFailedHow(kind: string, failure: { provider?: string; sent?: boolean } = {}): string {
+  if (kind === "auth" && failure.sent === false) return "has no API key set";
+  if (kind === "auth" && failure.sent === true) return (failure.provider !== undefined ? KEY_REFUSED[failure.provider] : undefined) ?? "refused the API key";
   return FAILED_HOW[kind] ?? "failed";
 }
 
 /** "Brave timed out", "Exa timed out and was rate limited": each source once, with each way it failed. */
 export function failedClauses(failed: readonly SourceFailed[]): string[] {
   return unique(failed.map((f) => f.provider)).map((p) => {
-    const how = unique(failed.filter((f) => f.provider === p).map((f) => sourceFailedHow(f.kind)));
+    const how = unique(failed.filter((f) => f.provider === p).map((f) => sourceFailedHow(f.kind, f)));
     return `${providerDisplayName(p)} ${how.join(" and ")}`;
   });
 }

@@ -21,7 +21,12 @@ import type { ResearchDeps, ResearchRequest } from "./types";
 
 /** How the look outside the vault went. */
 export interface ExternalOutcome {
-  /** A query left for the providers (the policy allowed it, one was enabled, and there was time to ask). */
+  /**
+   * A query was handed to the providers (the policy allowed it, one was enabled, and there was time to
+   * ask): the search started. Not that anything left the device: every source may have refused it
+   * unsent (no key, an empty query), or a stop came while they waited their turn. What left is the
+   * trace's `queries_sent` and its `external_provider_request` events.
+   */
   used: boolean;
   /** External search was wanted and gave nothing: no provider, or every provider failed. */
   failed: boolean;

@@ -539,6 +539,43 @@ describe("the outside section of a run whose web search failed", () => {
   });
 });
 
+describe("why the web was asked, for a run that sent nothing", () => {
+  const question = "What is new in Automerge?";
+  /** A run the policy sent to the web (mode always), with `after` recorded once it decided. */
+  function askedTrace(after: (rec: TraceRecorder) => void, stop: "external_failed_local_used" | "cancelled" = "external_failed_local_used"): ResearchTrace {
+    const rec = new TraceRecorder({ question, mode: "always", providers: ["brave"], freshness: "any", clock: fakeClock() });
+    rec.stageStart("external_policy");
+    rec.stageEnd("external_policy", { detail: "External search is set to always for this run." });
+    after(rec);
+    return rec.finish(stop, packOf(question, plan(question, ["automerge"], []), [], []));
+  }
+  const outside = (trace: ResearchTrace) => section(renderTraceNote(trace), "## Outside vault", "## Warnings");
+
+  it("says why the web was asked when its one source had no key: the web was asked for, though no query left", () => {
+    const noKey = askedTrace((rec) => {
+      rec.event("external_query_built", { query: question, from: "question", why: "the question as typed" });
+      rec.error("external_retrieval", "auth", "No Brave API key is set. Add one in Vault Research settings.", "brave");
+      rec.event("external_provider_response", { provider: "brave", sent: false, error: "auth", message: "No Brave API key is set. Add one in Vault Research settings." });
+    });
+    const note = outside(noKey);
+    expect(note).toContain("Web search failed: Brave has no API key set. How each failed is under Warnings below.\n\nWhy the web was asked: External search is set to always for this run.");
+    expect(note).not.toContain("Queries sent:");
+  });
+
+  it("says it for a run stopped after the policy decided and before a query was handed over", () => {
+    expect(outside(askedTrace(() => undefined, "cancelled"))).toContain("Why the web was asked: External search is set to always for this run.");
+  });
+
+  it("says no such thing of a run the policy kept off the web: its detail says why not", () => {
+    const rec = new TraceRecorder({ question, mode: "on-weak", providers: ["brave"], freshness: "any", clock: fakeClock() });
+    rec.stageStart("external_policy");
+    rec.stageEnd("external_policy", { detail: "The vault has enough evidence; the web was not searched." });
+    rec.event("external_search_skipped", { reason: "The vault has enough evidence; the web was not searched.", mode: "on-weak" });
+    const note = outside(rec.finish("enough_evidence", packOf(question, plan(question, ["automerge"], []), [], [])));
+    expect(note).not.toContain("Why the web was asked");
+  });
+});
+
 /** The text from the line starting `from` up to the next line starting `to`. */
 function section(note: string, from: string, to: string): string {
   const start = note.indexOf(`\n${from}`);

@@ -34,17 +34,31 @@ const cases: { name: string; facts: WebStageFacts; sentence: string; summary: st
   { name: "every source failed: timeout", facts: facts({ failures: [{ provider: "brave", kind: "timeout" }] }), sentence: "Web search failed: Brave timed out.", summary: "Brave failed", saysMore: true },
   { name: "every source failed: 429 given up", facts: facts({ failures: [{ provider: "exa", kind: "rate_limited" }] }), sentence: "Web search failed: Exa was rate limited.", summary: "Exa failed", saysMore: true },
   {
-    name: "every source failed: 401, a key refused",
-    facts: facts({ failures: [{ provider: "brave", kind: "auth" }] }),
-    sentence: "Web search failed: Brave could not be used without a valid key.",
+    name: "every source failed: 401, a key refused (its call left)",
+    facts: facts({ failures: [{ provider: "brave", kind: "auth", sent: true }] }),
+    sentence: "Web search failed: Brave refused the API key.",
     summary: "Brave failed",
     saysMore: true,
   },
   {
-    name: "every source failed: no key set (the same kind; its warning says which)",
-    facts: facts({ failures: [{ provider: "tavily", kind: "auth" }] }),
-    sentence: "Web search failed: Tavily could not be used without a valid key.",
+    name: "every source failed: no key set (refused before anything was sent)",
+    facts: facts({ failures: [{ provider: "tavily", kind: "auth", sent: false }] }),
+    sentence: "Web search failed: Tavily has no API key set.",
     summary: "Tavily failed",
+    saysMore: true,
+  },
+  {
+    name: "a key refused, from sources whose credentials are no API key",
+    facts: facts({ failures: [{ provider: "github", kind: "auth", sent: true }, { provider: "searxng", kind: "auth", sent: true }] }),
+    sentence: "Web search failed: GitHub refused the token; SearXNG asked for a valid user name and password.",
+    summary: "GitHub failed; SearXNG failed",
+    saysMore: true,
+  },
+  {
+    name: "every source failed of auth, not known whether anything was sent (a trace from before it was recorded)",
+    facts: facts({ failures: [{ provider: "brave", kind: "auth" }] }),
+    sentence: "Web search failed: Brave could not be used without a valid key.",
+    summary: "Brave failed",
     saysMore: true,
   },
   { name: "every source failed: network", facts: facts({ failures: [{ provider: "wikipedia", kind: "network" }] }), sentence: "Web search failed: Wikipedia could not be reached.", summary: "Wikipedia failed", saysMore: true },
@@ -153,6 +167,15 @@ describe("webOutcomeOfTrace", () => {
       events: [{ type: "external_provider_response", at: 5, data: { provider: "exa", stopped: "cancelled" } }],
     });
     expect(webOutcomeSentence(webOutcomeOfTrace(trace))).toBe("Web search stopped before Exa answered; it added 1 outside row from Brave; Tavily could not be reached.");
+  });
+
+  it("tells a key not set from a key refused by the failure's timeline event (`sent`), and says either when it has none", () => {
+    const failed = (sent?: boolean) => ({ type: "external_provider_response", at: 5, data: { provider: "brave", ...(sent === undefined ? {} : { sent }), error: "auth", message: "m" } });
+    const errors = [{ stage: "external_retrieval" as const, kind: "auth", message: "m", provider: "brave" }];
+    const sentence = (sent?: boolean) => webOutcomeSentence(webOutcomeOfTrace(traceOf({ errors, events: [failed(sent)] })));
+    expect(sentence(false)).toBe("Web search failed: Brave has no API key set.");
+    expect(sentence(true)).toBe("Web search failed: Brave refused the API key.");
+    expect(sentence()).toBe("Web search failed: Brave could not be used without a valid key.");
   });
 
   it("tells a policy that found the vault enough from no source turned on and from a run stopped first", () => {

@@ -108,6 +108,31 @@ describe("websearch command over the network port", () => {
     expect(http.requests).toHaveLength(0);
   });
 
+  it("--json names no source that sent nothing: Brave with no key is not among providers_asked", async () => {
+    const http = scriptedHttp(() => jsonResponse({}));
+    const io = capture({}, http);
+    expect(await websearchCommand(options({ json: true }), io)).toBe(1);
+    const out = readWebsearch(io.stdout);
+    expect(http.requests).toHaveLength(0);
+    expect(out.providers_asked).toEqual([]);
+    expect(out.sources).toEqual([expect.objectContaining({ source: "brave", status: "failed", error: expect.objectContaining({ kind: "auth" }) })]);
+  });
+
+  it("--json names a source whose call left, whether it answered or refused the key (401)", async () => {
+    const refused = scriptedHttp(() => jsonResponse({ type: "ErrorResponse", error: { code: "SUBSCRIPTION_TOKEN_INVALID", status: 401 } }, 401));
+    const io = capture({ BRAVE_SEARCH_API_KEY: braveKey }, refused);
+    expect(await websearchCommand(options({ json: true }), io)).toBe(1);
+    expect(refused.requests.length).toBeGreaterThan(0);
+    expect(readWebsearch(io.stdout).providers_asked).toEqual(["brave"]);
+
+    // Exa, with no key, sends nothing beside Brave, which answers.
+    const answered = scriptedHttp(() => jsonResponse({ grounding: { generic: [] }, sources: {} }));
+    const both = capture({ BRAVE_SEARCH_API_KEY: braveKey }, answered);
+    expect(await websearchCommand(options({ providers: ["exa", "brave"], json: true }), both)).toBe(0);
+    expect(answered.requests.map((r) => new URL(r.url).host)).toEqual(["api.search.brave.com"]);
+    expect(readWebsearch(both.stdout).providers_asked).toEqual(["brave"]);
+  });
+
   it("strips terminal control sequences from web text", async () => {
     const http = scriptedHttp(() =>
       jsonResponse({ grounding: { generic: [{ url: "https://evil.example/", title: "Nice \u001b[31mred\u001b[0m title\u0007", snippets: ["ok"] }] }, sources: {} }),

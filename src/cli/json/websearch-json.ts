@@ -23,7 +23,11 @@ export const websearchSchema = z.strictObject({
   query: z.string(),
   replay: replayJsonSchema,
   note: z.string().nullable().describe("Set when the free sources stood in for providers without a key."),
-  providers_asked: z.array(z.string()).describe("The sources that were sent the query."),
+  providers_asked: z
+    .array(z.string())
+    .describe(
+      "Every source that was sent the query, in the order asked; [] means nothing left the device. A source answered from the session's cache was sent the same query earlier in the session. A source that refused it before sending anything (no key set for it, an empty query) is not named: its failure is in sources and errors.",
+    ),
   topics: z.array(z.string()),
   results: z.array(outsideRowJsonSchema),
   responses: z.array(
@@ -66,7 +70,7 @@ export function websearchJson(query: string, replayDir: string | undefined, outc
     query,
     replay: replayJson(replayDir),
     note: note ?? null,
-    providers_asked: outcome.sources.filter((s) => s.status !== "skipped").map((s) => s.source),
+    providers_asked: outcome.sources.filter(sentTheQuery).map((s) => s.source),
     topics: outcome.topics,
     results: outcome.results.map(outsideRowJson),
     responses: outcome.responses.map((r) => ({
@@ -82,6 +86,15 @@ export function websearchJson(query: string, replayDir: string | undefined, outc
     clamps: outcome.clamps,
     errors: outcome.errors.map((e) => providerErrorJson(e.error)),
   };
+}
+
+/**
+ * Whether the source was sent the query: a call of its left (`sent`), or its answer came from the
+ * session's cache, which sent it earlier (as research counts it). Every source not skipped was named,
+ * so Brave with no key, which sends nothing, stood in `providers_asked` of a search that made no request.
+ */
+function sentTheQuery(report: SourceReport): boolean {
+  return report.status !== "skipped" && (report.sent || (report.status === "answered" && report.cached));
 }
 
 function sourceJson(report: SourceReport): WebsearchJson["sources"][number] {

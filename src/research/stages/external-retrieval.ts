@@ -13,7 +13,7 @@ import { failedClauses, sourceFailedHow } from "../../notes/web-outcome";
 import type { SecretName, Secrets } from "../../ports";
 import { asSentence, joinSentences } from "../../text/sentence-ends";
 import type { Freshness, ProviderName } from "../../settings";
-import { dispatchSearch } from "../../websearch/dispatcher";
+import { dispatchSearch, type DispatchOutcome } from "../../websearch/dispatcher";
 import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
 import { describeRoute, routeQuestion, type RouteDecision } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
@@ -166,7 +166,7 @@ async function askProviders(run: RunState, context: ProviderContext, session: Se
       warnOfClamps(run, outcome.clamps);
       throw stopped;
     }
-    gathered.failures.push(...recordFailures(recorder, outcome.errors, waits));
+    gathered.failures.push(...recordFailures(recorder, outcome, outcome.errors, waits));
     reportEachProvider(run, outcome);
     warnOfClamps(run, outcome.clamps);
   }
@@ -306,13 +306,13 @@ function stopOf(run: RunState): RunStopped | null {
  * the stop and no fault of the source's; any other failure (one that could not reach its server
  * too) happened before the stop, and is returned to be kept with the others.
  */
-function sayStopped(run: RunState, outcome: MultiSearchResult, waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
+function sayStopped(run: RunState, outcome: DispatchOutcome, waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
   reportAnswers(run, outcome);
   const cutOff = outcome.errors.filter((f) => f.error.cancelled);
-  const failed = recordFailures(run.recorder, outcome.errors.filter((f) => !cutOff.includes(f)), waits);
+  const failed = recordFailures(run.recorder, outcome, outcome.errors.filter((f) => !cutOff.includes(f)), waits);
   for (const { provider } of cutOff) {
     const wait = waits.get(provider);
-    run.recorder.event("external_provider_response", { provider, stopped: "cancelled", ...rateWaitData(wait) });
+    run.recorder.event("external_provider_response", { provider, sent: sentBy(outcome, provider), stopped: "cancelled", ...rateWaitData(wait) });
     run.stages.progress("external_retrieval", "stopped", wait?.cut ? "stopped while it waited its rate turn" : "stopped before it answered", provider);
   }
   for (const { provider, error } of outcome.errors) {
@@ -354,12 +354,25 @@ function warnOfClamps(run: RunState, clamps: readonly string[]): void {
   }
 }
 
-function recordFailures(recorder: TraceRecorder, errors: MultiSearchResult["errors"], waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
+/**
+ * Each failure as a trace error and a timeline row that says whether the source was sent anything:
+ * a source that refused the query unsent (no key, an empty query) read "external_provider_response |
+ * provider: brave; error: auth", a response from a source that had received nothing. `sent` also
+ * tells the trace's readers a key refused from none set (`notes/web-outcome.ts`, `sourceFailedHow`).
+ */
+function recordFailures(recorder: TraceRecorder, outcome: DispatchOutcome, errors: MultiSearchResult["errors"], waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
   return errors.map(({ provider, error }) => {
+    const sent = sentBy(outcome, provider);
     recorder.error("external_retrieval", error.kind, error.message, provider);
-    recorder.event("external_provider_response", { provider, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
+    recorder.event("external_provider_response", { provider, sent, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
     return { provider, kind: error.kind, message: error.message };
   });
+}
+
+/** Whether a call of the source's left the device in this search (the dispatcher's report of it). */
+function sentBy(outcome: DispatchOutcome, provider: ProviderName): boolean {
+  const report = outcome.sources.find((s) => s.source === provider);
+  return report !== undefined && report.status !== "skipped" && report.sent;
 }
 
 function describeGathered(g: Gathered): string {

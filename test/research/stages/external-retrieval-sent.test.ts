@@ -11,6 +11,7 @@ import { maySkip } from "../../../src/ports";
 import { dispatchSearch } from "../../../src/websearch/dispatcher";
 import { createSearchSession } from "../../../src/websearch/search-providers";
 import { fakeClock } from "../../support/fake-clock";
+import { jsonResponse, scriptedHttp } from "../../websearch/helpers";
 import { recordingSecrets } from "../../support/fake-secrets";
 import { FRESHNESS_QUESTION, sampleVaultHarness } from "../../support/research-harness";
 
@@ -28,11 +29,9 @@ describe("a query is recorded as sent when a source sends it", () => {
     expect(researchResultJson(result, {}, undefined).providers_asked).toEqual([]);
     // Its failure stays a failure of its own, in the words every surface uses; never "sent".
     expect(result.trace.errors).toEqual([expect.objectContaining({ stage: "external_retrieval", kind: "auth", provider: "brave" })]);
-    expect(result.pack.coverage.recall_note).toContain("Web search failed: Brave could not be used without a valid key.");
     const note = renderTraceNote(result.trace);
     expect(note).not.toContain("Queries sent:");
     expect(note).not.toMatch(/\| external_provider_request \|/);
-    expect(note).toContain("Web search failed: Brave could not be used without a valid key.");
   });
 
   it("a question blank to a search engine (a non-breaking space) sends nothing and records no query as sent", async () => {
@@ -106,6 +105,47 @@ describe("a query is recorded as sent when a source sends it", () => {
     const fromTrace = webOutcomeSentence(webOutcomeOfTrace(stopped.trace));
     expect(fromTrace).toBe("Web search stopped before Brave answered.");
     expect(stopped.pack.coverage.recall_note).toContain(fromTrace);
+  });
+});
+
+describe("the trace and its note of a source that refused the query unsent, and of one that refused the key", () => {
+  const timelineRow = (note: string, type: string) => note.split("\n").find((l) => l.includes(`| ${type} |`));
+
+  it("Brave with no key: the web was still asked for, and the note says why", async () => {
+    const h = await sampleVaultHarness({ secrets: recordingSecrets({}) });
+    const note = renderTraceNote((await h.run({ question: "why automerge", mode: "always", providers: ["brave"] })).trace);
+
+    // Shown only when a query had left: this run lost why it had gone to the web at all.
+    expect(note).toContain("Web search failed: Brave has no API key set. How each failed is under Warnings below.\n\nWhy the web was asked: External search is set to always for this run.");
+  });
+
+  it("Brave with no key: its timeline row says it was sent nothing, and its note's outcome says no key is set", async () => {
+    const h = await sampleVaultHarness({ secrets: recordingSecrets({}) });
+    const result = await h.run({ question: "why automerge", mode: "always", providers: ["brave"] });
+
+    expect(h.http.requests).toEqual([]);
+    const failure = result.trace.events.find((e) => e.type === "external_provider_response")?.data;
+    expect(failure).toMatchObject({ provider: "brave", sent: false, error: "auth" });
+    const note = renderTraceNote(result.trace);
+    // It read "external_provider_response | provider: brave; error: auth": a response from a source sent nothing.
+    expect(timelineRow(note, "external_provider_response")).toContain("| provider: brave; sent: false; error: auth; message: No Brave API key is set.");
+    expect(webOutcomeSentence(webOutcomeOfTrace(result.trace))).toBe("Web search failed: Brave has no API key set.");
+    const outside = note.slice(note.indexOf("## Outside vault"), note.indexOf("## Warnings"));
+    expect(outside).toContain("Web search failed: Brave has no API key set.");
+    expect(outside).not.toContain("could not be used without a valid key");
+  });
+
+  it("Brave refusing the key (401): sent, and said as a key refused, not as none set", async () => {
+    const h = await sampleVaultHarness({ secrets: recordingSecrets({ brave: "BSA-refused-key-0123456789" }) });
+    const refusing = scriptedHttp(() => jsonResponse({ type: "ErrorResponse", error: { code: "SUBSCRIPTION_TOKEN_INVALID", status: 401 } }, 401));
+    const result = await h.run({ question: "why automerge", mode: "always", providers: ["brave"] }, { http: refusing });
+
+    expect(refusing.requests.length).toBeGreaterThan(0);
+    expect(result.trace.events.find((e) => e.type === "external_provider_response")?.data).toMatchObject({ provider: "brave", sent: true, error: "auth" });
+    const note = renderTraceNote(result.trace);
+    expect(note).toContain("Web search failed: Brave refused the API key.");
+    expect(timelineRow(note, "external_provider_response")).toContain("| provider: brave; sent: true; error: auth;");
+    expect(note).toContain("Why the web was asked: External search is set to always for this run.");
   });
 });
 

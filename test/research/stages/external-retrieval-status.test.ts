@@ -99,7 +99,8 @@ describe("external retrieval status", () => {
     const brave = h.progress.filter((e) => e.provider === "brave").map((e) => `${e.status}: ${e.detail}`);
     expect(brave.slice(-2)).toEqual(["started: Waiting 1 s for Brave's rate limit", "stopped: stopped while it waited its rate turn"]);
     const answers = result.trace.events.filter((e) => e.type === "external_provider_response").map((e) => e.data);
-    expect(answers.at(-1)).toEqual({ provider: "brave", stopped: "cancelled", rate_wait_ms: 250, rate_wait: "pacing", rate_wait_cut: "cancelled" });
+    // Cut off before its call left: its row says it was sent nothing.
+    expect(answers.at(-1)).toEqual({ provider: "brave", sent: false, stopped: "cancelled", rate_wait_ms: 250, rate_wait: "pacing", rate_wait_cut: "cancelled" });
     // The stop is no fault of Brave's.
     expect(result.trace.errors).toEqual([]);
   });
@@ -127,7 +128,8 @@ describe("external retrieval status", () => {
     const lines = h.progress.filter((e) => e.provider).map((e) => `${e.provider} ${e.status}: ${e.detail}`);
     expect(lines).toEqual(["wikipedia started: Asking Wikipedia", "arxiv started: Asking arXiv", "wikipedia done: 3 results", "arxiv stopped: stopped before it answered"]);
     const answers = result.trace.events.filter((e) => e.type === "external_provider_response").map((e) => e.data);
-    expect(answers).toEqual([expect.objectContaining({ provider: "wikipedia", results: 3 }), { provider: "arxiv", stopped: "cancelled" }]);
+    // arXiv's call had left when the stop came: sent, and stopped.
+    expect(answers).toEqual([expect.objectContaining({ provider: "wikipedia", results: 3 }), { provider: "arxiv", sent: true, stopped: "cancelled" }]);
     expect(result.trace.errors).toEqual([]);
   });
 
