@@ -3,6 +3,16 @@
 // and the UI (which renders them), so neither has to reach into the other.
 import type { IndexStatus } from "./types";
 
+/** Whether the vault's language is being learned (a first time, or again) right now. */
+export function languageLearning(status: IndexStatus): boolean {
+  return status.vaultLanguage === "learning" || status.vaultLanguage === "relearning";
+}
+
+/** Whether search has the vault's language's meanings to use (learned, or learned before and being learned again). */
+export function languageServes(status: IndexStatus): boolean {
+  return status.vaultLanguage === "ready" || status.vaultLanguage === "relearning";
+}
+
 /** A problem worth showing: a note that indexed oddly, or something that went wrong around the index. */
 export interface IndexIssue {
   /** The note concerned, when there is one. */

@@ -3,7 +3,7 @@
 // saved a while after the last change (and on unload). Failures become issues the status bar
 // shows; nothing here throws at Obsidian.
 import { debounce, TFile, type Debouncer, type EventRef, type TAbstractFile, type Vault } from "obsidian";
-import type { IndexIssue } from "../index/index-status-text";
+import { languageLearning, type IndexIssue } from "../index/index-status-text";
 import { describeRebuildReason, meansDamage } from "../index/rebuild-reason";
 import type { IndexStatus, SyncReport } from "../index/types";
 import { UpdateQueue, type IndexUpdate, type VaultChange } from "../index/update-queue";
@@ -184,10 +184,10 @@ export class IndexKeeper {
     // edit that set it off was saved: its end is a change to save, as the MCP server's watcher
     // counts it, or the next start learned it all once more. One that ends with no meanings (a
     // rebuild's reset, the plugin unloaded) leaves nothing to save; a first build's is saved once settled (runBuild).
-    let learning = isLearning(index.status());
+    let learning = languageLearning(index.status());
     this.stopWatchingIndex = index.onChange((status) => {
-      const learnedNow = learning && !isLearning(status) && status.vaultLanguage === "ready";
-      learning = isLearning(status);
+      const learnedNow = learning && !languageLearning(status) && status.vaultLanguage === "ready";
+      learning = languageLearning(status);
       if (learnedNow) this.markCacheDirty();
       this.deps.onStatus(this.shown(status), this.issues());
     });
@@ -359,11 +359,6 @@ function cacheDamageIssue(report: SyncReport): IndexIssue | null {
   if (report.mode !== "rebuild" || !meansDamage(report.rebuildReason)) return null;
   // Each damage reason's words start with "cache" (rebuild-reason.test.ts pins them).
   return { message: `The index was built again from the notes: the ${describeRebuildReason(report.rebuildReason)}.` };
-}
-
-/** Whether the vault's language is being learned (a first time, or again) right now. */
-function isLearning(status: IndexStatus): boolean {
-  return status.vaultLanguage === "learning" || status.vaultLanguage === "relearning";
 }
 
 /** Thrown at a build's pause once the plugin is unloaded: the build ends there, unreported. */
