@@ -217,6 +217,13 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
    * load copied all 25,600 lists of 9,282 notes to free the room of the 17,700 that spanned segments.
    */
   private toTrim: TermsToTrim = new Set();
+  /**
+   * Notes discarded (edited, read again, moved or gone) whose postings may still be listed, by short
+   * id: MiniSearch only marks a note discarded, drops its postings from a list a search walks, and the
+   * rest at a vacuum (after 200 notes and a tenth of the vault). An id leaves at the end of a vacuum
+   * that began after it came. Empty in an index that discarded none: counting is then a length.
+   */
+  private discarded = new Set<number>();
 
   constructor(
     analyzer: Analyzer,
@@ -305,11 +312,50 @@ export class SearchEngine extends MiniSearch<EngineDoc> {
     (this as unknown as MiniSearchPrivates).addFieldLength(shortId, this._fieldIds[field], this._documentCount - 1, distinct + (empty ? 1 : 0));
   }
 
+  /** MiniSearch's `discard`, the note's short id kept until its postings are cleaned up. */
+  override discard(path: string): void {
+    const shortId = this._idToShortId.get(path);
+    // Before MiniSearch's: its discard may start a vacuum, which cleans up after this note too.
+    if (shortId !== undefined) this.discarded.add(shortId);
+    super.discard(path);
+  }
+
+  /** Whether some posting may still be a discarded note's (see `heldIn`). */
+  get listsDiscarded(): boolean {
+    return this.discarded.size > 0;
+  }
+
+  /**
+   * How many of the notes in `list[from..to)` (a field's postings) the engine holds: the span's
+   * length, less the postings of discarded notes not cleaned up yet. A search's BM25, a word's
+   * rarity and its weight count these: counted by the list's length, a note read again weighed its
+   * words as if one more note held them until the next vacuum, and scores moved with every edit.
+   */
+  heldIn(list: number[], from = 0, to = list.length): number {
+    const span = to - from;
+    const discarded = this.discarded;
+    if (discarded.size === 0 || span <= 0) return Math.max(0, span);
+    if (discarded.size * (32 - Math.clz32(list.length)) < span) {
+      // Few discarded notes: each looked for (a binary search), cheaper than walking the span.
+      let held = span;
+      for (const shortId of discarded) {
+        const at = lowerBound(list, shortId);
+        if (at >= from && at < to && postingNote(list[at]) === shortId && !this._documentIds.has(shortId)) held--;
+      }
+      return held;
+    }
+    let held = 0;
+    for (let i = from; i < to; i++) if (this._documentIds.has(postingNote(list[i]))) held++;
+    return held;
+  }
+
   override removeAll(documents?: readonly EngineDoc[]): void {
     // MiniSearch refuses an argument given as undefined: "all" is no argument at all.
     if (documents) return super.removeAll(documents);
     super.removeAll();
     this.terms.clear();
+    // Short ids start again from 0: a vacuum still under way must not take a new note's id out.
+    this.discarded = new Set();
     // MiniSearch made itself a new tree.
     this.useTermTree();
   }
@@ -454,7 +500,11 @@ interface RawResult {
 
 /**
  * MiniSearch 7's `termResults` over packed postings: same order of fields and notes, same lazy
- * clean-up of discarded notes (one occurrence each time, the matching count lowered as it goes).
+ * clean-up of discarded notes (one occurrence each time). One change: the notes that hold the term
+ * are counted before any is scored (`heldIn`), where MiniSearch starts from the list's length and
+ * lowers it as it meets a discarded note, so the notes before one scored lower than those after it,
+ * and all of them lower than once it was cleaned up: a note read again reordered a search until the
+ * next vacuum. It answers what MiniSearch answers once vacuumed (a test holds it to that).
  */
 function termResults(
   this: SearchEngine,
@@ -474,14 +524,13 @@ function termResults(
     const fieldId = this._fieldIds[field];
     const list = postings[fieldId];
     if (list == null) continue;
-    let matchingFields = list.length;
+    const matchingFields = this.heldIn(list);
     const avgFieldLength = this._avgFieldLength[fieldId];
     for (let i = 0; i < list.length; ) {
       const posting = list[i];
       const docId = postingNote(posting);
       if (!this._documentIds.has(docId)) {
         removeTerm.call(this, fieldId, docId, derivedTerm);
-        matchingFields -= 1;
         // The posting was lowered by one or its field dropped (move on), or it was taken out (stay).
         if (list[i] === posting || list[i] === posting - 1) i++;
         continue;
@@ -538,6 +587,9 @@ async function performVacuuming(this: SearchEngine, options: { batchSize?: numbe
   const privates = this as unknown as MiniSearchPrivates;
   const initialDirtCount = this._dirtCount;
   if (privates.vacuumConditionsMet(conditions)) {
+    // The notes this vacuum cleans up after (the set as it is now: `removeAll` starts a new one).
+    const discarded = (this as unknown as { discarded: Set<number> }).discarded;
+    const cleaned = [...discarded];
     const batchSize = options.batchSize || 1000;
     const batchWait = options.batchWait || 10;
     const isLive = (shortId: number) => this._documentIds.has(shortId);
@@ -549,6 +601,8 @@ async function performVacuuming(this: SearchEngine, options: { batchSize?: numbe
       i += 1;
     }
     this._dirtCount -= initialDirtCount;
+    // Those discarded meanwhile may still be listed under terms walked before they went.
+    for (const shortId of cleaned) discarded.delete(shortId);
   }
   // As in MiniSearch: what follows runs after this function has returned its promise.
   await Promise.resolve();
@@ -647,7 +701,35 @@ export function termClumping(engine: SearchEngine, term: string): TermClumping |
   return { clumping: Math.log2(byChance / notes), notes };
 }
 
-/** How many notes hold `term` exactly, in any field (the most in one field; discarded notes count until cleaned up). */
+/**
+ * How many notes the index holds that hold `term` exactly, in any field (the most in one field): what
+ * a word's rarity and weight are counted by. `notesWithTerm`, but for discarded notes' postings not
+ * cleaned up yet; a walk or a few binary searches only while the engine may list some.
+ */
+export function notesHolding(engine: SearchEngine, term: string): number {
+  if (!engine.listsDiscarded) return notesWithTerm(engine, term);
+  let most = 0;
+  for (const { list } of listsLongestFirst(engine, term)) {
+    // A list no longer than the most found holds no more notes.
+    if (list.length <= most) break;
+    most = Math.max(most, engine.heldIn(list));
+  }
+  return most;
+}
+
+/** A term's lists of postings (each field's that has any), longest first. */
+export function listsLongestFirst(engine: SearchEngine, term: string): { fieldId: number; list: number[] }[] {
+  const fields: { fieldId: number; list: number[] }[] = [];
+  engine.terms.get(term)?.forEach((list, fieldId) => {
+    if (list !== undefined) fields.push({ fieldId, list });
+  });
+  return fields.sort((a, b) => b.list.length - a.list.length);
+}
+
+/**
+ * How many postings `term` has in its longest field, at no cost: the notes holding it, and discarded
+ * notes until they are cleaned up (`notesHolding` counts without them).
+ */
 export function notesWithTerm(engine: SearchEngine, term: string): number {
   const postings = engine.terms.get(term);
   if (!postings) return 0;

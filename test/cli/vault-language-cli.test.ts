@@ -1,9 +1,10 @@
 // The CLI with the vault-language lane: on by default it finds a note that says the question in
 // other words, and says so in the JSON; the scores shown (JSON and text) are the fused order's; a
-// warm start gives the same answer from the cache; the config's index.vaultLanguage false turns it off. The built CLI learns it in a worker thread, and
-// its index report says so.
+// warm start gives the same answer from the cache (a note read again at the start, its old postings
+// still listed, included); the config's index.vaultLanguage false turns it off. The built CLI learns
+// it in a worker thread, and its index report says so.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,31 @@ async function search(config: object | null, cache: string): Promise<{ path: str
   return (JSON.parse(out) as { results: never[] }).results;
 }
 
+/** Runs "quartz violin" and "pelican" as JSON, then as text, on one cache: both show the fused order's scores, the same ones. */
+async function scoresShownInOrder(): Promise<void> {
+  // "quartz violin": the lane puts a note with a lower words' score above a higher one;
+  // "pelican": it adds notes the words never ranked (their words' score is 0).
+  for (const query of ["quartz violin", "pelican"]) {
+    const { out: json } = await run(["search", query, "--json", "--limit", "10"], "cache-order");
+    const results = (JSON.parse(json) as { results: { score: number; explanation: { fusion?: { score: number; words_rank: number | null; words_score: number | null } } }[] }).results;
+    const scores = results.map((r) => r.score);
+    expect(scores, query).toEqual([...scores].sort((a, b) => b - a));
+    for (const r of results) expect(r.explanation.fusion?.score, query).toBe(r.score);
+    const byWords = results.filter((r) => r.explanation.fusion?.words_rank !== null);
+    const laneOnly = results.filter((r) => r.explanation.fusion?.words_rank === null);
+    expect(byWords.length, query).toBeGreaterThan(0);
+    for (const r of byWords) expect(r.explanation.fusion?.words_score, query).toBeGreaterThan(0);
+    for (const r of laneOnly) expect(r.explanation.fusion?.words_score, query).toBeNull();
+    if (query === "pelican") expect(laneOnly.length).toBeGreaterThan(0);
+    // The text shows the same figures, in the same order, and no words' score of 0 for a note the words did not rank.
+    const { out: text } = await run(["search", query, "--limit", "10"], "cache-order");
+    const shown = [...text.matchAll(/^\d+\. .* \(fused score (\d+\.\d{4}) · (.*)\)$/gm)];
+    expect(shown.map((m) => Number(m[1])), query).toEqual(scores.map((s) => Number(s.toFixed(4))));
+    expect(shown.filter((m) => m[2] === "not ranked by its words").length, query).toBe(laneOnly.length);
+    expect(text).not.toContain("score 0.00");
+  }
+}
+
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "vr-lane-cli-"));
   vault = path.join(tmp, "vault");
@@ -61,26 +87,17 @@ describe("the CLI's vault-language lane", () => {
   }, 60_000);
 
   it("shows the scores the results are in the order of, with the words' own rank and score beside them", async () => {
-    // "quartz violin": the lane puts a note with a lower words' score above a higher one;
-    // "pelican": it adds notes the words never ranked (their words' score is 0).
-    for (const query of ["quartz violin", "pelican"]) {
-      const { out: json } = await run(["search", query, "--json", "--limit", "10"], "cache-order");
-      const results = (JSON.parse(json) as { results: { score: number; explanation: { fusion?: { score: number; words_rank: number | null; words_score: number | null } } }[] }).results;
-      const scores = results.map((r) => r.score);
-      expect(scores, query).toEqual([...scores].sort((a, b) => b - a));
-      for (const r of results) expect(r.explanation.fusion?.score, query).toBe(r.score);
-      const byWords = results.filter((r) => r.explanation.fusion?.words_rank !== null);
-      const laneOnly = results.filter((r) => r.explanation.fusion?.words_rank === null);
-      expect(byWords.length, query).toBeGreaterThan(0);
-      for (const r of byWords) expect(r.explanation.fusion?.words_score, query).toBeGreaterThan(0);
-      for (const r of laneOnly) expect(r.explanation.fusion?.words_score, query).toBeNull();
-      if (query === "pelican") expect(laneOnly.length).toBeGreaterThan(0);
-      // The text shows the same figures, in the same order, and no words' score of 0 for a note the words did not rank.
-      const { out: text } = await run(["search", query, "--limit", "10"], "cache-order");
-      const shown = [...text.matchAll(/^\d+\. .* \(fused score (\d+\.\d{4}) · (.*)\)$/gm)];
-      expect(shown.map((m) => Number(m[1])), query).toEqual(scores.map((s) => Number(s.toFixed(4))));
-      expect(shown.filter((m) => m[2] === "not ranked by its words").length, query).toBe(laneOnly.length);
-      expect(text).not.toContain("score 0.00");
+    // A note dated an hour ahead is read too soon at every start (read-too-soon.ts): the first run
+    // indexes it unproven, every later one reads it again and indexes it anew, its old postings left
+    // listed until the engine cleans up. The JSON's run and the text's must still score alike (once,
+    // when the vault was written just before the first run, they did not: t1/note 1 54.909 and 52.59).
+    const dated = path.join(vault, "t1/note 5.md");
+    const { atime, mtime } = statSync(dated);
+    utimesSync(dated, atime, new Date(Date.now() + 3_600_000));
+    try {
+      await scoresShownInOrder();
+    } finally {
+      utimesSync(dated, atime, mtime);
     }
   }, 60_000);
 

@@ -2,7 +2,7 @@
 // much of the query's weight the note covers, and explained for the best few. This is the part of
 // a search that must be fast: it reads no file, and its inner loop only adds numbers.
 import type { ParsedQuery } from "../query";
-import { notesWithTerm, notesWithTermIn, termClumping, type Field, type SearchEngine } from "../search-engine";
+import { notesHolding, notesWithTermIn, termClumping, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import type { IndexedNote, SearchExplanation, TermClumping } from "../types";
 import { roundTo } from "../../text/numbers";
@@ -92,7 +92,7 @@ export function rarestWords(query: ParsedQuery, corpus: Pick<RankingCorpus, "eng
   const notesOf = (word: string) => {
     const own = analyzer.analyzeWord(word)[0];
     if (own === undefined) return Number.POSITIVE_INFINITY;
-    return notesWithTerm(engine, own) || Number.MAX_SAFE_INTEGER;
+    return notesHolding(engine, own) || Number.MAX_SAFE_INTEGER;
   };
   const others = distinct.filter((w) => w !== typedWord);
   const rarity = new Map(others.map((w) => [w, notesOf(w)]));
@@ -109,7 +109,7 @@ const NAME_FIELDS: readonly Field[] = ["title", "aliases", "location"];
 function nameSource(corpus: RankingCorpus): NameSource {
   const { engine, analyzer, notes } = corpus;
   return {
-    notesHolding: (word) => Math.max(0, ...analyzer.analyzeWord(word).map((term) => notesWithTerm(engine, term))),
+    notesHolding: (word) => Math.max(0, ...analyzer.analyzeWord(word).map((term) => notesHolding(engine, term))),
     notesCalled: (word, limit) => {
       const called: IndexedNote[] = [];
       for (const term of analyzer.analyzeWord(word)) {
@@ -141,14 +141,15 @@ function lookUpTerms(
   const candidates = new Map<string, Candidate>();
   const groupIdf: number[] = [];
   const groupNotes: number[] = [];
-  const rarity = terms.map((t) => notesWithTerm(engine, t.term));
+  // The notes the engine holds, not the postings' lengths (a note read again is listed twice until
+  // the engine cleans up): every later count is this one, however many postings a lookup drops.
+  const rarity = terms.map((t) => notesHolding(engine, t.term));
   const order = terms.map((_, i) => i).sort((a, b) => rarity[a] - rarity[b]);
   // Small vaults are fast anyway, and there every word is "common": only large ones restrict.
   const commonAbove = Math.max(docCount * ranking.commonShare, ranking.commonMinNotes);
   for (const termIndex of order) {
     const qt = terms[termIndex];
-    // Counted again here, not taken from `rarity`: a lookup may drop a removed note's postings.
-    const common = candidates.size > 0 && notesWithTerm(engine, qt.term) > commonAbove;
+    const common = candidates.size > 0 && rarity[termIndex] > commonAbove;
     const lookup = (fuzzy: number | false) =>
       engine.search(qt.term, {
         ...(common ? { boostDocument: (id: unknown) => (candidates.has(id as string) || named.has(id as string) ? 1 : 0) } : {}),
@@ -163,7 +164,7 @@ function lookUpTerms(
     let results = lookup(false);
     // Rarity of the term itself (exact matches), so "the one tool" weighs "tool" above "one".
     let exact = 0;
-    if (common) exact = notesWithTerm(engine, qt.term);
+    if (common) exact = rarity[termIndex];
     else for (const r of results) if (r.match[qt.term]) exact++;
     // Typo tolerance is for words the vault barely uses as typed ("sintax"); a word many notes
     // share is not a typo, and fuzzy lookups of long words are the slowest part of a search.

@@ -4,7 +4,7 @@
 // Read two ways that agree: from a note's fields as it is indexed (one changed note), and from the
 // index's postings (every note at once, after the meanings are learned or loaded, without reading
 // a file).
-import { FIELDS, notesWithTerm, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
+import { FIELDS, listsLongestFirst, notesWithTerm, type EngineDoc, type Field, type SearchEngine } from "../search-engine";
 import type { Analyzer } from "../tokenize";
 import { NO_SLICES, type WorkSlice } from "../work-slice";
 import { lowerBound, postingCount, postingNote } from "../term-postings";
@@ -78,58 +78,39 @@ function goOnAfter(engine: SearchEngine, word: string, fieldId: number, last: nu
 }
 
 /**
- * How many notes of the index hold `word`: the most in one field, as `notesWithTerm` counts them,
- * but without a discarded note whose postings MiniSearch has not cleaned up yet. It cleans up only
- * once 200 notes (and a tenth of the vault) went, and then in batches between timers, so a list's
- * length counted a note read again (an edit; a note read too soon and proved: read-too-soon.ts) twice
- * until then: the run that read it weighed its words less than every run that loaded the cache after,
- * and the lane ranked a search differently the first time than ever after. Walks the postings only
- * while the engine holds such notes, longest list first (one no longer than the most held in another
- * holds no more).
+ * How many notes of the index hold a word, without a discarded note whose postings MiniSearch has
+ * not cleaned up yet (it does only once 200 notes and a tenth of the vault went): a list's length
+ * counted a note read again (an edit; a note read too soon and proved: read-too-soon.ts) twice until
+ * then, and the lane ranked a search differently the first time than ever after. The count is the
+ * engine's (search-engine.ts), the one the words' ranking weighs by too.
  */
-export function notesHolding(engine: SearchEngine, word: string): number {
-  if (engine.dirtCount === 0) return notesWithTerm(engine, word);
-  let most = 0;
-  for (const { list } of longestFirst(engine, word)) {
-    if (list.length <= most) break;
-    let held = 0;
-    for (let i = 0; i < list.length; i++) if (engine.holds(postingNote(list[i]))) held++;
-    most = Math.max(most, held);
-  }
-  return most;
-}
+export { notesHolding } from "../search-engine";
 
-/** `notesHolding`, its walk pausing as `wordCountsInto`'s does (every note's vector filled: a word every note holds). */
+/** `notesHolding`, counted a span of postings at a time, pausing as `wordCountsInto`'s walk does (every note's vector filled: a word every note holds). */
 export async function notesHoldingInSlices(engine: SearchEngine, word: string, slice: WorkSlice): Promise<number> {
-  if (engine.dirtCount === 0) return notesWithTerm(engine, word);
+  if (!engine.listsDiscarded) return notesWithTerm(engine, word);
   let most = 0;
-  for (const field of longestFirst(engine, word)) {
+  for (const field of listsLongestFirst(engine, word)) {
+    // A list no longer than the most found holds no more notes.
     if (field.list.length <= most) break;
     let list = field.list;
     let held = 0;
-    let last = -1;
-    for (let i = 0; i < list.length; i++) {
-      if (i > 0 && i % POSTINGS_BETWEEN_LOOKS === 0 && slice.over()) {
-        await slice.pause();
-        const next = goOnAfter(engine, word, field.fieldId, last);
-        if (!next) break;
-        ({ list, i } = next);
+    for (let i = 0; i < list.length; ) {
+      const end = Math.min(list.length, i + POSTINGS_BETWEEN_LOOKS);
+      held += engine.heldIn(list, i, end);
+      if (end === list.length || !slice.over()) {
+        i = end;
+        continue;
       }
-      last = postingNote(list[i]);
-      if (engine.holds(last)) held++;
+      const last = postingNote(list[end - 1]);
+      await slice.pause();
+      const next = goOnAfter(engine, word, field.fieldId, last);
+      if (!next) break;
+      ({ list, i } = next);
     }
     most = Math.max(most, held);
   }
   return most;
-}
-
-/** A word's lists of postings (a field's that has any), longest first. */
-function longestFirst(engine: SearchEngine, word: string): { fieldId: number; list: number[] }[] {
-  const fields: { fieldId: number; list: number[] }[] = [];
-  engine.terms.get(word)?.forEach((list, fieldId) => {
-    if (list !== undefined) fields.push({ fieldId, list });
-  });
-  return fields.sort((a, b) => b.list.length - a.list.length);
 }
 
 /** Every note's counts of the given words, from the postings: path → term → count. */
