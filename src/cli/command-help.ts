@@ -39,7 +39,7 @@ export const FLAG_HELP: Record<string, Required<Pick<FlagSpec, "about">> & Pick<
   "no-trace": { about: "keep no trace at all: no note in the vault (whatever the config says), no file in the cache folder" },
   file: { arg: "CASES.json", about: "the research cases to run" },
   "source-key": { arg: "KEY", about: "the outside row to save (ext:<provider>:<hash>, as the trace shows it)" },
-  "allow-external": { about: "let a research_pack call that asks for it search the web; refused at start (exit 2) when the config sets external.enabled: false" },
+  "allow-external": { about: "let a research_pack call that asks for it search the web; refused at start (exit 2) unless the config leaves external.enabled out or writes it true (false, \"false\" or any other value keeps the web off)" },
   "allow-writes": { about: "offer the promote_result tool, which writes source notes into the vault" },
 };
 

@@ -148,7 +148,7 @@ async function vectorBytes(cache: FileVectorCache): Promise<VectorBytes> {
  */
 function whyFolderUnwritable(folder: string): string | null {
   try {
-    // Its true reason when Node's recursive mkdir hides it (a read-only disk says ENOENT): make-folder.ts.
+    // Made a level at a time, a refusal in the disk's own words (a read-only disk's EROFS, a file in the way named as one): make-folder.ts.
     makeFolderSync(folder);
     accessSync(folder, constants.W_OK);
     return null;

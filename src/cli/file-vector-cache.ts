@@ -49,7 +49,7 @@ export class FileVectorCache implements VectorCache {
 
   async write(name: string, bytes: Uint8Array): Promise<void> {
     const file = this.partFile(name);
-    // On a read-only disk Node's recursive mkdir says ENOENT; makeFolder gives the disk's reason.
+    // A level at a time, and a refusal in the disk's own words (a read-only disk's EROFS, a file in the way named as one): make-folder.ts.
     await makeFolder(this.folder);
     if (!this.tidied) {
       this.tidied = true;

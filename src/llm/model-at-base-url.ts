@@ -3,6 +3,7 @@
 // both specs; each words the problems with its own help line.
 import { looksLikeApiKey } from "../settings";
 import { httpUrl } from "../text/urls";
+import { valueShown } from "../text/value-shown";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
@@ -28,15 +29,30 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
 }
 
-/** The problem in words, as both specs say it. */
+/**
+ * Whether a word of a spec looks like an API key (`openai:llama@sk-…`, `…/v1?key=sk-…`): the spec
+ * begins with its kind, so the key shapes, which are read at the start of a text, are asked of each
+ * word, split where a key never holds a character.
+ */
+function holdsKeyShapedWord(text: string): boolean {
+  return text.split(/[^A-Za-z0-9_-]+/).some(looksLikeApiKey);
+}
+
+/** A spec or address as the first words of a sentence: quoted, or "A value that looks like an API key". */
+function shownFirst(text: string): string {
+  const shown = valueShown(text, holdsKeyShapedWord);
+  return shown.charAt(0).toUpperCase() + shown.slice(1);
+}
+
+/** The problem in words, as both specs say it. A spec or address holding a key is not repeated. */
 export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: true }>, help: string): string {
   switch (read.problem) {
     case "no_model":
-      return `"${spec}" names no model. ${help}.`;
+      return `${shownFirst(spec)} names no model. ${help}.`;
     case "at_without_url":
-      return `"${spec}": the part after @ must be an http:// or https:// URL.`;
+      return `${shownFirst(spec)}: the part after @ must be an http:// or https:// URL.`;
     case "bad_url":
-      return `"${read.baseUrl}" is not a valid http(s) base URL. ${help}.`;
+      return `${shownFirst(read.baseUrl)} is not a valid http(s) base URL. ${help}.`;
     case "credentials":
       // The spec is not repeated: it holds a password.
       return "The base URL holds a user name or password; a key goes in its environment variable, never in the address.";

@@ -8,6 +8,7 @@ import type { ModelFailureKind } from "../llm/chat-model";
 import type { ResearchResult } from "../research/types";
 import type { ProviderErrorKind } from "../websearch/types";
 import { joinSentences } from "../text/sentence-ends";
+import { keyInQuestion } from "../research/key-in-question";
 
 /** What a problem's button does. */
 export type ProblemAction = "open_settings" | "retry";
@@ -231,6 +232,18 @@ export interface ProblemActions {
 
 const ACTION_LABELS: Record<ProblemAction, string> = { open_settings: "Open settings", retry: "Retry" };
 
+/**
+ * A problem's sentence as the box shows it. Keys the run holds were scrubbed from its errors before
+ * they got here; one it does not hold (a server echoing a key pasted elsewhere, in its error) cannot
+ * be, so a sentence with what looks like an API key is not shown, by the rule the panel's status
+ * line and live region keep (research-view.ts: `keyInQuestion`). Its hint and buttons stay: they are
+ * the panel's own words.
+ */
+export function problemMessageShown(problem: Pick<RunProblem, "severity" | "message">): string {
+  if (!keyInQuestion(problem.message)) return problem.message;
+  return `This ${problem.severity === "error" ? "error" : "warning"} holds what looks like an API key, so it is not repeated here.`;
+}
+
 export function renderProblems(parent: HTMLElement, problems: readonly RunProblem[], actions: ProblemActions): void {
   if (problems.length === 0) return;
   const list = parent.createDiv({ cls: "vault-research-problems-inline" });
@@ -238,7 +251,7 @@ export function renderProblems(parent: HTMLElement, problems: readonly RunProble
   const offered = new Set<ProblemAction>();
   for (const p of problems) {
     const item = list.createDiv({ cls: ["vault-research-problem", `is-${p.severity}`], attr: { "data-kind": p.kind } });
-    item.createDiv({ cls: "vault-research-problem-message", text: p.message });
+    item.createDiv({ cls: "vault-research-problem-message", text: problemMessageShown(p) });
     if (p.hint) item.createDiv({ cls: "vault-research-problem-hint", text: p.hint });
     for (const action of [p.action, p.orAction]) {
       if (!action || offered.has(action)) continue;

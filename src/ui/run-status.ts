@@ -3,13 +3,21 @@
 // hears goes through a separate, visually hidden polite live region, and not every step reaches
 // it: a run passes a dozen stages in a second or two, so a step is announced only when it is
 // still going after STEP_PAUSE_MS (the web search or the model a user is waiting on). The start,
-// the outcome and answers to what the user did (a busy Enter, "Add to vault") are said at once.
+// the outcome and answers to what the user did (a busy Enter, "Add to vault") are said at once,
+// and again when the user does the same again (a second Copy): a step of the run is said once.
 // The ticking time sits beside the text, outside the live region, so it is never read out.
 import { stopwatch, systemClock } from "../ports";
 import { seconds } from "./run-timeline";
 
 /** How long a step must last before it is announced. */
 export const STEP_PAUSE_MS = 2000;
+
+/**
+ * How long the live region stays empty before the same words are given to it again. A screen reader
+ * reads a live region's changes: the same text set again is no change, and one cleared and set in the
+ * same moment is often read as none either. Angular CDK's LiveAnnouncer clears and waits as long.
+ */
+export const SAY_AGAIN_PAUSE_MS = 100;
 
 export class RunStatus {
   private readonly el: HTMLElement;
@@ -18,6 +26,8 @@ export class RunStatus {
   private readonly announcerEl: HTMLElement;
   private timer: number | null = null;
   private stepTimer: number | null = null;
+  /** The same words again, to be given back to the emptied live region. */
+  private sayAgainTimer: number | null = null;
   /** The step last announced in this run. */
   private stepSaid = "";
   /**
@@ -54,7 +64,8 @@ export class RunStatus {
     this.cancelStep();
     this.stepTimer = window.setTimeout(() => {
       this.stepTimer = null;
-      if (this.textEl.textContent !== text || text === this.stepSaid) return;
+      // Nor when the live region holds it already (said as the wait began): a step is said once.
+      if (this.textEl.textContent !== text || text === this.stepSaid || this.announcerEl.textContent === text) return;
       this.stepSaid = text;
       this.announce(text);
     }, STEP_PAUSE_MS);
@@ -95,9 +106,28 @@ export class RunStatus {
     if (this.textEl.textContent !== text) this.textEl.setText(text);
   }
 
-  /** Only when it changed: a live region repeats what it is given. */
+  /**
+   * Gives `text` to the live region. The words it holds already (a second Copy's "Answer copied.")
+   * are said again: the region is emptied and given them once SAY_AGAIN_PAUSE_MS has passed, unless
+   * other words come first. What must not be said twice, a step, is kept out by `progress`.
+   */
   private announce(text: string): void {
-    if (this.announcerEl.textContent !== text) this.announcerEl.setText(text);
+    this.cancelSayAgain();
+    if (this.announcerEl.textContent !== text) {
+      this.announcerEl.setText(text);
+      return;
+    }
+    if (text === "") return;
+    this.announcerEl.setText("");
+    this.sayAgainTimer = window.setTimeout(() => {
+      this.sayAgainTimer = null;
+      this.announcerEl.setText(text);
+    }, SAY_AGAIN_PAUSE_MS);
+  }
+
+  private cancelSayAgain(): void {
+    if (this.sayAgainTimer !== null) window.clearTimeout(this.sayAgainTimer);
+    this.sayAgainTimer = null;
   }
 
   private tick(): void {

@@ -119,6 +119,11 @@ describe.skipIf(!chromiumAvailable)("the keyboard and a screen reader in Chromiu
     await turn.getByRole("button", { name: "Copy answer" }).focus();
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => (window as unknown as { workbench: Workbench }).workbench.record.clipboard.length === 1);
+    // Copy pressed again is heard again: the live region holding "Answer copied." is emptied, then given it anew.
+    await page.waitForFunction(() => (window as unknown as { said: string[] }).said.at(-1) === "Answer copied.");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => (window as unknown as { said: string[] }).said.filter((text) => text === "Answer copied.").length === 2);
+    expect((await said(page)).slice(-2)).toEqual(["Answer copied.", "Answer copied."]);
     expect(errors).toEqual([]);
     await page.close();
   });

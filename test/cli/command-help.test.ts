@@ -65,10 +65,30 @@ describe("command help", () => {
 
   it("says where users read of mcp's --allow-external that a config switching the web off refuses it, and what the tools report as they run", () => {
     // The server refuses the flag under external.enabled: false (exit 2, as research --external-search is); its help did not say so.
-    expect(helpLine("mcp", "allow-external")).toContain("refused at start (exit 2) when the config sets external.enabled: false");
+    // Then it said "when the config sets external.enabled: false", while "false", null or 0 there refuse it as well.
+    expect(helpLine("mcp", "allow-external")).toContain('refused at start (exit 2) unless the config leaves external.enabled out or writes it true (false, "false" or any other value keeps the web off)');
+    expect(helpLine("mcp", "allow-external")).not.toContain("when the config sets external.enabled: false");
     const text = commandHelpText("mcp", COMMANDS.mcp);
     expect(text).toContain("research_pack sends each stage as MCP progress when the call gives a progressToken");
     expect(text).toContain("echoes its tags as the filter applied");
+  });
+
+  it("what --allow-external's help says of the config is what the command line does with it", async () => {
+    // mcp refuses the flag in the same words and by the same rule as research refuses --external-search (open-vault.ts).
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vr-help-enabled-"));
+    try {
+      // A recording no request matches: the web is reached nowhere, and the run still completes.
+      const replay = mkdtempSync(path.join(tmp, "replay-"));
+      writeFileSync(path.join(replay, "elsewhere.json"), JSON.stringify({ method: "GET", url: "https://example.invalid/", status: 200, headers: {}, body: "" }));
+      for (const [enabled, code] of [[false, 2], ["false", 2], [null, 2], [0, 2], [true, 0]] as const) {
+        const config = path.join(tmp, "config.json");
+        writeFileSync(config, JSON.stringify({ external: { enabled } }));
+        const run = await cli(["research", "sync", "--vault", SAMPLE_VAULT, "--cache-dir", path.join(tmp, "cache"), "--config", config, "--external-search", "always", "--replay", replay, "--retrieval-only", "--no-trace"], tmp);
+        expect(run.code, `${JSON.stringify(enabled)}: ${run.err}`).toBe(code);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("the overview shows every command's usage and what it does", () => {

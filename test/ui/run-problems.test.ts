@@ -204,4 +204,35 @@ describe("run problems", () => {
     buttons.forEach((b) => b.click());
     expect(clicked).toEqual(["retry", "settings"]);
   });
+
+  // A key the run holds is scrubbed from its errors before they get here; a key it does not hold,
+  // echoed by a server in its error, reached the problem box as it was, while the status line and
+  // the live region said the error was not repeated.
+  it("shows no sentence holding what looks like an API key the run does not know, and keeps what to do", () => {
+    const key = "sk-proj-4fT9xQ2mZ8vL1cB7nR3wK6yH0";
+    const failed = problemOfFailure(new Error(`the server refused ${key}`));
+    const [modelFailed, warned] = problemsOf(
+      run([{ stage: "synthesize", kind: "http", message: `The model server at http://localhost:1234 said (HTTP 500): bad key Bearer ${key.slice(3)}` }], [
+        { kind: "provider_warning", message: `SearXNG: unknown engine token ghp_${key.slice(8)}` },
+      ]),
+      oneSource,
+    );
+    const el = document.body.createDiv();
+    renderProblems(el, [failed, modelFailed, warned], { retry: () => undefined, openSettings: () => undefined });
+    expect([...el.querySelectorAll(".vault-research-problem-message")].map((m) => m.textContent)).toEqual([
+      "This error holds what looks like an API key, so it is not repeated here.",
+      "This error holds what looks like an API key, so it is not repeated here.",
+      "This warning holds what looks like an API key, so it is not repeated here.",
+    ]);
+    expect(el.textContent).not.toContain(key.slice(8));
+    expect([...el.querySelectorAll(".vault-research-problem-action")].map((b) => b.textContent)).toEqual(["Retry", "Open settings"]);
+    expect(el.querySelector(".vault-research-problem-hint")?.textContent).toMatch(/^Retry in a moment; if it answers the same again, check the base URL/);
+  });
+
+  it("shows a sentence that only mentions an API key, or holds a word like one that is no key, as it is", () => {
+    const el = document.body.createDiv();
+    const sentences = ["The model did not accept its API key.", "GitHub: no results for sk-learn and BSA rules."];
+    renderProblems(el, sentences.map((message) => ({ severity: "error" as const, kind: "http", message })), { retry: () => undefined, openSettings: () => undefined });
+    expect([...el.querySelectorAll(".vault-research-problem-message")].map((m) => m.textContent)).toEqual(sentences);
+  });
 });

@@ -4,7 +4,7 @@
 // "Finished in".
 import { afterEach, describe, expect, it, vi } from "vitest";
 import "../stubs/obsidian";
-import { RunStatus } from "../../src/ui/run-status";
+import { RunStatus, SAY_AGAIN_PAUSE_MS } from "../../src/ui/run-status";
 
 const HOUR = 3_600_000;
 
@@ -71,5 +71,47 @@ describe("what the run status says aloud", () => {
     status.progress("Searching the web with Brave…");
     vi.advanceTimersByTime(2_500);
     expect(said).toEqual(["Starting…", "Searching the web with Brave…"]);
+  });
+
+  it("does not say a step again that the live region holds already (a wait said as it began, then the same count)", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    const parent = document.body.createDiv();
+    const status = new RunStatus(parent);
+    const said = listen(parent);
+    status.say("Waiting for the index: 120 of 900 notes…");
+    status.progress("Waiting for the index: 120 of 900 notes…");
+    vi.advanceTimersByTime(5_000);
+    expect(said).toEqual(["Waiting for the index: 120 of 900 notes…"]);
+  });
+
+  // A live region that is given the text it holds does not change, and a screen reader reads changes:
+  // a second Copy in a row was heard once, as if the button had done nothing.
+  it("says the same answer to the same action again: the region is emptied, then given the words once the pause has passed", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    const parent = document.body.createDiv();
+    const status = new RunStatus(parent);
+    const region = parent.querySelector<HTMLElement>("[aria-live]")!;
+    const said = listen(parent);
+    status.finish("Finished in 1.2 s.");
+    status.aside("Answer copied.");
+    status.aside("Answer copied.");
+    expect(region.textContent).toBe("");
+    vi.advanceTimersByTime(SAY_AGAIN_PAUSE_MS);
+    expect(region.textContent).toBe("Answer copied.");
+    expect(said).toEqual(["Finished in 1.2 s.", "Answer copied.", "", "Answer copied."]);
+    // The status line keeps the run's ending.
+    expect(parent.querySelector(".vault-research-run-text")?.textContent).toBe("Finished in 1.2 s.");
+
+    // Other words before the pause has passed replace the repeat, which never comes after them.
+    said.length = 0;
+    status.aside("Answer copied.");
+    status.say("A run is in progress.");
+    vi.advanceTimersByTime(SAY_AGAIN_PAUSE_MS * 10);
+    expect(said).toEqual(["", "A run is in progress."]);
+    // Nor after the panel was closed.
+    status.say("A run is in progress.");
+    status.clear();
+    vi.advanceTimersByTime(SAY_AGAIN_PAUSE_MS * 10);
+    expect(region.textContent).toBe("");
   });
 });
