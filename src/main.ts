@@ -24,7 +24,7 @@ import { keysHeld } from "./plugin/keys-held";
 import { httpOnceSettled, pageAccess, type PageAccess } from "./plugin/desktop-pages";
 import { RequestUrlHttp } from "./plugin/request-url-http";
 import { SecretStorageSecrets } from "./plugin/secret-storage-secrets";
-import { keepUnusableSettingsFile, storedSpellsOtherwise, takeOutKeysOutOfPlace } from "./plugin/stored-settings";
+import { keepUnusableSettingsFile, storedSpellsOtherwise, storedWithoutKeysOutOfPlace, takeOutKeysOutOfPlace } from "./plugin/stored-settings";
 import { moveSearxngPassword, storedWithSearxngAddress } from "./plugin/searxng-password";
 import { TimerClock } from "./plugin/timer-clock";
 import { bundledWebWorkers } from "./plugin/web-workers";
@@ -330,20 +330,32 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       return;
     }
     const { settings, problems } = loadSettings(stored.raw);
-    reportKeysOutOfPlace(takeOutKeysOutOfPlace(settings));
-    // The plugin's own write, or a file saying what is in use already: nothing to follow.
-    if (JSON.stringify(settings) === JSON.stringify(this.settings)) return;
+    const keysTaken = takeOutKeysOutOfPlace(settings);
+    reportKeysOutOfPlace(keysTaken);
+    // Read, and nothing in it loading could not use: a file unread at start needs no copy now (its
+    // values are the ones followed below, or in use already). Left set, the next save kept a copy of
+    // this good file as "unusable" and said it "could be read again".
+    if (problems.length === 0) this.settingsFileUnkept = false;
+    // The plugin's own write, or a file saying what is in use already: nothing to follow (but a key
+    // typed into it leaves it).
+    if (JSON.stringify(settings) === JSON.stringify(this.settings)) {
+      if (keysTaken.length > 0 && problems.length === 0) await this.writeSecretsOutOfFile(stored.raw, false);
+      return;
+    }
     const before = this.settings;
     this.settings = settings;
     const moved = this.movedSearxngPassword();
     if (problems.length > 0) {
-      // As at load: the password leaves the file before a copy of it is kept, and nothing else is written.
-      if (moved) await this.writePasswordOutOfFile(stored.raw);
+      // As at load: the password, or a key typed in, leaves the file before a copy of it is kept, and nothing else is written.
+      if (moved || storedWithoutKeysOutOfPlace(stored.raw) !== stored.raw) await this.writeSecretsOutOfFile(stored.raw, moved);
       this.reportSettingsProblems(problems, await this.keepUnusableSettings({ unread: false }), "the settings file changed on disk; some settings in it could not be used, so defaults apply to them.");
     }
     if (this.unloaded) return;
     if (moved && problems.length === 0) await this.saveSettings();
-    else this.followSettings();
+    else {
+      if (keysTaken.length > 0 && problems.length === 0) await this.writeSecretsOutOfFile(stored.raw, false);
+      this.followSettings();
+    }
     await this.followIndexSettings(before);
   }
 
@@ -500,18 +512,22 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   }
 
   private async loadPluginSettings(): Promise<void> {
+    // Of an earlier load of this instance (disabled, enabled again): this one's reading decides.
+    this.settingsFileUnkept = false;
     const { raw, unreadable } = await this.readStoredSettings();
     if (this.unloaded) return;
     // A newer version's settings (`unknownKept`) are carried along and written back: nothing was
     // replaced, so they are no problem to warn of at every start, and no reason for a copy.
     const { settings, problems } = loadSettings(raw);
-    reportKeysOutOfPlace(takeOutKeysOutOfPlace(settings));
+    const keysTaken = takeOutKeysOutOfPlace(settings);
+    reportKeysOutOfPlace(keysTaken);
     this.settings = settings;
     if (unreadable !== null || problems.length > 0) {
       // Not saved now; but the next change of a setting writes the settings in use over the file,
-      // so a copy of it as it is keeps the user's values to be fixed. A SearXNG password in it
-      // leaves it first, though, so neither the file nor its copy holds it.
-      if (this.movedSearxngPassword()) await this.writePasswordOutOfFile(raw);
+      // so a copy of it as it is keeps the user's values to be fixed. A SearXNG password in it, or
+      // a key typed into it, leaves it first, though, so neither the file nor its copy holds it.
+      const moved = this.movedSearxngPassword();
+      if (moved || storedWithoutKeysOutOfPlace(raw) !== raw) await this.writeSecretsOutOfFile(raw, moved);
       this.reportSettingsProblems([...(unreadable !== null ? [unreadable] : []), ...problems], await this.keepUnusableSettings({ unread: unreadable !== null }));
       return;
     }
@@ -523,6 +539,10 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
       return;
     }
     if (isOlderSettingsVersion(raw) || storedSpellsOtherwise(raw, settings)) await this.saveSettings();
+    // A key typed into it leaves it at once, and only the key (a newer version's file gets no
+    // defaults pinned in): left until the user changed a setting, it stayed in the file, its sync
+    // and its backups, and the notice came back at every start.
+    else if (keysTaken.length > 0) await this.writeSecretsOutOfFile(raw, false);
   }
 
   /** An earlier version's SearXNG address held its password: it now goes to secret storage (see searxng-password.ts). */
@@ -538,15 +558,18 @@ export default class VaultResearchPlugin extends Plugin implements SettingsHost 
   }
 
   /**
-   * data.json as read, less the SearXNG password just moved into secret storage: the values loading
-   * could not use stay in it as the user wrote them (storedWithSearxngAddress).
+   * data.json as read, less the SearXNG password just moved into secret storage (`searxngMoved`) and
+   * any key typed into it by hand: the values loading could not use stay in it as the user wrote them
+   * (storedWithSearxngAddress, storedWithoutKeysOutOfPlace).
    */
-  private async writePasswordOutOfFile(stored: unknown): Promise<void> {
+  private async writeSecretsOutOfFile(stored: unknown, searxngMoved = true): Promise<void> {
+    const withoutKeys = storedWithoutKeysOutOfPlace(stored);
+    const what = searxngMoved ? "the SearXNG password" : "the key typed into it";
     try {
-      await this.saveData(storedWithSearxngAddress(stored, this.settings.external.searxng));
+      await this.saveData(searxngMoved ? storedWithSearxngAddress(withoutKeys, this.settings.external.searxng) : withoutKeys);
     } catch (error) {
-      console.warn("Vault Research: the settings file could not be written without the SearXNG password.", errorMessage(error));
-      new Notice(`Vault Research: the settings file could not be written (${errorMessage(error)}), so it still holds the SearXNG password until the settings are saved.`, 10_000);
+      console.warn(`Vault Research: the settings file could not be written without ${what}.`, errorMessage(error));
+      new Notice(`Vault Research: the settings file could not be written (${errorMessage(error)}), so it still holds ${what} until the settings are saved.`, 10_000);
     }
   }
 

@@ -472,11 +472,16 @@ function unknownKeys(raw: unknown, schema: z.core.$ZodType, at: string[] = []): 
  */
 function isKeepable({ path, value }: UnknownKey): boolean {
   if (path[path.length - 1] in Object.prototype) return false;
-  // Kept, a key pasted as a field's name would be saved into data.json, where no key may be.
+  // Kept, a key pasted as a field's name would be saved into data.json, where no key may be: at any
+  // depth of the value kept, too (`external.openai: { "sk-…": "" }` was written back whole).
   if (path.some(looksLikeApiKey)) return false;
   try {
-    JSON.stringify(value);
-    return true;
+    let keyAsName = false;
+    JSON.stringify(value, (name: string, inner: unknown) => {
+      if (looksLikeApiKey(name)) keyAsName = true;
+      return inner;
+    });
+    return !keyAsName;
   } catch {
     return false;
   }

@@ -105,6 +105,16 @@ describe("unknown keys", () => {
     expect(JSON.stringify(settings)).not.toMatch(/BSAwrongplace|sk-proj-pasted/);
   });
 
+  it("holding a name that looks like an API key deeper down are not kept either", () => {
+    // The name was looked at only where the unknown key was: an object under it, kept whole, took
+    // the pasted key into data.json at the next save.
+    const raw = { external: { openai: { "sk-proj-nested-0123456789": "" }, exa: { headers: [{ "tvly-dev-0123456789abcdef": true }] } } };
+    const { settings, problems, unknownKept } = loadSettings(raw);
+    expect(problems).toEqual(["external.openai: not a setting; it was ignored.", "external.exa.headers: not a setting; it was ignored."]);
+    expect(unknownKept).toBeUndefined();
+    expect(JSON.stringify(settings)).not.toMatch(/sk-proj-nested|tvly-dev/);
+  });
+
   it("are named on one line, whatever control characters their names hold", () => {
     const { unknownKept } = loadSettings({ notes: { "x\nerror: the vault was deleted": 1 } });
     expect(unknownKept).toEqual(["notes.x?error: the vault was deleted: not a setting; kept as it is, unused."]);

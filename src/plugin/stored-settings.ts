@@ -4,8 +4,8 @@
 // Only values the file holds are compared: a setting it leaves out is not written in just to pin
 // today's default. And a copy of a file the plugin could not use, kept before anything overwrites it.
 // And an API key typed into the file by hand under a name that is no setting (`model.apiKey`): taken
-// out of the settings in use, so no save of the plugin's writes it back.
-import { looksLikeApiKey, settingsSchema, type Settings } from "../settings";
+// out of the settings in use, so no save of the plugin's writes it back, and out of the file itself.
+import { loadSettings, looksLikeApiKey, settingsSchema, type Settings } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 /** True when some value `stored` holds reads differently in `used` (keys `used` lacks are not looked at). */
@@ -60,11 +60,20 @@ export async function keepUnusableSettingsFile(folder: SettingsFolder, pluginDir
 const CREDENTIAL_NAME = /(?:^key|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|token|secret|password|passwd|credentials?|authorization|bearer)$/i;
 
 /**
- * Takes out of `settings` every key loading kept that is no setting (loading keeps a newer version's
- * settings, to write them back) and holds what looks like an API key or password: one pasted into
- * data.json by hand (`model.apiKey: "sk-…"`) is never used (keys are read from secret storage), and
- * written back at every save it would sit in the file, which sync and backups carry, for good.
- * Returns where each one was (`model.apiKey`), never what it held.
+ * A name ending in "token" holds a credential only when its value is one word of a token's letters:
+ * a model's stop token (`stopToken: "<|endoftext|>"`) is a setting, not a secret.
+ */
+const TOKEN_NAME = /token$/i;
+const TOKEN_LETTERS = /^[\w.~+/=:-]+$/;
+
+/**
+ * Takes out of `settings` every value loading kept under a key that is no setting (loading keeps a
+ * newer version's settings, to write them back) and that looks like an API key or password: one
+ * pasted into data.json by hand (`model.apiKey: "sk-…"`) is never used (keys are read from secret
+ * storage), and written back at every save it would sit in the file, which sync and backups carry,
+ * for good. Only that value goes: the settings beside it, in an object a newer version wrote
+ * (`external.proxy: { host, login: { password } }`), stay. Returns where each one was
+ * (`model.apiKey`), never what it held.
  */
 export function takeOutKeysOutOfPlace(settings: Settings): string[] {
   // The settings as the schema knows them: what it drops is what loading kept unknown.
@@ -72,23 +81,69 @@ export function takeOutKeysOutOfPlace(settings: Settings): string[] {
   // Settings loading made always parse; should they not, nothing is told apart, and nothing taken.
   if (!known.success) return [];
   const taken: string[] = [];
-  const walk = (used: unknown, schemaKnows: unknown, at: string[]): void => {
-    if (!isRecord(used) || !isRecord(schemaKnows)) return;
-    for (const [key, value] of Object.entries(used)) {
-      if (Object.hasOwn(schemaKnows, key)) walk(value, schemaKnows[key], [...at, key]);
-      else if (holdsKey(key, value)) {
-        delete used[key];
-        taken.push([...at, key].join("."));
-      }
-    }
-  };
-  walk(settings, known.data, []);
+  takeOut(settings, known.data, [], taken);
   return taken;
 }
 
-/** Whether `value`, stored under `name`, is or holds a credential (a nested object's, under its own names). */
+/**
+ * Walks `used` beside what the schema knows of it (`schemaKnows`; undefined under a key it does not
+ * know, where every key is unknown), taking each key-holding value of an unknown key out of it.
+ */
+function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string[], taken: string[]): void {
+  for (const [key, value] of Object.entries(used)) {
+    const knows = isRecord(schemaKnows) && Object.hasOwn(schemaKnows, key);
+    // A key pasted as a name (loading keeps none, but data.json as stored may hold one) is not repeated.
+    const where = [...at, looksLikeApiKey(key) ? "(a name that looks like an API key)" : key];
+    if (!knows && looksLikeApiKey(key)) {
+      delete used[key];
+      taken.push(where.join("."));
+    } else if (isRecord(value)) takeOut(value, knows ? schemaKnows[key] : undefined, where, taken);
+    else if (knows ? refusedAsKey(value, schemaKnows[key]) : holdsKey(key, value)) {
+      delete used[key];
+      taken.push(where.join("."));
+    }
+  }
+}
+
+/**
+ * data.json as stored, less what `takeOutKeysOutOfPlace` takes out of the settings read from it, any
+ * name that looks like a key (which loading never keeps) and any key a setting's value was refused
+ * for (`model.model: "sk-…"`, its default in use). Written at once, and before a copy of a file with
+ * values loading could not use is kept, so neither the file nor its copy holds a key; everything
+ * else stays as the user wrote it, to be fixed. `stored` itself when it holds none.
+ */
+export function storedWithoutKeysOutOfPlace(stored: unknown): unknown {
+  if (!isRecord(stored)) return stored;
+  const known = settingsSchema.safeParse(JSON.parse(JSON.stringify(loadSettings(stored).settings)));
+  if (!known.success) return stored;
+  try {
+    const copy = structuredClone(stored);
+    const taken: string[] = [];
+    takeOut(copy, known.data, [], taken);
+    return taken.length > 0 ? copy : stored;
+  } catch {
+    // Nested deeper than a walk can go (loading kept nothing of it): the file as it is.
+    return stored;
+  }
+}
+
+/**
+ * Whether a setting's stored `value` is a key the settings in use do not hold (`inUse`): one loading
+ * refused for its look (`model.model: "sk-…"`), which data.json as stored still holds. The settings
+ * themselves never differ from their own parse, so this takes only from data.json as stored.
+ */
+function refusedAsKey(value: unknown, inUse: unknown): boolean {
+  return typeof value === "string" && value !== inUse && isCredential(value) && looksLikeApiKey(value);
+}
+
+/** Whether `value`, stored under `name`, is or holds a credential (a list's objects', under their own names). */
 function holdsKey(name: string, value: unknown): boolean {
-  if (typeof value === "string") return looksLikeApiKey(value) || (CREDENTIAL_NAME.test(name) && isCredential(value));
+  if (typeof value === "string") {
+    // Short texts are no key, whatever they begin with (`locale: "sk-SK"`).
+    if (!isCredential(value)) return false;
+    if (looksLikeApiKey(value)) return true;
+    return CREDENTIAL_NAME.test(name) && (!TOKEN_NAME.test(name) || TOKEN_LETTERS.test(value.trim()));
+  }
   if (Array.isArray(value)) return value.some((item) => holdsKey(name, item));
-  return isRecord(value) && Object.entries(value).some(([key, inner]) => holdsKey(key, inner));
+  return isRecord(value) && Object.entries(value).some(([key, inner]) => looksLikeApiKey(key) || holdsKey(key, inner));
 }

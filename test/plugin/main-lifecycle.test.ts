@@ -197,6 +197,58 @@ describe("an API key typed into the settings file by hand", () => {
     plugin.unload();
   });
 
+  it("leaves the file at start, and only the key does: a newer version's settings and the rest stay as written", async () => {
+    // Left in the file until the user happened to change a setting (its sync and backups carrying
+    // it), with the notice back at every start.
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const file = { version: SETTINGS_VERSION + 1, model: { kind: "openai", apiKey: KEY }, search: { futureSetting: "kept" } };
+    const { plugin, stored } = await started(file);
+    expect(stored.storedData).toEqual({ version: SETTINGS_VERSION + 1, model: { kind: "openai" }, search: { futureSetting: "kept" } });
+    plugin.unload();
+    notices.length = 0;
+    const again = await started(stored.storedData);
+    expect(notices.filter((n) => n.message.includes("API key"))).toEqual([]);
+    again.plugin.unload();
+  });
+
+  it("in a file with a value loading could not use is in neither the file nor the copy kept of it", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const dir = ".obsidian/plugins/vault-research";
+    const file = { version: SETTINGS_VERSION, external: { count: "many", braveApiKey: "BSAq8Lw2Zr5Tn0Vx7Mk3" }, notes: { traceFolder: "Runs" } };
+    const { vault, plugin, stored } = newPlugin(file);
+    await vault.adapter.write(`${dir}/data.json`, JSON.stringify(file));
+    vi.spyOn(stored, "saveData").mockImplementation(async (data: unknown) => {
+      stored.storedData = structuredClone(data);
+      await vault.adapter.write(`${dir}/data.json`, JSON.stringify(data));
+    });
+    plugin.load();
+    await wait();
+    const copy = await vault.adapter.read(`${dir}/data.unusable.json`);
+    expect(copy).toContain('"count":"many"');
+    expect(copy).not.toContain("BSAq8Lw2Zr5Tn0Vx7Mk3");
+    expect(JSON.stringify(stored.storedData)).not.toContain("BSAq8Lw2Zr5Tn0Vx7Mk3");
+    expect(stored.storedData).toMatchObject({ external: { count: "many" }, notes: { traceFolder: "Runs" } });
+    plugin.unload();
+  });
+
+  it("pasted as the model's name is in neither the file nor the copy kept of it once loading refused it", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const dir = ".obsidian/plugins/vault-research";
+    const file = { version: SETTINGS_VERSION, model: { kind: "openai", model: KEY }, notes: { traceFolder: "Runs" } };
+    const { vault, plugin, stored } = newPlugin(file);
+    await vault.adapter.write(`${dir}/data.json`, JSON.stringify(file));
+    vi.spyOn(stored, "saveData").mockImplementation(async (data: unknown) => {
+      stored.storedData = structuredClone(data);
+      await vault.adapter.write(`${dir}/data.json`, JSON.stringify(data));
+    });
+    plugin.load();
+    await wait();
+    expect(notices.some((n) => n.message.includes("model.model"))).toBe(true);
+    expect(await vault.adapter.read(`${dir}/data.unusable.json`)).not.toContain(KEY);
+    expect(stored.storedData).toEqual({ version: SETTINGS_VERSION, model: { kind: "openai" }, notes: { traceFolder: "Runs" } });
+    plugin.unload();
+  });
+
   it("brought by a change on disk is not taken up either", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { plugin, stored } = await started({ version: SETTINGS_VERSION });
@@ -204,9 +256,20 @@ describe("an API key typed into the settings file by hand", () => {
     await plugin.onExternalSettingsChange();
     expect(plugin.settings.search.showScores).toBe(true);
     expect(notices.map((n) => n.message).join("\n")).toContain("under external.braveApiKey");
+    // The file loses it at once, not at the next change of a setting.
+    expect(JSON.stringify(stored.storedData)).not.toContain("BSAq8Lw2Zr5Tn0Vx7Mk3");
     plugin.settings.search.queryLog = false;
     await plugin.saveSettings();
     expect(JSON.stringify(stored.storedData)).not.toContain("BSAq8Lw2Zr5Tn0Vx7Mk3");
+    plugin.unload();
+  });
+
+  it("brought by a change on disk that otherwise says what is in use leaves the file too", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { plugin, stored } = await started({ version: SETTINGS_VERSION });
+    stored.storedData = { ...structuredClone(plugin.settings), tavilyApiKey: "tvly-dev-Hq72Lx95WzNs41Tc" };
+    await plugin.onExternalSettingsChange();
+    expect(JSON.stringify(stored.storedData)).not.toContain("tvly-dev-Hq72Lx95WzNs41Tc");
     plugin.unload();
   });
 });
@@ -274,6 +337,30 @@ describe("a settings file the plugin cannot use", () => {
     expect(await vault.adapter.read(`${dir}/data.unusable.json`)).toBe(mine);
     expect(notices.some((n) => n.message.includes(`kept as ${dir}/data.unusable.json`))).toBe(true);
     expect(saves).toHaveBeenCalledTimes(1);
+    plugin.unload();
+  });
+
+  it("unread at start and read again when it changes on disk is followed, and no copy of it is kept as unusable", async () => {
+    const mine = { version: SETTINGS_VERSION, notes: { traceFolder: "Mine" } };
+    const { vault, plugin, stored, saves } = newPlugin(mine);
+    await vault.adapter.write(`${dir}/data.json`, JSON.stringify(mine));
+    const locked = () => Promise.reject(new Error("EBUSY: resource busy or locked"));
+    const load = vi.spyOn(stored, "loadData").mockImplementation(locked);
+    const read = vi.spyOn(vault.adapter, "read").mockImplementation(locked);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    plugin.load();
+    await wait();
+    load.mockRestore();
+    read.mockRestore();
+    // Sync let go of it: the change is read and followed; the file holds what is in use now.
+    await plugin.onExternalSettingsChange();
+    expect(plugin.settings.notes.traceFolder).toBe("Mine");
+    notices.length = 0;
+    plugin.settings.search.showScores = true;
+    await plugin.saveSettings();
+    expect(saves).toHaveBeenCalledTimes(1);
+    expect(await vault.adapter.exists(`${dir}/data.unusable.json`)).toBe(false);
+    expect(notices.filter((n) => n.message.includes("could be read again"))).toEqual([]);
     plugin.unload();
   });
 
