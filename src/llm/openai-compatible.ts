@@ -43,8 +43,9 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
       const secrets = apiKey ? [apiKey] : [];
       const maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
       for (let attempt = 0; ; attempt++) {
+        let body: unknown;
         try {
-          const body = await postJson({
+          body = await postJson({
             http: options.http,
             url: `${baseUrl}/chat/completions`,
             headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
@@ -58,11 +59,15 @@ export function openAiCompatibleModel(options: OpenAiCompatibleOptions): ChatMod
             errorTypesOf: openAiErrorTypes,
             rejectedParameterOf: openAiRejectedParameter,
           });
-          return withinLengthLimit(readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets), maxTokens);
         } catch (error) {
           // Each parameter is given up once: two refusals at most, then the server's words stand.
           if (attempt < 2 && learnedRefusal(error, refused)) continue;
-          throw withBaseUrlHint(error, baseUrl);
+          throw withBaseUrlHint(error, baseUrl, "status");
+        }
+        try {
+          return withinLengthLimit(readScrubbed(() => parseChatCompletion(body, options.model, serverName), secrets), maxTokens);
+        } catch (error) {
+          throw withBaseUrlHint(error, baseUrl, "body");
         }
       }
     },
@@ -110,14 +115,16 @@ function chatBaseUrl(typed: string): string {
 }
 
 /**
- * A base URL that is only an address (`http://localhost:11434`) and a missing route: a 404 (Ollama,
- * vLLM) or an error inside a 200 (LM Studio: "Unexpected endpoint or method"). It is the path that
- * is wrong, not the model or the server, and they serve the route under `/v1`; retrying would not
- * help, so the message says what to change.
+ * A base URL that is only an address (`http://localhost:11434`) and a missing route: a 404 that names
+ * no model or a 405 (Ollama, vLLM: `send.ts` gives both the `wrong_address` reason) or an error inside
+ * a 200 (LM Studio: "Unexpected endpoint or method"). It is the path that is wrong, not the model or
+ * the server, and they serve the route under `/v1`; retrying would not help, so the message says what
+ * to change. Only these: a server that kept redirecting is also an `http` error without a status, and
+ * took the hint, "…given up on. The base URL … has no path", as a wrong address.
  */
-function withBaseUrlHint(error: unknown, baseUrl: string): unknown {
+function withBaseUrlHint(error: unknown, baseUrl: string, from: "status" | "body"): unknown {
   if (!(error instanceof ModelError) || !/^https?:\/\/[^/?#]+$/i.test(baseUrl)) return error;
-  const missingRoute = (error.details.status === 404 && error.kind !== "unavailable") || (error.kind === "http" && error.details.status === undefined);
+  const missingRoute = from === "status" ? error.details.reason === "wrong_address" : error.kind === "http";
   if (!missingRoute) return error;
   return new ModelError("unavailable", `${error.message.replace(/[.\s]*$/, "")}. The base URL ${baseUrl} has no path; OpenAI-compatible servers usually expect one ending in /v1 (${baseUrl}/v1).`, { ...error.details, reason: "wrong_address" });
 }

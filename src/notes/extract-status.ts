@@ -1,10 +1,14 @@
 // What a source note holds of its page, as a closed union, and its one spelling in the note's
 // `extract_status` property (`extracted`, `pdf_stub`, `fallback_snippet:http_403`,
-// `link_only:no_readable_text`, `fallback_snippet:redirected_to_sign_in_page`…). Written by
+// `link_only:no_readable_text`, `fallback_snippet:redirected_to_sign_in_page`, `link_only:redirect_loop`…). Written by
 // `extractStatusText`, read back by `parseExtractStatus`; nothing else builds or parses the text.
 
-/** Why a page gave no text of its own. */
-export const PAGE_PROBLEM_KINDS = ["http_error", "timeout", "too_large", "network", "not_html", "no_readable_text", "extract_failed", "replay_miss", "redirected"] as const;
+/**
+ * Why a page gave no text of its own. `redirect_loop`: the site answered, each time with a redirect,
+ * until the fetch gave up (requestUrl on mobile follows a page's redirects itself); as `network` the
+ * note said the page "could not be reached".
+ */
+export const PAGE_PROBLEM_KINDS = ["http_error", "timeout", "too_large", "network", "not_html", "no_readable_text", "extract_failed", "replay_miss", "redirected", "redirect_loop"] as const;
 export type PageProblemKind = (typeof PAGE_PROBLEM_KINDS)[number];
 
 /**

@@ -208,9 +208,10 @@ async function getPage(url: string, http: Http, options: FetchPageOptions & { ma
     if (!(error instanceof HttpFailure)) return unusable({ kind: "network" }, errorMessage(error));
     const kind = error.kind;
     if (kind === "aborted") return { kind: "cancelled" };
-    // Pages have no problem kind of their own for a redirect loop (the guard follows a page's redirects and
-    // refuses more than it allows; requestUrl on mobile follows them itself): said as unreached, in its own words.
-    return unusable({ kind: kind === "redirect" ? "network" : kind }, error.message);
+    // A page's redirects are followed by the guard, which refuses more than it allows; a `redirect` failure
+    // is requestUrl's (mobile), which follows them itself and gives up on a loop: the site was reached, so
+    // it is no `network` problem ("the page could not be reached").
+    return unusable({ kind: kind === "redirect" ? "redirect_loop" : kind }, error.message);
   }
 }
 

@@ -11,6 +11,7 @@ const PROBLEM_WORDS: Record<PageProblemKind, (problem: PageProblem) => string> =
   no_readable_text: () => "the page has no text to read",
   extract_failed: () => "the page's text could not be read",
   replay_miss: () => "the page could not be reached",
+  redirect_loop: () => "the page kept redirecting",
   redirected: (p) => (p.kind !== "redirected" ? "the address leads to another page" : `the address now leads to ${REDIRECT_PLACES[p.to]}`),
 };
 

@@ -242,6 +242,36 @@ describe("OpenAI-compatible model", () => {
     }
   });
 
+  // A base URL with no path took any http failure without a status for a missing route: "…kept
+  // redirecting (…); the request was given up on. The base URL http://localhost:11434 has no path; …
+  // expect one ending in /v1", an `unavailable` wrong address, when the server had only redirected.
+  it("a server at a base URL with no path that kept redirecting is not told to add /v1", async () => {
+    for (const said of ["localhost:11434 kept redirecting (more than 5 times); the request was given up on.", "localhost:11434 redirected to another site (example.org); the request was not sent there."]) {
+      const http = fakeHttp(() => {
+        throw new HttpFailure("redirect", said);
+      });
+      const error = await failureOf(openAiCompatibleModel({ http, model: "m", baseUrl: "http://localhost:11434" }).complete(ask));
+      expect(error.kind).toBe("http");
+      expect(error.details.reason).toBeUndefined();
+      expect(error.message).toBe(`The model server at http://localhost:11434 answered, but ${said}`);
+    }
+  });
+
+  it("a base URL with no path that a route refuses the method of (405) says to add /v1 too", async () => {
+    const http = fakeHttp(() => ({ status: 405, headers: { "content-type": "text/plain" }, text: "Method Not Allowed" }));
+    const error = await failureOf(openAiCompatibleModel({ http, model: "m", baseUrl: "http://localhost:8080" }).complete(ask));
+    expect(error).toMatchObject({ kind: "unavailable", details: { status: 405, reason: "wrong_address" } });
+    expect(error.message).toBe("The model server at http://localhost:8080 answered HTTP 405: Method Not Allowed. The base URL http://localhost:8080 has no path; OpenAI-compatible servers usually expect one ending in /v1 (http://localhost:8080/v1).");
+  });
+
+  it("a base URL with no path and a server error, a refused key or a missing model: no /v1 hint", async () => {
+    for (const [status, body] of [[500, { error: { message: "boom" } }], [401, { error: { message: "bad key" } }], [404, { error: { message: "model \"m\" not found" } }]] as const) {
+      const error = await failureOf(openAiCompatibleModel({ http: fakeHttp(() => json(status, body)), model: "m", baseUrl: "http://localhost:11434" }).complete(ask));
+      expect(error.message, String(status)).not.toContain("/v1");
+      expect(error.details.reason, String(status)).not.toBe("wrong_address");
+    }
+  });
+
   it("gives up at its timeout even when the transport never answers", async () => {
     const http = fakeHttp(() => new Promise(() => undefined));
     const error = await failureOf(openAiCompatibleModel({ http, model: "m", timeoutMs: 50 }).complete(ask));

@@ -7,6 +7,7 @@ import { HttpFailure, type Http } from "../../src/ports";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
 import { anthropicModel } from "../../src/llm/anthropic";
 import { ModelError } from "../../src/llm/chat-model";
+import { createFetchHttp } from "../../src/cli/fetch-http";
 
 const fetchHttp: Http = {
   async request(req) {
@@ -103,5 +104,57 @@ describe("model adapters over a real socket", () => {
     const model = openAiCompatibleModel({ http: fetchHttp, model: "m", baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 });
     const error = await model.complete({ system: "s", messages: [{ role: "user", content: "q" }] }).catch((e: unknown) => e);
     expect((error as ModelError).kind).toBe("network");
+  });
+});
+
+// Through the CLI's own Http, which follows a model server's redirects on the same site only, at
+// most five: a server at a base URL with no path that answered every request with a redirect was
+// told "The base URL … has no path; … expect one ending in /v1", and its failure taken for a wrong address.
+describe("a model server that only redirects, at a base URL with no path", () => {
+  let looping: Server;
+  let sendingAway: Server;
+  const ask = { system: "s", messages: [{ role: "user" as const, content: "q" }] };
+  const originOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+
+  /** A server that answers every request with a 302 to `where(path, port)`. */
+  async function redirectingServer(where: (path: string, port: number) => string): Promise<Server> {
+    const redirecting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(302, { location: where(req.url ?? "/", (redirecting.address() as AddressInfo).port) }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    return redirecting;
+  }
+
+  beforeAll(async () => {
+    looping = await redirectingServer((path) => path);
+    // "localhost" on the same port: another site than 127.0.0.1.
+    sendingAway = await redirectingServer((path, port) => `http://localhost:${port}${path}`);
+  });
+
+  afterAll(async () => {
+    for (const s of [looping, sendingAway]) {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  });
+
+  it("to itself, for ever: says it kept redirecting, as an http failure, and never to add /v1", async () => {
+    const origin = originOf(looping);
+    const model = openAiCompatibleModel({ http: createFetchHttp(), model: "m", baseUrl: origin, timeoutMs: 5000 });
+    const error = await model.complete(ask).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: "http", details: {} });
+    expect((error as ModelError).details.reason).toBeUndefined();
+    expect((error as ModelError).message).toBe(`The model server at ${origin} answered, but ${new URL(origin).host} kept redirecting (more than 5 times); the request was given up on.`);
+  });
+
+  it("to another site: no wrong address either", async () => {
+    const model = openAiCompatibleModel({ http: createFetchHttp(), model: "m", baseUrl: originOf(sendingAway), timeoutMs: 5000 });
+    const error = (await model.complete(ask).catch((e: unknown) => e)) as ModelError;
+    expect(error).toMatchObject({ kind: "http" });
+    expect(error.details.reason).toBeUndefined();
+    expect(error.message).toContain("redirected to another site (localhost:");
+    expect(error.message).not.toContain("/v1");
   });
 });

@@ -28,6 +28,11 @@ describe("extract_status", () => {
     expect(parseExtractStatus("link_only:redirected_to_not_found_page")).toEqual({ kind: "link_only", reason: { kind: "redirected", to: "not_found_page" } });
   });
 
+  it("names a page whose site kept redirecting, not one that could not be reached", () => {
+    expect(extractStatusText({ kind: "link_only", reason: { kind: "redirect_loop" } })).toBe("link_only:redirect_loop");
+    expect(parseExtractStatus("fallback_snippet:redirect_loop")).toEqual({ kind: "fallback_snippet", reason: { kind: "redirect_loop" } });
+  });
+
   it("reads back as the status it was written from", () => {
     fc.assert(
       fc.property(extractStatus, (status) => {

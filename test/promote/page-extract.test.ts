@@ -59,6 +59,16 @@ describe("fetchAndReadPage", () => {
     expect(await fetchAndReadPage("https://x.example/a", cancelled, echoReader)).toEqual({ kind: "cancelled" });
   });
 
+  // requestUrl (mobile) follows a page's redirects itself and gives up on a loop with a `redirect`
+  // failure: it was taken for `network`, and the note said the page "could not be reached".
+  it("a page whose site kept redirecting is a redirect loop, in the adapter's words, not an unreached page", async () => {
+    const said = "https://x.example/a kept redirecting; the request was given up on.";
+    const http = httpAnswering(async () => {
+      throw new HttpFailure("redirect", said);
+    });
+    expect(await fetchAndReadPage("https://x.example/a", http, echoReader)).toEqual({ kind: "unusable", problem: { kind: "redirect_loop" }, message: said });
+  });
+
   it("treats a PDF as a PDF whether the header or the bytes say so", async () => {
     expect(await fetchAndReadPage("https://x.example/a", page({ headers: { "content-type": "application/pdf" }, text: "%PDF-1.4" }), echoReader)).toEqual({ kind: "pdf" });
     expect(await fetchAndReadPage("https://x.example/a", page({ headers: {}, text: "%PDF-1.4 ..." }), echoReader)).toEqual({ kind: "pdf" });

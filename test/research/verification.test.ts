@@ -10,6 +10,7 @@ import { canonicalizeUrl } from "../../src/websearch/canonical-url";
 import { keysInPrompt, scriptedModel } from "../support/scripted-model";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
 import { fakeHttp, json } from "../llm/fake-http";
+import { HttpFailure } from "../../src/ports";
 import { ANSWERED_QUESTION, FRESHNESS_QUESTION, sampleVaultHarness, UNKNOWN_QUESTION } from "../support/research-harness";
 
 /** A key of the right shape that names nothing in the sample vault. */
@@ -282,5 +283,36 @@ describe("a model that cannot answer, as the panel offers to fix it", () => {
     const [problem] = problemsOf(result, { enabledProviders: 0, hasKey: () => false });
     expect(problem).toMatchObject({ kind, action });
     expect(problem.orAction).toBeUndefined();
+  });
+});
+
+describe("a model that cannot answer, as the run's warning says it", () => {
+  // The model's words stood in brackets with their own full stop: "The model could not answer (… the
+  // request was given up on.); an extractive evidence brief is shown instead."
+  it("quotes the failure as an aside, without its full stop before the bracket", async () => {
+    const said = "localhost:11434 kept redirecting (more than 5 times); the request was given up on.";
+    const model = openAiCompatibleModel({
+      http: fakeHttp(() => {
+        throw new HttpFailure("redirect", said);
+      }),
+      model: "m",
+    });
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    expect(result.stop_reason).toBe("synthesis_unavailable");
+    expect(result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message).toBe(
+      "The model could not answer (The model server at http://localhost:11434 answered, but localhost:11434 kept redirecting (more than 5 times); the request was given up on); an extractive evidence brief is shown instead.",
+    );
+    // The trace keeps the model's own sentence, whole.
+    expect(result.trace.errors).toContainEqual(expect.objectContaining({ stage: "synthesize", message: `The model server at http://localhost:11434 answered, but ${said}` }));
+  });
+
+  it("keeps a long failure's last words, where it says what to change", async () => {
+    const model = openAiCompatibleModel({ http: fakeHttp(() => ({ status: 404, headers: { "content-type": "text/plain" }, text: `404 page not found ${"x".repeat(150)}` })), model: "m", baseUrl: "http://localhost:11434" });
+    const result = await (await sampleVaultHarness({ model })).run({ question: ANSWERED_QUESTION });
+
+    const warning = result.pack.warnings.find((w) => w.kind === "synthesis_unavailable")?.message;
+    expect(warning).toMatch(/^The model could not answer \(The model server at http:\/\/localhost:11434 answered HTTP 404: 404 page not found x+\. The base URL/);
+    expect(warning).toContain("expect one ending in /v1 (http://localhost:11434/v1)); an extractive evidence brief is shown instead.");
   });
 });

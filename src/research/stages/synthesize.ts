@@ -8,6 +8,7 @@
 import type { Citation, ResearchPack, StopReason } from "../../evidence/research-pack";
 import type { ResearchAnswer } from "../../evidence/trace-types";
 import { ModelError, modelFailureKind, type ChatMessage, type ChatModel, type ChatResponse } from "../../llm/chat-model";
+import { aside } from "../../text/asides";
 import { errorMessage } from "../../text/error-message";
 import { RUN_LIMITS } from "../run-limits";
 import { webOutcomeOfRun, type RunState } from "../run-state";
@@ -100,11 +101,19 @@ async function firstDraft(run: RunState, model: ChatModel, system: string, messa
 }
 
 /**
+ * The longest failure the warning quotes. A model error is a sentence of ours around at most 200
+ * characters of the server's (llm/send.ts) and maybe the /v1 hint: cut at an aside's usual 160, the
+ * part that says what to fix was lost.
+ */
+const MAX_FAILURE_CHARS = 600;
+
+/**
  * No draft: the pack's warning, and the trace's error — a model error's own message (the panel
  * words its kind and says the brief is shown), any other the whole sentence, shown as it is.
  */
 function noDraft(run: RunState, failure: ModelError | { kind: string; message: string }): null {
-  const warning = `The model could not answer (${failure.message}); an extractive evidence brief is shown instead.`;
+  // Its words as an aside: they end in a full stop of their own, which read "(… given up on.);".
+  const warning = `The model could not answer${aside(failure.message, MAX_FAILURE_CHARS)}; an extractive evidence brief is shown instead.`;
   // A model error's reason, where it has one, is its trace kind: the panel offers the one fix for it.
   run.recorder.error("synthesize", failure instanceof ModelError ? modelFailureKind(failure) : failure.kind, failure instanceof ModelError ? failure.message : warning);
   run.warnings.push({ kind: "synthesis_unavailable", message: warning });
