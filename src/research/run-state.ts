@@ -44,6 +44,14 @@ export interface ExternalOutcome {
 export interface SourceFailure {
   provider: ProviderName;
   kind: ProviderErrorKind;
+  /**
+   * Whether a call of the source's had left the device when it failed (the dispatcher's `sent`), as
+   * its trace event says. It tells "Brave has no API key set" (unsent) from "Brave refused the API
+   * key" (a 401/403) in `notes/web-outcome.ts`. Without it the recall note, the evidence brief and the
+   * model's prompt said "could not be used without a valid key" of both, where the trace note of the
+   * same run told them apart.
+   */
+  sent: boolean;
 }
 
 export interface RunState {

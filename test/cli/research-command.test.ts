@@ -164,7 +164,7 @@ describe("a web source with no key set", () => {
     expect(fetched).not.toHaveBeenCalled();
     const out = JSON.parse(run.out) as { providers_asked: string[]; trace_file: string; pack: { coverage: { recall_note: string } } };
     expect(out.providers_asked).toEqual([]);
-    expect(out.pack.coverage.recall_note).toContain("Web search failed: Brave could not be used without a valid key.");
+    expect(out.pack.coverage.recall_note).toContain("Web search failed: Brave has no API key set.");
     const trace = readFileSync(out.trace_file, "utf8");
     expect(trace).toContain('"queries_sent": []');
     expect(trace).not.toContain("external_provider_request");

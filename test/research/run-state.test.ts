@@ -65,7 +65,7 @@ describe("the recall note on web sources that failed", () => {
     const run = startRun({ question: ANSWERED_QUESTION, mode: "always", providers: ["hackernews", "wikipedia"] }, h.deps);
     run.external.used = true;
     run.external.freshness = answered.map((provider) => ({ provider, requested: "any" }));
-    run.external.sourceFailures = failed.map((provider) => ({ provider, kind: "http" }));
+    run.external.sourceFailures = failed.map((provider) => ({ provider, kind: "http", sent: true }));
     run.external.failed = answered.length === 0;
     return run;
   }
@@ -81,5 +81,19 @@ describe("the recall note on web sources that failed", () => {
     expect(webPart(packOf(await webRun(["wikipedia"], ["hackernews", "wikipedia"])).coverage.recall_note)).toBe(
       "Web search added no outside rows: Wikipedia answered with nothing to add; Hacker News answered with a server error; some requests to Wikipedia failed.",
     );
+  });
+
+  it("tells a source with no key set from one whose key was refused, by whether its call left, as the trace note does", async () => {
+    const h = await sampleVaultHarness();
+    const refusedOrNot = async (sent: boolean) => {
+      const run = startRun({ question: ANSWERED_QUESTION, mode: "always", providers: ["brave"] }, h.deps);
+      run.external.used = true;
+      run.external.failed = true;
+      run.external.sourceFailures = [{ provider: "brave", kind: "auth", sent }];
+      return webPart(packOf(run).coverage.recall_note);
+    };
+    // Both read "Brave could not be used without a valid key", beside a trace note that told them apart.
+    expect(await refusedOrNot(false)).toBe("Web search failed: Brave has no API key set.");
+    expect(await refusedOrNot(true)).toBe("Web search failed: Brave refused the API key.");
   });
 });

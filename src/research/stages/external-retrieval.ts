@@ -40,6 +40,8 @@ interface ProviderFailed {
   provider: ProviderName;
   kind: ProviderErrorKind;
   message: string;
+  /** Whether the source's call had left the device (`sentBy`): no key set, or a key refused, for `auth`. */
+  sent: boolean;
 }
 
 interface Gathered {
@@ -99,7 +101,7 @@ function keepFailures(run: RunState, gathered: Gathered): void {
   const kept = run.vaultRows.length > 0 ? "Vault results are kept." : "";
   for (const f of gathered.failures) {
     const { sourceFailures } = run.external;
-    if (!sourceFailures.some((s) => s.provider === f.provider && s.kind === f.kind)) sourceFailures.push({ provider: f.provider, kind: f.kind });
+    if (!sourceFailures.some((s) => s.provider === f.provider && s.kind === f.kind && s.sent === f.sent)) sourceFailures.push({ provider: f.provider, kind: f.kind, sent: f.sent });
     // A sentence of its own: a provider's message ends with no stop, and the next one ran into it.
     const failed = asSentence(`${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`);
     // A source that fails both queries the same way is said once (the trace keeps each failure).
@@ -276,9 +278,14 @@ function rateWaitData(wait: RateWait | undefined): Record<string, unknown> {
   return { rate_wait_ms: wait.ms, rate_wait: wait.why, ...(wait.cut ? { rate_wait_cut: "cancelled" } : {}) };
 }
 
-function reportEachProvider(run: RunState, outcome: MultiSearchResult): void {
+function reportEachProvider(run: RunState, outcome: DispatchOutcome): void {
   reportAnswers(run, outcome);
-  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", sourceFailedHow(error.kind), provider);
+  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error.kind), provider);
+}
+
+/** How the source failed, in the words of every surface: an `auth` failure told by whether its call left. */
+function failedHow(outcome: DispatchOutcome, provider: ProviderName, kind: ProviderErrorKind): string {
+  return sourceFailedHow(kind, { provider, sent: sentBy(outcome, provider) });
 }
 
 function reportAnswers(run: RunState, outcome: MultiSearchResult): void {
@@ -316,7 +323,7 @@ function sayStopped(run: RunState, outcome: DispatchOutcome, waits: ReadonlyMap<
     run.stages.progress("external_retrieval", "stopped", wait?.cut ? "stopped while it waited its rate turn" : "stopped before it answered", provider);
   }
   for (const { provider, error } of outcome.errors) {
-    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", sourceFailedHow(error.kind), provider);
+    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error.kind), provider);
   }
   return failed;
 }
@@ -365,7 +372,7 @@ function recordFailures(recorder: TraceRecorder, outcome: DispatchOutcome, error
     const sent = sentBy(outcome, provider);
     recorder.error("external_retrieval", error.kind, error.message, provider);
     recorder.event("external_provider_response", { provider, sent, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
-    return { provider, kind: error.kind, message: error.message };
+    return { provider, kind: error.kind, message: error.message, sent };
   });
 }
 

@@ -29,7 +29,10 @@ describe("a query is recorded as sent when a source sends it", () => {
     expect(researchResultJson(result, {}, undefined).providers_asked).toEqual([]);
     // Its failure stays a failure of its own, in the words every surface uses; never "sent".
     expect(result.trace.errors).toEqual([expect.objectContaining({ stage: "external_retrieval", kind: "auth", provider: "brave" })]);
+    // The recall note is made from the run's state, the trace note's outcome from its trace: one sentence.
+    expect(result.pack.coverage.recall_note).toContain("Web search failed: Brave has no API key set.");
     const note = renderTraceNote(result.trace);
+    expect(note).toContain("Web search failed: Brave has no API key set.");
     expect(note).not.toContain("Queries sent:");
     expect(note).not.toMatch(/\| external_provider_request \|/);
   });

@@ -36,7 +36,9 @@ describe("external retrieval status", () => {
       const result = await h.run({ question: FRESHNESS_QUESTION, mode: "always", providers: ["brave"], writeTrace: false });
       expect(result.trace.errors.map((e) => e.kind)).toContain(kind);
       const line = h.progress.filter((e) => e.provider === "brave" && e.status === "failed").at(-1)?.detail;
-      expect(line).toBe(sourceFailedHow(kind));
+      // Each of these calls left (Brave answered it), which is what tells a key refused from none set.
+      expect(line).toBe(sourceFailedHow(kind, { provider: "brave", sent: true }));
+      if (kind === "auth") expect(line).toBe("refused the API key");
       const stage = h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider).at(-1)?.detail;
       expect(stage).toBe(`No web results: Brave ${line}`);
       // The recall note (and the trace note, the panel, the CLI text: notes/web-outcome.ts) say the same words.
