@@ -25,11 +25,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FsNoteStore } from "../../src/cli/fs-note-store";
 import { readEvalSet } from "../../src/eval/eval-set";
 import { scoreJudgeCases, type JudgeCase, type JudgeEvalReport } from "../../src/eval/judge-eval";
 import { readRestingAudit, type RestingAuditEntry } from "../../src/eval/resting-audit";
-import { VaultIndex } from "../../src/index/vault-index";
+import { indexedOnce, type IndexedVault } from "../support/evaluated-vault";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CORPORA = path.resolve(ROOT, "../shared/corpora");
@@ -60,24 +59,6 @@ function auditEntries(): RestingAuditEntry[] {
   const read = readRestingAudit(JSON.parse(readFileSync(path.join(ROOT, AUDIT_FILE), "utf8")), AUDIT_FILE, SETS);
   if (!read.ok) throw new Error(read.error.message);
   return read.entries;
-}
-
-interface IndexedVault {
-  index: VaultIndex;
-  store: FsNoteStore;
-}
-
-/** The vault indexed as `npm run eval:judge` has it (its language learned before the first question), once for all the sets on it. */
-function indexedOnce(vault: string): () => Promise<IndexedVault> {
-  let indexed: Promise<IndexedVault> | undefined;
-  return () =>
-    (indexed ??= (async () => {
-      const store = new FsNoteStore(vault);
-      const index = new VaultIndex();
-      await index.sync(store, null);
-      await index.languageSettled();
-      return { index, store };
-    })());
 }
 
 /** How many questions of `of` a share of the report stands for (the report rounds shares to three decimals). */

@@ -11,10 +11,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FsNoteStore } from "../../src/cli/fs-note-store";
 import { readEvalSet } from "../../src/eval/eval-set";
 import { scoreSearchCases, type SearchCase, type SearchEvalReport } from "../../src/eval/search-eval";
-import { VaultIndex } from "../../src/index/vault-index";
+import { indexedOnce, type IndexedVault } from "../support/evaluated-vault";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SAMPLE_VAULT = path.join(ROOT, "examples/vault");
@@ -28,29 +27,6 @@ function cases(file: string): SearchCase[] {
 
 function describeMisses(report: SearchEvalReport): string {
   return report.misses.map((m) => `${m.id ?? "?"} "${m.question}" → ${m.got.join(", ")}`).join("\n");
-}
-
-interface IndexedVault {
-  index: VaultIndex;
-  store: FsNoteStore;
-}
-
-/**
- * The vault indexed as `npm run eval:search` has it: its language learned before the first question
- * (bench/eval-sets.ts), once for all the sets on it. Scored while the lane was still learning, the
- * corpora gave 0.919 / 0.751 where the evaluation gave 0.931 / 0.776, and how far it had got
- * depended on the machine's speed.
- */
-function indexedOnce(vault: string): () => Promise<IndexedVault> {
-  let indexed: Promise<IndexedVault> | undefined;
-  return () =>
-    (indexed ??= (async () => {
-      const store = new FsNoteStore(vault);
-      const index = new VaultIndex();
-      await index.sync(store, null);
-      await index.languageSettled();
-      return { index, store };
-    })());
 }
 
 async function evaluate(vault: () => Promise<IndexedVault>, file: string): Promise<SearchEvalReport> {
