@@ -95,7 +95,8 @@ const EMPTY_OR_ADDRESS = 'expected an http(s) address, or "" for none';
  * The address of an API the client adds its paths to (`…/chat/completions`). Nothing may follow the
  * path: a `?query` or `#fragment` would have the path added after it. And no user name or password:
  * a key there would sit in data.json (keys belong in secret storage), and Node's fetch names the
- * whole address, password and all, in its error. The messages never repeat the address.
+ * whole address, password and all, in its error. Nor a space or a word shaped like a key (`…/v1 sk-…`):
+ * the URL reader keeps them as path, sent and named in traces. The messages never repeat the address.
  */
 const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
   const url = URL.canParse(address) ? new URL(address) : null;
@@ -104,6 +105,11 @@ const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
     ctx.addIssue({ code: "custom", message: "expected an address without a user name or password (a key goes in secret storage, not in the address)" });
   } else if (url.search !== "" || url.hash !== "" || /[?#]/.test(address)) {
     ctx.addIssue({ code: "custom", message: "expected an address without ?query or #fragment (paths are added after it)" });
+  } else if (holdsKeyShapedWord(address)) {
+    ctx.addIssue({ code: "custom", message: "expected an address without an API key in it (a key goes in secret storage, not in the address)" });
+  } else if (/\s/.test(address.trim())) {
+    // The URL reader takes `…/v1 sk-…` as a path with `%20` in it: whatever followed the space is sent.
+    ctx.addIssue({ code: "custom", message: "expected an address without spaces" });
   }
 });
 
@@ -119,10 +125,33 @@ export function looksLikeApiKey(text: string): boolean {
 }
 
 /**
- * A model's name. A key pasted into it (the field above the key's) would be kept in data.json and
- * written into every trace note as the model's name, never scrubbed: it is no key the plugin holds.
+ * Whether a word of `text` (split where a key never holds a character) begins as a key does and is
+ * 20 characters or more: `llama sk-proj-…`, `…/v1/sk-proj-…`. The keys above are 30 and more; a
+ * shorter word is a name (`xai-org` in `hf.co/xai-org/…`). The rule that model names and API
+ * addresses — settings and `--model`/`--embed` specs alike (llm/model-at-base-url.ts) — are held to.
  */
-const modelNameSchema = z.string().refine((name) => !looksLikeApiKey(name), "looks like an API key, not a model name: a key goes in its API key field (secret storage)");
+export function holdsKeyShapedWord(text: string): boolean {
+  return text.split(/[^A-Za-z0-9_-]+/).some((word) => word.length >= 20 && looksLikeApiKey(word));
+}
+
+/**
+ * Why a text is no model's name, or null: a key, or a key among its words (`llama sk-proj-…`), or
+ * a space inside it. No model's id holds a space (`llama3.1:8b`, `meta-llama/llama-3.1-8b-instruct`,
+ * `hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M`); spaces around it are trimmed where it is used.
+ * A key there would be sent in every request and written into every trace as the model's name, never
+ * scrubbed: it is no key the plugin holds. Shared with the spec reader (llm/model-at-base-url.ts).
+ */
+export function modelNameProblem(name: string): "key" | "space" | null {
+  if (looksLikeApiKey(name) || holdsKeyShapedWord(name)) return "key";
+  return /\s/.test(name.trim()) ? "space" : null;
+}
+
+/** A model's name (see `modelNameProblem`); the messages never repeat it. */
+const modelNameSchema = z.string().superRefine((name, ctx) => {
+  const problem = modelNameProblem(name);
+  if (problem === "key") ctx.addIssue({ code: "custom", message: "looks like an API key, not a model name: a key goes in its API key field (secret storage)" });
+  else if (problem === "space") ctx.addIssue({ code: "custom", message: "expected a model name without spaces (e.g. llama3.1:8b)" });
+});
 
 const braveSchema = z.object({
   /** Base URL of the Brave Search API (change it to go through a proxy). */

@@ -207,6 +207,46 @@ describe("model names", () => {
   });
 });
 
+describe("model names and API addresses holding a key among their words, or a space", () => {
+  const KEY = "sk-proj-Abcdefghijklmnop0123456789";
+
+  // Read only at the start of the text, `llama sk-…` passed: the key was sent as the model's name and
+  // written into every trace; `…/v1 sk-…` was read as the path `/v1%20sk-…`, sent, and named in traces.
+  it("are refused, never kept, and the message does not repeat them", () => {
+    const raw = {
+      model: { kind: "openai", model: `llama ${KEY}`, baseUrl: `http://localhost:1234/v1 ${KEY}` },
+      search: { embedding: { kind: "openai", model: `nomic-embed-text/${KEY}`, baseUrl: `http://localhost:1234/v1/${KEY}` } },
+      external: { brave: { baseUrl: "https://proxy.example/brave BSAAbcdefghijklmnop0123456789" } },
+    };
+    const { settings, problems } = loadSettings(raw);
+    expect(settings.model).toMatchObject({ kind: "openai", model: "", baseUrl: "http://localhost:11434/v1" });
+    expect(settings.search.embedding).toMatchObject({ model: "", baseUrl: "" });
+    expect(settings.external.brave.baseUrl).toBe("https://api.search.brave.com");
+    const address = "expected an address without an API key in it (a key goes in secret storage, not in the address); the default is used.";
+    const name = "looks like an API key, not a model name: a key goes in its API key field (secret storage); the default is used.";
+    expect(problems).toEqual([
+      `external.brave.baseUrl: ${address}`,
+      `model.baseUrl: ${address}`,
+      `model.model: ${name}`,
+      `search.embedding.model: ${name}`,
+      `search.embedding.baseUrl: ${address}`,
+    ]);
+    expect(JSON.stringify({ settings, problems })).not.toMatch(/Abcdefghijklmnop/);
+  });
+
+  it("a space inside a name or an address is refused; real names and addresses are taken", () => {
+    const { problems } = loadSettings({ model: { model: "llama 3", baseUrl: "http://localhost:1234/v1 extra" } });
+    expect(problems).toEqual([
+      "model.baseUrl: expected an address without spaces; the default is used.",
+      "model.model: expected a model name without spaces (e.g. llama3.1:8b); the default is used.",
+    ]);
+    const names = ["llama3.1:8b", "meta-llama/llama-3.1-8b-instruct", "lmstudio-community/Meta-Llama-3.1-8B-Instruct-GGUF", "hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M", "claude-sonnet-4-5-20250929", "skywork-13b"];
+    const addresses = ["http://localhost:1234/v1", "http://127.0.0.1:1234/v1", "https://openrouter.ai/api/v1", "https://api.groq.com/openai/v1", "https://generativelanguage.googleapis.com/v1beta/openai"];
+    for (const model of names) expect(loadSettings({ model: { model } }).problems, model).toEqual([]);
+    for (const baseUrl of addresses) expect(loadSettings({ model: { baseUrl } }).problems, baseUrl).toEqual([]);
+  });
+});
+
 describe("settings that are hostile in shape", () => {
   it("a settings file nested 100,000 deep is read without throwing: the rest is kept, the deep part named", () => {
     let deep: Record<string, unknown> = {};

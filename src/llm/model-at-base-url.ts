@@ -1,13 +1,16 @@
 // The `MODEL[@BASE_URL]` part of a `--model` or `--embed` spec. Model names may hold `:` and `@`
 // (Ollama tags), so a base URL is recognised only by `@http://` or `@https://`. One reading for
 // both specs; each words the problems with its own help line.
-import { looksLikeApiKey } from "../settings";
+import { holdsKeyShapedWord, modelNameProblem } from "../settings";
 import { httpUrl } from "../text/urls";
 import { valueShown } from "../text/value-shown";
 
 export type ModelAtBaseUrl =
   | { ok: true; model: string; baseUrl: string }
-  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" | "query" | "key_as_model" }
+  | { ok: false; problem: "no_model" | "at_without_url" | "credentials" | "query" }
+  /** No model's name: a key, a key among its words, or (`why: "space"`) a space inside it. */
+  | { ok: false; problem: "key_as_model"; why: "key" | "space" }
+  /** No address a client may be given: no http(s) URL, or one holding a space or a key-shaped word. */
   | { ok: false; problem: "bad_url"; baseUrl: string };
 
 /** `llama3.1:8b@http://localhost:1234/v1/` → model `llama3.1:8b`, base `http://localhost:1234/v1`. */
@@ -16,9 +19,13 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (defaults.model ?? "");
   const baseUrl = at < 0 ? defaults.baseUrl : rest.slice(at + 1).trim();
   if (model === "") return { ok: false, problem: "no_model" };
-  // Sent as the model's name in every request and written into every trace: refused, never repeated.
-  if (looksLikeApiKey(model)) return { ok: false, problem: "key_as_model" };
+  // As settings refuse them (settings.ts `modelNameProblem`). A key, or a key as one of its words
+  // (`llama sk-…`), is sent as the model's name in every request and written into every trace:
+  // refused, never repeated. A key after an @ that starts no address is the next line's to say.
+  const modelProblem = modelNameProblem(at < 0 ? model.split("@")[0] : model);
+  if (modelProblem === "key") return { ok: false, problem: "key_as_model", why: "key" };
   if (at < 0 && rest.includes("@")) return { ok: false, problem: "at_without_url" };
+  if (modelProblem === "space") return { ok: false, problem: "key_as_model", why: "space" };
   const url = httpUrl(baseUrl);
   if (!url) return { ok: false, problem: "bad_url", baseUrl };
   // Node's fetch refuses such an address and names it whole, password and all, in its error.
@@ -26,16 +33,10 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   // As settings refuse it (settings.ts): the client adds its paths after it (`…/v1?key=…/chat/completions`),
   // and what follows `?` is often a key, which the places that name the server would print.
   if (url.search !== "" || url.hash !== "" || /[?#]/.test(baseUrl)) return { ok: false, problem: "query" };
+  // `…/v1 sk-…` or `…/v1/sk-…`: the URL reader keeps it as a path (the space as `%20`), the client
+  // would send it, and the trace would name it as the server. No real address holds a space.
+  if (holdsKeyShapedWord(baseUrl) || /\s/.test(baseUrl)) return { ok: false, problem: "bad_url", baseUrl };
   return { ok: true, model, baseUrl: baseUrl.replace(/\/+$/, "") };
-}
-
-/**
- * Whether a word of a spec looks like an API key (`openai:llama@sk-…`, `…/v1?key=sk-…`): the spec
- * begins with its kind, so the key shapes, which are read at the start of a text, are asked of each
- * word, split where a key never holds a character.
- */
-function holdsKeyShapedWord(text: string): boolean {
-  return text.split(/[^A-Za-z0-9_-]+/).some(looksLikeApiKey);
 }
 
 /** A spec or address as the first words of a sentence: quoted, or "A value that looks like an API key". */
@@ -60,7 +61,8 @@ export function specProblem(spec: string, read: Exclude<ModelAtBaseUrl, { ok: tr
       // Nor here: what follows `?` or `#` may be a key.
       return "The base URL holds a ?query or #fragment; the client adds its paths after the address, and a key goes in its environment variable.";
     case "key_as_model":
-      // Nor here: it holds a key.
-      return `The model name looks like an API key, not a model; a key goes in its environment variable. ${help}.`;
+      // A key is not repeated; a name with a space is, unless a word of it looks like a key.
+      if (read.why === "key") return `The model name looks like an API key, or holds one; a key goes in its environment variable. ${help}.`;
+      return `${shownFirst(spec)}: a model's name holds no spaces (e.g. llama3.1:8b). ${help}.`;
   }
 }

@@ -1,7 +1,7 @@
 // Which model a run uses: the CLI's `--model SPEC` and the plugin's model settings both become a
 // ModelConfig, and `createChatModel` turns a config plus a key into a ChatModel.
 import type { Http } from "../ports";
-import { looksLikeApiKey, type Settings } from "../settings";
+import { looksLikeApiKey, modelNameProblem, type Settings } from "../settings";
 import { anthropicModel } from "./anthropic";
 import type { ChatModel } from "./chat-model";
 import { DEFAULT_OPENAI_COMPATIBLE_BASE_URL, openAiCompatibleModel } from "./openai-compatible";
@@ -47,9 +47,12 @@ export function parseModelSpec(spec: string): ModelSpecResult {
   if (kind === "anthropic") {
     const model = rest.trim();
     if (model === "") return usage(`"${spec}" names no model. ${SPEC_HELP}.`);
-    if (looksLikeApiKey(model)) return usage(specProblem(spec, { ok: false, problem: "key_as_model" }, SPEC_HELP));
+    // As `openai:` names are read (model-at-base-url.ts): the part before an @ is shown below, so a key there is said first.
+    const problem = modelNameProblem(model.split("@")[0]);
+    if (problem === "key") return usage(specProblem(spec, { ok: false, problem: "key_as_model", why: "key" }, SPEC_HELP));
     // The spec is not repeated: what follows @ is no address, and may be a key.
     if (model.includes("@")) return usage(`"anthropic:${model.slice(0, model.indexOf("@"))}": anthropic models take no base URL (the part after @). ${SPEC_HELP}.`);
+    if (problem === "space") return usage(specProblem(spec, { ok: false, problem: "key_as_model", why: "space" }, SPEC_HELP));
     return { ok: true, config: { kind: "anthropic", model } };
   }
   // `--model sk-proj-…` (a key pasted for the model) is refused without repeating it.

@@ -73,6 +73,9 @@ const STOP_SENTENCES: Partial<Record<StopReason, string>> = {
 /** The heading of a turn whose question was an API key, in place of the key. */
 export const KEY_NOT_SHOWN = "A question that looked like an API key (not shown)";
 
+/** An unverified answer's problem whose words hold what looks like an API key, in place of them. */
+export const ERROR_WITH_KEY_NOT_SHOWN = "A problem whose words hold what looks like an API key (not shown)";
+
 export const BUSY_SENTENCE = "A run is in progress. Stop it with Esc or the stop button, or wait for it to finish.";
 
 /** A question asked from elsewhere mid-run, put in the panel's empty box. */
@@ -385,7 +388,8 @@ export class ResearchView extends ItemView {
       const errors = result.verification?.errors ?? [];
       if (errors.length > 0) {
         const list = banner.createEl("ul");
-        for (const e of errors) list.createEl("li", { text: e.message });
+        // A model's answer may echo a key, and a problem may quote it: kept off screen, as the status line keeps it (failureSentence).
+        for (const e of errors) list.createEl("li", { text: keyInQuestion(e.message) ? ERROR_WITH_KEY_NOT_SHOWN : e.message });
       }
     }
     // An evidence brief carries its own heading saying so.

@@ -76,6 +76,40 @@ describe("parseModelSpec", () => {
     }
   });
 
+  // The key shapes were read only at the start of the model's name: a key after a space (or a slash)
+  // was taken as part of the name, or of the base URL (`/v1%20sk-…`), sent, and written into traces.
+  it("refuses a key among the words of the model's name or of the base URL, without repeating it", () => {
+    const key = "sk-proj-Abcdefghijklmnop0123456789";
+    for (const spec of [
+      `openai:m@http://localhost:1234/v1 ${key}`,
+      `openai:m@http://localhost:1234/v1/${key}`,
+      `openai:llama ${key}`,
+      `openai:llama/${key}@http://localhost:1234/v1`,
+      "anthropic:claude sk-ant-api03-Abcdefghijklmnop0123456789",
+      "anthropic:claude sk-ant-api03-Abcdefghijklmnop0123456789@x",
+    ]) {
+      const parsed = parseModelSpec(spec);
+      expect(parsed, spec).toMatchObject({ ok: false, error: { kind: "usage", message: stringContaining("looks like an API key") } });
+      expect(JSON.stringify(parsed), spec).not.toContain("Abcdefghijklmnop");
+    }
+  });
+
+  it("refuses a space inside the model's name or the base URL, naming the spec", () => {
+    expect(parseModelSpec("openai:llama 3")).toMatchObject({ ok: false, error: { message: stringContaining('"openai:llama 3": a model\'s name holds no spaces') } });
+    expect(parseModelSpec("anthropic:claude sonnet")).toMatchObject({ ok: false, error: { message: stringContaining('"anthropic:claude sonnet": a model\'s name holds no spaces') } });
+    expect(parseModelSpec("openai:m@http://localhost:1234/v1 extra")).toMatchObject({ ok: false, error: { message: stringContaining('"http://localhost:1234/v1 extra" is not a valid http(s) base URL') } });
+    // Real ids (Ollama, OpenRouter, LM Studio's, a GGUF from Hugging Face) and spaces around the spec are fine.
+    for (const spec of [
+      " openai:llama3.1:8b ",
+      "openai:meta-llama/llama-3.1-8b-instruct@https://openrouter.ai/api/v1",
+      "openai:lmstudio-community/Meta-Llama-3.1-8B-Instruct-GGUF@http://localhost:1234/v1",
+      "openai:hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M",
+      "anthropic:claude-sonnet-4-5-20250929",
+    ]) {
+      expect(parseModelSpec(spec).ok, spec).toBe(true);
+    }
+  });
+
   it("formats back to a spec that parses to the same config", () => {
     for (const spec of ["none", "openai:llama3.1:8b", "openai:m@http://127.0.0.1:8080/v1", "anthropic:claude-x"]) {
       const parsed = parseModelSpec(spec);

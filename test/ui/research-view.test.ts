@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
 import { App, MarkdownView, notices, Vault, WorkspaceLeaf } from "../stubs/obsidian";
 import { AskQuestionModal, forgetUnsentQuestion } from "../../src/ui/ask-modal";
-import { KEPT_IN_ASK_BOX, KEPT_IN_BOX, KEY_NOT_SHOWN, ResearchView, UNVERIFIED_SENTENCE, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
+import { ERROR_WITH_KEY_NOT_SHOWN, KEPT_IN_ASK_BOX, KEPT_IN_BOX, KEY_NOT_SHOWN, ResearchView, UNVERIFIED_SENTENCE, type ResearchPanelHost, type RunDeps, type RunResearch } from "../../src/ui/research-view";
 import { STEP_PAUSE_MS } from "../../src/ui/run-status";
 import { defaultSettings, type Settings } from "../../src/settings";
 import type { ResearchPack } from "../../src/evidence/research-pack";
@@ -415,6 +415,31 @@ describe("the research panel", () => {
     const answer = panel.el.querySelector(".vault-research-answer")!;
     expect(answer.classList.contains("is-unverified")).toBe(true);
     expect(answer.querySelector(".vault-research-unverified")!.textContent).toContain("src:0000000000 is not a source of this answer.");
+  });
+
+  // The status line keeps such a sentence off screen (failureSentence); the list of problems showed it.
+  it("does not list an unverified answer's problem that quotes what looks like an API key", async () => {
+    const key = "sk-proj-EchoedByTheModel0123456789";
+    const panel = await openPanel(async (request) =>
+      result(pack(request.question, [crdt]), `Made up [${key}].`, {
+        answer: { text: `Made up [${key}].`, kind: "model", verified: false },
+        verification: {
+          passed: false,
+          errors: [
+            { kind: "unknown_key", key, message: `The answer cites [${key}], which was not among the evidence it was given.` },
+            { kind: "unknown_key", key: "src:0000000000", message: "src:0000000000 is not a source of this answer." },
+          ],
+          warnings: [],
+        },
+        stop_reason: "verification_failed",
+      }),
+    );
+    panel.type("q");
+    panel.press("Enter");
+    await panel.settled();
+    expect(panel.el.querySelector(".vault-research-unverified")!.textContent).not.toContain("EchoedByTheModel");
+    const items = [...panel.el.querySelectorAll(".vault-research-unverified li")].map((li) => li.textContent);
+    expect(items).toEqual([ERROR_WITH_KEY_NOT_SHOWN, "src:0000000000 is not a source of this answer."]);
   });
 
   it("suggests the web for a question about the current state, and only switches when asked", async () => {

@@ -74,6 +74,18 @@ describe("--embed SPEC", () => {
     expect(JSON.stringify(parsed)).toContain("looks like an API key");
   });
 
+  it("refuses a key among the words of the model's name or of the base URL, and a space in either, as --model does", () => {
+    const key = "sk-proj-Abcdefghijklmnop0123456789";
+    for (const spec of [`ollama:nomic-embed-text ${key}`, `openai:e@http://localhost:1234/v1 ${key}`, `ollama@http://gpu-box:11434/${key}`]) {
+      const parsed = parseEmbedSpec(spec);
+      expect(parsed, spec).toMatchObject({ ok: false, error: { kind: "usage" } });
+      expect(JSON.stringify(parsed), spec).toContain("looks like an API key");
+      expect(JSON.stringify(parsed), spec).not.toContain("Abcdefghijklmnop");
+    }
+    expect(parseEmbedSpec("ollama:nomic embed")).toMatchObject({ ok: false, error: { message: expect.stringContaining("a model's name holds no spaces") as unknown } });
+    expect(parseEmbedSpec("ollama@http://gpu-box:11434/ x")).toMatchObject({ ok: false, error: { message: expect.stringContaining("is not a valid http(s) base URL") as unknown } });
+  });
+
   it("judges 'this computer' by the address's host, not its text: a user name that reads like localhost is not", () => {
     const said = (baseUrl: string) => embeddingDisclosure({ kind: "ollama", model: "m", baseUrl });
     expect(said("http://localhost:11434@evil.example")).toMatch(/another computer: the text leaves this device/);
