@@ -130,6 +130,12 @@ export class LanguageLane {
   /** Notes that left since the meanings were learned, by the version they left at (null: not known).
    * A note read again leaves first: back at the same date and size, it is the same note, not a change. */
   private readonly leaving = new Map<string, NoteVersion | null>();
+  /** The paths in `leaving` by the version they left at: a note new at another path with one of those
+   * dates and sizes was renamed or moved, not changed. */
+  private readonly leftAs = new PathsByVersion();
+  /** The notes in `unseen` that are new at their path, by their version: a note that leaves with one of
+   * those dates and sizes moved there (a listing finds the new name before the old one gone). */
+  private readonly arrivedAs = new PathsByVersion();
 
   constructor(
     readonly options: VaultLanguageOptions,
@@ -187,8 +193,7 @@ export class LanguageLane {
     this.nearWordCache.clear();
     this.changed = false;
     this.learnedAt = null;
-    this.unseen.clear();
-    this.leaving.clear();
+    this.forgetChanges();
   }
 
   /** A note was (re)indexed: once meanings are known, its vector follows its new words. */
@@ -206,7 +211,7 @@ export class LanguageLane {
 
   noteRemoved(path: string): void {
     this.pending?.set(path, null);
-    if ((this.model || this.workingOn) && !this.unseen.has(path)) this.leaving.set(path, this.versions.get(path) ?? null);
+    if (this.model || this.workingOn) this.countRemoved(path);
     if (!this.model) return;
     this.model.removeNote(path);
     this.versions.delete(path);
@@ -214,11 +219,53 @@ export class LanguageLane {
   }
 
   /** A note indexed since the meanings were learned: unseen by them, unless it is one that left just
-   * now and came back as it was (read again to prove its text: the same date and size). */
+   * now and came back as it was (read again to prove its text: the same date and size), or one that
+   * left another path with its date and size (renamed or moved: its words are the ones learned from).
+   * Counted as a change, a folder of a twentieth of the vault renamed had every meaning learned again,
+   * which the same rename made while no process ran (counted at a start by the notes' dates) did not. */
   private countChanged(path: string, version: NoteVersion): void {
-    const left = this.leaving.get(path);
-    this.leaving.delete(path);
-    if (!left || left.mtime !== version.mtime || left.size !== version.size) this.unseen.add(path);
+    if (this.leaving.has(path)) {
+      const left = this.leaving.get(path);
+      this.leaving.delete(path);
+      this.leftAs.delete(path);
+      if (!left || left.mtime !== version.mtime || left.size !== version.size) this.unseen.add(path);
+      return;
+    }
+    const from = this.leftAs.find(version);
+    if (from !== undefined) {
+      this.leaving.delete(from);
+      this.leftAs.delete(from);
+    } else if (!this.unseen.has(path)) {
+      this.unseen.add(path);
+      this.arrivedAs.add(path, version);
+    }
+  }
+
+  /** A note left since the meanings were learned: counted (`leaving`), unless it is new since (counted
+   * already) or one new at another path has its date and size (it moved there: no change). */
+  private countRemoved(path: string): void {
+    if (this.unseen.has(path)) {
+      this.arrivedAs.delete(path);
+      return;
+    }
+    const version = this.versions.get(path) ?? null;
+    const to = version ? this.arrivedAs.find(version) : undefined;
+    if (to !== undefined) {
+      this.unseen.delete(to);
+      this.arrivedAs.delete(to);
+      return;
+    }
+    this.leaving.set(path, version);
+    if (version) this.leftAs.add(path, version);
+    else this.leftAs.delete(path);
+  }
+
+  /** No note counted changed: meanings are about to be learned from them all (or there are none). */
+  private forgetChanges(): void {
+    this.unseen.clear();
+    this.leaving.clear();
+    this.leftAs.clear();
+    this.arrivedAs.clear();
   }
 
   private known(path: string, version: NoteVersion): void {
@@ -280,19 +327,28 @@ export class LanguageLane {
   /** One plan carried out: the meanings taken from the cache or learned, then every note's vector. */
   private async learnOrLoad(plan: Exclude<Plan, { kind: "none" }>, source: LaneSource, work: WorkSlice, generation: number): Promise<void> {
     // What changes from here on, this learning may not see (counted again from 0 even if it learns
-    // nothing: a vault that shrank below learning size is not read again at every change).
-    const startedAt = plan.kind === "learn" ? source.now() : null;
-    if (startedAt !== null) {
-      this.unseen.clear();
-      this.leaving.clear();
-    }
+    // nothing: a vault that shrank below learning size is not read again at every change). Taken for
+    // a load too, which learns when the cache has no usable meanings: saved without a date, those
+    // were taken as learned at every later start, and no start counted the notes changed since.
+    const startedAt = source.now();
+    if (plan.kind === "learn") this.forgetChanges();
     const loaded = plan.kind === "load" ? await loadPart(plan.cache, plan.fingerprint, work) : null;
     if (loaded?.kind === "too_small" && source.bytes() < loaded.bytes * GROWN_AGAIN) {
       this.tooSmallAt = loaded.bytes;
       return;
     }
     const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
-    if (!model || generation !== this.generation) return;
+    if (generation !== this.generation) return;
+    if (!model) {
+      // Learned again and found too little to learn from (a vault that shrank): the meanings in use
+      // stay, dated as of this learning and saved so. Left at their old date, the notes dated since
+      // were counted again at every start, and every start read the whole vault to learn nothing.
+      if (this.model) {
+        this.learnedAt = startedAt;
+        this.changed = true;
+      }
+      return;
+    }
     const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : { notes: [], layout: null };
     if (generation !== this.generation) return;
     this.layout = saved.layout;
@@ -303,19 +359,29 @@ export class LanguageLane {
     if (loaded?.kind !== "model") {
       this.learnedAt = startedAt;
       this.changed = true;
+      // Every part of notes' vectors is written anew with these meanings: a save while they were
+      // learned again (the old ones serving) wrote parts with the old, and marked them saved; a part
+      // no later note touched kept vectors the next start could not use, and worked out again.
+      this.layout = null;
       return;
     }
-    this.learnedAt = loaded.learnedAt ?? source.now();
-    await this.notesChangedSince(this.learnedAt, source, work);
+    const now = source.now();
+    this.learnedAt = loaded.learnedAt ?? now;
+    await this.notesChangedSince(this.learnedAt, now, source, work);
   }
 
-  /** The notes dated after `learnedAt` (changed or added since the meanings were learned, in this
-   * process or another) are counted unseen. */
-  private async notesChangedSince(learnedAt: number, source: LaneSource, work: WorkSlice): Promise<void> {
+  /**
+   * The notes dated after `learnedAt` (changed or added since the meanings were learned, in this
+   * process or another) are counted unseen; not one dated after `now`: a date ahead of the clock
+   * (a note from a device whose clock runs ahead, a disk that shifts dates by a time zone) says
+   * nothing of when it changed, and learning again moves `learnedAt` only to now, so such notes
+   * had the meanings learned again at every start until the clock caught up with them.
+   */
+  private async notesChangedSince(learnedAt: number, now: number, source: LaneSource, work: WorkSlice): Promise<void> {
     for (const [i, path] of source.paths().entries()) {
       if (i % 1024 === 1023 && work.over()) await work.pause();
       const version = source.noteVersion(path);
-      if (version && version.mtime > learnedAt) this.unseen.add(path);
+      if (version && version.mtime > learnedAt && version.mtime <= now) this.unseen.add(path);
     }
   }
 
@@ -541,6 +607,40 @@ export class LanguageLane {
     // run weighs it (not by postings a note read again left behind: note-term-counts.ts).
     const query = this.model.textVector(counts, (t) => notesHolding(engine, t), engine.documentCount);
     return query ? this.model.nearest(query, this.options.fusion.depth, keep) : [];
+  }
+}
+
+/** Paths by the version (date and size) their note had: what a rename keeps. */
+class PathsByVersion {
+  private readonly byVersion = new Map<string, Set<string>>();
+  private readonly versionOf = new Map<string, string>();
+
+  add(path: string, version: NoteVersion): void {
+    this.delete(path);
+    const key = `${version.mtime}:${version.size}`;
+    this.versionOf.set(path, key);
+    const paths = this.byVersion.get(key);
+    if (paths) paths.add(path);
+    else this.byVersion.set(key, new Set([path]));
+  }
+
+  delete(path: string): void {
+    const key = this.versionOf.get(path);
+    if (key === undefined) return;
+    this.versionOf.delete(path);
+    const paths = this.byVersion.get(key)!;
+    paths.delete(path);
+    if (paths.size === 0) this.byVersion.delete(key);
+  }
+
+  /** A path whose note had `version`, if any. */
+  find(version: NoteVersion): string | undefined {
+    return this.byVersion.get(`${version.mtime}:${version.size}`)?.values().next().value;
+  }
+
+  clear(): void {
+    this.byVersion.clear();
+    this.versionOf.clear();
   }
 }
 

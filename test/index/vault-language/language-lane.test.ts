@@ -583,6 +583,137 @@ describe("meanings learned again once much of the vault changed", () => {
     expect(learned).not.toHaveBeenCalled();
     expect(sayingSecond(rankFor(third, NEW_FIRST))).toBeGreaterThan(0);
   });
+
+  it("meanings learned at a start whose cache had none keep their date: a later start learns them again when enough changed since", async () => {
+    // A cache saved with the lane off (or its part damaged, or from before the lane): the start
+    // after learns them. Saved undated, every later start took them as learned just then.
+    const store = new MemoryNoteStore(generatedVault());
+    const off = new VaultIndex({ clock: fakeClock(), ranking: OFF });
+    await off.sync(store, null);
+    const cache = new MemoryIndexCache();
+    await off.save(cache);
+    const learning = new VaultIndex({ clock: fakeClock(FAKE_NOW + 60_000) });
+    await learning.sync(store, cache);
+    await learning.languageSettled();
+    expect(learning.status().vaultLanguage).toBe("ready");
+    await learning.save(cache);
+    for (let n = 0; n < 60; n++) store.files.set(newPath(n), { text: newNote(n), mtime: FAKE_NOW + 120_000 + n });
+    learned.mockClear();
+    const next = new VaultIndex({ clock: fakeClock(FAKE_NOW + 3_600_000) });
+    await next.sync(store, cache);
+    await next.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    expect(sayingSecond(rankFor(next, NEW_FIRST))).toBeGreaterThan(0);
+  });
+
+  it("does not learn them again at every start for notes dated ahead of the clock", async () => {
+    // A tenth of the notes dated a year ahead (synced from a device whose clock runs ahead, a disk
+    // that shifts dates): learning again dates the meanings now, still before those notes, so every
+    // start from the cache learned them all once more, until the clock caught up.
+    const store = new MemoryNoteStore(generatedVault());
+    let n = 0;
+    for (const file of store.files.values()) if (n++ % 8 === 0) file.mtime = FAKE_NOW + 365 * 86_400_000;
+    const first = new VaultIndex({ clock: fakeClock() });
+    await first.sync(store, null);
+    await first.languageSettled();
+    const cache = new MemoryIndexCache();
+    await first.save(cache);
+    for (let start = 1; start <= 2; start++) {
+      learned.mockClear();
+      const next = new VaultIndex({ clock: fakeClock(FAKE_NOW + start * 3_600_000) });
+      expect((await next.sync(store, cache)).mode).toBe("cache");
+      await next.languageSettled();
+      expect(learned, `start ${start}`).not.toHaveBeenCalled();
+      expect(next.status().vaultLanguage).toBe("ready");
+      expect(next.hasUnsavedChanges()).toBe(false);
+    }
+  });
+
+  it("learning again and finding too few passages keeps the meanings, dated anew: no start reads every note for it again", async () => {
+    const store = new MemoryNoteStore(generatedVault());
+    const index = new VaultIndex({ clock: fakeClock() });
+    await index.sync(store, null);
+    await index.languageSettled();
+    // Half the notes go (too few passages are left to learn from), and a fourth of the rest is
+    // edited later, while no process runs.
+    let n = 0;
+    for (const path of [...store.files.keys()]) {
+      if (n++ % 2 === 1) continue;
+      store.files.delete(path);
+      index.removeFile(path);
+    }
+    await index.languageSettled();
+    const cache = new MemoryIndexCache();
+    await index.save(cache);
+    n = 0;
+    for (const file of store.files.values()) if (n++ % 4 === 0) file.mtime = FAKE_NOW + 60_000;
+    const reads: number[] = [];
+    for (let start = 1; start <= 3; start++) {
+      const counted = Object.assign(new MemoryNoteStore(), { reads: 0 });
+      for (const [path, file] of store.files) counted.files.set(path, file);
+      const read = counted.read.bind(counted);
+      counted.read = (path: string) => {
+        counted.reads++;
+        return read(path);
+      };
+      const next = new VaultIndex({ clock: fakeClock(FAKE_NOW + start * 3_600_000) });
+      await next.sync(counted, cache);
+      await next.languageSettled();
+      // The meanings learned before still serve.
+      expect(next.status().vaultLanguage).toBe("ready");
+      reads.push(counted.reads);
+      await next.save(cache);
+    }
+    // The first start reads the notes edited since, and every note once to learn from; none after.
+    expect(reads[0]).toBeGreaterThan(store.files.size);
+    expect(reads.slice(1)).toEqual([0, 0]);
+  });
+
+  it("a folder renamed while the process runs is no change to learn again from, as it is not at a start", async () => {
+    const { store, index } = await built(generatedVault());
+    learned.mockClear();
+    // An eighth of the vault: counted as notes gone and notes new, it was a fourth.
+    const renames = [...store.files.keys()].filter((p) => p.startsWith("topic0/")).map((oldPath) => ({ oldPath, path: oldPath.replace("topic0/", "renamed/") }));
+    expect(renames).toHaveLength(NOTE_COUNT / TOPIC_COUNT);
+    for (const { oldPath, path } of renames) {
+      store.files.set(path, store.files.get(oldPath)!);
+      store.files.delete(oldPath);
+    }
+    await index.renameFiles(store, renames);
+    expect(index.status().vaultLanguage).toBe("ready");
+    // Renamed one at a time (each read again at its new name), in another folder.
+    const more = [...store.files.keys()].filter((p) => p.startsWith("topic1/")).map((oldPath) => ({ oldPath, path: oldPath.replace("topic1/", "elsewhere/") }));
+    for (const { oldPath, path } of more) {
+      store.files.set(path, store.files.get(oldPath)!);
+      store.files.delete(oldPath);
+      await index.renameFile(store, oldPath, path);
+    }
+    // Found by a listing (the MCP server's, after a burst of events): the new names first, then the old
+    // ones gone. Counted as 40 changes, these and 20 new notes were enough to learn again.
+    const listed = [...store.files.keys()].filter((p) => p.startsWith("topic4/")).slice(0, 20).map((oldPath) => ({ oldPath, path: oldPath.replace("topic4/", "listed/") }));
+    for (const { oldPath, path } of listed) {
+      store.files.set(path, store.files.get(oldPath)!);
+      store.files.delete(oldPath);
+      await index.updateFile(store, path);
+    }
+    for (const { oldPath } of listed) index.removeFile(oldPath);
+    for (let n = 0; n < 20; n++) {
+      store.files.set(newPath(n), { text: newNote(n), mtime: 1_700_000_100_000 + n });
+      await index.updateFile(store, newPath(n));
+    }
+    await index.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    // A note edited as it moved is a change: enough of them are learned from again.
+    const edited = [...store.files.keys()].filter((p) => p.startsWith("topic2/")).map((oldPath) => ({ oldPath, path: oldPath.replace("/", "-moved/") }));
+    for (const { oldPath, path } of edited) {
+      const file = store.files.get(oldPath)!;
+      store.files.set(path, { text: `${file.text}\nMoved.\n`, mtime: file.mtime + 1 });
+      store.files.delete(oldPath);
+    }
+    await index.renameFiles(store, edited);
+    await index.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe("a vault too small to learn from", () => {
@@ -1357,5 +1488,46 @@ describe("LanguageLane", () => {
     expect(gate.pauses()).toBeGreaterThan(100);
     expect(sliced.lane.current()!.meanings()).toEqual(whole.lane.current()!.meanings());
     expect(sliced.lane.nearest([FIRST_WORD], sliced.engine)).toEqual(whole.lane.nearest([FIRST_WORD], whole.engine));
+  });
+});
+
+describe("LanguageLane learning again while a save runs", () => {
+  it("writes every part of the notes' vectors with the new meanings at the next save, though one saved meanwhile wrote them with the old", async () => {
+    // More than 1,024 notes, so the last pause of a relearning comes while its notes' vectors are
+    // marked for the next save: a save there wrote the parts with the meanings still in use and
+    // marked them saved, and a part no later note touched kept vectors the next start threw away.
+    const notes = generatedVault(1100);
+    const added = Object.entries(generatedVault(1250)).filter(([path]) => !(path in notes)).slice(0, 140);
+    /** A relearning whose `saveAt`th pause (never when null) waits for a save; how many pauses it made, and the cache. */
+    const relearnWithSaveAt = async (saveAt: number | null) => {
+      const world = laneWorld(notes);
+      await world.lane.learn(world.source());
+      const before = world.lane.current();
+      for (const [path, text] of added) world.index(path, text);
+      expect(world.lane.stale).toBe(true);
+      const cache = new MemoryIndexCache();
+      await world.lane.save(cache, FINGERPRINT, NO_SLICES);
+      let pauses = 0;
+      const slice: WorkSlice = {
+        over: () => true,
+        restart: () => undefined,
+        pause: async () => {
+          if (++pauses === saveAt) await world.lane.save(cache, FINGERPRINT, NO_SLICES);
+        },
+      };
+      await world.lane.relearn(world.source(slice));
+      expect(world.lane.current()).not.toBe(before);
+      return { world, cache, pauses };
+    };
+    // Learning is seeded: the same relearning again, with a save at its last pause.
+    const { pauses } = await relearnWithSaveAt(null);
+    const { world, cache } = await relearnWithSaveAt(pauses);
+    await world.lane.save(cache, FINGERPRINT, NO_SLICES);
+    const model = world.lane.current()!;
+    const unusable: string[] = [];
+    for (const [name, part] of cache.parts) {
+      if (isNotesPartName(name) && !(await readNotesPart(part, model.dimensions, model.meaningsId(), FINGERPRINT, NO_SLICES))) unusable.push(name);
+    }
+    expect(unusable).toEqual([]);
   });
 });
