@@ -523,8 +523,8 @@ export class LanguageLane {
       }
       const written = model && buckets !== null ? await this.writeNotesParts(cache, model, fingerprint, buckets, anew ? null : dirty, slice, generation) : new Set<string>();
       if (generation === this.generation && (anew || (!model && changed))) {
-        const stale = (await cache.names()).filter((name) => isNotesPartName(name) && !written.has(name));
-        if (stale.length > 0) await cache.remove(stale);
+        const stale = (await waitOn(slice, cache.names())).filter((name) => isNotesPartName(name) && !written.has(name));
+        if (stale.length > 0) await waitOn(slice, cache.remove(stale));
       }
     } catch (error) {
       if (generation === this.generation) {
@@ -693,7 +693,7 @@ async function pathsByBucket(paths: string[], buckets: number, slice: WorkSlice)
 async function loadNoteVectors(cache: IndexCache, model: VaultLanguage, fingerprint: string, work: WorkSlice): Promise<{ notes: SavedNoteVector[]; layout: number | null }> {
   let names: string[];
   try {
-    names = (await cache.names()).filter(isNotesPartName);
+    names = (await waitOn(work, cache.names())).filter(isNotesPartName);
   } catch {
     return { notes: [], layout: null };
   }
