@@ -9,6 +9,7 @@ import { ItemView, Keymap, MarkdownView, Notice, type WorkspaceLeaf } from "obsi
 import type { OutsideVaultRow, StopReason, VaultRow } from "../evidence/research-pack";
 import type { PromotionResult } from "../promote/promote";
 import { keyInQuestion } from "../research/key-in-question";
+import { asSentence } from "../text/sentence-ends";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "../research/types";
 import type { Settings } from "../settings";
 import { isProviderName, type ProviderName } from "../provider-names";
@@ -562,8 +563,7 @@ function answerVerified(result: ResearchResult): boolean {
  */
 function failureSentence(problem: RunProblem): string {
   if (keyInQuestion(problem.message)) return "The run failed. Its error holds what looks like an API key, so it is not repeated here.";
-  const message = problem.message.trim();
-  const said = /[.!?…]$/.test(message) ? message : `${message}.`;
+  const said = asSentence(problem.message);
   return said.startsWith("The research run failed") ? said : `The run failed. ${said}`;
 }
 

@@ -241,9 +241,6 @@ export function retryAfterMs(headers: Record<string, string>, now: number): numb
   return wait === undefined ? undefined : Math.min(wait, maxRetryAfterMs);
 }
 
-/** The longest wait a rate limit is believed to ask for, a day: its one home is `../text/retry-after.ts`. */
-export { maxRetryAfterMs };
-
 function askedWaitMs(headers: Record<string, string>, now: number): number | undefined {
   const retryAfter = retryAfterHeaderMs(headers["retry-after"], now);
   if (retryAfter !== undefined) return retryAfter;
