@@ -30,6 +30,7 @@ import { keptTracesWords } from "./kept-trace-retention";
 import { webAccess, type WebAccess } from "./web-access";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
+import { RECORDED_SAMPLES } from "./replay-notice";
 
 export interface PromoteArgs {
   vault: string;
@@ -217,7 +218,7 @@ function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDi
   const lines: string[] = [];
   // Said only when a page was asked for; whether the recordings held it, the message says. The
   // recordings are sample responses we wrote, as every replay line says (replay-notice.ts).
-  if (replayDir && result.status === "created") lines.push(`Replay: the page was asked of the recorded sample responses in ${replayDir}, never of the network.`);
+  if (replayDir && result.status === "created") lines.push(`Replay: the page was asked of the ${RECORDED_SAMPLES} in ${replayDir}, never of the network.`);
   lines.push(result.message);
   if (result.status === "created") {
     lines.push(`  extract_status: ${extractStatusText(result.extractStatus)}`);

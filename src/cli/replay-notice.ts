@@ -3,13 +3,14 @@
 // and the text lines above the results cannot drift apart (two copies already had: one said "sample",
 // the other did not).
 
-const WHAT = "recorded sample responses";
+/** What a replay folder holds, as every CLI line names it. */
+export const RECORDED_SAMPLES = "recorded sample responses";
 const NOT_LIVE = "not a live search";
 
 /** `replay.note` in every `--json` object of a replayed run (a `const` in docs/cli-json). */
-export const REPLAY_NOTE = `${WHAT}, ${NOT_LIVE}`;
+export const REPLAY_NOTE = `${RECORDED_SAMPLES}, ${NOT_LIVE}`;
 
 /** The line above a replayed run's web results in text output. */
 export function replayNoticeLine(dir: string): string {
-  return `Note: web results below are ${WHAT} replayed from ${dir}, ${NOT_LIVE}.`;
+  return `Note: web results below are ${RECORDED_SAMPLES} replayed from ${dir}, ${NOT_LIVE}.`;
 }
