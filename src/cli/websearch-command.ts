@@ -7,7 +7,7 @@
 import { outsideVaultCounter, outsideVaultLabel, providerChoiceName, rowCount } from "../evidence/labels";
 import { systemClock, type Clock, type Http } from "../ports";
 import type { Freshness, ProviderName, Settings } from "../settings";
-import { dispatchSearch, type DispatchOutcome } from "../websearch/dispatcher";
+import { dispatchSearch, sentTheQuery, type DispatchOutcome, type SourceReport } from "../websearch/dispatcher";
 import type { MergedResult } from "../websearch/merge-results";
 import { describeRoute } from "../websearch/routing";
 import { signalsInWords } from "../websearch/source-signals";
@@ -170,18 +170,20 @@ function toText(replayDir: string | undefined, outcome: DispatchOutcome, note: s
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-/** Sources asked (with timings), skipped (with why), routing reasons, clamps and duplicates. */
+/**
+ * Sources asked (with timings), those that refused the query before sending it, skipped (with why),
+ * routing reasons, clamps and duplicates. Asked is sent, as `providers_asked` in --json: Brave with no
+ * key stood under "Sources asked: Brave (failed, 1 ms)" for a search that made no request.
+ */
 function footerLines(outcome: DispatchOutcome): string[] {
-  const asked = outcome.sources.filter((s) => s.status !== "skipped");
-  const said = asked.map((s) =>
-    s.status === "answered"
-      ? `${providerChoiceName(s.source)} (${s.cached ? "from cache, " : ""}${s.kept} result${s.kept === 1 ? "" : "s"}, ${s.ms} ms)`
-      : `${providerChoiceName(s.source)} (failed, ${s.ms} ms)`,
-  );
-  const lines = [`Sources asked: ${said.join(" · ") || "none"}`];
+  const tried = outcome.sources.filter((s) => s.status !== "skipped");
+  const asked = tried.filter(sentTheQuery);
+  const unsent = tried.filter((s) => !sentTheQuery(s));
+  const lines = [`Sources asked: ${asked.map(askedWords).join(" · ") || (unsent.length > 0 ? "none (nothing left the device)" : "none")}`];
+  if (unsent.length > 0) lines.push(`Not sent the query: ${unsent.map((s) => providerChoiceName(s.source)).join(", ")} (refused before sending anything; see Failed)`);
   const skipped = outcome.sources.filter((s) => s.status === "skipped");
   if (skipped.length > 0) lines.push(`Skipped: ${skipped.map((s) => describeRoute(s.route)).join("; ")}`);
-  const reasons = asked.filter((s) => s.route.reason.kind === "fits_topic" || s.route.reason.kind === "nothing_fit_better");
+  const reasons = tried.filter((s) => s.route.reason.kind === "fits_topic" || s.route.reason.kind === "nothing_fit_better");
   if (reasons.length > 0) lines.push(`Why: ${reasons.map((s) => describeRoute(s.route)).join("; ")}`);
   if (outcome.clamps.length > 0) lines.push(`Clamps: ${outcome.clamps.map((c) => oneLine(printable(c), 200)).join("; ")}`);
   const duplicates = outcome.results.filter((r) => r.alsoFoundBy.length > 0);
@@ -189,4 +191,11 @@ function footerLines(outcome: DispatchOutcome): string[] {
     lines.push(`Duplicates: ${duplicates.map((r) => `${r.rank}. ${oneLine(printable(r.title), 60)} (also: ${r.alsoFoundBy.join(", ")})`).join("; ")}`);
   }
   return lines;
+}
+
+/** "Wikipedia (3 results, 40 ms)", "Exa (failed, 8000 ms)": a source the query was sent to. */
+function askedWords(s: SourceReport): string {
+  const name = providerChoiceName(s.source);
+  if (s.status === "answered") return `${name} (${s.cached ? "from cache, " : ""}${s.kept} result${s.kept === 1 ? "" : "s"}, ${s.ms} ms)`;
+  return s.status === "failed" ? `${name} (failed, ${s.ms} ms)` : name;
 }

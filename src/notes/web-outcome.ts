@@ -19,6 +19,13 @@ export interface SourceFailed {
    * before it was recorded, or a surface not told) is worded as either.
    */
   sent?: boolean;
+  /**
+   * What the failure was beyond its kind (`websearch/types.ts`, `ProviderErrorReason`): an `http`
+   * failure with no 5xx (a server that only redirected, arXiv refusing the query, SearXNG whose
+   * engines failed), a replayed call no recording answered. Unknown (a trace kept before it was
+   * recorded) is worded by the kind alone.
+   */
+  reason?: string;
 }
 
 /** What a run's look outside the vault came to. */
@@ -74,7 +81,7 @@ export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
   const answered = unique([...facts.answered, ...facts.rowProviders]);
   const failed: SourceFailed[] = [];
   for (const f of facts.failures) {
-    if (!answered.includes(f.provider) && !failed.some((s) => s.provider === f.provider && s.kind === f.kind && s.sent === f.sent)) failed.push(sourceFailed(f));
+    if (!answered.includes(f.provider) && !failed.some((s) => sameFailure(s, f))) failed.push(sourceFailed(f));
   }
   const partlyFailed = unique(facts.failures.map((f) => f.provider).filter((p) => answered.includes(p)));
   const cutOff = unique(facts.cutOff).filter((p) => !answered.includes(p) && !failed.some((f) => f.provider === p));
@@ -94,7 +101,7 @@ export function webOutcomeOf(facts: WebStageFacts): WebOutcome {
  */
 export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
   const { pack } = trace;
-  const failures = withSent(
+  const failures = withEventFacts(
     trace.errors.flatMap((e) => (e.stage === "external_retrieval" && e.provider !== undefined ? [{ provider: e.provider, kind: e.kind }] : [])),
     trace.events,
   );
@@ -116,21 +123,28 @@ export function webOutcomeOfTrace(trace: ResearchTrace): WebOutcome {
 }
 
 /**
- * Each failure with whether its call had left, read from its `external_provider_response` event (the
- * web stage writes one beside each trace error, in the same order, with `sent`). Matched by source and
- * kind, each event once: a source that failed both queries has an event for each.
+ * Each failure with whether its call had left and what it was beyond its kind, read from its
+ * `external_provider_response` event (the web stage writes one beside each trace error, in the same
+ * order, with `sent` and `reason`). Matched by source and kind, each event once: a source that failed
+ * both queries has an event for each.
  */
-function withSent(failures: readonly SourceFailed[], events: ResearchTrace["events"]): SourceFailed[] {
+function withEventFacts(failures: readonly SourceFailed[], events: ResearchTrace["events"]): SourceFailed[] {
   const told = events.flatMap((e) => (e.type === "external_provider_response" && typeof e.data?.error === "string" ? [e.data] : []));
   return failures.map((f) => {
     const at = told.findIndex((d) => d.provider === f.provider && d.error === f.kind);
-    const sent = at < 0 ? undefined : told.splice(at, 1)[0].sent;
-    return typeof sent === "boolean" ? { ...f, sent } : f;
+    if (at < 0) return f;
+    const { sent, reason } = told.splice(at, 1)[0];
+    return { ...f, ...(typeof sent === "boolean" ? { sent } : {}), ...(typeof reason === "string" ? { reason } : {}) };
   });
 }
 
 function sourceFailed(f: SourceFailed): SourceFailed {
-  return f.sent === undefined ? { provider: f.provider, kind: f.kind } : { provider: f.provider, kind: f.kind, sent: f.sent };
+  return { provider: f.provider, kind: f.kind, ...(f.sent !== undefined ? { sent: f.sent } : {}), ...(f.reason !== undefined ? { reason: f.reason } : {}) };
+}
+
+/** The same failure: one source, failed the same way, its call sent or not alike. */
+function sameFailure(a: SourceFailed, b: SourceFailed): boolean {
+  return a.provider === b.provider && a.kind === b.kind && a.sent === b.sent && a.reason === b.reason;
 }
 
 /**
@@ -145,9 +159,26 @@ const FAILED_HOW: Record<string, string> = {
   plan: "does not offer this search on your plan",
   unsupported: "is not set up for this search",
   timeout: "timed out",
+  // Said only when its reason is unknown (a trace kept before reasons were recorded): a status sets one.
   http: "answered with a server error",
   parse: "sent an answer that could not be read",
   network: "could not be reached",
+};
+
+/**
+ * What a failure was beyond its kind, in words (`ProviderErrorReason` in `websearch/types.ts`): said
+ * in place of its kind's, which said "answered with a server error" of a server that sent no 5xx,
+ * and "could not be reached" of a replayed call that tried no network.
+ */
+const FAILED_FOR: Record<string, string> = {
+  server_error: "answered with a server error",
+  refused: "refused the search",
+  search_failed: "could not run the search",
+  unexpected_status: "answered with an unexpected status",
+  redirects_only: "answered only with redirects",
+  engines_failed: "found nothing, as its search engines did not answer",
+  blocked: "answered with a login page or a bot check",
+  no_recording: "had no recorded answer to replay",
 };
 
 /**
@@ -201,12 +232,13 @@ const KEY_REFUSED: Record<string, string> = {
  * server error". An `auth` failure is told apart when it is known whether the source was sent
  * anything: "Brave has no API key set" (it refused before sending: no key is set for it) and "Brave
  * refused the API key" (a 401/403). Both read "could not be used without a valid key", and a user with
- * no key looked for a wrong one.
+ * no key looked for a wrong one. A failure's `reason` is said in place of its kind's words:
+ * `sourceFailedHow("http", { reason: "redirects_only" })` is "answered only with redirects".
  */
-export function sourceFailedHow(kind: string, failure: { provider?: string; sent?: boolean } = {}): string {
+export function sourceFailedHow(kind: string, failure: { provider?: string; sent?: boolean; reason?: string } = {}): string {
   if (kind === "auth" && failure.sent === false) return "has no API key set";
   if (kind === "auth" && failure.sent === true) return (failure.provider !== undefined ? KEY_REFUSED[failure.provider] : undefined) ?? "refused the API key";
-  return FAILED_HOW[kind] ?? "failed";
+  return (failure.reason !== undefined ? FAILED_FOR[failure.reason] : undefined) ?? FAILED_HOW[kind] ?? "failed";
 }
 
 /** "Brave timed out", "Exa timed out and was rate limited": each source once, with each way it failed. */

@@ -7,7 +7,7 @@ import type { ExternalMode, Freshness, ProviderName } from "../settings";
 import { questionCutMessage, questionRead } from "../text/cut-text";
 import { secretScrubber } from "../text/secret-scrub";
 import { routeQuestion } from "../websearch/routing";
-import type { ProviderErrorKind } from "../websearch/types";
+import type { ProviderErrorKind, ProviderErrorReason } from "../websearch/types";
 import { keyInQuestion } from "./key-in-question";
 import { markSavedPages } from "./saved-pages";
 import { RUN_LIMITS } from "./run-limits";
@@ -52,6 +52,8 @@ export interface SourceFailure {
    * same run told them apart.
    */
   sent: boolean;
+  /** What the failure was beyond its kind (a server that only redirected sent no 5xx), when the error said. */
+  reason?: ProviderErrorReason;
 }
 
 export interface RunState {

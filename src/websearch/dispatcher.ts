@@ -48,6 +48,15 @@ export type SourceReport =
   | { source: ProviderName; status: "failed"; route: RouteDecision; bounds: SourceBounds; ms: number; error: ProviderError; sent: boolean }
   | { source: ProviderName; status: "skipped"; route: RouteDecision };
 
+/**
+ * Whether the source was sent the query: a call of its left (`sent`), or its answer came from the
+ * session's cache, which sent the same query earlier. A source that refused the query before sending
+ * (no key set for it, an empty query) was not: "asked" on every surface means the query left.
+ */
+export function sentTheQuery(report: SourceReport): boolean {
+  return report.status !== "skipped" && (report.sent || (report.status === "answered" && report.cached));
+}
+
 export interface MultiSearchResult {
   /** Answers in the order the providers were asked (failed ones left out). */
   responses: ProviderResponse[];

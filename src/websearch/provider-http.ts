@@ -8,7 +8,7 @@ import { DeadlineMissed, pacedUnlessAborted, withDeadline } from "../deadline";
 import { hideKey } from "../text/secret-scrub";
 import { cutText } from "../text/cut-text";
 import { htmlToLine } from "./plain-text";
-import { ProviderError, type ProviderContext, type ProviderErrorKind, type ProviderName } from "./types";
+import { ProviderError, type ProviderContext, type ProviderErrorExtra, type ProviderErrorKind, type ProviderName } from "./types";
 import { maxRetryAfterMs, retryAfterHeaderMs } from "../text/retry-after";
 import { aside as asideOf, saidWithCode } from "../text/asides";
 
@@ -68,7 +68,7 @@ export function failWith(
   call: Pick<ProviderCall, "provider" | "secret">,
   kind: ProviderErrorKind,
   message: string,
-  extra: { status?: number; retryAfterMs?: number; cancelled?: true } = {},
+  extra: ProviderErrorExtra = {},
 ): ProviderError {
   // Cut before scrubbing: the scrubber also hides a key's first characters left at a cut.
   return new ProviderError(call.provider, kind, hideKey(cutText(message, maxMessageChars), call.secret), extra);
@@ -216,12 +216,13 @@ function failureToProviderError(call: ProviderCall, error: unknown): ProviderErr
       case "aborted":
         return cancelled(call);
       case "replay_miss":
-        return failWith(call, "network", error.message);
+        // Nothing was tried on the network: "could not be reached" said otherwise.
+        return failWith(call, "network", error.message, { reason: "no_recording" });
       case "network":
         return failWith(call, "network", `Could not reach ${call.label}: ${error.message}`);
       case "redirect":
         // Reached, every time: "Could not reach SearXNG:" and "SearXNG could not be reached" said otherwise.
-        return failWith(call, "http", `${call.label} answered, but ${error.message}`);
+        return failWith(call, "http", `${call.label} answered, but ${error.message}`, { reason: "redirects_only" });
       default:
         // A kind added to HttpFailure fails to compile here until it is worded above.
         error.kind satisfies never;
@@ -335,9 +336,30 @@ export function readJson<T>(call: ProviderCall, response: HttpResponse, schema: 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
-    throw failWith(call, "parse", `${call.label}'s ${what} has an unexpected shape at ${field}: ${issue.message}.`, { status: response.status });
+    const words = errorWords(raw);
+    const said = words === undefined ? "" : `; it said “${quoted(words)}”`;
+    throw failWith(call, "parse", `${call.label}'s ${what} has an unexpected shape at ${field}: ${issue.message}${said}.`, { status: response.status });
   }
   return parsed.data;
+}
+
+/**
+ * An error's words in an answer of the wrong shape (`{ error }`, `{ message }`, `{ detail }`, or one of
+ * those holding a `message`, `detail` or `error`): a service or a proxy in front of it that sends its
+ * error with a 200 ("Unauthorized: missing or invalid API key") was said only to have sent an answer
+ * with "an unexpected shape at results", and the user was not told what it said was wrong.
+ */
+function errorWords(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  for (const key of ["error", "message", "detail"]) {
+    let value = (raw as Record<string, unknown>)[key];
+    if (typeof value === "object" && value !== null) {
+      const inner = value as Record<string, unknown>;
+      value = [inner.message, inner.detail, inner.error].find((v) => typeof v === "string");
+    }
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return undefined;
 }
 
 /** Parses a body as JSON if it is JSON; error bodies are best-effort. */

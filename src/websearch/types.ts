@@ -112,12 +112,59 @@ export type ProviderErrorKind =
   | "parse"
   | "network";
 
+/**
+ * What a failure of the `http` kind was, which its kind alone does not say: every one was worded
+ * "answered with a server error", a server that only redirected, arXiv refusing the query in its
+ * error feed and SearXNG whose engines all failed too, none of which sent a 5xx. A status sets it
+ * (`httpFailureReason`); a failure with no error status names its own. `notes/web-outcome.ts` words each.
+ */
+export type HttpFailureReason =
+  /** A 5xx status. */
+  | "server_error"
+  /** A 4xx status, or the service refusing the query in an answer of its own (arXiv's error feed). */
+  | "refused"
+  /** The service answered that it could not run the search, with no error status (PubMed's `ERROR`). */
+  | "search_failed"
+  /** A status that is neither an answer nor an error (1xx, 3xx): a redirect no one followed. */
+  | "unexpected_status"
+  /** Nothing but redirects: to the very address for ever, or to another site. */
+  | "redirects_only"
+  /** SearXNG answered with no results because the engines that would have found them did not answer. */
+  | "engines_failed"
+  /** A login page or a bot check answered where the search should have. */
+  | "blocked";
+
+/** The reason an error status gives an `http` failure. */
+export function httpFailureReason(status: number): HttpFailureReason {
+  if (status >= 500) return "server_error";
+  if (status >= 400) return "refused";
+  return "unexpected_status";
+}
+
+/**
+ * What a failure was beyond its kind, where the kind alone would be worded wrongly. `http`: see
+ * `HttpFailureReason`. `network` with `no_recording`: under replay, no recording answered the call,
+ * and nothing was tried on the network (it was said "could not be reached").
+ */
+export type ProviderErrorReason = HttpFailureReason | "no_recording";
+
+/** What a provider error carries besides its kind and message. */
+export interface ProviderErrorExtra {
+  status?: number;
+  retryAfterMs?: number;
+  cancelled?: true;
+  /** Said where the status does not say it (no status, or a 200 that was a refusal). */
+  reason?: ProviderErrorReason;
+}
+
 /** Why a provider gave no answer. The message is for people and never contains a key. */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly provider: ProviderName;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /** What the failure was beyond its kind (`ProviderErrorReason`); an `http` failure with a status has one from it. */
+  readonly reason?: ProviderErrorReason;
   /**
    * The call was cut off by a cancel (the run's Stop, or the source's own signal), not failed by the
    * source: its kind is `network`, as is a server that could not be reached, which a stopped run
@@ -129,7 +176,7 @@ export class ProviderError extends Error {
     provider: ProviderName,
     kind: ProviderErrorKind,
     message: string,
-    extra: { status?: number; retryAfterMs?: number; cancelled?: true } = {},
+    extra: ProviderErrorExtra = {},
   ) {
     super(message);
     this.name = "ProviderError";
@@ -138,16 +185,19 @@ export class ProviderError extends Error {
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
     if (extra.cancelled) this.cancelled = true;
+    const reason = extra.reason ?? (kind === "http" && extra.status !== undefined ? httpFailureReason(extra.status) : undefined);
+    if (reason !== undefined) this.reason = reason;
   }
 
   /** Plain data for packs, traces and `--json` output. */
-  toJSON(): { provider: ProviderName; kind: ProviderErrorKind; message: string; status?: number; retryAfterMs?: number } {
+  toJSON(): { provider: ProviderName; kind: ProviderErrorKind; message: string; status?: number; retryAfterMs?: number; reason?: ProviderErrorReason } {
     return {
       provider: this.provider,
       kind: this.kind,
       message: this.message,
       ...(this.status !== undefined ? { status: this.status } : {}),
       ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
     };
   }
 }

@@ -59,7 +59,9 @@ describe("a SearXNG instance that only redirects", () => {
     const run = await research(searxngAt(origin));
     expect(run.code).toBe(0);
     expect(run.out).toContain(`SearXNG answered, but ${host} kept redirecting (more than 5 times); the request was given up on.`);
-    expect(run.out).toContain("Web search failed: SearXNG answered with a server error.");
+    // Answered, and never with an error status: it sent nothing but redirects.
+    expect(run.out).toContain("Web search failed: SearXNG answered only with redirects.");
+    expect(run.all).not.toMatch(/server error/i);
     expect(run.all).not.toMatch(/could not be reached|could not reach/i);
   });
 

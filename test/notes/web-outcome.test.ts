@@ -139,6 +139,43 @@ const cases: { name: string; facts: WebStageFacts; sentence: string; summary: st
     summary: "Brave, 0 results",
     saysMore: true,
   },
+  // What a failure was beyond its kind: none of these sent a 5xx, and each read "answered with a server error".
+  {
+    name: "a server that only redirected, arXiv refusing the query, SearXNG whose engines failed",
+    facts: facts({
+      failures: [
+        { provider: "wikipedia", kind: "http", reason: "redirects_only" },
+        { provider: "arxiv", kind: "http", reason: "refused" },
+        { provider: "searxng", kind: "http", reason: "engines_failed" },
+        { provider: "pubmed", kind: "http", reason: "search_failed" },
+      ],
+    }),
+    sentence:
+      "Web search failed: Wikipedia answered only with redirects; arXiv refused the search; SearXNG found nothing, as its search engines did not answer; PubMed could not run the search.",
+    summary: "Wikipedia failed; arXiv failed; SearXNG failed; PubMed failed",
+    saysMore: true,
+  },
+  {
+    name: "a login page or bot check in SearXNG's stead, and a status that is neither answer nor error",
+    facts: facts({ failures: [{ provider: "searxng", kind: "http", reason: "blocked" }, { provider: "hackernews", kind: "http", reason: "unexpected_status" }] }),
+    sentence: "Web search failed: SearXNG answered with a login page or a bot check; Hacker News answered with an unexpected status.",
+    summary: "SearXNG failed; Hacker News failed",
+    saysMore: true,
+  },
+  {
+    name: "a replayed source with no recording, which tried no network",
+    facts: facts({ failures: [{ provider: "wikipedia", kind: "network", reason: "no_recording" }] }),
+    sentence: "Web search failed: Wikipedia had no recorded answer to replay.",
+    summary: "Wikipedia failed",
+    saysMore: true,
+  },
+  {
+    name: "one source failing two ways of one kind says both",
+    facts: facts({ failures: [{ provider: "searxng", kind: "http", reason: "server_error" }, { provider: "searxng", kind: "http", reason: "engines_failed" }] }),
+    sentence: "Web search failed: SearXNG answered with a server error and found nothing, as its search engines did not answer.",
+    summary: "SearXNG failed",
+    saysMore: true,
+  },
 ];
 
 describe("webOutcomeSentence and webOutcomeSummary", () => {
@@ -176,6 +213,17 @@ describe("webOutcomeOfTrace", () => {
     expect(sentence(false)).toBe("Web search failed: Brave has no API key set.");
     expect(sentence(true)).toBe("Web search failed: Brave refused the API key.");
     expect(sentence()).toBe("Web search failed: Brave could not be used without a valid key.");
+  });
+
+  it("says what an http failure was from its timeline event's reason, and by its kind alone when it has none", () => {
+    const failed = (reason?: string) => ({ type: "external_provider_response", at: 5, data: { provider: "searxng", sent: true, error: "http", ...(reason === undefined ? {} : { reason }), message: "m" } });
+    const errors = [{ stage: "external_retrieval" as const, kind: "http", message: "m", provider: "searxng" }];
+    const sentence = (reason?: string) => webOutcomeSentence(webOutcomeOfTrace(traceOf({ errors, events: [failed(reason)] })));
+    expect(sentence("redirects_only")).toBe("Web search failed: SearXNG answered only with redirects.");
+    expect(sentence("engines_failed")).toBe("Web search failed: SearXNG found nothing, as its search engines did not answer.");
+    expect(sentence("server_error")).toBe("Web search failed: SearXNG answered with a server error.");
+    // A trace kept before reasons were recorded.
+    expect(sentence()).toBe("Web search failed: SearXNG answered with a server error.");
   });
 
   it("tells a policy that found the vault enough from no source turned on and from a run stopped first", () => {

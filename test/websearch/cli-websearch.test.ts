@@ -108,6 +108,19 @@ describe("websearch command over the network port", () => {
     expect(http.requests).toHaveLength(0);
   });
 
+  it("names no source that sent nothing among the sources asked: Brave with no key is said not sent the query", async () => {
+    const http = scriptedHttp(() => jsonResponse({ grounding: { generic: [] }, sources: {} }));
+    const io = capture({}, http);
+    expect(await websearchCommand(options(), io)).toBe(1);
+    expect(io.stdout).toContain("Sources asked: none (nothing left the device)\nNot sent the query: Brave (refused before sending anything; see Failed)\n");
+    expect(io.stdout).not.toMatch(/Sources asked: Brave/);
+
+    // Exa, with no key, sends nothing beside Brave, which answers: only Brave was asked.
+    const both = capture({ BRAVE_SEARCH_API_KEY: braveKey }, http);
+    expect(await websearchCommand(options({ providers: ["exa", "brave"] }), both)).toBe(0);
+    expect(both.stdout).toMatch(/Sources asked: Brave \(0 results, \d+ ms\)\nNot sent the query: Exa \(refused before sending anything; see Failed\)\n/);
+  });
+
   it("--json names no source that sent nothing: Brave with no key is not among providers_asked", async () => {
     const http = scriptedHttp(() => jsonResponse({}));
     const io = capture({}, http);

@@ -8,6 +8,7 @@ import { createExaProvider } from "../../src/websearch/providers/exa";
 import { aside, bodyExcerpt, maxResponseBytes, saidWithCode } from "../../src/websearch/provider-http";
 import { ProviderError, type Provider, type ProviderLogEvent, type ProviderResponse } from "../../src/websearch/types";
 import { braveKey, exaKey, jsonResponse, loadExchange, networkDown, scriptedHttp, testContext, toResponse } from "./helpers";
+import { runSource } from "./providers/source-harness";
 
 async function failure(provider: Provider, answer: () => HttpResponse | Promise<HttpResponse>, timeoutMs?: number): Promise<ProviderError> {
   const http = scriptedHttp(answer);
@@ -244,5 +245,55 @@ describe("a server's words inside a sentence of ours", () => {
     // Linear work finishes at once; a pattern retried from every dot would run for hours, and this test with it.
     expect(saidWithCode(hostile, "code").endsWith("x (code)")).toBe(true);
     expect(saidWithCode(`${hostile}.. `, "code").endsWith("x (code)")).toBe(true);
+  });
+});
+
+describe("an error a source sends where its answer should be, or under a status that is no key's", () => {
+  // Brave Web Search's blocks are all optional: its error envelope sent with a 200 (a proxy in front
+  // of Brave answers so) read as an answer with no results, and the run said "answered with nothing to add".
+  it("Brave's error envelope in a 200 is the error it names, on both endpoints", async () => {
+    const tokenInvalid = { type: "ErrorResponse", error: { code: "SUBSCRIPTION_TOKEN_INVALID", detail: "The provided subscription token is invalid.", status: 422 } };
+    for (const provider of [createBraveWebProvider(), createBraveProvider()]) {
+      expect(await failure(provider, () => jsonResponse(tokenInvalid))).toMatchObject({ kind: "auth", status: 422 });
+    }
+    const unnamed = await failure(createBraveWebProvider(), () => jsonResponse({ type: "ErrorResponse", error: { code: "SOMETHING", detail: "Not today" } }));
+    expect(unnamed).toMatchObject({ kind: "http", status: 200, reason: "refused" });
+    expect(unnamed.message).toBe("Brave Web answered HTTP 200: Not today (SOMETHING)");
+  });
+
+  it("a Brave answer with no error in it is still an answer, an `error: null` too", async () => {
+    const http = scriptedHttp(() => jsonResponse({ type: "search", error: null, web: { results: [{ url: "https://a.example/", title: "A" }] } }));
+    const answer = await createBraveWebProvider().search({ query: "crdt", count: 3 }, testContext(http));
+    expect(answer.results.map((r) => r.url)).toEqual(["https://a.example/"]);
+  });
+
+  // Exa's 403s name what they refuse: read as a key refused, the run said "Exa refused the API key"
+  // of a query its content filter turned away.
+  it("Exa's 403 for what was asked (content filter, robots rules) is a refusal of the search, not of the key", async () => {
+    for (const tag of ["PROHIBITED_CONTENT", "ROBOTS_FILTER_FAILED", "CONTENT_FILTER_ERROR"]) {
+      const error = await failure(createExaProvider(), () => jsonResponse({ requestId: "r", error: "Refused", tag }, 403));
+      expect(error).toMatchObject({ kind: "http", status: 403, reason: "refused" });
+      expect(error.message).toContain(tag);
+    }
+    // A 403 with no tag of Exa's is still read as the key's.
+    expect(await failure(createExaProvider(), () => jsonResponse({}, 403))).toMatchObject({ kind: "auth", status: 403 });
+  });
+});
+
+describe("an answer of the wrong shape that holds an error's words", () => {
+  // Sent with a 200 (a proxy in front of the service, or the service itself), the error was said only
+  // as "an unexpected shape at results", and what it said was wrong was not told.
+  it("says what the body said, quoted short and with no key", async () => {
+    const said = async (provider: string, body: unknown) => {
+      const run = await runSource(provider as never, scriptedHttp(() => jsonResponse(body)), { secrets: { exa: exaKey, tavily: "tvly-leakcheck-0123456789SAMPLE" } });
+      return (run.outcome as ProviderError).message;
+    };
+    expect(await said("tavily", { detail: { error: "Unauthorized: missing or invalid API key." } })).toBe(
+      "Tavily's search answer has an unexpected shape at results: Invalid input: expected array, received undefined; it said “Unauthorized: missing or invalid API key.”.",
+    );
+    expect(await said("exa", { requestId: "r", error: `Invalid API key ${exaKey}`, tag: "INVALID_API_KEY" })).toContain("; it said “Invalid API key [key hidden]”.");
+    expect(await said("github", { message: "x".repeat(5000) })).toMatch(/; it said “x{100,160}…”\.$/);
+    // An answer of the wrong shape with no such words is said as before.
+    expect(await said("github", { items: "none" })).toBe("GitHub's search answer has an unexpected shape at items: Invalid input: expected array, received string.");
   });
 });

@@ -3,7 +3,7 @@
 // clamps applied and the failures, each with its kind.
 import * as z from "zod";
 import { describeRoute } from "../../websearch/routing";
-import type { DispatchOutcome, SourceReport } from "../../websearch/dispatcher";
+import { sentTheQuery, type DispatchOutcome, type SourceReport } from "../../websearch/dispatcher";
 import type { ProviderError } from "../../websearch/types";
 import { outsideRowJson, outsideRowJsonSchema } from "./outside-row-json";
 import { replayJson, replayJsonSchema } from "./replay-json";
@@ -86,15 +86,6 @@ export function websearchJson(query: string, replayDir: string | undefined, outc
     clamps: outcome.clamps,
     errors: outcome.errors.map((e) => providerErrorJson(e.error)),
   };
-}
-
-/**
- * Whether the source was sent the query: a call of its left (`sent`), or its answer came from the
- * session's cache, which sent it earlier (as research counts it). Every source not skipped was named,
- * so Brave with no key, which sends nothing, stood in `providers_asked` of a search that made no request.
- */
-function sentTheQuery(report: SourceReport): boolean {
-  return report.status !== "skipped" && (report.sent || (report.status === "answered" && report.cached));
 }
 
 function sourceJson(report: SourceReport): WebsearchJson["sources"][number] {

@@ -17,9 +17,9 @@ import { dispatchSearch, type DispatchOutcome } from "../../websearch/dispatcher
 import { resolveSearchRequest, searchLimits } from "../../websearch/request-limits";
 import { describeRoute, routeQuestion, type RouteDecision } from "../../websearch/routing";
 import { createSearchSession, type MergedResult, type MultiSearchResult, type SearchSession } from "../../websearch/search-providers";
-import type { ProviderContext, ProviderErrorKind, ProviderLogEvent, RateWaitReason } from "../../websearch/types";
+import type { ProviderContext, ProviderError, ProviderErrorKind, ProviderErrorReason, ProviderLogEvent, RateWaitReason } from "../../websearch/types";
 import { RUN_LIMITS, workTimeLeft } from "../run-limits";
-import type { RunState } from "../run-state";
+import type { RunState, SourceFailure } from "../run-state";
 import { RunStopped } from "../stage-runner";
 import type { TraceRecorder } from "../trace-recorder";
 import { answerCarriesPageText } from "./read-pages";
@@ -42,6 +42,8 @@ interface ProviderFailed {
   message: string;
   /** Whether the source's call had left the device (`sentBy`): no key set, or a key refused, for `auth`. */
   sent: boolean;
+  /** What the failure was beyond its kind (a server that only redirected is no 5xx), when the error says. */
+  reason?: ProviderErrorReason;
 }
 
 interface Gathered {
@@ -101,7 +103,8 @@ function keepFailures(run: RunState, gathered: Gathered): void {
   const kept = run.vaultRows.length > 0 ? "Vault results are kept." : "";
   for (const f of gathered.failures) {
     const { sourceFailures } = run.external;
-    if (!sourceFailures.some((s) => s.provider === f.provider && s.kind === f.kind && s.sent === f.sent)) sourceFailures.push({ provider: f.provider, kind: f.kind, sent: f.sent });
+    const failure = typedFailure(f);
+    if (!sourceFailures.some((s) => sameFailure(s, failure))) sourceFailures.push(failure);
     // A sentence of its own: a provider's message ends with no stop, and the next one ran into it.
     const failed = asSentence(`${providerDisplayName(f.provider)} failed (${f.kind}): ${f.message}`);
     // A source that fails both queries the same way is said once (the trace keeps each failure).
@@ -110,6 +113,19 @@ function keepFailures(run: RunState, gathered: Gathered): void {
     run.warnings.push({ kind: providerFailureWarning[f.kind], message: joinSentences(failed, kept) });
   }
   if (gathered.answered === 0 && gathered.failures.length > 0) run.external.failed = true;
+}
+
+/**
+ * A failure as the run keeps it, with its reason: the recall note, the evidence brief and the model's
+ * prompt word it from these (notes/web-outcome.ts reads the reason), and without it said "answered
+ * with a server error" of a server that only redirected.
+ */
+function typedFailure(f: ProviderFailed): SourceFailure {
+  return { provider: f.provider, kind: f.kind, sent: f.sent, ...(f.reason !== undefined ? { reason: f.reason } : {}) };
+}
+
+function sameFailure(a: SourceFailure, b: SourceFailure): boolean {
+  return a.provider === b.provider && a.kind === b.kind && a.sent === b.sent && a.reason === b.reason;
 }
 
 /**
@@ -280,12 +296,12 @@ function rateWaitData(wait: RateWait | undefined): Record<string, unknown> {
 
 function reportEachProvider(run: RunState, outcome: DispatchOutcome): void {
   reportAnswers(run, outcome);
-  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error.kind), provider);
+  for (const { provider, error } of outcome.errors) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error), provider);
 }
 
-/** How the source failed, in the words of every surface: an `auth` failure told by whether its call left. */
-function failedHow(outcome: DispatchOutcome, provider: ProviderName, kind: ProviderErrorKind): string {
-  return sourceFailedHow(kind, { provider, sent: sentBy(outcome, provider) });
+/** How the source failed, in the words of every surface: an `auth` failure told by whether its call left, an `http` one by its reason. */
+function failedHow(outcome: DispatchOutcome, provider: ProviderName, error: ProviderError): string {
+  return sourceFailedHow(error.kind, { provider, sent: sentBy(outcome, provider), ...(error.reason !== undefined ? { reason: error.reason } : {}) });
 }
 
 function reportAnswers(run: RunState, outcome: MultiSearchResult): void {
@@ -323,7 +339,7 @@ function sayStopped(run: RunState, outcome: DispatchOutcome, waits: ReadonlyMap<
     run.stages.progress("external_retrieval", "stopped", wait?.cut ? "stopped while it waited its rate turn" : "stopped before it answered", provider);
   }
   for (const { provider, error } of outcome.errors) {
-    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error.kind), provider);
+    if (!cutOff.some((f) => f.provider === provider)) run.stages.progress("external_retrieval", "failed", failedHow(outcome, provider, error), provider);
   }
   return failed;
 }
@@ -370,9 +386,10 @@ function warnOfClamps(run: RunState, clamps: readonly string[]): void {
 function recordFailures(recorder: TraceRecorder, outcome: DispatchOutcome, errors: MultiSearchResult["errors"], waits: ReadonlyMap<ProviderName, RateWait>): ProviderFailed[] {
   return errors.map(({ provider, error }) => {
     const sent = sentBy(outcome, provider);
+    const reason = error.reason !== undefined ? { reason: error.reason } : {};
     recorder.error("external_retrieval", error.kind, error.message, provider);
-    recorder.event("external_provider_response", { provider, sent, error: error.kind, message: error.message, ...rateWaitData(waits.get(provider)) });
-    return { provider, kind: error.kind, message: error.message, sent };
+    recorder.event("external_provider_response", { provider, sent, error: error.kind, ...reason, message: error.message, ...rateWaitData(waits.get(provider)) });
+    return { provider, kind: error.kind, message: error.message, sent, ...reason };
   });
 }
 

@@ -12,7 +12,7 @@ import { cutText, maxTitleChars, toPublishedDate } from "../plain-text";
 import { bodyExcerpt, failWith, quoted, sendProviderRequest, type ProviderCall } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
 import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest, SourceSignal } from "../types";
-import { parseAtomFeed, type AtomEntry } from "./atom-feed";
+import { parseAtomFeed, type AtomEntry, type AtomFeed } from "./atom-feed";
 import { isSuccess, sourceCall, statusError, warnUnsupported } from "./source-call";
 
 const label = PROVIDER_NAMES.arxiv.choice;
@@ -56,10 +56,22 @@ async function searchArxiv(input: SearchRequest, context: ProviderContext): Prom
   const response = await sendProviderRequest(call, context);
   const feed = parseAtomFeed(response.text);
   const failure = feed ? errorEntry(feed.entries) : undefined;
-  if (failure) throw failWith(call, "http", asSentence(`${label} refused the query: ${quoted(failure)}`), { status: response.status });
+  if (failure) throw failWith(call, "http", asSentence(`${label} refused the query: ${quoted(failure)}`), { status: response.status, reason: "refused" });
   if (!isSuccess(response)) throw arxivError(call, response, context.clock.now());
   if (!feed) throw notAFeed(call, response);
+  if (!feed.complete) cutOff(call, response, feed, warnings);
   return { provider: "arxiv", endpoint: "api/query", query: searchQuery, results: toResults(feed.entries, request, context.clock.now(), warnings), warnings };
+}
+
+/**
+ * A feed that never ends was cut off on its way: the papers before the cut are kept and the cut is
+ * said; cut before its first paper ended, it is a failure. Read as it came, it was a search that
+ * found nothing, or fewer papers than it found, with not a word of it.
+ */
+function cutOff(call: ProviderCall, response: HttpResponse, feed: AtomFeed, warnings: string[]): void {
+  const read = feed.entries.length;
+  if (read === 0) throw failWith(call, "parse", `${label}'s feed was cut off before its first paper ended (${response.text.length} characters); it could not be read.`, { status: response.status });
+  warnings.push(`${label}'s feed was cut off; only ${read === 1 ? "the paper before the cut was" : `the ${read} papers before the cut were`} read`);
 }
 
 /** What came instead of a feed, quoted; an empty body said as empty, not as the quotes “”. */

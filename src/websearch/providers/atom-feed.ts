@@ -29,6 +29,11 @@ export interface AtomEntry {
 export interface AtomFeed {
   totalResults?: number;
   entries: AtomEntry[];
+  /**
+   * Whether the feed ends (`</feed>`): a body cut off on its way holds only the entries before the
+   * cut, and one cut before its first entry ended reads as a search that found nothing.
+   */
+  complete: boolean;
 }
 
 const prefix = "(?:[A-Za-z_][\\w.-]*:)?";
@@ -140,5 +145,7 @@ export function parseAtomFeed(xml: string): AtomFeed | undefined {
   if (!new RegExp(`^\\s*<${prefix}feed[\\s>]`).test(body)) return undefined;
   const entries = elements(body, "entry").map((e) => readEntry(e.inner));
   const total = text(first(body, "totalResults"));
-  return { ...(/^\d+$/.test(total) ? { totalResults: Number(total) } : {}), entries };
+  // Closed, or an empty feed that closes itself (`<feed …/>`).
+  const complete = new RegExp(`</${prefix}feed\\s*>`).test(body) || new RegExp(`^\\s*<${prefix}feed(?:\\s[^>]*)?/>`).test(body);
+  return { ...(/^\d+$/.test(total) ? { totalResults: Number(total) } : {}), entries, complete };
 }

@@ -79,5 +79,23 @@ export function braveError(call: ProviderCall, response: HttpResponse, now: numb
   const first = error?.meta?.errors?.[0];
   if (detail && first?.msg) detail = `${detail} — ${first.loc ? `${first.loc.join(".")}: ` : ""}${first.msg}`;
   if (detail) detail = saidWithCode(detail, code);
-  return failWith(call, kindForStatus(status), describeStatus(call, response, detail), extra);
+  // An envelope in a success (braveErrorInAnswer) with no status of its own: Brave turned the search away.
+  const refused = status >= 200 && status < 300 ? { reason: "refused" as const } : {};
+  return failWith(call, kindForStatus(status), describeStatus(call, response, detail), { ...extra, ...refused });
+}
+
+/**
+ * Brave's error envelope sent as a success (a proxy in front of Brave, which the base URL allows,
+ * may answer so), read as the error it is, under the status it names when it names one. Brave Web
+ * Search, whose every block is optional, read it as an answer with no results: the run said Brave
+ * "answered with nothing to add" of a key refused. Undefined for an answer that is no envelope.
+ */
+export function braveErrorInAnswer(call: ProviderCall, response: HttpResponse, now: number): ProviderError | undefined {
+  const body = tryJson(response.text);
+  const parsed = braveErrorSchema.safeParse(body);
+  const typed = typeof body === "object" && body !== null && (body as { type?: unknown }).type === "ErrorResponse";
+  if (!parsed.success && !typed) return undefined;
+  const said = parsed.success ? parsed.data.error.status : undefined;
+  const status = said !== undefined && said >= 400 && said < 600 ? said : response.status;
+  return braveError(call, { ...response, status }, now);
 }

@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { braveError, braveGet } from "./brave-error";
+import { braveError, braveErrorInAnswer, braveGet } from "./brave-error";
 import { cutText, htmlToLine, plainTitleLine, toPublishedDate } from "../plain-text";
 import { quoted, readJson, requireKey, sendProviderRequest } from "../provider-http";
 import { resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
@@ -76,6 +76,8 @@ export async function searchBraveWeb(
 
   const response = await sendProviderRequest(call, context);
   if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
+  const refused = braveErrorInAnswer(call, response, context.clock.now());
+  if (refused) throw refused;
   const body = readJson(call, response, braveWebResponseSchema, "web search answer");
 
   const altered = body.query?.altered;

@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { PROVIDER_NAMES } from "../../provider-names";
 import { distinctByCanonicalUrl, displayDomain } from "../canonical-url";
-import { braveError, braveGet } from "./brave-error";
+import { braveError, braveErrorInAnswer, braveGet } from "./brave-error";
 import { searchBraveWeb } from "./brave-web";
 import { cutText, plainTitleLine, toPublishedDate } from "../plain-text";
 import { readJson, requireKey, sendProviderRequest } from "../provider-http";
@@ -103,6 +103,8 @@ async function searchLlmContext(input: SearchRequest, context: ProviderContext):
 
   const response = await sendProviderRequest(call, context);
   if (response.status < 200 || response.status >= 300) throw braveError(call, response, context.clock.now());
+  const refused = braveErrorInAnswer(call, response, context.clock.now());
+  if (refused) throw refused;
   const body = readJson(call, response, llmContextSchema, "LLM Context answer");
 
   // Only the sources of the passages kept are read: the map may be as long as the body allows.

@@ -23,7 +23,7 @@ import {
   type ProviderCall,
 } from "../provider-http";
 import { charsPerResult, resolveSearchRequest, type ResolvedSearchRequest } from "../request-limits";
-import type { Provider, ProviderContext, ProviderError, ProviderResponse, ProviderResult, SearchRequest } from "../types";
+import type { Provider, ProviderContext, ProviderError, ProviderErrorKind, ProviderResponse, ProviderResult, SearchRequest } from "../types";
 import { looseNumber, looseStrings, parseEach } from "./source-call";
 
 const exaResultSchema = z.object({
@@ -220,5 +220,14 @@ function exaError(call: ProviderCall, response: HttpResponse, now: number): Prov
     return failWith(call, "plan", `${exaLabel} does not allow this for the key's plan${aside(tag)}.`, { status });
   }
   const detail = message ? saidWithCode(message, tag) : undefined;
-  return failWith(call, kindForStatus(status), describeStatus(call, response, detail), { status });
+  return failWith(call, kindFor(status, tag), describeStatus(call, response, detail), { status });
+}
+
+/**
+ * A 403 Exa gives a tag of its own refuses what was asked (`PROHIBITED_CONTENT`, `ROBOTS_FILTER_FAILED`,
+ * `CONTENT_FILTER_ERROR`), not the key (`INVALID_API_KEY`, read above): read as a key refused, the
+ * run said "Exa refused the API key" of a query its content filter turned away.
+ */
+function kindFor(status: number, tag: string): ProviderErrorKind {
+  return status === 403 && tag !== "" ? "http" : kindForStatus(status);
 }

@@ -72,7 +72,7 @@ async function searchPubMed(input: SearchRequest, context: ProviderContext): Pro
   const searched = await sendProviderRequest(search, context);
   if (!isSuccess(searched)) throw pubmedError(search, searched, context.clock.now());
   const found = readJson(search, searched, esearchSchema, "search answer").esearchresult;
-  if (found.ERROR) throw failWith(search, "http", asSentence(`${label} could not run the search: ${quoted(found.ERROR)}`), { status: searched.status });
+  if (found.ERROR) throw failWith(search, "http", asSentence(`${label} could not run the search: ${quoted(found.ERROR)}`), { status: searched.status, reason: "search_failed" });
   const ignored = (found.warninglist?.phrasesignored ?? []).slice(0, 5).filter((p): p is string => typeof p === "string");
   if (ignored.length > 0) warnings.push(`${label} ignored ${ignored.map((p) => `“${quoted(p, 60)}”`).join(", ")}`);
   const ids = found.idlist

@@ -139,7 +139,7 @@ async function searchSearxng(input: SearchRequest, context: ProviderContext): Pr
   // Nothing found because the engines failed is not "nothing exists": a failure, so it is said as
   // one and not kept in the session's cache as an empty answer.
   if (results.length === 0 && silent !== "") {
-    throw failWith(call, "http", `${label} at ${instance.base} answered, but found nothing because its engines did not answer: ${silent}. Try again later, or turn on other engines in its settings.`);
+    throw failWith(call, "http", `${label} at ${instance.base} answered, but found nothing because its engines did not answer: ${silent}. Try again later, or turn on other engines in its settings.`, { reason: "engines_failed" });
   }
   return { provider: "searxng", endpoint: "search", query: request.query, results, warnings };
 }
@@ -198,7 +198,7 @@ function htmlInsteadOfJson(call: ProviderCall, response: HttpResponse, base: str
     call,
     "http",
     `${label} at ${base} sent a web page titled “${title}” instead of JSON (HTTP ${response.status}): a login page or a bot check stands in front of its search. Use an instance you run, or one that allows JSON.`,
-    { status: response.status },
+    { status: response.status, reason: "blocked" },
   );
 }
 

@@ -138,7 +138,7 @@ function stackExchangeError(call: ProviderCall, response: HttpResponse, context:
   }
   if (id === 404 || name === "no_method") return failWith(call, "unsupported", `${label} has no such method: ${detail}.`, { status });
   if (id === 400 || name === "bad_parameter") {
-    return failWith(call, "http", `${label} refused the search: ${detail}. Check the Stack Exchange site name in settings.`, { status });
+    return failWith(call, "http", `${label} refused the search: ${detail}. Check the Stack Exchange site name in settings.`, { status, reason: "refused" });
   }
   return failWith(call, "http", `${label} answered HTTP ${status}: ${detail}.`, { status });
 }

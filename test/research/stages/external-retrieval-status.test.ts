@@ -10,7 +10,7 @@ import { fakeClock } from "../../support/fake-clock";
 import { stringMatching } from "../../support/typed-matchers";
 import { researchResultJson, researchResultSchema } from "../../../src/cli/json/research-result-json";
 import { HttpFailure, maySkip } from "../../../src/ports";
-import { sourceFailedHow } from "../../../src/notes/web-outcome";
+import { sourceFailedHow, webOutcomeOfTrace, webOutcomeSentence } from "../../../src/notes/web-outcome";
 
 const BRAVE_LLM_CONTEXT = "https://api.search.brave.com/res/v1/llm/context";
 const rateLimited = () => [errorExchange("GET", BRAVE_LLM_CONTEXT, 429, JSON.stringify({ error: { code: "RATE_LIMITED" } }), { "content-type": "application/json" })];
@@ -250,3 +250,34 @@ async function stoppedWhileArxivIsSlow(question = "What is the history of CRDT r
   const result = await h.run({ question, mode: "always", providers: ["wikipedia", "arxiv"] }, { signal: controller.signal });
   return { h, result };
 }
+
+// An `http` failure sent no 5xx when SearXNG's engines all failed, when arXiv refused the query in
+// its error feed, or when the replayed run had no recording: each was said "answered with a server
+// error" (or "could not be reached") on the progress line, in the recall note and in the trace.
+describe("what a failure with no server error was, said alike on every surface of the run", () => {
+  const SEARXNG = "https://searx.example.org/search";
+  const ARXIV = "https://export.arxiv.org/api/query";
+  const enginesFailed = () => [
+    errorExchange("GET", SEARXNG, 200, JSON.stringify({ results: [], unresponsive_engines: [["google", "timeout"], ["bing", "CAPTCHA"]] }), { "content-type": "application/json" }),
+  ];
+  const arxivRefused = () => [
+    errorExchange("GET", ARXIV, 400, '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_abc</id><title>Error</title><summary>incorrect id format for abc</summary></entry></feed>', { "content-type": "application/atom+xml" }),
+  ];
+  const cases = [
+    { name: "SearXNG whose engines did not answer", provider: "searxng", exchanges: enginesFailed(), says: "found nothing, as its search engines did not answer", reason: "engines_failed" },
+    { name: "arXiv refusing the query in its error feed", provider: "arxiv", exchanges: arxivRefused(), says: "refused the search", reason: "refused" },
+    { name: "a replayed source with no recording", provider: "wikipedia", exchanges: enginesFailed(), says: "had no recorded answer to replay", reason: "no_recording" },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, async () => {
+      const h = await sampleVaultHarness({ exchanges: [...c.exchanges], settings: (s) => void (s.external.searxng.baseUrl = "https://searx.example.org") });
+      const result = await h.run({ question: "Which papers describe sequence CRDTs?", mode: "always", providers: [c.provider], writeTrace: false });
+      const label = { searxng: "SearXNG", arxiv: "arXiv", wikipedia: "Wikipedia" }[c.provider];
+      expect(h.progress.filter((e) => e.provider === c.provider && e.status === "failed").at(-1)?.detail).toBe(c.says);
+      expect(h.progress.filter((e) => e.stage === "external_retrieval" && !e.provider).at(-1)?.detail).toBe(`No web results: ${label} ${c.says}`);
+      expect(result.pack.coverage.recall_note).toContain(`Web search failed: ${label} ${c.says}.`);
+      expect(webOutcomeSentence(webOutcomeOfTrace(result.trace))).toBe(`Web search failed: ${label} ${c.says}.`);
+      expect(result.trace.events.find((e) => e.type === "external_provider_response")?.data).toMatchObject({ provider: c.provider, reason: c.reason });
+    });
+  }
+});

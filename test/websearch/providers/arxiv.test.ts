@@ -72,6 +72,22 @@ describe("arXiv: answers", () => {
     expect(failure(await runSource("arxiv", "arxiv/rate-exceeded-503.json"))).toMatchObject({ kind: "rate_limited", retryAfterMs: 3000 });
     expect(failure(await runSource("arxiv", "arxiv/html-200.json")).message).toBe("arXiv did not send an Atom feed: “arXiv is down for maintenance”.");
   });
+
+  // Read as it came, a feed cut off on its way was a search that found nothing, or found fewer
+  // papers than it did, with not a word of it.
+  it("a feed cut off on its way keeps the papers before the cut and says so; cut before the first, it is a failure", async () => {
+    const feed = (text: string) => scriptedHttp(() => ({ status: 200, headers: { "content-type": "application/atom+xml" }, text }));
+    const paper = (id: string) => `<entry><id>http://arxiv.org/abs/${id}v1</id><title>Paper ${id}</title><summary>About ${id}.</summary></entry>`;
+    const open = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv Query</title>';
+    const partly = answer(await runSource("arxiv", feed(`${open}${paper("2101.00001")}${paper("2101.00002").slice(0, 60)}`)));
+    expect(partly.results.map((r) => r.url)).toEqual(["https://arxiv.org/abs/2101.00001"]);
+    expect(partly.warnings).toContain("arXiv's feed was cut off; only the paper before the cut was read");
+    const none = failure(await runSource("arxiv", feed(`${open}${paper("2101.00001").slice(0, 50)}`)));
+    expect(none).toMatchObject({ kind: "parse", status: 200 });
+    expect(none.message).toMatch(/^arXiv's feed was cut off before its first paper ended \(\d+ characters\); it could not be read\.$/);
+    // A feed that ends says nothing of a cut.
+    expect(answer(await runSource("arxiv", feed(`${open}${paper("2101.00001")}</feed>`))).warnings).toEqual([]);
+  });
 });
 
 describe("arXiv: an entry's address", () => {

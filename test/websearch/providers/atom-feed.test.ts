@@ -37,9 +37,16 @@ describe("the Atom reader", () => {
   });
 
   it("reads a feed with no entries, and an entry missing its optional parts", () => {
-    expect(parseAtomFeed('<feed xmlns="http://www.w3.org/2005/Atom"/>')).toEqual({ entries: [] });
+    expect(parseAtomFeed('<feed xmlns="http://www.w3.org/2005/Atom"/>')).toEqual({ entries: [], complete: true });
     const [entry] = parseAtomFeed("<feed><entry><id>x</id></entry></feed>")!.entries;
     expect(entry).toEqual({ id: "x", title: "", summary: "", authors: [], links: [], categories: [], arxiv: {} });
+  });
+
+  it("tells a feed cut off on its way from one that ends: only the entries before the cut are read", () => {
+    const cut = parseAtomFeed("<feed><entry><id>a</id><title>A</title></entry><entry><id>b</id><title>B");
+    expect(cut?.complete).toBe(false);
+    expect(cut?.entries.map((e) => e.id)).toEqual(["a"]);
+    expect(parseAtomFeed("<atom:feed><entry><id>a</id></entry></atom:feed>\n<!-- served by x -->")?.complete).toBe(true);
   });
 });
 
