@@ -31,6 +31,14 @@ const LINE_START_MARKER = /^([ \t]*)([-+=])(?=\s|$|\2)|^([ \t]*\d+)([.)])(?=\s|$
  */
 export const CONTAINER_MARKERS = String.raw`(?:[ \t]*>|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*`;
 
+/**
+ * MathJax macros that link (`\href` to `obsidian://` runs another plugin's command), style or
+ * place the page over Obsidian's own UI (`\style`, `\class`, `\bbox[…]`), or load code
+ * (`\require`). A backslash before one makes `\\` (a line break in math) and the word: in text it
+ * still shows as written. An even run of backslashes before it is no macro and is left alone.
+ */
+export const LIVE_MATH_MACRO = /(?<!\\)((?:\\\\)*)\\(?=(?:href|url|class|cssId|style|data|require|bbox|mmlToken|unicode|html)(?![A-Za-z]))/g;
+
 /** How far a line is indented, a tab reaching the next multiple of four columns. */
 export function columnsOfIndent(line: string): number {
   let columns = 0;
@@ -84,16 +92,29 @@ export function quoteParagraphs(text: string): string {
 }
 
 /**
- * One line of untrusted text for a single-line place that is not rendered as markdown (a YAML
- * property): control characters go, line breaks become spaces, a run of `[` or of `]` becomes one
- * bracket, because Obsidian links property values written `[[…]]` (the whole run: taking one
- * bracket from each pair of `[[[x]]]` leaves `[[x]]`), and `<%` gets a space, because Templater
- * runs a command wherever it stands in a new file, properties included.
+ * One line of untrusted text for a single-line place Obsidian shows as text (a YAML property):
+ * control characters go, line breaks become spaces, a run of `[` or of `]` becomes one bracket,
+ * because Obsidian links property values written `[[…]]` (the whole run: taking one bracket from
+ * each pair of `[[[x]]]` leaves `[[x]]`), and `<%` gets a space, because Templater runs a command
+ * wherever it stands in a new file, properties included.
+ *
+ * Dataview renders a text property as markdown (a `TABLE title, description` over the sources), so
+ * nothing that acts may form there either: a tag gets a space after its `<` (`<img src>` would load
+ * a page's pixel, `<iframe>` a page), a link or an image one after its `]`, a MathJax macro that
+ * links or styles (`LIVE_MATH_MACRO`) a backslash; and a line holding an inline query (`` `= …` ``,
+ * `` `$= …` ``, which Dataview runs where it is rendered) has every backtick escaped, so no code
+ * span forms in it.
  */
 export function plainLine(text: string): string {
-  return removeControlChars(removeBidiControls(text), true)
+  const line = removeControlChars(removeBidiControls(text), true)
     .replace(/\[{2,}|\]{2,}/g, (run) => run[0])
-    .replace(/<%/g, "< %")
+    .replace(/<(?=[A-Za-z/!?%])/g, "< ")
+    .replace(/\]\(/g, "] (")
+    .replace(LIVE_MATH_MACRO, "$1\\\\")
     .replace(/\s+/g, " ")
     .trim();
+  return INLINE_QUERY.test(line) ? line.replace(/`/g, "\\`") : line;
 }
+
+/** A backtick run followed by Dataview's inline query (`=`) or inline JavaScript (`$=`) prefix, which it trims before. */
+const INLINE_QUERY = /`\s*\$?=/;

@@ -124,18 +124,50 @@ export function sourceNoteFileName(title: string, fallback = "Untitled source"):
  * YYYY-MM-DD from an ISO date or date-time, or a date Date.parse understands; else "". The day as
  * written either way: read as an instant in UTC, "2026/03/05" was the 4th east of Greenwich and
  * "Mar 5 2026 23:30" the 6th west of it. One home: notes and the panel's cards.
+ *
+ * Only a day the text names: a page's or a provider's date is untrusted, and a note's `published`
+ * said days no one wrote — `0000-00-00` (a draft's date), `2026-02-30`, Go's zero time
+ * `0001-01-01`, and, from Date.parse's guesses, "0" as 2000-01-01, "1.5" as 2001-01-05 and
+ * "May 2024" as its first.
  */
 export function isoDay(text: string | undefined): string {
   if (!text) return "";
-  const direct = /^(\d{4}-\d{2}-\d{2})/.exec(text.trim());
-  if (direct) return direct[1];
+  const written = text.trim();
+  const direct = /^(\d{4})-(\d{2})-(\d{2})/.exec(written);
+  if (direct) return dayIfReal(Number(direct[1]), Number(direct[2]), Number(direct[3]));
+  // A year alone or a year and month is no day, though Date.parse makes the first of it.
+  if (/^\d{4}(?:-\d{2})?$/.test(written)) return "";
   // Without its time and zone, Date.parse reads the day as local midnight: the local fields are the written ones.
-  const day = Date.parse(text.replace(TIME_AND_AFTER, ""));
-  const parsed = Number.isFinite(day) ? day : Date.parse(text);
+  const withoutTime = written.replace(TIME_AND_AFTER, "");
+  const read = Number.isFinite(Date.parse(withoutTime)) ? withoutTime : written;
+  const parsed = Date.parse(read);
   if (!Number.isFinite(parsed)) return "";
   const date = new Date(parsed);
+  return namesDay(read, date) ? dayIfReal(date.getFullYear(), date.getMonth() + 1, date.getDate()) : "";
+}
+
+/**
+ * Whether `text` writes out the year of `date` (four digits) and its day of the month: Date.parse
+ * fills in what a text leaves out (a year from two digits or from none, the 1st for a month alone).
+ */
+function namesDay(text: string, date: Date): boolean {
+  const numbers = (text.match(/\d+/g) ?? []).map((digits) => ({ value: Number(digits), fourDigits: digits.length === 4 }));
+  const year = numbers.findIndex((n) => n.fourDigits && n.value === date.getFullYear());
+  return year >= 0 && numbers.some((n, i) => i !== year && n.value === date.getDate());
+}
+
+/**
+ * YYYY-MM-DD of a day that exists, in a year a web page can have been published in; else "". The
+ * stand-ins for "no date" are none: `0000-00-00`, `0001-01-01` (Go's and .NET's zero time) and
+ * `1970-01-01` (the Unix epoch, a timestamp of 0).
+ */
+function dayIfReal(year: number, month: number, day: number): string {
+  if (year < 1000 || year > 9999 || month < 1 || month > 12 || day < 1) return "";
+  // Day 0 of the next month is the last of this one; UTC, so no zone moves it.
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return "";
+  if (year === 1970 && month === 1 && day === 1) return "";
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${String(date.getFullYear()).padStart(4, "0")}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  return `${year}-${two(month)}-${two(day)}`;
 }
 
 /**

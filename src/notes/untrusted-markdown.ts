@@ -6,7 +6,7 @@
 // is readable markdown that renders as the page's text. (Plain text — a snippet, a title — goes
 // through the one escaper in markdown-escape.ts instead.)
 import { removeBidiControls, removeControlChars } from "../text/control-chars";
-import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
+import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText, LIVE_MATH_MACRO } from "./markdown-escape";
 import { FenceReader, type FencePart } from "../text/code-fences";
 import { linkDestination } from "./note-links";
 
@@ -374,20 +374,19 @@ function sanitizeInline(text: string, options: SanitizeOptions, removed: Removed
       // a page's `tags:: …` or `aliases:: …` would become the vault's.
       .replace(/::/g, "\\:\\:")
       .replace(LIVE_MATH_MACRO, "$1\\\\")
+      .replace(BLOCK_ID_AT_END, "$1\\^")
   );
 }
+
+/**
+ * ` ^id` ending a line is a block id to Obsidian: the text is hidden and the line becomes an anchor.
+ * A page's "As Smith wrote ^1" lost its "^1" in the note. Footnotes (`[^1]`, `^[…]`) are no block id.
+ */
+const BLOCK_ID_AT_END = /(^|\s)\^(?=[A-Za-z0-9-]+\s*$)/;
 
 function imageLabel(alt: string): string {
   return alt.trim() === "" ? "Image" : `Image: ${alt}`;
 }
-
-/**
- * MathJax macros that link (`\href` to `obsidian://` runs another plugin's command), style or
- * place the page over Obsidian's own UI (`\style`, `\class`, `\bbox[…]`), or load code
- * (`\require`). A backslash before one makes `\\` (a line break in math) and the word: in text it
- * still shows as written. An even run of backslashes before it is no macro and is left alone.
- */
-const LIVE_MATH_MACRO = /(?<!\\)((?:\\\\)*)\\(?=(?:href|url|class|cssId|style|data|require|bbox|mmlToken|unicode|html)(?![A-Za-z]))/g;
 
 /** An inline link's `(address "title")`, read from just after the opening parenthesis and its spaces. */
 const LINK_DESTINATION = /<?((?:[^\s()<>]|\([^\s()<>]*\))*)>?((?:\s+(?:"[^"]*"|'[^']*'))?)\s*\)/y;

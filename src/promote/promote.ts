@@ -205,7 +205,7 @@ export async function outsideRowsOfTraceNote(
   }
   const parsed = parseTraceNote(markdown);
   if ("error" in parsed) return { error: { kind: "trace_unreadable", message: `${tracePath}: ${parsed.error.message}` } };
-  const promoted = new Map((parsed.trace.promotions ?? []).map((p) => [p.source_key, p.note_path]));
+  const promoted = await promotionsStillThere(store, parsed.trace.promotions ?? []);
   return {
     trace: parsed.trace,
     rows: parsed.trace.pack.external_evidence.map((row) => {
@@ -213,6 +213,19 @@ export async function outsideRowsOfTraceNote(
       return to === undefined ? { row } : { row, promotedTo: to };
     }),
   };
+}
+
+/**
+ * The note each row was saved as, of those still at the path the trace recorded: a note deleted or
+ * moved since was still offered as "Already saved as [[…]]" and labelled `· promoted`. Choosing such a
+ * row promotes it anew, which finds a moved note by its source and records where it is now.
+ */
+async function promotionsStillThere(store: NoteStore, promotions: readonly { source_key: string; note_path: string }[]): Promise<Map<string, string>> {
+  const there = new Map<string, string>();
+  for (const { source_key, note_path } of promotions) {
+    if (await store.exists(note_path).catch(() => false)) there.set(source_key, note_path);
+  }
+  return there;
 }
 
 /**

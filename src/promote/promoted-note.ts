@@ -7,7 +7,9 @@ import type { ExtractStatus } from "../notes/extract-status";
 import { isoDay, SOURCE_TAG, type SourceNote } from "../notes/source-note";
 import { sanitizeExtractedMarkdown } from "../notes/untrusted-markdown";
 import { cutText } from "../text/cut-text";
+import { oneLine } from "../text/one-line";
 import { canonicalizeUrl } from "../websearch/canonical-url";
+import { believableDate } from "../websearch/plain-text";
 import type { PageOutcome } from "./page-extract";
 
 /** Extracted text longer than this is cut at a paragraph: a source note is for reading, not archiving. */
@@ -41,7 +43,7 @@ export interface PromotedNoteInput {
 /** The source note, and what it holds in a few words for the promotion's message. */
 export function promotedNote(input: PromotedNoteInput): { note: SourceNote; summary: string } {
   const excerpt = providerExcerpt(input.row);
-  const kept = noteText(input.outcome, excerpt !== null);
+  const kept = noteText(input.outcome, excerpt !== null, input.pagesReplayedFrom);
   const note = sourceNoteFor(input, excerpt, kept);
   return { note, summary: `${kept.summary}${sampleWords(note)}` };
 }
@@ -68,7 +70,7 @@ function sourceNoteFor({ row, trace, tracePath, outcome, retrievedAt, pagesRepla
     title: cutText(reading?.title.trim() || row.title.trim() || row.domain, MAX_TITLE_CHARS, { atWord: true }),
     source: canonicalizeUrl(row.url) ?? row.url,
     authors,
-    published: isoDay(reading?.published) || isoDay(row.published_at),
+    published: believableDay(isoDay(reading?.published), retrievedAt) || isoDay(row.published_at),
     created: localDay(retrievedAt),
     description: cutText(reading?.description ?? "", MAX_DESCRIPTION_CHARS, { atWord: true }),
     tags: [SOURCE_TAG],
@@ -105,8 +107,8 @@ interface NoteText {
   summary: string;
 }
 
-/** What the note keeps of the page. */
-function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
+/** What the note keeps of the page; `pagesReplayedFrom`: the recordings that answered for it, if any. */
+function noteText(outcome: NoteOutcome, hasExcerpt: boolean, pagesReplayedFrom: string | undefined): NoteText {
   switch (outcome.kind) {
     case "extracted": {
       const cut = cutAtParagraph(outcome.reading.markdown, MAX_EXTRACTED_CHARS);
@@ -126,10 +128,20 @@ function noteText(outcome: NoteOutcome, hasExcerpt: boolean): NoteText {
       return {
         status: { kind: hasExcerpt ? "fallback_snippet" : "link_only", reason: outcome.problem },
         extracted: null,
-        notes: [`${outcome.message} ${hasExcerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept."}`],
+        notes: [`${outcome.message} ${hasExcerpt ? "Only the provider's excerpt above was kept." : "Only the link was kept."}`, ...recordedAnswer(outcome, pagesReplayedFrom)],
         summary: `${hasExcerpt ? "provider excerpt only" : "link only"}. ${outcome.message}`,
       };
   }
+}
+
+/**
+ * Whose answer a page that gave no text was, when recordings answered for it: "The page answered 403"
+ * read as the live site's, in a note that says nothing of samples (no page text of a sample is in it).
+ * A recording missing says so itself.
+ */
+function recordedAnswer(outcome: Extract<NoteOutcome, { kind: "unusable" }>, pagesReplayedFrom: string | undefined): string[] {
+  if (pagesReplayedFrom === undefined || outcome.problem.kind === "replay_miss") return [];
+  return [`The page was asked of the recordings in ${oneLine(pagesReplayedFrom)}, not of its site: that answer is theirs.`];
 }
 
 /** Whether a promoted note of this row keeps the provider's excerpt (the panel says what the note holds by it). */
@@ -169,6 +181,14 @@ function withoutTracking(url: string): string {
   if (canonical === null) return url;
   const hash = url.includes("#") ? url.slice(url.indexOf("#")) : "";
   return canonical + hash;
+}
+
+/**
+ * A page's own day of publication, when a page could have been published then: no later than a year
+ * after it was fetched, by the rule providers' dates are read by (a page's meta said 2999-01-01).
+ */
+function believableDay(day: string, retrievedAt: number): string {
+  return day !== "" && believableDate(Date.parse(day), retrievedAt) ? day : "";
 }
 
 function localDay(ms: number): string {

@@ -10,7 +10,8 @@ const PROBLEM_WORDS: Record<PageProblemKind, (problem: PageProblem) => string> =
   not_html: () => "the address is not a web page",
   no_readable_text: () => "the page has no text to read",
   extract_failed: () => "the page's text could not be read",
-  replay_miss: () => "the page could not be reached",
+  // Nothing was asked of the site: the recordings a replay answers from (the demo's) hold no copy of it.
+  replay_miss: () => "the recorded samples hold no copy of the page",
   redirect_loop: () => "the page kept redirecting",
   redirected: (p) => (p.kind !== "redirected" ? "the address leads to another page" : `the address now leads to ${REDIRECT_PLACES[p.to]}`),
 };

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Parser } from "commonmark";
 import { escapeMarkdownText, plainLine, quoteLines, quoteParagraphs } from "../../src/notes/markdown-escape";
 import { webLink, wikilink } from "../../src/notes/note-links";
 import { addedMarkup, markupIn } from "./obsidian-markup";
@@ -71,6 +72,36 @@ describe("plainLine", () => {
 
   it("breaks a Templater command, which runs from a new file's properties too", () => {
     expect(plainLine('<%* await tp.system.prompt("x") %>')).toBe('< %* await tp.system.prompt("x") %>');
+  });
+
+  // Dataview renders a text property as markdown: a page title's <img> or ![](…) loaded the page's pixel
+  // in every `TABLE title` over the sources, and its `$= …` ran as inline JavaScript there.
+  it("leaves no image, HTML, link or inline query for Dataview to render from a property, and keeps a title readable", () => {
+    const hostile = [
+      "Post ![p](https://evil.example/p.png)",
+      'Post <img src="https://evil.example/p.png">',
+      '<iframe src="https://evil.example/"></iframe>',
+      "<https://evil.example/autolink>",
+      "[run](obsidian://advanced-uri?commandid=x)",
+      "a ![[Secret.png]] b",
+      "a !\n[p](https://evil.example/p.png) ]\n(x)",
+      '`$= app.vault.adapter.remove("x")`',
+      "`` = this.file.name ``",
+      "`a` then ` \n$=dv.el('b', 'c')`",
+      "$\\style{position:fixed;inset:0}{x}$ and $\\href{obsidian://x}{y}$",
+    ];
+    for (const title of hostile) {
+      const line = plainLine(title);
+      const walker = new Parser().parse(line).walker();
+      for (let step = walker.next(); step; step = walker.next()) {
+        if (!step.entering) continue;
+        expect(["image", "html_inline", "html_block", "link"], `${title} → ${line}`).not.toContain(step.node.type);
+        if (step.node.type === "code") expect(step.node.literal?.trim(), `${title} → ${line}`).not.toMatch(/^\$?=/);
+      }
+      // Math is read from the raw line: a macro is live behind an odd run of backslashes (`\\` is a line break).
+      for (const [, run] of line.matchAll(/(\\+)(?:style|href)/g)) expect(run.length % 2, `${title} → ${line}`).toBe(0);
+    }
+    expect(plainLine("Using `git rebase` <b>well</b> & [notes]")).toBe("Using `git rebase` < b>well< /b> & [notes]");
   });
 });
 

@@ -41,6 +41,17 @@ describe("isoDay", () => {
     expect(isoDay(undefined)).toBe("");
   });
 
+  // A page's date is untrusted: `published` said 0000-00-00 of a WordPress draft's meta, the 30th of
+  // February, Go's zero time, and Date.parse's guesses: "0" as 2000-01-01, "1.5" as 2001-01-05.
+  it("names no day a date does not: zero dates, days that do not exist, and what Date.parse makes up", () => {
+    for (const unwritten of ["0000-00-00 00:00:00", "0000-00-00T00:00:00+00:00", "2026-02-30", "2026-13-05", "0001-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "0", "1", "99", "1.5", "Jan 1 0001", "2024", "2024-05", "May 2024", "March 2026 10:01", "-000001-01-01", "+012345-01-01"]) {
+      expect(isoDay(unwritten), unwritten).toBe("");
+    }
+    expect(isoDay("2024-02-29")).toBe("2024-02-29");
+    expect(isoDay("1 January 2024")).toBe("2024-01-01");
+    expect(isoDay("12/31/2023")).toBe("2023-12-31");
+  });
+
   // Read as an instant in UTC, a page's "2026/03/05" was published on the 4th in Tokyo and its
   // "Mar 5 2026 23:30" on the 6th in Los Angeles: the note's `published` said a day it never was.
   it("keeps the day a page wrote in any time zone the app runs in", () => {

@@ -231,6 +231,12 @@ describe("sanitizeExtractedMarkdown: what a page must not add to the vault's own
     for (let step = walker.next(); step; step = walker.next()) expect(step.node.type).not.toBe("image");
   });
 
+  // Obsidian hides ` ^id` at a line's end (a block id, an anchor of the note): the page's "^1" was not shown.
+  it("shows a page's ` ^id` at a line's end as text, not as a block id, and keeps footnotes and other carets", () => {
+    expect(clean("As Smith wrote ^1\n\n- an item ^x-2  \n^intro\n\nA claim ^2 here.")).toBe("As Smith wrote \\^1\n\n- an item \\^x-2  \n\\^intro\n\nA claim ^2 here.");
+    expect(clean("A claim.[^1] and ^[an inline note]\n\n[^1]: Smith ^2020 and 2^10 ^src")).toBe("A claim.[^1] and ^[an inline note]\n\n[^1]: Smith ^2020 and 2^10 \\^src");
+  });
+
   it("keeps a page's footnotes, and still drops a footnote that is only an unsafe address", () => {
     const page = "A claim.[^1]\n\n[^1]: Smith, J. The source, 2020.\n[^2]: https://x.example/paper\n[^3]: javascript:alert(1)";
     expect(clean(page)).toBe("A claim.[^1]\n\n[^1]: Smith, J. The source, 2020.\n[^2]: https://x.example/paper");

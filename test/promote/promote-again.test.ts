@@ -3,7 +3,7 @@
 // and a trace note that no longer sits in the trace folder. One note per page, and the trace says so.
 import { describe, expect, it } from "vitest";
 import { nodePageReader } from "../../src/cli/dom-parser";
-import { promoteFromTraceNote, promoteOutsideRow, type PromoteRowInput } from "../../src/promote/promote";
+import { outsideRowsOfTraceNote, promoteFromTraceNote, promoteOutsideRow, type PromoteRowInput } from "../../src/promote/promote";
 import { renderTraceNote } from "../../src/notes/trace-note";
 import { parseTraceNote } from "../../src/notes/trace-note-read";
 import { VaultIndex } from "../../src/index/vault-index";
@@ -202,5 +202,25 @@ describe("a trace note outside the trace folder", () => {
     const result = await promoteFromTraceNote({ ...input, tracePath: copy, sourceKey: ROW.source_key });
     expect(result).toMatchObject({ status: "created", traceUpdated: false });
     expect(store.text(copy)).toBe(text);
+  });
+});
+
+describe("the rows a trace note offers to promote", () => {
+  // The picker said "Already saved as [[…]]" and `· promoted` of a note the user had deleted since.
+  it("names a row as saved only while its note is still where the trace says, and offers it again once gone", async () => {
+    const { store, input } = setUp();
+    const first = await promoteOutsideRow(input);
+    expect(first.status).toBe("created");
+    const savedAs = async () => {
+      const listed = await outsideRowsOfTraceNote(store, TRACE_PATH);
+      if ("error" in listed) throw new Error(listed.error.message);
+      return listed.rows.map((r) => r.promotedTo ?? null);
+    };
+    expect(await savedAs()).toEqual([NOTE_PATH, null]);
+    store.files.delete(NOTE_PATH);
+    expect(await savedAs()).toEqual([null, null]);
+    const again = await promoteFromTraceNote({ ...input, tracePath: TRACE_PATH, sourceKey: ROW.source_key });
+    expect(again).toMatchObject({ status: "created", notePath: NOTE_PATH });
+    expect(await savedAs()).toEqual([NOTE_PATH, null]);
   });
 });

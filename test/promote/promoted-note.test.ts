@@ -29,6 +29,17 @@ describe("promotedNote", () => {
     expect(summary).toBe("page text extracted.");
   });
 
+  it("takes the provider's date when the page's names no day (a draft's 0000-00-00), and none when neither does", () => {
+    const dated = { ...row, published_at: "2025-09-20T10:00:00Z" };
+    const published = (pageDate: string, from = dated) => noteOf({ kind: "extracted", reading: reading("Body.", { published: pageDate }), charset: "utf-8", warnings: [] }, from).note.published;
+    expect(published("0000-00-00T00:00:00+00:00")).toBe("2025-09-20");
+    expect(published("0001-01-01T00:00:00Z")).toBe("2025-09-20");
+    expect(published("2999-01-01")).toBe("2025-09-20");
+    expect(published("2027-03-01T00:00:00Z")).toBe("2027-03-01");
+    expect(published("0000-00-00 00:00:00", { ...row, published_at: "2026-02-30" })).toBe("");
+    expect(renderSourceNote(noteOf({ kind: "extracted", reading: reading("Body.", { published: "0000-00-00" }), charset: "utf-8", warnings: [] }).note)).toContain('published: ""');
+  });
+
   // As `\s*[;,]\s*`, a long run of spaces was read again from each of its spaces: 20,000 took
   // 1 s, and the 1,000,000 here would take some 20 minutes.
   it("splits a page's author of 1,000,000 spaces in one reading, and names as before", () => {
@@ -123,6 +134,17 @@ describe("promotedNote: a result of a replayed run", () => {
     expect(properties.sample).toBe(true);
     expect(properties.page_replayed_from).toBeUndefined();
     expect(markdown).toContain("No page text was kept, so nothing in this note came from the live web.");
+  });
+
+  // The recordings' 403 read as the site's, in a note of a live search that said nothing of samples.
+  it("says a failure the recordings answered is theirs, not the site's, and adds nothing to a recording that is missing", () => {
+    const forbidden: NoteOutcome = { kind: "unusable", problem: { kind: "http_error", status: 403 }, message: "The page answered 403 Forbidden." };
+    const { markdown } = render({ trace: traceWith("q", [row]), pagesReplayedFrom: "fixtures/pages" }, forbidden);
+    expect(markdown).toContain("_The page answered 403 Forbidden. Only the provider's excerpt above was kept._\n\n_The page was asked of the recordings in fixtures/pages, not of its site: that answer is theirs._");
+    const live = render({ trace: traceWith("q", [row]) }, forbidden);
+    expect(live.markdown).not.toContain("recordings");
+    const missing = render({ pagesReplayedFrom: "fixtures/pages" }, { kind: "unusable", problem: { kind: "replay_miss" }, message: "No recorded response in fixtures/pages for GET https://example.org/a." });
+    expect(missing.note.notes).toEqual(["No recorded response in fixtures/pages for GET https://example.org/a. Only the provider's excerpt above was kept."]);
   });
 
   it("a replayed page of a live search is a sample page; a live search and a live page say nothing of samples", () => {

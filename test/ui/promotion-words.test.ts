@@ -25,6 +25,11 @@ describe("savedWords", () => {
     expect(savedWords({ kind: "link_only", reason: outcome.problem })).toBe("with the link only: the page kept redirecting.");
   });
 
+  // A replay asks nothing of the site: "could not be reached" read as if the site were down.
+  it("a page a replay's recordings do not hold says so, never that the page could not be reached", () => {
+    expect(savedWords({ kind: "fallback_snippet", reason: { kind: "replay_miss" } })).toBe("with the provider's excerpt only: the recorded samples hold no copy of the page.");
+  });
+
   it("a page that could not be reached still says so", () => {
     expect(savedWords({ kind: "link_only", reason: { kind: "network" } })).toBe("with the link only: the page could not be reached.");
   });
