@@ -16,6 +16,9 @@ import { KEY_IN_QUERY, openAtSection } from "./search-modal";
 
 export const COMPARISON_VIEW_TYPE = "vault-research-comparison";
 
+/** Captions' ids: a comparison view may be open in more than one leaf. */
+let captionCount = 0;
+
 /** The badge's text and the words a screen reader hears, for a move into a level from level `from`; null when there is nothing to mark. */
 export function moveWords(move: RankMove, from: DialLevel): { badge: string; words: string } | null {
   const before = DIAL_LEVEL_NAMES[from];
@@ -122,23 +125,26 @@ export class ComparisonView extends ItemView {
 
   private renderTable(comparison: LevelComparison): void {
     const wrap = this.resultEl.createDiv({ cls: "vault-research-comparison-scroll" });
-    const table = wrap.createEl("table", { cls: "vault-research-comparison-table" });
-    table.createEl("caption", { cls: "vault-research-visually-hidden", text: `Rank of each note at each level for “${comparison.query}”` });
-    const head = table.createEl("thead").createEl("tr");
-    head.createEl("th", { text: "Note", attr: { scope: "col" } });
+    // Each part says what it is: the narrow layout (styles.css) makes the table a block and its rows
+    // grids, and Safari then reads it as no table at all — no row, column or header of a rank.
+    const captionId = `vault-research-comparison-caption-${++captionCount}`;
+    const table = wrap.createEl("table", { cls: "vault-research-comparison-table", attr: { role: "table", "aria-labelledby": captionId } });
+    table.createEl("caption", { cls: "vault-research-visually-hidden", text: `Rank of each note at each level for “${comparison.query}”`, attr: { id: captionId } });
+    const head = table.createEl("thead", { attr: { role: "rowgroup" } }).createEl("tr", { attr: { role: "row" } });
+    head.createEl("th", { text: "Note", attr: { scope: "col", role: "columnheader" } });
     for (const level of comparison.levels) {
-      const th = head.createEl("th", { attr: { scope: "col" } });
+      const th = head.createEl("th", { attr: { scope: "col", role: "columnheader" } });
       th.createDiv({ cls: "vault-research-comparison-level", text: DIAL_LEVEL_NAMES[level.level] });
       const ran = ranAsAsked(level) ? "" : `did not run: ${DIAL_LEVEL_NAMES[level.ranLevel]} ran instead · `;
       th.createDiv({ cls: "vault-research-comparison-level-meta", text: `${ran}${Math.round(level.latencyMs)} ms` });
     }
-    const body = table.createEl("tbody");
+    const body = table.createEl("tbody", { attr: { role: "rowgroup" } });
     for (const row of comparison.rows) this.renderRow(body, row, comparison.levels);
   }
 
   private renderRow(body: HTMLElement, row: ComparisonRow, levels: readonly ComparedLevel[]): void {
-    const tr = body.createEl("tr");
-    const th = tr.createEl("th", { attr: { scope: "row" } });
+    const tr = body.createEl("tr", { attr: { role: "row" } });
+    const th = tr.createEl("th", { attr: { scope: "row", role: "rowheader" } });
     const link = th.createEl("a", { cls: "vault-research-comparison-note", text: row.title, href: "#", attr: { title: row.key, dir: "auto" } });
     link.addEventListener("click", (evt) => {
       evt.preventDefault();
@@ -148,7 +154,7 @@ export class ComparisonView extends ItemView {
       const compared = levels[i];
       if (compared && !ranAsAsked(compared)) {
         // Its results were the lower level's, in that level's column: not ranks of this level.
-        const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", "is-not-run"] });
+        const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", "is-not-run"], attr: { role: "cell" } });
         td.createSpan({ cls: "vault-research-comparison-rank", text: "not run", attr: { "aria-hidden": "true" } });
         td.createSpan({ cls: "vault-research-visually-hidden", text: `${DIAL_LEVEL_NAMES[level]} did not run` });
         return;
@@ -156,7 +162,7 @@ export class ComparisonView extends ItemView {
       const rank = row.ranks[i] ?? null;
       const from = compared?.comparedWith ?? null;
       const move = from === null ? null : moveWords(row.moves[i], from);
-      const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", ...(move ? [`is-${row.moves[i].kind}`] : [])] });
+      const td = tr.createEl("td", { cls: ["vault-research-comparison-cell", ...(move ? [`is-${row.moves[i].kind}`] : [])], attr: { role: "cell" } });
       td.createSpan({ cls: "vault-research-comparison-rank", text: rank === null ? "–" : String(rank) });
       if (rank === null) td.createSpan({ cls: "vault-research-visually-hidden", text: `not in ${DIAL_LEVEL_NAMES[level]}'s results` });
       if (!move) return;

@@ -100,7 +100,7 @@ export function renderEvidence(parent: HTMLElement, pack: ResearchPack, actions:
 
 export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: EvidenceActions): HTMLElement {
   const card = parent.createDiv({ cls: "vault-research-card is-vault", attr: { "data-source-key": row.source_key } });
-  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button", dir: "auto" } });
+  const title = card.createEl("button", { cls: "vault-research-card-title", text: row.title, attr: { type: "button", dir: "auto", id: nextId() } });
   title.addEventListener("click", (evt) => actions.openNote(row, evt));
   card.createDiv({ cls: "vault-research-card-path", text: row.note_path, attr: { dir: "auto" } });
   if (row.saved_from !== undefined) card.createDiv({ cls: "vault-research-saved-page", text: savedPageLabel(row.saved_from) });
@@ -114,7 +114,7 @@ export function renderVaultCard(parent: HTMLElement, row: VaultRow, actions: Evi
   if (row.also_found_by && row.also_found_by.length > 0) {
     card.createDiv({ cls: "vault-research-also-found", text: alsoFoundByLabel(row.also_found_by) });
   }
-  renderWhy(card, row.retrieval);
+  renderWhy(card, row.retrieval, title);
   return card;
 }
 
@@ -139,7 +139,7 @@ export function renderOutsideCard(parent: HTMLElement, row: OutsideVaultRow, act
     const promote = actions.promote;
     renderAddToVault(card, title, actions, () => promote(row), (next) => badgeText.setText(outsideVaultLabel(row.provider, next)), hasProviderExcerpt(row));
   }
-  renderWhy(card, row.retrieval);
+  renderWhy(card, row.retrieval, title);
   return card;
 }
 

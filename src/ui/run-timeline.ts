@@ -87,7 +87,9 @@ export class RunTimeline {
   constructor(parent: HTMLElement) {
     this.rootEl = parent.createEl("details", { cls: "vault-research-timeline is-running", attr: { open: true } });
     this.summaryEl = this.rootEl.createEl("summary", { cls: "vault-research-timeline-summary", text: "Steps" });
-    this.listEl = this.rootEl.createEl("ol", { cls: "vault-research-stages" });
+    // Said to be a list: it has no markers (styles.css), and Safari reads a list without them as none,
+    // so VoiceOver no longer said "list, 9 items" nor where in it a step was.
+    this.listEl = this.rootEl.createEl("ol", { cls: "vault-research-stages", attr: { role: "list" } });
   }
 
   add(event: ProgressEvent): void {
@@ -154,7 +156,7 @@ export class RunTimeline {
     if (detail && SHOWS_DETAIL[stage]) el.createDiv({ cls: "vault-research-stage-detail", text: detail });
     // One source says all it has to say in the stage's own line.
     if (row.parts.size < 2) return;
-    const list = el.createEl("ul", { cls: "vault-research-stage-parts" });
+    const list = el.createEl("ul", { cls: "vault-research-stage-parts", attr: { role: "list" } });
     for (const [provider, part] of row.parts) {
       const item = list.createEl("li", { cls: `vault-research-stage-part is-${part.status}`, attr: { "data-provider": provider } });
       statusLine(item, "vault-research-stage-line", providerDisplayName(provider), part.status, part.detail);

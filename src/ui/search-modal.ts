@@ -8,7 +8,7 @@
 // level can run, one click shows the three closest by meaning (a click, because the query then
 // goes to the embedding model, which level 1 never asks).
 // Choosing one records the click-through and opens the note at that section.
-import { Keymap, Notice, SuggestModal, type App, type PaneType } from "obsidian";
+import { Keymap, Notice, Platform, SuggestModal, type App, type PaneType } from "obsidian";
 import { DIAL_LEVEL_NAMES, type DialLevel, type DialResponse, type DialResult } from "../index/dial/dial-types";
 import type { Highlight, SectionHit } from "../index/types";
 import { keyInQuestion } from "../research/key-in-question";
@@ -18,6 +18,7 @@ import { DialControl, levelThatWillRun, notReadyReason } from "./dial-control";
 import type { DialHost } from "./dial-host";
 import { renderDialScores, sectionWords, similarityOf } from "./dial-result-words";
 import { fileTitle } from "../index/markdown";
+import { nextSuggestionId, suggestionListbox } from "./suggestion-listbox";
 
 const RESULT_LIMIT = 20;
 const CLOSEST_COUNT = 3;
@@ -51,6 +52,19 @@ function overtaken(): Promise<DialResult[]> {
 /** Said instead of searching a query that is, or holds, an API key (a paste into the wrong box). */
 export const KEY_IN_QUERY = "This looks like an API key, so it was not searched: nothing was sent to a model or written to the query log. A key goes in settings.";
 
+/**
+ * The key `Mod` is here: Cmd on a Mac, Ctrl elsewhere. A Mac user told "Ctrl ↵" pressed a key the
+ * modal does not answer (the app reads Cmd as Mod there), and no new tab opened.
+ */
+export function modKey(): { symbol: string; name: string } {
+  return Platform.isMacOS ? { symbol: "⌘", name: "Cmd" } : { symbol: "Ctrl", name: "Ctrl" };
+}
+
+/** The keys of the list, for a screen reader: the line of symbols under the list says them to the eye. */
+export function searchKeys(): string {
+  return `Up and down arrows move through the notes found. Enter opens one at the matching section, ${modKey().name} Enter in a new tab. Escape closes.`;
+}
+
 /** Under a note found by the vault's own language alone (none of the query's words is in it). */
 export const BY_MEANING = "By meaning in this vault · none of your words is in this note";
 
@@ -72,6 +86,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   private readonly typingPauseMs: Record<DialLevel, number>;
   private searchCount = 0;
   private pending: AbortController | null = null;
+  /** Stops keeping the list's roles and active option in step with the app's drawing. */
+  private readonly stopListbox: () => void;
 
   constructor(
     app: App,
@@ -87,7 +103,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.setInstructions([
       { command: "↑↓", purpose: "to navigate" },
       { command: "↵", purpose: "to open at the matching section" },
-      { command: "Ctrl ↵", purpose: "to open in a new tab" },
+      { command: `${modKey().symbol} ↵`, purpose: "to open in a new tab" },
       { command: "Esc", purpose: "to dismiss" },
     ]);
     // The app's list chooses on a plain Enter only: Ctrl (Cmd) ↵, which the line above promises, is ours.
@@ -124,6 +140,18 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.offerEl = createDiv({ cls: "vault-research-search-offer" });
     this.offerEl.hide();
     this.resultContainerEl.insertAdjacentElement("afterend", this.offerEl);
+    this.stopListbox = this.announceTheList();
+  }
+
+  /**
+   * The query box as a combobox over the list, named, with the keys the line under the list shows
+   * said in words: a screen reader heard a text box and nothing of the notes the arrows went through.
+   */
+  private announceTheList(): () => void {
+    this.inputEl.setAttr("aria-label", "Search your notes");
+    const keys = this.modalEl.createDiv({ cls: "vault-research-visually-hidden", text: searchKeys(), attr: { id: nextSuggestionId() } });
+    this.inputEl.setAttr("aria-describedby", keys.id);
+    return suggestionListbox(this.inputEl, this.resultContainerEl, "Notes found");
   }
 
   override onClose(): void {
@@ -132,6 +160,7 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
     this.searchCount++;
     this.pending?.abort();
     this.dial.destroy();
+    this.stopListbox();
     super.onClose();
   }
 
@@ -187,6 +216,8 @@ export class VaultSearchModal extends SuggestModal<DialResult> {
   }
 
   renderSuggestion(result: DialResult, el: HTMLElement): void {
+    // An option is named by all it shows, title first: speech input says what it sees (a name of the
+    // title alone left the path and snippet out of it), and a hidden score is in no name.
     el.addClass("vault-research-search-result");
     el.createDiv({ cls: "vault-research-search-result-title", text: result.title, attr: { dir: "auto" } });
     el.createDiv({ cls: "vault-research-search-result-path", text: result.path, attr: { dir: "auto" } });
@@ -351,7 +382,8 @@ export function renderSnippet(el: HTMLElement, raw: string, highlights: readonly
   let at = 0;
   for (const [start, end] of mergeHighlights(highlights, snippet.length)) {
     if (start > at) el.appendText(snippet.slice(at, start));
-    el.createSpan({ cls: "vault-research-match", text: snippet.slice(start, end) });
+    // A mark, not a span: read as highlighted, and drawn in the theme's own colours in a contrast theme.
+    el.createEl("mark", { cls: "vault-research-match", text: snippet.slice(start, end) });
     at = end;
   }
   if (at < snippet.length) el.appendText(snippet.slice(at));

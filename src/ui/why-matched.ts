@@ -39,9 +39,14 @@ const WORDED_SIGNALS: ReadonlySet<string> = new Set([
   "query_terms",
 ]);
 
-export function renderWhy(card: HTMLElement, retrieval: Retrieval): void {
+/**
+ * `title` is the card's title, which describes its "Why it matched": every card has one, and reached
+ * by Tab alone, five read "Why it matched, collapsed" and nothing said which note or page.
+ */
+export function renderWhy(card: HTMLElement, retrieval: Retrieval, title?: HTMLElement): void {
   const details = card.createEl("details", { cls: "vault-research-why" });
-  details.createEl("summary", { text: "Why it matched" });
+  const summary = details.createEl("summary", { text: "Why it matched" });
+  if (title?.id) summary.setAttr("aria-describedby", title.id);
   const body = details.createDiv({ cls: "vault-research-why-body" });
   const words = body.createEl("p", { cls: "vault-research-why-words" });
   matchSentence(words, retrieval);

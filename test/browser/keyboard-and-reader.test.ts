@@ -5,7 +5,7 @@
 // Runs on its own (npx vitest run test/browser/keyboard-and-reader.test.ts): one browser, one static server.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finished, lastTurn } from "./panel-driver";
+import { axeViolations, finished, lastTurn } from "./panel-driver";
 import { CHROMIUM, chromiumAvailable, startSession, type BrowserSession } from "./workbench-server";
 
 if (!chromiumAvailable) console.warn(`Keyboard and screen reader tests skipped: no Chromium at ${CHROMIUM}.`);
@@ -39,6 +39,32 @@ const focused = (page: Page) =>
     const el = document.activeElement as HTMLElement | null;
     return el ? `${el.tagName}.${el.classList[0] ?? ""} ${el.getAttribute("aria-label") ?? el.textContent?.trim() ?? ""}` : "";
   });
+
+/** What Chromium tells a screen reader about the focused element and the option it names as active. */
+async function focusAndActiveOption(page: Page): Promise<{ focus: string; expanded: boolean; option: string | null; selected: boolean; list: string | null }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as { nodes: AXNode[] };
+    const prop = (n: AXNode | undefined, name: string) => n?.properties?.find((p) => p.name === name)?.value;
+    // The page itself has the focus too, around the element that holds it.
+    const focused = nodes.find((n) => !n.ignored && n.role?.value !== "RootWebArea" && prop(n, "focused")?.value === true);
+    const activeId = prop(focused, "activedescendant")?.relatedNodes?.[0]?.backendDOMNodeId;
+    const option = activeId === undefined ? undefined : nodes.find((n) => n.backendDOMNodeId === activeId);
+    const list = option ? nodes.find((n) => n.nodeId === option.parentId) : undefined;
+    const said = (n: AXNode) => `${String(n.role?.value)} ${String(n.name?.value)}`;
+    return {
+      focus: focused ? said(focused) : "",
+      expanded: prop(focused, "expanded")?.value === true,
+      option: option ? said(option) : null,
+      selected: prop(option, "selected")?.value === true,
+      list: list ? said(list) : null,
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+type AXValue = { value?: unknown; relatedNodes?: { backendDOMNodeId: number }[] };
+type AXNode = { nodeId: string; parentId?: string; ignored: boolean; backendDOMNodeId?: number; role?: AXValue; name?: AXValue; properties?: { name: string; value: AXValue }[] };
 
 const FRESH_QUESTION = "What changed in the latest Automerge release?";
 
@@ -166,6 +192,59 @@ describe.skipIf(!chromiumAvailable)("the keyboard and a screen reader in Chromiu
     const count = await page.locator(".suggestion-item").count();
     await page.waitForFunction(() => (window as unknown as { said: string[] }).said.length > 0);
     expect(await said(page)).toEqual([`${count} ${count === 1 ? "note" : "notes"} found.`]);
+    await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the search modal's list as a screen reader gets it: a combobox over a listbox, ↓ moves the option it announces, Enter opens it", async () => {
+    const { page, errors } = await session().open();
+    await wb(page, (w) => w.runCommand("search-vault"));
+    await page.waitForSelector(".prompt-input");
+    await page.keyboard.insertText("crdt merge");
+    await page.waitForSelector(".vault-research-search-result");
+    const titles = await page.locator(".suggestion-item .vault-research-search-result-title").allTextContents();
+    const { option: firstOption, ...first } = await focusAndActiveOption(page);
+    expect(first).toEqual({ focus: "combobox Search your notes", expanded: true, selected: true, list: "listbox Notes found" });
+    // An option is named by all it shows, its title first.
+    expect(firstOption?.startsWith(`option ${titles[0]} `)).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    const { option: secondOption, selected } = await focusAndActiveOption(page);
+    expect([secondOption?.startsWith(`option ${titles[1]} `), selected]).toEqual([true, true]);
+    expect(await axeViolations(page, ".modal-container")).toEqual([]);
+    const second = await page.locator(".suggestion-item.is-selected .vault-research-search-result-path").textContent();
+    await page.keyboard.press("Enter");
+    expect(await page.locator(".modal-container").count()).toBe(0);
+    expect((await wb(page, (w) => w.openedLinks())).at(-1)).toContain(second!);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("in a contrast theme (forced colours) the note ↑↓ chose, the matched words and the dial's level still stand out from the rest", async () => {
+    const { page, errors } = await session().open();
+    await page.emulateMedia({ forcedColors: "active" });
+    await wb(page, (w) => w.runCommand("search-vault"));
+    await page.waitForSelector(".prompt-input");
+    await page.keyboard.insertText("crdt merge");
+    await page.waitForSelector(".vault-research-search-result .vault-research-match");
+    await page.keyboard.press("ArrowDown");
+    const drawn = await page.evaluate(() => {
+      const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+      const chosen = style(".suggestion-item.is-selected");
+      const other = style(".suggestion-item:not(.is-selected)");
+      const mark = style(".suggestion-item .vault-research-match");
+      const around = style(".suggestion-item .vault-research-search-result-snippet");
+      const level = style(".vault-research-dial-position.is-checked");
+      const otherLevel = style(".vault-research-dial-position:not(.is-checked)");
+      // The theme's colours keep an author's transparency: a faint tint of the page's own colour is no mark.
+      const opaque = (colour: string) => colour.startsWith("rgb(");
+      return {
+        chosenApart: chosen.outlineStyle !== "none" && other.outlineStyle === "none",
+        markApart: opaque(mark.backgroundColor) && mark.backgroundColor !== around.backgroundColor,
+        levelApart: opaque(level.backgroundColor) && level.backgroundColor !== otherLevel.backgroundColor,
+      };
+    });
+    expect(drawn).toEqual({ chosenApart: true, markApart: true, levelApart: true });
     await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await page.close();

@@ -43,6 +43,20 @@ describe("the comparison view", () => {
     expect(el.querySelectorAll("tbody tr")).toHaveLength(0);
   });
 
+  it("says each part of the table is one by its role, which the narrow layout's display: block and grid take from it in Safari", async () => {
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, results: ORDERS[r.level].map(note) }));
+    const { view, el } = await openView(host);
+    await view.compare("merge edits");
+    const table = el.querySelector("table")!;
+    expect(table.getAttribute("role")).toBe("table");
+    expect(el.querySelector(`[id="${table.getAttribute("aria-labelledby")}"]`)?.textContent).toBe("Rank of each note at each level for “merge edits”");
+    expect([...table.querySelectorAll("thead, tbody")].map((g) => g.getAttribute("role"))).toEqual(["rowgroup", "rowgroup"]);
+    const rows = [...table.querySelectorAll("tr")];
+    expect(rows.map((tr) => tr.getAttribute("role"))).toEqual(rows.map(() => "row"));
+    expect([...rows[0].children].map((c) => c.getAttribute("role"))).toEqual(["columnheader", "columnheader", "columnheader", "columnheader", "columnheader"]);
+    for (const tr of rows.slice(1)) expect([...tr.children].map((c) => c.getAttribute("role"))).toEqual(["rowheader", "cell", "cell", "cell", "cell"]);
+  });
+
   it("runs all four levels for the query typed and shows each note's rank and move side by side", async () => {
     const host = new FakeDialHost((r) => dialResponse({ query: r.query, level: r.level, ranLevel: r.level, latencyMs: 10 * r.level, results: ORDERS[r.level].map(note) }));
     const { el } = await openView(host);

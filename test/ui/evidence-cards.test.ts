@@ -137,4 +137,12 @@ describe("evidence for a screen reader", () => {
     const other = renderOutsideCard(parent, web, noActions);
     expect(other.querySelector(".vault-research-card-title")?.getAttribute("aria-describedby")).not.toBe(card.querySelector(".vault-research-card-title")?.getAttribute("aria-describedby"));
   });
+
+  it("describes each card's Why it matched by the card's title: by Tab alone, five alike said no note or page", () => {
+    const parent = document.body.createDiv();
+    const vaultCard = renderVaultCard(parent, note, noActions);
+    const webCard = renderOutsideCard(parent, web, noActions);
+    expect(description(vaultCard.querySelector(".vault-research-why > summary"))).toBe("Automerge");
+    expect(description(webCard.querySelector(".vault-research-why > summary"))).toBe("Automerge 3.0");
+  });
 });

@@ -32,6 +32,16 @@ describe("run timeline", () => {
     expect(rows[0].querySelector(".vault-research-visually-hidden")?.textContent).toBe(", done");
   });
 
+  it("says its steps and a stage's sources are lists, which Safari takes from a list drawn without markers", () => {
+    const el = document.body.createDiv();
+    const timeline = new RunTimeline(el);
+    timeline.add(at("external_retrieval", "started", "Searching the web with Brave and Exa", 0));
+    timeline.add(at("external_retrieval", "started", "Asking Brave", 0, "brave"));
+    timeline.add(at("external_retrieval", "started", "Asking Exa", 0, "exa"));
+    expect(el.querySelector(".vault-research-stages")?.getAttribute("role")).toBe("list");
+    expect(el.querySelector(".vault-research-stage-parts")?.getAttribute("role")).toBe("list");
+  });
+
   it("folds into one summary line when the run is over; a cancelled run leaves nothing spinning", () => {
     const el = document.body.createDiv();
     const timeline = new RunTimeline(el);

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, notices, openModals, Vault } from "../stubs/obsidian";
+import { App, notices, openModals, Platform, Vault } from "../stubs/obsidian";
 import type { SearchResult, SectionHit } from "../../src/index/types";
 import type { DialLevel, DialResult } from "../../src/index/dial/dial-types";
 import { VaultSearch } from "../../src/index/dial/vault-search";
 import { VaultIndex } from "../../src/index/vault-index";
 import { ObsidianNoteStore } from "../../src/plugin/obsidian-note-store";
-import { BY_MEANING, KEY_IN_QUERY, mergeHighlights, renderSnippet, runningWords, VaultSearchModal } from "../../src/ui/search-modal";
+import { BY_MEANING, KEY_IN_QUERY, mergeHighlights, renderSnippet, runningWords, searchKeys, VaultSearchModal } from "../../src/ui/search-modal";
 import { dialResponse, dialResult, engineDialHost, FakeDialHost, readinessUpTo, unavailableNotice } from "./dial/fake-dial-host";
 
 /** The stand-in as the type the code under test expects. */
@@ -662,6 +662,67 @@ describe("the dial in the search modal", () => {
     expect(host.listenerCount()).toBe(1);
     modal.close();
     expect(host.listenerCount()).toBe(0);
+  });
+});
+
+describe("the search modal for a screen reader", () => {
+  let app: App;
+  beforeEach(() => {
+    app = new App({ vault: new Vault() });
+    openModals.length = 0;
+  });
+  afterEach(() => {
+    openModals.forEach((m) => m.close());
+    Platform.isMacOS = false;
+  });
+
+  /** The words an element's `aria-describedby` points at. */
+  function describedBy(el: Element): string {
+    const ids = (el.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id !== "");
+    return ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? `(no #${id})`).join(" / ");
+  }
+
+  it("the query box is a combobox over a listbox of the notes found, and ↓ moves the option it names as active", async () => {
+    const kites = dialResult({ path: "Hobbies/Kites.md", key: "Hobbies/Kites.md", title: "Kites" });
+    const boats = dialResult({ path: "Hobbies/Boats.md", key: "Hobbies/Boats.md", title: "Boats" });
+    const host = new FakeDialHost((r) => dialResponse({ query: r.query, results: [kites, boats] }));
+    const modal = new VaultSearchModal(real(app), host, { typingPauseMs: NO_PAUSE });
+    modal.open();
+    const input = modal.inputEl;
+    expect(input.getAttribute("role")).toBe("combobox");
+    expect(input.getAttribute("aria-label")).toBe("Search your notes");
+    expect(describedBy(input)).toBe(searchKeys());
+    type(modal, "wind");
+    const items = await shown(modal);
+    await vi.waitFor(() => expect(input.getAttribute("aria-activedescendant")).toBe(items[0].id));
+    const list = document.getElementById(input.getAttribute("aria-controls")!)!;
+    expect(list).toBe(modal.resultContainerEl);
+    expect(list.getAttribute("role")).toBe("listbox");
+    expect(list.getAttribute("aria-label")).toBe("Notes found");
+    expect(items.map((i) => i.getAttribute("role"))).toEqual(["option", "option"]);
+    expect(input.getAttribute("aria-expanded")).toBe("true");
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    await vi.waitFor(() => expect(input.getAttribute("aria-activedescendant")).toBe(items[1].id));
+    expect(items.map((i) => i.getAttribute("aria-selected"))).toEqual([null, "true"]);
+  });
+
+  it("on a Mac says ⌘ ↵ opens a note in a new tab, the key the app reads as Mod there, not Ctrl ↵", () => {
+    Platform.isMacOS = true;
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    const shownKeys = [...modal.modalEl.querySelectorAll(".prompt-instruction")].map((row) => row.textContent);
+    expect(shownKeys).toContain("⌘ ↵to open in a new tab");
+    expect(searchKeys()).toContain("Cmd Enter in a new tab");
+    Platform.isMacOS = false;
+    expect(searchKeys()).toContain("Ctrl Enter in a new tab");
+  });
+
+  it("stops following the list once closed", async () => {
+    const modal = new VaultSearchModal(real(app), new FakeDialHost());
+    modal.open();
+    modal.close();
+    modal.resultContainerEl.createDiv("suggestion-item is-selected");
+    await new Promise((resolve) => window.setTimeout(resolve, 0));
+    expect(modal.inputEl.hasAttribute("aria-activedescendant")).toBe(false);
   });
 });
 
