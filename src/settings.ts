@@ -6,6 +6,7 @@ import * as z from "zod";
 import { providerNames, type ProviderName } from "./provider-names";
 import type { SecretName } from "./ports";
 import { decodedUrlPart } from "./text/urls";
+import { isCredential } from "./text/secret-scrub";
 
 export const SETTINGS_VERSION = 1;
 
@@ -91,6 +92,37 @@ const httpUrlSchema = z.url({ protocol: /^https?$/, error: "expected an http(s) 
 /** Said of an address that may be left empty (`""`) when it is neither (zod's own words: "Invalid input"). */
 const EMPTY_OR_ADDRESS = 'expected an http(s) address, or "" for none';
 
+/** Why a value was refused as, or for holding, what looks like an API key (the issue's `params.keyRefused`). */
+type KeyRefusal = "address_login" | "address_key" | "model_name" | "secret_id";
+
+/** Where the surface reading the settings takes its keys from: the plugin's secret storage, the CLI's environment. */
+export type KeysReadFrom = "secret_storage" | "environment";
+
+/**
+ * A key refusal in words, saying where keys go for the surface that reads the settings: the
+ * plugin's data.json and the CLI's --config share the rules, not the place keys are kept.
+ */
+function keyRefusalWords(refusal: KeyRefusal, from: KeysReadFrom, secretIdExample = "vault-research-brave"): string {
+  const place = from === "secret_storage" ? "secret storage" : "its environment variable";
+  switch (refusal) {
+    case "address_login":
+      return `expected an address without a user name or password (a key goes in ${place}, not in the address)`;
+    case "address_key":
+      return `expected an address without an API key in it (a key goes in ${place}, not in the address)`;
+    case "model_name":
+      return `looks like an API key, not a model name: a key goes in ${from === "secret_storage" ? "its API key field (secret storage)" : place}`;
+    case "secret_id":
+      return from === "secret_storage"
+        ? `looks like an API key, not the name of a secret: the key goes in secret storage as a secret's value, under a name such as ${secretIdExample}`
+        : "looks like an API key, not the name of a secret (which only the plugin uses): the CLI reads a key from its environment variable";
+  }
+}
+
+/** Refuses a value for a key's look, in the plugin's words; `loadSettings` words it for the CLI. */
+function refuseAsKey(ctx: z.core.$RefinementCtx, refusal: KeyRefusal, secretIdExample?: string): void {
+  ctx.addIssue({ code: "custom", message: keyRefusalWords(refusal, "secret_storage", secretIdExample), params: { keyRefused: refusal } });
+}
+
 /**
  * The address of an API the client adds its paths to (`…/chat/completions`). Nothing may follow the
  * path: a `?query` or `#fragment` would have the path added after it. And no user name or password:
@@ -102,11 +134,11 @@ const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
   const url = URL.canParse(address) ? new URL(address) : null;
   if (!url) return; // already refused as no http(s) address
   if (url.username !== "" || url.password !== "") {
-    ctx.addIssue({ code: "custom", message: "expected an address without a user name or password (a key goes in secret storage, not in the address)" });
+    refuseAsKey(ctx, "address_login");
   } else if (url.search !== "" || url.hash !== "" || /[?#]/.test(address)) {
     ctx.addIssue({ code: "custom", message: "expected an address without ?query or #fragment (paths are added after it)" });
   } else if (holdsKeyShapedWord(address)) {
-    ctx.addIssue({ code: "custom", message: "expected an address without an API key in it (a key goes in secret storage, not in the address)" });
+    refuseAsKey(ctx, "address_key");
   } else if (/\s/.test(address.trim())) {
     // The URL reader takes `…/v1 sk-…` as a path with `%20` in it: whatever followed the space is sent.
     ctx.addIssue({ code: "custom", message: "expected an address without spaces" });
@@ -115,11 +147,15 @@ const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
 
 /**
  * How the keys of the services this plugin calls begin (OpenAI, Anthropic, DeepSeek and OpenRouter
- * `sk-`, Tavily, GitHub, Groq, xAI, Google, Brave); no model's name begins so.
+ * `sk-`, Tavily, GitHub, Groq, xAI, Google, Brave, Hugging Face). A short name may begin so too
+ * (xAI's own models are `xai-org/grok-1`): whether a model's name is a key is `holdsKeyShapedWord`'s.
  */
-const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|AIza|BSA)/;
+const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|hf_|AIza|BSA)/;
 
-/** Whether a text begins as the API keys of known services do (`sk-`, `tvly-`, `ghp_`…): no model's name. */
+/**
+ * Whether a text begins as the API keys of known services do (`sk-`, `tvly-`, `ghp_`…): enough to
+ * keep a value out of a message, never enough to refuse it as a name.
+ */
 export function looksLikeApiKey(text: string): boolean {
   return KEY_PREFIX.test(text);
 }
@@ -135,6 +171,14 @@ export function holdsKeyShapedWord(text: string): boolean {
 }
 
 /**
+ * Whether a word of a model's name is a UUID, the shape of Exa's keys: no model is named so. (An
+ * address may hold one, a tenant's id in its path, so this is no rule of `holdsKeyShapedWord`.)
+ */
+function holdsUuid(name: string): boolean {
+  return name.split(/[^A-Za-z0-9-]+/).some((word) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(word));
+}
+
+/**
  * Why a text is no model's name, or null: a key, or a key among its words (`llama sk-proj-…`), or
  * a space inside it. No model's id holds a space (`llama3.1:8b`, `meta-llama/llama-3.1-8b-instruct`,
  * `hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M`); spaces around it are trimmed where it is used.
@@ -142,14 +186,48 @@ export function holdsKeyShapedWord(text: string): boolean {
  * scrubbed: it is no key the plugin holds. Shared with the spec reader (llm/model-at-base-url.ts).
  */
 export function modelNameProblem(name: string): "key" | "space" | null {
-  if (looksLikeApiKey(name) || holdsKeyShapedWord(name)) return "key";
+  // By the words' length, not the prefix alone: `xai-org/grok-1` is xAI's model, `xai-` and 80 letters its key.
+  if (holdsKeyShape(name)) return "key";
   return /\s/.test(name.trim()) ? "space" : null;
+}
+
+/**
+ * Whether a text is, or holds, what looks like an API key: a word shaped like a known service's key
+ * (`holdsKeyShapedWord`), or a UUID, as Exa's keys are. The rule for names the settings keep in
+ * data.json — a model's, a secret's id — which a key pasted there must never reach.
+ */
+export function holdsKeyShape(text: string): boolean {
+  return holdsKeyShapedWord(text) || holdsUuid(text);
+}
+
+/**
+ * The id of a secret in Obsidian's secret storage (`defaultId` unless set), which data.json keeps:
+ * never a key. Secret storage takes any id of lowercase letters, digits and dashes, an Exa key (a
+ * UUID) among them, so a key pasted where the secret's name goes would be saved in the file that
+ * sync and backups carry.
+ */
+function secretIdSchema(defaultId: string) {
+  return z
+    .string()
+    .superRefine((id, ctx) => {
+      if (secretIdIsKey(id)) refuseAsKey(ctx, "secret_id", defaultId);
+    })
+    .default(defaultId);
+}
+
+/**
+ * Whether a secret's id is a key: a UUID (Exa's keys), or a key-shaped word in an id secret storage
+ * would not take (capitals, `_`: every other service's keys have them). An id of lowercase letters,
+ * digits and dashes is a name the user chose, long as it may be (`xai-api-key-for-research`).
+ */
+function secretIdIsKey(id: string): boolean {
+  return holdsUuid(id) || (holdsKeyShapedWord(id) && !/^[a-z0-9-]+$/.test(id.trim()));
 }
 
 /** A model's name (see `modelNameProblem`); the messages never repeat it. */
 const modelNameSchema = z.string().superRefine((name, ctx) => {
   const problem = modelNameProblem(name);
-  if (problem === "key") ctx.addIssue({ code: "custom", message: "looks like an API key, not a model name: a key goes in its API key field (secret storage)" });
+  if (problem === "key") refuseAsKey(ctx, "model_name");
   else if (problem === "space") ctx.addIssue({ code: "custom", message: "expected a model name without spaces (e.g. llama3.1:8b)" });
 });
 
@@ -162,7 +240,7 @@ const braveSchema = z.object({
   searchLang: z.string().min(2).max(10).default("en"),
   safesearch: z.enum(["off", "moderate", "strict"]).default("moderate"),
   /** Id of the secret in Obsidian's secret storage holding the key. */
-  secretId: z.string().default("vault-research-brave"),
+  secretId: secretIdSchema("vault-research-brave"),
 });
 
 const exaSchema = z.object({
@@ -172,7 +250,7 @@ const exaSchema = z.object({
   /** Characters of page text per result when `includeText` is on. */
   maxTextCharacters: z.number().int().min(200).max(20_000).default(3000),
   searchType: z.enum(["auto", "fast", "instant", "neural", "keyword"]).default("auto"),
-  secretId: z.string().default("vault-research-exa"),
+  secretId: secretIdSchema("vault-research-exa"),
 });
 
 /** Wikipedia's REST search; the language picks the wiki (`en` → en.wikipedia.org). */
@@ -193,7 +271,7 @@ const stackExchangeSchema = z.object({
 
 const githubSchema = z.object({
   /** Id of the (optional) token in secret storage; with one, GitHub allows 30 searches a minute instead of 10. */
-  secretId: z.string().default("vault-research-github"),
+  secretId: secretIdSchema("vault-research-github"),
 });
 
 const searxngSchema = z.object({
@@ -203,13 +281,13 @@ const searxngSchema = z.object({
    * Id of the password in secret storage, for an instance behind a login: the user name is written in
    * the address (`https://alice@search.example`), the password never is in the plugin's data.json.
    */
-  secretId: z.string().default("vault-research-searxng"),
+  secretId: secretIdSchema("vault-research-searxng"),
 });
 
 const tavilySchema = z.object({
   /** `basic` costs one credit a search, `advanced` two and reads pages more closely. */
   searchDepth: z.enum(["basic", "advanced"]).default("basic"),
-  secretId: z.string().default("vault-research-tavily"),
+  secretId: secretIdSchema("vault-research-tavily"),
 });
 
 const modelSchema = z.object({
@@ -218,7 +296,7 @@ const modelSchema = z.object({
   /** OpenAI-compatible base URL; Ollama's by default. */
   baseUrl: apiBaseUrlSchema.default("http://localhost:11434/v1"),
   model: modelNameSchema.default(""),
-  secretId: z.string().default("vault-research-model"),
+  secretId: secretIdSchema("vault-research-model"),
   timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
   /**
    * Let the model check the vault's verdict (is the evidence enough?) and rewrite the question up to
@@ -305,7 +383,7 @@ const embeddingSchema = z.object({
   /** Empty: the backend's default (Ollama http://localhost:11434, OpenAI-compatible http://localhost:11434/v1). */
   baseUrl: z.union([z.literal(""), apiBaseUrlSchema], { error: EMPTY_OR_ADDRESS }).default(""),
   /** Id of the (optional) key in secret storage, for an OpenAI-compatible server that wants one. */
-  secretId: z.string().default("vault-research-embedding"),
+  secretId: secretIdSchema("vault-research-embedding"),
   /** Requests per second the embedding job may make. */
   requestsPerSecond: z.number().min(0.1).max(50).default(4),
   /**
@@ -411,6 +489,16 @@ export interface SettingsLoad {
    * at every start; the CLI still names them (a typed config's typo). Absent when there are none.
    */
   unknownKept?: string[];
+  /**
+   * Where a value was held back for being, or holding, what looks like an API key or password (a
+   * field refused for a key's look, or a key that is no setting): named, never shown. Absent when none.
+   */
+  keysOutOfPlace?: string[];
+}
+
+export interface LoadOptions {
+  /** Where the reader takes its keys from, as the problems say it: secret storage (the plugin, the default) or the environment (the CLI). */
+  keysFrom?: KeysReadFrom;
 }
 
 /**
@@ -418,27 +506,40 @@ export interface SettingsLoad {
  * their defaults one by one (so one bad value does not reset everything), a bad element of a list
  * is left out (the rest of the list kept), and each is reported.
  */
-export function loadSettings(raw: unknown): SettingsLoad {
+export function loadSettings(raw: unknown, options: LoadOptions = {}): SettingsLoad {
   if (raw === undefined || raw === null) return { settings: defaultSettings(), problems: [] };
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return { settings: defaultSettings(), problems: ["Settings were not an object; defaults are used."] };
   }
   try {
-    return repairSettings(raw);
+    return repairSettings(raw, options.keysFrom ?? "secret_storage");
   } catch (error) {
     // Nothing above should throw; should something still (an exotic object from a plugin's data), the promise holds.
     return { settings: defaultSettings(), problems: [`Settings could not be read (${error instanceof Error ? error.message : String(error)}); defaults are used.`] };
   }
 }
 
-function repairSettings(raw: object): SettingsLoad {
+function repairSettings(raw: object, keysFrom: KeysReadFrom): SettingsLoad {
   // zod drops keys it does not know; the promise is that nothing is dropped without a word, and
   // nothing a newer version wrote is dropped at all when it can be kept.
   const unknown = unknownKeys(raw, settingsSchema);
   const kept = unknown.filter(isKeepable);
-  const loaded = parsedSettings(raw, unknown.filter((key) => !kept.includes(key)).map((key) => `${pathShown(key.path)}: not a setting; it was ignored.`));
+  const keysRefused: string[] = [];
+  const loaded = parsedSettings(raw, unknown.filter((key) => !kept.includes(key)).map((key) => `${pathShown(key.path)}: not a setting; it was ignored.`), { keysFrom, keysRefused });
   for (const { path, value } of kept) keepAt(loaded.settings, path, value);
-  return kept.length === 0 ? loaded : { ...loaded, unknownKept: kept.map((key) => `${pathShown(key.path)}: not a setting; kept as it is, unused.`) };
+  // Kept so a save writes a newer version's setting back; one holding a key (`model.apiKey`), which
+  // the plugin takes out of its file (plugin/stored-settings.ts), is said as a key: used by no one.
+  const keys = kept.filter(({ path, value }) => holdsCredential(path[path.length - 1], value));
+  // A key pasted as a name is ignored, never kept (and its value never walked: it may be nested past any walk).
+  const keysAsNames = unknown.filter((key) => !kept.includes(key) && key.path.some(looksLikeApiKey));
+  const keysOutOfPlace = [...keysRefused, ...[...keys, ...keysAsNames].map((key) => pathShown(key.path))];
+  const unknownKept = kept.map((key) => `${pathShown(key.path)}: ${keys.includes(key) ? unusedKeyWords(keysFrom) : "not a setting; kept as it is, unused."}`);
+  return { ...loaded, ...(unknownKept.length > 0 ? { unknownKept } : {}), ...(keysOutOfPlace.length > 0 ? { keysOutOfPlace } : {}) };
+}
+
+/** Said of a key written under a name that is no setting: never read from there, and where keys are. */
+function unusedKeyWords(from: KeysReadFrom): string {
+  return `holds what looks like an API key or password, which is never read from settings: it is not used; a key goes in ${from === "secret_storage" ? "secret storage" : "its environment variable"}.`;
 }
 
 /** A key's place as a message names it, on one line: a name that is an API key (pasted where a field's name goes) is not repeated. */
@@ -447,8 +548,12 @@ function pathShown(path: string[]): string {
   return path.map((key) => (looksLikeApiKey(key) ? "(a name that looks like an API key)" : key.replace(/\p{Cc}/gu, "?"))).join(".");
 }
 
-/** The settings zod reads from what `raw` has for them, each value it refuses replaced, with `problems` said first. */
-function parsedSettings(raw: object, problems: string[]): SettingsLoad {
+/**
+ * The settings zod reads from what `raw` has for them, each value it refuses replaced, with `problems`
+ * said first; a value refused for a key's look is said for the reader (`keysFrom`), and where it was
+ * added to `keysRefused`.
+ */
+function parsedSettings(raw: object, problems: string[], keys: { keysFrom: KeysReadFrom; keysRefused: string[] }): SettingsLoad {
   // Only what the schema knows is copied (as deep as the schema goes): a file nested 100,000 deep
   // under a key that is no setting is named above and never walked.
   const known = knownPart(raw, settingsSchema) as Record<string, unknown>;
@@ -463,7 +568,11 @@ function parsedSettings(raw: object, problems: string[]): SettingsLoad {
       problems.push(`${path.slice(0, element.depth + 1).join(".")}: ${issue.message}; it was left out.`);
       leftOut.set(element.list, (leftOut.get(element.list) ?? new Set()).add(element.index));
     } else {
-      problems.push(`${path.join(".") || "(root)"}: ${issue.message}; the default is used.`);
+      const refusal = keyRefusalOf(issue);
+      if (refusal) keys.keysRefused.push(path.join("."));
+      // The schema's words are secret storage's (the settings tab shows them as they are).
+      const words = refusal && keys.keysFrom !== "secret_storage" ? keyRefusalWords(refusal, keys.keysFrom) : issue.message;
+      problems.push(`${path.join(".") || "(root)"}: ${words}; the default is used.`);
       deletePath(known, path);
     }
   }
@@ -474,6 +583,12 @@ function parsedSettings(raw: object, problems: string[]): SettingsLoad {
   const second = settingsSchema.safeParse(known);
   if (second.success) return { settings: second.data, problems };
   return { settings: defaultSettings(), problems: [...problems, "Settings could not be repaired; defaults are used."] };
+}
+
+/** Why zod's issue refused a value for a key's look (`refuseAsKey`), or null for any other issue. */
+function keyRefusalOf(issue: z.core.$ZodIssue): KeyRefusal | null {
+  const params = issue.code === "custom" ? (issue.params as { keyRefused?: KeyRefusal } | undefined) : undefined;
+  return params?.keyRefused ?? null;
 }
 
 /** A key of `raw` that `schema` has no field for, where it is and what it holds. */
@@ -514,6 +629,34 @@ function isKeepable({ path, value }: UnknownKey): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A name under which a value is a credential (`apiKey`, `braveApiKey`, `token`, `password`…): not
+ * `secretId` (the id of a secret, which the settings hold) nor `tokenBudget` (what it ends with counts).
+ */
+const CREDENTIAL_NAME = /(?:^key|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|token|secret|password|passwd|credentials?|authorization|bearer)$/i;
+
+/**
+ * A name ending in "token" holds a credential only when its value is one word of a token's letters:
+ * a model's stop token (`stopToken: "<|endoftext|>"`) is a setting, not a secret.
+ */
+const TOKEN_NAME = /token$/i;
+const TOKEN_LETTERS = /^[\w.~+/=:-]+$/;
+
+/**
+ * Whether `value`, stored under `name` that is no setting, is or holds a credential (a list's
+ * objects', under their own names): what no save may write back, and no reader use.
+ */
+export function holdsCredential(name: string, value: unknown): boolean {
+  if (typeof value === "string") {
+    // Short texts are no key, whatever they begin with (`locale: "sk-SK"`).
+    if (!isCredential(value)) return false;
+    if (looksLikeApiKey(value)) return true;
+    return CREDENTIAL_NAME.test(name) && (!TOKEN_NAME.test(name) || TOKEN_LETTERS.test(value.trim()));
+  }
+  if (Array.isArray(value)) return value.some((item) => holdsCredential(name, item));
+  return value !== null && typeof value === "object" && Object.entries(value).some(([key, inner]) => looksLikeApiKey(key) || holdsCredential(key, inner));
 }
 
 /** Puts `value` at `path` in `settings`, when the object it belongs in is there. */

@@ -7,7 +7,7 @@ import { VaultIndex } from "../index/vault-index";
 import { vaultLanguageRanking } from "../index/ranking/ranking-options";
 import type { SyncReport } from "../index/types";
 import { canonicalizeUrl } from "../websearch/canonical-url";
-import { loadSettings, looksLikeApiKey, type Settings } from "../settings";
+import { holdsKeyShape, loadSettings, looksLikeApiKey, type Settings } from "../settings";
 import { KEY_NOT_REPEATED } from "../text/value-shown";
 import { flag, UsageError, type ParsedArgs } from "./args";
 import type { CliIo } from "./cli-io";
@@ -19,6 +19,7 @@ import { indexReadProgress } from "./index-progress";
 import { outOfNotesReach, placeOnDisk } from "./kept-trace";
 import { visibleName } from "./terminal-text";
 import { indexNotSavedWarning } from "./index-not-saved";
+import { secretEnvNames } from "./env-secrets";
 
 export type { CliIo } from "./cli-io";
 
@@ -90,17 +91,27 @@ export function readSettings(args: ParsedArgs, io: CliIo): Settings {
   const file = flag(args, "config");
   if (!file) return loadSettings(undefined).settings;
   const abs = path.resolve(io.cwd, file);
+  const named = configFileNamed(file);
   const read = readJsonFile(abs);
-  if (!read.ok) throw new UsageError(`Config file ${file} ${read.why}.`);
+  if (!read.ok) throw new UsageError(`Config file ${named} ${read.why}.`);
   const raw = read.value;
   // Settings are an object's fields: `null`, `[]` or `42` hold none, and a run on defaults would
   // quietly ignore what the person meant the file to say (web search off, folders left out).
-  if (!isPlainObject(raw)) throw new UsageError(`Config file ${file} holds ${kindOfValue(raw)}, not an object of settings ({ "index": …, "external": … }).`);
-  const { settings, problems, unknownKept = [] } = loadSettings(raw);
+  if (!isPlainObject(raw)) throw new UsageError(`Config file ${named} holds ${kindOfValue(raw)}, not an object of settings ({ "index": …, "external": … }).`);
+  const { settings, problems, unknownKept = [], keysOutOfPlace = [] } = loadSettings(raw, { keysFrom: "environment" });
   // A key no version knows is more often a typo in a config written by hand: named too.
-  for (const problem of [...problems, ...unknownKept]) io.err(`warning: ${file}: ${problem}\n`);
+  for (const problem of [...problems, ...unknownKept]) io.err(`warning: ${named}: ${problem}\n`);
+  if (keysOutOfPlace.length > 0) io.err(`warning: ${named} holds what looks like an API key (${keysOutOfPlace.join(", ")}): ${KEYS_FROM_ENVIRONMENT}\n`);
   configFiles.set(settings, raw);
   return settings;
+}
+
+/** Where the CLI reads keys, named for a config file that holds one. */
+const KEYS_FROM_ENVIRONMENT = `the CLI never reads a key from a config file, only from its environment variable (${Object.values(secretEnvNames).join(", ")}); take it out of the file.`;
+
+/** The config file as a message names it: a key pasted as its name, or as a folder's on its path, is not repeated. */
+function configFileNamed(file: string): string {
+  return holdsKeyShape(file) || file.split(/[\\/]/).some(looksLikeApiKey) ? `(${KEY_NOT_REPEATED})` : file;
 }
 
 /** Folders the vault's listing could not read: their notes are not in the index (a sync took them for deleted). */

@@ -6,7 +6,7 @@
 // websearch layer's messages are shown by the panel and must not name environment variables.
 import { providerChoiceName } from "../evidence/labels";
 import type { SecretName, Secrets } from "../ports";
-import type { ProviderName, Settings } from "../settings";
+import { secretAsRead, type ProviderName, type Settings } from "../settings";
 import { providersWhenAllowed, SOURCE_ACCESS } from "../websearch/source-access";
 import { secretEnvNames } from "./env-secrets";
 
@@ -66,5 +66,6 @@ export function missingKeyHint(provider: ProviderName, env: Record<string, strin
   const access = SOURCE_ACCESS[provider];
   if (!access || access.kind !== "key") return null;
   const name = secretEnvNames[access.secret];
-  return env[name]?.trim() ? null : `Set ${name} for the CLI.`;
+  // Read as the key is read (env-secrets.ts): `""` from a `.env` file that kept its quotes is no key.
+  return secretAsRead(access.secret, env[name]) !== null ? null : `Set ${name} for the CLI.`;
 }

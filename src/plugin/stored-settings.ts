@@ -5,7 +5,7 @@
 // today's default. And a copy of a file the plugin could not use, kept before anything overwrites it.
 // And an API key typed into the file by hand under a name that is no setting (`model.apiKey`): taken
 // out of the settings in use, so no save of the plugin's writes it back, and out of the file itself.
-import { loadSettings, looksLikeApiKey, settingsSchema, type Settings } from "../settings";
+import { holdsCredential, holdsKeyShape, loadSettings, looksLikeApiKey, settingsSchema, type Settings } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 /** True when some value `stored` holds reads differently in `used` (keys `used` lacks are not looked at). */
@@ -21,50 +21,56 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Where a copy of an unusable data.json goes, beside it: `data.unusable.json`, then `-2`, `-3`… */
+/** How many copies of unusable data.json files are kept beside it: `data.unusable.json`, then `-2`, `-3`… */
 const COPY_NAMES = 20;
 
-/** The parts of Obsidian's DataAdapter a copy needs. */
+/** The parts of Obsidian's DataAdapter a copy needs (`stat`, to find the oldest copy once every name is taken). */
 export interface SettingsFolder {
   exists(path: string): Promise<boolean>;
   read(path: string): Promise<string>;
   write(path: string, data: string): Promise<void>;
+  stat?(path: string): Promise<{ mtime: number } | null>;
 }
 
 /**
  * Keeps a copy of data.json as it is, beside it, before the settings in use are ever written over
  * it: a file that is not JSON (a sync conflict's `<<<<<<<` lines, a hand edit) or holds values the
  * plugin cannot use would otherwise lose the user's values at the next save. An identical copy
- * already kept is reused, so a restart with the same file makes no second one. Returns the copy's
- * path, or null when there is no file to copy.
+ * already kept is reused, so a restart with the same file makes no second one. Once every name is
+ * taken the oldest copy gives way: the file about to be written over is the one whose values are
+ * still to be saved (throwing, its copy was never kept, and the save that followed lost it). Returns
+ * the copy's path, or null when there is no file to copy.
  */
 export async function keepUnusableSettingsFile(folder: SettingsFolder, pluginDir: string): Promise<string | null> {
   const file = `${pluginDir}/data.json`;
   if (!(await folder.exists(file))) return null;
   const text = await folder.read(file);
+  let free: string | null = null;
   for (let n = 1; n <= COPY_NAMES; n++) {
-    const copy = `${pluginDir}/data.unusable${n === 1 ? "" : `-${n}`}.json`;
-    if (!(await folder.exists(copy))) {
-      await folder.write(copy, text);
-      return copy;
-    }
-    if ((await folder.read(copy)) === text) return copy;
+    const copy = copyName(pluginDir, n);
+    if (!(await folder.exists(copy))) free ??= copy;
+    else if ((await folder.read(copy).catch(() => null)) === text) return copy;
   }
-  throw new Error(`${COPY_NAMES} copies of unusable settings files are already kept in ${pluginDir}`);
+  const copy = free ?? (await oldestCopy(folder, pluginDir));
+  await folder.write(copy, text);
+  return copy;
 }
 
-/**
- * A name under which a value is a credential (`apiKey`, `braveApiKey`, `token`, `password`…): not
- * `secretId` (the id of a secret, which the settings hold) nor `tokenBudget` (what it ends with counts).
- */
-const CREDENTIAL_NAME = /(?:^key|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|token|secret|password|passwd|credentials?|authorization|bearer)$/i;
+/** The `n`th copy's path: `data.unusable.json`, then `data.unusable-2.json`… */
+function copyName(pluginDir: string, n: number): string {
+  return `${pluginDir}/data.unusable${n === 1 ? "" : `-${n}`}.json`;
+}
 
-/**
- * A name ending in "token" holds a credential only when its value is one word of a token's letters:
- * a model's stop token (`stopToken: "<|endoftext|>"`) is a setting, not a secret.
- */
-const TOKEN_NAME = /token$/i;
-const TOKEN_LETTERS = /^[\w.~+/=:-]+$/;
+/** The copy written longest ago (the first name, when the folder cannot say when each was written). */
+async function oldestCopy(folder: SettingsFolder, pluginDir: string): Promise<string> {
+  let oldest = { copy: copyName(pluginDir, 1), mtime: Infinity };
+  for (let n = 1; n <= COPY_NAMES; n++) {
+    const copy = copyName(pluginDir, n);
+    const mtime = (await folder.stat?.(copy).catch(() => null))?.mtime ?? Infinity;
+    if (mtime < oldest.mtime) oldest = { copy, mtime };
+  }
+  return oldest.copy;
+}
 
 /**
  * Takes out of `settings` every value loading kept under a key that is no setting (loading keeps a
@@ -98,7 +104,7 @@ function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string
       delete used[key];
       taken.push(where.join("."));
     } else if (isRecord(value)) takeOut(value, knows ? schemaKnows[key] : undefined, where, taken);
-    else if (knows ? refusedAsKey(value, schemaKnows[key]) : holdsKey(key, value)) {
+    else if (knows ? refusedAsKey(value, schemaKnows[key]) : holdsCredential(key, value)) {
       delete used[key];
       taken.push(where.join("."));
     }
@@ -129,21 +135,10 @@ export function storedWithoutKeysOutOfPlace(stored: unknown): unknown {
 
 /**
  * Whether a setting's stored `value` is a key the settings in use do not hold (`inUse`): one loading
- * refused for its look (`model.model: "sk-…"`), which data.json as stored still holds. The settings
- * themselves never differ from their own parse, so this takes only from data.json as stored.
+ * refused for its look (`model.model: "sk-…"`, a secret's id that is an Exa key, an address with a
+ * key among its words), which data.json as stored still holds. The settings themselves never differ
+ * from their own parse, so this takes only from data.json as stored.
  */
 function refusedAsKey(value: unknown, inUse: unknown): boolean {
-  return typeof value === "string" && value !== inUse && isCredential(value) && looksLikeApiKey(value);
-}
-
-/** Whether `value`, stored under `name`, is or holds a credential (a list's objects', under their own names). */
-function holdsKey(name: string, value: unknown): boolean {
-  if (typeof value === "string") {
-    // Short texts are no key, whatever they begin with (`locale: "sk-SK"`).
-    if (!isCredential(value)) return false;
-    if (looksLikeApiKey(value)) return true;
-    return CREDENTIAL_NAME.test(name) && (!TOKEN_NAME.test(name) || TOKEN_LETTERS.test(value.trim()));
-  }
-  if (Array.isArray(value)) return value.some((item) => holdsKey(name, item));
-  return isRecord(value) && Object.entries(value).some(([key, inner]) => looksLikeApiKey(key) || holdsKey(key, inner));
+  return typeof value === "string" && value !== inUse && isCredential(value) && (looksLikeApiKey(value) || holdsKeyShape(value));
 }

@@ -750,13 +750,15 @@ export class VaultResearchSettingTab extends PluginSettingTab {
         desc: EXCLUDED_FOLDERS_DESC,
         aliases: ["ignore", "exclude"],
         fill: (setting) => {
+          const newest = newestInput();
           setting.addText((text) =>
             text
               .setPlaceholder("Archive")
               .setValue(settings().index.excludedFolders.join(", "))
               .onChange(async (value) => {
+                const isNewest = newest();
                 const problem = await this.#applyChange((s) => (s.index.excludedFolders = parseFolderList(value)));
-                showProblem(setting, text.inputEl, problem);
+                if (isNewest()) showProblem(setting, text.inputEl, problem);
                 if (!problem) this.#applyExclusions();
               }),
           );
@@ -820,10 +822,12 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       name,
       desc,
       fill: (setting) => {
+        const newest = newestInput();
         setting.addText((text) =>
           text.setValue(value()).onChange(async (input) => {
+            const isNewest = newest();
             const problem = await this.#applyChange((s) => apply(s, input.trim()), { refuse });
-            showProblem(setting, text.inputEl, problem);
+            if (isNewest()) showProblem(setting, text.inputEl, problem);
             if (!problem) after?.();
           }),
         );
@@ -838,11 +842,13 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       name,
       desc,
       fill: (setting) => {
+        const newest = newestInput();
         setting.addText((text) => {
           text.setPlaceholder(placeholder).setValue(value());
           text.inputEl.addEventListener("change", () => {
+            const isNewest = newest();
             void this.#applyChange((s) => apply(s, text.getValue().trim())).then((problem) => {
-              showProblem(setting, text.inputEl, problem);
+              if (isNewest()) showProblem(setting, text.inputEl, problem);
               // The consent line below says what the new server would receive.
               if (!problem) this.#refill("embedding.consent");
             });
@@ -863,14 +869,16 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       name,
       desc,
       fill: (setting) => {
+        const newest = newestInput();
         setting.addText((text) => {
           text.inputEl.type = "number";
           text.setValue(String(value() / perUnit)).onChange(async (input) => {
+            const isNewest = newest();
             const n = Number(input);
             const stored = perUnit === 1 ? n : Math.round(n * perUnit);
             const problem =
               input.trim() === "" || !Number.isFinite(n) ? "Enter a number." : await this.#applyChange((s) => apply(s, stored), { words: (issue) => numberProblem(issue, perUnit) });
-            showProblem(setting, text.inputEl, problem);
+            if (isNewest()) showProblem(setting, text.inputEl, problem);
           });
         });
       },
@@ -884,11 +892,19 @@ export class VaultResearchSettingTab extends PluginSettingTab {
       desc: `${desc} Stored in Obsidian's secret storage.`,
       aliases,
       fill: (setting) => {
-        setting.addComponent((control) =>
-          new SecretComponent(this.app, control).setValue(secretId()).onChange(async (id) => {
-            await this.#applyChange((s) => apply(s, id));
-          }),
-        );
+        const newest = newestInput();
+        setting.addComponent((control) => {
+          const picker = new SecretComponent(this.app, control).setValue(secretId());
+          return picker.onChange(async (id) => {
+            const isNewest = newest();
+            const inUse = secretId();
+            // The schema refuses a secret's id only for a key's look (settings.ts `secretIdSchema`).
+            const problem = await this.#applyChange((s) => apply(s, id), { words: (issue) => (issue.path.at(-1) === "secretId" ? keyAsSecretIdWords(inUse) : issue.message) });
+            // The picker shows the refused key as this row's choice until told otherwise: back to the id in use.
+            if (problem) picker.setValue(inUse);
+            if (isNewest()) sayProblem(setting, problem);
+          });
+        });
       },
     };
   }
@@ -976,6 +992,32 @@ function numberProblem(issue: SettingsIssue, perUnit: number): string {
 }
 
 /**
+ * Tells a field's newest input from older ones: each input saves, and a save that ends after the
+ * next input was refused must not clear that refusal (the field would show a value the settings
+ * never took, marked as fine). Each call marks an input; what it returns says whether it is still the newest.
+ */
+function newestInput(): () => () => boolean {
+  let inputs = 0;
+  return () => {
+    const mine = ++inputs;
+    return () => mine === inputs;
+  };
+}
+
+/**
+ * What a secret's row says when a key was chosen as the secret's id (an Exa key is an id secret
+ * storage takes): never the key, and where it goes instead. `inUse` is the id kept, named as the example.
+ */
+function keyAsSecretIdWords(inUse: string): string {
+  const example = inUse.trim() === "" ? "" : ` such as "${inUse}"`;
+  return (
+    "That looks like an API key, not a secret's name, so it was not saved: this plugin's settings file keeps only the name. " +
+    `Keep the key in secret storage as the value of a secret with a name${example}, and choose that name here. ` +
+    "A secret made with the key as its name still holds it in secret storage: remove it there."
+  );
+}
+
+/**
  * Marks the field and says under it why its value was refused (the good one is kept), in the row's
  * live line, so a screen reader says it as it appears; cleared once the value is good.
  */
@@ -983,6 +1025,11 @@ function showProblem(setting: Setting, input: HTMLElement, problem: string | nul
   input.toggleClass("vault-research-invalid", problem !== null);
   // Spelled out: an empty aria-invalid (what `setAttr(name, true)` may write) means valid.
   input.setAttr("aria-invalid", problem === null ? null : "true");
+  sayProblem(setting, problem);
+}
+
+/** Says in the row's live line why a value was refused, or clears it (a picker has no field to mark). */
+function sayProblem(setting: Setting, problem: string | null): void {
   const status = rowStatus(setting);
   // The same words are not written again: each keystroke would have them read out once more.
   if (status.textContent !== (problem ?? "")) status.setText(problem ?? "");

@@ -117,3 +117,52 @@ describe("a config file whose top is not an object is a usage error naming the f
     expect(run.out).toBe("");
   });
 });
+
+describe("a config file holding keys", () => {
+  const OPENAI_KEY = "sk-proj-Hq72Lx95WzNs41Tc68PeQm3";
+  const EXA_KEY = "3f2a9c1e-7b4d-4e8a-9f10-2c5b6d7e8f90";
+
+  function read(file: string): { err: string; error: unknown } {
+    let err = "";
+    try {
+      readSettings(parseArgs(["--config", file], COMMANDS.search.flags), { out: () => {}, err: (t) => (err += t), env: {}, cwd: tmp });
+      return { err, error: null };
+    } catch (error) {
+      return { err, error };
+    }
+  }
+
+  // Told "not a setting; kept as it is, unused", or to put the key in secret storage, a person at the
+  // command line was never told where the CLI reads keys: its environment variables.
+  it("names where each key is, never what it is, and says keys go in environment variables", () => {
+    const file = config(JSON.stringify({ model: { apiKey: OPENAI_KEY, model: OPENAI_KEY }, external: { exa: { secretId: EXA_KEY }, brave: { token: "BSAq9Lx2Vw7Zk4Tn8Rp1Ys6" } } }));
+    const { err, error } = read(file);
+    expect(error).toBeNull();
+    expect(err).not.toContain(OPENAI_KEY);
+    expect(err).not.toContain(EXA_KEY);
+    expect(err).not.toContain("BSAq9Lx2");
+    expect(err).not.toMatch(/secret storage|kept as it is/);
+    for (const where of ["model.apiKey", "model.model", "external.exa.secretId", "external.brave.token"]) {
+      expect(err.split("\n").find((line) => line.includes(`: ${where}: `)), where).toMatch(/environment variable/);
+    }
+    expect(err).toContain("OPENAI_API_KEY");
+  });
+
+  it("a key written as a name is not repeated either, and where keys go is said for it too", () => {
+    const { err } = read(config(JSON.stringify({ external: { [OPENAI_KEY]: true } })));
+    expect(err).not.toContain(OPENAI_KEY);
+    expect(err).toContain("external.(a name that looks like an API key): not a setting; it was ignored.");
+    expect(err).toMatch(/holds what looks like an API key \(external\.\(a name that looks like an API key\)\): the CLI never reads a key from a config file, only from its environment variable \(BRAVE_SEARCH_API_KEY, /);
+  });
+
+  it("a key given as the config file's name is not repeated", () => {
+    for (const name of [OPENAI_KEY, `keys/${OPENAI_KEY}.json`]) {
+      const { error } = read(name);
+      expect(error, name).toBeInstanceOf(Error);
+      expect((error as Error).message, name).toMatch(/^Config file \(a value that looks like an API key\) does not exist\.$/);
+    }
+    writeFileSync(path.join(tmp, `${EXA_KEY}.json`), "[1]");
+    const { error } = read(`${EXA_KEY}.json`);
+    expect((error as Error).message).not.toContain(EXA_KEY);
+  });
+});

@@ -54,6 +54,12 @@ describe("missingKeyHint", () => {
     expect(missingKeyHint("tavily", { TAVILY_API_KEY: " " })).toBe("Set TAVILY_API_KEY for the CLI.");
   });
 
+  // A `.env` line `BRAVE_SEARCH_API_KEY=""` kept its quotes: the key is read as none (env-secrets.ts),
+  // and the source failed "no key is set" — but the hint, reading the quotes as a key, said nothing.
+  it("names the variable of a key that holds only quotes and spaces, read as none", () => {
+    for (const quoted of ['""', "' '", '"\n"']) expect(missingKeyHint("brave", { BRAVE_SEARCH_API_KEY: quoted }), quoted).toBe("Set BRAVE_SEARCH_API_KEY for the CLI.");
+  });
+
   it("says nothing for a key that is set (it was refused) or a source that needs none", () => {
     expect(missingKeyHint("exa", { EXA_API_KEY: "k" })).toBeNull();
     expect(missingKeyHint("wikipedia", {})).toBeNull();

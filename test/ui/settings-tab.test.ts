@@ -41,6 +41,75 @@ describe.each(TAB_VERSIONS)("the settings tab, $shown", ({ version }) => {
     expect(saved.join("\n")).not.toContain("BSA-very-secret");
   });
 
+  // Secret storage takes any id of lowercase letters, digits and dashes, which an Exa key (a UUID) is:
+  // a key pasted where the secret's name goes was saved into data.json, which sync and backups carry.
+  it("never saves a key chosen as a secret's id: says where the key goes, without repeating it, and keeps the id in use", async () => {
+    const EXA_KEY = "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b";
+    const ANOTHER_EXA_KEY = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+    const { app, settings, saved, host, setting, reopen } = openTab();
+    for (const key of [EXA_KEY, ANOTHER_EXA_KEY]) app.secretStorage.setSecret(key, "what was typed as its value");
+    reopen();
+    for (const [name, key] of [["Exa API key", EXA_KEY], ["Brave API key", ANOTHER_EXA_KEY]] as const) {
+      const select = setting(name).querySelector(".secret-component select") as HTMLSelectElement;
+      select.value = key;
+      select.dispatchEvent(new Event("change"));
+      await new Promise((r) => setTimeout(r, 0));
+      const line = setting(name).querySelector("[role='status']")!.textContent;
+      expect(line, name).toMatch(/looks like an API key.*not saved.*secret storage/i);
+      expect(line, name).not.toContain(key);
+      expect(select.value, name).toBe(name === "Exa API key" ? "vault-research-exa" : "vault-research-brave");
+    }
+    expect(settings.external.exa.secretId).toBe("vault-research-exa");
+    expect(settings.external.brave.secretId).toBe("vault-research-brave");
+    expect(host.saveSettings).not.toHaveBeenCalled();
+    expect(saved.join("\n")).not.toMatch(/0f1e2d3c|9a8b7c6d/);
+    // A name is taken again, a long one beginning as xAI's keys do too, and the line is cleared.
+    for (const id of ["my-exa", "xai-api-key-for-vault-research"]) {
+      app.secretStorage.setSecret(id, EXA_KEY);
+      reopen();
+      const select = setting("Exa API key").querySelector(".secret-component select") as HTMLSelectElement;
+      select.value = id;
+      select.dispatchEvent(new Event("change"));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(settings.external.exa.secretId).toBe(id);
+      expect(setting("Exa API key").querySelector("[role='status']")!.textContent).toBe("");
+    }
+  });
+
+  // A save per keystroke: a good value's save that ends after the next keystroke was refused cleared
+  // that refusal, and the field kept showing a value the settings never took, marked as fine.
+  it("a save that ends late does not clear the refusal of the value typed after it", async () => {
+    const { setting, settings, host } = openTab();
+    const saves: Array<() => void> = [];
+    host.saveSettings.mockImplementation(() => new Promise<void>((done) => saves.push(done)));
+    const row = (name: string) => setting(name);
+    const line = (name: string) => row(name).querySelector("[role='status']")!.textContent;
+    const type = (name: string, value: string) => {
+      const input = row(name).querySelector("input")!;
+      input.value = value;
+      input.dispatchEvent(new Event("input"));
+      return input;
+    };
+    type("Brave base URL", "https://proxy.example/brave");
+    const input = type("Brave base URL", "https://proxy.example/brave?");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(line("Brave base URL")).toMatch(/without \?query/);
+    for (const done of saves) done();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settings.external.brave.baseUrl).toBe("https://proxy.example/brave");
+    expect(line("Brave base URL")).toMatch(/without \?query/);
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    // And a number, typed in the field's unit.
+    saves.length = 0;
+    type("Web search timeout (seconds)", "30");
+    type("Web search timeout (seconds)", "300");
+    await new Promise((r) => setTimeout(r, 0));
+    for (const done of saves) done();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settings.external.timeoutMs).toBe(30_000);
+    expect(line("Web search timeout (seconds)")).toBe("Enter 120 or less.");
+  });
+
   it("does not save a number outside what the schema allows, and says why", async () => {
     const { setting, settings, host } = openTab();
     const row = setting("Web results per question");
