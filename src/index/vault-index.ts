@@ -169,6 +169,10 @@ export class VaultIndex {
   private laneStore: NoteStore | null = null;
   private state: IndexStatus["state"] = "empty";
   private lastUpdated: number | null = null;
+  /** Holds on learning the vault's language again (`holdRelearning`): a batch of changes is being applied. */
+  private relearnHolds = 0;
+  /** A sync's learning of the vault's language from the notes, left until the holds are let go. */
+  private laneWaits = false;
 
   constructor(options: VaultIndexOptions = {}) {
     this.analyzer = createAnalyzer({ stemming: options.stemming ?? true });
@@ -217,15 +221,22 @@ export class VaultIndex {
     this.useFreshAnalyzer();
     this.lastUpdated = this.clock.now();
     this.setState("ready");
-    // Searchable already; the vault's language is learned (or its notes' vectors filled) behind.
+    // Searchable already; the vault's language is learned (or its notes' vectors filled) behind;
+    // learned from the notes only once the changes being applied are in (`holdRelearning`).
     this.laneStore = store;
+    this.laneWaits = this.relearnHolds > 0 && (this.language?.learnsFromNotes ?? false);
+    if (!this.laneWaits) this.startLane(store);
+    const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: took() };
+    return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
+  }
+
+  /** Learns the vault's language (or takes it from the cache, with its notes' vectors) behind the ready index. */
+  private startLane(store: NoteStore): void {
     const learning = this.language?.learn(this.laneSource(store));
     if (this.language?.working) {
       this.emit();
       void learning?.then(() => this.emit());
     }
-    const counts = { added: plan.added, updated: plan.updated, removed: plan.removed, unchanged: plan.unchanged, ms: took() };
-    return rebuildReason ? { mode: "rebuild", rebuildReason, ...counts } : { mode: "cache", rebuildReason: undefined, ...counts };
   }
 
   /** Drops everything and indexes the store from scratch. */
@@ -598,7 +609,8 @@ export class VaultIndex {
     return this.provenUnsaved > 0 || (this.language?.unsaved ?? false);
   }
 
-  /** Stops learning the vault's language (at its next pause): the plugin is being unloaded. */
+  /** Stops learning the vault's language (at its next pause): the plugin is being unloaded. What was
+   * learned stays, for the save the unload makes. */
   stopLearning(): void {
     this.language?.stop();
   }
@@ -653,6 +665,7 @@ export class VaultIndex {
         return note ? { mtime: note.mtime, size: note.size } : undefined;
       },
       slice: () => this.slice(),
+      relearnHeld: () => this.relearnHolds > 0,
     };
   }
 
@@ -917,7 +930,7 @@ export class VaultIndex {
     this.notesChanged++;
     this.notesWithProblems.delete(path);
     this.associations?.removeNote(path);
-    this.language?.noteRemoved(path);
+    this.language?.noteRemoved(path, { mtime: note.mtime, size: note.size });
     for (const url of note.sourceUrls) {
       const canonical = this.canonicalize(url);
       if (!canonical) continue;
@@ -940,10 +953,33 @@ export class VaultIndex {
    * plugin session) never gave a word the vault took up since a meaning, and searched worse than a
    * fresh start for good.
    */
-  private relearnWhenStale(): void {
+  private relearnWhenStale(): boolean {
     const language = this.language;
-    if (!language?.stale || !this.laneStore) return;
+    if (this.relearnHolds > 0 || !language?.stale || !this.laneStore) return false;
     void language.relearn(this.laneSource(this.laneStore)).then(() => this.emit());
+    return true;
+  }
+
+  /**
+   * Holds back learning the vault's language again until the function returned is called (once): a
+   * batch of changes (a sync catching up, a folder renamed) is learned from once it is all in. Started
+   * at the change that crossed the line, the learning read a vault half changed, and the rest of the
+   * batch, counted as changes it had not seen, had the vault read and learned again right after.
+   * A build's first learning waits too (the edits a sync brought in while the build read the vault).
+   */
+  holdRelearning(): () => void {
+    this.relearnHolds++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.relearnHolds--;
+      if (this.relearnHolds > 0) return;
+      if (this.laneWaits && this.laneStore) {
+        this.laneWaits = false;
+        this.startLane(this.laneStore);
+      } else if (this.relearnWhenStale()) this.emit();
+    };
   }
 
   private setState(state: IndexStatus["state"]): void {

@@ -62,6 +62,10 @@ export class IndexKeeper {
   private buildTotal: number | null = null;
   /** A batch of updates that spans several turns of the UI (a folder renamed, a sync catching up) is being applied. */
   private applyingMany = false;
+  /** Lets the index learn the vault's language again: held from a build's or a batch's start until no batch follows it. */
+  private relearningHeld: { index: VaultIndex; release: () => void } | null = null;
+  /** The save `dispose` started. */
+  private unloadSaving: Promise<void> = Promise.resolve();
 
   constructor(deps: IndexKeeperDeps) {
     this.deps = deps;
@@ -153,20 +157,26 @@ export class IndexKeeper {
     return [...(this.buildFailure ? [this.buildFailure] : []), ...(this.cacheDamage ? [this.cacheDamage] : []), ...this.updateFailures.values()];
   }
 
+  /** Stops everything and saves what is unsaved (`unloadSave` says when that save is over). */
   dispose(): void {
     this.disposed = true;
     this.queue.dispose();
-    // Learning the vault's language runs behind the ready index for seconds: it stops with the plugin.
+    // Learning the vault's language runs behind the ready index for seconds: it stops with the
+    // plugin. Meanings it finished learning stay in the index, and go into the save below.
     this.index.stopLearning();
     this.scheduleCacheSave.cancel();
     this.stopWatchingIndex();
     // A build cut short stops at its next pause (see yieldToUi); its half is not saved: the next
     // start compares the vault with the cache as it was and reads what is missing.
-    if (this.cacheDirty && !this.indexing) {
-      // Obsidian does not wait for onunload; the write finishes on its own.
-      void this.index.save(this.deps.cache).catch((error) => console.warn("Vault Research: could not save the index cache.", error));
-      this.cacheDirty = false;
-    }
+    if (!this.cacheDirty || this.indexing) return;
+    this.cacheDirty = false;
+    // Obsidian does not wait for onunload; the write finishes on its own.
+    this.unloadSaving = this.index.save(this.deps.cache).catch((error) => console.warn("Vault Research: could not save the index cache.", error));
+  }
+
+  /** Resolves when the save the unload started is over (at once when it started none). */
+  unloadSave(): Promise<void> {
+    return this.unloadSaving;
   }
 
   private createIndex(): VaultIndex {
@@ -223,6 +233,9 @@ export class IndexKeeper {
 
   private async applyUpdates(updates: IndexUpdate[]): Promise<void> {
     await this.ready();
+    // The vault's language is learned again once the changes are all in: held while batches follow
+    // one another (events that came during one are the next, at once), let go once none is pending.
+    this.holdRelearning();
     // A batch too large to land between two frames says so: "12,000 notes indexed" while a sync's
     // 5,000 changes are still being read would tell the user the index is current when it is not.
     this.applyingMany = updates.length > STEPS_PER_YIELD;
@@ -231,10 +244,25 @@ export class IndexKeeper {
       if (!(await this.applyEach(updates))) return;
     } finally {
       this.applyingMany = false;
+      if (this.queue.size === 0) this.letRelearn();
     }
     this.markCacheDirty();
     this.report();
     this.deps.onNotesChanged?.();
+  }
+
+  /** Holds back the index's learning of the vault's language (once: a hold on an index replaced since goes). */
+  private holdRelearning(): void {
+    if (this.relearningHeld?.index === this.index) return;
+    this.letRelearn();
+    this.relearningHeld = { index: this.index, release: this.index.holdRelearning() };
+  }
+
+  /** Lets the index learn the vault's language again, if enough changed, now that no batch follows. */
+  private letRelearn(): void {
+    const held = this.relearningHeld;
+    this.relearningHeld = null;
+    held?.release();
   }
 
   /** Applies the batch's steps in order, yielding to the UI between groups; false when the plugin was unloaded meanwhile. */
@@ -289,6 +317,9 @@ export class IndexKeeper {
   }
 
   private runBuild(build: () => Promise<SyncReport>): Promise<void> {
+    // The vault's language is learned from the notes once the edits that come during the build
+    // (a sync still bringing the vault in) are in too, not from the vault the build listed.
+    this.holdRelearning();
     this.buildFailure = null;
     this.cacheDamage = null;
     this.updateFailures.clear();
@@ -314,6 +345,8 @@ export class IndexKeeper {
       })
       .finally(() => {
         this.indexing = null;
+        // Else the batch of edits that waited for the build lets it go once it is in (applyUpdates).
+        if (!this.queue.busy && this.queue.size === 0) this.letRelearn();
         // A build that ended after unloading may have started learning the vault's language: stopped too.
         if (this.disposed) this.index.stopLearning();
         else this.report();

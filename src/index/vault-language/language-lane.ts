@@ -81,6 +81,8 @@ export interface LaneSource extends PassageSource {
   /** The mtime and size a note was indexed at (a saved vector of another version is not used). */
   noteVersion: (path: string) => NoteVersion | undefined;
   slice: () => WorkSlice;
+  /** Whether learning again is held back now (a batch of changes is being applied: vault-index.ts `holdRelearning`). */
+  relearnHeld?: () => boolean;
 }
 
 /** Where meanings were learned: in a worker, or on this thread (no worker, or it failed). */
@@ -169,10 +171,21 @@ export class LanguageLane {
     this.startOver({ kind: "load", cache, fingerprint });
   }
 
-  /** Stops a learning under way at its next pause (the plugin is unloaded) and keeps no lane, from now on. */
+  /**
+   * Stops a learning under way at its next pause, its worker's job aborted (the plugin is unloaded),
+   * and learns nothing from now on. What the lane holds stays, for the save the unload makes: dropped
+   * here, meanings learned in the session after the last save (the first build's, or learned again
+   * once much of the vault changed) were lost, and the next start read the whole vault to learn them.
+   */
   stop(): void {
     this.stopped = true;
-    this.startOver({ kind: "none" });
+    this.plan = { kind: "none" };
+    this.abort.abort();
+  }
+
+  /** Whether the learning of `generation` is no longer wanted: a reset, load or stop came since. */
+  private overtaken(generation: number): boolean {
+    return generation !== this.generation || this.stopped;
   }
 
   /** Drops the model and all work under way (a learning that outlives this is thrown away). */
@@ -209,9 +222,10 @@ export class LanguageLane {
     this.known(path, version);
   }
 
-  noteRemoved(path: string): void {
+  /** A note left the index; `version`: the date and size it was indexed at. */
+  noteRemoved(path: string, version?: NoteVersion): void {
     this.pending?.set(path, null);
-    if (this.model || this.workingOn) this.countRemoved(path);
+    if (this.model || this.workingOn) this.countRemoved(path, version);
     if (!this.model) return;
     this.model.removeNote(path);
     this.versions.delete(path);
@@ -243,12 +257,15 @@ export class LanguageLane {
 
   /** A note left since the meanings were learned: counted (`leaving`), unless it is new since (counted
    * already) or one new at another path has its date and size (it moved there: no change). */
-  private countRemoved(path: string): void {
+  private countRemoved(path: string, left?: NoteVersion): void {
     if (this.unseen.has(path)) {
       this.arrivedAs.delete(path);
       return;
     }
-    const version = this.versions.get(path) ?? null;
+    // The index's word for the version that left: while meanings are first learned or taken from the
+    // cache, the lane knows no note's yet, and a folder renamed then counted each of its notes twice
+    // (gone, and new elsewhere), enough to have the meanings learned again as soon as they were ready.
+    const version = left ?? this.versions.get(path) ?? null;
     const to = version ? this.arrivedAs.find(version) : undefined;
     if (to !== undefined) {
       this.unseen.delete(to);
@@ -286,11 +303,12 @@ export class LanguageLane {
     if (plan.kind === "none") return Promise.resolve();
     const generation = this.generation;
     const learning = (async () => {
-      const work = stoppable(source.slice(), () => generation !== this.generation);
+      const work = stoppable(source.slice(), () => this.overtaken(generation));
       await this.learnOrLoad(plan, source, work, generation);
       // Meanings saved before much of the vault changed (the notes dated since they were learned)
-      // are learned again at once, the loaded ones serving meanwhile.
-      if (plan.kind === "load" && generation === this.generation && this.changedSinceLearned()) await this.learnOrLoad({ kind: "learn" }, source, work, generation);
+      // are learned again at once, the loaded ones serving meanwhile; while changes are being
+      // applied, once they are in (the index asks for it then: they are `stale`).
+      if (plan.kind === "load" && !this.overtaken(generation) && this.changedSinceLearned() && !source.relearnHeld?.()) await this.learnOrLoad({ kind: "learn" }, source, work, generation);
     })().catch(() => {
       // Nothing here is meant to throw (reads fail per note, parsing never throws); should
       // something slip through, the vault has no lane until the next build, and search is words alone.
@@ -338,7 +356,7 @@ export class LanguageLane {
       return;
     }
     const model = loaded?.kind === "model" ? loaded.model : await this.learnModel(source, work, generation);
-    if (generation !== this.generation) return;
+    if (this.overtaken(generation)) return;
     if (!model) {
       // Learned again and found too little to learn from (a vault that shrank): the meanings in use
       // stay, dated as of this learning and saved so. Left at their old date, the notes dated since
@@ -350,10 +368,10 @@ export class LanguageLane {
       return;
     }
     const saved = loaded?.kind === "model" && plan.kind === "load" ? await loadNoteVectors(plan.cache, model, plan.fingerprint, work) : { notes: [], layout: null };
-    if (generation !== this.generation) return;
+    if (this.overtaken(generation)) return;
     this.layout = saved.layout;
     await this.fill(model, source, work, saved.notes);
-    if (generation !== this.generation) return;
+    if (this.overtaken(generation)) return;
     this.model = model;
     this.nearWordCache.clear();
     if (loaded?.kind !== "model") {
@@ -383,6 +401,11 @@ export class LanguageLane {
       const version = source.noteVersion(path);
       if (version && version.mtime > learnedAt && version.mtime <= now) this.unseen.add(path);
     }
+  }
+
+  /** Whether the next `learn` learns the meanings from the notes (after a full build), not from a cache. */
+  get learnsFromNotes(): boolean {
+    return this.plan.kind === "learn";
   }
 
   /** Whether meanings are being learned, or taken back with the notes' vectors, right now. */
@@ -454,7 +477,7 @@ export class LanguageLane {
     const bytes = source.bytes();
     if (bytes < this.options.minPassages * BYTES_PER_PASSAGE) return null;
     const meanings = await this.learnMeanings(source, work, generation);
-    if (generation !== this.generation) return null;
+    if (this.overtaken(generation)) return null;
     if (!meanings) {
       // Read and found wanting: saved, so the next start does not read every note again.
       this.tooSmallAt = bytes;
@@ -471,7 +494,7 @@ export class LanguageLane {
    * all of it happens here between pauses.
    */
   private async learnMeanings(source: LaneSource, work: WorkSlice, generation: number): Promise<WordMeanings | null> {
-    const stale = () => generation !== this.generation;
+    const stale = () => this.overtaken(generation);
     if (this.workers && !this.workerWentQuiet) {
       try {
         const request = meaningsRequest(source.analyzer.options.stemming, this.options.maxPassages, this.options.minPassages, this.options.words);

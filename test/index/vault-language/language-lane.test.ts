@@ -584,6 +584,38 @@ describe("meanings learned again once much of the vault changed", () => {
     expect(sayingSecond(rankFor(third, NEW_FIRST))).toBeGreaterThan(0);
   });
 
+  it("held back while a batch of changes is applied, learns nothing: not a build's first learning, nor a start's learning again; let go, it learns once", async () => {
+    const store = new MemoryNoteStore(generatedVault());
+    const first = new VaultIndex({ clock: fakeClock() });
+    const releaseFirst = first.holdRelearning();
+    learned.mockClear();
+    await first.sync(store, null);
+    await first.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    expect(first.status().vaultLanguage).toBeUndefined();
+    releaseFirst();
+    expect(first.status().vaultLanguage).toBe("learning");
+    await first.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    const cache = new MemoryIndexCache();
+    await first.save(cache);
+    for (let n = 0; n < 60; n++) store.files.set(newPath(n), { text: newNote(n), mtime: FAKE_NOW + 60_000 + n });
+    learned.mockClear();
+    // A start from the cache whose meanings are out of date: taken back, and learned again only once let go.
+    const next = new VaultIndex({ clock: fakeClock(FAKE_NOW + 3_600_000) });
+    const release = next.holdRelearning();
+    await next.sync(store, cache);
+    await next.languageSettled();
+    expect(learned).not.toHaveBeenCalled();
+    expect(next.status().vaultLanguage).toBe("ready");
+    release();
+    release(); // a second call lets go of nothing more
+    expect(next.status().vaultLanguage).toBe("relearning");
+    await next.languageSettled();
+    expect(learned).toHaveBeenCalledTimes(1);
+    expect(sayingSecond(rankFor(next, NEW_FIRST))).toBeGreaterThan(0);
+  });
+
   it("meanings learned at a start whose cache had none keep their date: a later start learns them again when enough changed since", async () => {
     // A cache saved with the lane off (or its part damaged, or from before the lane): the start
     // after learns them. Saved undated, every later start took them as learned just then.
@@ -849,10 +881,11 @@ function laneWorld(notes: Record<string, string>, options = SMALL, workers: Work
     lane.noteIndexed(path, doc, analyzer, engine, { mtime: 1, size: text.length });
   };
   const remove = (path: string) => {
+    const version = { mtime: 1, size: store.files.get(path)!.text.length };
     engine.discard(path);
     docs.delete(path);
     store.files.delete(path);
-    lane.noteRemoved(path);
+    lane.noteRemoved(path, version);
   };
   const bytes = () => [...docs.keys()].reduce((sum, p) => sum + store.files.get(p)!.text.length, 0);
   const noteVersion = (p: string) => (docs.has(p) ? { mtime: 1, size: store.files.get(p)!.text.length } : undefined);
@@ -1345,6 +1378,72 @@ describe("LanguageLane", () => {
     expect(lane.ready).toBe(false);
     expect(lane.working).toBe(false);
     expect((await savedTo(lane)).written).toEqual([]);
+  });
+
+  it("stopped while it learns again (the plugin unloaded), keeps the meanings in use and the notes changed since, for the unload's save", async () => {
+    const world = laneWorld(notes);
+    await world.lane.learn(world.source());
+    const inUse = world.lane.current()!;
+    const cache = new MemoryIndexCache();
+    await world.lane.save(cache, FINGERPRINT, NO_SLICES);
+    const added = Object.entries(generatedVault(200)).filter(([path]) => !(path in notes)).slice(0, 50);
+    for (const [path, text] of added) world.index(path, text);
+    expect(world.lane.stale).toBe(true);
+    const gate = holdingSlice();
+    gate.hold(3);
+    const relearning = world.lane.relearn(world.source(gate.slice));
+    await gate.paused();
+    world.lane.stop();
+    gate.release();
+    await relearning;
+    expect(world.lane.working).toBe(false);
+    expect(world.lane.current()).toBe(inUse);
+    // Stopped for good: nothing is learned again, however much changed.
+    expect(world.lane.stale).toBe(false);
+    await savedTo(world.lane, cache);
+    const saved: string[] = [];
+    for (const [name, part] of cache.parts) {
+      if (isNotesPartName(name)) saved.push(...((await readNotesPart(part, inUse.dimensions, inUse.meaningsId(), FINGERPRINT, NO_SLICES))?.notes.map((n) => n.path) ?? []));
+    }
+    expect(saved).toEqual(expect.arrayContaining(added.map(([path]) => path)));
+  });
+
+  it("a save under way when it is stopped writes all it took, as it would have unstopped", async () => {
+    const partsSaved = async (stopped: boolean) => {
+      const { lane, source } = laneWorld(notes);
+      await lane.learn(source());
+      const cache = new MemoryIndexCache();
+      const gate = holdingSlice();
+      gate.hold(2);
+      const saving = lane.save(cache, FINGERPRINT, gate.slice);
+      await gate.paused();
+      if (stopped) lane.stop();
+      gate.release();
+      await saving;
+      expect(lane.unsaved).toBe(false);
+      return [...cache.parts.keys()].sort();
+    };
+    const unstopped = await partsSaved(false);
+    expect(unstopped.filter(isNotesPartName).length).toBeGreaterThan(1);
+    expect(await partsSaved(true)).toEqual(unstopped);
+  });
+
+  it("counts no note of a folder renamed while it first learns as a change: the meanings are not learned again once ready", async () => {
+    const world = laneWorld(notes);
+    const gate = holdingSlice();
+    gate.hold(3);
+    const learning = world.lane.learn(world.source(gate.slice));
+    await gate.paused();
+    // 40 notes moved to another folder (the line is 50): each leaves its path and is new at another, as it was.
+    for (const path of Object.keys(notes).slice(0, 40)) {
+      const text = world.store.files.get(path)!.text;
+      world.remove(path);
+      world.index(`moved/${path}`, text);
+    }
+    gate.release();
+    await learning;
+    expect(world.lane.ready).toBe(true);
+    expect(world.lane.stale).toBe(false);
   });
 
   it("stays stopped: a reset or load after stop (a build ending after unload) learns nothing and reads no note", async () => {
