@@ -67,20 +67,29 @@ export function pinnedDns(lookupHost: ResolveHost = systemLookup, clock: Clock =
   return {
     async resolve(host, signal) {
       const addresses = await lookupHost(host, signal);
+      // An answer the guard will refuse is never pinned, nor does it unpin what was checked before:
+      // two pages of one site read at once, the second lookup answering 127.0.0.1 after the first
+      // answered a public address, swapped the loopback into the first page's pin between its check
+      // and its connection, which then reached this machine.
+      if (blockedAddress(addresses) !== undefined) return addresses;
       pins.delete(host);
       if (pins.size >= PINS_KEPT) pins.delete(pins.keys().next().value as string);
       pins.set(host, { addresses, until: monotonicReading(clock) + PIN_MS });
       return addresses;
     },
     async connectAddresses(host) {
-      const known = pinned(host);
-      if (known) return known;
-      const addresses = await lookupHost(host);
-      const blocked = addresses.find((a) => literalAddressRange(a)?.range);
-      if (blocked) throw new HttpFailure("network", `${host} resolves to ${blocked}, which is not a public address; the page was not fetched.`);
+      const addresses = pinned(host) ?? (await lookupHost(host));
+      // Pins hold public addresses only; checked again all the same, as the connection's last word.
+      const blocked = blockedAddress(addresses);
+      if (blocked !== undefined) throw new HttpFailure("network", `${host} resolves to ${blocked}, which is not a public address; the page was not fetched.`);
       return addresses;
     },
   };
+}
+
+/** The first address of a lookup's answer that is not a public one. */
+function blockedAddress(addresses: readonly string[]): string | undefined {
+  return addresses.find((a) => literalAddressRange(a)?.range);
 }
 
 function nonEmpty(host: string, addresses: string[]): string[] {

@@ -38,8 +38,7 @@ export type FetchRefusal =
   | { kind: "not_a_url"; url: string }
   | { kind: "scheme"; scheme: string }
   | { kind: "credentials" }
-  | { kind: "blocked_address"; host: string; address: string; range: BlockedRange; how: "literal" | "local_name" | "resolved" }
-  | { kind: "too_many_redirects"; limit: number };
+  | { kind: "blocked_address"; host: string; address: string; range: BlockedRange; how: "literal" | "local_name" | "resolved" };
 
 export interface FetchRefused {
   kind: "refused";
@@ -74,7 +73,12 @@ export interface GuardedGetRequest {
   clock?: Clock;
 }
 
-/** GET `url` through the guard, following redirects itself. Http failures are thrown as they come. */
+/**
+ * GET `url` through the guard, following redirects itself. Http failures are thrown as they come, and
+ * a site that keeps redirecting is one (`redirect`): it answered, each time, and nothing was refused —
+ * as requestUrl's loop on mobile is said. Called a refusal, it cost a promotion its note on desktop
+ * and in the CLI ("Nothing was saved") where mobile kept one with the excerpt (`redirect_loop`).
+ */
 export async function guardedGet(request: GuardedGetRequest, http: Http, guard: FetchGuardOptions = {}): Promise<FetchAnswered | FetchRefused> {
   const clock = request.clock ?? systemClock;
   const timeLeft = timeLimit(request, clock);
@@ -96,7 +100,7 @@ export async function guardedGet(request: GuardedGetRequest, http: Http, guard: 
     });
     const location = redirectLocation(response.status, response.headers["location"]);
     if (location === null) return { kind: "answered", response, url: target.url.href, redirects: hop };
-    if (hop >= MAX_REDIRECTS) return refused({ kind: "too_many_redirects", limit: MAX_REDIRECTS }, hop + 1, location);
+    if (hop >= MAX_REDIRECTS) throw new HttpFailure("redirect", `${hostOf(target.url.href, "The site")} kept redirecting (more than ${MAX_REDIRECTS} times); the page was given up on.`);
     current = resolveLocation(location, target.url);
   }
 }
@@ -206,8 +210,6 @@ export function refusalMessage(refusal: FetchRefusal, hop = 0): string {
       return `${where} is a ${refusal.scheme}: address; only http and https pages are fetched.`;
     case "credentials":
       return `${where} carries a user name or password; pages are fetched without credentials.`;
-    case "too_many_redirects":
-      return `The page redirected more than ${refusal.limit} times; it was given up on.`;
     case "blocked_address": {
       const target = refusal.how === "resolved" ? `${refusal.host}, which resolves to ${refusal.address}, ${BLOCKED_RANGE_WORDS[refusal.range]}` : `${refusal.host}, ${BLOCKED_RANGE_WORDS[refusal.range]}`;
       return `${hop > 0 ? "The page redirected to" : "The address is"} ${target}; pages on this device or a local network are never fetched.`;

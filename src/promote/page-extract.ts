@@ -10,6 +10,7 @@ import { errorMessage } from "../text/error-message";
 import { countWords } from "../text/word-count";
 import { guardedGet, type FetchAnswered, type FetchGuardOptions, type FetchRefusal } from "./fetch-guard";
 import { bodyStart, decodeBody, type DecodedPage } from "./page-charset";
+import { checkMarkupDepth } from "./page-depth";
 
 /** What an extractor (Defuddle) made of a page. Every field is untrusted page text. */
 export interface PageReading {
@@ -208,9 +209,9 @@ async function getPage(url: string, http: Http, options: FetchPageOptions & { ma
     if (!(error instanceof HttpFailure)) return unusable({ kind: "network" }, errorMessage(error));
     const kind = error.kind;
     if (kind === "aborted") return { kind: "cancelled" };
-    // A page's redirects are followed by the guard, which refuses more than it allows; a `redirect` failure
-    // is requestUrl's (mobile), which follows them itself and gives up on a loop: the site was reached, so
-    // it is no `network` problem ("the page could not be reached").
+    // A `redirect` failure is a site that kept redirecting — past the guard's five hops, or requestUrl's
+    // loop (mobile, which follows them itself): the site was reached, so it is no `network` problem
+    // ("the page could not be reached"), and every platform says it alike.
     return unusable({ kind: kind === "redirect" ? "redirect_loop" : kind }, error.message);
   }
 }
@@ -219,6 +220,8 @@ async function getPage(url: string, http: Http, options: FetchPageOptions & { ma
 export async function readPageHtml(decoded: DecodedPage, url: string, readPage: ReadPage): Promise<PageOutcome> {
   let reading: PageReading;
   try {
+    // Before any parser sees it: parsing markup nested a hundred thousand deep held the CLI for seconds.
+    checkMarkupDepth(decoded.html);
     reading = await readPage(decoded.html, url);
   } catch (error) {
     return unusable({ kind: "extract_failed" }, `The page could not be read (${errorMessage(error)}).`);

@@ -76,6 +76,28 @@ describe("DNS rebinding: public to the check, loopback to the connection", () =>
     expect(reached).toEqual([]);
   });
 
+  it("two pages of one name read at once: the second lookup's loopback answer never reaches the first page's connection", async () => {
+    // Both answers land in one turn of the event loop, as two answers to one attacker's DNS server can:
+    // the first public (checked, pinned), the second loopback (refused) before the first page connects.
+    dns = await fakeDnsServer({}); // not asked: the lookups below are scripted, but afterEach closes one
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const answers = [[PUBLIC], ["127.0.0.1"]];
+    const pinned = pinnedDns(async () => {
+      const addresses = answers.shift() ?? [];
+      await answered;
+      return addresses;
+    });
+    const http = createFetchHttp({ pageDns: pinned });
+    const both = Promise.all(["/first", "/second"].map((p) => fetchPage(`http://${NAME}:${port}${p}`, http, { resolve: pinned.resolve })));
+    answer();
+    const [first, second] = await both;
+    expect(second).toMatchObject({ kind: "refused", refusal: { kind: "blocked_address", how: "resolved", range: "loopback" } });
+    // The first page goes to the public address it was checked at (unreachable here), never to this machine.
+    expect(first).toBeInstanceOf(HttpFailure);
+    expect(reached).toEqual([]);
+  });
+
   it("the guard refuses a name whose first answer is already loopback, before any connection", async () => {
     const { pinned, http } = await pagePath({ [NAME]: ["127.0.0.1"] });
     const outcome = await fetchPage(`http://${NAME}:${port}/secret`, http, { resolve: pinned.resolve });

@@ -48,6 +48,22 @@ describe("pinnedDns: what the guard checked is what a page connection uses", () 
     expect(await dns.connectAddresses("rebind.example")).toEqual(["93.184.216.35"]);
   });
 
+  it("keeps the checked pin when a later lookup of the name answers an address that is not public", async () => {
+    const s = scripted([["93.184.216.34"], ["127.0.0.1"]]);
+    const dns = pinnedDns(s.lookupHost, s.clock);
+    await dns.resolve("rebind.example");
+    // The guard refuses this answer; it must not become what the first, checked fetch connects to.
+    expect(await dns.resolve("rebind.example")).toEqual(["127.0.0.1"]);
+    expect(await dns.connectAddresses("rebind.example")).toEqual(["93.184.216.34"]);
+  });
+
+  it("pins nothing of an answer that holds an address that is not public", async () => {
+    const s = scripted([["93.184.216.34", "10.0.0.7"], ["10.0.0.7"]]);
+    const dns = pinnedDns(s.lookupHost, s.clock);
+    await dns.resolve("rebind.example");
+    await expect(dns.connectAddresses("rebind.example")).rejects.toThrow("10.0.0.7, which is not a public address");
+  });
+
   it("lets a pin run out on time when the wall clock was set back an hour meanwhile", async () => {
     const s = scripted([["93.184.216.34"], ["127.0.0.1"]]);
     const clock = fakeClock();

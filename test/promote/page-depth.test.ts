@@ -4,8 +4,8 @@
 // extractor sees it, in both readers, and the refusal reads as a page that could not be read.
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodePageReader, parseHtmlDocument } from "../../src/cli/dom-parser";
-import { checkPageDepth, MAX_PAGE_DEPTH, PageTooDeep } from "../../src/promote/page-depth";
-import { readPageHtml } from "../../src/promote/page-extract";
+import { checkMarkupDepth, checkPageDepth, MAX_MARKUP_DEPTH, MAX_PAGE_DEPTH, PageTooDeep } from "../../src/promote/page-depth";
+import { readPageHtml, type ReadPage } from "../../src/promote/page-extract";
 
 const ARTICLE = `<article><h1>Kites</h1><p>${"Kites fly when the wind is steady and the line is kept taut by hand. ".repeat(8)}</p></article>`;
 
@@ -32,7 +32,7 @@ describe("a page nested too deep", () => {
 
   it("is refused by the CLI's reader before Defuddle runs, and reads as a page that could not be read", async () => {
     await expect(nodePageReader(nested(3_000), "https://deep.example/")).rejects.toBeInstanceOf(PageTooDeep);
-    const outcome = await readPageHtml({ html: nested(20_000), charset: "utf-8", warnings: [] }, "https://deep.example/", nodePageReader);
+    const outcome = await readPageHtml({ html: nested(900), charset: "utf-8", warnings: [] }, "https://deep.example/", nodePageReader);
     expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "extract_failed" } });
     expect(outcome.kind === "unusable" && outcome.message).toMatch(/nested more than 256 deep/);
   });
@@ -40,5 +40,62 @@ describe("a page nested too deep", () => {
   it("leaves an ordinary page to the reader", async () => {
     const reading = await nodePageReader(nested(40), "https://deep.example/");
     expect(reading.markdown).toContain("Kites fly when the wind is steady");
+  });
+});
+
+// Parsing is the cost itself: linkedom took seconds over 100,000 nested divs (a 500 kB page), in one
+// synchronous call no time limit interrupts, before the parsed page's depth could be checked.
+describe("markup nested too deep, before any parser sees it", () => {
+  const body = (inner: string) => `<!doctype html><html><head><title>Deep</title></head><body>${ARTICLE}${inner}</body></html>`;
+  const refused = (html: string) => () => checkMarkupDepth(html);
+
+  it("is refused without calling the reader, as a page that could not be read", async () => {
+    const pagesRead: string[] = [];
+    const reader: ReadPage = async (html, url) => {
+      pagesRead.push(url);
+      return nodePageReader(html, url);
+    };
+    const outcome = await readPageHtml({ html: body("<div>".repeat(100_000)), charset: "utf-8", warnings: [] }, "https://deep.example/", reader);
+    expect(pagesRead).toEqual([]);
+    expect(outcome).toMatchObject({ kind: "unusable", problem: { kind: "extract_failed" } });
+    expect(outcome.kind === "unusable" && outcome.message).toMatch(/nested more than 1,024 deep/);
+  });
+
+  it("counts what a parser nests: unclosed elements, `<div/>`, a quote or slash inside an unquoted value", () => {
+    const over = MAX_MARKUP_DEPTH + 1;
+    expect(refused(body("<div>".repeat(over)))).toThrow(PageTooDeep);
+    expect(refused(body("<b>a".repeat(over)))).toThrow(PageTooDeep);
+    expect(refused(body("<div/>".repeat(over)))).toThrow(PageTooDeep);
+    expect(refused(body(`<a b=x'>${"<div>".repeat(over)}`))).toThrow(PageTooDeep);
+    expect(refused(body(`<svg>${"<g a=/>".repeat(over)}</svg>`))).toThrow(PageTooDeep);
+    expect(refused(body(`<noscript>${"<div>".repeat(over)}</noscript>`))).toThrow(PageTooDeep);
+    // HTML again inside SVG, or after an SVG closed by its parent's end tag: `<div/>` opens a div there.
+    expect(refused(body(`<svg><foreignObject>${"<div/>".repeat(over)}`))).toThrow(PageTooDeep);
+    expect(refused(body(`<div><svg></div>${"<div/>".repeat(over)}`))).toThrow(PageTooDeep);
+  });
+
+  it("leaves alone an article a browser nests shallowly, however long", () => {
+    const many = 5 * MAX_MARKUP_DEPTH;
+    const page = body(
+      [
+        "<div>".repeat(MAX_PAGE_DEPTH - 2) + "</div>".repeat(MAX_PAGE_DEPTH - 2),
+        "<p>para".repeat(many),
+        `<ul>${"<li>item".repeat(many)}</ul>`,
+        `<table>${"<tr><td>a<td>b".repeat(many)}</table>`,
+        "<br><img src=a.png><hr/>".repeat(many),
+        `<svg>${"<path d='M0 0'/>".repeat(many)}</svg>`,
+        `<script>${"document.write('<div>');".repeat(many)}</script>`,
+        `<style>${"a>b{}".repeat(many)}</style>`,
+        `<!-- ${"<div>".repeat(many)} -->`,
+        `<a title="<div> > <div>" href=/x>link</a>`.repeat(many),
+      ].join(""),
+    );
+    expect(refused(page)).not.toThrow();
+  });
+
+  it("stops where the text ends inside a tag, a comment or a script, as a parser does", () => {
+    expect(refused(body(`<!-- ${"<div>".repeat(5_000)}`))).not.toThrow();
+    expect(refused(body(`<script>${"<div>".repeat(5_000)}`))).not.toThrow();
+    expect(refused(body(`<a title='${"<div>".repeat(5_000)}`))).not.toThrow();
   });
 });

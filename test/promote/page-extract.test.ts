@@ -69,6 +69,17 @@ describe("fetchAndReadPage", () => {
     expect(await fetchAndReadPage("https://x.example/a", http, echoReader)).toEqual({ kind: "unusable", problem: { kind: "redirect_loop" }, message: said });
   });
 
+  // The guard follows a page's redirects itself on desktop and in the CLI; past five it gave the loop up as
+  // a refusal, and a promotion then saved nothing where mobile kept a note with the page's excerpt.
+  it("a page that redirects past the guard's limit is a redirect loop there too, not a refused address", async () => {
+    const http = httpAnswering(async (req) => ({ status: 302, headers: { location: `${req.url}x` }, text: "" }));
+    expect(await fetchAndReadPage("https://x.example/a", http, echoReader)).toEqual({
+      kind: "unusable",
+      problem: { kind: "redirect_loop" },
+      message: "x.example kept redirecting (more than 5 times); the page was given up on.",
+    });
+  });
+
   it("treats a PDF as a PDF whether the header or the bytes say so", async () => {
     expect(await fetchAndReadPage("https://x.example/a", page({ headers: { "content-type": "application/pdf" }, text: "%PDF-1.4" }), echoReader)).toEqual({ kind: "pdf" });
     expect(await fetchAndReadPage("https://x.example/a", page({ headers: {}, text: "%PDF-1.4 ..." }), echoReader)).toEqual({ kind: "pdf" });

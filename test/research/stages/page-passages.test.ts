@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAnalyzer } from "../../../src/index/tokenize";
 import { planQuestion } from "../../../src/research/stages/plan";
-import { choosePassages, fuseBySimilarity, PASSAGE_WORDS, rankPassages, selectPassages, splitPassages, type ScoredPassage } from "../../../src/research/stages/page-passages";
+import { choosePassages, fuseBySimilarity, MAX_HEADING_CHARS, PASSAGE_WORDS, rankPassages, selectPassages, splitPassages, type ScoredPassage } from "../../../src/research/stages/page-passages";
 import { countWords } from "../../../src/text/word-count";
 
 const words = (n: number, word = "filler") => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(" ");
@@ -42,6 +42,19 @@ describe("splitPassages", () => {
       ["Compaction", "Tombstones and deleted text", "Offline devices"],
       ["Compaction", "Tuning"],
     ]);
+  });
+
+  // The heading path rides with every passage under it, outside the budget its text is held to: one
+  // 210,000-character heading went into the prompt, the trace note and --json beside each kept passage.
+  it("keeps a short start of an overlong heading in the path, and the passages' offsets exact", () => {
+    const page = `## ${"tombstone compaction ".repeat(10_000)}
+
+${"Quillsync keeps tombstones for thirty days. ".repeat(30)}`;
+    const [passage] = splitPassages(page);
+    expect(passage.heading_path).toHaveLength(1);
+    expect(passage.heading_path[0].length).toBeLessThanOrEqual(MAX_HEADING_CHARS);
+    expect(passage.heading_path[0]).toMatch(/^tombstone compaction tombstone .*…$/);
+    expect(page.slice(passage.start, passage.end)).toBe(passage.text);
   });
 
   it("gives offsets that slice the page text exactly, in page order", () => {
@@ -102,7 +115,7 @@ describe("splitPassages", () => {
     const heading = `## a${"\u2003".repeat(40_000)}x`;
     const pieces = splitPassages(`${heading}\n\nThe words under it.\n`);
     expect(pieces).toHaveLength(1);
-    expect(pieces[0].heading_path).toEqual([`a${"\u2003".repeat(40_000)}x`]);
+    expect(pieces[0].heading_path).toEqual(["a…"]);
   });
 
   it("gives nothing for an empty page", () => {
