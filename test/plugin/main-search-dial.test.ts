@@ -2,8 +2,8 @@
 // The plugin wired end to end for the search dial, against the stand-in embedding server on
 // 127.0.0.1 (requestUrl's stand-in forwards to it over a real socket): nothing is embedded before
 // the user agrees, then the vectors fill in the background with progress in the status bar, level 2
-// becomes ready and searches by meaning, every search lands in the query log in the plugin's data
-// folder (never a note), and the command clears it.
+// becomes ready and searches by meaning, every search lands in the query log in this device's
+// IndexedDB (never a note, nor a file in the vault's folder), and the command clears it.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
 import { App, notices, setRequestUrlHandler, Vault, type Plugin as StandInPlugin, type PluginManifest, type RequestUrlParam } from "../stubs/obsidian";
@@ -96,7 +96,12 @@ describe("the plugin's search dial", () => {
   });
 
   it("once agreed, embeds the indexed notes (trace notes left out) and level 2 finds a paraphrase", async () => {
-    const { app, plugin } = await startPlugin(settingsData(true));
+    const { app, plugin } = await startPlugin(settingsData(false));
+    // Agreed once the index is built, so the job has one run to tell of. Agreed at start-up, which of the
+    // build and the loading of the stored vectors ends first is up to the machine (the case below).
+    plugin.settings.search.embedding.consentedTo = `ollama@${server.base}`;
+    await plugin.saveSettings();
+    await settle(plugin);
     expect(server.embeddedTexts().join(" ")).toMatch(/puppy/);
     expect(server.embeddedTexts().join(" ")).not.toMatch(/research run/);
     expect(plugin.dialHost.readiness().map((r) => r.ready)).toEqual([true, true, true, false]);
@@ -112,6 +117,28 @@ describe("the plugin's search dial", () => {
     plugin.unload();
   });
 
+  // Fails today, on every run: src/plugin/embedding-keeper.ts takes the build's end, which its first run was
+  // waiting for, as a change made during that run, and runs again; the second run's "Embedded 0 notes; 3
+  // already up to date." is what the status then says. Make this an `it` with that fix.
+  it.fails("agreed at start-up, says how many notes it embedded when the index's build ends after the job began waiting for it", async () => {
+    const vault = new Vault("Garage");
+    for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);
+    const reads = holdNoteReads(vault);
+    const app = new App({ vault, appId: "garage-app" });
+    const plugin = new VaultResearchPlugin(app as unknown as ObsidianApp, manifest);
+    (plugin as unknown as StandInPlugin).storedData = settingsData(true);
+    plugin.load();
+    await until(() => plugin.searchDial !== undefined);
+    app.workspace.triggerLayoutReady();
+    // The backend is applied: the job's run has begun and waits for the index, whose build waits for its reads.
+    await plugin.searchDial.embedding.applySettings();
+    reads.release();
+    await settle(plugin);
+    expect(server.embeddedTexts().filter((text) => text.includes("puppy"))).toHaveLength(1);
+    expect(plugin.dialHost.embeddingStatus()).toMatch(/^Embedded 3 notes/);
+    plugin.unload();
+  });
+
   it("after a restart, the vectors come back from IndexedDB and nothing is embedded again", async () => {
     const first = await startPlugin(settingsData(true));
     expect(server.embedCalls.length).toBeGreaterThan(0);
@@ -119,9 +146,6 @@ describe("the plugin's search dial", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     server.embedCalls.length = 0;
     const { plugin } = await startPlugin(settingsData(true));
-    // The job starts once the index is built, which on a busy machine can be after startPlugin's
-    // settling: wait for it to have said how it ended, then look at what it sent.
-    await until(() => /^Embedded /.test(plugin.dialHost.embeddingStatus() ?? ""));
     // Only the model's fingerprint is asked for, to be sure the vectors are still its own.
     expect(server.embeddedTexts().length).toBeGreaterThan(0);
     expect(server.embeddedTexts().every((text) => text === FINGERPRINT_TEXT)).toBe(true);
@@ -169,8 +193,10 @@ describe("the plugin's search dial", () => {
     plugin.settings.search.embedding.baseUrl = "http://127.0.0.1:9/";
     await plugin.saveSettings();
     await settle(plugin);
-    await vault.modify(vault.getFileByPath("Pets/Dogs.md")!, "# Dogs\n\nA canine likes the river.\n");
-    await new Promise((resolve) => setTimeout(resolve, 1700));
+    const edited = "# Dogs\n\nA canine likes the river.\n";
+    await vault.modify(vault.getFileByPath("Pets/Dogs.md")!, edited);
+    // The edit reaches the index after its quiet time, and only then would the vectors follow it.
+    await until(() => plugin.index.note("Pets/Dogs.md")?.size === edited.length);
     await settle(plugin);
     expect(requests).toEqual([]);
     expect(plugin.dialHost.readiness()[1].ready).toBe(false);
@@ -230,7 +256,7 @@ describe("the plugin's search dial", () => {
   it("a research run searches the vault at the panel's level and leaves one line in the query log", async () => {
     const data = settingsData(true);
     data.search.researchLevel = 2;
-    const { vault, plugin } = await startPlugin(data);
+    const { plugin } = await startPlugin(data);
     const host = (plugin as unknown as { researchHost(): ResearchPanelHost }).researchHost();
     const prepared = await host.prepareRun();
     if (!prepared.ok) throw new Error(prepared.problem.message);
@@ -275,12 +301,28 @@ describe("the plugin's search dial", () => {
   });
 });
 
-/** Lets the index build and the embedding job finish. */
+/**
+ * Lets the index build and the embedding job finish, waiting on each, never on time: three short
+ * pauses ended before a busy machine had loaded the stored vectors, when no run had begun to wait for.
+ */
 async function settle(plugin: VaultResearchPlugin): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await plugin.searchDial.embedding.idle();
-  }
+  // The build's end may start a run: it goes first.
+  await (plugin as unknown as { keeper: { ready(): Promise<void> } }).keeper.ready();
+  // Settings are applied one call after another: this one is over once those the start or a save began are.
+  await plugin.searchDial.embedding.applySettings();
+  await plugin.searchDial.embedding.idle();
+}
+
+/** Holds every note read (the index's build, the embedding job's) until released. */
+function holdNoteReads(vault: Vault): { release: () => void } {
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const read = vault.cachedRead.bind(vault);
+  vault.cachedRead = async (file) => {
+    await released;
+    return read(file);
+  };
+  return { release };
 }
 
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
