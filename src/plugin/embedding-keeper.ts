@@ -212,8 +212,11 @@ export class EmbeddingKeeper {
   /** Runs the job, and again while notes changed during the run. */
   private async runUntilCurrent(active: ActiveBackend): Promise<void> {
     do {
-      this.again = false;
       const files = await this.deps.indexFiles();
+      // Cleared once the list is taken, not before the wait for it: the build's end, while this run
+      // waited for it, said the notes changed, and a second run said "Embedded 0 notes" over this one's words.
+      // A change told before the list was taken is in it.
+      this.again = false;
       if (this.active !== active || this.disposed) return;
       const outcome = await this.runJob(active, files);
       if (outcome.state !== "done") return this.noteAskedWait(outcome);
