@@ -7,6 +7,7 @@ import {
   DEFAULT_TEMPERATURE,
   ModelError,
   reportedModelName,
+  toolCallReply,
   withinLengthLimit,
   type ChatModel,
   type ChatRequest,
@@ -71,6 +72,8 @@ export function parseAnthropicMessage(body: unknown, configuredModel: string): C
   const text = body.content
     .map((block) => (isRecord(block) && block.type === "text" && typeof block.text === "string" ? block.text : ""))
     .join("");
+  const toolUse: unknown = body.content.find((block) => isRecord(block) && block.type === "tool_use");
+  if (text.trim() === "" && isRecord(toolUse)) throw toolCallReply("Anthropic", toolUse.name);
   const usage = isRecord(body.usage)
     ? { inputTokens: numberOr(body.usage.input_tokens), outputTokens: numberOr(body.usage.output_tokens) }
     : undefined;

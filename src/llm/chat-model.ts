@@ -123,5 +123,16 @@ export function reportedModelName(reported: unknown, configured: string): string
   return oneShortLine ? name : configured;
 }
 
+/**
+ * A reply that is a call to a tool and holds no text. No tool is ever offered, yet a server (or a
+ * model trained to reach for one) may answer so: "sent an empty answer" hid why. The tool is named
+ * only when its name has the shape APIs give one (letters, figures, `_`, `-`, 64 at most), whole:
+ * cut, a name could end in a key's first characters inside the sentence, where no scrubber looks.
+ */
+export function toolCallReply(serverName: string, tool: unknown): ModelError {
+  const named = typeof tool === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(tool) ? ` (${tool})` : "";
+  return new ModelError("parse", `${serverName} answered with a call to a tool${named} instead of text; no tool was offered.`);
+}
+
 export const DEFAULT_TEMPERATURE = 0.2;
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

@@ -8,6 +8,7 @@ import {
   DEFAULT_TEMPERATURE,
   ModelError,
   reportedModelName,
+  toolCallReply,
   withinLengthLimit,
   type ChatModel,
   type ChatRequest,
@@ -146,6 +147,8 @@ export function parseChatCompletion(body: unknown, configuredModel: string, serv
     throw new ModelError("http", `${serverName} reported an error: ${serverSaid(openAiErrorMessage({ error: choice.error }) ?? "unknown error")}`);
   }
   const raw = textOfChoice(choice);
+  const tool = calledTool(choice);
+  if ((raw === undefined || raw.trim() === "") && tool !== null) throw toolCallReply(serverName, tool);
   if (raw === undefined) throw new ModelError("parse", `${serverName} sent a choice without message text.`);
   const text = withoutThinking(raw);
   const usage = isRecord(body.usage)
@@ -178,6 +181,18 @@ function textOfChoice(choice: Record<string, unknown>): string | undefined {
   // Legacy completion shape some llama.cpp builds still use.
   if (typeof choice.text === "string") return choice.text;
   return undefined;
+}
+
+/** The tool a choice calls (its name, or undefined unnamed): `tool_calls`, or the older `function_call`; null when it calls none. */
+function calledTool(choice: Record<string, unknown>): unknown {
+  const message = choice.message;
+  if (!isRecord(message)) return null;
+  const calls = message.tool_calls;
+  if (Array.isArray(calls) && calls.length > 0) {
+    const first: unknown = calls[0];
+    return isRecord(first) && isRecord(first.function) ? first.function.name : undefined;
+  }
+  return isRecord(message.function_call) ? message.function_call.name : null;
 }
 
 const THINK_OPEN = "<think>";

@@ -4,7 +4,7 @@
 // adapters.
 import { DeadlineMissed, withDeadline } from "../deadline";
 import { HttpFailure, systemClock, type Clock, type Http, type HttpResponse } from "../ports";
-import { secretScrubber } from "../text/secret-scrub";
+import { isCredential, secretScrubber } from "../text/secret-scrub";
 import { ModelError, type ModelErrorReason } from "./chat-model";
 import { retryAfterHeaderMs } from "../text/retry-after";
 
@@ -153,17 +153,22 @@ function reasonOfStatus(status: number, detail: string, types: string[]): ModelE
 }
 
 /**
- * Runs an adapter's reading of a 2xx body with its errors scrubbed: a server may put an error, and
- * the key it refused, inside a 200 answer, and the reader quotes what the server said.
+ * Runs an adapter's reading of a 2xx body with the key out of what it gives, error or answer: a
+ * server may put an error, and the key it refused, inside a 200 answer, and the reader quotes what
+ * the server said; and a server may echo the key it was sent in the answer or as the model's name,
+ * which the settings tab's "Test connection" showed ("Connected to sk-… in 40 ms.").
  */
 export function readScrubbed<T>(read: () => T, secrets: string[]): T {
+  let answer: T;
   try {
-    return read();
+    answer = read();
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     const clean = scrub(error.message, secrets);
     throw clean === error.message ? error : new ModelError(error.kind, clean, error.details);
   }
+  // A local server's placeholder (`ollama`) is no credential: taken out of an answer, it took the answer's own words.
+  return secretScrubber(secrets.filter(isCredential)).value(answer);
 }
 
 /** Removes secrets, and anything shaped like a bearer token, from text bound for a message. */

@@ -20,6 +20,12 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
   const timeoutMs = options.timeoutMs ?? 30_000;
   // On the monotonic reading: the wall clock set back during the call read "in -3599200 ms".
   const started = monotonicReading(clock);
+  // Aborted when the test ends, answered or not: a server that drips its answer past the deadline
+  // was otherwise kept answering, for the model's own time limit, a test that had said "No answer".
+  const call = new AbortController();
+  const onCancel = () => call.abort();
+  if (options.signal?.aborted) call.abort();
+  else options.signal?.addEventListener("abort", onCancel, { once: true });
   try {
     const response = await withDeadline(
       model.complete({
@@ -28,7 +34,7 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
         // Reasoning models think before replying; a handful of tokens would end in an empty reply.
         maxTokens: 64,
         temperature: 0,
-        signal: options.signal,
+        signal: call.signal,
       }),
       { clock, ms: timeoutMs },
     );
@@ -45,6 +51,9 @@ export async function testConnection(model: ChatModel, options: ConnectionTestOp
     const ms = Math.round(monotonicReading(clock) - started);
     const modelError = asModelError(error, timeoutMs);
     return { ok: false, ms, error: modelError, message: `Could not use ${model.name}: ${modelError.message}` };
+  } finally {
+    call.abort();
+    options.signal?.removeEventListener("abort", onCancel);
   }
 }
 

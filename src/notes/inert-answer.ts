@@ -14,6 +14,7 @@
 // answer inserted into a user's note sits under the user's headings, not beside them.
 
 import { BacktickRuns } from "../text/backtick-runs";
+import { removeBidiControls, removeControlChars } from "../text/control-chars";
 import { fenceLine as readFenceLine, isCloserOf, opensBlock, type FenceLine } from "../text/code-fences";
 import { CONTAINER_MARKERS, columnsOfIndent, escapeMarkdownText } from "./markdown-escape";
 
@@ -56,12 +57,25 @@ function closingRun(line: string, fenceIndent: string): FenceLine | null {
 /** A line separator or paragraph separator: some readers break a line there, so a fence line holding one is shown as text. */
 const LINE_SEPARATOR = /[\u2028\u2029]/;
 
+/**
+ * The answer without control characters, terminal escape sequences (payload and all) and bidi
+ * controls, as the escaper leaves every other text of a note: a model (or a page it quoted) wrote
+ * an OSC 52 clipboard write into the trace note, which `cat` or `grep` in a terminal then obeyed.
+ * A form feed and a vertical tab stay: markdown reads them as white space, as the fences below do.
+ */
+function withoutControls(text: string): string {
+  return text
+    .split(/([\f\v])/)
+    .map((part, i) => (i % 2 === 1 ? part : removeBidiControls(removeControlChars(part, true))))
+    .join("");
+}
+
 export function inertAnswerMarkdown(markdown: string): string {
   const out: string[] = [];
   /** The open fence: its backticks or tildes, and the spaces it was indented by. */
   let fence: { marker: string; indent: string } | null = null;
   let afterText = false;
-  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const lines = withoutControls(markdown.replace(/\r\n?/g, "\n")).split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const fenceLine = readFenceLine(line);
@@ -212,6 +226,16 @@ function inertChar(ch: string, before: string, next: string): string {
 function inertCodeSpan(span: string, inner: string): string {
   if (/^\s*\$?=/.test(inner) || /^\s*(?:INPUT|VIEW|BUTTON|VIEW_EMBED|BIND)\[/i.test(inner)) return escapeMarkdownText(span);
   return inertCode(span);
+}
+
+/**
+ * `code` as a code span of its own (its backticks taken out), by the rule above: the trace note's
+ * "Written by `llama3.1:8b`", where a server names its model as it likes — `$= dv.el(…)` was
+ * Dataview JavaScript run as the note opened.
+ */
+export function inertCodeSpanOf(code: string): string {
+  const inner = code.replace(/`/g, "");
+  return inertCodeSpan(`\`${inner}\``, inner);
 }
 
 /** Templater runs `<% … %>` wherever it stands in a new file, code included: the tag is broken. */

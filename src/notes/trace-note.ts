@@ -13,7 +13,7 @@ import { oneLine } from "../text/one-line";
 import { roundTo } from "../text/numbers";
 import { asSentence } from "../text/sentence-ends";
 import { freeNotePath, notePathIn, noteFileName } from "./file-names";
-import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown } from "./inert-answer";
+import { CITATION_BRACKET, citationKeys, inertAnswerMarkdown, inertCodeSpanOf } from "./inert-answer";
 import { escapeMarkdownText, plainLine, quoteLines } from "./markdown-escape";
 import { linkableHeading, webLink, wikilink } from "./note-links";
 import { recordingsIn, replayedWebFolder, SAMPLE_RESPONSES_TITLE, sampleProperties } from "./recorded-sample";
@@ -122,7 +122,7 @@ function answerSection(trace: ResearchTrace): string {
 function answerFooter(answer: NonNullable<ResearchTrace["answer"]>): string {
   const cites = citesAnything(answer.text);
   const extractive = cites ? "Evidence brief quoted from the evidence; no model wrote it." : "Evidence brief; no model wrote it.";
-  const by = answer.kind === "extractive" ? extractive : `Written by ${answer.model ? `\`${modelName(answer.model)}\`` : "a model"}.`;
+  const by = answer.kind === "extractive" ? extractive : `Written by ${answer.model ? modelName(answer.model) : "a model"}.`;
   if (!answer.verified) return `${by} Citations not verified.`;
   return `${by} ${cites ? "Citations verified." : "It cites no source, so there was no citation to check."}`;
 }
@@ -412,10 +412,11 @@ function localStamp(iso: string): string {
 
 /**
  * The model's name as the server reported it, in a code span: one line (a blank line would end
- * the span and free what follows), no backtick, and no `<%` (Templater reads code too).
+ * the span and free what follows), no backtick, no `<%` (Templater reads code too), and as text
+ * when it is code a plugin runs (`$= dv.el(…)`: Dataview ran it as the note opened).
  */
 function modelName(model: string): string {
-  return oneLine(model).replace(/`/g, "").replace(/<%/g, "< %");
+  return inertCodeSpanOf(oneLine(model));
 }
 
 function tableCell(text: string): string {

@@ -30,6 +30,7 @@ import { secondLocalPass } from "./stages/second-local-pass";
 import { buildOutsideEvidence, type DedupeDecision, type OutsideEvidence } from "./stages/outside-evidence";
 import { buildSynthesisPrompt, type SynthesisPrompt } from "./stages/synthesis-prompt";
 import { synthesizeAnswer } from "./stages/synthesize";
+import { learnModelSecrets } from "./trace-recorder";
 import { finishWithTrace } from "./stages/trace";
 import type { ResearchDeps, ResearchRequest, ResearchResult } from "./types";
 
@@ -44,6 +45,8 @@ export async function runResearch(request: ResearchRequest, deps: ResearchDeps):
   try {
     await planStage(run);
     const searched = await localRetrievalStage(run);
+    // The judge's levers call the model before synthesis does: a server echoing its key there must not get it into a progress line or the result.
+    if (wantsModelCheck(run)) await learnModelSecrets(run.recorder, run.deps.secrets);
     const decided = await judgeStage(run, searched, await secondLocalPass(run, searched));
     if (wantsModelCheck(run)) await modelCheckStage(run, decided);
     if (await externalPolicyStage(run)) await lookOutside(run);

@@ -1,19 +1,44 @@
 // The JSON a chat model's reply holds, when asked for JSON only: the one home of that rule (the
 // judge's model check and the reranker had a copy each, and one refused what the other took).
 // Models wrap their JSON in a fence even when told not to, as ```json or ~~~, on one line or
-// several, with CRLF line ends, a sentence before it or a remark after it. Bare JSON with prose
-// around it is not taken: nothing marks where it starts or ends.
+// several, with CRLF line ends, a sentence before it or a remark after it. A reply that starts with
+// JSON ends it where its first value closes. JSON after prose is not taken: nothing marks its start.
 import { closesFence, fenceLine, fenceOpening, type FenceLine } from "./code-fences";
 
 /**
- * The reply trimmed when it starts as JSON does (`{` or `[`), else the code of the first fenced
- * block in it (closed or not, its language whatever it says), else the reply trimmed: the caller's
- * JSON.parse then says what is wrong. Read in one pass over the lines, whatever the reply holds.
+ * When the reply starts as JSON does (`{` or `[`), its first value (a remark after it left out), or
+ * the reply trimmed when that value never closes; else the code of the first fenced block in it
+ * (closed or not, its language whatever it says), else the reply trimmed: the caller's JSON.parse
+ * then says what is wrong. Read in one pass over the lines, whatever the reply holds.
  */
 export function jsonInModelReply(reply: string): string {
   const trimmed = reply.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return trimmed;
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return firstValue(trimmed) ?? trimmed;
   return oneLineFence(trimmed) ?? firstFencedCode(trimmed) ?? trimmed;
+}
+
+/**
+ * The JSON value `text` starts with, up to the bracket that closes it (brackets inside strings not
+ * counted); null when none does. A model told to send JSON alone adds "Let me know if…" after it:
+ * the check called the whole reply "not JSON" and threw a good verdict away.
+ */
+function firstValue(text: string): string | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if ((c === "}" || c === "]") && --depth === 0) {
+      return text.slice(0, i + 1);
+    }
+  }
+  return null;
 }
 
 /** What a fence opened and closed on one line holds (```json {"order": [2]}```), its language taken off; null when the text is not such a line. */

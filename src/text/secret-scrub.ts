@@ -7,7 +7,8 @@
 // key); percent-encoded in a URL; base64-encoded (a Basic auth header, a data: URL). Escaping and
 // percent-encoding may be applied to some characters only, so those two are matched character by
 // character, in either case (a server may echo a key lower-cased); base64 is matched at each of the
-// three byte alignments a key can start at.
+// three byte alignments a key can start at. And with what no reader sees inside it (a BEL, a colour
+// code, a zero-width space, a markdown escape), which an output strips or hides to show it whole.
 import { CUT_MARK } from "./cut-text";
 
 /** What a secret is replaced by, in every form. */
@@ -25,6 +26,108 @@ export const KEY_HIDDEN = "[key hidden]";
  * and scrubbed the field names a reader then looked for (the CLI stopped on `text`). Left alone.
  */
 const MIN_HIDDEN_KEY = 4;
+
+// ── a secret with what no reader sees inside it ──────────────────────────────────────────────
+
+/**
+ * `text` with each secret it shows once what no reader sees is out of it redacted, that unseen part
+ * with it. A model server put a BEL, a colour code or a zero-width space inside the key it echoed:
+ * the pattern missed it, then the CLI's terminal sanitiser took the BEL out and printed the key whole,
+ * and a note or the panel showed it with the space unseen. The pattern runs once more over the text
+ * as seen (one pass to build it, `unseenEnd`), so no backtracking over what hides a key can freeze it.
+ */
+function redactAsSeen(text: string, pattern: RegExp, mark: string): string {
+  if (!mayHide(text)) return text;
+  let seen = "";
+  const from: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const end = unseenEnd(text, i);
+    if (end > i) {
+      i = end;
+      continue;
+    }
+    seen += text[i];
+    from.push(i++);
+  }
+  let out = "";
+  let copied = 0;
+  for (const match of seen.matchAll(pattern)) {
+    const start = from[match.index];
+    const last = from[match.index + match[0].length - 1];
+    out += text.slice(copied, start) + mark;
+    copied = last + 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Control characters but tab and line feed (a terminal is sent none; a carriage return alone goes
+ * too), soft hyphen, zero-width spaces and joiners, bidi controls, invisible operators, variation
+ * selectors, fillers, the byte order mark: [first, last] code units. A line break or a space is
+ * seen: it keeps two parts apart. Ranges, not a regex: the linter rightly distrusts control ranges there.
+ */
+const UNSEEN_RANGES: readonly (readonly [number, number])[] = [
+  [0x00, 0x08], [0x0b, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160],
+  [0x17b4, 0x17b5], [0x180b, 0x180f], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164],
+  [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+];
+
+function isUnseen(code: number): boolean {
+  if (code >= 0x20 && code < 0x7f) return false;
+  return UNSEEN_RANGES.some(([first, last]) => code >= first && code <= last);
+}
+
+/** Whether some character of `text` may hide part of a key (ESC is one of them, and a tag character's first half). */
+function mayHide(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isUnseen(code) || code === TAG_HIGH) return true;
+  }
+  return false;
+}
+
+/** Tag characters (U+E0000–U+E007F): this high surrogate, then one of these low ones. */
+const TAG_HIGH = 0xdb40;
+const TAG_LOW: readonly [number, number] = [0xdc00, 0xdc7f];
+
+/**
+ * Where what no reader sees, starting at `i`, ends (`i` when it is seen): an unseen character, a
+ * tag character (U+E0000 block, two UTF-16 units), or a terminal's escape sequence with what it
+ * carries, as the CLI's sanitiser removes it whole (`text/control-chars.ts`): a CSI to its final
+ * byte, a control string (OSC, DCS…) to BEL or ST, a short escape to its final character.
+ */
+function unseenEnd(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code === 0x1b) return escapeEnd(text, i);
+  if (code === TAG_HIGH && isByteIn(text, i + 1, ...TAG_LOW)) return i + 2;
+  return isUnseen(code) ? i + 1 : i;
+}
+
+function escapeEnd(text: string, esc: number): number {
+  const kind = text[esc + 1] ?? "";
+  let j = esc + 2;
+  if (kind === "[") {
+    while (j < text.length && !isByteIn(text, j, 0x40, 0x7e)) j++;
+    return Math.min(j + 1, text.length);
+  }
+  if ("]PX^_".includes(kind) && kind !== "") {
+    for (; j < text.length; j++) {
+      const code = text.charCodeAt(j);
+      if (code === 0x07 || code === 0x9c) return j + 1;
+      if (code === 0x1b) return text[j + 1] === "\\" ? j + 2 : j;
+    }
+    return text.length;
+  }
+  j = esc + 1;
+  while (j < text.length && isByteIn(text, j, 0x20, 0x2f)) j++;
+  return j < text.length && isByteIn(text, j, 0x30, 0x7e) ? j + 1 : esc + 1;
+}
+
+/** Whether the code unit at `i` is within [low, high] (false past the end). */
+function isByteIn(text: string, i: number, low: number, high: number): boolean {
+  const code = text.charCodeAt(i);
+  return code >= low && code <= high;
+}
 
 /** A cut string may end with the start of a secret; prefixes this long or longer are redacted too. */
 const MIN_SECRET_PREFIX = 6;
@@ -63,7 +166,7 @@ export function secretScrubber(secrets: Iterable<string | null | undefined>, opt
   if (known.length === 0) return { empty: true, text: (t) => t, value: (v) => v };
   const mark = options.mark ?? REDACTED;
   const pattern = new RegExp(known.flatMap(secretForms).join("|"), "g");
-  const text = (input: string): string => redactCutPrefix(input.replace(pattern, mark), known, mark);
+  const text = (input: string): string => redactCutPrefix(redactAsSeen(input.replace(pattern, mark), pattern, mark), known, mark);
   return { empty: false, text, value: (v) => scrubValue(v, text) as typeof v };
 }
 
@@ -141,6 +244,8 @@ function characterForms(character: string): string {
     const shortEscape = JSON_SHORT_ESCAPES[c];
     return [
       escapeRegExp(c),
+      // A markdown escape (`sk\-proj`): a rendered note or the panel shows the character alone.
+      ...(MARKDOWN_ESCAPABLE.test(c) ? [`\\\\${escapeRegExp(c)}`] : []),
       units.map((u) => `\\\\u${hexPattern(u, 4)}`).join(""),
       ...(shortEscape ? [escapeRegExp(shortEscape)] : []),
       Array.from(encoder.encode(c), (byte) => `%${hexPattern(byte, 2)}`).join(""),
@@ -148,6 +253,9 @@ function characterForms(character: string): string {
   });
   return `(?:${forms.join("|")})`;
 }
+
+/** ASCII punctuation, which markdown lets a backslash escape. */
+const MARKDOWN_ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 
 const JSON_SHORT_ESCAPES: Record<string, string> = { "/": "\\/", '"': '\\"', "\\": "\\\\" };
 

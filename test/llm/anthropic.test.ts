@@ -39,6 +39,11 @@ describe("Anthropic model", () => {
     });
   });
 
+  it("says a reply that is a call to a tool, with no text, is one: no tool is offered", () => {
+    const body = { ...message(""), content: [{ type: "tool_use", id: "t1", name: "search_web", input: {} }], stop_reason: "tool_use" };
+    expect(() => parseAnthropicMessage(body, "m")).toThrow(new ModelError("parse", "Anthropic answered with a call to a tool (search_web) instead of text; no tool was offered."));
+  });
+
   it("joins text blocks and skips thinking blocks", () => {
     const body = { ...message(""), content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "A" }, { type: "text", text: "B" }] };
     expect(parseAnthropicMessage(body, "m").text).toBe("AB");

@@ -108,6 +108,15 @@ describe("OpenAI-compatible model", () => {
     expect(parseChatCompletion(completion(about), "m").text).toBe(about);
   });
 
+  // No tool is ever offered: a server that answers with a call to one anyway sent no answer, and "sent an empty answer" hid why.
+  it("says a reply that is a call to a tool, with no text, is one", () => {
+    const toolCall = { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ type: "function", function: { name: "search_web", arguments: "{}" } }] }, finish_reason: "tool_calls" }] };
+    expect(() => parseChatCompletion(toolCall, "m", "the model server at http://127.0.0.1:1")).toThrow(new ModelError("parse", "the model server at http://127.0.0.1:1 answered with a call to a tool (search_web) instead of text; no tool was offered."));
+    // With text beside it, the text is the answer.
+    const withText = { choices: [{ message: { content: "Answer [src:1111111111].", tool_calls: [{ type: "function", function: { name: "x" } }] } }] };
+    expect(parseChatCompletion(withText, "m").text).toBe("Answer [src:1111111111].");
+  });
+
   it("treats a reasoning model's null content as an empty answer", () => {
     expect(parseChatCompletion(completion(null), "m").text).toBe("");
   });

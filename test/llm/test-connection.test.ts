@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testConnection } from "../../src/llm/test-connection";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
+import { anthropicModel } from "../../src/llm/anthropic";
 import { ModelError, type ChatModel } from "../../src/llm/chat-model";
 import { systemClock, type Clock } from "../../src/ports";
 import { fakeHttp, json } from "./fake-http";
@@ -53,5 +54,43 @@ describe("testConnection", () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toEqual(expect.any(ModelError));
     if (!result.ok) expect(result.error.kind).toBe("timeout");
+  });
+
+  it("does not show the key a server reports as its model's name or says in its reply", async () => {
+    const key = "sk-proj-echoedBack7Hq2Wz9Lm4";
+    const openAi = fakeHttp((req) => {
+      const sent = (req.headers?.authorization ?? "").replace(/^Bearer /, "");
+      return json(200, { model: sent, choices: [{ message: { content: `ok ${sent}` } }] });
+    });
+    const anthropic = fakeHttp((req) => json(200, { type: "message", model: req.headers?.["x-api-key"], content: [{ type: "text", text: `ok ${req.headers?.["x-api-key"]}` }] }));
+    for (const model of [openAiCompatibleModel({ http: openAi, model: "m", apiKey: key }), anthropicModel({ http: anthropic, model: "m", apiKey: key })]) {
+      const result = await testConnection(model);
+      expect(result.ok).toBe(true);
+      // The server did echo it: the test would pass for a server that said nothing.
+      expect(JSON.stringify(result)).toContain("[redacted]");
+      expect(JSON.stringify(result)).not.toContain(key);
+    }
+  });
+
+  it("leaves a local server's placeholder key (`ollama`) in the reply: it is no credential, and the reply's own words", async () => {
+    const http = fakeHttp(() => json(200, { model: "ollama/llama3", choices: [{ message: { content: "ok, ollama here" } }] }));
+    const result = await testConnection(openAiCompatibleModel({ http, model: "llama3", apiKey: "ollama" }));
+    expect(result).toMatchObject({ ok: true, model: "ollama/llama3", reply: "ok, ollama here" });
+  });
+
+  it("gives up on the call it timed out, so a server that never finishes is not left answering a test no one waits for", async () => {
+    let seen: AbortSignal | undefined;
+    const model: ChatModel = {
+      name: "openai:slow",
+      complete: (req) => {
+        seen = req.signal;
+        return new Promise(() => {});
+      },
+    };
+    // The deadline's timer ends at once: the call never answered.
+    const clock: Clock = { now: () => 0, sleep: () => Promise.resolve() };
+    const result = await testConnection(model, { clock, timeoutMs: 30_000 });
+    expect(result).toMatchObject({ ok: false, error: { kind: "timeout" } });
+    expect(seen?.aborted).toBe(true);
   });
 });

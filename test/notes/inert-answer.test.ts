@@ -131,6 +131,11 @@ describe("inertAnswerMarkdown", () => {
     expect(inertAnswerMarkdown("1. Run:\n   ```bash\n   npm i\n   ```\n2. Done")).toBe("1. Run:\n   ```\n   npm i\n   ```\n2. Done");
   });
 
+  it("writes no terminal escape or control character a model put in its answer, in prose or code, as the note's other text has none", () => {
+    const answer = "Done \u001b]52;c;ZXZpbA==\u0007[src:0123456789]\u001b[2J.\n\n```\nx()\u0007\u009b31m\n```\n\u202eevil";
+    expect(inertAnswerMarkdown(answer)).toBe("Done [src:0123456789].\n\n```\nx()31m\n```\nevil");
+  });
+
   it("ends its code where every reader does: a closer followed by a no-break space or a form feed is none, and is not left open to swallow the note's sections", () => {
     for (const after of ["\u00a0", "\f", "\u2003", "\v"]) {
       const answer = `Run this:\n\n\`\`\`js\nx()\n\`\`\`${after}\nDone [src:0123456789].`;

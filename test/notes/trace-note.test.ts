@@ -419,6 +419,19 @@ function twoQueryTrace(cues = ["latest"], wait: Record<string, unknown> = { rate
   return rec.finish("enough_evidence", packOf(question, plan(question, ["automerge", "release"], cues, queries), [], [braveBlog]));
 }
 
+describe("the model's name a server reported", () => {
+  // It stands in a code span ("Written by `llama3.1:8b`"), and a server names its model as it likes.
+  it("is shown as text when it is code a plugin runs where the note is read (Dataview, Meta Bind), else as code", () => {
+    for (const model of ["$= dv.el('p', app.vault.adapter.basePath)", " = this.file.name", "INPUT[text:x]", "VIEW[{x}]"]) {
+      const note = visiblePart(renderTraceNote({ ...outsideTrace(), answer: { text: "An answer.", kind: "model", verified: false, model } }));
+      expect(note, model).toContain("Written by ");
+      expect(note, model).not.toMatch(/(?<!\\)`\s*(?:\$?=|INPUT\[|VIEW\[)/);
+    }
+    const plain = visiblePart(renderTraceNote({ ...outsideTrace(), answer: { text: "An answer.", kind: "model", verified: false, model: "llama3.1:8b" } }));
+    expect(plain).toContain("Written by `llama3.1:8b`.");
+  });
+});
+
 describe("where each query sent came from, and a source's rate wait", () => {
   it("says under Queries sent each query's origin: as typed, or the keywords with the year added and why", () => {
     const outside = section(renderTraceNote(twoQueryTrace()), "## Outside vault", "**Outside vault ·");

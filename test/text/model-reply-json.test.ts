@@ -23,6 +23,16 @@ describe("jsonInModelReply", () => {
     expect(jsonInModelReply(`Here is the order:\n\n\`\`\`json\n${ORDER}\n\`\`\`\n\nResult 2 answers the question best.`)).toBe(ORDER);
   });
 
+  // Local models add a line after the JSON they were told to send alone: the check said "not JSON; it starts: {"verdict"…".
+  it("takes a reply that starts with JSON up to where its value closes, a remark after it left out", () => {
+    expect(jsonInModelReply(`${ORDER}\n\nLet me know if you need more.`)).toBe(ORDER);
+    expect(jsonInModelReply('{"reason": "a } and a \\" in it", "missing": ["]"]} Hope this helps {')).toBe('{"reason": "a } and a \\" in it", "missing": ["]"]}');
+    expect(jsonInModelReply("[1, [2]] and more")).toBe("[1, [2]]");
+    // Never closed, or closed wrongly: the reply as it is, for JSON.parse to refuse.
+    expect(jsonInModelReply('{"order": [2, 1] and more')).toBe('{"order": [2, 1] and more');
+    expect(jsonInModelReply(`${"[".repeat(100_000)}x`)).toBe(`${"[".repeat(100_000)}x`);
+  });
+
   it("leaves bare JSON in prose as the reply, for JSON.parse to refuse", () => {
     expect(jsonInModelReply(`Here you go: ${ORDER}`)).toBe(`Here you go: ${ORDER}`);
     expect(jsonInModelReply("Result 2 is best.")).toBe("Result 2 is best.");

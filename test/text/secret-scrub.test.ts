@@ -85,6 +85,20 @@ describe("the forms a secret can take", () => {
     expect(hideKey(`bad key ${key.toUpperCase()}`, key)).toBe(`bad key ${KEY_HIDDEN}`);
   });
 
+  it("with what a reader never sees between its characters, which an output strips or hides to show the key whole", () => {
+    const at = 7;
+    const inside = (gap: string) => `key ${KEY.slice(0, at)}${gap}${KEY.slice(at)} echoed`;
+    // A terminal is sent no control character (the CLI drops them), and no note or panel shows a zero-width one.
+    for (const gap of ["\u0007", "\r", "\u001b[0m", "\u001b[31;1m\u001b[0m", "\u001b]0;title\u0007", "\u001b(B", "\u200b", "\u00ad", "\u2060", "\ufeff", "\u202e", "\ufe0f", "\u{e0041}"]) {
+      expect(scrub.text(inside(gap)), JSON.stringify(gap)).toBe(`key ${REDACTED} echoed`);
+    }
+    // A rendered note shows `sk\-live` as `sk-live`.
+    expect(scrub.text(`key ${KEY.replace(/-/g, "\\-")} echoed`)).toBe(`key ${REDACTED} echoed`);
+    // What a reader sees as a break keeps two halves apart, as other words do.
+    expect(scrub.text(inside(" "))).toBe(inside(" "));
+    expect(scrub.text(inside("\n"))).toBe(inside("\n"));
+  });
+
   it("the start of a secret at the end of a cut string", () => {
     expect(scrub.text(`body … ${KEY.slice(0, 9)}…`)).toBe(`body … ${REDACTED}…`);
     expect(scrub.text(`body ${KEY.slice(0, 4)}…`)).toBe(`body ${KEY.slice(0, 4)}…`);

@@ -63,6 +63,7 @@ export async function askModelForJson<T>(call: ModelJsonCall<T>): Promise<ModelJ
   } catch {
     // Cut at its token cap, the answer is no JSON for want of its end (a reasoning model spends the cap thinking): not for its words.
     if (cut) return fail("bad_json", `The model stopped at its length limit (${call.maxTokens} tokens) before its JSON answer was complete${text.trim() === "" ? "; a reasoning model may have spent them thinking" : ""}.`);
+    if (text.trim() === "") return fail("bad_json", "The model sent an empty answer, not the JSON it was asked for.");
     return fail("bad_json", `The model's answer is not JSON; it starts: ${oneLine(text, 80)}`);
   }
   const checked = call.schema.safeParse(json);

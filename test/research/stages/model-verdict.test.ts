@@ -110,6 +110,13 @@ describe("checkVerdictWithModel", () => {
     expect(await check(JSON.stringify({ verdict: "enough_evidence", reason: "x", missing: "none" })).done).toMatchObject({ kind: "kept_lexical", failure: { kind: "bad_shape" } });
   });
 
+  // A tool call in place of a reply, or a reasoning block never closed, reads as no text: "it starts: " quoted nothing.
+  it("an empty answer says it was empty, not what it starts with", async () => {
+    for (const answer of ["", "  \n "]) {
+      expect(await check(answer).done).toEqual({ kind: "kept_lexical", failure: { kind: "bad_json", message: "The model sent an empty answer, not the JSON it was asked for." } });
+    }
+  });
+
   it("a model error is a kept lexical verdict with the model's message", async () => {
     const model = scriptedModel([]);
     const result = await checkVerdictWithModel(question, planQuestion(question), [row("text")], lexical, { model, clock: fakeClock(), ms: 20_000 });
