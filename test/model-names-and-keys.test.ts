@@ -40,6 +40,24 @@ const REAL_NAMES = [
   "BAAI/bge-large-en-v1.5",
 ];
 
+/**
+ * LM Studio's names: a model's quantisation after an @ (`lms ls`, `GET /v1/models`), for
+ * OpenAI-compatible servers only: anthropic's specs take no @ (model-spec.ts).
+ */
+const LM_STUDIO_NAMES = [
+  "qwen2.5-7b-instruct@q4_k_m",
+  "meta-llama-3.1-8b-instruct@q4_k_m",
+  "meta-llama-3.1-8b-instruct@Q4_K_M",
+  "qwen3-coder-30b-a3b-instruct@q4_k_m",
+  "qwen2.5-coder-1.5b-instruct@q4_k_m",
+  "qwen/qwen3-8b@4bit",
+  "google/gemma-4-31b@8bit",
+  "qwen2.5-coder-7b-instruct-mlx@4bit",
+  "text-embedding-nomic-embed-text-v1.5@q8_0",
+  "text-embedding-nomic-embed-text-v1.5@f16",
+  "text-embedding-nomic-embed-text-v1.5@f32",
+];
+
 /** Keys in the shapes the services issue them (made up, of the right length and letters). */
 const KEYS = [
   `sk-${"Ab0".repeat(16)}`, // OpenAI, older
@@ -68,9 +86,20 @@ describe("model names against key shapes", () => {
     }
   });
 
+  it("takes LM Studio's names, the quantisation after @ kept, in settings and in --model and --embed specs with no address", () => {
+    for (const name of LM_STUDIO_NAMES) {
+      expect(modelNameProblem(name), name).toBeNull();
+      expect(loadSettings({ model: { kind: "openai", model: name }, search: { embedding: { kind: "openai", model: name } } }).problems, name).toEqual([]);
+      expect(parseModelSpec(`openai:${name}`), name).toMatchObject({ ok: true, config: { model: name, baseUrl: "http://localhost:11434/v1" } });
+      expect(parseModelSpec(`openai:${name}@http://localhost:1234/v1`), name).toMatchObject({ ok: true, config: { model: name, baseUrl: "http://localhost:1234/v1" } });
+      expect(parseEmbedSpec(`openai:${name}`), name).toMatchObject({ ok: true, config: { model: name } });
+      expect(parseModelSpec(`anthropic:${name}`).ok, name).toBe(false);
+    }
+  });
+
   it("refuses every key shape as a model name, alone or among its words, and never repeats it", () => {
     for (const key of KEYS) {
-      for (const name of [key, ` ${key} `, `llama3.1:8b ${key}`, `meta-llama/${key}`]) {
+      for (const name of [key, ` ${key} `, `llama3.1:8b ${key}`, `meta-llama/${key}`, `${key}@q4_k_m`]) {
         expect(modelNameProblem(name), name).toBe("key");
         const { settings, problems } = loadSettings({ model: { kind: "openai", model: name } });
         expect(settings.model.model, name).toBe("");

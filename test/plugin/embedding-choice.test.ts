@@ -50,7 +50,9 @@ describe("embeddingChoice says what is wrong with the settings, one problem each
   });
 
   it("a model name carrying no address at all after @, or one that is no address", () => {
-    expect(loaded({ model: "nomic-embed-text@localhost" })).toEqual({ kind: "unusable", message: "Embedding model: the part after @ is no http:// or https:// address; the server's address goes in the embedding server address." });
+    for (const model of ["nomic-embed-text@localhost", "nomic-embed-text@localhost:1234", "nomic-embed-text@gpu-box", "nomic-embed-text@192.168.1.5:1234/v1", "nomic-embed-text@example.com", "nomic-embed-text@//host"]) {
+      expect(loaded({ model }), model).toEqual({ kind: "unusable", message: "Embedding model: the part after @ is no http:// or https:// address; the server's address goes in the embedding server address." });
+    }
     expect(loaded({ model: "nomic-embed-text@http://" })).toEqual({ kind: "unusable", message: "Embedding model, the address after @: expected an http(s) address." });
   });
 
@@ -64,6 +66,16 @@ describe("embeddingChoice says what is wrong with the settings, one problem each
   it("an address field settings were never asked about (values set in code): the settings' words, under the field's name", () => {
     expect(embeddingChoice(embedding({ kind: "ollama", baseUrl: "http://127.0.0.1:11434/?key=abc123" }))).toEqual({ kind: "unusable", message: "Embedding server address: expected an address without ?query or #fragment (paths are added after it)." });
     expect(embeddingChoice(embedding({ kind: "ollama", baseUrl: "ftp://127.0.0.1" }))).toEqual({ kind: "unusable", message: "Embedding server address: expected an http(s) address." });
+  });
+
+  // LM Studio names each quantisation of a model after an @: the name, not an address without its scheme.
+  it("a model name ending in a quantisation tag is the model's name, with the address field or without it", () => {
+    expect(loaded({ model: "text-embedding-nomic-embed-text-v1.5@q8_0" })).toMatchObject({ kind: "chosen", config: { model: "text-embedding-nomic-embed-text-v1.5@q8_0", baseUrl: "http://localhost:11434/v1" } });
+    expect(loaded({ model: "text-embedding-nomic-embed-text-v1.5@q8_0", baseUrl: "http://127.0.0.1:1234/v1" })).toMatchObject({
+      kind: "chosen",
+      config: { model: "text-embedding-nomic-embed-text-v1.5@q8_0", baseUrl: "http://127.0.0.1:1234/v1" },
+      consentKey: "openai@http://127.0.0.1:1234/v1",
+    });
   });
 
   it("a model name carrying a sound address, the field empty, is still used as before", () => {
