@@ -149,8 +149,10 @@ const apiBaseUrlSchema = httpUrlSchema.superRefine((address, ctx) => {
  * How the keys of the services this plugin calls begin (OpenAI, Anthropic, DeepSeek and OpenRouter
  * `sk-`, Tavily, GitHub, Groq, xAI, Google, Brave, Hugging Face). A short name may begin so too
  * (xAI's own models are `xai-org/grok-1`): whether a model's name is a key is `holdsKeyShapedWord`'s.
+ * Hugging Face's tokens are `hf_` and letters to the word's end: `hf_hub_download_retry` and
+ * `hf_llama3_8b_instruct_gguf`, with a second underscore, are a library's and a model's names.
  */
-const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|hf_|AIza|BSA)/;
+const KEY_PREFIX = /^\s*(sk-|tvly-|ghp_|github_pat_|gsk_|xai-|hf_(?=[A-Za-z0-9]+(?![\w-]))|AIza|BSA)/;
 
 /**
  * Whether a text begins as the API keys of known services do (`sk-`, `tvly-`, `ghp_`…): enough to

@@ -94,13 +94,22 @@ function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
+/**
+ * How a request the recordings miss names their folder: by its last part. The message is a source's
+ * failure, so it reaches the trace note, a promoted note, every output and an agent over MCP; `dir`
+ * comes here resolved, and `/home/you/…` in a note that sync carries tells the machine's layout.
+ */
+function replayFolderShown(dir: string): string {
+  return path.basename(dir);
+}
+
 /** The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. */
 export function replayHttpFromDirectory(dir: string, env: Record<string, string | undefined>): Http {
   const exchanges = loadReplayDirectory(dir);
   const logFile = env.VAULT_RESEARCH_REPLAY_LOG;
   if (logFile) checkLogWritable(logFile);
   return createReplayHttp(exchanges, {
-    sourceName: dir,
+    sourceName: replayFolderShown(dir),
     ...(logFile ? { onRequest: replayLogWriter(logFile, envSecretValues(env)) } : {}),
   });
 }

@@ -21,10 +21,16 @@ export class QuestionRefused extends Error {
 }
 
 /**
- * A word of key characters, 20 and more, with a digit among them: "sk-learn" and "BSA rules" are
- * words, not keys (the keys this rule knows are 30 characters and more, and random).
+ * A word of key characters, 20 and more: "sk-learn" and "BSA rules" are words, not keys (the keys
+ * this rule knows are 30 characters and more, and random).
  */
-const KEY_SHAPED = /^(?=[A-Za-z0-9_-]{20,}$)(?=.*\d)/;
+const KEY_LENGTH = /^[A-Za-z0-9_-]{20,}$/;
+/**
+ * What tells a random key from a long hyphenated word ("sk-learn-versus-pytorch-benchmarks"): a
+ * digit. Hugging Face issues its tokens as `hf_` and 34 letters, with none; the prefix rule already
+ * tells them from a Python name (`hf_hub_download_retry`: a second underscore).
+ */
+const RANDOM_KEY = /\d|^hf_/;
 /** A token after "Bearer" (an Authorization header pasted whole) is a credential by its own words, whatever its form. */
 const BEARER_TOKEN = /\bbearer\s+[A-Za-z0-9._~+/=-]{20,}/i;
 /** What a paste leaves around a key: quotes, brackets, end punctuation, `Authorization: Bearer`, `NAME=`. */
@@ -40,7 +46,12 @@ export function keyInQuestion(question: string, known: readonly string[] = []): 
   const rest = secretScrubber(known).text(question);
   if (BEARER_TOKEN.test(rest)) return true;
   // Words split at anything a key never holds: `OPENAI_API_KEY=sk-…`, `key:BSA…`, `"sk-…",` each give the key alone.
-  return rest.split(/[^A-Za-z0-9_-]+/).some((word) => KEY_SHAPED.test(word) && looksLikeApiKey(word));
+  return rest.split(/[^A-Za-z0-9_-]+/).some(isKeyWord);
+}
+
+/** Whether one word of a question is a key by the rule: its length, its prefix, and no plain word. */
+function isKeyWord(word: string): boolean {
+  return KEY_LENGTH.test(word) && looksLikeApiKey(word) && RANDOM_KEY.test(word);
 }
 
 /** Throws `QuestionRefused` for a question that is, or holds, a key (see `keyInQuestion`). */

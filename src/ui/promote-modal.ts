@@ -8,6 +8,7 @@ import { hasProviderExcerpt } from "../promote/promoted-note";
 import { oneLine } from "../text/one-line";
 import { savedWords } from "./promotion-words";
 import { fileTitle } from "../index/markdown";
+import { suggestionListbox } from "./suggestion-listbox";
 
 export interface TracePromotionHost {
   rowsOfTrace(tracePath: string): Promise<{ rows: TraceOutsideRow[] } | { error: PromotionError }>;
@@ -76,6 +77,9 @@ export function promotionNotice(result: PromotionResult, hasExcerpt = true): str
 }
 
 export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
+  /** Stops keeping the list's roles and active option in step with the app's drawing. */
+  private readonly stopListbox: () => void;
+
   constructor(
     app: App,
     private readonly rows: TraceOutsideRow[],
@@ -89,6 +93,14 @@ export class PromoteResultModal extends SuggestModal<TraceOutsideRow> {
       { command: "esc", purpose: "to dismiss" },
     ]);
     this.emptyStateText = "No result of this trace matches.";
+    // The app draws the results as plain divs: a screen reader heard a text box, never the list, nor
+    // which result ↑↓ had reached before Enter added it to the vault.
+    this.stopListbox = suggestionListbox(this.inputEl, this.resultContainerEl, "Results of this trace");
+  }
+
+  override onClose(): void {
+    this.stopListbox();
+    super.onClose();
   }
 
   getSuggestions(query: string): TraceOutsideRow[] {

@@ -119,7 +119,10 @@ function toResponse(exchange: RecordedExchange): HttpResponse {
 export interface ReplayOptions {
   /** Called once per request, matched or not, with secret headers masked. */
   onRequest?: (entry: ReplayLogEntry) => void;
-  /** Where the recordings came from, for the miss message ("fixtures/replay/brave-demo"). */
+  /**
+   * Where the recordings came from, for the miss message ("brave-demo"). The message is a source's
+   * failure, kept in trace and promoted notes: a name, never the folder's absolute path.
+   */
   sourceName?: string;
 }
 

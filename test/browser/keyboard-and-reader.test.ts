@@ -5,12 +5,12 @@
 // Runs on its own (npx vitest run test/browser/keyboard-and-reader.test.ts): one browser, one static server.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, finished, lastTurn } from "./panel-driver";
+import { ask, axeViolations, finished, lastTurn } from "./panel-driver";
 import { CHROMIUM, chromiumAvailable, startSession, type BrowserSession } from "./workbench-server";
 
 if (!chromiumAvailable) console.warn(`Keyboard and screen reader tests skipped: no Chromium at ${CHROMIUM}.`);
 
-type Workbench = { runCommand(id: string): void; openedLinks(): string[]; record: { clipboard: string[] } };
+type Workbench = { runCommand(id: string): void; openedLinks(): string[]; openPromotePicker(tracePath: string): Promise<void>; record: { clipboard: string[] } };
 const wb = <T>(page: Page, fn: (w: Workbench) => T) => page.evaluate<T>(`(${fn.toString()})(window.workbench)`);
 
 /** Keeps, in order, every text a live region of the page is given (what a screen reader would read out). */
@@ -216,6 +216,34 @@ describe.skipIf(!chromiumAvailable)("the keyboard and a screen reader in Chromiu
     await page.keyboard.press("Enter");
     expect(await page.locator(".modal-container").count()).toBe(0);
     expect((await wb(page, (w) => w.openedLinks())).at(-1)).toContain(second!);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the trace's promote picker as a screen reader gets it: a combobox over a listbox, ↓ moves the option it announces; in a contrast theme the chosen result is outlined", async () => {
+    const { page, errors } = await session().open();
+    await ask(page, FRESH_QUESTION, "always");
+    await finished(page);
+    await lastTurn(page).locator(".vault-research-timeline summary").click();
+    const trace = (await lastTurn(page).locator(".vault-research-stage[data-stage='trace'] .vault-research-stage-detail").textContent())!.replace(/^Trace note: /, "");
+    await page.emulateMedia({ forcedColors: "active" });
+    await page.evaluate(`window.workbench.openPromotePicker(${JSON.stringify(trace)})`);
+    await page.waitForSelector(".vault-research-promote-suggestion");
+    const titles = await page.locator(".suggestion-item .vault-research-promote-suggestion-title").allTextContents();
+    expect(titles.length).toBeGreaterThan(1);
+    const { option: firstOption, ...first } = await focusAndActiveOption(page);
+    expect(first).toEqual({ focus: "combobox Which result should become a note in your vault?", expanded: true, selected: true, list: "listbox Results of this trace" });
+    expect(firstOption?.startsWith(`option ${titles[0]} `)).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    const { option: secondOption, selected } = await focusAndActiveOption(page);
+    expect([secondOption?.startsWith(`option ${titles[1]} `), selected]).toEqual([true, true]);
+    const outlined = await page.evaluate(() => {
+      const outline = (selector: string) => getComputedStyle(document.querySelector(selector)!).outlineStyle;
+      return { chosen: outline(".suggestion-item.is-selected"), other: outline(".suggestion-item:not(.is-selected)") };
+    });
+    expect(outlined).toEqual({ chosen: "solid", other: "none" });
+    expect(await axeViolations(page, ".modal-container")).toEqual([]);
+    await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -5,6 +5,8 @@ import { keyInQuestion, QuestionRefused, refuseKeyAsQuestion } from "../../src/r
 
 const OPENAI = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
 const BRAVE = "BSAbx9Zq3W7pLr2Kt8Vn4Yc6Hm1Jd5Fs0";
+/** Made up, in the shape Hugging Face issues: `hf_` and 34 letters, no digit. */
+const HUGGING_FACE = "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";
 
 describe("keyInQuestion", () => {
   it.each([
@@ -27,6 +29,26 @@ describe("keyInQuestion", () => {
     ["a question about bearer tokens", "What is a bearer token, and how long should it live?"],
     ["a long hyphenated word with no digit", "sk-learn-versus-pytorch-benchmarks"],
   ])("is false for %s", (_, question) => {
+    expect(keyInQuestion(question)).toBe(false);
+  });
+
+  it.each([
+    ["alone", HUGGING_FACE],
+    ["inside a question", `why does ${HUGGING_FACE} give me a 401?`],
+    ["as an environment line", `export HF_TOKEN=${HUGGING_FACE}`],
+    ["with a digit among its letters", "hf_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3f"],
+  ])("is true for a Hugging Face token %s", (_, question) => {
+    expect(keyInQuestion(question)).toBe(true);
+  });
+
+  it.each([
+    "How does hf_hub_download cache files?",
+    "Is hf_transfer faster than the default downloader?",
+    "When does hf_hub_download_retry give up?",
+    "Why does hf_raise_for_status hide the server's message?",
+    "Where is hf_llama2_7b_chat_weights loaded from in our notebook?",
+    "hf_bnb_4bit_compute_dtype_float16 vs bfloat16",
+  ])("is false for a Python name that begins hf_: %s", (question) => {
     expect(keyInQuestion(question)).toBe(false);
   });
 

@@ -1,8 +1,11 @@
 // @vitest-environment happy-dom
-// The trace picker's own words: the notice shown while a chosen result is added. (The picker over a
-// real trace note, and the notices after, are test/ui/promote-command.test.ts.)
-import { describe, expect, it } from "vitest";
-import { addingNotice } from "../../src/ui/promote-modal";
+// The trace picker's own words: the notice shown while a chosen result is added, and what a screen
+// reader hears of its list. (The picker over a real trace note, and the notices after, are
+// test/ui/promote-command.test.ts.)
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { App as ObsidianApp } from "obsidian";
+import { App, openModals } from "../stubs/obsidian";
+import { addingNotice, PromoteResultModal } from "../../src/ui/promote-modal";
 import { webRow } from "../support/promote-fixtures";
 
 describe("the notice while a result is added", () => {
@@ -22,5 +25,64 @@ describe("the notice while a result is added", () => {
   it("names the address when the result has no title", () => {
     const row = webRow("brave", "https://example.org/untitled", "", null);
     expect(addingNotice({ row })).toBe("Adding \u2068https://example.org/untitled\u2069 to the vault…");
+  });
+});
+
+describe("the picker as a screen reader hears it", () => {
+  const rows = [
+    { row: webRow("brave", "https://automerge.org/blog/crdts", "Automerge and CRDTs", "A post.") },
+    { row: webRow("hackernews", "https://github.com/automerge/automerge/releases", "Automerge releases", null), promotedTo: "Research/Sources/Automerge releases.md" },
+  ];
+  const picker = () => new PromoteResultModal(new App() as unknown as ObsidianApp, rows, () => {});
+  const items = async (modal: PromoteResultModal) =>
+    vi.waitFor(() => {
+      const shown = [...modal.resultContainerEl.querySelectorAll<HTMLElement>(".suggestion-item")];
+      if (shown.length === 0) throw new Error("no suggestions yet");
+      return shown;
+    });
+
+  afterEach(() => {
+    for (const modal of [...openModals]) modal.close();
+  });
+
+  it("the query box is a combobox over a listbox of the trace's results, and ↓ moves the option it names as active", async () => {
+    const modal = picker();
+    modal.open();
+    const input = modal.inputEl;
+    expect(input.getAttribute("role")).toBe("combobox");
+    const shown = await items(modal);
+    await vi.waitFor(() => expect(input.getAttribute("aria-activedescendant")).toBe(shown[0].id));
+    const list = document.getElementById(input.getAttribute("aria-controls")!)!;
+    expect(list).toBe(modal.resultContainerEl);
+    expect(list.getAttribute("role")).toBe("listbox");
+    expect(list.getAttribute("aria-label")).toBe("Results of this trace");
+    expect(shown.map((i) => i.getAttribute("role"))).toEqual(["option", "option"]);
+    expect(input.getAttribute("aria-expanded")).toBe("true");
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    await vi.waitFor(() => expect(input.getAttribute("aria-activedescendant")).toBe(shown[1].id));
+    expect(shown.map((i) => i.getAttribute("aria-selected"))).toEqual([null, "true"]);
+  });
+
+  it("a filter that matches nothing leaves no listbox and no active option", async () => {
+    const modal = picker();
+    modal.open();
+    await items(modal);
+    modal.inputEl.value = "no such result";
+    modal.inputEl.dispatchEvent(new Event("input"));
+    await vi.waitFor(() => expect(modal.resultContainerEl.querySelector(".suggestion-empty")).not.toBeNull());
+    await vi.waitFor(() => expect(modal.inputEl.getAttribute("aria-expanded")).toBe("false"));
+    expect(modal.resultContainerEl.hasAttribute("role")).toBe(false);
+    expect(modal.inputEl.hasAttribute("aria-activedescendant")).toBe(false);
+  });
+
+  it("stops following the list once closed", async () => {
+    const modal = picker();
+    modal.open();
+    await items(modal);
+    modal.close();
+    modal.resultContainerEl.empty();
+    modal.resultContainerEl.createDiv("suggestion-item is-selected");
+    await new Promise((resolve) => window.setTimeout(resolve, 0));
+    expect(modal.resultContainerEl.querySelector(".suggestion-item")!.hasAttribute("role")).toBe(false);
   });
 });
