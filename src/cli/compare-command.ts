@@ -6,12 +6,12 @@
 import { compareLevels, ranAsAsked, type ComparedLevel, type ComparisonRow, type LevelComparison, type RankMove } from "../index/dial/level-comparison";
 import { DIAL_LEVEL_NAMES } from "../index/dial/dial-types";
 import type { Http } from "../ports";
-import { has, intFlag, UsageError, type ParsedArgs } from "./args";
+import { flag, has, intFlag, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { levelComparisonJson } from "./json/level-comparison-json";
 import { openVault, readSettings } from "./open-vault";
 import { readQuestion } from "./question-input";
-import { levelWords, openDial, readEmbedConfig, readModelConfig } from "./search-dial";
+import { levelWords, openDial, readEmbedConfig, readModelConfig, shownNotices, type SaidNotice } from "./search-dial";
 import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 
@@ -23,19 +23,28 @@ export async function compareCommand(args: ParsedArgs, io: CommandIo, http?: Htt
   const settings = readSettings(args, io);
   const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
   const opened = await openVault(args, io, settings);
-  const dial = await openDial(opened, choice, { surface: "compare", log: true, http, env: io.env, clock: io.clock });
+  // Level 4 is compared only when it can run: the settings' chat model without its key leaves it to level 3, saying why.
+  const dial = await openDial(opened, choice, { surface: "compare", log: true, http, env: io.env, clock: io.clock, rerankOptional: flag(args, "model") === undefined });
   const comparison = await compareLevels(dial.search, { query, limit });
   // Its four searches go to the query log: a log that could not be written is said, as search says it.
   if (dial.queryLog.problem) io.err(`warning: ${dial.queryLog.problem}\n`);
-  if (has(args, "json")) io.out(`${terminalJson(levelComparisonJson(comparison, limit, opened.index.paths()))}\n`);
-  else io.outStyled(comparisonText(comparison));
+  // What loading the vectors found (damaged, unreadable, another model's) is said by each level that reads them, as search says it,
+  // and why the settings' chat model could not rerank.
+  const shown = { ...comparison, levels: comparison.levels.map((l) => ({ ...l, notices: l.level === 1 ? l.notices : shownNotices(l.notices, dial) })) };
+  if (has(args, "json")) {
+    const json = levelComparisonJson(comparison, limit, opened.index.paths());
+    io.out(`${terminalJson({ ...json, levels: json.levels.map((l, i) => ({ ...l, notices: shown.levels[i].notices.map((n) => ({ kind: n.kind, message: n.message })) })) })}\n`);
+  } else io.outStyled(comparisonText(shown));
   return 0;
 }
+
+/** A comparison as it is shown: each level's notices, the dial's and what loading the vectors found. */
+export type ShownComparison = Omit<LevelComparison, "levels"> & { levels: (Omit<ComparedLevel, "notices"> & { notices: readonly SaidNotice[] })[] };
 
 const RANK_WIDTH = 9;
 
 /** What a person reads: whether each level ran (and what ran instead), then one line per note with its ranks and moves. */
-export function comparisonText(comparison: LevelComparison): StyledText {
+export function comparisonText(comparison: ShownComparison): StyledText {
   // As search shows it: a line break in the query, written visibly, cannot start a line of its own.
   const query = visibleName(comparison.query);
   const parts: StyledText = [`"${query}" at the four levels of the search dial:\n`];
@@ -54,7 +63,7 @@ export function comparisonText(comparison: LevelComparison): StyledText {
   return parts;
 }
 
-function rowText(row: ComparisonRow, levels: readonly ComparedLevel[]): StyledText {
+function rowText(row: ComparisonRow, levels: ShownComparison["levels"]): StyledText {
   const parts: StyledText = ["  "];
   row.ranks.forEach((rank, i) => {
     if (levels[i] && !ranAsAsked(levels[i])) {

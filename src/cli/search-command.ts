@@ -3,17 +3,16 @@
 // words highlighted, why it matched) or as one `vault_search.v1` object. A level that could not
 // run says which level ran and why; every search goes to the query log in the cache folder.
 import type { DialResponse, DialResult } from "../index/dial/dial-types";
-import { vectorResetWords } from "../index/embeddings/vector-reset";
 import { NAMED_PART } from "../index/ranking/note-names";
 import type { SearchResult } from "../index/types";
 import type { Http } from "../ports";
 import { questionRead } from "../text/cut-text";
-import { has, intFlag, UsageError, type ParsedArgs } from "./args";
+import { flag, has, intFlag, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { dialSearchJson } from "./json/vault-search-json";
 import { openVault, readSettings } from "./open-vault";
 import { readQuestion } from "./question-input";
-import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, readModelConfig } from "./search-dial";
+import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, readModelConfig, shownNotices, type SaidNotice } from "./search-dial";
 import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 
@@ -25,22 +24,23 @@ export async function searchCommand(args: ParsedArgs, io: CommandIo, http?: Http
   const settings = readSettings(args, io);
   const choice = { level: readLevel(args, settings, "search"), embed: readEmbedConfig(args, settings), model: readModelConfig(args, settings) };
   const opened = await openVault(args, io, settings);
-  const dial = await openDial(opened, choice, { surface: "cli", log: true, http, env: io.env, clock: io.clock });
+  // The settings' chat model without its key leaves level 4 to run as level 3 (a notice says why); --model's stops the command.
+  const dial = await openDial(opened, choice, { surface: "cli", log: true, http, env: io.env, clock: io.clock, rerankOptional: flag(args, "model") === undefined });
   const response = await dial.search.search({ query, level: choice.level, limit });
   if (dial.queryLog.problem) io.err(`warning: ${dial.queryLog.problem}\n`);
-  const reset = dial.vectors?.reset ? `${vectorResetWords(dial.vectors.reset)} Run vault-research embed.` : null;
+  // What loading the vectors found goes first, in the text and the JSON alike.
+  const notices = shownNotices(response.notices, dial);
   if (has(args, "json")) {
-    const json = dialSearchJson({ query, limit }, response);
-    io.out(`${terminalJson(reset ? { ...json, notices: [{ kind: "vectors_reset", message: reset }, ...json.notices] } : json)}\n`);
+    io.out(`${terminalJson({ ...dialSearchJson({ query, limit }, response), notices })}\n`);
     return 0;
   }
-  io.outStyled([...levelHeader(response, reset ? [`note: ${reset}`] : []), ...(response.ranLevel === 1 ? searchResultText(query, lexicalOf(response.results)) : dialResultText(query, response))]);
+  io.outStyled([...levelHeader(response, notices), ...(response.ranLevel === 1 ? searchResultText(query, lexicalOf(response.results)) : dialResultText(query, response))]);
   return 0;
 }
 
 /** Nothing at all for a plain level-1 search (the output people and scripts know); else the level and the notices. */
-function levelHeader(response: DialResponse, extra: string[]): StyledText {
-  const lines = [...extra, ...noticeLines(response.notices)];
+function levelHeader(response: DialResponse, notices: readonly SaidNotice[]): StyledText {
+  const lines = noticeLines(notices);
   if (response.level === 1 && lines.length === 0) return [];
   const asked = response.level === response.ranLevel ? "" : `; ${levelWords(response.level)} was asked`;
   return [styled("dim", `Searched at ${levelWords(response.ranLevel)}${asked}.`), "\n", ...lines.map((l) => `${l}\n`), "\n"];

@@ -130,6 +130,37 @@ describe("vault-research embed", () => {
     expect(readEmbedReport(again.out)).toMatchObject({ notes_embedded: 4 });
   });
 
+  // Search told the user to embed ("Run vault-research embed.", "Embed the vault first."), and embed
+  // then refused to send anything over vectors it could not read; compare said only "no vectors yet".
+  it("vectors that cannot be read: search and compare say so, and do not send the user to embed, which refuses", async () => {
+    await cli("embed", "--embed", embedSpec());
+    const root = path.join(vaultCacheFolder(), "vectors.bin");
+    rmSync(root);
+    mkdirSync(root);
+    const search = await cli("search", "automobile", "--level", "2", "--embed", embedSpec());
+    expect(search.out).toContain("Searched at level 1 (lexical); level 2 (hybrid) was asked.");
+    expect(search.out).toContain("The stored vectors could not be read (");
+    expect(search.out).not.toMatch(/Run vault-research embed|Embed the vault first/);
+    const json = readVaultSearch((await cli("search", "automobile", "--level", "2", "--embed", embedSpec(), "--json")).out);
+    expect(json.notices.map((n) => n.kind)).toEqual(["vectors_reset"]);
+    const compare = await cli("compare", "automobile", "--embed", embedSpec());
+    expect(compare.out).toContain("L2 hybrid: did not run; level 1 (lexical) ran instead");
+    expect(compare.out).toContain("The stored vectors could not be read (");
+    expect(compare.out).not.toMatch(/Run vault-research embed|Embed the vault first|no vectors from this embedding model/);
+    const compared = readLevelComparison((await cli("compare", "automobile", "--embed", embedSpec(), "--json")).out);
+    expect(compared.levels.map((l) => l.notices.map((n) => n.kind))).toEqual([[], ["vectors_reset"], ["vectors_reset"], ["vectors_reset"]]);
+    expect((await cli("embed", "--embed", embedSpec())).err).toContain("Nothing was sent");
+  });
+
+  it("compare says what loading the vectors found, as search does: damaged vectors are not 'none yet'", async () => {
+    await cli("embed", "--embed", embedSpec());
+    writeFileSync(path.join(vaultCacheFolder(), "vectors.bin"), "not vectors at all");
+    const compare = await cli("compare", "automobile", "--embed", embedSpec());
+    expect(compare.out).toContain("The stored vectors were damaged (not a vector file); every note will be embedded again. Run vault-research embed.");
+    const compared = readLevelComparison((await cli("compare", "automobile", "--embed", embedSpec(), "--json")).out);
+    expect(compared.levels[1].notices[0]).toEqual({ kind: "vectors_reset", message: expect.stringContaining("damaged") as string });
+  });
+
   it("a server that fails is a failed run with its words, exit 1", async () => {
     server.script.embedFailure = { status: 404, body: { error: 'model "nomic-embed-text" not found, try pulling it first' } };
     try {
@@ -195,6 +226,28 @@ describe("search through the dial", () => {
     const run = await cli("search", "repair", "--level", "4", "--embed", embedSpec());
     expect(run.out).toContain("Searched at level 3 (multi-field); level 4 (rerank) was asked.");
     expect(run.out).toContain("No chat model is set");
+  });
+
+  // The plugin's data.json as --config: the dial remembered at level 4, the research model Anthropic's,
+  // its key in Obsidian's secret storage. Every search and compare stopped with a usage error.
+  it("a config whose chat model cannot be made (no key) leaves search and compare at level 3, saying why; --model given stays an error", async () => {
+    await cli("embed", "--embed", embedSpec());
+    const config = path.join(tmp, "config.json");
+    writeFileSync(config, JSON.stringify({ model: { kind: "anthropic", model: "claude-sonnet-4-5" }, search: { searchLevel: 4, embedding: { kind: "ollama", model: "nomic-embed-text", baseUrl: server.base } } }));
+    const search = await cli("search", "repair", "--config", config);
+    expect(search.code, search.err).toBe(0);
+    expect(search.out).toContain("Searched at level 3 (multi-field); level 4 (rerank) was asked.");
+    expect(search.out).toContain("Anthropic models need an API key, and none is set. Set ANTHROPIC_API_KEY");
+    expect(search.out).not.toContain("No chat model is set");
+    const json = readVaultSearch((await cli("search", "repair", "--config", config, "--json")).out);
+    expect(json).toMatchObject({ level: 4, ran_level: 3, notices: [{ kind: "level_unavailable", message: expect.stringContaining("ANTHROPIC_API_KEY") as string }] });
+    const compare = readLevelComparison((await cli("compare", "repair", "--config", config, "--json")).out);
+    expect(compare.levels.map((l) => l.ran_level)).toEqual([1, 2, 3, 3]);
+    expect(compare.levels[3].notices[0].message).toContain("ANTHROPIC_API_KEY");
+    expect(server.chatCalls).toHaveLength(0);
+    const asked = await cli("search", "repair", "--config", config, "--model", "anthropic:claude-sonnet-4-5");
+    expect(asked.code).toBe(2);
+    expect(asked.err).toContain("Set ANTHROPIC_API_KEY.");
   });
 
   it("level 2 before the vault was embedded runs level 1 and says to embed first", async () => {

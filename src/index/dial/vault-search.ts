@@ -10,6 +10,7 @@
 import { stopwatch, systemClock, type Clock, type NoteStore } from "../../ports";
 import type { Embedder, EmbedderAnswer } from "../embeddings/embedder";
 import type { UnitPlace } from "../embeddings/embedding-units";
+import { isZeroVector } from "../embeddings/quantize";
 import { FINGERPRINT_TEXT, type LeftOutReason, type NoteVectors, type VectorStore } from "../embeddings/vector-store";
 import type { QueryLog, QueryLogMark } from "../query-log/query-log";
 import type { IndexedNote, SearchResult } from "../types";
@@ -44,7 +45,7 @@ export interface VaultSearchOptions {
    */
   scrubber?: () => SecretScrubber | Promise<SecretScrubber>;
   clock?: Clock;
-  /** Each lane's candidates before fusion (default 50). */
+  /** Each lane's candidates before fusion (default 50; as many as the results asked, when more). */
   laneDepth?: number;
   rerankTimeoutMs?: number;
   rerankTtlMs?: number;
@@ -187,11 +188,13 @@ export class VaultSearch {
     // behind the same name would otherwise be compared with the vectors the old one made.
     const texts = vectors.fingerprint ? [request.query, FINGERPRINT_TEXT] : [request.query];
     const answer = await embedOnce(this.options.embedder!, texts, request.signal, shared);
-    if (!answer.ok || answer.vectors.length !== texts.length || answer.dimensions !== vectors.dimensions) {
-      const message = answer.ok ? `The query's vector has ${answer.dimensions} dimensions and the stored ones ${vectors.dimensions}: embed the vault again.` : answer.error.message;
-      notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: answer.ok ? "dimension_mismatch" : answer.error.kind, message: joinSentences(message, "Searched by words only (level 1).") });
+    const unusable = unusableAnswer(answer, texts.length, vectors.dimensions!);
+    if (unusable) {
+      notices.push({ kind: "embedding_failed", wanted: request.level, ran: 1, errorKind: unusable.kind, message: joinSentences(unusable.message, "Searched by words only (level 1).") });
       return null;
     }
+    // Said just above: narrows the answer for the checker.
+    if (!answer.ok) return null;
     if (texts.length === 2 && !vectors.sameModelAs(answer.vectors[1])) {
       notices.push({ ...unavailable(request.level, 1, "no_vectors"), message: OTHER_MODEL_WORDS });
       return null;
@@ -201,7 +204,8 @@ export class VaultSearch {
 
   private async fusedLevel(query: string, level: 2 | 3, vector: Float32Array, filters: Filters, limit: number): Promise<DialResult[]> {
     const { index, vectors } = this.options;
-    const depth = this.laneDepth();
+    // At least as deep as the results asked: a lane cut shorter lost the words' notes past its depth, which level 1 shows.
+    const depth = Math.max(this.laneDepth(), limit);
     // Only vectors made from the note as the index has it now: a note edited since its vectors
     // were made is found by its words alone (as the coverage notice says) until it is embedded
     // again, not by what it used to say, under a section its text may no longer hold.
@@ -334,6 +338,21 @@ export class VaultSearch {
   }
 }
 
+/**
+ * Why the model's answer for the query's texts cannot be searched with, or null: its failure; not one
+ * vector a text (any embedder of the shape may answer); a vector not of the stored vectors' length (the
+ * cosine loop reads past it); zeros, at cosine 0 from every note, so the vector lanes would be the
+ * vault in stored order, fused as if near the query.
+ */
+function unusableAnswer(answer: EmbedderAnswer, texts: number, dimensions: number): { kind: string; message: string } | null {
+  if (!answer.ok) return { kind: answer.error.kind, message: answer.error.message };
+  if (answer.vectors.length !== texts) return { kind: "parse", message: `The embedding server sent ${answer.vectors.length} ${answer.vectors.length === 1 ? "vector" : "vectors"} for ${texts} texts.` };
+  const other = answer.vectors.find((v) => v.length !== dimensions);
+  if (other) return { kind: "dimension_mismatch", message: `The query's vector has ${other.length} dimensions and the stored ones ${dimensions}: embed the vault again.` };
+  if (answer.vectors.some(isZeroVector)) return { kind: "parse", message: ZERO_QUERY_WORDS };
+  return null;
+}
+
 /** The embedding model's answers for one query's texts, by those texts, with the model that gave each. */
 type SharedEmbeddings = Map<string, { embedder: Embedder; answer: Promise<EmbedderAnswer> }>;
 
@@ -403,6 +422,8 @@ const UNAVAILABLE_WORDS: Record<"no_embedder" | "no_vectors" | "no_chat_model", 
 
 const OTHER_MODEL_WORDS =
   "The embedding model answers differently than when the vault's vectors were made (another model behind the same name?), so this search used words only (level 1). Embed the vault again.";
+
+const ZERO_QUERY_WORDS = "The embedding server answered the query with a vector of zeros, which no embedding model gives: check the server's model and settings";
 
 function partialRerank(model: string, named: number, candidates: number): DialNotice {
   const rest = candidates - named;

@@ -14,6 +14,7 @@ import { parseNoteSafely } from "../parse-note-safely";
 import { readNotes } from "../read-notes";
 import type { EmbedRole, Embedder, EmbedderAnswer, EmbedderFailure } from "./embedder";
 import { embeddingUnits, type EmbeddingUnit } from "./embedding-units";
+import { isZeroVector } from "./quantize";
 import { durationWords } from "./progress-words";
 import type { VectorCache } from "./vector-cache";
 import { partOrder } from "../vault-language/note-vector-file";
@@ -89,6 +90,7 @@ export interface EmbeddingJobOptions {
 /** A rate-limited batch is tried again this many times, after the server's Retry-After (or 5 s) when it is a minute at most. */
 const RATE_LIMIT_RETRIES = 3;
 const ZEROS_MESSAGE = "The embedding server answered a test text with a vector of zeros, which no embedding model gives; embedding stopped and the stored vectors were kept. Check the server's model and settings, then resume.";
+const ZERO_TEXT_MESSAGE = "The embedding server answered a text with a vector of zeros, which no embedding model gives.";
 const RATE_LIMIT_WAIT_MS = 5_000;
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
@@ -236,7 +238,7 @@ export class EmbeddingJob {
   private async embedNotes(notes: ReadNote[], alone = false): Promise<NotesOutcome> {
     const { store } = this.options;
     const texts = notes.flatMap((n) => n.units.map((u) => u.text));
-    const answer = await this.embedWithRetries(texts);
+    const answer = withoutZeros(await this.embedWithRetries(texts));
     if (this.abort.signal.aborted) return { kind: "cancelled" };
     if (!answer.ok && answer.error.kind !== "cancelled" && !alone && notes.length > 0 && mayBeOneText(answer.error)) return this.embedOneByOne(notes, answer.error);
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
@@ -291,7 +293,7 @@ export class EmbeddingJob {
     if (!answer.ok) return answer.error.kind === "cancelled" ? { kind: "cancelled" } : { kind: "failed", error: answer.error };
     // Zeros are no model's answer (a server misconfigured, a proxy's filler): compared, they would
     // throw every stored vector away as another model's.
-    if (answer.vectors[0].every((x) => x === 0)) return { kind: "failed", error: { kind: "parse", message: ZEROS_MESSAGE } };
+    if (isZeroVector(answer.vectors[0])) return { kind: "failed", error: { kind: "parse", message: ZEROS_MESSAGE } };
     const resized = store.adoptDimensions(answer.dimensions);
     const reset = store.adoptFingerprint(answer.vectors[0]) ?? resized;
     return reset ? { kind: "dimensions_changed", reset } : { kind: "embedded" };
@@ -433,6 +435,17 @@ interface ReadNote {
   file: NoteFileInfo;
   units: EmbeddingUnit[];
   check: boolean;
+}
+
+/**
+ * An answer holding a vector of zeros, as an answer that is no vector: zeros are at cosine 0 from
+ * every query, so stored they put the note in every vector lane by the vault's order, counted as
+ * embedded and never sent again. As a failure of its text (`mayBeOneText`), the batch is sent note
+ * by note and only the notes with such a text are left out, as `not_a_vector`.
+ */
+function withoutZeros(answer: EmbedderAnswer): EmbedderAnswer {
+  if (!answer.ok || !answer.vectors.some(isZeroVector)) return answer;
+  return { ok: false, error: { kind: "parse", message: ZERO_TEXT_MESSAGE } };
 }
 
 /**

@@ -76,6 +76,16 @@ export function unitLength(vector: ArrayLike<number>): Float32Array {
   return out;
 }
 
+/**
+ * Whether every component is 0: no embedding model's answer for any text (a server misconfigured,
+ * a proxy's filler, a text past what the model takes). Its cosine with every vector is 0, so it
+ * ranks nothing: stored or searched with, it put notes in the vault's own order as if near a query.
+ */
+export function isZeroVector(vector: ArrayLike<number>): boolean {
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
+  return true;
+}
+
 /** The normalised mean of unit vectors: a note's one vector, made from its sections' (level 2). */
 export function centroid(vectors: readonly Float32Array[], dimensions: number): Float32Array {
   const sum = new Float32Array(dimensions);

@@ -5,7 +5,7 @@
 // where it stops being fast enough.
 import type { NoteFileInfo } from "../../ports";
 import { UNITS_CUT, unitsTextHash, type EmbeddingUnit, type UnitPlace } from "./embedding-units";
-import { centroid, quantize } from "./quantize";
+import { centroid, isZeroVector, quantize } from "./quantize";
 import { TopK } from "./top-k";
 import type { VectorReset } from "./vector-reset";
 
@@ -327,7 +327,7 @@ export class VectorStore {
    */
   sameModelAs(fingerprint: Float32Array): boolean {
     const known = this.print;
-    if (known === null || known.length !== fingerprint.length || known.every((x) => x === 0)) return true;
+    if (known === null || known.length !== fingerprint.length || isZeroVector(known)) return true;
     return dot(known, fingerprint) >= SAME_MODEL_COSINE;
   }
 

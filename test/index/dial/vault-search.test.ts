@@ -158,6 +158,16 @@ describe("level 2: hybrid", () => {
     expect(server.embedCalls.map((c) => c.input)).toEqual([["search_query: automobile repair", `search_query: ${FINGERPRINT_TEXT}`]]);
   });
 
+  // Each lane stopped at its depth (50) however many results were asked: `search --limit 100 --level 2`
+  // showed the words' first 50 and vector-only notes, and lost notes 51 to 100 level 1 showed.
+  it.each([2, 3, 4] as DialLevel[])("asked for more results than a lane's depth, level %i reads each lane that deep: the words' notes past it are not lost", async (level) => {
+    const lexical = await dial({ laneDepth: 1 }).search({ query: "bread", level: 1, limit: 7 });
+    expect(lexical.results.length).toBeGreaterThan(2);
+    const fused = await dial({ laneDepth: 1 }).search({ query: "bread", level, limit: 7 });
+    expect(fused.ranLevel).toBe(level);
+    expect(paths(fused.results)).toEqual(expect.arrayContaining(paths(lexical.results)));
+  });
+
   it("explains every result as data: the lanes that found it, their ranks and RRF contributions", async () => {
     const { results } = await dial().search({ query: "automobile repair", level: 2 });
     for (const result of results) {
@@ -285,6 +295,47 @@ describe("when a level cannot run", () => {
     expect(response.ranLevel).toBe(1);
     expect(paths(response.results)).toEqual(paths(own));
     expect(response.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "http", message: expect.stringContaining("model crashed") as string })]);
+  });
+
+  // Every note is at cosine 0 from a vector of zeros: the note lanes were the vault in stored order,
+  // fused into the results as if near the query ("Dogs — note vector #2 (cosine 0.00)" for "soup").
+  it.each([2, 3, 4] as DialLevel[])("a query answered with a vector of zeros runs level %i as level 1, and says so", async (level) => {
+    const real = embedder();
+    const zeros: Embedder = {
+      name: real.name,
+      embed: async (texts, role, signal) => {
+        const answer = await real.embed(texts, role, signal);
+        return answer.ok ? { ...answer, vectors: answer.vectors.map((v, i) => (texts[i] === FINGERPRINT_TEXT ? v : new Float32Array(v.length))) } : answer;
+      },
+    };
+    const response = await dial({ embedder: zeros }).search({ query: "soup", level });
+    const own = await index.search("soup", store, { limit: 10 });
+    expect(response.ranLevel).toBe(1);
+    expect(paths(response.results)).toEqual(paths(own));
+    expect(response.notices).toEqual([
+      expect.objectContaining({ kind: "embedding_failed", wanted: level, ran: 1, errorKind: "parse", message: expect.stringMatching(/vector of zeros.*Searched by words only \(level 1\)\.$/) as string }),
+    ]);
+    expect(server.chatCalls).toHaveLength(0);
+  });
+
+  // The dial takes any embedder of the shape: one that sent one vector for the two texts said "The query's
+  // vector has 256 dimensions and the stored ones 256", and one whose vectors were not the length it said threw.
+  it("an embedder that answers fewer vectors than texts, or vectors not the length it says, runs level 1 and says what it sent", async () => {
+    const real = embedder();
+    const short: Embedder = { name: real.name, embed: async (texts, role, signal) => {
+      const answer = await real.embed(texts, role, signal);
+      return answer.ok ? { ...answer, vectors: answer.vectors.slice(0, 1) } : answer;
+    } };
+    const fewer = await dial({ embedder: short }).search({ query: "soup", level: 2 });
+    expect(fewer.ranLevel).toBe(1);
+    expect(fewer.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "parse", message: "The embedding server sent 1 vector for 2 texts. Searched by words only (level 1)." })]);
+    const cut: Embedder = { name: real.name, embed: async (texts, role, signal) => {
+      const answer = await real.embed(texts, role, signal);
+      return answer.ok ? { ...answer, vectors: answer.vectors.map((v) => v.slice(0, 128)) } : answer;
+    } };
+    const shorter = await dial({ embedder: cut }).search({ query: "soup", level: 3 });
+    expect(shorter.ranLevel).toBe(1);
+    expect(shorter.notices).toEqual([expect.objectContaining({ kind: "embedding_failed", errorKind: "dimension_mismatch", message: "The query's vector has 128 dimensions and the stored ones 256: embed the vault again. Searched by words only (level 1)." })]);
   });
 
   // The client's words have no stop of their own: "…HTTP 500: model crashed Searched by words only (level 1)."

@@ -474,6 +474,31 @@ describe("embedding job", () => {
     expect(await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list())).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 5 });
   });
 
+  // A vector of zeros is at cosine 0 from every query: stored, the note stood in every vector lane's
+  // list by the vault's own order, counted as embedded, and was never sent again.
+  it("a note a text of which the server answers with a vector of zeros is refused, not stored, and the notes after it are embedded", async () => {
+    const notes = vault(6);
+    const zeroed = firstInPartOrder(await notes.list());
+    notes.files.set(zeroed, { text: `# ${titleOf(zeroed)}\n\nA section past what the model takes: zqxzero.\n`, mtime: 1 });
+    const real = ollama();
+    const zeros: Embedder = {
+      name: real.name,
+      embed: async (texts, role, signal) => {
+        const answer = await real.embed(texts, role, signal);
+        return answer.ok ? { ...answer, vectors: answer.vectors.map((v, i) => (texts[i].includes("zqxzero") ? new Float32Array(v.length) : v)) } : answer;
+      },
+    };
+    const store = new VectorStore();
+    const progress = await new EmbeddingJob({ store, embedder: zeros, notes, notesPerBatch: 4 }).run(await notes.list());
+    expect(progress).toMatchObject({ state: "done", notesDone: 5, refused: { notes: 1, first: zeroed } });
+    expect(progress.refused?.message).toContain("vector of zeros");
+    expect(store.note(zeroed)).toBeUndefined();
+    expect(store.leftOutAs((await notes.list()).find((f) => f.path === zeroed)!)).toBe("not_a_vector");
+    // The next run sends it again, and only it.
+    server.embedCalls.length = 0;
+    expect(await new EmbeddingJob({ store, embedder: ollama(), notes }).run(await notes.list())).toMatchObject({ state: "done", notesDone: 1, notesUnchanged: 5 });
+  });
+
   it("a note the server cannot embed, alone in its batch, is left for the next run too: the notes after it are embedded", async () => {
     // One note a batch: what a long note, or the only note changed since the last run, is.
     const notes = vault(3);
