@@ -34,7 +34,7 @@ export const embedReportSchema = z.strictObject({
     .number()
     .int()
     .nonnegative()
-    .describe("Notes the embedding server could not embed even alone (a vector of NaN, an error for that text): left out, tried again next run."),
+    .describe("Notes the embedding server could not embed even alone (a vector of NaN or of zeros, an error for that text): left out, tried again next run."),
   refused: z
     .strictObject({ first_note: z.string(), message: z.string() })
     .nullable()
