@@ -101,19 +101,21 @@ export function quoteParagraphs(text: string): string {
  * Dataview renders a text property as markdown (a `TABLE title, description` over the sources), so
  * nothing that acts may form there either: a tag gets a space after its `<` (`<img src>` would load
  * a page's pixel, `<iframe>` a page), a link or an image one after its `]`, a MathJax macro that
- * links or styles (`LIVE_MATH_MACRO`) a backslash; and a line holding an inline query (`` `= …` ``,
- * `` `$= …` ``, which Dataview runs where it is rendered) has every backtick escaped, so no code
- * span forms in it.
+ * links or styles (`LIVE_MATH_MACRO`) a backslash where a `$` could make math of it; and a line
+ * holding an inline query (`` `= …` ``, `` `$= …` ``, which Dataview runs where it is rendered) has
+ * every backtick escaped, so no code span forms in it.
  */
 export function plainLine(text: string): string {
   const line = removeControlChars(removeBidiControls(text), true)
     .replace(/\[{2,}|\]{2,}/g, (run) => run[0])
     .replace(/<(?=[A-Za-z/!?%])/g, "< ")
     .replace(/\]\(/g, "] (")
-    .replace(LIVE_MATH_MACRO, "$1\\\\")
     .replace(/\s+/g, " ")
     .trim();
-  return INLINE_QUERY.test(line) ? line.replace(/`/g, "\\`") : line;
+  // Math is only read between `$`s: without one, `\url` is a LaTeX page's title, `\data` a Windows
+  // folder (`replayed_from`), and a doubled backslash showed in the property for nothing.
+  const inert = line.includes("$") ? line.replace(LIVE_MATH_MACRO, "$1\\\\") : line;
+  return INLINE_QUERY.test(inert) ? inert.replace(/`/g, "\\`") : inert;
 }
 
 /** A backtick run followed by Dataview's inline query (`=`) or inline JavaScript (`$=`) prefix, which it trims before. */

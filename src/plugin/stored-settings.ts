@@ -5,7 +5,7 @@
 // today's default. And a copy of a file the plugin could not use, kept before anything overwrites it.
 // And an API key typed into the file by hand under a name that is no setting (`model.apiKey`): taken
 // out of the settings in use, so no save of the plugin's writes it back, and out of the file itself.
-import { holdsCredential, holdsKeyShape, loadSettings, looksLikeApiKey, settingsSchema, type Settings } from "../settings";
+import { holdsCredential, holdsKeyShapedWord, loadSettings, looksLikeApiKey, settingsSchema, type Settings } from "../settings";
 import { isCredential } from "../text/secret-scrub";
 
 /** True when some value `stored` holds reads differently in `used` (keys `used` lacks are not looked at). */
@@ -95,7 +95,7 @@ export function takeOutKeysOutOfPlace(settings: Settings): string[] {
  * Walks `used` beside what the schema knows of it (`schemaKnows`; undefined under a key it does not
  * know, where every key is unknown), taking each key-holding value of an unknown key out of it.
  */
-function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string[], taken: string[]): void {
+function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string[], taken: string[], refusedAsKeys: ReadonlySet<string> = new Set()): void {
   for (const [key, value] of Object.entries(used)) {
     const knows = isRecord(schemaKnows) && Object.hasOwn(schemaKnows, key);
     // A key pasted as a name (loading keeps none, but data.json as stored may hold one) is not repeated.
@@ -103,8 +103,8 @@ function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string
     if (!knows && looksLikeApiKey(key)) {
       delete used[key];
       taken.push(where.join("."));
-    } else if (isRecord(value)) takeOut(value, knows ? schemaKnows[key] : undefined, where, taken);
-    else if (knows ? refusedAsKey(value, schemaKnows[key]) : holdsCredential(key, value)) {
+    } else if (isRecord(value)) takeOut(value, knows ? schemaKnows[key] : undefined, where, taken, refusedAsKeys);
+    else if (knows ? refusedAsKey(value, schemaKnows[key], refusedAsKeys.has(where.join("."))) : holdsCredential(key, value)) {
       delete used[key];
       taken.push(where.join("."));
     }
@@ -120,12 +120,13 @@ function takeOut(used: Record<string, unknown>, schemaKnows: unknown, at: string
  */
 export function storedWithoutKeysOutOfPlace(stored: unknown): unknown {
   if (!isRecord(stored)) return stored;
-  const known = settingsSchema.safeParse(JSON.parse(JSON.stringify(loadSettings(stored).settings)));
+  const load = loadSettings(stored);
+  const known = settingsSchema.safeParse(JSON.parse(JSON.stringify(load.settings)));
   if (!known.success) return stored;
   try {
     const copy = structuredClone(stored);
     const taken: string[] = [];
-    takeOut(copy, known.data, [], taken);
+    takeOut(copy, known.data, [], taken, new Set(load.keysOutOfPlace));
     return taken.length > 0 ? copy : stored;
   } catch {
     // Nested deeper than a walk can go (loading kept nothing of it): the file as it is.
@@ -135,10 +136,14 @@ export function storedWithoutKeysOutOfPlace(stored: unknown): unknown {
 
 /**
  * Whether a setting's stored `value` is a key the settings in use do not hold (`inUse`): one loading
- * refused for its look (`model.model: "sk-…"`, a secret's id that is an Exa key, an address with a
- * key among its words), which data.json as stored still holds. The settings themselves never differ
- * from their own parse, so this takes only from data.json as stored.
+ * refused for its look (`refusedForKey`: `model.model: "sk-…"`, a secret's id that is an Exa key), or
+ * one that differs from what is used and begins as a key or holds a key-shaped word (an address with
+ * a key among its words), which data.json as stored still holds. A UUID alone is no reason: an
+ * address or a folder may hold one (a tenant's id), and one spelled otherwise than it is used
+ * (`Imports\\<uuid>\\Clips`, or refused for its `?query`) was wiped from data.json, not kept to be fixed.
+ * The settings themselves never differ from their own parse, so this takes only from data.json as stored.
  */
-function refusedAsKey(value: unknown, inUse: unknown): boolean {
-  return typeof value === "string" && value !== inUse && isCredential(value) && (looksLikeApiKey(value) || holdsKeyShape(value));
+function refusedAsKey(value: unknown, inUse: unknown, refusedForKey: boolean): boolean {
+  if (typeof value !== "string" || value === inUse || !isCredential(value)) return false;
+  return refusedForKey || looksLikeApiKey(value) || holdsKeyShapedWord(value);
 }

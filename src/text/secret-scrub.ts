@@ -34,26 +34,41 @@ const MIN_HIDDEN_KEY = 4;
  * with it. A model server put a BEL, a colour code or a zero-width space inside the key it echoed:
  * the pattern missed it, then the CLI's terminal sanitiser took the BEL out and printed the key whole,
  * and a note or the panel showed it with the space unseen. The pattern runs once more over the text
- * as seen (one pass to build it, `unseenEnd`), so no backtracking over what hides a key can freeze it.
+ * as seen (`unseenParts` finds what goes), so no backtracking over what hides a key can freeze it.
+ * Read twice where an ESC is: a terminal takes the character after it too (a short escape,
+ * `ESC c`), a note only the ESC (`text/control-chars.ts`), and `sk-pr␛oj-…` is the key in a note.
  */
 function redactAsSeen(text: string, pattern: RegExp, mark: string): string {
-  if (!mayHide(text)) return text;
+  const inTerminal = redactAsRead(text, pattern, mark, true);
+  return inTerminal.includes("\u001b") ? redactAsRead(inTerminal, pattern, mark, false) : inTerminal;
+}
+
+/** `text` with each secret redacted that it shows once its unseen parts are out (`shortEscapes`: as a terminal reads it). */
+function redactAsRead(text: string, pattern: RegExp, mark: string, shortEscapes: boolean): string {
+  const unseen = unseenParts(text, shortEscapes);
+  if (unseen.length === 0) return text;
+  // The text as seen, a slice between two unseen parts at a time (one character at a time, a text
+  // of a few megabytes took a second): slice k stands at seenAt[k] in `seen` and textAt[k] in `text`.
   let seen = "";
-  const from: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    const end = unseenEnd(text, i);
-    if (end > i) {
-      i = end;
-      continue;
-    }
-    seen += text[i];
-    from.push(i++);
+  const seenAt: number[] = [];
+  const textAt: number[] = [];
+  for (let k = 0, from = 0; k <= unseen.length; k += 2) {
+    seenAt.push(seen.length);
+    textAt.push(from);
+    seen += text.slice(from, k < unseen.length ? unseen[k] : text.length);
+    from = unseen[k + 1];
   }
+  // Matches come in order, so the slice a place is in is found walking forward.
+  let slice = 0;
+  const inText = (at: number): number => {
+    while (slice + 1 < seenAt.length && seenAt[slice + 1] <= at) slice++;
+    return textAt[slice] + at - seenAt[slice];
+  };
   let out = "";
   let copied = 0;
   for (const match of seen.matchAll(pattern)) {
-    const start = from[match.index];
-    const last = from[match.index + match[0].length - 1];
+    const start = inText(match.index);
+    const last = inText(match.index + match[0].length - 1);
     out += text.slice(copied, start) + mark;
     copied = last + 1;
   }
@@ -62,9 +77,9 @@ function redactAsSeen(text: string, pattern: RegExp, mark: string): string {
 
 /**
  * Control characters but tab and line feed (a terminal is sent none; a carriage return alone goes
- * too), soft hyphen, zero-width spaces and joiners, bidi controls, invisible operators, variation
- * selectors, fillers, the byte order mark: [first, last] code units. A line break or a space is
- * seen: it keeps two parts apart. Ranges, not a regex: the linter rightly distrusts control ranges there.
+ * too, one before a line feed ends a line), soft hyphen, zero-width spaces and joiners, bidi controls,
+ * invisible operators, variation selectors, fillers, the byte order mark: [first, last] code units. A
+ * line break or a space is seen: it keeps two parts apart.
  */
 const UNSEEN_RANGES: readonly (readonly [number, number])[] = [
   [0x00, 0x08], [0x0b, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160],
@@ -72,38 +87,51 @@ const UNSEEN_RANGES: readonly (readonly [number, number])[] = [
   [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
 ];
 
-function isUnseen(code: number): boolean {
-  if (code >= 0x20 && code < 0x7f) return false;
-  return UNSEEN_RANGES.some(([first, last]) => code >= first && code <= last);
-}
-
-/** Whether some character of `text` may hide part of a key (ESC is one of them, and a tag character's first half). */
-function mayHide(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isUnseen(code) || code === TAG_HIGH) return true;
-  }
-  return false;
-}
-
 /** Tag characters (U+E0000–U+E007F): this high surrogate, then one of these low ones. */
 const TAG_HIGH = 0xdb40;
 const TAG_LOW: readonly [number, number] = [0xdc00, 0xdc7f];
 
+const unit = (code: number): string => `\\u${code.toString(16).padStart(4, "0")}`;
+
 /**
- * Where what no reader sees, starting at `i`, ends (`i` when it is seen): an unseen character, a
- * tag character (U+E0000 block, two UTF-16 units), or a terminal's escape sequence with what it
- * carries, as the CLI's sanitiser removes it whole (`text/control-chars.ts`): a CSI to its final
- * byte, a control string (OSC, DCS…) to BEL or ST, a short escape to its final character.
+ * Where an unseen part may start (ESC among them, and a tag character's first half): the engine's own
+ * scan, where a loop over every character cost a text with no such part ten times its one pass. Made
+ * from the ranges, not written as a regex: the linter rightly distrusts control ranges there.
  */
-function unseenEnd(text: string, i: number): number {
-  const code = text.charCodeAt(i);
-  if (code === 0x1b) return escapeEnd(text, i);
-  if (code === TAG_HIGH && isByteIn(text, i + 1, ...TAG_LOW)) return i + 2;
-  return isUnseen(code) ? i + 1 : i;
+const UNSEEN_START = new RegExp(`[${UNSEEN_RANGES.map(([first, last]) => `${unit(first)}-${unit(last)}`).join("")}${unit(TAG_HIGH)}]`, "g");
+
+/** The parts of `text` no reader sees, as [start, end) pairs in order, parts that touch joined. */
+function unseenParts(text: string, shortEscapes: boolean): number[] {
+  const parts: number[] = [];
+  UNSEEN_START.lastIndex = 0;
+  for (let found = UNSEEN_START.exec(text); found !== null; found = UNSEEN_START.exec(text)) {
+    const start = found.index;
+    const end = unseenEnd(text, start, shortEscapes);
+    if (end === start) continue;
+    if (parts.length > 0 && parts[parts.length - 1] === start) parts[parts.length - 1] = end;
+    else parts.push(start, end);
+    UNSEEN_START.lastIndex = end;
+  }
+  return parts;
 }
 
-function escapeEnd(text: string, esc: number): number {
+/**
+ * Where what no reader sees, starting at `i` (where `UNSEEN_START` found it), ends (`i` when it is
+ * seen): an unseen character, a tag character (U+E0000 block, two UTF-16 units), or a terminal's
+ * escape sequence with what it carries, as `text/control-chars.ts` removes it whole: a CSI to its
+ * final byte, a control string (OSC, DCS…) to BEL or ST, a short escape to its final character
+ * (`shortEscapes`, as a terminal reads it; else the ESC alone, as a note does).
+ */
+function unseenEnd(text: string, i: number, shortEscapes: boolean): number {
+  const code = text.charCodeAt(i);
+  if (code === 0x1b) return escapeEnd(text, i, shortEscapes);
+  if (code === TAG_HIGH) return isByteIn(text, i + 1, ...TAG_LOW) ? i + 2 : i;
+  // A line's end as Windows writes it: a break, seen as "\n" is (every CRLF text was read twice).
+  if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) return i;
+  return i + 1;
+}
+
+function escapeEnd(text: string, esc: number, shortEscapes: boolean): number {
   const kind = text[esc + 1] ?? "";
   let j = esc + 2;
   if (kind === "[") {
@@ -118,9 +146,11 @@ function escapeEnd(text: string, esc: number): number {
     }
     return text.length;
   }
+  if (!shortEscapes) return esc + 1;
   j = esc + 1;
   while (j < text.length && isByteIn(text, j, 0x20, 0x2f)) j++;
-  return j < text.length && isByteIn(text, j, 0x30, 0x7e) ? j + 1 : esc + 1;
+  // Without a final character, its intermediate ones go all the same (`ESC (` before a BEL), as the sanitiser takes them.
+  return j < text.length && isByteIn(text, j, 0x30, 0x7e) ? j + 1 : j;
 }
 
 /** Whether the code unit at `i` is within [low, high] (false past the end). */

@@ -103,6 +103,15 @@ describe("plainLine", () => {
     }
     expect(plainLine("Using `git rebase` <b>well</b> & [notes]")).toBe("Using `git rebase` < b>well< /b> & [notes]");
   });
+
+  // MathJax reads math between `$`s only: a LaTeX page's title and a recordings folder on Windows had
+  // their backslashes doubled in the note's properties, where nothing could have made math of them.
+  it("leaves a backslash word alone where no `$` could make math of it, and a title with `<3` or `a < b` as written", () => {
+    expect(plainLine("How to use \\href and \\url in LaTeX")).toBe("How to use \\href and \\url in LaTeX");
+    expect(plainLine("C:\\Users\\me\\data\\replays")).toBe("C:\\Users\\me\\data\\replays");
+    expect(plainLine("I <3 notes: a < b, b <= c")).toBe("I <3 notes: a < b, b <= c");
+    expect(plainLine("Costs $5: see \\href{obsidian://x}{y}$")).toBe("Costs $5: see \\\\href{obsidian://x}{y}$");
+  });
 });
 
 describe("wikilink", () => {

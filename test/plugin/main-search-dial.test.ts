@@ -117,9 +117,9 @@ describe("the plugin's search dial", () => {
     plugin.unload();
   });
 
-  // Fails today, on every run: src/plugin/embedding-keeper.ts takes the build's end, which its first run was
-  // waiting for, as a change made during that run, and runs again; the second run's "Embedded 0 notes; 3
-  // already up to date." is what the status then says. Make this an `it` with that fix.
+  // Failed on every run before: src/plugin/embedding-keeper.ts took the build's end, which its first run was
+  // waiting for, as a change made during that run, and ran again; the second run's "Embedded 0 notes; 3
+  // already up to date." is what the status then said.
   it("agreed at start-up, says how many notes it embedded when the index's build ends after the job began waiting for it", async () => {
     const vault = new Vault("Garage");
     for (const [path, text] of Object.entries(NOTES)) vault.seed(path, text, 1_700_000_000_000);

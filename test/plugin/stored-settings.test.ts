@@ -78,6 +78,18 @@ describe("storedWithoutKeysOutOfPlace", () => {
     expect(settings.model.secretId).toBe("sk-my-own-openai-key-name");
     expect(storedWithoutKeysOutOfPlace(stored)).toEqual({ version: 1, external: { exa: {}, brave: { secretId: "my-brave" }, tavily: {} }, model: { secretId: "sk-my-own-openai-key-name" } });
   });
+
+  // A UUID is a key's shape only where no setting holds one: taken for a key wherever the value in use
+  // differed, a folder written with backslashes and an address refused for its query were wiped from
+  // data.json at the start (the trace folder back at its default), not kept as written to be fixed.
+  it("keeps a folder or an address holding a UUID (a tenant's, an export's) that loading spells otherwise or refuses for another reason", () => {
+    const uuid = "123e4567-e89b-12d3-a456-426614174000";
+    const stored = { version: 1, notes: { traceFolder: `Research\\${uuid}\\Traces` }, model: { baseUrl: `https://llm.example.com/tenants/${uuid}/v1?api-version=2` } };
+    const { settings, problems } = loadSettings(stored);
+    expect(settings.notes.traceFolder).toBe(`Research/${uuid}/Traces`);
+    expect(problems.join("\n")).toMatch(/model\.baseUrl: expected an address without \?query/);
+    expect(storedWithoutKeysOutOfPlace(stored)).toBe(stored);
+  });
 });
 
 /** A plugin folder in memory, each file with the time it was written (as the app's adapter's `stat` gives it). */

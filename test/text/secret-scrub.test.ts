@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { removeControlChars } from "../../src/text/control-chars";
 import { isCredential, REDACTED, scrubSecrets, secretScrubber, hideKey, KEY_HIDDEN } from "../../src/text/secret-scrub";
 
 const KEY = "sk-test-ABCDEFGH12345678";
@@ -97,6 +98,47 @@ describe("the forms a secret can take", () => {
     // What a reader sees as a break keeps two halves apart, as other words do.
     expect(scrub.text(inside(" "))).toBe(inside(" "));
     expect(scrub.text(inside("\n"))).toBe(inside("\n"));
+  });
+
+  it("with an ESC before one of its letters, which a note drops alone and a terminal with the letter", () => {
+    // A note's escaper takes the ESC only (a short escape goes whole in a terminal alone): `sk-test-A␛BCD…` showed the key whole.
+    const echoed = `key ${KEY.slice(0, 9)}\u001b${KEY.slice(9)} echoed`;
+    const scrubbed = scrub.text(echoed);
+    expect(scrubbed).toBe(`key ${REDACTED} echoed`);
+    expect(removeControlChars(scrubbed, true)).not.toContain(KEY);
+    expect(removeControlChars(scrubbed, true, { shortEscapes: true })).not.toContain(KEY);
+    // A short escape cut off before its final character: a terminal's sanitiser takes its `(` all the same.
+    expect(scrub.text(`key ${KEY.slice(0, 9)}\u001b(\u0007${KEY.slice(9)} echoed`)).toBe(`key ${REDACTED} echoed`);
+  });
+
+  it("leaves the key to no reader, terminal or note, whatever unseen parts are spliced into it and whatever stands around it", () => {
+    const gap = fc.constantFrom("\u0007", "\r", "\u001b", "\u001b[0m", "\u001b]0;title\u0007", "\u001b(B", "\u001b(", "\u200b", "\u00ad", "\ufeff", "\u{e0041}", "\\");
+    /** What a reader sees: a terminal (short escapes whole) or a note (the ESC alone); no zero-width character, and markdown escapes read left to right (`\\-` shows `\-`). */
+    const readers = (text: string) =>
+      [removeControlChars(text, true, { shortEscapes: true }), removeControlChars(text, true)].map((seen) =>
+        seen.replace(/[\u00ad\u200b\ufeff]|\udb40[\udc00-\udc7f]/g, "").replace(/\\([!-/:-@[-`{-~])/g, "$1"),
+      );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(KEY.length), gap), { maxLength: 4 }), fc.string(), fc.string(), (cuts, before, after) => {
+        let spliced = KEY;
+        for (const [at, inside] of [...cuts].sort((a, b) => b[0] - a[0])) spliced = `${spliced.slice(0, at)}${inside}${spliced.slice(at)}`;
+        return readers(scrub.text(`${before} ${spliced} ${after}`)).every((seen) => !seen.includes(KEY));
+      }),
+    );
+  });
+
+  it("reads a text whose only unseen characters end its lines as Windows does once: CRLF is a line break, not a part to take out", () => {
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i} of a note`).join("\r\n");
+    const matchAll = vi.spyOn(String.prototype, "matchAll");
+    try {
+      expect(scrub.text(text)).toBe(text);
+      expect(scrub.text(`${KEY.slice(0, 9)}\r\n${KEY.slice(9)}`)).toBe(`${KEY.slice(0, 9)}\r\n${KEY.slice(9)}`);
+      // The second reading, over the text as seen, is for texts with something unseen in them.
+      expect(matchAll).not.toHaveBeenCalled();
+    } finally {
+      matchAll.mockRestore();
+    }
+    expect(scrub.text(`key ${KEY.slice(0, 9)}\r${KEY.slice(9)}`)).toBe(`key ${REDACTED}`);
   });
 
   it("the start of a secret at the end of a cut string", () => {
