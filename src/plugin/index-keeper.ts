@@ -233,13 +233,14 @@ export class IndexKeeper {
 
   private async applyUpdates(updates: IndexUpdate[]): Promise<void> {
     await this.ready();
-    // The vault's language is learned again once the changes are all in: held while batches follow
-    // one another (events that came during one are the next, at once), let go once none is pending.
-    this.holdRelearning();
     // A batch too large to land between two frames says so: "12,000 notes indexed" while a sync's
     // 5,000 changes are still being read would tell the user the index is current when it is not.
     this.applyingMany = updates.length > STEPS_PER_YIELD;
     if (this.applyingMany && !this.disposed) this.report();
+    // The vault's language is learned again once the changes are all in: held while batches follow
+    // one another (events that came during one are the next, at once), let go once none is pending.
+    // Taken just before the `try` whose `finally` lets it go: nothing between may throw with it held.
+    this.holdRelearning();
     try {
       if (!(await this.applyEach(updates))) return;
     } finally {

@@ -2,18 +2,21 @@
 // judge's model check and the reranker had a copy each, and one refused what the other took).
 // Models wrap their JSON in a fence even when told not to, as ```json or ~~~, on one line or
 // several, with CRLF line ends, a sentence before it or a remark after it. A reply that starts with
-// JSON ends it where its first value closes. JSON after prose is not taken: nothing marks its start.
+// an object ends it where that object closes. JSON after prose is not taken: nothing marks its start.
 import { closesFence, fenceLine, fenceOpening, type FenceLine } from "./code-fences";
 
 /**
- * When the reply starts as JSON does (`{` or `[`), its first value (a remark after it left out), or
- * the reply trimmed when that value never closes; else the code of the first fenced block in it
+ * When the reply starts as an object does (`{`), that object (a remark after it left out), or the
+ * reply trimmed when it never closes; one that starts with `[`, the reply trimmed; else the code of the first fenced block in it
  * (closed or not, its language whatever it says), else the reply trimmed: the caller's JSON.parse
  * then says what is wrong. Read in one pass over the lines, whatever the reply holds.
  */
 export function jsonInModelReply(reply: string): string {
   const trimmed = reply.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return firstValue(trimmed) ?? trimmed;
+  // An object is what every caller asks for; a reply opening with `[1] …` is prose citing a source,
+  // and read to its first `]` it became the array [1].
+  if (trimmed.startsWith("{")) return firstValue(trimmed) ?? trimmed;
+  if (trimmed.startsWith("[")) return trimmed;
   return oneLineFence(trimmed) ?? firstFencedCode(trimmed) ?? trimmed;
 }
 

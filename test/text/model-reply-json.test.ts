@@ -24,10 +24,17 @@ describe("jsonInModelReply", () => {
   });
 
   // Local models add a line after the JSON they were told to send alone: the check said "not JSON; it starts: {"verdict"…".
+  it("reads no array out of prose that opens with a citation's bracket", () => {
+    // Read to its first `]`, "[1] The first note…" was the JSON array [1]: the reranker then said the
+    // answer was JSON of the wrong shape, of a reply that was prose.
+    expect(() => JSON.parse(jsonInModelReply("[1] The first note answers it; [2] does not."))).toThrow();
+  });
+
   it("takes a reply that starts with JSON up to where its value closes, a remark after it left out", () => {
     expect(jsonInModelReply(`${ORDER}\n\nLet me know if you need more.`)).toBe(ORDER);
     expect(jsonInModelReply('{"reason": "a } and a \\" in it", "missing": ["]"]} Hope this helps {')).toBe('{"reason": "a } and a \\" in it", "missing": ["]"]}');
-    expect(jsonInModelReply("[1, [2]] and more")).toBe("[1, [2]]");
+    // An array is taken only whole: "[1] …" is as likely prose citing a source.
+    expect(jsonInModelReply("[1, [2]] and more")).toBe("[1, [2]] and more");
     // Never closed, or closed wrongly: the reply as it is, for JSON.parse to refuse.
     expect(jsonInModelReply('{"order": [2, 1] and more')).toBe('{"order": [2, 1] and more');
     expect(jsonInModelReply(`${"[".repeat(100_000)}x`)).toBe(`${"[".repeat(100_000)}x`);
