@@ -180,7 +180,8 @@ function footerLines(outcome: DispatchOutcome): string[] {
   const asked = tried.filter(sentTheQuery);
   const unsent = tried.filter((s) => !sentTheQuery(s));
   const lines = [`Sources asked: ${asked.map(askedWords).join(" · ") || (unsent.length > 0 ? "none (nothing left the device)" : "none")}`];
-  if (unsent.length > 0) lines.push(`Not sent the query: ${unsent.map((s) => providerChoiceName(s.source)).join(", ")} (refused before sending anything; see Failed)`);
+  // Not "refused before sending": a source can also time out still waiting its rate turn, having sent nothing.
+  if (unsent.length > 0) lines.push(`Not sent the query: ${unsent.map((s) => providerChoiceName(s.source)).join(", ")} (nothing was sent; see Failed)`);
   const skipped = outcome.sources.filter((s) => s.status === "skipped");
   if (skipped.length > 0) lines.push(`Skipped: ${skipped.map((s) => describeRoute(s.route)).join("; ")}`);
   const reasons = tried.filter((s) => s.route.reason.kind === "fits_topic" || s.route.reason.kind === "nothing_fit_better");

@@ -112,7 +112,7 @@ describe("websearch command over the network port", () => {
     const http = scriptedHttp(() => jsonResponse({ grounding: { generic: [] }, sources: {} }));
     const io = capture({}, http);
     expect(await websearchCommand(options(), io)).toBe(1);
-    expect(io.stdout).toContain("Sources asked: none (nothing left the device)\nNot sent the query: Brave (refused before sending anything; see Failed)\n");
+    expect(io.stdout).toContain("Sources asked: none (nothing left the device)\nNot sent the query: Brave (nothing was sent; see Failed)\n");
     expect(io.stdout).not.toMatch(/Sources asked: Brave/);
 
     // Exa, with no key, sends nothing beside Brave, which answers: only Brave was asked.
