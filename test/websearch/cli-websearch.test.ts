@@ -118,7 +118,7 @@ describe("websearch command over the network port", () => {
     // Exa, with no key, sends nothing beside Brave, which answers: only Brave was asked.
     const both = capture({ BRAVE_SEARCH_API_KEY: braveKey }, http);
     expect(await websearchCommand(options({ providers: ["exa", "brave"] }), both)).toBe(0);
-    expect(both.stdout).toMatch(/Sources asked: Brave \(0 results, \d+ ms\)\nNot sent the query: Exa \(refused before sending anything; see Failed\)\n/);
+    expect(both.stdout).toMatch(/Sources asked: Brave \(0 results, \d+ ms\)\nNot sent the query: Exa \(nothing was sent; see Failed\)\n/);
   });
 
   it("--json names no source that sent nothing: Brave with no key is not among providers_asked", async () => {
