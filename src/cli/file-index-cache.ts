@@ -8,13 +8,14 @@
 // longer found, a note scored 65,537 times too high), loaded without a word and saved again as it
 // is. With the checksum such a part cannot be read, and the index is built again from the notes.
 import { createHash } from "node:crypto";
-import { readFile, rm, rmdir, stat } from "node:fs/promises";
+import { rm, rmdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DefaultSerializer, deserialize } from "node:v8";
 import type { IndexCache } from "../ports";
 import { errorMessage } from "../text/error-message";
 import { makeFolder } from "./make-folder";
+import { readRegularFile } from "./regular-file";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
 /** The default cache folder: XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows. */
@@ -63,14 +64,11 @@ export class FileIndexCache implements IndexCache {
   }
 
   async read(name: string): Promise<unknown> {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(this.partFile(name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
-    return decodePart(bytes, name);
+    // Not a plain read: a named pipe in a part's place held it, and the command, for ever.
+    const file = await readRegularFile(this.partFile(name));
+    if (file.kind === "missing") return null;
+    if (file.kind !== "read") throw new Error(`the part ${name} is not a file`);
+    return decodePart(file.bytes, name);
   }
 
   async write(name: string, value: unknown): Promise<void> {

@@ -6,11 +6,12 @@
 // own, by renaming it (the index's freshness check then reads again what differs). A cache whose
 // vault is still at its path is never taken, and a cache folder is only ever renamed, never merged
 // (kept traces are: the new path may have some of its own, and each old one is moved in beside them).
-import { lstat, open, readdir, readFile, rename, rmdir, stat, statfs } from "node:fs/promises";
+import { lstat, readdir, rename, rmdir, stat, statfs } from "node:fs/promises";
 import path from "node:path";
 import { fnv1a32 } from "../text/string-hash";
 import { keptTraceFolder } from "./kept-trace";
 import { vaultCacheFolder } from "./file-index-cache";
+import { readRegularFile } from "./regular-file";
 import { replaceFileWhole } from "./temporary-files";
 
 /** The record's file in a vault's cache folder: not a part of any cache (`.v8`, `.bin`, `.jsonl`). */
@@ -57,7 +58,7 @@ export async function recordVaultOfCache(folder: string, vaultRoot: string, path
 async function writeRecord(folder: string, record: VaultRecord): Promise<void> {
   const text = `${JSON.stringify(record, null, 2)}\n`;
   const file = path.join(folder, VAULT_RECORD_NAME);
-  const before = await readFile(file, "utf8").catch(() => null);
+  const before = await readSmallFile(file, MAX_RECORD_BYTES).catch(() => null);
   if (before !== text) await replaceFileWhole(file, text);
 }
 
@@ -172,15 +173,14 @@ async function readRecord(folder: string): Promise<VaultRecord | null> {
   }
 }
 
-/** The file's text, or null when it is longer than `limit` bytes (then none of it is read). */
+/**
+ * The file's text, or null when it is not there, longer than `limit` bytes, or no regular file (none
+ * of it is read then): a named pipe named `vault.json` in any cache folder held every run's look for a
+ * moved vault's cache, and every `index`, for ever.
+ */
 async function readSmallFile(file: string, limit: number): Promise<string | null> {
-  const handle = await open(file, "r");
-  try {
-    if ((await handle.stat()).size > limit) return null;
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(file, limit);
+  return read.kind === "read" ? read.bytes.toString("utf8") : null;
 }
 
 /**

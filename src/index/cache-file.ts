@@ -394,14 +394,25 @@ function noteFromRow(row: unknown): { note: IndexedNote; engine: EngineNote } | 
 
 // ── checks ─────────────────────────────────────────────────────────────────────────────────
 
-/** `String()` would call a parsed object's own `toString` key, which a hand-edited part may set to anything. */
+/** The most of a version found that the reason keeps: a version is a number, and what is not one is damage, not something to print whole. */
+const VERSION_SHOWN = 24;
+
+/**
+ * `String()` would call a parsed object's own `toString` key, which a hand-edited part may set to
+ * anything. Cut to VERSION_SHOWN characters: a version of a million characters (a damaged or hostile
+ * manifest) was printed whole in `index`'s "cache version … ≠ 18", its --json too.
+ */
 function versionAsWritten(version: unknown): string {
-  if (typeof version !== "object" || version === null) return String(version);
-  try {
-    return JSON.stringify(version);
-  } catch {
-    return "an object";
+  let written: string;
+  if (typeof version !== "object" || version === null) written = String(version);
+  else {
+    try {
+      written = JSON.stringify(version);
+    } catch {
+      return "an object";
+    }
   }
+  return written.length > VERSION_SHOWN ? `${written.slice(0, VERSION_SHOWN)}…` : written;
 }
 
 function rebuild(reason: RebuildReason): ManifestRead {

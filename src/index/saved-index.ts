@@ -256,7 +256,14 @@ export class SavedIndex {
  */
 async function manifestReplaced(cache: IndexCache, before: unknown): Promise<boolean> {
   const now = await readPart(cache, MANIFEST_PART);
-  return now.ok && JSON.stringify(now.value) !== JSON.stringify(before);
+  if (!now.ok) return false;
+  // Nor is one that cannot be written out: a key the checks never look at may hold a list whose
+  // length says 4 billion, and the error it threw was the load's reason ("Invalid string length").
+  try {
+    return JSON.stringify(now.value) !== JSON.stringify(before);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -269,10 +276,16 @@ async function namesInStoredManifest(cache: IndexCache): Promise<string[]> {
   const read = await readPart(cache, MANIFEST_PART);
   const segments = read.ok ? (read.value as { segments?: unknown } | null)?.segments : undefined;
   if (!Array.isArray(segments)) return [];
-  return segments.flatMap((segment: unknown) => {
-    const name = (segment as { name?: unknown } | null)?.name;
-    return typeof name === "string" ? [name] : [];
-  });
+  // Up to the first entry that names none: no save writes a list with a hole or a nameless entry,
+  // and no load reads past one. A list's length is only a number (v8 and IndexedDB give back one of
+  // 4 billion holes from a few bytes): walked whole, it froze the save after a damaged manifest.
+  const names: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const name = (segments[i] as { name?: unknown } | null | undefined)?.name;
+    if (typeof name !== "string") break;
+    names.push(name);
+  }
+  return names;
 }
 
 /**

@@ -16,6 +16,7 @@ import { encodePart, FileIndexCache } from "../../src/cli/file-index-cache";
 import { FsNoteStore } from "../../src/cli/fs-note-store";
 import { describeRebuildReason } from "../../src/index/rebuild-reason";
 import { VaultIndex } from "../../src/index/vault-index";
+import { hasMkfifo, makeNamedPipe, releaseNamedPipes } from "./named-pipes";
 
 // Counted, not changed: how often a save makes the folder and removes the legacy file.
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -40,7 +41,10 @@ beforeEach(() => {
   for (const note of ["Network.md", "Garden.md"]) utimesSync(path.join(vault, note), hourAgo, hourAgo);
 });
 
-afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  releaseNamedPipes();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 async function savedIndex(): Promise<FileIndexCache> {
   const index = new VaultIndex();
@@ -94,6 +98,32 @@ describe("FileIndexCache and damage", () => {
     const report = await new VaultIndex().sync(new FsNoteStore(vault), cache);
     expect(report.mode).toBe("rebuild");
     expect(describeRebuildReason(report.rebuildReason!)).toMatch(/cache could not be read \(the part segment-[0-9a-f]{16}-0 is corrupt \((its checksum does not match|it is not a part of this cache|it is cut short)\)/);
+  });
+});
+
+describe("FileIndexCache and what is not a file in a part's place", () => {
+  // A named pipe named as a part (a stray, or one put there by someone sharing the cache folder):
+  // the read waited for a writer for ever, and so did every command of the vault.
+  it.skipIf(!hasMkfifo)("refuses a named pipe as the manifest without waiting on it, rebuilds, and saves a manifest in its place (skipped where there is no mkfifo)", async () => {
+    const cache = await savedIndex();
+    rmSync(cache.file);
+    makeNamedPipe(cache.file);
+    const index = new VaultIndex();
+    const report = await index.sync(new FsNoteStore(vault), cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toBe("cache could not be read (the part manifest is not a file)");
+    expect((await index.search("network", new FsNoteStore(vault))).map((r) => r.path)).toEqual(["Network.md"]);
+    await index.save(cache);
+    expect((await new VaultIndex().sync(new FsNoteStore(vault), cache)).mode).toBe("cache");
+  });
+
+  it("refuses a folder as a segment with the same words", async () => {
+    const cache = await savedIndex();
+    const file = segmentFile(cache);
+    rmSync(file);
+    mkdirSync(file);
+    const report = await new VaultIndex().sync(new FsNoteStore(vault), cache);
+    expect(describeRebuildReason(report.rebuildReason!)).toMatch(/^cache could not be read \(the part segment-[0-9a-f]{16}-0 is not a file\)$/);
   });
 });
 

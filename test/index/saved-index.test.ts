@@ -17,6 +17,9 @@ import { createEngine, toEngineDoc } from "../../src/index/search-engine";
 import { createAnalyzer } from "../../src/index/tokenize";
 import type { IndexedNote } from "../../src/index/types";
 import { NO_SLICES, type WorkSlice } from "../../src/index/work-slice";
+import { INDEX_FORMAT_VERSION } from "../../src/index/cache-file";
+import { describeRebuildReason } from "../../src/index/rebuild-reason";
+import { listWalkedAtMost } from "./hole-lists";
 
 const NOTES = 2500;
 const topics = ["garden", "kitchen", "harbour", "orchard", "workshop", "library", "observatory", "greenhouse"];
@@ -174,6 +177,40 @@ describe("saving the index", () => {
     const loaded = new VaultIndex();
     expect(await loaded.sync(store, cache)).toMatchObject({ mode: "cache", updated: 0, added: 0 });
     expect(ranked(loaded, "herons")).toEqual(ranked(index, "herons"));
+  });
+
+  // A damaged or hostile manifest: v8 and IndexedDB give back a list of 4 billion holes from a few
+  // bytes. The load refused it at its first entry, but the save read it again for the names it was
+  // replacing and walked every place (minutes of a frozen save, or of the plugin's thread).
+  it("after a manifest whose list of segments says four billion, saves without walking it, and the next start loads", async () => {
+    const damaged = { format: "vault-research-index", version: INDEX_FORMAT_VERSION, fingerprint: cache.manifest().fingerprint, savedAt: 0, nextId: 0, averageFieldLength: cache.manifest().averageFieldLength, segments: listWalkedAtMost(2 ** 32 - 1, 100) };
+    const read = cache.read.bind(cache);
+    let manifestDamaged = true;
+    cache.read = (name) => (name === "manifest" && manifestDamaged ? Promise.resolve(damaged) : read(name));
+    const write = cache.write.bind(cache);
+    cache.write = async (name, value) => {
+      await write(name, value);
+      if (name === "manifest") manifestDamaged = false;
+    };
+    const rebuilt = new VaultIndex();
+    const report = await rebuilt.sync(store, cache);
+    expect(report.mode).toBe("rebuild");
+    expect(describeRebuildReason(report.rebuildReason!)).toBe("cache is corrupt (segment 1 of 4294967295 has the wrong shape)");
+    await rebuilt.save(cache);
+    const loaded = new VaultIndex();
+    expect(await loaded.sync(store, cache)).toMatchObject({ mode: "cache", added: 0, updated: 0 });
+    expect(ranked(loaded, "harbour entry")).toEqual(ranked(index, "harbour entry"));
+  });
+
+  it("calls a cache whose manifest holds such a list under a key no check reads, and lacks a segment, incomplete", async () => {
+    const holes: unknown[] = [];
+    holes.length = 2 ** 32 - 1;
+    cache.parts.set("manifest", { ...cache.manifest(), notes: holes });
+    cache.parts.delete(segmentNames()[1]);
+    const report = await new VaultIndex().sync(store, cache);
+    // Not "cache is corrupt (Invalid string length)": comparing it with the manifest as it is now threw.
+    expect(describeRebuildReason(report.rebuildReason!)).toBe("cache is incomplete");
+    expect(report.added).toBe(NOTES);
   });
 
   it("runs one save at a time, however often it is asked", async () => {

@@ -165,15 +165,28 @@ export async function readNotesPart(part: unknown, dimensions: number, meanings:
   return { buckets: part.buckets ?? NOTE_BUCKETS, notes: out };
 }
 
+/**
+ * The typed arrays' lengths are checked before the paths are walked: their bytes are really there,
+ * while a list's length is only a number (v8 and IndexedDB give back a list of 4 billion holes in a
+ * few bytes, and walking it froze the load for minutes). The paths are walked by index, so a hole is
+ * found (`every` skips one, and its note's vector was kept under no path).
+ */
 function isNotesPart(part: unknown): part is NotesPart {
   if (typeof part !== "object" || part === null) return false;
   const p = part as Partial<NotesPart>;
   if (p.format !== FORMAT || p.version !== VERSION || typeof p.fingerprint !== "string" || typeof p.meanings !== "number") return false;
   if (typeof p.dimensions !== "number" || !Number.isInteger(p.dimensions) || p.dimensions < 1) return false;
   if (p.buckets !== undefined && (typeof p.buckets !== "number" || !Number.isSafeInteger(p.buckets) || p.buckets < 1)) return false;
-  if (!Array.isArray(p.paths) || !p.paths.every((x) => typeof x === "string")) return false;
+  if (!Array.isArray(p.paths) || !(p.versions instanceof Float64Array) || p.versions.length !== p.paths.length * 2) return false;
   const n = p.paths.length;
-  if (!(p.versions instanceof Float64Array) || p.versions.length !== n * 2 || !p.versions.every(Number.isFinite)) return false;
   if (!(p.values instanceof Int8Array) || p.values.length !== n * p.dimensions) return false;
-  return p.norms instanceof Float32Array && p.norms.length === n * 2 && p.norms.every((x) => Number.isFinite(x) && x >= 0);
+  if (!(p.norms instanceof Float32Array) || p.norms.length !== n * 2) return false;
+  if (!arePaths(p.paths)) return false;
+  return p.versions.every(Number.isFinite) && p.norms.every((x) => Number.isFinite(x) && x >= 0);
+}
+
+/** Every item a string: holes visited too. */
+function arePaths(paths: unknown[]): boolean {
+  for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== "string") return false;
+  return true;
 }

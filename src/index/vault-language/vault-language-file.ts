@@ -70,13 +70,30 @@ export function decodeLanguage(part: unknown, fingerprint: string): VaultLanguag
   return new VaultLanguage({ words: part.words, dimensions: part.dimensions, values: part.values });
 }
 
+/**
+ * The typed arrays' lengths are checked before the words are walked: their bytes are really there,
+ * while a list's length is only a number (v8 and IndexedDB give back a list of 4 billion holes in a
+ * few bytes, and walking it froze the load for minutes). The words are walked by index, so a hole is
+ * found (`every` skips one, and a word that is none threw in the model's constructor).
+ */
 function isLanguagePart(part: unknown): part is LanguagePart {
   if (typeof part !== "object" || part === null) return false;
   const p = part as Partial<LanguagePart>;
   if (p.format !== FORMAT || p.version !== VERSION || typeof p.fingerprint !== "string") return false;
-  if (!Array.isArray(p.words) || !p.words.every((w) => typeof w === "string" && w.length > 0)) return false;
-  if (new Set(p.words).size !== p.words.length) return false;
   if (typeof p.dimensions !== "number" || !Number.isInteger(p.dimensions) || p.dimensions < 1 || p.dimensions > 1024) return false;
+  if (!Array.isArray(p.words) || !(p.scales instanceof Float32Array) || p.scales.length !== p.words.length) return false;
   if (!(p.values instanceof Int8Array) || p.values.length !== p.words.length * p.dimensions) return false;
-  return p.scales instanceof Float32Array && p.scales.length === p.words.length && p.scales.every((s) => Number.isFinite(s) && s >= 0);
+  if (!areDistinctWords(p.words)) return false;
+  return p.scales.every((s) => Number.isFinite(s) && s >= 0);
+}
+
+/** Every item a word (a non-empty string), none twice: holes visited too. */
+function areDistinctWords(words: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (typeof word !== "string" || word.length === 0 || seen.has(word)) return false;
+    seen.add(word);
+  }
+  return true;
 }

@@ -1,11 +1,13 @@
 // The notes' vectors as cache parts: a round trip keeps every vector and version; a part of other
-// meanings, settings, dimensions or the wrong shape gives none; buckets spread paths and stay put;
+// meanings, settings, dimensions or the wrong shape (a hole for a path, a list of paths longer than
+// its vectors, found so without walking it) gives none; buckets spread paths and stay put;
 // the number of parts grows with the vault and holds still while each part holds a fair share.
 import { describe, expect, it } from "vitest";
 import { quantize } from "../../../src/index/embeddings/quantize";
 import { NO_SLICES } from "../../../src/index/work-slice";
 import { bucketOf, bucketsFor, encodeNotesPart, isLanguagePartName, isNotesPartName, meaningsId, NOTE_BUCKETS, notesPartName, partOrder, readNotesPart, savedNotes } from "../../../src/index/vault-language/note-vector-file";
 import { LANGUAGE_PART } from "../../../src/index/vault-language/vault-language-file";
+import { listWalkedAtMost, withHole } from "../hole-lists";
 
 const notes = [0, 1, 2].map((i) => ({ path: `n${i}.md`, version: { mtime: 1000 + i, size: 10 * i }, vector: quantize([i + 1, -1, 0.5, 2 - i]) }));
 
@@ -62,6 +64,10 @@ describe("notes' vector parts", () => {
       { ...part, buckets: 1.5 },
       { ...part, buckets: 1e21 },
       { ...part, buckets: "64" },
+      // `every` skips a hole: its note's vector was kept under no path.
+      { ...part, paths: withHole(part.paths, 1) },
+      // A list's length is only a number: the typed arrays' bytes say how many notes there are.
+      { ...part, paths: listWalkedAtMost(2 ** 32 - 1, 100) },
     ];
     for (const value of broken) expect(await readNotesPart(value, 4, 77, "fp", NO_SLICES)).toBeNull();
   });

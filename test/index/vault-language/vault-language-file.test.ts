@@ -1,10 +1,12 @@
 // The learned meanings as one cache part: a round trip keeps the words, the dimensions and the
 // vectors as the lane keeps them (int8), and so the notes nearest a question; a part of another format,
-// version or fingerprint, or not the shape it claims, is no model (null), never an error.
+// version or fingerprint, or not the shape it claims (a hole for a word, a list of words longer than
+// its vectors), is no model (null), never an error, and found so without walking a list's length.
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../../src/index/vault-language/top-eigenvectors";
 import { VaultLanguage } from "../../../src/index/vault-language/vault-language";
 import { decodeLanguage, encodeLanguage, LANGUAGE_PART, readLanguagePart, type LanguagePart } from "../../../src/index/vault-language/vault-language-file";
+import { listWalkedAtMost, withHole } from "../hole-lists";
 
 const FINGERPRINT = JSON.stringify({ stemming: true, excluded: [] });
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i}`);
@@ -112,12 +114,20 @@ describe("encodeLanguage and decodeLanguage", () => {
     ["a string", () => "vault-research-vault-language"],
     ["a number", () => 1],
     ["a list", (p) => [p]],
+    // `every` skips a hole, and the model's constructor threw on the word that was none.
+    ["with a hole for a word", (p) => ({ ...p, words: withHole(p.words, 3) })],
+    ["with a hole for its one word", (p) => ({ ...p, words: withHole(["word0"], 0), dimensions: 1, values: new Int8Array(1), scales: new Float32Array(1) })],
   ];
 
   it.each(broken)("give no model for a part %s", (_, breakIt) => {
     const part = saved();
     expect(decodeLanguage(part, FINGERPRINT)).not.toBeNull();
     expect(decodeLanguage(breakIt(part), FINGERPRINT)).toBeNull();
+  });
+
+  it("give no model, without walking them, for words said to be four billion (v8 gives such a list back from a few bytes)", () => {
+    const words = listWalkedAtMost(2 ** 32 - 1, 100);
+    expect(decodeLanguage({ ...saved(), words }, FINGERPRINT)).toBeNull();
   });
 
   it("give no model for a part saved under other index settings", () => {
