@@ -16,6 +16,7 @@ import { vaultCacheFolder } from "./file-index-cache";
 import { KEPT_TRACES } from "./kept-trace-retention";
 import { makeFolder } from "./make-folder";
 import { isSkippedName, withLock } from "./fs-note-store";
+import { errorMessage } from "../text/error-message";
 import { inTurn, removeLeftoverTemporaryFiles, replaceFileWhole, uniqueTemporaryName } from "./temporary-files";
 
 /**
@@ -159,45 +160,79 @@ export function findKeptTrace(given: string, cwd: string, vaultRoot: string, fol
   }
   const file = path.resolve(cwd, given);
   if (!existsSync(file) || !statSync(file).isFile()) return null;
-  if (scope === "kept_folder") return existsSync(folder) && isInside(realpathSync(folder), realpathSync(file)) ? file : null;
-  return isInside(path.resolve(vaultRoot), file) ? null : file;
+  // First, as the vault's own kept traces may lie in it: a vault that is a home folder holds its cache
+  // folder, hidden (`~/.cache`). Read as its note at `.cache/…`, the promoted note linked to it.
+  if (existsSync(folder) && isInside(realpathSync(folder), realpathSync(file))) return file;
+  if (scope === "kept_folder") return null;
+  return notePathInVault(vaultRoot, file) === null ? file : null;
+}
+
+/**
+ * `file`'s path in the vault (`/`-separated), or null when it lies outside. Inside as written, or
+ * on disk: the vault named through a link (`--vault ~/vlink`) and the note by its real path, or the
+ * other way round, is the same note of the same vault — compared as written only, it was read as a
+ * kept trace outside the vault: its promotion linked to no trace and rewrote the note past the vault's checks.
+ */
+export function notePathInVault(vaultRoot: string, file: string): string | null {
+  const root = path.resolve(vaultRoot);
+  const asWritten = path.resolve(file);
+  if (isInside(root, asWritten)) return relativeNotePath(root, asWritten);
+  if (placeOnDisk(root, asWritten) === "outside") return null;
+  const [realRoot, realFile] = [realPathAsFarAsItExists(root), realPathAsFarAsItExists(asWritten)];
+  // Inside only in another case (a disk that ignores it): no path in the vault to give.
+  return isInside(realRoot, realFile) ? relativeNotePath(realRoot, realFile) : null;
+}
+
+function relativeNotePath(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join("/");
 }
 
 /** Whether `file` is `folder` or below it (both resolved as the caller needs). */
 function isInside(folder: string, file: string): boolean {
   const rel = path.relative(folder, file);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 export async function readKeptTrace(file: string): Promise<string> {
   return readFile(file, "utf8");
 }
 
+/** Whether a kept trace now records a promotion, and why not when it does not. */
+export type KeptTraceRecord = { recorded: true } | { recorded: false; why: string };
+
 /**
- * Records a promotion in a kept trace, as promotion does in a trace note; false when it could not.
+ * Records a promotion in a kept trace, as promotion does in a trace note; why not when it could not
+ * (its properties edited, its block no trace, the disk refused): else the promotion was said to be
+ * "not updated" with no reason, where a trace note's says why.
  * Updates of one trace take turns (by its real path, however it was named): the MCP server runs two
  * promote_result calls for rows of one run at once, and each wrote back the trace it had read before
  * the other's promotion was in it, losing that record. Within a process by `inTurn`; across
  * processes (a CLI `promote` while the MCP server records one) by the lock file notes are rewritten
  * under, which a process killed holding it does not keep for ever.
  */
-export async function recordPromotionInKeptTrace(file: string, promotion: Promotion): Promise<boolean> {
+export async function recordPromotionInKeptTrace(file: string, promotion: Promotion): Promise<KeptTraceRecord> {
   const key = await realpath(file).catch(() => path.resolve(file));
-  return inTurn(key, async () => {
-    let recorded = false;
+  return inTurn(key, async (): Promise<KeptTraceRecord> => {
+    let outcome: KeptTraceRecord = { recorded: false, why: "it was not read" };
     try {
       await withLock(key, async (stillHeld) => {
         const updated = recordPromotion(await readFile(key, "utf8"), promotion);
-        if ("error" in updated) return;
+        if ("error" in updated) {
+          outcome = { recorded: false, why: updated.error.message };
+          return;
+        }
         // Taken over by another process while this one was held up: its record must stay.
-        if (!(await stillHeld())) return;
+        if (!(await stillHeld())) {
+          outcome = { recorded: false, why: "another process took it over meanwhile; promote the row again to record it" };
+          return;
+        }
         await writeAtomically(key, updated.markdown);
-        recorded = true;
+        outcome = { recorded: true };
       });
-    } catch {
-      return false;
+    } catch (error) {
+      return { recorded: false, why: errorMessage(error) };
     }
-    return recorded;
+    return outcome;
   });
 }
 

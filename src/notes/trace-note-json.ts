@@ -22,8 +22,8 @@ interface DropStep {
 /**
  * Event data, pack section texts, events, the answer's length, vault rows and all but what promotion
  * needs of outside rows, then long strings and lists anywhere else. `promote` finds a run's rows
- * only in this block, so every step keeps what it needs of each (a run has at most ten); only the
- * last resort below, for a trace no run makes, may cut them.
+ * only in this block, so every step keeps what it needs of each (a run has at most ten), and the
+ * promotions recorded; not even the last resort below, for a trace no run makes, cuts them.
  */
 const DROP_STEPS: readonly DropStep[] = [
   { note: (max) => `event data dropped to fit ${max} characters`, apply: (t) => t.events.forEach((e) => delete e.data) },
@@ -44,11 +44,7 @@ const DROP_STEPS: readonly DropStep[] = [
   },
   {
     note: (max) => `long strings and lists cut to fit ${max} characters`,
-    apply: (t) => {
-      const outsideRows = t.pack.external_evidence;
-      Object.assign(t, shrink(t, 200, 20));
-      t.pack.external_evidence = outsideRows;
-    },
+    apply: (t) => Object.assign(t, keepingWhatPromotionReads(t, (all) => shrink(all, 200, 20) as BoundedTrace)),
   },
 ];
 
@@ -78,10 +74,22 @@ export function boundTraceJson(trace: ResearchTrace, max = TRACE_JSON_MAX_CHARS)
     text = JSON.stringify(current, null, 2);
     if (text.length <= max) return result();
   }
-  // Only a pathological trace gets here (thousands of errors or warnings): keep the identity.
-  current = shrink(current, 80, 3) as BoundedTrace;
+  // Only a trace no run of this version makes gets here (thousands of errors, a map of thousands of
+  // keys, which no cut shortens: a newer version's, or pasted in by hand): the rest is cut to its
+  // identity, but what promotion reads stays whole, each outside row's essentials and the promotions
+  // recorded. Cut like the rest, rows past the third were lost and an address cut at 80 characters
+  // sent a promotion to another page; a block past the bound loses nothing.
+  current = keepingWhatPromotionReads(current, (t) => shrink(t, 80, 3) as BoundedTrace);
   text = JSON.stringify(current, null, 2);
   return result();
+}
+
+/** `cut` applied to the trace, its outside rows and recorded promotions put back as they were. */
+function keepingWhatPromotionReads(trace: BoundedTrace, cut: (t: BoundedTrace) => BoundedTrace): BoundedTrace {
+  const cutTrace = cut(trace);
+  cutTrace.pack.external_evidence = trace.pack.external_evidence;
+  if (trace.promotions !== undefined) cutTrace.promotions = trace.promotions;
+  return cutTrace;
 }
 
 /**

@@ -5,7 +5,7 @@
 // whose properties say this plugin wrote it (type and run id matching the block) is rewritten.
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
-import { judgeVerdicts, outsideVaultRowSchema, stopReasonSchema, vaultRowSchema } from "../evidence/research-pack";
+import { outsideVaultRowSchema, vaultRowSchema } from "../evidence/research-pack";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
 import { jsonProblem } from "../text/json-problem";
@@ -20,24 +20,44 @@ export type TraceNoteError =
 
 export type PromotionError = TraceNoteError | { kind: "unknown_source_key"; message: string } | { kind: "not_a_written_trace"; message: string };
 
+/** The schema tag this version writes and reads. */
+const TRACE_SCHEMA = "research_trace.v1";
+
+/**
+ * A vault row as far as anything here reads it back: what it is (never an outside row under a vault
+ * key) and the section texts a promotion's bound empties. Its retrieval details — lanes, fusion, a
+ * status a newer version adds — are nobody's here: checked whole, one of them refused every outside
+ * row of a note another device's newer plugin wrote.
+ */
+const readBackVaultRowSchema = vaultRowSchema.pick({ source_key: true, kind: true, source_type: true, note_path: true }).extend({
+  sections: z.array(z.object({ text: z.string() })),
+});
+
 const traceEssentialsSchema = z.object({
-  schema: z.literal("research_trace.v1"),
+  schema: z.literal(TRACE_SCHEMA),
   run_id: z.string(),
   started_at: z.string(),
   question: z.string(),
   mode: z.string(),
   providers: z.array(z.string()),
   queries_sent: z.array(z.string()),
-  stop_reason: stopReasonSchema,
+  // Neither the stop reason nor the verdict is read back; a newer version may have one this one lacks.
+  stop_reason: z.string(),
   events: z.array(z.object({ type: z.string(), at: z.number() })),
   errors: z.array(z.object({ stage: z.string(), kind: z.string(), message: z.string() })),
   pack: z.object({
     question: z.string(),
-    evidence: z.array(vaultRowSchema),
+    evidence: z.array(readBackVaultRowSchema),
     external_evidence: z.array(outsideVaultRowSchema),
-    judge: z.object({ verdict: z.enum(judgeVerdicts) }),
+    judge: z.object({ verdict: z.string() }),
   }),
   promotions: z.array(z.object({ source_key: z.string(), note_path: z.string(), at: z.string() })).optional(),
+  // What promotion says of its note (a replayed run's rows are recorded samples), and what recording
+  // a promotion bounds again: edited into another shape, each failed deep inside ("text.replace is
+  // not a function") instead of being named here.
+  replayed_from: z.string().optional(),
+  answer: z.object({ text: z.string() }).optional(),
+  truncated: z.array(z.string()).optional(),
 });
 
 /**
@@ -92,9 +112,27 @@ function lastTraceBlock(markdown: string): FoundBlock | null {
   return found;
 }
 
-/** The trace kept in a trace note's JSON block, checked for what promotion and replay rely on. */
+/**
+ * Whether the note's last fence line opens a trace block: a note cut short inside its block (a sync
+ * that stopped midway, an edit that took the closing fence) has a block, just no end to it.
+ */
+function endsInTraceBlock(markdown: string): boolean {
+  let last: RegExpExecArray | null = null;
+  FENCE_LINE.lastIndex = 0;
+  for (let line = FENCE_LINE.exec(markdown); line !== null; line = FENCE_LINE.exec(markdown)) last = line;
+  return last !== null && TRACE_BLOCK_INFO.test(last[3]);
+}
+
+/**
+ * The trace kept in a trace note's JSON block, checked for what promotion relies on and what
+ * recording one rewrites; what nothing reads back (the stop reason, the verdict, a vault row's
+ * retrieval) is taken as written, so a newer version's value there refuses no row.
+ */
 export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { error: TraceNoteError } {
   const block = lastTraceBlock(markdown);
+  if (!block && endsInTraceBlock(markdown)) {
+    return { error: { kind: "no_trace_block", message: "The note ends inside its trace block, which no closing fence ends: it may have been cut short (a sync or an edit)." } };
+  }
   if (!block) {
     return { error: { kind: "no_trace_block", message: `This note has no ${TRACE_BLOCK_OPEN} block; is it a research trace note?` } };
   }
@@ -104,6 +142,10 @@ export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { e
   } catch (e) {
     return { error: { kind: "invalid_json", message: `The trace block is not valid JSON (${jsonProblem(block.json, errorMessage(e))}).` } };
   }
+  const version = otherTraceVersion(data);
+  if (version !== null) {
+    return { error: { kind: "invalid_trace", message: `The trace block was written by another version of Vault Research (${version}); this version reads ${TRACE_SCHEMA}.` } };
+  }
   const checked = traceEssentialsSchema.safeParse(data);
   if (!checked.success) {
     const issues = checked.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
@@ -111,6 +153,12 @@ export function parseTraceNote(markdown: string): { trace: ResearchTrace } | { e
   }
   // The original object, not zod's copy: fields this version does not check are kept.
   return { trace: data as ResearchTrace };
+}
+
+/** The schema tag of a trace block another version wrote (`research_trace.v2`), or null. Only a tag of that form is repeated. */
+function otherTraceVersion(data: unknown): string | null {
+  const tag = data !== null && typeof data === "object" ? (data as { schema?: unknown }).schema : undefined;
+  return typeof tag === "string" && tag !== TRACE_SCHEMA && /^research_trace\.v\d{1,4}$/.test(tag) ? tag : null;
 }
 
 /**

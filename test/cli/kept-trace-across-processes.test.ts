@@ -93,7 +93,7 @@ describe("promotions recorded in one kept trace by two processes at once", () =>
     await Promise.race([two, secondFoundLock]);
     open();
 
-    expect(await Promise.all([one, two])).toEqual([true, true]);
+    expect(await Promise.all([one, two])).toEqual([{ recorded: true }, { recorded: true }]);
     expect(promotionsIn(file)).toEqual(ROWS.map((r) => r.source_key).sort());
     // No lock, no temporary file left behind.
     expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
@@ -107,7 +107,7 @@ describe("promotions recorded in one kept trace by two processes at once", () =>
     const minuteAgo = new Date(Date.now() - 60_000);
     utimesSync(lock, minuteAgo, minuteAgo);
 
-    expect(await kept.recordPromotionInKeptTrace(file, { source_key: ROWS[0].source_key, note_path: "Sources/0.md", at: AT })).toBe(true);
+    expect(await kept.recordPromotionInKeptTrace(file, { source_key: ROWS[0].source_key, note_path: "Sources/0.md", at: AT })).toEqual({ recorded: true });
     expect(promotionsIn(file)).toEqual([ROWS[0].source_key]);
     expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
   });

@@ -57,7 +57,7 @@ describe("promotions recorded in one kept trace at once", () => {
     gate.open = new Promise<void>((resolve) => (open = resolve));
     const recorded = ROWS.map((row, i) => recordPromotionInKeptTrace(file, { source_key: row.source_key, note_path: `Sources/${i}.md`, at: "2026-03-05T12:00:00.000Z" }));
     open();
-    expect(await Promise.all(recorded)).toEqual([true, true, true]);
+    expect(await Promise.all(recorded)).toEqual([{ recorded: true }, { recorded: true }, { recorded: true }]);
     expect(promotionsIn(file)).toEqual(ROWS.map((r) => r.source_key).sort());
     // Each promotion's label line in the note too, not only the block's record.
     expect(readFileSync(file, "utf8").match(/Outside vault · Brave · promoted/g)).toHaveLength(3);
@@ -90,7 +90,7 @@ describe("promotions recorded in one kept trace at once", () => {
       recordPromotionInKeptTrace(path.join(tmp, "linked", path.basename(file)), { source_key: ROWS[1].source_key, note_path: "Sources/1.md", at }),
     ];
     open();
-    expect(await Promise.all(recorded)).toEqual([true, true]);
+    expect(await Promise.all(recorded)).toEqual([{ recorded: true }, { recorded: true }]);
     expect(promotionsIn(file)).toEqual([ROWS[0].source_key, ROWS[1].source_key].sort());
   });
 });

@@ -84,3 +84,32 @@ describe("a trace too big for its note, with a giant title no recorder cut", () 
     }
   });
 });
+
+describe("a trace past the bound even with long strings and lists cut: a map of thousands of keys (a newer version's, or pasted in)", () => {
+  const longUrl = (i: number) => `https://docs.example.org/guides/local-first/synchronisation/conflict-free-replicated-data-types/part-${i}`;
+  const rows = Array.from({ length: 5 }, (_, i) => outsideRow("brave", longUrl(i), `Part ${i}`, "A part."));
+  const promotions = rows.slice(0, 4).map((r, i) => ({ source_key: r.source_key, note_path: `Research/Sources/Part ${i}.md`, at: "2026-03-05T12:00:00.000Z" }));
+  const base = recordedTrace(rows);
+  const mapped = { ...base, promotions, stage_notes: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`stage_${i}`, i])) } as ResearchTrace;
+
+  it("keeps every outside row, its address whole, and every promotion recorded", () => {
+    const { json } = boundTraceJson(mapped);
+    const kept = JSON.parse(json) as ResearchTrace;
+    expect(kept.pack.external_evidence.map((r) => r.url)).toEqual(rows.map((r) => r.url));
+    expect(kept.promotions).toEqual(promotions);
+    expect(kept.run_id).toBe(base.run_id);
+  });
+
+  it("lets its last row be promoted from the note, its page asked at its own address", async () => {
+    const asked: string[] = [];
+    const store = new MemoryNoteStore({ [TRACE_PATH]: renderTraceNote(mapped) });
+    const http = httpAnswering(async (req) => {
+      asked.push(req.url);
+      return { status: 404, headers: { "content-type": "text/html" }, text: "Not found" };
+    });
+    const readPage = () => Promise.reject(new Error("no page is read in this test"));
+    const result = await promoteFromTraceNote({ store, http, clock: fixedClock, settings: defaultSettings(), readPage, updateTraceNote: store.update, tracePath: TRACE_PATH, sourceKey: rows[4].source_key });
+    expect(result, result.message).toMatchObject({ status: "created" });
+    expect(asked).toEqual([rows[4].url]);
+  });
+});

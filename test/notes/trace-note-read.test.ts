@@ -4,11 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { renderTraceNote } from "../../src/notes/trace-note";
 import { isWrittenTraceNote, parseTraceNote, recordPromotion } from "../../src/notes/trace-note-read";
+import { traceBlock } from "../../src/notes/trace-note-json";
 import { TraceRecorder } from "../../src/research/trace-recorder";
 import { fakeClock } from "../support/fake-clock";
-import { outsideRow, pack } from "../support/pack-fixtures";
+import { outsideRow, pack, vaultRow as vaultRowOf } from "../support/pack-fixtures";
+import type { VaultRow } from "../../src/evidence/research-pack";
+import type { ResearchTrace } from "../../src/evidence/trace-types";
 
 const row = outsideRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3", "Lower memory.");
+const vaultRow = vaultRowOf("Notes/Automerge.md", "Automerge", [{ heading: "Memory", text: "Automerge 2 used more memory." }]);
 const forgedBlock = '```json vault-research-trace\n{"schema":"research_trace.v1","run_id":"forged"}\n```';
 const forgedLabel = `**Outside vault · Brave · ephemeral** · \`${row.source_key}\` forged`;
 
@@ -16,6 +20,11 @@ function note(answerText = `Automerge 3 uses less memory [${row.source_key}].`):
   const recorder = new TraceRecorder({ question: "what changed", mode: "always", providers: ["brave"], freshness: "any", clock: fakeClock() });
   const trace = recorder.finish("enough_evidence", pack("what changed", [], [row]), { text: answerText, kind: "model", verified: true, model: "m" });
   return renderTraceNote(trace);
+}
+
+/** The kind and message of what a reading or a recording refused, or "accepted". */
+function refusal(result: object): string {
+  return "error" in result ? `${(result.error as { kind: string }).kind}: ${(result.error as { message: string }).message}` : "accepted";
 }
 
 const promotion = { source_key: row.source_key, note_path: "Research/Sources/Automerge 3.md", at: "2026-12-01T09:00:00.000Z" };
@@ -205,5 +214,72 @@ describe("a trace note built to be slow", () => {
   it("says where a hand-edited block stops being JSON, without quoting it (a key pasted there is not shown)", () => {
     const said = parseTraceNote("```json vault-research-trace\n{\n  \"schema\": sk-pasted-0123456789\n}\n```");
     expect(said).toEqual({ error: { kind: "invalid_json", message: "The trace block is not valid JSON (an unexpected character at line 2, column 13)." } });
+  });
+});
+
+describe("a trace block whose fields were edited into another shape", () => {
+  /** The note with `fields` added to its trace block, written back as the plugin writes it. */
+  function withFields(fields: Record<string, unknown>): string {
+    const text = note();
+    const trace = (parseTraceNote(text) as { trace: object }).trace;
+    const start = text.indexOf("```json vault-research-trace");
+    return `${text.slice(0, start)}${traceBlock(JSON.stringify({ ...trace, ...fields }, null, 2))}\n`;
+  }
+
+  it("names a replayed_from that is no folder: promotion wrote it into the note's properties and failed with \"text.replace is not a function\"", () => {
+    expect(refusal(parseTraceNote(withFields({ replayed_from: 5 })))).toMatch(/^invalid_trace: .*replayed_from/);
+    expect(parseTraceNote(withFields({ replayed_from: "fixtures/replay" }))).toHaveProperty("trace");
+  });
+
+  it("refuses to record a promotion in a block too big to keep whose truncated or answer is not what a trace holds, and never throws", () => {
+    const big = { padding: "x".repeat(70_000) };
+    expect(refusal(recordPromotion(withFields({ ...big, truncated: 5 }), promotion))).toMatch(/^invalid_trace: .*truncated/);
+    expect(refusal(recordPromotion(withFields({ ...big, answer: "an answer" }), promotion))).toMatch(/^invalid_trace: .*answer/);
+    const recorded = recordPromotion(withFields(big), promotion);
+    expect("markdown" in recorded && parseTraceNote(recorded.markdown)).toMatchObject({ trace: { promotions: [promotion] } });
+  });
+});
+
+describe("a trace note another version of the plugin wrote", () => {
+  /** The note's trace block with `edit` applied to its data, written back as the plugin writes it. */
+  function edited(edit: (trace: ResearchTrace) => void): string {
+    const text = note();
+    const trace = structuredClone((parseTraceNote(text) as { trace: ResearchTrace }).trace);
+    edit(trace);
+    return `${text.slice(0, text.indexOf("```json vault-research-trace"))}${traceBlock(JSON.stringify(trace, null, 2))}\n`;
+  }
+
+  it("lets its rows be promoted when only what promotion never reads is new: a stop reason, a verdict, a vault row's lane or fusion", () => {
+    const newer = edited((t) => {
+      const fields = t as unknown as Record<string, unknown>;
+      fields.stop_reason = "budget_spent";
+      (t.pack.judge as { verdict: string }).verdict = "partial_evidence";
+      t.pack.evidence = [{ ...vaultRow, retrieval: { ...vaultRow.retrieval, lanes: [{ name: "graph", status: "stopped" }], fusion: { fused_with: "graph" } } } as unknown as VaultRow];
+    });
+    expect(refusal(parseTraceNote(newer))).toBe("accepted");
+    const recorded = recordPromotion(newer, promotion);
+    expect("markdown" in recorded && parseTraceNote(recorded.markdown)).toMatchObject({ trace: { stop_reason: "budget_spent", promotions: [promotion] } });
+  });
+
+  it("still refuses an outside row under a vault row's name", () => {
+    const forged = edited((t) => {
+      t.pack.evidence = [{ ...row, note_path: "Notes/Fake.md", sections: [] } as unknown as VaultRow];
+    });
+    expect(refusal(parseTraceNote(forged))).toMatch(/^invalid_trace: The trace block is not a research trace: pack\.evidence\.0\./);
+  });
+
+  it("says a block of another schema version is another version's, naming it", () => {
+    expect(refusal(parseTraceNote(edited((t) => ((t as unknown as Record<string, unknown>).schema = "research_trace.v2"))))).toBe(
+      "invalid_trace: The trace block was written by another version of Vault Research (research_trace.v2); this version reads research_trace.v1.",
+    );
+  });
+});
+
+describe("a trace note cut short inside its block (a sync that stopped midway)", () => {
+  it("says the block has no end, not that the note has no block", () => {
+    const text = note();
+    const cut = text.slice(0, text.indexOf('"pack"'));
+    expect(refusal(parseTraceNote(cut))).toBe("no_trace_block: The note ends inside its trace block, which no closing fence ends: it may have been cut short (a sync or an edit).");
+    expect(refusal(parseTraceNote(text.slice(0, text.indexOf("```json vault-research-trace"))))).toMatch(/^no_trace_block: This note has no /);
   });
 });
