@@ -25,7 +25,7 @@ import { flag, has, UsageError, type ParsedArgs } from "./args";
 import type { CommandIo } from "./cli-io";
 import { promoteResultJson } from "./json/promote-result-json";
 import { cacheDirOutside, readSettings, takeOverCacheOfMovedVault } from "./open-vault";
-import { findKeptTrace, isRunId, keptTraceFolder, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
+import { findKeptTrace, isRunId, keptTraceFolder, notePathInVault, readKeptTrace, recordPromotionInKeptTrace, type KeptTraceScope } from "./kept-trace";
 import { keptTracesWords } from "./kept-trace-retention";
 import { webAccess, type WebAccess } from "./web-access";
 import { terminalJson } from "./terminal-text";
@@ -109,13 +109,13 @@ export async function promoteCommand(args: PromoteArgs, io: PromoteIo): Promise<
     if (error instanceof UsageError) return usage(error.message);
     throw error;
   }
-  const { http, replayDir } = web;
+  const { http, replayDir, replayShown } = web;
 
   const cache = new FileIndexCache(cacheDir, root);
   const sync = await index.sync(store, cache);
 
   // Names are looked up only when the page goes to the real network (not replay, not a stand-in).
-  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock, replayDir), located, args.sourceKey);
+  const result = await promoteLocated(promoteDeps(store, index, http, settings, !(replayDir || io.http), envSecretValues(io.env), io.clock, replayShown), located, args.sourceKey);
   if (result.status === "created") {
     try {
       await index.save(cache);
@@ -166,11 +166,12 @@ export function askedOf(located: LocatedTrace, sourceKey: string) {
 /**
  * What promotion needs from the CLI: its store, index, web access and page reader, and the keys
  * in its environment (`knownSecrets`), which a page that echoes one never gets into the note.
- * `replayDir`: the folder `http` answers from, so the note calls its page text a recorded sample.
+ * `replayShown`: the folder `http` answers from as notes name it (`WebAccess.replayShown`, never the
+ * path as given: the note goes into the vault), so the note calls its page text a recorded sample.
  */
-export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = [], clock: Clock = systemClock, replayDir?: string): PromoteDeps {
+export function promoteDeps(store: FsNoteStore, index: VaultIndex, http: Http, settings: Settings, resolveNames: boolean, knownSecrets: readonly string[] = [], clock: Clock = systemClock, replayShown?: string): PromoteDeps {
   return {
-    ...(replayDir !== undefined ? { pagesReplayedFrom: replayDir } : {}),
+    ...(replayShown !== undefined ? { pagesReplayedFrom: replayShown } : {}),
     store,
     knownSecrets,
     http,
@@ -209,9 +210,17 @@ async function promoteFromKeptTrace(deps: PromoteDeps, file: string, sourceKey: 
   const recorded = parsed.trace.promotions?.some((p) => p.source_key === sourceKey && p.note_path === result.notePath) ?? false;
   // Already in the vault and not yet in the kept trace: an earlier promotion wrote the note and was
   // cut short before it got here. Recorded now, as a trace note records it.
-  const traceUpdated = recorded || (await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() }));
-  if (result.status === "created") return { ...result, traceUpdated };
-  return !recorded && traceUpdated ? { ...result, traceUpdated, message: `${result.message} The kept trace now records it.` } : { ...result, traceUpdated };
+  const record = recorded ? { recorded: true as const } : await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() });
+  const traceUpdated = record.recorded;
+  // Why not, as a trace note's promotion says it: "not updated" alone left the user guessing.
+  const notRecorded = record.recorded ? null : `The kept trace ${file} does not record the promotion: ${withFullStop(record.why)}`;
+  if (result.status === "created") return { ...result, traceUpdated, warnings: notRecorded === null ? result.warnings : [...result.warnings, notRecorded] };
+  if (notRecorded !== null) return { ...result, traceUpdated, message: `${result.message} ${notRecorded}` };
+  return recorded ? { ...result, traceUpdated } : { ...result, traceUpdated, message: `${result.message} The kept trace now records it.` };
+}
+
+function withFullStop(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDir: string | undefined): string {
@@ -228,13 +237,15 @@ function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDi
   return `${lines.join("\n")}\n`;
 }
 
-/** The trace note as a vault path: given relative to the vault, or as a file inside it. */
+/**
+ * The trace note as a vault path: given relative to the vault, or as a file inside it (as written
+ * or on disk: the vault through a link and the note by its real path, `notePathInVault`).
+ */
 function vaultPathOf(root: string, cwd: string, given: string): string | null {
   const withMd = given.toLowerCase().endsWith(".md") ? given : `${given}.md`;
   for (const candidate of [path.resolve(cwd, withMd), path.resolve(root, withMd)]) {
-    const rel = path.relative(root, candidate);
-    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) continue;
-    if (existsSync(candidate)) return rel.split(path.sep).join("/");
+    const rel = existsSync(candidate) ? notePathInVault(root, candidate) : null;
+    if (rel !== null && rel !== "") return rel;
   }
   // Not on disk: hand on the vault-relative spelling, so the message names what was looked for.
   const rel = path.relative(root, path.resolve(root, withMd));

@@ -95,21 +95,29 @@ function errorCode(error: unknown): string {
 }
 
 /**
- * How a request the recordings miss names their folder: by its last part. The message is a source's
- * failure, so it reaches the trace note, a promoted note, every output and an agent over MCP; `dir`
- * comes here resolved, and `/home/you/…` in a note that sync carries tells the machine's layout.
+ * How the recordings' folder is named wherever a note can carry it: the `replayed_from` and
+ * `page_replayed_from` of trace and promoted notes, their sentences, and a request the recordings
+ * miss (a source's failure, which reaches those notes, every output and an agent over MCP). As typed
+ * when relative (`recordings/combined`), by its last part when absolute: `--replay ~/x` reaches
+ * here as `/home/you/x`, and a note that sync carries would tell the machine's layout. `.` or `..`
+ * names nothing, so it is named by its last part too. `dir`: `given` resolved.
  */
-function replayFolderShown(dir: string): string {
-  return path.basename(dir);
+export function replayFolderShown(given: string, dir: string): string {
+  if (!path.isAbsolute(given) && !/^\.\.?$/.test(path.basename(path.normalize(given)))) return given;
+  // The root has no last part; it says nothing of the machine's layout either.
+  return path.basename(dir) || dir;
 }
 
-/** The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. */
-export function replayHttpFromDirectory(dir: string, env: Record<string, string | undefined>): Http {
+/**
+ * The replay Http for DIR, logging to `VAULT_RESEARCH_REPLAY_LOG` when it is set. `shown`: the
+ * folder as the notes of the run name it (`replayFolderShown`), so a miss and the notes agree.
+ */
+export function replayHttpFromDirectory(dir: string, env: Record<string, string | undefined>, shown: string = replayFolderShown(dir, dir)): Http {
   const exchanges = loadReplayDirectory(dir);
   const logFile = env.VAULT_RESEARCH_REPLAY_LOG;
   if (logFile) checkLogWritable(logFile);
   return createReplayHttp(exchanges, {
-    sourceName: replayFolderShown(dir),
+    sourceName: shown,
     ...(logFile ? { onRequest: replayLogWriter(logFile, envSecretValues(env)) } : {}),
   });
 }

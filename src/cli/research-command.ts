@@ -97,7 +97,8 @@ export async function researchCommand(args: ParsedArgs, io: CommandIo, hooks: Re
       onProgress: talk.progress && !json ? (e) => io.errStyled(progressLine(e)) : undefined,
       dial: dial.deps,
       signal: stop.signal,
-      ...(web.replayDir ? { replayedFrom: web.replayDir } : {}),
+      // Into the trace, so into its note and the notes promoted from it: named, never the machine's path.
+      ...(web.replayShown ? { replayedFrom: web.replayShown } : {}),
     },
   ).finally(stop.done);
   const stopped = stop.signal.aborted;

@@ -11,15 +11,20 @@ import { dnsResolveHost } from "./dns-resolver";
 import { envSecrets } from "./env-secrets";
 import { createFetchHttp } from "./fetch-http";
 import { replaySecrets } from "./provider-choice";
-import { ReplayDirectoryError, replayHttpFromDirectory } from "./replay-dir";
+import { ReplayDirectoryError, replayFolderShown, replayHttpFromDirectory } from "./replay-dir";
 
 export interface WebAccess {
   http: Http;
   secrets: Secrets;
   /** Page fetches look names up only when they go to the network; replay never resolves anything. */
   fetchGuard: FetchGuardOptions;
-  /** The replay folder as given (how output names it), when answers are recorded ones. */
+  /** The replay folder as given (how terminal and `--json` output name it), when answers are recorded ones. */
   replayDir?: string;
+  /**
+   * The same folder as notes name it, `replayFolderShown`: what goes into the vault (trace notes,
+   * kept traces, promoted notes) never holds an absolute path of this machine. Set with `replayDir`.
+   */
+  replayShown?: string;
 }
 
 /**
@@ -42,8 +47,9 @@ export function webAccess(given: string | undefined, io: { env: Record<string, s
   }
   if (!replay) return { http: network, secrets: env, fetchGuard: { resolve: dnsResolveHost } };
   const dir = path.resolve(io.cwd, replay);
+  const shown = replayFolderShown(replay, dir);
   try {
-    return { http: replayHttpFromDirectory(dir, io.env), secrets: replaySecrets(env), fetchGuard: {}, replayDir: replay };
+    return { http: replayHttpFromDirectory(dir, io.env, shown), secrets: replaySecrets(env), fetchGuard: {}, replayDir: replay, replayShown: shown };
   } catch (error) {
     if (error instanceof ReplayDirectoryError) throw new UsageError(error.message);
     throw error;

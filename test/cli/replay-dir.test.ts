@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadReplayDirectory, maxReplayFileBytes, ReplayDirectoryError, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
+import { loadReplayDirectory, maxReplayFileBytes, ReplayDirectoryError, replayFolderShown, replayHttpFromDirectory, replayLogWriter } from "../../src/cli/replay-dir";
 import { UsageError } from "../../src/cli/args";
 import { runCli } from "../../src/cli/run";
 import { searchSessionFor, webAccess } from "../../src/cli/web-access";
@@ -132,5 +132,26 @@ describe("the search session a run is given", () => {
     for (const session of [live, replayed]) expect(session.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 0 });
     expect(live.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 1000 });
     expect(replayed.governor.reserve("brave", 10_000)).toEqual({ ok: true, waitMs: 0 });
+  });
+});
+
+describe("the replay folder as notes name it", () => {
+  it("is as typed when relative, and its last part when absolute: no note tells where it is on this machine", () => {
+    const cwd = path.join(tmp, "home/you");
+    const shown = (given: string) => replayFolderShown(given, path.resolve(cwd, given));
+    expect(shown("recordings/combined")).toBe("recordings/combined");
+    expect(shown(path.join(tmp, "home/you/recordings/combined"))).toBe("combined"); // `~/recordings/combined`, expanded
+    expect(shown(`${path.join(tmp, "home/you/recordings/combined")}${path.sep}`)).toBe("combined");
+    // `.` and `..` name nothing: the folder they are is named by its last part.
+    expect(shown(".")).toBe("you");
+    expect(shown("recordings/..")).toBe("you");
+    expect(shown("..")).toBe("home");
+  });
+
+  it("is the same from webAccess, for the notes, while output keeps the folder as given", () => {
+    const web = webAccess(DEMO_REPLAY, { env: {}, cwd: tmp });
+    expect(web.replayDir).toBe(DEMO_REPLAY);
+    expect(web.replayShown).toBe("brave-demo");
+    expect(webAccess(path.relative(tmp, DEMO_REPLAY), { env: {}, cwd: tmp }).replayShown).toBe(path.relative(tmp, DEMO_REPLAY));
   });
 });
