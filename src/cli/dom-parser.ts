@@ -4,7 +4,7 @@
 // and the two are the heaviest part of the bundle to start up.
 import { readingFromDefuddle } from "../promote/defuddle-reader";
 import { DEFUDDLE_OPTIONS, type ReadPage } from "../promote/page-extract";
-import { checkPageDepth } from "../promote/page-depth";
+import { checkPageDepth, checkPageWidth } from "../promote/page-depth";
 
 /** Page HTML → a linkedom Document with an `<html>` holding a `<head>` and a `<body>`, as a browser's parser makes. */
 export async function parseHtmlDocument(html: string): Promise<Document> {
@@ -75,5 +75,6 @@ function withHeadAndBody(page: Document, empty: Document): Document {
 export const nodePageReader: ReadPage = async (html, url) => {
   const [document, { Defuddle }] = await Promise.all([parseHtmlDocument(html), import("defuddle/node")]);
   checkPageDepth(document);
+  checkPageWidth(document);
   return readingFromDefuddle(await Defuddle(document, url, { ...DEFUDDLE_OPTIONS }));
 };

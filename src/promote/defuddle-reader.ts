@@ -4,7 +4,7 @@
 // the same Defuddle code and options over linkedom.
 import type { DefuddleResponse } from "defuddle/full";
 import { DEFUDDLE_OPTIONS, type PageReading, type ReadPage } from "./page-extract";
-import { checkPageDepth } from "./page-depth";
+import { checkPageDepth, checkPageWidth } from "./page-depth";
 
 /** Turns page HTML into a Document; in Obsidian `new DOMParser().parseFromString(html, "text/html")`. */
 export type ParseHtml = (html: string, url: string) => Document;
@@ -16,6 +16,7 @@ export function createDefuddleReader(parseHtml: ParseHtml): ReadPage {
     const { default: Defuddle } = await import("defuddle/full");
     const document = parseHtml(html, url);
     checkPageDepth(document);
+    checkPageWidth(document);
     return readingFromDefuddle(new Defuddle(document, { ...DEFUDDLE_OPTIONS, url }).parse());
   };
 }

@@ -1,9 +1,10 @@
-// How deep a page's elements nest, read before the extractor sees it. Defuddle and its markdown
+// How deep a page's elements nest, and how wide, read before the extractor sees it. Defuddle and its markdown
 // step walk the tree recursively and some of their passes grow with depth times size: nested
 // <div>s take 1 s at 512 deep, 4 s at 1,000 and 15 s at 2,000 (linkedom, this machine), and at
 // 3,000 the stack overflows. Obsidian's DOMParser stops nesting at 512 levels, so the plugin would
 // freeze for about a second on such a page, the CLI and the MCP server for minutes. Articles nest
-// a few dozen deep; a page deeper than MAX_PAGE_DEPTH is refused as unreadable.
+// a few dozen deep; a page deeper than MAX_PAGE_DEPTH is refused as unreadable, as is one wider
+// than MAX_PAGE_WIDTH (below).
 
 /** Element nesting a page may have and still be read. */
 export const MAX_PAGE_DEPTH = 256;
@@ -25,6 +26,48 @@ export function checkPageDepth(document: Document): void {
     const [element, depth] = stack.pop()!;
     if (depth > MAX_PAGE_DEPTH) throw new PageTooDeep();
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push([child, depth + 1]);
+  }
+}
+
+/**
+ * Nodes one element may hold directly and its page still be read. Width has costs of its own that
+ * no depth limit catches: css-select (linkedom's selector engine) finds an element's siblings by
+ * reading its parent's `childNodes`, which linkedom builds anew on every read, then scans them up to
+ * the element; a `… + div` among Defuddle's removal selectors does that for every `<div>`, and its
+ * code-block reader queries the whole block again for every text node in it. Both grow with the
+ * square of the width: 20,000 sibling `<div>`s took 18 s to 2 minutes and 100,000 did not end in
+ * 5, in one synchronous call no time limit can stop. Measured on large real pages (843 of 100 KB to
+ * 5 MB, mostly Rust's documentation): half hold no more than 77 nodes under one element, 95 in 100
+ * no more than 6,620; the 27 wider are whole books on one page (10,400–16,100), indexes of every
+ * item (12,300–24,100) and generated source listings (up to 106,000, as wide as a flood), each read
+ * in tens of seconds to minutes. The article pages stored with the tests are under 30 wide.
+ */
+export const MAX_PAGE_WIDTH = 10_000;
+
+/** Thrown by a page reader for a page with an element holding more than MAX_PAGE_WIDTH nodes; its message says why. */
+export class PageTooWide extends Error {
+  constructor(limit: number = MAX_PAGE_WIDTH) {
+    super(`one of its elements holds more than ${limit.toLocaleString("en-US")} items side by side, more than can be read without holding up everything else`);
+    this.name = "PageTooWide";
+  }
+}
+
+/**
+ * Throws PageTooWide when an element of the document holds more than MAX_PAGE_WIDTH nodes. Follows
+ * each node's next sibling, never `childNodes` by index: in linkedom that list is rebuilt on each
+ * read, so a walk by index is itself the quadratic cost this check guards against.
+ */
+export function checkPageWidth(document: Document): void {
+  const root = document.documentElement;
+  if (!root) return;
+  const elements: Element[] = [root];
+  while (elements.length > 0) {
+    const element = elements.pop()!;
+    let width = 0;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (++width > MAX_PAGE_WIDTH) throw new PageTooWide();
+      if (child.nodeType === child.ELEMENT_NODE) elements.push(child as Element);
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { createDefuddleReader } from "../../src/promote/defuddle-reader";
+import { MAX_PAGE_WIDTH, PageTooWide } from "../../src/promote/page-depth";
 import { sanitizeExtractedMarkdown } from "../../src/notes/untrusted-markdown";
 import { PAGES_DIR } from "../support/promote-fixtures";
 
@@ -44,5 +45,12 @@ describe("createDefuddleReader (browser DOM)", () => {
       const extracted = note.slice(note.indexOf("## Extracted text\n\n") + "## Extracted text\n\n".length).trimEnd();
       expect(sanitizeExtractedMarkdown(browser.markdown).markdown, file).toBe(extracted);
     }
+  });
+
+  // Defuddle's passes grow with the square of a flat page's width in a browser's DOM too (its
+  // code-block reader queries the whole block for each text node), on the thread the user types on.
+  it("refuses a page with an element too wide, as the CLI's reader does", async () => {
+    const page = `<!doctype html><html><head><title>Wide</title></head><body><p>Kites.</p><pre>${"<a>1</a>\n".repeat(MAX_PAGE_WIDTH / 2 + 1)}</pre></body></html>`;
+    await expect(browserReader(page, "https://wide.example/")).rejects.toBeInstanceOf(PageTooWide);
   });
 });
