@@ -3,12 +3,14 @@
 // appended; rotation renames current over previous, so the log stays within twice the rotation
 // size. A missing file reads as empty; a file where a folder above it should be is named as one
 // ("… is a file, not a folder", make-folder.ts), never in Node's words about the log's own name.
-import { appendFile, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { QueryLog, type QueryLogOptions } from "../index/query-log/query-log";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { Settings } from "../settings";
 import { fileInTheWay, makeFolder } from "./make-folder";
+import { whyNot } from "./path-kind";
+import { readRegularFile } from "./regular-file";
 
 export const QUERY_LOG_NAME = "query-log.jsonl";
 export const PREVIOUS_QUERY_LOG_NAME = "query-log.1.jsonl";
@@ -25,6 +27,8 @@ export class FileQueryLogFile implements QueryLogFile {
 
   async append(text: string): Promise<void> {
     await makeFolder(this.folder);
+    // Opening a named pipe to write waits for a reader: the search that logged held for ever.
+    refuseWhatIsNoFile(this.current);
     await appendFile(this.current, text, "utf8");
   }
 
@@ -64,12 +68,19 @@ export function openQueryLog(folder: string, settings: Settings, options: Pick<Q
 }
 
 async function readOrEmpty(file: string): Promise<string> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    if (missing(error)) return "";
+  // Not a plain read: a named pipe in the log's place held it, and every search, for ever.
+  const read = await readRegularFile(file).catch((error: unknown) => {
     throw fileInTheWay(file, error);
-  }
+  });
+  if (read.kind === "missing") return "";
+  if (read.kind !== "read") throw new Error(`${file} ${whyNot("file", file) ?? "is not a file"}`);
+  return read.bytes.toString("utf8");
+}
+
+/** Throws, naming what is there, when something other than a file (a pipe, a folder) holds `file`'s place. */
+function refuseWhatIsNoFile(file: string): void {
+  const why = whyNot("file", file);
+  if (why !== null && why !== "does not exist") throw new Error(`${file} ${why}`);
 }
 
 function missing(error: unknown): boolean {

@@ -9,7 +9,7 @@
 // that cannot be read, or are damaged, become an empty store and a reason, never a crash; the two
 // differ (`reset.kind` "unreadable" names the file): vectors that cannot be read now may be read
 // again later, and `embed` refuses rather than pay to embed every note again over them.
-import { readFile, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { VectorCache } from "../index/embeddings/vector-cache";
 import { isVectorPartName, loadStoredVectors, ROOT_PART } from "../index/embeddings/vector-parts";
@@ -17,6 +17,7 @@ import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
 import { makeFolder } from "./make-folder";
+import { readRegularFile } from "./regular-file";
 import { whyNot } from "./path-kind";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
@@ -38,8 +39,13 @@ export class FileVectorCache implements VectorCache {
   async read(name: string): Promise<Uint8Array | null> {
     const file = this.partFile(name);
     try {
-      return new Uint8Array(await readFile(file));
+      // Not a plain read: a named pipe in the part's place held it, and the search, for ever.
+      const read = await readRegularFile(file);
+      if (read.kind === "missing") return null;
+      if (read.kind !== "read") throw new Error(`${file} ${whyNot("file", file) ?? "is not a file"}`);
+      return new Uint8Array(read.bytes);
     } catch (error) {
+      if (error instanceof Error && !("code" in error)) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return null;
       // Node's words for a folder in the part's place ("EISDIR: illegal operation on a directory, read") name no file.

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileQueryLogFile, openQueryLog, PREVIOUS_QUERY_LOG_NAME, QUERY_LOG_NAME } from "../../src/cli/file-query-log";
 import { QueryLog } from "../../src/index/query-log/query-log";
 import { defaultSettings } from "../../src/settings";
+import { hasMkfifo, makeNamedPipe, releaseNamedPipes } from "./named-pipes";
 
 let folder: string;
 beforeEach(() => {
@@ -23,6 +24,20 @@ describe("FileQueryLogFile", () => {
     expect(await file.size()).toBe(0);
     await file.append("one\n");
     expect(readFileSync(path.join(folder, QUERY_LOG_NAME), "utf8")).toBe("one\n");
+  });
+
+  it.skipIf(!hasMkfifo)("refuses a named pipe in the log's place, naming it, without waiting on it to read or to write (skipped where there is no mkfifo)", async () => {
+    const file = new FileQueryLogFile(folder);
+    await file.append("one\n");
+    rmSync(path.join(folder, QUERY_LOG_NAME));
+    makeNamedPipe(path.join(folder, QUERY_LOG_NAME));
+    try {
+      // A plain read, and an append's open for writing, each waited for the pipe's other end: every search held.
+      await expect(file.read()).rejects.toThrow(`${path.join(folder, QUERY_LOG_NAME)} is `);
+      await expect(file.append("two\n")).rejects.toThrow(`${path.join(folder, QUERY_LOG_NAME)} is `);
+    } finally {
+      releaseNamedPipes();
+    }
   });
 
   it("rotates before a line would pass the limit: two files at most, within twice the limit, every line whole", async () => {

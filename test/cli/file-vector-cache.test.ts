@@ -10,6 +10,7 @@ import { serializeVectors } from "../../src/index/embeddings/vector-file";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { UNLISTED_PART_GRACE_MS } from "../../src/index/unlisted-parts";
 import { fakeClock } from "../support/fake-clock";
+import { hasMkfifo, makeNamedPipe, releaseNamedPipes } from "./named-pipes";
 
 let folder: string;
 beforeEach(() => {
@@ -139,6 +140,21 @@ describe("FileVectorCache", () => {
     mkdirSync(path.join(folder, part));
     const loaded = await loadVectors(cache, "ollama:m");
     expect(loaded.reset).toEqual({ kind: "unreadable", detail: `${path.join(folder, part)} is a folder, not a file` });
+  });
+
+  it.skipIf(!hasMkfifo)("a named pipe in a part's place is 'unreadable', without waiting on it (skipped where there is no mkfifo)", async () => {
+    const cache = new FileVectorCache(folder);
+    await saveStoredVectors(cache, storeWithOneNote());
+    const part = readdirSync(folder).find((f) => f !== VECTOR_FILE_NAME)!;
+    rmSync(path.join(folder, part));
+    makeNamedPipe(path.join(folder, part));
+    try {
+      // A plain read waited for a writer to open the pipe: the search held for ever.
+      const loaded = await loadVectors(cache, "ollama:m");
+      expect(loaded.reset).toMatchObject({ kind: "unreadable", detail: expect.stringContaining(`${path.join(folder, part)} is `) });
+    } finally {
+      releaseNamedPipes();
+    }
   });
 
   it("a damaged file or one that cannot be read is an empty store and a reason", async () => {
