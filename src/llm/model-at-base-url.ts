@@ -31,7 +31,8 @@ export function readModelAtBaseUrl(rest: string, defaults: { baseUrl: string; mo
   const at = rest.search(/@https?:\/\//i);
   const model = (at < 0 ? rest : rest.slice(0, at)).trim() || (defaults.model ?? "");
   const baseUrl = at < 0 ? defaults.baseUrl : rest.slice(at + 1).trim();
-  if (model === "") return { ok: false, problem: "no_model" };
+  // `@q4_k_m` alone is a quantisation with no model before it: "must be a URL or a tag" was said of a tag.
+  if (model === "" || (at < 0 && model.startsWith("@") && QUANTISATION_TAG.test(model.slice(1)))) return { ok: false, problem: "no_model" };
   const strayAt = at < 0 && holdsStrayAt(model);
   // As settings refuse them (settings.ts `modelNameProblem`). A key, or a key as one of its words
   // (`llama sk-…`), is sent as the model's name in every request and written into every trace:

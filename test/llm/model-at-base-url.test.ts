@@ -57,10 +57,17 @@ describe("readModelAtBaseUrl: an @ with no address after it", () => {
     "m@mlx-box",
     "m@q4_k_m@gpu-box",
     "m@",
-    "@q4_k_m",
+    "@gpu-box",
     "m@ q4_k_m",
   ])("refuses what after the @ is an address, or no tag: %s", (rest) => {
     expect(readModelAtBaseUrl(rest, DEFAULTS)).toEqual({ ok: false, problem: "at_without_url" });
+  });
+
+  // "the part after @ must be … a quantisation tag" was said of one: what is missing is the model before it.
+  it("says a tag with no name before it names no model", () => {
+    expect(readModelAtBaseUrl("@q4_k_m", DEFAULTS)).toEqual({ ok: false, problem: "no_model" });
+    expect(problemOf("openai:@q4_k_m", "@q4_k_m")).toBe(`"openai:@q4_k_m" names no model. ${HELP}.`);
+    expect(parseEmbedSpec("ollama:@q8_0")).toMatchObject({ ok: false, error: { message: stringContaining('"ollama:@q8_0" names no model.') } });
   });
 
   it("refuses a key after the @, or as the name before a tag, without repeating it", () => {

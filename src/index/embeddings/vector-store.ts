@@ -222,7 +222,7 @@ export class VectorStore {
     for (const file of files) {
       const known = this.notes.get(file.path);
       if (!known) (departedFacts.has(factsKey(file)) ? plan.toMove : plan.toEmbed).push(file);
-      else if (known.mtime !== file.mtime || known.size !== file.size) plan.toEmbed.push(file);
+      else if (known.mtime !== file.mtime || known.size !== file.size || holdsZeroRow(known)) plan.toEmbed.push(file);
       else if (known.cut !== UNITS_CUT) plan.toCheck.push(file);
       else plan.unchanged++;
     }
@@ -354,7 +354,8 @@ export class VectorStore {
     const d = this.checkQuery(query);
     const best = new TopK<string>(k);
     for (const note of this.notes.values()) {
-      if (!accept(note.path)) continue;
+      // A row of zeros (see `holdsZeroRow`) has no direction: at cosine 0 it would rank as near as any.
+      if (note.invNorms[0] === 0 || !accept(note.path)) continue;
       best.push(rowCosine(query, note, 0, d), note.path);
     }
     return best.sorted().map(({ score, item }) => ({ path: item, similarity: score }));
@@ -369,6 +370,7 @@ export class VectorStore {
       let top = -Infinity;
       let topUnit = -1;
       for (let u = 0; u < note.units.length; u++) {
+        if (note.invNorms[u + 1] === 0) continue;
         const similarity = rowCosine(query, note, u + 1, d);
         if (similarity > top) [top, topUnit] = [similarity, u];
       }
@@ -381,6 +383,15 @@ export class VectorStore {
     if (this.dims !== null && query.length !== this.dims) throw new Error(`A query vector of ${query.length} dimensions against vectors of ${this.dims}`);
     return query.length;
   }
+}
+
+/**
+ * Whether a row of the note's is zeros (1 / |row| is 0 for those alone): what a version before the job
+ * refused them stored for a text the server answered with zeros, counted as embedded and never sent
+ * again. It is embedded again (`plan`), and searched by its other rows only until then.
+ */
+function holdsZeroRow(note: NoteVectors): boolean {
+  return note.invNorms.some((inv) => inv === 0);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -148,6 +148,22 @@ describe("vector store", () => {
     expect(storeWithThree().nearestNotes(v(0, 0, 1), 1)[0].similarity).toBeLessThan(0.7);
   });
 
+  // Before the job refused them, a text the server answered with zeros was stored: at cosine 0 from every
+  // query, the note ranked above every note pointing away from it, and was counted as embedded for good.
+  it("a note a version before stored with a row of zeros is embedded again, and found by its other rows only until then", () => {
+    const store = storeWithThree();
+    store.put(file("z.md"), [title], [new Float32Array(3)]);
+    store.put(file("y.md"), [title, section("Y1", 10)], [v(0, 0, 1), new Float32Array(3)]);
+    const plan = store.plan([file("a.md"), file("b.md"), file("c.md"), file("z.md"), file("y.md")]);
+    expect(plan.toEmbed.map((f) => f.path)).toEqual(["z.md", "y.md"]);
+    expect(plan.unchanged).toBe(3);
+    // b.md points away from the query: a row of zeros, at cosine 0, came before it as if nearer.
+    expect(store.nearestNotes(v(1, -0.5, 0.1), 10).map((n) => n.path)).toEqual(["a.md", "c.md", "y.md", "b.md"]);
+    const sections = store.nearestSections(v(0, 0, -1), 10);
+    expect(sections.map((n) => n.path)).not.toContain("z.md");
+    expect(sections.find((n) => n.path === "y.md")).toMatchObject({ unit: { kind: "title" } });
+  });
+
   it("leaves out notes the filter refuses", () => {
     expect(storeWithThree().nearestSections(v(1, 0, 0), 3, (p) => p !== "a.md").map((n) => n.path)).toEqual(["c.md", "b.md"]);
   });
