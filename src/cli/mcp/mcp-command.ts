@@ -81,9 +81,16 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   const opened = await openVault(args, io, settings);
   const clock = io.clock ?? systemClock;
   const dial = await openDial(opened, choice, { surface: "mcp", log: true, env: io.env, clock });
-  if (dial.vectors?.reset) io.err(`warning: ${vectorResetWords(dial.vectors.reset)} Run vault-research embed, then restart the server.\n`);
+  // Vectors that could not be read are not to be embedded again: embed refuses while they are in the way.
+  if (dial.vectors?.reset) io.err(`warning: ${vectorResetWords(dial.vectors.reset)}${dial.vectors.reset.kind === "unreadable" ? "" : " Run vault-research embed, then restart the server."}\n`);
   const watcher = watchVault(opened.root, opened.store, opened.index, { clock, onError: (message) => io.err(`warning: ${message}\n`) });
-  const server = new McpServer({ name: "vault-research", version }, { instructions: serverInstructions(opened.root, has(args, "allow-external"), has(args, "allow-writes")) });
+  const reach: ServerReach = {
+    allowExternal: has(args, "allow-external"),
+    allowWrites: has(args, "allow-writes"),
+    embedding: dial.embedder ? embeddingDisclosure(choice.embed) : null,
+    rerank: dial.rerankModel && choice.model.kind !== "none" ? rerankDisclosure(choice.model) : null,
+  };
+  const server = new McpServer({ name: "vault-research", version }, { instructions: serverInstructions(opened.root, reach) });
   const knownSecrets = envSecretValues(io.env);
   registerVaultTools(server, {
     opened,
@@ -94,10 +101,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     clock,
     searchSession: searchSessionFor(web, clock),
     dial: dial.search,
-    embedding: dial.embedder ? embeddingDisclosure(choice.embed) : null,
-    rerank: dial.rerankModel && choice.model.kind !== "none" ? rerankDisclosure(choice.model) : null,
-    allowExternal: has(args, "allow-external"),
-    allowWrites: has(args, "allow-writes"),
+    ...reach,
   });
 
   const saveIfChanged = async () => {
@@ -118,11 +122,15 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   // Once the client has finished its handshake (never before: the server is ready without it).
   server.server.oninitialized = () => void makeRadixTreeWhenIdle(opened.index, open, () => serving).catch((error: unknown) => io.err(`warning: the index's prefix lookups could not be readied ahead (${errorMessage(error)}).\n`));
   await server.connect(transport);
-  io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${has(args, "allow-external") ? ", web search allowed" : ", local only"}${has(args, "allow-writes") ? ", writes allowed" : ""}.\n`);
+  io.err(`vault-research mcp: serving ${opened.root} (${opened.index.status().notes} notes) over stdio${reachWords(reach)}.\n`);
   await closed;
   serving = false;
   clearInterval(saver);
   watcher.close();
+  // A learning of the vault's language under way (much of the vault changed) is stopped: the save
+  // below is the last, so what it found would be kept by no one, and its worker thread held the
+  // process for as long as it took, its client gone. What was learned before stays, and is saved.
+  opened.index.stopLearning();
   await saveIfChanged();
   await server.close().catch(() => undefined);
   return 0;
@@ -153,12 +161,40 @@ async function answerOpenRequests(open: OpenRequests, clock: Clock, graceMs: num
   }
 }
 
-function serverInstructions(root: string, allowExternal: boolean, allowWrites: boolean): string {
+/** What the server may reach beyond this machine's index, and whether it may write: from its flags and the models it was given. */
+interface ServerReach {
+  allowExternal: boolean;
+  allowWrites: boolean;
+  /** What vault_search above level 1 sends to the embedding model, and where (embeddingDisclosure), or null without one. */
+  embedding: string | null;
+  /** What level 4 sends to the chat model, and where, or null without one. */
+  rerank: string | null;
+}
+
+/**
+ * The handshake's instructions, which a client puts before its model: what leaves the machine said
+ * as the tools' descriptions say it. A server given an embedding model said "never uses the
+ * network" while vault_search sent every query above level 1 to it, another company's computer too.
+ */
+function serverInstructions(root: string, reach: ServerReach): string {
+  const models = [reach.embedding, reach.rerank].filter((words): words is string => words !== null);
+  const web = reach.allowExternal
+    ? `Web search is possible, but only for a research_pack call that sets allow_external_search: true.${reach.allowWrites ? " promote_result fetches the page of the outside result it saves." : ""}`
+    : models.length > 0
+      ? "No web source is asked and no page fetched, whatever a call asks."
+      : "This server never uses the network.";
   return [
     `Tools over the Obsidian-style vault at ${root}. Vault evidence and outside-vault (web) evidence are kept apart; every outside row carries its label.`,
-    allowExternal ? "Web search is possible, but only for a research_pack call that sets allow_external_search: true." : "This server never uses the network.",
-    allowWrites ? "promote_result may write new source notes into the vault." : "Nothing is written into the vault.",
+    ...(models.length > 0 ? [`vault_search above level 1 uses this server's models: ${models.join(" ")}`] : []),
+    web,
+    reach.allowWrites ? "promote_result may write new source notes into the vault." : "Nothing is written into the vault.",
   ].join(" ");
+}
+
+/** The start-up line's last words: what leaves the machine and what may be written ("local only" only when nothing leaves). */
+function reachWords(reach: ServerReach): string {
+  const web = reach.allowExternal ? ", web search allowed" : reach.embedding || reach.rerank ? ", no web search (vault_search's levels 2–4 use the models given)" : ", local only";
+  return `${web}${reach.allowWrites ? ", writes allowed" : ""}`;
 }
 
 /** What level 4 sends to the chat model, and where: an agent reads it in vault_search's description. */

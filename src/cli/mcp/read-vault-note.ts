@@ -5,7 +5,8 @@
 // macOS and many tools turn names into) reads that note; one that differs in case is told the
 // right spelling. Neither looks further than the vault's notes. What search never shows is not
 // read either: a hidden name (`.trash/`, where Obsidian keeps deleted notes) and a folder the
-// user's settings leave out of search — where the path leads is checked, not only how it is spelt.
+// user's settings leave out of search — where the path leads is checked, not only how it is spelt —,
+// nor a file the index leaves out as no text (NUL bytes: a picture or PDF named `.md`).
 import { realpath, stat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { folderPartsInside } from "../../settings";
@@ -82,7 +83,9 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
       return realpath(path.join(root, rel));
     });
   } catch {
-    return refused("not_found", `There is no note "${asked}" in the vault.${spellingHint(asked, known)}`);
+    // Still in the index: gone since the search that named it, before the index heard of it.
+    const gone = known.includes(asked) ? " (any more)" : "";
+    return refused("not_found", `There is no note "${asked}" in the vault${gone}.${spellingHint(asked, known)}`);
   }
   const inside = path.relative(realRoot, realFile);
   if (inside === "" || inside === ".." || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
@@ -97,7 +100,9 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
     const facts = await stat(realFile);
     if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);
     if (facts.size > MAX_NOTE_BYTES) return refused("too_large", `"${rel}" is ${facts.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
-    return { ok: true, path: rel, text: await readFile(realFile, "utf8"), bytes: facts.size };
+    const text = await readFile(realFile, "utf8");
+    if (holdsNul(text)) return refused("not_a_note", `"${rel}" holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so search does not show it, and read_note does not read it.`);
+    return { ok: true, path: rel, text, bytes: facts.size };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return refused("not_found", `There is no note "${rel}" in the vault (any more).`);
@@ -105,10 +110,23 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
   }
 }
 
+/** Characters looked at for a NUL: as many as the index looks at (vault-index.ts), as git looks at a file's first 8,000 bytes. */
+const BINARY_SNIFF_CHARS = 8_000;
+
+/**
+ * Whether a note's start holds a NUL, which no note holds: a picture or PDF named `.md`, or a note
+ * saved as UTF-16. The index leaves such a file out as no text; read, it handed an agent megabytes
+ * of NULs and replacement characters.
+ */
+function holdsNul(text: string): boolean {
+  return text.slice(0, BINARY_SNIFF_CHARS).includes("\0");
+}
+
 /** " Did you mean …?" for notes whose path differs from `asked` only in case (or Unicode form), else "". */
 function spellingHint(asked: string, known: readonly string[]): string {
   const fold = (p: string) => p.normalize("NFC").toLowerCase();
   const folded = fold(asked);
-  const near = known.filter((p) => fold(p) === folded).slice(0, 3);
+  // Not the path asked itself: a note the index still lists, gone from the disk, is not what was meant.
+  const near = known.filter((p) => p !== asked && fold(p) === folded).slice(0, 3);
   return near.length === 0 ? "" : ` Did you mean ${near.map((p) => `"${p}"`).join(" or ")}? Paths are matched exactly, case included.`;
 }

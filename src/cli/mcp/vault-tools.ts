@@ -13,6 +13,8 @@
 // trace is kept for it (the SDK sends a cancelled call no answer, so no one could name its file).
 // vault_search echoes its tags as the filter applied; a blank query or question is a bad argument,
 // as the CLI's; research_pack reports its stages as progress to a call that gives a progressToken.
+// Calls take turns (call-turns.ts): a few searches and reads at once, fewer runs, each kind in the
+// order they came, so a slow run never holds a search; a call cancelled before its turn does nothing.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -38,6 +40,7 @@ import type { OpenedVault } from "../open-vault";
 import { askedOf, locateTrace, promoteDeps, promoteLocated } from "../promote-command";
 import { chooseProviders } from "../provider-choice";
 import type { WebAccess } from "../web-access";
+import { CallCancelled, CallTurns } from "./call-turns";
 import { readVaultNote } from "./read-vault-note";
 import type { VaultWatcher } from "./vault-watcher";
 
@@ -100,15 +103,35 @@ const NO_NETWORK: Http = {
 const RECENT_SEARCHES = 10;
 type RecentSearches = DialResponse[];
 
-export function registerVaultTools(server: McpServer, ctx: VaultToolsContext): void {
-  const recent: RecentSearches = [];
-  registerVaultSearch(server, ctx, recent);
-  registerResearchPack(server, ctx);
-  registerReadNote(server, ctx, recent);
-  if (ctx.allowWrites) registerPromoteResult(server, ctx);
+/**
+ * Searches and reads that run at once: work on the one thread, interleaved, so more at once only
+ * makes each answer later. Runs (research_pack, promote_result) have turns of their own, fewer: they
+ * wait on the web for seconds, and a search must not wait behind them.
+ */
+export const LOOKUPS_AT_ONCE = 4;
+export const RUNS_AT_ONCE = 2;
+
+interface Turns {
+  lookups: CallTurns;
+  runs: CallTurns;
 }
 
-function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches): void {
+export function registerVaultTools(server: McpServer, ctx: VaultToolsContext): void {
+  const recent: RecentSearches = [];
+  const turns: Turns = { lookups: new CallTurns(LOOKUPS_AT_ONCE), runs: new CallTurns(RUNS_AT_ONCE) };
+  registerVaultSearch(server, ctx, recent, turns.lookups);
+  registerResearchPack(server, ctx, turns.runs);
+  registerReadNote(server, ctx, recent, turns.lookups);
+  if (ctx.allowWrites) registerPromoteResult(server, ctx, turns.runs);
+}
+
+/** Settles the index for a call, unless the call was cancelled meanwhile (a settle may wait on a long batch). */
+async function settledFor(ctx: VaultToolsContext, signal: AbortSignal): Promise<void> {
+  await ctx.watcher.settle();
+  if (signal.aborted) throw new CallCancelled();
+}
+
+function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches, turns: CallTurns): void {
   server.registerTool(
     "vault_search",
     {
@@ -138,11 +161,11 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       // another company's: a client that trusts a closed-world tool more must not be told this one is.
       annotations: { readOnlyHint: true, openWorldHint: ctx.embedding !== null || Boolean(ctx.rerank) },
     },
-    async ({ query, level, limit, tags }, { signal }) => {
+    ({ query, level, limit, tags }, { signal }) => turns.run(signal, async () => {
       // Tags are logged with the query; level 1 embeds nothing, but logs it.
       const keyRefused = refusedIfKey([query, ...tags], ctx.knownSecrets);
       if (keyRefused) return keyRefused;
-      await ctx.watcher.settle();
+      await settledFor(ctx, signal);
       // Echoed as the filter the dial applies (dial-filters.ts): "##CRDT", " crdt/ " and "crdt" all
       // name #crdt, once; echoed as typed, an agent read a filter that was never applied.
       const wanted = normalizeFilters({ tags }).tags;
@@ -152,7 +175,7 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       // The query as it was read: a pasted megabyte is not handed back (a notice says it was cut).
       const json = dialSearchJson({ query, limit, tags: wanted }, answer);
       return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
-    },
+    }),
   );
 }
 
@@ -182,7 +205,7 @@ function vaultSearchDescription(ctx: VaultToolsContext): string {
 
 function researchDescription(ctx: VaultToolsContext): string {
   const web = ctx.allowExternal
-    ? `This server was started with --allow-external: when a call sets allow_external_search: true and the vault's evidence is weak, the question alone (never note text) is sent to the configured web sources, and up to ${ctx.opened.settings.external.readPages} of their result pages may be fetched from their sites.`
+    ? `This server was started with --allow-external: when a call sets allow_external_search: true and the vault's evidence is weak — as it always is for a question about the current state ("latest", "today", "as of now", the current year), which notes may be out of date on —, the question alone (never note text) is sent to the configured web sources, and up to ${ctx.opened.settings.external.readPages} of their result pages may be fetched from their sites.`
     : "This server was started without --allow-external, so it never uses the network, whatever the call asks.";
   return (
     "The research pack for a question (research_result.v1, retrieval only: evidence, no written answer): vault rows in pack.evidence, " +
@@ -191,7 +214,7 @@ function researchDescription(ctx: VaultToolsContext): string {
   );
 }
 
-function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
+function registerResearchPack(server: McpServer, ctx: VaultToolsContext, turns: CallTurns): void {
   server.registerTool(
     "research_pack",
     {
@@ -199,30 +222,30 @@ function registerResearchPack(server: McpServer, ctx: VaultToolsContext): void {
       description: researchDescription(ctx),
       inputSchema: {
         question: notBlank("question"),
-        allow_external_search: z.boolean().default(false).describe("Let this call search the web when the vault's evidence is weak (needs a server started with --allow-external)."),
+        allow_external_search: z.boolean().default(false).describe("Let this call search the web when the vault's evidence is weak, or the question asks about the current state (\"latest\", \"today\"…) (needs a server started with --allow-external)."),
       },
       outputSchema: researchPackResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: ctx.allowExternal },
     },
-    async ({ question, allow_external_search }, extra) => {
+    ({ question, allow_external_search }, extra) => turns.run(extra.signal, async () => {
       const { signal } = extra;
       // The run refuses it too (as a thrown error); refused here, it is refused before anything is looked up.
       const keyRefused = refusedIfKey([question], ctx.knownSecrets);
       if (keyRefused) return keyRefused;
-      await ctx.watcher.settle();
+      await settledFor(ctx, signal);
       const external = allow_external_search && ctx.allowExternal;
       const { opened, web } = ctx;
       const choice: { providers: ProviderName[]; note?: string } = external ? await chooseProviders([], opened.settings, web.secrets) : { providers: [] };
       const http = external ? web.http : NO_NETWORK;
       const result = await runResearch(
         { question, mode: external ? "on-weak" : "never", providers: choice.providers, retrievalOnly: true, writeTrace: false },
-        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, onProgress: progressReporter(extra), ...(web.replayDir ? { replayedFrom: web.replayDir } : {}) },
+        { index: opened.index, store: opened.store, http, secrets: web.secrets, knownSecrets: ctx.knownSecrets, clock: ctx.clock, settings: opened.settings, model: null, searchSession: ctx.searchSession, readPage: nodePageReader, fetchGuard: web.fetchGuard, signal, onProgress: progressReporter(extra), ...(web.replayDir ? { replayedFrom: web.replayShown } : {}) },
       );
       const traceFile = signal.aborted ? undefined : await keepTrace(keptTraceFolder(ctx.cacheDir, opened.root), result.trace).catch(() => undefined);
       const externalSearch = externalSearchOf(allow_external_search, ctx.allowExternal);
       const json: ResearchPackResult = { ...researchResultJson(result, traceFile ? { traceFile } : {}, web.replayDir), external_search: externalSearch };
       return jsonResult(json, researchLead(externalSearch, result, json.providers_asked, json.pack.external_evidence, choice.note));
-    },
+    }),
   );
 }
 
@@ -286,7 +309,7 @@ function researchLead(external: ExternalSearchAsked, result: ResearchResult, pro
   return [...web, ...(labels.length > 0 ? ["Outside vault rows:", ...labels] : [])].join("\n");
 }
 
-function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches): void {
+function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: RecentSearches, turns: CallTurns): void {
   server.registerTool(
     "read_note",
     {
@@ -298,17 +321,17 @@ function registerReadNote(server: McpServer, ctx: VaultToolsContext, recent: Rec
       inputSchema: { path: z.string().min(1).describe("Vault-relative path, e.g. Libraries/Automerge.md") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ path }) => {
+    ({ path }, { signal }) => turns.run(signal, async () => {
       const read = await readVaultNote(ctx.opened.root, path, ctx.opened.index.paths(), ctx.opened.settings.index.excludedFolders);
       if (!read.ok) return refusal(`${read.error.kind}: ${read.error.message}`);
       const from = recent.find((r) => r.results.some((x) => x.path === read.path));
       if (from) await ctx.dial.recordClick(from, read.path);
-      return { content: [{ type: "text", text: read.text }] };
-    },
+      return { content: [{ type: "text" as const, text: read.text }] };
+    }),
   );
 }
 
-function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void {
+function registerPromoteResult(server: McpServer, ctx: VaultToolsContext, turns: CallTurns): void {
   server.registerTool(
     "promote_result",
     {
@@ -327,17 +350,17 @@ function registerPromoteResult(server: McpServer, ctx: VaultToolsContext): void 
       outputSchema: promoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: ctx.allowExternal },
     },
-    async ({ trace, source_key }, { signal }) => {
+    ({ trace, source_key }, { signal }) => turns.run(signal, async () => {
       const { opened, web } = ctx;
       // An agent reaches only this vault's trace notes and the traces its runs kept, nothing else on disk.
       const located = locateTrace({ trace, sourceKey: source_key, vault: opened.root }, opened.root, opened.root, ctx.cacheDir, "kept_folder");
       if ("usage" in located) return refusal(located.usage);
       const http = ctx.allowExternal ? web.http : NO_NETWORK;
-      const deps = { ...promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets, ctx.clock, web.replayDir), signal };
+      const deps = { ...promoteDeps(opened.store, opened.index, http, opened.settings, ctx.allowExternal && !web.replayDir, ctx.knownSecrets, ctx.clock, web.replayShown), signal };
       const result = await promoteLocated(deps, located, source_key);
       const json = promoteResultJson(result, { ...askedOf(located, source_key), replayDir: web.replayDir });
       // Nothing was written: the agent is told so as a failed call, the reason first, the object after.
       return json.status === "failed" ? { ...jsonResult(json, `Not promoted (${json.error?.kind ?? "failed"}): ${json.message}`), isError: true } : jsonResult(json);
-    },
+    }),
   );
 }

@@ -174,15 +174,30 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
   // vault's language learned): what changed meanwhile sent no event here. The first call lists.
   let reconcileWanted = true;
   let eventsSinceReconcile = 0;
-  const queue = new UpdateQueue({
+  // The vault's language is learned again once a batch is all in, not at the change in it that
+  // crossed the line (`holdRelearning`): held while batches follow one another, let go once none is
+  // pending. Started mid-batch, it learned from a vault half changed, and the rest of the batch,
+  // counted as changes it had not seen, had it learned again at the next edit.
+  let relearningHeld: (() => void) | null = null;
+  const queue: UpdateQueue = new UpdateQueue({
     clock: options.clock,
     delayMs: options.delayMs ?? 200,
     apply: async (updates) => {
-      await applyUpdates(index, store, updates);
-      changed = true;
+      relearningHeld ??= index.holdRelearning();
+      try {
+        await applyUpdates(index, store, updates);
+        changed = true;
+      } finally {
+        if (queue.size === 0) letRelearn();
+      }
     },
     onError: (error) => options.onError(`An index update failed: ${errorMessage(error)}`),
   });
+  const letRelearn = (): void => {
+    const release = relearningHeld;
+    relearningHeld = null;
+    release?.();
+  };
   let reconciling: Promise<void> | null = null;
   const startReconcile = (): Promise<void> => {
     reconcileWanted = false;

@@ -111,3 +111,28 @@ describe("readVaultNote", () => {
     expect(await readVaultNote(vault, `${"a".repeat(MAX_PATH_CHARS - 3)}.md`, ["Libraries/Automerge.md"])).toMatchObject({ ok: false, error: { kind: "not_found" } });
   });
 });
+
+describe("readVaultNote, a note that is not what search shows", () => {
+  // A picture or PDF saved under a .md name (or a note saved as UTF-16): the index leaves it out as
+  // no text, and read_note handed an agent up to 2 MB of it, NUL bytes and replacement characters.
+  it("a file named .md that holds NUL bytes is refused as no note, and none of it is given", async () => {
+    writeFileSync(path.join(vault, "Scan.md"), `%PDF-1.7\n${"\0".repeat(64)}stream`);
+    const read = await readVaultNote(vault, "Scan.md", ["Libraries/Automerge.md"]);
+    expect(read).toMatchObject({ ok: false, error: { kind: "not_a_note" } });
+    if (!read.ok) expect(read.error.message).toBe('"Scan.md" holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so search does not show it, and read_note does not read it.');
+    expect(JSON.stringify(read)).not.toContain("PDF");
+    // A NUL far past the start is not looked for: the index looks at the first 8,000 characters too.
+    writeFileSync(path.join(vault, "Long.md"), `# Long\n${"word ".repeat(4_000)}\0`);
+    expect(await readVaultNote(vault, "Long.md")).toMatchObject({ ok: true, path: "Long.md" });
+  });
+
+  // Deleted after the search that named it, before the watcher told the index: the index still lists
+  // it, and the agent was asked whether it meant the very path it gave.
+  it("a note gone since the search found it is not found any more, and the agent is not asked if it meant its own path", async () => {
+    const read = await readVaultNote(vault, "Libraries/Gone.md", ["Libraries/Automerge.md", "Libraries/Gone.md"]);
+    expect(read).toEqual({ ok: false, error: { kind: "not_found", message: 'There is no note "Libraries/Gone.md" in the vault (any more).' } });
+    // A note only the case of which differs is still named.
+    const near = await readVaultNote(vault, "Libraries/gone.md", ["Libraries/Gone.md", "Libraries/gone.md"]);
+    expect(near).toEqual({ ok: false, error: { kind: "not_found", message: 'There is no note "Libraries/gone.md" in the vault (any more). Did you mean "Libraries/Gone.md"? Paths are matched exactly, case included.' } });
+  });
+});
