@@ -15,8 +15,8 @@ import type { IndexedNote, NoteProblem, NoteProblemKind } from "./types";
 import { grown } from "./typed-arrays";
 import type { WorkSlice } from "./work-slice";
 
-/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (18: no tag from a Logseq `#+BEGIN_SRC`/`QUERY`/`EXAMPLE`/`EXPORT` block nor a SilverBullet `${…}` expression; 17: a link reference definition leaves no words, a footnote's marker none, an inline HTML comment ends at `-->`, struck-out text keeps its `~~`; segments named by a token of their save, never by a count a rebuild starts again, and the manifest keeps no count; 16: code fences read as Obsidian renders them, `text/code-fences.ts`, in nested lists too; 15: Thai, Lao, Khmer and Burmese split into pairs, their marks and kana voicing kept when folding, a listed alias with a comma kept whole). */
-export const INDEX_FORMAT_VERSION = 18;
+/** Bump when the analyser, the document shape, which notes are indexed or this format changes: old caches are then rebuilt (19: a research trace note is known by its `type` as YAML reads it, a comment after it, a list or a flow mapping, so one indexed outside the trace folder before leaves; 18: no tag from a Logseq `#+BEGIN_SRC`/`QUERY`/`EXAMPLE`/`EXPORT` block nor a SilverBullet `${…}` expression; 17: a link reference definition leaves no words, a footnote's marker none, an inline HTML comment ends at `-->`, struck-out text keeps its `~~`; segments named by a token of their save, never by a count a rebuild starts again, and the manifest keeps no count; 16: code fences read as Obsidian renders them, `text/code-fences.ts`, in nested lists too; 15: Thai, Lao, Khmer and Burmese split into pairs, their marks and kana voicing kept when folding, a listed alias with a comma kept whole). */
+export const INDEX_FORMAT_VERSION = 19;
 
 /** The part that names all the others. */
 export const MANIFEST_PART = "manifest";

@@ -3,6 +3,7 @@
 // path; a trace note outside it (the trace folder setting changed since, a note moved) holds web
 // text all the same and must never be searched as the vault's own evidence (DESIGN invariant 5).
 // The note writer (`notes/trace-note*.ts`) takes these marks from here: one home for both.
+import { locateFrontmatter, readFrontmatter } from "./frontmatter";
 
 /** What follows the opening fence of a trace note's JSON block. */
 const TRACE_BLOCK_WORDS = "json vault-research-trace";
@@ -18,9 +19,7 @@ export const TRACE_BLOCK_INFO = /^[ \t]*json vault-research-trace[ \t]*$/;
 /** A line that opens the block, in any of those spellings. */
 const TRACE_BLOCK_OPENER = /^ {0,3}(?:`{3,}|~{3,})[ \t]*json vault-research-trace[ \t]*\r?$/m;
 
-/** The frontmatter at the top of a note (its lines between the two `---`), or null; a byte order mark may come first. */
-const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-/** `type: research-trace`, quoted or not, on a line of its own in the frontmatter. */
+/** `type: research-trace`, quoted or not, on a line of its own: how a trace's properties say it when YAML cannot read them. */
 const TRACE_TYPE_LINE = /^type:[ \t]*(["']?)research-trace\1[ \t]*$/m;
 
 /**
@@ -31,6 +30,25 @@ const TRACE_TYPE_LINE = /^type:[ \t]*(["']?)research-trace\1[ \t]*$/m;
  */
 export function isResearchTrace(text: string): boolean {
   if (!text.includes(TRACE_BLOCK_WORDS)) return false;
-  const frontmatter = FRONTMATTER.exec(text);
-  return frontmatter !== null && TRACE_TYPE_LINE.test(frontmatter[1]) && TRACE_BLOCK_OPENER.test(text);
+  const yaml = frontmatterOf(text);
+  return yaml !== null && TRACE_BLOCK_OPENER.test(text) && typeIsTrace(yaml);
+}
+
+/** The YAML between a note's two `---` lines, found as the note parser finds it, or null. */
+function frontmatterOf(text: string): string | null {
+  const location = locateFrontmatter(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  return location.kind === "closed" ? text.slice(location.span.yamlStart, location.span.yamlEnd) : null;
+}
+
+/**
+ * Whether the `type` property says research-trace as YAML reads it, as the trace reader reads it: a
+ * comment after it, a flow mapping, and a list holding it (Obsidian writes `type` as one where it is
+ * a list property in the vault) are the same property. Properties YAML cannot read are text to the
+ * index: a `type: research-trace` line among them still marks the note, as it always did.
+ */
+function typeIsTrace(yaml: string): boolean {
+  const read = readFrontmatter(yaml);
+  if (!read.ok) return TRACE_TYPE_LINE.test(yaml);
+  const type = read.data.type;
+  return type === TRACE_NOTE_TYPE || (Array.isArray(type) && type.includes(TRACE_NOTE_TYPE));
 }

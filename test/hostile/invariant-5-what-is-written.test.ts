@@ -126,6 +126,22 @@ describe("trace notes are never evidence", () => {
   });
 });
 
+describe("a trace note moved out of the trace folder is never evidence", () => {
+  it("nor when an editor rewrote its type: as a list (Obsidian, for a list property), or with a comment", async () => {
+    const { tracePath } = await webRun();
+    const trace = readFileSync(path.join(box.vault, tracePath), "utf8");
+    expect(trace).toMatch(/^type: research-trace$/m);
+    box.write("vault/Moved/As a list.md", trace.replace(/^type: research-trace$/m, "type:\n  - research-trace"));
+    box.write("vault/Moved/With a comment.md", trace.replace(/^type: research-trace$/m, "type: research-trace # from a run"));
+    // Words only the run's web rows hold.
+    const search = await cli(box, ["search", "Automerge 3.0 lower memory", "--json"]);
+    expect(search.code, search.err).toBe(0);
+    expect(readVaultSearch(search.out).results.map((r) => r.path).filter((p) => p.startsWith("Moved/"))).toEqual([]);
+    const run = await cli(box, ["research", WEB_QUESTION, "--json"]);
+    expect(readResearchResult(run.out).pack.evidence.map((r) => r.note_path).filter((p) => p.startsWith("Moved/"))).toEqual([]);
+  });
+});
+
 describe("the cache folder is never inside the vault", () => {
   // The index cache, the query log and kept traces go there: inside the vault, a kept trace would
   // be read back as a note of the vault, its web rows quoted as vault evidence.

@@ -123,7 +123,7 @@ describe("readManifest and readSegment", () => {
     // Damage, not a version: shown cut, never whole (a million characters reached the terminal).
     expect(manifestWords(changedManifest((m) => put(m, "version", "9".repeat(1_000_000))))).toBe(`cache version ${"9".repeat(24)}… ≠ ${INDEX_FORMAT_VERSION}`);
     expect(manifestWords(changedManifest((m) => put(m, "version", { v: "x".repeat(1_000_000) })))).toBe(`cache version {"v":"xxxxxxxxxxxxxxxxxx… ≠ ${INDEX_FORMAT_VERSION}`);
-    expect(manifestWords(changedManifest((m) => put(m, "version", 19)))).toBe(`cache version 19 ≠ ${INDEX_FORMAT_VERSION}`);
+    expect(manifestWords(changedManifest((m) => put(m, "version", INDEX_FORMAT_VERSION + 1)))).toBe(`cache version ${INDEX_FORMAT_VERSION + 1} ≠ ${INDEX_FORMAT_VERSION}`);
     expect(readManifest(MANIFEST, JSON.stringify({ stemming: false, excluded: [] }))).toEqual({ ok: false, reason: { kind: "settings_changed" } });
     expect(readManifest(changedManifest((m) => put(m, "segments", {})), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });
     expect(readManifest(changedManifest((m) => remove(m, "averageFieldLength")), FINGERPRINT)).toEqual({ ok: false, reason: { kind: "incomplete" } });

@@ -73,6 +73,35 @@ describe("a trace note outside the trace folder", () => {
   });
 });
 
+/** The trace note with its `type` line written another way. */
+const withType = (line: string) => TRACE.replace("type: research-trace", line);
+
+/**
+ * The same trace note after an editor rewrote its properties: the trace reader parses them as YAML
+ * and takes each for a trace, so the index must leave each out too.
+ */
+const REWRITTEN: [string, string][] = [
+  ["a comment after the type", withType("type: research-trace # written by Vault Research")],
+  ["the type quoted, with a comment", withType("type: 'research-trace'  # a run")],
+  ["the type as a list, as Obsidian writes a list property", withType("type:\n  - research-trace")],
+  ["the type in a flow list", withType("type: [note, research-trace]")],
+  ["the properties as one flow mapping", TRACE.replace(/---\n[\s\S]*?\n---\n/, "---\n{type: research-trace, question: What changed in Automerge?}\n---\n")],
+];
+
+describe("a trace note outside the trace folder whose properties were rewritten", () => {
+  it.each(REWRITTEN)("%s: its web text is not searched as the vault's", async (_how, text) => {
+    store.write("Old traces/Run 1.md", text);
+    await index.sync(store, null);
+    expect(index.paths()).toEqual(["Notes/Own.md"]);
+    expect(await found("compaction")).toEqual([]);
+    // Written or moved in while the index is open, the same.
+    store.write("Elsewhere/Run 2.md", text);
+    await index.updateFile(store, "Elsewhere/Run 2.md");
+    index.applyText("Elsewhere/Run 3.md", text, FAKE_NOW, text.length);
+    expect(await found("compaction")).toEqual([]);
+  });
+});
+
 describe("isResearchTrace", () => {
   it("needs both marks: the property alone, or a quoted block alone, is the owner's note", () => {
     expect(isResearchTrace(TRACE)).toBe(true);
@@ -82,6 +111,26 @@ describe("isResearchTrace", () => {
     expect(isResearchTrace(TRACE.replace(TRACE_BLOCK_OPEN, "```json"))).toBe(false);
     // The property in the body, not the frontmatter.
     expect(isResearchTrace(`# Note\n\ntype: research-trace\n\n${TRACE_BLOCK_OPEN}\n{}\n\`\`\`\n`)).toBe(false);
+  });
+
+  it("reads the type property as YAML reads it, and still needs it to say research-trace", () => {
+    for (const [how, text] of REWRITTEN) expect(isResearchTrace(text), how).toBe(true);
+    expect(isResearchTrace(withType('type: "research-trace" # run'))).toBe(true);
+    expect(isResearchTrace(withType("type:\n- research-trace\n- reading"))).toBe(true);
+    expect(isResearchTrace(`\uFEFF${withType("type:\n  - research-trace")}`.replace(/\n/g, "\r\n"))).toBe(true);
+    expect(isResearchTrace(withType("type:\n  - research-notes"))).toBe(false);
+    expect(isResearchTrace(withType("type: [research-notes]"))).toBe(false);
+    expect(isResearchTrace(withType("type: research-trace-notes # research-trace"))).toBe(false);
+    expect(isResearchTrace(withType("kind: research-trace"))).toBe(false);
+    expect(isResearchTrace(withType("# type: research-trace"))).toBe(false);
+    expect(isResearchTrace(withType("summary: |\n  type: research-trace"))).toBe(false);
+    // Still both marks: the rewritten property with no block is the owner's note.
+    expect(isResearchTrace(withType("type:\n  - research-trace").replace(TRACE_BLOCK_OPEN, "```json"))).toBe(false);
+  });
+
+  it("properties YAML cannot read still mark the note by a type: research-trace line, as before", () => {
+    expect(isResearchTrace(withType("type: research-trace\nsummary: a: b"))).toBe(true);
+    expect(isResearchTrace(withType("type: research-notes\nsummary: a: b"))).toBe(false);
   });
 
   it("knows a trace note saved with a byte order mark, or whose fences a formatter rewrote, as the reader does", () => {
