@@ -26,12 +26,12 @@ export async function indexCommand(args: ParsedArgs, io: CommandIo, workers?: Re
   }
   const s = opened.sync;
   const how = s.mode === "cache" ? "updated from cache" : `built from scratch (${describeRebuildReason(s.rebuildReason)})`;
-  io.out(`Indexed ${status.notes} notes in ${s.ms} ms — ${how}.\n`);
+  io.out(`Indexed ${status.notes} ${status.notes === 1 ? "note" : "notes"} in ${s.ms} ms — ${how}.\n`);
   io.out(`  added ${s.added}, changed ${s.updated}, removed ${s.removed}, unchanged ${s.unchanged}\n`);
   io.out(`${cacheLine(opened.cache.file, opened.cacheNotSaved)}\n`);
   io.out(`  the vault's own language: ${languageLine(language, languageServes(status), opened.workers.lastOutcome())}\n`);
   if (status.problems.length > 0) {
-    io.out(`  ${status.problems.length} note(s) with problems (indexed as text where possible):\n`);
+    io.out(`  ${status.problems.length} ${status.problems.length === 1 ? "note" : "notes"} with problems (indexed as text where possible):\n`);
     for (const p of status.problems.slice(0, 20)) io.out(`    ${visibleName(p.path)}: ${p.problem.message}\n`);
     if (status.problems.length > 20) io.out(`    … and ${status.problems.length - 20} more (see --json)\n`);
   }

@@ -29,7 +29,7 @@ import { configAsWritten, openVault, readSettings, requireWebSearchAllowed, type
 import { chooseProviders, missingKeyHint } from "./provider-choice";
 import { readQuestion } from "./question-input";
 import { replayNoticeLine } from "./replay-notice";
-import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, type DialChoice } from "./search-dial";
+import { levelWords, noticeLines, openDial, readEmbedConfig, readLevel, shownNotices, type DialChoice } from "./search-dial";
 import { terminalJson, visibleName } from "./terminal-text";
 import { styled, type StyledText } from "./terminal-style";
 import { searchSessionFor, webAccess, type WebAccess } from "./web-access";
@@ -176,7 +176,8 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
       return answer;
     },
   };
-  const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices });
+  // In search's words (shownNotices): vectors that could not be read are said as such, not "none yet, embed first".
+  const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices: shownNotices(notices, openedDial) });
   const log = async (question: string, result: ResearchResult): Promise<void> => {
     const entry = researchLogEntry(question, { level, ranLevel }, result, "research");
     if (!entry) return;

@@ -39,6 +39,7 @@ import { LanguageLane, type LaneSource, type LearnedIn } from "./vault-language/
 import { createAnalyzer, type Analyzer } from "./tokenize";
 import { isResearchTrace } from "./trace-marks";
 import { timeSlices, type WorkSlice } from "./work-slice";
+import { binaryProblem } from "./binary-note";
 import type { IndexedNote, IndexStatus, NoteProblem, ParsedNote, SearchExplanation, SearchOptions, SearchResult, SyncReport } from "./types";
 
 export type { RankedHit } from "./ranking/explain";
@@ -1013,21 +1014,6 @@ function compactNote(note: IndexedNote): IndexedNote {
   const { path, mtime, size, title, aliases, tags, sourceUrls, problems } = note;
   const shared = (list: never[] | string[] | NoteProblem[]) => (list.length === 0 ? NONE : list);
   return { path, mtime, size, title, aliases: shared(aliases) as string[], tags: shared(tags) as string[], sourceUrls: shared(sourceUrls) as string[], problems: shared(problems) as NoteProblem[] };
-}
-
-/** Characters looked at for a NUL, as git looks at a file's first 8,000 bytes to call it binary. */
-const BINARY_SNIFF_CHARS = 8_000;
-
-/**
- * Why a file named `.md` is no text to index, or null. A NUL character never occurs in a note; a
- * picture, PDF or archive given that name (or a note saved as UTF-16) holds them at once. Indexed,
- * such a file filled the index with millions of random words, and every search's spelling-tolerant
- * matching went through them.
- */
-function binaryProblem(text: string): NoteProblem | null {
-  const head = text.length > BINARY_SNIFF_CHARS ? text.slice(0, BINARY_SNIFF_CHARS) : text;
-  if (!head.includes("\0")) return null;
-  return { kind: "encoding", message: "The file holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so it was not indexed." };
 }
 
 /** A note's text, or the problem that makes it no text to index (a binary file), or the read's own problem. */

@@ -245,12 +245,28 @@ function structuredCopy<T>(value: T): T {
 }
 
 /**
+ * The run ids each clock gave out lately, oldest first (many more than runs that start in one second).
+ * Per clock: every run of a process reads the one system clock, or the MCP server's, so its ids are
+ * unique in the process; a test's fresh fake clock starts afresh, and its golden notes keep their id.
+ */
+const issuedRunIds = new WeakMap<object, Set<string>>();
+const ISSUED_RUN_IDS_KEPT = 4_096;
+
+/**
  * `20261130-141203-3fa9c1`: the run's start (UTC) and a short hash of the clock reading and the
- * salt (the question), so two runs started in the same second still differ. Same clock, same id.
+ * salt (the question), so two runs started in the same second still differ. One this clock gave out
+ * already gets a count folded into its hash: two MCP research_pack calls with the same question in
+ * the same millisecond had one id, and the second's kept trace replaced the first's.
  */
 export function makeRunId(clock: Pick<Clock, "now">, salt = ""): string {
   const now = clock.now();
   const iso = new Date(now).toISOString();
   const stamp = `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}`;
-  return `${stamp}-${shortHash(`${now}\u0000${salt}`, 6)}`;
+  const issued = issuedRunIds.get(clock) ?? new Set<string>();
+  issuedRunIds.set(clock, issued);
+  let id = `${stamp}-${shortHash(`${now}\u0000${salt}`, 6)}`;
+  for (let count = 1; issued.has(id); count++) id = `${stamp}-${shortHash(`${now}\u0000${salt}\u0000${count}`, 6)}`;
+  issued.add(id);
+  if (issued.size > ISSUED_RUN_IDS_KEPT) issued.delete(issued.values().next().value as string);
+  return id;
 }

@@ -208,3 +208,18 @@ describe("an update of the index that could not be saved", () => {
     expect(next.out).toContain("added 1, changed 0, removed 0, unchanged 1");
   }, 60_000);
 });
+
+describe("the index command's counts", () => {
+  // "Indexed 1 notes", and "1 note(s) with problems".
+  it("says one note in the singular, and one note with a problem too", async () => {
+    const one = path.join(tmp, "one-note");
+    mkdirSync(one);
+    writeFileSync(path.join(one, "Broken.md"), "---\ntitle: [unclosed\n---\n\nBody text.\n");
+    let out = "";
+    const io = terminalOutput({ out: (t: string) => (out += t), err: () => undefined, env: {}, cwd: tmp }, []);
+    expect(await indexCommand(parseArgs(["--vault", one, "--cache-dir", path.join(tmp, "one-note-cache")], COMMANDS.index.flags), io)).toBe(0);
+    expect(out).toMatch(/^Indexed 1 note in \d+ ms/);
+    expect(out).toContain("  1 note with problems (indexed as text where possible):");
+    expect(out).not.toMatch(/1 notes|note\(s\)/);
+  }, 60_000);
+});

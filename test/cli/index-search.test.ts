@@ -98,7 +98,7 @@ describe("index", () => {
     for (let i = 1; i <= 22; i++) writeFileSync(path.join(vault, `Broken ${String(i).padStart(2, "0")}.md`), "---\ntitle: never closed\n\nbody\n");
     const { code, out } = await cli("index", "--vault", vault, "--cache-dir", cacheDir());
     expect(code).toBe(0);
-    expect(out).toContain("  22 note(s) with problems (indexed as text where possible):\n");
+    expect(out).toContain("  22 notes with problems (indexed as text where possible):\n");
     expect(out.match(/^ {4}Broken \d\d\.md: .*never closed/gm)).toHaveLength(20);
     expect(out).toContain("    … and 2 more (see --json)\n");
   });

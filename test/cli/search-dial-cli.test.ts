@@ -313,6 +313,21 @@ describe("research through the dial", () => {
     expect(text.out).toContain("Vault searched at level 3 (multi-field); level 4 (rerank) was asked.\nnote: No chat model is set");
   });
 
+  // Research said "no vectors from this embedding model yet… Embed the vault first." and never named
+  // the load problem; embed then refused to send anything over the vectors in the way.
+  it("vectors that cannot be read: research says so, as search does, in text and --json, and sends no one to embed", async () => {
+    await cli("embed", "--embed", embedSpec());
+    const root = path.join(vaultCacheFolder(), "vectors.bin");
+    rmSync(root);
+    mkdirSync(root);
+    const text = await cli("research", "repair automobile", "--level", "2", "--embed", embedSpec(), "--retrieval-only", "--no-trace");
+    expect(text.out).toContain("Vault searched at level 1 (lexical); level 2 (hybrid) was asked.\nnote: The stored vectors could not be read (");
+    expect(text.out).not.toMatch(/Run vault-research embed|Embed the vault first/);
+    const json = readResearchResult((await cli("research", "repair automobile", "--level", "2", "--embed", embedSpec(), "--retrieval-only", "--json", "--no-trace")).out);
+    expect(json.search_level?.notices.map((n) => n.kind)).toEqual(["vectors_reset"]);
+    expect(json.search_level?.notices[0].message).toContain("The stored vectors could not be read (");
+  });
+
   it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
     const run = await cli("research", "brake pads", "--retrieval-only", "--json", "--no-trace");
     const json = readResearchResult(run.out);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ports";
 import { makeRunId, TRACE_LIMITS, TraceRecorder } from "../../src/research/trace-recorder";
+import { isRunId } from "../../src/cli/kept-trace";
 import { OUTSIDE_ROW_LIMITS } from "../../src/evidence/trace-bounds";
 import { REDACTED } from "../../src/text/secret-scrub";
 import { outsideRow, pack, vaultRow } from "../support/pack-fixtures";
@@ -208,10 +209,24 @@ describe("TraceRecorder on a clock with a steady reading", () => {
 });
 
 describe("makeRunId", () => {
-  it("is the UTC start time and a short hash, the same for the same clock", () => {
-    const id = makeRunId(fakeClock(), "q");
+  it("is the UTC start time and a short hash, in the shape promote --trace takes", () => {
+    const id = makeRunId(fakeClock(), "shape");
     expect(id).toMatch(/^20261130-141203-[0-9a-f]{6}$/);
-    expect(makeRunId(fakeClock(), "q")).toBe(id);
+    expect(isRunId(id)).toBe(true);
+  });
+
+  // Two MCP research_pack calls with the same question in the same millisecond had one id, and the
+  // second's kept trace (named after it) replaced the first's.
+  it("differs for two runs of the same question started in the same millisecond, keeping the shape", () => {
+    const clock = fakeClock();
+    const first = new TraceRecorder({ question: "same question", mode: "never", providers: [], freshness: "any", clock }).runId;
+    const second = new TraceRecorder({ question: "same question", mode: "never", providers: [], freshness: "any", clock }).runId;
+    const third = makeRunId(clock, "same question");
+    expect(new Set([first, second, third]).size).toBe(3);
+    for (const id of [first, second, third]) {
+      expect(id).toMatch(/^20261130-141203-[0-9a-f]{6}$/);
+      expect(isRunId(id)).toBe(true);
+    }
   });
 
   it("differs for runs started in the same second or with other questions", () => {
@@ -222,8 +237,13 @@ describe("makeRunId", () => {
     expect(makeRunId(fakeClock(), "other")).not.toBe(first);
   });
 
-  it("is what a recorder uses when it is given none", () => {
-    const clock = fakeClock();
-    expect(recorder(clock).runId).toBe(makeRunId(clock, "What changed in Automerge?"));
+  it("is the same for the same start and question on another clock (a golden note's id stays put)", () => {
+    expect(makeRunId(fakeClock(), "golden")).toBe(makeRunId(fakeClock(), "golden"));
+  });
+
+  it("is what a recorder uses when it is given none, and a given one is kept as given", () => {
+    const clock = fakeClock(Date.UTC(2026, 0, 2, 3, 4, 5));
+    expect(recorder(clock).runId).toMatch(/^20260102-030405-[0-9a-f]{6}$/);
+    expect(new TraceRecorder({ question: "q", mode: "never", providers: [], freshness: "any", clock, runId: "20260102-030405-abcdef" }).runId).toBe("20260102-030405-abcdef");
   });
 });

@@ -101,6 +101,7 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
     clock,
     searchSession: searchSessionFor(web, clock),
     dial: dial.search,
+    vectors: dial.vectors,
     ...reach,
   });
 

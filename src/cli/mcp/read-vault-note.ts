@@ -9,6 +9,7 @@
 // nor a file the index leaves out as no text (NUL bytes: a picture or PDF named `.md`).
 import { realpath, stat, readFile } from "node:fs/promises";
 import path from "node:path";
+import { binaryProblem } from "../../index/binary-note";
 import { folderPartsInside } from "../../settings";
 import { isSkippedPath } from "../fs-note-store";
 
@@ -101,25 +102,14 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
     if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);
     if (facts.size > MAX_NOTE_BYTES) return refused("too_large", `"${rel}" is ${facts.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
     const text = await readFile(realFile, "utf8");
-    if (holdsNul(text)) return refused("not_a_note", `"${rel}" holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so search does not show it, and read_note does not read it.`);
+    // The index's own rule (binary-note.ts): read, such a file handed an agent megabytes of NULs and replacement characters.
+    if (binaryProblem(text)) return refused("not_a_note", `"${rel}" holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so search does not show it, and read_note does not read it.`);
     return { ok: true, path: rel, text, bytes: facts.size };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return refused("not_found", `There is no note "${rel}" in the vault (any more).`);
     return refused("unreadable", `"${rel}" could not be read (${code ?? "error"}).`);
   }
-}
-
-/** Characters looked at for a NUL: as many as the index looks at (vault-index.ts), as git looks at a file's first 8,000 bytes. */
-const BINARY_SNIFF_CHARS = 8_000;
-
-/**
- * Whether a note's start holds a NUL, which no note holds: a picture or PDF named `.md`, or a note
- * saved as UTF-16. The index leaves such a file out as no text; read, it handed an agent megabytes
- * of NULs and replacement characters.
- */
-function holdsNul(text: string): boolean {
-  return text.slice(0, BINARY_SNIFF_CHARS).includes("\0");
 }
 
 /** " Did you mean …?" for notes whose path differs from `asked` only in case (or Unicode form), else "". */

@@ -29,6 +29,7 @@ import type { OutsideVaultRow } from "../../evidence/research-pack";
 import { normalizeFilters } from "../../index/dial/dial-filters";
 import type { DialResponse } from "../../index/dial/dial-types";
 import type { VaultSearch } from "../../index/dial/vault-search";
+import type { VectorLoad } from "../../index/embeddings/vector-file";
 import { HttpFailure, type Clock, type Http } from "../../ports";
 import type { SearchSession } from "../../websearch/search-providers";
 import { nodePageReader } from "../dom-parser";
@@ -41,6 +42,7 @@ import { askedOf, locateTrace, promoteDeps, promoteLocated } from "../promote-co
 import { chooseProviders } from "../provider-choice";
 import type { WebAccess } from "../web-access";
 import { CallCancelled, CallTurns } from "./call-turns";
+import { shownNotices } from "../search-dial";
 import { readVaultNote } from "./read-vault-note";
 import type { VaultWatcher } from "./vault-watcher";
 
@@ -59,6 +61,12 @@ export interface VaultToolsContext {
   searchSession: SearchSession;
   /** The search dial over the warm index, with the embedding and chat models the server was given (--embed, --model). */
   dial: VaultSearch;
+  /**
+   * The vectors as the server loaded them (openDial's `vectors`): what that found leads vault_search's
+   * notices, as it does the CLI's search. Vectors that could not be read left the store empty, and the
+   * dial alone sent the agent to embed, which refuses over them.
+   */
+  vectors?: VectorLoad | null;
   /** What levels 2–4 send where (embeddingDisclosure), or null when the server has no embedding model. */
   embedding: string | null;
   /** What level 4 sends to the chat model and where, or null when the server has none (no --model). */
@@ -173,8 +181,9 @@ function registerVaultSearch(server: McpServer, ctx: VaultToolsContext, recent: 
       recent.unshift(answer);
       recent.length = Math.min(recent.length, RECENT_SEARCHES);
       // The query as it was read: a pasted megabyte is not handed back (a notice says it was cut).
-      const json = dialSearchJson({ query, limit, tags: wanted }, answer);
-      return jsonResult(json, answer.notices.length > 0 ? answer.notices.map((n) => n.message).join("\n") : undefined);
+      const notices = shownNotices(answer.notices, { vectors: ctx.vectors ?? null, rerankProblem: null });
+      const json = { ...dialSearchJson({ query, limit, tags: wanted }, answer), notices };
+      return jsonResult(json, notices.length > 0 ? notices.map((n) => n.message).join("\n") : undefined);
     }),
   );
 }
