@@ -3,7 +3,8 @@
 // appended; rotation renames current over previous, so the log stays within twice the rotation
 // size. A missing file reads as empty; a file where a folder above it should be is named as one
 // ("… is a file, not a folder", make-folder.ts), never in Node's words about the log's own name.
-import { appendFile, rename, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { QueryLog, type QueryLogOptions } from "../index/query-log/query-log";
 import type { QueryLogFile } from "../index/query-log/query-log-file";
@@ -27,9 +28,22 @@ export class FileQueryLogFile implements QueryLogFile {
 
   async append(text: string): Promise<void> {
     await makeFolder(this.folder);
-    // Opening a named pipe to write waits for a reader: the search that logged held for ever.
-    refuseWhatIsNoFile(this.current);
-    await appendFile(this.current, text, "utf8");
+    // Opening a named pipe to write waits for a reader: the search that logged held for ever. Opened
+    // without waiting and checked once open, not looked at first: a pipe put there after the look
+    // held the search as before (with no reader, such an open fails at once, ENXIO).
+    let handle: FileHandle;
+    try {
+      handle = await open(this.current, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0));
+    } catch (error) {
+      refuseWhatIsNoFile(this.current);
+      throw error;
+    }
+    try {
+      if (!(await handle.stat()).isFile()) throw new Error(`${this.current} ${whyNot("file", this.current) ?? "is not a file"}`);
+      await handle.appendFile(text, "utf8");
+    } finally {
+      await handle.close();
+    }
   }
 
   async size(): Promise<number> {

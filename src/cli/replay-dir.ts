@@ -100,10 +100,15 @@ function errorCode(error: unknown): string {
  * miss (a source's failure, which reaches those notes, every output and an agent over MCP). As typed
  * when relative (`recordings/combined`), by its last part when absolute: `--replay ~/x` reaches
  * here as `/home/you/x`, and a note that sync carries would tell the machine's layout. `.` or `..`
- * names nothing, so it is named by its last part too. `dir`: `given` resolved.
+ * names nothing, so it is named by its last part too; and a path that climbs out of the folder it
+ * was typed in (`../../alice/recordings`) is a place on the machine, as an absolute one is: typed
+ * from a temporary folder, it named the home folder's owner and the path down to the recordings.
+ * `dir`: `given` resolved.
  */
 export function replayFolderShown(given: string, dir: string): string {
-  if (!path.isAbsolute(given) && !/^\.\.?$/.test(path.basename(path.normalize(given)))) return given;
+  const normal = path.normalize(given);
+  const climbs = normal === ".." || normal.startsWith(`..${path.sep}`);
+  if (!path.isAbsolute(given) && !climbs && !/^\.\.?$/.test(path.basename(normal))) return given;
   // The root has no last part; it says nothing of the machine's layout either.
   return path.basename(dir) || dir;
 }

@@ -1,13 +1,20 @@
 // The query log's file adapter: JSON lines in the vault's cache folder, rotated so the log holds at
 // most twice the rotation size, a missing file read as empty, cleared on request.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FileQueryLogFile, openQueryLog, PREVIOUS_QUERY_LOG_NAME, QUERY_LOG_NAME } from "../../src/cli/file-query-log";
 import { QueryLog } from "../../src/index/query-log/query-log";
 import { defaultSettings } from "../../src/settings";
 import { hasMkfifo, makeNamedPipe, releaseNamedPipes } from "./named-pipes";
+
+// A look at the log's place that saw a file, as one did just before a pipe was put there.
+const look = vi.hoisted(() => ({ seesAFile: false }));
+vi.mock(import("../../src/cli/path-kind"), async (importOriginal) => {
+  const actual = await importOriginal();
+  return { ...actual, whyNot: (kind, abs) => (look.seesAFile ? null : actual.whyNot(kind, abs)) };
+});
 
 let folder: string;
 beforeEach(() => {
@@ -36,6 +43,25 @@ describe("FileQueryLogFile", () => {
       await expect(file.read()).rejects.toThrow(`${path.join(folder, QUERY_LOG_NAME)} is `);
       await expect(file.append("two\n")).rejects.toThrow(`${path.join(folder, QUERY_LOG_NAME)} is `);
     } finally {
+      releaseNamedPipes();
+    }
+  });
+
+  it.skipIf(!hasMkfifo)("refuses a named pipe put in the log's place after a look saw a file there (skipped where there is no mkfifo)", async () => {
+    const file = new FileQueryLogFile(folder);
+    await file.append("one\n");
+    rmSync(path.join(folder, QUERY_LOG_NAME));
+    makeNamedPipe(path.join(folder, QUERY_LOG_NAME));
+    look.seesAFile = true;
+    const appended = file.append("two\n");
+    // A reader at the other end, as any process may hold: an append that took the look's word wrote
+    // into the pipe (and with none, waited for one, holding the search for ever).
+    const reader = openSync(path.join(folder, QUERY_LOG_NAME), constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      await expect(appended).rejects.toThrow(`${path.join(folder, QUERY_LOG_NAME)} is not a file`);
+    } finally {
+      look.seesAFile = false;
+      closeSync(reader);
       releaseNamedPipes();
     }
   });

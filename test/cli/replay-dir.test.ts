@@ -1,6 +1,6 @@
 // The replay folder and its log as a script meets them: the log VAULT_RESEARCH_REPLAY_LOG names is
 // checked before the run, and a line that cannot be written is said as the log's failure.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -146,12 +146,20 @@ describe("the replay folder as notes name it", () => {
     expect(shown(".")).toBe("you");
     expect(shown("recordings/..")).toBe("you");
     expect(shown("..")).toBe("home");
+    // A path that climbs out of where it was typed is a place on the machine: its last part only.
+    expect(shown("../../alice/recordings/combined")).toBe("combined");
+    expect(shown("recordings/../../../bob/recs")).toBe("recs");
+    expect(shown("./recordings/../combined")).toBe("./recordings/../combined");
   });
 
   it("is the same from webAccess, for the notes, while output keeps the folder as given", () => {
     const web = webAccess(DEMO_REPLAY, { env: {}, cwd: tmp });
     expect(web.replayDir).toBe(DEMO_REPLAY);
     expect(web.replayShown).toBe("brave-demo");
-    expect(webAccess(path.relative(tmp, DEMO_REPLAY), { env: {}, cwd: tmp }).replayShown).toBe(path.relative(tmp, DEMO_REPLAY));
+    const below = path.join(tmp, "work");
+    cpSync(DEMO_REPLAY, path.join(below, "recordings/brave-demo"), { recursive: true });
+    expect(webAccess(path.join("recordings", "brave-demo"), { env: {}, cwd: below }).replayShown).toBe(path.join("recordings", "brave-demo"));
+    // Typed from a folder beside it, the path told where the fixtures lie on this machine.
+    expect(webAccess(path.relative(tmp, DEMO_REPLAY), { env: {}, cwd: tmp }).replayShown).toBe("brave-demo");
   });
 });

@@ -29,10 +29,15 @@ beforeEach(() => {
 
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Lets promises settle: a few turns of the event loop. */
-const turnsOfTheLoop = async (n = 20) => {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+/**
+ * Waits until `done`, a few milliseconds at a time, failing only after 4,000 looks: never a fixed
+ * number of turns of the loop, which a run's start (modules loaded, the disk read) outlasted while
+ * other test files shared the cores — 2,000 turns are a few tens of milliseconds.
+ */
+async function until(done: () => boolean): Promise<void> {
+  for (let look = 0; look < 4_000 && !done(); look++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(done()).toBe(true);
+}
 
 /** A search that answers only when the test lets it, counting the searches under way. */
 function heldSearch(): { dial: VaultToolsContext["dial"]; running: string[]; finish: (query: string) => void } {
@@ -93,17 +98,19 @@ describe("tool calls taking turns", () => {
     const { handlers } = await tools(held.dial);
     const search = handlers.get("vault_search")!;
     const calls = Array.from({ length: 40 }, (_, i) => search({ query: `q${i}`, level: 1, limit: 10, tags: [] }, { signal: new AbortController().signal }));
-    await turnsOfTheLoop();
+    await until(() => held.running.length === LOOKUPS_AT_ONCE);
     expect(held.running).toEqual(["q0", "q1", "q2", "q3"].slice(0, LOOKUPS_AT_ONCE));
     held.finish("q0");
     await calls[0];
-    await turnsOfTheLoop();
-    expect(held.running).toContain(`q${LOOKUPS_AT_ONCE}`);
+    await until(() => held.running.includes(`q${LOOKUPS_AT_ONCE}`));
     expect(held.running).toHaveLength(LOOKUPS_AT_ONCE);
     for (let i = 1; i < 40; i++) {
+      // Each started before it is let go: a search let go before it ran was never answered.
+      await until(() => held.running.includes(`q${i}`) && held.running.length === Math.min(LOOKUPS_AT_ONCE, 40 - i));
+      // In the order they came: none past the next few.
+      expect(held.running.every((query) => Number(query.slice(1)) < i + LOOKUPS_AT_ONCE)).toBe(true);
       held.finish(`q${i}`);
       await calls[i];
-      await turnsOfTheLoop(2);
     }
     expect(held.running).toEqual([]);
   });
@@ -116,12 +123,12 @@ describe("tool calls taking turns", () => {
     const cancel = new AbortController();
     const waiting = search({ query: "cancelled", level: 1, limit: 10, tags: [] }, { signal: cancel.signal });
     const after = search({ query: "after", level: 1, limit: 10, tags: [] }, { signal: new AbortController().signal });
-    await turnsOfTheLoop();
+    await until(() => held.running.length === LOOKUPS_AT_ONCE);
     cancel.abort();
     await expect(waiting).rejects.toBeInstanceOf(CallCancelled);
     for (let i = 0; i < LOOKUPS_AT_ONCE; i++) held.finish(`q${i}`);
     await Promise.all(first);
-    await turnsOfTheLoop();
+    await until(() => held.running.includes("after"));
     expect(held.running).toEqual(["after"]);
     held.finish("after");
     await after;
@@ -132,12 +139,10 @@ describe("tool calls taking turns", () => {
     const { handlers, webAsked } = await tools(held.dial);
     const stop = new AbortController();
     const runs = Array.from({ length: RUNS_AT_ONCE + 1 }, () => handlers.get("research_pack")!({ question: "What changed in the latest Automerge release?", allow_external_search: true }, { signal: stop.signal }));
-    for (let look = 0; look < 2_000 && webAsked() === 0; look++) await turnsOfTheLoop(1);
-    expect(webAsked()).toBeGreaterThan(0);
+    await until(() => webAsked() > 0);
     const search = handlers.get("vault_search")!({ query: "crdt", level: 1, limit: 10, tags: [] }, { signal: new AbortController().signal });
-    // Until it starts, or long past when it would (a search held behind the runs never does): a fixed
-    // few turns were too few while other test files shared the cores.
-    for (let look = 0; look < 2_000 && held.running.length === 0; look++) await turnsOfTheLoop(1);
+    // Until it starts, or long past when it would (a search held behind the runs never does).
+    await until(() => held.running.length > 0);
     expect(held.running).toEqual(["crdt"]);
     held.finish("crdt");
     await search;
