@@ -7,7 +7,8 @@
 // read either: a hidden name (`.trash/`, where Obsidian keeps deleted notes) and a folder the
 // user's settings leave out of search — where the path leads is checked, not only how it is spelt —,
 // nor a file the index leaves out as no text (NUL bytes: a picture or PDF named `.md`).
-import { realpath, stat, readFile } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
+import { readRegularFile } from "../regular-file";
 import path from "node:path";
 import { binaryProblem } from "../../index/binary-note";
 import { folderPartsInside } from "../../settings";
@@ -98,10 +99,14 @@ export async function readVaultNote(root: string, given: string, notes: Iterable
   if (why) return refused("left_out", why);
   // The note may go between the look and the read; what is said names no place on the disk.
   try {
-    const facts = await stat(realFile);
-    if (!facts.isFile()) return refused("not_a_note", `"${rel}" is not a file.`);
-    if (facts.size > MAX_NOTE_BYTES) return refused("too_large", `"${rel}" is ${facts.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
-    const text = await readFile(realFile, "utf8");
+    // One open, checked to be a file before a byte is read: a look, then a read by path, waited for
+    // ever on a named pipe put there between the two, and held the call's turn (and after four, every call).
+    const read = await readRegularFile(realFile, MAX_NOTE_BYTES);
+    if (read.kind === "missing") return refused("not_found", `There is no note "${rel}" in the vault (any more).`);
+    if (read.kind === "not_a_file") return refused("not_a_note", `"${rel}" is not a file.`);
+    if (read.kind === "too_large") return refused("too_large", `"${rel}" is ${read.size} bytes, over the ${MAX_NOTE_BYTES}-byte limit of read_note.`);
+    const facts = { size: read.bytes.length };
+    const text = read.bytes.toString("utf8");
     // The index's own rule (binary-note.ts): read, such a file handed an agent megabytes of NULs and replacement characters.
     if (binaryProblem(text)) return refused("not_a_note", `"${rel}" holds NUL bytes: it is not text (a binary file, or a note saved as UTF-16), so search does not show it, and read_note does not read it.`);
     return { ok: true, path: rel, text, bytes: facts.size };
