@@ -41,14 +41,20 @@ function frontmatterOf(text: string): string | null {
 }
 
 /**
- * Whether the `type` property says research-trace as YAML reads it, as the trace reader reads it: a
- * comment after it, a flow mapping, and a list holding it (Obsidian writes `type` as one where it is
- * a list property in the vault) are the same property. Properties YAML cannot read are text to the
- * index: a `type: research-trace` line among them still marks the note, as it always did.
+ * Whether the `type` property says research-trace as YAML reads it: a comment after it and a flow
+ * mapping are the same property. Properties YAML cannot read are text to the index: a
+ * `type: research-trace` line among them still marks the note, as it always did.
  */
 function typeIsTrace(yaml: string): boolean {
   const read = readFrontmatter(yaml);
-  if (!read.ok) return TRACE_TYPE_LINE.test(yaml);
-  const type = read.data.type;
+  return read.ok ? typeSaysResearchTrace(read.data.type) : TRACE_TYPE_LINE.test(yaml);
+}
+
+/**
+ * Whether a note's `type` property, read (by YAML or Obsidian's metadata cache), says it is a
+ * research trace: the value itself, or a list holding it (Obsidian writes `type` as one where it is
+ * a list property in the vault). The one rule for the index, the trace reader and the promote command.
+ */
+export function typeSaysResearchTrace(type: unknown): boolean {
   return type === TRACE_NOTE_TYPE || (Array.isArray(type) && type.includes(TRACE_NOTE_TYPE));
 }

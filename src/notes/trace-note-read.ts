@@ -3,13 +3,13 @@
 // The note quotes web and model text above its JSON block; whatever that text looks like, the
 // block read is the last one and the label rewritten is the last one above it, and only a note
 // whose properties say this plugin wrote it (type and run id matching the block) is rewritten.
-import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { outsideVaultRowSchema, vaultRowSchema } from "../evidence/research-pack";
 import type { ResearchTrace } from "../evidence/trace-types";
 import { errorMessage } from "../text/error-message";
 import { jsonProblem } from "../text/json-problem";
-import { TRACE_BLOCK_INFO, TRACE_NOTE_TYPE } from "../index/trace-marks";
+import { locateFrontmatter, readFrontmatter } from "../index/frontmatter";
+import { TRACE_BLOCK_INFO, TRACE_NOTE_TYPE, typeSaysResearchTrace } from "../index/trace-marks";
 import { outsideRowLabelLine, type Promotion } from "./trace-note";
 import { boundedTraceJson, TRACE_BLOCK_OPEN, traceBlock } from "./trace-note-json";
 
@@ -200,23 +200,18 @@ export function isWrittenTraceNote(markdown: string, trace: Pick<ResearchTrace, 
 }
 
 /**
- * The properties at the top of a note, as the index reads them: after a byte order mark, which some
- * editors and sync tools add, and with spaces after either `---`.
+ * Why the note's properties do not say the plugin wrote it for this run, or null when they do. They
+ * are found and read as the index finds and reads them (after a byte order mark, which some editors
+ * and sync tools add; closed by `---` or `...`), and their type by the index's rule: a note the index
+ * leaves out as a trace is one a promotion is recorded in, whatever an editor made of its type.
  */
-const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/** Why the note's properties do not say the plugin wrote it for this run, or null when they do. */
 function notWrittenBecause(markdown: string, trace: Pick<ResearchTrace, "run_id">): string | null {
-  const frontmatter = FRONTMATTER.exec(markdown);
-  if (!frontmatter) return "it has no properties at its top (the plugin writes type research-trace and the run id of its trace block there)";
-  let properties: unknown;
-  try {
-    properties = parseYaml(frontmatter[1]);
-  } catch {
-    return "its properties could not be read (they are not valid YAML)";
-  }
-  const { type, run_id } = properties !== null && typeof properties === "object" ? (properties as Record<string, unknown>) : {};
-  if (type !== TRACE_NOTE_TYPE) return `its type property is not ${TRACE_NOTE_TYPE}`;
+  const location = locateFrontmatter(markdown, markdown.charCodeAt(0) === 0xfeff ? 1 : 0);
+  if (location.kind !== "closed") return "it has no properties at its top (the plugin writes type research-trace and the run id of its trace block there)";
+  const read = readFrontmatter(markdown.slice(location.span.yamlStart, location.span.yamlEnd));
+  if (!read.ok) return "its properties could not be read (they are not valid YAML)";
+  const { type, run_id } = read.data;
+  if (!typeSaysResearchTrace(type)) return `its type property is not ${TRACE_NOTE_TYPE}`;
   // Neither value is quoted back: each is whatever someone typed there.
   if (run_id !== trace.run_id) return "its run_id property is not the run id in its trace block";
   return null;

@@ -8,6 +8,7 @@ import { hasProviderExcerpt } from "../promote/promoted-note";
 import { oneLine } from "../text/one-line";
 import { savedWords } from "./promotion-words";
 import { fileTitle } from "../index/markdown";
+import { typeSaysResearchTrace } from "../index/trace-marks";
 import { suggestionListbox } from "./suggestion-listbox";
 
 export interface TracePromotionHost {
@@ -17,13 +18,13 @@ export interface TracePromotionHost {
 
 /**
  * Whether the command is offered for this file: a trace note (by the properties every trace note
- * carries) that lists at least one outside-vault row. Read from Obsidian's metadata cache, since
- * a command's check must answer at once.
+ * carries; its type by the index's rule, a list too) that lists at least one outside-vault row. Read
+ * from Obsidian's metadata cache, since a command's check must answer at once.
  */
 export function isTraceNoteWithOutsideRows(app: App, file: TFile | null): file is TFile {
   if (!file || file.extension !== "md") return false;
   const properties = app.metadataCache.getFileCache(file)?.frontmatter;
-  return properties?.type === "research-trace" && Number(properties.outside_rows) > 0;
+  return properties !== undefined && typeSaysResearchTrace(properties.type) && Number(properties.outside_rows) > 0;
 }
 
 /** Reads the trace note's rows, lets the user pick one, promotes it and says how it went. */

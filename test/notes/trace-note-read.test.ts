@@ -119,6 +119,44 @@ describe("a trace note as other tools leave it", () => {
     expect(promoted(text.replace(/^---\n/, "--- \n"))).toEqual([promotion]);
   });
 
+  // An editor may rewrite the type the plugin wrote, and the index still knows the note for a trace
+  // (index/trace-marks.ts): Obsidian writes `type` as a list where it is a list property in the
+  // vault. Such a note was refused ("its type property is not research-trace"), and no promotion
+  // from it was ever recorded.
+  it("records a promotion in a note whose type an editor rewrote, leaving its properties as the user has them", () => {
+    const text = note();
+    const runId = (parseTraceNote(text) as { trace: ResearchTrace }).trace.run_id;
+    const properties = (markdown: string) => markdown.slice(0, markdown.indexOf("# Research"));
+    for (const rewritten of [
+      text.replace("type: research-trace", "type: research-trace # written by Vault Research"),
+      text.replace("type: research-trace", "type:\n  - research-trace"),
+      text.replace("type: research-trace", "type:\n- reading\n- research-trace").replace(/\n/g, "\r\n"),
+      text.replace("type: research-trace", "type: [research-trace]"),
+      text.replace(/^---\n[\s\S]*?\n---\n/, `---\n{type: [research-trace], run_id: "${runId}"}\n---\n`),
+      // YAML's end of document closes the properties too, as the index reads them.
+      text.replace("\n---\n", "\n...\n"),
+    ]) {
+      const result = recordPromotion(rewritten, promotion);
+      if (!("markdown" in result)) throw new Error(`${properties(rewritten)}: ${result.error.message}`);
+      expect(properties(result.markdown)).toBe(properties(rewritten));
+      const parsed = parseTraceNote(result.markdown);
+      expect("trace" in parsed && parsed.trace.promotions).toEqual([promotion]);
+      expect("trace" in parsed && isWrittenTraceNote(result.markdown, parsed.trace)).toBe(true);
+    }
+  });
+
+  it("still leaves a note whose type, in a list or with a comment, is something else", () => {
+    const text = note();
+    for (const type of ["type:\n  - journal", "type: [journal, research]", "type: research-trace-notes # research-trace", "type:\n  - research-trace-notes", "type: []"]) {
+      expect(refusal(recordPromotion(text.replace("type: research-trace", type), promotion)), type).toBe(
+        "not_a_written_trace: its type property is not research-trace, so it was left as it is",
+      );
+    }
+    expect(refusal(recordPromotion(text.replace("type: research-trace", "type:\n  - research-trace").replace(/^run_id: .*$/m, "run_id: other"), promotion))).toBe(
+      "not_a_written_trace: its run_id property is not the run id in its trace block, so it was left as it is",
+    );
+  });
+
   it("says which property is wrong when it leaves a note as it is", () => {
     const text = note();
     const refusal = (markdown: string) => {

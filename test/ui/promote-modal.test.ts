@@ -1,12 +1,43 @@
 // @vitest-environment happy-dom
 // The trace picker's own words: the notice shown while a chosen result is added, and what a screen
-// reader hears of its list. (The picker over a real trace note, and the notices after, are
-// test/ui/promote-command.test.ts.)
+// reader hears of its list; and which notes the command is offered for. (The picker over a real
+// trace note, and the notices after, are test/ui/promote-command.test.ts.)
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { App as ObsidianApp } from "obsidian";
-import { App, openModals } from "../stubs/obsidian";
-import { addingNotice, PromoteResultModal } from "../../src/ui/promote-modal";
-import { webRow } from "../support/promote-fixtures";
+import { App, openModals, Vault, type TFile } from "../stubs/obsidian";
+import { parseNote } from "../../src/index/markdown";
+import { renderTraceNote } from "../../src/notes/trace-note";
+import { addingNotice, isTraceNoteWithOutsideRows, PromoteResultModal } from "../../src/ui/promote-modal";
+import { traceWith, webRow } from "../support/promote-fixtures";
+
+describe("the notes the command is offered for", () => {
+  const trace = renderTraceNote(traceWith("What changed in Automerge?", [webRow("brave", "https://automerge.org/blog/automerge-3/", "Automerge 3", "Lower memory.")]));
+  /** Whether the command is offered for `text`, read as Obsidian's metadata cache reads it: its properties parsed. */
+  const offeredFor = (text: string) => {
+    const vault = new Vault("Sample");
+    const file = vault.seed("Research/Traces/Run.md", text);
+    const app = new App({ vault });
+    app.metadataCache.getFileCache = ((f: TFile) => ({ frontmatter: parseNote(f.path, text).frontmatter })) as never;
+    return isTraceNoteWithOutsideRows(app as unknown as ObsidianApp, file as never);
+  };
+
+  // The metadata cache gives a list property as a list: Obsidian writes `type` as one where it is a
+  // list property in the vault. The index knows such a note for a trace (index/trace-marks.ts), yet
+  // the command was not offered for it.
+  it("is offered for a trace note whose type an editor rewrote: a list, a flow list, a comment after it", () => {
+    expect(offeredFor(trace)).toBe(true);
+    for (const type of ["type:\n  - research-trace", "type:\n- reading\n- research-trace", "type: [research-trace]", "type: research-trace # written by Vault Research"]) {
+      expect(offeredFor(trace.replace("type: research-trace", type)), type).toBe(true);
+    }
+  });
+
+  it("is not offered for a note whose type, in a list or not, is something else, nor for a trace with no outside rows", () => {
+    for (const type of ["type: journal", "type:\n  - journal", "type: [research-trace-notes]", "type: research-trace-notes # research-trace"]) {
+      expect(offeredFor(trace.replace("type: research-trace", type)), type).toBe(false);
+    }
+    expect(offeredFor(trace.replace("type: research-trace", "type:\n  - research-trace").replace(/^outside_rows: .*$/m, "outside_rows: 0"))).toBe(false);
+  });
+});
 
 describe("the notice while a result is added", () => {
   it("isolates a right-to-left title, so the sentence around it keeps its order", () => {
