@@ -85,6 +85,20 @@ export interface OpenedVault {
    * goes on without it, but `index`, whose whole work the saved cache is, must not report success.
    */
   cacheNotSaved: string | null;
+  /**
+   * With `holdRelearning`: lets the index learn the vault's language, held since before the sync. The
+   * caller lets go once the edits made meanwhile are in; until then nothing is learned.
+   */
+  letRelearn?: () => void;
+}
+
+export interface OpenVaultOptions {
+  /**
+   * Hold the vault's language, which a build learns from the notes, until `letRelearn` (the MCP server: its
+   * watcher's first listing brings in what was edited during a long build). Learned at once, those edits,
+   * a tenth of the vault, had it learned a second time at the first call.
+   */
+  holdRelearning?: boolean;
 }
 
 export function readSettings(args: ParsedArgs, io: CliIo): Settings {
@@ -151,7 +165,7 @@ function vaultFolderNamed(vault: string): string {
  * already read by the caller (so --config is read, and warned about, once); `workers`: where the
  * vault's language is learned (tests bring their own).
  */
-export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io), workers: ReportingWorkers = bundledNodeWorkers()): Promise<OpenedVault> {
+export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings = readSettings(args, io), workers: ReportingWorkers = bundledNodeWorkers(), options: OpenVaultOptions = {}): Promise<OpenedVault> {
   const vault = flag(args, "vault");
   if (!vault) throw new UsageError("--vault DIR is required (the folder of markdown notes).");
   const root = path.resolve(io.cwd, vault);
@@ -174,13 +188,14 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
     workers,
   });
   await takeOverCacheOfMovedVault(cacheDir, root, store, index, io);
+  const letRelearn = options.holdRelearning ? index.holdRelearning() : undefined;
   const cache = new FileIndexCache(cacheDir, root);
   const reading = indexReadProgress(index, io, args);
   const sync = await index.sync(reading ? reading.watch(store) : store, cache).finally(() => reading?.finish());
   warnUnlisted(store.unlistedFolders(), io);
   warnLinksLeadingOut(store.linksLeadingOut(), io);
   // A run's searches and the saved cache both want the vault's language: learned after a full
-  // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache.
+  // build (seconds on a large vault, once), or its notes' vectors filled from a loaded cache; while held, not yet.
   await index.languageSettled();
   let cacheNotSaved: string | null = null;
   // A note read again only to prove its text (read-too-soon.ts), or the vault's language learned
@@ -197,7 +212,7 @@ export async function openVault(args: ParsedArgs, io: CliIo, settings: Settings 
   // Whose the cache folder is, so it can follow the vault when it moves (moved-vault-cache.ts);
   // without a folder (a save that failed, said above) there is nothing to record it in.
   await recordVaultOfCache(cache.folder, root, index.paths()).catch(() => undefined);
-  return { root, store, index, settings, sync, cache, cacheDir, workers, cacheNotSaved };
+  return { root, store, index, settings, sync, cache, cacheDir, workers, cacheNotSaved, ...(letRelearn ? { letRelearn } : {}) };
 }
 
 /**

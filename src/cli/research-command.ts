@@ -176,15 +176,16 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
       return answer;
     },
   };
-  // In search's words (shownNotices): vectors that could not be read are said as such, not "none yet, embed first".
-  const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices: shownNotices(notices, openedDial) });
+  // In search's words (shownNotices), here and in the pack: vectors that could not be read are said as such, not "none yet, embed first".
+  const sayNotices = (dialNotices: readonly DialNotice[]) => shownNotices(dialNotices, openedDial);
+  const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices: sayNotices(notices) });
   const log = async (question: string, result: ResearchResult): Promise<void> => {
     const entry = researchLogEntry(question, { level, ranLevel }, result, "research");
     if (!entry) return;
     await openedDial.queryLog.recordSearch(entry);
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
-  return { deps: { search: watched, level, embedder: openedDial.embedder }, log, seen };
+  return { deps: { search: watched, level, embedder: openedDial.embedder, sayNotices }, log, seen };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The public contract of one research run: what callers pass in, get back and can stream. Its trace is
 // typed in evidence/trace-types.ts (read by notes and promotion without the runner), re-exported here.
-import type { DialLevel } from "../index/dial/dial-types";
+import type { DialLevel, DialNotice } from "../index/dial/dial-types";
 import type { Embedder } from "../index/embeddings/embedder";
 import type { VaultSearch } from "../index/dial/vault-search";
 import type { VaultIndex } from "../index/vault-index";
@@ -39,7 +39,18 @@ export interface ResearchRequest {
   writeTrace?: boolean;
 }
 
-export type ResearchDial = { search: Pick<VaultSearch, "search">; level: DialLevel; embedder?: Embedder | null };
+/** A notice of the dial as the run's pack and trace say it. */
+export type SaidDialNotice = { kind: string; message: string };
+export type ResearchDial = {
+  search: Pick<VaultSearch, "search">;
+  level: DialLevel;
+  embedder?: Embedder | null;
+  /**
+   * The dial's notices in the caller's words, as its own surface says them (the CLI's `shownNotices`: vectors
+   * that could not be read are said so, where the dial, finding none, says to embed first); without it, the dial's.
+   */
+  sayNotices?: (notices: readonly DialNotice[]) => SaidDialNotice[];
+};
 
 export interface ResearchDeps {
   index: VaultIndex;

@@ -328,6 +328,23 @@ describe("research through the dial", () => {
     expect(json.search_level?.notices[0].message).toContain("The stored vectors could not be read (");
   });
 
+  // The CLI's lines were right, but the pack's recall note and the stage's detail (so the trace note)
+  // still held the dial's own words: "no vectors from this embedding model yet… Embed the vault first."
+  it("vectors that cannot be read: the pack's recall note and the trace note say so too, and send no one to embed", async () => {
+    await cli("embed", "--embed", embedSpec());
+    const root = path.join(vaultCacheFolder(), "vectors.bin");
+    rmSync(root);
+    mkdirSync(root);
+    const run = await cli("research", "repair automobile", "--level", "2", "--embed", embedSpec(), "--retrieval-only", "--json", "--trace");
+    expect(run.code, run.err).toBe(0);
+    const json = readResearchResult(run.out);
+    expect(json.pack.coverage.recall_note).toContain("level 2 was asked: The stored vectors could not be read (");
+    expect(json.pack.coverage.recall_note).not.toMatch(/no vectors from this embedding model|Embed the vault first|Run vault-research embed/);
+    const trace = readFileSync(path.join(vault, json.trace_path!), "utf8");
+    expect(trace).toContain("level 2 was asked: The stored vectors could not be read (");
+    expect(trace).not.toMatch(/no vectors from this embedding model|Embed the vault first|Run vault-research embed/);
+  });
+
   it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
     const run = await cli("research", "brake pads", "--retrieval-only", "--json", "--no-trace");
     const json = readResearchResult(run.out);

@@ -9,7 +9,7 @@ import type { DialLevel } from "../../src/index/dial/dial-types";
 import { VectorStore } from "../../src/index/embeddings/vector-store";
 import { VaultIndex } from "../../src/index/vault-index";
 import { openAiCompatibleModel } from "../../src/llm/openai-compatible";
-import { retrieveLocal } from "../../src/research/stages/local-retrieval";
+import { retrievalLevelDetail, retrieveLocal } from "../../src/research/stages/local-retrieval";
 import type { VaultRow } from "../../src/evidence/research-pack";
 import { planQuestion } from "../../src/research/stages/plan";
 import { runResearch } from "../../src/research/run";
@@ -96,6 +96,15 @@ describe("local retrieval through the dial", () => {
     const local = await retrieveLocal(question, index, store, { dial: noVectors });
     expect(JSON.stringify(local.rows)).toBe(JSON.stringify((await retrieveLocal(question, index, store)).rows));
     expect(local.level).toMatchObject({ asked: 3, ran: 1, notices: [{ kind: "level_unavailable", reason: "no_vectors" }] });
+  });
+
+  // The CLI knows what the dial cannot (vectors there but unreadable): its words, not "Embed the vault first".
+  it("says the dial's notices in the words its caller hands, in the level's detail too", async () => {
+    const noVectors = { search: new VaultSearch({ index, notes: store, vectors: new VectorStore(), embedder: embedder() }), level: 2 as const };
+    const said = { kind: "vectors_reset", message: "The stored vectors could not be read." };
+    const local = await retrieveLocal(plan("brakes"), index, store, { dial: { ...noVectors, sayNotices: () => [said] } });
+    expect(local.level).toEqual({ asked: 2, ran: 1, notices: [said] });
+    expect(retrievalLevelDetail(local.level)).toBe(" at level 1 (lexical); level 2 was asked: The stored vectors could not be read.");
   });
 
   it("the pack and the trace say which level ran", async () => {

@@ -78,12 +78,22 @@ export async function serveVault(args: ParsedArgs, io: CommandIo, transport: Tra
   // The dial goes as high as the server was given models for: --embed (or the config's embedding)
   // and --model only — the config's chat model is for research, and a key it lacks must not stop the server.
   const choice = { level: 4 as const, embed: readEmbedConfig(args, settings), model: flag(args, "model") ? readModelConfig(args, settings) : { kind: "none" as const } };
-  const opened = await openVault(args, io, settings);
+  // The vault's language is held from before the start-up sync until the watcher's first listing is in (below).
+  const opened = await openVault(args, io, settings, undefined, { holdRelearning: true });
   const clock = io.clock ?? systemClock;
   const dial = await openDial(opened, choice, { surface: "mcp", log: true, env: io.env, clock });
   // Vectors that could not be read are not to be embedded again: embed refuses while they are in the way.
   if (dial.vectors?.reset) io.err(`warning: ${vectorResetWords(dial.vectors.reset)}${dial.vectors.reset.kind === "unreadable" ? "" : " Run vault-research embed, then restart the server."}\n`);
   const watcher = watchVault(opened.root, opened.store, opened.index, { clock, onError: (message) => io.err(`warning: ${message}\n`) });
+  // What was edited during a long build sent no event: the first listing brings it in now, and the vault's
+  // language is learned once, from all of it, before the first call. Learned before, those edits (a
+  // tenth of the vault) had it learned again at the first call's listing. Its failures are said by the watcher.
+  try {
+    await watcher.settle();
+  } finally {
+    opened.letRelearn?.();
+  }
+  await opened.index.languageSettled();
   const reach: ServerReach = {
     allowExternal: has(args, "allow-external"),
     allowWrites: has(args, "allow-writes"),

@@ -170,8 +170,9 @@ export function watchVault(root: string, store: NoteStore, index: VaultIndex, op
     if (learning && !now) changed = true;
     learning = now;
   });
-  // The index was synced before this watch began (the server's start: a build of minutes, the
-  // vault's language learned): what changed meanwhile sent no event here. The first call lists.
+  // The index was synced before this watch began (the server's start: a build of minutes): what
+  // changed meanwhile sent no event here. The first settle lists (the server's start, before the
+  // vault's language, held since, is learned: mcp-command.ts).
   let reconcileWanted = true;
   let eventsSinceReconcile = 0;
   // The vault's language is learned again once a batch is all in, not at the change in it that

@@ -12,7 +12,7 @@
 // citing the section whose vector matched (level 3) or the note's opening section (level 2), and
 // every row names the lanes that found it. A dial that ran at level 1 (no vectors, a failed call)
 // leaves the rows exactly as the index alone makes them.
-import { DIAL_LEVEL_NAMES, type DialLevel, type DialNotice, type DialResult } from "../../index/dial/dial-types";
+import { DIAL_LEVEL_NAMES, type DialLevel, type DialResult } from "../../index/dial/dial-types";
 import { readNotes } from "../../index/read-notes";
 import type { VaultIndex } from "../../index/vault-index";
 import type { SearchResult } from "../../index/types";
@@ -20,7 +20,7 @@ import type { NoteStore } from "../../ports";
 import type { QueryPlan, RowFusion, Signal, VaultRow, VaultSection } from "../../evidence/research-pack";
 import { noteSourceKey } from "../../evidence/keys";
 import { questionForIndex } from "./plan";
-import type { ResearchDial } from "../types";
+import type { ResearchDial, SaidDialNotice } from "../types";
 import { asksTwoThings } from "./judge";
 import { termMatched, termParts, type WeighedResult } from "./judge-coverage";
 import { withoutLinkListWords } from "./link-lists";
@@ -46,7 +46,8 @@ export interface LocalRetrievalOptions {
 export interface RetrievalLevel {
   asked: DialLevel;
   ran: DialLevel;
-  notices: DialNotice[];
+  /** In the words the dial's caller says them (`ResearchDial.sayNotices`). */
+  notices: SaidDialNotice[];
 }
 
 export interface LocalRetrieval {
@@ -154,7 +155,7 @@ interface DialMerge {
 /** The dial's results first, in its order; the index's other rows (tag lane, focused retry) after them. */
 async function withDialResults(lexical: LocalRetrieval, dial: ResearchDial, merge: DialMerge): Promise<LocalRetrieval> {
   const answer = await dial.search.search({ query: questionForIndex(merge.plan.question) || lexical.query, level: dial.level, limit: merge.limit, signal: merge.signal });
-  const level: RetrievalLevel = { asked: dial.level, ran: answer.ranLevel, notices: answer.notices };
+  const level: RetrievalLevel = { asked: dial.level, ran: answer.ranLevel, notices: dial.sayNotices ? dial.sayNotices(answer.notices) : answer.notices };
   if (answer.ranLevel === 1) return { ...lexical, level };
   const lanes = dialLanes(merge.lanes, dial.level, answer.ranLevel);
   const byPath = new Map(lexical.rows.map((r) => [r.note_path, r]));
