@@ -179,13 +179,17 @@ async function researchDial(choice: DialChoice, io: CommandIo, opened: OpenedVau
   // In search's words (shownNotices), here and in the pack: vectors that could not be read are said as such, not "none yet, embed first".
   const sayNotices = (dialNotices: readonly DialNotice[]) => shownNotices(dialNotices, openedDial);
   const seen = (): SearchLevelRun | null => (level === 1 ? null : { level, ranLevel, notices: sayNotices(notices) });
+  // The pack's words reach the trace note in the vault, which never names a place on this machine:
+  // vectors that could not be read were named by their absolute path there. The terminal keeps it.
+  const sayNoticesInNotes = (dialNotices: readonly DialNotice[]) =>
+    sayNotices(dialNotices).map((n) => ({ ...n, message: n.message.split(opened.cache.folder).join("the vault's cache folder") }));
   const log = async (question: string, result: ResearchResult): Promise<void> => {
     const entry = researchLogEntry(question, { level, ranLevel }, result, "research");
     if (!entry) return;
     await openedDial.queryLog.recordSearch(entry);
     if (openedDial.queryLog.problem) io.err(`warning: ${openedDial.queryLog.problem}\n`);
   };
-  return { deps: { search: watched, level, embedder: openedDial.embedder, sayNotices }, log, seen };
+  return { deps: { search: watched, level, embedder: openedDial.embedder, sayNotices: sayNoticesInNotes }, log, seen };
 }
 
 /**

@@ -343,6 +343,10 @@ describe("research through the dial", () => {
     const trace = readFileSync(path.join(vault, json.trace_path!), "utf8");
     expect(trace).toContain("level 2 was asked: The stored vectors could not be read (");
     expect(trace).not.toMatch(/no vectors from this embedding model|Embed the vault first|Run vault-research embed/);
+    // The note goes into the vault: the file is named within the vault's cache folder, never by its place on this machine.
+    expect(trace).toContain("the vault's cache folder");
+    expect(trace).not.toContain(cache);
+    expect(json.pack.coverage.recall_note).not.toContain(cache);
   });
 
   it("--level 1 (the default) leaves the pack as the index alone makes it and still logs the question", async () => {
