@@ -55,6 +55,15 @@ function visibleControl(code: number): string {
   return `\\x${code.toString(16).padStart(2, "0")}`;
 }
 
+/**
+ * Where the escape sequence that starts at `start` (an ESC) ends: the index just past what
+ * `removeControlChars` takes with it (the ESC alone for a short escape without `shortEscapes`).
+ * The scrubber reads a text as a terminal or a note shows it by this rule: a copy of it disagreed once.
+ */
+export function escapeSequenceEnd(text: string, start: number, shortEscapes: boolean): number {
+  return Math.min(lastOfSequence(text, start, shortEscapes) + 1, text.length);
+}
+
 /** Index of the last character of the escape sequence that starts at `start` (an ESC). */
 function lastOfSequence(text: string, start: number, shortEscapes: boolean): number {
   const kind = text[start + 1];

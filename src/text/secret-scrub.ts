@@ -9,6 +9,7 @@
 // character, in either case (a server may echo a key lower-cased); base64 is matched at each of the
 // three byte alignments a key can start at. And with what no reader sees inside it (a BEL, a colour
 // code, a zero-width space, a markdown escape), which an output strips or hides to show it whole.
+import { escapeSequenceEnd } from "./control-chars";
 import { CUT_MARK } from "./cut-text";
 
 /** What a secret is replaced by, in every form. */
@@ -124,33 +125,11 @@ function unseenParts(text: string, shortEscapes: boolean): number[] {
  */
 function unseenEnd(text: string, i: number, shortEscapes: boolean): number {
   const code = text.charCodeAt(i);
-  if (code === 0x1b) return escapeEnd(text, i, shortEscapes);
+  if (code === 0x1b) return escapeSequenceEnd(text, i, shortEscapes);
   if (code === TAG_HIGH) return isByteIn(text, i + 1, ...TAG_LOW) ? i + 2 : i;
   // A line's end as Windows writes it: a break, seen as "\n" is (every CRLF text was read twice).
   if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) return i;
   return i + 1;
-}
-
-function escapeEnd(text: string, esc: number, shortEscapes: boolean): number {
-  const kind = text[esc + 1] ?? "";
-  let j = esc + 2;
-  if (kind === "[") {
-    while (j < text.length && !isByteIn(text, j, 0x40, 0x7e)) j++;
-    return Math.min(j + 1, text.length);
-  }
-  if ("]PX^_".includes(kind) && kind !== "") {
-    for (; j < text.length; j++) {
-      const code = text.charCodeAt(j);
-      if (code === 0x07 || code === 0x9c) return j + 1;
-      if (code === 0x1b) return text[j + 1] === "\\" ? j + 2 : j;
-    }
-    return text.length;
-  }
-  if (!shortEscapes) return esc + 1;
-  j = esc + 1;
-  while (j < text.length && isByteIn(text, j, 0x20, 0x2f)) j++;
-  // Without a final character, its intermediate ones go all the same (`ESC (` before a BEL), as the sanitiser takes them.
-  return j < text.length && isByteIn(text, j, 0x30, 0x7e) ? j + 1 : j;
 }
 
 /** Whether the code unit at `i` is within [low, high] (false past the end). */
