@@ -142,8 +142,8 @@ function sourceFailed(f: SourceFailed): SourceFailed {
   return { provider: f.provider, kind: f.kind, ...(f.sent !== undefined ? { sent: f.sent } : {}), ...(f.reason !== undefined ? { reason: f.reason } : {}) };
 }
 
-/** The same failure: one source, failed the same way, its call sent or not alike. */
-function sameFailure(a: SourceFailed, b: SourceFailed): boolean {
+/** The same failure: one source, failed the same way, its call sent or not alike (here and as the web stage keeps them). */
+export function sameFailure(a: SourceFailed, b: SourceFailed): boolean {
   return a.provider === b.provider && a.kind === b.kind && a.sent === b.sent && a.reason === b.reason;
 }
 

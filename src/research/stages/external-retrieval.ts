@@ -9,7 +9,7 @@
 // deadline, with the answers of the others kept, before the stage's limit throws them all away.
 import type { providerFailureKinds, QueryPlan } from "../../evidence/research-pack";
 import { providerDisplayName, providerList } from "../../evidence/labels";
-import { failedClauses, sourceFailedHow } from "../../notes/web-outcome";
+import { failedClauses, sameFailure, sourceFailedHow } from "../../notes/web-outcome";
 import type { SecretName, Secrets } from "../../ports";
 import { asSentence, joinSentences } from "../../text/sentence-ends";
 import type { Freshness, ProviderName } from "../../settings";
@@ -122,10 +122,6 @@ function keepFailures(run: RunState, gathered: Gathered): void {
  */
 function typedFailure(f: ProviderFailed): SourceFailure {
   return { provider: f.provider, kind: f.kind, sent: f.sent, ...(f.reason !== undefined ? { reason: f.reason } : {}) };
-}
-
-function sameFailure(a: SourceFailure, b: SourceFailure): boolean {
-  return a.provider === b.provider && a.kind === b.kind && a.sent === b.sent && a.reason === b.reason;
 }
 
 /**
