@@ -30,6 +30,7 @@ import { keptTracesWords } from "./kept-trace-retention";
 import { webAccess, type WebAccess } from "./web-access";
 import { terminalJson } from "./terminal-text";
 import { errorMessage } from "../text/error-message";
+import { asSentence } from "../text/sentence-ends";
 import { RECORDED_SAMPLES } from "./replay-notice";
 
 export interface PromoteArgs {
@@ -213,14 +214,10 @@ async function promoteFromKeptTrace(deps: PromoteDeps, file: string, sourceKey: 
   const record = recorded ? { recorded: true as const } : await recordPromotionInKeptTrace(file, { source_key: sourceKey, note_path: result.notePath, at: new Date(deps.clock.now()).toISOString() });
   const traceUpdated = record.recorded;
   // Why not, as a trace note's promotion says it: "not updated" alone left the user guessing.
-  const notRecorded = record.recorded ? null : `The kept trace ${file} does not record the promotion: ${withFullStop(record.why)}`;
+  const notRecorded = record.recorded ? null : `The kept trace ${file} does not record the promotion: ${asSentence(record.why)}`;
   if (result.status === "created") return { ...result, traceUpdated, warnings: notRecorded === null ? result.warnings : [...result.warnings, notRecorded] };
   if (notRecorded !== null) return { ...result, traceUpdated, message: `${result.message} ${notRecorded}` };
   return recorded ? { ...result, traceUpdated } : { ...result, traceUpdated, message: `${result.message} The kept trace now records it.` };
-}
-
-function withFullStop(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function toText(result: Exclude<PromotionResult, { status: "failed" }>, replayDir: string | undefined): string {
