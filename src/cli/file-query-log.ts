@@ -11,7 +11,7 @@ import type { QueryLogFile } from "../index/query-log/query-log-file";
 import type { Settings } from "../settings";
 import { fileInTheWay, makeFolder } from "./make-folder";
 import { whyNot } from "./path-kind";
-import { readRegularFile } from "./regular-file";
+import { notAFile, readRegularFile } from "./regular-file";
 
 export const QUERY_LOG_NAME = "query-log.jsonl";
 export const PREVIOUS_QUERY_LOG_NAME = "query-log.1.jsonl";
@@ -39,7 +39,7 @@ export class FileQueryLogFile implements QueryLogFile {
       throw error;
     }
     try {
-      if (!(await handle.stat()).isFile()) throw new Error(`${this.current} ${whyNot("file", this.current) ?? "is not a file"}`);
+      if (!(await handle.stat()).isFile()) throw notAFile(this.current);
       await handle.appendFile(text, "utf8");
     } finally {
       await handle.close();
@@ -87,7 +87,7 @@ async function readOrEmpty(file: string): Promise<string> {
     throw fileInTheWay(file, error);
   });
   if (read.kind === "missing") return "";
-  if (read.kind !== "read") throw new Error(`${file} ${whyNot("file", file) ?? "is not a file"}`);
+  if (read.kind !== "read") throw notAFile(file);
   return read.bytes.toString("utf8");
 }
 

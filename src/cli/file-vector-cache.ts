@@ -17,7 +17,7 @@ import type { VectorLoad } from "../index/embeddings/vector-file";
 import { VectorStore } from "../index/embeddings/vector-store";
 import { errorMessage } from "../text/error-message";
 import { makeFolder } from "./make-folder";
-import { readRegularFile } from "./regular-file";
+import { notAFile, readRegularFile } from "./regular-file";
 import { whyNot } from "./path-kind";
 import { ownFilesIn, removeLeftoverTemporaryFiles, replaceFileWhole } from "./temporary-files";
 
@@ -42,7 +42,7 @@ export class FileVectorCache implements VectorCache {
       // Not a plain read: a named pipe in the part's place held it, and the search, for ever.
       const read = await readRegularFile(file);
       if (read.kind === "missing") return null;
-      if (read.kind !== "read") throw new Error(`${file} ${whyNot("file", file) ?? "is not a file"}`);
+      if (read.kind !== "read") throw notAFile(file);
       return new Uint8Array(read.bytes);
     } catch (error) {
       if (error instanceof Error && !("code" in error)) throw error;

@@ -4,6 +4,7 @@
 // open waits for no writer, then checked to be a regular file before a byte of it is read.
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
+import { whyNot } from "./path-kind";
 
 export type RegularFileRead = { kind: "read"; bytes: Buffer } | { kind: "missing" } | { kind: "not_a_file" } | { kind: "too_large"; size: number };
 
@@ -25,4 +26,9 @@ export async function readRegularFile(file: string, limit = Number.POSITIVE_INFI
   } finally {
     await handle.close();
   }
+}
+
+/** The error for what holds `file`'s place and is no file (a pipe, a folder, a device), naming what it is. */
+export function notAFile(file: string): Error {
+  return new Error(`${file} ${whyNot("file", file) ?? "is not a file"}`);
 }
